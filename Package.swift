@@ -1,0 +1,47 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Stratus",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "stratus", targets: ["stratus"]),
+        .executable(name: "stratus-bench", targets: ["stratus-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // Pure domain: identifiers, records, values, schema, queries, errors. Foundation only.
+        .target(name: "StratusModel"),
+        // The only importer of GRDB: storage, schema DDL, query compiler, change log, deploy, assets.
+        .target(
+            name: "StratusStore",
+            dependencies: [
+                "StratusModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "stratus",
+            dependencies: [
+                "StratusModel", "StratusStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "stratus-bench",
+            dependencies: [
+                "StratusModel", "StratusStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
+        .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore"]),
+        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusStore", "StratusModel"]),
+    ]
+)

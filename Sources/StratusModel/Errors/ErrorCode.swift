@@ -1,0 +1,19 @@
+/// CloudKit Web Services server error codes, spelled exactly as they travel on the wire.
+public enum ErrorCode: String, Sendable, Codable, CaseIterable {
+    case accessDenied = "ACCESS_DENIED"
+    case atomicError = "ATOMIC_ERROR"
+    case authenticationFailed = "AUTHENTICATION_FAILED"
+    case authenticationRequired = "AUTHENTICATION_REQUIRED"
+    case badRequest = "BAD_REQUEST"
+    case conflict = "CONFLICT"
+    case exists = "EXISTS"
+    case internalError = "INTERNAL_ERROR"
+    case notFound = "NOT_FOUND"
+    case quotaExceeded = "QUOTA_EXCEEDED"
+    case throttled = "THROTTLED"
+    case tryAgainLater = "TRY_AGAIN_LATER"
+    case validatingReferenceError = "VALIDATING_REFERENCE_ERROR"
+    case zoneNotFound = "ZONE_NOT_FOUND"
+    case uniqueFieldError = "UNIQUE_FIELD_ERROR"
+    case zoneBusy = "ZONE_BUSY"
+}

@@ -1,0 +1,13 @@
+/// Who performs a change: their user record name and device, stamped onto records.
+public struct Actor: Sendable, Hashable {
+    public var userRecordName: String
+    public var deviceID: String
+
+    public init(userRecordName: String, deviceID: String = "iCloud") {
+        self.userRecordName = userRecordName
+        self.deviceID = deviceID
+    }
+
+    /// Changes made by Stratus itself (demo data, benchmarks, the CLI).
+    public static let system = Actor(userRecordName: "_system", deviceID: "stratus")
+}

@@ -1,0 +1,16 @@
+/// One operation of a modify batch.
+public struct RecordOperation: Sendable, Hashable {
+    public var operationType: OperationType
+    /// For deletes only `recordName` and `recordChangeTag` matter.
+    public var record: StoredRecord
+    public var desiredKeys: [String]?
+
+    public init(_ operationType: OperationType, _ record: StoredRecord, desiredKeys: [String]? = nil) {
+        self.operationType = operationType
+        self.record = record
+        self.desiredKeys = desiredKeys
+    }
+
+    /// The most operations one modify request may carry.
+    public static let maximumPerBatch = 200
+}

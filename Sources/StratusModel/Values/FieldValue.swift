@@ -1,0 +1,101 @@
+import Foundation
+
+/// A typed field value. Lists carry their element type; an empty list may not know it (`UNKNOWN_LIST`).
+public enum FieldValue: Hashable, Sendable {
+    case string(String)
+    case int64(Int64)
+    case double(Double)
+    case bytes(Data)
+    /// Milliseconds since 1970.
+    case timestamp(Int64)
+    case reference(Reference)
+    case asset(AssetValue)
+    case location(Location)
+    case list(ScalarType?, [FieldValue])
+
+    /// The type this value has on its own, when it has one; an untyped empty list has none.
+    public var fieldType: FieldType? {
+        switch self {
+        case .string: FieldType(.string)
+        case .int64: FieldType(.int64)
+        case .double: FieldType(.double)
+        case .bytes: FieldType(.bytes)
+        case .timestamp: FieldType(.timestamp)
+        case .reference: FieldType(.reference)
+        case .asset: FieldType(.asset)
+        case .location: FieldType(.location)
+        case .list(let t, _): t.map { FieldType($0, isList: true) }
+        }
+    }
+
+    public var scalarType: ScalarType? {
+        switch self {
+        case .string: .string
+        case .int64: .int64
+        case .double: .double
+        case .bytes: .bytes
+        case .timestamp: .timestamp
+        case .reference: .reference
+        case .asset: .asset
+        case .location: .location
+        case .list(let t, _): t
+        }
+    }
+
+    /// Bytes this value counts against the 1 MB record limit. Assets count only their description.
+    public var storageSize: Int {
+        switch self {
+        case .string(let s): s.utf8.count
+        case .int64, .double, .timestamp: 8
+        case .bytes(let d): d.count
+        case .reference(let r): r.recordName.utf8.count + (r.zoneID?.zoneName.utf8.count ?? 0) + 8
+        case .asset(let a): a.fileChecksum.utf8.count + 8
+        case .location: 64
+        case .list(_, let items): items.reduce(8) { $0 + $1.storageSize }
+        }
+    }
+
+    /// The asset checksums this value refers to, so the store can count references to stored content.
+    public var assetChecksums: [String] {
+        switch self {
+        case .asset(let a): [a.fileChecksum]
+        case .list(_, let items): items.flatMap(\.assetChecksums)
+        default: []
+        }
+    }
+
+    /// Checks the value against a declared type: exact type, homogeneous lists, finite doubles, valid coordinates.
+    public func validate(as type: FieldType, field: String) throws(StratusError) {
+        if type.isList {
+            guard case .list(let elementType, let items) = self else {
+                throw .badRequest("field '\(field)' is \(type.wireName) but the value is \(fieldType?.wireName ?? "a list")")
+            }
+            if let elementType, elementType != type.scalar {
+                throw .badRequest("field '\(field)' is \(type.wireName) but the value is \(elementType.wireName)_LIST")
+            }
+            for item in items {
+                if case .list = item { throw .badRequest("field '\(field)': lists cannot contain lists") }
+                try item.validate(as: FieldType(type.scalar), field: field)
+            }
+            return
+        }
+        guard scalarType == type.scalar, !isList else {
+            throw .badRequest("field '\(field)' is \(type.wireName) but the value is \(fieldType?.wireName ?? "UNKNOWN_LIST")")
+        }
+        switch self {
+        case .double(let d) where !d.isFinite:
+            throw .badRequest("field '\(field)': DOUBLE values must be finite")
+        case .location(let l):
+            guard l.latitude.isFinite, l.longitude.isFinite, (-90...90).contains(l.latitude), (-180...180).contains(l.longitude) else {
+                throw .badRequest("field '\(field)': latitude must be within ±90 and longitude within ±180")
+            }
+        case .reference(let r):
+            try Names.validate(recordName: r.recordName)
+        case .asset(let a):
+            guard !a.fileChecksum.isEmpty, a.size >= 0 else { throw .badRequest("field '\(field)': asset needs a fileChecksum and a size") }
+        default: break
+        }
+    }
+
+    public var isList: Bool { if case .list = self { true } else { false } }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Turns a `Query` into one SQL statement over a record type's table and its index tables.
+///
+/// Paging is keyset-based: results are ordered by the sort keys and then by the record's id, and the
+/// continuation marker carries the last row's key values, so pages stay correct while records change
+/// and page N costs what page 1 does (no OFFSET).
+struct QueryCompiler {
+    let type: CatalogType
+    let environment: Environment
+    let fields: [CatalogField]
+
+    private var conditions: [String] = []
+    private var arguments: [DatabaseValue] = []
+
+    init(type: CatalogType, environment: Environment, desiredKeys: [String]?) {
+        self.type = type
+        self.environment = environment
+        self.fields = RecordRowCodec.wantedFields(type, desiredKeys)
+    }
+
+    /// One resolved sort key: its SQL expression (with its arguments) and direction.
+    struct SortKey {
+        var expression: String
+        var arguments: [DatabaseValue]
+        var ascending: Bool
+    }
+
+    mutating func compile(_ query: Query, zoneCondition: String, zoneArguments: [DatabaseValue], after marker: [DatabaseValue]?) throws(StratusError) -> CompiledQuery {
+        conditions = [zoneCondition]
+        arguments = zoneArguments
+        if environment == .production && query.filters.isEmpty && query.sorts.isEmpty
+            && !type.indexes(of: .recordName).contains(.queryable) {
+            throw .badRequest("record type '\(type.name)' has no QUERYABLE index on recordName (___recordID); add it in Development and deploy to query it without filters")
+        }
+        for filter in query.filters { try addFilter(filter) }
+        let keys = try sortKeys(query)
+        if let marker {
+            guard marker.count == keys.count else { throw .badRequest("continuationMarker does not belong to this query") }
+            addKeyset(keys, marker)
+        }
+        let extra = keys.map(\.expression)
+        var sortArgs: [DatabaseValue] = []
+        for k in keys { sortArgs += k.arguments }
+        let order = keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        let limit = max(1, min(query.resultsLimit, Query.maximumResults)) + 1
+        let sql = """
+            SELECT \(RecordRowCodec.selectList(type, fields: fields)), \(extra.joined(separator: ", "))
+            FROM \(type.table) t WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT \(limit)
+            """
+        // Sort expressions with arguments (distances) appear in the select list and again in ORDER BY.
+        var orderArgs: [DatabaseValue] = []
+        for k in keys { orderArgs += k.arguments }
+        return CompiledQuery(sql: sql, arguments: sortArgs + arguments + orderArgs, sortKeyCount: keys.count, fieldCount: fields.count)
+    }
+
+    // MARK: fields
+
+    /// A resolved filter or sort target: its SQL column, its type and its indexes.
+    private struct Target {
+        var column: String
+        var type: FieldType
+        var indexes: FieldIndexes
+        var field: CatalogField?
+        var name: String
+    }
+
+    private func target(_ ref: FieldRef) throws(StratusError) -> Target {
+        switch ref {
+        case .field(let name):
+            guard let f = type.field(named: name) else {
+                throw .badRequest("record type '\(type.name)' has no field '\(name)'")
+            }
+            return Target(column: "t.\(f.comparableColumn)", type: f.type, indexes: f.schema.indexes, field: f, name: name)
+        case .system(let s):
+            guard let column = CatalogType.column(of: s) else { throw .badRequest("system field '\(s.rawValue)' cannot be queried") }
+            var indexes = type.indexes(of: s)
+            if s == .recordName && environment == .development { indexes.formUnion([.queryable, .sortable]) }
+            let ft = (s == .createdTimestamp || s == .modifiedTimestamp) ? FieldType(.timestamp) : FieldType(.string)
+            return Target(column: "t.\(column)", type: ft, indexes: indexes, field: nil, name: s.rawValue)
+        }
+    }
+
+    private func require(_ index: FieldIndexes, on t: Target, for what: String) throws(StratusError) {
+        guard environment == .production, !t.indexes.contains(index) else { return }
+        let schemaName = t.field == nil ? (SystemField.allCases.first { $0.rawValue == t.name }?.schemaName ?? t.name) : t.name
+        throw .badRequest("\(what) on field '\(t.name)' of record type '\(type.name)' needs a \(index.names.joined()) index on '\(schemaName)'; add it in Development and deploy")
+    }
+
+    /// The SQLite value a filter compares with, checked against the field's type.
+    private func sqlValue(_ v: FieldValue, for t: Target) throws(StratusError) -> DatabaseValue {
+        switch (v, t.type.scalar) {
+        case (.string(let s), .string), (.string(let s), .reference): return s.databaseValue
+        case (.reference(let r), .reference), (.reference(let r), .string) where t.field == nil: return r.recordName.databaseValue
+        case (.reference(let r), .reference): return r.recordName.databaseValue
+        case (.int64(let i), .int64), (.int64(let i), .timestamp), (.timestamp(let i), .timestamp), (.timestamp(let i), .int64): return i.databaseValue
+        case (.int64(let i), .double): return Double(i).databaseValue
+        case (.double(let d), .double), (.double(let d), .int64), (.double(let d), .timestamp): return d.databaseValue
+        case (.bytes(let b), .bytes): return b.databaseValue
+        default:
+            throw .badRequest("filter on '\(t.name)' (\(t.type.scalar.wireName)) cannot compare with a \(v.fieldType?.wireName ?? "list") value")
+        }
+    }
+
+    private func listItems(_ v: FieldValue, for t: Target) throws(StratusError) -> [DatabaseValue] {
+        guard case .list(_, let items) = v else { throw .badRequest("filter on '\(t.name)' needs a list value (a *_LIST type)") }
+        guard !items.isEmpty else { throw .badRequest("filter on '\(t.name)' needs a non-empty list value") }
+        guard items.count <= 1000 else { throw .badRequest("filter on '\(t.name)' lists more than 1000 values") }
+        var out: [DatabaseValue] = []
+        for item in items { out.append(try sqlValue(item, for: t)) }
+        return out
+    }
+
+    private func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
+
+    // MARK: filters
+
+    private mutating func addFilter(_ filter: QueryFilter) throws(StratusError) {
+        let t = try target(filter.field)
+        var comparator = filter.comparator
+        if t.type.isList && comparator == .equals { comparator = .listContains }
+        if t.type.isList && comparator == .notEquals { comparator = .notListContains }
+        try require(comparator.requiredIndex, on: t, for: comparator.rawValue)
+        if comparator.needsListField != t.type.isList && comparator != .near {
+            throw .badRequest("\(comparator.rawValue) does not apply to field '\(t.name)' of type \(t.type.wireName)")
+        }
+        let c = t.column
+        switch comparator {
+        case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals:
+            guard t.type.scalar != .location && t.type.scalar != .asset else {
+                throw .badRequest("\(comparator.rawValue) does not apply to field '\(t.name)' of type \(t.type.wireName)")
+            }
+            let op = [Comparator.equals: "=", .notEquals: "!=", .lessThan: "<", .lessThanOrEquals: "<=", .greaterThan: ">", .greaterThanOrEquals: ">="][comparator]!
+            conditions.append("\(c) \(op) ?")
+            arguments.append(try sqlValue(filter.value, for: t))
+        case .in, .notIn:
+            let items = try listItems(filter.value, for: t)
+            conditions.append("\(c) \(comparator == .in ? "IN" : "NOT IN") (\(placeholders(items.count)))")
+            arguments += items
+        case .beginsWith, .notBeginsWith:
+            guard t.type.scalar == .string || t.field == nil, case .string(let prefix) = filter.value else {
+                throw .badRequest("\(comparator.rawValue) needs a STRING field and a STRING value")
+            }
+            if comparator == .beginsWith {
+                conditions.append("(\(c) >= ? AND \(c) < ? AND substr(\(c), 1, ?) = ?)")
+                arguments += [prefix.databaseValue, (prefix + "\u{10FFFF}").databaseValue, prefix.count.databaseValue, prefix.databaseValue]
+            } else {
+                conditions.append("(\(c) IS NOT NULL AND substr(\(c), 1, ?) != ?)")
+                arguments += [prefix.count.databaseValue, prefix.databaseValue]
+            }
+        case .containsAllTokens, .containsAnyTokens:
+            guard t.type.scalar == .string, !t.type.isList, case .string(let text) = filter.value else {
+                throw .badRequest("\(comparator.rawValue) needs a STRING field and a STRING value")
+            }
+            let tokens = QueryCompiler.tokens(text)
+            guard !tokens.isEmpty else { throw .badRequest("\(comparator.rawValue) needs at least one token") }
+            if let f = t.field, f.hasFTS {
+                let match = tokens.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+                    .joined(separator: comparator == .containsAllTokens ? " AND " : " OR ")
+                conditions.append("t.id IN (SELECT rowid FROM \(f.ftsTable) WHERE \(f.ftsTable) MATCH ?)")
+                arguments.append(match.databaseValue)
+            } else {
+                // Development without a SEARCHABLE index: a slower scan with the same meaning.
+                let parts = tokens.map { _ in "(' ' || lower(\(c)) || ' ') LIKE ? ESCAPE '\\'" }
+                conditions.append("(" + parts.joined(separator: comparator == .containsAllTokens ? " AND " : " OR ") + ")")
+                arguments += tokens.map { "%\(QueryCompiler.likeEscaped($0.lowercased()))%".databaseValue }
+            }
+        case .near:
+            guard t.type.scalar == .location, !t.type.isList, let f = t.field, case .location(let center) = filter.value else {
+                throw .badRequest("NEAR needs a LOCATION field and a LOCATION value")
+            }
+            guard let d = filter.distance, d.isFinite, d >= 0 else { throw .badRequest("NEAR needs a non-negative distance in metres") }
+            addNear(f, center: center, distance: d)
+        case .listContains, .notListContains, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll,
+             .listMemberBeginsWith, .notListMemberBeginsWith:
+            guard let f = t.field, f.hasListTable else {
+                throw .badRequest("\(comparator.rawValue) on '\(t.name)' needs a QUERYABLE index on that list field")
+            }
+            let elem = Target(column: "value", type: FieldType(t.type.scalar), indexes: t.indexes, field: f, name: t.name)
+            let negate = [.notListContains, .notListContainsAny, .notListContainsAll, .notListMemberBeginsWith].contains(comparator)
+            var sub: String
+            switch comparator {
+            case .listContains, .notListContains:
+                sub = "SELECT record_id FROM \(f.listTable) WHERE value = ?"
+                arguments.append(try sqlValue(filter.value, for: elem))
+            case .listContainsAny, .notListContainsAny:
+                let items = try listItems(filter.value, for: elem)
+                sub = "SELECT record_id FROM \(f.listTable) WHERE value IN (\(placeholders(items.count)))"
+                arguments += items
+            case .listContainsAll, .notListContainsAll:
+                let items = Array(Set(try listItems(filter.value, for: elem)))
+                sub = "SELECT record_id FROM \(f.listTable) WHERE value IN (\(placeholders(items.count))) GROUP BY record_id HAVING count(*) = \(items.count)"
+                arguments += items
+            default:
+                guard case .string(let prefix) = filter.value else { throw .badRequest("\(comparator.rawValue) needs a STRING value") }
+                sub = "SELECT record_id FROM \(f.listTable) WHERE value >= ? AND value < ? AND substr(value, 1, ?) = ?"
+                arguments += [prefix.databaseValue, (prefix + "\u{10FFFF}").databaseValue, prefix.count.databaseValue, prefix.databaseValue]
+            }
+            conditions.append("t.id \(negate ? "NOT IN" : "IN") (\(sub))")
+        }
+    }
+
+    private mutating func addNear(_ f: CatalogField, center: Location, distance: Double) {
+        let dLat = distance / 111_195.0
+        let cosLat = cos(center.latitude * .pi / 180)
+        let dLon = cosLat > 1e-6 ? min(180, distance / (111_195.0 * cosLat)) : 180
+        let minLat = center.latitude - dLat, maxLat = center.latitude + dLat
+        var lonRanges: [(Double, Double)] = []
+        let lo = center.longitude - dLon, hi = center.longitude + dLon
+        if dLon >= 180 { lonRanges = [(-180, 180)] } else if lo < -180 { lonRanges = [(lo + 360, 180), (-180, hi)] } else if hi > 180 {
+            lonRanges = [(lo, 180), (-180, hi - 360)]
+        } else { lonRanges = [(lo, hi)] }
+        if f.hasGeo {
+            let boxes = lonRanges.map { _ in "(min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ?)" }.joined(separator: " OR ")
+            conditions.append("t.id IN (SELECT id FROM \(f.geoTable) WHERE \(boxes))")
+            for r in lonRanges { arguments += [minLat.databaseValue, maxLat.databaseValue, r.0.databaseValue, r.1.databaseValue] }
+        } else {
+            let boxes = lonRanges.map { _ in "(t.\(f.longitudeColumn) BETWEEN ? AND ?)" }.joined(separator: " OR ")
+            conditions.append("(t.\(f.latitudeColumn) BETWEEN ? AND ? AND (\(boxes)))")
+            arguments += [minLat.databaseValue, maxLat.databaseValue]
+            for r in lonRanges { arguments += [r.0.databaseValue, r.1.databaseValue] }
+        }
+        conditions.append("stratus_distance(t.\(f.latitudeColumn), t.\(f.longitudeColumn), ?, ?) <= ?")
+        arguments += [center.latitude.databaseValue, center.longitude.databaseValue, distance.databaseValue]
+    }
+
+    // MARK: sorting and keyset
+
+    private func sortKeys(_ query: Query) throws(StratusError) -> [SortKey] {
+        var keys: [SortKey] = []
+        for s in query.sorts {
+            let t = try target(s.field)
+            if t.type.scalar == .location && !t.type.isList, let f = t.field {
+                guard let p = s.relativeLocation else { throw .badRequest("sorting on LOCATION field '\(t.name)' needs a relativeLocation") }
+                if environment == .production && t.indexes.isDisjoint(with: [.queryable, .sortable]) {
+                    try require(.sortable, on: t, for: "sorting by distance")
+                }
+                keys.append(SortKey(expression: "stratus_distance(t.\(f.latitudeColumn), t.\(f.longitudeColumn), ?, ?)",
+                                    arguments: [p.latitude.databaseValue, p.longitude.databaseValue], ascending: s.ascending))
+                continue
+            }
+            guard !t.type.isList, ![.asset, .bytes].contains(t.type.scalar) else {
+                throw .badRequest("field '\(t.name)' of type \(t.type.wireName) cannot be sorted")
+            }
+            try require(.sortable, on: t, for: "sorting")
+            keys.append(SortKey(expression: t.column, arguments: [], ascending: s.ascending))
+        }
+        if keys.isEmpty { keys.append(SortKey(expression: "t.record_name", arguments: [], ascending: true)) }
+        keys.append(SortKey(expression: "t.id", arguments: [], ascending: keys.last!.ascending))
+        return keys
+    }
+
+    /// Rows strictly after the marker's values in the sort order (NULLs sort first ascending, last descending).
+    private mutating func addKeyset(_ keys: [SortKey], _ values: [DatabaseValue]) {
+        var disjuncts: [String] = []
+        var args: [DatabaseValue] = []
+        var prefix: [String] = []
+        var prefixArgs: [DatabaseValue] = []
+        for (k, v) in zip(keys, values) {
+            var after: String?
+            var afterArgs: [DatabaseValue] = []
+            if v.isNull {
+                after = k.ascending ? "\(k.expression) IS NOT NULL" : nil
+                afterArgs = k.ascending ? k.arguments : []
+            } else {
+                after = k.ascending ? "\(k.expression) > ?" : "(\(k.expression) < ? OR \(k.expression) IS NULL)"
+                afterArgs = k.ascending ? k.arguments + [v] : k.arguments + [v] + k.arguments
+            }
+            if let after {
+                disjuncts.append("(" + (prefix + [after]).joined(separator: " AND ") + ")")
+                args += prefixArgs + afterArgs
+            }
+            if v.isNull {
+                prefix.append("\(k.expression) IS NULL")
+                prefixArgs += k.arguments
+            } else {
+                prefix.append("\(k.expression) = ?")
+                prefixArgs += k.arguments + [v]
+            }
+        }
+        // A plain range on the first key lets SQLite seek in its index instead of scanning from the start.
+        if let first = keys.first, let v = values.first, !v.isNull, first.arguments.isEmpty {
+            conditions.append(first.ascending ? "\(first.expression) >= ?" : "(\(first.expression) <= ? OR \(first.expression) IS NULL)")
+            arguments.append(v)
+        }
+        conditions.append(disjuncts.isEmpty ? "0" : "(" + disjuncts.joined(separator: " OR ") + ")")
+        arguments += args
+    }
+
+    static func tokens(_ text: String) -> [String] {
+        text.split { !$0.isLetter && !$0.isNumber }.map(String.init).prefix(32).map { $0 }
+    }
+
+    static func likeEscaped(_ s: String) -> String {
+        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import StratusModel
+import Synchronization
+
+/// The whole store under one data directory: a small control database listing containers, and one SQLite
+/// file per container environment (`containers/<id>/development.sqlite`, `…/production.sqlite`), so
+/// environments are isolated, back up as files, and a reset never touches another container.
+public final class RecordStore: Sendable {
+    public let dataDirectory: URL
+    let control: DatabaseQueue
+    private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
+
+    public init(dataDirectory: URL) throws(StratusError) {
+        self.dataDirectory = dataDirectory
+        control = try guarded {
+            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+            var config = Configuration()
+            config.busyMode = .timeout(10)
+            let q = try DatabaseQueue(path: dataDirectory.appendingPathComponent("stratus.sqlite").path, configuration: config)
+            var m = DatabaseMigrator()
+            m.registerMigration("v1") { db in
+                try db.execute(sql: "CREATE TABLE containers(id TEXT PRIMARY KEY, created_at INTEGER NOT NULL) WITHOUT ROWID")
+            }
+            try m.migrate(q)
+            return q
+        }
+    }
+
+    func directory(of id: ContainerID) -> URL {
+        dataDirectory.appendingPathComponent("containers").appendingPathComponent(id.rawValue)
+    }
+
+    // MARK: containers
+
+    public func createContainer(_ id: ContainerID) throws(StratusError) {
+        try guarded {
+            try control.write { db in
+                guard try !Bool.fetchOne(db, sql: "SELECT 1 FROM containers WHERE id = ?", arguments: [id.rawValue]).isTrue else {
+                    throw StratusError(.exists, "container \(id) already exists")
+                }
+                try db.execute(sql: "INSERT INTO containers(id, created_at) VALUES (?, ?)", arguments: [id.rawValue, Clock.nowMillis()])
+            }
+        }
+        for env in Environment.allCases { _ = try environment(id, env) }
+    }
+
+    public func containers() throws(StratusError) -> [ContainerInfo] {
+        try guarded {
+            try control.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, created_at FROM containers ORDER BY id").compactMap { row in
+                    (try? ContainerID(row[0] as String)).map { ContainerInfo(id: $0, createdAt: row[1]) }
+                }
+            }
+        }
+    }
+
+    public func containerExists(_ id: ContainerID) throws(StratusError) -> Bool {
+        try guarded { try control.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM containers WHERE id = ?", arguments: [id.rawValue]).isTrue } }
+    }
+
+    /// Deletes a container with both environments, their records, schema and assets.
+    public func deleteContainer(_ id: ContainerID) throws(StratusError) {
+        try guarded {
+            try control.write { db in
+                try db.execute(sql: "DELETE FROM containers WHERE id = ?", arguments: [id.rawValue])
+                guard db.changesCount == 1 else { throw StratusError(.notFound, "container \(id) does not exist") }
+            }
+        }
+        open.withLock { cache in for env in Environment.allCases { cache["\(id.rawValue)/\(env.rawValue)"] = nil } }
+        try? FileManager.default.removeItem(at: directory(of: id))
+    }
+
+    /// The store of one container environment, opened once and shared.
+    public func environment(_ id: ContainerID, _ env: Environment) throws(StratusError) -> EnvironmentStore {
+        let key = "\(id.rawValue)/\(env.rawValue)"
+        if let s = open.withLock({ $0[key] }) { return s }
+        guard try containerExists(id) else { throw StratusError(.notFound, "container \(id) does not exist") }
+        let dir = directory(of: id)
+        let store = try guarded {
+            try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),
+                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"))
+        }
+        return open.withLock { cache in
+            if let s = cache[key] { return s }
+            cache[key] = store
+            return store
+        }
+    }
+
+    // MARK: schema lifecycle
+
+    /// The changes a deploy would make to Production, with refusals explained.
+    public func deployPlan(_ id: ContainerID) throws(StratusError) -> SchemaDiff {
+        let dev = try environment(id, .development).schema()
+        let prod = try environment(id, .production)
+        return try prod.diff(to: dev, protecting: prod.schema())
+    }
+
+    /// Copies the Development schema to Production (types, fields, indexes, roles, grants; never records),
+    /// refusing the whole deploy if it would remove or retype anything Production has.
+    @discardableResult
+    public func deploy(_ id: ContainerID, by who: String) throws(StratusError) -> SchemaDiff {
+        let dev = try environment(id, .development).schema()
+        let prod = try environment(id, .production)
+        return try prod.applySchema(dev, protecting: prod.schema(), deployedBy: who)
+    }
+
+    /// Replaces the Development schema with `schema`, refusing anything that would lose Production's types or fields.
+    @discardableResult
+    public func importSchema(_ schema: Schema, into id: ContainerID) throws(StratusError) -> SchemaDiff {
+        let prod = try environment(id, .production).schema()
+        return try environment(id, .development).applySchema(schema, protecting: prod)
+    }
+
+    public func importPlan(_ schema: Schema, into id: ContainerID) throws(StratusError) -> SchemaDiff {
+        let prod = try environment(id, .production).schema()
+        return try environment(id, .development).diff(to: schema, protecting: prod)
+    }
+
+    /// Deletes all Development records and zones; the schema goes back to Production's (empty if never deployed).
+    public func resetDevelopment(_ id: ContainerID) throws(StratusError) {
+        let prod = try environment(id, .production).schema()
+        try environment(id, .development).reset(to: prod)
+    }
+}
+
+extension Optional where Wrapped == Bool {
+    var isTrue: Bool { self ?? false }
+}

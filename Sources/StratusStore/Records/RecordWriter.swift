@@ -1,0 +1,323 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Applies record operations inside one write transaction, keeping every invariant in step:
+/// the type's table, list/full-text/geo index tables, the record directory and change log,
+/// DELETE_SELF back-references and asset reference counts.
+struct RecordWriter {
+    let db: Database
+    var catalog: Catalog
+    private(set) var catalogChanged = false
+    let environment: Environment
+    let database: DatabaseID
+    var seq: SequenceAllocator
+    let actor: Actor
+    let now: Int64
+    /// Assets whose last reference went away: their files go once the transaction commits.
+    private(set) var releasedAssets: Set<String> = []
+    /// zone row id → the last sequence written there, to move zone change tokens once per batch.
+    private(set) var touchedZones: [Int64: Int64] = [:]
+    private var zoneNames: [Int64: ZoneID] = [:]
+
+    init(db: Database, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor) throws {
+        self.db = db
+        self.catalog = catalog
+        self.environment = environment
+        self.database = database
+        self.seq = try SequenceAllocator(db)
+        self.actor = actor
+        self.now = Clock.nowMillis()
+    }
+
+    // MARK: directory
+
+    struct Existing {
+        var typeID: Int64
+        var recordID: Int64
+    }
+
+    func existing(_ zone: ZoneRow, _ name: String) throws -> Existing? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0
+            """), arguments: [zone.id, name])
+        return row.map { Existing(typeID: $0[0], recordID: $0[1]) }
+    }
+
+    func load(_ e: Existing, zone: ZoneRow) throws -> StoredRecord? {
+        guard let type = catalog.type(id: e.typeID) else { return nil }
+        let sql = "SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t WHERE t.id = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [e.recordID]) else { return nil }
+        return try RecordRowCodec.decode(row, type: type, fields: type.fields, zones: { _ in zone.zoneID }).record
+    }
+
+    // MARK: operations
+
+    mutating func apply(_ op: RecordOperation, zone: ZoneRow) throws -> ModifyResult {
+        var incoming = op.record
+        if incoming.recordName.isEmpty { incoming.recordName = UUID().uuidString }
+        try Names.validate(recordName: incoming.recordName)
+        let name = incoming.recordName
+        let found = try existing(zone, name)
+
+        if op.operationType.isDelete {
+            guard let found else { throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name) }
+            if op.operationType == .delete { try checkTag(incoming, found, zone) }
+            try delete(found, name: name, zone: zone, visited: [])
+            return .deleted(recordName: name, zoneID: zone.zoneID)
+        }
+
+        var old: StoredRecord? = nil
+        if let found {
+            if op.operationType == .create {
+                throw StratusError(.exists, "record '\(name)' already exists", recordName: name, serverRecord: try load(found, zone: zone))
+            }
+            old = try load(found, zone: zone)
+            if op.operationType.needsChangeTag { try checkTag(incoming, found, zone, old: old) }
+            if !incoming.recordType.isEmpty, let old, old.recordType != incoming.recordType {
+                throw StratusError(.badRequest, "record '\(name)' is a \(old.recordType), not a \(incoming.recordType)", recordName: name)
+            }
+        } else if !op.operationType.createsWhenMissing {
+            throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name)
+        }
+
+        let typeName = old?.recordType ?? incoming.recordType
+        guard !typeName.isEmpty else { throw StratusError(.badRequest, "record '\(name)' needs a recordType", recordName: name) }
+        var fields = incoming.fields
+        if let old, !op.operationType.replacesAllFields {
+            fields = old.fields.merging(incoming.fields) { _, new in new }
+        }
+        let type = try resolveType(typeName, fields: &fields, recordName: name)
+
+        var record = StoredRecord(recordName: name, recordType: type.name, zoneID: zone.zoneID, fields: fields)
+        guard record.storageSize <= StoredRecord.maximumSize else {
+            throw StratusError(.quotaExceeded, "record '\(name)' is \(record.storageSize) bytes; the limit is 1 MB (assets excluded)", recordName: name)
+        }
+        try validateReferences(fields, zone: zone, recordName: name)
+
+        let s = seq.next()
+        let tag = ChangeSequence.changeTag(s)
+        record.recordChangeTag = tag
+        record.created = old?.created ?? RecordStamp(timestamp: now, userRecordName: actor.userRecordName, deviceID: actor.deviceID)
+        record.modified = RecordStamp(timestamp: now, userRecordName: actor.userRecordName, deviceID: actor.deviceID)
+
+        let recordID: Int64
+        if let found, let old {
+            recordID = found.recordID
+            try removeIndexEntries(type, recordID: recordID, fields: old.fields)
+            var args: [DatabaseValue] = [tag.databaseValue, now.databaseValue, actor.userRecordName.databaseValue, actor.deviceID.databaseValue]
+            for f in type.fields { args += RecordRowCodec.columnValues(f, fields[f.name]) }
+            args.append(recordID.databaseValue)
+            let sets = (["change_tag", "modified_ts", "modified_by", "modified_device"] + type.fields.flatMap { $0.columns.map(\.name) })
+                .map { "\($0) = ?" }.joined(separator: ", ")
+            try db.cachedStatement(sql: "UPDATE \(type.table) SET \(sets) WHERE id = ?").execute(arguments: StatementArguments(args))
+        } else {
+            let created = record.created!
+            var args: [DatabaseValue] = [zone.id.databaseValue, name.databaseValue, tag.databaseValue,
+                                         created.timestamp.databaseValue, created.userRecordName.databaseValue, created.deviceID.databaseValue,
+                                         now.databaseValue, actor.userRecordName.databaseValue, actor.deviceID.databaseValue]
+            for f in type.fields { args += RecordRowCodec.columnValues(f, fields[f.name]) }
+            let cols = CatalogType.systemColumns.dropFirst() + type.fields.flatMap { $0.columns.map(\.name) }
+            let sql = "INSERT INTO \(type.table)(\(cols.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: cols.count).joined(separator: ", ")))"
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(args))
+            recordID = db.lastInsertedRowID
+        }
+        try addIndexEntries(type, recordID: recordID, fields: fields, zone: zone)
+        for checksum in fields.values.flatMap(\.assetChecksums) { try AssetReferences.retain(checksum, db) }
+        if let old {
+            for checksum in old.fields.values.flatMap(\.assetChecksums) {
+                try AssetReferences.release(checksum, db)
+                releasedAssets.insert(checksum)
+            }
+        }
+        try log(zone: zone, seq: s, name: name, typeID: type.id, recordID: recordID, deleted: false)
+        return .saved(record.keeping(op.desiredKeys))
+    }
+
+    private func checkTag(_ incoming: StoredRecord, _ found: Existing, _ zone: ZoneRow, old: StoredRecord? = nil) throws {
+        let server = try old ?? load(found, zone: zone)
+        guard let tag = incoming.recordChangeTag, !tag.isEmpty else {
+            throw StratusError(.conflict, "record '\(incoming.recordName)' exists; send its recordChangeTag to change it",
+                               recordName: incoming.recordName, serverRecord: server)
+        }
+        guard tag == server?.recordChangeTag else {
+            throw StratusError(.conflict, "record '\(incoming.recordName)' was changed since tag \(tag.prefix(20)); server has \(server?.recordChangeTag ?? "none")",
+                               recordName: incoming.recordName, serverRecord: server)
+        }
+    }
+
+    private mutating func log(zone: ZoneRow, seq s: Int64, name: String, typeID: Int64, recordID: Int64, deleted: Bool) throws {
+        try db.cachedStatement(sql: """
+            REPLACE INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [zone.id, s, name, typeID, recordID, deleted])
+        touchedZones[zone.id] = s
+    }
+
+    // MARK: schema on write
+
+    /// Finds the record type, creating it and its fields just in time in Development; in Production anything
+    /// unknown is refused. Values are checked (and widened where CloudKit would, INT64 → DOUBLE) against the fields.
+    private mutating func resolveType(_ typeName: String, fields: inout [String: FieldValue], recordName: String) throws -> CatalogType {
+        var type = catalog.type(named: typeName)
+        if type == nil {
+            guard environment == .development else {
+                throw StratusError(.badRequest, "record type '\(typeName)' does not exist in the Production schema; deploy it from Development first", recordName: recordName)
+            }
+            try Names.validate(recordType: typeName)
+            try createType(RecordTypeSchema(name: typeName))
+            type = catalog.type(named: typeName)
+        }
+        var newFields: [FieldSchema] = []
+        for (name, value) in fields {
+            if let f = type!.field(named: name) {
+                fields[name] = try coerce(value, to: f.type, field: name, recordName: recordName)
+                continue
+            }
+            guard environment == .development else {
+                throw StratusError(.badRequest, "field '\(name)' does not exist on record type '\(typeName)' in the Production schema", recordName: recordName)
+            }
+            try Names.validate(fieldName: name)
+            guard let ft = value.fieldType else {
+                throw StratusError(.badRequest, "field '\(name)' is new and its empty list says no element type; send a typed list", recordName: recordName)
+            }
+            try value.validate(as: ft, field: name)
+            newFields.append(FieldSchema(name: name, type: ft, indexes: FieldIndexes.justInTime(for: ft)))
+        }
+        if !newFields.isEmpty {
+            newFields.sort { $0.name < $1.name }
+            let diff = SchemaDiff(changes: newFields.map { .addField(recordType: typeName, $0) }, refusals: [])
+            catalog = try SchemaStorage.apply(diff, to: catalog, db)
+            catalogChanged = true
+            type = catalog.type(named: typeName)
+        }
+        return type!
+    }
+
+    private mutating func createType(_ t: RecordTypeSchema) throws {
+        let diff = SchemaDiff(changes: [.addRecordType(t)], refusals: [])
+        catalog = try SchemaStorage.apply(diff, to: catalog, db)
+        catalogChanged = true
+    }
+
+    private func coerce(_ value: FieldValue, to type: FieldType, field: String, recordName: String) throws -> FieldValue {
+        var v = value
+        switch (value, type.isList, type.scalar) {
+        case (.int64(let i), false, .double): v = .double(Double(i))
+        case (.int64(let i), false, .timestamp): v = .timestamp(i)
+        case (.list(let et, let items), true, _) where et != type.scalar:
+            v = .list(type.scalar, try items.map { try coerce($0, to: FieldType(type.scalar), field: field, recordName: recordName) })
+        case (.list(nil, let items), true, _): v = .list(type.scalar, items)
+        default: break
+        }
+        do { try v.validate(as: type, field: field) } catch {
+            var e = error
+            e.recordName = recordName
+            throw e
+        }
+        return v
+    }
+
+    // MARK: references
+
+    private func references(in fields: [String: FieldValue]) -> [Reference] {
+        fields.values.flatMap { v -> [Reference] in
+            switch v {
+            case .reference(let r): [r]
+            case .list(_, let items): items.compactMap { if case .reference(let r) = $0 { r } else { nil } }
+            default: []
+            }
+        }
+    }
+
+    /// The zone a reference points into: its own zoneID if it names one, otherwise the record's zone.
+    private func targetZone(_ r: Reference, from zone: ZoneRow) throws -> ZoneRow? {
+        guard let z = r.zoneID, z.zoneName != zone.zoneID.zoneName else { return zone }
+        return try ZoneRow.find(db, database, z.zoneName)
+    }
+
+    private func validateReferences(_ fields: [String: FieldValue], zone: ZoneRow, recordName: String) throws {
+        for r in references(in: fields) where r.action == .validate {
+            guard let tz = try targetZone(r, from: zone), try existing(tz, r.recordName) != nil else {
+                throw StratusError(.validatingReferenceError, "record '\(recordName)' references '\(r.recordName)', which does not exist", recordName: recordName)
+            }
+        }
+    }
+
+    // MARK: index tables
+
+    private func addIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue], zone: ZoneRow) throws {
+        for f in type.fields {
+            guard let v = fields[f.name] else { continue }
+            if f.hasFTS, case .string(let s) = v {
+                try db.cachedStatement(sql: "INSERT INTO \(f.ftsTable)(rowid, v) VALUES (?, ?)").execute(arguments: [recordID, s])
+            }
+            if f.hasGeo, case .location(let l) = v {
+                try db.cachedStatement(sql: "INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
+                    .execute(arguments: [recordID, l.latitude, l.latitude, l.longitude, l.longitude])
+            }
+            if f.hasListTable, case .list(_, let items) = v {
+                let st = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(f.listTable)(value, record_id) VALUES (?, ?)")
+                for item in items { if let key = CatalogField.listKey(item) { try st.execute(arguments: [key, recordID]) } }
+            }
+        }
+        for r in references(in: fields) where r.action == .deleteSelf {
+            guard let tz = try targetZone(r, from: zone) else { continue }
+            try db.cachedStatement(sql: "INSERT INTO cascade_refs(target_zone, target_name, source_type, source_id) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [tz.id, r.recordName, type.id, recordID])
+        }
+    }
+
+    private func removeIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue]) throws {
+        for f in type.fields {
+            guard let v = fields[f.name] else { continue }
+            if f.hasFTS { try db.cachedStatement(sql: "DELETE FROM \(f.ftsTable) WHERE rowid = ?").execute(arguments: [recordID]) }
+            if f.hasGeo { try db.cachedStatement(sql: "DELETE FROM \(f.geoTable) WHERE id = ?").execute(arguments: [recordID]) }
+            if f.hasListTable, case .list(_, let items) = v {
+                let st = try db.cachedStatement(sql: "DELETE FROM \(f.listTable) WHERE value = ? AND record_id = ?")
+                for item in items { if let key = CatalogField.listKey(item) { try st.execute(arguments: [key, recordID]) } }
+            }
+        }
+        try db.cachedStatement(sql: "DELETE FROM cascade_refs WHERE source_type = ? AND source_id = ?").execute(arguments: [type.id, recordID])
+    }
+
+    // MARK: delete
+
+    /// Deletes a record and, through DELETE_SELF references, the records that depend on it.
+    private mutating func delete(_ e: Existing, name: String, zone: ZoneRow, visited: Set<String>) throws {
+        guard let type = catalog.type(id: e.typeID), let old = try load(e, zone: zone) else { return }
+        var visited = visited
+        visited.insert("\(zone.id)/\(name)")
+        try removeIndexEntries(type, recordID: e.recordID, fields: old.fields)
+        try db.cachedStatement(sql: "DELETE FROM \(type.table) WHERE id = ?").execute(arguments: [e.recordID])
+        for checksum in old.fields.values.flatMap(\.assetChecksums) {
+            try AssetReferences.release(checksum, db)
+            releasedAssets.insert(checksum)
+        }
+        try log(zone: zone, seq: seq.next(), name: name, typeID: type.id, recordID: e.recordID, deleted: true)
+
+        let dependents = try Row.fetchAll(db.cachedStatement(sql: "SELECT source_type, source_id FROM cascade_refs WHERE target_zone = ? AND target_name = ?"),
+                                          arguments: [zone.id, name])
+        for d in dependents {
+            let sourceType: Int64 = d[0], sourceID: Int64 = d[1]
+            guard let st = catalog.type(id: sourceType),
+                  let r = try Row.fetchOne(db, sql: "SELECT zone_id, record_name FROM \(st.table) WHERE id = ?", arguments: [sourceID]) else { continue }
+            let zoneID: Int64 = r[0], depName: String = r[1]
+            guard !visited.contains("\(zoneID)/\(depName)") else { continue }
+            let depZone = try zoneRow(id: zoneID) ?? zone
+            try delete(Existing(typeID: sourceType, recordID: sourceID), name: depName, zone: depZone, visited: visited)
+        }
+    }
+
+    private func zoneRow(id: Int64) throws -> ZoneRow? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT name, atomic, change_seq FROM zones WHERE id = ?", arguments: [id]) else { return nil }
+        return ZoneRow(id: id, zoneID: ZoneID(zoneName: row[0], ownerRecordName: database.ownerRecordName), atomic: row[1], changeSeq: row[2])
+    }
+
+    /// Moves the change tokens of every zone this batch touched, and stores the sequence counter.
+    func finish() throws {
+        for (zoneID, s) in touchedZones {
+            try db.cachedStatement(sql: "UPDATE zones SET change_seq = ? WHERE id = ?").execute(arguments: [s, zoneID])
+        }
+        try seq.save(db)
+    }
+}

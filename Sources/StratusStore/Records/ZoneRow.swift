@@ -1,0 +1,44 @@
+import GRDB
+import StratusModel
+
+/// A zone as stored: its row id (what records and tokens refer to) and its identity.
+struct ZoneRow: Sendable, Hashable {
+    var id: Int64
+    var zoneID: ZoneID
+    var atomic: Bool
+    var changeSeq: Int64
+
+    static func find(_ db: Database, _ database: DatabaseID, _ name: String) throws -> ZoneRow? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT id, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 0
+            """), arguments: [database.scope.rawValue, database.ownerRecordName, name])
+        return row.map { ZoneRow(id: $0[0], zoneID: ZoneID(zoneName: name, ownerRecordName: database.ownerRecordName), atomic: $0[1], changeSeq: $0[2]) }
+    }
+
+    /// Every database has a default zone; it is made the first time something is written to it.
+    static func findOrCreateDefault(_ db: Database, _ database: DatabaseID, seq: inout SequenceAllocator) throws -> ZoneRow {
+        if let z = try find(db, database, ZoneID.defaultZoneName) { return z }
+        let s = seq.next()
+        try db.execute(sql: """
+            INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 0, ?, ?)
+            ON CONFLICT(scope, owner, name) DO UPDATE SET deleted = 0, change_seq = excluded.change_seq
+            """, arguments: [database.scope.rawValue, database.ownerRecordName, ZoneID.defaultZoneName, s, Clock.nowMillis()])
+        return try find(db, database, ZoneID.defaultZoneName)!
+    }
+
+    /// The zone a request names: ZONE_NOT_FOUND unless it exists (the default zone always does).
+    static func resolve(_ db: Database, _ database: DatabaseID, _ zoneID: ZoneID, seq: inout SequenceAllocator) throws -> ZoneRow {
+        if zoneID.isDefault { return try findOrCreateDefault(db, database, seq: &seq) }
+        guard let z = try find(db, database, zoneID.zoneName) else {
+            throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+        }
+        return z
+    }
+}
+
+/// Milliseconds since 1970, CloudKit's unit for every timestamp.
+public enum Clock {
+    public static func nowMillis() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+}
+
+import Foundation

@@ -1,0 +1,25 @@
+import StratusModel
+
+/// One environment's schema as stored, loaded once and reused until `generation` moves.
+struct Catalog: Sendable {
+    var generation: Int64
+    var roles: [String]
+    var types: [CatalogType]
+    private(set) var index: [String: Int] = [:]
+
+    init(generation: Int64, roles: [String], types: [CatalogType]) {
+        self.generation = generation
+        self.roles = roles
+        self.types = types
+        reindex()
+    }
+
+    mutating func reindex() {
+        index = Dictionary(uniqueKeysWithValues: types.enumerated().map { ($1.name, $0) })
+    }
+
+    func type(named name: String) -> CatalogType? { index[name].map { types[$0] } }
+    func type(id: Int64) -> CatalogType? { types.first { $0.id == id } }
+
+    var schema: Schema { Schema(roles: roles, recordTypes: types.map(\.schema)) }
+}

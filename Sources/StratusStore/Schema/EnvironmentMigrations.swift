@@ -1,0 +1,45 @@
+import GRDB
+
+/// The fixed tables of one container-environment file. Record types get tables of their own at run time
+/// (see `SchemaStorage`); these hold zones, the schema catalog, the change log and asset references.
+/// A shipped migration is never modified: add a new one.
+enum EnvironmentMigrations {
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+                CREATE TABLE zones(
+                    id INTEGER PRIMARY KEY, scope TEXT NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
+                    atomic INTEGER NOT NULL, change_seq INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL);
+                CREATE UNIQUE INDEX zones_name ON zones(scope, owner, name);
+                CREATE INDEX zones_changes ON zones(scope, owner, change_seq);
+                CREATE TABLE record_types(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, grants TEXT NOT NULL);
+                CREATE TABLE fields(
+                    id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL REFERENCES record_types(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL, scalar TEXT NOT NULL, is_list INTEGER NOT NULL, encrypted INTEGER NOT NULL,
+                    number_preferred INTEGER NOT NULL, indexes INTEGER NOT NULL, position INTEGER NOT NULL,
+                    UNIQUE(type_id, name));
+                CREATE TABLE roles(name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
+                -- One row per record that exists or was deleted: the directory of names and the change feed.
+                CREATE TABLE record_log(
+                    zone_id INTEGER NOT NULL, seq INTEGER NOT NULL, record_name TEXT NOT NULL,
+                    type_id INTEGER NOT NULL, record_id INTEGER NOT NULL, deleted INTEGER NOT NULL,
+                    PRIMARY KEY(zone_id, seq)) WITHOUT ROWID;
+                CREATE UNIQUE INDEX record_log_name ON record_log(zone_id, record_name);
+                -- DELETE_SELF references, looked up from the target when it is deleted.
+                CREATE TABLE cascade_refs(target_zone INTEGER NOT NULL, target_name TEXT NOT NULL,
+                    source_type INTEGER NOT NULL, source_id INTEGER NOT NULL);
+                CREATE INDEX cascade_refs_target ON cascade_refs(target_zone, target_name);
+                CREATE INDEX cascade_refs_source ON cascade_refs(source_type, source_id);
+                CREATE TABLE assets(checksum TEXT PRIMARY KEY, size INTEGER NOT NULL, refs INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE deployments(id INTEGER PRIMARY KEY, deployed_at INTEGER NOT NULL, deployed_by TEXT NOT NULL,
+                    changes TEXT NOT NULL);
+                INSERT INTO meta(key, value) VALUES ('schema_generation', 1), ('next_seq', 1);
+                """)
+        }
+        return m
+    }
+}

@@ -1,0 +1,24 @@
+import GRDB
+import StratusModel
+
+extension StratusError {
+    /// Translates what storage throws. Only SQLite errors that mean something to a client get a client code;
+    /// everything else is an internal error, whose text stays in the server's logs, not in a client's hands.
+    static func from(_ error: any Error) -> StratusError {
+        if let e = error as? StratusError { return e }
+        if let e = error as? DatabaseError {
+            switch e.resultCode {
+            case .SQLITE_CONSTRAINT: return StratusError(.exists, "the item already exists")
+            case .SQLITE_FULL: return StratusError(.quotaExceeded, "the server's storage is full")
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return StratusError(.tryAgainLater, "the database is busy; try again", retryAfter: 1)
+            default: return StratusError(.internalError, "storage error: \(e.resultCode)")
+            }
+        }
+        return StratusError(.internalError, "unexpected error: \(error)")
+    }
+}
+
+/// Runs storage work and lets only `StratusError` out.
+func guarded<T>(_ body: () throws -> T) throws(StratusError) -> T {
+    do { return try body() } catch { throw StratusError.from(error) }
+}

@@ -1,0 +1,67 @@
+import Crypto
+import Foundation
+import StratusModel
+
+/// Makes opaque, tamper-evident strings (sync tokens, continuation markers): a payload and a truncated
+/// HMAC-SHA256 under the environment's secret, base64url-encoded. Garbage or edits fail verification.
+struct TokenSigner: Sendable {
+    let key: SymmetricKey
+
+    init(secret: Data) { key = SymmetricKey(data: secret) }
+
+    func sign(kind: UInt8, _ payload: [UInt8]) -> String {
+        let body = [kind] + payload
+        let mac = HMAC<SHA256>.authenticationCode(for: body, using: key)
+        return TokenSigner.base64url(Data(body + Array(mac.prefix(12))))
+    }
+
+    func verify(kind: UInt8, _ token: String, what: String) throws(StratusError) -> [UInt8] {
+        guard token.utf8.count <= 4096, let data = TokenSigner.unbase64url(token), data.count > 13 else {
+            throw .badRequest("\(what) is not valid")
+        }
+        let bytes = Array(data)
+        let body = Array(bytes[..<(bytes.count - 12)]), mac = bytes[(bytes.count - 12)...]
+        let expected = HMAC<SHA256>.authenticationCode(for: body, using: key)
+        guard Array(expected.prefix(12)) == Array(mac), body[0] == kind else { throw .badRequest("\(what) is not valid") }
+        return Array(body.dropFirst())
+    }
+
+    static func base64url(_ d: Data) -> String {
+        d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func unbase64url(_ s: String) -> Data? {
+        var b = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while b.count % 4 != 0 { b += "=" }
+        return Data(base64Encoded: b)
+    }
+}
+
+/// Builds and reads the binary payloads inside tokens.
+struct TokenPayload {
+    var bytes: [UInt8] = []
+    var offset = 0
+
+    init() {}
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func put(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func put(_ d: Double) { put(Int64(bitPattern: d.bitPattern)) }
+    mutating func put(_ data: [UInt8]) { put(Int64(data.count)); bytes.append(contentsOf: data) }
+
+    mutating func int() -> Int64? {
+        guard offset + 8 <= bytes.count else { return nil }
+        var v: Int64 = 0
+        withUnsafeMutableBytes(of: &v) { $0.copyBytes(from: bytes[offset..<offset + 8]) }
+        offset += 8
+        return Int64(littleEndian: v)
+    }
+    mutating func double() -> Double? { int().map { Double(bitPattern: UInt64(bitPattern: $0)) } }
+    mutating func data() -> [UInt8]? {
+        guard let n = int(), n >= 0, offset + Int(n) <= bytes.count else { return nil }
+        defer { offset += Int(n) }
+        return Array(bytes[offset..<offset + Int(n)])
+    }
+    var atEnd: Bool { offset == bytes.count }
+}

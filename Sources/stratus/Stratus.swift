@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import StratusModel
+import StratusStore
+
+@main
+struct Stratus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stratus",
+        abstract: "A self-hosted, CloudKit-compatible record store.",
+        subcommands: [ContainerCommand.self, SchemaCommand.self, ResetCommand.self]
+    )
+}
+
+/// Options every command shares.
+struct DataOptions: ParsableArguments {
+    @Option(name: .long, help: "The data directory.")
+    var data: String = "./data"
+
+    func open() throws -> RecordStore {
+        try RecordStore(dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
+    }
+}
+
+/// Runs a command body, printing a readable message and exiting non-zero on failure instead of a stack dump.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do { try body() } catch let e as StratusError {
+        FileHandle.standardError.write(Data("error: \(e.reason) (\(e.code.rawValue))\n".utf8))
+        throw ExitCode(1)
+    } catch let e as SchemaSyntaxError {
+        FileHandle.standardError.write(Data("error: schema \(e.description)\n".utf8))
+        throw ExitCode(1)
+    }
+}
