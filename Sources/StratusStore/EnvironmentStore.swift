@@ -334,7 +334,12 @@ public final class EnvironmentStore: Sendable {
             let zoneArgs: [DatabaseValue]
             if let zoneID = query.zoneID {
                 guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
-                    if zoneID.isDefault { return QueryResult(records: [], continuationMarker: nil) }
+                    if zoneID.isDefault {
+                        // Nothing written yet; the query must still be one that would be accepted.
+                        var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
+                        _ = try compiler.compile(query, zoneCondition: "0", zoneArguments: [], after: marker)
+                        return QueryResult(records: [], continuationMarker: nil)
+                    }
                     throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
                 }
                 zoneNames[zone.id] = zone.zoneID

@@ -5,7 +5,7 @@ public struct DatabaseID: Hashable, Sendable, Codable {
     public var ownerRecordName: String
 
     /// The owner string that marks the public database in storage.
-    public static let publicOwner = "_public"
+    public static let publicOwner = "_defaultOwner"
 
     public static let publicDatabase = DatabaseID(scope: .public, ownerRecordName: publicOwner)
 

@@ -26,8 +26,7 @@ public enum Comparator: String, Sendable, CaseIterable, Codable, Hashable {
     public var requiredIndex: FieldIndexes {
         switch self {
         case .containsAllTokens, .containsAnyTokens: .searchable
-        case .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .beginsWith, .notBeginsWith,
-             .listMemberBeginsWith, .notListMemberBeginsWith: .sortable
+        case .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .beginsWith, .notBeginsWith: .sortable
         default: .queryable
         }
     }

@@ -6,6 +6,8 @@
 public struct SchemaParser {
     private var tokens: [SchemaToken]
     private var pos = 0
+    /// Where each grant names its role, so an undeclared role is reported where it is used.
+    private var grantSites: [(role: String, token: SchemaToken)] = []
 
     public static func parse(_ text: String) throws(SchemaSyntaxError) -> Schema {
         var p = SchemaParser(tokens: try SchemaLexer.tokens(text))
@@ -85,6 +87,9 @@ public struct SchemaParser {
                 throw fail("expected CREATE ROLE or RECORD TYPE, found \(current.display)")
             }
         }
+        for site in grantSites where !SecurityRole.isBuiltIn(site.role) && !schema.roles.contains(site.role) {
+            throw fail("role '\(site.role)' is not declared: add CREATE ROLE \(site.role);", at: site.token)
+        }
         do { try schema.validate() } catch {
             throw SchemaSyntaxError(line: current.line, column: current.column, message: error.reason)
         }
@@ -101,12 +106,13 @@ public struct SchemaParser {
                 var perms: Permission = []
                 repeat {
                     guard case .word(let w) = current.kind, let p = Permission(name: w) else {
-                        throw fail("expected READ, CREATE or WRITE, found \(current.display)")
+                        throw fail("expected READ, CREATE or WRITE after GRANT, found \(current.display) (a field named 'grant' must be written in double quotes)")
                     }
                     perms.insert(p)
                     pos += 1
                 } while current.kind == .symbol(",") && next.isPermissionWord && accept(",")
                 try expectKeyword("TO")
+                grantSites.append((SchemaParser.roleName(current), current))
                 let role = try name("role")
                 type.grants[role, default: []].formUnion(perms)
             } else {
@@ -162,6 +168,15 @@ public struct SchemaParser {
         }
         pos += 1
         return FieldType(scalar)
+    }
+}
+
+extension SchemaParser {
+    fileprivate static func roleName(_ t: SchemaToken) -> String {
+        switch t.kind {
+        case .word(let w), .quoted(let w): w
+        default: ""
+        }
     }
 }
 

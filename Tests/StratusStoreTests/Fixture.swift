@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import StratusModel
+@testable import StratusStore
+
+/// A fresh data directory with one container; removed when the test ends.
+final class Fixture: @unchecked Sendable {
+    let directory: URL
+    let store: RecordStore
+    let container: ContainerID
+    let dev: EnvironmentStore
+    let prod: EnvironmentStore
+
+    static let alice = Actor(userRecordName: "_" + String(repeating: "a", count: 32))
+    static let bob = Actor(userRecordName: "_" + String(repeating: "b", count: 32))
+    let pub = DatabaseID.publicDatabase
+    let alicePrivate = DatabaseID.privateDatabase(of: Fixture.alice.userRecordName)
+
+    init(schema: String? = nil) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
+        store = try RecordStore(dataDirectory: directory)
+        container = try ContainerID("iCloud.com.example.Tests")
+        try store.createContainer(container)
+        dev = try store.environment(container, .development)
+        prod = try store.environment(container, .production)
+        if let schema { try store.importSchema(try SchemaParser.parse(schema), into: container) }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Saves records in the public default zone, failing the test on any per-record error.
+    @discardableResult
+    func save(_ records: [StoredRecord], in env: EnvironmentStore? = nil, op: OperationType = .create,
+              database: DatabaseID? = nil, zone: ZoneID = .defaultZone, actor: Actor = Fixture.alice) throws -> [StoredRecord] {
+        var out: [StoredRecord] = []
+        for chunk in stride(from: 0, to: records.count, by: 200).map({ Array(records[$0..<min($0 + 200, records.count)]) }) {
+            let results = try (env ?? dev).modify(chunk.map { RecordOperation(op, $0) }, in: database ?? pub, zoneID: zone, actor: actor)
+            for r in results {
+                switch r {
+                case .saved(let rec): out.append(rec)
+                case .failed(let e): throw e
+                case .deleted: break
+                }
+            }
+        }
+        return out
+    }
+
+    func one(_ op: OperationType, _ record: StoredRecord, in env: EnvironmentStore? = nil, database: DatabaseID? = nil,
+             zone: ZoneID = .defaultZone, actor: Actor = Fixture.alice) throws -> ModifyResult {
+        try (env ?? dev).modify([RecordOperation(op, record)], in: database ?? pub, zoneID: zone, actor: actor)[0]
+    }
+}
+
+func note(_ name: String, _ fields: [String: FieldValue] = [:], tag: String? = nil) -> StoredRecord {
+    StoredRecord(recordName: name, recordType: "Note", recordChangeTag: tag, fields: fields)
+}
+
+/// Asserts that `body` throws a `StratusError` with `code`, and returns it for further checks.
+@discardableResult
+func expectError<T>(_ code: ErrorCode, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> StratusError? {
+    do {
+        _ = try body()
+        Issue.record("expected \(code.rawValue), got success", sourceLocation: sourceLocation)
+    } catch let e as StratusError {
+        #expect(e.code == code, "\(e)", sourceLocation: sourceLocation)
+        return e
+    } catch {
+        Issue.record("expected StratusError \(code.rawValue), got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+extension ModifyResult {
+    var code: ErrorCode? { error?.code }
+}
