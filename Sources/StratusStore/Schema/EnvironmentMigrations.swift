@@ -9,8 +9,9 @@ enum EnvironmentMigrations {
         m.registerMigration("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+                -- AUTOINCREMENT: a zone deleted and created again must get a new id, so its old sync tokens fail.
                 CREATE TABLE zones(
-                    id INTEGER PRIMARY KEY, scope TEXT NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
                     atomic INTEGER NOT NULL, change_seq INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
                     created_at INTEGER NOT NULL);
                 CREATE UNIQUE INDEX zones_name ON zones(scope, owner, name);

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import StratusModel
+@testable import StratusStore
+
+@Suite struct AssetTests {
+    private func files(_ f: Fixture) -> [String] {
+        let root = f.directory.appendingPathComponent("containers/\(f.container.rawValue)/development-assets")
+        let e = FileManager.default.enumerator(atPath: root.path)
+        return (e?.allObjects as? [String] ?? []).filter { $0.count > 3 && !$0.hasPrefix(".tmp") }
+    }
+
+    @Test func contentIsStoredOnceByChecksumAndRemovedWhenUnreferenced() throws {
+        let f = try Fixture()
+        let bytes = Data("the photo's bytes".utf8)
+        let asset = try f.dev.uploadAsset(bytes)
+        #expect(asset.size == Int64(bytes.count))
+        #expect(try f.dev.uploadAsset(bytes).fileChecksum == asset.fileChecksum)
+        #expect(files(f).count == 1)
+        #expect(f.dev.assetContent(checksum: asset.fileChecksum) == bytes)
+
+        let a = try #require(try f.one(.create, note("a", ["photo": .asset(asset)])).record)
+        _ = try f.one(.create, note("b", ["photos": .list(.asset, [.asset(asset)])]))
+        #expect(try f.dev.lookup(["a"], in: f.pub)[0].get().fields["photo"] == .asset(AssetValue(fileChecksum: asset.fileChecksum, size: asset.size, referenceChecksum: asset.referenceChecksum, receipt: asset.receipt)))
+        _ = try f.one(.delete, note("a", tag: a.recordChangeTag))
+        #expect(files(f).count == 1, "still referenced by b")
+        _ = try f.one(.forceReplace, note("b", ["other": .string("x")]))
+        #expect(files(f).isEmpty)
+        #expect(f.dev.assetContent(checksum: asset.fileChecksum) == nil)
+    }
+
+    @Test func recordsCannotReferenceContentNeverUploaded() throws {
+        let f = try Fixture()
+        let fake = AssetValue(fileChecksum: Data(repeating: 7, count: 32).base64EncodedString(), size: 10)
+        #expect(try f.one(.create, note("a", ["photo": .asset(fake)])).code == .badRequest)
+    }
+
+    @Test func unreferencedUploadsAreCollected() throws {
+        let f = try Fixture()
+        _ = try f.dev.uploadAsset(Data("orphan".utf8))
+        let kept = try f.dev.uploadAsset(Data("kept".utf8))
+        _ = try f.one(.create, note("a", ["photo": .asset(kept)]))
+        #expect(try f.dev.collectUnreferencedAssets(olderThan: Clock.nowMillis() + 1) == 1)
+        #expect(files(f).count == 1)
+        #expect(f.dev.assetContent(checksum: kept.fileChecksum) != nil)
+    }
+
+    @Test func deletingAZoneReleasesItsAssets() throws {
+        let f = try Fixture()
+        let zone = ZoneID(zoneName: "Z")
+        try f.dev.createZone(zone, in: f.alicePrivate)
+        let asset = try f.dev.uploadAsset(Data("zone asset".utf8))
+        _ = try f.save([note("a", ["photo": .asset(asset)])], database: f.alicePrivate, zone: zone)
+        try f.dev.deleteZone(zone, in: f.alicePrivate)
+        #expect(files(f).isEmpty)
+    }
+}
+
+@Suite struct FieldValueCodecTests {
+    @Test func roundTripsEveryKindOfValue() throws {
+        let values: [FieldValue] = [
+            .string("héllo <b>"), .int64(.min), .int64(.max), .double(-0.5), .bytes(Data([0, 255, 7])), .timestamp(1_700_000_000_123),
+            .reference(Reference(recordName: "r", zoneID: ZoneID(zoneName: "Z", ownerRecordName: "_x"), action: .deleteSelf)),
+            .reference(Reference(recordName: "plain")),
+            .asset(AssetValue(fileChecksum: "c", size: 5, referenceChecksum: "rc", wrappingKey: nil, receipt: "rec")),
+            .location(Location(latitude: 1, longitude: 2, horizontalAccuracy: 3, verticalAccuracy: nil, altitude: 5, speed: 6, course: 7, timestamp: 8)),
+            .list(.string, [.string("a"), .string("")]), .list(nil, []), .list(.location, [.location(Location(latitude: 0, longitude: 0))]),
+        ]
+        for v in values { #expect(try FieldValueCodec.decode(FieldValueCodec.encode(v)) == v) }
+    }
+
+    @Test func corruptBytesAreAnErrorNotACrash() {
+        for bytes in [[], [99], [1, 200], [9, 1, 255, 255, 255, 255, 255, 255, 255, 255, 255, 1], [3, 0, 0]] as [[UInt8]] {
+            #expect(throws: StratusError.self) { try FieldValueCodec.decode(Data(bytes)) }
+        }
+    }
+}
