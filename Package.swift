@@ -42,6 +42,7 @@ let package = Package(
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore"]),
-        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "StratusStore", "StratusModel"]),
+        // The command-line and crash tests run the built executables, so they depend on them to get them built.
+        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "StratusStore", "StratusModel"]),
     ]
 )

@@ -22,7 +22,7 @@ public final class EnvironmentStore: Sendable {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000; PRAGMA foreign_keys = ON")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000; PRAGMA foreign_keys = ON")
             db.add(function: DatabaseFunction("stratus_distance", argumentCount: 4, pure: true) { v in
                 guard let a = Double.fromDatabaseValue(v[0]), let b = Double.fromDatabaseValue(v[1]),
                       let c = Double.fromDatabaseValue(v[2]), let d = Double.fromDatabaseValue(v[3]) else { return nil }
@@ -247,14 +247,14 @@ public final class EnvironmentStore: Sendable {
             } else {
                 for op in operations {
                     let before = writer.catalog
+                    // One savepoint per operation, through cached statements (GRDB's inSavepoint prepares anew each time).
+                    try db.cachedStatement(sql: "SAVEPOINT op").execute()
                     do {
-                        var result: ModifyResult!
-                        try db.inSavepoint {
-                            result = try writer.apply(op, zone: zone)
-                            return .commit
-                        }
-                        results.append(result)
+                        results.append(try writer.apply(op, zone: zone))
+                        try db.cachedStatement(sql: "RELEASE op").execute()
                     } catch {
+                        try db.cachedStatement(sql: "ROLLBACK TO op").execute()
+                        try db.cachedStatement(sql: "RELEASE op").execute()
                         writer.catalog = before
                         var e = StratusError.from(error)
                         if e.recordName == nil { e.recordName = op.record.recordName }
@@ -509,4 +509,11 @@ public final class EnvironmentStore: Sendable {
 
 extension String {
     var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+extension EnvironmentStore {
+    /// SQLite's own consistency check of this environment's file: "ok" when intact.
+    public func integrityCheck() throws(StratusError) -> String {
+        try guarded { try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") } }
+    }
 }

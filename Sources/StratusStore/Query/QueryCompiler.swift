@@ -14,6 +14,10 @@ struct QueryCompiler {
 
     private var conditions: [String] = []
     private var arguments: [DatabaseValue] = []
+    /// A filter that narrows rows through an indexed column of the table itself (it needs the zone prefix).
+    private var hasColumnIndexFilter = false
+    /// A filter that narrows rows to an id set from an index table (list, full-text, geo).
+    private var hasIDSetFilter = false
 
     init(type: CatalogType, environment: Environment, desiredKeys: [String]?) {
         self.type = type
@@ -36,6 +40,9 @@ struct QueryCompiler {
             throw .badRequest("record type '\(type.name)' has no QUERYABLE index on recordName (___recordID); add it in Development and deploy to query it without filters")
         }
         for filter in query.filters { try addFilter(filter) }
+        // With only an id-set filter, the zone term must not steer SQLite into scanning the zone's index:
+        // looking the few ids up by primary key is what makes those queries fast.
+        if hasIDSetFilter && !hasColumnIndexFilter { conditions[0] = "+" + zoneCondition }
         let keys = try sortKeys(query)
         if let marker {
             guard marker.count == keys.count else { throw .badRequest("continuationMarker does not belong to this query") }
@@ -127,6 +134,13 @@ struct QueryCompiler {
             throw .badRequest("\(comparator.rawValue) does not apply to field '\(t.name)' of type \(t.type.wireName)")
         }
         let c = t.column
+        let indexedColumn = t.field.map { $0.hasBTree } ?? true
+        if indexedColumn && [.equals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .beginsWith].contains(comparator) {
+            hasColumnIndexFilter = true
+        }
+        if [.near, .containsAllTokens, .containsAnyTokens, .listContains, .listContainsAny, .listContainsAll, .listMemberBeginsWith].contains(comparator) {
+            hasIDSetFilter = true
+        }
         switch comparator {
         case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals:
             guard t.type.scalar != .location && t.type.scalar != .asset else {
@@ -247,8 +261,10 @@ struct QueryCompiler {
             try require(.sortable, on: t, for: "sorting")
             keys.append(SortKey(expression: t.column, arguments: [], ascending: s.ascending))
         }
-        if keys.isEmpty { keys.append(SortKey(expression: "t.record_name", arguments: [], ascending: true)) }
-        keys.append(SortKey(expression: "t.id", arguments: [], ascending: keys.last!.ascending))
+        // Without sort keys: by name when unfiltered (the name index gives that order), by id when filtered
+        // (every filter index gives rows in id order, so no sort is needed).
+        if keys.isEmpty && query.filters.isEmpty { keys.append(SortKey(expression: "t.record_name", arguments: [], ascending: true)) }
+        keys.append(SortKey(expression: "t.id", arguments: [], ascending: keys.last?.ascending ?? true))
         return keys
     }
 

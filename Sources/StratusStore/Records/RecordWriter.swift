@@ -7,7 +7,10 @@ import StratusModel
 /// DELETE_SELF back-references and asset reference counts.
 struct RecordWriter {
     let db: Database
-    var catalog: Catalog
+    var catalog: Catalog {
+        // Statements built for an older catalog may name columns that no longer exist (or not yet).
+        didSet { statements = [:] }
+    }
     private(set) var catalogChanged = false
     let environment: Environment
     let database: DatabaseID
@@ -18,7 +21,8 @@ struct RecordWriter {
     private(set) var releasedAssets: Set<String> = []
     /// zone row id → the last sequence written there, to move zone change tokens once per batch.
     private(set) var touchedZones: [Int64: Int64] = [:]
-    private var zoneNames: [Int64: ZoneID] = [:]
+    /// Per type id; emptied whenever the catalog changes.
+    private var statements: [Int64: TypeStatements] = [:]
 
     init(db: Database, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor) throws {
         self.db = db
@@ -44,10 +48,16 @@ struct RecordWriter {
         return row.map { Existing(typeID: $0[0], recordID: $0[1]) }
     }
 
-    func load(_ e: Existing, zone: ZoneRow) throws -> StoredRecord? {
+    private mutating func sql(_ type: CatalogType) -> TypeStatements {
+        if let s = statements[type.id] { return s }
+        let s = TypeStatements(type)
+        statements[type.id] = s
+        return s
+    }
+
+    mutating func load(_ e: Existing, zone: ZoneRow) throws -> StoredRecord? {
         guard let type = catalog.type(id: e.typeID) else { return nil }
-        let sql = "SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t WHERE t.id = ?"
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [e.recordID]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql(type).selectByID), arguments: [e.recordID]) else { return nil }
         return try RecordRowCodec.decode(row, type: type, fields: type.fields, zones: { _ in zone.zoneID }).record
     }
 
@@ -108,18 +118,14 @@ struct RecordWriter {
             var args: [DatabaseValue] = [tag.databaseValue, now.databaseValue, actor.userRecordName.databaseValue, actor.deviceID.databaseValue]
             for f in type.fields { args += RecordRowCodec.columnValues(f, fields[f.name]) }
             args.append(recordID.databaseValue)
-            let sets = (["change_tag", "modified_ts", "modified_by", "modified_device"] + type.fields.flatMap { $0.columns.map(\.name) })
-                .map { "\($0) = ?" }.joined(separator: ", ")
-            try db.cachedStatement(sql: "UPDATE \(type.table) SET \(sets) WHERE id = ?").execute(arguments: StatementArguments(args))
+            try db.cachedStatement(sql: sql(type).update).execute(arguments: StatementArguments(args))
         } else {
             let created = record.created!
             var args: [DatabaseValue] = [zone.id.databaseValue, name.databaseValue, tag.databaseValue,
                                          created.timestamp.databaseValue, created.userRecordName.databaseValue, created.deviceID.databaseValue,
                                          now.databaseValue, actor.userRecordName.databaseValue, actor.deviceID.databaseValue]
             for f in type.fields { args += RecordRowCodec.columnValues(f, fields[f.name]) }
-            let cols = CatalogType.systemColumns.dropFirst() + type.fields.flatMap { $0.columns.map(\.name) }
-            let sql = "INSERT INTO \(type.table)(\(cols.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: cols.count).joined(separator: ", ")))"
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(args))
+            try db.cachedStatement(sql: sql(type).insert).execute(arguments: StatementArguments(args))
             recordID = db.lastInsertedRowID
         }
         try addIndexEntries(type, recordID: recordID, fields: fields, zone: zone)
@@ -134,7 +140,7 @@ struct RecordWriter {
         return .saved(record.keeping(op.desiredKeys))
     }
 
-    private func checkTag(_ incoming: StoredRecord, _ found: Existing, _ zone: ZoneRow, old: StoredRecord? = nil) throws {
+    private mutating func checkTag(_ incoming: StoredRecord, _ found: Existing, _ zone: ZoneRow, old: StoredRecord? = nil) throws {
         let server = try old ?? load(found, zone: zone)
         guard let tag = incoming.recordChangeTag, !tag.isEmpty else {
             throw StratusError(.conflict, "record '\(incoming.recordName)' exists; send its recordChangeTag to change it",
@@ -219,14 +225,17 @@ struct RecordWriter {
 
     // MARK: references
 
-    private func references(in fields: [String: FieldValue]) -> [Reference] {
-        fields.values.flatMap { v -> [Reference] in
+    private func references(in fields: [String: FieldValue], deleteSelfOnly: Bool = false) -> [Reference] {
+        var out: [Reference] = []
+        for v in fields.values {
             switch v {
-            case .reference(let r): [r]
-            case .list(_, let items): items.compactMap { if case .reference(let r) = $0 { r } else { nil } }
-            default: []
+            case .reference(let r) where !deleteSelfOnly || r.action == .deleteSelf: out.append(r)
+            case .list(.reference, let items):
+                for case .reference(let r) in items where !deleteSelfOnly || r.action == .deleteSelf { out.append(r) }
+            default: break
             }
         }
+        return out
     }
 
     /// The zone a reference points into: its own zoneID if it names one, otherwise the record's zone.
@@ -245,35 +254,36 @@ struct RecordWriter {
 
     // MARK: index tables
 
-    private func addIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue], zone: ZoneRow) throws {
+    private mutating func addIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue], zone: ZoneRow) throws {
+        let statements = sql(type).fieldIndexes
         for f in type.fields {
-            guard let v = fields[f.name] else { continue }
+            guard let sql = statements[f.id], let v = fields[f.name] else { continue }
             if f.hasFTS, case .string(let s) = v {
-                try db.cachedStatement(sql: "INSERT INTO \(f.ftsTable)(rowid, v) VALUES (?, ?)").execute(arguments: [recordID, s])
+                try db.cachedStatement(sql: sql.ftsInsert).execute(arguments: [recordID, s])
             }
             if f.hasGeo, case .location(let l) = v {
-                try db.cachedStatement(sql: "INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
-                    .execute(arguments: [recordID, l.latitude, l.latitude, l.longitude, l.longitude])
+                try db.cachedStatement(sql: sql.geoInsert).execute(arguments: [recordID, l.latitude, l.latitude, l.longitude, l.longitude])
             }
             if f.hasListTable, case .list(_, let items) = v {
-                let st = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(f.listTable)(value, record_id) VALUES (?, ?)")
+                let st = try db.cachedStatement(sql: sql.listInsert)
                 for item in items { if let key = CatalogField.listKey(item) { try st.execute(arguments: [key, recordID]) } }
             }
         }
-        for r in references(in: fields) where r.action == .deleteSelf {
+        for r in references(in: fields, deleteSelfOnly: true) {
             guard let tz = try targetZone(r, from: zone) else { continue }
             try db.cachedStatement(sql: "INSERT INTO cascade_refs(target_zone, target_name, source_type, source_id) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [tz.id, r.recordName, type.id, recordID])
         }
     }
 
-    private func removeIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue]) throws {
+    private mutating func removeIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue]) throws {
+        let statements = sql(type).fieldIndexes
         for f in type.fields {
-            guard let v = fields[f.name] else { continue }
-            if f.hasFTS { try db.cachedStatement(sql: "DELETE FROM \(f.ftsTable) WHERE rowid = ?").execute(arguments: [recordID]) }
-            if f.hasGeo { try db.cachedStatement(sql: "DELETE FROM \(f.geoTable) WHERE id = ?").execute(arguments: [recordID]) }
+            guard let sql = statements[f.id], let v = fields[f.name] else { continue }
+            if f.hasFTS { try db.cachedStatement(sql: sql.ftsDelete).execute(arguments: [recordID]) }
+            if f.hasGeo { try db.cachedStatement(sql: sql.geoDelete).execute(arguments: [recordID]) }
             if f.hasListTable, case .list(_, let items) = v {
-                let st = try db.cachedStatement(sql: "DELETE FROM \(f.listTable) WHERE value = ? AND record_id = ?")
+                let st = try db.cachedStatement(sql: sql.listDelete)
                 for item in items { if let key = CatalogField.listKey(item) { try st.execute(arguments: [key, recordID]) } }
             }
         }

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stratus-bench",
+        abstract: "Benchmarks for Stratus. Each scenario prints one JSON object per line.",
+        subcommands: [StoreScenario.self, WriterCommand.self]
+    )
+}
+
+/// One printed figure: `{"scenario","metric","value","unit","baseline"?,"ratio"?}`.
+struct Figure {
+    var scenario: String
+    var metric: String
+    var value: Double
+    var unit: String
+    var baseline: Double? = nil
+
+    /// value / baseline: above 1 means more than the baseline (faster for rates, slower for times).
+    var ratio: Double? { baseline.map { $0 == 0 ? 0 : value / $0 } }
+
+    func print() {
+        var parts = ["\"scenario\":\"\(scenario)\"", "\"metric\":\"\(metric)\"", "\"value\":\(round3(value))", "\"unit\":\"\(unit)\""]
+        if let baseline { parts.append("\"baseline\":\(round3(baseline))") }
+        if let ratio { parts.append("\"ratio\":\(round3(ratio))") }
+        emit("{" + parts.joined(separator: ",") + "}")
+    }
+
+    private func round3(_ v: Double) -> String { String(format: "%.3f", v) }
+}
+
+/// Writes a line to standard output unbuffered, so a reader (or a killer) sees it at once.
+func emit(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
+
+func stderr(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+
+/// Peak resident memory of this process, in MB (Linux's VmHWM).
+func peakRSSMegabytes() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+        return kb / 1024
+    }
+    return 0
+}
+
+func median(_ xs: [Double]) -> Double {
+    guard !xs.isEmpty else { return 0 }
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+func millis(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+}
+
+/// A small deterministic generator, so every run builds the same data.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

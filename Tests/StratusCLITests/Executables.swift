@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// Runs the package's built executables (`stratus`, `stratus-bench`) as a user would.
+enum Executables {
+    /// The build products directory: where the test bundle itself was built.
+    static var productsDirectory: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        // On Linux the test binary sits directly in the products directory; on macOS inside an .xctest bundle.
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("stratus").path) && url.pathComponents.count > 1 {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }
+
+    static func url(_ name: String) -> URL { productsDirectory.appendingPathComponent(name) }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    @discardableResult
+    static func run(_ name: String, _ arguments: [String], stdin: String? = nil) throws -> Output {
+        let p = Process()
+        p.executableURL = url(name)
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Output(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-cli-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
