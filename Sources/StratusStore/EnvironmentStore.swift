@@ -246,16 +246,13 @@ public final class EnvironmentStore: Sendable {
                 }
             } else {
                 for op in operations {
-                    let before = writer.catalog
-                    // One savepoint per operation, through cached statements (GRDB's inSavepoint prepares anew each time).
-                    try db.cachedStatement(sql: "SAVEPOINT op").execute()
+                    // A refused operation wrote nothing (the writer checks before it writes), so no savepoint is
+                    // needed; a failure while writing aborts the whole transaction.
                     do {
                         results.append(try writer.apply(op, zone: zone))
-                        try db.cachedStatement(sql: "RELEASE op").execute()
+                    } catch let failure as WriteFailure {
+                        throw failure.underlying
                     } catch {
-                        try db.cachedStatement(sql: "ROLLBACK TO op").execute()
-                        try db.cachedStatement(sql: "RELEASE op").execute()
-                        writer.catalog = before
                         var e = StratusError.from(error)
                         if e.recordName == nil { e.recordName = op.record.recordName }
                         results.append(.failed(e))
@@ -310,7 +307,8 @@ public final class EnvironmentStore: Sendable {
             let fields = RecordRowCodec.wantedFields(type, desiredKeys)
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
                 let sql = "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk))
+                while let row = try cursor.next() {
                     let (id, record) = try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones)
                     out["\(typeID)/\(id)"] = record
                 }
@@ -323,8 +321,9 @@ public final class EnvironmentStore: Sendable {
 
     public func query(_ query: Query, in database: DatabaseID) throws(StratusError) -> QueryResult {
         guard query.resultsLimit >= 0 else { throw .badRequest("resultsLimit must not be negative") }
-        let fingerprint = ContinuationMarker.fingerprint(query, database: database)
-        let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in try ContinuationMarker.read(signer, m, fingerprint: fingerprint) }
+        let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in
+            try ContinuationMarker.read(signer, m, fingerprint: ContinuationMarker.fingerprint(query, database: database))
+        }
         return try read { db, catalog in
             guard let type = catalog.type(named: query.recordType) else {
                 throw StratusError.badRequest("record type '\(query.recordType.prefix(100))' does not exist in the \(environment.rawValue) schema")
@@ -355,21 +354,22 @@ public final class EnvironmentStore: Sendable {
             }
             var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
             let compiled = try compiler.compile(query, zoneCondition: zoneCondition, zoneArguments: zoneArgs, after: marker)
-            let rows = try Row.fetchAll(db.cachedStatement(sql: compiled.sql), arguments: StatementArguments(compiled.arguments))
             let limit = max(1, min(query.resultsLimit == 0 ? Query.maximumResults : query.resultsLimit, Query.maximumResults))
             var records: [StoredRecord] = []
-            records.reserveCapacity(min(rows.count, limit))
+            records.reserveCapacity(limit)
             let zoneLookup: (Int64) -> ZoneID = { zoneNames[$0] ?? .defaultZone }
-            for row in rows.prefix(limit) {
+            let base = CatalogType.systemColumns.count + compiled.fieldCount
+            var lastKeys: [DatabaseValue] = []
+            var more = false
+            // Decode while stepping: rows are read from the statement once, never copied into an array first.
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: compiled.sql), arguments: StatementArguments(compiled.arguments))
+            while let row = try cursor.next() {
+                if records.count == limit { more = true; break }
                 records.append(try RecordRowCodec.decode(row, type: type, fields: compiler.fields, zones: zoneLookup).record)
+                if records.count == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
             }
             var next: String? = nil
-            if rows.count > limit {
-                let last = rows[limit - 1]
-                let base = CatalogType.systemColumns.count + compiled.fieldCount
-                let values: [DatabaseValue] = (0..<compiled.sortKeyCount).map { last[base + $0] }
-                next = ContinuationMarker.make(signer, fingerprint: fingerprint, values: values)
-            }
+            if more { next = ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys) }
             return QueryResult(records: records, continuationMarker: next)
         }
     }

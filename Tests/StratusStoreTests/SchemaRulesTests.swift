@@ -23,6 +23,18 @@ import Testing
         #expect(try f.dev.query(q, in: f.pub).records.map(\.recordName) == ["p"])
     }
 
+    @Test func aRefusedOperationLeavesNoSchemaBehind() throws {
+        let f = try Fixture()
+        let r = try f.one(.create, StoredRecord(recordName: "x", recordType: "Draft", fields: [
+            "title": .string("t"), "up": .reference(Reference(recordName: "missing", action: .validate)),
+        ]))
+        #expect(r.code == .validatingReferenceError)
+        #expect(try f.dev.schema().recordType(named: "Draft") == nil)
+        let big = try f.one(.create, note("y", ["newField": .string("a"), "data": .bytes(Data(count: 1_100_000))]))
+        #expect(big.code == .quotaExceeded)
+        #expect(try f.dev.schema().recordType(named: "Note") == nil)
+    }
+
     @Test func aFieldTypeNeverChanges() throws {
         let f = try Fixture()
         _ = try f.one(.create, note("a", ["count": .int64(1)]))

@@ -7,13 +7,25 @@ import StratusModel
 enum ContinuationMarker {
     static let kind: UInt8 = 3
 
+    /// What identifies a query for paging: database, type, zone, filters and sorts (not limit or desired keys).
+    /// Built from a compact canonical encoding, not from Swift's reflective descriptions, which are slow.
     static func fingerprint(_ q: Query, database: DatabaseID) -> [UInt8] {
-        var canonical = q
-        canonical.continuationMarker = nil
-        canonical.resultsLimit = 0
-        canonical.desiredKeys = nil
-        let text = "\(database)|\(canonical)"
-        return Array(SHA256.hash(data: Data(text.utf8)).prefix(8))
+        var bytes = Array("\(database.scope.rawValue)|\(database.ownerRecordName)|\(q.recordType)|\(q.zoneID?.zoneName ?? "*")".utf8)
+        func field(_ f: FieldRef) -> String {
+            switch f {
+            case .field(let n): "f:" + n
+            case .system(let s): "s:" + s.rawValue
+            }
+        }
+        for f in q.filters {
+            bytes += Array("|\(f.comparator.rawValue)|\(field(f.field))|\(f.distance ?? -1)|".utf8)
+            bytes += FieldValueCodec.encode(f.value)
+        }
+        for s in q.sorts {
+            bytes += Array("|sort|\(field(s.field))|\(s.ascending)|".utf8)
+            if let p = s.relativeLocation { bytes += FieldValueCodec.encode(.location(p)) }
+        }
+        return Array(SHA256.hash(data: bytes).prefix(8))
     }
 
     static func make(_ signer: TokenSigner, fingerprint: [UInt8], values: [DatabaseValue]) -> String {

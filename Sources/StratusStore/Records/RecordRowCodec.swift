@@ -4,24 +4,28 @@ import StratusModel
 
 /// Maps field values to a record type's columns and rows back to records.
 enum RecordRowCodec {
-    /// The values for all of a field's columns; nil (field absent) fills them with NULL.
-    static func columnValues(_ f: CatalogField, _ value: FieldValue?) -> [DatabaseValue] {
-        guard let value else { return Array(repeating: .null, count: f.columns.count) }
+    /// Appends the values for all of a field's columns; nil (field absent) fills them with NULL.
+    static func appendColumnValues(_ f: CatalogField, _ value: FieldValue?, to out: inout [DatabaseValue]) {
+        guard let value else {
+            for _ in 0..<f.columnCount { out.append(.null) }
+            return
+        }
         if f.isEncoded {
-            let blob = FieldValueCodec.encode(value).databaseValue
+            out.append(FieldValueCodec.encode(value).databaseValue)
             switch value {
-            case .reference(let r): return [blob, r.recordName.databaseValue]
-            case .asset(let a): return [blob, a.fileChecksum.databaseValue]
-            case .location(let l): return [blob, l.latitude.databaseValue, l.longitude.databaseValue]
-            default: return [blob]
+            case .reference(let r): out.append(r.recordName.databaseValue)
+            case .asset(let a): out.append(a.fileChecksum.databaseValue)
+            case .location(let l): out.append(l.latitude.databaseValue); out.append(l.longitude.databaseValue)
+            default: for _ in 1..<f.columnCount { out.append(.null) }
             }
+            return
         }
         switch value {
-        case .string(let s): return [s.databaseValue]
-        case .int64(let i), .timestamp(let i): return [i.databaseValue]
-        case .double(let d): return [d.databaseValue]
-        case .bytes(let b): return [b.databaseValue]
-        default: return [.null]
+        case .string(let s): out.append(s.databaseValue)
+        case .int64(let i), .timestamp(let i): out.append(i.databaseValue)
+        case .double(let d): out.append(d.databaseValue)
+        case .bytes(let b): out.append(b.databaseValue)
+        default: out.append(.null)
         }
     }
 
@@ -52,8 +56,23 @@ enum RecordRowCodec {
         values.reserveCapacity(fields.count)
         let base = CatalogType.systemColumns.count
         for (i, f) in fields.enumerated() {
-            let dbv: DatabaseValue = row[base + i]
-            if let v = try decodeField(f, dbv) { values[f.name] = v }
+            let index = base + i
+            if row.hasNull(atIndex: index) { continue }
+            // Typed reads straight from the statement: no intermediate DatabaseValue, no copy of codec bytes.
+            if f.isEncoded {
+                let decoded: FieldValue? = try? row.withUnsafeData(atIndex: index) { data in try data.map(FieldValueCodec.decode) }
+                guard let decoded else { throw StratusError(.internalError, "stored value of field '\(f.name)' is corrupt") }
+                values[f.name] = decoded
+                continue
+            }
+            switch f.type.scalar {
+            case .string: values[f.name] = .string(row[index])
+            case .int64: values[f.name] = .int64(row[index])
+            case .timestamp: values[f.name] = .timestamp(row[index])
+            case .double: values[f.name] = .double(row[index])
+            case .bytes: values[f.name] = .bytes(row[index])
+            default: if let v = try decodeField(f, row[index]) { values[f.name] = v }
+            }
         }
         record.fields = values
         return (id, record)

@@ -73,7 +73,7 @@ struct RecordWriter {
         if op.operationType.isDelete {
             guard let found else { throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name) }
             if op.operationType == .delete { try checkTag(incoming, found, zone) }
-            try delete(found, name: name, zone: zone, visited: [])
+            do { try delete(found, name: name, zone: zone, visited: []) } catch { throw WriteFailure(underlying: error) }
             return .deleted(recordName: name, zoneID: zone.zoneID)
         }
 
@@ -97,13 +97,31 @@ struct RecordWriter {
         if let old, !op.operationType.replacesAllFields {
             fields = old.fields.merging(incoming.fields) { _, new in new }
         }
-        let type = try resolveType(typeName, fields: &fields, recordName: name)
+        let schemaChange = try planSchema(typeName, fields: &fields, recordName: name)
 
-        var record = StoredRecord(recordName: name, recordType: type.name, zoneID: zone.zoneID, fields: fields)
+        var record = StoredRecord(recordName: name, recordType: typeName, zoneID: zone.zoneID, fields: fields)
         guard record.storageSize <= StoredRecord.maximumSize else {
             throw StratusError(.quotaExceeded, "record '\(name)' is \(record.storageSize) bytes; the limit is 1 MB (assets excluded)", recordName: name)
         }
         try validateReferences(fields, zone: zone, recordName: name)
+        for v in fields.values where v.mayHoldAssets {
+            for checksum in v.assetChecksums { try AssetReferences.check(checksum, db) }
+        }
+        // Everything a client can get wrong was checked above, before anything was written. From here on a
+        // failure is the server's, and it fails the whole batch (WriteFailure) rather than leave half a record.
+        do {
+            return try write(op, record: &record, fields: fields, schemaChange: schemaChange, found: found, old: old, zone: zone)
+        } catch { throw WriteFailure(underlying: error) }
+    }
+
+    private mutating func write(_ op: RecordOperation, record: inout StoredRecord, fields: [String: FieldValue], schemaChange: SchemaDiff?,
+                                found: Existing?, old: StoredRecord?, zone: ZoneRow) throws -> ModifyResult {
+        let name = record.recordName
+        if let schemaChange {
+            catalog = try SchemaStorage.apply(schemaChange, to: catalog, db)
+            catalogChanged = true
+        }
+        let type = catalog.type(named: record.recordType)!
 
         let s = seq.next()
         let tag = ChangeSequence.changeTag(s)
@@ -116,20 +134,28 @@ struct RecordWriter {
             recordID = found.recordID
             try removeIndexEntries(type, recordID: recordID, fields: old.fields)
             var args: [DatabaseValue] = [tag.databaseValue, now.databaseValue, actor.userRecordName.databaseValue, actor.deviceID.databaseValue]
-            for f in type.fields { args += RecordRowCodec.columnValues(f, fields[f.name]) }
+            args.reserveCapacity(5 + type.fields.count * 2)
+            for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
             args.append(recordID.databaseValue)
-            try db.cachedStatement(sql: sql(type).update).execute(arguments: StatementArguments(args))
+            let st = try db.cachedStatement(sql: sql(type).update)
+            st.setUncheckedArguments(StatementArguments(args))
+            try st.execute()
         } else {
             let created = record.created!
             var args: [DatabaseValue] = [zone.id.databaseValue, name.databaseValue, tag.databaseValue,
                                          created.timestamp.databaseValue, created.userRecordName.databaseValue, created.deviceID.databaseValue,
                                          now.databaseValue, actor.userRecordName.databaseValue, actor.deviceID.databaseValue]
-            for f in type.fields { args += RecordRowCodec.columnValues(f, fields[f.name]) }
-            try db.cachedStatement(sql: sql(type).insert).execute(arguments: StatementArguments(args))
+            args.reserveCapacity(args.count + type.fields.count * 2)
+            for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
+            let st = try db.cachedStatement(sql: sql(type).insert)
+            st.setUncheckedArguments(StatementArguments(args))
+            try st.execute()
             recordID = db.lastInsertedRowID
         }
         try addIndexEntries(type, recordID: recordID, fields: fields, zone: zone)
-        for checksum in fields.values.flatMap(\.assetChecksums) { try AssetReferences.retain(checksum, db) }
+        for v in fields.values where v.mayHoldAssets {
+            for checksum in v.assetChecksums { try AssetReferences.retain(checksum, db) }
+        }
         if let old {
             for checksum in old.fields.values.flatMap(\.assetChecksums) {
                 try AssetReferences.release(checksum, db)
@@ -161,21 +187,20 @@ struct RecordWriter {
 
     // MARK: schema on write
 
-    /// Finds the record type, creating it and its fields just in time in Development; in Production anything
-    /// unknown is refused. Values are checked (and widened where CloudKit would, INT64 → DOUBLE) against the fields.
-    private mutating func resolveType(_ typeName: String, fields: inout [String: FieldValue], recordName: String) throws -> CatalogType {
-        var type = catalog.type(named: typeName)
+    /// Checks the record's type and fields against the schema without changing anything, and returns the
+    /// just-in-time schema change Development needs (nil when none). In Production anything unknown is refused.
+    /// Values are checked (and widened where CloudKit would, INT64 → DOUBLE) against their fields.
+    private func planSchema(_ typeName: String, fields: inout [String: FieldValue], recordName: String) throws -> SchemaDiff? {
+        let type = catalog.type(named: typeName)
         if type == nil {
             guard environment == .development else {
                 throw StratusError(.badRequest, "record type '\(typeName)' does not exist in the Production schema; deploy it from Development first", recordName: recordName)
             }
             try Names.validate(recordType: typeName)
-            try createType(RecordTypeSchema(name: typeName))
-            type = catalog.type(named: typeName)
         }
         var newFields: [FieldSchema] = []
         for (name, value) in fields {
-            if let f = type!.field(named: name) {
+            if let f = type?.field(named: name) {
                 fields[name] = try coerce(value, to: f.type, field: name, recordName: recordName)
                 continue
             }
@@ -189,20 +214,10 @@ struct RecordWriter {
             try value.validate(as: ft, field: name)
             newFields.append(FieldSchema(name: name, type: ft, indexes: FieldIndexes.justInTime(for: ft)))
         }
-        if !newFields.isEmpty {
-            newFields.sort { $0.name < $1.name }
-            let diff = SchemaDiff(changes: newFields.map { .addField(recordType: typeName, $0) }, refusals: [])
-            catalog = try SchemaStorage.apply(diff, to: catalog, db)
-            catalogChanged = true
-            type = catalog.type(named: typeName)
-        }
-        return type!
-    }
-
-    private mutating func createType(_ t: RecordTypeSchema) throws {
-        let diff = SchemaDiff(changes: [.addRecordType(t)], refusals: [])
-        catalog = try SchemaStorage.apply(diff, to: catalog, db)
-        catalogChanged = true
+        newFields.sort { $0.name < $1.name }
+        if type == nil { return SchemaDiff(changes: [.addRecordType(RecordTypeSchema(name: typeName, fields: newFields))]) }
+        if newFields.isEmpty { return nil }
+        return SchemaDiff(changes: newFields.map { .addField(recordType: typeName, $0) })
     }
 
     private func coerce(_ value: FieldValue, to type: FieldType, field: String, recordName: String) throws -> FieldValue {
@@ -264,9 +279,15 @@ struct RecordWriter {
             if f.hasGeo, case .location(let l) = v {
                 try db.cachedStatement(sql: sql.geoInsert).execute(arguments: [recordID, l.latitude, l.latitude, l.longitude, l.longitude])
             }
-            if f.hasListTable, case .list(_, let items) = v {
-                let st = try db.cachedStatement(sql: sql.listInsert)
-                for item in items { if let key = CatalogField.listKey(item) { try st.execute(arguments: [key, recordID]) } }
+            if f.hasListTable, case .list(_, let items) = v, !items.isEmpty {
+                // One statement per list, not per item.
+                var args: [DatabaseValue] = []
+                args.reserveCapacity(items.count * 2)
+                for item in items { if let key = CatalogField.listKey(item) { args.append(key); args.append(recordID.databaseValue) } }
+                guard !args.isEmpty else { continue }
+                let st = try db.cachedStatement(sql: sql.listInsert(count: args.count / 2))
+                st.setUncheckedArguments(StatementArguments(args))
+                try st.execute()
             }
         }
         for r in references(in: fields, deleteSelfOnly: true) {
@@ -330,4 +351,19 @@ struct RecordWriter {
         }
         try seq.save(db)
     }
+}
+
+private extension FieldValue {
+    /// Cheap pre-check so the common record (no assets) allocates nothing on the asset path.
+    var mayHoldAssets: Bool {
+        switch self {
+        case .asset, .list(.asset, _): true
+        default: false
+        }
+    }
+}
+
+/// A failure after an operation began writing: it fails the whole batch, whose transaction then rolls back.
+struct WriteFailure: Error {
+    var underlying: any Error
 }

@@ -9,14 +9,19 @@ struct TypeStatements {
     var fieldIndexes: [Int64: FieldIndexStatements] = [:]
 
     struct FieldIndexStatements {
-        var ftsInsert, ftsDelete, geoInsert, geoDelete, listInsert, listDelete: String
+        var ftsInsert, ftsDelete, geoInsert, geoDelete, listDelete: String
+        var listTable: String
+
+        func listInsert(count: Int) -> String {
+            "INSERT OR IGNORE INTO \(listTable)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: count).joined(separator: ", ")
+        }
 
         init(_ f: CatalogField) {
             ftsInsert = "INSERT INTO \(f.ftsTable)(rowid, v) VALUES (?, ?)"
             ftsDelete = "DELETE FROM \(f.ftsTable) WHERE rowid = ?"
             geoInsert = "INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)"
             geoDelete = "DELETE FROM \(f.geoTable) WHERE id = ?"
-            listInsert = "INSERT OR IGNORE INTO \(f.listTable)(value, record_id) VALUES (?, ?)"
+            listTable = f.listTable
             listDelete = "DELETE FROM \(f.listTable) WHERE value = ? AND record_id = ?"
         }
     }

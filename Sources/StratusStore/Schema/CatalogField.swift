@@ -24,6 +24,15 @@ struct CatalogField: Sendable {
     /// Whether the main column holds codec bytes rather than a native SQLite value.
     var isEncoded: Bool { type.isList || [.reference, .asset, .location].contains(type.scalar) }
 
+    var columnCount: Int {
+        if type.isList { return 1 }
+        switch type.scalar {
+        case .reference, .asset: return 2
+        case .location: return 3
+        default: return 1
+        }
+    }
+
     /// Every column this field adds to its record type's table.
     var columns: [(name: String, sqlType: String)] {
         if type.isList { return [(column, "BLOB")] }
@@ -52,13 +61,13 @@ struct CatalogField: Sendable {
     var hasGeo: Bool { !type.isList && type.scalar == .location && !schema.indexes.isDisjoint(with: [.queryable, .sortable]) }
 
     /// The comparable SQLite value a list item contributes to the list's side table.
-    static func listKey(_ item: FieldValue) -> (any DatabaseValueConvertibleSendable)? {
+    static func listKey(_ item: FieldValue) -> DatabaseValue? {
         switch item {
-        case .string(let s): s
-        case .int64(let i), .timestamp(let i): i
-        case .double(let d): d
-        case .bytes(let b): b
-        case .reference(let r): r.recordName
+        case .string(let s): s.databaseValue
+        case .int64(let i), .timestamp(let i): i.databaseValue
+        case .double(let d): d.databaseValue
+        case .bytes(let b): b.databaseValue
+        case .reference(let r): r.recordName.databaseValue
         default: nil
         }
     }

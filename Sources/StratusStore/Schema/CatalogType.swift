@@ -4,14 +4,28 @@ import StratusModel
 struct CatalogType: Sendable {
     var id: Int64
     var name: String
-    var fields: [CatalogField]
+    var fields: [CatalogField] {
+        didSet { fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) }) }
+    }
     var grants: [String: Permission]
     /// Indexed system fields (`___createTime` …), kept apart because they have no column of their own.
     var systemFields: [FieldSchema]
 
     var table: String { "t\(id)" }
 
-    func field(named name: String) -> CatalogField? { fields.first { $0.name == name } }
+    init(id: Int64, name: String, fields: [CatalogField], grants: [String: Permission], systemFields: [FieldSchema]) {
+        self.id = id
+        self.name = name
+        self.fields = fields
+        self.grants = grants
+        self.systemFields = systemFields
+        fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
+    }
+
+    func field(named name: String) -> CatalogField? { fieldIndex[name].map { fields[$0] } }
+
+    /// Field name → position in `fields`; kept in step by `didSet`, so lookups on the write path are hashed.
+    private(set) var fieldIndex: [String: Int] = [:]
 
     var schema: RecordTypeSchema {
         RecordTypeSchema(name: name, fields: systemFields + fields.map(\.schema), grants: grants)

@@ -6,6 +6,7 @@ extension StratusError {
     /// everything else is an internal error, whose text stays in the server's logs, not in a client's hands.
     static func from(_ error: any Error) -> StratusError {
         if let e = error as? StratusError { return e }
+        if let w = error as? WriteFailure { return from(w.underlying) }
         if let e = error as? DatabaseError {
             switch e.resultCode {
             case .SQLITE_CONSTRAINT: return StratusError(.exists, "the item already exists")
