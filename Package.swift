@@ -41,7 +41,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
-        .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore"]),
+        .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "StratusStore", "StratusModel"]),
     ]

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Change feeds: zone changes and database changes since a sync token.
+extension EnvironmentStore {
+    /// Records changed and deleted in a zone since `syncToken` (nil: from the start), oldest first.
+    public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
+                            desiredKeys: [String]? = nil) throws(StratusError) -> ZoneChanges {
+        let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
+        return try read { db, catalog in
+            guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
+                if zoneID.isDefault {
+                    if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0) }
+                    return ZoneChanges(zoneID: zoneID, changed: [], deleted: [], syncToken: SyncToken.zone(signer, zoneRowID: 0, seq: 0), moreComing: false)
+                }
+                throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+            }
+            var since: Int64 = 0
+            if let t = syncToken {
+                // A token taken before the default zone's first write carries zone 0.
+                do { since = try SyncToken.readZone(signer, t, zoneRowID: zone.id) } catch {
+                    guard zone.zoneID.isDefault, (try? SyncToken.readZone(signer, t, zoneRowID: 0)) != nil else { throw error }
+                }
+            }
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT seq, record_name, type_id, record_id, deleted FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                """), arguments: [zone.id, since, limit + 1])
+            let page = rows.prefix(limit)
+            var idsByType: [Int64: [Int64]] = [:]
+            for r in page where !(r[4] as Bool) { idsByType[r[2], default: []].append(r[3]) }
+            let loaded = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
+            var changed: [StoredRecord] = []
+            var deleted: [String] = []
+            for r in page {
+                if r[4] as Bool { deleted.append(r[1]) } else if let rec = loaded["\(r[2] as Int64)/\(r[3] as Int64)"] { changed.append(rec) }
+            }
+            let more = rows.count > limit
+            let lastSeq: Int64 = more ? page.last![0] : max(since, zone.changeSeq, page.last.map { $0[0] } ?? 0)
+            return ZoneChanges(zoneID: zone.zoneID, changed: changed, deleted: deleted,
+                               syncToken: SyncToken.zone(signer, zoneRowID: zone.id, seq: lastSeq), moreComing: more)
+        }
+    }
+
+    /// Zones created, changed or deleted in a database since `syncToken`.
+    public func databaseChanges(in database: DatabaseID, since syncToken: String?, resultsLimit: Int = Query.maximumResults) throws(StratusError) -> DatabaseChanges {
+        let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
+        let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readDatabase(signer, t, database) } ?? 0
+        return try read { db, _ in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, name, atomic, change_seq, deleted FROM zones WHERE scope = ? AND owner = ? AND change_seq > ? ORDER BY change_seq LIMIT ?
+                """, arguments: [database.scope.rawValue, database.ownerRecordName, since, limit + 1])
+            let page = rows.prefix(limit)
+            var changed: [RecordZone] = []
+            var deleted: [ZoneID] = []
+            for r in page {
+                let z = ZoneRow(id: r[0], zoneID: ZoneID(zoneName: r[1], ownerRecordName: database.ownerRecordName), atomic: r[2], changeSeq: r[3])
+                if r[4] as Bool { deleted.append(z.zoneID) } else { changed.append(RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)) }
+            }
+            let more = rows.count > limit
+            let last: Int64 = page.last.map { $0[3] } ?? since
+            let token = more ? last : max(last, try ChangeSequence.current(db))
+            return DatabaseChanges(changedZones: changed, deletedZones: deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: more)
+        }
+    }
+}

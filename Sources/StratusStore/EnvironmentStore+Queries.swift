@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Queries over one record type.
+extension EnvironmentStore {
+    public func query(_ query: Query, in database: DatabaseID) throws(StratusError) -> QueryResult {
+        guard query.resultsLimit >= 0 else { throw .badRequest("resultsLimit must not be negative") }
+        let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in
+            try ContinuationMarker.read(signer, m, fingerprint: ContinuationMarker.fingerprint(query, database: database))
+        }
+        return try read { db, catalog in
+            guard let type = catalog.type(named: query.recordType) else {
+                throw StratusError.badRequest("record type '\(query.recordType.prefix(100))' does not exist in the \(environment.rawValue) schema")
+            }
+            var zoneNames: [Int64: ZoneID] = [:]
+            let zoneCondition: String
+            let zoneArgs: [DatabaseValue]
+            if let zoneID = query.zoneID {
+                guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
+                    if zoneID.isDefault {
+                        // Nothing written yet; the query must still be one that would be accepted.
+                        var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
+                        _ = try compiler.compile(query, zoneCondition: "0", zoneArguments: [], after: marker)
+                        return QueryResult(records: [], continuationMarker: nil)
+                    }
+                    throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+                }
+                zoneNames[zone.id] = zone.zoneID
+                zoneCondition = "t.zone_id = ?"
+                zoneArgs = [zone.id.databaseValue]
+            } else {
+                for r in try Row.fetchAll(db, sql: "SELECT id, name FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
+                                          arguments: [database.scope.rawValue, database.ownerRecordName]) {
+                    zoneNames[r[0]] = ZoneID(zoneName: r[1], ownerRecordName: database.ownerRecordName)
+                }
+                zoneCondition = "t.zone_id IN (\(zoneNames.keys.map(String.init).joined(separator: ",").nonEmpty ?? "NULL"))"
+                zoneArgs = []
+            }
+            var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
+            let compiled = try compiler.compile(query, zoneCondition: zoneCondition, zoneArguments: zoneArgs, after: marker)
+            let limit = max(1, min(query.resultsLimit == 0 ? Query.maximumResults : query.resultsLimit, Query.maximumResults))
+            var records: [StoredRecord] = []
+            records.reserveCapacity(limit)
+            let zoneLookup: (Int64) -> ZoneID = { zoneNames[$0] ?? .defaultZone }
+            let base = CatalogType.systemColumns.count + compiled.fieldCount
+            var lastKeys: [DatabaseValue] = []
+            var more = false
+            // Decode while stepping: rows are read from the statement once, never copied into an array first.
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: compiled.sql), arguments: StatementArguments(compiled.arguments))
+            while let row = try cursor.next() {
+                if records.count == limit { more = true; break }
+                records.append(try RecordRowCodec.decode(row, type: type, fields: compiler.fields, zones: zoneLookup).record)
+                if records.count == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
+            }
+            var next: String? = nil
+            if more { next = ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys) }
+            return QueryResult(records: records, continuationMarker: next)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Records: modify batches and lookups.
+extension EnvironmentStore {
+    /// Applies a modify batch. Whole-request problems throw; each operation's own failure is its result.
+    /// In an atomic zone with `atomic`, one failure fails the batch: that operation keeps its error and the
+    /// others get ATOMIC_ERROR, and nothing is written.
+    public func modify(_ operations: [RecordOperation], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
+                       atomic: Bool = false, actor: Actor) throws(StratusError) -> [ModifyResult] {
+        guard operations.count <= RecordOperation.maximumPerBatch else {
+            throw .badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(operations.count)")
+        }
+        guard !operations.isEmpty else { return [] }
+        if !zoneID.isDefault && !database.scope.allowsCustomZones {
+            throw StratusError(.zoneNotFound, "the public database has only the default zone", zoneID: zoneID)
+        }
+        let (results, released): ([ModifyResult], Set<String>) = try write { db, catalog in
+            var seq = try SequenceAllocator(db)
+            let zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
+            try seq.save(db)
+            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: database, actor: actor)
+            var results: [ModifyResult] = []
+            results.reserveCapacity(operations.count)
+            if atomic && zone.atomic {
+                var failure: (Int, StratusError)?
+                let before = writer.catalog
+                do {
+                    try db.inSavepoint {
+                        for (i, op) in operations.enumerated() {
+                            do { results.append(try writer.apply(op, zone: zone)) } catch {
+                                failure = (i, StratusError.from(error))
+                                throw error
+                            }
+                        }
+                        return .commit
+                    }
+                } catch {
+                    writer.catalog = before
+                    let (index, err) = failure ?? (0, StratusError.from(error))
+                    results = operations.enumerated().map { i, op in
+                        i == index ? .failed(err) : .failed(StratusError(.atomicError, "the atomic batch failed: operation \(index + 1) was refused (\(err.code.rawValue))", recordName: op.record.recordName))
+                    }
+                    return (results, [])
+                }
+            } else {
+                for op in operations {
+                    // A refused operation wrote nothing (the writer checks before it writes), so no savepoint is
+                    // needed; a failure while writing aborts the whole transaction.
+                    do {
+                        results.append(try writer.apply(op, zone: zone))
+                    } catch let failure as WriteFailure {
+                        throw failure.underlying
+                    } catch {
+                        var e = StratusError.from(error)
+                        if e.recordName == nil { e.recordName = op.record.recordName }
+                        results.append(.failed(e))
+                    }
+                }
+            }
+            try writer.finish()
+            catalog = writer.catalog
+            return (results, writer.releasedAssets)
+        }
+        collectAssets(Array(released))
+        return results
+    }
+
+    /// Fetches records by name, in the order asked; a missing one is NOT_FOUND in its place.
+    public func lookup(_ recordNames: [String], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
+                       desiredKeys: [String]? = nil) throws(StratusError) -> [Result<StoredRecord, StratusError>] {
+        guard recordNames.count <= Query.maximumResults else { throw .badRequest("a lookup asks for at most \(Query.maximumResults) records") }
+        return try read { db, catalog in
+            guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
+                if zoneID.isDefault {
+                    return recordNames.map { .failure(StratusError(.notFound, "record '\($0)' does not exist", recordName: $0)) }
+                }
+                throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+            }
+            let found = try self.fetch(recordNames, zone: zone, catalog: catalog, desiredKeys: desiredKeys, db)
+            return recordNames.map { name in
+                if let r = found[name] { return .success(r) }
+                return .failure(StratusError(.notFound, "record '\(name)' does not exist", recordName: name))
+            }
+        }
+    }
+
+    /// Loads records by name with one directory query and one query per record type (never one per record).
+    func fetch(_ names: [String], zone: ZoneRow, catalog: Catalog, desiredKeys: [String]?, _ db: Database) throws -> [String: StoredRecord] {
+        guard !names.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
+            """, arguments: StatementArguments([zone.id.databaseValue] + names.map(\.databaseValue)))
+        var idsByType: [Int64: [Int64]] = [:]
+        for r in rows { idsByType[r[0], default: []].append(r[1]) }
+        return try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
+            .reduce(into: [:]) { $0[$1.value.recordName] = $1.value }
+    }
+
+    /// Loads records by internal id, grouped by type; the result is keyed by "typeID/recordID".
+    func loadRecords(_ idsByType: [Int64: [Int64]], catalog: Catalog, desiredKeys: [String]?, zones: (Int64) -> ZoneID,
+                     _ db: Database) throws -> [String: StoredRecord] {
+        var out: [String: StoredRecord] = [:]
+        for (typeID, ids) in idsByType {
+            guard let type = catalog.type(id: typeID) else { continue }
+            let fields = RecordRowCodec.wantedFields(type, desiredKeys)
+            for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+                let sql = "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk))
+                while let row = try cursor.next() {
+                    let (id, record) = try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones)
+                    out["\(typeID)/\(id)"] = record
+                }
+            }
+        }
+        return out
+    }
+}

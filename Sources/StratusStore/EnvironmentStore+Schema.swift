@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Schema, deploy history and reset of one environment.
+extension EnvironmentStore {
+    public func schema() throws(StratusError) -> Schema { try read { _, c in c.schema } }
+
+    /// The changes that `target` would make, with refusals for anything that would lose Production data.
+    public func diff(to target: Schema, protecting protected: Schema?) throws(StratusError) -> SchemaDiff {
+        try target.validate()
+        return SchemaDiff.between(try schema(), target, protecting: protected)
+    }
+
+    /// Makes the schema equal to `target` in one transaction, or changes nothing if any change is refused.
+    @discardableResult
+    public func applySchema(_ target: Schema, protecting protected: Schema?, deployedBy: String? = nil) throws(StratusError) -> SchemaDiff {
+        try target.validate()
+        return try write { db, catalog in
+            let diff = SchemaDiff.between(catalog.schema, target, protecting: protected)
+            try diff.validate()
+            if !diff.isEmpty { catalog = try SchemaStorage.apply(diff, to: catalog, db) }
+            if let deployedBy {
+                try db.execute(sql: "INSERT INTO deployments(deployed_at, deployed_by, changes) VALUES (?, ?, ?)",
+                               arguments: [Clock.nowMillis(), deployedBy, diff.changes.map(\.description).joined(separator: "\n")])
+            }
+            return diff
+        }
+    }
+
+    public func deployments() throws(StratusError) -> [Deployment] {
+        try read { db, _ in
+            try Row.fetchAll(db, sql: "SELECT id, deployed_at, deployed_by, changes FROM deployments ORDER BY id DESC").map {
+                let text: String = $0[3]
+                return Deployment(id: $0[0], deployedAt: $0[1], deployedBy: $0[2], changes: text.isEmpty ? [] : text.components(separatedBy: "\n"))
+            }
+        }
+    }
+
+
+    /// Deletes every record, zone and asset, and sets the schema to `schema` (Production's, or empty).
+    func reset(to schema: Schema) throws(StratusError) {
+        try write { db, catalog in
+            for type in catalog.types {
+                for f in type.fields { try SchemaStorage.dropStructures(f, except: nil, table: type.table, db) }
+                try db.execute(sql: "DROP TABLE \(type.table)")
+            }
+            try db.execute(sql: """
+                DELETE FROM record_types; DELETE FROM fields; DELETE FROM roles; DELETE FROM record_log; DELETE FROM cascade_refs;
+                DELETE FROM assets; UPDATE zones SET deleted = 1;
+                """)
+            var seq = try SequenceAllocator(db)
+            try db.execute(sql: "UPDATE zones SET change_seq = ?", arguments: [seq.next()])
+            try seq.save(db)
+            catalog = Catalog(generation: try SchemaStorage.bumpGeneration(db), roles: [], types: [])
+            let diff = SchemaDiff.between(catalog.schema, schema)
+            catalog = try SchemaStorage.apply(diff, to: catalog, db)
+        }
+        try? FileManager.default.removeItem(at: assets.root)
+    }
+}

@@ -1,0 +1,4 @@
+extension String {
+    /// nil for the empty string, so `??` can supply a fallback.
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
