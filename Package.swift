@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // Pure domain: identifiers, records, values, schema, queries, errors. Foundation only.
@@ -23,6 +25,17 @@ let package = Package(
                 "StratusModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // zlib for gzip responses; deflateInit2 is a macro, wrapped in shim.h.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // HTTP/1.1 codec, router, static files and gzip on FlyingSocks: the only importer of FlyingSocks.
+        .target(
+            name: "StratusHTTP",
+            dependencies: [
+                "CZlib",
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -41,6 +54,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
+        .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "StratusStore", "StratusModel"]),

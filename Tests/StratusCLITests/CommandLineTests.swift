@@ -14,61 +14,61 @@ import Testing
             );
         """
 
-    @Test func containerLifecycle() throws {
+    @Test func containerLifecycle() async throws {
         let data = Executables.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let d = ["--data", data.path]
-        #expect(try Executables.run("stratus", ["container", "create", "iCloud.com.example.Notes"] + d).status == 0)
-        #expect(try Executables.run("stratus", ["container", "create", "iCloud.com.example.Photos"] + d).status == 0)
-        let list = try Executables.run("stratus", ["container", "list"] + d)
+        #expect(try await Executables.run("stratus", ["container", "create", "iCloud.com.example.Notes"] + d).status == 0)
+        #expect(try await Executables.run("stratus", ["container", "create", "iCloud.com.example.Photos"] + d).status == 0)
+        let list = try await Executables.run("stratus", ["container", "list"] + d)
         #expect(list.stdout == "iCloud.com.example.Notes\niCloud.com.example.Photos\n")
-        let dup = try Executables.run("stratus", ["container", "create", "iCloud.com.example.Notes"] + d)
+        let dup = try await Executables.run("stratus", ["container", "create", "iCloud.com.example.Notes"] + d)
         #expect(dup.status != 0 && dup.stderr.contains("already exists"))
-        let bad = try Executables.run("stratus", ["container", "create", "../../etc"] + d)
+        let bad = try await Executables.run("stratus", ["container", "create", "../../etc"] + d)
         #expect(bad.status != 0 && bad.stderr.contains("invalid container identifier"))
-        #expect(try Executables.run("stratus", ["container", "delete", "iCloud.com.example.Photos"] + d).status == 0)
-        let missing = try Executables.run("stratus", ["container", "delete", "iCloud.com.example.Photos"] + d)
+        #expect(try await Executables.run("stratus", ["container", "delete", "iCloud.com.example.Photos"] + d).status == 0)
+        let missing = try await Executables.run("stratus", ["container", "delete", "iCloud.com.example.Photos"] + d)
         #expect(missing.status != 0 && missing.stderr.contains("does not exist"))
-        #expect(try Executables.run("stratus", ["container", "list"] + d).stdout == "iCloud.com.example.Notes\n")
+        #expect(try await Executables.run("stratus", ["container", "list"] + d).stdout == "iCloud.com.example.Notes\n")
     }
 
-    @Test func schemaImportExportDeployAndReset() throws {
+    @Test func schemaImportExportDeployAndReset() async throws {
         let data = Executables.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let d = ["--data", data.path], c = ["--container", "iCloud.com.example.Org"]
-        try Executables.run("stratus", ["container", "create", "iCloud.com.example.Org"] + d)
+        try await Executables.run("stratus", ["container", "create", "iCloud.com.example.Org"] + d)
         let file = data.appendingPathComponent("schema.ckdb")
         try sample.write(to: file, atomically: true, encoding: .utf8)
 
-        let imported = try Executables.run("stratus", ["schema", "import", "--file", file.path] + c + d)
+        let imported = try await Executables.run("stratus", ["schema", "import", "--file", file.path] + c + d)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("applied: add record type Department"))
-        let exported = try Executables.run("stratus", ["schema", "export", "--environment", "development"] + c + d)
+        let exported = try await Executables.run("stratus", ["schema", "export", "--environment", "development"] + c + d)
         #expect(exported.stdout.contains("GRANT WRITE, CREATE, READ TO DeptManager"))
         #expect(exported.stdout.contains("phone") && exported.stdout.contains("LIST<STRING>"))
         // Export is re-importable: nothing changes.
         try exported.stdout.write(to: file, atomically: true, encoding: .utf8)
-        #expect(try Executables.run("stratus", ["schema", "import", "--file", file.path] + c + d).stdout == "no changes\n")
+        #expect(try await Executables.run("stratus", ["schema", "import", "--file", file.path] + c + d).stdout == "no changes\n")
 
-        let plan = try Executables.run("stratus", ["schema", "deploy", "--dry-run"] + c + d)
+        let plan = try await Executables.run("stratus", ["schema", "deploy", "--dry-run"] + c + d)
         #expect(plan.status == 0 && plan.stdout.contains("would apply: add role DeptManager"))
-        #expect(try Executables.run("stratus", ["schema", "export", "--environment", "production"] + c + d).stdout == "DEFINE SCHEMA\n")
-        let deployed = try Executables.run("stratus", ["schema", "deploy", "--by", "ci"] + c + d)
+        #expect(try await Executables.run("stratus", ["schema", "export", "--environment", "production"] + c + d).stdout == "DEFINE SCHEMA\n")
+        let deployed = try await Executables.run("stratus", ["schema", "deploy", "--by", "ci"] + c + d)
         #expect(deployed.status == 0 && deployed.stdout.contains("applied: add record type Department"))
-        #expect(try Executables.run("stratus", ["schema", "export", "--environment", "production"] + c + d).stdout == exported.stdout)
+        #expect(try await Executables.run("stratus", ["schema", "export", "--environment", "production"] + c + d).stdout == exported.stdout)
 
         // Dropping a deployed field is refused, with the reason, and changes nothing.
         try "DEFINE SCHEMA CREATE ROLE DeptManager; RECORD TYPE Department ( name STRING );".write(to: file, atomically: true, encoding: .utf8)
-        let refused = try Executables.run("stratus", ["schema", "import", "--file", file.path] + c + d)
+        let refused = try await Executables.run("stratus", ["schema", "import", "--file", file.path] + c + d)
         #expect(refused.status != 0 && refused.stderr.contains("exists in Production"))
         // A syntax error names line and column.
         try "DEFINE SCHEMA\nRECORD TYPE X ( a STRNG );".write(to: file, atomically: true, encoding: .utf8)
-        let syntax = try Executables.run("stratus", ["schema", "import", "--file", file.path] + c + d)
+        let syntax = try await Executables.run("stratus", ["schema", "import", "--file", file.path] + c + d)
         #expect(syntax.status != 0 && syntax.stderr.contains("line 2, column 19"))
 
-        #expect(try Executables.run("stratus", ["reset"] + c + d).status == 0)
-        #expect(try Executables.run("stratus", ["schema", "export"] + c + d).stdout == exported.stdout)
-        let unknownEnv = try Executables.run("stratus", ["schema", "export", "--environment", "staging"] + c + d)
+        #expect(try await Executables.run("stratus", ["reset"] + c + d).status == 0)
+        #expect(try await Executables.run("stratus", ["schema", "export"] + c + d).stdout == exported.stdout)
+        let unknownEnv = try await Executables.run("stratus", ["schema", "export", "--environment", "staging"] + c + d)
         #expect(unknownEnv.status != 0 && unknownEnv.stderr.contains("unknown environment"))
     }
 }

@@ -7,11 +7,11 @@ import StratusStore
 /// acknowledged is there in full, no batch is there in part, and SQLite finds the file intact.
 @Suite struct CrashTests {
     @Test(arguments: [15, 40])
-    func killedWriterLosesNoAcknowledgedWrite(acksBeforeKill: Int) throws {
+    func killedWriterLosesNoAcknowledgedWrite(acksBeforeKill: Int) async throws {
         let data = Executables.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let container = "iCloud.com.example.Crash"
-        #expect(try Executables.run("stratus", ["container", "create", container, "--data", data.path]).status == 0)
+        #expect(try await Executables.run("stratus", ["container", "create", container, "--data", data.path]).status == 0)
 
         let writer = Process()
         writer.executableURL = Executables.url("stratus-bench")
@@ -19,21 +19,25 @@ import StratusStore
         let out = Pipe()
         writer.standardOutput = out
         try writer.run()
-        var acked = -1
-        var buffer = ""
         let reader = out.fileHandleForReading
-        while acked < acksBeforeKill {
-            let chunk = reader.availableData
-            guard !chunk.isEmpty else { break }
-            buffer += String(decoding: chunk, as: UTF8.self)
-            while let nl = buffer.firstIndex(of: "\n") {
-                let line = buffer[..<nl]
-                if line.hasPrefix("ack "), let n = Int(line.dropFirst(4)) { acked = n }
-                buffer.removeSubrange(...nl)
+        let pid = writer.processIdentifier
+        let acked: Int = try await Executables.offPool {
+            var acked = -1
+            var buffer = ""
+            while acked < acksBeforeKill {
+                let chunk = reader.availableData
+                guard !chunk.isEmpty else { break }
+                buffer += String(decoding: chunk, as: UTF8.self)
+                while let nl = buffer.firstIndex(of: "\n") {
+                    let line = buffer[..<nl]
+                    if line.hasPrefix("ack "), let n = Int(line.dropFirst(4)) { acked = n }
+                    buffer.removeSubrange(...nl)
+                }
             }
+            kill(pid, SIGKILL)
+            writer.waitUntilExit()
+            return acked
         }
-        kill(writer.processIdentifier, SIGKILL)
-        writer.waitUntilExit()
         #expect(writer.terminationReason == .uncaughtSignal)
         #expect(acked >= acksBeforeKill)
 

@@ -21,8 +21,18 @@ enum Executables {
         var stderr: String
     }
 
+    /// Runs the executable on a thread of its own: waiting for a child process must not hold one of Swift's
+    /// few cooperative threads, which other tests' servers need.
     @discardableResult
-    static func run(_ name: String, _ arguments: [String], stdin: String? = nil) throws -> Output {
+    static func run(_ name: String, _ arguments: [String], stdin: String? = nil) async throws -> Output {
+        try await offPool { try runBlocking(name, arguments, stdin: stdin) }
+    }
+
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { c in Thread { c.resume(with: Result { try body() }) }.start() }
+    }
+
+    static func runBlocking(_ name: String, _ arguments: [String], stdin: String? = nil) throws -> Output {
         let p = Process()
         p.executableURL = url(name)
         p.arguments = arguments

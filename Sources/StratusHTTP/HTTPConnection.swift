@@ -1,0 +1,203 @@
+import FlyingSocks
+import Foundation
+import Logging
+
+/// One client connection: reads requests (keep-alive, pipelining), frames bodies with limits, runs the
+/// route's handler and writes the response. Every way a client can misbehave ends in a status, not a crash.
+struct HTTPConnection {
+    let socket: AsyncSocket
+    let remoteAddress: String
+    let config: HTTPServerConfig
+    let router: Router
+    let errorResponder: @Sendable (any Error, HTTPRequest) -> HTTPResponse
+    let logger: Logger
+    let watchdog: ConnectionWatchdog
+    let isDraining: @Sendable () -> Bool
+
+    private var buffer: [UInt8] = []
+
+    init(socket: AsyncSocket, remoteAddress: String, config: HTTPServerConfig, router: Router,
+         errorResponder: @escaping @Sendable (any Error, HTTPRequest) -> HTTPResponse, logger: Logger,
+         watchdog: ConnectionWatchdog, isDraining: @escaping @Sendable () -> Bool) {
+        self.socket = socket
+        self.remoteAddress = remoteAddress
+        self.config = config
+        self.router = router
+        self.errorResponder = errorResponder
+        self.logger = logger
+        self.watchdog = watchdog
+        self.isDraining = isDraining
+        buffer.reserveCapacity(8192)
+    }
+
+    private enum Stop: Error { case closed, timedOut }
+
+    /// Reads more bytes into the buffer; a timeout or a closed peer ends the connection.
+    private mutating func fill() async throws {
+        let chunk: [UInt8]
+        do { chunk = try await socket.read(atMost: 65536) } catch {
+            throw watchdog.fired ? Stop.timedOut : Stop.closed
+        }
+        if chunk.isEmpty { throw watchdog.fired ? Stop.timedOut : Stop.closed }
+        buffer.append(contentsOf: chunk)
+    }
+
+    mutating func run() async {
+        defer { watchdog.close { try? socket.close() } }
+        while true {
+            watchdog.setDeadline(.now + config.idleTimeout)
+            do {
+                guard try await serveOne() else { return }
+            } catch Stop.timedOut {
+                await send(HTTPResponse.text("request timed out\n", status: .requestTimeout), head: false, keepAlive: false)
+                return
+            } catch {
+                return
+            }
+            if isDraining() { return }
+        }
+    }
+
+    /// Serves one request; returns whether the connection stays open.
+    private mutating func serveOne() async throws -> Bool {
+        var scanned = 0
+        var headEnd: Int? = RequestHeadParser.headEnd(in: buffer, from: 0)
+        var started = !buffer.isEmpty
+        watchdog.setIdle(!started)
+        if started { watchdog.setDeadline(.now + config.requestTimeout) }
+        while headEnd == nil {
+            if buffer.count > config.maxHeaderBytes {
+                await send(HTTPResponse.text("request header fields too large\n", status: .headersTooLarge), head: false, keepAlive: false)
+                return false
+            }
+            scanned = buffer.count
+            try await fill()
+            if !started { started = true; watchdog.setIdle(false); watchdog.setDeadline(.now + config.requestTimeout) }
+            headEnd = RequestHeadParser.headEnd(in: buffer, from: scanned)
+        }
+        let end = headEnd!
+        if end > config.maxHeaderBytes {
+            await send(HTTPResponse.text("request header fields too large\n", status: .headersTooLarge), head: false, keepAlive: false)
+            return false
+        }
+        let startTime = ContinuousClock.now
+        var request: HTTPRequest
+        do { request = try RequestHeadParser.parse(buffer[0..<end], remoteAddress: remoteAddress) } catch {
+            await send(HTTPResponse.text(error.message + "\n", status: error.status), head: false, keepAlive: false)
+            return false
+        }
+        buffer.removeSubrange(0..<end)
+
+        let match = router.match(request.method, request.pathSegments)
+        var limit = 64 * 1024
+        if case .found(let route, _) = match { limit = route.bodyLimit }
+
+        // The body: refused by its declared size before a byte of it is read.
+        let framing: RequestHeadParser.Framing
+        do { framing = try RequestHeadParser.framing(request.headers) } catch {
+            await send(HTTPResponse.text(error.message + "\n", status: error.status), head: false, keepAlive: false)
+            return false
+        }
+        switch framing {
+        case .none: break
+        case .length(let n):
+            if n > limit {
+                await send(HTTPResponse.text("request body of \(n) bytes is over this endpoint's limit of \(limit)\n", status: .contentTooLarge), head: false, keepAlive: false)
+                return false
+            }
+            if request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty {
+                try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            }
+            while buffer.count < n { try await fill() }
+            request.body = Data(buffer[0..<n])
+            buffer.removeSubrange(0..<n)
+        case .chunked:
+            if request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty {
+                try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            }
+            do { request.body = try await readChunked(limit: limit) } catch let e as HTTPError {
+                await send(HTTPResponse.text(e.message + "\n", status: e.status), head: false, keepAlive: false)
+                return false
+            }
+        }
+
+        // A slow handler is the server's business, not a slow client: keep the watchdog out of it.
+        watchdog.setDeadline(.now + .seconds(3600))
+        var response: HTTPResponse
+        switch match {
+        case .found(let route, let params):
+            request.parameters = params
+            do { response = try await route.handler(request) } catch { response = errorResponder(error, request) }
+        case .methodNotAllowed(let allowed):
+            response = errorResponder(HTTPError(.methodNotAllowed, "\(request.method) is not allowed here"), request)
+            response.headers["allow"] = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")
+        case .notFound:
+            response = errorResponder(HTTPError(.notFound, "nothing at \(request.rawPath)"), request)
+        }
+        if response.body.count >= config.gzipMinimumBytes, response.headers["content-encoding"] == nil,
+           Gzip.isCompressible(response.headers["content-type"]), request.acceptsGzip(), let gz = Gzip.compress(response.body) {
+            response.body = gz
+            response.headers["content-encoding"] = "gzip"
+            response.headers["vary"] = "Accept-Encoding"
+        }
+        let keepAlive = request.keepAlive && !isDraining()
+        let wrote = await send(response, head: request.method == .head, keepAlive: keepAlive)
+        let ms = Double((ContinuousClock.now - startTime).components.attoseconds) / 1e15 + Double((ContinuousClock.now - startTime).components.seconds) * 1000
+        logger.info("request", metadata: [
+            "method": "\(request.method)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
+            "duration_ms": "\(String(format: "%.2f", ms))", "remote": "\(remoteAddress)",
+        ])
+        return wrote && keepAlive
+    }
+
+    /// Decodes a chunked body, refusing it as soon as it passes `limit`.
+    private mutating func readChunked(limit: Int) async throws -> Data {
+        var body = Data()
+        while true {
+            var lineEnd: Int?
+            while true {
+                if let i = findCRLF(from: 0) { lineEnd = i; break }
+                if buffer.count > 1024 { throw HTTPError(.badRequest, "malformed chunk size line") }
+                try await fill()
+            }
+            let line = String(decoding: buffer[0..<lineEnd!], as: UTF8.self)
+            let sizeText = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            guard !sizeText.isEmpty, sizeText.count <= 8, let size = Int(sizeText, radix: 16) else { throw HTTPError(.badRequest, "malformed chunk size") }
+            buffer.removeSubrange(0..<(lineEnd! + 2))
+            if size == 0 {
+                // Trailer fields, then the final blank line.
+                while true {
+                    while findCRLF(from: 0) == nil {
+                        if buffer.count > config.maxHeaderBytes { throw HTTPError(.headersTooLarge, "trailer too large") }
+                        try await fill()
+                    }
+                    let e = findCRLF(from: 0)!
+                    buffer.removeSubrange(0..<(e + 2))
+                    if e == 0 { return body }
+                }
+            }
+            guard body.count + size <= limit else { throw HTTPError(.contentTooLarge, "request body is over this endpoint's limit of \(limit) bytes") }
+            while buffer.count < size + 2 { try await fill() }
+            guard buffer[size] == 13, buffer[size + 1] == 10 else { throw HTTPError(.badRequest, "chunk not followed by CRLF") }
+            body.append(contentsOf: buffer[0..<size])
+            buffer.removeSubrange(0..<(size + 2))
+        }
+    }
+
+    private func findCRLF(from: Int) -> Int? {
+        var i = from
+        while i + 1 < buffer.count {
+            if buffer[i] == 13 && buffer[i + 1] == 10 { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    @discardableResult
+    private func send(_ response: HTTPResponse, head: Bool, keepAlive: Bool) async -> Bool {
+        do {
+            try await socket.write(response.serialized(includeBody: !head, keepAlive: keepAlive))
+            return true
+        } catch { return false }
+    }
+}

@@ -1,0 +1,28 @@
+/// Header fields in arrival order. Names compare case-insensitively (stored lowercased).
+public struct HTTPHeaders: Sendable, Sequence {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init() {}
+    public init(_ pairs: [(String, String)]) { for (n, v) in pairs { add(n, v) } }
+
+    public subscript(_ name: String) -> String? {
+        get {
+            let n = name.lowercased()
+            return fields.first { $0.name == n }?.value
+        }
+        set {
+            let n = name.lowercased()
+            fields.removeAll { $0.name == n }
+            if let newValue { fields.append((n, newValue)) }
+        }
+    }
+
+    public mutating func add(_ name: String, _ value: String) { fields.append((name.lowercased(), value)) }
+
+    public func values(_ name: String) -> [String] {
+        let n = name.lowercased()
+        return fields.filter { $0.name == n }.map(\.value)
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+}

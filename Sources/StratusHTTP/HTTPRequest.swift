@@ -1,0 +1,68 @@
+import Foundation
+
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The request target as sent (path and query, still percent-encoded).
+    public var target: String
+    /// The path part of the target, still percent-encoded.
+    public var rawPath: String
+    /// Path segments, each percent-decoded on its own (so an encoded "/" stays inside its segment).
+    public var pathSegments: [String]
+    public var rawQuery: String?
+    public var version: String
+    public var headers: HTTPHeaders
+    public var body: Data
+    public var remoteAddress: String
+    /// Values captured by the route pattern (`{name}` segments and a trailing `*` as "*").
+    public var parameters: [String: String] = [:]
+
+    public init(method: HTTPMethod, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders = HTTPHeaders(),
+                body: Data = Data(), remoteAddress: String = "") throws(HTTPError) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        rawPath = String(parts[0])
+        rawQuery = parts.count > 1 ? String(parts[1]) : nil
+        guard rawPath.hasPrefix("/") else { throw HTTPError(.badRequest, "the request target must start with /") }
+        var segments: [String] = []
+        for s in rawPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard let d = String(s).removingPercentEncoding else { throw HTTPError(.badRequest, "malformed percent-encoding in the path") }
+            segments.append(d)
+        }
+        if segments.last == "" && segments.count > 1 { segments.removeLast() }
+        pathSegments = segments == [""] ? [] : segments
+    }
+
+    /// Query parameters, decoded (`+` as space), in order; a name may repeat.
+    public var queryItems: [(name: String, value: String)] { HTTPRequest.formItems(rawQuery ?? "") }
+
+    public func query(_ name: String) -> String? { queryItems.first { $0.name == name }?.value }
+
+    /// `application/x-www-form-urlencoded` pairs.
+    public static func formItems(_ s: String) -> [(name: String, value: String)] {
+        s.split(separator: "&").compactMap { pair in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ x: Substring) -> String? { String(x).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = decode(kv[0]) else { return nil }
+            return (name, kv.count > 1 ? decode(kv[1]) ?? "" : "")
+        }
+    }
+
+    public var keepAlive: Bool {
+        let connection = headers["connection"]?.lowercased() ?? ""
+        if version == "HTTP/1.0" { return connection.contains("keep-alive") }
+        return !connection.contains("close")
+    }
+
+    public func acceptsGzip() -> Bool {
+        guard let ae = headers["accept-encoding"]?.lowercased() else { return false }
+        return ae.split(separator: ",").contains { part in
+            let p = part.trimmingCharacters(in: .whitespaces)
+            return p == "gzip" || (p.hasPrefix("gzip;") && !p.replacingOccurrences(of: " ", with: "").hasSuffix("q=0"))
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: Data
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func text(_ s: String, status: HTTPStatus = .ok, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        var h = HTTPHeaders()
+        h["content-type"] = contentType
+        return HTTPResponse(status: status, headers: h, body: Data(s.utf8))
+    }
+
+    public static func json(_ data: Data, status: HTTPStatus = .ok) -> HTTPResponse {
+        var h = HTTPHeaders()
+        h["content-type"] = "application/json; charset=utf-8"
+        return HTTPResponse(status: status, headers: h, body: data)
+    }
+
+    public static func redirect(to location: String, status: HTTPStatus = .seeOther) -> HTTPResponse {
+        var h = HTTPHeaders()
+        h["location"] = location
+        return HTTPResponse(status: status, headers: h)
+    }
+
+    /// The bytes on the wire: status line, headers (with Content-Length), blank line, body (omitted for HEAD).
+    func serialized(includeBody: Bool, keepAlive: Bool) -> Data {
+        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
+        for (name, value) in headers where name != "content-length" && name != "connection" {
+            head += "\(name): \(value)\r\n"
+        }
+        let noBody = status.code == 204 || status.code == 304 || status.code < 200
+        if !noBody { head += "content-length: \(body.count)\r\n" }
+        head += keepAlive ? "connection: keep-alive\r\n\r\n" : "connection: close\r\n\r\n"
+        var out = Data(head.utf8)
+        if includeBody && !noBody { out.append(body) }
+        return out
+    }
+}

@@ -1,0 +1,117 @@
+import FlyingSocks
+import Foundation
+import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on FlyingSocks' non-blocking sockets: our own codec (see `HTTPConnection`), TCP_NODELAY,
+/// per-connection deadlines, and a graceful stop that lets requests in flight finish.
+public final class HTTPServer: Sendable {
+    public let config: HTTPServerConfig
+    let router: Router
+    let errorResponder: @Sendable (any Error, HTTPRequest) -> HTTPResponse
+    let logger: Logger
+
+    private struct State {
+        var listener: Socket?
+        var port: UInt16 = 0
+        var draining = false
+        var connections: [Int32: ConnectionWatchdog] = [:]
+        var task: Task<Void, Never>?
+    }
+    private let state = Mutex(State())
+
+    public init(config: HTTPServerConfig, router: Router, logger: Logger = Logger(label: "stratus.http"),
+                errorResponder: @escaping @Sendable (any Error, HTTPRequest) -> HTTPResponse = HTTPServer.plainErrorResponse) {
+        self.config = config
+        self.router = router
+        self.logger = logger
+        self.errorResponder = errorResponder
+    }
+
+    /// The port actually bound (useful with port 0).
+    public var port: UInt16 { state.withLock { $0.port } }
+
+    public static func plainErrorResponse(_ error: any Error, _ request: HTTPRequest) -> HTTPResponse {
+        if let e = error as? HTTPError { return .text(e.message + "\n", status: e.status) }
+        return .text("internal server error\n", status: .internalServerError)
+    }
+
+    /// Binds, listens and starts accepting in the background. Returns once the port is open.
+    public func start() async throws {
+        let pool = try await SharedSocketPool.get()
+        let socket = try Socket(domain: AF_INET)
+        try socket.setValue(true, for: .localAddressReuse)
+        try socket.bind(to: sockaddr_in.inet(ip4: config.host, port: config.port))
+        try socket.listen(maxPendingConnection: 1024)
+        let bound: UInt16
+        if case .ip4(_, let p) = try socket.sockname() { bound = p } else { bound = config.port }
+        let listener = try AsyncSocket(socket: socket, pool: pool)
+        let task = Task { [self] in await self.acceptLoop(listener) }
+        state.withLock {
+            $0.listener = socket
+            $0.port = bound
+            $0.task = task
+        }
+        logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(bound)"])
+    }
+
+    private func acceptLoop(_ listener: AsyncSocket) async {
+        await withDiscardingTaskGroup { group in
+            while !state.withLock({ $0.draining }) {
+                let client: AsyncSocket
+                do { client = try await listener.accept() } catch {
+                    if state.withLock({ $0.draining }) { break }
+                    continue
+                }
+                let fd = client.socket.file.rawValue
+                var one: Int32 = 1
+                setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                let remote = (try? client.socket.remotePeer()).map(HTTPServer.describe) ?? ""
+                let watchdog = ConnectionWatchdog(fd: fd, deadline: .now + config.idleTimeout)
+                state.withLock { $0.connections[fd] = watchdog }
+                group.addTask { [self] in
+                    let dog = Task { await watchdog.run() }
+                    var connection = HTTPConnection(socket: client, remoteAddress: remote, config: config, router: router,
+                                                    errorResponder: errorResponder, logger: logger, watchdog: watchdog,
+                                                    isDraining: { [self] in state.withLock { $0.draining } })
+                    await connection.run()
+                    dog.cancel()
+                    _ = state.withLock { $0.connections.removeValue(forKey: fd) }
+                }
+            }
+        }
+    }
+
+    static func describe(_ a: Socket.Address) -> String {
+        switch a {
+        case .ip4(let h, let p): "\(h):\(p)"
+        case .ip6(let h, let p): "[\(h)]:\(p)"
+        case .unix(let p): p
+        }
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to the drain timeout), closes idle connections.
+    public func stop() async {
+        let (listener, task) = state.withLock { s -> (Socket?, Task<Void, Never>?) in
+            s.draining = true
+            return (s.listener, s.task)
+        }
+        if let listener { shutdown(listener.file.rawValue, Int32(SHUT_RDWR)) }
+        let deadline = ContinuousClock.now + config.drainTimeout
+        while ContinuousClock.now < deadline {
+            let open = state.withLock { Array($0.connections.values) }
+            if open.isEmpty { break }
+            // Connections waiting for a next request are woken and close; busy ones finish their response first.
+            for w in open { w.fireIfIdle() }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        for w in state.withLock({ Array($0.connections.values) }) { w.fire() }
+        task?.cancel()
+        await task?.value
+        try? listener?.close()
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Everything the server can be tuned by, with every default here.
+public struct HTTPServerConfig: Sendable {
+    public var host: String
+    /// 0 picks a free port; `HTTPServer.port` tells which.
+    public var port: UInt16
+    /// The request line and header fields together; more is answered 431.
+    public var maxHeaderBytes: Int
+    /// A request's head and body must arrive within this long of its first byte (slow senders get 408).
+    public var requestTimeout: Duration
+    /// How long a connection may sit without sending a request (408, then closed).
+    public var idleTimeout: Duration
+    /// How long a stop waits for requests in flight before closing their connections.
+    public var drainTimeout: Duration
+    /// Bodies smaller than this are sent uncompressed.
+    public var gzipMinimumBytes: Int
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 8080, maxHeaderBytes: Int = 16 * 1024,
+                requestTimeout: Duration = .seconds(15), idleTimeout: Duration = .seconds(30),
+                drainTimeout: Duration = .seconds(10), gzipMinimumBytes: Int = 1024) {
+        self.host = host
+        self.port = port
+        self.maxHeaderBytes = maxHeaderBytes
+        self.requestTimeout = requestTimeout
+        self.idleTimeout = idleTimeout
+        self.drainTimeout = drainTimeout
+        self.gzipMinimumBytes = gzipMinimumBytes
+    }
+}

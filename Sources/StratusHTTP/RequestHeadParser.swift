@@ -1,0 +1,84 @@
+/// Parses a request head (request line and header fields) in one linear pass, with no regexes and no
+/// re-scanning, so a hostile 256 KiB header line costs microseconds, not seconds.
+enum RequestHeadParser {
+    /// The offset just past the blank line ending the head, scanning from `from` (the caller remembers how far it got).
+    static func headEnd(in buffer: [UInt8], from: Int) -> Int? {
+        var i = max(0, from - 3)
+        while i + 3 < buffer.count {
+            if buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 { return i + 4 }
+            i += 1
+        }
+        return nil
+    }
+
+    static func isTokenByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(b)
+        }
+    }
+
+    static func parse(_ head: ArraySlice<UInt8>, remoteAddress: String) throws(HTTPError) -> HTTPRequest {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = head.startIndex
+        var i = head.startIndex
+        while i + 1 < head.endIndex {
+            if head[i] == 13 && head[i + 1] == 10 {
+                lines.append(head[start..<i])
+                i += 2
+                start = i
+            } else {
+                guard head[i] != 0 && head[i] != 10 else { throw HTTPError(.badRequest, "bare LF or NUL in the request head") }
+                i += 1
+            }
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard let requestLine = lines.first else { throw HTTPError(.badRequest, "empty request") }
+        let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte), !parts[1].isEmpty,
+              parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            throw HTTPError(.badRequest, "malformed request line")
+        }
+        let version = String(decoding: parts[2], as: UTF8.self)
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+            throw HTTPError(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest, "unsupported protocol version")
+        }
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() {
+            guard let first = line.first, first != 32 && first != 9 else { throw HTTPError(.badRequest, "folded header lines are not accepted") }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+                  line[line.startIndex..<colon].allSatisfy(isTokenByte) else {
+                throw HTTPError(.badRequest, "malformed header field")
+            }
+            var value = line[(colon + 1)...]
+            while let f = value.first, f == 32 || f == 9 { value = value.dropFirst() }
+            while let l = value.last, l == 32 || l == 9 { value = value.dropLast() }
+            guard value.allSatisfy({ $0 >= 32 || $0 == 9 }), !value.contains(127) else { throw HTTPError(.badRequest, "control characters in a header value") }
+            headers.add(String(decoding: line[line.startIndex..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self))
+        }
+        return try HTTPRequest(method: HTTPMethod(String(decoding: parts[0], as: UTF8.self)), target: String(decoding: parts[1], as: UTF8.self),
+                               version: version, headers: headers, remoteAddress: remoteAddress)
+    }
+
+    /// How the body is framed: nothing, a length, or chunks. Conflicting or malformed framing is refused,
+    /// since a server and a proxy reading it differently is how requests get smuggled.
+    enum Framing: Equatable { case none, length(Int), chunked }
+
+    static func framing(_ headers: HTTPHeaders) throws(HTTPError) -> Framing {
+        let te = headers.values("transfer-encoding"), cl = headers.values("content-length")
+        if !te.isEmpty {
+            guard cl.isEmpty else { throw HTTPError(.badRequest, "both Transfer-Encoding and Content-Length") }
+            guard te.count == 1, te[0].lowercased() == "chunked" else { throw HTTPError(.notImplemented, "only chunked transfer coding is supported") }
+            return .chunked
+        }
+        guard !cl.isEmpty else { return .none }
+        let distinct = Set(cl.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        guard distinct.count == 1, let v = distinct.first, !v.isEmpty, v.count <= 15, v.allSatisfy(\.isASCII), v.allSatisfy(\.isNumber),
+              let n = Int(v) else {
+            throw HTTPError(.badRequest, "malformed Content-Length")
+        }
+        return n == 0 ? .none : .length(n)
+    }
+}
+
+import Foundation

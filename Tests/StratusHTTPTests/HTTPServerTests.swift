@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+@testable import StratusHTTP
+
+/// The server on a real socket (port 0), spoken to by a raw client.
+final class TestServer: @unchecked Sendable {
+    let server: HTTPServer
+    let publicDir: URL
+
+    init(idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(15)) async throws {
+        publicDir = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-public-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: publicDir.appendingPathComponent("css"), withIntermediateDirectories: true)
+        try "body { color: #123; }\n".write(to: publicDir.appendingPathComponent("css/console.css"), atomically: true, encoding: .utf8)
+        try "secret".write(to: publicDir.appendingPathComponent(".hidden"), atomically: true, encoding: .utf8)
+        let outside = publicDir.deletingLastPathComponent().appendingPathComponent("outside-\(UUID().uuidString).txt")
+        try "outside".write(to: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: publicDir.appendingPathComponent("link.txt"), withDestinationURL: outside)
+        let files = StaticFiles(root: publicDir.path)
+        var router = Router()
+        router.add(.get, "/-/health") { _ in .json(Data("{\"status\":\"ok\"}".utf8)) }
+        router.add(.post, "/echo", bodyLimit: 1024) { req in .text(String(decoding: req.body, as: UTF8.self)) }
+        router.add(.get, "/big") { _ in .text(String(repeating: "stratus ", count: 4096)) }
+        router.add(.get, "/items/{name}") { req in .text("item \(req.parameters["name"] ?? "")") }
+        router.add(.get, "/slow") { _ in try await Task.sleep(for: .milliseconds(300)); return .text("done") }
+        router.add(.get, "/fail") { _ in throw CancellationError() }
+        router.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
+        server = HTTPServer(config: HTTPServerConfig(port: 0, requestTimeout: requestTimeout, idleTimeout: idleTimeout, drainTimeout: .seconds(3)), router: router)
+        try await server.start()
+    }
+
+    var port: UInt16 { server.port }
+    func client(timeout: Double = 10) throws -> RawClient { try RawClient(port: port, receiveTimeout: timeout) }
+    func get(_ path: String, headers: String = "") async throws -> RawClient.Response? {
+        let c = try client()
+        c.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n")
+        return await c.response()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: publicDir) }
+}
+
+@Suite struct HTTPServerTests {
+    @Test func servesKeepAliveAndPipelinedRequests() async throws {
+        let s = try await TestServer()
+        let c = try s.client()
+        c.send("GET /-/health HTTP/1.1\r\nHost: x\r\n\r\nGET /items/a%2Fb HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = try #require(await c.response())
+        #expect(first.status == 200 && String(decoding: first.body, as: UTF8.self) == "{\"status\":\"ok\"}")
+        #expect(first.headers["connection"] == "keep-alive")
+        let second = try #require(await c.response())
+        #expect(String(decoding: second.body, as: UTF8.self) == "item a/b")
+        c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(await c.response().map { String(decoding: $0.body, as: UTF8.self) } == "hello")
+        await s.server.stop()
+    }
+
+    @Test func decodesChunkedBodiesAndEnforcesTheirLimit() async throws {
+        let s = try await TestServer()
+        let c = try s.client()
+        c.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n")
+        #expect(await c.response().map { String(decoding: $0.body, as: UTF8.self) } == "hello world")
+        let big = try s.client()
+        big.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n" + String(repeating: "a", count: 2048) + "\r\n0\r\n\r\n")
+        #expect(await big.response()?.status == 413)
+        await s.server.stop()
+    }
+
+    @Test func refusesAHugeBodyBeforeReadingIt() async throws {
+        let s = try await TestServer()
+        let c = try s.client()
+        let start = ContinuousClock.now
+        c.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n")
+        let r = await c.response()
+        #expect(r?.status == 413)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        await s.server.stop()
+    }
+
+    @Test func answers431ToA256KiBHeaderLineQuickly() async throws {
+        let s = try await TestServer()
+        let c = try s.client()
+        let start = ContinuousClock.now
+        c.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 256 * 1024) + "\r\n\r\n")
+        let r = await c.response()
+        #expect(r?.status == 431)
+        // Linear parsing: milliseconds alone; the bound leaves room for a loaded test machine (a quadratic parser takes ~50 s).
+        #expect(ContinuousClock.now - start < .seconds(2))
+        await s.server.stop()
+    }
+
+    @Test(arguments: [
+        "GARBAGE\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/1.1 extra\r\n\r\n", "GET / HTTP/1.1\r\nNo-Colon\r\n\r\n",
+        "GET / HTTP/1.1\r\n Folded: x\r\n\r\n", "GET / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
+        "POST /echo HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", "GET noslash HTTP/1.1\r\n\r\n",
+        "GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", "GET /%zz HTTP/1.1\r\n\r\n",
+    ])
+    func malformedRequestsGet400(_ raw: String) async throws {
+        let s = try await TestServer()
+        let c = try s.client()
+        c.send(raw)
+        let r = await c.response()
+        #expect(r?.status == 400, "\(raw.debugDescription) → \(r?.status ?? 0)")
+        // The server is still up.
+        #expect(try await s.get("/-/health")?.status == 200)
+        await s.server.stop()
+    }
+
+    @Test func aSilentClientGets408AndIsClosed() async throws {
+        let s = try await TestServer(idleTimeout: .milliseconds(300), requestTimeout: .milliseconds(500))
+        let silent = try s.client(timeout: 3)
+        let start = ContinuousClock.now
+        let all = String(decoding: await silent.all(), as: UTF8.self)
+        #expect(all.hasPrefix("HTTP/1.1 408"))
+        #expect(ContinuousClock.now - start < .seconds(3))
+        // A trickling client: starts a request, never finishes it.
+        let slow = try s.client(timeout: 3)
+        slow.send("GET /-/health HTTP/1.1\r\nHo")
+        let t2 = ContinuousClock.now
+        #expect(String(decoding: await slow.all(), as: UTF8.self).hasPrefix("HTTP/1.1 408"))
+        #expect(ContinuousClock.now - t2 < .seconds(3))
+        await s.server.stop()
+    }
+
+    @Test func unknownPathsAndMethods() async throws {
+        let s = try await TestServer()
+        #expect(try await s.get("/nope")?.status == 404)
+        let c = try s.client()
+        c.send("DELETE /-/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        let r = await c.response()
+        #expect(r?.status == 405 && r?.headers["allow"] == "GET")
+        #expect(try await s.get("/fail")?.status == 500)
+        let head = try s.client()
+        head.send("HEAD /-/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        let h = await head.response(head: true)
+        #expect(h?.status == 200 && h?.body.isEmpty == true)
+        await s.server.stop()
+    }
+
+    @Test func gzipsTextWhenAccepted() async throws {
+        let s = try await TestServer()
+        let gz = try #require(try await s.get("/big", headers: "Accept-Encoding: gzip, br\r\n"))
+        #expect(gz.headers["content-encoding"] == "gzip" && gz.body.count < 1000)
+        #expect(gz.body.prefix(2) == Data([0x1f, 0x8b]))
+        let plain = try #require(try await s.get("/big"))
+        #expect(plain.headers["content-encoding"] == nil && plain.body.count == 8 * 4096)
+        await s.server.stop()
+    }
+
+    @Test func staticFilesWithValidatorsAndNoEscape() async throws {
+        let s = try await TestServer()
+        let css = try #require(try await s.get("/-/static/css/console.css"))
+        #expect(css.status == 200 && css.headers["content-type"]?.hasPrefix("text/css") == true)
+        let etag = try #require(css.headers["etag"])
+        #expect(css.headers["last-modified"] != nil && css.headers["cache-control"]?.contains("max-age") == true)
+        #expect(try await s.get("/-/static/css/console.css", headers: "If-None-Match: \(etag)\r\n")?.status == 304)
+        for attack in ["/-/static/%2e%2e/%2e%2e/etc/hostname", "/-/static/../../etc/hostname", "/-/static/css/..%2f..%2fetc%2fhostname",
+                       "/-/static/.hidden", "/-/static/link.txt", "/-/static/css%5c..%5c..%5cetc%5chostname", "/-/static/css/console.css%00.png",
+                       "/-/static/", "/-/static/css"] {
+            let r = try await s.get(attack)
+            #expect(r?.status == 404, "\(attack) → \(r?.status ?? 0)")
+        }
+        await s.server.stop()
+    }
+
+    @Test func stopLetsRequestsInFlightFinish() async throws {
+        let s = try await TestServer()
+        let c = try s.client()
+        c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(50))
+        let idle = try s.client()
+        idle.send("GET /-/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await idle.response()?.status == 200)
+        await s.server.stop()
+        let r = await c.response()
+        #expect(r?.status == 200 && r?.headers["connection"] == "close")
+        // The listener is gone: a new connection is refused or gets no answer.
+        let after: RawClient.Response?? = try? await s.get("/-/health")
+        #expect(after == nil || after! == nil)
+    }
+}

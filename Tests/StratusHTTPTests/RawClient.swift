@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A deliberately plain HTTP client on a blocking POSIX socket, so tests can send exactly the bytes they
+/// want (malformed, oversized, slow) and see exactly what comes back.
+final class RawClient: @unchecked Sendable {
+    let fd: Int32
+    /// Bytes received past the last response read (pipelined responses can arrive in one segment).
+    private var pending = Data()
+
+    init(port: UInt16, receiveTimeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard r == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var tv = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - Double(Int(receiveTimeout))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    /// Sends bytes; false once the server has closed its side.
+    @discardableResult
+    func send(_ data: Data) -> Bool {
+        data.withUnsafeBytes { buf in
+            var sent = 0
+            while sent < buf.count {
+                let n = Glibc.send(fd, buf.baseAddress! + sent, buf.count - sent, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                sent += n
+            }
+            return true
+        }
+    }
+
+    func send(_ s: String) { send(Data(s.utf8)) }
+
+    /// Reads until the server closes or the timeout passes.
+    func readAll() -> Data {
+        var out = Data()
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = recv(fd, &buf, buf.count, 0)
+            if n <= 0 { break }
+            out.append(contentsOf: buf[0..<n])
+        }
+        return out
+    }
+
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+    }
+
+    /// Blocking reads run on a thread of their own: blocking one of Swift's few cooperative threads would starve the
+    /// very server the test is waiting for.
+    func response(head isHead: Bool = false) async -> Response? {
+        await withCheckedContinuation { c in Thread { c.resume(returning: self.readResponse(head: isHead)) }.start() }
+    }
+
+    func all() async -> Data {
+        await withCheckedContinuation { c in Thread { c.resume(returning: self.readAll()) }.start() }
+    }
+
+    /// Reads exactly one response (Content-Length framed; a response to HEAD has none).
+    func readResponse(head isHead: Bool = false) -> Response? {
+        var data = pending
+        pending = Data()
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let range = data.range(of: Data("\r\n\r\n".utf8)) {
+                let head = String(decoding: data[..<range.lowerBound], as: UTF8.self)
+                var lines = head.components(separatedBy: "\r\n")
+                let statusLine = lines.removeFirst().split(separator: " ")
+                var headers: [String: String] = [:]
+                for l in lines { if let c = l.firstIndex(of: ":") { headers[l[..<c].lowercased()] = l[l.index(after: c)...].trimmingCharacters(in: .whitespaces) } }
+                let length = isHead ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+                while data.count - range.upperBound < length {
+                    let n = recv(fd, &buf, buf.count, 0)
+                    if n <= 0 { return nil }
+                    data.append(contentsOf: buf[0..<n])
+                }
+                let body = data[range.upperBound..<(range.upperBound + length)]
+                pending = Data(data[(range.upperBound + length)...])
+                return Response(status: Int(statusLine[1]) ?? 0, headers: headers, body: Data(body))
+            }
+            let n = recv(fd, &buf, buf.count, 0)
+            if n <= 0 { return nil }
+            data.append(contentsOf: buf[0..<n])
+        }
+    }
+}
