@@ -38,10 +38,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Composition root: configuration, routes, wiring. A library, so tests start the real server.
+        .target(
+            name: "StratusServer",
+            dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "stratus",
             dependencies: [
-                "StratusModel", "StratusStore",
+                "StratusModel", "StratusStore", "StratusServer", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +60,7 @@ let package = Package(
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP"]),
+        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "StratusStore", "StratusModel"]),

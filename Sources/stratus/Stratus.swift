@@ -4,11 +4,11 @@ import StratusModel
 import StratusStore
 
 @main
-struct Stratus: ParsableCommand {
+struct Stratus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus",
         abstract: "A self-hosted, CloudKit-compatible record store.",
-        subcommands: [ContainerCommand.self, SchemaCommand.self, ResetCommand.self]
+        subcommands: [ServeCommand.self, ContainerCommand.self, SchemaCommand.self, ResetCommand.self]
     )
 }
 

@@ -1,0 +1,27 @@
+import Foundation
+import StratusHTTP
+
+/// How to run Stratus: where its data, templates and static files live, and how it listens. Every default
+/// is here, so `stratus serve` with no options and a test with `ServerConfig(port: 0, …)` build the same server.
+public struct ServerConfig: Sendable {
+    public var host: String
+    public var port: UInt16
+    public var dataDirectory: URL
+    public var templatesDirectory: URL
+    public var publicDirectory: URL
+    /// Create the demo container (once) before serving.
+    public var demo: Bool
+    public var http: HTTPServerConfig
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL = URL(fileURLWithPath: "./data"),
+                templatesDirectory: URL = URL(fileURLWithPath: "Templates"), publicDirectory: URL = URL(fileURLWithPath: "Public"),
+                demo: Bool = false, http: HTTPServerConfig = HTTPServerConfig()) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.templatesDirectory = templatesDirectory
+        self.publicDirectory = publicDirectory
+        self.demo = demo
+        self.http = http
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// The composition root: opens the store, builds the one route table, and runs the HTTP server.
+/// `stratus serve` and the end-to-end tests build it the same way.
+public final class StratusApplication: Sendable {
+    public let config: ServerConfig
+    public let store: RecordStore
+    let server: HTTPServer
+    let logger: Logger
+
+    public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
+        self.config = config
+        self.logger = logger
+        store = try RecordStore(dataDirectory: config.dataDirectory)
+        if config.demo { try DemoData.install(into: store) }
+        var http = config.http
+        http.host = config.host
+        http.port = config.port
+        server = HTTPServer(config: http, router: StratusApplication.routes(store: store, config: config), logger: logger,
+                            errorResponder: ErrorResponses.respond)
+    }
+
+    static func routes(store: RecordStore, config: ServerConfig) -> Router {
+        var router = Router()
+        let files = StaticFiles(root: config.publicDirectory.path)
+        router.add(.get, "/-/health") { _ in .json(Data("{\"status\":\"ok\"}".utf8)) }
+        router.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
+        router.add(.get, "/") { _ in .redirect(to: "/console/", status: .found) }
+        return router
+    }
+
+    public func start() async throws { try await server.start() }
+    public func stop() async { await server.stop() }
+    public var port: UInt16 { server.port }
+    public var url: String { "http://\(config.host):\(port)/" }
+}

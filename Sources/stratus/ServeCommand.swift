@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Logging
+import StratusServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the Stratus server.")
+    @Option(help: "The address to listen on.") var host: String = "127.0.0.1"
+    @Option(help: "The port to listen on (0 picks a free one).") var port: UInt16 = 8080
+    @Option(help: "The data directory.") var data: String = "./data"
+    @Option(help: "The console's templates.") var templates: String = "Templates"
+    @Option(help: "The console's static files.") var `public`: String = "Public"
+    @Flag(help: "Create a demo container with records (once).") var demo = false
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let config = ServerConfig(host: host, port: port, dataDirectory: URL(fileURLWithPath: data),
+                                  templatesDirectory: URL(fileURLWithPath: templates), publicDirectory: URL(fileURLWithPath: `public`), demo: demo)
+        let app: StratusApplication
+        do { app = try StratusApplication(config: config) } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        try await app.start()
+        // Unbuffered, so whoever started us (a script, a test) sees the URL at once.
+        FileHandle.standardOutput.write(Data("Stratus is serving \(app.url)\n".utf8))
+        await Signals.waitForTermination()
+        FileHandle.standardOutput.write(Data("stopping: letting requests in flight finish\n".utf8))
+        await app.stop()
+    }
+}
+
+/// SIGINT and SIGTERM end `serve` gracefully instead of killing it mid-request.
+enum Signals {
+    static func waitForTermination() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let queue = DispatchQueue(label: "stratus.signals")
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let once = OnceFlag()
+            let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
+            for s in sources {
+                s.setEventHandler { if once.take() { c.resume() } }
+                s.resume()
+            }
+            SignalSources.keep(sources)
+        }
+    }
+}
+
+/// Signal sources must outlive the call that made them.
+enum SignalSources {
+    nonisolated(unsafe) static var kept: [any DispatchSourceSignal] = []
+    static func keep(_ s: [any DispatchSourceSignal]) { kept = s }
+}
+
+final class OnceFlag: @unchecked Sendable {
+    private var taken = false
+    private let lock = NSLock()
+    func take() -> Bool { lock.lock(); defer { lock.unlock() }; if taken { return false }; taken = true; return true }
+}
