@@ -4,7 +4,9 @@ import StratusModel
 
 /// Queries over one record type.
 extension EnvironmentStore {
-    public func query(_ query: Query, in database: DatabaseID) throws(StratusError) -> QueryResult {
+    /// With a `caller` on the public database, records the caller may not read are left out of the page
+    /// (the continuation marker still moves past them).
+    public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil) throws(StratusError) -> QueryResult {
         guard query.resultsLimit >= 0 else { throw .badRequest("resultsLimit must not be negative") }
         let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in
             try ContinuationMarker.read(signer, m, fingerprint: ContinuationMarker.fingerprint(query, database: database))
@@ -48,10 +50,14 @@ extension EnvironmentStore {
             var more = false
             // Decode while stepping: rows are read from the statement once, never copied into an array first.
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: compiled.sql), arguments: StatementArguments(compiled.arguments))
+            var scanned = 0
+            let filter = database.scope == .public ? caller : nil
             while let row = try cursor.next() {
-                if records.count == limit { more = true; break }
-                records.append(try RecordRowCodec.decode(row, type: type, fields: compiler.fields, zones: zoneLookup).record)
-                if records.count == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
+                if scanned == limit { more = true; break }
+                scanned += 1
+                let record = try RecordRowCodec.decode(row, type: type, fields: compiler.fields, zones: zoneLookup).record
+                if filter == nil || Self.canRead(record, caller: filter!, catalog: catalog) { records.append(record) }
+                if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
             }
             var next: String? = nil
             if more { next = ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys) }

@@ -8,7 +8,7 @@ extension EnvironmentStore {
     /// In an atomic zone with `atomic`, one failure fails the batch: that operation keeps its error and the
     /// others get ATOMIC_ERROR, and nothing is written.
     public func modify(_ operations: [RecordOperation], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
-                       atomic: Bool = false, actor: Actor) throws(StratusError) -> [ModifyResult] {
+                       atomic: Bool = false, actor: Actor, caller: Caller? = nil) throws(StratusError) -> [ModifyResult] {
         guard operations.count <= RecordOperation.maximumPerBatch else {
             throw .badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(operations.count)")
         }
@@ -20,7 +20,7 @@ extension EnvironmentStore {
             var seq = try SequenceAllocator(db)
             let zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
             try seq.save(db)
-            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: database, actor: actor)
+            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: database, actor: actor, caller: caller)
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)
             if atomic && zone.atomic {
@@ -69,7 +69,7 @@ extension EnvironmentStore {
 
     /// Fetches records by name, in the order asked; a missing one is NOT_FOUND in its place.
     public func lookup(_ recordNames: [String], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
-                       desiredKeys: [String]? = nil) throws(StratusError) -> [Result<StoredRecord, StratusError>] {
+                       desiredKeys: [String]? = nil, caller: Caller? = nil) throws(StratusError) -> [Result<StoredRecord, StratusError>] {
         guard recordNames.count <= Query.maximumResults else { throw .badRequest("a lookup asks for at most \(Query.maximumResults) records") }
         return try read { db, catalog in
             guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
@@ -80,7 +80,12 @@ extension EnvironmentStore {
             }
             let found = try self.fetch(recordNames, zone: zone, catalog: catalog, desiredKeys: desiredKeys, db)
             return recordNames.map { name in
-                if let r = found[name] { return .success(r) }
+                if let r = found[name] {
+                    if let caller, database.scope == .public, !Self.canRead(r, caller: caller, catalog: catalog) {
+                        return .failure(SecurityPolicy.denial(.read, recordType: r.recordType, recordName: name))
+                    }
+                    return .success(r)
+                }
                 return .failure(StratusError(.notFound, "record '\(name)' does not exist", recordName: name))
             }
         }
@@ -115,5 +120,11 @@ extension EnvironmentStore {
             }
         }
         return out
+    }
+
+    /// READ on the public database, judged against the record's creator.
+    static func canRead(_ r: StoredRecord, caller: Caller, catalog: Catalog) -> Bool {
+        let grants = catalog.type(named: r.recordType)?.grants ?? SecurityRole.defaultGrants
+        return SecurityPolicy.allows(.read, grants: grants, caller: caller, creator: r.created?.userRecordName)
     }
 }

@@ -59,3 +59,29 @@ extension EnvironmentStore {
         try? FileManager.default.removeItem(at: assets.root)
     }
 }
+
+/// Custom-role membership: which users hold which custom roles in this environment.
+extension EnvironmentStore {
+    public func assignRole(_ role: String, to user: String) throws(StratusError) {
+        try write { db, catalog in
+            guard catalog.roles.contains(role) else { throw StratusError.badRequest("role '\(role)' does not exist in the \(environment.rawValue) schema") }
+            try db.execute(sql: "INSERT OR IGNORE INTO role_members(role, user) VALUES (?, ?)", arguments: [role, user])
+        }
+    }
+
+    public func removeRole(_ role: String, from user: String) throws(StratusError) {
+        try write { db, _ in try db.execute(sql: "DELETE FROM role_members WHERE role = ? AND user = ?", arguments: [role, user]) }
+    }
+
+    /// The custom roles a user holds (only roles the schema still declares).
+    public func roles(of user: String) throws(StratusError) -> Set<String> {
+        try read { db, catalog in
+            Set(try String.fetchAll(db.cachedStatement(sql: "SELECT role FROM role_members WHERE user = ?"), arguments: [user]))
+                .intersection(catalog.roles)
+        }
+    }
+
+    public func members(of role: String) throws(StratusError) -> [String] {
+        try read { db, _ in try String.fetchAll(db, sql: "SELECT user FROM role_members WHERE role = ? ORDER BY user", arguments: [role]) }
+    }
+}

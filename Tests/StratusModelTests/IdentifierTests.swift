@@ -76,3 +76,31 @@ import Testing
         #expect(diff.refusals[0].contains("cannot become INT64"))
     }
 }
+
+@Suite struct SecurityPolicyTests {
+    let alice = Caller(userRecordName: "_alice"), bob = Caller(userRecordName: "_bob"), editor = Caller(userRecordName: "_eve", roles: ["Editor"])
+
+    /// Every built-in and custom role × CREATE/READ/WRITE × own/other's record, on CloudKit's default grants plus
+    /// WRITE for a custom role.
+    @Test func defaultGrantsMatrix() {
+        var grants = SecurityRole.defaultGrants
+        grants["Editor"] = .write
+        let cases: [(Permission, Caller, String?, Bool)] = [
+            (.read, .anonymous, "_alice", true), (.read, alice, "_bob", true),
+            (.create, .anonymous, nil, false), (.create, alice, nil, true), (.create, editor, nil, true),
+            (.write, .anonymous, "_alice", false), (.write, alice, "_alice", true), (.write, bob, "_alice", false),
+            (.write, editor, "_alice", true),
+        ]
+        for (p, caller, creator, expected) in cases {
+            #expect(SecurityPolicy.allows(p, grants: grants, caller: caller, creator: creator) == expected, "\(p.names) \(caller) \(creator ?? "-")")
+        }
+    }
+
+    @Test func creatorOnlyReading() {
+        let grants: [String: Permission] = [SecurityRole.creator: [.read, .write], SecurityRole.authenticated: .create]
+        #expect(SecurityPolicy.allows(.read, grants: grants, caller: alice, creator: "_alice"))
+        #expect(!SecurityPolicy.allows(.read, grants: grants, caller: bob, creator: "_alice"))
+        #expect(!SecurityPolicy.allows(.read, grants: grants, caller: .anonymous, creator: "_alice"))
+        #expect(!SecurityPolicy.allows(.read, grants: [:], caller: editor, creator: "_eve") )
+    }
+}

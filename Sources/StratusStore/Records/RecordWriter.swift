@@ -16,6 +16,8 @@ struct RecordWriter {
     let database: DatabaseID
     var seq: SequenceAllocator
     let actor: Actor
+    /// Whose permissions apply; nil for the server's own work (console admins, the CLI).
+    let caller: Caller?
     let now: Int64
     /// Assets whose last reference went away: their files go once the transaction commits.
     private(set) var releasedAssets: Set<String> = []
@@ -24,13 +26,14 @@ struct RecordWriter {
     /// Per type id; emptied whenever the catalog changes.
     private var statements: [Int64: TypeStatements] = [:]
 
-    init(db: Database, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor) throws {
+    init(db: Database, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor, caller: Caller? = nil) throws {
         self.db = db
         self.catalog = catalog
         self.environment = environment
         self.database = database
         self.seq = try SequenceAllocator(db)
         self.actor = actor
+        self.caller = database.scope == .public ? caller : nil
         self.now = Clock.nowMillis()
     }
 
@@ -72,6 +75,9 @@ struct RecordWriter {
 
         if op.operationType.isDelete {
             guard let found else { throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name) }
+            if let caller, let old = try load(found, zone: zone) {
+                try authorize(.write, type: old.recordType, caller: caller, creator: old.created?.userRecordName, recordName: name)
+            }
             if op.operationType == .delete { try checkTag(incoming, found, zone) }
             do { try delete(found, name: name, zone: zone, visited: []) } catch { throw WriteFailure(underlying: error) }
             return .deleted(recordName: name, zoneID: zone.zoneID)
@@ -83,6 +89,9 @@ struct RecordWriter {
                 throw StratusError(.exists, "record '\(name)' already exists", recordName: name, serverRecord: try load(found, zone: zone))
             }
             old = try load(found, zone: zone)
+            if let caller, let old {
+                try authorize(.write, type: old.recordType, caller: caller, creator: old.created?.userRecordName, recordName: name)
+            }
             if op.operationType.needsChangeTag { try checkTag(incoming, found, zone, old: old) }
             if !incoming.recordType.isEmpty, let old, old.recordType != incoming.recordType {
                 throw StratusError(.badRequest, "record '\(name)' is a \(old.recordType), not a \(incoming.recordType)", recordName: name)
@@ -93,6 +102,7 @@ struct RecordWriter {
 
         let typeName = old?.recordType ?? incoming.recordType
         guard !typeName.isEmpty else { throw StratusError(.badRequest, "record '\(name)' needs a recordType", recordName: name) }
+        if let caller, old == nil { try authorize(.create, type: typeName, caller: caller, creator: nil, recordName: name) }
         var fields = incoming.fields
         if let old, !op.operationType.replacesAllFields {
             fields = old.fields.merging(incoming.fields) { _, new in new }
@@ -164,6 +174,14 @@ struct RecordWriter {
         }
         try log(zone: zone, seq: s, name: name, typeID: type.id, recordID: recordID, deleted: false)
         return .saved(record.keeping(op.desiredKeys))
+    }
+
+    /// Security roles on the public database; a type not created yet gets CloudKit's default grants.
+    private func authorize(_ p: Permission, type: String, caller: Caller, creator: String?, recordName: String) throws {
+        let grants = catalog.type(named: type)?.grants ?? SecurityRole.defaultGrants
+        guard SecurityPolicy.allows(p, grants: grants, caller: caller, creator: creator) else {
+            throw SecurityPolicy.denial(p, recordType: type, recordName: recordName)
+        }
     }
 
     private mutating func checkTag(_ incoming: StoredRecord, _ found: Existing, _ zone: ZoneRow, old: StoredRecord? = nil) throws {

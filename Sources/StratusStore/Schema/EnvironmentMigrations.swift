@@ -41,6 +41,10 @@ enum EnvironmentMigrations {
                 INSERT INTO meta(key, value) VALUES ('schema_generation', 1), ('next_seq', 1);
                 """)
         }
+        m.registerMigration("v2-role-members") { db in
+            // Custom roles assigned to users (the console's checkboxes); roles themselves are schema.
+            try db.execute(sql: "CREATE TABLE role_members(role TEXT NOT NULL, user TEXT NOT NULL, PRIMARY KEY(role, user)) WITHOUT ROWID")
+        }
         return m
     }
 }
