@@ -25,6 +25,7 @@ let package = Package(
                 "StratusModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // zlib for gzip responses; deflateInit2 is a macro, wrapped in shim.h.
@@ -38,10 +39,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // CloudKit Web Services: endpoints, wire JSON, authentication.
+        .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP"]),
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",
-            dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "stratus",
@@ -60,6 +63,7 @@ let package = Package(
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP"]),
+        .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.

@@ -5,21 +5,7 @@ import StratusModel
 /// The one place errors become HTTP: CloudKit's statuses for `StratusError` codes, protocol errors as they
 /// are, anything else a 500 whose details stay in the log. A client's mistake is never a 500.
 enum ErrorResponses {
-    static func status(for code: ErrorCode) -> HTTPStatus {
-        switch code {
-        case .accessDenied: .forbidden
-        case .atomicError, .badRequest: .badRequest
-        case .authenticationFailed: .unauthorized
-        case .authenticationRequired: .misdirected
-        case .conflict, .exists, .uniqueFieldError: .conflict
-        case .internalError: .internalServerError
-        case .notFound, .zoneNotFound: .notFound
-        case .quotaExceeded: .contentTooLarge
-        case .throttled: .tooManyRequests
-        case .tryAgainLater, .zoneBusy: .serviceUnavailable
-        case .validatingReferenceError: .preconditionFailed
-        }
-    }
+    static func status(for code: ErrorCode) -> HTTPStatus { .code(code.httpStatus) }
 
     static func respond(_ error: any Error, _ request: HTTPRequest) -> HTTPResponse {
         switch error {

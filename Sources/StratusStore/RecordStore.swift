@@ -22,6 +22,7 @@ public final class RecordStore: Sendable {
             m.registerMigration("v1") { db in
                 try db.execute(sql: "CREATE TABLE containers(id TEXT PRIMARY KEY, created_at INTEGER NOT NULL) WITHOUT ROWID")
             }
+            RecordStore.registerCredentialMigrations(&m)
             try m.migrate(q)
             return q
         }
@@ -65,6 +66,9 @@ public final class RecordStore: Sendable {
             try control.write { db in
                 try db.execute(sql: "DELETE FROM containers WHERE id = ?", arguments: [id.rawValue])
                 guard db.changesCount == 1 else { throw StratusError(.notFound, "container \(id) does not exist") }
+                for table in ["api_tokens", "users", "web_tokens"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE container = ?", arguments: [id.rawValue])
+                }
             }
         }
         open.withLock { cache in for env in Environment.allCases { cache["\(id.rawValue)/\(env.rawValue)"] = nil } }

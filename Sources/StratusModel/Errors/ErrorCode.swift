@@ -17,3 +17,22 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case uniqueFieldError = "UNIQUE_FIELD_ERROR"
     case zoneBusy = "ZONE_BUSY"
 }
+
+extension ErrorCode {
+    /// The HTTP status CloudKit answers with: the one table every face of Stratus uses.
+    public var httpStatus: Int {
+        switch self {
+        case .accessDenied: 403
+        case .atomicError, .badRequest: 400
+        case .authenticationFailed: 401
+        case .authenticationRequired: 421
+        case .conflict, .exists, .uniqueFieldError: 409
+        case .internalError: 500
+        case .notFound, .zoneNotFound: 404
+        case .quotaExceeded: 413
+        case .throttled: 429
+        case .tryAgainLater, .zoneBusy: 503
+        case .validatingReferenceError: 412
+        }
+    }
+}

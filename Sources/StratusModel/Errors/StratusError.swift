@@ -9,6 +9,8 @@ public struct StratusError: Error, Sendable, Equatable, CustomStringConvertible 
     /// For CONFLICT: the record as the server has it, so a client can merge.
     public var serverRecord: StoredRecord?
     public var retryAfter: Int?
+    /// For AUTHENTICATION_REQUIRED: where the user signs in.
+    public var redirectURL: String?
 
     public init(_ code: ErrorCode, _ reason: String, recordName: String? = nil, zoneID: ZoneID? = nil,
                 serverRecord: StoredRecord? = nil, retryAfter: Int? = nil) {

@@ -1,0 +1,64 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Who a request comes from, as established from its credentials.
+struct APIAuth: Sendable {
+    var token: APIToken
+    var caller: Caller
+    /// The web auth token the request carried, to hand back (or a fresh one) in the rotation header.
+    var webAuthToken: String?
+    var rotatedToken: String?
+
+    var userRecordName: String? { caller.userRecordName }
+}
+
+extension CloudKitAPI {
+    /// API token (query `ckAPIToken`) for the container environment, then optionally a user (`ckWebAuthToken`,
+    /// or `ckSession` as CloudKit JS 1.x names it). A bad API token is AUTHENTICATION_FAILED; a bad or expired
+    /// web auth token is AUTHENTICATION_REQUIRED with where to sign in again.
+    func authenticate(_ req: HTTPRequest, container: ContainerID, environment: Environment) throws(StratusError) -> APIAuth {
+        let items = req.queryItems
+        func param(_ n: String) -> String? { items.first { $0.name == n }?.value }
+        guard let secret = param("ckAPIToken"), !secret.isEmpty else {
+            throw .authenticationFailed("ckAPIToken is missing: create an API token for this container environment")
+        }
+        guard let token = try store.authenticateAPIToken(secret) else { throw .authenticationFailed("unknown or revoked API token") }
+        guard token.container == container, token.environment == environment else {
+            throw .authenticationFailed("this API token belongs to another container or environment")
+        }
+        guard token.allows(origin: req.headers["origin"]) else { throw .authenticationFailed("this API token does not allow the origin \(req.headers["origin"] ?? "")") }
+        var auth = APIAuth(token: token, caller: .anonymous)
+        // Clients encode + / = in the token; one that did not had its + read as a space.
+        if let web = (param("ckWebAuthToken") ?? param("ckSession"))?.replacingOccurrences(of: " ", with: "+"), !web.isEmpty {
+            guard let (user, expiresAt) = try store.authenticateWebAuthToken(web, container: container) else {
+                var e = StratusError.authenticationRequired("the web auth token is unknown or expired: sign in again")
+                e.redirectURL = signInURL(req, container: container, environment: environment)
+                throw e
+            }
+            let roles = try store.environment(container, environment).roles(of: user)
+            auth.caller = Caller(userRecordName: user, roles: roles)
+            auth.webAuthToken = web
+            // Rotation: past half its life, hand out a fresh token; the old one stays valid until it expires.
+            let remaining = expiresAt - Clock.nowMillis()
+            let lifetime = remaining > RecordStore.shortSession ? RecordStore.longSession : RecordStore.shortSession
+            if remaining < lifetime / 2 {
+                auth.rotatedToken = try store.createWebAuthToken(container: container, userRecordName: user, lifetime: lifetime)
+            }
+        }
+        return auth
+    }
+
+    func requireUser(_ auth: APIAuth, _ req: HTTPRequest, container: ContainerID, environment: Environment) throws(StratusError) -> String {
+        if let u = auth.userRecordName { return u }
+        var e = StratusError.authenticationRequired("this request needs a signed-in user")
+        e.redirectURL = signInURL(req, container: container, environment: environment)
+        throw e
+    }
+
+    func signInURL(_ req: HTTPRequest, container: ContainerID, environment: Environment) -> String {
+        let host = req.headers["host"] ?? "127.0.0.1"
+        return "http://\(host)/auth/1/\(container.rawValue)/\(environment.rawValue)/signin"
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+extension CloudKitAPI {
+    func env(_ ctx: Context) throws -> EnvironmentStore { try store.environment(ctx.container, ctx.environment) }
+
+    /// The actor stamped on records: the signed-in user (or the token's anonymous caller, which may not write).
+    func actor(_ ctx: Context) -> Actor { Actor(userRecordName: ctx.auth.userRecordName ?? "_anonymous", deviceID: "iCloud") }
+
+    func recordsQuery(_ ctx: Context) throws -> HTTPResponse {
+        let b = ctx.body
+        let zoneWide = b["zoneWide"]?.bool ?? false
+        let zone: ZoneID? = (zoneWide && b["zoneID"] == nil) ? nil : try WireDecoding.zoneID(b["zoneID"])
+        let limit = try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults
+        guard limit >= 1 else { throw StratusError.badRequest("resultsLimit must be at least 1") }
+        let query = try WireDecoding.query(b["query"], zone: zone, limit: min(limit, Query.maximumResults),
+                                           marker: b["continuationMarker"]?.string, desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
+        let result = try env(ctx).query(query, in: ctx.databaseID, caller: ctx.auth.caller)
+        let enc = encoding(ctx)
+        return json { w in
+            w.beginObject()
+            w.key("records")
+            w.beginArray()
+            for r in result.records { enc.record(r, &w) }
+            w.endArray()
+            if let m = result.continuationMarker { w.field("continuationMarker", m) }
+            w.endObject()
+        }
+    }
+
+    func recordsLookup(_ ctx: Context) throws -> HTTPResponse {
+        let b = ctx.body
+        guard let items = b["records"]?.array else { throw StratusError.badRequest("records/lookup needs records: [{recordName}]") }
+        guard items.count <= Query.maximumResults else { throw StratusError.badRequest("a lookup asks for at most 200 records") }
+        let zone = try WireDecoding.zoneID(b["zoneID"])
+        let desired = try WireDecoding.stringList(b["desiredKeys"], "desiredKeys")
+        var names: [String] = []
+        var perItemKeys: [[String]?] = []
+        for item in items {
+            guard let n = item["recordName"]?.string else { throw StratusError.badRequest("each lookup item needs a recordName") }
+            names.append(n)
+            perItemKeys.append(try WireDecoding.stringList(item["desiredKeys"], "desiredKeys"))
+        }
+        let results = try env(ctx).lookup(names, in: ctx.databaseID, zoneID: zone, desiredKeys: nil, caller: ctx.auth.caller)
+        let enc = encoding(ctx)
+        return json { w in
+            w.beginObject()
+            w.key("records")
+            w.beginArray()
+            for (i, r) in results.enumerated() {
+                switch r {
+                case .success(let rec): enc.record(rec.keeping(perItemKeys[i] ?? desired), &w)
+                case .failure(let e): enc.error(e, &w)
+                }
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    func recordsModify(_ ctx: Context) throws -> HTTPResponse {
+        let b = ctx.body
+        guard let ops = b["operations"]?.array else { throw StratusError.badRequest("records/modify needs operations: [{operationType, record}]") }
+        guard ops.count <= RecordOperation.maximumPerBatch else {
+            throw StratusError.badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(ops.count)")
+        }
+        let zone = try WireDecoding.zoneID(b["zoneID"])
+        let desired = try WireDecoding.stringList(b["desiredKeys"], "desiredKeys")
+        guard ctx.auth.userRecordName != nil else {
+            var e = StratusError.authenticationRequired("writing records needs a signed-in user")
+            e.redirectURL = signInURL(ctx.request, container: ctx.container, environment: ctx.environment)
+            throw e
+        }
+        var operations: [RecordOperation] = []
+        for op in ops {
+            guard let t = op["operationType"]?.string, let type = OperationType(rawValue: t) else {
+                throw StratusError.badRequest("unknown operationType '\((op["operationType"]?.string ?? "").prefix(30))'")
+            }
+            var record = try WireDecoding.record(op["record"], defaultZone: zone)
+            if record.recordName.isEmpty && type.createsWhenMissing { record.recordName = UUID().uuidString }
+            operations.append(RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired))
+        }
+        let results = try env(ctx).modify(operations, in: ctx.databaseID, zoneID: zone, atomic: b["atomic"]?.bool ?? false,
+                                          actor: actor(ctx), caller: ctx.auth.caller)
+        let enc = encoding(ctx)
+        return json { w in
+            w.beginObject()
+            w.key("records")
+            w.beginArray()
+            for r in results {
+                switch r {
+                case .saved(let rec): enc.record(rec, &w)
+                case .deleted(let name, let z): enc.deletedRecord(name, zone: z, &w)
+                case .failed(let e): enc.error(e, &w)
+                }
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    /// `records/changes`: one zone's changes since a sync token (private and shared databases only, as CloudKit).
+    func recordsChanges(_ ctx: Context) throws -> HTTPResponse {
+        guard ctx.database != .public else { throw StratusError.badRequest("records/changes is for private and shared databases") }
+        let b = ctx.body
+        guard b["zoneID"] != nil else { throw StratusError.badRequest("records/changes needs a zoneID") }
+        let zone = try WireDecoding.zoneID(b["zoneID"])
+        let changes = try env(ctx).zoneChanges(in: ctx.databaseID, zoneID: zone, since: b["syncToken"]?.string,
+                                               resultsLimit: try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults,
+                                               desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
+        let enc = encoding(ctx)
+        return json { w in
+            w.beginObject()
+            w.key("records")
+            writeChanges(changes, enc, &w)
+            w.field("syncToken", changes.syncToken)
+            w.field("moreComing", changes.moreComing)
+            w.field("reverse", false)
+            w.endObject()
+        }
+    }
+
+    func writeChanges(_ changes: ZoneChanges, _ enc: WireEncoding, _ w: inout JSONWriter) {
+        w.beginArray()
+        for r in changes.changed { enc.record(r, &w) }
+        for name in changes.deleted { enc.deletedRecord(name, zone: changes.zoneID, &w) }
+        w.endArray()
+    }
+
+    func usersCaller(_ ctx: Context, legacy: Bool) throws -> HTTPResponse {
+        let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
+        let profile = try store.user(container: ctx.container, userRecordName: user)
+        return json { w in
+            w.beginObject()
+            w.field("userRecordName", user)
+            if legacy {
+                w.field("firstName", profile?.firstName ?? "")
+                w.field("lastName", profile?.lastName ?? "")
+            } else {
+                w.key("nameComponents")
+                w.beginObject()
+                w.field("givenName", profile?.firstName ?? "")
+                w.field("familyName", profile?.lastName ?? "")
+                w.endObject()
+                w.key("lookupInfo")
+                w.beginObject()
+                w.field("userRecordName", user)
+                w.endObject()
+            }
+            w.endObject()
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+extension CloudKitAPI {
+    func zonesList(_ ctx: Context) throws -> HTTPResponse {
+        let zones = try env(ctx).zones(in: ctx.databaseID)
+        let enc = encoding(ctx)
+        return json { w in
+            w.beginObject()
+            w.key("zones")
+            w.beginArray()
+            for z in zones { enc.zone(z, &w) }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    func zonesLookup(_ ctx: Context) throws -> HTTPResponse {
+        guard let items = ctx.body["zones"]?.array else { throw StratusError.badRequest("zones/lookup needs zones: [zoneID]") }
+        guard items.count <= 200 else { throw StratusError.badRequest("at most 200 zones per request") }
+        let store = try env(ctx)
+        let enc = encoding(ctx)
+        var results: [Result<RecordZone, StratusError>] = []
+        for item in items {
+            do { results.append(.success(try store.lookupZone(try WireDecoding.zoneID(item["zoneID"] ?? item), in: ctx.databaseID))) } catch {
+                results.append(.failure(error as? StratusError ?? StratusError(.internalError, "internal error")))
+            }
+        }
+        return json { w in
+            w.beginObject()
+            w.key("zones")
+            w.beginArray()
+            for r in results {
+                switch r {
+                case .success(let z): enc.zone(z, &w)
+                case .failure(let e): enc.error(e, &w)
+                }
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    /// Create and delete zones, in order, one result per operation.
+    func zonesModify(_ ctx: Context) throws -> HTTPResponse {
+        guard let ops = ctx.body["operations"]?.array else { throw StratusError.badRequest("zones/modify needs operations: [{operationType, zone}]") }
+        guard ops.count <= 200 else { throw StratusError.badRequest("at most 200 operations per request") }
+        let store = try env(ctx)
+        let enc = encoding(ctx)
+        var results: [(ZoneID, Result<RecordZone?, StratusError>)] = []
+        for op in ops {
+            let zoneJSON = op["zone"]?["zoneID"] ?? op["zone"]
+            let zone = (try? WireDecoding.zoneID(zoneJSON)) ?? ZoneID(zoneName: zoneJSON?["zoneName"]?.string ?? "")
+            do {
+                switch op["operationType"]?.string {
+                case "create": results.append((zone, .success(try store.createZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID))))
+                case "delete":
+                    try store.deleteZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID)
+                    results.append((zone, .success(nil)))
+                default: throw StratusError.badRequest("zone operationType must be create or delete")
+                }
+            } catch {
+                var e = error as? StratusError ?? StratusError(.internalError, "internal error")
+                e.zoneID = zone
+                results.append((zone, .failure(e)))
+            }
+        }
+        return json { w in
+            w.beginObject()
+            w.key("zones")
+            w.beginArray()
+            for (zone, r) in results {
+                switch r {
+                case .success(let z?): enc.zone(z, &w)
+                case .success(nil):
+                    w.beginObject(); w.key("zoneID"); enc.zoneID(zone, &w); w.field("deleted", true); w.endObject()
+                case .failure(let e): enc.error(e, &w)
+                }
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    /// `zones/changes`: the live server honours only `metaSyncToken`.
+    func zonesChanges(_ ctx: Context) throws -> HTTPResponse {
+        try databaseChangesResponse(ctx, tokenKey: "metaSyncToken", zonesKey: "zones")
+    }
+
+    func changesDatabase(_ ctx: Context) throws -> HTTPResponse {
+        try databaseChangesResponse(ctx, tokenKey: "syncToken", zonesKey: "zones")
+    }
+
+    private func databaseChangesResponse(_ ctx: Context, tokenKey: String, zonesKey: String) throws -> HTTPResponse {
+        guard ctx.database != .public else { throw StratusError.badRequest("database changes are for private and shared databases") }
+        let changes = try env(ctx).databaseChanges(in: ctx.databaseID, since: ctx.body[tokenKey]?.string,
+                                                   resultsLimit: try WireDecoding.int(ctx.body["resultsLimit"], "resultsLimit") ?? 200)
+        let enc = encoding(ctx)
+        return json { w in
+            w.beginObject()
+            w.key(zonesKey)
+            w.beginArray()
+            for z in changes.changedZones { enc.zone(z, &w) }
+            for z in changes.deletedZones {
+                w.beginObject(); w.key("zoneID"); enc.zoneID(z, &w); w.field("deleted", true); w.endObject()
+            }
+            w.endArray()
+            w.field(tokenKey, changes.syncToken)
+            w.field("moreComing", changes.moreComing)
+            w.endObject()
+        }
+    }
+
+    /// `changes/zone`: several zones' record changes, each since its own token.
+    func changesZone(_ ctx: Context) throws -> HTTPResponse {
+        guard ctx.database != .public else { throw StratusError.badRequest("zone changes are for private and shared databases") }
+        guard let zones = ctx.body["zones"]?.array, !zones.isEmpty else { throw StratusError.badRequest("changes/zone needs zones: [{zoneID, syncToken?}]") }
+        guard zones.count <= 200 else { throw StratusError.badRequest("at most 200 zones per request") }
+        let store = try env(ctx)
+        let enc = encoding(ctx)
+        let defaultLimit = try WireDecoding.int(ctx.body["resultsLimit"], "resultsLimit") ?? 200
+        let defaultKeys = try WireDecoding.stringList(ctx.body["desiredKeys"], "desiredKeys")
+        var results: [(ZoneID, Result<ZoneChanges, StratusError>)] = []
+        for z in zones {
+            let zoneID = (try? WireDecoding.zoneID(z["zoneID"])) ?? .defaultZone
+            do {
+                guard z["zoneID"] != nil else { throw StratusError.badRequest("each zone needs a zoneID") }
+                let c = try store.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: z["syncToken"]?.string ?? ctx.body["syncToken"]?.string,
+                                              resultsLimit: try WireDecoding.int(z["resultsLimit"], "resultsLimit") ?? defaultLimit,
+                                              desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys)
+                results.append((zoneID, .success(c)))
+            } catch {
+                var e = error as? StratusError ?? StratusError(.internalError, "internal error")
+                e.zoneID = zoneID
+                results.append((zoneID, .failure(e)))
+            }
+        }
+        return json { w in
+            w.beginObject()
+            w.key("zones")
+            w.beginArray()
+            for (zone, r) in results {
+                switch r {
+                case .success(let c):
+                    w.beginObject()
+                    w.key("zoneID"); enc.zoneID(c.zoneID, &w)
+                    w.field("syncToken", c.syncToken)
+                    w.key("records"); writeChanges(c, enc, &w)
+                    w.field("moreComing", c.moreComing)
+                    w.endObject()
+                case .failure(let e):
+                    w.beginObject()
+                    w.key("zoneID"); enc.zoneID(zone, &w)
+                    w.field("reason", e.reason)
+                    w.field("serverErrorCode", e.code.rawValue)
+                    w.endObject()
+                }
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// CloudKit Web Services: `/database/1/{container}/{environment}/{database}/{entity}/{action}`.
+/// Bodies are JSON whatever their Content-Type (CloudKit JS sends text/plain); every answer is JSON,
+/// errors in CloudKit's envelope with Apple's statuses.
+public struct CloudKitAPI: Sendable {
+    let store: RecordStore
+    let blocking: BlockingWork
+    /// The largest request body; over it, 413 before it is read.
+    let bodyLimit: Int
+
+    public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024) {
+        self.store = store
+        self.blocking = blocking
+        self.bodyLimit = bodyLimit
+    }
+
+    public func register(_ router: inout Router) {
+        let api = self
+        for method in [HTTPMethod.get, .post] {
+            router.add(method, "/database/1/{container}/{environment}/{database}/*", bodyLimit: bodyLimit) { req in await api.handle(req) }
+        }
+        router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in api.preflight(req) }
+    }
+
+    /// One parsed request: where it goes and who sends it.
+    struct Context: Sendable {
+        var container: ContainerID
+        var environment: Environment
+        var database: DatabaseScope
+        var auth: APIAuth
+        var body: JSON
+        var request: HTTPRequest
+
+        /// The database the caller may touch: the public one, or their own private/shared one.
+        var databaseID: DatabaseID {
+            switch database {
+            case .public: .publicDatabase
+            case .private: .privateDatabase(of: auth.userRecordName ?? "")
+            case .shared: .sharedDatabase(of: auth.userRecordName ?? "")
+            }
+        }
+    }
+
+    func handle(_ req: HTTPRequest) async -> HTTPResponse {
+        do {
+            let container = try ContainerID(req.parameters["container"] ?? "")
+            let environment = try Environment(parsing: req.parameters["environment"] ?? "")
+            let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
+            let action = req.parameters["*"] ?? ""
+            let body = try JSON.parse(req.body)
+            let api = self
+            let response: HTTPResponse = try await blocking.run {
+                guard try api.store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+                let a = try api.authenticate(req, container: container, environment: environment)
+                // Private and shared databases belong to a signed-in user; without one there is nothing to name.
+                if database != .public { _ = try api.requireUser(a, req, container: container, environment: environment) }
+                let ctx = Context(container: container, environment: environment, database: database, auth: a, body: body, request: req)
+                return api.withSession(try api.dispatch(action, ctx), ctx)
+            }
+            return finish(response, req)
+        } catch {
+            let e = error as? StratusError ?? StratusError(.internalError, "internal error")
+            return finish(envelope(e), req)
+        }
+    }
+
+    func dispatch(_ action: String, _ ctx: Context) throws -> HTTPResponse {
+        switch action {
+        case "records/query": return try recordsQuery(ctx)
+        case "records/lookup": return try recordsLookup(ctx)
+        case "records/modify": return try recordsModify(ctx)
+        case "records/changes": return try recordsChanges(ctx)
+        case "zones/list": return try zonesList(ctx)
+        case "zones/lookup": return try zonesLookup(ctx)
+        case "zones/modify": return try zonesModify(ctx)
+        case "zones/changes": return try zonesChanges(ctx)
+        case "changes/database": return try changesDatabase(ctx)
+        case "changes/zone": return try changesZone(ctx)
+        case "users/caller", "users/current": return try usersCaller(ctx, legacy: action == "users/current")
+        default: throw StratusError(.notFound, "unknown endpoint '\(action.prefix(60))'")
+        }
+    }
+
+    /// CloudKit's error envelope: `{uuid, serverErrorCode, reason, retryAfter?, redirectURL?}`.
+    func envelope(_ e: StratusError) -> HTTPResponse {
+        var w = JSONWriter(capacity: 256)
+        w.beginObject()
+        w.field("uuid", UUID().uuidString.lowercased())
+        w.field("serverErrorCode", e.code.rawValue)
+        w.field("reason", e.reason)
+        if let r = e.retryAfter { w.field("retryAfter", Int64(r)) }
+        if let u = e.redirectURL { w.field("redirectURL", u) }
+        w.endObject()
+        return .json(w.data, status: .code(e.code.httpStatus))
+    }
+
+    func json(_ build: (inout JSONWriter) -> Void) -> HTTPResponse {
+        var w = JSONWriter()
+        build(&w)
+        return .json(w.data)
+    }
+
+    func encoding(_ ctx: Context) -> WireEncoding {
+        WireEncoding(numbersAsStrings: ctx.body["numbersAsStrings"]?.bool ?? false)
+    }
+
+    /// CORS: browsers may call from origins the API token allows (the token rides in the query string).
+    func finish(_ response: HTTPResponse, _ req: HTTPRequest) -> HTTPResponse {
+        var r = response
+        if let origin = req.headers["origin"] {
+            r.headers["access-control-allow-origin"] = origin
+            r.headers["vary"] = "Origin"
+            r.headers["access-control-expose-headers"] = "X-Apple-CloudKit-Web-Auth-Token"
+        }
+        return r
+    }
+
+    func preflight(_ req: HTTPRequest) -> HTTPResponse {
+        var r = HTTPResponse(status: .noContent)
+        guard let origin = req.headers["origin"] else { return r }
+        if let secret = req.queryItems.first(where: { $0.name == "ckAPIToken" })?.value,
+           let token = try? store.authenticateAPIToken(secret), !token.allows(origin: origin) {
+            return HTTPResponse(status: .forbidden)
+        }
+        r.headers["access-control-allow-origin"] = origin
+        r.headers["access-control-allow-methods"] = "GET, POST, OPTIONS"
+        r.headers["access-control-allow-headers"] = req.headers["access-control-request-headers"] ?? "content-type"
+        r.headers["access-control-max-age"] = "600"
+        r.headers["vary"] = "Origin"
+        return r
+    }
+
+    /// Adds the web auth token header CloudKit JS reads after every authenticated response.
+    func withSession(_ response: HTTPResponse, _ ctx: Context) -> HTTPResponse {
+        var r = response
+        if let t = ctx.auth.rotatedToken ?? ctx.auth.webAuthToken { r.headers["x-apple-cloudkit-web-auth-token"] = t }
+        return r
+    }
+}

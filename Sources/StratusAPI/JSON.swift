@@ -1,0 +1,61 @@
+import Foundation
+
+/// A parsed JSON value. Bool is kept apart from numbers (CloudKit has no boolean; `true` is refused, not
+/// silently read as 1), and integers apart from fractions (TIMESTAMP refuses fractions).
+public indirect enum JSON: Sendable, Equatable, Decodable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let i = try? c.decode(Int64.self) { self = .int(i) }
+        else if let d = try? c.decode(Double.self) { self = .double(d) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSON].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSON].self)) }
+    }
+
+    /// Parses a request body; an empty body is an empty object (GET endpoints, bodyless POSTs).
+    public static func parse(_ data: Data) throws(APIError) -> JSON {
+        if data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) { return .object([:]) }
+        do { return try JSONDecoder().decode(JSON.self, from: data) } catch {
+            throw APIError.badRequest("the request body is not valid JSON")
+        }
+    }
+
+    public subscript(_ key: String) -> JSON? {
+        if case .object(let o) = self { return o[key] } else { return nil }
+    }
+
+    public var string: String? { if case .string(let s) = self { s } else { nil } }
+    public var object: [String: JSON]? { if case .object(let o) = self { o } else { nil } }
+    public var array: [JSON]? { if case .array(let a) = self { a } else { nil } }
+    public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    public var isNull: Bool { self == .null }
+
+    /// Integers, also from strings (clients that send `numbersAsStrings`-style values) and integral doubles.
+    public var int64: Int64? {
+        switch self {
+        case .int(let i): i
+        case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: Int64(d)
+        case .string(let s): Int64(s)
+        default: nil
+        }
+    }
+
+    public var double: Double? {
+        switch self {
+        case .int(let i): Double(i)
+        case .double(let d): d
+        case .string(let s): Double(s)
+        default: nil
+        }
+    }
+}

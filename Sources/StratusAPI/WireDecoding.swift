@@ -1,0 +1,200 @@
+import Foundation
+import StratusModel
+
+/// Reads CloudKit Web Services request dictionaries into the model, refusing malformed shapes with
+/// BAD_REQUEST that names the field at fault.
+enum WireDecoding {
+    static func zoneID(_ j: JSON?) throws(StratusError) -> ZoneID {
+        guard let j, !j.isNull else { return .defaultZone }
+        guard let o = j.object else { throw .badRequest("zoneID must be an object") }
+        let name = o["zoneName"]?.string ?? ZoneID.defaultZoneName
+        try ZoneID.validate(zoneName: name)
+        return ZoneID(zoneName: name, ownerRecordName: o["ownerRecordName"]?.string ?? o["ownerName"]?.string)
+    }
+
+    static func stringList(_ j: JSON?, _ what: String) throws(StratusError) -> [String]? {
+        guard let j, !j.isNull else { return nil }
+        guard let a = j.array else { throw .badRequest("\(what) must be an array of strings") }
+        var out: [String] = []
+        for x in a { guard let s = x.string else { throw .badRequest("\(what) must be an array of strings") }; out.append(s) }
+        return out
+    }
+
+    static func int(_ j: JSON?, _ what: String) throws(StratusError) -> Int? {
+        guard let j, !j.isNull else { return nil }
+        guard let i = j.int64, i >= Int64(Int32.min), i <= Int64(Int32.max) else { throw .badRequest("\(what) must be an integer") }
+        return Int(i)
+    }
+
+    // MARK: values
+
+    /// A field value `{"value": …, "type": …}`. Without a type (as many clients send), the type is inferred
+    /// from the JSON: text → STRING, integer → INT64, fraction → DOUBLE, an object with latitude/longitude →
+    /// LOCATION, with recordName → REFERENCE, with fileChecksum → ASSETID; arrays likewise as lists.
+    static func fieldValue(_ j: JSON, field: String) throws(StratusError) -> FieldValue {
+        guard let o = j.object else { throw .badRequest("field '\(field)' must be an object with a value") }
+        guard let value = o["value"] else { throw .badRequest("field '\(field)' has no value") }
+        if let t = o["type"]?.string {
+            guard let type = t == "UNKNOWN_LIST" ? FieldType.list(.string) : FieldType(wireName: t) else {
+                throw .badRequest("field '\(field)' has an unknown type '\(t.prefix(40))'")
+            }
+            if t == "UNKNOWN_LIST" {
+                guard value.array?.isEmpty == true else { throw .badRequest("field '\(field)': UNKNOWN_LIST must be empty") }
+                return .list(nil, [])
+            }
+            return try typed(value, type, field: field)
+        }
+        return try inferred(value, field: field)
+    }
+
+    static func typed(_ v: JSON, _ type: FieldType, field: String) throws(StratusError) -> FieldValue {
+        if type.isList {
+            guard let a = v.array else { throw .badRequest("field '\(field)' is \(type.wireName) and needs an array") }
+            var items: [FieldValue] = []
+            items.reserveCapacity(a.count)
+            for x in a { items.append(try scalar(x, type.scalar, field: field)) }
+            return .list(type.scalar, items)
+        }
+        return try scalar(v, type.scalar, field: field)
+    }
+
+    static func scalar(_ v: JSON, _ t: ScalarType, field: String) throws(StratusError) -> FieldValue {
+        func bad(_ expected: String) -> StratusError { .badRequest("field '\(field)' is \(t.wireName) and needs \(expected)") }
+        switch t {
+        case .string:
+            guard let s = v.string else { throw bad("a string") }
+            return .string(s)
+        case .int64:
+            guard let i = v.int64 else { throw bad("an integer") }
+            return .int64(i)
+        case .double:
+            guard let d = v.double, d.isFinite else { throw bad("a number") }
+            return .double(d)
+        case .timestamp:
+            guard let i = v.int64 else { throw bad("whole milliseconds") }
+            return .timestamp(i)
+        case .bytes:
+            guard let s = v.string, let d = Data(base64Encoded: s) else { throw bad("base64 text") }
+            return .bytes(d)
+        case .reference:
+            return .reference(try reference(v, field: field))
+        case .location:
+            return .location(try location(v, field: field))
+        case .asset:
+            guard let o = v.object, let checksum = o["fileChecksum"]?.string else { throw bad("an asset dictionary with fileChecksum (from assets/upload)") }
+            return .asset(AssetValue(fileChecksum: checksum, size: o["size"]?.int64 ?? 0, referenceChecksum: o["referenceChecksum"]?.string,
+                                     wrappingKey: o["wrappingKey"]?.string, receipt: o["receipt"]?.string))
+        }
+    }
+
+    static func reference(_ v: JSON, field: String) throws(StratusError) -> Reference {
+        guard let o = v.object, let name = o["recordName"]?.string else { throw .badRequest("field '\(field)' needs a reference with a recordName") }
+        var action = ReferenceAction.none
+        if let a = o["action"]?.string {
+            guard let parsed = ReferenceAction(rawValue: a) else { throw .badRequest("field '\(field)': unknown reference action '\(a.prefix(20))'") }
+            action = parsed
+        }
+        let zone: ZoneID? = o["zoneID"].map { _ in (try? zoneID(o["zoneID"])) ?? .defaultZone }
+        return Reference(recordName: name, zoneID: zone, action: action)
+    }
+
+    static func location(_ v: JSON, field: String) throws(StratusError) -> Location {
+        guard let o = v.object, let lat = o["latitude"]?.double, let lon = o["longitude"]?.double else {
+            throw .badRequest("field '\(field)' needs a location with latitude and longitude")
+        }
+        return Location(latitude: lat, longitude: lon, horizontalAccuracy: o["horizontalAccuracy"]?.double, verticalAccuracy: o["verticalAccuracy"]?.double,
+                        altitude: o["altitude"]?.double, speed: o["speed"]?.double, course: o["course"]?.double, timestamp: o["timestamp"]?.int64)
+    }
+
+    static func inferred(_ v: JSON, field: String) throws(StratusError) -> FieldValue {
+        switch v {
+        case .string(let s): return .string(s)
+        case .int(let i): return .int64(i)
+        case .double(let d):
+            guard d.isFinite else { throw .badRequest("field '\(field)': numbers must be finite") }
+            return .double(d)
+        case .bool: throw .badRequest("field '\(field)': CloudKit has no boolean type; send INT64 0 or 1")
+        case .null: throw .badRequest("field '\(field)' has a null value")
+        case .object(let o):
+            if o["latitude"] != nil { return .location(try location(v, field: field)) }
+            if o["recordName"] != nil { return .reference(try reference(v, field: field)) }
+            if o["fileChecksum"] != nil { return try scalar(v, .asset, field: field) }
+            throw .badRequest("field '\(field)': cannot tell the type of this object; send a type")
+        case .array(let a):
+            if a.isEmpty { return .list(nil, []) }
+            var items: [FieldValue] = []
+            for x in a {
+                if case .array = x { throw .badRequest("field '\(field)': lists cannot contain lists") }
+                items.append(try inferred(x, field: field))
+            }
+            // Integers mixed with fractions form a DOUBLE list.
+            if items.contains(where: { $0.scalarType == .double }) {
+                items = items.map { if case .int64(let i) = $0 { .double(Double(i)) } else { $0 } }
+            }
+            let t = items[0].scalarType
+            guard items.allSatisfy({ $0.scalarType == t }) else { throw .badRequest("field '\(field)': list items must share one type") }
+            return .list(t, items)
+        }
+    }
+
+    // MARK: records
+
+    static func record(_ j: JSON?, defaultZone: ZoneID) throws(StratusError) -> StoredRecord {
+        guard let o = j?.object else { throw .badRequest("each operation needs a record object") }
+        var fields: [String: FieldValue] = [:]
+        if let f = o["fields"], !f.isNull {
+            guard let fo = f.object else { throw .badRequest("fields must be an object") }
+            guard fo.count <= 1000 else { throw .badRequest("a record holds at most 1000 fields") }
+            for (name, value) in fo { fields[name] = try fieldValue(value, field: name) }
+        }
+        let name = o["recordName"]?.string ?? ""
+        return StoredRecord(recordName: name, recordType: o["recordType"]?.string ?? "", zoneID: defaultZone,
+                            recordChangeTag: o["recordChangeTag"]?.string, fields: fields)
+    }
+
+    // MARK: queries
+
+    static func query(_ j: JSON?, zone: ZoneID?, limit: Int, marker: String?, desiredKeys: [String]?) throws(StratusError) -> Query {
+        guard let o = j?.object else { throw .badRequest("records/query needs a query object") }
+        guard let type = o["recordType"]?.string, !type.isEmpty else { throw .badRequest("query needs a recordType") }
+        var filters: [QueryFilter] = []
+        for f in o["filterBy"]?.array ?? [] { filters.append(try filter(f)) }
+        var sorts: [QuerySort] = []
+        for s in o["sortBy"]?.array ?? [] { sorts.append(try sort(s)) }
+        guard filters.count <= 50, sorts.count <= 10 else { throw .badRequest("a query holds at most 50 filters and 10 sort keys") }
+        return Query(recordType: type, filters: filters, sorts: sorts, zoneID: zone, resultsLimit: limit, continuationMarker: marker, desiredKeys: desiredKeys)
+    }
+
+    static func fieldRef(_ o: [String: JSON]) throws(StratusError) -> FieldRef {
+        if let s = o["systemFieldName"]?.string {
+            guard let sys = SystemField(rawValue: s) ?? SystemField(schemaName: s) else { throw .badRequest("unknown systemFieldName '\(s.prefix(40))'") }
+            return .system(sys)
+        }
+        guard let name = o["fieldName"]?.string, !name.isEmpty else { throw .badRequest("a filter or sort needs a fieldName or systemFieldName") }
+        if let sys = SystemField(schemaName: name) { return .system(sys) }
+        return .field(name)
+    }
+
+    static func filter(_ j: JSON) throws(StratusError) -> QueryFilter {
+        guard let o = j.object else { throw .badRequest("filterBy must hold objects") }
+        guard let c = o["comparator"]?.string, let comparator = Comparator(rawValue: c) else {
+            throw .badRequest("unknown comparator '\((o["comparator"]?.string ?? "").prefix(40))'")
+        }
+        let ref = try fieldRef(o)
+        guard let fv = o["fieldValue"] else { throw .badRequest("a filter needs a fieldValue") }
+        var value = try fieldValue(fv, field: ref.displayName)
+        // A bare string compared with recordName is a record name.
+        if case .system(.recordName) = ref, case .reference(let r) = value { value = .string(r.recordName) }
+        if comparator.takesListValue, !value.isList { throw .badRequest("\(comparator.rawValue) needs a list value (a *_LIST type)") }
+        return QueryFilter(ref, comparator, value, distance: o["distance"]?.double)
+    }
+
+    static func sort(_ j: JSON) throws(StratusError) -> QuerySort {
+        guard let o = j.object else { throw .badRequest("sortBy must hold objects") }
+        var relative: Location? = nil
+        if let r = o["relativeLocation"], !r.isNull {
+            relative = try location(r["value"] ?? r, field: "relativeLocation")
+        }
+        return QuerySort(try fieldRef(o), ascending: o["ascending"]?.bool ?? true, relativeLocation: relative)
+    }
+}

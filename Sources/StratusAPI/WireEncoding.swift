@@ -1,0 +1,120 @@
+import Foundation
+import StratusModel
+
+/// Writes model values in CloudKit Web Services' response shapes.
+struct WireEncoding {
+    /// INT64 values as strings, for JavaScript clients that lose 64-bit precision.
+    var numbersAsStrings = false
+    /// Builds an asset's download URL from its checksum.
+    var assetURL: (String) -> String? = { _ in nil }
+
+    func zoneID(_ z: ZoneID, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("zoneName", z.zoneName)
+        w.field("ownerRecordName", z.ownerRecordName ?? DatabaseID.publicOwner)
+        w.endObject()
+    }
+
+    func stamp(_ s: RecordStamp, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("timestamp", s.timestamp)
+        w.field("userRecordName", s.userRecordName)
+        w.field("deviceID", s.deviceID)
+        w.endObject()
+    }
+
+    func record(_ r: StoredRecord, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("recordName", r.recordName)
+        w.field("recordType", r.recordType)
+        if let tag = r.recordChangeTag { w.field("recordChangeTag", tag) }
+        w.key("fields")
+        w.beginObject()
+        for (name, value) in r.fields.sorted(by: { $0.key < $1.key }) {
+            w.key(name)
+            w.beginObject()
+            w.key("value")
+            self.value(value, &w)
+            w.field("type", value.fieldType?.wireName ?? "UNKNOWN_LIST")
+            w.endObject()
+        }
+        w.endObject()
+        if let c = r.created { w.key("created"); stamp(c, &w) }
+        if let m = r.modified { w.key("modified"); stamp(m, &w) }
+        w.field("deleted", false)
+        w.key("zoneID")
+        zoneID(r.zoneID, &w)
+        w.endObject()
+    }
+
+    func deletedRecord(_ name: String, zone: ZoneID, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("recordName", name)
+        w.field("deleted", true)
+        w.key("zoneID")
+        zoneID(zone, &w)
+        w.endObject()
+    }
+
+    func value(_ v: FieldValue, _ w: inout JSONWriter) {
+        switch v {
+        case .string(let s): w.string(s)
+        case .int64(let i): if numbersAsStrings { w.string(String(i)) } else { w.int(i) }
+        case .double(let d): w.double(d)
+        case .timestamp(let t): w.int(t)
+        case .bytes(let b): w.string(b.base64EncodedString())
+        case .reference(let r):
+            w.beginObject()
+            w.field("recordName", r.recordName)
+            w.field("action", r.action.rawValue)
+            if let z = r.zoneID { w.key("zoneID"); zoneID(z, &w) }
+            w.endObject()
+        case .asset(let a):
+            w.beginObject()
+            w.field("fileChecksum", a.fileChecksum)
+            w.field("size", a.size)
+            if let rc = a.referenceChecksum { w.field("referenceChecksum", rc) }
+            if let wk = a.wrappingKey { w.field("wrappingKey", wk) }
+            if let r = a.receipt { w.field("receipt", r) }
+            if let url = assetURL(a.fileChecksum) { w.field("downloadURL", url) }
+            w.endObject()
+        case .location(let l):
+            w.beginObject()
+            w.key("latitude"); w.double(l.latitude)
+            w.key("longitude"); w.double(l.longitude)
+            if let x = l.horizontalAccuracy { w.key("horizontalAccuracy"); w.double(x) }
+            if let x = l.verticalAccuracy { w.key("verticalAccuracy"); w.double(x) }
+            if let x = l.altitude { w.key("altitude"); w.double(x) }
+            if let x = l.speed { w.key("speed"); w.double(x) }
+            if let x = l.course { w.key("course"); w.double(x) }
+            if let x = l.timestamp { w.field("timestamp", x) }
+            w.endObject()
+        case .list(_, let items):
+            w.beginArray()
+            for i in items { value(i, &w) }
+            w.endArray()
+        }
+    }
+
+    /// A per-item error inside a result array, as CloudKit writes it.
+    func error(_ e: StratusError, _ w: inout JSONWriter) {
+        w.beginObject()
+        if let name = e.recordName { w.field("recordName", name) }
+        if let z = e.zoneID { w.key("zoneID"); zoneID(z, &w) }
+        w.field("reason", e.reason)
+        w.field("serverErrorCode", e.code.rawValue)
+        if let r = e.retryAfter { w.field("retryAfter", Int64(r)) }
+        w.field("uuid", UUID().uuidString.lowercased())
+        if let server = e.serverRecord { w.key("serverRecord"); record(server, &w) }
+        w.endObject()
+    }
+
+    func zone(_ z: RecordZone, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("zoneID")
+        zoneID(z.zoneID, &w)
+        w.field("syncToken", z.syncToken)
+        w.field("atomic", z.atomic)
+        w.endObject()
+    }
+}

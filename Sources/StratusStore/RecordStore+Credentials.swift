@@ -1,0 +1,185 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// API tokens, container users and web auth tokens, kept in the control database. Secrets are stored hashed.
+extension RecordStore {
+    static func registerCredentialMigrations(_ m: inout DatabaseMigrator) {
+        m.registerMigration("v2-credentials") { db in
+            try db.execute(sql: """
+                CREATE TABLE api_tokens(id INTEGER PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, name TEXT NOT NULL,
+                    token_hash TEXT NOT NULL UNIQUE, allowed_origins TEXT NOT NULL, created_at INTEGER NOT NULL, revoked INTEGER NOT NULL DEFAULT 0);
+                CREATE INDEX api_tokens_container ON api_tokens(container, environment);
+                CREATE TABLE users(container TEXT NOT NULL, user_record_name TEXT NOT NULL, email TEXT NOT NULL COLLATE NOCASE,
+                    password_hash TEXT NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL, created_at INTEGER NOT NULL,
+                    PRIMARY KEY(container, user_record_name), UNIQUE(container, email)) WITHOUT ROWID;
+                CREATE TABLE web_tokens(token_hash TEXT PRIMARY KEY, container TEXT NOT NULL, user_record_name TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX web_tokens_expiry ON web_tokens(expires_at);
+                """)
+        }
+    }
+
+    // MARK: API tokens
+
+    /// Creates a token for one container environment. The secret (64 lowercase hex, the form CloudKit clients
+    /// check) is returned once and only its hash is kept.
+    public func createAPIToken(container: ContainerID, environment: Environment, name: String, allowedOrigins: [String] = []) throws(StratusError) -> (APIToken, secret: String) {
+        guard try containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 100 else { throw .badRequest("a token needs a name of 1 to 100 characters") }
+        for o in allowedOrigins {
+            guard let u = URL(string: o), let scheme = u.scheme, ["http", "https"].contains(scheme), u.host != nil, u.path.isEmpty else {
+                throw .badRequest("allowed origin '\(o.prefix(100))' must look like https://example.com")
+            }
+        }
+        let secret = Secrets.hex(Secrets.randomBytes(32))
+        let now = Clock.nowMillis()
+        let origins = String(decoding: (try? JSONEncoder().encode(allowedOrigins)) ?? Data("[]".utf8), as: UTF8.self)
+        let id: Int64 = try guarded {
+            try control.write { db in
+                try db.execute(sql: "INSERT INTO api_tokens(container, environment, name, token_hash, allowed_origins, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [container.rawValue, environment.rawValue, trimmed, Secrets.tokenHash(secret), origins, now])
+                return db.lastInsertedRowID
+            }
+        }
+        return (APIToken(id: id, container: container, environment: environment, name: trimmed, allowedOrigins: allowedOrigins, createdAt: now, revoked: false), secret)
+    }
+
+    private static func apiToken(_ row: Row) -> APIToken? {
+        guard let c = try? ContainerID(row["container"] as String), let e = Environment(rawValue: row["environment"]) else { return nil }
+        let origins = (try? JSONDecoder().decode([String].self, from: Data((row["allowed_origins"] as String).utf8))) ?? []
+        return APIToken(id: row["id"], container: c, environment: e, name: row["name"], allowedOrigins: origins, createdAt: row["created_at"], revoked: row["revoked"])
+    }
+
+    public func apiTokens(container: ContainerID, environment: Environment) throws(StratusError) -> [APIToken] {
+        try guarded {
+            try control.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM api_tokens WHERE container = ? AND environment = ? ORDER BY id",
+                                 arguments: [container.rawValue, environment.rawValue]).compactMap(RecordStore.apiToken)
+            }
+        }
+    }
+
+    public func revokeAPIToken(id: Int64, container: ContainerID) throws(StratusError) {
+        try guarded {
+            try control.write { db in
+                try db.execute(sql: "UPDATE api_tokens SET revoked = 1 WHERE id = ? AND container = ?", arguments: [id, container.rawValue])
+                guard db.changesCount == 1 else { throw StratusError(.notFound, "no such token") }
+            }
+        }
+    }
+
+    /// The live token a secret belongs to, or nil (unknown or revoked).
+    public func authenticateAPIToken(_ secret: String) throws(StratusError) -> APIToken? {
+        guard secret.utf8.count <= 256 else { return nil }
+        return try guarded {
+            try control.read { db in
+                try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM api_tokens WHERE token_hash = ? AND revoked = 0"),
+                                 arguments: [Secrets.tokenHash(secret)]).flatMap(RecordStore.apiToken)
+            }
+        }
+    }
+
+    // MARK: users
+
+    public func createUser(container: ContainerID, email: String, password: String, firstName: String = "", lastName: String = "") throws(StratusError) -> ContainerUser {
+        guard try containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+        let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard email.count <= 254, email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw .badRequest("'\(email.prefix(100))' is not an email address") }
+        guard password.count >= 8, password.utf8.count <= 1024 else { throw .badRequest("a password needs 8 to 1024 characters") }
+        let user = ContainerUser(userRecordName: "_" + Secrets.hex(Secrets.randomBytes(16)), email: email, firstName: firstName, lastName: lastName)
+        let hash = try guarded { try Secrets.hashPassword(password) }
+        try guarded {
+            try control.write { db in
+                if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE container = ? AND email = ?", arguments: [container.rawValue, email]) == true {
+                    throw StratusError(.exists, "a user with this email already exists")
+                }
+                try db.execute(sql: "INSERT INTO users(container, user_record_name, email, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: [container.rawValue, user.userRecordName, email, hash, firstName, lastName, Clock.nowMillis()])
+            }
+        }
+        return user
+    }
+
+    private static func user(_ row: Row) -> ContainerUser {
+        ContainerUser(userRecordName: row["user_record_name"], email: row["email"], firstName: row["first_name"], lastName: row["last_name"])
+    }
+
+    public func users(container: ContainerID) throws(StratusError) -> [ContainerUser] {
+        try guarded {
+            try control.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM users WHERE container = ? ORDER BY email", arguments: [container.rawValue]).map(RecordStore.user)
+            }
+        }
+    }
+
+    public func user(container: ContainerID, userRecordName: String) throws(StratusError) -> ContainerUser? {
+        try guarded {
+            try control.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM users WHERE container = ? AND user_record_name = ?",
+                                 arguments: [container.rawValue, userRecordName]).map(RecordStore.user)
+            }
+        }
+    }
+
+    public func user(container: ContainerID, email: String) throws(StratusError) -> ContainerUser? {
+        try guarded {
+            try control.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM users WHERE container = ? AND email = ?", arguments: [container.rawValue, email]).map(RecordStore.user)
+            }
+        }
+    }
+
+    /// The user whose email and password these are, or nil. Unknown emails cost a hash too, so timing does not tell.
+    public func authenticateUser(container: ContainerID, email: String, password: String) throws(StratusError) -> ContainerUser? {
+        let row: Row? = try guarded {
+            try control.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM users WHERE container = ? AND email = ?", arguments: [container.rawValue, email])
+            }
+        }
+        guard let row else {
+            _ = Secrets.verifyPassword(password, hash: RecordStore.decoyHash)
+            return nil
+        }
+        return Secrets.verifyPassword(password, hash: row["password_hash"]) ? RecordStore.user(row) : nil
+    }
+
+    static let decoyHash = (try? Secrets.hashPassword("decoy password")) ?? ""
+
+    // MARK: web auth tokens
+
+    /// CloudKit's lifetimes: 30 minutes, or 14 days when the user asked to stay signed in.
+    public static let shortSession: Int64 = 30 * 60 * 1000
+    public static let longSession: Int64 = 14 * 24 * 3600 * 1000
+
+    public func createWebAuthToken(container: ContainerID, userRecordName: String, lifetime: Int64 = RecordStore.shortSession) throws(StratusError) -> String {
+        let token = Data(Secrets.randomBytes(32)).base64EncodedString()
+        let now = Clock.nowMillis()
+        try guarded {
+            try control.write { db in
+                try db.execute(sql: "DELETE FROM web_tokens WHERE expires_at < ?", arguments: [now])
+                try db.execute(sql: "INSERT INTO web_tokens(token_hash, container, user_record_name, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [Secrets.tokenHash(token), container.rawValue, userRecordName, now + lifetime, now])
+            }
+        }
+        return token
+    }
+
+    /// The user a web auth token signs in, with the token's remaining lifetime; nil if unknown, expired or another container's.
+    public func authenticateWebAuthToken(_ token: String, container: ContainerID) throws(StratusError) -> (user: String, expiresAt: Int64)? {
+        guard token.utf8.count <= 512 else { return nil }
+        return try guarded {
+            try control.read { db in
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT user_record_name, expires_at FROM web_tokens WHERE token_hash = ? AND container = ?"),
+                                                 arguments: [Secrets.tokenHash(token), container.rawValue]) else { return nil }
+                let expires: Int64 = row[1]
+                return expires > Clock.nowMillis() ? (row[0], expires) : nil
+            }
+        }
+    }
+
+    public func revokeWebAuthToken(_ token: String) throws(StratusError) {
+        try guarded { try control.write { db in try db.execute(sql: "DELETE FROM web_tokens WHERE token_hash = ?", arguments: [Secrets.tokenHash(token)]) } }
+    }
+}

@@ -1,0 +1,35 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// Random secrets and how they are kept: tokens as SHA-256 (they are long and random, so a fast hash is
+/// enough), passwords as PBKDF2-SHA256 with a per-user salt and 210,000 rounds.
+enum Secrets {
+    static func randomBytes(_ n: Int) -> [UInt8] {
+        var rng = SystemRandomNumberGenerator()
+        return (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    static func tokenHash(_ token: String) -> String { hex(SHA256.hash(data: Data(token.utf8))) }
+
+    static let passwordRounds = 210_000
+
+    static func hashPassword(_ password: String) throws -> String {
+        let salt = randomBytes(16)
+        let key = try KDF.Insecure.PBKDF2.deriveKey(from: Data(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, rounds: passwordRounds)
+        return "pbkdf2-sha256$\(passwordRounds)$\(Data(salt).base64EncodedString())$\(key.withUnsafeBytes { Data($0).base64EncodedString() })"
+    }
+
+    static func verifyPassword(_ password: String, hash: String) -> Bool {
+        let parts = hash.split(separator: "$")
+        guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), rounds >= 1000,
+              let salt = Data(base64Encoded: String(parts[2])), let expected = Data(base64Encoded: String(parts[3])),
+              let key = try? KDF.Insecure.PBKDF2.deriveKey(from: Data(password.utf8), salt: salt, using: .sha256,
+                                                            outputByteCount: expected.count, rounds: rounds) else { return false }
+        let derived = key.withUnsafeBytes { Data($0) }
+        // Constant-time comparison.
+        return derived.count == expected.count && zip(derived, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

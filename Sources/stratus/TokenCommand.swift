@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import StratusModel
+import StratusStore
+
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "token", abstract: "Manage API tokens for CloudKit Web Services.",
+                                                    subcommands: [Create.self, List.self, Revoke.self])
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an API token and print it (shown once).")
+        @OptionGroup var options: DataOptions
+        @Option(help: "The container identifier.") var container: String
+        @Option(help: "development or production.") var environment: String
+        @Option(help: "A name to recognise the token by.") var name: String
+        @Option(name: .customLong("allowed-origin"), help: "An origin browsers may use it from (repeatable; none means any).") var allowedOrigins: [String] = []
+
+        func run() throws {
+            try reportingErrors {
+                let (_, secret) = try options.open().createAPIToken(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment),
+                                                                    name: name, allowedOrigins: allowedOrigins)
+                print(secret)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a container environment's API tokens.")
+        @OptionGroup var options: DataOptions
+        @Option var container: String
+        @Option var environment: String
+
+        func run() throws {
+            try reportingErrors {
+                for t in try options.open().apiTokens(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment)) {
+                    print("\(t.id)\t\(t.name)\t\(t.revoked ? "revoked" : "active")\t\(t.allowedOrigins.isEmpty ? "any origin" : t.allowedOrigins.joined(separator: ","))")
+                }
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke an API token by its id.")
+        @OptionGroup var options: DataOptions
+        @Option var container: String
+        @Argument var id: Int64
+
+        func run() throws {
+            try reportingErrors { try options.open().revokeAPIToken(id: id, container: try ContainerID(container)); print("revoked \(id)") }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import StratusAPI
+import StratusModel
+import StratusServer
+import StratusStore
+
+/// The real server on port 0 with one container, an API token per environment, and two signed-in users.
+final class APIFixture: @unchecked Sendable {
+    let app: StratusApplication
+    let data: URL
+    let container = try! ContainerID("iCloud.com.example.API")
+    let devToken: String
+    let prodToken: String
+    let alice: ContainerUser
+    let bob: ContainerUser
+    let aliceToken: String
+    let bobToken: String
+    let session = URLSession(configuration: .ephemeral)
+
+    init() async throws {
+        data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-api-\(UUID().uuidString)")
+        app = try StratusApplication(config: ServerConfig(port: 0, dataDirectory: data))
+        let store = app.store
+        try store.createContainer(container)
+        devToken = try store.createAPIToken(container: container, environment: .development, name: "dev").secret
+        prodToken = try store.createAPIToken(container: container, environment: .production, name: "prod").secret
+        alice = try store.createUser(container: container, email: "alice@example.com", password: "correct horse")
+        bob = try store.createUser(container: container, email: "bob@example.com", password: "battery staple")
+        aliceToken = try store.createWebAuthToken(container: container, userRecordName: alice.userRecordName)
+        bobToken = try store.createWebAuthToken(container: container, userRecordName: bob.userRecordName)
+        try await app.start()
+    }
+
+    deinit {
+        let app = self.app, data = self.data
+        Task { await app.stop(); try? FileManager.default.removeItem(at: data) }
+    }
+
+    struct Reply {
+        var status: Int
+        var json: JSON
+        var headers: [String: String]
+        var text: String
+    }
+
+    static func encode(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? s
+    }
+
+    /// POSTs (or GETs, with no body) to `/database/1/<container>/<env>/<db>/<path>`.
+    func call(_ path: String, _ body: String? = nil, db: String = "public", env: String = "development", token: String? = nil,
+              user: String? = nil, method: String? = nil, contentType: String = "text/plain", headers: [String: String] = [:],
+              rawQuery: String? = nil) async throws -> Reply {
+        var q = rawQuery ?? ""
+        if rawQuery == nil {
+            let t = token ?? (env == "production" ? prodToken : devToken)
+            q = "ckAPIToken=\(APIFixture.encode(t))"
+            if let user { q += "&ckWebAuthToken=\(APIFixture.encode(user))" }
+        }
+        var req = URLRequest(url: URL(string: "\(app.url)database/1/\(container.rawValue)/\(env)/\(db)/\(path)?\(q)")!)
+        req.httpMethod = method ?? (body == nil ? "GET" : "POST")
+        if let body { req.httpBody = Data(body.utf8); req.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        for (k, v) in headers { req.setValue(v, forHTTPHeaderField: k) }
+        let (d, r) = try await session.data(for: req)
+        let http = r as! HTTPURLResponse
+        var h: [String: String] = [:]
+        for (k, v) in http.allHeaderFields { h[String(describing: k).lowercased()] = String(describing: v) }
+        let json = (try? JSON.parse(d)) ?? .null
+        return Reply(status: http.statusCode, json: json, headers: h, text: String(decoding: d, as: UTF8.self))
+    }
+}
+
+extension JSON {
+    var records: [JSON] { self["records"]?.array ?? [] }
+    var code: String? { self["serverErrorCode"]?.string }
+    var names: [String] { records.compactMap { $0["recordName"]?.string } }
+}
