@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+@testable import StratusAPI
+import StratusModel
+import StratusStore
+
+@Suite struct RecordsEndpointTests {
+    @Test func modifyQueryLookupRoundTripInCloudKitShapes() async throws {
+        let f = try await APIFixture()
+        // Typed and untyped values, as real clients send them, with text/plain like CloudKit JS.
+        let modify = """
+            {"operations":[
+              {"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{
+                "title":{"value":"Hello <b>world</b>","type":"STRING"},"count":{"value":3},"ratio":{"value":0.5},
+                "when":{"value":1700000000000,"type":"TIMESTAMP"},"tags":{"value":["a","b"]},
+                "where":{"value":{"latitude":48.85,"longitude":2.35}},"data":{"value":"AAEC","type":"BYTES"},
+                "big":{"value":9007199254740993,"type":"INT64"}}}},
+              {"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"second"}}}}
+            ]}
+            """
+        let saved = try await f.call("records/modify", modify, user: f.aliceToken)
+        #expect(saved.status == 200, "\(saved.text)")
+        let first = try #require(saved.json.records.first)
+        #expect(first["recordChangeTag"]?.string?.isEmpty == false)
+        #expect(first["created"]?["userRecordName"]?.string == f.alice.userRecordName)
+        #expect(first["fields"]?["count"]?["type"]?.string == "INT64")
+        #expect(first["fields"]?["ratio"]?["type"]?.string == "DOUBLE")
+        #expect(first["fields"]?["tags"]?["type"]?.string == "STRING_LIST")
+        #expect(first["fields"]?["where"]?["type"]?.string == "LOCATION")
+        #expect(first["fields"]?["big"]?["value"] == .int(9007199254740993))
+        #expect(saved.json.records[1]["recordName"]?.string?.count == 36, "a UUID is made for a nameless create")
+        // < and > never appear raw in JSON.
+        #expect(!saved.text.contains("<b>"))
+
+        let q = try await f.call("records/query", #"{"query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"count","fieldValue":{"value":3}}]},"numbersAsStrings":true}"#)
+        #expect(q.status == 200 && q.json.names == ["n1"])
+        #expect(q.json.records[0]["fields"]?["big"]?["value"] == .string("9007199254740993"))
+        let lookup = try await f.call("records/lookup", #"{"records":[{"recordName":"n1"},{"recordName":"missing"}],"desiredKeys":["title"]}"#)
+        #expect(lookup.json.records.count == 2)
+        #expect(lookup.json.records[0]["fields"]?.object?.keys.sorted() == ["title"])
+        #expect(lookup.json.records[1].code == "NOT_FOUND" && lookup.json.records[1]["recordName"]?.string == "missing")
+    }
+
+    @Test func conflictsComeBackPerRecordInside200() async throws {
+        let f = try await APIFixture()
+        let created = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"n","recordType":"Note","fields":{"v":{"value":1}}}}]}"#, user: f.aliceToken)
+        let tag = try #require(created.json.records[0]["recordChangeTag"]?.string)
+        let update = #"{"operations":[{"operationType":"update","record":{"recordName":"n","recordType":"Note","recordChangeTag":"TAG","fields":{"v":{"value":2}}}}],"atomic":false}"#
+        let ok = try await f.call("records/modify", update.replacingOccurrences(of: "TAG", with: tag), user: f.aliceToken)
+        #expect(ok.status == 200 && ok.json.records[0]["fields"]?["v"]?["value"] == .int(2))
+        let stale = try await f.call("records/modify", update.replacingOccurrences(of: "TAG", with: tag), user: f.aliceToken)
+        #expect(stale.status == 200)
+        #expect(stale.json.records[0].code == "CONFLICT")
+        #expect(stale.json.records[0]["serverRecord"]?["fields"]?["v"]?["value"] == .int(2))
+    }
+
+    @Test func writesNeedAUserAndRolesApply() async throws {
+        let f = try await APIFixture()
+        let anonymous = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"x","recordType":"Note"}}]}"#)
+        #expect(anonymous.status == 421 && anonymous.json.code == "AUTHENTICATION_REQUIRED")
+        _ = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"Note","fields":{"t":{"value":"x"}}}}]}"#, user: f.aliceToken)
+        // Default grants: everyone reads, only the creator writes.
+        #expect(try await f.call("records/lookup", #"{"records":[{"recordName":"a"}]}"#).json.names == ["a"])
+        let bobWrites = try await f.call("records/modify", #"{"operations":[{"operationType":"forceUpdate","record":{"recordName":"a","recordType":"Note","fields":{"t":{"value":"mine"}}}}]}"#, user: f.bobToken)
+        #expect(bobWrites.status == 200 && bobWrites.json.records[0].code == "ACCESS_DENIED")
+        let bobDeletes = try await f.call("records/modify", #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"a"}}]}"#, user: f.bobToken)
+        #expect(bobDeletes.json.records[0].code == "ACCESS_DENIED")
+        let aliceDeletes = try await f.call("records/modify", #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"a"}}]}"#, user: f.aliceToken)
+        #expect(aliceDeletes.json.records[0]["deleted"] == .bool(true))
+    }
+
+    @Test func privateDatabasesAreIsolated() async throws {
+        let f = try await APIFixture()
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Secret"}}}]}"#, db: "private", user: f.aliceToken)
+        let w = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Secret"},"operations":[{"operationType":"create","record":{"recordName":"diary","recordType":"Entry","fields":{"t":{"value":"alice's"}}}}]}"#, db: "private", user: f.aliceToken)
+        #expect(w.json.records[0]["recordName"]?.string == "diary")
+        // Whatever bob names — alice's zone, her owner name, a zone-wide query — he sees only his own (empty) database.
+        let attempts: [(String, String)] = [
+            ("records/lookup", #"{"zoneID":{"zoneName":"Secret","ownerRecordName":"ALICE"},"records":[{"recordName":"diary"}]}"#),
+            ("records/query", #"{"zoneID":{"zoneName":"Secret","ownerRecordName":"ALICE"},"query":{"recordType":"Entry"}}"#),
+            ("records/query", #"{"zoneWide":true,"query":{"recordType":"Entry"}}"#),
+            ("records/changes", #"{"zoneID":{"zoneName":"Secret","ownerRecordName":"ALICE"}}"#),
+            ("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Secret","ownerRecordName":"ALICE"}}]}"#),
+            ("zones/lookup", #"{"zones":[{"zoneName":"Secret","ownerRecordName":"ALICE"}]}"#),
+            ("changes/database", "{}"),
+            ("zones/list", "{}"),
+        ]
+        for (path, body) in attempts {
+            let r = try await f.call(path, body.replacingOccurrences(of: "ALICE", with: f.alice.userRecordName), db: "private", user: f.bobToken)
+            #expect(!r.text.contains("diary") && !r.text.contains("alice's"), "\(path) leaked: \(r.text.prefix(300))")
+            // Alice's zone name may only come back as bob's own request echoed in a ZONE_NOT_FOUND.
+            #expect(!r.text.contains("Secret") || r.text.contains("ZONE_NOT_FOUND") || r.status == 404, "\(path) leaked: \(r.text.prefix(300))")
+        }
+        let mine = try await f.call("records/query", #"{"zoneID":{"zoneName":"Secret"},"query":{"recordType":"Entry"}}"#, db: "private", user: f.aliceToken)
+        #expect(mine.json.names == ["diary"])
+    }
+
+    @Test func zonesAndChangeFeeds() async throws {
+        let f = try await APIFixture()
+        let start = try await f.call("changes/database", "{}", db: "private", user: f.aliceToken)
+        let dbToken = try #require(start.json["syncToken"]?.string)
+        let created = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Inbox"}}}]}"#, db: "private", user: f.aliceToken)
+        #expect(created.json["zones"]?.array?.first?["zoneID"]?["zoneName"]?.string == "Inbox")
+        let ops = (0..<250).map { #"{"operationType":"create","record":{"recordName":"m\#($0)","recordType":"Mail","fields":{"n":{"value":\#($0)}}}}"# }
+        _ = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Inbox"},"operations":[\#(ops.prefix(200).joined(separator: ","))]}"#, db: "private", user: f.aliceToken)
+        _ = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Inbox"},"operations":[\#(ops.suffix(50).joined(separator: ","))]}"#, db: "private", user: f.aliceToken)
+        let dbChanges = try await f.call("changes/database", #"{"syncToken":"\#(dbToken)"}"#, db: "private", user: f.aliceToken)
+        #expect(dbChanges.json["zones"]?.array?.map { $0["zoneID"]?["zoneName"]?.string } == ["Inbox"])
+
+        var token: String? = nil
+        var seen: [String] = []
+        var pages = 0
+        repeat {
+            let body = token.map { #"{"zones":[{"zoneID":{"zoneName":"Inbox"},"syncToken":"\#($0)"}]}"# } ?? #"{"zones":[{"zoneID":{"zoneName":"Inbox"}}]}"#
+            let page = try await f.call("changes/zone", body, db: "private", user: f.aliceToken)
+            let z = try #require(page.json["zones"]?.array?.first)
+            seen += z.records.compactMap { $0["recordName"]?.string }
+            token = z["syncToken"]?.string
+            pages += 1
+            if z["moreComing"] != .bool(true) { break }
+        } while pages < 10
+        #expect(seen.count == 250 && pages == 2)
+        _ = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Inbox"},"operations":[{"operationType":"forceDelete","record":{"recordName":"m7"}}]}"#, db: "private", user: f.aliceToken)
+        let delta = try await f.call("records/changes", #"{"zoneID":{"zoneName":"Inbox"},"syncToken":"\#(token!)"}"#, db: "private", user: f.aliceToken)
+        #expect(delta.json.records.map { $0["recordName"]?.string } == ["m7"] && delta.json.records[0]["deleted"] == .bool(true))
+        let garbage = try await f.call("records/changes", #"{"zoneID":{"zoneName":"Inbox"},"syncToken":"garbage"}"#, db: "private", user: f.aliceToken)
+        #expect(garbage.status == 400 && garbage.json.code == "BAD_REQUEST")
+        let listed = try await f.call("zones/list", db: "private", user: f.aliceToken)
+        #expect(listed.json["zones"]?.array?.compactMap { $0["zoneID"]?["zoneName"]?.string } == ["_defaultZone", "Inbox"])
+        let deleted = try await f.call("zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"Inbox"}}}]}"#, db: "private", user: f.aliceToken)
+        #expect(deleted.json["zones"]?.array?.first?["deleted"] == .bool(true))
+        let missing = try await f.call("zones/lookup", #"{"zones":[{"zoneName":"Inbox"}]}"#, db: "private", user: f.aliceToken)
+        #expect(missing.json["zones"]?.array?.first?.code == "ZONE_NOT_FOUND")
+    }
+
+    @Test func malformedRequestsAreClearErrorsNeverServerErrors() async throws {
+        let f = try await APIFixture()
+        let cases: [(String, String)] = [
+            ("records/query", "not json"), ("records/query", "{}"), ("records/query", #"{"query":{"recordType":""}}"#),
+            ("records/query", #"{"query":{"recordType":"Note","filterBy":[{"comparator":"SOMETIMES","fieldName":"x","fieldValue":{"value":1}}]}}"#),
+            ("records/query", #"{"query":{"recordType":"Note","filterBy":[{"comparator":"IN","fieldName":"x","fieldValue":{"value":1}}]}}"#),
+            ("records/query", #"{"resultsLimit":"lots","query":{"recordType":"Note"}}"#),
+            ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"b":{"value":true}}}}]}"#),
+            ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"t":{"value":1.5,"type":"TIMESTAMP"}}}}]}"#),
+            ("records/modify", #"{"operations":[{"operationType":"explode","record":{}}]}"#),
+            ("records/modify", #"{"operations":"all"}"#),
+            ("records/lookup", #"{"records":[{"name":"x"}]}"#),
+            ("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"../etc"}}}]}"#),
+            ("nonsense/endpoint", "{}"),
+        ]
+        for (path, body) in cases {
+            let r = try await f.call(path, body, user: f.aliceToken)
+            #expect(r.status < 500, "\(path) \(body) → \(r.status) \(r.text)")
+            let code = r.json.code ?? r.json.records.first?.code ?? r.json["zones"]?.array?.first?.code
+            #expect(code != nil && code != "INTERNAL_ERROR", "\(path) \(body) → \(r.text)")
+        }
+        let tooMany = (0...200).map { _ in #"{"operationType":"create","record":{"recordType":"Note"}}"# }.joined(separator: ",")
+        let over = try await f.call("records/modify", #"{"operations":[\#(tooMany)]}"#, user: f.aliceToken)
+        #expect(over.status == 400 && over.json.code == "BAD_REQUEST")
+    }
+}
