@@ -40,7 +40,7 @@ let package = Package(
             ]
         ),
         // CloudKit Web Services: endpoints, wire JSON, authentication.
-        .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP"]),
+        .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Crypto", package: "swift-crypto")]),
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",
@@ -63,7 +63,8 @@ let package = Package(
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP"]),
-        .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
+        .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel",
+                                                            .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.

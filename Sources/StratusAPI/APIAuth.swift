@@ -10,6 +10,8 @@ struct APIAuth: Sendable {
     /// The web auth token the request carried, to hand back (or a fresh one) in the rotation header.
     var webAuthToken: String?
     var rotatedToken: String?
+    /// Signed with a server-to-server key: the public database only, as the key's user.
+    var serverToServer = false
 
     var userRecordName: String? { caller.userRecordName }
 }
@@ -21,6 +23,12 @@ extension CloudKitAPI {
     func authenticate(_ req: HTTPRequest, container: ContainerID, environment: Environment) throws(StratusError) -> APIAuth {
         let items = req.queryItems
         func param(_ n: String) -> String? { items.first { $0.name == n }?.value }
+        if req.headers["x-apple-cloudkit-request-keyid"] != nil {
+            let key = try serverToServer.verify(req, store: store, container: container, environment: environment)
+            let roles = try store.environment(container, environment).roles(of: key.userRecordName)
+            let token = APIToken(id: 0, container: container, environment: environment, name: "server-to-server key", allowedOrigins: [], createdAt: key.createdAt, revoked: false)
+            return APIAuth(token: token, caller: Caller(userRecordName: key.userRecordName, roles: roles), serverToServer: true)
+        }
         guard let secret = param("ckAPIToken"), !secret.isEmpty else {
             throw .authenticationFailed("ckAPIToken is missing: create an API token for this container environment")
         }
@@ -29,7 +37,7 @@ extension CloudKitAPI {
             throw .authenticationFailed("this API token belongs to another container or environment")
         }
         guard token.allows(origin: req.headers["origin"]) else { throw .authenticationFailed("this API token does not allow the origin \(req.headers["origin"] ?? "")") }
-        var auth = APIAuth(token: token, caller: .anonymous)
+        var auth = APIAuth(token: token, caller: .anonymous, webAuthToken: nil, rotatedToken: nil)
         // Clients encode + / = in the token; one that did not had its + read as a space.
         if let web = (param("ckWebAuthToken") ?? param("ckSession"))?.replacingOccurrences(of: " ", with: "+"), !web.isEmpty {
             guard let (user, expiresAt) = try store.authenticateWebAuthToken(web, container: container) else {

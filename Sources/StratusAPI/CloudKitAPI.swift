@@ -11,6 +11,7 @@ public struct CloudKitAPI: Sendable {
     let blocking: BlockingWork
     /// The largest request body; over it, 413 before it is read.
     let bodyLimit: Int
+    let serverToServer = ServerToServerAuth()
 
     public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024) {
         self.store = store
@@ -56,6 +57,9 @@ public struct CloudKitAPI: Sendable {
             let response: HTTPResponse = try await blocking.run {
                 guard try api.store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
                 let a = try api.authenticate(req, container: container, environment: environment)
+                if a.serverToServer && (database != .public || action.hasPrefix("users/")) {
+                    throw StratusError.authenticationFailed("server-to-server keys act on the public database only")
+                }
                 // Private and shared databases belong to a signed-in user; without one there is nothing to name.
                 if database != .public { _ = try api.requireUser(a, req, container: container, environment: environment) }
                 let ctx = Context(container: container, environment: environment, database: database, auth: a, body: body, request: req)

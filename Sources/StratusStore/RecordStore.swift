@@ -23,6 +23,7 @@ public final class RecordStore: Sendable {
                 try db.execute(sql: "CREATE TABLE containers(id TEXT PRIMARY KEY, created_at INTEGER NOT NULL) WITHOUT ROWID")
             }
             RecordStore.registerCredentialMigrations(&m)
+            RecordStore.registerServerKeyMigrations(&m)
             try m.migrate(q)
             return q
         }
@@ -66,7 +67,7 @@ public final class RecordStore: Sendable {
             try control.write { db in
                 try db.execute(sql: "DELETE FROM containers WHERE id = ?", arguments: [id.rawValue])
                 guard db.changesCount == 1 else { throw StratusError(.notFound, "container \(id) does not exist") }
-                for table in ["api_tokens", "users", "web_tokens"] {
+                for table in ["api_tokens", "users", "web_tokens", "server_keys"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE container = ?", arguments: [id.rawValue])
                 }
             }
