@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import StratusAPI
 import StratusModel
+import StratusHTTP
 import StratusServer
 import StratusStore
 
@@ -23,17 +24,29 @@ final class APIFixture: @unchecked Sendable {
 
     init() async throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-api-\(UUID().uuidString)")
-        app = try StratusApplication(config: ServerConfig(port: 0, dataDirectory: data))
-        let store = app.store
-        try store.createContainer(container)
-        devToken = try store.createAPIToken(container: container, environment: .development, name: "dev").secret
-        prodToken = try store.createAPIToken(container: container, environment: .production, name: "prod").secret
-        alice = try store.createUser(container: container, email: "alice@example.com", password: "correct horse")
-        bob = try store.createUser(container: container, email: "bob@example.com", password: "battery staple")
-        aliceToken = try store.createWebAuthToken(container: container, userRecordName: alice.userRecordName)
-        bobToken = try store.createWebAuthToken(container: container, userRecordName: bob.userRecordName)
+        let data = self.data, container = self.container
+        // Setup blocks on SQLite: it runs on a thread of its own, not on the cooperative pool other tests' servers need.
+        // Users get web auth tokens directly; hashing passwords (PBKDF2, 210k rounds) is left to the tests about it.
+        let (app, tokens) = try await BlockingWork.shared.run { () throws -> (StratusApplication, [String]) in
+            let app = try StratusApplication(config: ServerConfig(port: 0, dataDirectory: data))
+            let store = app.store
+            try store.createContainer(container)
+            return (app, [
+                try store.createAPIToken(container: container, environment: .development, name: "dev").secret,
+                try store.createAPIToken(container: container, environment: .production, name: "prod").secret,
+                try store.createWebAuthToken(container: container, userRecordName: APIFixture.aliceUser.userRecordName),
+                try store.createWebAuthToken(container: container, userRecordName: APIFixture.bobUser.userRecordName),
+            ])
+        }
+        self.app = app
+        (devToken, prodToken, aliceToken, bobToken) = (tokens[0], tokens[1], tokens[2], tokens[3])
+        alice = APIFixture.aliceUser
+        bob = APIFixture.bobUser
         try await app.start()
     }
+
+    static let aliceUser = ContainerUser(userRecordName: "_" + String(repeating: "a1", count: 16), email: "alice@example.com")
+    static let bobUser = ContainerUser(userRecordName: "_" + String(repeating: "b2", count: 16), email: "bob@example.com")
 
     deinit {
         let app = self.app, data = self.data
