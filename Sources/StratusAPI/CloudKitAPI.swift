@@ -12,6 +12,7 @@ public struct CloudKitAPI: Sendable {
     /// The largest request body; over it, 413 before it is read.
     let bodyLimit: Int
     let serverToServer = ServerToServerAuth()
+    let assetURLs = AssetURLs()
 
     public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024) {
         self.store = store
@@ -25,6 +26,7 @@ public struct CloudKitAPI: Sendable {
             router.add(method, "/database/1/{container}/{environment}/{database}/*", bodyLimit: bodyLimit) { req in await api.handle(req) }
         }
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in api.preflight(req) }
+        registerAssetRoutes(&router)
     }
 
     /// One parsed request: where it goes and who sends it.
@@ -85,6 +87,7 @@ public struct CloudKitAPI: Sendable {
         case "changes/database": return try changesDatabase(ctx)
         case "changes/zone": return try changesZone(ctx)
         case "users/caller", "users/current": return try usersCaller(ctx, legacy: action == "users/current")
+        case "assets/upload": return try assetsUpload(ctx)
         default: throw StratusError(.notFound, "unknown endpoint '\(action.prefix(60))'")
         }
     }
@@ -109,7 +112,10 @@ public struct CloudKitAPI: Sendable {
     }
 
     func encoding(_ ctx: Context) -> WireEncoding {
-        WireEncoding(numbersAsStrings: ctx.body["numbersAsStrings"]?.bool ?? false)
+        let base = baseURL(ctx.request), urls = assetURLs, now = Clock.nowMillis()
+        let (container, environment) = (ctx.container, ctx.environment)
+        return WireEncoding(numbersAsStrings: ctx.body["numbersAsStrings"]?.bool ?? false,
+                            assetURL: { checksum in urls.downloadPath(container, environment, checksum: checksum, now: now).map { base + $0 } })
     }
 
     /// CORS: browsers may call from origins the API token allows (the token rides in the query string).

@@ -6,7 +6,7 @@ struct WireEncoding {
     /// INT64 values as strings, for JavaScript clients that lose 64-bit precision.
     var numbersAsStrings = false
     /// Builds an asset's download URL from its checksum.
-    var assetURL: (String) -> String? = { _ in nil }
+    var assetURL: @Sendable (String) -> String? = { _ in nil }
 
     func zoneID(_ z: ZoneID, _ w: inout JSONWriter) {
         w.beginObject()

@@ -1,0 +1,91 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+extension CloudKitAPI {
+    /// `assets/upload`: one upload URL per requested field. POSTing the bytes there answers the `singleFile`
+    /// dictionary that becomes the field's ASSETID value in `records/modify`.
+    func assetsUpload(_ ctx: Context) throws -> HTTPResponse {
+        guard let tokens = ctx.body["tokens"]?.array, !tokens.isEmpty else { throw StratusError.badRequest("assets/upload needs tokens: [{recordType, fieldName}]") }
+        guard tokens.count <= 200 else { throw StratusError.badRequest("at most 200 tokens per assets/upload") }
+        guard ctx.auth.userRecordName != nil else {
+            var e = StratusError.authenticationRequired("uploading assets needs a signed-in user")
+            e.redirectURL = signInURL(ctx.request, container: ctx.container, environment: ctx.environment)
+            throw e
+        }
+        let base = baseURL(ctx.request)
+        let now = Clock.nowMillis()
+        return json { w in
+            w.beginObject()
+            w.key("tokens")
+            w.beginArray()
+            for t in tokens {
+                w.beginObject()
+                w.field("recordName", t["recordName"]?.string ?? "")
+                w.field("fieldName", t["fieldName"]?.string ?? "")
+                let ticket = assetURLs.makeTicket(container: ctx.container, environment: ctx.environment, now: now)
+                w.field("url", "\(base)/-/assets/upload/\(ticket)")
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    func baseURL(_ req: HTTPRequest) -> String { "http://\(req.headers["host"] ?? "127.0.0.1")" }
+
+    /// Routes outside `/database/1`: the upload targets and download URLs that `assets/upload` and fetched
+    /// records hand out.
+    func registerAssetRoutes(_ router: inout Router) {
+        let api = self
+        router.add(.post, "/-/assets/upload/{ticket}", bodyLimit: 50 * 1024 * 1024) { req in await api.receiveUpload(req) }
+        router.add(.get, "/-/assets/{container}/{environment}/{hex}") { req in await api.serveAsset(req) }
+    }
+
+    func receiveUpload(_ req: HTTPRequest) async -> HTTPResponse {
+        do {
+            let api = self
+            return try await blocking.run {
+                guard let ticket = api.assetURLs.redeem(req.parameters["ticket"] ?? "", now: Clock.nowMillis()) else {
+                    throw StratusError(.authenticationFailed, "this upload URL is unknown, used or expired: ask assets/upload for a new one")
+                }
+                let asset = try api.store.environment(ticket.container, ticket.environment).uploadAsset(req.body)
+                return api.json { w in
+                    w.beginObject()
+                    w.key("singleFile")
+                    w.beginObject()
+                    w.field("wrappingKey", "")
+                    w.field("fileChecksum", asset.fileChecksum)
+                    w.field("receipt", asset.receipt ?? asset.fileChecksum)
+                    w.field("referenceChecksum", asset.referenceChecksum ?? asset.fileChecksum)
+                    w.field("size", asset.size)
+                    w.endObject()
+                    w.endObject()
+                }
+            }
+        } catch {
+            return envelope(error as? StratusError ?? StratusError(.internalError, "internal error"))
+        }
+    }
+
+    func serveAsset(_ req: HTTPRequest) async -> HTTPResponse {
+        let notFound = envelope(StratusError(.notFound, "no such asset, or the link expired"))
+        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let env = Environment(rawValue: req.parameters["environment"] ?? ""),
+              let hex = req.parameters["hex"], hex.count == 64, hex.allSatisfy(\.isHexDigit),
+              let expires = req.query("e").flatMap(Int64.init), let sig = req.query("s"),
+              expires > Clock.nowMillis(), sig == assetURLs.signature(container, env, hex, expires) else { return notFound }
+        var bytes: [UInt8] = []
+        var i = hex.startIndex
+        while i < hex.endIndex { let j = hex.index(i, offsetBy: 2); bytes.append(UInt8(hex[i..<j], radix: 16)!); i = j }
+        let checksum = Data(bytes).base64EncodedString()
+        let api = self
+        let content: Data?? = try? await blocking.run { try api.store.environment(container, env).assetContent(checksum: checksum) }
+        guard let found = content, let data = found else { return notFound }
+        var h = HTTPHeaders()
+        h["content-type"] = "application/octet-stream"
+        h["cache-control"] = "private, max-age=3600"
+        h["x-content-type-options"] = "nosniff"
+        return HTTPResponse(status: .ok, headers: h, body: data)
+    }
+}
