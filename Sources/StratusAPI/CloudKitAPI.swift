@@ -27,6 +27,7 @@ public struct CloudKitAPI: Sendable {
         }
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in api.preflight(req) }
         registerAssetRoutes(&router)
+        SignInPages(store: store, blocking: blocking).register(&router)
     }
 
     /// One parsed request: where it goes and who sends it.

@@ -4,7 +4,7 @@ import Foundation
 
 /// Random secrets and how they are kept: tokens as SHA-256 (they are long and random, so a fast hash is
 /// enough), passwords as PBKDF2-SHA256 with a per-user salt and 210,000 rounds.
-enum Secrets {
+public enum Secrets {
     static func randomBytes(_ n: Int) -> [UInt8] {
         var rng = SystemRandomNumberGenerator()
         return (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -32,4 +32,9 @@ enum Secrets {
         // Constant-time comparison.
         return derived.count == expected.count && zip(derived, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
+}
+
+extension Secrets {
+    /// A password nobody will type, for accounts that sign in another way (test users).
+    public static func randomPassword() -> String { hex(randomBytes(24)) }
 }

@@ -1,0 +1,37 @@
+/// Escaping for text placed in HTML: every value from a record, a name or a user goes through here.
+public enum HTML {
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                if ch.value < 0x20 && ch != "\n" && ch != "\t" { out += "&#\(ch.value);" } else { out.unicodeScalars.append(ch) }
+            }
+        }
+        return out
+    }
+
+    /// Headers every HTML page carries: no inline script, no framing, no sniffing, no referrer leaks.
+    public static func securityHeaders(_ h: inout HTTPHeaders) {
+        h["content-security-policy"] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self' http: https:"
+        h["x-frame-options"] = "DENY"
+        h["x-content-type-options"] = "nosniff"
+        h["referrer-policy"] = "no-referrer"
+    }
+
+    public static func page(_ body: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        var h = HTTPHeaders()
+        h["content-type"] = "text/html; charset=utf-8"
+        h["cache-control"] = "no-store"
+        securityHeaders(&h)
+        return HTTPResponse(status: status, headers: h, body: Data(body.utf8))
+    }
+}
+
+import Foundation
