@@ -27,6 +27,8 @@ public struct CloudKitAPI: Sendable {
         }
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in api.preflight(req) }
         registerAssetRoutes(&router)
+        // APNs tokens use the `device` module with no database segment.
+        router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in await api.deviceTokens(req) }
         SignInPages(store: store, blocking: blocking).register(&router)
     }
 
@@ -89,6 +91,11 @@ public struct CloudKitAPI: Sendable {
         case "changes/zone": return try changesZone(ctx)
         case "users/caller", "users/current": return try usersCaller(ctx, legacy: action == "users/current")
         case "assets/upload": return try assetsUpload(ctx)
+        case "subscriptions/list": return try subscriptionsList(ctx)
+        case "subscriptions/lookup": return try subscriptionsLookup(ctx)
+        case "subscriptions/modify": return try subscriptionsModify(ctx)
+        case "users/discover": return try usersDiscover(ctx)
+        case "users/lookup/email", "users/lookup/id": return try usersLookup(ctx)
         default: throw StratusError(.notFound, "unknown endpoint '\(action.prefix(60))'")
         }
     }

@@ -45,6 +45,13 @@ enum EnvironmentMigrations {
             // Custom roles assigned to users (the console's checkboxes); roles themselves are schema.
             try db.execute(sql: "CREATE TABLE role_members(role TEXT NOT NULL, user TEXT NOT NULL, PRIMARY KEY(role, user)) WITHOUT ROWID")
         }
+        m.registerMigration("v3-subscriptions") { db in
+            // Subscriptions as the documents clients sent (normalized by the API); notifications come later.
+            try db.execute(sql: """
+                CREATE TABLE subscriptions(scope TEXT NOT NULL, owner TEXT NOT NULL, subscription_id TEXT NOT NULL, document TEXT NOT NULL,
+                    created_at INTEGER NOT NULL, PRIMARY KEY(scope, owner, subscription_id)) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 }

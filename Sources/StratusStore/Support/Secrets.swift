@@ -5,12 +5,12 @@ import Foundation
 /// Random secrets and how they are kept: tokens as SHA-256 (they are long and random, so a fast hash is
 /// enough), passwords as PBKDF2-SHA256 with a per-user salt and 210,000 rounds.
 public enum Secrets {
-    static func randomBytes(_ n: Int) -> [UInt8] {
+    public static func randomBytes(_ n: Int) -> [UInt8] {
         var rng = SystemRandomNumberGenerator()
         return (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     static func tokenHash(_ token: String) -> String { hex(SHA256.hash(data: Data(token.utf8))) }
 

@@ -1,0 +1,73 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+extension CloudKitAPI {
+    /// `users/discover`: identities by email or user record name, for signed-in callers of the container.
+    func usersDiscover(_ ctx: Context) throws -> HTTPResponse {
+        _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
+        guard let infos = ctx.body["lookupInfos"]?.array else { throw StratusError.badRequest("users/discover needs lookupInfos: [{emailAddress | userRecordName}]") }
+        guard infos.count <= 200 else { throw StratusError.badRequest("at most 200 lookupInfos per request") }
+        let found = try infos.map { try findUser($0, ctx) }
+        return json { w in
+            w.beginObject()
+            w.key("users")
+            w.beginArray()
+            for (info, user) in zip(infos, found) {
+                guard let user else { continue }
+                w.beginObject()
+                w.field("userRecordName", user.userRecordName)
+                w.key("lookupInfo")
+                w.beginObject()
+                if let e = info["emailAddress"]?.string { w.field("emailAddress", e) }
+                w.field("userRecordName", user.userRecordName)
+                w.endObject()
+                w.key("nameComponents")
+                w.beginObject()
+                w.field("givenName", user.firstName)
+                w.field("familyName", user.lastName)
+                w.endObject()
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    /// `users/lookup/email` and `users/lookup/id` (CloudKit JS 1.x): User dictionaries or NOT_FOUND per item.
+    func usersLookup(_ ctx: Context) throws -> HTTPResponse {
+        _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
+        guard let items = ctx.body["users"]?.array else { throw StratusError.badRequest("users/lookup needs users: [{emailAddress}] or [{userRecordName}]") }
+        guard items.count <= 200 else { throw StratusError.badRequest("at most 200 users per request") }
+        let found = try items.map { try findUser($0, ctx) }
+        return json { w in
+            w.beginObject()
+            w.key("users")
+            w.beginArray()
+            for (item, user) in zip(items, found) {
+                w.beginObject()
+                if let user {
+                    w.field("userRecordName", user.userRecordName)
+                    w.field("firstName", user.firstName)
+                    w.field("lastName", user.lastName)
+                    w.field("emailAddress", user.email)
+                } else {
+                    if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
+                    if let n = item["userRecordName"]?.string { w.field("userRecordName", n) }
+                    w.field("reason", "no such user")
+                    w.field("serverErrorCode", ErrorCode.notFound.rawValue)
+                }
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
+    private func findUser(_ info: JSON, _ ctx: Context) throws -> ContainerUser? {
+        if let e = info["emailAddress"]?.string { return try store.user(container: ctx.container, email: e) }
+        if let n = info["userRecordName"]?.string { return try store.user(container: ctx.container, userRecordName: n) }
+        throw StratusError.badRequest("each lookup needs an emailAddress or a userRecordName")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import StratusAPI
+import StratusModel
+import StratusStore
+
+@Suite struct MoreEndpointTests {
+    @Test func subscriptionsAreStoredListedLookedUpAndDeleted() async throws {
+        let f = try await APIFixture()
+        let create = """
+            {"operations":[
+              {"operationType":"create","subscription":{"subscriptionID":"new-notes","subscriptionType":"query",
+                "query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"kind","fieldValue":{"value":"todo"}}]},
+                "firesOn":["create","update"],"notificationInfo":{"alertBody":"<b>New</b> note"}}},
+              {"operationType":"create","subscription":{"subscriptionID":"inbox","subscriptionType":"zone","zoneID":{"zoneName":"_defaultZone"}}},
+              {"operationType":"create","subscription":{"subscriptionID":"bad","subscriptionType":"query","query":{"recordType":"Note"},"firesOn":["explode"]}}
+            ]}
+            """
+        let r = try await f.call("subscriptions/modify", create, db: "private", user: f.aliceToken)
+        let subs = try #require(r.json["subscriptions"]?.array)
+        #expect(subs[0]["zoneWide"] == .bool(true) && subs[0]["firesOnce"] == .bool(false))
+        #expect(subs[1]["subscriptionID"]?.string == "inbox")
+        #expect(subs[2].code == "BAD_REQUEST")
+        let dup = try await f.call("subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"inbox","subscriptionType":"zone","zoneID":{}}}]}"#, db: "private", user: f.aliceToken)
+        #expect(dup.json["subscriptions"]?.array?.first?.code == "EXISTS")
+        let listed = try await f.call("subscriptions/list", db: "private", user: f.aliceToken)
+        #expect(Set(listed.json["subscriptions"]?.array?.compactMap { $0["subscriptionID"]?.string } ?? []) == ["new-notes", "inbox"])
+        // Bob has his own (empty) list.
+        #expect(try await f.call("subscriptions/list", db: "private", user: f.bobToken).json["subscriptions"]?.array?.isEmpty == true)
+        let lookup = try await f.call("subscriptions/lookup", #"{"subscriptions":[{"subscriptionID":"inbox"},{"subscriptionID":"nope"}]}"#, db: "private", user: f.aliceToken)
+        #expect(lookup.json["subscriptions"]?.array?.map { $0.code } == [nil, "NOT_FOUND"])
+        let deleted = try await f.call("subscriptions/modify", #"{"operations":[{"operationType":"delete","subscription":{"subscriptionID":"inbox"}}]}"#, db: "private", user: f.aliceToken)
+        #expect(deleted.json["subscriptions"]?.array?.first?["deleted"] == .bool(true))
+    }
+
+    @Test func userDiscoveryAndLookup() async throws {
+        let f = try await APIFixture()
+        let dana = try await BlockingWorkHelper.run { try f.app.store.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana") }
+        let discover = try await f.call("users/discover", #"{"lookupInfos":[{"emailAddress":"dana@example.com"},{"emailAddress":"nobody@example.com"}]}"#, user: f.aliceToken)
+        #expect(discover.json["users"]?.array?.map { $0["userRecordName"]?.string } == [dana.userRecordName])
+        let byEmail = try await f.call("users/lookup/email", #"{"users":[{"emailAddress":"dana@example.com"},{"emailAddress":"x@example.com"}]}"#, user: f.aliceToken)
+        #expect(byEmail.json["users"]?.array?.map { $0.code } == [nil, "NOT_FOUND"])
+        #expect(byEmail.json["users"]?.array?.first?["firstName"]?.string == "Dana")
+        let anonymous = try await f.call("users/discover", #"{"lookupInfos":[]}"#)
+        #expect(anonymous.status == 421)
+        #expect(try await f.call("users/discover", user: f.aliceToken).status == 400)
+    }
+
+    @Test func deviceTokens() async throws {
+        let f = try await APIFixture()
+        var req = URLRequest(url: URL(string: "\(f.app.url)device/1/\(f.container.rawValue)/development/tokens/create?ckAPIToken=\(f.devToken)")!)
+        req.httpMethod = "POST"
+        req.httpBody = Data(#"{"apnsEnvironment":"DEVELOPMENT","clientId":"c1"}"#.utf8)
+        let (d, r) = try await f.session.data(for: req)
+        #expect((r as? HTTPURLResponse)?.statusCode == 200)
+        let j = try JSON.parse(d)
+        #expect(j["apnsToken"]?.string?.count == 64 && j["webcourierURL"]?.string?.contains("/-/webcourier/") == true)
+        req.url = URL(string: "\(f.app.url)device/1/\(f.container.rawValue)/development/tokens/create")!
+        #expect(((try await f.session.data(for: req)).1 as? HTTPURLResponse)?.statusCode == 401)
+    }
+}
+
+import StratusHTTP
+enum BlockingWorkHelper {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T { try await BlockingWork.shared.run(body) }
+}
