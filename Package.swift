@@ -49,14 +49,14 @@ let package = Package(
         .executableTarget(
             name: "stratus",
             dependencies: [
-                "StratusModel", "StratusStore", "StratusServer", .product(name: "Logging", package: "swift-log"),
+                "StratusModel", "StratusStore", "StratusServer", "StratusAPI", .product(name: "Logging", package: "swift-log"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "stratus-bench",
             dependencies: [
-                "StratusModel", "StratusStore",
+                "StratusModel", "StratusStore", "StratusServer", "StratusAPI", .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

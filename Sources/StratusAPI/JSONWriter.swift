@@ -29,7 +29,22 @@ public struct JSONWriter {
     }
 
     public mutating func string(_ s: String) { separate(); writeString(s) }
-    public mutating func int(_ i: Int64) { separate(); bytes.append(contentsOf: String(i).utf8) }
+    public mutating func int(_ i: Int64) { separate(); writeInt(i) }
+
+    /// Digits straight into the buffer, without a temporary String.
+    private mutating func writeInt(_ i: Int64) {
+        if i == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if i == .min { bytes.append(contentsOf: "-9223372036854775808".utf8); return }
+        var v = i
+        if v < 0 { bytes.append(UInt8(ascii: "-")); v = -v }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { buf in
+            while v > 0 { buf[n] = UInt8(48 + v % 10); v /= 10; n += 1 }
+            for k in stride(from: n - 1, through: 0, by: -1) { bytes.append(buf[k]) }
+        }
+    }
     public mutating func bool(_ b: Bool) { separate(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
     public mutating func double(_ d: Double) {
@@ -48,6 +63,16 @@ public struct JSONWriter {
 
     private mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escaping: copy them whole.
+        var s = s
+        let copied: Bool = s.withUTF8 { buf in
+            for b in buf where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") {
+                return false
+            }
+            bytes.append(contentsOf: buf)
+            return true
+        }
+        if copied { bytes.append(UInt8(ascii: "\"")); return }
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)

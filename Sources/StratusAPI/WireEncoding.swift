@@ -30,12 +30,12 @@ struct WireEncoding {
         if let tag = r.recordChangeTag { w.field("recordChangeTag", tag) }
         w.key("fields")
         w.beginObject()
-        for (name, value) in r.fields.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in r.fields {
             w.key(name)
             w.beginObject()
             w.key("value")
             self.value(value, &w)
-            w.field("type", value.fieldType?.wireName ?? "UNKNOWN_LIST")
+            w.field("type", WireEncoding.typeName(value))
             w.endObject()
         }
         w.endObject()
@@ -45,6 +45,15 @@ struct WireEncoding {
         w.key("zoneID")
         zoneID(r.zoneID, &w)
         w.endObject()
+    }
+
+    private static let scalarNames = Dictionary(uniqueKeysWithValues: ScalarType.allCases.map { ($0, $0.wireName) })
+    private static let listNames = Dictionary(uniqueKeysWithValues: ScalarType.allCases.map { ($0, $0.wireName + "_LIST") })
+
+    /// The value's wire type, from tables rather than built per value.
+    static func typeName(_ v: FieldValue) -> String {
+        if case .list(let t, _) = v { return t.flatMap { listNames[$0] } ?? "UNKNOWN_LIST" }
+        return v.scalarType.flatMap { scalarNames[$0] } ?? "UNKNOWN_LIST"
     }
 
     func deletedRecord(_ name: String, zone: ZoneID, _ w: inout JSONWriter) {

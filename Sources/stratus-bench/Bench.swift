@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 
 @main
-struct Bench: ParsableCommand {
+struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus-bench",
         abstract: "Benchmarks for Stratus. Each scenario prints one JSON object per line.",
-        subcommands: [StoreScenario.self, WriterCommand.self]
+        subcommands: [StoreScenario.self, APIScenario.self, EncodeProbe.self, WriterCommand.self]
     )
 }
 

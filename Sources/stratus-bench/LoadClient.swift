@@ -1,0 +1,145 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A minimal HTTP/1.1 keep-alive client on a blocking socket: the load generator for the API benchmark
+/// (wrk is not on this machine). It sends prepared bytes and reads one response, Content-Length or chunked.
+final class LoadClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    /// Where unread bytes start in `buffer` (consumed bytes are dropped only when the buffer is compacted).
+    private var start = 0
+    private var scratch = [UInt8](repeating: 0, count: 256 * 1024)
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard r == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(fd) }
+
+    static func request(_ method: String, _ target: String, body: Data? = nil, headers: [String: String] = [:]) -> [UInt8] {
+        var s = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (k, v) in headers { s += "\(k): \(v)\r\n" }
+        if let body { s += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        s += "\r\n"
+        return Array(s.utf8) + (body.map(Array.init) ?? [])
+    }
+
+    private func fill() throws {
+        if start > 0 && start > buffer.count / 2 { buffer.removeSubrange(0..<start); start = 0 }
+        let n = recv(fd, &scratch, scratch.count, 0)
+        guard n > 0 else { throw POSIXError(.ECONNRESET) }
+        buffer.append(contentsOf: scratch[0..<n])
+    }
+
+    private var available: Int { buffer.count - start }
+
+    private func take(_ n: Int) -> ArraySlice<UInt8> {
+        defer { start += n }
+        return buffer[start..<start + n]
+    }
+
+    /// Sends one request and returns (status, body).
+    func send(_ request: [UInt8]) throws -> (Int, [UInt8]) {
+        var sent = 0
+        while sent < request.count {
+            let n = request[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw POSIXError(.EPIPE) }
+            sent += n
+        }
+        var headEnd: Int?
+        while headEnd == nil {
+            if let r = find(crlfcrlf: true) { headEnd = r + 4 } else { try fill() }
+        }
+        let head = String(decoding: take(headEnd! - start), as: UTF8.self).lowercased()
+        let status = Int(head.split(separator: " ")[1]) ?? 0
+        if let cl = head.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("content-length:") }) {
+            let n = Int(cl.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+            while available < n { try fill() }
+            return (status, Array(take(n)))
+        }
+        var body: [UInt8] = []
+        while true {
+            var lineEnd = find(crlfcrlf: false)
+            while lineEnd == nil { try fill(); lineEnd = find(crlfcrlf: false) }
+            let size = Int(String(decoding: take(lineEnd! - start), as: UTF8.self).split(separator: ";")[0], radix: 16) ?? 0
+            start += 2
+            while available < size + 2 { try fill() }
+            body += take(size)
+            start += 2
+            if size == 0 { return (status, body) }
+        }
+    }
+
+    /// The index of the next CRLF (or CRLFCRLF) at or after `start`.
+    private func find(crlfcrlf: Bool) -> Int? {
+        let need = crlfcrlf ? 4 : 2
+        var i = start
+        while i + need <= buffer.count {
+            if buffer[i] == 13 && buffer[i + 1] == 10 && (!crlfcrlf || (buffer[i + 2] == 13 && buffer[i + 3] == 10)) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Runs `perConnection` requests on each of `connections` threads; returns wall seconds and per-request latencies (ms).
+    static func run(port: UInt16, connections: Int, perConnection: Int, make: @escaping @Sendable (Int, Int) -> [UInt8],
+                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (seconds: Double, latencies: [Double]) {
+        let group = DispatchGroup()
+        let results = Results()
+        let start = DispatchTime.now().uptimeNanoseconds
+        for c in 0..<connections {
+            group.enter()
+            let t = Thread {
+                defer { group.leave() }
+                do {
+                    let client = try LoadClient(port: port)
+                    var local: [Double] = []
+                    for i in 0..<perConnection {
+                        let t0 = DispatchTime.now().uptimeNanoseconds
+                        let (status, body) = try client.send(make(c, i))
+                        local.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                        if !check(status, body) {
+                            results.fail("status \(status): \(String(decoding: body.prefix(300), as: UTF8.self))")
+                            return
+                        }
+                    }
+                    results.add(local)
+                } catch {
+                    results.fail("\(error)")
+                }
+            }
+            t.start()
+        }
+        group.wait()
+        let (latencies, failure) = results.snapshot()
+        if let failure { throw BenchFailure(failure) }
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, latencies)
+    }
+
+    /// What the load threads report, under a lock.
+    final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var latencies: [Double] = []
+        private var failure: String?
+        func add(_ l: [Double]) { lock.lock(); latencies += l; lock.unlock() }
+        func fail(_ f: String) { lock.lock(); failure = f; lock.unlock() }
+        func snapshot() -> ([Double], String?) { lock.lock(); defer { lock.unlock() }; return (latencies, failure) }
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+extension LoadClient: @unchecked Sendable {}
