@@ -65,7 +65,7 @@ extension CloudKitAPI {
                 }
             }
         } catch {
-            return envelope(error as? StratusError ?? StratusError(.internalError, "internal error"))
+            return envelope(StratusError.wrapping(error))
         }
     }
 

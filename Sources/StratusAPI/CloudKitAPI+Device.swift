@@ -37,7 +37,7 @@ extension CloudKitAPI {
                 }
             }, req)
         } catch {
-            return finish(envelope(error as? StratusError ?? StratusError(.internalError, "internal error")), req)
+            return finish(envelope(StratusError.wrapping(error)), req)
         }
     }
 }

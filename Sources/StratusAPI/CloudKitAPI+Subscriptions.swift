@@ -70,7 +70,7 @@ extension CloudKitAPI {
                 default: throw StratusError.badRequest("subscription operationType must be create, update or delete")
                 }
             } catch {
-                results.append((id, .failure(error as? StratusError ?? StratusError(.internalError, "internal error"))))
+                results.append((id, .failure(StratusError.wrapping(error))))
             }
         }
         return json { w in

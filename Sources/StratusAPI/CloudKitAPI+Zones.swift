@@ -25,7 +25,7 @@ extension CloudKitAPI {
         var results: [Result<RecordZone, StratusError>] = []
         for item in items {
             do { results.append(.success(try store.lookupZone(try WireDecoding.zoneID(item["zoneID"] ?? item), in: ctx.databaseID))) } catch {
-                results.append(.failure(error as? StratusError ?? StratusError(.internalError, "internal error")))
+                results.append(.failure(StratusError.wrapping(error)))
             }
         }
         return json { w in
@@ -62,9 +62,7 @@ extension CloudKitAPI {
                 default: throw StratusError.badRequest("zone operationType must be create or delete")
                 }
             } catch {
-                var e = error as? StratusError ?? StratusError(.internalError, "internal error")
-                e.zoneID = zone
-                results.append((zone, .failure(e)))
+                results.append((zone, .failure(StratusError.wrapping(error).concerning(zone: zone))))
             }
         }
         return json { w in
@@ -132,9 +130,7 @@ extension CloudKitAPI {
                                               desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys)
                 results.append((zoneID, .success(c)))
             } catch {
-                var e = error as? StratusError ?? StratusError(.internalError, "internal error")
-                e.zoneID = zoneID
-                results.append((zoneID, .failure(e)))
+                results.append((zoneID, .failure(StratusError.wrapping(error).concerning(zone: zoneID))))
             }
         }
         return json { w in

@@ -72,7 +72,7 @@ public struct CloudKitAPI: Sendable {
             }
             return finish(response, req)
         } catch {
-            let e = error as? StratusError ?? StratusError(.internalError, "internal error")
+            let e = StratusError.wrapping(error)
             return finish(envelope(e), req)
         }
     }
