@@ -49,6 +49,17 @@ import StratusStore
         #expect(try await f.call("users/discover", user: f.aliceToken).status == 400)
     }
 
+    @Test func unknownContainersAndEnvironmentsAreClearErrors() async throws {
+        let f = try await APIFixture()
+        for path in ["database/1/iCloud.com.example.Missing/development/public/zones/list", "database/1/\(f.container.rawValue)/staging/public/zones/list",
+                     "database/1/not-a-container/development/public/zones/list", "database/1/\(f.container.rawValue)/development/everyone/zones/list"] {
+            let (d, r) = try await f.session.data(from: URL(string: "\(f.app.url)\(path)?ckAPIToken=\(f.devToken)")!)
+            let status = (r as? HTTPURLResponse)?.statusCode ?? 0
+            let code = (try? JSON.parse(d))?.code
+            #expect((status == 404 && code == "NOT_FOUND") || (status == 400 && code == "BAD_REQUEST"), "\(path) → \(status) \(code ?? "")")
+        }
+    }
+
     @Test func deviceTokens() async throws {
         let f = try await APIFixture()
         var req = URLRequest(url: URL(string: "\(f.app.url)device/1/\(f.container.rawValue)/development/tokens/create?ckAPIToken=\(f.devToken)")!)
