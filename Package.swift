@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
     ],
     targets: [
         // Pure domain: identifiers, records, values, schema, queries, errors. Foundation only.
@@ -41,10 +42,12 @@ let package = Package(
         ),
         // CloudKit Web Services: endpoints, wire JSON, authentication.
         .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Crypto", package: "swift-crypto")]),
+        // The web console: pages, sessions, CSRF, login. The only importer of Mustache.
+        .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Mustache", package: "swift-mustache")]),
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",
-            dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", "StratusConsole", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "stratus",
@@ -65,6 +68,7 @@ let package = Package(
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP"]),
         .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel",
                                                             .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.

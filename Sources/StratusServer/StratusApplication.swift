@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StratusAPI
+import StratusConsole
 import StratusHTTP
 import StratusModel
 import StratusStore
@@ -12,6 +13,7 @@ public final class StratusApplication: Sendable {
     public let store: RecordStore
     let server: HTTPServer
     let logger: Logger
+    public let console: Console
 
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
@@ -21,8 +23,10 @@ public final class StratusApplication: Sendable {
         var http = config.http
         http.host = config.host
         http.port = config.port
-        server = HTTPServer(config: http, router: StratusApplication.routes(store: store, config: config), logger: logger,
-                            errorResponder: ErrorResponses.respond)
+        console = try Console(store: store, templatesDirectory: config.templatesDirectory)
+        var router = StratusApplication.routes(store: store, config: config)
+        console.register(&router)
+        server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond)
     }
 
     static func routes(store: RecordStore, config: ServerConfig) -> Router {

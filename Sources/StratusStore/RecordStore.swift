@@ -24,6 +24,7 @@ public final class RecordStore: Sendable {
             }
             RecordStore.registerCredentialMigrations(&m)
             RecordStore.registerServerKeyMigrations(&m)
+            RecordStore.registerAdminMigrations(&m)
             try m.migrate(q)
             return q
         }

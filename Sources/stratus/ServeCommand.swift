@@ -24,6 +24,9 @@ struct ServeCommand: AsyncParsableCommand {
         try await app.start()
         // Unbuffered, so whoever started us (a script, a test) sees the URL at once.
         FileHandle.standardOutput.write(Data("Stratus is serving \(app.url)\n".utf8))
+        if let setup = app.console.setupPath {
+            FileHandle.standardOutput.write(Data("No administrator yet: create the first one at \(app.url.dropLast())\(setup)\n".utf8))
+        }
         await Signals.waitForTermination()
         FileHandle.standardOutput.write(Data("stopping: letting requests in flight finish\n".utf8))
         await app.stop()

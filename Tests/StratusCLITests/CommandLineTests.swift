@@ -32,6 +32,20 @@ import Testing
         #expect(try await Executables.run("stratus", ["container", "list"] + d).stdout == "iCloud.com.example.Notes\n")
     }
 
+    @Test func administratorsFromTheCommandLine() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let d = ["--data", data.path]
+        let created = try await Executables.run("stratus", ["admin", "create", "--email", "ops@example.com", "--password-stdin"] + d, stdin: "a long admin password\n")
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(try await Executables.run("stratus", ["admin", "list"] + d).stdout == "ops@example.com\n")
+        let short = try await Executables.run("stratus", ["admin", "create", "--email", "b@example.com", "--password-stdin"] + d, stdin: "short\n")
+        #expect(short.status != 0 && short.stderr.contains("10 to 1024"))
+        #expect(try await Executables.run("stratus", ["admin", "reset-password", "--email", "ops@example.com", "--password-stdin"] + d, stdin: "another long password\n").status == 0)
+        #expect(try await Executables.run("stratus", ["admin", "delete", "--email", "ops@example.com"] + d).status == 0)
+        #expect(try await Executables.run("stratus", ["admin", "list"] + d).stdout.isEmpty)
+    }
+
     @Test func schemaImportExportDeployAndReset() async throws {
         let data = Executables.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }

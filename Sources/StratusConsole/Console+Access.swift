@@ -1,0 +1,81 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Sign-in, sign-out and the first-admin setup.
+extension Console {
+    func loginPage(_ req: HTTPRequest) async -> HTTPResponse {
+        if let t = cookie(req, Console.cookieName), (try? store.adminSession(t)) != nil { return .redirect(to: "/console/") }
+        return render("login", ["title": "Sign in"], session: nil)
+    }
+
+    func login(_ req: HTTPRequest) async -> HTTPResponse {
+        guard sameOrigin(req) else { return errorPage(nil, status: .forbidden, heading: "Refused", reason: "Sign in from this console's own page.") }
+        let f = form(req)
+        let email = (f["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        let keys = ["account:\(email.lowercased())", "address:\(req.remoteAddress.split(separator: ":").first ?? "")"]
+        if throttled(keys) {
+            return render("login", ["title": "Sign in", "email": email, "error": "Too many failed attempts. Wait a few minutes and try again."], session: nil, status: .tooManyRequests)
+        }
+        let store = self.store
+        let password = f["password"] ?? ""
+        let result: (token: String, csrf: String)? = try? await blocking.run {
+            guard let admin = try store.authenticateAdmin(email: email, password: password) else { return nil }
+            return try store.createAdminSession(admin)
+        }
+        guard let result else {
+            recordFailure(keys)
+            return render("login", ["title": "Sign in", "email": email, "error": "That email and password do not match an administrator."], session: nil, status: .unauthorized)
+        }
+        clearFailures(keys)
+        var r = HTTPResponse.redirect(to: "/console/")
+        r.headers["set-cookie"] = sessionCookie(result.token, maxAge: Int(RecordStore.sessionAbsolute / 1000))
+        return r
+    }
+
+    func logout(_ req: HTTPRequest) async -> HTTPResponse {
+        let store = self.store
+        guard let token = cookie(req, Console.cookieName), let s = try? store.adminSession(token) else { return .redirect(to: "/console/login") }
+        guard sameOrigin(req), formValue(req, "csrf") == s.csrf else {
+            return errorPage(Session(admin: s.admin, csrf: s.csrf), status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page.")
+        }
+        _ = try? await blocking.run { try store.endAdminSession(token) }
+        var r = HTTPResponse.redirect(to: "/console/login")
+        r.headers["set-cookie"] = sessionCookie("", maxAge: 0)
+        return r
+    }
+
+    func setupPage(_ req: HTTPRequest) async -> HTTPResponse {
+        guard (try? store.hasAdmins()) == false, req.query("token") == setupToken else {
+            return errorPage(nil, status: .notFound, heading: "Not found", reason: "This setup link is not valid (an administrator may already exist).")
+        }
+        return render("setup", ["title": "Set up Stratus", "token": setupToken], session: nil)
+    }
+
+    func setup(_ req: HTTPRequest) async -> HTTPResponse {
+        let f = form(req)
+        guard sameOrigin(req), f["token"] == setupToken else {
+            return errorPage(nil, status: .notFound, heading: "Not found", reason: "This setup link is not valid.")
+        }
+        let store = self.store
+        do {
+            let session = try await blocking.run { () throws -> (String, String) in
+                // Only while there is no admin: the first one to finish wins, a second post is refused.
+                guard try !store.hasAdmins() else { throw StratusError(.exists, "An administrator already exists: sign in instead.") }
+                let admin = try store.createAdmin(email: f["email"] ?? "", password: f["password"] ?? "")
+                try store.audit(AuditEntry(at: Clock.nowMillis(), admin: admin.email, action: "create first administrator", container: nil, environment: nil, detail: admin.email))
+                let s = try store.createAdminSession(admin)
+                return (s.token, s.csrf)
+            }
+            var r = HTTPResponse.redirect(to: "/console/")
+            r.headers["set-cookie"] = sessionCookie(session.0, maxAge: Int(RecordStore.sessionAbsolute / 1000))
+            return r
+        } catch {
+            let e = error as? StratusError ?? StratusError(.internalError, "Something went wrong.")
+            var page = render("setup", ["title": "Set up Stratus", "token": setupToken, "error": e.reason], session: nil, status: .code(e.code.httpStatus))
+            page.headers["cache-control"] = "no-store"
+            return page
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// The containers page: the list (with schema sizes, cheap: no record counting) and creation.
+extension Console {
+    func containersPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        let containers = try store.containers().map { c -> [String: Any] in
+            let dev = (try? store.environment(c.id, .development).schema().recordTypes.count) ?? 0
+            let prod = (try? store.environment(c.id, .production).schema().recordTypes.count) ?? 0
+            return ["id": c.id.rawValue, "developmentTypes": dev, "productionTypes": prod, "createdISO": Console.iso(c.createdAt)]
+        }
+        var values: [String: Any] = ["title": "Containers", "containers": containers, "hasContainers": !containers.isEmpty]
+        if let created = req.query("created") { values["message"] = "Created \(created)." }
+        return render("containers", values, session: s)
+    }
+
+    func createContainer(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        let raw = (formValue(req, "id") ?? "").trimmingCharacters(in: .whitespaces)
+        let id = try ContainerID(raw)
+        try store.createContainer(id)
+        try store.audit(AuditEntry(at: Clock.nowMillis(), admin: s.admin.email, action: "create container", container: id.rawValue, environment: nil, detail: ""))
+        return .redirect(to: "/console/?created=\(id.rawValue)")
+    }
+
+    func auditPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        let entries = try store.auditLog().map { e -> [String: Any] in
+            ["when": Console.iso(e.at), "admin": e.admin, "action": e.action, "container": e.container ?? "", "environment": e.environment ?? "", "detail": e.detail]
+        }
+        return render("audit", ["title": "Audit log", "entries": entries, "crumbs": [["href": "/console/", "label": "Containers"]]], session: s)
+    }
+}
