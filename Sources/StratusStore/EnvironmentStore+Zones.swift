@@ -83,6 +83,7 @@ extension EnvironmentStore {
             }
             try db.execute(sql: "DELETE FROM cascade_refs WHERE target_zone = ?", arguments: [zone.id])
             try db.execute(sql: "DELETE FROM record_log WHERE zone_id = ?", arguments: [zone.id])
+            try db.execute(sql: "DELETE FROM record_counts WHERE zone_id = ?", arguments: [zone.id])
             var seq = try SequenceAllocator(db)
             try db.execute(sql: "UPDATE zones SET deleted = 1, change_seq = ? WHERE id = ?", arguments: [seq.next(), zone.id])
             try seq.save(db)

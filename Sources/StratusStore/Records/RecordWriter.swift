@@ -23,6 +23,8 @@ struct RecordWriter {
     private(set) var releasedAssets: Set<String> = []
     /// zone row id → the last sequence written there, to move zone change tokens once per batch.
     private(set) var touchedZones: [Int64: Int64] = [:]
+    /// (zone row id, type id) → records added minus records deleted in this batch, for `record_counts`.
+    private var countChanges: [CountKey: Int64] = [:]
     /// Per type id; emptied whenever the catalog changes.
     private var statements: [Int64: TypeStatements] = [:]
 
@@ -173,6 +175,7 @@ struct RecordWriter {
             }
         }
         try log(zone: zone, seq: s, name: name, typeID: type.id, recordID: recordID, deleted: false)
+        if found == nil { countChanges[CountKey(zone: zone.id, type: type.id), default: 0] += 1 }
         return .saved(record.keeping(op.desiredKeys))
     }
 
@@ -343,6 +346,7 @@ struct RecordWriter {
             releasedAssets.insert(checksum)
         }
         try log(zone: zone, seq: seq.next(), name: name, typeID: type.id, recordID: e.recordID, deleted: true)
+        countChanges[CountKey(zone: zone.id, type: type.id), default: 0] -= 1
 
         let dependents = try Row.fetchAll(db.cachedStatement(sql: "SELECT source_type, source_id FROM cascade_refs WHERE target_zone = ? AND target_name = ?"),
                                           arguments: [zone.id, name])
@@ -366,6 +370,12 @@ struct RecordWriter {
     func finish() throws {
         for (zoneID, s) in touchedZones {
             try db.cachedStatement(sql: "UPDATE zones SET change_seq = ? WHERE id = ?").execute(arguments: [s, zoneID])
+        }
+        for (key, delta) in countChanges where delta != 0 {
+            try db.cachedStatement(sql: """
+                INSERT INTO record_counts(zone_id, type_id, count) VALUES (?, ?, ?)
+                ON CONFLICT(zone_id, type_id) DO UPDATE SET count = count + excluded.count
+                """).execute(arguments: [key.zone, key.type, delta])
         }
         try seq.save(db)
     }

@@ -52,6 +52,16 @@ enum EnvironmentMigrations {
                     created_at INTEGER NOT NULL, PRIMARY KEY(scope, owner, subscription_id)) WITHOUT ROWID;
                 """)
         }
+        m.registerMigration("v4-record-counts") { db in
+            // Live records per zone and type, kept by the writer in the same transaction as the records, so that
+            // the console can show counts without COUNT(*) over big tables on every view.
+            try db.execute(sql: """
+                CREATE TABLE record_counts(zone_id INTEGER NOT NULL, type_id INTEGER NOT NULL, count INTEGER NOT NULL,
+                    PRIMARY KEY(zone_id, type_id)) WITHOUT ROWID;
+                INSERT INTO record_counts(zone_id, type_id, count)
+                    SELECT zone_id, type_id, COUNT(*) FROM record_log WHERE deleted = 0 GROUP BY zone_id, type_id;
+                """)
+        }
         return m
     }
 }

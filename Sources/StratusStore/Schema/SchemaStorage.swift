@@ -154,6 +154,7 @@ enum SchemaStorage {
             try db.execute(sql: "UPDATE zones SET change_seq = ? WHERE id = ?", arguments: [seq, r[0]])
         }
         try db.execute(sql: "DELETE FROM cascade_refs WHERE source_type = ?", arguments: [type.id])
+        try db.execute(sql: "DELETE FROM record_counts WHERE type_id = ?", arguments: [type.id])
         try db.execute(sql: "DROP TABLE \(type.table)")
         try db.execute(sql: "DELETE FROM record_types WHERE id = ?", arguments: [type.id])
         try db.execute(sql: "DELETE FROM fields WHERE type_id = ?", arguments: [type.id])

@@ -1,0 +1,5 @@
+/// A cell of `record_counts`: one record type in one zone.
+struct CountKey: Hashable {
+    var zone: Int64
+    var type: Int64
+}
