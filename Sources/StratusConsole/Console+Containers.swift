@@ -3,16 +3,23 @@ import StratusHTTP
 import StratusModel
 import StratusStore
 
-/// The containers page: the list (with schema sizes, cheap: no record counting) and creation.
+/// The containers page: the list (record counts from the writer's counters, never COUNT(*)) and creation.
 extension Console {
     func containersPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
         let containers = try store.containers().map { c -> [String: Any] in
-            let dev = (try? store.environment(c.id, .development).schema().recordTypes.count) ?? 0
-            let prod = (try? store.environment(c.id, .production).schema().recordTypes.count) ?? 0
-            return ["id": c.id.rawValue, "developmentTypes": dev, "productionTypes": prod, "createdISO": Console.iso(c.createdAt)]
+            let dev = try? store.environment(c.id, .development), prod = try? store.environment(c.id, .production)
+            return ["id": c.id.rawValue, "createdISO": Console.iso(c.createdAt),
+                    "developmentRecords": (try? dev?.recordCount()) ?? 0, "productionRecords": (try? prod?.recordCount()) ?? 0,
+                    "developmentTypes": (try? dev?.schema().recordTypes.count) ?? 0, "productionTypes": (try? prod?.schema().recordTypes.count) ?? 0]
         }
         var values: [String: Any] = ["title": "Containers", "containers": containers, "hasContainers": !containers.isEmpty]
         if let created = req.query("created") { values["message"] = "Created \(created)." }
+        if let deleted = req.query("deleted") { values["message"] = "Deleted \(deleted)." }
+        if Console.wantsJSON(req) {
+            return .json(Console.json(["containers": containers.map { c in
+                ["id": c["id"]!, "developmentRecords": c["developmentRecords"]!, "productionRecords": c["productionRecords"]!, "created": c["createdISO"]!]
+            }]))
+        }
         return render("containers", values, session: s)
     }
 

@@ -13,10 +13,14 @@ public final class Console: Sendable {
     /// The one-time secret of the first-admin setup link (useless once an admin exists).
     public let setupToken: String
     let secureCookies: Bool
+    /// Whether admins may browse users' private and shared databases in Production (`serve --allow-production-user-data`).
+    let allowProductionUserData: Bool
     private let failures = Mutex<[String: (count: Int, since: Int64)]>([:])
 
-    public init(store: RecordStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false) throws {
+    public init(store: RecordStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
+                allowProductionUserData: Bool = false) throws {
         self.store = store
+        self.allowProductionUserData = allowProductionUserData
         self.blocking = blocking
         self.secureCookies = secureCookies
         setupToken = Secrets.hex(Secrets.randomBytes(16))
@@ -47,6 +51,7 @@ public final class Console: Sendable {
         router.add(.get, "/console/") { req in await c.authenticated(req) { s in try c.containersPage(req, s) } }
         router.add(.post, "/console/containers", bodyLimit: 16 * 1024) { req in await c.authenticated(req, form: true) { s in try c.createContainer(req, s) } }
         router.add(.get, "/console/audit") { req in await c.authenticated(req) { s in try c.auditPage(req, s) } }
+        registerContainerPages(&router)
         // The rest of the console's URL space: signed-in visitors get a page saying it is not there (yet).
         for method in [HTTPMethod.get, .post] {
             router.add(method, "/console/*", bodyLimit: 16 * 1024) { req in
@@ -81,6 +86,17 @@ public final class Console: Sendable {
     /// Runs a page with the visitor's session, or sends them to sign in. A form post must carry the session's
     /// CSRF token and come from this site (Origin check).
     func authenticated(_ req: HTTPRequest, form: Bool = false, _ page: @escaping @Sendable (Session) throws -> HTTPResponse) async -> HTTPResponse {
+        await authenticated(req, form: form, scoped: false) { s, _ in try page(s) }
+    }
+
+    /// A page inside a container: the container and environment (and database, when the route has one) come
+    /// from the URL; an unknown one is a 404 page.
+    func scoped(_ req: HTTPRequest, _ page: @escaping @Sendable (Session, ConsoleScope) throws -> HTTPResponse) async -> HTTPResponse {
+        await authenticated(req, form: req.method == .post, scoped: true) { s, scope in try page(s, scope!) }
+    }
+
+    private func authenticated(_ req: HTTPRequest, form: Bool, scoped: Bool,
+                               _ page: @escaping @Sendable (Session, ConsoleScope?) throws -> HTTPResponse) async -> HTTPResponse {
         let store = self.store
         let token = cookie(req, Console.cookieName)
         let session: Session? = try? await blocking.run {
@@ -96,10 +112,60 @@ public final class Console: Sendable {
                 return errorPage(session, status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page (missing or stale security token). Reload the page and try again.")
             }
         }
-        do { return try await blocking.run { try page(session) } } catch {
+        do {
+            return try await blocking.run {
+                let scope = scoped ? try self.scope(req, session) : nil
+                return try page(session, scope)
+            }
+        } catch {
             let e = error as? StratusError ?? StratusError(.internalError, "Something went wrong.")
-            return errorPage(session, status: .code(e.code.httpStatus), heading: e.code == .internalError ? "Something went wrong" : "Not done", reason: e.reason)
+            let heading = switch e.code {
+            case .internalError: "Something went wrong"
+            case .notFound, .zoneNotFound: "Not found"
+            case .accessDenied: "Not allowed"
+            case .conflict: "Conflict"
+            default: "Not done"
+            }
+            if Console.wantsJSON(req) {
+                return .json(Console.json(["serverErrorCode": e.code.rawValue, "reason": e.reason]), status: .code(e.code.httpStatus))
+            }
+            return errorPage(session, status: .code(e.code.httpStatus), heading: heading, reason: e.reason)
         }
+    }
+
+    func scope(_ req: HTTPRequest, _ session: Session) throws -> ConsoleScope {
+        let p = req.parameters
+        guard let c = p["container"], let container = try? ContainerID(c) else { throw StratusError(.notFound, "There is no container by that name.") }
+        let environment = try Environment(rawValue: p["environment"] ?? "") ?? { () throws(StratusError) -> Environment in
+            throw StratusError(.notFound, "Environments are development and production.")
+        }()
+        let env = try store.environment(container, environment)
+        var scope = ConsoleScope(container: container, environment: environment, env: env)
+        if let d = p["database"] {
+            guard let database = DatabaseScope(rawValue: d) else { throw StratusError(.notFound, "Databases are public, private and shared.") }
+            scope.database = database
+            if database != .public, let user = req.query("as"), !user.isEmpty {
+                guard try store.user(container: container, userRecordName: user) != nil else {
+                    throw StratusError(.notFound, "This container has no user \(user.prefix(40)).")
+                }
+                if environment == .production {
+                    guard allowProductionUserData else {
+                        throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
+                    }
+                    if req.method == .get {
+                        try store.audit(AuditEntry(at: Clock.nowMillis(), admin: session.admin.email, action: "view user data", container: container.rawValue,
+                                                   environment: environment.rawValue, detail: "\(database.rawValue) database of \(user): \(req.rawPath)"))
+                    }
+                }
+                scope.user = user
+            }
+        }
+        return scope
+    }
+
+    func audit(_ s: Session, _ scope: ConsoleScope?, _ action: String, _ detail: String, container: ContainerID? = nil) throws {
+        try store.audit(AuditEntry(at: Clock.nowMillis(), admin: s.admin.email, action: action, container: (scope?.container ?? container)?.rawValue,
+                                   environment: scope?.environment.rawValue, detail: detail))
     }
 
     func sameOrigin(_ req: HTTPRequest) -> Bool {
@@ -125,6 +191,33 @@ public final class Console: Sendable {
         let html = library.render(v, withTemplate: template) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
         return HTML.page(html, status: status)
     }
+
+    /// A page in a container: the scope's header and tabs, breadcrumbs, and the JSON variant when asked for.
+    func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String, _ template: String, title: String,
+              _ values: [String: Any], crumbs: [[String: String]] = [], json: Any? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
+        if let json, Console.wantsJSON(req) { return .json(Console.json(json), status: status) }
+        var v = values
+        v["title"] = title
+        v["scope"] = scope.values(tab: tab)
+        v["crumbs"] = scope.crumbs + crumbs
+        if let user = scope.user { v["user"] = user }
+        return render(template, v, session: s, status: status)
+    }
+
+    static func wantsJSON(_ req: HTTPRequest) -> Bool {
+        (req.headers["accept"] ?? "").contains("application/json") || req.query("format") == "json"
+    }
+
+    static func json(_ value: Any) -> Data {
+        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    }
+
+    /// Percent-encodes a value for a URL path segment or query value (everything but unreserved characters).
+    static func queryEscape(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     func errorPage(_ session: Session?, status: HTTPStatus, heading: String, reason: String) -> HTTPResponse {
         render("error", ["title": heading, "heading": heading, "reason": reason], session: session, status: status)

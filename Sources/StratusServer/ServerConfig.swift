@@ -11,11 +11,14 @@ public struct ServerConfig: Sendable {
     public var publicDirectory: URL
     /// Create the demo container (once) before serving.
     public var demo: Bool
+    /// Console admins may browse users' private and shared databases in Production (audited per view).
+    public var allowProductionUserData: Bool
     public var http: HTTPServerConfig
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL = URL(fileURLWithPath: "./data"),
                 templatesDirectory: URL = URL(fileURLWithPath: "Templates"), publicDirectory: URL = URL(fileURLWithPath: "Public"),
-                demo: Bool = false, http: HTTPServerConfig = HTTPServerConfig()) {
+                demo: Bool = false, allowProductionUserData: Bool = false, http: HTTPServerConfig = HTTPServerConfig()) {
+        self.allowProductionUserData = allowProductionUserData
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

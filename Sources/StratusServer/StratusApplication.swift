@@ -23,7 +23,7 @@ public final class StratusApplication: Sendable {
         var http = config.http
         http.host = config.host
         http.port = config.port
-        console = try Console(store: store, templatesDirectory: config.templatesDirectory)
+        console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData)
         var router = StratusApplication.routes(store: store, config: config)
         console.register(&router)
         server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond)

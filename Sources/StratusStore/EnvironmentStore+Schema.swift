@@ -47,7 +47,7 @@ extension EnvironmentStore {
             }
             try db.execute(sql: """
                 DELETE FROM record_types; DELETE FROM fields; DELETE FROM roles; DELETE FROM record_log; DELETE FROM cascade_refs;
-                DELETE FROM assets; UPDATE zones SET deleted = 1;
+                DELETE FROM assets; DELETE FROM record_counts; DELETE FROM role_members; UPDATE zones SET deleted = 1;
                 """)
             var seq = try SequenceAllocator(db)
             try db.execute(sql: "UPDATE zones SET change_seq = ?", arguments: [seq.next()])

@@ -11,11 +11,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The console's templates.") var templates: String = "Templates"
     @Option(help: "The console's static files.") var `public`: String = "Public"
     @Flag(help: "Create a demo container with records (once).") var demo = false
+    @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
+    var allowProductionUserData = false
 
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let config = ServerConfig(host: host, port: port, dataDirectory: URL(fileURLWithPath: data),
-                                  templatesDirectory: URL(fileURLWithPath: templates), publicDirectory: URL(fileURLWithPath: `public`), demo: demo)
+                                  templatesDirectory: URL(fileURLWithPath: templates), publicDirectory: URL(fileURLWithPath: `public`), demo: demo,
+                                  allowProductionUserData: allowProductionUserData)
         let app: StratusApplication
         do { app = try StratusApplication(config: config) } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))

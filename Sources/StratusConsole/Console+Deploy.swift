@@ -1,0 +1,84 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Deploying Development's schema to Production, resetting Development, deleting a container: each shows what
+/// it will do and asks for a deliberate confirmation.
+extension Console {
+    func deployPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+        let plan = try store.deployPlan(scope.container)
+        let history = try store.environment(scope.container, .production).deployments().map { d -> [String: Any] in
+            ["when": ValueDisplay.utcString(d.deployedAt), "by": d.deployedBy, "changes": d.changes]
+        }
+        var values: [String: Any] = [
+            "changes": plan.changes.map(\.description), "refusals": plan.refusals, "hasChanges": !plan.changes.isEmpty,
+            "hasRefusals": !plan.refusals.isEmpty, "canDeploy": !plan.changes.isEmpty && plan.refusals.isEmpty,
+            "history": history, "hasHistory": !history.isEmpty, "action": "/console/\(scope.container.rawValue)/deploy",
+            "planFingerprint": Console.fingerprint(plan),
+        ]
+        if let error { values["error"] = error }
+        if let m = req.query("done") { values["message"] = m }
+        let json: [String: Any] = ["changes": plan.changes.map(\.description), "refusals": plan.refusals,
+                                   "history": history.map { ["when": $0["when"]!, "by": $0["by"]!, "changes": $0["changes"]!] }]
+        return page(req, s, scope, tab: "deploy", "deploy", title: "Deploy to Production", values, json: json, status: error == nil ? .ok : .conflict)
+    }
+
+    func deploy(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let plan = try store.deployPlan(scope.container)
+        // The admin confirmed the plan they saw; if Development changed since, show the new plan instead.
+        guard formValue(req, "plan") == Console.fingerprint(plan) else {
+            return try deployPage(req, s, scope, error: "Development's schema changed since you opened this page. Review the changes again.")
+        }
+        guard plan.refusals.isEmpty else { return try deployPage(req, s, scope, error: "This deploy is refused; see why below.") }
+        let diff = try store.deploy(scope.container, by: s.admin.email)
+        try audit(s, nil, "deploy", diff.changes.map(\.description).joined(separator: "; "), container: scope.container)
+        return .redirect(to: "/console/\(scope.container.rawValue)/deploy?done=" + Console.queryEscape("Deployed \(diff.changes.count) changes to Production."))
+    }
+
+    static func fingerprint(_ plan: SchemaDiff) -> String {
+        var h = Hasher()
+        // Hasher is seeded per process: fine for a form that lives as long as the page.
+        for c in plan.changes { h.combine(c.description) }
+        return String(UInt64(bitPattern: Int64(h.finalize())), radix: 16)
+    }
+
+    func resetPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard !scope.isProduction else { throw StratusError(.notFound, "Only Development can be reset.") }
+        return page(req, s, scope, tab: "reset", "confirm", title: "Reset Development", [
+            "heading": "Reset Development?",
+            "warning": "This deletes every record, zone and asset in Development, and puts Development's schema back to Production's. Production is not touched. It cannot be undone. (\(try scope.env.recordCount()) records now.)",
+            "action": "\(scope.base)/reset", "confirmLabel": "Type the container's identifier to confirm",
+            "expected": scope.container.rawValue, "button": "Reset Development", "cancelHref": scope.base + "/",
+        ])
+    }
+
+    func reset(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard !scope.isProduction else { throw StratusError(.notFound, "Only Development can be reset.") }
+        guard formValue(req, "confirm") == scope.container.rawValue else {
+            throw StratusError.badRequest("The identifier you typed does not match the container's; nothing was reset.")
+        }
+        try store.resetDevelopment(scope.container)
+        try audit(s, scope, "reset development", "")
+        return .redirect(to: "\(scope.base)/schema?done=" + Console.queryEscape("Development was reset."))
+    }
+
+    func deleteContainerPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let dev = try scope.env.recordCount(), prod = try store.environment(scope.container, .production).recordCount()
+        return page(req, s, scope, tab: "", "confirm", title: "Delete container", [
+            "heading": "Delete \(scope.container.rawValue)?",
+            "warning": "This deletes the container with both environments: \(dev) Development and \(prod) Production records, its schema, tokens, keys and users. It cannot be undone.",
+            "action": "/console/\(scope.container.rawValue)/delete", "confirmLabel": "Type the container's identifier to confirm",
+            "expected": scope.container.rawValue, "button": "Delete container", "cancelHref": "/console/",
+        ])
+    }
+
+    func deleteContainer(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard formValue(req, "confirm") == scope.container.rawValue else {
+            throw StratusError.badRequest("The identifier you typed does not match the container's; nothing was deleted.")
+        }
+        try store.deleteContainer(scope.container)
+        try audit(s, nil, "delete container", "", container: scope.container)
+        return .redirect(to: "/console/?deleted=" + Console.queryEscape(scope.container.rawValue))
+    }
+}

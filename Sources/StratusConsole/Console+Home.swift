@@ -1,0 +1,48 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// A container environment's home: databases, the public zones, and the users whose data can be browsed.
+extension Console {
+    func homePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let env = scope.env
+        let schema = try env.schema()
+        let counts = try env.recordCountsByZone(in: .publicDatabase)
+        let zones = try env.zones(in: .publicDatabase).map { z -> [String: Any] in
+            ["name": z.zoneID.zoneName, "count": counts[z.zoneID.zoneName] ?? 0,
+             "href": "\(scope.base)/public/records?zone=\(Console.queryEscape(z.zoneID.zoneName))"]
+        }
+        let users = try userValues(scope)
+        let browsable = !scope.isProduction || allowProductionUserData
+        let values: [String: Any] = [
+            "recordCount": try env.recordCount(), "typeCount": schema.recordTypes.count, "zones": zones,
+            "users": users, "hasUsers": !users.isEmpty, "browsable": browsable,
+        ]
+        let json: [String: Any] = ["container": scope.container.rawValue, "environment": scope.environment.rawValue,
+                                   "recordCount": values["recordCount"]!, "recordTypes": schema.recordTypes.map(\.name),
+                                   "users": users.map { ["userRecordName": $0["userRecordName"]!, "email": $0["email"]!] }]
+        return page(req, s, scope, tab: "home", "home", title: "Home", values, json: json)
+    }
+
+    func userValues(_ scope: ConsoleScope) throws -> [[String: Any]] {
+        try store.users(container: scope.container).map { u in
+            ["userRecordName": u.userRecordName, "email": u.email, "name": "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces),
+             "privateHref": "\(scope.base)/private/records?as=\(u.userRecordName)", "sharedHref": "\(scope.base)/shared/records?as=\(u.userRecordName)",
+             "privateZonesHref": "\(scope.base)/private/zones?as=\(u.userRecordName)"]
+        }
+    }
+
+    /// Private and shared pages need a user first: this page lists them.
+    func chooseUserPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String) throws -> HTTPResponse {
+        let path = "\(scope.databasePath)/\(tab)"
+        let users = try store.users(container: scope.container).map { u -> [String: Any] in
+            ["email": u.email, "userRecordName": u.userRecordName, "href": "\(path)?as=\(u.userRecordName)"]
+        }
+        if scope.isProduction && !allowProductionUserData {
+            throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
+        }
+        return page(req, s, scope, tab: tab, "choose-user", title: "Choose a user", ["users": users, "hasUsers": !users.isEmpty, "database": scope.database?.rawValue ?? ""],
+                    json: ["users": users.map { ["userRecordName": $0["userRecordName"]!, "email": $0["email"]!] }])
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// One record: every system field and typed value for people; edit, create and delete. The change tag rides
+/// in the form, so a record changed meanwhile gives a conflict page with the server's version, never a silent
+/// overwrite.
+extension Console {
+    struct RecordLocation {
+        var db: DatabaseID
+        var zone: ZoneID
+        var name: String
+        var path: String
+    }
+
+    func recordLocation(_ req: HTTPRequest, _ scope: ConsoleScope) throws -> RecordLocation {
+        guard let db = scope.databaseID else { throw StratusError.badRequest("Choose whose database first (the as= parameter).") }
+        let zone = req.parameters["zone"] ?? ZoneID.defaultZoneName
+        let name = req.parameters["recordName"] ?? ""
+        return RecordLocation(db: db, zone: ZoneID(zoneName: zone, ownerRecordName: db.ownerRecordName), name: name,
+                              path: "\(scope.databasePath)/records/\(Console.queryEscape(zone))/\(Console.queryEscape(name))")
+    }
+
+    func fetch(_ loc: RecordLocation, _ env: EnvironmentStore) throws -> StoredRecord {
+        try env.lookup([loc.name], in: loc.db, zoneID: loc.zone)[0].get()
+    }
+
+    func actor(_ scope: ConsoleScope) -> Actor { Actor(userRecordName: scope.user ?? Actor.system.userRecordName, deviceID: "console") }
+
+    func recordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let loc = try recordLocation(req, scope)
+        let record = try fetch(loc, scope.env)
+        if Console.wantsJSON(req) { return .json(Console.json(ValueDisplay.recordJSON(record))) }
+        let type = try scope.env.schema().recordType(named: record.recordType) ?? RecordTypeSchema(name: record.recordType)
+        var values = recordValues(record, type, loc, scope)
+        if let m = req.query("done") { values["message"] = m }
+        return page(req, s, scope, tab: "records", "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))
+    }
+
+    func recordCrumbs(_ scope: ConsoleScope, _ type: String, _ loc: RecordLocation) -> [[String: String]] {
+        [["href": scope.link("\(scope.databasePath)/records", [("type", type), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]), "label": "\(type) records"]]
+    }
+
+    func recordValues(_ r: StoredRecord, _ type: RecordTypeSchema, _ loc: RecordLocation, _ scope: ConsoleScope, form: StoredRecord? = nil) -> [String: Any] {
+        let user = scope.user.map { "?as=\(Console.queryEscape($0))" } ?? ""
+        let link = { (ref: Reference) -> String in
+            "\(scope.databasePath)/records/\(Console.queryEscape(ref.zoneID?.zoneName ?? loc.zone.zoneName))/\(Console.queryEscape(ref.recordName))" + user
+        }
+        let assetLink = { (a: AssetValue) -> String in "\(scope.base)/assets/\(Console.queryEscape(a.fileChecksum))" }
+        let names = type.userFields.map(\.name) + r.fields.keys.filter { type.field(named: $0) == nil }.sorted()
+        let fields = names.map { n -> [String: Any] in
+            var d: [String: Any] = ["name": n, "type": type.field(named: n)?.type.description ?? ""]
+            if let v = r.fields[n] { d["value"] = ValueDisplay.detail(v, link: link, assetLink: assetLink) } else { d["empty"] = true }
+            return d
+        }
+        func stamp(_ st: RecordStamp?) -> [String: Any] {
+            guard let st else { return [:] }
+            return ["utc": ValueDisplay.utcString(st.timestamp), "iso": RecordForm.inputTimestamp(st.timestamp) + "Z", "local": ValueDisplay.localString(st.timestamp), "millis": String(st.timestamp),
+                    "user": st.userRecordName, "device": ValueDisplay.visible(st.deviceID)]
+        }
+        return [
+            "recordName": ValueDisplay.visible(r.recordName), "recordType": r.recordType, "zone": loc.zone.zoneName,
+            "tag": r.recordChangeTag ?? "", "created": stamp(r.created), "modified": stamp(r.modified),
+            "fields": fields, "inputs": RecordForm.inputs(for: type, record: form ?? r),
+            "action": scope.link(loc.path), "deleteAction": scope.link(loc.path + "/delete"),
+            "readOnlyTypes": type.userFields.isEmpty,
+        ]
+    }
+
+    func saveRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let loc = try recordLocation(req, scope)
+        let current = try fetch(loc, scope.env)
+        let type = try scope.env.schema().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
+        let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
+        let tag = items.first { $0.name == "tag" }?.value ?? ""
+        let fields = try RecordForm.fields(from: items, type: type, existing: current)
+        let edited = StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: tag, fields: fields)
+        let result = try scope.env.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0]
+        switch result {
+        case .failed(let e) where e.code == .conflict:
+            return conflictPage(req, s, scope, loc, type, mine: edited, server: e.serverRecord ?? current)
+        case .failed(let e):
+            var values = recordValues(current, type, loc, scope, form: edited)
+            values["error"] = e.reason
+            values["tag"] = tag
+            return page(req, s, scope, tab: "records", "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc),
+                        status: .code(e.code.httpStatus))
+        default:
+            try audit(s, scope, "edit record", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name)")
+            return .redirect(to: scope.link(loc.path, [("done", "Saved.")]))
+        }
+    }
+
+    /// Both versions side by side; the form re-submits the admin's values over the server's change tag, so
+    /// overwriting is a deliberate second choice.
+    func conflictPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, _ loc: RecordLocation, _ type: RecordTypeSchema,
+                      mine: StoredRecord, server: StoredRecord) -> HTTPResponse {
+        var values = recordValues(server, type, loc, scope, form: mine)
+        values["conflict"] = true
+        values["mine"] = recordValues(mine, type, loc, scope)["fields"]
+        values["error"] = "This record was changed by someone else after you opened it. Nothing was saved."
+        return page(req, s, scope, tab: "records", "conflict", title: "Conflict: \(server.recordName)", values,
+                    crumbs: recordCrumbs(scope, server.recordType, loc), status: .conflict)
+    }
+
+    func deleteRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let loc = try recordLocation(req, scope)
+        let current = try fetch(loc, scope.env)
+        let tag = formValue(req, "tag") ?? ""
+        let op = RecordOperation(.delete, StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: tag))
+        let result = try scope.env.modify([op], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0]
+        if case .failed(let e) = result {
+            if e.code == .conflict {
+                let type = try scope.env.schema().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
+                var values = recordValues(current, type, loc, scope)
+                values["error"] = "This record was changed by someone else after you opened it, so it was not deleted. Here is its current version."
+                return page(req, s, scope, tab: "records", "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc), status: .conflict)
+            }
+            throw e
+        }
+        try audit(s, scope, "delete record", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name)")
+        return .redirect(to: scope.link("\(scope.databasePath)/records", [("type", current.recordType), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]))
+    }
+
+    func newRecordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil, form: StoredRecord? = nil) throws -> HTTPResponse {
+        guard scope.databaseID != nil else { return try chooseUserPage(req, s, scope, tab: "records") }
+        let schema = try scope.env.schema()
+        let typeName = req.query("type") ?? formValue(req, "type") ?? schema.recordTypes.first?.name ?? ""
+        guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
+        let zone = req.query("zone") ?? formValue(req, "zone") ?? ZoneID.defaultZoneName
+        var values: [String: Any] = [
+            "recordType": type.name, "zone": zone, "recordName": form?.recordName ?? "",
+            "inputs": RecordForm.inputs(for: type, record: form),
+            "action": scope.link("\(scope.databasePath)/new-record", [("type", type.name), ("zone", zone)]),
+        ]
+        if let error { values["error"] = error }
+        return page(req, s, scope, tab: "records", "new-record", title: "New \(type.name)", values,
+                    crumbs: [["href": scope.link("\(scope.databasePath)/records", [("type", type.name)]), "label": "\(type.name) records"]],
+                    status: error == nil ? .ok : .badRequest)
+    }
+
+    func createRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard let db = scope.databaseID else { throw StratusError.badRequest("Choose whose database first.") }
+        let schema = try scope.env.schema()
+        let typeName = req.query("type") ?? ""
+        guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
+        let zone = ZoneID(zoneName: req.query("zone") ?? ZoneID.defaultZoneName, ownerRecordName: db.ownerRecordName)
+        let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
+        let name = (items.first { $0.name == "recordName" }?.value ?? "").trimmingCharacters(in: .whitespaces)
+        var record = StoredRecord(recordName: name.isEmpty ? UUID().uuidString : name, recordType: type.name, zoneID: zone)
+        do {
+            record.fields = try RecordForm.fields(from: items, type: type, existing: nil)
+            let result = try scope.env.modify([RecordOperation(.create, record)], in: db, zoneID: zone, actor: actor(scope))[0]
+            if case .failed(let e) = result { throw e }
+        } catch let error as StratusError {
+            return try newRecordPage(req, s, scope, error: error.reason, form: record)
+        }
+        try audit(s, scope, "create record", "\(db.scope.rawValue)/\(zone.zoneName)/\(record.recordName)")
+        let path = "\(scope.databasePath)/records/\(Console.queryEscape(zone.zoneName))/\(Console.queryEscape(record.recordName))"
+        return .redirect(to: scope.link(path, [("done", "Created.")]))
+    }
+
+    func assetDownload(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let checksum = req.parameters["checksum"] ?? ""
+        guard let data = scope.env.assetContent(checksum: checksum) else { throw StratusError(.notFound, "There is no such asset.") }
+        var h = HTTPHeaders()
+        h["content-type"] = Console.sniff(data)
+        h["content-disposition"] = "attachment"
+        h["cache-control"] = "private, max-age=3600"
+        HTML.securityHeaders(&h)
+        return HTTPResponse(status: .ok, headers: h, body: data)
+    }
+
+    /// A content type from the first bytes; assets carry none of their own.
+    static func sniff(_ d: Data) -> String {
+        let b = [UInt8](d.prefix(8))
+        if b.starts(with: [0x89, 0x50, 0x4e, 0x47]) { return "image/png" }
+        if b.starts(with: [0xff, 0xd8, 0xff]) { return "image/jpeg" }
+        if b.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if b.starts(with: Array("%PDF".utf8)) { return "application/pdf" }
+        return "application/octet-stream"
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// The records page: a query builder whose whole state is the URL, a table of up to 200 rows with keyset
+/// paging through continuation markers, and exports of the result as JSON and CSV.
+extension Console {
+    static let exportLimit = 50_000
+    static let defaultColumns = 8
+
+    func recordsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: "records") }
+        let items = req.queryItems
+        var q = ConsoleQuery(items)
+        if ConsoleQuery.hasFormRows(items) {
+            return .redirect(to: scope.link("\(scope.databasePath)/records", q.queryItems()))
+        }
+        let schema = try scope.env.schema()
+        if q.recordType == nil { q.recordType = schema.recordTypes.first?.name }
+        let format = req.query("format")
+        guard let typeName = q.recordType, let type = schema.recordType(named: typeName) else {
+            if let t = q.recordType { throw StratusError(.notFound, "There is no record type \(t.prefix(60)) in \(scope.environment.rawValue).") }
+            return page(req, s, scope, tab: "records", "records", title: "Records", ["noTypes": true, "schemaHref": scope.base + "/schema"], json: ["records": []])
+        }
+        if format == "csv" || (format == "json" && req.query("all") == "1") { return try export(q, type, db, scope, csv: format == "csv") }
+
+        var values: [String: Any] = [:]
+        var status = HTTPStatus.ok
+        var result = QueryResult(records: [], continuationMarker: nil)
+        do {
+            result = try scope.env.query(try q.query(type), in: db)
+        } catch {
+            values["error"] = error.reason
+            status = .code(error.code.httpStatus)
+            if Console.wantsJSON(req) { throw error }
+        }
+        let columns = q.fields.isEmpty ? Array(type.userFields.prefix(Console.defaultColumns).map(\.name)) : q.fields
+        let recordBase = "\(scope.databasePath)/records/\(Console.queryEscape(q.zone))/"
+        let user = scope.user.map { "?as=\(Console.queryEscape($0))" } ?? ""
+        let rows = result.records.map { r -> [String: Any] in
+            ["name": ValueDisplay.visible(r.recordName), "href": recordBase + Console.queryEscape(r.recordName) + user,
+             "cells": columns.map { c in r.fields[c].map(ValueDisplay.summary) ?? "" },
+             "modified": r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
+        }
+        let count = try scope.env.recordCountsByType(in: db, zoneID: ZoneID(zoneName: q.zone))[type.name] ?? 0
+        let path = "\(scope.databasePath)/records"
+        values.merge([
+            "types": schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] },
+            "zones": try scope.env.zones(in: db).map { ["name": $0.zoneID.zoneName, "selected": $0.zoneID.zoneName == q.zone] },
+            "recordType": type.name, "zone": q.zone,
+            "columns": columns, "rows": rows, "hasRows": !rows.isEmpty, "count": count,
+            "filterRows": filterRows(q, type), "sortRows": sortRows(q, type),
+            "fieldChoices": type.userFields.map { ["name": $0.name, "checked": q.fields.contains($0.name)] },
+            "action": path,
+            "nextHref": result.continuationMarker.map { scope.link(path, q.queryItems(continuation: $0)) as Any } ?? false,
+            "firstHref": q.continuation == nil ? false : scope.link(path, q.queryItems()),
+            "jsonHref": scope.link(path, q.queryItems() + [("format", "json"), ("all", "1")]),
+            "csvHref": scope.link(path, q.queryItems() + [("format", "csv")]),
+            "newHref": scope.link("\(scope.databasePath)/new-record", [("type", type.name), ("zone", q.zone)]),
+            "exportLimit": Console.exportLimit, "defaultColumns": Console.defaultColumns,
+        ]) { a, _ in a }
+        var json: [String: Any] = ["records": result.records.map(ValueDisplay.recordJSON)]
+        if let m = result.continuationMarker { json["continuationMarker"] = m }
+        return page(req, s, scope, tab: "records", "records", title: "\(type.name) records", values,
+                    crumbs: [["href": scope.link(path), "label": "\(scope.database?.rawValue ?? "public") records"]], json: json, status: status)
+    }
+
+    /// The form's filter rows: one per filter in the URL, and a blank one to add another.
+    func filterRows(_ q: ConsoleQuery, _ type: RecordTypeSchema) -> [[String: Any]] {
+        var rows = q.filters.map { f -> (String, String, String) in
+            let p = f.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            return (p[0], p.count > 1 ? p[1].uppercased() : "EQUALS", p.count > 2 ? p[2] : "")
+        }
+        rows.append(("", "EQUALS", ""))
+        return rows.enumerated().map { i, r in
+            ["n": i + 1, "value": r.2,
+             "fields": fieldOptions(type, selected: r.0),
+             "ops": StratusModel.Comparator.allCases.map { c in ["name": c.rawValue, "selected": c.rawValue == r.1] }]
+        }
+    }
+
+    func sortRows(_ q: ConsoleQuery, _ type: RecordTypeSchema) -> [[String: Any]] {
+        var rows = q.sorts.map { s in s.hasPrefix("-") ? (String(s.dropFirst()), true) : (s, false) }
+        rows.append(("", false))
+        return rows.enumerated().map { i, r in ["n": i + 1, "fields": fieldOptions(type, selected: r.0), "desc": r.1] }
+    }
+
+    func fieldOptions(_ type: RecordTypeSchema, selected: String) -> [[String: Any]] {
+        let system = [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName]
+        return type.userFields.map { f -> [String: Any] in
+            ["name": f.name, "label": "\(f.name) (\(f.type.description))", "selected": f.name == selected,
+             "ops": ConsoleQuery.comparators(for: f.type).map(\.rawValue).joined(separator: " ")]
+        } + system.map { sf in
+            ["name": sf.schemaName, "label": "\(sf.schemaName) (system)", "selected": sf.schemaName == selected,
+             "ops": ConsoleQuery.comparators(for: sf.fieldType).map(\.rawValue).joined(separator: " ")]
+        }
+    }
+
+    /// Every record the query matches (up to `exportLimit`), paging through the store's continuation markers.
+    func export(_ q: ConsoleQuery, _ type: RecordTypeSchema, _ db: DatabaseID, _ scope: ConsoleScope, csv: Bool) throws -> HTTPResponse {
+        var query = try q.query(type)
+        query.continuationMarker = nil
+        var records: [StoredRecord] = []
+        repeat {
+            let page = try scope.env.query(query, in: db)
+            records += page.records
+            query.continuationMarker = page.continuationMarker
+        } while query.continuationMarker != nil && records.count < Console.exportLimit
+        let filename = "\(type.name)-\(scope.environment.rawValue).\(csv ? "csv" : "json")".filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }
+        var response: HTTPResponse
+        if csv {
+            let columns = q.fields.isEmpty ? type.userFields.map(\.name) : q.fields
+            var out = (["recordName", "recordChangeTag", "modified"] + columns).map(Console.csvCell).joined(separator: ",") + "\r\n"
+            for r in records {
+                let cells = [r.recordName, r.recordChangeTag ?? "", r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
+                    + columns.map { c in r.fields[c].map(Console.csvText) ?? "" }
+                out += cells.map(Console.csvCell).joined(separator: ",") + "\r\n"
+            }
+            response = .text(out, contentType: "text/csv; charset=utf-8")
+        } else {
+            var json: [String: Any] = ["records": records.map(ValueDisplay.recordJSON)]
+            if query.continuationMarker != nil { json["truncated"] = true }
+            response = .json(Console.json(json))
+        }
+        response.headers["content-disposition"] = "attachment; filename=\"\(filename)\""
+        return response
+    }
+
+    /// A value in full for CSV (lists as JSON), unlike the table's summaries.
+    static func csvText(_ v: FieldValue) -> String {
+        switch v {
+        case .string(let s): s
+        case .timestamp(let t): RecordForm.inputTimestamp(t) + "Z"
+        case .bytes(let d): d.base64EncodedString()
+        case .list, .location, .asset, .reference:
+            String(decoding: (try? JSONSerialization.data(withJSONObject: ValueDisplay.json(v), options: [.sortedKeys, .fragmentsAllowed])) ?? Data(), as: UTF8.self)
+        default: ValueDisplay.summary(v)
+        }
+    }
+
+    /// RFC 4180 quoting; a leading =, +, - or @ is prefixed with ' so spreadsheets do not run it as a formula.
+    static func csvCell(_ s: String) -> String {
+        var v = s
+        if let f = v.first, "=+-@".contains(f), Double(v) == nil { v = "'" + v }
+        if v.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) { return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        return v
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Security roles of the public database: the roles × record types × CREATE/READ/WRITE matrix (edited in
+/// Development, carried to Production by deploy), custom roles, and which users hold them (per environment).
+extension Console {
+    static let permissions: [(Permission, String)] = [(.create, "CREATE"), (.read, "READ"), (.write, "WRITE")]
+
+    func rolesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let schema = try scope.env.schema()
+        let roles = SecurityRole.builtIn + schema.roles
+        let label = [SecurityRole.world: "World", SecurityRole.authenticated: "Authenticated", SecurityRole.creator: "Creator"]
+        let editable = !scope.isProduction
+        let rows = schema.recordTypes.map { t -> [String: Any] in
+            ["type": t.name, "cells": roles.map { r -> [String: Any] in
+                let g = t.grants[r] ?? []
+                return ["role": r, "perms": Console.permissions.map { p, name in
+                    ["name": name, "checked": g.contains(p), "field": "grant:\(t.name):\(r)", "label": "\(name) for \(label[r] ?? r) on \(t.name)"]
+                }, "summary": g.names.joined(separator: ", ")]
+            }]
+        }
+        let users = try store.users(container: scope.container)
+        let email = Dictionary(users.map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        let custom = try schema.roles.map { r -> [String: Any] in
+            let members = try scope.env.members(of: r).map { u in ["user": u, "email": email[u] ?? "", "role": r] }
+            return ["name": r, "members": members, "hasMembers": !members.isEmpty,
+                    "action": "\(scope.base)/roles/\(Console.queryEscape(r))/members",
+                    "deleteAction": editable ? "\(scope.base)/roles/\(Console.queryEscape(r))/delete" : false,
+                    "users": users.map { ["userRecordName": $0.userRecordName, "email": $0.email] }]
+        }
+        var values: [String: Any] = ["roles": roles.map { ["name": $0, "label": label[$0] ?? $0] }, "rows": rows, "editable": editable,
+                                     "custom": custom, "hasUsers": !users.isEmpty, "hasTypes": !rows.isEmpty]
+        if let m = req.query("done") { values["message"] = m }
+        let json: [String: Any] = [
+            "roles": roles,
+            "grants": Dictionary(schema.recordTypes.map { t in (t.name, t.grants.mapValues(\.names)) }, uniquingKeysWith: { a, _ in a }),
+            "members": Dictionary(custom.map { ($0["name"] as! String, ($0["members"] as! [[String: String]]).map { $0["user"]! }) }, uniquingKeysWith: { a, _ in a }),
+        ]
+        return page(req, s, scope, tab: "roles", "roles", title: "Security roles", values, json: json)
+    }
+
+    /// The whole matrix as submitted: an unticked box is a permission taken away.
+    func saveGrants(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        var granted: [String: [String: Permission]] = [:]
+        for i in HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)) where i.name.hasPrefix("grant:") {
+            let parts = i.name.split(separator: ":", maxSplits: 2).map(String.init)
+            guard parts.count == 3, let p = Permission(name: i.value) else { continue }
+            granted[parts[1], default: [:]][parts[2], default: []].insert(p)
+        }
+        var changed: [String] = []
+        try editSchema(s, scope, "security roles") { (schema: inout Schema) throws(StratusError) in
+            let roles = SecurityRole.builtIn + schema.roles
+            for i in schema.recordTypes.indices {
+                let t = schema.recordTypes[i]
+                var grants: [String: Permission] = [:]
+                for r in roles { if let g = granted[t.name]?[r], !g.isEmpty { grants[r] = g } }
+                if grants != t.grants.filter({ !$0.value.isEmpty }) { changed.append(t.name) }
+                schema.recordTypes[i].grants = grants
+            }
+        }
+        return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape(changed.isEmpty ? "Nothing changed." : "Saved roles for \(changed.joined(separator: ", ")). Deploy to take them to Production."))
+    }
+
+    func createRole(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let name = (formValue(req, "name") ?? "").trimmingCharacters(in: .whitespaces)
+        try editSchema(s, scope, "create role \(name)") { (schema: inout Schema) throws(StratusError) in
+            try Names.validate(roleName: name)
+            guard !SecurityRole.isBuiltIn(name), !schema.roles.contains(name) else { throw StratusError(.exists, "There is already a role \(name).") }
+            schema.roles.append(name)
+        }
+        return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape("Created role \(name)."))
+    }
+
+    func deleteRole(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let name = req.parameters["role"] ?? ""
+        try editSchema(s, scope, "delete role \(name)") { (schema: inout Schema) throws(StratusError) in
+            guard schema.roles.contains(name) else { throw StratusError(.notFound, "There is no custom role \(name).") }
+            schema.roles.removeAll { $0 == name }
+            for i in schema.recordTypes.indices { schema.recordTypes[i].grants[name] = nil }
+        }
+        return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape("Deleted role \(name)."))
+    }
+
+    /// Adds a user (by email or user record name) to a role, or removes one (`remove=USER`).
+    func changeMembers(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let role = req.parameters["role"] ?? ""
+        let f = form(req)
+        if let remove = f["remove"], !remove.isEmpty {
+            try scope.env.removeRole(role, from: remove)
+            try audit(s, scope, "remove role member", "\(role): \(remove)")
+            return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape("Removed \(remove) from \(role)."))
+        }
+        let who = (f["user"] ?? "").trimmingCharacters(in: .whitespaces)
+        let user = try store.user(container: scope.container, userRecordName: who) ?? store.user(container: scope.container, email: who)
+        guard let user else { throw StratusError(.notFound, "This container has no user \(who.prefix(80)).") }
+        try scope.env.assignRole(role, to: user.userRecordName)
+        try audit(s, scope, "add role member", "\(role): \(user.userRecordName)")
+        return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape("Added \(user.email) to \(role)."))
+    }
+}

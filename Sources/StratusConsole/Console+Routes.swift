@@ -1,0 +1,62 @@
+import StratusHTTP
+
+/// The console's URL map inside containers (stable: tests and bookmarks rely on it). Fixed words come before
+/// the `{environment}` captures so that `/console/C/deploy` is the deploy page, not an environment.
+extension Console {
+    func registerContainerPages(_ router: inout Router) {
+        let c = self
+        let form = 64 * 1024
+        func get(_ path: String, _ handler: @escaping @Sendable (Console, HTTPRequest, Session, ConsoleScope) throws -> HTTPResponse) {
+            router.add(.get, path) { req in await c.scoped(req) { s, scope in try handler(c, req, s, scope) } }
+        }
+        func post(_ path: String, limit: Int = form, _ handler: @escaping @Sendable (Console, HTTPRequest, Session, ConsoleScope) throws -> HTTPResponse) {
+            router.add(.post, path, bodyLimit: limit) { req in await c.scoped(req) { s, scope in try handler(c, req, s, scope) } }
+        }
+        // Container-wide pages (the scope's environment is Development for their header).
+        router.add(.get, "/console/{container}/deploy") { req in await c.containerPage(req) { s, scope in try c.deployPage(req, s, scope) } }
+        router.add(.post, "/console/{container}/deploy", bodyLimit: form) { req in await c.containerPage(req) { s, scope in try c.deploy(req, s, scope) } }
+        router.add(.get, "/console/{container}/delete") { req in await c.containerPage(req) { s, scope in try c.deleteContainerPage(req, s, scope) } }
+        router.add(.post, "/console/{container}/delete", bodyLimit: form) { req in await c.containerPage(req) { s, scope in try c.deleteContainer(req, s, scope) } }
+
+        get("/console/{container}/{environment}") { c, req, s, scope in try c.homePage(req, s, scope) }
+        get("/console/{container}/{environment}/reset") { c, req, s, scope in try c.resetPage(req, s, scope) }
+        post("/console/{container}/{environment}/reset") { c, req, s, scope in try c.reset(req, s, scope) }
+        get("/console/{container}/{environment}/schema") { c, req, s, scope in try c.schemaPage(req, s, scope) }
+        post("/console/{container}/{environment}/schema/types") { c, req, s, scope in try c.addRecordType(req, s, scope) }
+        post("/console/{container}/{environment}/schema/import", limit: 4 << 20) { c, req, s, scope in try c.importSchema(req, s, scope) }
+        get("/console/{container}/{environment}/schema/{recordType}") { c, req, s, scope in try c.recordTypePage(req, s, scope) }
+        post("/console/{container}/{environment}/schema/{recordType}/fields") { c, req, s, scope in try c.addField(req, s, scope) }
+        post("/console/{container}/{environment}/schema/{recordType}/indexes") { c, req, s, scope in try c.saveIndexes(req, s, scope) }
+        post("/console/{container}/{environment}/schema/{recordType}/delete") { c, req, s, scope in try c.deleteRecordType(req, s, scope) }
+        post("/console/{container}/{environment}/schema/{recordType}/fields/{field}/delete") { c, req, s, scope in try c.deleteField(req, s, scope) }
+        get("/console/{container}/{environment}/roles") { c, req, s, scope in try c.rolesPage(req, s, scope) }
+        post("/console/{container}/{environment}/roles") { c, req, s, scope in try c.saveGrants(req, s, scope) }
+        post("/console/{container}/{environment}/roles/create") { c, req, s, scope in try c.createRole(req, s, scope) }
+        post("/console/{container}/{environment}/roles/{role}/delete") { c, req, s, scope in try c.deleteRole(req, s, scope) }
+        post("/console/{container}/{environment}/roles/{role}/members") { c, req, s, scope in try c.changeMembers(req, s, scope) }
+        get("/console/{container}/{environment}/tokens") { c, req, s, scope in try c.tokensPage(req, s, scope) }
+        post("/console/{container}/{environment}/tokens") { c, req, s, scope in try c.createToken(req, s, scope) }
+        post("/console/{container}/{environment}/tokens/{id}/revoke") { c, req, s, scope in try c.revokeToken(req, s, scope) }
+        post("/console/{container}/{environment}/keys") { c, req, s, scope in try c.addKey(req, s, scope) }
+        post("/console/{container}/{environment}/keys/{id}/revoke") { c, req, s, scope in try c.revokeKey(req, s, scope) }
+        get("/console/{container}/{environment}/assets/{checksum}") { c, req, s, scope in try c.assetDownload(req, s, scope) }
+
+        get("/console/{container}/{environment}/{database}/zones") { c, req, s, scope in try c.zonesPage(req, s, scope) }
+        post("/console/{container}/{environment}/{database}/zones") { c, req, s, scope in try c.createZone(req, s, scope) }
+        get("/console/{container}/{environment}/{database}/zones/{zone}/delete") { c, req, s, scope in try c.deleteZonePage(req, s, scope) }
+        post("/console/{container}/{environment}/{database}/zones/{zone}/delete") { c, req, s, scope in try c.deleteZone(req, s, scope) }
+        get("/console/{container}/{environment}/{database}/records") { c, req, s, scope in try c.recordsPage(req, s, scope) }
+        get("/console/{container}/{environment}/{database}/new-record") { c, req, s, scope in try c.newRecordPage(req, s, scope) }
+        post("/console/{container}/{environment}/{database}/new-record", limit: 2 << 20) { c, req, s, scope in try c.createRecord(req, s, scope) }
+        get("/console/{container}/{environment}/{database}/records/{zone}/{recordName}") { c, req, s, scope in try c.recordPage(req, s, scope) }
+        post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}", limit: 2 << 20) { c, req, s, scope in try c.saveRecord(req, s, scope) }
+        post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/delete") { c, req, s, scope in try c.deleteRecord(req, s, scope) }
+    }
+
+    /// Container-wide pages (deploy, delete) carry no environment in their URL; they are drawn as Development's.
+    func containerPage(_ req: HTTPRequest, _ page: @escaping @Sendable (Session, ConsoleScope) throws -> HTTPResponse) async -> HTTPResponse {
+        var r = req
+        r.parameters["environment"] = "development"
+        return await scoped(r, page)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Schema pages: record types with fields and indexes. Development is edited here (every change goes through
+/// the same schema import that refuses to lose anything Production has); Production is read-only.
+extension Console {
+    func schemaPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let schema = try scope.env.schema()
+        if req.query("format") == "ckdb" {
+            var r = HTTPResponse.text(SchemaPrinter.print(schema))
+            r.headers["content-disposition"] = "attachment; filename=\"\(scope.container.rawValue.filter { $0.isLetter || $0.isNumber || $0 == "." })-\(scope.environment.rawValue).ckdb\""
+            return r
+        }
+        let deployed = scope.isProduction ? schema : try store.environment(scope.container, .production).schema()
+        let types = schema.recordTypes.map { t -> [String: Any] in
+            ["name": t.name, "fieldCount": t.userFields.count, "href": "\(scope.base)/schema/\(Console.queryEscape(t.name))",
+             "deployed": deployed.recordType(named: t.name) != nil]
+        }
+        var values: [String: Any] = ["types": types, "roles": schema.roles, "editable": !scope.isProduction,
+                                     "exportHref": "\(scope.base)/schema?format=ckdb"]
+        if let m = req.query("done") { values["message"] = m }
+        let json: [String: Any] = ["recordTypes": schema.recordTypes.map(Console.typeJSON), "roles": schema.roles]
+        return page(req, s, scope, tab: "schema", "schema", title: "Schema", values, json: json)
+    }
+
+    static func typeJSON(_ t: RecordTypeSchema) -> [String: Any] {
+        ["name": t.name,
+         "fields": t.fields.map { ["name": $0.name, "type": $0.type.description, "indexes": $0.indexes.names] },
+         "grants": t.grants.mapValues(\.names)]
+    }
+
+    func recordTypePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+        let schema = try scope.env.schema()
+        let name = req.parameters["recordType"] ?? ""
+        guard let type = schema.recordType(named: name) else { throw StratusError(.notFound, "There is no record type \(name.prefix(60)) in \(scope.environment.rawValue).") }
+        if Console.wantsJSON(req) { return .json(Console.json(Console.typeJSON(type))) }
+        let deployed = try store.environment(scope.container, .production).schema().recordType(named: name)
+        let editable = !scope.isProduction
+        let path = "\(scope.base)/schema/\(Console.queryEscape(type.name))"
+        let system = [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName]
+        let all = type.userFields + system.map { sf in FieldSchema(name: sf.schemaName, type: sf.fieldType, indexes: type.indexes(of: sf)) }
+        let fields = all.map { f -> [String: Any] in
+            let allowed = FieldIndexes.allowed(for: f.type)
+            let isDeployed = f.isSystem || deployed?.field(named: f.name) != nil
+            return ["name": f.name, "type": f.type.description, "system": f.isSystem, "deployed": isDeployed,
+                    "indexes": f.indexes.names.joined(separator: ", "),
+                    "choices": [FieldIndexes.queryable, .sortable, .searchable].filter { allowed.contains($0) }.map { i in
+                        ["index": i.names[0], "checked": f.indexes.contains(i)]
+                    },
+                    "deleteAction": (editable && !isDeployed) ? "\(path)/fields/\(Console.queryEscape(f.name))/delete" : false]
+        }
+        let types = ScalarType.allCases.flatMap { s in [FieldType(s), FieldType(s, isList: true)] }.map { ["value": $0.wireName, "label": $0.description] }
+        var values: [String: Any] = [
+            "recordType": type.name, "fields": fields, "editable": editable, "deployed": deployed != nil,
+            "fieldTypes": types, "addFieldAction": "\(path)/fields", "indexesAction": "\(path)/indexes",
+            "deleteAction": (editable && deployed == nil) ? "\(path)/delete" : false,
+            "recordsHref": "\(scope.base)/public/records?type=\(Console.queryEscape(type.name))",
+        ]
+        if let error { values["error"] = error }
+        if let m = req.query("done") { values["message"] = m }
+        return page(req, s, scope, tab: "schema", "record-type", title: type.name, values,
+                    crumbs: [["href": scope.base + "/schema", "label": "Schema"]], status: error == nil ? .ok : .badRequest)
+    }
+
+    /// Applies an edited copy of the Development schema; refusals (Production would lose something) are errors.
+    func editSchema(_ s: Session, _ scope: ConsoleScope, _ what: String, _ edit: (inout Schema) throws(StratusError) -> Void) throws {
+        guard !scope.isProduction else { throw StratusError(.accessDenied, "Production's schema changes only by deploying Development.") }
+        var schema = try scope.env.schema()
+        try edit(&schema)
+        try schema.validate()
+        try store.importSchema(schema, into: scope.container)
+        try audit(s, scope, "schema", what)
+    }
+
+    func addRecordType(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let name = (formValue(req, "name") ?? "").trimmingCharacters(in: .whitespaces)
+        try editSchema(s, scope, "add record type \(name)") { (schema: inout Schema) throws(StratusError) in
+            guard schema.recordType(named: name) == nil else { throw StratusError(.exists, "There is already a record type \(name).") }
+            try Names.validate(recordType: name)
+            schema.recordTypes.append(RecordTypeSchema(name: name))
+        }
+        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(name))?done=Created.")
+    }
+
+    func addField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let typeName = req.parameters["recordType"] ?? ""
+        let f = form(req)
+        let name = (f["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard let type = FieldType(wireName: f["type"] ?? "") else { throw StratusError.badRequest("Choose the field's type.") }
+        let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
+        var indexes: FieldIndexes = []
+        for i in items where i.name == "index" { if let x = FieldIndexes(name: i.value) { indexes.insert(x) } }
+        try editSchema(s, scope, "add field \(typeName).\(name) \(type)") { (schema: inout Schema) throws(StratusError) in
+            guard let t = schema.recordTypes.firstIndex(where: { $0.name == typeName }) else { throw StratusError(.notFound, "There is no record type \(typeName).") }
+            guard schema.recordTypes[t].field(named: name) == nil else { throw StratusError(.exists, "\(typeName) already has a field \(name).") }
+            try Names.validate(fieldName: name)
+            guard FieldIndexes.allowed(for: type).isSuperset(of: indexes) else { throw StratusError.badRequest("A \(type) field cannot have those indexes.") }
+            schema.recordTypes[t].fields.append(FieldSchema(name: name, type: type, indexes: indexes))
+        }
+        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=Added \(Console.queryEscape(name)).")
+    }
+
+    /// The index checkboxes of every field at once (`index:FIELD=QUERYABLE`, repeated).
+    func saveIndexes(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let typeName = req.parameters["recordType"] ?? ""
+        let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
+        var wanted: [String: FieldIndexes] = [:]
+        for i in items where i.name.hasPrefix("index:") {
+            let field = String(i.name.dropFirst(6))
+            if let x = FieldIndexes(name: i.value) { wanted[field, default: []].insert(x) }
+        }
+        try editSchema(s, scope, "indexes of \(typeName)") { (schema: inout Schema) throws(StratusError) in
+            guard let t = schema.recordTypes.firstIndex(where: { $0.name == typeName }) else { throw StratusError(.notFound, "There is no record type \(typeName).") }
+            var type = schema.recordTypes[t]
+            for (i, f) in type.fields.enumerated() where !f.isSystem {
+                type.fields[i].indexes = (wanted[f.name] ?? []).intersection(FieldIndexes.allowed(for: f.type))
+            }
+            for sf in [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName] {
+                let want = (wanted[sf.schemaName] ?? []).intersection(FieldIndexes.allowed(for: sf.fieldType))
+                if let i = type.fields.firstIndex(where: { $0.name == sf.schemaName }) {
+                    if want.isEmpty { type.fields.remove(at: i) } else { type.fields[i].indexes = want }
+                } else if !want.isEmpty {
+                    type.fields.append(FieldSchema(name: sf.schemaName, type: sf.fieldType, indexes: want))
+                }
+            }
+            schema.recordTypes[t] = type
+        }
+        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=Indexes saved.")
+    }
+
+    func deleteRecordType(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let typeName = req.parameters["recordType"] ?? ""
+        try editSchema(s, scope, "delete record type \(typeName)") { (schema: inout Schema) throws(StratusError) in
+            guard schema.recordType(named: typeName) != nil else { throw StratusError(.notFound, "There is no record type \(typeName).") }
+            schema.recordTypes.removeAll { $0.name == typeName }
+        }
+        return .redirect(to: "\(scope.base)/schema?done=Deleted \(Console.queryEscape(typeName)).")
+    }
+
+    func deleteField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let typeName = req.parameters["recordType"] ?? "", field = req.parameters["field"] ?? ""
+        try editSchema(s, scope, "delete field \(typeName).\(field)") { (schema: inout Schema) throws(StratusError) in
+            guard let t = schema.recordTypes.firstIndex(where: { $0.name == typeName }),
+                  schema.recordTypes[t].field(named: field) != nil else { throw StratusError(.notFound, "There is no field \(typeName).\(field).") }
+            schema.recordTypes[t].fields.removeAll { $0.name == field }
+        }
+        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=Deleted \(Console.queryEscape(field)).")
+    }
+
+    /// A pasted `.ckdb`: first a preview of what would change (with refusals), then, confirmed, the import.
+    func importSchema(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard !scope.isProduction else { throw StratusError(.accessDenied, "Import into Development, then deploy.") }
+        let f = form(req)
+        let text = f["ckdb"] ?? ""
+        let schema: Schema
+        do { schema = try SchemaParser.parse(text) } catch {
+            return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema", ["ckdb": text, "error": "The schema has an error at \(error.description)."],
+                        crumbs: [["href": scope.base + "/schema", "label": "Schema"]], status: .badRequest)
+        }
+        let plan = try store.importPlan(schema, into: scope.container)
+        if f["confirm"] == "1" {
+            try plan.validate()
+            try store.importSchema(schema, into: scope.container)
+            try audit(s, scope, "import schema", plan.changes.map(\.description).joined(separator: "; "))
+            return .redirect(to: "\(scope.base)/schema?done=Imported: \(plan.changes.count) changes.")
+        }
+        return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema", [
+            "ckdb": text, "changes": plan.changes.map(\.description), "refusals": plan.refusals, "hasRefusals": !plan.refusals.isEmpty,
+            "hasChanges": !plan.changes.isEmpty, "canApply": plan.refusals.isEmpty && !plan.changes.isEmpty,
+            "action": "\(scope.base)/schema/import",
+        ], crumbs: [["href": scope.base + "/schema", "label": "Schema"]])
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Settings → Tokens & Keys: API tokens (the secret shown once, at creation) and server-to-server keys.
+extension Console {
+    func tokensPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: String? = nil, createdName: String? = nil,
+                    error: String? = nil, newKey: ServerKey? = nil) throws -> HTTPResponse {
+        let tokens = try store.apiTokens(container: scope.container, environment: scope.environment).map { t -> [String: Any] in
+            ["id": String(t.id), "name": t.name, "origins": t.allowedOrigins.isEmpty ? "any" : t.allowedOrigins.joined(separator: ", "),
+             "created": ValueDisplay.utcString(t.createdAt), "revoked": t.revoked,
+             "revokeAction": "\(scope.base)/tokens/\(t.id)/revoke"]
+        }
+        let keys = try store.serverKeys(container: scope.container, environment: scope.environment).map { k -> [String: Any] in
+            ["keyID": k.keyID, "notes": k.notes, "user": k.userRecordName, "created": ValueDisplay.utcString(k.createdAt), "revoked": k.revoked,
+             "revokeAction": "\(scope.base)/keys/\(k.keyID)/revoke"]
+        }
+        var values: [String: Any] = ["tokens": tokens, "keys": keys, "hasTokens": !tokens.isEmpty, "hasKeys": !keys.isEmpty]
+        if let created { values["newToken"] = ["secret": created, "name": createdName ?? ""] }
+        if let newKey { values["newKey"] = ["keyID": newKey.keyID] }
+        if let error { values["error"] = error }
+        if let m = req.query("done") { values["message"] = m }
+        let json: [String: Any] = [
+            "tokens": tokens.map { ["id": $0["id"]!, "name": $0["name"]!, "revoked": $0["revoked"]!] },
+            "keys": keys.map { ["keyID": $0["keyID"]!, "revoked": $0["revoked"]!] },
+        ]
+        return page(req, s, scope, tab: "tokens", "tokens", title: "Tokens & keys", values, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    func createToken(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let f = form(req)
+        let name = f["name"] ?? ""
+        let origins = (f["origins"] ?? "").split(whereSeparator: { $0 == "\n" || $0 == "," || $0 == " " || $0 == "\r" })
+            .map(String.init).filter { !$0.isEmpty }
+        do {
+            let (token, secret) = try store.createAPIToken(container: scope.container, environment: scope.environment, name: name, allowedOrigins: origins)
+            try audit(s, scope, "create API token", "\(token.name) (#\(token.id))")
+            if Console.wantsJSON(req) { return .json(Console.json(["id": token.id, "name": token.name, "ckAPIToken": secret])) }
+            return try tokensPage(req, s, scope, created: secret, createdName: token.name)
+        } catch let error as StratusError where error.code == .badRequest {
+            return try tokensPage(req, s, scope, error: error.reason)
+        }
+    }
+
+    func revokeToken(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError(.notFound, "There is no such token.") }
+        guard try store.apiTokens(container: scope.container, environment: scope.environment).contains(where: { $0.id == id }) else {
+            throw StratusError(.notFound, "There is no such token in this environment.")
+        }
+        try store.revokeAPIToken(id: id, container: scope.container)
+        try audit(s, scope, "revoke API token", "#\(id)")
+        return .redirect(to: "\(scope.base)/tokens?done=" + Console.queryEscape("Revoked token #\(id)."))
+    }
+
+    func addKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let f = form(req)
+        do {
+            let key = try store.addServerKey(container: scope.container, environment: scope.environment, publicKeyPEM: f["pem"] ?? "", notes: f["notes"] ?? "")
+            try audit(s, scope, "add server key", key.keyID)
+            if Console.wantsJSON(req) { return .json(Console.json(["keyID": key.keyID])) }
+            return try tokensPage(req, s, scope, newKey: key)
+        } catch let error as StratusError where error.code == .badRequest || error.code == .exists {
+            return try tokensPage(req, s, scope, error: error.reason)
+        }
+    }
+
+    func revokeKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let id = req.parameters["id"] ?? ""
+        guard try store.serverKeys(container: scope.container, environment: scope.environment).contains(where: { $0.keyID == id.lowercased() }) else {
+            throw StratusError(.notFound, "There is no such key in this environment.")
+        }
+        try store.revokeServerKey(id: id, container: scope.container)
+        try audit(s, scope, "revoke server key", id)
+        return .redirect(to: "\(scope.base)/tokens?done=" + Console.queryEscape("Revoked key \(id.prefix(12))…."))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Zones of a database: change tokens and record counts; custom zones created and deleted (private/shared only).
+extension Console {
+    func zonesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: "zones") }
+        let counts = try scope.env.recordCountsByZone(in: db)
+        let custom = db.scope.allowsCustomZones
+        let zones = try scope.env.zones(in: db).map { z -> [String: Any] in
+            let name = z.zoneID.zoneName
+            return ["name": name, "syncToken": z.syncToken, "count": counts[name] ?? 0, "atomic": z.atomic,
+                    "recordsHref": scope.link("\(scope.databasePath)/records", [("zone", name)]),
+                    "deleteHref": (custom && !z.zoneID.isDefault) ? scope.link("\(scope.databasePath)/zones/\(Console.queryEscape(name))/delete") : false]
+        }
+        var values: [String: Any] = ["zones": zones, "canCreate": custom,
+                                     "createAction": scope.link("\(scope.databasePath)/zones")]
+        if let m = req.query("done") { values["message"] = m }
+        let json = zones.map { ["zoneName": $0["name"]!, "syncToken": $0["syncToken"]!, "recordCount": $0["count"]!, "atomic": $0["atomic"]!] }
+        return page(req, s, scope, tab: "zones", "zones", title: "Zones", values, crumbs: [["href": scope.link("\(scope.databasePath)/zones"), "label": "\(scope.database?.rawValue ?? "public") zones"]], json: ["zones": json])
+    }
+
+    func createZone(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard let db = scope.databaseID else { throw StratusError.badRequest("Choose a user first.") }
+        let name = (formValue(req, "zoneName") ?? "").trimmingCharacters(in: .whitespaces)
+        try scope.env.createZone(ZoneID(zoneName: name, ownerRecordName: db.ownerRecordName), in: db)
+        try audit(s, scope, "create zone", "\(db.scope.rawValue) database of \(db.ownerRecordName): \(name)")
+        return .redirect(to: scope.link("\(scope.databasePath)/zones", [("done", "Created zone \(name).")]))
+    }
+
+    func deleteZonePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard let db = scope.databaseID else { throw StratusError.badRequest("Choose a user first.") }
+        let name = req.parameters["zone"] ?? ""
+        let zone = try scope.env.lookupZone(ZoneID(zoneName: name), in: db)
+        let count = try scope.env.recordCountsByZone(in: db)[name] ?? 0
+        return page(req, s, scope, tab: "zones", "confirm", title: "Delete zone \(name)", [
+            "heading": "Delete zone \(zone.zoneID.zoneName)?",
+            "warning": "This deletes the zone and its \(count) record\(count == 1 ? "" : "s"). Devices that sync it see the zone deleted. It cannot be undone.",
+            "action": scope.link("\(scope.databasePath)/zones/\(Console.queryEscape(name))/delete"),
+            "confirmLabel": "Type the zone's name to confirm", "expected": name, "button": "Delete zone",
+            "cancelHref": scope.link("\(scope.databasePath)/zones"),
+        ])
+    }
+
+    func deleteZone(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard let db = scope.databaseID else { throw StratusError.badRequest("Choose a user first.") }
+        let name = req.parameters["zone"] ?? ""
+        guard formValue(req, "confirm") == name else { throw StratusError.badRequest("The name you typed does not match the zone's; nothing was deleted.") }
+        try scope.env.deleteZone(ZoneID(zoneName: name, ownerRecordName: db.ownerRecordName), in: db)
+        try audit(s, scope, "delete zone", "\(db.scope.rawValue) database of \(db.ownerRecordName): \(name)")
+        return .redirect(to: scope.link("\(scope.databasePath)/zones", [("done", "Deleted zone \(name).")]))
+    }
+}

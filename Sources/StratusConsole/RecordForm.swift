@@ -1,0 +1,140 @@
+import Foundation
+import StratusModel
+
+/// Typed inputs for a record's fields, and the values read back from a submitted form. Every field of the type
+/// is on the form; a blank input leaves the field without a value, a cleared list item removes that item.
+/// Names: `v:FIELD` (repeated for list items), `lat:`/`lon:` for locations, `action:` for references,
+/// `keep:` for assets (which the console keeps or removes; uploading is the API's job).
+enum RecordForm {
+    static func inputs(for type: RecordTypeSchema, record: StoredRecord?) -> [[String: Any]] {
+        type.userFields.map { f in
+            let value = record?.fields[f.name]
+            let items: [FieldValue] = if case .list(_, let xs)? = value { xs } else { value.map { [$0] } ?? [] }
+            var rows = items.map { item(f.type.scalar, $0) }
+            // A blank row to add a value (for a scalar: the value itself when there is none).
+            if f.type.isList || rows.isEmpty { rows.append(item(f.type.scalar, nil)) }
+            rows = rows.enumerated().map { i, r in r.merging(["index": i]) { a, _ in a } }
+            var d: [String: Any] = ["name": f.name, "type": f.type.description, "isList": f.type.isList, "items": rows,
+                                    "kind_" + kind(f.type.scalar): true]
+            if f.type.scalar == .asset { d["hasValue"] = value != nil; d["summary"] = value.map(ValueDisplay.summary) ?? "" }
+            return d
+        }
+    }
+
+    static func kind(_ s: ScalarType) -> String {
+        switch s {
+        case .string: "text"
+        case .int64: "int"
+        case .double: "double"
+        case .timestamp: "timestamp"
+        case .bytes: "bytes"
+        case .reference: "reference"
+        case .location: "location"
+        case .asset: "asset"
+        }
+    }
+
+    static func item(_ s: ScalarType, _ v: FieldValue?) -> [String: Any] {
+        switch v {
+        case .string(let x)?: ["value": x]
+        case .int64(let x)?: ["value": String(x)]
+        case .double(let x)?: ["value": String(x)]
+        case .timestamp(let t)?: ["value": inputTimestamp(t)]
+        case .bytes(let d)?: ["value": d.base64EncodedString()]
+        case .reference(let r)?: ["value": r.recordName, "deleteSelf": r.action == .deleteSelf]
+        case .location(let l)?: ["lat": String(l.latitude), "lon": String(l.longitude)]
+        default: ["value": ""]
+        }
+    }
+
+    static let inputFormatter: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
+        return f
+    }()
+
+    static func inputTimestamp(_ millis: Int64) -> String { inputFormatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)) }
+
+    /// A timestamp typed by a person: `2026-11-21T10:30[:15[.250]]` (UTC, as the form says), with an optional
+    /// `Z`, or milliseconds since 1970.
+    static func parseTimestamp(_ s: String) -> Int64? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        if let millis = Int64(t) { return millis }
+        var body = t.hasSuffix("Z") ? String(t.dropLast()) : t
+        body = body.replacingOccurrences(of: " ", with: "T")
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        for format in ["yyyy-MM-dd'T'HH:mm:ss.SSS", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
+            f.dateFormat = format
+            if let d = f.date(from: body) { return Int64((d.timeIntervalSince1970 * 1000).rounded()) }
+        }
+        return nil
+    }
+
+    /// The fields a submitted form describes. Client mistakes are BAD_REQUEST naming the field.
+    static func fields(from items: [(name: String, value: String)], type: RecordTypeSchema, existing: StoredRecord?) throws(StratusError) -> [String: FieldValue] {
+        var byName: [String: [String]] = [:]
+        for (n, v) in items { byName[n, default: []].append(v) }
+        var out: [String: FieldValue] = [:]
+        for f in type.userFields {
+            if f.type.scalar == .asset {
+                if byName["keep:" + f.name] != nil, let v = existing?.fields[f.name] { out[f.name] = v }
+                continue
+            }
+            var values: [FieldValue] = []
+            if f.type.scalar == .location {
+                let lats = byName["lat:" + f.name] ?? [], lons = byName["lon:" + f.name] ?? []
+                for (lat, lon) in zip(lats, lons) {
+                    let a = lat.trimmingCharacters(in: .whitespaces), b = lon.trimmingCharacters(in: .whitespaces)
+                    if a.isEmpty && b.isEmpty { continue }
+                    guard let la = Double(a), let lo = Double(b), (-90...90).contains(la), (-180...180).contains(lo) else {
+                        throw .badRequest("\(f.name): a location needs a latitude (-90…90) and a longitude (-180…180)")
+                    }
+                    values.append(.location(Location(latitude: la, longitude: lo)))
+                }
+            } else {
+                let raw = byName["v:" + f.name] ?? []
+                let deleteSelf = Set((byName["action:" + f.name] ?? []).compactMap(Int.init))
+                for (i, text) in raw.enumerated() {
+                    let isString = f.type.scalar == .string
+                    if (isString ? text : text.trimmingCharacters(in: .whitespacesAndNewlines)).isEmpty { continue }
+                    values.append(try scalar(text, f.type.scalar, field: f.name, deleteSelf: deleteSelf.contains(i)))
+                }
+            }
+            if f.type.isList {
+                if !values.isEmpty { out[f.name] = .list(f.type.scalar, values) }
+            } else if values.count > 1 {
+                throw .badRequest("\(f.name) holds one value, not \(values.count)")
+            } else if let v = values.first {
+                out[f.name] = v
+            }
+        }
+        return out
+    }
+
+    static func scalar(_ text: String, _ s: ScalarType, field: String, deleteSelf: Bool) throws(StratusError) -> FieldValue {
+        let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch s {
+        case .string: return .string(text)
+        case .int64:
+            guard let i = Int64(t) else { throw .badRequest("\(field): '\(t.prefix(40))' is not a whole number") }
+            return .int64(i)
+        case .double:
+            guard let d = Double(t), d.isFinite else { throw .badRequest("\(field): '\(t.prefix(40))' is not a number") }
+            return .double(d)
+        case .timestamp:
+            guard let m = parseTimestamp(t) else { throw .badRequest("\(field): '\(t.prefix(40))' is not a date and time (YYYY-MM-DDTHH:MM:SS, UTC)") }
+            return .timestamp(m)
+        case .bytes:
+            guard let d = Data(base64Encoded: t.filter { !$0.isWhitespace }) else { throw .badRequest("\(field): bytes are entered as base64") }
+            return .bytes(d)
+        case .reference:
+            return .reference(Reference(recordName: t, action: deleteSelf ? .deleteSelf : .none))
+        case .location, .asset:
+            throw .badRequest("\(field): not editable as text")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import StratusModel
+
+/// Record values rendered for people, as template values (mustache escapes them; control characters are made
+/// visible here so that they show as text rather than vanish or reflow the page).
+enum ValueDisplay {
+    /// Control characters (other than newline and tab) as their Unicode "control picture" symbols.
+    static func visible(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || $0.value == 0x7f }) else { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            if u.value < 0x20 && u != "\n" && u != "\t" { out.append(Unicode.Scalar(0x2400 + u.value)!) }
+            else if u.value == 0x7f { out.append(Unicode.Scalar(0x2421)!) }
+            else { out.append(u) }
+        }
+        return String(out)
+    }
+
+    static let utc: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS 'UTC'"
+        return f
+    }()
+
+    static let local: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = .current
+        f.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS ZZZZZ"
+        return f
+    }()
+
+    static func utcString(_ millis: Int64) -> String { utc.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)) }
+    static func localString(_ millis: Int64) -> String { local.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)) }
+
+    /// A short one-line text for tables and CSV.
+    static func summary(_ v: FieldValue) -> String {
+        switch v {
+        case .string(let s): visible(s.count > 200 ? String(s.prefix(200)) + "…" : s)
+        case .int64(let i): String(i)
+        case .double(let d): String(d)
+        case .timestamp(let t): utcString(t)
+        case .bytes(let d): "\(d.count) bytes"
+        case .reference(let r): visible(r.recordName)
+        case .asset(let a): "asset, \(byteCount(a.size))"
+        case .location(let l): "\(l.latitude), \(l.longitude)"
+        case .list(_, let items): "[" + items.prefix(10).map(summary).joined(separator: ", ") + (items.count > 10 ? ", … \(items.count) items" : "") + "]"
+        }
+    }
+
+    /// Every kind key, false: a template looking one up must not find a parent's (a list's items inside a list).
+    nonisolated(unsafe) static let noKinds: [String: Any] = ["text": false, "timestamp": false, "bytes": false, "reference": false, "asset": false,
+                                         "location": false, "isList": false, "list": false]
+
+    /// Everything about one value, for the record page.
+    static func detail(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String) -> [String: Any] {
+        noKinds.merging(kinds(v, link: link, assetLink: assetLink)) { _, new in new }
+    }
+
+    private static func kinds(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String) -> [String: Any] {
+        switch v {
+        case .string(let s): return ["text": visible(s)]
+        case .int64(let i): return ["text": String(i)]
+        case .double(let d): return ["text": String(d)]
+        case .timestamp(let t): return ["timestamp": ["utc": utcString(t), "local": localString(t), "millis": String(t), "iso": RecordForm.inputTimestamp(t) + "Z"]]
+        case .bytes(let d):
+            let hex = d.prefix(512).map { String(format: "%02x", $0) }.joined(separator: " ")
+            return ["bytes": ["size": byteCount(Int64(d.count)), "hex": hex + (d.count > 512 ? " …" : ""), "base64": d.base64EncodedString()]]
+        case .reference(let r):
+            return ["reference": ["recordName": visible(r.recordName), "zone": r.zoneID.map { $0.zoneName as Any } ?? false, "href": link(r),
+                                  "action": r.action == .deleteSelf ? "DELETE_SELF" : false]]
+        case .asset(let a):
+            return ["asset": ["size": byteCount(a.size), "checksum": a.fileChecksum, "href": assetLink(a)]]
+        case .location(let l):
+            var d: [String: Any] = ["latitude": String(l.latitude), "longitude": String(l.longitude)]
+            if let a = l.horizontalAccuracy { d["accuracy"] = String(a) }
+            if let a = l.altitude { d["altitude"] = String(a) }
+            return ["location": d]
+        case .list(_, let items):
+            return ["isList": true, "list": items.map { detail($0, link: link, assetLink: assetLink) }, "count": items.count]
+        }
+    }
+
+    static func byteCount(_ n: Int64) -> String {
+        n < 1024 ? "\(n) bytes" : n < 1 << 20 ? String(format: "%.1f KB", Double(n) / 1024) : String(format: "%.1f MB", Double(n) / 1048576)
+    }
+
+    /// Values as JSON objects (CloudKit's wire shapes) for the pages' JSON variants and the export.
+    static func json(_ v: FieldValue) -> Any {
+        switch v {
+        case .string(let s): s
+        case .int64(let i): i
+        case .double(let d): d
+        case .timestamp(let t): t
+        case .bytes(let d): d.base64EncodedString()
+        case .reference(let r): referenceJSON(r)
+        case .asset(let a): ["fileChecksum": a.fileChecksum, "size": a.size] as [String: Any]
+        case .location(let l): ["latitude": l.latitude, "longitude": l.longitude] as [String: Any]
+        case .list(_, let items): items.map(json)
+        }
+    }
+
+    static func referenceJSON(_ r: Reference) -> [String: Any] {
+        var d: [String: Any] = ["recordName": r.recordName, "action": r.action == .deleteSelf ? "DELETE_SELF" : "NONE"]
+        if let z = r.zoneID { d["zoneID"] = ["zoneName": z.zoneName] }
+        return d
+    }
+
+    static func typeName(_ v: FieldValue) -> String { v.fieldType?.wireName ?? "LIST" }
+
+    static func recordJSON(_ r: StoredRecord) -> [String: Any] {
+        var d: [String: Any] = ["recordName": r.recordName, "recordType": r.recordType, "zoneID": ["zoneName": r.zoneID.zoneName]]
+        if let t = r.recordChangeTag { d["recordChangeTag"] = t }
+        d["fields"] = r.fields.mapValues { ["value": json($0), "type": typeName($0)] }
+        if let c = r.created { d["created"] = ["timestamp": c.timestamp, "userRecordName": c.userRecordName, "deviceID": c.deviceID] }
+        if let m = r.modified { d["modified"] = ["timestamp": m.timestamp, "userRecordName": m.userRecordName, "deviceID": m.deviceID] }
+        return d
+    }
+}
