@@ -15,11 +15,11 @@ final class ConsoleFixture: @unchecked Sendable {
     let data: URL
     let session: URLSession
 
-    init() async throws {
+    init(allowProductionUserData: Bool = false) async throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-console-\(UUID().uuidString)")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let config = ServerConfig(port: 0, dataDirectory: data, templatesDirectory: root.appendingPathComponent("Templates"),
-                                  publicDirectory: root.appendingPathComponent("Public"))
+                                  publicDirectory: root.appendingPathComponent("Public"), allowProductionUserData: allowProductionUserData)
         app = try await BlockingWork.shared.run { try StratusApplication(config: config) }
         let c = URLSessionConfiguration.ephemeral
         c.httpShouldSetCookies = false
@@ -27,7 +27,10 @@ final class ConsoleFixture: @unchecked Sendable {
         try await app.start()
     }
 
-    deinit { let app = self.app; Task { await app.stop() } }
+    deinit {
+        let app = self.app, data = self.data
+        Task { await app.stop(); try? FileManager.default.removeItem(at: data) }
+    }
 
     struct Page { var status: Int; var html: String; var headers: [String: String] }
 

@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StratusModel
+import StratusStore
+
+/// A signed-in admin on a `ConsoleFixture`: GETs and form POSTs with the session cookie and CSRF token.
+struct ConsoleSession {
+    let f: ConsoleFixture
+    let cookie: String
+    let csrf: String
+
+    static func signIn(_ f: ConsoleFixture, email: String = "admin@example.com") async throws -> ConsoleSession {
+        _ = try f.app.store.createAdmin(email: email, password: "a long admin password")
+        let login = try await f.request("/console/login", form: ["email": email, "password": "a long admin password"])
+        guard let cookie = ConsoleFixture.sessionCookie(login) else { throw StratusError.badRequest("no session cookie") }
+        let home = try await f.request("/console/", cookie: cookie)
+        guard let csrf = ConsoleFixture.csrf(home.html) else { throw StratusError.badRequest("no csrf token") }
+        return ConsoleSession(f: f, cookie: cookie, csrf: csrf)
+    }
+
+    func get(_ path: String, accept: String? = nil) async throws -> ConsoleFixture.Page {
+        try await send(path, body: nil, accept: accept)
+    }
+
+    /// A form POST with repeated names allowed; the CSRF token is added.
+    func post(_ path: String, _ items: [(String, String)] = [], csrf: Bool = true, accept: String? = nil) async throws -> ConsoleFixture.Page {
+        let all = (csrf ? [("csrf", self.csrf)] : []) + items
+        let body = all.map { "\(ConsoleSession.encode($0.0))=\(ConsoleSession.encode($0.1))" }.joined(separator: "&")
+        return try await send(path, body: Data(body.utf8), accept: accept)
+    }
+
+    static func encode(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+
+    private func send(_ path: String, body: Data?, accept: String?) async throws -> ConsoleFixture.Page {
+        var req = URLRequest(url: URL(string: f.app.url + path.dropFirst())!)
+        req.setValue(cookie, forHTTPHeaderField: "Cookie")
+        if let accept { req.setValue(accept, forHTTPHeaderField: "Accept") }
+        if let body {
+            req.httpMethod = "POST"
+            req.httpBody = body
+            req.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        }
+        let (d, r) = try await f.session.data(for: req)
+        let http = r as! HTTPURLResponse
+        var h: [String: String] = [:]
+        for (k, v) in http.allHeaderFields { h[String(describing: k).lowercased()] = String(describing: v) }
+        return ConsoleFixture.Page(status: http.statusCode, html: String(decoding: d, as: UTF8.self), headers: h)
+    }
+}
