@@ -81,7 +81,7 @@ extension Console {
             try Names.validate(recordType: name)
             schema.recordTypes.append(RecordTypeSchema(name: name))
         }
-        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(name))?done=Created.")
+        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(name))?done=" + Console.queryEscape("Created."))
     }
 
     func addField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -96,10 +96,10 @@ extension Console {
             guard let t = schema.recordTypes.firstIndex(where: { $0.name == typeName }) else { throw StratusError(.notFound, "There is no record type \(typeName).") }
             guard schema.recordTypes[t].field(named: name) == nil else { throw StratusError(.exists, "\(typeName) already has a field \(name).") }
             try Names.validate(fieldName: name)
-            guard FieldIndexes.allowed(for: type).isSuperset(of: indexes) else { throw StratusError.badRequest("A \(type) field cannot have those indexes.") }
-            schema.recordTypes[t].fields.append(FieldSchema(name: name, type: type, indexes: indexes))
+            // Boxes that do not apply to the type (SEARCHABLE on a number) are left out, as CloudKit's console does.
+            schema.recordTypes[t].fields.append(FieldSchema(name: name, type: type, indexes: indexes.intersection(FieldIndexes.allowed(for: type))))
         }
-        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=Added \(Console.queryEscape(name)).")
+        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=" + Console.queryEscape("Added \(name)."))
     }
 
     /// The index checkboxes of every field at once (`index:FIELD=QUERYABLE`, repeated).
@@ -127,7 +127,7 @@ extension Console {
             }
             schema.recordTypes[t] = type
         }
-        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=Indexes saved.")
+        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=" + Console.queryEscape("Indexes saved."))
     }
 
     func deleteRecordType(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -136,7 +136,7 @@ extension Console {
             guard schema.recordType(named: typeName) != nil else { throw StratusError(.notFound, "There is no record type \(typeName).") }
             schema.recordTypes.removeAll { $0.name == typeName }
         }
-        return .redirect(to: "\(scope.base)/schema?done=Deleted \(Console.queryEscape(typeName)).")
+        return .redirect(to: "\(scope.base)/schema?done=" + Console.queryEscape("Deleted \(typeName)."))
     }
 
     func deleteField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -146,7 +146,7 @@ extension Console {
                   schema.recordTypes[t].field(named: field) != nil else { throw StratusError(.notFound, "There is no field \(typeName).\(field).") }
             schema.recordTypes[t].fields.removeAll { $0.name == field }
         }
-        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=Deleted \(Console.queryEscape(field)).")
+        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=" + Console.queryEscape("Deleted \(field)."))
     }
 
     /// A pasted `.ckdb`: first a preview of what would change (with refusals), then, confirmed, the import.
@@ -164,7 +164,7 @@ extension Console {
             try plan.validate()
             try store.importSchema(schema, into: scope.container)
             try audit(s, scope, "import schema", plan.changes.map(\.description).joined(separator: "; "))
-            return .redirect(to: "\(scope.base)/schema?done=Imported: \(plan.changes.count) changes.")
+            return .redirect(to: "\(scope.base)/schema?done=" + Console.queryEscape("Imported: \(plan.changes.count) changes."))
         }
         return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema", [
             "ckdb": text, "changes": plan.changes.map(\.description), "refusals": plan.refusals, "hasRefusals": !plan.refusals.isEmpty,

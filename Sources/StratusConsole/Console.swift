@@ -115,21 +115,10 @@ public final class Console: Sendable {
         do {
             return try await blocking.run {
                 let scope = scoped ? try self.scope(req, session) : nil
-                return try page(session, scope)
+                do { return try page(session, scope) } catch { return self.failure(req, session, scope, error) }
             }
         } catch {
-            let e = error as? StratusError ?? StratusError(.internalError, "Something went wrong.")
-            let heading = switch e.code {
-            case .internalError: "Something went wrong"
-            case .notFound, .zoneNotFound: "Not found"
-            case .accessDenied: "Not allowed"
-            case .conflict: "Conflict"
-            default: "Not done"
-            }
-            if Console.wantsJSON(req) {
-                return .json(Console.json(["serverErrorCode": e.code.rawValue, "reason": e.reason]), status: .code(e.code.httpStatus))
-            }
-            return errorPage(session, status: .code(e.code.httpStatus), heading: heading, reason: e.reason)
+            return failure(req, session, nil, error)
         }
     }
 
@@ -166,6 +155,29 @@ public final class Console: Sendable {
     func audit(_ s: Session, _ scope: ConsoleScope?, _ action: String, _ detail: String, container: ContainerID? = nil) throws {
         try store.audit(AuditEntry(at: Clock.nowMillis(), admin: s.admin.email, action: action, container: (scope?.container ?? container)?.rawValue,
                                    environment: scope?.environment.rawValue, detail: detail))
+    }
+
+    /// A page's error in the console's look (inside its container when it has one), with a way back to the
+    /// form it came from; never a stack trace.
+    func failure(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope?, _ error: any Error) -> HTTPResponse {
+        let e = error as? StratusError ?? StratusError(.internalError, "Something went wrong.")
+        let heading = switch e.code {
+        case .internalError: "Something went wrong"
+        case .notFound, .zoneNotFound: "Not found"
+        case .accessDenied: "Not allowed"
+        case .conflict, .exists: "Conflict"
+        default: "Not done"
+        }
+        let status = HTTPStatus.code(e.code.httpStatus)
+        if Console.wantsJSON(req) { return .json(Console.json(["serverErrorCode": e.code.rawValue, "reason": e.reason]), status: status) }
+        var values: [String: Any] = ["heading": heading, "reason": e.reason]
+        // Back to the page the form was on (same site only: the Referer is sent only to this origin).
+        if let referer = req.headers["referer"], let u = URL(string: referer), u.path.hasPrefix("/console/"),
+           req.headers["host"].map({ u.host == $0.split(separator: ":").first.map(String.init) }) == true {
+            values["back"] = u.path + (u.query.map { "?" + $0 } ?? "")
+        }
+        guard let scope else { return render("error", values.merging(["title": heading]) { a, _ in a }, session: session, status: status) }
+        return page(req, session, scope, tab: "", "error", title: heading, values, status: status)
     }
 
     func sameOrigin(_ req: HTTPRequest) -> Bool {

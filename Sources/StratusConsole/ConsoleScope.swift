@@ -62,6 +62,7 @@ struct ConsoleScope {
             "database": dbName,
             "tabs": tabs,
             "databases": databases,
+            "showDatabases": tab == "records" || tab == "zones",
             "base": base,
             "databasePath": databasePath,
         ]

@@ -17,12 +17,13 @@ public enum HTML {
         return out
     }
 
-    /// Headers every HTML page carries: no inline script, no framing, no sniffing, no referrer leaks.
+    /// Headers every HTML page carries: no inline script, no framing, no sniffing, no referrer to other sites.
+    /// (Not `no-referrer`: with it, browsers send `Origin: null` on same-site form posts, which the CSRF check refuses.)
     public static func securityHeaders(_ h: inout HTTPHeaders) {
         h["content-security-policy"] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self' http: https:"
         h["x-frame-options"] = "DENY"
         h["x-content-type-options"] = "nosniff"
-        h["referrer-policy"] = "no-referrer"
+        h["referrer-policy"] = "same-origin"
     }
 
     public static func page(_ body: String, status: HTTPStatus = .ok) -> HTTPResponse {

@@ -73,7 +73,7 @@ final class TestServer: @unchecked Sendable {
         let r = await c.response()
         // No body byte was ever sent: the refusal came from the declared length alone.
         #expect(r?.status == 413)
-        #expect(ContinuousClock.now - start < .seconds(8))
+        #expect(ContinuousClock.now - start < .seconds(7))
         await s.server.stop()
     }
 
@@ -86,7 +86,7 @@ final class TestServer: @unchecked Sendable {
         #expect(r?.status == 431)
         // Wall time here includes other tests' load on a 2-core machine; the parser's own cost is asserted in
         // CPU time by `RequestHeadParserTests`. A quadratic parser would take ~50 s.
-        #expect(ContinuousClock.now - start < .seconds(8))
+        #expect(ContinuousClock.now - start < .seconds(7))
         await s.server.stop()
     }
 
@@ -109,14 +109,14 @@ final class TestServer: @unchecked Sendable {
 
     @Test func aSilentClientGets408AndIsClosed() async throws {
         let s = try await TestServer(idleTimeout: .milliseconds(300), requestTimeout: .milliseconds(500))
-        let silent = try s.client(timeout: 3)
+        let silent = try s.client(timeout: 7)
         let start = ContinuousClock.now
         let all = String(decoding: await silent.all(), as: UTF8.self)
         #expect(all.hasPrefix("HTTP/1.1 408"))
-        // The server closed it (well before the client's own 10 s receive timeout).
-        #expect(ContinuousClock.now - start < .seconds(8))
+        // The server closed it (before the client's own 7 s receive timeout; generous for a loaded CI machine).
+        #expect(ContinuousClock.now - start < .seconds(7))
         // A trickling client: starts a request, never finishes it.
-        let slow = try s.client(timeout: 3)
+        let slow = try s.client(timeout: 7)
         slow.send("GET /-/health HTTP/1.1\r\nHo")
         let t2 = ContinuousClock.now
         #expect(String(decoding: await slow.all(), as: UTF8.self).hasPrefix("HTTP/1.1 408"))

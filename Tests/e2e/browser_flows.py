@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Walks the console's main flows in headless Chromium, driven over W3C WebDriver (chromedriver), and saves a
+screenshot of each step. Environment: STRATUS_URL (server root), STRATUS_SETUP (the one-time setup path),
+STRATUS_SCREENSHOTS (directory), CHROMEDRIVER (path, default /usr/bin/chromedriver)."""
+import base64, os, socket, subprocess, sys, time, traceback
+import requests
+
+BASE = os.environ["STRATUS_URL"].rstrip("/")
+SETUP = os.environ["STRATUS_SETUP"]
+SHOTS = os.environ.get("STRATUS_SCREENSHOTS", "screenshots")
+DRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+CONTAINER = "iCloud.com.example.Browser"
+
+
+class WebDriver:
+    """The few WebDriver commands the flows need, over plain HTTP."""
+
+    def __init__(self):
+        s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+        self.proc = subprocess.Popen([DRIVER, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                if requests.get(self.url + "/status", timeout=1).ok: break
+            except requests.RequestException: time.sleep(0.1)
+        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]}}}}
+        r = requests.post(self.url + "/session", json=caps, timeout=60).json()
+        if "sessionId" not in r.get("value", {}): raise RuntimeError(f"no browser session: {r}")
+        self.session = f"{self.url}/session/{r['value']['sessionId']}"
+
+    def cmd(self, method, path, body=None):
+        r = requests.request(method, self.session + path, json=body, timeout=60).json()
+        if isinstance(r.get("value"), dict) and "error" in r["value"]:
+            raise RuntimeError(f"{path}: {r['value']['error']}: {r['value'].get('message', '')[:300]}")
+        return r.get("value")
+
+    def go(self, path): self.cmd("POST", "/url", {"url": BASE + path})
+    def find(self, css): return self.cmd("POST", "/element", {"using": "css selector", "value": css})[ELEMENT]
+    def finds(self, css): return [e[ELEMENT] for e in self.cmd("POST", "/elements", {"using": "css selector", "value": css})]
+    def retrying(self, action):
+        """A page may still be replacing the previous one after a click: retry while elements go stale."""
+        for attempt in range(50):
+            try: return action()
+            except RuntimeError as e:
+                if attempt == 49 or ("stale element" not in str(e) and "no such element" not in str(e)): raise
+                time.sleep(0.1)
+    def type(self, css, text):
+        def act():
+            e = self.find(css); self.cmd("POST", f"/element/{e}/clear", {}); self.cmd("POST", f"/element/{e}/value", {"text": text})
+        self.retrying(act)
+    def click(self, css): self.retrying(lambda: self.cmd("POST", f"/element/{self.find(css)}/click", {}))
+    def select(self, css, value): self.click(css + ' option[value="' + value + '"]')
+    def text(self, css="body"): return self.retrying(lambda: self.cmd("GET", f"/element/{self.find(css)}/text"))
+    def wait_text(self, needle, css="body"):
+        """After a click the next page may not be there yet: wait (up to 10 s) for it to show `needle`."""
+        for _ in range(100):
+            try:
+                if needle in self.cmd("GET", f"/element/{self.find(css)}/text"): return True
+            except RuntimeError: pass
+            time.sleep(0.1)
+        return False
+    def path(self): return self.cmd("GET", "/url")[len(BASE):]
+    def accept_alert(self):
+        try: self.cmd("POST", "/alert/accept", {})
+        except RuntimeError: pass
+    def shot(self, name):
+        os.makedirs(SHOTS, exist_ok=True)
+        with open(os.path.join(SHOTS, name + ".png"), "wb") as f: f.write(base64.b64decode(self.cmd("GET", "/screenshot")))
+    def quit(self):
+        try: requests.delete(self.session, timeout=10)
+        finally: self.proc.terminate()
+
+
+def expect(cond, what):
+    if not cond: raise AssertionError(what)
+
+
+def flows(b):
+    dev = f"/console/{CONTAINER}/development"
+    # First admin, through the one-time setup link.
+    b.go(SETUP); b.shot("01-setup")
+    b.type("input[name=email]", "admin@example.com"); b.type("input[name=password]", "a long admin password")
+    b.click("button[type=submit]")
+    expect(b.wait_text("Create a container"), "setup ends in the console")
+    # Sign out and in again.
+    b.click("header form button"); expect(b.wait_text("Sign in") and b.path() == "/console/login", "signed out")
+    b.type("input[name=email]", "admin@example.com"); b.type("input[name=password]", "a long admin password")
+    b.click("main form button"); b.shot("02-containers")
+    # Create a container.
+    b.type("input[name=id]", CONTAINER); b.click("form.card button")
+    expect(b.wait_text(CONTAINER, "table"), "the new container is listed")
+    # Schema: a type with fields.
+    b.go(dev + "/schema"); b.type("input[name=name]", "Task"); b.click("form.row button")
+    expect(b.wait_text("Add a field"), "record type created")
+    for name, kind in [("title", "STRING"), ("size", "INT64"), ("labels", "STRING_LIST")]:
+        b.type("input[name=name]", name); b.select("select[name=type]", kind)
+        for box in b.finds("form.row input[name=index]"): b.cmd("POST", f"/element/{box}/click", {})
+        b.click("form.row button[type=submit]")
+        expect(b.wait_text("Added " + name), f"field {name} added")
+    b.shot("03-schema")
+    expect("labels" in b.text("table"), "fields are listed")
+    # Records: create a few through the form, the list field with two items added by the page's script.
+    for i in range(3):
+        b.go(f"{dev}/public/new-record?type=Task")
+        b.type("input[name=recordName]", f"task-{i}"); b.type("textarea[name='v:title']", f"Task number {i}")
+        b.type("input[name='v:size']", str(i * 10))
+        b.type("fieldset[data-field=labels] textarea", "alpha")
+        b.click("fieldset[data-field=labels] > button")
+        boxes = b.finds("fieldset[data-field=labels] textarea")
+        b.cmd("POST", f"/element/{boxes[-1]}/value", {"text": f"label{i}"})
+        b.click("form.record-form > div > button")
+        expect(b.wait_text("Created."), f"task-{i} created")
+    b.shot("04-record")
+    # Query: size >= 10, sorted descending.
+    b.go(f"{dev}/public/records?type=Task")
+    b.select("select[name=f]", "size"); b.select("select[name=op]", "GREATER_THAN_OR_EQUALS"); b.type("input[name=v]", "10")
+    b.select("select[name=s]", "size"); b.select("select[name=order]", "desc")
+    b.click("form.query button[type=submit]")
+    for _ in range(100):
+        if "filter=size" in b.path(): break
+        time.sleep(0.1)
+    expect("filter=size" in b.path(), "the query lives in the URL")
+    rows = b.text("table.records tbody")
+    expect(rows.index("task-2") < rows.index("task-1") and "task-0" not in rows, f"query results: {rows}")
+    b.shot("05-query")
+    # Edit a record.
+    b.click("table.records tbody a")
+    b.type("textarea[name='v:title']", "Renamed by the browser"); b.click("form.record-form > div > button")
+    expect(b.wait_text("Saved.") and "Renamed by the browser" in b.text("dl.fields:nth-of-type(2)"), "edited")
+    b.shot("06-edited")
+    # Change a role: World may no longer read Task.
+    b.go(dev + "/roles")
+    box = b.find("input[name='grant:Task:_world'][value=READ]")
+    expect(b.cmd("GET", f"/element/{box}/selected"), "World reads by default")
+    b.cmd("POST", f"/element/{box}/click", {}); b.click("main form button[type=submit]")
+    expect(b.wait_text("Saved roles for Task"), "roles saved")
+    b.shot("07-roles")
+    # Deploy.
+    b.go(f"/console/{CONTAINER}/deploy"); expect("add record type Task" in b.text(), "deploy plan")
+    b.shot("08-deploy-plan")
+    b.click("form.card button"); expect(b.wait_text("Deployed"), "deployed")
+    b.go(f"/console/{CONTAINER}/production/schema"); expect("Task" in b.text("table"), "Task in Production")
+    expect("PRODUCTION" in b.text("header").upper(), "Production is labelled")
+    b.shot("09-production")
+    # Reset Development, with the typed confirmation.
+    b.go(dev + "/reset"); b.type("input[name=confirm]", CONTAINER); b.click("form.card button")
+    b.accept_alert()
+    expect(b.wait_text("Development was reset"), "reset")
+    b.go(f"{dev}/public/records?type=Task"); expect("0 records" in b.text(), "no records after reset")
+    b.shot("10-reset")
+
+
+def main():
+    b = WebDriver()
+    try:
+        flows(b)
+        print("browser flows: passed")
+        return 0
+    except Exception:
+        traceback.print_exc()
+        try: b.shot("failure")
+        except Exception: pass
+        return 1
+    finally:
+        b.quit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
