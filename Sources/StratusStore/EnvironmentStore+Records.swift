@@ -64,6 +64,7 @@ extension EnvironmentStore {
             return (results, writer.releasedAssets)
         }
         collectAssets(Array(released))
+        noteWrites(operations.count)
         return results
     }
 

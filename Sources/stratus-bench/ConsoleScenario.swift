@@ -1,0 +1,201 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import StratusModel
+import StratusStore
+
+/// `stratus-bench console --records N`: the console's pages served by the release `stratus serve`, measured with
+/// wrk on loopback beside Datasette (`pip install datasette`, suggest_facets off) serving the same rows from an
+/// equivalent SQLite table, in the same run.
+struct ConsoleScenario: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "console", abstract: "Console page figures against Datasette.")
+    @Option(help: "How many records to load.") var records: Int = 1_000_000
+    @Option(help: "Seconds of load per figure.") var seconds: Int = 10
+    @Option(help: "Connections (wrk -c).") var connections: Int = 8
+    @Option(help: "Where to build the data (temporary by default; removed afterwards). An existing one with the same record count is reused.")
+    var data: String?
+
+    static let container = "iCloud.com.example.Bench"
+
+    func run() async throws {
+        guard let wrk = PocketBaseSide.which("wrk") else { throw BenchFailure("wrk not found (apt-get install wrk)") }
+        let root = data.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-console-bench-\(UUID().uuidString)")
+        defer { if data == nil { try? FileManager.default.removeItem(at: root) } }
+        let stratusData = root.appendingPathComponent("stratus")
+        let sqlitePath = root.appendingPathComponent("bench.db").path
+
+        // Stratus: the public database of Development, loaded through the store.
+        let cookie: String
+        do {
+            let store = try RecordStore(dataDirectory: stratusData)
+            let container = try ContainerID(Self.container)
+            if try !store.containerExists(container) || store.environment(container, .development).recordCount() != records {
+                try? FileManager.default.removeItem(at: root)
+                try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+                try load(into: stratusData, sqlite: sqlitePath)
+            }
+            let fresh = try RecordStore(dataDirectory: stratusData)
+            let admin = try fresh.admins().first ?? fresh.createAdmin(email: "bench@example.com", password: "bench password 123")
+            cookie = "stratus_session=" + (try fresh.createAdminSession(admin).token)
+        }
+
+        let port = UInt16(20_000 + Int.random(in: 0..<2_000))
+        stderr("starting stratus serve on \(port) …")
+        let server = try launchStratus(data: stratusData, port: port)
+        defer { server.terminate(); server.waitUntilExit() }
+        let base = "/console/\(Self.container)/development/public"
+
+        // The same 64 filters for both sides: one title (about 200 rows each at 1M), sorted by count.
+        let titles = (0..<64).map { "title-\(($0 * 7_919) % min(BenchRow.titles, max(records, 1)))" }
+        let stratusPages = titles.map { "\(base)/records?type=Bench&filter=title%20EQUALS%20\($0)&sort=count" }
+        let page = try wrkRun(wrk, port: port, paths: stratusPages, cookie: cookie, check: "rec-")
+        var baseline: WrkResult?
+        if let ds = try startDatasette(sqlitePath) {
+            // SIGKILL: Datasette's server waits out a graceful shutdown on SIGTERM indefinitely here.
+            defer { kill(ds.process.processIdentifier, SIGKILL); ds.process.waitUntilExit() }
+            let dsPages = titles.map { "/bench/bench?title=\($0)&_sort=count&_size=200" }
+            baseline = try wrkRun(wrk, port: ds.port, paths: dsPages, cookie: nil, check: "rec-")
+        }
+        Figure(scenario: "console", metric: "records_page_rps", value: page.rps, unit: "requests/s", baseline: baseline?.rps).print()
+        Figure(scenario: "console", metric: "records_page_p99_ms", value: page.p99, unit: "ms", baseline: baseline?.p99).print()
+
+        var rng = SplitMix(state: 7)
+        let recordPages = (0..<256).map { _ in "\(base)/records/_defaultZone/" + String(format: "rec-%08d", Int(rng.next() % UInt64(records))) }
+        let record = try wrkRun(wrk, port: port, paths: recordPages, cookie: cookie, check: "Change tag")
+        Figure(scenario: "console", metric: "record_page_rps", value: record.rps, unit: "requests/s").print()
+        let health = try wrkRun(wrk, port: port, paths: ["/-/health"], cookie: nil, check: "ok")
+        Figure(scenario: "console", metric: "health_rps", value: health.rps, unit: "requests/s").print()
+        Figure(scenario: "console", metric: "serve_rss_mb", value: Self.peakRSS(of: server.processIdentifier), unit: "MB").print()
+    }
+
+    /// Both sides get the same rows: Stratus through its store, Datasette's table by plain inserts.
+    func load(into stratusData: URL, sqlite: String) throws {
+        let store = try RecordStore(dataDirectory: stratusData)
+        let container = try ContainerID(Self.container)
+        try store.createContainer(container)
+        try store.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
+        let env = try store.environment(container, .development)
+        stderr("loading \(records) records into Stratus…")
+        var rng = SplitMix(state: 42)
+        var batch: [RecordOperation] = []
+        for i in 0..<records {
+            batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
+            if batch.count == 200 || i == records - 1 {
+                _ = try env.modify(batch, in: .publicDatabase, actor: Actor(userRecordName: "_bench"))
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        stderr("loading \(records) records into the Datasette table…")
+        let q = try DatabaseQueue(path: sqlite)
+        try q.write { db in
+            try db.execute(sql: """
+                CREATE TABLE bench(rname TEXT PRIMARY KEY, title TEXT, body TEXT, count INTEGER, score REAL, at INTEGER, owner TEXT,
+                    lat REAL, lon REAL, tags TEXT, nums TEXT, modified INTEGER);
+                """)
+            var rng = SplitMix(state: 42)
+            let st = try db.makeStatement(sql: "INSERT INTO bench VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+            for i in 0..<records {
+                let r = BenchRow.make(i, &rng)
+                try st.execute(arguments: [r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon,
+                                           "[" + r.tags.map { "\"\($0)\"" }.joined(separator: ",") + "]",
+                                           "[" + r.nums.map(String.init).joined(separator: ",") + "]", r.at])
+            }
+            for c in ["title", "count", "score", "at", "owner"] { try db.execute(sql: "CREATE INDEX bench_\(c) ON bench(\(c))") }
+        }
+    }
+
+    func launchStratus(data: URL, port: UInt16) throws -> Process {
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("stratus")
+        let cwd = FileManager.default.currentDirectoryPath
+        guard FileManager.default.fileExists(atPath: cwd + "/Templates/records.mustache") else { throw BenchFailure("run from the repository root (Templates/ is needed)") }
+        let p = Process()
+        p.executableURL = bin
+        p.arguments = ["serve", "--port", String(port), "--data", data.path, "--templates", cwd + "/Templates", "--public", cwd + "/Public"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        try Self.waitForHealth(port: port, path: "/-/health")
+        return p
+    }
+
+    func startDatasette(_ path: String) throws -> (process: Process, port: UInt16)? {
+        // The interpreter itself, not a wrapper script (pyenv's shims outlive a terminate while their child runs).
+        let find = Process()
+        find.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        find.arguments = ["python3", "-c", "import sys, datasette; print(sys.executable)"]
+        let found = Pipe()
+        find.standardOutput = found
+        find.standardError = FileHandle.nullDevice
+        try find.run()
+        let python = String(decoding: found.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        find.waitUntilExit()
+        guard find.terminationStatus == 0, !python.isEmpty else {
+            stderr("datasette not found (pip install datasette): printing Stratus figures without a baseline")
+            return nil
+        }
+        let port = UInt16(22_000 + Int.random(in: 0..<2_000))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = ["-m", "datasette", "serve", path, "--port", String(port), "--setting", "suggest_facets", "off", "--setting", "sql_time_limit_ms", "10000"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        try Self.waitForHealth(port: port, path: "/-/versions.json")
+        return (p, port)
+    }
+
+    static func waitForHealth(port: UInt16, path: String) throws {
+        for _ in 0..<300 {
+            if let c = try? LoadClient(port: port), let (s, _) = try? c.send(LoadClient.request("GET", path)), s == 200 { return }
+            usleep(100_000)
+        }
+        throw BenchFailure("server on port \(port) did not start")
+    }
+
+    struct WrkResult { var rps: Double; var p99: Double }
+
+    /// wrk over the paths in turn (a Lua script), after one checked request per path shape.
+    func wrkRun(_ wrk: String, port: UInt16, paths: [String], cookie: String?, check: String) throws -> WrkResult {
+        // curl, not LoadClient: Datasette answers chunked, which the load client does not read.
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        curl.arguments = ["curl", "-s", "-w", "\n%{http_code}"] + (cookie.map { ["-H", "Cookie: \($0)"] } ?? []) + ["http://127.0.0.1:\(port)\(paths[0])"]
+        let curlOut = Pipe()
+        curl.standardOutput = curlOut
+        try curl.run()
+        let body = String(decoding: curlOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        guard body.hasSuffix("\n200"), body.contains(check) else {
+            throw BenchFailure("GET \(paths[0]) failed: \(body.suffix(300))")
+        }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-wrk-\(UUID().uuidString).lua")
+        defer { try? FileManager.default.removeItem(at: script) }
+        var lua = "local paths = {\n" + paths.map { "  \"\($0)\"," }.joined(separator: "\n") + "\n}\nlocal i = 0\n"
+        if let cookie { lua += "wrk.headers[\"Cookie\"] = \"\(cookie)\"\n" }
+        lua += "request = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[(i % #paths) + 1])\nend\n"
+        lua += "done = function(summary, latency, requests)\n  io.write(string.format(\"ERRORS %d %d\\n\", summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))\nend\n"
+        try lua.write(to: script, atomically: true, encoding: .utf8)
+        stderr("wrk on \(paths[0]) …")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: wrk)
+        p.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script.path, "http://127.0.0.1:\(port)"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard let rps = out.firstMatch(of: /Requests\/sec:\s+([0-9.]+)/).flatMap({ Double($0.1) }),
+              let p99 = out.firstMatch(of: /99%\s+([0-9.]+)(us|ms|s)/) else { throw BenchFailure("unreadable wrk output:\n\(out)") }
+        if let e = out.firstMatch(of: /ERRORS (\d+) (\d+)/), e.1 != "0" || e.2 != "0" { throw BenchFailure("wrk saw errors:\n\(out)") }
+        let v = Double(p99.1) ?? 0
+        let ms = p99.2 == "us" ? v / 1000 : p99.2 == "s" ? v * 1000 : v
+        return WrkResult(rps: rps, p99: ms)
+    }
+
+    /// The server's peak resident memory (VmHWM), from /proc.
+    static func peakRSS(of pid: Int32) -> Double {
+        guard let s = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let m = s.firstMatch(of: /VmHWM:\s+(\d+) kB/), let kb = Double(m.1) else { return 0 }
+        return kb / 1024
+    }
+}
