@@ -14,7 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
     ],
     targets: [
         // Pure domain: identifiers, records, values, schema, queries, errors. Foundation only.
@@ -42,8 +41,8 @@ let package = Package(
         ),
         // CloudKit Web Services: endpoints, wire JSON, authentication.
         .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Crypto", package: "swift-crypto")]),
-        // The web console: pages, sessions, CSRF, login. The only importer of Mustache.
-        .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Mustache", package: "swift-mustache")]),
+        // The web console: pages, sessions, CSRF, login, and its own small mustache renderer (Templates/).
+        .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP"]),
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",

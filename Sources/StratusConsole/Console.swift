@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 import StratusHTTP
 import StratusModel
 import StratusStore
@@ -8,7 +7,7 @@ import Synchronization
 /// The web console: server-rendered pages behind an admin session. Templates are parsed once, at start-up.
 public final class Console: Sendable {
     let store: RecordStore
-    let library: MustacheLibrary
+    let library: TemplateLibrary
     let blocking: BlockingWork
     /// The one-time secret of the first-admin setup link (useless once an admin exists).
     public let setupToken: String
@@ -24,13 +23,13 @@ public final class Console: Sendable {
         self.blocking = blocking
         self.secureCookies = secureCookies
         setupToken = Secrets.hex(Secrets.randomBytes(16))
-        var library = MustacheLibrary()
+        var sources: [String: String] = [:]
         let files = (try? FileManager.default.contentsOfDirectory(atPath: templatesDirectory.path)) ?? []
         for file in files where file.hasSuffix(".mustache") {
-            let text = try String(contentsOf: templatesDirectory.appendingPathComponent(file), encoding: .utf8)
-            try library.register(text, named: String(file.dropLast(".mustache".count)))
+            sources[String(file.dropLast(".mustache".count))] = try String(contentsOf: templatesDirectory.appendingPathComponent(file), encoding: .utf8)
         }
-        guard library.getTemplate(named: "containers") != nil else {
+        let library = try TemplateLibrary(sources)
+        guard library.has("containers") else {
             throw StratusError(.internalError, "console templates not found in \(templatesDirectory.path)")
         }
         self.library = library
@@ -200,7 +199,7 @@ public final class Console: Sendable {
             v["csrf"] = session.csrf
         }
         v["hasCrumbs"] = (v["crumbs"] as? [Any])?.isEmpty == false
-        let html = library.render(v, withTemplate: template) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
+        let html = library.render(template, v) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
         return HTML.page(html, status: status)
     }
 

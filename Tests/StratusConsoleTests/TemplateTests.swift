@@ -1,0 +1,27 @@
+import Testing
+@testable import StratusConsole
+
+/// The console's mustache subset: escaping, sections over lists/flags/objects, inverted sections, partials,
+/// lookups that climb the context stack, and errors for malformed templates.
+@Suite struct TemplateTests {
+    @Test func rendersTheSubsetPagesUse() throws {
+        let lib = try TemplateLibrary([
+            "page": "<h1>{{title}}</h1>{{#rows}}<p>{{name}}:{{#flag}}on{{/flag}}{{^flag}}off{{/flag}} {{owner}}</p>{{/rows}}{{^rows}}none{{/rows}}{{> foot}}{{{raw}}}{{a.b}}{{#list}}[{{.}}]{{/list}}",
+            "foot": "<footer>{{title}}</footer>",
+        ])
+        let html = lib.render("page", [
+            "title": "<script>\"x\"&'y'", "owner": "outer", "raw": "<b>ok</b>", "a": ["b": "dotted"], "list": ["1", "2"],
+            "rows": [["name": "one", "flag": true], ["name": "two", "flag": false, "owner": "inner"]],
+        ])
+        #expect(html == "<h1>&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;</h1><p>one:on outer</p><p>two:off inner</p>"
+            + "<footer>&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;</footer><b>ok</b>dotted[1][2]")
+        #expect(lib.render("page", ["rows": [Any](), "title": "t"])?.hasPrefix("<h1>t</h1>none") == true)
+        #expect(lib.render("missing", [:]) == nil)
+    }
+
+    @Test func malformedTemplatesAreRefusedAtStartUp() {
+        #expect(throws: Template.SyntaxError.self) { try TemplateLibrary(["x": "{{#a}}no end"]) }
+        #expect(throws: Template.SyntaxError.self) { try TemplateLibrary(["x": "{{#a}}{{/b}}"]) }
+        #expect(throws: Template.SyntaxError.self) { try TemplateLibrary(["x": "{{unclosed"]) }
+    }
+}
