@@ -60,8 +60,11 @@ extension Console {
             "newHref": scope.link("\(scope.databasePath)/new-record", [("type", type.name), ("zone", q.zone)]),
             "exportLimit": Console.exportLimit, "defaultColumns": Console.defaultColumns,
         ]) { a, _ in a }
-        var json: [String: Any] = ["records": result.records.map(ValueDisplay.recordJSON)]
-        if let m = result.continuationMarker { json["continuationMarker"] = m }
+        var json: [String: Any]? = nil
+        if Console.wantsJSON(req) {
+            json = ["records": result.records.map(ValueDisplay.recordJSON)]
+            if let m = result.continuationMarker { json?["continuationMarker"] = m }
+        }
         return page(req, s, scope, tab: "records", "records", title: "\(type.name) records", values,
                     crumbs: [["href": scope.link(path), "label": "\(scope.database?.rawValue ?? "public") records"]], json: json, status: status)
     }

@@ -47,15 +47,7 @@ enum RecordForm {
         }
     }
 
-    static let inputFormatter: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
-        return f
-    }()
-
-    static func inputTimestamp(_ millis: Int64) -> String { inputFormatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)) }
+    static func inputTimestamp(_ millis: Int64) -> String { CivilTime(millis).text(separator: "T") }
 
     /// A timestamp typed by a person: `2026-11-21T10:30[:15[.250]]` (UTC, as the form says), with an optional
     /// `Z`, or milliseconds since 1970.

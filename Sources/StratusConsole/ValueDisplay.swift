@@ -16,14 +16,6 @@ enum ValueDisplay {
         return String(out)
     }
 
-    static let utc: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS 'UTC'"
-        return f
-    }()
-
     static let local: DateFormatter = {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
@@ -32,7 +24,8 @@ enum ValueDisplay {
         return f
     }()
 
-    static func utcString(_ millis: Int64) -> String { utc.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)) }
+    /// `2026-11-21 10:30:15.250 UTC`, computed (DateFormatter was a tenth of a records page's time).
+    static func utcString(_ millis: Int64) -> String { CivilTime(millis).text(separator: " ") + " UTC" }
     static func localString(_ millis: Int64) -> String { local.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)) }
 
     /// A short one-line text for tables and CSV.

@@ -1,8 +1,17 @@
 /// Escaping for text placed in HTML: every value from a record, a name or a user goes through here.
 public enum HTML {
     public static func escape(_ s: String) -> String {
+        // Most text needs nothing: check the bytes first and hand the string back untouched.
+        var clean = true
+        for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
+            || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+            if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\t") { continue }
+            clean = false
+            break
+        }
+        if clean { return s }
         var out = ""
-        out.reserveCapacity(s.utf8.count)
+        out.reserveCapacity(s.utf8.count + 16)
         for ch in s.unicodeScalars {
             switch ch {
             case "&": out += "&amp;"

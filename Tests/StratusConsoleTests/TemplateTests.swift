@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StratusConsole
 
@@ -23,5 +24,22 @@ import Testing
         #expect(throws: Template.SyntaxError.self) { try TemplateLibrary(["x": "{{#a}}no end"]) }
         #expect(throws: Template.SyntaxError.self) { try TemplateLibrary(["x": "{{#a}}{{/b}}"]) }
         #expect(throws: Template.SyntaxError.self) { try TemplateLibrary(["x": "{{unclosed"]) }
+    }
+}
+
+@Suite struct CivilTimeTests {
+    @Test func matchesFoundationAcrossTheCalendar() {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
+        var x: UInt64 = 12345
+        for _ in 0..<2000 {
+            x = x &* 6364136223846793005 &+ 1442695040888963407
+            let millis = Int64(x % 8_000_000_000_000) - 1_000_000_000_000
+            #expect(CivilTime(millis).text(separator: "T") == f.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)), "\(millis)")
+        }
+        #expect(CivilTime(0).text(separator: " ") == "1970-01-01 00:00:00.000")
+        #expect(CivilTime(951_782_400_000).text(separator: "T") == "2000-02-29T00:00:00.000")
     }
 }
