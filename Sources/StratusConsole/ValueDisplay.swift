@@ -16,17 +16,13 @@ enum ValueDisplay {
         return String(out)
     }
 
-    static let local: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = .current
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS ZZZZZ"
-        return f
-    }()
-
     /// `2026-11-21 10:30:15.250 UTC`, computed (DateFormatter was a tenth of a records page's time).
     static func utcString(_ millis: Int64) -> String { CivilTime(millis).text(separator: " ") + " UTC" }
-    static func localString(_ millis: Int64) -> String { local.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)) }
+    static func localString(_ millis: Int64) -> String {
+        let offset = TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double(millis) / 1000))
+        let sign = offset < 0 ? "-" : "+", a = abs(offset)
+        return CivilTime(millis + Int64(offset) * 1000).text(separator: " ") + " " + sign + String(format: "%02d:%02d", a / 3600, a / 60 % 60)
+    }
 
     /// A short one-line text for tables and CSV.
     static func summary(_ v: FieldValue) -> String {
