@@ -13,11 +13,15 @@ public struct ServerConfig: Sendable {
     public var demo: Bool
     /// Console admins may browse users' private and shared databases in Production (audited per view).
     public var allowProductionUserData: Bool
+    /// The largest CloudKit API request body (`serve --api-body-limit`).
+    public var apiBodyLimit: Int
     public var http: HTTPServerConfig
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL = URL(fileURLWithPath: "./data"),
                 templatesDirectory: URL = URL(fileURLWithPath: "Templates"), publicDirectory: URL = URL(fileURLWithPath: "Public"),
-                demo: Bool = false, allowProductionUserData: Bool = false, http: HTTPServerConfig = HTTPServerConfig()) {
+                demo: Bool = false, allowProductionUserData: Bool = false, apiBodyLimit: Int = 16 * 1024 * 1024,
+                http: HTTPServerConfig = HTTPServerConfig()) {
+        self.apiBodyLimit = apiBodyLimit
         self.allowProductionUserData = allowProductionUserData
         self.host = host
         self.port = port

@@ -11,6 +11,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The console's templates.") var templates: String = "Templates"
     @Option(help: "The console's static files.") var `public`: String = "Public"
     @Flag(help: "Create a demo container with records (once).") var demo = false
+    @Option(help: "The largest CloudKit API request body, in bytes (larger ones get 413 before they are read).")
+    var apiBodyLimit: Int = 16 * 1024 * 1024
+
+    func validate() throws {
+        guard apiBodyLimit >= 64 * 1024 else { throw ValidationError("--api-body-limit must be at least 65536 bytes") }
+    }
     @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
     var allowProductionUserData = false
 
@@ -18,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let config = ServerConfig(host: host, port: port, dataDirectory: URL(fileURLWithPath: data),
                                   templatesDirectory: URL(fileURLWithPath: templates), publicDirectory: URL(fileURLWithPath: `public`), demo: demo,
-                                  allowProductionUserData: allowProductionUserData)
+                                  allowProductionUserData: allowProductionUserData, apiBodyLimit: apiBodyLimit)
         let app: StratusApplication
         do { app = try StratusApplication(config: config) } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
