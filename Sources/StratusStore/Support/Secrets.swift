@@ -10,7 +10,17 @@ public enum Secrets {
         return (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
     }
 
-    public static func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    /// Lowercase hex; hashed on every authenticated request, so without String(format:).
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 
     static func tokenHash(_ token: String) -> String { hex(SHA256.hash(data: Data(token.utf8))) }
 
