@@ -51,5 +51,14 @@ import Testing
         // A continuation page seeks in the sort index rather than scanning from the start.
         let page = try plan(f, Query(recordType: "Item", sorts: [QuerySort(.field("n"))]), marker: [5.databaseValue, 10.databaseValue])
         #expect(page.contains("zone_id=? AND f") && page.contains(">?)") && !page.contains("TEMP B-TREE"), "\(page)")
+        // An equality filter with a sort on another field: the filter's index finds the few rows, which are then
+        // sorted; never the sort index walked through the zone (whatever statistics SQLite has).
+        let plain = try plan(f, Query(recordType: "Item", filters: [QueryFilter(.field("title"), .equals, .string("a"))]))
+        let titleIndex = plain.firstMatch(of: /USING INDEX (\w+) \(/).map { String($0.1) }
+        for marker in [nil, ["b".databaseValue, 5.databaseValue, 10.databaseValue]] as [[DatabaseValue]?] {
+            let pinned = try plan(f, Query(recordType: "Item", filters: [QueryFilter(.field("title"), .equals, .string("a"))], sorts: [QuerySort(.field("n"))]),
+                                  marker: marker.map { Array($0.dropFirst()) })
+            #expect(pinned.contains("USING INDEX \(try #require(titleIndex)) (zone_id=? AND f"), "\(pinned)")
+        }
     }
 }

@@ -16,6 +16,8 @@ struct QueryCompiler {
     private var arguments: [DatabaseValue] = []
     /// A filter that narrows rows through an indexed column of the table itself (it needs the zone prefix).
     private var hasColumnIndexFilter = false
+    /// Indexed columns an EQUALS/IN filter pins: their index, not a sort index, should drive the query.
+    private var equalityColumns: Set<String> = []
     /// A filter that narrows rows to an id set from an index table (list, full-text, geo).
     private var hasIDSetFilter = false
 
@@ -43,7 +45,13 @@ struct QueryCompiler {
         // With only an id-set filter, the zone term must not steer SQLite into scanning the zone's index:
         // looking the few ids up by primary key is what makes those queries fast.
         if hasIDSetFilter && !hasColumnIndexFilter { conditions[0] = "+" + zoneCondition }
-        let keys = try sortKeys(query)
+        var keys = try sortKeys(query)
+        // An equality on an indexed column picks out few rows; sorting those beats walking a sort index through the
+        // whole zone until enough match, which SQLite chooses when its statistics are missing or sampled
+        // (`title = ? ORDER BY count` took seconds at 1M records). A unary + keeps the sort index out of it, in
+        // ORDER BY and in the continuation's keyset terms alike.
+        let pinned = !query.sorts.isEmpty && !equalityColumns.isEmpty && !(keys.first.map { equalityColumns.contains($0.expression) } ?? true)
+        if pinned { keys = keys.map { k in var k = k; if k.arguments.isEmpty { k.expression = "+" + k.expression }; return k } }
         if let marker {
             guard marker.count == keys.count else { throw .badRequest("continuationMarker does not belong to this query") }
             addKeyset(keys, marker)
@@ -137,6 +145,7 @@ struct QueryCompiler {
         let indexedColumn = t.field.map { $0.hasBTree } ?? true
         if indexedColumn && [.equals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .beginsWith].contains(comparator) {
             hasColumnIndexFilter = true
+            if comparator == .equals || comparator == .in { equalityColumns.insert(c) }
         }
         if [.near, .containsAllTokens, .containsAnyTokens, .listContains, .listContainsAny, .listContainsAll, .listMemberBeginsWith].contains(comparator) {
             hasIDSetFilter = true
