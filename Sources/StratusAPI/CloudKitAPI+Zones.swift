@@ -105,7 +105,7 @@ extension CloudKitAPI {
                 w.beginObject(); w.key("zoneID"); enc.zoneID(z, &w); w.field("deleted", true); w.endObject()
             }
             w.endArray()
-            w.field(tokenKey, changes.syncToken)
+            w.key(tokenKey); w.string(changes.syncToken)
             w.field("moreComing", changes.moreComing)
             w.endObject()
         }

@@ -2,93 +2,202 @@ import Foundation
 
 /// Builds JSON text directly into a byte buffer. Responses of 200 records are the hot path of the API;
 /// writing them here is several times faster than going through `JSONSerialization` or `JSONEncoder`.
+/// The buffer is raw memory owned by one writer (appends without uniqueness checks), and a single
+/// "a value came before" flag replaces a stack: every container opened is a value of its parent once closed.
 public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+    private let buffer: JSONBuffer
+    private var needsComma = false
 
-    public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 4096) { buffer = JSONBuffer(capacity: capacity) }
 
-    public var data: Data { Data(bytes) }
+    public var bytes: [UInt8] { buffer.array }
+    public var data: Data { buffer.data }
 
-    private mutating func separate() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+    @inline(__always) private mutating func separate() {
+        if needsComma { buffer.append(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
+    public mutating func beginObject() { separate(); buffer.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { buffer.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separate(); buffer.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { buffer.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes `"key":` — the next value written belongs to it.
-    public mutating func key(_ k: String) {
+    @_disfavoredOverload public mutating func key(_ k: String) {
         separate()
         writeString(k)
-        bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        buffer.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// A key known at compile time: no String to unwrap (still escaped, should it ever need it).
+    public mutating func key(_ k: StaticString) {
+        separate()
+        writeString(UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+        buffer.append(UInt8(ascii: ":"))
+        needsComma = false
     }
 
     public mutating func string(_ s: String) { separate(); writeString(s) }
-    public mutating func int(_ i: Int64) { separate(); writeInt(i) }
-
-    /// Digits straight into the buffer, without a temporary String.
-    private mutating func writeInt(_ i: Int64) {
-        if i == 0 { bytes.append(UInt8(ascii: "0")); return }
-        if i == .min { bytes.append(contentsOf: "-9223372036854775808".utf8); return }
-        var v = i
-        if v < 0 { bytes.append(UInt8(ascii: "-")); v = -v }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { buf in
-            while v > 0 { buf[n] = UInt8(48 + v % 10); v /= 10; n += 1 }
-            for k in stride(from: n - 1, through: 0, by: -1) { bytes.append(buf[k]) }
-        }
-    }
-    public mutating func bool(_ b: Bool) { separate(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
-    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func int(_ i: Int64) { separate(); buffer.appendDecimal(i) }
+    public mutating func bool(_ b: Bool) { separate(); b ? buffer.append("true") : buffer.append("false") }
+    public mutating func null() { separate(); buffer.append("null") }
     public mutating func double(_ d: Double) {
         separate()
-        guard d.isFinite else { bytes.append(contentsOf: "null".utf8); return }
-        if d == d.rounded() && abs(d) < 1e15 { bytes.append(contentsOf: String(Int64(d)).utf8); bytes.append(contentsOf: ".0".utf8) } else {
-            bytes.append(contentsOf: "\(d)".utf8)
+        guard d.isFinite else { buffer.append("null"); return }
+        if d == d.rounded() && abs(d) < 1e15 { buffer.appendDecimal(Int64(d)); buffer.append(".0") } else {
+            var text = d.description
+            text.withUTF8 { buffer.append($0) }
         }
     }
 
-    public mutating func field(_ k: String, _ v: String) { key(k); string(v) }
-    public mutating func field(_ k: String, _ v: Int64) { key(k); int(v) }
-    public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
+    /// Bytes as base64, written straight into the buffer.
+    public mutating func base64(_ d: Data) { separate(); buffer.append(UInt8(ascii: "\"")); buffer.appendBase64(d); buffer.append(UInt8(ascii: "\"")) }
+
+    public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
+    public mutating func field(_ k: StaticString, _ v: Int64) { key(k); int(v) }
+    public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
+    /// A value known at compile time.
+    public mutating func field(_ k: StaticString, _ v: StaticString) {
+        key(k)
+        separate()
+        writeString(UnsafeBufferPointer(start: v.utf8Start, count: v.utf8CodeUnitCount))
+    }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// Which bytes are escaped: ", \\, control characters, and < > so a JSON response can never be read as markup.
+    private static let escaped: [Bool] = (0..<256).map { b in
+        b < 0x20 || b == Int(UInt8(ascii: "\"")) || b == Int(UInt8(ascii: "\\")) || b == Int(UInt8(ascii: "<")) || b == Int(UInt8(ascii: ">"))
+    }
+
     private mutating func writeString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: copy them whole.
         var s = s
-        let copied: Bool = s.withUTF8 { buf in
-            for b in buf where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") {
-                return false
+        s.withUTF8 { writeString($0) }
+    }
+
+    private mutating func writeString(_ buf: UnsafeBufferPointer<UInt8>) {
+        buffer.append(UInt8(ascii: "\""))
+        JSONWriter.escaped.withUnsafeBufferPointer { escaped in
+            // Runs of bytes that need no escaping are copied whole.
+            var runStart = 0
+            var i = 0
+            let n = buf.count
+            while i < n {
+                let b = buf[i]
+                if !escaped[Int(b)] { i += 1; continue }
+                if i > runStart { buffer.append(UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
+                runStart = i + 1
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(b)
+                case 0x0A: buffer.append("\\n")
+                case 0x0D: buffer.append("\\r")
+                case 0x09: buffer.append("\\t")
+                default:
+                    buffer.append("\\u00")
+                    buffer.append(JSONWriter.hexDigits[Int(b >> 4)])
+                    buffer.append(JSONWriter.hexDigits[Int(b & 0xF)])
+                }
+                i += 1
             }
-            bytes.append(contentsOf: buf)
-            return true
+            if n > runStart { buffer.append(UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
         }
-        if copied { bytes.append(UInt8(ascii: "\"")); return }
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20, UInt8(ascii: "<"), UInt8(ascii: ">"):
-                // Control characters, and < > so a JSON response can never be read as markup.
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(JSONWriter.hexDigits[Int(b >> 4)])
-                bytes.append(JSONWriter.hexDigits[Int(b & 0xF)])
-            default: bytes.append(b)
+        buffer.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Growable raw bytes for `JSONWriter`. A class so the writer's value copies share it, which they never
+/// do in practice: a writer is built, filled and read in one place.
+final class JSONBuffer {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    var data: Data { Data(bytes: base, count: count) }
+
+    @inline(__always) private func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private func grow(_ needed: Int) {
+        var c = capacity * 2
+        while c < needed { c *= 2 }
+        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+        fresh.update(from: base, count: count)
+        base.deallocate()
+        base = fresh
+        capacity = c
+    }
+
+    @inline(__always) func append(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count += 1
+    }
+
+    @inline(__always) func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let src = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).update(from: src, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always) func append(_ s: StaticString) {
+        append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// Digits straight into the buffer, without a temporary String.
+    func appendDecimal(_ i: Int64) {
+        reserve(20)
+        if i == 0 { base[count] = UInt8(ascii: "0"); count += 1; return }
+        var v = i.magnitude
+        if i < 0 { base[count] = UInt8(ascii: "-"); count += 1 }
+        var digits = 0
+        var probe = v
+        while probe > 0 { digits += 1; probe /= 10 }
+        var k = count + digits - 1
+        while v > 0 { base[k] = UInt8(48 + v % 10); v /= 10; k -= 1 }
+        count += digits
+    }
+
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    func appendBase64(_ d: Data) {
+        let n = d.count
+        reserve((n + 2) / 3 * 4)
+        JSONBuffer.alphabet.withUnsafeBufferPointer { a in
+            d.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                var i = 0
+                var o = count
+                while i + 3 <= n {
+                    let v = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2])
+                    base[o] = a[Int(v >> 18)]; base[o + 1] = a[Int(v >> 12 & 63)]
+                    base[o + 2] = a[Int(v >> 6 & 63)]; base[o + 3] = a[Int(v & 63)]
+                    i += 3; o += 4
+                }
+                if n - i == 1 {
+                    let v = UInt32(raw[i]) << 16
+                    base[o] = a[Int(v >> 18)]; base[o + 1] = a[Int(v >> 12 & 63)]
+                    base[o + 2] = UInt8(ascii: "="); base[o + 3] = UInt8(ascii: "=")
+                    o += 4
+                } else if n - i == 2 {
+                    let v = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8
+                    base[o] = a[Int(v >> 18)]; base[o + 1] = a[Int(v >> 12 & 63)]
+                    base[o + 2] = a[Int(v >> 6 & 63)]; base[o + 3] = UInt8(ascii: "=")
+                    o += 4
+                }
+                count = o
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
 

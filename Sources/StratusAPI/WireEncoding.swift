@@ -35,7 +35,7 @@ struct WireEncoding {
             w.beginObject()
             w.key("value")
             self.value(value, &w)
-            w.field("type", WireEncoding.typeName(value))
+            WireEncoding.writeType(value, &w)
             w.endObject()
         }
         w.endObject()
@@ -47,13 +47,30 @@ struct WireEncoding {
         w.endObject()
     }
 
-    private static let scalarNames = Dictionary(uniqueKeysWithValues: ScalarType.allCases.map { ($0, $0.wireName) })
-    private static let listNames = Dictionary(uniqueKeysWithValues: ScalarType.allCases.map { ($0, $0.wireName + "_LIST") })
-
-    /// The value's wire type, from tables rather than built per value.
-    static func typeName(_ v: FieldValue) -> String {
-        if case .list(let t, _) = v { return t.flatMap { listNames[$0] } ?? "UNKNOWN_LIST" }
-        return v.scalarType.flatMap { scalarNames[$0] } ?? "UNKNOWN_LIST"
+    /// `"type":"…"` for a value, without a dictionary lookup: the common scalar types are static text.
+    static func writeType(_ v: FieldValue, _ w: inout JSONWriter) {
+        switch v {
+        case .string: w.field("type", "STRING" as StaticString)
+        case .int64: w.field("type", "INT64" as StaticString)
+        case .double: w.field("type", "DOUBLE" as StaticString)
+        case .timestamp: w.field("type", "TIMESTAMP" as StaticString)
+        case .bytes: w.field("type", "BYTES" as StaticString)
+        case .reference: w.field("type", "REFERENCE" as StaticString)
+        case .location: w.field("type", "LOCATION" as StaticString)
+        case .asset: w.field("type", "ASSETID" as StaticString)
+        case .list(let t, _):
+            switch t {
+            case .string: w.field("type", "STRING_LIST" as StaticString)
+            case .int64: w.field("type", "INT64_LIST" as StaticString)
+            case .double: w.field("type", "DOUBLE_LIST" as StaticString)
+            case .timestamp: w.field("type", "TIMESTAMP_LIST" as StaticString)
+            case .bytes: w.field("type", "BYTES_LIST" as StaticString)
+            case .reference: w.field("type", "REFERENCE_LIST" as StaticString)
+            case .location: w.field("type", "LOCATION_LIST" as StaticString)
+            case .asset: w.field("type", "ASSETID_LIST" as StaticString)
+            case nil: w.field("type", "UNKNOWN_LIST" as StaticString)
+            }
+        }
     }
 
     func deletedRecord(_ name: String, zone: ZoneID, _ w: inout JSONWriter) {
@@ -71,7 +88,7 @@ struct WireEncoding {
         case .int64(let i): if numbersAsStrings { w.string(String(i)) } else { w.int(i) }
         case .double(let d): w.double(d)
         case .timestamp(let t): w.int(t)
-        case .bytes(let b): w.string(b.base64EncodedString())
+        case .bytes(let b): w.base64(b)
         case .reference(let r):
             w.beginObject()
             w.field("recordName", r.recordName)

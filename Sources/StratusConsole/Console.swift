@@ -96,28 +96,27 @@ public final class Console: Sendable {
 
     private func authenticated(_ req: HTTPRequest, form: Bool, scoped: Bool,
                                _ page: @escaping @Sendable (Session, ConsoleScope?) throws -> HTTPResponse) async -> HTTPResponse {
-        let store = self.store
         let token = cookie(req, Console.cookieName)
-        let session: Session? = try? await blocking.run {
-            guard let token, let s = try store.adminSession(token) else { return nil }
-            return Session(admin: s.admin, csrf: s.csrf)
-        }
-        guard let session else {
-            if (try? store.hasAdmins()) == false { return errorPage(nil, status: .forbidden, heading: "No administrator yet", reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
-            return .redirect(to: "/console/login")
-        }
-        if req.method == .post {
-            guard sameOrigin(req), formValue(req, "csrf") == session.csrf else {
-                return errorPage(session, status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page (missing or stale security token). Reload the page and try again.")
-            }
-        }
+        // One hop to the blocking pool per request: the session, the scope and the page together.
         do {
             return try await blocking.run {
-                let scope = scoped ? try self.scope(req, session) : nil
+                guard let token, let found = try self.store.adminSession(token) else {
+                    if (try? self.store.hasAdmins()) == false { return self.errorPage(nil, status: .forbidden, heading: "No administrator yet", reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
+                    return .redirect(to: "/console/login")
+                }
+                let session = Session(admin: found.admin, csrf: found.csrf)
+                if req.method == .post {
+                    guard self.sameOrigin(req), self.formValue(req, "csrf") == session.csrf else {
+                        return self.errorPage(session, status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page (missing or stale security token). Reload the page and try again.")
+                    }
+                }
+                let scope: ConsoleScope?
+                do { scope = scoped ? try self.scope(req, session) : nil } catch { return self.failure(req, session, nil, error) }
                 do { return try page(session, scope) } catch { return self.failure(req, session, scope, error) }
             }
         } catch {
-            return failure(req, session, nil, error)
+            // The session store itself failed: not the visitor's doing, and nothing to show but the error page.
+            return errorPage(nil, status: .internalServerError, heading: "Something went wrong", reason: "The console's database could not be read.")
         }
     }
 

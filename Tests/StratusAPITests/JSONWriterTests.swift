@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import StratusAPI
+
+@Suite struct JSONWriterTests {
+    @Test func escapesWhatCouldBreakOutOfAString() {
+        var w = JSONWriter(capacity: 8)
+        w.beginObject()
+        w.field("k", "a\"b\\c\n\r\t\u{01}<script>é")
+        w.key("dynamic \"key\""); w.int(-9_223_372_036_854_775_807 - 1)
+        w.key("n"); w.int(0)
+        w.key("d"); w.double(2.5)
+        w.key("i"); w.double(3)
+        w.endObject()
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        #expect(text == #"{"k":"a\"b\\c\n\r\t\u0001\u003cscript\u003eé","dynamic \"key\"":-9223372036854775808,"n":0,"d":2.5,"i":3.0}"#)
+        // And it parses back to the same strings.
+        let j = try? JSON.parse(w.data)
+        #expect(j?["k"] == .string("a\"b\\c\n\r\t\u{01}<script>é"))
+    }
+
+    @Test func base64MatchesFoundationForEveryTailLength() {
+        for n in 0..<70 {
+            let d = Data((0..<n).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+            var w = JSONWriter(capacity: 4)
+            w.base64(d)
+            #expect(String(decoding: w.bytes, as: UTF8.self) == "\"\(d.base64EncodedString())\"")
+        }
+    }
+
+    @Test func nestedContainersGetTheirCommas() {
+        var w = JSONWriter()
+        w.beginArray()
+        w.beginObject(); w.key("a"); w.beginArray(); w.int(1); w.int(2); w.endArray(); w.endObject()
+        w.beginArray(); w.endArray()
+        w.null(); w.bool(true)
+        w.endArray()
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"[{"a":[1,2]},[],null,true]"#)
+    }
+}
