@@ -77,7 +77,7 @@ public struct JSONWriter {
         s.withUTF8 { writeString($0) }
     }
 
-    private mutating func writeString(_ buf: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) private mutating func writeString(_ buf: UnsafeBufferPointer<UInt8>) {
         buffer.append(UInt8(ascii: "\""))
         JSONWriter.escaped.withUnsafeBufferPointer { escaped in
             // Runs of bytes that need no escaping are copied whole.
