@@ -143,19 +143,24 @@ struct APIScenario: AsyncParsableCommand {
 }
 
 extension APIScenario {
-    /// Where `pattern` next occurs in `bytes` at or after `from`.
+    /// Where `pattern` next occurs in `bytes` at or after `from` (Horspool: the client's scanning must not be
+    /// what a sequential figure measures).
     static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
-        bytes.withUnsafeBufferPointer { hay in
-            pattern.withUnsafeBufferPointer { needle in
-                guard needle.count > 0, hay.count >= needle.count else { return nil }
+        let m = pattern.count
+        guard m > 0 else { return nil }
+        var shift = [Int](repeating: m, count: 256)
+        for k in 0..<(m - 1) { shift[Int(pattern[k])] = m - 1 - k }
+        return bytes.withUnsafeBufferPointer { hay -> Int? in
+            pattern.withUnsafeBufferPointer { needle -> Int? in
                 var i = from
-                let last = hay.count - needle.count
-                outer: while i <= last {
-                    if hay[i] == needle[0] {
-                        for k in 1..<needle.count where hay[i + k] != needle[k] { i += 1; continue outer }
-                        return i
+                while i + m <= hay.count {
+                    let last = hay[i + m - 1]
+                    if last == needle[m - 1] {
+                        var k = m - 2
+                        while k >= 0 && hay[i + k] == needle[k] { k -= 1 }
+                        if k < 0 { return i }
                     }
-                    i += 1
+                    i += shift[Int(last)]
                 }
                 return nil
             }
