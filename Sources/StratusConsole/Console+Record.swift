@@ -32,7 +32,8 @@ extension Console {
         let loc = try recordLocation(req, scope)
         let record = try fetch(loc, scope.env)
         if Console.wantsJSON(req) { return .json(Console.json(ValueDisplay.recordJSON(record))) }
-        let type = try scope.env.schema().recordType(named: record.recordType) ?? RecordTypeSchema(name: record.recordType)
+        // The lookup just read the schema's generation: no second transaction for the type.
+        let type = scope.env.lastKnownSchema.recordType(named: record.recordType) ?? RecordTypeSchema(name: record.recordType)
         var values = recordValues(record, type, loc, scope)
         if let m = req.query("done") { values["message"] = m }
         return page(req, s, scope, tab: "records", "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))

@@ -1,5 +1,17 @@
 /// Escaping for text placed in HTML: every value from a record, a name or a user goes through here.
 public enum HTML {
+    /// Escapes straight onto the end of `out`, without an intermediate string when nothing needs escaping.
+    public static func appendEscaped(_ s: String, to out: inout String) {
+        var clean = true
+        for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
+            || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+            if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\t") { continue }
+            clean = false
+            break
+        }
+        if clean { out += s } else { out += escape(s) }
+    }
+
     public static func escape(_ s: String) -> String {
         // Most text needs nothing: check the bytes first and hand the string back untouched.
         var clean = true

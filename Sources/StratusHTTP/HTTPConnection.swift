@@ -142,10 +142,11 @@ struct HTTPConnection {
         }
         let keepAlive = request.keepAlive && !isDraining()
         let wrote = await send(response, head: request.method == .head, keepAlive: keepAlive)
-        let ms = Double((ContinuousClock.now - startTime).components.attoseconds) / 1e15 + Double((ContinuousClock.now - startTime).components.seconds) * 1000
+        let elapsed = (ContinuousClock.now - startTime).components
+        let hundredths = elapsed.seconds * 100_000 + elapsed.attoseconds / 10_000_000_000_000
         logger.info("request", metadata: [
-            "method": "\(request.method)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
-            "duration_ms": "\(String(format: "%.2f", ms))", "remote": "\(remoteAddress)",
+            "method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
+            "duration_ms": "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)", "remote": "\(remoteAddress)",
         ])
         return wrote && keepAlive
     }

@@ -30,7 +30,7 @@ public struct HTTPRequest: Sendable {
         guard rawPath.hasPrefix("/") else { throw HTTPError(.badRequest, "the request target must start with /") }
         var segments: [String] = []
         for s in rawPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            guard let d = String(s).removingPercentEncoding else { throw HTTPError(.badRequest, "malformed percent-encoding in the path") }
+            guard let d = PercentDecoding.decode(s) else { throw HTTPError(.badRequest, "malformed percent-encoding in the path") }
             segments.append(d)
         }
         if segments.last == "" && segments.count > 1 { segments.removeLast() }
@@ -46,7 +46,7 @@ public struct HTTPRequest: Sendable {
     public static func formItems(_ s: String) -> [(name: String, value: String)] {
         s.split(separator: "&").compactMap { pair in
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ x: Substring) -> String? { String(x).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            func decode(_ x: Substring) -> String? { PercentDecoding.decode(x, plusAsSpace: true) }
             guard let name = decode(kv[0]) else { return nil }
             return (name, kv.count > 1 ? decode(kv[1]) ?? "" : "")
         }

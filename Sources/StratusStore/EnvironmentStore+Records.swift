@@ -95,9 +95,9 @@ extension EnvironmentStore {
     /// Loads records by name with one directory query and one query per record type (never one per record).
     func fetch(_ names: [String], zone: ZoneRow, catalog: Catalog, desiredKeys: [String]?, _ db: Database) throws -> [String: StoredRecord] {
         guard !names.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
-            """, arguments: StatementArguments([zone.id.databaseValue] + names.map(\.databaseValue)))
+            """), arguments: StatementArguments([zone.id.databaseValue] + names.map(\.databaseValue)))
         var idsByType: [Int64: [Int64]] = [:]
         for r in rows { idsByType[r[0], default: []].append(r[1]) }
         return try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)

@@ -6,6 +6,10 @@ import StratusModel
 extension EnvironmentStore {
     public func schema() throws(StratusError) -> Schema { try read { _, c in c.schema } }
 
+    /// The schema as of this store's latest transaction, without opening one: current right after any read
+    /// or write through this store (each checks the schema's generation). For a page that has just read.
+    public var lastKnownSchema: Schema { cachedCatalog.withLock { $0 }.schema }
+
     /// The changes that `target` would make, with refusals for anything that would lose Production data.
     public func diff(to target: Schema, protecting protected: Schema?) throws(StratusError) -> SchemaDiff {
         try target.validate()

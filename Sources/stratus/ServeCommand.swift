@@ -21,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
     var allowProductionUserData = false
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        LoggingSystem.bootstrap(LineLogHandler.init)
         let config = ServerConfig(host: host, port: port, dataDirectory: URL(fileURLWithPath: data),
                                   templatesDirectory: URL(fileURLWithPath: templates), publicDirectory: URL(fileURLWithPath: `public`), demo: demo,
                                   allowProductionUserData: allowProductionUserData, apiBodyLimit: apiBodyLimit)

@@ -1,8 +1,8 @@
 /// A parsed mustache template: `{{name}}` (escaped), `{{{name}}}` (raw), `{{#name}}…{{/name}}` (sections over
 /// lists, flags and objects), `{{^name}}…{{/name}}` (inverted), `{{> partial}}`, `{{! comment}}`, `{{.}}` and
 /// dotted names. Templates stay logic-less; this is only the part of mustache the console uses, parsed once.
-struct Template {
-    indirect enum Node {
+struct Template: Sendable {
+    indirect enum Node: Sendable {
         case text(String)
         case variable([String], escaped: Bool)
         case section([String], inverted: Bool, [Node])

@@ -25,10 +25,13 @@ struct TemplateLibrary: Sendable {
     }
 
     private func lookup(_ path: [String], _ stack: [TemplateValue]) -> TemplateValue? {
-        if path == ["."] { return stack.last }
         guard let first = path.first else { return nil }
-        for context in stack.reversed() {
-            guard var v = context[first] else { continue }
+        if first == "." && path.count == 1 { return stack.last }
+        // By index, so each context is looked into in place rather than copied out of the stack.
+        var level = stack.count - 1
+        while level >= 0 {
+            defer { level -= 1 }
+            guard case .object(let d) = stack[level], var v = d[first] else { continue }
             for key in path.dropFirst() {
                 guard let next = v[key] else { return nil }
                 v = next
@@ -45,7 +48,7 @@ struct TemplateLibrary: Sendable {
             case .text(let s): out += s
             case .variable(let path, let escaped):
                 guard let v = lookup(path, stack) else { continue }
-                out += escaped ? HTML.escape(v.text) : v.text
+                if escaped { HTML.appendEscaped(v.text, to: &out) } else { out += v.text }
             case .section(let path, let inverted, let body):
                 let v = lookup(path, stack)
                 if inverted {

@@ -8,6 +8,17 @@ indirect enum TemplateValue {
     case object([String: TemplateValue])
 
     init(_ any: Any) {
+        // Exact type checks first: a failed `as?` walks the runtime's whole casting machinery, and trying
+        // String, Bool, … in turn on every dictionary was most of this conversion's time.
+        let t = type(of: any)
+        if t == String.self { self = .string(any as! String); return }
+        if t == [String: Any].self { self = .object((any as! [String: Any]).mapValues(TemplateValue.init)); return }
+        if t == [[String: Any]].self { self = .list((any as! [[String: Any]]).map { .object($0.mapValues(TemplateValue.init)) }); return }
+        if t == Bool.self { self = .bool(any as! Bool); return }
+        if t == [String: String].self { self = .object((any as! [String: String]).mapValues { .string($0) }); return }
+        if t == [[String: String]].self { self = .list((any as! [[String: String]]).map { .object($0.mapValues { .string($0) }) }); return }
+        if t == [String].self { self = .list((any as! [String]).map { .string($0) }); return }
+        if t == Int.self { self = .string(String(any as! Int)); return }
         switch any {
         case let s as String: self = .string(s)
         case let b as Bool: self = .bool(b)
