@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StratusStore
 import StratusModel
 import Synchronization
 
@@ -18,7 +19,7 @@ final class AssetURLs: Sendable {
     static let downloadLifetime: Int64 = 60 * 60 * 1000
 
     func makeTicket(container: ContainerID, environment: Environment, now: Int64) -> String {
-        let id = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let id = Secrets.hex(Secrets.randomBytes(32))
         tickets.withLock { t in
             if t.count > 10_000 { t = t.filter { $0.value.expiresAt > now } }
             t[id] = Ticket(container: container, environment: environment, expiresAt: now + AssetURLs.uploadLifetime)
@@ -36,12 +37,12 @@ final class AssetURLs: Sendable {
 
     func signature(_ container: ContainerID, _ environment: Environment, _ hex: String, _ expires: Int64) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("\(container.rawValue)|\(environment.rawValue)|\(hex)|\(expires)".utf8), using: key)
-        return Data(mac).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return Secrets.hex(Data(mac).prefix(16))
     }
 
     func downloadPath(_ container: ContainerID, _ environment: Environment, checksum: String, now: Int64) -> String? {
         guard let d = Data(base64Encoded: checksum), d.count == 32 else { return nil }
-        let hex = d.map { String(format: "%02x", $0) }.joined()
+        let hex = Secrets.hex(d)
         let expires = now + AssetURLs.downloadLifetime
         return "/-/assets/\(container.rawValue)/\(environment.rawValue)/\(hex)?e=\(expires)&s=\(signature(container, environment, hex, expires))"
     }

@@ -15,6 +15,9 @@ public final class Console: Sendable {
     /// Whether admins may browse users' private and shared databases in Production (`serve --allow-production-user-data`).
     let allowProductionUserData: Bool
     private let failures = Mutex<[String: (count: Int, since: Int64)]>([:])
+    /// Page headers (environment, tabs, database switch) are the same for every page of a scope and tab:
+    /// built and converted for the template once, not on every request.
+    private let headers = Mutex<[String: TemplateValue]>([:])
 
     public init(store: RecordStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
                 allowProductionUserData: Bool = false) throws {
@@ -208,10 +211,21 @@ public final class Console: Sendable {
         if let json, Console.wantsJSON(req) { return .json(Console.json(json), status: status) }
         var v = values
         v["title"] = title
-        v["scope"] = scope.values(tab: tab)
+        v["scope"] = scopeHeader(scope, tab: tab)
         v["crumbs"] = scope.crumbs + crumbs
         if let user = scope.user { v["user"] = user }
         return render(template, v, session: s, status: status)
+    }
+
+    func scopeHeader(_ scope: ConsoleScope, tab: String) -> TemplateValue {
+        let key = "\(scope.container.rawValue)\u{0}\(scope.environment.rawValue)\u{0}\(scope.database?.rawValue ?? "")\u{0}\(scope.user ?? "")\u{0}\(tab)"
+        if let cached = headers.withLock({ $0[key] }) { return cached }
+        let value = TemplateValue(scope.values(tab: tab))
+        headers.withLock { h in
+            if h.count > 2_000 { h.removeAll() }
+            h[key] = value
+        }
+        return value
     }
 
     static func wantsJSON(_ req: HTTPRequest) -> Bool {

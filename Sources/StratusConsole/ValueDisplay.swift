@@ -21,7 +21,8 @@ enum ValueDisplay {
     static func localString(_ millis: Int64) -> String {
         let offset = TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double(millis) / 1000))
         let sign = offset < 0 ? "-" : "+", a = abs(offset)
-        return CivilTime(millis + Int64(offset) * 1000).text(separator: " ") + " " + sign + String(format: "%02d:%02d", a / 3600, a / 60 % 60)
+        let hours = a / 3600, minutes = a / 60 % 60
+        return CivilTime(millis + Int64(offset) * 1000).text(separator: " ") + " " + sign + (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
     }
 
     /// A short one-line text for tables and CSV.
@@ -55,7 +56,7 @@ enum ValueDisplay {
         case .double(let d): return ["text": String(d)]
         case .timestamp(let t): return ["timestamp": ["utc": utcString(t), "local": localString(t), "millis": String(t), "iso": RecordForm.inputTimestamp(t) + "Z"]]
         case .bytes(let d):
-            let hex = d.prefix(512).map { String(format: "%02x", $0) }.joined(separator: " ")
+            let hex = spacedHex(d.prefix(512))
             return ["bytes": ["size": byteCount(Int64(d.count)), "hex": hex + (d.count > 512 ? " …" : ""), "base64": d.base64EncodedString()]]
         case .reference(let r):
             return ["reference": ["recordName": visible(r.recordName), "zone": r.zoneID.map { $0.zoneName as Any } ?? false, "href": link(r),
@@ -70,6 +71,19 @@ enum ValueDisplay {
         case .list(_, let items):
             return ["isList": true, "list": items.map { detail($0, link: link, assetLink: assetLink) }, "count": items.count]
         }
+    }
+
+    /// `0a 1b 2c`: bytes as hex pairs with spaces, by table (String(format:) per byte was slow).
+    static func spacedHex(_ bytes: some Collection<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 3)
+        for b in bytes {
+            if !out.isEmpty { out.append(UInt8(ascii: " ")) }
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func byteCount(_ n: Int64) -> String {

@@ -1,22 +1,23 @@
 /// What a template sees: strings, flags, lists and objects. Pages build `[String: Any]`; it is converted once
 /// per render, so lookups during rendering need no dynamic casts (those dominated page time with a generic
 /// mustache renderer).
-indirect enum TemplateValue {
+indirect enum TemplateValue: Sendable {
     case string(String)
     case bool(Bool)
     case list([TemplateValue])
-    case object([String: TemplateValue])
+    case object(TemplateObject)
 
     init(_ any: Any) {
         // Exact type checks first: a failed `as?` walks the runtime's whole casting machinery, and trying
         // String, Bool, … in turn on every dictionary was most of this conversion's time.
         let t = type(of: any)
         if t == String.self { self = .string(any as! String); return }
-        if t == [String: Any].self { self = .object((any as! [String: Any]).mapValues(TemplateValue.init)); return }
-        if t == [[String: Any]].self { self = .list((any as! [[String: Any]]).map { .object($0.mapValues(TemplateValue.init)) }); return }
+        if t == TemplateValue.self { self = any as! TemplateValue; return }
+        if t == [String: Any].self { self = .object(TemplateObject(any as! [String: Any])); return }
+        if t == [[String: Any]].self { self = .list((any as! [[String: Any]]).map { .object(TemplateObject($0)) }); return }
         if t == Bool.self { self = .bool(any as! Bool); return }
-        if t == [String: String].self { self = .object((any as! [String: String]).mapValues { .string($0) }); return }
-        if t == [[String: String]].self { self = .list((any as! [[String: String]]).map { .object($0.mapValues { .string($0) }) }); return }
+        if t == [String: String].self { self = .object(TemplateObject(any as! [String: String])); return }
+        if t == [[String: String]].self { self = .list((any as! [[String: String]]).map { .object(TemplateObject($0)) }); return }
         if t == [String].self { self = .list((any as! [String]).map { .string($0) }); return }
         if t == Int.self { self = .string(String(any as! Int)); return }
         switch any {
@@ -25,7 +26,7 @@ indirect enum TemplateValue {
         case let i as Int: self = .string(String(i))
         case let i as Int64: self = .string(String(i))
         case let d as Double: self = .string(String(d))
-        case let d as [String: Any]: self = .object(d.mapValues(TemplateValue.init))
+        case let d as [String: Any]: self = .object(TemplateObject(d))
         case let a as [Any]: self = .list(a.map(TemplateValue.init))
         case let v as TemplateValue: self = v
         default: self = .string(String(describing: any))
