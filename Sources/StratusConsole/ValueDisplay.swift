@@ -28,7 +28,8 @@ enum ValueDisplay {
     /// A short one-line text for tables and CSV.
     static func summary(_ v: FieldValue) -> String {
         switch v {
-        case .string(let s): visible(s.count > 200 ? String(s.prefix(200)) + "…" : s)
+        // utf8.count first: counting characters walks the whole string, and most are short.
+        case .string(let s): visible(s.utf8.count > 200 && s.count > 200 ? String(s.prefix(200)) + "…" : s)
         case .int64(let i): String(i)
         case .double(let d): String(d)
         case .timestamp(let t): utcString(t)
