@@ -17,17 +17,16 @@ extension CloudKitAPI {
         guard limit >= 1 else { throw StratusError.badRequest("resultsLimit must be at least 1") }
         let query = try WireDecoding.query(b["query"], zone: zone, limit: min(limit, Query.maximumResults),
                                            marker: b["continuationMarker"]?.string, desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
-        let result = try env(ctx).query(query, in: ctx.databaseID, caller: ctx.auth.caller)
-        let enc = encoding(ctx)
-        return json { w in
-            w.beginObject()
-            w.key("records")
-            w.beginArray()
-            for r in result.records { enc.record(r, &w) }
-            w.endArray()
-            if let m = result.continuationMarker { w.field("continuationMarker", m) }
-            w.endObject()
-        }
+        // Records go from the rows straight into the response.
+        var sink = WireRecordSink(encoding: encoding(ctx), writer: JSONWriter(capacity: 64 * 1024))
+        sink.writer.beginObject()
+        sink.writer.key("records")
+        sink.writer.beginArray()
+        let marker = try env(ctx).query(query, in: ctx.databaseID, caller: ctx.auth.caller, into: &sink)
+        sink.writer.endArray()
+        if let marker { sink.writer.field("continuationMarker", marker) }
+        sink.writer.endObject()
+        return .json(sink.writer.data)
     }
 
     func recordsLookup(_ ctx: Context) throws -> HTTPResponse {

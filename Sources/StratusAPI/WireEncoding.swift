@@ -24,26 +24,38 @@ struct WireEncoding {
     }
 
     func record(_ r: StoredRecord, _ w: inout JSONWriter) {
+        recordStart(r.recordName, r.recordType, r.recordChangeTag, &w)
+        for (name, value) in r.fields { field(name, value, &w) }
+        recordEnd(r.created, r.modified, r.zoneID, &w)
+    }
+
+    /// `{"recordName":…,"recordType":…,"recordChangeTag":…,"fields":{` — a record up to its fields.
+    func recordStart(_ name: String, _ type: String, _ tag: String?, _ w: inout JSONWriter) {
         w.beginObject()
-        w.field("recordName", r.recordName)
-        w.field("recordType", r.recordType)
-        if let tag = r.recordChangeTag { w.field("recordChangeTag", tag) }
+        w.field("recordName", name)
+        w.field("recordType", type)
+        if let tag { w.field("recordChangeTag", tag) }
         w.key("fields")
         w.beginObject()
-        for (name, value) in r.fields {
-            w.key(name)
-            w.beginObject()
-            w.key("value")
-            self.value(value, &w)
-            WireEncoding.writeType(value, &w)
-            w.endObject()
-        }
+    }
+
+    func field(_ name: String, _ value: FieldValue, _ w: inout JSONWriter) {
+        w.key(name)
+        w.beginObject()
+        w.key("value")
+        self.value(value, &w)
+        WireEncoding.writeType(value, &w)
         w.endObject()
-        if let c = r.created { w.key("created"); stamp(c, &w) }
-        if let m = r.modified { w.key("modified"); stamp(m, &w) }
+    }
+
+    /// Closes the fields and writes the rest of the record.
+    func recordEnd(_ created: RecordStamp?, _ modified: RecordStamp?, _ zone: ZoneID, _ w: inout JSONWriter) {
+        w.endObject()
+        if let c = created { w.key("created"); stamp(c, &w) }
+        if let m = modified { w.key("modified"); stamp(m, &w) }
         w.field("deleted", false)
         w.key("zoneID")
-        zoneID(r.zoneID, &w)
+        zoneID(zone, &w)
         w.endObject()
     }
 

@@ -7,6 +7,23 @@ extension EnvironmentStore {
     /// With a `caller` on the public database, records the caller may not read are left out of the page
     /// (the continuation marker still moves past them).
     public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil) throws(StratusError) -> QueryResult {
+        var records: [StoredRecord] = []
+        let next = try scan(query, in: database, caller: caller) { row, type, fields, zones in
+            records.append(try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones).record)
+        }
+        return QueryResult(records: records, continuationMarker: next)
+    }
+
+    /// The same page handed to `sink` record by record as rows are read; returns the continuation marker.
+    public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil, into sink: inout some RecordSink) throws(StratusError) -> String? {
+        try scan(query, in: database, caller: caller) { row, type, fields, zones in
+            try RecordRowCodec.stream(row, type: type, fields: fields, zones: zones, into: &sink)
+        }
+    }
+
+    /// Runs a query and hands each readable row of the page to `emit`; returns the continuation marker.
+    private func scan(_ query: Query, in database: DatabaseID, caller: Caller?,
+                      emit: (Row, CatalogType, [CatalogField], (Int64) -> ZoneID) throws -> Void) throws(StratusError) -> String? {
         guard query.resultsLimit >= 0 else { throw .badRequest("resultsLimit must not be negative") }
         let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in
             try ContinuationMarker.read(signer, m, fingerprint: ContinuationMarker.fingerprint(query, database: database))
@@ -24,7 +41,7 @@ extension EnvironmentStore {
                         // Nothing written yet; the query must still be one that would be accepted.
                         var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
                         _ = try compiler.compile(query, zoneCondition: "0", zoneArguments: [], after: marker)
-                        return QueryResult(records: [], continuationMarker: nil)
+                        return nil
                     }
                     throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
                 }
@@ -42,8 +59,6 @@ extension EnvironmentStore {
             var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
             let compiled = try compiler.compile(query, zoneCondition: zoneCondition, zoneArguments: zoneArgs, after: marker)
             let limit = max(1, min(query.resultsLimit == 0 ? Query.maximumResults : query.resultsLimit, Query.maximumResults))
-            var records: [StoredRecord] = []
-            records.reserveCapacity(limit)
             let zoneLookup: (Int64) -> ZoneID = { zoneNames[$0] ?? .defaultZone }
             let base = CatalogType.systemColumns.count + compiled.fieldCount
             var lastKeys: [DatabaseValue] = []
@@ -55,13 +70,14 @@ extension EnvironmentStore {
             while let row = try cursor.next() {
                 if scanned == limit { more = true; break }
                 scanned += 1
-                let record = try RecordRowCodec.decode(row, type: type, fields: compiler.fields, zones: zoneLookup).record
-                if filter == nil || Self.canRead(record, caller: filter!, catalog: catalog) { records.append(record) }
+                // READ on the public database, judged against the record's creator (its created_by column).
+                if filter == nil || SecurityPolicy.allows(.read, grants: type.grants, caller: filter!, creator: row[5]) {
+                    try emit(row, type, compiler.fields, zoneLookup)
+                }
                 if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
             }
-            var next: String? = nil
-            if more { next = ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys) }
-            return QueryResult(records: records, continuationMarker: next)
+            guard more else { return nil }
+            return ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys)
         }
     }
 }

@@ -56,26 +56,42 @@ enum RecordRowCodec {
         values.reserveCapacity(fields.count)
         let base = CatalogType.systemColumns.count
         for (i, f) in fields.enumerated() {
-            let index = base + i
-            if row.hasNull(atIndex: index) { continue }
-            // Typed reads straight from the statement: no intermediate DatabaseValue, no copy of codec bytes.
-            if f.isEncoded {
-                let decoded: FieldValue? = try? row.withUnsafeData(atIndex: index) { data in try data.map(FieldValueCodec.decode) }
-                guard let decoded else { throw StratusError(.internalError, "stored value of field '\(f.name)' is corrupt") }
-                values[f.name] = decoded
-                continue
-            }
-            switch f.type.scalar {
-            case .string: values[f.name] = .string(row[index])
-            case .int64: values[f.name] = .int64(row[index])
-            case .timestamp: values[f.name] = .timestamp(row[index])
-            case .double: values[f.name] = .double(row[index])
-            case .bytes: values[f.name] = .bytes(row[index])
-            default: if let v = try decodeField(f, row[index]) { values[f.name] = v }
-            }
+            if let v = try value(row, base + i, f) { values[f.name] = v }
         }
         record.fields = values
         return (id, record)
+    }
+
+    /// The same row handed to a sink field by field, without building the record.
+    static func stream(_ row: Row, type: CatalogType, fields: [CatalogField], zones: (Int64) -> ZoneID, into sink: inout some RecordSink) throws(StratusError) {
+        sink.beginRecord(RecordHeader(recordName: row[2], recordType: type.name, zoneID: zones(row[1]), recordChangeTag: row[3],
+                                      created: RecordStamp(timestamp: row[4], userRecordName: row[5], deviceID: row[6]),
+                                      modified: RecordStamp(timestamp: row[7], userRecordName: row[8], deviceID: row[9])))
+        let base = CatalogType.systemColumns.count
+        for (i, f) in fields.enumerated() {
+            if let v = try value(row, base + i, f) { sink.field(f.name, v) }
+        }
+        sink.endRecord()
+    }
+
+    /// One field's value from its main column (nil when absent). Typed reads straight from the statement:
+    /// no intermediate DatabaseValue, no copy of codec bytes.
+    @inline(__always)
+    static func value(_ row: Row, _ index: Int, _ f: CatalogField) throws(StratusError) -> FieldValue? {
+        if row.hasNull(atIndex: index) { return nil }
+        if f.isEncoded {
+            let decoded: FieldValue? = try? row.withUnsafeData(atIndex: index) { data in try data.map(FieldValueCodec.decode) }
+            guard let decoded else { throw StratusError(.internalError, "stored value of field '\(f.name)' is corrupt") }
+            return decoded
+        }
+        switch f.type.scalar {
+        case .string: return .string(row[index])
+        case .int64: return .int64(row[index])
+        case .timestamp: return .timestamp(row[index])
+        case .double: return .double(row[index])
+        case .bytes: return .bytes(row[index])
+        default: return try decodeField(f, row[index])
+        }
     }
 
     /// The fields `desiredKeys` selects (all when nil); unknown names are ignored, as CloudKit does.

@@ -1,0 +1,27 @@
+/// Receives records one at a time, straight from storage, for callers that only pass them on (the API
+/// writing a query page as JSON): no record and no field dictionary is built, and freed again, per row.
+/// Calls come as `beginRecord`, then `field` for each present value, then `endRecord`.
+public protocol RecordSink {
+    mutating func beginRecord(_ header: RecordHeader)
+    mutating func field(_ name: String, _ value: FieldValue)
+    mutating func endRecord()
+}
+
+/// A record's system fields, as a `RecordSink` receives them.
+public struct RecordHeader: Sendable {
+    public var recordName: String
+    public var recordType: String
+    public var zoneID: ZoneID
+    public var recordChangeTag: String
+    public var created: RecordStamp
+    public var modified: RecordStamp
+
+    public init(recordName: String, recordType: String, zoneID: ZoneID, recordChangeTag: String, created: RecordStamp, modified: RecordStamp) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.zoneID = zoneID
+        self.recordChangeTag = recordChangeTag
+        self.created = created
+        self.modified = modified
+    }
+}
