@@ -49,10 +49,11 @@ extension Console {
             "\(scope.databasePath)/records/\(Console.queryEscape(ref.zoneID?.zoneName ?? loc.zone.zoneName))/\(Console.queryEscape(ref.recordName))" + user
         }
         let assetLink = { (a: AssetValue) -> String in "\(scope.base)/assets/\(Console.queryEscape(a.fileChecksum))" }
+        let assetType = { (a: AssetValue) -> String in scope.env.assetPrefix(checksum: a.fileChecksum).map(Console.sniff) ?? "missing file" }
         let names = type.userFields.map(\.name) + r.fields.keys.filter { type.field(named: $0) == nil }.sorted()
         let fields = names.map { n -> [String: Any] in
             var d: [String: Any] = ["name": n, "type": type.field(named: n)?.type.description ?? ""]
-            if let v = r.fields[n] { d["value"] = ValueDisplay.detail(v, link: link, assetLink: assetLink) } else { d["empty"] = true }
+            if let v = r.fields[n] { d["value"] = ValueDisplay.detail(v, link: link, assetLink: assetLink, assetType: assetType) } else { d["empty"] = true }
             return d
         }
         func stamp(_ st: RecordStamp?) -> [String: Any] {

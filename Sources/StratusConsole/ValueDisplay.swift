@@ -46,11 +46,11 @@ enum ValueDisplay {
                                          "location": false, "isList": false, "list": false]
 
     /// Everything about one value, for the record page.
-    static func detail(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String) -> [String: Any] {
-        noKinds.merging(kinds(v, link: link, assetLink: assetLink)) { _, new in new }
+    static func detail(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String, assetType: (AssetValue) -> String = { _ in "" }) -> [String: Any] {
+        noKinds.merging(kinds(v, link: link, assetLink: assetLink, assetType: assetType)) { _, new in new }
     }
 
-    private static func kinds(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String) -> [String: Any] {
+    private static func kinds(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String, assetType: (AssetValue) -> String) -> [String: Any] {
         switch v {
         case .string(let s): return ["text": visible(s)]
         case .int64(let i): return ["text": String(i)]
@@ -63,14 +63,14 @@ enum ValueDisplay {
             return ["reference": ["recordName": visible(r.recordName), "zone": r.zoneID.map { $0.zoneName as Any } ?? false, "href": link(r),
                                   "action": r.action == .deleteSelf ? "DELETE_SELF" : false]]
         case .asset(let a):
-            return ["asset": ["size": byteCount(a.size), "checksum": a.fileChecksum, "href": assetLink(a)]]
+            return ["asset": ["size": byteCount(a.size), "checksum": a.fileChecksum, "href": assetLink(a), "type": assetType(a)]]
         case .location(let l):
             var d: [String: Any] = ["latitude": String(l.latitude), "longitude": String(l.longitude)]
             if let a = l.horizontalAccuracy { d["accuracy"] = String(a) }
             if let a = l.altitude { d["altitude"] = String(a) }
             return ["location": d]
         case .list(_, let items):
-            return ["isList": true, "list": items.map { detail($0, link: link, assetLink: assetLink) }, "count": items.count]
+            return ["isList": true, "list": items.map { detail($0, link: link, assetLink: assetLink, assetType: assetType) }, "count": items.count]
         }
     }
 

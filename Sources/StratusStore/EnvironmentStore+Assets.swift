@@ -24,6 +24,7 @@ extension EnvironmentStore {
     }
 
     public func assetContent(checksum: String) -> Data? { assets.contents(checksum: checksum) }
+    public func assetPrefix(checksum: String, count: Int = 16) -> Data? { assets.prefix(checksum: checksum, count: count) }
 
     /// Removes the content of assets no record refers to any more. `olderThan` spares fresh uploads
     /// that are about to be referenced.

@@ -23,6 +23,24 @@ import StratusStore
         return s
     }
 
+    @Test func assetsShowTheirSizeAndTypeAndDownload() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await setUp(f)
+        #expect(try await s.post("\(dev)/schema/Note/fields", [("name", "picture"), ("type", "ASSET")]).status == 303)
+        // An asset uploaded as a client would (through the store the API uses), then set on a record.
+        let env = try f.app.store.environment(try ContainerID(container), .development)
+        let png = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + [UInt8](repeating: 7, count: 2_000))
+        let asset = try env.uploadAsset(png)
+        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "pic", recordType: "Note", fields: ["picture": .asset(asset)]))],
+                           in: .publicDatabase, actor: .system)
+        let page = try await s.get("\(dev)/public/records/_defaultZone/pic")
+        #expect(page.status == 200)
+        #expect(page.html.contains("2.0 KB, image/png"), "\(page.html)")
+        let href = try #require(page.html.firstMatch(of: /href="([^"]*\/assets\/[^"]+)" download/).map { String($0.1) })
+        let download = try await s.get(href.replacingOccurrences(of: "&amp;", with: "&"))
+        #expect(download.status == 200 && download.headers["content-type"] == "image/png")
+    }
+
     @Test func schemaRecordsAndRecordPagesEndToEnd() async throws {
         let f = try await ConsoleFixture()
         let s = try await setUp(f)

@@ -49,6 +49,13 @@ struct AssetStore: Sendable {
         guard let hex = AssetStore.hex(fromChecksum: checksum) else { return nil }
         return try? Data(contentsOf: path(forHex: hex))
     }
+
+    /// The first bytes of an asset (enough to tell its type) without reading the whole file.
+    func prefix(checksum: String, count: Int) -> Data? {
+        guard let hex = AssetStore.hex(fromChecksum: checksum), let h = try? FileHandle(forReadingFrom: path(forHex: hex)) else { return nil }
+        defer { try? h.close() }
+        return try? h.read(upToCount: count)
+    }
 }
 
 #if canImport(Glibc)
