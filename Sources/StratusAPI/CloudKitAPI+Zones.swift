@@ -120,42 +120,39 @@ extension CloudKitAPI {
         let enc = encoding(ctx)
         let defaultLimit = try WireDecoding.int(ctx.body["resultsLimit"], "resultsLimit") ?? 200
         let defaultKeys = try WireDecoding.stringList(ctx.body["desiredKeys"], "desiredKeys")
-        var results: [(ZoneID, Result<ZoneChanges, StratusError>)] = []
+        var w = JSONWriter(capacity: 64 * 1024)
+        w.beginObject()
+        w.key("zones")
+        w.beginArray()
         for z in zones {
             let zoneID = (try? WireDecoding.zoneID(z["zoneID"])) ?? .defaultZone
+            // Each zone's records stream into a writer of their own: a zone that fails leaves nothing half-written.
+            var sink = WireRecordSink(encoding: enc, writer: JSONWriter(capacity: 64 * 1024))
             do {
                 guard z["zoneID"] != nil else { throw StratusError.badRequest("each zone needs a zoneID") }
+                sink.writer.beginArray()
                 let c = try store.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: z["syncToken"]?.string ?? ctx.body["syncToken"]?.string,
                                               resultsLimit: try WireDecoding.int(z["resultsLimit"], "resultsLimit") ?? defaultLimit,
-                                              desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys)
-                results.append((zoneID, .success(c)))
+                                              desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys, into: &sink)
+                for name in c.deleted { enc.deletedRecord(name, zone: c.zoneID, &sink.writer) }
+                sink.writer.endArray()
+                w.beginObject()
+                w.key("zoneID"); enc.zoneID(c.zoneID, &w)
+                w.field("syncToken", c.syncToken)
+                w.key("records"); w.raw(&sink.writer)
+                w.field("moreComing", c.moreComing)
+                w.endObject()
             } catch {
-                results.append((zoneID, .failure(StratusError.wrapping(error).concerning(zone: zoneID))))
+                let e = StratusError.wrapping(error).concerning(zone: zoneID)
+                w.beginObject()
+                w.key("zoneID"); enc.zoneID(zoneID, &w)
+                w.field("reason", e.reason)
+                w.field("serverErrorCode", e.code.rawValue)
+                w.endObject()
             }
         }
-        return json { w in
-            w.beginObject()
-            w.key("zones")
-            w.beginArray()
-            for (zone, r) in results {
-                switch r {
-                case .success(let c):
-                    w.beginObject()
-                    w.key("zoneID"); enc.zoneID(c.zoneID, &w)
-                    w.field("syncToken", c.syncToken)
-                    w.key("records"); writeChanges(c, enc, &w)
-                    w.field("moreComing", c.moreComing)
-                    w.endObject()
-                case .failure(let e):
-                    w.beginObject()
-                    w.key("zoneID"); enc.zoneID(zone, &w)
-                    w.field("reason", e.reason)
-                    w.field("serverErrorCode", e.code.rawValue)
-                    w.endObject()
-                }
-            }
-            w.endArray()
-            w.endObject()
-        }
+        w.endArray()
+        w.endObject()
+        return .json(w.data)
     }
 }

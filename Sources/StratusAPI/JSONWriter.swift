@@ -54,6 +54,13 @@ public struct JSONWriter {
         }
     }
 
+    /// A complete value written by another writer, copied in as the next value (that writer is left empty).
+    public mutating func raw(_ other: inout JSONWriter) {
+        separate()
+        buffer.append(other.buffer)
+        other = JSONWriter(capacity: 64)
+    }
+
     /// Bytes as base64, written straight into the buffer.
     public mutating func base64(_ d: Data) { separate(); buffer.append(UInt8(ascii: "\"")); buffer.appendBase64(d); buffer.append(UInt8(ascii: "\"")) }
 
@@ -157,6 +164,10 @@ final class JSONBuffer {
         reserve(bytes.count)
         (base + count).update(from: src, count: bytes.count)
         count += bytes.count
+    }
+
+    func append(_ other: JSONBuffer) {
+        append(UnsafeBufferPointer(start: other.base, count: other.count))
     }
 
     @inline(__always) func append(_ s: StaticString) {

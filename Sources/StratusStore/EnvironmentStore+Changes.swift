@@ -7,6 +7,41 @@ extension EnvironmentStore {
     /// Records changed and deleted in a zone since `syncToken` (nil: from the start), oldest first.
     public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
                             desiredKeys: [String]? = nil) throws(StratusError) -> ZoneChanges {
+        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page in
+            var idsByType: [Int64: [Int64]] = [:]
+            for r in page where !(r[4] as Bool) { idsByType[r[2], default: []].append(r[3]) }
+            let loaded = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
+            return page.compactMap { r in (r[4] as Bool) ? nil : loaded["\(r[2] as Int64)/\(r[3] as Int64)"] }
+        }
+    }
+
+    /// The same page with its changed records handed to `sink` as they are read (the returned value's `changed`
+    /// is empty). Records come in change order within each record type, one type after another.
+    public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
+                            desiredKeys: [String]? = nil, into sink: inout some RecordSink) throws(StratusError) -> ZoneChanges {
+        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page in
+            guard let first = page.first?[0] as Int64?, let last = page.last?[0] as Int64? else { return [] }
+            var types: [Int64] = []
+            for r in page where !(r[4] as Bool) && !types.contains(r[2]) { types.append(r[2]) }
+            for typeID in types {
+                guard let type = catalog.type(id: typeID) else { continue }
+                let fields = RecordRowCodec.wantedFields(type, desiredKeys)
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
+                    SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id
+                    WHERE l.zone_id = ? AND l.seq BETWEEN ? AND ? AND l.type_id = ? AND l.deleted = 0 ORDER BY l.seq
+                    """), arguments: [zone.id, first, last, typeID])
+                while let row = try cursor.next() {
+                    try RecordRowCodec.stream(row, type: type, fields: fields, zones: { _ in zone.zoneID }, into: &sink)
+                }
+            }
+            return []
+        }
+    }
+
+    /// One page of a zone's change log: `changed` turns its rows (seq, record_name, type_id, record_id, deleted)
+    /// into the changed records it returns; deletions, the next sync token and moreComing are worked out here.
+    private func changesPage(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int,
+                             changed: (Database, Catalog, ZoneRow, ArraySlice<Row>) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
         return try read { db, catalog in
             guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
@@ -27,17 +62,11 @@ extension EnvironmentStore {
                 SELECT seq, record_name, type_id, record_id, deleted FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
                 """), arguments: [zone.id, since, limit + 1])
             let page = rows.prefix(limit)
-            var idsByType: [Int64: [Int64]] = [:]
-            for r in page where !(r[4] as Bool) { idsByType[r[2], default: []].append(r[3]) }
-            let loaded = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
-            var changed: [StoredRecord] = []
-            var deleted: [String] = []
-            for r in page {
-                if r[4] as Bool { deleted.append(r[1]) } else if let rec = loaded["\(r[2] as Int64)/\(r[3] as Int64)"] { changed.append(rec) }
-            }
+            let records = try changed(db, catalog, zone, page)
+            let deleted: [String] = page.compactMap { r in (r[4] as Bool) ? r[1] : nil }
             let more = rows.count > limit
             let lastSeq: Int64 = more ? page.last![0] : max(since, zone.changeSeq, page.last.map { $0[0] } ?? 0)
-            return ZoneChanges(zoneID: zone.zoneID, changed: changed, deleted: deleted,
+            return ZoneChanges(zoneID: zone.zoneID, changed: records, deleted: deleted,
                                syncToken: SyncToken.zone(signer, zoneRowID: zone.id, seq: lastSeq), moreComing: more)
         }
     }

@@ -123,6 +123,18 @@ import StratusStore
         _ = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Inbox"},"operations":[{"operationType":"forceDelete","record":{"recordName":"m7"}}]}"#, db: "private", user: f.aliceToken)
         let delta = try await f.call("records/changes", #"{"zoneID":{"zoneName":"Inbox"},"syncToken":"\#(token!)"}"#, db: "private", user: f.aliceToken)
         #expect(delta.json.records.map { $0["recordName"]?.string } == ["m7"] && delta.json.records[0]["deleted"] == .bool(true))
+        // A page mixing a deletion, an update and another type, beside a zone that does not exist: each zone answers
+        // on its own, records carry only the desired keys, deletions come as deleted entries.
+        _ = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Inbox"},"operations":[{"operationType":"forceUpdate","record":{"recordName":"m3","fields":{"n":{"value":333}}}},{"operationType":"create","record":{"recordName":"l1","recordType":"Letter","fields":{"n":{"value":1},"to":{"value":"Bob"}}}}]}"#, db: "private", user: f.aliceToken)
+        let mixed = try await f.call("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Inbox"},"syncToken":"\#(token!)"},{"zoneID":{"zoneName":"Nope"}}],"desiredKeys":["n"]}"#, db: "private", user: f.aliceToken)
+        let zonesOut = try #require(mixed.json["zones"]?.array)
+        #expect(zonesOut.count == 2 && zonesOut[1].code == "ZONE_NOT_FOUND")
+        let recs = zonesOut[0].records
+        #expect(Set(recs.compactMap { $0["recordName"]?.string }) == ["m7", "m3", "l1"])
+        #expect(recs.first { $0["recordName"]?.string == "m7" }?["deleted"] == .bool(true))
+        #expect(recs.first { $0["recordName"]?.string == "m3" }?["fields"]?["n"]?["value"] == .int(333))
+        #expect(recs.first { $0["recordName"]?.string == "l1" }?["fields"]?["to"] == nil)
+        #expect(recs.first { $0["recordName"]?.string == "l1" }?["recordType"]?.string == "Letter")
         let garbage = try await f.call("records/changes", #"{"zoneID":{"zoneName":"Inbox"},"syncToken":"garbage"}"#, db: "private", user: f.aliceToken)
         #expect(garbage.status == 400 && garbage.json.code == "BAD_REQUEST")
         let listed = try await f.call("zones/list", db: "private", user: f.aliceToken)
