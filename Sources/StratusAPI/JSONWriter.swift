@@ -33,10 +33,15 @@ public struct JSONWriter {
         needsComma = false
     }
 
-    /// A key known at compile time: no String to unwrap (still escaped, should it ever need it).
+    /// A key written in our source: copied as it is. Such keys are plain names (checked in debug builds); a
+    /// key that could need escaping goes through `key(_: String)`.
     public mutating func key(_ k: StaticString) {
         separate()
-        writeString(UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+        let bytes = UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount)
+        assert(!bytes.contains(where: JSONWriter.needsEscape), "static JSON key \(k) needs escaping")
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(bytes)
+        buffer.append(UInt8(ascii: "\""))
         buffer.append(UInt8(ascii: ":"))
         needsComma = false
     }
@@ -67,18 +72,24 @@ public struct JSONWriter {
     public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
     public mutating func field(_ k: StaticString, _ v: Int64) { key(k); int(v) }
     public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
-    /// A value known at compile time.
+    /// A value written in our source (a type name): copied as it is, like a static key.
     public mutating func field(_ k: StaticString, _ v: StaticString) {
         key(k)
         separate()
-        writeString(UnsafeBufferPointer(start: v.utf8Start, count: v.utf8CodeUnitCount))
+        let bytes = UnsafeBufferPointer(start: v.utf8Start, count: v.utf8CodeUnitCount)
+        assert(!bytes.contains(where: JSONWriter.needsEscape), "static JSON value \(v) needs escaping")
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(bytes)
+        buffer.append(UInt8(ascii: "\""))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Which bytes are escaped: ", \\, control characters, and < > so a JSON response can never be read as markup.
-    private static let escaped: [Bool] = (0..<256).map { b in
-        b < 0x20 || b == Int(UInt8(ascii: "\"")) || b == Int(UInt8(ascii: "\\")) || b == Int(UInt8(ascii: "<")) || b == Int(UInt8(ascii: ">"))
+    /// A bit mask for the bytes below 64 (no table to load through a lazy global on every string).
+    @inline(__always) static func needsEscape(_ b: UInt8) -> Bool {
+        let low: UInt64 = 0xFFFF_FFFF | 1 << 34 | 1 << 60 | 1 << 62
+        return b < 64 ? (low >> UInt64(b)) & 1 == 1 : b == UInt8(ascii: "\\")
     }
 
     private mutating func writeString(_ s: String) {
@@ -88,14 +99,14 @@ public struct JSONWriter {
 
     @inline(__always) private mutating func writeString(_ buf: UnsafeBufferPointer<UInt8>) {
         buffer.append(UInt8(ascii: "\""))
-        JSONWriter.escaped.withUnsafeBufferPointer { escaped in
+        do {
             // Runs of bytes that need no escaping are copied whole.
             var runStart = 0
             var i = 0
             let n = buf.count
             while i < n {
                 let b = buf[i]
-                if !escaped[Int(b)] { i += 1; continue }
+                if !JSONWriter.needsEscape(b) { i += 1; continue }
                 if i > runStart { buffer.append(UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
                 runStart = i + 1
                 switch b {

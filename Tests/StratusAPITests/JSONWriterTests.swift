@@ -7,7 +7,8 @@ import Testing
         var w = JSONWriter(capacity: 8)
         w.beginObject()
         w.field("k", "a\"b\\c\n\r\t\u{01}<script>é")
-        w.key("dynamic \"key\""); w.int(-9_223_372_036_854_775_807 - 1)
+        let dynamicKey = "dynamic \"key\""
+        w.key(dynamicKey); w.int(-9_223_372_036_854_775_807 - 1)
         w.key("n"); w.int(0)
         w.key("d"); w.double(2.5)
         w.key("i"); w.double(3)
