@@ -65,7 +65,9 @@ extension Console {
             "recordName": ValueDisplay.visible(r.recordName), "recordType": r.recordType, "zone": loc.zone.zoneName,
             "tag": r.recordChangeTag ?? "", "created": stamp(r.created), "modified": stamp(r.modified),
             "fields": fields, "inputs": RecordForm.inputs(for: type, record: form ?? r),
-            "action": scope.link(loc.path), "deleteAction": scope.link(loc.path + "/delete"),
+            "action": scope.link(loc.path), "deleteAction": scope.link(loc.path + "/delete"), "assetAction": scope.link(loc.path + "/asset"),
+            "assetFields": type.userFields.filter { $0.type.scalar == .asset }.map(\.name),
+            "hasAssetFields": type.userFields.contains { $0.type.scalar == .asset },
             "readOnlyTypes": type.userFields.isEmpty,
         ]
     }
@@ -91,6 +93,43 @@ extension Console {
         default:
             try audit(s, scope, "edit record", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name)")
             return .redirect(to: scope.link(loc.path, [("done", "Saved.")]))
+        }
+    }
+
+    /// The largest file the record page uploads as an asset (the API's upload URLs take the same).
+    static let assetUploadLimit = 50 * 1024 * 1024
+
+    /// A file from the record page's upload form becomes the value of an ASSET field (or one more item of an
+    /// ASSET list), saved with the change tag the page was drawn with.
+    func uploadAssetField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let loc = try recordLocation(req, scope)
+        let current = try fetch(loc, scope.env)
+        let type = scope.env.lastKnownSchema.recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
+        guard let form = MultipartForm(req.body, contentType: req.headers["content-type"]) else {
+            throw StratusError.badRequest("The upload did not arrive as a form with a file (multipart/form-data).")
+        }
+        let fields = Dictionary(form.fields, uniquingKeysWith: { a, _ in a })
+        let name = fields["field"] ?? ""
+        guard let field = type.field(named: name), field.type.scalar == .asset else {
+            throw StratusError.badRequest("Choose one of this record type's asset fields.")
+        }
+        guard let file = form.file(named: "file"), !file.data.isEmpty else { throw StratusError.badRequest("Choose a file to upload.") }
+        let asset = try scope.env.uploadAsset(file.data)
+        var values = current.fields
+        if field.type.isList, case .list(let t, let items)? = values[name] {
+            values[name] = .list(t, items + [.asset(asset)])
+        } else {
+            values[name] = field.type.isList ? .list(.asset, [.asset(asset)]) : .asset(asset)
+        }
+        let edited = StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: fields["tag"] ?? "", fields: values)
+        switch try scope.env.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0] {
+        case .failed(let e) where e.code == .conflict:
+            return conflictPage(req, s, scope, loc, type, mine: edited, server: e.serverRecord ?? current)
+        case .failed(let e):
+            throw e
+        default:
+            try audit(s, scope, "upload asset", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name) field \(name), \(file.data.count) bytes")
+            return .redirect(to: scope.link(loc.path, [("done", "Uploaded.")]))
         }
     }
 

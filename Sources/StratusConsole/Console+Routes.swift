@@ -51,6 +51,9 @@ extension Console {
         get("/console/{container}/{environment}/{database}/records/{zone}/{recordName}") { c, req, s, scope in try c.recordPage(req, s, scope) }
         post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}", limit: 2 << 20) { c, req, s, scope in try c.saveRecord(req, s, scope) }
         post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/delete") { c, req, s, scope in try c.deleteRecord(req, s, scope) }
+        post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/asset", limit: Console.assetUploadLimit) { c, req, s, scope in
+            try c.uploadAssetField(req, s, scope)
+        }
     }
 
     /// Container-wide pages (deploy, delete) carry no environment in their URL; they are drawn as Development's.

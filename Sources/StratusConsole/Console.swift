@@ -186,8 +186,11 @@ public final class Console: Sendable {
         return origin == "http://\(req.headers["host"] ?? "")" || origin == "https://\(req.headers["host"] ?? "")"
     }
 
+    /// A form's text fields, url-encoded or multipart (a form with a file input).
     func form(_ req: HTTPRequest) -> [String: String] {
-        Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let items = MultipartForm(req.body, contentType: req.headers["content-type"])?.fields
+            ?? HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
+        return Dictionary(items.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
     }
 
     func formValue(_ req: HTTPRequest, _ name: String) -> String? { form(req)[name] }

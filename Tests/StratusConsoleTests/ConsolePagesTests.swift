@@ -39,6 +39,24 @@ import StratusStore
         let href = try #require(page.html.firstMatch(of: /href="([^"]*\/assets\/[^"]+)" download/).map { String($0.1) })
         let download = try await s.get(href.replacingOccurrences(of: "&amp;", with: "&"))
         #expect(download.status == 200 && download.headers["content-type"] == "image/png")
+
+        // Upload through the record page's form: a new value for the field, with the page's change tag.
+        let tag = try #require(page.html.firstMatch(of: /name="tag" value="([^"]+)"/).map { String($0.1) })
+        let pdf = Data(Array("%PDF-1.7 hello".utf8))
+        let uploaded = try await s.upload("\(dev)/public/records/_defaultZone/pic/asset", [("tag", tag), ("field", "picture")], file: ("file", "a.pdf", pdf))
+        #expect(uploaded.status == 303, "\(uploaded.html)")
+        let after = try await s.get("\(dev)/public/records/_defaultZone/pic")
+        #expect(after.html.contains("14 bytes, application/pdf"))
+        // The old tag again: a conflict page, nothing saved; no CSRF token: refused; not an asset field: a clear error.
+        let stale = try await s.upload("\(dev)/public/records/_defaultZone/pic/asset", [("tag", tag), ("field", "picture")], file: ("file", "b.png", png))
+        #expect(stale.status == 409)
+        let forged = try await s.upload("\(dev)/public/records/_defaultZone/pic/asset", [("tag", tag), ("field", "picture")], file: ("file", "b.png", png), csrf: false)
+        #expect(forged.status == 403)
+        let wrong = try await s.upload("\(dev)/public/records/_defaultZone/pic/asset", [("tag", tag), ("field", "title")], file: ("file", "b.png", png))
+        #expect(wrong.status == 400 && wrong.html.contains("asset fields"))
+        #expect(try await s.get("\(dev)/public/records/_defaultZone/pic").html.contains("application/pdf"))
+        let log = try await s.get("/console/audit")
+        #expect(log.html.contains("upload asset"))
     }
 
     @Test func schemaRecordsAndRecordPagesEndToEnd() async throws {

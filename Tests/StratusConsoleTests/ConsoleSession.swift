@@ -31,16 +31,29 @@ struct ConsoleSession {
         return try await send(path, body: Data(body.utf8), accept: accept)
     }
 
+    /// A multipart form POST, as a browser sends a form with a file input; the CSRF token is added.
+    func upload(_ path: String, _ items: [(String, String)], file: (name: String, filename: String, data: Data), csrf: Bool = true) async throws -> ConsoleFixture.Page {
+        let boundary = "----stratus-test-\(UUID().uuidString)"
+        var body = Data()
+        for (k, v) in (csrf ? [("csrf", self.csrf)] : []) + items {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(k)\"\r\n\r\n\(v)\r\n".utf8))
+        }
+        body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8))
+        body.append(file.data)
+        body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+        return try await send(path, body: body, accept: nil, contentType: "multipart/form-data; boundary=\(boundary)")
+    }
+
     static func encode(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
 
-    private func send(_ path: String, body: Data?, accept: String?) async throws -> ConsoleFixture.Page {
+    private func send(_ path: String, body: Data?, accept: String?, contentType: String = "application/x-www-form-urlencoded") async throws -> ConsoleFixture.Page {
         var req = URLRequest(url: URL(string: f.app.url + path.dropFirst())!)
         req.setValue(cookie, forHTTPHeaderField: "Cookie")
         if let accept { req.setValue(accept, forHTTPHeaderField: "Accept") }
         if let body {
             req.httpMethod = "POST"
             req.httpBody = body
-            req.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            req.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
         let (d, r) = try await f.session.data(for: req)
         let http = r as! HTTPURLResponse
