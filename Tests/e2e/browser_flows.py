@@ -70,7 +70,13 @@ class WebDriver:
         with open(os.path.join(SHOTS, name + ".png"), "wb") as f: f.write(base64.b64decode(self.cmd("GET", "/screenshot")))
     def quit(self):
         try: requests.delete(self.session, timeout=10)
-        finally: self.proc.terminate()
+        finally:
+            # chromedriver can outlive a SIGTERM: wait a little, then make sure.
+            self.proc.terminate()
+            try: self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
 
 
 def expect(cond, what):
