@@ -5,7 +5,7 @@ import Synchronization
 /// Swift's cooperative pool has one thread per core; a handler that blocks one in SQLite stalls every other
 /// connection, so request handlers hand storage work to this pool instead.
 public final class BlockingWork: Sendable {
-    public static let shared = BlockingWork(threads: 8)
+    public static let shared = BlockingWork(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
 
     private struct Queue {
         var jobs: [@Sendable () -> Void] = []
