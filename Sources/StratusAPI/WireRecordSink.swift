@@ -5,6 +5,8 @@ struct WireRecordSink: RecordSink {
     let encoding: WireEncoding
     var writer: JSONWriter
     private var header: RecordHeader?
+    /// How many records were written.
+    private(set) var records = 0
 
     init(encoding: WireEncoding, writer: JSONWriter) {
         self.encoding = encoding
@@ -13,6 +15,7 @@ struct WireRecordSink: RecordSink {
 
     mutating func beginRecord(_ h: RecordHeader) {
         header = h
+        records += 1
         encoding.recordStart(h.recordName, h.recordType, h.recordChangeTag, &writer)
     }
 

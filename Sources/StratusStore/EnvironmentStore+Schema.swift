@@ -60,6 +60,7 @@ extension EnvironmentStore {
             let diff = SchemaDiff.between(catalog.schema, schema)
             catalog = try SchemaStorage.apply(diff, to: catalog, db)
         }
+        roleCache.removeAll()
         try? FileManager.default.removeItem(at: assets.root)
     }
 }
@@ -71,18 +72,25 @@ extension EnvironmentStore {
             guard catalog.roles.contains(role) else { throw StratusError.badRequest("role '\(role)' does not exist in the \(environment.rawValue) schema") }
             try db.execute(sql: "INSERT OR IGNORE INTO role_members(role, user) VALUES (?, ?)", arguments: [role, user])
         }
+        roleCache.removeAll()
     }
 
     public func removeRole(_ role: String, from user: String) throws(StratusError) {
         try write { db, _ in try db.execute(sql: "DELETE FROM role_members WHERE role = ? AND user = ?", arguments: [role, user]) }
+        roleCache.removeAll()
     }
 
     /// The custom roles a user holds (only roles the schema still declares).
+    /// Every API request with a user asks; answers are cached briefly, for the schema generation they were read with.
     public func roles(of user: String) throws(StratusError) -> Set<String> {
-        try read { db, catalog in
-            Set(try String.fetchAll(db.cachedStatement(sql: "SELECT role FROM role_members WHERE user = ?"), arguments: [user]))
-                .intersection(catalog.roles)
+        let generation = cachedCatalog.withLock { $0.generation }
+        if let hit = roleCache.value(for: user), hit.generation == generation { return hit.roles }
+        let (roles, readWith) = try read { db, catalog in
+            (Set(try String.fetchAll(db.cachedStatement(sql: "SELECT role FROM role_members WHERE user = ?"), arguments: [user]))
+                .intersection(catalog.roles), catalog.generation)
         }
+        roleCache.set(RoleMembership(roles: roles, generation: readWith), for: user)
+        return roles
     }
 
     public func members(of role: String) throws(StratusError) -> [String] {

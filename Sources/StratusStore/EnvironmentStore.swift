@@ -17,6 +17,8 @@ public final class EnvironmentStore: Sendable {
     let cachedCatalog: Mutex<Catalog>
     /// Records written since the planner's statistics were last gathered, and the record count then.
     private let statistics = Mutex<(writes: Int, basis: Int)>((0, 0))
+    /// Custom roles per user, as every authenticated API request needs them (see `roles(of:)`).
+    let roleCache = ExpiringCache<String, RoleMembership>()
 
     init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL) throws {
         self.container = container

@@ -68,17 +68,29 @@ extension RecordStore {
                 guard db.changesCount == 1 else { throw StratusError(.notFound, "no such token") }
             }
         }
+        credentialsChanged()
     }
 
     /// The live token a secret belongs to, or nil (unknown or revoked).
     public func authenticateAPIToken(_ secret: String) throws(StratusError) -> APIToken? {
         guard secret.utf8.count <= 256 else { return nil }
-        return try guarded {
+        let hash = Secrets.tokenHash(secret)
+        if let hit = apiTokenCache.value(for: hash) { return hit }
+        let token = try guarded {
             try control.read { db in
                 try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM api_tokens WHERE token_hash = ? AND revoked = 0"),
-                                 arguments: [Secrets.tokenHash(secret)]).flatMap(RecordStore.apiToken)
+                                 arguments: [hash]).flatMap(RecordStore.apiToken)
             }
         }
+        // Only live tokens are kept: one created a moment ago (here or by the CLI) works at once.
+        if let token { apiTokenCache.set(token, for: hash) }
+        return token
+    }
+
+    /// Forgets cached credentials after a revocation or deletion, so it takes effect on the next request.
+    func credentialsChanged() {
+        apiTokenCache.removeAll()
+        webTokenCache.removeAll()
     }
 
     // MARK: users
@@ -169,17 +181,24 @@ extension RecordStore {
     /// The user a web auth token signs in, with the token's remaining lifetime; nil if unknown, expired or another container's.
     public func authenticateWebAuthToken(_ token: String, container: ContainerID) throws(StratusError) -> (user: String, expiresAt: Int64)? {
         guard token.utf8.count <= 512 else { return nil }
-        return try guarded {
-            try control.read { db in
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT user_record_name, expires_at FROM web_tokens WHERE token_hash = ? AND container = ?"),
-                                                 arguments: [Secrets.tokenHash(token), container.rawValue]) else { return nil }
-                let expires: Int64 = row[1]
-                return expires > Clock.nowMillis() ? (row[0], expires) : nil
+        let hash = Secrets.tokenHash(token)
+        let key = hash + " " + container.rawValue
+        let session: WebAuthSession?
+        if let hit = webTokenCache.value(for: key) { session = hit } else {
+            session = try guarded {
+                try control.read { db in
+                    try Row.fetchOne(db.cachedStatement(sql: "SELECT user_record_name, expires_at FROM web_tokens WHERE token_hash = ? AND container = ?"),
+                                     arguments: [hash, container.rawValue]).map { WebAuthSession(user: $0[0], expiresAt: $0[1]) }
+                }
             }
+            if let session { webTokenCache.set(session, for: key) }
         }
+        guard let session, session.expiresAt > Clock.nowMillis() else { return nil }
+        return (session.user, session.expiresAt)
     }
 
     public func revokeWebAuthToken(_ token: String) throws(StratusError) {
         try guarded { try control.write { db in try db.execute(sql: "DELETE FROM web_tokens WHERE token_hash = ?", arguments: [Secrets.tokenHash(token)]) } }
+        credentialsChanged()
     }
 }

@@ -10,6 +10,10 @@ public final class RecordStore: Sendable {
     public let dataDirectory: URL
     let control: DatabaseQueue
     private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
+    /// Every API request authenticates; these keep that from being two trips to the control database
+    /// (one serial connection) each time. Keyed by the secret's hash; cleared by every change made here.
+    let apiTokenCache = ExpiringCache<String, APIToken>()
+    let webTokenCache = ExpiringCache<String, WebAuthSession>()
 
     public init(dataDirectory: URL) throws(StratusError) {
         self.dataDirectory = dataDirectory
@@ -74,6 +78,7 @@ public final class RecordStore: Sendable {
             }
         }
         open.withLock { cache in for env in Environment.allCases { cache["\(id.rawValue)/\(env.rawValue)"] = nil } }
+        credentialsChanged()
         try? FileManager.default.removeItem(at: directory(of: id))
     }
 

@@ -42,4 +42,20 @@ import Testing
         try f.store.deleteContainer(f.container)
         #expect(try f.store.authenticateAPIToken(other) == nil)
     }
+
+    /// Authentications are cached for a second; a revocation by another process (the CLI beside a running
+    /// server) is seen once that second is over, one made through this store at once.
+    @Test func cachedCredentialsFollowRevocations() async throws {
+        let f = try Fixture()
+        let (token, secret) = try f.store.createAPIToken(container: f.container, environment: .production, name: "cached")
+        let web = try f.store.createWebAuthToken(container: f.container, userRecordName: "_u")
+        #expect(try f.store.authenticateAPIToken(secret)?.id == token.id)
+        #expect(try f.store.authenticateWebAuthToken(web, container: f.container)?.user == "_u")
+        let cli = try RecordStore(dataDirectory: f.directory)
+        try cli.revokeAPIToken(id: token.id, container: f.container)
+        try cli.revokeWebAuthToken(web)
+        try await Task.sleep(for: .milliseconds(1100))
+        #expect(try f.store.authenticateAPIToken(secret) == nil)
+        #expect(try f.store.authenticateWebAuthToken(web, container: f.container) == nil)
+    }
 }

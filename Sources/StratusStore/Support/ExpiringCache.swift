@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+
+/// A small in-memory cache whose entries live a short, fixed time: credential and role lookups that every API
+/// request makes. Changes made in this process clear it at once (`removeAll`); the lifetime bounds how long a
+/// change made by another process (`stratus token revoke` while the server runs) can go unseen.
+final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let entries = Mutex<[Key: (value: Value, until: UInt64)]>([:])
+    private let lifetimeNanos: UInt64
+    private let capacity: Int
+
+    init(lifetime: Duration = .seconds(1), capacity: Int = 4096) {
+        lifetimeNanos = UInt64(lifetime.components.seconds) * 1_000_000_000 + UInt64(lifetime.components.attoseconds / 1_000_000_000)
+        self.capacity = capacity
+    }
+
+    func value(for key: Key) -> Value? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return entries.withLock { e in
+            guard let hit = e[key] else { return nil }
+            guard hit.until > now else { e[key] = nil; return nil }
+            return hit.value
+        }
+    }
+
+    func set(_ value: Value, for key: Key) {
+        let until = DispatchTime.now().uptimeNanoseconds + lifetimeNanos
+        entries.withLock { e in
+            // Many distinct keys within one lifetime (a scan of made-up tokens): start over rather than grow.
+            if e.count >= capacity { e.removeAll(keepingCapacity: true) }
+            e[key] = (value, until)
+        }
+    }
+
+    func removeAll() { entries.withLock { $0.removeAll() } }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import StratusAPI
+import StratusModel
+import StratusStore
+
+/// `stratus-bench changes --data DIR`: the api scenario's change feed in process, without HTTP: the store
+/// alone (rows read and decoded, then dropped) and with the JSON the API writes, to see which side costs what.
+struct ChangesProbe: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "changes", abstract: "Time changes/zone's store and JSON work in process.")
+    @Option(help: "A data directory the api scenario loaded (its --data).") var data: String
+
+    func run() throws {
+        let store = try RecordStore(dataDirectory: URL(fileURLWithPath: data).appendingPathComponent("stratus"))
+        let env = try store.environment(try ContainerID(APIScenario.container), .production)
+        let db = DatabaseID.privateDatabase(of: APIScenario.user)
+        for (json, hop) in [(false, false), (true, false), (false, true), (true, true)] {
+            let (rate, n) = try EncodingProbe.changes(env, in: db, zone: ZoneID(zoneName: "Bench"), json: json, hop: hop)
+            Figure(scenario: "changes", metric: (json ? "json_rate" : "store_rate") + (hop ? "_hopping" : ""), value: rate, unit: "records/s (\(n))").print()
+        }
+    }
+}
