@@ -24,6 +24,8 @@ let package = Package(
             dependencies: [
                 "StratusModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the one loop that reads rows' columns in place (RowStreamer).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]

@@ -22,15 +22,11 @@ public enum EncodingProbe {
 extension EncodingProbe {
     /// Pages through a zone's whole change feed as `changes/zone` does (minus HTTP), writing JSON when
     /// `json` is set and handing rows to a sink that drops them otherwise. Returns records per second.
-    public static func changes(_ store: EnvironmentStore, in database: DatabaseID, zone: ZoneID, json: Bool, hop: Bool = false) throws -> (rate: Double, records: Int) {
+    public static func changes(_ store: EnvironmentStore, in database: DatabaseID, zone: ZoneID, json: Bool) throws -> (rate: Double, records: Int) {
         var token: String? = nil
         var seen = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let queues = (0..<4).map { DispatchQueue(label: "probe-\($0)") }
-        var turn = 0
         while true {
-          turn += 1
-          let c: ZoneChanges = try (hop ? queues[turn % 4] : DispatchQueue(label: "x")).sync { () throws -> ZoneChanges in
             let c: ZoneChanges
             if json {
                 var sink = WireRecordSink(encoding: WireEncoding(), writer: JSONWriter(capacity: 64 * 1024))
@@ -42,8 +38,6 @@ extension EncodingProbe {
                 c = try store.zoneChanges(in: database, zoneID: zone, since: token, resultsLimit: 200, into: &sink)
                 seen += sink.records
             }
-            return c
-          }
             token = c.syncToken
             if !c.moreComing { break }
         }

@@ -26,12 +26,14 @@ extension EnvironmentStore {
             for typeID in types {
                 guard let type = catalog.type(id: typeID) else { continue }
                 let fields = RecordRowCodec.wantedFields(type, desiredKeys)
-                let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
+                let statement = try db.cachedStatement(sql: """
                     SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id
                     WHERE l.zone_id = ? AND l.seq BETWEEN ? AND ? AND l.type_id = ? AND l.deleted = 0 ORDER BY l.seq
-                    """), arguments: [zone.id, first, last, typeID])
-                while let row = try cursor.next() {
-                    try RecordRowCodec.stream(row, type: type, fields: fields, zones: { _ in zone.zoneID }, into: &sink)
+                    """)
+                let streamer = RowStreamer(type: type, fields: fields)
+                let cursor = try Row.fetchCursor(statement, arguments: [zone.id, first, last, typeID])
+                while try cursor.next() != nil {
+                    try streamer.stream(statement, zoneID: zone.zoneID, into: &sink)
                 }
             }
             return []

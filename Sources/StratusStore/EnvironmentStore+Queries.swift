@@ -8,7 +8,7 @@ extension EnvironmentStore {
     /// (the continuation marker still moves past them).
     public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil) throws(StratusError) -> QueryResult {
         var records: [StoredRecord] = []
-        let next = try scan(query, in: database, caller: caller) { row, type, fields, zones in
+        let next = try scan(query, in: database, caller: caller) { row, _, type, fields, zones in
             records.append(try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones).record)
         }
         return QueryResult(records: records, continuationMarker: next)
@@ -16,14 +16,16 @@ extension EnvironmentStore {
 
     /// The same page handed to `sink` record by record as rows are read; returns the continuation marker.
     public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil, into sink: inout some RecordSink) throws(StratusError) -> String? {
-        try scan(query, in: database, caller: caller) { row, type, fields, zones in
-            try RecordRowCodec.stream(row, type: type, fields: fields, zones: zones, into: &sink)
+        var streamer: RowStreamer?
+        return try scan(query, in: database, caller: caller) { row, statement, type, fields, zones in
+            if streamer == nil { streamer = RowStreamer(type: type, fields: fields) }
+            try streamer!.stream(statement, zoneID: zones(row[1]), into: &sink)
         }
     }
 
     /// Runs a query and hands each readable row of the page to `emit`; returns the continuation marker.
     private func scan(_ query: Query, in database: DatabaseID, caller: Caller?,
-                      emit: (Row, CatalogType, [CatalogField], (Int64) -> ZoneID) throws -> Void) throws(StratusError) -> String? {
+                      emit: (Row, Statement, CatalogType, [CatalogField], (Int64) -> ZoneID) throws -> Void) throws(StratusError) -> String? {
         guard query.resultsLimit >= 0 else { throw .badRequest("resultsLimit must not be negative") }
         let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in
             try ContinuationMarker.read(signer, m, fingerprint: ContinuationMarker.fingerprint(query, database: database))
@@ -64,7 +66,8 @@ extension EnvironmentStore {
             var lastKeys: [DatabaseValue] = []
             var more = false
             // Decode while stepping: rows are read from the statement once, never copied into an array first.
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: compiled.sql), arguments: StatementArguments(compiled.arguments))
+            let statement = try db.cachedStatement(sql: compiled.sql)
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(compiled.arguments))
             var scanned = 0
             let filter = database.scope == .public ? caller : nil
             while let row = try cursor.next() {
@@ -72,7 +75,7 @@ extension EnvironmentStore {
                 scanned += 1
                 // READ on the public database, judged against the record's creator (its created_by column).
                 if filter == nil || SecurityPolicy.allows(.read, grants: type.grants, caller: filter!, creator: row[5]) {
-                    try emit(row, type, compiler.fields, zoneLookup)
+                    try emit(row, statement, type, compiler.fields, zoneLookup)
                 }
                 if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
             }

@@ -16,12 +16,15 @@ enum FieldValueCodec {
     }
 
     static func decode(_ data: Data) throws(StratusError) -> FieldValue {
-        let v: FieldValue? = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> FieldValue? in
-            var r = Reader(bytes: raw)
-            guard let v = r.value(), r.offset == raw.count else { return nil }
-            return v
-        }
+        let v: FieldValue? = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> FieldValue? in decode(raw) }
         guard let v else { throw StratusError(.internalError, "stored field value is corrupt") }
+        return v
+    }
+
+    /// Decodes bytes borrowed from SQLite's row buffer; nil when they are not one whole value.
+    static func decode(_ raw: UnsafeRawBufferPointer) -> FieldValue? {
+        var r = Reader(bytes: raw)
+        guard let v = r.value(), r.offset == raw.count else { return nil }
         return v
     }
 

@@ -62,18 +62,6 @@ enum RecordRowCodec {
         return (id, record)
     }
 
-    /// The same row handed to a sink field by field, without building the record.
-    static func stream(_ row: Row, type: CatalogType, fields: [CatalogField], zones: (Int64) -> ZoneID, into sink: inout some RecordSink) throws(StratusError) {
-        sink.beginRecord(RecordHeader(recordName: row[2], recordType: type.name, zoneID: zones(row[1]), recordChangeTag: row[3],
-                                      created: RecordStamp(timestamp: row[4], userRecordName: row[5], deviceID: row[6]),
-                                      modified: RecordStamp(timestamp: row[7], userRecordName: row[8], deviceID: row[9])))
-        let base = CatalogType.systemColumns.count
-        for (i, f) in fields.enumerated() {
-            if let v = try value(row, base + i, f) { sink.field(f.name, v) }
-        }
-        sink.endRecord()
-    }
-
     /// One field's value from its main column (nil when absent). Typed reads straight from the statement:
     /// no intermediate DatabaseValue, no copy of codec bytes.
     @inline(__always)
