@@ -120,29 +120,34 @@ extension CloudKitAPI {
         let enc = encoding(ctx)
         let defaultLimit = try WireDecoding.int(ctx.body["resultsLimit"], "resultsLimit") ?? 200
         let defaultKeys = try WireDecoding.stringList(ctx.body["desiredKeys"], "desiredKeys")
-        var w = JSONWriter(capacity: 64 * 1024)
+        // Room for a full page of typical records up front: growing a buffer of hundreds of kilobytes copies it.
+        var w = JSONWriter(capacity: zones.count == 1 ? min(max(defaultLimit, 1), 200) * 1200 + 1024 : 64 * 1024)
         w.beginObject()
         w.key("zones")
         w.beginArray()
         for z in zones {
             let zoneID = (try? WireDecoding.zoneID(z["zoneID"])) ?? .defaultZone
-            // Each zone's records stream into a writer of their own: a zone that fails leaves nothing half-written.
-            var sink = WireRecordSink(encoding: enc, writer: JSONWriter(capacity: 64 * 1024))
+            // Records stream straight into the response; a zone that fails is taken back out to its mark and
+            // answered with its error instead, so nothing of it is left half-written.
+            let mark = w.mark()
             do {
                 guard z["zoneID"] != nil else { throw StratusError.badRequest("each zone needs a zoneID") }
+                w.beginObject()
+                w.key("records")
+                var sink = WireRecordSink(encoding: enc, writer: w)
                 sink.writer.beginArray()
                 let c = try store.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: z["syncToken"]?.string ?? ctx.body["syncToken"]?.string,
                                               resultsLimit: try WireDecoding.int(z["resultsLimit"], "resultsLimit") ?? defaultLimit,
                                               desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys, into: &sink)
                 for name in c.deleted { enc.deletedRecord(name, zone: c.zoneID, &sink.writer) }
                 sink.writer.endArray()
-                w.beginObject()
+                w = sink.writer
                 w.key("zoneID"); enc.zoneID(c.zoneID, &w)
                 w.field("syncToken", c.syncToken)
-                w.key("records"); w.raw(&sink.writer)
                 w.field("moreComing", c.moreComing)
                 w.endObject()
             } catch {
+                w.rollback(to: mark)
                 let e = StratusError.wrapping(error).concerning(zone: zoneID)
                 w.beginObject()
                 w.key("zoneID"); enc.zoneID(zoneID, &w)

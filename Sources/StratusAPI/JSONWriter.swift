@@ -59,6 +59,20 @@ public struct JSONWriter {
         }
     }
 
+    /// Where the text stands, to go back to if what follows must not be sent after all.
+    public struct Mark {
+        fileprivate let count: Int
+        fileprivate let needsComma: Bool
+    }
+
+    public func mark() -> Mark { Mark(count: buffer.count, needsComma: needsComma) }
+
+    /// Drops everything written since `mark` (a zone whose changes failed halfway leaves nothing behind).
+    public mutating func rollback(to mark: Mark) {
+        buffer.truncate(to: mark.count)
+        needsComma = mark.needsComma
+    }
+
     /// A complete value written by another writer, copied in as the next value (that writer is left empty).
     public mutating func raw(_ other: inout JSONWriter) {
         separate()
@@ -131,24 +145,33 @@ public struct JSONWriter {
 /// do in practice: a writer is built, filled and read in one place.
 final class JSONBuffer {
     private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
+    private(set) var count = 0
     private var capacity: Int
 
+    /// malloc'd, so growing is a realloc (which moves large blocks by remapping, not copying) and the finished
+    /// text becomes a Data that frees it.
     init(capacity: Int) {
         self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        base = JSONBuffer.allocate(self.capacity)
     }
 
-    deinit { base.deallocate() }
+    deinit { free(base) }
+
+    private static func allocate(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let p = malloc(n) else { fatalError("out of memory for a \(n)-byte JSON buffer") }
+        return p.assumingMemoryBound(to: UInt8.self)
+    }
 
     var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
     func takeData() -> Data {
-        let d = Data(bytesNoCopy: base, count: count, deallocator: .custom { p, _ in p.deallocate() })
+        let d = Data(bytesNoCopy: base, count: count, deallocator: .free)
         capacity = 64
         count = 0
-        base = .allocate(capacity: capacity)
+        base = JSONBuffer.allocate(capacity)
         return d
     }
+
+    func truncate(to n: Int) { count = min(count, max(0, n)) }
 
     @inline(__always) private func reserve(_ extra: Int) {
         if count + extra > capacity { grow(count + extra) }
@@ -157,10 +180,8 @@ final class JSONBuffer {
     private func grow(_ needed: Int) {
         var c = capacity * 2
         while c < needed { c *= 2 }
-        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
-        fresh.update(from: base, count: count)
-        base.deallocate()
-        base = fresh
+        guard let p = realloc(base, c) else { fatalError("out of memory for a \(c)-byte JSON buffer") }
+        base = p.assumingMemoryBound(to: UInt8.self)
         capacity = c
     }
 

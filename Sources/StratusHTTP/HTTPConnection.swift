@@ -197,7 +197,9 @@ struct HTTPConnection {
     @discardableResult
     private func send(_ response: HTTPResponse, head: Bool, keepAlive: Bool) async -> Bool {
         do {
-            try await socket.write(response.serialized(includeBody: !head, keepAlive: keepAlive))
+            let (bytes, body) = response.serialized(includeBody: !head, keepAlive: keepAlive)
+            try await socket.write(bytes)
+            if let body { try await socket.write(body) }
             return true
         } catch { return false }
     }

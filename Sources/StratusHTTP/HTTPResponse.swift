@@ -30,7 +30,9 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The bytes on the wire: status line, headers (with Content-Length), blank line, body (omitted for HEAD).
-    func serialized(includeBody: Bool, keepAlive: Bool) -> Data {
+    /// A large body comes back apart from the head (`separateBody`), to be written after it without being
+    /// copied behind it: a page of records is a few hundred kilobytes.
+    func serialized(includeBody: Bool, keepAlive: Bool) -> (head: Data, separateBody: Data?) {
         var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
         for (name, value) in headers where name != "content-length" && name != "connection" {
             head += "\(name): \(value)\r\n"
@@ -39,7 +41,9 @@ public struct HTTPResponse: Sendable {
         if !noBody { head += "content-length: \(body.count)\r\n" }
         head += keepAlive ? "connection: keep-alive\r\n\r\n" : "connection: close\r\n\r\n"
         var out = Data(head.utf8)
-        if includeBody && !noBody { out.append(body) }
-        return out
+        guard includeBody && !noBody && !body.isEmpty else { return (out, nil) }
+        if body.count > 16 * 1024 { return (out, body) }
+        out.append(body)
+        return (out, nil)
     }
 }

@@ -38,4 +38,24 @@ import Testing
         w.endArray()
         #expect(String(decoding: w.bytes, as: UTF8.self) == #"[{"a":[1,2]},[],null,true]"#)
     }
+
+    /// A zone whose changes fail halfway is taken back out: what follows is valid JSON, commas included.
+    @Test func rollingBackToAMarkDropsHalfWrittenValues() {
+        var w = JSONWriter(capacity: 8)
+        w.beginArray()
+        for (i, fails) in [false, true, false, true].enumerated() {
+            let mark = w.mark()
+            w.beginObject(); w.field("zone", Int64(i)); w.key("records"); w.beginArray(); w.string(String(repeating: "x", count: 100))
+            if fails {
+                w.rollback(to: mark)
+                w.beginObject(); w.field("serverErrorCode", "ZONE_NOT_FOUND"); w.endObject()
+            } else {
+                w.endArray(); w.endObject()
+            }
+        }
+        w.endArray()
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        let x = String(repeating: "x", count: 100)
+        #expect(text == #"[{"zone":0,"records":["\#(x)"]},{"serverErrorCode":"ZONE_NOT_FOUND"},{"zone":2,"records":["\#(x)"]},{"serverErrorCode":"ZONE_NOT_FOUND"}]"#)
+    }
 }
