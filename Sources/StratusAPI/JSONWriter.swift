@@ -47,6 +47,8 @@ public struct JSONWriter {
     }
 
     public mutating func string(_ s: String) { separate(); writeString(s) }
+    /// UTF-8 text as a JSON string (escaped like any other).
+    public mutating func string(utf8: UnsafeBufferPointer<UInt8>) { separate(); writeString(utf8) }
     public mutating func int(_ i: Int64) { separate(); buffer.appendDecimal(i) }
     public mutating func bool(_ b: Bool) { separate(); b ? buffer.append("true") : buffer.append("false") }
     public mutating func null() { separate(); buffer.append("null") }
@@ -84,6 +86,7 @@ public struct JSONWriter {
     public mutating func base64(_ d: Data) { separate(); buffer.append(UInt8(ascii: "\"")); buffer.appendBase64(d); buffer.append(UInt8(ascii: "\"")) }
 
     public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
+    public mutating func field(_ k: StaticString, utf8 v: UnsafeBufferPointer<UInt8>) { key(k); string(utf8: v) }
     public mutating func field(_ k: StaticString, _ v: Int64) { key(k); int(v) }
     public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
     /// A value written in our source (a type name): copied as it is, like a static key.

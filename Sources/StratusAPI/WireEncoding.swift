@@ -39,6 +39,27 @@ struct WireEncoding {
         w.beginObject()
     }
 
+    /// `recordStart` for a header whose text is borrowed from storage; the stamps come ahead of the fields
+    /// (key order means nothing in JSON), so nothing borrowed has to outlive this call.
+    func recordStart(borrowing h: BorrowedRecordHeader, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("recordName", utf8: h.recordName)
+        w.field("recordType", h.recordType)
+        w.field("recordChangeTag", utf8: h.recordChangeTag)
+        w.key("created"); stamp(h.createdTimestamp, h.createdBy, h.createdDevice, &w)
+        w.key("modified"); stamp(h.modifiedTimestamp, h.modifiedBy, h.modifiedDevice, &w)
+        w.key("fields")
+        w.beginObject()
+    }
+
+    private func stamp(_ timestamp: Int64, _ user: UnsafeBufferPointer<UInt8>, _ device: UnsafeBufferPointer<UInt8>, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("timestamp", timestamp)
+        w.field("userRecordName", utf8: user)
+        w.field("deviceID", utf8: device)
+        w.endObject()
+    }
+
     func field(_ name: String, _ value: FieldValue, _ w: inout JSONWriter) {
         w.key(name)
         w.beginObject()

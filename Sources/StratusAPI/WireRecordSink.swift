@@ -5,6 +5,8 @@ struct WireRecordSink: RecordSink {
     let encoding: WireEncoding
     var writer: JSONWriter
     private var header: RecordHeader?
+    /// The zone of a record begun with a borrowed header (its stamps are already written).
+    private var borrowedZone: ZoneID?
     /// How many records were written.
     private(set) var records = 0
 
@@ -19,11 +21,30 @@ struct WireRecordSink: RecordSink {
         encoding.recordStart(h.recordName, h.recordType, h.recordChangeTag, &writer)
     }
 
+    /// Everything but the fields is written here, the stamps ahead of the fields, while the text is borrowed.
+    mutating func beginRecord(borrowing h: BorrowedRecordHeader) {
+        records += 1
+        borrowedZone = h.zoneID
+        encoding.recordStart(borrowing: h, &writer)
+    }
+
     mutating func field(_ name: String, _ value: FieldValue) { encoding.field(name, value, &writer) }
 
+    mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>) {
+        writer.key(name)
+        writer.beginObject()
+        writer.field("value", utf8: utf8)
+        writer.field("type", "STRING" as StaticString)
+        writer.endObject()
+    }
+
     mutating func endRecord() {
-        guard let h = header else { return }
-        encoding.recordEnd(h.created, h.modified, h.zoneID, &writer)
-        header = nil
+        if let h = header {
+            encoding.recordEnd(h.created, h.modified, h.zoneID, &writer)
+            header = nil
+        } else if let z = borrowedZone {
+            encoding.recordEnd(nil, nil, z, &writer)
+            borrowedZone = nil
+        }
     }
 }

@@ -5,6 +5,16 @@ public protocol RecordSink {
     mutating func beginRecord(_ header: RecordHeader)
     mutating func field(_ name: String, _ value: FieldValue)
     mutating func endRecord()
+    /// The header with its text borrowed from storage (see `BorrowedRecordHeader`).
+    mutating func beginRecord(borrowing header: BorrowedRecordHeader)
+    /// A STRING field's UTF-8 text, borrowed for this call.
+    mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>)
+}
+
+/// Sinks that keep what they receive get Strings made for them.
+extension RecordSink {
+    public mutating func beginRecord(borrowing header: BorrowedRecordHeader) { beginRecord(header.owned) }
+    public mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>) { field(name, .string(String(decoding: utf8, as: UTF8.self))) }
 }
 
 /// A record's system fields, as a `RecordSink` receives them.

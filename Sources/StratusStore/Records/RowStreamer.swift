@@ -31,16 +31,19 @@ struct RowStreamer {
     /// Streams the statement's current row.
     func stream(_ statement: Statement, zoneID: ZoneID, into sink: inout some RecordSink) throws(StratusError) {
         let s = statement.sqliteStatement
-        sink.beginRecord(RecordHeader(recordName: Self.text(s, 2), recordType: recordType, zoneID: zoneID, recordChangeTag: Self.text(s, 3),
-                                      created: RecordStamp(timestamp: sqlite3_column_int64(s, 4), userRecordName: Self.text(s, 5), deviceID: Self.text(s, 6)),
-                                      modified: RecordStamp(timestamp: sqlite3_column_int64(s, 7), userRecordName: Self.text(s, 8), deviceID: Self.text(s, 9))))
+        sink.beginRecord(borrowing: BorrowedRecordHeader(
+            recordName: Self.utf8(s, 2), recordType: recordType, zoneID: zoneID, recordChangeTag: Self.utf8(s, 3),
+            createdTimestamp: sqlite3_column_int64(s, 4), createdBy: Self.utf8(s, 5), createdDevice: Self.utf8(s, 6),
+            modifiedTimestamp: sqlite3_column_int64(s, 7), modifiedBy: Self.utf8(s, 8), modifiedDevice: Self.utf8(s, 9)))
         var column = Int32(CatalogType.systemColumns.count)
         for i in kinds.indices {
             defer { column += 1 }
             guard sqlite3_column_type(s, column) != SQLITE_NULL else { continue }
             let value: FieldValue
             switch kinds[i] {
-            case .string: value = .string(Self.text(s, column))
+            case .string:
+                sink.field(names[i], utf8: Self.utf8(s, column))
+                continue
             case .int64: value = .int64(sqlite3_column_int64(s, column))
             case .timestamp: value = .timestamp(sqlite3_column_int64(s, column))
             case .double: value = .double(sqlite3_column_double(s, column))
@@ -56,9 +59,10 @@ struct RowStreamer {
         sink.endRecord()
     }
 
-    @inline(__always) private static func text(_ s: SQLiteStatement, _ column: Int32) -> String {
-        guard let p = sqlite3_column_text(s, column) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(s, column))), as: UTF8.self)
+    /// The column's text, valid until the statement steps again.
+    @inline(__always) private static func utf8(_ s: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        let p = sqlite3_column_text(s, column)
+        return UnsafeBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(s, column)))
     }
 
     /// The column's bytes, valid until the statement steps again.
