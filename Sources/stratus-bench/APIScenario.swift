@@ -78,18 +78,13 @@ struct APIScenario: AsyncParsableCommand {
         Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
 
         // modify_records_per_s: records/modify creating 200 records per request over 4 connections.
-        let modifyZone = ProcessInfo.processInfo.environment["BENCH_FRESH"] == nil ? "Bench" : "Fresh-\(run)"
-        if modifyZone != "Bench" {
-            let (st, _) = try LoadClient(port: port).send(LoadClient.request("POST", "\(base)/zones/modify?\(q)", body: Data(#"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"\#(modifyZone)"}}}]}"#.utf8)))
-            guard st == 200 else { throw BenchFailure("zone create \(st)") }
-        }
         let stratusModify = try LoadClient.run(port: port, connections: 4, perConnection: modifies / 4, make: { c, i in
             var r = SplitMix(state: UInt64(c * 1_000_003 + i))
             let ops = (0..<200).map { k -> String in
                 let row = BenchRow.make(k, &r)
                 return #"{"operationType":"create","record":{"recordName":"m-\#(run)-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"}}}}"#
             }
-            return LoadClient.request("POST", "\(base)/records/modify?\(q)", body: Data(#"{"zoneID":{"zoneName":"\#(modifyZone)"},"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
+            return LoadClient.request("POST", "\(base)/records/modify?\(q)", body: Data(#"{"zoneID":{"zoneName":"Bench"},"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
         }, check: { status, body in status == 200 && !String(decoding: body, as: UTF8.self).contains("serverErrorCode") })
         var pbModify: (seconds: Double, latencies: [Double])?
         if let pb {

@@ -200,9 +200,12 @@ struct RecordWriter {
     }
 
     private mutating func log(zone: ZoneRow, seq s: Int64, name: String, typeID: Int64, recordID: Int64, deleted: Bool) throws {
-        try db.cachedStatement(sql: """
+        let st = try db.cachedStatement(sql: """
             REPLACE INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [zone.id, s, name, typeID, recordID, deleted])
+            """)
+        st.setUncheckedArguments(StatementArguments([zone.id.databaseValue, s.databaseValue, name.databaseValue, typeID.databaseValue,
+                                                     recordID.databaseValue, deleted.databaseValue]))
+        try st.execute()
         touchedZones[zone.id] = s
     }
 
@@ -291,14 +294,19 @@ struct RecordWriter {
     // MARK: index tables
 
     private mutating func addIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue], zone: ZoneRow) throws {
-        let statements = sql(type).fieldIndexes
-        for f in type.fields {
-            guard let sql = statements[f.id], let v = fields[f.name] else { continue }
+        let plan = sql(type)
+        for f in plan.indexedFields {
+            guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
             if f.hasFTS, case .string(let s) = v {
-                try db.cachedStatement(sql: sql.ftsInsert).execute(arguments: [recordID, s])
+                let st = try db.cachedStatement(sql: sql.ftsInsert)
+                st.setUncheckedArguments(StatementArguments([recordID.databaseValue, s.databaseValue]))
+                try st.execute()
             }
             if f.hasGeo, case .location(let l) = v {
-                try db.cachedStatement(sql: sql.geoInsert).execute(arguments: [recordID, l.latitude, l.latitude, l.longitude, l.longitude])
+                let st = try db.cachedStatement(sql: sql.geoInsert)
+                st.setUncheckedArguments(StatementArguments([recordID.databaseValue, l.latitude.databaseValue, l.latitude.databaseValue,
+                                                             l.longitude.databaseValue, l.longitude.databaseValue]))
+                try st.execute()
             }
             if f.hasListTable, case .list(_, let items) = v, !items.isEmpty {
                 // One statement per list, not per item.
@@ -319,9 +327,9 @@ struct RecordWriter {
     }
 
     private mutating func removeIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue]) throws {
-        let statements = sql(type).fieldIndexes
-        for f in type.fields {
-            guard let sql = statements[f.id], let v = fields[f.name] else { continue }
+        let plan = sql(type)
+        for f in plan.indexedFields {
+            guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
             if f.hasFTS { try db.cachedStatement(sql: sql.ftsDelete).execute(arguments: [recordID]) }
             if f.hasGeo { try db.cachedStatement(sql: sql.geoDelete).execute(arguments: [recordID]) }
             if f.hasListTable, case .list(_, let items) = v {

@@ -7,13 +7,22 @@ struct TypeStatements {
     var selectByID: String
     /// Per field id: the statements of its index tables.
     var fieldIndexes: [Int64: FieldIndexStatements] = [:]
+    /// The fields with index tables (full-text, geo, list), so a write visits only those.
+    var indexedFields: [CatalogField] = []
 
     struct FieldIndexStatements {
         var ftsInsert, ftsDelete, geoInsert, geoDelete, listDelete: String
         var listTable: String
 
+        /// Lists of up to 16 items have their statement text ready; longer ones build it.
+        private var listInserts: [String] = []
+
         func listInsert(count: Int) -> String {
-            "INSERT OR IGNORE INTO \(listTable)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: count).joined(separator: ", ")
+            count < listInserts.count ? listInserts[count] : Self.listInsert(listTable, count)
+        }
+
+        private static func listInsert(_ table: String, _ count: Int) -> String {
+            "INSERT OR IGNORE INTO \(table)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: count).joined(separator: ", ")
         }
 
         init(_ f: CatalogField) {
@@ -23,6 +32,7 @@ struct TypeStatements {
             geoDelete = "DELETE FROM \(f.geoTable) WHERE id = ?"
             listTable = f.listTable
             listDelete = "DELETE FROM \(f.listTable) WHERE value = ? AND record_id = ?"
+            if f.hasListTable { listInserts = (0...16).map { Self.listInsert(f.listTable, $0) } }
         }
     }
 
@@ -32,7 +42,8 @@ struct TypeStatements {
         insert = "INSERT INTO \(type.table)(\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         let sets = (["change_tag", "modified_ts", "modified_by", "modified_device"] + fieldColumns).map { "\($0) = ?" }.joined(separator: ", ")
         update = "UPDATE \(type.table) SET \(sets) WHERE id = ?"
-        for f in type.fields where f.hasFTS || f.hasGeo || f.hasListTable { fieldIndexes[f.id] = FieldIndexStatements(f) }
+        indexedFields = type.fields.filter { $0.hasFTS || $0.hasGeo || $0.hasListTable }
+        for f in indexedFields { fieldIndexes[f.id] = FieldIndexStatements(f) }
         selectByID = "SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t WHERE t.id = ?"
     }
 }

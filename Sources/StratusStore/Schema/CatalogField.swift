@@ -22,7 +22,13 @@ struct CatalogField: Sendable {
     var geoTable: String { "t\(typeID)_f\(id)_geo" }
 
     /// Whether the main column holds codec bytes rather than a native SQLite value.
-    var isEncoded: Bool { type.isList || [.reference, .asset, .location].contains(type.scalar) }
+    var isEncoded: Bool {
+        if type.isList { return true }
+        switch type.scalar {
+        case .reference, .asset, .location: return true
+        default: return false
+        }
+    }
 
     var columnCount: Int {
         if type.isList { return 1 }
