@@ -9,9 +9,9 @@ extension EnvironmentStore {
                             desiredKeys: [String]? = nil) throws(StratusError) -> ZoneChanges {
         try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page in
             var idsByType: [Int64: [Int64]] = [:]
-            for r in page where !(r[4] as Bool) { idsByType[r[2], default: []].append(r[3]) }
+            for e in page where e.deletedName == nil { idsByType[e.typeID, default: []].append(e.recordID) }
             let loaded = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
-            return page.compactMap { r in (r[4] as Bool) ? nil : loaded["\(r[2] as Int64)/\(r[3] as Int64)"] }
+            return page.compactMap { e in e.deletedName != nil ? nil : loaded["\(e.typeID)/\(e.recordID)"] }
         }
     }
 
@@ -20,9 +20,9 @@ extension EnvironmentStore {
     public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
                             desiredKeys: [String]? = nil, into sink: inout some RecordSink) throws(StratusError) -> ZoneChanges {
         try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page in
-            guard let first = page.first?[0] as Int64?, let last = page.last?[0] as Int64? else { return [] }
+            guard let first = page.first?.seq, let last = page.last?.seq else { return [] }
             var types: [Int64] = []
-            for r in page where !(r[4] as Bool) && !types.contains(r[2]) { types.append(r[2]) }
+            for e in page where e.deletedName == nil && !types.contains(e.typeID) { types.append(e.typeID) }
             for typeID in types {
                 guard let type = catalog.type(id: typeID) else { continue }
                 let fields = RecordRowCodec.wantedFields(type, desiredKeys)
@@ -40,10 +40,10 @@ extension EnvironmentStore {
         }
     }
 
-    /// One page of a zone's change log: `changed` turns its rows (seq, record_name, type_id, record_id, deleted)
-    /// into the changed records it returns; deletions, the next sync token and moreComing are worked out here.
+    /// One page of a zone's change log: `changed` turns its entries into the changed records it returns;
+    /// deletions, the next sync token and moreComing are worked out here.
     private func changesPage(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int,
-                             changed: (Database, Catalog, ZoneRow, ArraySlice<Row>) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
+                             changed: (Database, Catalog, ZoneRow, [LogEntry]) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
         return try read { db, catalog in
             guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
@@ -60,14 +60,22 @@ extension EnvironmentStore {
                     guard zone.zoneID.isDefault, (try? SyncToken.readZone(signer, t, zoneRowID: 0)) != nil else { throw error }
                 }
             }
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT seq, record_name, type_id, record_id, deleted FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
-                """), arguments: [zone.id, since, limit + 1])
-            let page = rows.prefix(limit)
+            // Numbers only, except a deleted record's name: no row copies for a page of 200.
+            let statement = try db.cachedStatement(sql: """
+                SELECT seq, type_id, record_id, deleted, record_name FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                """)
+            let cursor = try Row.fetchCursor(statement, arguments: [zone.id, since, limit + 1])
+            var page: [LogEntry] = []
+            page.reserveCapacity(limit)
+            var more = false
+            while let row = try cursor.next() {
+                guard page.count < limit else { more = true; break }
+                let deleted: Bool = row[3]
+                page.append(LogEntry(seq: row[0], typeID: row[1], recordID: row[2], deletedName: deleted ? row[4] as String : nil))
+            }
             let records = try changed(db, catalog, zone, page)
-            let deleted: [String] = page.compactMap { r in (r[4] as Bool) ? r[1] : nil }
-            let more = rows.count > limit
-            let lastSeq: Int64 = more ? page.last![0] : max(since, zone.changeSeq, page.last.map { $0[0] } ?? 0)
+            let deleted: [String] = page.compactMap(\.deletedName)
+            let lastSeq: Int64 = more ? page.last!.seq : max(since, zone.changeSeq, page.last?.seq ?? 0)
             return ZoneChanges(zoneID: zone.zoneID, changed: records, deleted: deleted,
                                syncToken: SyncToken.zone(signer, zoneRowID: zone.id, seq: lastSeq), moreComing: more)
         }
