@@ -13,11 +13,14 @@ public struct CloudKitAPI: Sendable {
     let bodyLimit: Int
     let serverToServer = ServerToServerAuth()
     let assetURLs = AssetURLs()
+    /// Shared with the console's sign-in, so one address's failures count once across both.
+    let throttle: SignInThrottle
 
-    public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024) {
+    public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024, throttle: SignInThrottle = SignInThrottle()) {
         self.store = store
         self.blocking = blocking
         self.bodyLimit = bodyLimit
+        self.throttle = throttle
     }
 
     public func register(_ router: inout Router) {
@@ -29,7 +32,7 @@ public struct CloudKitAPI: Sendable {
         registerAssetRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in await api.deviceTokens(req) }
-        SignInPages(store: store, blocking: blocking).register(&router)
+        SignInPages(store: store, blocking: blocking, throttle: throttle).register(&router)
     }
 
     /// One parsed request: where it goes and who sends it.
@@ -63,7 +66,10 @@ public struct CloudKitAPI: Sendable {
                 // Opening the environment answers NOT_FOUND for an unknown container, from a cache after the first time.
                 _ = try api.store.environment(container, environment)
                 let a = try api.authenticate(req, container: container, environment: environment)
-                if a.serverToServer && (database != .public || action.hasPrefix("users/")) {
+                if a.serverToServer && action.hasPrefix("users/") {
+                    throw StratusError.authenticationFailed("users/* endpoints need a signed-in user (ckWebAuthToken): a server-to-server key has no user identity to look up or discover with")
+                }
+                if a.serverToServer && database != .public {
                     throw StratusError.authenticationFailed("server-to-server keys act on the public database only")
                 }
                 // Private and shared databases belong to a signed-in user; without one there is nothing to name.
@@ -127,29 +133,37 @@ public struct CloudKitAPI: Sendable {
                             assetURL: { checksum in urls.downloadPath(container, environment, checksum: checksum, now: now).map { base + $0 } })
     }
 
-    /// CORS: browsers may call from origins the API token allows (the token rides in the query string).
+    /// CORS: a browser page may read an answer only when its origin is listed, exactly, on the live API token the
+    /// request names (the token rides in the query string). An empty list admits no browser origin.
     func finish(_ response: HTTPResponse, _ req: HTTPRequest) -> HTTPResponse {
         var r = response
-        if let origin = req.headers["origin"] {
+        guard let origin = req.headers["origin"] else { return r }
+        r.headers["vary"] = "Origin"
+        if allowsBrowser(req, origin: origin) {
             r.headers["access-control-allow-origin"] = origin
-            r.headers["vary"] = "Origin"
             r.headers["access-control-expose-headers"] = "X-Apple-CloudKit-Web-Auth-Token"
         }
         return r
     }
 
+    /// Whether the request's API token (cached after its first check) lists this browser origin.
+    func allowsBrowser(_ req: HTTPRequest, origin: String) -> Bool {
+        guard let secret = req.queryItems.first(where: { $0.name == "ckAPIToken" })?.value,
+              let token = try? store.authenticateAPIToken(secret) else { return false }
+        if let c = req.parameters["container"], c != token.container.rawValue { return false }
+        if let e = req.parameters["environment"], e != token.environment.rawValue { return false }
+        return token.allowsBrowser(origin: origin)
+    }
+
     func preflight(_ req: HTTPRequest) -> HTTPResponse {
         var r = HTTPResponse(status: .noContent)
         guard let origin = req.headers["origin"] else { return r }
-        if let secret = req.queryItems.first(where: { $0.name == "ckAPIToken" })?.value,
-           let token = try? store.authenticateAPIToken(secret), !token.allows(origin: origin) {
-            return HTTPResponse(status: .forbidden)
-        }
+        r.headers["vary"] = "Origin"
+        guard allowsBrowser(req, origin: origin) else { r.status = .forbidden; return r }
         r.headers["access-control-allow-origin"] = origin
         r.headers["access-control-allow-methods"] = "GET, POST, OPTIONS"
         r.headers["access-control-allow-headers"] = req.headers["access-control-request-headers"] ?? "content-type"
         r.headers["access-control-max-age"] = "600"
-        r.headers["vary"] = "Origin"
         return r
     }
 

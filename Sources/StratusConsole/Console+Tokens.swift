@@ -8,7 +8,7 @@ extension Console {
     func tokensPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: String? = nil, createdName: String? = nil,
                     error: String? = nil, newKey: ServerKey? = nil) throws -> HTTPResponse {
         let tokens = try store.apiTokens(container: scope.container, environment: scope.environment).map { t -> [String: Any] in
-            ["id": String(t.id), "name": t.name, "origins": t.allowedOrigins.isEmpty ? "any" : t.allowedOrigins.joined(separator: ", "),
+            ["id": String(t.id), "name": t.name, "origins": t.allowedOrigins.isEmpty ? "none (servers only)" : t.allowedOrigins.joined(separator: ", "),
              "created": ValueDisplay.utcString(t.createdAt), "revoked": t.revoked,
              "revokeAction": "\(scope.base)/tokens/\(t.id)/revoke"]
         }

@@ -18,6 +18,12 @@ extension RecordStore {
                 CREATE INDEX web_tokens_expiry ON web_tokens(expires_at);
                 """)
         }
+        m.registerMigration("v5-discoverability") { db in
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE users ADD COLUMN discoverability_changed_at INTEGER;
+                """)
+        }
     }
 
     // MARK: API tokens
@@ -28,27 +34,29 @@ extension RecordStore {
         guard try containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 100 else { throw .badRequest("a token needs a name of 1 to 100 characters") }
+        var origins: [String] = []
         for o in allowedOrigins {
-            guard let u = URL(string: o), let scheme = u.scheme, ["http", "https"].contains(scheme), u.host != nil, u.path.isEmpty else {
-                throw .badRequest("allowed origin '\(o.prefix(100))' must look like https://example.com")
-            }
+            guard let origin = WebOrigin(o) else { throw .badRequest("allowed origin '\(o.prefix(100))' must look like https://example.com") }
+            if !origins.contains(origin.description) { origins.append(origin.description) }
         }
+        guard origins.count <= 100 else { throw .badRequest("a token allows at most 100 origins") }
         let secret = Secrets.hex(Secrets.randomBytes(32))
         let now = Clock.nowMillis()
-        let origins = String(decoding: (try? JSONEncoder().encode(allowedOrigins)) ?? Data("[]".utf8), as: UTF8.self)
+        let originsJSON = String(decoding: (try? JSONEncoder().encode(origins)) ?? Data("[]".utf8), as: UTF8.self)
         let id: Int64 = try guarded {
             try control.write { db in
                 try db.execute(sql: "INSERT INTO api_tokens(container, environment, name, token_hash, allowed_origins, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [container.rawValue, environment.rawValue, trimmed, Secrets.tokenHash(secret), origins, now])
+                               arguments: [container.rawValue, environment.rawValue, trimmed, Secrets.tokenHash(secret), originsJSON, now])
                 return db.lastInsertedRowID
             }
         }
-        return (APIToken(id: id, container: container, environment: environment, name: trimmed, allowedOrigins: allowedOrigins, createdAt: now, revoked: false), secret)
+        return (APIToken(id: id, container: container, environment: environment, name: trimmed, allowedOrigins: origins, createdAt: now, revoked: false), secret)
     }
 
     private static func apiToken(_ row: Row) -> APIToken? {
         guard let c = try? ContainerID(row["container"] as String), let e = Environment(rawValue: row["environment"]) else { return nil }
-        let origins = (try? JSONDecoder().decode([String].self, from: Data((row["allowed_origins"] as String).utf8))) ?? []
+        // Canonical spellings, so that tokens saved before origins were canonicalised compare exactly too.
+        let origins = ((try? JSONDecoder().decode([String].self, from: Data((row["allowed_origins"] as String).utf8))) ?? []).compactMap { WebOrigin($0)?.description }
         return APIToken(id: row["id"], container: c, environment: e, name: row["name"], allowedOrigins: origins, createdAt: row["created_at"], revoked: row["revoked"])
     }
 
@@ -95,28 +103,49 @@ extension RecordStore {
 
     // MARK: users
 
-    public func createUser(container: ContainerID, email: String, password: String, firstName: String = "", lastName: String = "") throws(StratusError) -> ContainerUser {
+    public func createUser(container: ContainerID, email: String, password: String, firstName: String = "", lastName: String = "",
+                           discoverable: Bool = false) throws(StratusError) -> ContainerUser {
         guard try containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard email.count <= 254, email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw .badRequest("'\(email.prefix(100))' is not an email address") }
         guard password.count >= 8, password.utf8.count <= 1024 else { throw .badRequest("a password needs 8 to 1024 characters") }
-        let user = ContainerUser(userRecordName: "_" + Secrets.hex(Secrets.randomBytes(16)), email: email, firstName: firstName, lastName: lastName)
+        let now = Clock.nowMillis()
+        let user = ContainerUser(userRecordName: "_" + Secrets.hex(Secrets.randomBytes(16)), email: email, firstName: firstName, lastName: lastName,
+                                 discoverable: discoverable, discoverabilityChangedAt: discoverable ? now : nil)
         let hash = try guarded { try Secrets.hashPassword(password) }
         try guarded {
             try control.write { db in
                 if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE container = ? AND email = ?", arguments: [container.rawValue, email]) == true {
                     throw StratusError(.exists, "a user with this email already exists")
                 }
-                try db.execute(sql: "INSERT INTO users(container, user_record_name, email, password_hash, first_name, last_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                               arguments: [container.rawValue, user.userRecordName, email, hash, firstName, lastName, Clock.nowMillis()])
+                try db.execute(sql: """
+                    INSERT INTO users(container, user_record_name, email, password_hash, first_name, last_name, created_at,
+                                      discoverable, discoverability_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [container.rawValue, user.userRecordName, email, hash, firstName, lastName, now, discoverable, user.discoverabilityChangedAt])
             }
         }
         return user
     }
 
     private static func user(_ row: Row) -> ContainerUser {
-        ContainerUser(userRecordName: row["user_record_name"], email: row["email"], firstName: row["first_name"], lastName: row["last_name"])
+        ContainerUser(userRecordName: row["user_record_name"], email: row["email"], firstName: row["first_name"], lastName: row["last_name"],
+                      discoverable: row["discoverable"], discoverabilityChangedAt: row["discoverability_changed_at"])
     }
+
+    /// The user's answer to "may others who know my email find me?", recorded with its time.
+    public func setDiscoverable(container: ContainerID, userRecordName: String, _ discoverable: Bool) throws(StratusError) {
+        try guarded {
+            try control.write { db in
+                try db.execute(sql: "UPDATE users SET discoverable = ?, discoverability_changed_at = ? WHERE container = ? AND user_record_name = ?",
+                               arguments: [discoverable, Clock.nowMillis(), container.rawValue, userRecordName])
+                guard db.changesCount == 1 else { throw StratusError(.notFound, "no such user") }
+            }
+        }
+    }
+
+    /// The email of the Development one-click test user, which anyone can become: it is never discoverable and
+    /// discovers nobody.
+    public static func testUserEmail(_ container: ContainerID) -> String { "test-user@\(container.rawValue)" }
 
     public func users(container: ContainerID) throws(StratusError) -> [ContainerUser] {
         try guarded {

@@ -13,7 +13,7 @@ struct TokenCommand: ParsableCommand {
         @Option(help: "The container identifier.") var container: String
         @Option(help: "development or production.") var environment: String
         @Option(help: "A name to recognise the token by.") var name: String
-        @Option(name: .customLong("allowed-origin"), help: "An origin browsers may use it from (repeatable; none means any).") var allowedOrigins: [String] = []
+        @Option(name: .customLong("allowed-origin"), help: "An origin (https://app.example[:port]) whose pages may use it and receive sign-ins (repeatable; none: no browser origin, servers only).") var allowedOrigins: [String] = []
 
         func run() throws {
             try reportingErrors {
@@ -33,7 +33,7 @@ struct TokenCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 for t in try options.open().apiTokens(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment)) {
-                    print("\(t.id)\t\(t.name)\t\(t.revoked ? "revoked" : "active")\t\(t.allowedOrigins.isEmpty ? "any origin" : t.allowedOrigins.joined(separator: ","))")
+                    print("\(t.id)\t\(t.name)\t\(t.revoked ? "revoked" : "active")\t\(t.allowedOrigins.isEmpty ? "no browser origins" : t.allowedOrigins.joined(separator: ","))")
                 }
             }
         }

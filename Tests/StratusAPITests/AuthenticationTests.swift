@@ -65,5 +65,21 @@ import StratusStore
         let preflight = try await f.call("records/query", token: restricted, method: "OPTIONS", headers: ["Origin": "https://notes.example.com", "Access-Control-Request-Method": "POST"])
         #expect(preflight.status == 204 && preflight.headers["access-control-allow-methods"]?.contains("POST") == true)
         #expect(try await f.call("records/query", token: restricted, method: "OPTIONS", headers: ["Origin": "https://evil.example"]).status == 403)
+        #expect(refused.headers["access-control-allow-origin"] == nil)
+        // Exactly: another scheme or port of the same host is another origin.
+        #expect(try await f.call("users/caller", token: restricted, user: f.aliceToken, headers: ["Origin": "http://notes.example.com"]).status == 401)
+        #expect(try await f.call("users/caller", token: restricted, user: f.aliceToken, headers: ["Origin": "https://notes.example.com:8443"]).status == 401)
+    }
+
+    @Test func aTokenWithNoAllowedOriginsServesNoBrowser() async throws {
+        // Given the fixture's token, made as `stratus token create` makes it (no allowed origins)
+        let f = try await APIFixture()
+        // When a page on any origin calls with it, it is refused and cannot read the answer
+        let browser = try await f.call("users/caller", user: f.aliceToken, headers: ["Origin": "https://evil.example"])
+        #expect(browser.status == 401 && browser.headers["access-control-allow-origin"] == nil)
+        let preflight = try await f.call("records/query", method: "OPTIONS", headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "POST"])
+        #expect(preflight.status == 403 && preflight.headers["access-control-allow-origin"] == nil)
+        // while a server or script (no Origin) uses it as before
+        #expect(try await f.call("users/caller", user: f.aliceToken).status == 200)
     }
 }

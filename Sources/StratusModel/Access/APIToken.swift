@@ -4,7 +4,8 @@ public struct APIToken: Sendable, Hashable {
     public var container: ContainerID
     public var environment: Environment
     public var name: String
-    /// Origins allowed to use the token from a browser; empty means any.
+    /// Origins allowed to use the token from a browser (canonical `WebOrigin` spellings). Empty means no browser
+    /// origin at all: such a token serves servers and scripts, which send no `Origin`, and nothing else.
     public var allowedOrigins: [String]
     /// Milliseconds since 1970.
     public var createdAt: Int64
@@ -20,8 +21,17 @@ public struct APIToken: Sendable, Hashable {
         self.revoked = revoked
     }
 
+    /// Whether a request with this `Origin` header may use the token: no header (not a browser), or an origin
+    /// listed exactly (scheme, host and port).
     public func allows(origin: String?) -> Bool {
-        guard let origin, !allowedOrigins.isEmpty else { return true }
-        return allowedOrigins.contains(origin)
+        guard let origin else { return true }
+        return allowsBrowser(origin: origin)
+    }
+
+    /// Whether a browser page at `origin` may receive what this token grants (CORS, a sign-in callback, a
+    /// `postMessage` target). An empty list allows none.
+    public func allowsBrowser(origin: String) -> Bool {
+        guard !revoked, let o = WebOrigin(origin) else { return false }
+        return allowedOrigins.contains(o.description)
     }
 }
