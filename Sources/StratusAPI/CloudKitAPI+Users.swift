@@ -4,7 +4,9 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
-    /// `users/discover`: identities by email or user record name, for signed-in callers of the container.
+    /// `users/discover`: identities by email or user record name, for signed-in callers of the container. Only
+    /// users who opted in to discoverability are found (the caller always finds itself), and only their names come
+    /// back: the lookup info echoes what the caller sent, so an email appears only to whoever searched by it.
     func usersDiscover(_ ctx: Context) throws -> HTTPResponse {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         guard let infos = ctx.body["lookupInfos"]?.array else { throw StratusError.badRequest("users/discover needs lookupInfos: [{emailAddress | userRecordName}]") }
@@ -35,7 +37,8 @@ extension CloudKitAPI {
         }
     }
 
-    /// `users/lookup/email` and `users/lookup/id` (CloudKit JS 1.x): User dictionaries or NOT_FOUND per item.
+    /// `users/lookup/email` and `users/lookup/id` (CloudKit JS 1.x): User dictionaries or NOT_FOUND per item, under
+    /// the same rule as `users/discover`. `emailAddress` is the address the caller searched by, never another's.
     func usersLookup(_ ctx: Context) throws -> HTTPResponse {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         guard let items = ctx.body["users"]?.array else { throw StratusError.badRequest("users/lookup needs users: [{emailAddress}] or [{userRecordName}]") }
@@ -51,7 +54,7 @@ extension CloudKitAPI {
                     w.field("userRecordName", user.userRecordName)
                     w.field("firstName", user.firstName)
                     w.field("lastName", user.lastName)
-                    w.field("emailAddress", user.email)
+                    if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
                 } else {
                     if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
                     if let n = item["userRecordName"]?.string { w.field("userRecordName", n) }
@@ -65,9 +68,26 @@ extension CloudKitAPI {
         }
     }
 
+    /// The user a lookup names, if the caller may find them: a discoverable user, or the caller itself. The
+    /// Development test user, whom anyone can become, finds nobody else.
     private func findUser(_ info: JSON, _ ctx: Context) throws -> ContainerUser? {
-        if let e = info["emailAddress"]?.string { return try store.user(container: ctx.container, email: e) }
-        if let n = info["userRecordName"]?.string { return try store.user(container: ctx.container, userRecordName: n) }
-        throw StratusError.badRequest("each lookup needs an emailAddress or a userRecordName")
+        let found: ContainerUser?
+        if let e = info["emailAddress"] {
+            guard let e = e.string else { throw StratusError.badRequest("emailAddress must be a string") }
+            found = try store.user(container: ctx.container, email: e)
+        } else if let n = info["userRecordName"] {
+            guard let n = n.string else { throw StratusError.badRequest("userRecordName must be a string") }
+            found = try store.user(container: ctx.container, userRecordName: n)
+        } else {
+            throw StratusError.badRequest("each lookup needs an emailAddress or a userRecordName")
+        }
+        guard let found else { return nil }
+        if found.userRecordName == ctx.auth.userRecordName { return found }
+        guard found.discoverable, found.email.caseInsensitiveCompare(RecordStore.testUserEmail(ctx.container)) != .orderedSame else { return nil }
+        if let me = ctx.auth.userRecordName, let caller = try store.user(container: ctx.container, userRecordName: me),
+           caller.email.caseInsensitiveCompare(RecordStore.testUserEmail(ctx.container)) == .orderedSame {
+            return nil
+        }
+        return found
     }
 }

@@ -8,106 +8,127 @@ import Synchronization
 /// continue as a test user), then hand `ckWebAuthToken` back the way CloudKit JS expects — by redirect to the
 /// callback URL, or by `postMessage` to the window that opened the sign-in page.
 final class SignInPages: Sendable {
+    /// What a page does: sign in, create an account, or change an account's settings (discoverability).
+    enum Mode: String, Sendable {
+        case signin, signup, account
+    }
+
     let store: RecordStore
     let blocking: BlockingWork
-    /// Failed attempts per account and per address in the current window.
-    private let failures = Mutex<[String: (count: Int, since: Int64)]>([:])
-    static let maxFailures = 10
-    static let window: Int64 = 5 * 60 * 1000
+    let throttle: SignInThrottle
+    /// `scheme://host[:port]` of the public URL the server runs behind, if any (forms posted from it are its own).
+    let publicOrigin: String?
 
-    init(store: RecordStore, blocking: BlockingWork) {
+    init(store: RecordStore, blocking: BlockingWork, throttle: SignInThrottle, publicOrigin: String? = nil) {
         self.store = store
         self.blocking = blocking
+        self.throttle = throttle
+        self.publicOrigin = publicOrigin
     }
 
     func register(_ router: inout Router) {
         let pages = self
-        router.add(.get, "/auth/1/{container}/{environment}/signin") { req in await pages.handle(req, creating: false) }
-        router.add(.post, "/auth/1/{container}/{environment}/signin", bodyLimit: 16 * 1024) { req in await pages.handle(req, creating: false) }
-        router.add(.get, "/auth/1/{container}/{environment}/signup") { req in await pages.handle(req, creating: true) }
-        router.add(.post, "/auth/1/{container}/{environment}/signup", bodyLimit: 16 * 1024) { req in await pages.handle(req, creating: true) }
+        for mode in [Mode.signin, .signup, .account] {
+            router.add(.get, "/auth/1/{container}/{environment}/\(mode.rawValue)") { req in await pages.handle(req, mode) }
+            router.add(.post, "/auth/1/{container}/{environment}/\(mode.rawValue)", bodyLimit: 16 * 1024) { req in await pages.handle(req, mode) }
+        }
     }
 
-    func handle(_ req: HTTPRequest, creating: Bool) async -> HTTPResponse {
+    func handle(_ req: HTTPRequest, _ mode: Mode) async -> HTTPResponse {
         guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = Environment(rawValue: req.parameters["environment"] ?? ""),
               (try? store.containerExists(container)) == true else {
             return HTML.page(Self.layout("Not found", "<p>There is no such container.</p>"), status: .notFound)
         }
-        // The token goes only where one of this environment's API tokens allows: a callback URL or the opener's origin.
-        let callback = req.query("callback").flatMap(Self.safeCallback).flatMap { c in allowed(Self.origin(of: c), container, environment) ? c : nil }
-        let openerOrigin = req.query("origin").flatMap { o in Self.origin(of: o) == o && allowed(o, container, environment) ? o : nil }
-        if req.method == .get { return HTML.page(form(container, environment, callback: callback, openerOrigin: openerOrigin, creating: creating, message: nil)) }
+        // The token goes only where a live API token of this environment lists the destination's origin exactly.
+        // A link that names any other destination is refused before anything is asked or sent.
+        let callback = req.query("callback"), openerOrigin = req.query("origin")
+        for (what, target) in [("callback", callback), ("origin", openerOrigin)] {
+            guard let target else { continue }
+            guard let origin = WebOrigin(target, allowingPath: what == "callback"), what == "origin" || Self.safeCallback(target) != nil,
+                  allowed(origin, container, environment) else {
+                return HTML.page(Self.layout("Refused", """
+                    <h1>This sign-in link is not trusted</h1>
+                    <p>It asks to send your session to <code>\(HTML.escape(String(target.prefix(200))))</code>, which is not an allowed
+                    origin of any API token of \(HTML.escape(container.rawValue)) (\(environment.rawValue)). Nothing was sent.</p>
+                    <p>If you develop this app, add the page's origin to an API token's allowed origins.</p>
+                    """), status: .forbidden)
+            }
+        }
+        let page = PageContext(container: container, environment: environment, callback: callback, openerOrigin: openerOrigin, mode: mode)
+        if req.method == .get { return HTML.page(form(page, message: nil)) }
         // A form posted from another site is refused: sign-in must happen on this page.
-        if let origin = req.headers["origin"], origin != "http://\(req.headers["host"] ?? "")" {
+        guard SameOrigin.allows(req, publicOrigin: publicOrigin) else {
             return HTML.page(Self.layout("Refused", "<p>This form can only be sent from its own page.</p>"), status: .forbidden)
         }
         let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        let keys = ["user:\(container.rawValue):\(email.lowercased())", "addr:\(req.remoteAddress.split(separator: ":").first ?? "")"]
-        if keys.contains(where: throttled) {
-            return HTML.page(self.form(container, environment, callback: callback, openerOrigin: openerOrigin, creating: creating,
-                                       message: "Too many failed attempts. Wait a few minutes and try again."), status: .tooManyRequests)
+        let account = "user:\(container.rawValue):\(email.lowercased())"
+        let address = req.clientAddress
+        if form["testUser"] != "1", case .wait(let seconds) = throttle.check(account: account, address: address) {
+            var r = HTML.page(self.form(page, message: "Too many failed attempts. Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."),
+                              status: .tooManyRequests)
+            r.headers["retry-after"] = String(seconds)
+            return r
         }
-        let lifetime = form["remember"] == "on" ? RecordStore.longSession : RecordStore.shortSession
         let store = self.store
         do {
-            let user: String = try await blocking.run {
+            let user: ContainerUser = try await blocking.run {
                 if form["testUser"] == "1" {
-                    guard environment == .development else { throw StratusError(.accessDenied, "test users exist in Development only") }
-                    let email = "test-user@\(container.rawValue)"
-                    if let u = try store.user(container: container, email: email) { return u.userRecordName }
-                    return try store.createUser(container: container, email: email, password: Secrets.randomPassword(), firstName: "Test", lastName: "User").userRecordName
+                    guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }
+                    let email = RecordStore.testUserEmail(container)
+                    if let u = try store.user(container: container, email: email) { return u }
+                    return try store.createUser(container: container, email: email, password: Secrets.randomPassword(), firstName: "Test", lastName: "User")
                 }
-                if creating {
+                if mode == .signup {
                     return try store.createUser(container: container, email: email, password: form["password"] ?? "",
-                                                firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "").userRecordName
+                                                firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
                 }
-                guard let u = try store.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
+                guard var u = try store.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
                     throw StratusError(.authenticationFailed, "That email and password do not match an account.")
                 }
-                return u.userRecordName
+                if mode == .account {
+                    let wanted = form["discoverable"] == "on"
+                    try store.setDiscoverable(container: container, userRecordName: u.userRecordName, wanted)
+                    u = try store.user(container: container, userRecordName: u.userRecordName) ?? u
+                }
+                return u
             }
-            let token = try await blocking.run { try store.createWebAuthToken(container: container, userRecordName: user, lifetime: lifetime) }
-            for k in keys { failures.withLock { $0[k] = nil } }
+            if form["testUser"] != "1" { throttle.succeeded(account: account) }
+            if mode == .account { return HTML.page(accountSaved(page, user)) }
+            let lifetime = form["remember"] == "on" ? RecordStore.longSession : RecordStore.shortSession
+            let token = try await blocking.run { try store.createWebAuthToken(container: container, userRecordName: user.userRecordName, lifetime: lifetime) }
             return deliver(token, callback: callback, openerOrigin: openerOrigin)
         } catch {
             let e = error as? StratusError ?? StratusError(.internalError, "Something went wrong.")
-            if e.code == .authenticationFailed { for k in keys { recordFailure(k) } }
-            return HTML.page(self.form(container, environment, callback: callback, openerOrigin: openerOrigin, creating: creating, message: e.reason),
-                             status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
+            if e.code == .authenticationFailed { throttle.failed(account: account, address: address) }
+            return HTML.page(self.form(page, message: e.reason), status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
         }
     }
 
-    private func throttled(_ key: String) -> Bool {
-        failures.withLock { f in
-            guard let entry = f[key] else { return false }
-            if Clock.nowMillis() - entry.since > Self.window { f[key] = nil; return false }
-            return entry.count >= Self.maxFailures
+    /// Where a page is and where its token would go, carried through its forms and links.
+    struct PageContext {
+        var container: ContainerID
+        var environment: Environment
+        var callback: String?
+        var openerOrigin: String?
+        var mode: Mode
+
+        func path(_ mode: Mode) -> String {
+            "/auth/1/\(container.rawValue)/\(environment.rawValue)/\(mode.rawValue)" + SignInPages.query(callback: callback, origin: openerOrigin)
         }
     }
 
-    private func recordFailure(_ key: String) {
-        failures.withLock { f in
-            let now = Clock.nowMillis()
-            if let e = f[key], now - e.since <= Self.window { f[key] = (e.count + 1, e.since) } else { f[key] = (1, now) }
-        }
-    }
-
-    /// Only http(s) callbacks, so a crafted link cannot turn the redirect into script.
+    /// Only http(s) callbacks of printable ASCII, so a crafted link cannot turn the redirect into script, split the
+    /// Location header, or hide its host behind characters a browser strips or reads differently.
     static func safeCallback(_ s: String) -> String? {
-        guard s.utf8.count <= 2048, let u = URL(string: s), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil else { return nil }
+        guard s.utf8.count <= 2048, s.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), let u = URL(string: s),
+              let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil else { return nil }
         return s
     }
 
-    private func allowed(_ origin: String?, _ container: ContainerID, _ env: Environment) -> Bool {
-        guard let origin, let tokens = try? store.apiTokens(container: container, environment: env) else { return false }
-        return tokens.contains { !$0.revoked && $0.allows(origin: origin) }
-    }
-
-    /// `scheme://host[:port]` of a URL, or nil.
-    static func origin(of s: String) -> String? {
-        guard let u = URL(string: s), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = u.host else { return nil }
-        return "\(scheme)://\(host)" + (u.port.map { ":\($0)" } ?? "")
+    private func allowed(_ origin: WebOrigin, _ container: ContainerID, _ env: Environment) -> Bool {
+        guard let tokens = try? store.apiTokens(container: container, environment: env) else { return false }
+        return tokens.contains { $0.allowsBrowser(origin: origin.description) }
     }
 
     private func deliver(_ token: String, callback: String?, openerOrigin: String?) -> HTTPResponse {
@@ -116,7 +137,7 @@ final class SignInPages: Sendable {
             let sep = callback.contains("?") ? "&" : "?"
             return .redirect(to: callback + sep + "ckWebAuthToken=" + encoded)
         }
-        guard let openerOrigin else {
+        guard let openerOrigin = openerOrigin.flatMap({ WebOrigin($0)?.description }) else {
             return HTML.page(Self.layout("Signed in", "<p>You are signed in, but this page was not opened by an application this container trusts, so it keeps the session to itself.</p>"))
         }
         // postMessage to the opener's origin only, by a script file (no inline script under the CSP).
@@ -133,28 +154,58 @@ final class SignInPages: Sendable {
         return parts.isEmpty ? "" : "?" + parts.joined(separator: "&")
     }
 
-    private func form(_ container: ContainerID, _ env: Environment, callback: String?, openerOrigin: String?, creating: Bool, message: String?) -> String {
-        let query = Self.query(callback: callback, origin: openerOrigin)
-        let action = "/auth/1/\(container.rawValue)/\(env.rawValue)/\(creating ? "signup" : "signin")" + query
-        let other = "/auth/1/\(container.rawValue)/\(env.rawValue)/\(creating ? "signin" : "signup")" + query
-        var body = "<h1>\(creating ? "Create an account" : "Sign in") to \(HTML.escape(container.rawValue))</h1>"
+    private func form(_ page: PageContext, message: String?) -> String {
+        let (container, env, mode) = (page.container, page.environment, page.mode)
+        let heading = switch mode {
+        case .signin: "Sign in"
+        case .signup: "Create an account"
+        case .account: "Account settings"
+        }
+        var body = "<h1>\(heading) to \(HTML.escape(container.rawValue))</h1>"
         body += "<p class=\"env\">\(env == .production ? "Production" : "Development")</p>"
         if let message { body += "<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>" }
-        body += "<form method=\"post\" action=\"\(HTML.escape(action))\">"
-        if creating {
+        if mode == .account { body += "<p>Sign in to change how others can find you in this app.</p>" }
+        body += "<form method=\"post\" action=\"\(HTML.escape(page.path(mode)))\">"
+        if mode == .signup {
             body += "<label>First name <input name=\"firstName\" autocomplete=\"given-name\"></label><label>Last name <input name=\"lastName\" autocomplete=\"family-name\"></label>"
         }
         body += """
             <label>Email <input name="email" type="email" required autocomplete="email"></label>
-            <label>Password <input name="password" type="password" required minlength="\(creating ? 8 : 1)" autocomplete="\(creating ? "new-password" : "current-password")"></label>
-            <label><input name="remember" type="checkbox"> Keep me signed in for two weeks</label>
-            <button type="submit">\(creating ? "Create account" : "Sign in")</button></form>
-            <p><a href="\(HTML.escape(other))">\(creating ? "I have an account" : "Create an account")</a></p>
+            <label>Password <input name="password" type="password" required minlength="\(mode == .signup ? 8 : 1)" autocomplete="\(mode == .signup ? "new-password" : "current-password")"></label>
             """
-        if env == .development {
-            body += "<form method=\"post\" action=\"\(HTML.escape(action))\"><input type=\"hidden\" name=\"testUser\" value=\"1\"><button type=\"submit\">Continue as a test user</button></form>"
+        if mode != .signin {
+            body += """
+                <label class="check"><input name="discoverable" type="checkbox"> Let people who know my email address find me and see my name
+                in this app</label>
+                """
         }
-        return Self.layout(creating ? "Create an account" : "Sign in", body)
+        if mode != .account { body += "<label class=\"check\"><input name=\"remember\" type=\"checkbox\"> Keep me signed in for two weeks</label>" }
+        body += "<button type=\"submit\">\(mode == .account ? "Save" : heading)</button></form><p>"
+        let links = switch mode {
+        case .signin: "<a href=\"\(HTML.escape(page.path(.signup)))\">Create an account</a> · <a href=\"\(HTML.escape(page.path(.account)))\">Account settings</a>"
+        case .signup, .account: "<a href=\"\(HTML.escape(page.path(.signin)))\">Sign in</a>"
+        }
+        body += links + "</p>"
+        if env == .development && mode == .signin {
+            body += "<form method=\"post\" action=\"\(HTML.escape(page.path(mode)))\"><input type=\"hidden\" name=\"testUser\" value=\"1\"><button type=\"submit\">Continue as a test user</button></form>"
+        }
+        return Self.layout(heading, body)
+    }
+
+    private func accountSaved(_ page: PageContext, _ user: ContainerUser) -> String {
+        let since = user.discoverabilityChangedAt.map { " (since \(Self.utc($0)))" } ?? ""
+        let state = user.discoverable
+            ? "People who know your email address can find you and see your name\(since)."
+            : "Nobody can find you by your email address or see your name\(since)."
+        return Self.layout("Account settings", """
+            <h1>Saved</h1><p id="discoverability">\(HTML.escape(state))</p>
+            <p><a href="\(HTML.escape(page.path(.account)))">Change it again</a> · <a href="\(HTML.escape(page.path(.signin)))">Sign in</a></p>
+            """)
+    }
+
+    static func utc(_ millis: Int64) -> String {
+        let f = ISO8601DateFormatter()
+        return f.string(from: Date(timeIntervalSince1970: TimeInterval(millis) / 1000))
     }
 
     static func layout(_ title: String, _ body: String) -> String {

@@ -14,9 +14,12 @@ extension Console {
         guard sameOrigin(req) else { return errorPage(nil, status: .forbidden, heading: "Refused", reason: "Sign in from this console's own page.") }
         let f = form(req)
         let email = (f["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        let keys = ["account:\(email.lowercased())", "address:\(req.remoteAddress.split(separator: ":").first ?? "")"]
-        if throttled(keys) {
-            return render("login", ["title": "Sign in", "email": email, "error": "Too many failed attempts. Wait a few minutes and try again."], session: nil, status: .tooManyRequests)
+        let account = "admin:\(email.lowercased())", address = req.clientAddress
+        if case .wait(let seconds) = throttle.check(account: account, address: address) {
+            var r = render("login", ["title": "Sign in", "email": email, "error": "Too many failed attempts. Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."],
+                           session: nil, status: .tooManyRequests)
+            r.headers["retry-after"] = String(seconds)
+            return r
         }
         let store = self.store
         let password = f["password"] ?? ""
@@ -25,10 +28,10 @@ extension Console {
             return try store.createAdminSession(admin)
         }
         guard let result else {
-            recordFailure(keys)
+            throttle.failed(account: account, address: address)
             return render("login", ["title": "Sign in", "email": email, "error": "That email and password do not match an administrator."], session: nil, status: .unauthorized)
         }
-        clearFailures(keys)
+        throttle.succeeded(account: account)
         var r = HTTPResponse.redirect(to: "/console/")
         r.headers["set-cookie"] = sessionCookie(result.token, maxAge: Int(RecordStore.sessionAbsolute / 1000))
         return r

@@ -14,14 +14,16 @@ public final class Console: Sendable {
     let secureCookies: Bool
     /// Whether admins may browse users' private and shared databases in Production (`serve --allow-production-user-data`).
     let allowProductionUserData: Bool
-    private let failures = Mutex<[String: (count: Int, since: Int64)]>([:])
+    /// Shared with the CloudKit sign-in pages, so one address's failures count once across both.
+    let throttle: SignInThrottle
     /// Page headers (environment, tabs, database switch) are the same for every page of a scope and tab:
     /// built and converted for the template once, not on every request.
     private let headers = Mutex<[String: TemplateValue]>([:])
 
     public init(store: RecordStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
-                allowProductionUserData: Bool = false) throws {
+                allowProductionUserData: Bool = false, throttle: SignInThrottle = SignInThrottle()) throws {
         self.store = store
+        self.throttle = throttle
         self.allowProductionUserData = allowProductionUserData
         self.blocking = blocking
         self.secureCookies = secureCookies
@@ -181,10 +183,7 @@ public final class Console: Sendable {
         return page(req, session, scope, tab: "", "error", title: heading, values, status: status)
     }
 
-    func sameOrigin(_ req: HTTPRequest) -> Bool {
-        guard let origin = req.headers["origin"] else { return true }
-        return origin == "http://\(req.headers["host"] ?? "")" || origin == "https://\(req.headers["host"] ?? "")"
-    }
+    func sameOrigin(_ req: HTTPRequest) -> Bool { SameOrigin.allows(req) }
 
     /// A form's text fields, url-encoded or multipart (a form with a file input).
     func form(_ req: HTTPRequest) -> [String: String] {
@@ -254,28 +253,4 @@ public final class Console: Sendable {
         let f = ISO8601DateFormatter()
         return f.string(from: Date(timeIntervalSince1970: TimeInterval(millis) / 1000))
     }
-
-    // MARK: throttling
-
-    static let maxFailures = 10
-    public static var maxFailuresForTests: Int { maxFailures }
-    static let failureWindow: Int64 = 5 * 60 * 1000
-
-    func throttled(_ keys: [String]) -> Bool {
-        let now = Clock.nowMillis()
-        return failures.withLock { f in keys.contains { k in
-            guard let e = f[k] else { return false }
-            if now - e.since > Console.failureWindow { f[k] = nil; return false }
-            return e.count >= Console.maxFailures
-        } }
-    }
-
-    func recordFailure(_ keys: [String]) {
-        let now = Clock.nowMillis()
-        failures.withLock { f in
-            for k in keys { if let e = f[k], now - e.since <= Console.failureWindow { f[k] = (e.count + 1, e.since) } else { f[k] = (1, now) } }
-        }
-    }
-
-    func clearFailures(_ keys: [String]) { failures.withLock { f in for k in keys { f[k] = nil } } }
 }

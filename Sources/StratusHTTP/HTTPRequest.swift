@@ -13,6 +13,11 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     public var body: Data
     public var remoteAddress: String
+    /// The client's address without its port: the peer's, or the one a trusted proxy forwarded
+    /// (`X-Forwarded-For`). Throttling and logs key on it.
+    public var clientAddress: String
+    /// `https` when the client reached the server over TLS (a trusted proxy said so, or the public URL is https).
+    public var scheme: String = "http"
     /// Values captured by the route pattern (`{name}` segments and a trailing `*` as "*").
     public var parameters: [String: String] = [:]
 
@@ -24,6 +29,7 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        clientAddress = HTTPRequest.host(ofAddress: remoteAddress)
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         rawPath = String(parts[0])
         rawQuery = parts.count > 1 ? String(parts[1]) : nil
@@ -35,6 +41,13 @@ public struct HTTPRequest: Sendable {
         }
         if segments.last == "" && segments.count > 1 { segments.removeLast() }
         pathSegments = segments == [""] ? [] : segments
+    }
+
+    /// `127.0.0.1:5000` → `127.0.0.1`, `[::1]:5000` → `::1`.
+    public static func host(ofAddress a: String) -> String {
+        if a.hasPrefix("["), let close = a.firstIndex(of: "]") { return String(a[a.index(after: a.startIndex)..<close]) }
+        if a.filter({ $0 == ":" }).count == 1, let colon = a.firstIndex(of: ":") { return String(a[..<colon]) }
+        return a
     }
 
     /// Query parameters, decoded (`+` as space), in order; a name may repeat.

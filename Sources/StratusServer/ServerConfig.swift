@@ -16,6 +16,8 @@ public struct ServerConfig: Sendable {
     /// The largest CloudKit API request body (`serve --api-body-limit`).
     public var apiBodyLimit: Int
     public var http: HTTPServerConfig
+    /// Sign-in throttling for the console and the CloudKit sign-in pages.
+    public var signInThrottle: SignInThrottle.Policy = SignInThrottle.Policy()
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL = URL(fileURLWithPath: "./data"),
                 templatesDirectory: URL = URL(fileURLWithPath: "Templates"), publicDirectory: URL = URL(fileURLWithPath: "Public"),

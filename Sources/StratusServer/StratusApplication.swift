@@ -23,19 +23,21 @@ public final class StratusApplication: Sendable {
         var http = config.http
         http.host = config.host
         http.port = config.port
-        console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData)
-        var router = StratusApplication.routes(store: store, config: config)
+        let throttle = SignInThrottle(policy: config.signInThrottle)
+        console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData,
+                              throttle: throttle)
+        var router = StratusApplication.routes(store: store, config: config, throttle: throttle)
         console.register(&router)
         server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond)
     }
 
-    static func routes(store: RecordStore, config: ServerConfig) -> Router {
+    static func routes(store: RecordStore, config: ServerConfig, throttle: SignInThrottle) -> Router {
         var router = Router()
         let files = StaticFiles(root: config.publicDirectory.path)
         router.add(.get, "/-/health") { _ in .json(Data("{\"status\":\"ok\"}".utf8)) }
         router.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
         router.add(.get, "/") { _ in .redirect(to: "/console/", status: .found) }
-        CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit).register(&router)
+        CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle).register(&router)
         return router
     }
 

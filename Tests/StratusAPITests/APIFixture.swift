@@ -22,13 +22,16 @@ final class APIFixture: @unchecked Sendable {
     let bobToken: String
     let session = URLSession(configuration: .ephemeral)
 
-    init(apiBodyLimit: Int = 16 * 1024 * 1024) async throws {
+    init(apiBodyLimit: Int = 16 * 1024 * 1024, configure: @Sendable (inout ServerConfig) -> Void = { _ in }) async throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-api-\(UUID().uuidString)")
         let data = self.data, container = self.container
+        var config = ServerConfig(port: 0, dataDirectory: data, apiBodyLimit: apiBodyLimit)
+        configure(&config)
+        let configured = config
         // Setup blocks on SQLite: it runs on a thread of its own, not on the cooperative pool other tests' servers need.
         // Users get web auth tokens directly; hashing passwords (PBKDF2, 210k rounds) is left to the tests about it.
         let (app, tokens) = try await BlockingWork.shared.run { () throws -> (StratusApplication, [String]) in
-            let app = try StratusApplication(config: ServerConfig(port: 0, dataDirectory: data, apiBodyLimit: apiBodyLimit))
+            let app = try StratusApplication(config: configured)
             let store = app.store
             try store.createContainer(container)
             return (app, [

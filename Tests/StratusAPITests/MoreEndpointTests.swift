@@ -38,15 +38,54 @@ import StratusStore
 
     @Test func userDiscoveryAndLookup() async throws {
         let f = try await APIFixture()
-        let dana = try await BlockingWorkHelper.run { try f.app.store.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana") }
+        let dana = try await BlockingWorkHelper.run {
+            try f.app.store.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana", discoverable: true)
+        }
         let discover = try await f.call("users/discover", #"{"lookupInfos":[{"emailAddress":"dana@example.com"},{"emailAddress":"nobody@example.com"}]}"#, user: f.aliceToken)
         #expect(discover.json["users"]?.array?.map { $0["userRecordName"]?.string } == [dana.userRecordName])
+        #expect(discover.json["users"]?.array?.first?["nameComponents"]?["givenName"]?.string == "Dana")
         let byEmail = try await f.call("users/lookup/email", #"{"users":[{"emailAddress":"dana@example.com"},{"emailAddress":"x@example.com"}]}"#, user: f.aliceToken)
         #expect(byEmail.json["users"]?.array?.map { $0.code } == [nil, "NOT_FOUND"])
         #expect(byEmail.json["users"]?.array?.first?["firstName"]?.string == "Dana")
         let anonymous = try await f.call("users/discover", #"{"lookupInfos":[]}"#)
         #expect(anonymous.status == 421)
         #expect(try await f.call("users/discover", user: f.aliceToken).status == 400)
+    }
+
+    @Test func noOneLearnsAnotherUsersEmailOrNameWithoutTheirConsent() async throws {
+        // Given Erin, who never opted in, and Dana, who did; both wrote public records that carry their user record names
+        let f = try await APIFixture()
+        let (erin, dana) = try await BlockingWorkHelper.run {
+            (try f.app.store.createUser(container: f.container, email: "erin@example.com", password: "a long password", firstName: "Erin", lastName: "Secret"),
+             try f.app.store.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana", discoverable: true))
+        }
+        let erinToken = try f.app.store.createWebAuthToken(container: f.container, userRecordName: erin.userRecordName)
+        let note = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"by-erin","recordType":"Note","fields":{"t":{"value":"hi"}}}}]}"#, user: erinToken)
+        let author = try #require(note.json.records.first?["created"]?["userRecordName"]?.string)
+        #expect(author == erin.userRecordName)
+        // When Alice looks Erin up every way there is, she learns nothing: not found, no email, no name
+        let replies = [
+            try await f.call("users/discover", #"{"lookupInfos":[{"userRecordName":"\#(author)"},{"emailAddress":"erin@example.com"}]}"#, user: f.aliceToken),
+            try await f.call("users/lookup/id", #"{"users":[{"userRecordName":"\#(author)"}]}"#, user: f.aliceToken),
+            try await f.call("users/lookup/email", #"{"users":[{"emailAddress":"erin@example.com"}]}"#, user: f.aliceToken),
+        ]
+        for r in replies {
+            #expect(r.status == 200 && !r.text.contains("Erin") && !r.text.contains("Secret"), "\(r.text)")
+        }
+        #expect(!replies[0].text.contains(author) && !replies[1].text.contains("erin@"))
+        // Dana, discoverable, is found by her record name with her name but never her email
+        let byID = try await f.call("users/lookup/id", #"{"users":[{"userRecordName":"\#(dana.userRecordName)"}]}"#, user: f.aliceToken)
+        #expect(byID.text.contains("Dana") && !byID.text.contains("dana@example.com"), "\(byID.text)")
+        let discovered = try await f.call("users/discover", #"{"lookupInfos":[{"userRecordName":"\#(dana.userRecordName)"}]}"#, user: f.aliceToken)
+        #expect(discovered.text.contains("Dana") && !discovered.text.contains("dana@example.com"), "\(discovered.text)")
+        // The Development test user, whom anyone can become, discovers nobody
+        let test = try await BlockingWorkHelper.run {
+            try f.app.store.createUser(container: f.container, email: RecordStore.testUserEmail(f.container), password: "a long password")
+        }
+        let testToken = try f.app.store.createWebAuthToken(container: f.container, userRecordName: test.userRecordName)
+        let fromTest = try await f.call("users/discover", #"{"lookupInfos":[{"emailAddress":"dana@example.com"}]}"#, user: testToken)
+        #expect(fromTest.json["users"]?.array?.isEmpty == true)
+        // A server-to-server key is told plainly that users/* is not for it (checked in ServerToServerTests).
     }
 
     @Test func unknownContainersAndEnvironmentsAreClearErrors() async throws {

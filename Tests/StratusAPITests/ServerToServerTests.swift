@@ -76,7 +76,9 @@ import StratusStore
         let privateDB = Self.signed(f, key: key, keyID: id, path: "zones/list", body: nil, db: "private")
         #expect(try await Self.send(f, privateDB).0 == 401)
         let users = Self.signed(f, key: key, keyID: id, path: "users/caller", body: nil)
-        #expect(try await Self.send(f, users).0 == 401)
+        let refusedUsers = try await Self.send(f, users)
+        #expect(refusedUsers.0 == 401 && refusedUsers.1["reason"]?.string?.contains("users/*") == true)
+        #expect(refusedUsers.1["reason"]?.string?.contains("public database only") == false)
 
         try f.app.store.revokeServerKey(id: id, container: f.container)
         #expect(try await Self.send(f, Self.signed(f, key: key, keyID: id, path: "records/query", body: body)).0 == 401)

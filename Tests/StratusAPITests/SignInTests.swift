@@ -48,27 +48,73 @@ import StratusStore
 
     @Test func tokensGoNowhereTheContainerDoesNotTrust() async throws {
         let f = try await APIFixture()
-        _ = try f.app.store.createAPIToken(container: f.container, environment: .development, name: "web app", allowedOrigins: ["https://notes.example.com"])
-        // Revoke the fixture's any-origin token so only the restricted one is live.
-        for t in try f.app.store.apiTokens(container: f.container, environment: .development) where t.allowedOrigins.isEmpty {
-            try f.app.store.revokeAPIToken(id: t.id, container: f.container)
-        }
         let evil = APIFixture.encode("https://evil.example/steal")
-        let r = try await page(f, "development/signin?callback=\(evil)&origin=\(APIFixture.encode("https://evil.example"))", form: ["testUser": "1"])
-        #expect(r.0 == 200 && r.1.contains("keeps the session to itself"))
-        #expect(!r.1.contains("data-ck-web-auth-token"))
+        let evilOrigin = APIFixture.encode("https://evil.example")
+        // Given only the fixture's token, made as `stratus token create` makes it (no allowed origins):
+        // neither a callback nor an opener origin is trusted, and the page refuses before asking anything.
+        for query in ["callback=\(evil)", "origin=\(evilOrigin)", "callback=\(APIFixture.encode(f.app.url + "-/health"))"] {
+            let shown = try await page(f, "development/signin?\(query)")
+            #expect(shown.0 == 403 && shown.1.contains("not trusted") && !shown.1.contains("<form"))
+            let posted = try await page(f, "development/signin?\(query)", form: ["testUser": "1"])
+            #expect(posted.0 == 403 && !posted.1.contains("data-ck-web-auth-token"))
+            #expect(posted.3["location"] == nil && posted.2?.query?.contains("ckWebAuthToken") != true)
+        }
+
+        _ = try f.app.store.createAPIToken(container: f.container, environment: .development, name: "web app", allowedOrigins: ["https://notes.example.com"])
+        let r = try await page(f, "development/signin?callback=\(evil)&origin=\(evilOrigin)", form: ["testUser": "1"])
+        #expect(r.0 == 403 && !r.1.contains("data-ck-web-auth-token"))
+        // Look-alikes of the trusted origin are other origins.
+        for lookalike in ["https://notes.example.com.evil.example/", "https://notes.example.com@evil.example/", "http://notes.example.com/",
+                          "https://notes.example.com:444/", "https://notes.example.com\\@evil.example/", "javascript:alert(1)//https://notes.example.com"] {
+            let l = try await page(f, "development/signin?callback=\(APIFixture.encode(lookalike))", form: ["testUser": "1"])
+            #expect(l.0 == 403 && l.3["location"] == nil, "\(lookalike)")
+        }
         let trusted = try await page(f, "development/signin?origin=\(APIFixture.encode("https://notes.example.com"))", form: ["testUser": "1"])
         #expect(trusted.1.contains("data-origin=\"https://notes.example.com\"") && trusted.1.contains("data-ck-web-auth-token"))
+        // A revoked token trusts nothing any more.
+        for t in try f.app.store.apiTokens(container: f.container, environment: .development) { try f.app.store.revokeAPIToken(id: t.id, container: f.container) }
+        #expect(try await page(f, "development/signin?origin=\(APIFixture.encode("https://notes.example.com"))", form: ["testUser": "1"]).0 == 403)
         let crossSite = try await page(f, "development/signin", form: ["testUser": "1"], origin: "https://evil.example")
         #expect(crossSite.0 == 403)
     }
 
     @Test func testUsersOnlyInDevelopmentAndFailuresAreThrottled() async throws {
-        let f = try await APIFixture()
+        let f = try await APIFixture { $0.signInThrottle.addressCeiling = 6 }
         #expect(try await page(f, "production/signin", form: ["testUser": "1"]).0 == 403)
-        for _ in 0..<SignInPages.maxFailures { _ = try await page(f, "development/signin", form: ["email": "mallory@example.com", "password": "guess"]) }
-        let blocked = try await page(f, "development/signin", form: ["email": "mallory@example.com", "password": "guess"])
-        #expect(blocked.0 == 429 && blocked.1.contains("Too many failed attempts"))
+        _ = try await page(f, "development/signup", form: ["email": "carol@example.com", "password": "a long password"])
+        // An attacker guessing Carol's password earns her account a growing delay …
+        for _ in 0..<3 { #expect(try await page(f, "development/signin", form: ["email": "carol@example.com", "password": "guess"]).0 == 401) }
+        let held = try await page(f, "development/signin", form: ["email": "carol@example.com", "password": "a long password"])
+        #expect(held.0 == 429 && held.1.contains("Wait 1 second") && held.3["retry-after"] == "1")
+        // … that other accounts do not share,
+        #expect(try await page(f, "development/signin", form: ["email": "dave@example.com", "password": "guess"]).0 == 401)
+        // and after which Carol's own password works.
+        try await Task.sleep(for: .milliseconds(1_100))
+        let carol = try await page(f, "development/signin", form: ["email": "carol@example.com", "password": "a long password"])
+        #expect(carol.0 == 200 && carol.1.contains("keeps the session to itself"))
+        // One address spraying many accounts meets its ceiling (6 failures here), whatever account it tries next.
+        for i in 0..<2 { _ = try await page(f, "development/signin", form: ["email": "x\(i)@example.com", "password": "guess"]) }
+        let sprayed = try await page(f, "development/signin", form: ["email": "y@example.com", "password": "guess"])
+        #expect(sprayed.0 == 429)
+    }
+
+    @Test func discoverabilityIsOptInAndChangeable() async throws {
+        let f = try await APIFixture()
+        // Carol signs up without opting in; Dave opts in.
+        _ = try await page(f, "development/signup", form: ["email": "carol@example.com", "password": "a long password", "firstName": "Carol"])
+        _ = try await page(f, "development/signup", form: ["email": "dave@example.com", "password": "a long password", "firstName": "Dave", "discoverable": "on"])
+        let carol = try #require(try f.app.store.user(container: f.container, email: "carol@example.com"))
+        let dave = try #require(try f.app.store.user(container: f.container, email: "dave@example.com"))
+        #expect(!carol.discoverable && carol.discoverabilityChangedAt == nil && dave.discoverable && dave.discoverabilityChangedAt != nil)
+        // Carol opts in later on the account page, which records when.
+        let saved = try await page(f, "development/account", form: ["email": "carol@example.com", "password": "a long password", "discoverable": "on"])
+        #expect(saved.0 == 200 && saved.1.contains("can find you"))
+        #expect(try f.app.store.user(container: f.container, email: "carol@example.com")?.discoverable == true)
+        let off = try await page(f, "development/account", form: ["email": "carol@example.com", "password": "a long password"])
+        #expect(off.1.contains("Nobody can find you"))
+        let after = try #require(try f.app.store.user(container: f.container, email: "carol@example.com"))
+        #expect(!after.discoverable && after.discoverabilityChangedAt != nil)
+        #expect(try await page(f, "development/account", form: ["email": "carol@example.com", "password": "wrong"]).0 == 401)
     }
 
     @Test func userTextIsEscaped() async throws {

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+
+/// Slows down password guessing without letting an attacker lock a user out (OWASP's guidance): each account
+/// gets a few free failures, then an exponentially growing delay (capped short) during which any attempt on
+/// it, right or wrong, is answered "wait"; each client address gets a much higher ceiling of failures per
+/// window, which stops one address spraying many accounts. A success clears its account's failures.
+/// One type for every sign-in form (console admins and container users).
+public final class SignInThrottle: Sendable {
+    public struct Policy: Sendable {
+        /// Failures an account may have before the first delay.
+        public var freeFailures: Int
+        /// The first delay; each further failure doubles it.
+        public var baseDelay: Duration
+        /// The longest delay: the wait the account's owner faces however long an attack goes on.
+        public var maxDelay: Duration
+        /// Failures one address may have per window, across all accounts.
+        public var addressCeiling: Int
+        public var addressWindow: Duration
+
+        public init(freeFailures: Int = 3, baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30),
+                    addressCeiling: Int = 100, addressWindow: Duration = .seconds(15 * 60)) {
+            self.freeFailures = freeFailures
+            self.baseDelay = baseDelay
+            self.maxDelay = maxDelay
+            self.addressCeiling = addressCeiling
+            self.addressWindow = addressWindow
+        }
+    }
+
+    /// Whether an attempt may go ahead, and if not for how long to wait.
+    public enum Verdict: Equatable, Sendable {
+        case proceed
+        case wait(seconds: Int)
+    }
+
+    private struct AccountState { var failures: Int; var lockedUntil: ContinuousClock.Instant }
+    private struct AddressState { var failures: Int; var since: ContinuousClock.Instant }
+    private struct State {
+        var accounts: [String: AccountState] = [:]
+        var addresses: [String: AddressState] = [:]
+    }
+
+    public let policy: Policy
+    private let state = Mutex(State())
+
+    public init(policy: Policy = Policy()) { self.policy = policy }
+
+    /// Asks before checking a password. `account` is whatever names it (lowercased email), `address` the client's.
+    public func check(account: String, address: String) -> Verdict {
+        let now = ContinuousClock.now
+        return state.withLock { s in
+            if let a = s.addresses[address] {
+                if now - a.since > policy.addressWindow { s.addresses[address] = nil }
+                else if a.failures >= policy.addressCeiling { return .wait(seconds: Self.seconds(a.since + policy.addressWindow - now)) }
+            }
+            if let acc = s.accounts[account], acc.lockedUntil > now { return .wait(seconds: Self.seconds(acc.lockedUntil - now)) }
+            return .proceed
+        }
+    }
+
+    public func failed(account: String, address: String) {
+        let now = ContinuousClock.now
+        state.withLock { s in
+            if s.accounts.count > 100_000 { s.accounts = s.accounts.filter { $0.value.lockedUntil > now } }
+            if s.addresses.count > 100_000 { s.addresses = s.addresses.filter { now - $0.value.since <= policy.addressWindow } }
+            var acc = s.accounts[account] ?? AccountState(failures: 0, lockedUntil: now)
+            acc.failures += 1
+            let over = acc.failures - policy.freeFailures
+            if over >= 0 {
+                let delay = min(policy.maxDelay, policy.baseDelay * (1 << min(over, 20)))
+                acc.lockedUntil = now + delay
+            }
+            s.accounts[account] = acc
+            var addr = s.addresses[address] ?? AddressState(failures: 0, since: now)
+            if now - addr.since > policy.addressWindow { addr = AddressState(failures: 0, since: now) }
+            addr.failures += 1
+            s.addresses[address] = addr
+        }
+    }
+
+    public func succeeded(account: String) {
+        _ = state.withLock { $0.accounts.removeValue(forKey: account) }
+    }
+
+    private static func seconds(_ d: Duration) -> Int { max(1, Int((Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18).rounded(.up))) }
+}
