@@ -11,6 +11,8 @@ final class AssetURLs: Sendable {
     struct Ticket: Sendable {
         var container: ContainerID
         var environment: Environment
+        /// Who asked for the upload URL: the receipt the upload returns is theirs.
+        var user: String
         var expiresAt: Int64
     }
     private let tickets = Mutex<[String: Ticket]>([:])
@@ -18,11 +20,11 @@ final class AssetURLs: Sendable {
     static let uploadLifetime: Int64 = 15 * 60 * 1000
     static let downloadLifetime: Int64 = 60 * 60 * 1000
 
-    func makeTicket(container: ContainerID, environment: Environment, now: Int64) -> String {
+    func makeTicket(container: ContainerID, environment: Environment, user: String, now: Int64) -> String {
         let id = Secrets.hex(Secrets.randomBytes(32))
         tickets.withLock { t in
             if t.count > 10_000 { t = t.filter { $0.value.expiresAt > now } }
-            t[id] = Ticket(container: container, environment: environment, expiresAt: now + AssetURLs.uploadLifetime)
+            t[id] = Ticket(container: container, environment: environment, user: user, expiresAt: now + AssetURLs.uploadLifetime)
         }
         return id
     }

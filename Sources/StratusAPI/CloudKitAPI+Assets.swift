@@ -9,7 +9,7 @@ extension CloudKitAPI {
     func assetsUpload(_ ctx: Context) throws -> HTTPResponse {
         guard let tokens = ctx.body["tokens"]?.array, !tokens.isEmpty else { throw StratusError.badRequest("assets/upload needs tokens: [{recordType, fieldName}]") }
         guard tokens.count <= 200 else { throw StratusError.badRequest("at most 200 tokens per assets/upload") }
-        guard ctx.auth.userRecordName != nil else {
+        guard let user = ctx.auth.userRecordName else {
             var e = StratusError.authenticationRequired("uploading assets needs a signed-in user")
             e.redirectURL = signInURL(ctx.request, container: ctx.container, environment: ctx.environment)
             throw e
@@ -24,7 +24,7 @@ extension CloudKitAPI {
                 w.beginObject()
                 w.field("recordName", t["recordName"]?.string ?? "")
                 w.field("fieldName", t["fieldName"]?.string ?? "")
-                let ticket = assetURLs.makeTicket(container: ctx.container, environment: ctx.environment, now: now)
+                let ticket = assetURLs.makeTicket(container: ctx.container, environment: ctx.environment, user: user, now: now)
                 w.field("url", "\(base)/-/assets/upload/\(ticket)")
                 w.endObject()
             }
@@ -50,14 +50,14 @@ extension CloudKitAPI {
                 guard let ticket = api.assetURLs.redeem(req.parameters["ticket"] ?? "", now: Clock.nowMillis()) else {
                     throw StratusError(.authenticationFailed, "this upload URL is unknown, used or expired: ask assets/upload for a new one")
                 }
-                let asset = try api.store.environment(ticket.container, ticket.environment).uploadAsset(req.body)
+                let asset = try api.store.environment(ticket.container, ticket.environment).uploadAsset(req.body, uploader: ticket.user)
                 return api.json { w in
                     w.beginObject()
                     w.key("singleFile")
                     w.beginObject()
                     w.field("wrappingKey", "")
                     w.field("fileChecksum", asset.fileChecksum)
-                    w.field("receipt", asset.receipt ?? asset.fileChecksum)
+                    w.field("receipt", asset.receipt ?? "")
                     w.field("referenceChecksum", asset.referenceChecksum ?? asset.fileChecksum)
                     w.field("size", asset.size)
                     w.endObject()

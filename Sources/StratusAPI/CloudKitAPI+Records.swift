@@ -82,7 +82,7 @@ extension CloudKitAPI {
             operations.append(RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired))
         }
         let results = try env(ctx).modify(operations, in: ctx.databaseID, zoneID: zone, atomic: b["atomic"]?.bool ?? false,
-                                          actor: actor(ctx), caller: ctx.auth.caller)
+                                          actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true)
         let enc = encoding(ctx)
         return json { w in
             w.beginObject()

@@ -134,7 +134,6 @@ struct WireEncoding {
             w.field("size", a.size)
             if let rc = a.referenceChecksum { w.field("referenceChecksum", rc) }
             if let wk = a.wrappingKey { w.field("wrappingKey", wk) }
-            if let r = a.receipt { w.field("receipt", r) }
             if let url = assetURL(a.fileChecksum) { w.field("downloadURL", url) }
             w.endObject()
         case .location(let l):

@@ -90,9 +90,20 @@ enum RecordForm {
             } else {
                 let raw = byName["v:" + f.name] ?? []
                 let deleteSelf = Set((byName["action:" + f.name] ?? []).compactMap(Int.init))
+                let before: [FieldValue] = switch existing?.fields[f.name] {
+                case .list(_, let xs)?: xs
+                case let v?: [v]
+                case nil: []
+                }
                 for (i, text) in raw.enumerated() {
                     let isString = f.type.scalar == .string
                     if (isString ? text : text.trimmingCharacters(in: .whitespacesAndNewlines)).isEmpty { continue }
+                    // A browser sends every line break of a textarea as CRLF: a text the admin left as it was comes
+                    // back as the stored value, not as the browser's spelling of it.
+                    if isString, i < before.count, case .string(let old) = before[i], submittedSpelling(old) == text {
+                        values.append(before[i])
+                        continue
+                    }
                     values.append(try scalar(text, f.type.scalar, field: f.name, deleteSelf: deleteSelf.contains(i)))
                 }
             }
@@ -102,6 +113,23 @@ enum RecordForm {
                 throw .badRequest("\(f.name) holds one value, not \(values.count)")
             } else if let v = values.first {
                 out[f.name] = v
+            }
+        }
+        return out
+    }
+
+    /// How a browser submits a textarea that shows `text`: every line break (CR, LF or CRLF) as CRLF.
+    static func submittedSpelling(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 10 || $0 == 13 }) else { return text }
+        var out = "", scalars = text.unicodeScalars[...]
+        while let c = scalars.popFirst() {
+            if c == "\r" {
+                if scalars.first == "\n" { scalars.removeFirst() }
+                out += "\r\n"
+            } else if c == "\n" {
+                out += "\r\n"
+            } else {
+                out.unicodeScalars.append(c)
             }
         }
         return out

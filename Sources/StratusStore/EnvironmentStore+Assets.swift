@@ -4,8 +4,9 @@ import StratusModel
 
 /// Asset content: upload, read, and collection of what nothing references.
 extension EnvironmentStore {
-    /// Stores asset content and returns the value a record's ASSET field takes.
-    public func uploadAsset(_ data: Data) throws(StratusError) -> AssetValue {
+    /// Stores asset content and returns the value a record's ASSET field takes, with a receipt that lets
+    /// `uploader` (and only them) reference it from records written through the API.
+    public func uploadAsset(_ data: Data, uploader: String? = nil) throws(StratusError) -> AssetValue {
         guard data.count <= AssetStore.maximumSize else {
             throw StratusError(.quotaExceeded, "an asset holds at most \(AssetStore.maximumSize / 1024 / 1024) MB")
         }
@@ -20,7 +21,8 @@ extension EnvironmentStore {
                 ON CONFLICT(checksum) DO UPDATE SET created_at = excluded.created_at
                 """, arguments: [base64, data.count, Clock.nowMillis()])
         }
-        return AssetValue(fileChecksum: base64, size: Int64(data.count), referenceChecksum: base64, receipt: base64)
+        return AssetValue(fileChecksum: base64, size: Int64(data.count), referenceChecksum: base64,
+                          receipt: uploader.map { AssetReceipt.make(user: $0, checksum: base64, signer) })
     }
 
     public func assetContent(checksum: String) -> Data? { assets.contents(checksum: checksum) }

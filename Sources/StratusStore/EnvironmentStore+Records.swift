@@ -5,10 +5,12 @@ import StratusModel
 /// Records: modify batches and lookups.
 extension EnvironmentStore {
     /// Applies a modify batch. Whole-request problems throw; each operation's own failure is its result.
+    /// With `requireAssetReceipts` (every write from a client), a new asset reference needs the receipt that the
+    /// actor's own upload returned.
     /// In an atomic zone with `atomic`, one failure fails the batch: that operation keeps its error and the
     /// others get ATOMIC_ERROR, and nothing is written.
     public func modify(_ operations: [RecordOperation], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
-                       atomic: Bool = false, actor: Actor, caller: Caller? = nil) throws(StratusError) -> [ModifyResult] {
+                       atomic: Bool = false, actor: Actor, caller: Caller? = nil, requireAssetReceipts: Bool = false) throws(StratusError) -> [ModifyResult] {
         guard operations.count <= RecordOperation.maximumPerBatch else {
             throw .badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(operations.count)")
         }
@@ -20,7 +22,8 @@ extension EnvironmentStore {
             var seq = try SequenceAllocator(db)
             let zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
             try seq.save(db)
-            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: database, actor: actor, caller: caller)
+            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: database, actor: actor, caller: caller,
+                                          receipts: requireAssetReceipts ? signer : nil)
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)
             if atomic && zone.atomic {

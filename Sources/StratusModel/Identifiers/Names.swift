@@ -7,6 +7,8 @@ public enum Names {
         guard !recordName.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .badRequest("recordName must not contain control characters")
         }
+        // A browser rewrites `.` and `..` in a URL path, so such a record could never be opened in the console.
+        guard recordName != ".", recordName != ".." else { throw .badRequest("recordName cannot be '.' or '..'") }
     }
 
     /// Record types, fields and roles: `[A-Za-z][A-Za-z0-9_]*`, at most 255 characters.

@@ -64,6 +64,23 @@ public enum FieldValue: Hashable, Sendable {
         }
     }
 
+    public var assets: [AssetValue] {
+        switch self {
+        case .asset(let a): [a]
+        case .list(_, let items): items.flatMap(\.assets)
+        default: []
+        }
+    }
+
+    /// The same value with asset receipts dropped (they prove an upload once and are never stored).
+    public var withoutReceipts: FieldValue {
+        switch self {
+        case .asset(var a): a.receipt = nil; return .asset(a)
+        case .list(let t, let items): return .list(t, items.map(\.withoutReceipts))
+        default: return self
+        }
+    }
+
     /// Checks the value against a declared type: exact type, homogeneous lists, finite doubles, valid coordinates.
     public func validate(as type: FieldType, field: String) throws(StratusError) {
         if type.isList {
@@ -83,6 +100,9 @@ public enum FieldValue: Hashable, Sendable {
             throw .badRequest("field '\(field)' is \(type.wireName) but the value is \(fieldType?.wireName ?? "UNKNOWN_LIST")")
         }
         switch self {
+        case .string(let text) where text.utf8.contains(0):
+            // SQLite's text interfaces end a string at NUL: refused rather than acknowledged and stored cut short.
+            throw .badRequest("field '\(field)': STRING values cannot contain U+0000 (NUL)")
         case .double(let d) where !d.isFinite:
             throw .badRequest("field '\(field)': DOUBLE values must be finite")
         case .location(let l):

@@ -18,6 +18,8 @@ struct RecordWriter {
     let actor: Actor
     /// Whose permissions apply; nil for the server's own work (console admins, the CLI).
     let caller: Caller?
+    /// When set, a new asset reference must carry a receipt of the actor's own upload, checked with this signer.
+    let receipts: TokenSigner?
     let now: Int64
     /// Assets whose last reference went away: their files go once the transaction commits.
     private(set) var releasedAssets: Set<String> = []
@@ -28,7 +30,9 @@ struct RecordWriter {
     /// Per type id; emptied whenever the catalog changes.
     private var statements: [Int64: TypeStatements] = [:]
 
-    init(db: Database, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor, caller: Caller? = nil) throws {
+    init(db: Database, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor, caller: Caller? = nil,
+         receipts: TokenSigner? = nil) throws {
+        self.receipts = receipts
         self.db = db
         self.catalog = catalog
         self.environment = environment
@@ -116,9 +120,13 @@ struct RecordWriter {
             throw StratusError(.quotaExceeded, "record '\(name)' is \(record.storageSize) bytes; the limit is 1 MB (assets excluded)", recordName: name)
         }
         try validateReferences(fields, zone: zone, recordName: name)
+        try checkAssetReceipts(incoming.fields, old: old, recordName: name)
         for v in fields.values where v.mayHoldAssets {
             for checksum in v.assetChecksums { try AssetReferences.check(checksum, db) }
         }
+        // Receipts prove an upload at write time; they are not kept, so no read ever hands one out.
+        for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
+        record.fields = fields
         // Everything a client can get wrong was checked above, before anything was written. From here on a
         // failure is the server's, and it fails the whole batch (WriteFailure) rather than leave half a record.
         do {
@@ -260,6 +268,23 @@ struct RecordWriter {
             throw e
         }
         return v
+    }
+
+    /// A new asset reference (one the record did not already hold) needs a receipt of the actor's own upload.
+    /// Checked before the asset's existence, so a checksum alone tells a caller nothing.
+    private func checkAssetReceipts(_ incoming: [String: FieldValue], old: StoredRecord?, recordName: String) throws {
+        guard let receipts else { return }
+        var held: Set<String>?
+        for v in incoming.values where v.mayHoldAssets {
+            for a in v.assets {
+                if AssetReceipt.isValid(a.receipt, user: actor.userRecordName, checksum: a.fileChecksum, receipts) { continue }
+                if held == nil { held = Set(old?.fields.values.flatMap(\.assetChecksums) ?? []) }
+                guard held!.contains(a.fileChecksum) else {
+                    throw StratusError(.badRequest, "asset \(a.fileChecksum.prefix(64)) needs the receipt that your assets/upload returned for it",
+                                       recordName: recordName)
+                }
+            }
+        }
     }
 
     // MARK: references
