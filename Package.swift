@@ -42,9 +42,10 @@ let package = Package(
             ]
         ),
         // CloudKit Web Services: endpoints, wire JSON, authentication.
-        .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Crypto", package: "swift-crypto"),
+                                                   .product(name: "Logging", package: "swift-log")]),
         // The web console: pages, sessions, CSRF, login, and its own small mustache renderer (Templates/).
-        .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP"]),
+        .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Logging", package: "swift-log")]),
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",
@@ -66,8 +67,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
-        .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP"]),
-        .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel",
+        // A plain POSIX-socket HTTP client that sends exactly the bytes a test wants (malformed, oversized, slow).
+        .target(name: "StratusTestSupport", path: "Tests/StratusTestSupport"),
+        .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP", "StratusTestSupport"]),
+        .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),

@@ -11,12 +11,12 @@ extension CloudKitAPI {
 
     func recordsQuery(_ ctx: Context) throws -> HTTPResponse {
         let b = ctx.body
-        let zoneWide = b["zoneWide"]?.bool ?? false
+        let zoneWide = try b.bool("zoneWide") ?? false
         let zone: ZoneID? = (zoneWide && b["zoneID"] == nil) ? nil : try WireDecoding.zoneID(b["zoneID"])
         let limit = try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults
         guard limit >= 1 else { throw StratusError.badRequest("resultsLimit must be at least 1") }
         let query = try WireDecoding.query(b["query"], zone: zone, limit: min(limit, Query.maximumResults),
-                                           marker: b["continuationMarker"]?.string, desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
+                                           marker: try b.string("continuationMarker"), desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
         // Records go from the rows straight into the response.
         var sink = WireRecordSink(encoding: encoding(ctx), writer: JSONWriter(capacity: 64 * 1024))
         sink.writer.beginObject()
@@ -31,7 +31,7 @@ extension CloudKitAPI {
 
     func recordsLookup(_ ctx: Context) throws -> HTTPResponse {
         let b = ctx.body
-        guard let items = b["records"]?.array else { throw StratusError.badRequest("records/lookup needs records: [{recordName}]") }
+        guard let items = try b.array("records") else { throw StratusError.badRequest("records/lookup needs records: [{recordName}]") }
         guard items.count <= Query.maximumResults else { throw StratusError.badRequest("a lookup asks for at most 200 records") }
         let zone = try WireDecoding.zoneID(b["zoneID"])
         let desired = try WireDecoding.stringList(b["desiredKeys"], "desiredKeys")
@@ -61,7 +61,7 @@ extension CloudKitAPI {
 
     func recordsModify(_ ctx: Context) throws -> HTTPResponse {
         let b = ctx.body
-        guard let ops = b["operations"]?.array else { throw StratusError.badRequest("records/modify needs operations: [{operationType, record}]") }
+        guard let ops = try b.array("operations") else { throw StratusError.badRequest("records/modify needs operations: [{operationType, record}]") }
         guard ops.count <= RecordOperation.maximumPerBatch else {
             throw StratusError.badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(ops.count)")
         }
@@ -81,7 +81,7 @@ extension CloudKitAPI {
             if record.recordName.isEmpty && type.createsWhenMissing { record.recordName = UUID().uuidString }
             operations.append(RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired))
         }
-        let results = try env(ctx).modify(operations, in: ctx.databaseID, zoneID: zone, atomic: b["atomic"]?.bool ?? false,
+        let results = try env(ctx).modify(operations, in: ctx.databaseID, zoneID: zone, atomic: try b.bool("atomic") ?? false,
                                           actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true)
         let enc = encoding(ctx)
         return json { w in
@@ -106,7 +106,7 @@ extension CloudKitAPI {
         let b = ctx.body
         guard b["zoneID"] != nil else { throw StratusError.badRequest("records/changes needs a zoneID") }
         let zone = try WireDecoding.zoneID(b["zoneID"])
-        let changes = try env(ctx).zoneChanges(in: ctx.databaseID, zoneID: zone, since: b["syncToken"]?.string,
+        let changes = try env(ctx).zoneChanges(in: ctx.databaseID, zoneID: zone, since: try b.string("syncToken"),
                                                resultsLimit: try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults,
                                                desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
         let enc = encoding(ctx)

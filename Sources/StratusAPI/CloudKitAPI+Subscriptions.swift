@@ -17,7 +17,7 @@ extension CloudKitAPI {
     }
 
     func subscriptionsLookup(_ ctx: Context) throws -> HTTPResponse {
-        guard let items = ctx.body["subscriptions"]?.array else { throw StratusError.badRequest("subscriptions/lookup needs subscriptions: [{subscriptionID}]") }
+        guard let items = try ctx.body.array("subscriptions") else { throw StratusError.badRequest("subscriptions/lookup needs subscriptions: [{subscriptionID}]") }
         guard items.count <= 200 else { throw StratusError.badRequest("at most 200 subscriptions per request") }
         let store = try env(ctx)
         var out: [Result<JSON, StratusError>] = []
@@ -50,7 +50,7 @@ extension CloudKitAPI {
     /// Query subscriptions carry a query and `firesOn`; zone subscriptions a zoneID. Stored, listed and looked
     /// up as sent (normalized); delivering notifications is a later piece of work.
     func subscriptionsModify(_ ctx: Context) throws -> HTTPResponse {
-        guard let ops = ctx.body["operations"]?.array else { throw StratusError.badRequest("subscriptions/modify needs operations: [{operationType, subscription}]") }
+        guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("subscriptions/modify needs operations: [{operationType, subscription}]") }
         guard ops.count <= 200 else { throw StratusError.badRequest("at most 200 operations per request") }
         let store = try env(ctx)
         var results: [(String, Result<JSON?, StratusError>)] = []

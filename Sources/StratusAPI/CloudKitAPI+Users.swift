@@ -9,7 +9,7 @@ extension CloudKitAPI {
     /// back: the lookup info echoes what the caller sent, so an email appears only to whoever searched by it.
     func usersDiscover(_ ctx: Context) throws -> HTTPResponse {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
-        guard let infos = ctx.body["lookupInfos"]?.array else { throw StratusError.badRequest("users/discover needs lookupInfos: [{emailAddress | userRecordName}]") }
+        guard let infos = try ctx.body.array("lookupInfos") else { throw StratusError.badRequest("users/discover needs lookupInfos: [{emailAddress | userRecordName}]") }
         guard infos.count <= 200 else { throw StratusError.badRequest("at most 200 lookupInfos per request") }
         let found = try infos.map { try findUser($0, ctx) }
         return json { w in
@@ -41,7 +41,7 @@ extension CloudKitAPI {
     /// the same rule as `users/discover`. `emailAddress` is the address the caller searched by, never another's.
     func usersLookup(_ ctx: Context) throws -> HTTPResponse {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
-        guard let items = ctx.body["users"]?.array else { throw StratusError.badRequest("users/lookup needs users: [{emailAddress}] or [{userRecordName}]") }
+        guard let items = try ctx.body.array("users") else { throw StratusError.badRequest("users/lookup needs users: [{emailAddress}] or [{userRecordName}]") }
         guard items.count <= 200 else { throw StratusError.badRequest("at most 200 users per request") }
         let found = try items.map { try findUser($0, ctx) }
         return json { w in

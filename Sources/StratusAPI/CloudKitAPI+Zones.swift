@@ -18,7 +18,7 @@ extension CloudKitAPI {
     }
 
     func zonesLookup(_ ctx: Context) throws -> HTTPResponse {
-        guard let items = ctx.body["zones"]?.array else { throw StratusError.badRequest("zones/lookup needs zones: [zoneID]") }
+        guard let items = try ctx.body.array("zones") else { throw StratusError.badRequest("zones/lookup needs zones: [zoneID]") }
         guard items.count <= 200 else { throw StratusError.badRequest("at most 200 zones per request") }
         let store = try env(ctx)
         let enc = encoding(ctx)
@@ -45,7 +45,7 @@ extension CloudKitAPI {
 
     /// Create and delete zones, in order, one result per operation.
     func zonesModify(_ ctx: Context) throws -> HTTPResponse {
-        guard let ops = ctx.body["operations"]?.array else { throw StratusError.badRequest("zones/modify needs operations: [{operationType, zone}]") }
+        guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("zones/modify needs operations: [{operationType, zone}]") }
         guard ops.count <= 200 else { throw StratusError.badRequest("at most 200 operations per request") }
         let store = try env(ctx)
         let enc = encoding(ctx)
@@ -93,7 +93,7 @@ extension CloudKitAPI {
 
     private func databaseChangesResponse(_ ctx: Context, tokenKey: String, zonesKey: String) throws -> HTTPResponse {
         guard ctx.database != .public else { throw StratusError.badRequest("database changes are for private and shared databases") }
-        let changes = try env(ctx).databaseChanges(in: ctx.databaseID, since: ctx.body[tokenKey]?.string,
+        let changes = try env(ctx).databaseChanges(in: ctx.databaseID, since: try ctx.body.string(tokenKey),
                                                    resultsLimit: try WireDecoding.int(ctx.body["resultsLimit"], "resultsLimit") ?? 200)
         let enc = encoding(ctx)
         return json { w in
@@ -114,7 +114,7 @@ extension CloudKitAPI {
     /// `changes/zone`: several zones' record changes, each since its own token.
     func changesZone(_ ctx: Context) throws -> HTTPResponse {
         guard ctx.database != .public else { throw StratusError.badRequest("zone changes are for private and shared databases") }
-        guard let zones = ctx.body["zones"]?.array, !zones.isEmpty else { throw StratusError.badRequest("changes/zone needs zones: [{zoneID, syncToken?}]") }
+        guard let zones = try ctx.body.array("zones"), !zones.isEmpty else { throw StratusError.badRequest("changes/zone needs zones: [{zoneID, syncToken?}]") }
         guard zones.count <= 200 else { throw StratusError.badRequest("at most 200 zones per request") }
         let store = try env(ctx)
         let enc = encoding(ctx)
@@ -136,7 +136,7 @@ extension CloudKitAPI {
                 w.key("records")
                 var sink = WireRecordSink(encoding: enc, writer: w)
                 sink.writer.beginArray()
-                let c = try store.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: z["syncToken"]?.string ?? ctx.body["syncToken"]?.string,
+                let c = try store.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: try z.string("syncToken") ?? ctx.body.string("syncToken"),
                                               resultsLimit: try WireDecoding.int(z["resultsLimit"], "resultsLimit") ?? defaultLimit,
                                               desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys, into: &sink)
                 for name in c.deleted { enc.deletedRecord(name, zone: c.zoneID, &sink.writer) }

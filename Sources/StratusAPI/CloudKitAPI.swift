@@ -60,7 +60,8 @@ public struct CloudKitAPI: Sendable {
             let environment = try Environment(parsing: req.parameters["environment"] ?? "")
             let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
             let action = req.parameters["*"] ?? ""
-            let body = try JSON.parse(req.body)
+            let body = try JSON.parse(req.body).requestObject()
+            _ = try body.bool("numbersAsStrings")
             let api = self
             let response: HTTPResponse = try await blocking.run {
                 // Opening the environment answers NOT_FOUND for an unknown container, from a cache after the first time.
@@ -107,18 +108,8 @@ public struct CloudKitAPI: Sendable {
         }
     }
 
-    /// CloudKit's error envelope: `{uuid, serverErrorCode, reason, retryAfter?, redirectURL?}`.
-    func envelope(_ e: StratusError) -> HTTPResponse {
-        var w = JSONWriter(capacity: 256)
-        w.beginObject()
-        w.field("uuid", UUID().uuidString.lowercased())
-        w.field("serverErrorCode", e.code.rawValue)
-        w.field("reason", e.reason)
-        if let r = e.retryAfter { w.field("retryAfter", Int64(r)) }
-        if let u = e.redirectURL { w.field("redirectURL", u) }
-        w.endObject()
-        return .json(w.data, status: .code(e.code.httpStatus))
-    }
+    /// CloudKit's error envelope (see `ErrorEnvelope`, the one owner of what errors tell clients).
+    func envelope(_ e: StratusError) -> HTTPResponse { ErrorEnvelope.response(e) }
 
     func json(_ build: (inout JSONWriter) -> Void) -> HTTPResponse {
         var w = JSONWriter()
@@ -129,7 +120,7 @@ public struct CloudKitAPI: Sendable {
     func encoding(_ ctx: Context) -> WireEncoding {
         let base = baseURL(ctx.request), urls = assetURLs, now = Clock.nowMillis()
         let (container, environment) = (ctx.container, ctx.environment)
-        return WireEncoding(numbersAsStrings: ctx.body["numbersAsStrings"]?.bool ?? false,
+        return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false,
                             assetURL: { checksum in urls.downloadPath(container, environment, checksum: checksum, now: now).map { base + $0 } })
     }
 

@@ -7,9 +7,10 @@ enum WireDecoding {
     static func zoneID(_ j: JSON?) throws(StratusError) -> ZoneID {
         guard let j, !j.isNull else { return .defaultZone }
         guard let o = j.object else { throw .badRequest("zoneID must be an object") }
-        let name = o["zoneName"]?.string ?? ZoneID.defaultZoneName
+        let name = try j.string("zoneName") ?? ZoneID.defaultZoneName
         try ZoneID.validate(zoneName: name)
-        return ZoneID(zoneName: name, ownerRecordName: o["ownerRecordName"]?.string ?? o["ownerName"]?.string)
+        let owner = try j.string("ownerRecordName")
+        return ZoneID(zoneName: name, ownerRecordName: owner != nil ? owner : try j.string("ownerName"))
     }
 
     static func stringList(_ j: JSON?, _ what: String) throws(StratusError) -> [String]? {
@@ -22,7 +23,9 @@ enum WireDecoding {
 
     static func int(_ j: JSON?, _ what: String) throws(StratusError) -> Int? {
         guard let j, !j.isNull else { return nil }
-        guard let i = j.int64, i >= Int64(Int32.min), i <= Int64(Int32.max) else { throw .badRequest("\(what) must be an integer") }
+        // A number, not a numeric string: request members are typed (field values may be strings, limits not).
+        if case .string = j { throw .badRequest("'\(what)' must be an integer, not a string") }
+        guard let i = j.int64, i >= Int64(Int32.min), i <= Int64(Int32.max) else { throw .badRequest("'\(what)' must be an integer") }
         return Int(i)
     }
 
@@ -147,30 +150,31 @@ enum WireDecoding {
             guard fo.count <= 1000 else { throw .badRequest("a record holds at most 1000 fields") }
             for (name, value) in fo { fields[name] = try fieldValue(value, field: name) }
         }
-        let name = o["recordName"]?.string ?? ""
-        return StoredRecord(recordName: name, recordType: o["recordType"]?.string ?? "", zoneID: defaultZone,
-                            recordChangeTag: o["recordChangeTag"]?.string, fields: fields)
+        let r = JSON.object(o)
+        return StoredRecord(recordName: try r.string("recordName") ?? "", recordType: try r.string("recordType") ?? "", zoneID: defaultZone,
+                            recordChangeTag: try r.string("recordChangeTag"), fields: fields)
     }
 
     // MARK: queries
 
     static func query(_ j: JSON?, zone: ZoneID?, limit: Int, marker: String?, desiredKeys: [String]?) throws(StratusError) -> Query {
-        guard let o = j?.object else { throw .badRequest("records/query needs a query object") }
-        guard let type = o["recordType"]?.string, !type.isEmpty else { throw .badRequest("query needs a recordType") }
+        guard let j, let o = j.object else { throw .badRequest("records/query needs a query object") }
+        guard let type = try j.string("recordType"), !type.isEmpty else { throw .badRequest("query needs a recordType") }
+        _ = o
         var filters: [QueryFilter] = []
-        for f in o["filterBy"]?.array ?? [] { filters.append(try filter(f)) }
+        for f in try j.array("filterBy") ?? [] { filters.append(try filter(f)) }
         var sorts: [QuerySort] = []
-        for s in o["sortBy"]?.array ?? [] { sorts.append(try sort(s)) }
+        for s in try j.array("sortBy") ?? [] { sorts.append(try sort(s)) }
         guard filters.count <= 50, sorts.count <= 10 else { throw .badRequest("a query holds at most 50 filters and 10 sort keys") }
         return Query(recordType: type, filters: filters, sorts: sorts, zoneID: zone, resultsLimit: limit, continuationMarker: marker, desiredKeys: desiredKeys)
     }
 
     static func fieldRef(_ o: [String: JSON]) throws(StratusError) -> FieldRef {
-        if let s = o["systemFieldName"]?.string {
+        if let s = try JSON.object(o).string("systemFieldName") {
             guard let sys = SystemField(rawValue: s) ?? SystemField(schemaName: s) else { throw .badRequest("unknown systemFieldName '\(s.prefix(40))'") }
             return .system(sys)
         }
-        guard let name = o["fieldName"]?.string, !name.isEmpty else { throw .badRequest("a filter or sort needs a fieldName or systemFieldName") }
+        guard let name = try JSON.object(o).string("fieldName"), !name.isEmpty else { throw .badRequest("a filter or sort needs a fieldName or systemFieldName") }
         if let sys = SystemField(schemaName: name) { return .system(sys) }
         return .field(name)
     }
@@ -186,7 +190,7 @@ enum WireDecoding {
         // A bare string compared with recordName is a record name.
         if case .system(.recordName) = ref, case .reference(let r) = value { value = .string(r.recordName) }
         if comparator.takesListValue, !value.isList { throw .badRequest("\(comparator.rawValue) needs a list value (a *_LIST type)") }
-        return QueryFilter(ref, comparator, value, distance: o["distance"]?.double)
+        return QueryFilter(ref, comparator, value, distance: try j.double("distance"))
     }
 
     static func sort(_ j: JSON) throws(StratusError) -> QuerySort {
@@ -195,6 +199,6 @@ enum WireDecoding {
         if let r = o["relativeLocation"], !r.isNull {
             relative = try location(r["value"] ?? r, field: "relativeLocation")
         }
-        return QuerySort(try fieldRef(o), ascending: o["ascending"]?.bool ?? true, relativeLocation: relative)
+        return QuerySort(try fieldRef(o), ascending: try j.bool("ascending") ?? true, relativeLocation: relative)
     }
 }

@@ -159,10 +159,11 @@ struct WireEncoding {
         w.beginObject()
         if let name = e.recordName { w.field("recordName", name) }
         if let z = e.zoneID { w.key("zoneID"); zoneID(z, &w) }
-        w.field("reason", e.reason)
+        let uuid = UUID().uuidString.lowercased()
+        w.field("reason", ErrorEnvelope.publicReason(e, uuid: uuid))
         w.field("serverErrorCode", e.code.rawValue)
         if let r = e.retryAfter { w.field("retryAfter", Int64(r)) }
-        w.field("uuid", UUID().uuidString.lowercased())
+        w.field("uuid", uuid)
         if let server = e.serverRecord { w.key("serverRecord"); record(server, &w) }
         w.endObject()
     }

@@ -3,9 +3,11 @@ import StratusHTTP
 import StratusModel
 import StratusStore
 import Synchronization
+import Logging
 
 /// The web console: server-rendered pages behind an admin session. Templates are parsed once, at start-up.
 public final class Console: Sendable {
+    let logger = Logger(label: "stratus")
     let store: RecordStore
     let library: TemplateLibrary
     let blocking: BlockingWork
@@ -163,7 +165,13 @@ public final class Console: Sendable {
     /// A page's error in the console's look (inside its container when it has one), with a way back to the
     /// form it came from; never a stack trace.
     func failure(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope?, _ error: any Error) -> HTTPResponse {
-        let e = error as? StratusError ?? StratusError(.internalError, "Something went wrong.")
+        var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
+        if e.code == .internalError {
+            // The detail goes to the log under a uuid the admin can quote; the page shows only that.
+            let uuid = UUID().uuidString.lowercased()
+            logger.error("internal error", metadata: ["uuid": "\(uuid)", "detail": "\(e.reason)", "path": "\(req.rawPath)"])
+            e.reason = "Something went wrong on the server (error \(uuid), recorded in its log)."
+        }
         let heading = switch e.code {
         case .internalError: "Something went wrong"
         case .notFound, .zoneNotFound: "Not found"

@@ -9,7 +9,7 @@ struct HTTPConnection {
     let remoteAddress: String
     let config: HTTPServerConfig
     let router: Router
-    let errorResponder: @Sendable (any Error, HTTPRequest) -> HTTPResponse
+    let errorResponder: HTTPServer.ErrorResponder
     let logger: Logger
     let watchdog: ConnectionWatchdog
     let isDraining: @Sendable () -> Bool
@@ -17,7 +17,7 @@ struct HTTPConnection {
     private var buffer: [UInt8] = []
 
     init(socket: AsyncSocket, remoteAddress: String, config: HTTPServerConfig, router: Router,
-         errorResponder: @escaping @Sendable (any Error, HTTPRequest) -> HTTPResponse, logger: Logger,
+         errorResponder: @escaping HTTPServer.ErrorResponder, logger: Logger,
          watchdog: ConnectionWatchdog, isDraining: @escaping @Sendable () -> Bool) {
         self.socket = socket
         self.remoteAddress = remoteAddress
@@ -49,7 +49,7 @@ struct HTTPConnection {
             do {
                 guard try await serveOne() else { return }
             } catch Stop.timedOut {
-                await send(HTTPResponse.text("request timed out\n", status: .requestTimeout), head: false, keepAlive: false)
+                await send(errorResponder(HTTPError(.requestTimeout, "request timed out"), RequestHeadParser.target(in: buffer) ?? ""), head: false, keepAlive: false)
                 return
             } catch {
                 return
@@ -61,29 +61,36 @@ struct HTTPConnection {
     /// Serves one request; returns whether the connection stays open.
     private mutating func serveOne() async throws -> Bool {
         var scanned = 0
-        var headEnd: Int? = RequestHeadParser.headEnd(in: buffer, from: 0)
+        var headEnd: Int?
+        do { headEnd = try RequestHeadParser.headEnd(in: buffer, from: 0) } catch {
+            await fail(error)
+            return false
+        }
         var started = !buffer.isEmpty
         watchdog.setIdle(!started)
         if started { watchdog.setDeadline(.now + config.requestTimeout) }
         while headEnd == nil {
             if buffer.count > config.maxHeaderBytes {
-                await send(HTTPResponse.text("request header fields too large\n", status: .headersTooLarge), head: false, keepAlive: false)
+                await fail(HTTPError(.headersTooLarge, "request header fields too large"))
                 return false
             }
             scanned = buffer.count
             try await fill()
             if !started { started = true; watchdog.setIdle(false); watchdog.setDeadline(.now + config.requestTimeout) }
-            headEnd = RequestHeadParser.headEnd(in: buffer, from: scanned)
+            do { headEnd = try RequestHeadParser.headEnd(in: buffer, from: scanned) } catch {
+                await fail(error)
+                return false
+            }
         }
         let end = headEnd!
         if end > config.maxHeaderBytes {
-            await send(HTTPResponse.text("request header fields too large\n", status: .headersTooLarge), head: false, keepAlive: false)
+            await fail(HTTPError(.headersTooLarge, "request header fields too large"))
             return false
         }
         let startTime = ContinuousClock.now
         var request: HTTPRequest
         do { request = try RequestHeadParser.parse(buffer[0..<end], remoteAddress: remoteAddress) } catch {
-            await send(HTTPResponse.text(error.message + "\n", status: error.status), head: false, keepAlive: false)
+            await fail(error)
             return false
         }
         buffer.removeSubrange(0..<end)
@@ -95,14 +102,15 @@ struct HTTPConnection {
         // The body: refused by its declared size before a byte of it is read.
         let framing: RequestHeadParser.Framing
         do { framing = try RequestHeadParser.framing(request.headers) } catch {
-            await send(HTTPResponse.text(error.message + "\n", status: error.status), head: false, keepAlive: false)
+            await send(errorResponder(error, request.rawPath), head: false, keepAlive: false)
             return false
         }
         switch framing {
         case .none: break
         case .length(let n):
             if n > limit {
-                await send(HTTPResponse.text("request body of \(n) bytes is over this endpoint's limit of \(limit)\n", status: .contentTooLarge), head: false, keepAlive: false)
+                await send(errorResponder(HTTPError(.contentTooLarge, "request body of \(n) bytes is over this endpoint's limit of \(limit)"), request.rawPath),
+                           head: false, keepAlive: false)
                 return false
             }
             if request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty {
@@ -116,7 +124,7 @@ struct HTTPConnection {
                 try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             }
             do { request.body = try await readChunked(limit: limit) } catch let e as HTTPError {
-                await send(HTTPResponse.text(e.message + "\n", status: e.status), head: false, keepAlive: false)
+                await send(errorResponder(e, request.rawPath), head: false, keepAlive: false)
                 return false
             }
         }
@@ -127,12 +135,12 @@ struct HTTPConnection {
         switch match {
         case .found(let route, let params):
             request.parameters = params
-            do { response = try await route.handler(request) } catch { response = errorResponder(error, request) }
+            do { response = try await route.handler(request) } catch { response = errorResponder(error, request.rawPath) }
         case .methodNotAllowed(let allowed):
-            response = errorResponder(HTTPError(.methodNotAllowed, "\(request.method) is not allowed here"), request)
+            response = errorResponder(HTTPError(.methodNotAllowed, "\(request.method) is not allowed here"), request.rawPath)
             response.headers["allow"] = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")
         case .notFound:
-            response = errorResponder(HTTPError(.notFound, "nothing at \(request.rawPath)"), request)
+            response = errorResponder(HTTPError(.notFound, "nothing at \(request.rawPath.prefix(200))"), request.rawPath)
         }
         if response.body.count >= config.gzipMinimumBytes, response.headers["content-encoding"] == nil,
            Gzip.isCompressible(response.headers["content-type"]), request.acceptsGzip(), let gz = Gzip.compress(response.body) {
@@ -192,6 +200,11 @@ struct HTTPConnection {
             i += 1
         }
         return nil
+    }
+
+    /// Answers a request that could not be read, in the shape of the URL space its first line names.
+    private func fail(_ e: HTTPError) async {
+        await send(errorResponder(e, RequestHeadParser.target(in: buffer) ?? ""), head: false, keepAlive: false)
     }
 
     @discardableResult

@@ -11,7 +11,10 @@ import Glibc
 public final class HTTPServer: Sendable {
     public let config: HTTPServerConfig
     let router: Router
-    let errorResponder: @Sendable (any Error, HTTPRequest) -> HTTPResponse
+    /// Turns any failure into a response, given the request path it concerns ("" when the head was unreadable):
+    /// handlers' throws, unmatched routes and methods, and every protocol error the codec answers.
+    public typealias ErrorResponder = @Sendable (any Error, _ path: String) -> HTTPResponse
+    let errorResponder: ErrorResponder
     let logger: Logger
 
     private struct State {
@@ -24,7 +27,7 @@ public final class HTTPServer: Sendable {
     private let state = Mutex(State())
 
     public init(config: HTTPServerConfig, router: Router, logger: Logger = Logger(label: "stratus.http"),
-                errorResponder: @escaping @Sendable (any Error, HTTPRequest) -> HTTPResponse = HTTPServer.plainErrorResponse) {
+                errorResponder: @escaping ErrorResponder = HTTPServer.plainErrorResponse) {
         self.config = config
         self.router = router
         self.logger = logger
@@ -34,7 +37,7 @@ public final class HTTPServer: Sendable {
     /// The port actually bound (useful with port 0).
     public var port: UInt16 { state.withLock { $0.port } }
 
-    public static func plainErrorResponse(_ error: any Error, _ request: HTTPRequest) -> HTTPResponse {
+    public static func plainErrorResponse(_ error: any Error, _ path: String) -> HTTPResponse {
         if let e = error as? HTTPError { return .text(e.message + "\n", status: e.status) }
         return .text("internal server error\n", status: .internalServerError)
     }

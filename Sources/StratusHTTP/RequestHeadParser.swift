@@ -1,14 +1,28 @@
 /// Parses a request head (request line and header fields) in one linear pass, with no regexes and no
 /// re-scanning, so a hostile 256 KiB header line costs microseconds, not seconds.
 enum RequestHeadParser {
-    /// The offset just past the blank line ending the head, scanning from `from` (the caller remembers how far it got).
-    static func headEnd(in buffer: [UInt8], from: Int) -> Int? {
+    /// The offset just past the blank line ending the head, scanning from `from` (the caller remembers how far it
+    /// got). A line ended by a bare LF is refused at once: such a head would otherwise wait for a CRLF CRLF that
+    /// never comes, and time out.
+    static func headEnd(in buffer: [UInt8], from: Int) throws(HTTPError) -> Int? {
         var i = max(0, from - 3)
-        while i + 3 < buffer.count {
-            if buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 { return i + 4 }
+        while i < buffer.count {
+            if buffer[i] == 10 {
+                guard i > 0, buffer[i - 1] == 13 else { throw HTTPError(.badRequest, "a line of the request head ends in a bare LF, not CRLF") }
+                if i >= 3, buffer[i - 2] == 10, buffer[i - 3] == 13 { return i + 1 }
+            }
             i += 1
         }
         return nil
+    }
+
+    /// The request target of a head's first line, if it has one: errors answered before the head is parsed
+    /// still take the shape of the part of the URL space they were sent to.
+    static func target(in buffer: [UInt8]) -> String? {
+        guard let sp = buffer.prefix(64).firstIndex(of: 32) else { return nil }
+        let rest = buffer[(sp + 1)...].prefix(2048)
+        let end = rest.firstIndex(where: { $0 == 32 || $0 == 13 || $0 == 10 }) ?? rest.endIndex
+        return String(decoding: rest[..<end], as: UTF8.self)
     }
 
     static func isTokenByte(_ b: UInt8) -> Bool {

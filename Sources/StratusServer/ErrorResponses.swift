@@ -1,19 +1,27 @@
 import Foundation
+import StratusAPI
 import StratusHTTP
 import StratusModel
 
-/// The one place errors become HTTP: CloudKit's statuses for `StratusError` codes, protocol errors as they
-/// are, anything else a 500 whose details stay in the log. A client's mistake is never a 500.
+/// The one place errors that escape a handler, or that the HTTP layer answers itself, become HTTP: under the
+/// CloudKit paths (`/database/1`, `/device/1`, `/auth/1`) CloudKit's JSON envelope, elsewhere plain text.
+/// Internal details never reach a client: they are logged under the envelope's uuid.
 enum ErrorResponses {
-    static func status(for code: ErrorCode) -> HTTPStatus { .code(code.httpStatus) }
-
-    static func respond(_ error: any Error, _ request: HTTPRequest) -> HTTPResponse {
+    static func respond(_ error: any Error, _ path: String) -> HTTPResponse {
+        if ErrorEnvelope.isCloudKitPath(path) {
+            switch error {
+            case let e as HTTPError: return ErrorEnvelope.response(e)
+            case let e as StratusError: return ErrorEnvelope.response(e)
+            default: return ErrorEnvelope.response(StratusError(.internalError, "\(error)"))
+            }
+        }
         switch error {
         case let e as HTTPError:
             return .text(e.message + "\n", status: e.status)
-        case let e as StratusError:
-            return .text(e.reason + "\n", status: status(for: e.code))
+        case let e as StratusError where e.code != .internalError:
+            return .text(e.reason + "\n", status: .code(e.code.httpStatus))
         default:
+            _ = ErrorEnvelope.response(StratusError(.internalError, "\(error)"))  // logs the detail
             return .text("internal server error\n", status: .internalServerError)
         }
     }

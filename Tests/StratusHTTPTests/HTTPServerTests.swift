@@ -1,3 +1,4 @@
+import StratusTestSupport
 import Foundation
 import Testing
 @testable import StratusHTTP

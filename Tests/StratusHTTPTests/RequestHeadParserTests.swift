@@ -22,7 +22,7 @@ import Glibc
         var upTo = 0
         while end == nil && upTo < big.count {
             upTo = min(big.count, upTo + 4096)
-            end = RequestHeadParser.headEnd(in: Array(big[0..<upTo]), from: scanned)
+            end = try RequestHeadParser.headEnd(in: Array(big[0..<upTo]), from: scanned)
             scanned = upTo
         }
         let request = try RequestHeadParser.parse(big[0..<end!], remoteAddress: "")

@@ -5,12 +5,12 @@ import Glibc
 
 /// A deliberately plain HTTP client on a blocking POSIX socket, so tests can send exactly the bytes they
 /// want (malformed, oversized, slow) and see exactly what comes back.
-final class RawClient: @unchecked Sendable {
+public final class RawClient: @unchecked Sendable {
     let fd: Int32
     /// Bytes received past the last response read (pipelined responses can arrive in one segment).
     private var pending = Data()
 
-    init(port: UInt16, receiveTimeout: Double = 5) throws {
+    public init(port: UInt16, receiveTimeout: Double = 5) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -26,7 +26,7 @@ final class RawClient: @unchecked Sendable {
 
     /// Sends bytes; false once the server has closed its side.
     @discardableResult
-    func send(_ data: Data) -> Bool {
+    public func send(_ data: Data) -> Bool {
         data.withUnsafeBytes { buf in
             var sent = 0
             while sent < buf.count {
@@ -38,10 +38,10 @@ final class RawClient: @unchecked Sendable {
         }
     }
 
-    func send(_ s: String) { send(Data(s.utf8)) }
+    public func send(_ s: String) { send(Data(s.utf8)) }
 
     /// Reads until the server closes or the timeout passes.
-    func readAll() -> Data {
+    public func readAll() -> Data {
         var out = Data()
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -52,24 +52,24 @@ final class RawClient: @unchecked Sendable {
         return out
     }
 
-    struct Response {
-        var status: Int
-        var headers: [String: String]
-        var body: Data
+    public struct Response {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: Data
     }
 
     /// Blocking reads run on a thread of their own: blocking one of Swift's few cooperative threads would starve the
     /// very server the test is waiting for.
-    func response(head isHead: Bool = false) async -> Response? {
+    public func response(head isHead: Bool = false) async -> Response? {
         await withCheckedContinuation { c in Thread { c.resume(returning: self.readResponse(head: isHead)) }.start() }
     }
 
-    func all() async -> Data {
+    public func all() async -> Data {
         await withCheckedContinuation { c in Thread { c.resume(returning: self.readAll()) }.start() }
     }
 
     /// Reads exactly one response (Content-Length framed; a response to HEAD has none).
-    func readResponse(head isHead: Bool = false) -> Response? {
+    public func readResponse(head isHead: Bool = false) -> Response? {
         var data = pending
         pending = Data()
         var buf = [UInt8](repeating: 0, count: 65536)

@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+import StratusHTTP
+import StratusModel
+
+/// CloudKit's error envelope, `{uuid, serverErrorCode, reason, retryAfter?, redirectURL?}`, and the one rule for
+/// what an error may tell a client: an internal error's text (SQLite's messages, file paths) stays in the server's
+/// log under the error's `uuid`, and the client gets only that uuid to quote.
+public enum ErrorEnvelope {
+    static let logger = Logger(label: "stratus")
+
+    /// Paths whose errors, whatever layer answers them, take CloudKit's JSON shape.
+    public static func isCloudKitPath(_ path: String) -> Bool {
+        path.hasPrefix("/database/1/") || path.hasPrefix("/device/1/") || path.hasPrefix("/auth/1/")
+    }
+
+    /// The reason a client may read, logging the real one for internal errors.
+    static func publicReason(_ e: StratusError, uuid: String) -> String {
+        guard e.code == .internalError else { return e.reason }
+        logger.error("internal error", metadata: ["uuid": "\(uuid)", "detail": "\(e.reason)"])
+        return "internal error; quote \(uuid) to the server's operator"
+    }
+
+    public static func response(_ e: StratusError, status: HTTPStatus? = nil) -> HTTPResponse {
+        let uuid = UUID().uuidString.lowercased()
+        var w = JSONWriter(capacity: 256)
+        w.beginObject()
+        w.field("uuid", uuid)
+        w.field("serverErrorCode", e.code.rawValue)
+        w.field("reason", publicReason(e, uuid: uuid))
+        if let r = e.retryAfter { w.field("retryAfter", Int64(r)) }
+        if let u = e.redirectURL { w.field("redirectURL", u) }
+        w.endObject()
+        var r = HTTPResponse.json(w.data, status: status ?? .code(e.code.httpStatus))
+        if let after = e.retryAfter { r.headers["retry-after"] = String(after) }
+        return r
+    }
+
+    /// A protocol error from the HTTP layer (400, 404, 405, 408, 413, 431, 505) as CloudKit's envelope, keeping
+    /// its HTTP status.
+    public static func response(_ e: HTTPError) -> HTTPResponse {
+        let code: ErrorCode = switch e.status.code {
+        case 404: .notFound
+        case 413: .quotaExceeded
+        case 429: .throttled
+        case 500...: .internalError
+        default: .badRequest
+        }
+        return response(StratusError(code, e.message), status: e.status)
+    }
+}
