@@ -1,5 +1,6 @@
 import Foundation
 import StratusHTTP
+import StratusStore
 
 /// How to run Stratus: where its data, templates and static files live, and how it listens. Every default
 /// is here, so `stratus serve` with no options and a test with `ServerConfig(port: 0, …)` build the same server.
@@ -16,11 +17,13 @@ public struct ServerConfig: Sendable {
     /// The largest CloudKit API request body (`serve --api-body-limit`).
     public var apiBodyLimit: Int
     public var http: HTTPServerConfig
+    /// `full` (default): an acknowledged write is on disk. `relaxed`: survives a process crash, not a power cut.
+    public var durability: Durability = .full
     /// Sign-in throttling for the console and the CloudKit sign-in pages.
     public var signInThrottle: SignInThrottle.Policy = SignInThrottle.Policy()
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL = URL(fileURLWithPath: "./data"),
-                templatesDirectory: URL = URL(fileURLWithPath: "Templates"), publicDirectory: URL = URL(fileURLWithPath: "Public"),
+                templatesDirectory: URL = ResourceLocator.templates, publicDirectory: URL = ResourceLocator.publicFiles,
                 demo: Bool = false, allowProductionUserData: Bool = false, apiBodyLimit: Int = 16 * 1024 * 1024,
                 http: HTTPServerConfig = HTTPServerConfig()) {
         self.apiBodyLimit = apiBodyLimit

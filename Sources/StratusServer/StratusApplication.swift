@@ -18,7 +18,7 @@ public final class StratusApplication: Sendable {
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
         self.logger = logger
-        store = try RecordStore(dataDirectory: config.dataDirectory)
+        store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability)
         if config.demo { try DemoData.install(into: store) }
         var http = config.http
         http.host = config.host

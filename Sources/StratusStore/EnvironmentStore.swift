@@ -20,7 +20,7 @@ public final class EnvironmentStore: Sendable {
     /// Custom roles per user, as every authenticated API request needs them (see `roles(of:)`).
     let roleCache = ExpiringCache<String, RoleMembership>()
 
-    init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL) throws {
+    init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full) throws {
         self.container = container
         self.environment = environment
         var config = Configuration()
@@ -29,7 +29,7 @@ public final class EnvironmentStore: Sendable {
             // The writer keeps a large page cache (index pages of big tables); each of the readers a smaller one,
             // since they share the OS page cache anyway and five 32 MB caches made a loaded server's memory.
             let cacheKiB = db.configuration.readonly ? 8_000 : 32_000
-            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -\(cacheKiB); PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000; PRAGMA foreign_keys = ON")
+            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma); PRAGMA cache_size = -\(cacheKiB); PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000; PRAGMA foreign_keys = ON")
             db.add(function: DatabaseFunction("stratus_distance", argumentCount: 4, pure: true) { v in
                 guard let a = Double.fromDatabaseValue(v[0]), let b = Double.fromDatabaseValue(v[1]),
                       let c = Double.fromDatabaseValue(v[2]), let d = Double.fromDatabaseValue(v[3]) else { return nil }
@@ -38,6 +38,8 @@ public final class EnvironmentStore: Sendable {
         }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         pool = try DatabasePool(path: file.path, configuration: config)
+        // GRDB sets the writer to synchronous = NORMAL when it turns WAL on, after `prepareDatabase`: set it again.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
         try EnvironmentMigrations.migrator.migrate(pool)
         let (secret, catalog) = try pool.write { db -> (Data, Catalog) in
             if let s = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'secret'") { return (s, try SchemaStorage.load(db)) }

@@ -8,6 +8,8 @@ import Synchronization
 /// environments are isolated, back up as files, and a reset never touches another container.
 public final class RecordStore: Sendable {
     public let dataDirectory: URL
+    /// How every database file of this store commits (see `Durability`).
+    public let durability: Durability
     let control: DatabaseQueue
     private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
     /// Every API request authenticates; these keep that from being two trips to the control database
@@ -15,12 +17,14 @@ public final class RecordStore: Sendable {
     let apiTokenCache = ExpiringCache<String, APIToken>()
     let webTokenCache = ExpiringCache<String, WebAuthSession>()
 
-    public init(dataDirectory: URL) throws(StratusError) {
+    public init(dataDirectory: URL, durability: Durability = .full) throws(StratusError) {
         self.dataDirectory = dataDirectory
+        self.durability = durability
         control = try guarded {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
             var config = Configuration()
             config.busyMode = .timeout(10)
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
             let q = try DatabaseQueue(path: dataDirectory.appendingPathComponent("stratus.sqlite").path, configuration: config)
             var m = DatabaseMigrator()
             m.registerMigration("v1") { db in
@@ -90,7 +94,7 @@ public final class RecordStore: Sendable {
         let dir = directory(of: id)
         let store = try guarded {
             try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),
-                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"))
+                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability)
         }
         return open.withLock { cache in
             if let s = cache[key] { return s }

@@ -2,29 +2,35 @@ import ArgumentParser
 import Foundation
 import Logging
 import StratusServer
+import StratusStore
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the Stratus server.")
     @Option(help: "The address to listen on.") var host: String = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port: UInt16 = 8080
     @Option(help: "The data directory.") var data: String = "./data"
-    @Option(help: "The console's templates.") var templates: String = "Templates"
-    @Option(help: "The console's static files.") var `public`: String = "Public"
+    @Option(help: "The console's templates (default: found beside the executable).") var templates: String?
+    @Option(help: "The console's static files (default: found beside the executable).") var `public`: String?
+    @Option(help: "full (default): an acknowledged write is on disk. relaxed: survives a crash of the process, but a power cut or OS crash can lose the last acknowledged writes (for CI and laptops).")
+    var durability: String = "full"
     @Flag(help: "Create a demo container with records (once).") var demo = false
     @Option(help: "The largest CloudKit API request body, in bytes (larger ones get 413 before they are read).")
     var apiBodyLimit: Int = 16 * 1024 * 1024
 
     func validate() throws {
         guard apiBodyLimit >= 64 * 1024 else { throw ValidationError("--api-body-limit must be at least 65536 bytes") }
+        guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or relaxed") }
     }
     @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
     var allowProductionUserData = false
 
     func run() async throws {
         LoggingSystem.bootstrap(LineLogHandler.init)
-        let config = ServerConfig(host: host, port: port, dataDirectory: URL(fileURLWithPath: data),
-                                  templatesDirectory: URL(fileURLWithPath: templates), publicDirectory: URL(fileURLWithPath: `public`), demo: demo,
+        var config = ServerConfig(host: host, port: port, dataDirectory: URL(fileURLWithPath: data),
+                                  templatesDirectory: templates.map { URL(fileURLWithPath: $0) } ?? ResourceLocator.templates,
+                                  publicDirectory: `public`.map { URL(fileURLWithPath: $0) } ?? ResourceLocator.publicFiles, demo: demo,
                                   allowProductionUserData: allowProductionUserData, apiBodyLimit: apiBodyLimit)
+        config.durability = Durability(rawValue: durability) ?? .full
         let app: StratusApplication
         do { app = try StratusApplication(config: config) } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))

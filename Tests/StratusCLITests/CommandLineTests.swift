@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 @Suite struct CommandLineTests {
@@ -84,5 +87,36 @@ import Testing
         #expect(try await Executables.run("stratus", ["schema", "export"] + c + d).stdout == exported.stdout)
         let unknownEnv = try await Executables.run("stratus", ["schema", "export", "--environment", "staging"] + c + d)
         #expect(unknownEnv.status != 0 && unknownEnv.stderr.contains("unknown environment"))
+    }
+}
+
+/// The release binary needs no flags to find its console, whatever the working directory.
+@Suite struct RunsAnywhereTests {
+    @Test func serveFindsTemplatesAndStaticFilesFromAnyWorkingDirectory() async throws {
+        let dir = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = Process()
+        p.executableURL = Executables.url("stratus")
+        p.arguments = ["serve", "--port", "0", "--data", "data"]
+        p.currentDirectoryURL = dir
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        let url = try await Executables.offPool { () -> String in
+            var text = ""
+            while !text.contains("\n") {
+                let d = out.fileHandleForReading.availableData
+                if d.isEmpty { break }
+                text += String(decoding: d, as: UTF8.self)
+            }
+            return text
+        }
+        let base = try #require(url.firstMatch(of: /serving (http:\/\/[^\s]+\/)/).map { String($0.1) }, "serve printed: \(url)")
+        let (login, r1) = try await URLSession.shared.data(from: URL(string: base + "console/login")!)
+        #expect((r1 as? HTTPURLResponse)?.statusCode == 200 && String(decoding: login, as: UTF8.self).contains("<form"))
+        let (_, r2) = try await URLSession.shared.data(from: URL(string: base + "-/static/console.css")!)
+        #expect((r2 as? HTTPURLResponse)?.statusCode == 200)
     }
 }
