@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP", "StratusTestSupport"]),
         .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
+        .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport"]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.

@@ -5,11 +5,15 @@ import Testing
 import StratusHTTP
 import StratusModel
 import StratusStore
+import StratusTestSupport
 
 /// An end-to-end check from outside the Swift code: a Python client (requests + cryptography) written from
 /// CloudKit's documentation signs its own requests and drives the real server.
 @Suite struct PythonClientTests {
-    @Test func documentedServerToServerClientWorks() async throws {
+    static let available = Prerequisites.available(Prerequisites.pythonModules(["requests", "cryptography"]))
+
+    @Test(.enabled(if: available, "python3 with requests and cryptography is not installed: pip install requests cryptography"))
+    func documentedServerToServerClientWorks() async throws {
         let f = try await APIFixture()
         let key = P256.Signing.PrivateKey()
         let registered = try f.app.store.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)

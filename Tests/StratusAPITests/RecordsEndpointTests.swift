@@ -171,3 +171,24 @@ import StratusStore
         #expect(over.status == 400 && over.json.code == "BAD_REQUEST")
     }
 }
+
+/// What an independent client sends without types: BYTES as base64 text, TIMESTAMP as a JavaScript number.
+@Suite struct UntypedValueTests {
+    @Test func untypedTextIsBytesAndFractionalMillisAreTimestamps() async throws {
+        let f = try await APIFixture()
+        let typed = #"{"operations":[{"operationType":"create","record":{"recordName":"t","recordType":"Blob","fields":{"data":{"value":"AAEC","type":"BYTES"},"when":{"value":1700000000000,"type":"TIMESTAMP"}}}}]}"#
+        #expect(try await f.call("records/modify", typed, user: f.aliceToken).json.records.first?.code == nil)
+        let untyped = #"{"operations":[{"operationType":"create","record":{"recordName":"u","recordType":"Blob","fields":{"data":{"value":"AQID"},"when":{"value":1700000000123.75},"list":{"value":["AAE="]}}}}]}"#
+        let r = try await f.call("records/modify", untyped, user: f.aliceToken)
+        let fields = r.json.records.first?["fields"]
+        #expect(fields?["data"]?["type"]?.string == "BYTES" && fields?["data"]?["value"]?.string == "AQID", "\(r.text)")
+        #expect(fields?["when"]?["type"]?.string == "TIMESTAMP" && fields?["when"]?["value"] == .int(1700000000123), "\(r.text)")
+        let bad = #"{"operations":[{"operationType":"create","record":{"recordName":"v","recordType":"Blob","fields":{"data":{"value":"not base64!"}}}}]}"#
+        let refused = try await f.call("records/modify", bad, user: f.aliceToken)
+        #expect(refused.json.records.first?.code == "BAD_REQUEST" && refused.text.contains("base64"))
+        // A typed TIMESTAMP with a fraction is still refused, as CloudKit does.
+        let fraction = #"{"operations":[{"operationType":"create","record":{"recordName":"w","recordType":"Blob","fields":{"when":{"value":1.5,"type":"TIMESTAMP"}}}}]}"#
+        let typedFraction = try await f.call("records/modify", fraction, user: f.aliceToken)
+        #expect((typedFraction.json.code ?? typedFraction.json.records.first?.code) == "BAD_REQUEST", "\(typedFraction.text)")
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StratusHTTP
+import StratusTestSupport
 
 /// The console's main flows in a real browser: headless Chromium driven over WebDriver by
 /// `Tests/e2e/browser_flows.py`, which saves a screenshot per step under `test-artifacts/screenshots/`.
@@ -8,10 +9,9 @@ import StratusHTTP
 /// skipped when they are missing.
 @Suite struct BrowserTests {
     static let driver = ProcessInfo.processInfo.environment["CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
-    static let available = FileManager.default.isExecutableFile(atPath: driver)
-        || ProcessInfo.processInfo.environment["STRATUS_REQUIRE_BROWSER"] == "1"
+    static let available = Prerequisites.available(FileManager.default.isExecutableFile(atPath: driver) && Prerequisites.pythonModules(["requests"]))
 
-    @Test(.enabled(if: available, "chromium-driver is not installed"))
+    @Test(.enabled(if: available, "chromium, chromium-driver (apt-get install chromium chromium-driver) or python3's requests are not installed"))
     func mainFlowsInHeadlessChromium() async throws {
         let f = try await ConsoleFixture()
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -257,6 +257,14 @@ struct RecordWriter {
         switch (value, type.isList, type.scalar) {
         case (.int64(let i), false, .double): v = .double(Double(i))
         case (.int64(let i), false, .timestamp): v = .timestamp(i)
+        // Clients that send no type send a TIMESTAMP as a JavaScript number, fraction and all: whole milliseconds.
+        case (.double(let d), false, .timestamp) where d.isFinite && abs(d) < 9.2e18: v = .timestamp(Int64(d.rounded(.towardZero)))
+        // … and BYTES as their base64 text.
+        case (.string(let text), false, .bytes):
+            guard let data = Data(base64Encoded: text) else {
+                throw StratusError(.badRequest, "field '\(field)' is BYTES and needs base64 text", recordName: recordName)
+            }
+            v = .bytes(data)
         case (.list(let et, let items), true, _) where et != type.scalar:
             v = .list(type.scalar, try items.map { try coerce($0, to: FieldType(type.scalar), field: field, recordName: recordName) })
         case (.list(nil, let items), true, _): v = .list(type.scalar, items)
