@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "stratus",
             dependencies: [
-                "StratusModel", "StratusStore", "StratusServer", "StratusAPI", .product(name: "Logging", package: "swift-log"), .product(name: "Logging", package: "swift-log"),
+                "StratusModel", "StratusStore", "StratusServer", "StratusAPI", "StratusHTTP", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -68,8 +68,7 @@ extension CloudKitAPI {
     /// The sign-in page for this container environment; a browser caller's origin rides along so the token can be
     /// posted back to it.
     func signInURL(_ req: HTTPRequest, container: ContainerID, environment: Environment) -> String {
-        let host = req.headers["host"] ?? "127.0.0.1"
         let origin = req.headers["origin"].map { "?origin=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? ""
-        return "http://\(host)/auth/1/\(container.rawValue)/\(environment.rawValue)/signin" + origin
+        return "\(req.baseURL)/auth/1/\(container.rawValue)/\(environment.rawValue)/signin" + origin
     }
 }

@@ -33,7 +33,7 @@ extension CloudKitAPI {
         }
     }
 
-    func baseURL(_ req: HTTPRequest) -> String { "http://\(req.headers["host"] ?? "127.0.0.1")" }
+    func baseURL(_ req: HTTPRequest) -> String { req.baseURL }
 
     /// Routes outside `/database/1`: the upload targets and download URLs that `assets/upload` and fetched
     /// records hand out.

@@ -16,14 +16,10 @@ final class SignInPages: Sendable {
     let store: RecordStore
     let blocking: BlockingWork
     let throttle: SignInThrottle
-    /// `scheme://host[:port]` of the public URL the server runs behind, if any (forms posted from it are its own).
-    let publicOrigin: String?
-
-    init(store: RecordStore, blocking: BlockingWork, throttle: SignInThrottle, publicOrigin: String? = nil) {
+    init(store: RecordStore, blocking: BlockingWork, throttle: SignInThrottle) {
         self.store = store
         self.blocking = blocking
         self.throttle = throttle
-        self.publicOrigin = publicOrigin
     }
 
     func register(_ router: inout Router) {
@@ -57,7 +53,7 @@ final class SignInPages: Sendable {
         let page = PageContext(container: container, environment: environment, callback: callback, openerOrigin: openerOrigin, mode: mode)
         if req.method == .get { return HTML.page(form(page, message: nil)) }
         // A form posted from another site is refused: sign-in must happen on this page.
-        guard SameOrigin.allows(req, publicOrigin: publicOrigin) else {
+        guard SameOrigin.allows(req) else {
             return HTML.page(Self.layout("Refused", "<p>This form can only be sent from its own page.</p>"), status: .forbidden)
         }
         let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })

@@ -33,7 +33,7 @@ extension Console {
         }
         throttle.succeeded(account: account)
         var r = HTTPResponse.redirect(to: "/console/")
-        r.headers["set-cookie"] = sessionCookie(result.token, maxAge: Int(RecordStore.sessionAbsolute / 1000))
+        r.headers["set-cookie"] = sessionCookie(result.token, maxAge: Int(RecordStore.sessionAbsolute / 1000), req)
         return r
     }
 
@@ -45,7 +45,7 @@ extension Console {
         }
         _ = try? await blocking.run { try store.endAdminSession(token) }
         var r = HTTPResponse.redirect(to: "/console/login")
-        r.headers["set-cookie"] = sessionCookie("", maxAge: 0)
+        r.headers["set-cookie"] = sessionCookie("", maxAge: 0, req)
         return r
     }
 
@@ -72,7 +72,7 @@ extension Console {
                 return (s.token, s.csrf)
             }
             var r = HTTPResponse.redirect(to: "/console/")
-            r.headers["set-cookie"] = sessionCookie(session.0, maxAge: Int(RecordStore.sessionAbsolute / 1000))
+            r.headers["set-cookie"] = sessionCookie(session.0, maxAge: Int(RecordStore.sessionAbsolute / 1000), req)
             return r
         } catch {
             let e = error as? StratusError ?? StratusError(.internalError, "Something went wrong.")

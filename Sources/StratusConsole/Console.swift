@@ -85,8 +85,10 @@ public final class Console: Sendable {
         return nil
     }
 
-    func sessionCookie(_ value: String, maxAge: Int) -> String {
-        "\(Console.cookieName)=\(value); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(maxAge)" + (secureCookies ? "; Secure" : "")
+    /// `Secure` whenever the browser reached the console over https (directly, or through a trusted proxy or the
+    /// public URL), so the session never travels in clear text.
+    func sessionCookie(_ value: String, maxAge: Int, _ req: HTTPRequest) -> String {
+        "\(Console.cookieName)=\(value); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(maxAge)" + (secureCookies || req.scheme == "https" ? "; Secure" : "")
     }
 
     /// Runs a page with the visitor's session, or sends them to sign in. A form post must carry the session's

@@ -94,6 +94,7 @@ struct HTTPConnection {
             return false
         }
         buffer.removeSubrange(0..<end)
+        request.resolveClient(publicURL: config.publicURL, trustedProxies: config.trustedProxies)
 
         let match = router.match(request.method, request.pathSegments)
         var limit = 64 * 1024
@@ -154,7 +155,7 @@ struct HTTPConnection {
         let hundredths = elapsed.seconds * 100_000 + elapsed.attoseconds / 10_000_000_000_000
         logger.info("request", metadata: [
             "method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
-            "duration_ms": "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)", "remote": "\(remoteAddress)",
+            "duration_ms": "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)", "remote": "\(request.clientAddress == HTTPRequest.host(ofAddress: remoteAddress) ? remoteAddress : request.clientAddress)",
         ])
         return wrote && keepAlive
     }

@@ -18,6 +18,11 @@ public struct HTTPRequest: Sendable {
     public var clientAddress: String
     /// `https` when the client reached the server over TLS (a trusted proxy said so, or the public URL is https).
     public var scheme: String = "http"
+    /// Where absolute URLs for this client start: the public URL, or `scheme://Host`. The one URL base every
+    /// face builds links with (asset URLs, sign-in redirects, the web courier, share pages).
+    public var baseURL: String = "http://127.0.0.1"
+    /// The origin of this server as the client's browser sees it, for same-origin checks.
+    public var origin: String { baseURL }
     /// Values captured by the route pattern (`{name}` segments and a trailing `*` as "*").
     public var parameters: [String: String] = [:]
 
@@ -41,6 +46,32 @@ public struct HTTPRequest: Sendable {
         }
         if segments.last == "" && segments.count > 1 { segments.removeLast() }
         pathSegments = segments == [""] ? [] : segments
+    }
+
+    /// Fills in the client's address, scheme and URL base from the connection, the public URL and, when the
+    /// peer is a trusted proxy, its `X-Forwarded-For` (the nearest address that is not itself a trusted proxy)
+    /// and `X-Forwarded-Proto`.
+    public mutating func resolveClient(publicURL: String?, trustedProxies: [CIDR]) {
+        if !trustedProxies.isEmpty, trustedProxies.contains(where: { $0.contains(clientAddress) }) {
+            if let forwarded = headers["x-forwarded-for"] {
+                let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                if let client = hops.reversed().first(where: { hop in !trustedProxies.contains { $0.contains(hop) } }) ?? hops.first,
+                   CIDR.bytes(of: client) != nil {
+                    clientAddress = client
+                }
+            }
+            if let proto = headers["x-forwarded-proto"]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+               proto == "https" || proto == "http" {
+                scheme = proto
+            }
+        }
+        if let publicURL {
+            baseURL = publicURL
+            if publicURL.hasPrefix("https://") { scheme = "https" }
+        } else {
+            let host = headers["host"].flatMap { h in h.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) } ? h : nil }
+            baseURL = "\(scheme)://\(host ?? "127.0.0.1")"
+        }
     }
 
     /// `127.0.0.1:5000` → `127.0.0.1`, `[::1]:5000` → `::1`.

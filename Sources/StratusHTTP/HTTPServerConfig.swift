@@ -15,6 +15,11 @@ public struct HTTPServerConfig: Sendable {
     public var drainTimeout: Duration
     /// Bodies smaller than this are sent uncompressed.
     public var gzipMinimumBytes: Int
+    /// `scheme://host[:port]` the world reaches this server at (behind TLS or a proxy): every absolute URL the
+    /// server builds starts with it. Nil: built from the request's `Host` over http (or https from a trusted proxy).
+    public var publicURL: String? = nil
+    /// Peers whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed (`serve --trust-proxy`).
+    public var trustedProxies: [CIDR] = []
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, maxHeaderBytes: Int = 16 * 1024,
                 requestTimeout: Duration = .seconds(15), idleTimeout: Duration = .seconds(30),

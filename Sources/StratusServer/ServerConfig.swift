@@ -22,6 +22,15 @@ public struct ServerConfig: Sendable {
     /// Sign-in throttling for the console and the CloudKit sign-in pages.
     public var signInThrottle: SignInThrottle.Policy = SignInThrottle.Policy()
 
+    /// A public URL as `scheme://host[:port]` (lowercased, no trailing slash), or nil if it is not one.
+    public static func publicOrigin(_ text: String) -> String? {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix("/") { t.removeLast() }
+        guard let u = URL(string: t), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = u.host,
+              u.path.isEmpty, u.query == nil, u.user == nil, !host.isEmpty else { return nil }
+        return "\(scheme)://\(host.lowercased())" + (u.port.map { ":\($0)" } ?? "")
+    }
+
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL = URL(fileURLWithPath: "./data"),
                 templatesDirectory: URL = ResourceLocator.templates, publicDirectory: URL = ResourceLocator.publicFiles,
                 demo: Bool = false, allowProductionUserData: Bool = false, apiBodyLimit: Int = 16 * 1024 * 1024,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import StratusHTTP
 import StratusServer
 import StratusStore
 
@@ -20,7 +21,16 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard apiBodyLimit >= 64 * 1024 else { throw ValidationError("--api-body-limit must be at least 65536 bytes") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or relaxed") }
+        if let publicURL, ServerConfig.publicOrigin(publicURL) == nil {
+            throw ValidationError("--public-url must look like https://ck.example.com (a scheme, a host and an optional port, no path)")
+        }
+        for p in trustProxy where CIDR(p) == nil { throw ValidationError("--trust-proxy '\(p)' is not an address or CIDR range") }
     }
+    @Option(help: "The URL the world reaches this server at, e.g. https://ck.example.com behind a TLS proxy: every absolute URL the server builds uses it, and the console cookie is Secure under https.")
+    var publicURL: String?
+    @Option(help: "A proxy (address or CIDR, repeatable) whose X-Forwarded-For and X-Forwarded-Proto are believed.")
+    var trustProxy: [String] = []
+
     @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
     var allowProductionUserData = false
 
@@ -31,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
                                   publicDirectory: `public`.map { URL(fileURLWithPath: $0) } ?? ResourceLocator.publicFiles, demo: demo,
                                   allowProductionUserData: allowProductionUserData, apiBodyLimit: apiBodyLimit)
         config.durability = Durability(rawValue: durability) ?? .full
+        config.http.publicURL = publicURL.flatMap(ServerConfig.publicOrigin)
+        config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
         let app: StratusApplication
         do { app = try StratusApplication(config: config) } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))

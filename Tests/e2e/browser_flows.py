@@ -25,7 +25,8 @@ class WebDriver:
                 if requests.get(self.url + "/status", timeout=1).ok: break
             except requests.RequestException: time.sleep(0.1)
         caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]}}}}
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]
+                    + os.environ.get("CHROME_ARGS", "").split()}}}}
         r = requests.post(self.url + "/session", json=caps, timeout=60).json()
         if "sessionId" not in r.get("value", {}): raise RuntimeError(f"no browser session: {r}")
         self.session = f"{self.url}/session/{r['value']['sessionId']}"
