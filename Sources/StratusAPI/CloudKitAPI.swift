@@ -15,12 +15,15 @@ public struct CloudKitAPI: Sendable {
     let assetURLs = AssetURLs()
     /// Shared with the console's sign-in, so one address's failures count once across both.
     let throttle: SignInThrottle
+    let limits: APILimits
 
-    public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024, throttle: SignInThrottle = SignInThrottle()) {
+    public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024, throttle: SignInThrottle = SignInThrottle(),
+                limits: APILimits = APILimits()) {
         self.store = store
         self.blocking = blocking
         self.bodyLimit = bodyLimit
         self.throttle = throttle
+        self.limits = limits
     }
 
     public func register(_ router: inout Router) {
@@ -56,6 +59,7 @@ public struct CloudKitAPI: Sendable {
 
     func handle(_ req: HTTPRequest) async -> HTTPResponse {
         do {
+            try limits.admit(address: req.clientAddress)
             let container = try ContainerID(req.parameters["container"] ?? "")
             let environment = try Environment(parsing: req.parameters["environment"] ?? "")
             let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
@@ -67,6 +71,7 @@ public struct CloudKitAPI: Sendable {
                 // Opening the environment answers NOT_FOUND for an unknown container, from a cache after the first time.
                 _ = try api.store.environment(container, environment)
                 let a = try api.authenticate(req, container: container, environment: environment)
+                if let user = a.userRecordName { try api.limits.admit(user: "\(container.rawValue)/\(user)") }
                 if a.serverToServer && action.hasPrefix("users/") {
                     throw StratusError.authenticationFailed("users/* endpoints need a signed-in user (ckWebAuthToken): a server-to-server key has no user identity to look up or discover with")
                 }

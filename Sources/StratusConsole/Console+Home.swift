@@ -15,13 +15,17 @@ extension Console {
         }
         let users = try userValues(scope)
         let browsable = !scope.isProduction || allowProductionUserData
+        let usage = try env.storageUsage()
+        let storage = "\(ValueDisplay.byteCount(usage.totalBytes)) (records \(ValueDisplay.byteCount(usage.recordBytes)), assets \(ValueDisplay.byteCount(usage.assetBytes)))"
+            + (usage.quotaBytes.map { " of a \(ValueDisplay.byteCount($0)) quota" } ?? ", no quota")
         let values: [String: Any] = [
             "recordCount": try env.recordCount(), "typeCount": schema.recordTypes.count, "zones": zones,
-            "users": users, "hasUsers": !users.isEmpty, "browsable": browsable,
+            "users": users, "hasUsers": !users.isEmpty, "browsable": browsable, "storage": storage, "overQuota": usage.exceeds(),
         ]
-        let json: [String: Any] = ["container": scope.container.rawValue, "environment": scope.environment.rawValue,
+        var json: [String: Any] = ["container": scope.container.rawValue, "environment": scope.environment.rawValue,
                                    "recordCount": values["recordCount"]!, "recordTypes": schema.recordTypes.map(\.name),
                                    "users": users.map { ["userRecordName": $0["userRecordName"]!, "email": $0["email"]!] }]
+        json["storage"] = ["recordBytes": usage.recordBytes, "assetBytes": usage.assetBytes, "quotaBytes": usage.quotaBytes as Any]
         return page(req, s, scope, tab: "home", "home", title: "Home", values, json: json)
     }
 

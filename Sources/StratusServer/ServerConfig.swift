@@ -1,6 +1,7 @@
 import Foundation
 import StratusHTTP
 import StratusStore
+import StratusAPI
 
 /// How to run Stratus: where its data, templates and static files live, and how it listens. Every default
 /// is here, so `stratus serve` with no options and a test with `ServerConfig(port: 0, …)` build the same server.
@@ -19,6 +20,10 @@ public struct ServerConfig: Sendable {
     public var http: HTTPServerConfig
     /// `full` (default): an acknowledged write is on disk. `relaxed`: survives a process crash, not a power cut.
     public var durability: Durability = .full
+    /// Each container environment's storage quota in bytes (`serve --storage-quota-mb`); nil for none.
+    public var storageQuotaBytes: Int64? = nil
+    /// CloudKit API request rates (`serve --api-rate-per-user`, `--api-rate-per-address`).
+    public var apiLimits = APILimits()
     /// Sign-in throttling for the console and the CloudKit sign-in pages.
     public var signInThrottle: SignInThrottle.Policy = SignInThrottle.Policy()
 

@@ -18,7 +18,7 @@ public final class StratusApplication: Sendable {
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
         self.logger = logger
-        store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability)
+        store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes)
         if config.demo { try DemoData.install(into: store) }
         var http = config.http
         http.host = config.host
@@ -37,7 +37,7 @@ public final class StratusApplication: Sendable {
         router.add(.get, "/-/health") { _ in .json(Data("{\"status\":\"ok\"}".utf8)) }
         router.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
         router.add(.get, "/") { _ in .redirect(to: "/console/", status: .found) }
-        CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle).register(&router)
+        CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits).register(&router)
         return router
     }
 

@@ -10,6 +10,7 @@ extension EnvironmentStore {
         guard data.count <= AssetStore.maximumSize else {
             throw StratusError(.quotaExceeded, "an asset holds at most \(AssetStore.maximumSize / 1024 / 1024) MB")
         }
+        try checkQuota(adding: Int64(data.count))
         let (base64, _) = AssetStore.checksum(of: data)
         let staged = try guarded { try assets.stage(data) }
         defer { try? FileManager.default.removeItem(at: staged.temp) }

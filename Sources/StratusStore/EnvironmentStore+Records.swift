@@ -15,6 +15,7 @@ extension EnvironmentStore {
             throw .badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(operations.count)")
         }
         guard !operations.isEmpty else { return [] }
+        if operations.contains(where: { !$0.operationType.isDelete }) { try checkQuota() }
         if !zoneID.isDefault && !database.scope.allowsCustomZones {
             throw StratusError(.zoneNotFound, "the public database has only the default zone", zoneID: zoneID)
         }

@@ -19,8 +19,13 @@ public final class EnvironmentStore: Sendable {
     private let statistics = Mutex<(writes: Int, basis: Int)>((0, 0))
     /// Custom roles per user, as every authenticated API request needs them (see `roles(of:)`).
     let roleCache = ExpiringCache<String, RoleMembership>()
+    /// The most bytes (records and assets) this environment may hold; nil for no limit.
+    let quotaBytes: Int64?
+    let usageCache = Mutex<(ContinuousClock.Instant, StorageUsage)?>(nil)
 
-    init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full) throws {
+    init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
+         quotaBytes: Int64? = nil) throws {
+        self.quotaBytes = quotaBytes
         self.container = container
         self.environment = environment
         var config = Configuration()

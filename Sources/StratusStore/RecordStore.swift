@@ -10,6 +10,8 @@ public final class RecordStore: Sendable {
     public let dataDirectory: URL
     /// How every database file of this store commits (see `Durability`).
     public let durability: Durability
+    /// Each container environment's storage quota in bytes (records and assets); nil for none.
+    public let quotaBytes: Int64?
     let control: DatabaseQueue
     private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
     /// Every API request authenticates; these keep that from being two trips to the control database
@@ -17,8 +19,9 @@ public final class RecordStore: Sendable {
     let apiTokenCache = ExpiringCache<String, APIToken>()
     let webTokenCache = ExpiringCache<String, WebAuthSession>()
 
-    public init(dataDirectory: URL, durability: Durability = .full) throws(StratusError) {
+    public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil) throws(StratusError) {
         self.dataDirectory = dataDirectory
+        self.quotaBytes = quotaBytes
         self.durability = durability
         control = try guarded {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
@@ -94,7 +97,7 @@ public final class RecordStore: Sendable {
         let dir = directory(of: id)
         let store = try guarded {
             try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),
-                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability)
+                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability, quotaBytes: quotaBytes)
         }
         return open.withLock { cache in
             if let s = cache[key] { return s }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import StratusHTTP
 import StratusServer
+import StratusAPI
 import StratusStore
 
 struct ServeCommand: AsyncParsableCommand {
@@ -20,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard apiBodyLimit >= 64 * 1024 else { throw ValidationError("--api-body-limit must be at least 65536 bytes") }
+        guard storageQuotaMb >= 0, apiRatePerUser >= 0, apiRatePerAddress >= 0 else { throw ValidationError("quotas and rates cannot be negative") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or relaxed") }
         if let publicURL, ServerConfig.publicOrigin(publicURL) == nil {
             throw ValidationError("--public-url must look like https://ck.example.com (a scheme, a host and an optional port, no path)")
@@ -30,6 +32,13 @@ struct ServeCommand: AsyncParsableCommand {
     var publicURL: String?
     @Option(help: "A proxy (address or CIDR, repeatable) whose X-Forwarded-For and X-Forwarded-Proto are believed.")
     var trustProxy: [String] = []
+
+    @Option(help: "Each container environment's storage quota in MB (records and assets); writes past it get QUOTA_EXCEEDED. 0: none.")
+    var storageQuotaMb: Int = 0
+    @Option(help: "CloudKit API requests per second per signed-in user (bursts of twice that) before 503 THROTTLED; 0: no limit.")
+    var apiRatePerUser: Double = 3_000
+    @Option(help: "CloudKit API requests per second per client address (bursts of twice that) before 503 THROTTLED; 0: no limit.")
+    var apiRatePerAddress: Double = 10_000
 
     @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
     var allowProductionUserData = false
@@ -43,6 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
         config.durability = Durability(rawValue: durability) ?? .full
         config.http.publicURL = publicURL.flatMap(ServerConfig.publicOrigin)
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
+        config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
+        config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)
         let app: StratusApplication
         do { app = try StratusApplication(config: config) } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))

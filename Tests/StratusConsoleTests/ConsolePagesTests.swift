@@ -117,6 +117,7 @@ import StratusStore
         #expect(try await s.get("\(dev)/public/records/_defaultZone/first").status == 404)
         let home = try await s.get("\(dev)/")
         #expect(home.html.contains("5 records in 1 record types"))
+        #expect(home.html.contains("Storage: ") && home.html.contains("no quota"), "the container page shows storage against its quota")
         let containers = try await s.get("/console/")
         #expect(containers.html.contains("5 records</a>"))
     }

@@ -30,7 +30,8 @@ extension ErrorCode {
         case .internalError: 500
         case .notFound, .zoneNotFound: 404
         case .quotaExceeded: 413
-        case .throttled: 429
+        // The live service answers rate limits with 503 and Retry-After (the archived table says 429).
+        case .throttled: 503
         case .tryAgainLater, .zoneBusy: 503
         case .validatingReferenceError: 412
         }

@@ -1,0 +1,30 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Storage quotas: an environment over its quota refuses new data (QUOTA_EXCEEDED), as CloudKit refuses writes
+/// past an app's public quota or a user's iCloud quota. Deletes always go through, so space can be freed.
+extension EnvironmentStore {
+    /// Current usage, measured at most once a second (a page count and a sum over the asset table).
+    public func storageUsage() throws(StratusError) -> StorageUsage {
+        let now = ContinuousClock.now
+        if let (at, usage) = usageCache.withLock({ $0 }), now - at < .seconds(1) { return usage }
+        let usage = try read { db, _ in
+            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let free = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            let size = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            let assets = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM assets") ?? 0
+            return StorageUsage(recordBytes: (pages - free) * size, assetBytes: assets, quotaBytes: quotaBytes)
+        }
+        usageCache.withLock { $0 = (now, usage) }
+        return usage
+    }
+
+    func checkQuota(adding bytes: Int64 = 0) throws(StratusError) {
+        guard quotaBytes != nil else { return }
+        let usage = try storageUsage()
+        if usage.exceeds(adding: bytes) {
+            throw StratusError(.quotaExceeded, "this container environment is over its storage quota (\(usage.totalBytes / 1_048_576) MB of \((usage.quotaBytes ?? 0) / 1_048_576) MB): delete data or raise the quota")
+        }
+    }
+}
