@@ -77,15 +77,20 @@ struct APIScenario: AsyncParsableCommand {
         Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s", baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
         Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
 
-        // modify_records_per_s: records/modify creating 200 records per request over 4 connections.
-        let stratusModify = try LoadClient.run(port: port, connections: 4, perConnection: modifies / 4, make: { c, i in
-            var r = SplitMix(state: UInt64(c * 1_000_003 + i))
-            let ops = (0..<200).map { k -> String in
-                let row = BenchRow.make(k, &r)
-                return #"{"operationType":"create","record":{"recordName":"m-\#(run)-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"}}}}"#
-            }
-            return LoadClient.request("POST", "\(base)/records/modify?\(q)", body: Data(#"{"zoneID":{"zoneName":"Bench"},"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
-        }, check: { status, body in status == 200 && !String(decoding: body, as: UTF8.self).contains("serverErrorCode") })
+        // modify_records_per_s: records/modify creating 200 records per request over 4 connections, with every
+        // commit synced to disk (the default durability); then the same on a server run with --durability relaxed.
+        let modifies = self.modifies
+        let stratusModifyRun: @Sendable (UInt16, String) throws -> (seconds: Double, latencies: [Double]) = { port, run in
+            try LoadClient.run(port: port, connections: 4, perConnection: modifies / 4, make: { c, i in
+                var r = SplitMix(state: UInt64(c * 1_000_003 + i))
+                let ops = (0..<200).map { k -> String in
+                    let row = BenchRow.make(k, &r)
+                    return #"{"operationType":"create","record":{"recordName":"m-\#(run)-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"}}}}"#
+                }
+                return LoadClient.request("POST", "\(base)/records/modify?\(q)", body: Data(#"{"zoneID":{"zoneName":"Bench"},"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
+            }, check: { status, body in status == 200 && !String(decoding: body, as: UTF8.self).contains("serverErrorCode") })
+        }
+        let stratusModify = try stratusModifyRun(port, run)
         var pbModify: (seconds: Double, latencies: [Double])?
         if let pb {
             pbModify = try LoadClient.run(port: pb.port, connections: 4, perConnection: modifies / 4, make: { c, i in
@@ -100,9 +105,18 @@ struct APIScenario: AsyncParsableCommand {
         let created = Double(modifies / 4 * 4 * 200)
         Figure(scenario: "api", metric: "modify_records_per_s", value: created / stratusModify.seconds, unit: "records/s",
                baseline: pbModify.map { created / $0.seconds }).print()
+        await app.stop()
+        var relaxedConfig = ServerConfig(port: 0, dataDirectory: root.appendingPathComponent("stratus"))
+        relaxedConfig.durability = .relaxed
+        let relaxedApp = try StratusApplication(config: relaxedConfig, logger: logger)
+        try await relaxedApp.start()
+        let relaxedModify = try stratusModifyRun(relaxedApp.port, run + "r")
+        Figure(scenario: "api", metric: "modify_records_per_s_relaxed", value: created / relaxedModify.seconds, unit: "records/s",
+               baseline: pbModify.map { created / $0.seconds }).print()
+        let port2 = relaxedApp.port
 
         // zone_changes_rate: changes/zone from the start to the end of the zone.
-        let client = try LoadClient(port: port)
+        let client = try LoadClient(port: port2)
         var token: String? = nil
         var seen = 0
         let start = DispatchTime.now().uptimeNanoseconds
@@ -121,7 +135,7 @@ struct APIScenario: AsyncParsableCommand {
         Figure(scenario: "api", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
 
         pb?.stop()
-        await app.stop()
+        await relaxedApp.stop()
     }
 
     /// A user's private zone with N records, loaded through the store; a marker file says it is complete.
