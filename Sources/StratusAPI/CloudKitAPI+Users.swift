@@ -11,7 +11,8 @@ extension CloudKitAPI {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         guard let infos = try ctx.body.array("lookupInfos") else { throw StratusError.badRequest("users/discover needs lookupInfos: [{emailAddress | userRecordName}]") }
         guard infos.count <= 200 else { throw StratusError.badRequest("at most 200 lookupInfos per request") }
-        let found = try infos.map { try findUser($0, ctx) }
+        let finder = try UserFinder(self, ctx)
+        let found = try infos.map { try finder.find($0) }
         return json { w in
             w.beginObject()
             w.key("users")
@@ -43,7 +44,8 @@ extension CloudKitAPI {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         guard let items = try ctx.body.array("users") else { throw StratusError.badRequest("users/lookup needs users: [{emailAddress}] or [{userRecordName}]") }
         guard items.count <= 200 else { throw StratusError.badRequest("at most 200 users per request") }
-        let found = try items.map { try findUser($0, ctx) }
+        let finder = try UserFinder(self, ctx)
+        let found = try items.map { try finder.find($0) }
         return json { w in
             w.beginObject()
             w.key("users")
@@ -67,27 +69,41 @@ extension CloudKitAPI {
             w.endObject()
         }
     }
+}
 
-    /// The user a lookup names, if the caller may find them: a discoverable user, or the caller itself. The
-    /// Development test user, whom anyone can become, finds nobody else.
-    private func findUser(_ info: JSON, _ ctx: Context) throws -> ContainerUser? {
-        let found: ContainerUser?
-        if let e = info["emailAddress"] {
-            guard let e = e.string else { throw StratusError.badRequest("emailAddress must be a string") }
-            found = try store.user(container: ctx.container, email: e)
-        } else if let n = info["userRecordName"] {
-            guard let n = n.string else { throw StratusError.badRequest("userRecordName must be a string") }
-            found = try store.user(container: ctx.container, userRecordName: n)
+/// Finds the users lookups name, under discoverability: a discoverable user, or the caller itself. The
+/// Development test user, whom anyone can become, finds nobody else.
+struct UserFinder {
+    let store: RecordStore
+    let container: ContainerID
+    let caller: String?
+    let callerIsTestUser: Bool
+
+    init(_ api: CloudKitAPI, _ ctx: CloudKitAPI.Context) throws(StratusError) {
+        store = api.store
+        container = ctx.container
+        caller = ctx.auth.userRecordName
+        let testEmail = RecordStore.testUserEmail(ctx.container)
+        if let caller, let me = try api.store.user(container: ctx.container, userRecordName: caller) {
+            callerIsTestUser = me.email.caseInsensitiveCompare(testEmail) == .orderedSame
         } else {
-            throw StratusError.badRequest("each lookup needs an emailAddress or a userRecordName")
+            callerIsTestUser = false
+        }
+    }
+
+    func find(_ info: JSON) throws(StratusError) -> ContainerUser? {
+        let found: ContainerUser?
+        if let e = try info.string("emailAddress") {
+            found = try store.user(container: container, email: e)
+        } else if let n = try info.string("userRecordName") {
+            found = try store.user(container: container, userRecordName: n)
+        } else {
+            throw .badRequest("each lookup needs an emailAddress or a userRecordName")
         }
         guard let found else { return nil }
-        if found.userRecordName == ctx.auth.userRecordName { return found }
-        guard found.discoverable, found.email.caseInsensitiveCompare(RecordStore.testUserEmail(ctx.container)) != .orderedSame else { return nil }
-        if let me = ctx.auth.userRecordName, let caller = try store.user(container: ctx.container, userRecordName: me),
-           caller.email.caseInsensitiveCompare(RecordStore.testUserEmail(ctx.container)) == .orderedSame {
-            return nil
-        }
+        if found.userRecordName == caller { return found }
+        guard found.discoverable, !callerIsTestUser,
+              found.email.caseInsensitiveCompare(RecordStore.testUserEmail(container)) != .orderedSame else { return nil }
         return found
     }
 }

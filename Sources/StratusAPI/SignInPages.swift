@@ -95,7 +95,12 @@ final class SignInPages: Sendable {
             let token = try await blocking.run { try store.createWebAuthToken(container: container, userRecordName: user.userRecordName, lifetime: lifetime) }
             return deliver(token, callback: callback, openerOrigin: openerOrigin)
         } catch {
-            let e = error as? StratusError ?? StratusError(.internalError, "Something went wrong.")
+            var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
+            if e.code == .internalError {
+                // The detail goes to the log under the uuid the page shows, never onto the page.
+                let uuid = UUID().uuidString.lowercased()
+                e.reason = ErrorEnvelope.publicReason(e, uuid: uuid)
+            }
             if e.code == .authenticationFailed { throttle.failed(account: account, address: address) }
             return HTML.page(self.form(page, message: e.reason), status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
         }

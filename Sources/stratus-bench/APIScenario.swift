@@ -105,18 +105,9 @@ struct APIScenario: AsyncParsableCommand {
         let created = Double(modifies / 4 * 4 * 200)
         Figure(scenario: "api", metric: "modify_records_per_s", value: created / stratusModify.seconds, unit: "records/s",
                baseline: pbModify.map { created / $0.seconds }).print()
-        await app.stop()
-        var relaxedConfig = ServerConfig(port: 0, dataDirectory: root.appendingPathComponent("stratus"))
-        relaxedConfig.durability = .relaxed
-        let relaxedApp = try StratusApplication(config: relaxedConfig, logger: logger)
-        try await relaxedApp.start()
-        let relaxedModify = try stratusModifyRun(relaxedApp.port, run + "r")
-        Figure(scenario: "api", metric: "modify_records_per_s_relaxed", value: created / relaxedModify.seconds, unit: "records/s",
-               baseline: pbModify.map { created / $0.seconds }).print()
-        let port2 = relaxedApp.port
 
         // zone_changes_rate: changes/zone from the start to the end of the zone.
-        let client = try LoadClient(port: port2)
+        let client = try LoadClient(port: port)
         var token: String? = nil
         var seen = 0
         let start = DispatchTime.now().uptimeNanoseconds
@@ -133,6 +124,14 @@ struct APIScenario: AsyncParsableCommand {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         Figure(scenario: "api", metric: "zone_changes_rate", value: Double(seen) / seconds, unit: "records/s").print()
         Figure(scenario: "api", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
+        await app.stop()
+        var relaxedConfig = ServerConfig(port: 0, dataDirectory: root.appendingPathComponent("stratus"))
+        relaxedConfig.durability = .relaxed
+        let relaxedApp = try StratusApplication(config: relaxedConfig, logger: logger)
+        try await relaxedApp.start()
+        let relaxedModify = try stratusModifyRun(relaxedApp.port, run + "r")
+        Figure(scenario: "api", metric: "modify_records_per_s_relaxed", value: created / relaxedModify.seconds, unit: "records/s",
+               baseline: pbModify.map { created / $0.seconds }).print()
 
         pb?.stop()
         await relaxedApp.stop()
