@@ -116,36 +116,40 @@ import StratusTestSupport
             c.http.publicURL = publicURL
             c.http.trustedProxies = [CIDR("127.0.0.1")!]
         }
-        let proxy = try await BlockingWork.shared.run { try TLSProxy(port: port, upstream: f.app.port, directory: f.data.appendingPathComponent("nginx")) }
+        let proxy = try await offPool { try TLSProxy(port: port, upstream: f.app.port, directory: f.data.appendingPathComponent("nginx")) }
         defer { proxy.stop() }
         let api = "\(publicURL)/database/1/\(f.container.rawValue)/development"
-        func call(_ path: String, _ body: String? = nil, user: String? = nil) throws -> JSON {
-            var url = "\(api)/\(path)?ckAPIToken=\(f.devToken)"
+        let cert = proxy.cert, devToken = f.devToken
+        @Sendable func curl(_ url: String, method: String = "GET", body: Data? = nil) async throws -> (status: Int, body: String) {
+            try await offPool { try Self.curl(url, cert: cert, method: method, body: body) }
+        }
+        func call(_ path: String, _ body: String? = nil, user: String? = nil) async throws -> JSON {
+            var url = "\(api)/\(path)?ckAPIToken=\(devToken)"
             if let user { url += "&ckWebAuthToken=\(APIFixture.encode(user))" }
-            let r = try Self.curl(url, cert: proxy.cert, method: body == nil ? "GET" : "POST", body: body.map { Data($0.utf8) })
+            let r = try await curl(url, method: body == nil ? "GET" : "POST", body: body.map { Data($0.utf8) })
             return (try? JSON.parse(Data(r.body.utf8))) ?? .null
         }
 
         // Every absolute URL the server builds is the public https one.
-        let anonymous = try call("private/zones/list")
+        let anonymous = try await call("private/zones/list")
         #expect(anonymous["redirectURL"]?.string?.hasPrefix("\(publicURL)/auth/1/") == true, "\(anonymous)")
-        let tokens = try Self.curl("\(publicURL)/device/1/\(f.container.rawValue)/development/tokens/create?ckAPIToken=\(f.devToken)", cert: proxy.cert,
-                                   method: "POST", body: Data(#"{"apnsEnvironment":"DEVELOPMENT"}"#.utf8))
+        let tokens = try await curl("\(publicURL)/device/1/\(f.container.rawValue)/development/tokens/create?ckAPIToken=\(f.devToken)",
+                                    method: "POST", body: Data(#"{"apnsEnvironment":"DEVELOPMENT"}"#.utf8))
         #expect(tokens.body.contains(#""webcourierURL":"\#(publicURL)/-/webcourier/"#), "\(tokens.body)")
-        let upload = try call("private/assets/upload", #"{"tokens":[{"recordType":"Photo","fieldName":"image"}]}"#, user: f.aliceToken)
+        let upload = try await call("private/assets/upload", #"{"tokens":[{"recordType":"Photo","fieldName":"image"}]}"#, user: f.aliceToken)
         let uploadURL = try #require(upload["tokens"]?.array?.first?["url"]?.string)
         #expect(uploadURL.hasPrefix("\(publicURL)/-/assets/upload/"))
 
         // An asset goes up and comes back through TLS.
         let bytes = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-        let sent = try Self.curl(uploadURL, cert: proxy.cert, method: "POST", body: bytes)
+        let sent = try await curl(uploadURL, method: "POST", body: bytes)
         let single = try #require(try JSON.parse(Data(sent.body.utf8))["singleFile"])
         let value = #"{"fileChecksum":"\#(single["fileChecksum"]!.string!)","size":\#(bytes.count),"receipt":"\#(single["receipt"]!.string!)"}"#
-        let saved = try call("private/records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"p","recordType":"Photo","fields":{"image":{"value":\#(value)}}}}]}"#,
+        let saved = try await call("private/records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"p","recordType":"Photo","fields":{"image":{"value":\#(value)}}}}]}"#,
                              user: f.aliceToken)
         let download = try #require(saved["records"]?.array?.first?["fields"]?["image"]?["value"]?["downloadURL"]?.string, "\(saved)")
         #expect(download.hasPrefix("\(publicURL)/-/assets/"))
-        let fetched = try await BlockingWork.shared.run { () -> Data in
+        let fetched = try await offPool { () -> Data in
             let file = f.data.appendingPathComponent("downloaded")
             _ = try Self.run("curl", ["-sS", "--cacert", proxy.cert.path, "-o", file.path, download])
             return try Data(contentsOf: file)
@@ -158,7 +162,7 @@ import StratusTestSupport
         let keyFile = f.data.appendingPathComponent("eckey.pem")
         try key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
         let e2e = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e")
-        let python = try await BlockingWork.shared.run {
+        let python = try await offPool {
             try Self.run("python3", [e2e.appendingPathComponent("cloudkit_s2s_client.py").path], env: [
                 "STRATUS_URL": publicURL + "/", "STRATUS_CONTAINER": f.container.rawValue, "STRATUS_KEY_ID": registered.keyID,
                 "STRATUS_KEY_FILE": keyFile.path, "REQUESTS_CA_BUNDLE": proxy.cert.path,
@@ -173,7 +177,7 @@ import StratusTestSupport
                            in: .publicDatabase, actor: .system)
         let setup = try #require(f.app.console.setupPath)
         let root = e2e.deletingLastPathComponent().deletingLastPathComponent()
-        let browser = try await BlockingWork.shared.run {
+        let browser = try await offPool {
             try Self.run("python3", [e2e.appendingPathComponent("https_flows.py").path], env: [
                 "STRATUS_URL": publicURL, "STRATUS_SETUP": setup, "CHROMEDRIVER": Self.driver, "CHROME_ARGS": "--ignore-certificate-errors",
                 "STRATUS_RECORD_PATH": "/console/\(f.container.rawValue)/development/public/records/_defaultZone/note",

@@ -50,7 +50,7 @@ import StratusTestSupport
             client.send(head)
             let r = await client.response()
             #expect(r?.status == 400, "\(head.debugDescription)")
-            #expect(ContinuousClock.now - start < .seconds(2), "answered at once, not after the request timeout")
+            #expect(ContinuousClock.now - start < .seconds(10), "answered at once, not after the 15 s request timeout")
         }
     }
 

@@ -21,7 +21,7 @@ import StratusTestSupport
         try key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e/cloudkit_s2s_client.py")
 
-        let output: (Int32, String) = try await BlockingWork.shared.run {
+        let output: (Int32, String) = try await offPool {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             p.arguments = ["python3", script.path]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTestSupport
 
 /// Runs the package's built executables (`stratus`, `stratus-bench`) as a user would.
 enum Executables {
@@ -29,7 +30,7 @@ enum Executables {
     }
 
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { c in Thread { c.resume(with: Result { try body() }) }.start() }
+        try await StratusTestSupport.offPool(body)
     }
 
     static func runBlocking(_ name: String, _ arguments: [String], stdin: String? = nil) throws -> Output {

@@ -15,12 +15,14 @@ final class ConsoleFixture: @unchecked Sendable {
     let data: URL
     let session: URLSession
 
-    init(allowProductionUserData: Bool = false) async throws {
+    init(allowProductionUserData: Bool = false, signInThrottle: SignInThrottle.Policy = SignInThrottle.Policy()) async throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-console-\(UUID().uuidString)")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let config = ServerConfig(port: 0, dataDirectory: data, templatesDirectory: root.appendingPathComponent("Templates"),
+        var config = ServerConfig(port: 0, dataDirectory: data, templatesDirectory: root.appendingPathComponent("Templates"),
                                   publicDirectory: root.appendingPathComponent("Public"), allowProductionUserData: allowProductionUserData)
-        app = try await BlockingWork.shared.run { try StratusApplication(config: config) }
+        config.signInThrottle = signInThrottle
+        let configured = config
+        app = try await BlockingWork.shared.run { try StratusApplication(config: configured) }
         let c = URLSessionConfiguration.ephemeral
         c.httpShouldSetCookies = false
         session = URLSession(configuration: c, delegate: NoRedirects(), delegateQueue: nil)
@@ -107,7 +109,7 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     }
 
     @Test func onlyLoginAndStaticFilesWithoutASession() async throws {
-        let f = try await ConsoleFixture()
+        let f = try await ConsoleFixture(signInThrottle: SignInThrottle.Policy(baseDelay: .seconds(3)))
         try await BlockingWork.shared.run { _ = try f.app.store.createAdmin(email: "admin@example.com", password: "a long admin password") }
         for path in ["/console/", "/console/audit", "/console/iCloud.com.example.X/development/", "/console/anything/else"] {
             let p = try await f.request(path, cookie: "stratus_session=" + String(repeating: "0", count: 64))
@@ -122,7 +124,7 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         // Guessing earns the account a short delay, not a lock-out: its owner gets in once the delay is over.
         for _ in 0..<3 { #expect(try await f.request("/console/login", form: ["email": "admin@example.com", "password": "guess"]).status == 401) }
         let held = try await f.request("/console/login", form: ["email": "admin@example.com", "password": "a long admin password"])
-        #expect(held.status == 429 && held.html.contains("Wait 1 second"))
+        #expect(held.status == 429 && held.html.contains("Wait 3 seconds"))
         let wait = try #require(held.headers["retry-after"].flatMap(Int.init))
         try await Task.sleep(for: .milliseconds(wait * 1000 + 100))
         #expect(try await f.request("/console/login", form: ["email": "admin@example.com", "password": "a long admin password"]).status == 303)

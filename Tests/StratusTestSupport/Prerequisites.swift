@@ -34,3 +34,9 @@ public enum Prerequisites {
     /// True when the test can run (or must: then a missing prerequisite fails it loudly).
     public static func available(_ present: Bool) -> Bool { present || required }
 }
+
+/// Runs blocking work (a child process, a blocking read) on a thread of its own: neither Swift's few cooperative
+/// threads nor the servers' shared BlockingWork pool may wait on it, or every other test's server stalls.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { c in Thread { c.resume(with: Result { try body() }) }.start() }
+}
