@@ -13,7 +13,7 @@ extension CloudKitAPI {
             let environment = try Environment(parsing: req.parameters["environment"] ?? "")
             let body = try JSON.parse(req.body)
             let api = self
-            return finish(try await blocking.run {
+            return await finish(try await blocking.run {
                 guard try api.store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
                 _ = try api.authenticate(req, container: container, environment: environment)
                 switch req.parameters["action"] {
@@ -37,7 +37,7 @@ extension CloudKitAPI {
                 }
             }, req)
         } catch {
-            return finish(envelope(StratusError.wrapping(error)), req)
+            return await finish(envelope(StratusError.wrapping(error)), req)
         }
     }
 }

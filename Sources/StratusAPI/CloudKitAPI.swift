@@ -31,7 +31,7 @@ public struct CloudKitAPI: Sendable {
         for method in [HTTPMethod.get, .post] {
             router.add(method, "/database/1/{container}/{environment}/{database}/*", bodyLimit: bodyLimit) { req in await api.handle(req) }
         }
-        router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in api.preflight(req) }
+        router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in await api.preflight(req) }
         registerAssetRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in await api.deviceTokens(req) }
@@ -83,10 +83,10 @@ public struct CloudKitAPI: Sendable {
                 let ctx = Context(container: container, environment: environment, database: database, auth: a, body: body, request: req)
                 return api.withSession(try api.dispatch(action, ctx), ctx)
             }
-            return finish(response, req)
+            return await finish(response, req)
         } catch {
             let e = StratusError.wrapping(error)
-            return finish(envelope(e), req)
+            return await finish(envelope(e), req)
         }
     }
 
@@ -131,11 +131,12 @@ public struct CloudKitAPI: Sendable {
 
     /// CORS: a browser page may read an answer only when its origin is listed, exactly, on the live API token the
     /// request names (the token rides in the query string). An empty list admits no browser origin.
-    func finish(_ response: HTTPResponse, _ req: HTTPRequest) -> HTTPResponse {
+    func finish(_ response: HTTPResponse, _ req: HTTPRequest) async -> HTTPResponse {
         var r = response
         guard let origin = req.headers["origin"] else { return r }
         r.headers["vary"] = "Origin"
-        if allowsBrowser(req, origin: origin) {
+        let api = self
+        if (try? await blocking.run { api.allowsBrowser(req, origin: origin) }) == true {
             r.headers["access-control-allow-origin"] = origin
             r.headers["access-control-expose-headers"] = "X-Apple-CloudKit-Web-Auth-Token"
         }
@@ -151,11 +152,12 @@ public struct CloudKitAPI: Sendable {
         return token.allowsBrowser(origin: origin)
     }
 
-    func preflight(_ req: HTTPRequest) -> HTTPResponse {
+    func preflight(_ req: HTTPRequest) async -> HTTPResponse {
         var r = HTTPResponse(status: .noContent)
         guard let origin = req.headers["origin"] else { return r }
         r.headers["vary"] = "Origin"
-        guard allowsBrowser(req, origin: origin) else { r.status = .forbidden; return r }
+        let api = self
+        guard (try? await blocking.run { api.allowsBrowser(req, origin: origin) }) == true else { r.status = .forbidden; return r }
         r.headers["access-control-allow-origin"] = origin
         r.headers["access-control-allow-methods"] = "GET, POST, OPTIONS"
         r.headers["access-control-allow-headers"] = req.headers["access-control-request-headers"] ?? "content-type"

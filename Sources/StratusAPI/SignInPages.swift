@@ -31,17 +31,19 @@ final class SignInPages: Sendable {
     }
 
     func handle(_ req: HTTPRequest, _ mode: Mode) async -> HTTPResponse {
+        let store = self.store
         guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = Environment(rawValue: req.parameters["environment"] ?? ""),
-              (try? store.containerExists(container)) == true else {
+              (try? await blocking.run { try store.containerExists(container) }) == true else {
             return HTML.page(Self.layout("Not found", "<p>There is no such container.</p>"), status: .notFound)
         }
         // The token goes only where a live API token of this environment lists the destination's origin exactly.
         // A link that names any other destination is refused before anything is asked or sent.
         let callback = req.query("callback"), openerOrigin = req.query("origin")
-        for (what, target) in [("callback", callback), ("origin", openerOrigin)] {
-            guard let target else { continue }
+        let targets = [("callback", callback), ("origin", openerOrigin)].compactMap { w, t in t.map { (w, $0) } }
+        let tokens = targets.isEmpty ? [] : ((try? await blocking.run { try store.apiTokens(container: container, environment: environment) }) ?? [])
+        for (what, target) in targets {
             guard let origin = WebOrigin(target, allowingPath: what == "callback"), what == "origin" || Self.safeCallback(target) != nil,
-                  allowed(origin, container, environment) else {
+                  tokens.contains(where: { $0.allowsBrowser(origin: origin.description) }) else {
                 return HTML.page(Self.layout("Refused", """
                     <h1>This sign-in link is not trusted</h1>
                     <p>It asks to send your session to <code>\(HTML.escape(String(target.prefix(200))))</code>, which is not an allowed
@@ -66,7 +68,6 @@ final class SignInPages: Sendable {
             r.headers["retry-after"] = String(seconds)
             return r
         }
-        let store = self.store
         do {
             let user: ContainerUser = try await blocking.run {
                 if form["testUser"] == "1" {
@@ -125,11 +126,6 @@ final class SignInPages: Sendable {
         guard s.utf8.count <= 2048, s.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), let u = URL(string: s),
               let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil else { return nil }
         return s
-    }
-
-    private func allowed(_ origin: WebOrigin, _ container: ContainerID, _ env: Environment) -> Bool {
-        guard let tokens = try? store.apiTokens(container: container, environment: env) else { return false }
-        return tokens.contains { $0.allowsBrowser(origin: origin.description) }
     }
 
     private func deliver(_ token: String, callback: String?, openerOrigin: String?) -> HTTPResponse {

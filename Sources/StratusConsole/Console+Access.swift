@@ -6,7 +6,8 @@ import StratusStore
 /// Sign-in, sign-out and the first-admin setup.
 extension Console {
     func loginPage(_ req: HTTPRequest) async -> HTTPResponse {
-        if let t = cookie(req, Console.cookieName), (try? store.adminSession(t)) != nil { return .redirect(to: "/console/") }
+        let store = self.store
+        if let t = cookie(req, Console.cookieName), (try? await blocking.run { try store.adminSession(t) }) != nil { return .redirect(to: "/console/") }
         return render("login", ["title": "Sign in"], session: nil)
     }
 
@@ -39,7 +40,9 @@ extension Console {
 
     func logout(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        guard let token = cookie(req, Console.cookieName), let s = try? store.adminSession(token) else { return .redirect(to: "/console/login") }
+        guard let token = cookie(req, Console.cookieName), let s = try? await blocking.run({ try store.adminSession(token) }) else {
+            return .redirect(to: "/console/login")
+        }
         guard sameOrigin(req), formValue(req, "csrf") == s.csrf else {
             return errorPage(Session(admin: s.admin, csrf: s.csrf), status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page.")
         }
@@ -50,7 +53,8 @@ extension Console {
     }
 
     func setupPage(_ req: HTTPRequest) async -> HTTPResponse {
-        guard (try? store.hasAdmins()) == false, req.query("token") == setupToken else {
+        let store = self.store
+        guard (try? await blocking.run { try store.hasAdmins() }) == false, req.query("token") == setupToken else {
             return errorPage(nil, status: .notFound, heading: "Not found", reason: "This setup link is not valid (an administrator may already exist).")
         }
         return render("setup", ["title": "Set up Stratus", "token": setupToken], session: nil)

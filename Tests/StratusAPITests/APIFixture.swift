@@ -26,6 +26,9 @@ final class APIFixture: @unchecked Sendable {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-api-\(UUID().uuidString)")
         let data = self.data, container = self.container
         var config = ServerConfig(port: 0, dataDirectory: data, apiBodyLimit: apiBodyLimit)
+        // Tests call the store directly from async code too: an fsync per commit there would stall other suites'
+        // servers on Swift's few cooperative threads. `.full` is tested by DurabilityTests and the CLI tests.
+        config.durability = .relaxed
         configure(&config)
         let configured = config
         // Setup blocks on SQLite: it runs on a thread of its own, not on the cooperative pool other tests' servers need.

@@ -21,6 +21,7 @@ final class ConsoleFixture: @unchecked Sendable {
         var config = ServerConfig(port: 0, dataDirectory: data, templatesDirectory: root.appendingPathComponent("Templates"),
                                   publicDirectory: root.appendingPathComponent("Public"), allowProductionUserData: allowProductionUserData)
         config.signInThrottle = signInThrottle
+        config.durability = .relaxed  // as in APIFixture: no fsync per commit on the cooperative threads
         let configured = config
         app = try await BlockingWork.shared.run { try StratusApplication(config: configured) }
         let c = URLSessionConfiguration.ephemeral
