@@ -34,6 +34,9 @@ public final class HTTPServer: Sendable {
         self.errorResponder = errorResponder
     }
 
+    /// Whether `stop()` has begun: connections finish their request in flight and close.
+    public var isDraining: Bool { state.withLock { $0.draining } }
+
     /// The port actually bound (useful with port 0).
     public var port: UInt16 { state.withLock { $0.port } }
 
