@@ -5,8 +5,8 @@ import StratusStore
 
 extension CloudKitAPI {
     /// `/device/1/{container}/{environment}/tokens/create|register`: CloudKit JS asks for an APNs token and a web
-    /// courier URL before it can receive notifications. Stratus answers with a token of its own; delivering
-    /// notifications on the courier URL is a later piece of work, so registering simply succeeds.
+    /// courier URL before it can receive notifications. The token belongs to the signed-in user who asked for it;
+    /// the courier URL long-polls that user's notifications (see CloudKitAPI+Courier).
     func deviceTokens(_ req: HTTPRequest) async -> HTTPResponse {
         do {
             let container = try ContainerID(req.parameters["container"] ?? "")
@@ -15,22 +15,27 @@ extension CloudKitAPI {
             let api = self
             return await finish(try await blocking.run {
                 guard try api.store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
-                _ = try api.authenticate(req, container: container, environment: environment)
+                let auth = try api.authenticate(req, container: container, environment: environment)
+                let user = try api.requireUser(auth, req, container: container, environment: environment)
                 switch req.parameters["action"] {
                 case "create":
                     guard let env = body["apnsEnvironment"]?.string, ["DEVELOPMENT", "PRODUCTION"].contains(env.uppercased()) else {
                         throw StratusError.badRequest("tokens/create needs apnsEnvironment DEVELOPMENT or PRODUCTION")
                     }
                     let token = Secrets.hex(Secrets.randomBytes(32))
+                    try api.store.environment(container, environment).createCourierToken(token, user: user)
                     return api.json { w in
                         w.beginObject()
                         w.field("apnsEnvironment", env.uppercased())
                         w.field("apnsToken", token)
-                        w.field("webcourierURL", "\(api.baseURL(req))/-/webcourier/\(token)")
+                        w.field("webcourierURL", "\(api.baseURL(req))/-/webcourier/\(container.rawValue)/\(environment.rawValue)/\(token)")
                         w.endObject()
                     }
                 case "register":
-                    guard body["apnsToken"]?.string?.isEmpty == false else { throw StratusError.badRequest("tokens/register needs an apnsToken") }
+                    guard let token = try body.string("apnsToken"), !token.isEmpty else { throw StratusError.badRequest("tokens/register needs an apnsToken") }
+                    guard try api.store.environment(container, environment).courierToken(token)?.user == user else {
+                        throw StratusError(.notFound, "unknown apnsToken: ask tokens/create for one")
+                    }
                     return api.json { w in w.beginObject(); w.endObject() }
                 default:
                     throw StratusError(.notFound, "unknown tokens endpoint")

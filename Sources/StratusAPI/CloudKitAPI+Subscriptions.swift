@@ -4,8 +4,13 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
+    /// Subscriptions belong to a signed-in user, in every database: the one who saved it alone is notified.
+    func subscriber(_ ctx: Context) throws -> String {
+        try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
+    }
+
     func subscriptionsList(_ ctx: Context) throws -> HTTPResponse {
-        let all = try env(ctx).subscriptions(in: ctx.databaseID)
+        let all = try env(ctx).subscriptions(in: ctx.database, owner: try subscriber(ctx))
         return json { w in
             w.beginObject()
             w.key("subscriptions")
@@ -23,7 +28,7 @@ extension CloudKitAPI {
         var out: [Result<JSON, StratusError>] = []
         for item in items {
             let id = item["subscriptionID"]?.string ?? ""
-            if let doc = try store.subscription(id, in: ctx.databaseID), let j = try? JSON.parse(Data(doc.utf8)) { out.append(.success(j)) } else {
+            if let doc = try store.subscription(id, in: ctx.database, owner: try subscriber(ctx)), let j = try? JSON.parse(Data(doc.utf8)) { out.append(.success(j)) } else {
                 out.append(.failure(StratusError(.notFound, "subscription '\(id.prefix(100))' does not exist")))
             }
         }
@@ -47,8 +52,8 @@ extension CloudKitAPI {
         }
     }
 
-    /// Query subscriptions carry a query and `firesOn`; zone subscriptions a zoneID. Stored, listed and looked
-    /// up as sent (normalized); delivering notifications is a later piece of work.
+    /// Query subscriptions carry a query and `firesOn`; zone subscriptions a zoneID; database subscriptions nothing
+    /// more. Stored as sent (normalized) for list and lookup, and parsed (`Subscription`) for matching writes.
     func subscriptionsModify(_ ctx: Context) throws -> HTTPResponse {
         guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("subscriptions/modify needs operations: [{operationType, subscription}]") }
         guard ops.count <= 200 else { throw StratusError.badRequest("at most 200 operations per request") }
@@ -62,10 +67,15 @@ extension CloudKitAPI {
                 switch type {
                 case "create", "update":
                     let doc = try Self.normalizedSubscription(sub, id: id)
-                    try store.saveSubscription(id, document: doc.serialized, in: ctx.databaseID, replace: type == "update")
+                    let spec = try Self.subscription(doc, id: id, database: ctx.database)
+                    if ctx.environment == .production, case .query(let t, let filters, _, _, let zone) = spec.kind {
+                        // Production has no just-in-time schema: a subscription's query must be one the indexes can serve.
+                        _ = try store.query(Query(recordType: t, filters: filters, sorts: [], zoneID: zone, resultsLimit: 1), in: ctx.databaseID)
+                    }
+                    try store.saveSubscription(id, document: doc.serialized, spec: spec, in: ctx.database, owner: try subscriber(ctx), replace: type == "update")
                     results.append((id, .success(doc)))
                 case "delete":
-                    try store.deleteSubscription(id, in: ctx.databaseID)
+                    try store.deleteSubscription(id, in: ctx.database, owner: try subscriber(ctx))
                     results.append((id, .success(nil)))
                 default: throw StratusError.badRequest("subscription operationType must be create, update or delete")
                 }
@@ -113,9 +123,45 @@ extension CloudKitAPI {
             o["query"] = nil
             o["firesOn"] = nil
             o["firesOnce"] = nil
+        case "database":
+            o["query"] = nil
+            o["firesOn"] = nil
+            o["firesOnce"] = nil
+            o["zoneID"] = nil
         default:
-            throw StratusError.badRequest("subscriptionType must be query or zone")
+            throw StratusError.badRequest("subscriptionType must be query, zone or database")
         }
         return .object(o)
+    }
+
+    /// The parsed subscription the store matches writes against. Zone and database subscriptions exist only in
+    /// private and shared databases, and a zone subscription names a custom zone.
+    static func subscription(_ doc: JSON, id: String, database: DatabaseScope) throws -> Subscription {
+        let info = doc["notificationInfo"] ?? .object([:])
+        let notificationInfo = NotificationInfo(
+            alertBody: try info.string("alertBody"), alertLocalizationKey: try info.string("alertLocalizationKey"),
+            alertLocalizationArgs: try WireDecoding.stringList(info["alertLocalizationArgs"], "alertLocalizationArgs"),
+            alertActionLocalizationKey: try info.string("alertActionLocalizationKey"), alertLaunchImage: try info.string("alertLaunchImage"),
+            soundName: try info.string("soundName"), shouldBadge: try info.bool("shouldBadge") ?? false,
+            shouldSendContentAvailable: try info.bool("shouldSendContentAvailable") ?? false,
+            desiredKeys: try WireDecoding.stringList(info["desiredKeys"], "desiredKeys") ?? WireDecoding.stringList(doc["desiredKeys"], "desiredKeys"))
+        switch doc["subscriptionType"]?.string {
+        case "query":
+            let q = try WireDecoding.query(doc["query"], zone: nil, limit: 1, marker: nil, desiredKeys: nil)
+            let fires = Set((try WireDecoding.stringList(doc["firesOn"], "firesOn") ?? []).compactMap(Subscription.FiresOn.init))
+            let zoneWide = try doc.bool("zoneWide") ?? true
+            let zone = doc["zoneID"].flatMap { $0.isNull ? nil : $0 }.map { try? WireDecoding.zoneID($0) } ?? nil
+            return Subscription(subscriptionID: id, kind: .query(recordType: q.recordType, filters: q.filters, firesOn: fires,
+                                                                 firesOnce: try doc.bool("firesOnce") ?? false, zoneID: zoneWide ? nil : zone),
+                                notificationInfo: notificationInfo)
+        case "zone":
+            guard database != .public else { throw StratusError.badRequest("zone subscriptions are for private and shared databases; the public database has only the default zone") }
+            let zone = try WireDecoding.zoneID(doc["zoneID"])
+            guard !zone.isDefault else { throw StratusError.badRequest("a zone subscription needs a custom zone") }
+            return Subscription(subscriptionID: id, kind: .zone(zone), notificationInfo: notificationInfo)
+        default:
+            guard database != .public else { throw StratusError.badRequest("database subscriptions are for private and shared databases") }
+            return Subscription(subscriptionID: id, kind: .database, notificationInfo: notificationInfo)
+        }
     }
 }

@@ -16,9 +16,12 @@ public struct CloudKitAPI: Sendable {
     /// Shared with the console's sign-in, so one address's failures count once across both.
     let throttle: SignInThrottle
     let limits: APILimits
+    /// How long a web courier poll waits for a notification before answering empty (CloudKit JS polls again).
+    let courierHold: Duration
 
     public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024, throttle: SignInThrottle = SignInThrottle(),
-                limits: APILimits = APILimits()) {
+                limits: APILimits = APILimits(), courierHold: Duration = .seconds(30)) {
+        self.courierHold = courierHold
         self.store = store
         self.blocking = blocking
         self.bodyLimit = bodyLimit
@@ -33,6 +36,7 @@ public struct CloudKitAPI: Sendable {
         }
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in await api.preflight(req) }
         registerAssetRoutes(&router)
+        registerCourierRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in await api.deviceTokens(req) }
         SignInPages(store: store, blocking: blocking, throttle: throttle).register(&router)

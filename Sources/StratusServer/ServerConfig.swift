@@ -24,6 +24,8 @@ public struct ServerConfig: Sendable {
     public var storageQuotaBytes: Int64? = nil
     /// CloudKit API request rates (`serve --api-rate-per-user`, `--api-rate-per-address`).
     public var apiLimits = APILimits()
+    /// How long a web courier poll waits for a notification before answering empty.
+    public var courierHold: Duration = .seconds(30)
     /// Sign-in throttling for the console and the CloudKit sign-in pages.
     public var signInThrottle: SignInThrottle.Policy = SignInThrottle.Policy()
 

@@ -37,7 +37,7 @@ public final class StratusApplication: Sendable {
         router.add(.get, "/-/health") { _ in .json(Data("{\"status\":\"ok\"}".utf8)) }
         router.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
         router.add(.get, "/") { _ in .redirect(to: "/console/", status: .found) }
-        CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits).register(&router)
+        CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold).register(&router)
         return router
     }
 

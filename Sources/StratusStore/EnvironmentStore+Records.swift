@@ -25,6 +25,7 @@ extension EnvironmentStore {
             try seq.save(db)
             var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: database, actor: actor, caller: caller,
                                           receipts: requireAssetReceipts ? signer : nil)
+            writer.outbox = try outbox(db)
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)
             if atomic && zone.atomic {
@@ -64,6 +65,8 @@ extension EnvironmentStore {
                 }
             }
             try writer.finish()
+            if let o = writer.outbox, o.appended > 0 { try dropExpiredNotifications(db) }
+            if writer.outbox?.spent.isEmpty == false { subscriptionsChanged() }
             catalog = writer.catalog
             return (results, writer.releasedAssets)
         }

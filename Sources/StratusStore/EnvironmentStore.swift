@@ -22,10 +22,16 @@ public final class EnvironmentStore: Sendable {
     /// The most bytes (records and assets) this environment may hold; nil for no limit.
     let quotaBytes: Int64?
     let usageCache = Mutex<(ContinuousClock.Instant, StorageUsage)?>(nil)
+    /// Subscriptions grouped for matching; nil until first needed after a change to them.
+    let subscriptionIndex = Mutex<SubscriptionIndex?>(nil)
+    /// How long the notification log keeps a notification (milliseconds).
+    public let notificationRetention: Int64
+    let lastExpiry = Mutex<Int64>(0)
 
     init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
-         quotaBytes: Int64? = nil) throws {
+         quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention) throws {
         self.quotaBytes = quotaBytes
+        self.notificationRetention = notificationRetention
         self.container = container
         self.environment = environment
         var config = Configuration()

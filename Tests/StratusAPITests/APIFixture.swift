@@ -73,14 +73,15 @@ final class APIFixture: @unchecked Sendable {
     /// POSTs (or GETs, with no body) to `/database/1/<container>/<env>/<db>/<path>`.
     func call(_ path: String, _ body: String? = nil, db: String = "public", env: String = "development", token: String? = nil,
               user: String? = nil, method: String? = nil, contentType: String = "text/plain", headers: [String: String] = [:],
-              rawQuery: String? = nil) async throws -> Reply {
+              rawQuery: String? = nil, rawDevice: Bool = false) async throws -> Reply {
         var q = rawQuery ?? ""
         if rawQuery == nil {
             let t = token ?? (env == "production" ? prodToken : devToken)
             q = "ckAPIToken=\(APIFixture.encode(t))"
             if let user { q += "&ckWebAuthToken=\(APIFixture.encode(user))" }
         }
-        var req = URLRequest(url: URL(string: "\(app.url)database/1/\(container.rawValue)/\(env)/\(db)/\(path)?\(q)")!)
+        let prefix = rawDevice ? "device/1/\(container.rawValue)/\(env)" : "database/1/\(container.rawValue)/\(env)/\(db)"
+        var req = URLRequest(url: URL(string: "\(app.url)\(prefix)/\(path)?\(q)")!)
         req.httpMethod = method ?? (body == nil ? "GET" : "POST")
         if let body { req.httpBody = Data(body.utf8); req.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         for (k, v) in headers { req.setValue(v, forHTTPHeaderField: k) }

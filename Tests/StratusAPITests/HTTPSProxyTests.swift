@@ -110,7 +110,7 @@ import StratusTestSupport
 
     @Test(.enabled(if: available, "nginx, openssl, curl or python3's requests and cryptography are not installed: apt-get install nginx-light openssl curl"))
     func everythingWorksThroughATLSProxy() async throws {
-        let port = try Self.freePort()
+        let port = try await offPool { try Self.freePort() }
         let publicURL = "https://localhost:\(port)"
         let f = try await APIFixture { c in
             c.http.publicURL = publicURL
@@ -133,7 +133,7 @@ import StratusTestSupport
         // Every absolute URL the server builds is the public https one.
         let anonymous = try await call("private/zones/list")
         #expect(anonymous["redirectURL"]?.string?.hasPrefix("\(publicURL)/auth/1/") == true, "\(anonymous)")
-        let tokens = try await curl("\(publicURL)/device/1/\(f.container.rawValue)/development/tokens/create?ckAPIToken=\(f.devToken)",
+        let tokens = try await curl("\(publicURL)/device/1/\(f.container.rawValue)/development/tokens/create?ckAPIToken=\(f.devToken)&ckWebAuthToken=\(APIFixture.encode(f.aliceToken))",
                                     method: "POST", body: Data(#"{"apnsEnvironment":"DEVELOPMENT"}"#.utf8))
         #expect(tokens.body.contains(#""webcourierURL":"\#(publicURL)/-/webcourier/"#), "\(tokens.body)")
         let upload = try await call("private/assets/upload", #"{"tokens":[{"recordType":"Photo","fieldName":"image"}]}"#, user: f.aliceToken)

@@ -15,7 +15,7 @@ import StratusStore
               {"operationType":"create","subscription":{"subscriptionID":"new-notes","subscriptionType":"query",
                 "query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"kind","fieldValue":{"value":"todo"}}]},
                 "firesOn":["create","update"],"notificationInfo":{"alertBody":"<b>New</b> note"}}},
-              {"operationType":"create","subscription":{"subscriptionID":"inbox","subscriptionType":"zone","zoneID":{"zoneName":"_defaultZone"}}},
+              {"operationType":"create","subscription":{"subscriptionID":"inbox","subscriptionType":"zone","zoneID":{"zoneName":"Inbox"}}},
               {"operationType":"create","subscription":{"subscriptionID":"bad","subscriptionType":"query","query":{"recordType":"Note"},"firesOn":["explode"]}}
             ]}
             """
@@ -24,7 +24,7 @@ import StratusStore
         #expect(subs[0]["zoneWide"] == .bool(true) && subs[0]["firesOnce"] == .bool(false))
         #expect(subs[1]["subscriptionID"]?.string == "inbox")
         #expect(subs[2].code == "BAD_REQUEST")
-        let dup = try await f.call("subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"inbox","subscriptionType":"zone","zoneID":{}}}]}"#, db: "private", user: f.aliceToken)
+        let dup = try await f.call("subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"inbox","subscriptionType":"zone","zoneID":{"zoneName":"Inbox"}}}]}"#, db: "private", user: f.aliceToken)
         #expect(dup.json["subscriptions"]?.array?.first?.code == "EXISTS")
         let listed = try await f.call("subscriptions/list", db: "private", user: f.aliceToken)
         #expect(Set(listed.json["subscriptions"]?.array?.compactMap { $0["subscriptionID"]?.string } ?? []) == ["new-notes", "inbox"])
@@ -101,7 +101,7 @@ import StratusStore
 
     @Test func deviceTokens() async throws {
         let f = try await APIFixture()
-        var req = URLRequest(url: URL(string: "\(f.app.url)device/1/\(f.container.rawValue)/development/tokens/create?ckAPIToken=\(f.devToken)")!)
+        var req = URLRequest(url: URL(string: "\(f.app.url)device/1/\(f.container.rawValue)/development/tokens/create?ckAPIToken=\(f.devToken)&ckWebAuthToken=\(APIFixture.encode(f.aliceToken))")!)
         req.httpMethod = "POST"
         req.httpBody = Data(#"{"apnsEnvironment":"DEVELOPMENT","clientId":"c1"}"#.utf8)
         let (d, r) = try await f.session.data(for: req)

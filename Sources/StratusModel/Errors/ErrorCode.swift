@@ -16,6 +16,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case zoneNotFound = "ZONE_NOT_FOUND"
     case uniqueFieldError = "UNIQUE_FIELD_ERROR"
     case zoneBusy = "ZONE_BUSY"
+    /// A position in a change or notification log older than what the server still keeps: start again.
+    case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
 }
 
 extension ErrorCode {
@@ -23,7 +25,7 @@ extension ErrorCode {
     public var httpStatus: Int {
         switch self {
         case .accessDenied: 403
-        case .atomicError, .badRequest: 400
+        case .atomicError, .badRequest, .changeTokenExpired: 400
         case .authenticationFailed: 401
         case .authenticationRequired: 421
         case .conflict, .exists, .uniqueFieldError: 409

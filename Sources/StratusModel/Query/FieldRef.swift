@@ -1,5 +1,5 @@
 /// What a filter or sort names: a user field or a system field.
-public enum FieldRef: Hashable, Sendable {
+public enum FieldRef: Hashable, Sendable, Codable {
     case field(String)
     case system(SystemField)
 

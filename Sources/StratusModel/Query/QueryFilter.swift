@@ -1,4 +1,4 @@
-public struct QueryFilter: Hashable, Sendable {
+public struct QueryFilter: Hashable, Sendable, Codable {
     public var comparator: Comparator
     public var field: FieldRef
     public var value: FieldValue

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A typed field value. Lists carry their element type; an empty list may not know it (`UNKNOWN_LIST`).
-public enum FieldValue: Hashable, Sendable {
+public enum FieldValue: Hashable, Sendable, Codable {
     case string(String)
     case int64(Int64)
     case double(Double)

@@ -20,6 +20,8 @@ struct RecordWriter {
     let caller: Caller?
     /// When set, a new asset reference must carry a receipt of the actor's own upload, checked with this signer.
     let receipts: TokenSigner?
+    /// Appends the notifications each change fires, in this transaction; nil when the environment has no subscriptions.
+    var outbox: NotificationOutbox?
     let now: Int64
     /// Assets whose last reference went away: their files go once the transaction commits.
     private(set) var releasedAssets: Set<String> = []
@@ -183,6 +185,7 @@ struct RecordWriter {
             }
         }
         try log(zone: zone, seq: s, name: name, typeID: type.id, recordID: recordID, deleted: false)
+        try outbox?.recordChanged(before: old, after: record, zone: zone.zoneID, database: database, catalog: catalog, db)
         if found == nil { countChanges[CountKey(zone: zone.id, type: type.id), default: 0] += 1 }
         return .saved(record.keeping(op.desiredKeys))
     }
@@ -387,6 +390,7 @@ struct RecordWriter {
             releasedAssets.insert(checksum)
         }
         try log(zone: zone, seq: seq.next(), name: name, typeID: type.id, recordID: e.recordID, deleted: true)
+        try outbox?.recordChanged(before: old, after: nil, zone: zone.zoneID, database: database, catalog: catalog, db)
         countChanges[CountKey(zone: zone.id, type: type.id), default: 0] -= 1
 
         let dependents = try Row.fetchAll(db.cachedStatement(sql: "SELECT source_type, source_id FROM cascade_refs WHERE target_zone = ? AND target_name = ?"),

@@ -62,6 +62,20 @@ enum EnvironmentMigrations {
                     SELECT zone_id, type_id, COUNT(*) FROM record_log WHERE deleted = 0 GROUP BY zone_id, type_id;
                 """)
         }
+        m.registerMigration("v5-notifications") { db in
+            // Subscriptions carry their parsed form (`spec`, JSON of `Subscription`) for matching. Notifications are an
+            // outbox: the write transaction that changes a record appends what its change triggers, so a crash between
+            // commit and delivery loses nothing. Courier tokens remember how far each token has been answered.
+            try db.execute(sql: """
+                ALTER TABLE subscriptions ADD COLUMN spec TEXT;
+                CREATE TABLE notifications(id INTEGER PRIMARY KEY, nid TEXT NOT NULL UNIQUE, user TEXT NOT NULL, subscription_id TEXT NOT NULL,
+                    scope TEXT NOT NULL, record_name TEXT, reason INTEGER, created_at INTEGER NOT NULL, payload TEXT NOT NULL);
+                CREATE INDEX notifications_user ON notifications(user, id);
+                CREATE INDEX notifications_age ON notifications(created_at);
+                CREATE TABLE courier_tokens(token TEXT PRIMARY KEY, user TEXT NOT NULL, created_at INTEGER NOT NULL,
+                    delivered_through INTEGER NOT NULL) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// CloudKit JS's web courier: `tokens/create` hands out a URL that the browser GETs in a loop. Each GET answers at
+/// once with the oldest notification this token has not been answered yet (one per response, the
+/// `{"aps", "ck"}` JSON), or holds up to `courierHold` and answers an empty body. Answered is delivered: the
+/// token remembers how far it got, so a new GET never repeats one, and a crash before the answer loses nothing.
+extension CloudKitAPI {
+    func registerCourierRoutes(_ router: inout Router) {
+        let api = self
+        router.add(.get, "/-/webcourier/{container}/{environment}/{token}") { req in await api.courierPoll(req) }
+        router.add(.options, "/-/webcourier/{container}/{environment}/{token}") { req in await api.courierPreflight(req) }
+    }
+
+    func courierPoll(_ req: HTTPRequest) async -> HTTPResponse {
+        do {
+            let container = try ContainerID(req.parameters["container"] ?? "")
+            let environment = try Environment(parsing: req.parameters["environment"] ?? "")
+            let token = req.parameters["token"] ?? ""
+            let api = self
+            let deadline = ContinuousClock.now + courierHold
+            while true {
+                let found: StoredNotification?? = try await blocking.run {
+                    let env = try api.store.environment(container, environment)
+                    guard token.utf8.count <= 128, let t = try env.courierToken(token) else { return .none }
+                    guard let next = try env.notifications(for: t.user, after: t.deliveredThrough, limit: 1).first else { return .some(nil) }
+                    try env.courierDelivered(token, through: next.id)
+                    return .some(next)
+                }
+                guard let found else { throw StratusError(.notFound, "unknown web courier token: ask tokens/create for a new one") }
+                if let n = found {
+                    return await courierCORS(HTTPResponse.json(Data(n.payload.utf8)), req, container, environment)
+                }
+                if ContinuousClock.now >= deadline {
+                    var empty = HTTPResponse(status: .ok)
+                    empty.headers["content-type"] = "application/json"
+                    return await courierCORS(empty, req, container, environment)
+                }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        } catch {
+            return envelope(StratusError.wrapping(error))
+        }
+    }
+
+    func courierPreflight(_ req: HTTPRequest) async -> HTTPResponse {
+        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = Environment(rawValue: req.parameters["environment"] ?? "") else {
+            return HTTPResponse(status: .notFound)
+        }
+        var r = await courierCORS(HTTPResponse(status: .noContent), req, container, environment)
+        if r.headers["access-control-allow-origin"] == nil { r.status = .forbidden } else { r.headers["access-control-allow-methods"] = "GET, OPTIONS" }
+        return r
+    }
+
+    /// CORS on the courier follows the container environment's API-token origins (the courier URL carries no API token).
+    func courierCORS(_ response: HTTPResponse, _ req: HTTPRequest, _ container: ContainerID, _ environment: Environment) async -> HTTPResponse {
+        var r = response
+        guard let origin = req.headers["origin"] else { return r }
+        r.headers["vary"] = "Origin"
+        let store = self.store
+        let tokens = (try? await blocking.run { try store.apiTokens(container: container, environment: environment) }) ?? []
+        if tokens.contains(where: { $0.allowsBrowser(origin: origin) }) { r.headers["access-control-allow-origin"] = origin }
+        return r
+    }
+}

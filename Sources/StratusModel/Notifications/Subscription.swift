@@ -1,0 +1,55 @@
+/// A saved subscription, as the store matches it against changes: CloudKit's three kinds. It belongs to the user
+/// who saved it, in one database (public, or that user's private or shared one), and notifies only that user.
+public struct Subscription: Hashable, Sendable, Codable {
+    public enum Kind: Hashable, Sendable, Codable {
+        /// Records of a type matching every filter; `zoneID` nil with `zoneWide` means every zone of the database.
+        case query(recordType: String, filters: [QueryFilter], firesOn: Set<FiresOn>, firesOnce: Bool, zoneID: ZoneID?)
+        /// Every change in one custom zone.
+        case zone(ZoneID)
+        /// Every change in the whole (private or shared) database.
+        case database
+    }
+
+    public enum FiresOn: String, Hashable, Sendable, Codable, CaseIterable {
+        case create, update, delete
+    }
+
+    public var subscriptionID: String
+    public var kind: Kind
+    public var notificationInfo: NotificationInfo
+
+    public init(subscriptionID: String, kind: Kind, notificationInfo: NotificationInfo = NotificationInfo()) {
+        self.subscriptionID = subscriptionID
+        self.kind = kind
+        self.notificationInfo = notificationInfo
+    }
+
+    public var recordType: String? { if case .query(let t, _, _, _, _) = kind { t } else { nil } }
+}
+
+/// What the notification shows or does on the device (`aps`), and which fields it carries (`desiredKeys`).
+public struct NotificationInfo: Hashable, Sendable, Codable {
+    public var alertBody: String?
+    public var alertLocalizationKey: String?
+    public var alertLocalizationArgs: [String]?
+    public var alertActionLocalizationKey: String?
+    public var alertLaunchImage: String?
+    public var soundName: String?
+    public var shouldBadge: Bool
+    public var shouldSendContentAvailable: Bool
+    public var desiredKeys: [String]?
+
+    public init(alertBody: String? = nil, alertLocalizationKey: String? = nil, alertLocalizationArgs: [String]? = nil,
+                alertActionLocalizationKey: String? = nil, alertLaunchImage: String? = nil, soundName: String? = nil,
+                shouldBadge: Bool = false, shouldSendContentAvailable: Bool = false, desiredKeys: [String]? = nil) {
+        self.alertBody = alertBody
+        self.alertLocalizationKey = alertLocalizationKey
+        self.alertLocalizationArgs = alertLocalizationArgs
+        self.alertActionLocalizationKey = alertActionLocalizationKey
+        self.alertLaunchImage = alertLaunchImage
+        self.soundName = soundName
+        self.shouldBadge = shouldBadge
+        self.shouldSendContentAvailable = shouldSendContentAvailable
+        self.desiredKeys = desiredKeys
+    }
+}

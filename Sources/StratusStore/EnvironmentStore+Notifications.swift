@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// The notification log (an outbox per user) and the web courier's tokens.
+extension EnvironmentStore {
+    public static let defaultNotificationRetention: Int64 = 7 * 24 * 3600 * 1000
+
+    /// The outbox for a write, or nil when no subscription exists (then a write does no notification work at all).
+    func outbox(_ db: Database) throws -> NotificationOutbox? {
+        let index: SubscriptionIndex
+        if let cached = subscriptionIndex.withLock({ $0 }) { index = cached } else {
+            let decoder = JSONDecoder()
+            let entries = try Row.fetchAll(db, sql: "SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL").compactMap { row -> SubscriptionIndex.Entry? in
+                guard let scope = DatabaseScope(rawValue: row[0]), let spec: String = row[2],
+                      let s = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { return nil }
+                return SubscriptionIndex.Entry(owner: row[1], scope: scope, subscription: s)
+            }
+            index = SubscriptionIndex(entries)
+            subscriptionIndex.withLock { $0 = index }
+        }
+        return index.isEmpty ? nil : NotificationOutbox(index: index, container: container, environment: environment)
+    }
+
+    /// Forgets the grouped subscriptions; the next write reads them again.
+    func subscriptionsChanged() { subscriptionIndex.withLock { $0 = nil } }
+
+    /// Drops notifications past the retention, at most once a minute, inside a write.
+    func dropExpiredNotifications(_ db: Database) throws {
+        let now = Clock.nowMillis()
+        guard lastExpiry.withLock({ last in
+            guard now - last > 60_000 else { return false }
+            last = now
+            return true
+        }) else { return }
+        if let through = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM notifications WHERE created_at < ?", arguments: [now - notificationRetention]) {
+            try db.execute(sql: "DELETE FROM notifications WHERE id <= ?", arguments: [through])
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('notifications_expired_through', ?)", arguments: [through])
+        }
+    }
+
+    /// A user's notifications after `afterID` (0: from the oldest kept), oldest first. A position older than
+    /// the retention — the notifications after it are gone — is CloudKit's expired-token answer.
+    public func notifications(for user: String, after afterID: Int64, limit: Int = 200) throws(StratusError) -> [StoredNotification] {
+        try read { db, _ in
+            let expiredThrough = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'notifications_expired_through'") ?? 0
+            if afterID < expiredThrough {
+                throw StratusError(.changeTokenExpired, "notifications after this position are older than the server keeps (\(notificationRetention / 86_400_000) days): start from now")
+            }
+            return try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT id, nid, subscription_id, scope, record_name, reason, created_at, payload FROM notifications
+                WHERE user = ? AND id > ? ORDER BY id LIMIT ?
+                """), arguments: [user, afterID, limit]).map {
+                StoredNotification(id: $0[0], notificationID: $0[1], subscriptionID: $0[2], scope: DatabaseScope(rawValue: $0[3]) ?? .private,
+                                   recordName: $0[4], reason: $0[5], createdAt: $0[6], payload: $0[7])
+            }
+        }
+    }
+
+    /// The newest notification id (0 when none): where a new courier token starts, so it hears what comes next.
+    public func lastNotificationID() throws(StratusError) -> Int64 {
+        try read { db, _ in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM notifications") ?? 0 }
+    }
+
+    // MARK: web courier tokens
+
+    public func createCourierToken(_ token: String, user: String) throws(StratusError) {
+        let start = try lastNotificationID()
+        try write { db, _ in
+            try db.execute(sql: "INSERT OR REPLACE INTO courier_tokens(token, user, created_at, delivered_through) VALUES (?, ?, ?, ?)",
+                           arguments: [token, user, Clock.nowMillis(), start])
+        }
+    }
+
+    /// The token's user and how far it has been answered; nil for an unknown token.
+    public func courierToken(_ token: String) throws(StratusError) -> (user: String, deliveredThrough: Int64)? {
+        try read { db, _ in
+            try Row.fetchOne(db, sql: "SELECT user, delivered_through FROM courier_tokens WHERE token = ?", arguments: [token]).map { ($0[0], $0[1]) }
+        }
+    }
+
+    /// Marks everything up to `id` answered for the token (never moving back).
+    public func courierDelivered(_ token: String, through id: Int64) throws(StratusError) {
+        try write { db, _ in
+            try db.execute(sql: "UPDATE courier_tokens SET delivered_through = max(delivered_through, ?) WHERE token = ?", arguments: [id, token])
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Decides, inside a write's transaction, which subscriptions a record change fires and appends their
+/// notifications to the log in that same transaction (an outbox: nothing is lost between commit and delivery).
+/// A query subscription is tested against the record after the change (create, update) and before it (delete);
+/// an update that takes a record out of the query fires as deleted, one that brings it in as created. In the
+/// public database a subscription fires only if its owner may read the record at that moment.
+struct NotificationOutbox {
+    let index: SubscriptionIndex
+    let container: ContainerID
+    let environment: Environment
+    /// Subscriptions that fired once and are gone for the rest of the batch.
+    private(set) var spent: Set<String> = []
+    private var roles: [String: Set<String>] = [:]
+    private(set) var appended = 0
+
+    init(index: SubscriptionIndex, container: ContainerID, environment: Environment) {
+        self.index = index
+        self.container = container
+        self.environment = environment
+    }
+
+    mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: Database) throws {
+        guard let type = (after ?? before)?.recordType else { return }
+        for entry in index.candidates(recordType: type, in: database) {
+            let key = SubscriptionIndex.key(entry.scope, entry.owner) + "\u{0}" + entry.subscription.subscriptionID
+            if spent.contains(key) { continue }
+            guard let reason = try reason(entry, before: before, after: after, zone: zone, database: database, catalog: catalog, db) else { continue }
+            let record = after ?? before!
+            try append(entry, reason: reason, record: record, zone: zone, db)
+            if case .query(_, _, _, true, _) = entry.subscription.kind {
+                spent.insert(key)
+                try db.execute(sql: "DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?",
+                               arguments: [entry.scope.rawValue, entry.owner, entry.subscription.subscriptionID])
+            }
+        }
+    }
+
+    /// 1 created, 2 updated, 3 deleted (CloudKit's `fo`); nil when the subscription does not fire.
+    private mutating func reason(_ entry: NotificationOutbox.Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID,
+                                 catalog: Catalog, _ db: Database) throws -> Int? {
+        switch entry.subscription.kind {
+        case .database:
+            return after == nil ? 3 : before == nil ? 1 : 2
+        case .zone(let z):
+            guard z.zoneName == zone.zoneName else { return nil }
+            return after == nil ? 3 : before == nil ? 1 : 2
+        case .query(let type, let filters, let firesOn, _, let only):
+            if let only, only.zoneName != zone.zoneName { return nil }
+            func matches(_ r: StoredRecord?) -> Bool { r.map { r in r.recordType == type && filters.allSatisfy { $0.matches(r) } } ?? false }
+            let was = matches(before), isNow = matches(after)
+            let fired: Subscription.FiresOn? = switch (was, isNow) {
+            case (false, true): .create
+            case (true, true): .update
+            case (true, false): .delete
+            case (false, false): nil
+            }
+            guard let fired, firesOn.contains(fired) else { return nil }
+            if database.scope == .public {
+                let r = after ?? before!
+                let grants = catalog.type(named: r.recordType)?.grants ?? SecurityRole.defaultGrants
+                let caller = Caller(userRecordName: entry.owner, roles: try roles(of: entry.owner, catalog: catalog, db))
+                guard SecurityPolicy.allows(.read, grants: grants, caller: caller, creator: r.created?.userRecordName) else { return nil }
+            }
+            return fired == .create ? 1 : fired == .update ? 2 : 3
+        }
+    }
+
+    typealias Entry = SubscriptionIndex.Entry
+
+    private mutating func roles(of user: String, catalog: Catalog, _ db: Database) throws -> Set<String> {
+        if let r = roles[user] { return r }
+        let r = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT role FROM role_members WHERE user = ?"), arguments: [user])).intersection(catalog.roles)
+        roles[user] = r
+        return r
+    }
+
+    private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord, zone: ZoneID, _ db: Database) throws {
+        let nid = UUID().uuidString.lowercased()
+        let payload = NotificationPayload.make(nid: nid, container: container, environment: environment, owner: entry.owner, scope: entry.scope,
+                                               subscription: entry.subscription, reason: reason, record: record, zone: zone)
+        try db.cachedStatement(sql: """
+            INSERT INTO notifications(nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [nid, entry.owner, entry.subscription.subscriptionID, entry.scope.rawValue, record.recordName, reason,
+                                     Clock.nowMillis(), payload])
+        appended += 1
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import StratusAPI
+import StratusModel
+import StratusStore
+
+/// Subscriptions that notify: which changes fire which subscription, for whom, and delivery through the web courier.
+@Suite struct NotificationTests {
+    static func subscribe(_ f: APIFixture, _ subscription: String, db: String, user: String) async throws -> APIFixture.Reply {
+        try await f.call("subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":\#(subscription)}]}"#, db: db, user: user)
+    }
+
+    static func notes(_ f: APIFixture, _ user: String) throws -> [[String: Any]] {
+        try f.app.store.environment(f.container, .development).notifications(for: user, after: 0).map {
+            (try JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any]) ?? [:]
+        }
+    }
+
+    static func modify(_ f: APIFixture, _ ops: String, db: String = "public", zone: String? = nil, user: String) async throws -> APIFixture.Reply {
+        let z = zone.map { #""zoneID":{"zoneName":"\#($0)"},"# } ?? ""
+        return try await f.call("records/modify", #"{\#(z)"operations":[\#(ops)]}"#, db: db, user: user)
+    }
+
+    @Test func queryZoneAndDatabaseSubscriptionsFireForTheirOwnerOnly() async throws {
+        let f = try await APIFixture()
+        let (alice, bob) = (f.alice.userRecordName, f.bob.userRecordName)
+        // Alice: a public query subscription on urgent Tasks (create, update, delete), with desired keys and an alert.
+        let q = #"{"subscriptionID":"urgent","subscriptionType":"query","query":{"recordType":"Task","filterBy":[{"comparator":"EQUALS","fieldName":"urgent","fieldValue":{"value":1}}]},"firesOn":["create","update","delete"],"notificationInfo":{"alertBody":"Urgent!","shouldSendContentAvailable":true,"desiredKeys":["title"]}}"#
+        #expect(try await Self.subscribe(f, q, db: "public", user: f.aliceToken).json["subscriptions"]?.array?.first?.code == nil)
+        // Alice: a zone subscription and a database subscription in her private database.
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Work"}}}]}"#, db: "private", user: f.aliceToken)
+        #expect(try await Self.subscribe(f, #"{"subscriptionID":"work","subscriptionType":"zone","zoneID":{"zoneName":"Work"}}"#, db: "private", user: f.aliceToken).status == 200)
+        #expect(try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken).status == 200)
+        // Refused: a zone or database subscription on the public database, an unknown type.
+        for bad in [#"{"subscriptionID":"z","subscriptionType":"zone","zoneID":{"zoneName":"_defaultZone"}}"#, #"{"subscriptionID":"d","subscriptionType":"database"}"#,
+                    #"{"subscriptionID":"x","subscriptionType":"other"}"#] {
+            #expect(try await Self.subscribe(f, bad, db: "public", user: f.aliceToken).json["subscriptions"]?.array?.first?.code == "BAD_REQUEST")
+        }
+
+        // Bob creates an urgent Task and a calm one, updates the urgent one, makes it calm (leaves the query), deletes the calm one.
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"t1","recordType":"Task","fields":{"urgent":{"value":1},"title":{"value":"Fire"}}}},{"operationType":"create","record":{"recordName":"t2","recordType":"Task","fields":{"urgent":{"value":0}}}}"#, user: f.bobToken)
+        _ = try await Self.modify(f, #"{"operationType":"forceUpdate","record":{"recordName":"t1","recordType":"Task","fields":{"title":{"value":"Bigger fire"}}}}"#, user: f.bobToken)
+        _ = try await Self.modify(f, #"{"operationType":"forceUpdate","record":{"recordName":"t1","recordType":"Task","fields":{"urgent":{"value":0}}}}"#, user: f.bobToken)
+        _ = try await Self.modify(f, #"{"operationType":"forceDelete","record":{"recordName":"t2"}}"#, user: f.bobToken)
+        let query = try Self.notes(f, alice).compactMap { $0["ck"] as? [String: Any] }.compactMap { $0["qry"] as? [String: Any] }
+        #expect(query.map { $0["fo"] as? Int } == [1, 2, 3], "created, updated, then deleted from the query: \(query)")
+        #expect(query.first?["rid"] as? String == "t1" && query.first?["sid"] as? String == "urgent" && query.first?["dbs"] as? Int == 1)
+        #expect((query.first?["af"] as? [String: Any])?["title"] as? String == "Fire")
+        let first = try #require(Self.notes(f, alice).first)
+        #expect((first["aps"] as? [String: Any])?["content-available"] as? Int == 1 && ((first["aps"] as? [String: Any])?["alert"] as? [String: Any])?["body"] as? String == "Urgent!")
+        #expect((first["ck"] as? [String: Any])?["cid"] as? String == f.container.rawValue && ((first["ck"] as? [String: Any])?["nid"] as? String)?.count == 36)
+
+        // Alice's private writes fire her zone and database subscriptions; Bob's private writes fire nothing of hers.
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"p1","recordType":"Note"}}"#, db: "private", zone: "Work", user: f.aliceToken)
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"p2","recordType":"Note"}}"#, db: "private", user: f.aliceToken)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Work"}}}]}"#, db: "private", user: f.bobToken)
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"secret","recordType":"Note","fields":{"t":{"value":"Bob's secret"}}}}"#, db: "private", zone: "Work", user: f.bobToken)
+        let all = try Self.notes(f, alice)
+        let fetch = all.compactMap { ($0["ck"] as? [String: Any])?["fet"] as? [String: Any] }
+        let meta = all.compactMap { ($0["ck"] as? [String: Any])?["met"] as? [String: Any] }
+        #expect(fetch.count == 1 && fetch.first?["zid"] as? String == "Work" && fetch.first?["dbs"] as? Int == 2)
+        #expect(meta.count == 2, "the database subscription hears both zones: \(meta)")
+        // No notification of Alice's carries Bob's private record, and Bob, who subscribed to nothing, has none.
+        let text = try f.app.store.environment(f.container, .development).notifications(for: alice, after: 0).map(\.payload).joined()
+        #expect(!text.contains("secret"))
+        #expect(try Self.notes(f, bob).isEmpty)
+    }
+
+    @Test func publicQuerySubscriptionsRespectReadPermissionAndFireOnce() async throws {
+        let f = try await APIFixture()
+        // Only creators may read Diary records.
+        try f.app.store.importSchema(try SchemaParser.parse(#"DEFINE SCHEMA RECORD TYPE Diary (text STRING QUERYABLE, GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_creator");"#),
+                                     into: f.container)
+        _ = try await Self.subscribe(f, #"{"subscriptionID":"diaries","subscriptionType":"query","query":{"recordType":"Diary"},"firesOn":["create"]}"#, db: "public", user: f.aliceToken)
+        _ = try await Self.subscribe(f, #"{"subscriptionID":"once","subscriptionType":"query","query":{"recordType":"Memo"},"firesOn":["create"],"firesOnce":true}"#, db: "public", user: f.aliceToken)
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"d1","recordType":"Diary","fields":{"text":{"value":"Bob's diary"}}}}"#, user: f.bobToken)
+        #expect(try Self.notes(f, f.alice.userRecordName).isEmpty, "Alice may not read Bob's diary, so she hears nothing of it")
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"m1","recordType":"Memo"}},{"operationType":"create","record":{"recordName":"m2","recordType":"Memo"}}"#, user: f.bobToken)
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"m3","recordType":"Memo"}}"#, user: f.bobToken)
+        #expect(try Self.notes(f, f.alice.userRecordName).count == 1, "firesOnce fires once")
+        let listed = try await f.call("subscriptions/list", db: "public", user: f.aliceToken)
+        #expect(listed.json["subscriptions"]?.array?.compactMap { $0["subscriptionID"]?.string } == ["diaries"])
+    }
+
+    @Test func aFailedWriteLeavesNoNotification() async throws {
+        let f = try await APIFixture()
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}}]}"#, db: "private", user: f.aliceToken)
+        _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)
+        let atomic = #"{"zoneID":{"zoneName":"A"},"atomic":true,"operations":[{"operationType":"create","record":{"recordName":"ok","recordType":"Note"}},{"operationType":"update","record":{"recordName":"missing","recordType":"Note","recordChangeTag":"x"}}]}"#
+        _ = try await f.call("records/modify", atomic, db: "private", user: f.aliceToken)
+        #expect(try Self.notes(f, f.alice.userRecordName).isEmpty, "the batch rolled back, and its notification with it")
+    }
+
+    @Test func theWebCourierDeliversEveryNotificationInOrderToItsUser() async throws {
+        let f = try await APIFixture { $0.courierHold = .milliseconds(1_500) }
+        let create = try await f.call("tokens/create", #"{"apnsEnvironment":"DEVELOPMENT"}"#, user: f.aliceToken, rawDevice: true)
+        let url = try #require(create.json["webcourierURL"]?.string)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}}]}"#, db: "private", user: f.aliceToken)
+        _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)
+        // Nothing yet: the poll holds, then answers an empty body.
+        let start = ContinuousClock.now
+        let (empty, r0) = try await f.session.data(from: URL(string: url)!)
+        #expect((r0 as? HTTPURLResponse)?.statusCode == 200 && empty.isEmpty && ContinuousClock.now - start >= .milliseconds(1_000))
+        // A poll waiting while a write happens gets it within the hold.
+        async let waiting = f.session.data(from: URL(string: url)!)
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"n1","recordType":"Note"}}"#, db: "private", zone: "A", user: f.aliceToken)
+        let (d1, _) = try await waiting
+        let first = try JSONSerialization.jsonObject(with: d1) as? [String: Any]
+        #expect(((first?["ck"] as? [String: Any])?["met"] as? [String: Any])?["sid"] as? String == "all", "\(String(decoding: d1, as: UTF8.self))")
+        // Three more writes: three polls, in order, then empty.
+        _ = try await Self.modify(f, (2...4).map { #"{"operationType":"create","record":{"recordName":"n\#($0)","recordType":"Note"}}"# }.joined(separator: ","),
+                                  db: "private", zone: "A", user: f.aliceToken)
+        var nids: [String] = []
+        for _ in 0..<3 {
+            let (d, _) = try await f.session.data(from: URL(string: url)!)
+            nids.append(((try JSONSerialization.jsonObject(with: d) as? [String: Any])?["ck"] as? [String: Any])?["nid"] as? String ?? "")
+        }
+        let logged = try f.app.store.environment(f.container, .development).notifications(for: f.alice.userRecordName, after: 0).map(\.notificationID)
+        #expect(nids == Array(logged.dropFirst()), "each notification once, oldest first")
+        // An unknown token is CloudKit's NOT_FOUND envelope.
+        let (bad, rb) = try await f.session.data(from: URL(string: url.replacingOccurrences(of: "/development/", with: "/development/x"))!)
+        #expect((rb as? HTTPURLResponse)?.statusCode == 404 && String(decoding: bad, as: UTF8.self).contains("NOT_FOUND"))
+        // Bob cannot bind Alice's token.
+        let stolen = try await f.call("tokens/register", #"{"apnsEnvironment":"DEVELOPMENT","apnsToken":"\#(create.json["apnsToken"]?.string ?? "")"}"#, user: f.bobToken, rawDevice: true)
+        #expect(stolen.status == 404)
+        // Without a signed-in user there is no token to make.
+        #expect(try await f.call("tokens/create", #"{"apnsEnvironment":"DEVELOPMENT"}"#, rawDevice: true).status == 421)
+    }
+}
