@@ -31,6 +31,8 @@ public struct CloudKitAPI: Sendable {
 
     public func register(_ router: inout Router) {
         let api = self
+        // Before the generic CloudKit route, which would read "notifications" as a database.
+        registerStreamRoutes(&router)
         for method in [HTTPMethod.get, .post] {
             router.add(method, "/database/1/{container}/{environment}/{database}/*", bodyLimit: bodyLimit) { req in await api.handle(req) }
         }

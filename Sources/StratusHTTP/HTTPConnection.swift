@@ -149,6 +149,14 @@ struct HTTPConnection {
             response.headers["content-encoding"] = "gzip"
             response.headers["vary"] = "Accept-Encoding"
         }
+        if let stream = response.stream, request.method != .head {
+            guard await send(response, head: false, keepAlive: false) else { return false }
+            let socket = self.socket
+            await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining))
+            logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
+                                              "remote": "\(request.clientAddress)", "stream": "ended"])
+            return false
+        }
         let keepAlive = request.keepAlive && !isDraining()
         let wrote = await send(response, head: request.method == .head, keepAlive: keepAlive)
         let elapsed = (ContinuousClock.now - startTime).components

@@ -4,6 +4,9 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: Data
+    /// A body written as it is produced (Server-Sent Events): the head goes out without a length, then this runs
+    /// until it returns or the client goes away, and the connection closes.
+    public var stream: (@Sendable (ResponseStream) async -> Void)? = nil
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.status = status
@@ -38,7 +41,7 @@ public struct HTTPResponse: Sendable {
             head += "\(name): \(value)\r\n"
         }
         let noBody = status.code == 204 || status.code == 304 || status.code < 200
-        if !noBody { head += "content-length: \(body.count)\r\n" }
+        if !noBody && stream == nil { head += "content-length: \(body.count)\r\n" }
         head += keepAlive ? "connection: keep-alive\r\n\r\n" : "connection: close\r\n\r\n"
         var out = Data(head.utf8)
         guard includeBody && !noBody && !body.isEmpty else { return (out, nil) }

@@ -86,3 +86,17 @@ extension EnvironmentStore {
         }
     }
 }
+
+extension EnvironmentStore {
+    /// Where a user's notification sits in the log, by its `nid` (SSE's `Last-Event-ID`). An unknown id is one
+    /// dropped by the retention, or never the user's: CloudKit's expired-token answer, so the client starts afresh.
+    public func notificationPosition(nid: String, user: String) throws(StratusError) -> Int64 {
+        let position: Int64? = try read { db, _ in
+            try Int64.fetchOne(db, sql: "SELECT id FROM notifications WHERE nid = ? AND user = ?", arguments: [nid, user])
+        }
+        guard let position else {
+            throw StratusError(.changeTokenExpired, "no notification '\(nid.prefix(64))' is kept for this user (expired after \(notificationRetention / 86_400_000) days, or never yours): reconnect without Last-Event-ID")
+        }
+        return position
+    }
+}

@@ -22,7 +22,10 @@ public final class RawClient: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { close(fd) }
+    deinit { Glibc.close(fd) }
+
+    /// Drops the connection as a client that goes away would (the socket stays owned until deinit).
+    public func close() { shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// Sends bytes; false once the server has closed its side.
     @discardableResult
@@ -50,6 +53,24 @@ public final class RawClient: @unchecked Sendable {
             out.append(contentsOf: buf[0..<n])
         }
         return out
+    }
+
+    /// Reads what arrives until `done` holds for everything read so far, the server closes, or the receive timeout
+    /// passes; on a thread of its own (see `response()`).
+    public func read(until done: @escaping @Sendable (String) -> Bool) async -> String {
+        await withCheckedContinuation { c in
+            Thread {
+                var text = String(decoding: self.pending, as: UTF8.self)
+                self.pending = Data()
+                var buf = [UInt8](repeating: 0, count: 65536)
+                while !done(text) {
+                    let n = recv(self.fd, &buf, buf.count, 0)
+                    if n <= 0 { break }
+                    text += String(decoding: buf[0..<n], as: UTF8.self)
+                }
+                c.resume(returning: text)
+            }.start()
+        }
     }
 
     public struct Response {
