@@ -26,6 +26,8 @@ public struct ServerConfig: Sendable {
     public var apiLimits = APILimits()
     /// How long a web courier poll waits for a notification before answering empty.
     public var courierHold: Duration = .seconds(30)
+    /// How long a webhook receiver has to answer a delivery before it counts as failed (and is retried).
+    public var webhookTimeout: TimeInterval = 10
     /// Sign-in throttling for the console and the CloudKit sign-in pages.
     public var signInThrottle: SignInThrottle.Policy = SignInThrottle.Policy()
 

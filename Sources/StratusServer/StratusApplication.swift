@@ -14,6 +14,7 @@ public final class StratusApplication: Sendable {
     let server: HTTPServer
     let logger: Logger
     public let console: Console
+    let webhooks: WebhookDeliverer
 
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
@@ -29,6 +30,7 @@ public final class StratusApplication: Sendable {
         var router = StratusApplication.routes(store: store, config: config, throttle: throttle)
         console.register(&router)
         server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond)
+        webhooks = WebhookDeliverer(store: store, logger: logger, timeout: config.webhookTimeout)
     }
 
     static func routes(store: RecordStore, config: ServerConfig, throttle: SignInThrottle) -> Router {
@@ -41,8 +43,15 @@ public final class StratusApplication: Sendable {
         return router
     }
 
-    public func start() async throws { try await server.start() }
-    public func stop() async { await server.stop() }
+    public func start() async throws {
+        try await server.start()
+        webhooks.start()
+    }
+
+    public func stop() async {
+        await webhooks.stop()
+        await server.stop()
+    }
     public var port: UInt16 { server.port }
     public var url: String { "http://\(config.host):\(port)/" }
 }

@@ -19,7 +19,8 @@ extension EnvironmentStore {
             index = SubscriptionIndex(entries)
             subscriptionIndex.withLock { $0 = index }
         }
-        return index.isEmpty ? nil : NotificationOutbox(index: index, container: container, environment: environment)
+        let hooks = try liveWebhooks(db)
+        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment)
     }
 
     /// Forgets the grouped subscriptions; the next write reads them again.

@@ -27,6 +27,8 @@ public final class EnvironmentStore: Sendable {
     /// How long the notification log keeps a notification (milliseconds).
     public let notificationRetention: Int64
     let lastExpiry = Mutex<Int64>(0)
+    let webhookCache = Mutex<(ContinuousClock.Instant, [Webhook])?>(nil)
+    let webhookPresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
 
     init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
          quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention) throws {

@@ -89,6 +89,9 @@ public final class RecordStore: Sendable {
         try? FileManager.default.removeItem(at: directory(of: id))
     }
 
+    /// The container environments this process has opened (the ones its writes can have queued work in).
+    public func openEnvironments() -> [EnvironmentStore] { open.withLock { Array($0.values) } }
+
     /// The store of one container environment, opened once and shared.
     public func environment(_ id: ContainerID, _ env: Environment) throws(StratusError) -> EnvironmentStore {
         let key = "\(id.rawValue)/\(env.rawValue)"

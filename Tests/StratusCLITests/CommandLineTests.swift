@@ -120,3 +120,21 @@ import Testing
         #expect((r2 as? HTTPURLResponse)?.statusCode == 200)
     }
 }
+
+@Suite struct WebhookCommandTests {
+    @Test func addListRemoveAndRefuseCredentialsInTheURL() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let c = "iCloud.com.example.Hooks"
+        let scope = ["--container", c, "--environment", "development", "--data", data.path]
+        #expect(try await Executables.run("stratus", ["container", "create", c, "--data", data.path]).status == 0)
+        let added = try await Executables.run("stratus", ["webhook", "add", "--url", "https://hooks.example.com/x", "--record-type", "Order"] + scope)
+        #expect(added.status == 0 && added.stdout.split(separator: "\n").last?.count == 64, "the signing secret, once: \(added.stdout)")
+        let listed = try await Executables.run("stratus", ["webhook", "list"] + scope)
+        #expect(listed.stdout.contains("https://hooks.example.com/x") && listed.stdout.contains("Order") && !listed.stdout.contains(String(added.stdout.split(separator: "\n").last ?? "")))
+        let bad = try await Executables.run("stratus", ["webhook", "add", "--url", "http://user:pass@example.com/"] + scope)
+        #expect(bad.status != 0 && bad.stderr.contains("no credentials"))
+        #expect(try await Executables.run("stratus", ["webhook", "remove", "1"] + scope).status == 0)
+        #expect(try await Executables.run("stratus", ["webhook", "list"] + scope).stdout.isEmpty)
+    }
+}

@@ -9,6 +9,8 @@ import StratusModel
 /// public database a subscription fires only if its owner may read the record at that moment.
 struct NotificationOutbox {
     let index: SubscriptionIndex
+    /// Enabled webhooks: they hear public-database changes of their record types.
+    let webhooks: [Webhook]
     let container: ContainerID
     let environment: Environment
     /// Subscriptions that fired once and are gone for the rest of the batch.
@@ -16,14 +18,18 @@ struct NotificationOutbox {
     private var roles: [String: Set<String>] = [:]
     private(set) var appended = 0
 
-    init(index: SubscriptionIndex, container: ContainerID, environment: Environment) {
+    init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: Environment) {
         self.index = index
+        self.webhooks = webhooks
         self.container = container
         self.environment = environment
     }
 
     mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: Database) throws {
         guard let type = (after ?? before)?.recordType else { return }
+        if database.scope == .public, !webhooks.isEmpty {
+            try queueWebhooks(type: type, before: before, after: after, zone: zone, db)
+        }
         for entry in index.candidates(recordType: type, in: database) {
             let key = SubscriptionIndex.key(entry.scope, entry.owner) + "\u{0}" + entry.subscription.subscriptionID
             if spent.contains(key) { continue }
@@ -75,6 +81,30 @@ struct NotificationOutbox {
         let r = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT role FROM role_members WHERE user = ?"), arguments: [user])).intersection(catalog.roles)
         roles[user] = r
         return r
+    }
+
+    /// One delivery per webhook that hears this type, in this transaction. The body says what changed and, unless
+    /// deleted, the record's fields as plain JSON.
+    private func queueWebhooks(type: String, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, _ db: Database) throws {
+        let hearing = webhooks.filter { $0.hears(type) }
+        guard !hearing.isEmpty, let record = after ?? before else { return }
+        let reason = after == nil ? "deleted" : before == nil ? "created" : "updated"
+        let now = Clock.nowMillis()
+        for hook in hearing {
+            let nid = UUID().uuidString.lowercased()
+            var body: [String: Any] = ["notificationID": nid, "containerIdentifier": container.rawValue, "environment": environment.rawValue,
+                                       "database": "public", "zoneName": zone.zoneName, "recordType": type, "recordName": record.recordName,
+                                       "reason": reason, "timestamp": now]
+            if let after {
+                var fields: [String: Any] = [:]
+                for (k, v) in after.fields { if let plain = NotificationPayload.plainValue(v) { fields[k] = plain } }
+                body["fields"] = fields
+                if let tag = after.recordChangeTag { body["recordChangeTag"] = tag }
+            }
+            let json = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+            try db.cachedStatement(sql: "INSERT INTO webhook_deliveries(webhook_id, nid, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [hook.id, nid, String(decoding: json, as: UTF8.self), now, now])
+        }
     }
 
     private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord, zone: ZoneID, _ db: Database) throws {

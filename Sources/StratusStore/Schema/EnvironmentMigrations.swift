@@ -76,6 +76,19 @@ enum EnvironmentMigrations {
                     delivered_through INTEGER NOT NULL) WITHOUT ROWID;
                 """)
         }
+        m.registerMigration("v6-webhooks") { db in
+            // Webhooks and their deliveries, written by the same transaction as the change they report (an outbox).
+            // The signing secret is kept as it is: the server needs it to sign every delivery.
+            try db.execute(sql: """
+                CREATE TABLE webhooks(id INTEGER PRIMARY KEY, url TEXT NOT NULL, record_types TEXT NOT NULL, secret TEXT NOT NULL,
+                    enabled INTEGER NOT NULL DEFAULT 1, failures INTEGER NOT NULL DEFAULT 0, last_status TEXT, last_delivery_at INTEGER,
+                    created_at INTEGER NOT NULL);
+                CREATE TABLE webhook_deliveries(id INTEGER PRIMARY KEY, webhook_id INTEGER NOT NULL, nid TEXT NOT NULL, payload TEXT NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL, last_error TEXT);
+                CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_at);
+                """)
+        }
         return m
     }
 }

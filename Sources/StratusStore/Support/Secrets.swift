@@ -47,4 +47,9 @@ public enum Secrets {
 extension Secrets {
     /// A password nobody will type, for accounts that sign in another way (test users).
     public static func randomPassword() -> String { hex(randomBytes(24)) }
+
+    /// `sha256=<hex HMAC-SHA256 of body under key>`: how a webhook receiver checks a delivery came from us.
+    public static func webhookSignature(_ body: Data, secret: String) -> String {
+        "sha256=" + hex(HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8))))
+    }
 }

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Webhooks of a container environment and the queue of their deliveries.
+extension EnvironmentStore {
+    /// Registers a webhook; returns it with its signing secret (64 hex), shown once.
+    public func addWebhook(url: String, recordTypes: [String]) throws(StratusError) -> (Webhook, secret: String) {
+        try Webhook.validate(url: url)
+        for t in recordTypes { try Names.validate(recordType: t) }
+        let secret = Secrets.hex(Secrets.randomBytes(32))
+        let now = Clock.nowMillis()
+        let types = String(decoding: (try? JSONEncoder().encode(recordTypes)) ?? Data("[]".utf8), as: UTF8.self)
+        let id: Int64 = try write { db, _ in
+            try db.execute(sql: "INSERT INTO webhooks(url, record_types, secret, created_at) VALUES (?, ?, ?, ?)", arguments: [url, types, secret, now])
+            return db.lastInsertedRowID
+        }
+        webhooksChanged()
+        return (Webhook(id: id, url: url, recordTypes: recordTypes, enabled: true, failures: 0, lastStatus: nil, lastDeliveryAt: nil, createdAt: now), secret)
+    }
+
+    public func webhooks() throws(StratusError) -> [Webhook] {
+        try read { db, _ in try Row.fetchAll(db, sql: "SELECT * FROM webhooks ORDER BY id").map(Self.webhook) }
+    }
+
+    static func webhook(_ row: Row) -> Webhook {
+        let types = (try? JSONDecoder().decode([String].self, from: Data((row["record_types"] as String).utf8))) ?? []
+        return Webhook(id: row["id"], url: row["url"], recordTypes: types, enabled: row["enabled"], failures: row["failures"],
+                       lastStatus: row["last_status"], lastDeliveryAt: row["last_delivery_at"], createdAt: row["created_at"])
+    }
+
+    public func removeWebhook(id: Int64) throws(StratusError) {
+        try write { db, _ in
+            try db.execute(sql: "DELETE FROM webhooks WHERE id = ?", arguments: [id])
+            guard db.changesCount == 1 else { throw StratusError(.notFound, "no webhook #\(id)") }
+            try db.execute(sql: "DELETE FROM webhook_deliveries WHERE webhook_id = ? AND state = 'pending'", arguments: [id])
+        }
+        webhooksChanged()
+    }
+
+    public func setWebhookEnabled(id: Int64, _ enabled: Bool) throws(StratusError) {
+        try write { db, _ in
+            try db.execute(sql: "UPDATE webhooks SET enabled = ?, failures = CASE WHEN ? THEN 0 ELSE failures END WHERE id = ?", arguments: [enabled, enabled, id])
+            guard db.changesCount == 1 else { throw StratusError(.notFound, "no webhook #\(id)") }
+        }
+        webhooksChanged()
+    }
+
+    /// Enabled webhooks, cached for a second so a `stratus webhook` change made beside a running server applies
+    /// within a second, without a query on every write.
+    func liveWebhooks(_ db: Database) throws -> [Webhook] {
+        let now = ContinuousClock.now
+        if let (at, hooks) = webhookCache.withLock({ $0 }), now - at < .seconds(1) { return hooks }
+        let hooks = try Row.fetchAll(db, sql: "SELECT * FROM webhooks WHERE enabled = 1").map(Self.webhook)
+        webhookCache.withLock { $0 = (now, hooks) }
+        return hooks
+    }
+
+    func webhooksChanged() {
+        webhookCache.withLock { $0 = nil }
+        webhookPresence.withLock { $0 = nil }
+    }
+
+    /// Whether this environment has any webhook, from memory when checked in the last 5 seconds (nil: ask `hasWebhooks`).
+    public var knownWebhookPresence: Bool? {
+        webhookPresence.withLock { p in p.flatMap { ContinuousClock.now - $0.at < .seconds(5) ? $0.any : nil } }
+    }
+
+    public func hasWebhooks() throws(StratusError) -> Bool {
+        if let known = knownWebhookPresence { return known }
+        let any = try read { db, _ in try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM webhooks)") ?? false }
+        webhookPresence.withLock { $0 = (ContinuousClock.now, any) }
+        return any
+    }
+
+    // MARK: deliveries
+
+    public struct WebhookDelivery: Sendable {
+        public var id: Int64
+        public var webhookID: Int64
+        public var url: String
+        public var secret: String
+        public var notificationID: String
+        public var payload: String
+        public var attempts: Int
+        public var createdAt: Int64
+    }
+
+    /// Deliveries due now, oldest first, for enabled webhooks.
+    public func dueWebhookDeliveries(limit: Int = 50) throws(StratusError) -> [WebhookDelivery] {
+        try read { db, _ in
+            try Row.fetchAll(db, sql: """
+                SELECT d.id, d.webhook_id, w.url, w.secret, d.nid, d.payload, d.attempts, d.created_at FROM webhook_deliveries d
+                JOIN webhooks w ON w.id = d.webhook_id
+                WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1 ORDER BY d.next_attempt_at, d.id LIMIT ?
+                """, arguments: [Clock.nowMillis(), limit]).map {
+                WebhookDelivery(id: $0[0], webhookID: $0[1], url: $0[2], secret: $0[3], notificationID: $0[4], payload: $0[5], attempts: $0[6], createdAt: $0[7])
+            }
+        }
+    }
+
+    /// Records an attempt's outcome. A failure is retried with exponential backoff (1 s, 2 s, 4 s … capped at an
+    /// hour) for 24 hours; then the delivery fails for good, and a webhook with 5 such failures in a row is disabled.
+    public func recordWebhookAttempt(_ d: WebhookDelivery, status: String, succeeded: Bool) throws(StratusError) {
+        let now = Clock.nowMillis()
+        try write { db, _ in
+            if succeeded {
+                try db.execute(sql: "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_error = NULL WHERE id = ?", arguments: [d.id])
+                try db.execute(sql: "UPDATE webhooks SET failures = 0, last_status = ?, last_delivery_at = ? WHERE id = ?", arguments: [status, now, d.webhookID])
+                return
+            }
+            let attempts = d.attempts + 1
+            let delay = min(Int64(3_600_000), Int64(1000) << Int64(min(attempts - 1, 22)))
+            if now + delay - d.createdAt > Self.webhookRetryWindow {
+                try db.execute(sql: "UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?", arguments: [attempts, status, d.id])
+                try db.execute(sql: """
+                    UPDATE webhooks SET failures = failures + 1, last_status = ?, enabled = CASE WHEN failures + 1 >= 5 THEN 0 ELSE enabled END WHERE id = ?
+                    """, arguments: [status, d.webhookID])
+            } else {
+                try db.execute(sql: "UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                               arguments: [attempts, now + delay, status, d.id])
+                try db.execute(sql: "UPDATE webhooks SET last_status = ? WHERE id = ?", arguments: [status, d.webhookID])
+            }
+        }
+        webhooksChanged()
+    }
+
+    public static let webhookRetryWindow: Int64 = 24 * 3600 * 1000
+
+    /// Every delivery of one notification to a webhook, newest first (for the console and tests).
+    public func webhookDeliveries(webhookID: Int64) throws(StratusError) -> [(nid: String, state: String, attempts: Int, lastError: String?)] {
+        try read { db, _ in
+            try Row.fetchAll(db, sql: "SELECT nid, state, attempts, last_error FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT 200",
+                             arguments: [webhookID]).map { ($0[0], $0[1], $0[2], $0[3]) }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+import Synchronization
+import Testing
+@testable import StratusAPI
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Webhooks hear public changes of their record types, signed, retried until the receiver takes them, and never
+/// hear private data.
+@Suite struct WebhookTests {
+    /// A receiver on a real socket that answers 500 to its first `failures` deliveries.
+    final class Receiver: Sendable {
+        struct Delivery: Sendable { var body: Data; var signature: String?; var id: String? }
+        final class Log: Sendable {
+            let received = Mutex<[Delivery]>([])
+            let attempts = Mutex(0)
+        }
+        let log = Log()
+        let server: HTTPServer
+
+        init(failures: Int) async throws {
+            var router = Router()
+            let log = self.log
+            router.add(.post, "/hook", bodyLimit: 1 << 20) { req in
+                let n = log.attempts.withLock { $0 += 1; return $0 }
+                if n <= failures { return HTTPResponse(status: .internalServerError) }
+                log.received.withLock { $0.append(Delivery(body: req.body, signature: req.headers["x-stratus-signature"], id: req.headers["x-stratus-delivery"])) }
+                return HTTPResponse(status: .noContent)
+            }
+            server = HTTPServer(config: HTTPServerConfig(port: 0), router: router)
+            try await server.start()
+        }
+    }
+
+    @Test func deliveriesAreSignedRetriedAndPublicOnly() async throws {
+        let f = try await APIFixture()
+        let receiver = try await Receiver(failures: 2)
+        let env = try f.app.store.environment(f.container, .development)
+        let (hook, secret) = try env.addWebhook(url: "http://127.0.0.1:\(receiver.server.port)/hook", recordTypes: ["Order"])
+        // Public Orders are heard; a public Memo and a private Order are not.
+        _ = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"o1","recordType":"Order","fields":{"total":{"value":42}}}},{"operationType":"create","record":{"recordName":"m1","recordType":"Memo"}}]}"#, user: f.aliceToken)
+        _ = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"secret-order","recordType":"Order","fields":{"note":{"value":"private"}}}}]}"#, db: "private", user: f.aliceToken)
+        // Two 500s, then 200: delivered on the third attempt (after 1 s and 2 s of backoff).
+        for _ in 0..<100 where receiver.log.received.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(100)) }
+        let got = receiver.log.received.withLock { $0 }
+        #expect(got.count == 1 && receiver.log.attempts.withLock { $0 } == 3)
+        let d = try #require(got.first)
+        #expect(d.signature == "sha256=" + Secrets.hex(HMAC<SHA256>.authenticationCode(for: d.body, using: SymmetricKey(data: Data(secret.utf8)))))
+        let body = try #require(try JSONSerialization.jsonObject(with: d.body) as? [String: Any])
+        #expect(body["recordName"] as? String == "o1" && body["reason"] as? String == "created" && body["notificationID"] as? String == d.id)
+        #expect((body["fields"] as? [String: Any])?["total"] as? Int == 42)
+        #expect(!String(decoding: d.body, as: UTF8.self).contains("secret-order"))
+        // The deliverer records the outcome after the receiver has answered.
+        for _ in 0..<100 where try env.webhookDeliveries(webhookID: hook.id).map(\.state) != ["delivered"] { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(try env.webhooks().first?.lastStatus == "HTTP 204")
+        #expect(try env.webhookDeliveries(webhookID: hook.id).map(\.state) == ["delivered"])
+        await receiver.server.stop()
+    }
+
+    @Test func badURLsAreRefused() throws {
+        for bad in ["ftp://example.com/x", "http://user:pass@example.com/x", "javascript:alert(1)", "http:///nohost", "http://exa mple.com/",
+                    "https://" + String(repeating: "a", count: 3000)] {
+            #expect(throws: StratusError.self, "\(bad.prefix(40))") { try Webhook.validate(url: bad) }
+        }
+        try Webhook.validate(url: "https://hooks.example.com/stratus?x=1")
+    }
+}
