@@ -50,6 +50,8 @@ extension EnvironmentStore {
                            arguments: [database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, s, Clock.nowMillis()])
             try seq.save(db)
             let z = try ZoneRow.find(db, database, zoneID.zoneName)!
+            var outbox = try outbox(db)
+            try outbox?.zoneChanged(z.zoneID, database: database, deleted: false, db)
             return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: true)
         }
     }
@@ -87,6 +89,8 @@ extension EnvironmentStore {
             var seq = try SequenceAllocator(db)
             try db.execute(sql: "UPDATE zones SET deleted = 1, change_seq = ? WHERE id = ?", arguments: [seq.next(), zone.id])
             try seq.save(db)
+            var outbox = try outbox(db)
+            try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, db)
             return released
         }
         collectAssets(released)

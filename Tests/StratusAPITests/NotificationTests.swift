@@ -85,6 +85,16 @@ import StratusStore
         #expect(listed.json["subscriptions"]?.array?.compactMap { $0["subscriptionID"]?.string } == ["diaries"])
     }
 
+    @Test func databaseSubscriptionsHearZonesComeAndGo() async throws {
+        let f = try await APIFixture()
+        _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"New"}}}]}"#, db: "private", user: f.aliceToken)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"New"}}}]}"#, db: "private", user: f.aliceToken)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"BobsZone"}}}]}"#, db: "private", user: f.bobToken)
+        let logged = try f.app.store.environment(f.container, .development).notifications(for: f.alice.userRecordName, after: 0)
+        #expect(logged.map(\.reason) == [1, 3] && logged.allSatisfy { $0.payload.contains(#""met""#) && !$0.payload.contains("BobsZone") })
+    }
+
     @Test func aFailedWriteLeavesNoNotification() async throws {
         let f = try await APIFixture()
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}}]}"#, db: "private", user: f.aliceToken)

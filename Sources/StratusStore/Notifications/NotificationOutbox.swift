@@ -44,6 +44,15 @@ struct NotificationOutbox {
         }
     }
 
+    /// A zone created or deleted: the owner's database subscriptions hear it (what `changes/database` then lists).
+    mutating func zoneChanged(_ zone: ZoneID, database: DatabaseID, deleted: Bool, _ db: Database) throws {
+        guard database.scope != .public else { return }
+        for entry in index.byDatabase[SubscriptionIndex.key(database.scope, database.ownerRecordName)] ?? [] {
+            guard case .database = entry.subscription.kind else { continue }
+            try append(entry, reason: deleted ? 3 : 1, record: nil, zone: zone, db)
+        }
+    }
+
     /// 1 created, 2 updated, 3 deleted (CloudKit's `fo`); nil when the subscription does not fire.
     private mutating func reason(_ entry: NotificationOutbox.Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID,
                                  catalog: Catalog, _ db: Database) throws -> Int? {
@@ -107,13 +116,13 @@ struct NotificationOutbox {
         }
     }
 
-    private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord, zone: ZoneID, _ db: Database) throws {
+    private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: Database) throws {
         let nid = UUID().uuidString.lowercased()
         let payload = NotificationPayload.make(nid: nid, container: container, environment: environment, owner: entry.owner, scope: entry.scope,
                                                subscription: entry.subscription, reason: reason, record: record, zone: zone)
         try db.cachedStatement(sql: """
             INSERT INTO notifications(nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [nid, entry.owner, entry.subscription.subscriptionID, entry.scope.rawValue, record.recordName, reason,
+            """).execute(arguments: [nid, entry.owner, entry.subscription.subscriptionID, entry.scope.rawValue, record?.recordName, reason,
                                      Clock.nowMillis(), payload])
         appended += 1
     }

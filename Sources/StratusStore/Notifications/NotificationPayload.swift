@@ -6,15 +6,15 @@ import StratusModel
 /// is CKDatabase.Scope's number (1 public, 2 private, 3 shared); `fo` 1 created, 2 updated, 3 deleted.
 enum NotificationPayload {
     static func make(nid: String, container: ContainerID, environment: Environment, owner: String, scope: DatabaseScope,
-                     subscription: Subscription, reason: Int, record: StoredRecord, zone: ZoneID) -> String {
+                     subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> String {
         let dbs = scope == .public ? 1 : scope == .private ? 2 : 3
         var ck: [String: Any] = ["nid": nid, "cid": container.rawValue, "ce": environment == .production ? 2 : 1, "ckuserid": owner]
         let zoneOwner = zone.ownerRecordName ?? (scope == .public ? "_defaultOwner" : owner)
         switch subscription.kind {
         case .query:
-            var qry: [String: Any] = ["sid": subscription.subscriptionID, "rid": record.recordName, "zid": zone.zoneName, "zoid": zoneOwner,
+            var qry: [String: Any] = ["sid": subscription.subscriptionID, "rid": record?.recordName ?? "", "zid": zone.zoneName, "zoid": zoneOwner,
                                       "fo": reason, "dbs": dbs]
-            if let keys = subscription.notificationInfo.desiredKeys, reason != 3 {
+            if let keys = subscription.notificationInfo.desiredKeys, reason != 3, let record {
                 var af: [String: Any] = [:]
                 for k in keys { if let v = record.fields[k], let plain = plainValue(v) { af[k] = plain } }
                 qry["af"] = af
