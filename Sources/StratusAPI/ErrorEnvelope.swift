@@ -15,7 +15,7 @@ public enum ErrorEnvelope {
     }
 
     /// The reason a client may read, logging the real one for internal errors.
-    static func publicReason(_ e: StratusError, uuid: String) -> String {
+    public static func publicReason(_ e: StratusError, uuid: String) -> String {
         guard e.code == .internalError else { return e.reason }
         logger.error("internal error", metadata: ["uuid": "\(uuid)", "detail": "\(e.reason)"])
         return "internal error; quote \(uuid) to the server's operator"

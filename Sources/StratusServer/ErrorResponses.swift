@@ -21,8 +21,8 @@ enum ErrorResponses {
         case let e as StratusError where e.code != .internalError:
             return .text(e.reason + "\n", status: .code(e.code.httpStatus))
         default:
-            _ = ErrorEnvelope.response(StratusError(.internalError, "\(error)"))  // logs the detail
-            return .text("internal server error\n", status: .internalServerError)
+            let uuid = UUID().uuidString.lowercased()
+            return .text(ErrorEnvelope.publicReason(StratusError(.internalError, "\(error)"), uuid: uuid) + "\n", status: .internalServerError)
         }
     }
 }
