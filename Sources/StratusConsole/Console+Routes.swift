@@ -22,6 +22,8 @@ extension Console {
         get("/console/{container}/{environment}/reset") { c, req, s, scope in try c.resetPage(req, s, scope) }
         post("/console/{container}/{environment}/reset") { c, req, s, scope in try c.reset(req, s, scope) }
         get("/console/{container}/{environment}/schema") { c, req, s, scope in try c.schemaPage(req, s, scope) }
+        get("/console/{container}/{environment}/subscriptions") { c, req, s, scope in try c.subscriptionsPage(req, s, scope) }
+        post("/console/{container}/{environment}/subscriptions/delete") { c, req, s, scope in try c.deleteSubscription(req, s, scope) }
         post("/console/{container}/{environment}/schema/types") { c, req, s, scope in try c.addRecordType(req, s, scope) }
         post("/console/{container}/{environment}/schema/import", limit: 4 << 20) { c, req, s, scope in try c.importSchema(req, s, scope) }
         get("/console/{container}/{environment}/schema/{recordType}") { c, req, s, scope in try c.recordTypePage(req, s, scope) }

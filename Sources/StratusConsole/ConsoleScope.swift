@@ -46,6 +46,7 @@ struct ConsoleScope {
             ["label": "Schema", "href": base + "/schema", "current": tab == "schema"],
             ["label": "Security roles", "href": base + "/roles", "current": tab == "roles"],
             ["label": "Deploy", "href": "/console/\(container.rawValue)/deploy", "current": tab == "deploy"],
+            ["label": "Subscriptions", "href": base + "/subscriptions", "current": tab == "subscriptions"],
             ["label": "Tokens & keys", "href": base + "/tokens", "current": tab == "tokens"],
         ]
         if !isProduction { tabs.append(["label": "Reset", "href": base + "/reset", "current": tab == "reset"]) }

@@ -12,6 +12,16 @@ extension EnvironmentStore {
         }
     }
 
+    /// Every subscription of the environment, of every user and database, newest first (for the console).
+    public func allSubscriptions(limit: Int = 1000) throws(StratusError) -> [(scope: DatabaseScope, owner: String, id: String, document: String, createdAt: Int64)] {
+        try read { db, _ in
+            try Row.fetchAll(db, sql: "SELECT scope, owner, subscription_id, document, created_at FROM subscriptions ORDER BY created_at DESC LIMIT ?",
+                             arguments: [limit]).compactMap { r in
+                DatabaseScope(rawValue: r[0]).map { ($0, r[1], r[2], r[3], r[4]) }
+            }
+        }
+    }
+
     public func subscription(_ id: String, in scope: DatabaseScope, owner: String) throws(StratusError) -> String? {
         try read { db, _ in
             try String.fetchOne(db, sql: "SELECT document FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?",
