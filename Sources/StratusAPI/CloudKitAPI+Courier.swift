@@ -21,24 +21,26 @@ extension CloudKitAPI {
             let token = req.parameters["token"] ?? ""
             let api = self
             let deadline = ContinuousClock.now + courierHold
+            let env = try await blocking.run { try api.store.environment(container, environment) }
             while true {
-                let found: StoredNotification?? = try await blocking.run {
-                    let env = try api.store.environment(container, environment)
-                    guard token.utf8.count <= 128, let t = try env.courierToken(token) else { return .none }
-                    guard let next = try env.notifications(for: t.user, after: t.deliveredThrough, limit: 1).first else { return .some(nil) }
+                let found: (user: String, rung: UInt64, next: StoredNotification?)? = try await blocking.run {
+                    guard token.utf8.count <= 128, let t = try env.courierToken(token) else { return nil }
+                    let rung = env.bell.rings(env.bellKey(t.user))
+                    guard let next = try env.notifications(for: t.user, after: t.deliveredThrough, limit: 1).first else { return (t.user, rung, nil) }
                     try env.courierDelivered(token, through: next.id)
-                    return .some(next)
+                    return (t.user, rung, next)
                 }
                 guard let found else { throw StratusError(.notFound, "unknown web courier token: ask tokens/create for a new one") }
-                if let n = found {
+                if let n = found.next {
                     return await courierCORS(HTTPResponse.json(Data(n.payload.utf8)), req, container, environment)
                 }
-                if ContinuousClock.now >= deadline {
+                let left = deadline - ContinuousClock.now
+                if left <= .zero {
                     var empty = HTTPResponse(status: .ok)
                     empty.headers["content-type"] = "application/json"
                     return await courierCORS(empty, req, container, environment)
                 }
-                try await Task.sleep(for: .milliseconds(200))
+                await env.bell.wait(env.bellKey(found.user), since: found.rung, timeout: min(left, .seconds(1)))
             }
         } catch {
             return envelope(StratusError.wrapping(error))

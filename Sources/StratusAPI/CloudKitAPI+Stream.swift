@@ -9,7 +9,8 @@ import StratusStore
 /// header, or `?lastEventID=` where a client cannot set headers) replays everything after it; without one the
 /// stream starts with what happens next.
 extension CloudKitAPI {
-    static let streamPoll: Duration = .milliseconds(200)
+    /// How often a quiet stream checks that the server is not draining (a commit for its user wakes it at once).
+    static let streamPoll: Duration = .seconds(1)
     static let streamKeepAlive: Duration = .seconds(15)
 
     func registerStreamRoutes(_ router: inout Router) {
@@ -41,6 +42,7 @@ extension CloudKitAPI {
                 var quietSince = ContinuousClock.now
                 guard await out.write(Data(": stream of notifications\n\n".utf8)) else { return }
                 while !out.isDraining() {
+                    let rung = store.bell.rings(store.bellKey(user))
                     let after = position
                     let batch = (try? await blocking.run { try store.notifications(for: user, after: after, limit: 100) }) ?? []
                     for n in batch {
@@ -52,7 +54,7 @@ extension CloudKitAPI {
                         guard await out.write(Data(": keep-alive\n\n".utf8)) else { return }
                         quietSince = ContinuousClock.now
                     }
-                    if batch.count < 100 { try? await Task.sleep(for: Self.streamPoll) }
+                    if batch.count < 100 { await store.bell.wait(store.bellKey(user), since: rung, timeout: Self.streamPoll) }
                 }
             }
             return await finish(response, req)

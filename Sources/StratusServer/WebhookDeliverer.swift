@@ -49,6 +49,7 @@ final class WebhookDeliverer: Sendable {
         }
         while !Task.isCancelled {
             // Most environments have no webhook, and say so from memory: no database work for them on a tick.
+            let rung = store.bell.rings(NotificationBell.webhooks)
             let candidates = store.openEnvironments().filter { $0.knownWebhookPresence != false }
             var due: [(EnvironmentStore, EnvironmentStore.WebhookDelivery)] = []
             if !candidates.isEmpty {
@@ -59,7 +60,7 @@ final class WebhookDeliverer: Sendable {
             await withTaskGroup(of: Void.self) { group in
                 for (env, d) in due { group.addTask { await self.deliver(d, env) } }
             }
-            if due.isEmpty { try? await Task.sleep(for: .milliseconds(200)) }
+            if due.isEmpty { await store.bell.wait(NotificationBell.webhooks, since: rung, timeout: .seconds(1)) }
         }
     }
 

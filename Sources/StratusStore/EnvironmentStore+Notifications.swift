@@ -20,7 +20,7 @@ extension EnvironmentStore {
             subscriptionIndex.withLock { $0 = index }
         }
         let hooks = try liveWebhooks(db)
-        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment)
+        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell)
     }
 
     /// Forgets the grouped subscriptions; the next write reads them again.

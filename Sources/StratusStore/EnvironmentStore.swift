@@ -24,6 +24,12 @@ public final class EnvironmentStore: Sendable {
     let usageCache = Mutex<(ContinuousClock.Instant, StorageUsage)?>(nil)
     /// Subscriptions grouped for matching; nil until first needed after a change to them.
     let subscriptionIndex = Mutex<SubscriptionIndex?>(nil)
+    /// The bell key of a user's notifications here: listeners take `bell.rings(key)` before reading the log.
+    public func bellKey(_ user: String) -> String { NotificationBell.key(container, environment, user: user) }
+
+    /// Rung when a commit appends notifications: SSE streams, courier polls and the webhook deliverer wait on it.
+    /// The server's one bell, shared by every environment.
+    public let bell: NotificationBell
     /// How long the notification log keeps a notification (milliseconds).
     public let notificationRetention: Int64
     let lastExpiry = Mutex<Int64>(0)
@@ -31,7 +37,9 @@ public final class EnvironmentStore: Sendable {
     let webhookPresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
 
     init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
-         quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention) throws {
+         quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
+         bell: NotificationBell = NotificationBell()) throws {
+        self.bell = bell
         self.quotaBytes = quotaBytes
         self.notificationRetention = notificationRetention
         self.container = container

@@ -12,6 +12,8 @@ public final class RecordStore: Sendable {
     public let durability: Durability
     /// Each container environment's storage quota in bytes (records and assets); nil for none.
     public let quotaBytes: Int64?
+    /// Wakes notification listeners and the webhook deliverer when a commit concerns them.
+    public let bell = NotificationBell()
     let control: DatabaseQueue
     private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
     /// Every API request authenticates; these keep that from being two trips to the control database
@@ -100,7 +102,7 @@ public final class RecordStore: Sendable {
         let dir = directory(of: id)
         let store = try guarded {
             try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),
-                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability, quotaBytes: quotaBytes)
+                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability, quotaBytes: quotaBytes, bell: bell)
         }
         return open.withLock { cache in
             if let s = cache[key] { return s }

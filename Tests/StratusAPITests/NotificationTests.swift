@@ -85,6 +85,21 @@ import StratusStore
         #expect(listed.json["subscriptions"]?.array?.compactMap { $0["subscriptionID"]?.string } == ["diaries"])
     }
 
+    /// Subscriptions grouped by an equality filter's value still hear exactly what matches: a record that moves from
+    /// one list to another leaves the first list's query and enters the second's; numbers match across kinds.
+    @Test func equalityGroupedSubscriptionsHearTheirValueOnly() async throws {
+        let f = try await APIFixture()
+        for (id, list) in [("a", "groceries"), ("b", "chores"), ("c", "garden")] {
+            _ = try await Self.subscribe(f, #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Item","filterBy":[{"comparator":"EQUALS","fieldName":"list","fieldValue":{"value":"\#(list)"}}]},"firesOn":["create","update","delete"]}"#, db: "public", user: f.aliceToken)
+        }
+        _ = try await Self.subscribe(f, #"{"subscriptionID":"two","subscriptionType":"query","query":{"recordType":"Item","filterBy":[{"comparator":"EQUALS","fieldName":"n","fieldValue":{"value":2.0,"type":"DOUBLE"}}]},"firesOn":["create","update","delete"]}"#, db: "public", user: f.aliceToken)
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"i1","recordType":"Item","fields":{"list":{"value":"groceries"},"n":{"value":2}}}}"#, user: f.bobToken)
+        _ = try await Self.modify(f, #"{"operationType":"forceUpdate","record":{"recordName":"i1","recordType":"Item","fields":{"list":{"value":"chores"}}}}"#, user: f.bobToken)
+        let heard = try Self.notes(f, f.alice.userRecordName).compactMap { ($0["ck"] as? [String: Any])?["qry"] as? [String: Any] }
+            .map { "\($0["sid"] as? String ?? "?"):\($0["fo"] as? Int ?? 0)" }
+        #expect(heard.sorted() == ["a:1", "a:3", "b:1", "two:1", "two:2"], "\(heard)")
+    }
+
     @Test func databaseSubscriptionsHearZonesComeAndGo() async throws {
         let f = try await APIFixture()
         _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)

@@ -17,12 +17,24 @@ struct NotificationOutbox {
     private(set) var spent: Set<String> = []
     private var roles: [String: Set<String>] = [:]
     private(set) var appended = 0
+    /// Users who got a notification in this transaction, and whether a webhook delivery was queued: who to wake.
+    private var notified: Set<String> = []
+    private var queuedWebhook = false
+    let bell: NotificationBell?
 
-    init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: Environment) {
+    init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: Environment, bell: NotificationBell? = nil) {
         self.index = index
         self.webhooks = webhooks
         self.container = container
         self.environment = environment
+        self.bell = bell
+    }
+
+    /// Wakes the listeners of what this transaction appended once it commits (never if it rolls back).
+    func ringOnCommit(_ db: Database) {
+        guard let bell, !notified.isEmpty || queuedWebhook else { return }
+        let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
+        db.afterNextTransaction(onCommit: { _ in bell.ring(keys) })
     }
 
     mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: Database) throws {
@@ -30,7 +42,7 @@ struct NotificationOutbox {
         if database.scope == .public, !webhooks.isEmpty {
             try queueWebhooks(type: type, before: before, after: after, zone: zone, db)
         }
-        for entry in index.candidates(recordType: type, in: database) {
+        for entry in index.candidates(before: before, after: after, in: database) {
             let key = SubscriptionIndex.key(entry.scope, entry.owner) + "\u{0}" + entry.subscription.subscriptionID
             if spent.contains(key) { continue }
             guard let reason = try reason(entry, before: before, after: after, zone: zone, database: database, catalog: catalog, db) else { continue }
@@ -47,7 +59,7 @@ struct NotificationOutbox {
     /// A zone created or deleted: the owner's database subscriptions hear it (what `changes/database` then lists).
     mutating func zoneChanged(_ zone: ZoneID, database: DatabaseID, deleted: Bool, _ db: Database) throws {
         guard database.scope != .public else { return }
-        for entry in index.byDatabase[SubscriptionIndex.key(database.scope, database.ownerRecordName)] ?? [] {
+        for entry in index.entries(of: database) {
             guard case .database = entry.subscription.kind else { continue }
             try append(entry, reason: deleted ? 3 : 1, record: nil, zone: zone, db)
         }
@@ -94,10 +106,11 @@ struct NotificationOutbox {
 
     /// One delivery per webhook that hears this type, in this transaction. The body says what changed and, unless
     /// deleted, the record's fields as plain JSON.
-    private func queueWebhooks(type: String, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, _ db: Database) throws {
+    private mutating func queueWebhooks(type: String, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, _ db: Database) throws {
         let hearing = webhooks.filter { $0.hears(type) }
         guard !hearing.isEmpty, let record = after ?? before else { return }
         let reason = after == nil ? "deleted" : before == nil ? "created" : "updated"
+        queuedWebhook = true
         let now = Clock.nowMillis()
         for hook in hearing {
             let nid = UUID().uuidString.lowercased()
@@ -125,5 +138,6 @@ struct NotificationOutbox {
             """).execute(arguments: [nid, entry.owner, entry.subscription.subscriptionID, entry.scope.rawValue, record?.recordName, reason,
                                      Clock.nowMillis(), payload])
         appended += 1
+        notified.insert(entry.owner)
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 import StratusModel
 
 /// An environment's subscriptions, grouped so that a change looks only at the ones that can match it: public
-/// query subscriptions by record type, private and shared ones by their owner's database. Built once and shared
+/// query subscriptions by record type, private and shared ones by their owner's database; within a group, query
+/// subscriptions with an equality filter by that field's value, so that ten thousand "items where list = X"
+/// subscriptions cost a write two dictionary lookups, not ten thousand filter evaluations. Built once and shared
 /// until a subscription is saved or deleted.
 struct SubscriptionIndex: Sendable {
     struct Entry: Sendable {
@@ -11,8 +13,38 @@ struct SubscriptionIndex: Sendable {
         var subscription: Subscription
     }
 
-    var publicByType: [String: [Entry]] = [:]
-    var byDatabase: [String: [Entry]] = [:]
+    /// One group: entries keyed by (field, value) of their first indexable EQUALS filter, and the rest.
+    struct Group: Sendable {
+        var rest: [Entry] = []
+        var byEquality: [FieldRef: [String: [Entry]]] = [:]
+
+        mutating func add(_ e: Entry) {
+            if case .query(_, let filters, _, _, _) = e.subscription.kind,
+               let f = filters.first(where: { $0.comparator == .equals && SubscriptionIndex.equalityKey($0.value) != nil }) {
+                byEquality[f.field, default: [:]][SubscriptionIndex.equalityKey(f.value)!, default: []].append(e)
+            } else {
+                rest.append(e)
+            }
+        }
+
+        /// Every entry that could match the record before or after the change (the others cannot).
+        func candidates(before: StoredRecord?, after: StoredRecord?) -> [Entry] {
+            guard !byEquality.isEmpty else { return rest }
+            var out = rest
+            for (field, buckets) in byEquality {
+                let a = before.flatMap { SubscriptionIndex.equalityKey(field, $0) }
+                let b = after.flatMap { SubscriptionIndex.equalityKey(field, $0) }
+                if let a, let hit = buckets[a] { out += hit }
+                if let b, b != a, let hit = buckets[b] { out += hit }
+            }
+            return out
+        }
+
+        var all: [Entry] { rest + byEquality.values.flatMap { $0.values.joined() } }
+    }
+
+    var publicByType: [String: Group] = [:]
+    var byDatabase: [String: Group] = [:]
     var isEmpty: Bool { publicByType.isEmpty && byDatabase.isEmpty }
 
     static func key(_ scope: DatabaseScope, _ owner: String) -> String { "\(scope.rawValue)\u{0}\(owner)" }
@@ -20,15 +52,44 @@ struct SubscriptionIndex: Sendable {
     init(_ entries: [Entry]) {
         for e in entries {
             if e.scope == .public {
-                if let t = e.subscription.recordType { publicByType[t, default: []].append(e) }
+                if let t = e.subscription.recordType { publicByType[t, default: Group()].add(e) }
             } else {
-                byDatabase[Self.key(e.scope, e.owner), default: []].append(e)
+                byDatabase[Self.key(e.scope, e.owner), default: Group()].add(e)
             }
         }
     }
 
-    /// The subscriptions a change of a record of `recordType` in `database` can concern.
-    func candidates(recordType: String, in database: DatabaseID) -> [Entry] {
-        database.scope == .public ? publicByType[recordType] ?? [] : byDatabase[Self.key(database.scope, database.ownerRecordName)] ?? []
+    /// The subscriptions a change of a record (as it was and as it is) in `database` can concern.
+    func candidates(before: StoredRecord?, after: StoredRecord?, in database: DatabaseID) -> [Entry] {
+        guard let type = (after ?? before)?.recordType else { return [] }
+        let group = database.scope == .public ? publicByType[type] : byDatabase[Self.key(database.scope, database.ownerRecordName)]
+        return group?.candidates(before: before, after: after) ?? []
+    }
+
+    /// Every subscription of one user's private or shared database.
+    func entries(of database: DatabaseID) -> [Entry] { byDatabase[Self.key(database.scope, database.ownerRecordName)]?.all ?? [] }
+
+    /// The value's equality key: equal under `QueryFilter.compare` means equal keys (numbers as numbers, text and
+    /// references as text); nil for kinds kept out of the index (lists, bytes, locations, fractional numbers).
+    static func equalityKey(_ v: FieldValue) -> String? {
+        switch v {
+        case .string(let s): "t" + s
+        case .reference(let r): "t" + r.recordName
+        case .int64(let i), .timestamp(let i): "n\(i)"
+        case .double(let d): d.rounded() == d && abs(d) < 9e15 ? "n\(Int64(d))" : nil
+        default: nil
+        }
+    }
+
+    static func equalityKey(_ field: FieldRef, _ record: StoredRecord) -> String? {
+        switch field {
+        case .field(let name): record.fields[name].flatMap(equalityKey)
+        case .system(.recordName): "t" + record.recordName
+        case .system(.createdUserRecordName): record.created.map { "t" + $0.userRecordName }
+        case .system(.modifiedUserRecordName): record.modified.map { "t" + $0.userRecordName }
+        case .system(.createdTimestamp): record.created.map { "n\($0.timestamp)" }
+        case .system(.modifiedTimestamp): record.modified.map { "n\($0.timestamp)" }
+        case .system: nil
+        }
     }
 }

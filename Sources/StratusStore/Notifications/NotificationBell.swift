@@ -1,0 +1,79 @@
+import StratusModel
+import Synchronization
+
+/// Wakes whoever waits on a key (a user's SSE streams and courier polls, the webhook deliverer) the moment a
+/// write that concerns them commits, so delivery takes the commit's time rather than a poll interval's. The bell
+/// carries no data: listeners read the log for what to send, and a lost ring costs at most the wait's timeout.
+/// Each key counts its rings, so a listener that read the log before a ring and waits after it returns at once.
+public final class NotificationBell: Sendable {
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    private struct State {
+        var rings: [String: UInt64] = [:]
+        var waiters: [String: [Waiter]] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// The key every queued webhook delivery rings (the deliverer serves every environment).
+    public static let webhooks = "\u{0}webhooks"
+
+    /// The key of one user's notifications in one container environment (one bell serves a whole server).
+    public static func key(_ container: ContainerID, _ environment: Environment, user: String) -> String {
+        "\(container.rawValue)\u{0}\(environment.rawValue)\u{0}\(user)"
+    }
+
+    /// How many times `key` has rung: take it before reading the log, and pass it to `wait`.
+    public func rings(_ key: String) -> UInt64 { state.withLock { $0.rings[key, default: 0] } }
+
+    public func ring<S: Sequence>(_ keys: S) where S.Element == String {
+        let woken = state.withLock { s -> [Waiter] in
+            var woken: [Waiter] = []
+            for k in keys {
+                s.rings[k, default: 0] &+= 1
+                if let w = s.waiters.removeValue(forKey: k) { woken += w }
+            }
+            return woken
+        }
+        for w in woken { w.continuation.resume() }
+    }
+
+    /// Returns when `key` rings after `since` (at once if it already has), or after `timeout`.
+    public func wait(_ key: String, since: UInt64, timeout: Duration) async {
+        let id = state.withLock { s -> UInt64 in
+            s.nextID &+= 1
+            return s.nextID
+        }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.rings[key, default: 0] != since { return true }
+                s.waiters[key, default: []].append(Waiter(id: id, continuation: c))
+                return false
+            }
+            if now {
+                c.resume()
+                return
+            }
+            Task { [self] in
+                try? await Task.sleep(for: timeout)
+                self.expire(key, id)
+            }
+        }
+    }
+
+    private func expire(_ key: String, _ id: UInt64) {
+        let waiter = state.withLock { s -> Waiter? in
+            guard var list = s.waiters[key], let i = list.firstIndex(where: { $0.id == id }) else { return nil }
+            let w = list.remove(at: i)
+            s.waiters[key] = list.isEmpty ? nil : list
+            return w
+        }
+        waiter?.continuation.resume()
+    }
+}
