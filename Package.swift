@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "stratus-bench",
             dependencies: [
-                "StratusModel", "StratusStore", "StratusServer", "StratusAPI", .product(name: "Logging", package: "swift-log"),
+                "StratusModel", "StratusStore", "StratusServer", "StratusAPI", "StratusHTTP", .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

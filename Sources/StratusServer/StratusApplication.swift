@@ -51,6 +51,7 @@ public final class StratusApplication: Sendable {
     public func stop() async {
         await webhooks.stop()
         await server.stop()
+        for env in store.openEnvironments() { try? env.saveCourierProgress() }
     }
     public var port: UInt16 { server.port }
     public var url: String { "http://\(config.host):\(port)/" }

@@ -57,18 +57,24 @@ final class WebhookDeliverer: Sendable {
                     try candidates.filter { try $0.hasWebhooks() }.flatMap { env in try env.dueWebhookDeliveries().map { (env, $0) } }
                 }) ?? []
             }
-            await withTaskGroup(of: Void.self) { group in
-                for (env, d) in due { group.addTask { await self.deliver(d, env) } }
+            // Every due delivery at once; then each environment's outcomes in one write.
+            let outcomes = await withTaskGroup(of: (EnvironmentStore, Outcome).self) { group in
+                for (env, d) in due { group.addTask { (env, await self.deliver(d)) } }
+                return await group.reduce(into: [ObjectIdentifier: (EnvironmentStore, [Outcome])]()) { acc, r in
+                    acc[ObjectIdentifier(r.0), default: (r.0, [])].1.append(r.1)
+                }
+            }
+            for (env, list) in outcomes.values {
+                _ = try? await BlockingWork.shared.run { try env.recordWebhookAttempts(list) }
             }
             if due.isEmpty { await store.bell.wait(NotificationBell.webhooks, since: rung, timeout: .seconds(1)) }
         }
     }
 
-    private func deliver(_ d: EnvironmentStore.WebhookDelivery, _ env: EnvironmentStore) async {
-        guard let url = URL(string: d.url) else {
-            _ = try? await BlockingWork.shared.run { try env.recordWebhookAttempt(d, status: "invalid URL", succeeded: false) }
-            return
-        }
+    typealias Outcome = (delivery: EnvironmentStore.WebhookDelivery, status: String, succeeded: Bool)
+
+    private func deliver(_ d: EnvironmentStore.WebhookDelivery) async -> Outcome {
+        guard let url = URL(string: d.url) else { return (d, "invalid URL", false) }
         let body = Data(d.payload.utf8)
         var req = URLRequest(url: url, timeoutInterval: timeout)
         req.httpMethod = "POST"
@@ -89,6 +95,6 @@ final class WebhookDeliverer: Sendable {
             ok = false
         }
         if !ok { logger.warning("webhook delivery failed", metadata: ["webhook": "\(d.webhookID)", "delivery": "\(d.notificationID)", "status": "\(status)"]) }
-        _ = try? await BlockingWork.shared.run { try env.recordWebhookAttempt(d, status: status, succeeded: ok) }
+        return (d, status, ok)
     }
 }

@@ -75,15 +75,45 @@ extension EnvironmentStore {
 
     /// The token's user and how far it has been answered; nil for an unknown token.
     public func courierToken(_ token: String) throws(StratusError) -> (user: String, deliveredThrough: Int64)? {
-        try read { db, _ in
-            try Row.fetchOne(db, sql: "SELECT user, delivered_through FROM courier_tokens WHERE token = ?", arguments: [token]).map { ($0[0], $0[1]) }
+        let row: (String, Int64)? = try read { db, _ in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT user, delivered_through FROM courier_tokens WHERE token = ?"), arguments: [token]).map { ($0[0], $0[1]) }
+        }
+        guard let row else { return nil }
+        return (row.0, max(row.1, courierProgress.withLock { $0.answered[token] ?? 0 }))
+    }
+
+    /// Marks everything up to `id` answered for the token (never moving back). The position is kept in memory and
+    /// saved at most once a second for every token together, not with a synced commit per answer: a crash forgets
+    /// at most the last second's answers, which are then sent again (delivery is at least once; `nid` dedups).
+    public func courierDelivered(_ token: String, through id: Int64) throws(StratusError) {
+        let now = ContinuousClock.now
+        let due: [String: Int64]? = courierProgress.withLock { p in
+            p.answered[token] = max(p.answered[token] ?? 0, id)
+            p.dirty.insert(token)
+            guard now - p.savedAt >= .seconds(1) else { return nil }
+            p.savedAt = now
+            defer { p.dirty.removeAll() }
+            return Dictionary(uniqueKeysWithValues: p.dirty.map { ($0, p.answered[$0]!) })
+        }
+        guard let due else { return }
+        try write { db, _ in
+            for (t, through) in due {
+                try db.cachedStatement(sql: "UPDATE courier_tokens SET delivered_through = max(delivered_through, ?) WHERE token = ?").execute(arguments: [through, t])
+            }
         }
     }
 
-    /// Marks everything up to `id` answered for the token (never moving back).
-    public func courierDelivered(_ token: String, through id: Int64) throws(StratusError) {
+    /// Saves every courier position still only in memory (at a clean stop).
+    public func saveCourierProgress() throws(StratusError) {
+        let due = courierProgress.withLock { p in
+            defer { p.dirty.removeAll() }
+            return p.dirty.map { ($0, p.answered[$0]!) }
+        }
+        guard !due.isEmpty else { return }
         try write { db, _ in
-            try db.execute(sql: "UPDATE courier_tokens SET delivered_through = max(delivered_through, ?) WHERE token = ?", arguments: [id, token])
+            for (t, through) in due {
+                try db.execute(sql: "UPDATE courier_tokens SET delivered_through = max(delivered_through, ?) WHERE token = ?", arguments: [through, t])
+            }
         }
     }
 }

@@ -66,7 +66,7 @@ extension EnvironmentStore {
             }
             try writer.finish()
             if let o = writer.outbox, o.appended > 0 { try dropExpiredNotifications(db) }
-            writer.outbox?.ringOnCommit(db)
+            try writer.outbox?.finish(db)
             if writer.outbox?.spent.isEmpty == false { subscriptionsChanged() }
             catalog = writer.catalog
             return (results, writer.releasedAssets)

@@ -87,7 +87,7 @@ extension EnvironmentStore {
     }
 
     /// Deliveries due now, oldest first, for enabled webhooks.
-    public func dueWebhookDeliveries(limit: Int = 50) throws(StratusError) -> [WebhookDelivery] {
+    public func dueWebhookDeliveries(limit: Int = 256) throws(StratusError) -> [WebhookDelivery] {
         try read { db, _ in
             try Row.fetchAll(db, sql: """
                 SELECT d.id, d.webhook_id, w.url, w.secret, d.nid, d.payload, d.attempts, d.created_at FROM webhook_deliveries d
@@ -99,30 +99,40 @@ extension EnvironmentStore {
         }
     }
 
-    /// Records an attempt's outcome. A failure is retried with exponential backoff (1 s, 2 s, 4 s … capped at an
-    /// hour) for 24 hours; then the delivery fails for good, and a webhook with 5 such failures in a row is disabled.
-    public func recordWebhookAttempt(_ d: WebhookDelivery, status: String, succeeded: Bool) throws(StratusError) {
+    /// Records attempts' outcomes, in one transaction however many there are. A failure is retried with
+    /// exponential backoff (1 s, 2 s, 4 s … capped at an hour) for 24 hours; then the delivery fails for good, and a
+    /// webhook with 5 such failures in a row is disabled.
+    public func recordWebhookAttempts(_ outcomes: [(delivery: WebhookDelivery, status: String, succeeded: Bool)]) throws(StratusError) {
+        guard !outcomes.isEmpty else { return }
         let now = Clock.nowMillis()
         try write { db, _ in
-            if succeeded {
-                try db.execute(sql: "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_error = NULL WHERE id = ?", arguments: [d.id])
-                try db.execute(sql: "UPDATE webhooks SET failures = 0, last_status = ?, last_delivery_at = ? WHERE id = ?", arguments: [status, now, d.webhookID])
-                return
-            }
-            let attempts = d.attempts + 1
-            let delay = min(Int64(3_600_000), Int64(1000) << Int64(min(attempts - 1, 22)))
-            if now + delay - d.createdAt > Self.webhookRetryWindow {
-                try db.execute(sql: "UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?", arguments: [attempts, status, d.id])
-                try db.execute(sql: """
-                    UPDATE webhooks SET failures = failures + 1, last_status = ?, enabled = CASE WHEN failures + 1 >= 5 THEN 0 ELSE enabled END WHERE id = ?
-                    """, arguments: [status, d.webhookID])
-            } else {
-                try db.execute(sql: "UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
-                               arguments: [attempts, now + delay, status, d.id])
-                try db.execute(sql: "UPDATE webhooks SET last_status = ? WHERE id = ?", arguments: [status, d.webhookID])
+            for (d, status, succeeded) in outcomes {
+                if succeeded {
+                    try db.cachedStatement(sql: "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_error = NULL WHERE id = ?")
+                        .execute(arguments: [d.id])
+                    try db.cachedStatement(sql: "UPDATE webhooks SET failures = 0, last_status = ?, last_delivery_at = ? WHERE id = ?")
+                        .execute(arguments: [status, now, d.webhookID])
+                    continue
+                }
+                let attempts = d.attempts + 1
+                let delay = min(Int64(3_600_000), Int64(1000) << Int64(min(attempts - 1, 22)))
+                if now + delay - d.createdAt > Self.webhookRetryWindow {
+                    try db.execute(sql: "UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?", arguments: [attempts, status, d.id])
+                    try db.execute(sql: """
+                        UPDATE webhooks SET failures = failures + 1, last_status = ?, enabled = CASE WHEN failures + 1 >= 5 THEN 0 ELSE enabled END WHERE id = ?
+                        """, arguments: [status, d.webhookID])
+                } else {
+                    try db.execute(sql: "UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                                   arguments: [attempts, now + delay, status, d.id])
+                    try db.execute(sql: "UPDATE webhooks SET last_status = ? WHERE id = ?", arguments: [status, d.webhookID])
+                }
             }
         }
         webhooksChanged()
+    }
+
+    public func recordWebhookAttempt(_ d: WebhookDelivery, status: String, succeeded: Bool) throws(StratusError) {
+        try recordWebhookAttempts([(d, status, succeeded)])
     }
 
     public static let webhookRetryWindow: Int64 = 24 * 3600 * 1000

@@ -52,7 +52,7 @@ extension EnvironmentStore {
             let z = try ZoneRow.find(db, database, zoneID.zoneName)!
             var outbox = try outbox(db)
             try outbox?.zoneChanged(z.zoneID, database: database, deleted: false, db)
-            outbox?.ringOnCommit(db)
+            try outbox?.finish(db)
             return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: true)
         }
     }
@@ -92,7 +92,7 @@ extension EnvironmentStore {
             try seq.save(db)
             var outbox = try outbox(db)
             try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, db)
-            outbox?.ringOnCommit(db)
+            try outbox?.finish(db)
             return released
         }
         collectAssets(released)

@@ -24,6 +24,9 @@ public final class EnvironmentStore: Sendable {
     let usageCache = Mutex<(ContinuousClock.Instant, StorageUsage)?>(nil)
     /// Subscriptions grouped for matching; nil until first needed after a change to them.
     let subscriptionIndex = Mutex<SubscriptionIndex?>(nil)
+    /// How far each web courier token has been answered, ahead of what is saved (see `courierDelivered`).
+    let courierProgress = Mutex<(answered: [String: Int64], dirty: Set<String>, savedAt: ContinuousClock.Instant)>(([:], [], .now))
+
     /// The bell key of a user's notifications here: listeners take `bell.rings(key)` before reading the log.
     public func bellKey(_ user: String) -> String { NotificationBell.key(container, environment, user: user) }
 

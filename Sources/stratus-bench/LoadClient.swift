@@ -80,6 +80,21 @@ final class LoadClient {
         }
     }
 
+    /// Sends one request whose response never ends (an event stream) and hands every received chunk of bytes to
+    /// `onBytes` until `until` says stop or the server closes the connection.
+    func stream(_ request: [UInt8], until: () -> Bool, onBytes: ([UInt8]) -> Void) {
+        var tv = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        let sent = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == request.count else { return }
+        while !until() {
+            let n = recv(fd, &scratch, scratch.count, 0)
+            if n == 0 { return }
+            if n < 0 { if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue } else { return } }
+            onBytes(Array(scratch[0..<n]))
+        }
+    }
+
     /// The index of the next CRLF (or CRLFCRLF) at or after `start`.
     private func find(crlfcrlf: Bool) -> Int? {
         let need = crlfcrlf ? 4 : 2

@@ -20,6 +20,7 @@ struct NotificationOutbox {
     /// Users who got a notification in this transaction, and whether a webhook delivery was queued: who to wake.
     private var notified: Set<String> = []
     private var queuedWebhook = false
+    private var nids = NotificationIDs()
     let bell: NotificationBell?
 
     init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: Environment, bell: NotificationBell? = nil) {
@@ -30,12 +31,28 @@ struct NotificationOutbox {
         self.bell = bell
     }
 
-    /// Wakes the listeners of what this transaction appended once it commits (never if it rolls back).
-    func ringOnCommit(_ db: Database) {
+    /// Writes the notifications gathered by this transaction (many rows per statement) and wakes their
+    /// listeners once it commits (never if it rolls back). Call it last in the transaction.
+    mutating func finish(_ db: Database) throws {
+        for chunk in stride(from: 0, to: pending.count, by: 100) {
+            let rows = pending[chunk..<min(pending.count, chunk + 100)]
+            var arguments = StatementArguments()
+            for r in rows { arguments += [r.nid, r.user, r.subscriptionID, r.scope, r.recordName, r.reason, r.createdAt, r.payload] }
+            let sql = "INSERT INTO notifications(nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
+            try db.cachedStatement(sql: sql).execute(arguments: arguments)
+        }
+        pending.removeAll()
         guard let bell, !notified.isEmpty || queuedWebhook else { return }
         let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
         db.afterNextTransaction(onCommit: { _ in bell.ring(keys) })
     }
+
+    private struct Pending {
+        var nid: String, user: String, subscriptionID: String, scope: String, recordName: String?, reason: Int, createdAt: Int64, payload: String
+    }
+
+    private var pending: [Pending] = []
 
     mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: Database) throws {
         guard let type = (after ?? before)?.recordType else { return }
@@ -88,8 +105,12 @@ struct NotificationOutbox {
             if database.scope == .public {
                 let r = after ?? before!
                 let grants = catalog.type(named: r.recordType)?.grants ?? SecurityRole.defaultGrants
-                let caller = Caller(userRecordName: entry.owner, roles: try roles(of: entry.owner, catalog: catalog, db))
-                guard SecurityPolicy.allows(.read, grants: grants, caller: caller, creator: r.created?.userRecordName) else { return nil }
+                // Roles are looked up only when the grants to everyone, to any signed-in user and to the creator fall short.
+                let creator = r.created?.userRecordName
+                if !SecurityPolicy.allows(.read, grants: grants, caller: Caller(userRecordName: entry.owner, roles: []), creator: creator) {
+                    let caller = Caller(userRecordName: entry.owner, roles: try roles(of: entry.owner, catalog: catalog, db))
+                    guard SecurityPolicy.allows(.read, grants: grants, caller: caller, creator: creator) else { return nil }
+                }
             }
             return fired == .create ? 1 : fired == .update ? 2 : 3
         }
@@ -113,30 +134,28 @@ struct NotificationOutbox {
         queuedWebhook = true
         let now = Clock.nowMillis()
         for hook in hearing {
-            let nid = UUID().uuidString.lowercased()
-            var body: [String: Any] = ["notificationID": nid, "containerIdentifier": container.rawValue, "environment": environment.rawValue,
-                                       "database": "public", "zoneName": zone.zoneName, "recordType": type, "recordName": record.recordName,
-                                       "reason": reason, "timestamp": now]
+            let nid = nids.next()
+            var body: [String: PayloadJSON] = ["notificationID": .string(nid), "containerIdentifier": .string(container.rawValue),
+                                               "environment": .string(environment.rawValue), "database": .string("public"), "zoneName": .string(zone.zoneName),
+                                               "recordType": .string(type), "recordName": .string(record.recordName), "reason": .string(reason), "timestamp": .int(now)]
             if let after {
-                var fields: [String: Any] = [:]
+                var fields: [String: PayloadJSON] = [:]
                 for (k, v) in after.fields { if let plain = NotificationPayload.plainValue(v) { fields[k] = plain } }
-                body["fields"] = fields
-                if let tag = after.recordChangeTag { body["recordChangeTag"] = tag }
+                body["fields"] = .sorted(fields)
+                if let tag = after.recordChangeTag { body["recordChangeTag"] = .string(tag) }
             }
-            let json = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+            let json = PayloadJSON.sorted(body).text
             try db.cachedStatement(sql: "INSERT INTO webhook_deliveries(webhook_id, nid, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [hook.id, nid, String(decoding: json, as: UTF8.self), now, now])
+                .execute(arguments: [hook.id, nid, json, now, now])
         }
     }
 
     private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: Database) throws {
-        let nid = UUID().uuidString.lowercased()
+        let nid = nids.next()
         let payload = NotificationPayload.make(nid: nid, container: container, environment: environment, owner: entry.owner, scope: entry.scope,
                                                subscription: entry.subscription, reason: reason, record: record, zone: zone)
-        try db.cachedStatement(sql: """
-            INSERT INTO notifications(nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [nid, entry.owner, entry.subscription.subscriptionID, entry.scope.rawValue, record?.recordName, reason,
-                                     Clock.nowMillis(), payload])
+        pending.append(Pending(nid: nid, user: entry.owner, subscriptionID: entry.subscription.subscriptionID, scope: entry.scope.rawValue,
+                               recordName: record?.recordName, reason: reason, createdAt: Clock.nowMillis(), payload: payload))
         appended += 1
         notified.insert(entry.owner)
     }
