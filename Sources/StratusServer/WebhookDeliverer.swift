@@ -17,7 +17,11 @@ final class WebhookDeliverer: Sendable {
     let logger: Logger
     let timeout: TimeInterval
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Deliveries under way, and outcomes not yet recorded, by environment.
+    private let inFlight = Mutex<(ids: Set<Int64>, done: [ObjectIdentifier: (EnvironmentStore, [Outcome])])>(([], [:]))
     private let session: URLSession
+    /// Plain-HTTP receivers: kept-alive sockets, far faster than URLSession (which serves https).
+    private let poster: PlainHTTPPoster
 
     init(store: RecordStore, logger: Logger, timeout: TimeInterval = 10) {
         self.store = store
@@ -28,6 +32,7 @@ final class WebhookDeliverer: Sendable {
         config.timeoutIntervalForResource = timeout
         config.httpMaximumConnectionsPerHost = 16
         session = URLSession(configuration: config)
+        poster = PlainHTTPPoster(timeout: timeout)
     }
 
     func start() {
@@ -47,27 +52,40 @@ final class WebhookDeliverer: Sendable {
         _ = try? await BlockingWork.shared.run {
             for c in try store.containers() { for e in Environment.allCases { _ = try store.environment(c.id, e) } }
         }
+        // Deliveries run on their own; each pass records the outcomes that came in (one write per environment)
+        // and starts what is newly due. A receiver that never answers holds only its own deliveries, for the timeout.
         while !Task.isCancelled {
-            // Most environments have no webhook, and say so from memory: no database work for them on a tick.
             let rung = store.bell.rings(NotificationBell.webhooks)
-            let candidates = store.openEnvironments().filter { $0.knownWebhookPresence != false }
+            let finished = self.inFlight.withLock { s in
+                defer { s.done.removeAll() }
+                return s.done
+            }
+            for (env, list) in finished.values {
+                _ = try? await BlockingWork.shared.run { try env.recordWebhookAttempts(list) }
+                self.inFlight.withLock { s in for o in list { s.ids.remove(o.delivery.id) } }
+            }
+            // Most environments have no webhook, and say so from memory: no database work for them on a pass.
+            let busy = self.inFlight.withLock { $0.ids.count >= 512 }
+            let candidates = busy ? [] : store.openEnvironments().filter { $0.knownWebhookPresence != false }
             var due: [(EnvironmentStore, EnvironmentStore.WebhookDelivery)] = []
             if !candidates.isEmpty {
                 due = (try? await BlockingWork.shared.run {
                     try candidates.filter { try $0.hasWebhooks() }.flatMap { env in try env.dueWebhookDeliveries().map { (env, $0) } }
                 }) ?? []
             }
-            // Every due delivery at once; then each environment's outcomes in one write.
-            let outcomes = await withTaskGroup(of: (EnvironmentStore, Outcome).self) { group in
-                for (env, d) in due { group.addTask { (env, await self.deliver(d)) } }
-                return await group.reduce(into: [ObjectIdentifier: (EnvironmentStore, [Outcome])]()) { acc, r in
-                    acc[ObjectIdentifier(r.0), default: (r.0, [])].1.append(r.1)
+            due = self.inFlight.withLock { s in
+                let fresh = due.filter { !s.ids.contains($0.1.id) }
+                for (_, d) in fresh { s.ids.insert(d.id) }
+                return fresh
+            }
+            for (env, d) in due {
+                Task {
+                    let outcome = await self.deliver(d)
+                    self.inFlight.withLock { $0.done[ObjectIdentifier(env), default: (env, [])].1.append(outcome) }
+                    store.bell.ring([NotificationBell.webhooks])
                 }
             }
-            for (env, list) in outcomes.values {
-                _ = try? await BlockingWork.shared.run { try env.recordWebhookAttempts(list) }
-            }
-            if due.isEmpty { await store.bell.wait(NotificationBell.webhooks, since: rung, timeout: .seconds(1)) }
+            if due.isEmpty && finished.isEmpty { await store.bell.wait(NotificationBell.webhooks, since: rung, timeout: .seconds(1)) }
         }
     }
 
@@ -76,23 +94,33 @@ final class WebhookDeliverer: Sendable {
     private func deliver(_ d: EnvironmentStore.WebhookDelivery) async -> Outcome {
         guard let url = URL(string: d.url) else { return (d, "invalid URL", false) }
         let body = Data(d.payload.utf8)
-        var req = URLRequest(url: url, timeoutInterval: timeout)
-        req.httpMethod = "POST"
-        req.httpBody = body
-        req.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        req.setValue(Secrets.webhookSignature(body, secret: d.secret), forHTTPHeaderField: "X-Stratus-Signature")
-        req.setValue(d.notificationID, forHTTPHeaderField: "X-Stratus-Delivery")
-        req.setValue("Stratus-Webhook/1", forHTTPHeaderField: "User-Agent")
+        let headers = [("Content-Type", "application/json"), ("X-Stratus-Signature", Secrets.webhookSignature(body, secret: d.secret)),
+                       ("X-Stratus-Delivery", d.notificationID), ("User-Agent", "Stratus-Webhook/1")]
         let status: String
         let ok: Bool
-        do {
-            let (_, response) = try await session.data(for: req)
-            let code = (response as? HTTPURLResponse)?.statusCode ?? 0
-            status = "HTTP \(code)"
-            ok = (200..<300).contains(code)
-        } catch {
-            status = "no answer: \(String(describing: error).prefix(200))"
-            ok = false
+        if url.scheme?.lowercased() == "http" {
+            switch await poster.post(url, body: body, headers: headers) {
+            case .success(let code):
+                status = "HTTP \(code)"
+                ok = (200..<300).contains(code)
+            case .failure(let e):
+                status = "no answer: \(e.description.prefix(200))"
+                ok = false
+            }
+        } else {
+            var req = URLRequest(url: url, timeoutInterval: timeout)
+            req.httpMethod = "POST"
+            req.httpBody = body
+            for (k, v) in headers { req.setValue(v, forHTTPHeaderField: k) }
+            do {
+                let (_, response) = try await session.data(for: req)
+                let code = (response as? HTTPURLResponse)?.statusCode ?? 0
+                status = "HTTP \(code)"
+                ok = (200..<300).contains(code)
+            } catch {
+                status = "no answer: \(String(describing: error).prefix(200))"
+                ok = false
+            }
         }
         if !ok { logger.warning("webhook delivery failed", metadata: ["webhook": "\(d.webhookID)", "delivery": "\(d.notificationID)", "status": "\(status)"]) }
         return (d, status, ok)

@@ -59,6 +59,45 @@ import StratusStore
         await receiver.server.stop()
     }
 
+    /// A receiver that accepts and never answers costs one timeout, not a stuck deliverer: the attempt is recorded
+    /// as unanswered and retried, and another webhook's deliveries go on meanwhile. Then a receiver answering in
+    /// chunks with `Connection: close` is delivered to.
+    @Test func aSilentReceiverTimesOutAndOthersStillGetTheirs() async throws {
+        let f = try await APIFixture { $0.webhookTimeout = 1 }
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, len) } }
+        listen(silent, 16)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &len) } }
+        let silentPort = UInt16(bigEndian: addr.sin_port)
+
+        var router = Router()
+        final class Count: Sendable { let n = Mutex(0) }
+        let count = Count()
+        router.add(.post, "/hook", bodyLimit: 1 << 20) { _ in
+            count.n.withLock { $0 += 1 }
+            var r = HTTPResponse.text("thanks")
+            r.headers["connection"] = "close"
+            return r
+        }
+        let good = HTTPServer(config: HTTPServerConfig(port: 0), router: router)
+        try await good.start()
+        let env = try f.app.store.environment(f.container, .development)
+        let (stuck, _) = try env.addWebhook(url: "http://127.0.0.1:\(silentPort)/never", recordTypes: [])
+        _ = try env.addWebhook(url: "http://127.0.0.1:\(good.port)/hook", recordTypes: [])
+        _ = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"Memo"}}]}"#, user: f.aliceToken)
+        for _ in 0..<100 where count.n.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(count.n.withLock { $0 } == 1)
+        for _ in 0..<100 where try env.webhookDeliveries(webhookID: stuck.id).first?.attempts ?? 0 == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        let attempt = try #require(try env.webhookDeliveries(webhookID: stuck.id).first)
+        #expect(attempt.state == "pending" && attempt.attempts >= 1 && attempt.lastError?.hasPrefix("no answer") == true, "\(attempt)")
+        await good.stop()
+    }
+
     @Test func badURLsAreRefused() throws {
         for bad in ["ftp://example.com/x", "http://user:pass@example.com/x", "javascript:alert(1)", "http:///nohost", "http://exa mple.com/",
                     "https://" + String(repeating: "a", count: 3000)] {
