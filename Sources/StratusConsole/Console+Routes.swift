@@ -24,6 +24,11 @@ extension Console {
         get("/console/{container}/{environment}/schema") { c, req, s, scope in try c.schemaPage(req, s, scope) }
         get("/console/{container}/{environment}/subscriptions") { c, req, s, scope in try c.subscriptionsPage(req, s, scope) }
         post("/console/{container}/{environment}/subscriptions/delete") { c, req, s, scope in try c.deleteSubscription(req, s, scope) }
+        get("/console/{container}/{environment}/notifications") { c, req, s, scope in try c.notificationsPage(req, s, scope) }
+        post("/console/{container}/{environment}/notifications/test") { c, req, s, scope in try c.sendTestNotification(req, s, scope) }
+        get("/console/{container}/{environment}/webhooks") { c, req, s, scope in try c.webhooksPage(req, s, scope) }
+        post("/console/{container}/{environment}/webhooks") { c, req, s, scope in try c.addWebhook(req, s, scope) }
+        post("/console/{container}/{environment}/webhooks/{id}/{action}") { c, req, s, scope in try c.changeWebhook(req, s, scope) }
         post("/console/{container}/{environment}/schema/types") { c, req, s, scope in try c.addRecordType(req, s, scope) }
         post("/console/{container}/{environment}/schema/import", limit: 4 << 20) { c, req, s, scope in try c.importSchema(req, s, scope) }
         get("/console/{container}/{environment}/schema/{recordType}") { c, req, s, scope in try c.recordTypePage(req, s, scope) }

@@ -47,6 +47,8 @@ struct ConsoleScope {
             ["label": "Security roles", "href": base + "/roles", "current": tab == "roles"],
             ["label": "Deploy", "href": "/console/\(container.rawValue)/deploy", "current": tab == "deploy"],
             ["label": "Subscriptions", "href": base + "/subscriptions", "current": tab == "subscriptions"],
+            ["label": "Notifications", "href": base + "/notifications", "current": tab == "notifications"],
+            ["label": "Webhooks", "href": base + "/webhooks", "current": tab == "webhooks"],
             ["label": "Tokens & keys", "href": base + "/tokens", "current": tab == "tokens"],
         ]
         if !isProduction { tabs.append(["label": "Reset", "href": base + "/reset", "current": tab == "reset"]) }

@@ -1,0 +1,61 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// The notification log of a container environment: what each user was notified of and how far it got, the
+/// webhook deliveries with their last error, and a form that sends a test notification to a user's courier
+/// tokens and SSE streams.
+extension Console {
+    func notificationsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, sent: String? = nil, error: String? = nil) throws -> HTTPResponse {
+        let users = try store.users(container: scope.container)
+        let emails = Dictionary(users.map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        let notes = try scope.env.recentNotifications().map { n -> [String: Any] in
+            let reason = switch n.reason {
+            case 1?: "created"
+            case 2?: "updated"
+            case 3?: "deleted"
+            default: n.subscriptionID == EnvironmentStore.testSubscriptionID ? "test" : "—"
+            }
+            let status = n.courierTokens == 0 ? "kept for SSE and courier (no courier token yet)"
+                : n.courierDelivered == n.courierTokens ? "delivered (web courier)"
+                : n.courierDelivered > 0 ? "delivered to \(n.courierDelivered) of \(n.courierTokens) courier tokens"
+                : "pending (web courier)"
+            return ["time": ValueDisplay.utcString(n.createdAt), "user": emails[n.user] ?? n.user, "subscription": n.subscriptionID,
+                    "database": n.scope.rawValue, "record": n.recordName ?? "", "reason": reason, "status": status,
+                    "delivered": n.courierTokens > 0 && n.courierDelivered == n.courierTokens, "nid": n.notificationID]
+        }
+        let deliveries = try scope.env.recentWebhookDeliveries().map { d -> [String: Any] in
+            ["time": ValueDisplay.utcString(d.createdAt), "url": d.url, "record": d.recordName, "recordType": d.recordType, "reason": d.reason,
+             "state": d.state, "failed": d.state == "failed", "attempts": d.attempts, "lastError": d.lastError ?? "", "nid": d.notificationID]
+        }
+        var values: [String: Any] = [
+            "notifications": notes, "hasNotifications": !notes.isEmpty, "deliveries": deliveries, "hasDeliveries": !deliveries.isEmpty,
+            "users": users.map { ["userRecordName": $0.userRecordName, "email": $0.email] }, "hasUsers": !users.isEmpty,
+            "testAction": "\(scope.base)/notifications/test",
+        ]
+        if let sent { values["message"] = sent }
+        if let error { values["error"] = error }
+        let json: [String: Any] = [
+            "notifications": notes.map { ["notificationID": $0["nid"]!, "user": $0["user"]!, "subscriptionID": $0["subscription"]!, "reason": $0["reason"]!, "status": $0["status"]!] },
+            "webhookDeliveries": deliveries.map { ["notificationID": $0["nid"]!, "url": $0["url"]!, "state": $0["state"]!, "attempts": $0["attempts"]!, "lastError": $0["lastError"]!] },
+        ]
+        return page(req, s, scope, tab: "notifications", "notifications", title: "Notifications", values, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    func sendTestNotification(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let f = form(req)
+        let user = f["user"] ?? ""
+        guard let target = try store.users(container: scope.container).first(where: { $0.userRecordName == user }) else {
+            return try notificationsPage(req, s, scope, error: "Choose a user of this container to notify.")
+        }
+        do {
+            let nid = try scope.env.sendTestNotification(to: target.userRecordName, message: f["message"] ?? "")
+            try audit(s, scope, "send test notification", "to \(target.email): \(nid)")
+            if Console.wantsJSON(req) { return .json(Console.json(["notificationID": nid])) }
+            return try notificationsPage(req, s, scope, sent: "Sent a test notification to \(target.email).")
+        } catch let e as StratusError where e.code == .badRequest {
+            return try notificationsPage(req, s, scope, error: e.reason)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Settings → Webhooks: endpoints of a developer's backend that hear public-database changes. Added with a
+/// signing secret shown once; listed with their last delivery and failures; disabled ones can be re-enabled.
+/// Every change is audited.
+extension Console {
+    func webhooksPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: (Webhook, String)? = nil, error: String? = nil) throws -> HTTPResponse {
+        let hooks = try scope.env.webhooks().map { w -> [String: Any] in
+            ["id": String(w.id), "url": w.url, "types": w.recordTypes.isEmpty ? "every record type" : w.recordTypes.joined(separator: ", "),
+             "enabled": w.enabled, "failures": w.failures, "lastStatus": w.lastStatus ?? "no delivery yet",
+             "lastDelivery": w.lastDeliveryAt.map(ValueDisplay.utcString) ?? "—", "created": ValueDisplay.utcString(w.createdAt),
+             "enableAction": "\(scope.base)/webhooks/\(w.id)/enable", "disableAction": "\(scope.base)/webhooks/\(w.id)/disable",
+             "removeAction": "\(scope.base)/webhooks/\(w.id)/remove"]
+        }
+        var values: [String: Any] = ["webhooks": hooks, "hasWebhooks": !hooks.isEmpty, "addAction": "\(scope.base)/webhooks"]
+        if let (hook, secret) = created { values["created"] = ["url": hook.url, "secret": secret] }
+        if let error { values["error"] = error }
+        if let m = req.query("done") { values["message"] = m }
+        let json: [String: Any] = ["webhooks": hooks.map { ["id": $0["id"]!, "url": $0["url"]!, "enabled": $0["enabled"]!, "failures": $0["failures"]!, "lastStatus": $0["lastStatus"]!] }]
+        return page(req, s, scope, tab: "webhooks", "webhooks", title: "Webhooks", values, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    func addWebhook(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let f = form(req)
+        let url = (f["url"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let types = (f["recordTypes"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" || $0 == "\r" }).map(String.init)
+        do {
+            let (hook, secret) = try scope.env.addWebhook(url: url, recordTypes: types)
+            try audit(s, scope, "add webhook", "#\(hook.id) \(hook.url)")
+            if Console.wantsJSON(req) { return .json(Console.json(["id": hook.id, "url": hook.url, "secret": secret])) }
+            return try webhooksPage(req, s, scope, created: (hook, secret))
+        } catch let e as StratusError where e.code == .badRequest {
+            return try webhooksPage(req, s, scope, error: e.reason)
+        }
+    }
+
+    func changeWebhook(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard let id = Int64(req.parameters["id"] ?? ""), let hook = try scope.env.webhooks().first(where: { $0.id == id }) else {
+            throw StratusError(.notFound, "There is no such webhook in this environment.")
+        }
+        let done: String
+        switch req.parameters["action"] {
+        case "enable":
+            try scope.env.setWebhookEnabled(id: id, true)
+            try audit(s, scope, "enable webhook", "#\(id) \(hook.url)")
+            done = "Enabled the webhook to \(hook.url); its pending deliveries resume."
+        case "disable":
+            try scope.env.setWebhookEnabled(id: id, false)
+            try audit(s, scope, "disable webhook", "#\(id) \(hook.url)")
+            done = "Disabled the webhook to \(hook.url)."
+        case "remove":
+            try scope.env.removeWebhook(id: id)
+            try audit(s, scope, "remove webhook", "#\(id) \(hook.url)")
+            done = "Removed the webhook to \(hook.url)."
+        default:
+            throw StratusError(.notFound, "There is no such page.")
+        }
+        return .redirect(to: scope.link("\(scope.base)/webhooks", [("done", done)]))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import StratusModel
+import StratusStore
+
+/// The console's Notifications page (the log, and a test send that the user's courier then delivers) and its
+/// Webhooks page (add with the secret shown once, disable, re-enable, remove; all audited, all CSRF-guarded).
+@Suite struct ConsoleNotificationsTests {
+    @Test func theLogShowsWhatWasSentAndATestReachesTheUsersCourier() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = try ContainerID("iCloud.com.example.Notes")
+        try f.app.store.createContainer(container)
+        let user = try f.app.store.createUser(container: container, email: "erin@example.com", password: "a long password")
+        let env = try f.app.store.environment(container, .development)
+        try env.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
+                                 spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName, replace: false)
+        try env.createCourierToken("tok-erin", user: user.userRecordName)
+        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "note<1>", recordType: "Note"))], in: .privateDatabase(of: user.userRecordName),
+                           actor: Actor(userRecordName: user.userRecordName))
+        let base = "/console/\(container.rawValue)/development"
+        let page = try await s.get("\(base)/notifications")
+        #expect(page.status == 200 && page.html.contains("erin@example.com") && page.html.contains("note&lt;1&gt;") && page.html.contains("pending (web courier)"))
+
+        // A test notification: refused without CSRF or for a stranger; sent otherwise, and the courier delivers it.
+        #expect(try await s.post("\(base)/notifications/test", [("user", user.userRecordName), ("message", "Hello <Erin>")], csrf: false).status == 403)
+        #expect(try await s.post("\(base)/notifications/test", [("user", "_nobody"), ("message", "Hi")]).status == 400)
+        let sent = try await s.post("\(base)/notifications/test", [("user", user.userRecordName), ("message", "Hello <Erin>")])
+        #expect(sent.status == 200 && sent.html.contains("Sent a test notification to erin@example.com"))
+        let first = try await f.request("/-/webcourier/\(container.rawValue)/development/tok-erin")
+        let second = try await f.request("/-/webcourier/\(container.rawValue)/development/tok-erin")
+        #expect(first.html.contains(#""met":{"dbs":2,"sid":"all"}"#), "the database subscription first: \(first.html)")
+        let test = try #require(try JSONSerialization.jsonObject(with: Data(second.html.utf8)) as? [String: Any])
+        #expect(((test["aps"] as? [String: Any])?["alert"] as? [String: Any])?["body"] as? String == "Hello <Erin>")
+        let after = try await s.get("\(base)/notifications")
+        #expect(after.html.contains("delivered (web courier)") && !after.html.contains("pending (web courier)"))
+        #expect(try await s.get("/console/audit").html.contains("send test notification"))
+    }
+
+    @Test func webhooksAreAddedWithTheirSecretOnceAndCanBeDisabledReEnabledAndRemoved() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = try ContainerID("iCloud.com.example.Hooks")
+        try f.app.store.createContainer(container)
+        let env = try f.app.store.environment(container, .development)
+        let base = "/console/\(container.rawValue)/development"
+        #expect(try await s.post("\(base)/webhooks", [("url", "https://backend.example.com/hook"), ("recordTypes", "Order")], csrf: false).status == 403)
+        for bad in ["ftp://x.example/hook", "https://user:pw@x.example/hook", "javascript:alert(1)"] {
+            let refused = try await s.post("\(base)/webhooks", [("url", bad), ("recordTypes", "")])
+            #expect(refused.status == 400, "\(bad)")
+        }
+        #expect(try env.webhooks().isEmpty)
+        let added = try await s.post("\(base)/webhooks", [("url", "https://backend.example.com/hook"), ("recordTypes", "Order, Invoice")])
+        let hook = try #require(try env.webhooks().first)
+        #expect(added.status == 200 && hook.recordTypes == ["Order", "Invoice"])
+        let secret = try #require(added.html.range(of: #"value="[0-9a-f]{64}""#, options: .regularExpression).map { String(added.html[$0].dropFirst(7).dropLast()) })
+        #expect(!(try await s.get("\(base)/webhooks")).html.contains(secret), "the secret is shown once")
+        #expect(try await s.post("\(base)/webhooks/\(hook.id)/disable", []).status == 303)
+        #expect(try env.webhooks().first?.enabled == false)
+        #expect(try await s.get("\(base)/webhooks").html.contains("Re-enable"))
+        #expect(try await s.post("\(base)/webhooks/\(hook.id)/enable", []).status == 303)
+        #expect(try env.webhooks().first?.enabled == true)
+        #expect(try await s.post("\(base)/webhooks/\(hook.id)/remove", []).status == 303)
+        #expect(try env.webhooks().isEmpty)
+        #expect(try await s.post("\(base)/webhooks/999/remove", []).status == 404)
+        let audit = try await s.get("/console/audit").html
+        #expect(audit.contains("add webhook") && audit.contains("disable webhook") && audit.contains("enable webhook") && audit.contains("remove webhook"))
+    }
+}
