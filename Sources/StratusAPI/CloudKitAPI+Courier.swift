@@ -26,7 +26,7 @@ extension CloudKitAPI {
                 let found: (user: String, rung: UInt64, next: StoredNotification?)? = try await blocking.run {
                     guard token.utf8.count <= 128, let t = try env.courierToken(token) else { return nil }
                     let rung = env.bell.rings(env.bellKey(t.user))
-                    guard let next = try env.notifications(for: t.user, after: t.deliveredThrough, limit: 1).first else { return (t.user, rung, nil) }
+                    guard let next = try env.notifications(for: t.user, after: t.deliveredThrough, limit: 1, skippingExpired: true).first else { return (t.user, rung, nil) }
                     try env.courierDelivered(token, through: next.id)
                     return (t.user, rung, next)
                 }

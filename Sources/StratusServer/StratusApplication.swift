@@ -19,7 +19,8 @@ public final class StratusApplication: Sendable {
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
         self.logger = logger
-        store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes)
+        store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
+                                notificationRetention: config.notificationRetention)
         if config.demo { try DemoData.install(into: store) }
         var http = config.http
         http.host = config.host

@@ -53,8 +53,8 @@ extension EnvironmentStore {
         let key = bellKey(user)
         try write { db, _ in
             try db.execute(sql: """
-                INSERT INTO notifications(nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES (?, ?, ?, 'private', NULL, NULL, ?, ?)
-                """, arguments: [nid, user, Self.testSubscriptionID, Clock.nowMillis(), payload])
+                INSERT INTO notifications(id, nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES (?, ?, ?, ?, 'private', NULL, NULL, ?, ?)
+                """, arguments: [try NotificationOutbox.nextPosition(db), nid, user, Self.testSubscriptionID, Clock.nowMillis(), payload])
             db.afterNextTransaction(onCommit: { _ in bell.ring([key]) })
         }
         return nid

@@ -30,7 +30,7 @@ extension EnvironmentStore {
     func dropExpiredNotifications(_ db: Database) throws {
         let now = Clock.nowMillis()
         guard lastExpiry.withLock({ last in
-            guard now - last > 60_000 else { return false }
+            guard now - last > min(60_000, notificationRetention) else { return false }
             last = now
             return true
         }) else { return }
@@ -42,9 +42,13 @@ extension EnvironmentStore {
 
     /// A user's notifications after `afterID` (0: from the oldest kept), oldest first. A position older than
     /// the retention — the notifications after it are gone — is CloudKit's expired-token answer.
-    public func notifications(for user: String, after afterID: Int64, limit: Int = 200) throws(StratusError) -> [StoredNotification] {
+    /// With `skippingExpired` (the web courier, whose token must not stay stuck), a position past the retention
+    /// reads on from the oldest notification kept instead.
+    public func notifications(for user: String, after afterID: Int64, limit: Int = 200, skippingExpired: Bool = false) throws(StratusError) -> [StoredNotification] {
         try read { db, _ in
             let expiredThrough = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'notifications_expired_through'") ?? 0
+            var afterID = afterID
+            if afterID < expiredThrough && skippingExpired { afterID = expiredThrough }
             if afterID < expiredThrough {
                 throw StratusError(.changeTokenExpired, "notifications after this position are older than the server keeps (\(notificationRetention / 86_400_000) days): start from now")
             }

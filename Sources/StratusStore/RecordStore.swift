@@ -21,8 +21,13 @@ public final class RecordStore: Sendable {
     let apiTokenCache = ExpiringCache<String, APIToken>()
     let webTokenCache = ExpiringCache<String, WebAuthSession>()
 
-    public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil) throws(StratusError) {
+    /// How long each user's notifications are kept, in milliseconds (`serve --notification-retention-days`).
+    public let notificationRetention: Int64
+
+    public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil,
+                notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention) throws(StratusError) {
         self.dataDirectory = dataDirectory
+        self.notificationRetention = notificationRetention
         self.quotaBytes = quotaBytes
         self.durability = durability
         control = try guarded {
@@ -102,7 +107,8 @@ public final class RecordStore: Sendable {
         let dir = directory(of: id)
         let store = try guarded {
             try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),
-                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability, quotaBytes: quotaBytes, bell: bell)
+                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability, quotaBytes: quotaBytes,
+                                 notificationRetention: notificationRetention, bell: bell)
         }
         return open.withLock { cache in
             if let s = cache[key] { return s }

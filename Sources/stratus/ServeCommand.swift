@@ -21,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard apiBodyLimit >= 64 * 1024 else { throw ValidationError("--api-body-limit must be at least 65536 bytes") }
+        guard notificationRetentionDays > 0, notificationRetentionDays <= 3650 else { throw ValidationError("--notification-retention-days is between 0 and 3650") }
         guard storageQuotaMb >= 0, apiRatePerUser >= 0, apiRatePerAddress >= 0 else { throw ValidationError("quotas and rates cannot be negative") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or relaxed") }
         if let publicURL, ServerConfig.publicOrigin(publicURL) == nil {
@@ -35,6 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Each container environment's storage quota in MB (records and assets); writes past it get QUOTA_EXCEEDED. 0: none.")
     var storageQuotaMb: Int = 0
+    @Option(help: "How many days each user's notifications are kept; a client asking for older ones is told to start afresh (CHANGE_TOKEN_EXPIRED).")
+    var notificationRetentionDays: Double = 7
     @Option(help: "CloudKit API requests per second per signed-in user (bursts of twice that) before 503 THROTTLED; 0: no limit.")
     var apiRatePerUser: Double = 3_000
     @Option(help: "CloudKit API requests per second per client address (bursts of twice that) before 503 THROTTLED; 0: no limit.")
@@ -53,6 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.http.publicURL = publicURL.flatMap(ServerConfig.publicOrigin)
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
+        config.notificationRetention = Int64(notificationRetentionDays * 86_400_000)
         config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)
         let app: StratusApplication
         do { app = try StratusApplication(config: config) } catch {

@@ -110,6 +110,25 @@ import StratusStore
         #expect(logged.map(\.reason) == [1, 3] && logged.allSatisfy { $0.payload.contains(#""met""#) && !$0.payload.contains("BobsZone") })
     }
 
+    /// Notifications older than the retention are dropped; asking for what came after one of them is CloudKit's
+    /// expired-token answer, while a courier token reads on from the oldest kept one instead of staying stuck.
+    @Test func notificationsPastTheRetentionAreDroppedAndSayExpired() async throws {
+        let f = try await APIFixture { $0.notificationRetention = 300 }
+        _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)
+        let env = try f.app.store.environment(f.container, .development)
+        try env.createCourierToken("tok", user: f.alice.userRecordName)
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"old","recordType":"Note"}}"#, db: "private", user: f.aliceToken)
+        let old = try #require(try env.notifications(for: f.alice.userRecordName, after: 0).first)
+        try await Task.sleep(for: .milliseconds(700))
+        _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"new","recordType":"Note"}}"#, db: "private", user: f.aliceToken)
+        #expect(throws: StratusError.self) { try env.notifications(for: f.alice.userRecordName, after: 0) }
+        #expect(throws: StratusError.self) { try env.notificationPosition(nid: old.notificationID, user: f.alice.userRecordName) }
+        let kept = try env.notifications(for: f.alice.userRecordName, after: old.id)
+        try #require(kept.map(\.recordName) == ["new"])
+        let (polled, response) = try await f.session.data(from: URL(string: "\(f.app.url)-/webcourier/\(f.container.rawValue)/development/tok")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: polled, as: UTF8.self).contains(kept[0].notificationID))
+    }
+
     @Test func aFailedWriteLeavesNoNotification() async throws {
         let f = try await APIFixture()
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}}]}"#, db: "private", user: f.aliceToken)

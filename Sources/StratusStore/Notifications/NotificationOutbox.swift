@@ -34,18 +34,32 @@ struct NotificationOutbox {
     /// Writes the notifications gathered by this transaction (many rows per statement) and wakes their
     /// listeners once it commits (never if it rolls back). Call it last in the transaction.
     mutating func finish(_ db: Database) throws {
+        // Positions only grow, even past notifications the retention dropped (SQLite would reuse a deleted
+        // largest rowid, and a client's position would then skip the new one).
+        var next = pending.isEmpty ? 0 : try Self.nextPosition(db)
         for chunk in stride(from: 0, to: pending.count, by: 100) {
             let rows = pending[chunk..<min(pending.count, chunk + 100)]
             var arguments = StatementArguments()
-            for r in rows { arguments += [r.nid, r.user, r.subscriptionID, r.scope, r.recordName, r.reason, r.createdAt, r.payload] }
-            let sql = "INSERT INTO notifications(nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES "
-                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
+            for r in rows {
+                arguments += [next, r.nid, r.user, r.subscriptionID, r.scope, r.recordName, r.reason, r.createdAt, r.payload]
+                next += 1
+            }
+            let sql = "INSERT INTO notifications(id, nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
             try db.cachedStatement(sql: sql).execute(arguments: arguments)
         }
         pending.removeAll()
         guard let bell, !notified.isEmpty || queuedWebhook else { return }
         let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
         db.afterNextTransaction(onCommit: { _ in bell.ring(keys) })
+    }
+
+    /// The next notification's position: after every one kept and every one dropped.
+    static func nextPosition(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT MAX(COALESCE((SELECT MAX(id) FROM notifications), 0),
+                       COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'notifications_expired_through'), 0)) + 1
+            """)) ?? 1
     }
 
     private struct Pending {
