@@ -35,7 +35,7 @@ extension CloudKitAPI {
                     return await courierCORS(HTTPResponse.json(Data(n.payload.utf8)), req, container, environment)
                 }
                 let left = deadline - ContinuousClock.now
-                if left <= .zero {
+                if left <= .zero || env.bell.isClosed {
                     var empty = HTTPResponse(status: .ok)
                     empty.headers["content-type"] = "application/json"
                     return await courierCORS(empty, req, container, environment)

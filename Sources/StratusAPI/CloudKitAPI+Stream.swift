@@ -41,7 +41,7 @@ extension CloudKitAPI {
                 var position = start
                 var quietSince = ContinuousClock.now
                 guard await out.write(Data(": stream of notifications\n\n".utf8)) else { return }
-                while !out.isDraining() {
+                while !out.isDraining() && !store.bell.isClosed {
                     let rung = store.bell.rings(store.bellKey(user))
                     let after = position
                     let batch = (try? await blocking.run { try store.notifications(for: user, after: after, limit: 100) }) ?? []

@@ -51,6 +51,7 @@ public final class StratusApplication: Sendable {
 
     public func stop() async {
         await webhooks.stop()
+        store.bell.close()
         await server.stop()
         for env in store.openEnvironments() { try? env.saveCourierProgress() }
     }

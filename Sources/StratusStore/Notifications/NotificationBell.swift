@@ -15,6 +15,7 @@ public final class NotificationBell: Sendable {
         var rings: [String: UInt64] = [:]
         var waiters: [String: [Waiter]] = [:]
         var nextID: UInt64 = 0
+        var closed = false
     }
 
     private let state = Mutex(State())
@@ -44,6 +45,19 @@ public final class NotificationBell: Sendable {
         for w in woken { w.continuation.resume() }
     }
 
+    /// Whether the server is stopping: long polls answer now and streams end, so a stop is not held up by them.
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Wakes every listener for good (the server is stopping); waits from now on return at once.
+    public func close() {
+        let woken = state.withLock { s -> [Waiter] in
+            s.closed = true
+            defer { s.waiters.removeAll() }
+            return s.waiters.values.flatMap { $0 }
+        }
+        for w in woken { w.continuation.resume() }
+    }
+
     /// Returns when `key` rings after `since` (at once if it already has), or after `timeout`.
     public func wait(_ key: String, since: UInt64, timeout: Duration) async {
         let id = state.withLock { s -> UInt64 in
@@ -52,7 +66,7 @@ public final class NotificationBell: Sendable {
         }
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
-                if s.rings[key, default: 0] != since { return true }
+                if s.closed || s.rings[key, default: 0] != since { return true }
                 s.waiters[key, default: []].append(Waiter(id: id, continuation: c))
                 return false
             }
