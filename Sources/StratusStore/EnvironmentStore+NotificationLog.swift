@@ -8,15 +8,22 @@ extension EnvironmentStore {
     public func recentNotifications(limit: Int = 200) throws(StratusError) -> [NotificationLogEntry] {
         try saveCourierProgress()
         return try read { db, _ in
-            try Row.fetchAll(db, sql: """
-                SELECT n.id, n.nid, n.user, n.subscription_id, n.scope, n.record_name, n.reason, n.created_at,
-                       (SELECT COUNT(*) FROM courier_tokens t WHERE t.user = n.user AND t.created_at <= n.created_at),
-                       (SELECT COUNT(*) FROM courier_tokens t WHERE t.user = n.user AND t.delivered_through >= n.id)
-                FROM notifications n ORDER BY n.id DESC LIMIT ?
-                """, arguments: [limit]).map {
-                NotificationLogEntry(id: $0[0], notificationID: $0[1], user: $0[2], subscriptionID: $0[3], scope: DatabaseScope(rawValue: $0[4]) ?? .private,
-                                     recordName: $0[5], reason: $0[6], createdAt: $0[7], courierTokens: $0[8], courierDelivered: $0[9])
+            let tokens = try Row.fetchAll(db, sql: "SELECT user, created_at, delivered_through FROM courier_tokens")
+            var out: [NotificationLogEntry] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, created_at, entries FROM notification_batches ORDER BY id DESC")
+            while let row = try rows.next(), out.count < limit {
+                let batch: Int64 = row[0]
+                let createdAt: Int64 = row[1]
+                for (i, e) in NotificationBatch.decode(row[2]).enumerated().reversed() where out.count < limit {
+                    let position = NotificationBatch.position(batch: batch, index: i)
+                    let mine = tokens.filter { ($0[0] as String) == e.user && ($0[1] as Int64) <= createdAt }
+                    out.append(NotificationLogEntry(id: position, notificationID: NotificationBatch.nid(salt: nidSalt, position: position), user: e.user,
+                                                    subscriptionID: e.subscriptionID, scope: DatabaseScope(rawValue: e.scope) ?? .private,
+                                                    recordName: e.recordName, reason: e.reason, createdAt: createdAt, courierTokens: mine.count,
+                                                    courierDelivered: mine.filter { ($0[2] as Int64) >= position }.count))
+                }
             }
+            return out
         }
     }
 
@@ -44,19 +51,20 @@ extension EnvironmentStore {
         let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, text.utf8.count <= 1000 else { throw .badRequest("a test notification needs a message of 1 to 1,000 bytes") }
         guard !text.unicodeScalars.contains("\u{0}") else { throw .badRequest("the message may not contain U+0000") }
-        var ids = NotificationIDs()
-        let nid = ids.next()
-        let ck: PayloadJSON = .object([("ce", .int(environment == .production ? 2 : 1)), ("cid", .string(container.rawValue)),
-                                       ("ckuserid", .string(user)), ("nid", .string(nid)), ("test", .bool(true))])
-        let payload = PayloadJSON.object([("aps", .object([("alert", .object([("body", .string(text))]))])), ("ck", ck)]).text
         let bell = self.bell
         let key = bellKey(user)
-        try write { db, _ in
-            try db.execute(sql: """
-                INSERT INTO notifications(id, nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES (?, ?, ?, ?, 'private', NULL, NULL, ?, ?)
-                """, arguments: [try NotificationOutbox.nextPosition(db), nid, user, Self.testSubscriptionID, Clock.nowMillis(), payload])
+        let salt = nidSalt
+        return try write { db, _ in
+            let batch = try NotificationOutbox.nextBatch(db)
+            let nid = NotificationBatch.nid(salt: salt, position: NotificationBatch.position(batch: batch, index: 0))
+            // `ck.test` marks it (after `nid` in key order, as `render` places a member that is not fet/met).
+            let aps = PayloadJSON.object([("alert", .object([("body", .string(text))]))]).text
+            let entry = NotificationBatch.Entry(user: user, subscriptionID: Self.testSubscriptionID, scope: "private", recordName: nil, reason: nil,
+                                                aps: aps, member: #""test":true"#)
+            try db.execute(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
+                           arguments: [batch, Clock.nowMillis(), NotificationBatch.users([entry]), NotificationBatch.encode([entry])])
             db.afterNextTransaction(onCommit: { _ in bell.ring([key]) })
+            return nid
         }
-        return nid
     }
 }

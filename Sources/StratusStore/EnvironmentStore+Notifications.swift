@@ -34,37 +34,54 @@ extension EnvironmentStore {
             last = now
             return true
         }) else { return }
-        if let through = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM notifications WHERE created_at < ?", arguments: [now - notificationRetention]) {
-            try db.execute(sql: "DELETE FROM notifications WHERE id <= ?", arguments: [through])
-            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('notifications_expired_through', ?)", arguments: [through])
+        if let batch = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM notification_batches WHERE created_at < ?", arguments: [now - notificationRetention]) {
+            try db.execute(sql: "DELETE FROM notification_batches WHERE id <= ?", arguments: [batch])
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('notifications_expired_through', ?)", arguments: [NotificationBatch.end(of: batch)])
         }
     }
 
-    /// A user's notifications after `afterID` (0: from the oldest kept), oldest first. A position older than
-    /// the retention — the notifications after it are gone — is CloudKit's expired-token answer.
+    /// A user's notifications after position `afterID` (0: from the oldest kept), oldest first. A position older
+    /// than the retention — the notifications after it are gone — is CloudKit's expired-token answer.
     /// With `skippingExpired` (the web courier, whose token must not stay stuck), a position past the retention
     /// reads on from the oldest notification kept instead.
     public func notifications(for user: String, after afterID: Int64, limit: Int = 200, skippingExpired: Bool = false) throws(StratusError) -> [StoredNotification] {
         try read { db, _ in
             let expiredThrough = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'notifications_expired_through'") ?? 0
             var afterID = afterID
-            if afterID < expiredThrough && skippingExpired { afterID = expiredThrough }
-            if afterID < expiredThrough {
+            // A position in the last dropped batch still counts: what came after it there was committed with it.
+            let expiredBefore = NotificationBatch.batch(of: expiredThrough) << NotificationBatch.indexBits
+            if afterID < expiredBefore && skippingExpired { afterID = expiredThrough }
+            if afterID < expiredBefore {
                 throw StratusError(.changeTokenExpired, "notifications after this position are older than the server keeps (\(notificationRetention / 86_400_000) days): start from now")
             }
-            return try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT id, nid, subscription_id, scope, record_name, reason, created_at, payload FROM notifications
-                WHERE user = ? AND id > ? ORDER BY id LIMIT ?
-                """), arguments: [user, afterID, limit]).map {
-                StoredNotification(id: $0[0], notificationID: $0[1], subscriptionID: $0[2], scope: DatabaseScope(rawValue: $0[3]) ?? .private,
-                                   recordName: $0[4], reason: $0[5], createdAt: $0[6], payload: $0[7])
+            var out: [StoredNotification] = []
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT id, created_at, entries FROM notification_batches WHERE id >= ? AND instr(users, ?) > 0 ORDER BY id
+                """), arguments: [NotificationBatch.batch(of: afterID), NotificationBatch.separated(user)])
+            while let row = try rows.next(), out.count < limit {
+                let batch: Int64 = row[0]
+                for (i, e) in NotificationBatch.entries(row[2], of: user) {
+                    let position = NotificationBatch.position(batch: batch, index: i)
+                    guard position > afterID, out.count < limit else { continue }
+                    let nid = NotificationBatch.nid(salt: nidSalt, position: position)
+                    out.append(StoredNotification(id: position, notificationID: nid, subscriptionID: e.subscriptionID,
+                                                  scope: DatabaseScope(rawValue: e.scope) ?? .private, recordName: e.recordName, reason: e.reason,
+                                                  createdAt: row[1], payload: e.payload(nid: nid, container: container, environment: environment)))
+                }
             }
+            return out
         }
     }
 
     /// The newest notification id (0 when none): where a new courier token starts, so it hears what comes next.
     public func lastNotificationID() throws(StratusError) -> Int64 {
-        try read { db, _ in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM notifications") ?? 0 }
+        try read { db, _ in
+            let batch = try Int64.fetchOne(db, sql: """
+                SELECT MAX(COALESCE((SELECT MAX(id) FROM notification_batches), 0),
+                           COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'notifications_expired_through'), 0) >> 20)
+                """) ?? 0
+            return batch == 0 ? 0 : NotificationBatch.end(of: batch)
+        }
     }
 
     // MARK: web courier tokens
@@ -126,8 +143,14 @@ extension EnvironmentStore {
     /// Where a user's notification sits in the log, by its `nid` (SSE's `Last-Event-ID`). An unknown id is one
     /// dropped by the retention, or never the user's: CloudKit's expired-token answer, so the client starts afresh.
     public func notificationPosition(nid: String, user: String) throws(StratusError) -> Int64 {
-        let position: Int64? = try read { db, _ in
-            try Int64.fetchOne(db, sql: "SELECT id FROM notifications WHERE nid = ? AND user = ?", arguments: [nid, user])
+        let position: Int64? = try NotificationBatch.position(nid: nid, salt: nidSalt).flatMap { position throws(StratusError) -> Int64? in
+            try read { db, _ -> Int64? in
+                guard let entries = try String.fetchOne(db, sql: "SELECT entries FROM notification_batches WHERE id = ?",
+                                                         arguments: [NotificationBatch.batch(of: position)]) else { return nil }
+                let list = NotificationBatch.decode(entries)
+                let index = Int(position & Int64(NotificationBatch.maximumPerBatch - 1))
+                return index < list.count && list[index].user == user ? position : nil
+            }
         }
         guard let position else {
             throw StratusError(.changeTokenExpired, "no notification '\(nid.prefix(64))' is kept for this user (expired after \(notificationRetention / 86_400_000) days, or never yours): reconnect without Last-Event-ID")

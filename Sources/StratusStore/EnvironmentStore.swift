@@ -27,6 +27,9 @@ public final class EnvironmentStore: Sendable {
     /// How far each web courier token has been answered, ahead of what is saved (see `courierDelivered`).
     let courierProgress = Mutex<(answered: [String: Int64], dirty: Set<String>, savedAt: ContinuousClock.Instant)>(([:], [], .now))
 
+    /// Spelled into every notification ID of this environment (see `NotificationBatch.nid`).
+    let nidSalt: UInt64
+
     /// The bell key of a user's notifications here: listeners take `bell.rings(key)` before reading the log.
     public func bellKey(_ user: String) -> String { NotificationBell.key(container, environment, user: user) }
 
@@ -74,6 +77,7 @@ public final class EnvironmentStore: Sendable {
             return (Data(bytes), try SchemaStorage.load(db))
         }
         signer = TokenSigner(secret: secret)
+        nidSalt = signer.derived("notification IDs")
         cachedCatalog = Mutex(catalog)
         assets = AssetStore(root: assetsDirectory)
         let (hasStatistics, count) = try pool.read { db in

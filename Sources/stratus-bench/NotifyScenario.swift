@@ -57,11 +57,6 @@ struct NotifyScenario: AsyncParsableCommand {
                     try env.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.user(u), replace: false)
                 }
             }
-            for u in stride(from: 1, to: listeners, by: 2) {
-                let token = "bench-courier-\(u)"
-                try env.createCourierToken(token, user: Self.user(u))
-                courierTokens[u] = token
-            }
             // Webhook deliveries queued while no server runs: the drain below measures the deliverer alone.
             let hooks = try store.environment(hooked, .development)
             try await receiver.start()
@@ -133,7 +128,13 @@ struct NotifyScenario: AsyncParsableCommand {
         Figure(scenario: "notify", metric: "modify_records_per_s", value: median(with), unit: "records/s", baseline: median(without)).print()
         Figure(scenario: "notify", metric: "modify_overhead_ratio", value: median(with) / median(without), unit: "ratio").print()
 
-        // Latency: listeners connect, then the writer writes at a steady rate.
+        // Latency: listeners connect (courier tokens made now hear what happens next), then the writer writes at a steady rate.
+        let env = try store.environment(subscribed, .development)
+        for u in stride(from: 1, to: listeners, by: 2) {
+            let token = "bench-courier-\(u)"
+            try env.createCourierToken(token, user: Self.user(u))
+            courierTokens[u] = token
+        }
         let latencies = Latencies()
         let stop = StopFlag()
         let group = DispatchGroup()

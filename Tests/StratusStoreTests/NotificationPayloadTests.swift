@@ -40,4 +40,29 @@ import StratusModel
         #expect(seen.count == 10_000)
         #expect(seen.allSatisfy { UUID(uuidString: $0) != nil && $0 == $0.lowercased() })
     }
+
+    @Test func batchesKeepEveryEntryExactlyAndFindAUsersOwn() {
+        let hostile = ["plain", "tab\there", "line\nbreak", "crlf\r\nx", "per%cent%0A%09%25", "\r", "é\u{301}", "👩‍👩‍👧", ""]
+        var entries: [NotificationBatch.Entry] = []
+        for (i, h) in hostile.enumerated() {
+            entries.append(NotificationBatch.Entry(user: i % 2 == 0 ? "_alice" : "_b\tob", subscriptionID: h, scope: "private",
+                                                   recordName: i == 3 ? nil : h, reason: i == 4 ? nil : i % 3 + 1,
+                                                   aps: PayloadJSON.object([("s", .string(h))]).text, member: #""met":{"dbs":2,"sid":"x"}"#))
+        }
+        let text = NotificationBatch.encode(entries)
+        let back = NotificationBatch.decode(text)
+        #expect(back.count == entries.count)
+        for (a, b) in zip(entries, back) {
+            #expect(a.user == b.user && a.subscriptionID.unicodeScalars.elementsEqual(b.subscriptionID.unicodeScalars) && a.scope == b.scope)
+            #expect(a.recordName.map { Array($0.unicodeScalars) } == b.recordName.map { Array($0.unicodeScalars) } && a.reason == b.reason && a.aps == b.aps && a.member == b.member)
+        }
+        #expect(NotificationBatch.entries(text, of: "_alice").map(\.0) == [0, 2, 4, 6, 8])
+        #expect(NotificationBatch.entries(text, of: "_b\tob").map(\.0) == [1, 3, 5, 7])
+        #expect(NotificationBatch.entries(text, of: "_b").isEmpty)
+        let users = NotificationBatch.users(entries)
+        #expect(users.contains(NotificationBatch.separated("_alice")) && !users.contains(NotificationBatch.separated("_b")))
+        let nid = NotificationBatch.nid(salt: 0xDEADBEEF, position: NotificationBatch.position(batch: 42, index: 7))
+        #expect(UUID(uuidString: nid) != nil && NotificationBatch.position(nid: nid, salt: 0xDEADBEEF) == 42 << 20 | 7)
+        #expect(NotificationBatch.position(nid: nid, salt: 1) == nil && NotificationBatch.position(nid: "not-a-nid", salt: 0xDEADBEEF) == nil)
+    }
 }

@@ -31,42 +31,35 @@ struct NotificationOutbox {
         self.bell = bell
     }
 
-    /// Writes the notifications gathered by this transaction (many rows per statement) and wakes their
-    /// listeners once it commits (never if it rolls back). Call it last in the transaction.
+    /// Writes the notifications gathered by this transaction (one batch row) and wakes their listeners once it
+    /// commits (never if it rolls back). Call it last in the transaction.
     mutating func finish(_ db: Database) throws {
-        // Positions only grow, even past notifications the retention dropped (SQLite would reuse a deleted
-        // largest rowid, and a client's position would then skip the new one).
-        var next = pending.isEmpty ? 0 : try Self.nextPosition(db)
-        for chunk in stride(from: 0, to: pending.count, by: 100) {
-            let rows = pending[chunk..<min(pending.count, chunk + 100)]
-            var arguments = StatementArguments()
-            for r in rows {
-                arguments += [next, r.nid, r.user, r.subscriptionID, r.scope, r.recordName, r.reason, r.createdAt, r.payload]
-                next += 1
-            }
-            let sql = "INSERT INTO notifications(id, nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES "
-                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
-            try db.cachedStatement(sql: sql).execute(arguments: arguments)
-        }
-        pending.removeAll()
+        try flush(db)
         guard let bell, !notified.isEmpty || queuedWebhook else { return }
         let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
         db.afterNextTransaction(onCommit: { _ in bell.ring(keys) })
     }
 
-    /// The next notification's position: after every one kept and every one dropped.
-    static func nextPosition(_ db: Database) throws -> Int64 {
+    private mutating func flush(_ db: Database) throws {
+        guard let batch, !pending.isEmpty else { return }
+        try db.cachedStatement(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [batch, Clock.nowMillis(), NotificationBatch.users(pending), NotificationBatch.encode(pending)])
+        pending.removeAll()
+        self.batch = nil
+    }
+
+    /// The next batch's number: after every one kept and every one the retention dropped (SQLite would reuse a
+    /// deleted largest rowid, and a client's position would then skip the new one).
+    static func nextBatch(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT MAX(COALESCE((SELECT MAX(id) FROM notifications), 0),
-                       COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'notifications_expired_through'), 0)) + 1
+            SELECT MAX(COALESCE((SELECT MAX(id) FROM notification_batches), 0),
+                       COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'notifications_expired_through'), 0) >> \(NotificationBatch.indexBits)) + 1
             """)) ?? 1
     }
 
-    private struct Pending {
-        var nid: String, user: String, subscriptionID: String, scope: String, recordName: String?, reason: Int, createdAt: Int64, payload: String
-    }
-
-    private var pending: [Pending] = []
+    /// This transaction's batch (allocated at its first notification) and what it holds so far.
+    private var batch: Int64?
+    private var pending: [NotificationBatch.Entry] = []
 
     mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: Database) throws {
         guard let type = (after ?? before)?.recordType else { return }
@@ -165,11 +158,12 @@ struct NotificationOutbox {
     }
 
     private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: Database) throws {
-        let nid = nids.next()
-        let payload = NotificationPayload.make(nid: nid, container: container, environment: environment, owner: entry.owner, scope: entry.scope,
-                                               subscription: entry.subscription, reason: reason, record: record, zone: zone)
-        pending.append(Pending(nid: nid, user: entry.owner, subscriptionID: entry.subscription.subscriptionID, scope: entry.scope.rawValue,
-                               recordName: record?.recordName, reason: reason, createdAt: Clock.nowMillis(), payload: payload))
+        if pending.count == NotificationBatch.maximumPerBatch - 1 { try flush(db) }
+        let batch = try self.batch ?? Self.nextBatch(db)
+        self.batch = batch
+        let parts = NotificationPayload.parts(owner: entry.owner, scope: entry.scope, subscription: entry.subscription, reason: reason, record: record, zone: zone)
+        pending.append(NotificationBatch.Entry(user: entry.owner, subscriptionID: entry.subscription.subscriptionID, scope: entry.scope.rawValue,
+                                               recordName: record?.recordName, reason: reason, aps: parts.aps, member: parts.member))
         appended += 1
         notified.insert(entry.owner)
     }

@@ -7,25 +7,24 @@ import StratusModel
 enum NotificationPayload {
     static func make(nid: String, container: ContainerID, environment: Environment, owner: String, scope: DatabaseScope,
                      subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> String {
-        // Written byte by byte, members in key order: this runs inside the write's transaction, once per
-        // notification, and its bytes are compared by clients that deduplicate (and by tests).
+        let p = parts(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record, zone: zone)
+        return render(aps: p.aps, member: p.member, nid: nid, container: container, environment: environment, user: owner)
+    }
+
+    /// What a notification says beyond who and where it is: `aps`, and the `ck` member of its kind (`"qry":{…}`,
+    /// `"fet":{…}` or `"met":{…}`). The log keeps only these; `render` adds the rest when the notification is read.
+    /// Written byte by byte, members in key order: this runs inside the write's transaction, once per notification.
+    static func parts(owner: String, scope: DatabaseScope, subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> (aps: String, member: String) {
         var out: [UInt8] = []
-        out.reserveCapacity(384)
+        out.reserveCapacity(192)
         func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
         func str(_ s: String) { PayloadJSON.quote(s, into: &out) }
         func int(_ i: Int) { out.append(contentsOf: String(i).utf8) }
         let dbs = scope == .public ? 1 : scope == .private ? 2 : 3
         let zoneOwner = zone.ownerRecordName ?? (scope == .public ? "_defaultOwner" : owner)
-        raw(#"{"aps":"#)
-        aps(subscription.notificationInfo).write(into: &out)
-        raw(#","ck":{"ce":"#)
-        int(environment == .production ? 2 : 1)
-        raw(#","cid":"#); str(container.rawValue)
-        raw(#","ckuserid":"#); str(owner)
         switch subscription.kind {
         case .query:
-            raw(#","nid":"#); str(nid)
-            raw(#","qry":{"#)
+            raw(#""qry":{"#)
             if let keys = subscription.notificationInfo.desiredKeys, reason != 3, let record {
                 var af: [String: PayloadJSON] = [:]
                 for k in keys { if let v = record.fields[k], let plain = plainValue(v) { af[k] = plain } }
@@ -39,16 +38,33 @@ enum NotificationPayload {
             raw(#","zoid":"#); str(zoneOwner)
             raw("}")
         case .zone:
-            raw(#","fet":{"dbs":"#); int(dbs)
+            raw(#""fet":{"dbs":"#); int(dbs)
             raw(#","sid":"#); str(subscription.subscriptionID)
             raw(#","zid":"#); str(zone.zoneName)
             raw(#","zoid":"#); str(zoneOwner)
-            raw(#"},"nid":"#); str(nid)
+            raw("}")
         case .database:
-            raw(#","met":{"dbs":"#); int(dbs)
+            raw(#""met":{"dbs":"#); int(dbs)
             raw(#","sid":"#); str(subscription.subscriptionID)
-            raw(#"},"nid":"#); str(nid)
+            raw("}")
         }
+        return (aps(subscription.notificationInfo).text, String(decoding: out, as: UTF8.self))
+    }
+
+    /// The whole `{"aps", "ck"}` JSON, members in key order: `ck` is `ce`, `cid`, `ckuserid`, then the kind's
+    /// member and `nid` in their sorted places (`fet`/`met` before `nid`, `qry` and `test` after).
+    static func render(aps: String, member: String, nid: String, container: ContainerID, environment: Environment, user: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(aps.utf8.count + member.utf8.count + 160)
+        func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
+        raw(#"{"aps":"#); out += aps.utf8
+        raw(#","ck":{"ce":"#); out += (environment == .production ? "2" : "1").utf8
+        raw(#","cid":"#); PayloadJSON.quote(container.rawValue, into: &out)
+        raw(#","ckuserid":"#); PayloadJSON.quote(user, into: &out)
+        let before = member.hasPrefix(#""fet""#) || member.hasPrefix(#""met""#)
+        if before { raw(","); out += member.utf8 }
+        raw(#","nid":"#); PayloadJSON.quote(nid, into: &out)
+        if !before && !member.isEmpty { raw(","); out += member.utf8 }
         raw("}}")
         return String(decoding: out, as: UTF8.self)
     }

@@ -6,6 +6,7 @@ indirect enum PayloadJSON: Sendable {
     case int(Int64)
     case double(Double)
     case bool(Bool)
+    case null
     case array([PayloadJSON])
     case object([(String, PayloadJSON)])
 
@@ -24,6 +25,7 @@ indirect enum PayloadJSON: Sendable {
         case .int(let i): out += String(i).utf8
         case .double(let d): out += (d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)") : "null").utf8
         case .bool(let b): out += (b ? "true" : "false").utf8
+        case .null: out += "null".utf8
         case .array(let xs):
             out.append(UInt8(ascii: "["))
             for (i, x) in xs.enumerated() {

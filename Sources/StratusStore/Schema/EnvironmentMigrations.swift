@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The fixed tables of one container-environment file. Record types get tables of their own at run time
@@ -87,6 +88,33 @@ enum EnvironmentMigrations {
                     state TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
                     created_at INTEGER NOT NULL, last_error TEXT);
                 CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_at);
+                """)
+        }
+        m.registerMigration("v7-notification-batches") { db in
+            // One row per write transaction instead of one per notification (see NotificationBatch). Positions
+            // become `batch << 20 | index`: each old notification is a batch of one, and the positions courier
+            // tokens and the retention remember move with them.
+            try db.execute(sql: """
+                CREATE TABLE notification_batches(id INTEGER PRIMARY KEY, created_at INTEGER NOT NULL, users TEXT NOT NULL, entries TEXT NOT NULL);
+                CREATE INDEX notification_batches_age ON notification_batches(created_at);
+                """)
+            for row in try Row.fetchAll(db, sql: "SELECT id, user, subscription_id, scope, record_name, reason, created_at, payload FROM notifications ORDER BY id") {
+                // The log keeps `aps` and the kind's member; the rest is put back when a notification is read.
+                let object = (try? JSONSerialization.jsonObject(with: Data((row[7] as String).utf8))) as? [String: Any] ?? [:]
+                let ck = object["ck"] as? [String: Any] ?? [:]
+                func json(_ v: Any) -> String {
+                    String(decoding: (try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8), as: UTF8.self)
+                }
+                let member = ["fet", "met", "qry"].first { ck[$0] != nil }.map { "\"\($0)\":" + json(ck[$0]!) } ?? ""
+                let entry = NotificationBatch.Entry(user: row[1], subscriptionID: row[2], scope: row[3], recordName: row[4], reason: row[5],
+                                                    aps: json(object["aps"] ?? [String: Any]()), member: member)
+                try db.execute(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
+                               arguments: [row[0] as Int64, row[6] as Int64, NotificationBatch.users([entry]), NotificationBatch.encode([entry])])
+            }
+            try db.execute(sql: """
+                UPDATE courier_tokens SET delivered_through = delivered_through << 20;
+                UPDATE meta SET value = (CAST(value AS INTEGER) << 20) | 1048575 WHERE key = 'notifications_expired_through';
+                DROP TABLE notifications;
                 """)
         }
         return m

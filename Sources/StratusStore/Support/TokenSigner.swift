@@ -9,6 +9,11 @@ struct TokenSigner: Sendable {
 
     init(secret: Data) { key = SymmetricKey(data: secret) }
 
+    /// A number derived from the secret for `purpose` (it reveals nothing of the secret).
+    func derived(_ purpose: String) -> UInt64 {
+        HMAC<SHA256>.authenticationCode(for: Data(purpose.utf8), using: key).withUnsafeBytes { b in b.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
+    }
+
     func sign(kind: UInt8, _ payload: [UInt8]) -> String {
         let body = [kind] + payload
         let mac = HMAC<SHA256>.authenticationCode(for: body, using: key)
