@@ -15,9 +15,12 @@ final class PlainHTTPPoster: Sendable {
     /// Idle connections per `host:port`, reused most recently idle first.
     private let idle = Mutex<[String: [Int32]]>([:])
 
-    init(timeout: TimeInterval, threads: Int = 32) {
+    /// One pool for every server in the process (a test run starts dozens), started on first use.
+    private static let sharedWork = BlockingWork(threads: 32)
+
+    init(timeout: TimeInterval) {
         self.timeout = timeout
-        work = BlockingWork(threads: threads)
+        work = Self.sharedWork
     }
 
     /// The status code, or an error saying why there was none.

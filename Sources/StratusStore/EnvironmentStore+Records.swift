@@ -19,6 +19,11 @@ extension EnvironmentStore {
         if !zoneID.isDefault && !database.scope.allowsCustomZones {
             throw StratusError(.zoneNotFound, "the public database has only the default zone", zoneID: zoneID)
         }
+        // The shared database has no zone of its own: records there live in zones their owners share.
+        if database.scope == .shared {
+            throw zoneID.isDefault ? StratusError(.badRequest, "the shared database has no default zone: write to a zone shared with you", zoneID: zoneID)
+                : StratusError(.zoneNotFound, "no zone '\(zoneID.zoneName)' is shared with you", zoneID: zoneID)
+        }
         let (results, released): ([ModifyResult], Set<String>) = try write { db, catalog in
             var seq = try SequenceAllocator(db)
             let zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)

@@ -15,6 +15,8 @@ extension EnvironmentStore {
                 let z = ZoneRow(id: r[0], zoneID: ZoneID(zoneName: r[1], ownerRecordName: database.ownerRecordName), atomic: r[2], changeSeq: r[3])
                 return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
             }
+            // The shared database has no default zone: only zones others share (CloudKit lists nothing else there).
+            if database.scope == .shared { return zones.filter { !$0.zoneID.isDefault } }
             if !zones.contains(where: { $0.zoneID.isDefault }) {
                 let z = ZoneRow(id: 0, zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: database.ownerRecordName), atomic: false, changeSeq: 0)
                 zones.insert(RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: false), at: 0)
@@ -37,6 +39,9 @@ extension EnvironmentStore {
         if zoneID.isDefault { return try lookupZone(zoneID, in: database) }
         guard database.scope.allowsCustomZones else {
             throw StratusError(.badRequest, "the public database has only the default zone", zoneID: zoneID)
+        }
+        guard database.scope != .shared else {
+            throw StratusError(.badRequest, "zones cannot be created in the shared database: it holds the zones others share with you", zoneID: zoneID)
         }
         return try write { db, _ in
             if let z = try ZoneRow.find(db, database, zoneID.zoneName) {

@@ -88,6 +88,20 @@ import StratusStore
         // A server-to-server key is told plainly that users/* is not for it (checked in ServerToServerTests).
     }
 
+    /// The shared database has no zone of its own, as in CloudKit: no writes to its default zone, no zone
+    /// creation there; nothing is written by the attempt.
+    @Test func theSharedDatabaseRefusesWhatCloudKitRefuses() async throws {
+        let f = try await APIFixture()
+        let write = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"x","recordType":"Note"}}]}"#, db: "shared", user: f.aliceToken)
+        #expect(write.status == 400 && write.json.code == "BAD_REQUEST", "\(write.text)")
+        let inZone = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Mine"},"operations":[{"operationType":"create","record":{"recordName":"x","recordType":"Note"}}]}"#, db: "shared", user: f.aliceToken)
+        #expect(inZone.status == 404 || inZone.json.records.first?.code == "ZONE_NOT_FOUND" || inZone.json.code == "ZONE_NOT_FOUND", "\(inZone.text)")
+        let zone = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Mine"}}}]}"#, db: "shared", user: f.aliceToken)
+        #expect(zone.text.contains("BAD_REQUEST") && !zone.text.contains(#""syncToken""#), "\(zone.text)")
+        let zones = try await f.call("zones/list", db: "shared", user: f.aliceToken)
+        #expect(zones.status == 200 && zones.json["zones"]?.array?.isEmpty == true, "no zone is shared with Alice, and there is no default zone: \(zones.text)")
+    }
+
     @Test func unknownContainersAndEnvironmentsAreClearErrors() async throws {
         let f = try await APIFixture()
         for path in ["database/1/iCloud.com.example.Missing/development/public/zones/list", "database/1/\(f.container.rawValue)/staging/public/zones/list",

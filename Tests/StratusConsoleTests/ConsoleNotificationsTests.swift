@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTestSupport
 import StratusModel
 import StratusStore
 
@@ -11,7 +12,8 @@ import StratusStore
         let s = try await ConsoleSession.signIn(f)
         let container = try ContainerID("iCloud.com.example.Notes")
         try f.app.store.createContainer(container)
-        let user = try f.app.store.createUser(container: container, email: "erin@example.com", password: "a long password")
+        // Password hashing (210,000 PBKDF2 rounds) off Swift's few cooperative threads, which the servers need.
+        let user = try await offPool { try f.app.store.createUser(container: container, email: "erin@example.com", password: "a long password") }
         let env = try f.app.store.environment(container, .development)
         try env.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
                                  spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName, replace: false)

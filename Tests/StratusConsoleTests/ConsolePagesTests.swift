@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTestSupport
 import StratusModel
 import StratusStore
 
@@ -138,7 +139,8 @@ import StratusStore
     @Test func rolesDeployResetAndProductionIsReadOnly() async throws {
         let f = try await ConsoleFixture()
         let s = try await setUp(f)
-        let user = try f.app.store.createUser(container: ContainerID(container), email: "u@example.com", password: "user password 123")
+        // Password hashing (210,000 PBKDF2 rounds) off Swift's few cooperative threads, which the servers need.
+        let user = try await offPool { try f.app.store.createUser(container: ContainerID(container), email: "u@example.com", password: "user password 123") }
         #expect(try await s.post("\(dev)/roles/create", [("name", "Editors")]).status == 303)
         // The matrix as submitted: World reads, Editors write.
         #expect(try await s.post("\(dev)/roles", [("grant:Note:_world", "READ"), ("grant:Note:Editors", "WRITE"), ("grant:Note:Editors", "READ")]).status == 303)
@@ -186,7 +188,8 @@ import StratusStore
     @Test func zonesUserBrowsingImportTokensAndErrors() async throws {
         let f = try await ConsoleFixture(allowProductionUserData: true)
         let s = try await setUp(f)
-        let user = try f.app.store.createUser(container: ContainerID(container), email: "u@example.com", password: "user password 123")
+        // Password hashing (210,000 PBKDF2 rounds) off Swift's few cooperative threads, which the servers need.
+        let user = try await offPool { try f.app.store.createUser(container: ContainerID(container), email: "u@example.com", password: "user password 123") }
         let zones = "\(dev)/private/zones?as=\(user.userRecordName)"
         #expect(try await s.get("\(dev)/private/zones").html.contains("u@example.com"))
         #expect(try await s.post(zones, [("zoneName", "Work")]).status == 303)
