@@ -79,10 +79,19 @@ extension CloudKitAPI {
             }
             var record = try WireDecoding.record(op["record"], defaultZone: zone)
             if record.recordName.isEmpty && type.createsWhenMissing { record.recordName = UUID().uuidString }
-            operations.append(RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired))
+            var operation = RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired)
+            operation.share = try WireDecoding.shareRequest(op["record"])
+            operation.parentZone = try WireDecoding.parentZone(op["record"])
+            operations.append(operation)
         }
+        let (store, container) = (store, ctx.container)
         let results = try env(ctx).modify(operations, in: ctx.databaseID, zoneID: zone, atomic: try b.bool("atomic") ?? false,
-                                          actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true)
+                                          actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true, users: { lookup in
+            switch lookup {
+            case .emailAddress(let e): (try? store.user(container: container, email: e)) ?? nil
+            case .userRecordName(let u): (try? store.user(container: container, userRecordName: u)) ?? nil
+            }
+        })
         let enc = encoding(ctx)
         return json { w in
             w.beginObject()
@@ -91,6 +100,7 @@ extension CloudKitAPI {
             for r in results {
                 switch r {
                 case .saved(let rec): enc.record(rec, &w)
+                case .savedShare(let share): enc.share(share, viewer: ctx.auth.userRecordName, &w)
                 case .deleted(let name, let z): enc.deletedRecord(name, zone: z, &w)
                 case .failed(let e): enc.error(e, &w)
                 }

@@ -102,6 +102,8 @@ public struct CloudKitAPI: Sendable {
         case "records/lookup": return try recordsLookup(ctx)
         case "records/modify": return try recordsModify(ctx)
         case "records/changes": return try recordsChanges(ctx)
+        case "records/resolve": return try recordsResolve(ctx)
+        case "records/accept": return try recordsAccept(ctx)
         case "zones/list": return try zonesList(ctx)
         case "zones/lookup": return try zonesLookup(ctx)
         case "zones/modify": return try zonesModify(ctx)

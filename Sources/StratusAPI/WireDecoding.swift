@@ -151,8 +151,58 @@ enum WireDecoding {
             for (name, value) in fo { fields[name] = try fieldValue(value, field: name) }
         }
         let r = JSON.object(o)
-        return StoredRecord(recordName: try r.string("recordName") ?? "", recordType: try r.string("recordType") ?? "", zoneID: defaultZone,
-                            recordChangeTag: try r.string("recordChangeTag"), fields: fields)
+        var record = StoredRecord(recordName: try r.string("recordName") ?? "", recordType: try r.string("recordType") ?? "", zoneID: defaultZone,
+                                  recordChangeTag: try r.string("recordChangeTag"), fields: fields)
+        // `parent`: a reference to a record of the same zone; null removes it ("" below means "clear").
+        if let p = o["parent"] {
+            if p.isNull { record.parent = "" } else {
+                guard let name = try p.string("recordName"), !name.isEmpty else { throw .badRequest("parent must be {recordName} or null") }
+                record.parent = name
+            }
+        }
+        return record
+    }
+
+    /// The zone a request's `parent` names, if it names one (the writer refuses one other than the record's).
+    static func parentZone(_ j: JSON?) throws(StratusError) -> String? {
+        guard let z = j?["parent"]?["zoneID"], !z.isNull else { return nil }
+        return try zoneID(z).zoneName
+    }
+
+    /// A share record's own members (`forRecord`, `publicPermission`, `participants`); nil for other records.
+    static func shareRequest(_ j: JSON?) throws(StratusError) -> ShareRequest? {
+        guard let o = j?.object else { return nil }
+        let isShare = o["recordType"]?.string == Share.recordType || o["forRecord"] != nil || o["participants"] != nil || o["publicPermission"] != nil
+        guard isShare else { return nil }
+        var request = ShareRequest()
+        if let f = o["forRecord"], !f.isNull {
+            guard let name = try f.string("recordName"), !name.isEmpty else { throw .badRequest("forRecord must be {recordName}") }
+            request.forRecord = name
+        }
+        if let p = try JSON.object(o).string("publicPermission") { request.publicPermission = try SharePermission(parsing: p, "publicPermission") }
+        if let list = o["participants"], !list.isNull {
+            guard let items = list.array else { throw .badRequest("participants must be an array") }
+            guard items.count <= 1000 else { throw .badRequest("participants: at most \(Share.maximumParticipants) per share") }
+            var invitees: [ShareRequest.Invitee] = []
+            for item in items {
+                let info = item["userIdentity"]?["lookupInfo"] ?? item["lookupInfo"] ?? item["userIdentity"]
+                let lookup: ShareRequest.Lookup
+                if let e = try info?.string("emailAddress"), !e.isEmpty {
+                    lookup = .emailAddress(e)
+                } else if let u = try info?.string("userRecordName"), !u.isEmpty {
+                    lookup = .userRecordName(u)
+                } else if let u = try item["userIdentity"]?.string("userRecordName"), !u.isEmpty {
+                    lookup = .userRecordName(u)
+                } else {
+                    throw .badRequest("each participant needs userIdentity.lookupInfo with an emailAddress or a userRecordName")
+                }
+                var permission = SharePermission.readOnly
+                if let p = try item.string("permission") { permission = try SharePermission(parsing: p, "permission") }
+                invitees.append(ShareRequest.Invitee(lookup: lookup, permission: permission))
+            }
+            request.participants = invitees
+        }
+        return request
     }
 
     // MARK: queries

@@ -26,7 +26,7 @@ struct WireEncoding {
     func record(_ r: StoredRecord, _ w: inout JSONWriter) {
         recordStart(r.recordName, r.recordType, r.recordChangeTag, &w)
         for (name, value) in r.fields { field(name, value, &w) }
-        recordEnd(r.created, r.modified, r.zoneID, &w)
+        recordEnd(r.created, r.modified, r.zoneID, parent: r.parent, share: r.share, &w)
     }
 
     /// `{"recordName":…,"recordType":…,"recordChangeTag":…,"fields":{` — a record up to its fields.
@@ -70,10 +70,15 @@ struct WireEncoding {
     }
 
     /// Closes the fields and writes the rest of the record.
-    func recordEnd(_ created: RecordStamp?, _ modified: RecordStamp?, _ zone: ZoneID, _ w: inout JSONWriter) {
+    func recordEnd(_ created: RecordStamp?, _ modified: RecordStamp?, _ zone: ZoneID, parent: String? = nil, share: String? = nil, _ w: inout JSONWriter) {
         w.endObject()
         if let c = created { w.key("created"); stamp(c, &w) }
         if let m = modified { w.key("modified"); stamp(m, &w) }
+        // The sharing system fields, as references (`parent` within the zone, `share` to the share record).
+        if let parent { w.key("parent"); w.beginObject(); w.field("recordName", parent); w.endObject() }
+        if let share {
+            w.key("share"); w.beginObject(); w.field("recordName", share); w.key("zoneID"); zoneID(zone, &w); w.endObject()
+        }
         w.field("deleted", false)
         w.key("zoneID")
         zoneID(zone, &w)

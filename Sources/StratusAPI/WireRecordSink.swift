@@ -9,6 +9,7 @@ struct WireRecordSink: RecordSink {
     private var borrowedZone: ZoneID?
     /// How many records were written.
     private(set) var records = 0
+    private var links: (parent: String?, share: String?)?
 
     init(encoding: WireEncoding, writer: JSONWriter) {
         self.encoding = encoding
@@ -38,13 +39,16 @@ struct WireRecordSink: RecordSink {
         writer.endObject()
     }
 
+    mutating func links(parent: String?, share: String?) { links = (parent, share) }
+
     mutating func endRecord() {
         if let h = header {
-            encoding.recordEnd(h.created, h.modified, h.zoneID, &writer)
+            encoding.recordEnd(h.created, h.modified, h.zoneID, parent: links?.parent, share: links?.share, &writer)
             header = nil
         } else if let z = borrowedZone {
-            encoding.recordEnd(nil, nil, z, &writer)
+            encoding.recordEnd(nil, nil, z, parent: links?.parent, share: links?.share, &writer)
             borrowedZone = nil
         }
+        links = nil
     }
 }

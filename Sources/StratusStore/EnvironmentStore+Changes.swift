@@ -7,11 +7,14 @@ extension EnvironmentStore {
     /// Records changed and deleted in a zone since `syncToken` (nil: from the start), oldest first.
     public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
                             desiredKeys: [String]? = nil) throws(StratusError) -> ZoneChanges {
-        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page in
+        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page, _ in
             var idsByType: [Int64: [Int64]] = [:]
             for e in page where e.deletedName == nil { idsByType[e.typeID, default: []].append(e.recordID) }
             let loaded = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
-            return page.compactMap { e in e.deletedName != nil ? nil : loaded["\(e.typeID)/\(e.recordID)"] }
+            var byName: [String: StoredRecord] = [:]
+            for r in loaded.values { byName[r.recordName] = r }
+            try addLinks(&byName, zone: zone, db)
+            return page.compactMap { e in e.deletedName != nil ? nil : loaded["\(e.typeID)/\(e.recordID)"].flatMap { byName[$0.recordName] } }
         }
     }
 
@@ -19,21 +22,26 @@ extension EnvironmentStore {
     /// is empty). Records come in change order within each record type, one type after another.
     public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
                             desiredKeys: [String]? = nil, into sink: inout some RecordSink) throws(StratusError) -> ZoneChanges {
-        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page in
+        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page, visible in
             guard let first = page.first?.seq, let last = page.last?.seq else { return [] }
             var types: [Int64] = []
             for e in page where e.deletedName == nil && !types.contains(e.typeID) { types.append(e.typeID) }
+            let links = try ShareRows.zoneHasLinks(db, zone: zone.id)
             for typeID in types {
                 guard let type = catalog.type(id: typeID) else { continue }
                 let fields = RecordRowCodec.wantedFields(type, desiredKeys)
+                let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
+                let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
                 let statement = try db.cachedStatement(sql: """
-                    SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id
+                    SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id\(linkJoin)
                     WHERE l.zone_id = ? AND l.seq BETWEEN ? AND ? AND l.type_id = ? AND l.deleted = 0 ORDER BY l.seq
                     """)
                 let streamer = RowStreamer(type: type, fields: fields)
+                let linkColumn = links ? Int32(CatalogType.systemColumns.count + fields.count) : nil
                 let cursor = try Row.fetchCursor(statement, arguments: [zone.id, first, last, typeID])
-                while try cursor.next() != nil {
-                    try streamer.stream(statement, zoneID: zone.zoneID, into: &sink)
+                while let row = try cursor.next() {
+                    if let visible, !visible.contains(row[2] as String) { continue }
+                    try streamer.stream(statement, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
                 }
             }
             return []
@@ -43,15 +51,13 @@ extension EnvironmentStore {
     /// One page of a zone's change log: `changed` turns its entries into the changed records it returns;
     /// deletions, the next sync token and moreComing are worked out here.
     private func changesPage(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int,
-                             changed: (Database, Catalog, ZoneRow, [LogEntry]) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
+                             changed: (Database, Catalog, ZoneRow, [LogEntry], Set<String>?) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
         return try read { db, catalog in
-            guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
-                if zoneID.isDefault {
-                    if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0) }
-                    return ZoneChanges(zoneID: zoneID, changed: [], deleted: [], syncToken: SyncToken.zone(signer, zoneRowID: 0, seq: 0), moreComing: false)
-                }
-                throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+            let (zoneRow, access) = try resolveZone(db, database, zoneID)
+            guard let zone = zoneRow else {
+                if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0) }
+                return ZoneChanges(zoneID: zoneID, changed: [], deleted: [], syncToken: SyncToken.zone(signer, zoneRowID: 0, seq: 0), moreComing: false)
             }
             var since: Int64 = 0
             if let t = syncToken {
@@ -68,14 +74,25 @@ extension EnvironmentStore {
             var page: [LogEntry] = []
             page.reserveCapacity(limit)
             var more = false
+            let restricted = access != nil && access!.zonePermission == nil
+            var names: [String] = []
             while let row = try cursor.next() {
                 guard page.count < limit else { more = true; break }
                 let deleted: Bool = row[3]
                 page.append(LogEntry(seq: row[0], typeID: row[1], recordID: row[2], deletedName: deleted ? row[4] as String : nil))
+                if restricted { names.append(row[4]) }
             }
-            let records = try changed(db, catalog, zone, page)
+            // A participant of hierarchy shares hears only of the records those shares cover; the token still moves on.
+            let lastInPage = page.last?.seq
+            var visible: Set<String>? = nil
+            if restricted {
+                let covered = try ShareRows.covered(db, zone: zone.id, shares: Array(access!.shares.keys), names: names)
+                visible = covered
+                page = zip(page, names).filter { covered.contains($0.1) }.map(\.0)
+            }
+            let records = try changed(db, catalog, zone, page, visible)
             let deleted: [String] = page.compactMap(\.deletedName)
-            let lastSeq: Int64 = more ? page.last!.seq : max(since, zone.changeSeq, page.last?.seq ?? 0)
+            let lastSeq: Int64 = more ? lastInPage! : max(since, zone.changeSeq, lastInPage ?? 0)
             return ZoneChanges(zoneID: zone.zoneID, changed: records, deleted: deleted,
                                syncToken: SyncToken.zone(signer, zoneRowID: zone.id, seq: lastSeq), moreComing: more)
         }
@@ -86,6 +103,12 @@ extension EnvironmentStore {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
         let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readDatabase(signer, t, database) } ?? 0
         return try read { db, _ in
+            if database.scope == .shared {
+                let c = try sharedDatabaseChanges(db, user: database.ownerRecordName, since: since, limit: limit)
+                let token = c.more ? c.last : max(c.last, try ChangeSequence.current(db))
+                return DatabaseChanges(changedZones: c.changed.map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) },
+                                       deletedZones: c.deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: c.more)
+            }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, name, atomic, change_seq, deleted FROM zones WHERE scope = ? AND owner = ? AND change_seq > ? ORDER BY change_seq LIMIT ?
                 """, arguments: [database.scope.rawValue, database.ownerRecordName, since, limit + 1])

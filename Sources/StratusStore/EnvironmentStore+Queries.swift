@@ -8,8 +8,10 @@ extension EnvironmentStore {
     /// (the continuation marker still moves past them).
     public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil) throws(StratusError) -> QueryResult {
         var records: [StoredRecord] = []
-        let next = try scan(query, in: database, caller: caller) { row, _, type, fields, zones in
-            records.append(try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones).record)
+        let next = try scan(query, in: database, caller: caller) { row, _, type, fields, zones, linkColumn in
+            var record = try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones).record
+            if let c = linkColumn.map(Int.init) { record.parent = row[c]; record.share = row[c + 1] }
+            records.append(record)
         }
         return QueryResult(records: records, continuationMarker: next)
     }
@@ -17,15 +19,15 @@ extension EnvironmentStore {
     /// The same page handed to `sink` record by record as rows are read; returns the continuation marker.
     public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil, into sink: inout some RecordSink) throws(StratusError) -> String? {
         var streamer: RowStreamer?
-        return try scan(query, in: database, caller: caller) { row, statement, type, fields, zones in
+        return try scan(query, in: database, caller: caller) { row, statement, type, fields, zones, linkColumn in
             if streamer == nil { streamer = RowStreamer(type: type, fields: fields) }
-            try streamer!.stream(statement, zoneID: zones(row[1]), into: &sink)
+            try streamer!.stream(statement, zoneID: zones(row[1]), linkColumn: linkColumn, into: &sink)
         }
     }
 
     /// Runs a query and hands each readable row of the page to `emit`; returns the continuation marker.
     private func scan(_ query: Query, in database: DatabaseID, caller: Caller?,
-                      emit: (Row, Statement, CatalogType, [CatalogField], (Int64) -> ZoneID) throws -> Void) throws(StratusError) -> String? {
+                      emit: (Row, Statement, CatalogType, [CatalogField], (Int64) -> ZoneID, Int32?) throws -> Void) throws(StratusError) -> String? {
         guard query.resultsLimit >= 0 else { throw .badRequest("resultsLimit must not be negative") }
         let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in
             try ContinuationMarker.read(signer, m, fingerprint: ContinuationMarker.fingerprint(query, database: database))
@@ -35,21 +37,30 @@ extension EnvironmentStore {
                 throw StratusError.badRequest("record type '\(query.recordType.prefix(100))' does not exist in the \(environment.rawValue) schema")
             }
             var zoneNames: [Int64: ZoneID] = [:]
-            let zoneCondition: String
-            let zoneArgs: [DatabaseValue]
+            var zoneCondition: String
+            var zoneArgs: [DatabaseValue]
+            var links = false
+            if database.scope == .shared && query.zoneID == nil {
+                throw StratusError.badRequest("a query in the shared database needs the zoneID of a zone shared with you")
+            }
             if let zoneID = query.zoneID {
-                guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
-                    if zoneID.isDefault {
-                        // Nothing written yet; the query must still be one that would be accepted.
-                        var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
-                        _ = try compiler.compile(query, zoneCondition: "0", zoneArguments: [], after: marker)
-                        return nil
-                    }
-                    throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+                let (zoneRow, access) = try resolveZone(db, database, zoneID)
+                guard let zone = zoneRow else {
+                    // Nothing written yet; the query must still be one that would be accepted.
+                    var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
+                    _ = try compiler.compile(query, zoneCondition: "0", zoneArguments: [], after: marker)
+                    return nil
                 }
                 zoneNames[zone.id] = zone.zoneID
                 zoneCondition = "t.zone_id = ?"
                 zoneArgs = [zone.id.databaseValue]
+                links = try ShareRows.zoneHasLinks(db, zone: zone.id)
+                // A participant of hierarchy shares reads the records those shares cover: one set per share, not a
+                // check per row.
+                if let access, access.zonePermission == nil {
+                    zoneCondition += " AND t.record_name IN (SELECT record_name FROM record_links WHERE zone_id = ? AND share_id IN (\(access.shares.keys.sorted().map(String.init).joined(separator: ","))))"
+                    zoneArgs.append(zone.id.databaseValue)
+                }
             } else {
                 for r in try Row.fetchAll(db, sql: "SELECT id, name FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
                                           arguments: [database.scope.rawValue, database.ownerRecordName]) {
@@ -59,6 +70,7 @@ extension EnvironmentStore {
                 zoneArgs = []
             }
             var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
+            compiler.links = links
             let compiled = try compiler.compile(query, zoneCondition: zoneCondition, zoneArguments: zoneArgs, after: marker)
             let limit = max(1, min(query.resultsLimit == 0 ? Query.maximumResults : query.resultsLimit, Query.maximumResults))
             let zoneLookup: (Int64) -> ZoneID = { zoneNames[$0] ?? .defaultZone }
@@ -75,7 +87,7 @@ extension EnvironmentStore {
                 scanned += 1
                 // READ on the public database, judged against the record's creator (its created_by column).
                 if filter == nil || SecurityPolicy.allows(.read, grants: type.grants, caller: filter!, creator: row[5]) {
-                    try emit(row, statement, type, compiler.fields, zoneLookup)
+                    try emit(row, statement, type, compiler.fields, zoneLookup, links ? Int32(base + compiled.sortKeyCount) : nil)
                 }
                 if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
             }

@@ -10,7 +10,8 @@ extension EnvironmentStore {
     /// In an atomic zone with `atomic`, one failure fails the batch: that operation keeps its error and the
     /// others get ATOMIC_ERROR, and nothing is written.
     public func modify(_ operations: [RecordOperation], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
-                       atomic: Bool = false, actor: Actor, caller: Caller? = nil, requireAssetReceipts: Bool = false) throws(StratusError) -> [ModifyResult] {
+                       atomic: Bool = false, actor: Actor, caller: Caller? = nil, requireAssetReceipts: Bool = false,
+                       users: (@Sendable (ShareRequest.Lookup) -> ContainerUser?)? = nil) throws(StratusError) -> [ModifyResult] {
         guard operations.count <= RecordOperation.maximumPerBatch else {
             throw .badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(operations.count)")
         }
@@ -20,16 +21,24 @@ extension EnvironmentStore {
             throw StratusError(.zoneNotFound, "the public database has only the default zone", zoneID: zoneID)
         }
         // The shared database has no zone of its own: records there live in zones their owners share.
-        if database.scope == .shared {
-            throw zoneID.isDefault ? StratusError(.badRequest, "the shared database has no default zone: write to a zone shared with you", zoneID: zoneID)
-                : StratusError(.zoneNotFound, "no zone '\(zoneID.zoneName)' is shared with you", zoneID: zoneID)
+        if database.scope == .shared && zoneID.isDefault {
+            throw StratusError(.badRequest, "the shared database has no default zone: write to a zone shared with you", zoneID: zoneID)
         }
         let (results, released): ([ModifyResult], Set<String>) = try write { db, catalog in
             var seq = try SequenceAllocator(db)
-            let zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
+            // A participant writes into the owner's zone, as the owner's private database, within what their shares allow.
+            var access: SharedZoneAccess? = nil
+            let zone: ZoneRow
+            if database.scope == .shared {
+                (zone, access) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
+            } else {
+                zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
+            }
             try seq.save(db)
-            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: database, actor: actor, caller: caller,
-                                          receipts: requireAssetReceipts ? signer : nil)
+            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: access?.ownerDatabase ?? database, actor: actor,
+                                          caller: caller, receipts: requireAssetReceipts ? signer : nil)
+            writer.access = access
+            writer.users = users
             writer.outbox = try outbox(db)
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)
@@ -86,13 +95,16 @@ extension EnvironmentStore {
                        desiredKeys: [String]? = nil, caller: Caller? = nil) throws(StratusError) -> [Result<StoredRecord, StratusError>] {
         guard recordNames.count <= Query.maximumResults else { throw .badRequest("a lookup asks for at most \(Query.maximumResults) records") }
         return try read { db, catalog in
-            guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
-                if zoneID.isDefault {
-                    return recordNames.map { .failure(StratusError(.notFound, "record '\($0)' does not exist", recordName: $0)) }
-                }
-                throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+            let (zoneRow, access) = try resolveZone(db, database, zoneID)
+            guard let zone = zoneRow else {
+                return recordNames.map { .failure(StratusError(.notFound, "record '\($0)' does not exist", recordName: $0)) }
             }
-            let found = try self.fetch(recordNames, zone: zone, catalog: catalog, desiredKeys: desiredKeys, db)
+            var found = try self.fetch(recordNames, zone: zone, catalog: catalog, desiredKeys: desiredKeys, db)
+            // A participant of hierarchy shares sees only the records those shares cover.
+            if let access, access.zonePermission == nil {
+                let visible = try ShareRows.covered(db, zone: zone.id, shares: Array(access.shares.keys), names: Array(found.keys))
+                found = found.filter { visible.contains($0.key) }
+            }
             return recordNames.map { name in
                 if let r = found[name] {
                     if let caller, database.scope == .public, !Self.canRead(r, caller: caller, catalog: catalog) {
@@ -113,8 +125,20 @@ extension EnvironmentStore {
             """), arguments: StatementArguments([zone.id.databaseValue] + names.map(\.databaseValue)))
         var idsByType: [Int64: [Int64]] = [:]
         for r in rows { idsByType[r[0], default: []].append(r[1]) }
-        return try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
+        var out = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
             .reduce(into: [:]) { $0[$1.value.recordName] = $1.value }
+        try addLinks(&out, zone: zone, db)
+        return out
+    }
+
+    /// Fills in the `parent` and `share` system fields of records of one zone (nothing to do in most zones).
+    func addLinks(_ records: inout [String: StoredRecord], zone: ZoneRow, _ db: Database) throws {
+        guard !records.isEmpty, try ShareRows.zoneHasLinks(db, zone: zone.id) else { return }
+        for name in Array(records.keys) {
+            guard let link = try ShareRows.link(db, zone: zone.id, name: name) else { continue }
+            records[name]?.parent = link.parent
+            if link.shareID != nil { records[name]?.share = try ShareRows.find(db, zone: zone, root: name)?.share.recordName }
+        }
     }
 
     /// Loads records by internal id, grouped by type; the result is keyed by "typeID/recordID".

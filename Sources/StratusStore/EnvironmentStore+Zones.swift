@@ -8,6 +8,10 @@ extension EnvironmentStore {
 
     public func zones(in database: DatabaseID) throws(StratusError) -> [RecordZone] {
         try read { db, _ in
+            // The shared database lists the zones others share with this user, under their owners' names.
+            if database.scope == .shared {
+                return try sharedZones(db, user: database.ownerRecordName).map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) }
+            }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, name, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND deleted = 0 ORDER BY name != '_defaultZone', name
                 """, arguments: [database.scope.rawValue, database.ownerRecordName])
@@ -15,8 +19,6 @@ extension EnvironmentStore {
                 let z = ZoneRow(id: r[0], zoneID: ZoneID(zoneName: r[1], ownerRecordName: database.ownerRecordName), atomic: r[2], changeSeq: r[3])
                 return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
             }
-            // The shared database has no default zone: only zones others share (CloudKit lists nothing else there).
-            if database.scope == .shared { return zones.filter { !$0.zoneID.isDefault } }
             if !zones.contains(where: { $0.zoneID.isDefault }) {
                 let z = ZoneRow(id: 0, zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: database.ownerRecordName), atomic: false, changeSeq: 0)
                 zones.insert(RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: false), at: 0)
@@ -26,6 +28,12 @@ extension EnvironmentStore {
     }
 
     public func lookupZone(_ zoneID: ZoneID, in database: DatabaseID) throws(StratusError) -> RecordZone {
+        if database.scope == .shared {
+            return try read { db, _ in
+                let (zone, _) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
+                return RecordZone(zoneID: zone.zoneID, syncToken: zoneSyncToken(zone), atomic: zone.atomic)
+            }
+        }
         guard let z = try zones(in: database).first(where: { $0.zoneID.zoneName == zoneID.zoneName }) else {
             throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
         }
@@ -65,6 +73,9 @@ extension EnvironmentStore {
     /// Deletes a custom zone and every record in it; the deletion shows in the database's change feed.
     public func deleteZone(_ zoneID: ZoneID, in database: DatabaseID) throws(StratusError) {
         guard !zoneID.isDefault else { throw StratusError(.badRequest, "the default zone cannot be deleted", zoneID: zoneID) }
+        guard database.scope != .shared else {
+            throw StratusError(.badRequest, "a shared zone belongs to its owner; leave the share (delete its share record) instead", zoneID: zoneID)
+        }
         let released: [String] = try write { db, catalog in
             guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
                 throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)

@@ -41,7 +41,7 @@ final class Fixture: @unchecked Sendable {
                 switch r {
                 case .saved(let rec): out.append(rec)
                 case .failed(let e): throw e
-                case .deleted: break
+                case .deleted, .savedShare: break
                 }
             }
         }

@@ -1,6 +1,8 @@
 /// The outcome of one operation in a modify batch: the saved record, a deletion, or an error for that item.
 public enum ModifyResult: Sendable, Equatable {
     case saved(StoredRecord)
+    /// A share record (`cloudkit.share`) that was created or changed.
+    case savedShare(Share)
     case deleted(recordName: String, zoneID: ZoneID)
     case failed(StratusError)
 

@@ -4,6 +4,10 @@ public struct RecordOperation: Sendable, Hashable {
     /// For deletes only `recordName` and `recordChangeTag` matter.
     public var record: StoredRecord
     public var desiredKeys: [String]?
+    /// For a share record (`cloudkit.share`): what the operation asks of the share.
+    public var share: ShareRequest?
+    /// The zone the request's `parent` reference names, when it names one: it must be the record's own.
+    public var parentZone: String?
 
     public init(_ operationType: OperationType, _ record: StoredRecord, desiredKeys: [String]? = nil) {
         self.operationType = operationType

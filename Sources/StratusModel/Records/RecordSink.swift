@@ -9,12 +9,15 @@ public protocol RecordSink {
     mutating func beginRecord(borrowing header: BorrowedRecordHeader)
     /// A STRING field's UTF-8 text, borrowed for this call.
     mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>)
+    /// The record's `parent` and `share` system fields, before `endRecord`, for records that have either.
+    mutating func links(parent: String?, share: String?)
 }
 
 /// Sinks that keep what they receive get Strings made for them.
 extension RecordSink {
     public mutating func beginRecord(borrowing header: BorrowedRecordHeader) { beginRecord(header.owned) }
     public mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>) { field(name, .string(String(decoding: utf8, as: UTF8.self))) }
+    public mutating func links(parent: String?, share: String?) {}
 }
 
 /// A record's system fields, as a `RecordSink` receives them.

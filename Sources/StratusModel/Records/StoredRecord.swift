@@ -8,6 +8,10 @@ public struct StoredRecord: Hashable, Sendable {
     public var created: RecordStamp?
     public var modified: RecordStamp?
     public var deleted: Bool
+    /// The `parent` system field: the record (in the same zone) this one hangs under in a share's hierarchy.
+    public var parent: String?
+    /// The `share` system field: the name of the share record whose root this record is.
+    public var share: String?
 
     public init(recordName: String, recordType: String, zoneID: ZoneID = .defaultZone, recordChangeTag: String? = nil,
                 fields: [String: FieldValue] = [:], created: RecordStamp? = nil, modified: RecordStamp? = nil, deleted: Bool = false) {

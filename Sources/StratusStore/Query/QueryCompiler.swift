@@ -12,6 +12,9 @@ struct QueryCompiler {
     let environment: Environment
     let fields: [CatalogField]
 
+    /// Select each record's `parent` and `share` after the sort keys (zones where some record has either).
+    var links = false
+
     private var conditions: [String] = []
     private var arguments: [DatabaseValue] = []
     /// A filter that narrows rows through an indexed column of the table itself (it needs the zone prefix).
@@ -61,9 +64,11 @@ struct QueryCompiler {
         for k in keys { sortArgs += k.arguments }
         let order = keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
         let limit = max(1, min(query.resultsLimit, Query.maximumResults)) + 1
+        let linkSelect = links ? ", l.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
+        let linkJoin = links ? " LEFT JOIN record_links l ON l.zone_id = t.zone_id AND l.record_name = t.record_name" : ""
         let sql = """
-            SELECT \(RecordRowCodec.selectList(type, fields: fields)), \(extra.joined(separator: ", "))
-            FROM \(type.table) t WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT \(limit)
+            SELECT \(RecordRowCodec.selectList(type, fields: fields)), \(extra.joined(separator: ", "))\(linkSelect)
+            FROM \(type.table) t\(linkJoin) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT \(limit)
             """
         // Sort expressions with arguments (distances) appear in the select list and again in ORDER BY.
         var orderArgs: [DatabaseValue] = []

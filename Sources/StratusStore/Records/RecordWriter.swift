@@ -22,6 +22,10 @@ struct RecordWriter {
     let receipts: TokenSigner?
     /// Appends the notifications each change fires, in this transaction; nil when the environment has no subscriptions.
     var outbox: NotificationOutbox?
+    /// Set when a participant writes through their shared database: what their shares let them do in this zone.
+    var access: SharedZoneAccess?
+    /// Finds the container's users that share records name as participants (the control database keeps users).
+    var users: (@Sendable (ShareRequest.Lookup) -> ContainerUser?)?
     let now: Int64
     /// Assets whose last reference went away: their files go once the transaction commits.
     private(set) var releasedAssets: Set<String> = []
@@ -80,6 +84,14 @@ struct RecordWriter {
         try Names.validate(recordName: incoming.recordName)
         let name = incoming.recordName
         let found = try existing(zone, name)
+        var isShare = incoming.recordType == Share.recordType || op.share != nil
+        if !isShare, found == nil, name == Share.zoneShareName || op.operationType.isDelete {
+            isShare = try ShareRows.find(db, zone: zone, name: name) != nil
+        }
+        if isShare {
+            do { return try applyShare(op, zone: zone) } catch let e as StratusError { throw e } catch { throw WriteFailure(underlying: error) }
+        }
+        if let access { try permitParticipant(access, op, found: found, parent: incoming.parent, zone: zone) }
 
         if op.operationType.isDelete {
             guard let found else { throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name) }
@@ -122,6 +134,11 @@ struct RecordWriter {
             throw StratusError(.quotaExceeded, "record '\(name)' is \(record.storageSize) bytes; the limit is 1 MB (assets excluded)", recordName: name)
         }
         try validateReferences(fields, zone: zone, recordName: name)
+        if let pz = op.parentZone, pz != zone.zoneID.zoneName {
+            throw StratusError(.badRequest, "record '\(name)': its parent is in zone '\(pz.prefix(100))'; a parent must be in the record's own zone", recordName: name)
+        }
+        let link = try planLink(incoming, zone: zone, isNew: found == nil)
+        record.parent = link?.parent
         try checkAssetReceipts(incoming.fields, old: old, recordName: name)
         for v in fields.values where v.mayHoldAssets {
             for checksum in v.assetChecksums { try AssetReferences.check(checksum, db) }
@@ -132,7 +149,13 @@ struct RecordWriter {
         // Everything a client can get wrong was checked above, before anything was written. From here on a
         // failure is the server's, and it fails the whole batch (WriteFailure) rather than leave half a record.
         do {
-            return try write(op, record: &record, fields: fields, schemaChange: schemaChange, found: found, old: old, zone: zone)
+            if let link { try writeLink(link, name: name, zone: zone) }
+            var result = try write(op, record: &record, fields: fields, schemaChange: schemaChange, found: found, old: old, zone: zone)
+            if case .saved(var r) = result, link?.shareID != nil {
+                r.share = try ShareRows.find(db, zone: zone, root: name)?.share.recordName
+                result = .saved(r)
+            }
+            return result
         } catch { throw WriteFailure(underlying: error) }
     }
 
@@ -209,6 +232,9 @@ struct RecordWriter {
                                recordName: incoming.recordName, serverRecord: server)
         }
     }
+
+    /// Moves the zone's change token with this batch (a change that wrote no record row, such as a share's).
+    mutating func touch(_ zone: ZoneRow, _ s: Int64) { touchedZones[zone.id] = max(touchedZones[zone.id] ?? 0, s) }
 
     private mutating func log(zone: ZoneRow, seq s: Int64, name: String, typeID: Int64, recordID: Int64, deleted: Bool) throws {
         let st = try db.cachedStatement(sql: """
@@ -390,6 +416,9 @@ struct RecordWriter {
             releasedAssets.insert(checksum)
         }
         try log(zone: zone, seq: seq.next(), name: name, typeID: type.id, recordID: e.recordID, deleted: true)
+        // Deleting a share's root deletes the share (CloudKit's rule); the record's link row stays, so that
+        // participants' change feeds can still tell the deletion was one of theirs.
+        if let share = try ShareRows.find(db, zone: zone, root: name) { try deleteShare(share.id, share.share, zone: zone) }
         try outbox?.recordChanged(before: old, after: nil, zone: zone.zoneID, database: database, catalog: catalog, db)
         countChanges[CountKey(zone: zone.id, type: type.id), default: 0] -= 1
 

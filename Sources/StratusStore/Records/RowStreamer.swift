@@ -29,7 +29,8 @@ struct RowStreamer {
     }
 
     /// Streams the statement's current row.
-    func stream(_ statement: Statement, zoneID: ZoneID, into sink: inout some RecordSink) throws(StratusError) {
+    /// `linkColumn`: where the statement's `parent` and `share` columns start (see `QueryCompiler.links`), if it has them.
+    func stream(_ statement: Statement, zoneID: ZoneID, linkColumn: Int32? = nil, into sink: inout some RecordSink) throws(StratusError) {
         let s = statement.sqliteStatement
         sink.beginRecord(borrowing: BorrowedRecordHeader(
             recordName: Self.utf8(s, 2), recordType: recordType, zoneID: zoneID, recordChangeTag: Self.utf8(s, 3),
@@ -55,6 +56,10 @@ struct RowStreamer {
                 value = v
             }
             sink.field(names[i], value)
+        }
+        if let c = linkColumn, sqlite3_column_type(s, c) != SQLITE_NULL || sqlite3_column_type(s, c + 1) != SQLITE_NULL {
+            func text(_ i: Int32) -> String? { sqlite3_column_type(s, i) == SQLITE_NULL ? nil : String(decoding: Self.utf8(s, i), as: UTF8.self) }
+            sink.links(parent: text(c), share: text(c + 1))
         }
         sink.endRecord()
     }

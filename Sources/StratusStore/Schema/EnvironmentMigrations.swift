@@ -117,6 +117,30 @@ enum EnvironmentMigrations {
                 DROP TABLE notifications;
                 """)
         }
+        m.registerMigration("v8-sharing") { db in
+            // Shares live beside the zone they share (their owner's private zone). `record_links` holds each record's
+            // `parent` and the share that covers it (the nearest shared ancestor's, worked out on write), so that a
+            // participant's read filters by share instead of walking parents record by record. A deleted record keeps
+            // its row: a participant's change feed needs to know that the deletion was one of the share's.
+            // `shared_zone_log` is each participant's shared-database feed: zones that joined or left it.
+            try db.execute(sql: """
+                CREATE TABLE shares(id INTEGER PRIMARY KEY AUTOINCREMENT, zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, root_name TEXT,
+                    short_guid TEXT NOT NULL UNIQUE, public_permission TEXT NOT NULL, change_tag TEXT NOT NULL,
+                    created_ts INTEGER NOT NULL, created_by TEXT NOT NULL, modified_ts INTEGER NOT NULL, modified_by TEXT NOT NULL);
+                CREATE UNIQUE INDEX shares_name ON shares(zone_id, record_name);
+                CREATE UNIQUE INDEX shares_root ON shares(zone_id, root_name);
+                CREATE TABLE share_participants(share_id INTEGER NOT NULL, user TEXT NOT NULL, email TEXT, permission TEXT NOT NULL,
+                    type TEXT NOT NULL, status TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY(share_id, user)) WITHOUT ROWID;
+                CREATE INDEX share_participants_user ON share_participants(user, status);
+                CREATE TABLE record_links(zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, parent TEXT, share_id INTEGER,
+                    PRIMARY KEY(zone_id, record_name)) WITHOUT ROWID;
+                CREATE INDEX record_links_parent ON record_links(zone_id, parent) WHERE parent IS NOT NULL;
+                CREATE INDEX record_links_share ON record_links(share_id) WHERE share_id IS NOT NULL;
+                CREATE TABLE shared_zone_log(user TEXT NOT NULL, zone_id INTEGER NOT NULL, seq INTEGER NOT NULL, removed INTEGER NOT NULL,
+                    PRIMARY KEY(user, zone_id)) WITHOUT ROWID;
+                CREATE INDEX shared_zone_log_seq ON shared_zone_log(user, seq);
+                """)
+        }
         return m
     }
 }

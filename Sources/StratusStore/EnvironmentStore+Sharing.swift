@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Sharing: participants' shared databases (views of their owners' shared zones), share URLs and acceptance.
+extension EnvironmentStore {
+    /// The owner's zone that a participant names in their shared database, and what their accepted shares let them
+    /// do there. `zoneID.ownerRecordName` picks the owner when two owners share zones of the same name.
+    func sharedZone(_ db: Database, user: String, zoneID: ZoneID) throws -> (ZoneRow, SharedZoneAccess) {
+        let notShared = StratusError(.zoneNotFound, "no zone '\(zoneID.zoneName.prefix(100))' is shared with you", zoneID: zoneID)
+        var found = try ShareRows.accepted(db, user: user, zoneName: zoneID.zoneName)
+        if let owner = zoneID.ownerRecordName, !owner.isEmpty, owner != DatabaseID.publicOwner {
+            found = found.filter { $0.zone.zoneID.ownerRecordName == owner }
+        }
+        guard let zone = found.first?.zone else { throw notShared }
+        guard found.allSatisfy({ $0.zone.id == zone.id }) else {
+            throw StratusError(.badRequest, "zones named '\(zoneID.zoneName.prefix(100))' are shared with you by more than one owner: name the owner in zoneID.ownerRecordName", zoneID: zoneID)
+        }
+        var access = SharedZoneAccess(owner: zone.zoneID.ownerRecordName ?? "", zoneName: zone.zoneID.zoneName, zonePermission: nil, shares: [:])
+        for s in found {
+            if s.root == nil { access.zonePermission = s.permission } else { access.shares[s.shareID] = s.permission }
+        }
+        return (zone, access)
+    }
+
+    /// The zone a request names, and for the shared database the participant's access to it. Nil zone: the
+    /// default zone of a database that has not been written to yet.
+    func resolveZone(_ db: Database, _ database: DatabaseID, _ zoneID: ZoneID) throws -> (ZoneRow?, SharedZoneAccess?) {
+        if database.scope == .shared {
+            guard !zoneID.isDefault else {
+                throw StratusError(.badRequest, "the shared database has no default zone: name a zone shared with you", zoneID: zoneID)
+            }
+            let (zone, access) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
+            return (zone, access)
+        }
+        guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
+            if zoneID.isDefault { return (nil, nil) }
+            throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+        }
+        return (zone, nil)
+    }
+
+    /// The zones shared with `user` that they have accepted, as their shared database lists them.
+    func sharedZones(_ db: Database, user: String) throws -> [ZoneRow] {
+        var seen: Set<Int64> = []
+        return try ShareRows.accepted(db, user: user).compactMap { seen.insert($0.zone.id).inserted ? $0.zone : nil }
+            .sorted { ($0.zoneID.ownerRecordName ?? "", $0.zoneID.zoneName) < ($1.zoneID.ownerRecordName ?? "", $1.zoneID.zoneName) }
+    }
+
+    /// A participant's `changes/database`: zones that changed, joined or left their shared database since the token.
+    func sharedDatabaseChanges(_ db: Database, user: String, since: Int64, limit: Int) throws -> (changed: [ZoneRow], deleted: [ZoneID], last: Int64, more: Bool) {
+        var events: [(seq: Int64, zone: ZoneRow?, deleted: ZoneID?)] = []
+        for z in try sharedZones(db, user: user) where z.changeSeq > since { events.append((z.changeSeq, z, nil)) }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT g.zone_id, g.seq, g.removed, z.name, z.owner, z.atomic, z.change_seq FROM shared_zone_log g JOIN zones z ON z.id = g.zone_id
+            WHERE g.user = ? AND g.seq > ? ORDER BY g.seq
+            """, arguments: [user, since])
+        let current = Set(events.compactMap { $0.zone?.id })
+        for r in rows {
+            let zoneID = ZoneID(zoneName: r[3], ownerRecordName: r[4])
+            if r[2] as Bool {
+                events.append((r[1], nil, zoneID))
+            } else if !current.contains(r[0]) {
+                continue
+            } else if let i = events.firstIndex(where: { $0.zone?.id == r[0] as Int64 }), events[i].seq < r[1] as Int64 {
+                events[i].seq = r[1]
+            }
+        }
+        events.sort { $0.seq < $1.seq }
+        let page = events.prefix(limit)
+        return (page.compactMap(\.zone), page.compactMap(\.deleted), page.last?.seq ?? since, events.count > limit)
+    }
+}
+
+/// Share URLs: resolving a short GUID and accepting a share.
+extension EnvironmentStore {
+    /// What `records/resolve` and the share page show: the share, seen by `user` (nil: not signed in), and its root
+    /// record when asked for. Someone the share is not for gets ACCESS_DENIED and learns nothing else.
+    public func resolveShare(_ shortGUID: String, user: String?, fetchRoot: Bool = false, desiredKeys: [String]? = nil) throws(StratusError) -> (share: Share, root: StoredRecord?) {
+        try read { db, catalog in
+            let (_, share, zone) = try findShare(db, shortGUID)
+            guard Self.mayOpen(share, user: user) else { throw Self.notForYou(shortGUID) }
+            var root: StoredRecord? = nil
+            if fetchRoot, let name = share.rootRecordName {
+                root = try fetch([name], zone: zone, catalog: catalog, desiredKeys: desiredKeys, db)[name]
+            }
+            return (share, root)
+        }
+    }
+
+    /// The owner, the share's participants (unless removed), and anyone when the share has a public permission.
+    static func mayOpen(_ share: Share, user: String?) -> Bool {
+        if share.publicPermission != .none { return true }
+        guard let user, let p = share.participant(user) else { return false }
+        return p.acceptanceStatus != .removed
+    }
+
+    static func notForYou(_ shortGUID: String) -> StratusError {
+        StratusError(.accessDenied, "this share is not shared with you")
+    }
+
+    private func findShare(_ db: Database, _ shortGUID: String) throws -> (Int64, Share, ZoneRow) {
+        guard ShortGUID.isWellFormed(shortGUID), let found = try ShareRows.find(db, shortGUID: shortGUID) else { throw Self.notForYou(shortGUID) }
+        return (found.id, found.share, found.zone)
+    }
+
+    /// `records/accept`: an invited participant accepts; with a public permission anyone joins as PUBLIC_USER.
+    /// Accepting again changes nothing. The zone then appears in the user's shared database.
+    public func acceptShare(_ shortGUID: String, user: String) throws(StratusError) -> Share {
+        try write { db, _ in
+            let (id, share, zone) = try findShare(db, shortGUID)
+            if share.owner?.userRecordName == user { return share }
+            var seq = try SequenceAllocator(db)
+            switch share.participant(user) {
+            case let p? where p.acceptanceStatus == .accepted:
+                return share
+            case let p? where p.acceptanceStatus == .invited || share.publicPermission != .none:
+                let type = p.acceptanceStatus == .invited ? p.type : .publicUser
+                try db.execute(sql: "UPDATE share_participants SET status = 'ACCEPTED', type = ? WHERE share_id = ? AND user = ?",
+                               arguments: [type.rawValue, id, user])
+            case nil where share.publicPermission != .none:
+                guard share.participants.filter({ $0.acceptanceStatus != .removed }).count < Share.maximumParticipants else {
+                    throw StratusError(.quotaExceeded, "this share has \(Share.maximumParticipants) participants, CloudKit's limit")
+                }
+                try db.execute(sql: """
+                    INSERT INTO share_participants(share_id, user, email, permission, type, status, position)
+                    VALUES (?, ?, NULL, ?, 'PUBLIC_USER', 'ACCEPTED', (SELECT COALESCE(MAX(position), 0) + 1 FROM share_participants WHERE share_id = ?))
+                    """, arguments: [id, user, share.publicPermission.rawValue, id])
+            default:
+                throw Self.notForYou(shortGUID)
+            }
+            try ShareRows.noteSharedZone(db, zone, users: [user], removed: false, seq: &seq)
+            try seq.save(db)
+            return try ShareRows.find(db, zone: zone, name: share.recordName)!.share
+        }
+    }
+
+    /// Every share of this environment, for the console: newest first.
+    public func allShares(limit: Int = 500) throws(StratusError) -> [Share] {
+        try read { db, _ in
+            try Row.fetchAll(db, sql: "SELECT id FROM shares ORDER BY id DESC LIMIT ?", arguments: [limit]).compactMap { r -> Share? in
+                let id: Int64 = r[0]
+                guard let row = try Row.fetchOne(db, sql: "SELECT \(ShareRows.columns) FROM shares WHERE id = ?", arguments: [id]),
+                      let zone = try ShareRows.zoneRow(db, id: row[1]) else { return nil }
+                return try ShareRows.share(row, zone: zone.zoneID, db).share
+            }
+        }
+    }
+
+    /// Deletes a share by its short GUID (the console's revoke): participants lose access on their next request.
+    public func revokeShare(_ shortGUID: String) throws(StratusError) -> Share {
+        try write { db, catalog in
+            let (id, share, zone) = try findShare(db, shortGUID)
+            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: .privateDatabase(of: zone.zoneID.ownerRecordName ?? ""),
+                                          actor: Actor(userRecordName: zone.zoneID.ownerRecordName ?? "", deviceID: "console"))
+            try writer.deleteShare(id, share, zone: zone)
+            try writer.finish()
+            return share
+        }
+    }
+}

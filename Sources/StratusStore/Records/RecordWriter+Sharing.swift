@@ -1,0 +1,297 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Sharing inside a modify batch: share records (`cloudkit.share`), the `parent` links that make a hierarchy,
+/// and what a participant writing through their shared database may do.
+extension RecordWriter {
+    // MARK: participants
+
+    /// A participant's write to a record of the owner's zone: allowed when a READ_WRITE share covers the record
+    /// (for a new record, its parent). A record the participant cannot see at all is NOT_FOUND, not ACCESS_DENIED,
+    /// so that nothing outside their shares is revealed.
+    func permitParticipant(_ access: SharedZoneAccess, _ op: RecordOperation, found: Existing?, parent: String?, zone: ZoneRow) throws {
+        let name = op.record.recordName
+        if let p = access.zonePermission {
+            guard p.allowsWrite else { throw denied(name, "the share gives you read-only access") }
+            return
+        }
+        if found != nil {
+            let covering = try ShareRows.link(db, zone: zone.id, name: name)?.shareID
+            guard let covering, let p = access.shares[covering] else {
+                throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name)
+            }
+            guard p.allowsWrite else { throw denied(name, "the share gives you read-only access") }
+        }
+        // A new record, or a record moved to another parent, must hang under a READ_WRITE share.
+        if found == nil || (parent != nil && parent != "") {
+            guard let parent, !parent.isEmpty else {
+                throw denied(name, "records you create in a shared hierarchy need a parent inside it")
+            }
+            guard let covering = try ShareRows.link(db, zone: zone.id, name: parent)?.shareID ?? ShareRows.find(db, zone: zone, root: parent)?.id,
+                  let p = access.shares[covering] else {
+                throw denied(name, "parent '\(parent.prefix(100))' is not in a hierarchy shared with you")
+            }
+            guard p.allowsWrite else { throw denied(name, "the share gives you read-only access") }
+        }
+    }
+
+    private func denied(_ name: String, _ why: String) -> StratusError {
+        StratusError(.accessDenied, "you may not write record '\(name)': \(why)", recordName: name)
+    }
+
+    // MARK: parent links
+
+    /// What a write does to the record's link: checked before anything is written.
+    struct LinkPlan {
+        var parent: String?
+        var shareID: Int64?
+        /// Whether the row must be written (and descendants revisited when the covering share moved).
+        var changed: Bool
+        var coverageMoved: Bool
+    }
+
+    /// Works out `parent` (nil: keep the record's, "": clear it) and the share that will cover the record.
+    /// Refused: a parent in another zone, a missing parent, a cycle, and a record that would belong to two shares.
+    func planLink(_ incoming: StoredRecord, zone: ZoneRow, isNew: Bool) throws -> LinkPlan? {
+        let name = incoming.recordName
+        let old = isNew ? nil : try ShareRows.link(db, zone: zone.id, name: name)
+        guard incoming.parent != nil || old != nil else { return nil }
+        let parent: String? = incoming.parent.map { $0.isEmpty ? nil : $0 } ?? old?.parent
+        var shareID: Int64? = nil
+        let ownShare = try ShareRows.find(db, zone: zone, root: name)?.id
+        if let parent {
+            guard parent != name else { throw StratusError(.badRequest, "record '\(name)' cannot be its own parent", recordName: name) }
+            guard try existing(zone, parent) != nil else {
+                throw StratusError(.badRequest, "parent '\(parent.prefix(100))' of record '\(name)' does not exist in zone '\(zone.zoneID.zoneName)'", recordName: name)
+            }
+            if try isAncestor(name, of: parent, zone: zone) {
+                throw StratusError(.badRequest, "parent '\(parent.prefix(100))' would make a cycle: it hangs under record '\(name)'", recordName: name)
+            }
+            let parentLink = try ShareRows.link(db, zone: zone.id, name: parent)
+            shareID = parentLink?.shareID
+        }
+        if let ownShare {
+            if let s = shareID, s != ownShare {
+                throw StratusError(.badRequest, "record '\(name)' is the root of a share and cannot join another share's hierarchy", recordName: name)
+            }
+            shareID = ownShare
+        }
+        let changed = old == nil || old!.parent != parent || old!.shareID != shareID
+        let moved = !isNew && old?.shareID != shareID
+        if moved, shareID != nil, try subtreeHoldsShareRoot(name, zone: zone) {
+            throw StratusError(.badRequest, "record '\(name)' has a shared record below it; a record can belong to one share only", recordName: name)
+        }
+        return LinkPlan(parent: parent, shareID: shareID, changed: changed, coverageMoved: moved)
+    }
+
+    func writeLink(_ plan: LinkPlan, name: String, zone: ZoneRow) throws {
+        guard plan.changed else { return }
+        try db.cachedStatement(sql: "REPLACE INTO record_links(zone_id, record_name, parent, share_id) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [zone.id, name, plan.parent, plan.shareID])
+        if plan.coverageMoved { try cover(below: name, with: plan.shareID, zone: zone) }
+    }
+
+    /// Whether `ancestor` is `name` or above it in its parent chain.
+    func isAncestor(_ ancestor: String, of name: String, zone: ZoneRow) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            WITH RECURSIVE up(name, depth) AS (
+                SELECT ?, 0
+                UNION SELECT l.parent, up.depth + 1 FROM record_links l JOIN up ON l.zone_id = ? AND l.record_name = up.name
+                WHERE l.parent IS NOT NULL AND up.depth < 100000)
+            SELECT EXISTS(SELECT 1 FROM up WHERE name = ?)
+            """), arguments: [name, zone.id, ancestor]) ?? false
+    }
+
+    /// Whether some record below `name` is the root of a share.
+    func subtreeHoldsShareRoot(_ name: String, zone: ZoneRow) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            WITH RECURSIVE sub(name) AS (
+                SELECT record_name FROM record_links WHERE zone_id = ?1 AND parent = ?2
+                UNION SELECT l.record_name FROM record_links l JOIN sub ON l.zone_id = ?1 AND l.parent = sub.name)
+            SELECT EXISTS(SELECT 1 FROM shares WHERE zone_id = ?1 AND root_name IN sub)
+            """), arguments: [zone.id, name]) ?? false
+    }
+
+    /// Sets the covering share of every record below `name`, stopping at records that root shares of their own.
+    func cover(below name: String, with shareID: Int64?, zone: ZoneRow) throws {
+        try db.cachedStatement(sql: """
+            WITH RECURSIVE sub(name) AS (
+                SELECT record_name FROM record_links WHERE zone_id = ?1 AND parent = ?2
+                    AND record_name NOT IN (SELECT root_name FROM shares WHERE zone_id = ?1 AND root_name IS NOT NULL)
+                UNION SELECT l.record_name FROM record_links l JOIN sub ON l.zone_id = ?1 AND l.parent = sub.name
+                    WHERE l.record_name NOT IN (SELECT root_name FROM shares WHERE zone_id = ?1 AND root_name IS NOT NULL))
+            UPDATE record_links SET share_id = ?3 WHERE zone_id = ?1 AND record_name IN sub
+            """).execute(arguments: [zone.id, name, shareID])
+    }
+
+    // MARK: share records
+
+    /// Creates, changes or deletes a share record. Only the zone's owner changes a share; a participant (writing
+    /// through their shared database) may only delete it, which removes them from it.
+    mutating func applyShare(_ op: RecordOperation, zone: ZoneRow) throws -> ModifyResult {
+        let name = op.record.recordName
+        let found = try ShareRows.find(db, zone: zone, name: name)
+        if let access {
+            guard let found, access.zonePermission != nil || access.shares[found.id] != nil else {
+                throw StratusError(.notFound, "share '\(name)' does not exist", recordName: name)
+            }
+            guard op.operationType.isDelete else {
+                throw StratusError(.accessDenied, "only the share's owner may change share '\(name)'; a participant may only leave it (delete)", recordName: name)
+            }
+            try db.execute(sql: "UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND user = ?", arguments: [found.id, actor.userRecordName])
+            try ShareRows.noteSharedZone(db, zone, users: [actor.userRecordName], removed: true, seq: &seq)
+            return .deleted(recordName: name, zoneID: access.zoneID)
+        }
+        guard database.scope == .private, !zone.zoneID.isDefault else {
+            throw StratusError(.badRequest, "shares live in custom zones of the private database", recordName: name)
+        }
+        if op.operationType.isDelete {
+            guard let found else { throw StratusError(.notFound, "share '\(name)' does not exist", recordName: name) }
+            if op.operationType == .delete, op.record.recordChangeTag != found.share.recordChangeTag {
+                throw StratusError(.conflict, "share '\(name)' was changed since tag \((op.record.recordChangeTag ?? "").prefix(20)); server has \(found.share.recordChangeTag)", recordName: name)
+            }
+            try deleteShare(found.id, found.share, zone: zone)
+            return .deleted(recordName: name, zoneID: zone.zoneID)
+        }
+        let request = op.share ?? ShareRequest()
+        if let found {
+            guard op.operationType != .create else { throw StratusError(.exists, "share '\(name)' already exists", recordName: name) }
+            if op.operationType.needsChangeTag, op.record.recordChangeTag != found.share.recordChangeTag {
+                throw StratusError(.conflict, "share '\(name)' was changed since tag \((op.record.recordChangeTag ?? "").prefix(20)); server has \(found.share.recordChangeTag)", recordName: name)
+            }
+            if let root = request.forRecord, root != found.share.rootRecordName {
+                throw StratusError(.badRequest, "share '\(name)' is for record '\(found.share.rootRecordName ?? Share.zoneShareName)'; a share's root cannot change", recordName: name)
+            }
+            return .savedShare(try updateShare(found.id, found.share, request, zone: zone))
+        }
+        guard op.operationType.createsWhenMissing else { throw StratusError(.notFound, "share '\(name)' does not exist", recordName: name) }
+        return .savedShare(try createShare(name, request, zone: zone))
+    }
+
+    private mutating func createShare(_ name: String, _ request: ShareRequest, zone: ZoneRow) throws -> Share {
+        let isZoneShare = name == Share.zoneShareName
+        let zoneShared = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM shares WHERE zone_id = ? AND root_name IS NULL)", arguments: [zone.id]) ?? false
+        if isZoneShare {
+            guard request.forRecord == nil else {
+                throw StratusError(.badRequest, "a zone share (\(Share.zoneShareName)) shares the whole zone and takes no forRecord", recordName: name)
+            }
+            guard try !(Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM shares WHERE zone_id = ?)", arguments: [zone.id]) ?? false) else {
+                throw StratusError(.badRequest, "zone '\(zone.zoneID.zoneName)' already has shares; a zone share cannot join them", recordName: name)
+            }
+        } else {
+            guard let root = request.forRecord, !root.isEmpty else {
+                throw StratusError(.badRequest, "share '\(name)' needs forRecord (the root of the hierarchy), or the name \(Share.zoneShareName) to share the zone", recordName: name)
+            }
+            guard !zoneShared else { throw StratusError(.badRequest, "zone '\(zone.zoneID.zoneName)' is shared as a whole; its records cannot have shares of their own", recordName: name) }
+            guard try existing(zone, root) != nil else {
+                throw StratusError(.badRequest, "forRecord '\(root.prefix(100))' does not exist in zone '\(zone.zoneID.zoneName)'", recordName: name)
+            }
+            if let covering = try ShareRows.link(db, zone: zone.id, name: root)?.shareID {
+                let other = try String.fetchOne(db, sql: "SELECT record_name FROM shares WHERE id = ?", arguments: [covering]) ?? "another share"
+                throw StratusError(.badRequest, "record '\(root.prefix(100))' already belongs to share '\(other)'; a record can belong to one share only", recordName: name)
+            }
+            if try subtreeHoldsShareRoot(root, zone: zone) {
+                throw StratusError(.badRequest, "a record below '\(root.prefix(100))' is already shared; a record can belong to one share only", recordName: name)
+            }
+        }
+        let invitees = try resolveInvitees(request.participants, name: name)
+        let s = seq.next()
+        let tag = ChangeSequence.changeTag(s)
+        try db.execute(sql: """
+            INSERT INTO shares(zone_id, record_name, root_name, short_guid, public_permission, change_tag, created_ts, created_by, modified_ts, modified_by)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [zone.id, name, isZoneShare ? nil : request.forRecord, ShortGUID.make(), (request.publicPermission ?? .none).rawValue, tag,
+                             now, actor.userRecordName, now, actor.userRecordName])
+        let id = db.lastInsertedRowID
+        try db.execute(sql: "INSERT INTO share_participants(share_id, user, email, permission, type, status, position) VALUES (?, ?, NULL, 'READ_WRITE', 'OWNER', 'ACCEPTED', 0)",
+                       arguments: [id, zone.zoneID.ownerRecordName ?? actor.userRecordName])
+        try setInvitees(id, invitees ?? [], owner: zone.zoneID.ownerRecordName ?? actor.userRecordName)
+        if let root = request.forRecord, !isZoneShare {
+            let parent = try ShareRows.link(db, zone: zone.id, name: root)?.parent
+            try db.execute(sql: "REPLACE INTO record_links(zone_id, record_name, parent, share_id) VALUES (?, ?, ?, ?)", arguments: [zone.id, root, parent, id])
+            try cover(below: root, with: id, zone: zone)
+        }
+        touch(zone, s)
+        return try ShareRows.find(db, zone: zone, name: name)!.share
+    }
+
+    private mutating func updateShare(_ id: Int64, _ old: Share, _ request: ShareRequest, zone: ZoneRow) throws -> Share {
+        let resolved = try resolveInvitees(request.participants, name: old.recordName)
+        let s = seq.next()
+        try db.execute(sql: "UPDATE shares SET public_permission = ?, change_tag = ?, modified_ts = ?, modified_by = ? WHERE id = ?",
+                       arguments: [(request.publicPermission ?? old.publicPermission).rawValue, ChangeSequence.changeTag(s), now, actor.userRecordName, id])
+        if let invitees = resolved {
+            // Participants the owner left out are removed (their access ends now); the others keep their status.
+            let keep = Set(invitees.map(\.userRecordName))
+            let gone = old.participants.filter { $0.type != .owner && !keep.contains($0.userRecordName) && $0.acceptanceStatus != .removed }
+            for p in gone {
+                try db.execute(sql: "UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND user = ?", arguments: [id, p.userRecordName])
+            }
+            try ShareRows.noteSharedZone(db, zone, users: gone.filter { $0.acceptanceStatus == .accepted }.map(\.userRecordName), removed: true, seq: &seq)
+            try setInvitees(id, invitees, owner: old.owner?.userRecordName ?? actor.userRecordName)
+        }
+        if (request.publicPermission ?? old.publicPermission) == .none, old.publicPermission != .none {
+            let publicUsers = old.participants.filter { $0.type == .publicUser && $0.acceptanceStatus == .accepted }.map(\.userRecordName)
+            try ShareRows.noteSharedZone(db, zone, users: publicUsers, removed: true, seq: &seq)
+        }
+        touch(zone, s)
+        return try ShareRows.find(db, zone: zone, name: old.recordName)!.share
+    }
+
+    /// Adds or updates invited users; someone who had left or was removed is invited again.
+    private func setInvitees(_ id: Int64, _ invitees: [ResolvedInvitee], owner: String) throws {
+        var position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM share_participants WHERE share_id = ?", arguments: [id]) ?? 0) + 1
+        for i in invitees where i.userRecordName != owner {
+            try db.execute(sql: """
+                INSERT INTO share_participants(share_id, user, email, permission, type, status, position) VALUES (?, ?, ?, ?, 'USER', 'INVITED', ?)
+                ON CONFLICT(share_id, user) DO UPDATE SET permission = excluded.permission, email = COALESCE(excluded.email, email), type = 'USER',
+                    status = CASE status WHEN 'REMOVED' THEN 'INVITED' ELSE status END
+                """, arguments: [id, i.userRecordName, i.emailAddress, i.permission.rawValue, position])
+            position += 1
+        }
+    }
+
+    struct ResolvedInvitee {
+        var userRecordName: String
+        var emailAddress: String?
+        var permission: SharePermission
+    }
+
+    /// The container's users the owner names, checked before anything is written: someone who is not a user of the
+    /// container is this operation's BAD_REQUEST; more than 100 participants too (CloudKit's limit).
+    func resolveInvitees(_ invitees: [ShareRequest.Invitee]?, name: String) throws -> [ResolvedInvitee]? {
+        guard let invitees else { return nil }
+        guard invitees.count < Share.maximumParticipants else {
+            throw StratusError(.badRequest, "share '\(name)' would have \(invitees.count + 1) participants; the limit is \(Share.maximumParticipants)", recordName: name)
+        }
+        var out: [ResolvedInvitee] = []
+        for i in invitees {
+            let user = users?(i.lookup)
+            guard let user else {
+                let what: String
+                switch i.lookup {
+                case .emailAddress(let e): what = "no user with email address '\(e.prefix(100))'"
+                case .userRecordName(let u): what = "no user '\(u.prefix(100))'"
+                }
+                throw StratusError(.badRequest, "share '\(name)': \(what) uses this container; participants must have signed in to it once", recordName: name)
+            }
+            guard i.permission != .none else {
+                throw StratusError(.badRequest, "share '\(name)': a participant's permission is READ_ONLY or READ_WRITE", recordName: name)
+            }
+            if case .emailAddress(let e) = i.lookup { out.append(ResolvedInvitee(userRecordName: user.userRecordName, emailAddress: e, permission: i.permission)) }
+            else { out.append(ResolvedInvitee(userRecordName: user.userRecordName, emailAddress: nil, permission: i.permission)) }
+        }
+        return out
+    }
+
+    /// Deletes a share: its participants lose access at once and the zone leaves their shared databases.
+    mutating func deleteShare(_ id: Int64, _ share: Share, zone: ZoneRow) throws {
+        let members = share.participants.filter { $0.type != .owner && $0.acceptanceStatus == .accepted }.map(\.userRecordName)
+        try db.execute(sql: "UPDATE record_links SET share_id = NULL WHERE share_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM share_participants WHERE share_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM shares WHERE id = ?", arguments: [id])
+        try ShareRows.noteSharedZone(db, zone, users: members, removed: true, seq: &seq)
+        touch(zone, seq.next())
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import StratusModel
+import StratusStore
+import StratusTestSupport
+import Testing
+@testable import StratusAPI
+
+/// Sharing through Web Services: an owner, a participant and an outsider, each a real user of the container.
+@Suite struct SharingTests {
+    struct People {
+        let owner: ContainerUser, ownerToken: String
+        let member: ContainerUser, memberToken: String
+        let outsider: ContainerUser, outsiderToken: String
+    }
+
+    static func people(_ f: APIFixture) async throws -> People {
+        let store = f.app.store, container = f.container
+        return try await offPool {
+            let made = try ["owner", "member", "outsider"].map { name in
+                let u = try store.createUser(container: container, email: "\(name)@example.com", password: "correct horse battery", firstName: name.capitalized)
+                return (u, try store.createWebAuthToken(container: container, userRecordName: u.userRecordName))
+            }
+            return People(owner: made[0].0, ownerToken: made[0].1, member: made[1].0, memberToken: made[1].1, outsider: made[2].0, outsiderToken: made[2].1)
+        }
+    }
+
+    func modify(_ f: APIFixture, _ ops: String, zone: String = #"{"zoneName":"Lists"}"#, db: String = "private", user: String) async throws -> APIFixture.Reply {
+        try await f.call("records/modify", #"{"zoneID":\#(zone),"operations":[\#(ops)]}"#, db: db, user: user)
+    }
+
+    func create(_ name: String, _ type: String = "Item", parent: String? = nil) -> String {
+        let p = parent.map { #","parent":{"recordName":"\#($0)"}"# } ?? ""
+        return #"{"operationType":"create","record":{"recordName":"\#(name)","recordType":"\#(type)","fields":{"title":{"value":"\#(name)"}}\#(p)}}"#
+    }
+
+    @Test func aHierarchyIsSharedReadOnlyThenReadWriteThenRevoked() async throws {
+        let f = try await APIFixture()
+        let p = try await Self.people(f)
+        let sharedZone = #"{"zoneName":"Lists","ownerRecordName":"\#(p.owner.userRecordName)"}"#
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Other"}}}]}"#, db: "private", user: p.ownerToken)
+        // The root, a child, a grandchild; a record outside the hierarchy; and the share, in one request.
+        let made = try await modify(f, [create("groceries", "List"), create("milk", parent: "groceries"), create("skimmed", parent: "milk"),
+                                        create("diary-secret"), #"{"operationType":"create","record":{"recordName":"share-1","recordType":"cloudkit.share","forRecord":{"recordName":"groceries"},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"member@example.com"}},"permission":"READ_ONLY"}]}}"#].joined(separator: ","), user: p.ownerToken)
+        #expect(made.status == 200 && made.json.records.count == 5 && made.json.records.allSatisfy { $0.code == nil }, "\(made.text)")
+        let share = try #require(made.json.records.last)
+        let guid = try #require(share["shortGUID"]?.string)
+        #expect(share["recordType"]?.string == "cloudkit.share" && share["publicPermission"]?.string == "NONE")
+        #expect(share["participants"]?.array?.map { $0["acceptanceStatus"]?.string ?? "" } == ["ACCEPTED", "INVITED"], "\(share)")
+        #expect(made.json.records[1]["parent"]?["recordName"]?.string == "groceries")
+
+        // The owner reads the system fields back.
+        let own = try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"groceries"},{"recordName":"skimmed"}]}"#, db: "private", user: p.ownerToken)
+        #expect(own.json.records[0]["share"]?["recordName"]?.string == "share-1" && own.json.records[1]["parent"]?["recordName"]?.string == "milk", "\(own.text)")
+
+        // Before accepting, nothing is in the member's shared database; the outsider cannot even resolve the URL.
+        #expect(try await f.call("zones/list", db: "shared", user: p.memberToken).json["zones"]?.array?.isEmpty == true)
+        let resolved = try await f.call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)","shouldFetchRootRecord":true}]}"#, user: p.memberToken)
+        let r0 = try #require(resolved.json["results"]?.array?.first)
+        #expect(r0["participantStatus"]?.string == "INVITED" && r0["rootRecord"]?["recordName"]?.string == "groceries"
+                && r0["ownerIdentity"]?["userRecordName"]?.string == p.owner.userRecordName && r0["webpageURL"]?.string?.hasSuffix("/share/\(guid)") == true, "\(resolved.text)")
+        let outsiderResolve = try await f.call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)","shouldFetchRootRecord":true}]}"#, user: p.outsiderToken)
+        #expect(outsiderResolve.json["results"]?.array?.first?.code == "ACCESS_DENIED" && !outsiderResolve.text.contains("groceries") && !outsiderResolve.text.contains("member@"), "\(outsiderResolve.text)")
+        #expect(try await f.call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: p.outsiderToken).json["results"]?.array?.first?.code == "ACCESS_DENIED")
+
+        // The member accepts (twice: the second changes nothing) and sees the hierarchy, and only it.
+        for _ in 0..<2 {
+            let accepted = try await f.call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: p.memberToken)
+            #expect(accepted.json["results"]?.array?.first?["participantStatus"]?.string == "ACCEPTED", "\(accepted.text)")
+        }
+        let zones = try await f.call("zones/list", db: "shared", user: p.memberToken)
+        #expect(zones.json["zones"]?.array?.map { $0["zoneID"]?["ownerRecordName"]?.string ?? "" } == [p.owner.userRecordName], "\(zones.text)")
+        let query = try await f.call("records/query", #"{"zoneID":\#(sharedZone),"query":{"recordType":"Item"}}"#, db: "shared", user: p.memberToken)
+        #expect(Set(query.json.names) == ["milk", "skimmed"], "\(query.text)")
+        let lookup = try await f.call("records/lookup", #"{"zoneID":\#(sharedZone),"records":[{"recordName":"groceries"},{"recordName":"diary-secret"}]}"#, db: "shared", user: p.memberToken)
+        #expect(lookup.json.records[0]["recordName"]?.string == "groceries" && lookup.json.records[1].code == "NOT_FOUND", "\(lookup.text)")
+        #expect(!lookup.text.contains("diary-secret\",\"recordType"))
+        let changes = try await f.call("changes/zone", #"{"zones":[{"zoneID":\#(sharedZone)}]}"#, db: "shared", user: p.memberToken)
+        let changed = Set(changes.json["zones"]?.array?.first?.records.compactMap { $0["recordName"]?.string } ?? [])
+        #expect(changed == ["groceries", "milk", "skimmed"], "\(changes.text)")
+        let feed = try await f.call("records/changes", #"{"zoneID":\#(sharedZone)}"#, db: "shared", user: p.memberToken)
+        #expect(Set(feed.json.names) == ["groceries", "milk", "skimmed"], "\(feed.text)")
+        #expect(try await f.call("records/query", #"{"zoneID":{"zoneName":"Other","ownerRecordName":"\#(p.owner.userRecordName)"},"query":{"recordType":"Item"}}"#, db: "shared", user: p.memberToken).json.code == "ZONE_NOT_FOUND")
+
+        // READ_ONLY: every write is refused per item, and nothing changes.
+        let refused = try await modify(f, [#"{"operationType":"forceUpdate","record":{"recordName":"milk","recordType":"Item","fields":{"title":{"value":"x"}}}}"#,
+                                           create("eggs", parent: "groceries"), #"{"operationType":"forceDelete","record":{"recordName":"skimmed"}}"#].joined(separator: ","),
+                                     zone: sharedZone, db: "shared", user: p.memberToken)
+        #expect(refused.json.records.map { $0.code ?? "" } == ["ACCESS_DENIED", "ACCESS_DENIED", "ACCESS_DENIED"], "\(refused.text)")
+        // Outside the hierarchy a record does not exist for the member.
+        let outside = try await modify(f, #"{"operationType":"forceDelete","record":{"recordName":"diary-secret"}}"#, zone: sharedZone, db: "shared", user: p.memberToken)
+        #expect(outside.json.records.first?.code == "NOT_FOUND", "\(outside.text)")
+
+        // Only the owner changes the share; then the owner upgrades the member.
+        let sneaky = try await modify(f, #"{"operationType":"forceUpdate","record":{"recordName":"share-1","recordType":"cloudkit.share","publicPermission":"READ_WRITE"}}"#, zone: sharedZone, db: "shared", user: p.memberToken)
+        #expect(sneaky.json.records.first?.code == "ACCESS_DENIED", "\(sneaky.text)")
+        let upgrade = try await modify(f, #"{"operationType":"update","record":{"recordName":"share-1","recordType":"cloudkit.share","recordChangeTag":"\#(share["recordChangeTag"]?.string ?? "")","participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"member@example.com"}},"permission":"READ_WRITE"}]}}"#, user: p.ownerToken)
+        #expect(upgrade.json.records.first?["participants"]?.array?.last?["permission"]?.string == "READ_WRITE", "\(upgrade.text)")
+        let before = try await f.call("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Lists"}}]}"#, db: "private", user: p.ownerToken)
+        let token = try #require(before.json["zones"]?.array?.first?["syncToken"]?.string)
+        let wrote = try await modify(f, [create("eggs", parent: "groceries"), #"{"operationType":"forceUpdate","record":{"recordName":"milk","recordType":"Item","fields":{"title":{"value":"oat milk"}}}}"#].joined(separator: ","),
+                                     zone: sharedZone, db: "shared", user: p.memberToken)
+        #expect(wrote.json.records.allSatisfy { $0.code == nil } && wrote.json.records.first?["created"]?["userRecordName"]?.string == p.member.userRecordName, "\(wrote.text)")
+        #expect(wrote.json.records.first?["zoneID"]?["ownerRecordName"]?.string == p.owner.userRecordName)
+        let after = try await f.call("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Lists"},"syncToken":"\#(token)"}]}"#, db: "private", user: p.ownerToken)
+        let seen = after.json["zones"]?.array?.first?.records ?? []
+        #expect(Set(seen.compactMap { $0["recordName"]?.string }) == ["eggs", "milk"], "\(after.text)")
+        #expect(seen.first { $0["recordName"]?.string == "eggs" }?["created"]?["userRecordName"]?.string == p.member.userRecordName)
+        // A record the member creates must hang under the share.
+        let orphan = try await modify(f, create("loose"), zone: sharedZone, db: "shared", user: p.memberToken)
+        #expect(orphan.json.records.first?.code == "ACCESS_DENIED", "\(orphan.text)")
+
+        // The owner removes the member: the next request is refused and the zone leaves their shared database.
+        let dbBefore = try await f.call("changes/database", "{}", db: "shared", user: p.memberToken)
+        let dbToken = try #require(dbBefore.json["syncToken"]?.string)
+        let current = try await f.call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: p.ownerToken)
+        let tag = current.json["results"]?.array?.first?["share"]?["recordChangeTag"]?.string ?? ""
+        let removal = try await modify(f, #"{"operationType":"update","record":{"recordName":"share-1","recordType":"cloudkit.share","recordChangeTag":"\#(tag)","participants":[]}}"#, user: p.ownerToken)
+        #expect(removal.json.records.first?.code == nil, "\(removal.text)")
+        #expect(try await f.call("records/query", #"{"zoneID":\#(sharedZone),"query":{"recordType":"Item"}}"#, db: "shared", user: p.memberToken).json.code == "ZONE_NOT_FOUND")
+        #expect(try await f.call("zones/list", db: "shared", user: p.memberToken).json["zones"]?.array?.isEmpty == true)
+        let dbAfter = try await f.call("changes/database", #"{"syncToken":"\#(dbToken)"}"#, db: "shared", user: p.memberToken)
+        #expect(dbAfter.text.contains("Lists") && dbAfter.text.contains("\"deleted\":true"), "\(dbAfter.text)")
+        #expect(try await f.call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: p.memberToken).json["results"]?.array?.first?.code == "ACCESS_DENIED")
+
+        // Deleting the root deletes the share.
+        _ = try await modify(f, #"{"operationType":"forceDelete","record":{"recordName":"groceries"}}"#, user: p.ownerToken)
+        #expect(try await f.call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: p.ownerToken).json["results"]?.array?.first?.code == "ACCESS_DENIED")
+    }
+
+    @Test func aZoneShareWithAPublicLinkAndItsRevocation() async throws {
+        let f = try await APIFixture()
+        let p = try await Self.people(f)
+        let zone = #"{"zoneName":"Family","ownerRecordName":"\#(p.owner.userRecordName)"}"#
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Family"}}}]}"#, db: "private", user: p.ownerToken)
+        let made = try await modify(f, [create("a"), create("b"), #"{"operationType":"create","record":{"recordName":"cloudkit.zoneshare","recordType":"cloudkit.share","publicPermission":"READ_ONLY"}}"#].joined(separator: ","),
+                                    zone: #"{"zoneName":"Family"}"#, user: p.ownerToken)
+        let share = try #require(made.json.records.last)
+        let guid = try #require(share["shortGUID"]?.string, "\(made.text)")
+        // Anyone with the link joins as a PUBLIC_USER and reads the whole zone, read-only.
+        let joined = try await f.call("records/accept", #"{"shortGUIDs":["\#(guid)"]}"#, user: p.outsiderToken)
+        #expect(joined.json["results"]?.array?.first?["participantType"]?.string == "PUBLIC_USER", "\(joined.text)")
+        let all = try await f.call("records/query", #"{"zoneID":\#(zone),"query":{"recordType":"Item"}}"#, db: "shared", user: p.outsiderToken)
+        #expect(Set(all.json.names) == ["a", "b"], "\(all.text)")
+        let write = try await modify(f, create("c"), zone: zone, db: "shared", user: p.outsiderToken)
+        #expect(write.json.records.first?.code == "ACCESS_DENIED", "\(write.text)")
+        // A zone-wide share rules out record shares in the zone.
+        let second = try await modify(f, #"{"operationType":"create","record":{"recordName":"s2","recordType":"cloudkit.share","forRecord":{"recordName":"a"}}}"#, zone: #"{"zoneName":"Family"}"#, user: p.ownerToken)
+        #expect(second.json.records.first?.code == "BAD_REQUEST", "\(second.text)")
+        // Lowering the public permission ends the public user's access at once.
+        let lowered = try await modify(f, #"{"operationType":"forceUpdate","record":{"recordName":"cloudkit.zoneshare","recordType":"cloudkit.share","publicPermission":"NONE"}}"#, zone: #"{"zoneName":"Family"}"#, user: p.ownerToken)
+        #expect(lowered.json.records.first?["publicPermission"]?.string == "NONE", "\(lowered.text)")
+        #expect(try await f.call("records/query", #"{"zoneID":\#(zone),"query":{"recordType":"Item"}}"#, db: "shared", user: p.outsiderToken).json.code == "ZONE_NOT_FOUND")
+        // Deleting the share ends everyone's.
+        let deleted = try await modify(f, #"{"operationType":"forceDelete","record":{"recordName":"cloudkit.zoneshare"}}"#, zone: #"{"zoneName":"Family"}"#, user: p.ownerToken)
+        #expect(deleted.json.records.first?["deleted"]?.bool == true, "\(deleted.text)")
+    }
+
+    @Test func badSharesAreRefusedPerItemAndWriteNothing() async throws {
+        let f = try await APIFixture()
+        let p = try await Self.people(f)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}},{"operationType":"create","zone":{"zoneID":{"zoneName":"Else"}}}]}"#, db: "private", user: p.ownerToken)
+        _ = try await modify(f, [create("root", "List"), create("child", parent: "root")].joined(separator: ","), user: p.ownerToken)
+        _ = try await modify(f, create("there"), zone: #"{"zoneName":"Else"}"#, user: p.ownerToken)
+        let many = (0..<101).map { #"{"userIdentity":{"lookupInfo":{"userRecordName":"_\#(String(format: "%032x", $0))"}},"permission":"READ_ONLY"}"# }.joined(separator: ",")
+        let cases: [(String, String, String)] = [
+            ("a participant who is no user", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"nobody@example.com"}},"permission":"READ_ONLY"}]}}"#, "BAD_REQUEST"),
+            ("101 participants", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[\#(many)]}}"#, "BAD_REQUEST"),
+            ("a missing root", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"ghost"}}}"#, "BAD_REQUEST"),
+            ("no root", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share"}}"#, "BAD_REQUEST"),
+            ("a parent in another zone", #"{"operationType":"create","record":{"recordName":"x","recordType":"Item","parent":{"recordName":"there","zoneID":{"zoneName":"Else"}}}}"#, "BAD_REQUEST"),
+            ("a parent that does not exist", #"{"operationType":"create","record":{"recordName":"x","recordType":"Item","parent":{"recordName":"ghost"}}}"#, "BAD_REQUEST"),
+            ("a cycle", #"{"operationType":"forceUpdate","record":{"recordName":"root","recordType":"List","parent":{"recordName":"child"}}}"#, "BAD_REQUEST"),
+        ]
+        for (what, op, code) in cases {
+            let r = try await modify(f, op, user: p.ownerToken)
+            #expect(r.status == 200 && r.json.records.first?.code == code, "\(what): \(r.text)")
+        }
+        // A whole-request shape error is BAD_REQUEST at the top.
+        let shape = try await modify(f, #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":"everyone"}}"#, user: p.ownerToken)
+        #expect(shape.status == 400 && shape.json.code == "BAD_REQUEST", "\(shape.text)")
+        // Shares live in custom zones of the private database.
+        let inDefault = try await modify(f, #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"r"}}}"#, zone: #"{"zoneName":"_defaultZone"}"#, user: p.ownerToken)
+        #expect(inDefault.json.records.first?.code == "BAD_REQUEST", "\(inDefault.text)")
+        let inPublic = try await modify(f, #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"r"}}}"#, zone: #"{"zoneName":"_defaultZone"}"#, db: "public", user: p.ownerToken)
+        #expect(inPublic.json.records.first?.code == "BAD_REQUEST", "\(inPublic.text)")
+        // One share per record: the child of a shared root cannot be shared again.
+        let first = try await modify(f, #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"root"}}}"#, user: p.ownerToken)
+        #expect(first.json.records.first?.code == nil, "\(first.text)")
+        let again = try await modify(f, #"{"operationType":"create","record":{"recordName":"s2","recordType":"cloudkit.share","forRecord":{"recordName":"child"}}}"#, user: p.ownerToken)
+        #expect(again.json.records.first?.code == "BAD_REQUEST", "\(again.text)")
+        // Forged and malformed short GUIDs.
+        for g in ["AAAAAAAAAAAAAAAAAAAAAAAA", "../../etc", String(repeating: "x", count: 5000), ""] {
+            let r = try await f.call("records/resolve", #"{"shortGUIDs":[{"value":"\#(g)"}]}"#, user: p.memberToken)
+            #expect(r.status == 200 && r.json["results"]?.array?.first?.code == "ACCESS_DENIED", "\(r.text.prefix(300))")
+        }
+        #expect(try await f.call("records/resolve", #"{"shortGUIDs":"x"}"#, user: p.memberToken).json.code == "BAD_REQUEST")
+    }
+}
