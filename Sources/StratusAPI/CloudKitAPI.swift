@@ -42,6 +42,7 @@ public struct CloudKitAPI: Sendable {
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in await api.deviceTokens(req) }
         SignInPages(store: store, blocking: blocking, throttle: throttle).register(&router)
+        SharePages(store: store, blocking: blocking, throttle: throttle).register(&router)
     }
 
     /// One parsed request: where it goes and who sends it.

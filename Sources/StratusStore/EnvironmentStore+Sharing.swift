@@ -159,3 +159,35 @@ extension EnvironmentStore {
         }
     }
 }
+
+extension EnvironmentStore {
+    /// Whether a share with this short GUID lives here (the share page's search across environments).
+    public func holdsShare(_ shortGUID: String) -> Bool {
+        guard ShortGUID.isWellFormed(shortGUID) else { return false }
+        return (try? read { db, _ in try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM shares WHERE short_guid = ?)", arguments: [shortGUID]) ?? false }) ?? false
+    }
+
+    /// The record type of a share's root (nil for a zone share), for the share page.
+    public func rootRecordType(of share: Share) throws(StratusError) -> String? {
+        guard let root = share.rootRecordName else { return nil }
+        return try read { db, catalog in
+            guard let zone = try ZoneRow.find(db, .privateDatabase(of: share.zoneID.ownerRecordName ?? ""), share.zoneID.zoneName),
+                  let typeID = try Int64.fetchOne(db, sql: "SELECT type_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", arguments: [zone.id, root])
+            else { return nil }
+            return catalog.type(id: typeID)?.name
+        }
+    }
+}
+
+extension RecordStore {
+    /// The container environment that holds a share, found by its short GUID (nil when none does). Short GUIDs are
+    /// random and unique, so the first hit is the only one.
+    public func locateShare(_ shortGUID: String) -> EnvironmentStore? {
+        for c in (try? containers()) ?? [] {
+            for e in Environment.allCases {
+                if let env = try? environment(c.id, e), env.holdsShare(shortGUID) { return env }
+            }
+        }
+        return nil
+    }
+}

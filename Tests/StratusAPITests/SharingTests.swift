@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import StratusModel
 import StratusStore
 import StratusTestSupport
@@ -195,5 +198,38 @@ import Testing
             #expect(r.status == 200 && r.json["results"]?.array?.first?.code == "ACCESS_DENIED", "\(r.text.prefix(300))")
         }
         #expect(try await f.call("records/resolve", #"{"shortGUIDs":"x"}"#, user: p.memberToken).json.code == "BAD_REQUEST")
+    }
+
+    func page(_ f: APIFixture, _ guid: String, form: String? = nil, origin: String? = nil) async throws -> (Int, String) {
+        var req = URLRequest(url: URL(string: "\(f.app.url)share/\(guid)")!)
+        if let form {
+            req.httpMethod = "POST"
+            req.httpBody = Data(form.utf8)
+            req.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        }
+        if let origin { req.setValue(origin, forHTTPHeaderField: "Origin") }
+        let (d, r) = try await f.session.data(for: req)
+        return ((r as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: d, as: UTF8.self))
+    }
+
+    @Test func theShareURLSignsInAndAcceptsAndTellsOutsidersNothing() async throws {
+        let f = try await APIFixture()
+        let p = try await Self.people(f)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
+        let made = try await modify(f, [create("groceries", "List"), #"{"operationType":"create","record":{"recordName":"s","recordType":"cloudkit.share","forRecord":{"recordName":"groceries"},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"member@example.com"}},"permission":"READ_WRITE"}]}}"#].joined(separator: ","), user: p.ownerToken)
+        let guid = try #require(made.json.records.last?["shortGUID"]?.string, "\(made.text)")
+        // Before signing in, a private share shows nothing of its owner or content.
+        let (status, html) = try await page(f, guid)
+        #expect(status == 200 && html.contains("Sign in and accept") && !html.contains("Owner") && !html.contains("List"), "\(html)")
+        let (forged, forgedHTML) = try await page(f, "AAAAAAAAAAAAAAAAAAAAAAAA")
+        #expect(forged == 404 && forgedHTML.contains("Not shared with you"))
+        #expect(try await page(f, guid, form: "email=member%40example.com&password=wrong-password").0 == 401)
+        #expect(try await page(f, guid, form: "email=member%40example.com&password=correct+horse+battery", origin: "https://evil.example").0 == 403)
+        let (outsider, outsiderHTML) = try await page(f, guid, form: "email=outsider%40example.com&password=correct+horse+battery")
+        #expect(outsider == 403 && outsiderHTML.contains("Not shared with you") && !outsiderHTML.contains("groceries"), "\(outsiderHTML)")
+        let (ok, okHTML) = try await page(f, guid, form: "email=member%40example.com&password=correct+horse+battery")
+        #expect(ok == 200 && (okHTML.contains("You joined Owner&#39;s List") || okHTML.contains("You joined Owner's List")), "\(okHTML)")
+        let zones = try await f.call("zones/list", db: "shared", user: p.memberToken)
+        #expect(zones.json["zones"]?.array?.count == 1, "\(zones.text)")
     }
 }
