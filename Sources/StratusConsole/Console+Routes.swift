@@ -27,6 +27,8 @@ extension Console {
         get("/console/{container}/{environment}/notifications") { c, req, s, scope in try c.notificationsPage(req, s, scope) }
         post("/console/{container}/{environment}/notifications/test") { c, req, s, scope in try c.sendTestNotification(req, s, scope) }
         get("/console/{container}/{environment}/webhooks") { c, req, s, scope in try c.webhooksPage(req, s, scope) }
+        get("/console/{container}/{environment}/sharing") { c, req, s, scope in try c.sharingPage(req, s, scope) }
+        post("/console/{container}/{environment}/sharing/{guid}/revoke") { c, req, s, scope in try c.revokeShare(req, s, scope) }
         post("/console/{container}/{environment}/webhooks") { c, req, s, scope in try c.addWebhook(req, s, scope) }
         post("/console/{container}/{environment}/webhooks/{id}/{action}") { c, req, s, scope in try c.changeWebhook(req, s, scope) }
         post("/console/{container}/{environment}/schema/types") { c, req, s, scope in try c.addRecordType(req, s, scope) }

@@ -49,6 +49,7 @@ struct ConsoleScope {
             ["label": "Subscriptions", "href": base + "/subscriptions", "current": tab == "subscriptions"],
             ["label": "Notifications", "href": base + "/notifications", "current": tab == "notifications"],
             ["label": "Webhooks", "href": base + "/webhooks", "current": tab == "webhooks"],
+            ["label": "Sharing", "href": base + "/sharing", "current": tab == "sharing"],
             ["label": "Tokens & keys", "href": base + "/tokens", "current": tab == "tokens"],
         ]
         if !isProduction { tabs.append(["label": "Reset", "href": base + "/reset", "current": tab == "reset"]) }

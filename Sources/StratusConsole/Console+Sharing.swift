@@ -1,0 +1,37 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Sharing: every share of the environment (owner, what it shares, public permission, participants) with a link
+/// to its URL; an admin can revoke a share, which is audited. What a user sees through shares is browsed with
+/// the shared database's `?as=` views.
+extension Console {
+    func sharingPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let users = Dictionary(((try? store.users(container: scope.container)) ?? []).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        func who(_ user: String) -> String { users[user].map { "\($0) (\(user))" } ?? user }
+        let shares = try scope.env.allShares().map { share -> [String: Any] in
+            let members = share.participants.filter { $0.type != .owner }
+            return [
+                "name": share.recordName, "owner": who(share.owner?.userRecordName ?? ""), "zone": share.zoneID.zoneName,
+                "shares": share.rootRecordName.map { "record \($0) and its children" } ?? "the whole zone",
+                "publicPermission": share.publicPermission.rawValue, "participantCount": members.filter { $0.acceptanceStatus != .removed }.count,
+                "created": ValueDisplay.utcString(share.created.timestamp), "url": "/share/\(share.shortGUID)",
+                "revokeAction": "\(scope.base)/sharing/\(share.shortGUID)/revoke",
+                "participants": members.map { p in ["who": who(p.userRecordName), "permission": p.permission.rawValue, "type": p.type.rawValue, "status": p.acceptanceStatus.rawValue] },
+                "hasParticipants": !members.isEmpty,
+                "sharedViewHref": "\(scope.base)/shared/zones?as=\(Console.queryEscape(members.first?.userRecordName ?? ""))",
+            ]
+        }
+        var values: [String: Any] = ["shares": shares, "hasShares": !shares.isEmpty]
+        if let m = req.query("done") { values["message"] = m }
+        let json: [String: Any] = ["shares": shares.map { ["name": $0["name"]!, "zone": $0["zone"]!, "publicPermission": $0["publicPermission"]!, "participants": $0["participantCount"]!] }]
+        return page(req, s, scope, tab: "sharing", "sharing", title: "Sharing", values, json: json)
+    }
+
+    func revokeShare(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let share = try scope.env.revokeShare(req.parameters["guid"] ?? "")
+        try audit(s, scope, "revoke share", "\(share.recordName) in zone \(share.zoneID.zoneName) of \(share.owner?.userRecordName ?? "")")
+        return .redirect(to: scope.link("\(scope.base)/sharing", [("done", "Revoked share \(share.recordName); its participants lost access.")]))
+    }
+}

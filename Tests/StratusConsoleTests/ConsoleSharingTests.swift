@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import StratusTestSupport
+import StratusModel
+import StratusStore
+
+/// The console's Sharing page: every share with its participants, a link to its URL, and revocation (audited,
+/// CSRF-guarded) that ends the participants' access on their next request.
+@Suite struct ConsoleSharingTests {
+    @Test func sharesAreListedAndARevocationEndsAccess() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = try ContainerID("iCloud.com.example.Family")
+        try f.app.store.createContainer(container)
+        let (owner, member) = try await offPool {
+            (try f.app.store.createUser(container: container, email: "olga@example.com", password: "a long password"),
+             try f.app.store.createUser(container: container, email: "<mel>@example.com", password: "a long password"))
+        }
+        let env = try f.app.store.environment(container, .development)
+        let ownerDB = DatabaseID.privateDatabase(of: owner.userRecordName)
+        try env.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
+        var share = RecordOperation(.create, StoredRecord(recordName: "trip-share", recordType: Share.recordType))
+        share.share = ShareRequest(forRecord: "paris", participants: [ShareRequest.Invitee(lookup: .userRecordName(member.userRecordName), permission: .readWrite)])
+        let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "paris", recordType: "Trip")), share], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
+                                     actor: Actor(userRecordName: owner.userRecordName), users: { _ in member })
+        guard case .savedShare(let saved) = results[1] else { Issue.record("\(results)"); return }
+        _ = try env.acceptShare(saved.shortGUID, user: member.userRecordName)
+        let memberDB = DatabaseID.sharedDatabase(of: member.userRecordName)
+        #expect(try env.zones(in: memberDB).map(\.zoneID.zoneName) == ["Trips"])
+
+        let base = "/console/\(container.rawValue)/development"
+        let page = try await s.get("\(base)/sharing")
+        #expect(page.status == 200 && page.html.contains("trip-share") && page.html.contains("olga@example.com") && page.html.contains("&lt;mel&gt;@example.com")
+                && page.html.contains("READ_WRITE") && page.html.contains("ACCEPTED") && page.html.contains("/share/\(saved.shortGUID)"))
+        #expect(!page.html.contains("<mel>"), "escaped")
+        #expect(try await s.post("\(base)/sharing/\(saved.shortGUID)/revoke", [], csrf: false).status == 403)
+        let revoked = try await s.post("\(base)/sharing/\(saved.shortGUID)/revoke", [])
+        #expect(revoked.status == 303)
+        let after = try await s.get("\(base)/sharing")
+        #expect(after.html.contains("No shares in this environment yet"), "\(after.html.suffix(600))")
+        #expect(try env.zones(in: memberDB).isEmpty)
+        #expect(throws: StratusError.self) { try env.query(Query(recordType: "Trip", zoneID: ZoneID(zoneName: "Trips", ownerRecordName: owner.userRecordName)), in: memberDB) }
+        #expect(try await s.get("/console/audit").html.contains("revoke share"))
+        #expect(try await s.post("\(base)/sharing/AAAAAAAAAAAAAAAAAAAAAAAA/revoke", []).status == 403)
+    }
+}
