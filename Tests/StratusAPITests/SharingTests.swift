@@ -232,4 +232,26 @@ import Testing
         let zones = try await f.call("zones/list", db: "shared", user: p.memberToken)
         #expect(zones.json["zones"]?.array?.count == 1, "\(zones.text)")
     }
+
+    /// Participants' zone and database subscriptions in their shared database hear the owner's changes and each
+    /// other's, for records their shares cover only; someone whose access ended hears nothing more.
+    @Test func sharedDatabaseSubscriptionsHearChangesInSharedRecords() async throws {
+        let f = try await APIFixture()
+        let p = try await Self.people(f)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
+        let made = try await modify(f, [create("groceries", "List"), create("private-note"), #"{"operationType":"create","record":{"recordName":"s","recordType":"cloudkit.share","forRecord":{"recordName":"groceries"},"participants":[{"userIdentity":{"lookupInfo":{"userRecordName":"\#(p.member.userRecordName)"}},"permission":"READ_WRITE"}]}}"#].joined(separator: ","), user: p.ownerToken)
+        let guid = try #require(made.json.records.last?["shortGUID"]?.string, "\(made.text)")
+        _ = try await f.call("records/accept", #"{"shortGUIDs":["\#(guid)"]}"#, user: p.memberToken)
+        let subscribed = try await NotificationTests.subscribe(f, #"{"subscriptionID":"shared-db","subscriptionType":"database"}"#, db: "shared", user: p.memberToken)
+        #expect(subscribed.json["subscriptions"]?.array?.first?.code == nil, "\(subscribed.text)")
+        _ = try await NotificationTests.subscribe(f, #"{"subscriptionID":"lists","subscriptionType":"zone","zoneID":{"zoneName":"Lists","ownerRecordName":"\#(p.owner.userRecordName)"}}"#, db: "shared", user: p.memberToken)
+        _ = try await modify(f, [create("milk", parent: "groceries"), create("hidden")].joined(separator: ","), user: p.ownerToken)
+        let heard = try NotificationTests.notes(f, p.member.userRecordName)
+        let ck = heard.compactMap { $0["ck"] as? [String: Any] }
+        #expect(ck.count == 2, "one per subscription, for milk only: \(heard)")
+        #expect(ck.allSatisfy { (($0["met"] ?? $0["fet"]) as? [String: Any])?["dbs"] as? Int == 3 }, "\(heard)")
+        #expect(ck.compactMap { ($0["fet"] as? [String: Any])?["zoid"] as? String } == [p.owner.userRecordName], "\(heard)")
+        let all = String(describing: heard)
+        #expect(!all.contains("hidden") && !all.contains("private-note"))
+    }
 }

@@ -61,12 +61,46 @@ struct NotificationOutbox {
     private var batch: Int64?
     private var pending: [NotificationBatch.Entry] = []
 
-    mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: Database) throws {
+    /// `zoneRow`: the zone's row id, by which a private zone's shares are found (their participants' shared-database
+    /// subscriptions hear the change too).
+    mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog,
+                                zoneRow: Int64? = nil, _ db: Database) throws {
         guard let type = (after ?? before)?.recordType else { return }
         if database.scope == .public, !webhooks.isEmpty {
             try queueWebhooks(type: type, before: before, after: after, zone: zone, db)
         }
-        for entry in index.candidates(before: before, after: after, in: database) {
+        try notify(index.candidates(before: before, after: after, in: database), before: before, after: after, zone: zone, database: database, catalog: catalog, db)
+        guard database.scope == .private, let zoneRow, index.hasShared else { return }
+        for user in try participants(seeing: (after ?? before)!.recordName, zoneRow: zoneRow, db) {
+            let shared = DatabaseID.sharedDatabase(of: user)
+            try notify(index.entries(of: shared), before: before, after: after, zone: zone, database: shared, catalog: catalog, db)
+        }
+    }
+
+    /// Accepted participants of a private zone's shares (owner excepted) and what each covers, read once per zone
+    /// per transaction: the zone share's users see every record, a hierarchy share's users those it covers.
+    private var zoneParticipants: [Int64: [(user: String, shareID: Int64?)]] = [:]
+
+    private mutating func participants(seeing name: String, zoneRow: Int64, _ db: Database) throws -> [String] {
+        if zoneParticipants[zoneRow] == nil {
+            zoneParticipants[zoneRow] = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT p.user, s.id, s.root_name IS NULL, p.type, s.public_permission FROM shares s JOIN share_participants p ON p.share_id = s.id
+                WHERE s.zone_id = ? AND p.status = 'ACCEPTED' AND p.type != 'OWNER'
+                """), arguments: [zoneRow]).compactMap { r in
+                    if (r[3] as String) == "PUBLIC_USER" && (r[4] as String) == "NONE" { return nil }
+                    return (r[0], (r[2] as Bool) ? nil : r[1] as Int64)
+                }
+        }
+        let all = zoneParticipants[zoneRow]!
+        guard !all.isEmpty else { return [] }
+        let covering = all.contains { $0.shareID != nil } ? try ShareRows.link(db, zone: zoneRow, name: name)?.shareID : nil
+        var users: [String] = []
+        for p in all where (p.shareID == nil || p.shareID == covering) && !users.contains(p.user) { users.append(p.user) }
+        return users
+    }
+
+    private mutating func notify(_ entries: [Entry], before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: Database) throws {
+        for entry in entries {
             let key = SubscriptionIndex.key(entry.scope, entry.owner) + "\u{0}" + entry.subscription.subscriptionID
             if spent.contains(key) { continue }
             guard let reason = try reason(entry, before: before, after: after, zone: zone, database: database, catalog: catalog, db) else { continue }

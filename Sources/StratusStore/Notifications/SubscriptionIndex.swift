@@ -46,6 +46,8 @@ struct SubscriptionIndex: Sendable {
     var publicByType: [String: Group] = [:]
     var byDatabase: [String: Group] = [:]
     var isEmpty: Bool { publicByType.isEmpty && byDatabase.isEmpty }
+    /// Whether any shared-database subscription exists: when none does, a private change never looks for participants.
+    private(set) var hasShared = false
 
     static func key(_ scope: DatabaseScope, _ owner: String) -> String { "\(scope.rawValue)\u{0}\(owner)" }
 
@@ -57,6 +59,7 @@ struct SubscriptionIndex: Sendable {
                 byDatabase[Self.key(e.scope, e.owner), default: Group()].add(e)
             }
         }
+        hasShared = entries.contains { $0.scope == .shared }
     }
 
     /// The subscriptions a change of a record (as it was and as it is) in `database` can concern.
