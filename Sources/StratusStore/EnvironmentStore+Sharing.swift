@@ -48,27 +48,31 @@ extension EnvironmentStore {
     }
 
     /// A participant's `changes/database`: zones that changed, joined or left their shared database since the token.
-    func sharedDatabaseChanges(_ db: Database, user: String, since: Int64, limit: Int) throws -> (changed: [ZoneRow], deleted: [ZoneID], last: Int64, more: Bool) {
-        var events: [(seq: Int64, zone: ZoneRow?, deleted: ZoneID?)] = []
-        for z in try sharedZones(db, user: user) where z.changeSeq > since { events.append((z.changeSeq, z, nil)) }
+    func sharedDatabaseChanges(_ db: Database, user: String, since: Int64, limit: Int) throws -> SharedDatabaseChanges {
+        var latest: [Int64: Int64] = [:]   // zone row id → the last change the user can see
+        var zones: [Int64: ZoneRow] = [:]
+        for z in try sharedZones(db, user: user) {
+            zones[z.id] = z
+            if z.changeSeq > since { latest[z.id] = z.changeSeq }
+        }
+        var gone: [(seq: Int64, zone: ZoneID)] = []
         let rows = try Row.fetchAll(db, sql: """
-            SELECT g.zone_id, g.seq, g.removed, z.name, z.owner, z.atomic, z.change_seq FROM shared_zone_log g JOIN zones z ON z.id = g.zone_id
+            SELECT g.zone_id, g.seq, g.removed, z.name, z.owner FROM shared_zone_log g JOIN zones z ON z.id = g.zone_id
             WHERE g.user = ? AND g.seq > ? ORDER BY g.seq
             """, arguments: [user, since])
-        let current = Set(events.compactMap { $0.zone?.id })
         for r in rows {
-            let zoneID = ZoneID(zoneName: r[3], ownerRecordName: r[4])
-            if r[2] as Bool {
-                events.append((r[1], nil, zoneID))
-            } else if !current.contains(r[0]) {
-                continue
-            } else if let i = events.firstIndex(where: { $0.zone?.id == r[0] as Int64 }), events[i].seq < r[1] as Int64 {
-                events[i].seq = r[1]
+            let id: Int64 = r[0], seq: Int64 = r[1], removed: Bool = r[2]
+            if removed {
+                gone.append((seq, ZoneID(zoneName: r[3], ownerRecordName: r[4])))
+            } else if zones[id] != nil {
+                latest[id] = max(latest[id] ?? 0, seq)
             }
         }
+        var events: [SharedDatabaseChanges.Event] = latest.map { SharedDatabaseChanges.Event(seq: $0.value, zone: zones[$0.key], deleted: nil) }
+        events += gone.map { SharedDatabaseChanges.Event(seq: $0.seq, zone: nil, deleted: $0.zone) }
         events.sort { $0.seq < $1.seq }
-        let page = events.prefix(limit)
-        return (page.compactMap(\.zone), page.compactMap(\.deleted), page.last?.seq ?? since, events.count > limit)
+        let page = Array(events.prefix(limit))
+        return SharedDatabaseChanges(changed: page.compactMap(\.zone), deleted: page.compactMap(\.deleted), last: page.last?.seq ?? since, more: events.count > limit)
     }
 }
 

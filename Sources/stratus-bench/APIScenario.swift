@@ -19,6 +19,8 @@ struct APIScenario: AsyncParsableCommand {
 
     static let container = "iCloud.com.example.Bench"
     static let user = "_" + String(repeating: "be", count: 16)
+    /// The participant the owner shares the zone with (shared_query_rps).
+    static let member = "_" + String(repeating: "5e", count: 16)
 
     func run() async throws {
         let root = data.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-api-bench-\(UUID().uuidString)")
@@ -76,6 +78,34 @@ struct APIScenario: AsyncParsableCommand {
         let queryRPS = Double(queries) / stratusQuery.seconds
         Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s", baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
         Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
+
+        // shared_query_rps: a participant's records/query of the same pages through their shared database, the owner
+        // having shared the whole zone (cloudkit.zoneshare); the owner's own queries, measured again just before in
+        // the same way, are the baseline. Access is settled once per request (per zone), not per record.
+        let member = Self.member
+        let env = try store.environment(container, .production)
+        let owned = DatabaseID.privateDatabase(of: user)
+        if try !env.allShares().contains(where: { $0.recordName == Share.zoneShareName && $0.zoneID.zoneName == "Bench" }) {
+            var op = RecordOperation(.create, StoredRecord(recordName: Share.zoneShareName, recordType: Share.recordType))
+            op.share = ShareRequest(participants: [ShareRequest.Invitee(lookup: .userRecordName(member), permission: .readOnly)])
+            let made = try env.modify([op], in: owned, zoneID: ZoneID(zoneName: "Bench"), actor: Actor(userRecordName: user),
+                                      users: { _ in ContainerUser(userRecordName: member, email: "member@bench.example") })
+            guard case .savedShare(let share) = made.first else { throw BenchFailure("sharing the zone failed: \(made)") }
+            _ = try env.acceptShare(share.shortGUID, user: member)
+        }
+        let memberToken = try store.createWebAuthToken(container: container, userRecordName: member, lifetime: RecordStore.longSession)
+        let mq = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(memberToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        let sharedBase = "/database/1/\(container.rawValue)/production/shared"
+        let sharedQueryMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
+            let low = lows[(c * 31 + i) % lows.count]
+            let body = #"{"zoneID":{"zoneName":"Bench","ownerRecordName":"\#(user)"},"resultsLimit":200,"query":{"recordType":"Bench","filterBy":[{"comparator":"GREATER_THAN_OR_EQUALS","fieldName":"count","fieldValue":{"value":\#(low)}},{"comparator":"LESS_THAN","fieldName":"count","fieldValue":{"value":\#(low + 150_000)}}],"sortBy":[{"fieldName":"count","ascending":true}]}}"#
+            return LoadClient.request("POST", "\(sharedBase)/records/query?\(mq)", body: Data(body.utf8))
+        }
+        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, queries / 40), make: sharedQueryMake, check: queryCheck)
+        let ownerAgain = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
+        let sharedQuery = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: sharedQueryMake, check: queryCheck)
+        Figure(scenario: "api", metric: "shared_query_rps", value: Double(queries) / sharedQuery.seconds, unit: "requests/s",
+               baseline: Double(queries) / ownerAgain.seconds).print()
 
         // modify_records_per_s: records/modify creating 200 records per request over 4 connections, with every
         // commit synced to disk (the default durability); then the same on a server run with --durability relaxed.
