@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import StratusHTTP
+import StratusModel
+import StratusStore
 import StratusTestSupport
 
 /// The console's main flows in a real browser: headless Chromium driven over WebDriver by
@@ -18,6 +20,23 @@ import StratusTestSupport
         let script = root.appendingPathComponent("Tests/e2e/browser_flows.py")
         let shots = root.appendingPathComponent("test-artifacts/screenshots")
         let setup = try #require(f.app.console.setupPath)
+        // A share for the acceptance flow: Olga shares her trip with Mel, who opens its URL in the browser.
+        let store = f.app.store
+        let sharePath = try await offPool { () -> String in
+            let container = try ContainerID("iCloud.com.example.Shares")
+            try store.createContainer(container)
+            let olga = try store.createUser(container: container, email: "olga@example.com", password: "a long password", firstName: "Olga")
+            let mel = try store.createUser(container: container, email: "mel@example.com", password: "a long password")
+            let env = try store.environment(container, .development)
+            let db = DatabaseID.privateDatabase(of: olga.userRecordName)
+            try env.createZone(ZoneID(zoneName: "Trips"), in: db)
+            var share = RecordOperation(.create, StoredRecord(recordName: "trip-share", recordType: Share.recordType))
+            share.share = ShareRequest(forRecord: "lisbon", participants: [ShareRequest.Invitee(lookup: .emailAddress("mel@example.com"), permission: .readWrite)])
+            let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "lisbon", recordType: "Trip")), share], in: db,
+                                         zoneID: ZoneID(zoneName: "Trips"), actor: Actor(userRecordName: olga.userRecordName), users: { _ in mel })
+            guard case .savedShare(let saved) = results[1] else { throw StratusError(.internalError, "no share: \(results)") }
+            return "/share/\(saved.shortGUID)"
+        }
         let output: (Int32, String) = try await BlockingWork.shared.run {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -27,6 +46,9 @@ import StratusTestSupport
             env["STRATUS_SETUP"] = setup
             env["STRATUS_SCREENSHOTS"] = shots.path
             env["CHROMEDRIVER"] = BrowserTests.driver
+            env["STRATUS_SHARE_PATH"] = sharePath
+            env["STRATUS_SHARE_EMAIL"] = "mel@example.com"
+            env["STRATUS_SHARE_PASSWORD"] = "a long password"
             p.environment = env
             let pipe = Pipe()
             p.standardOutput = pipe
@@ -38,5 +60,8 @@ import StratusTestSupport
         }
         #expect(output.0 == 0 && output.1.contains("browser flows: passed"), "\(output.1)")
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("10-reset.png").path))
+        #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("12-share-accepted.png").path))
+        let mel = try #require(try store.user(container: ContainerID("iCloud.com.example.Shares"), email: "mel@example.com"))
+        #expect(try store.environment(ContainerID("iCloud.com.example.Shares"), .development).zones(in: .sharedDatabase(of: mel.userRecordName)).map(\.zoneID.zoneName) == ["Trips"])
     }
 }

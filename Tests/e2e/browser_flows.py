@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Walks the console's main flows in headless Chromium, driven over W3C WebDriver (chromedriver), and saves a
 screenshot of each step. Environment: STRATUS_URL (server root), STRATUS_SETUP (the one-time setup path),
-STRATUS_SCREENSHOTS (directory), CHROMEDRIVER (path, default /usr/bin/chromedriver)."""
+STRATUS_SCREENSHOTS (directory), CHROMEDRIVER (path, default /usr/bin/chromedriver); STRATUS_SHARE_PATH,
+STRATUS_SHARE_EMAIL and STRATUS_SHARE_PASSWORD for the share-acceptance flow."""
 import base64, os, socket, subprocess, sys, time, traceback
 import requests
 
@@ -157,6 +158,16 @@ def flows(b):
     expect(b.wait_text("Development was reset"), "reset")
     b.go(f"{dev}/public/records?type=Task"); expect("0 records" in b.text(), "no records after reset")
     b.shot("10-reset")
+    # A share's URL, opened by the person it was shared with: sign in on the page, accept, see where it went.
+    share = os.environ.get("STRATUS_SHARE_PATH")
+    if share:
+        b.go(share); expect(b.wait_text("Sign in and accept"), "the share page asks to sign in")
+        b.shot("11-share-page")
+        b.type("input[name=email]", os.environ["STRATUS_SHARE_EMAIL"]); b.type("input[name=password]", os.environ["STRATUS_SHARE_PASSWORD"])
+        b.click("#accept")
+        expect(b.wait_text("You joined"), "the share was accepted")
+        expect("Trip" in b.text("#accepted") and "shared database" in b.text(), "the page says what was joined and where it is")
+        b.shot("12-share-accepted")
 
 
 def main():
