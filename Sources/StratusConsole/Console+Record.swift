@@ -18,7 +18,8 @@ extension Console {
         guard let db = scope.databaseID else { throw StratusError.badRequest("Choose whose database first (the as= parameter).") }
         let zone = req.parameters["zone"] ?? ZoneID.defaultZoneName
         let name = req.parameters["recordName"] ?? ""
-        return RecordLocation(db: db, zone: ZoneID(zoneName: zone, ownerRecordName: db.ownerRecordName), name: name,
+        // A zone of the shared database belongs to whoever shares it: the store finds its owner.
+        return RecordLocation(db: db, zone: ZoneID(zoneName: zone, ownerRecordName: db.scope == .shared ? nil : db.ownerRecordName), name: name,
                               path: "\(scope.databasePath)/records/\(Console.queryEscape(zone))/\(Console.queryEscape(name))")
     }
 
@@ -186,7 +187,7 @@ extension Console {
         let schema = try scope.env.schema()
         let typeName = req.query("type") ?? ""
         guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
-        let zone = ZoneID(zoneName: req.query("zone") ?? ZoneID.defaultZoneName, ownerRecordName: db.ownerRecordName)
+        let zone = ZoneID(zoneName: req.query("zone") ?? ZoneID.defaultZoneName, ownerRecordName: db.scope == .shared ? nil : db.ownerRecordName)
         let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
         let name = (items.first { $0.name == "recordName" }?.value ?? "").trimmingCharacters(in: .whitespaces)
         var record = StoredRecord(recordName: name.isEmpty ? UUID().uuidString : name, recordType: type.name, zoneID: zone)

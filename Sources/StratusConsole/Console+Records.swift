@@ -18,6 +18,8 @@ extension Console {
         }
         let schema = try scope.env.schema()
         if q.recordType == nil { q.recordType = schema.recordTypes.first?.name }
+        // The shared database has no default zone: open the first zone shared with the user.
+        if db.scope == .shared, q.zone == ZoneID.defaultZoneName, let first = try scope.env.zones(in: db).first { q.zone = first.zoneID.zoneName }
         let format = req.query("format")
         guard let typeName = q.recordType, let type = schema.recordType(named: typeName) else {
             if let t = q.recordType { throw StratusError(.notFound, "There is no record type \(t.prefix(60)) in \(scope.environment.rawValue).") }

@@ -22,8 +22,16 @@ extension EnvironmentStore {
     /// Live records per record type name in one zone.
     public func recordCountsByType(in database: DatabaseID, zoneID: ZoneID) throws(StratusError) -> [String: Int] {
         try read { db, catalog in
-            guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else { return [:] }
-            let rows = try Row.fetchAll(db, sql: "SELECT type_id, count FROM record_counts WHERE zone_id = ?", arguments: [zone.id])
+            let (zoneRow, access) = try resolveZone(db, database, zoneID)
+            guard let zone = zoneRow else { return [:] }
+            var rows = try Row.fetchAll(db, sql: "SELECT type_id, count FROM record_counts WHERE zone_id = ?", arguments: [zone.id])
+            // Through hierarchy shares, only the records they cover.
+            if let access, access.zonePermission == nil {
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT l.type_id, COUNT(*) FROM record_links k JOIN record_log l ON l.zone_id = k.zone_id AND l.record_name = k.record_name
+                    WHERE k.zone_id = ? AND l.deleted = 0 AND k.share_id IN (\(access.shares.keys.sorted().map(String.init).joined(separator: ","))) GROUP BY l.type_id
+                    """, arguments: [zone.id])
+            }
             var out: [String: Int] = [:]
             for r in rows { if let t = catalog.type(id: r[0]) { out[t.name] = r[1] } }
             return out

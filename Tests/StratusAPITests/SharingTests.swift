@@ -254,4 +254,34 @@ import Testing
         let all = String(describing: heard)
         #expect(!all.contains("hidden") && !all.contains("private-note"))
     }
+
+    /// A READ_WRITE participant updates and deletes inside the hierarchy (never outside it), and may leave the share
+    /// (deleting the share record in their shared database), which changes nothing for the owner's records.
+    @Test func aWriterUpdatesAndDeletesThenLeaves() async throws {
+        let f = try await APIFixture()
+        let p = try await Self.people(f)
+        let zone = #"{"zoneName":"Lists","ownerRecordName":"\#(p.owner.userRecordName)"}"#
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
+        let made = try await modify(f, [create("root", "List"), create("a", parent: "root"), create("b", parent: "a"), create("outside"),
+                                        #"{"operationType":"create","record":{"recordName":"s","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[{"userIdentity":{"lookupInfo":{"userRecordName":"\#(p.member.userRecordName)"}},"permission":"READ_WRITE"}]}}"#].joined(separator: ","), user: p.ownerToken)
+        let guid = try #require(made.json.records.last?["shortGUID"]?.string, "\(made.text)")
+        _ = try await f.call("records/accept", #"{"shortGUIDs":["\#(guid)"]}"#, user: p.memberToken)
+        let tagA = try #require(made.json.records[1]["recordChangeTag"]?.string)
+        let wrote = try await modify(f, [#"{"operationType":"update","record":{"recordName":"a","recordType":"Item","recordChangeTag":"\#(tagA)","fields":{"title":{"value":"changed by member"}}}}"#,
+                                         #"{"operationType":"forceDelete","record":{"recordName":"b"}}"#,
+                                         #"{"operationType":"forceUpdate","record":{"recordName":"a","recordType":"Item","parent":{"recordName":"outside"}}}"#].joined(separator: ","),
+                                     zone: zone, db: "shared", user: p.memberToken)
+        let codes = wrote.json.records.map { $0.code ?? "ok" }
+        #expect(codes == ["ok", "ok", "ACCESS_DENIED"], "moving a record out of the share is refused: \(wrote.text)")
+        let owner = try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"a"},{"recordName":"b"}]}"#, db: "private", user: p.ownerToken)
+        #expect(owner.json.records[0]["fields"]?["title"]?["value"]?.string == "changed by member" && owner.json.records[1].code == "NOT_FOUND", "\(owner.text)")
+        // Leaving: the share record deleted from the shared database removes only the member.
+        let left = try await modify(f, #"{"operationType":"forceDelete","record":{"recordName":"s"}}"#, zone: zone, db: "shared", user: p.memberToken)
+        #expect(left.json.records.first?["deleted"]?.bool == true, "\(left.text)")
+        #expect(try await f.call("zones/list", db: "shared", user: p.memberToken).json["zones"]?.array?.isEmpty == true)
+        let after = try await f.call("records/resolve", #"{"shortGUIDs":["\#(guid)"]}"#, user: p.ownerToken)
+        let status = after.json["results"]?.array?.first?["share"]?["participants"]?.array?.map { $0["acceptanceStatus"]?.string ?? "" }
+        #expect(status == ["ACCEPTED"], "the owner's share lists only the owner now (the member is REMOVED): \(after.text)")
+        #expect(try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"root"}]}"#, db: "private", user: p.ownerToken).json.records.first?["share"] != nil)
+    }
 }

@@ -33,6 +33,14 @@ import StratusStore
         #expect(page.status == 200 && page.html.contains("trip-share") && page.html.contains("olga@example.com") && page.html.contains("&lt;mel&gt;@example.com")
                 && page.html.contains("READ_WRITE") && page.html.contains("ACCEPTED") && page.html.contains("/share/\(saved.shortGUID)"))
         #expect(!page.html.contains("<mel>"), "escaped")
+        // The shared database, browsed as the member, shows what the member sees.
+        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "not-shared", recordType: "Trip"))], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
+                           actor: Actor(userRecordName: owner.userRecordName))
+        let asMember = try await s.get("\(base)/shared/records?type=Trip&as=\(member.userRecordName)")
+        #expect(asMember.status == 200 && asMember.html.contains("paris") && !asMember.html.contains("not-shared"), "\(asMember.html.suffix(1500))")
+        let record = try await s.get("\(base)/shared/records/Trips/paris?as=\(member.userRecordName)")
+        #expect(record.status == 200 && record.html.contains("paris"))
+        #expect(try await s.get("\(base)/shared/records/Trips/not-shared?as=\(member.userRecordName)").status == 404)
         #expect(try await s.post("\(base)/sharing/\(saved.shortGUID)/revoke", [], csrf: false).status == 403)
         let revoked = try await s.post("\(base)/sharing/\(saved.shortGUID)/revoke", [])
         #expect(revoked.status == 303)
