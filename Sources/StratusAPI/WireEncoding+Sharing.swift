@@ -20,9 +20,12 @@ extension WireEncoding {
         }
         w.field("shortGUID", s.shortGUID)
         w.field("publicPermission", s.publicPermission.rawValue)
+        // Who else is on a share, and by which address, is for its members: someone looking at a link open to anyone
+        // sees the owner (and themselves, once they joined).
+        let member = viewer.flatMap { s.participant($0) }.map { $0.acceptanceStatus != .removed } ?? false
         w.key("participants")
         w.beginArray()
-        for p in s.participants where p.acceptanceStatus != .removed || p.userRecordName == viewer { participant(p, &w) }
+        for p in s.participants where (member && p.acceptanceStatus != .removed) || p.type == .owner || p.userRecordName == viewer { participant(p, &w) }
         w.endArray()
         if let owner = s.owner { w.key("owner"); participant(owner, &w) }
         if let viewer, let me = s.participant(viewer) { w.key("currentUserParticipant"); participant(me, &w) }

@@ -140,6 +140,10 @@ import Testing
                                     zone: #"{"zoneName":"Family"}"#, user: p.ownerToken)
         let share = try #require(made.json.records.last)
         let guid = try #require(share["shortGUID"]?.string, "\(made.text)")
+        // Someone with the link sees the share, but not who else is on it.
+        _ = try await modify(f, #"{"operationType":"forceUpdate","record":{"recordName":"cloudkit.zoneshare","recordType":"cloudkit.share","participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"member@example.com"}},"permission":"READ_WRITE"}]}}"#, zone: #"{"zoneName":"Family"}"#, user: p.ownerToken)
+        let peek = try await f.call("records/resolve", #"{"shortGUIDs":["\#(guid)"]}"#, user: p.outsiderToken)
+        #expect(peek.json["results"]?.array?.first?["share"] != nil && !peek.text.contains("member@example.com") && !peek.text.contains(p.member.userRecordName), "\(peek.text)")
         // Anyone with the link joins as a PUBLIC_USER and reads the whole zone, read-only.
         let joined = try await f.call("records/accept", #"{"shortGUIDs":["\#(guid)"]}"#, user: p.outsiderToken)
         #expect(joined.json["results"]?.array?.first?["participantType"]?.string == "PUBLIC_USER", "\(joined.text)")
