@@ -288,4 +288,35 @@ import Testing
         #expect(status == ["ACCEPTED"], "the owner's share lists only the owner now (the member is REMOVED): \(after.text)")
         #expect(try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"root"}]}"#, db: "private", user: p.ownerToken).json.records.first?["share"] != nil)
     }
+
+    /// Every permission × participant status × operation, each in a zone of its own.
+    @Test func permissionsStatusesAndOperations() async throws {
+        let f = try await APIFixture()
+        let p = try await Self.people(f)
+        for permission in ["READ_ONLY", "READ_WRITE"] {
+            for status in ["INVITED", "ACCEPTED", "REMOVED"] {
+                let zoneName = "Z-\(permission)-\(status)"
+                let zone = #"{"zoneName":"\#(zoneName)","ownerRecordName":"\#(p.owner.userRecordName)"}"#
+                _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"\#(zoneName)"}}}]}"#, db: "private", user: p.ownerToken)
+                let made = try await modify(f, [create("root", "List"), create("child", parent: "root"), create("gone", parent: "root"),
+                                                #"{"operationType":"create","record":{"recordName":"s","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[{"userIdentity":{"lookupInfo":{"userRecordName":"\#(p.member.userRecordName)"}},"permission":"\#(permission)"}]}}"#].joined(separator: ","),
+                                            zone: #"{"zoneName":"\#(zoneName)"}"#, user: p.ownerToken)
+                let guid = try #require(made.json.records.last?["shortGUID"]?.string, "\(made.text)")
+                if status != "INVITED" { _ = try await f.call("records/accept", #"{"shortGUIDs":["\#(guid)"]}"#, user: p.memberToken) }
+                if status == "REMOVED" { _ = try await modify(f, #"{"operationType":"forceDelete","record":{"recordName":"s"}}"#, zone: zone, db: "shared", user: p.memberToken) }
+                let what = "\(permission) \(status)"
+                let query = try await f.call("records/query", #"{"zoneID":\#(zone),"query":{"recordType":"Item"}}"#, db: "shared", user: p.memberToken)
+                let lookup = try await f.call("records/lookup", #"{"zoneID":\#(zone),"records":[{"recordName":"child"}]}"#, db: "shared", user: p.memberToken)
+                let writes = try await modify(f, [create("new", parent: "root"), #"{"operationType":"forceUpdate","record":{"recordName":"child","recordType":"Item","fields":{"title":{"value":"x"}}}}"#,
+                                                  #"{"operationType":"forceDelete","record":{"recordName":"gone"}}"#].joined(separator: ","), zone: zone, db: "shared", user: p.memberToken)
+                if status != "ACCEPTED" {
+                    #expect(query.json.code == "ZONE_NOT_FOUND" && lookup.json.code == "ZONE_NOT_FOUND" && writes.json.code == "ZONE_NOT_FOUND", "\(what): \(query.text) \(writes.text)")
+                    continue
+                }
+                #expect(query.json.names == ["child", "gone"] && lookup.json.records.first?["recordName"]?.string == "child", "\(what): \(query.text)")
+                let codes = writes.json.records.map { $0.code ?? "ok" }
+                #expect(codes == (permission == "READ_WRITE" ? ["ok", "ok", "ok"] : ["ACCESS_DENIED", "ACCESS_DENIED", "ACCESS_DENIED"]), "\(what): \(writes.text)")
+            }
+        }
+    }
 }
