@@ -43,6 +43,12 @@ extension CloudKitAPI {
             perItemKeys.append(try WireDecoding.stringList(item["desiredKeys"], "desiredKeys"))
         }
         let results = try env(ctx).lookup(names, in: ctx.databaseID, zoneID: zone, desiredKeys: nil, caller: ctx.auth.caller)
+        // Share records are looked up by name too (CloudKit JS fetches a root's `share` that way).
+        let missing = results.enumerated().compactMap { i, r -> String? in
+            if case .failure(let e) = r, e.code == .notFound { return names[i] }
+            return nil
+        }
+        let shares = try env(ctx).shares(named: missing, in: ctx.databaseID, zoneID: zone)
         let enc = encoding(ctx)
         return json { w in
             w.beginObject()
@@ -51,7 +57,8 @@ extension CloudKitAPI {
             for (i, r) in results.enumerated() {
                 switch r {
                 case .success(let rec): enc.record(rec.keeping(perItemKeys[i] ?? desired), &w)
-                case .failure(let e): enc.error(e, &w)
+                case .failure(let e):
+                    if let share = shares[names[i]] { enc.share(share, viewer: ctx.auth.userRecordName, &w) } else { enc.error(e, &w) }
                 }
             }
             w.endArray()

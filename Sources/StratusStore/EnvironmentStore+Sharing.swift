@@ -195,3 +195,22 @@ extension RecordStore {
         return nil
     }
 }
+
+extension EnvironmentStore {
+    /// Share records by name in a zone, as `records/lookup` serves them: the owner's, or in the shared database those
+    /// the participant has accepted there.
+    public func shares(named names: [String], in database: DatabaseID, zoneID: ZoneID) throws(StratusError) -> [String: Share] {
+        guard !names.isEmpty, database.scope != .public else { return [:] }
+        return try read { db, _ in
+            let (zoneRow, access) = try resolveZone(db, database, zoneID)
+            guard let zone = zoneRow else { return [:] }
+            var out: [String: Share] = [:]
+            for name in names {
+                guard let (id, share) = try ShareRows.find(db, zone: zone, name: name) else { continue }
+                if let access, !(share.isZoneShare ? access.zonePermission != nil : access.shares[id] != nil) { continue }
+                out[name] = share
+            }
+            return out
+        }
+    }
+}

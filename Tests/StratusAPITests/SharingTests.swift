@@ -53,8 +53,11 @@ import Testing
         #expect(made.json.records[1]["parent"]?["recordName"]?.string == "groceries")
 
         // The owner reads the system fields back.
-        let own = try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"groceries"},{"recordName":"skimmed"}]}"#, db: "private", user: p.ownerToken)
+        let own = try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"groceries"},{"recordName":"skimmed"},{"recordName":"share-1"}]}"#, db: "private", user: p.ownerToken)
         #expect(own.json.records[0]["share"]?["recordName"]?.string == "share-1" && own.json.records[1]["parent"]?["recordName"]?.string == "milk", "\(own.text)")
+        #expect(own.json.records[2]["recordType"]?.string == "cloudkit.share" && own.json.records[2]["shortGUID"]?.string == guid, "the share record is looked up by name: \(own.text)")
+        // Before accepting, the member cannot look the share up through a shared database.
+        #expect(try await f.call("records/lookup", #"{"zoneID":\#(sharedZone),"records":[{"recordName":"share-1"}]}"#, db: "shared", user: p.memberToken).json.code == "ZONE_NOT_FOUND")
 
         // Before accepting, nothing is in the member's shared database; the outsider cannot even resolve the URL.
         #expect(try await f.call("zones/list", db: "shared", user: p.memberToken).json["zones"]?.array?.isEmpty == true)
@@ -75,8 +78,9 @@ import Testing
         #expect(zones.json["zones"]?.array?.map { $0["zoneID"]?["ownerRecordName"]?.string ?? "" } == [p.owner.userRecordName], "\(zones.text)")
         let query = try await f.call("records/query", #"{"zoneID":\#(sharedZone),"query":{"recordType":"Item"}}"#, db: "shared", user: p.memberToken)
         #expect(Set(query.json.names) == ["milk", "skimmed"], "\(query.text)")
-        let lookup = try await f.call("records/lookup", #"{"zoneID":\#(sharedZone),"records":[{"recordName":"groceries"},{"recordName":"diary-secret"}]}"#, db: "shared", user: p.memberToken)
+        let lookup = try await f.call("records/lookup", #"{"zoneID":\#(sharedZone),"records":[{"recordName":"groceries"},{"recordName":"diary-secret"},{"recordName":"share-1"}]}"#, db: "shared", user: p.memberToken)
         #expect(lookup.json.records[0]["recordName"]?.string == "groceries" && lookup.json.records[1].code == "NOT_FOUND", "\(lookup.text)")
+        #expect(lookup.json.records[2]["currentUserParticipant"]?["acceptanceStatus"]?.string == "ACCEPTED", "\(lookup.text)")
         #expect(!lookup.text.contains("diary-secret\",\"recordType"))
         let changes = try await f.call("changes/zone", #"{"zones":[{"zoneID":\#(sharedZone)}]}"#, db: "shared", user: p.memberToken)
         let changed = Set(changes.json["zones"]?.array?.first?.records.compactMap { $0["recordName"]?.string } ?? [])
