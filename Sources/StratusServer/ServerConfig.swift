@@ -24,6 +24,8 @@ public struct ServerConfig: Sendable {
     public var storageQuotaBytes: Int64? = nil
     /// How long each user's notifications are kept (`serve --notification-retention-days`), in milliseconds.
     public var notificationRetention: Int64 = 7 * 24 * 3600 * 1000
+    /// The memory budget of all SQLite page caches, in MB (`--cache-mb`); nil: `CacheBudget.defaultMegabytes`.
+    public var cacheMegabytes: Int? = nil
     /// CloudKit API request rates (`serve --api-rate-per-user`, `--api-rate-per-address`).
     public var apiLimits = APILimits()
     /// How long a web courier poll waits for a notification before answering empty.

@@ -19,6 +19,7 @@ public final class StratusApplication: Sendable {
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
         self.logger = logger
+        if let mb = config.cacheMegabytes { CacheBudget.apply(megabytes: mb) }
         store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
                                 notificationRetention: config.notificationRetention)
         if config.demo { try DemoData.install(into: store) }

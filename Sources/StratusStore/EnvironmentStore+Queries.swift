@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StratusModel
 
 /// Queries over one record type.
@@ -31,6 +32,16 @@ extension EnvironmentStore {
         guard query.resultsLimit >= 0 else { throw .badRequest("resultsLimit must not be negative") }
         let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in
             try ContinuationMarker.read(signer, m, fingerprint: ContinuationMarker.fingerprint(query, database: database))
+        }
+        let started = ContinuousClock.now
+        var cost: (steps: Int, rows: Int, sql: String)? = nil
+        defer {
+            if let cost {
+                let elapsed = ContinuousClock.now - started
+                shapeLog.record(QueryShape(query), micros: Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
+                                steps: cost.steps, rows: cost.rows, sql: cost.sql)
+                flushQueryShapesIfDue()
+            }
         }
         return try read { db, catalog in
             guard let type = catalog.type(named: query.recordType) else {
@@ -91,6 +102,7 @@ extension EnvironmentStore {
                 }
                 if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
             }
+            cost = (Int(sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_VM_STEP, 1)), scanned, compiled.sql)
             guard more else { return nil }
             return ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys)
         }

@@ -41,6 +41,8 @@ public final class EnvironmentStore: Sendable {
     let lastExpiry = Mutex<Int64>(0)
     let webhookCache = Mutex<(ContinuousClock.Instant, [Webhook])?>(nil)
     let webhookPresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
+    /// Query shapes run since the last flush (see `queryShapes()`).
+    let shapeLog = ShapeLog()
 
     init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
          quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
@@ -53,10 +55,9 @@ public final class EnvironmentStore: Sendable {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
-            // The writer keeps a large page cache (index pages of big tables); each of the readers a smaller one,
-            // since they share the OS page cache anyway and five 32 MB caches made a loaded server's memory.
-            let cacheKiB = db.configuration.readonly ? 8_000 : 32_000
-            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma); PRAGMA cache_size = -\(cacheKiB); PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000; PRAGMA foreign_keys = ON")
+            // Every connection may grow its page cache to the process's budget; SQLite's soft heap limit keeps them
+            // all within it together (see `CacheBudget`).
+            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma); \(CacheBudget.cacheSizePragma); PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000; PRAGMA foreign_keys = ON")
             db.add(function: DatabaseFunction("stratus_distance", argumentCount: 4, pure: true) { v in
                 guard let a = Double.fromDatabaseValue(v[0]), let b = Double.fromDatabaseValue(v[1]),
                       let c = Double.fromDatabaseValue(v[2]), let d = Double.fromDatabaseValue(v[3]) else { return nil }

@@ -26,6 +26,7 @@ public final class RecordStore: Sendable {
 
     public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil,
                 notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention) throws(StratusError) {
+        CacheBudget.applyDefaultOnce()
         self.dataDirectory = dataDirectory
         self.notificationRetention = notificationRetention
         self.quotaBytes = quotaBytes

@@ -11,6 +11,7 @@ struct StoreScenario: ParsableCommand {
     @Option(help: "How many records to insert.") var records: Int = 1_000_000
     @Option(help: "Where to build the stores (a fresh temporary directory by default; removed afterwards).") var data: String?
     @Option(help: "Timed repetitions per query figure.") var repetitions: Int = 200
+    @Option(help: "SQLite's cache budget in MB, for the store and the baseline alike (default: the server's default).") var cacheMb: Int?
 
     static let schema = """
         DEFINE SCHEMA
@@ -35,6 +36,9 @@ struct StoreScenario: ParsableCommand {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { if data == nil { try? FileManager.default.removeItem(at: root) } }
 
+        // One budget for both sides: the soft heap limit is the process's, and each side's connections may grow to it.
+        CacheBudget.apply(megabytes: cacheMb ?? CacheBudget.defaultMegabytes)
+        Figure(scenario: "store", metric: "cache_mb", value: Double(CacheBudget.megabytes), unit: "MB").print()
         let store = try RecordStore(dataDirectory: root.appendingPathComponent("stratus"))
         let container = try ContainerID("iCloud.com.example.Bench")
         try store.createContainer(container)
@@ -162,7 +166,9 @@ struct Baseline {
 
     init(path: String) throws {
         var config = Configuration()
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000") }
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -\(CacheBudget.megabytes * 1024); PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000")
+        }
         queue = try DatabaseQueue(path: path, configuration: config)
         try queue.write { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")

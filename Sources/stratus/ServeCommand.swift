@@ -24,6 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard notificationRetentionDays > 0, notificationRetentionDays <= 3650 else { throw ValidationError("--notification-retention-days is between 0 and 3650") }
         guard storageQuotaMb >= 0, apiRatePerUser >= 0, apiRatePerAddress >= 0 else { throw ValidationError("quotas and rates cannot be negative") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or relaxed") }
+        if let cacheMb, cacheMb < 4 || cacheMb > 1_048_576 { throw ValidationError("--cache-mb is between 4 and 1048576") }
         if let publicURL, ServerConfig.publicOrigin(publicURL) == nil {
             throw ValidationError("--public-url must look like https://ck.example.com (a scheme, a host and an optional port, no path)")
         }
@@ -38,6 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
     var storageQuotaMb: Int = 0
     @Option(help: "How many days each user's notifications are kept; a client asking for older ones is told to start afresh (CHANGE_TOKEN_EXPIRED).")
     var notificationRetentionDays: Double = 7
+    @Option(help: "Memory for SQLite's page caches in MB, shared by every database connection of the server (default: 1/128 of the machine's memory, 32 to 128 MB).")
+    var cacheMb: Int?
     @Option(help: "CloudKit API requests per second per signed-in user (bursts of twice that) before 503 THROTTLED; 0: no limit.")
     var apiRatePerUser: Double = 3_000
     @Option(help: "CloudKit API requests per second per client address (bursts of twice that) before 503 THROTTLED; 0: no limit.")
@@ -57,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
         config.notificationRetention = Int64(notificationRetentionDays * 86_400_000)
+        config.cacheMegabytes = cacheMb
         config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)
         let app: StratusApplication
         do { app = try StratusApplication(config: config) } catch {

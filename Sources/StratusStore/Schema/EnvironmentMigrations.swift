@@ -141,6 +141,15 @@ enum EnvironmentMigrations {
                 CREATE INDEX shared_zone_log_seq ON shared_zone_log(user, seq);
                 """)
         }
+        m.registerMigration("v9-query-shapes") { db in
+            // Each query shape's totals (see QueryShape, ShapeLog): calls, time, VM steps and rows, the latest window's
+            // p50/p99, and one statement of the shape for EXPLAIN QUERY PLAN.
+            try db.execute(sql: """
+                CREATE TABLE query_shapes(shape TEXT PRIMARY KEY, record_type TEXT NOT NULL, calls INTEGER NOT NULL, micros INTEGER NOT NULL,
+                    steps INTEGER NOT NULL, rows INTEGER NOT NULL, p50_us INTEGER NOT NULL, p99_us INTEGER NOT NULL, last_at INTEGER NOT NULL,
+                    sql TEXT NOT NULL) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 }

@@ -1,0 +1,42 @@
+/// One query shape as the console's Query shapes page shows it: how often it ran, how long it took, how much work
+/// each returned row cost, and how SQLite serves it.
+public struct QueryShapeReport: Sendable, Hashable {
+    public var shape: String
+    public var recordType: String
+    public var calls: Int
+    public var p50Milliseconds: Double
+    public var p99Milliseconds: Double
+    public var meanMilliseconds: Double
+    /// SQLite virtual-machine steps per row returned: a few dozen when an index hands rows over in order, thousands
+    /// when the query reads and sorts every match.
+    public var stepsPerRow: Double
+    public var lastAt: Int64
+    /// SQLite's `EXPLAIN QUERY PLAN` of the shape's statement, one line per step.
+    public var plan: [String]
+
+    public init(shape: String, recordType: String, calls: Int, p50Milliseconds: Double, p99Milliseconds: Double, meanMilliseconds: Double,
+                stepsPerRow: Double, lastAt: Int64, plan: [String]) {
+        self.shape = shape
+        self.recordType = recordType
+        self.calls = calls
+        self.p50Milliseconds = p50Milliseconds
+        self.p99Milliseconds = p99Milliseconds
+        self.meanMilliseconds = meanMilliseconds
+        self.stepsPerRow = stepsPerRow
+        self.lastAt = lastAt
+        self.plan = plan
+    }
+
+    /// The index the plan uses, or nil when it scans or sorts without one.
+    public var index: String? {
+        for line in plan {
+            if let r = line.range(of: "USING COVERING INDEX ") ?? line.range(of: "USING INDEX ") {
+                return String(line[r.upperBound...].prefix { $0 != " " })
+            }
+        }
+        return nil
+    }
+
+    /// Whether SQLite sorts the matches itself (no index hands them over in order).
+    public var sorts: Bool { plan.contains { $0.contains("USE TEMP B-TREE FOR ORDER BY") } }
+}
