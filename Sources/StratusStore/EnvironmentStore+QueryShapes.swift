@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StratusModel
 
 /// Query shapes: what the queries an app really runs look like, and what each costs (the console's Query shapes page).
@@ -32,11 +33,18 @@ extension EnvironmentStore {
                     let sql: String = r[9]
                     // The statement's parameters are unbound here: the plan SQLite picks without values, as it does for a
                     // prepared statement before its first step.
-                    let plan = (try? Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String? ?? "" }) ?? ["(no longer valid for the schema)"]
+                    let plan = (try? Self.explain(sql, db)) ?? ["(no longer valid for the schema)"]
                     return QueryShapeReport(shape: r[0], recordType: r[1], calls: calls, p50Milliseconds: Double(r[6] as Int) / 1000,
                                             p99Milliseconds: Double(r[7] as Int) / 1000, meanMilliseconds: calls == 0 ? 0 : Double(micros) / Double(calls) / 1000,
                                             stepsPerRow: Double(steps) / Double(max(rows, 1)), lastAt: r[8], plan: plan)
                 }
         }
+    }
+
+    /// SQLite's plan for a statement, its parameters left NULL (the plan a prepared statement gets before its values).
+    static func explain(_ sql: String, _ db: Database) throws -> [String] {
+        let st = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
+        let count = Int(sqlite3_bind_parameter_count(st.sqliteStatement))
+        return try Row.fetchAll(st, arguments: StatementArguments(Array(repeating: DatabaseValue.null, count: count))).map { $0["detail"] as String? ?? "" }
     }
 }
