@@ -82,6 +82,7 @@ extension EnvironmentStore {
             }
             var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
             compiler.links = links
+            compiler.autoIndexes = catalog.autoIndexes(of: type.name)
             let compiled = try compiler.compile(query, zoneCondition: zoneCondition, zoneArguments: zoneArgs, after: marker)
             let limit = max(1, min(query.resultsLimit == 0 ? Query.maximumResults : query.resultsLimit, Query.maximumResults))
             let zoneLookup: (Int64) -> ZoneID = { zoneNames[$0] ?? .defaultZone }
@@ -103,6 +104,7 @@ extension EnvironmentStore {
                 if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
             }
             cost = (Int(sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_VM_STEP, 1)), scanned, compiled.sql)
+            if let used = compiler.usedAutoIndex { autoIndexUse.withLock { _ = $0.insert(used) } }
             guard more else { return nil }
             return ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys)
         }

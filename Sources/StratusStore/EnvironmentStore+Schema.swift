@@ -52,6 +52,8 @@ extension EnvironmentStore {
             try db.execute(sql: """
                 DELETE FROM record_types; DELETE FROM fields; DELETE FROM roles; DELETE FROM record_log; DELETE FROM cascade_refs;
                 DELETE FROM assets; DELETE FROM record_counts; DELETE FROM role_members; UPDATE zones SET deleted = 1;
+                DELETE FROM shares; DELETE FROM share_participants; DELETE FROM record_links; DELETE FROM shared_zone_log;
+                DELETE FROM auto_indexes; DELETE FROM query_shapes;
                 """)
             var seq = try SequenceAllocator(db)
             try db.execute(sql: "UPDATE zones SET change_seq = ?", arguments: [seq.next()])

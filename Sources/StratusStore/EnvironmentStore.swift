@@ -43,11 +43,18 @@ public final class EnvironmentStore: Sendable {
     let webhookPresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
     /// Query shapes run since the last flush (see `queryShapes()`).
     let shapeLog = ShapeLog()
+    /// Automatic indexes used since the last flush (their `last_used_at` moves then).
+    let autoIndexUse = Mutex<Set<String>>([])
+    /// When Stratus builds indexes for query shapes (`ServerConfig.autoIndexes`).
+    let autoIndexPolicy: AutoIndexPolicy
+    /// Shapes whose index is being built (one build at a time per environment).
+    let autoIndexBuilding = Mutex<Bool>(false)
 
     init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
          quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
-         bell: NotificationBell = NotificationBell()) throws {
+         bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws {
         self.bell = bell
+        self.autoIndexPolicy = autoIndexPolicy
         self.quotaBytes = quotaBytes
         self.notificationRetention = notificationRetention
         self.container = container

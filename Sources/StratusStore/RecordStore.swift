@@ -23,10 +23,14 @@ public final class RecordStore: Sendable {
 
     /// How long each user's notifications are kept, in milliseconds (`serve --notification-retention-days`).
     public let notificationRetention: Int64
+    /// When environments build composite indexes for the query shapes they see.
+    public let autoIndexPolicy: AutoIndexPolicy
 
     public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil,
-                notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention) throws(StratusError) {
+                notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
+                autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws(StratusError) {
         CacheBudget.applyDefaultOnce()
+        self.autoIndexPolicy = autoIndexPolicy
         self.dataDirectory = dataDirectory
         self.notificationRetention = notificationRetention
         self.quotaBytes = quotaBytes
@@ -109,7 +113,7 @@ public final class RecordStore: Sendable {
         let store = try guarded {
             try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),
                                  assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability, quotaBytes: quotaBytes,
-                                 notificationRetention: notificationRetention, bell: bell)
+                                 notificationRetention: notificationRetention, bell: bell, autoIndexPolicy: autoIndexPolicy)
         }
         return open.withLock { cache in
             if let s = cache[key] { return s }

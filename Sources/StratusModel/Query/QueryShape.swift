@@ -2,7 +2,7 @@
 /// (EQUALS, and IN as a small union of equalities), at most one range field, the other filters by kind, and the
 /// sort keys. Two queries of one shape are served by the same index, so shapes are what an app's workload is
 /// counted and indexed by.
-public struct QueryShape: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct QueryShape: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     public var recordType: String
     /// Sorted, so that `a = ? AND b = ?` and `b = ? AND a = ?` are one shape.
     public var equalities: [String]
@@ -47,4 +47,17 @@ public struct QueryShape: Hashable, Sendable, Comparable, CustomStringConvertibl
     }
 
     public static func < (a: QueryShape, b: QueryShape) -> Bool { a.description < b.description }
+
+    /// The field a composite index would order by: the first sort key, or without one the range field.
+    public var orderField: String? {
+        if let first = sorts.first { return first.hasSuffix("@") ? nil : String(first.drop { $0 == "-" }) }
+        return range
+    }
+
+    /// Whether one composite index (equality fields, then the order field) can serve every query of this shape.
+    public var wantsCompositeIndex: Bool {
+        guard !equalities.isEmpty, others.isEmpty, sorts.count <= 1, let order = orderField, !equalities.contains(order) else { return false }
+        if let range, range != order { return false }
+        return true
+    }
 }

@@ -5,6 +5,8 @@ struct Catalog: Sendable {
     var generation: Int64
     var roles: [String]
     var types: [CatalogType]
+    /// Composite indexes Stratus built for query shapes (not part of the schema: a deploy never copies them).
+    var autoIndexes: [AutoIndex] = []
     private(set) var index: [String: Int] = [:]
 
     init(generation: Int64, roles: [String], types: [CatalogType]) {
@@ -22,4 +24,6 @@ struct Catalog: Sendable {
     func type(id: Int64) -> CatalogType? { types.first { $0.id == id } }
 
     var schema: Schema { Schema(roles: roles, recordTypes: types.map(\.schema)) }
+
+    func autoIndexes(of type: String) -> [AutoIndex] { autoIndexes.filter { $0.recordType == type } }
 }

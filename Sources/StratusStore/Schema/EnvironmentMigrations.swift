@@ -147,7 +147,14 @@ enum EnvironmentMigrations {
             try db.execute(sql: """
                 CREATE TABLE query_shapes(shape TEXT PRIMARY KEY, record_type TEXT NOT NULL, calls INTEGER NOT NULL, micros INTEGER NOT NULL,
                     steps INTEGER NOT NULL, rows INTEGER NOT NULL, p50_us INTEGER NOT NULL, p99_us INTEGER NOT NULL, last_at INTEGER NOT NULL,
-                    sql TEXT NOT NULL) WITHOUT ROWID;
+                    sql TEXT NOT NULL, spec TEXT NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        m.registerMigration("v10-auto-indexes") { db in
+            // Composite indexes Stratus built for query shapes (see AutoIndex); the index itself is `name` on the type's table.
+            try db.execute(sql: """
+                CREATE TABLE auto_indexes(name TEXT PRIMARY KEY, type_id INTEGER NOT NULL, spec TEXT NOT NULL, pinned INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL) WITHOUT ROWID;
                 """)
         }
         return m

@@ -34,7 +34,9 @@ enum SchemaStorage {
             }
             types.append(type)
         }
-        return Catalog(generation: generation, roles: roles, types: types)
+        var catalog = Catalog(generation: generation, roles: roles, types: types)
+        catalog.autoIndexes = try AutoIndexes.load(db)
+        return catalog
     }
 
     static func decodeGrants(_ json: String) -> [String: Permission] {
@@ -116,6 +118,8 @@ enum SchemaStorage {
             }
         }
         catalog.generation = try bumpGeneration(db)
+        // Removing a field or type may have dropped automatic indexes.
+        catalog.autoIndexes = try AutoIndexes.load(db)
         return catalog
     }
 
@@ -156,6 +160,7 @@ enum SchemaStorage {
         try db.execute(sql: "DELETE FROM cascade_refs WHERE source_type = ?", arguments: [type.id])
         try db.execute(sql: "DELETE FROM record_counts WHERE type_id = ?", arguments: [type.id])
         try db.execute(sql: "DROP TABLE \(type.table)")
+        try AutoIndexes.forget(typeID: type.id, db)
         try db.execute(sql: "DELETE FROM record_types WHERE id = ?", arguments: [type.id])
         try db.execute(sql: "DELETE FROM fields WHERE type_id = ?", arguments: [type.id])
     }
@@ -197,6 +202,7 @@ enum SchemaStorage {
     static func dropField(_ f: CatalogField, of type: CatalogType, _ db: Database) throws {
         if f.type.scalar == .asset { try releaseAssets(of: f, table: type.table, db) }
         try dropStructures(f, except: nil, table: type.table, db)
+        try AutoIndexes.dropUsing(field: f.name, of: type, db)
         for c in f.columns { try db.execute(sql: "ALTER TABLE \(type.table) DROP COLUMN \(c.name)") }
         try db.execute(sql: "DELETE FROM fields WHERE id = ?", arguments: [f.id])
     }

@@ -1,0 +1,25 @@
+/// When Stratus builds a composite index for a query shape by itself, and how many it keeps (`ServerConfig.autoIndexes`).
+public struct AutoIndexPolicy: Sendable, Hashable {
+    /// Off: shapes are still counted, no index is built.
+    public var enabled: Bool
+    /// A shape must have run this many times…
+    public var minimumCalls: Int
+    /// … and cost this many SQLite steps per row returned on average (a query that reads and sorts every match costs
+    /// thousands; one an index serves in order, a few dozen).
+    public var minimumStepsPerRow: Double
+    /// At most this many automatic indexes per record type, and per environment.
+    public var maximumPerType: Int
+    public var maximumPerEnvironment: Int
+    /// Unpinned automatic indexes unused this long are dropped (milliseconds).
+    public var dropUnusedAfter: Int64
+
+    public init(enabled: Bool = true, minimumCalls: Int = 50, minimumStepsPerRow: Double = 200, maximumPerType: Int = 8,
+                maximumPerEnvironment: Int = 32, dropUnusedAfter: Int64 = 7 * 86_400_000) {
+        self.enabled = enabled
+        self.minimumCalls = minimumCalls
+        self.minimumStepsPerRow = minimumStepsPerRow
+        self.maximumPerType = maximumPerType
+        self.maximumPerEnvironment = maximumPerEnvironment
+        self.dropUnusedAfter = dropUnusedAfter
+    }
+}
