@@ -3,6 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import StratusModel
+import StratusStore
 
 @Suite struct CommandLineTests {
     let sample = """
@@ -33,6 +35,30 @@ import Testing
         let missing = try await Executables.run("stratus", ["container", "delete", "iCloud.com.example.Photos"] + d)
         #expect(missing.status != 0 && missing.stderr.contains("does not exist"))
         #expect(try await Executables.run("stratus", ["container", "list"] + d).stdout == "iCloud.com.example.Notes\n")
+    }
+
+    @Test func automaticIndexesFromTheCommandLine() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let name = try await Executables.offPool { () -> String in
+            let store = try RecordStore(dataDirectory: data)
+            let container = try ContainerID("iCloud.com.example.Shapes")
+            try store.createContainer(container)
+            let env = try store.environment(container, .development)
+            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "a", recordType: "Note", fields: ["kind": .string("x"), "size": .int64(1)]))],
+                               in: .publicDatabase, actor: Actor(userRecordName: "_cli"))
+            return try env.buildAutoIndex(for: QueryShape(Query(recordType: "Note", filters: [QueryFilter(.field("kind"), .equals, .string("x"))],
+                                                                sorts: [QuerySort(.field("size"), ascending: false)]))).name
+        }
+        let d = ["--data", data.path, "--container", "iCloud.com.example.Shapes", "--environment", "development"]
+        let list = try await Executables.run("stratus", ["indexes", "list"] + d)
+        #expect(list.status == 0 && list.stdout.contains(name) && list.stdout.contains("Note(kind,size)") && list.stdout.contains("unpinned"), "\(list.stdout)")
+        #expect(try await Executables.run("stratus", ["indexes", "pin", name] + d).status == 0)
+        #expect(try await Executables.run("stratus", ["indexes", "list"] + d).stdout.contains("\tpinned"))
+        #expect(try await Executables.run("stratus", ["indexes", "drop", name] + d).status == 0)
+        #expect(try await Executables.run("stratus", ["indexes", "list"] + d).stdout == "no automatic indexes\n")
+        let missing = try await Executables.run("stratus", ["indexes", "drop", name] + d)
+        #expect(missing.status != 0 && missing.stderr.contains("no automatic index"))
     }
 
     @Test func administratorsFromTheCommandLine() async throws {
