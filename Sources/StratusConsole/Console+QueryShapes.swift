@@ -4,17 +4,57 @@ import StratusModel
 import StratusStore
 
 /// Query shapes: the filter-and-sort shapes this environment's queries really have, most run first, with their
-/// calls, p50/p99 time, work per row returned and the index SQLite serves each with (or that it sorts every match).
+/// calls, p50/p99 time, work per row returned and the index SQLite serves each with (declared, automatic, or
+/// none: it sorts every match). An admin pins, drops or asks for an automatic index; every change is audited.
 extension Console {
-    func queryShapesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func queryShapesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+        let automatic = Dictionary(try scope.env.autoIndexes().map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let shapes = try scope.env.queryShapes().map { r -> [String: Any] in
-            [
+            let auto = r.index.flatMap { automatic[$0] }
+            let kind = r.index == nil ? "none" : auto != nil ? "automatic" : "declared"
+            return [
                 "shape": r.shape, "calls": r.calls, "p50": String(format: "%.2f", r.p50Milliseconds), "p99": String(format: "%.2f", r.p99Milliseconds),
-                "stepsPerRow": String(format: "%.0f", r.stepsPerRow), "index": r.index ?? "none (scans)", "sorts": r.sorts,
+                "stepsPerRow": String(format: "%.0f", r.stepsPerRow), "index": r.index ?? "none", "kind": kind, "sorts": r.sorts,
                 "plan": r.plan.joined(separator: "\n"), "last": ValueDisplay.utcString(r.lastAt),
+                "canBuild": auto == nil, "buildAction": "\(scope.base)/query-shapes/build",
             ]
         }
-        let json: [String: Any] = ["shapes": shapes.map { ["shape": $0["shape"]!, "calls": $0["calls"]!, "index": $0["index"]!, "p50Milliseconds": $0["p50"]!] }]
-        return page(req, s, scope, tab: "shapes", "query-shapes", title: "Query shapes", ["shapes": shapes, "hasShapes": !shapes.isEmpty], json: json)
+        let indexes = automatic.values.sorted { $0.name < $1.name }.map { ai -> [String: Any] in
+            ["name": ai.name, "fields": "\(ai.recordType)(\((ai.equalityFields + (ai.orderField.map { [$0] } ?? [])).joined(separator: ", ")))",
+             "shape": ai.shape, "pinned": ai.pinned, "lastUsed": ValueDisplay.utcString(ai.lastUsedAt), "built": String(format: "%.0f", ai.buildMilliseconds),
+             "pinAction": "\(scope.base)/query-shapes/indexes/\(ai.name)/\(ai.pinned ? "unpin" : "pin")",
+             "dropAction": "\(scope.base)/query-shapes/indexes/\(ai.name)/drop"]
+        }
+        var values: [String: Any] = ["shapes": shapes, "hasShapes": !shapes.isEmpty, "indexes": indexes, "hasIndexes": !indexes.isEmpty]
+        if let error { values["error"] = error }
+        if let m = req.query("done") { values["message"] = m }
+        let json: [String: Any] = ["shapes": shapes.map { ["shape": $0["shape"]!, "calls": $0["calls"]!, "index": $0["index"]!, "kind": $0["kind"]!, "p50Milliseconds": $0["p50"]!] },
+                                   "automaticIndexes": indexes.map { ["name": $0["name"]!, "pinned": $0["pinned"]!] }]
+        return page(req, s, scope, tab: "shapes", "query-shapes", title: "Query shapes", values, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    /// "Build an index now" for a listed shape: pinned, since an admin asked for it.
+    func buildShapeIndex(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let shape = form(req)["shape"] ?? ""
+        do {
+            let ai = try scope.env.buildAutoIndex(forShape: shape)
+            try audit(s, scope, "build index", "\(ai.name) for \(shape)")
+            return .redirect(to: scope.link("\(scope.base)/query-shapes", [("done", "Built \(ai.name) for \(shape) in \(String(format: "%.0f", ai.buildMilliseconds)) ms.")]))
+        } catch let e as StratusError where e.code == .badRequest {
+            return try queryShapesPage(req, s, scope, error: e.reason)
+        }
+    }
+
+    func changeShapeIndex(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let name = req.parameters["name"] ?? ""
+        let done: String
+        switch req.parameters["action"] {
+        case "pin": try scope.env.setAutoIndexPinned(name, true); done = "Pinned \(name): it stays even when unused."
+        case "unpin": try scope.env.setAutoIndexPinned(name, false); done = "Unpinned \(name)."
+        case "drop": try scope.env.dropAutoIndex(name); done = "Dropped \(name)."
+        default: throw StratusError(.notFound, "There is no such page.")
+        }
+        try audit(s, scope, "\(req.parameters["action"]!) index", name)
+        return .redirect(to: scope.link("\(scope.base)/query-shapes", [("done", done)]))
     }
 }

@@ -50,7 +50,7 @@ extension Console {
         values.merge([
             "types": schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] },
             "zones": try scope.env.zones(in: db).map { ["name": $0.zoneID.zoneName, "selected": $0.zoneID.zoneName == q.zone] },
-            "recordType": type.name, "zone": q.zone,
+            "recordType": type.name, "zone": q.zone, "servedBy": result.servedBy ?? "no index (SQLite scans)",
             "columns": columns, "rows": rows, "hasRows": !rows.isEmpty, "count": count,
             "filterRows": filterRows(q, type), "sortRows": sortRows(q, type),
             "fieldChoices": type.userFields.map { ["name": $0.name, "checked": q.fields.contains($0.name)] },

@@ -29,6 +29,8 @@ extension Console {
         get("/console/{container}/{environment}/webhooks") { c, req, s, scope in try c.webhooksPage(req, s, scope) }
         get("/console/{container}/{environment}/sharing") { c, req, s, scope in try c.sharingPage(req, s, scope) }
         get("/console/{container}/{environment}/query-shapes") { c, req, s, scope in try c.queryShapesPage(req, s, scope) }
+        post("/console/{container}/{environment}/query-shapes/build") { c, req, s, scope in try c.buildShapeIndex(req, s, scope) }
+        post("/console/{container}/{environment}/query-shapes/indexes/{name}/{action}") { c, req, s, scope in try c.changeShapeIndex(req, s, scope) }
         post("/console/{container}/{environment}/sharing/{guid}/revoke") { c, req, s, scope in try c.revokeShare(req, s, scope) }
         post("/console/{container}/{environment}/webhooks") { c, req, s, scope in try c.addWebhook(req, s, scope) }
         post("/console/{container}/{environment}/webhooks/{id}/{action}") { c, req, s, scope in try c.changeWebhook(req, s, scope) }

@@ -9,12 +9,12 @@ extension EnvironmentStore {
     /// (the continuation marker still moves past them).
     public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil) throws(StratusError) -> QueryResult {
         var records: [StoredRecord] = []
-        let next = try scan(query, in: database, caller: caller) { row, _, type, fields, zones, linkColumn in
+        let (next, plan) = try scan(query, in: database, caller: caller, explain: true) { row, _, type, fields, zones, linkColumn in
             var record = try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones).record
             if let c = linkColumn.map(Int.init) { record.parent = row[c]; record.share = row[c + 1] }
             records.append(record)
         }
-        return QueryResult(records: records, continuationMarker: next)
+        return QueryResult(records: records, continuationMarker: next, servedBy: QueryShapeReport.index(in: plan))
     }
 
     /// The same page handed to `sink` record by record as rows are read; returns the continuation marker.
@@ -23,12 +23,13 @@ extension EnvironmentStore {
         return try scan(query, in: database, caller: caller) { row, statement, type, fields, zones, linkColumn in
             if streamer == nil { streamer = RowStreamer(type: type, fields: fields) }
             try streamer!.stream(statement, zoneID: zones(row[1]), linkColumn: linkColumn, into: &sink)
-        }
+        }.marker
     }
 
     /// Runs a query and hands each readable row of the page to `emit`; returns the continuation marker.
-    private func scan(_ query: Query, in database: DatabaseID, caller: Caller?,
-                      emit: (Row, Statement, CatalogType, [CatalogField], (Int64) -> ZoneID, Int32?) throws -> Void) throws(StratusError) -> String? {
+    /// With `explain`, also SQLite's plan of the statement (for the console; the API never asks).
+    private func scan(_ query: Query, in database: DatabaseID, caller: Caller?, explain: Bool = false,
+                      emit: (Row, Statement, CatalogType, [CatalogField], (Int64) -> ZoneID, Int32?) throws -> Void) throws(StratusError) -> (marker: String?, plan: [String]) {
         guard query.resultsLimit >= 0 else { throw .badRequest("resultsLimit must not be negative") }
         let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in
             try ContinuationMarker.read(signer, m, fingerprint: ContinuationMarker.fingerprint(query, database: database))
@@ -60,7 +61,7 @@ extension EnvironmentStore {
                     // Nothing written yet; the query must still be one that would be accepted.
                     var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
                     _ = try compiler.compile(query, zoneCondition: "0", zoneArguments: [], after: marker)
-                    return nil
+                    return (nil, [])
                 }
                 zoneNames[zone.id] = zone.zoneID
                 zoneCondition = "t.zone_id = ?"
@@ -105,8 +106,9 @@ extension EnvironmentStore {
             }
             cost = (Int(sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_VM_STEP, 1)), scanned, compiled.sql)
             if let used = compiler.usedAutoIndex { autoIndexUse.withLock { _ = $0.insert(used) } }
-            guard more else { return nil }
-            return ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys)
+            let plan = explain ? ((try? Self.explain(compiled.sql, db)) ?? []) : []
+            guard more else { return (nil, plan) }
+            return (ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys), plan)
         }
     }
 }

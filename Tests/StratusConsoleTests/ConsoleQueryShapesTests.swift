@@ -22,5 +22,19 @@ import StratusStore
         #expect(page.html.contains("USING INDEX"), "the plan names the index SQLite uses")
         let json = try await s.get("\(base)/query-shapes", accept: "application/json")
         #expect(json.html.contains("\"calls\":3"))
+        // Ask for an index now (CSRF-guarded, audited); the records page then says it serves the query; pin, drop.
+        #expect(try await s.post("\(base)/query-shapes/build", [("shape", "Note: title = · sort -size")], csrf: false).status == 403)
+        #expect(try await s.post("\(base)/query-shapes/build", [("shape", "Note: nonsense")]).status == 404)
+        #expect(try await s.post("\(base)/query-shapes/build", [("shape", "Note: title = · sort -size")]).status == 303)
+        let name = try #require(try env.autoIndexes().first?.name)
+        let records = try await s.get("\(base)/public/records?type=Note&filter=title%20EQUALS%20%3Cb%3Et1%3C%2Fb%3E&sort=-size")
+        #expect(records.html.contains("Served by <code class=\"served-by\">\(name)</code>"), "\(records.html.prefix(3000))")
+        let listed = try await s.get("\(base)/query-shapes")
+        #expect(listed.html.contains("(automatic)") && listed.html.contains(name))
+        #expect(try await s.post("\(base)/query-shapes/indexes/\(name)/unpin", []).status == 303)
+        #expect(try env.autoIndexes().first?.pinned == false)
+        #expect(try await s.post("\(base)/query-shapes/indexes/\(name)/drop", []).status == 303)
+        #expect(try env.autoIndexes().isEmpty)
+        #expect(try await s.get("/console/audit").html.contains("build index"))
     }
 }

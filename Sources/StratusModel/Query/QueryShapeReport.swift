@@ -28,7 +28,10 @@ public struct QueryShapeReport: Sendable, Hashable {
     }
 
     /// The index the plan uses, or nil when it scans or sorts without one.
-    public var index: String? {
+    public var index: String? { Self.index(in: plan) }
+
+    /// The first index an `EXPLAIN QUERY PLAN` names.
+    public static func index(in plan: [String]) -> String? {
         for line in plan {
             if let r = line.range(of: "USING COVERING INDEX ") ?? line.range(of: "USING INDEX ") {
                 return String(line[r.upperBound...].prefix { $0 != " " })
