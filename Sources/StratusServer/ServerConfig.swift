@@ -26,6 +26,8 @@ public struct ServerConfig: Sendable {
     public var notificationRetention: Int64 = 7 * 24 * 3600 * 1000
     /// The memory budget of all SQLite page caches, in MB (`--cache-mb`); nil: `CacheBudget.defaultMegabytes`.
     public var cacheMegabytes: Int? = nil
+    /// When environments build composite indexes for the query shapes they see (thresholds and caps: `AutoIndexPolicy`).
+    public var autoIndexes = AutoIndexPolicy()
     /// CloudKit API request rates (`serve --api-rate-per-user`, `--api-rate-per-address`).
     public var apiLimits = APILimits()
     /// How long a web courier poll waits for a notification before answering empty.

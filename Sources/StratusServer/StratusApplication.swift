@@ -21,7 +21,7 @@ public final class StratusApplication: Sendable {
         self.logger = logger
         if let mb = config.cacheMegabytes { CacheBudget.apply(megabytes: mb) }
         store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
-                                notificationRetention: config.notificationRetention)
+                                notificationRetention: config.notificationRetention, autoIndexPolicy: config.autoIndexes)
         if config.demo { try DemoData.install(into: store) }
         var http = config.http
         http.host = config.host

@@ -146,6 +146,10 @@ public final class EnvironmentStore: Sendable {
         return result
     }
 
+    /// Frees what every connection of this environment holds in its page cache (benchmarks give the next phase's
+    /// side the whole cache budget this way).
+    public func releaseMemory() { pool.releaseMemory() }
+
     /// SQLite's own consistency check of this environment's file: "ok" when intact.
     public func integrityCheck() throws(StratusError) -> String {
         try guarded { try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") } }

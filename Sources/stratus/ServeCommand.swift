@@ -41,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
     var notificationRetentionDays: Double = 7
     @Option(help: "Memory for SQLite's page caches in MB, shared by every database connection of the server (default: 1/128 of the machine's memory, 32 to 128 MB).")
     var cacheMb: Int?
+    @Flag(help: "Never build composite indexes for frequent expensive query shapes (they are still counted on the Query shapes page).")
+    var noAutoIndexes = false
     @Option(help: "CloudKit API requests per second per signed-in user (bursts of twice that) before 503 THROTTLED; 0: no limit.")
     var apiRatePerUser: Double = 3_000
     @Option(help: "CloudKit API requests per second per client address (bursts of twice that) before 503 THROTTLED; 0: no limit.")
@@ -61,6 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
         config.notificationRetention = Int64(notificationRetentionDays * 86_400_000)
         config.cacheMegabytes = cacheMb
+        config.autoIndexes.enabled = !noAutoIndexes
         config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)
         let app: StratusApplication
         do { app = try StratusApplication(config: config) } catch {
