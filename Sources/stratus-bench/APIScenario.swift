@@ -107,19 +107,63 @@ struct APIScenario: AsyncParsableCommand {
         Figure(scenario: "api", metric: "shared_query_rps", value: Double(queries) / sharedQuery.seconds, unit: "requests/s",
                baseline: Double(queries) / ownerAgain.seconds).print()
 
-        // modify_records_per_s: records/modify creating 200 records per request over 4 connections, with every
-        // commit synced to disk (the default durability); then the same on a server run with --durability relaxed.
         let modifies = self.modifies
         let stratusModifyRun: @Sendable (UInt16, String) throws -> (seconds: Double, latencies: [Double]) = { port, run in
             try LoadClient.run(port: port, connections: 4, perConnection: modifies / 4, make: { c, i in
                 var r = SplitMix(state: UInt64(c * 1_000_003 + i))
                 let ops = (0..<200).map { k -> String in
                     let row = BenchRow.make(k, &r)
-                    return #"{"operationType":"create","record":{"recordName":"m-\#(run)-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"}}}}"#
+                    return #"{"operationType":"create","record":{"recordName":"m-\#(run)-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"},"category":{"value":"\#(row.category)"}}}}"#
                 }
                 return LoadClient.request("POST", "\(base)/records/modify?\(q)", body: Data(#"{"zoneID":{"zoneName":"Bench"},"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
             }, check: { status, body in status == 200 && !String(decoding: body, as: UTF8.self).contains("serverErrorCode") })
         }
+        // shape_query_rps: the everyday list query, `category EQUALS x` (5% of the records) sorted by count descending,
+        // 200 records, with only single-field indexes declared (category QUERYABLE, count SORTABLE). Measured once
+        // before Stratus has learned the shape, then after: a warm-up runs the shape past the automatic-index threshold,
+        // the shape log is flushed (what a minute of serving does by itself) and the build is awaited. PocketBase, with the
+        // same single-field indexes, is the baseline. Around it, modify_records_per_s without and with the automatic index.
+        let shapeMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
+            let body = #"{"zoneID":{"zoneName":"Bench"},"resultsLimit":200,"query":{"recordType":"Bench","filterBy":[{"comparator":"EQUALS","fieldName":"category","fieldValue":{"value":"cat-\#((c * 31 + i) % BenchRow.categories)"}}],"sortBy":[{"fieldName":"count","ascending":false}]}}"#
+            return LoadClient.request("POST", "\(base)/records/query?\(q)", body: Data(body.utf8))
+        }
+        let served = try app.store.environment(container, .production)
+        for ai in try served.autoIndexes() { try served.dropAutoIndex(ai.name) }
+        let shapeQueries = max(40, queries / 4)
+        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake, check: queryCheck)
+        let unlearned = try LoadClient.run(port: port, connections: 4, perConnection: shapeQueries / 4, make: shapeMake, check: queryCheck)
+        Figure(scenario: "api", metric: "shape_query_rps_unlearned", value: Double(shapeQueries / 4 * 4) / unlearned.seconds, unit: "requests/s").print()
+        let withoutAuto = try stratusModifyRun(port, run + "w")
+        let learnStart = DispatchTime.now().uptimeNanoseconds
+        _ = try LoadClient.run(port: port, connections: 4, perConnection: 20, make: shapeMake, check: queryCheck)
+        _ = try served.queryShapes()
+        while try served.autoIndexes().isEmpty {
+            guard DispatchTime.now().uptimeNanoseconds - learnStart < 600_000_000_000 else { throw BenchFailure("the shape's index was not built within 10 minutes") }
+            usleep(100_000)
+        }
+        let built = try served.autoIndexes()[0]
+        Figure(scenario: "api", metric: "auto_index_build_ms", value: built.buildMilliseconds, unit: "ms").print()
+        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake, check: queryCheck)
+        let learned = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: shapeMake, check: queryCheck)
+        var pbShape: (seconds: Double, latencies: [Double])?
+        if let pb {
+            let pbShapeMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
+                let filter = "(category='cat-\((c * 31 + i) % BenchRow.categories)')".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                return LoadClient.request("GET", "/api/collections/bench/records?filter=\(filter)&sort=-count&perPage=200&skipTotal=1")
+            }
+            _ = try LoadClient.run(port: pb.port, connections: 4, perConnection: max(1, queries / 40), make: pbShapeMake, check: queryCheck)
+            pbShape = try LoadClient.run(port: pb.port, connections: 4, perConnection: queries / 4, make: pbShapeMake, check: queryCheck)
+        }
+        Figure(scenario: "api", metric: "shape_query_rps", value: Double(queries / 4 * 4) / learned.seconds, unit: "requests/s",
+               baseline: pbShape.map { Double(queries / 4 * 4) / $0.seconds }).print()
+        Figure(scenario: "api", metric: "shape_query_p50_ms", value: median(learned.latencies), unit: "ms", baseline: pbShape.map { median($0.latencies) }).print()
+        let withAuto = try stratusModifyRun(port, run + "a")
+        let perRun = Double(modifies / 4 * 4 * 200)
+        Figure(scenario: "api", metric: "modify_records_per_s_with_auto_index", value: perRun / withAuto.seconds, unit: "records/s",
+               baseline: perRun / withoutAuto.seconds).print()
+
+        // modify_records_per_s: records/modify creating 200 records per request over 4 connections, with every
+        // commit synced to disk (the default durability); then the same on a server run with --durability relaxed.
         let stratusModify = try stratusModifyRun(port, run)
         var pbModify: (seconds: Double, latencies: [Double])?
         if let pb {
@@ -127,7 +171,7 @@ struct APIScenario: AsyncParsableCommand {
                 var r = SplitMix(state: UInt64(c * 1_000_003 + i))
                 let reqs = (0..<200).map { k -> String in
                     let row = BenchRow.make(k, &r)
-                    return #"{"method":"POST","url":"/api/collections/bench/records","body":{"rname":"m-\#(run)-\#(c)-\#(i)-\#(k)","title":"\#(row.title)","body":"\#(row.body)","count":\#(row.count),"score":\#(row.score),"at":\#(row.at),"owner":"\#(row.owner)","lat":\#(row.lat),"lon":\#(row.lon),"tags":["\#(row.tags.joined(separator: "\",\""))"],"nums":[\#(row.nums.map(String.init).joined(separator: ","))],"blob":"\#(row.blob.base64EncodedString())"}}"#
+                    return #"{"method":"POST","url":"/api/collections/bench/records","body":{"rname":"m-\#(run)-\#(c)-\#(i)-\#(k)","title":"\#(row.title)","body":"\#(row.body)","count":\#(row.count),"score":\#(row.score),"at":\#(row.at),"owner":"\#(row.owner)","lat":\#(row.lat),"lon":\#(row.lon),"tags":["\#(row.tags.joined(separator: "\",\""))"],"nums":[\#(row.nums.map(String.init).joined(separator: ","))],"blob":"\#(row.blob.base64EncodedString())","category":"\#(row.category)"}}"#
                 }
                 return LoadClient.request("POST", "/api/batch", body: Data(#"{"requests":[\#(reqs.joined(separator: ","))]}"#.utf8))
             }, check: { status, _ in status == 200 })
@@ -244,9 +288,9 @@ struct PocketBaseSide {
         let auth = try json(port, "POST", "/api/collections/_superusers/auth-with-password", #"{"identity":"bench@example.com","password":"bench-password-123"}"#, token: nil)
         guard let token = auth["token"] as? String else { throw BenchFailure("PocketBase sign-in failed") }
         let fields = [("rname", "text"), ("title", "text"), ("body", "text"), ("count", "number"), ("score", "number"), ("at", "number"),
-                      ("owner", "text"), ("lat", "number"), ("lon", "number"), ("tags", "json"), ("nums", "json"), ("blob", "text")]
+                      ("owner", "text"), ("lat", "number"), ("lon", "number"), ("tags", "json"), ("nums", "json"), ("blob", "text"), ("category", "text")]
             .map { #"{"name":"\#($0.0)","type":"\#($0.1)"}"# }.joined(separator: ",")
-        let indexes = ["title", "count", "score", "at", "owner", "lat"].map { #""CREATE INDEX idx_bench_\#($0) ON bench (\#($0))""# }.joined(separator: ",")
+        let indexes = ["title", "count", "score", "at", "owner", "lat", "category"].map { #""CREATE INDEX idx_bench_\#($0) ON bench (\#($0))""# }.joined(separator: ",")
         _ = try json(port, "POST", "/api/collections", #"{"name":"bench","type":"base","listRule":"","viewRule":"","createRule":"","fields":[\#(fields)],"indexes":[\#(indexes)]}"#, token: token)
         _ = try json(port, "PATCH", "/api/settings", #"{"batch":{"enabled":true,"maxRequests":200,"timeout":60,"maxBodySize":0}}"#, token: token)
         side.stop()
@@ -254,12 +298,12 @@ struct PocketBaseSide {
         let dbq = try DatabaseQueue(path: dir + "/data.db")
         try await dbq.write { db in
             var rng = SplitMix(state: 42)
-            let st = try db.makeStatement(sql: "INSERT INTO bench(id, rname, title, body, count, score, at, owner, lat, lon, tags, nums, blob) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            let st = try db.makeStatement(sql: "INSERT INTO bench(id, rname, title, body, count, score, at, owner, lat, lon, tags, nums, blob, category) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             for i in 0..<records {
                 let r = BenchRow.make(i, &rng)
                 let tags = "[" + r.tags.map { "\"\($0)\"" }.joined(separator: ",") + "]"
                 let nums = "[" + r.nums.map(String.init).joined(separator: ",") + "]"
-                try st.execute(arguments: [String(format: "r%014x", i), r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon, tags, nums, r.blob.base64EncodedString()])
+                try st.execute(arguments: [String(format: "r%014x", i), r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon, tags, nums, r.blob.base64EncodedString(), r.category])
             }
         }
         _ = FileManager.default.createFile(atPath: marker, contents: nil)

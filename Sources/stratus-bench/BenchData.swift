@@ -14,8 +14,11 @@ struct BenchRow {
     var tags: [String]
     var nums: [Int64]
     var blob: Data
+    /// One of 20: each matches about 5% of the records (the api scenario's everyday list query).
+    var category: String = ""
 
     static let titles = 5_000
+    static let categories = 20
     static let words = 1_000
     static let tagVocabulary = 5_000
     /// Points fall in a box of about 1,100 km × 760 km.
@@ -35,7 +38,8 @@ struct BenchRow {
             lon: lonRange.lowerBound + Double(rng.next() % 1_000_000) / 1_000_000 * 10,
             tags: (0..<3).map { _ in "tag-\(rng.next() % UInt64(tagVocabulary))" },
             nums: (0..<3).map { _ in Int64(rng.next() % 10_000) },
-            blob: Data((0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+            blob: Data((0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) }),
+            category: "cat-\(i % categories)"
         )
     }
 

@@ -26,7 +26,8 @@ struct StoreScenario: ParsableCommand {
                 place LOCATION QUERYABLE SORTABLE,
                 tags LIST<STRING> QUERYABLE,
                 nums LIST<INT64> QUERYABLE,
-                blob BYTES
+                blob BYTES,
+                category STRING QUERYABLE
             );
         """
 
@@ -159,6 +160,7 @@ struct StoreScenario: ParsableCommand {
             "at": .timestamp(r.at), "owner": .reference(Reference(recordName: r.owner)),
             "place": .location(Location(latitude: r.lat, longitude: r.lon)),
             "tags": .list(.string, r.tags.map { .string($0) }), "nums": .list(.int64, r.nums.map { .int64($0) }), "blob": .bytes(r.blob),
+            "category": .string(r.category),
         ])
     }
 }
@@ -179,13 +181,14 @@ struct Baseline {
         try queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE bench(id INTEGER PRIMARY KEY, record_name TEXT NOT NULL UNIQUE, title TEXT, body TEXT, count INTEGER,
-                    score REAL, at INTEGER, owner TEXT, lat REAL, lon REAL, tags TEXT, nums TEXT, blob BLOB);
+                    score REAL, at INTEGER, owner TEXT, lat REAL, lon REAL, tags TEXT, nums TEXT, blob BLOB, category TEXT);
                 CREATE INDEX bench_title ON bench(title);
                 CREATE INDEX bench_count ON bench(count);
                 CREATE INDEX bench_score ON bench(score);
                 CREATE INDEX bench_at ON bench(at);
                 CREATE INDEX bench_owner ON bench(owner);
                 CREATE INDEX bench_lat ON bench(lat);
+                CREATE INDEX bench_category ON bench(category);
                 CREATE VIRTUAL TABLE bench_fts USING fts5(body);
                 """)
         }
@@ -193,12 +196,12 @@ struct Baseline {
 
     func insert(_ rows: [BenchRow]) throws {
         try queue.write { db in
-            let st = try db.cachedStatement(sql: "INSERT INTO bench(record_name, title, body, count, score, at, owner, lat, lon, tags, nums, blob) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+            let st = try db.cachedStatement(sql: "INSERT INTO bench(record_name, title, body, count, score, at, owner, lat, lon, tags, nums, blob, category) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
             let fts = try db.cachedStatement(sql: "INSERT INTO bench_fts(rowid, body) VALUES (?, ?)")
             for r in rows {
                 let tags = "[" + r.tags.map { "\"\($0)\"" }.joined(separator: ",") + "]"
                 let nums = "[" + r.nums.map(String.init).joined(separator: ",") + "]"
-                try st.execute(arguments: [r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon, tags, nums, r.blob])
+                try st.execute(arguments: [r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon, tags, nums, r.blob, r.category])
                 try fts.execute(arguments: [db.lastInsertedRowID, r.body])
             }
         }
