@@ -9,9 +9,10 @@ import Synchronization
 /// asks, instead of each holding a fixed slice (five 32 MB caches made a loaded server's memory; five 8 MB ones
 /// left a 1M-record database reading from disk). Each connection may grow to the whole budget.
 ///
-/// The default is 1/128 of the machine's memory, between 32 and 128 MB (128 MB on a 24 GB machine): it keeps a
-/// serving process under 200 MB, and a bigger one pays off only when the operating system does not keep the file
-/// cached itself.
+/// The default is 1/128 of the machine's memory, between 32 and 128 MB (128 MB on a 24 GB machine), meant to keep a
+/// serving process near the console's 200 MB figure; a bigger budget pays off when the operating system does not
+/// keep the database files cached itself. Memory SQLite's sorter takes (CREATE INDEX, ORDER BY without an index) is
+/// not bounded by it.
 public enum CacheBudget {
     public static let defaultMegabytes: Int = Swift.min(128, Swift.max(32, Int(ProcessInfo.processInfo.physicalMemory / 1_048_576 / 128)))
     private static let current = Mutex<Int>(defaultMegabytes)
