@@ -9,7 +9,9 @@ import Testing
 @testable import StratusAPI
 
 /// Sharing through Web Services: an owner, a participant and an outsider, each a real user of the container.
-@Suite struct SharingTests {
+// Serialized: each test hashes three passwords (210,000 PBKDF2 rounds each); seven tests at once on 2 cores starved
+// other suites' servers for seconds at the start of a run.
+@Suite(.serialized) struct SharingTests {
     struct People {
         let owner: ContainerUser, ownerToken: String
         let member: ContainerUser, memberToken: String

@@ -10,7 +10,7 @@ public final class RawClient: @unchecked Sendable {
     /// Bytes received past the last response read (pipelined responses can arrive in one segment).
     private var pending = Data()
 
-    public init(port: UInt16, receiveTimeout: Double = 5) throws {
+    public init(port: UInt16, receiveTimeout: Double = 30) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
