@@ -1,4 +1,5 @@
 import Foundation
+import StratusTestSupport
 import Testing
 @testable import StratusModel
 @testable import StratusStore
@@ -32,22 +33,25 @@ import Testing
     static let listing = Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("c3"))],
                                sorts: [QuerySort(.field("count"), ascending: false)], resultsLimit: 200)
 
-    @Test func aBuiltIndexServesItsShapeAndThePlanSaysSo() throws {
-        let f = try Fixture(schema: Self.schema)
-        try Self.fill(f, 4_000, env: f.dev)
-        _ = try f.dev.query(Self.listing, in: f.pub)
-        let before = try #require(try f.dev.queryShapes().first { $0.shape == "Item: category = · sort -count" })
-        #expect(before.sorts || before.index != nil, "without a composite index SQLite sorts the matches or walks the whole count index: \(before.plan)")
-        let ai = try f.dev.buildAutoIndex(for: QueryShape(Self.listing))
-        #expect(ai.equalityFields == ["category"] && ai.orderField == "count")
-        _ = try f.dev.query(Self.listing, in: f.pub)
-        let after = try #require(try f.dev.queryShapes().first { $0.shape == before.shape })
-        #expect(after.index == ai.name && !after.sorts, "\(after.plan)")
-        // Asking again returns the same index; Production has none; a deploy does not copy it.
-        #expect(try f.dev.buildAutoIndex(for: QueryShape(Self.listing)).name == ai.name)
-        #expect(try f.prod.autoIndexes().isEmpty)
-        try f.store.deploy(f.container, by: "test")
-        #expect(try f.prod.autoIndexes().isEmpty && f.dev.autoIndexes().count == 1)
+    @Test func aBuiltIndexServesItsShapeAndThePlanSaysSo() async throws {
+        // Thousands of synchronous writes: off Swift's few cooperative threads, which other suites' servers need.
+        try await offPool {
+            let f = try Fixture(schema: Self.schema)
+            try Self.fill(f, 4_000, env: f.dev)
+            _ = try f.dev.query(Self.listing, in: f.pub)
+            let before = try #require(try f.dev.queryShapes().first { $0.shape == "Item: category = · sort -count" })
+            #expect(before.sorts || before.index != nil, "without a composite index SQLite sorts the matches or walks the whole count index: \(before.plan)")
+            let ai = try f.dev.buildAutoIndex(for: QueryShape(Self.listing))
+            #expect(ai.equalityFields == ["category"] && ai.orderField == "count")
+            _ = try f.dev.query(Self.listing, in: f.pub)
+            let after = try #require(try f.dev.queryShapes().first { $0.shape == before.shape })
+            #expect(after.index == ai.name && !after.sorts, "\(after.plan)")
+            // Asking again returns the same index; Production has none; a deploy does not copy it.
+            #expect(try f.dev.buildAutoIndex(for: QueryShape(Self.listing)).name == ai.name)
+            #expect(try f.prod.autoIndexes().isEmpty)
+            try f.store.deploy(f.container, by: "test")
+            #expect(try f.prod.autoIndexes().isEmpty && f.dev.autoIndexes().count == 1)
+        }
     }
 
     @Test func aFrequentExpensiveShapeGetsItsIndexByItself() async throws {
@@ -67,83 +71,89 @@ import Testing
         #expect(built.map(\.shape) == ["Item: category = · sort -count"] && built.first?.pinned == false)
     }
 
-    @Test func capsRefusalsAndFieldDrops() throws {
-        let f = try Fixture(schema: Self.schema)
-        try Self.fill(f, 200, env: f.dev)
-        // Shapes one index cannot serve are refused.
-        for q in [Query(recordType: "Item", sorts: [QuerySort(.field("count"))]),
-                  Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x")), QueryFilter(.field("score"), .greaterThan, .double(1))],
-                        sorts: [QuerySort(.field("count"))])] {
-            #expect(throws: StratusError.self) { try f.dev.buildAutoIndex(for: QueryShape(q)) }
-        }
-        // A field that goes (in a Development never deployed) takes its automatic indexes with it.
-        let dev = try EnvironmentStore(container: f.container, environment: .development, file: f.directory.appendingPathComponent("drop.sqlite"),
-                                       assetsDirectory: f.directory.appendingPathComponent("drop-assets"), durability: .relaxed)
-        _ = try dev.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
-        try Self.fill(f, 200, env: dev)
-        _ = try dev.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))],
-                                                         sorts: [QuerySort(.field("score"))])))
-        _ = try dev.buildAutoIndex(for: QueryShape(Self.listing))
-        var schema = try dev.schema()
-        schema.recordTypes[0].fields.removeAll { $0.name == "score" }
-        _ = try dev.applySchema(schema, protecting: Schema(roles: [], recordTypes: []))
-        #expect(try dev.autoIndexes().map(\.orderField) == ["count"])
-        #expect(try dev.query(Self.listing, in: f.pub).records.count == 10)
-        _ = try f.dev.buildAutoIndex(for: QueryShape(Self.listing))
-        // Pin, drop, and the per-type cap.
-        let name = try #require(try f.dev.autoIndexes().first?.name)
-        try f.dev.setAutoIndexPinned(name, true)
-        #expect(try f.dev.autoIndexes().first?.pinned == true)
-        try f.dev.dropAutoIndex(name)
-        #expect(try f.dev.autoIndexes().isEmpty)
-        #expect(throws: StratusError.self) { try f.dev.dropAutoIndex(name) }
-        let capped = try EnvironmentStore(container: f.container, environment: .development, file: f.directory.appendingPathComponent("cap.sqlite"),
-                                          assetsDirectory: f.directory.appendingPathComponent("cap-assets"), durability: .relaxed,
-                                          autoIndexPolicy: AutoIndexPolicy(maximumPerType: 1))
-        _ = try capped.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
-        _ = try capped.buildAutoIndex(for: QueryShape(Self.listing))
-        #expect(throws: StratusError.self) {
-            try capped.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))], sorts: [QuerySort(.field("score"))])))
+    @Test func capsRefusalsAndFieldDrops() async throws {
+        // Thousands of synchronous writes: off Swift's few cooperative threads, which other suites' servers need.
+        try await offPool {
+            let f = try Fixture(schema: Self.schema)
+            try Self.fill(f, 200, env: f.dev)
+            // Shapes one index cannot serve are refused.
+            for q in [Query(recordType: "Item", sorts: [QuerySort(.field("count"))]),
+                      Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x")), QueryFilter(.field("score"), .greaterThan, .double(1))],
+                            sorts: [QuerySort(.field("count"))])] {
+                #expect(throws: StratusError.self) { try f.dev.buildAutoIndex(for: QueryShape(q)) }
+            }
+            // A field that goes (in a Development never deployed) takes its automatic indexes with it.
+            let dev = try EnvironmentStore(container: f.container, environment: .development, file: f.directory.appendingPathComponent("drop.sqlite"),
+                                           assetsDirectory: f.directory.appendingPathComponent("drop-assets"), durability: .relaxed)
+            _ = try dev.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
+            try Self.fill(f, 200, env: dev)
+            _ = try dev.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))],
+                                                             sorts: [QuerySort(.field("score"))])))
+            _ = try dev.buildAutoIndex(for: QueryShape(Self.listing))
+            var schema = try dev.schema()
+            schema.recordTypes[0].fields.removeAll { $0.name == "score" }
+            _ = try dev.applySchema(schema, protecting: Schema(roles: [], recordTypes: []))
+            #expect(try dev.autoIndexes().map(\.orderField) == ["count"])
+            #expect(try dev.query(Self.listing, in: f.pub).records.count == 10)
+            _ = try f.dev.buildAutoIndex(for: QueryShape(Self.listing))
+            // Pin, drop, and the per-type cap.
+            let name = try #require(try f.dev.autoIndexes().first?.name)
+            try f.dev.setAutoIndexPinned(name, true)
+            #expect(try f.dev.autoIndexes().first?.pinned == true)
+            try f.dev.dropAutoIndex(name)
+            #expect(try f.dev.autoIndexes().isEmpty)
+            #expect(throws: StratusError.self) { try f.dev.dropAutoIndex(name) }
+            let capped = try EnvironmentStore(container: f.container, environment: .development, file: f.directory.appendingPathComponent("cap.sqlite"),
+                                              assetsDirectory: f.directory.appendingPathComponent("cap-assets"), durability: .relaxed,
+                                              autoIndexPolicy: AutoIndexPolicy(maximumPerType: 1))
+            _ = try capped.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
+            _ = try capped.buildAutoIndex(for: QueryShape(Self.listing))
+            #expect(throws: StratusError.self) {
+                try capped.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))], sorts: [QuerySort(.field("score"))])))
+            }
         }
     }
 
     /// Random filters, sorts, limits and continuation pages over 50,000 records, with and without the automatic
     /// indexes: every page the same.
-    @Test func indexesNeverChangeAResult() throws {
-        let f = try Fixture(schema: Self.schema)
-        try Self.fill(f, 50_000, env: f.dev)
-        var rng = SystemRandomNumberGenerator()
-        var queries: [Query] = []
-        for _ in 0..<60 {
-            var filters = [QueryFilter(.field("category"), .equals, .string("c\(rng.next(upperBound: 21) as UInt64)"))]
-            if Bool.random(using: &rng) { filters.append(QueryFilter(.field("count"), .greaterThanOrEquals, .int64(Int64(rng.next(upperBound: 500) as UInt64)))) }
-            let sortField = filters.count == 2 ? "count" : (Bool.random(using: &rng) ? "count" : "score")
-            queries.append(Query(recordType: "Item", filters: filters, sorts: [QuerySort(.field(sortField), ascending: Bool.random(using: &rng))],
-                                 resultsLimit: Int(rng.next(upperBound: 200) as UInt64) + 1))
-        }
-        func pages(_ q: Query) throws -> [[String]] {
-            var q = q, out: [[String]] = []
-            for _ in 0..<3 {
-                let page = try f.dev.query(q, in: f.pub)
-                out.append(page.records.map(\.recordName))
-                guard let m = page.continuationMarker else { break }
-                q.continuationMarker = m
+    @Test func indexesNeverChangeAResult() async throws {
+        // Thousands of synchronous writes: off Swift's few cooperative threads, which other suites' servers need.
+        try await offPool {
+            let f = try Fixture(schema: Self.schema)
+            try Self.fill(f, 50_000, env: f.dev)
+            var rng = SystemRandomNumberGenerator()
+            var queries: [Query] = []
+            for _ in 0..<60 {
+                var filters = [QueryFilter(.field("category"), .equals, .string("c\(rng.next(upperBound: 21) as UInt64)"))]
+                if Bool.random(using: &rng) { filters.append(QueryFilter(.field("count"), .greaterThanOrEquals, .int64(Int64(rng.next(upperBound: 500) as UInt64)))) }
+                let sortField = filters.count == 2 ? "count" : (Bool.random(using: &rng) ? "count" : "score")
+                queries.append(Query(recordType: "Item", filters: filters, sorts: [QuerySort(.field(sortField), ascending: Bool.random(using: &rng))],
+                                     resultsLimit: Int(rng.next(upperBound: 200) as UInt64) + 1))
             }
-            return out
+            func pages(_ q: Query) throws -> [[String]] {
+                var q = q, out: [[String]] = []
+                for _ in 0..<3 {
+                    let page = try f.dev.query(q, in: f.pub)
+                    out.append(page.records.map(\.recordName))
+                    guard let m = page.continuationMarker else { break }
+                    q.continuationMarker = m
+                }
+                return out
+            }
+            let plain = try queries.map(pages)
+            for shape in Set(queries.map(QueryShape.init)) { _ = try f.dev.buildAutoIndex(for: shape) }
+            // One index per (equality, order) pair serves both directions and the range on its order field.
+            #expect(try Set(f.dev.autoIndexes().map { $0.orderField ?? "" }) == ["count", "score"])
+            let indexed = try queries.map(pages)
+            for (i, q) in queries.enumerated() { #expect(plain[i] == indexed[i], "\(QueryShape(q)) limit \(q.resultsLimit)") }
+            // A marker taken before the index was built continues after it.
+            for ai in try f.dev.autoIndexes() { try f.dev.dropAutoIndex(ai.name) }
+            let first = try f.dev.query(Self.listing, in: f.pub)
+            _ = try f.dev.buildAutoIndex(for: QueryShape(Self.listing))
+            var next = Self.listing
+            next.continuationMarker = first.continuationMarker
+            let continued = try f.dev.query(next, in: f.pub).records.map(\.recordName)
+            #expect(Set(continued).isDisjoint(with: first.records.map(\.recordName)) && !continued.isEmpty)
         }
-        let plain = try queries.map(pages)
-        for shape in Set(queries.map(QueryShape.init)) { _ = try f.dev.buildAutoIndex(for: shape) }
-        // One index per (equality, order) pair serves both directions and the range on its order field.
-        #expect(try Set(f.dev.autoIndexes().map { $0.orderField ?? "" }) == ["count", "score"])
-        let indexed = try queries.map(pages)
-        for (i, q) in queries.enumerated() { #expect(plain[i] == indexed[i], "\(QueryShape(q)) limit \(q.resultsLimit)") }
-        // A marker taken before the index was built continues after it.
-        for ai in try f.dev.autoIndexes() { try f.dev.dropAutoIndex(ai.name) }
-        let first = try f.dev.query(Self.listing, in: f.pub)
-        _ = try f.dev.buildAutoIndex(for: QueryShape(Self.listing))
-        var next = Self.listing
-        next.continuationMarker = first.continuationMarker
-        let continued = try f.dev.query(next, in: f.pub).records.map(\.recordName)
-        #expect(Set(continued).isDisjoint(with: first.records.map(\.recordName)) && !continued.isEmpty)
     }
 }
