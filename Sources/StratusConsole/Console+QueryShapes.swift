@@ -21,7 +21,11 @@ extension Console {
         }
         let indexes = automatic.values.sorted { $0.name < $1.name }.map { ai -> [String: Any] in
             ["name": ai.name, "fields": "\(ai.recordType)(\((ai.equalityFields + (ai.orderField.map { [$0] } ?? [])).joined(separator: ", ")))",
-             "shape": ai.shape, "pinned": ai.pinned, "lastUsed": ValueDisplay.utcString(ai.lastUsedAt), "built": String(format: "%.0f", ai.buildMilliseconds),
+             "shape": ai.shape, "pinned": ai.pinned, "lastUsed": ValueDisplay.utcString(ai.lastUsedAt),
+             "state": ai.isReady ? "ready" : "building, \(Int(scope.env.autoIndexProgress(ai) * 100))% copied",
+             "size": ValueDisplay.byteCount(ai.estimatedBytes),
+             "built": ai.isReady ? String(format: "%.0f", ai.buildMilliseconds) : "–",
+             "longestStep": ai.isReady ? String(format: "%.1f", ai.longestStepMilliseconds) : "–",
              "pinAction": "\(scope.base)/query-shapes/indexes/\(ai.name)/\(ai.pinned ? "unpin" : "pin")",
              "dropAction": "\(scope.base)/query-shapes/indexes/\(ai.name)/drop"]
         }
@@ -29,17 +33,19 @@ extension Console {
         if let error { values["error"] = error }
         if let m = req.query("done") { values["message"] = m }
         let json: [String: Any] = ["shapes": shapes.map { ["shape": $0["shape"]!, "calls": $0["calls"]!, "index": $0["index"]!, "kind": $0["kind"]!, "p50Milliseconds": $0["p50"]!] },
-                                   "automaticIndexes": indexes.map { ["name": $0["name"]!, "pinned": $0["pinned"]!] }]
+                                   "automaticIndexes": indexes.map { ["name": $0["name"]!, "pinned": $0["pinned"]!, "state": $0["state"]!] }]
         return page(req, s, scope, tab: "shapes", "query-shapes", title: "Query shapes", values, json: json, status: error == nil ? .ok : .badRequest)
     }
 
-    /// "Build an index now" for a listed shape: pinned, since an admin asked for it.
+    /// "Build an index now" for a listed shape: pinned, since an admin asked for it. The build goes on in the
+    /// background; the page shows how far it has come.
     func buildShapeIndex(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let shape = form(req)["shape"] ?? ""
         do {
-            let ai = try scope.env.buildAutoIndex(forShape: shape)
+            let ai = try scope.env.buildAutoIndexInBackground(forShape: shape)
             try audit(s, scope, "build index", "\(ai.name) for \(shape)")
-            return .redirect(to: scope.link("\(scope.base)/query-shapes", [("done", "Built \(ai.name) for \(shape) in \(String(format: "%.0f", ai.buildMilliseconds)) ms.")]))
+            let done = ai.isReady ? "\(ai.name) serves \(shape)." : "Building \(ai.name) for \(shape): queries use it once it is complete."
+            return .redirect(to: scope.link("\(scope.base)/query-shapes", [("done", done)]))
         } catch let e as StratusError where e.code == .badRequest {
             return try queryShapesPage(req, s, scope, error: e.reason)
         }

@@ -57,36 +57,59 @@ extension EnvironmentStore {
 
     // MARK: automatic indexes
 
-    /// Moves the used indexes' `last_used_at`, drops unpinned ones unused for `dropUnusedAfter`, and builds the index
-    /// of the best candidate shape that has none, on a thread of its own (one build at a time per environment).
+    /// Moves the used indexes' `last_used_at`, drops unpinned ones unused for `dropUnusedAfter`, and, on a thread
+    /// of its own (one build at a time per environment), finishes a build a restart interrupted or builds the index
+    /// of the best candidate shape that has none (skipping shapes whose build failed within `retryFailedAfter`).
     func maintainAutoIndexes(candidates: [QueryShape]) {
         let used = autoIndexUse.withLock { u in defer { u.removeAll() }; return u }
         let now = Clock.nowMillis()
         let policy = autoIndexPolicy
-        try? pool.write { db in
+        try? write { db, catalog in
             for name in used { try db.execute(sql: "UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", arguments: [now, name]) }
-            for ai in try AutoIndexes.load(db) where !ai.pinned && now - ai.lastUsedAt > policy.dropUnusedAfter {
+            var dropped = false
+            for ai in try AutoIndexes.load(db) where ai.isReady && !ai.pinned && now - ai.lastUsedAt > policy.dropUnusedAfter {
                 try AutoIndexes.drop(ai.name, db)
+                dropped = true
             }
+            if dropped { catalog = try SchemaStorage.load(db) }
         }
-        guard policy.enabled, !candidates.isEmpty else { return }
+        guard policy.enabled else { return }
         let catalog = cachedCatalog.withLock { $0 }
-        guard let shape = candidates.first(where: { c in !catalog.autoIndexes.contains { $0.serves(c) } }) else { return }
+        let failures = autoIndexFailures.withLock { $0 }
+        let unfinished = catalog.autoIndexes.first { !$0.isReady }
+        let shape = candidates.first { c in
+            !catalog.autoIndexes.contains { $0.serves(c) } && (failures[c.description].map { now - $0 > policy.retryFailedAfter } ?? true)
+        }
+        guard unfinished != nil || shape != nil else { return }
         guard autoIndexBuilding.withLock({ b in defer { b = true }; return !b }) else { return }
         Thread { [self] in
             defer { autoIndexBuilding.withLock { $0 = false } }
-            _ = try? buildAutoIndex(for: shape)
+            if let unfinished { _ = try? finishAutoIndex(unfinished.name) } else if let shape { _ = try? buildAutoIndex(for: shape) }
         }.start()
     }
 
     /// Builds the composite index that serves `shape` (equality fields, then its sort or range field), within the
-    /// per-type and per-environment caps. SQLite's CREATE INDEX reads the table once and holds the writer meanwhile
-    /// (about a second per million records on this class of machine); the time it took is kept with the index.
+    /// per-type, per-environment and size caps, and returns it complete.
+    ///
+    /// The build never holds the writer for long: one short transaction creates the empty index table and the
+    /// triggers that keep it current from then on, then steps of a few thousand rows, each its own transaction of
+    /// about `stepMilliseconds`, copy the existing rows in id order; writers run between steps. The worst a write
+    /// waits is one step (the longest is kept with the index), where CREATE INDEX held the writer for the whole
+    /// table (9 s at 1M records). Queries use the index only once the last step has marked it complete. A step
+    /// that fails (disk full) drops what was built, so the index is absent rather than half there, and the shape
+    /// is tried again after `retryFailedAfter`; a build cut short by a crash is finished after the restart.
     @discardableResult
     public func buildAutoIndex(for shape: QueryShape, pinned: Bool = false) throws(StratusError) -> AutoIndex {
+        let started = try startAutoIndex(for: shape, pinned: pinned)
+        return started.isReady ? started : try finishAutoIndex(started.name)
+    }
+
+    /// The first step of a build (see `buildAutoIndex`); an index that already serves the shape is returned as it is.
+    func startAutoIndex(for shape: QueryShape, pinned: Bool) throws(StratusError) -> AutoIndex {
         guard shape.wantsCompositeIndex, let order = shape.orderField else {
             throw StratusError.badRequest("shape '\(shape.description.prefix(200))' is not one a composite index serves: it needs equality fields and one sort or range field, and no other filters")
         }
+        let policy = autoIndexPolicy
         return try write { db, catalog in
             guard let type = catalog.type(named: shape.recordType) else { throw StratusError.badRequest("record type '\(shape.recordType.prefix(100))' does not exist") }
             if let existing = catalog.autoIndexes.first(where: { $0.serves(shape) }) { return existing }
@@ -96,28 +119,88 @@ extension EnvironmentStore {
             guard let cols = AutoIndexes.columns(ai, type) else {
                 throw StratusError.badRequest("the fields of shape '\(shape.description.prefix(200))' cannot share a B-tree index (lists, locations, assets and bytes cannot)")
             }
-            guard catalog.autoIndexes(of: type.name).count < autoIndexPolicy.maximumPerType,
-                  catalog.autoIndexes.count < autoIndexPolicy.maximumPerEnvironment else {
-                throw StratusError.badRequest("record type '\(type.name)' has \(autoIndexPolicy.maximumPerType) automatic indexes already (or the environment \(autoIndexPolicy.maximumPerEnvironment)): drop one first")
+            guard catalog.autoIndexes(of: type.name).count < policy.maximumPerType,
+                  catalog.autoIndexes.count < policy.maximumPerEnvironment else {
+                throw StratusError.badRequest("record type '\(type.name)' has \(policy.maximumPerType) automatic indexes already (or the environment \(policy.maximumPerEnvironment)): drop one first")
+            }
+            ai.estimatedBytes = try AutoIndexes.estimatedBytes(type: type, columns: cols, db)
+            let total = catalog.autoIndexes.reduce(0) { $0 + $1.estimatedBytes }
+            guard total + ai.estimatedBytes <= policy.maximumTotalBytes else {
+                throw StratusError.badRequest("an index for shape '\(shape.description.prefix(200))' would take about \(ai.estimatedBytes >> 20) MB, past the \(policy.maximumTotalBytes >> 20) MB the automatic indexes of this environment may use (\(total >> 20) MB now): drop one first")
             }
             ai.name = AutoIndexes.name(typeID: type.id, columns: cols)
-            let started = ContinuousClock.now
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(ai.name) ON \(type.table)(\(cols.joined(separator: ", ")))")
-            let took = ContinuousClock.now - started
-            ai.buildMilliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
-            try AutoIndexes.create(ai, type, db)
+            try AutoIndexes.start(ai, type, columns: cols, db)
             catalog = try SchemaStorage.load(db)
-            return ai
+            return catalog.autoIndexes.first { $0.name == ai.name } ?? ai
         }
     }
 
-    /// Builds the index for a shape the console lists (its description), now.
-    public func buildAutoIndex(forShape description: String) throws(StratusError) -> AutoIndex {
+    /// Copies the rows into a started index, step by step, until it is complete (see `buildAutoIndex`).
+    @discardableResult
+    public func finishAutoIndex(_ name: String) throws(StratusError) -> AutoIndex {
+        let policy = autoIndexPolicy
+        let started = ContinuousClock.now
+        var rows = 1_000
+        var longest = 0.0
+        while true {
+            let stepStarted = ContinuousClock.now
+            let done: Bool
+            do {
+                done = try write { db, catalog in
+                    guard var ai = catalog.autoIndexes.first(where: { $0.name == name }), !ai.isReady else { return true }
+                    guard let type = catalog.type(named: ai.recordType), let cols = AutoIndexes.columns(ai, type) else { return true }
+                    guard try AutoIndexes.fill(ai, type, columns: cols, limit: rows, db).done else { return false }
+                    ai.builtThrough = nil
+                    ai.buildMilliseconds = (ContinuousClock.now - started).milliseconds
+                    ai.longestStepMilliseconds = max(longest, (ContinuousClock.now - stepStarted).milliseconds)
+                    let spec = String(decoding: try JSONEncoder().encode(ai), as: UTF8.self)
+                    try db.execute(sql: "UPDATE auto_indexes SET spec = ? WHERE name = ?", arguments: [spec, name])
+                    catalog = try SchemaStorage.load(db)
+                    return true
+                }
+            } catch {
+                // Leave no half-built index behind (its triggers would slow every write for nothing).
+                let shape = cachedCatalog.withLock { $0.autoIndexes.first { $0.name == name }?.shape }
+                try? write { db, catalog in
+                    try AutoIndexes.drop(name, db)
+                    catalog = try SchemaStorage.load(db)
+                }
+                if let shape { autoIndexFailures.withLock { $0[shape] = Clock.nowMillis() } }
+                throw error
+            }
+            let took = (ContinuousClock.now - stepStarted).milliseconds
+            longest = max(longest, took)
+            if done { break }
+            if took < policy.stepMilliseconds / 2 { rows = min(rows * 2, 200_000) } else if took > policy.stepMilliseconds * 2 { rows = max(rows / 2, 100) }
+            usleep(200)  // let a waiting writer in first
+        }
+        guard let ai = try autoIndexes().first(where: { $0.name == name }) else {
+            throw StratusError(.notFound, "automatic index '\(name.prefix(100))' was dropped while it was being built")
+        }
+        return ai
+    }
+
+    /// Starts building the index for a shape the console lists (its description) and finishes it on a thread of
+    /// its own; the returned index says how far the build has come.
+    public func buildAutoIndexInBackground(forShape description: String) throws(StratusError) -> AutoIndex {
         let spec: String? = try read { db, _ in try String.fetchOne(db, sql: "SELECT spec FROM query_shapes WHERE shape = ?", arguments: [description]) }
         guard let spec, let shape = try? JSONDecoder().decode(QueryShape.self, from: Data(spec.utf8)) else {
             throw StratusError(.notFound, "no query shape '\(description.prefix(200))' has run in this environment")
         }
-        return try buildAutoIndex(for: shape, pinned: true)
+        let ai = try startAutoIndex(for: shape, pinned: true)
+        if !ai.isReady { Thread { [self] in _ = try? finishAutoIndex(ai.name) }.start() }
+        return ai
+    }
+
+    /// How far a build has come (0…1): the share of the type's rows, by id, copied so far.
+    public func autoIndexProgress(_ ai: AutoIndex) -> Double {
+        guard let through = ai.builtThrough else { return 1 }
+        let bounds: (Int64, Int64)? = try? read { db, catalog in
+            guard let type = catalog.type(named: ai.recordType), let r = try Row.fetchOne(db, sql: "SELECT min(id), max(id) FROM \(type.table)") else { return nil }
+            return ((r[0] as Int64?) ?? 0, (r[1] as Int64?) ?? 0)
+        }
+        guard let (low, high) = bounds, high > low else { return 0 }
+        return min(1, max(0, Double(through - low) / Double(high - low)))
     }
 
     /// The automatic indexes of this environment.

@@ -47,8 +47,10 @@ public final class EnvironmentStore: Sendable {
     let autoIndexUse = Mutex<Set<String>>([])
     /// When Stratus builds indexes for query shapes (`ServerConfig.autoIndexes`).
     let autoIndexPolicy: AutoIndexPolicy
-    /// Shapes whose index is being built (one build at a time per environment).
+    /// Whether an index is being built (one build at a time per environment).
     let autoIndexBuilding = Mutex<Bool>(false)
+    /// Shapes whose index build failed, and when (tried again after `retryFailedAfter`).
+    let autoIndexFailures = Mutex<[String: Int64]>([:])
 
     init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
          quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,

@@ -156,4 +156,126 @@ import Testing
             #expect(Set(continued).isDisjoint(with: first.records.map(\.recordName)) && !continued.isEmpty)
         }
     }
+
+    /// The build runs in steps that writes interleave with: records created, moved in and out of the shape,
+    /// re-sorted and deleted between steps (before and after the copy has passed them) are all where they belong
+    /// once it is complete; and until then no query uses it.
+    @Test func writesBetweenBuildStepsAreInTheIndex() async throws {
+        try await offPool {
+            let f = try Fixture(schema: Self.schema)
+            try Self.fill(f, 3_000, env: f.dev)
+            let ai = try f.dev.startAutoIndex(for: QueryShape(Self.listing), pinned: false)
+            #expect(!ai.isReady)
+            #expect(try f.dev.query(Self.listing, in: f.pub).servedBy != ai.name)
+            var step = 0, n = 0
+            var rng = SystemRandomNumberGenerator()
+            while true {
+                let done = try f.dev.write { db, catalog in
+                    let type = catalog.type(named: "Item")!
+                    return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 250, db).done
+                }
+                if done { break }
+                step += 1
+                // Between steps: a new record in the shape, one moved into it and one out of it, one re-sorted, one deleted.
+                n += 1
+                try f.save([StoredRecord(recordName: "new\(n)", recordType: "Item", fields: ["category": .string("c3"), "count": .int64(Int64(n))])], in: f.dev)
+                for (name, fields) in [(String(format: "r%06d", Int(rng.next(upperBound: 3000) as UInt64)), ["category": FieldValue.string("c3")]),
+                                       (String(format: "r%06d", 3 + 20 * Int(rng.next(upperBound: 150) as UInt64)), ["category": .string("c4")]),
+                                       (String(format: "r%06d", 3 + 20 * Int(rng.next(upperBound: 150) as UInt64)), ["count": .int64(Int64(rng.next(upperBound: 900) as UInt64))])] {
+                    _ = try f.one(.forceUpdate, StoredRecord(recordName: name, recordType: "Item", fields: fields), in: f.dev)
+                }
+                _ = try f.one(.forceDelete, StoredRecord(recordName: String(format: "r%06d", Int(rng.next(upperBound: 3000) as UInt64)), recordType: "Item"), in: f.dev)
+            }
+            #expect(step >= 10, "3,000 rows in steps of 250")
+            let ready = try #require(try f.dev.autoIndexes().first)
+            #expect(ready.isReady)
+            func pages() throws -> [String] {
+                var q = Self.listing, out: [String] = []
+                q.resultsLimit = 97
+                while true {
+                    let page = try f.dev.query(q, in: f.pub)
+                    out += page.records.map(\.recordName)
+                    guard let m = page.continuationMarker else { return out }
+                    q.continuationMarker = m
+                }
+            }
+            #expect(try f.dev.query(Self.listing, in: f.pub).servedBy == ready.name)
+            let indexed = try pages()
+            try f.dev.dropAutoIndex(ready.name)
+            let plain = try pages()
+            #expect(indexed == plain && indexed.count > 150)
+        }
+    }
+
+    /// A build cut short (the process killed between steps) leaves an index no query uses; the next maintenance
+    /// finishes it. A build that fails (the disk full) leaves no trace: no index table, no trigger, no row, every
+    /// write working; it is tried again later.
+    @Test func interruptedAndFailedBuilds() async throws {
+        try await offPool {
+            let f = try Fixture(schema: Self.schema)
+            let file = f.directory.appendingPathComponent("cut.sqlite")
+            func open(_ policy: AutoIndexPolicy = AutoIndexPolicy()) throws -> EnvironmentStore {
+                try EnvironmentStore(container: f.container, environment: .development, file: file,
+                                     assetsDirectory: f.directory.appendingPathComponent("cut-assets"), durability: .relaxed, autoIndexPolicy: policy)
+            }
+            do {
+                let env = try open()
+                _ = try env.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
+                try Self.fill(f, 2_000, env: env)
+                let ai = try env.startAutoIndex(for: QueryShape(Self.listing), pinned: false)
+                _ = try env.write { db, catalog in
+                    let type = catalog.type(named: "Item")!
+                    return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 300, db)
+                }
+            }
+            let reopened = try open()
+            let cut = try #require(try reopened.autoIndexes().first)
+            #expect(!cut.isReady && (cut.builtThrough ?? 0) > 0)
+            let served = try reopened.query(Self.listing, in: f.pub)
+            #expect(served.servedBy != cut.name && served.records.count == 100)
+            reopened.maintainAutoIndexes(candidates: [])
+            var finished = false
+            for _ in 0..<200 where !finished {
+                usleep(25_000)
+                finished = try reopened.autoIndexes().first?.isReady == true
+            }
+            #expect(finished)
+            #expect(try reopened.query(Self.listing, in: f.pub).servedBy == cut.name)
+            try reopened.dropAutoIndex(cut.name)
+
+            // Disk full: SQLite may grow the file by only a few pages.
+            let full = try open(AutoIndexPolicy(retryFailedAfter: 0))
+            try full.pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }  // no free pages left from the index dropped above
+            let pages = try full.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count")! }
+            try full.pool.write { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 12)") }
+            #expect(throws: StratusError.self) { try full.buildAutoIndex(for: QueryShape(Self.listing)) }
+            #expect(try full.autoIndexes().isEmpty)
+            let leftovers = try full.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 't%\\_auto\\_%' ESCAPE '\\'") }
+            #expect(leftovers.isEmpty, "\(leftovers)")
+            #expect(full.autoIndexFailures.withLock { $0.keys.contains(QueryShape(Self.listing).description) })
+            try full.pool.write { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+            _ = try f.one(.forceUpdate, StoredRecord(recordName: "r000003", recordType: "Item", fields: ["count": .int64(1)]), in: full)
+            #expect(try full.buildAutoIndex(for: QueryShape(Self.listing)).isReady)
+            #expect(try full.integrityCheck() == "ok")
+        }
+    }
+
+    /// The automatic indexes of an environment together stay within their size budget.
+    @Test func theSizeBudgetRefusesAnIndexThatWouldExceedIt() async throws {
+        try await offPool {
+            let f = try Fixture(schema: Self.schema)
+            let env = try EnvironmentStore(container: f.container, environment: .development, file: f.directory.appendingPathComponent("budget.sqlite"),
+                                           assetsDirectory: f.directory.appendingPathComponent("budget-assets"), durability: .relaxed,
+                                           autoIndexPolicy: AutoIndexPolicy(maximumTotalBytes: 150_000))
+            _ = try env.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
+            try Self.fill(f, 2_000, env: env)
+            let first = try env.buildAutoIndex(for: QueryShape(Self.listing))
+            #expect(first.estimatedBytes > 50_000 && first.estimatedBytes < 150_000)
+            let error = expectError(.badRequest) {
+                try env.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))], sorts: [QuerySort(.field("score"))])))
+            }
+            #expect(error?.reason.contains("150") == false || error?.reason.contains("MB") == true)
+            #expect(try env.autoIndexes().count == 1)
+        }
+    }
 }

@@ -1,6 +1,11 @@
 /// A composite index Stratus built itself for a query shape it saw often and found expensive: the zone, the
-/// shape's equality fields, then its sort (or range) field. SQLite keeps every index entry in rowid order after its
-/// columns, so the index also hands rows over in the `(sort, id)` order that keyset paging needs.
+/// shape's equality fields, then its sort (or range) field, then the record's id, so that it hands rows over in the
+/// `(sort, id)` order that keyset paging needs.
+///
+/// It is an index table (`name`: the record's id and those columns, with a B-tree index over them) that triggers on
+/// the type's table keep current, rather than a CREATE INDEX on that table: SQLite builds an index in one statement
+/// that holds the writer until it is done (9 s at 1M records, cold), while an index table fills in short steps that
+/// writers interleave with (see `EnvironmentStore.buildAutoIndex`).
 public struct AutoIndex: Sendable, Hashable, Codable {
     public var name: String
     public var recordType: String
@@ -13,8 +18,16 @@ public struct AutoIndex: Sendable, Hashable, Codable {
     public var pinned: Bool
     public var createdAt: Int64
     public var lastUsedAt: Int64
-    /// How long building it held the writer (milliseconds).
+    /// How long building it took, all steps (milliseconds).
     public var buildMilliseconds: Double
+    /// While it is being built, the last record id copied into it (nil once it is complete; queries use it only then).
+    public var builtThrough: Int64?
+    /// Its estimated size on disk (bytes), counted against the environment's budget.
+    public var estimatedBytes: Int64 = 0
+    /// The longest any one build step held the writer (milliseconds): what a write may have waited for it.
+    public var longestStepMilliseconds: Double = 0
+
+    public var isReady: Bool { builtThrough == nil }
 
     public init(name: String, recordType: String, equalityFields: [String], orderField: String?, shape: String, pinned: Bool = false,
                 createdAt: Int64, lastUsedAt: Int64, buildMilliseconds: Double = 0) {

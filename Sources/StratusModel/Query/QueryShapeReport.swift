@@ -30,11 +30,13 @@ public struct QueryShapeReport: Sendable, Hashable {
     /// The index the plan uses, or nil when it scans or sorts without one.
     public var index: String? { Self.index(in: plan) }
 
-    /// The first index an `EXPLAIN QUERY PLAN` names.
+    /// The first index an `EXPLAIN QUERY PLAN` names. An automatic index's B-tree is `<name>_k` on its index
+    /// table (see `AutoIndex`): it is given as `<name>`, the name the console and the CLI know it by.
     public static func index(in plan: [String]) -> String? {
         for line in plan {
             if let r = line.range(of: "USING COVERING INDEX ") ?? line.range(of: "USING INDEX ") {
-                return String(line[r.upperBound...].prefix { $0 != " " })
+                let name = line[r.upperBound...].prefix { $0 != " " }
+                return String(name.contains("_auto_") && name.hasSuffix("_k") ? name.dropLast(2) : name)
             }
         }
         return nil

@@ -2,15 +2,24 @@ import Foundation
 import GRDB
 import StratusModel
 
-/// Stores automatic indexes (`auto_indexes` rows and the SQLite indexes they name) inside a transaction. Every change
-/// moves the schema generation, so each process's cached catalog, and with it the query compiler, sees it at once.
+/// Stores automatic indexes (`auto_indexes` rows and the index tables and triggers they name) inside a transaction.
+/// Every change of what queries may use moves the schema generation, so each process's cached catalog, and with it
+/// the query compiler, sees it at once.
+///
+/// An automatic index `n` on type table `T` is: table `n(id INTEGER PRIMARY KEY, zone_id, c1, …)`, index `n_k` on
+/// `n(zone_id, c1, …)` (its entries end with the id, so it is covering and ordered as keyset paging needs), and
+/// triggers `n_i`, `n_u`, `n_d` on `T` that copy every insert, update of those columns and delete into `n`. The
+/// triggers exist from the first step of a build, so a row written while the build is under way is in `n` whether or
+/// not the build's copy has passed it yet.
 enum AutoIndexes {
     static func load(_ db: Database) throws -> [AutoIndex] {
         guard try db.tableExists("auto_indexes") else { return [] }
-        return try Row.fetchAll(db, sql: "SELECT spec, pinned, last_used_at FROM auto_indexes ORDER BY name").compactMap { r in
+        return try Row.fetchAll(db, sql: "SELECT spec, pinned, last_used_at, built_through, bytes FROM auto_indexes ORDER BY name").compactMap { r in
             guard var ai = try? JSONDecoder().decode(AutoIndex.self, from: Data((r[0] as String).utf8)) else { return nil }
             ai.pinned = r[1]
             ai.lastUsedAt = r[2]
+            ai.builtThrough = r[3]
+            ai.estimatedBytes = r[4]
             return ai
         }
     }
@@ -33,16 +42,51 @@ enum AutoIndexes {
         return "t\(typeID)_auto_" + String(h, radix: 16)
     }
 
-    /// Records an index built on the type's table.
-    static func create(_ ai: AutoIndex, _ type: CatalogType, _ db: Database) throws {
-        let spec = String(decoding: try JSONEncoder().encode(ai), as: UTF8.self)
-        try db.execute(sql: "REPLACE INTO auto_indexes(name, type_id, spec, pinned, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [ai.name, type.id, spec, ai.pinned, ai.createdAt, ai.lastUsedAt])
+    /// First step of a build: the empty index table, its index and its triggers, and the `auto_indexes` row that
+    /// says it is being built (`built_through` 0).
+    static func start(_ ai: AutoIndex, _ type: CatalogType, columns: [String], _ db: Database) throws {
+        let n = ai.name, cols = columns.joined(separator: ", ")
+        let newValues = columns.map { "new.\($0)" }.joined(separator: ", ")
+        try db.execute(sql: """
+            CREATE TABLE \(n)(id INTEGER PRIMARY KEY, \(cols));
+            CREATE INDEX \(n)_k ON \(n)(\(cols));
+            CREATE TRIGGER \(n)_i AFTER INSERT ON \(type.table) BEGIN INSERT OR REPLACE INTO \(n)(id, \(cols)) VALUES (new.id, \(newValues)); END;
+            CREATE TRIGGER \(n)_u AFTER UPDATE OF \(cols) ON \(type.table) BEGIN UPDATE \(n) SET (\(cols)) = (\(newValues)) WHERE id = old.id; END;
+            CREATE TRIGGER \(n)_d AFTER DELETE ON \(type.table) BEGIN DELETE FROM \(n) WHERE id = old.id; END;
+            """)
+        var building = ai
+        building.builtThrough = 0
+        let spec = String(decoding: try JSONEncoder().encode(building), as: UTF8.self)
+        try db.execute(sql: "REPLACE INTO auto_indexes(name, type_id, spec, pinned, created_at, last_used_at, built_through, bytes) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+                       arguments: [ai.name, type.id, spec, ai.pinned, ai.createdAt, ai.lastUsedAt, ai.estimatedBytes])
         _ = try SchemaStorage.bumpGeneration(db)
     }
 
+    /// One step of a build: copies up to `limit` rows after the last one copied. Returns how many it copied and
+    /// whether the index is complete (then queries may use it).
+    static func fill(_ ai: AutoIndex, _ type: CatalogType, columns: [String], limit: Int, _ db: Database) throws -> (copied: Int, done: Bool) {
+        guard let from = try Int64.fetchOne(db, sql: "SELECT built_through FROM auto_indexes WHERE name = ?", arguments: [ai.name]) else {
+            return (0, true)  // dropped meanwhile, or complete
+        }
+        let cols = columns.joined(separator: ", ")
+        let through = try Int64.fetchOne(db, sql: "SELECT id FROM \(type.table) WHERE id > ? ORDER BY id LIMIT 1 OFFSET ?", arguments: [from, limit - 1])
+        try db.execute(sql: "INSERT OR IGNORE INTO \(ai.name)(id, \(cols)) SELECT id, \(cols) FROM \(type.table) WHERE id > ? AND id <= ?",
+                       arguments: [from, through ?? Int64.max])
+        let copied = db.changesCount
+        if let through {
+            try db.execute(sql: "UPDATE auto_indexes SET built_through = ? WHERE name = ?", arguments: [through, ai.name])
+            return (copied, false)
+        }
+        try db.execute(sql: "UPDATE auto_indexes SET built_through = NULL WHERE name = ?", arguments: [ai.name])
+        _ = try SchemaStorage.bumpGeneration(db)
+        return (copied, true)
+    }
+
     static func drop(_ name: String, _ db: Database) throws {
-        try db.execute(sql: "DROP INDEX IF EXISTS \(name)")
+        try db.execute(sql: """
+            DROP TRIGGER IF EXISTS \(name)_i; DROP TRIGGER IF EXISTS \(name)_u; DROP TRIGGER IF EXISTS \(name)_d;
+            DROP TABLE IF EXISTS \(name);
+            """)
         try db.execute(sql: "DELETE FROM auto_indexes WHERE name = ?", arguments: [name])
         _ = try SchemaStorage.bumpGeneration(db)
     }
@@ -54,10 +98,22 @@ enum AutoIndexes {
         }
     }
 
-    /// A type's table is going: its indexes go with it; only the rows are left to remove.
+    /// A type's table is gone, and its triggers with it: its index tables go too.
     static func forget(typeID: Int64, _ db: Database) throws {
         guard try db.tableExists("auto_indexes") else { return }
+        for name in try String.fetchAll(db, sql: "SELECT name FROM auto_indexes WHERE type_id = ?", arguments: [typeID]) {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(name)")
+        }
         try db.execute(sql: "DELETE FROM auto_indexes WHERE type_id = ?", arguments: [typeID])
+    }
+
+    /// What an index over `columns` for `rows` records will take on disk, from the widths of a sample of rows: each
+    /// entry is held twice (the index table's row and its index's entry), with SQLite's per-cell overhead.
+    static func estimatedBytes(type: CatalogType, columns: [String], _ db: Database) throws -> Int64 {
+        let rows = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM record_counts WHERE type_id = ?", arguments: [type.id]) ?? 0
+        let widths = columns.map { "coalesce(length(CAST(\($0) AS BLOB)), 0)" }.joined(separator: " + ")
+        let average = try Double.fetchOne(db, sql: "SELECT avg(\(widths)) FROM (SELECT \(columns.joined(separator: ", ")) FROM \(type.table) LIMIT 1000)") ?? 0
+        return Int64((average + 8 + 12) * 2 * Double(rows))
     }
 }
 

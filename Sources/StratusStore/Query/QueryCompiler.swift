@@ -14,10 +14,13 @@ struct QueryCompiler {
 
     /// Select each record's `parent` and `share` after the sort keys (zones where some record has either).
     var links = false
-    /// The type's automatic composite indexes; one that serves the query's shape is named with INDEXED BY.
+    /// The type's automatic composite indexes; a complete one that serves the query's shape drives the statement.
     var autoIndexes: [AutoIndex] = []
     /// The automatic index the compiled statement uses, if any.
     private(set) var usedAutoIndex: String?
+    /// The used automatic index's columns: filters and sort keys on them read its index table (`a`), so that SQLite
+    /// walks its B-tree in order and joins each entry to its row.
+    private var autoIndexColumns: Set<String> = []
 
     private var conditions: [String] = []
     private var arguments: [DatabaseValue] = []
@@ -42,7 +45,14 @@ struct QueryCompiler {
     }
 
     mutating func compile(_ query: Query, zoneCondition: String, zoneArguments: [DatabaseValue], after marker: [DatabaseValue]?) throws(StratusError) -> CompiledQuery {
-        conditions = [zoneCondition]
+        // A complete automatic index built for this shape serves the equality and the order at once: SQLite walks
+        // `limit` of its entries instead of reading and sorting every match.
+        let shape = QueryShape(query)
+        if shape.others.isEmpty, let ai = autoIndexes.first(where: { $0.isReady && $0.serves(shape) }), let cols = AutoIndexes.columns(ai, type) {
+            usedAutoIndex = ai.name
+            autoIndexColumns = Set(cols + ["id"])
+        }
+        conditions = [usedAutoIndex == nil ? zoneCondition : zoneCondition.replacingOccurrences(of: "t.zone_id", with: "a.zone_id")]
         arguments = zoneArguments
         if environment == .production && query.filters.isEmpty && query.sorts.isEmpty
             && !type.indexes(of: .recordName).contains(.queryable) {
@@ -57,10 +67,6 @@ struct QueryCompiler {
         // whole zone until enough match, which SQLite chooses when its statistics are missing or sampled
         // (`title = ? ORDER BY count` took seconds at 1M records). A unary + keeps the sort index out of it, in
         // ORDER BY and in the continuation's keyset terms alike.
-        // A composite index built for this shape serves the equality and the order at once: the statement names it, so
-        // that SQLite walks 200 index entries instead of reading and sorting every match.
-        let shape = QueryShape(query)
-        if shape.others.isEmpty, let ai = autoIndexes.first(where: { $0.serves(shape) }) { usedAutoIndex = ai.name }
         let pinned = usedAutoIndex == nil && !query.sorts.isEmpty && !equalityColumns.isEmpty && !(keys.first.map { equalityColumns.contains($0.expression) } ?? true)
         if pinned { keys = keys.map { k in var k = k; if k.arguments.isEmpty { k.expression = "+" + k.expression }; return k } }
         if let marker {
@@ -74,9 +80,10 @@ struct QueryCompiler {
         let limit = max(1, min(query.resultsLimit, Query.maximumResults)) + 1
         let linkSelect = links ? ", l.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
         let linkJoin = links ? " LEFT JOIN record_links l ON l.zone_id = t.zone_id AND l.record_name = t.record_name" : ""
+        let from = usedAutoIndex.map { "\($0) a INDEXED BY \($0)_k CROSS JOIN \(type.table) t ON t.id = a.id" } ?? "\(type.table) t"
         let sql = """
             SELECT \(RecordRowCodec.selectList(type, fields: fields)), \(extra.joined(separator: ", "))\(linkSelect)
-            FROM \(type.table) t\(usedAutoIndex.map { " INDEXED BY \($0)" } ?? "")\(linkJoin) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT \(limit)
+            FROM \(from)\(linkJoin) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT \(limit)
             """
         // Sort expressions with arguments (distances) appear in the select list and again in ORDER BY.
         var orderArgs: [DatabaseValue] = []
@@ -101,14 +108,19 @@ struct QueryCompiler {
             guard let f = type.field(named: name) else {
                 throw .badRequest("record type '\(type.name)' has no field '\(name)'")
             }
-            return Target(column: "t.\(f.comparableColumn)", type: f.type, indexes: f.schema.indexes, field: f, name: name)
+            return Target(column: qualified(f.comparableColumn), type: f.type, indexes: f.schema.indexes, field: f, name: name)
         case .system(let s):
             guard let column = CatalogType.column(of: s) else { throw .badRequest("system field '\(s.rawValue)' cannot be queried") }
             var indexes = type.indexes(of: s)
             if s == .recordName && environment == .development { indexes.formUnion([.queryable, .sortable]) }
             let ft = (s == .createdTimestamp || s == .modifiedTimestamp) ? FieldType(.timestamp) : FieldType(.string)
-            return Target(column: "t.\(column)", type: ft, indexes: indexes, field: nil, name: s.rawValue)
+            return Target(column: qualified(column), type: ft, indexes: indexes, field: nil, name: s.rawValue)
         }
+    }
+
+    /// A column of the type's table as the statement names it: from the automatic index's table when it has it.
+    private func qualified(_ column: String) -> String {
+        autoIndexColumns.contains(column) ? "a.\(column)" : "t.\(column)"
     }
 
     private func require(_ index: FieldIndexes, on t: Target, for what: String) throws(StratusError) {
@@ -286,7 +298,7 @@ struct QueryCompiler {
         // Without sort keys: by name when unfiltered (the name index gives that order), by id when filtered
         // (every filter index gives rows in id order, so no sort is needed).
         if keys.isEmpty && query.filters.isEmpty { keys.append(SortKey(expression: "t.record_name", arguments: [], ascending: true)) }
-        keys.append(SortKey(expression: "t.id", arguments: [], ascending: keys.last?.ascending ?? true))
+        keys.append(SortKey(expression: qualified("id"), arguments: [], ascending: keys.last?.ascending ?? true))
         return keys
     }
 

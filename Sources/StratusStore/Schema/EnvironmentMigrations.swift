@@ -157,6 +157,16 @@ enum EnvironmentMigrations {
                     created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL) WITHOUT ROWID;
                 """)
         }
+        m.registerMigration("v11-auto-index-tables") { db in
+            // Automatic indexes became index tables filled in steps (see AutoIndex). The CREATE INDEX ones built before
+            // are dropped; the shapes that wanted them are still counted and get their index again.
+            for name in try String.fetchAll(db, sql: "SELECT name FROM auto_indexes") { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
+            try db.execute(sql: """
+                DELETE FROM auto_indexes;
+                ALTER TABLE auto_indexes ADD COLUMN built_through INTEGER;
+                ALTER TABLE auto_indexes ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return m
     }
 }
