@@ -31,7 +31,7 @@ extension Console {
         var status = HTTPStatus.ok
         var result = QueryResult(records: [], continuationMarker: nil)
         do {
-            result = try scope.env.query(try q.query(type), in: db)
+            result = try scope.env.query(try q.query(type), in: db, explain: true)
         } catch {
             values["error"] = error.reason
             status = .code(error.code.httpStatus)

@@ -6,10 +6,11 @@ import StratusModel
 /// Queries over one record type.
 extension EnvironmentStore {
     /// With a `caller` on the public database, records the caller may not read are left out of the page
-    /// (the continuation marker still moves past them).
-    public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil) throws(StratusError) -> QueryResult {
+    /// (the continuation marker still moves past them). With `explain`, the result says which index served it
+    /// (the console shows it; preparing the plan costs a statement of its own).
+    public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil, explain: Bool = false) throws(StratusError) -> QueryResult {
         var records: [StoredRecord] = []
-        let (next, plan) = try scan(query, in: database, caller: caller, explain: true) { row, _, type, fields, zones, linkColumn in
+        let (next, plan) = try scan(query, in: database, caller: caller, explain: explain) { row, _, type, fields, zones, linkColumn in
             var record = try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones).record
             if let c = linkColumn.map(Int.init) { record.parent = row[c]; record.share = row[c + 1] }
             records.append(record)

@@ -137,12 +137,13 @@ struct APIScenario: AsyncParsableCommand {
         let learnStart = DispatchTime.now().uptimeNanoseconds
         _ = try LoadClient.run(port: port, connections: 4, perConnection: 20, make: shapeMake, check: queryCheck)
         _ = try served.queryShapes()
-        while try served.autoIndexes().isEmpty {
+        while try !(served.autoIndexes().first?.isReady ?? false) {
             guard DispatchTime.now().uptimeNanoseconds - learnStart < 600_000_000_000 else { throw BenchFailure("the shape's index was not built within 10 minutes") }
             usleep(100_000)
         }
         let built = try served.autoIndexes()[0]
         Figure(scenario: "api", metric: "auto_index_build_ms", value: built.buildMilliseconds, unit: "ms").print()
+        Figure(scenario: "api", metric: "auto_index_longest_step_ms", value: built.longestStepMilliseconds, unit: "ms").print()
         _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake, check: queryCheck)
         let learned = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: shapeMake, check: queryCheck)
         var pbShape: (seconds: Double, latencies: [Double])?

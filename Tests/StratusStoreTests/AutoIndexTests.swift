@@ -166,7 +166,7 @@ import Testing
             try Self.fill(f, 3_000, env: f.dev)
             let ai = try f.dev.startAutoIndex(for: QueryShape(Self.listing), pinned: false)
             #expect(!ai.isReady)
-            #expect(try f.dev.query(Self.listing, in: f.pub).servedBy != ai.name)
+            #expect(try f.dev.query(Self.listing, in: f.pub, explain: true).servedBy != ai.name)
             var step = 0, n = 0
             var rng = SystemRandomNumberGenerator()
             while true {
@@ -199,7 +199,7 @@ import Testing
                     q.continuationMarker = m
                 }
             }
-            #expect(try f.dev.query(Self.listing, in: f.pub).servedBy == ready.name)
+            #expect(try f.dev.query(Self.listing, in: f.pub, explain: true).servedBy == ready.name)
             let indexed = try pages()
             try f.dev.dropAutoIndex(ready.name)
             let plain = try pages()
@@ -231,7 +231,7 @@ import Testing
             let reopened = try open()
             let cut = try #require(try reopened.autoIndexes().first)
             #expect(!cut.isReady && (cut.builtThrough ?? 0) > 0)
-            let served = try reopened.query(Self.listing, in: f.pub)
+            let served = try reopened.query(Self.listing, in: f.pub, explain: true)
             #expect(served.servedBy != cut.name && served.records.count == 100)
             reopened.maintainAutoIndexes(candidates: [])
             var finished = false
@@ -240,7 +240,7 @@ import Testing
                 finished = try reopened.autoIndexes().first?.isReady == true
             }
             #expect(finished)
-            #expect(try reopened.query(Self.listing, in: f.pub).servedBy == cut.name)
+            #expect(try reopened.query(Self.listing, in: f.pub, explain: true).servedBy == cut.name)
             try reopened.dropAutoIndex(cut.name)
 
             // Disk full: SQLite may grow the file by only a few pages.
