@@ -8,7 +8,8 @@ struct Stratus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus",
         abstract: "A self-hosted, CloudKit-compatible record store.",
-        subcommands: [ServeCommand.self, ContainerCommand.self, SchemaCommand.self, ResetCommand.self, TokenCommand.self, KeyCommand.self, WebhookCommand.self, IndexesCommand.self, AdminCommand.self]
+        version: StratusVersion.current,
+        subcommands: [ServeCommand.self, ContainerCommand.self, SchemaCommand.self, ResetCommand.self, TokenCommand.self, KeyCommand.self, WebhookCommand.self, IndexesCommand.self, AdminCommand.self, BackupCommand.self, RestoreCommand.self]
     )
 }
 

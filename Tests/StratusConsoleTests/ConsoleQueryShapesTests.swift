@@ -27,10 +27,13 @@ import StratusStore
         #expect(try await s.post("\(base)/query-shapes/build", [("shape", "Note: nonsense")]).status == 404)
         #expect(try await s.post("\(base)/query-shapes/build", [("shape", "Note: title = · sort -size")]).status == 303)
         let name = try #require(try env.autoIndexes().first?.name)
+        // It builds in the background; queries use it once it is complete.
+        for _ in 0..<200 where try env.autoIndexes().first?.isReady != true { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try env.autoIndexes().first?.isReady == true)
         let records = try await s.get("\(base)/public/records?type=Note&filter=title%20EQUALS%20%3Cb%3Et1%3C%2Fb%3E&sort=-size")
         #expect(records.html.contains("Served by <code class=\"served-by\">\(name)</code>"), "\(records.html.prefix(3000))")
         let listed = try await s.get("\(base)/query-shapes")
-        #expect(listed.html.contains("(automatic)") && listed.html.contains(name))
+        #expect(listed.html.contains("(automatic)") && listed.html.contains(name) && listed.html.contains("<td>ready</td>"))
         #expect(try await s.post("\(base)/query-shapes/indexes/\(name)/unpin", []).status == 303)
         #expect(try env.autoIndexes().first?.pinned == false)
         #expect(try await s.post("\(base)/query-shapes/indexes/\(name)/drop", []).status == 303)

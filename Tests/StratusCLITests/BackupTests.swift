@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import StratusModel
+import StratusStore
+
+/// `stratus backup` under a steady write load from another process, then `stratus restore`: everything the store had
+/// acknowledged before the backup began is in the restored directory (records with their tags and fields, zones,
+/// tokens, keys, admins, assets); a damaged, truncated or incomplete backup and a non-empty target are refused.
+@Suite struct BackupTests {
+    static let key = """
+        -----BEGIN PUBLIC KEY-----
+        MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEMMzyFwZiBT/BUHVwftiXoV6uz7eC
+        TpI09K0+bxduAxTWqqrICtq3xqrBAHH29fb1ULka5Z+C2LoS3WvLoaMrdw==
+        -----END PUBLIC KEY-----
+        """
+
+    @Test func aBackupUnderWritesRestoresEverythingAcknowledgedBeforeIt() async throws {
+        let root = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("data"), backup = root.appendingPathComponent("backup"), restored = root.appendingPathComponent("restored")
+        let container = "iCloud.com.example.Backup"
+        #expect(try await Executables.run("stratus", ["container", "create", container, "--data", data.path]).status == 0)
+        struct Before: Sendable { var token: String; var keyID: String; var asset: AssetValue; var bytes: Data }
+        let before = try await Executables.offPool { () -> Before in
+            let store = try RecordStore(dataDirectory: data)
+            let id = try ContainerID(container)
+            let env = try store.environment(id, .development)
+            let token = try store.createAPIToken(container: id, environment: .development, name: "ci").secret
+            let key = try store.addServerKey(container: id, environment: .development, publicKeyPEM: Self.key)
+            _ = try store.createAdmin(email: "ops@example.com", password: "a long admin password")
+            let owner = "_" + String(repeating: "c", count: 32)
+            _ = try env.createZone(ZoneID(zoneName: "Work", ownerRecordName: owner), in: .privateDatabase(of: owner))
+            let bytes = Data((0..<5000).map { UInt8($0 % 251) })
+            let asset = try env.uploadAsset(bytes)
+            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "photo", recordType: "Photo", fields: ["image": .asset(asset), "title": .string("ünïcode")]))],
+                               in: .publicDatabase, actor: .system)
+            return Before(token: token, keyID: key.keyID, asset: asset, bytes: bytes)
+        }
+
+        // The steady write load: another process committing batches of 200 while the backup runs.
+        let writer = Process()
+        writer.executableURL = Executables.url("stratus-bench")
+        writer.arguments = ["writer", "--data", data.path, "--container", container]
+        let out = Pipe()
+        writer.standardOutput = out
+        try writer.run()
+        let acked = try await Executables.offPool { () -> Int in
+            var acked = -1, buffer = ""
+            while acked < 3 {
+                let chunk = out.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                buffer += String(decoding: chunk, as: UTF8.self)
+                while let nl = buffer.firstIndex(of: "\n") {
+                    if buffer[..<nl].hasPrefix("ack "), let n = Int(buffer[buffer.index(buffer.startIndex, offsetBy: 4)..<nl]) { acked = n }
+                    buffer.removeSubrange(...nl)
+                }
+            }
+            return acked
+        }
+        #expect(acked >= 3)
+        let backedUp = try await Executables.run("stratus", ["backup", "--data", data.path, "--to", backup.path])
+        writer.terminate()
+        writer.waitUntilExit()
+        #expect(backedUp.status == 0, "\(backedUp.stderr)")
+        #expect(backedUp.stdout.contains("backed up"))
+
+        // Refusals first: a non-empty target; then a damaged and a truncated copy of the backup.
+        try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: restored.appendingPathComponent("keep"))
+        let overwrite = try await Executables.run("stratus", ["restore", "--from", backup.path, "--data", restored.path])
+        #expect(overwrite.status != 0 && overwrite.stderr.contains("not empty"))
+        try FileManager.default.removeItem(at: restored)
+        let damaged = root.appendingPathComponent("damaged")
+        try FileManager.default.copyItem(at: backup, to: damaged)
+        let env = damaged.appendingPathComponent("containers/\(container)/development.sqlite")
+        var bytes = try Data(contentsOf: env)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: env)
+        let refused = try await Executables.run("stratus", ["restore", "--from", damaged.path, "--data", restored.path])
+        #expect(refused.status != 0 && refused.stderr.contains("SHA-256"), "\(refused.stderr)")
+        try bytes.prefix(bytes.count / 3).write(to: env)
+        let truncated = try await Executables.run("stratus", ["restore", "--from", damaged.path, "--data", restored.path])
+        #expect(truncated.status != 0 && truncated.stderr.contains("truncated"), "\(truncated.stderr)")
+        try FileManager.default.removeItem(at: damaged.appendingPathComponent("manifest.json"))
+        let unfinished = try await Executables.run("stratus", ["restore", "--from", damaged.path, "--data", restored.path])
+        #expect(unfinished.status != 0 && unfinished.stderr.contains("manifest.json"))
+        #expect(!FileManager.default.fileExists(atPath: restored.appendingPathComponent("stratus.sqlite").path), "a refused restore writes nothing")
+
+        let restore = try await Executables.run("stratus", ["restore", "--from", backup.path, "--data", restored.path])
+        #expect(restore.status == 0, "\(restore.stderr)")
+        struct Found: Sendable { var missing: [String]; var differing: [String]; var token: Bool; var key: Bool; var admin: Bool; var zone: Bool; var asset: Data?; var integrity: String }
+        let found = try await Executables.offPool { () -> Found in
+            let original = try RecordStore(dataDirectory: data), copy = try RecordStore(dataDirectory: restored)
+            let id = try ContainerID(container)
+            let a = try original.environment(id, .development), b = try copy.environment(id, .development)
+            var missing: [String] = [], differing: [String] = []
+            for batch in 0...acked {
+                let names = (0..<200).map { "b\(batch)-\($0)" } + (batch == 0 ? ["photo"] : [])
+                for (x, y) in zip(try a.lookup(names, in: .publicDatabase), try b.lookup(names, in: .publicDatabase)) {
+                    guard let y = try? y.get() else { missing.append((try? x.get())?.recordName ?? "?"); continue }
+                    let x = try x.get()
+                    if x.recordChangeTag != y.recordChangeTag || x.fields != y.fields || x.created != y.created { differing.append(x.recordName) }
+                }
+            }
+            let owner = "_" + String(repeating: "c", count: 32)
+            return Found(missing: missing, differing: differing,
+                         token: try copy.authenticateAPIToken(before.token) != nil,
+                         key: try copy.serverKey(id: before.keyID) != nil,
+                         admin: try copy.authenticateAdmin(email: "ops@example.com", password: "a long admin password") != nil,
+                         zone: (try? b.lookupZone(ZoneID(zoneName: "Work", ownerRecordName: owner), in: .privateDatabase(of: owner))) != nil,
+                         asset: b.assetContent(checksum: before.asset.fileChecksum), integrity: try b.integrityCheck())
+        }
+        #expect(found.missing.isEmpty, "acknowledged before the backup but not restored: \(found.missing.prefix(5))")
+        #expect(found.differing.isEmpty, "restored differently: \(found.differing.prefix(5))")
+        #expect(found.token && found.key && found.admin && found.zone)
+        #expect(found.asset == before.bytes)
+        #expect(found.integrity == "ok")
+    }
+}
