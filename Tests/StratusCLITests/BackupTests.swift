@@ -94,8 +94,8 @@ import StratusStore
             let id = try ContainerID(container)
             let a = try original.environment(id, .development), b = try copy.environment(id, .development)
             var missing: [String] = [], differing: [String] = []
-            for batch in 0...acked {
-                let names = (0..<200).map { "b\(batch)-\($0)" } + (batch == 0 ? ["photo"] : [])
+            for batch in -1...acked {
+                let names = batch < 0 ? ["photo"] : (0..<200).map { "b\(batch)-\($0)" }
                 for (x, y) in zip(try a.lookup(names, in: .publicDatabase), try b.lookup(names, in: .publicDatabase)) {
                     guard let y = try? y.get() else { missing.append((try? x.get())?.recordName ?? "?"); continue }
                     let x = try x.get()
