@@ -16,6 +16,8 @@ public final class RecordStore: Sendable {
     public let bell = NotificationBell()
     let control: DatabaseQueue
     private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
+    /// Held while an environment is being opened (see `environment(_:_:)`).
+    private let opening = Mutex(())
     /// Every API request authenticates; these keep that from being two trips to the control database
     /// (one serial connection) each time. Keyed by the secret's hash; cleared by every change made here.
     let apiTokenCache = ExpiringCache<String, APIToken>()
@@ -105,19 +107,23 @@ public final class RecordStore: Sendable {
     public func openEnvironments() -> [EnvironmentStore] { open.withLock { Array($0.values) } }
 
     /// The store of one container environment, opened once and shared.
+    ///
+    /// Opening runs the environment's migrations, so it happens one at a time: the first requests after a start
+    /// arrive together, and two openings of one file racing through the same migration failed every request with
+    /// "duplicate column" after an upgrade.
     public func environment(_ id: ContainerID, _ env: Environment) throws(StratusError) -> EnvironmentStore {
         let key = "\(id.rawValue)/\(env.rawValue)"
         if let s = open.withLock({ $0[key] }) { return s }
-        guard try containerExists(id) else { throw StratusError(.notFound, "container \(id) does not exist") }
-        let dir = directory(of: id)
-        let store = try guarded {
-            try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),
-                                 assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability, quotaBytes: quotaBytes,
-                                 notificationRetention: notificationRetention, bell: bell, autoIndexPolicy: autoIndexPolicy)
-        }
-        return open.withLock { cache in
-            if let s = cache[key] { return s }
-            cache[key] = store
+        return try opening.withLock { _ throws(StratusError) -> EnvironmentStore in
+            if let s = open.withLock({ $0[key] }) { return s }
+            guard try containerExists(id) else { throw StratusError(.notFound, "container \(id) does not exist") }
+            let dir = directory(of: id)
+            let store = try guarded {
+                try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),
+                                     assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability, quotaBytes: quotaBytes,
+                                     notificationRetention: notificationRetention, bell: bell, autoIndexPolicy: autoIndexPolicy)
+            }
+            open.withLock { $0[key] = store }
             return store
         }
     }

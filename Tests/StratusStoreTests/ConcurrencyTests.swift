@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTestSupport
 @testable import StratusModel
 @testable import StratusStore
 
@@ -19,6 +20,26 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) a
 }
 
 @Suite struct ConcurrencyTests {
+    /// The first requests after a start arrive together: every one gets the environment (opened and migrated once).
+    @Test func environmentsOpenedConcurrentlyAreOpenedOnce() async throws {
+        let f = try Fixture()
+        let fresh = try ContainerID("iCloud.com.example.Fresh")
+        try f.store.createContainer(fresh)
+        // A process that starts on a file every migration is pending for (here: a new file).
+        let dir = f.directory.appendingPathComponent("containers/\(fresh.rawValue)")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(at: dir.appendingPathComponent("production.sqlite" + suffix)) }
+        let store = try RecordStore(dataDirectory: f.directory, durability: .relaxed)
+        let opened = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await StratusTestSupport.offPool { ObjectIdentifier(try store.environment(fresh, .production)) } }
+            }
+            var ids: [ObjectIdentifier] = []
+            for try await id in group { ids.append(id) }
+            return ids
+        }
+        #expect(opened.count == 8 && Set(opened).count == 1)
+    }
+
     @Test func concurrentWritersToOneRecordNeverLoseAnUpdateSilently() async throws {
         let f = try Fixture()
         _ = try f.save([note("counter", ["n": .int64(0)])])

@@ -12,7 +12,9 @@ extension StratusError {
             case .SQLITE_CONSTRAINT: return StratusError(.exists, "the item already exists")
             case .SQLITE_FULL: return StratusError(.quotaExceeded, "the server's storage is full")
             case .SQLITE_BUSY, .SQLITE_LOCKED: return StratusError(.tryAgainLater, "the database is busy; try again", retryAfter: 1)
-            default: return StratusError(.internalError, "storage error: \(e.resultCode)")
+            // SQLite's message and statement go to the server's log with the request's uuid (an internal error's
+            // reason never reaches a client), so that an operator can tell what failed.
+            default: return StratusError(.internalError, "storage error: \(e.resultCode): \(e.message ?? "") [\(e.sql.map { String($0.prefix(400)) } ?? "")]")
             }
         }
         return StratusError(.internalError, "unexpected error: \(error)")
