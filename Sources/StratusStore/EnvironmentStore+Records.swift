@@ -10,7 +10,7 @@ extension EnvironmentStore {
     /// In an atomic zone with `atomic`, one failure fails the batch: that operation keeps its error and the
     /// others get ATOMIC_ERROR, and nothing is written.
     public func modify(_ operations: [RecordOperation], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
-                       atomic: Bool = false, actor: Actor, caller: Caller? = nil, requireAssetReceipts: Bool = false,
+                       atomic: Bool = false, allOrNothing: Bool = false, actor: Actor, caller: Caller? = nil, requireAssetReceipts: Bool = false,
                        users: (@Sendable (ShareRequest.Lookup) -> ContainerUser?)? = nil) throws(StratusError) -> [ModifyResult] {
         guard operations.count <= RecordOperation.maximumPerBatch else {
             throw .badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(operations.count)")
@@ -42,7 +42,8 @@ extension EnvironmentStore {
             writer.outbox = try outbox(db)
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)
-            if atomic && zone.atomic {
+            // `allOrNothing` (bulk import): the batch is atomic in any zone, the default zone's included.
+            if (atomic && zone.atomic) || allOrNothing {
                 var failure: (Int, StratusError)?
                 let before = writer.catalog
                 do {

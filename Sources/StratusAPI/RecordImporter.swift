@@ -1,0 +1,146 @@
+import Foundation
+import StratusModel
+import StratusStore
+
+/// Loads NDJSON record lines (`RecordLines`) into a database in batches: up to 200 consecutive lines of one zone
+/// per batch, each batch all or nothing (in the default zone too). A line that is not a record, or that the store
+/// refuses, stops the import with its line number and CloudKit error; nothing of its batch is written, every
+/// batch before it is, and `committed` has been told the last line they hold (what `--resume` starts after).
+public struct RecordImporter {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// A line whose record exists already is refused (CONFLICT).
+        case create
+        /// A line replaces the record of its name, or creates it.
+        case upsert
+    }
+
+    /// A line the import stopped at.
+    public struct LineError: Error, Sendable {
+        public var line: Int
+        public var error: StratusError
+    }
+
+    public struct Progress: Sendable {
+        public var lines: Int
+        public var records: Int
+        public var bytesRead: Int64
+        public var totalBytes: Int64
+        public var seconds: Double
+        public var recordsPerSecond: Double { seconds > 0 ? Double(records) / seconds : 0 }
+        /// Seconds left at the current rate, from the share of the file read.
+        public var secondsLeft: Double? {
+            guard bytesRead > 0, totalBytes > bytesRead, seconds > 0 else { return nil }
+            return seconds * Double(totalBytes - bytesRead) / Double(bytesRead)
+        }
+    }
+
+    /// The longest line read (a record of 1,000 fields fits many times over).
+    public static let maximumLineBytes = 16 << 20
+
+    let env: EnvironmentStore
+    let database: DatabaseID
+    /// Every record into this zone instead of its line's.
+    let zone: String?
+    let mode: Mode
+    let batchSize: Int
+
+    public init(env: EnvironmentStore, database: DatabaseID, zone: String? = nil, mode: Mode = .create, batchSize: Int = 200) {
+        self.env = env
+        self.database = database
+        self.zone = zone
+        self.mode = mode
+        self.batchSize = max(1, min(batchSize, RecordOperation.maximumPerBatch))
+    }
+
+    /// Imports the lines of `file` after the first `skipLines`; returns the records written.
+    @discardableResult
+    public func run(_ file: URL, skipLines: Int = 0, committed: (Int) throws -> Void = { _ in },
+                    progress: (Progress) -> Void = { _ in }) throws -> Int {
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: file) } catch { throw StratusError.badRequest("cannot read \(file.path)") }
+        defer { try? handle.close() }
+        let total = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
+        let started = ContinuousClock.now
+        var reader = LineReader(handle: handle)
+        var lineNumber = 0, written = 0
+        var batch: [(line: Int, op: RecordOperation)] = []
+        var batchZone: ZoneID?
+        var knownZones: Set<String> = [ZoneID.defaultZoneName]
+        let actor = database.scope == .public ? Actor.system : Actor(userRecordName: database.ownerRecordName)
+        var lastReport = ContinuousClock.now
+
+        func flush() throws {
+            guard let zoneID = batchZone, !batch.isEmpty else { return }
+            if !knownZones.contains(zoneID.zoneName) && database.scope == .private {
+                if (try? env.lookupZone(zoneID, in: database)) == nil { _ = try env.createZone(zoneID, in: database) }
+                knownZones.insert(zoneID.zoneName)
+            }
+            let results = try env.modify(batch.map(\.op), in: database, zoneID: zoneID, allOrNothing: true, actor: actor)
+            if let i = results.firstIndex(where: { $0.error != nil && $0.error?.code != .atomicError }) ?? results.firstIndex(where: { $0.error != nil }) {
+                throw LineError(line: batch[i].line, error: results[i].error!)
+            }
+            written += batch.count
+            try committed(batch.last!.line)
+            batch.removeAll(keepingCapacity: true)
+        }
+
+        while let line = try reader.next() {
+            lineNumber += 1
+            if lineNumber <= skipLines { continue }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }   // blank lines (and CRLF ends)
+            guard line.count <= Self.maximumLineBytes else { throw LineError(line: lineNumber, error: .badRequest("the line is longer than \(Self.maximumLineBytes >> 20) MB")) }
+            var record: StoredRecord
+            do { record = try RecordLines.decode(line) } catch { throw LineError(line: lineNumber, error: error) }
+            let zoneID = ZoneID(zoneName: zone ?? record.zoneID.zoneName)
+            record.zoneID = zoneID
+            if batchZone != zoneID || batch.count == batchSize { try flush(); batchZone = zoneID }
+            batch.append((lineNumber, RecordOperation(mode == .create ? .create : .forceReplace, record)))
+            if ContinuousClock.now - lastReport > .milliseconds(200) {
+                lastReport = ContinuousClock.now
+                progress(Progress(lines: lineNumber, records: written, bytesRead: reader.bytesRead, totalBytes: total, seconds: (ContinuousClock.now - started).seconds))
+            }
+        }
+        try flush()
+        progress(Progress(lines: lineNumber, records: written, bytesRead: total, totalBytes: total, seconds: (ContinuousClock.now - started).seconds))
+        return written
+    }
+}
+
+/// Lines of a file read in 1 MB chunks (constant memory whatever the file's size).
+struct LineReader {
+    let handle: FileHandle
+    private var buffer = Data()
+    private var start = 0
+    private var done = false
+    private(set) var bytesRead: Int64 = 0
+
+    init(handle: FileHandle) { self.handle = handle }
+
+    mutating func next() throws -> Data? {
+        while true {
+            if let nl = buffer[start...].firstIndex(of: 0x0A) {
+                let line = buffer[start..<nl]
+                start = nl + 1
+                return Data(line)
+            }
+            if done {
+                guard start < buffer.count else { return nil }
+                let line = buffer[start...]
+                start = buffer.count
+                return Data(line)
+            }
+            guard buffer.count - start <= RecordImporter.maximumLineBytes else {
+                throw StratusError.badRequest("a line is longer than \(RecordImporter.maximumLineBytes >> 20) MB")
+            }
+            buffer = Data(buffer[start...])
+            start = 0
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            bytesRead += Int64(chunk.count)
+            if chunk.isEmpty { done = true } else { buffer.append(chunk) }
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import StratusAPI
+import StratusModel
+import StratusStore
+
+/// `stratus records export|import`: records in and out in bulk, as NDJSON (CloudKit-shaped record objects, one per
+/// line) or, out, CSV.
+struct RecordsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "records", abstract: "Export and import records in bulk (NDJSON; CSV out).",
+                                                    subcommands: [Export.self, Import.self])
+
+    struct Target: ParsableArguments {
+        @OptionGroup var options: DataOptions
+        @Option var container: String
+        @Option var environment: String
+        @Option(help: "public, private or shared.") var database: String = "public"
+        @Option(help: "The user whose private or shared database it is (their user record name).") var user: String?
+        @Option(help: "Only this zone (import: every record into this zone).") var zone: String?
+
+        func open() throws -> (EnvironmentStore, DatabaseID) {
+            let env = try options.open().environment(try ContainerID(container), try StratusModel.Environment(parsing: environment))
+            guard let scope = DatabaseScope(rawValue: database) else { throw StratusError.badRequest("--database must be public, private or shared") }
+            if scope == .public { return (env, .publicDatabase) }
+            guard let user, !user.isEmpty else { throw StratusError.badRequest("--database \(database) needs --user (the user record name)") }
+            return (env, DatabaseID(scope: scope, ownerRecordName: user))
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stream every matching record to standard output, one per line.")
+        @OptionGroup var target: Target
+        @Option(help: "Only records of this type (needed for CSV).") var type: String?
+        @Option(help: "ndjson or csv.") var format: String = "ndjson"
+
+        func run() throws {
+            try reportingErrors {
+                guard let f = RecordExporter.Format(rawValue: format) else { throw StratusError.badRequest("--format must be ndjson or csv") }
+                let (env, db) = try target.open()
+                let out = FileHandle.standardOutput
+                let n = try RecordExporter(env: env, database: db, zone: target.zone, type: type, format: f).run { try out.write(contentsOf: $0) }
+                FileHandle.standardError.write(Data("exported \(n) records\n".utf8))
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Load NDJSON records in atomic batches, with progress; --resume continues after the last committed line.")
+        @OptionGroup var target: Target
+        @Option(help: "The NDJSON file.") var file: String
+        @Option(help: "create (an existing record is an error) or upsert (replace it).") var mode: String = "create"
+        @Flag(help: "Continue after the last line a previous run of this import committed.") var resume = false
+
+        func run() throws {
+            try reportingErrors {
+                guard let m = RecordImporter.Mode(rawValue: mode) else { throw StratusError.badRequest("--mode must be create or upsert") }
+                let url = URL(fileURLWithPath: file)
+                guard FileManager.default.fileExists(atPath: url.path) else { throw StratusError.badRequest("no file \(file)") }
+                let (env, db) = try target.open()
+                // Where a run records its last committed line: beside the file, named for this target.
+                let state = ImportState(file: url, target: "\(target.container)/\(target.environment)/\(target.database)/\(target.user ?? "")/\(target.zone ?? "")")
+                let skip = resume ? state.committedLines() : 0
+                if resume { FileHandle.standardError.write(Data("resuming after line \(skip)\n".utf8)) }
+                let bar = ProgressBar()
+                do {
+                    let n = try RecordImporter(env: env, database: db, zone: target.zone, mode: m).run(url, skipLines: skip, committed: state.save, progress: bar.show)
+                    bar.finish()
+                    state.clear()
+                    print("imported \(n) records")
+                } catch let e as RecordImporter.LineError {
+                    bar.finish()
+                    let committed = state.committedLines()
+                    FileHandle.standardError.write(Data("error: line \(e.line): \(e.error.reason) (\(e.error.code.rawValue)); nothing of its batch was written; lines up to \(committed) are imported (--resume continues after them)\n".utf8))
+                    throw ExitCode(1)
+                }
+            }
+        }
+    }
+}
+
+/// The last line an import committed, kept in `<file>.import-state` beside the file with the target it was for.
+struct ImportState {
+    let file: URL
+    let target: String
+    var url: URL { file.appendingPathExtension("import-state") }
+
+    func committedLines() -> Int {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return 0 }
+        let parts = text.split(separator: "\n")
+        guard parts.count == 2, parts[0] == target else { return 0 }
+        return Int(parts[1]) ?? 0
+    }
+
+    func save(_ line: Int) throws { try Data("\(target)\n\(line)".utf8).write(to: url, options: .atomic) }
+    func clear() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A progress bar on a terminal (redrawn in place), plain progress lines every two seconds otherwise.
+final class ProgressBar {
+    private let terminal = isatty(STDERR_FILENO) != 0
+    private var lastLine = Date.distantPast
+
+    func show(_ p: RecordImporter.Progress) {
+        let share = p.totalBytes > 0 ? min(1, Double(p.bytesRead) / Double(p.totalBytes)) : 0
+        let eta = p.secondsLeft.map { String(format: "ETA %d:%02d", Int($0) / 60, Int($0) % 60) } ?? "ETA –"
+        let rate = String(format: "%.0f records/s", p.recordsPerSecond)
+        if terminal {
+            let width = 30, filled = Int(share * Double(width))
+            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(Int(share * 100))%  \(p.records) records  \(rate)  \(eta) ".utf8))
+        } else if Date().timeIntervalSince(lastLine) >= 2 {
+            lastLine = Date()
+            FileHandle.standardError.write(Data("imported \(p.records) records (\(Int(share * 100))%), \(rate), \(eta)\n".utf8))
+        }
+    }
+
+    func finish() { if terminal { FileHandle.standardError.write(Data("\n".utf8)) } }
+}
