@@ -13,12 +13,14 @@ struct HTTPConnection {
     let logger: Logger
     let watchdog: ConnectionWatchdog
     let isDraining: @Sendable () -> Bool
+    let observe: (@Sendable (RequestRecord) -> Void)?
 
     private var buffer: [UInt8] = []
 
     init(socket: AsyncSocket, remoteAddress: String, config: HTTPServerConfig, router: Router,
          errorResponder: @escaping HTTPServer.ErrorResponder, logger: Logger,
-         watchdog: ConnectionWatchdog, isDraining: @escaping @Sendable () -> Bool) {
+         watchdog: ConnectionWatchdog, isDraining: @escaping @Sendable () -> Bool, observe: (@Sendable (RequestRecord) -> Void)? = nil) {
+        self.observe = observe
         self.socket = socket
         self.remoteAddress = remoteAddress
         self.config = config
@@ -133,9 +135,11 @@ struct HTTPConnection {
         // A slow handler is the server's business, not a slow client: keep the watchdog out of it.
         watchdog.setDeadline(.now + .seconds(3600))
         var response: HTTPResponse
+        var routePattern = "unmatched"
         switch match {
         case .found(let route, let params):
             request.parameters = params
+            routePattern = "/" + route.pattern.joined(separator: "/")
             do { response = try await route.handler(request) } catch { response = errorResponder(error, request.rawPath) }
         case .methodNotAllowed(let allowed):
             response = errorResponder(HTTPError(.methodNotAllowed, "\(request.method) is not allowed here"), request.rawPath)
@@ -155,6 +159,8 @@ struct HTTPConnection {
             await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining))
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
                                               "remote": "\(request.clientAddress)", "stream": "ended"])
+            observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
+                                   seconds: { let c = (ContinuousClock.now - startTime).components; return Double(c.seconds) + Double(c.attoseconds) / 1e18 }(), request: request, response: response))
             return false
         }
         let keepAlive = request.keepAlive && !isDraining()
@@ -165,6 +171,8 @@ struct HTTPConnection {
             "method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
             "duration_ms": "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)", "remote": "\(request.clientAddress == HTTPRequest.host(ofAddress: remoteAddress) ? remoteAddress : request.clientAddress)",
         ])
+        observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
+                               seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18, request: request, response: response))
         return wrote && keepAlive
     }
 

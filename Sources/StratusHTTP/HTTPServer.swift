@@ -26,8 +26,12 @@ public final class HTTPServer: Sendable {
     }
     private let state = Mutex(State())
 
+    /// Told of every answered request (metrics, request logs).
+    let observe: (@Sendable (RequestRecord) -> Void)?
+
     public init(config: HTTPServerConfig, router: Router, logger: Logger = Logger(label: "stratus.http"),
-                errorResponder: @escaping ErrorResponder = HTTPServer.plainErrorResponse) {
+                errorResponder: @escaping ErrorResponder = HTTPServer.plainErrorResponse, observe: (@Sendable (RequestRecord) -> Void)? = nil) {
+        self.observe = observe
         self.config = config
         self.router = router
         self.logger = logger
@@ -36,6 +40,9 @@ public final class HTTPServer: Sendable {
 
     /// Whether `stop()` has begun: connections finish their request in flight and close.
     public var isDraining: Bool { state.withLock { $0.draining } }
+
+    /// Connections open now.
+    public var openConnections: Int { state.withLock { $0.connections.count } }
 
     /// The port actually bound (useful with port 0).
     public var port: UInt16 { state.withLock { $0.port } }
@@ -85,7 +92,7 @@ public final class HTTPServer: Sendable {
                     let dog = Task { await watchdog.run() }
                     var connection = HTTPConnection(socket: client, remoteAddress: remote, config: config, router: router,
                                                     errorResponder: errorResponder, logger: logger, watchdog: watchdog,
-                                                    isDraining: { [self] in state.withLock { $0.draining } })
+                                                    isDraining: { [self] in state.withLock { $0.draining } }, observe: observe)
                     await connection.run()
                     dog.cancel()
                     _ = state.withLock { $0.connections.removeValue(forKey: fd) }

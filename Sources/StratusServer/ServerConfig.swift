@@ -36,6 +36,9 @@ public struct ServerConfig: Sendable {
     public var webhookTimeout: TimeInterval = 10
     /// Sign-in throttling for the console and the CloudKit sign-in pages.
     public var signInThrottle: SignInThrottle.Policy = SignInThrottle.Policy()
+    /// `GET /-/metrics` answers a request with `Authorization: Bearer <this>`; without one configured, only the
+    /// loopback interface is answered.
+    public var metricsToken: String? = nil
 
     /// A public URL as `scheme://host[:port]` (lowercased, no trailing slash), or nil if it is not one.
     public static func publicOrigin(_ text: String) -> String? {

@@ -15,6 +15,7 @@ public final class StratusApplication: Sendable {
     let logger: Logger
     public let console: Console
     let webhooks: WebhookDeliverer
+    let metrics: ServerMetrics
 
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
@@ -29,10 +30,35 @@ public final class StratusApplication: Sendable {
         let throttle = SignInThrottle(policy: config.signInThrottle)
         console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData,
                               throttle: throttle)
+        let metrics = ServerMetrics(store: store)
+        self.metrics = metrics
         var router = StratusApplication.routes(store: store, config: config, throttle: throttle)
+        router.add(.get, "/-/metrics") { req in try await StratusApplication.metricsResponse(req, metrics, token: config.metricsToken) }
         console.register(&router)
-        server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond)
+        server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond, observe: { metrics.observe($0) })
+        metrics.countConnections { [server] in server.openConnections }
         webhooks = WebhookDeliverer(store: store, logger: logger, timeout: config.webhookTimeout)
+    }
+
+    /// `/-/metrics`: with a token configured, for its bearer only; without one, for the loopback interface only
+    /// (behind a trusted proxy, the forwarded client address decides, so the proxy does not open it to the world).
+    static func metricsResponse(_ req: HTTPRequest, _ metrics: ServerMetrics, token: String?) async throws -> HTTPResponse {
+        if let token {
+            let given = req.headers["authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+            guard Secrets.constantTimeEquals(given, token) else {
+                var r = HTTPResponse.text("metrics need Authorization: Bearer <the token of --metrics-token-file>\n", status: .unauthorized)
+                r.headers["www-authenticate"] = "Bearer"
+                return r
+            }
+        } else {
+            guard ["127.0.0.1", "::1"].contains(req.clientAddress) else {
+                return .text("metrics are answered on loopback only; start the server with --metrics-token-file to scrape it from elsewhere\n", status: .forbidden)
+            }
+        }
+        let text = try await BlockingWork.shared.run { metrics.render() }
+        var r = HTTPResponse.text(text)
+        r.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8"
+        return r
     }
 
     static func routes(store: RecordStore, config: ServerConfig, throttle: SignInThrottle) -> Router {

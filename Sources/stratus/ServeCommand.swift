@@ -48,6 +48,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "CloudKit API requests per second per client address (bursts of twice that) before 503 THROTTLED; 0: no limit.")
     var apiRatePerAddress: Double = 10_000
 
+    @Option(help: "A file holding the token GET /-/metrics requires (Authorization: Bearer TOKEN); without it, metrics are answered on loopback only.")
+    var metricsTokenFile: String?
+
     @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
     var allowProductionUserData = false
 
@@ -63,6 +66,13 @@ struct ServeCommand: AsyncParsableCommand {
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
         config.notificationRetention = Int64(notificationRetentionDays * 86_400_000)
         config.cacheMegabytes = cacheMb
+        if let metricsTokenFile {
+            guard let token = try? String(contentsOfFile: metricsTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 16 else {
+                FileHandle.standardError.write(Data("error: --metrics-token-file must name a readable file holding a token of at least 16 characters\n".utf8))
+                throw ExitCode(1)
+            }
+            config.metricsToken = token
+        }
         config.autoIndexes.enabled = !noAutoIndexes
         config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)
         let app: StratusApplication

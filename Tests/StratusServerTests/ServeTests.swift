@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import StratusHTTP
 import StratusModel
 import StratusServer
 import StratusStore
@@ -30,5 +31,51 @@ import StratusStore
         #expect(notes.records.count == 5)
         try DemoData.install(into: app.store)
         #expect(try app.store.containers().map(\.id) == [DemoData.container])
+    }
+
+    /// `/-/metrics`: Prometheus text with requests by route, status and container, latency histograms, records per
+    /// container environment, connections and memory; loopback only without a token (a forwarded client elsewhere is
+    /// refused), the bearer only with one.
+    @Test func metricsCountRequestsAndAreGuarded() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-metrics-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        var config = ServerConfig(port: 0, dataDirectory: data, demo: true)
+        config.http.trustedProxies = [CIDR("127.0.0.1/32")!]
+        let app = try StratusApplication(config: config)
+        try await app.start()
+        defer { Task { await app.stop() } }
+        let session = URLSession(configuration: .ephemeral)
+        func get(_ path: String, _ headers: [String: String] = [:]) async throws -> (Int, String, String?) {
+            var req = URLRequest(url: URL(string: app.url + path)!)
+            for (k, v) in headers { req.setValue(v, forHTTPHeaderField: k) }
+            let (body, response) = try await session.data(for: req)
+            let http = response as! HTTPURLResponse
+            return (http.statusCode, String(decoding: body, as: UTF8.self), http.value(forHTTPHeaderField: "Content-Type"))
+        }
+        for _ in 0..<2 { _ = try await get("-/health") }
+        let container = DemoData.container.rawValue
+        _ = try await get("database/1/\(container)/development/public/zones/list")   // no token: 401, still counted
+        let (status, text, type) = try await get("-/metrics")
+        #expect(status == 200 && type?.hasPrefix("text/plain; version=0.0.4") == true)
+        #expect(text.contains(#"stratus_http_requests_total{route="/-/health",method="GET",status="200",container=""} 2"#), "\(text.prefix(2000))")
+        #expect(text.contains(#"container="\#(container)"}"#))
+        #expect(text.contains(#"stratus_http_request_duration_seconds_count{route="/-/health"} 2"#))
+        #expect(text.contains(#"stratus_http_request_duration_seconds_bucket{route="/-/health",le="+Inf"} 2"#))
+        #expect(text.contains(#"stratus_records{container="\#(container)",environment="development"} "#))
+        #expect(text.contains("stratus_open_connections ") && text.contains("stratus_process_resident_bytes "))
+        let (elsewhere, _, _) = try await get("-/metrics", ["X-Forwarded-For": "203.0.113.9"])
+        #expect(elsewhere == 403)
+
+        var guarded = ServerConfig(port: 0, dataDirectory: data.appendingPathComponent("second"))
+        guarded.metricsToken = "a-metrics-token-of-some-length"
+        let second = try StratusApplication(config: guarded)
+        try await second.start()
+        defer { Task { await second.stop() } }
+        for (headers, expected) in [([:], 401), (["Authorization": "Bearer wrong"], 401), (["Authorization": "Bearer a-metrics-token-of-some-length"], 200)] {
+            var req = URLRequest(url: URL(string: second.url + "-/metrics")!)
+            for (k, v) in headers { req.setValue(v, forHTTPHeaderField: k) }
+            let (_, response) = try await session.data(for: req)
+            #expect((response as? HTTPURLResponse)?.statusCode == expected, "\(headers)")
+        }
     }
 }

@@ -45,6 +45,13 @@ public enum Secrets {
 }
 
 extension Secrets {
+    /// Compares a presented secret with the expected one in time that does not depend on where they differ (hashes
+    /// both first, so the length does not show either).
+    public static func constantTimeEquals(_ given: String, _ expected: String) -> Bool {
+        let a = Array(SHA256.hash(data: Data(given.utf8))), b = Array(SHA256.hash(data: Data(expected.utf8)))
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
     /// A password nobody will type, for accounts that sign in another way (test users).
     public static func randomPassword() -> String { hex(randomBytes(24)) }
 

@@ -1,0 +1,99 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+import Synchronization
+
+/// What `GET /-/metrics` exposes, in Prometheus' text format (0.0.4), written by hand: swift-metrics' Prometheus
+/// exporters on the mirror pull in SwiftNIO. Requests are counted as they are answered (by route pattern, method,
+/// status and container) with a latency histogram per route; records, storage, connections and memory are read at
+/// scrape time.
+public final class ServerMetrics: Sendable {
+    /// Latency buckets (seconds): a cached lookup is under a millisecond, a cold 1M-record query tens.
+    static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    /// Distinct container labels kept; past it a request counts under `other` (clients name containers in URLs).
+    static let maximumContainers = 200
+
+    struct RequestKey: Hashable { var route: String, method: String, status: Int, container: String }
+    struct Histogram { var counts: [Int]; var sum = 0.0; var count = 0 }
+    struct State {
+        var requests: [RequestKey: Int] = [:]
+        var latency: [String: Histogram] = [:]
+        var containers: Set<String> = []
+    }
+
+    private let state = Mutex(State())
+    private let connections = Mutex<@Sendable () -> Int>({ 0 })
+    let store: RecordStore
+
+    init(store: RecordStore) { self.store = store }
+
+    func countConnections(_ count: @escaping @Sendable () -> Int) { connections.withLock { $0 = count } }
+
+    func observe(_ r: RequestRecord) {
+        state.withLock { s in
+            var container = r.parameters["container"] ?? ""
+            if !container.isEmpty && !s.containers.contains(container) {
+                if s.containers.count < Self.maximumContainers { s.containers.insert(container) } else { container = "other" }
+            }
+            s.requests[RequestKey(route: r.route, method: r.method.rawValue, status: r.status, container: container), default: 0] += 1
+            var h = s.latency[r.route] ?? Histogram(counts: Array(repeating: 0, count: Self.buckets.count))
+            if let i = Self.buckets.firstIndex(where: { r.seconds <= $0 }) { h.counts[i] += 1 }
+            h.sum += r.seconds
+            h.count += 1
+            s.latency[r.route] = h
+        }
+    }
+
+    /// The exposition text.
+    func render() -> String {
+        let s = state.withLock { $0 }
+        var out = ""
+        out += "# HELP stratus_http_requests_total Requests answered, by route pattern, method, status and container.\n"
+        out += "# TYPE stratus_http_requests_total counter\n"
+        for (k, n) in s.requests.sorted(by: { ($0.key.route, $0.key.status, $0.key.container) < ($1.key.route, $1.key.status, $1.key.container) }) {
+            out += "stratus_http_requests_total{route=\"\(Self.label(k.route))\",method=\"\(k.method)\",status=\"\(k.status)\",container=\"\(Self.label(k.container))\"} \(n)\n"
+        }
+        out += "# HELP stratus_http_request_duration_seconds Time from a request's first byte to its response sent, by route pattern.\n"
+        out += "# TYPE stratus_http_request_duration_seconds histogram\n"
+        for (route, h) in s.latency.sorted(by: { $0.key < $1.key }) {
+            var cumulative = 0
+            for (i, le) in Self.buckets.enumerated() {
+                cumulative += h.counts[i]
+                out += "stratus_http_request_duration_seconds_bucket{route=\"\(Self.label(route))\",le=\"\(le)\"} \(cumulative)\n"
+            }
+            out += "stratus_http_request_duration_seconds_bucket{route=\"\(Self.label(route))\",le=\"+Inf\"} \(h.count)\n"
+            out += "stratus_http_request_duration_seconds_sum{route=\"\(Self.label(route))\"} \(h.sum)\n"
+            out += "stratus_http_request_duration_seconds_count{route=\"\(Self.label(route))\"} \(h.count)\n"
+        }
+        out += "# HELP stratus_records Records stored, by container and environment.\n# TYPE stratus_records gauge\n"
+        var bytes = ""
+        for c in (try? store.containers()) ?? [] {
+            for env in Environment.allCases {
+                guard let e = try? store.environment(c.id, env) else { continue }
+                let labels = "container=\"\(Self.label(c.id.rawValue))\",environment=\"\(env.rawValue)\""
+                if let n = try? e.recordCount() { out += "stratus_records{\(labels)} \(n)\n" }
+                if let u = try? e.storageUsage() {
+                    bytes += "stratus_storage_bytes{\(labels),kind=\"records\"} \(u.recordBytes)\n"
+                    bytes += "stratus_storage_bytes{\(labels),kind=\"assets\"} \(u.assetBytes)\n"
+                }
+            }
+        }
+        out += "# HELP stratus_storage_bytes Bytes stored, by container, environment and kind.\n# TYPE stratus_storage_bytes gauge\n" + bytes
+        out += "# HELP stratus_open_connections HTTP connections open now.\n# TYPE stratus_open_connections gauge\n"
+        out += "stratus_open_connections \(connections.withLock { $0 }())\n"
+        out += "# HELP stratus_process_resident_bytes The server process's resident memory.\n# TYPE stratus_process_resident_bytes gauge\n"
+        out += "stratus_process_resident_bytes \(Self.residentBytes())\n"
+        return out
+    }
+
+    /// A label value escaped as the format asks (backslash, quote, newline).
+    static func label(_ s: String) -> String {
+        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    static func residentBytes() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8), let m = s.firstMatch(of: /VmRSS:\s+(\d+) kB/), let kb = Int(m.1) else { return 0 }
+        return kb * 1024
+    }
+}
