@@ -71,6 +71,7 @@ public struct CloudKitAPI: Sendable {
             let environment = try Environment(parsing: req.parameters["environment"] ?? "")
             let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
             let action = req.parameters["*"] ?? ""
+            if let injected = try await injectFault(container, environment, action) { return injected }
             let body = try JSON.parse(req.body).requestObject()
             _ = try body.bool("numbersAsStrings")
             let api = self
@@ -95,6 +96,17 @@ public struct CloudKitAPI: Sendable {
             let e = StratusError.wrapping(error)
             return await finish(envelope(e), req)
         }
+    }
+
+    /// A fault an admin switched on for this operation (see `Fault`): its latency first, then its CloudKit error in
+    /// CloudKit's envelope (with `retryAfter`), or a dropped connection; nil when none fires.
+    func injectFault(_ container: ContainerID, _ environment: Environment, _ action: String) async throws -> HTTPResponse? {
+        let store = self.store
+        guard let fault = try await blocking.run({ store.claimFault(container, environment, action) }) else { return nil }
+        if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
+        if fault.kind == .networkDrop { return .dropConnection }
+        guard let code = fault.kind.errorCode else { return nil }
+        return envelope(StratusError(code, "injected fault \(fault.id) (\(fault.kind.rawValue) on \(fault.operation))", retryAfter: fault.retryAfter))
     }
 
     func dispatch(_ action: String, _ ctx: Context) throws -> HTTPResponse {

@@ -147,6 +147,12 @@ struct HTTPConnection {
         case .notFound:
             response = errorResponder(HTTPError(.notFound, "nothing at \(request.rawPath.prefix(200))"), request.rawPath)
         }
+        if response.dropsConnection {
+            logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "dropped", "remote": "\(request.clientAddress)"])
+            observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
+                                   seconds: 0, request: request, response: response))
+            return false
+        }
         if response.body.count >= config.gzipMinimumBytes, response.headers["content-encoding"] == nil,
            Gzip.isCompressible(response.headers["content-type"]), request.acceptsGzip(), let gz = Gzip.compress(response.body) {
             response.body = gz

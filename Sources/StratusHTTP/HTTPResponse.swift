@@ -7,12 +7,18 @@ public struct HTTPResponse: Sendable {
     /// A body written as it is produced (Server-Sent Events): the head goes out without a length, then this runs
     /// until it returns or the client goes away, and the connection closes.
     public var stream: (@Sendable (ResponseStream) async -> Void)? = nil
+    /// Close the connection without writing anything (an injected network fault: the client sees the connection
+    /// drop with its request sent and no answer).
+    public var dropsConnection = false
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
     }
+
+    /// No answer at all: the connection is closed.
+    public static var dropConnection: HTTPResponse { var r = HTTPResponse(status: HTTPStatus(499, "Dropped")); r.dropsConnection = true; return r }
 
     public static func text(_ s: String, status: HTTPStatus = .ok, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
         var h = HTTPHeaders()

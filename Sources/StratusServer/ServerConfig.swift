@@ -39,6 +39,8 @@ public struct ServerConfig: Sendable {
     /// `GET /-/metrics` answers a request with `Authorization: Bearer <this>`; without one configured, only the
     /// loopback interface is answered.
     public var metricsToken: String? = nil
+    /// `/-/admin/…` (faults) answers a request with `Authorization: Bearer <this>`; without one, it is off.
+    public var adminToken: String? = nil
 
     /// A public URL as `scheme://host[:port]` (lowercased, no trailing slash), or nil if it is not one.
     public static func publicOrigin(_ text: String) -> String? {

@@ -33,6 +33,7 @@ public final class StratusApplication: Sendable {
         let metrics = ServerMetrics(store: store)
         self.metrics = metrics
         var router = StratusApplication.routes(store: store, config: config, throttle: throttle)
+        AdminEndpoints(store: store, token: config.adminToken).register(&router)
         router.add(.get, "/-/metrics") { req in try await StratusApplication.metricsResponse(req, metrics, token: config.metricsToken) }
         console.register(&router)
         server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond, observe: { metrics.observe($0) })

@@ -16,6 +16,8 @@ public final class RecordStore: Sendable {
     public let bell = NotificationBell()
     let control: DatabaseQueue
     private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
+    /// The faults switched on, as read at most a quarter of a second ago (see `claimFault`).
+    let faultCache = Mutex<(at: ContinuousClock.Instant, faults: [Fault])?>(nil)
     /// Held while an environment is being opened (see `environment(_:_:)`).
     private let opening = Mutex(())
     /// Every API request authenticates; these keep that from being two trips to the control database
@@ -50,6 +52,7 @@ public final class RecordStore: Sendable {
             RecordStore.registerCredentialMigrations(&m)
             RecordStore.registerServerKeyMigrations(&m)
             RecordStore.registerAdminMigrations(&m)
+            RecordStore.registerFaultMigrations(&m)
             try m.migrate(q)
             return q
         }

@@ -51,6 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A file holding the token GET /-/metrics requires (Authorization: Bearer TOKEN); without it, metrics are answered on loopback only.")
     var metricsTokenFile: String?
 
+    @Option(help: "A file holding the token the admin endpoints (/-/admin/faults) require; without it they are off.")
+    var adminTokenFile: String?
+
     @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
     var allowProductionUserData = false
 
@@ -72,6 +75,13 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             config.metricsToken = token
+        }
+        if let adminTokenFile {
+            guard let token = try? String(contentsOfFile: adminTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 16 else {
+                FileHandle.standardError.write(Data("error: --admin-token-file must name a readable file holding a token of at least 16 characters\n".utf8))
+                throw ExitCode(1)
+            }
+            config.adminToken = token
         }
         config.autoIndexes.enabled = !noAutoIndexes
         config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)

@@ -73,7 +73,7 @@ final class APIFixture: @unchecked Sendable {
     /// POSTs (or GETs, with no body) to `/database/1/<container>/<env>/<db>/<path>`.
     func call(_ path: String, _ body: String? = nil, db: String = "public", env: String = "development", token: String? = nil,
               user: String? = nil, method: String? = nil, contentType: String = "text/plain", headers: [String: String] = [:],
-              rawQuery: String? = nil, rawDevice: Bool = false) async throws -> Reply {
+              rawQuery: String? = nil, rawDevice: Bool = false, session: URLSession? = nil) async throws -> Reply {
         var q = rawQuery ?? ""
         if rawQuery == nil {
             let t = token ?? (env == "production" ? prodToken : devToken)
@@ -85,7 +85,7 @@ final class APIFixture: @unchecked Sendable {
         req.httpMethod = method ?? (body == nil ? "GET" : "POST")
         if let body { req.httpBody = Data(body.utf8); req.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         for (k, v) in headers { req.setValue(v, forHTTPHeaderField: k) }
-        let (d, r) = try await session.data(for: req)
+        let (d, r) = try await (session ?? self.session).data(for: req)
         let http = r as! HTTPURLResponse
         var h: [String: String] = [:]
         for (k, v) in http.allHeaderFields { h[String(describing: k).lowercased()] = String(describing: v) }

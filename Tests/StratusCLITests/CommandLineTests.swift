@@ -37,6 +37,27 @@ import StratusStore
         #expect(try await Executables.run("stratus", ["container", "list"] + d).stdout == "iCloud.com.example.Notes\n")
     }
 
+    @Test func faultsFromTheCommandLine() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let c = "iCloud.com.example.Faulty"
+        #expect(try await Executables.run("stratus", ["container", "create", c, "--data", data.path]).status == 0)
+        let base = ["--data", data.path, "--container", c, "--environment", "development"]
+        let set = try await Executables.run("stratus", ["faults", "set"] + base + ["--operation", "records/modify", "--error", "ZONE_BUSY", "--count", "3", "--retry-after", "2"])
+        #expect(set.status == 0 && set.stdout.contains("fault 1: ZONE_BUSY on records/modify"), "\(set.stderr)")
+        let listed = try await Executables.run("stratus", ["faults", "list", "--data", data.path])
+        #expect(listed.stdout.contains("records/modify\tZONE_BUSY\t3 left\tinjected 0\ton"), "\(listed.stdout)")
+        for (args, message) in [(["--error", "BOGUS", "--count", "1"], "unknown error 'BOGUS'"), (["--error", "ZONE_BUSY"], "either a count or a probability"),
+                                (["--error", "ZONE_BUSY", "--probability", "1.5"], "probability must be"), (["--error", "NONE", "--count", "1"], "needs latency")] {
+            let bad = try await Executables.run("stratus", ["faults", "set"] + base + ["--operation", "records/modify"] + args)
+            #expect(bad.status != 0 && bad.stderr.contains(message), "\(args): \(bad.stderr)")
+        }
+        let unknownOperation = try await Executables.run("stratus", ["faults", "set"] + base + ["--operation", "records/nothing", "--error", "ZONE_BUSY", "--count", "1"])
+        #expect(unknownOperation.status != 0 && unknownOperation.stderr.contains("unknown operation"))
+        #expect(try await Executables.run("stratus", ["faults", "clear", "--data", data.path, "--id", "1"]).status == 0)
+        #expect(try await Executables.run("stratus", ["faults", "list", "--data", data.path]).stdout.contains("no faults"))
+    }
+
     @Test func automaticIndexesFromTheCommandLine() async throws {
         let data = Executables.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }

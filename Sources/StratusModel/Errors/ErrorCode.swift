@@ -16,6 +16,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case zoneNotFound = "ZONE_NOT_FOUND"
     case uniqueFieldError = "UNIQUE_FIELD_ERROR"
     case zoneBusy = "ZONE_BUSY"
+    /// The service cannot answer now (a fault injected for client tests; a backend that is down).
+    case serviceUnavailable = "SERVICE_UNAVAILABLE"
     /// A position in a change or notification log older than what the server still keeps: start again.
     case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
 }
@@ -34,7 +36,7 @@ extension ErrorCode {
         case .quotaExceeded: 413
         // The live service answers rate limits with 503 and Retry-After (the archived table says 429).
         case .throttled: 503
-        case .tryAgainLater, .zoneBusy: 503
+        case .tryAgainLater, .zoneBusy, .serviceUnavailable: 503
         case .validatingReferenceError: 412
         }
     }

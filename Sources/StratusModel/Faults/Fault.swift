@@ -1,0 +1,86 @@
+/// A failure an admin switched on for a container environment so that client retry code meets it in tests: an
+/// error in CloudKit's envelope, a dropped connection, or added latency, for the next N matching requests or for
+/// each one with a probability (decided by a seeded generator, so a failing CI run replays exactly).
+public struct Fault: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        case zoneBusy = "ZONE_BUSY"
+        case throttled = "THROTTLED"
+        case serviceUnavailable = "SERVICE_UNAVAILABLE"
+        case internalError = "INTERNAL_ERROR"
+        case quotaExceeded = "QUOTA_EXCEEDED"
+        /// The connection is closed with the request read and no response written.
+        case networkDrop = "NETWORK_DROP"
+        /// Latency only (`latencyMilliseconds`), no failure.
+        case none = "NONE"
+
+        /// The CloudKit error code it answers with (nil: a drop, or latency only).
+        public var errorCode: ErrorCode? {
+            switch self {
+            case .zoneBusy: .zoneBusy
+            case .throttled: .throttled
+            case .serviceUnavailable: .serviceUnavailable
+            case .internalError: .internalError
+            case .quotaExceeded: .quotaExceeded
+            case .networkDrop, .none: nil
+            }
+        }
+    }
+
+    /// The CloudKit operations a fault can name (besides `*`).
+    public static let operations = ["records/query", "records/lookup", "records/modify", "records/changes", "records/resolve", "records/accept",
+                                    "zones/list", "zones/lookup", "zones/modify", "zones/changes", "changes/database", "changes/zone",
+                                    "users/caller", "users/current", "users/discover", "users/lookup/email", "users/lookup/id", "assets/upload",
+                                    "subscriptions/list", "subscriptions/lookup", "subscriptions/modify"]
+
+    public var id: Int64
+    public var container: ContainerID
+    public var environment: Environment
+    /// `records/modify`, `zones/list`, … or `*` for every CloudKit operation.
+    public var operation: String
+    public var kind: Kind
+    /// Matching requests still to fail (nil: by `probability`).
+    public var remaining: Int?
+    public var probability: Double?
+    public var seed: UInt64
+    public var retryAfter: Int?
+    public var latencyMilliseconds: Int
+    public var createdAt: Int64
+    /// After this (milliseconds since 1970) it no longer fires.
+    public var expiresAt: Int64
+    /// How many times it fired.
+    public var injected: Int
+
+    public init(id: Int64 = 0, container: ContainerID, environment: Environment, operation: String, kind: Kind, remaining: Int?, probability: Double?,
+                seed: UInt64 = 0, retryAfter: Int? = nil, latencyMilliseconds: Int = 0, createdAt: Int64, expiresAt: Int64, injected: Int = 0) {
+        self.id = id
+        self.container = container
+        self.environment = environment
+        self.operation = operation
+        self.kind = kind
+        self.remaining = remaining
+        self.probability = probability
+        self.seed = seed
+        self.retryAfter = retryAfter
+        self.latencyMilliseconds = latencyMilliseconds
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.injected = injected
+    }
+
+    /// Whether it applies to a request for `operation` (before its count or probability is consulted).
+    public func matches(_ container: ContainerID, _ environment: Environment, _ operation: String, now: Int64) -> Bool {
+        self.container == container && self.environment == environment && (self.operation == "*" || self.operation == operation)
+            && now < expiresAt && (remaining.map { $0 > 0 } ?? true)
+    }
+
+    /// Whether the `n`th matching request (0-based) fails under `probability`: a SplitMix64 draw from `seed` and
+    /// `n`, the same sequence on every run with the same seed.
+    public func fires(at n: Int) -> Bool {
+        guard let p = probability else { return true }
+        var z = seed &+ UInt64(n + 1) &* 0x9E3779B97F4A7C15
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53) < p
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// `/-/admin/…`: what a CI script switches between test steps, for the bearer of `serve --admin-token-file`'s token.
+/// Today: faults (`GET|POST /-/admin/faults`, `DELETE /-/admin/faults/{id}`, `DELETE /-/admin/faults?container=C`).
+struct AdminEndpoints {
+    let store: RecordStore
+    let token: String?
+
+    func register(_ router: inout Router) {
+        let admin = self
+        router.add(.get, "/-/admin/faults") { req in try await admin.guarded(req) { try admin.list(req) } }
+        router.add(.post, "/-/admin/faults", bodyLimit: 16 * 1024) { req in try await admin.guarded(req) { try admin.add(req) } }
+        router.add(.delete, "/-/admin/faults") { req in try await admin.guarded(req) { try admin.clear(req, id: nil) } }
+        router.add(.delete, "/-/admin/faults/{id}") { req in
+            try await admin.guarded(req) {
+                guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError.badRequest("a fault id is a number") }
+                return try admin.clear(req, id: id)
+            }
+        }
+    }
+
+    /// The token check, then the work off the server's threads; a client's mistake is a 400 with its reason.
+    private func guarded(_ req: HTTPRequest, _ body: @escaping @Sendable () throws -> HTTPResponse) async throws -> HTTPResponse {
+        guard let token else {
+            return Self.error("the admin endpoints are off: start the server with --admin-token-file", status: .forbidden)
+        }
+        let given = req.headers["authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+        guard Secrets.constantTimeEquals(given, token) else {
+            var r = Self.error("the admin endpoints need Authorization: Bearer <the token of --admin-token-file>", status: .unauthorized)
+            r.headers["www-authenticate"] = "Bearer"
+            return r
+        }
+        do { return try await BlockingWork.shared.run(body) } catch let e as StratusError where e.code != .internalError {
+            return Self.error(e.reason, status: HTTPStatus(e.code.httpStatus, e.code.rawValue))
+        }
+    }
+
+    private func list(_ req: HTTPRequest) throws -> HTTPResponse {
+        let faults = try store.faults(container: try req.query("container").map { try ContainerID($0) })
+        return try Self.json(["faults": faults.map(Self.object)])
+    }
+
+    private func add(_ req: HTTPRequest) throws -> HTTPResponse {
+        guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any] else { throw StratusError.badRequest("the body must be a JSON object") }
+        func string(_ k: String) throws -> String {
+            guard let s = o[k] as? String else { throw StratusError.badRequest("'\(k)' is required (a string)") }
+            return s
+        }
+        func int(_ k: String) throws -> Int? {
+            guard let v = o[k], !(v is NSNull) else { return nil }
+            guard let n = v as? Int else { throw StratusError.badRequest("'\(k)' must be a whole number") }
+            return n
+        }
+        let error = try string("error")
+        guard let kind = Fault.Kind(rawValue: error) else {
+            throw StratusError.badRequest("unknown error '\(error.prefix(40))': use one of \(Fault.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var probability: Double?
+        if let p = o["probability"], !(p is NSNull) {
+            guard let d = p as? Double else { throw StratusError.badRequest("'probability' must be a number") }
+            probability = d
+        }
+        let now = Clock.nowMillis()
+        let fault = try store.addFault(Fault(container: try ContainerID(try string("container")), environment: try Environment(parsing: try string("environment")),
+                                             operation: try string("operation"), kind: kind, remaining: try int("count"), probability: probability,
+                                             seed: UInt64(max(0, try int("seed") ?? 1)), retryAfter: try int("retryAfter"),
+                                             latencyMilliseconds: try int("latencyMs") ?? 0, createdAt: now, expiresAt: now + Int64(try int("expiresIn") ?? 3600) * 1000))
+        var r = try Self.json(Self.object(fault))
+        r.status = .created
+        return r
+    }
+
+    private func clear(_ req: HTTPRequest, id: Int64?) throws -> HTTPResponse {
+        let container = try req.query("container").map { try ContainerID($0) }
+        guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (/-/admin/faults/{id}) or a container (?container=C)") }
+        try store.clearFaults(id: id, container: container, environment: try req.query("environment").map { try Environment(parsing: $0) })
+        return try Self.json(["cleared": true])
+    }
+
+    static func object(_ f: Fault) -> [String: Any] {
+        var o: [String: Any] = ["id": f.id, "container": f.container.rawValue, "environment": f.environment.rawValue, "operation": f.operation,
+                                "error": f.kind.rawValue, "seed": f.seed, "latencyMs": f.latencyMilliseconds, "injected": f.injected,
+                                "createdAt": f.createdAt, "expiresAt": f.expiresAt]
+        if let n = f.remaining { o["count"] = n }
+        if let p = f.probability { o["probability"] = p }
+        if let r = f.retryAfter { o["retryAfter"] = r }
+        return o
+    }
+
+    static func json(_ o: Any) throws -> HTTPResponse { .json(try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) }
+
+    static func error(_ reason: String, status: HTTPStatus) -> HTTPResponse {
+        .json((try? JSONSerialization.data(withJSONObject: ["reason": reason], options: [.sortedKeys])) ?? Data(), status: status)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Injected faults (see `Fault`), in the control database so that `stratus faults` in another process and the
+/// admin endpoint reach a running server alike; the server reads them through a cache a quarter of a second old
+/// at most, so a request with no fault switched on costs one lock.
+extension RecordStore {
+    static func registerFaultMigrations(_ m: inout DatabaseMigrator) {
+        m.registerMigration("v6-faults") { db in
+            try db.execute(sql: """
+                CREATE TABLE faults(id INTEGER PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, operation TEXT NOT NULL,
+                    kind TEXT NOT NULL, remaining INTEGER, probability REAL, seed INTEGER NOT NULL, retry_after INTEGER,
+                    latency_ms INTEGER NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+                    matched INTEGER NOT NULL DEFAULT 0, injected INTEGER NOT NULL DEFAULT 0);
+                """)
+        }
+    }
+
+    /// The longest a fault may stay switched on (it can always be cleared sooner).
+    public static let maximumFaultLifetime: Int64 = 24 * 3600 * 1000
+
+    /// Switches a fault on after checking it: a known operation, exactly one of a count (1…1,000,000) or a
+    /// probability (0…1], a retryAfter of 0…3,600 s, latency of 0…60,000 ms, a lifetime of at most a day.
+    @discardableResult
+    public func addFault(_ f: Fault) throws(StratusError) -> Fault {
+        guard f.operation == "*" || Fault.operations.contains(f.operation) else {
+            throw .badRequest("unknown operation '\(f.operation.prefix(60))': use * or one of \(Fault.operations.joined(separator: ", "))")
+        }
+        guard (f.remaining == nil) != (f.probability == nil) else { throw .badRequest("a fault needs either a count or a probability, not both") }
+        if let n = f.remaining, !(1...1_000_000).contains(n) { throw .badRequest("count must be 1 to 1000000") }
+        if let p = f.probability, !(p > 0 && p <= 1) { throw .badRequest("probability must be more than 0 and at most 1") }
+        if let r = f.retryAfter, !(0...3600).contains(r) { throw .badRequest("retry-after must be 0 to 3600 seconds") }
+        guard (0...60_000).contains(f.latencyMilliseconds) else { throw .badRequest("latency must be 0 to 60000 ms") }
+        guard f.kind != .none || f.latencyMilliseconds > 0 else { throw .badRequest("a fault with error NONE needs latency") }
+        guard f.expiresAt > f.createdAt, f.expiresAt - f.createdAt <= Self.maximumFaultLifetime else { throw .badRequest("a fault lasts at most a day") }
+        guard try containerExists(f.container) else { throw StratusError(.notFound, "container \(f.container) does not exist") }
+        let id: Int64 = try guarded {
+            try control.write { db in
+                try db.execute(sql: """
+                    INSERT INTO faults(container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [f.container.rawValue, f.environment.rawValue, f.operation, f.kind.rawValue, f.remaining, f.probability,
+                                     Int64(bitPattern: f.seed), f.retryAfter, f.latencyMilliseconds, f.createdAt, f.expiresAt])
+                return db.lastInsertedRowID
+            }
+        }
+        faultCache.withLock { $0 = nil }
+        var out = f
+        out.id = id
+        return out
+    }
+
+    /// Faults of a container (or every container), newest first, expired and spent ones included.
+    public func faults(container: ContainerID? = nil) throws(StratusError) -> [Fault] {
+        try guarded {
+            try control.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM faults WHERE ?1 IS NULL OR container = ?1 ORDER BY id DESC", arguments: [container?.rawValue])
+                    .compactMap(Self.fault)
+            }
+        }
+    }
+
+    /// Clears one fault (by id), or every fault of a container environment.
+    public func clearFaults(id: Int64? = nil, container: ContainerID? = nil, environment: Environment? = nil) throws(StratusError) {
+        try guarded {
+            try control.write { db in
+                try db.execute(sql: "DELETE FROM faults WHERE (?1 IS NULL OR id = ?1) AND (?2 IS NULL OR container = ?2) AND (?3 IS NULL OR environment = ?3)",
+                               arguments: [id, container?.rawValue, environment?.rawValue])
+            }
+        }
+        faultCache.withLock { $0 = nil }
+    }
+
+    /// The fault a request for `operation` meets, if one fires for it (counting it as matched, and as injected
+    /// when it fires). The common case, no fault on, reads the cache only.
+    public func claimFault(_ container: ContainerID, _ environment: Environment, _ operation: String) -> Fault? {
+        let now = Clock.nowMillis()
+        let cached = faultCache.withLock { c -> [Fault]? in
+            guard let c, ContinuousClock.now - c.at < .milliseconds(250) else { return nil }
+            return c.faults
+        }
+        let active: [Fault]
+        if let cached { active = cached } else {
+            active = (try? guarded {
+                try control.read { db in try Row.fetchAll(db, sql: "SELECT * FROM faults WHERE expires_at > ?", arguments: [now]).compactMap(Self.fault) }
+            }) ?? []
+            faultCache.withLock { $0 = (ContinuousClock.now, active) }
+        }
+        guard let candidate = active.first(where: { $0.matches(container, environment, operation, now: now) }) else { return nil }
+        let fired: Fault? = try? guarded {
+            try control.write { db -> Fault? in
+                guard let row = try Row.fetchOne(db, sql: """
+                    UPDATE faults SET matched = matched + 1 WHERE id = ? AND expires_at > ? AND (remaining IS NULL OR remaining > 0) RETURNING matched
+                    """, arguments: [candidate.id, now]) else { return nil }
+                let n: Int = row[0]
+                guard candidate.fires(at: n - 1) else { return nil }
+                try db.execute(sql: "UPDATE faults SET injected = injected + 1, remaining = CASE WHEN remaining IS NULL THEN NULL ELSE remaining - 1 END WHERE id = ?",
+                               arguments: [candidate.id])
+                return candidate
+            }
+        }
+        if fired != nil { faultCache.withLock { $0 = nil } }
+        return fired ?? nil
+    }
+
+    static func fault(_ r: Row) -> Fault? {
+        guard let container = try? ContainerID(r["container"] as String), let environment = Environment(rawValue: r["environment"]),
+              let kind = Fault.Kind(rawValue: r["kind"]) else { return nil }
+        return Fault(id: r["id"], container: container, environment: environment, operation: r["operation"], kind: kind, remaining: r["remaining"],
+                     probability: r["probability"], seed: UInt64(bitPattern: r["seed"] as Int64), retryAfter: r["retry_after"],
+                     latencyMilliseconds: r["latency_ms"], createdAt: r["created_at"], expiresAt: r["expires_at"], injected: r["injected"])
+    }
+}

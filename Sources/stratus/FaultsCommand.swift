@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import StratusModel
+import StratusStore
+
+/// `stratus faults set|list|clear`: make a container environment misbehave on purpose, for client retry tests.
+struct FaultsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "faults", abstract: "Inject CloudKit errors, dropped connections and latency for client tests.",
+                                                    subcommands: [Set.self, List.self, Clear.self])
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Switch a fault on: --count N requests, or each with --probability P (with --seed for a replayable run).")
+        @OptionGroup var options: DataOptions
+        @Option var container: String
+        @Option var environment: String
+        @Option(help: "The CloudKit operation (records/modify, zones/list, …) or * for all.") var operation: String
+        @Option(help: "ZONE_BUSY, THROTTLED, SERVICE_UNAVAILABLE, INTERNAL_ERROR, QUOTA_EXCEEDED, NETWORK_DROP, or NONE (latency only).") var error: String
+        @Option(help: "Fail the next N matching requests.") var count: Int?
+        @Option(help: "Fail each matching request with this probability (0 < P ≤ 1).") var probability: Double?
+        @Option(help: "The seed of the probability's draws (the same seed, the same requests fail).") var seed: UInt64 = 1
+        @Option(help: "Seconds the error tells the client to wait (retryAfter and Retry-After).") var retryAfter: Int?
+        @Option(help: "Milliseconds to wait before answering (or failing).") var latencyMs: Int = 0
+        @Option(help: "Seconds until the fault switches itself off (at most a day).") var expiresIn: Int = 3600
+
+        func run() throws {
+            try reportingErrors {
+                guard let kind = Fault.Kind(rawValue: error) else {
+                    throw StratusError.badRequest("unknown error '\(error.prefix(40))': use one of \(Fault.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                let now = Clock.nowMillis()
+                let f = try options.open().addFault(Fault(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment),
+                                                          operation: operation, kind: kind, remaining: count, probability: probability, seed: seed,
+                                                          retryAfter: retryAfter, latencyMilliseconds: latencyMs, createdAt: now, expiresAt: now + Int64(expiresIn) * 1000))
+                print("fault \(f.id): \(f.kind.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)")
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List faults: id, target, error, what is left, how often it fired.")
+        @OptionGroup var options: DataOptions
+        @Option var container: String?
+
+        func run() throws {
+            try reportingErrors {
+                let faults = try options.open().faults(container: try container.map { try ContainerID($0) })
+                if faults.isEmpty { print("no faults") }
+                let now = Clock.nowMillis()
+                for f in faults {
+                    let left = f.remaining.map { "\($0) left" } ?? "p=\(f.probability ?? 0) seed=\(f.seed)"
+                    let state = now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on")
+                    print("\(f.id)\t\(f.container)/\(f.environment.rawValue)\t\(f.operation)\t\(f.kind.rawValue)\t\(left)\tinjected \(f.injected)\t\(state)")
+                }
+            }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Clear one fault (--id) or every fault of a container (and environment).")
+        @OptionGroup var options: DataOptions
+        @Option var id: Int64?
+        @Option var container: String?
+        @Option var environment: String?
+
+        func run() throws {
+            try reportingErrors {
+                guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (--id) or a container (--container)") }
+                try options.open().clearFaults(id: id, container: try container.map { try ContainerID($0) },
+                                               environment: try environment.map { try StratusModel.Environment(parsing: $0) })
+                print("cleared")
+            }
+        }
+    }
+}
