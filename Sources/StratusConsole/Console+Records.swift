@@ -6,7 +6,6 @@ import StratusStore
 /// The records page: a query builder whose whole state is the URL, a table of up to 200 rows with keyset
 /// paging through continuation markers, and exports of the result as JSON and CSV.
 extension Console {
-    static let exportLimit = 50_000
     static let defaultColumns = 8
 
     func recordsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -60,7 +59,7 @@ extension Console {
             "jsonHref": scope.link(path, q.queryItems() + [("format", "json"), ("all", "1")]),
             "csvHref": scope.link(path, q.queryItems() + [("format", "csv")]),
             "newHref": scope.link("\(scope.databasePath)/new-record", [("type", type.name), ("zone", q.zone)]),
-            "exportLimit": Console.exportLimit, "defaultColumns": Console.defaultColumns,
+            "defaultColumns": Console.defaultColumns,
         ]) { a, _ in a }
         var json: [String: Any]? = nil
         if Console.wantsJSON(req) {
@@ -102,33 +101,40 @@ extension Console {
         }
     }
 
-    /// Every record the query matches (up to `exportLimit`), paging through the store's continuation markers.
+    /// Every record the query matches, streamed a page (200 records) at a time as it is read: no cap, and memory
+    /// that does not grow with the result. The body ends when the connection closes (no length is known upfront).
     func export(_ q: ConsoleQuery, _ type: RecordTypeSchema, _ db: DatabaseID, _ scope: ConsoleScope, csv: Bool) throws -> HTTPResponse {
-        var query = try q.query(type)
-        query.continuationMarker = nil
-        var records: [StoredRecord] = []
-        repeat {
-            let page = try scope.env.query(query, in: db)
-            records += page.records
-            query.continuationMarker = page.continuationMarker
-        } while query.continuationMarker != nil && records.count < Console.exportLimit
+        var start = try q.query(type)
+        start.continuationMarker = nil
+        let first = start
         let filename = "\(type.name)-\(scope.environment.rawValue).\(csv ? "csv" : "json")".filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }
-        var response: HTTPResponse
-        if csv {
-            let columns = q.fields.isEmpty ? type.userFields.map(\.name) : q.fields
-            var out = (["recordName", "recordChangeTag", "modified"] + columns).map(Console.csvCell).joined(separator: ",") + "\r\n"
-            for r in records {
-                let cells = [r.recordName, r.recordChangeTag ?? "", r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
-                    + columns.map { c in r.fields[c].map(Console.csvText) ?? "" }
-                out += cells.map(Console.csvCell).joined(separator: ",") + "\r\n"
-            }
-            response = .text(out, contentType: "text/csv; charset=utf-8")
-        } else {
-            var json: [String: Any] = ["records": records.map(ValueDisplay.recordJSON)]
-            if query.continuationMarker != nil { json["truncated"] = true }
-            response = .json(Console.json(json))
-        }
+        let columns = q.fields.isEmpty ? type.userFields.map(\.name) : q.fields
+        let env = scope.env
+        var response = csv ? HTTPResponse.text("", contentType: "text/csv; charset=utf-8") : HTTPResponse.json(Data())
         response.headers["content-disposition"] = "attachment; filename=\"\(filename)\""
+        response.stream = { stream in
+            var query = first
+            var wroteOne = false
+            guard await stream.write(Data((csv ? (["recordName", "recordChangeTag", "modified"] + columns).map(Console.csvCell).joined(separator: ",") + "\r\n" : "{\"records\":[").utf8)) else { return }
+            repeat {
+                let q = query
+                guard let page = try? await BlockingWork.shared.run({ try env.query(q, in: db) }) else { break }
+                var out = ""
+                for r in page.records {
+                    if csv {
+                        let cells = [r.recordName, r.recordChangeTag ?? "", r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
+                            + columns.map { c in r.fields[c].map(Console.csvText) ?? "" }
+                        out += cells.map(Console.csvCell).joined(separator: ",") + "\r\n"
+                    } else {
+                        out += (wroteOne ? "," : "") + String(decoding: Console.json(ValueDisplay.recordJSON(r)), as: UTF8.self)
+                        wroteOne = true
+                    }
+                }
+                guard await stream.write(Data(out.utf8)) else { return }
+                query.continuationMarker = page.continuationMarker
+            } while query.continuationMarker != nil && !stream.isDraining()
+            if !csv { _ = await stream.write(Data("]}".utf8)) }
+        }
         return response
     }
 
