@@ -1,0 +1,60 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// Faults: make this environment misbehave on purpose so that client retry code meets CloudKit's transient errors
+/// in tests (see `Fault`). Listed with what is left and how often each fired; switched on and cleared here, by
+/// `stratus faults` or over `/-/admin/faults`. Every change is audited.
+extension Console {
+    func faultsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+        let now = Clock.nowMillis()
+        let faults = try store.faults(container: scope.container).filter { $0.environment == scope.environment }.map { f -> [String: Any] in
+            ["id": String(f.id), "operation": f.operation, "error": f.kind.rawValue,
+             "rule": f.remaining.map { "next \($0) requests" } ?? "each with probability \(f.probability ?? 0), seed \(f.seed)",
+             "retryAfter": f.retryAfter.map { "\($0) s" } ?? "—", "latency": f.latencyMilliseconds > 0 ? "\(f.latencyMilliseconds) ms" : "—",
+             "injected": f.injected, "state": now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on"),
+             "expires": ValueDisplay.utcString(f.expiresAt), "clearAction": "\(scope.base)/faults/\(f.id)/clear"]
+        }
+        var values: [String: Any] = ["faults": faults, "hasFaults": !faults.isEmpty, "addAction": "\(scope.base)/faults",
+                                     "operations": ["*"] + Fault.operations, "errors": Fault.Kind.allCases.map(\.rawValue)]
+        if let error { values["error"] = error }
+        if let m = req.query("done") { values["message"] = m }
+        let json: [String: Any] = ["faults": faults.map { ["id": $0["id"]!, "operation": $0["operation"]!, "error": $0["error"]!, "injected": $0["injected"]!, "state": $0["state"]!] }]
+        return page(req, s, scope, tab: "faults", "faults", title: "Faults", values, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    func addFault(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let f = form(req)
+        func number(_ k: String) -> String? { f[k].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 } }
+        do {
+            guard let kind = Fault.Kind(rawValue: f["error"] ?? "") else { throw StratusError.badRequest("choose an error") }
+            let count = try number("count").map { (v: String) throws(StratusError) -> Int in
+                guard let n = Int(v) else { throw .badRequest("count must be a whole number") }
+                return n
+            }
+            let probability = try number("probability").map { (v: String) throws(StratusError) -> Double in
+                guard let p = Double(v) else { throw .badRequest("probability must be a number") }
+                return p
+            }
+            let now = Clock.nowMillis()
+            let fault = try store.addFault(Fault(container: scope.container, environment: scope.environment, operation: f["operation"] ?? "", kind: kind,
+                                                 remaining: count, probability: probability, seed: UInt64(number("seed") ?? "1") ?? 1,
+                                                 retryAfter: number("retryAfter").flatMap { Int($0) }, latencyMilliseconds: number("latencyMs").flatMap { Int($0) } ?? 0,
+                                                 createdAt: now, expiresAt: now + Int64(number("expiresIn").flatMap { Int($0) } ?? 3600) * 1000))
+            try audit(s, scope, "inject fault", "#\(fault.id) \(fault.kind.rawValue) on \(fault.operation)")
+            return .redirect(to: scope.link("\(scope.base)/faults", [("done", "Fault #\(fault.id) is on: \(fault.kind.rawValue) on \(fault.operation).")]))
+        } catch let e as StratusError where e.code == .badRequest {
+            return try faultsPage(req, s, scope, error: e.reason)
+        }
+    }
+
+    func clearFault(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        guard let id = Int64(req.parameters["id"] ?? ""), try store.faults(container: scope.container).contains(where: { $0.id == id && $0.environment == scope.environment }) else {
+            throw StratusError(.notFound, "There is no such fault in this environment.")
+        }
+        try store.clearFaults(id: id)
+        try audit(s, scope, "clear fault", "#\(id)")
+        return .redirect(to: scope.link("\(scope.base)/faults", [("done", "Cleared fault #\(id).")]))
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+import StratusTestSupport
+import StratusModel
+import StratusStore
+
+/// The Faults page: switch a fault on (CSRF-guarded, audited), see it refused with a reason when it is wrong, see
+/// it listed, watch it fire, clear it.
+@Suite struct ConsoleFaultsTests {
+    @Test func switchListFireAndClear() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = try ContainerID("iCloud.com.example.Faults")
+        try await offPool { try f.app.store.createContainer(container) }
+        let base = "/console/\(container.rawValue)/development/faults"
+        #expect(try await s.get(base).html.contains("No faults in this environment."))
+        #expect(try await s.post(base, [("operation", "zones/list"), ("error", "ZONE_BUSY"), ("count", "1")], csrf: false).status == 403)
+        let bad = try await s.post(base, [("operation", "zones/list"), ("error", "ZONE_BUSY"), ("count", "1"), ("probability", "0.5")])
+        #expect(bad.status == 400 && bad.html.contains("either a count or a probability"))
+        #expect(try await s.post(base, [("operation", "zones/list"), ("error", "THROTTLED"), ("count", "2"), ("retryAfter", "3")]).status == 303)
+        let listed = try await s.get(base)
+        #expect(listed.html.contains("<code>zones/list</code></td><td>THROTTLED</td><td>next 2 requests</td><td>3 s</td>"), "\(listed.html.suffix(2500))")
+        let fired = f.app.store.claimFault(container, .development, "zones/list")
+        #expect(fired?.kind == .throttled && fired?.retryAfter == 3)
+        let id = try #require(fired?.id)
+        #expect(try await s.get(base).html.contains("next 1 requests"))
+        #expect(try await s.post("\(base)/\(id)/clear", []).status == 303)
+        #expect(try await s.get(base).html.contains("No faults in this environment."))
+        #expect(try await s.get("/console/audit").html.contains("inject fault"))
+    }
+}
