@@ -220,18 +220,19 @@ struct ConsoleScenario: AsyncParsableCommand {
         lua += "request = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[(i % #paths) + 1])\nend\n"
         lua += "done = function(summary, latency, requests)\n  io.write(string.format(\"ERRORS %d %d\\n\", summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))\nend\n"
         try lua.write(to: script, atomically: true, encoding: .utf8)
+        // wrk waits up to 30 s for an answer (its default of 2 s counted a slow baseline's answers as errors).
         // A warm-up pass first, unmeasured, the same for every side: the figures are of a server in service,
         // not of its first reads from disk.
         let warm = Process()
         warm.executableURL = URL(fileURLWithPath: wrk)
-        warm.arguments = ["-t2", "-c\(connections)", "-d\(max(1, seconds / 3))s", "-s", script.path, "http://127.0.0.1:\(port)"]
+        warm.arguments = ["-t2", "-c\(connections)", "-d\(max(1, seconds / 3))s", "--timeout", "30s", "-s", script.path, "http://127.0.0.1:\(port)"]
         warm.standardOutput = FileHandle.nullDevice
         try warm.run()
         warm.waitUntilExit()
         stderr("wrk on \(paths[0]) …")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: wrk)
-        p.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script.path, "http://127.0.0.1:\(port)"]
+        p.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "30s", "--latency", "-s", script.path, "http://127.0.0.1:\(port)"]
         let pipe = Pipe()
         p.standardOutput = pipe
         try p.run()

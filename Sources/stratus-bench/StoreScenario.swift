@@ -110,6 +110,13 @@ struct StoreScenario: ParsableCommand {
         }, baseline: { title in try baseline.equals(title) })
         Figure(scenario: "store", metric: "equals_cold_p50_ms", value: cold.store, unit: "ms", baseline: cold.baseline).print()
         Figure(scenario: "store", metric: "equals_p50_ms", value: warm.store, unit: "ms", baseline: warm.baseline).print()
+        // The same page as records/query reads it: rows streamed to a sink that takes every value, no record built.
+        let (_, streamed) = try Self.interleaved(titles, repetitions: repetitions, store: { title in
+            var sink = ReadingSink()
+            _ = try env.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals, .string(title))]), in: db, into: &sink)
+            return sink.records
+        }, baseline: { title in try baseline.equals(title) })
+        Figure(scenario: "store", metric: "equals_streamed_p50_ms", value: streamed.store, unit: "ms", baseline: streamed.baseline).print()
 
         // Sorted range, five continuation pages of 200, over a working set of 10 ranges: a first pass over them reads
         // from disk (the cold figure), the passes after it are a server in service.
