@@ -31,17 +31,20 @@ public final class ServerMetrics: Sendable {
     func countConnections(_ count: @escaping @Sendable () -> Int) { connections.withLock { $0 = count } }
 
     func observe(_ r: RequestRecord) {
+        // The CloudKit API is one route (`…/{database}/*`): its operation, when it is a known one, names it.
+        var route = r.route
+        if route.hasSuffix("/*"), let op = r.parameters["*"], Fault.operations.contains(op) { route = String(route.dropLast()) + op }
         state.withLock { s in
             var container = r.parameters["container"] ?? ""
             if !container.isEmpty && !s.containers.contains(container) {
                 if s.containers.count < Self.maximumContainers { s.containers.insert(container) } else { container = "other" }
             }
-            s.requests[RequestKey(route: r.route, method: r.method.rawValue, status: r.status, container: container), default: 0] += 1
-            var h = s.latency[r.route] ?? Histogram(counts: Array(repeating: 0, count: Self.buckets.count))
+            s.requests[RequestKey(route: route, method: r.method.rawValue, status: r.status, container: container), default: 0] += 1
+            var h = s.latency[route] ?? Histogram(counts: Array(repeating: 0, count: Self.buckets.count))
             if let i = Self.buckets.firstIndex(where: { r.seconds <= $0 }) { h.counts[i] += 1 }
             h.sum += r.seconds
             h.count += 1
-            s.latency[r.route] = h
+            s.latency[route] = h
         }
     }
 

@@ -58,7 +58,7 @@ import StratusStore
         let (status, text, type) = try await get("-/metrics")
         #expect(status == 200 && type?.hasPrefix("text/plain; version=0.0.4") == true)
         #expect(text.contains(#"stratus_http_requests_total{route="/-/health",method="GET",status="200",container=""} 2"#), "\(text.prefix(2000))")
-        #expect(text.contains(#"container="\#(container)"}"#))
+        #expect(text.contains(#"stratus_http_requests_total{route="/database/1/{container}/{environment}/{database}/zones/list",method="GET",status="401",container="\#(container)"} 1"#), "\(text.prefix(3000))")
         #expect(text.contains(#"stratus_http_request_duration_seconds_count{route="/-/health"} 2"#))
         #expect(text.contains(#"stratus_http_request_duration_seconds_bucket{route="/-/health",le="+Inf"} 2"#))
         #expect(text.contains(#"stratus_records{container="\#(container)",environment="development"} "#))
