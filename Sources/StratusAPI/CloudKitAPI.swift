@@ -102,7 +102,9 @@ public struct CloudKitAPI: Sendable {
     /// CloudKit's envelope (with `retryAfter`), or a dropped connection; nil when none fires.
     func injectFault(_ container: ContainerID, _ environment: Environment, _ action: String) async throws -> HTTPResponse? {
         let store = self.store
-        guard let fault = try await blocking.run({ store.claimFault(container, environment, action) }) else { return nil }
+        // The common case, no fault on, is answered from memory without a hop to the blocking threads.
+        guard store.mightFault(container, environment, action),
+              let fault = try await blocking.run({ store.claimFault(container, environment, action) }) else { return nil }
         if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
         if fault.kind == .networkDrop { return .dropConnection }
         guard let code = fault.kind.errorCode else { return nil }
@@ -190,6 +192,7 @@ public struct CloudKitAPI: Sendable {
     func withSession(_ response: HTTPResponse, _ ctx: Context) -> HTTPResponse {
         var r = response
         if let t = ctx.auth.rotatedToken ?? ctx.auth.webAuthToken { r.headers["x-apple-cloudkit-web-auth-token"] = t }
+        if let user = ctx.auth.userRecordName { r.annotations["user"] = user }
         return r
     }
 }

@@ -33,6 +33,8 @@ public enum ErrorEnvelope {
         w.endObject()
         var r = HTTPResponse.json(w.data, status: status ?? .code(e.code.httpStatus))
         if let after = e.retryAfter { r.headers["retry-after"] = String(after) }
+        r.annotations["errorCode"] = e.code.rawValue
+        r.annotations["uuid"] = uuid
         return r
     }
 

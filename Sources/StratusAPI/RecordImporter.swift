@@ -75,7 +75,11 @@ public struct RecordImporter {
                 if (try? env.lookupZone(zoneID, in: database)) == nil { _ = try env.createZone(zoneID, in: database) }
                 knownZones.insert(zoneID.zoneName)
             }
-            let results = try env.modify(batch.map(\.op), in: database, zoneID: zoneID, allOrNothing: true, actor: actor)
+            let results: [ModifyResult]
+            // A refusal of the whole batch (a zone the database cannot have, say) is reported at its first line.
+            do { results = try env.modify(batch.map(\.op), in: database, zoneID: zoneID, allOrNothing: true, actor: actor) } catch {
+                throw LineError(line: batch[0].line, error: error)
+            }
             if let i = results.firstIndex(where: { $0.error != nil && $0.error?.code != .atomicError }) ?? results.firstIndex(where: { $0.error != nil }) {
                 throw LineError(line: batch[i].line, error: results[i].error!)
             }

@@ -18,13 +18,16 @@ public final class Console: Sendable {
     let allowProductionUserData: Bool
     /// Shared with the CloudKit sign-in pages, so one address's failures count once across both.
     let throttle: SignInThrottle
+    /// The CloudKit API's request log (the Logs page), when the server keeps one.
+    let requestLog: RequestLog?
     /// Page headers (environment, tabs, database switch) are the same for every page of a scope and tab:
     /// built and converted for the template once, not on every request.
     private let headers = Mutex<[String: TemplateValue]>([:])
 
     public init(store: RecordStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
-                allowProductionUserData: Bool = false, throttle: SignInThrottle = SignInThrottle()) throws {
+                allowProductionUserData: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil) throws {
         self.store = store
+        self.requestLog = requestLog
         self.throttle = throttle
         self.allowProductionUserData = allowProductionUserData
         self.blocking = blocking

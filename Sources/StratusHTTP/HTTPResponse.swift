@@ -10,6 +10,9 @@ public struct HTTPResponse: Sendable {
     /// Close the connection without writing anything (an injected network fault: the client sees the connection
     /// drop with its request sent and no answer).
     public var dropsConnection = false
+    /// Facts for the server's observers (the request log: the user, a CloudKit error code, the error's uuid); never
+    /// sent.
+    public var annotations: [String: String] = [:]
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.status = status

@@ -16,6 +16,8 @@ public final class StratusApplication: Sendable {
     public let console: Console
     let webhooks: WebhookDeliverer
     let metrics: ServerMetrics
+    /// The CloudKit API's requests, for the console's Logs page.
+    public let requestLog: RequestLog
 
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
@@ -28,15 +30,20 @@ public final class StratusApplication: Sendable {
         http.host = config.host
         http.port = config.port
         let throttle = SignInThrottle(policy: config.signInThrottle)
+        let requestLog = try RequestLog(file: config.dataDirectory.appendingPathComponent("requests.sqlite"))
+        self.requestLog = requestLog
         console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData,
-                              throttle: throttle)
+                              throttle: throttle, requestLog: requestLog)
         let metrics = ServerMetrics(store: store)
         self.metrics = metrics
         var router = StratusApplication.routes(store: store, config: config, throttle: throttle)
         AdminEndpoints(store: store, token: config.adminToken).register(&router)
         router.add(.get, "/-/metrics") { req in try await StratusApplication.metricsResponse(req, metrics, token: config.metricsToken) }
         console.register(&router)
-        server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond, observe: { metrics.observe($0) })
+        server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond, observe: { record in
+            metrics.observe(record)
+            if let entry = StratusApplication.logEntry(record) { requestLog.append(entry) }
+        })
         metrics.countConnections { [server] in server.openConnections }
         webhooks = WebhookDeliverer(store: store, logger: logger, timeout: config.webhookTimeout)
     }
@@ -62,6 +69,14 @@ public final class StratusApplication: Sendable {
         return r
     }
 
+    /// A CloudKit API request as the request log keeps it (nil for every other route).
+    static func logEntry(_ r: RequestRecord) -> RequestLogEntry? {
+        guard r.route.hasPrefix("/database/1/"), let container = r.parameters["container"], let environment = r.parameters["environment"] else { return nil }
+        return RequestLogEntry(at: Clock.nowMillis(), container: container, environment: environment, operation: String((r.parameters["*"] ?? "").prefix(60)),
+                               database: r.parameters["database"] ?? "", user: r.response.annotations["user"], status: r.status,
+                               errorCode: r.response.annotations["errorCode"], durationMicroseconds: Int(r.seconds * 1_000_000), uuid: r.response.annotations["uuid"])
+    }
+
     static func routes(store: RecordStore, config: ServerConfig, throttle: SignInThrottle) -> Router {
         var router = Router()
         let files = StaticFiles(root: config.publicDirectory.path)
@@ -81,6 +96,7 @@ public final class StratusApplication: Sendable {
         await webhooks.stop()
         store.bell.close()
         await server.stop()
+        requestLog.stop()
         for env in store.openEnvironments() { try? env.saveCourierProgress() }
     }
     public var port: UInt16 { server.port }

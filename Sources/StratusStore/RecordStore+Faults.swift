@@ -72,6 +72,16 @@ extension RecordStore {
         faultCache.withLock { $0 = nil }
     }
 
+    /// Whether a request for `operation` may meet a fault: false (from memory alone, no I/O) when the cache is fresh
+    /// and holds none that matches, which is every request of a server with no fault on but 4 a second.
+    public func mightFault(_ container: ContainerID, _ environment: Environment, _ operation: String) -> Bool {
+        let now = Clock.nowMillis()
+        return faultCache.withLock { c in
+            guard let c, ContinuousClock.now - c.at < .milliseconds(250) else { return true }
+            return c.faults.contains { $0.matches(container, environment, operation, now: now) }
+        }
+    }
+
     /// The fault a request for `operation` meets, if one fires for it (counting it as matched, and as injected
     /// when it fires). The common case, no fault on, reads the cache only.
     public func claimFault(_ container: ContainerID, _ environment: Environment, _ operation: String) -> Fault? {
