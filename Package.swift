@@ -45,7 +45,8 @@ let package = Package(
         .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Crypto", package: "swift-crypto"),
                                                    .product(name: "Logging", package: "swift-log")]),
         // The web console: pages, sessions, CSRF, login, and its own small mustache renderer (Templates/).
-        .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Logging", package: "swift-log")]),
+        // The console imports and exports records with the API's record lines (StratusAPI's RecordLines and RecordImporter).
+        .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", .product(name: "Logging", package: "swift-log")]),
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",

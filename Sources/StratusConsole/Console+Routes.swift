@@ -34,6 +34,8 @@ extension Console {
         post("/console/{container}/{environment}/sharing/{guid}/revoke") { c, req, s, scope in try c.revokeShare(req, s, scope) }
         post("/console/{container}/{environment}/webhooks") { c, req, s, scope in try c.addWebhook(req, s, scope) }
         post("/console/{container}/{environment}/webhooks/{id}/{action}") { c, req, s, scope in try c.changeWebhook(req, s, scope) }
+        get("/console/{container}/{environment}/import") { c, req, s, scope in try c.importPage(req, s, scope) }
+        post("/console/{container}/{environment}/import", limit: Console.importUploadLimit) { c, req, s, scope in try c.importRecords(req, s, scope) }
         get("/console/{container}/{environment}/logs") { c, req, s, scope in try c.logsPage(req, s, scope) }
         get("/console/{container}/{environment}/faults") { c, req, s, scope in try c.faultsPage(req, s, scope) }
         post("/console/{container}/{environment}/faults") { c, req, s, scope in try c.addFault(req, s, scope) }
