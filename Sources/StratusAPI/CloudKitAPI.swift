@@ -106,9 +106,16 @@ public struct CloudKitAPI: Sendable {
         guard store.mightFault(container, environment, action),
               let fault = try await blocking.run({ store.claimFault(container, environment, action) }) else { return nil }
         if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
-        if fault.kind == .networkDrop { return .dropConnection }
+        // The annotation tells the request log and telemetry that this error was asked for.
+        if fault.kind == .networkDrop {
+            var r = HTTPResponse.dropConnection
+            r.annotations["fault"] = fault.kind.rawValue
+            return r
+        }
         guard let code = fault.kind.errorCode else { return nil }
-        return envelope(StratusError(code, "injected fault \(fault.id) (\(fault.kind.rawValue) on \(fault.operation))", retryAfter: fault.retryAfter))
+        var r = envelope(StratusError(code, "injected fault \(fault.id) (\(fault.kind.rawValue) on \(fault.operation))", retryAfter: fault.retryAfter))
+        r.annotations["fault"] = fault.kind.rawValue
+        return r
     }
 
     func dispatch(_ action: String, _ ctx: Context) throws -> HTTPResponse {

@@ -37,6 +37,7 @@ extension Console {
         get("/console/{container}/{environment}/import") { c, req, s, scope in try c.importPage(req, s, scope) }
         post("/console/{container}/{environment}/import", limit: Console.importUploadLimit) { c, req, s, scope in try c.importRecords(req, s, scope) }
         get("/console/{container}/{environment}/logs") { c, req, s, scope in try c.logsPage(req, s, scope) }
+        get("/console/{container}/{environment}/telemetry") { c, req, s, scope in try c.telemetryPage(req, s, scope) }
         get("/console/{container}/{environment}/faults") { c, req, s, scope in try c.faultsPage(req, s, scope) }
         post("/console/{container}/{environment}/faults") { c, req, s, scope in try c.addFault(req, s, scope) }
         post("/console/{container}/{environment}/faults/{id}/clear") { c, req, s, scope in try c.clearFault(req, s, scope) }

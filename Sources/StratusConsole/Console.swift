@@ -20,14 +20,17 @@ public final class Console: Sendable {
     let throttle: SignInThrottle
     /// The CloudKit API's request log (the Logs page), when the server keeps one.
     let requestLog: RequestLog?
+    /// The server's time series (the Telemetry page), when it keeps one.
+    let telemetry: Telemetry?
     /// Page headers (environment, tabs, database switch) are the same for every page of a scope and tab:
     /// built and converted for the template once, not on every request.
     private let headers = Mutex<[String: TemplateValue]>([:])
 
     public init(store: RecordStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
-                allowProductionUserData: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil) throws {
+                allowProductionUserData: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil, telemetry: Telemetry? = nil) throws {
         self.store = store
         self.requestLog = requestLog
+        self.telemetry = telemetry
         self.throttle = throttle
         self.allowProductionUserData = allowProductionUserData
         self.blocking = blocking

@@ -52,6 +52,7 @@ struct ConsoleScope {
             ["label": "Sharing", "href": base + "/sharing", "current": tab == "sharing"],
             ["label": "Query shapes", "href": base + "/query-shapes", "current": tab == "shapes"],
             ["label": "Import", "href": base + "/import", "current": tab == "import"],
+            ["label": "Telemetry", "href": base + "/telemetry", "current": tab == "telemetry"],
             ["label": "Logs", "href": base + "/logs", "current": tab == "logs"],
             ["label": "Faults", "href": base + "/faults", "current": tab == "faults"],
             ["label": "Tokens & keys", "href": base + "/tokens", "current": tab == "tokens"],

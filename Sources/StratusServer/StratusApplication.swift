@@ -18,6 +18,9 @@ public final class StratusApplication: Sendable {
     let metrics: ServerMetrics
     /// The CloudKit API's requests, for the console's Logs page.
     public let requestLog: RequestLog
+    /// Requests, errors, latency, records and storage over time, for the console's Telemetry page.
+    public let telemetry: Telemetry
+    let sampler: TelemetrySampler
 
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
@@ -32,8 +35,11 @@ public final class StratusApplication: Sendable {
         let throttle = SignInThrottle(policy: config.signInThrottle)
         let requestLog = try RequestLog(file: config.dataDirectory.appendingPathComponent("requests.sqlite"))
         self.requestLog = requestLog
+        let telemetry = try Telemetry(file: config.dataDirectory.appendingPathComponent("telemetry.sqlite"))
+        self.telemetry = telemetry
+        sampler = TelemetrySampler(store: store, telemetry: telemetry)
         console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData,
-                              throttle: throttle, requestLog: requestLog)
+                              throttle: throttle, requestLog: requestLog, telemetry: telemetry)
         let metrics = ServerMetrics(store: store)
         self.metrics = metrics
         var router = StratusApplication.routes(store: store, config: config, throttle: throttle)
@@ -42,7 +48,10 @@ public final class StratusApplication: Sendable {
         console.register(&router)
         server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond, observe: { record in
             metrics.observe(record)
-            if let entry = StratusApplication.logEntry(record) { requestLog.append(entry) }
+            if let entry = StratusApplication.logEntry(record) {
+                requestLog.append(entry)
+                telemetry.record(entry)
+            }
         })
         metrics.countConnections { [server] in server.openConnections }
         webhooks = WebhookDeliverer(store: store, logger: logger, timeout: config.webhookTimeout)
@@ -74,7 +83,8 @@ public final class StratusApplication: Sendable {
         guard r.route.hasPrefix("/database/1/"), let container = r.parameters["container"], let environment = r.parameters["environment"] else { return nil }
         return RequestLogEntry(at: Clock.nowMillis(), container: container, environment: environment, operation: String((r.parameters["*"] ?? "").prefix(60)),
                                database: r.parameters["database"] ?? "", user: r.response.annotations["user"], status: r.status,
-                               errorCode: r.response.annotations["errorCode"], durationMicroseconds: Int(r.seconds * 1_000_000), uuid: r.response.annotations["uuid"])
+                               errorCode: r.response.annotations["errorCode"] ?? r.response.annotations["fault"].flatMap { $0 == Fault.Kind.networkDrop.rawValue ? $0 : nil },
+                               durationMicroseconds: Int(r.seconds * 1_000_000), uuid: r.response.annotations["uuid"], injected: r.response.annotations["fault"] != nil)
     }
 
     static func routes(store: RecordStore, config: ServerConfig, throttle: SignInThrottle) -> Router {
@@ -90,6 +100,7 @@ public final class StratusApplication: Sendable {
     public func start() async throws {
         try await server.start()
         webhooks.start()
+        sampler.start()
     }
 
     public func stop() async {
@@ -97,8 +108,13 @@ public final class StratusApplication: Sendable {
         store.bell.close()
         await server.stop()
         requestLog.stop()
+        sampler.stop()
+        telemetry.stop()
         for env in store.openEnvironments() { try? env.saveCourierProgress() }
     }
+    /// Takes telemetry's records-and-storage sample now (the server does it every minute).
+    public func sampleTelemetry() { TelemetrySampler.sample(store, telemetry) }
+
     public var port: UInt16 { server.port }
     public var url: String { "http://\(config.host):\(port)/" }
 }

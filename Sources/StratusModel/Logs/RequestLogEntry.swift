@@ -15,9 +15,11 @@ public struct RequestLogEntry: Sendable, Hashable {
     public var durationMicroseconds: Int
     /// The uuid of an error answer (what a client quotes).
     public var uuid: String?
+    /// The answer was a fault an admin injected (Faults page), not a failure of the server.
+    public var injected: Bool
 
     public init(id: Int64 = 0, at: Int64, container: String, environment: String, operation: String, database: String, user: String?, status: Int,
-                errorCode: String?, durationMicroseconds: Int, uuid: String?) {
+                errorCode: String?, durationMicroseconds: Int, uuid: String?, injected: Bool = false) {
         self.id = id
         self.at = at
         self.container = container
@@ -29,5 +31,6 @@ public struct RequestLogEntry: Sendable, Hashable {
         self.errorCode = errorCode
         self.durationMicroseconds = durationMicroseconds
         self.uuid = uuid
+        self.injected = injected
     }
 }

@@ -34,6 +34,9 @@ public final class RequestLog: Sendable {
                     CREATE INDEX requests_by_uuid ON requests(uuid) WHERE uuid IS NOT NULL;
                     """)
             }
+            m.registerMigration("v2-injected") { db in
+                try db.execute(sql: "ALTER TABLE requests ADD COLUMN injected INTEGER NOT NULL DEFAULT 0")
+            }
             try m.migrate(q)
             return q
         }
@@ -55,10 +58,10 @@ public final class RequestLog: Sendable {
         guard !batch.isEmpty else { return }
         try? queue.write { db in
             let st = try db.cachedStatement(sql: """
-                INSERT INTO requests(at, container, environment, operation, database, user, status, error_code, duration_us, uuid) VALUES (?,?,?,?,?,?,?,?,?,?)
+                INSERT INTO requests(at, container, environment, operation, database, user, status, error_code, duration_us, uuid, injected) VALUES (?,?,?,?,?,?,?,?,?,?,?)
                 """)
             for e in batch {
-                try st.execute(arguments: [e.at, e.container, e.environment, e.operation, e.database, e.user, e.status, e.errorCode, e.durationMicroseconds, e.uuid])
+                try st.execute(arguments: [e.at, e.container, e.environment, e.operation, e.database, e.user, e.status, e.errorCode, e.durationMicroseconds, e.uuid, e.injected])
             }
             let last = db.lastInsertedRowID
             try db.execute(sql: "DELETE FROM requests WHERE id <= ? OR at < ?", arguments: [last - Int64(Self.maximumEntries), Clock.nowMillis() - Self.retention])
@@ -88,7 +91,7 @@ public final class RequestLog: Sendable {
                     """, arguments: [container, environment, operation, status, user, uuid?.lowercased(), before, max(1, min(limit, 1000))]).map { r in
                     RequestLogEntry(id: r["id"], at: r["at"], container: r["container"], environment: r["environment"], operation: r["operation"],
                                     database: r["database"], user: r["user"], status: r["status"], errorCode: r["error_code"],
-                                    durationMicroseconds: r["duration_us"], uuid: r["uuid"])
+                                    durationMicroseconds: r["duration_us"], uuid: r["uuid"], injected: r["injected"])
                 }
             }
         }

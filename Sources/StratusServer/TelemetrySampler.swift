@@ -1,0 +1,39 @@
+import Foundation
+import StratusHTTP
+import StratusStore
+import Synchronization
+
+/// Samples records and storage of every open container environment into telemetry once a minute (and at start),
+/// from the counters the writer keeps: no record is counted and no closed environment is opened.
+final class TelemetrySampler: Sendable {
+    let store: RecordStore
+    let telemetry: Telemetry
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(store: RecordStore, telemetry: Telemetry) {
+        self.store = store
+        self.telemetry = telemetry
+    }
+
+    func start() {
+        let store = store, telemetry = telemetry
+        task.withLock { t in
+            t = Task.detached {
+                while !Task.isCancelled {
+                    _ = try? await BlockingWork.shared.run { Self.sample(store, telemetry) }
+                    try? await Task.sleep(for: .seconds(60))
+                }
+            }
+        }
+    }
+
+    func stop() { task.withLock { $0?.cancel() } }
+
+    static func sample(_ store: RecordStore, _ telemetry: Telemetry) {
+        for env in store.openEnvironments() {
+            guard let records = try? env.recordCount(), let usage = try? env.storageUsage() else { continue }
+            telemetry.sample(container: env.container.rawValue, environment: env.environment.rawValue, records: Int64(records),
+                             bytes: usage.recordBytes + usage.assetBytes)
+        }
+    }
+}

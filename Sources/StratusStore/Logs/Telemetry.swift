@@ -1,0 +1,206 @@
+import Foundation
+import GRDB
+import StratusModel
+import Synchronization
+
+/// The Telemetry page's time series: per container environment and minute, requests and errors by operation kind
+/// with a latency histogram, error answers by CloudKit error code (injected faults apart), and samples of records
+/// and storage. Its own SQLite file (`telemetry.sqlite`); requests add up in memory and are written every few
+/// seconds by a thread of its own. Bounded: minutes older than `retention` go, and past `maximumRows` minute
+/// rows the oldest minutes go first.
+public final class Telemetry: Sendable {
+    /// A week shown whole, plus a day.
+    public static let retention: Int64 = 8 * 1_440
+    public static let maximumRows = 2_000_000
+    static let flushInterval: TimeInterval = 5
+
+    struct Key: Hashable {
+        var container: String
+        var environment: String
+        var minute: Int64
+        var operation: TelemetryOperation
+    }
+
+    struct Counts {
+        var requests: Int64 = 0
+        var errors: Int64 = 0
+        var latency = LatencyHistogram()
+        /// (code, injected) → count
+        var codes: [ErrorKey: Int64] = [:]
+    }
+
+    struct ErrorKey: Hashable {
+        var code: String
+        var injected: Bool
+    }
+
+    struct Sample {
+        var container: String
+        var environment: String
+        var minute: Int64
+        var records: Int64
+        var bytes: Int64
+    }
+
+    let queue: DatabaseQueue
+    private let pending = Mutex<(counts: [Key: Counts], samples: [Sample])>(([:], []))
+    private let running = Mutex(true)
+    private let lastPrune = Mutex<Int64>(0)
+
+    static let buckets = LatencyHistogram.bounds.indices.map { "l\($0)" }
+
+    public init(file: URL, flushing: Bool = true) throws(StratusError) {
+        queue = try guarded {
+            var config = Configuration()
+            config.busyMode = .timeout(10)
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            let q = try DatabaseQueue(path: file.path, configuration: config)
+            try q.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+            var m = DatabaseMigrator()
+            m.registerMigration("v1") { db in
+                let columns = Self.buckets.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ")
+                try db.execute(sql: """
+                    CREATE TABLE requests(container TEXT NOT NULL, environment TEXT NOT NULL, minute INTEGER NOT NULL, operation TEXT NOT NULL,
+                        count INTEGER NOT NULL, errors INTEGER NOT NULL, \(columns), PRIMARY KEY(container, environment, minute, operation)) WITHOUT ROWID;
+                    CREATE INDEX requests_by_minute ON requests(minute);
+                    CREATE TABLE errors(container TEXT NOT NULL, environment TEXT NOT NULL, minute INTEGER NOT NULL, code TEXT NOT NULL,
+                        injected INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(container, environment, minute, code, injected)) WITHOUT ROWID;
+                    CREATE INDEX errors_by_minute ON errors(minute);
+                    CREATE TABLE sizes(container TEXT NOT NULL, environment TEXT NOT NULL, minute INTEGER NOT NULL, records INTEGER NOT NULL,
+                        bytes INTEGER NOT NULL, PRIMARY KEY(container, environment, minute)) WITHOUT ROWID;
+                    CREATE INDEX sizes_by_minute ON sizes(minute);
+                    """)
+            }
+            try m.migrate(q)
+            return q
+        }
+        if flushing {
+            let t = self
+            Thread { t.flushLoop() }.start()
+        }
+    }
+
+    /// Counts a CloudKit API request (memory only; written within seconds).
+    public func record(_ e: RequestLogEntry) {
+        let key = Key(container: e.container, environment: e.environment, minute: e.at / 60_000, operation: TelemetryOperation(path: e.operation))
+        pending.withLock { p in
+            var c = p.counts[key] ?? Counts()
+            c.requests += 1
+            c.latency.add(microseconds: Int64(e.durationMicroseconds))
+            if e.status >= 400 || e.injected {
+                c.errors += 1
+                c.codes[ErrorKey(code: e.errorCode ?? "HTTP_\(e.status)", injected: e.injected), default: 0] += 1
+            }
+            p.counts[key] = c
+        }
+    }
+
+    /// Records how many records and bytes an environment holds now.
+    public func sample(container: String, environment: String, records: Int64, bytes: Int64, at: Int64 = Clock.nowMillis()) {
+        pending.withLock { $0.samples.append(Sample(container: container, environment: environment, minute: at / 60_000, records: records, bytes: bytes)) }
+    }
+
+    /// Writes what has added up (the flusher does it every few seconds; tests and shutdown call it).
+    public func flush() {
+        let (counts, samples) = pending.withLock { p in
+            defer { p.counts.removeAll(); p.samples.removeAll() }
+            return (p.counts, p.samples)
+        }
+        let now = Clock.nowMillis() / 60_000
+        let prune = lastPrune.withLock { last in
+            guard now - last >= 60 else { return false }
+            last = now
+            return true
+        }
+        guard !counts.isEmpty || !samples.isEmpty || prune else { return }
+        try? queue.write { db in
+            let names = Self.buckets.joined(separator: ", ")
+            let st = try db.cachedStatement(sql: """
+                INSERT INTO requests(container, environment, minute, operation, count, errors, \(names))
+                VALUES (?,?,?,?,?,?,\(Self.buckets.map { _ in "?" }.joined(separator: ",")))
+                ON CONFLICT DO UPDATE SET count = count + excluded.count, errors = errors + excluded.errors,
+                    \(Self.buckets.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "))
+                """)
+            let errorStatement = try db.cachedStatement(sql: """
+                INSERT INTO errors(container, environment, minute, code, injected, count) VALUES (?,?,?,?,?,?)
+                ON CONFLICT DO UPDATE SET count = count + excluded.count
+                """)
+            for (k, c) in counts {
+                var args: [(any DatabaseValueConvertible)?] = [k.container, k.environment, k.minute, k.operation.rawValue, c.requests, c.errors]
+                args += c.latency.counts.map { $0 }
+                try st.execute(arguments: StatementArguments(args))
+                for (e, n) in c.codes {
+                    try errorStatement.execute(arguments: [k.container, k.environment, k.minute, e.code, e.injected, n])
+                }
+            }
+            for s in samples {
+                try db.execute(sql: "INSERT OR REPLACE INTO sizes(container, environment, minute, records, bytes) VALUES (?,?,?,?,?)",
+                               arguments: [s.container, s.environment, s.minute, s.records, s.bytes])
+            }
+            if prune { try Self.prune(db, now: now) }
+        }
+    }
+
+    static func prune(_ db: Database, now: Int64) throws {
+        for table in ["requests", "errors", "sizes"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE minute < ?", arguments: [now - retention])
+        }
+        // Past the row bound, whole minutes go, oldest first.
+        let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM requests") ?? 0
+        if rows > maximumRows, let cut = try Int64.fetchOne(db, sql: "SELECT minute FROM requests ORDER BY minute LIMIT 1 OFFSET ?", arguments: [rows - maximumRows]) {
+            for table in ["requests", "errors", "sizes"] { try db.execute(sql: "DELETE FROM \(table) WHERE minute < ?", arguments: [cut]) }
+        }
+    }
+
+    public func stop() { running.withLock { $0 = false }; flush() }
+
+    private func flushLoop() {
+        while running.withLock({ $0 }) {
+            Thread.sleep(forTimeInterval: Self.flushInterval)
+            flush()
+        }
+    }
+
+    /// The points of `range` up to the minute of `now`, oldest first.
+    public func report(container: String, environment: String, range: TelemetryRange, now: Int64 = Clock.nowMillis()) throws(StratusError) -> TelemetryReport {
+        flush()
+        let count = Int(range.minutes / range.step)
+        let first = (now / 60_000 / range.step) * range.step - Int64(count - 1) * range.step
+        var points = (0..<count).map { TelemetryReport.Point(minute: first + Int64($0) * range.step) }
+        func index(_ minute: Int64) -> Int? {
+            let i = Int((minute - first) / range.step)
+            return minute >= first && i < count ? i : nil
+        }
+        try guarded {
+            try queue.read { db in
+                let args: StatementArguments = [container, environment, first]
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT minute, operation, count, errors, \(Self.buckets.joined(separator: ", ")) FROM requests
+                    WHERE container = ? AND environment = ? AND minute >= ?
+                    """, arguments: args)
+                while let r = try rows.next() {
+                    guard let i = index(r[0]) else { continue }
+                    points[i].requests += r[2]
+                    points[i].errors += r[3]
+                    let op = TelemetryOperation(rawValue: r[1]) ?? .other
+                    var h = points[i].latency[op] ?? LatencyHistogram()
+                    h.add(LatencyHistogram(counts: Self.buckets.indices.map { r[4 + $0] }))
+                    points[i].latency[op] = h
+                }
+                let errors = try Row.fetchCursor(db, sql: "SELECT minute, code, injected, count FROM errors WHERE container = ? AND environment = ? AND minute >= ?", arguments: args)
+                while let r = try errors.next() {
+                    guard let i = index(r[0]) else { continue }
+                    points[i].errorsByCode[r[1], default: 0] += r[3]
+                    if r[2] as Bool { points[i].injected += r[3] }
+                }
+                let sizes = try Row.fetchCursor(db, sql: "SELECT minute, records, bytes FROM sizes WHERE container = ? AND environment = ? AND minute >= ? ORDER BY minute", arguments: args)
+                while let r = try sizes.next() {
+                    guard let i = index(r[0]) else { continue }
+                    points[i].records = r[1]
+                    points[i].bytes = r[2]
+                }
+            }
+        }
+        return TelemetryReport(range: range, points: points)
+    }
+}
