@@ -43,9 +43,12 @@ public struct RecordImporter {
     let zone: String?
     let mode: Mode
     let batchSize: Int
+    /// Read CSV rows of this type (a header line, then a record per row) instead of NDJSON lines.
+    let csvType: RecordTypeSchema?
 
-    public init(env: EnvironmentStore, database: DatabaseID, zone: String? = nil, mode: Mode = .create, batchSize: Int = 200) {
+    public init(env: EnvironmentStore, database: DatabaseID, zone: String? = nil, mode: Mode = .create, batchSize: Int = 200, csvType: RecordTypeSchema? = nil) {
         self.env = env
+        self.csvType = csvType
         self.database = database
         self.zone = zone
         self.mode = mode
@@ -63,7 +66,7 @@ public struct RecordImporter {
         let started = ContinuousClock.now
         var reader = LineReader(handle: handle)
         var lineNumber = 0, written = 0
-        var batch: [(line: Int, op: RecordOperation)] = []
+        var batch: [(line: Int, end: Int, op: RecordOperation)] = []
         var batchZone: ZoneID?
         var knownZones: Set<String> = [ZoneID.defaultZoneName]
         let actor = database.scope == .public ? Actor.system : Actor(userRecordName: database.ownerRecordName)
@@ -84,26 +87,52 @@ public struct RecordImporter {
                 throw LineError(line: batch[i].line, error: results[i].error!)
             }
             written += batch.count
-            try committed(batch.last!.line)
+            try committed(batch.last!.end)
             batch.removeAll(keepingCapacity: true)
         }
 
-        while let line = try reader.next() {
-            lineNumber += 1
-            if lineNumber <= skipLines { continue }
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }   // blank lines (and CRLF ends)
-            guard line.count <= Self.maximumLineBytes else { throw LineError(line: lineNumber, error: .badRequest("the line is longer than \(Self.maximumLineBytes >> 20) MB")) }
-            var record: StoredRecord
-            do { record = try RecordLines.decode(line) } catch { throw LineError(line: lineNumber, error: error) }
+        func add(_ record: inout StoredRecord, line: Int) throws {
             let zoneID = ZoneID(zoneName: zone ?? record.zoneID.zoneName)
             record.zoneID = zoneID
             if batchZone != zoneID || batch.count == batchSize { try flush(); batchZone = zoneID }
-            batch.append((lineNumber, RecordOperation(mode == .create ? .create : .forceReplace, record)))
+            batch.append((line, lineNumber, RecordOperation(mode == .create ? .create : .forceReplace, record)))
             if ContinuousClock.now - lastReport > .milliseconds(200) {
                 lastReport = ContinuousClock.now
                 progress(Progress(lines: lineNumber, records: written, bytesRead: reader.bytesRead, totalBytes: total, seconds: (ContinuousClock.now - started).seconds))
             }
         }
+
+        var csv: RecordCSV?
+        var row: [UInt8] = [], rowLine = 0
+        while let line = try reader.next() {
+            lineNumber += 1
+            if let csvType {
+                // The header is read even when resuming; a quoted cell may run on over several lines.
+                if row.isEmpty { rowLine = lineNumber } else { row.append(0x0A) }
+                row.append(contentsOf: line)
+                guard row.count <= Self.maximumLineBytes else { throw LineError(line: rowLine, error: .badRequest("the row is longer than \(Self.maximumLineBytes >> 20) MB")) }
+                guard let cells = RecordCSV.cells(row) else { continue }
+                defer { row.removeAll(keepingCapacity: true) }
+                if cells == [""] { continue }
+                if csv == nil {
+                    do { csv = try RecordCSV(header: cells, type: csvType) } catch { throw LineError(line: rowLine, error: error) }
+                    continue
+                }
+                if lineNumber <= skipLines { continue }
+                var record: StoredRecord
+                do { record = try csv!.record(cells) } catch { throw LineError(line: rowLine, error: error) }
+                try add(&record, line: rowLine)
+                continue
+            }
+            if lineNumber <= skipLines { continue }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }   // blank lines (and CRLF ends)
+            guard line.count <= Self.maximumLineBytes else { throw LineError(line: lineNumber, error: .badRequest("the line is longer than \(Self.maximumLineBytes >> 20) MB")) }
+            var record: StoredRecord
+            do { record = try RecordLines.decode(line) } catch { throw LineError(line: lineNumber, error: error) }
+            try add(&record, line: lineNumber)
+        }
+        if !row.isEmpty { throw LineError(line: rowLine, error: .badRequest("the file ends inside a quoted cell")) }
+        if csvType != nil && csv == nil { throw LineError(line: 1, error: .badRequest("the file has no header line")) }
         try flush()
         progress(Progress(lines: lineNumber, records: written, bytesRead: total, totalBytes: total, seconds: (ContinuousClock.now - started).seconds))
         return written

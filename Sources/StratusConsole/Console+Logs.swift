@@ -19,7 +19,7 @@ extension Console {
                                       status: status, user: filter("user"), uuid: filter("uuid"), before: before, limit: 200)
         let rows = entries.map { e -> [String: Any] in
             ["time": ValueDisplay.utcString(e.at), "operation": e.operation, "database": e.database, "user": e.user ?? "—", "status": e.status,
-             "bad": e.status >= 400, "errorCode": e.errorCode ?? "", "duration": String(format: "%.1f", Double(e.durationMicroseconds) / 1000), "uuid": e.uuid ?? ""]
+             "bad": e.status >= 400, "errorCode": e.errorCode ?? "", "injected": e.injected, "duration": String(format: "%.1f", Double(e.durationMicroseconds) / 1000), "uuid": e.uuid ?? ""]
         }
         var values: [String: Any] = ["entries": rows, "hasEntries": !rows.isEmpty, "action": "\(scope.base)/logs",
                                      "operation": filter("operation") ?? "", "status": status.map(String.init) ?? "", "user": filter("user") ?? "", "uuid": filter("uuid") ?? ""]
@@ -33,6 +33,7 @@ extension Console {
             if let u = e.user { o["user"] = u }
             if let c = e.errorCode { o["serverErrorCode"] = c }
             if let u = e.uuid { o["uuid"] = u }
+            if e.injected { o["injected"] = true }
             return o
         }]
         return page(req, s, scope, tab: "logs", "logs", title: "Logs", values, json: json)

@@ -5,9 +5,9 @@ import StratusModel
 import StratusStore
 
 /// `stratus records export|import`: records in and out in bulk, as NDJSON (CloudKit-shaped record objects, one per
-/// line) or, out, CSV.
+/// line) or CSV (one record type, a column per field).
 struct RecordsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "records", abstract: "Export and import records in bulk (NDJSON; CSV out).",
+    static let configuration = CommandConfiguration(commandName: "records", abstract: "Export and import records in bulk (NDJSON or CSV).",
                                                     subcommands: [Export.self, Import.self])
 
     struct Target: ParsableArguments {
@@ -45,9 +45,11 @@ struct RecordsCommand: ParsableCommand {
     }
 
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Load NDJSON records in atomic batches, with progress; --resume continues after the last committed line.")
+        static let configuration = CommandConfiguration(abstract: "Load NDJSON (or CSV) records in atomic batches, with progress; --resume continues after the last committed line.")
         @OptionGroup var target: Target
-        @Option(help: "The NDJSON file.") var file: String
+        @Option(help: "The NDJSON file (or CSV with --format csv).") var file: String
+        @Option(help: "ndjson or csv (a header of recordName, zoneName and fields of --type, as export writes it).") var format: String = "ndjson"
+        @Option(help: "The record type of a CSV file's rows.") var type: String?
         @Option(help: "create (an existing record is an error) or upsert (replace it).") var mode: String = "create"
         @Flag(help: "Continue after the last line a previous run of this import committed.") var resume = false
 
@@ -56,14 +58,23 @@ struct RecordsCommand: ParsableCommand {
                 guard let m = RecordImporter.Mode(rawValue: mode) else { throw StratusError.badRequest("--mode must be create or upsert") }
                 let url = URL(fileURLWithPath: file)
                 guard FileManager.default.fileExists(atPath: url.path) else { throw StratusError.badRequest("no file \(file)") }
+                guard let f = RecordExporter.Format(rawValue: format) else { throw StratusError.badRequest("--format must be ndjson or csv") }
                 let (env, db) = try target.open()
+                var csvType: RecordTypeSchema?
+                if f == .csv {
+                    guard let type else { throw StratusError.badRequest("CSV import needs --type: its columns are that record type's fields") }
+                    guard let t = try env.schema().recordType(named: type) else {
+                        throw StratusError.badRequest("the \(target.environment) schema has no record type \(type)")
+                    }
+                    csvType = t
+                }
                 // Where a run records its last committed line: beside the file, named for this target.
                 let state = ImportState(file: url, target: "\(target.container)/\(target.environment)/\(target.database)/\(target.user ?? "")/\(target.zone ?? "")")
                 let skip = resume ? state.committedLines() : 0
                 if resume { FileHandle.standardError.write(Data("resuming after line \(skip)\n".utf8)) }
                 let bar = ProgressBar()
                 do {
-                    let n = try RecordImporter(env: env, database: db, zone: target.zone, mode: m).run(url, skipLines: skip, committed: state.save, progress: bar.show)
+                    let n = try RecordImporter(env: env, database: db, zone: target.zone, mode: m, csvType: csvType).run(url, skipLines: skip, committed: state.save, progress: bar.show)
                     bar.finish()
                     state.clear()
                     print("imported \(n) records")

@@ -82,6 +82,51 @@ import StratusStore
         #expect(noType.status != 0 && noType.stderr.contains("--type"))
     }
 
+    /// CSV export → CSV import gives the same records; a column that is no field of the type, or a row with the
+    /// wrong number of cells, stops the import at its line with nothing of its batch written.
+    @Test func csvRoundTripsAndBadCSVIsRefusedAtItsLine() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        for c in ["iCloud.com.example.From", "iCloud.com.example.CSV"] {
+            #expect(try await Executables.run("stratus", ["container", "create", c, "--data", data.path]).status == 0)
+        }
+        try await Executables.offPool { try Self.seed(data, "iCloud.com.example.From") }
+        let common = ["--data", data.path, "--environment", "development"]
+        let pub = try await Executables.run("stratus", ["records", "export", "--container", "iCloud.com.example.From"] + common)
+        let csv = try await Executables.run("stratus", ["records", "export", "--container", "iCloud.com.example.From", "--format", "csv", "--type", "Item"] + common)
+        let csvFile = data.appendingPathComponent("items.csv"), first = data.appendingPathComponent("first.ndjson")
+        try Data(csv.stdout.utf8).write(to: csvFile)
+        // The type comes into the new container's schema with one record; the CSV then writes every record (upsert).
+        try Data((pub.stdout.split(separator: "\n").first! + "\n").utf8).write(to: first)
+        #expect(try await Executables.run("stratus", ["records", "import", "--container", "iCloud.com.example.CSV", "--file", first.path] + common).status == 0)
+        let noType = try await Executables.run("stratus", ["records", "import", "--container", "iCloud.com.example.CSV", "--file", csvFile.path, "--format", "csv"] + common)
+        #expect(noType.status != 0 && noType.stderr.contains("--type"))
+        let loaded = try await Executables.run("stratus", ["records", "import", "--container", "iCloud.com.example.CSV", "--file", csvFile.path,
+                                                           "--format", "csv", "--type", "Item", "--mode", "upsert"] + common)
+        #expect(loaded.status == 0 && loaded.stdout.contains("imported 450 records"), "\(loaded.stderr)")
+        let again = try await Executables.run("stratus", ["records", "export", "--container", "iCloud.com.example.CSV"] + common)
+        #expect(try Self.comparable(again.stdout) == Self.comparable(pub.stdout))
+
+        let wrongColumn = data.appendingPathComponent("wrong-column.csv")
+        try Data("recordName,zoneName,title,colour\nx-1,_defaultZone,one,red\n".utf8).write(to: wrongColumn)
+        let refused = try await Executables.run("stratus", ["records", "import", "--container", "iCloud.com.example.CSV", "--file", wrongColumn.path,
+                                                            "--format", "csv", "--type", "Item"] + common)
+        #expect(refused.status != 0 && refused.stderr.contains("line 1:") && refused.stderr.contains("column 'colour' is not a field of Item"), "\(refused.stderr)")
+        // Line 4 (after a row whose quoted title runs over two lines) has a cell too few: nothing of the batch lands.
+        let short = data.appendingPathComponent("short.csv")
+        try Data("recordName,title,count\nnew-1,\"two\nlines\",1\nnew-2\n".utf8).write(to: short)
+        let stopped = try await Executables.run("stratus", ["records", "import", "--container", "iCloud.com.example.CSV", "--file", short.path,
+                                                            "--format", "csv", "--type", "Item"] + common)
+        #expect(stopped.status != 0 && stopped.stderr.contains("line 4:") && stopped.stderr.contains("the row has 1 cells; the header has 3"), "\(stopped.stderr)")
+        let after = try await Executables.run("stratus", ["records", "export", "--container", "iCloud.com.example.CSV"] + common)
+        #expect(!after.stdout.contains("new-1"))
+        let badNumber = data.appendingPathComponent("bad-number.csv")
+        try Data("recordName,count\nn-1,twelve\n".utf8).write(to: badNumber)
+        let notANumber = try await Executables.run("stratus", ["records", "import", "--container", "iCloud.com.example.CSV", "--file", badNumber.path,
+                                                               "--format", "csv", "--type", "Item"] + common)
+        #expect(notANumber.status != 0 && notANumber.stderr.contains("line 2:") && notANumber.stderr.contains("INT64"), "\(notANumber.stderr)")
+    }
+
     @Test func aBadLineStopsItsBatchAndResumeContinues() async throws {
         let data = Executables.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
