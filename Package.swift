@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "StratusTestSupport", path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP", "StratusTestSupport"]),
         .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
-                                                            .product(name: "Crypto", package: "swift-crypto")]),
+                                                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport"]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -10,6 +10,8 @@ import StratusStore
 extension Console {
     /// The largest file the page takes (bigger loads: `stratus records import`).
     static let importUploadLimit = 64 * 1024 * 1024
+    /// Batches of the API's size: an upload runs inside the serving process, and a smaller batch lets API writes in sooner.
+    static let importBatchSize = 200
 
     func importPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, result: [String: Any]? = nil, error: String? = nil) throws -> HTTPResponse {
         var values: [String: Any] = ["action": "\(scope.base)/import", "limitMB": Console.importUploadLimit >> 20]
@@ -40,7 +42,7 @@ extension Console {
         defer { try? FileManager.default.removeItem(at: temp) }
         var committed = 0
         let started = Date()
-        let importer = RecordImporter(env: scope.env, database: database, zone: zone.isEmpty ? nil : zone, mode: mode)
+        let importer = RecordImporter(env: scope.env, database: database, zone: zone.isEmpty ? nil : zone, mode: mode, batchSize: Self.importBatchSize)
         do {
             let n = try importer.run(temp, committed: { committed = $0 })
             try audit(s, scope, "import records", "\(n) records into \(database.scope.rawValue) from \(file.filename ?? "a file")")

@@ -93,7 +93,7 @@ extension EnvironmentStore {
             var more = false
             // Decode while stepping: rows are read from the statement once, never copied into an array first.
             let statement = try db.cachedStatement(sql: compiled.sql)
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(compiled.arguments))
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments.values(compiled.arguments))
             var scanned = 0
             let filter = database.scope == .public ? caller : nil
             while let row = try cursor.next() {

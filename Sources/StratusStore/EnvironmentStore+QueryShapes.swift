@@ -52,7 +52,7 @@ extension EnvironmentStore {
     static func explain(_ sql: String, _ db: Database) throws -> [String] {
         let st = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
         let count = Int(sqlite3_bind_parameter_count(st.sqliteStatement))
-        return try Row.fetchAll(st, arguments: StatementArguments(Array(repeating: DatabaseValue.null, count: count))).map { $0["detail"] as String? ?? "" }
+        return try Row.fetchAll(st, arguments: StatementArguments.values(Array(repeating: DatabaseValue.null, count: count))).map { $0["detail"] as String? ?? "" }
     }
 
     // MARK: automatic indexes

@@ -12,8 +12,9 @@ extension EnvironmentStore {
     public func modify(_ operations: [RecordOperation], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
                        atomic: Bool = false, allOrNothing: Bool = false, actor: Actor, caller: Caller? = nil, requireAssetReceipts: Bool = false,
                        users: (@Sendable (ShareRequest.Lookup) -> ContainerUser?)? = nil) throws(StratusError) -> [ModifyResult] {
-        guard operations.count <= RecordOperation.maximumPerBatch else {
-            throw .badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(operations.count)")
+        let limit = allOrNothing ? RecordOperation.maximumPerImportBatch : RecordOperation.maximumPerBatch
+        guard operations.count <= limit else {
+            throw .badRequest("a modify request holds at most \(limit) operations; this one has \(operations.count)")
         }
         guard !operations.isEmpty else { return [] }
         if operations.contains(where: { !$0.operationType.isDelete }) { try checkQuota() }
@@ -123,7 +124,7 @@ extension EnvironmentStore {
         guard !names.isEmpty else { return [:] }
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
-            """), arguments: StatementArguments([zone.id.databaseValue] + names.map(\.databaseValue)))
+            """), arguments: StatementArguments.values([zone.id.databaseValue] + names.map(\.databaseValue)))
         var idsByType: [Int64: [Int64]] = [:]
         for r in rows { idsByType[r[0], default: []].append(r[1]) }
         var out = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
@@ -151,7 +152,7 @@ extension EnvironmentStore {
             let fields = RecordRowCodec.wantedFields(type, desiredKeys)
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
                 let sql = "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(chunk))
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments.values(chunk.map(\.databaseValue)))
                 while let row = try cursor.next() {
                     let (id, record) = try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones)
                     out["\(typeID)/\(id)"] = record

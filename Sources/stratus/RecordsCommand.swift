@@ -50,6 +50,7 @@ struct RecordsCommand: ParsableCommand {
         @Option(help: "The NDJSON file (or CSV with --format csv).") var file: String
         @Option(help: "ndjson or csv (a header of recordName, zoneName and fields of --type, as export writes it).") var format: String = "ndjson"
         @Option(help: "The record type of a CSV file's rows.") var type: String?
+        @Option(help: "Records per atomic batch (at most 5000); smaller lets a running server's writes in sooner.") var batchSize: Int = 2_000
         @Option(help: "create (an existing record is an error) or upsert (replace it).") var mode: String = "create"
         @Flag(help: "Continue after the last line a previous run of this import committed.") var resume = false
 
@@ -74,7 +75,7 @@ struct RecordsCommand: ParsableCommand {
                 if resume { FileHandle.standardError.write(Data("resuming after line \(skip)\n".utf8)) }
                 let bar = ProgressBar()
                 do {
-                    let n = try RecordImporter(env: env, database: db, zone: target.zone, mode: m, csvType: csvType).run(url, skipLines: skip, committed: state.save, progress: bar.show)
+                    let n = try RecordImporter(env: env, database: db, zone: target.zone, mode: m, batchSize: batchSize, csvType: csvType).run(url, skipLines: skip, committed: state.save, progress: bar.show)
                     bar.finish()
                     state.clear()
                     print("imported \(n) records")

@@ -136,7 +136,7 @@ import StratusStore
         var lines = good
         lines[250] = #"{"recordName":"r250","recordType":"Line","fields":{"n":{"value":"#   // not JSON
         try Data(lines.joined(separator: "\n").utf8).write(to: file)
-        let common = ["--container", "iCloud.com.example.Lines", "--data", data.path, "--environment", "development", "--file", file.path]
+        let common = ["--container", "iCloud.com.example.Lines", "--data", data.path, "--environment", "development", "--file", file.path, "--batch-size", "200"]
         let failed = try await Executables.run("stratus", ["records", "import"] + common)
         #expect(failed.status != 0 && failed.stderr.contains("line 251: the line is not JSON (BAD_REQUEST)") && failed.stderr.contains("lines up to 200"), "\(failed.stderr)")
         let count = { () async throws -> Int in

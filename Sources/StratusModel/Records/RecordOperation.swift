@@ -17,4 +17,7 @@ public struct RecordOperation: Sendable, Hashable {
 
     /// The most operations one modify request may carry.
     public static let maximumPerBatch = 200
+    /// A bulk import's all-or-nothing batch (`stratus records import`): larger, because each commit rewrites the
+    /// index pages its records touched, and a page touched by many records of one batch is written once.
+    public static let maximumPerImportBatch = 5_000
 }

@@ -183,7 +183,7 @@ struct RecordWriter {
             for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
             args.append(recordID.databaseValue)
             let st = try db.cachedStatement(sql: sql(type).update)
-            st.setUncheckedArguments(StatementArguments(args))
+            st.setUncheckedArguments(StatementArguments.values(args))
             try st.execute()
         } else {
             let created = record.created!
@@ -193,7 +193,7 @@ struct RecordWriter {
             args.reserveCapacity(args.count + type.fields.count * 2)
             for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
             let st = try db.cachedStatement(sql: sql(type).insert)
-            st.setUncheckedArguments(StatementArguments(args))
+            st.setUncheckedArguments(StatementArguments.values(args))
             try st.execute()
             recordID = db.lastInsertedRowID
         }
@@ -240,7 +240,7 @@ struct RecordWriter {
         let st = try db.cachedStatement(sql: """
             REPLACE INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, ?, ?)
             """)
-        st.setUncheckedArguments(StatementArguments([zone.id.databaseValue, s.databaseValue, name.databaseValue, typeID.databaseValue,
+        st.setUncheckedArguments(StatementArguments.values([zone.id.databaseValue, s.databaseValue, name.databaseValue, typeID.databaseValue,
                                                      recordID.databaseValue, deleted.databaseValue]))
         try st.execute()
         touchedZones[zone.id] = s
@@ -361,12 +361,12 @@ struct RecordWriter {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
             if f.hasFTS, case .string(let s) = v {
                 let st = try db.cachedStatement(sql: sql.ftsInsert)
-                st.setUncheckedArguments(StatementArguments([recordID.databaseValue, s.databaseValue]))
+                st.setUncheckedArguments(StatementArguments.values([recordID.databaseValue, s.databaseValue]))
                 try st.execute()
             }
             if f.hasGeo, case .location(let l) = v {
                 let st = try db.cachedStatement(sql: sql.geoInsert)
-                st.setUncheckedArguments(StatementArguments([recordID.databaseValue, l.latitude.databaseValue, l.latitude.databaseValue,
+                st.setUncheckedArguments(StatementArguments.values([recordID.databaseValue, l.latitude.databaseValue, l.latitude.databaseValue,
                                                              l.longitude.databaseValue, l.longitude.databaseValue]))
                 try st.execute()
             }
@@ -377,7 +377,7 @@ struct RecordWriter {
                 for item in items { if let key = CatalogField.listKey(item) { args.append(key); args.append(recordID.databaseValue) } }
                 guard !args.isEmpty else { continue }
                 let st = try db.cachedStatement(sql: sql.listInsert(count: args.count / 2))
-                st.setUncheckedArguments(StatementArguments(args))
+                st.setUncheckedArguments(StatementArguments.values(args))
                 try st.execute()
             }
         }

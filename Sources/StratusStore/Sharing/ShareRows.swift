@@ -65,7 +65,7 @@ enum ShareRows {
         var out: Set<String> = []
         for chunk in stride(from: 0, to: names.count, by: 400).map({ Array(names[$0..<min($0 + 400, names.count)]) }) {
             let sql = "SELECT record_name FROM record_links WHERE zone_id = ? AND share_id IN (\(shares.map(String.init).joined(separator: ","))) AND record_name IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-            out.formUnion(try String.fetchAll(db, sql: sql, arguments: StatementArguments([zone.databaseValue] + chunk.map(\.databaseValue))))
+            out.formUnion(try String.fetchAll(db, sql: sql, arguments: StatementArguments.values([zone.databaseValue] + chunk.map(\.databaseValue))))
         }
         return out
     }
@@ -80,7 +80,7 @@ enum ShareRows {
             """
         var args: [DatabaseValue] = [user.databaseValue]
         if let zoneName { sql += " AND z.name = ?"; args.append(zoneName.databaseValue) }
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(args)).compactMap { r in
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments.values(args)).compactMap { r in
             let own = SharePermission(rawValue: r[2]) ?? .readOnly
             let isPublic = (r[3] as String) == ShareParticipant.Kind.publicUser.rawValue
             let permission = isPublic ? (SharePermission(rawValue: r[4]) ?? .none) : own
