@@ -52,11 +52,11 @@ struct RecordBatches {
             let zoneID = ZoneID(zoneName: zone ?? record.zoneID.zoneName)
             record.zoneID = zoneID
             let entry = Entry(line: line, end: lineNumber, op: RecordOperation(mode == .create ? .create : .forceReplace, record))
-            if var b = pending, b.zoneID == zoneID, b.entries.count < size {
-                b.entries.append(entry)
-                b.lines = lineNumber
-                b.bytesRead = reader.bytesRead
-                pending = b
+            // Appended in place: a copy of the batch would copy its entries on every record.
+            if pending?.zoneID == zoneID, let n = pending?.entries.count, n < size {
+                pending!.entries.append(entry)
+                pending!.lines = lineNumber
+                pending!.bytesRead = reader.bytesRead
                 continue
             }
             let full = pending

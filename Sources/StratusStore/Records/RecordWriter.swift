@@ -183,8 +183,7 @@ struct RecordWriter {
             for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
             args.append(recordID.databaseValue)
             let st = try db.cachedStatement(sql: sql(type).update)
-            st.setUncheckedArguments(StatementArguments.values(args))
-            try st.execute()
+            try st.execute(values: args)
         } else {
             let created = record.created!
             var args: [DatabaseValue] = [zone.id.databaseValue, name.databaseValue, tag.databaseValue,
@@ -193,8 +192,7 @@ struct RecordWriter {
             args.reserveCapacity(args.count + type.fields.count * 2)
             for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
             let st = try db.cachedStatement(sql: sql(type).insert)
-            st.setUncheckedArguments(StatementArguments.values(args))
-            try st.execute()
+            try st.execute(values: args)
             recordID = db.lastInsertedRowID
         }
         try addIndexEntries(type, recordID: recordID, fields: fields, zone: zone)
@@ -240,9 +238,8 @@ struct RecordWriter {
         let st = try db.cachedStatement(sql: """
             REPLACE INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, ?, ?)
             """)
-        st.setUncheckedArguments(StatementArguments.values([zone.id.databaseValue, s.databaseValue, name.databaseValue, typeID.databaseValue,
-                                                     recordID.databaseValue, deleted.databaseValue]))
-        try st.execute()
+        try st.execute(values: [zone.id.databaseValue, s.databaseValue, name.databaseValue, typeID.databaseValue,
+                                                     recordID.databaseValue, deleted.databaseValue])
         touchedZones[zone.id] = s
     }
 
@@ -361,14 +358,12 @@ struct RecordWriter {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
             if f.hasFTS, case .string(let s) = v {
                 let st = try db.cachedStatement(sql: sql.ftsInsert)
-                st.setUncheckedArguments(StatementArguments.values([recordID.databaseValue, s.databaseValue]))
-                try st.execute()
+                try st.execute(values: [recordID.databaseValue, s.databaseValue])
             }
             if f.hasGeo, case .location(let l) = v {
                 let st = try db.cachedStatement(sql: sql.geoInsert)
-                st.setUncheckedArguments(StatementArguments.values([recordID.databaseValue, l.latitude.databaseValue, l.latitude.databaseValue,
-                                                             l.longitude.databaseValue, l.longitude.databaseValue]))
-                try st.execute()
+                try st.execute(values: [recordID.databaseValue, l.latitude.databaseValue, l.latitude.databaseValue,
+                                                             l.longitude.databaseValue, l.longitude.databaseValue])
             }
             if f.hasListTable, case .list(_, let items) = v, !items.isEmpty {
                 // One statement per list, not per item.
@@ -377,8 +372,7 @@ struct RecordWriter {
                 for item in items { if let key = CatalogField.listKey(item) { args.append(key); args.append(recordID.databaseValue) } }
                 guard !args.isEmpty else { continue }
                 let st = try db.cachedStatement(sql: sql.listInsert(count: args.count / 2))
-                st.setUncheckedArguments(StatementArguments.values(args))
-                try st.execute()
+                try st.execute(values: args)
             }
         }
         for r in references(in: fields, deleteSelfOnly: true) {
