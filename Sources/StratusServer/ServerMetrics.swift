@@ -24,11 +24,16 @@ public final class ServerMetrics: Sendable {
 
     private let state = Mutex(State())
     private let connections = Mutex<@Sendable () -> Int>({ 0 })
+    private let webhookAttempts = Mutex<@Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]>({ [:] })
     let store: RecordStore
 
     init(store: RecordStore) { self.store = store }
 
     func countConnections(_ count: @escaping @Sendable () -> Int) { connections.withLock { $0 = count } }
+
+    func countWebhookAttempts(_ count: @escaping @Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]) {
+        webhookAttempts.withLock { $0 = count }
+    }
 
     func observe(_ r: RequestRecord) {
         // The CloudKit API is one route (`…/{database}/*`): its operation, when it is a known one, names it.
@@ -70,12 +75,14 @@ public final class ServerMetrics: Sendable {
             out += "stratus_http_request_duration_seconds_count{route=\"\(Self.label(route))\"} \(h.count)\n"
         }
         out += "# HELP stratus_records Records stored, by container and environment.\n# TYPE stratus_records gauge\n"
-        var bytes = ""
+        var bytes = "", notifications = "", queued = ""
         for c in (try? store.containers()) ?? [] {
             for env in Environment.allCases {
                 guard let e = try? store.environment(c.id, env) else { continue }
                 let labels = "container=\"\(Self.label(c.id.rawValue))\",environment=\"\(env.rawValue)\""
                 if let n = try? e.recordCount() { out += "stratus_records{\(labels)} \(n)\n" }
+                notifications += "stratus_notifications_total{\(labels)} \(e.notificationCounter.notifications)\n"
+                queued += "stratus_webhook_deliveries_queued_total{\(labels)} \(e.notificationCounter.webhooks)\n"
                 if let u = try? e.storageUsage() {
                     bytes += "stratus_storage_bytes{\(labels),kind=\"records\"} \(u.recordBytes)\n"
                     bytes += "stratus_storage_bytes{\(labels),kind=\"assets\"} \(u.assetBytes)\n"
@@ -83,6 +90,17 @@ public final class ServerMetrics: Sendable {
             }
         }
         out += "# HELP stratus_storage_bytes Bytes stored, by container, environment and kind.\n# TYPE stratus_storage_bytes gauge\n" + bytes
+        out += "# HELP stratus_notifications_total Notifications created for subscriptions since the start, by container and environment.\n"
+        out += "# TYPE stratus_notifications_total counter\n" + notifications
+        out += "# HELP stratus_webhook_deliveries_queued_total Webhook deliveries queued since the start, by container and environment.\n"
+        out += "# TYPE stratus_webhook_deliveries_queued_total counter\n" + queued
+        out += "# HELP stratus_webhook_delivery_attempts_total Webhook delivery attempts since the start, by container, environment and outcome.\n"
+        out += "# TYPE stratus_webhook_delivery_attempts_total counter\n"
+        for (k, c) in webhookAttempts.withLock({ $0 })().sorted(by: { ($0.key.container, $0.key.environment) < ($1.key.container, $1.key.environment) }) {
+            let labels = "container=\"\(Self.label(k.container))\",environment=\"\(k.environment)\""
+            out += "stratus_webhook_delivery_attempts_total{\(labels),outcome=\"delivered\"} \(c.succeeded)\n"
+            out += "stratus_webhook_delivery_attempts_total{\(labels),outcome=\"failed\"} \(c.failed)\n"
+        }
         out += "# HELP stratus_open_connections HTTP connections open now.\n# TYPE stratus_open_connections gauge\n"
         out += "stratus_open_connections \(connections.withLock { $0 }())\n"
         out += "# HELP stratus_process_resident_bytes The server process's resident memory.\n# TYPE stratus_process_resident_bytes gauge\n"

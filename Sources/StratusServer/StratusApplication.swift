@@ -55,6 +55,7 @@ public final class StratusApplication: Sendable {
         })
         metrics.countConnections { [server] in server.openConnections }
         webhooks = WebhookDeliverer(store: store, logger: logger, timeout: config.webhookTimeout)
+        metrics.countWebhookAttempts { [webhooks] in webhooks.attemptCounts() }
     }
 
     /// `/-/metrics`: with a token configured, for its bearer only; without one, for the loopback interface only

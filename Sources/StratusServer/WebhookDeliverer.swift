@@ -22,6 +22,16 @@ final class WebhookDeliverer: Sendable {
     private let session: URLSession
     /// Plain-HTTP receivers: kept-alive sockets, far faster than URLSession (which serves https).
     private let poster: PlainHTTPPoster
+    /// Delivery attempts since the start, by container and environment: (answered 2xx, failed).
+    private let attempts = Mutex<[EnvironmentKey: (succeeded: Int, failed: Int)]>([:])
+
+    struct EnvironmentKey: Hashable {
+        var container: String
+        var environment: String
+    }
+
+    /// Delivery attempts since the start, per container environment (the server's `/-/metrics`).
+    func attemptCounts() -> [EnvironmentKey: (succeeded: Int, failed: Int)] { attempts.withLock { $0 } }
 
     init(store: RecordStore, logger: Logger, timeout: TimeInterval = 10) {
         self.store = store
@@ -81,6 +91,12 @@ final class WebhookDeliverer: Sendable {
             for (env, d) in due {
                 Task {
                     let outcome = await self.deliver(d)
+                    self.attempts.withLock { a in
+                        let key = EnvironmentKey(container: env.container.rawValue, environment: env.environment.rawValue)
+                        var c = a[key] ?? (0, 0)
+                        if outcome.succeeded { c.succeeded += 1 } else { c.failed += 1 }
+                        a[key] = c
+                    }
                     self.inFlight.withLock { $0.done[ObjectIdentifier(env), default: (env, [])].1.append(outcome) }
                     store.bell.ring([NotificationBell.webhooks])
                 }

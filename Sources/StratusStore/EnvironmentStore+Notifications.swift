@@ -20,7 +20,7 @@ extension EnvironmentStore {
             subscriptionIndex.withLock { $0 = index }
         }
         let hooks = try liveWebhooks(db)
-        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell)
+        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell, counter: notificationCounter)
     }
 
     /// Forgets the grouped subscriptions; the next write reads them again.

@@ -36,6 +36,8 @@ public final class EnvironmentStore: Sendable {
     /// Rung when a commit appends notifications: SSE streams, courier polls and the webhook deliverer wait on it.
     /// The server's one bell, shared by every environment.
     public let bell: NotificationBell
+    /// Notifications and webhook deliveries created here since the process started.
+    public let notificationCounter = NotificationCounter()
     /// How long the notification log keeps a notification (milliseconds).
     public let notificationRetention: Int64
     let lastExpiry = Mutex<Int64>(0)

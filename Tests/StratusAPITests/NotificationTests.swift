@@ -47,6 +47,7 @@ import StratusStore
         _ = try await Self.modify(f, #"{"operationType":"forceDelete","record":{"recordName":"t2"}}"#, user: f.bobToken)
         let query = try Self.notes(f, alice).compactMap { $0["ck"] as? [String: Any] }.compactMap { $0["qry"] as? [String: Any] }
         #expect(query.map { $0["fo"] as? Int } == [1, 2, 3], "created, updated, then deleted from the query: \(query)")
+        #expect(try f.app.store.environment(f.container, .development).notificationCounter.notifications == 3, "what /-/metrics reports")
         #expect(query.first?["rid"] as? String == "t1" && query.first?["sid"] as? String == "urgent" && query.first?["dbs"] as? Int == 1)
         #expect((query.first?["af"] as? [String: Any])?["title"] as? String == "Fire")
         let first = try #require(Self.notes(f, alice).first)

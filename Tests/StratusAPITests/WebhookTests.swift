@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Synchronization
 import Testing
 @testable import StratusAPI
@@ -56,6 +59,13 @@ import StratusStore
         for _ in 0..<100 where try env.webhookDeliveries(webhookID: hook.id).map(\.state) != ["delivered"] { try await Task.sleep(for: .milliseconds(100)) }
         #expect(try env.webhooks().first?.lastStatus == "HTTP 204")
         #expect(try env.webhookDeliveries(webhookID: hook.id).map(\.state) == ["delivered"])
+        // /-/metrics counts the queued delivery and its three attempts.
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "\(f.app.url)-/metrics")!)
+        let text = String(decoding: data, as: UTF8.self)
+        let labels = #"container="\#(f.container.rawValue)",environment="development""#
+        #expect(text.contains("stratus_webhook_deliveries_queued_total{\(labels)} 1"), "\(text.suffix(1500))")
+        #expect(text.contains(#"stratus_webhook_delivery_attempts_total{\#(labels),outcome="failed"} 2"#))
+        #expect(text.contains(#"stratus_webhook_delivery_attempts_total{\#(labels),outcome="delivered"} 1"#))
         await receiver.server.stop()
     }
 

@@ -22,8 +22,12 @@ struct NotificationOutbox {
     private var queuedWebhook = false
     private var nids = NotificationIDs()
     let bell: NotificationBell?
+    let counter: NotificationCounter?
+    private var webhooksQueued = 0
 
-    init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: Environment, bell: NotificationBell? = nil) {
+    init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: Environment, bell: NotificationBell? = nil,
+         counter: NotificationCounter? = nil) {
+        self.counter = counter
         self.index = index
         self.webhooks = webhooks
         self.container = container
@@ -35,6 +39,10 @@ struct NotificationOutbox {
     /// commits (never if it rolls back). Call it last in the transaction.
     mutating func finish(_ db: Database) throws {
         try flush(db)
+        if let counter, appended > 0 || webhooksQueued > 0 {
+            let (n, w) = (appended, webhooksQueued)
+            db.afterNextTransaction(onCommit: { _ in counter.add(notifications: n, webhooks: w) })
+        }
         guard let bell, !notified.isEmpty || queuedWebhook else { return }
         let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
         db.afterNextTransaction(onCommit: { _ in bell.ring(keys) })
@@ -175,6 +183,7 @@ struct NotificationOutbox {
         queuedWebhook = true
         let now = Clock.nowMillis()
         for hook in hearing {
+            webhooksQueued += 1
             let nid = nids.next()
             var body: [String: PayloadJSON] = ["notificationID": .string(nid), "containerIdentifier": .string(container.rawValue),
                                                "environment": .string(environment.rawValue), "database": .string("public"), "zoneName": .string(zone.zoneName),
