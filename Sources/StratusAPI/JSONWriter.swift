@@ -14,6 +14,14 @@ public struct JSONWriter {
     /// The finished text. Hands the buffer's memory to the Data (no copy of a 200 KB page); the writer is
     /// empty afterwards.
     public var data: Data { buffer.takeData() }
+    /// Bytes written so far.
+    public var count: Int { buffer.count }
+
+    /// Ends a line of NDJSON: the next value starts a new top-level value, with no comma before it.
+    public mutating func endLine() {
+        buffer.append(0x0A)
+        needsComma = false
+    }
 
     @inline(__always) private mutating func separate() {
         if needsComma { buffer.append(UInt8(ascii: ",")) }

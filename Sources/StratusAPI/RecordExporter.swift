@@ -2,9 +2,10 @@ import Foundation
 import StratusModel
 import StratusStore
 
-/// Streams every record of a database (or one zone, or one type) as NDJSON lines (`RecordLines`) or CSV, zone by
-/// zone in change order, a page at a time: memory stays constant whatever the number of records, and exporting
-/// what an import loaded gives the lines back in the same order.
+/// Streams every record of a database (or one zone, or one type) as NDJSON lines or CSV, zone by zone: NDJSON type
+/// by type in record-name order straight from the type tables (one snapshot), CSV and the shared database from the
+/// change log a page at a time. Memory stays constant whatever the number of records, and exporting what an import
+/// loaded gives the same lines back.
 public struct RecordExporter {
     public enum Format: String, Sendable, CaseIterable { case ndjson, csv }
 
@@ -43,6 +44,15 @@ public struct RecordExporter {
             zones = try env.zones(in: database).map(\.zoneID)
         }
         var count = 0
+        // NDJSON of a public or private database: streamed from the type tables (see `EnvironmentStore.streamRecords`).
+        if format == .ndjson && database.scope != .shared {
+            try withoutActuallyEscaping(write) { write in
+                var sink = RecordLineSink(write: write)
+                for zoneID in zones { count += try env.streamRecords(in: database, zoneID: zoneID, type: type, into: &sink) }
+                try sink.finish()
+            }
+            return count
+        }
         for zoneID in zones {
             var token: String?
             repeat {

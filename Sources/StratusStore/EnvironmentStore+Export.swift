@@ -1,0 +1,36 @@
+import GRDB
+import StratusModel
+
+/// Bulk export: every live record of a zone streamed from the type tables to a `RecordSink` as SQLite reads it,
+/// without building records and without the change log (what `stratus records export` runs for NDJSON).
+extension EnvironmentStore {
+    /// Every live record of one zone of a public or private database (of one type, when given): type by type,
+    /// each in record-name order (so an export of an import of an export gives the same lines), fields in name
+    /// order, in one read transaction: a consistent snapshot in constant memory. Returns how many were streamed.
+    public func streamRecords(in database: DatabaseID, zoneID: ZoneID, type typeName: String? = nil,
+                              into sink: inout some RecordSink) throws(StratusError) -> Int {
+        guard database.scope != .shared else { throw .badRequest("the shared database is exported through its owners' zones") }
+        return try read { db, catalog in
+            guard let zone = try resolveZone(db, database, zoneID).0 else { return 0 }
+            let links = try ShareRows.zoneHasLinks(db, zone: zone.id)
+            var count = 0
+            for type in catalog.types.sorted(by: { $0.name < $1.name }) where typeName == nil || type.name == typeName {
+                let fields = type.fields.sorted { $0.name < $1.name }
+                let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
+                let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
+                let statement = try db.makeStatement(sql: """
+                    SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM \(type.table) t INDEXED BY \(type.table)_name\(linkJoin)
+                    WHERE t.zone_id = ? ORDER BY t.record_name
+                    """)
+                let streamer = RowStreamer(type: type, fields: fields)
+                let linkColumn = links ? Int32(CatalogType.systemColumns.count + fields.count) : nil
+                let cursor = try Row.fetchCursor(statement, arguments: [zone.id])
+                while try cursor.next() != nil {
+                    try streamer.stream(statement, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+}
