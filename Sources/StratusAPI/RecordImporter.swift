@@ -6,7 +6,7 @@ import StratusStore
 /// per batch, each batch all or nothing (in the default zone too). A line that is not a record, or that the store
 /// refuses, stops the import with its line number and CloudKit error; nothing of its batch is written, every
 /// batch before it is, and `committed` has been told the last line they hold (what `--resume` starts after).
-public struct RecordImporter {
+public struct RecordImporter: Sendable {
     public enum Mode: String, Sendable, CaseIterable {
         /// A line whose record exists already is refused (CONFLICT).
         case create
@@ -18,6 +18,11 @@ public struct RecordImporter {
     public struct LineError: Error, Sendable {
         public var line: Int
         public var error: StratusError
+
+        public init(line: Int, error: StratusError) {
+            self.line = line
+            self.error = error
+        }
     }
 
     public struct Progress: Sendable {

@@ -6,7 +6,8 @@ import StratusStore
 
 /// Import: an NDJSON file of records (what `stratus records export` and the API write) uploaded into a database of
 /// this environment, with the same importer as `stratus records import`: atomic batches, and a refused line
-/// reported with its number and CloudKit error while every batch before it stays imported. Audited.
+/// reported with its number and CloudKit error while every batch before it stays imported. The import runs in the
+/// background; its page shows the progress and then the outcome. Audited.
 extension Console {
     /// The largest file the page takes (bigger loads: `stratus records import`).
     static let importUploadLimit = 64 * 1024 * 1024
@@ -39,19 +40,60 @@ extension Console {
         let zone = (fields["zone"] ?? "").trimmingCharacters(in: .whitespaces)
         let temp = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-import-\(UUID().uuidString).ndjson")
         try file.data.write(to: temp)
-        defer { try? FileManager.default.removeItem(at: temp) }
-        var committed = 0
-        let started = Date()
+        // The import runs on a thread of its own; the job's page follows it.
+        let job = ImportJobs.Job(id: Secrets.hex(Secrets.randomBytes(12)), container: scope.container, environment: scope.environment,
+                                 filename: String((file.filename ?? "a file").prefix(200)), started: Date())
+        importJobs.start(job)
         let importer = RecordImporter(env: scope.env, database: database, zone: zone.isEmpty ? nil : zone, mode: mode, batchSize: Self.importBatchSize)
-        do {
-            let n = try importer.run(temp, committed: { committed = $0 })
-            try audit(s, scope, "import records", "\(n) records into \(database.scope.rawValue) from \(file.filename ?? "a file")")
-            return try importPage(req, s, scope, result: ["imported": n, "seconds": String(format: "%.1f", Date().timeIntervalSince(started)), "ok": true])
-        } catch let e as RecordImporter.LineError {
-            try audit(s, scope, "import records", "stopped at line \(e.line) (\(e.error.code.rawValue)); lines up to \(committed) imported")
-            let reason = e.error.code == .internalError ? "internal error" : e.error.reason
-            return try importPage(req, s, scope, result: ["ok": false, "line": e.line, "code": e.error.code.rawValue, "reason": reason, "committed": committed],
-                                  error: "Line \(e.line): \(reason) (\(e.error.code.rawValue)). Nothing of its batch was written; lines up to \(committed) are imported.")
+        let jobs = importJobs, console = self, label = database.scope.rawValue
+        Thread {
+            defer { try? FileManager.default.removeItem(at: temp) }
+            let started = Date()
+            do {
+                let n = try importer.run(temp, committed: { line in jobs.update(job.id) { $0.committed = line } },
+                                         progress: { p in jobs.update(job.id) { $0.progress = p } })
+                jobs.update(job.id) { $0.state = .done(records: n); $0.seconds = Date().timeIntervalSince(started) }
+                try? console.audit(s, scope, "import records", "\(n) records into \(label) from \(job.filename)")
+            } catch {
+                let e = (error as? RecordImporter.LineError) ?? RecordImporter.LineError(line: 0, error: (error as? StratusError) ?? StratusError(.internalError, "the import failed"))
+                let reason = e.error.code == .internalError ? "internal error" : e.error.reason
+                jobs.update(job.id) { $0.state = .failed(line: e.line, code: e.error.code.rawValue, reason: reason); $0.seconds = Date().timeIntervalSince(started) }
+                let committed = jobs.job(job.id)?.committed ?? 0
+                try? console.audit(s, scope, "import records", "stopped at line \(e.line) (\(e.error.code.rawValue)); lines up to \(committed) imported")
+            }
+        }.start()
+        return .redirect(to: "\(scope.base)/import/\(job.id)", status: .seeOther)
+    }
+
+    /// An import's page: its progress (reloading itself every second while it runs), then its outcome.
+    func importJobPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, id: String) throws -> HTTPResponse {
+        guard let job = importJobs.job(id), job.container == scope.container, job.environment == scope.environment else {
+            throw StratusError(.notFound, "No import \(id.prefix(40)) here (the console keeps its last \(ImportJobs.kept) imports until it restarts).")
         }
+        var values: [String: Any] = ["filename": job.filename, "again": "\(scope.base)/import"]
+        var json: [String: Any] = ["id": job.id, "committedLines": job.committed]
+        let p = job.progress
+        switch job.state {
+        case .running:
+            values["running"] = true
+            values["refresh"] = 1
+            values["records"] = p?.records ?? 0
+            values["rate"] = String(format: "%.0f", p?.recordsPerSecond ?? 0)
+            values["percent"] = p.map { $0.totalBytes > 0 ? Int(100 * $0.bytesRead / $0.totalBytes) : 0 } ?? 0
+            values["eta"] = p?.secondsLeft.map { String(format: "%.0f", $0) } ?? "—"
+            json["state"] = "running"
+            json["records"] = p?.records ?? 0
+        case .done(let n):
+            values["done"] = ["imported": n, "seconds": String(format: "%.1f", job.seconds)]
+            json["state"] = "done"
+            json["records"] = n
+        case .failed(let line, let code, let reason):
+            values["error"] = "Line \(line): \(reason) (\(code)). Nothing of its batch was written; lines up to \(job.committed) are imported."
+            json["state"] = "failed"
+            json["line"] = line
+            json["code"] = code
+            json["reason"] = reason
+        }
+        return page(req, s, scope, tab: "import", "import-job", title: "Import of \(job.filename)", values, json: json)
     }
 }

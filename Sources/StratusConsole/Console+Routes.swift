@@ -36,6 +36,7 @@ extension Console {
         post("/console/{container}/{environment}/webhooks/{id}/{action}") { c, req, s, scope in try c.changeWebhook(req, s, scope) }
         get("/console/{container}/{environment}/import") { c, req, s, scope in try c.importPage(req, s, scope) }
         post("/console/{container}/{environment}/import", limit: Console.importUploadLimit) { c, req, s, scope in try c.importRecords(req, s, scope) }
+        get("/console/{container}/{environment}/import/{job}") { c, req, s, scope in try c.importJobPage(req, s, scope, id: req.parameters["job"] ?? "") }
         get("/console/{container}/{environment}/logs") { c, req, s, scope in try c.logsPage(req, s, scope) }
         get("/console/{container}/{environment}/telemetry") { c, req, s, scope in try c.telemetryPage(req, s, scope) }
         get("/console/{container}/{environment}/faults") { c, req, s, scope in try c.faultsPage(req, s, scope) }

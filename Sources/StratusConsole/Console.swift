@@ -22,6 +22,8 @@ public final class Console: Sendable {
     let requestLog: RequestLog?
     /// The server's time series (the Telemetry page), when it keeps one.
     let telemetry: Telemetry?
+    /// Console imports under way and recently finished.
+    let importJobs = ImportJobs()
     /// Page headers (environment, tabs, database switch) are the same for every page of a scope and tab:
     /// built and converted for the template once, not on every request.
     private let headers = Mutex<[String: TemplateValue]>([:])
