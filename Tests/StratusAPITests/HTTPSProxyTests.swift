@@ -61,7 +61,7 @@ import StratusTestSupport
             process.arguments = ["-p", d, "-c", confFile.path, "-g", "daemon off;"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try launch(process)
             // Up when it answers.
             for _ in 0..<100 {
                 if (try? HTTPSProxyTests.curl("https://localhost:\(port)/-/health", cert: cert))?.status == 200 { return }
@@ -85,7 +85,7 @@ import StratusTestSupport
         p.standardOutput = out
         p.standardError = out
         p.standardInput = input
-        try p.run()
+        try launch(p)
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let data = out.fileHandleForReading.readDataToEndOfFile()

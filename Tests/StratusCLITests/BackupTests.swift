@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTestSupport
 import StratusModel
 import StratusStore
 
@@ -43,7 +44,7 @@ import StratusStore
         writer.arguments = ["writer", "--data", data.path, "--container", container]
         let out = Pipe()
         writer.standardOutput = out
-        try writer.run()
+        try launch(writer)
         let acked = try await Executables.offPool { () -> Int in
             var acked = -1, buffer = ""
             while acked < 3 {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import StratusTestSupport
 import StratusModel
 import StratusStore
 
@@ -149,7 +150,7 @@ import StratusStore
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try launch(p)
         defer { p.terminate(); p.waitUntilExit() }
         let url = try await Executables.offPool { () -> String in
             var text = ""

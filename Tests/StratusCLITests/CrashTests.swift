@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTestSupport
 import StratusModel
 import StratusStore
 
@@ -18,7 +19,7 @@ import StratusStore
         writer.arguments = ["writer", "--data", data.path, "--container", container]
         let out = Pipe()
         writer.standardOutput = out
-        try writer.run()
+        try launch(writer)
         let reader = out.fileHandleForReading
         let pid = writer.processIdentifier
         let acked: Int = try await Executables.offPool {

@@ -41,7 +41,7 @@ enum Executables {
         p.standardOutput = out
         p.standardError = err
         p.standardInput = input
-        try p.run()
+        try launch(p)
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()

@@ -35,7 +35,7 @@ import StratusTestSupport
             let pipe = Pipe()
             p.standardOutput = pipe
             p.standardError = pipe
-            try p.run()
+            try launch(p)
             let out = pipe.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
             return (p.terminationStatus, String(decoding: out, as: UTF8.self))

@@ -53,7 +53,7 @@ import StratusTestSupport
             let pipe = Pipe()
             p.standardOutput = pipe
             p.standardError = pipe
-            try p.run()
+            try launch(p)
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
             return (p.terminationStatus, String(decoding: data, as: UTF8.self))

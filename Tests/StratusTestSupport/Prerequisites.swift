@@ -16,7 +16,7 @@ public enum Prerequisites {
         p.arguments = ["python3", "-c", "import " + modules.joined(separator: ", ")]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { return false }
+        do { try launch(p) } catch { return false }
         p.waitUntilExit()
         return p.terminationStatus == 0
     }
@@ -40,3 +40,11 @@ public enum Prerequisites {
 public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { c in Thread { c.resume(with: Result { try body() }) }.start() }
 }
+
+/// Starts a child process, one launch at a time across the test run: Foundation's `Process.run` on Linux is not
+/// safe to call from several threads at once (two concurrent launches crashed in `memmove` inside it).
+public func launch(_ p: Process) throws {
+    try launchLock.withLock { try p.run() }
+}
+
+private let launchLock = NSLock()
