@@ -112,6 +112,7 @@ public final class StratusApplication: Sendable {
         sampler.stop()
         telemetry.stop()
         for env in store.openEnvironments() { try? env.saveCourierProgress() }
+        store.close()
     }
     /// Takes telemetry's records-and-storage sample now (the server does it every minute).
     public func sampleTelemetry() { TelemetrySampler.sample(store, telemetry) }

@@ -2,10 +2,11 @@ import GRDB
 import StratusModel
 
 /// Bulk loading into an empty record type (`stratus records import`): the B-tree indexes of its queryable and
-/// sortable fields are dropped for the load and built afterwards in one sorted pass each, instead of being
-/// updated one random insertion at a time. Full-text, location and list structures stay maintained record by record,
-/// so every query keeps its results during the load (the dropped indexes only make it slower). Which types are
-/// deferred is kept in the database, so a load that dies is completed when the environment is next opened.
+/// sortable fields are dropped for the load, and its full-text, location and list entries are not written record
+/// by record; all of them are built from the loaded rows afterwards in one pass each, instead of one random
+/// insertion at a time. While the load lasts, filters on the type's full-text, location and list fields do not
+/// see the records loaded so far (the other filters only run slower). Which types are deferred is kept in the
+/// database, so a load that dies is completed when the environment is next opened.
 extension EnvironmentStore {
     static let deferredPrefix = "deferred_indexes:"
 
@@ -23,6 +24,7 @@ extension EnvironmentStore {
             guard let t = catalog.type(named: typeName) else { return false }
             try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, 1)", arguments: [Self.deferredPrefix + String(t.id)])
             for f in t.fields where f.hasBTree { try db.execute(sql: "DROP INDEX IF EXISTS \(f.btreeIndex)") }
+            deferredTypes.withLock { _ = $0.insert(t.id) }
             return true
         }
     }
@@ -30,18 +32,21 @@ extension EnvironmentStore {
     /// Builds every deferred type's indexes as its schema declares them now (a field that gained or lost an index
     /// during the load included), then refreshes the planner's statistics.
     public func buildDeferredIndexes() throws(StratusError) {
-        let built: Bool = try write { db, catalog in
+        let built: [Int64] = try write { db, catalog in
             let keys = try String.fetchAll(db, sql: "SELECT key FROM meta WHERE key LIKE ?", arguments: [Self.deferredPrefix + "%"])
             for key in keys {
                 if let id = Int64(key.dropFirst(Self.deferredPrefix.count)), let t = catalog.type(id: id) {
-                    for f in t.fields where f.hasBTree {
-                        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(f.btreeIndex) ON \(t.table)(zone_id, \(f.comparableColumn))")
+                    // Every index structure of the type, made again from its rows (whatever the load left in them).
+                    for f in t.fields where f.hasBTree || f.hasFTS || f.hasGeo || f.hasListTable {
+                        try SchemaStorage.dropStructures(f, except: nil, table: t.table, db)
+                        try SchemaStorage.createStructures(f, except: nil, table: t.table, db)
                     }
                 }
                 try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
             }
-            return !keys.isEmpty
+            return keys.compactMap { Int64($0.dropFirst(Self.deferredPrefix.count)) }
         }
-        if built { try? guarded { try pool.write { db in try db.execute(sql: "PRAGMA analysis_limit = 400; ANALYZE") } } }
+        deferredTypes.withLock { d in for id in built { d.remove(id) } }
+        if !built.isEmpty { try? guarded { try pool.write { db in try db.execute(sql: "PRAGMA analysis_limit = 400; ANALYZE") } } }
     }
 }

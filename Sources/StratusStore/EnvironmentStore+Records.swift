@@ -41,6 +41,7 @@ extension EnvironmentStore {
             writer.access = access
             writer.users = users
             writer.outbox = try outbox(db)
+            writer.deferredTypes = deferredTypes.withLock { $0 }
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)
             // `allOrNothing` (bulk import): the batch is atomic in any zone, the default zone's included.

@@ -38,6 +38,8 @@ public final class EnvironmentStore: Sendable {
     public let bell: NotificationBell
     /// Notifications and webhook deliveries created here since the process started.
     public let notificationCounter = NotificationCounter()
+    /// Record types this process is bulk loading (see `deferIndexes`).
+    let deferredTypes = Mutex<Set<Int64>>([])
     /// How long the notification log keeps a notification (milliseconds).
     public let notificationRetention: Int64
     let lastExpiry = Mutex<Int64>(0)

@@ -109,6 +109,14 @@ public final class RecordStore: Sendable {
     /// The container environments this process has opened (the ones its writes can have queued work in).
     public func openEnvironments() -> [EnvironmentStore] { open.withLock { Array($0.values) } }
 
+    /// Closes every database file this store opened (a server's shutdown): what is still referenced elsewhere
+    /// answers errors from now on instead of holding files open until the process ends.
+    public func close() {
+        let envs = open.withLock { o in defer { o.removeAll() }; return Array(o.values) }
+        for env in envs { try? env.pool.close() }
+        try? control.close()
+    }
+
     /// The store of one container environment, opened once and shared.
     ///
     /// Opening runs the environment's migrations, so it happens one at a time: the first requests after a start

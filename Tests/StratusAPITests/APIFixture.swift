@@ -56,6 +56,8 @@ final class APIFixture: @unchecked Sendable {
 
     deinit {
         let app = self.app, data = self.data
+        // Its kept-alive connections close now; the server's files close when it stops.
+        session.invalidateAndCancel()
         Task { await app.stop(); try? FileManager.default.removeItem(at: data) }
     }
 

@@ -18,7 +18,7 @@ import StratusTestSupport
 
     /// nginx with TLS on `port`, forwarding to `upstream` with X-Forwarded-For and X-Forwarded-Proto.
     final class TLSProxy: @unchecked Sendable {
-        let process = Process()
+        let process = ChildProcess()
         let cert: URL
 
         init(port: UInt16, upstream: UInt16, directory: URL) throws {
@@ -61,7 +61,7 @@ import StratusTestSupport
             process.arguments = ["-p", d, "-c", confFile.path, "-g", "daemon off;"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try launch(process)
+            try process.run()
             // Up when it answers.
             for _ in 0..<100 {
                 if (try? HTTPSProxyTests.curl("https://localhost:\(port)/-/health", cert: cert))?.status == 200 { return }
@@ -77,7 +77,7 @@ import StratusTestSupport
     }
 
     static func run(_ tool: String, _ args: [String], env: [String: String] = [:], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = [tool] + args
         p.environment = ProcessInfo.processInfo.environment.merging(env) { _, new in new }
@@ -85,7 +85,7 @@ import StratusTestSupport
         p.standardOutput = out
         p.standardError = out
         p.standardInput = input
-        try launch(p)
+        try p.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let data = out.fileHandleForReading.readDataToEndOfFile()

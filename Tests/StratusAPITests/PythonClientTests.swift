@@ -22,7 +22,7 @@ import StratusTestSupport
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e/cloudkit_s2s_client.py")
 
         let output: (Int32, String) = try await offPool {
-            let p = Process()
+            let p = ChildProcess()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             p.arguments = ["python3", script.path]
             var env = ProcessInfo.processInfo.environment
@@ -34,7 +34,7 @@ import StratusTestSupport
             let pipe = Pipe()
             p.standardOutput = pipe
             p.standardError = pipe
-            try launch(p)
+            try p.run()
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
             return (p.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -39,12 +39,12 @@ import StratusStore
         }
 
         // The steady write load: another process committing batches of 200 while the backup runs.
-        let writer = Process()
+        let writer = ChildProcess()
         writer.executableURL = Executables.url("stratus-bench")
         writer.arguments = ["writer", "--data", data.path, "--container", container]
         let out = Pipe()
         writer.standardOutput = out
-        try launch(writer)
+        try writer.run()
         let acked = try await Executables.offPool { () -> Int in
             var acked = -1, buffer = ""
             while acked < 3 {

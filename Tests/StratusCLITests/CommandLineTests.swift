@@ -143,14 +143,14 @@ import StratusStore
     @Test func serveFindsTemplatesAndStaticFilesFromAnyWorkingDirectory() async throws {
         let dir = Executables.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = Executables.url("stratus")
         p.arguments = ["serve", "--port", "0", "--data", "data"]
         p.currentDirectoryURL = dir
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
-        try launch(p)
+        try p.run()
         defer { p.terminate(); p.waitUntilExit() }
         let url = try await Executables.offPool { () -> String in
             var text = ""

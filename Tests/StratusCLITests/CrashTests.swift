@@ -14,12 +14,12 @@ import StratusStore
         let container = "iCloud.com.example.Crash"
         #expect(try await Executables.run("stratus", ["container", "create", container, "--data", data.path]).status == 0)
 
-        let writer = Process()
+        let writer = ChildProcess()
         writer.executableURL = Executables.url("stratus-bench")
         writer.arguments = ["writer", "--data", data.path, "--container", container]
         let out = Pipe()
         writer.standardOutput = out
-        try launch(writer)
+        try writer.run()
         let reader = out.fileHandleForReading
         let pid = writer.processIdentifier
         let acked: Int = try await Executables.offPool {

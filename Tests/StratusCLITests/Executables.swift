@@ -34,14 +34,14 @@ enum Executables {
     }
 
     static func runBlocking(_ name: String, _ arguments: [String], stdin: String? = nil) throws -> Output {
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = url(name)
         p.arguments = arguments
         let out = Pipe(), err = Pipe(), input = Pipe()
         p.standardOutput = out
         p.standardError = err
         p.standardInput = input
-        try launch(p)
+        try p.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()

@@ -23,7 +23,7 @@ import StratusTestSupport
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e/sharing_flows.py")
         let output: (Int32, String) = try await Executables.offPool {
-            let p = Process()
+            let p = ChildProcess()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             p.arguments = ["python3", script.path]
             var env = ProcessInfo.processInfo.environment
@@ -35,7 +35,7 @@ import StratusTestSupport
             let pipe = Pipe()
             p.standardOutput = pipe
             p.standardError = pipe
-            try launch(p)
+            try p.run()
             let out = pipe.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
             return (p.terminationStatus, String(decoding: out, as: UTF8.self))

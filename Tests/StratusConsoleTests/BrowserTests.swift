@@ -38,7 +38,7 @@ import StratusTestSupport
             return "/share/\(saved.shortGUID)"
         }
         let output: (Int32, String) = try await BlockingWork.shared.run {
-            let p = Process()
+            let p = ChildProcess()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             p.arguments = ["python3", script.path]
             var env = ProcessInfo.processInfo.environment
@@ -53,7 +53,7 @@ import StratusTestSupport
             let pipe = Pipe()
             p.standardOutput = pipe
             p.standardError = pipe
-            try launch(p)
+            try p.run()
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
             return (p.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -32,6 +32,8 @@ final class ConsoleFixture: @unchecked Sendable {
 
     deinit {
         let app = self.app, data = self.data
+        // Its kept-alive connections close now; the server's files close when it stops.
+        session.invalidateAndCancel()
         Task { await app.stop(); try? FileManager.default.removeItem(at: data) }
     }
 

@@ -43,7 +43,8 @@ final class TestServer: @unchecked Sendable {
     }
 
     var port: UInt16 { server.port }
-    func client(timeout: Double = 20) throws -> RawClient { try RawClient(port: port, receiveTimeout: timeout) }
+    // 60 s: at the start of a full run both cores are busy for tens of seconds and the server answers late.
+    func client(timeout: Double = 60) throws -> RawClient { try RawClient(port: port, receiveTimeout: timeout) }
     func get(_ path: String, headers: String = "") async throws -> RawClient.Response? {
         let c = try client()
         c.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n")

@@ -11,12 +11,12 @@ public enum Prerequisites {
 
     /// Whether `python3` can import every module named.
     public static func pythonModules(_ modules: [String]) -> Bool {
-        let p = Process()
+        let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "-c", "import " + modules.joined(separator: ", ")]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        do { try launch(p) } catch { return false }
+        do { try p.run() } catch { return false }
         p.waitUntilExit()
         return p.terminationStatus == 0
     }
@@ -41,10 +41,3 @@ public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) asy
     try await withCheckedThrowingContinuation { c in Thread { c.resume(with: Result { try body() }) }.start() }
 }
 
-/// Starts a child process, one launch at a time across the test run: Foundation's `Process.run` on Linux is not
-/// safe to call from several threads at once (two concurrent launches crashed in `memmove` inside it).
-public func launch(_ p: Process) throws {
-    try launchLock.withLock { try p.run() }
-}
-
-private let launchLock = NSLock()

@@ -68,7 +68,12 @@ public final class RequestLog: Sendable {
         }
     }
 
-    public func stop() { running.withLock { $0 = false }; flush() }
+    /// Writes what is pending and closes the file (later entries are dropped).
+    public func stop() {
+        running.withLock { $0 = false }
+        flush()
+        try? queue.close()
+    }
 
     private func flushLoop() {
         while running.withLock({ $0 }) {

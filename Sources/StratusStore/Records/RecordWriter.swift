@@ -36,6 +36,10 @@ struct RecordWriter {
     /// Per type id; emptied whenever the catalog changes.
     private var statements: [Int64: TypeStatements] = [:]
 
+    /// Types under a bulk load (`EnvironmentStore.deferIndexes`): their full-text, location and list entries are
+    /// written by the rebuild at the end of the load, not record by record.
+    var deferredTypes: Set<Int64> = []
+
     init(db: Database, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor, caller: Caller? = nil,
          receipts: TokenSigner? = nil) throws {
         self.receipts = receipts
@@ -354,7 +358,7 @@ struct RecordWriter {
 
     private mutating func addIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue], zone: ZoneRow) throws {
         let plan = sql(type)
-        for f in plan.indexedFields {
+        for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
             if f.hasFTS, case .string(let s) = v {
                 let st = try db.cachedStatement(sql: sql.ftsInsert)
@@ -384,7 +388,7 @@ struct RecordWriter {
 
     private mutating func removeIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue]) throws {
         let plan = sql(type)
-        for f in plan.indexedFields {
+        for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
             if f.hasFTS { try db.cachedStatement(sql: sql.ftsDelete).execute(arguments: [recordID]) }
             if f.hasGeo { try db.cachedStatement(sql: sql.geoDelete).execute(arguments: [recordID]) }
