@@ -61,6 +61,8 @@ import StratusStore
         let job = String(doneLocation.split(separator: "/").last!)
         #expect(try await s.get("/console/\(container.rawValue)/production/import/\(job)").status == 404)
         #expect(try await s.get("\(base)/0123456789abcdef").status == 404)
+        let anonymous = try await f.request("\(base)/\(job)")
+        #expect(anonymous.status == 303 && !anonymous.html.contains("Imported"))
         // A larger file: its page shows the progress while it runs.
         let many = (0..<10_000).map { #"{"recordName":"m\#($0)","recordType":"Item","fields":{"n":{"value":\#($0)}}}"# }
         let (big, _, _, sawProgress) = try await Self.importing(s, base, [("mode", "create")], (name: "file", filename: "many.ndjson", data: Data(many.joined(separator: "\n").utf8)))

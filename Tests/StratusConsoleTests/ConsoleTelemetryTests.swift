@@ -58,5 +58,8 @@ import StratusStore
         let production = try await s.get("/console/\(container.rawValue)/production/telemetry")
         #expect(production.status == 200 && production.html.contains("No requests last hour"))
         #expect(try await s.get("\(base)?range=year").status == 400)
+        // Without a session: the sign-in page, no figures.
+        let anonymous = try await f.request(base)
+        #expect(anonymous.status == 303 && anonymous.headers["location"]?.hasPrefix("/console/login") == true && !anonymous.html.contains("ZONE_BUSY"))
     }
 }
