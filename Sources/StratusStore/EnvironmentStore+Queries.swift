@@ -9,22 +9,23 @@ extension EnvironmentStore {
     /// (the continuation marker still moves past them). With `explain`, the result says which index served it
     /// (the console shows it; preparing the plan costs a statement of its own).
     public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil, explain: Bool = false) throws(StratusError) -> QueryResult {
-        var records: [StoredRecord] = []
-        let (next, plan) = try scan(query, in: database, caller: caller, explain: explain) { row, _, type, fields, zones, linkColumn in
-            var record = try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones).record
-            if let c = linkColumn.map(Int.init) { record.parent = row[c]; record.share = row[c + 1] }
-            records.append(record)
-        }
-        return QueryResult(records: records, continuationMarker: next, servedBy: QueryShapeReport.index(in: plan))
+        var sink = StoredRecordSink(capacity: min(max(query.resultsLimit, 0), Query.maximumResults))
+        let (next, plan) = try stream(query, in: database, caller: caller, explain: explain, into: &sink)
+        return QueryResult(records: sink.records, continuationMarker: next, servedBy: QueryShapeReport.index(in: plan))
     }
 
     /// The same page handed to `sink` record by record as rows are read; returns the continuation marker.
     public func query(_ query: Query, in database: DatabaseID, caller: Caller? = nil, into sink: inout some RecordSink) throws(StratusError) -> String? {
+        try stream(query, in: database, caller: caller, into: &sink).marker
+    }
+
+    private func stream(_ query: Query, in database: DatabaseID, caller: Caller?, explain: Bool = false,
+                        into sink: inout some RecordSink) throws(StratusError) -> (marker: String?, plan: [String]) {
         var streamer: RowStreamer?
-        return try scan(query, in: database, caller: caller) { row, statement, type, fields, zones, linkColumn in
+        return try scan(query, in: database, caller: caller, explain: explain) { row, statement, type, fields, zones, linkColumn in
             if streamer == nil { streamer = RowStreamer(type: type, fields: fields) }
             try streamer!.stream(statement, zoneID: zones(row[1]), linkColumn: linkColumn, into: &sink)
-        }.marker
+        }
     }
 
     /// Runs a query and hands each readable row of the page to `emit`; returns the continuation marker.

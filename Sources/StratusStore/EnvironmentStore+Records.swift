@@ -151,12 +151,16 @@ extension EnvironmentStore {
         for (typeID, ids) in idsByType {
             guard let type = catalog.type(id: typeID) else { continue }
             let fields = RecordRowCodec.wantedFields(type, desiredKeys)
+            let streamer = RowStreamer(type: type, fields: fields)
+            var sink = StoredRecordSink()
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
                 let sql = "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments.values(chunk.map(\.databaseValue)))
+                let statement = try db.cachedStatement(sql: sql)
+                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments.values(chunk.map(\.databaseValue)))
                 while let row = try cursor.next() {
-                    let (id, record) = try RecordRowCodec.decode(row, type: type, fields: fields, zones: zones)
-                    out["\(typeID)/\(id)"] = record
+                    let id: Int64 = row[0]
+                    try streamer.stream(statement, zoneID: zones(row[1]), into: &sink)
+                    out["\(typeID)/\(id)"] = sink.takeLast()
                 }
             }
         }

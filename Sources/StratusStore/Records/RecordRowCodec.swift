@@ -46,42 +46,6 @@ enum RecordRowCodec {
         (CatalogType.systemColumns.map { "\(alias).\($0)" } + fields.map { "\(alias).\($0.column)" }).joined(separator: ", ")
     }
 
-    /// Decodes a row selected with `selectList`. Returns the internal id beside the record.
-    static func decode(_ row: Row, type: CatalogType, fields: [CatalogField], zones: (Int64) -> ZoneID) throws(StratusError) -> (id: Int64, record: StoredRecord) {
-        let id: Int64 = row[0]
-        var record = StoredRecord(recordName: row[2], recordType: type.name, zoneID: zones(row[1]), recordChangeTag: row[3])
-        record.created = RecordStamp(timestamp: row[4], userRecordName: row[5], deviceID: row[6])
-        record.modified = RecordStamp(timestamp: row[7], userRecordName: row[8], deviceID: row[9])
-        var values: [String: FieldValue] = [:]
-        values.reserveCapacity(fields.count)
-        let base = CatalogType.systemColumns.count
-        for (i, f) in fields.enumerated() {
-            if let v = try value(row, base + i, f) { values[f.name] = v }
-        }
-        record.fields = values
-        return (id, record)
-    }
-
-    /// One field's value from its main column (nil when absent). Typed reads straight from the statement:
-    /// no intermediate DatabaseValue, no copy of codec bytes.
-    @inline(__always)
-    static func value(_ row: Row, _ index: Int, _ f: CatalogField) throws(StratusError) -> FieldValue? {
-        if row.hasNull(atIndex: index) { return nil }
-        if f.isEncoded {
-            let decoded: FieldValue? = try? row.withUnsafeData(atIndex: index) { data in try data.map(FieldValueCodec.decode) }
-            guard let decoded else { throw StratusError(.internalError, "stored value of field '\(f.name)' is corrupt") }
-            return decoded
-        }
-        switch f.type.scalar {
-        case .string: return .string(row[index])
-        case .int64: return .int64(row[index])
-        case .timestamp: return .timestamp(row[index])
-        case .double: return .double(row[index])
-        case .bytes: return .bytes(row[index])
-        default: return try decodeField(f, row[index])
-        }
-    }
-
     /// The fields `desiredKeys` selects (all when nil); unknown names are ignored, as CloudKit does.
     static func wantedFields(_ type: CatalogType, _ desiredKeys: [String]?) -> [CatalogField] {
         guard let desiredKeys else { return type.fields }

@@ -76,8 +76,15 @@ struct RecordWriter {
 
     mutating func load(_ e: Existing, zone: ZoneRow) throws -> StoredRecord? {
         guard let type = catalog.type(id: e.typeID) else { return nil }
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql(type).selectByID), arguments: [e.recordID]) else { return nil }
-        return try RecordRowCodec.decode(row, type: type, fields: type.fields, zones: { _ in zone.zoneID }).record
+        let statement = try db.cachedStatement(sql: sql(type).selectByID)
+        // The cursor resets the statement when it goes, so it lives until the row is read.
+        let cursor = try Row.fetchCursor(statement, arguments: [e.recordID])
+        return try withExtendedLifetime(cursor) { () throws -> StoredRecord? in
+            guard try cursor.next() != nil else { return nil }
+            var sink = StoredRecordSink()
+            try RowStreamer(type: type, fields: type.fields).stream(statement, zoneID: zone.zoneID, into: &sink)
+            return sink.takeLast()
+        }
     }
 
     // MARK: operations
