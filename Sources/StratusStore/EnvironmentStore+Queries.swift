@@ -94,7 +94,8 @@ extension EnvironmentStore {
             var more = false
             // Decode while stepping: rows are read from the statement once, never copied into an array first.
             let statement = try db.cachedStatement(sql: compiled.sql)
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments.values(compiled.arguments))
+            statement.bind(values: compiled.arguments)
+            let cursor = try Row.fetchCursor(statement)
             var scanned = 0
             let filter = database.scope == .public ? caller : nil
             while let row = try cursor.next() {

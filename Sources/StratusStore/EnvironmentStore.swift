@@ -11,7 +11,7 @@ import Synchronization
 public final class EnvironmentStore: Sendable {
     public let container: ContainerID
     public let environment: Environment
-    let pool: DatabasePool
+    let pool: GatedDatabase<DatabasePool>
     let assets: AssetStore
     let signer: TokenSigner
     let cachedCatalog: Mutex<Catalog>
@@ -78,10 +78,10 @@ public final class EnvironmentStore: Sendable {
             })
         }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        pool = try DatabasePool(path: file.path, configuration: config)
+        pool = GatedDatabase(try DatabasePool(path: file.path, configuration: config))
         // GRDB sets the writer to synchronous = NORMAL when it turns WAL on, after `prepareDatabase`: set it again.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
-        try EnvironmentMigrations.migrator.migrate(pool)
+        try EnvironmentMigrations.migrator.migrate(pool.base)
         let (secret, catalog) = try pool.write { db -> (Data, Catalog) in
             if let s = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'secret'") { return (s, try SchemaStorage.load(db)) }
             var bytes = [UInt8](repeating: 0, count: 32)

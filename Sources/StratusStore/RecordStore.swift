@@ -14,7 +14,7 @@ public final class RecordStore: Sendable {
     public let quotaBytes: Int64?
     /// Wakes notification listeners and the webhook deliverer when a commit concerns them.
     public let bell = NotificationBell()
-    let control: DatabaseQueue
+    let control: GatedDatabase<DatabaseQueue>
     private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
     /// The faults switched on, as read at most a quarter of a second ago (see `claimFault`).
     let faultCache = Mutex<(at: ContinuousClock.Instant, faults: [Fault])?>(nil)
@@ -54,7 +54,7 @@ public final class RecordStore: Sendable {
             RecordStore.registerAdminMigrations(&m)
             RecordStore.registerFaultMigrations(&m)
             try m.migrate(q)
-            return q
+            return GatedDatabase(q)
         }
     }
 
@@ -113,6 +113,7 @@ public final class RecordStore: Sendable {
     /// answers errors from now on instead of holding files open until the process ends.
     public func close() {
         let envs = open.withLock { o in defer { o.removeAll() }; return Array(o.values) }
+        // Each closes once the operations inside it are done (see GatedDatabase).
         for env in envs { try? env.pool.close() }
         try? control.close()
     }

@@ -45,8 +45,13 @@ public struct AutoIndex: Sendable, Hashable, Codable {
     /// Whether this index serves `shape`: the same equality fields, and its order field is the shape's first sort
     /// key (or, unsorted, its range field).
     public func serves(_ shape: QueryShape) -> Bool {
-        guard shape.recordType == recordType, Set(shape.equalities) == Set(equalityFields), let orderField else { return false }
-        if let first = shape.sorts.first { return first.trimmingCharacters(in: ["-"]) == orderField && !first.hasSuffix("@") }
+        // Set equality without building sets: this runs for every query of a type with automatic indexes.
+        guard shape.recordType == recordType, shape.equalities.allSatisfy(equalityFields.contains),
+              equalityFields.allSatisfy(shape.equalities.contains), let orderField else { return false }
+        if let first = shape.sorts.first {
+            let name = first.first == "-" ? first.dropFirst() : Substring(first)
+            return name == orderField && !first.hasSuffix("@")
+        }
         return shape.range == orderField
     }
 }

@@ -52,7 +52,8 @@ struct QueryCompiler {
             usedAutoIndex = ai.name
             autoIndexColumns = Set(cols + ["id"])
         }
-        conditions = [usedAutoIndex == nil ? zoneCondition : zoneCondition.replacingOccurrences(of: "t.zone_id", with: "a.zone_id")]
+        // With an automatic index its table's zone column leads, so that the zone is the prefix of the walk.
+        conditions = [usedAutoIndex != nil && zoneCondition.hasPrefix("t.zone_id") ? "a" + zoneCondition.dropFirst() : zoneCondition]
         arguments = zoneArguments
         if environment == .production && query.filters.isEmpty && query.sorts.isEmpty
             && !type.indexes(of: .recordName).contains(.queryable) {
@@ -73,7 +74,7 @@ struct QueryCompiler {
             guard marker.count == keys.count else { throw .badRequest("continuationMarker does not belong to this query") }
             addKeyset(keys, marker)
         }
-        let extra = keys.map(\.expression)
+        let extra = keys.map { $0.expression }
         var sortArgs: [DatabaseValue] = []
         for k in keys { sortArgs += k.arguments }
         let order = keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")

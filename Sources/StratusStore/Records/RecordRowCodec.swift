@@ -43,7 +43,9 @@ enum RecordRowCodec {
 
     /// `SELECT` list for a type: system columns, then the main column of each wanted field.
     static func selectList(_ type: CatalogType, fields: [CatalogField], alias: String = "t") -> String {
-        (CatalogType.systemColumns.map { "\(alias).\($0)" } + fields.map { "\(alias).\($0.column)" }).joined(separator: ", ")
+        // `fields` is always the type's fields or a subset of them, so the same count means all of them.
+        if alias == "t" && fields.count == type.fields.count && !type.selectAllColumns.isEmpty { return type.selectAllColumns }
+        return (CatalogType.systemColumns.map { "\(alias).\($0)" } + fields.map { "\(alias).\($0.column)" }).joined(separator: ", ")
     }
 
     /// The fields `desiredKeys` selects (all when nil); unknown names are ignored, as CloudKit does.

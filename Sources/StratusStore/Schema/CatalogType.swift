@@ -5,7 +5,7 @@ struct CatalogType: Sendable {
     var id: Int64
     var name: String
     var fields: [CatalogField] {
-        didSet { fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) }) }
+        didSet { indexFields() }
     }
     var grants: [String: Permission]
     /// Indexed system fields (`___createTime` …), kept apart because they have no column of their own.
@@ -19,13 +19,21 @@ struct CatalogType: Sendable {
         self.fields = fields
         self.grants = grants
         self.systemFields = systemFields
+        indexFields()
+    }
+
+    private mutating func indexFields() {
         fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
+        selectAllColumns = ""
+        selectAllColumns = RecordRowCodec.selectList(self, fields: fields)
     }
 
     func field(named name: String) -> CatalogField? { fieldIndex[name].map { fields[$0] } }
 
     /// Field name → position in `fields`; kept in step by `didSet`, so lookups on the write path are hashed.
     private(set) var fieldIndex: [String: Int] = [:]
+    /// `RecordRowCodec.selectList` of every field, kept in step by `didSet`: each query page would build it again.
+    private(set) var selectAllColumns = ""
 
     var schema: RecordTypeSchema {
         RecordTypeSchema(name: name, fields: systemFields + fields.map(\.schema), grants: grants)

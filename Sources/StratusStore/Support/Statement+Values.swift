@@ -7,7 +7,14 @@ extension Statement {
     /// write goes through GRDB's unspecialised generic initialisers (a tenth of a bulk import's CPU); the write
     /// path binds its already-converted values directly instead. Strings and blobs are copied by SQLite.
     func execute(values: [DatabaseValue]) throws {
-        // Resets the statement, clears its bindings and marks them valid, so `execute()` only steps it.
+        bind(values: values)
+        try execute()
+    }
+
+    /// Binds `values` as the statement's arguments (see `execute(values:)`). A cursor made afterwards without
+    /// arguments (`Row.fetchCursor(statement)`) steps the statement with them: GRDB then only resets it.
+    func bind(values: [DatabaseValue]) {
+        // Resets the statement, clears its bindings and marks them valid, so later executions only step it.
         setUncheckedArguments(StatementArguments())
         let s = sqliteStatement
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -34,6 +41,5 @@ extension Statement {
                 }
             }
         }
-        try execute()
     }
 }

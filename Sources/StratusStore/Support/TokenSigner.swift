@@ -7,7 +7,19 @@ import StratusModel
 struct TokenSigner: Sendable {
     let key: SymmetricKey
 
-    init(secret: Data) { key = SymmetricKey(data: secret) }
+    /// HMAC keyed once: a copy of it continues from the hashed key, so signing a marker does not key it again.
+    private let keyed: HMAC<SHA256>
+
+    init(secret: Data) {
+        key = SymmetricKey(data: secret)
+        keyed = HMAC<SHA256>(key: key)
+    }
+
+    private func code(_ bytes: [UInt8]) -> HMAC<SHA256>.MAC {
+        var h = keyed
+        h.update(data: bytes)
+        return h.finalize()
+    }
 
     /// A number derived from the secret for `purpose` (it reveals nothing of the secret).
     func derived(_ purpose: String) -> UInt64 {
@@ -16,30 +28,20 @@ struct TokenSigner: Sendable {
 
     func sign(kind: UInt8, _ payload: [UInt8]) -> String {
         let body = [kind] + payload
-        let mac = HMAC<SHA256>.authenticationCode(for: body, using: key)
-        return TokenSigner.base64url(Data(body + Array(mac.prefix(12))))
+        let mac = code(body)
+        return Base64URL.encode(body + Array(mac.prefix(12)))
     }
 
     func verify(kind: UInt8, _ token: String, what: String) throws(StratusError) -> [UInt8] {
-        guard token.utf8.count <= 4096, let data = TokenSigner.unbase64url(token), data.count > 13 else {
+        guard token.utf8.count <= 4096, let bytes = Base64URL.decode(token), bytes.count > 13 else {
             throw .badRequest("\(what) is not valid")
         }
-        let bytes = Array(data)
         let body = Array(bytes[..<(bytes.count - 12)]), mac = bytes[(bytes.count - 12)...]
-        let expected = HMAC<SHA256>.authenticationCode(for: body, using: key)
-        guard Array(expected.prefix(12)) == Array(mac), body[0] == kind else { throw .badRequest("\(what) is not valid") }
+        let expected = code(body)
+        // Compared in constant time: how far a forged tag matched must not show in how long refusing it took.
+        let difference = zip(expected.prefix(12), mac).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
+        guard difference == 0, body[0] == kind else { throw .badRequest("\(what) is not valid") }
         return Array(body.dropFirst())
-    }
-
-    static func base64url(_ d: Data) -> String {
-        d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func unbase64url(_ s: String) -> Data? {
-        var b = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while b.count % 4 != 0 { b += "=" }
-        return Data(base64Encoded: b)
     }
 }
 
