@@ -30,6 +30,10 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // libpq, PostgreSQL's own C client (Debian's libpq-dev): the PostgreSQL backend without SwiftNIO.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // Connections, a bounded pool and LISTEN/NOTIFY over libpq: the only importer of CLibPQ.
+        .target(name: "StratusPostgres", dependencies: ["CLibPQ"]),
         // zlib for gzip responses; deflateInit2 is a macro, wrapped in shim.h.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // HTTP/1.1 codec, router, static files and gzip on FlyingSocks: the only importer of FlyingSocks.
@@ -68,6 +72,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
+        .testTarget(name: "StratusPostgresTests", dependencies: ["StratusPostgres", "StratusTestSupport"]),
         // A plain POSIX-socket HTTP client that sends exactly the bytes a test wants (malformed, oversized, slow).
         .target(name: "StratusTestSupport", path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP", "StratusTestSupport"]),

@@ -1,0 +1,182 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection. Statements are parameterised only, prepared once per connection (by their SQL) and run
+/// with binary parameters and binary results; rows are handed over one at a time in libpq's single-row mode, so
+/// a large result is never held in memory whole.
+///
+/// A connection is used by one thread at a time: `PostgresPool` hands it out and takes it back.
+public final class PostgresConnection: @unchecked Sendable {
+    private var conn: OpaquePointer?
+    private var prepared: [String: String] = [:]
+    public let url: String
+
+    public init(url: String, connectTimeoutSeconds: Int = 5) throws(PostgresError) {
+        self.url = url
+        // libpq takes URLs and key=value strings; the timeout keeps a start from hanging on an unreachable host.
+        let conninfo = Self.withTimeout(url, seconds: connectTimeoutSeconds)
+        conn = PQconnectdb(conninfo)
+        guard let conn, PQstatus(conn) == CONNECTION_OK else {
+            let message = conn.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
+            if let c = conn { PQfinish(c) }
+            conn = nil
+            throw PostgresError(.unavailable, "cannot connect to PostgreSQL: \(Self.redacted(message))")
+        }
+        // Identifiers and text are compared byte-wise (COLLATE "C" where it matters); numbers go binary.
+        _ = PQsetClientEncoding(conn, "UTF8")
+    }
+
+    deinit { if let conn { PQfinish(conn) } }
+
+    /// Whether the connection is still usable (libpq noticed no loss).
+    public var isHealthy: Bool { conn.map { PQstatus($0) == CONNECTION_OK } ?? false }
+
+    /// Runs a statement that returns no rows (or whose rows are not wanted); returns the rows it affected.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws -> Int {
+        var affected = 0
+        try run(sql, parameters, affected: &affected) { _ in }
+        return affected
+    }
+
+    /// Runs a query and hands each row to `body` as it arrives.
+    public func query(_ sql: String, _ parameters: [PostgresValue] = [], _ body: (PostgresRow) throws -> Void) throws {
+        var affected = 0
+        try run(sql, parameters, affected: &affected, body)
+    }
+
+    /// The first column of the first row, if any.
+    public func scalar(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresValue? {
+        var value: PostgresValue?
+        try query(sql, parameters) { row in if value == nil { value = row.value(0) } }
+        return value
+    }
+
+    /// Runs statements as they are, with no parameters and no preparation (schema scripts, LISTEN, SET).
+    public func executeScript(_ sql: String) throws(PostgresError) {
+        guard let conn else { throw PostgresError(.unavailable, "connection is closed") }
+        guard let r = PQexec(conn, sql) else { throw lost() }
+        defer { PQclear(r) }
+        let status = PQresultStatus(r)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(r) }
+    }
+
+    /// Runs `body` in a transaction; on a serialization failure or deadlock the whole transaction runs again
+    /// (up to `attempts`, after a random pause that grows with each try, so contenders fall out of step), so callers
+    /// never see one.
+    public func transaction<T>(isolation: String = "READ COMMITTED", attempts: Int = 40, _ body: (PostgresConnection) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            try executeScript("BEGIN ISOLATION LEVEL \(isolation)")
+            do {
+                let value = try body(self)
+                try executeScript("COMMIT")
+                return value
+            } catch let e as PostgresError where e.kind == .retryable && attempt < attempts {
+                try? executeScript("ROLLBACK")
+                usleep(useconds_t.random(in: 0...useconds_t(min(20_000, 500 << min(attempt, 10)))))
+            } catch {
+                if isHealthy { try? executeScript("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    /// The connection's socket and libpq handle, for LISTEN (see `PostgresListener`).
+    var handle: OpaquePointer? { conn }
+
+    // MARK: running
+
+    private func run(_ sql: String, _ parameters: [PostgresValue], affected: inout Int, _ body: (PostgresRow) throws -> Void) throws {
+        guard let conn, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable, "the connection to PostgreSQL was lost") }
+        let name = try statementName(sql, parameters)
+        // Binary parameters, packed into one buffer; libpq copies them before PQsendQueryPrepared returns.
+        var buffer: [UInt8] = []
+        var offsets: [Int] = [], lengths: [Int32] = [], present: [Bool] = []
+        for p in parameters {
+            let start = buffer.count
+            present.append(p.appendBinary(to: &buffer))
+            offsets.append(start)
+            lengths.append(Int32(buffer.count - start))
+        }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        let sent: Int32 = buffer.withUnsafeBufferPointer { b in
+            var values: [UnsafePointer<CChar>?] = parameters.indices.map { i in
+                guard present[i] else { return nil }
+                // A zero-length value still needs a non-null pointer (NULL is what marks SQL NULL).
+                return UnsafeRawPointer(b.baseAddress.map { $0 + offsets[i] } ?? UnsafePointer(bitPattern: 1)!)?.assumingMemoryBound(to: CChar.self)
+            }
+            return values.withUnsafeMutableBufferPointer { v in
+                lengths.withUnsafeBufferPointer { l in
+                    formats.withUnsafeBufferPointer { f in
+                        PQsendQueryPrepared(conn, name, Int32(parameters.count), v.baseAddress, l.baseAddress, f.baseAddress, 1)
+                    }
+                }
+            }
+        }
+        guard sent == 1 else { throw lost() }
+        _ = PQsetSingleRowMode(conn)
+        var failure: Error?
+        // Every result must be read, even after a failure, or the connection stays busy.
+        while let r = PQgetResult(conn) {
+            defer { PQclear(r) }
+            switch PQresultStatus(r) {
+            case PGRES_SINGLE_TUPLE:
+                if failure == nil {
+                    do { try body(PostgresRow(result: r, row: 0)) } catch { failure = error }
+                }
+            case PGRES_TUPLES_OK:
+                for i in 0..<PQntuples(r) where failure == nil {
+                    do { try body(PostgresRow(result: r, row: i)) } catch { failure = error }
+                }
+            case PGRES_COMMAND_OK:
+                affected = Int(String(cString: PQcmdTuples(r))) ?? 0
+            default:
+                if failure == nil { failure = error(r) }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The prepared statement for `sql`, preparing it on this connection the first time.
+    private func statementName(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> String {
+        if let name = prepared[sql] { return name }
+        guard let conn else { throw PostgresError(.unavailable, "connection is closed") }
+        let name = "s\(prepared.count + 1)"
+        // Parameter types left to the server (0) where the value is NULL; otherwise the value's own type.
+        let types = parameters.map { $0.typeOID }
+        guard let r = types.withUnsafeBufferPointer({ PQprepare(conn, name, sql, Int32(types.count), $0.baseAddress) }) else { throw lost() }
+        defer { PQclear(r) }
+        guard PQresultStatus(r) == PGRES_COMMAND_OK else { throw error(r) }
+        prepared[sql] = name
+        return name
+    }
+
+    private func error(_ r: OpaquePointer) -> PostgresError {
+        let state = PQresultErrorField(r, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let message = PQresultErrorField(r, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? String(cString: PQresultErrorMessage(r))
+        if !isHealthy { return PostgresError(.unavailable, sqlState: state, "the connection to PostgreSQL was lost: \(message)") }
+        return PostgresError(PostgresError.kind(ofSQLState: state), sqlState: state, message)
+    }
+
+    private func lost() -> PostgresError {
+        let message = conn.map { String(cString: PQerrorMessage($0)) } ?? "connection is closed"
+        return PostgresError(.unavailable, "the connection to PostgreSQL was lost: \(Self.redacted(message))")
+    }
+
+    /// A URL with `connect_timeout` added unless it names one.
+    static func withTimeout(_ url: String, seconds: Int) -> String {
+        guard !url.contains("connect_timeout") else { return url }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            return url + (url.contains("?") ? "&" : "?") + "connect_timeout=\(seconds)"
+        }
+        return url + " connect_timeout=\(seconds)"
+    }
+
+    /// libpq's messages can quote the connection string; a password must not reach a log or a client.
+    static func redacted(_ message: String) -> String {
+        message.replacingOccurrences(of: #"://([^:/@\s]+):[^@\s]*@"#, with: "://$1:***@", options: .regularExpression)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
