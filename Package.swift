@@ -18,7 +18,7 @@ let package = Package(
     targets: [
         // Pure domain: identifiers, records, values, schema, queries, errors. Foundation only.
         .target(name: "StratusModel"),
-        // The only importer of GRDB: storage, schema DDL, query compiler, change log, deploy, assets.
+        // The only importer of GRDB and of StratusPostgres: storage on either backend, schema DDL, query compiler, change log, deploy, assets.
         .target(
             name: "StratusStore",
             dependencies: [
@@ -28,6 +28,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                // The PostgreSQL backend (`--database-url`).
+                "StratusPostgres",
             ]
         ),
         // libpq, PostgreSQL's own C client (Debian's libpq-dev): the PostgreSQL backend without SwiftNIO.
@@ -80,7 +82,8 @@ let package = Package(
                                                             .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport"]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
-        .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                                                              .product(name: "Crypto", package: "swift-crypto")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "StratusStore", "StratusModel", "StratusTestSupport"]),
     ]

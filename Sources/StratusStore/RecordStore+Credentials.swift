@@ -1,12 +1,11 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// API tokens, container users and web auth tokens, kept in the control database. Secrets are stored hashed.
 extension RecordStore {
-    static func registerCredentialMigrations(_ m: inout DatabaseMigrator) {
-        m.registerMigration("v2-credentials") { db in
-            try db.execute(sql: """
+    static func registerCredentialMigrations(_ m: inout SQLMigrations) {
+        m.add("v2-credentials") { s in
+            try s.script(s.dialect.ddl("""
                 CREATE TABLE api_tokens(id INTEGER PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, name TEXT NOT NULL,
                     token_hash TEXT NOT NULL UNIQUE, allowed_origins TEXT NOT NULL, created_at INTEGER NOT NULL, revoked INTEGER NOT NULL DEFAULT 0);
                 CREATE INDEX api_tokens_container ON api_tokens(container, environment);
@@ -16,15 +15,20 @@ extension RecordStore {
                 CREATE TABLE web_tokens(token_hash TEXT PRIMARY KEY, container TEXT NOT NULL, user_record_name TEXT NOT NULL,
                     expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE INDEX web_tokens_expiry ON web_tokens(expires_at);
-                """)
+                """))
+            // PostgreSQL has no NOCASE columns: one user per email whatever its case, through an index on lower(email).
+            if s.dialect == .postgres { try s.script("CREATE UNIQUE INDEX users_email_lower ON users(container, lower(email))") }
         }
-        m.registerMigration("v5-discoverability") { db in
-            try db.execute(sql: """
-                ALTER TABLE users ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE users ADD COLUMN discoverability_changed_at INTEGER;
-                """)
-        }
+        m.add("v5-discoverability", ddl: """
+            ALTER TABLE users ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE users ADD COLUMN discoverability_changed_at INTEGER;
+            """)
     }
+
+    /// The columns `apiToken(_:)` reads, in its order.
+    private static let apiTokenColumns = "id, container, environment, name, allowed_origins, created_at, revoked"
+    /// The columns `user(_:)` reads, in its order (and the password hash last).
+    private static let userColumns = "user_record_name, email, first_name, last_name, discoverable, discoverability_changed_at, password_hash"
 
     // MARK: API tokens
 
@@ -44,36 +48,37 @@ extension RecordStore {
         let now = Clock.nowMillis()
         let originsJSON = String(decoding: (try? JSONEncoder().encode(origins)) ?? Data("[]".utf8), as: UTF8.self)
         let id: Int64 = try guarded {
-            try control.write { db in
-                try db.execute(sql: "INSERT INTO api_tokens(container, environment, name, token_hash, allowed_origins, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [container.rawValue, environment.rawValue, trimmed, Secrets.tokenHash(secret), originsJSON, now])
-                return db.lastInsertedRowID
+            try control.write { s in
+                try s.int64("INSERT INTO api_tokens(container, environment, name, token_hash, allowed_origins, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                            [container.rawValue, environment.rawValue, trimmed, Secrets.tokenHash(secret), originsJSON, now]) ?? 0
             }
         }
         return (APIToken(id: id, container: container, environment: environment, name: trimmed, allowedOrigins: origins, createdAt: now, revoked: false), secret)
     }
 
-    private static func apiToken(_ row: Row) -> APIToken? {
-        guard let c = try? ContainerID(row["container"] as String), let e = Environment(rawValue: row["environment"]) else { return nil }
+    private static func apiToken(_ r: any SQLRow) -> APIToken? {
+        guard let c = try? ContainerID(r.string(1) ?? ""), let e = Environment(rawValue: r.string(2) ?? "") else { return nil }
         // Canonical spellings, so that tokens saved before origins were canonicalised compare exactly too.
-        let origins = ((try? JSONDecoder().decode([String].self, from: Data((row["allowed_origins"] as String).utf8))) ?? []).compactMap { WebOrigin($0)?.description }
-        return APIToken(id: row["id"], container: c, environment: e, name: row["name"], allowedOrigins: origins, createdAt: row["created_at"], revoked: row["revoked"])
+        let origins = ((try? JSONDecoder().decode([String].self, from: Data((r.string(4) ?? "[]").utf8))) ?? []).compactMap { WebOrigin($0)?.description }
+        return APIToken(id: r.int64(0) ?? 0, container: c, environment: e, name: r.string(3) ?? "", allowedOrigins: origins, createdAt: r.int64(5) ?? 0,
+                        revoked: r.bool(6) ?? false)
     }
 
     public func apiTokens(container: ContainerID, environment: Environment) throws(StratusError) -> [APIToken] {
         try guarded {
-            try control.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM api_tokens WHERE container = ? AND environment = ? ORDER BY id",
-                                 arguments: [container.rawValue, environment.rawValue]).compactMap(RecordStore.apiToken)
+            try control.read { s in
+                try s.all("SELECT \(Self.apiTokenColumns) FROM api_tokens WHERE container = ? AND environment = ? ORDER BY id",
+                          [container.rawValue, environment.rawValue], RecordStore.apiToken)
             }
         }
     }
 
     public func revokeAPIToken(id: Int64, container: ContainerID) throws(StratusError) {
         try guarded {
-            try control.write { db in
-                try db.execute(sql: "UPDATE api_tokens SET revoked = 1 WHERE id = ? AND container = ?", arguments: [id, container.rawValue])
-                guard db.changesCount == 1 else { throw StratusError(.notFound, "no such token") }
+            try control.write { s in
+                guard try s.execute("UPDATE api_tokens SET revoked = 1 WHERE id = ? AND container = ?", id, container.rawValue) == 1 else {
+                    throw StratusError(.notFound, "no such token")
+                }
             }
         }
         credentialsChanged()
@@ -85,9 +90,8 @@ extension RecordStore {
         let hash = Secrets.tokenHash(secret)
         if let hit = apiTokenCache.value(for: hash) { return hit }
         let token = try guarded {
-            try control.read { db in
-                try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM api_tokens WHERE token_hash = ? AND revoked = 0"),
-                                 arguments: [hash]).flatMap(RecordStore.apiToken)
+            try control.read { s in
+                try s.one("SELECT \(Self.apiTokenColumns) FROM api_tokens WHERE token_hash = ? AND revoked = 0", [hash], RecordStore.apiToken)
             }
         }
         // Only live tokens are kept: one created a moment ago (here or by the CLI) works at once.
@@ -114,31 +118,32 @@ extension RecordStore {
                                  discoverable: discoverable, discoverabilityChangedAt: discoverable ? now : nil)
         let hash = try guarded { try Secrets.hashPassword(password) }
         try guarded {
-            try control.write { db in
-                if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE container = ? AND email = ?", arguments: [container.rawValue, email]) == true {
+            try control.write { s in
+                if try s.exists("SELECT 1 FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))", [container.rawValue, email]) {
                     throw StratusError(.exists, "a user with this email already exists")
                 }
-                try db.execute(sql: """
+                try s.execute("""
                     INSERT INTO users(container, user_record_name, email, password_hash, first_name, last_name, created_at,
                                       discoverable, discoverability_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [container.rawValue, user.userRecordName, email, hash, firstName, lastName, now, discoverable, user.discoverabilityChangedAt])
+                    """, container.rawValue, user.userRecordName, email, hash, firstName, lastName, now, discoverable, user.discoverabilityChangedAt)
             }
         }
         return user
     }
 
-    private static func user(_ row: Row) -> ContainerUser {
-        ContainerUser(userRecordName: row["user_record_name"], email: row["email"], firstName: row["first_name"], lastName: row["last_name"],
-                      discoverable: row["discoverable"], discoverabilityChangedAt: row["discoverability_changed_at"])
+    private static func user(_ r: any SQLRow) -> ContainerUser {
+        ContainerUser(userRecordName: r.string(0) ?? "", email: r.string(1) ?? "", firstName: r.string(2) ?? "", lastName: r.string(3) ?? "",
+                      discoverable: r.bool(4) ?? false, discoverabilityChangedAt: r.int64(5))
     }
 
     /// The user's answer to "may others who know my email find me?", recorded with its time.
     public func setDiscoverable(container: ContainerID, userRecordName: String, _ discoverable: Bool) throws(StratusError) {
         try guarded {
-            try control.write { db in
-                try db.execute(sql: "UPDATE users SET discoverable = ?, discoverability_changed_at = ? WHERE container = ? AND user_record_name = ?",
-                               arguments: [discoverable, Clock.nowMillis(), container.rawValue, userRecordName])
-                guard db.changesCount == 1 else { throw StratusError(.notFound, "no such user") }
+            try control.write { s in
+                guard try s.execute("UPDATE users SET discoverable = ?, discoverability_changed_at = ? WHERE container = ? AND user_record_name = ?",
+                                    discoverable, Clock.nowMillis(), container.rawValue, userRecordName) == 1 else {
+                    throw StratusError(.notFound, "no such user")
+                }
             }
         }
     }
@@ -149,41 +154,42 @@ extension RecordStore {
 
     public func users(container: ContainerID) throws(StratusError) -> [ContainerUser] {
         try guarded {
-            try control.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM users WHERE container = ? ORDER BY email", arguments: [container.rawValue]).map(RecordStore.user)
+            try control.read { s in
+                try s.all("SELECT \(Self.userColumns) FROM users WHERE container = ? ORDER BY email", [container.rawValue], RecordStore.user)
             }
         }
     }
 
     public func user(container: ContainerID, userRecordName: String) throws(StratusError) -> ContainerUser? {
         try guarded {
-            try control.read { db in
-                try Row.fetchOne(db, sql: "SELECT * FROM users WHERE container = ? AND user_record_name = ?",
-                                 arguments: [container.rawValue, userRecordName]).map(RecordStore.user)
+            try control.read { s in
+                try s.one("SELECT \(Self.userColumns) FROM users WHERE container = ? AND user_record_name = ?", [container.rawValue, userRecordName], RecordStore.user)
             }
         }
     }
 
     public func user(container: ContainerID, email: String) throws(StratusError) -> ContainerUser? {
         try guarded {
-            try control.read { db in
-                try Row.fetchOne(db, sql: "SELECT * FROM users WHERE container = ? AND email = ?", arguments: [container.rawValue, email]).map(RecordStore.user)
+            try control.read { s in
+                try s.one("SELECT \(Self.userColumns) FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))", [container.rawValue, email], RecordStore.user)
             }
         }
     }
 
     /// The user whose email and password these are, or nil. Unknown emails cost a hash too, so timing does not tell.
     public func authenticateUser(container: ContainerID, email: String, password: String) throws(StratusError) -> ContainerUser? {
-        let row: Row? = try guarded {
-            try control.read { db in
-                try Row.fetchOne(db, sql: "SELECT * FROM users WHERE container = ? AND email = ?", arguments: [container.rawValue, email])
+        let found: (ContainerUser, String)? = try guarded {
+            try control.read { s in
+                try s.one("SELECT \(Self.userColumns) FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))", [container.rawValue, email]) { r in
+                    (RecordStore.user(r), r.string(6) ?? "")
+                }
             }
         }
-        guard let row else {
+        guard let (user, hash) = found else {
             _ = Secrets.verifyPassword(password, hash: RecordStore.decoyHash)
             return nil
         }
-        return Secrets.verifyPassword(password, hash: row["password_hash"]) ? RecordStore.user(row) : nil
+        return Secrets.verifyPassword(password, hash: hash) ? user : nil
     }
 
     static let decoyHash = (try? Secrets.hashPassword("decoy password")) ?? ""
@@ -198,10 +204,10 @@ extension RecordStore {
         let token = Data(Secrets.randomBytes(32)).base64EncodedString()
         let now = Clock.nowMillis()
         try guarded {
-            try control.write { db in
-                try db.execute(sql: "DELETE FROM web_tokens WHERE expires_at < ?", arguments: [now])
-                try db.execute(sql: "INSERT INTO web_tokens(token_hash, container, user_record_name, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [Secrets.tokenHash(token), container.rawValue, userRecordName, now + lifetime, now])
+            try control.write { s in
+                try s.execute("DELETE FROM web_tokens WHERE expires_at < ?", now)
+                try s.execute("INSERT INTO web_tokens(token_hash, container, user_record_name, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
+                              Secrets.tokenHash(token), container.rawValue, userRecordName, now + lifetime, now)
             }
         }
         return token
@@ -215,9 +221,10 @@ extension RecordStore {
         let session: WebAuthSession?
         if let hit = webTokenCache.value(for: key) { session = hit } else {
             session = try guarded {
-                try control.read { db in
-                    try Row.fetchOne(db.cachedStatement(sql: "SELECT user_record_name, expires_at FROM web_tokens WHERE token_hash = ? AND container = ?"),
-                                     arguments: [hash, container.rawValue]).map { WebAuthSession(user: $0[0], expiresAt: $0[1]) }
+                try control.read { s in
+                    try s.one("SELECT user_record_name, expires_at FROM web_tokens WHERE token_hash = ? AND container = ?", [hash, container.rawValue]) {
+                        WebAuthSession(user: $0.string(0) ?? "", expiresAt: $0.int64(1) ?? 0)
+                    }
                 }
             }
             if let session { webTokenCache.set(session, for: key) }
@@ -227,7 +234,7 @@ extension RecordStore {
     }
 
     public func revokeWebAuthToken(_ token: String) throws(StratusError) {
-        try guarded { try control.write { db in try db.execute(sql: "DELETE FROM web_tokens WHERE token_hash = ?", arguments: [Secrets.tokenHash(token)]) } }
+        try guarded { try control.write { s in try s.execute("DELETE FROM web_tokens WHERE token_hash = ?", Secrets.tokenHash(token)) } }
         credentialsChanged()
     }
 }

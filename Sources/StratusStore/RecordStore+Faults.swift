@@ -1,21 +1,21 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Injected faults (see `Fault`), in the control database so that `stratus faults` in another process and the
 /// admin endpoint reach a running server alike; the server reads them through a cache a quarter of a second old
 /// at most, so a request with no fault switched on costs one lock.
 extension RecordStore {
-    static func registerFaultMigrations(_ m: inout DatabaseMigrator) {
-        m.registerMigration("v6-faults") { db in
-            try db.execute(sql: """
-                CREATE TABLE faults(id INTEGER PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, operation TEXT NOT NULL,
-                    kind TEXT NOT NULL, remaining INTEGER, probability REAL, seed INTEGER NOT NULL, retry_after INTEGER,
-                    latency_ms INTEGER NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
-                    matched INTEGER NOT NULL DEFAULT 0, injected INTEGER NOT NULL DEFAULT 0);
-                """)
-        }
+    static func registerFaultMigrations(_ m: inout SQLMigrations) {
+        m.add("v6-faults", ddl: """
+            CREATE TABLE faults(id INTEGER PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, operation TEXT NOT NULL,
+                kind TEXT NOT NULL, remaining INTEGER, probability REAL, seed INTEGER NOT NULL, retry_after INTEGER,
+                latency_ms INTEGER NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+                matched INTEGER NOT NULL DEFAULT 0, injected INTEGER NOT NULL DEFAULT 0);
+            """)
     }
+
+    /// The columns `fault(_:)` reads, in its order.
+    static let faultColumns = "id, container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at, injected"
 
     /// The longest a fault may stay switched on (it can always be cleared sooner).
     public static let maximumFaultLifetime: Int64 = 24 * 3600 * 1000
@@ -36,13 +36,12 @@ extension RecordStore {
         guard f.expiresAt > f.createdAt, f.expiresAt - f.createdAt <= Self.maximumFaultLifetime else { throw .badRequest("a fault lasts at most a day") }
         guard try containerExists(f.container) else { throw StratusError(.notFound, "container \(f.container) does not exist") }
         let id: Int64 = try guarded {
-            try control.write { db in
-                try db.execute(sql: """
+            try control.write { s in
+                try s.int64("""
                     INSERT INTO faults(container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [f.container.rawValue, f.environment.rawValue, f.operation, f.kind.rawValue, f.remaining, f.probability,
-                                     Int64(bitPattern: f.seed), f.retryAfter, f.latencyMilliseconds, f.createdAt, f.expiresAt])
-                return db.lastInsertedRowID
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                    """, [f.container.rawValue, f.environment.rawValue, f.operation, f.kind.rawValue, f.remaining, f.probability,
+                          Int64(bitPattern: f.seed), f.retryAfter, f.latencyMilliseconds, f.createdAt, f.expiresAt]) ?? 0
             }
         }
         faultCache.withLock { $0 = nil }
@@ -54,9 +53,8 @@ extension RecordStore {
     /// Faults of a container (or every container), newest first, expired and spent ones included.
     public func faults(container: ContainerID? = nil) throws(StratusError) -> [Fault] {
         try guarded {
-            try control.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM faults WHERE ?1 IS NULL OR container = ?1 ORDER BY id DESC", arguments: [container?.rawValue])
-                    .compactMap(Self.fault)
+            try control.read { s in
+                try s.all("SELECT \(Self.faultColumns) FROM faults WHERE CAST(?1 AS TEXT) IS NULL OR container = ?1 ORDER BY id DESC", [container?.rawValue], Self.fault)
             }
         }
     }
@@ -64,9 +62,11 @@ extension RecordStore {
     /// Clears one fault (by id), or every fault of a container environment.
     public func clearFaults(id: Int64? = nil, container: ContainerID? = nil, environment: Environment? = nil) throws(StratusError) {
         try guarded {
-            try control.write { db in
-                try db.execute(sql: "DELETE FROM faults WHERE (?1 IS NULL OR id = ?1) AND (?2 IS NULL OR container = ?2) AND (?3 IS NULL OR environment = ?3)",
-                               arguments: [id, container?.rawValue, environment?.rawValue])
+            try control.write { s in
+                try s.execute("""
+                    DELETE FROM faults WHERE (CAST(?1 AS BIGINT) IS NULL OR id = ?1) AND (CAST(?2 AS TEXT) IS NULL OR container = ?2)
+                        AND (CAST(?3 AS TEXT) IS NULL OR environment = ?3)
+                    """, id, container?.rawValue, environment?.rawValue)
             }
         }
         faultCache.withLock { $0 = nil }
@@ -93,20 +93,19 @@ extension RecordStore {
         let active: [Fault]
         if let cached { active = cached } else {
             active = (try? guarded {
-                try control.read { db in try Row.fetchAll(db, sql: "SELECT * FROM faults WHERE expires_at > ?", arguments: [now]).compactMap(Self.fault) }
+                try control.read { s in try s.all("SELECT \(Self.faultColumns) FROM faults WHERE expires_at > ?", [now], Self.fault) }
             }) ?? []
             faultCache.withLock { $0 = (ContinuousClock.now, active) }
         }
         guard let candidate = active.first(where: { $0.matches(container, environment, operation, now: now) }) else { return nil }
         let fired: Fault? = try? guarded {
-            try control.write { db -> Fault? in
-                guard let row = try Row.fetchOne(db, sql: """
+            try control.write { s -> Fault? in
+                guard let n = try s.int64("""
                     UPDATE faults SET matched = matched + 1 WHERE id = ? AND expires_at > ? AND (remaining IS NULL OR remaining > 0) RETURNING matched
-                    """, arguments: [candidate.id, now]) else { return nil }
-                let n: Int = row[0]
-                guard candidate.fires(at: n - 1) else { return nil }
-                try db.execute(sql: "UPDATE faults SET injected = injected + 1, remaining = CASE WHEN remaining IS NULL THEN NULL ELSE remaining - 1 END WHERE id = ?",
-                               arguments: [candidate.id])
+                    """, [candidate.id, now]) else { return nil }
+                guard candidate.fires(at: Int(n) - 1) else { return nil }
+                try s.execute("UPDATE faults SET injected = injected + 1, remaining = CASE WHEN remaining IS NULL THEN NULL ELSE remaining - 1 END WHERE id = ?",
+                              candidate.id)
                 return candidate
             }
         }
@@ -114,11 +113,12 @@ extension RecordStore {
         return fired ?? nil
     }
 
-    static func fault(_ r: Row) -> Fault? {
-        guard let container = try? ContainerID(r["container"] as String), let environment = Environment(rawValue: r["environment"]),
-              let kind = Fault.Kind(rawValue: r["kind"]) else { return nil }
-        return Fault(id: r["id"], container: container, environment: environment, operation: r["operation"], kind: kind, remaining: r["remaining"],
-                     probability: r["probability"], seed: UInt64(bitPattern: r["seed"] as Int64), retryAfter: r["retry_after"],
-                     latencyMilliseconds: r["latency_ms"], createdAt: r["created_at"], expiresAt: r["expires_at"], injected: r["injected"])
+    static func fault(_ r: any SQLRow) -> Fault? {
+        guard let container = try? ContainerID(r.string(1) ?? ""), let environment = Environment(rawValue: r.string(2) ?? ""),
+              let kind = Fault.Kind(rawValue: r.string(4) ?? "") else { return nil }
+        return Fault(id: r.int64(0) ?? 0, container: container, environment: environment, operation: r.string(3) ?? "", kind: kind,
+                     remaining: r.int64(5).map(Int.init), probability: r.double(6), seed: UInt64(bitPattern: r.int64(7) ?? 0),
+                     retryAfter: r.int64(8).map(Int.init), latencyMilliseconds: Int(r.int64(9) ?? 0), createdAt: r.int64(10) ?? 0,
+                     expiresAt: r.int64(11) ?? 0, injected: Int(r.int64(12) ?? 0))
     }
 }

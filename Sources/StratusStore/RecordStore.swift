@@ -1,20 +1,25 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusPostgres
 import Synchronization
 
 /// The whole store under one data directory: a small control database listing containers, and one SQLite
 /// file per container environment (`containers/<id>/development.sqlite`, `…/production.sqlite`), so
 /// environments are isolated, back up as files, and a reset never touches another container.
 public final class RecordStore: Sendable {
-    public let dataDirectory: URL
+    /// Where a SQLite store keeps its files; nil for a store on PostgreSQL, which keeps nothing on local disk.
+    public let dataDirectory: URL?
+    /// The PostgreSQL pool of a store on PostgreSQL (`--database-url`), shared by everything it opens.
+    let postgres: PostgresPool?
     /// How every database file of this store commits (see `Durability`).
     public let durability: Durability
     /// Each container environment's storage quota in bytes (records and assets); nil for none.
     public let quotaBytes: Int64?
     /// Wakes notification listeners and the webhook deliverer when a commit concerns them.
     public let bell = NotificationBell()
-    let control: GatedDatabase<DatabaseQueue>
+    /// The control database: containers, credentials, keys, admins, faults.
+    let control: any SQLDatabase
     private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
     /// The faults switched on, as read at most a quarter of a second ago (see `claimFault`).
     let faultCache = Mutex<(at: ContinuousClock.Instant, faults: [Fault])?>(nil)
@@ -39,71 +44,91 @@ public final class RecordStore: Sendable {
         self.notificationRetention = notificationRetention
         self.quotaBytes = quotaBytes
         self.durability = durability
+        postgres = nil
         control = try guarded {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
             var config = Configuration()
             config.busyMode = .timeout(10)
             config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
             let q = try DatabaseQueue(path: dataDirectory.appendingPathComponent("stratus.sqlite").path, configuration: config)
-            var m = DatabaseMigrator()
-            m.registerMigration("v1") { db in
-                try db.execute(sql: "CREATE TABLE containers(id TEXT PRIMARY KEY, created_at INTEGER NOT NULL) WITHOUT ROWID")
-            }
-            RecordStore.registerCredentialMigrations(&m)
-            RecordStore.registerServerKeyMigrations(&m)
-            RecordStore.registerAdminMigrations(&m)
-            RecordStore.registerFaultMigrations(&m)
-            try m.migrate(q)
-            return GatedDatabase(q)
+            try RecordStore.controlMigrations.migrate(q)
+            return SQLiteDatabase(GatedDatabase(q))
         }
     }
 
+    /// A store on PostgreSQL (`postgres://…`): the control data in the schema `stratus`. Several servers may
+    /// share one database; migrations run once, under an advisory lock.
+    public init(databaseURL: String, quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
+                autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), poolSize: Int = 16) throws(StratusError) {
+        self.autoIndexPolicy = autoIndexPolicy
+        self.dataDirectory = nil
+        self.notificationRetention = notificationRetention
+        self.quotaBytes = quotaBytes
+        // PostgreSQL's own durability (synchronous_commit, replication) decides what a commit means there.
+        self.durability = .full
+        let pool = PostgresPool(url: databaseURL, capacity: poolSize)
+        let db = PostgresDatabase(pool: pool, schema: "stratus")
+        try guarded { try RecordStore.controlMigrations.migrate(db) }
+        postgres = pool
+        control = db
+    }
+
+    /// The control database's schema steps, in the order they were introduced.
+    static let controlMigrations: SQLMigrations = {
+        var m = SQLMigrations()
+        m.add("v1", ddl: "CREATE TABLE containers(id TEXT PRIMARY KEY, created_at INTEGER NOT NULL) WITHOUT ROWID")
+        registerCredentialMigrations(&m)
+        registerServerKeyMigrations(&m)
+        registerAdminMigrations(&m)
+        registerFaultMigrations(&m)
+        return m
+    }()
+
     func directory(of id: ContainerID) -> URL {
-        dataDirectory.appendingPathComponent("containers").appendingPathComponent(id.rawValue)
+        (dataDirectory ?? URL(fileURLWithPath: "/nonexistent")).appendingPathComponent("containers").appendingPathComponent(id.rawValue)
     }
 
     // MARK: containers
 
     public func createContainer(_ id: ContainerID) throws(StratusError) {
         try guarded {
-            try control.write { db in
-                guard try !Bool.fetchOne(db, sql: "SELECT 1 FROM containers WHERE id = ?", arguments: [id.rawValue]).isTrue else {
+            try control.write { s in
+                guard try s.execute("INSERT INTO containers(id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", id.rawValue, Clock.nowMillis()) == 1 else {
                     throw StratusError(.exists, "container \(id) already exists")
                 }
-                try db.execute(sql: "INSERT INTO containers(id, created_at) VALUES (?, ?)", arguments: [id.rawValue, Clock.nowMillis()])
             }
         }
-        for env in Environment.allCases { _ = try environment(id, env) }
+        // Record storage on PostgreSQL is not built yet: there the container is registered and nothing opened.
+        if postgres == nil { for env in Environment.allCases { _ = try environment(id, env) } }
     }
 
     public func containers() throws(StratusError) -> [ContainerInfo] {
         try guarded {
-            try control.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, created_at FROM containers ORDER BY id").compactMap { row in
-                    (try? ContainerID(row[0] as String)).map { ContainerInfo(id: $0, createdAt: row[1]) }
+            try control.read { s in
+                try s.all("SELECT id, created_at FROM containers ORDER BY id") { r in
+                    (try? ContainerID(r.string(0) ?? "")).map { ContainerInfo(id: $0, createdAt: r.int64(1) ?? 0) }
                 }
             }
         }
     }
 
     public func containerExists(_ id: ContainerID) throws(StratusError) -> Bool {
-        try guarded { try control.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM containers WHERE id = ?", arguments: [id.rawValue]).isTrue } }
+        try guarded { try control.read { s in try s.exists("SELECT 1 FROM containers WHERE id = ?", [id.rawValue]) } }
     }
 
     /// Deletes a container with both environments, their records, schema and assets.
     public func deleteContainer(_ id: ContainerID) throws(StratusError) {
         try guarded {
-            try control.write { db in
-                try db.execute(sql: "DELETE FROM containers WHERE id = ?", arguments: [id.rawValue])
-                guard db.changesCount == 1 else { throw StratusError(.notFound, "container \(id) does not exist") }
+            try control.write { s in
+                guard try s.execute("DELETE FROM containers WHERE id = ?", id.rawValue) == 1 else { throw StratusError(.notFound, "container \(id) does not exist") }
                 for table in ["api_tokens", "users", "web_tokens", "server_keys"] {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE container = ?", arguments: [id.rawValue])
+                    try s.execute("DELETE FROM \(table) WHERE container = ?", id.rawValue)
                 }
             }
         }
         open.withLock { cache in for env in Environment.allCases { cache["\(id.rawValue)/\(env.rawValue)"] = nil } }
         credentialsChanged()
-        try? FileManager.default.removeItem(at: directory(of: id))
+        if dataDirectory != nil { try? FileManager.default.removeItem(at: directory(of: id)) }
     }
 
     /// The container environments this process has opened (the ones its writes can have queued work in).
@@ -115,7 +140,8 @@ public final class RecordStore: Sendable {
         let envs = open.withLock { o in defer { o.removeAll() }; return Array(o.values) }
         // Each closes once the operations inside it are done (see GatedDatabase).
         for env in envs { try? env.pool.close() }
-        try? control.close()
+        control.close()
+        postgres?.close()
     }
 
     /// The store of one container environment, opened once and shared.
@@ -129,6 +155,7 @@ public final class RecordStore: Sendable {
         return try opening.withLock { _ throws(StratusError) -> EnvironmentStore in
             if let s = open.withLock({ $0[key] }) { return s }
             guard try containerExists(id) else { throw StratusError(.notFound, "container \(id) does not exist") }
+            guard postgres == nil else { throw StratusError.badRequest("records on PostgreSQL are not available yet: this store keeps containers, credentials and keys there") }
             let dir = directory(of: id)
             let store = try guarded {
                 try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),

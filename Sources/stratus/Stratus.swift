@@ -18,8 +18,18 @@ struct DataOptions: ParsableArguments {
     @Option(name: .long, help: "The data directory.")
     var data: String = "./data"
 
+    @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to keep everything in instead of --data (postgres://user@host:port/db; default: $STRATUS_DATABASE_URL).",
+                                            valueName: "url"))
+    var databaseURL: String?
+
+    /// `--database-url`, else `STRATUS_DATABASE_URL`: the PostgreSQL store, when one is named.
+    var postgresURL: String? {
+        databaseURL ?? ProcessInfo.processInfo.environment["STRATUS_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func open() throws -> RecordStore {
-        try RecordStore(dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
+        if let url = postgresURL { return try RecordStore(databaseURL: url) }
+        return try RecordStore(dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
     }
 }
 

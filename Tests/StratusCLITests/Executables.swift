@@ -25,18 +25,19 @@ enum Executables {
     /// Runs the executable on a thread of its own: waiting for a child process must not hold one of Swift's
     /// few cooperative threads, which other tests' servers need.
     @discardableResult
-    static func run(_ name: String, _ arguments: [String], stdin: String? = nil) async throws -> Output {
-        try await offPool { try runBlocking(name, arguments, stdin: stdin) }
+    static func run(_ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws -> Output {
+        try await offPool { try runBlocking(name, arguments, stdin: stdin, environment: environment) }
     }
 
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await StratusTestSupport.offPool(body)
     }
 
-    static func runBlocking(_ name: String, _ arguments: [String], stdin: String? = nil) throws -> Output {
+    static func runBlocking(_ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Output {
         let p = ChildProcess()
         p.executableURL = url(name)
         p.arguments = arguments
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe(), input = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -62,3 +62,31 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension TestPostgres {
+    /// A database of the test's own on the test cluster (`CREATE DATABASE`), so tests never see each other's
+    /// data; nil when there is no cluster. Dropped when `drop` is called (or with the cluster).
+    public static func freshDatabase() throws -> (url: String, drop: @Sendable () -> Void)? {
+        guard let base = url, let slash = base.lastIndex(of: "/") else { return nil }
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try psql(base, "CREATE DATABASE \(name)")
+        let url = String(base[...slash]) + name
+        return (url, { _ = try? psql(base, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") })
+    }
+
+    /// Runs one SQL command with `psql`.
+    @discardableResult
+    public static func psql(_ url: String, _ sql: String) throws -> String {
+        let p = ChildProcess()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["psql", url, "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", sql]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.standardError
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "psql failed: \(sql)"]) }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

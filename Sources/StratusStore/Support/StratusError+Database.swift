@@ -1,5 +1,6 @@
 import GRDB
 import StratusModel
+import StratusPostgres
 
 extension StratusError {
     /// Translates what storage throws. Only SQLite errors that mean something to a client get a client code;
@@ -15,6 +16,15 @@ extension StratusError {
             // SQLite's message and statement go to the server's log with the request's uuid (an internal error's
             // reason never reaches a client), so that an operator can tell what failed.
             default: return StratusError(.internalError, "storage error: \(e.resultCode): \(e.message ?? "") [\(e.sql.map { String($0.prefix(400)) } ?? "")]")
+            }
+        }
+        if let e = error as? PostgresError {
+            switch e.kind {
+            // A lost or restarting PostgreSQL: the client retries after a second, as CloudKit asks.
+            case .unavailable: return StratusError(.serviceUnavailable, "the database is unavailable; try again", retryAfter: 1)
+            case .poolTimeout, .retryable: return StratusError(.tryAgainLater, "the database is busy; try again", retryAfter: 1)
+            case .constraint: return StratusError(.exists, "the item already exists")
+            case .other: return StratusError(.internalError, "storage error: \(e)")
             }
         }
         return StratusError(.internalError, "unexpected error: \(error)")

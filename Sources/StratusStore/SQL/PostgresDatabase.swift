@@ -1,0 +1,60 @@
+import Foundation
+import StratusPostgres
+
+/// The PostgreSQL backend of `SQLDatabase`: one schema of a database, through a bounded pool. Every read and
+/// write is a transaction whose `search_path` is the schema, so statements name tables as they do on SQLite.
+final class PostgresDatabase: SQLDatabase {
+    let pool: PostgresPool
+    let schema: String
+    var dialect: SQLDialect { .postgres }
+
+    init(pool: PostgresPool, schema: String) {
+        self.pool = pool
+        self.schema = schema
+    }
+
+    func read<T>(_ body: (any SQLSession) throws -> T) throws -> T { try run(body) }
+    func write<T>(_ body: (any SQLSession) throws -> T) throws -> T { try run(body) }
+    func close() {}
+
+    private func run<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try pool.transaction { c in
+            try c.executeScript("SET LOCAL search_path TO \(PostgresIdentifier.quoted(schema))")
+            return try body(PostgresSession(connection: c))
+        }
+    }
+
+    /// Creates the schema unless it exists.
+    func createSchema() throws {
+        try pool.withConnection { c in try c.executeScript("CREATE SCHEMA IF NOT EXISTS \(PostgresIdentifier.quoted(schema))") }
+    }
+}
+
+struct PostgresSession: SQLSession {
+    let connection: PostgresConnection
+    var dialect: SQLDialect { .postgres }
+
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+        try connection.execute(dialect.placeholders(sql), arguments.map(\.postgresValue))
+    }
+
+    func each(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
+        try connection.query(dialect.placeholders(sql), arguments.map(\.postgresValue)) { row in try body(row) }
+    }
+
+    func script(_ sql: String) throws { try connection.executeScript(sql) }
+}
+
+extension PostgresRow: SQLRow {}
+
+extension SQLValue {
+    var postgresValue: PostgresValue {
+        switch self {
+        case .null: .null
+        case .int64(let v): .int64(v)
+        case .double(let v): .double(v)
+        case .text(let v): .text(v)
+        case .blob(let v): .bytes(Array(v))
+        }
+    }
+}

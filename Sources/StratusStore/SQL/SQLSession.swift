@@ -1,0 +1,43 @@
+import Foundation
+
+/// One connection inside a read or a write (a transaction), on either backend: what storage code talks to
+/// instead of a particular engine. Statements use `?` placeholders (see `SQLDialect`).
+protocol SQLSession {
+    var dialect: SQLDialect { get }
+    /// Runs a statement; returns the rows it changed.
+    @discardableResult func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+    /// Runs a query, handing each row to `body` as it is read.
+    func each(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws
+    /// Runs several statements without arguments (schema scripts).
+    func script(_ sql: String) throws
+}
+
+extension SQLSession {
+    @discardableResult func execute(_ sql: String, _ arguments: SQLBindable...) throws -> Int {
+        try execute(sql, arguments.map(\.sqlValue))
+    }
+
+    /// Every row, mapped.
+    func all<T>(_ sql: String, _ arguments: [SQLBindable] = [], _ map: (any SQLRow) throws -> T?) throws -> [T] {
+        var out: [T] = []
+        try each(sql, arguments.map(\.sqlValue)) { row in if let v = try map(row) { out.append(v) } }
+        return out
+    }
+
+    /// The first row, mapped.
+    func one<T>(_ sql: String, _ arguments: [SQLBindable] = [], _ map: (any SQLRow) throws -> T?) throws -> T? {
+        var out: T?
+        try each(sql, arguments.map(\.sqlValue)) { row in if out == nil { out = try map(row) } }
+        return out
+    }
+
+    /// Whether the query returns a row.
+    func exists(_ sql: String, _ arguments: [SQLBindable] = []) throws -> Bool {
+        try one(sql, arguments) { _ in true } ?? false
+    }
+
+    /// The first column of the first row as an integer.
+    func int64(_ sql: String, _ arguments: [SQLBindable] = []) throws -> Int64? {
+        try one(sql, arguments) { $0.int64(0) }
+    }
+}

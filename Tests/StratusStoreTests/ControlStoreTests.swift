@@ -1,0 +1,142 @@
+import Crypto
+import Foundation
+import Testing
+import StratusTestSupport
+@testable import StratusModel
+@testable import StratusStore
+
+/// Which database a store test runs on.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+
+    /// A fresh store on this backend and a cleanup; nil (with a line that says so) when PostgreSQL is not there
+    /// outside CI.
+    func makeStore() throws -> (store: RecordStore, cleanup: @Sendable () -> Void)? {
+        switch self {
+        case .sqlite:
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-control-\(UUID().uuidString)")
+            let store = try RecordStore(dataDirectory: dir, durability: .relaxed)
+            return (store, { try? FileManager.default.removeItem(at: dir) })
+        case .postgres:
+            guard let db = try TestPostgres.freshDatabase() else {
+                #expect(!TestPostgres.required, "STRATUS_TEST_POSTGRES_URL is required here")
+                return nil
+            }
+            let store = try RecordStore(databaseURL: db.url, poolSize: 4)
+            return (store, { store.close(); db.drop() })
+        }
+    }
+}
+
+/// The control data (containers, credentials, server keys, admins, faults) behaves alike on SQLite and PostgreSQL.
+@Suite struct ControlStoreTests {
+    @Test(arguments: Backend.allCases) func containersTokensUsersAndKeys(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            let c = try ContainerID("iCloud.com.example.Control")
+            try store.createContainer(c)
+            expectError(.exists) { try store.createContainer(c) }
+            #expect(try store.containers().map(\.id) == [c] && store.containerExists(c))
+
+            let (token, secret) = try store.createAPIToken(container: c, environment: .production, name: "web", allowedOrigins: ["https://a.example"])
+            #expect(try store.authenticateAPIToken(secret) == token)
+            #expect(try store.apiTokens(container: c, environment: .production) == [token])
+            try store.revokeAPIToken(id: token.id, container: c)
+            #expect(try store.authenticateAPIToken(secret) == nil)
+            expectError(.notFound) { try store.revokeAPIToken(id: token.id + 100, container: c) }
+
+            // Emails are one per user whatever their case, and sign in whatever their case.
+            let ada = try store.createUser(container: c, email: "Ada@Example.com", password: "analytical engine", firstName: "Ada", lastName: "L")
+            expectError(.exists) { try store.createUser(container: c, email: "ada@example.COM", password: "another password") }
+            #expect(try store.authenticateUser(container: c, email: "ADA@example.com", password: "analytical engine") == ada)
+            #expect(try store.authenticateUser(container: c, email: "ada@example.com", password: "wrong password") == nil)
+            #expect(try store.user(container: c, email: "ada@EXAMPLE.com") == ada)
+            try store.setDiscoverable(container: c, userRecordName: ada.userRecordName, true)
+            #expect(try store.user(container: c, userRecordName: ada.userRecordName)?.discoverable == true)
+
+            let web = try store.createWebAuthToken(container: c, userRecordName: ada.userRecordName)
+            #expect(try store.authenticateWebAuthToken(web, container: c)?.user == ada.userRecordName)
+            try store.revokeWebAuthToken(web)
+            #expect(try store.authenticateWebAuthToken(web, container: c) == nil)
+
+            let pem = P256.Signing.PrivateKey().publicKey.pemRepresentation
+            let key = try store.addServerKey(container: c, environment: .development, publicKeyPEM: pem, notes: "ci")
+            expectError(.exists) { try store.addServerKey(container: c, environment: .development, publicKeyPEM: pem) }
+            #expect(try store.serverKey(id: key.keyID) == key)
+            #expect(try store.serverKeys(container: c, environment: .development) == [key])
+            try store.revokeServerKey(id: key.keyID, container: c)
+            #expect(try store.serverKey(id: key.keyID) == nil)
+
+            // Deleting the container takes its credentials with it.
+            let (_, second) = try store.createAPIToken(container: c, environment: .development, name: "cli")
+            try store.deleteContainer(c)
+            #expect(try store.authenticateAPIToken(second) == nil && store.users(container: c).isEmpty && !store.containerExists(c))
+            expectError(.notFound) { try store.deleteContainer(c) }
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func adminsSessionsAndTheAuditLog(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            #expect(try !store.hasAdmins())
+            let admin = try store.createAdmin(email: "Root@Example.com", password: "correct horse battery")
+            expectError(.exists) { try store.createAdmin(email: "root@example.com", password: "correct horse battery") }
+            #expect(try store.hasAdmins() && store.admins() == [admin])
+            #expect(try store.authenticateAdmin(email: "root@EXAMPLE.com", password: "correct horse battery") == admin)
+            let (token, csrf) = try store.createAdminSession(admin)
+            #expect(try store.adminSession(token)?.csrf == csrf)
+            try store.resetAdminPassword(email: "root@example.com", password: "another long password")
+            #expect(try store.adminSession(token) == nil, "a new password ends the sessions")
+            try store.audit(AuditEntry(at: 1, admin: admin.email, action: "first", container: nil, environment: nil, detail: "it's \"quoted\""))
+            try store.audit(AuditEntry(at: 2, admin: admin.email, action: "second", container: "iCloud.x", environment: "development", detail: ""))
+            #expect(try store.auditLog().map(\.action) == ["second", "first"])
+            #expect(try store.auditLog().last?.detail == "it's \"quoted\"")
+            try store.deleteAdmin(email: "ROOT@example.com")
+            #expect(try !store.hasAdmins())
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func faultsFireByCountAndClear(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            let c = try ContainerID("iCloud.com.example.Faults")
+            try store.createContainer(c)
+            let now = Clock.nowMillis()
+            let f = try store.addFault(Fault(container: c, environment: .development, operation: "records/query", kind: .zoneBusy, remaining: 2,
+                                             probability: nil, retryAfter: 3, createdAt: now, expiresAt: now + 60_000))
+            #expect(store.claimFault(c, .development, "records/query")?.id == f.id)
+            #expect(store.claimFault(c, .development, "records/query")?.id == f.id)
+            #expect(store.claimFault(c, .development, "records/query") == nil, "a count of 2 fires twice")
+            #expect(try store.faults(container: c).first?.injected == 2)
+            #expect(try store.faults().count == 1)
+            try store.clearFaults(container: c, environment: .development)
+            #expect(try store.faults(container: c).isEmpty)
+        }
+    }
+
+    /// Two stores on one database are two nodes: what one writes, the other reads, and both migrate safely at once.
+    @Test func twoStoresOnOnePostgresShareTheControlData() async throws {
+        guard let db = try TestPostgres.freshDatabase() else { #expect(!TestPostgres.required); return }
+        defer { db.drop() }
+        let stores = try await withThrowingTaskGroup(of: RecordStore.self) { group in
+            for _ in 0..<2 { group.addTask { try await offPool { try RecordStore(databaseURL: db.url, poolSize: 2) } } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        defer { stores.forEach { $0.close() } }
+        let c = try ContainerID("iCloud.com.example.Nodes")
+        try stores[0].createContainer(c)
+        let (_, secret) = try stores[0].createAPIToken(container: c, environment: .production, name: "n1")
+        #expect(try stores[1].containerExists(c) && stores[1].authenticateAPIToken(secret) != nil)
+    }
+
+    @Test func anUnreachablePostgresIsServiceUnavailable() async throws {
+        guard TestPostgres.url != nil else { #expect(!TestPostgres.required); return }
+        try await offPool {
+            expectError(.serviceUnavailable) { try RecordStore(databaseURL: "postgresql://stratus:secret@127.0.0.1:1/none") }
+        }
+    }
+}
