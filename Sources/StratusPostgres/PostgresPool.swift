@@ -19,6 +19,7 @@ public final class PostgresPool: @unchecked Sendable {
     }
 
     /// Lends a connection to `body`; it returns to the pool afterwards unless it broke.
+    @discardableResult
     public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let c = try acquire()
         defer { release(c) }

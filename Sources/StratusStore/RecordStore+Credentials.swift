@@ -103,6 +103,7 @@ extension RecordStore {
     func credentialsChanged() {
         apiTokenCache.removeAll()
         webTokenCache.removeAll()
+        invalidation.publish("credentials")
     }
 
     // MARK: users

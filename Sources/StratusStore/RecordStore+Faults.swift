@@ -44,7 +44,7 @@ extension RecordStore {
                           Int64(bitPattern: f.seed), f.retryAfter, f.latencyMilliseconds, f.createdAt, f.expiresAt]) ?? 0
             }
         }
-        faultCache.withLock { $0 = nil }
+        faultsChanged()
         var out = f
         out.id = id
         return out
@@ -69,7 +69,13 @@ extension RecordStore {
                     """, id, container?.rawValue, environment?.rawValue)
             }
         }
+        faultsChanged()
+    }
+
+    /// Drops the cached faults here and on every other server on the same PostgreSQL database.
+    private func faultsChanged() {
         faultCache.withLock { $0 = nil }
+        invalidation.publish("faults")
     }
 
     /// Whether a request for `operation` may meet a fault: false (from memory alone, no I/O) when the cache is fresh
@@ -109,7 +115,7 @@ extension RecordStore {
                 return candidate
             }
         }
-        if fired != nil { faultCache.withLock { $0 = nil } }
+        if fired != nil { faultsChanged() }
         return fired ?? nil
     }
 

@@ -29,6 +29,8 @@ public final class RecordStore: Sendable {
     /// (one serial connection) each time. Keyed by the secret's hash; cleared by every change made here.
     let apiTokenCache = ExpiringCache<String, APIToken>()
     let webTokenCache = ExpiringCache<String, WebAuthSession>()
+    /// On PostgreSQL: what one server changes, the others stop caching (see `CacheInvalidation`).
+    let invalidation = CacheInvalidation()
 
     /// How long each user's notifications are kept, in milliseconds (`serve --notification-retention-days`).
     public let notificationRetention: Int64
@@ -71,6 +73,11 @@ public final class RecordStore: Sendable {
         try guarded { try RecordStore.controlMigrations.migrate(db) }
         postgres = pool
         control = db
+        invalidation.start(pool: pool) { [weak self] what in
+            guard let self else { return }
+            if what == "credentials" || what == "all" { apiTokenCache.removeAll(); webTokenCache.removeAll() }
+            if what == "faults" || what == "all" { faultCache.withLock { $0 = nil } }
+        }
     }
 
     /// The control database's schema steps, in the order they were introduced.
@@ -140,6 +147,7 @@ public final class RecordStore: Sendable {
         let envs = open.withLock { o in defer { o.removeAll() }; return Array(o.values) }
         // Each closes once the operations inside it are done (see GatedDatabase).
         for env in envs { try? env.pool.close() }
+        invalidation.stop()
         control.close()
         postgres?.close()
     }

@@ -129,8 +129,17 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         defer { stores.forEach { $0.close() } }
         let c = try ContainerID("iCloud.com.example.Nodes")
         try stores[0].createContainer(c)
-        let (_, secret) = try stores[0].createAPIToken(container: c, environment: .production, name: "n1")
+        let (token, secret) = try stores[0].createAPIToken(container: c, environment: .production, name: "n1")
         #expect(try stores[1].containerExists(c) && stores[1].authenticateAPIToken(secret) != nil)
+        // Node 2 has the token cached; node 1 revokes it and node 2 refuses it well within a second (NOTIFY, not expiry).
+        try stores[0].revokeAPIToken(id: token.id, container: c)
+        let revoked = Date()
+        while try stores[1].authenticateAPIToken(secret) != nil {
+            #expect(Date().timeIntervalSince(revoked) < 1, "node 2 still accepts a token node 1 revoked")
+            if Date().timeIntervalSince(revoked) > 2 { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(Date().timeIntervalSince(revoked) < 0.5)
     }
 
     @Test func anUnreachablePostgresIsServiceUnavailable() async throws {

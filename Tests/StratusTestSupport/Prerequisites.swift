@@ -37,6 +37,7 @@ public enum Prerequisites {
 
 /// Runs blocking work (a child process, a blocking read) on a thread of its own: neither Swift's few cooperative
 /// threads nor the servers' shared BlockingWork pool may wait on it, or every other test's server stalls.
+@discardableResult
 public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { c in Thread { c.resume(with: Result { try body() }) }.start() }
 }

@@ -32,6 +32,7 @@ extension StratusError {
 }
 
 /// Runs storage work and lets only `StratusError` out.
+@discardableResult
 func guarded<T>(_ body: () throws -> T) throws(StratusError) -> T {
     do { return try body() } catch { throw StratusError.from(error) }
 }
