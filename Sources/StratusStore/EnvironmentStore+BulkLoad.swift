@@ -38,8 +38,8 @@ extension EnvironmentStore {
                 if let id = Int64(key.dropFirst(Self.deferredPrefix.count)), let t = catalog.type(id: id) {
                     // Every index structure of the type, made again from its rows (whatever the load left in them).
                     for f in t.fields where f.hasBTree || f.hasFTS || f.hasGeo || f.hasListTable {
-                        try SchemaStorage.dropStructures(f, except: nil, table: t.table, db)
-                        try SchemaStorage.createStructures(f, except: nil, table: t.table, db)
+                        try SchemaStorage.dropStructures(f, except: nil, table: t.table, db.sql)
+                        try SchemaStorage.createStructures(f, except: nil, table: t.table, db.sql)
                     }
                 }
                 try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])

@@ -105,7 +105,7 @@ extension EnvironmentStore {
         return try read { db, _ in
             if database.scope == .shared {
                 let c = try sharedDatabaseChanges(db, user: database.ownerRecordName, since: since, limit: limit)
-                let token = c.more ? c.last : max(c.last, try ChangeSequence.current(db))
+                let token = c.more ? c.last : max(c.last, try ChangeSequence.current(db.sql))
                 return DatabaseChanges(changedZones: c.changed.map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) },
                                        deletedZones: c.deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: c.more)
             }
@@ -121,7 +121,7 @@ extension EnvironmentStore {
             }
             let more = rows.count > limit
             let last: Int64 = page.last.map { $0[3] } ?? since
-            let token = more ? last : max(last, try ChangeSequence.current(db))
+            let token = more ? last : max(last, try ChangeSequence.current(db.sql))
             return DatabaseChanges(changedZones: changed, deletedZones: deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: more)
         }
     }

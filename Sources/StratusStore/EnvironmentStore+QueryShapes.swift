@@ -67,11 +67,11 @@ extension EnvironmentStore {
         try? write { db, catalog in
             for name in used { try db.execute(sql: "UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", arguments: [now, name]) }
             var dropped = false
-            for ai in try AutoIndexes.load(db) where ai.isReady && !ai.pinned && now - ai.lastUsedAt > policy.dropUnusedAfter {
-                try AutoIndexes.drop(ai.name, db)
+            for ai in try AutoIndexes.load(db.sql) where ai.isReady && !ai.pinned && now - ai.lastUsedAt > policy.dropUnusedAfter {
+                try AutoIndexes.drop(ai.name, db.sql)
                 dropped = true
             }
-            if dropped { catalog = try SchemaStorage.load(db) }
+            if dropped { catalog = try SchemaStorage.load(db.sql) }
         }
         guard policy.enabled else { return }
         let catalog = cachedCatalog.withLock { $0 }
@@ -130,7 +130,7 @@ extension EnvironmentStore {
             }
             ai.name = AutoIndexes.name(typeID: type.id, columns: cols)
             try AutoIndexes.start(ai, type, columns: cols, db)
-            catalog = try SchemaStorage.load(db)
+            catalog = try SchemaStorage.load(db.sql)
             return catalog.autoIndexes.first { $0.name == ai.name } ?? ai
         }
     }
@@ -155,15 +155,15 @@ extension EnvironmentStore {
                     ai.longestStepMilliseconds = max(longest, (ContinuousClock.now - stepStarted).milliseconds)
                     let spec = String(decoding: try JSONEncoder().encode(ai), as: UTF8.self)
                     try db.execute(sql: "UPDATE auto_indexes SET spec = ? WHERE name = ?", arguments: [spec, name])
-                    catalog = try SchemaStorage.load(db)
+                    catalog = try SchemaStorage.load(db.sql)
                     return true
                 }
             } catch {
                 // Leave no half-built index behind (its triggers would slow every write for nothing).
                 let shape = cachedCatalog.withLock { $0.autoIndexes.first { $0.name == name }?.shape }
                 try? write { db, catalog in
-                    try AutoIndexes.drop(name, db)
-                    catalog = try SchemaStorage.load(db)
+                    try AutoIndexes.drop(name, db.sql)
+                    catalog = try SchemaStorage.load(db.sql)
                 }
                 if let shape { autoIndexFailures.withLock { $0[shape] = Clock.nowMillis() } }
                 throw error
@@ -210,16 +210,16 @@ extension EnvironmentStore {
         try write { db, catalog in
             guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
             try db.execute(sql: "UPDATE auto_indexes SET pinned = ? WHERE name = ?", arguments: [pinned, name])
-            _ = try SchemaStorage.bumpGeneration(db)
-            catalog = try SchemaStorage.load(db)
+            _ = try SchemaStorage.bumpGeneration(db.sql)
+            catalog = try SchemaStorage.load(db.sql)
         }
     }
 
     public func dropAutoIndex(_ name: String) throws(StratusError) {
         try write { db, catalog in
             guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
-            try AutoIndexes.drop(name, db)
-            catalog = try SchemaStorage.load(db)
+            try AutoIndexes.drop(name, db.sql)
+            catalog = try SchemaStorage.load(db.sql)
         }
     }
 }

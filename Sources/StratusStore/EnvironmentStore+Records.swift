@@ -26,7 +26,7 @@ extension EnvironmentStore {
             throw StratusError(.badRequest, "the shared database has no default zone: write to a zone shared with you", zoneID: zoneID)
         }
         let (results, released): ([ModifyResult], Set<String>) = try write { db, catalog in
-            var seq = try SequenceAllocator(db)
+            var seq = try SequenceAllocator(db.sql)
             // A participant writes into the owner's zone, as the owner's private database, within what their shares allow.
             var access: SharedZoneAccess? = nil
             let zone: ZoneRow
@@ -35,7 +35,7 @@ extension EnvironmentStore {
             } else {
                 zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
             }
-            try seq.save(db)
+            try seq.save(db.sql)
             var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: access?.ownerDatabase ?? database, actor: actor,
                                           caller: caller, receipts: requireAssetReceipts ? signer : nil)
             writer.access = access

@@ -23,7 +23,7 @@ extension EnvironmentStore {
         return try write { db, catalog in
             let diff = SchemaDiff.between(catalog.schema, target, protecting: protected)
             try diff.validate()
-            if !diff.isEmpty { catalog = try SchemaStorage.apply(diff, to: catalog, db) }
+            if !diff.isEmpty { catalog = try SchemaStorage.apply(diff, to: catalog, db.sql) }
             if let deployedBy {
                 try db.execute(sql: "INSERT INTO deployments(deployed_at, deployed_by, changes) VALUES (?, ?, ?)",
                                arguments: [Clock.nowMillis(), deployedBy, diff.changes.map(\.description).joined(separator: "\n")])
@@ -46,7 +46,7 @@ extension EnvironmentStore {
     func reset(to schema: Schema) throws(StratusError) {
         try write { db, catalog in
             for type in catalog.types {
-                for f in type.fields { try SchemaStorage.dropStructures(f, except: nil, table: type.table, db) }
+                for f in type.fields { try SchemaStorage.dropStructures(f, except: nil, table: type.table, db.sql) }
                 try db.execute(sql: "DROP TABLE \(type.table)")
             }
             try db.execute(sql: """
@@ -55,12 +55,12 @@ extension EnvironmentStore {
                 DELETE FROM shares; DELETE FROM share_participants; DELETE FROM record_links; DELETE FROM shared_zone_log;
                 DELETE FROM auto_indexes; DELETE FROM query_shapes;
                 """)
-            var seq = try SequenceAllocator(db)
+            var seq = try SequenceAllocator(db.sql)
             try db.execute(sql: "UPDATE zones SET change_seq = ?", arguments: [seq.next()])
-            try seq.save(db)
-            catalog = Catalog(generation: try SchemaStorage.bumpGeneration(db), roles: [], types: [])
+            try seq.save(db.sql)
+            catalog = Catalog(generation: try SchemaStorage.bumpGeneration(db.sql), roles: [], types: [])
             let diff = SchemaDiff.between(catalog.schema, schema)
-            catalog = try SchemaStorage.apply(diff, to: catalog, db)
+            catalog = try SchemaStorage.apply(diff, to: catalog, db.sql)
         }
         roleCache.removeAll()
         try? FileManager.default.removeItem(at: assets.root)

@@ -114,7 +114,7 @@ extension EnvironmentStore {
         try write { db, _ in
             let (id, share, zone) = try findShare(db, shortGUID)
             if share.owner?.userRecordName == user { return share }
-            var seq = try SequenceAllocator(db)
+            var seq = try SequenceAllocator(db.sql)
             switch share.participant(user) {
             case let p? where p.acceptanceStatus == .accepted:
                 return share
@@ -134,7 +134,7 @@ extension EnvironmentStore {
                 throw Self.notForYou(shortGUID)
             }
             try ShareRows.noteSharedZone(db, zone, users: [user], removed: false, seq: &seq)
-            try seq.save(db)
+            try seq.save(db.sql)
             return try ShareRows.find(db, zone: zone, name: share.recordName)!.share
         }
     }

@@ -55,13 +55,13 @@ extension EnvironmentStore {
             if let z = try ZoneRow.find(db, database, zoneID.zoneName) {
                 return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
             }
-            var seq = try SequenceAllocator(db)
+            var seq = try SequenceAllocator(db.sql)
             let s = seq.next()
             try db.execute(sql: "DELETE FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 1",
                            arguments: [database.scope.rawValue, database.ownerRecordName, zoneID.zoneName])
             try db.execute(sql: "INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 1, ?, ?)",
                            arguments: [database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, s, Clock.nowMillis()])
-            try seq.save(db)
+            try seq.save(db.sql)
             let z = try ZoneRow.find(db, database, zoneID.zoneName)!
             var outbox = try outbox(db)
             try outbox?.zoneChanged(z.zoneID, database: database, deleted: false, db)
@@ -92,7 +92,7 @@ extension EnvironmentStore {
                             if f.hasGeo { try db.execute(sql: "DELETE FROM \(f.geoTable) WHERE id = ?", arguments: [id]) }
                             if f.hasListTable { try db.execute(sql: "DELETE FROM \(f.listTable) WHERE record_id = ?", arguments: [id]) }
                             if f.type.scalar == .asset, let v = try RecordRowCodec.decodeField(f, row[i + 1]) {
-                                for c in v.assetChecksums { try AssetReferences.release(c, db); released.append(c) }
+                                for c in v.assetChecksums { try AssetReferences.release(c, db.sql); released.append(c) }
                             }
                         }
                     }
@@ -103,9 +103,9 @@ extension EnvironmentStore {
             try db.execute(sql: "DELETE FROM cascade_refs WHERE target_zone = ?", arguments: [zone.id])
             try db.execute(sql: "DELETE FROM record_log WHERE zone_id = ?", arguments: [zone.id])
             try db.execute(sql: "DELETE FROM record_counts WHERE zone_id = ?", arguments: [zone.id])
-            var seq = try SequenceAllocator(db)
+            var seq = try SequenceAllocator(db.sql)
             try db.execute(sql: "UPDATE zones SET deleted = 1, change_seq = ? WHERE id = ?", arguments: [seq.next(), zone.id])
-            try seq.save(db)
+            try seq.save(db.sql)
             var outbox = try outbox(db)
             try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, db)
             try outbox?.finish(db)

@@ -83,12 +83,12 @@ public final class EnvironmentStore: Sendable {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
         try EnvironmentMigrations.migrator.migrate(pool.base)
         let (secret, catalog) = try pool.write { db -> (Data, Catalog) in
-            if let s = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'secret'") { return (s, try SchemaStorage.load(db)) }
+            if let s = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'secret'") { return (s, try SchemaStorage.load(db.sql)) }
             var bytes = [UInt8](repeating: 0, count: 32)
             var rng = SystemRandomNumberGenerator()
             for i in bytes.indices { bytes[i] = rng.next() }
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('secret', ?)", arguments: [Data(bytes)])
-            return (Data(bytes), try SchemaStorage.load(db))
+            return (Data(bytes), try SchemaStorage.load(db.sql))
         }
         signer = TokenSigner(secret: secret)
         nidSalt = signer.derived("notification IDs")
@@ -125,10 +125,10 @@ public final class EnvironmentStore: Sendable {
 
     /// The catalog as of this transaction: reloaded only when another writer (or process) changed the schema.
     func catalog(_ db: Database) throws -> Catalog {
-        let generation = try SchemaStorage.generation(db)
+        let generation = try SchemaStorage.generation(db.sql)
         let cached = cachedCatalog.withLock { $0 }
         if cached.generation == generation { return cached }
-        let fresh = try SchemaStorage.load(db)
+        let fresh = try SchemaStorage.load(db.sql)
         publish(fresh)
         return fresh
     }

@@ -12,14 +12,14 @@ import StratusModel
 /// triggers exist from the first step of a build, so a row written while the build is under way is in `n` whether or
 /// not the build's copy has passed it yet.
 enum AutoIndexes {
-    static func load(_ db: Database) throws -> [AutoIndex] {
-        guard try db.tableExists("auto_indexes") else { return [] }
-        return try Row.fetchAll(db, sql: "SELECT spec, pinned, last_used_at, built_through, bytes FROM auto_indexes ORDER BY name").compactMap { r in
-            guard var ai = try? JSONDecoder().decode(AutoIndex.self, from: Data((r[0] as String).utf8)) else { return nil }
-            ai.pinned = r[1]
-            ai.lastUsedAt = r[2]
-            ai.builtThrough = r[3]
-            ai.estimatedBytes = r[4]
+    static func load(_ s: any SQLSession) throws -> [AutoIndex] {
+        guard try s.tableExists("auto_indexes") else { return [] }
+        return try s.all("SELECT spec, pinned, last_used_at, built_through, bytes FROM auto_indexes ORDER BY name") { r in
+            guard var ai = try? JSONDecoder().decode(AutoIndex.self, from: Data((r.string(0) ?? "").utf8)) else { return nil }
+            ai.pinned = r.bool(1) ?? false
+            ai.lastUsedAt = r.int64(2) ?? 0
+            ai.builtThrough = r.int64(3)
+            ai.estimatedBytes = r.int64(4) ?? 0
             return ai
         }
     }
@@ -59,7 +59,7 @@ enum AutoIndexes {
         let spec = String(decoding: try JSONEncoder().encode(building), as: UTF8.self)
         try db.execute(sql: "REPLACE INTO auto_indexes(name, type_id, spec, pinned, created_at, last_used_at, built_through, bytes) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
                        arguments: [ai.name, type.id, spec, ai.pinned, ai.createdAt, ai.lastUsedAt, ai.estimatedBytes])
-        _ = try SchemaStorage.bumpGeneration(db)
+        _ = try SchemaStorage.bumpGeneration(db.sql)
     }
 
     /// One step of a build: copies up to `limit` rows after the last one copied. Returns how many it copied and
@@ -78,33 +78,34 @@ enum AutoIndexes {
             return (copied, false)
         }
         try db.execute(sql: "UPDATE auto_indexes SET built_through = NULL WHERE name = ?", arguments: [ai.name])
-        _ = try SchemaStorage.bumpGeneration(db)
+        _ = try SchemaStorage.bumpGeneration(db.sql)
         return (copied, true)
     }
 
-    static func drop(_ name: String, _ db: Database) throws {
-        try db.execute(sql: """
+    /// (Automatic indexes are SQLite's: PostgreSQL has none to drop.)
+    static func drop(_ name: String, _ s: any SQLSession) throws {
+        try s.script("""
             DROP TRIGGER IF EXISTS \(name)_i; DROP TRIGGER IF EXISTS \(name)_u; DROP TRIGGER IF EXISTS \(name)_d;
             DROP TABLE IF EXISTS \(name);
             """)
-        try db.execute(sql: "DELETE FROM auto_indexes WHERE name = ?", arguments: [name])
-        _ = try SchemaStorage.bumpGeneration(db)
+        try s.execute("DELETE FROM auto_indexes WHERE name = ?", name)
+        _ = try SchemaStorage.bumpGeneration(s)
     }
 
     /// Before a field's columns go: the automatic indexes that use it (SQLite refuses to drop an indexed column).
-    static func dropUsing(field: String, of type: CatalogType, _ db: Database) throws {
-        for ai in try load(db) where ai.recordType == type.name && (ai.equalityFields.contains(field) || ai.orderField == field) {
-            try drop(ai.name, db)
+    static func dropUsing(field: String, of type: CatalogType, _ s: any SQLSession) throws {
+        for ai in try load(s) where ai.recordType == type.name && (ai.equalityFields.contains(field) || ai.orderField == field) {
+            try drop(ai.name, s)
         }
     }
 
     /// A type's table is gone, and its triggers with it: its index tables go too.
-    static func forget(typeID: Int64, _ db: Database) throws {
-        guard try db.tableExists("auto_indexes") else { return }
-        for name in try String.fetchAll(db, sql: "SELECT name FROM auto_indexes WHERE type_id = ?", arguments: [typeID]) {
-            try db.execute(sql: "DROP TABLE IF EXISTS \(name)")
+    static func forget(typeID: Int64, _ s: any SQLSession) throws {
+        guard try s.tableExists("auto_indexes") else { return }
+        for name in try s.all("SELECT name FROM auto_indexes WHERE type_id = ?", [typeID], { $0.string(0) }) {
+            try s.script("DROP TABLE IF EXISTS \(name)")
         }
-        try db.execute(sql: "DELETE FROM auto_indexes WHERE type_id = ?", arguments: [typeID])
+        try s.execute("DELETE FROM auto_indexes WHERE type_id = ?", typeID)
     }
 
     /// What an index over `columns` for `rows` records will take on disk, from the widths of a sample of rows: each

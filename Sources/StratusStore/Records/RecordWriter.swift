@@ -47,7 +47,7 @@ struct RecordWriter {
         self.catalog = catalog
         self.environment = environment
         self.database = database
-        self.seq = try SequenceAllocator(db)
+        self.seq = try SequenceAllocator(db.sql)
         self.actor = actor
         self.caller = database.scope == .public ? caller : nil
         self.now = Clock.nowMillis()
@@ -152,7 +152,7 @@ struct RecordWriter {
         record.parent = link?.parent
         try checkAssetReceipts(incoming.fields, old: old, recordName: name)
         for v in fields.values where v.mayHoldAssets {
-            for checksum in v.assetChecksums { try AssetReferences.check(checksum, db) }
+            for checksum in v.assetChecksums { try AssetReferences.check(checksum, db.sql) }
         }
         // Receipts prove an upload at write time; they are not kept, so no read ever hands one out.
         for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
@@ -174,7 +174,7 @@ struct RecordWriter {
                                 found: Existing?, old: StoredRecord?, zone: ZoneRow) throws -> ModifyResult {
         let name = record.recordName
         if let schemaChange {
-            catalog = try SchemaStorage.apply(schemaChange, to: catalog, db)
+            catalog = try SchemaStorage.apply(schemaChange, to: catalog, db.sql)
             catalogChanged = true
         }
         let type = catalog.type(named: record.recordType)!
@@ -208,11 +208,11 @@ struct RecordWriter {
         }
         try addIndexEntries(type, recordID: recordID, fields: fields, zone: zone)
         for v in fields.values where v.mayHoldAssets {
-            for checksum in v.assetChecksums { try AssetReferences.retain(checksum, db) }
+            for checksum in v.assetChecksums { try AssetReferences.retain(checksum, db.sql) }
         }
         if let old {
             for checksum in old.fields.values.flatMap(\.assetChecksums) {
-                try AssetReferences.release(checksum, db)
+                try AssetReferences.release(checksum, db.sql)
                 releasedAssets.insert(checksum)
             }
         }
@@ -417,7 +417,7 @@ struct RecordWriter {
         try removeIndexEntries(type, recordID: e.recordID, fields: old.fields)
         try db.cachedStatement(sql: "DELETE FROM \(type.table) WHERE id = ?").execute(arguments: [e.recordID])
         for checksum in old.fields.values.flatMap(\.assetChecksums) {
-            try AssetReferences.release(checksum, db)
+            try AssetReferences.release(checksum, db.sql)
             releasedAssets.insert(checksum)
         }
         try log(zone: zone, seq: seq.next(), name: name, typeID: type.id, recordID: e.recordID, deleted: true)
@@ -456,7 +456,7 @@ struct RecordWriter {
                 ON CONFLICT(zone_id, type_id) DO UPDATE SET count = count + excluded.count
                 """).execute(arguments: [key.zone, key.type, delta])
         }
-        try seq.save(db)
+        try seq.save(db.sql)
     }
 }
 

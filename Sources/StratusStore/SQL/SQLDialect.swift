@@ -19,6 +19,17 @@ enum SQLDialect: Sendable {
         return s
     }
 
+    /// A column type in SQLite's spelling (`INTEGER`, `REAL`, `BLOB`, `TEXT`) in this dialect's.
+    func columnType(_ sqlite: String) -> String {
+        guard self == .postgres else { return sqlite }
+        switch sqlite {
+        case "INTEGER": return "BIGINT"
+        case "REAL": return "DOUBLE PRECISION"
+        case "BLOB": return "BYTEA"
+        default: return sqlite
+        }
+    }
+
     /// `column = ?` compared without regard to case.
     func caseInsensitive(_ column: String) -> String {
         self == .sqlite ? "\(column) = ?" : "lower(\(column)) = lower(?)"

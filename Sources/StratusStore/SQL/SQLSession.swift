@@ -36,6 +36,14 @@ extension SQLSession {
         try one(sql, arguments) { _ in true } ?? false
     }
 
+    /// Whether a table of this name exists (in the session's schema).
+    func tableExists(_ name: String) throws -> Bool {
+        switch dialect {
+        case .sqlite: try exists("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name])
+        case .postgres: try exists("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?", [name])
+        }
+    }
+
     /// The first column of the first row as an integer.
     func int64(_ sql: String, _ arguments: [SQLBindable] = []) throws -> Int64? {
         try one(sql, arguments) { $0.int64(0) }

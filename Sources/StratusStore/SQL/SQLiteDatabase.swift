@@ -34,6 +34,11 @@ struct SQLiteSession: SQLSession {
     func script(_ sql: String) throws { try db.execute(sql: sql) }
 }
 
+extension Database {
+    /// This connection as a session, for storage code written once for both backends.
+    var sql: SQLiteSession { SQLiteSession(db: self) }
+}
+
 struct SQLiteRow: SQLRow {
     let row: Row
     func isNull(_ column: Int) -> Bool { row.hasNull(atIndex: column) }
@@ -51,6 +56,18 @@ extension SQLValue {
         case .double(let v): v.databaseValue
         case .text(let v): v.databaseValue
         case .blob(let v): v.databaseValue
+        }
+    }
+}
+
+extension DatabaseValue {
+    var sqlValue: SQLValue {
+        switch storage {
+        case .null: .null
+        case .int64(let v): .int64(v)
+        case .double(let v): .double(v)
+        case .string(let v): .text(v)
+        case .blob(let v): .blob(v)
         }
     }
 }

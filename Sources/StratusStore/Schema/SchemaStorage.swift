@@ -1,41 +1,44 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Reads the catalog from its tables and turns schema changes into DDL, inside the caller's transaction.
 enum SchemaStorage {
-    static func generation(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'schema_generation'")) ?? 0
+    static func generation(_ s: any SQLSession) throws -> Int64 {
+        try s.int64("SELECT value FROM meta WHERE key = 'schema_generation'") ?? 0
     }
 
-    static func bumpGeneration(_ db: Database) throws -> Int64 {
-        try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'schema_generation'")
-        return try generation(db)
+    static func bumpGeneration(_ s: any SQLSession) throws -> Int64 {
+        try s.int64("UPDATE meta SET value = value + 1 WHERE key = 'schema_generation' RETURNING value") ?? 0
     }
 
-    static func load(_ db: Database) throws -> Catalog {
-        let generation = try generation(db)
-        let roles = try String.fetchAll(db, sql: "SELECT name FROM roles ORDER BY position, name")
+    /// One `fields` row, as `load` reads it.
+    private struct FieldRow {
+        var id: Int64, typeID: Int64, name: String, scalar: String, isList: Bool, encrypted: Bool, numberPreferred: Bool, indexes: Int
+    }
+
+    static func load(_ s: any SQLSession) throws -> Catalog {
+        let generation = try generation(s)
+        let roles = try s.all("SELECT name FROM roles ORDER BY position, name") { $0.string(0) }
         var types: [CatalogType] = []
-        let typeRows = try Row.fetchAll(db, sql: "SELECT id, name, grants FROM record_types ORDER BY id")
-        let fieldRows = try Row.fetchAll(db, sql: """
-            SELECT id, type_id, name, scalar, is_list, encrypted, number_preferred, indexes FROM fields ORDER BY type_id, position, id
-            """)
-        var fieldsByType: [Int64: [Row]] = [:]
-        for r in fieldRows { fieldsByType[r[1], default: []].append(r) }
-        for row in typeRows {
-            let id: Int64 = row[0]
-            var type = CatalogType(id: id, name: row[1], fields: [], grants: decodeGrants(row[2]), systemFields: [])
+        let typeRows = try s.all("SELECT id, name, grants FROM record_types ORDER BY id") { r in (r.int64(0) ?? 0, r.string(1) ?? "", r.string(2) ?? "{}") }
+        let fieldRows = try s.all("SELECT id, type_id, name, scalar, is_list, encrypted, number_preferred, indexes FROM fields ORDER BY type_id, position, id") { r in
+            FieldRow(id: r.int64(0) ?? 0, typeID: r.int64(1) ?? 0, name: r.string(2) ?? "", scalar: r.string(3) ?? "", isList: r.bool(4) ?? false,
+                     encrypted: r.bool(5) ?? false, numberPreferred: r.bool(6) ?? false, indexes: Int(r.int64(7) ?? 0))
+        }
+        var fieldsByType: [Int64: [FieldRow]] = [:]
+        for r in fieldRows { fieldsByType[r.typeID, default: []].append(r) }
+        for (id, name, grants) in typeRows {
+            var type = CatalogType(id: id, name: name, fields: [], grants: decodeGrants(grants), systemFields: [])
             for f in fieldsByType[id] ?? [] {
-                guard let scalar = ScalarType(rawValue: f[3]) else { continue }
-                let ft = FieldType(scalar, isList: f[4], encrypted: f[5], numberPreferred: f[6])
-                let schema = FieldSchema(name: f[2], type: ft, indexes: FieldIndexes(rawValue: f[7]))
-                if schema.isSystem { type.systemFields.append(schema) } else { type.fields.append(CatalogField(id: f[0], typeID: id, schema: schema)) }
+                guard let scalar = ScalarType(rawValue: f.scalar) else { continue }
+                let ft = FieldType(scalar, isList: f.isList, encrypted: f.encrypted, numberPreferred: f.numberPreferred)
+                let schema = FieldSchema(name: f.name, type: ft, indexes: FieldIndexes(rawValue: f.indexes))
+                if schema.isSystem { type.systemFields.append(schema) } else { type.fields.append(CatalogField(id: f.id, typeID: id, schema: schema)) }
             }
             types.append(type)
         }
         var catalog = Catalog(generation: generation, roles: roles, types: types)
-        catalog.autoIndexes = try AutoIndexes.load(db)
+        catalog.autoIndexes = try AutoIndexes.load(s)
         return catalog
     }
 
@@ -55,37 +58,37 @@ enum SchemaStorage {
 
     /// Applies a diff to the stored schema and the physical tables, and returns the new catalog.
     /// The caller holds the write transaction, so a failure leaves nothing half-made.
-    static func apply(_ diff: SchemaDiff, to catalog: Catalog, _ db: Database) throws -> Catalog {
+    static func apply(_ diff: SchemaDiff, to catalog: Catalog, _ s: any SQLSession) throws -> Catalog {
         var catalog = catalog
         for change in diff.changes {
             switch change {
             case .addRole(let r):
-                try db.execute(sql: "INSERT INTO roles(name, position) VALUES (?, (SELECT count(*) FROM roles))", arguments: [r])
+                try s.execute("INSERT INTO roles(name, position) VALUES (?, (SELECT count(*) FROM roles))", r)
                 catalog.roles.append(r)
             case .removeRole(let r):
-                try db.execute(sql: "DELETE FROM roles WHERE name = ?", arguments: [r])
+                try s.execute("DELETE FROM roles WHERE name = ?", r)
                 catalog.roles.removeAll { $0 == r }
             case .addRecordType(let t):
-                let type = try createType(t, db)
+                let type = try createType(t, s)
                 catalog.types.append(type)
                 catalog.reindex()
             case .removeRecordType(let name):
                 guard let type = catalog.type(named: name) else { continue }
-                try dropType(type, db)
+                try dropType(type, s)
                 catalog.types.removeAll { $0.name == name }
                 catalog.reindex()
             case .addField(let typeName, let f):
                 guard let i = catalog.index[typeName] else { continue }
                 if f.isSystem {
                     catalog.types[i].systemFields.append(f)
-                    try saveSystemField(f, of: catalog.types[i], db)
-                    try syncSystemIndexes(catalog.types[i], db)
+                    try saveSystemField(f, of: catalog.types[i], s)
+                    try syncSystemIndexes(catalog.types[i], s)
                 } else {
-                    catalog.types[i].fields.append(try addField(f, to: catalog.types[i], db))
+                    catalog.types[i].fields.append(try addField(f, to: catalog.types[i], s))
                 }
             case .removeField(let typeName, let fieldName):
                 guard let i = catalog.index[typeName], let f = catalog.types[i].field(named: fieldName) else { continue }
-                try dropField(f, of: catalog.types[i], db)
+                try dropField(f, of: catalog.types[i], s)
                 catalog.types[i].fields.removeAll { $0.name == fieldName }
             case .changeFieldType:
                 throw StratusError.badRequest("a field's type never changes")
@@ -98,157 +101,192 @@ enum SchemaStorage {
                     } else {
                         catalog.types[i].systemFields.append(FieldSchema(name: fieldName, type: SystemField(schemaName: fieldName)?.fieldType ?? FieldType(.reference), indexes: to))
                     }
-                    try db.execute(sql: "DELETE FROM fields WHERE type_id = ? AND name = ?", arguments: [catalog.types[i].id, fieldName])
-                    if let f = catalog.types[i].systemFields.first(where: { $0.name == fieldName }) { try saveSystemField(f, of: catalog.types[i], db) }
-                    try syncSystemIndexes(catalog.types[i], db)
+                    try s.execute("DELETE FROM fields WHERE type_id = ? AND name = ?", catalog.types[i].id, fieldName)
+                    if let f = catalog.types[i].systemFields.first(where: { $0.name == fieldName }) { try saveSystemField(f, of: catalog.types[i], s) }
+                    try syncSystemIndexes(catalog.types[i], s)
                 } else if let j = catalog.types[i].fields.firstIndex(where: { $0.name == fieldName }) {
                     let old = catalog.types[i].fields[j]
                     var new = old
                     new.schema.indexes = to
-                    try db.execute(sql: "UPDATE fields SET indexes = ? WHERE id = ?", arguments: [to.rawValue, old.id])
-                    try dropStructures(old, except: new, table: catalog.types[i].table, db)
-                    try createStructures(new, except: old, table: catalog.types[i].table, db)
+                    try s.execute("UPDATE fields SET indexes = ? WHERE id = ?", to.rawValue, old.id)
+                    try dropStructures(old, except: new, table: catalog.types[i].table, s)
+                    try createStructures(new, except: old, table: catalog.types[i].table, s)
                     catalog.types[i].fields[j] = new
                 }
             case .changeGrants(let typeName, let role, _, let to):
                 guard let i = catalog.index[typeName] else { continue }
                 catalog.types[i].grants[role] = to.isEmpty ? nil : to
-                try db.execute(sql: "UPDATE record_types SET grants = ? WHERE id = ?",
-                               arguments: [encodeGrants(catalog.types[i].grants), catalog.types[i].id])
+                try s.execute("UPDATE record_types SET grants = ? WHERE id = ?", encodeGrants(catalog.types[i].grants), catalog.types[i].id)
             }
         }
-        catalog.generation = try bumpGeneration(db)
+        catalog.generation = try bumpGeneration(s)
         // Removing a field or type may have dropped automatic indexes.
-        catalog.autoIndexes = try AutoIndexes.load(db)
+        catalog.autoIndexes = try AutoIndexes.load(s)
         return catalog
     }
 
-    static func createType(_ t: RecordTypeSchema, _ db: Database) throws -> CatalogType {
-        try db.execute(sql: "INSERT INTO record_types(name, grants) VALUES (?, ?)", arguments: [t.name, encodeGrants(t.grants)])
-        let id = db.lastInsertedRowID
+    static func createType(_ t: RecordTypeSchema, _ s: any SQLSession) throws -> CatalogType {
+        let id = try s.int64("INSERT INTO record_types(name, grants) VALUES (?, ?) RETURNING id", [t.name, encodeGrants(t.grants)]) ?? 0
         var type = CatalogType(id: id, name: t.name, fields: [], grants: t.grants, systemFields: [])
-        try db.execute(sql: """
+        try s.script(s.dialect.ddl("""
             CREATE TABLE \(type.table)(
                 id INTEGER PRIMARY KEY, zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, change_tag TEXT NOT NULL,
                 created_ts INTEGER NOT NULL, created_by TEXT NOT NULL, created_device TEXT NOT NULL,
                 modified_ts INTEGER NOT NULL, modified_by TEXT NOT NULL, modified_device TEXT NOT NULL);
             CREATE UNIQUE INDEX \(type.table)_name ON \(type.table)(zone_id, record_name);
-            """)
+            """))
         for f in t.fields {
             if f.isSystem {
                 type.systemFields.append(f)
-                try saveSystemField(f, of: type, db)
+                try saveSystemField(f, of: type, s)
             } else {
-                type.fields.append(try addField(f, to: type, db))
+                type.fields.append(try addField(f, to: type, s))
             }
         }
-        try syncSystemIndexes(type, db)
+        try syncSystemIndexes(type, s)
         return type
     }
 
-    static func dropType(_ type: CatalogType, _ db: Database) throws {
-        for f in type.fields where f.type.scalar == .asset { try releaseAssets(of: f, table: type.table, db) }
-        for f in type.fields { try dropStructures(f, except: nil, table: type.table, db) }
+    static func dropType(_ type: CatalogType, _ s: any SQLSession) throws {
+        for f in type.fields where f.type.scalar == .asset { try releaseAssets(of: f, table: type.table, s) }
+        for f in type.fields { try dropStructures(f, except: nil, table: type.table, s) }
         // Deleted records stay visible to sync as deletions.
-        let rows = try Row.fetchAll(db, sql: "SELECT zone_id, record_name FROM record_log WHERE type_id = ? AND deleted = 0", arguments: [type.id])
-        for r in rows {
-            let seq = try ChangeSequence.next(db)
-            try db.execute(sql: "REPLACE INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, 0, 1)",
-                           arguments: [r[0], seq, r[1], type.id])
-            try db.execute(sql: "UPDATE zones SET change_seq = ? WHERE id = ?", arguments: [seq, r[0]])
+        let rows = try s.all("SELECT zone_id, record_name FROM record_log WHERE type_id = ? AND deleted = 0", [type.id]) { r in (r.int64(0) ?? 0, r.string(1) ?? "") }
+        for (zone, name) in rows {
+            let seq = try ChangeSequence.next(s)
+            try s.execute("""
+                INSERT INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, 0, 1)
+                ON CONFLICT(zone_id, record_name) DO UPDATE SET seq = excluded.seq, type_id = excluded.type_id, record_id = 0, deleted = 1
+                """, zone, seq, name, type.id)
+            try s.execute("UPDATE zones SET change_seq = ? WHERE id = ?", seq, zone)
         }
-        try db.execute(sql: "DELETE FROM cascade_refs WHERE source_type = ?", arguments: [type.id])
-        try db.execute(sql: "DELETE FROM record_counts WHERE type_id = ?", arguments: [type.id])
-        try db.execute(sql: "DROP TABLE \(type.table)")
-        try AutoIndexes.forget(typeID: type.id, db)
-        try db.execute(sql: "DELETE FROM record_types WHERE id = ?", arguments: [type.id])
-        try db.execute(sql: "DELETE FROM fields WHERE type_id = ?", arguments: [type.id])
+        try s.execute("DELETE FROM cascade_refs WHERE source_type = ?", type.id)
+        try s.execute("DELETE FROM record_counts WHERE type_id = ?", type.id)
+        try s.script("DROP TABLE \(type.table)")
+        try AutoIndexes.forget(typeID: type.id, s)
+        try s.execute("DELETE FROM record_types WHERE id = ?", type.id)
+        try s.execute("DELETE FROM fields WHERE type_id = ?", type.id)
     }
 
-    static func saveSystemField(_ f: FieldSchema, of type: CatalogType, _ db: Database) throws {
-        try db.execute(sql: """
+    static func saveSystemField(_ f: FieldSchema, of type: CatalogType, _ s: any SQLSession) throws {
+        try s.execute("""
             INSERT INTO fields(type_id, name, scalar, is_list, encrypted, number_preferred, indexes, position)
             VALUES (?, ?, ?, ?, 0, 0, ?, -1)
-            """, arguments: [type.id, f.name, f.type.scalar.rawValue, f.type.isList, f.indexes.rawValue])
+            """, type.id, f.name, f.type.scalar.rawValue, f.type.isList, f.indexes.rawValue)
     }
 
     /// Creates or drops the B-tree indexes behind indexed system fields so they match the declaration.
-    static func syncSystemIndexes(_ type: CatalogType, _ db: Database) throws {
+    static func syncSystemIndexes(_ type: CatalogType, _ s: any SQLSession) throws {
         for sys in SystemField.allCases {
             guard sys != .recordName, let column = CatalogType.column(of: sys) else { continue }
             let wanted = !type.indexes(of: sys).isDisjoint(with: [.queryable, .sortable])
             let name = type.systemIndexName(sys)
             if wanted {
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(type.table)(zone_id, \(column))")
+                try s.script("CREATE INDEX IF NOT EXISTS \(name) ON \(type.table)(zone_id, \(column))")
             } else {
-                try db.execute(sql: "DROP INDEX IF EXISTS \(name)")
+                try s.script("DROP INDEX IF EXISTS \(name)")
             }
         }
     }
 
-    static func addField(_ f: FieldSchema, to type: CatalogType, _ db: Database) throws -> CatalogField {
+    static func addField(_ f: FieldSchema, to type: CatalogType, _ s: any SQLSession) throws -> CatalogField {
         let position = type.fields.count
-        try db.execute(sql: """
+        let id = try s.int64("""
             INSERT INTO fields(type_id, name, scalar, is_list, encrypted, number_preferred, indexes, position)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [type.id, f.name, f.type.scalar.rawValue, f.type.isList, f.type.encrypted, f.type.numberPreferred,
-                             f.indexes.rawValue, position])
-        let field = CatalogField(id: db.lastInsertedRowID, typeID: type.id, schema: f)
-        for c in field.columns { try db.execute(sql: "ALTER TABLE \(type.table) ADD COLUMN \(c.name) \(c.sqlType)") }
-        try createStructures(field, except: nil, table: type.table, db)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """, [type.id, f.name, f.type.scalar.rawValue, f.type.isList, f.type.encrypted, f.type.numberPreferred, f.indexes.rawValue, position]) ?? 0
+        let field = CatalogField(id: id, typeID: type.id, schema: f)
+        for c in field.columns { try s.script("ALTER TABLE \(type.table) ADD COLUMN \(c.name) \(s.dialect.columnType(c.sqlType))") }
+        try createStructures(field, except: nil, table: type.table, s)
         return field
     }
 
-    static func dropField(_ f: CatalogField, of type: CatalogType, _ db: Database) throws {
-        if f.type.scalar == .asset { try releaseAssets(of: f, table: type.table, db) }
-        try dropStructures(f, except: nil, table: type.table, db)
-        try AutoIndexes.dropUsing(field: f.name, of: type, db)
-        for c in f.columns { try db.execute(sql: "ALTER TABLE \(type.table) DROP COLUMN \(c.name)") }
-        try db.execute(sql: "DELETE FROM fields WHERE id = ?", arguments: [f.id])
+    static func dropField(_ f: CatalogField, of type: CatalogType, _ s: any SQLSession) throws {
+        if f.type.scalar == .asset { try releaseAssets(of: f, table: type.table, s) }
+        try dropStructures(f, except: nil, table: type.table, s)
+        try AutoIndexes.dropUsing(field: f.name, of: type, s)
+        for c in f.columns { try s.script("ALTER TABLE \(type.table) DROP COLUMN \(c.name)") }
+        try s.execute("DELETE FROM fields WHERE id = ?", f.id)
     }
 
     /// Creates the index structures `f` needs that `old` did not have, filling them from existing rows.
-    static func createStructures(_ f: CatalogField, except old: CatalogField?, table: String, _ db: Database) throws {
+    /// SQLite: FTS5 and R*Tree virtual tables. PostgreSQL: a `tsvector` table with a GIN index, a `point` table with
+    /// a GiST index. Lists get a side table of their keys on both.
+    static func createStructures(_ f: CatalogField, except old: CatalogField?, table: String, _ s: any SQLSession) throws {
         if f.hasBTree && !(old?.hasBTree ?? false) {
-            try db.execute(sql: "CREATE INDEX \(f.btreeIndex) ON \(table)(zone_id, \(f.comparableColumn))")
+            try s.script("CREATE INDEX \(f.btreeIndex) ON \(table)(zone_id, \(f.comparableColumn))")
         }
         if f.hasFTS && !(old?.hasFTS ?? false) {
-            try db.execute(sql: "CREATE VIRTUAL TABLE \(f.ftsTable) USING fts5(v, tokenize = 'unicode61 remove_diacritics 2')")
-            try db.execute(sql: "INSERT INTO \(f.ftsTable)(rowid, v) SELECT id, \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL")
+            switch s.dialect {
+            case .sqlite:
+                try s.script("CREATE VIRTUAL TABLE \(f.ftsTable) USING fts5(v, tokenize = 'unicode61 remove_diacritics 2')")
+                try s.execute("INSERT INTO \(f.ftsTable)(rowid, v) SELECT id, \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL")
+            case .postgres:
+                try s.script("""
+                    CREATE TABLE \(f.ftsTable)(id BIGINT PRIMARY KEY, v TSVECTOR NOT NULL);
+                    CREATE INDEX \(f.ftsTable)_v ON \(f.ftsTable) USING GIN (v);
+                    INSERT INTO \(f.ftsTable)(id, v) SELECT id, to_tsvector('simple', \(f.column)) FROM \(table) WHERE \(f.column) IS NOT NULL;
+                    """)
+            }
         }
         if f.hasGeo && !(old?.hasGeo ?? false) {
-            try db.execute(sql: "CREATE VIRTUAL TABLE \(f.geoTable) USING rtree(id, min_lat, max_lat, min_lon, max_lon)")
-            try db.execute(sql: """
-                INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon)
-                SELECT id, \(f.latitudeColumn), \(f.latitudeColumn), \(f.longitudeColumn), \(f.longitudeColumn)
-                FROM \(table) WHERE \(f.latitudeColumn) IS NOT NULL
-                """)
+            switch s.dialect {
+            case .sqlite:
+                try s.script("CREATE VIRTUAL TABLE \(f.geoTable) USING rtree(id, min_lat, max_lat, min_lon, max_lon)")
+                try s.execute("""
+                    INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon)
+                    SELECT id, \(f.latitudeColumn), \(f.latitudeColumn), \(f.longitudeColumn), \(f.longitudeColumn)
+                    FROM \(table) WHERE \(f.latitudeColumn) IS NOT NULL
+                    """)
+            case .postgres:
+                // (longitude, latitude): x east, y north.
+                try s.script("""
+                    CREATE TABLE \(f.geoTable)(id BIGINT PRIMARY KEY, p POINT NOT NULL);
+                    CREATE INDEX \(f.geoTable)_p ON \(f.geoTable) USING GIST (p);
+                    INSERT INTO \(f.geoTable)(id, p) SELECT id, point(\(f.longitudeColumn), \(f.latitudeColumn)) FROM \(table) WHERE \(f.latitudeColumn) IS NOT NULL;
+                    """)
+            }
         }
         if f.hasListTable && !(old?.hasListTable ?? false) {
-            try db.execute(sql: "CREATE TABLE \(f.listTable)(value, record_id INTEGER NOT NULL, PRIMARY KEY(value, record_id)) WITHOUT ROWID")
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL")
-            let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(f.listTable)(value, record_id) VALUES (?, ?)")
-            while let row = try rows.next() {
-                guard case .list(_, let items) = try FieldValueCodec.decode(row[1]) else { continue }
-                for item in items { if let key = CatalogField.listKey(item) { try insert.execute(arguments: [key, row[0] as Int64]) } }
+            let keyType = s.dialect == .sqlite ? "" : " " + listKeyType(f)
+            try s.script(s.dialect.ddl("CREATE TABLE \(f.listTable)(value\(keyType), record_id INTEGER NOT NULL, PRIMARY KEY(value, record_id)) WITHOUT ROWID"))
+            // Read first, then write: PostgreSQL streams a result over the connection the inserts need.
+            let rows = try s.all("SELECT id, \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL") { r in (r.int64(0) ?? 0, r.data(1) ?? Data()) }
+            for (id, data) in rows {
+                guard case .list(_, let items) = try FieldValueCodec.decode(data) else { continue }
+                for item in items {
+                    if let key = CatalogField.listKey(item) {
+                        try s.execute("INSERT INTO \(f.listTable)(value, record_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [key.sqlValue, .int64(id)])
+                    }
+                }
             }
+        }
+    }
+
+    /// The PostgreSQL type of a list field's keys (SQLite's side table leaves it untyped).
+    static func listKeyType(_ f: CatalogField) -> String {
+        switch f.type.scalar {
+        case .int64, .timestamp: "BIGINT"
+        case .double: "DOUBLE PRECISION"
+        case .bytes: "BYTEA"
+        default: "TEXT"
         }
     }
 
     /// Drops the index structures `f` has that `new` no longer needs.
-    static func dropStructures(_ f: CatalogField, except new: CatalogField?, table: String, _ db: Database) throws {
-        if f.hasBTree && !(new?.hasBTree ?? false) { try db.execute(sql: "DROP INDEX IF EXISTS \(f.btreeIndex)") }
-        if f.hasFTS && !(new?.hasFTS ?? false) { try db.execute(sql: "DROP TABLE IF EXISTS \(f.ftsTable)") }
-        if f.hasGeo && !(new?.hasGeo ?? false) { try db.execute(sql: "DROP TABLE IF EXISTS \(f.geoTable)") }
-        if f.hasListTable && !(new?.hasListTable ?? false) { try db.execute(sql: "DROP TABLE IF EXISTS \(f.listTable)") }
+    static func dropStructures(_ f: CatalogField, except new: CatalogField?, table: String, _ s: any SQLSession) throws {
+        if f.hasBTree && !(new?.hasBTree ?? false) { try s.script("DROP INDEX IF EXISTS \(f.btreeIndex)") }
+        if f.hasFTS && !(new?.hasFTS ?? false) { try s.script("DROP TABLE IF EXISTS \(f.ftsTable)") }
+        if f.hasGeo && !(new?.hasGeo ?? false) { try s.script("DROP TABLE IF EXISTS \(f.geoTable)") }
+        if f.hasListTable && !(new?.hasListTable ?? false) { try s.script("DROP TABLE IF EXISTS \(f.listTable)") }
     }
 
     /// Lowers the reference counts of every asset a field's column points at, before the column goes away.
-    static func releaseAssets(of f: CatalogField, table: String, _ db: Database) throws {
-        let rows = try Row.fetchAll(db, sql: "SELECT \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL")
-        for row in rows {
-            for checksum in try FieldValueCodec.decode(row[0]).assetChecksums {
-                try AssetReferences.release(checksum, db)
+    static func releaseAssets(of f: CatalogField, table: String, _ s: any SQLSession) throws {
+        let values = try s.all("SELECT \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL") { $0.data(0) }
+        for value in values {
+            for checksum in try FieldValueCodec.decode(value).assetChecksums {
+                try AssetReferences.release(checksum, s)
             }
         }
     }
