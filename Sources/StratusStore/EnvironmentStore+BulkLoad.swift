@@ -47,6 +47,6 @@ extension EnvironmentStore {
             return keys.compactMap { Int64($0.dropFirst(Self.deferredPrefix.count)) }
         }
         deferredTypes.withLock { d in for id in built { d.remove(id) } }
-        if !built.isEmpty { try? guarded { try pool.write { db in try db.execute(sql: "PRAGMA analysis_limit = 400; ANALYZE") } } }
+        if !built.isEmpty, let pool { try? guarded { try pool.write { db in try db.execute(sql: "PRAGMA analysis_limit = 400; ANALYZE") } } }
     }
 }

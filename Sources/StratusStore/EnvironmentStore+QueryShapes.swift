@@ -12,7 +12,7 @@ extension EnvironmentStore {
         guard let gathered = shapeLog.take(force: force), !gathered.isEmpty else { return }
         let now = Clock.nowMillis()
         var candidates: [(QueryShape, Double)] = []
-        try? pool.write { db in
+        try? pool?.write { db in
             let st = try db.cachedStatement(sql: """
                 INSERT INTO query_shapes(shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(shape) DO UPDATE SET calls = calls + excluded.calls, micros = micros + excluded.micros, steps = steps + excluded.steps,

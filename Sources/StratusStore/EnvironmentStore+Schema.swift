@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Schema, deploy history and reset of one environment.
 extension EnvironmentStore {
-    public func schema() throws(StratusError) -> Schema { try read { _, c in c.schema } }
+    public func schema() throws(StratusError) -> Schema { try readSQL { _, c in c.schema } }
 
     /// The schema as of this store's latest transaction, without opening one: current right after any read
     /// or write through this store (each checks the schema's generation). For a page that has just read.
@@ -20,23 +19,24 @@ extension EnvironmentStore {
     @discardableResult
     public func applySchema(_ target: Schema, protecting protected: Schema?, deployedBy: String? = nil) throws(StratusError) -> SchemaDiff {
         try target.validate()
-        return try write { db, catalog in
+        return try writeSQL { s, catalog in
             let diff = SchemaDiff.between(catalog.schema, target, protecting: protected)
             try diff.validate()
-            if !diff.isEmpty { catalog = try SchemaStorage.apply(diff, to: catalog, db.sql) }
+            if !diff.isEmpty { catalog = try SchemaStorage.apply(diff, to: catalog, s) }
             if let deployedBy {
-                try db.execute(sql: "INSERT INTO deployments(deployed_at, deployed_by, changes) VALUES (?, ?, ?)",
-                               arguments: [Clock.nowMillis(), deployedBy, diff.changes.map(\.description).joined(separator: "\n")])
+                try s.execute("INSERT INTO deployments(deployed_at, deployed_by, changes) VALUES (?, ?, ?)",
+                              Clock.nowMillis(), deployedBy, diff.changes.map(\.description).joined(separator: "\n"))
             }
             return diff
         }
     }
 
     public func deployments() throws(StratusError) -> [Deployment] {
-        try read { db, _ in
-            try Row.fetchAll(db, sql: "SELECT id, deployed_at, deployed_by, changes FROM deployments ORDER BY id DESC").map {
-                let text: String = $0[3]
-                return Deployment(id: $0[0], deployedAt: $0[1], deployedBy: $0[2], changes: text.isEmpty ? [] : text.components(separatedBy: "\n"))
+        try readSQL { s, _ in
+            try s.all("SELECT id, deployed_at, deployed_by, changes FROM deployments ORDER BY id DESC") { r in
+                let text = r.string(3) ?? ""
+                return Deployment(id: r.int64(0) ?? 0, deployedAt: r.int64(1) ?? 0, deployedBy: r.string(2) ?? "",
+                                  changes: text.isEmpty ? [] : text.components(separatedBy: "\n"))
             }
         }
     }
@@ -44,23 +44,25 @@ extension EnvironmentStore {
 
     /// Deletes every record, zone and asset, and sets the schema to `schema` (Production's, or empty).
     func reset(to schema: Schema) throws(StratusError) {
-        try write { db, catalog in
+        try writeSQL { s, catalog in
             for type in catalog.types {
-                for f in type.fields { try SchemaStorage.dropStructures(f, except: nil, table: type.table, db.sql) }
-                try db.execute(sql: "DROP TABLE \(type.table)")
+                for f in type.fields { try SchemaStorage.dropStructures(f, except: nil, table: type.table, s) }
+                try s.script("DROP TABLE \(type.table)")
+                // Automatic indexes' tables (SQLite) go with their type.
+                try AutoIndexes.forget(typeID: type.id, s)
             }
-            try db.execute(sql: """
+            try s.script("""
                 DELETE FROM record_types; DELETE FROM fields; DELETE FROM roles; DELETE FROM record_log; DELETE FROM cascade_refs;
                 DELETE FROM assets; DELETE FROM record_counts; DELETE FROM role_members; UPDATE zones SET deleted = 1;
                 DELETE FROM shares; DELETE FROM share_participants; DELETE FROM record_links; DELETE FROM shared_zone_log;
                 DELETE FROM auto_indexes; DELETE FROM query_shapes;
                 """)
-            var seq = try SequenceAllocator(db.sql)
-            try db.execute(sql: "UPDATE zones SET change_seq = ?", arguments: [seq.next()])
-            try seq.save(db.sql)
-            catalog = Catalog(generation: try SchemaStorage.bumpGeneration(db.sql), roles: [], types: [])
+            var seq = try SequenceAllocator(s)
+            try s.execute("UPDATE zones SET change_seq = ?", seq.next())
+            try seq.save(s)
+            catalog = Catalog(generation: try SchemaStorage.bumpGeneration(s), roles: [], types: [])
             let diff = SchemaDiff.between(catalog.schema, schema)
-            catalog = try SchemaStorage.apply(diff, to: catalog, db.sql)
+            catalog = try SchemaStorage.apply(diff, to: catalog, s)
         }
         roleCache.removeAll()
         try? FileManager.default.removeItem(at: assets.root)
@@ -70,15 +72,15 @@ extension EnvironmentStore {
 /// Custom-role membership: which users hold which custom roles in this environment.
 extension EnvironmentStore {
     public func assignRole(_ role: String, to user: String) throws(StratusError) {
-        try write { db, catalog in
+        try writeSQL { s, catalog in
             guard catalog.roles.contains(role) else { throw StratusError.badRequest("role '\(role)' does not exist in the \(environment.rawValue) schema") }
-            try db.execute(sql: "INSERT OR IGNORE INTO role_members(role, user) VALUES (?, ?)", arguments: [role, user])
+            try s.execute("INSERT INTO role_members(role, \"user\") VALUES (?, ?) ON CONFLICT DO NOTHING", role, user)
         }
         roleCache.removeAll()
     }
 
     public func removeRole(_ role: String, from user: String) throws(StratusError) {
-        try write { db, _ in try db.execute(sql: "DELETE FROM role_members WHERE role = ? AND user = ?", arguments: [role, user]) }
+        try writeSQL { s, _ in try s.execute("DELETE FROM role_members WHERE role = ? AND \"user\" = ?", role, user) }
         roleCache.removeAll()
     }
 
@@ -87,15 +89,14 @@ extension EnvironmentStore {
     public func roles(of user: String) throws(StratusError) -> Set<String> {
         let generation = cachedCatalog.withLock { $0.generation }
         if let hit = roleCache.value(for: user), hit.generation == generation { return hit.roles }
-        let (roles, readWith) = try read { db, catalog in
-            (Set(try String.fetchAll(db.cachedStatement(sql: "SELECT role FROM role_members WHERE user = ?"), arguments: [user]))
-                .intersection(catalog.roles), catalog.generation)
+        let (roles, readWith) = try readSQL { s, catalog in
+            (Set(try s.all("SELECT role FROM role_members WHERE \"user\" = ?", [user]) { $0.string(0) }).intersection(catalog.roles), catalog.generation)
         }
         roleCache.set(RoleMembership(roles: roles, generation: readWith), for: user)
         return roles
     }
 
     public func members(of role: String) throws(StratusError) -> [String] {
-        try read { db, _ in try String.fetchAll(db, sql: "SELECT user FROM role_members WHERE role = ? ORDER BY user", arguments: [role]) }
+        try readSQL { s, _ in try s.all("SELECT \"user\" FROM role_members WHERE role = ? ORDER BY \"user\"", [role]) { $0.string(0) } }
     }
 }

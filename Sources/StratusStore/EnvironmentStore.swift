@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusPostgres
 import Synchronization
 
 /// One container environment: one SQLite file holding its public database, every user's private and shared
@@ -11,7 +12,10 @@ import Synchronization
 public final class EnvironmentStore: Sendable {
     public let container: ContainerID
     public let environment: Environment
-    let pool: GatedDatabase<DatabasePool>
+    /// The SQLite file's pool; nil on PostgreSQL (see `database`).
+    let pool: GatedDatabase<DatabasePool>?
+    /// The environment's database on either backend, for the code written once for both (`readSQL`, `writeSQL`).
+    let database: any SQLDatabase
     let assets: AssetStore
     let signer: TokenSigner
     let cachedCatalog: Mutex<Catalog>
@@ -56,7 +60,15 @@ public final class EnvironmentStore: Sendable {
     /// Shapes whose index build failed, and when (tried again after `retryFailedAfter`).
     let autoIndexFailures = Mutex<[String: Int64]>([:])
 
-    init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
+    /// Where an environment's data lives.
+    enum Backend {
+        /// One SQLite file (WAL) with the given durability.
+        case sqlite(file: URL, durability: Durability)
+        /// One schema of a PostgreSQL database, through the store's shared pool.
+        case postgres(pool: PostgresPool, schema: String)
+    }
+
+    init(container: ContainerID, environment: Environment, backend: Backend, assetsDirectory: URL,
          quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
          bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws {
         self.bell = bell
@@ -65,6 +77,50 @@ public final class EnvironmentStore: Sendable {
         self.notificationRetention = notificationRetention
         self.container = container
         self.environment = environment
+        switch backend {
+        case .sqlite(let file, let durability):
+            let gated = try Self.openSQLite(file: file, durability: durability)
+            pool = gated
+            database = SQLiteDatabase(gated)
+        case .postgres(let pgPool, let schema):
+            let db = PostgresDatabase(pool: pgPool, schema: schema)
+            try EnvironmentMigrations.postgres.migrate(db)
+            pool = nil
+            database = db
+        }
+        let (secret, catalog) = try database.write { s -> (Data, Catalog) in
+            if let secret = try s.one("SELECT value FROM secrets WHERE name = 'environment'", [], { $0.data(0) }) { return (secret, try SchemaStorage.load(s)) }
+            var bytes = [UInt8](repeating: 0, count: 32)
+            var rng = SystemRandomNumberGenerator()
+            for i in bytes.indices { bytes[i] = rng.next() }
+            try s.execute("INSERT INTO secrets(name, value) VALUES ('environment', ?)", Data(bytes))
+            return (Data(bytes), try SchemaStorage.load(s))
+        }
+        signer = TokenSigner(secret: secret)
+        nidSalt = signer.derived("notification IDs")
+        cachedCatalog = Mutex(catalog)
+        assets = AssetStore(root: assetsDirectory)
+        if let pool {
+            let (hasStatistics, count) = try pool.read { db in
+                (try db.tableExists("sqlite_stat1"), try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM record_counts") ?? 0)
+            }
+            statistics.withLock { $0 = (hasStatistics ? 0 : count, count) }
+            noteWrites(0)
+            // A bulk import that died left a type without its indexes: build them before anything is served.
+            try buildDeferredIndexes()
+        }
+    }
+
+    /// An environment in one SQLite file.
+    convenience init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
+                     quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
+                     bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws {
+        try self.init(container: container, environment: environment, backend: .sqlite(file: file, durability: durability), assetsDirectory: assetsDirectory,
+                      quotaBytes: quotaBytes, notificationRetention: notificationRetention, bell: bell, autoIndexPolicy: autoIndexPolicy)
+    }
+
+    /// Opens (and migrates) an environment's SQLite file.
+    private static func openSQLite(file: URL, durability: Durability) throws -> GatedDatabase<DatabasePool> {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
@@ -78,29 +134,16 @@ public final class EnvironmentStore: Sendable {
             })
         }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        pool = GatedDatabase(try DatabasePool(path: file.path, configuration: config))
+        let pool = GatedDatabase(try DatabasePool(path: file.path, configuration: config))
         // GRDB sets the writer to synchronous = NORMAL when it turns WAL on, after `prepareDatabase`: set it again.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
         try EnvironmentMigrations.migrator.migrate(pool.base)
-        let (secret, catalog) = try pool.write { db -> (Data, Catalog) in
-            if let s = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'secret'") { return (s, try SchemaStorage.load(db.sql)) }
-            var bytes = [UInt8](repeating: 0, count: 32)
-            var rng = SystemRandomNumberGenerator()
-            for i in bytes.indices { bytes[i] = rng.next() }
-            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('secret', ?)", arguments: [Data(bytes)])
-            return (Data(bytes), try SchemaStorage.load(db.sql))
-        }
-        signer = TokenSigner(secret: secret)
-        nidSalt = signer.derived("notification IDs")
-        cachedCatalog = Mutex(catalog)
-        assets = AssetStore(root: assetsDirectory)
-        let (hasStatistics, count) = try pool.read { db in
-            (try db.tableExists("sqlite_stat1"), try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM record_counts") ?? 0)
-        }
-        statistics.withLock { $0 = (hasStatistics ? 0 : count, count) }
-        noteWrites(0)
-        // A bulk import that died left a type without its indexes: build them before anything is served.
-        try buildDeferredIndexes()
+        return pool
+    }
+
+    /// Closes the environment's database once the work inside it is done (see `GatedDatabase`).
+    func close() {
+        try? pool?.close()
     }
 
     // MARK: planner statistics
@@ -117,18 +160,18 @@ public final class EnvironmentStore: Sendable {
             s.writes = 0
             return true
         }
-        guard due else { return }
+        guard due, let pool else { return }
         try? pool.write { db in try db.execute(sql: "PRAGMA analysis_limit = 400; ANALYZE") }
     }
 
     // MARK: catalog
 
     /// The catalog as of this transaction: reloaded only when another writer (or process) changed the schema.
-    func catalog(_ db: Database) throws -> Catalog {
-        let generation = try SchemaStorage.generation(db.sql)
+    func catalog(_ s: any SQLSession) throws -> Catalog {
+        let generation = try SchemaStorage.generation(s)
         let cached = cachedCatalog.withLock { $0 }
         if cached.generation == generation { return cached }
-        let fresh = try SchemaStorage.load(db.sql)
+        let fresh = try SchemaStorage.load(s)
         publish(fresh)
         return fresh
     }
@@ -137,16 +180,43 @@ public final class EnvironmentStore: Sendable {
         cachedCatalog.withLock { if $0.generation < c.generation { $0 = c } }
     }
 
+    /// The SQLite pool, for the code not yet written for both backends: on PostgreSQL it answers that the
+    /// feature is not there yet, as a readable error.
+    func sqlitePool() throws(StratusError) -> GatedDatabase<DatabasePool> {
+        guard let pool else { throw StratusError.badRequest("this is not available on PostgreSQL yet (schemas and zones are)") }
+        return pool
+    }
+
     func read<T>(_ body: (Database, Catalog) throws -> T) throws(StratusError) -> T {
-        try guarded { try pool.read { db in try body(db, try catalog(db)) } }
+        let pool = try sqlitePool()
+        return try guarded { try pool.read { db in try body(db, try catalog(db.sql)) } }
     }
 
     /// A write transaction with the catalog; a changed catalog is published once the transaction commits.
     func write<T>(_ body: (Database, inout Catalog) throws -> T) throws(StratusError) -> T {
+        let pool = try sqlitePool()
         let (result, catalog) = try guarded {
             try pool.write { db -> (T, Catalog) in
-                var c = try self.catalog(db)
+                var c = try self.catalog(db.sql)
                 let r = try body(db, &c)
+                return (r, c)
+            }
+        }
+        publish(catalog)
+        return result
+    }
+
+    /// `read`, on either backend.
+    func readSQL<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T {
+        try guarded { try database.read { s in try body(s, try catalog(s)) } }
+    }
+
+    /// `write`, on either backend.
+    func writeSQL<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T {
+        let (result, catalog) = try guarded {
+            try database.write { s -> (T, Catalog) in
+                var c = try self.catalog(s)
+                let r = try body(s, &c)
                 return (r, c)
             }
         }
@@ -156,16 +226,18 @@ public final class EnvironmentStore: Sendable {
 
     /// Frees what every connection of this environment holds in its page cache (benchmarks give the next phase's
     /// side the whole cache budget this way).
-    public func releaseMemory() { pool.releaseMemory() }
+    public func releaseMemory() { pool?.releaseMemory() }
 
     /// Copies the write-ahead log into the database file and empties it (what SQLite does by itself every 1,000
     /// pages; a benchmark does it before a figure so that one phase does not pay for the last one's writes).
     public func checkpoint() throws(StratusError) {
+        guard let pool else { return }
         try guarded { try pool.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
     }
 
     /// SQLite's own consistency check of this environment's file: "ok" when intact.
     public func integrityCheck() throws(StratusError) -> String {
-        try guarded { try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") } }
+        guard let pool else { return "not checked here: PostgreSQL checks its own pages (see amcheck)" }
+        return try guarded { try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") } }
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 import StratusModel
@@ -105,8 +106,7 @@ public final class RecordStore: Sendable {
                 }
             }
         }
-        // Record storage on PostgreSQL is not built yet: there the container is registered and nothing opened.
-        if postgres == nil { for env in Environment.allCases { _ = try environment(id, env) } }
+        for env in Environment.allCases { _ = try environment(id, env) }
     }
 
     public func containers() throws(StratusError) -> [ContainerInfo] {
@@ -133,8 +133,17 @@ public final class RecordStore: Sendable {
                 }
             }
         }
-        open.withLock { cache in for env in Environment.allCases { cache["\(id.rawValue)/\(env.rawValue)"] = nil } }
+        let closing = open.withLock { cache in Environment.allCases.compactMap { env in cache.removeValue(forKey: "\(id.rawValue)/\(env.rawValue)") } }
+        for env in closing { env.close() }
         credentialsChanged()
+        // On PostgreSQL the environments are schemas: they go in one statement each, records, types and all.
+        if let postgres {
+            try guarded {
+                try postgres.withConnection { c in
+                    for env in Environment.allCases { try c.executeScript("DROP SCHEMA IF EXISTS \(PostgresIdentifier.quoted(Self.schemaName(id, env))) CASCADE") }
+                }
+            }
+        }
         if dataDirectory != nil { try? FileManager.default.removeItem(at: directory(of: id)) }
     }
 
@@ -146,7 +155,7 @@ public final class RecordStore: Sendable {
     public func close() {
         let envs = open.withLock { o in defer { o.removeAll() }; return Array(o.values) }
         // Each closes once the operations inside it are done (see GatedDatabase).
-        for env in envs { try? env.pool.close() }
+        for env in envs { env.close() }
         invalidation.stop()
         control.close()
         postgres?.close()
@@ -163,16 +172,23 @@ public final class RecordStore: Sendable {
         return try opening.withLock { _ throws(StratusError) -> EnvironmentStore in
             if let s = open.withLock({ $0[key] }) { return s }
             guard try containerExists(id) else { throw StratusError(.notFound, "container \(id) does not exist") }
-            guard postgres == nil else { throw StratusError.badRequest("records on PostgreSQL are not available yet: this store keeps containers, credentials and keys there") }
             let dir = directory(of: id)
+            let backend: EnvironmentStore.Backend = postgres.map { .postgres(pool: $0, schema: Self.schemaName(id, env)) }
+                ?? .sqlite(file: dir.appendingPathComponent("\(env.rawValue).sqlite"), durability: durability)
             let store = try guarded {
-                try EnvironmentStore(container: id, environment: env, file: dir.appendingPathComponent("\(env.rawValue).sqlite"),
-                                     assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), durability: durability, quotaBytes: quotaBytes,
+                try EnvironmentStore(container: id, environment: env, backend: backend,
+                                     assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), quotaBytes: quotaBytes,
                                      notificationRetention: notificationRetention, bell: bell, autoIndexPolicy: autoIndexPolicy)
             }
             open.withLock { $0[key] = store }
             return store
         }
+    }
+
+    /// The PostgreSQL schema of a container environment: `e_` and 24 hex digits of a hash of its identity (container
+    /// identifiers can be longer than PostgreSQL's 63-byte names, and may hold any character).
+    static func schemaName(_ id: ContainerID, _ env: Environment) -> String {
+        "e_" + Secrets.hex(SHA256.hash(data: Data("\(id.rawValue)/\(env.rawValue)".utf8))).prefix(24)
     }
 
     // MARK: schema lifecycle

@@ -10,7 +10,7 @@ import StratusModel
 /// every filter answers the same as after a record-by-record load.
 @Suite struct BulkLoadTests {
     static func indexes(_ env: EnvironmentStore) throws -> Set<String> {
-        Set(try env.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 't*_f*_i'") })
+        Set(try env.pool!.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 't*_f*_i'") })
     }
 
     static let queries: [(Query, Int)] = [

@@ -245,15 +245,15 @@ import Testing
 
             // Disk full: SQLite may grow the file by only a few pages.
             let full = try open(AutoIndexPolicy(retryFailedAfter: 0))
-            try full.pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }  // no free pages left from the index dropped above
-            let pages = try full.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count")! }
-            try full.pool.write { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 12)") }
+            try full.pool!.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }  // no free pages left from the index dropped above
+            let pages = try full.pool!.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count")! }
+            try full.pool!.write { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 12)") }
             #expect(throws: StratusError.self) { try full.buildAutoIndex(for: QueryShape(Self.listing)) }
             #expect(try full.autoIndexes().isEmpty)
-            let leftovers = try full.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 't%\\_auto\\_%' ESCAPE '\\'") }
+            let leftovers = try full.pool!.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 't%\\_auto\\_%' ESCAPE '\\'") }
             #expect(leftovers.isEmpty, "\(leftovers)")
             #expect(full.autoIndexFailures.withLock { $0.keys.contains(QueryShape(Self.listing).description) })
-            try full.pool.write { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+            try full.pool!.write { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
             _ = try f.one(.forceUpdate, StoredRecord(recordName: "r000003", recordType: "Item", fields: ["count": .int64(1)]), in: full)
             #expect(try full.buildAutoIndex(for: QueryShape(Self.listing)).isReady)
             #expect(try full.integrityCheck() == "ok")

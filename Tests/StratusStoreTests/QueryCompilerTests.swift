@@ -16,8 +16,8 @@ import Testing
         """
 
     private func plan(_ f: Fixture, _ query: Query, marker: [DatabaseValue]? = nil) throws -> String {
-        try f.prod.pool.read { db in
-            let catalog = try f.prod.catalog(db)
+        try f.prod.pool!.read { db in
+            let catalog = try f.prod.catalog(db.sql)
             var compiler = QueryCompiler(type: catalog.type(named: "Item")!, environment: .production, desiredKeys: nil)
             let compiled = try compiler.compile(query, zoneCondition: "t.zone_id = ?", zoneArguments: [1.databaseValue], after: marker)
             return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + compiled.sql, arguments: StatementArguments(compiled.arguments))

@@ -167,6 +167,87 @@ enum EnvironmentMigrations {
                 ALTER TABLE auto_indexes ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        for step in shared.steps { m.registerMigration(step.name) { db in try step.apply(db.sql) } }
+        return m
+    }
+}
+
+extension EnvironmentMigrations {
+    /// Steps written once for both backends, after the SQLite-only history above (v1…v11).
+    static var shared: SQLMigrations {
+        var m = SQLMigrations()
+        // The environment's signing secret moves out of `meta`, whose values are integers on PostgreSQL.
+        m.add("v12-secrets") { s in
+            try s.script(s.dialect.ddl("CREATE TABLE secrets(name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID"))
+            if s.dialect == .sqlite {
+                try s.script("INSERT INTO secrets(name, value) SELECT 'environment', value FROM meta WHERE key = 'secret'; DELETE FROM meta WHERE key = 'secret'")
+            }
+        }
+        return m
+    }
+
+    /// A PostgreSQL environment's tables as SQLite's reach them after v11, in one step (PostgreSQL has no history
+    /// to replay), then the shared steps. `"user"` is quoted: it is a reserved word there.
+    static var postgres: SQLMigrations {
+        var m = SQLMigrations()
+        m.add("pg-v11", ddl: """
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER);
+            CREATE TABLE zones(
+                id INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
+                atomic INTEGER NOT NULL, change_seq INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);
+            CREATE UNIQUE INDEX zones_name ON zones(scope, owner, name);
+            CREATE INDEX zones_changes ON zones(scope, owner, change_seq);
+            CREATE TABLE record_types(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, grants TEXT NOT NULL);
+            CREATE TABLE fields(
+                id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL REFERENCES record_types(id) ON DELETE CASCADE,
+                name TEXT NOT NULL, scalar TEXT NOT NULL, is_list INTEGER NOT NULL, encrypted INTEGER NOT NULL,
+                number_preferred INTEGER NOT NULL, indexes INTEGER NOT NULL, position INTEGER NOT NULL, UNIQUE(type_id, name));
+            CREATE TABLE roles(name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+            CREATE TABLE record_log(
+                zone_id INTEGER NOT NULL, seq INTEGER NOT NULL, record_name TEXT NOT NULL,
+                type_id INTEGER NOT NULL, record_id INTEGER NOT NULL, deleted INTEGER NOT NULL, PRIMARY KEY(zone_id, seq));
+            CREATE UNIQUE INDEX record_log_name ON record_log(zone_id, record_name);
+            CREATE TABLE cascade_refs(target_zone INTEGER NOT NULL, target_name TEXT NOT NULL, source_type INTEGER NOT NULL, source_id INTEGER NOT NULL);
+            CREATE INDEX cascade_refs_target ON cascade_refs(target_zone, target_name);
+            CREATE INDEX cascade_refs_source ON cascade_refs(source_type, source_id);
+            CREATE TABLE assets(checksum TEXT PRIMARY KEY, size INTEGER NOT NULL, refs INTEGER NOT NULL, created_at INTEGER NOT NULL);
+            CREATE TABLE deployments(id INTEGER PRIMARY KEY, deployed_at INTEGER NOT NULL, deployed_by TEXT NOT NULL, changes TEXT NOT NULL);
+            INSERT INTO meta(key, value) VALUES ('schema_generation', 1), ('next_seq', 1);
+            CREATE TABLE role_members(role TEXT NOT NULL, "user" TEXT NOT NULL, PRIMARY KEY(role, "user"));
+            CREATE TABLE subscriptions(scope TEXT NOT NULL, owner TEXT NOT NULL, subscription_id TEXT NOT NULL, document TEXT NOT NULL,
+                created_at INTEGER NOT NULL, spec TEXT, PRIMARY KEY(scope, owner, subscription_id));
+            CREATE TABLE record_counts(zone_id INTEGER NOT NULL, type_id INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(zone_id, type_id));
+            CREATE TABLE courier_tokens(token TEXT PRIMARY KEY, "user" TEXT NOT NULL, created_at INTEGER NOT NULL, delivered_through INTEGER NOT NULL);
+            CREATE TABLE webhooks(id INTEGER PRIMARY KEY, url TEXT NOT NULL, record_types TEXT NOT NULL, secret TEXT NOT NULL,
+                enabled INTEGER NOT NULL DEFAULT 1, failures INTEGER NOT NULL DEFAULT 0, last_status TEXT, last_delivery_at INTEGER,
+                created_at INTEGER NOT NULL);
+            CREATE TABLE webhook_deliveries(id INTEGER PRIMARY KEY, webhook_id INTEGER NOT NULL, nid TEXT NOT NULL, payload TEXT NOT NULL,
+                state TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+                created_at INTEGER NOT NULL, last_error TEXT);
+            CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_at);
+            CREATE TABLE notification_batches(id INTEGER PRIMARY KEY, created_at INTEGER NOT NULL, users TEXT NOT NULL, entries TEXT NOT NULL);
+            CREATE INDEX notification_batches_age ON notification_batches(created_at);
+            CREATE TABLE shares(id INTEGER PRIMARY KEY AUTOINCREMENT, zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, root_name TEXT,
+                short_guid TEXT NOT NULL UNIQUE, public_permission TEXT NOT NULL, change_tag TEXT NOT NULL,
+                created_ts INTEGER NOT NULL, created_by TEXT NOT NULL, modified_ts INTEGER NOT NULL, modified_by TEXT NOT NULL);
+            CREATE UNIQUE INDEX shares_name ON shares(zone_id, record_name);
+            CREATE UNIQUE INDEX shares_root ON shares(zone_id, root_name);
+            CREATE TABLE share_participants(share_id INTEGER NOT NULL, "user" TEXT NOT NULL, email TEXT, permission TEXT NOT NULL,
+                type TEXT NOT NULL, status TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY(share_id, "user"));
+            CREATE INDEX share_participants_user ON share_participants("user", status);
+            CREATE TABLE record_links(zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, parent TEXT, share_id INTEGER, PRIMARY KEY(zone_id, record_name));
+            CREATE INDEX record_links_parent ON record_links(zone_id, parent) WHERE parent IS NOT NULL;
+            CREATE INDEX record_links_share ON record_links(share_id) WHERE share_id IS NOT NULL;
+            CREATE TABLE shared_zone_log("user" TEXT NOT NULL, zone_id INTEGER NOT NULL, seq INTEGER NOT NULL, removed INTEGER NOT NULL,
+                PRIMARY KEY("user", zone_id));
+            CREATE INDEX shared_zone_log_seq ON shared_zone_log("user", seq);
+            CREATE TABLE query_shapes(shape TEXT PRIMARY KEY, record_type TEXT NOT NULL, calls INTEGER NOT NULL, micros INTEGER NOT NULL,
+                steps INTEGER NOT NULL, rows INTEGER NOT NULL, p50_us INTEGER NOT NULL, p99_us INTEGER NOT NULL, last_at INTEGER NOT NULL,
+                sql TEXT NOT NULL, spec TEXT NOT NULL);
+            CREATE TABLE auto_indexes(name TEXT PRIMARY KEY, type_id INTEGER NOT NULL, spec TEXT NOT NULL, pinned INTEGER NOT NULL DEFAULT 0,
+                created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL, built_through INTEGER, bytes INTEGER NOT NULL DEFAULT 0);
+            """)
+        for step in shared.steps { m.add(step.name, step.apply) }
         return m
     }
 }

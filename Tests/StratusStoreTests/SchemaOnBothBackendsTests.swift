@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import StratusTestSupport
+@testable import StratusModel
+@testable import StratusStore
+
+/// Schemas behave alike on SQLite and PostgreSQL: import, plan, deploy with history, refusals, roles and reset,
+/// with each backend's own tables behind the declared indexes.
+@Suite struct SchemaOnBothBackendsTests {
+    static let first = """
+        DEFINE SCHEMA
+            CREATE ROLE Editor;
+            RECORD TYPE Place (
+                "___recordID" REFERENCE QUERYABLE,
+                name STRING QUERYABLE SORTABLE,
+                notes STRING SEARCHABLE,
+                tags LIST<STRING> QUERYABLE,
+                visits LIST<INT64> QUERYABLE,
+                spot LOCATION QUERYABLE,
+                rating DOUBLE SORTABLE,
+                photo ASSET,
+                GRANT READ TO "_world", GRANT WRITE TO Editor
+            );
+        """
+
+    @Test(arguments: Backend.allCases) func importDeployRolesAndReset(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            let c = try ContainerID("iCloud.com.example.Schemas")
+            try store.createContainer(c)
+            try store.importSchema(try SchemaParser.parse(Self.first), into: c)
+            let dev = try store.environment(c, .development)
+            #expect(try dev.schema().recordType(named: "Place")?.field(named: "notes")?.indexes == [.searchable])
+            let plan = try store.deployPlan(c)
+            #expect(plan.changes.map(\.description).sorted() == ["add record type Place (7 fields)", "add role Editor"])
+            try store.deploy(c, by: "ada@example.com")
+            let prod = try store.environment(c, .production)
+            #expect(try prod.schema() == dev.schema())
+            #expect(try prod.deployments().map(\.deployedBy) == ["ada@example.com"])
+            #expect(try store.deployPlan(c).isEmpty)
+
+            // Change indexes, add and remove fields in Development: additive changes deploy, losing Production's field is refused.
+            try store.importSchema(try SchemaParser.parse("""
+                DEFINE SCHEMA
+                    CREATE ROLE Editor;
+                    RECORD TYPE Place (
+                        "___recordID" REFERENCE QUERYABLE,
+                        name STRING QUERYABLE SORTABLE SEARCHABLE,
+                        notes STRING,
+                        tags LIST<STRING> QUERYABLE,
+                        visits LIST<INT64> QUERYABLE,
+                        spot LOCATION QUERYABLE,
+                        rating DOUBLE SORTABLE,
+                        photo ASSET,
+                        added TIMESTAMP QUERYABLE,
+                        GRANT READ TO "_world", GRANT WRITE TO Editor
+                    );
+                """), into: c)
+            #expect(try dev.schema().recordType(named: "Place")?.field(named: "added") != nil)
+            let refused = try? store.importSchema(try SchemaParser.parse(Self.first.replacingOccurrences(of: "rating DOUBLE SORTABLE,", with: "")), into: c)
+            #expect(refused == nil || refused?.refusals.isEmpty == false, "removing a field Production has is refused")
+            #expect(try dev.schema().recordType(named: "Place")?.field(named: "rating") != nil)
+
+            try dev.assignRole("Editor", to: "_alice")
+            #expect(try dev.roles(of: "_alice") == ["Editor"] && dev.members(of: "Editor") == ["_alice"])
+            try dev.removeRole("Editor", from: "_alice")
+            #expect(try dev.roles(of: "_alice").isEmpty)
+
+            try store.resetDevelopment(c)
+            #expect(try dev.schema() == prod.schema())
+            if backend == .postgres, let url = (store.postgres?.url) {
+                // Each environment is a schema holding a table per record type and PostgreSQL's own index tables.
+                let schema = RecordStore.schemaName(c, .production)
+                let tables = try TestPostgres.psql(url, "SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = '\(schema)' AND table_name LIKE 't%'")
+                #expect(tables == "t1,t1_f3_fts,t1_f4_l,t1_f5_l,t1_f6_geo", "\(tables)")
+                try store.deleteContainer(c)
+                #expect(try TestPostgres.psql(url, "SELECT count(*) FROM information_schema.schemata WHERE schema_name = '\(schema)'") == "0")
+            }
+        }
+    }
+}
