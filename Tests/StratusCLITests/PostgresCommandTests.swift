@@ -22,6 +22,18 @@ import StratusTestSupport
         #expect(tokens.stdout.contains("\tci\tactive"), "\(tokens.stdout)")
         // The rows are PostgreSQL's, in the schema `stratus`.
         #expect(try TestPostgres.psql(db.url, "SELECT id FROM stratus.containers") == c)
+
+        // Schemas: import into Development, deploy, export Production.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pg-schema-\(UUID().uuidString).ckdb")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "DEFINE SCHEMA RECORD TYPE Note ( title STRING QUERYABLE SORTABLE, body STRING SEARCHABLE, GRANT READ TO \"_world\" );"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let imported = try await Executables.run("stratus", ["schema", "import", "--container", c, "--file", file.path, "--database-url", db.url])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let deployed = try await Executables.run("stratus", ["schema", "deploy", "--container", c, "--database-url", db.url])
+        #expect(deployed.status == 0 && deployed.stdout.contains("add record type Note"), "\(deployed.stdout) \(deployed.stderr)")
+        let exported = try await Executables.run("stratus", ["schema", "export", "--container", c, "--environment", "production", "--database-url", db.url])
+        #expect(exported.stdout.contains("title STRING QUERYABLE SORTABLE") && exported.stdout.contains("body  STRING SEARCHABLE"), "\(exported.stdout)")
     }
 
     @Test func anUnreachableDatabaseIsAReadableError() async throws {
