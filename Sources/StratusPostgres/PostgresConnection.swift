@@ -11,6 +11,9 @@ public final class PostgresConnection: @unchecked Sendable {
     private var prepared: [String: String] = [:]
     public let url: String
 
+    /// No statement runs longer than this (a request must never hang on a lock or a runaway query).
+    public static let statementTimeoutMilliseconds = 30_000
+
     public init(url: String, connectTimeoutSeconds: Int = 5) throws(PostgresError) {
         self.url = url
         // libpq takes URLs and key=value strings; the timeout keeps a start from hanging on an unreachable host.
@@ -22,8 +25,8 @@ public final class PostgresConnection: @unchecked Sendable {
             conn = nil
             throw PostgresError(.unavailable, "cannot connect to PostgreSQL: \(Self.redacted(message))")
         }
-        // Identifiers and text are compared byte-wise (COLLATE "C" where it matters); numbers go binary.
         _ = PQsetClientEncoding(conn, "UTF8")
+        try executeScript("SET statement_timeout = \(Self.statementTimeoutMilliseconds)")
     }
 
     deinit { if let conn { PQfinish(conn) } }

@@ -11,6 +11,8 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         case constraint
         /// Every pooled connection stayed busy for the whole wait.
         case poolTimeout
+        /// A statement ran past the connection's `statement_timeout` (SQLSTATE 57014): the request gives up.
+        case timeout
         /// Anything else: a bug or a schema mismatch, never the client's fault.
         case other
     }
@@ -30,6 +32,7 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
     static func kind(ofSQLState s: String?) -> Kind {
         guard let s else { return .unavailable }
         if s == "40001" || s == "40P01" { return .retryable }
+        if s == "57014" { return .timeout }
         if s.hasPrefix("23") { return .constraint }
         if s.hasPrefix("08") || s.hasPrefix("57P0") || s == "53300" { return .unavailable }
         return .other

@@ -142,6 +142,36 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         #expect(Date().timeIntervalSince(revoked) < 0.5)
     }
 
+    /// PostgreSQL restarting under a store: requests meanwhile get SERVICE_UNAVAILABLE (with retryAfter), never a
+    /// crash or a hang, and the store carries on by itself once it is back.
+    @Test func aRestartingPostgresIsServiceUnavailableThenHeals() async throws {
+        guard TestPostgres.url != nil else { #expect(!TestPostgres.required); return }
+        let cluster = try ThrowawayPostgres()
+        defer { cluster.stop() }
+        try await offPool {
+            let store = try RecordStore(databaseURL: cluster.url, poolSize: 2)
+            defer { store.close() }
+            let c = try ContainerID("iCloud.com.example.Restart")
+            try store.createContainer(c)
+            let (_, secret) = try store.createAPIToken(container: c, environment: .development, name: "t")
+            try ThrowawayPostgres.run(["stop-keep", cluster.directory])
+            do {
+                _ = try store.containers()
+                Issue.record("a request with PostgreSQL down succeeded")
+            } catch let e as StratusError {
+                #expect(e.code == .serviceUnavailable && e.retryAfter != nil, "\(e)")
+            }
+            try ThrowawayPostgres.run(["start-again", cluster.directory])
+            var healed = false
+            for _ in 0..<50 where !healed {
+                healed = (try? store.containers().map(\.id)) == [c]
+                if !healed { usleep(100_000) }
+            }
+            #expect(healed, "the store reconnects by itself")
+            #expect(try store.authenticateAPIToken(secret) != nil)
+        }
+    }
+
     @Test func anUnreachablePostgresIsServiceUnavailable() async throws {
         guard TestPostgres.url != nil else { #expect(!TestPostgres.required); return }
         try await offPool {

@@ -46,7 +46,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     deinit { stop() }
 
     @discardableResult
-    static func run(_ arguments: [String]) throws -> String {
+    public static func run(_ arguments: [String]) throws -> String {
         let p = ChildProcess()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
         p.arguments = [TestPostgres.script] + arguments

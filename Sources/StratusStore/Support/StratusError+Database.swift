@@ -22,7 +22,7 @@ extension StratusError {
             switch e.kind {
             // A lost or restarting PostgreSQL: the client retries after a second, as CloudKit asks.
             case .unavailable: return StratusError(.serviceUnavailable, "the database is unavailable; try again", retryAfter: 1)
-            case .poolTimeout, .retryable: return StratusError(.tryAgainLater, "the database is busy; try again", retryAfter: 1)
+            case .poolTimeout, .retryable, .timeout: return StratusError(.tryAgainLater, "the database is busy; try again", retryAfter: 1)
             case .constraint: return StratusError(.exists, "the item already exists")
             case .other: return StratusError(.internalError, "storage error: \(e)")
             }
