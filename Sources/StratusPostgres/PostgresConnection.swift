@@ -14,7 +14,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// No statement runs longer than this (a request must never hang on a lock or a runaway query).
     public static let statementTimeoutMilliseconds = 30_000
 
-    public init(url: String, connectTimeoutSeconds: Int = 5) throws(PostgresError) {
+    public init(url: String, connectTimeoutSeconds: Int = 5, statementTimeoutMilliseconds: Int = PostgresConnection.statementTimeoutMilliseconds) throws(PostgresError) {
         self.url = url
         // libpq takes URLs and key=value strings; the timeout keeps a start from hanging on an unreachable host.
         let conninfo = Self.withTimeout(url, seconds: connectTimeoutSeconds)
@@ -26,7 +26,7 @@ public final class PostgresConnection: @unchecked Sendable {
             throw PostgresError(.unavailable, "cannot connect to PostgreSQL: \(Self.redacted(message))")
         }
         _ = PQsetClientEncoding(conn, "UTF8")
-        try executeScript("SET statement_timeout = \(Self.statementTimeoutMilliseconds)")
+        try executeScript("SET statement_timeout = \(statementTimeoutMilliseconds)")
     }
 
     deinit { if let conn { PQfinish(conn) } }

@@ -65,6 +65,17 @@ import StratusTestSupport
         #expect(try c.scalar("SELECT count(*) FROM u") == .int64(1))
     }
 
+    @Test func aStatementPastItsTimeoutIsCancelled() throws {
+        guard let url = TestPostgres.url else { #expect(!TestPostgres.required); return }
+        let c = try PostgresConnection(url: url, statementTimeoutMilliseconds: 200)
+        let started = Date()
+        do { try c.execute("SELECT pg_sleep(5)"); Issue.record("the statement ran to its end") } catch let e as PostgresError {
+            #expect(e.kind == .timeout && e.sqlState == "57014")
+        }
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(try c.scalar("SELECT 1") == .int64(1), "the connection stays usable")
+    }
+
     @Test func aSerializationFailureIsRetriedInsideTheTransaction() async throws {
         guard let url = TestPostgres.url else { #expect(!TestPostgres.required); return }
         let setup = try PostgresConnection(url: url)
