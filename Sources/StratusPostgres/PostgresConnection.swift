@@ -142,10 +142,19 @@ public final class PostgresConnection: @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// The prepared statement for `sql`, preparing it on this connection the first time.
+    /// How many prepared statements a connection keeps before it drops them all and starts again.
+    static let preparedLimit = 2_000
+
+    /// The prepared statement for `sql`, preparing it on this connection the first time. PostgreSQL plans it again
+    /// by itself when a table it reads changes or the transaction's `search_path` names another schema.
     private func statementName(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
         guard let conn else { throw PostgresError(.unavailable, "connection is closed") }
+        // Statements naming tables by type (t1, t2, …) or holding IN lists vary without end: the cache is bounded.
+        if prepared.count >= Self.preparedLimit {
+            try executeScript("DEALLOCATE ALL")
+            prepared.removeAll(keepingCapacity: true)
+        }
         let name = "s\(prepared.count + 1)"
         // Parameter types left to the server (0) where the value is NULL; otherwise the value's own type.
         let types = parameters.map { $0.typeOID }

@@ -20,7 +20,9 @@ struct SQLMigrations {
     }
 
     func migrate(_ db: PostgresDatabase) throws {
-        try db.createSchema()
+        // Two nodes may create the schema at once: the loser's error is harmless (the steps below fail loudly if
+        // the schema truly is not there).
+        try? db.createSchema()
         try db.write { s in
             // One migrator at a time across every node on this database.
             try s.execute("SELECT pg_advisory_xact_lock(?)", Int64(7_173_001))
