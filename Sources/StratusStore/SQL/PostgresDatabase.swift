@@ -35,11 +35,11 @@ struct PostgresSession: SQLSession {
     var dialect: SQLDialect { .postgres }
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-        try connection.execute(dialect.placeholders(sql), arguments.map(\.postgresValue))
+        try connection.execute(dialect.placeholders(sql), arguments.map { $0.postgresValue })
     }
 
     func each(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
-        try connection.query(dialect.placeholders(sql), arguments.map(\.postgresValue)) { row in try body(row) }
+        try connection.query(dialect.placeholders(sql), arguments.map { $0.postgresValue }) { row in try body(row) }
     }
 
     func script(_ sql: String) throws { try connection.executeScript(sql) }

@@ -14,20 +14,20 @@ protocol SQLSession {
 
 extension SQLSession {
     @discardableResult func execute(_ sql: String, _ arguments: SQLBindable...) throws -> Int {
-        try execute(sql, arguments.map(\.sqlValue))
+        try execute(sql, arguments.map { $0.sqlValue })
     }
 
     /// Every row, mapped.
     func all<T>(_ sql: String, _ arguments: [SQLBindable] = [], _ map: (any SQLRow) throws -> T?) throws -> [T] {
         var out: [T] = []
-        try each(sql, arguments.map(\.sqlValue)) { row in if let v = try map(row) { out.append(v) } }
+        try each(sql, arguments.map { $0.sqlValue }) { row in if let v = try map(row) { out.append(v) } }
         return out
     }
 
     /// The first row, mapped.
     func one<T>(_ sql: String, _ arguments: [SQLBindable] = [], _ map: (any SQLRow) throws -> T?) throws -> T? {
         var out: T?
-        try each(sql, arguments.map(\.sqlValue)) { row in if out == nil { out = try map(row) } }
+        try each(sql, arguments.map { $0.sqlValue }) { row in if out == nil { out = try map(row) } }
         return out
     }
 

@@ -20,13 +20,13 @@ struct SQLiteSession: SQLSession {
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         let statement = try db.cachedStatement(sql: sql)
-        try statement.execute(values: arguments.map(\.databaseValue))
+        try statement.execute(values: arguments.map { $0.databaseValue })
         return db.changesCount
     }
 
     func each(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
         let statement = try db.cachedStatement(sql: sql)
-        statement.bind(values: arguments.map(\.databaseValue))
+        statement.bind(values: arguments.map { $0.databaseValue })
         let cursor = try Row.fetchCursor(statement)
         while let row = try cursor.next() { try body(SQLiteRow(row: row)) }
     }
