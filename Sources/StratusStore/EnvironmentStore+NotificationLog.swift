@@ -55,7 +55,7 @@ extension EnvironmentStore {
         let key = bellKey(user)
         let salt = nidSalt
         return try write { db, _ in
-            let batch = try NotificationOutbox.nextBatch(db)
+            let batch = try NotificationOutbox.nextBatch(db.sql)
             let nid = NotificationBatch.nid(salt: salt, position: NotificationBatch.position(batch: batch, index: 0))
             // `ck.test` marks it (after `nid` in key order, as `render` places a member that is not fet/met).
             let aps = PayloadJSON.object([("alert", .object([("body", .string(text))]))]).text

@@ -7,14 +7,14 @@ extension EnvironmentStore {
     public static let defaultNotificationRetention: Int64 = 7 * 24 * 3600 * 1000
 
     /// The outbox for a write, or nil when no subscription exists (then a write does no notification work at all).
-    func outbox(_ db: Database) throws -> NotificationOutbox? {
+    func outbox(_ db: any SQLSession) throws -> NotificationOutbox? {
         let index: SubscriptionIndex
         if let cached = subscriptionIndex.withLock({ $0 }) { index = cached } else {
             let decoder = JSONDecoder()
-            let entries = try Row.fetchAll(db, sql: "SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL").compactMap { row -> SubscriptionIndex.Entry? in
-                guard let scope = DatabaseScope(rawValue: row[0]), let spec: String = row[2],
+            let entries = try db.all("SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL") { row -> SubscriptionIndex.Entry? in
+                guard let scope = DatabaseScope(rawValue: row.string(0) ?? ""), let spec = row.string(2),
                       let s = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { return nil }
-                return SubscriptionIndex.Entry(owner: row[1], scope: scope, subscription: s)
+                return SubscriptionIndex.Entry(owner: row.string(1) ?? "", scope: scope, subscription: s)
             }
             index = SubscriptionIndex(entries)
             subscriptionIndex.withLock { $0 = index }

@@ -33,14 +33,14 @@ extension EnvironmentStore {
             if database.scope == .shared {
                 (zone, access) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
             } else {
-                zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
+                zone = try ZoneRow.resolve(db.sql, database, zoneID, seq: &seq)
             }
             try seq.save(db.sql)
             var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: access?.ownerDatabase ?? database, actor: actor,
                                           caller: caller, receipts: requireAssetReceipts ? signer : nil)
             writer.access = access
             writer.users = users
-            writer.outbox = try outbox(db)
+            writer.outbox = try outbox(db.sql)
             writer.deferredTypes = deferredTypes.withLock { $0 }
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)
@@ -83,7 +83,7 @@ extension EnvironmentStore {
             }
             try writer.finish()
             if let o = writer.outbox, o.appended > 0 { try dropExpiredNotifications(db) }
-            try writer.outbox?.finish(db)
+            try writer.outbox?.finish(db.sql)
             if writer.outbox?.spent.isEmpty == false { subscriptionsChanged() }
             catalog = writer.catalog
             return (results, writer.releasedAssets)
@@ -138,7 +138,7 @@ extension EnvironmentStore {
     func addLinks(_ records: inout [String: StoredRecord], zone: ZoneRow, _ db: Database) throws {
         guard !records.isEmpty, try ShareRows.zoneHasLinks(db, zone: zone.id) else { return }
         for name in Array(records.keys) {
-            guard let link = try ShareRows.link(db, zone: zone.id, name: name) else { continue }
+            guard let link = try ShareRows.link(db.sql, zone: zone.id, name: name) else { continue }
             records[name]?.parent = link.parent
             if link.shareID != nil { records[name]?.share = try ShareRows.find(db, zone: zone, root: name)?.share.recordName }
         }

@@ -33,7 +33,7 @@ extension EnvironmentStore {
             let (zone, access) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
             return (zone, access)
         }
-        guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
+        guard let zone = try ZoneRow.find(db.sql, database, zoneID.zoneName) else {
             if zoneID.isDefault { return (nil, nil) }
             throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
         }
@@ -175,7 +175,7 @@ extension EnvironmentStore {
     public func rootRecordType(of share: Share) throws(StratusError) -> String? {
         guard let root = share.rootRecordName else { return nil }
         return try read { db, catalog in
-            guard let zone = try ZoneRow.find(db, .privateDatabase(of: share.zoneID.ownerRecordName ?? ""), share.zoneID.zoneName),
+            guard let zone = try ZoneRow.find(db.sql, .privateDatabase(of: share.zoneID.ownerRecordName ?? ""), share.zoneID.zoneName),
                   let typeID = try Int64.fetchOne(db, sql: "SELECT type_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", arguments: [zone.id, root])
             else { return nil }
             return catalog.type(id: typeID)?.name

@@ -48,10 +48,13 @@ extension EnvironmentStore {
 
     /// Enabled webhooks, cached for a second so a `stratus webhook` change made beside a running server applies
     /// within a second, without a query on every write.
-    func liveWebhooks(_ db: Database) throws -> [Webhook] {
+    func liveWebhooks(_ s: any SQLSession) throws -> [Webhook] {
         let now = ContinuousClock.now
         if let (at, hooks) = webhookCache.withLock({ $0 }), now - at < .seconds(1) { return hooks }
-        let hooks = try Row.fetchAll(db, sql: "SELECT * FROM webhooks WHERE enabled = 1").map(Self.webhook)
+        let hooks = try s.all("SELECT id, url, record_types, enabled, failures, last_status, last_delivery_at, created_at FROM webhooks WHERE enabled = 1") { r in
+            Webhook(id: r.int64(0) ?? 0, url: r.string(1) ?? "", recordTypes: (try? JSONDecoder().decode([String].self, from: Data((r.string(2) ?? "[]").utf8))) ?? [],
+                    enabled: r.bool(3) ?? false, failures: Int(r.int64(4) ?? 0), lastStatus: r.string(5), lastDeliveryAt: r.int64(6), createdAt: r.int64(7) ?? 0)
+        }
         webhookCache.withLock { $0 = (now, hooks) }
         return hooks
     }

@@ -7,16 +7,20 @@ extension EnvironmentStore {
     func zoneSyncToken(_ z: ZoneRow) -> String { SyncToken.zone(signer, zoneRowID: z.id, seq: z.changeSeq) }
 
     public func zones(in database: DatabaseID) throws(StratusError) -> [RecordZone] {
-        try read { db, _ in
-            // The shared database lists the zones others share with this user, under their owners' names.
-            if database.scope == .shared {
-                return try sharedZones(db, user: database.ownerRecordName).map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) }
+        // The shared database lists the zones others share with this user, under their owners' names.
+        if database.scope == .shared {
+            return try read { db, _ in
+                try sharedZones(db, user: database.ownerRecordName).map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) }
             }
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT id, name, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND deleted = 0 ORDER BY name != '_defaultZone', name
-                """, arguments: [database.scope.rawValue, database.ownerRecordName])
-            var zones = rows.map { r -> RecordZone in
-                let z = ZoneRow(id: r[0], zoneID: ZoneID(zoneName: r[1], ownerRecordName: database.ownerRecordName), atomic: r[2], changeSeq: r[3])
+        }
+        return try readSQL { s, _ in
+            // Names compare byte-wise on both backends (COLLATE "C" on PostgreSQL, whose default collation is the locale's).
+            var zones = try s.all("""
+                SELECT id, name, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND deleted = 0
+                ORDER BY CASE WHEN name = '_defaultZone' THEN 0 ELSE 1 END, name\(s.dialect == .postgres ? " COLLATE \"C\"" : "")
+                """, [database.scope.rawValue, database.ownerRecordName]) { r -> RecordZone in
+                let z = ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
+                                atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0)
                 return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
             }
             if !zones.contains(where: { $0.zoneID.isDefault }) {
@@ -51,21 +55,21 @@ extension EnvironmentStore {
         guard database.scope != .shared else {
             throw StratusError(.badRequest, "zones cannot be created in the shared database: it holds the zones others share with you", zoneID: zoneID)
         }
-        return try write { db, _ in
-            if let z = try ZoneRow.find(db, database, zoneID.zoneName) {
+        return try writeSQL { s, _ in
+            if let z = try ZoneRow.find(s, database, zoneID.zoneName) {
                 return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
             }
-            var seq = try SequenceAllocator(db.sql)
-            let s = seq.next()
-            try db.execute(sql: "DELETE FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 1",
-                           arguments: [database.scope.rawValue, database.ownerRecordName, zoneID.zoneName])
-            try db.execute(sql: "INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 1, ?, ?)",
-                           arguments: [database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, s, Clock.nowMillis()])
-            try seq.save(db.sql)
-            let z = try ZoneRow.find(db, database, zoneID.zoneName)!
-            var outbox = try outbox(db)
-            try outbox?.zoneChanged(z.zoneID, database: database, deleted: false, db)
-            try outbox?.finish(db)
+            var seq = try SequenceAllocator(s)
+            let next = seq.next()
+            try s.execute("DELETE FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 1",
+                          database.scope.rawValue, database.ownerRecordName, zoneID.zoneName)
+            try s.execute("INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 1, ?, ?)",
+                          database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, next, Clock.nowMillis())
+            try seq.save(s)
+            let z = try ZoneRow.find(s, database, zoneID.zoneName)!
+            var outbox = try outbox(s)
+            try outbox?.zoneChanged(z.zoneID, database: database, deleted: false, s)
+            try outbox?.finish(s)
             return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: true)
         }
     }
@@ -76,39 +80,42 @@ extension EnvironmentStore {
         guard database.scope != .shared else {
             throw StratusError(.badRequest, "a shared zone belongs to its owner; leave the share (delete its share record) instead", zoneID: zoneID)
         }
-        let released: [String] = try write { db, catalog in
-            guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
+        let released: [String] = try writeSQL { s, catalog in
+            guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else {
                 throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
             }
             var released: [String] = []
+            let ftsID = s.dialect == .sqlite ? "rowid" : "id"
             for type in catalog.types {
                 let fields = type.fields.filter { $0.type.scalar == .asset || $0.hasListTable || $0.hasFTS || $0.hasGeo }
                 if !fields.isEmpty {
-                    let rows = try Row.fetchAll(db, sql: "SELECT id, \(fields.map(\.column).joined(separator: ", ")) FROM \(type.table) WHERE zone_id = ?", arguments: [zone.id])
-                    for row in rows {
-                        let id: Int64 = row[0]
+                    // Read first, then delete: PostgreSQL streams a result over the connection the deletes need.
+                    let rows = try s.all("SELECT id, \(fields.map(\.column).joined(separator: ", ")) FROM \(type.table) WHERE zone_id = ?", [zone.id]) { r in
+                        (r.int64(0) ?? 0, fields.indices.map { r.data($0 + 1) })
+                    }
+                    for (id, values) in rows {
                         for (i, f) in fields.enumerated() {
-                            if f.hasFTS { try db.execute(sql: "DELETE FROM \(f.ftsTable) WHERE rowid = ?", arguments: [id]) }
-                            if f.hasGeo { try db.execute(sql: "DELETE FROM \(f.geoTable) WHERE id = ?", arguments: [id]) }
-                            if f.hasListTable { try db.execute(sql: "DELETE FROM \(f.listTable) WHERE record_id = ?", arguments: [id]) }
-                            if f.type.scalar == .asset, let v = try RecordRowCodec.decodeField(f, row[i + 1]) {
-                                for c in v.assetChecksums { try AssetReferences.release(c, db.sql); released.append(c) }
+                            if f.hasFTS { try s.execute("DELETE FROM \(f.ftsTable) WHERE \(ftsID) = ?", id) }
+                            if f.hasGeo { try s.execute("DELETE FROM \(f.geoTable) WHERE id = ?", id) }
+                            if f.hasListTable { try s.execute("DELETE FROM \(f.listTable) WHERE record_id = ?", id) }
+                            if f.type.scalar == .asset, let data = values[i] {
+                                for c in try FieldValueCodec.decode(data).assetChecksums { try AssetReferences.release(c, s); released.append(c) }
                             }
                         }
                     }
                 }
-                try db.execute(sql: "DELETE FROM cascade_refs WHERE source_type = ? AND source_id IN (SELECT id FROM \(type.table) WHERE zone_id = ?)", arguments: [type.id, zone.id])
-                try db.execute(sql: "DELETE FROM \(type.table) WHERE zone_id = ?", arguments: [zone.id])
+                try s.execute("DELETE FROM cascade_refs WHERE source_type = ? AND source_id IN (SELECT id FROM \(type.table) WHERE zone_id = ?)", type.id, zone.id)
+                try s.execute("DELETE FROM \(type.table) WHERE zone_id = ?", zone.id)
             }
-            try db.execute(sql: "DELETE FROM cascade_refs WHERE target_zone = ?", arguments: [zone.id])
-            try db.execute(sql: "DELETE FROM record_log WHERE zone_id = ?", arguments: [zone.id])
-            try db.execute(sql: "DELETE FROM record_counts WHERE zone_id = ?", arguments: [zone.id])
-            var seq = try SequenceAllocator(db.sql)
-            try db.execute(sql: "UPDATE zones SET deleted = 1, change_seq = ? WHERE id = ?", arguments: [seq.next(), zone.id])
-            try seq.save(db.sql)
-            var outbox = try outbox(db)
-            try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, db)
-            try outbox?.finish(db)
+            try s.execute("DELETE FROM cascade_refs WHERE target_zone = ?", zone.id)
+            try s.execute("DELETE FROM record_log WHERE zone_id = ?", zone.id)
+            try s.execute("DELETE FROM record_counts WHERE zone_id = ?", zone.id)
+            var seq = try SequenceAllocator(s)
+            try s.execute("UPDATE zones SET deleted = 1, change_seq = ? WHERE id = ?", seq.next(), zone.id)
+            try seq.save(s)
+            var outbox = try outbox(s)
+            try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
+            try outbox?.finish(s)
             return released
         }
         collectAssets(released)

@@ -79,4 +79,30 @@ import StratusTestSupport
             }
         }
     }
+
+    @Test(arguments: Backend.allCases) func zonesAreCreatedListedAndDeleted(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            let c = try ContainerID("iCloud.com.example.Zones")
+            try store.createContainer(c)
+            let env = try store.environment(c, .development)
+            let alice = DatabaseID.privateDatabase(of: "_alice"), bob = DatabaseID.privateDatabase(of: "_bob")
+            #expect(try env.zones(in: alice).map(\.zoneID.zoneName) == ["_defaultZone"])
+            let made = try env.createZone(ZoneID(zoneName: "Work"), in: alice)
+            try env.createZone(ZoneID(zoneName: "Archive"), in: alice)
+            #expect(try env.createZone(ZoneID(zoneName: "Work"), in: alice).syncToken == made.syncToken, "creating an existing zone returns it")
+            #expect(try env.zones(in: alice).map(\.zoneID.zoneName) == ["_defaultZone", "Archive", "Work"])
+            #expect(try env.zones(in: bob).map(\.zoneID.zoneName) == ["_defaultZone"], "another user's database has none of them")
+            #expect(try env.lookupZone(ZoneID(zoneName: "Work"), in: alice).zoneID.zoneName == "Work")
+            expectError(.zoneNotFound) { try env.lookupZone(ZoneID(zoneName: "Work"), in: bob) }
+            expectError(.badRequest) { try env.createZone(ZoneID(zoneName: "Custom"), in: .publicDatabase) }
+            expectError(.badRequest) { try env.deleteZone(.defaultZone, in: alice) }
+            try env.deleteZone(ZoneID(zoneName: "Work"), in: alice)
+            expectError(.zoneNotFound) { try env.deleteZone(ZoneID(zoneName: "Work"), in: alice) }
+            #expect(try env.zones(in: alice).map(\.zoneID.zoneName) == ["_defaultZone", "Archive"])
+            // Made again, a zone is a new zone: its old sync token does not carry over.
+            #expect(try env.createZone(ZoneID(zoneName: "Work"), in: alice).syncToken != made.syncToken)
+        }
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Decides, inside a write's transaction, which subscriptions a record change fires and appends their
@@ -37,32 +36,30 @@ struct NotificationOutbox {
 
     /// Writes the notifications gathered by this transaction (one batch row) and wakes their listeners once it
     /// commits (never if it rolls back). Call it last in the transaction.
-    mutating func finish(_ db: Database) throws {
-        try flush(db)
+    mutating func finish(_ s: any SQLSession) throws {
+        try flush(s)
         if let counter, appended > 0 || webhooksQueued > 0 {
             let (n, w) = (appended, webhooksQueued)
-            db.afterNextTransaction(onCommit: { _ in counter.add(notifications: n, webhooks: w) })
+            s.afterCommit { counter.add(notifications: n, webhooks: w) }
         }
         guard let bell, !notified.isEmpty || queuedWebhook else { return }
         let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
-        db.afterNextTransaction(onCommit: { _ in bell.ring(keys) })
+        s.afterCommit { bell.ring(keys) }
     }
 
-    private mutating func flush(_ db: Database) throws {
+    private mutating func flush(_ s: any SQLSession) throws {
         guard let batch, !pending.isEmpty else { return }
-        try db.cachedStatement(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [batch, Clock.nowMillis(), NotificationBatch.users(pending), NotificationBatch.encode(pending)])
+        try s.execute("INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
+                      batch, Clock.nowMillis(), NotificationBatch.users(pending), NotificationBatch.encode(pending))
         pending.removeAll()
         self.batch = nil
     }
 
     /// The next batch's number: after every one kept and every one the retention dropped (SQLite would reuse a
     /// deleted largest rowid, and a client's position would then skip the new one).
-    static func nextBatch(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT MAX(COALESCE((SELECT MAX(id) FROM notification_batches), 0),
-                       COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'notifications_expired_through'), 0) >> \(NotificationBatch.indexBits)) + 1
-            """)) ?? 1
+    static func nextBatch(_ s: any SQLSession) throws -> Int64 {
+        try s.int64("SELECT " + s.dialect.greatest("COALESCE((SELECT MAX(id) FROM notification_batches), 0)",
+            "COALESCE((SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'notifications_expired_through'), 0) >> \(NotificationBatch.indexBits)") + " + 1") ?? 1
     }
 
     /// This transaction's batch (allocated at its first notification) and what it holds so far.
@@ -72,7 +69,7 @@ struct NotificationOutbox {
     /// `zoneRow`: the zone's row id, by which a private zone's shares are found (their participants' shared-database
     /// subscriptions hear the change too).
     mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog,
-                                zoneRow: Int64? = nil, _ db: Database) throws {
+                                zoneRow: Int64? = nil, _ db: any SQLSession) throws {
         guard let type = (after ?? before)?.recordType else { return }
         if database.scope == .public, !webhooks.isEmpty {
             try queueWebhooks(type: type, before: before, after: after, zone: zone, db)
@@ -89,14 +86,14 @@ struct NotificationOutbox {
     /// per transaction: the zone share's users see every record, a hierarchy share's users those it covers.
     private var zoneParticipants: [Int64: [(user: String, shareID: Int64?)]] = [:]
 
-    private mutating func participants(seeing name: String, zoneRow: Int64, _ db: Database) throws -> [String] {
+    private mutating func participants(seeing name: String, zoneRow: Int64, _ db: any SQLSession) throws -> [String] {
         if zoneParticipants[zoneRow] == nil {
-            zoneParticipants[zoneRow] = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT p.user, s.id, s.root_name IS NULL, p.type, s.public_permission FROM shares s JOIN share_participants p ON p.share_id = s.id
+            zoneParticipants[zoneRow] = try db.all("""
+                SELECT p."user", s.id, s.root_name IS NULL, p.type, s.public_permission FROM shares s JOIN share_participants p ON p.share_id = s.id
                 WHERE s.zone_id = ? AND p.status = 'ACCEPTED' AND p.type != 'OWNER'
-                """), arguments: [zoneRow]).compactMap { r in
-                    if (r[3] as String) == "PUBLIC_USER" && (r[4] as String) == "NONE" { return nil }
-                    return (r[0], (r[2] as Bool) ? nil : r[1] as Int64)
+                """, [zoneRow]) { r -> (user: String, shareID: Int64?)? in
+                    if r.string(3) == "PUBLIC_USER" && r.string(4) == "NONE" { return nil }
+                    return (r.string(0) ?? "", (r.bool(2) ?? false) ? nil : r.int64(1))
                 }
         }
         let all = zoneParticipants[zoneRow]!
@@ -107,7 +104,7 @@ struct NotificationOutbox {
         return users
     }
 
-    private mutating func notify(_ entries: [Entry], before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: Database) throws {
+    private mutating func notify(_ entries: [Entry], before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: any SQLSession) throws {
         for entry in entries {
             let key = SubscriptionIndex.key(entry.scope, entry.owner) + "\u{0}" + entry.subscription.subscriptionID
             if spent.contains(key) { continue }
@@ -116,14 +113,14 @@ struct NotificationOutbox {
             try append(entry, reason: reason, record: record, zone: zone, db)
             if case .query(_, _, _, true, _) = entry.subscription.kind {
                 spent.insert(key)
-                try db.execute(sql: "DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?",
-                               arguments: [entry.scope.rawValue, entry.owner, entry.subscription.subscriptionID])
+                try db.execute("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?",
+                               entry.scope.rawValue, entry.owner, entry.subscription.subscriptionID)
             }
         }
     }
 
     /// A zone created or deleted: the owner's database subscriptions hear it (what `changes/database` then lists).
-    mutating func zoneChanged(_ zone: ZoneID, database: DatabaseID, deleted: Bool, _ db: Database) throws {
+    mutating func zoneChanged(_ zone: ZoneID, database: DatabaseID, deleted: Bool, _ db: any SQLSession) throws {
         guard database.scope != .public else { return }
         for entry in index.entries(of: database) {
             guard case .database = entry.subscription.kind else { continue }
@@ -133,7 +130,7 @@ struct NotificationOutbox {
 
     /// 1 created, 2 updated, 3 deleted (CloudKit's `fo`); nil when the subscription does not fire.
     private mutating func reason(_ entry: NotificationOutbox.Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID,
-                                 catalog: Catalog, _ db: Database) throws -> Int? {
+                                 catalog: Catalog, _ db: any SQLSession) throws -> Int? {
         switch entry.subscription.kind {
         case .database:
             return after == nil ? 3 : before == nil ? 1 : 2
@@ -167,16 +164,16 @@ struct NotificationOutbox {
 
     typealias Entry = SubscriptionIndex.Entry
 
-    private mutating func roles(of user: String, catalog: Catalog, _ db: Database) throws -> Set<String> {
+    private mutating func roles(of user: String, catalog: Catalog, _ db: any SQLSession) throws -> Set<String> {
         if let r = roles[user] { return r }
-        let r = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT role FROM role_members WHERE user = ?"), arguments: [user])).intersection(catalog.roles)
+        let r = Set(try db.all("SELECT role FROM role_members WHERE \"user\" = ?", [user]) { $0.string(0) }).intersection(catalog.roles)
         roles[user] = r
         return r
     }
 
     /// One delivery per webhook that hears this type, in this transaction. The body says what changed and, unless
     /// deleted, the record's fields as plain JSON.
-    private mutating func queueWebhooks(type: String, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, _ db: Database) throws {
+    private mutating func queueWebhooks(type: String, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, _ db: any SQLSession) throws {
         let hearing = webhooks.filter { $0.hears(type) }
         guard !hearing.isEmpty, let record = after ?? before else { return }
         let reason = after == nil ? "deleted" : before == nil ? "created" : "updated"
@@ -195,12 +192,12 @@ struct NotificationOutbox {
                 if let tag = after.recordChangeTag { body["recordChangeTag"] = .string(tag) }
             }
             let json = PayloadJSON.sorted(body).text
-            try db.cachedStatement(sql: "INSERT INTO webhook_deliveries(webhook_id, nid, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [hook.id, nid, json, now, now])
+            try db.execute("INSERT INTO webhook_deliveries(webhook_id, nid, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)",
+                           hook.id, nid, json, now, now)
         }
     }
 
-    private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: Database) throws {
+    private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: any SQLSession) throws {
         if pending.count == NotificationBatch.maximumPerBatch - 1 { try flush(db) }
         let batch = try self.batch ?? Self.nextBatch(db)
         self.batch = batch

@@ -17,7 +17,7 @@ extension RecordWriter {
             return
         }
         if found != nil {
-            let covering = try ShareRows.link(db, zone: zone.id, name: name)?.shareID
+            let covering = try ShareRows.link(db.sql, zone: zone.id, name: name)?.shareID
             guard let covering, let p = access.shares[covering] else {
                 throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name)
             }
@@ -28,7 +28,7 @@ extension RecordWriter {
             guard let parent, !parent.isEmpty else {
                 throw denied(name, "records you create in a shared hierarchy need a parent inside it")
             }
-            guard let covering = try ShareRows.link(db, zone: zone.id, name: parent)?.shareID ?? ShareRows.find(db, zone: zone, root: parent)?.id,
+            guard let covering = try ShareRows.link(db.sql, zone: zone.id, name: parent)?.shareID ?? ShareRows.find(db, zone: zone, root: parent)?.id,
                   let p = access.shares[covering] else {
                 throw denied(name, "parent '\(parent.prefix(100))' is not in a hierarchy shared with you")
             }
@@ -55,7 +55,7 @@ extension RecordWriter {
     /// Refused: a parent in another zone, a missing parent, a cycle, and a record that would belong to two shares.
     func planLink(_ incoming: StoredRecord, zone: ZoneRow, isNew: Bool) throws -> LinkPlan? {
         let name = incoming.recordName
-        let old = isNew ? nil : try ShareRows.link(db, zone: zone.id, name: name)
+        let old = isNew ? nil : try ShareRows.link(db.sql, zone: zone.id, name: name)
         guard incoming.parent != nil || old != nil else { return nil }
         let parent: String? = incoming.parent.map { $0.isEmpty ? nil : $0 } ?? old?.parent
         var shareID: Int64? = nil
@@ -68,7 +68,7 @@ extension RecordWriter {
             if try isAncestor(name, of: parent, zone: zone) {
                 throw StratusError(.badRequest, "parent '\(parent.prefix(100))' would make a cycle: it hangs under record '\(name)'", recordName: name)
             }
-            let parentLink = try ShareRows.link(db, zone: zone.id, name: parent)
+            let parentLink = try ShareRows.link(db.sql, zone: zone.id, name: parent)
             shareID = parentLink?.shareID
         }
         if let ownShare {
@@ -187,7 +187,7 @@ extension RecordWriter {
             guard try existing(zone, root) != nil else {
                 throw StratusError(.badRequest, "forRecord '\(root.prefix(100))' does not exist in zone '\(zone.zoneID.zoneName)'", recordName: name)
             }
-            if let covering = try ShareRows.link(db, zone: zone.id, name: root)?.shareID {
+            if let covering = try ShareRows.link(db.sql, zone: zone.id, name: root)?.shareID {
                 let other = try String.fetchOne(db, sql: "SELECT record_name FROM shares WHERE id = ?", arguments: [covering]) ?? "another share"
                 throw StratusError(.badRequest, "record '\(root.prefix(100))' already belongs to share '\(other)'; a record can belong to one share only", recordName: name)
             }
@@ -208,7 +208,7 @@ extension RecordWriter {
                        arguments: [id, zone.zoneID.ownerRecordName ?? actor.userRecordName])
         try setInvitees(id, invitees ?? [], owner: zone.zoneID.ownerRecordName ?? actor.userRecordName)
         if let root = request.forRecord, !isZoneShare {
-            let parent = try ShareRows.link(db, zone: zone.id, name: root)?.parent
+            let parent = try ShareRows.link(db.sql, zone: zone.id, name: root)?.parent
             try db.execute(sql: "REPLACE INTO record_links(zone_id, record_name, parent, share_id) VALUES (?, ?, ?, ?)", arguments: [zone.id, root, parent, id])
             try cover(below: root, with: id, zone: zone)
         }

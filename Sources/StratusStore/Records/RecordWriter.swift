@@ -217,7 +217,7 @@ struct RecordWriter {
             }
         }
         try log(zone: zone, seq: s, name: name, typeID: type.id, recordID: recordID, deleted: false)
-        try outbox?.recordChanged(before: old, after: record, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, db)
+        try outbox?.recordChanged(before: old, after: record, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, db.sql)
         if found == nil { countChanges[CountKey(zone: zone.id, type: type.id), default: 0] += 1 }
         return .saved(record.keeping(op.desiredKeys))
     }
@@ -350,7 +350,7 @@ struct RecordWriter {
     /// The zone a reference points into: its own zoneID if it names one, otherwise the record's zone.
     private func targetZone(_ r: Reference, from zone: ZoneRow) throws -> ZoneRow? {
         guard let z = r.zoneID, z.zoneName != zone.zoneID.zoneName else { return zone }
-        return try ZoneRow.find(db, database, z.zoneName)
+        return try ZoneRow.find(db.sql, database, z.zoneName)
     }
 
     private func validateReferences(_ fields: [String: FieldValue], zone: ZoneRow, recordName: String) throws {
@@ -424,7 +424,7 @@ struct RecordWriter {
         // Deleting a share's root deletes the share (CloudKit's rule); the record's link row stays, so that
         // participants' change feeds can still tell the deletion was one of theirs.
         if let share = try ShareRows.find(db, zone: zone, root: name) { try deleteShare(share.id, share.share, zone: zone) }
-        try outbox?.recordChanged(before: old, after: nil, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, db)
+        try outbox?.recordChanged(before: old, after: nil, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, db.sql)
         countChanges[CountKey(zone: zone.id, type: type.id), default: 0] -= 1
 
         let dependents = try Row.fetchAll(db.cachedStatement(sql: "SELECT source_type, source_id FROM cascade_refs WHERE target_zone = ? AND target_name = ?"),

@@ -1,4 +1,3 @@
-import GRDB
 import StratusModel
 
 /// A zone as stored: its row id (what records and tokens refer to) and its identity.
@@ -8,28 +7,28 @@ struct ZoneRow: Sendable, Hashable {
     var atomic: Bool
     var changeSeq: Int64
 
-    static func find(_ db: Database, _ database: DatabaseID, _ name: String) throws -> ZoneRow? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT id, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 0
-            """), arguments: [database.scope.rawValue, database.ownerRecordName, name])
-        return row.map { ZoneRow(id: $0[0], zoneID: ZoneID(zoneName: name, ownerRecordName: database.ownerRecordName), atomic: $0[1], changeSeq: $0[2]) }
+    static func find(_ s: any SQLSession, _ database: DatabaseID, _ name: String) throws -> ZoneRow? {
+        try s.one("SELECT id, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 0",
+                  [database.scope.rawValue, database.ownerRecordName, name]) { r in
+            ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: name, ownerRecordName: database.ownerRecordName), atomic: r.bool(1) ?? false, changeSeq: r.int64(2) ?? 0)
+        }
     }
 
     /// Every database has a default zone; it is made the first time something is written to it.
-    static func findOrCreateDefault(_ db: Database, _ database: DatabaseID, seq: inout SequenceAllocator) throws -> ZoneRow {
-        if let z = try find(db, database, ZoneID.defaultZoneName) { return z }
-        let s = seq.next()
-        try db.execute(sql: """
+    static func findOrCreateDefault(_ s: any SQLSession, _ database: DatabaseID, seq: inout SequenceAllocator) throws -> ZoneRow {
+        if let z = try find(s, database, ZoneID.defaultZoneName) { return z }
+        let next = seq.next()
+        try s.execute("""
             INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 0, ?, ?)
             ON CONFLICT(scope, owner, name) DO UPDATE SET deleted = 0, change_seq = excluded.change_seq
-            """, arguments: [database.scope.rawValue, database.ownerRecordName, ZoneID.defaultZoneName, s, Clock.nowMillis()])
-        return try find(db, database, ZoneID.defaultZoneName)!
+            """, database.scope.rawValue, database.ownerRecordName, ZoneID.defaultZoneName, next, Clock.nowMillis())
+        return try find(s, database, ZoneID.defaultZoneName)!
     }
 
     /// The zone a request names: ZONE_NOT_FOUND unless it exists (the default zone always does).
-    static func resolve(_ db: Database, _ database: DatabaseID, _ zoneID: ZoneID, seq: inout SequenceAllocator) throws -> ZoneRow {
-        if zoneID.isDefault { return try findOrCreateDefault(db, database, seq: &seq) }
-        guard let z = try find(db, database, zoneID.zoneName) else {
+    static func resolve(_ s: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID, seq: inout SequenceAllocator) throws -> ZoneRow {
+        if zoneID.isDefault { return try findOrCreateDefault(s, database, seq: &seq) }
+        guard let z = try find(s, database, zoneID.zoneName) else {
             throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
         }
         return z

@@ -18,10 +18,15 @@ final class PostgresDatabase: SQLDatabase {
     func close() {}
 
     private func run<T>(_ body: (any SQLSession) throws -> T) throws -> T {
-        try pool.transaction { c in
+        // A transaction run again after a serialization failure starts with no commit actions of its attempts before.
+        let (value, committed) = try pool.transaction { c -> (T, [@Sendable () -> Void]) in
             try c.executeScript("SET LOCAL search_path TO \(PostgresIdentifier.quoted(schema))")
-            return try body(PostgresSession(connection: c))
+            let session = PostgresSession(connection: c)
+            let value = try body(session)
+            return (value, session.commitActions.actions)
         }
+        for action in committed { action() }
+        return value
     }
 
     /// Creates the schema unless it exists.
@@ -32,7 +37,15 @@ final class PostgresDatabase: SQLDatabase {
 
 struct PostgresSession: SQLSession {
     let connection: PostgresConnection
+    let commitActions = CommitActions()
     var dialect: SQLDialect { .postgres }
+
+    /// What `afterCommit` queued in one attempt of a transaction.
+    final class CommitActions: @unchecked Sendable {
+        var actions: [@Sendable () -> Void] = []
+    }
+
+    func afterCommit(_ action: @escaping @Sendable () -> Void) { commitActions.actions.append(action) }
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try connection.execute(dialect.placeholders(sql), arguments.map { $0.postgresValue })

@@ -30,6 +30,9 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The larger of two expressions (SQLite's two-argument `MAX`, PostgreSQL's `GREATEST`).
+    func greatest(_ a: String, _ b: String) -> String { self == .sqlite ? "MAX(\(a), \(b))" : "GREATEST(\(a), \(b))" }
+
     /// `column = ?` compared without regard to case.
     func caseInsensitive(_ column: String) -> String {
         self == .sqlite ? "\(column) = ?" : "lower(\(column)) = lower(?)"

@@ -10,6 +10,8 @@ protocol SQLSession {
     func each(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws
     /// Runs several statements without arguments (schema scripts).
     func script(_ sql: String) throws
+    /// Runs `action` once the transaction commits (never if it rolls back): waking listeners, counting.
+    func afterCommit(_ action: @escaping @Sendable () -> Void)
 }
 
 extension SQLSession {

@@ -32,6 +32,8 @@ struct SQLiteSession: SQLSession {
     }
 
     func script(_ sql: String) throws { try db.execute(sql: sql) }
+
+    func afterCommit(_ action: @escaping @Sendable () -> Void) { db.afterNextTransaction(onCommit: { _ in action() }) }
 }
 
 extension Database {

@@ -49,9 +49,8 @@ enum ShareRows {
     }
 
     /// A record's `parent` and the share that covers it (nil, nil when it has no link row).
-    static func link(_ db: Database, zone: Int64, name: String) throws -> (parent: String?, shareID: Int64?)? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT parent, share_id FROM record_links WHERE zone_id = ? AND record_name = ?"),
-                         arguments: [zone, name]).map { ($0[0], $0[1]) }
+    static func link(_ s: any SQLSession, zone: Int64, name: String) throws -> (parent: String?, shareID: Int64?)? {
+        try s.one("SELECT parent, share_id FROM record_links WHERE zone_id = ? AND record_name = ?", [zone, name]) { r in (r.string(0), r.int64(1)) }
     }
 
     /// Whether any record of the zone has a parent or a share: when not, reads skip the link join altogether.
