@@ -105,4 +105,23 @@ import StratusTestSupport
             #expect(try env.createZone(ZoneID(zoneName: "Work"), in: alice).syncToken != made.syncToken)
         }
     }
+
+    @Test(arguments: Backend.allCases) func subscriptionsAreSavedPerOwner(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            let c = try ContainerID("iCloud.com.example.Subs")
+            try store.createContainer(c)
+            let env = try store.environment(c, .development)
+            try env.saveSubscription("s1", document: "{\"a\":1}", in: .private, owner: "_alice", replace: false)
+            expectError(.exists) { try env.saveSubscription("s1", document: "{}", in: .private, owner: "_alice", replace: false) }
+            expectError(.notFound) { try env.saveSubscription("nope", document: "{}", in: .private, owner: "_alice", replace: true) }
+            try env.saveSubscription("s1", document: "{\"a\":2}", in: .private, owner: "_alice", replace: true)
+            #expect(try env.subscription("s1", in: .private, owner: "_alice") == "{\"a\":2}")
+            #expect(try env.subscription("s1", in: .private, owner: "_bob") == nil, "another user's subscription is not Bob's")
+            #expect(try env.subscriptions(in: .private, owner: "_alice").map(\.id) == ["s1"] && env.allSubscriptions().count == 1)
+            try env.deleteSubscription("s1", in: .private, owner: "_alice")
+            expectError(.notFound) { try env.deleteSubscription("s1", in: .private, owner: "_alice") }
+        }
+    }
 }
