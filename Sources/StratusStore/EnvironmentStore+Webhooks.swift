@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+
 import StratusModel
 
 /// Webhooks of a container environment and the queue of their deliveries.
@@ -11,37 +11,39 @@ extension EnvironmentStore {
         let secret = Secrets.hex(Secrets.randomBytes(32))
         let now = Clock.nowMillis()
         let types = String(decoding: (try? JSONEncoder().encode(recordTypes)) ?? Data("[]".utf8), as: UTF8.self)
-        let id: Int64 = try write { db, _ in
-            try db.execute(sql: "INSERT INTO webhooks(url, record_types, secret, created_at) VALUES (?, ?, ?, ?)", arguments: [url, types, secret, now])
-            return db.lastInsertedRowID
+        let id: Int64 = try writeSQL { s, _ in
+            try s.int64("INSERT INTO webhooks(url, record_types, secret, created_at) VALUES (?, ?, ?, ?) RETURNING id", [url, types, secret, now]) ?? 0
         }
         webhooksChanged()
         return (Webhook(id: id, url: url, recordTypes: recordTypes, enabled: true, failures: 0, lastStatus: nil, lastDeliveryAt: nil, createdAt: now), secret)
     }
 
     public func webhooks() throws(StratusError) -> [Webhook] {
-        try read { db, _ in try Row.fetchAll(db, sql: "SELECT * FROM webhooks ORDER BY id").map(Self.webhook) }
+        try readSQL { s, _ in try s.all("SELECT \(Self.webhookColumns) FROM webhooks ORDER BY id", [], Self.webhook) }
     }
 
-    static func webhook(_ row: Row) -> Webhook {
-        let types = (try? JSONDecoder().decode([String].self, from: Data((row["record_types"] as String).utf8))) ?? []
-        return Webhook(id: row["id"], url: row["url"], recordTypes: types, enabled: row["enabled"], failures: row["failures"],
-                       lastStatus: row["last_status"], lastDeliveryAt: row["last_delivery_at"], createdAt: row["created_at"])
+    /// The columns `webhook(_:)` reads, in its order.
+    static let webhookColumns = "id, url, record_types, enabled, failures, last_status, last_delivery_at, created_at"
+
+    static func webhook(_ r: any SQLRow) -> Webhook {
+        let types = (try? JSONDecoder().decode([String].self, from: Data((r.string(2) ?? "[]").utf8))) ?? []
+        return Webhook(id: r.int64(0) ?? 0, url: r.string(1) ?? "", recordTypes: types, enabled: r.bool(3) ?? false, failures: Int(r.int64(4) ?? 0),
+                       lastStatus: r.string(5), lastDeliveryAt: r.int64(6), createdAt: r.int64(7) ?? 0)
     }
 
     public func removeWebhook(id: Int64) throws(StratusError) {
-        try write { db, _ in
-            try db.execute(sql: "DELETE FROM webhooks WHERE id = ?", arguments: [id])
-            guard db.changesCount == 1 else { throw StratusError(.notFound, "no webhook #\(id)") }
-            try db.execute(sql: "DELETE FROM webhook_deliveries WHERE webhook_id = ? AND state = 'pending'", arguments: [id])
+        try writeSQL { s, _ in
+            guard try s.execute("DELETE FROM webhooks WHERE id = ?", id) == 1 else { throw StratusError(.notFound, "no webhook #\(id)") }
+            try s.execute("DELETE FROM webhook_deliveries WHERE webhook_id = ? AND state = 'pending'", id)
         }
         webhooksChanged()
     }
 
     public func setWebhookEnabled(id: Int64, _ enabled: Bool) throws(StratusError) {
-        try write { db, _ in
-            try db.execute(sql: "UPDATE webhooks SET enabled = ?, failures = CASE WHEN ? THEN 0 ELSE failures END WHERE id = ?", arguments: [enabled, enabled, id])
-            guard db.changesCount == 1 else { throw StratusError(.notFound, "no webhook #\(id)") }
+        try writeSQL { s, _ in
+            guard try s.execute("UPDATE webhooks SET enabled = ?, failures = CASE WHEN ? = 1 THEN 0 ELSE failures END WHERE id = ?", enabled, enabled, id) == 1 else {
+                throw StratusError(.notFound, "no webhook #\(id)")
+            }
         }
         webhooksChanged()
     }
@@ -51,10 +53,7 @@ extension EnvironmentStore {
     func liveWebhooks(_ s: any SQLSession) throws -> [Webhook] {
         let now = ContinuousClock.now
         if let (at, hooks) = webhookCache.withLock({ $0 }), now - at < .seconds(1) { return hooks }
-        let hooks = try s.all("SELECT id, url, record_types, enabled, failures, last_status, last_delivery_at, created_at FROM webhooks WHERE enabled = 1") { r in
-            Webhook(id: r.int64(0) ?? 0, url: r.string(1) ?? "", recordTypes: (try? JSONDecoder().decode([String].self, from: Data((r.string(2) ?? "[]").utf8))) ?? [],
-                    enabled: r.bool(3) ?? false, failures: Int(r.int64(4) ?? 0), lastStatus: r.string(5), lastDeliveryAt: r.int64(6), createdAt: r.int64(7) ?? 0)
-        }
+        let hooks = try s.all("SELECT \(Self.webhookColumns) FROM webhooks WHERE enabled = 1", [], Self.webhook)
         webhookCache.withLock { $0 = (now, hooks) }
         return hooks
     }
@@ -71,7 +70,7 @@ extension EnvironmentStore {
 
     public func hasWebhooks() throws(StratusError) -> Bool {
         if let known = knownWebhookPresence { return known }
-        let any = try read { db, _ in try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM webhooks)") ?? false }
+        let any = try readSQL { s, _ in try s.exists("SELECT 1 FROM webhooks LIMIT 1") }
         webhookPresence.withLock { $0 = (ContinuousClock.now, any) }
         return any
     }
@@ -91,13 +90,14 @@ extension EnvironmentStore {
 
     /// Deliveries due now, oldest first, for enabled webhooks.
     public func dueWebhookDeliveries(limit: Int = 256) throws(StratusError) -> [WebhookDelivery] {
-        try read { db, _ in
-            try Row.fetchAll(db, sql: """
+        try readSQL { s, _ in
+            try s.all("""
                 SELECT d.id, d.webhook_id, w.url, w.secret, d.nid, d.payload, d.attempts, d.created_at FROM webhook_deliveries d
                 JOIN webhooks w ON w.id = d.webhook_id
                 WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1 ORDER BY d.next_attempt_at, d.id LIMIT ?
-                """, arguments: [Clock.nowMillis(), limit]).map {
-                WebhookDelivery(id: $0[0], webhookID: $0[1], url: $0[2], secret: $0[3], notificationID: $0[4], payload: $0[5], attempts: $0[6], createdAt: $0[7])
+                """, [Clock.nowMillis(), limit]) { r in
+                WebhookDelivery(id: r.int64(0) ?? 0, webhookID: r.int64(1) ?? 0, url: r.string(2) ?? "", secret: r.string(3) ?? "", notificationID: r.string(4) ?? "",
+                                payload: r.string(5) ?? "", attempts: Int(r.int64(6) ?? 0), createdAt: r.int64(7) ?? 0)
             }
         }
     }
@@ -108,26 +108,23 @@ extension EnvironmentStore {
     public func recordWebhookAttempts(_ outcomes: [(delivery: WebhookDelivery, status: String, succeeded: Bool)]) throws(StratusError) {
         guard !outcomes.isEmpty else { return }
         let now = Clock.nowMillis()
-        try write { db, _ in
+        try writeSQL { s, _ in
             for (d, status, succeeded) in outcomes {
                 if succeeded {
-                    try db.cachedStatement(sql: "UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_error = NULL WHERE id = ?")
-                        .execute(arguments: [d.id])
-                    try db.cachedStatement(sql: "UPDATE webhooks SET failures = 0, last_status = ?, last_delivery_at = ? WHERE id = ?")
-                        .execute(arguments: [status, now, d.webhookID])
+                    try s.execute("UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_error = NULL WHERE id = ?", d.id)
+                    try s.execute("UPDATE webhooks SET failures = 0, last_status = ?, last_delivery_at = ? WHERE id = ?", status, now, d.webhookID)
                     continue
                 }
                 let attempts = d.attempts + 1
                 let delay = min(Int64(3_600_000), Int64(1000) << Int64(min(attempts - 1, 22)))
                 if now + delay - d.createdAt > Self.webhookRetryWindow {
-                    try db.execute(sql: "UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?", arguments: [attempts, status, d.id])
-                    try db.execute(sql: """
+                    try s.execute("UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?", attempts, status, d.id)
+                    try s.execute("""
                         UPDATE webhooks SET failures = failures + 1, last_status = ?, enabled = CASE WHEN failures + 1 >= 5 THEN 0 ELSE enabled END WHERE id = ?
-                        """, arguments: [status, d.webhookID])
+                        """, status, d.webhookID)
                 } else {
-                    try db.execute(sql: "UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
-                                   arguments: [attempts, now + delay, status, d.id])
-                    try db.execute(sql: "UPDATE webhooks SET last_status = ? WHERE id = ?", arguments: [status, d.webhookID])
+                    try s.execute("UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?", attempts, now + delay, status, d.id)
+                    try s.execute("UPDATE webhooks SET last_status = ? WHERE id = ?", status, d.webhookID)
                 }
             }
         }
@@ -142,9 +139,10 @@ extension EnvironmentStore {
 
     /// Every delivery of one notification to a webhook, newest first (for the console and tests).
     public func webhookDeliveries(webhookID: Int64) throws(StratusError) -> [(nid: String, state: String, attempts: Int, lastError: String?)] {
-        try read { db, _ in
-            try Row.fetchAll(db, sql: "SELECT nid, state, attempts, last_error FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT 200",
-                             arguments: [webhookID]).map { ($0[0], $0[1], $0[2], $0[3]) }
+        try readSQL { s, _ in
+            try s.all("SELECT nid, state, attempts, last_error FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT 200", [webhookID]) { r in
+                (r.string(0) ?? "", r.string(1) ?? "", Int(r.int64(2) ?? 0), r.string(3))
+            }
         }
     }
 }

@@ -124,4 +124,24 @@ import StratusTestSupport
             expectError(.notFound) { try env.deleteSubscription("s1", in: .private, owner: "_alice") }
         }
     }
+
+    @Test(arguments: Backend.allCases) func webhooksAndTheirDeliveryQueue(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            let c = try ContainerID("iCloud.com.example.Hooks")
+            try store.createContainer(c)
+            let env = try store.environment(c, .production)
+            let (hook, secret) = try env.addWebhook(url: "https://hooks.example.com/in", recordTypes: ["Note"])
+            #expect(try secret.count == 64 && env.webhooks() == [hook] && env.hasWebhooks())
+            try env.setWebhookEnabled(id: hook.id, false)
+            #expect(try env.webhooks().first?.enabled == false)
+            try env.setWebhookEnabled(id: hook.id, true)
+            expectError(.notFound) { try env.setWebhookEnabled(id: hook.id + 1, true) }
+            #expect(try env.dueWebhookDeliveries().isEmpty)
+            try env.removeWebhook(id: hook.id)
+            expectError(.notFound) { try env.removeWebhook(id: hook.id) }
+            #expect(try env.webhooks().isEmpty)
+        }
+    }
 }
