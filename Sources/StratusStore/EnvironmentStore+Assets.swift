@@ -1,9 +1,13 @@
 import Foundation
-import GRDB
 import StratusModel
 
-/// Asset content: upload, read, and collection of what nothing references.
+/// Asset content: upload, read, and collection of what nothing references. On SQLite the content is a file in
+/// the environment's asset directory; on PostgreSQL it is in the database (`asset_chunks`, 1 MB `bytea` chunks),
+/// so that every node serves every asset and nothing is kept on a node's disk.
 extension EnvironmentStore {
+    /// The size of one stored chunk of asset content on PostgreSQL.
+    static let assetChunkSize = 1 << 20
+
     /// Stores asset content and returns the value a record's ASSET field takes, with a receipt that lets
     /// `uploader` (and only them) reference it from records written through the API.
     public func uploadAsset(_ data: Data, uploader: String? = nil) throws(StratusError) -> AssetValue {
@@ -12,30 +16,58 @@ extension EnvironmentStore {
         }
         try checkQuota(adding: Int64(data.count))
         let (base64, _) = AssetStore.checksum(of: data)
-        let staged = try guarded { try assets.stage(data) }
-        defer { try? FileManager.default.removeItem(at: staged.temp) }
-        // The rename happens inside the write transaction so it cannot interleave with a collection of the same content.
-        try write { db, _ in
-            try self.assets.commit(temp: staged.temp, final: staged.final)
-            try db.execute(sql: """
+        let register = { (db: any SQLSession) throws in
+            try db.execute("""
                 INSERT INTO assets(checksum, size, refs, created_at) VALUES (?, ?, 0, ?)
                 ON CONFLICT(checksum) DO UPDATE SET created_at = excluded.created_at
-                """, arguments: [base64, data.count, Clock.nowMillis()])
+                """, base64, data.count, Clock.nowMillis())
+        }
+        if pool == nil {
+            try write { db, _ in
+                if try !db.exists("SELECT 1 FROM asset_chunks WHERE checksum = ? AND n = 0", [base64]) {
+                    var n = 0
+                    for start in stride(from: 0, to: max(data.count, 1), by: Self.assetChunkSize) {
+                        let chunk = data.isEmpty ? Data() : data.subdata(in: data.startIndex + start..<data.startIndex + min(start + Self.assetChunkSize, data.count))
+                        try db.execute("INSERT INTO asset_chunks(checksum, n, bytes) VALUES (?, ?, ?)", base64, n, chunk)
+                        n += 1
+                    }
+                }
+                try register(db)
+            }
+        } else {
+            let staged = try guarded { try assets.stage(data) }
+            defer { try? FileManager.default.removeItem(at: staged.temp) }
+            // The rename happens inside the write transaction so it cannot interleave with a collection of the same content.
+            try write { db, _ in
+                try self.assets.commit(temp: staged.temp, final: staged.final)
+                try register(db)
+            }
         }
         return AssetValue(fileChecksum: base64, size: Int64(data.count), referenceChecksum: base64,
                           receipt: uploader.map { AssetReceipt.make(user: $0, checksum: base64, signer) })
     }
 
-    public func assetContent(checksum: String) -> Data? { assets.contents(checksum: checksum) }
-    public func assetPrefix(checksum: String, count: Int = 16) -> Data? { assets.prefix(checksum: checksum, count: count) }
+    public func assetContent(checksum: String) -> Data? {
+        guard pool == nil else { return assets.contents(checksum: checksum) }
+        let chunks = try? read { db, _ in try db.all("SELECT bytes FROM asset_chunks WHERE checksum = ? ORDER BY n", [checksum]) { $0.data(0) } }
+        guard let chunks, !chunks.isEmpty else { return nil }
+        return chunks.reduce(into: Data()) { $0.append($1) }
+    }
+
+    public func assetPrefix(checksum: String, count: Int = 16) -> Data? {
+        guard pool == nil else { return assets.prefix(checksum: checksum, count: count) }
+        return try? read { db, _ in
+            try db.one("SELECT substring(bytes FROM 1 FOR CAST(? AS INTEGER)) FROM asset_chunks WHERE checksum = ? AND n = 0", [count, checksum]) { $0.data(0) }
+        }
+    }
 
     /// Removes the content of assets no record refers to any more. `olderThan` spares fresh uploads
     /// that are about to be referenced.
     @discardableResult
     public func collectUnreferencedAssets(olderThan millis: Int64 = Clock.nowMillis()) throws(StratusError) -> Int {
         let gone: [String] = try write { db, _ in
-            let gone = try String.fetchAll(db, sql: "DELETE FROM assets WHERE refs = 0 AND created_at <= ? RETURNING checksum", arguments: [millis])
-            for c in gone { self.assets.remove(checksum: c) }
+            let gone = try db.all("DELETE FROM assets WHERE refs = 0 AND created_at <= ? RETURNING checksum", [millis]) { $0.string(0) }
+            for c in gone { try self.removeContent(c, db) }
             return gone
         }
         return gone.count
@@ -46,10 +78,14 @@ extension EnvironmentStore {
         let cutoff = Clock.nowMillis()
         _ = try? write { db, _ in
             for c in Set(released) {
-                if try String.fetchOne(db, sql: "DELETE FROM assets WHERE checksum = ? AND refs = 0 AND created_at <= ? RETURNING checksum", arguments: [c, cutoff]) != nil {
-                    self.assets.remove(checksum: c)
+                if try db.one("DELETE FROM assets WHERE checksum = ? AND refs = 0 AND created_at <= ? RETURNING checksum", [c, cutoff], { $0.string(0) }) != nil {
+                    try self.removeContent(c, db)
                 }
             }
         }
+    }
+
+    private func removeContent(_ checksum: String, _ db: any SQLSession) throws {
+        if pool == nil { try db.execute("DELETE FROM asset_chunks WHERE checksum = ?", checksum) } else { assets.remove(checksum: checksum) }
     }
 }

@@ -12,7 +12,7 @@ extension EnvironmentStore {
 
     /// Whether a record type has no records (or does not exist yet).
     public func typeIsEmpty(_ typeName: String) throws(StratusError) -> Bool {
-        try read { db, catalog in
+        try readSQLite { db, catalog in
             guard let t = catalog.type(named: typeName) else { return true }
             return try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM record_counts WHERE type_id = ?", arguments: [t.id]) == 0
         }
@@ -20,7 +20,7 @@ extension EnvironmentStore {
 
     /// Drops the type's field B-tree indexes until `buildDeferredIndexes`; false when the type does not exist yet.
     public func deferIndexes(of typeName: String) throws(StratusError) -> Bool {
-        try write { db, catalog in
+        try writeSQLite { db, catalog in
             guard let t = catalog.type(named: typeName) else { return false }
             try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, 1)", arguments: [Self.deferredPrefix + String(t.id)])
             for f in t.fields where f.hasBTree { try db.execute(sql: "DROP INDEX IF EXISTS \(f.btreeIndex)") }
@@ -32,7 +32,7 @@ extension EnvironmentStore {
     /// Builds every deferred type's indexes as its schema declares them now (a field that gained or lost an index
     /// during the load included), then refreshes the planner's statistics.
     public func buildDeferredIndexes() throws(StratusError) {
-        let built: [Int64] = try write { db, catalog in
+        let built: [Int64] = try writeSQLite { db, catalog in
             let keys = try String.fetchAll(db, sql: "SELECT key FROM meta WHERE key LIKE ?", arguments: [Self.deferredPrefix + "%"])
             for key in keys {
                 if let id = Int64(key.dropFirst(Self.deferredPrefix.count)), let t = catalog.type(id: id) {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Change feeds: zone changes and database changes since a sync token.
@@ -32,16 +31,14 @@ extension EnvironmentStore {
                 let fields = RecordRowCodec.wantedFields(type, desiredKeys)
                 let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
                 let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
-                let statement = try db.cachedStatement(sql: """
+                let streamer = RowStreamer(type: type, fields: fields)
+                let linkColumn = links ? CatalogType.systemColumns.count + fields.count : nil
+                try db.each("""
                     SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id\(linkJoin)
                     WHERE l.zone_id = ? AND l.seq BETWEEN ? AND ? AND l.type_id = ? AND l.deleted = 0 ORDER BY l.seq
-                    """)
-                let streamer = RowStreamer(type: type, fields: fields)
-                let linkColumn = links ? Int32(CatalogType.systemColumns.count + fields.count) : nil
-                let cursor = try Row.fetchCursor(statement, arguments: [zone.id, first, last, typeID])
-                while let row = try cursor.next() {
-                    if let visible, !visible.contains(row[2] as String) { continue }
-                    try streamer.stream(statement, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
+                    """, [.int64(zone.id), .int64(first), .int64(last), .int64(typeID)]) { row in
+                    if let visible, !visible.contains(row.string(2) ?? "") { return }
+                    try streamer.stream(row, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
                 }
             }
             return []
@@ -51,7 +48,7 @@ extension EnvironmentStore {
     /// One page of a zone's change log: `changed` turns its entries into the changed records it returns;
     /// deletions, the next sync token and moreComing are worked out here.
     private func changesPage(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int,
-                             changed: (Database, Catalog, ZoneRow, [LogEntry], Set<String>?) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
+                             changed: (any SQLSession, Catalog, ZoneRow, [LogEntry], Set<String>?) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
         return try read { db, catalog in
             let (zoneRow, access) = try resolveZone(db, database, zoneID)
@@ -67,20 +64,18 @@ extension EnvironmentStore {
                 }
             }
             // Numbers only, except a deleted record's name: no row copies for a page of 200.
-            let statement = try db.cachedStatement(sql: """
-                SELECT seq, type_id, record_id, deleted, record_name FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
-                """)
-            let cursor = try Row.fetchCursor(statement, arguments: [zone.id, since, limit + 1])
             var page: [LogEntry] = []
             page.reserveCapacity(limit)
             var more = false
             let restricted = access != nil && access!.zonePermission == nil
             var names: [String] = []
-            while let row = try cursor.next() {
-                guard page.count < limit else { more = true; break }
-                let deleted: Bool = row[3]
-                page.append(LogEntry(seq: row[0], typeID: row[1], recordID: row[2], deletedName: deleted ? row[4] as String : nil))
-                if restricted { names.append(row[4]) }
+            try db.each("""
+                SELECT seq, type_id, record_id, deleted, record_name FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                """, [.int64(zone.id), .int64(since), .int64(Int64(limit) + 1)]) { row in
+                guard page.count < limit else { more = true; return }
+                let deleted = row.bool(3) ?? false
+                page.append(LogEntry(seq: row.int64(0) ?? 0, typeID: row.int64(1) ?? 0, recordID: row.int64(2) ?? 0, deletedName: deleted ? row.string(4) : nil))
+                if restricted { names.append(row.string(4) ?? "") }
             }
             // A participant of hierarchy shares hears only of the records those shares cover; the token still moves on.
             let lastInPage = page.last?.seq
@@ -105,23 +100,25 @@ extension EnvironmentStore {
         return try read { db, _ in
             if database.scope == .shared {
                 let c = try sharedDatabaseChanges(db, user: database.ownerRecordName, since: since, limit: limit)
-                let token = c.more ? c.last : max(c.last, try ChangeSequence.current(db.sql))
+                let token = c.more ? c.last : max(c.last, try ChangeSequence.current(db))
                 return DatabaseChanges(changedZones: c.changed.map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) },
                                        deletedZones: c.deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: c.more)
             }
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try db.all("""
                 SELECT id, name, atomic, change_seq, deleted FROM zones WHERE scope = ? AND owner = ? AND change_seq > ? ORDER BY change_seq LIMIT ?
-                """, arguments: [database.scope.rawValue, database.ownerRecordName, since, limit + 1])
+                """, [database.scope.rawValue, database.ownerRecordName, since, limit + 1]) { r in
+                (zone: ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
+                               atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0), deleted: r.bool(4) ?? false)
+            }
             let page = rows.prefix(limit)
             var changed: [RecordZone] = []
             var deleted: [ZoneID] = []
-            for r in page {
-                let z = ZoneRow(id: r[0], zoneID: ZoneID(zoneName: r[1], ownerRecordName: database.ownerRecordName), atomic: r[2], changeSeq: r[3])
-                if r[4] as Bool { deleted.append(z.zoneID) } else { changed.append(RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)) }
+            for (z, gone) in page {
+                if gone { deleted.append(z.zoneID) } else { changed.append(RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)) }
             }
             let more = rows.count > limit
-            let last: Int64 = page.last.map { $0[3] } ?? since
-            let token = more ? last : max(last, try ChangeSequence.current(db.sql))
+            let last: Int64 = page.last?.zone.changeSeq ?? since
+            let token = more ? last : max(last, try ChangeSequence.current(db))
             return DatabaseChanges(changedZones: changed, deletedZones: deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: more)
         }
     }

@@ -1,21 +1,20 @@
-import GRDB
 import StratusModel
 
 /// Record counts read from the counters the writer keeps, never by counting records.
 extension EnvironmentStore {
     /// Live records in this environment, over every database.
     public func recordCount() throws(StratusError) -> Int {
-        try read { db, _ in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM record_counts") ?? 0 }
+        try read { db, _ in Int(try db.int64("SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM record_counts") ?? 0) }
     }
 
     /// Live records per zone name of one database.
     public func recordCountsByZone(in database: DatabaseID) throws(StratusError) -> [String: Int] {
         try read { db, _ in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT z.name, SUM(c.count) FROM record_counts c JOIN zones z ON z.id = c.zone_id
+            let rows = try db.all("""
+                SELECT z.name, CAST(SUM(c.count) AS BIGINT) FROM record_counts c JOIN zones z ON z.id = c.zone_id
                 WHERE z.scope = ? AND z.owner = ? AND z.deleted = 0 GROUP BY z.name
-                """, arguments: [database.scope.rawValue, database.ownerRecordName])
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as Int) }, uniquingKeysWith: +)
+                """, [database.scope.rawValue, database.ownerRecordName]) { ($0.string(0) ?? "", Int($0.int64(1) ?? 0)) }
+            return Dictionary(rows, uniquingKeysWith: +)
         }
     }
 
@@ -24,16 +23,17 @@ extension EnvironmentStore {
         try read { db, catalog in
             let (zoneRow, access) = try resolveZone(db, database, zoneID)
             guard let zone = zoneRow else { return [:] }
-            var rows = try Row.fetchAll(db, sql: "SELECT type_id, count FROM record_counts WHERE zone_id = ?", arguments: [zone.id])
+            let pair = { (r: any SQLRow) in (r.int64(0) ?? 0, Int(r.int64(1) ?? 0)) }
+            var rows = try db.all("SELECT type_id, count FROM record_counts WHERE zone_id = ?", [zone.id], pair)
             // Through hierarchy shares, only the records they cover.
             if let access, access.zonePermission == nil {
-                rows = try Row.fetchAll(db, sql: """
+                rows = try db.all("""
                     SELECT l.type_id, COUNT(*) FROM record_links k JOIN record_log l ON l.zone_id = k.zone_id AND l.record_name = k.record_name
                     WHERE k.zone_id = ? AND l.deleted = 0 AND k.share_id IN (\(access.shares.keys.sorted().map(String.init).joined(separator: ","))) GROUP BY l.type_id
-                    """, arguments: [zone.id])
+                    """, [zone.id], pair)
             }
             var out: [String: Int] = [:]
-            for r in rows { if let t = catalog.type(id: r[0]) { out[t.name] = r[1] } }
+            for (typeID, count) in rows { if let t = catalog.type(id: typeID) { out[t.name] = count } }
             return out
         }
     }

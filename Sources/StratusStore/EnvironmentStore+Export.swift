@@ -1,4 +1,3 @@
-import GRDB
 import StratusModel
 
 /// Bulk export: every live record of a zone streamed from the type tables to a `RecordSink` as SQLite reads it,
@@ -18,15 +17,14 @@ extension EnvironmentStore {
                 let fields = type.fields.sorted { $0.name < $1.name }
                 let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
                 let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
-                let statement = try db.makeStatement(sql: """
-                    SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM \(type.table) t INDEXED BY \(type.table)_name\(linkJoin)
-                    WHERE t.zone_id = ? ORDER BY t.record_name
-                    """)
+                let indexed = db.dialect == .sqlite ? " INDEXED BY \(type.table)_name" : ""
                 let streamer = RowStreamer(type: type, fields: fields)
-                let linkColumn = links ? Int32(CatalogType.systemColumns.count + fields.count) : nil
-                let cursor = try Row.fetchCursor(statement, arguments: [zone.id])
-                while try cursor.next() != nil {
-                    try streamer.stream(statement, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
+                let linkColumn = links ? CatalogType.systemColumns.count + fields.count : nil
+                try db.each("""
+                    SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM \(type.table) t\(indexed)\(linkJoin)
+                    WHERE t.zone_id = ? ORDER BY t.record_name
+                    """, [.int64(zone.id)]) { row in
+                    try streamer.stream(row, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
                     count += 1
                 }
             }

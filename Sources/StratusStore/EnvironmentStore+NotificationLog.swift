@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// What the console shows of notifications: the log across users, webhook deliveries, and a test send.
@@ -8,19 +7,24 @@ extension EnvironmentStore {
     public func recentNotifications(limit: Int = 200) throws(StratusError) -> [NotificationLogEntry] {
         try saveCourierProgress()
         return try read { db, _ in
-            let tokens = try Row.fetchAll(db, sql: "SELECT user, created_at, delivered_through FROM courier_tokens")
+            let tokens = try db.all(#"SELECT "user", created_at, delivered_through FROM courier_tokens"#) { r in
+                (user: r.string(0) ?? "", createdAt: r.int64(1) ?? 0, through: r.int64(2) ?? 0)
+            }
             var out: [NotificationLogEntry] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, created_at, entries FROM notification_batches ORDER BY id DESC")
-            while let row = try rows.next(), out.count < limit {
-                let batch: Int64 = row[0]
-                let createdAt: Int64 = row[1]
-                for (i, e) in NotificationBatch.decode(row[2]).enumerated().reversed() where out.count < limit {
+            // A batch holds at most `maximumPerBatch` entries, so `limit` batches are always enough.
+            let batches = try db.all("SELECT id, created_at, entries FROM notification_batches ORDER BY id DESC LIMIT ?", [limit]) { r in
+                (id: r.int64(0) ?? 0, createdAt: r.int64(1) ?? 0, entries: r.string(2) ?? "")
+            }
+            for row in batches where out.count < limit {
+                let batch = row.id
+                let createdAt = row.createdAt
+                for (i, e) in NotificationBatch.decode(row.entries).enumerated().reversed() where out.count < limit {
                     let position = NotificationBatch.position(batch: batch, index: i)
-                    let mine = tokens.filter { ($0[0] as String) == e.user && ($0[1] as Int64) <= createdAt }
+                    let mine = tokens.filter { $0.user == e.user && $0.createdAt <= createdAt }
                     out.append(NotificationLogEntry(id: position, notificationID: NotificationBatch.nid(salt: nidSalt, position: position), user: e.user,
                                                     subscriptionID: e.subscriptionID, scope: DatabaseScope(rawValue: e.scope) ?? .private,
                                                     recordName: e.recordName, reason: e.reason, createdAt: createdAt, courierTokens: mine.count,
-                                                    courierDelivered: mine.filter { ($0[2] as Int64) >= position }.count))
+                                                    courierDelivered: mine.filter { $0.through >= position }.count))
                 }
             }
             return out
@@ -30,14 +34,15 @@ extension EnvironmentStore {
     /// The newest webhook deliveries, newest first.
     public func recentWebhookDeliveries(limit: Int = 200) throws(StratusError) -> [WebhookDeliveryLogEntry] {
         try read { db, _ in
-            try Row.fetchAll(db, sql: """
+            try db.all("""
                 SELECT d.webhook_id, w.url, d.nid, d.payload, d.state, d.attempts, d.last_error, d.created_at FROM webhook_deliveries d
                 JOIN webhooks w ON w.id = d.webhook_id ORDER BY d.id DESC LIMIT ?
-                """, arguments: [limit]).map { row in
-                let body = (try? JSONSerialization.jsonObject(with: Data((row[3] as String).utf8))) as? [String: Any] ?? [:]
-                return WebhookDeliveryLogEntry(webhookID: row[0], url: row[1], notificationID: row[2], recordType: body["recordType"] as? String ?? "",
+                """, [limit]) { row in
+                let body = (try? JSONSerialization.jsonObject(with: Data((row.string(3) ?? "").utf8))) as? [String: Any] ?? [:]
+                return WebhookDeliveryLogEntry(webhookID: row.int64(0) ?? 0, url: row.string(1) ?? "", notificationID: row.string(2) ?? "",
+                                               recordType: body["recordType"] as? String ?? "",
                                                recordName: body["recordName"] as? String ?? "", reason: body["reason"] as? String ?? "",
-                                               state: row[4], attempts: row[5], lastError: row[6], createdAt: row[7])
+                                               state: row.string(4) ?? "", attempts: Int(row.int64(5) ?? 0), lastError: row.string(6), createdAt: row.int64(7) ?? 0)
             }
         }
     }
@@ -55,15 +60,15 @@ extension EnvironmentStore {
         let key = bellKey(user)
         let salt = nidSalt
         return try write { db, _ in
-            let batch = try NotificationOutbox.nextBatch(db.sql)
+            let batch = try NotificationOutbox.nextBatch(db)
             let nid = NotificationBatch.nid(salt: salt, position: NotificationBatch.position(batch: batch, index: 0))
             // `ck.test` marks it (after `nid` in key order, as `render` places a member that is not fet/met).
             let aps = PayloadJSON.object([("alert", .object([("body", .string(text))]))]).text
             let entry = NotificationBatch.Entry(user: user, subscriptionID: Self.testSubscriptionID, scope: "private", recordName: nil, reason: nil,
                                                 aps: aps, member: #""test":true"#)
-            try db.execute(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
-                           arguments: [batch, Clock.nowMillis(), NotificationBatch.users([entry]), NotificationBatch.encode([entry])])
-            db.afterNextTransaction(onCommit: { _ in bell.ring([key]) })
+            try db.execute("INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
+                           batch, Clock.nowMillis(), NotificationBatch.users([entry]), NotificationBatch.encode([entry]))
+            db.afterCommit { bell.ring([key]) }
             return nid
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// The notification log (an outbox per user) and the web courier's tokens.
@@ -27,16 +26,18 @@ extension EnvironmentStore {
     func subscriptionsChanged() { subscriptionIndex.withLock { $0 = nil } }
 
     /// Drops notifications past the retention, at most once a minute, inside a write.
-    func dropExpiredNotifications(_ db: Database) throws {
+    func dropExpiredNotifications(_ db: any SQLSession) throws {
         let now = Clock.nowMillis()
         guard lastExpiry.withLock({ last in
             guard now - last > min(60_000, notificationRetention) else { return false }
             last = now
             return true
         }) else { return }
-        if let batch = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM notification_batches WHERE created_at < ?", arguments: [now - notificationRetention]) {
-            try db.execute(sql: "DELETE FROM notification_batches WHERE id <= ?", arguments: [batch])
-            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('notifications_expired_through', ?)", arguments: [NotificationBatch.end(of: batch)])
+        if let batch = try db.int64("SELECT MAX(id) FROM notification_batches WHERE created_at < ?", [now - notificationRetention]) {
+            try db.execute("DELETE FROM notification_batches WHERE id <= ?", batch)
+            try db.execute("""
+                INSERT INTO meta(key, value) VALUES ('notifications_expired_through', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """, NotificationBatch.end(of: batch))
         }
     }
 
@@ -46,7 +47,7 @@ extension EnvironmentStore {
     /// reads on from the oldest notification kept instead.
     public func notifications(for user: String, after afterID: Int64, limit: Int = 200, skippingExpired: Bool = false) throws(StratusError) -> [StoredNotification] {
         try read { db, _ in
-            let expiredThrough = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'notifications_expired_through'") ?? 0
+            let expiredThrough = try db.int64("SELECT value FROM meta WHERE key = 'notifications_expired_through'") ?? 0
             var afterID = afterID
             // A position in the last dropped batch still counts: what came after it there was committed with it.
             let expiredBefore = NotificationBatch.batch(of: expiredThrough) << NotificationBatch.indexBits
@@ -55,18 +56,22 @@ extension EnvironmentStore {
                 throw StratusError(.changeTokenExpired, "notifications after this position are older than the server keeps (\(notificationRetention / 86_400_000) days): start from now")
             }
             var out: [StoredNotification] = []
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT id, created_at, entries FROM notification_batches WHERE id >= ? AND instr(users, ?) > 0 ORDER BY id
-                """), arguments: [NotificationBatch.batch(of: afterID), NotificationBatch.separated(user)])
-            while let row = try rows.next(), out.count < limit {
-                let batch: Int64 = row[0]
-                for (i, e) in NotificationBatch.entries(row[2], of: user) {
+            // Batches are read whole and decoded after: a PostgreSQL result is not left open while other work runs.
+            var batches: [(id: Int64, createdAt: Int64, entries: String)] = []
+            try db.each("""
+                SELECT id, created_at, entries FROM notification_batches WHERE id >= ? AND \(db.dialect.containsText("users")) ORDER BY id LIMIT ?
+                """, [.int64(NotificationBatch.batch(of: afterID)), .text(NotificationBatch.separated(user)), .int64(Int64(limit) + 1)]) { row in
+                batches.append((row.int64(0) ?? 0, row.int64(1) ?? 0, row.string(2) ?? ""))
+            }
+            for row in batches where out.count < limit {
+                let batch = row.id
+                for (i, e) in NotificationBatch.entries(row.entries, of: user) {
                     let position = NotificationBatch.position(batch: batch, index: i)
                     guard position > afterID, out.count < limit else { continue }
                     let nid = NotificationBatch.nid(salt: nidSalt, position: position)
                     out.append(StoredNotification(id: position, notificationID: nid, subscriptionID: e.subscriptionID,
                                                   scope: DatabaseScope(rawValue: e.scope) ?? .private, recordName: e.recordName, reason: e.reason,
-                                                  createdAt: row[1], payload: e.payload(nid: nid, container: container, environment: environment)))
+                                                  createdAt: row.createdAt, payload: e.payload(nid: nid, container: container, environment: environment)))
                 }
             }
             return out
@@ -76,10 +81,8 @@ extension EnvironmentStore {
     /// The newest notification id (0 when none): where a new courier token starts, so it hears what comes next.
     public func lastNotificationID() throws(StratusError) -> Int64 {
         try read { db, _ in
-            let batch = try Int64.fetchOne(db, sql: """
-                SELECT MAX(COALESCE((SELECT MAX(id) FROM notification_batches), 0),
-                           COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'notifications_expired_through'), 0) >> 20)
-                """) ?? 0
+            let batch = try db.int64("SELECT " + db.dialect.greatest("COALESCE((SELECT MAX(id) FROM notification_batches), 0)",
+                "COALESCE((SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'notifications_expired_through'), 0) >> 20")) ?? 0
             return batch == 0 ? 0 : NotificationBatch.end(of: batch)
         }
     }
@@ -89,15 +92,17 @@ extension EnvironmentStore {
     public func createCourierToken(_ token: String, user: String) throws(StratusError) {
         let start = try lastNotificationID()
         try write { db, _ in
-            try db.execute(sql: "INSERT OR REPLACE INTO courier_tokens(token, user, created_at, delivered_through) VALUES (?, ?, ?, ?)",
-                           arguments: [token, user, Clock.nowMillis(), start])
+            try db.execute("""
+                INSERT INTO courier_tokens(token, "user", created_at, delivered_through) VALUES (?, ?, ?, ?)
+                ON CONFLICT(token) DO UPDATE SET "user" = excluded."user", created_at = excluded.created_at, delivered_through = excluded.delivered_through
+                """, token, user, Clock.nowMillis(), start)
         }
     }
 
     /// The token's user and how far it has been answered; nil for an unknown token.
     public func courierToken(_ token: String) throws(StratusError) -> (user: String, deliveredThrough: Int64)? {
         let row: (String, Int64)? = try read { db, _ in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT user, delivered_through FROM courier_tokens WHERE token = ?"), arguments: [token]).map { ($0[0], $0[1]) }
+            try db.one(#"SELECT "user", delivered_through FROM courier_tokens WHERE token = ?"#, [token]) { ($0.string(0) ?? "", $0.int64(1) ?? 0) }
         }
         guard let row else { return nil }
         return (row.0, max(row.1, courierProgress.withLock { $0.answered[token] ?? 0 }))
@@ -119,7 +124,7 @@ extension EnvironmentStore {
         guard let due else { return }
         try write { db, _ in
             for (t, through) in due {
-                try db.cachedStatement(sql: "UPDATE courier_tokens SET delivered_through = max(delivered_through, ?) WHERE token = ?").execute(arguments: [through, t])
+                try db.execute("UPDATE courier_tokens SET delivered_through = \(db.dialect.greatest("delivered_through", "?")) WHERE token = ?", through, t)
             }
         }
     }
@@ -133,7 +138,7 @@ extension EnvironmentStore {
         guard !due.isEmpty else { return }
         try write { db, _ in
             for (t, through) in due {
-                try db.execute(sql: "UPDATE courier_tokens SET delivered_through = max(delivered_through, ?) WHERE token = ?", arguments: [through, t])
+                try db.execute("UPDATE courier_tokens SET delivered_through = \(db.dialect.greatest("delivered_through", "?")) WHERE token = ?", through, t)
             }
         }
     }
@@ -145,8 +150,8 @@ extension EnvironmentStore {
     public func notificationPosition(nid: String, user: String) throws(StratusError) -> Int64 {
         let position: Int64? = try NotificationBatch.position(nid: nid, salt: nidSalt).flatMap { position throws(StratusError) -> Int64? in
             try read { db, _ -> Int64? in
-                guard let entries = try String.fetchOne(db, sql: "SELECT entries FROM notification_batches WHERE id = ?",
-                                                         arguments: [NotificationBatch.batch(of: position)]) else { return nil }
+                guard let entries = try db.one("SELECT entries FROM notification_batches WHERE id = ?", [NotificationBatch.batch(of: position)], { $0.string(0) })
+                else { return nil }
                 let list = NotificationBatch.decode(entries)
                 let index = Int(position & Int64(NotificationBatch.maximumPerBatch - 1))
                 return index < list.count && list[index].user == user ? position : nil

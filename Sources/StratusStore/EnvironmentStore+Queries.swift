@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import GRDBSQLite
 import StratusModel
 
@@ -22,16 +21,16 @@ extension EnvironmentStore {
     private func stream(_ query: Query, in database: DatabaseID, caller: Caller?, explain: Bool = false,
                         into sink: inout some RecordSink) throws(StratusError) -> (marker: String?, plan: [String]) {
         var streamer: RowStreamer?
-        return try scan(query, in: database, caller: caller, explain: explain) { row, statement, type, fields, zones, linkColumn in
+        return try scan(query, in: database, caller: caller, explain: explain) { row, type, fields, zones, linkColumn in
             if streamer == nil { streamer = RowStreamer(type: type, fields: fields) }
-            try streamer!.stream(statement, zoneID: zones(row[1]), linkColumn: linkColumn, into: &sink)
+            try streamer!.stream(row, zoneID: zones(row.int64(1) ?? 0), linkColumn: linkColumn, into: &sink)
         }
     }
 
     /// Runs a query and hands each readable row of the page to `emit`; returns the continuation marker.
-    /// With `explain`, also SQLite's plan of the statement (for the console; the API never asks).
+    /// With `explain`, also the engine's plan of the statement (for the console; the API never asks).
     private func scan(_ query: Query, in database: DatabaseID, caller: Caller?, explain: Bool = false,
-                      emit: (Row, Statement, CatalogType, [CatalogField], (Int64) -> ZoneID, Int32?) throws -> Void) throws(StratusError) -> (marker: String?, plan: [String]) {
+                      emit: (any SQLRow, CatalogType, [CatalogField], (Int64) -> ZoneID, Int?) throws -> Void) throws(StratusError) -> (marker: String?, plan: [String]) {
         guard query.resultsLimit >= 0 else { throw .badRequest("resultsLimit must not be negative") }
         let marker = try query.continuationMarker.map { (m: String) throws(StratusError) in
             try ContinuationMarker.read(signer, m, fingerprint: ContinuationMarker.fingerprint(query, database: database))
@@ -52,7 +51,7 @@ extension EnvironmentStore {
             }
             var zoneNames: [Int64: ZoneID] = [:]
             var zoneCondition: String
-            var zoneArgs: [DatabaseValue]
+            var zoneArgs: [SQLValue]
             var links = false
             if database.scope == .shared && query.zoneID == nil {
                 throw StratusError.badRequest("a query in the shared database needs the zoneID of a zone shared with you")
@@ -61,55 +60,57 @@ extension EnvironmentStore {
                 let (zoneRow, access) = try resolveZone(db, database, zoneID)
                 guard let zone = zoneRow else {
                     // Nothing written yet; the query must still be one that would be accepted.
-                    var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
-                    _ = try compiler.compile(query, zoneCondition: "0", zoneArguments: [], after: marker)
+                    var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys, dialect: db.dialect)
+                    _ = try compiler.compile(query, zoneCondition: "1 = 0", zoneArguments: [], after: marker)
                     return (nil, [])
                 }
                 zoneNames[zone.id] = zone.zoneID
                 zoneCondition = "t.zone_id = ?"
-                zoneArgs = [zone.id.databaseValue]
+                zoneArgs = [.int64(zone.id)]
                 links = try ShareRows.zoneHasLinks(db, zone: zone.id)
                 // A participant of hierarchy shares reads the records those shares cover: one set per share, not a
                 // check per row.
                 if let access, access.zonePermission == nil {
                     zoneCondition += " AND t.record_name IN (SELECT record_name FROM record_links WHERE zone_id = ? AND share_id IN (\(access.shares.keys.sorted().map(String.init).joined(separator: ","))))"
-                    zoneArgs.append(zone.id.databaseValue)
+                    zoneArgs.append(.int64(zone.id))
                 }
             } else {
-                for r in try Row.fetchAll(db, sql: "SELECT id, name FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
-                                          arguments: [database.scope.rawValue, database.ownerRecordName]) {
-                    zoneNames[r[0]] = ZoneID(zoneName: r[1], ownerRecordName: database.ownerRecordName)
+                try db.each("SELECT id, name FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
+                            [.text(database.scope.rawValue), .text(database.ownerRecordName)]) { r in
+                    zoneNames[r.int64(0) ?? 0] = ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName)
                 }
                 zoneCondition = "t.zone_id IN (\(zoneNames.keys.map(String.init).joined(separator: ",").nonEmpty ?? "NULL"))"
                 zoneArgs = []
             }
-            var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys)
+            var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys, dialect: db.dialect)
             compiler.links = links
             compiler.autoIndexes = catalog.autoIndexes(of: type.name)
             let compiled = try compiler.compile(query, zoneCondition: zoneCondition, zoneArguments: zoneArgs, after: marker)
             let limit = max(1, min(query.resultsLimit == 0 ? Query.maximumResults : query.resultsLimit, Query.maximumResults))
             let zoneLookup: (Int64) -> ZoneID = { zoneNames[$0] ?? .defaultZone }
             let base = CatalogType.systemColumns.count + compiled.fieldCount
-            var lastKeys: [DatabaseValue] = []
+            var lastKeys: [SQLValue] = []
             var more = false
             // Decode while stepping: rows are read from the statement once, never copied into an array first.
-            let statement = try db.cachedStatement(sql: compiled.sql)
-            statement.bind(values: compiled.arguments)
-            let cursor = try Row.fetchCursor(statement)
             var scanned = 0
             let filter = database.scope == .public ? caller : nil
-            while let row = try cursor.next() {
-                if scanned == limit { more = true; break }
+            try db.each(compiled.sql, compiled.arguments) { row in
+                if scanned == limit { more = true; return }
                 scanned += 1
                 // READ on the public database, judged against the record's creator (its created_by column).
-                if filter == nil || SecurityPolicy.allows(.read, grants: type.grants, caller: filter!, creator: row[5]) {
-                    try emit(row, statement, type, compiler.fields, zoneLookup, links ? Int32(base + compiled.sortKeyCount) : nil)
+                if filter == nil || SecurityPolicy.allows(.read, grants: type.grants, caller: filter!, creator: row.string(5)) {
+                    try emit(row, type, compiler.fields, zoneLookup, links ? base + compiled.sortKeyCount : nil)
                 }
-                if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row[base + $0] } }
+                if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row.sqlValue(base + $0) } }
             }
-            cost = (Int(sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_VM_STEP, 1)), scanned, compiled.sql)
+            // SQLite counts the steps its machine took (the console's cost column); PostgreSQL does not say.
+            var steps = 0
+            if let sqlite = db as? SQLiteSession, let statement = try? sqlite.db.cachedStatement(sql: compiled.sql) {
+                steps = Int(sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_VM_STEP, 1))
+            }
+            cost = (steps, scanned, compiled.sql)
             if let used = compiler.usedAutoIndex { autoIndexUse.withLock { _ = $0.insert(used) } }
-            let plan = explain ? ((try? Self.explain(compiled.sql, db)) ?? []) : []
+            let plan = explain ? ((try? Self.explain(compiled.sql, db, arguments: compiled.arguments)) ?? []) : []
             guard more else { return (nil, plan) }
             return (ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys), plan)
         }

@@ -36,11 +36,11 @@ extension EnvironmentStore {
     /// Every shape this environment has run, most called first, with SQLite's plan for it.
     public func queryShapes() throws(StratusError) -> [QueryShapeReport] {
         flushQueryShapesIfDue(force: true)
-        return try read { db, _ in
+        return try readSQLite { db, _ in
             try Row.fetchAll(db, sql: "SELECT shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql FROM query_shapes ORDER BY calls DESC, shape")
                 .map { r in
                     let calls: Int = r[2], micros: Int = r[3], steps: Int = r[4], rows: Int = r[5]
-                    let plan = (try? Self.explain(r[9], db)) ?? ["(no longer valid for the schema)"]
+                    let plan = (try? Self.explain(r[9], db.sql)) ?? ["(no longer valid for the schema)"]
                     return QueryShapeReport(shape: r[0], recordType: r[1], calls: calls, p50Milliseconds: Double(r[6] as Int) / 1000,
                                             p99Milliseconds: Double(r[7] as Int) / 1000, meanMilliseconds: calls == 0 ? 0 : Double(micros) / Double(calls) / 1000,
                                             stepsPerRow: Double(steps) / Double(max(rows, 1)), lastAt: r[8], plan: plan)
@@ -48,11 +48,16 @@ extension EnvironmentStore {
         }
     }
 
-    /// SQLite's plan for a statement, its parameters left NULL (the plan a prepared statement gets before its values).
-    static func explain(_ sql: String, _ db: Database) throws -> [String] {
-        let st = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
-        let count = Int(sqlite3_bind_parameter_count(st.sqliteStatement))
-        return try Row.fetchAll(st, arguments: StatementArguments.values(Array(repeating: DatabaseValue.null, count: count))).map { $0["detail"] as String? ?? "" }
+    /// The engine's plan for a statement. SQLite's leaves the parameters NULL (the plan a prepared statement gets
+    /// before its values); PostgreSQL's needs the `arguments` the statement runs with, and has none without them.
+    static func explain(_ sql: String, _ s: any SQLSession, arguments: [SQLValue]? = nil) throws -> [String] {
+        if let sqlite = s as? SQLiteSession {
+            let st = try sqlite.db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
+            let count = Int(sqlite3_bind_parameter_count(st.sqliteStatement))
+            return try Row.fetchAll(st, arguments: StatementArguments.values(Array(repeating: DatabaseValue.null, count: count))).map { $0["detail"] as String? ?? "" }
+        }
+        guard let arguments else { return [] }
+        return try s.all("EXPLAIN (COSTS OFF) " + sql, arguments) { $0.string(0) }
     }
 
     // MARK: automatic indexes
@@ -64,7 +69,7 @@ extension EnvironmentStore {
         let used = autoIndexUse.withLock { u in defer { u.removeAll() }; return u }
         let now = Clock.nowMillis()
         let policy = autoIndexPolicy
-        try? write { db, catalog in
+        try? writeSQLite { db, catalog in
             for name in used { try db.execute(sql: "UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", arguments: [now, name]) }
             var dropped = false
             for ai in try AutoIndexes.load(db.sql) where ai.isReady && !ai.pinned && now - ai.lastUsedAt > policy.dropUnusedAfter {
@@ -110,7 +115,7 @@ extension EnvironmentStore {
             throw StratusError.badRequest("shape '\(shape.description.prefix(200))' is not one a composite index serves: it needs equality fields and one sort or range field, and no other filters")
         }
         let policy = autoIndexPolicy
-        return try write { db, catalog in
+        return try writeSQLite { db, catalog in
             guard let type = catalog.type(named: shape.recordType) else { throw StratusError.badRequest("record type '\(shape.recordType.prefix(100))' does not exist") }
             if let existing = catalog.autoIndexes.first(where: { $0.serves(shape) }) { return existing }
             let now = Clock.nowMillis()
@@ -146,7 +151,7 @@ extension EnvironmentStore {
             let stepStarted = ContinuousClock.now
             let done: Bool
             do {
-                done = try write { db, catalog in
+                done = try writeSQLite { db, catalog in
                     guard var ai = catalog.autoIndexes.first(where: { $0.name == name }), !ai.isReady else { return true }
                     guard let type = catalog.type(named: ai.recordType), let cols = AutoIndexes.columns(ai, type) else { return true }
                     guard try AutoIndexes.fill(ai, type, columns: cols, limit: rows, db).done else { return false }
@@ -161,7 +166,7 @@ extension EnvironmentStore {
             } catch {
                 // Leave no half-built index behind (its triggers would slow every write for nothing).
                 let shape = cachedCatalog.withLock { $0.autoIndexes.first { $0.name == name }?.shape }
-                try? write { db, catalog in
+                try? writeSQLite { db, catalog in
                     try AutoIndexes.drop(name, db.sql)
                     catalog = try SchemaStorage.load(db.sql)
                 }
@@ -183,7 +188,7 @@ extension EnvironmentStore {
     /// Starts building the index for a shape the console lists (its description) and finishes it on a thread of
     /// its own; the returned index says how far the build has come.
     public func buildAutoIndexInBackground(forShape description: String) throws(StratusError) -> AutoIndex {
-        let spec: String? = try read { db, _ in try String.fetchOne(db, sql: "SELECT spec FROM query_shapes WHERE shape = ?", arguments: [description]) }
+        let spec: String? = try readSQLite { db, _ in try String.fetchOne(db, sql: "SELECT spec FROM query_shapes WHERE shape = ?", arguments: [description]) }
         guard let spec, let shape = try? JSONDecoder().decode(QueryShape.self, from: Data(spec.utf8)) else {
             throw StratusError(.notFound, "no query shape '\(description.prefix(200))' has run in this environment")
         }
@@ -195,7 +200,7 @@ extension EnvironmentStore {
     /// How far a build has come (0…1): the share of the type's rows, by id, copied so far.
     public func autoIndexProgress(_ ai: AutoIndex) -> Double {
         guard let through = ai.builtThrough else { return 1 }
-        let bounds: (Int64, Int64)? = try? read { db, catalog in
+        let bounds: (Int64, Int64)? = try? readSQLite { db, catalog in
             guard let type = catalog.type(named: ai.recordType), let r = try Row.fetchOne(db, sql: "SELECT min(id), max(id) FROM \(type.table)") else { return nil }
             return ((r[0] as Int64?) ?? 0, (r[1] as Int64?) ?? 0)
         }
@@ -207,7 +212,7 @@ extension EnvironmentStore {
     public func autoIndexes() throws(StratusError) -> [AutoIndex] { try read { _, catalog in catalog.autoIndexes } }
 
     public func setAutoIndexPinned(_ name: String, _ pinned: Bool) throws(StratusError) {
-        try write { db, catalog in
+        try writeSQLite { db, catalog in
             guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
             try db.execute(sql: "UPDATE auto_indexes SET pinned = ? WHERE name = ?", arguments: [pinned, name])
             _ = try SchemaStorage.bumpGeneration(db.sql)
@@ -216,7 +221,7 @@ extension EnvironmentStore {
     }
 
     public func dropAutoIndex(_ name: String) throws(StratusError) {
-        try write { db, catalog in
+        try writeSQLite { db, catalog in
             guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
             try AutoIndexes.drop(name, db.sql)
             catalog = try SchemaStorage.load(db.sql)

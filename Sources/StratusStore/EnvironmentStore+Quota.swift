@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Storage quotas: an environment over its quota refuses new data (QUOTA_EXCEEDED), as CloudKit refuses writes
@@ -10,11 +9,22 @@ extension EnvironmentStore {
         let now = ContinuousClock.now
         if let (at, usage) = usageCache.withLock({ $0 }), now - at < .seconds(1) { return usage }
         let usage = try read { db, _ in
-            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-            let free = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
-            let size = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
-            let assets = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM assets") ?? 0
-            return StorageUsage(recordBytes: (pages - free) * size, assetBytes: assets, quotaBytes: quotaBytes)
+            let assets = try db.int64("SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM assets") ?? 0
+            let recordBytes: Int64
+            switch db.dialect {
+            case .sqlite:
+                let pages = try db.int64("PRAGMA page_count") ?? 0
+                let free = try db.int64("PRAGMA freelist_count") ?? 0
+                let size = try db.int64("PRAGMA page_size") ?? 4096
+                recordBytes = (pages - free) * size
+            case .postgres:
+                // Every table and index of the environment's schema, except the asset content counted above.
+                recordBytes = try db.int64("""
+                    SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname <> 'asset_chunks'
+                    """) ?? 0
+            }
+            return StorageUsage(recordBytes: recordBytes, assetBytes: assets, quotaBytes: quotaBytes)
         }
         usageCache.withLock { $0 = (now, usage) }
         return usage

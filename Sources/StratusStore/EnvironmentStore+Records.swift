@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Records: modify batches and lookups.
@@ -26,21 +25,21 @@ extension EnvironmentStore {
             throw StratusError(.badRequest, "the shared database has no default zone: write to a zone shared with you", zoneID: zoneID)
         }
         let (results, released): ([ModifyResult], Set<String>) = try write { db, catalog in
-            var seq = try SequenceAllocator(db.sql)
+            var seq = try SequenceAllocator(db)
             // A participant writes into the owner's zone, as the owner's private database, within what their shares allow.
             var access: SharedZoneAccess? = nil
             let zone: ZoneRow
             if database.scope == .shared {
                 (zone, access) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
             } else {
-                zone = try ZoneRow.resolve(db.sql, database, zoneID, seq: &seq)
+                zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
             }
-            try seq.save(db.sql)
+            try seq.save(db)
             var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: access?.ownerDatabase ?? database, actor: actor,
                                           caller: caller, receipts: requireAssetReceipts ? signer : nil)
             writer.access = access
             writer.users = users
-            writer.outbox = try outbox(db.sql)
+            writer.outbox = try outbox(db)
             writer.deferredTypes = deferredTypes.withLock { $0 }
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)
@@ -49,14 +48,13 @@ extension EnvironmentStore {
                 var failure: (Int, StratusError)?
                 let before = writer.catalog
                 do {
-                    try db.inSavepoint {
+                    try db.savepoint {
                         for (i, op) in operations.enumerated() {
                             do { results.append(try writer.apply(op, zone: zone)) } catch {
                                 failure = (i, StratusError.from(error))
                                 throw error
                             }
                         }
-                        return .commit
                     }
                 } catch {
                     writer.catalog = before
@@ -83,7 +81,7 @@ extension EnvironmentStore {
             }
             try writer.finish()
             if let o = writer.outbox, o.appended > 0 { try dropExpiredNotifications(db) }
-            try writer.outbox?.finish(db.sql)
+            try writer.outbox?.finish(db)
             if writer.outbox?.spent.isEmpty == false { subscriptionsChanged() }
             catalog = writer.catalog
             return (results, writer.releasedAssets)
@@ -121,13 +119,12 @@ extension EnvironmentStore {
     }
 
     /// Loads records by name with one directory query and one query per record type (never one per record).
-    func fetch(_ names: [String], zone: ZoneRow, catalog: Catalog, desiredKeys: [String]?, _ db: Database) throws -> [String: StoredRecord] {
+    func fetch(_ names: [String], zone: ZoneRow, catalog: Catalog, desiredKeys: [String]?, _ db: any SQLSession) throws -> [String: StoredRecord] {
         guard !names.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
-            """), arguments: StatementArguments.values([zone.id.databaseValue] + names.map(\.databaseValue)))
         var idsByType: [Int64: [Int64]] = [:]
-        for r in rows { idsByType[r[0], default: []].append(r[1]) }
+        try db.each("""
+            SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
+            """, [.int64(zone.id)] + names.map { .text($0) }) { r in idsByType[r.int64(0) ?? 0, default: []].append(r.int64(1) ?? 0) }
         var out = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
             .reduce(into: [:]) { $0[$1.value.recordName] = $1.value }
         try addLinks(&out, zone: zone, db)
@@ -135,10 +132,10 @@ extension EnvironmentStore {
     }
 
     /// Fills in the `parent` and `share` system fields of records of one zone (nothing to do in most zones).
-    func addLinks(_ records: inout [String: StoredRecord], zone: ZoneRow, _ db: Database) throws {
+    func addLinks(_ records: inout [String: StoredRecord], zone: ZoneRow, _ db: any SQLSession) throws {
         guard !records.isEmpty, try ShareRows.zoneHasLinks(db, zone: zone.id) else { return }
         for name in Array(records.keys) {
-            guard let link = try ShareRows.link(db.sql, zone: zone.id, name: name) else { continue }
+            guard let link = try ShareRows.link(db, zone: zone.id, name: name) else { continue }
             records[name]?.parent = link.parent
             if link.shareID != nil { records[name]?.share = try ShareRows.find(db, zone: zone, root: name)?.share.recordName }
         }
@@ -146,7 +143,7 @@ extension EnvironmentStore {
 
     /// Loads records by internal id, grouped by type; the result is keyed by "typeID/recordID".
     func loadRecords(_ idsByType: [Int64: [Int64]], catalog: Catalog, desiredKeys: [String]?, zones: (Int64) -> ZoneID,
-                     _ db: Database) throws -> [String: StoredRecord] {
+                     _ db: any SQLSession) throws -> [String: StoredRecord] {
         var out: [String: StoredRecord] = [:]
         for (typeID, ids) in idsByType {
             guard let type = catalog.type(id: typeID) else { continue }
@@ -155,11 +152,9 @@ extension EnvironmentStore {
             var sink = StoredRecordSink()
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
                 let sql = "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                let statement = try db.cachedStatement(sql: sql)
-                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments.values(chunk.map(\.databaseValue)))
-                while let row = try cursor.next() {
-                    let id: Int64 = row[0]
-                    try streamer.stream(statement, zoneID: zones(row[1]), into: &sink)
+                try db.each(sql, chunk.map { .int64($0) }) { row in
+                    let id = row.int64(0) ?? 0
+                    try streamer.stream(row, zoneID: zones(row.int64(1) ?? 0), into: &sink)
                     out["\(typeID)/\(id)"] = sink.takeLast()
                 }
             }

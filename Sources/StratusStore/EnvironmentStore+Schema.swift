@@ -3,7 +3,7 @@ import StratusModel
 
 /// Schema, deploy history and reset of one environment.
 extension EnvironmentStore {
-    public func schema() throws(StratusError) -> Schema { try readSQL { _, c in c.schema } }
+    public func schema() throws(StratusError) -> Schema { try read { _, c in c.schema } }
 
     /// The schema as of this store's latest transaction, without opening one: current right after any read
     /// or write through this store (each checks the schema's generation). For a page that has just read.
@@ -19,7 +19,7 @@ extension EnvironmentStore {
     @discardableResult
     public func applySchema(_ target: Schema, protecting protected: Schema?, deployedBy: String? = nil) throws(StratusError) -> SchemaDiff {
         try target.validate()
-        return try writeSQL { s, catalog in
+        return try write { s, catalog in
             let diff = SchemaDiff.between(catalog.schema, target, protecting: protected)
             try diff.validate()
             if !diff.isEmpty { catalog = try SchemaStorage.apply(diff, to: catalog, s) }
@@ -32,7 +32,7 @@ extension EnvironmentStore {
     }
 
     public func deployments() throws(StratusError) -> [Deployment] {
-        try readSQL { s, _ in
+        try read { s, _ in
             try s.all("SELECT id, deployed_at, deployed_by, changes FROM deployments ORDER BY id DESC") { r in
                 let text = r.string(3) ?? ""
                 return Deployment(id: r.int64(0) ?? 0, deployedAt: r.int64(1) ?? 0, deployedBy: r.string(2) ?? "",
@@ -44,7 +44,7 @@ extension EnvironmentStore {
 
     /// Deletes every record, zone and asset, and sets the schema to `schema` (Production's, or empty).
     func reset(to schema: Schema) throws(StratusError) {
-        try writeSQL { s, catalog in
+        try write { s, catalog in
             for type in catalog.types {
                 for f in type.fields { try SchemaStorage.dropStructures(f, except: nil, table: type.table, s) }
                 try s.script("DROP TABLE \(type.table)")
@@ -72,7 +72,7 @@ extension EnvironmentStore {
 /// Custom-role membership: which users hold which custom roles in this environment.
 extension EnvironmentStore {
     public func assignRole(_ role: String, to user: String) throws(StratusError) {
-        try writeSQL { s, catalog in
+        try write { s, catalog in
             guard catalog.roles.contains(role) else { throw StratusError.badRequest("role '\(role)' does not exist in the \(environment.rawValue) schema") }
             try s.execute("INSERT INTO role_members(role, \"user\") VALUES (?, ?) ON CONFLICT DO NOTHING", role, user)
         }
@@ -80,7 +80,7 @@ extension EnvironmentStore {
     }
 
     public func removeRole(_ role: String, from user: String) throws(StratusError) {
-        try writeSQL { s, _ in try s.execute("DELETE FROM role_members WHERE role = ? AND \"user\" = ?", role, user) }
+        try write { s, _ in try s.execute("DELETE FROM role_members WHERE role = ? AND \"user\" = ?", role, user) }
         roleCache.removeAll()
     }
 
@@ -89,7 +89,7 @@ extension EnvironmentStore {
     public func roles(of user: String) throws(StratusError) -> Set<String> {
         let generation = cachedCatalog.withLock { $0.generation }
         if let hit = roleCache.value(for: user), hit.generation == generation { return hit.roles }
-        let (roles, readWith) = try readSQL { s, catalog in
+        let (roles, readWith) = try read { s, catalog in
             (Set(try s.all("SELECT role FROM role_members WHERE \"user\" = ?", [user]) { $0.string(0) }).intersection(catalog.roles), catalog.generation)
         }
         roleCache.set(RoleMembership(roles: roles, generation: readWith), for: user)
@@ -97,6 +97,6 @@ extension EnvironmentStore {
     }
 
     public func members(of role: String) throws(StratusError) -> [String] {
-        try readSQL { s, _ in try s.all("SELECT \"user\" FROM role_members WHERE role = ? ORDER BY \"user\"", [role]) { $0.string(0) } }
+        try read { s, _ in try s.all("SELECT \"user\" FROM role_members WHERE role = ? ORDER BY \"user\"", [role]) { $0.string(0) } }
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Sharing: participants' shared databases (views of their owners' shared zones), share URLs and acceptance.
 extension EnvironmentStore {
     /// The owner's zone that a participant names in their shared database, and what their accepted shares let them
     /// do there. `zoneID.ownerRecordName` picks the owner when two owners share zones of the same name.
-    func sharedZone(_ db: Database, user: String, zoneID: ZoneID) throws -> (ZoneRow, SharedZoneAccess) {
+    func sharedZone(_ db: any SQLSession, user: String, zoneID: ZoneID) throws -> (ZoneRow, SharedZoneAccess) {
         let notShared = StratusError(.zoneNotFound, "no zone '\(zoneID.zoneName.prefix(100))' is shared with you", zoneID: zoneID)
         var found = try ShareRows.accepted(db, user: user, zoneName: zoneID.zoneName)
         if let owner = zoneID.ownerRecordName, !owner.isEmpty, owner != DatabaseID.publicOwner {
@@ -25,7 +24,7 @@ extension EnvironmentStore {
 
     /// The zone a request names, and for the shared database the participant's access to it. Nil zone: the
     /// default zone of a database that has not been written to yet.
-    func resolveZone(_ db: Database, _ database: DatabaseID, _ zoneID: ZoneID) throws -> (ZoneRow?, SharedZoneAccess?) {
+    func resolveZone(_ db: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID) throws -> (ZoneRow?, SharedZoneAccess?) {
         if database.scope == .shared {
             guard !zoneID.isDefault else {
                 throw StratusError(.badRequest, "the shared database has no default zone: name a zone shared with you", zoneID: zoneID)
@@ -33,7 +32,7 @@ extension EnvironmentStore {
             let (zone, access) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
             return (zone, access)
         }
-        guard let zone = try ZoneRow.find(db.sql, database, zoneID.zoneName) else {
+        guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
             if zoneID.isDefault { return (nil, nil) }
             throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
         }
@@ -41,14 +40,14 @@ extension EnvironmentStore {
     }
 
     /// The zones shared with `user` that they have accepted, as their shared database lists them.
-    func sharedZones(_ db: Database, user: String) throws -> [ZoneRow] {
+    func sharedZones(_ db: any SQLSession, user: String) throws -> [ZoneRow] {
         var seen: Set<Int64> = []
         return try ShareRows.accepted(db, user: user).compactMap { seen.insert($0.zone.id).inserted ? $0.zone : nil }
             .sorted { ($0.zoneID.ownerRecordName ?? "", $0.zoneID.zoneName) < ($1.zoneID.ownerRecordName ?? "", $1.zoneID.zoneName) }
     }
 
     /// A participant's `changes/database`: zones that changed, joined or left their shared database since the token.
-    func sharedDatabaseChanges(_ db: Database, user: String, since: Int64, limit: Int) throws -> SharedDatabaseChanges {
+    func sharedDatabaseChanges(_ db: any SQLSession, user: String, since: Int64, limit: Int) throws -> SharedDatabaseChanges {
         var latest: [Int64: Int64] = [:]   // zone row id → the last change the user can see
         var zones: [Int64: ZoneRow] = [:]
         for z in try sharedZones(db, user: user) {
@@ -56,14 +55,13 @@ extension EnvironmentStore {
             if z.changeSeq > since { latest[z.id] = z.changeSeq }
         }
         var gone: [(seq: Int64, zone: ZoneID)] = []
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try db.all("""
             SELECT g.zone_id, g.seq, g.removed, z.name, z.owner FROM shared_zone_log g JOIN zones z ON z.id = g.zone_id
-            WHERE g.user = ? AND g.seq > ? ORDER BY g.seq
-            """, arguments: [user, since])
-        for r in rows {
-            let id: Int64 = r[0], seq: Int64 = r[1], removed: Bool = r[2]
+            WHERE g."user" = ? AND g.seq > ? ORDER BY g.seq
+            """, [user, since]) { r in (r.int64(0) ?? 0, r.int64(1) ?? 0, r.bool(2) ?? false, r.string(3) ?? "", r.string(4)) }
+        for (id, seq, removed, name, owner) in rows {
             if removed {
-                gone.append((seq, ZoneID(zoneName: r[3], ownerRecordName: r[4])))
+                gone.append((seq, ZoneID(zoneName: name, ownerRecordName: owner)))
             } else if zones[id] != nil {
                 latest[id] = max(latest[id] ?? 0, seq)
             }
@@ -103,7 +101,7 @@ extension EnvironmentStore {
         StratusError(.accessDenied, "this share is not shared with you")
     }
 
-    private func findShare(_ db: Database, _ shortGUID: String) throws -> (Int64, Share, ZoneRow) {
+    private func findShare(_ db: any SQLSession, _ shortGUID: String) throws -> (Int64, Share, ZoneRow) {
         guard ShortGUID.isWellFormed(shortGUID), let found = try ShareRows.find(db, shortGUID: shortGUID) else { throw Self.notForYou(shortGUID) }
         return (found.id, found.share, found.zone)
     }
@@ -114,27 +112,26 @@ extension EnvironmentStore {
         try write { db, _ in
             let (id, share, zone) = try findShare(db, shortGUID)
             if share.owner?.userRecordName == user { return share }
-            var seq = try SequenceAllocator(db.sql)
+            var seq = try SequenceAllocator(db)
             switch share.participant(user) {
             case let p? where p.acceptanceStatus == .accepted:
                 return share
             case let p? where p.acceptanceStatus == .invited || share.publicPermission != .none:
                 let type = p.acceptanceStatus == .invited ? p.type : .publicUser
-                try db.execute(sql: "UPDATE share_participants SET status = 'ACCEPTED', type = ? WHERE share_id = ? AND user = ?",
-                               arguments: [type.rawValue, id, user])
+                try db.execute(#"UPDATE share_participants SET status = 'ACCEPTED', type = ? WHERE share_id = ? AND "user" = ?"#, type.rawValue, id, user)
             case nil where share.publicPermission != .none:
                 guard share.participants.filter({ $0.acceptanceStatus != .removed }).count < Share.maximumParticipants else {
                     throw StratusError(.quotaExceeded, "this share has \(Share.maximumParticipants) participants, CloudKit's limit")
                 }
-                try db.execute(sql: """
-                    INSERT INTO share_participants(share_id, user, email, permission, type, status, position)
+                try db.execute("""
+                    INSERT INTO share_participants(share_id, "user", email, permission, type, status, position)
                     VALUES (?, ?, NULL, ?, 'PUBLIC_USER', 'ACCEPTED', (SELECT COALESCE(MAX(position), 0) + 1 FROM share_participants WHERE share_id = ?))
-                    """, arguments: [id, user, share.publicPermission.rawValue, id])
+                    """, id, user, share.publicPermission.rawValue, id)
             default:
                 throw Self.notForYou(shortGUID)
             }
             try ShareRows.noteSharedZone(db, zone, users: [user], removed: false, seq: &seq)
-            try seq.save(db.sql)
+            try seq.save(db)
             return try ShareRows.find(db, zone: zone, name: share.recordName)!.share
         }
     }
@@ -142,12 +139,8 @@ extension EnvironmentStore {
     /// Every share of this environment, for the console: newest first.
     public func allShares(limit: Int = 500) throws(StratusError) -> [Share] {
         try read { db, _ in
-            try Row.fetchAll(db, sql: "SELECT id FROM shares ORDER BY id DESC LIMIT ?", arguments: [limit]).compactMap { r -> Share? in
-                let id: Int64 = r[0]
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(ShareRows.columns) FROM shares WHERE id = ?", arguments: [id]),
-                      let zone = try ShareRows.zoneRow(db, id: row[1]) else { return nil }
-                return try ShareRows.share(row, zone: zone.zoneID, db).share
-            }
+            try db.all("SELECT id FROM shares ORDER BY id DESC LIMIT ?", [limit]) { $0.int64(0) }
+                .compactMap { id in try ShareRows.find(db, id: id)?.share }
         }
     }
 
@@ -168,15 +161,15 @@ extension EnvironmentStore {
     /// Whether a share with this short GUID lives here (the share page's search across environments).
     public func holdsShare(_ shortGUID: String) -> Bool {
         guard ShortGUID.isWellFormed(shortGUID) else { return false }
-        return (try? read { db, _ in try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM shares WHERE short_guid = ?)", arguments: [shortGUID]) ?? false }) ?? false
+        return (try? read { db, _ in try db.exists("SELECT 1 FROM shares WHERE short_guid = ?", [shortGUID]) }) ?? false
     }
 
     /// The record type of a share's root (nil for a zone share), for the share page.
     public func rootRecordType(of share: Share) throws(StratusError) -> String? {
         guard let root = share.rootRecordName else { return nil }
         return try read { db, catalog in
-            guard let zone = try ZoneRow.find(db.sql, .privateDatabase(of: share.zoneID.ownerRecordName ?? ""), share.zoneID.zoneName),
-                  let typeID = try Int64.fetchOne(db, sql: "SELECT type_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", arguments: [zone.id, root])
+            guard let zone = try ZoneRow.find(db, .privateDatabase(of: share.zoneID.ownerRecordName ?? ""), share.zoneID.zoneName),
+                  let typeID = try db.int64("SELECT type_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", [zone.id, root])
             else { return nil }
             return catalog.type(id: typeID)?.name
         }

@@ -5,7 +5,7 @@ import StratusModel
 /// belongs to its user, who alone hears it), kept as the documents the API layer normalized plus their parsed form.
 extension EnvironmentStore {
     public func subscriptions(in scope: DatabaseScope, owner: String) throws(StratusError) -> [(id: String, document: String)] {
-        try readSQL { s, _ in
+        try read { s, _ in
             try s.all("SELECT subscription_id, document FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created_at, subscription_id",
                       [scope.rawValue, owner]) { r in (r.string(0) ?? "", r.string(1) ?? "") }
         }
@@ -13,7 +13,7 @@ extension EnvironmentStore {
 
     /// Every subscription of the environment, of every user and database, newest first (for the console).
     public func allSubscriptions(limit: Int = 1000) throws(StratusError) -> [(scope: DatabaseScope, owner: String, id: String, document: String, createdAt: Int64)] {
-        try readSQL { s, _ in
+        try read { s, _ in
             try s.all("SELECT scope, owner, subscription_id, document, created_at FROM subscriptions ORDER BY created_at DESC LIMIT ?", [limit]) { r in
                 DatabaseScope(rawValue: r.string(0) ?? "").map { ($0, r.string(1) ?? "", r.string(2) ?? "", r.string(3) ?? "", r.int64(4) ?? 0) }
             }
@@ -21,7 +21,7 @@ extension EnvironmentStore {
     }
 
     public func subscription(_ id: String, in scope: DatabaseScope, owner: String) throws(StratusError) -> String? {
-        try readSQL { s, _ in
+        try read { s, _ in
             try s.one("SELECT document FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", [scope.rawValue, owner, id]) { $0.string(0) }
         }
     }
@@ -31,7 +31,7 @@ extension EnvironmentStore {
         let specJSON = spec.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         guard !id.isEmpty, id.utf8.count <= 255 else { throw .badRequest("subscriptionID must be 1 to 255 bytes") }
         guard document.utf8.count <= 64 * 1024 else { throw .badRequest("a subscription is at most 64 KB") }
-        try writeSQL { s, _ in
+        try write { s, _ in
             let exists = try s.exists("SELECT 1 FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", [scope.rawValue, owner, id])
             if replace && !exists { throw StratusError(.notFound, "subscription '\(id)' does not exist") }
             if !replace && exists { throw StratusError(.exists, "subscription '\(id)' already exists") }
@@ -44,7 +44,7 @@ extension EnvironmentStore {
     }
 
     public func deleteSubscription(_ id: String, in scope: DatabaseScope, owner: String) throws(StratusError) {
-        try writeSQL { s, _ in
+        try write { s, _ in
             guard try s.execute("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", scope.rawValue, owner, id) == 1 else {
                 throw StratusError(.notFound, "subscription '\(id)' does not exist")
             }

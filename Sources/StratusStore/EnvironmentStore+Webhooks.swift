@@ -11,7 +11,7 @@ extension EnvironmentStore {
         let secret = Secrets.hex(Secrets.randomBytes(32))
         let now = Clock.nowMillis()
         let types = String(decoding: (try? JSONEncoder().encode(recordTypes)) ?? Data("[]".utf8), as: UTF8.self)
-        let id: Int64 = try writeSQL { s, _ in
+        let id: Int64 = try write { s, _ in
             try s.int64("INSERT INTO webhooks(url, record_types, secret, created_at) VALUES (?, ?, ?, ?) RETURNING id", [url, types, secret, now]) ?? 0
         }
         webhooksChanged()
@@ -19,7 +19,7 @@ extension EnvironmentStore {
     }
 
     public func webhooks() throws(StratusError) -> [Webhook] {
-        try readSQL { s, _ in try s.all("SELECT \(Self.webhookColumns) FROM webhooks ORDER BY id", [], Self.webhook) }
+        try read { s, _ in try s.all("SELECT \(Self.webhookColumns) FROM webhooks ORDER BY id", [], Self.webhook) }
     }
 
     /// The columns `webhook(_:)` reads, in its order.
@@ -32,7 +32,7 @@ extension EnvironmentStore {
     }
 
     public func removeWebhook(id: Int64) throws(StratusError) {
-        try writeSQL { s, _ in
+        try write { s, _ in
             guard try s.execute("DELETE FROM webhooks WHERE id = ?", id) == 1 else { throw StratusError(.notFound, "no webhook #\(id)") }
             try s.execute("DELETE FROM webhook_deliveries WHERE webhook_id = ? AND state = 'pending'", id)
         }
@@ -40,7 +40,7 @@ extension EnvironmentStore {
     }
 
     public func setWebhookEnabled(id: Int64, _ enabled: Bool) throws(StratusError) {
-        try writeSQL { s, _ in
+        try write { s, _ in
             guard try s.execute("UPDATE webhooks SET enabled = ?, failures = CASE WHEN ? = 1 THEN 0 ELSE failures END WHERE id = ?", enabled, enabled, id) == 1 else {
                 throw StratusError(.notFound, "no webhook #\(id)")
             }
@@ -70,7 +70,7 @@ extension EnvironmentStore {
 
     public func hasWebhooks() throws(StratusError) -> Bool {
         if let known = knownWebhookPresence { return known }
-        let any = try readSQL { s, _ in try s.exists("SELECT 1 FROM webhooks LIMIT 1") }
+        let any = try read { s, _ in try s.exists("SELECT 1 FROM webhooks LIMIT 1") }
         webhookPresence.withLock { $0 = (ContinuousClock.now, any) }
         return any
     }
@@ -90,7 +90,7 @@ extension EnvironmentStore {
 
     /// Deliveries due now, oldest first, for enabled webhooks.
     public func dueWebhookDeliveries(limit: Int = 256) throws(StratusError) -> [WebhookDelivery] {
-        try readSQL { s, _ in
+        try read { s, _ in
             try s.all("""
                 SELECT d.id, d.webhook_id, w.url, w.secret, d.nid, d.payload, d.attempts, d.created_at FROM webhook_deliveries d
                 JOIN webhooks w ON w.id = d.webhook_id
@@ -108,7 +108,7 @@ extension EnvironmentStore {
     public func recordWebhookAttempts(_ outcomes: [(delivery: WebhookDelivery, status: String, succeeded: Bool)]) throws(StratusError) {
         guard !outcomes.isEmpty else { return }
         let now = Clock.nowMillis()
-        try writeSQL { s, _ in
+        try write { s, _ in
             for (d, status, succeeded) in outcomes {
                 if succeeded {
                     try s.execute("UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_error = NULL WHERE id = ?", d.id)
@@ -139,7 +139,7 @@ extension EnvironmentStore {
 
     /// Every delivery of one notification to a webhook, newest first (for the console and tests).
     public func webhookDeliveries(webhookID: Int64) throws(StratusError) -> [(nid: String, state: String, attempts: Int, lastError: String?)] {
-        try readSQL { s, _ in
+        try read { s, _ in
             try s.all("SELECT nid, state, attempts, last_error FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT 200", [webhookID]) { r in
                 (r.string(0) ?? "", r.string(1) ?? "", Int(r.int64(2) ?? 0), r.string(3))
             }

@@ -13,7 +13,7 @@ extension EnvironmentStore {
                 try sharedZones(db, user: database.ownerRecordName).map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) }
             }
         }
-        return try readSQL { s, _ in
+        return try read { s, _ in
             // Names compare byte-wise on both backends (COLLATE "C" on PostgreSQL, whose default collation is the locale's).
             var zones = try s.all("""
                 SELECT id, name, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND deleted = 0
@@ -55,7 +55,7 @@ extension EnvironmentStore {
         guard database.scope != .shared else {
             throw StratusError(.badRequest, "zones cannot be created in the shared database: it holds the zones others share with you", zoneID: zoneID)
         }
-        return try writeSQL { s, _ in
+        return try write { s, _ in
             if let z = try ZoneRow.find(s, database, zoneID.zoneName) {
                 return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
             }
@@ -80,7 +80,7 @@ extension EnvironmentStore {
         guard database.scope != .shared else {
             throw StratusError(.badRequest, "a shared zone belongs to its owner; leave the share (delete its share record) instead", zoneID: zoneID)
         }
-        let released: [String] = try writeSQL { s, catalog in
+        let released: [String] = try write { s, catalog in
             guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else {
                 throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
             }

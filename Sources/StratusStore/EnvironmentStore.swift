@@ -14,7 +14,7 @@ public final class EnvironmentStore: Sendable {
     public let environment: Environment
     /// The SQLite file's pool; nil on PostgreSQL (see `database`).
     let pool: GatedDatabase<DatabasePool>?
-    /// The environment's database on either backend, for the code written once for both (`readSQL`, `writeSQL`).
+    /// The environment's database on either backend, for the code written once for both (`read`, `write`).
     let database: any SQLDatabase
     let assets: AssetStore
     let signer: TokenSigner
@@ -187,13 +187,14 @@ public final class EnvironmentStore: Sendable {
         return pool
     }
 
-    func read<T>(_ body: (Database, Catalog) throws -> T) throws(StratusError) -> T {
+    /// A read of the SQLite file itself, for what only SQLite has (its planner, automatic indexes, bulk loads).
+    func readSQLite<T>(_ body: (Database, Catalog) throws -> T) throws(StratusError) -> T {
         let pool = try sqlitePool()
         return try guarded { try pool.read { db in try body(db, try catalog(db.sql)) } }
     }
 
-    /// A write transaction with the catalog; a changed catalog is published once the transaction commits.
-    func write<T>(_ body: (Database, inout Catalog) throws -> T) throws(StratusError) -> T {
+    /// A write of the SQLite file itself, for what only SQLite has.
+    func writeSQLite<T>(_ body: (Database, inout Catalog) throws -> T) throws(StratusError) -> T {
         let pool = try sqlitePool()
         let (result, catalog) = try guarded {
             try pool.write { db -> (T, Catalog) in
@@ -206,13 +207,13 @@ public final class EnvironmentStore: Sendable {
         return result
     }
 
-    /// `read`, on either backend.
-    func readSQL<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T {
+    /// A read transaction with the catalog as of it, on either backend.
+    func read<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T {
         try guarded { try database.read { s in try body(s, try catalog(s)) } }
     }
 
-    /// `write`, on either backend.
-    func writeSQL<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T {
+    /// A write transaction with the catalog, on either backend; a changed catalog is published once it commits.
+    func write<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T {
         let (result, catalog) = try guarded {
             try database.write { s -> (T, Catalog) in
                 var c = try self.catalog(s)

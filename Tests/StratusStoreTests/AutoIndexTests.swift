@@ -170,7 +170,7 @@ import Testing
             var step = 0, n = 0
             var rng = SystemRandomNumberGenerator()
             while true {
-                let done = try f.dev.write { db, catalog in
+                let done = try f.dev.writeSQLite { db, catalog in
                     let type = catalog.type(named: "Item")!
                     return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 250, db).done
                 }
@@ -223,7 +223,7 @@ import Testing
                 _ = try env.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
                 try Self.fill(f, 2_000, env: env)
                 let ai = try env.startAutoIndex(for: QueryShape(Self.listing), pinned: false)
-                _ = try env.write { db, catalog in
+                _ = try env.writeSQLite { db, catalog in
                     let type = catalog.type(named: "Item")!
                     return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 300, db)
                 }

@@ -15,12 +15,12 @@ import Testing
         );
         """
 
-    private func plan(_ f: Fixture, _ query: Query, marker: [DatabaseValue]? = nil) throws -> String {
+    private func plan(_ f: Fixture, _ query: Query, marker: [SQLValue]? = nil) throws -> String {
         try f.prod.pool!.read { db in
             let catalog = try f.prod.catalog(db.sql)
             var compiler = QueryCompiler(type: catalog.type(named: "Item")!, environment: .production, desiredKeys: nil)
-            let compiled = try compiler.compile(query, zoneCondition: "t.zone_id = ?", zoneArguments: [1.databaseValue], after: marker)
-            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + compiled.sql, arguments: StatementArguments(compiled.arguments))
+            let compiled = try compiler.compile(query, zoneCondition: "t.zone_id = ?", zoneArguments: [.int64(1)], after: marker)
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + compiled.sql, arguments: StatementArguments(compiled.arguments.map { $0.databaseValue }))
                 .map { $0["detail"] as String }.joined(separator: "\n")
         }
     }
@@ -49,13 +49,13 @@ import Testing
                                      sorts: [QuerySort(.field("place"), relativeLocation: paris)]))
         #expect(near.contains("VIRTUAL TABLE") && near.contains("INTEGER PRIMARY KEY"), "\(near)")
         // A continuation page seeks in the sort index rather than scanning from the start.
-        let page = try plan(f, Query(recordType: "Item", sorts: [QuerySort(.field("n"))]), marker: [5.databaseValue, 10.databaseValue])
+        let page = try plan(f, Query(recordType: "Item", sorts: [QuerySort(.field("n"))]), marker: [.int64(5), .int64(10)])
         #expect(page.contains("zone_id=? AND f") && page.contains(">?)") && !page.contains("TEMP B-TREE"), "\(page)")
         // An equality filter with a sort on another field: the filter's index finds the few rows, which are then
         // sorted; never the sort index walked through the zone (whatever statistics SQLite has).
         let plain = try plan(f, Query(recordType: "Item", filters: [QueryFilter(.field("title"), .equals, .string("a"))]))
         let titleIndex = plain.firstMatch(of: /USING INDEX (\w+) \(/).map { String($0.1) }
-        for marker in [nil, ["b".databaseValue, 5.databaseValue, 10.databaseValue]] as [[DatabaseValue]?] {
+        for marker in [nil, [.text("b"), .int64(5), .int64(10)]] as [[SQLValue]?] {
             let pinned = try plan(f, Query(recordType: "Item", filters: [QueryFilter(.field("title"), .equals, .string("a"))], sorts: [QuerySort(.field("n"))]),
                                   marker: marker.map { Array($0.dropFirst()) })
             #expect(pinned.contains("USING INDEX \(try #require(titleIndex)) (zone_id=? AND f"), "\(pinned)")

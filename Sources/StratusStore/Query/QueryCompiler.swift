@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Turns a `Query` into one SQL statement over a record type's table and its index tables.
@@ -11,6 +10,8 @@ struct QueryCompiler {
     let type: CatalogType
     let environment: Environment
     let fields: [CatalogField]
+    /// The engine the statement is for: full-text, location and ordering are spelled for it (see `SQLDialect`).
+    let dialect: SQLDialect
 
     /// Select each record's `parent` and `share` after the sort keys (zones where some record has either).
     var links = false
@@ -23,7 +24,7 @@ struct QueryCompiler {
     private var autoIndexColumns: Set<String> = []
 
     private var conditions: [String] = []
-    private var arguments: [DatabaseValue] = []
+    private var arguments: [SQLValue] = []
     /// A filter that narrows rows through an indexed column of the table itself (it needs the zone prefix).
     private var hasColumnIndexFilter = false
     /// Indexed columns an EQUALS/IN filter pins: their index, not a sort index, should drive the query.
@@ -31,7 +32,8 @@ struct QueryCompiler {
     /// A filter that narrows rows to an id set from an index table (list, full-text, geo).
     private var hasIDSetFilter = false
 
-    init(type: CatalogType, environment: Environment, desiredKeys: [String]?) {
+    init(type: CatalogType, environment: Environment, desiredKeys: [String]?, dialect: SQLDialect = .sqlite) {
+        self.dialect = dialect
         self.type = type
         self.environment = environment
         self.fields = RecordRowCodec.wantedFields(type, desiredKeys)
@@ -40,11 +42,11 @@ struct QueryCompiler {
     /// One resolved sort key: its SQL expression (with its arguments) and direction.
     struct SortKey {
         var expression: String
-        var arguments: [DatabaseValue]
+        var arguments: [SQLValue]
         var ascending: Bool
     }
 
-    mutating func compile(_ query: Query, zoneCondition: String, zoneArguments: [DatabaseValue], after marker: [DatabaseValue]?) throws(StratusError) -> CompiledQuery {
+    mutating func compile(_ query: Query, zoneCondition: String, zoneArguments: [SQLValue], after marker: [SQLValue]?) throws(StratusError) -> CompiledQuery {
         // A complete automatic index built for this shape serves the equality and the order at once: SQLite walks
         // `limit` of its entries instead of reading and sorting every match.
         let shape = QueryShape(query)
@@ -62,22 +64,26 @@ struct QueryCompiler {
         for filter in query.filters { try addFilter(filter) }
         // With only an id-set filter, the zone term must not steer SQLite into scanning the zone's index:
         // looking the few ids up by primary key is what makes those queries fast.
-        if hasIDSetFilter && !hasColumnIndexFilter { conditions[0] = "+" + zoneCondition }
+        // (PostgreSQL's planner weighs both by its statistics, and a unary + does not apply to text there.)
+        if hasIDSetFilter && !hasColumnIndexFilter && dialect == .sqlite { conditions[0] = "+" + zoneCondition }
         var keys = try sortKeys(query)
         // An equality on an indexed column picks out few rows; sorting those beats walking a sort index through the
         // whole zone until enough match, which SQLite chooses when its statistics are missing or sampled
         // (`title = ? ORDER BY count` took seconds at 1M records). A unary + keeps the sort index out of it, in
         // ORDER BY and in the continuation's keyset terms alike.
-        let pinned = usedAutoIndex == nil && !query.sorts.isEmpty && !equalityColumns.isEmpty && !(keys.first.map { equalityColumns.contains($0.expression) } ?? true)
+        let pinned = dialect == .sqlite && usedAutoIndex == nil && !query.sorts.isEmpty && !equalityColumns.isEmpty && !(keys.first.map { equalityColumns.contains($0.expression) } ?? true)
         if pinned { keys = keys.map { k in var k = k; if k.arguments.isEmpty { k.expression = "+" + k.expression }; return k } }
         if let marker {
             guard marker.count == keys.count else { throw .badRequest("continuationMarker does not belong to this query") }
             addKeyset(keys, marker)
         }
         let extra = keys.map { $0.expression }
-        var sortArgs: [DatabaseValue] = []
+        var sortArgs: [SQLValue] = []
         for k in keys { sortArgs += k.arguments }
-        let order = keys.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        // NULLs sort first ascending and last descending, as SQLite orders them (PostgreSQL is told so; its indexes
+        // are built NULLS FIRST to match).
+        let nulls = dialect == .postgres
+        let order = keys.map { "\($0.expression) \($0.ascending ? (nulls ? "ASC NULLS FIRST" : "ASC") : (nulls ? "DESC NULLS LAST" : "DESC"))" }.joined(separator: ", ")
         let limit = max(1, min(query.resultsLimit, Query.maximumResults)) + 1
         let linkSelect = links ? ", l.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
         let linkJoin = links ? " LEFT JOIN record_links l ON l.zone_id = t.zone_id AND l.record_name = t.record_name" : ""
@@ -87,7 +93,7 @@ struct QueryCompiler {
             FROM \(from)\(linkJoin) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT \(limit)
             """
         // Sort expressions with arguments (distances) appear in the select list and again in ORDER BY.
-        var orderArgs: [DatabaseValue] = []
+        var orderArgs: [SQLValue] = []
         for k in keys { orderArgs += k.arguments }
         return CompiledQuery(sql: sql, arguments: sortArgs + arguments + orderArgs, sortKeyCount: keys.count, fieldCount: fields.count)
     }
@@ -131,25 +137,25 @@ struct QueryCompiler {
     }
 
     /// The SQLite value a filter compares with, checked against the field's type.
-    private func sqlValue(_ v: FieldValue, for t: Target) throws(StratusError) -> DatabaseValue {
+    private func sqlValue(_ v: FieldValue, for t: Target) throws(StratusError) -> SQLValue {
         switch (v, t.type.scalar) {
-        case (.string(let s), .string), (.string(let s), .reference): return s.databaseValue
-        case (.reference(let r), .reference), (.reference(let r), .string) where t.field == nil: return r.recordName.databaseValue
-        case (.reference(let r), .reference): return r.recordName.databaseValue
-        case (.int64(let i), .int64), (.int64(let i), .timestamp), (.timestamp(let i), .timestamp), (.timestamp(let i), .int64): return i.databaseValue
-        case (.int64(let i), .double): return Double(i).databaseValue
-        case (.double(let d), .double), (.double(let d), .int64), (.double(let d), .timestamp): return d.databaseValue
-        case (.bytes(let b), .bytes): return b.databaseValue
+        case (.string(let s), .string), (.string(let s), .reference): return .text(s)
+        case (.reference(let r), .reference), (.reference(let r), .string) where t.field == nil: return .text(r.recordName)
+        case (.reference(let r), .reference): return .text(r.recordName)
+        case (.int64(let i), .int64), (.int64(let i), .timestamp), (.timestamp(let i), .timestamp), (.timestamp(let i), .int64): return .int64(i)
+        case (.int64(let i), .double): return .double(Double(i))
+        case (.double(let d), .double), (.double(let d), .int64), (.double(let d), .timestamp): return .double(d)
+        case (.bytes(let b), .bytes): return .blob(b)
         default:
             throw .badRequest("filter on '\(t.name)' (\(t.type.scalar.wireName)) cannot compare with a \(v.fieldType?.wireName ?? "list") value")
         }
     }
 
-    private func listItems(_ v: FieldValue, for t: Target) throws(StratusError) -> [DatabaseValue] {
+    private func listItems(_ v: FieldValue, for t: Target) throws(StratusError) -> [SQLValue] {
         guard case .list(_, let items) = v else { throw .badRequest("filter on '\(t.name)' needs a list value (a *_LIST type)") }
         guard !items.isEmpty else { throw .badRequest("filter on '\(t.name)' needs a non-empty list value") }
         guard items.count <= 1000 else { throw .badRequest("filter on '\(t.name)' lists more than 1000 values") }
-        var out: [DatabaseValue] = []
+        var out: [SQLValue] = []
         for item in items { out.append(try sqlValue(item, for: t)) }
         return out
     }
@@ -193,11 +199,11 @@ struct QueryCompiler {
                 throw .badRequest("\(comparator.rawValue) needs a STRING field and a STRING value")
             }
             if comparator == .beginsWith {
-                conditions.append("(\(c) >= ? AND \(c) < ? AND substr(\(c), 1, ?) = ?)")
-                arguments += [prefix.databaseValue, (prefix + "\u{10FFFF}").databaseValue, prefix.count.databaseValue, prefix.databaseValue]
+                conditions.append("(\(c) >= ? AND \(c) < ? AND substr(\(c), 1, CAST(? AS INTEGER)) = ?)")
+                arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
             } else {
-                conditions.append("(\(c) IS NOT NULL AND substr(\(c), 1, ?) != ?)")
-                arguments += [prefix.count.databaseValue, prefix.databaseValue]
+                conditions.append("(\(c) IS NOT NULL AND substr(\(c), 1, CAST(? AS INTEGER)) != ?)")
+                arguments += [.int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
             }
         case .containsAllTokens, .containsAnyTokens:
             guard t.type.scalar == .string, !t.type.isList, case .string(let text) = filter.value else {
@@ -205,16 +211,20 @@ struct QueryCompiler {
             }
             let tokens = QueryCompiler.tokens(text)
             guard !tokens.isEmpty else { throw .badRequest("\(comparator.rawValue) needs at least one token") }
-            if let f = t.field, f.hasFTS {
+            if let f = t.field, f.hasFTS, dialect == .postgres {
+                // Tokens are letters and digits only (see `tokens`), so they need no quoting in a tsquery.
+                conditions.append("t.id IN (SELECT id FROM \(f.ftsTable) WHERE v @@ to_tsquery('simple', ?))")
+                arguments.append(.text(tokens.joined(separator: comparator == .containsAllTokens ? " & " : " | ")))
+            } else if let f = t.field, f.hasFTS {
                 let match = tokens.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }
                     .joined(separator: comparator == .containsAllTokens ? " AND " : " OR ")
                 conditions.append("t.id IN (SELECT rowid FROM \(f.ftsTable) WHERE \(f.ftsTable) MATCH ?)")
-                arguments.append(match.databaseValue)
+                arguments.append(.text(match))
             } else {
                 // Development without a SEARCHABLE index: a slower scan with the same meaning.
                 let parts = tokens.map { _ in "(' ' || lower(\(c)) || ' ') LIKE ? ESCAPE '\\'" }
                 conditions.append("(" + parts.joined(separator: comparator == .containsAllTokens ? " AND " : " OR ") + ")")
-                arguments += tokens.map { "%\(QueryCompiler.likeEscaped($0.lowercased()))%".databaseValue }
+                arguments += tokens.map { .text("%\(QueryCompiler.likeEscaped($0.lowercased()))%") }
             }
         case .near:
             guard t.type.scalar == .location, !t.type.isList, let f = t.field, case .location(let center) = filter.value else {
@@ -244,8 +254,8 @@ struct QueryCompiler {
                 arguments += items
             default:
                 guard case .string(let prefix) = filter.value else { throw .badRequest("\(comparator.rawValue) needs a STRING value") }
-                sub = "SELECT record_id FROM \(f.listTable) WHERE value >= ? AND value < ? AND substr(value, 1, ?) = ?"
-                arguments += [prefix.databaseValue, (prefix + "\u{10FFFF}").databaseValue, prefix.count.databaseValue, prefix.databaseValue]
+                sub = "SELECT record_id FROM \(f.listTable) WHERE value >= ? AND value < ? AND substr(value, 1, CAST(? AS INTEGER)) = ?"
+                arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
             }
             conditions.append("t.id \(negate ? "NOT IN" : "IN") (\(sub))")
         }
@@ -261,18 +271,23 @@ struct QueryCompiler {
         if dLon >= 180 { lonRanges = [(-180, 180)] } else if lo < -180 { lonRanges = [(lo + 360, 180), (-180, hi)] } else if hi > 180 {
             lonRanges = [(lo, 180), (-180, hi - 360)]
         } else { lonRanges = [(lo, hi)] }
-        if f.hasGeo {
+        if f.hasGeo && dialect == .postgres {
+            // The GiST index finds the points inside the bounding boxes (longitude is x); the distance check follows.
+            let boxes = lonRanges.map { _ in "p <@ box(point(?, ?), point(?, ?))" }.joined(separator: " OR ")
+            conditions.append("t.id IN (SELECT id FROM \(f.geoTable) WHERE \(boxes))")
+            for r in lonRanges { arguments += [.double(r.0), .double(minLat), .double(r.1), .double(maxLat)] }
+        } else if f.hasGeo {
             let boxes = lonRanges.map { _ in "(min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ?)" }.joined(separator: " OR ")
             conditions.append("t.id IN (SELECT id FROM \(f.geoTable) WHERE \(boxes))")
-            for r in lonRanges { arguments += [minLat.databaseValue, maxLat.databaseValue, r.0.databaseValue, r.1.databaseValue] }
+            for r in lonRanges { arguments += [.double(minLat), .double(maxLat), .double(r.0), .double(r.1)] }
         } else {
             let boxes = lonRanges.map { _ in "(t.\(f.longitudeColumn) BETWEEN ? AND ?)" }.joined(separator: " OR ")
             conditions.append("(t.\(f.latitudeColumn) BETWEEN ? AND ? AND (\(boxes)))")
-            arguments += [minLat.databaseValue, maxLat.databaseValue]
-            for r in lonRanges { arguments += [r.0.databaseValue, r.1.databaseValue] }
+            arguments += [.double(minLat), .double(maxLat)]
+            for r in lonRanges { arguments += [.double(r.0), .double(r.1)] }
         }
         conditions.append("stratus_distance(t.\(f.latitudeColumn), t.\(f.longitudeColumn), ?, ?) <= ?")
-        arguments += [center.latitude.databaseValue, center.longitude.databaseValue, distance.databaseValue]
+        arguments += [.double(center.latitude), .double(center.longitude), .double(distance)]
     }
 
     // MARK: sorting and keyset
@@ -287,7 +302,7 @@ struct QueryCompiler {
                     try require(.sortable, on: t, for: "sorting by distance")
                 }
                 keys.append(SortKey(expression: "stratus_distance(t.\(f.latitudeColumn), t.\(f.longitudeColumn), ?, ?)",
-                                    arguments: [p.latitude.databaseValue, p.longitude.databaseValue], ascending: s.ascending))
+                                    arguments: [.double(p.latitude), .double(p.longitude)], ascending: s.ascending))
                 continue
             }
             guard !t.type.isList, ![.asset, .bytes].contains(t.type.scalar) else {
@@ -304,14 +319,14 @@ struct QueryCompiler {
     }
 
     /// Rows strictly after the marker's values in the sort order (NULLs sort first ascending, last descending).
-    private mutating func addKeyset(_ keys: [SortKey], _ values: [DatabaseValue]) {
+    private mutating func addKeyset(_ keys: [SortKey], _ values: [SQLValue]) {
         var disjuncts: [String] = []
-        var args: [DatabaseValue] = []
+        var args: [SQLValue] = []
         var prefix: [String] = []
-        var prefixArgs: [DatabaseValue] = []
+        var prefixArgs: [SQLValue] = []
         for (k, v) in zip(keys, values) {
             var after: String?
-            var afterArgs: [DatabaseValue] = []
+            var afterArgs: [SQLValue] = []
             if v.isNull {
                 after = k.ascending ? "\(k.expression) IS NOT NULL" : nil
                 afterArgs = k.ascending ? k.arguments : []
@@ -336,7 +351,7 @@ struct QueryCompiler {
             conditions.append(first.ascending ? "\(first.expression) >= ?" : "(\(first.expression) <= ? OR \(first.expression) IS NULL)")
             arguments.append(v)
         }
-        conditions.append(disjuncts.isEmpty ? "0" : "(" + disjuncts.joined(separator: " OR ") + ")")
+        conditions.append(disjuncts.isEmpty ? "1 = 0" : "(" + disjuncts.joined(separator: " OR ") + ")")
         arguments += args
     }
 

@@ -1,43 +1,30 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Maps field values to a record type's columns and rows back to records.
 enum RecordRowCodec {
     /// Appends the values for all of a field's columns; nil (field absent) fills them with NULL.
-    static func appendColumnValues(_ f: CatalogField, _ value: FieldValue?, to out: inout [DatabaseValue]) {
+    static func appendColumnValues(_ f: CatalogField, _ value: FieldValue?, to out: inout [SQLValue]) {
         guard let value else {
             for _ in 0..<f.columnCount { out.append(.null) }
             return
         }
         if f.isEncoded {
-            out.append(FieldValueCodec.encode(value).databaseValue)
+            out.append(.blob(FieldValueCodec.encode(value)))
             switch value {
-            case .reference(let r): out.append(r.recordName.databaseValue)
-            case .asset(let a): out.append(a.fileChecksum.databaseValue)
-            case .location(let l): out.append(l.latitude.databaseValue); out.append(l.longitude.databaseValue)
+            case .reference(let r): out.append(.text(r.recordName))
+            case .asset(let a): out.append(.text(a.fileChecksum))
+            case .location(let l): out.append(.double(l.latitude)); out.append(.double(l.longitude))
             default: for _ in 1..<f.columnCount { out.append(.null) }
             }
             return
         }
         switch value {
-        case .string(let s): out.append(s.databaseValue)
-        case .int64(let i), .timestamp(let i): out.append(i.databaseValue)
-        case .double(let d): out.append(d.databaseValue)
-        case .bytes(let b): out.append(b.databaseValue)
+        case .string(let s): out.append(.text(s))
+        case .int64(let i), .timestamp(let i): out.append(.int64(i))
+        case .double(let d): out.append(.double(d))
+        case .bytes(let b): out.append(.blob(b))
         default: out.append(.null)
-        }
-    }
-
-    static func decodeField(_ f: CatalogField, _ v: DatabaseValue) throws(StratusError) -> FieldValue? {
-        switch v.storage {
-        case .null: return nil
-        case .blob(let d):
-            if f.isEncoded { return try FieldValueCodec.decode(d) }
-            return .bytes(d)
-        case .int64(let i): return f.type.scalar == .timestamp ? .timestamp(i) : f.type.scalar == .double ? .double(Double(i)) : .int64(i)
-        case .double(let d): return .double(d)
-        case .string(let s): return .string(s)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Sharing inside a modify batch: share records (`cloudkit.share`), the `parent` links that make a hierarchy,
@@ -17,7 +16,7 @@ extension RecordWriter {
             return
         }
         if found != nil {
-            let covering = try ShareRows.link(db.sql, zone: zone.id, name: name)?.shareID
+            let covering = try ShareRows.link(db, zone: zone.id, name: name)?.shareID
             guard let covering, let p = access.shares[covering] else {
                 throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name)
             }
@@ -28,7 +27,7 @@ extension RecordWriter {
             guard let parent, !parent.isEmpty else {
                 throw denied(name, "records you create in a shared hierarchy need a parent inside it")
             }
-            guard let covering = try ShareRows.link(db.sql, zone: zone.id, name: parent)?.shareID ?? ShareRows.find(db, zone: zone, root: parent)?.id,
+            guard let covering = try ShareRows.link(db, zone: zone.id, name: parent)?.shareID ?? ShareRows.find(db, zone: zone, root: parent)?.id,
                   let p = access.shares[covering] else {
                 throw denied(name, "parent '\(parent.prefix(100))' is not in a hierarchy shared with you")
             }
@@ -55,7 +54,7 @@ extension RecordWriter {
     /// Refused: a parent in another zone, a missing parent, a cycle, and a record that would belong to two shares.
     func planLink(_ incoming: StoredRecord, zone: ZoneRow, isNew: Bool) throws -> LinkPlan? {
         let name = incoming.recordName
-        let old = isNew ? nil : try ShareRows.link(db.sql, zone: zone.id, name: name)
+        let old = isNew ? nil : try ShareRows.link(db, zone: zone.id, name: name)
         guard incoming.parent != nil || old != nil else { return nil }
         let parent: String? = incoming.parent.map { $0.isEmpty ? nil : $0 } ?? old?.parent
         var shareID: Int64? = nil
@@ -68,7 +67,7 @@ extension RecordWriter {
             if try isAncestor(name, of: parent, zone: zone) {
                 throw StratusError(.badRequest, "parent '\(parent.prefix(100))' would make a cycle: it hangs under record '\(name)'", recordName: name)
             }
-            let parentLink = try ShareRows.link(db.sql, zone: zone.id, name: parent)
+            let parentLink = try ShareRows.link(db, zone: zone.id, name: parent)
             shareID = parentLink?.shareID
         }
         if let ownShare {
@@ -87,42 +86,41 @@ extension RecordWriter {
 
     func writeLink(_ plan: LinkPlan, name: String, zone: ZoneRow) throws {
         guard plan.changed else { return }
-        try db.cachedStatement(sql: "REPLACE INTO record_links(zone_id, record_name, parent, share_id) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [zone.id, name, plan.parent, plan.shareID])
+        try ShareRows.setLink(db, zone: zone.id, name: name, parent: plan.parent, shareID: plan.shareID)
         if plan.coverageMoved { try cover(below: name, with: plan.shareID, zone: zone) }
     }
 
     /// Whether `ancestor` is `name` or above it in its parent chain.
     func isAncestor(_ ancestor: String, of name: String, zone: ZoneRow) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
+        try db.exists("""
             WITH RECURSIVE up(name, depth) AS (
                 SELECT ?, 0
                 UNION SELECT l.parent, up.depth + 1 FROM record_links l JOIN up ON l.zone_id = ? AND l.record_name = up.name
                 WHERE l.parent IS NOT NULL AND up.depth < 100000)
-            SELECT EXISTS(SELECT 1 FROM up WHERE name = ?)
-            """), arguments: [name, zone.id, ancestor]) ?? false
+            SELECT 1 FROM up WHERE name = ? LIMIT 1
+            """, [name, zone.id, ancestor])
     }
 
     /// Whether some record below `name` is the root of a share.
     func subtreeHoldsShareRoot(_ name: String, zone: ZoneRow) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
+        try db.exists("""
             WITH RECURSIVE sub(name) AS (
                 SELECT record_name FROM record_links WHERE zone_id = ?1 AND parent = ?2
                 UNION SELECT l.record_name FROM record_links l JOIN sub ON l.zone_id = ?1 AND l.parent = sub.name)
-            SELECT EXISTS(SELECT 1 FROM shares WHERE zone_id = ?1 AND root_name IN sub)
-            """), arguments: [zone.id, name]) ?? false
+            SELECT 1 FROM shares WHERE zone_id = ?1 AND root_name IN (SELECT name FROM sub) LIMIT 1
+            """, [zone.id, name])
     }
 
     /// Sets the covering share of every record below `name`, stopping at records that root shares of their own.
     func cover(below name: String, with shareID: Int64?, zone: ZoneRow) throws {
-        try db.cachedStatement(sql: """
+        try db.execute("""
             WITH RECURSIVE sub(name) AS (
                 SELECT record_name FROM record_links WHERE zone_id = ?1 AND parent = ?2
                     AND record_name NOT IN (SELECT root_name FROM shares WHERE zone_id = ?1 AND root_name IS NOT NULL)
                 UNION SELECT l.record_name FROM record_links l JOIN sub ON l.zone_id = ?1 AND l.parent = sub.name
                     WHERE l.record_name NOT IN (SELECT root_name FROM shares WHERE zone_id = ?1 AND root_name IS NOT NULL))
-            UPDATE record_links SET share_id = ?3 WHERE zone_id = ?1 AND record_name IN sub
-            """).execute(arguments: [zone.id, name, shareID])
+            UPDATE record_links SET share_id = ?3 WHERE zone_id = ?1 AND record_name IN (SELECT name FROM sub)
+            """, [.int64(zone.id), .text(name), shareID.sqlValue])
     }
 
     // MARK: share records
@@ -139,7 +137,7 @@ extension RecordWriter {
             guard op.operationType.isDelete else {
                 throw StratusError(.accessDenied, "only the share's owner may change share '\(name)'; a participant may only leave it (delete)", recordName: name)
             }
-            try db.execute(sql: "UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND user = ?", arguments: [found.id, actor.userRecordName])
+            try db.execute("UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND \"user\" = ?", found.id, actor.userRecordName)
             try ShareRows.noteSharedZone(db, zone, users: [actor.userRecordName], removed: true, seq: &seq)
             return .deleted(recordName: name, zoneID: access.zoneID)
         }
@@ -171,12 +169,12 @@ extension RecordWriter {
 
     private mutating func createShare(_ name: String, _ request: ShareRequest, zone: ZoneRow) throws -> Share {
         let isZoneShare = name == Share.zoneShareName
-        let zoneShared = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM shares WHERE zone_id = ? AND root_name IS NULL)", arguments: [zone.id]) ?? false
+        let zoneShared = try db.exists("SELECT 1 FROM shares WHERE zone_id = ? AND root_name IS NULL", [zone.id])
         if isZoneShare {
             guard request.forRecord == nil else {
                 throw StratusError(.badRequest, "a zone share (\(Share.zoneShareName)) shares the whole zone and takes no forRecord", recordName: name)
             }
-            guard try !(Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM shares WHERE zone_id = ?)", arguments: [zone.id]) ?? false) else {
+            guard try !db.exists("SELECT 1 FROM shares WHERE zone_id = ?", [zone.id]) else {
                 throw StratusError(.badRequest, "zone '\(zone.zoneID.zoneName)' already has shares; a zone share cannot join them", recordName: name)
             }
         } else {
@@ -187,8 +185,8 @@ extension RecordWriter {
             guard try existing(zone, root) != nil else {
                 throw StratusError(.badRequest, "forRecord '\(root.prefix(100))' does not exist in zone '\(zone.zoneID.zoneName)'", recordName: name)
             }
-            if let covering = try ShareRows.link(db.sql, zone: zone.id, name: root)?.shareID {
-                let other = try String.fetchOne(db, sql: "SELECT record_name FROM shares WHERE id = ?", arguments: [covering]) ?? "another share"
+            if let covering = try ShareRows.link(db, zone: zone.id, name: root)?.shareID {
+                let other = try db.one("SELECT record_name FROM shares WHERE id = ?", [covering]) { $0.string(0) } ?? "another share"
                 throw StratusError(.badRequest, "record '\(root.prefix(100))' already belongs to share '\(other)'; a record can belong to one share only", recordName: name)
             }
             if try subtreeHoldsShareRoot(root, zone: zone) {
@@ -198,18 +196,16 @@ extension RecordWriter {
         let invitees = try resolveInvitees(request.participants, name: name)
         let s = seq.next()
         let tag = ChangeSequence.changeTag(s)
-        try db.execute(sql: """
+        let id = try db.insert("""
             INSERT INTO shares(zone_id, record_name, root_name, short_guid, public_permission, change_tag, created_ts, created_by, modified_ts, modified_by)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [zone.id, name, isZoneShare ? nil : request.forRecord, ShortGUID.make(), (request.publicPermission ?? .none).rawValue, tag,
-                             now, actor.userRecordName, now, actor.userRecordName])
-        let id = db.lastInsertedRowID
-        try db.execute(sql: "INSERT INTO share_participants(share_id, user, email, permission, type, status, position) VALUES (?, ?, NULL, 'READ_WRITE', 'OWNER', 'ACCEPTED', 0)",
-                       arguments: [id, zone.zoneID.ownerRecordName ?? actor.userRecordName])
+            """, [.int64(zone.id), .text(name), (isZoneShare ? nil : request.forRecord).sqlValue, .text(ShortGUID.make()),
+                  .text((request.publicPermission ?? .none).rawValue), .text(tag), .int64(now), .text(actor.userRecordName), .int64(now), .text(actor.userRecordName)])
+        try db.execute("INSERT INTO share_participants(share_id, \"user\", email, permission, type, status, position) VALUES (?, ?, NULL, 'READ_WRITE', 'OWNER', 'ACCEPTED', 0)", id, zone.zoneID.ownerRecordName ?? actor.userRecordName)
         try setInvitees(id, invitees ?? [], owner: zone.zoneID.ownerRecordName ?? actor.userRecordName)
         if let root = request.forRecord, !isZoneShare {
-            let parent = try ShareRows.link(db.sql, zone: zone.id, name: root)?.parent
-            try db.execute(sql: "REPLACE INTO record_links(zone_id, record_name, parent, share_id) VALUES (?, ?, ?, ?)", arguments: [zone.id, root, parent, id])
+            let parent = try ShareRows.link(db, zone: zone.id, name: root)?.parent
+            try ShareRows.setLink(db, zone: zone.id, name: root, parent: parent, shareID: id)
             try cover(below: root, with: id, zone: zone)
         }
         touch(zone, s)
@@ -219,14 +215,13 @@ extension RecordWriter {
     private mutating func updateShare(_ id: Int64, _ old: Share, _ request: ShareRequest, zone: ZoneRow) throws -> Share {
         let resolved = try resolveInvitees(request.participants, name: old.recordName)
         let s = seq.next()
-        try db.execute(sql: "UPDATE shares SET public_permission = ?, change_tag = ?, modified_ts = ?, modified_by = ? WHERE id = ?",
-                       arguments: [(request.publicPermission ?? old.publicPermission).rawValue, ChangeSequence.changeTag(s), now, actor.userRecordName, id])
+        try db.execute("UPDATE shares SET public_permission = ?, change_tag = ?, modified_ts = ?, modified_by = ? WHERE id = ?", (request.publicPermission ?? old.publicPermission).rawValue, ChangeSequence.changeTag(s), now, actor.userRecordName, id)
         if let invitees = resolved {
             // Participants the owner left out are removed (their access ends now); the others keep their status.
             let keep = Set(invitees.map(\.userRecordName))
             let gone = old.participants.filter { $0.type != .owner && !keep.contains($0.userRecordName) && $0.acceptanceStatus != .removed }
             for p in gone {
-                try db.execute(sql: "UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND user = ?", arguments: [id, p.userRecordName])
+                try db.execute("UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND \"user\" = ?", id, p.userRecordName)
             }
             try ShareRows.noteSharedZone(db, zone, users: gone.filter { $0.acceptanceStatus == .accepted }.map(\.userRecordName), removed: true, seq: &seq)
             try setInvitees(id, invitees, owner: old.owner?.userRecordName ?? actor.userRecordName)
@@ -241,13 +236,13 @@ extension RecordWriter {
 
     /// Adds or updates invited users; someone who had left or was removed is invited again.
     private func setInvitees(_ id: Int64, _ invitees: [ResolvedInvitee], owner: String) throws {
-        var position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM share_participants WHERE share_id = ?", arguments: [id]) ?? 0) + 1
+        var position = (try db.int64("SELECT MAX(position) FROM share_participants WHERE share_id = ?", [id]) ?? 0) + 1
         for i in invitees where i.userRecordName != owner {
-            try db.execute(sql: """
-                INSERT INTO share_participants(share_id, user, email, permission, type, status, position) VALUES (?, ?, ?, ?, 'USER', 'INVITED', ?)
-                ON CONFLICT(share_id, user) DO UPDATE SET permission = excluded.permission, email = COALESCE(excluded.email, email), type = 'USER',
-                    status = CASE status WHEN 'REMOVED' THEN 'INVITED' ELSE status END
-                """, arguments: [id, i.userRecordName, i.emailAddress, i.permission.rawValue, position])
+            try db.execute("""
+                INSERT INTO share_participants(share_id, "user", email, permission, type, status, position) VALUES (?, ?, ?, ?, 'USER', 'INVITED', ?)
+                ON CONFLICT(share_id, "user") DO UPDATE SET permission = excluded.permission, email = COALESCE(excluded.email, share_participants.email), type = 'USER',
+                    status = CASE share_participants.status WHEN 'REMOVED' THEN 'INVITED' ELSE share_participants.status END
+                """, id, i.userRecordName, i.emailAddress, i.permission.rawValue, position)
             position += 1
         }
     }
@@ -288,9 +283,9 @@ extension RecordWriter {
     /// Deletes a share: its participants lose access at once and the zone leaves their shared databases.
     mutating func deleteShare(_ id: Int64, _ share: Share, zone: ZoneRow) throws {
         let members = share.participants.filter { $0.type != .owner && $0.acceptanceStatus == .accepted }.map(\.userRecordName)
-        try db.execute(sql: "UPDATE record_links SET share_id = NULL WHERE share_id = ?", arguments: [id])
-        try db.execute(sql: "DELETE FROM share_participants WHERE share_id = ?", arguments: [id])
-        try db.execute(sql: "DELETE FROM shares WHERE id = ?", arguments: [id])
+        try db.execute("UPDATE record_links SET share_id = NULL WHERE share_id = ?", id)
+        try db.execute("DELETE FROM share_participants WHERE share_id = ?", id)
+        try db.execute("DELETE FROM shares WHERE id = ?", id)
         try ShareRows.noteSharedZone(db, zone, users: members, removed: true, seq: &seq)
         touch(zone, seq.next())
     }

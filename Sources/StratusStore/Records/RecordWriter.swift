@@ -1,12 +1,12 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Applies record operations inside one write transaction, keeping every invariant in step:
 /// the type's table, list/full-text/geo index tables, the record directory and change log,
 /// DELETE_SELF back-references and asset reference counts.
 struct RecordWriter {
-    let db: Database
+    /// The write transaction, on either backend.
+    let db: any SQLSession
     var catalog: Catalog {
         // Statements built for an older catalog may name columns that no longer exist (or not yet).
         didSet { statements = [:] }
@@ -40,14 +40,14 @@ struct RecordWriter {
     /// written by the rebuild at the end of the load, not record by record.
     var deferredTypes: Set<Int64> = []
 
-    init(db: Database, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor, caller: Caller? = nil,
+    init(db: any SQLSession, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor, caller: Caller? = nil,
          receipts: TokenSigner? = nil) throws {
         self.receipts = receipts
         self.db = db
         self.catalog = catalog
         self.environment = environment
         self.database = database
-        self.seq = try SequenceAllocator(db.sql)
+        self.seq = try SequenceAllocator(db)
         self.actor = actor
         self.caller = database.scope == .public ? caller : nil
         self.now = Clock.nowMillis()
@@ -61,30 +61,24 @@ struct RecordWriter {
     }
 
     func existing(_ zone: ZoneRow, _ name: String) throws -> Existing? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0
-            """), arguments: [zone.id, name])
-        return row.map { Existing(typeID: $0[0], recordID: $0[1]) }
+        try db.one("SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", [zone.id, name]) { r in
+            Existing(typeID: r.int64(0) ?? 0, recordID: r.int64(1) ?? 0)
+        }
     }
 
     private mutating func sql(_ type: CatalogType) -> TypeStatements {
         if let s = statements[type.id] { return s }
-        let s = TypeStatements(type)
+        let s = TypeStatements(type, db.dialect)
         statements[type.id] = s
         return s
     }
 
     mutating func load(_ e: Existing, zone: ZoneRow) throws -> StoredRecord? {
         guard let type = catalog.type(id: e.typeID) else { return nil }
-        let statement = try db.cachedStatement(sql: sql(type).selectByID)
-        // The cursor resets the statement when it goes, so it lives until the row is read.
-        let cursor = try Row.fetchCursor(statement, arguments: [e.recordID])
-        return try withExtendedLifetime(cursor) { () throws -> StoredRecord? in
-            guard try cursor.next() != nil else { return nil }
-            var sink = StoredRecordSink()
-            try RowStreamer(type: type, fields: type.fields).stream(statement, zoneID: zone.zoneID, into: &sink)
-            return sink.takeLast()
-        }
+        var sink = StoredRecordSink()
+        let streamer = RowStreamer(type: type, fields: type.fields)
+        try db.each(sql(type).selectByID, [.int64(e.recordID)]) { row in try streamer.stream(row, zoneID: zone.zoneID, into: &sink) }
+        return sink.takeLast()
     }
 
     // MARK: operations
@@ -152,7 +146,7 @@ struct RecordWriter {
         record.parent = link?.parent
         try checkAssetReceipts(incoming.fields, old: old, recordName: name)
         for v in fields.values where v.mayHoldAssets {
-            for checksum in v.assetChecksums { try AssetReferences.check(checksum, db.sql) }
+            for checksum in v.assetChecksums { try AssetReferences.check(checksum, db) }
         }
         // Receipts prove an upload at write time; they are not kept, so no read ever hands one out.
         for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
@@ -174,7 +168,7 @@ struct RecordWriter {
                                 found: Existing?, old: StoredRecord?, zone: ZoneRow) throws -> ModifyResult {
         let name = record.recordName
         if let schemaChange {
-            catalog = try SchemaStorage.apply(schemaChange, to: catalog, db.sql)
+            catalog = try SchemaStorage.apply(schemaChange, to: catalog, db)
             catalogChanged = true
         }
         let type = catalog.type(named: record.recordType)!
@@ -189,35 +183,33 @@ struct RecordWriter {
         if let found, let old {
             recordID = found.recordID
             try removeIndexEntries(type, recordID: recordID, fields: old.fields)
-            var args: [DatabaseValue] = [tag.databaseValue, now.databaseValue, actor.userRecordName.databaseValue, actor.deviceID.databaseValue]
+            var args: [SQLValue] = [.text(tag), .int64(now), .text(actor.userRecordName), .text(actor.deviceID)]
             args.reserveCapacity(5 + type.fields.count * 2)
             for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
-            args.append(recordID.databaseValue)
-            let st = try db.cachedStatement(sql: sql(type).update)
-            try st.execute(values: args)
+            args.append(.int64(recordID))
+            try db.execute(sql(type).update, args)
         } else {
             let created = record.created!
-            var args: [DatabaseValue] = [zone.id.databaseValue, name.databaseValue, tag.databaseValue,
-                                         created.timestamp.databaseValue, created.userRecordName.databaseValue, created.deviceID.databaseValue,
-                                         now.databaseValue, actor.userRecordName.databaseValue, actor.deviceID.databaseValue]
+            var args: [SQLValue] = [.int64(zone.id), .text(name), .text(tag),
+                                    .int64(created.timestamp), .text(created.userRecordName), .text(created.deviceID),
+                                    .int64(now), .text(actor.userRecordName), .text(actor.deviceID)]
             args.reserveCapacity(args.count + type.fields.count * 2)
             for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
-            let st = try db.cachedStatement(sql: sql(type).insert)
-            try st.execute(values: args)
-            recordID = db.lastInsertedRowID
+            recordID = try db.insert(sql(type).insert, args)
         }
         try addIndexEntries(type, recordID: recordID, fields: fields, zone: zone)
         for v in fields.values where v.mayHoldAssets {
-            for checksum in v.assetChecksums { try AssetReferences.retain(checksum, db.sql) }
+            for checksum in v.assetChecksums { try AssetReferences.retain(checksum, db) }
         }
         if let old {
             for checksum in old.fields.values.flatMap(\.assetChecksums) {
-                try AssetReferences.release(checksum, db.sql)
+                try AssetReferences.release(checksum, db)
                 releasedAssets.insert(checksum)
             }
         }
         try log(zone: zone, seq: s, name: name, typeID: type.id, recordID: recordID, deleted: false)
-        try outbox?.recordChanged(before: old, after: record, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, db.sql)
+        let session = db, catalog = catalog, database = database
+        try outbox?.recordChanged(before: old, after: record, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, session)
         if found == nil { countChanges[CountKey(zone: zone.id, type: type.id), default: 0] += 1 }
         return .saved(record.keeping(op.desiredKeys))
     }
@@ -246,11 +238,11 @@ struct RecordWriter {
     mutating func touch(_ zone: ZoneRow, _ s: Int64) { touchedZones[zone.id] = max(touchedZones[zone.id] ?? 0, s) }
 
     private mutating func log(zone: ZoneRow, seq s: Int64, name: String, typeID: Int64, recordID: Int64, deleted: Bool) throws {
-        let st = try db.cachedStatement(sql: """
-            REPLACE INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        try st.execute(values: [zone.id.databaseValue, s.databaseValue, name.databaseValue, typeID.databaseValue,
-                                                     recordID.databaseValue, deleted.databaseValue])
+        // The name's one row moves to the new sequence number (the directory and the change feed are one table).
+        try db.execute("""
+            INSERT INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(zone_id, record_name) DO UPDATE SET seq = excluded.seq, type_id = excluded.type_id, record_id = excluded.record_id, deleted = excluded.deleted
+            """, [.int64(zone.id), .int64(s), .text(name), .int64(typeID), .int64(recordID), .int64(deleted ? 1 : 0)])
         touchedZones[zone.id] = s
     }
 
@@ -350,7 +342,7 @@ struct RecordWriter {
     /// The zone a reference points into: its own zoneID if it names one, otherwise the record's zone.
     private func targetZone(_ r: Reference, from zone: ZoneRow) throws -> ZoneRow? {
         guard let z = r.zoneID, z.zoneName != zone.zoneID.zoneName else { return zone }
-        return try ZoneRow.find(db.sql, database, z.zoneName)
+        return try ZoneRow.find(db, database, z.zoneName)
     }
 
     private func validateReferences(_ fields: [String: FieldValue], zone: ZoneRow, recordName: String) throws {
@@ -367,29 +359,20 @@ struct RecordWriter {
         let plan = sql(type)
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
-            if f.hasFTS, case .string(let s) = v {
-                let st = try db.cachedStatement(sql: sql.ftsInsert)
-                try st.execute(values: [recordID.databaseValue, s.databaseValue])
-            }
-            if f.hasGeo, case .location(let l) = v {
-                let st = try db.cachedStatement(sql: sql.geoInsert)
-                try st.execute(values: [recordID.databaseValue, l.latitude.databaseValue, l.latitude.databaseValue,
-                                                             l.longitude.databaseValue, l.longitude.databaseValue])
-            }
+            if f.hasFTS, case .string(let s) = v { try db.execute(sql.ftsInsert, [.int64(recordID), .text(s)]) }
+            if f.hasGeo, case .location(let l) = v { try db.execute(sql.geoInsert, sql.geoArguments(recordID, l)) }
             if f.hasListTable, case .list(_, let items) = v, !items.isEmpty {
                 // One statement per list, not per item.
-                var args: [DatabaseValue] = []
+                var args: [SQLValue] = []
                 args.reserveCapacity(items.count * 2)
-                for item in items { if let key = CatalogField.listKey(item) { args.append(key); args.append(recordID.databaseValue) } }
+                for item in items { if let key = CatalogField.listKey(item) { args.append(key); args.append(.int64(recordID)) } }
                 guard !args.isEmpty else { continue }
-                let st = try db.cachedStatement(sql: sql.listInsert(count: args.count / 2))
-                try st.execute(values: args)
+                try db.execute(sql.listInsert(count: args.count / 2), args)
             }
         }
         for r in references(in: fields, deleteSelfOnly: true) {
             guard let tz = try targetZone(r, from: zone) else { continue }
-            try db.cachedStatement(sql: "INSERT INTO cascade_refs(target_zone, target_name, source_type, source_id) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [tz.id, r.recordName, type.id, recordID])
+            try db.execute("INSERT INTO cascade_refs(target_zone, target_name, source_type, source_id) VALUES (?, ?, ?, ?)", tz.id, r.recordName, type.id, recordID)
         }
     }
 
@@ -397,14 +380,13 @@ struct RecordWriter {
         let plan = sql(type)
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
-            if f.hasFTS { try db.cachedStatement(sql: sql.ftsDelete).execute(arguments: [recordID]) }
-            if f.hasGeo { try db.cachedStatement(sql: sql.geoDelete).execute(arguments: [recordID]) }
+            if f.hasFTS { try db.execute(sql.ftsDelete, recordID) }
+            if f.hasGeo { try db.execute(sql.geoDelete, recordID) }
             if f.hasListTable, case .list(_, let items) = v {
-                let st = try db.cachedStatement(sql: sql.listDelete)
-                for item in items { if let key = CatalogField.listKey(item) { try st.execute(arguments: [key, recordID]) } }
+                for item in items { if let key = CatalogField.listKey(item) { try db.execute(sql.listDelete, [key, .int64(recordID)]) } }
             }
         }
-        try db.cachedStatement(sql: "DELETE FROM cascade_refs WHERE source_type = ? AND source_id = ?").execute(arguments: [type.id, recordID])
+        try db.execute("DELETE FROM cascade_refs WHERE source_type = ? AND source_id = ?", type.id, recordID)
     }
 
     // MARK: delete
@@ -415,25 +397,26 @@ struct RecordWriter {
         var visited = visited
         visited.insert("\(zone.id)/\(name)")
         try removeIndexEntries(type, recordID: e.recordID, fields: old.fields)
-        try db.cachedStatement(sql: "DELETE FROM \(type.table) WHERE id = ?").execute(arguments: [e.recordID])
+        try db.execute("DELETE FROM \(type.table) WHERE id = ?", e.recordID)
         for checksum in old.fields.values.flatMap(\.assetChecksums) {
-            try AssetReferences.release(checksum, db.sql)
+            try AssetReferences.release(checksum, db)
             releasedAssets.insert(checksum)
         }
         try log(zone: zone, seq: seq.next(), name: name, typeID: type.id, recordID: e.recordID, deleted: true)
         // Deleting a share's root deletes the share (CloudKit's rule); the record's link row stays, so that
         // participants' change feeds can still tell the deletion was one of theirs.
         if let share = try ShareRows.find(db, zone: zone, root: name) { try deleteShare(share.id, share.share, zone: zone) }
-        try outbox?.recordChanged(before: old, after: nil, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, db.sql)
+        let session = db, catalog = catalog, database = database
+        try outbox?.recordChanged(before: old, after: nil, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, session)
         countChanges[CountKey(zone: zone.id, type: type.id), default: 0] -= 1
 
-        let dependents = try Row.fetchAll(db.cachedStatement(sql: "SELECT source_type, source_id FROM cascade_refs WHERE target_zone = ? AND target_name = ?"),
-                                          arguments: [zone.id, name])
-        for d in dependents {
-            let sourceType: Int64 = d[0], sourceID: Int64 = d[1]
+        let dependents = try db.all("SELECT source_type, source_id FROM cascade_refs WHERE target_zone = ? AND target_name = ?", [zone.id, name]) { d in
+            (d.int64(0) ?? 0, d.int64(1) ?? 0)
+        }
+        for (sourceType, sourceID) in dependents {
             guard let st = catalog.type(id: sourceType),
-                  let r = try Row.fetchOne(db, sql: "SELECT zone_id, record_name FROM \(st.table) WHERE id = ?", arguments: [sourceID]) else { continue }
-            let zoneID: Int64 = r[0], depName: String = r[1]
+                  let (zoneID, depName) = try db.one("SELECT zone_id, record_name FROM \(st.table) WHERE id = ?", [sourceID], { r in (r.int64(0) ?? 0, r.string(1) ?? "") })
+            else { continue }
             guard !visited.contains("\(zoneID)/\(depName)") else { continue }
             let depZone = try zoneRow(id: zoneID) ?? zone
             try delete(Existing(typeID: sourceType, recordID: sourceID), name: depName, zone: depZone, visited: visited)
@@ -441,22 +424,23 @@ struct RecordWriter {
     }
 
     private func zoneRow(id: Int64) throws -> ZoneRow? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT name, atomic, change_seq FROM zones WHERE id = ?", arguments: [id]) else { return nil }
-        return ZoneRow(id: id, zoneID: ZoneID(zoneName: row[0], ownerRecordName: database.ownerRecordName), atomic: row[1], changeSeq: row[2])
+        try db.one("SELECT name, atomic, change_seq FROM zones WHERE id = ?", [id]) { r in
+            ZoneRow(id: id, zoneID: ZoneID(zoneName: r.string(0) ?? "", ownerRecordName: database.ownerRecordName), atomic: r.bool(1) ?? false, changeSeq: r.int64(2) ?? 0)
+        }
     }
 
     /// Moves the change tokens of every zone this batch touched, and stores the sequence counter.
     func finish() throws {
         for (zoneID, s) in touchedZones {
-            try db.cachedStatement(sql: "UPDATE zones SET change_seq = ? WHERE id = ?").execute(arguments: [s, zoneID])
+            try db.execute("UPDATE zones SET change_seq = ? WHERE id = ?", s, zoneID)
         }
         for (key, delta) in countChanges where delta != 0 {
-            try db.cachedStatement(sql: """
+            try db.execute("""
                 INSERT INTO record_counts(zone_id, type_id, count) VALUES (?, ?, ?)
-                ON CONFLICT(zone_id, type_id) DO UPDATE SET count = count + excluded.count
-                """).execute(arguments: [key.zone, key.type, delta])
+                ON CONFLICT(zone_id, type_id) DO UPDATE SET count = record_counts.count + excluded.count
+                """, key.zone, key.type, delta)
         }
-        try seq.save(db.sql)
+        try seq.save(db)
     }
 }
 

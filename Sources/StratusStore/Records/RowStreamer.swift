@@ -1,12 +1,11 @@
 import Foundation
-import GRDB
-import GRDBSQLite
 import StratusModel
+import StratusPostgres
 
 /// Hands the rows of a record-type `SELECT` (system columns, then `fields`' main columns) to a `RecordSink`,
-/// reading each column straight from SQLite's current row: no GRDB `Row` access, no `Data` wrapper around
-/// codec bytes, and the per-field decisions made once per statement instead of once per value. This is the
-/// inner loop of query pages and change feeds (`records/query`, `changes/zone`).
+/// reading each column in place from the engine's current row (SQLite's statement, libpq's result): no row
+/// copies, no `Data` wrapper around codec bytes, and the per-field decisions made once per statement instead of
+/// once per value. This is the inner loop of query pages and change feeds (`records/query`, `changes/zone`).
 struct RowStreamer {
     private enum Kind { case string, int64, timestamp, double, bytes, encoded }
     private let names: [String]
@@ -15,7 +14,7 @@ struct RowStreamer {
 
     init(type: CatalogType, fields: [CatalogField]) {
         recordType = type.name
-        names = fields.map(\.name)
+        names = fields.map { $0.name }
         kinds = fields.map { f in
             if f.isEncoded { return .encoded }
             switch f.type.scalar {
@@ -28,51 +27,44 @@ struct RowStreamer {
         }
     }
 
-    /// Streams the statement's current row.
+    /// Streams a row of either backend. The engine's row type is resolved once here, so the column reads below
+    /// are specialised for it rather than dispatched per value.
     /// `linkColumn`: where the statement's `parent` and `share` columns start (see `QueryCompiler.links`), if it has them.
-    func stream(_ statement: Statement, zoneID: ZoneID, linkColumn: Int32? = nil, into sink: inout some RecordSink) throws(StratusError) {
-        let s = statement.sqliteStatement
+    func stream(_ row: any SQLRow, zoneID: ZoneID, linkColumn: Int? = nil, into sink: inout some RecordSink) throws(StratusError) {
+        if let r = row as? SQLiteRow { try stream(row: r, zoneID: zoneID, linkColumn: linkColumn, into: &sink) }
+        else if let r = row as? PostgresRow { try stream(row: r, zoneID: zoneID, linkColumn: linkColumn, into: &sink) }
+        else { throw StratusError(.internalError, "unknown row type") }
+    }
+
+    func stream<R: SQLRow>(row r: R, zoneID: ZoneID, linkColumn: Int? = nil, into sink: inout some RecordSink) throws(StratusError) {
         sink.beginRecord(borrowing: BorrowedRecordHeader(
-            recordName: Self.utf8(s, 2), recordType: recordType, zoneID: zoneID, recordChangeTag: Self.utf8(s, 3),
-            createdTimestamp: sqlite3_column_int64(s, 4), createdBy: Self.utf8(s, 5), createdDevice: Self.utf8(s, 6),
-            modifiedTimestamp: sqlite3_column_int64(s, 7), modifiedBy: Self.utf8(s, 8), modifiedDevice: Self.utf8(s, 9)))
-        var column = Int32(CatalogType.systemColumns.count)
+            recordName: r.utf8(2), recordType: recordType, zoneID: zoneID, recordChangeTag: r.utf8(3),
+            createdTimestamp: r.int64(4) ?? 0, createdBy: r.utf8(5), createdDevice: r.utf8(6),
+            modifiedTimestamp: r.int64(7) ?? 0, modifiedBy: r.utf8(8), modifiedDevice: r.utf8(9)))
+        var column = CatalogType.systemColumns.count
         for i in kinds.indices {
             defer { column += 1 }
-            guard sqlite3_column_type(s, column) != SQLITE_NULL else { continue }
+            guard !r.isNull(column) else { continue }
             let value: FieldValue
             switch kinds[i] {
             case .string:
-                sink.field(names[i], utf8: Self.utf8(s, column))
+                sink.field(names[i], utf8: r.utf8(column))
                 continue
-            case .int64: value = .int64(sqlite3_column_int64(s, column))
-            case .timestamp: value = .timestamp(sqlite3_column_int64(s, column))
-            case .double: value = .double(sqlite3_column_double(s, column))
-            case .bytes: value = .bytes(Data(Self.blob(s, column)))
+            case .int64: value = .int64(r.int64(column) ?? 0)
+            case .timestamp: value = .timestamp(r.int64(column) ?? 0)
+            case .double: value = .double(r.double(column) ?? 0)
+            case .bytes: value = .bytes(Data(r.blob(column)))
             case .encoded:
-                guard let v = FieldValueCodec.decode(Self.blob(s, column)) else {
+                guard let v = FieldValueCodec.decode(r.blob(column)) else {
                     throw StratusError(.internalError, "stored value of field '\(names[i])' is corrupt")
                 }
                 value = v
             }
             sink.field(names[i], value)
         }
-        if let c = linkColumn, sqlite3_column_type(s, c) != SQLITE_NULL || sqlite3_column_type(s, c + 1) != SQLITE_NULL {
-            func text(_ i: Int32) -> String? { sqlite3_column_type(s, i) == SQLITE_NULL ? nil : String(decoding: Self.utf8(s, i), as: UTF8.self) }
-            sink.links(parent: text(c), share: text(c + 1))
+        if let c = linkColumn, !r.isNull(c) || !r.isNull(c + 1) {
+            sink.links(parent: r.string(c), share: r.string(c + 1))
         }
         sink.endRecord()
-    }
-
-    /// The column's text, valid until the statement steps again.
-    @inline(__always) private static func utf8(_ s: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
-        let p = sqlite3_column_text(s, column)
-        return UnsafeBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(s, column)))
-    }
-
-    /// The column's bytes, valid until the statement steps again.
-    @inline(__always) private static func blob(_ s: SQLiteStatement, _ column: Int32) -> UnsafeRawBufferPointer {
-        let p = sqlite3_column_blob(s, column)
-        return UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(s, column)))
     }
 }

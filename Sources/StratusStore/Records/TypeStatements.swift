@@ -1,6 +1,7 @@
 import StratusModel
 
 /// The SQL text a record type's writes reuse, built once per schema version rather than once per record.
+/// Index tables differ by engine: SQLite's FTS5 and R*Tree tables, PostgreSQL's `tsvector` and `point` tables.
 struct TypeStatements {
     var insert: String
     var update: String
@@ -13,6 +14,15 @@ struct TypeStatements {
     struct FieldIndexStatements {
         var ftsInsert, ftsDelete, geoInsert, geoDelete, listDelete: String
         var listTable: String
+        let dialect: SQLDialect
+
+        /// `geoInsert`'s arguments: a degenerate box on SQLite, a point (longitude is x) on PostgreSQL.
+        func geoArguments(_ id: Int64, _ l: Location) -> [SQLValue] {
+            switch dialect {
+            case .sqlite: [.int64(id), .double(l.latitude), .double(l.latitude), .double(l.longitude), .double(l.longitude)]
+            case .postgres: [.int64(id), .double(l.longitude), .double(l.latitude)]
+            }
+        }
 
         /// Lists of up to 16 items have their statement text ready; longer ones build it.
         private var listInserts: [String] = []
@@ -22,13 +32,21 @@ struct TypeStatements {
         }
 
         private static func listInsert(_ table: String, _ count: Int) -> String {
-            "INSERT OR IGNORE INTO \(table)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: count).joined(separator: ", ")
+            "INSERT INTO \(table)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT DO NOTHING"
         }
 
-        init(_ f: CatalogField) {
-            ftsInsert = "INSERT INTO \(f.ftsTable)(rowid, v) VALUES (?, ?)"
-            ftsDelete = "DELETE FROM \(f.ftsTable) WHERE rowid = ?"
-            geoInsert = "INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)"
+        init(_ f: CatalogField, _ dialect: SQLDialect) {
+            self.dialect = dialect
+            switch dialect {
+            case .sqlite:
+                ftsInsert = "INSERT INTO \(f.ftsTable)(rowid, v) VALUES (?, ?)"
+                ftsDelete = "DELETE FROM \(f.ftsTable) WHERE rowid = ?"
+                geoInsert = "INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)"
+            case .postgres:
+                ftsInsert = "INSERT INTO \(f.ftsTable)(id, v) VALUES (?, to_tsvector('simple', ?))"
+                ftsDelete = "DELETE FROM \(f.ftsTable) WHERE id = ?"
+                geoInsert = "INSERT INTO \(f.geoTable)(id, p) VALUES (?, point(?, ?))"
+            }
             geoDelete = "DELETE FROM \(f.geoTable) WHERE id = ?"
             listTable = f.listTable
             listDelete = "DELETE FROM \(f.listTable) WHERE value = ? AND record_id = ?"
@@ -36,14 +54,14 @@ struct TypeStatements {
         }
     }
 
-    init(_ type: CatalogType) {
+    init(_ type: CatalogType, _ dialect: SQLDialect) {
         let fieldColumns = type.fields.flatMap { $0.columns.map(\.name) }
         let insertColumns = Array(CatalogType.systemColumns.dropFirst()) + fieldColumns
         insert = "INSERT INTO \(type.table)(\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         let sets = (["change_tag", "modified_ts", "modified_by", "modified_device"] + fieldColumns).map { "\($0) = ?" }.joined(separator: ", ")
         update = "UPDATE \(type.table) SET \(sets) WHERE id = ?"
         indexedFields = type.fields.filter { $0.hasFTS || $0.hasGeo || $0.hasListTable }
-        for f in indexedFields { fieldIndexes[f.id] = FieldIndexStatements(f) }
+        for f in indexedFields { fieldIndexes[f.id] = FieldIndexStatements(f, dialect) }
         selectByID = "SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t WHERE t.id = ?"
     }
 }

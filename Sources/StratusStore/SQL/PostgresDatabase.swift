@@ -56,9 +56,37 @@ struct PostgresSession: SQLSession {
     }
 
     func script(_ sql: String) throws { try connection.executeScript(sql) }
+
+    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        var id: Int64 = 0
+        try connection.query(dialect.placeholders(sql) + " RETURNING id", arguments.map { $0.postgresValue }) { row in id = row.int64(0) ?? 0 }
+        return id
+    }
+
+    func savepoint(_ body: () throws -> Void) throws {
+        try connection.executeScript("SAVEPOINT stratus")
+        do { try body() } catch {
+            try connection.executeScript("ROLLBACK TO SAVEPOINT stratus")
+            throw error
+        }
+        try connection.executeScript("RELEASE SAVEPOINT stratus")
+    }
 }
 
-extension PostgresRow: SQLRow {}
+extension PostgresRow: SQLRow {
+    func blob(_ column: Int) -> UnsafeRawBufferPointer { raw(column) }
+
+    func sqlValue(_ column: Int) -> SQLValue {
+        switch value(column) {
+        case .null: .null
+        case .int64(let v): .int64(v)
+        case .double(let v): .double(v)
+        case .bool(let v): .int64(v ? 1 : 0)
+        case .text(let v): .text(v)
+        case .bytes(let v): .blob(Data(v))
+        }
+    }
+}
 
 extension SQLValue {
     var postgresValue: PostgresValue {

@@ -8,6 +8,12 @@ protocol SQLRow {
     func double(_ column: Int) -> Double?
     func string(_ column: Int) -> String?
     func data(_ column: Int) -> Data?
+    /// A text column's UTF-8 bytes in place, valid until the next row (empty when NULL).
+    func utf8(_ column: Int) -> UnsafeBufferPointer<UInt8>
+    /// A blob column's bytes in place, valid until the next row (empty when NULL).
+    func blob(_ column: Int) -> UnsafeRawBufferPointer
+    /// The column's value as its storage type says.
+    func sqlValue(_ column: Int) -> SQLValue
 }
 
 extension SQLRow {

@@ -7,6 +7,8 @@ enum SQLValue: Sendable, Hashable {
     case double(Double)
     case text(String)
     case blob(Data)
+
+    var isNull: Bool { if case .null = self { true } else { false } }
 }
 
 /// Values that bind as statement arguments.
@@ -18,3 +20,4 @@ extension String: SQLBindable { var sqlValue: SQLValue { .text(self) } }
 extension Data: SQLBindable { var sqlValue: SQLValue { .blob(self) } }
 extension Bool: SQLBindable { var sqlValue: SQLValue { .int64(self ? 1 : 0) } }
 extension Optional: SQLBindable where Wrapped: SQLBindable { var sqlValue: SQLValue { self?.sqlValue ?? .null } }
+extension SQLValue: SQLBindable { var sqlValue: SQLValue { self } }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SQLite backend of `SQLDatabase`: a GRDB queue or pool behind the store's close gate.
 final class SQLiteDatabase<Base: DatabaseWriter>: SQLDatabase {
@@ -28,7 +29,20 @@ struct SQLiteSession: SQLSession {
         let statement = try db.cachedStatement(sql: sql)
         statement.bind(values: arguments.map { $0.databaseValue })
         let cursor = try Row.fetchCursor(statement)
-        while let row = try cursor.next() { try body(SQLiteRow(row: row)) }
+        let row = SQLiteRow(statement.sqliteStatement)
+        while try cursor.next() != nil { try body(row) }
+    }
+
+    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        try execute(sql, arguments)
+        return db.lastInsertedRowID
+    }
+
+    func savepoint(_ body: () throws -> Void) throws {
+        try db.inSavepoint {
+            try body()
+            return .commit
+        }
     }
 
     func script(_ sql: String) throws { try db.execute(sql: sql) }
@@ -41,13 +55,36 @@ extension Database {
     var sql: SQLiteSession { SQLiteSession(db: self) }
 }
 
+/// The current row of a SQLite statement, read through the C API (no GRDB `Row` in between).
 struct SQLiteRow: SQLRow {
-    let row: Row
-    func isNull(_ column: Int) -> Bool { row.hasNull(atIndex: column) }
-    func int64(_ column: Int) -> Int64? { row[column] }
-    func double(_ column: Int) -> Double? { row[column] }
-    func string(_ column: Int) -> String? { row[column] }
-    func data(_ column: Int) -> Data? { row[column] }
+    let statement: SQLiteStatement
+    init(_ statement: SQLiteStatement) { self.statement = statement }
+
+    @inline(__always) func isNull(_ column: Int) -> Bool { sqlite3_column_type(statement, Int32(column)) == SQLITE_NULL }
+    func int64(_ column: Int) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(statement, Int32(column)) }
+    func double(_ column: Int) -> Double? { isNull(column) ? nil : sqlite3_column_double(statement, Int32(column)) }
+    func string(_ column: Int) -> String? { isNull(column) ? nil : String(decoding: utf8(column), as: UTF8.self) }
+    func data(_ column: Int) -> Data? { isNull(column) ? nil : Data(blob(column)) }
+
+    @inline(__always) func utf8(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+        let p = sqlite3_column_text(statement, Int32(column))
+        return UnsafeBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(statement, Int32(column))))
+    }
+
+    @inline(__always) func blob(_ column: Int) -> UnsafeRawBufferPointer {
+        let p = sqlite3_column_blob(statement, Int32(column))
+        return UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(statement, Int32(column))))
+    }
+
+    func sqlValue(_ column: Int) -> SQLValue {
+        switch sqlite3_column_type(statement, Int32(column)) {
+        case SQLITE_INTEGER: .int64(sqlite3_column_int64(statement, Int32(column)))
+        case SQLITE_FLOAT: .double(sqlite3_column_double(statement, Int32(column)))
+        case SQLITE_TEXT: .text(String(decoding: utf8(column), as: UTF8.self))
+        case SQLITE_BLOB: .blob(Data(blob(column)))
+        default: .null
+        }
+    }
 }
 
 extension SQLValue {

@@ -66,14 +66,14 @@ struct CatalogField: Sendable {
     var hasFTS: Bool { !type.isList && type.scalar == .string && schema.indexes.contains(.searchable) }
     var hasGeo: Bool { !type.isList && type.scalar == .location && !schema.indexes.isDisjoint(with: [.queryable, .sortable]) }
 
-    /// The comparable SQLite value a list item contributes to the list's side table.
-    static func listKey(_ item: FieldValue) -> DatabaseValue? {
+    /// The comparable value a list item contributes to the list's side table.
+    static func listKey(_ item: FieldValue) -> SQLValue? {
         switch item {
-        case .string(let s): s.databaseValue
-        case .int64(let i), .timestamp(let i): i.databaseValue
-        case .double(let d): d.databaseValue
-        case .bytes(let b): b.databaseValue
-        case .reference(let r): r.recordName.databaseValue
+        case .string(let s): .text(s)
+        case .int64(let i), .timestamp(let i): .int64(i)
+        case .double(let d): .double(d)
+        case .bytes(let b): .blob(b)
+        case .reference(let r): .text(r.recordName)
         default: nil
         }
     }

@@ -248,6 +248,18 @@ extension EnvironmentMigrations {
                 created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL, built_through INTEGER, bytes INTEGER NOT NULL DEFAULT 0);
             """)
         for step in shared.steps { m.add(step.name, step.apply) }
+        // Asset content lives in the database on PostgreSQL, so that every node serves it (see `uploadAsset`).
+        // SQLite's `stratus_distance` is a Swift function (see `openSQLite`); here it is SQL, the same haversine.
+        m.add("pg-distance") { s in
+            try s.script("""
+                CREATE FUNCTION stratus_distance(lat1 float8, lon1 float8, lat2 float8, lon2 float8) RETURNS float8
+                LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                    SELECT 2 * 6371008.8 * asin(least(1, sqrt(
+                        sin(radians(lat2 - lat1) / 2) ^ 2 + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lon2 - lon1) / 2) ^ 2)))
+                $$
+                """)
+        }
+        m.add("pg-asset-chunks", ddl: "CREATE TABLE asset_chunks(checksum TEXT NOT NULL, n INTEGER NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY(checksum, n))")
         return m
     }
 }

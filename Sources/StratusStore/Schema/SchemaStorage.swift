@@ -182,7 +182,7 @@ enum SchemaStorage {
             let wanted = !type.indexes(of: sys).isDisjoint(with: [.queryable, .sortable])
             let name = type.systemIndexName(sys)
             if wanted {
-                try s.script("CREATE INDEX IF NOT EXISTS \(name) ON \(type.table)(zone_id, \(column))")
+                try s.script("CREATE INDEX IF NOT EXISTS \(name) ON \(type.table)(zone_id, \(s.dialect.sortedIndexKey(column)))")
             } else {
                 try s.script("DROP INDEX IF EXISTS \(name)")
             }
@@ -214,7 +214,7 @@ enum SchemaStorage {
     /// a GiST index. Lists get a side table of their keys on both.
     static func createStructures(_ f: CatalogField, except old: CatalogField?, table: String, _ s: any SQLSession) throws {
         if f.hasBTree && !(old?.hasBTree ?? false) {
-            try s.script("CREATE INDEX \(f.btreeIndex) ON \(table)(zone_id, \(f.comparableColumn))")
+            try s.script("CREATE INDEX \(f.btreeIndex) ON \(table)(zone_id, \(s.dialect.sortedIndexKey(f.comparableColumn)))")
         }
         if f.hasFTS && !(old?.hasFTS ?? false) {
             switch s.dialect {
@@ -256,7 +256,7 @@ enum SchemaStorage {
                 guard case .list(_, let items) = try FieldValueCodec.decode(data) else { continue }
                 for item in items {
                     if let key = CatalogField.listKey(item) {
-                        try s.execute("INSERT INTO \(f.listTable)(value, record_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [key.sqlValue, .int64(id)])
+                        try s.execute("INSERT INTO \(f.listTable)(value, record_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [key, .int64(id)])
                     }
                 }
             }
