@@ -16,8 +16,8 @@ import Testing
     let bob = Caller(userRecordName: Fixture.bob.userRecordName)
     static let eveName = "_" + String(repeating: "e", count: 32)
 
-    func fixture() throws -> Fixture {
-        let f = try Fixture(schema: Self.schema)
+    func fixture(_ backend: Backend) throws -> Fixture? {
+        guard let f = try Fixture.make(backend, schema: Self.schema) else { return nil }
         try f.dev.assignRole("Editor", to: Self.eveName)
         // Seed one record of each type, created by alice, bypassing permissions as an admin would.
         for type in ["Standard", "Diary", "Board"] {
@@ -48,8 +48,8 @@ import Testing
         }
     }
 
-    @Test func roleMatrix() throws {
-        let f = try fixture()
+    @Test(arguments: Backend.allCases) func roleMatrix(_ backend: Backend) throws {
+        guard let f = try fixture(backend) else { return }
         let eveActor = Actor(userRecordName: Self.eveName)
         let callers: [(String, Caller, Actor)] = [("anonymous", .anonymous, Actor(userRecordName: "_anon")), ("creator", alice, Fixture.alice),
                                                    ("other", bob, Fixture.bob), ("editor", try eve(f), eveActor)]
@@ -67,8 +67,8 @@ import Testing
         }
     }
 
-    @Test func deniedOperationsFailAloneAndDeleteNeedsWrite() throws {
-        let f = try fixture()
+    @Test(arguments: Backend.allCases) func deniedOperationsFailAloneAndDeleteNeedsWrite(_ backend: Backend) throws {
+        guard let f = try fixture(backend) else { return }
         let results = try f.dev.modify([
             RecordOperation(.create, StoredRecord(recordName: "mine", recordType: "Standard")),
             RecordOperation(.forceDelete, StoredRecord(recordName: "Standard-a", recordType: "")),
@@ -82,8 +82,8 @@ import Testing
         #expect(try f.dev.lookup(["p"], in: .privateDatabase(of: Fixture.bob.userRecordName), caller: bob)[0].error?.code == .notFound)
     }
 
-    @Test func roleMembership() throws {
-        let f = try fixture()
+    @Test(arguments: Backend.allCases) func roleMembership(_ backend: Backend) throws {
+        guard let f = try fixture(backend) else { return }
         #expect(try f.dev.roles(of: Self.eveName) == ["Editor"])
         #expect(try f.dev.members(of: "Editor") == [Self.eveName])
         expectError(.badRequest) { try f.dev.assignRole("Nope", to: Self.eveName) }

@@ -4,8 +4,8 @@ import Testing
 @testable import StratusStore
 
 @Suite struct ChangeTrackingTests {
-    @Test func zoneChangesPageWithMoreComingAndReportDeletions() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func zoneChangesPageWithMoreComingAndReportDeletions(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let zone = ZoneID(zoneName: "Sync")
         try f.dev.createZone(zone, in: f.alicePrivate)
         _ = try f.save((0..<250).map { note("n\($0)", ["i": .int64(Int64($0))]) }, database: f.alicePrivate, zone: zone)
@@ -28,8 +28,8 @@ import Testing
         #expect(delta.deleted == ["n6"])
     }
 
-    @Test func tokenPagingIsStableUnderConcurrentWrites() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func tokenPagingIsStableUnderConcurrentWrites(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.save((0..<500).map { note("n\($0)") })
         var token: String? = nil
         var seen = Set<String>()
@@ -50,8 +50,8 @@ import Testing
         #expect(seen == expected)
     }
 
-    @Test func garbageTokensAreClearErrors() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func garbageTokensAreClearErrors(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let zone = ZoneID(zoneName: "Z")
         try f.dev.createZone(zone, in: f.alicePrivate)
         _ = try f.save([note("a")], database: f.alicePrivate, zone: zone)
@@ -66,8 +66,8 @@ import Testing
         expectError(.zoneNotFound) { try f.dev.zoneChanges(in: f.alicePrivate, zoneID: ZoneID(zoneName: "Other"), since: nil) }
     }
 
-    @Test func databaseChangesListZonesCreatedChangedAndDeleted() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func databaseChangesListZonesCreatedChangedAndDeleted(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let start = try f.dev.databaseChanges(in: f.alicePrivate, since: nil)
         #expect(start.changedZones.isEmpty)
         try f.dev.createZone(ZoneID(zoneName: "A"), in: f.alicePrivate)
@@ -86,8 +86,8 @@ import Testing
         #expect(bob.changedZones.isEmpty && bob.deletedZones.isEmpty)
     }
 
-    @Test func deletingAZoneDeletesItsRecords() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func deletingAZoneDeletesItsRecords(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let zone = ZoneID(zoneName: "Trash")
         try f.dev.createZone(zone, in: f.alicePrivate)
         _ = try f.save([note("a", ["tags": .list(.string, [.string("x")]), "t": .string("words here")]), note("b")], database: f.alicePrivate, zone: zone)

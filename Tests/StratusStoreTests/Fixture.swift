@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTestSupport
 @testable import StratusModel
 @testable import StratusStore
 
@@ -16,11 +17,32 @@ final class Fixture: @unchecked Sendable {
     let pub = DatabaseID.publicDatabase
     let alicePrivate = DatabaseID.privateDatabase(of: Fixture.alice.userRecordName)
 
-    init(schema: String? = nil) throws {
+    /// The throw-away PostgreSQL database of a fixture on that backend (dropped with it).
+    private var postgres: (url: String, drop: @Sendable () -> Void)?
+
+    /// A fixture on `backend`; nil (with a line that says so) for PostgreSQL when no server is given outside CI.
+    static func make(_ backend: Backend, schema: String? = nil) throws -> Fixture? {
+        switch backend {
+        case .sqlite: return try Fixture(schema: schema)
+        case .postgres:
+            guard let db = try TestPostgres.freshDatabase() else {
+                #expect(!TestPostgres.required, "STRATUS_TEST_POSTGRES_URL is required here")
+                return nil
+            }
+            return try Fixture(schema: schema, postgres: db)
+        }
+    }
+
+    init(schema: String? = nil, postgres: (url: String, drop: @Sendable () -> Void)? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
-        // The store tests are synchronous and run on Swift's few cooperative threads: syncing every commit to disk there
-        // (what `.full` does) starves the other suites' servers. Durability itself is tested in DurabilityTests.
-        store = try RecordStore(dataDirectory: directory, durability: .relaxed)
+        self.postgres = postgres
+        if let postgres {
+            store = try RecordStore(databaseURL: postgres.url, poolSize: 4)
+        } else {
+            // The store tests are synchronous and run on Swift's few cooperative threads: syncing every commit to disk there
+            // (what `.full` does) starves the other suites' servers. Durability itself is tested in DurabilityTests.
+            store = try RecordStore(dataDirectory: directory, durability: .relaxed)
+        }
         container = try ContainerID("iCloud.com.example.Tests")
         try store.createContainer(container)
         dev = try store.environment(container, .development)
@@ -28,7 +50,13 @@ final class Fixture: @unchecked Sendable {
         if let schema { try store.importSchema(try SchemaParser.parse(schema), into: container) }
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+        if let postgres {
+            store.close()
+            postgres.drop()
+        }
+    }
 
     /// Saves records in the public default zone, failing the test on any per-record error.
     @discardableResult

@@ -4,8 +4,8 @@ import Testing
 @testable import StratusStore
 
 @Suite struct ModifyTests {
-    @Test func createStampsSystemFieldsAndRefusesDuplicates() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func createStampsSystemFieldsAndRefusesDuplicates(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let saved = try #require(try f.one(.create, note("n1", ["title": .string("Hello")])).record)
         #expect(saved.recordChangeTag?.isEmpty == false)
         #expect(saved.created?.userRecordName == Fixture.alice.userRecordName)
@@ -15,8 +15,8 @@ import Testing
         #expect(fetched.fields["title"] == .string("Hello"))
     }
 
-    @Test func updateChangesOnlyListedFieldsAndNeedsCurrentTag() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func updateChangesOnlyListedFieldsAndNeedsCurrentTag(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let v1 = try #require(try f.one(.create, note("n", ["a": .string("1"), "b": .int64(2)])).record)
         let v2 = try #require(try f.one(.update, note("n", ["a": .string("one")], tag: v1.recordChangeTag)).record)
         #expect(v2.fields == ["a": .string("one"), "b": .int64(2)])
@@ -36,8 +36,8 @@ import Testing
         #expect(try f.dev.lookup(["n"], in: f.pub)[0].get().fields["a"] == .string("one"))
     }
 
-    @Test func forceOperationsIgnoreTagsAndCreateWhenMissing() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func forceOperationsIgnoreTagsAndCreateWhenMissing(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let created = try #require(try f.one(.forceUpdate, note("n", ["a": .string("1"), "b": .int64(1)])).record)
         let updated = try #require(try f.one(.forceUpdate, note("n", ["a": .string("2")])).record)
         #expect(updated.fields == ["a": .string("2"), "b": .int64(1)])
@@ -48,16 +48,16 @@ import Testing
         #expect(try f.one(.forceUpdate, StoredRecord(recordName: "typeless", recordType: "")).code == .badRequest)
     }
 
-    @Test func replaceDropsUnlistedFields() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func replaceDropsUnlistedFields(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let v1 = try #require(try f.one(.create, note("n", ["a": .string("1"), "b": .int64(2)])).record)
         let v2 = try #require(try f.one(.replace, note("n", ["b": .int64(3)], tag: v1.recordChangeTag)).record)
         #expect(v2.fields == ["b": .int64(3)])
         #expect(try f.dev.lookup(["n"], in: f.pub)[0].get().fields == ["b": .int64(3)])
     }
 
-    @Test func deleteAndForceDelete() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func deleteAndForceDelete(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let v1 = try #require(try f.one(.create, note("a")).record)
         _ = try f.one(.create, note("b"))
         #expect(try f.one(.delete, note("a", tag: v1.recordChangeTag)) == .deleted(recordName: "a", zoneID: ZoneID(ownerRecordName: DatabaseID.publicOwner)))
@@ -68,8 +68,8 @@ import Testing
         #expect(try f.one(.create, note("a")).record != nil)
     }
 
-    @Test func nonAtomicBatchReportsEachOperation() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func nonAtomicBatchReportsEachOperation(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.one(.create, note("exists"))
         let results = try f.dev.modify([
             RecordOperation(.create, note("ok1")),
@@ -82,8 +82,8 @@ import Testing
         #expect(try f.dev.lookup(["ok1", "ok2"], in: f.pub).allSatisfy { (try? $0.get()) != nil })
     }
 
-    @Test func atomicBatchInCustomZoneIsAllOrNothing() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func atomicBatchInCustomZoneIsAllOrNothing(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let zone = ZoneID(zoneName: "Inbox")
         try f.dev.createZone(zone, in: f.alicePrivate)
         _ = try f.save([note("taken")], database: f.alicePrivate, zone: zone)
@@ -99,16 +99,16 @@ import Testing
         #expect(try f.dev.zoneChanges(in: f.alicePrivate, zoneID: zone, since: nil).changed.map(\.recordName) == ["taken"])
     }
 
-    @Test func atomicInDefaultZoneFallsBackToPerOperationResults() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func atomicInDefaultZoneFallsBackToPerOperationResults(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.one(.create, note("taken"))
         let results = try f.dev.modify([RecordOperation(.create, note("a")), RecordOperation(.create, note("taken"))],
                                        in: f.pub, atomic: true, actor: Fixture.alice)
         #expect(results.map(\.code) == [nil, .exists])
     }
 
-    @Test func batchLimitAndRecordSizeLimit() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func batchLimitAndRecordSizeLimit(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let ops = (0...200).map { RecordOperation(.create, note("n\($0)")) }
         expectError(.badRequest) { try f.dev.modify(ops, in: f.pub, actor: Fixture.alice) }
         #expect(try f.dev.modify(Array(ops.prefix(200)), in: f.pub, actor: Fixture.alice).allSatisfy { $0.error == nil })
@@ -118,15 +118,15 @@ import Testing
         #expect(fits.error == nil)
     }
 
-    @Test func customZonesOnlyOutsideThePublicDatabase() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func customZonesOnlyOutsideThePublicDatabase(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         expectError(.badRequest) { try f.dev.createZone(ZoneID(zoneName: "Z"), in: f.pub) }
         expectError(.zoneNotFound) { try f.dev.modify([RecordOperation(.create, note("x"))], in: f.alicePrivate, zoneID: ZoneID(zoneName: "Nope"), actor: Fixture.alice) }
         expectError(.badRequest) { try f.dev.createZone(ZoneID(zoneName: "bad name"), in: f.alicePrivate) }
     }
 
-    @Test func privateDatabasesAreSeparate() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func privateDatabasesAreSeparate(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let bobPrivate = DatabaseID.privateDatabase(of: Fixture.bob.userRecordName)
         _ = try f.save([note("secret", ["v": .string("alice's")])], database: f.alicePrivate)
         #expect((try? f.dev.lookup(["secret"], in: bobPrivate)[0].get()) == nil)
@@ -134,8 +134,8 @@ import Testing
         #expect(try f.dev.query(Query(recordType: "Note"), in: f.alicePrivate).records.count == 1)
     }
 
-    @Test func lookupHonoursDesiredKeysAndReportsMissing() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func lookupHonoursDesiredKeysAndReportsMissing(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.one(.create, note("n", ["a": .string("1"), "b": .int64(2)]))
         let results = try f.dev.lookup(["n", "gone"], in: f.pub, desiredKeys: ["b"])
         #expect(try results[0].get().fields == ["b": .int64(2)])

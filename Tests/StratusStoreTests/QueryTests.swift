@@ -82,18 +82,17 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
 ]
 
 @Suite struct QueryTests {
-    static func fixtures() throws -> [(Fixture, EnvironmentStore)] {
-        let jit = try Fixture()
+    static func fixtures(_ backend: Backend) throws -> [(Fixture, EnvironmentStore)] {
+        guard let jit = try Fixture.make(backend), let prod = try Fixture.make(backend, schema: productionSchema) else { return [] }
         _ = try jit.save(items())
-        let prod = try Fixture(schema: productionSchema)
         try prod.store.deploy(prod.container, by: "test")
         _ = try prod.save(items(), in: prod.prod)
         return [(jit, jit.dev), (prod, prod.prod)]
     }
 
-    @Test func everyComparatorInBothEnvironments() throws {
+    @Test(arguments: Backend.allCases) func everyComparatorInBothEnvironments(_ backend: Backend) throws {
         #expect(Set(comparatorCases.map(\.0.comparator)) == Set(Comparator.allCases))
-        for (f, env) in try Self.fixtures() {
+        for (f, env) in try Self.fixtures(backend) {
             for (filter, expected) in comparatorCases {
                 let result = try env.query(Query(recordType: "Item", filters: [filter]), in: f.pub)
                 let got = Set(result.records.map { Int($0.recordName.dropFirst())! })
@@ -102,15 +101,15 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         }
     }
 
-    @Test func filtersCombineWithAnd() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func filtersCombineWithAnd(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.save(items())
         let q = Query(recordType: "Item", filters: [QueryFilter(.field("tags"), .listContains, s("even")), QueryFilter(.field("n"), .greaterThan, i(3))])
         #expect(try f.dev.query(q, in: f.pub).records.map(\.recordName) == ["r4", "r6", "r8"])
     }
 
-    @Test func sortsAscendingDescendingAndByDistance() throws {
-        for (f, env) in try Self.fixtures() {
+    @Test(arguments: Backend.allCases) func sortsAscendingDescendingAndByDistance(_ backend: Backend) throws {
+        for (f, env) in try Self.fixtures(backend) {
             let asc = try env.query(Query(recordType: "Item", sorts: [QuerySort(.field("name"))]), in: f.pub)
             #expect(asc.records.map { $0.fields["name"] } == names.sorted().map { .string($0) })
             let desc = try env.query(Query(recordType: "Item", sorts: [QuerySort(.field("n"), ascending: false)]), in: f.pub)
@@ -126,16 +125,16 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         }
     }
 
-    @Test func listsAndBareLocationsCannotBeSorted() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func listsAndBareLocationsCannotBeSorted(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.save(items())
         // Lists cannot be sorted; a location sorts only by distance from a point.
         expectError(.badRequest) { try f.dev.query(Query(recordType: "Item", sorts: [QuerySort(.field("tags"))]), in: f.pub) }
         expectError(.badRequest) { try f.dev.query(Query(recordType: "Item", sorts: [QuerySort(.field("where"))]), in: f.pub) }
     }
 
-    @Test func malformedQueriesAreErrorsNotCrashes() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func malformedQueriesAreErrorsNotCrashes(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.save(items())
         let bad: [Query] = [
             Query(recordType: "Nope"),
@@ -160,8 +159,8 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         #expect(try f.dev.query(Query(recordType: "Item", filters: [QueryFilter(.field("body"), .containsAnyTokens, s("\"fox\" OR NEAR(*)"))]), in: f.pub).records.count == 5)
     }
 
-    @Test func continuationMarkersPageThroughEverything() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func continuationMarkersPageThroughEverything(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         let all = (0..<450).map { StoredRecord(recordName: String(format: "rec%04d", $0), recordType: "Row", fields: ["k": .int64(Int64($0 % 7)), "v": .int64(Int64($0))]) }
         _ = try f.save(all)
         for sorts in [[], [QuerySort(.field("k"))], [QuerySort(.field("k"), ascending: false), QuerySort(.field("v"))]] {
@@ -179,8 +178,8 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         }
     }
 
-    @Test func markersStayCorrectWhileRecordsChange() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func markersStayCorrectWhileRecordsChange(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.save((0..<300).map { StoredRecord(recordName: String(format: "r%03d", $0), recordType: "Row", fields: ["v": .int64(Int64($0))]) })
         var q = Query(recordType: "Row", sorts: [QuerySort(.field("v"))], resultsLimit: 100)
         let first = try f.dev.query(q, in: f.pub)
@@ -200,8 +199,8 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         #expect(Set(first.records.map(\.recordName)).isDisjoint(with: rest))
     }
 
-    @Test func markersAreTamperEvidentAndBoundToTheirQuery() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func markersAreTamperEvidentAndBoundToTheirQuery(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.save(items())
         let page = try f.dev.query(Query(recordType: "Item", resultsLimit: 3), in: f.pub)
         let marker = try #require(page.continuationMarker)
@@ -216,8 +215,8 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         #expect(try f.dev.query(Query(recordType: "Item", resultsLimit: 3, continuationMarker: marker), in: f.pub).records.count == 3)
     }
 
-    @Test func desiredKeysAndResultsLimit() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func desiredKeysAndResultsLimit(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.save(items())
         let r = try f.dev.query(Query(recordType: "Item", resultsLimit: 2, desiredKeys: ["name"]), in: f.pub)
         #expect(r.records.count == 2)
@@ -226,8 +225,8 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         #expect(capped.records.count == 10)
     }
 
-    @Test func zoneWideQueriesSpanZones() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func zoneWideQueriesSpanZones(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         try f.dev.createZone(ZoneID(zoneName: "A"), in: f.alicePrivate)
         try f.dev.createZone(ZoneID(zoneName: "B"), in: f.alicePrivate)
         _ = try f.save([note("a1")], database: f.alicePrivate, zone: ZoneID(zoneName: "A"))

@@ -5,8 +5,8 @@ import Testing
 
 /// The counters behind the console's record counts follow every way records come and go.
 @Suite struct RecordCountTests {
-    @Test func countersFollowCreatesDeletesCascadesZonesAndTypes() throws {
-        let f = try Fixture()
+    @Test(arguments: Backend.allCases) func countersFollowCreatesDeletesCascadesZonesAndTypes(_ backend: Backend) throws {
+        guard let f = try Fixture.make(backend) else { return }
         _ = try f.save((0..<250).map { note("n\($0)") })
         #expect(try f.dev.recordCount() == 250)
         // An update is not a new record; a re-created name after a delete counts again.
