@@ -9,6 +9,11 @@ public struct ServerConfig: Sendable {
     public var host: String
     public var port: UInt16
     public var dataDirectory: URL
+    /// A PostgreSQL database (`postgres://…`) to keep everything in instead of `dataDirectory`: several servers on
+    /// one database behave as one.
+    public var databaseURL: String?
+    /// Connections this server keeps open to PostgreSQL at most.
+    public var databasePoolSize = 16
     public var templatesDirectory: URL
     public var publicDirectory: URL
     /// Create the demo container (once) before serving.

@@ -26,16 +26,21 @@ public final class StratusApplication: Sendable {
         self.config = config
         self.logger = logger
         if let mb = config.cacheMegabytes { CacheBudget.apply(megabytes: mb) }
-        store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
-                                notificationRetention: config.notificationRetention, autoIndexPolicy: config.autoIndexes)
+        if let url = config.databaseURL {
+            store = try RecordStore(databaseURL: url, quotaBytes: config.storageQuotaBytes, notificationRetention: config.notificationRetention,
+                                    autoIndexPolicy: config.autoIndexes, poolSize: config.databasePoolSize)
+        } else {
+            store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
+                                    notificationRetention: config.notificationRetention, autoIndexPolicy: config.autoIndexes)
+        }
         if config.demo { try DemoData.install(into: store) }
         var http = config.http
         http.host = config.host
         http.port = config.port
         let throttle = SignInThrottle(policy: config.signInThrottle)
-        let requestLog = try RequestLog(file: config.dataDirectory.appendingPathComponent("requests.sqlite"))
+        let requestLog = try store.openRequestLog()
         self.requestLog = requestLog
-        let telemetry = try Telemetry(file: config.dataDirectory.appendingPathComponent("telemetry.sqlite"))
+        let telemetry = try store.openTelemetry()
         self.telemetry = telemetry
         sampler = TelemetrySampler(store: store, telemetry: telemetry)
         console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData,

@@ -11,6 +11,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.") var host: String = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port: UInt16 = 8080
     @Option(help: "The data directory.") var data: String = "./data"
+    @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to keep everything in instead of --data; several servers on one database behave as one (default: $STRATUS_DATABASE_URL).",
+                                            valueName: "url"))
+    var databaseURL: String?
+    @Option(help: "Connections to PostgreSQL this server keeps open at most (with --database-url).") var databasePoolSize: Int = 16
     @Option(help: "The console's templates (default: found beside the executable).") var templates: String?
     @Option(help: "The console's static files (default: found beside the executable).") var `public`: String?
     @Option(help: "full (default): an acknowledged write is on disk. relaxed: survives a crash of the process, but a power cut or OS crash can lose the last acknowledged writes (for CI and laptops).")
@@ -24,6 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard notificationRetentionDays > 0, notificationRetentionDays <= 3650 else { throw ValidationError("--notification-retention-days is between 0 and 3650") }
         guard storageQuotaMb >= 0, apiRatePerUser >= 0, apiRatePerAddress >= 0 else { throw ValidationError("quotas and rates cannot be negative") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or relaxed") }
+        guard databasePoolSize >= 2, databasePoolSize <= 1000 else { throw ValidationError("--database-pool-size is between 2 and 1000") }
         if let cacheMb, cacheMb < 4 || cacheMb > 1_048_576 { throw ValidationError("--cache-mb is between 4 and 1048576") }
         if let publicURL, ServerConfig.publicOrigin(publicURL) == nil {
             throw ValidationError("--public-url must look like https://ck.example.com (a scheme, a host and an optional port, no path)")
@@ -64,6 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
                                   publicDirectory: `public`.map { URL(fileURLWithPath: $0) } ?? ResourceLocator.publicFiles, demo: demo,
                                   allowProductionUserData: allowProductionUserData, apiBodyLimit: apiBodyLimit)
         config.durability = Durability(rawValue: durability) ?? .full
+        config.databaseURL = databaseURL ?? ProcessInfo.processInfo.environment["STRATUS_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        config.databasePoolSize = databasePoolSize
         config.http.publicURL = publicURL.flatMap(ServerConfig.publicOrigin)
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil

@@ -1,10 +1,11 @@
 import Foundation
-import GRDB
+import StratusPostgres
 import StratusModel
 import Synchronization
 
 /// The CloudKit API's request log (the console's Logs page): its own SQLite file beside the control database
-/// (`requests.sqlite`), so that logging never takes a container environment's writer. Requests are appended to
+/// (`requests.sqlite`), so that logging never takes a container environment's writer; on PostgreSQL, the schema
+/// `stratus_requests`, which every node appends to. Requests are appended to
 /// memory and written in one transaction a second by a thread of its own; entries older than `retention`, and the
 /// oldest beyond `maximumEntries`, are deleted as it goes.
 public final class RequestLog: Sendable {
@@ -13,33 +14,37 @@ public final class RequestLog: Sendable {
     /// Entries held in memory at most while the disk is slow (the oldest go first).
     static let maximumPending = 100_000
 
-    let queue: DatabaseQueue
+    let database: any SQLDatabase
     private let pending = Mutex<[RequestLogEntry]>([])
     private let running = Mutex(true)
 
-    public init(file: URL) throws(StratusError) {
-        queue = try guarded {
-            var config = Configuration()
-            config.busyMode = .timeout(10)
-            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            let q = try DatabaseQueue(path: file.path, configuration: config)
-            try q.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
-            var m = DatabaseMigrator()
-            m.registerMigration("v1") { db in
-                try db.execute(sql: """
-                    CREATE TABLE requests(id INTEGER PRIMARY KEY, at INTEGER NOT NULL, container TEXT NOT NULL, environment TEXT NOT NULL,
-                        operation TEXT NOT NULL, database TEXT NOT NULL, user TEXT, status INTEGER NOT NULL, error_code TEXT,
-                        duration_us INTEGER NOT NULL, uuid TEXT);
-                    CREATE INDEX requests_by_environment ON requests(container, environment, id);
-                    CREATE INDEX requests_by_uuid ON requests(uuid) WHERE uuid IS NOT NULL;
-                    """)
-            }
-            m.registerMigration("v2-injected") { db in
-                try db.execute(sql: "ALTER TABLE requests ADD COLUMN injected INTEGER NOT NULL DEFAULT 0")
-            }
-            try m.migrate(q)
-            return q
-        }
+    static var migrations: SQLMigrations {
+        var m = SQLMigrations()
+        m.add("v1", ddl: """
+            CREATE TABLE requests(id INTEGER PRIMARY KEY, at INTEGER NOT NULL, container TEXT NOT NULL, environment TEXT NOT NULL,
+                operation TEXT NOT NULL, database TEXT NOT NULL, "user" TEXT, status INTEGER NOT NULL, error_code TEXT,
+                duration_us INTEGER NOT NULL, uuid TEXT);
+            CREATE INDEX requests_by_environment ON requests(container, environment, id);
+            CREATE INDEX requests_by_uuid ON requests(uuid) WHERE uuid IS NOT NULL;
+            """)
+        m.add("v2-injected", ddl: "ALTER TABLE requests ADD COLUMN injected INTEGER NOT NULL DEFAULT 0")
+        return m
+    }
+
+    /// The log in its own SQLite file.
+    public convenience init(file: URL) throws(StratusError) {
+        self.init(database: try guarded { try SQLiteDatabase.logFile(file, migrations: Self.migrations) })
+    }
+
+    /// The log in a PostgreSQL database's schema `stratus_requests`.
+    convenience init(postgres pool: PostgresPool) throws(StratusError) {
+        let db = PostgresDatabase(pool: pool, schema: "stratus_requests")
+        try guarded { try Self.migrations.migrate(db) }
+        self.init(database: db)
+    }
+
+    private init(database: any SQLDatabase) {
+        self.database = database
         let log = self
         Thread { log.flushLoop() }.start()
     }
@@ -56,15 +61,14 @@ public final class RequestLog: Sendable {
     public func flush() {
         let batch = pending.withLock { p in defer { p.removeAll(keepingCapacity: true) }; return p }
         guard !batch.isEmpty else { return }
-        try? queue.write { db in
-            let st = try db.cachedStatement(sql: """
-                INSERT INTO requests(at, container, environment, operation, database, user, status, error_code, duration_us, uuid, injected) VALUES (?,?,?,?,?,?,?,?,?,?,?)
-                """)
+        try? database.write { s in
+            var last: Int64 = 0
             for e in batch {
-                try st.execute(arguments: [e.at, e.container, e.environment, e.operation, e.database, e.user, e.status, e.errorCode, e.durationMicroseconds, e.uuid, e.injected])
+                last = try s.insert("""
+                    INSERT INTO requests(at, container, environment, operation, database, "user", status, error_code, duration_us, uuid, injected) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+                    """, ([e.at, e.container, e.environment, e.operation, e.database, e.user, e.status, e.errorCode, e.durationMicroseconds, e.uuid, e.injected] as [SQLBindable]).map { $0.sqlValue })
             }
-            let last = db.lastInsertedRowID
-            try db.execute(sql: "DELETE FROM requests WHERE id <= ? OR at < ?", arguments: [last - Int64(Self.maximumEntries), Clock.nowMillis() - Self.retention])
+            try s.execute("DELETE FROM requests WHERE id <= ? OR at < ?", last - Int64(Self.maximumEntries), Clock.nowMillis() - Self.retention)
         }
     }
 
@@ -72,7 +76,7 @@ public final class RequestLog: Sendable {
     public func stop() {
         running.withLock { $0 = false }
         flush()
-        try? queue.close()
+        database.close()
     }
 
     private func flushLoop() {
@@ -88,15 +92,20 @@ public final class RequestLog: Sendable {
                         uuid: String? = nil, before: Int64? = nil, limit: Int = 200) throws(StratusError) -> [RequestLogEntry] {
         flush()
         return try guarded {
-            try queue.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT * FROM requests WHERE container = ? AND environment = ? AND (?3 IS NULL OR operation = ?3) AND (?4 IS NULL OR status = ?4)
-                        AND (?5 IS NULL OR user = ?5) AND (?6 IS NULL OR uuid = ?6) AND (?7 IS NULL OR id < ?7)
-                    ORDER BY id DESC LIMIT ?8
-                    """, arguments: [container, environment, operation, status, user, uuid?.lowercased(), before, max(1, min(limit, 1000))]).map { r in
-                    RequestLogEntry(id: r["id"], at: r["at"], container: r["container"], environment: r["environment"], operation: r["operation"],
-                                    database: r["database"], user: r["user"], status: r["status"], errorCode: r["error_code"],
-                                    durationMicroseconds: r["duration_us"], uuid: r["uuid"], injected: r["injected"])
+            try database.read { s in
+                // Each filter is a term only when given, so that no parameter's type is left for the engine to guess.
+                var sql = "SELECT id, at, container, environment, operation, database, \"user\", status, error_code, duration_us, uuid, injected FROM requests WHERE container = ? AND environment = ?"
+                var args: [SQLValue] = [.text(container), .text(environment)]
+                if let operation { sql += " AND operation = ?"; args.append(.text(operation)) }
+                if let status { sql += " AND status = ?"; args.append(.int64(Int64(status))) }
+                if let user { sql += " AND \"user\" = ?"; args.append(.text(user)) }
+                if let uuid { sql += " AND uuid = ?"; args.append(.text(uuid.lowercased())) }
+                if let before { sql += " AND id < ?"; args.append(.int64(before)) }
+                args.append(.int64(Int64(max(1, min(limit, 1000)))))
+                return try s.all(sql + " ORDER BY id DESC LIMIT ?", args) { r in
+                    RequestLogEntry(id: r.int64(0) ?? 0, at: r.int64(1) ?? 0, container: r.string(2) ?? "", environment: r.string(3) ?? "", operation: r.string(4) ?? "",
+                                    database: r.string(5) ?? "", user: r.string(6), status: Int(r.int64(7) ?? 0), errorCode: r.string(8),
+                                    durationMicroseconds: Int(r.int64(9) ?? 0), uuid: r.string(10), injected: r.bool(11) ?? false)
                 }
             }
         }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import StratusPostgres
 import StratusModel
 import Synchronization
 
@@ -42,24 +42,17 @@ public final class Telemetry: Sendable {
         var bytes: Int64
     }
 
-    let queue: DatabaseQueue
+    let database: any SQLDatabase
     private let pending = Mutex<(counts: [Key: Counts], samples: [Sample])>(([:], []))
     private let running = Mutex(true)
     private let lastPrune = Mutex<Int64>(0)
 
     static let buckets = LatencyHistogram.bounds.indices.map { "l\($0)" }
 
-    public init(file: URL, flushing: Bool = true) throws(StratusError) {
-        queue = try guarded {
-            var config = Configuration()
-            config.busyMode = .timeout(10)
-            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            let q = try DatabaseQueue(path: file.path, configuration: config)
-            try q.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
-            var m = DatabaseMigrator()
-            m.registerMigration("v1") { db in
-                let columns = Self.buckets.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ")
-                try db.execute(sql: """
+    static var migrations: SQLMigrations {
+        var m = SQLMigrations()
+        let columns = Self.buckets.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ")
+        m.add("v1", ddl: """
                     CREATE TABLE requests(container TEXT NOT NULL, environment TEXT NOT NULL, minute INTEGER NOT NULL, operation TEXT NOT NULL,
                         count INTEGER NOT NULL, errors INTEGER NOT NULL, \(columns), PRIMARY KEY(container, environment, minute, operation)) WITHOUT ROWID;
                     CREATE INDEX requests_by_minute ON requests(minute);
@@ -70,10 +63,23 @@ public final class Telemetry: Sendable {
                         bytes INTEGER NOT NULL, PRIMARY KEY(container, environment, minute)) WITHOUT ROWID;
                     CREATE INDEX sizes_by_minute ON sizes(minute);
                     """)
-            }
-            try m.migrate(q)
-            return q
-        }
+        return m
+    }
+
+    /// Telemetry in its own SQLite file.
+    public convenience init(file: URL, flushing: Bool = true) throws(StratusError) {
+        self.init(database: try guarded { try SQLiteDatabase.logFile(file, migrations: Self.migrations) }, flushing: flushing)
+    }
+
+    /// Telemetry in a PostgreSQL database's schema `stratus_telemetry`, which every node adds to.
+    convenience init(postgres pool: PostgresPool, flushing: Bool = true) throws(StratusError) {
+        let db = PostgresDatabase(pool: pool, schema: "stratus_telemetry")
+        try guarded { try Self.migrations.migrate(db) }
+        self.init(database: db, flushing: flushing)
+    }
+
+    private init(database: any SQLDatabase, flushing: Bool) {
+        self.database = database
         if flushing {
             let t = self
             Thread { t.flushLoop() }.start()
@@ -113,42 +119,44 @@ public final class Telemetry: Sendable {
             return true
         }
         guard !counts.isEmpty || !samples.isEmpty || prune else { return }
-        try? queue.write { db in
+        try? database.write { db in
             let names = Self.buckets.joined(separator: ", ")
-            let st = try db.cachedStatement(sql: """
+            let insert = """
                 INSERT INTO requests(container, environment, minute, operation, count, errors, \(names))
                 VALUES (?,?,?,?,?,?,\(Self.buckets.map { _ in "?" }.joined(separator: ",")))
-                ON CONFLICT DO UPDATE SET count = count + excluded.count, errors = errors + excluded.errors,
-                    \(Self.buckets.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "))
-                """)
-            let errorStatement = try db.cachedStatement(sql: """
+                ON CONFLICT(container, environment, minute, operation) DO UPDATE SET count = requests.count + excluded.count, errors = requests.errors + excluded.errors,
+                    \(Self.buckets.map { "\($0) = requests.\($0) + excluded.\($0)" }.joined(separator: ", "))
+                """
+            let insertError = """
                 INSERT INTO errors(container, environment, minute, code, injected, count) VALUES (?,?,?,?,?,?)
-                ON CONFLICT DO UPDATE SET count = count + excluded.count
-                """)
+                ON CONFLICT(container, environment, minute, code, injected) DO UPDATE SET count = errors.count + excluded.count
+                """
             for (k, c) in counts {
-                var args: [(any DatabaseValueConvertible)?] = [k.container, k.environment, k.minute, k.operation.rawValue, c.requests, c.errors]
-                args += c.latency.counts.map { $0 }
-                try st.execute(arguments: StatementArguments(args))
+                var args: [SQLValue] = [.text(k.container), .text(k.environment), .int64(k.minute), .text(k.operation.rawValue), .int64(Int64(c.requests)), .int64(Int64(c.errors))]
+                args += c.latency.counts.map { .int64(Int64($0)) }
+                try db.execute(insert, args)
                 for (e, n) in c.codes {
-                    try errorStatement.execute(arguments: [k.container, k.environment, k.minute, e.code, e.injected, n])
+                    try db.execute(insertError, k.container, k.environment, k.minute, e.code, e.injected, n)
                 }
             }
             for s in samples {
-                try db.execute(sql: "INSERT OR REPLACE INTO sizes(container, environment, minute, records, bytes) VALUES (?,?,?,?,?)",
-                               arguments: [s.container, s.environment, s.minute, s.records, s.bytes])
+                try db.execute("""
+                    INSERT INTO sizes(container, environment, minute, records, bytes) VALUES (?,?,?,?,?)
+                    ON CONFLICT(container, environment, minute) DO UPDATE SET records = excluded.records, bytes = excluded.bytes
+                    """, s.container, s.environment, s.minute, s.records, s.bytes)
             }
             if prune { try Self.prune(db, now: now) }
         }
     }
 
-    static func prune(_ db: Database, now: Int64) throws {
+    static func prune(_ db: any SQLSession, now: Int64) throws {
         for table in ["requests", "errors", "sizes"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE minute < ?", arguments: [now - retention])
+            try db.execute("DELETE FROM \(table) WHERE minute < ?", now - retention)
         }
         // Past the row bound, whole minutes go, oldest first.
-        let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM requests") ?? 0
-        if rows > maximumRows, let cut = try Int64.fetchOne(db, sql: "SELECT minute FROM requests ORDER BY minute LIMIT 1 OFFSET ?", arguments: [rows - maximumRows]) {
-            for table in ["requests", "errors", "sizes"] { try db.execute(sql: "DELETE FROM \(table) WHERE minute < ?", arguments: [cut]) }
+        let rows = try db.int64("SELECT COUNT(*) FROM requests") ?? 0
+        if rows > maximumRows, let cut = try db.int64("SELECT minute FROM requests ORDER BY minute LIMIT 1 OFFSET ?", [rows - Int64(maximumRows)]) {
+            for table in ["requests", "errors", "sizes"] { try db.execute("DELETE FROM \(table) WHERE minute < ?", cut) }
         }
     }
 
@@ -156,7 +164,7 @@ public final class Telemetry: Sendable {
     public func stop() {
         running.withLock { $0 = false }
         flush()
-        try? queue.close()
+        database.close()
     }
 
     private func flushLoop() {
@@ -177,32 +185,30 @@ public final class Telemetry: Sendable {
             return minute >= first && i < count ? i : nil
         }
         try guarded {
-            try queue.read { db in
-                let args: StatementArguments = [container, environment, first]
-                let rows = try Row.fetchCursor(db, sql: """
+            try database.read { db in
+                let args: [SQLValue] = [.text(container), .text(environment), .int64(first)]
+                try db.each("""
                     SELECT minute, operation, count, errors, \(Self.buckets.joined(separator: ", ")) FROM requests
                     WHERE container = ? AND environment = ? AND minute >= ?
-                    """, arguments: args)
-                while let r = try rows.next() {
-                    guard let i = index(r[0]) else { continue }
-                    points[i].requests += r[2]
-                    points[i].errors += r[3]
-                    let op = TelemetryOperation(rawValue: r[1]) ?? .other
+                    """, args) { r in
+                    guard let i = index(r.int64(0) ?? 0) else { return }
+                    points[i].requests += r.int64(2) ?? 0
+                    points[i].errors += r.int64(3) ?? 0
+                    let op = TelemetryOperation(rawValue: r.string(1) ?? "") ?? .other
                     var h = points[i].latency[op] ?? LatencyHistogram()
-                    h.add(LatencyHistogram(counts: Self.buckets.indices.map { r[4 + $0] }))
+                    h.add(LatencyHistogram(counts: Self.buckets.indices.map { r.int64(4 + $0) ?? 0 }))
                     points[i].latency[op] = h
                 }
-                let errors = try Row.fetchCursor(db, sql: "SELECT minute, code, injected, count FROM errors WHERE container = ? AND environment = ? AND minute >= ?", arguments: args)
-                while let r = try errors.next() {
-                    guard let i = index(r[0]) else { continue }
-                    points[i].errorsByCode[r[1], default: 0] += r[3]
-                    if r[2] as Bool { points[i].injected += r[3] }
+                try db.each("SELECT minute, code, injected, count FROM errors WHERE container = ? AND environment = ? AND minute >= ?", args) { r in
+                    guard let i = index(r.int64(0) ?? 0) else { return }
+                    let n = r.int64(3) ?? 0
+                    points[i].errorsByCode[r.string(1) ?? "", default: 0] += n
+                    if r.bool(2) ?? false { points[i].injected += n }
                 }
-                let sizes = try Row.fetchCursor(db, sql: "SELECT minute, records, bytes FROM sizes WHERE container = ? AND environment = ? AND minute >= ? ORDER BY minute", arguments: args)
-                while let r = try sizes.next() {
-                    guard let i = index(r[0]) else { continue }
-                    points[i].records = r[1]
-                    points[i].bytes = r[2]
+                try db.each("SELECT minute, records, bytes FROM sizes WHERE container = ? AND environment = ? AND minute >= ? ORDER BY minute", args) { r in
+                    guard let i = index(r.int64(0) ?? 0) else { return }
+                    points[i].records = r.int64(1) ?? 0
+                    points[i].bytes = r.int64(2) ?? 0
                 }
             }
         }

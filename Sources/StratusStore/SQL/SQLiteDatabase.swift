@@ -14,6 +14,20 @@ final class SQLiteDatabase<Base: DatabaseWriter>: SQLDatabase {
     func close() { try? gated.close() }
 }
 
+extension SQLiteDatabase where Base == DatabaseQueue {
+    /// A small SQLite file of its own beside the control database (the request log, telemetry): WAL, normal
+    /// synchronisation (losing the last second of a log to a power cut is acceptable), migrated.
+    static func logFile(_ file: URL, migrations: SQLMigrations) throws -> SQLiteDatabase<DatabaseQueue> {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let q = try DatabaseQueue(path: file.path, configuration: config)
+        try q.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+        try migrations.migrate(q)
+        return SQLiteDatabase(GatedDatabase(q))
+    }
+}
+
 /// A GRDB `Database` as a session: statements are cached per connection and bound through SQLite's C API.
 struct SQLiteSession: SQLSession {
     let db: Database
