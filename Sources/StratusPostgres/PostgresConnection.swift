@@ -26,7 +26,8 @@ public final class PostgresConnection: @unchecked Sendable {
             throw PostgresError(.unavailable, "cannot connect to PostgreSQL: \(Self.redacted(message))")
         }
         _ = PQsetClientEncoding(conn, "UTF8")
-        try executeScript("SET statement_timeout = \(statementTimeoutMilliseconds)")
+        // Notices ("schema already exists, skipping") would go to stderr by default: a server's log is not for them.
+        try executeScript("SET statement_timeout = \(statementTimeoutMilliseconds); SET client_min_messages = warning")
     }
 
     deinit { if let conn { PQfinish(conn) } }

@@ -8,6 +8,13 @@ import StratusModel
 import StratusHTTP
 import StratusServer
 import StratusStore
+import StratusTestSupport
+
+/// The store behind a test's server.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
 
 /// The real server on port 0 with one container, an API token per environment, and two signed-in users.
 final class APIFixture: @unchecked Sendable {
@@ -21,11 +28,32 @@ final class APIFixture: @unchecked Sendable {
     let aliceToken: String
     let bobToken: String
     let session = URLSession(configuration: .ephemeral)
+    /// Drops the throw-away PostgreSQL database of a fixture on that backend.
+    let dropDatabase: (@Sendable () -> Void)?
 
-    init(apiBodyLimit: Int = 16 * 1024 * 1024, configure: @Sendable (inout ServerConfig) -> Void = { _ in }) async throws {
+    /// A fixture on `backend`; nil (with a line that says so) for PostgreSQL when no server is given outside CI.
+    static func make(_ backend: Backend, configure: @Sendable (inout ServerConfig) -> Void = { _ in }) async throws -> APIFixture? {
+        switch backend {
+        case .sqlite: return try await APIFixture(configure: configure)
+        case .postgres:
+            guard let db = try TestPostgres.freshDatabase() else {
+                #expect(!TestPostgres.required, "STRATUS_TEST_POSTGRES_URL is required here")
+                return nil
+            }
+            return try await APIFixture(postgres: db, configure: configure)
+        }
+    }
+
+    init(apiBodyLimit: Int = 16 * 1024 * 1024, postgres: (url: String, drop: @Sendable () -> Void)? = nil,
+         configure: @Sendable (inout ServerConfig) -> Void = { _ in }) async throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-api-\(UUID().uuidString)")
+        dropDatabase = postgres?.drop
         let data = self.data, container = self.container
         var config = ServerConfig(port: 0, dataDirectory: data, apiBodyLimit: apiBodyLimit)
+        if let postgres {
+            config.databaseURL = postgres.url
+            config.databasePoolSize = 6
+        }
         // Tests call the store directly from async code too: an fsync per commit there would stall other suites'
         // servers on Swift's few cooperative threads. `.full` is tested by DurabilityTests and the CLI tests.
         config.durability = .relaxed
@@ -55,10 +83,10 @@ final class APIFixture: @unchecked Sendable {
     static let bobUser = ContainerUser(userRecordName: "_" + String(repeating: "b2", count: 16), email: "bob@example.com")
 
     deinit {
-        let app = self.app, data = self.data
+        let app = self.app, data = self.data, drop = dropDatabase
         // Its kept-alive connections close now; the server's files close when it stops.
         session.invalidateAndCancel()
-        Task { await app.stop(); try? FileManager.default.removeItem(at: data) }
+        Task { await app.stop(); try? FileManager.default.removeItem(at: data); drop?() }
     }
 
     struct Reply {

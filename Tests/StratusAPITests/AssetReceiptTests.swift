@@ -24,8 +24,8 @@ import StratusStore
         #"{"operations":[{"operationType":"create","record":{"recordName":"\#(name)","recordType":"Photo","fields":{"image":{"value":\#(asset),"type":"ASSETID"}}}}]}"#
     }
 
-    @Test func aChecksumAloneDoesNotAttachSomeoneElsesAsset() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func aChecksumAloneDoesNotAttachSomeoneElsesAsset(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let secret = Data("alice's private scan".utf8)
         let single = try await Self.upload(f, secret, user: f.aliceToken)
         let checksum = try #require(single["fileChecksum"]?.string)

@@ -8,8 +8,8 @@ import StratusModel
 import StratusStore
 
 @Suite struct MoreEndpointTests {
-    @Test func subscriptionsAreStoredListedLookedUpAndDeleted() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func subscriptionsAreStoredListedLookedUpAndDeleted(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let create = """
             {"operations":[
               {"operationType":"create","subscription":{"subscriptionID":"new-notes","subscriptionType":"query",
@@ -36,8 +36,8 @@ import StratusStore
         #expect(deleted.json["subscriptions"]?.array?.first?["deleted"] == .bool(true))
     }
 
-    @Test func userDiscoveryAndLookup() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func userDiscoveryAndLookup(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let dana = try await BlockingWorkHelper.run {
             try f.app.store.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana", discoverable: true)
         }
@@ -90,8 +90,8 @@ import StratusStore
 
     /// The shared database has no zone of its own, as in CloudKit: no writes to its default zone, no zone
     /// creation there; nothing is written by the attempt.
-    @Test func theSharedDatabaseRefusesWhatCloudKitRefuses() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func theSharedDatabaseRefusesWhatCloudKitRefuses(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let write = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"x","recordType":"Note"}}]}"#, db: "shared", user: f.aliceToken)
         #expect(write.status == 400 && write.json.code == "BAD_REQUEST", "\(write.text)")
         let inZone = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Mine"},"operations":[{"operationType":"create","record":{"recordName":"x","recordType":"Note"}}]}"#, db: "shared", user: f.aliceToken)
@@ -102,8 +102,8 @@ import StratusStore
         #expect(zones.status == 200 && zones.json["zones"]?.array?.isEmpty == true, "no zone is shared with Alice, and there is no default zone: \(zones.text)")
     }
 
-    @Test func unknownContainersAndEnvironmentsAreClearErrors() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func unknownContainersAndEnvironmentsAreClearErrors(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         for path in ["database/1/iCloud.com.example.Missing/development/public/zones/list", "database/1/\(f.container.rawValue)/staging/public/zones/list",
                      "database/1/not-a-container/development/public/zones/list", "database/1/\(f.container.rawValue)/development/everyone/zones/list"] {
             let (d, r) = try await f.session.data(from: URL(string: "\(f.app.url)\(path)?ckAPIToken=\(f.devToken)")!)
@@ -113,8 +113,8 @@ import StratusStore
         }
     }
 
-    @Test func deviceTokens() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func deviceTokens(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         var req = URLRequest(url: URL(string: "\(f.app.url)device/1/\(f.container.rawValue)/development/tokens/create?ckAPIToken=\(f.devToken)&ckWebAuthToken=\(APIFixture.encode(f.aliceToken))")!)
         req.httpMethod = "POST"
         req.httpBody = Data(#"{"apnsEnvironment":"DEVELOPMENT","clientId":"c1"}"#.utf8)

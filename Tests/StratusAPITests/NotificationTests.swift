@@ -24,8 +24,8 @@ import StratusStore
         return try await f.call("records/modify", #"{\#(z)"operations":[\#(ops)]}"#, db: db, user: user)
     }
 
-    @Test func queryZoneAndDatabaseSubscriptionsFireForTheirOwnerOnly() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func queryZoneAndDatabaseSubscriptionsFireForTheirOwnerOnly(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let (alice, bob) = (f.alice.userRecordName, f.bob.userRecordName)
         // Alice: a public query subscription on urgent Tasks (create, update, delete), with desired keys and an alert.
         let q = #"{"subscriptionID":"urgent","subscriptionType":"query","query":{"recordType":"Task","filterBy":[{"comparator":"EQUALS","fieldName":"urgent","fieldValue":{"value":1}}]},"firesOn":["create","update","delete"],"notificationInfo":{"alertBody":"Urgent!","shouldSendContentAvailable":true,"desiredKeys":["title"]}}"#
@@ -70,8 +70,8 @@ import StratusStore
         #expect(try Self.notes(f, bob).isEmpty)
     }
 
-    @Test func publicQuerySubscriptionsRespectReadPermissionAndFireOnce() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func publicQuerySubscriptionsRespectReadPermissionAndFireOnce(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         // Only creators may read Diary records.
         try f.app.store.importSchema(try SchemaParser.parse(#"DEFINE SCHEMA RECORD TYPE Diary (text STRING QUERYABLE, GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_creator");"#),
                                      into: f.container)
@@ -88,8 +88,8 @@ import StratusStore
 
     /// Subscriptions grouped by an equality filter's value still hear exactly what matches: a record that moves from
     /// one list to another leaves the first list's query and enters the second's; numbers match across kinds.
-    @Test func equalityGroupedSubscriptionsHearTheirValueOnly() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func equalityGroupedSubscriptionsHearTheirValueOnly(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         for (id, list) in [("a", "groceries"), ("b", "chores"), ("c", "garden")] {
             _ = try await Self.subscribe(f, #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Item","filterBy":[{"comparator":"EQUALS","fieldName":"list","fieldValue":{"value":"\#(list)"}}]},"firesOn":["create","update","delete"]}"#, db: "public", user: f.aliceToken)
         }
@@ -101,8 +101,8 @@ import StratusStore
         #expect(heard.sorted() == ["a:1", "a:3", "b:1", "two:1", "two:2"], "\(heard)")
     }
 
-    @Test func databaseSubscriptionsHearZonesComeAndGo() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func databaseSubscriptionsHearZonesComeAndGo(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"New"}}}]}"#, db: "private", user: f.aliceToken)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"New"}}}]}"#, db: "private", user: f.aliceToken)
@@ -130,8 +130,8 @@ import StratusStore
         #expect((response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: polled, as: UTF8.self).contains(kept[0].notificationID))
     }
 
-    @Test func aFailedWriteLeavesNoNotification() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func aFailedWriteLeavesNoNotification(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}}]}"#, db: "private", user: f.aliceToken)
         _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)
         let atomic = #"{"zoneID":{"zoneName":"A"},"atomic":true,"operations":[{"operationType":"create","record":{"recordName":"ok","recordType":"Note"}},{"operationType":"update","record":{"recordName":"missing","recordType":"Note","recordChangeTag":"x"}}]}"#

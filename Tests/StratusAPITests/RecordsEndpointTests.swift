@@ -5,8 +5,8 @@ import StratusModel
 import StratusStore
 
 @Suite struct RecordsEndpointTests {
-    @Test func modifyQueryLookupRoundTripInCloudKitShapes() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func modifyQueryLookupRoundTripInCloudKitShapes(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         // Typed and untyped values, as real clients send them, with text/plain like CloudKit JS.
         let modify = """
             {"operations":[
@@ -41,8 +41,8 @@ import StratusStore
         #expect(lookup.json.records[1].code == "NOT_FOUND" && lookup.json.records[1]["recordName"]?.string == "missing")
     }
 
-    @Test func conflictsComeBackPerRecordInside200() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func conflictsComeBackPerRecordInside200(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let created = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"n","recordType":"Note","fields":{"v":{"value":1}}}}]}"#, user: f.aliceToken)
         let tag = try #require(created.json.records[0]["recordChangeTag"]?.string)
         let update = #"{"operations":[{"operationType":"update","record":{"recordName":"n","recordType":"Note","recordChangeTag":"TAG","fields":{"v":{"value":2}}}}],"atomic":false}"#
@@ -54,8 +54,8 @@ import StratusStore
         #expect(stale.json.records[0]["serverRecord"]?["fields"]?["v"]?["value"] == .int(2))
     }
 
-    @Test func writesNeedAUserAndRolesApply() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func writesNeedAUserAndRolesApply(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let anonymous = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"x","recordType":"Note"}}]}"#)
         #expect(anonymous.status == 421 && anonymous.json.code == "AUTHENTICATION_REQUIRED")
         _ = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"Note","fields":{"t":{"value":"x"}}}}]}"#, user: f.aliceToken)
@@ -69,8 +69,8 @@ import StratusStore
         #expect(aliceDeletes.json.records[0]["deleted"] == .bool(true))
     }
 
-    @Test func privateDatabasesAreIsolated() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func privateDatabasesAreIsolated(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Secret"}}}]}"#, db: "private", user: f.aliceToken)
         let w = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Secret"},"operations":[{"operationType":"create","record":{"recordName":"diary","recordType":"Entry","fields":{"t":{"value":"alice's"}}}}]}"#, db: "private", user: f.aliceToken)
         #expect(w.json.records[0]["recordName"]?.string == "diary")
@@ -95,8 +95,8 @@ import StratusStore
         #expect(mine.json.names == ["diary"])
     }
 
-    @Test func zonesAndChangeFeeds() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func zonesAndChangeFeeds(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let start = try await f.call("changes/database", "{}", db: "private", user: f.aliceToken)
         let dbToken = try #require(start.json["syncToken"]?.string)
         let created = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Inbox"}}}]}"#, db: "private", user: f.aliceToken)
@@ -145,8 +145,8 @@ import StratusStore
         #expect(missing.json["zones"]?.array?.first?.code == "ZONE_NOT_FOUND")
     }
 
-    @Test func malformedRequestsAreClearErrorsNeverServerErrors() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func malformedRequestsAreClearErrorsNeverServerErrors(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let cases: [(String, String)] = [
             ("records/query", "not json"), ("records/query", "{}"), ("records/query", #"{"query":{"recordType":""}}"#),
             ("records/query", #"{"query":{"recordType":"Note","filterBy":[{"comparator":"SOMETIMES","fieldName":"x","fieldValue":{"value":1}}]}}"#),
@@ -174,8 +174,8 @@ import StratusStore
 
 /// What an independent client sends without types: BYTES as base64 text, TIMESTAMP as a JavaScript number.
 @Suite struct UntypedValueTests {
-    @Test func untypedTextIsBytesAndFractionalMillisAreTimestamps() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func untypedTextIsBytesAndFractionalMillisAreTimestamps(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let typed = #"{"operations":[{"operationType":"create","record":{"recordName":"t","recordType":"Blob","fields":{"data":{"value":"AAEC","type":"BYTES"},"when":{"value":1700000000000,"type":"TIMESTAMP"}}}}]}"#
         #expect(try await f.call("records/modify", typed, user: f.aliceToken).json.records.first?.code == nil)
         let untyped = #"{"operations":[{"operationType":"create","record":{"recordName":"u","recordType":"Blob","fields":{"data":{"value":"AQID"},"when":{"value":1700000000123.75},"list":{"value":["AAE="]}}}}]}"#

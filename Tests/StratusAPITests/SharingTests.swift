@@ -38,8 +38,8 @@ import Testing
         return #"{"operationType":"create","record":{"recordName":"\#(name)","recordType":"\#(type)","fields":{"title":{"value":"\#(name)"}}\#(p)}}"#
     }
 
-    @Test func aHierarchyIsSharedReadOnlyThenReadWriteThenRevoked() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func aHierarchyIsSharedReadOnlyThenReadWriteThenRevoked(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let p = try await Self.people(f)
         let sharedZone = #"{"zoneName":"Lists","ownerRecordName":"\#(p.owner.userRecordName)"}"#
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
@@ -137,8 +137,8 @@ import Testing
         #expect(try await f.call("records/resolve", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: p.ownerToken).json["results"]?.array?.first?.code == "ACCESS_DENIED")
     }
 
-    @Test func aZoneShareWithAPublicLinkAndItsRevocation() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func aZoneShareWithAPublicLinkAndItsRevocation(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let p = try await Self.people(f)
         let zone = #"{"zoneName":"Family","ownerRecordName":"\#(p.owner.userRecordName)"}"#
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Family"}}}]}"#, db: "private", user: p.ownerToken)
@@ -169,8 +169,8 @@ import Testing
         #expect(deleted.json.records.first?["deleted"]?.bool == true, "\(deleted.text)")
     }
 
-    @Test func badSharesAreRefusedPerItemAndWriteNothing() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func badSharesAreRefusedPerItemAndWriteNothing(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let p = try await Self.people(f)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}},{"operationType":"create","zone":{"zoneID":{"zoneName":"Else"}}}]}"#, db: "private", user: p.ownerToken)
         _ = try await modify(f, [create("root", "List"), create("child", parent: "root")].joined(separator: ","), user: p.ownerToken)
@@ -222,8 +222,8 @@ import Testing
         return ((r as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: d, as: UTF8.self))
     }
 
-    @Test func theShareURLSignsInAndAcceptsAndTellsOutsidersNothing() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func theShareURLSignsInAndAcceptsAndTellsOutsidersNothing(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let p = try await Self.people(f)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
         let made = try await modify(f, [create("groceries", "List"), #"{"operationType":"create","record":{"recordName":"s","recordType":"cloudkit.share","forRecord":{"recordName":"groceries"},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"member@example.com"}},"permission":"READ_WRITE"}]}}"#].joined(separator: ","), user: p.ownerToken)
@@ -245,8 +245,8 @@ import Testing
 
     /// Participants' zone and database subscriptions in their shared database hear the owner's changes and each
     /// other's, for records their shares cover only; someone whose access ended hears nothing more.
-    @Test func sharedDatabaseSubscriptionsHearChangesInSharedRecords() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func sharedDatabaseSubscriptionsHearChangesInSharedRecords(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let p = try await Self.people(f)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
         let made = try await modify(f, [create("groceries", "List"), create("private-note"), #"{"operationType":"create","record":{"recordName":"s","recordType":"cloudkit.share","forRecord":{"recordName":"groceries"},"participants":[{"userIdentity":{"lookupInfo":{"userRecordName":"\#(p.member.userRecordName)"}},"permission":"READ_WRITE"}]}}"#].joined(separator: ","), user: p.ownerToken)
@@ -267,8 +267,8 @@ import Testing
 
     /// A READ_WRITE participant updates and deletes inside the hierarchy (never outside it), and may leave the share
     /// (deleting the share record in their shared database), which changes nothing for the owner's records.
-    @Test func aWriterUpdatesAndDeletesThenLeaves() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func aWriterUpdatesAndDeletesThenLeaves(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let p = try await Self.people(f)
         let zone = #"{"zoneName":"Lists","ownerRecordName":"\#(p.owner.userRecordName)"}"#
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
@@ -296,8 +296,8 @@ import Testing
     }
 
     /// Every permission × participant status × operation, each in a zone of its own.
-    @Test func permissionsStatusesAndOperations() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func permissionsStatusesAndOperations(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let p = try await Self.people(f)
         for permission in ["READ_ONLY", "READ_WRITE"] {
             for status in ["INVITED", "ACCEPTED", "REMOVED"] {

@@ -66,8 +66,8 @@ import StratusStore
         return out
     }
 
-    @Test func randomStringsRoundTripThroughEveryAPIPath() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func randomStringsRoundTripThroughEveryAPIPath(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         let seed = UInt64.random(in: 0...UInt64.max)
         var rng = SplitMix(state: seed)
         let zone = #""zoneID":{"zoneName":"Texts"}"#
@@ -105,8 +105,8 @@ import StratusStore
         #expect(Self.titles(recordChanges.text) == Self.exact(expected), "records/changes, seed \(seed)")
     }
 
-    @Test func nulIsRefusedBeforeAnythingIsWritten() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func nulIsRefusedBeforeAnythingIsWritten(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         for (i, value) in ["a\u{0}b", "\u{0}", "end\u{0}", "😀\u{0}😀"].enumerated() {
             let body = #"{"operations":[{"operationType":"create","record":{"recordName":"nul\#(i)","recordType":"Text","fields":{"title":{"value":\#(Self.json(value))}}}}]}"#
             let r = try await f.call("records/modify", body, user: f.aliceToken)
@@ -125,8 +125,8 @@ import StratusStore
         #expect(after.json.records.first?.code == "NOT_FOUND")
     }
 
-    @Test func aLoneSurrogateEscapeIsInvalidJSON() async throws {
-        let f = try await APIFixture()
+    @Test(arguments: Backend.allCases) func aLoneSurrogateEscapeIsInvalidJSON(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
         for escape in [#"\ud800"#, #"\udc00"#, #"a\ud83dz"#, #"\ud83d\u0041"#] {
             let body = #"{"operations":[{"operationType":"create","record":{"recordName":"s","recordType":"Text","fields":{"title":{"value":"\#(escape)"}}}}]}"#
             let r = try await f.call("records/modify", body, user: f.aliceToken)

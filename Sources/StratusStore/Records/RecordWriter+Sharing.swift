@@ -94,7 +94,7 @@ extension RecordWriter {
     func isAncestor(_ ancestor: String, of name: String, zone: ZoneRow) throws -> Bool {
         try db.exists("""
             WITH RECURSIVE up(name, depth) AS (
-                SELECT ?, 0
+                SELECT \(db.dialect.textArgument), 0
                 UNION SELECT l.parent, up.depth + 1 FROM record_links l JOIN up ON l.zone_id = ? AND l.record_name = up.name
                 WHERE l.parent IS NOT NULL AND up.depth < 100000)
             SELECT 1 FROM up WHERE name = ? LIMIT 1

@@ -40,6 +40,10 @@ enum SQLDialect: Sendable {
     /// the order SQLite gives and queries ask for (see `QueryCompiler`), so that one index serves both directions.
     func sortedIndexKey(_ column: String) -> String { self == .sqlite ? column : "\(column) NULLS FIRST" }
 
+    /// A text argument where the statement needs its collation to be the columns' (a recursive query's first
+    /// term): PostgreSQL's columns are `COLLATE "C"`, an argument is not.
+    var textArgument: String { self == .sqlite ? "?" : #"? COLLATE "C""# }
+
     /// Whether the text `column` contains the argument (SQLite's `instr`, PostgreSQL's `strpos`).
     func containsText(_ column: String) -> String {
         self == .sqlite ? "instr(\(column), ?) > 0" : "strpos(\(column), ?) > 0"
