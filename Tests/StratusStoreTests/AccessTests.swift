@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTestSupport
 @testable import StratusModel
 @testable import StratusStore
 
@@ -48,47 +49,53 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases) func roleMatrix(_ backend: Backend) throws {
-        guard let f = try fixture(backend) else { return }
-        let eveActor = Actor(userRecordName: Self.eveName)
-        let callers: [(String, Caller, Actor)] = [("anonymous", .anonymous, Actor(userRecordName: "_anon")), ("creator", alice, Fixture.alice),
-                                                   ("other", bob, Fixture.bob), ("editor", try eve(f), eveActor)]
-        // Expected [READ, CREATE, WRITE] per type and caller.
-        let expected: [String: [String: [Bool]]] = [
-            "Standard": ["anonymous": [true, false, false], "creator": [true, true, true], "other": [true, true, false], "editor": [true, true, false]],
-            "Diary": ["anonymous": [false, false, false], "creator": [true, true, true], "other": [false, true, false], "editor": [false, true, false]],
-            "Board": ["anonymous": [false, false, false], "creator": [true, false, false], "other": [true, false, false], "editor": [true, true, true]],
-        ]
-        for type in ["Standard", "Diary", "Board"] {
-            for (label, caller, actor) in callers {
-                let got = try [Permission.read, .create, .write].map { try can(f, $0, type, as: caller, actor: actor) }
-                #expect(got == expected[type]![label]!, "\(type) as \(label): [READ, CREATE, WRITE] = \(got)")
+    @Test(arguments: Backend.allCases) func roleMatrix(_ backend: Backend) async throws {
+        try await offPool {
+            guard let f = try fixture(backend) else { return }
+            let eveActor = Actor(userRecordName: Self.eveName)
+            let callers: [(String, Caller, Actor)] = [("anonymous", .anonymous, Actor(userRecordName: "_anon")), ("creator", alice, Fixture.alice),
+                                                       ("other", bob, Fixture.bob), ("editor", try eve(f), eveActor)]
+            // Expected [READ, CREATE, WRITE] per type and caller.
+            let expected: [String: [String: [Bool]]] = [
+                "Standard": ["anonymous": [true, false, false], "creator": [true, true, true], "other": [true, true, false], "editor": [true, true, false]],
+                "Diary": ["anonymous": [false, false, false], "creator": [true, true, true], "other": [false, true, false], "editor": [false, true, false]],
+                "Board": ["anonymous": [false, false, false], "creator": [true, false, false], "other": [true, false, false], "editor": [true, true, true]],
+            ]
+            for type in ["Standard", "Diary", "Board"] {
+                for (label, caller, actor) in callers {
+                    let got = try [Permission.read, .create, .write].map { try can(f, $0, type, as: caller, actor: actor) }
+                    #expect(got == expected[type]![label]!, "\(type) as \(label): [READ, CREATE, WRITE] = \(got)")
+                }
             }
         }
     }
 
-    @Test(arguments: Backend.allCases) func deniedOperationsFailAloneAndDeleteNeedsWrite(_ backend: Backend) throws {
-        guard let f = try fixture(backend) else { return }
-        let results = try f.dev.modify([
-            RecordOperation(.create, StoredRecord(recordName: "mine", recordType: "Standard")),
-            RecordOperation(.forceDelete, StoredRecord(recordName: "Standard-a", recordType: "")),
-            RecordOperation(.create, StoredRecord(recordName: "board", recordType: "Board")),
-        ], in: f.pub, actor: Fixture.bob, caller: bob)
-        #expect(results.map(\.code) == [nil, .accessDenied, .accessDenied])
-        #expect((try? f.dev.lookup(["Standard-a"], in: f.pub)[0].get()) != nil)
-        // Private databases are the owner's alone: roles do not apply there, nor reach into them.
-        _ = try f.dev.modify([RecordOperation(.create, StoredRecord(recordName: "p", recordType: "Diary"))], in: f.alicePrivate,
-                             actor: Fixture.alice, caller: alice)
-        #expect(try f.dev.lookup(["p"], in: .privateDatabase(of: Fixture.bob.userRecordName), caller: bob)[0].error?.code == .notFound)
+    @Test(arguments: Backend.allCases) func deniedOperationsFailAloneAndDeleteNeedsWrite(_ backend: Backend) async throws {
+        try await offPool {
+            guard let f = try fixture(backend) else { return }
+            let results = try f.dev.modify([
+                RecordOperation(.create, StoredRecord(recordName: "mine", recordType: "Standard")),
+                RecordOperation(.forceDelete, StoredRecord(recordName: "Standard-a", recordType: "")),
+                RecordOperation(.create, StoredRecord(recordName: "board", recordType: "Board")),
+            ], in: f.pub, actor: Fixture.bob, caller: bob)
+            #expect(results.map(\.code) == [nil, .accessDenied, .accessDenied])
+            #expect((try? f.dev.lookup(["Standard-a"], in: f.pub)[0].get()) != nil)
+            // Private databases are the owner's alone: roles do not apply there, nor reach into them.
+            _ = try f.dev.modify([RecordOperation(.create, StoredRecord(recordName: "p", recordType: "Diary"))], in: f.alicePrivate,
+                                 actor: Fixture.alice, caller: alice)
+            #expect(try f.dev.lookup(["p"], in: .privateDatabase(of: Fixture.bob.userRecordName), caller: bob)[0].error?.code == .notFound)
+        }
     }
 
-    @Test(arguments: Backend.allCases) func roleMembership(_ backend: Backend) throws {
-        guard let f = try fixture(backend) else { return }
-        #expect(try f.dev.roles(of: Self.eveName) == ["Editor"])
-        #expect(try f.dev.members(of: "Editor") == [Self.eveName])
-        expectError(.badRequest) { try f.dev.assignRole("Nope", to: Self.eveName) }
-        try f.dev.removeRole("Editor", from: Self.eveName)
-        #expect(try f.dev.roles(of: Self.eveName).isEmpty)
+    @Test(arguments: Backend.allCases) func roleMembership(_ backend: Backend) async throws {
+        try await offPool {
+            guard let f = try fixture(backend) else { return }
+            #expect(try f.dev.roles(of: Self.eveName) == ["Editor"])
+            #expect(try f.dev.members(of: "Editor") == [Self.eveName])
+            expectError(.badRequest) { try f.dev.assignRole("Nope", to: Self.eveName) }
+            try f.dev.removeRole("Editor", from: Self.eveName)
+            #expect(try f.dev.roles(of: Self.eveName).isEmpty)
+        }
     }
 }
 

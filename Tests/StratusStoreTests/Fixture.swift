@@ -33,6 +33,15 @@ final class Fixture: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with a fixture on `backend`, on a thread of its own: store calls block their thread (on
+    /// PostgreSQL, for network round trips), and Swift's few cooperative threads are what other suites' servers run on.
+    static func with(_ backend: Backend, schema: String? = nil, _ body: @escaping @Sendable (Fixture) throws -> Void) async throws {
+        try await offPool {
+            guard let f = try Fixture.make(backend, schema: schema) else { return }
+            try body(f)
+        }
+    }
+
     init(schema: String? = nil, postgres: (url: String, drop: @Sendable () -> Void)? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
         self.postgres = postgres
