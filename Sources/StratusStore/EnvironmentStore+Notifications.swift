@@ -19,11 +19,18 @@ extension EnvironmentStore {
             subscriptionIndex.withLock { $0 = index }
         }
         let hooks = try liveWebhooks(db)
-        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell, counter: notificationCounter)
+        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell,
+                                                                          counter: notificationCounter, peers: peers)
     }
 
-    /// Forgets the grouped subscriptions; the next write reads them again.
-    func subscriptionsChanged() { subscriptionIndex.withLock { $0 = nil } }
+    /// Forgets the grouped subscriptions here and on every other server; the next write reads them again.
+    func subscriptionsChanged() {
+        dropSubscriptionIndex()
+        if let schema = postgresSchema { peers?.publish("subscriptions \(schema)") }
+    }
+
+    /// Forgets the grouped subscriptions on this server only (another server changed them).
+    func dropSubscriptionIndex() { subscriptionIndex.withLock { $0 = nil } }
 
     /// Drops notifications past the retention, at most once a minute, inside a write.
     func dropExpiredNotifications(_ db: any SQLSession) throws {

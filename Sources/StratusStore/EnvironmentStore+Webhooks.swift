@@ -59,6 +59,12 @@ extension EnvironmentStore {
     }
 
     func webhooksChanged() {
+        dropWebhookCaches()
+        if let schema = postgresSchema { peers?.publish("webhooks \(schema)") }
+    }
+
+    /// Forgets the cached webhooks on this server only (another server changed them).
+    func dropWebhookCaches() {
         webhookCache.withLock { $0 = nil }
         webhookPresence.withLock { $0 = nil }
     }
@@ -89,18 +95,39 @@ extension EnvironmentStore {
     }
 
     /// Deliveries due now, oldest first, for enabled webhooks.
+    /// On PostgreSQL, where several servers deliver, the deliveries returned are claimed for `webhookLease`: their
+    /// next attempt moves past it, so no other server takes them meanwhile (rows another server is claiming at
+    /// that moment are skipped, not waited for). An attempt's outcome then sets the next attempt as ever; a server
+    /// that dies holding a claim only delays those deliveries by the lease. One SQLite process needs no claim.
     public func dueWebhookDeliveries(limit: Int = 256) throws(StratusError) -> [WebhookDelivery] {
-        try read { s, _ in
+        let delivery = { (r: any SQLRow) in
+            WebhookDelivery(id: r.int64(0) ?? 0, webhookID: r.int64(1) ?? 0, url: r.string(2) ?? "", secret: r.string(3) ?? "", notificationID: r.string(4) ?? "",
+                            payload: r.string(5) ?? "", attempts: Int(r.int64(6) ?? 0), createdAt: r.int64(7) ?? 0)
+        }
+        let now = Clock.nowMillis()
+        if pool == nil {
+            return try write { s, _ in
+                try s.all("""
+                    UPDATE webhook_deliveries d SET next_attempt_at = ? FROM webhooks w
+                    WHERE w.id = d.webhook_id AND d.id IN (
+                        SELECT d2.id FROM webhook_deliveries d2 JOIN webhooks w2 ON w2.id = d2.webhook_id
+                        WHERE d2.state = 'pending' AND d2.next_attempt_at <= ? AND w2.enabled = 1
+                        ORDER BY d2.next_attempt_at, d2.id LIMIT ? FOR UPDATE OF d2 SKIP LOCKED)
+                    RETURNING d.id, d.webhook_id, w.url, w.secret, d.nid, d.payload, d.attempts, d.created_at
+                    """, [now + Self.webhookLease, now, Int64(limit)], delivery)
+            }
+        }
+        return try read { s, _ in
             try s.all("""
                 SELECT d.id, d.webhook_id, w.url, w.secret, d.nid, d.payload, d.attempts, d.created_at FROM webhook_deliveries d
                 JOIN webhooks w ON w.id = d.webhook_id
                 WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1 ORDER BY d.next_attempt_at, d.id LIMIT ?
-                """, [Clock.nowMillis(), limit]) { r in
-                WebhookDelivery(id: r.int64(0) ?? 0, webhookID: r.int64(1) ?? 0, url: r.string(2) ?? "", secret: r.string(3) ?? "", notificationID: r.string(4) ?? "",
-                                payload: r.string(5) ?? "", attempts: Int(r.int64(6) ?? 0), createdAt: r.int64(7) ?? 0)
-            }
+                """, [now, limit], delivery)
         }
     }
+
+    /// How long a server's claim on a webhook delivery lasts (milliseconds; see `dueWebhookDeliveries`).
+    static let webhookLease: Int64 = 60_000
 
     /// Records attempts' outcomes, in one transaction however many there are. A failure is retried with
     /// exponential backoff (1 s, 2 s, 4 s … capped at an hour) for 24 hours; then the delivery fails for good, and a

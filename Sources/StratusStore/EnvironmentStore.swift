@@ -31,6 +31,11 @@ public final class EnvironmentStore: Sendable {
     /// How far each web courier token has been answered, ahead of what is saved (see `courierDelivered`).
     let courierProgress = Mutex<(answered: [String: Int64], dirty: Set<String>, savedAt: ContinuousClock.Instant)>(([:], [], .now))
 
+    /// Tells the other servers on the same PostgreSQL database what this one changed (nil on SQLite).
+    let peers: CacheInvalidation?
+    /// The environment's PostgreSQL schema, which names it in messages to other servers (nil on SQLite).
+    let postgresSchema: String?
+
     /// Spelled into every notification ID of this environment (see `NotificationBatch.nid`).
     let nidSalt: UInt64
 
@@ -70,8 +75,9 @@ public final class EnvironmentStore: Sendable {
 
     init(container: ContainerID, environment: Environment, backend: Backend, assetsDirectory: URL,
          quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
-         bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws {
+         bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil) throws {
         self.bell = bell
+        self.peers = peers
         self.autoIndexPolicy = autoIndexPolicy
         self.quotaBytes = quotaBytes
         self.notificationRetention = notificationRetention
@@ -79,10 +85,12 @@ public final class EnvironmentStore: Sendable {
         self.environment = environment
         switch backend {
         case .sqlite(let file, let durability):
+            postgresSchema = nil
             let gated = try Self.openSQLite(file: file, durability: durability)
             pool = gated
             database = SQLiteDatabase(gated)
         case .postgres(let pgPool, let schema):
+            postgresSchema = schema
             let db = PostgresDatabase(pool: pgPool, schema: schema)
             try EnvironmentMigrations.postgres.migrate(db)
             pool = nil

@@ -74,10 +74,18 @@ public final class RecordStore: Sendable {
         try guarded { try RecordStore.controlMigrations.migrate(db) }
         postgres = pool
         control = db
-        invalidation.start(pool: pool) { [weak self] what in
-            guard let self else { return }
-            if what == "credentials" || what == "all" { apiTokenCache.removeAll(); webTokenCache.removeAll() }
-            if what == "faults" || what == "all" { faultCache.withLock { $0 = nil } }
+        invalidation.start(pool: pool) { [weak self] what in self?.heard(what) }
+    }
+
+    /// What another server (or this one) published on the invalidation channel.
+    private func heard(_ what: String) {
+        if let keys = CacheInvalidation.bellKeys(what) { bell.ring(keys); return }
+        if what == "credentials" || what == "all" { apiTokenCache.removeAll(); webTokenCache.removeAll() }
+        if what == "faults" || what == "all" { faultCache.withLock { $0 = nil } }
+        let parts = what.split(separator: " ", maxSplits: 1).map(String.init)
+        for env in openEnvironments() where what == "all" || (parts.count == 2 && env.postgresSchema == parts[1]) {
+            if what == "all" || parts[0] == "subscriptions" { env.dropSubscriptionIndex() }
+            if what == "all" || parts[0] == "webhooks" { env.dropWebhookCaches() }
         }
     }
 
@@ -178,7 +186,8 @@ public final class RecordStore: Sendable {
             let store = try guarded {
                 try EnvironmentStore(container: id, environment: env, backend: backend,
                                      assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), quotaBytes: quotaBytes,
-                                     notificationRetention: notificationRetention, bell: bell, autoIndexPolicy: autoIndexPolicy)
+                                     notificationRetention: notificationRetention, bell: bell, autoIndexPolicy: autoIndexPolicy,
+                                     peers: postgres == nil ? nil : invalidation)
             }
             open.withLock { $0[key] = store }
             return store

@@ -24,8 +24,12 @@ struct NotificationOutbox {
     let counter: NotificationCounter?
     private var webhooksQueued = 0
 
+    /// The other servers on the same PostgreSQL database, whose listeners a commit here must wake too.
+    let peers: CacheInvalidation?
+
     init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: Environment, bell: NotificationBell? = nil,
-         counter: NotificationCounter? = nil) {
+         counter: NotificationCounter? = nil, peers: CacheInvalidation? = nil) {
+        self.peers = peers
         self.counter = counter
         self.index = index
         self.webhooks = webhooks
@@ -45,6 +49,9 @@ struct NotificationOutbox {
         guard let bell, !notified.isEmpty || queuedWebhook else { return }
         let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
         s.afterCommit { bell.ring(keys) }
+        // PostgreSQL delivers a NOTIFY at commit and never after a rollback, like `afterCommit`: the other servers
+        // ring the same keys, so a listener connected to any of them hears this write.
+        if peers != nil { try CacheInvalidation.ringEverywhere(keys, s) }
     }
 
     private mutating func flush(_ s: any SQLSession) throws {
