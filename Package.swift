@@ -85,6 +85,6 @@ let package = Package(
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                                                               .product(name: "Crypto", package: "swift-crypto")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.
-        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "StratusStore", "StratusModel", "StratusTestSupport"]),
+        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "StratusStore", "StratusModel", "StratusServer", "StratusTestSupport"]),
     ]
 )

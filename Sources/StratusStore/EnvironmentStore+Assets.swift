@@ -24,14 +24,7 @@ extension EnvironmentStore {
         }
         if pool == nil {
             try write { db, _ in
-                if try !db.exists("SELECT 1 FROM asset_chunks WHERE checksum = ? AND n = 0", [base64]) {
-                    var n = 0
-                    for start in stride(from: 0, to: max(data.count, 1), by: Self.assetChunkSize) {
-                        let chunk = data.isEmpty ? Data() : data.subdata(in: data.startIndex + start..<data.startIndex + min(start + Self.assetChunkSize, data.count))
-                        try db.execute("INSERT INTO asset_chunks(checksum, n, bytes) VALUES (?, ?, ?)", base64, n, chunk)
-                        n += 1
-                    }
-                }
+                try Self.storeChunks(data, checksum: base64, db)
                 try register(db)
             }
         } else {
@@ -45,6 +38,32 @@ extension EnvironmentStore {
         }
         return AssetValue(fileChecksum: base64, size: Int64(data.count), referenceChecksum: base64,
                           receipt: uploader.map { AssetReceipt.make(user: $0, checksum: base64, signer) })
+    }
+
+    /// Writes content as `asset_chunks` rows unless they are there already (PostgreSQL).
+    private static func storeChunks(_ data: Data, checksum: String, _ db: any SQLSession) throws {
+        guard try !db.exists("SELECT 1 FROM asset_chunks WHERE checksum = ? AND n = 0", [checksum]) else { return }
+        var n = 0
+        for start in stride(from: 0, to: max(data.count, 1), by: Self.assetChunkSize) {
+            let chunk = data.isEmpty ? Data() : data.subdata(in: data.startIndex + start..<data.startIndex + min(start + Self.assetChunkSize, data.count))
+            try db.execute("INSERT INTO asset_chunks(checksum, n, bytes) VALUES (?, ?, ?)", checksum, n, chunk)
+            n += 1
+        }
+    }
+
+    /// Stores the content of an asset whose `assets` row exists already (`stratus migrate` copies the rows, then
+    /// the content). Content that does not hash to its checksum is refused.
+    func storeAssetContent(_ data: Data, checksum: String) throws(StratusError) {
+        guard AssetStore.checksum(of: data).base64 == checksum else {
+            throw StratusError(.internalError, "asset \(checksum.prefix(64)): its content does not match its checksum")
+        }
+        if pool == nil {
+            try write { db, _ in try Self.storeChunks(data, checksum: checksum, db) }
+        } else {
+            let staged = try guarded { try assets.stage(data) }
+            defer { try? FileManager.default.removeItem(at: staged.temp) }
+            try guarded { try assets.commit(temp: staged.temp, final: staged.final) }
+        }
     }
 
     public func assetContent(checksum: String) -> Data? {

@@ -158,6 +158,13 @@ public final class RecordStore: Sendable {
     /// The container environments this process has opened (the ones its writes can have queued work in).
     public func openEnvironments() -> [EnvironmentStore] { open.withLock { Array($0.values) } }
 
+    /// Closes the open environments; the next use opens them afresh (their catalog, secret and caches read anew,
+    /// as after `stratus migrate` wrote them underneath).
+    func forgetEnvironments() {
+        let envs = open.withLock { o in defer { o = [:] }; return Array(o.values) }
+        for env in envs { env.close() }
+    }
+
     /// Closes every database file this store opened (a server's shutdown): what is still referenced elsewhere
     /// answers errors from now on instead of holding files open until the process ends.
     public func close() {

@@ -30,8 +30,9 @@ enum RecordRowCodec {
 
     /// `SELECT` list for a type: system columns, then the main column of each wanted field.
     static func selectList(_ type: CatalogType, fields: [CatalogField], alias: String = "t") -> String {
-        // `fields` is always the type's fields or a subset of them, so the same count means all of them.
-        if alias == "t" && fields.count == type.fields.count && !type.selectAllColumns.isEmpty { return type.selectAllColumns }
+        // The cached list serves the type's fields in the type's order only: an export asks for them sorted by name.
+        if alias == "t" && fields.count == type.fields.count && !type.selectAllColumns.isEmpty
+            && zip(fields, type.fields).allSatisfy({ $0.id == $1.id }) { return type.selectAllColumns }
         return (CatalogType.systemColumns.map { "\(alias).\($0)" } + fields.map { "\(alias).\($0.column)" }).joined(separator: ", ")
     }
 

@@ -128,13 +128,7 @@ enum SchemaStorage {
     static func createType(_ t: RecordTypeSchema, _ s: any SQLSession) throws -> CatalogType {
         let id = try s.int64("INSERT INTO record_types(name, grants) VALUES (?, ?) RETURNING id", [t.name, encodeGrants(t.grants)]) ?? 0
         var type = CatalogType(id: id, name: t.name, fields: [], grants: t.grants, systemFields: [])
-        try s.script(s.dialect.ddl("""
-            CREATE TABLE \(type.table)(
-                id INTEGER PRIMARY KEY, zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, change_tag TEXT NOT NULL,
-                created_ts INTEGER NOT NULL, created_by TEXT NOT NULL, created_device TEXT NOT NULL,
-                modified_ts INTEGER NOT NULL, modified_by TEXT NOT NULL, modified_device TEXT NOT NULL);
-            CREATE UNIQUE INDEX \(type.table)_name ON \(type.table)(zone_id, record_name);
-            """))
+        try createTable(type, s)
         for f in t.fields {
             if f.isSystem {
                 type.systemFields.append(f)
@@ -145,6 +139,32 @@ enum SchemaStorage {
         }
         try syncSystemIndexes(type, s)
         return type
+    }
+
+    /// A record type's table with its system columns, before any field's.
+    private static func createTable(_ type: CatalogType, _ s: any SQLSession) throws {
+        try s.script(s.dialect.ddl("""
+            CREATE TABLE \(type.table)(
+                id INTEGER PRIMARY KEY, zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, change_tag TEXT NOT NULL,
+                created_ts INTEGER NOT NULL, created_by TEXT NOT NULL, created_device TEXT NOT NULL,
+                modified_ts INTEGER NOT NULL, modified_by TEXT NOT NULL, modified_device TEXT NOT NULL);
+            CREATE UNIQUE INDEX \(type.table)_name ON \(type.table)(zone_id, record_name);
+            """))
+    }
+
+    /// The tables of a type whose catalog rows exist already (`stratus migrate` copies the catalog, then builds
+    /// each type here, copies its rows, then calls `createIndexes`).
+    static func createTables(of type: CatalogType, _ s: any SQLSession) throws {
+        try createTable(type, s)
+        for f in type.fields {
+            for c in f.columns { try s.script("ALTER TABLE \(type.table) ADD COLUMN \(c.name) \(s.dialect.columnType(c.sqlType))") }
+        }
+    }
+
+    /// The indexes and index tables of a type built by `createTables`, filled from its rows.
+    static func createIndexes(of type: CatalogType, _ s: any SQLSession) throws {
+        for f in type.fields { try createStructures(f, except: nil, table: type.table, s) }
+        try syncSystemIndexes(type, s)
     }
 
     static func dropType(_ type: CatalogType, _ s: any SQLSession) throws {
@@ -252,14 +272,22 @@ enum SchemaStorage {
             try s.script(s.dialect.ddl("CREATE TABLE \(f.listTable)(value\(keyType), record_id INTEGER NOT NULL, PRIMARY KEY(value, record_id)) WITHOUT ROWID"))
             // Read first, then write: PostgreSQL streams a result over the connection the inserts need.
             let rows = try s.all("SELECT id, \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL") { r in (r.int64(0) ?? 0, r.data(1) ?? Data()) }
+            // Many keys per statement: one round trip per key made filling 200,000 keys take 20 s on PostgreSQL.
+            var pending: [SQLValue] = []
+            func flush() throws {
+                guard !pending.isEmpty else { return }
+                try s.execute("INSERT INTO \(f.listTable)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: pending.count / 2).joined(separator: ", ")
+                              + " ON CONFLICT DO NOTHING", pending)
+                pending.removeAll(keepingCapacity: true)
+            }
             for (id, data) in rows {
                 guard case .list(_, let items) = try FieldValueCodec.decode(data) else { continue }
                 for item in items {
-                    if let key = CatalogField.listKey(item) {
-                        try s.execute("INSERT INTO \(f.listTable)(value, record_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [key, .int64(id)])
-                    }
+                    if let key = CatalogField.listKey(item) { pending += [key, .int64(id)] }
                 }
+                if pending.count >= 1_000 { try flush() }
             }
+            try flush()
         }
     }
 

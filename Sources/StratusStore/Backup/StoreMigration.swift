@@ -1,0 +1,182 @@
+import Crypto
+import Foundation
+import StratusModel
+
+/// `stratus migrate`: copies a whole store into an empty store on the other backend (SQLite → PostgreSQL and
+/// back), then checks that every copied table holds the same rows on both sides.
+///
+/// Rows are copied as they are, ids included, so that everything that names a row keeps working: API tokens,
+/// sessions, sync tokens, continuation markers (each environment's signing secret is copied too), share URLs.
+/// A record type's table is built on the target from the copied catalog, filled, and only then given its indexes
+/// and index tables (full-text, location, list keys), which each engine builds its own way. Asset content moves
+/// between files and the database's chunks. Not copied: the request log, telemetry and automatic indexes, which
+/// the target gathers afresh. The source should not be serving meanwhile: each environment is read in one
+/// transaction, so a live source gives a consistent copy of each environment, not of the whole store.
+public enum StoreMigration {
+    public struct Report: Sendable {
+        public var containers = 0
+        public var tables = 0
+        public var rows: Int64 = 0
+        public var records: Int64 = 0
+        public var assets = 0
+    }
+
+    /// The control database's tables, copied in this order.
+    static let controlTables = ["containers", "api_tokens", "users", "web_tokens", "server_keys", "admins", "admin_sessions", "audit", "faults"]
+    /// An environment's tables besides its record types' (index tables are rebuilt, not copied).
+    static let environmentTables = ["meta", "secrets", "zones", "record_types", "fields", "roles", "role_members", "record_log", "cascade_refs",
+                                    "assets", "deployments", "subscriptions", "record_counts", "courier_tokens", "webhooks", "webhook_deliveries",
+                                    "notification_batches", "shares", "share_participants", "record_links", "shared_zone_log", "query_shapes"]
+
+    /// Copies `source` into `target`, which must hold nothing yet; `progress` hears a line per step.
+    public static func copy(from source: RecordStore, to target: RecordStore, progress: (String) -> Void = { _ in }) throws(StratusError) -> Report {
+        var report = Report()
+        try guarded {
+            try target.control.read { t in
+                for table in controlTables where try t.exists("SELECT 1 FROM \(table) LIMIT 1") {
+                    throw StratusError(.badRequest, "the target is not empty (its \(table) table has rows): migrate into a new database or directory")
+                }
+            }
+            // Control data first: opening the target's environments needs their containers.
+            var sums: [String: Checksum] = [:]
+            try source.control.read { s in
+                try target.control.write { t in
+                    for table in controlTables { sums[table] = try copyTable(table, from: s, to: t, report: &report) }
+                    try resetIdentities(t)
+                }
+            }
+            try verify(sums, in: target.control)
+            progress("control data: \(controlTables.count) tables, \(report.rows) rows")
+            defer { target.forgetEnvironments() }
+
+            for container in try source.containers() {
+                report.containers += 1
+                for env in Environment.allCases {
+                    try copyEnvironment(try source.environment(container.id, env), to: try target.environment(container.id, env), report: &report)
+                    progress("\(container.id.rawValue) \(env.rawValue): copied and verified")
+                }
+            }
+        }
+        return report
+    }
+
+    private static func copyEnvironment(_ source: EnvironmentStore, to target: EnvironmentStore, report: inout Report) throws {
+        var sums: [String: Checksum] = [:]
+        var checksums: [String] = []
+        try source.database.read { s in
+            let catalog = try SchemaStorage.load(s)
+            try target.database.write { t in
+                for table in environmentTables { sums[table] = try copyTable(table, from: s, to: t, report: &report) }
+                for type in catalog.types {
+                    try SchemaStorage.createTables(of: type, t)
+                    let sum = try copyTable(type.table, from: s, to: t, report: &report)
+                    report.records += sum.count
+                    sums[type.table] = sum
+                    try SchemaStorage.createIndexes(of: type, t)
+                }
+                try resetIdentities(t)
+            }
+            checksums = try s.all("SELECT checksum FROM assets") { $0.string(0) }
+        }
+        try verify(sums, in: target.database)
+        for checksum in checksums {
+            guard let data = source.assetContent(checksum: checksum) else {
+                throw StratusError(.internalError, "asset \(checksum.prefix(64)) of \(source.container.rawValue) \(source.environment.rawValue) has no content in the source")
+            }
+            try target.storeAssetContent(data, checksum: checksum)
+            guard target.assetContent(checksum: checksum) == data else { throw StratusError(.internalError, "asset \(checksum.prefix(64)) did not read back whole") }
+            report.assets += 1
+        }
+    }
+
+    /// How many rows a table holds and a sum of their hashes: equal on both sides when the same rows are there,
+    /// in whatever order each engine returns them.
+    struct Checksum: Equatable {
+        /// The columns hashed, in order (the source's order: the target's may differ).
+        var columns: [String] = []
+        var count: Int64 = 0
+        var sum: UInt64 = 0
+
+        mutating func add(_ row: [SQLValue]) {
+            var hasher = SHA256()
+            for v in row {
+                switch v {
+                case .null: hasher.update(data: [0])
+                case .int64(let i): hasher.update(data: [1]); withUnsafeBytes(of: i.littleEndian) { hasher.update(bufferPointer: $0) }
+                case .double(let d): hasher.update(data: [2]); withUnsafeBytes(of: d.bitPattern.littleEndian) { hasher.update(bufferPointer: $0) }
+                case .text(let s): hasher.update(data: [3]); withUnsafeBytes(of: UInt64(s.utf8.count).littleEndian) { hasher.update(bufferPointer: $0) }; hasher.update(data: Data(s.utf8))
+                case .blob(let b): hasher.update(data: [4]); withUnsafeBytes(of: UInt64(b.count).littleEndian) { hasher.update(bufferPointer: $0) }; hasher.update(data: b)
+                }
+            }
+            sum &+= Data(hasher.finalize()).prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+            count += 1
+        }
+    }
+
+    /// The columns of `table` in the session's database, in their order.
+    static func columns(_ table: String, _ s: any SQLSession) throws -> [String] {
+        switch s.dialect {
+        case .sqlite: try s.all("SELECT name FROM pragma_table_info(?)", [table]) { $0.string(0) }
+        case .postgres:
+            try s.all("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
+                      [table]) { $0.string(0) }
+        }
+    }
+
+    /// Replaces the target table's rows (migrations may have seeded some) with the source's, many rows per
+    /// statement; returns the source's checksum.
+    static func copyTable(_ table: String, from s: any SQLSession, to t: any SQLSession, report: inout Report) throws -> Checksum {
+        let names = try columns(table, s)
+        guard !names.isEmpty else { throw StratusError(.internalError, "the source has no table \(table)") }
+        let missing = Set(names).subtracting(try columns(table, t))
+        guard missing.isEmpty else { throw StratusError(.internalError, "the target's \(table) table lacks \(missing.sorted().joined(separator: ", "))") }
+        try t.execute("DELETE FROM \(table)", [])
+        let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+        let rowsPerStatement = max(1, min(500, 20_000 / names.count))
+        var pending: [SQLValue] = []
+        var sum = Checksum(columns: names)
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let rows = pending.count / names.count
+            let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+            try t.execute("INSERT INTO \(table)(\(list)) VALUES " + Array(repeating: tuple, count: rows).joined(separator: ", "), pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+        // Rows are gathered while the source streams and written in between: the target is another database.
+        try s.each("SELECT \(list) FROM \(table)", []) { r in
+            let row = names.indices.map { r.sqlValue($0) }
+            sum.add(row)
+            pending += row
+            if pending.count >= rowsPerStatement * names.count { try flush() }
+        }
+        try flush()
+        report.tables += 1
+        report.rows += sum.count
+        return sum
+    }
+
+    /// Checks each copied table against the source's checksum, reading the target afresh.
+    static func verify(_ sums: [String: Checksum], in database: any SQLDatabase) throws {
+        try database.read { t in
+            for (table, expected) in sums.sorted(by: { $0.key < $1.key }) {
+                let names = expected.columns
+                var got = Checksum(columns: names)
+                try t.each("SELECT \(names.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(table)", []) { r in got.add(names.indices.map { r.sqlValue($0) }) }
+                guard got == expected else {
+                    throw StratusError(.internalError, "table \(table) differs after the copy: \(got.count) rows on the target, \(expected.count) in the source")
+                }
+            }
+        }
+    }
+
+    /// PostgreSQL identity columns continue after the copied ids (SQLite's keys need nothing).
+    static func resetIdentities(_ t: any SQLSession) throws {
+        guard t.dialect == .postgres else { return }
+        let identities = try t.all("""
+            SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'
+            """) { r in (r.string(0) ?? "", r.string(1) ?? "") }
+        for (table, column) in identities {
+            try t.execute("SELECT setval(pg_get_serial_sequence(?, ?), COALESCE((SELECT MAX(\"\(column)\") FROM \"\(table)\"), 0) + 1, false)", [.text(table), .text(column)])
+        }
+    }
+}
