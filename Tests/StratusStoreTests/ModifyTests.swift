@@ -154,4 +154,16 @@ import StratusTestSupport
             if case .failure(let e) = results[1] { #expect(e.code == .notFound && e.recordName == "gone") } else { Issue.record("expected NOT_FOUND") }
         }
     }
+
+    /// An export reads every field sorted by name; fields created in another order must still decode as themselves.
+    @Test(arguments: Backend.allCases) func exportReadsFieldsCreatedOutOfNameOrder(_ backend: Backend) async throws {
+        try await Fixture.with(backend) { f throws in
+            let fields: [String: FieldValue] = ["zeta": .list(.string, [.string("z")]), "alpha": .int64(1), "mid": .string("m")]
+            _ = try f.one(.create, note("a", ["zeta": fields["zeta"]!]))
+            _ = try f.one(.create, note("b", fields))
+            var sink = StoredRecordSink()
+            #expect(try f.dev.streamRecords(in: f.pub, zoneID: .defaultZone, into: &sink) == 2)
+            #expect(sink.records.map(\.fields) == [["zeta": fields["zeta"]!], fields])
+        }
+    }
 }
