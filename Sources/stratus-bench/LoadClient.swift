@@ -109,6 +109,12 @@ final class LoadClient {
     /// Runs `perConnection` requests on each of `connections` threads; returns wall seconds and per-request latencies (ms).
     static func run(port: UInt16, connections: Int, perConnection: Int, make: @escaping @Sendable (Int, Int) -> [UInt8],
                     check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (seconds: Double, latencies: [Double]) {
+        try run(ports: [port], connections: connections, perConnection: perConnection, make: make, check: check)
+    }
+
+    /// `run` over several servers: connection `c` goes to `ports[c % ports.count]` (round robin, as a load balancer would).
+    static func run(ports: [UInt16], connections: Int, perConnection: Int, make: @escaping @Sendable (Int, Int) -> [UInt8],
+                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (seconds: Double, latencies: [Double]) {
         let group = DispatchGroup()
         let results = Results()
         let start = DispatchTime.now().uptimeNanoseconds
@@ -117,7 +123,7 @@ final class LoadClient {
             let t = Thread {
                 defer { group.leave() }
                 do {
-                    let client = try LoadClient(port: port)
+                    let client = try LoadClient(port: ports[c % ports.count])
                     var local: [Double] = []
                     for i in 0..<perConnection {
                         let t0 = DispatchTime.now().uptimeNanoseconds
