@@ -59,6 +59,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs statements as they are, with no parameters and no preparation (schema scripts, LISTEN, SET).
     public func executeScript(_ sql: String) throws(PostgresError) {
         guard let conn else { throw PostgresError(.unavailable, "connection is closed") }
+        try drain(ignoringFailure: sql.hasPrefix("ROLLBACK"))
         guard let r = PQexec(conn, sql) else { throw lost() }
         defer { PQclear(r) }
         let status = PQresultStatus(r)
@@ -94,8 +95,35 @@ public final class PostgresConnection: @unchecked Sendable {
 
     private func run(_ sql: String, _ parameters: [PostgresValue], affected: inout Int, _ body: (PostgresRow) throws -> Void) throws {
         guard let conn, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable, "the connection to PostgreSQL was lost") }
+        try drain()
         let name = try statementName(sql, parameters)
-        // Binary parameters, packed into one buffer; libpq copies them before PQsendQueryPrepared returns.
+        try send(name, parameters, conn)
+        _ = PQsetSingleRowMode(conn)
+        var failure: Error?
+        // Every result must be read, even after a failure, or the connection stays busy.
+        while let r = PQgetResult(conn) {
+            defer { PQclear(r) }
+            switch PQresultStatus(r) {
+            case PGRES_SINGLE_TUPLE:
+                if failure == nil {
+                    do { try body(PostgresRow(result: r, row: 0)) } catch { failure = error }
+                }
+            case PGRES_TUPLES_OK:
+                for i in 0..<PQntuples(r) where failure == nil {
+                    do { try body(PostgresRow(result: r, row: i)) } catch { failure = error }
+                }
+            case PGRES_COMMAND_OK:
+                affected = Int(String(cString: PQcmdTuples(r))) ?? 0
+            default:
+                if failure == nil { failure = error(r) }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Sends a prepared statement with binary parameters, packed into one buffer; libpq copies them into its output
+    /// buffer before `PQsendQueryPrepared` returns.
+    private func send(_ name: String, _ parameters: [PostgresValue], _ conn: OpaquePointer) throws {
         var buffer: [UInt8] = []
         var offsets: [Int] = [], lengths: [Int32] = [], present: [Bool] = []
         for p in parameters {
@@ -120,27 +148,56 @@ public final class PostgresConnection: @unchecked Sendable {
             }
         }
         guard sent == 1 else { throw lost() }
-        _ = PQsetSingleRowMode(conn)
-        var failure: Error?
-        // Every result must be read, even after a failure, or the connection stays busy.
-        while let r = PQgetResult(conn) {
-            defer { PQclear(r) }
-            switch PQresultStatus(r) {
-            case PGRES_SINGLE_TUPLE:
-                if failure == nil {
-                    do { try body(PostgresRow(result: r, row: 0)) } catch { failure = error }
-                }
-            case PGRES_TUPLES_OK:
-                for i in 0..<PQntuples(r) where failure == nil {
-                    do { try body(PostgresRow(result: r, row: i)) } catch { failure = error }
-                }
-            case PGRES_COMMAND_OK:
-                affected = Int(String(cString: PQcmdTuples(r))) ?? 0
-            default:
-                if failure == nil { failure = error(r) }
+    }
+
+    // MARK: pipelining
+
+    /// Statements sent ahead (libpq's pipeline mode) whose results are not read yet.
+    private var pipelined = 0
+    /// How many statements may wait in the pipeline: their results must fit the socket's buffers, or both ends
+    /// would block writing to each other.
+    static let pipelineLimit = 256
+
+    /// Sends a statement whose result is not needed now (an insert, an update) without waiting for it: a write of
+    /// many statements costs one round trip per `pipelineLimit`, not one each. Its failure is thrown by the next
+    /// statement that waits (every other call does), which in a transaction fails the transaction, as it would have.
+    public func enqueue(_ sql: String, _ parameters: [PostgresValue] = []) throws {
+        guard let conn, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable, "the connection to PostgreSQL was lost") }
+        // Preparing is a round trip of its own, outside the pipeline.
+        if prepared[sql] == nil { try drain() }
+        let name = try statementName(sql, parameters)
+        if pipelined == 0 { guard PQenterPipelineMode(conn) == 1 else { throw lost() } }
+        pipelined += 1
+        try send(name, parameters, conn)
+        if pipelined >= Self.pipelineLimit { try drain() }
+    }
+
+    /// Reads the results of the statements in the pipeline and leaves pipeline mode; throws the first failure
+    /// (unless `ignoringFailure`, for a rollback, which discards them anyway).
+    private func drain(ignoringFailure: Bool = false) throws(PostgresError) {
+        guard pipelined > 0, let conn else { return }
+        pipelined = 0
+        guard PQpipelineSync(conn) == 1 else { throw lost() }
+        var failure: PostgresError?
+        var synced = false
+        var idle = 0
+        while !synced {
+            // Each statement's results end with a NULL; the sync's result comes last.
+            guard let r = PQgetResult(conn) else {
+                idle += 1
+                if idle > Self.pipelineLimit + 2 || PQstatus(conn) != CONNECTION_OK { break }
+                continue
             }
+            idle = 0
+            switch PQresultStatus(r) {
+            case PGRES_PIPELINE_SYNC: synced = true
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_PIPELINE_ABORTED: break
+            default: if failure == nil { failure = error(r) }
+            }
+            PQclear(r)
         }
-        if let failure { throw failure }
+        guard synced, PQexitPipelineMode(conn) == 1 else { throw failure ?? lost() }
+        if let failure, !ignoringFailure { throw failure }
     }
 
     /// How many prepared statements a connection keeps before it drops them all and starts again.

@@ -41,6 +41,7 @@ extension EnvironmentStore {
             writer.users = users
             writer.outbox = try outbox(db)
             writer.deferredTypes = deferredTypes.withLock { $0 }
+            try writer.prefetch(operations.map { $0.record.recordName }.filter { !$0.isEmpty }, zone: zone)
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)
             // `allOrNothing` (bulk import): the batch is atomic in any zone, the default zone's included.

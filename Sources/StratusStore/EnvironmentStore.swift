@@ -101,8 +101,10 @@ public final class EnvironmentStore: Sendable {
             var bytes = [UInt8](repeating: 0, count: 32)
             var rng = SystemRandomNumberGenerator()
             for i in bytes.indices { bytes[i] = rng.next() }
-            try s.execute("INSERT INTO secrets(name, value) VALUES ('environment', ?)", Data(bytes))
-            return (Data(bytes), try SchemaStorage.load(s))
+            // Another server opening the environment at the same moment may win: its secret is the one kept.
+            try s.execute("INSERT INTO secrets(name, value) VALUES ('environment', ?) ON CONFLICT(name) DO NOTHING", Data(bytes))
+            let kept = try s.one("SELECT value FROM secrets WHERE name = 'environment'", [], { $0.data(0) }) ?? Data(bytes)
+            return (kept, try SchemaStorage.load(s))
         }
         signer = TokenSigner(secret: secret)
         nidSalt = signer.derived("notification IDs")
@@ -221,9 +223,15 @@ public final class EnvironmentStore: Sendable {
     }
 
     /// A write transaction with the catalog, on either backend; a changed catalog is published once it commits.
+    ///
+    /// An environment's writes are one at a time on both backends: SQLite has one writer, and on PostgreSQL each
+    /// write first locks the change counter's row. The change log needs it: sequence numbers must become visible
+    /// in the order they were handed out, or a sync token could pass over a change committed later with a lower
+    /// number. (Reads never wait for it.)
     func write<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T {
         let (result, catalog) = try guarded {
             try database.write { s -> (T, Catalog) in
+                if s.dialect == .postgres { try s.execute("SELECT value FROM meta WHERE key = 'next_seq' FOR UPDATE", []) }
                 var c = try self.catalog(s)
                 let r = try body(s, &c)
                 return (r, c)

@@ -162,12 +162,16 @@ import StratusStore
         #expect(revoked.status == 0, "\(revoked.stderr)")
         let revokedAt = ContinuousClock.now
         for node in [node1, node2] {
+            // Within a second: no request sent a second or more after the revocation is answered. (A busy machine
+            // may take long to answer one; when it was sent is what counts.)
             var refused = false
-            while !refused && ContinuousClock.now - revokedAt < .seconds(3) {
+            var lastAccepted: Duration = .zero
+            while !refused && ContinuousClock.now - revokedAt < .seconds(10) {
+                let sent = ContinuousClock.now - revokedAt
                 refused = try await Self.call(node, "records/lookup", #"{"records":[{"recordName":"r0"}]}"#, token: token, user: user).status == 401
-                if !refused { try await Task.sleep(for: .milliseconds(50)) }
+                if !refused { lastAccepted = sent; try await Task.sleep(for: .milliseconds(50)) }
             }
-            #expect(refused && ContinuousClock.now - revokedAt < .seconds(1), "refused within a second on \(node.url)")
+            #expect(refused && lastAccepted < .seconds(1), "refused within a second on \(node.url): last accepted request sent \(lastAccepted) after")
         }
         let fresh = try await Executables.offPool { () -> String in
             let store = try RecordStore(databaseURL: db, poolSize: 2)

@@ -30,6 +30,6 @@ struct SequenceAllocator {
 
     func save(_ s: any SQLSession) throws {
         guard nextValue != start else { return }
-        try s.execute("UPDATE meta SET value = ? WHERE key = 'next_seq'", nextValue)
+        try s.enqueue("UPDATE meta SET value = ? WHERE key = 'next_seq'", nextValue)
     }
 }

@@ -60,8 +60,46 @@ struct RecordWriter {
         var recordID: Int64
     }
 
+    // MARK: round trips (PostgreSQL)
+
+    /// The directory entries of a batch's record names, read in one query before it starts (`prefetch`) and kept
+    /// in step by `log`: on PostgreSQL each lookup would be a round trip. Nil on SQLite, where it costs nothing.
+    private var known: (zone: Int64, entries: [String: Existing?])?
+    /// Record ids handed out ahead per type id, in one round trip for a batch's worth (PostgreSQL).
+    private var reservedIDs: [Int64: [Int64]] = [:]
+    /// How many records the batch may still create: how many ids to reserve at once.
+    private var createsAhead = 1
+
+    /// Reads the directory entries of a batch's names at once (PostgreSQL; SQLite looks each up as it goes).
+    mutating func prefetch(_ names: [String], zone: ZoneRow) throws {
+        createsAhead = max(1, names.count)
+        guard db.dialect == .postgres, names.count > 1, names.count <= 1_000 else { return }
+        var entries: [String: Existing?] = [:]
+        for n in names { entries[n] = .some(nil) }
+        try db.each("SELECT record_name, type_id, record_id FROM record_log WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))",
+                    [.int64(zone.id)] + names.map { .text($0) }) { r in
+            entries[r.string(0) ?? ""] = Existing(typeID: r.int64(1) ?? 0, recordID: r.int64(2) ?? 0)
+        }
+        known = (zone.id, entries)
+    }
+
+    /// A new record's id: SQLite's rowid as it inserts; on PostgreSQL one of the ids reserved from the table's
+    /// sequence, so the insert itself need not wait for an answer.
+    private mutating func insertRecord(_ type: CatalogType, _ args: [SQLValue]) throws -> Int64 {
+        guard db.dialect == .postgres else { return try db.insert(sql(type).insert, args) }
+        if reservedIDs[type.id, default: []].isEmpty {
+            let ids = try db.all("SELECT nextval(pg_get_serial_sequence(?, 'id')) FROM generate_series(1, CAST(? AS BIGINT))",
+                                 [type.table, Int64(createsAhead)]) { $0.int64(0) }
+            reservedIDs[type.id] = ids.reversed()
+        }
+        let id = reservedIDs[type.id]!.removeLast()
+        try db.enqueue(sql(type).insertWithID, [.int64(id)] + args)
+        return id
+    }
+
     func existing(_ zone: ZoneRow, _ name: String) throws -> Existing? {
-        try db.one("SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", [zone.id, name]) { r in
+        if let known, known.zone == zone.id, let hit = known.entries[name] { return hit }
+        return try db.one("SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", [zone.id, name]) { r in
             Existing(typeID: r.int64(0) ?? 0, recordID: r.int64(1) ?? 0)
         }
     }
@@ -187,7 +225,7 @@ struct RecordWriter {
             args.reserveCapacity(5 + type.fields.count * 2)
             for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
             args.append(.int64(recordID))
-            try db.execute(sql(type).update, args)
+            try db.enqueue(sql(type).update, args)
         } else {
             let created = record.created!
             var args: [SQLValue] = [.int64(zone.id), .text(name), .text(tag),
@@ -195,7 +233,7 @@ struct RecordWriter {
                                     .int64(now), .text(actor.userRecordName), .text(actor.deviceID)]
             args.reserveCapacity(args.count + type.fields.count * 2)
             for f in type.fields { RecordRowCodec.appendColumnValues(f, fields[f.name], to: &args) }
-            recordID = try db.insert(sql(type).insert, args)
+            recordID = try insertRecord(type, args)
         }
         try addIndexEntries(type, recordID: recordID, fields: fields, zone: zone)
         for v in fields.values where v.mayHoldAssets {
@@ -238,8 +276,11 @@ struct RecordWriter {
     mutating func touch(_ zone: ZoneRow, _ s: Int64) { touchedZones[zone.id] = max(touchedZones[zone.id] ?? 0, s) }
 
     private mutating func log(zone: ZoneRow, seq s: Int64, name: String, typeID: Int64, recordID: Int64, deleted: Bool) throws {
+        if known?.zone == zone.id, known?.entries[name] != nil {
+            known?.entries[name] = .some(deleted ? nil : Existing(typeID: typeID, recordID: recordID))
+        }
         // The name's one row moves to the new sequence number (the directory and the change feed are one table).
-        try db.execute("""
+        try db.enqueue("""
             INSERT INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT(zone_id, record_name) DO UPDATE SET seq = excluded.seq, type_id = excluded.type_id, record_id = excluded.record_id, deleted = excluded.deleted
             """, [.int64(zone.id), .int64(s), .text(name), .int64(typeID), .int64(recordID), .int64(deleted ? 1 : 0)])
@@ -359,20 +400,20 @@ struct RecordWriter {
         let plan = sql(type)
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
-            if f.hasFTS, case .string(let s) = v { try db.execute(sql.ftsInsert, [.int64(recordID), .text(s)]) }
-            if f.hasGeo, case .location(let l) = v { try db.execute(sql.geoInsert, sql.geoArguments(recordID, l)) }
+            if f.hasFTS, case .string(let s) = v { try db.enqueue(sql.ftsInsert, [.int64(recordID), .text(s)]) }
+            if f.hasGeo, case .location(let l) = v { try db.enqueue(sql.geoInsert, sql.geoArguments(recordID, l)) }
             if f.hasListTable, case .list(_, let items) = v, !items.isEmpty {
                 // One statement per list, not per item.
                 var args: [SQLValue] = []
                 args.reserveCapacity(items.count * 2)
                 for item in items { if let key = CatalogField.listKey(item) { args.append(key); args.append(.int64(recordID)) } }
                 guard !args.isEmpty else { continue }
-                try db.execute(sql.listInsert(count: args.count / 2), args)
+                try db.enqueue(sql.listInsert(count: args.count / 2), args)
             }
         }
         for r in references(in: fields, deleteSelfOnly: true) {
             guard let tz = try targetZone(r, from: zone) else { continue }
-            try db.execute("INSERT INTO cascade_refs(target_zone, target_name, source_type, source_id) VALUES (?, ?, ?, ?)", tz.id, r.recordName, type.id, recordID)
+            try db.enqueue("INSERT INTO cascade_refs(target_zone, target_name, source_type, source_id) VALUES (?, ?, ?, ?)", tz.id, r.recordName, type.id, recordID)
         }
     }
 
@@ -380,13 +421,13 @@ struct RecordWriter {
         let plan = sql(type)
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
-            if f.hasFTS { try db.execute(sql.ftsDelete, recordID) }
-            if f.hasGeo { try db.execute(sql.geoDelete, recordID) }
+            if f.hasFTS { try db.enqueue(sql.ftsDelete, recordID) }
+            if f.hasGeo { try db.enqueue(sql.geoDelete, recordID) }
             if f.hasListTable, case .list(_, let items) = v {
-                for item in items { if let key = CatalogField.listKey(item) { try db.execute(sql.listDelete, [key, .int64(recordID)]) } }
+                for item in items { if let key = CatalogField.listKey(item) { try db.enqueue(sql.listDelete, [key, .int64(recordID)]) } }
             }
         }
-        try db.execute("DELETE FROM cascade_refs WHERE source_type = ? AND source_id = ?", type.id, recordID)
+        try db.enqueue("DELETE FROM cascade_refs WHERE source_type = ? AND source_id = ?", type.id, recordID)
     }
 
     // MARK: delete
@@ -432,10 +473,10 @@ struct RecordWriter {
     /// Moves the change tokens of every zone this batch touched, and stores the sequence counter.
     func finish() throws {
         for (zoneID, s) in touchedZones {
-            try db.execute("UPDATE zones SET change_seq = ? WHERE id = ?", s, zoneID)
+            try db.enqueue("UPDATE zones SET change_seq = ? WHERE id = ?", s, zoneID)
         }
         for (key, delta) in countChanges where delta != 0 {
-            try db.execute("""
+            try db.enqueue("""
                 INSERT INTO record_counts(zone_id, type_id, count) VALUES (?, ?, ?)
                 ON CONFLICT(zone_id, type_id) DO UPDATE SET count = record_counts.count + excluded.count
                 """, key.zone, key.type, delta)

@@ -4,6 +4,8 @@ import StratusModel
 /// Index tables differ by engine: SQLite's FTS5 and R*Tree tables, PostgreSQL's `tsvector` and `point` tables.
 struct TypeStatements {
     var insert: String
+    /// `insert` with the id given (PostgreSQL reserves ids ahead; see `RecordWriter.insertRecord`).
+    var insertWithID: String
     var update: String
     var selectByID: String
     /// Per field id: the statements of its index tables.
@@ -58,6 +60,7 @@ struct TypeStatements {
         let fieldColumns = type.fields.flatMap { $0.columns.map(\.name) }
         let insertColumns = Array(CatalogType.systemColumns.dropFirst()) + fieldColumns
         insert = "INSERT INTO \(type.table)(\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
+        insertWithID = "INSERT INTO \(type.table)(id, \(insertColumns.joined(separator: ", "))) VALUES (?, \(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         let sets = (["change_tag", "modified_ts", "modified_by", "modified_device"] + fieldColumns).map { "\($0) = ?" }.joined(separator: ", ")
         update = "UPDATE \(type.table) SET \(sets) WHERE id = ?"
         indexedFields = type.fields.filter { $0.hasFTS || $0.hasGeo || $0.hasListTable }

@@ -51,6 +51,10 @@ struct PostgresSession: SQLSession {
         try connection.execute(dialect.placeholders(sql), arguments.map { $0.postgresValue })
     }
 
+    func enqueue(_ sql: String, _ arguments: [SQLValue]) throws {
+        try connection.enqueue(dialect.placeholders(sql), arguments.map { $0.postgresValue })
+    }
+
     func each(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
         try connection.query(dialect.placeholders(sql), arguments.map { $0.postgresValue }) { row in try body(row) }
     }

@@ -6,6 +6,10 @@ protocol SQLSession {
     var dialect: SQLDialect { get }
     /// Runs a statement; returns the rows it changed.
     @discardableResult func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+    /// Runs a write whose outcome is not needed now. SQLite runs it at once; PostgreSQL sends it without waiting
+    /// (pipelined), and a failure fails the next statement that waits, and so the transaction. A later read in the
+    /// same transaction sees it.
+    func enqueue(_ sql: String, _ arguments: [SQLValue]) throws
     /// Runs a query, handing each row to `body` as it is read.
     func each(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws
     /// Runs several statements without arguments (schema scripts).
@@ -21,6 +25,10 @@ protocol SQLSession {
 extension SQLSession {
     @discardableResult func execute(_ sql: String, _ arguments: SQLBindable...) throws -> Int {
         try execute(sql, arguments.map { $0.sqlValue })
+    }
+
+    func enqueue(_ sql: String, _ arguments: SQLBindable...) throws {
+        try enqueue(sql, arguments.map { $0.sqlValue })
     }
 
     /// Every row, mapped.

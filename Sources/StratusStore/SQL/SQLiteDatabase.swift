@@ -47,6 +47,8 @@ struct SQLiteSession: SQLSession {
         while try cursor.next() != nil { try body(row) }
     }
 
+    func enqueue(_ sql: String, _ arguments: [SQLValue]) throws { try execute(sql, arguments) }
+
     func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
         try execute(sql, arguments)
         return db.lastInsertedRowID
