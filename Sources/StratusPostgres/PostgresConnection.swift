@@ -9,6 +9,17 @@ import Foundation
 public final class PostgresConnection: @unchecked Sendable {
     private var conn: OpaquePointer?
     private var prepared: [String: String] = [:]
+    /// The schema this connection's `search_path` names (session-wide), so it is set only when it changes.
+    private var searchPath: String?
+
+    /// Makes unqualified names resolve in `schema` on this connection from now on: a round trip only when the
+    /// connection was last used for another schema. (A failed SET leaves it unknown, so the next use sets it again.)
+    public func use(schema: String) throws(PostgresError) {
+        guard searchPath != schema else { return }
+        searchPath = nil
+        try executeScript("SET search_path TO \(PostgresIdentifier.quoted(schema))")
+        searchPath = schema
+    }
     public let url: String
 
     /// No statement runs longer than this (a request must never hang on a lock or a runaway query).
