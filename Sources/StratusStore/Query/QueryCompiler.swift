@@ -44,6 +44,9 @@ struct QueryCompiler {
         var expression: String
         var arguments: [SQLValue]
         var ascending: Bool
+        /// Whether the expression can be NULL (a field; system columns never are): PostgreSQL is told where NULLs go
+        /// only then, so that its plain indexes on NOT NULL columns still match the order.
+        var nullable = true
     }
 
     mutating func compile(_ query: Query, zoneCondition: String, zoneArguments: [SQLValue], after marker: [SQLValue]?) throws(StratusError) -> CompiledQuery {
@@ -82,8 +85,10 @@ struct QueryCompiler {
         for k in keys { sortArgs += k.arguments }
         // NULLs sort first ascending and last descending, as SQLite orders them (PostgreSQL is told so; its indexes
         // are built NULLS FIRST to match).
-        let nulls = dialect == .postgres
-        let order = keys.map { "\($0.expression) \($0.ascending ? (nulls ? "ASC NULLS FIRST" : "ASC") : (nulls ? "DESC NULLS LAST" : "DESC"))" }.joined(separator: ", ")
+        let order = keys.map { k -> String in
+            let nulls = dialect == .postgres && k.nullable
+            return "\(k.expression) \(k.ascending ? (nulls ? "ASC NULLS FIRST" : "ASC") : (nulls ? "DESC NULLS LAST" : "DESC"))"
+        }.joined(separator: ", ")
         let limit = max(1, min(query.resultsLimit, Query.maximumResults)) + 1
         let linkSelect = links ? ", l.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
         let linkJoin = links ? " LEFT JOIN record_links l ON l.zone_id = t.zone_id AND l.record_name = t.record_name" : ""
@@ -309,12 +314,12 @@ struct QueryCompiler {
                 throw .badRequest("field '\(t.name)' of type \(t.type.wireName) cannot be sorted")
             }
             try require(.sortable, on: t, for: "sorting")
-            keys.append(SortKey(expression: t.column, arguments: [], ascending: s.ascending))
+            keys.append(SortKey(expression: t.column, arguments: [], ascending: s.ascending, nullable: t.field != nil))
         }
         // Without sort keys: by name when unfiltered (the name index gives that order), by id when filtered
         // (every filter index gives rows in id order, so no sort is needed).
-        if keys.isEmpty && query.filters.isEmpty { keys.append(SortKey(expression: "t.record_name", arguments: [], ascending: true)) }
-        keys.append(SortKey(expression: qualified("id"), arguments: [], ascending: keys.last?.ascending ?? true))
+        if keys.isEmpty && query.filters.isEmpty { keys.append(SortKey(expression: "t.record_name", arguments: [], ascending: true, nullable: false)) }
+        keys.append(SortKey(expression: qualified("id"), arguments: [], ascending: keys.last?.ascending ?? true, nullable: false))
         return keys
     }
 

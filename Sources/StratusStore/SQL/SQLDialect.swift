@@ -36,9 +36,13 @@ enum SQLDialect: Sendable {
     /// The larger of two expressions (SQLite's two-argument `MAX`, PostgreSQL's `GREATEST`).
     func greatest(_ a: String, _ b: String) -> String { self == .sqlite ? "MAX(\(a), \(b))" : "GREATEST(\(a), \(b))" }
 
-    /// A B-tree index key on a column that queries sort by: PostgreSQL's indexes are told to keep NULLs first,
-    /// the order SQLite gives and queries ask for (see `QueryCompiler`), so that one index serves both directions.
-    func sortedIndexKey(_ column: String) -> String { self == .sqlite ? column : "\(column) NULLS FIRST" }
+    /// A B-tree index key on a column that queries sort by. On PostgreSQL a nullable column's index keeps NULLs
+    /// first, the order SQLite gives and queries ask for (see `QueryCompiler`), so that one index serves both
+    /// directions; and the key ends with the id, the tiebreak of every query's order, which SQLite's indexes hold
+    /// by themselves (the rowid). Then a sorted page reads `limit` entries in order instead of sorting every match.
+    func sortedIndexKey(_ column: String, nullable: Bool = true) -> String {
+        self == .sqlite ? column : nullable ? "\(column) NULLS FIRST, id" : "\(column), id"
+    }
 
     /// A text argument where the statement needs its collation to be the columns' (a recursive query's first
     /// term): PostgreSQL's columns are `COLLATE "C"`, an argument is not.

@@ -202,7 +202,7 @@ enum SchemaStorage {
             let wanted = !type.indexes(of: sys).isDisjoint(with: [.queryable, .sortable])
             let name = type.systemIndexName(sys)
             if wanted {
-                try s.script("CREATE INDEX IF NOT EXISTS \(name) ON \(type.table)(zone_id, \(s.dialect.sortedIndexKey(column)))")
+                try s.script("CREATE INDEX IF NOT EXISTS \(name) ON \(type.table)(zone_id, \(s.dialect.sortedIndexKey(column, nullable: false)))")
             } else {
                 try s.script("DROP INDEX IF EXISTS \(name)")
             }
