@@ -1,4 +1,3 @@
-import GRDB
 import StratusModel
 
 /// Bulk loading into an empty record type (`stratus records import`): the B-tree indexes of its queryable and
@@ -12,18 +11,18 @@ extension EnvironmentStore {
 
     /// Whether a record type has no records (or does not exist yet).
     public func typeIsEmpty(_ typeName: String) throws(StratusError) -> Bool {
-        try readSQLite { db, catalog in
+        try read { db, catalog in
             guard let t = catalog.type(named: typeName) else { return true }
-            return try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM record_counts WHERE type_id = ?", arguments: [t.id]) == 0
+            return try db.int64("SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM record_counts WHERE type_id = ?", [t.id]) == 0
         }
     }
 
     /// Drops the type's field B-tree indexes until `buildDeferredIndexes`; false when the type does not exist yet.
     public func deferIndexes(of typeName: String) throws(StratusError) -> Bool {
-        try writeSQLite { db, catalog in
+        try write { db, catalog in
             guard let t = catalog.type(named: typeName) else { return false }
-            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, 1)", arguments: [Self.deferredPrefix + String(t.id)])
-            for f in t.fields where f.hasBTree { try db.execute(sql: "DROP INDEX IF EXISTS \(f.btreeIndex)") }
+            try db.execute("INSERT INTO meta(key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = excluded.value", Self.deferredPrefix + String(t.id))
+            for f in t.fields where f.hasBTree { try db.script("DROP INDEX IF EXISTS \(f.btreeIndex)") }
             deferredTypes.withLock { _ = $0.insert(t.id) }
             return true
         }
@@ -32,17 +31,17 @@ extension EnvironmentStore {
     /// Builds every deferred type's indexes as its schema declares them now (a field that gained or lost an index
     /// during the load included), then refreshes the planner's statistics.
     public func buildDeferredIndexes() throws(StratusError) {
-        let built: [Int64] = try writeSQLite { db, catalog in
-            let keys = try String.fetchAll(db, sql: "SELECT key FROM meta WHERE key LIKE ?", arguments: [Self.deferredPrefix + "%"])
+        let built: [Int64] = try write { db, catalog in
+            let keys = try db.all("SELECT key FROM meta WHERE key LIKE ?", [Self.deferredPrefix + "%"]) { $0.string(0) }
             for key in keys {
                 if let id = Int64(key.dropFirst(Self.deferredPrefix.count)), let t = catalog.type(id: id) {
                     // Every index structure of the type, made again from its rows (whatever the load left in them).
                     for f in t.fields where f.hasBTree || f.hasFTS || f.hasGeo || f.hasListTable {
-                        try SchemaStorage.dropStructures(f, except: nil, table: t.table, db.sql)
-                        try SchemaStorage.createStructures(f, except: nil, table: t.table, db.sql)
+                        try SchemaStorage.dropStructures(f, except: nil, table: t.table, db)
+                        try SchemaStorage.createStructures(f, except: nil, table: t.table, db)
                     }
                 }
-                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+                try db.execute("DELETE FROM meta WHERE key = ?", key)
             }
             return keys.compactMap { Int64($0.dropFirst(Self.deferredPrefix.count)) }
         }

@@ -116,9 +116,9 @@ public final class EnvironmentStore: Sendable {
             }
             statistics.withLock { $0 = (hasStatistics ? 0 : count, count) }
             noteWrites(0)
-            // A bulk import that died left a type without its indexes: build them before anything is served.
-            try buildDeferredIndexes()
         }
+        // A bulk import that died left a type without its indexes: build them before anything is served.
+        try buildDeferredIndexes()
     }
 
     /// An environment in one SQLite file.

@@ -70,6 +70,44 @@ struct RecordWriter {
     /// How many records the batch may still create: how many ids to reserve at once.
     private var createsAhead = 1
 
+    /// Rows of inserts that only this batch reads, gathered per statement head and written many rows per
+    /// statement (PostgreSQL, where each statement has a fixed cost on the server): new records and their
+    /// full-text, location and list entries. Written before anything reads those tables again (`flushInserts`).
+    private var gathered: [String: GatheredInsert] = [:]
+
+    struct GatheredInsert {
+        var tuple: String
+        var tail: String
+        var columns: Int
+        var arguments: [SQLValue] = []
+    }
+
+    /// Inserts a row now (SQLite) or with the batch's other rows of the same statement (PostgreSQL).
+    private mutating func insertLater(_ head: String, _ tuple: String, tail: String = "", _ arguments: [SQLValue]) throws {
+        guard db.dialect == .postgres else {
+            try db.enqueue(head + tuple + tail, arguments)
+            return
+        }
+        let columns = tuple.utf8.reduce(0) { $1 == UInt8(ascii: "?") ? $0 + 1 : $0 }
+        gathered[head, default: GatheredInsert(tuple: tuple, tail: tail, columns: columns)].arguments += arguments
+    }
+
+    /// Writes the gathered rows (at most 500, and 30,000 arguments, per statement).
+    mutating func flushInserts() throws {
+        guard !gathered.isEmpty else { return }
+        for (head, g) in gathered.sorted(by: { $0.key < $1.key }) {
+            let perStatement = max(1, min(500, 30_000 / max(1, g.columns))) * g.columns
+            var start = 0
+            while start < g.arguments.count {
+                let end = min(start + perStatement, g.arguments.count)
+                let rows = (end - start) / g.columns
+                try db.enqueue(head + Array(repeating: g.tuple, count: rows).joined(separator: ", ") + g.tail, Array(g.arguments[start..<end]))
+                start = end
+            }
+        }
+        gathered.removeAll()
+    }
+
     /// Reads the directory entries of a batch's names at once (PostgreSQL; SQLite looks each up as it goes).
     mutating func prefetch(_ names: [String], zone: ZoneRow) throws {
         createsAhead = max(1, names.count)
@@ -93,7 +131,8 @@ struct RecordWriter {
             reservedIDs[type.id] = ids.reversed()
         }
         let id = reservedIDs[type.id]!.removeLast()
-        try db.enqueue(sql(type).insertWithID, [.int64(id)] + args)
+        let rows = sql(type).insertRows
+        try insertLater(rows.head, rows.tuple, [.int64(id)] + args)
         return id
     }
 
@@ -113,6 +152,7 @@ struct RecordWriter {
 
     mutating func load(_ e: Existing, zone: ZoneRow) throws -> StoredRecord? {
         guard let type = catalog.type(id: e.typeID) else { return nil }
+        try flushInserts()
         var sink = StoredRecordSink()
         let streamer = RowStreamer(type: type, fields: type.fields)
         try db.each(sql(type).selectByID, [.int64(e.recordID)]) { row in try streamer.stream(row, zoneID: zone.zoneID, into: &sink) }
@@ -206,6 +246,7 @@ struct RecordWriter {
                                 found: Existing?, old: StoredRecord?, zone: ZoneRow) throws -> ModifyResult {
         let name = record.recordName
         if let schemaChange {
+            try flushInserts()
             catalog = try SchemaStorage.apply(schemaChange, to: catalog, db)
             catalogChanged = true
         }
@@ -400,15 +441,22 @@ struct RecordWriter {
         let plan = sql(type)
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
-            if f.hasFTS, case .string(let s) = v { try db.enqueue(sql.ftsInsert, [.int64(recordID), .text(s)]) }
-            if f.hasGeo, case .location(let l) = v { try db.enqueue(sql.geoInsert, sql.geoArguments(recordID, l)) }
+            if f.hasFTS, case .string(let s) = v {
+                if db.dialect == .postgres { try insertLater(sql.ftsRows.head, sql.ftsRows.tuple, [.int64(recordID), .text(s)]) }
+                else { try db.enqueue(sql.ftsInsert, [.int64(recordID), .text(s)]) }
+            }
+            if f.hasGeo, case .location(let l) = v {
+                if db.dialect == .postgres { try insertLater(sql.geoRows.head, sql.geoRows.tuple, sql.geoArguments(recordID, l)) }
+                else { try db.enqueue(sql.geoInsert, sql.geoArguments(recordID, l)) }
+            }
             if f.hasListTable, case .list(_, let items) = v, !items.isEmpty {
-                // One statement per list, not per item.
+                // One statement per list, not per item (on PostgreSQL, per batch).
                 var args: [SQLValue] = []
                 args.reserveCapacity(items.count * 2)
                 for item in items { if let key = CatalogField.listKey(item) { args.append(key); args.append(.int64(recordID)) } }
                 guard !args.isEmpty else { continue }
-                try db.enqueue(sql.listInsert(count: args.count / 2), args)
+                if db.dialect == .postgres { try insertLater(sql.listRows.head, sql.listRows.tuple, tail: sql.listRows.tail, args) }
+                else { try db.enqueue(sql.listInsert(count: args.count / 2), args) }
             }
         }
         for r in references(in: fields, deleteSelfOnly: true) {
@@ -418,6 +466,7 @@ struct RecordWriter {
     }
 
     private mutating func removeIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue]) throws {
+        try flushInserts()
         let plan = sql(type)
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
@@ -470,8 +519,9 @@ struct RecordWriter {
         }
     }
 
-    /// Moves the change tokens of every zone this batch touched, and stores the sequence counter.
-    func finish() throws {
+    /// Writes what is gathered, moves the change tokens of every zone this batch touched, and stores the sequence counter.
+    mutating func finish() throws {
+        try flushInserts()
         for (zoneID, s) in touchedZones {
             try db.enqueue("UPDATE zones SET change_seq = ? WHERE id = ?", s, zoneID)
         }

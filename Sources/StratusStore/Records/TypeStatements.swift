@@ -6,6 +6,8 @@ struct TypeStatements {
     var insert: String
     /// `insert` with the id given (PostgreSQL reserves ids ahead; see `RecordWriter.insertRecord`).
     var insertWithID: String
+    /// `insertWithID` as a head and one row's tuple, for many records in one statement (PostgreSQL).
+    var insertRows: (head: String, tuple: String)
     var update: String
     var selectByID: String
     /// Per field id: the statements of its index tables.
@@ -16,6 +18,8 @@ struct TypeStatements {
     struct FieldIndexStatements {
         var ftsInsert, ftsDelete, geoInsert, geoDelete, listDelete: String
         var listTable: String
+        /// The same inserts as a statement's head and one row's tuple, for many rows in one statement (PostgreSQL).
+        var ftsRows, geoRows: (head: String, tuple: String)
         let dialect: SQLDialect
 
         /// `geoInsert`'s arguments: a degenerate box on SQLite, a point (longitude is x) on PostgreSQL.
@@ -33,6 +37,9 @@ struct TypeStatements {
             count < listInserts.count ? listInserts[count] : Self.listInsert(listTable, count)
         }
 
+        /// The list insert as a head, one row's tuple and a tail, for many rows in one statement.
+        var listRows: (head: String, tuple: String, tail: String) { ("INSERT INTO \(listTable)(value, record_id) VALUES ", "(?, ?)", " ON CONFLICT DO NOTHING") }
+
         private static func listInsert(_ table: String, _ count: Int) -> String {
             "INSERT INTO \(table)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT DO NOTHING"
         }
@@ -42,10 +49,14 @@ struct TypeStatements {
             switch dialect {
             case .sqlite:
                 ftsInsert = "INSERT INTO \(f.ftsTable)(rowid, v) VALUES (?, ?)"
+                ftsRows = ("INSERT INTO \(f.ftsTable)(rowid, v) VALUES ", "(?, ?)")
+                geoRows = ("INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon) VALUES ", "(?, ?, ?, ?, ?)")
                 ftsDelete = "DELETE FROM \(f.ftsTable) WHERE rowid = ?"
                 geoInsert = "INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)"
             case .postgres:
                 ftsInsert = "INSERT INTO \(f.ftsTable)(id, v) VALUES (?, to_tsvector('simple', ?))"
+                ftsRows = ("INSERT INTO \(f.ftsTable)(id, v) VALUES ", "(?, to_tsvector('simple', ?))")
+                geoRows = ("INSERT INTO \(f.geoTable)(id, p) VALUES ", "(?, point(?, ?))")
                 ftsDelete = "DELETE FROM \(f.ftsTable) WHERE id = ?"
                 geoInsert = "INSERT INTO \(f.geoTable)(id, p) VALUES (?, point(?, ?))"
             }
@@ -61,6 +72,7 @@ struct TypeStatements {
         let insertColumns = Array(CatalogType.systemColumns.dropFirst()) + fieldColumns
         insert = "INSERT INTO \(type.table)(\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         insertWithID = "INSERT INTO \(type.table)(id, \(insertColumns.joined(separator: ", "))) VALUES (?, \(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
+        insertRows = ("INSERT INTO \(type.table)(id, \(insertColumns.joined(separator: ", "))) VALUES ", "(?, \(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))")
         let sets = (["change_tag", "modified_ts", "modified_by", "modified_device"] + fieldColumns).map { "\($0) = ?" }.joined(separator: ", ")
         update = "UPDATE \(type.table) SET \(sets) WHERE id = ?"
         indexedFields = type.fields.filter { $0.hasFTS || $0.hasGeo || $0.hasListTable }
