@@ -190,10 +190,12 @@ public final class EnvironmentStore: Sendable {
         cachedCatalog.withLock { if $0.generation < c.generation { $0 = c } }
     }
 
-    /// The SQLite pool, for the code not yet written for both backends: on PostgreSQL it answers that the
-    /// feature is not there yet, as a readable error.
+    /// The SQLite pool, for what only SQLite has (query shapes and automatic indexes): on PostgreSQL it answers
+    /// so, as a readable error.
     func sqlitePool() throws(StratusError) -> GatedDatabase<DatabasePool> {
-        guard let pool else { throw StratusError.badRequest("this is not available on PostgreSQL yet (schemas and zones are)") }
+        guard let pool else {
+            throw StratusError.badRequest("query shapes and automatic indexes are SQLite's; on PostgreSQL its planner and the declared indexes serve every query")
+        }
         return pool
     }
 
