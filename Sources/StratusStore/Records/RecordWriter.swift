@@ -82,12 +82,10 @@ struct RecordWriter {
         var arguments: [SQLValue] = []
     }
 
-    /// Inserts a row now (SQLite) or with the batch's other rows of the same statement (PostgreSQL).
-    private mutating func insertLater(_ head: String, _ tuple: String, tail: String = "", _ arguments: [SQLValue]) throws {
-        guard db.dialect == .postgres else {
-            try db.enqueue(head + tuple + tail, arguments)
-            return
-        }
+    /// Gathers rows (one or more tuples' worth of `arguments`) for the batch's statement that starts with `head`.
+    /// PostgreSQL's writes use it; SQLite's run each insert as it comes, with statement text made once per type
+    /// (a statement costs SQLite nothing to send).
+    private mutating func insertLater(_ head: String, _ tuple: String, tail: String = "", _ arguments: [SQLValue]) {
         let columns = tuple.utf8.reduce(0) { $1 == UInt8(ascii: "?") ? $0 + 1 : $0 }
         gathered[head, default: GatheredInsert(tuple: tuple, tail: tail, columns: columns)].arguments += arguments
     }
@@ -132,7 +130,7 @@ struct RecordWriter {
         }
         let id = reservedIDs[type.id]!.removeLast()
         let rows = sql(type).insertRows
-        try insertLater(rows.head, rows.tuple, [.int64(id)] + args)
+        insertLater(rows.head, rows.tuple, [.int64(id)] + args)
         return id
     }
 
@@ -442,11 +440,11 @@ struct RecordWriter {
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
             if f.hasFTS, case .string(let s) = v {
-                if db.dialect == .postgres { try insertLater(sql.ftsRows.head, sql.ftsRows.tuple, [.int64(recordID), .text(s)]) }
+                if db.dialect == .postgres { insertLater(sql.ftsRows.head, sql.ftsRows.tuple, [.int64(recordID), .text(s)]) }
                 else { try db.enqueue(sql.ftsInsert, [.int64(recordID), .text(s)]) }
             }
             if f.hasGeo, case .location(let l) = v {
-                if db.dialect == .postgres { try insertLater(sql.geoRows.head, sql.geoRows.tuple, sql.geoArguments(recordID, l)) }
+                if db.dialect == .postgres { insertLater(sql.geoRows.head, sql.geoRows.tuple, sql.geoArguments(recordID, l)) }
                 else { try db.enqueue(sql.geoInsert, sql.geoArguments(recordID, l)) }
             }
             if f.hasListTable, case .list(_, let items) = v, !items.isEmpty {
@@ -455,7 +453,7 @@ struct RecordWriter {
                 args.reserveCapacity(items.count * 2)
                 for item in items { if let key = CatalogField.listKey(item) { args.append(key); args.append(.int64(recordID)) } }
                 guard !args.isEmpty else { continue }
-                if db.dialect == .postgres { try insertLater(sql.listRows.head, sql.listRows.tuple, tail: sql.listRows.tail, args) }
+                if db.dialect == .postgres { insertLater(sql.listRows.head, sql.listRows.tuple, tail: sql.listRows.tail, args) }
                 else { try db.enqueue(sql.listInsert(count: args.count / 2), args) }
             }
         }
