@@ -10,6 +10,8 @@ struct APIAuth: Sendable {
     /// The web auth token the request carried, to hand back (or a fresh one) in the rotation header.
     var webAuthToken: String?
     var rotatedToken: String?
+    /// When the web auth token stops signing the user in (milliseconds), for listeners that outlive the request.
+    var expiresAt: Int64?
     /// Signed with a server-to-server key: the public database only, as the key's user.
     var serverToServer = false
 
@@ -40,7 +42,7 @@ extension CloudKitAPI {
         var auth = APIAuth(token: token, caller: .anonymous, webAuthToken: nil, rotatedToken: nil)
         // Clients encode + / = in the token; one that did not had its + read as a space.
         if let web = (param("ckWebAuthToken") ?? param("ckSession"))?.replacingOccurrences(of: " ", with: "+"), !web.isEmpty {
-            guard let (user, expiresAt) = try store.authenticateWebAuthToken(web, container: container) else {
+            guard let (user, expiresAt) = try store.authenticateWebAuthToken(web, container: container, environment: environment) else {
                 var e = StratusError.authenticationRequired("the web auth token is unknown or expired: sign in again")
                 e.redirectURL = signInURL(req, container: container, environment: environment)
                 throw e
@@ -48,11 +50,12 @@ extension CloudKitAPI {
             let roles = try store.environment(container, environment).roles(of: user)
             auth.caller = Caller(userRecordName: user, roles: roles)
             auth.webAuthToken = web
+            auth.expiresAt = expiresAt
             // Rotation: past half its life, hand out a fresh token; the old one stays valid until it expires.
             let remaining = expiresAt - Clock.nowMillis()
             let lifetime = remaining > RecordStore.shortSession ? RecordStore.longSession : RecordStore.shortSession
             if remaining < lifetime / 2 {
-                auth.rotatedToken = try store.createWebAuthToken(container: container, userRecordName: user, lifetime: lifetime)
+                auth.rotatedToken = try store.createWebAuthToken(container: container, environment: environment, userRecordName: user, lifetime: lifetime)
             }
         }
         return auth

@@ -16,21 +16,30 @@ extension CloudKitAPI {
 
     func courierPoll(_ req: HTTPRequest) async -> HTTPResponse {
         do {
+            try limits.admit(address: req.clientAddress)
             let container = try ContainerID(req.parameters["container"] ?? "")
             let environment = try Environment(parsing: req.parameters["environment"] ?? "")
             let token = req.parameters["token"] ?? ""
             let api = self
             let deadline = ContinuousClock.now + courierHold
             let env = try await blocking.run { try api.store.environment(container, environment) }
+            let unknown = StratusError(.notFound, "unknown web courier token: ask tokens/create for a new one")
+            guard let owner = try await blocking.run({ try env.courierToken(token)?.user }) else { throw unknown }
+            try limits.admit(user: "\(container.rawValue)/\(owner)")
+            // The slot counts this poll among the user's listeners until it answers.
+            let slot = try listeners.admit(env.bellKey(owner))
+            defer { withExtendedLifetime(slot) {} }
             while true {
+                // The token is checked on every pass: one signed out or expired while the poll waits answers nothing more.
                 let found: (user: String, rung: UInt64, next: StoredNotification?)? = try await blocking.run {
-                    guard token.utf8.count <= 128, let t = try env.courierToken(token) else { return nil }
+                    guard let t = try env.courierToken(token) else { return nil }
                     let rung = env.bell.rings(env.bellKey(t.user))
-                    guard let next = try env.notifications(for: t.user, after: t.deliveredThrough, limit: 1, skippingExpired: true).first else { return (t.user, rung, nil) }
-                    try env.courierDelivered(token, through: next.id)
-                    return (t.user, rung, next)
+                    let page = try env.notificationPage(for: t.user, after: t.deliveredThrough, limit: 1, skippingExpired: true)
+                    // Answered, or read past other users' batches: either way the token goes on from there.
+                    try env.courierDelivered(token, through: page.through)
+                    return (t.user, rung, page.notifications.first)
                 }
-                guard let found else { throw StratusError(.notFound, "unknown web courier token: ask tokens/create for a new one") }
+                guard let found else { throw unknown }
                 if let n = found.next {
                     return await courierCORS(HTTPResponse.json(Data(n.payload.utf8)), req, container, environment)
                 }
@@ -40,7 +49,8 @@ extension CloudKitAPI {
                     empty.headers["content-type"] = "application/json"
                     return await courierCORS(empty, req, container, environment)
                 }
-                await env.bell.wait(env.bellKey(found.user), since: found.rung, timeout: min(left, .seconds(1)))
+                // Until a commit for this user, a sign-out (which rings too), the server's stop or the deadline.
+                await env.bell.wait(env.bellKey(found.user), since: found.rung, timeout: left)
             }
         } catch {
             return envelope(StratusError.wrapping(error))

@@ -23,7 +23,9 @@ extension CloudKitAPI {
                         throw StratusError.badRequest("tokens/create needs apnsEnvironment DEVELOPMENT or PRODUCTION")
                     }
                     let token = Secrets.hex(Secrets.randomBytes(32))
-                    try api.store.environment(container, environment).createCourierToken(token, user: user)
+                    // The courier URL is a credential: it lasts as long as the session that asked for it.
+                    try api.store.environment(container, environment).createCourierToken(
+                        token, user: user, expiresAt: auth.expiresAt ?? Clock.nowMillis() + RecordStore.shortSession, madeWith: auth.webAuthToken.map(Secrets.tokenHash))
                     return api.json { w in
                         w.beginObject()
                         w.field("apnsEnvironment", env.uppercased())

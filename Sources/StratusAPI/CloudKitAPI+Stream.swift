@@ -8,8 +8,13 @@ import StratusStore
 /// each: `id:` the notification's `nid`, `data:` its `{"aps", "ck"}` JSON. Reconnecting with `Last-Event-ID` (the
 /// header, or `?lastEventID=` where a client cannot set headers) replays everything after it; without one the
 /// stream starts with what happens next.
+///
+/// A stream costs nothing while its user gets nothing: it reads the log only when a commit for its user rings,
+/// goes on from where the last read got (past other users' batches), and ends as soon as its client goes. Its
+/// credentials are checked again before every delivery and keep-alive, and its web auth token's expiry on every
+/// wake: a revoked API token, a signed-out or expired user, ends the stream.
 extension CloudKitAPI {
-    /// How often a quiet stream checks that the server is not draining (a commit for its user wakes it at once).
+    /// How often a quiet stream looks at its client, the server's drain and its token's expiry (no database work).
     static let streamPoll: Duration = .seconds(1)
     static let streamKeepAlive: Duration = .seconds(15)
 
@@ -25,36 +30,60 @@ extension CloudKitAPI {
             let environment = try Environment(parsing: req.parameters["environment"] ?? "")
             let lastEventID = req.headers["last-event-id"] ?? req.query("lastEventID")
             let api = self
-            let (store, user, start): (EnvironmentStore, String, Int64) = try await blocking.run {
+            let (store, auth, start): (EnvironmentStore, APIAuth, Int64) = try await blocking.run {
                 let env = try api.store.environment(container, environment)
                 let auth = try api.authenticate(req, container: container, environment: environment)
                 let user = try api.requireUser(auth, req, container: container, environment: environment)
+                try api.limits.admit(user: "\(container.rawValue)/\(user)")
                 let start = try lastEventID.map { try env.notificationPosition(nid: $0, user: user) } ?? env.lastNotificationID()
-                return (env, user, start)
+                return (env, auth, start)
             }
+            let user = auth.userRecordName ?? ""
+            let key = store.bellKey(user)
+            let slot = try listeners.admit(key)
             var response = HTTPResponse(status: .ok)
             response.headers["content-type"] = "text/event-stream; charset=utf-8"
             response.headers["cache-control"] = "no-cache"
             response.headers["x-accel-buffering"] = "no"  // nginx: pass events through as they come
             let blocking = self.blocking
             response.stream = { out in
+                // The slot counts this listener until the stream ends.
+                defer { withExtendedLifetime(slot) {} }
                 var position = start
+                var rung = store.bell.rings(key)
                 var quietSince = ContinuousClock.now
-                guard await out.write(Data(": stream of notifications\n\n".utf8)) else { return }
-                while !out.isDraining() && !store.bell.isClosed {
-                    let rung = store.bell.rings(store.bellKey(user))
-                    let after = position
-                    let batch = (try? await blocking.run { try store.notifications(for: user, after: after, limit: 100) }) ?? []
-                    for n in batch {
-                        guard await out.write(Data("id: \(n.notificationID)\nevent: notification\ndata: \(n.payload)\n\n".utf8)) else { return }
-                        position = n.id
+                func authorized() async -> Bool {
+                    let again = try? await blocking.run { try api.authenticate(req, container: container, environment: environment) }
+                    return again?.userRecordName == user
+                }
+                /// Reads on from `position` and sends what is there; false once the stream should end.
+                func deliver() async -> Bool {
+                    while true {
+                        let after = position
+                        guard let page = try? await blocking.run({ try store.notificationPage(for: user, after: after, limit: 100) }) else { return false }
+                        if !page.notifications.isEmpty {
+                            guard await authorized() else { return false }
+                            for n in page.notifications {
+                                guard await out.write(Data("id: \(n.notificationID)\nevent: notification\ndata: \(n.payload)\n\n".utf8)) else { return false }
+                            }
+                            quietSince = ContinuousClock.now
+                        }
+                        position = page.through
+                        if page.notifications.count < 100 { return true }
                     }
-                    if !batch.isEmpty { quietSince = ContinuousClock.now }
-                    if ContinuousClock.now - quietSince > Self.streamKeepAlive {
-                        guard await out.write(Data(": keep-alive\n\n".utf8)) else { return }
+                }
+                guard await out.write(Data(": stream of notifications\n\n".utf8)), await deliver() else { return }
+                while !out.isDraining() && !store.bell.isClosed && out.isOpen() {
+                    await store.bell.wait(key, since: rung, timeout: Self.streamPoll)
+                    if let expires = auth.expiresAt, expires <= Clock.nowMillis() { return }
+                    let now = store.bell.rings(key)
+                    if now != rung {
+                        rung = now
+                        guard await deliver() else { return }
+                    } else if ContinuousClock.now - quietSince > Self.streamKeepAlive {
+                        guard await authorized(), await out.write(Data(": keep-alive\n\n".utf8)) else { return }
                         quietSince = ContinuousClock.now
                     }
-                    if batch.count < 100 { await store.bell.wait(store.bellKey(user), since: rung, timeout: Self.streamPoll) }
                 }
             }
             return await finish(response, req)

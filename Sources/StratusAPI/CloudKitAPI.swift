@@ -18,9 +18,12 @@ public struct CloudKitAPI: Sendable {
     let limits: APILimits
     /// How long a web courier poll waits for a notification before answering empty (CloudKit JS polls again).
     let courierHold: Duration
+    /// SSE streams and courier polls open now, within their caps.
+    let listeners: NotificationListeners
 
     public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024, throttle: SignInThrottle = SignInThrottle(),
-                limits: APILimits = APILimits(), courierHold: Duration = .seconds(30)) {
+                limits: APILimits = APILimits(), courierHold: Duration = .seconds(30), listeners: NotificationListeners = NotificationListeners()) {
+        self.listeners = listeners
         self.courierHold = courierHold
         self.store = store
         self.blocking = blocking
@@ -39,6 +42,7 @@ public struct CloudKitAPI: Sendable {
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in await api.preflight(req) }
         registerAssetRoutes(&router)
         registerCourierRoutes(&router)
+        registerSignOutRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in await api.deviceTokens(req) }
         SignInPages(store: store, blocking: blocking, throttle: throttle).register(&router)

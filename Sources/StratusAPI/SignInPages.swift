@@ -93,7 +93,7 @@ final class SignInPages: Sendable {
             if form["testUser"] != "1" { throttle.succeeded(account: account) }
             if mode == .account { return HTML.page(accountSaved(page, user)) }
             let lifetime = form["remember"] == "on" ? RecordStore.longSession : RecordStore.shortSession
-            let token = try await blocking.run { try store.createWebAuthToken(container: container, userRecordName: user.userRecordName, lifetime: lifetime) }
+            let token = try await blocking.run { try store.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
             return deliver(token, callback: callback, openerOrigin: openerOrigin)
         } catch {
             var e = error as? StratusError ?? StratusError(.internalError, "\(error)")

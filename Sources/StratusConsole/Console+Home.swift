@@ -18,10 +18,11 @@ extension Console {
         let usage = try env.storageUsage()
         let storage = "\(ValueDisplay.byteCount(usage.totalBytes)) (records \(ValueDisplay.byteCount(usage.recordBytes)), assets \(ValueDisplay.byteCount(usage.assetBytes)))"
             + (usage.quotaBytes.map { " of a \(ValueDisplay.byteCount($0)) quota" } ?? ", no quota")
-        let values: [String: Any] = [
+        var values: [String: Any] = [
             "recordCount": try env.recordCount(), "typeCount": schema.recordTypes.count, "zones": zones,
             "users": users, "hasUsers": !users.isEmpty, "browsable": browsable, "storage": storage, "overQuota": usage.exceeds(),
         ]
+        if let m = req.query("done") { values["message"] = m }
         var json: [String: Any] = ["container": scope.container.rawValue, "environment": scope.environment.rawValue,
                                    "recordCount": values["recordCount"]!, "recordTypes": schema.recordTypes.map(\.name),
                                    "users": users.map { ["userRecordName": $0["userRecordName"]!, "email": $0["email"]!] }]
@@ -33,8 +34,21 @@ extension Console {
         try store.users(container: scope.container).map { u in
             ["userRecordName": u.userRecordName, "email": u.email, "name": "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces),
              "privateHref": "\(scope.base)/private/records?as=\(u.userRecordName)", "sharedHref": "\(scope.base)/shared/records?as=\(u.userRecordName)",
-             "privateZonesHref": "\(scope.base)/private/zones?as=\(u.userRecordName)"]
+             "privateZonesHref": "\(scope.base)/private/zones?as=\(u.userRecordName)",
+             "signOutAction": "\(scope.base)/users/\(Console.queryEscape(u.userRecordName))/signout"]
         }
+    }
+
+    /// Signs a container user out everywhere (both environments): their web auth tokens and web courier tokens stop
+    /// working, and their open notification streams end. Audited.
+    func signUserOut(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let name = req.parameters["user"] ?? ""
+        guard let user = try store.user(container: scope.container, userRecordName: name) else {
+            throw StratusError(.notFound, "There is no such user in this container.")
+        }
+        let sessions = try store.signOutEverywhere(container: scope.container, userRecordName: user.userRecordName)
+        try audit(s, scope, "sign user out everywhere", "\(user.userRecordName) (\(sessions) session\(sessions == 1 ? "" : "s"))")
+        return .redirect(to: scope.link(scope.base, [("done", "Signed \(user.email) out everywhere: \(sessions) session\(sessions == 1 ? "" : "s") ended.")]))
     }
 
     /// Private and shared pages need a user first: this page lists them.

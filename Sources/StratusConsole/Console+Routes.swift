@@ -19,6 +19,7 @@ extension Console {
         router.add(.post, "/console/{container}/delete", bodyLimit: form) { req in await c.containerPage(req) { s, scope in try c.deleteContainer(req, s, scope) } }
 
         get("/console/{container}/{environment}") { c, req, s, scope in try c.homePage(req, s, scope) }
+        post("/console/{container}/{environment}/users/{user}/signout") { c, req, s, scope in try c.signUserOut(req, s, scope) }
         get("/console/{container}/{environment}/reset") { c, req, s, scope in try c.resetPage(req, s, scope) }
         post("/console/{container}/{environment}/reset") { c, req, s, scope in try c.reset(req, s, scope) }
         get("/console/{container}/{environment}/schema") { c, req, s, scope in try c.schemaPage(req, s, scope) }

@@ -1,6 +1,7 @@
 import FlyingSocks
 import Foundation
 import Logging
+import Synchronization
 
 /// One client connection: reads requests (keep-alive, pipelining), frames bodies with limits, runs the
 /// route's handler and writes the response. Every way a client can misbehave ends in a status, not a crash.
@@ -162,7 +163,12 @@ struct HTTPConnection {
         if let stream = response.stream, request.method != .head {
             guard await send(response, head: false, keepAlive: false) else { return false }
             let socket = self.socket
-            await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining))
+            // A streaming client sends nothing more: a read that returns is its end (or a byte it had no business
+            // sending), noticed at once instead of at the stream's next write.
+            let open = OpenFlag()
+            let watcher = Task { _ = try? await socket.read(atMost: 1); open.close() }
+            await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen }))
+            watcher.cancel()
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
                                               "remote": "\(request.clientAddress)", "stream": "ended"])
             observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
@@ -239,4 +245,11 @@ struct HTTPConnection {
             return true
         } catch { return false }
     }
+}
+
+/// Whether a streaming client still holds its end of the connection.
+private final class OpenFlag: Sendable {
+    private let open = Atomic<Bool>(true)
+    var isOpen: Bool { open.load(ordering: .relaxed) }
+    func close() { open.store(false, ordering: .relaxed) }
 }

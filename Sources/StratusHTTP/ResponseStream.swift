@@ -1,13 +1,17 @@
 import Foundation
 
-/// Where a streamed response body goes: `write` answers false once the client has gone, and `isDraining` turns
-/// true when the server is stopping, so a long stream ends and lets the stop complete.
+/// Where a streamed response body goes: `write` answers false once the client has gone, `isOpen` turns false as
+/// soon as the client closes its end (without waiting for a write to fail), and `isDraining` turns true when the
+/// server is stopping, so a long stream ends and lets the stop complete.
 public struct ResponseStream: Sendable {
     public let write: @Sendable (Data) async -> Bool
     public let isDraining: @Sendable () -> Bool
+    public let isOpen: @Sendable () -> Bool
 
-    public init(write: @escaping @Sendable (Data) async -> Bool, isDraining: @escaping @Sendable () -> Bool) {
+    public init(write: @escaping @Sendable (Data) async -> Bool, isDraining: @escaping @Sendable () -> Bool,
+                isOpen: @escaping @Sendable () -> Bool = { true }) {
         self.write = write
         self.isDraining = isDraining
+        self.isOpen = isOpen
     }
 }

@@ -27,14 +27,17 @@ public struct ServerConfig: Sendable {
     public var durability: Durability = .full
     /// Each container environment's storage quota in bytes (`serve --storage-quota-mb`); nil for none.
     public var storageQuotaBytes: Int64? = nil
-    /// How long each user's notifications are kept (`serve --notification-retention-days`), in milliseconds.
-    public var notificationRetention: Int64 = 7 * 24 * 3600 * 1000
+    /// Notification retention, subscription caps and the notification log's budget per environment
+    /// (`serve --notification-retention-days`, `--max-subscriptions-per-user`, `--max-subscriptions`, `--notification-log-mb`).
+    public var notifications = NotificationPolicy()
     /// The memory budget of all SQLite page caches, in MB (`--cache-mb`); nil: `CacheBudget.defaultMegabytes`.
     public var cacheMegabytes: Int? = nil
     /// When environments build composite indexes for the query shapes they see (thresholds and caps: `AutoIndexPolicy`).
     public var autoIndexes = AutoIndexPolicy()
     /// CloudKit API request rates (`serve --api-rate-per-user`, `--api-rate-per-address`).
     public var apiLimits = APILimits()
+    /// SSE streams and web courier polls open at once, per user and in all (`serve --max-listeners-per-user`, `--max-listeners`).
+    public var listeners = NotificationListeners.Limits()
     /// How long a web courier poll waits for a notification before answering empty.
     public var courierHold: Duration = .seconds(30)
     /// How long a webhook receiver has to answer a delivery before it counts as failed (and is retried).

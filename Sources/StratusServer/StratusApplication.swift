@@ -27,11 +27,11 @@ public final class StratusApplication: Sendable {
         self.logger = logger
         if let mb = config.cacheMegabytes { CacheBudget.apply(megabytes: mb) }
         if let url = config.databaseURL {
-            store = try RecordStore(databaseURL: url, quotaBytes: config.storageQuotaBytes, notificationRetention: config.notificationRetention,
+            store = try RecordStore(databaseURL: url, quotaBytes: config.storageQuotaBytes, notifications: config.notifications,
                                     autoIndexPolicy: config.autoIndexes, poolSize: config.databasePoolSize)
         } else {
             store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
-                                    notificationRetention: config.notificationRetention, autoIndexPolicy: config.autoIndexes)
+                                    notifications: config.notifications, autoIndexPolicy: config.autoIndexes)
         }
         if config.demo { try DemoData.install(into: store) }
         var http = config.http
@@ -99,7 +99,8 @@ public final class StratusApplication: Sendable {
         router.add(.get, "/-/health") { _ in .json(Data("{\"status\":\"ok\"}".utf8)) }
         router.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
         router.add(.get, "/") { _ in .redirect(to: "/console/", status: .found) }
-        CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold).register(&router)
+        CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
+                    listeners: NotificationListeners(limits: config.listeners)).register(&router)
         return router
     }
 

@@ -59,6 +59,7 @@ extension EnvironmentStore {
         let bell = self.bell
         let key = bellKey(user)
         let salt = nidSalt
+        let budget = notificationPolicy.logBudgetBytes
         return try write { db, _ in
             let batch = try NotificationOutbox.nextBatch(db)
             let nid = NotificationBatch.nid(salt: salt, position: NotificationBatch.position(batch: batch, index: 0))
@@ -66,8 +67,7 @@ extension EnvironmentStore {
             let aps = PayloadJSON.object([("alert", .object([("body", .string(text))]))]).text
             let entry = NotificationBatch.Entry(user: user, subscriptionID: Self.testSubscriptionID, scope: "private", recordName: nil, reason: nil,
                                                 aps: aps, member: #""test":true"#)
-            try db.execute("INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
-                           batch, Clock.nowMillis(), NotificationBatch.users([entry]), NotificationBatch.encode([entry]))
+            try NotificationLog.append(id: batch, createdAt: Clock.nowMillis(), entries: [entry], budget: budget, db)
             db.afterCommit { bell.ring([key]) }
             return nid
         }

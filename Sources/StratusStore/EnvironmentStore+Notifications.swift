@@ -3,24 +3,26 @@ import StratusModel
 
 /// The notification log (an outbox per user) and the web courier's tokens.
 extension EnvironmentStore {
-    public static let defaultNotificationRetention: Int64 = 7 * 24 * 3600 * 1000
-
     /// The outbox for a write, or nil when no subscription exists (then a write does no notification work at all).
     func outbox(_ db: any SQLSession) throws -> NotificationOutbox? {
-        let index: SubscriptionIndex
-        if let cached = subscriptionIndex.withLock({ $0 }) { index = cached } else {
-            let decoder = JSONDecoder()
-            let entries = try db.all("SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL") { row -> SubscriptionIndex.Entry? in
-                guard let scope = DatabaseScope(rawValue: row.string(0) ?? ""), let spec = row.string(2),
-                      let s = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { return nil }
-                return SubscriptionIndex.Entry(owner: row.string(1) ?? "", scope: scope, subscription: s)
-            }
-            index = SubscriptionIndex(entries)
-            subscriptionIndex.withLock { $0 = index }
-        }
+        let index = try subscriptions(db)
         let hooks = try liveWebhooks(db)
         return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell,
-                                                                          counter: notificationCounter, peers: peers)
+                                                                          counter: notificationCounter, peers: peers, logBudget: notificationPolicy.logBudgetBytes)
+    }
+
+    /// Every subscription, grouped for matching: read once after each change to them.
+    func subscriptions(_ db: any SQLSession) throws -> SubscriptionIndex {
+        if let cached = subscriptionIndex.withLock({ $0 }) { return cached }
+        let decoder = JSONDecoder()
+        let entries = try db.all("SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL") { row -> SubscriptionIndex.Entry? in
+            guard let scope = DatabaseScope(rawValue: row.string(0) ?? ""), let spec = row.string(2),
+                  let s = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { return nil }
+            return SubscriptionIndex.Entry(owner: row.string(1) ?? "", scope: scope, subscription: s)
+        }
+        let index = SubscriptionIndex(entries)
+        subscriptionIndex.withLock { $0 = index }
+        return index
     }
 
     /// Forgets the grouped subscriptions here and on every other server; the next write reads them again.
@@ -32,7 +34,8 @@ extension EnvironmentStore {
     /// Forgets the grouped subscriptions on this server only (another server changed them).
     func dropSubscriptionIndex() { subscriptionIndex.withLock { $0 = nil } }
 
-    /// Drops notifications past the retention, at most once a minute, inside a write.
+    /// Drops notifications past the retention, and `aps` texts no one can reference any more, at most once a
+    /// minute, inside a write.
     func dropExpiredNotifications(_ db: any SQLSession) throws {
         let now = Clock.nowMillis()
         guard lastExpiry.withLock({ last in
@@ -40,12 +43,8 @@ extension EnvironmentStore {
             last = now
             return true
         }) else { return }
-        if let batch = try db.int64("SELECT MAX(id) FROM notification_batches WHERE created_at < ?", [now - notificationRetention]) {
-            try db.execute("DELETE FROM notification_batches WHERE id <= ?", batch)
-            try db.execute("""
-                INSERT INTO meta(key, value) VALUES ('notifications_expired_through', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
-                """, NotificationBatch.end(of: batch))
-        }
+        try NotificationLog.expire(before: now - notificationRetention, db)
+        try NotificationInfos.sweep(live: try subscriptions(db).references, now: now, retention: notificationRetention, db)
     }
 
     /// A user's notifications after position `afterID` (0: from the oldest kept), oldest first. A position older
@@ -53,6 +52,14 @@ extension EnvironmentStore {
     /// With `skippingExpired` (the web courier, whose token must not stay stuck), a position past the retention
     /// reads on from the oldest notification kept instead.
     public func notifications(for user: String, after afterID: Int64, limit: Int = 200, skippingExpired: Bool = false) throws(StratusError) -> [StoredNotification] {
+        try notificationPage(for: user, after: afterID, limit: limit, skippingExpired: skippingExpired).notifications
+    }
+
+    /// The same, with the position the read got through: the last notification's when the page is full, else the
+    /// end of the newest batch there was, whoever it was for. A listener that goes on from there never reads
+    /// other users' batches twice, however long it waits for one of its own.
+    public func notificationPage(for user: String, after afterID: Int64, limit: Int = 200,
+                                 skippingExpired: Bool = false) throws(StratusError) -> (notifications: [StoredNotification], through: Int64) {
         try read { db, _ in
             let expiredThrough = try db.int64("SELECT value FROM meta WHERE key = 'notifications_expired_through'") ?? 0
             var afterID = afterID
@@ -60,14 +67,16 @@ extension EnvironmentStore {
             let expiredBefore = NotificationBatch.batch(of: expiredThrough) << NotificationBatch.indexBits
             if afterID < expiredBefore && skippingExpired { afterID = expiredThrough }
             if afterID < expiredBefore {
-                throw StratusError(.changeTokenExpired, "notifications after this position are older than the server keeps (\(notificationRetention / 86_400_000) days): start from now")
+                throw StratusError(.changeTokenExpired, "notifications after this position are older than the server keeps (\(notificationRetention / 86_400_000) days, or the log's budget): start from now")
             }
+            // The newest batch first: batches commit in id order, so everything up to it is in this read.
+            let newest = try db.int64("SELECT MAX(id) FROM notification_batches") ?? 0
             var out: [StoredNotification] = []
             // Batches are read whole and decoded after: a PostgreSQL result is not left open while other work runs.
             var batches: [(id: Int64, createdAt: Int64, entries: String)] = []
             try db.each("""
-                SELECT id, created_at, entries FROM notification_batches WHERE id >= ? AND \(db.dialect.containsText("users")) ORDER BY id LIMIT ?
-                """, [.int64(NotificationBatch.batch(of: afterID)), .text(NotificationBatch.separated(user)), .int64(Int64(limit) + 1)]) { row in
+                SELECT id, created_at, entries FROM notification_batches WHERE id >= ? AND id <= ? AND \(db.dialect.containsText("users")) ORDER BY id LIMIT ?
+                """, [.int64(NotificationBatch.batch(of: afterID)), .int64(newest), .text(NotificationBatch.separated(user)), .int64(Int64(limit) + 1)]) { row in
                 batches.append((row.int64(0) ?? 0, row.int64(1) ?? 0, row.string(2) ?? ""))
             }
             for row in batches where out.count < limit {
@@ -78,10 +87,12 @@ extension EnvironmentStore {
                     let nid = NotificationBatch.nid(salt: nidSalt, position: position)
                     out.append(StoredNotification(id: position, notificationID: nid, subscriptionID: e.subscriptionID,
                                                   scope: DatabaseScope(rawValue: e.scope) ?? .private, recordName: e.recordName, reason: e.reason,
-                                                  createdAt: row.createdAt, payload: e.payload(nid: nid, container: container, environment: environment)))
+                                                  createdAt: row.createdAt,
+                                                  payload: e.payload(nid: nid, aps: try NotificationInfos.resolve(e.aps, cache: apsCache, db), container: container, environment: environment)))
                 }
             }
-            return out
+            let through = out.count == limit ? out.last!.id : max(afterID, newest == 0 ? afterID : NotificationBatch.end(of: newest))
+            return (out, through)
         }
     }
 
@@ -96,47 +107,63 @@ extension EnvironmentStore {
 
     // MARK: web courier tokens
 
-    public func createCourierToken(_ token: String, user: String) throws(StratusError) {
+    /// Keeps a web courier token for `user`, as its hash: it works until `expiresAt`, or until the web auth token
+    /// it was made with (by its hash, `madeWith`) is signed out. It hears what happens from now on.
+    public func createCourierToken(_ token: String, user: String, expiresAt: Int64, madeWith webToken: String? = nil) throws(StratusError) {
         let start = try lastNotificationID()
         try write { db, _ in
+            try db.execute("DELETE FROM courier_tokens WHERE expires_at < ?", Clock.nowMillis())
             try db.execute("""
-                INSERT INTO courier_tokens(token, "user", created_at, delivered_through) VALUES (?, ?, ?, ?)
-                ON CONFLICT(token) DO UPDATE SET "user" = excluded."user", created_at = excluded.created_at, delivered_through = excluded.delivered_through
-                """, token, user, Clock.nowMillis(), start)
+                INSERT INTO courier_tokens(token, "user", created_at, delivered_through, expires_at, web_token) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(token) DO UPDATE SET "user" = excluded."user", created_at = excluded.created_at, delivered_through = excluded.delivered_through,
+                    expires_at = excluded.expires_at, web_token = excluded.web_token
+                """, Secrets.tokenHash(token), user, Clock.nowMillis(), start, expiresAt, webToken)
         }
     }
 
-    /// The token's user and how far it has been answered; nil for an unknown token.
+    /// The token's user and how far it has been answered; nil for an unknown, expired or revoked token.
     public func courierToken(_ token: String) throws(StratusError) -> (user: String, deliveredThrough: Int64)? {
+        guard token.utf8.count <= 128 else { return nil }
+        let hash = Secrets.tokenHash(token)
         let row: (String, Int64)? = try read { db, _ in
-            try db.one(#"SELECT "user", delivered_through FROM courier_tokens WHERE token = ?"#, [token]) { ($0.string(0) ?? "", $0.int64(1) ?? 0) }
+            try db.one(#"SELECT "user", delivered_through FROM courier_tokens WHERE token = ? AND expires_at > ?"#, [hash, Clock.nowMillis()]) {
+                ($0.string(0) ?? "", $0.int64(1) ?? 0)
+            }
         }
         guard let row else { return nil }
-        return (row.0, max(row.1, courierProgress.withLock { $0.answered[token] ?? 0 }))
+        return (row.0, max(row.1, courierProgress.withLock { $0.answered[hash] ?? 0 }))
+    }
+
+    /// Ends a user's web courier tokens: those made with one web auth token (by its hash), or all of them.
+    public func revokeCourierTokens(user: String, madeWith webToken: String?) throws(StratusError) {
+        try write { db, _ in
+            if let webToken {
+                try db.execute(#"DELETE FROM courier_tokens WHERE "user" = ? AND web_token = ?"#, user, webToken)
+            } else {
+                try db.execute(#"DELETE FROM courier_tokens WHERE "user" = ?"#, user)
+            }
+        }
     }
 
     /// Marks everything up to `id` answered for the token (never moving back). The position is kept in memory and
     /// saved at most once a second for every token together, not with a synced commit per answer: a crash forgets
     /// at most the last second's answers, which are then sent again (delivery is at least once; `nid` dedups).
     public func courierDelivered(_ token: String, through id: Int64) throws(StratusError) {
+        let hash = Secrets.tokenHash(token)
         let now = ContinuousClock.now
-        let due: [String: Int64]? = courierProgress.withLock { p in
-            p.answered[token] = max(p.answered[token] ?? 0, id)
-            p.dirty.insert(token)
-            guard now - p.savedAt >= .seconds(1) else { return nil }
+        let due: Bool = courierProgress.withLock { p in
+            guard id > p.answered[hash] ?? 0 else { return false }
+            p.answered[hash] = id
+            p.dirty.insert(hash)
+            guard now - p.savedAt >= .seconds(1) else { return false }
             p.savedAt = now
-            defer { p.dirty.removeAll() }
-            return Dictionary(uniqueKeysWithValues: p.dirty.map { ($0, p.answered[$0]!) })
+            return true
         }
-        guard let due else { return }
-        try write { db, _ in
-            for (t, through) in due {
-                try db.execute("UPDATE courier_tokens SET delivered_through = \(db.dialect.greatest("delivered_through", "?")) WHERE token = ?", through, t)
-            }
-        }
+        if due { try saveCourierProgress() }
     }
 
-    /// Saves every courier position still only in memory (at a clean stop).
+    /// Saves every courier position still only in memory (every second, and at a clean stop), then forgets the
+    /// positions saved: memory holds only what moved since.
     public func saveCourierProgress() throws(StratusError) {
         let due = courierProgress.withLock { p in
             defer { p.dirty.removeAll() }
@@ -147,6 +174,9 @@ extension EnvironmentStore {
             for (t, through) in due {
                 try db.execute("UPDATE courier_tokens SET delivered_through = \(db.dialect.greatest("delivered_through", "?")) WHERE token = ?", through, t)
             }
+        }
+        courierProgress.withLock { p in
+            for (t, through) in due where !p.dirty.contains(t) && p.answered[t] == through { p.answered[t] = nil }
         }
     }
 }

@@ -16,12 +16,14 @@ extension EnvironmentStore {
                 let pages = try db.int64("PRAGMA page_count") ?? 0
                 let free = try db.int64("PRAGMA freelist_count") ?? 0
                 let size = try db.int64("PRAGMA page_size") ?? 4096
-                recordBytes = (pages - free) * size
+                // The notification log shares the file but is held to its own budget, charged to no quota.
+                recordBytes = max(0, (pages - free) * size - (try NotificationLog.bytes(db)))
             case .postgres:
-                // Every table and index of the environment's schema, except the asset content counted above.
+                // Every table and index of the environment's schema, except the asset content counted above and the
+                // notification log, which has a budget of its own.
                 recordBytes = try db.int64("""
                     SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname <> 'asset_chunks'
+                    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname NOT IN ('asset_chunks', 'notification_batches')
                     """) ?? 0
             }
             return StorageUsage(recordBytes: recordBytes, assetBytes: assets, quotaBytes: quotaBytes)

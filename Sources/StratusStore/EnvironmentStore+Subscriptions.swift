@@ -26,26 +26,37 @@ extension EnvironmentStore {
         }
     }
 
-    /// Creates (EXISTS if the ID is taken) or, with `replace`, updates (NOT_FOUND if missing) a subscription.
+    /// Creates (EXISTS if the ID is taken) or, with `replace`, updates (NOT_FOUND if missing) a subscription. A new
+    /// one past the owner's or the environment's cap is LIMIT_EXCEEDED; a `notificationInfo` whose `aps` is over
+    /// `NotificationPolicy.maximumAPSBytes` is BAD_REQUEST.
     public func saveSubscription(_ id: String, document: String, spec: Subscription? = nil, in scope: DatabaseScope, owner: String, replace: Bool) throws(StratusError) {
         let specJSON = spec.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         guard !id.isEmpty, id.utf8.count <= 255 else { throw .badRequest("subscriptionID must be 1 to 255 bytes") }
         guard document.utf8.count <= 64 * 1024 else { throw .badRequest("a subscription is at most 64 KB") }
+        let aps = spec.map { NotificationInfos.APS($0.notificationInfo) }
+        if let aps, aps.text.utf8.count > NotificationPolicy.maximumAPSBytes {
+            throw .badRequest("notificationInfo makes \(aps.text.utf8.count) bytes of alert, sound and badge; at most \(NotificationPolicy.maximumAPSBytes) are allowed (notifications carry short texts)")
+        }
+        let policy = notificationPolicy
         try write { s, _ in
             let exists = try s.exists("SELECT 1 FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", [scope.rawValue, owner, id])
             if replace && !exists { throw StratusError(.notFound, "subscription '\(id)' does not exist") }
             if !replace && exists { throw StratusError(.exists, "subscription '\(id)' already exists") }
-            try s.execute("""
-                INSERT INTO subscriptions(scope, owner, subscription_id, document, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT(scope, owner, subscription_id) DO UPDATE SET document = excluded.document, spec = excluded.spec, created_at = excluded.created_at
-                """, scope.rawValue, owner, id, document, specJSON, Clock.nowMillis())
+            if let aps { try NotificationInfos.keep(aps, s) }
+            if exists {
+                try s.execute("UPDATE subscriptions SET document = ?, spec = ?, created_at = ? WHERE scope = ? AND owner = ? AND subscription_id = ?",
+                              document, specJSON, Clock.nowMillis(), scope.rawValue, owner, id)
+            } else {
+                try SubscriptionRows.checkCaps(owner: owner, policy: policy, s)
+                try SubscriptionRows.insert(scope, owner: owner, id: id, document: document, spec: specJSON, s)
+            }
         }
         subscriptionsChanged()
     }
 
     public func deleteSubscription(_ id: String, in scope: DatabaseScope, owner: String) throws(StratusError) {
         try write { s, _ in
-            guard try s.execute("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", scope.rawValue, owner, id) == 1 else {
+            guard try SubscriptionRows.delete(scope, owner: owner, id: id, s) else {
                 throw StratusError(.notFound, "subscription '\(id)' does not exist")
             }
         }

@@ -49,9 +49,13 @@ public final class EnvironmentStore: Sendable {
     public let notificationCounter = NotificationCounter()
     /// Record types this process is bulk loading (see `deferIndexes`).
     let deferredTypes = Mutex<Set<Int64>>([])
+    /// Retention, subscription caps and the notification log's budget.
+    public let notificationPolicy: NotificationPolicy
     /// How long the notification log keeps a notification (milliseconds).
-    public let notificationRetention: Int64
+    public var notificationRetention: Int64 { notificationPolicy.retention }
     let lastExpiry = Mutex<Int64>(0)
+    /// `aps` texts the log references, by reference (they never change under one).
+    let apsCache = ExpiringCache<String, String>(lifetime: .seconds(600), capacity: 10_000)
     let webhookCache = Mutex<(ContinuousClock.Instant, [Webhook])?>(nil)
     let webhookPresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
     /// Query shapes run since the last flush (see `queryShapes()`).
@@ -74,13 +78,13 @@ public final class EnvironmentStore: Sendable {
     }
 
     init(container: ContainerID, environment: Environment, backend: Backend, assetsDirectory: URL,
-         quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
+         quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
          bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil) throws {
         self.bell = bell
         self.peers = peers
         self.autoIndexPolicy = autoIndexPolicy
         self.quotaBytes = quotaBytes
-        self.notificationRetention = notificationRetention
+        self.notificationPolicy = notifications
         self.container = container
         self.environment = environment
         switch backend {
@@ -123,10 +127,10 @@ public final class EnvironmentStore: Sendable {
 
     /// An environment in one SQLite file.
     convenience init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
-                     quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
+                     quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
                      bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws {
         try self.init(container: container, environment: environment, backend: .sqlite(file: file, durability: durability), assetsDirectory: assetsDirectory,
-                      quotaBytes: quotaBytes, notificationRetention: notificationRetention, bell: bell, autoIndexPolicy: autoIndexPolicy)
+                      quotaBytes: quotaBytes, notifications: notifications, bell: bell, autoIndexPolicy: autoIndexPolicy)
     }
 
     /// Opens (and migrates) an environment's SQLite file.

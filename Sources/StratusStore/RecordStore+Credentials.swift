@@ -23,6 +23,12 @@ extension RecordStore {
             ALTER TABLE users ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE users ADD COLUMN discoverability_changed_at INTEGER;
             """)
+        // A web auth token signs its user in to one environment. Tokens made before could have come from either:
+        // they keep working in Development only, and a Production user signs in again.
+        m.add("v7-web-token-environment", ddl: """
+            ALTER TABLE web_tokens ADD COLUMN environment TEXT NOT NULL DEFAULT 'development';
+            CREATE INDEX web_tokens_user ON web_tokens(container, user_record_name);
+            """)
     }
 
     /// The columns `apiToken(_:)` reads, in its order.
@@ -201,29 +207,33 @@ extension RecordStore {
     public static let shortSession: Int64 = 30 * 60 * 1000
     public static let longSession: Int64 = 14 * 24 * 3600 * 1000
 
-    public func createWebAuthToken(container: ContainerID, userRecordName: String, lifetime: Int64 = RecordStore.shortSession) throws(StratusError) -> String {
+    /// A web auth token for one user in one container environment (CloudKit's are per environment too).
+    public func createWebAuthToken(container: ContainerID, environment: Environment, userRecordName: String,
+                                   lifetime: Int64 = RecordStore.shortSession) throws(StratusError) -> String {
         let token = Data(Secrets.randomBytes(32)).base64EncodedString()
         let now = Clock.nowMillis()
         try guarded {
             try control.write { s in
                 try s.execute("DELETE FROM web_tokens WHERE expires_at < ?", now)
-                try s.execute("INSERT INTO web_tokens(token_hash, container, user_record_name, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
-                              Secrets.tokenHash(token), container.rawValue, userRecordName, now + lifetime, now)
+                try s.execute("INSERT INTO web_tokens(token_hash, container, environment, user_record_name, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                              Secrets.tokenHash(token), container.rawValue, environment.rawValue, userRecordName, now + lifetime, now)
             }
         }
         return token
     }
 
-    /// The user a web auth token signs in, with the token's remaining lifetime; nil if unknown, expired or another container's.
-    public func authenticateWebAuthToken(_ token: String, container: ContainerID) throws(StratusError) -> (user: String, expiresAt: Int64)? {
+    /// The user a web auth token signs in, with when it expires; nil if unknown, expired, or another container's or
+    /// environment's.
+    public func authenticateWebAuthToken(_ token: String, container: ContainerID, environment: Environment) throws(StratusError) -> (user: String, expiresAt: Int64)? {
         guard token.utf8.count <= 512 else { return nil }
         let hash = Secrets.tokenHash(token)
-        let key = hash + " " + container.rawValue
+        let key = hash + " " + container.rawValue + " " + environment.rawValue
         let session: WebAuthSession?
         if let hit = webTokenCache.value(for: key) { session = hit } else {
             session = try guarded {
                 try control.read { s in
-                    try s.one("SELECT user_record_name, expires_at FROM web_tokens WHERE token_hash = ? AND container = ?", [hash, container.rawValue]) {
+                    try s.one("SELECT user_record_name, expires_at FROM web_tokens WHERE token_hash = ? AND container = ? AND environment = ?",
+                              [hash, container.rawValue, environment.rawValue]) {
                         WebAuthSession(user: $0.string(0) ?? "", expiresAt: $0.int64(1) ?? 0)
                     }
                 }
@@ -234,8 +244,40 @@ extension RecordStore {
         return (session.user, session.expiresAt)
     }
 
-    public func revokeWebAuthToken(_ token: String) throws(StratusError) {
-        try guarded { try control.write { s in try s.execute("DELETE FROM web_tokens WHERE token_hash = ?", Secrets.tokenHash(token)) } }
+    /// Signs one session out: the web auth token, and the web courier tokens it made, stop working at once; the
+    /// user's open notification streams end at their next wake.
+    public func revokeWebAuthToken(_ token: String, container only: ContainerID? = nil) throws(StratusError) {
+        let hash = Secrets.tokenHash(token)
+        let owner: (ContainerID, Environment, String)? = try guarded {
+            try control.write { s in
+                let row = try s.one("SELECT container, environment, user_record_name FROM web_tokens WHERE token_hash = ?", [hash]) { r in
+                    (try? ContainerID(r.string(0) ?? "")).flatMap { c in Environment(rawValue: r.string(1) ?? "").map { (c, $0, r.string(2) ?? "") } }
+                }
+                guard let row, only == nil || row.0 == only else { return nil }
+                try s.execute("DELETE FROM web_tokens WHERE token_hash = ?", hash)
+                return row
+            }
+        }
         credentialsChanged()
+        guard let (container, environment, user) = owner else { return }
+        let env = try self.environment(container, environment)
+        try env.revokeCourierTokens(user: user, madeWith: hash)
+        bell.ring([env.bellKey(user)])
+    }
+
+    /// Signs a user out everywhere: every web auth token and web courier token of theirs in the container, in
+    /// both environments. Returns how many web auth tokens there were.
+    @discardableResult
+    public func signOutEverywhere(container: ContainerID, userRecordName: String) throws(StratusError) -> Int {
+        let n = try guarded {
+            try control.write { s in try s.execute("DELETE FROM web_tokens WHERE container = ? AND user_record_name = ?", container.rawValue, userRecordName) }
+        }
+        credentialsChanged()
+        for e in Environment.allCases {
+            let env = try environment(container, e)
+            try env.revokeCourierTokens(user: userRecordName, madeWith: nil)
+            bell.ring([env.bellKey(userRecordName)])
+        }
+        return n
     }
 }

@@ -33,18 +33,20 @@ public final class RecordStore: Sendable {
     /// On PostgreSQL: what one server changes, the others stop caching (see `CacheInvalidation`).
     let invalidation = CacheInvalidation()
 
+    /// Retention, subscription caps and the notification log's budget of every environment.
+    public let notificationPolicy: NotificationPolicy
     /// How long each user's notifications are kept, in milliseconds (`serve --notification-retention-days`).
-    public let notificationRetention: Int64
+    public var notificationRetention: Int64 { notificationPolicy.retention }
     /// When environments build composite indexes for the query shapes they see.
     public let autoIndexPolicy: AutoIndexPolicy
 
     public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil,
-                notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
+                notifications: NotificationPolicy = NotificationPolicy(),
                 autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws(StratusError) {
         CacheBudget.applyDefaultOnce()
         self.autoIndexPolicy = autoIndexPolicy
         self.dataDirectory = dataDirectory
-        self.notificationRetention = notificationRetention
+        self.notificationPolicy = notifications
         self.quotaBytes = quotaBytes
         self.durability = durability
         postgres = nil
@@ -61,11 +63,11 @@ public final class RecordStore: Sendable {
 
     /// A store on PostgreSQL (`postgres://…`): the control data in the schema `stratus`. Several servers may
     /// share one database; migrations run once, under an advisory lock.
-    public init(databaseURL: String, quotaBytes: Int64? = nil, notificationRetention: Int64 = EnvironmentStore.defaultNotificationRetention,
+    public init(databaseURL: String, quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
                 autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), poolSize: Int = 16) throws(StratusError) {
         self.autoIndexPolicy = autoIndexPolicy
         self.dataDirectory = nil
-        self.notificationRetention = notificationRetention
+        self.notificationPolicy = notifications
         self.quotaBytes = quotaBytes
         // PostgreSQL's own durability (synchronous_commit, replication) decides what a commit means there.
         self.durability = .full
@@ -193,7 +195,7 @@ public final class RecordStore: Sendable {
             let store = try guarded {
                 try EnvironmentStore(container: id, environment: env, backend: backend,
                                      assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), quotaBytes: quotaBytes,
-                                     notificationRetention: notificationRetention, bell: bell, autoIndexPolicy: autoIndexPolicy,
+                                     notifications: notificationPolicy, bell: bell, autoIndexPolicy: autoIndexPolicy,
                                      peers: postgres == nil ? nil : invalidation)
             }
             open.withLock { $0[key] = store }

@@ -93,7 +93,7 @@ struct NotifyScenario: AsyncParsableCommand {
         let apiToken = try store.createAPIToken(container: subscribed, environment: .development, name: "bench").secret
         let plainToken = try store.createAPIToken(container: plain, environment: .development, name: "bench").secret
         func auth(_ api: String, _ user: String) throws -> String {
-            let web = try store.createWebAuthToken(container: api == plainToken ? plain : subscribed, userRecordName: user, lifetime: RecordStore.longSession)
+            let web = try store.createWebAuthToken(container: api == plainToken ? plain : subscribed, environment: .development, userRecordName: user, lifetime: RecordStore.longSession)
             return "ckAPIToken=\(api)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         }
 
@@ -132,7 +132,7 @@ struct NotifyScenario: AsyncParsableCommand {
         let env = try store.environment(subscribed, .development)
         for u in stride(from: 1, to: listeners, by: 2) {
             let token = "bench-courier-\(u)"
-            try env.createCourierToken(token, user: Self.user(u))
+            try env.createCourierToken(token, user: Self.user(u), expiresAt: Clock.nowMillis() + RecordStore.longSession)
             courierTokens[u] = token
         }
         let latencies = Latencies()

@@ -26,6 +26,9 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard apiBodyLimit >= 64 * 1024 else { throw ValidationError("--api-body-limit must be at least 65536 bytes") }
         guard notificationRetentionDays > 0, notificationRetentionDays <= 3650 else { throw ValidationError("--notification-retention-days is between 0 and 3650") }
+        guard maxSubscriptionsPerUser >= 1, maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions-per-user and --max-subscriptions are at least 1") }
+        guard maxListenersPerUser >= 1, maxListeners >= 1 else { throw ValidationError("--max-listeners-per-user and --max-listeners are at least 1") }
+        guard notificationLogMb >= 1, notificationLogMb <= 1 << 20 else { throw ValidationError("--notification-log-mb is between 1 and 1048576") }
         guard storageQuotaMb >= 0, apiRatePerUser >= 0, apiRatePerAddress >= 0 else { throw ValidationError("quotas and rates cannot be negative") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or relaxed") }
         guard databasePoolSize >= 2, databasePoolSize <= 1000 else { throw ValidationError("--database-pool-size is between 2 and 1000") }
@@ -44,6 +47,16 @@ struct ServeCommand: AsyncParsableCommand {
     var storageQuotaMb: Int = 0
     @Option(help: "How many days each user's notifications are kept; a client asking for older ones is told to start afresh (CHANGE_TOKEN_EXPIRED).")
     var notificationRetentionDays: Double = 7
+    @Option(help: "Subscriptions one user may hold in one container environment; past it, subscriptions/modify refuses (LIMIT_EXCEEDED).")
+    var maxSubscriptionsPerUser: Int = NotificationPolicy().subscriptionsPerUser
+    @Option(help: "Subscriptions of all users together in one container environment.")
+    var maxSubscriptions: Int = NotificationPolicy().subscriptionsPerEnvironment
+    @Option(help: "Notification listeners (SSE streams and web courier polls) one user may have open at once; past it, THROTTLED.")
+    var maxListenersPerUser: Int = NotificationListeners.Limits().perUser
+    @Option(help: "Notification listeners of all users together.")
+    var maxListeners: Int = NotificationListeners.Limits().total
+    @Option(help: "The notification log's budget per container environment in MB (charged to no storage quota); past it the oldest notifications go first.")
+    var notificationLogMb: Int = Int(NotificationPolicy().logBudgetBytes >> 20)
     @Option(help: "Memory for SQLite's page caches in MB, shared by every database connection of the server (default: 1/128 of the machine's memory, 32 to 128 MB).")
     var cacheMb: Int?
     @Flag(help: "Never build composite indexes for frequent expensive query shapes (they are still counted on the Query shapes page).")
@@ -74,7 +87,9 @@ struct ServeCommand: AsyncParsableCommand {
         config.http.publicURL = publicURL.flatMap(ServerConfig.publicOrigin)
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
-        config.notificationRetention = Int64(notificationRetentionDays * 86_400_000)
+        config.notifications = NotificationPolicy(retention: Int64(notificationRetentionDays * 86_400_000), subscriptionsPerUser: maxSubscriptionsPerUser,
+                                                  subscriptionsPerEnvironment: maxSubscriptions, logBudgetBytes: Int64(notificationLogMb) << 20)
+        config.listeners = NotificationListeners.Limits(perUser: maxListenersPerUser, total: maxListeners)
         config.cacheMegabytes = cacheMb
         if let metricsTokenFile {
             guard let token = try? String(contentsOfFile: metricsTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 16 else {

@@ -68,8 +68,8 @@ final class APIFixture: @unchecked Sendable {
             return (app, [
                 try store.createAPIToken(container: container, environment: .development, name: "dev").secret,
                 try store.createAPIToken(container: container, environment: .production, name: "prod").secret,
-                try store.createWebAuthToken(container: container, userRecordName: APIFixture.aliceUser.userRecordName),
-                try store.createWebAuthToken(container: container, userRecordName: APIFixture.bobUser.userRecordName),
+                try store.createWebAuthToken(container: container, environment: .development, userRecordName: APIFixture.aliceUser.userRecordName),
+                try store.createWebAuthToken(container: container, environment: .development, userRecordName: APIFixture.bobUser.userRecordName),
             ])
         }
         self.app = app

@@ -37,15 +37,15 @@ import StratusStore
         // A token of this container does not open another container.
         let other = try ContainerID("iCloud.com.example.Other")
         try f.app.store.createContainer(other)
-        let foreign = try f.app.store.createWebAuthToken(container: other, userRecordName: f.alice.userRecordName)
+        let foreign = try f.app.store.createWebAuthToken(container: other, environment: .development, userRecordName: f.alice.userRecordName)
         #expect(try await f.call("users/caller", user: foreign).status == 421)
     }
 
     @Test func expiredTokensAreRefusedAndAgingOnesRotate() async throws {
         let f = try await APIFixture()
-        let expired = try f.app.store.createWebAuthToken(container: f.container, userRecordName: f.alice.userRecordName, lifetime: -1)
+        let expired = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: -1)
         #expect(try await f.call("users/caller", user: expired).status == 421)
-        let aging = try f.app.store.createWebAuthToken(container: f.container, userRecordName: f.alice.userRecordName, lifetime: 60_000)
+        let aging = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: 60_000)
         let r = try await f.call("users/caller", user: aging)
         let fresh = try #require(r.headers["x-apple-cloudkit-web-auth-token"])
         #expect(r.status == 200 && fresh != aging)

@@ -59,7 +59,7 @@ import StratusStore
             (try f.app.store.createUser(container: f.container, email: "erin@example.com", password: "a long password", firstName: "Erin", lastName: "Secret"),
              try f.app.store.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana", discoverable: true))
         }
-        let erinToken = try f.app.store.createWebAuthToken(container: f.container, userRecordName: erin.userRecordName)
+        let erinToken = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: erin.userRecordName)
         let note = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"by-erin","recordType":"Note","fields":{"t":{"value":"hi"}}}}]}"#, user: erinToken)
         let author = try #require(note.json.records.first?["created"]?["userRecordName"]?.string)
         #expect(author == erin.userRecordName)
@@ -82,7 +82,7 @@ import StratusStore
         let test = try await BlockingWorkHelper.run {
             try f.app.store.createUser(container: f.container, email: RecordStore.testUserEmail(f.container), password: "a long password")
         }
-        let testToken = try f.app.store.createWebAuthToken(container: f.container, userRecordName: test.userRecordName)
+        let testToken = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: test.userRecordName)
         let fromTest = try await f.call("users/discover", #"{"lookupInfos":[{"emailAddress":"dana@example.com"}]}"#, user: testToken)
         #expect(fromTest.json["users"]?.array?.isEmpty == true)
         // A server-to-server key is told plainly that users/* is not for it (checked in ServerToServerTests).

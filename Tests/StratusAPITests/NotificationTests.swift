@@ -114,10 +114,10 @@ import StratusStore
     /// Notifications older than the retention are dropped; asking for what came after one of them is CloudKit's
     /// expired-token answer, while a courier token reads on from the oldest kept one instead of staying stuck.
     @Test func notificationsPastTheRetentionAreDroppedAndSayExpired() async throws {
-        let f = try await APIFixture { $0.notificationRetention = 300 }
+        let f = try await APIFixture { $0.notifications.retention = 300 }
         _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)
         let env = try f.app.store.environment(f.container, .development)
-        try env.createCourierToken("tok", user: f.alice.userRecordName)
+        try env.createCourierToken("tok", user: f.alice.userRecordName, expiresAt: Clock.nowMillis() + 60_000)
         _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"old","recordType":"Note"}}"#, db: "private", user: f.aliceToken)
         let old = try #require(try env.notifications(for: f.alice.userRecordName, after: 0).first)
         try await Task.sleep(for: .milliseconds(700))

@@ -22,8 +22,8 @@ import StratusTestSupport
             let api = try store.createAPIToken(container: container, environment: .development, name: "e2e").secret
             let a = try store.createUser(container: container, email: "alice@example.com", password: "a long password")
             let b = try store.createUser(container: container, email: "bob@example.com", password: "a long password")
-            return (api, try store.createWebAuthToken(container: container, userRecordName: a.userRecordName),
-                    try store.createWebAuthToken(container: container, userRecordName: b.userRecordName), a.userRecordName)
+            return (api, try store.createWebAuthToken(container: container, environment: .development, userRecordName: a.userRecordName),
+                    try store.createWebAuthToken(container: container, environment: .development, userRecordName: b.userRecordName), a.userRecordName)
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e/notification_flows.py")
         let output: (Int32, String) = try await Executables.offPool {

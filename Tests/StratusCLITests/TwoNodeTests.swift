@@ -99,7 +99,7 @@ extension PostgresEndToEnd {
                 defer { store.close() }
                 let c = try ContainerID(Self.container)
                 let (t, secret) = try store.createAPIToken(container: c, environment: .development, name: "two nodes")
-                return (secret, t.id, try store.createWebAuthToken(container: c, userRecordName: Self.alice))
+                return (secret, t.id, try store.createWebAuthToken(container: c, environment: .development, userRecordName: Self.alice))
             }
             let node1 = try await Node(databaseURL: db)
             let node2 = try await Node(databaseURL: db)

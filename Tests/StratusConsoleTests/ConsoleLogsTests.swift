@@ -18,7 +18,7 @@ import StratusStore
         let (token, web) = try await offPool { () -> (String, String) in
             try f.app.store.createContainer(container)
             return (try f.app.store.createAPIToken(container: container, environment: .development, name: "t").secret,
-                    try f.app.store.createWebAuthToken(container: container, userRecordName: user))
+                    try f.app.store.createWebAuthToken(container: container, environment: .development, userRecordName: user))
         }
         func call(_ path: String, _ body: String, env: String = "development") async throws -> (Int, String) {
             let q = "ckAPIToken=\(token)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"

@@ -17,7 +17,7 @@ import StratusStore
         let env = try f.app.store.environment(container, .development)
         try env.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
                                  spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName, replace: false)
-        try env.createCourierToken("tok-erin", user: user.userRecordName)
+        try env.createCourierToken("tok-erin", user: user.userRecordName, expiresAt: Clock.nowMillis() + 60_000)
         _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "note<1>", recordType: "Note"))], in: .privateDatabase(of: user.userRecordName),
                            actor: Actor(userRecordName: user.userRecordName))
         let base = "/console/\(container.rawValue)/development"

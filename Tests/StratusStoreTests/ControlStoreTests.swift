@@ -56,10 +56,10 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try store.setDiscoverable(container: c, userRecordName: ada.userRecordName, true)
             #expect(try store.user(container: c, userRecordName: ada.userRecordName)?.discoverable == true)
 
-            let web = try store.createWebAuthToken(container: c, userRecordName: ada.userRecordName)
-            #expect(try store.authenticateWebAuthToken(web, container: c)?.user == ada.userRecordName)
+            let web = try store.createWebAuthToken(container: c, environment: .development, userRecordName: ada.userRecordName)
+            #expect(try store.authenticateWebAuthToken(web, container: c, environment: .development)?.user == ada.userRecordName)
             try store.revokeWebAuthToken(web)
-            #expect(try store.authenticateWebAuthToken(web, container: c) == nil)
+            #expect(try store.authenticateWebAuthToken(web, container: c, environment: .development) == nil)
 
             let pem = P256.Signing.PrivateKey().publicKey.pemRepresentation
             let key = try store.addServerKey(container: c, environment: .development, publicKeyPEM: pem, notes: "ci")

@@ -31,12 +31,12 @@ import Testing
         try f.store.revokeAPIToken(id: token.id, container: f.container)
         #expect(try f.store.authenticateAPIToken(secret) == nil)
 
-        let web = try f.store.createWebAuthToken(container: f.container, userRecordName: "_u")
-        #expect(try f.store.authenticateWebAuthToken(web, container: f.container)?.user == "_u")
-        let expired = try f.store.createWebAuthToken(container: f.container, userRecordName: "_u", lifetime: -1)
-        #expect(try f.store.authenticateWebAuthToken(expired, container: f.container) == nil)
+        let web = try f.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: "_u")
+        #expect(try f.store.authenticateWebAuthToken(web, container: f.container, environment: .development)?.user == "_u")
+        let expired = try f.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: "_u", lifetime: -1)
+        #expect(try f.store.authenticateWebAuthToken(expired, container: f.container, environment: .development) == nil)
         try f.store.revokeWebAuthToken(web)
-        #expect(try f.store.authenticateWebAuthToken(web, container: f.container) == nil)
+        #expect(try f.store.authenticateWebAuthToken(web, container: f.container, environment: .development) == nil)
         // Deleting the container takes its credentials with it.
         let other = try f.store.createAPIToken(container: f.container, environment: .development, name: "d").secret
         try f.store.deleteContainer(f.container)
@@ -48,14 +48,14 @@ import Testing
     @Test func cachedCredentialsFollowRevocations() async throws {
         let f = try Fixture()
         let (token, secret) = try f.store.createAPIToken(container: f.container, environment: .production, name: "cached")
-        let web = try f.store.createWebAuthToken(container: f.container, userRecordName: "_u")
+        let web = try f.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: "_u")
         #expect(try f.store.authenticateAPIToken(secret)?.id == token.id)
-        #expect(try f.store.authenticateWebAuthToken(web, container: f.container)?.user == "_u")
+        #expect(try f.store.authenticateWebAuthToken(web, container: f.container, environment: .development)?.user == "_u")
         let cli = try RecordStore(dataDirectory: f.directory)
         try cli.revokeAPIToken(id: token.id, container: f.container)
         try cli.revokeWebAuthToken(web)
         try await Task.sleep(for: .milliseconds(1100))
         #expect(try f.store.authenticateAPIToken(secret) == nil)
-        #expect(try f.store.authenticateWebAuthToken(web, container: f.container) == nil)
+        #expect(try f.store.authenticateWebAuthToken(web, container: f.container, environment: .development) == nil)
     }
 }

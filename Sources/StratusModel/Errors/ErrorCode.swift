@@ -20,6 +20,9 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case serviceUnavailable = "SERVICE_UNAVAILABLE"
     /// A position in a change or notification log older than what the server still keeps: start again.
     case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
+    /// A request past one of the server's limits on size or count (CloudKit's `CKError.limitExceeded`): not the
+    /// user's storage, which is QUOTA_EXCEEDED.
+    case limitExceeded = "LIMIT_EXCEEDED"
 }
 
 extension ErrorCode {
@@ -33,7 +36,7 @@ extension ErrorCode {
         case .conflict, .exists, .uniqueFieldError: 409
         case .internalError: 500
         case .notFound, .zoneNotFound: 404
-        case .quotaExceeded: 413
+        case .quotaExceeded, .limitExceeded: 413
         // The live service answers rate limits with 503 and Retry-After (the archived table says 429).
         case .throttled: 503
         case .tryAgainLater, .zoneBusy, .serviceUnavailable: 503

@@ -20,12 +20,13 @@ enum NotificationBatch {
         var scope: String
         var recordName: String?
         var reason: Int?
-        /// `aps` and the `ck` member of the notification's kind (see `NotificationPayload.parts`).
+        /// `aps` (its JSON, or `@` and a reference to it: see `NotificationInfos`) and the `ck` member of the
+        /// notification's kind (see `NotificationPayload.member`).
         var aps: String
         var member: String
 
-        /// The notification as clients get it.
-        func payload(nid: String, container: ContainerID, environment: Environment) -> String {
+        /// The notification as clients get it, given its `aps` JSON (resolved from the reference the log keeps).
+        func payload(nid: String, aps: String, container: ContainerID, environment: Environment) -> String {
             NotificationPayload.render(aps: aps, member: member, nid: nid, container: container, environment: environment, user: user)
         }
     }

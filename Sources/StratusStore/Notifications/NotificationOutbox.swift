@@ -27,8 +27,12 @@ struct NotificationOutbox {
     /// The other servers on the same PostgreSQL database, whose listeners a commit here must wake too.
     let peers: CacheInvalidation?
 
+    /// The log's budget in bytes (see `NotificationLog.append`).
+    let logBudget: Int64
+
     init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: Environment, bell: NotificationBell? = nil,
-         counter: NotificationCounter? = nil, peers: CacheInvalidation? = nil) {
+         counter: NotificationCounter? = nil, peers: CacheInvalidation? = nil, logBudget: Int64 = NotificationPolicy().logBudgetBytes) {
+        self.logBudget = logBudget
         self.peers = peers
         self.counter = counter
         self.index = index
@@ -56,8 +60,7 @@ struct NotificationOutbox {
 
     private mutating func flush(_ s: any SQLSession) throws {
         guard let batch, !pending.isEmpty else { return }
-        try s.execute("INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
-                      batch, Clock.nowMillis(), NotificationBatch.users(pending), NotificationBatch.encode(pending))
+        try NotificationLog.append(id: batch, createdAt: Clock.nowMillis(), entries: pending, budget: logBudget, s)
         pending.removeAll()
         self.batch = nil
     }
@@ -120,8 +123,7 @@ struct NotificationOutbox {
             try append(entry, reason: reason, record: record, zone: zone, db)
             if case .query(_, _, _, true, _) = entry.subscription.kind {
                 spent.insert(key)
-                try db.execute("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?",
-                               entry.scope.rawValue, entry.owner, entry.subscription.subscriptionID)
+                try SubscriptionRows.delete(entry.scope, owner: entry.owner, id: entry.subscription.subscriptionID, db)
             }
         }
     }
@@ -208,9 +210,9 @@ struct NotificationOutbox {
         if pending.count == NotificationBatch.maximumPerBatch - 1 { try flush(db) }
         let batch = try self.batch ?? Self.nextBatch(db)
         self.batch = batch
-        let parts = NotificationPayload.parts(owner: entry.owner, scope: entry.scope, subscription: entry.subscription, reason: reason, record: record, zone: zone)
+        let member = NotificationPayload.member(owner: entry.owner, scope: entry.scope, subscription: entry.subscription, reason: reason, record: record, zone: zone)
         pending.append(NotificationBatch.Entry(user: entry.owner, subscriptionID: entry.subscription.subscriptionID, scope: entry.scope.rawValue,
-                                               recordName: record?.recordName, reason: reason, aps: parts.aps, member: parts.member))
+                                               recordName: record?.recordName, reason: reason, aps: entry.aps.field, member: member))
         appended += 1
         notified.insert(entry.owner)
     }

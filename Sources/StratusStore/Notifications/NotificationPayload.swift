@@ -7,14 +7,16 @@ import StratusModel
 enum NotificationPayload {
     static func make(nid: String, container: ContainerID, environment: Environment, owner: String, scope: DatabaseScope,
                      subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> String {
-        let p = parts(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record, zone: zone)
-        return render(aps: p.aps, member: p.member, nid: nid, container: container, environment: environment, user: owner)
+        let m = member(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record, zone: zone)
+        return render(aps: aps(subscription.notificationInfo).text, member: m, nid: nid, container: container, environment: environment, user: owner)
     }
 
-    /// What a notification says beyond who and where it is: `aps`, and the `ck` member of its kind (`"qry":{…}`,
-    /// `"fet":{…}` or `"met":{…}`). The log keeps only these; `render` adds the rest when the notification is read.
-    /// Written byte by byte, members in key order: this runs inside the write's transaction, once per notification.
-    static func parts(owner: String, scope: DatabaseScope, subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> (aps: String, member: String) {
+    /// What a notification says beyond who and where it is and its `aps`: the `ck` member of its kind (`"qry":{…}`,
+    /// `"fet":{…}` or `"met":{…}`), preceded by `"prn":1` when `desiredKeys` fields were left out to fit
+    /// `NotificationPolicy.maximumFieldBytes` (CloudKit's pruned notification). The log keeps this; `render` adds
+    /// the rest when the notification is read. Written byte by byte, members in key order: this runs inside the
+    /// write's transaction, once per notification.
+    static func member(owner: String, scope: DatabaseScope, subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(192)
         func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
@@ -24,12 +26,14 @@ enum NotificationPayload {
         let zoneOwner = zone.ownerRecordName ?? (scope == .public ? "_defaultOwner" : owner)
         switch subscription.kind {
         case .query:
-            raw(#""qry":{"#)
+            var af: [UInt8]? = nil
+            var pruned = false
             if let keys = subscription.notificationInfo.desiredKeys, reason != 3, let record {
-                var af: [String: PayloadJSON] = [:]
-                for k in keys { if let v = record.fields[k], let plain = plainValue(v) { af[k] = plain } }
-                raw(#""af":"#); PayloadJSON.sorted(af).write(into: &out); raw(",")
+                (af, pruned) = fields(keys, of: record)
             }
+            if pruned { raw(#""prn":1,"#) }
+            raw(#""qry":{"#)
+            if let af { raw(#""af":"#); out += af; raw(",") }
             raw(#""dbs":"#); int(dbs)
             raw(#","fo":"#); int(reason)
             raw(#","rid":"#); str(record?.recordName ?? "")
@@ -48,7 +52,30 @@ enum NotificationPayload {
             raw(#","sid":"#); str(subscription.subscriptionID)
             raw("}")
         }
-        return (aps(subscription.notificationInfo).text, String(decoding: out, as: UTF8.self))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `af`: the desired fields as plain JSON, in key order, holding at most `maximumFieldBytes`: the fields asked
+    /// for first are kept first, and whether any was left out.
+    static func fields(_ keys: [String], of record: StoredRecord) -> (json: [UInt8], pruned: Bool) {
+        var values: [(String, PayloadJSON, Int)] = []
+        var budget = NotificationPolicy.maximumFieldBytes - 2
+        var pruned = false
+        for k in keys where !values.contains(where: { $0.0 == k }) {
+            guard let v = record.fields[k], let plain = plainValue(v) else { continue }
+            var one: [UInt8] = []
+            PayloadJSON.quote(k, into: &one)
+            one.append(UInt8(ascii: ":"))
+            plain.write(into: &one)
+            let cost = one.count + 1
+            if cost > budget { pruned = true; continue }
+            budget -= cost
+            values.append((k, plain, cost))
+        }
+        let json = PayloadJSON.object(values.sorted { $0.0 < $1.0 }.map { ($0.0, $0.1) })
+        var out: [UInt8] = []
+        json.write(into: &out)
+        return (out, pruned)
     }
 
     /// The whole `{"aps", "ck"}` JSON, members in key order: `ck` is `ce`, `cid`, `ckuserid`, then the kind's
@@ -61,6 +88,7 @@ enum NotificationPayload {
         raw(#","ck":{"ce":"#); out += (environment == .production ? "2" : "1").utf8
         raw(#","cid":"#); PayloadJSON.quote(container.rawValue, into: &out)
         raw(#","ckuserid":"#); PayloadJSON.quote(user, into: &out)
+        // `fet` and `met` sort before `nid`; `prn`, `qry` and `test` after it.
         let before = member.hasPrefix(#""fet""#) || member.hasPrefix(#""met""#)
         if before { raw(","); out += member.utf8 }
         raw(#","nid":"#); PayloadJSON.quote(nid, into: &out)

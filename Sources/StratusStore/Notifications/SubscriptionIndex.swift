@@ -11,6 +11,15 @@ struct SubscriptionIndex: Sendable {
         var owner: String
         var scope: DatabaseScope
         var subscription: Subscription
+        /// The subscription's `aps`, rendered once here rather than for each notification it fires.
+        let aps: NotificationInfos.APS
+
+        init(owner: String, scope: DatabaseScope, subscription: Subscription) {
+            self.owner = owner
+            self.scope = scope
+            self.subscription = subscription
+            aps = NotificationInfos.APS(subscription.notificationInfo)
+        }
     }
 
     /// One group: entries keyed by (field, value) of their first indexable EQUALS filter, and the rest.
@@ -48,6 +57,8 @@ struct SubscriptionIndex: Sendable {
     var isEmpty: Bool { publicByType.isEmpty && byDatabase.isEmpty }
     /// Whether any shared-database subscription exists: when none does, a private change never looks for participants.
     private(set) var hasShared = false
+    /// The `aps` references the subscriptions' notifications use (see `NotificationInfos.sweep`).
+    private(set) var references: Set<String> = []
 
     static func key(_ scope: DatabaseScope, _ owner: String) -> String { "\(scope.rawValue)\u{0}\(owner)" }
 
@@ -60,6 +71,7 @@ struct SubscriptionIndex: Sendable {
             }
         }
         hasShared = entries.contains { $0.scope == .shared }
+        for e in entries where e.aps.isReference { references.insert(String(e.aps.field.dropFirst())) }
     }
 
     /// The subscriptions a change of a record (as it was and as it is) in `database` can concern.

@@ -53,6 +53,11 @@ enum SQLDialect: Sendable {
         self == .sqlite ? "instr(\(column), ?) > 0" : "strpos(\(column), ?) > 0"
     }
 
+    /// The length in bytes of a text expression (SQLite's `length` counts characters of text).
+    func byteLength(_ expression: String) -> String {
+        self == .sqlite ? "length(CAST(\(expression) AS BLOB))" : "octet_length(\(expression))"
+    }
+
     /// `column = ?` compared without regard to case.
     func caseInsensitive(_ column: String) -> String {
         self == .sqlite ? "\(column) = ?" : "lower(\(column)) = lower(?)"

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusModel
 
 /// The fixed tables of one container-environment file. Record types get tables of their own at run time
 /// (see `SchemaStorage`); these hold zones, the schema catalog, the change log and asset references.
@@ -182,6 +183,37 @@ extension EnvironmentMigrations {
             if s.dialect == .sqlite {
                 try s.script("INSERT INTO secrets(name, value) SELECT 'environment', value FROM meta WHERE key = 'secret'; DELETE FROM meta WHERE key = 'secret'")
             }
+        }
+        // Notifications under a hostile user (see NotificationPolicy): `aps` kept once per distinct text and referenced
+        // by the log (`notification_infos`), the log's size kept per batch and in total (its own budget, charged to no
+        // quota), and counts that cap subscriptions per user and per environment.
+        m.add("v13-notification-limits") { s in
+            try s.script(s.dialect.ddl("""
+                CREATE TABLE notification_infos(ref TEXT PRIMARY KEY, aps TEXT NOT NULL, released_at INTEGER) WITHOUT ROWID;
+                CREATE INDEX subscriptions_owner ON subscriptions(owner);
+                ALTER TABLE notification_batches ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+                """))
+            try s.execute("UPDATE notification_batches SET bytes = \(s.dialect.byteLength("entries")) + \(s.dialect.byteLength("users"))")
+            try s.execute("INSERT INTO meta(key, value) SELECT 'subscription_count', COUNT(*) FROM subscriptions")
+            try s.execute("INSERT INTO meta(key, value) SELECT 'notification_log_bytes', COALESCE(SUM(bytes), 0) FROM notification_batches")
+            // Subscriptions saved before: the texts their notifications will reference.
+            let decoder = JSONDecoder()
+            for spec in try s.all("SELECT spec FROM subscriptions WHERE spec IS NOT NULL", [], { $0.string(0) }) {
+                guard let sub = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { continue }
+                try NotificationInfos.keep(NotificationInfos.APS(sub.notificationInfo), s)
+            }
+        }
+        // Web courier tokens are credentials: kept as their hash, ending with the web auth token that made them.
+        m.add("v14-courier-token-hashes") { s in
+            try s.script(s.dialect.ddl("""
+                ALTER TABLE courier_tokens ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE courier_tokens ADD COLUMN web_token TEXT;
+                """))
+            let expires = Clock.nowMillis() + 14 * 24 * 3600 * 1000
+            for token in try s.all("SELECT token FROM courier_tokens", [], { $0.string(0) }) {
+                try s.execute("UPDATE courier_tokens SET token = ?, expires_at = ? WHERE token = ?", Secrets.tokenHash(token), expires, token)
+            }
+            try s.script(#"CREATE INDEX courier_tokens_user ON courier_tokens("user")"#)
         }
         return m
     }

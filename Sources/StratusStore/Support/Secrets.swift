@@ -22,7 +22,7 @@ public enum Secrets {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func tokenHash(_ token: String) -> String { hex(SHA256.hash(data: Data(token.utf8))) }
+    public static func tokenHash(_ token: String) -> String { hex(SHA256.hash(data: Data(token.utf8))) }
 
     static let passwordRounds = 210_000
 

@@ -1,0 +1,33 @@
+import Foundation
+import StratusModel
+
+/// The `subscriptions` table's writes, with the environment's count kept beside them (`meta.subscription_count`),
+/// so the caps of `NotificationPolicy` are checked without counting a million rows.
+enum SubscriptionRows {
+    /// Refuses a new subscription past the owner's or the environment's cap (LIMIT_EXCEEDED).
+    static func checkCaps(owner: String, policy: NotificationPolicy, _ s: any SQLSession) throws {
+        let mine = try s.int64("SELECT COUNT(*) FROM subscriptions WHERE owner = ?", [owner]) ?? 0
+        guard mine < policy.subscriptionsPerUser else {
+            throw StratusError(.limitExceeded, "a user holds at most \(policy.subscriptionsPerUser) subscriptions in a container environment: delete some first")
+        }
+        let all = try s.int64("SELECT value FROM meta WHERE key = 'subscription_count'") ?? 0
+        guard all < policy.subscriptionsPerEnvironment else {
+            throw StratusError(.limitExceeded, "this container environment holds its most subscriptions (\(policy.subscriptionsPerEnvironment)): try again later")
+        }
+    }
+
+    /// Inserts a subscription that does not exist yet, counting it.
+    static func insert(_ scope: DatabaseScope, owner: String, id: String, document: String, spec: String?, _ s: any SQLSession) throws {
+        try s.execute("INSERT INTO subscriptions(scope, owner, subscription_id, document, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                      scope.rawValue, owner, id, document, spec, Clock.nowMillis())
+        try s.execute("UPDATE meta SET value = value + 1 WHERE key = 'subscription_count'")
+    }
+
+    /// Deletes one subscription, uncounting it; whether it existed.
+    @discardableResult
+    static func delete(_ scope: DatabaseScope, owner: String, id: String, _ s: any SQLSession) throws -> Bool {
+        let n = try s.execute("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", scope.rawValue, owner, id)
+        if n > 0 { try s.execute("UPDATE meta SET value = value - ? WHERE key = 'subscription_count'", n) }
+        return n > 0
+    }
+}
