@@ -21,6 +21,8 @@ public final class StratusApplication: Sendable {
     /// Requests, errors, latency, records and storage over time, for the console's Telemetry page.
     public let telemetry: Telemetry
     let sampler: TelemetrySampler
+    /// The SSE streams and web courier polls open now.
+    public let listeners: NotificationListeners
 
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
@@ -47,7 +49,9 @@ public final class StratusApplication: Sendable {
                               throttle: throttle, requestLog: requestLog, telemetry: telemetry)
         let metrics = ServerMetrics(store: store)
         self.metrics = metrics
-        var router = StratusApplication.routes(store: store, config: config, throttle: throttle)
+        let listeners = NotificationListeners(limits: config.listeners)
+        self.listeners = listeners
+        var router = StratusApplication.routes(store: store, config: config, throttle: throttle, listeners: listeners)
         AdminEndpoints(store: store, token: config.adminToken).register(&router)
         router.add(.get, "/-/metrics") { req in try await StratusApplication.metricsResponse(req, metrics, token: config.metricsToken) }
         console.register(&router)
@@ -93,14 +97,14 @@ public final class StratusApplication: Sendable {
                                durationMicroseconds: Int(r.seconds * 1_000_000), uuid: r.response.annotations["uuid"], injected: r.response.annotations["fault"] != nil)
     }
 
-    static func routes(store: RecordStore, config: ServerConfig, throttle: SignInThrottle) -> Router {
+    static func routes(store: RecordStore, config: ServerConfig, throttle: SignInThrottle, listeners: NotificationListeners) -> Router {
         var router = Router()
         let files = StaticFiles(root: config.publicDirectory.path)
         router.add(.get, "/-/health") { _ in .json(Data("{\"status\":\"ok\"}".utf8)) }
         router.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
         router.add(.get, "/") { _ in .redirect(to: "/console/", status: .found) }
         CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
-                    listeners: NotificationListeners(limits: config.listeners)).register(&router)
+                    listeners: listeners).register(&router)
         return router
     }
 

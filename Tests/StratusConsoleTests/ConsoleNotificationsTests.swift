@@ -7,6 +7,31 @@ import StratusStore
 /// The console's Notifications page (the log, and a test send that the user's courier then delivers) and its
 /// Webhooks page (add with the secret shown once, disable, re-enable, remove; all audited, all CSRF-guarded).
 @Suite struct ConsoleNotificationsTests {
+    @Test func anAdminSignsAUserOutEverywhere() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = try ContainerID("iCloud.com.example.Notes")
+        try f.app.store.createContainer(container)
+        let user = try await offPool { try f.app.store.createUser(container: container, email: "erin@example.com", password: "a long password") }
+        let dev = try f.app.store.createWebAuthToken(container: container, environment: .development, userRecordName: user.userRecordName)
+        let prod = try f.app.store.createWebAuthToken(container: container, environment: .production, userRecordName: user.userRecordName)
+        try f.app.store.environment(container, .development).createCourierToken("tok", user: user.userRecordName, expiresAt: Clock.nowMillis() + 60_000)
+        let base = "/console/\(container.rawValue)/development"
+        let home = try await s.get(base)
+        #expect(home.html.contains("Sign out everywhere"))
+        let action = "\(base)/users/\(user.userRecordName)/signout"
+        #expect(try await s.post(action, csrf: false).status == 403, "CSRF-guarded")
+        #expect(try f.app.store.authenticateWebAuthToken(dev, container: container, environment: .development) != nil)
+        let done = try await s.post(action)
+        let shown = try await s.get(try #require(done.headers["location"]))
+        #expect(done.status == 303 && shown.html.contains("Signed erin@example.com out everywhere: 2 sessions ended."))
+        #expect(try f.app.store.authenticateWebAuthToken(dev, container: container, environment: .development) == nil)
+        #expect(try f.app.store.authenticateWebAuthToken(prod, container: container, environment: .production) == nil)
+        #expect(try f.app.store.environment(container, .development).courierToken("tok") == nil)
+        #expect(try await s.get("/console/audit").html.contains("sign user out everywhere"))
+        #expect(try await s.post("\(base)/users/_nobody/signout").status == 404)
+    }
+
     @Test func theLogShowsWhatWasSentAndATestReachesTheUsersCourier() async throws {
         let f = try await ConsoleFixture()
         let s = try await ConsoleSession.signIn(f)
