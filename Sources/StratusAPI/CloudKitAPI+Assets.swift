@@ -15,7 +15,7 @@ extension CloudKitAPI {
             throw e
         }
         let base = baseURL(ctx.request)
-        let now = Clock.nowMillis()
+        let env = try env(ctx)
         return json { w in
             w.beginObject()
             w.key("tokens")
@@ -24,8 +24,7 @@ extension CloudKitAPI {
                 w.beginObject()
                 w.field("recordName", t["recordName"]?.string ?? "")
                 w.field("fieldName", t["fieldName"]?.string ?? "")
-                let ticket = assetURLs.makeTicket(container: ctx.container, environment: ctx.environment, user: user, now: now)
-                w.field("url", "\(base)/-/assets/upload/\(ticket)")
+                w.field("url", "\(base)/-/assets/upload/\(ctx.container.rawValue)/\(ctx.environment.rawValue)/\(env.uploadTicket(user: user))")
                 w.endObject()
             }
             w.endArray()
@@ -36,21 +35,35 @@ extension CloudKitAPI {
     func baseURL(_ req: HTTPRequest) -> String { req.baseURL }
 
     /// Routes outside `/database/1`: the upload targets and download URLs that `assets/upload` and fetched
-    /// records hand out.
+    /// records hand out. An upload's ticket is checked before its body (up to 50 MB) is read.
     func registerAssetRoutes(_ router: inout Router) {
         let api = self
-        router.add(.post, "/-/assets/upload/{ticket}", bodyLimit: 50 * 1024 * 1024) { req in await api.receiveUpload(req) }
+        router.add(.post, "/-/assets/upload/{container}/{environment}/{ticket}", bodyLimit: 50 * 1024 * 1024, admit: { req in await api.admitUpload(req) }) { req in
+            await api.receiveUpload(req)
+        }
         router.add(.get, "/-/assets/{container}/{environment}/{hex}") { req in await api.serveAsset(req) }
+    }
+
+    /// The environment an upload URL names, if it exists.
+    private func uploadTarget(_ req: HTTPRequest) throws -> EnvironmentStore {
+        try store.environment(try ContainerID(req.parameters["container"] ?? ""), try Environment(parsing: req.parameters["environment"] ?? ""))
+    }
+
+    static let unusableTicket = StratusError(.authenticationFailed, "this upload URL is unknown, used or expired: ask assets/upload for a new one")
+
+    func admitUpload(_ req: HTTPRequest) async -> HTTPResponse? {
+        let api = self
+        let live = (try? await blocking.run { try api.uploadTarget(req).uploadTicketIsLive(req.parameters["ticket"] ?? "") }) ?? false
+        return live ? nil : envelope(Self.unusableTicket)
     }
 
     func receiveUpload(_ req: HTTPRequest) async -> HTTPResponse {
         do {
             let api = self
             return try await blocking.run {
-                guard let ticket = api.assetURLs.redeem(req.parameters["ticket"] ?? "", now: Clock.nowMillis()) else {
-                    throw StratusError(.authenticationFailed, "this upload URL is unknown, used or expired: ask assets/upload for a new one")
-                }
-                let asset = try api.store.environment(ticket.container, ticket.environment).uploadAsset(req.body, uploader: ticket.user)
+                let env = try api.uploadTarget(req)
+                guard let user = try env.redeemUploadTicket(req.parameters["ticket"] ?? "") else { throw Self.unusableTicket }
+                let asset = try env.uploadAsset(req.body, uploader: user)
                 return api.json { w in
                     w.beginObject()
                     w.key("singleFile")
@@ -71,16 +84,19 @@ extension CloudKitAPI {
 
     func serveAsset(_ req: HTTPRequest) async -> HTTPResponse {
         let notFound = envelope(StratusError(.notFound, "no such asset, or the link expired"))
-        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let env = Environment(rawValue: req.parameters["environment"] ?? ""),
+        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = Environment(rawValue: req.parameters["environment"] ?? ""),
               let hex = req.parameters["hex"], hex.count == 64, hex.allSatisfy(\.isHexDigit),
-              let expires = req.query("e").flatMap(Int64.init), let sig = req.query("s"),
-              expires > Clock.nowMillis(), sig == assetURLs.signature(container, env, hex, expires) else { return notFound }
+              let expires = req.query("e").flatMap(Int64.init), let sig = req.query("s") else { return notFound }
         var bytes: [UInt8] = []
         var i = hex.startIndex
         while i < hex.endIndex { let j = hex.index(i, offsetBy: 2); bytes.append(UInt8(hex[i..<j], radix: 16)!); i = j }
         let checksum = Data(bytes).base64EncodedString()
         let api = self
-        let content: Data?? = try? await blocking.run { try api.store.environment(container, env).assetContent(checksum: checksum) }
+        let content: Data?? = try? await blocking.run {
+            let env = try api.store.environment(container, environment)
+            guard env.downloadIsSigned(hex: hex, expires: expires, signature: sig) else { return nil }
+            return try env.assetContent(checksum: checksum)
+        }
         guard let found = content, let data = found else { return notFound }
         var h = HTTPHeaders()
         h["content-type"] = "application/octet-stream"

@@ -12,7 +12,6 @@ public struct CloudKitAPI: Sendable {
     /// The largest request body; over it, 413 before it is read.
     let bodyLimit: Int
     let serverToServer = ServerToServerAuth()
-    let assetURLs = AssetURLs()
     /// Shared with the console's sign-in, so one address's failures count once across both.
     let throttle: SignInThrottle
     let limits: APILimits
@@ -37,7 +36,9 @@ public struct CloudKitAPI: Sendable {
         // Before the generic CloudKit route, which would read "notifications" as a database.
         registerStreamRoutes(&router)
         for method in [HTTPMethod.get, .post] {
-            router.add(method, "/database/1/{container}/{environment}/{database}/*", bodyLimit: bodyLimit) { req in await api.handle(req) }
+            router.add(method, "/database/1/{container}/{environment}/{database}/*", bodyLimit: bodyLimit, admit: { req in await api.admitBody(req) }) { req in
+                await api.handle(req)
+            }
         }
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in await api.preflight(req) }
         registerAssetRoutes(&router)
@@ -157,10 +158,10 @@ public struct CloudKitAPI: Sendable {
     }
 
     func encoding(_ ctx: Context) -> WireEncoding {
-        let base = baseURL(ctx.request), urls = assetURLs, now = Clock.nowMillis()
-        let (container, environment) = (ctx.container, ctx.environment)
+        let base = baseURL(ctx.request), now = Clock.nowMillis()
+        let env = try? env(ctx)
         return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false,
-                            assetURL: { checksum in urls.downloadPath(container, environment, checksum: checksum, now: now).map { base + $0 } })
+                            assetURL: { checksum in env?.assetDownloadPath(checksum: checksum, now: now).map { base + $0 } })
     }
 
     /// CORS: a browser page may read an answer only when its origin is listed, exactly, on the live API token the

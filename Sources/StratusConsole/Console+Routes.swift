@@ -10,13 +10,13 @@ extension Console {
             router.add(.get, path) { req in await c.scoped(req) { s, scope in try handler(c, req, s, scope) } }
         }
         func post(_ path: String, limit: Int = form, _ handler: @escaping @Sendable (Console, HTTPRequest, Session, ConsoleScope) throws -> HTTPResponse) {
-            router.add(.post, path, bodyLimit: limit) { req in await c.scoped(req) { s, scope in try handler(c, req, s, scope) } }
+            router.add(.post, path, bodyLimit: limit, admit: c.admitSession) { req in await c.scoped(req) { s, scope in try handler(c, req, s, scope) } }
         }
         // Container-wide pages (the scope's environment is Development for their header).
         router.add(.get, "/console/{container}/deploy") { req in await c.containerPage(req) { s, scope in try c.deployPage(req, s, scope) } }
-        router.add(.post, "/console/{container}/deploy", bodyLimit: form) { req in await c.containerPage(req) { s, scope in try c.deploy(req, s, scope) } }
+        router.add(.post, "/console/{container}/deploy", bodyLimit: form, admit: c.admitSession) { req in await c.containerPage(req) { s, scope in try c.deploy(req, s, scope) } }
         router.add(.get, "/console/{container}/delete") { req in await c.containerPage(req) { s, scope in try c.deleteContainerPage(req, s, scope) } }
-        router.add(.post, "/console/{container}/delete", bodyLimit: form) { req in await c.containerPage(req) { s, scope in try c.deleteContainer(req, s, scope) } }
+        router.add(.post, "/console/{container}/delete", bodyLimit: form, admit: c.admitSession) { req in await c.containerPage(req) { s, scope in try c.deleteContainer(req, s, scope) } }
 
         get("/console/{container}/{environment}") { c, req, s, scope in try c.homePage(req, s, scope) }
         post("/console/{container}/{environment}/users/{user}/signout") { c, req, s, scope in try c.signUserOut(req, s, scope) }

@@ -63,7 +63,7 @@ public final class Console: Sendable {
         router.add(.get, "/console/setup") { req in await c.setupPage(req) }
         router.add(.post, "/console/setup", bodyLimit: 16 * 1024) { req in await c.setup(req) }
         router.add(.get, "/console/") { req in await c.authenticated(req) { s in try c.containersPage(req, s) } }
-        router.add(.post, "/console/containers", bodyLimit: 16 * 1024) { req in await c.authenticated(req, form: true) { s in try c.createContainer(req, s) } }
+        router.add(.post, "/console/containers", bodyLimit: 16 * 1024, admit: c.admitSession) { req in await c.authenticated(req, form: true) { s in try c.createContainer(req, s) } }
         router.add(.get, "/console/audit") { req in await c.authenticated(req) { s in try c.auditPage(req, s) } }
         registerContainerPages(&router)
         // The rest of the console's URL space: signed-in visitors get a page saying it is not there (yet).
@@ -97,6 +97,16 @@ public final class Console: Sendable {
     /// public URL), so the session never travels in clear text.
     func sessionCookie(_ value: String, maxAge: Int, _ req: HTTPRequest) -> String {
         "\(Console.cookieName)=\(value); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(maxAge)" + (secureCookies || req.scheme == "https" ? "; Secure" : "")
+    }
+
+    /// Before a console form's body is read (imports take up to 64 MB): the visitor has a live session. Without
+    /// one the answer is the sign-in redirect, and the body is never read. (The CSRF token travels in the body and
+    /// is checked with it.)
+    @Sendable func admitSession(_ req: HTTPRequest) async -> HTTPResponse? {
+        let token = cookie(req, Console.cookieName)
+        let store = self.store
+        let live = (try? await blocking.run { try token.flatMap { try store.adminSession($0) } != nil }) ?? false
+        return live ? nil : .redirect(to: "/console/login")
     }
 
     /// Runs a page with the visitor's session, or sends them to sign in. A form post must carry the session's

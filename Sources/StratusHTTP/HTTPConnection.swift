@@ -15,13 +15,16 @@ struct HTTPConnection {
     let watchdog: ConnectionWatchdog
     let isDraining: @Sendable () -> Bool
     let observe: (@Sendable (RequestRecord) -> Void)?
+    /// Body bytes every connection together may hold.
+    let budget: BodyBudget
 
     private var buffer: [UInt8] = []
 
     init(socket: AsyncSocket, remoteAddress: String, config: HTTPServerConfig, router: Router,
-         errorResponder: @escaping HTTPServer.ErrorResponder, logger: Logger,
+         errorResponder: @escaping HTTPServer.ErrorResponder, logger: Logger, budget: BodyBudget,
          watchdog: ConnectionWatchdog, isDraining: @escaping @Sendable () -> Bool, observe: (@Sendable (RequestRecord) -> Void)? = nil) {
         self.observe = observe
+        self.budget = budget
         self.socket = socket
         self.remoteAddress = remoteAddress
         self.config = config
@@ -109,14 +112,30 @@ struct HTTPConnection {
             await send(errorResponder(error, request.rawPath), head: false, keepAlive: false)
             return false
         }
+        if case .length(let n) = framing, n > limit {
+            await send(errorResponder(HTTPError(.contentTooLarge, "request body of \(n) bytes is over this endpoint's limit of \(limit)"), request.rawPath),
+                       head: false, keepAlive: false)
+            return false
+        }
+        // Who sends a body is checked before a byte of it is read: a refusal closes the connection, body unread.
+        if framing != .none, framing != .length(0), case .found(let route, let params) = match, let admit = route.admit {
+            request.parameters = params
+            if let refusal = await admit(request) {
+                await send(refusal, head: false, keepAlive: false)
+                return false
+            }
+        }
+        // Bytes held until this request is answered; none past the server's budget for all connections together.
+        var held = 0
+        defer { budget.release(held) }
         switch framing {
         case .none: break
         case .length(let n):
-            if n > limit {
-                await send(errorResponder(HTTPError(.contentTooLarge, "request body of \(n) bytes is over this endpoint's limit of \(limit)"), request.rawPath),
-                           head: false, keepAlive: false)
+            guard budget.reserve(n) else {
+                await send(errorResponder(Self.busy, request.rawPath), head: false, keepAlive: false)
                 return false
             }
+            held = n
             if request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty {
                 try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             }
@@ -127,7 +146,7 @@ struct HTTPConnection {
             if request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty {
                 try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             }
-            do { request.body = try await readChunked(limit: limit) } catch let e as HTTPError {
+            do { request.body = try await readChunked(limit: limit, held: &held) } catch let e as HTTPError {
                 await send(errorResponder(e, request.rawPath), head: false, keepAlive: false)
                 return false
             }
@@ -188,8 +207,12 @@ struct HTTPConnection {
         return wrote && keepAlive
     }
 
-    /// Decodes a chunked body, refusing it as soon as it passes `limit`.
-    private mutating func readChunked(limit: Int) async throws -> Data {
+    /// The answer when the bodies every connection holds would pass the server's budget.
+    static let busy = HTTPError(.serviceUnavailable, "the server is receiving too many request bodies at once: retry shortly", retryAfter: 2)
+
+    /// Decodes a chunked body, refusing it as soon as it passes `limit` or the server's body budget (each chunk is
+    /// reserved before it is read; `held` is what this body holds).
+    private mutating func readChunked(limit: Int, held: inout Int) async throws -> Data {
         var body = Data()
         while true {
             var lineEnd: Int?
@@ -215,6 +238,8 @@ struct HTTPConnection {
                 }
             }
             guard body.count + size <= limit else { throw HTTPError(.contentTooLarge, "request body is over this endpoint's limit of \(limit) bytes") }
+            guard budget.reserve(size) else { throw Self.busy }
+            held += size
             while buffer.count < size + 2 { try await fill() }
             guard buffer[size] == 13, buffer[size + 1] == 10 else { throw HTTPError(.badRequest, "chunk not followed by CRLF") }
             body.append(contentsOf: buffer[0..<size])

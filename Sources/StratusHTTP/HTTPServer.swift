@@ -28,6 +28,11 @@ public final class HTTPServer: Sendable {
 
     /// Told of every answered request (metrics, request logs).
     let observe: (@Sendable (RequestRecord) -> Void)?
+    /// Request body bytes held by every connection together (`HTTPServerConfig.maxBufferedBodyBytes`).
+    let budget: BodyBudget
+
+    /// Body bytes held in memory now, across connections.
+    public var bufferedBodyBytes: Int { budget.inUse }
 
     public init(config: HTTPServerConfig, router: Router, logger: Logger = Logger(label: "stratus.http"),
                 errorResponder: @escaping ErrorResponder = HTTPServer.plainErrorResponse, observe: (@Sendable (RequestRecord) -> Void)? = nil) {
@@ -36,6 +41,7 @@ public final class HTTPServer: Sendable {
         self.router = router
         self.logger = logger
         self.errorResponder = errorResponder
+        budget = BodyBudget(limit: config.maxBufferedBodyBytes)
     }
 
     /// Whether `stop()` has begun: connections finish their request in flight and close.
@@ -48,7 +54,11 @@ public final class HTTPServer: Sendable {
     public var port: UInt16 { state.withLock { $0.port } }
 
     public static func plainErrorResponse(_ error: any Error, _ path: String) -> HTTPResponse {
-        if let e = error as? HTTPError { return .text(e.message + "\n", status: e.status) }
+        if let e = error as? HTTPError {
+            var r = HTTPResponse.text(e.message + "\n", status: e.status)
+            if let after = e.retryAfter { r.headers["retry-after"] = String(after) }
+            return r
+        }
         return .text("internal server error\n", status: .internalServerError)
     }
 
@@ -91,7 +101,7 @@ public final class HTTPServer: Sendable {
                 group.addTask { [self] in
                     let dog = Task { await watchdog.run() }
                     var connection = HTTPConnection(socket: client, remoteAddress: remote, config: config, router: router,
-                                                    errorResponder: errorResponder, logger: logger, watchdog: watchdog,
+                                                    errorResponder: errorResponder, logger: logger, budget: budget, watchdog: watchdog,
                                                     isDraining: { [self] in state.withLock { $0.draining } }, observe: observe)
                     await connection.run()
                     dog.cancel()

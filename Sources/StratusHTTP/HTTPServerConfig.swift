@@ -20,6 +20,9 @@ public struct HTTPServerConfig: Sendable {
     public var publicURL: String? = nil
     /// Peers whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed (`serve --trust-proxy`).
     public var trustedProxies: [CIDR] = []
+    /// Request body bytes held in memory at once across all connections (`serve --max-buffered-body-mb`); a body
+    /// that does not fit is answered 503 with Retry-After before it is read.
+    public var maxBufferedBodyBytes: Int = 256 << 20
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, maxHeaderBytes: Int = 16 * 1024,
                 requestTimeout: Duration = .seconds(15), idleTimeout: Duration = .seconds(30),

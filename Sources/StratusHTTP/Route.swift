@@ -1,6 +1,9 @@
 /// A handler for requests matching a method and a path pattern.
 public struct Route: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+    /// Looks at a request's head (its captures set) before its body is read: a refusal is sent at once and the body
+    /// is never read, so a stranger cannot make the server hold a large body only to be turned away after.
+    public typealias Admission = @Sendable (HTTPRequest) async -> HTTPResponse?
 
     public var method: HTTPMethod
     /// Segments: literals, `{name}` captures, or a final `*` capturing the rest.
@@ -8,11 +11,14 @@ public struct Route: Sendable {
     /// The largest body this route reads; a larger one is refused with 413 before it is read.
     public var bodyLimit: Int
     public var handler: Handler
+    /// Checked before a body is read (see `Admission`); nil admits every request.
+    public var admit: Admission?
 
-    public init(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 1 << 20, handler: @escaping Handler) {
+    public init(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 1 << 20, admit: Admission? = nil, handler: @escaping Handler) {
         self.method = method
         self.pattern = path.split(separator: "/").map(String.init)
         self.bodyLimit = bodyLimit
+        self.admit = admit
         self.handler = handler
     }
 

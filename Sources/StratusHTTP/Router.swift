@@ -5,8 +5,8 @@ public struct Router: Sendable {
 
     public mutating func add(_ route: Route) { routes.append(route) }
 
-    public mutating func add(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 1 << 20, _ handler: @escaping Route.Handler) {
-        routes.append(Route(method, path, bodyLimit: bodyLimit, handler: handler))
+    public mutating func add(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 1 << 20, admit: Route.Admission? = nil, _ handler: @escaping Route.Handler) {
+        routes.append(Route(method, path, bodyLimit: bodyLimit, admit: admit, handler: handler))
     }
 
     public enum Match: Sendable {

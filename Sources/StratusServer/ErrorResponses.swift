@@ -17,7 +17,7 @@ enum ErrorResponses {
         }
         switch error {
         case let e as HTTPError:
-            return .text(e.message + "\n", status: e.status)
+            return HTTPServer.plainErrorResponse(e, path)
         case let e as StratusError where e.code != .internalError:
             return .text(e.reason + "\n", status: .code(e.code.httpStatus))
         default:

@@ -128,5 +128,7 @@ public final class StratusApplication: Sendable {
     public func sampleTelemetry() { TelemetrySampler.sample(store, telemetry) }
 
     public var port: UInt16 { server.port }
+    /// Request body bytes the server holds in memory now, across connections.
+    public var bufferedBodyBytes: Int { server.bufferedBodyBytes }
     public var url: String { "http://\(config.host):\(port)/" }
 }

@@ -22,9 +22,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Create a demo container with records (once).") var demo = false
     @Option(help: "The largest CloudKit API request body, in bytes (larger ones get 413 before they are read).")
     var apiBodyLimit: Int = 16 * 1024 * 1024
+    @Option(help: "Request body bytes held in memory at once across all connections, in MB; a body that does not fit gets 503 and Retry-After before it is read.")
+    var maxBufferedBodyMb: Int = HTTPServerConfig().maxBufferedBodyBytes >> 20
 
     func validate() throws {
         guard apiBodyLimit >= 64 * 1024 else { throw ValidationError("--api-body-limit must be at least 65536 bytes") }
+        guard maxBufferedBodyMb >= 64, maxBufferedBodyMb <= 1 << 20 else { throw ValidationError("--max-buffered-body-mb is between 64 and 1048576 (the console takes 64 MB imports)") }
         guard notificationRetentionDays > 0, notificationRetentionDays <= 3650 else { throw ValidationError("--notification-retention-days is between 0 and 3650") }
         guard maxSubscriptionsPerUser >= 1, maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions-per-user and --max-subscriptions are at least 1") }
         guard maxListenersPerUser >= 1, maxListeners >= 1 else { throw ValidationError("--max-listeners-per-user and --max-listeners are at least 1") }
@@ -86,6 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.databasePoolSize = databasePoolSize
         config.http.publicURL = publicURL.flatMap(ServerConfig.publicOrigin)
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
+        config.http.maxBufferedBodyBytes = maxBufferedBodyMb << 20
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
         config.notifications = NotificationPolicy(retention: Int64(notificationRetentionDays * 86_400_000), subscriptionsPerUser: maxSubscriptionsPerUser,
                                                   subscriptionsPerEnvironment: maxSubscriptions, logBudgetBytes: Int64(notificationLogMb) << 20)

@@ -114,6 +114,26 @@ extension PostgresEndToEnd {
             let looked = try await Self.call(node2, "records/lookup", #"{"records":[{"recordName":"r0"},{"recordName":"r249"}]}"#, token: token, user: user)
             #expect(Self.names(looked) == ["r0", "r249"] && looked.records.allSatisfy { $0["serverErrorCode"] == nil })
 
+            // An upload URL handed out by node 1 takes the bytes on node 2; the download URL node 2 hands out for the
+            // record serves them on node 1 (tickets and signatures use the environment's secret, not a node's memory).
+            let asked = try await Self.call(node1, "assets/upload", #"{"tokens":[{"recordType":"Attachment","fieldName":"file"}]}"#, token: token, user: user)
+            let uploadURL = try #require(((asked.json["tokens"] as? [[String: Any]])?.first?["url"] as? String))
+            let node2Upload = uploadURL.replacingOccurrences(of: String(node1.url.dropLast()), with: String(node2.url.dropLast()))
+            var upload = URLRequest(url: URL(string: node2Upload)!)
+            upload.httpMethod = "POST"
+            upload.httpBody = Data("bytes from node 2".utf8)
+            let (receiptBody, receiptResponse) = try await Self.session.data(for: upload)
+            #expect((receiptResponse as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: receiptBody, as: UTF8.self))")
+            let single = try #require(((try? JSONSerialization.jsonObject(with: receiptBody)) as? [String: Any])?["singleFile"] as? [String: Any])
+            let receipt = String(decoding: try JSONSerialization.data(withJSONObject: single), as: UTF8.self)
+            let saved = try await Self.call(node2, "records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"with-file","recordType":"Attachment","fields":{"file":{"value":\#(receipt)}}}}]}"#,
+                                           token: token, user: user)
+            let downloadURL = try #require(((saved.records.first?["fields"] as? [String: Any])?["file"] as? [String: Any]).flatMap { ($0["value"] as? [String: Any])?["downloadURL"] as? String },
+                                           "\(String(decoding: saved.body, as: UTF8.self).prefix(300))")
+            let onNode1 = downloadURL.replacingOccurrences(of: String(node2.url.dropLast()), with: String(node1.url.dropLast()))
+            let (content, _) = try await Self.session.data(from: URL(string: onNode1)!)
+            #expect(String(decoding: content, as: UTF8.self) == "bytes from node 2")
+
             // A query paged with node 1's marker on node 2 (and back): every record once.
             var seen: [String] = []
             var marker: String? = nil

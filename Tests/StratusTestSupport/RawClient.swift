@@ -73,7 +73,7 @@ public final class RawClient: @unchecked Sendable {
         }
     }
 
-    public struct Response {
+    public struct Response: Sendable {
         public var status: Int
         public var headers: [String: String]
         public var body: Data

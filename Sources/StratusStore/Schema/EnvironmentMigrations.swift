@@ -215,6 +215,9 @@ extension EnvironmentMigrations {
             }
             try s.script(#"CREATE INDEX courier_tokens_user ON courier_tokens("user")"#)
         }
+        // Upload tickets are signed with the environment's secret, so any server takes them; each is used once,
+        // which this table remembers until it would have expired anyway.
+        m.add("v15-used-upload-tickets", ddl: "CREATE TABLE used_upload_tickets(nonce TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID")
         return m
     }
 

@@ -26,6 +26,9 @@ struct TokenSigner: Sendable {
         HMAC<SHA256>.authenticationCode(for: Data(purpose.utf8), using: key).withUnsafeBytes { b in b.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
     }
 
+    /// A short tag of `bytes` under the secret (16 bytes), for signatures that travel beside their data.
+    func tag(_ bytes: [UInt8]) -> [UInt8] { Array(code(bytes).prefix(16)) }
+
     func sign(kind: UInt8, _ payload: [UInt8]) -> String {
         let body = [kind] + payload
         let mac = code(body)

@@ -1,0 +1,44 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// What a CloudKit API request must show before its body is read: a live API token of the container environment
+/// it names, or a known server-to-server key of it; and for a body over `signedInBodyThreshold` (a large write or
+/// query), a signed-in user too. Anyone else is refused with the body unread, so a stranger cannot make the
+/// server buffer 16 MB only to be told no.
+extension CloudKitAPI {
+    /// Bodies up to this size need only the API token; larger ones a web auth token or a server-to-server key.
+    static let signedInBodyThreshold = 1 << 20
+
+    func admitBody(_ req: HTTPRequest) async -> HTTPResponse? {
+        let large = Int(req.headers["content-length"] ?? "").map { $0 > Self.signedInBodyThreshold } ?? true
+        let api = self
+        do {
+            let container = try ContainerID(req.parameters["container"] ?? "")
+            let environment = try Environment(parsing: req.parameters["environment"] ?? "")
+            try await blocking.run {
+                if let keyID = req.headers["x-apple-cloudkit-request-keyid"] {
+                    guard let key = try api.store.serverKey(id: keyID), key.container == container, key.environment == environment else {
+                        throw StratusError.authenticationFailed("unknown or revoked server-to-server key")
+                    }
+                    return
+                }
+                guard let secret = req.query("ckAPIToken"), let token = try api.store.authenticateAPIToken(secret),
+                      token.container == container, token.environment == environment else {
+                    throw StratusError.authenticationFailed("ckAPIToken is missing, unknown or revoked, or belongs to another container environment")
+                }
+                guard large else { return }
+                let web = (req.query("ckWebAuthToken") ?? req.query("ckSession"))?.replacingOccurrences(of: " ", with: "+")
+                guard let web, try api.store.authenticateWebAuthToken(web, container: container, environment: environment) != nil else {
+                    var e = StratusError.authenticationRequired("a request body over \(Self.signedInBodyThreshold >> 20) MB needs a signed-in user")
+                    e.redirectURL = api.signInURL(req, container: container, environment: environment)
+                    throw e
+                }
+            }
+            return nil
+        } catch {
+            return await finish(envelope(StratusError.wrapping(error)), req)
+        }
+    }
+}
