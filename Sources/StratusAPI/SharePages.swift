@@ -45,7 +45,7 @@ struct SharePages: Sendable {
             return r
         }
         do {
-            let (share, owner, type): (Share, String, String) = try await blocking.run {
+            let (share, owner, type): (Share, String, String) = try await throttle.passwords.run(blocking) {
                 guard let user = try store.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
                     throw StratusError(.authenticationFailed, "That email and password do not match an account.")
                 }

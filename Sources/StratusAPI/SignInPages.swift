@@ -62,23 +62,31 @@ final class SignInPages: Sendable {
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let account = "user:\(container.rawValue):\(email.lowercased())"
         let address = req.clientAddress
-        if form["testUser"] != "1", case .wait(let seconds) = throttle.check(account: account, address: address) {
-            var r = HTML.page(self.form(page, message: "Too many failed attempts. Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."),
+        let testUser = form["testUser"] == "1"
+        // Checked before any password is hashed: failures per account and address, and sign-ups per address and server.
+        let verdict = mode == .signup ? throttle.checkSignUp(address: address) : testUser ? .proceed : throttle.check(account: account, address: address)
+        if case .wait(let seconds) = verdict {
+            let what = mode == .signup ? "Too many accounts were created from here or on this server just now." : "Too many failed attempts."
+            var r = HTML.page(self.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."),
                               status: .tooManyRequests)
             r.headers["retry-after"] = String(seconds)
             return r
         }
         do {
-            let user: ContainerUser = try await blocking.run {
-                if form["testUser"] == "1" {
+            if mode == .signup {
+                // The same answer whether or not the address already has an account: sign-up tells no one who is here.
+                _ = try await throttle.passwords.run(blocking) {
+                    try store.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
+                                     lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
+                }
+                return HTML.page(signedUp(page, email: email))
+            }
+            let user: ContainerUser = try await throttle.passwords.run(blocking) {
+                if testUser {
                     guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }
                     let email = RecordStore.testUserEmail(container)
                     if let u = try store.user(container: container, email: email) { return u }
                     return try store.createUser(container: container, email: email, password: Secrets.randomPassword(), firstName: "Test", lastName: "User")
-                }
-                if mode == .signup {
-                    return try store.createUser(container: container, email: email, password: form["password"] ?? "",
-                                                firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
                 }
                 guard var u = try store.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
                     throw StratusError(.authenticationFailed, "That email and password do not match an account.")
@@ -90,11 +98,15 @@ final class SignInPages: Sendable {
                 }
                 return u
             }
-            if form["testUser"] != "1" { throttle.succeeded(account: account) }
+            if !testUser { throttle.succeeded(account: account) }
             if mode == .account { return HTML.page(accountSaved(page, user)) }
             let lifetime = form["remember"] == "on" ? RecordStore.longSession : RecordStore.shortSession
             let token = try await blocking.run { try store.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
             return deliver(token, callback: callback, openerOrigin: openerOrigin)
+        } catch is PasswordWork.Busy {
+            var r = HTML.page(self.form(page, message: "The server is busy signing people in. Try again in a few seconds."), status: .serviceUnavailable)
+            r.headers["retry-after"] = "5"
+            return r
         } catch {
             var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
             if e.code == .internalError {
@@ -151,7 +163,7 @@ final class SignInPages: Sendable {
         return parts.isEmpty ? "" : "?" + parts.joined(separator: "&")
     }
 
-    private func form(_ page: PageContext, message: String?) -> String {
+    private func form(_ page: PageContext, message: String?, notice: String? = nil, email: String = "") -> String {
         let (container, env, mode) = (page.container, page.environment, page.mode)
         let heading = switch mode {
         case .signin: "Sign in"
@@ -161,13 +173,14 @@ final class SignInPages: Sendable {
         var body = "<h1>\(heading) to \(HTML.escape(container.rawValue))</h1>"
         body += "<p class=\"env\">\(env == .production ? "Production" : "Development")</p>"
         if let message { body += "<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>" }
+        if let notice { body += "<p id=\"signed-up\" role=\"status\">\(HTML.escape(notice))</p>" }
         if mode == .account { body += "<p>Sign in to change how others can find you in this app.</p>" }
         body += "<form method=\"post\" action=\"\(HTML.escape(page.path(mode)))\">"
         if mode == .signup {
             body += "<label>First name <input name=\"firstName\" autocomplete=\"given-name\"></label><label>Last name <input name=\"lastName\" autocomplete=\"family-name\"></label>"
         }
         body += """
-            <label>Email <input name="email" type="email" required autocomplete="email"></label>
+            <label>Email <input name="email" type="email" required autocomplete="email" value="\(HTML.escape(email))"></label>
             <label>Password <input name="password" type="password" required minlength="\(mode == .signup ? 8 : 1)" autocomplete="\(mode == .signup ? "new-password" : "current-password")"></label>
             """
         if mode != .signin {
@@ -187,6 +200,13 @@ final class SignInPages: Sendable {
             body += "<form method=\"post\" action=\"\(HTML.escape(page.path(mode)))\"><input type=\"hidden\" name=\"testUser\" value=\"1\"><button type=\"submit\">Continue as a test user</button></form>"
         }
         return Self.layout(heading, body)
+    }
+
+    /// After a sign-up, whether or not the address already had an account: the sign-in form, its email filled in.
+    private func signedUp(_ page: PageContext, email: String) -> String {
+        let signin = PageContext(container: page.container, environment: page.environment, callback: page.callback, openerOrigin: page.openerOrigin, mode: .signin)
+        return form(signin, message: nil, notice: "Now sign in with the email and password you chose. If this address already had an account here, sign in with that account's password.",
+                    email: email)
     }
 
     private func accountSaved(_ page: PageContext, _ user: ContainerUser) -> String {

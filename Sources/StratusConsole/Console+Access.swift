@@ -24,10 +24,18 @@ extension Console {
         }
         let store = self.store
         let password = f["password"] ?? ""
-        let result: (token: String, csrf: String)? = try? await blocking.run {
-            guard let admin = try store.authenticateAdmin(email: email, password: password) else { return nil }
-            return try store.createAdminSession(admin)
-        }
+        let result: (token: String, csrf: String)?
+        do {
+            result = try await throttle.passwords.run(blocking) {
+                guard let admin = try store.authenticateAdmin(email: email, password: password) else { return nil }
+                return try store.createAdminSession(admin)
+            }
+        } catch is PasswordWork.Busy {
+            var r = render("login", ["title": "Sign in", "email": email, "error": "The server is busy signing people in. Try again in a few seconds."],
+                           session: nil, status: .serviceUnavailable)
+            r.headers["retry-after"] = "5"
+            return r
+        } catch { result = nil }
         guard let result else {
             throttle.failed(account: account, address: address)
             return render("login", ["title": "Sign in", "email": email, "error": "That email and password do not match an administrator."], session: nil, status: .unauthorized)

@@ -17,9 +17,16 @@ public final class SignInThrottle: Sendable {
         /// Failures one address may have per window, across all accounts.
         public var addressCeiling: Int
         public var addressWindow: Duration
+        /// Accounts one client address may create per hour (a burst of as many), and the server per second (bursts
+        /// of four times that): each costs a password hash, and a flood of them is a flood of work.
+        public var signUpsPerAddressPerHour: Double
+        public var signUpsPerSecond: Double
 
         public init(freeFailures: Int = 3, baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30),
-                    addressCeiling: Int = 100, addressWindow: Duration = .seconds(15 * 60)) {
+                    addressCeiling: Int = 100, addressWindow: Duration = .seconds(15 * 60),
+                    signUpsPerAddressPerHour: Double = 20, signUpsPerSecond: Double = 2) {
+            self.signUpsPerAddressPerHour = signUpsPerAddressPerHour
+            self.signUpsPerSecond = signUpsPerSecond
             self.freeFailures = freeFailures
             self.baseDelay = baseDelay
             self.maxDelay = maxDelay
@@ -43,8 +50,23 @@ public final class SignInThrottle: Sendable {
 
     public let policy: Policy
     private let state = Mutex(State())
+    private let signUpsByAddress: RateLimiter
+    private let signUps: RateLimiter
+    /// Password hashing one at a time (see `PasswordWork`): every form this throttle guards hashes through it.
+    public let passwords = PasswordWork()
 
-    public init(policy: Policy = Policy()) { self.policy = policy }
+    public init(policy: Policy = Policy()) {
+        self.policy = policy
+        signUpsByAddress = RateLimiter(perSecond: policy.signUpsPerAddressPerHour / 3600, burst: max(1, policy.signUpsPerAddressPerHour))
+        signUps = RateLimiter(perSecond: policy.signUpsPerSecond, burst: max(1, policy.signUpsPerSecond * 4))
+    }
+
+    /// Asks before creating an account, before any password is hashed: the address's and the server's rate.
+    public func checkSignUp(address: String) -> Verdict {
+        if let wait = signUpsByAddress.take(address) { return .wait(seconds: wait) }
+        if let wait = signUps.take("") { return .wait(seconds: wait) }
+        return .proceed
+    }
 
     /// Asks before checking a password. `account` is whatever names it (lowercased email), `address` the client's.
     public func check(account: String, address: String) -> Verdict {

@@ -138,6 +138,19 @@ extension RecordStore {
         return user
     }
 
+    /// Creates an account unless the address already has one, costing a password hash either way, so that neither
+    /// the answer nor its time tells whether the address was known. Whether an account was created.
+    @discardableResult
+    public func signUp(container: ContainerID, email: String, password: String, firstName: String = "", lastName: String = "",
+                       discoverable: Bool = false) throws(StratusError) -> Bool {
+        do {
+            _ = try createUser(container: container, email: email, password: password, firstName: firstName, lastName: lastName, discoverable: discoverable)
+            return true
+        } catch where error.code == .exists {
+            return false
+        }
+    }
+
     private static func user(_ r: any SQLRow) -> ContainerUser {
         ContainerUser(userRecordName: r.string(0) ?? "", email: r.string(1) ?? "", firstName: r.string(2) ?? "", lastName: r.string(3) ?? "",
                       discoverable: r.bool(4) ?? false, discoverabilityChangedAt: r.int64(5))

@@ -34,14 +34,14 @@ import StratusStore
         #expect(headers["content-security-policy"]?.contains("script-src 'self'") == true && headers["x-frame-options"] == "DENY")
         #expect(!html.contains("<script>"))
 
+        // Sign-up ends on the sign-in form (the same page whether or not the address had an account), which keeps the callback.
         let signup = try await page(f, "development/signup?callback=\(callback)", form: ["email": "carol@example.com", "password": "a long password", "firstName": "Carol"])
-        let landed = try #require(signup.2)
+        #expect(signup.0 == 200 && signup.1.contains("id=\"signed-up\"") && signup.1.contains("value=\"carol@example.com\"") && signup.1.contains("signin?callback="))
+        let signin = try await page(f, "development/signin?callback=\(callback)", form: ["email": "carol@example.com", "password": "a long password"])
+        let landed = try #require(signin.2)
         let token = try #require(URLComponents(url: landed, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
         let me = try await f.call("users/caller", user: token)
         #expect(me.status == 200 && me.json["nameComponents"]?["givenName"]?.string == "Carol")
-
-        let signin = try await page(f, "development/signin?callback=\(callback)", form: ["email": "carol@example.com", "password": "a long password"])
-        #expect(signin.2?.query?.contains("ckWebAuthToken=") == true)
         let wrong = try await page(f, "development/signin", form: ["email": "carol@example.com", "password": "wrong"])
         #expect(wrong.0 == 401 && wrong.1.contains("do not match"))
     }
@@ -99,6 +99,25 @@ import StratusStore
         for i in 0..<2 { _ = try await page(f, "development/signin", form: ["email": "x\(i)@example.com", "password": "guess"]) }
         let sprayed = try await page(f, "development/signin", form: ["email": "y@example.com", "password": "guess"])
         #expect(sprayed.0 == 429)
+    }
+
+    @Test func signUpTellsNoOneWhoHasAnAccountAndIsThrottled() async throws {
+        let f = try await APIFixture { $0.signInThrottle.signUpsPerAddressPerHour = 4 }
+        let first = try await page(f, "development/signup", form: ["email": "carol@example.com", "password": "a long password"])
+        // The same address again, with another password: the same page, and Carol's account is as it was.
+        let again = try await page(f, "development/signup", form: ["email": "Carol@Example.com", "password": "another password"])
+        let unknown = try await page(f, "development/signup", form: ["email": "nobody-yet@example.com", "password": "another password"])
+        #expect(first.0 == 200 && again.0 == 200 && unknown.0 == 200)
+        #expect(again.1.replacingOccurrences(of: "Carol@Example.com", with: "X") == unknown.1.replacingOccurrences(of: "nobody-yet@example.com", with: "X"),
+                "an existing address and a new one get the same page")
+        #expect(!again.1.lowercased().contains("already exists"))
+        #expect(try await page(f, "development/signin", form: ["email": "carol@example.com", "password": "another password"]).0 == 401)
+        #expect(try f.app.store.authenticateUser(container: f.container, email: "carol@example.com", password: "a long password") != nil)
+        // Past four sign-ups from one address within the hour, the next waits, before any password is hashed.
+        _ = try await page(f, "development/signup", form: ["email": "dave@example.com", "password": "a long password"])
+        let held = try await page(f, "development/signup", form: ["email": "erin@example.com", "password": "a long password"])
+        #expect(held.0 == 429 && held.3["retry-after"] != nil)
+        #expect(try f.app.store.user(container: f.container, email: "erin@example.com") == nil)
     }
 
     @Test func discoverabilityIsOptInAndChangeable() async throws {

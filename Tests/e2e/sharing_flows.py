@@ -54,11 +54,15 @@ def start():
 
 
 def sign_up(email, first_name):
-    """Creates an account on the sign-up page and returns the web auth token its redirect carries."""
-    url = "%s/auth/1/%s/development/signup?callback=%s" % (base, CONTAINER, urllib.parse.quote(CALLBACK, safe=""))
-    response = requests.post(url, data={"email": email, "password": "a long enough password", "firstName": first_name},
-                             allow_redirects=False, timeout=30)
-    check(response.status_code in (302, 303), "sign-up of %s answered %d: %s" % (email, response.status_code, response.text[:300]))
+    """Creates an account on the sign-up page, signs in on the form it ends on, and returns the web auth token the
+    sign-in's redirect carries."""
+    query = "?callback=%s" % urllib.parse.quote(CALLBACK, safe="")
+    form = {"email": email, "password": "a long enough password", "firstName": first_name}
+    response = requests.post("%s/auth/1/%s/development/signup%s" % (base, CONTAINER, query), data=form, allow_redirects=False, timeout=30)
+    check(response.status_code == 200 and 'id="signed-up"' in response.text,
+          "sign-up of %s answered %d: %s" % (email, response.status_code, response.text[:300]))
+    response = requests.post("%s/auth/1/%s/development/signin%s" % (base, CONTAINER, query), data=form, allow_redirects=False, timeout=30)
+    check(response.status_code in (302, 303), "sign-in of %s answered %d: %s" % (email, response.status_code, response.text[:300]))
     location = response.headers["Location"]
     check(location.startswith(CALLBACK), "the token goes to the app's callback: " + location)
     return urllib.parse.parse_qs(urllib.parse.urlparse(location).query)["ckWebAuthToken"][0]
