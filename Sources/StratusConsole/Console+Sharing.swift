@@ -9,7 +9,10 @@ import StratusStore
 extension Console {
     func sharingPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let users = Dictionary(((try? store.users(container: scope.container)) ?? []).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
-        func who(_ user: String) -> String { users[user].map { "\($0) (\(user))" } ?? user }
+        func who(_ user: String) -> String {
+            if user.hasPrefix("@") { return "\(user.dropFirst()) (invited; no account yet)" }
+            return users[user].map { "\($0) (\(user))" } ?? user
+        }
         let shares = try scope.env.allShares().map { share -> [String: Any] in
             let members = share.participants.filter { $0.type != .owner }
             return [

@@ -121,7 +121,7 @@ extension EnvironmentStore {
                 try db.execute(#"UPDATE share_participants SET status = 'ACCEPTED', type = ? WHERE share_id = ? AND "user" = ?"#, type.rawValue, id, user)
             case nil where share.publicPermission != .none:
                 guard share.participants.filter({ $0.acceptanceStatus != .removed }).count < Share.maximumParticipants else {
-                    throw StratusError(.quotaExceeded, "this share has \(Share.maximumParticipants) participants, CloudKit's limit")
+                    throw StratusError(.limitExceeded, "this share has \(Share.maximumParticipants) participants, CloudKit's limit")
                 }
                 try db.execute("""
                     INSERT INTO share_participants(share_id, "user", email, permission, type, status, position)
@@ -133,6 +133,19 @@ extension EnvironmentStore {
             try ShareRows.noteSharedZone(db, zone, users: [user], removed: false, seq: &seq)
             try seq.save(db)
             return try ShareRows.find(db, zone: zone, name: share.recordName)!.share
+        }
+    }
+
+    /// A new account takes over the invitations its address had while it had none (see `resolveInvitees`).
+    func claimInvitations(email: String, user: String) throws(StratusError) {
+        let pending = ShareParticipant.pendingName(email: email)
+        try write { db, _ in
+            guard try db.exists(#"SELECT 1 FROM share_participants WHERE "user" = ?"#, [pending]) else { return }
+            try db.execute(#"""
+                UPDATE share_participants SET "user" = ? WHERE "user" = ?
+                    AND share_id NOT IN (SELECT share_id FROM share_participants WHERE "user" = ?)
+                """#, user, pending, user)
+            try db.execute(#"DELETE FROM share_participants WHERE "user" = ?"#, pending)
         }
     }
 

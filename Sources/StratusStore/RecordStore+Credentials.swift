@@ -135,6 +135,8 @@ extension RecordStore {
                     """, container.rawValue, user.userRecordName, email, hash, firstName, lastName, now, discoverable, user.discoverabilityChangedAt)
             }
         }
+        // Shares that invited this address before it had an account are now its own to accept.
+        for e in Environment.allCases { try environment(container, e).claimInvitations(email: email, user: user.userRecordName) }
         return user
     }
 

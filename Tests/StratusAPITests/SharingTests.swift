@@ -177,7 +177,8 @@ import Testing
         _ = try await modify(f, create("there"), zone: #"{"zoneName":"Else"}"#, user: p.ownerToken)
         let many = (0..<101).map { #"{"userIdentity":{"lookupInfo":{"userRecordName":"_\#(String(format: "%032x", $0))"}},"permission":"READ_ONLY"}"# }.joined(separator: ",")
         let cases: [(String, String, String)] = [
-            ("a participant who is no user", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"nobody@example.com"}},"permission":"READ_ONLY"}]}}"#, "BAD_REQUEST"),
+            ("a user record name that is no user's", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[{"userIdentity":{"lookupInfo":{"userRecordName":"_00000000000000000000000000000000"}},"permission":"READ_ONLY"}]}}"#, "BAD_REQUEST"),
+            ("an address that is none", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"nobody"}},"permission":"READ_ONLY"}]}}"#, "BAD_REQUEST"),
             ("101 participants", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[\#(many)]}}"#, "BAD_REQUEST"),
             ("a missing root", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share","forRecord":{"recordName":"ghost"}}}"#, "BAD_REQUEST"),
             ("no root", #"{"operationType":"create","record":{"recordName":"s1","recordType":"cloudkit.share"}}"#, "BAD_REQUEST"),

@@ -11,6 +11,14 @@ public struct ShareParticipant: Sendable, Hashable {
     public var type: Kind
     public var acceptanceStatus: Status
 
+    /// Someone invited by an address that has no account yet holds this in place of a user record name until that
+    /// address signs up (user record names start with `_`, so the two never meet).
+    public static func pendingName(email: String) -> String { "@" + email.lowercased() }
+
+    /// Invited by an address and not yet joined: who they are is not shown, only the address the owner gave, so a
+    /// share's answers are the same whether or not the address has an account.
+    public var isUnconfirmed: Bool { emailAddress != nil && acceptanceStatus != .accepted && type == .user }
+
     public init(userRecordName: String, emailAddress: String? = nil, permission: SharePermission, type: Kind, acceptanceStatus: Status) {
         self.userRecordName = userRecordName
         self.emailAddress = emailAddress

@@ -253,8 +253,10 @@ extension RecordWriter {
         var permission: SharePermission
     }
 
-    /// The container's users the owner names, checked before anything is written: someone who is not a user of the
-    /// container is this operation's BAD_REQUEST; more than 100 participants too (CloudKit's limit).
+    /// The people the owner names, checked before anything is written; more than 100 participants is BAD_REQUEST
+    /// (CloudKit's limit). An address is invited the same way whether or not it has an account: one without is a
+    /// pending invitation (`ShareParticipant.pendingName`) that becomes the person's when they sign up, so that a
+    /// share tells its owner nothing about who uses the container. A user record name must be a user's.
     func resolveInvitees(_ invitees: [ShareRequest.Invitee]?, name: String) throws -> [ResolvedInvitee]? {
         guard let invitees else { return nil }
         guard invitees.count < Share.maximumParticipants else {
@@ -262,20 +264,23 @@ extension RecordWriter {
         }
         var out: [ResolvedInvitee] = []
         for i in invitees {
-            let user = users?(i.lookup)
-            guard let user else {
-                let what: String
-                switch i.lookup {
-                case .emailAddress(let e): what = "no user with email address '\(e.prefix(100))'"
-                case .userRecordName(let u): what = "no user '\(u.prefix(100))'"
-                }
-                throw StratusError(.badRequest, "share '\(name)': \(what) uses this container; participants must have signed in to it once", recordName: name)
-            }
             guard i.permission != .none else {
                 throw StratusError(.badRequest, "share '\(name)': a participant's permission is READ_ONLY or READ_WRITE", recordName: name)
             }
-            if case .emailAddress(let e) = i.lookup { out.append(ResolvedInvitee(userRecordName: user.userRecordName, emailAddress: e, permission: i.permission)) }
-            else { out.append(ResolvedInvitee(userRecordName: user.userRecordName, emailAddress: nil, permission: i.permission)) }
+            let user = users?(i.lookup)
+            switch i.lookup {
+            case .emailAddress(let e):
+                let address = e.trimmingCharacters(in: .whitespaces)
+                guard address.utf8.count <= 254, address.contains("@"), !address.hasPrefix("@") else {
+                    throw StratusError(.badRequest, "share '\(name)': '\(address.prefix(100))' is not an email address", recordName: name)
+                }
+                out.append(ResolvedInvitee(userRecordName: user?.userRecordName ?? ShareParticipant.pendingName(email: address), emailAddress: address, permission: i.permission))
+            case .userRecordName(let u):
+                guard let user else {
+                    throw StratusError(.badRequest, "share '\(name)': no user '\(u.prefix(100))' uses this container", recordName: name)
+                }
+                out.append(ResolvedInvitee(userRecordName: user.userRecordName, emailAddress: nil, permission: i.permission))
+            }
         }
         return out
     }
