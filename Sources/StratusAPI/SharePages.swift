@@ -5,7 +5,9 @@ import StratusStore
 
 /// `/share/{shortGUID}`: the page a share's URL opens. The visitor signs in with their account of the container and
 /// accepts; the page then confirms where the shared records are. Until then it shows the owner and what is shared
-/// only for shares anyone with the link may join; to anyone else a share is "not shared with you", whatever the GUID.
+/// only for shares anyone with the link may join. Every other link — a share not for this visitor, a forged one, a
+/// wrong password — gets the same answers: the same sign-in page before, the same refusal after (404), each after a
+/// password check's time, so a link tells a stranger nothing, not even that it exists.
 struct SharePages: Sendable {
     let store: RecordStore
     let blocking: BlockingWork
@@ -18,54 +20,62 @@ struct SharePages: Sendable {
     }
 
     static let notShared = SignInPages.layout("Not shared with you", """
-        <h1>Not shared with you</h1><p>This link does not open anything for you. Ask its owner to invite you.</p>
+        <h1>Not shared with you</h1><p>Either this link is not shared with you, or that email and password do not match an account.
+        Ask its owner to invite you, or try again.</p>
         """)
 
     func handle(_ req: HTTPRequest) async -> HTTPResponse {
         let guid = req.parameters["guid"] ?? ""
         let store = self.store
-        guard let env = await (try? blocking.run { store.locateShare(guid) }) ?? nil else {
-            return HTML.page(Self.notShared, status: .notFound)
-        }
-        let container = env.container
+        let env = await (try? blocking.run { store.locateShare(guid) }) ?? nil
         // What anyone may see before signing in: only a share open to everyone with the link shows who shares what.
-        let preview: (owner: String, type: String)? = await (try? blocking.run { () throws -> (String, String)? in
+        let preview: (owner: String, type: String, container: ContainerID)? = await (try? blocking.run { () throws -> (String, String, ContainerID)? in
+            guard let env else { return nil }
             let (share, _) = try env.resolveShare(guid, user: nil)
-            return (try Self.ownerName(share, store, container), try env.rootRecordType(of: share) ?? "zone")
+            return (try Self.ownerName(share, store, env.container), try env.rootRecordType(of: share) ?? "zone", env.container)
         }) ?? nil
-        if req.method == .get { return HTML.page(form(guid, env, preview, message: nil)) }
+        if req.method == .get { return HTML.page(form(guid, preview, message: nil)) }
 
         guard SameOrigin.allows(req) else { return HTML.page(SignInPages.layout("Refused", "<p>This form can only be sent from its own page.</p>"), status: .forbidden) }
         let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        let account = "user:\(container.rawValue):\(email.lowercased())"
+        let password = form["password"] ?? ""
+        let account = "user:\(env?.container.rawValue ?? "?"):\(email.lowercased())"
         if case .wait(let seconds) = throttle.check(account: account, address: req.clientAddress) {
-            var r = HTML.page(self.form(guid, env, preview, message: "Too many failed attempts. Wait \(seconds) seconds and try again."), status: .tooManyRequests)
+            var r = HTML.page(self.form(guid, preview, message: "Too many failed attempts. Wait \(seconds) seconds and try again."), status: .tooManyRequests)
             r.headers["retry-after"] = String(seconds)
             return r
         }
         do {
             let (share, owner, type): (Share, String, String) = try await throttle.passwords.run(blocking) {
-                guard let user = try store.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
+                guard let env else {
+                    RecordStore.spendPasswordCheck(password)
+                    throw StratusError(.accessDenied, "not shared")
+                }
+                guard let user = try store.authenticateUser(container: env.container, email: email, password: password) else {
                     throw StratusError(.authenticationFailed, "That email and password do not match an account.")
                 }
                 let share = try env.acceptShare(guid, user: user.userRecordName)
-                return (share, try Self.ownerName(share, store, container), try env.rootRecordType(of: share) ?? "zone")
+                return (share, try Self.ownerName(share, store, env.container), try env.rootRecordType(of: share) ?? "zone")
             }
             throttle.succeeded(account: account)
+            let container = env?.container.rawValue ?? ""
             return HTML.page(SignInPages.layout("Share accepted", """
                 <h1 id="accepted">You joined \(HTML.escape(owner))'s \(HTML.escape(type))</h1>
-                <p>It is in your shared database in <code>\(HTML.escape(container.rawValue))</code> (\(env.environment.rawValue)), zone
+                <p>It is in your shared database in <code>\(HTML.escape(container))</code> (\(env?.environment.rawValue ?? "")), zone
                 <code>\(HTML.escape(share.zoneID.zoneName))</code>. Your apps see it the next time they sync.</p>
                 """))
+        } catch is PasswordWork.Busy {
+            var r = HTML.page(self.form(guid, preview, message: "The server is busy signing people in. Try again in a few seconds."), status: .serviceUnavailable)
+            r.headers["retry-after"] = "5"
+            return r
         } catch {
             let e = StratusError.wrapping(error)
-            if e.code == .authenticationFailed {
-                throttle.failed(account: account, address: req.clientAddress)
-                return HTML.page(self.form(guid, env, preview, message: e.reason), status: .code(401))
+            if e.code == .authenticationFailed || e.code == .accessDenied {
+                if e.code == .authenticationFailed || env == nil { throttle.failed(account: account, address: req.clientAddress) }
+                return HTML.page(Self.notShared, status: .notFound)
             }
-            if e.code == .accessDenied { return HTML.page(Self.notShared, status: .forbidden) }
-            return HTML.page(self.form(guid, env, preview, message: ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased())), status: .code(e.code.httpStatus))
+            return HTML.page(self.form(guid, preview, message: ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased())), status: .code(e.code.httpStatus))
         }
     }
 
@@ -76,12 +86,14 @@ struct SharePages: Sendable {
         return name.isEmpty ? "someone" : name
     }
 
-    private func form(_ guid: String, _ env: EnvironmentStore, _ preview: (owner: String, type: String)?, message: String?) -> String {
-        let what = preview.map { "<p id=\"preview\">\(HTML.escape($0.owner)) shares a \(HTML.escape($0.type)) with anyone who has this link.</p>" } ?? ""
+    private func form(_ guid: String, _ preview: (owner: String, type: String, container: ContainerID)?, message: String?) -> String {
+        let what = preview.map {
+            "<p id=\"preview\">\(HTML.escape($0.owner)) shares a \(HTML.escape($0.type)) of \(HTML.escape($0.container.rawValue)) with anyone who has this link.</p>"
+        } ?? ""
         let note = message.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? ""
         return SignInPages.layout("Open a share", """
             <h1>Open a shared item</h1>\(what)
-            <p>Sign in with your \(HTML.escape(env.container.rawValue)) account to accept it.</p>\(note)
+            <p>Sign in with the account you use in the app that shared it.</p>\(note)
             <form method="post" action="/share/\(HTML.escape(guid))">
             <label>Email <input name="email" type="email" autocomplete="username" required></label>
             <label>Password <input name="password" type="password" autocomplete="current-password" required></label>

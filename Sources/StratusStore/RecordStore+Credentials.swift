@@ -216,6 +216,10 @@ extension RecordStore {
 
     static let decoyHash = (try? Secrets.hashPassword("decoy password")) ?? ""
 
+    /// The time a password check takes, spent where there is no account to check against (a share link that
+    /// is nobody's): an answer that came sooner would tell the link apart.
+    public static func spendPasswordCheck(_ password: String) { _ = Secrets.verifyPassword(password, hash: decoyHash) }
+
     // MARK: web auth tokens
 
     /// CloudKit's lifetimes: 30 minutes, or 14 days when the user asked to stay signed in.

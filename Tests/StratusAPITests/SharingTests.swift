@@ -232,12 +232,18 @@ import Testing
         // Before signing in, a private share shows nothing of its owner or content.
         let (status, html) = try await page(f, guid)
         #expect(status == 200 && html.contains("Sign in and accept") && !html.contains("Owner") && !html.contains("List"), "\(html)")
-        let (forged, forgedHTML) = try await page(f, "AAAAAAAAAAAAAAAAAAAAAAAA")
-        #expect(forged == 404 && forgedHTML.contains("Not shared with you"))
-        #expect(try await page(f, guid, form: "email=member%40example.com&password=wrong-password").0 == 401)
+        // A forged link gets the very same page (its own address aside): a link does not tell whether it exists.
+        let forgedGUID = "AAAAAAAAAAAAAAAAAAAAAAAA"
+        let (forged, forgedHTML) = try await page(f, forgedGUID)
+        #expect(forged == 200 && forgedHTML.replacingOccurrences(of: forgedGUID, with: "G") == html.replacingOccurrences(of: guid, with: "G"))
+        #expect(!html.contains(f.container.rawValue), "a private share's page does not name the container")
         #expect(try await page(f, guid, form: "email=member%40example.com&password=correct+horse+battery", origin: "https://evil.example").0 == 403)
-        let (outsider, outsiderHTML) = try await page(f, guid, form: "email=outsider%40example.com&password=correct+horse+battery")
-        #expect(outsider == 403 && outsiderHTML.contains("Not shared with you") && !outsiderHTML.contains("groceries"), "\(outsiderHTML)")
+        // A wrong password, a share not for this account and a forged link: one answer.
+        let wrong = try await page(f, guid, form: "email=member%40example.com&password=wrong-password")
+        let outsider = try await page(f, guid, form: "email=outsider%40example.com&password=correct+horse+battery")
+        let forgedPost = try await page(f, forgedGUID, form: "email=outsider%40example.com&password=correct+horse+battery")
+        #expect(wrong.0 == 404 && outsider.0 == 404 && forgedPost.0 == 404)
+        #expect(wrong.1 == outsider.1 && outsider.1 == forgedPost.1 && outsider.1.contains("Not shared with you") && !outsider.1.contains("groceries"))
         let (ok, okHTML) = try await page(f, guid, form: "email=member%40example.com&password=correct+horse+battery")
         #expect(ok == 200 && (okHTML.contains("You joined Owner&#39;s List") || okHTML.contains("You joined Owner's List")), "\(okHTML)")
         let zones = try await f.call("zones/list", db: "shared", user: p.memberToken)
@@ -294,6 +300,31 @@ import Testing
         let status = after.json["results"]?.array?.first?["share"]?["participants"]?.array?.map { $0["acceptanceStatus"]?.string ?? "" }
         #expect(status == ["ACCEPTED"], "the owner's share lists only the owner now (the member is REMOVED): \(after.text)")
         #expect(try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"root"}]}"#, db: "private", user: p.ownerToken).json.records.first?["share"] != nil)
+    }
+
+    /// A READ_WRITE participant edits what is shared but cannot end the share for everyone (delete its root) or
+    /// take a record out of it (clear its parent): both are the owner's.
+    @Test(arguments: Backend.allCases) func aWriterCannotEndTheShareOrTakeRecordsOutOfIt(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
+        let p = try await Self.people(f)
+        let zone = #"{"zoneName":"Lists","ownerRecordName":"\#(p.owner.userRecordName)"}"#
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
+        let made = try await modify(f, [create("root", "List"), create("a", parent: "root"),
+                                        #"{"operationType":"create","record":{"recordName":"s","recordType":"cloudkit.share","forRecord":{"recordName":"root"},"participants":[{"userIdentity":{"lookupInfo":{"userRecordName":"\#(p.member.userRecordName)"}},"permission":"READ_WRITE"}]}}"#].joined(separator: ","), user: p.ownerToken)
+        let guid = try #require(made.json.records.last?["shortGUID"]?.string, "\(made.text)")
+        _ = try await f.call("records/accept", #"{"shortGUIDs":["\#(guid)"]}"#, user: p.memberToken)
+        let tried = try await modify(f, [#"{"operationType":"forceDelete","record":{"recordName":"root"}}"#,
+                                         #"{"operationType":"forceUpdate","record":{"recordName":"a","recordType":"Item","parent":null}}"#].joined(separator: ","),
+                                     zone: zone, db: "shared", user: p.memberToken)
+        #expect(tried.json.records.map { $0.code ?? "ok" } == ["ACCESS_DENIED", "ACCESS_DENIED"], "\(tried.text)")
+        // Nothing changed: the owner still has the root and its share, and the member still sees "a".
+        let owner = try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"root"},{"recordName":"a"}]}"#, db: "private", user: p.ownerToken)
+        #expect(owner.json.records.first?["share"] != nil && owner.json.records.last?["parent"]?["recordName"]?.string == "root", "\(owner.text)")
+        let member = try await f.call("records/lookup", #"{"zoneID":\#(zone),"records":[{"recordName":"a"}]}"#, db: "shared", user: p.memberToken)
+        #expect(member.json.records.first?.code == nil)
+        // The owner may do both.
+        let done = try await modify(f, #"{"operationType":"forceUpdate","record":{"recordName":"a","recordType":"Item","parent":null}}"#, user: p.ownerToken)
+        #expect(done.json.records.first?.code == nil, "\(done.text)")
     }
 
     /// Every permission × participant status × operation, each in a zone of its own.

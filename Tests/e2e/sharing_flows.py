@@ -162,7 +162,7 @@ def main():
     page = requests.get("%s/share/%s" % (base, guid), timeout=30)
     check(page.status_code == 200 and "Olivia" not in page.text and "Plan" not in page.text, "the share page shows an outsider nothing before sign-in")
     denied = requests.post("%s/share/%s" % (base, guid), data={"email": "eve@example.com", "password": "a long enough password"}, timeout=30)
-    check(denied.status_code == 403 and "Not shared with you" in denied.text and "Lisbon" not in denied.text, "the share page refuses the outsider")
+    check(denied.status_code == 404 and "Not shared with you" in denied.text and "Lisbon" not in denied.text, "the share page refuses the outsider")
 
     # The owner removes the member: refused at once, and the zone leaves the member's shared database.
     token = call("shared", "changes/database", {}, member)["syncToken"]

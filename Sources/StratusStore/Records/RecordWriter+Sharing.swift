@@ -21,6 +21,12 @@ extension RecordWriter {
                 throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name)
             }
             guard p.allowsWrite else { throw denied(name, "the share gives you read-only access") }
+            // What the share covers is the owner's to decide: a participant neither ends it (deleting its root)
+            // nor takes a record out of it (clearing its parent), which would hide it from everyone else.
+            if op.operationType.isDelete, try ShareRows.find(db, zone: zone, root: name) != nil {
+                throw denied(name, "it is the root of the share, which only the owner ends (delete the share record to leave it)")
+            }
+            if parent == "" { throw denied(name, "taking a record out of the share is the owner's to do") }
         }
         // A new record, or a record moved to another parent, must hang under a READ_WRITE share.
         if found == nil || (parent != nil && parent != "") {
