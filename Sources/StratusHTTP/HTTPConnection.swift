@@ -15,6 +15,8 @@ struct HTTPConnection {
     let watchdog: ConnectionWatchdog
     let isDraining: @Sendable () -> Bool
     let observe: (@Sendable (RequestRecord) -> Void)?
+    /// Called for requests forwarded by an untrusted proxy on this machine (the server warns once).
+    let warnUntrustedProxy: @Sendable (HTTPHeaders) -> Void
     /// Body bytes every connection together may hold.
     let budget: BodyBudget
 
@@ -22,8 +24,10 @@ struct HTTPConnection {
 
     init(socket: AsyncSocket, remoteAddress: String, config: HTTPServerConfig, router: Router,
          errorResponder: @escaping HTTPServer.ErrorResponder, logger: Logger, budget: BodyBudget,
-         watchdog: ConnectionWatchdog, isDraining: @escaping @Sendable () -> Bool, observe: (@Sendable (RequestRecord) -> Void)? = nil) {
+         watchdog: ConnectionWatchdog, isDraining: @escaping @Sendable () -> Bool, observe: (@Sendable (RequestRecord) -> Void)? = nil,
+         warnUntrustedProxy: @escaping @Sendable (HTTPHeaders) -> Void = { _ in }) {
         self.observe = observe
+        self.warnUntrustedProxy = warnUntrustedProxy
         self.budget = budget
         self.socket = socket
         self.remoteAddress = remoteAddress
@@ -101,6 +105,7 @@ struct HTTPConnection {
         }
         buffer.removeSubrange(0..<end)
         request.resolveClient(publicURL: config.publicURL, trustedProxies: config.trustedProxies)
+        if request.viaUntrustedProxy { warnUntrustedProxy(request.headers) }
 
         let match = router.match(request.method, request.pathSegments)
         var limit = 64 * 1024

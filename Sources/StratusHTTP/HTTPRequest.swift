@@ -25,6 +25,13 @@ public struct HTTPRequest: Sendable {
     public var origin: String { baseURL }
     /// Values captured by the route pattern (`{name}` segments and a trailing `*` as "*").
     public var parameters: [String: String] = [:]
+    /// The request came from a proxy on this machine that Stratus was not told to trust (`--trust-proxy`): it
+    /// carries `X-Forwarded-For` or `Forwarded` from a loopback peer. Such a request is never the loopback
+    /// interface's own (metrics), and its client address is the nearest forwarded one, so that everyone behind the
+    /// proxy does not share one sign-in throttle. The server warns once that the proxy should be named.
+    public var viaUntrustedProxy = false
+    /// Whether the client is this machine itself, reaching the server directly (not through a proxy).
+    public var isLoopback: Bool { !viaUntrustedProxy && ["127.0.0.1", "::1"].contains(clientAddress) }
 
     public init(method: HTTPMethod, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders = HTTPHeaders(),
                 body: Data = Data(), remoteAddress: String = "") throws(HTTPError) {
@@ -65,6 +72,10 @@ public struct HTTPRequest: Sendable {
                 scheme = proto
             }
         }
+        if trustedProxies.isEmpty, ["127.0.0.1", "::1"].contains(clientAddress), let forwarded = Self.nearestForwarded(headers) {
+            viaUntrustedProxy = true
+            if CIDR.bytes(of: forwarded) != nil { clientAddress = forwarded }
+        }
         if let publicURL {
             baseURL = publicURL
             if publicURL.hasPrefix("https://") { scheme = "https" }
@@ -72,6 +83,25 @@ public struct HTTPRequest: Sendable {
             let host = headers["host"].flatMap { h in h.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) } ? h : nil }
             baseURL = "\(scheme)://\(host ?? "127.0.0.1")"
         }
+    }
+
+    /// The address the nearest proxy saw the request come from: the last of `X-Forwarded-For`, or the last `for=`
+    /// of `Forwarded` (RFC 7239, quotes, brackets and port taken off); "" when a header is there but names none.
+    static func nearestForwarded(_ headers: HTTPHeaders) -> String? {
+        if let xff = headers["x-forwarded-for"] {
+            return xff.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        }
+        guard let forwarded = headers["forwarded"] else { return nil }
+        let last = forwarded.split(separator: ",").last ?? ""
+        for pair in last.split(separator: ";") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, kv[0].lowercased() == "for" else { continue }
+            var v = kv[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            if v.hasPrefix("["), let close = v.firstIndex(of: "]") { v = String(v[v.index(after: v.startIndex)..<close]) }
+            else if v.filter({ $0 == ":" }).count == 1, let colon = v.firstIndex(of: ":") { v = String(v[..<colon]) }
+            return v
+        }
+        return ""
     }
 
     /// `127.0.0.1:5000` → `127.0.0.1`, `[::1]:5000` → `::1`.

@@ -23,6 +23,7 @@ public final class HTTPServer: Sendable {
         var draining = false
         var connections: [Int32: ConnectionWatchdog] = [:]
         var task: Task<Void, Never>?
+        var warnedAboutProxy = false
     }
     private let state = Mutex(State())
 
@@ -79,6 +80,9 @@ public final class HTTPServer: Sendable {
             $0.task = task
         }
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(bound)"])
+        if config.publicURL != nil && config.trustedProxies.isEmpty {
+            logger.warning("--public-url is set but no --trust-proxy: if a proxy on this machine forwards requests, name it with --trust-proxy 127.0.0.1")
+        }
     }
 
     private func acceptLoop(_ listener: AsyncSocket) async {
@@ -102,13 +106,21 @@ public final class HTTPServer: Sendable {
                     let dog = Task { await watchdog.run() }
                     var connection = HTTPConnection(socket: client, remoteAddress: remote, config: config, router: router,
                                                     errorResponder: errorResponder, logger: logger, budget: budget, watchdog: watchdog,
-                                                    isDraining: { [self] in state.withLock { $0.draining } }, observe: observe)
+                                                    isDraining: { [self] in state.withLock { $0.draining } }, observe: observe,
+                                                    warnUntrustedProxy: { [self] headers in warnOnce(headers) })
                     await connection.run()
                     dog.cancel()
                     _ = state.withLock { $0.connections.removeValue(forKey: fd) }
                 }
             }
         }
+    }
+
+    /// A proxy on this machine forwards requests and `--trust-proxy` does not name it: said once, in the log.
+    private func warnOnce(_ headers: HTTPHeaders) {
+        guard state.withLock({ s in defer { s.warnedAboutProxy = true }; return !s.warnedAboutProxy }) else { return }
+        logger.warning("requests arrive through a proxy on this machine that is not trusted: start the server with --trust-proxy 127.0.0.1 (see README, Running on the internet). Until then such requests count as the forwarded client's for throttling and logs and are never loopback's for /-/metrics",
+                       metadata: ["x-forwarded-for": "\(headers["x-forwarded-for"] ?? "")", "forwarded": "\(headers["forwarded"] ?? "")"])
     }
 
     static func describe(_ a: Socket.Address) -> String {

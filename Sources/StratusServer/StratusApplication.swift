@@ -78,7 +78,7 @@ public final class StratusApplication: Sendable {
                 return r
             }
         } else {
-            guard ["127.0.0.1", "::1"].contains(req.clientAddress) else {
+            guard req.isLoopback else {
                 return .text("metrics are answered on loopback only; start the server with --metrics-token-file to scrape it from elsewhere\n", status: .forbidden)
             }
         }
