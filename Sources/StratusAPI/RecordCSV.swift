@@ -4,7 +4,8 @@ import StratusModel
 /// CSV as `stratus records export --format csv` writes it, read back into records of one type: a header of
 /// `recordName`, optionally `zoneName`, then one column per field of the type; a cell as the exporter writes it
 /// (scalars as text, a reference as its record name, bytes as base64, lists, locations and assets as their
-/// CloudKit JSON value); an empty cell is a field left unset. RFC 4180 quoting, so a cell may hold line breaks.
+/// CloudKit JSON value); an empty cell is a field left unset. RFC 4180 quoting, so a cell may hold line breaks, and
+/// one leading `'` taken off (see `CSVCell`: the exporter's guard against spreadsheet formulas).
 public struct RecordCSV {
     let type: RecordTypeSchema
     let columns: [String]
@@ -32,6 +33,7 @@ public struct RecordCSV {
     public func record(_ cells: [String]) throws(StratusError) -> StoredRecord {
         guard cells.count == columns.count else { throw .badRequest("the row has \(cells.count) cells; the header has \(columns.count)") }
         guard !cells[0].isEmpty else { throw .badRequest("the row has no recordName") }
+        let cells = cells.map(CSVCell.unescape)
         var record = StoredRecord(recordName: cells[0], recordType: type.name)
         if columns.count > 1 && columns[1] == "zoneName" && !cells[1].isEmpty { record.zoneID = ZoneID(zoneName: cells[1]) }
         for (i, cell) in cells.enumerated() where !cell.isEmpty {

@@ -36,7 +36,7 @@ public struct RecordExporter {
         }
         var out = Data()
         out.reserveCapacity(1 << 20)
-        if format == .csv { out.append(contentsOf: Array((["recordName", "zoneName"] + columns).map(Self.csvCell).joined(separator: ",").utf8) + [0x0A]) }
+        if format == .csv { out.append(contentsOf: Array((["recordName", "zoneName"] + columns).map(CSVCell.escape).joined(separator: ",").utf8) + [0x0A]) }
         let zones: [ZoneID]
         if let zone {
             zones = [ZoneID(zoneName: zone, ownerRecordName: database.scope == .public ? nil : database.ownerRecordName)]
@@ -62,7 +62,7 @@ public struct RecordExporter {
                         out.append(contentsOf: RecordLines.encode(r))
                     } else {
                         let cells = [r.recordName, r.zoneID.zoneName] + columns.map { r.fields[$0].map(Self.csvText) ?? "" }
-                        out.append(contentsOf: Array(cells.map(Self.csvCell).joined(separator: ",").utf8))
+                        out.append(contentsOf: Array(cells.map(CSVCell.escape).joined(separator: ",").utf8))
                     }
                     out.append(0x0A)
                     count += 1
@@ -90,11 +90,5 @@ public struct RecordExporter {
             WireEncoding().value(v, &w)
             return String(decoding: w.bytes, as: UTF8.self)
         }
-    }
-
-    /// RFC 4180 quoting: a cell with a comma, quote or line break is quoted, its quotes doubled.
-    static func csvCell(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusAPI
 import StratusHTTP
 import StratusModel
 import StratusStore
@@ -115,7 +116,7 @@ extension Console {
         response.stream = { stream in
             var query = first
             var wroteOne = false
-            guard await stream.write(Data((csv ? (["recordName", "recordChangeTag", "modified"] + columns).map(Console.csvCell).joined(separator: ",") + "\r\n" : "{\"records\":[").utf8)) else { return }
+            guard await stream.write(Data((csv ? (["recordName", "recordChangeTag", "modified"] + columns).map(CSVCell.escape).joined(separator: ",") + "\r\n" : "{\"records\":[").utf8)) else { return }
             repeat {
                 let q = query
                 guard let page = try? await BlockingWork.shared.run({ try env.query(q, in: db) }) else { break }
@@ -124,7 +125,7 @@ extension Console {
                     if csv {
                         let cells = [r.recordName, r.recordChangeTag ?? "", r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
                             + columns.map { c in r.fields[c].map(Console.csvText) ?? "" }
-                        out += cells.map(Console.csvCell).joined(separator: ",") + "\r\n"
+                        out += cells.map(CSVCell.escape).joined(separator: ",") + "\r\n"
                     } else {
                         out += (wroteOne ? "," : "") + String(decoding: Console.json(ValueDisplay.recordJSON(r)), as: UTF8.self)
                         wroteOne = true
@@ -148,13 +149,5 @@ extension Console {
             String(decoding: (try? JSONSerialization.data(withJSONObject: ValueDisplay.json(v), options: [.sortedKeys, .fragmentsAllowed])) ?? Data(), as: UTF8.self)
         default: ValueDisplay.summary(v)
         }
-    }
-
-    /// RFC 4180 quoting; a leading =, +, - or @ is prefixed with ' so spreadsheets do not run it as a formula.
-    static func csvCell(_ s: String) -> String {
-        var v = s
-        if let f = v.first, "=+-@".contains(f), Double(v) == nil { v = "'" + v }
-        if v.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) { return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        return v
     }
 }

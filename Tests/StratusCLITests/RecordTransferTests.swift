@@ -8,6 +8,8 @@ import StratusStore
 /// its batch written, and `--resume` continues after the last committed line.
 @Suite struct RecordTransferTests {
     static let owner = "_" + String(repeating: "d", count: 32)
+    /// Texts a spreadsheet would run as formulas, and ones that only look like it (index 0 is unused).
+    static let formulas = ["", "=HYPERLINK(\"http://evil.example\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\tcmd", "\rcarriage", "'quoted", "-5"]
 
     static func seed(_ data: URL, _ container: String) throws {
         let store = try RecordStore(dataDirectory: data, durability: .relaxed)
@@ -15,7 +17,7 @@ import StratusStore
         var ops: [RecordOperation] = []
         for i in 0..<450 {
             ops.append(RecordOperation(.create, StoredRecord(recordName: "item-\(i)", recordType: "Item", fields: [
-                "title": .string(i % 50 == 0 ? "quote \" comma , newline \n ünïcode 🚀" : "title \(i)"), "count": .int64(Int64(i * 7 - 1000)),
+                "title": .string(i % 50 == 0 ? "quote \" comma , newline \n ünïcode 🚀" : i < 9 ? Self.formulas[i] : "title \(i)"), "count": .int64(Int64(i * 7 - 1000)),
                 "score": .double(Double(i) / 8), "at": .timestamp(1_700_000_000_000 + Int64(i)), "owner": .reference(Reference(recordName: "item-\(max(0, i - 1))")),
                 "place": .location(Location(latitude: 41.5, longitude: 2.25)), "tags": .list(.string, [.string("a\(i % 3)"), .string("b")]),
                 "nums": .list(.int64, [.int64(1), .int64(Int64(i))]), "blob": .bytes(Data([UInt8(i % 256), 0, 255])),
@@ -106,6 +108,11 @@ import StratusStore
         #expect(loaded.status == 0 && loaded.stdout.contains("imported 450 records"), "\(loaded.stderr)")
         let again = try await Executables.run("stratus", ["records", "export", "--container", "iCloud.com.example.CSV"] + common)
         #expect(try Self.comparable(again.stdout) == Self.comparable(pub.stdout))
+        // No cell of the CSV starts a formula in a spreadsheet; the values came back exactly all the same (above).
+        for formula in Self.formulas.dropFirst() where formula != "-5" {
+            #expect(csv.stdout.contains(",'\(formula.replacingOccurrences(of: "\"", with: "\"\""))") || csv.stdout.contains(",\"'\(formula.replacingOccurrences(of: "\"", with: "\"\""))"), "\(formula)")
+        }
+        #expect(csv.stdout.contains(",-5\n"), "a plain number stays as it is")
 
         let wrongColumn = data.appendingPathComponent("wrong-column.csv")
         try Data("recordName,zoneName,title,colour\nx-1,_defaultZone,one,red\n".utf8).write(to: wrongColumn)
