@@ -109,6 +109,10 @@ public final class StratusApplication: Sendable {
     }
 
     public func start() async throws {
+        if !store.loosened.isEmpty {
+            logger.warning("the data directory was readable by others: made \(store.loosened.count) of its files and directories private (0700 directories, 0600 files)",
+                           metadata: ["paths": "\(store.loosened.prefix(10).joined(separator: ", "))"])
+        }
         try await server.start()
         webhooks.start()
         sampler.start()

@@ -147,8 +147,9 @@ public final class EnvironmentStore: Sendable {
                 return Location.distance(a, b, c, d)
             })
         }
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PrivateFiles.directory(file.deletingLastPathComponent())
         let pool = GatedDatabase(try DatabasePool(path: file.path, configuration: config))
+        PrivateFiles.file(file)
         // GRDB sets the writer to synchronous = NORMAL when it turns WAL on, after `prepareDatabase`: set it again.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
         try EnvironmentMigrations.migrator.migrate(pool.base)

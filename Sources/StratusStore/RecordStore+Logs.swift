@@ -7,12 +7,16 @@ import StratusModel
 extension RecordStore {
     public func openRequestLog() throws(StratusError) -> RequestLog {
         if let postgres { return try RequestLog(postgres: postgres) }
-        return try RequestLog(file: dataDirectory!.appendingPathComponent("requests.sqlite"))
+        let file = dataDirectory!.appendingPathComponent("requests.sqlite")
+        defer { PrivateFiles.file(file) }
+        return try RequestLog(file: file)
     }
 
     public func openTelemetry(flushing: Bool = true) throws(StratusError) -> Telemetry {
         if let postgres { return try Telemetry(postgres: postgres, flushing: flushing) }
-        return try Telemetry(file: dataDirectory!.appendingPathComponent("telemetry.sqlite"), flushing: flushing)
+        let file = dataDirectory!.appendingPathComponent("telemetry.sqlite")
+        defer { PrivateFiles.file(file) }
+        return try Telemetry(file: file, flushing: flushing)
     }
 
     /// Whether the store is on PostgreSQL.

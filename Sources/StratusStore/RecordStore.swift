@@ -39,6 +39,8 @@ public final class RecordStore: Sendable {
     public var notificationRetention: Int64 { notificationPolicy.retention }
     /// When environments build composite indexes for the query shapes they see.
     public let autoIndexPolicy: AutoIndexPolicy
+    /// Files and directories of the data directory that others could read when it opened, and that it made private.
+    public let loosened: [String]
 
     public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil,
                 notifications: NotificationPolicy = NotificationPolicy(),
@@ -50,12 +52,14 @@ public final class RecordStore: Sendable {
         self.quotaBytes = quotaBytes
         self.durability = durability
         postgres = nil
+        try guarded { try PrivateFiles.directory(dataDirectory) }
+        loosened = PrivateFiles.secure(dataDirectory)
         control = try guarded {
-            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
             var config = Configuration()
             config.busyMode = .timeout(10)
             config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
             let q = try DatabaseQueue(path: dataDirectory.appendingPathComponent("stratus.sqlite").path, configuration: config)
+            PrivateFiles.file(dataDirectory.appendingPathComponent("stratus.sqlite"))
             try RecordStore.controlMigrations.migrate(q)
             return SQLiteDatabase(GatedDatabase(q))
         }
@@ -66,6 +70,7 @@ public final class RecordStore: Sendable {
     public init(databaseURL: String, quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
                 autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), poolSize: Int = 16) throws(StratusError) {
         self.autoIndexPolicy = autoIndexPolicy
+        self.loosened = []
         self.dataDirectory = nil
         self.notificationPolicy = notifications
         self.quotaBytes = quotaBytes

@@ -11,6 +11,12 @@ struct Stratus: AsyncParsableCommand {
         version: StratusVersion.current,
         subcommands: [ServeCommand.self, ContainerCommand.self, SchemaCommand.self, ResetCommand.self, TokenCommand.self, KeyCommand.self, WebhookCommand.self, IndexesCommand.self, AdminCommand.self, BackupCommand.self, RestoreCommand.self, MigrateCommand.self, RecordsCommand.self, FaultsCommand.self]
     )
+
+    /// Whatever `stratus` writes (databases, assets, backups, import state) is the running user's alone.
+    static func main() async {
+        umask(0o077)
+        await main(nil)
+    }
 }
 
 /// Options every command shares.

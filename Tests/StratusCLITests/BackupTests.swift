@@ -117,4 +117,50 @@ import StratusStore
         #expect(found.asset == before.bytes)
         #expect(found.integrity == "ok")
     }
+
+    static func mode(_ url: URL) -> Int { ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? Int ?? -1) & 0o777 }
+
+    @Test func theDataDirectoryAndBackupsAreTheUsersAloneAndACraftedLinkIsRefused() async throws {
+        let root = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("data"), backup = root.appendingPathComponent("backup")
+        let container = "iCloud.com.example.Private"
+        #expect(try await Executables.run("stratus", ["container", "create", container, "--data", data.path]).status == 0)
+        let env = data.appendingPathComponent("containers/\(container)/development.sqlite")
+        #expect(Self.mode(data) == 0o700 && Self.mode(data.appendingPathComponent("stratus.sqlite")) == 0o600 && Self.mode(env) == 0o600)
+        #expect(Self.mode(data.appendingPathComponent("containers/\(container)")) == 0o700)
+        #expect(try await Executables.run("stratus", ["backup", "--data", data.path, "--to", backup.path]).status == 0)
+        #expect(Self.mode(backup) == 0o700 && Self.mode(backup.appendingPathComponent("stratus.sqlite")) == 0o600)
+
+        // A data directory someone opened up is made private again when a store opens it.
+        chmod(data.path, 0o755)
+        chmod(data.appendingPathComponent("stratus.sqlite").path, 0o644)
+        #expect(try await Executables.run("stratus", ["container", "list", "--data", data.path]).status == 0)
+        #expect(Self.mode(data) == 0o700 && Self.mode(data.appendingPathComponent("stratus.sqlite")) == 0o600)
+
+        // A crafted backup: its database swapped for a link to a copy elsewhere (same bytes, so the hashes match).
+        let outside = root.appendingPathComponent("outside.sqlite")
+        let linked = backup.appendingPathComponent("containers/\(container)/development.sqlite")
+        try FileManager.default.copyItem(at: linked, to: outside)
+        try FileManager.default.removeItem(at: linked)
+        try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: outside)
+        let refused = try await Executables.run("stratus", ["restore", "--from", backup.path, "--data", root.appendingPathComponent("restored").path])
+        #expect(refused.status != 0 && refused.stderr.contains("symbolic link"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("restored/containers").path), "nothing was planted")
+        // A linked directory on the way is refused the same.
+        try FileManager.default.removeItem(at: linked)
+        try FileManager.default.copyItem(at: outside, to: linked)
+        let dir = backup.appendingPathComponent("containers/\(container)")
+        let moved = root.appendingPathComponent("moved")
+        try FileManager.default.moveItem(at: dir, to: moved)
+        try FileManager.default.createSymbolicLink(at: dir, withDestinationURL: moved)
+        let viaDirectory = try await Executables.run("stratus", ["restore", "--from", backup.path, "--data", root.appendingPathComponent("restored2").path])
+        #expect(viaDirectory.status != 0 && viaDirectory.stderr.contains("symbolic link"), "\(viaDirectory.stderr)")
+        // Put back as it was, the backup restores into a private directory.
+        try FileManager.default.removeItem(at: dir)
+        try FileManager.default.moveItem(at: moved, to: dir)
+        let restored = root.appendingPathComponent("restored3")
+        #expect(try await Executables.run("stratus", ["restore", "--from", backup.path, "--data", restored.path]).status == 0)
+        #expect(Self.mode(restored) == 0o700 && Self.mode(restored.appendingPathComponent("stratus.sqlite")) == 0o600)
+    }
 }

@@ -28,7 +28,7 @@ struct AssetStore: Sendable {
     func stage(_ data: Data) throws -> (temp: URL, final: URL) {
         let hex = AssetStore.checksum(of: data).hex
         let final = path(forHex: hex)
-        try FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PrivateFiles.directory(final.deletingLastPathComponent())
         let temp = root.appendingPathComponent(".tmp-\(UUID().uuidString)")
         try data.write(to: temp)
         return (temp, final)

@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GRDB
 import StratusModel
 
@@ -22,7 +25,7 @@ public enum Backup {
                 throw StratusError.badRequest("\(data.path) is not a Stratus data directory (no stratus.sqlite)")
             }
             try requireEmpty(destination)
-            try fm.createDirectory(at: destination, withIntermediateDirectories: true)
+            try PrivateFiles.directory(destination)
             let takenAt = Clock.nowMillis()
             var files: [BackupManifest.File] = []
             var counts: [String: Int64] = [:]
@@ -57,6 +60,8 @@ public enum Backup {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(manifest).write(to: destination.appendingPathComponent("manifest.json"), options: .atomic)
+            // A backup holds what the data directory holds: the running user's alone, as it is.
+            PrivateFiles.secure(destination)
             return manifest
         }
     }
@@ -68,12 +73,16 @@ public enum Backup {
         try guarded {
             let manifest = try verify(backup)
             try requireEmpty(data)
+            try PrivateFiles.directory(data)
             let fm = FileManager.default
             for f in manifest.files {
                 let target = data.appendingPathComponent(f.path)
-                try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try PrivateFiles.directory(target.deletingLastPathComponent())
+                // Checked again as it is copied: a file swapped for a link after `verify` is refused too.
+                try requireRegularFile(f.path, in: backup)
                 try fm.copyItem(at: backup.appendingPathComponent(f.path), to: target)
             }
+            PrivateFiles.secure(data)
             return manifest
         }
     }
@@ -96,6 +105,7 @@ public enum Backup {
                     throw StratusError.badRequest("the manifest names a file outside the backup: \(f.path)")
                 }
                 let url = backup.appendingPathComponent(f.path)
+                try requireRegularFile(f.path, in: backup)
                 guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int64 else {
                     throw StratusError.badRequest("the backup is missing \(f.path)")
                 }
@@ -108,6 +118,23 @@ public enum Backup {
 
     // MARK: pieces
 
+    /// A backup holds regular files in plain directories only: a symbolic link (to the file, or to a directory on
+    /// its way) would make a restore copy something from outside the backup, or plant a link in the data directory.
+    private static func requireRegularFile(_ relative: String, in backup: URL) throws {
+        var url = backup
+        let parts = relative.split(separator: "/").map(String.init)
+        for (i, part) in parts.enumerated() {
+            url = url.appendingPathComponent(part)
+            var st = stat()
+            guard lstat(url.path, &st) == 0 else { throw StratusError.badRequest("the backup is missing \(relative)") }
+            let kind = st.st_mode & S_IFMT
+            let wanted = i == parts.count - 1 ? S_IFREG : S_IFDIR
+            guard kind == wanted else {
+                throw StratusError.badRequest("\(parts[0...i].joined(separator: "/")) in the backup is \(kind == S_IFLNK ? "a symbolic link" : "not a plain \(wanted == S_IFREG ? "file" : "directory")"): refusing to restore it")
+            }
+        }
+    }
+
     private static func requireEmpty(_ directory: URL) throws {
         let fm = FileManager.default
         guard fm.fileExists(atPath: directory.path) else { return }
@@ -119,7 +146,7 @@ public enum Backup {
     /// One database file through SQLite's backup API (a consistent snapshot even while another process writes).
     private static func copyDatabase(_ relative: String, from data: URL, to destination: URL) throws -> BackupManifest.File {
         let target = destination.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PrivateFiles.directory(target.deletingLastPathComponent())
         var config = Configuration()
         config.busyMode = .timeout(30)
         let source = try DatabaseQueue(path: data.appendingPathComponent(relative).path, configuration: config)
@@ -140,11 +167,12 @@ public enum Backup {
         var out: [BackupManifest.File] = []
         while let sub = walker.nextObject() as? String {
             if (sub as NSString).lastPathComponent.hasPrefix(".tmp-") { continue }  // an upload not yet committed
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: root.appendingPathComponent(sub).path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            // Regular files only: a link in the data directory is not copied (nor followed).
+            var st = stat()
+            guard lstat(root.appendingPathComponent(sub).path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
             let path = relative + "/" + sub
             let target = destination.appendingPathComponent(path)
-            try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try PrivateFiles.directory(target.deletingLastPathComponent())
             try fm.copyItem(at: root.appendingPathComponent(sub), to: target)
             out.append(try describe(path, in: destination))
         }
