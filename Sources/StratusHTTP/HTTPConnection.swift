@@ -161,6 +161,10 @@ struct HTTPConnection {
         watchdog.setDeadline(.now + .seconds(3600))
         var response: HTTPResponse
         var routePattern = "unmatched"
+        // What the access log shows of the path: a capability in it (a courier token, a share's GUID, an upload
+        // ticket) is a credential, and a log is no place for credentials.
+        var loggedPath = request.rawPath
+        if case .found(let route, let params) = match, route.capturesCapability { loggedPath = route.loggedPath(params) }
         switch match {
         case .found(let route, let params):
             request.parameters = params
@@ -173,7 +177,7 @@ struct HTTPConnection {
             response = errorResponder(HTTPError(.notFound, "nothing at \(request.rawPath.prefix(200))"), request.rawPath)
         }
         if response.dropsConnection {
-            logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "dropped", "remote": "\(request.clientAddress)"])
+            logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "dropped", "remote": "\(request.clientAddress)"])
             observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
                                    seconds: 0, request: request, response: response))
             return false
@@ -193,7 +197,7 @@ struct HTTPConnection {
             let watcher = Task { _ = try? await socket.read(atMost: 1); open.close() }
             await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen }))
             watcher.cancel()
-            logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
+            logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "\(response.status.code)",
                                               "remote": "\(request.clientAddress)", "stream": "ended"])
             observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
                                    seconds: { let c = (ContinuousClock.now - startTime).components; return Double(c.seconds) + Double(c.attoseconds) / 1e18 }(), request: request, response: response))
@@ -204,7 +208,7 @@ struct HTTPConnection {
         let elapsed = (ContinuousClock.now - startTime).components
         let hundredths = elapsed.seconds * 100_000 + elapsed.attoseconds / 10_000_000_000_000
         logger.info("request", metadata: [
-            "method": "\(request.method.rawValue)", "path": "\(request.rawPath)", "status": "\(response.status.code)",
+            "method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "\(response.status.code)",
             "duration_ms": "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)", "remote": "\(request.clientAddress == HTTPRequest.host(ofAddress: remoteAddress) ? remoteAddress : request.clientAddress)",
         ])
         observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,

@@ -21,6 +21,20 @@ public enum PercentDecoding {
         return String(validating: out, as: UTF8.self)
     }
 
+    /// A path segment percent-encoded: unreserved characters as they are, every other byte as `%XX`.
+    public static func encodeSegment(_ s: String) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): out.append(b)
+            default: out += [UInt8(ascii: "%"), digits[Int(b >> 4)], digits[Int(b & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     private static func hex(_ b: UInt8) -> UInt8? {
         switch b {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")

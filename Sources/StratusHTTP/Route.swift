@@ -22,6 +22,23 @@ public struct Route: Sendable {
         self.handler = handler
     }
 
+    /// Captures that are credentials in themselves (whoever has the URL may use it): the access log shows their name
+    /// (`{token}`) instead of their value.
+    public static let capabilityParameters: Set<String> = ["token", "guid", "ticket"]
+
+    /// Whether the pattern captures a capability (see `loggedPath`).
+    var capturesCapability: Bool { pattern.contains { $0.hasPrefix("{") && Self.capabilityParameters.contains(String($0.dropFirst().dropLast())) } }
+
+    /// The request's path as the access log shows it: the pattern with its captures filled in, capabilities left out.
+    func loggedPath(_ params: [String: String]) -> String {
+        "/" + pattern.map { p -> String in
+            if p == "*" { return params["*"] ?? "" }
+            guard p.hasPrefix("{") && p.hasSuffix("}") else { return p }
+            let name = String(p.dropFirst().dropLast())
+            return Self.capabilityParameters.contains(name) ? p : PercentDecoding.encodeSegment(params[name] ?? "")
+        }.joined(separator: "/")
+    }
+
     func match(_ segments: [String]) -> [String: String]? {
         var params: [String: String] = [:]
         for (i, p) in pattern.enumerated() {
