@@ -9,13 +9,12 @@ import StratusStore
 /// header, or `?lastEventID=` where a client cannot set headers) replays everything after it; without one the
 /// stream starts with what happens next.
 ///
-/// A stream costs nothing while its user gets nothing: it reads the log only when a commit for its user rings,
-/// goes on from where the last read got (past other users' batches), and ends as soon as its client goes. Its
-/// credentials are checked again before every delivery and keep-alive, and its web auth token's expiry on every
-/// wake: a revoked API token, a signed-out or expired user, ends the stream.
+/// A stream costs nothing while its user gets nothing: it sleeps until a commit for its user rings, its keep-alive
+/// is due, its web auth token expires, its client goes (which rings it) or the server stops (which closes the bell);
+/// it reads the log only when rung, and goes on from where the last read got (past other users' batches). Its
+/// credentials are checked again before every delivery and keep-alive: a revoked API token, a signed-out or expired
+/// user, ends the stream.
 extension CloudKitAPI {
-    /// How often a quiet stream looks at its client, the server's drain and its token's expiry (no database work).
-    static let streamPoll: Duration = .seconds(1)
     static let streamKeepAlive: Duration = .seconds(15)
 
     func registerStreamRoutes(_ router: inout Router) {
@@ -72,15 +71,20 @@ extension CloudKitAPI {
                         if page.notifications.count < 100 { return true }
                     }
                 }
+                // A client that goes rings its user's key, so that this stream wakes and ends now.
+                out.onClose { store.bell.ring([key]) }
                 guard await out.write(Data(": stream of notifications\n\n".utf8)), await deliver() else { return }
                 while !out.isDraining() && !store.bell.isClosed && out.isOpen() {
-                    await store.bell.wait(key, since: rung, timeout: Self.streamPoll)
+                    var timeout = Self.streamKeepAlive - (ContinuousClock.now - quietSince)
+                    if let expires = auth.expiresAt { timeout = min(timeout, .milliseconds(max(0, expires - Clock.nowMillis()))) }
+                    await store.bell.wait(key, since: rung, timeout: max(timeout, .milliseconds(10)))
                     if let expires = auth.expiresAt, expires <= Clock.nowMillis() { return }
+                    guard out.isOpen() else { return }
                     let now = store.bell.rings(key)
                     if now != rung {
                         rung = now
                         guard await deliver() else { return }
-                    } else if ContinuousClock.now - quietSince > Self.streamKeepAlive {
+                    } else if ContinuousClock.now - quietSince >= Self.streamKeepAlive {
                         guard await authorized(), await out.write(Data(": keep-alive\n\n".utf8)) else { return }
                         quietSince = ContinuousClock.now
                     }

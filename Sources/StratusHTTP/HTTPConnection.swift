@@ -195,7 +195,8 @@ struct HTTPConnection {
             // sending), noticed at once instead of at the stream's next write.
             let open = OpenFlag()
             let watcher = Task { _ = try? await socket.read(atMost: 1); open.close() }
-            await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen }))
+            await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen },
+                                        onClose: { open.onClose($0) }))
             watcher.cancel()
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "\(response.status.code)",
                                               "remote": "\(request.clientAddress)", "stream": "ended"])
@@ -281,9 +282,25 @@ struct HTTPConnection {
     }
 }
 
-/// Whether a streaming client still holds its end of the connection.
+/// Whether a streaming client still holds its end of the connection, and who to tell when it lets go.
 private final class OpenFlag: Sendable {
-    private let open = Atomic<Bool>(true)
-    var isOpen: Bool { open.load(ordering: .relaxed) }
-    func close() { open.store(false, ordering: .relaxed) }
+    private let state = Mutex<(open: Bool, actions: [@Sendable () -> Void])>((true, []))
+    var isOpen: Bool { state.withLock { $0.open } }
+
+    func close() {
+        let actions = state.withLock { s -> [@Sendable () -> Void] in
+            s.open = false
+            defer { s.actions.removeAll() }
+            return s.actions
+        }
+        for a in actions { a() }
+    }
+
+    func onClose(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in
+            if s.open { s.actions.append(action) }
+            return !s.open
+        }
+        if now { action() }
+    }
 }

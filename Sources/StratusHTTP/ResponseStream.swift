@@ -7,11 +7,15 @@ public struct ResponseStream: Sendable {
     public let write: @Sendable (Data) async -> Bool
     public let isDraining: @Sendable () -> Bool
     public let isOpen: @Sendable () -> Bool
+    /// Runs `action` once the client closes its end (at once if it already has): a stream waiting for something to
+    /// send uses it to wake and end.
+    public let onClose: @Sendable (_ action: @escaping @Sendable () -> Void) -> Void
 
     public init(write: @escaping @Sendable (Data) async -> Bool, isDraining: @escaping @Sendable () -> Bool,
-                isOpen: @escaping @Sendable () -> Bool = { true }) {
+                isOpen: @escaping @Sendable () -> Bool = { true }, onClose: @escaping @Sendable (_ action: @escaping @Sendable () -> Void) -> Void = { _ in }) {
         self.write = write
         self.isDraining = isDraining
         self.isOpen = isOpen
+        self.onClose = onClose
     }
 }

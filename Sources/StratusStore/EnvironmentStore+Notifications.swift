@@ -15,10 +15,10 @@ extension EnvironmentStore {
     func subscriptions(_ db: any SQLSession) throws -> SubscriptionIndex {
         if let cached = subscriptionIndex.withLock({ $0 }) { return cached }
         let decoder = JSONDecoder()
-        let entries = try db.all("SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL") { row -> SubscriptionIndex.Entry? in
+        let entries = try db.all("SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL") { row -> (owner: String, scope: DatabaseScope, subscription: Subscription)? in
             guard let scope = DatabaseScope(rawValue: row.string(0) ?? ""), let spec = row.string(2),
                   let s = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { return nil }
-            return SubscriptionIndex.Entry(owner: row.string(1) ?? "", scope: scope, subscription: s)
+            return (row.string(1) ?? "", scope, s)
         }
         let index = SubscriptionIndex(entries)
         subscriptionIndex.withLock { $0 = index }

@@ -30,6 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBufferedBodyMb >= 64, maxBufferedBodyMb <= 1 << 20 else { throw ValidationError("--max-buffered-body-mb is between 64 and 1048576 (the console takes 64 MB imports)") }
         guard notificationRetentionDays > 0, notificationRetentionDays <= 3650 else { throw ValidationError("--notification-retention-days is between 0 and 3650") }
         guard maxSubscriptionsPerUser >= 1, maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions-per-user and --max-subscriptions are at least 1") }
+        guard signUpsPerAddressPerHour > 0, signUpsPerSecond > 0 else { throw ValidationError("--sign-ups-per-address-per-hour and --sign-ups-per-second are above 0") }
         guard maxListenersPerUser >= 1, maxListeners >= 1 else { throw ValidationError("--max-listeners-per-user and --max-listeners are at least 1") }
         guard notificationLogMb >= 1, notificationLogMb <= 1 << 20 else { throw ValidationError("--notification-log-mb is between 1 and 1048576") }
         guard storageQuotaMb >= 0, apiRatePerUser >= 0, apiRatePerAddress >= 0 else { throw ValidationError("quotas and rates cannot be negative") }
@@ -69,6 +70,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "CloudKit API requests per second per client address (bursts of twice that) before 503 THROTTLED; 0: no limit.")
     var apiRatePerAddress: Double = 10_000
 
+    @Option(help: "Accounts one client address may create per hour on the sign-up page.")
+    var signUpsPerAddressPerHour: Double = SignInThrottle.Policy().signUpsPerAddressPerHour
+    @Option(help: "Accounts the whole server may create per second (bursts of four times that).")
+    var signUpsPerSecond: Double = SignInThrottle.Policy().signUpsPerSecond
+
     @Option(help: "A file holding the token GET /-/metrics requires (Authorization: Bearer TOKEN); without it, metrics are answered on loopback only.")
     var metricsTokenFile: String?
 
@@ -94,6 +100,8 @@ struct ServeCommand: AsyncParsableCommand {
         config.notifications = NotificationPolicy(retention: Int64(notificationRetentionDays * 86_400_000), subscriptionsPerUser: maxSubscriptionsPerUser,
                                                   subscriptionsPerEnvironment: maxSubscriptions, logBudgetBytes: Int64(notificationLogMb) << 20)
         config.listeners = NotificationListeners.Limits(perUser: maxListenersPerUser, total: maxListeners)
+        config.signInThrottle.signUpsPerAddressPerHour = signUpsPerAddressPerHour
+        config.signInThrottle.signUpsPerSecond = signUpsPerSecond
         config.cacheMegabytes = cacheMb
         if let metricsTokenFile {
             guard let token = try? String(contentsOfFile: metricsTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 16 else {

@@ -20,8 +20,10 @@ import StratusTestSupport
     final class TLSProxy: @unchecked Sendable {
         let process = ChildProcess()
         let cert: URL
+        let directory: URL
 
         init(port: UInt16, upstream: UInt16, directory: URL) throws {
+            self.directory = directory
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.appendingPathComponent("tmp").path)
             cert = directory.appendingPathComponent("cert.pem")
@@ -73,6 +75,7 @@ import StratusTestSupport
         func stop() {
             process.terminate()
             process.waitUntilExit()
+            try? FileManager.default.removeItem(at: directory)
         }
     }
 
@@ -102,6 +105,12 @@ import StratusTestSupport
         return (status, String(r.output.dropLast(String(status).count + 1)))
     }
 
+    /// nginx's own directory, outside the server's data directory (which is the server's alone: 0700, so nginx's
+    /// workers could not write their temporary files there).
+    static func nginxDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("stratus-nginx-\(UUID().uuidString)")
+    }
+
     static func freePort() throws -> UInt16 {
         let r = try run("python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
         guard let p = UInt16(r.output.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw StratusError(.internalError, "no free port") }
@@ -116,7 +125,7 @@ import StratusTestSupport
             c.http.publicURL = publicURL
             c.http.trustedProxies = [CIDR("127.0.0.1")!]
         }
-        let proxy = try await offPool { try TLSProxy(port: port, upstream: f.app.port, directory: f.data.appendingPathComponent("nginx")) }
+        let proxy = try await offPool { try TLSProxy(port: port, upstream: f.app.port, directory: HTTPSProxyTests.nginxDirectory()) }
         defer { proxy.stop() }
         let api = "\(publicURL)/database/1/\(f.container.rawValue)/development"
         let cert = proxy.cert, devToken = f.devToken

@@ -25,7 +25,7 @@ import StratusModel
         guard let f = try await APIFixture.make(backend, configure: {
             $0.storageQuotaBytes = 3 << 20
             $0.notifications.subscriptionsPerUser = 40
-            $0.notifications.logBudgetBytes = 200_000
+            $0.notifications.logBudgetBytes = 8_000
         }) else { return }
         let env = try f.app.store.environment(f.container, .development)
         // An alert far past what a notification carries is refused, and nothing is saved.
@@ -47,7 +47,7 @@ import StratusModel
         let r = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"mine","recordType":"Note"}}]}"#, db: "private", user: f.aliceToken)
         #expect(r.json.records.first?.code == nil, "another user's write still goes through: \(r.text.prefix(200))")
         let logBytes = try env.read { s, _ in try NotificationLog.bytes(s) }
-        #expect(logBytes <= 200_000, "the log keeps to its budget: \(logBytes)")
+        #expect(logBytes <= 8_000, "the log keeps to its budget: \(logBytes)")
         #expect(try env.storageUsage().totalBytes < 3 << 20)
         // What Alice gets is short: the alert (referenced in the log, not copied) and the fields that fit, marked pruned.
         let notes = try env.notifications(for: f.alice.userRecordName, after: 0, limit: 50, skippingExpired: true)

@@ -30,7 +30,7 @@ import StratusTestSupport
         // The sign-in ceiling per address is lowered so that the test's spray reaches it quickly.
         let f = try await APIFixture { $0.signInThrottle.addressCeiling = 10 }
         _ = try await offPool { try f.app.store.createAdmin(email: "admin@example.com", password: "a long admin password") }
-        let proxy = try await offPool { try HTTPSProxyTests.TLSProxy(port: port, upstream: f.app.port, directory: f.data.appendingPathComponent("nginx")) }
+        let proxy = try await offPool { try HTTPSProxyTests.TLSProxy(port: port, upstream: f.app.port, directory: HTTPSProxyTests.nginxDirectory()) }
         defer { proxy.stop() }
         let base = "https://localhost:\(port)", cert = proxy.cert
 

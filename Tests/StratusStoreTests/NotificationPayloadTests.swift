@@ -65,4 +65,18 @@ import StratusModel
         #expect(UUID(uuidString: nid) != nil && NotificationBatch.position(nid: nid, salt: 0xDEADBEEF) == 42 << 20 | 7)
         #expect(NotificationBatch.position(nid: nid, salt: 1) == nil && NotificationBatch.position(nid: "not-a-nid", salt: 0xDEADBEEF) == nil)
     }
+
+    @Test func groupsSpanOneIndexPerSubscriptionAndReadBackAsEntries() {
+        let plain = NotificationBatch.Entry(user: "_b", subscriptionID: "x", scope: "private", recordName: nil, reason: nil, aps: "{}", member: #""test":true"#)
+        let group = NotificationBatch.Group(user: "_a\tx", scope: "public", recordName: "r 1", reason: 2, aps: "@abc",
+                                           template: #""qry":{"dbs":1,"fo":2,"rid":"r 1","sid":\#u{3},"zid":"z"}"#, subscriptionIDs: ["s1", "s\t2", "s,3"])
+        let text = NotificationBatch.encode([group]) + NotificationBatch.encode([plain]) + NotificationBatch.encode([group])
+        let all = NotificationBatch.decode(text)
+        #expect(all.count == 7)
+        #expect(all.map(\.subscriptionID) == ["s1", "s\t2", "s,3", "x", "s1", "s\t2", "s,3"], "\(all.map(\.subscriptionID))")
+        #expect(all[1].member == #""qry":{"dbs":1,"fo":2,"rid":"r 1","sid":"s\t2","zid":"z"}"#, "\(all[1].member)")
+        #expect(all[0].user == "_a\tx" && all[0].recordName == "r 1" && all[0].reason == 2 && all[0].aps == "@abc" && all[3].member == #""test":true"#)
+        #expect(NotificationBatch.entries(text, of: "_b").map(\.0) == [3])
+        #expect(NotificationBatch.entries(text, of: "_a\tx").map(\.0) == [0, 1, 2, 4, 5, 6])
+    }
 }

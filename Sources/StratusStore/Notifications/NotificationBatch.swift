@@ -31,17 +31,59 @@ enum NotificationBatch {
         }
     }
 
+    /// Notifications of one user for one change, alike but for their subscription: what a write appends. One
+    /// user's thousand subscriptions that one change fires cost one line and a thousand subscription IDs, not a
+    /// thousand lines. `template` is the `ck` member with `placeholder` where the subscription ID goes (quoted);
+    /// a template without one is the member as it is.
+    struct Group {
+        var user: String
+        var scope: String
+        var recordName: String?
+        var reason: Int?
+        var aps: String
+        var template: String
+        var subscriptionIDs: [String]
+
+        static let placeholder: Character = "\u{3}"
+    }
+
     static func position(batch: Int64, index: Int) -> Int64 { batch << indexBits | Int64(index) }
     static func batch(of position: Int64) -> Int64 { position >> indexBits }
     /// The last position a batch can hold (everything in it is at or before this).
     static func end(of batch: Int64) -> Int64 { batch << indexBits | Int64(maximumPerBatch - 1) }
 
     /// The users column: each user between separators, so `instr(users, separated(user))` finds exactly one.
-    static func users(_ entries: [Entry]) -> String {
+    static func users(_ entries: [Entry]) -> String { users(entries.map(\.user)) }
+
+    static func users(_ groups: [Group]) -> String { users(groups.map(\.user)) }
+
+    private static func users(_ names: [String]) -> String {
         var seen = Set<String>()
         var out = "\u{1}"
-        for e in entries where seen.insert(e.user).inserted { out += e.user + "\u{1}" }
+        for u in names where seen.insert(u).inserted { out += u + "\u{1}" }
         return out
+    }
+
+    /// Groups, one line each: `STX count TAB user TAB scope TAB recordName TAB reason TAB aps TAB template (TAB
+    /// subscriptionID)…`, escaped as `encode(_: [Entry])` escapes; `count` notifications, at consecutive indexes.
+    /// The leading STX tells a group from a line of one notification (written before groups, and by test sends).
+    static func encode(_ groups: [Group]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(groups.reduce(0) { $0 + 256 + $1.subscriptionIDs.count * 16 })
+        func add(_ s: String) { out += s.utf8 }
+        for g in groups {
+            out.append(2)
+            add(String(g.subscriptionIDs.count))
+            out.append(9); add(escape(g.user))
+            out.append(9); add(escape(g.scope))
+            out.append(9); if let r = g.recordName { out.append(UInt8(ascii: "=")); add(escape(r)) }
+            out.append(9); if let r = g.reason { add(String(r)) }
+            out.append(9); add(g.aps)
+            out.append(9); add(g.template)
+            for id in g.subscriptionIDs { out.append(9); add(escape(id)) }
+            out.append(10)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func separated(_ user: String) -> String { "\u{1}" + user + "\u{1}" }
@@ -62,7 +104,7 @@ enum NotificationBatch {
     static func decode(_ text: String) -> [Entry] { entries(text, of: nil).map(\.1) }
 
     /// The entries of `user` (all with nil) with their index in the batch. Works on the UTF-8 bytes: a listener's
-    /// read skips other users' lines by their first bytes.
+    /// read skips other users' lines by their first bytes (a group's count says how many indexes it spans).
     static func entries(_ text: String, of user: String?) -> [(Int, Entry)] {
         let prefix = user.map { Array((escape($0) + "\t").utf8) }
         var out: [(Int, Entry)] = []
@@ -70,34 +112,63 @@ enum NotificationBatch {
         text.withUTF8 { bytes in
             var index = 0
             var start = 0
+            func field(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self) }
             while start < bytes.count {
                 var end = start
                 while end < bytes.count && bytes[end] != 10 { end += 1 }
-                defer { start = end + 1; index += 1 }
-                if let prefix {
-                    guard end - start >= prefix.count, prefix.indices.allSatisfy({ bytes[start + $0] == prefix[$0] }) else { continue }
+                defer { start = end + 1 }
+                var at = start
+                var count = 1
+                let grouped = bytes[start] == 2
+                if grouped {
+                    at += 1
+                    var n = 0
+                    while at < end && bytes[at] != 9 { n = n * 10 + Int(bytes[at]) - 48; at += 1 }
+                    count = n
+                    at += 1
                 }
+                defer { index += count }
+                if let prefix {
+                    guard end - at >= prefix.count, prefix.indices.allSatisfy({ bytes[at + $0] == prefix[$0] }) else { continue }
+                }
+                // Fields up to the last fixed one; a group has its template and subscription IDs after them.
                 var fields: [String] = []
-                var f = start
-                while fields.count < 6 {
+                var f = at
+                while f <= end {
                     var t = f
                     while t < end && bytes[t] != 9 { t += 1 }
-                    guard t < end else { break }
-                    fields.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[f..<t]), as: UTF8.self))
+                    fields.append(field(f, t))
                     f = t + 1
+                    // A lone notification's member (the last field) may hold no TAB, but is read whole all the same.
+                    if !grouped && fields.count == 6 { fields.append(field(f, max(f, end))); break }
                 }
-                guard fields.count == 6 else { continue }
-                let member = String(decoding: UnsafeBufferPointer(rebasing: bytes[f..<end]), as: UTF8.self)
-                out.append((index, Entry(user: unescape(fields[0][...]), subscriptionID: unescape(fields[1][...]), scope: unescape(fields[2][...]),
-                                         recordName: fields[3].isEmpty ? nil : unescape(fields[3].dropFirst()), reason: Int(fields[4]),
-                                         aps: fields[5], member: member)))
+                if grouped {
+                    guard fields.count == 6 + count else { continue }
+                    let (u, scope, rid, reason, aps, template) = (unescape(fields[0][...]), unescape(fields[1][...]),
+                                                                 fields[2].isEmpty ? nil : unescape(fields[2].dropFirst()), Int(fields[3]), fields[4], fields[5])
+                    for j in 0..<count {
+                        let id = unescape(fields[6 + j][...])
+                        var member = template
+                        if let p = template.firstIndex(of: Group.placeholder) {
+                            var quoted: [UInt8] = []
+                            PayloadJSON.quote(id, into: &quoted)
+                            member.replaceSubrange(p...p, with: String(decoding: quoted, as: UTF8.self))
+                        }
+                        out.append((index + j, Entry(user: u, subscriptionID: id, scope: scope, recordName: rid, reason: reason, aps: aps, member: member)))
+                    }
+                } else {
+                    guard fields.count == 7 else { continue }
+                    out.append((index, Entry(user: unescape(fields[0][...]), subscriptionID: unescape(fields[1][...]), scope: unescape(fields[2][...]),
+                                             recordName: fields[3].isEmpty ? nil : unescape(fields[3].dropFirst()), reason: Int(fields[4]),
+                                             aps: fields[5], member: fields[6])))
+                }
             }
         }
         return out
     }
 
     private static func escape(_ s: String) -> String {
-        guard s.contains(where: { $0 == "%" || $0 == "\t" || $0 == "\n" || $0 == "\r\n" }) else { return s }
+        guard s.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == 9 || $0 == 10 }) else { return s }
         return s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\t", with: "%09").replacingOccurrences(of: "\n", with: "%0A")
             .replacingOccurrences(of: "\r\n", with: "%0D%0A")
     }

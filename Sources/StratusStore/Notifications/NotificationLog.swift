@@ -8,8 +8,15 @@ import StratusModel
 enum NotificationLog {
     /// Appends one batch and, past `budget` bytes, drops the oldest batches (never this one) until the log is under
     /// nine tenths of it.
+    static func append(id: Int64, createdAt: Int64, groups: [NotificationBatch.Group], budget: Int64, _ s: any SQLSession) throws {
+        try append(id: id, createdAt: createdAt, users: NotificationBatch.users(groups), text: NotificationBatch.encode(groups), budget: budget, s)
+    }
+
     static func append(id: Int64, createdAt: Int64, entries: [NotificationBatch.Entry], budget: Int64, _ s: any SQLSession) throws {
-        let users = NotificationBatch.users(entries), text = NotificationBatch.encode(entries)
+        try append(id: id, createdAt: createdAt, users: NotificationBatch.users(entries), text: NotificationBatch.encode(entries), budget: budget, s)
+    }
+
+    private static func append(id: Int64, createdAt: Int64, users: String, text: String, budget: Int64, _ s: any SQLSession) throws {
         let bytes = Int64(users.utf8.count + text.utf8.count)
         try s.execute("INSERT INTO notification_batches(id, created_at, users, entries, bytes) VALUES (?, ?, ?, ?, ?)", id, createdAt, users, text, bytes)
         let total = try s.int64("UPDATE meta SET value = value + ? WHERE key = 'notification_log_bytes' RETURNING value", [bytes]) ?? 0

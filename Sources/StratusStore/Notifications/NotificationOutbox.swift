@@ -60,8 +60,11 @@ struct NotificationOutbox {
 
     private mutating func flush(_ s: any SQLSession) throws {
         guard let batch, !pending.isEmpty else { return }
-        try NotificationLog.append(id: batch, createdAt: Clock.nowMillis(), entries: pending, budget: logBudget, s)
+        try NotificationLog.append(id: batch, createdAt: Clock.nowMillis(), groups: pending, budget: logBudget, s)
         pending.removeAll()
+        pendingCount = 0
+        groupOf.removeAll(keepingCapacity: true)
+        lastGroup = nil
         self.batch = nil
     }
 
@@ -72,15 +75,52 @@ struct NotificationOutbox {
             "COALESCE((SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'notifications_expired_through'), 0) >> \(NotificationBatch.indexBits)") + " + 1") ?? 1
     }
 
+    /// What one change's notifications share, each worked out once per change (emptied when the next starts): the
+    /// `af` by `desiredKeys` (see `NotificationPayload.member`), the member templates, and the group each user's
+    /// alike notifications join. A change that fires a thousand subscriptions of one user then costs a thousand
+    /// dictionary lookups and subscription IDs, not a thousand payloads.
+    private var fieldsMemo: [[String]: (json: [UInt8], pruned: Bool)] = [:]
+    private struct TemplateKey: Hashable {
+        var kind: Int
+        var templateClass: Int
+        var scope: DatabaseScope
+        var owner: String?
+        var reason: Int
+    }
+    private var templateIDs: [TemplateKey: Int] = [:]
+    private var templates: [String] = []
+    private struct GroupKey: Hashable {
+        var groupClass: Int
+        var template: Int
+    }
+    private var groupOf: [GroupKey: Int] = [:]
+    private var lastTemplate: (key: TemplateKey, id: Int)?
+    private var lastGroup: (key: GroupKey, index: Int)?
+
+    /// The changed public record's type's grants, and whether everyone may read it (worked out once per change).
+    private var publicReads: (grants: [String: Permission], everyone: Bool)?
+
+    private mutating func changeStarts() {
+        publicReads = nil
+        fieldsMemo.removeAll(keepingCapacity: true)
+        templateIDs.removeAll(keepingCapacity: true)
+        templates.removeAll(keepingCapacity: true)
+        groupOf.removeAll(keepingCapacity: true)
+        lastTemplate = nil
+        lastGroup = nil
+    }
+
     /// This transaction's batch (allocated at its first notification) and what it holds so far.
     private var batch: Int64?
-    private var pending: [NotificationBatch.Entry] = []
+    private var pending: [NotificationBatch.Group] = []
+    private var pendingCount = 0
 
     /// `zoneRow`: the zone's row id, by which a private zone's shares are found (their participants' shared-database
     /// subscriptions hear the change too).
     mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog,
                                 zoneRow: Int64? = nil, _ db: any SQLSession) throws {
         guard let type = (after ?? before)?.recordType else { return }
+        changeStarts()
         if database.scope == .public, !webhooks.isEmpty {
             try queueWebhooks(type: type, before: before, after: after, zone: zone, db)
         }
@@ -116,12 +156,14 @@ struct NotificationOutbox {
 
     private mutating func notify(_ entries: [Entry], before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: any SQLSession) throws {
         for entry in entries {
-            let key = SubscriptionIndex.key(entry.scope, entry.owner) + "\u{0}" + entry.subscription.subscriptionID
-            if spent.contains(key) { continue }
+            // Only a subscription that fires once can be spent: the others need no key.
+            let once = entry.firesOnce
+            let key = once ? SubscriptionIndex.key(entry.scope, entry.owner) + "\u{0}" + entry.subscription.subscriptionID : ""
+            if once && spent.contains(key) { continue }
             guard let reason = try reason(entry, before: before, after: after, zone: zone, database: database, catalog: catalog, db) else { continue }
             let record = after ?? before!
             try append(entry, reason: reason, record: record, zone: zone, db)
-            if case .query(_, _, _, true, _) = entry.subscription.kind {
+            if once {
                 spent.insert(key)
                 try SubscriptionRows.delete(entry.scope, owner: entry.owner, id: entry.subscription.subscriptionID, db)
             }
@@ -131,6 +173,7 @@ struct NotificationOutbox {
     /// A zone created or deleted: the owner's database subscriptions hear it (what `changes/database` then lists).
     mutating func zoneChanged(_ zone: ZoneID, database: DatabaseID, deleted: Bool, _ db: any SQLSession) throws {
         guard database.scope != .public else { return }
+        changeStarts()
         for entry in index.entries(of: database) {
             guard case .database = entry.subscription.kind else { continue }
             try append(entry, reason: deleted ? 3 : 1, record: nil, zone: zone, db)
@@ -138,36 +181,42 @@ struct NotificationOutbox {
     }
 
     /// 1 created, 2 updated, 3 deleted (CloudKit's `fo`); nil when the subscription does not fire.
-    private mutating func reason(_ entry: NotificationOutbox.Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID,
+    private mutating func reason(_ entry: Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID,
                                  catalog: Catalog, _ db: any SQLSession) throws -> Int? {
-        switch entry.subscription.kind {
-        case .database:
+        switch entry.kind {
+        case 2:
             return after == nil ? 3 : before == nil ? 1 : 2
-        case .zone(let z):
-            guard z.zoneName == zone.zoneName else { return nil }
+        case 1:
+            guard entry.zoneName == zone.zoneName else { return nil }
             return after == nil ? 3 : before == nil ? 1 : 2
-        case .query(let type, let filters, let firesOn, _, let only):
-            if let only, only.zoneName != zone.zoneName { return nil }
-            func matches(_ r: StoredRecord?) -> Bool { r.map { r in r.recordType == type && filters.allSatisfy { $0.matches(r) } } ?? false }
-            let was = matches(before), isNow = matches(after)
-            let fired: Subscription.FiresOn? = switch (was, isNow) {
-            case (false, true): .create
-            case (true, true): .update
-            case (true, false): .delete
-            case (false, false): nil
+        default:
+            if let only = entry.zoneName, only != zone.zoneName { return nil }
+            func matches(_ r: StoredRecord?) -> Bool {
+                guard let r, r.recordType == entry.recordType else { return false }
+                for f in entry.filters where !f.matches(r) { return false }
+                return true
             }
-            guard let fired, firesOn.contains(fired) else { return nil }
+            let was = matches(before), isNow = matches(after)
+            let fired: UInt8 = was ? (isNow ? 2 : 4) : (isNow ? 1 : 0)
+            guard fired != 0, entry.firesOn & fired != 0 else { return nil }
             if database.scope == .public {
                 let r = after ?? before!
-                let grants = catalog.type(named: r.recordType)?.grants ?? SecurityRole.defaultGrants
-                // Roles are looked up only when the grants to everyone, to any signed-in user and to the creator fall short.
-                let creator = r.created?.userRecordName
-                if !SecurityPolicy.allows(.read, grants: grants, caller: Caller(userRecordName: entry.owner, roles: []), creator: creator) {
-                    let caller = Caller(userRecordName: entry.owner, roles: try roles(of: entry.owner, catalog: catalog, db))
-                    guard SecurityPolicy.allows(.read, grants: grants, caller: caller, creator: creator) else { return nil }
+                if publicReads == nil {
+                    let grants = catalog.type(named: r.recordType)?.grants ?? SecurityRole.defaultGrants
+                    publicReads = (grants, grants[SecurityRole.world]?.contains(.read) == true)
+                }
+                // Readable by everyone (the common case): no one's permission to look at, one check per change.
+                if publicReads!.everyone == false {
+                    let grants = publicReads!.grants
+                    let creator = r.created?.userRecordName
+                    // Roles are looked up only when the grants to any signed-in user and to the creator fall short.
+                    if !SecurityPolicy.allows(.read, grants: grants, caller: Caller(userRecordName: entry.owner, roles: []), creator: creator) {
+                        let caller = Caller(userRecordName: entry.owner, roles: try roles(of: entry.owner, catalog: catalog, db))
+                        guard SecurityPolicy.allows(.read, grants: grants, caller: caller, creator: creator) else { return nil }
+                    }
                 }
             }
-            return fired == .create ? 1 : fired == .update ? 2 : 3
+            return fired == 1 ? 1 : fired == 2 ? 2 : 3
         }
     }
 
@@ -207,13 +256,38 @@ struct NotificationOutbox {
     }
 
     private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: any SQLSession) throws {
-        if pending.count == NotificationBatch.maximumPerBatch - 1 { try flush(db) }
+        if pendingCount == NotificationBatch.maximumPerBatch - 1 { try flush(db) }
         let batch = try self.batch ?? Self.nextBatch(db)
         self.batch = batch
-        let member = NotificationPayload.member(owner: entry.owner, scope: entry.scope, subscription: entry.subscription, reason: reason, record: record, zone: zone)
-        pending.append(NotificationBatch.Entry(user: entry.owner, subscriptionID: entry.subscription.subscriptionID, scope: entry.scope.rawValue,
-                                               recordName: record?.recordName, reason: reason, aps: entry.aps.field, member: member))
+        // The zone's owner goes into the member when the zone names none (a private zone of the subscriber's).
+        let key = TemplateKey(kind: entry.kind, templateClass: entry.templateClass, scope: entry.scope,
+                              owner: zone.ownerRecordName == nil && entry.scope != .public ? entry.owner : nil, reason: reason)
+        let template: Int
+        // A change's candidates come one user's subscriptions after another: most lookups repeat the last one.
+        if let last = lastTemplate, last.key == key { template = last.id } else if let t = templateIDs[key] {
+            template = t
+            lastTemplate = (key, t)
+        } else {
+            templates.append(NotificationPayload.member(owner: entry.owner, scope: entry.scope, subscription: entry.subscription, reason: reason, record: record,
+                                                        zone: zone, fieldsMemo: &fieldsMemo, idPlaceholder: true))
+            template = templates.count - 1
+            templateIDs[key] = template
+            lastTemplate = (key, template)
+        }
+        let group = GroupKey(groupClass: entry.groupClass, template: template)
+        if let last = lastGroup, last.key == group {
+            pending[last.index].subscriptionIDs.append(entry.subscription.subscriptionID)
+        } else if let g = groupOf[group] {
+            pending[g].subscriptionIDs.append(entry.subscription.subscriptionID)
+            lastGroup = (group, g)
+        } else {
+            groupOf[group] = pending.count
+            lastGroup = (group, pending.count)
+            pending.append(NotificationBatch.Group(user: entry.owner, scope: entry.scope.rawValue, recordName: record?.recordName, reason: reason,
+                                                   aps: entry.aps.field, template: templates[template], subscriptionIDs: [entry.subscription.subscriptionID]))
+            notified.insert(entry.owner)
+        }
+        pendingCount += 1
         appended += 1
-        notified.insert(entry.owner)
     }
 }

@@ -17,11 +17,22 @@ enum NotificationPayload {
     /// the rest when the notification is read. Written byte by byte, members in key order: this runs inside the
     /// write's transaction, once per notification.
     static func member(owner: String, scope: DatabaseScope, subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> String {
+        var fieldsMemo: [[String]: (json: [UInt8], pruned: Bool)] = [:]
+        return member(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record, zone: zone, fieldsMemo: &fieldsMemo)
+    }
+
+    /// The same, with the `af` of this record kept in `fieldsMemo` by `desiredKeys`: a change that fires a thousand
+    /// subscriptions asking for the same fields writes them once, not a thousand times.
+    /// With `idPlaceholder`, `NotificationBatch.Group.placeholder` stands where the subscription ID goes: the
+    /// template the log keeps for a group of subscriptions that one change fires alike.
+    static func member(owner: String, scope: DatabaseScope, subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID,
+                       fieldsMemo: inout [[String]: (json: [UInt8], pruned: Bool)], idPlaceholder: Bool = false) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(192)
         func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
         func str(_ s: String) { PayloadJSON.quote(s, into: &out) }
         func int(_ i: Int) { out.append(contentsOf: String(i).utf8) }
+        func sid() { if idPlaceholder { out.append(3) } else { str(subscription.subscriptionID) } }
         let dbs = scope == .public ? 1 : scope == .private ? 2 : 3
         let zoneOwner = zone.ownerRecordName ?? (scope == .public ? "_defaultOwner" : owner)
         switch subscription.kind {
@@ -29,7 +40,11 @@ enum NotificationPayload {
             var af: [UInt8]? = nil
             var pruned = false
             if let keys = subscription.notificationInfo.desiredKeys, reason != 3, let record {
-                (af, pruned) = fields(keys, of: record)
+                if let memo = fieldsMemo[keys] { (af, pruned) = memo } else {
+                    let made = fields(keys, of: record)
+                    fieldsMemo[keys] = made
+                    (af, pruned) = made
+                }
             }
             if pruned { raw(#""prn":1,"#) }
             raw(#""qry":{"#)
@@ -37,19 +52,19 @@ enum NotificationPayload {
             raw(#""dbs":"#); int(dbs)
             raw(#","fo":"#); int(reason)
             raw(#","rid":"#); str(record?.recordName ?? "")
-            raw(#","sid":"#); str(subscription.subscriptionID)
+            raw(#","sid":"#); sid()
             raw(#","zid":"#); str(zone.zoneName)
             raw(#","zoid":"#); str(zoneOwner)
             raw("}")
         case .zone:
             raw(#""fet":{"dbs":"#); int(dbs)
-            raw(#","sid":"#); str(subscription.subscriptionID)
+            raw(#","sid":"#); sid()
             raw(#","zid":"#); str(zone.zoneName)
             raw(#","zoid":"#); str(zoneOwner)
             raw("}")
         case .database:
             raw(#""met":{"dbs":"#); int(dbs)
-            raw(#","sid":"#); str(subscription.subscriptionID)
+            raw(#","sid":"#); sid()
             raw("}")
         }
         return String(decoding: out, as: UTF8.self)
@@ -62,7 +77,10 @@ enum NotificationPayload {
         var budget = NotificationPolicy.maximumFieldBytes - 2
         var pruned = false
         for k in keys where !values.contains(where: { $0.0 == k }) {
-            guard let v = record.fields[k], let plain = plainValue(v) else { continue }
+            guard let v = record.fields[k] else { continue }
+            // A text longer than what is left cannot fit once quoted: left out without writing it.
+            if case .string(let text) = v, text.utf8.count + k.utf8.count + 4 > budget { pruned = true; continue }
+            guard let plain = plainValue(v) else { continue }
             var one: [UInt8] = []
             PayloadJSON.quote(k, into: &one)
             one.append(UInt8(ascii: ":"))

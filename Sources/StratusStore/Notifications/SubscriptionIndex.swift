@@ -7,20 +7,7 @@ import StratusModel
 /// subscriptions cost a write two dictionary lookups, not ten thousand filter evaluations. Built once and shared
 /// until a subscription is saved or deleted.
 struct SubscriptionIndex: Sendable {
-    struct Entry: Sendable {
-        var owner: String
-        var scope: DatabaseScope
-        var subscription: Subscription
-        /// The subscription's `aps`, rendered once here rather than for each notification it fires.
-        let aps: NotificationInfos.APS
-
-        init(owner: String, scope: DatabaseScope, subscription: Subscription) {
-            self.owner = owner
-            self.scope = scope
-            self.subscription = subscription
-            aps = NotificationInfos.APS(subscription.notificationInfo)
-        }
-    }
+    typealias Entry = SubscriptionEntry
 
     /// One group: entries keyed by (field, value) of their first indexable EQUALS filter, and the rest.
     struct Group: Sendable {
@@ -28,8 +15,7 @@ struct SubscriptionIndex: Sendable {
         var byEquality: [FieldRef: [String: [Entry]]] = [:]
 
         mutating func add(_ e: Entry) {
-            if case .query(_, let filters, _, _, _) = e.subscription.kind,
-               let f = filters.first(where: { $0.comparator == .equals && SubscriptionIndex.equalityKey($0.value) != nil }) {
+            if e.kind == 0, let f = e.filters.first(where: { $0.comparator == .equals && SubscriptionIndex.equalityKey($0.value) != nil }) {
                 byEquality[f.field, default: [:]][SubscriptionIndex.equalityKey(f.value)!, default: []].append(e)
             } else {
                 rest.append(e)
@@ -62,7 +48,18 @@ struct SubscriptionIndex: Sendable {
 
     static func key(_ scope: DatabaseScope, _ owner: String) -> String { "\(scope.rawValue)\u{0}\(owner)" }
 
-    init(_ entries: [Entry]) {
+    /// Builds the index, numbering the entries' template and group classes (see `SubscriptionEntry`).
+    init(_ subscriptions: [(owner: String, scope: DatabaseScope, subscription: Subscription)]) {
+        var templateClasses: [[String]?: Int] = [:]
+        var groupClasses: [String: Int] = [:]
+        let entries = subscriptions.map { s -> Entry in
+            let keys = s.subscription.notificationInfo.desiredKeys
+            let template = templateClasses[keys] ?? { templateClasses[keys] = templateClasses.count; return templateClasses.count - 1 }()
+            let aps = NotificationInfos.APS(s.subscription.notificationInfo).field
+            let groupKey = s.owner + "\u{0}" + s.scope.rawValue + "\u{0}" + aps
+            let group = groupClasses[groupKey] ?? { groupClasses[groupKey] = groupClasses.count; return groupClasses.count - 1 }()
+            return Entry(owner: s.owner, scope: s.scope, subscription: s.subscription, templateClass: template, groupClass: group)
+        }
         for e in entries {
             if e.scope == .public {
                 if let t = e.subscription.recordType { publicByType[t, default: Group()].add(e) }
