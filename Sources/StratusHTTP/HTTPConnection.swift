@@ -197,7 +197,10 @@ struct HTTPConnection {
             let watcher = Task { _ = try? await socket.read(atMost: 1); open.close() }
             await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen },
                                         onClose: { open.onClose($0) }))
+            // Done before the socket closes: FlyingSocks waits by file descriptor number, and a watcher still
+            // waiting (or woken) when the number is reused by another connection would read that one's bytes.
             watcher.cancel()
+            await watcher.value
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "\(response.status.code)",
                                               "remote": "\(request.clientAddress)", "stream": "ended"])
             observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
