@@ -2,6 +2,9 @@ import FlyingSocks
 import Foundation
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One client connection: reads requests (keep-alive, pipelining), frames bodies with limits, runs the
 /// route's handler and writes the response. Every way a client can misbehave ends in a status, not a crash.
@@ -194,7 +197,20 @@ struct HTTPConnection {
             // A streaming client sends nothing more: a read that returns is its end (or a byte it had no business
             // sending), noticed at once instead of at the stream's next write.
             let open = OpenFlag()
-            let watcher = Task { _ = try? await socket.read(atMost: 1); open.close() }
+            // It waits for the socket to become readable and peeks: it never takes a byte, so even woken for the
+            // wrong descriptor (see below) it can read nothing that is not its own. Bytes the client sends end the
+            // watch, not the stream; an end of file or an error closes it.
+            let watcher = Task {
+                guard let pool = try? await SharedSocketPool.get() else { return }
+                let fd = socket.socket.file.rawValue
+                while !Task.isCancelled {
+                    do { try await pool.suspendSocket(socket.socket, untilReadyFor: .read) } catch { return }
+                    var byte: UInt8 = 0
+                    let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                    if n > 0 { return }
+                    if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { open.close(); return }
+                }
+            }
             await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen },
                                         onClose: { open.onClose($0) }))
             // Done before the socket closes: FlyingSocks waits by file descriptor number, and a watcher still

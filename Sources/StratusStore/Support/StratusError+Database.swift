@@ -15,7 +15,7 @@ extension StratusError {
             case .SQLITE_BUSY, .SQLITE_LOCKED: return StratusError(.tryAgainLater, "the database is busy; try again", retryAfter: 1)
             // SQLite's message and statement go to the server's log with the request's uuid (an internal error's
             // reason never reaches a client), so that an operator can tell what failed.
-            default: return StratusError(.internalError, "storage error: \(e.resultCode): \(e.message ?? "") [\(e.sql.map { String($0.prefix(400)) } ?? "")]")
+            default: return StratusError(.internalError, "storage error: \(e.extendedResultCode): \(e.message ?? "") [\(e.sql.map { String($0.prefix(400)) } ?? "")]")
             }
         }
         if let e = error as? PostgresError {
