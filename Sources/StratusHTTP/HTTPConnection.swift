@@ -194,29 +194,14 @@ struct HTTPConnection {
         if let stream = response.stream, request.method != .head {
             guard await send(response, head: false, keepAlive: false) else { return false }
             let socket = self.socket
-            // A streaming client sends nothing more: a read that returns is its end (or a byte it had no business
-            // sending), noticed at once instead of at the stream's next write.
+            // The client's leaving is noticed at once (see `DisconnectMonitor`), not at the stream's next write.
             let open = OpenFlag()
-            // It waits for the socket to become readable and peeks: it never takes a byte, so even woken for the
-            // wrong descriptor (see below) it can read nothing that is not its own. Bytes the client sends end the
-            // watch, not the stream; an end of file or an error closes it.
-            let watcher = Task {
-                guard let pool = try? await SharedSocketPool.get() else { return }
-                let fd = socket.socket.file.rawValue
-                while !Task.isCancelled {
-                    do { try await pool.suspendSocket(socket.socket, untilReadyFor: .read) } catch { return }
-                    var byte: UInt8 = 0
-                    let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-                    if n > 0 { return }
-                    if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { open.close(); return }
-                }
-            }
+            let fd = socket.socket.file.rawValue
+            DisconnectMonitor.shared.watch(fd) { open.close() }
             await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen },
                                         onClose: { open.onClose($0) }))
-            // Done before the socket closes: FlyingSocks waits by file descriptor number, and a watcher still
-            // waiting (or woken) when the number is reused by another connection would read that one's bytes.
-            watcher.cancel()
-            await watcher.value
+            // Before the socket closes: its number goes to the next connection.
+            DisconnectMonitor.shared.unwatch(fd)
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "\(response.status.code)",
                                               "remote": "\(request.clientAddress)", "stream": "ended"])
             observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
