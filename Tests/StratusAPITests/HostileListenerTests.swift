@@ -63,6 +63,20 @@ import StratusTestSupport
         #expect(await Self.waitFor { f.app.listeners.count == 0 })
     }
 
+    @Test func aStreamEndsWhenItsWebAuthTokenExpires() async throws {
+        let f = try await APIFixture()
+        try await Self.prepare(f, f.aliceToken)
+        let short = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: 1_500)
+        let s = try Self.stream(f, api: f.devToken, user: short)
+        #expect(await s.read { $0.contains(": stream of notifications") }.contains("200"))
+        try await Task.sleep(for: .milliseconds(1_600))
+        try await Self.write(f, "after", user: f.aliceToken)
+        // The stream ended with its session and delivered nothing written after it.
+        let rest = String(decoding: await s.all(), as: UTF8.self)
+        #expect(!rest.contains("data: "), "\(rest)")
+        #expect(await Self.waitFor { f.app.listeners.count == 0 })
+    }
+
     @Test func signingOutEndsStreamsAndCourierTokens() async throws {
         let f = try await APIFixture()
         try await Self.prepare(f, f.aliceToken)
