@@ -24,12 +24,18 @@ public final class ServerMetrics: Sendable {
 
     private let state = Mutex(State())
     private let connections = Mutex<@Sendable () -> Int>({ 0 })
+    private let held = Mutex<(@Sendable () -> Int, @Sendable () -> Int)>(({ 0 }, { 0 }))
     private let webhookAttempts = Mutex<@Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]>({ [:] })
     let store: RecordStore
 
     init(store: RecordStore) { self.store = store }
 
     func countConnections(_ count: @escaping @Sendable () -> Int) { connections.withLock { $0 = count } }
+
+    /// The open notification listeners and the request body bytes held (see `NotificationListeners`, `BodyBudget`).
+    func countListenersAndBodies(listeners: @escaping @Sendable () -> Int, bodyBytes: @escaping @Sendable () -> Int) {
+        held.withLock { $0 = (listeners, bodyBytes) }
+    }
 
     func countWebhookAttempts(_ count: @escaping @Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]) {
         webhookAttempts.withLock { $0 = count }
@@ -103,6 +109,11 @@ public final class ServerMetrics: Sendable {
         }
         out += "# HELP stratus_open_connections HTTP connections open now.\n# TYPE stratus_open_connections gauge\n"
         out += "stratus_open_connections \(connections.withLock { $0 }())\n"
+        let (listeners, bodies) = held.withLock { $0 }
+        out += "# HELP stratus_notification_listeners SSE streams and web courier polls open now.\n# TYPE stratus_notification_listeners gauge\n"
+        out += "stratus_notification_listeners \(listeners())\n"
+        out += "# HELP stratus_buffered_body_bytes Request body bytes held in memory now.\n# TYPE stratus_buffered_body_bytes gauge\n"
+        out += "stratus_buffered_body_bytes \(bodies())\n"
         out += "# HELP stratus_process_resident_bytes The server process's resident memory.\n# TYPE stratus_process_resident_bytes gauge\n"
         out += "stratus_process_resident_bytes \(Self.residentBytes())\n"
         return out

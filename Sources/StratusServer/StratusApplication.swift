@@ -63,6 +63,7 @@ public final class StratusApplication: Sendable {
             }
         })
         metrics.countConnections { [server] in server.openConnections }
+        metrics.countListenersAndBodies(listeners: { listeners.count }, bodyBytes: { [server] in server.bufferedBodyBytes })
         webhooks = WebhookDeliverer(store: store, logger: logger, timeout: config.webhookTimeout)
         metrics.countWebhookAttempts { [webhooks] in webhooks.attemptCounts() }
     }
