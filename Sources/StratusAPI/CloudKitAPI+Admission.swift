@@ -3,10 +3,10 @@ import StratusHTTP
 import StratusModel
 import StratusStore
 
-/// What a CloudKit API request must show before its body is read: a live API token of the container environment
-/// it names, or a known server-to-server key of it; and for a body over `signedInBodyThreshold` (a large write or
-/// query), a signed-in user too. Anyone else is refused with the body unread, so a stranger cannot make the
-/// server buffer 16 MB only to be told no.
+/// What a CloudKit API request with a large body (over `HTTPServerConfig.admissionThreshold`) must show before
+/// the body is read: a live API token of the container environment it names, or a known server-to-server key of
+/// it; and for a body over `signedInBodyThreshold`, a signed-in user too. Anyone else is refused with the body
+/// unread, so a stranger cannot make the server buffer 16 MB only to be told no.
 extension CloudKitAPI {
     /// Bodies up to this size need only the API token; larger ones a web auth token or a server-to-server key.
     static let signedInBodyThreshold = 1 << 20

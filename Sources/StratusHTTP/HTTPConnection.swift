@@ -125,8 +125,15 @@ struct HTTPConnection {
                        head: false, keepAlive: false)
             return false
         }
-        // Who sends a body is checked before a byte of it is read: a refusal closes the connection, body unread.
-        if framing != .none, framing != .length(0), case .found(let route, let params) = match, let admit = route.admit {
+        // Who sends a large body is checked before a byte of it is read: a refusal closes the connection, body unread.
+        // Small ones are read first (they cost little, and the budget below bounds them all): most requests, which
+        // then pay for no check of their own.
+        let large: Bool = switch framing {
+        case .none: false
+        case .length(let n): n > config.admissionThreshold
+        case .chunked: true
+        }
+        if large, case .found(let route, let params) = match, let admit = route.admit {
             request.parameters = params
             if let refusal = await admit(request) {
                 await send(refusal, head: false, keepAlive: false)

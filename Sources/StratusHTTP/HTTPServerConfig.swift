@@ -23,6 +23,8 @@ public struct HTTPServerConfig: Sendable {
     /// Request body bytes held in memory at once across all connections (`serve --max-buffered-body-mb`); a body
     /// that does not fit is answered 503 with Retry-After before it is read.
     public var maxBufferedBodyBytes: Int = 256 << 20
+    /// Bodies larger than this are read only once their route admits the request (`Route.admit`).
+    public var admissionThreshold: Int = 64 * 1024
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, maxHeaderBytes: Int = 16 * 1024,
                 requestTimeout: Duration = .seconds(15), idleTimeout: Duration = .seconds(30),

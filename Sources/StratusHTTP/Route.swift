@@ -1,8 +1,9 @@
 /// A handler for requests matching a method and a path pattern.
 public struct Route: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
-    /// Looks at a request's head (its captures set) before its body is read: a refusal is sent at once and the body
-    /// is never read, so a stranger cannot make the server hold a large body only to be turned away after.
+    /// Looks at a request's head (its captures set) before a body larger than `HTTPServerConfig.admissionThreshold`
+    /// is read: a refusal is sent at once and the body is never read, so a stranger cannot make the server hold a
+    /// large body only to be turned away after.
     public typealias Admission = @Sendable (HTTPRequest) async -> HTTPResponse?
 
     public var method: HTTPMethod

@@ -75,7 +75,7 @@ struct APIScenario: AsyncParsableCommand {
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         let store = try openStore(stratusData)
         let apiToken = try store.createAPIToken(container: container, environment: .production, name: "bench").secret
-        let webToken = try store.createWebAuthToken(container: container, environment: .development, userRecordName: user, lifetime: RecordStore.longSession)
+        let webToken = try store.createWebAuthToken(container: container, environment: .production, userRecordName: user, lifetime: RecordStore.longSession)
         var rng = SplitMix(state: 4242)
         var logger = Logger(label: "stratus")
         logger.logLevel = ProcessInfo.processInfo.environment["STRATUS_BENCH_LOG"] == nil ? .warning : .info
@@ -138,7 +138,7 @@ struct APIScenario: AsyncParsableCommand {
             guard case .savedShare(let share) = made.first else { throw BenchFailure("sharing the zone failed: \(made)") }
             _ = try env.acceptShare(share.shortGUID, user: member)
         }
-        let memberToken = try store.createWebAuthToken(container: container, environment: .development, userRecordName: member, lifetime: RecordStore.longSession)
+        let memberToken = try store.createWebAuthToken(container: container, environment: .production, userRecordName: member, lifetime: RecordStore.longSession)
         let mq = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(memberToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         let sharedBase = "/database/1/\(container.rawValue)/production/shared"
         let sharedQueryMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
