@@ -81,7 +81,7 @@ struct NotificationOutbox {
     /// dictionary lookups and subscription IDs, not a thousand payloads.
     private var fieldsMemo: [[String]: (json: [UInt8], pruned: Bool)] = [:]
     private struct TemplateKey: Hashable {
-        var kind: Int
+        var kind: SubscriptionEntry.Kind
         var templateClass: Int
         var scope: DatabaseScope
         var owner: String?
@@ -174,8 +174,7 @@ struct NotificationOutbox {
     mutating func zoneChanged(_ zone: ZoneID, database: DatabaseID, deleted: Bool, _ db: any SQLSession) throws {
         guard database.scope != .public else { return }
         changeStarts()
-        for entry in index.entries(of: database) {
-            guard case .database = entry.subscription.kind else { continue }
+        for entry in index.entries(of: database) where entry.kind == .database {
             try append(entry, reason: deleted ? 3 : 1, record: nil, zone: zone, db)
         }
     }
@@ -184,12 +183,12 @@ struct NotificationOutbox {
     private mutating func reason(_ entry: Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID,
                                  catalog: Catalog, _ db: any SQLSession) throws -> Int? {
         switch entry.kind {
-        case 2:
+        case .database:
             return after == nil ? 3 : before == nil ? 1 : 2
-        case 1:
+        case .zone:
             guard entry.zoneName == zone.zoneName else { return nil }
             return after == nil ? 3 : before == nil ? 1 : 2
-        default:
+        case .query:
             if let only = entry.zoneName, only != zone.zoneName { return nil }
             func matches(_ r: StoredRecord?) -> Bool {
                 guard let r, r.recordType == entry.recordType else { return false }

@@ -12,8 +12,9 @@ final class SubscriptionEntry: Sendable {
     /// The subscription's `aps`, rendered once here rather than for each notification it fires.
     let aps: NotificationInfos.APS
 
-    /// 0 query, 1 zone, 2 database: the `ck` member the notification gets.
-    let kind: Int
+    /// The kind of subscription, which decides the `ck` member its notifications get (`qry`, `fet`, `met`).
+    enum Kind: Hashable, Sendable { case query, zone, database }
+    let kind: Kind
     /// For a query subscription: its record type, filters, the changes it fires on (create 1, update 2, delete 4),
     /// whether it fires once, and the one zone it is for (nil: every zone).
     let recordType: String?
@@ -35,17 +36,17 @@ final class SubscriptionEntry: Sendable {
         self.groupClass = groupClass
         switch subscription.kind {
         case .query(let type, let filters, let fires, let once, let zone):
-            kind = 0
+            kind = .query
             recordType = type
             self.filters = filters
             firesOn = (fires.contains(.create) ? 1 : 0) | (fires.contains(.update) ? 2 : 0) | (fires.contains(.delete) ? 4 : 0)
             firesOnce = once
             zoneName = zone?.zoneName
         case .zone(let zone):
-            kind = 1
+            kind = .zone
             (recordType, filters, firesOn, firesOnce, zoneName) = (nil, [], 7, false, zone.zoneName)
         case .database:
-            kind = 2
+            kind = .database
             (recordType, filters, firesOn, firesOnce, zoneName) = (nil, [], 7, false, nil)
         }
     }

@@ -15,7 +15,7 @@ struct SubscriptionIndex: Sendable {
         var byEquality: [FieldRef: [String: [Entry]]] = [:]
 
         mutating func add(_ e: Entry) {
-            if e.kind == 0, let f = e.filters.first(where: { $0.comparator == .equals && SubscriptionIndex.equalityKey($0.value) != nil }) {
+            if e.kind == .query, let f = e.filters.first(where: { $0.comparator == .equals && SubscriptionIndex.equalityKey($0.value) != nil }) {
                 byEquality[f.field, default: [:]][SubscriptionIndex.equalityKey(f.value)!, default: []].append(e)
             } else {
                 rest.append(e)
