@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "stratus", targets: ["stratus"]),
         .executable(name: "stratus-bench", targets: ["stratus-bench"]),
+        // CloudKit's own Swift API over CloudKit Web Services, for apps: Foundation and swift-crypto only.
+        .library(name: "StratusKit", targets: ["StratusKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -53,6 +55,9 @@ let package = Package(
         // The web console: pages, sessions, CSRF, login, and its own small mustache renderer (Templates/).
         // The console imports and exports records with the API's record lines (StratusAPI's RecordLines and RecordImporter).
         .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", .product(name: "Logging", package: "swift-log")]),
+        // CloudKit's Swift API (CKContainer, CKDatabase, CKRecord, the operations, CKError) talking to Stratus over
+        // CloudKit Web Services. It imports no server module, so an app that uses it pulls in no GRDB and no server.
+        .target(name: "StratusKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",
@@ -73,6 +78,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusServer", "StratusStore", "StratusModel", "StratusHTTP"]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPostgresTests", dependencies: ["StratusPostgres", "StratusTestSupport"]),
         // A plain POSIX-socket HTTP client that sends exactly the bytes a test wants (malformed, oversized, slow).

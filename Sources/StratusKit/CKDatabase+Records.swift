@@ -1,0 +1,222 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension CKDatabase {
+    /// Mirrors `CKModifyRecordsOperation.RecordSavePolicy` (`CKRecordSavePolicy`).
+    public typealias RecordSavePolicy = CKModifyRecordsOperation.RecordSavePolicy
+
+    // MARK: Fetch
+
+    /// Mirrors `CKDatabase.record(for:)`.
+    public func record(for recordID: CKRecord.ID) async throws -> CKRecord {
+        guard let result = try await records(for: [recordID])[recordID] else { throw CKError.make(.unknownItem, "record \(recordID.recordName) not found") }
+        return try result.get()
+    }
+
+    /// Mirrors `CKDatabase.records(for:desiredKeys:)`.
+    public func records(for ids: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
+        var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        for (zone, group) in grouped(ids, by: \.zoneID) {
+            var body: [String: Any] = ["records": group.map { ["recordName": $0.recordName] }, "zoneID": RecordCoder.zoneJSON(zone)]
+            if let desiredKeys { body["desiredKeys"] = desiredKeys }
+            let j = try await call("records/lookup", body)
+            let items = j["records"] as? [[String: Any]] ?? []
+            let decoded = try await decode(items, zoneID: zone)
+            for (i, d) in decoded.enumerated() {
+                if let r = d as? CKRecord {
+                    r.isPartial = desiredKeys != nil
+                    results[r.recordID] = .success(r)
+                } else if let item = d as? [String: Any] {
+                    let id = recordID(item, zoneID: zone) ?? (i < group.count ? group[i] : nil)
+                    if let id { results[id] = .failure(CKError.from(server: item, scope: databaseScope, zoneID: zone)) }
+                }
+            }
+        }
+        return results
+    }
+
+    // MARK: Save and delete
+
+    /// Mirrors `CKDatabase.save(_:)` for a record: saves it if the server's copy has not changed since it was
+    /// fetched (a new record is created), else throws `.serverRecordChanged` with the server's copy.
+    public func save(_ record: CKRecord) async throws -> CKRecord {
+        let (saves, _) = try await modifyRecords(saving: [record], deleting: [])
+        guard let result = saves[record.recordID] else { throw CKError.make(.serverResponseLost, "the save was not answered") }
+        return try result.get()
+    }
+
+    /// Mirrors `CKDatabase.deleteRecord(withID:)`.
+    @discardableResult
+    public func deleteRecord(withID recordID: CKRecord.ID) async throws -> CKRecord.ID {
+        let (_, deletes) = try await modifyRecords(saving: [], deleting: [recordID])
+        guard let result = deletes[recordID] else { throw CKError.make(.serverResponseLost, "the delete was not answered") }
+        try result.get()
+        return recordID
+    }
+
+    /// Mirrors `CKDatabase.modifyRecords(saving:deleting:savePolicy:atomically:)`. Records of several zones are sent
+    /// one request per zone (CloudKit Web Services' `records/modify` takes one zone); `atomically` makes each zone's
+    /// part all-or-nothing, as CloudKit's atomic zones do.
+    public func modifyRecords(saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
+                              savePolicy: RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true) async throws
+        -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
+        var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
+        let zones = orderedUnique(recordsToSave.map(\.recordID.zoneID) + recordIDsToDelete.map(\.zoneID))
+        for zone in zones {
+            let saves = recordsToSave.filter { $0.recordID.zoneID == zone }
+            let deletes = recordIDsToDelete.filter { $0.zoneID == zone }
+            var operations: [[String: Any]] = []
+            for r in saves { operations.append(try await saveOperation(r, policy: savePolicy)) }
+            for id in deletes { operations.append(["operationType": "forceDelete", "record": ["recordName": id.recordName]]) }
+            let body: [String: Any] = ["operations": operations, "zoneID": RecordCoder.zoneJSON(zone), "atomic": atomically && zone.zoneName != CKRecordZone.ID.defaultZoneName]
+            let j = try await call("records/modify", body)
+            let items = j["records"] as? [[String: Any]] ?? []
+            guard items.count == operations.count else { throw CKError.make(.serverResponseLost, "records/modify answered \(items.count) of \(operations.count) operations") }
+            let decoded = try await decode(Array(items.prefix(saves.count)), zoneID: zone)
+            for (i, r) in saves.enumerated() {
+                if let saved = decoded[i] as? CKRecord {
+                    r.copySystemFields(from: saved)
+                    r.markSaved()
+                    saveResults[r.recordID] = .success(saved)
+                } else if let item = decoded[i] as? [String: Any] {
+                    saveResults[r.recordID] = .failure(try await saveError(item, record: r, zone: zone))
+                }
+            }
+            for (i, id) in deletes.enumerated() {
+                let item = items[saves.count + i]
+                if item["serverErrorCode"] != nil, item["serverErrorCode"] as? String != "NOT_FOUND" {
+                    deleteResults[id] = .failure(CKError.from(server: item, scope: databaseScope, zoneID: zone))
+                } else {
+                    // Deleting what is already gone succeeds in CloudKit.
+                    deleteResults[id] = .success(())
+                }
+            }
+        }
+        return (saveResults, deleteResults)
+    }
+
+    /// A `.serverRecordChanged` whose `serverRecord` is the server's copy: taken from the answer, or fetched
+    /// when the answer lacks it.
+    func saveError(_ item: [String: Any], record: CKRecord, zone: CKRecordZone.ID) async throws -> CKError {
+        var e = CKError.from(server: item, scope: databaseScope, zoneID: zone, clientRecord: record)
+        if e.code == .serverRecordChanged, e.serverRecord == nil, let server = try? await self.record(for: record.recordID) {
+            var info = e.userInfo
+            info[CKRecordChangedErrorServerRecordKey] = server
+            e = CKError(e.code, userInfo: info)
+        }
+        return e
+    }
+
+    /// One `records/modify` operation for a save under CloudKit's save policies: `.ifServerRecordUnchanged` sends
+    /// the changed keys with the change tag (`update`, or `create` for a record never saved); `.changedKeys` the
+    /// changed keys without it (`forceUpdate`); `.allKeys` every key (`forceReplace`). Assets are uploaded first.
+    func saveOperation(_ r: CKRecord, policy: RecordSavePolicy) async throws -> [String: Any] {
+        let keys = policy == .allKeys ? r.allKeys() : r.changedKeys()
+        var uploaded: [String: [String: Any]] = [:]
+        for key in keys {
+            if let asset = r.values[key] as? CKAsset, asset.receipt == nil { uploaded[key] = try await upload(asset, record: r, field: key) }
+        }
+        var record: [String: Any] = ["recordName": r.recordID.recordName, "recordType": r.recordType,
+                                     "fields": RecordCoder.fieldsJSON(r, keys: keys, uploaded: uploaded)]
+        if let p = r.parent { record["parent"] = ["recordName": p.recordID.recordName] }
+        if let share = r as? CKShare { share.writeShare(into: &record) }
+        let type: String
+        switch policy {
+        case .ifServerRecordUnchanged:
+            if let tag = r.recordChangeTag {
+                record["recordChangeTag"] = tag
+                type = "update"
+            } else {
+                type = "create"
+            }
+        case .changedKeys: type = "forceUpdate"
+        case .allKeys: type = "forceReplace"
+        }
+        return ["operationType": type, "record": record]
+    }
+
+    /// Uploads an asset's file: `assets/upload` for a URL, then the bytes to it; the answer is the ASSETID value.
+    func upload(_ asset: CKAsset, record: CKRecord, field: String) async throws -> [String: Any] {
+        guard let file = asset.fileURL, let data = try? Data(contentsOf: file) else {
+            throw CKError.make(.assetFileNotFound, "the asset file \(asset.fileURL?.path ?? "(none)") cannot be read")
+        }
+        let j = try await call("assets/upload", ["zoneID": RecordCoder.zoneJSON(record.recordID.zoneID),
+                                                  "tokens": [["recordName": record.recordID.recordName, "recordType": record.recordType, "fieldName": field]]])
+        guard let token = (j["tokens"] as? [[String: Any]])?.first, let s = token["url"] as? String, let url = URL(string: s) else {
+            throw CKError.make(.serverResponseLost, "assets/upload gave no upload URL")
+        }
+        var req = URLRequest(url: url)
+        req.httpMethod = "POST"
+        req.httpBody = data
+        req.timeoutInterval = services.configuration.timeoutIntervalForRequest
+        req.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        let (answer, http) = try await services.perform(req)
+        let body = try services.read(answer, http)
+        guard let single = body["singleFile"] as? [String: Any] else { throw CKError.make(.serverResponseLost, "the asset upload gave no receipt") }
+        // The uploaded file is the cached copy too, so a fetch of this record finds it locally.
+        if let checksum = single["fileChecksum"] as? String {
+            let cached = services.assets.file(checksum: checksum)
+            if !FileManager.default.fileExists(atPath: cached.path) { try? data.write(to: cached) }
+        }
+        return single
+    }
+
+    // MARK: Query
+
+    /// Mirrors `CKDatabase.records(matching:inZoneWith:desiredKeys:resultsLimit:)`.
+    public func records(matching query: CKQuery, inZoneWith zoneID: CKRecordZone.ID? = nil, desiredKeys: [CKRecord.FieldKey]? = nil,
+                        resultsLimit: Int = CKQueryOperation.maximumResults) async throws
+        -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
+        try await runQuery(query, zoneID: zoneID, marker: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+    }
+
+    /// Mirrors `CKDatabase.records(continuingMatchFrom:desiredKeys:resultsLimit:)`.
+    public func records(continuingMatchFrom queryCursor: CKQueryOperation.Cursor, desiredKeys: [CKRecord.FieldKey]? = nil,
+                        resultsLimit: Int = CKQueryOperation.maximumResults) async throws
+        -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
+        try await runQuery(queryCursor.query, zoneID: queryCursor.zoneID, marker: queryCursor.marker, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+    }
+
+    func runQuery(_ query: CKQuery, zoneID: CKRecordZone.ID?, marker: String?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int) async throws
+        -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
+        let zone = zoneID ?? .default
+        var body: [String: Any] = ["query": try query.wireQuery(), "zoneID": RecordCoder.zoneJSON(zone)]
+        if resultsLimit > 0, resultsLimit != CKQueryOperation.maximumResults { body["resultsLimit"] = resultsLimit }
+        if let marker { body["continuationMarker"] = marker }
+        if let desiredKeys { body["desiredKeys"] = desiredKeys }
+        let j = try await call("records/query", body)
+        let decoded = try await decode(j["records"] as? [[String: Any]] ?? [], zoneID: zone)
+        var results: [(CKRecord.ID, Result<CKRecord, any Error>)] = []
+        results.reserveCapacity(decoded.count)
+        for d in decoded {
+            if let r = d as? CKRecord {
+                r.isPartial = desiredKeys != nil
+                results.append((r.recordID, .success(r)))
+            } else if let item = d as? [String: Any], let id = recordID(item, zoneID: zone) {
+                results.append((id, .failure(CKError.from(server: item, scope: databaseScope, zoneID: zone))))
+            }
+        }
+        let cursor = (j["continuationMarker"] as? String).map { CKQueryOperation.Cursor(marker: $0, query: query, zoneID: zoneID) }
+        return (results, cursor)
+    }
+}
+
+/// Groups items by a key, keeping the first-seen order of keys.
+func grouped<T, K: Hashable>(_ items: [T], by key: (T) -> K) -> [(K, [T])] {
+    var order: [K] = []
+    var groups: [K: [T]] = [:]
+    for item in items {
+        let k = key(item)
+        if groups[k] == nil { order.append(k) }
+        groups[k, default: []].append(item)
+    }
+    return order.map { ($0, groups[$0]!) }
+}
+
+func orderedUnique<K: Hashable>(_ items: [K]) -> [K] {
+    var seen = Set<K>()
+    return items.filter { seen.insert($0).inserted }
+}

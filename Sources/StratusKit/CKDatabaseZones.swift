@@ -1,0 +1,70 @@
+import Foundation
+
+extension CKDatabase {
+    /// Mirrors `CKDatabase.allRecordZones()` (`zones/list`).
+    public func allRecordZones() async throws -> [CKRecordZone] {
+        let j = try await call("zones/list", nil)
+        return (j["zones"] as? [[String: Any]] ?? []).compactMap { z in
+            z["serverErrorCode"] == nil ? zone(z) : nil
+        }
+    }
+
+    /// Mirrors `CKDatabase.recordZone(for:)`.
+    public func recordZone(for zoneID: CKRecordZone.ID) async throws -> CKRecordZone {
+        guard let r = try await recordZones(for: [zoneID])[zoneID] else { throw CKError.make(.zoneNotFound, "zone \(zoneID.zoneName) not found") }
+        return try r.get()
+    }
+
+    /// Mirrors `CKDatabase.recordZones(for:)` (`zones/lookup`).
+    public func recordZones(for ids: [CKRecordZone.ID]) async throws -> [CKRecordZone.ID: Result<CKRecordZone, any Error>] {
+        let j = try await call("zones/lookup", ["zones": ids.map(RecordCoder.zoneJSON)])
+        var out: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
+        for (i, z) in (j["zones"] as? [[String: Any]] ?? []).enumerated() {
+            let id = z["zoneID"] != nil ? RecordCoder.zoneID(z["zoneID"], scope: databaseScope) : (i < ids.count ? ids[i] : .default)
+            out[id] = z["serverErrorCode"] != nil ? .failure(CKError.from(server: z, scope: databaseScope, zoneID: id)) : .success(zone(z))
+        }
+        return out
+    }
+
+    /// Mirrors `CKDatabase.save(_:)` for a zone.
+    public func save(_ zone: CKRecordZone) async throws -> CKRecordZone {
+        let (saves, _) = try await modifyRecordZones(saving: [zone], deleting: [])
+        guard let r = saves[zone.zoneID] else { throw CKError.make(.serverResponseLost, "the zone save was not answered") }
+        return try r.get()
+    }
+
+    /// Mirrors `CKDatabase.deleteRecordZone(withID:)`.
+    @discardableResult
+    public func deleteRecordZone(withID zoneID: CKRecordZone.ID) async throws -> CKRecordZone.ID {
+        let (_, deletes) = try await modifyRecordZones(saving: [], deleting: [zoneID])
+        guard let r = deletes[zoneID] else { throw CKError.make(.serverResponseLost, "the zone delete was not answered") }
+        try r.get()
+        return zoneID
+    }
+
+    /// Mirrors `CKDatabase.modifyRecordZones(saving:deleting:)` (`zones/modify`).
+    public func modifyRecordZones(saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID]) async throws
+        -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]) {
+        let ops: [[String: Any]] = recordZonesToSave.map { ["operationType": "create", "zone": ["zoneID": RecordCoder.zoneJSON($0.zoneID)]] }
+            + recordZoneIDsToDelete.map { ["operationType": "delete", "zone": ["zoneID": RecordCoder.zoneJSON($0)]] }
+        let j = try await call("zones/modify", ["operations": ops])
+        let items = j["zones"] as? [[String: Any]] ?? []
+        guard items.count == ops.count else { throw CKError.make(.serverResponseLost, "zones/modify answered \(items.count) of \(ops.count) operations") }
+        var saves: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:], deletes: [CKRecordZone.ID: Result<Void, any Error>] = [:]
+        for (i, z) in recordZonesToSave.enumerated() {
+            let item = items[i]
+            saves[z.zoneID] = item["serverErrorCode"] != nil ? .failure(CKError.from(server: item, scope: databaseScope, zoneID: z.zoneID)) : .success(zone(item))
+        }
+        for (i, id) in recordZoneIDsToDelete.enumerated() {
+            let item = items[recordZonesToSave.count + i]
+            deletes[id] = item["serverErrorCode"] != nil ? .failure(CKError.from(server: item, scope: databaseScope, zoneID: id)) : .success(())
+        }
+        return (saves, deletes)
+    }
+
+    func zone(_ j: [String: Any]) -> CKRecordZone {
+        let z = CKRecordZone(zoneID: RecordCoder.zoneID(j["zoneID"], scope: databaseScope))
+        if j["atomic"] as? Bool == false { z.capabilities.remove(.atomic) }
+        return z
+    }
+}

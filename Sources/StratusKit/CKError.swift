@@ -1,0 +1,165 @@
+import Foundation
+
+/// Mirrors `CKErrorDomain`.
+public let CKErrorDomain = "CKErrorDomain"
+/// Mirrors `CKErrorRetryAfterKey`: seconds to wait before retrying, as an `NSNumber`.
+public let CKErrorRetryAfterKey = "CKRetryAfter"
+/// Mirrors `CKPartialErrorsByItemIDKey`: per-item errors of a `.partialFailure`.
+public let CKPartialErrorsByItemIDKey = "CKPartialErrors"
+/// Mirrors `CKRecordChangedErrorServerRecordKey`.
+public let CKRecordChangedErrorServerRecordKey = "ServerRecord"
+/// Mirrors `CKRecordChangedErrorClientRecordKey`.
+public let CKRecordChangedErrorClientRecordKey = "ClientRecord"
+/// Mirrors `CKRecordChangedErrorAncestorRecordKey`.
+public let CKRecordChangedErrorAncestorRecordKey = "AncestorRecord"
+/// The server's own `serverErrorCode` behind an error, for logs and support (not in CloudKit).
+public let CKErrorServerErrorCodeKey = "StratusServerErrorCode"
+
+/// Mirrors `CKError`: CloudKit's error, with its codes and `userInfo` keys, mapped from the `serverErrorCode`s
+/// Stratus answers (see `CKError.Code(serverErrorCode:)`). `catch CKError.serverRecordChanged` and
+/// `catch let e as CKError where e.code == …` both work as with CloudKit.
+public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked Sendable {
+    public let code: Code
+    public let userInfo: [String: Any]
+
+    /// Mirrors `CKError(_:userInfo:)`.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.code = code
+        self.userInfo = userInfo
+    }
+
+    public static var errorDomain: String { CKErrorDomain }
+    public var errorCode: Int { code.rawValue }
+    public var errorUserInfo: [String: Any] { userInfo }
+    public var localizedDescription: String { userInfo[NSLocalizedDescriptionKey] as? String ?? "CloudKit error \(code)" }
+    public var description: String { "<CKError \(code.rawValue) \(code): \"\(localizedDescription)\">" }
+
+    /// Mirrors `CKError.retryAfterSeconds`.
+    public var retryAfterSeconds: Double? { (userInfo[CKErrorRetryAfterKey] as? NSNumber)?.doubleValue ?? userInfo[CKErrorRetryAfterKey] as? Double }
+    /// Mirrors `CKError.partialErrorsByItemID`: keyed by `CKRecord.ID`, `CKRecordZone.ID` or subscription ID.
+    public var partialErrorsByItemID: [AnyHashable: any Error]? { userInfo[CKPartialErrorsByItemIDKey] as? [AnyHashable: any Error] }
+    /// Mirrors `CKError.serverRecord`: the server's copy after a `.serverRecordChanged`.
+    public var serverRecord: CKRecord? { userInfo[CKRecordChangedErrorServerRecordKey] as? CKRecord }
+    /// Mirrors `CKError.clientRecord`: the record that was being saved.
+    public var clientRecord: CKRecord? { userInfo[CKRecordChangedErrorClientRecordKey] as? CKRecord }
+    /// Mirrors `CKError.ancestorRecord`: the version the client's change was based on (its system fields and the
+    /// values it had before the change, as far as the client record knows them).
+    public var ancestorRecord: CKRecord? { userInfo[CKRecordChangedErrorAncestorRecordKey] as? CKRecord }
+
+    /// Mirrors `CKError.Code`, with CloudKit's raw values.
+    public enum Code: Int, Sendable, CustomStringConvertible {
+        case internalError = 1, partialFailure = 2, networkUnavailable = 3, networkFailure = 4, badContainer = 5
+        case serviceUnavailable = 6, requestRateLimited = 7, missingEntitlement = 8, notAuthenticated = 9
+        case permissionFailure = 10, unknownItem = 11, invalidArguments = 12, resultsTruncated = 13
+        case serverRecordChanged = 14, serverRejectedRequest = 15, assetFileNotFound = 16, assetFileModified = 17
+        case incompatibleVersion = 18, constraintViolation = 19, operationCancelled = 20, changeTokenExpired = 21
+        case batchRequestFailed = 22, zoneBusy = 23, badDatabase = 24, quotaExceeded = 25, zoneNotFound = 26
+        case limitExceeded = 27, userDeletedZone = 28, tooManyParticipants = 29, alreadyShared = 30
+        case referenceViolation = 31, managedAccountRestricted = 32, participantMayNeedVerification = 33
+        case serverResponseLost = 34, assetNotAvailable = 35, accountTemporarilyUnavailable = 36
+
+        public var description: String { String(describing: Self.names[self] ?? "code\(rawValue)") }
+
+        private static let names: [Code: String] = [
+            .internalError: "internalError", .partialFailure: "partialFailure", .networkUnavailable: "networkUnavailable",
+            .networkFailure: "networkFailure", .badContainer: "badContainer", .serviceUnavailable: "serviceUnavailable",
+            .requestRateLimited: "requestRateLimited", .notAuthenticated: "notAuthenticated", .permissionFailure: "permissionFailure",
+            .unknownItem: "unknownItem", .invalidArguments: "invalidArguments", .serverRecordChanged: "serverRecordChanged",
+            .serverRejectedRequest: "serverRejectedRequest", .constraintViolation: "constraintViolation",
+            .operationCancelled: "operationCancelled", .changeTokenExpired: "changeTokenExpired", .batchRequestFailed: "batchRequestFailed",
+            .zoneBusy: "zoneBusy", .quotaExceeded: "quotaExceeded", .zoneNotFound: "zoneNotFound", .limitExceeded: "limitExceeded",
+            .userDeletedZone: "userDeletedZone", .referenceViolation: "referenceViolation", .serverResponseLost: "serverResponseLost",
+            .assetFileNotFound: "assetFileNotFound", .alreadyShared: "alreadyShared", .tooManyParticipants: "tooManyParticipants",
+        ]
+
+        /// The CloudKit code for a CloudKit Web Services `serverErrorCode` (and the framework's finer codes Stratus
+        /// also answers). Anything unknown is `.serverRejectedRequest`, as CloudKit reports a refusal it cannot name.
+        public init(serverErrorCode: String) {
+            switch serverErrorCode {
+            case "ACCESS_DENIED": self = .permissionFailure
+            case "ATOMIC_ERROR": self = .batchRequestFailed
+            case "AUTHENTICATION_FAILED", "AUTHENTICATION_REQUIRED": self = .notAuthenticated
+            case "BAD_REQUEST": self = .invalidArguments
+            case "CONFLICT", "EXISTS": self = .serverRecordChanged
+            case "INTERNAL_ERROR": self = .internalError
+            case "NOT_FOUND": self = .unknownItem
+            case "QUOTA_EXCEEDED": self = .quotaExceeded
+            case "THROTTLED": self = .requestRateLimited
+            case "TRY_AGAIN_LATER": self = .serviceUnavailable
+            case "VALIDATING_REFERENCE_ERROR": self = .referenceViolation
+            case "ZONE_NOT_FOUND": self = .zoneNotFound
+            case "ZONE_BUSY": self = .zoneBusy
+            case "LIMIT_EXCEEDED": self = .limitExceeded
+            case "UNIQUE_FIELD_ERROR": self = .constraintViolation
+            case "CHANGE_TOKEN_EXPIRED": self = .changeTokenExpired
+            case "USER_DELETED_ZONE": self = .userDeletedZone
+            case "ALREADY_SHARED": self = .alreadyShared
+            case "TOO_MANY_PARTICIPANTS": self = .tooManyParticipants
+            case "BAD_CONTAINER": self = .badContainer
+            case "BAD_DATABASE": self = .badDatabase
+            case "SERVER_RESPONSE_LOST": self = .serverResponseLost
+            case "SERVICE_UNAVAILABLE": self = .serviceUnavailable
+            default: self = .serverRejectedRequest
+            }
+        }
+    }
+
+    // CloudKit's static spellings, so `catch CKError.zoneBusy` and `CKError.Code` comparisons read as in apps.
+    public static let internalError = Code.internalError
+    public static let partialFailure = Code.partialFailure
+    public static let networkUnavailable = Code.networkUnavailable
+    public static let networkFailure = Code.networkFailure
+    public static let serviceUnavailable = Code.serviceUnavailable
+    public static let requestRateLimited = Code.requestRateLimited
+    public static let notAuthenticated = Code.notAuthenticated
+    public static let permissionFailure = Code.permissionFailure
+    public static let unknownItem = Code.unknownItem
+    public static let invalidArguments = Code.invalidArguments
+    public static let serverRecordChanged = Code.serverRecordChanged
+    public static let serverRejectedRequest = Code.serverRejectedRequest
+    public static let operationCancelled = Code.operationCancelled
+    public static let changeTokenExpired = Code.changeTokenExpired
+    public static let batchRequestFailed = Code.batchRequestFailed
+    public static let zoneBusy = Code.zoneBusy
+    public static let quotaExceeded = Code.quotaExceeded
+    public static let zoneNotFound = Code.zoneNotFound
+    public static let limitExceeded = Code.limitExceeded
+    public static let userDeletedZone = Code.userDeletedZone
+    public static let referenceViolation = Code.referenceViolation
+    public static let serverResponseLost = Code.serverResponseLost
+    public static let constraintViolation = Code.constraintViolation
+
+    /// A CloudKit error with a readable description.
+    static func make(_ code: Code, _ description: String, _ extra: [String: Any] = [:]) -> CKError {
+        var info = extra
+        info[NSLocalizedDescriptionKey] = description
+        return CKError(code, userInfo: info)
+    }
+
+    /// A per-item or top-level error dictionary from the server.
+    static func from(server j: [String: Any], scope: CKDatabase.Scope, zoneID: CKRecordZone.ID, clientRecord: CKRecord? = nil) -> CKError {
+        let server = j["serverErrorCode"] as? String ?? "INTERNAL_ERROR"
+        var info: [String: Any] = [NSLocalizedDescriptionKey: j["reason"] as? String ?? server, CKErrorServerErrorCodeKey: server]
+        if let r = j["retryAfter"] as? NSNumber { info[CKErrorRetryAfterKey] = NSNumber(value: r.doubleValue) }
+        let code = Code(serverErrorCode: server)
+        if code == .serverRecordChanged {
+            if let s = j["serverRecord"] as? [String: Any], let rec = RecordCoder.record(s, scope: scope, zoneID: zoneID, assets: nil) {
+                info[CKRecordChangedErrorServerRecordKey] = rec
+            }
+            if let c = clientRecord {
+                info[CKRecordChangedErrorClientRecordKey] = c
+                let ancestor = c.copyRecord()
+                ancestor.values = c.ancestorValues()
+                info[CKRecordChangedErrorAncestorRecordKey] = ancestor
+            }
+        }
+        return CKError(code, userInfo: info)
+    }
+}
+
+extension CKError.Code {
+    /// `catch CKError.serverRecordChanged { … }`, as with CloudKit's bridged error codes.
+    public static func ~= (code: CKError.Code, error: any Error) -> Bool {
+        (error as? CKError)?.code == code
+    }
+}

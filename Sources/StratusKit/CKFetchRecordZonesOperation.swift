@@ -1,0 +1,50 @@
+import Foundation
+
+/// Mirrors `CKFetchRecordZonesOperation`: zones by ID, or all of them (`fetchAllRecordZonesOperation()`).
+open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
+    public var recordZoneIDs: [CKRecordZone.ID]?
+    public var perRecordZoneResultBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
+    public var fetchRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)?
+    /// Mirrors the deprecated `fetchRecordZonesCompletionBlock`.
+    public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)?
+
+    public override init() { super.init() }
+
+    public convenience init(recordZoneIDs: [CKRecordZone.ID]) {
+        self.init()
+        self.recordZoneIDs = recordZoneIDs
+    }
+
+    /// Mirrors `CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()`.
+    public static func fetchAllRecordZonesOperation() -> CKFetchRecordZonesOperation { CKFetchRecordZonesOperation() }
+
+    override func execute() async {
+        do {
+            try checkCancelled()
+            let db = targetDatabase
+            var results: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
+            var order: [CKRecordZone.ID] = []
+            if let ids = recordZoneIDs {
+                results = try await db.recordZones(for: ids)
+                order = ids
+            } else {
+                for z in try await db.allRecordZones() { results[z.zoneID] = .success(z); order.append(z.zoneID) }
+            }
+            var zones: [CKRecordZone.ID: CKRecordZone] = [:], errors: [AnyHashable: any Error] = [:]
+            for id in order {
+                let r = results[id] ?? .failure(CKError.make(.zoneNotFound, "zone \(id.zoneName) not found"))
+                perRecordZoneResultBlock?(id, r)
+                switch r {
+                case .success(let z): zones[id] = z
+                case .failure(let e): errors[id] = e
+                }
+            }
+            let failure = partialFailure(errors, "zones")
+            fetchRecordZonesResultBlock?(failure.map { .failure($0) } ?? .success(()))
+            fetchRecordZonesCompletionBlock?(zones, failure)
+        } catch {
+            fetchRecordZonesResultBlock?(.failure(error))
+            fetchRecordZonesCompletionBlock?(nil, error)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+extension CKQueryOperation {
+    /// Mirrors `CKQueryOperation.Cursor` (`CKQuery.Cursor`): where a query's next page starts. It remembers the
+    /// query and zone, so `records(continuingMatchFrom:)` needs nothing else.
+    public final class Cursor: NSObject, NSSecureCoding, @unchecked Sendable {
+        let marker: String
+        let query: CKQuery
+        let zoneID: CKRecordZone.ID?
+
+        init(marker: String, query: CKQuery, zoneID: CKRecordZone.ID?) {
+            self.marker = marker
+            self.query = query
+            self.zoneID = zoneID
+        }
+
+        public static var supportsSecureCoding: Bool { true }
+
+        public func encode(with coder: NSCoder) {
+            coder.encode(marker as NSString, forKey: "marker")
+            coder.encode(query.recordType as NSString, forKey: "recordType")
+            if let data = try? JSONSerialization.data(withJSONObject: query.wireQuery()) { coder.encode(data as NSData, forKey: "query") }
+            if let z = zoneID { coder.encode(z, forKey: "zoneID") }
+        }
+
+        public init?(coder: NSCoder) {
+            guard let m = coder.decodeObject(of: NSString.self, forKey: "marker"),
+                  let data = coder.decodeObject(of: NSData.self, forKey: "query"),
+                  let q = (try? JSONSerialization.jsonObject(with: data as Data)) as? [String: Any],
+                  let query = CKQuery(wire: q) else { return nil }
+            marker = m as String
+            self.query = query
+            zoneID = coder.decodeObject(of: CKRecordZone.ID.self, forKey: "zoneID")
+        }
+    }
+}
+
+extension CKQuery {
+    /// Mirrors `CKQuery.Cursor`.
+    public typealias Cursor = CKQueryOperation.Cursor
+}

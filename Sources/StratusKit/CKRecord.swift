@@ -1,0 +1,200 @@
+import Foundation
+
+/// Mirrors `CKRecord`: a typed set of fields with CloudKit's system fields (change tag, dates, creator, parent,
+/// share). Setting a field marks it changed, so `.changedKeys` and `.ifServerRecordUnchanged` saves send only what
+/// changed. Numbers are kept as `NSNumber`, so reads cast as CloudKit's do (`as? Int`, `as? Int64`, `as? Bool`).
+/// Like CloudKit's, a record is not meant to be mutated from two threads at once.
+open class CKRecord: NSObject, NSSecureCoding, CKRecordKeyValueSetting, @unchecked Sendable {
+    /// Mirrors `CKRecord.RecordType`.
+    public typealias RecordType = String
+    /// Mirrors `CKRecord.FieldKey`.
+    public typealias FieldKey = String
+
+    /// Mirrors `CKRecord.SystemType`.
+    public enum SystemType {
+        /// The record type of shares, `cloudkit.share`.
+        public static let share: RecordType = "cloudkit.share"
+    }
+
+    public let recordType: RecordType
+    public let recordID: CKRecord.ID
+    /// Mirrors `recordChangeTag`: the server's version of this record, nil until it is saved.
+    public internal(set) var recordChangeTag: String?
+    public internal(set) var creationDate: Date?
+    public internal(set) var modificationDate: Date?
+    public internal(set) var creatorUserRecordID: CKRecord.ID?
+    public internal(set) var lastModifiedUserRecordID: CKRecord.ID?
+    /// Mirrors `CKRecord.parent`: the record this one is shared with (see `setParent(_:)`).
+    public var parent: CKRecord.Reference? {
+        didSet { changedSystemKeys.insert("parent") }
+    }
+    /// Mirrors `CKRecord.share`: the share this record is the root of, if any.
+    public internal(set) var share: CKRecord.Reference?
+
+    var values: [FieldKey: any CKRecordValueProtocol] = [:]
+    /// Changed field keys in the order they were first changed.
+    var changed: [FieldKey] = []
+    /// What each changed key held before its first change (absent: it had no value), for `ancestorRecord`.
+    var originals: [FieldKey: any CKRecordValueProtocol] = [:]
+    var changedSystemKeys: Set<String> = []
+    /// Keys written through `encryptedValues`.
+    var encryptedKeys: Set<FieldKey> = []
+    /// Whether this record came back holding only some of its fields (desiredKeys).
+    var isPartial = false
+
+    /// Mirrors `CKRecord(recordType:recordID:)`.
+    public init(recordType: RecordType, recordID: CKRecord.ID = CKRecord.ID()) {
+        self.recordType = recordType
+        self.recordID = recordID
+    }
+
+    /// Mirrors `CKRecord(recordType:zoneID:)`.
+    public convenience init(recordType: RecordType, zoneID: CKRecordZone.ID) {
+        self.init(recordType: recordType, recordID: CKRecord.ID(zoneID: zoneID))
+    }
+
+    // MARK: Fields
+
+    public subscript(key: FieldKey) -> (any CKRecordValueProtocol)? {
+        get { values[key] }
+        set { setObject(newValue, forKey: key) }
+    }
+
+    public func object(forKey key: FieldKey) -> (any CKRecordValueProtocol)? { values[key] }
+
+    public func setObject(_ object: (any CKRecordValueProtocol)?, forKey key: FieldKey) {
+        if !changed.contains(key) {
+            changed.append(key)
+            if let old = values[key] { originals[key] = old }
+        }
+        if let object { values[key] = CKRecord.normalized(object) } else { values.removeValue(forKey: key) }
+    }
+
+    /// Mirrors `CKRecord.allKeys()`: the keys that hold a value.
+    public func allKeys() -> [FieldKey] { values.keys.sorted() }
+
+    /// Mirrors `CKRecord.changedKeys()`: keys set since the record was created, fetched or saved.
+    public func changedKeys() -> [FieldKey] { changed }
+
+    /// Mirrors `CKRecord.encryptedValues`: the schema's ENCRYPTED fields are read and written here. They travel on
+    /// the same connection as other fields (TLS in front of Stratus protects them in transit).
+    public var encryptedValues: any CKRecordKeyValueSetting { EncryptedValues(record: self) }
+
+    /// Mirrors `CKRecord.setParent(_:)` with a record ID.
+    public func setParent(_ parentID: CKRecord.ID?) {
+        parent = parentID.map { CKRecord.Reference(recordID: $0, action: .none) }
+    }
+
+    /// Mirrors `CKRecord.setParent(_:)` with a record.
+    public func setParent(_ parentRecord: CKRecord?) {
+        setParent(parentRecord?.recordID)
+    }
+
+    /// Integers, floating-point numbers and booleans become `NSNumber`s (and arrays of them), so reads cast the
+    /// way they do with CloudKit whatever type was written.
+    static func normalized(_ v: any CKRecordValueProtocol) -> any CKRecordValueProtocol {
+        switch v {
+        case let b as Bool: return NSNumber(value: b)
+        case let i as Int: return NSNumber(value: Int64(i))
+        case let i as Int64: return NSNumber(value: i)
+        case let i as Int32: return NSNumber(value: Int64(i))
+        case let i as Int16: return NSNumber(value: Int64(i))
+        case let i as Int8: return NSNumber(value: Int64(i))
+        case let i as UInt: return NSNumber(value: Int64(truncatingIfNeeded: i))
+        case let i as UInt64: return NSNumber(value: Int64(truncatingIfNeeded: i))
+        case let i as UInt32: return NSNumber(value: Int64(i))
+        case let i as UInt16: return NSNumber(value: Int64(i))
+        case let i as UInt8: return NSNumber(value: Int64(i))
+        case let d as Double: return NSNumber(value: d)
+        case let f as Float: return NSNumber(value: Double(f))
+        case let s as NSString: return s as String
+        case let list as [any CKRecordValueProtocol]: return list.map(normalized)
+        default: return v
+        }
+    }
+
+    // MARK: Coding
+
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Mirrors `CKRecord.encodeSystemFields(with:)`: only what identifies this version of the record (type, ID,
+    /// change tag, dates, creators, parent, share), so a local cache can later rebuild the record and save changes
+    /// against the version it has.
+    public func encodeSystemFields(with coder: NSCoder) {
+        coder.encode(recordType as NSString, forKey: "recordType")
+        coder.encode(recordID, forKey: "recordID")
+        if let t = recordChangeTag { coder.encode(t as NSString, forKey: "recordChangeTag") }
+        if let d = creationDate { coder.encode(d.timeIntervalSince1970, forKey: "creationDate") }
+        if let d = modificationDate { coder.encode(d.timeIntervalSince1970, forKey: "modificationDate") }
+        if let u = creatorUserRecordID { coder.encode(u, forKey: "creatorUserRecordID") }
+        if let u = lastModifiedUserRecordID { coder.encode(u, forKey: "lastModifiedUserRecordID") }
+        if let p = parent { coder.encode(p, forKey: "parent") }
+        if let s = share { coder.encode(s, forKey: "share") }
+    }
+
+    /// The whole record: system fields and every field value (as their wire JSON).
+    public func encode(with coder: NSCoder) {
+        encodeSystemFields(with: coder)
+        let fields = RecordCoder.fieldsJSON(self, keys: allKeys())
+        if let data = try? JSONSerialization.data(withJSONObject: fields) { coder.encode(data as NSData, forKey: "fields") }
+    }
+
+    /// Mirrors `CKRecord(coder:)`, reading what `encodeSystemFields(with:)` or `encode(with:)` wrote.
+    public required init?(coder: NSCoder) {
+        guard let type = coder.decodeObject(of: NSString.self, forKey: "recordType"),
+              let id = coder.decodeObject(of: CKRecord.ID.self, forKey: "recordID") else { return nil }
+        recordType = type as String
+        recordID = id
+        super.init()
+        recordChangeTag = coder.decodeObject(of: NSString.self, forKey: "recordChangeTag") as String?
+        if coder.containsValue(forKey: "creationDate") { creationDate = Date(timeIntervalSince1970: coder.decodeDouble(forKey: "creationDate")) }
+        if coder.containsValue(forKey: "modificationDate") { modificationDate = Date(timeIntervalSince1970: coder.decodeDouble(forKey: "modificationDate")) }
+        creatorUserRecordID = coder.decodeObject(of: CKRecord.ID.self, forKey: "creatorUserRecordID")
+        lastModifiedUserRecordID = coder.decodeObject(of: CKRecord.ID.self, forKey: "lastModifiedUserRecordID")
+        parent = coder.decodeObject(of: CKRecord.Reference.self, forKey: "parent")
+        share = coder.decodeObject(of: CKRecord.Reference.self, forKey: "share")
+        if let data = coder.decodeObject(of: NSData.self, forKey: "fields"),
+           let fields = try? JSONSerialization.jsonObject(with: data as Data) as? [String: Any] {
+            RecordCoder.readFields(fields, into: self, zoneID: recordID.zoneID, assets: nil)
+        }
+        markSaved()
+    }
+
+    /// The values as they were before this record's unsaved changes.
+    func ancestorValues() -> [FieldKey: any CKRecordValueProtocol] {
+        var v = values
+        for key in changed { v[key] = originals[key] }
+        return v
+    }
+
+    /// Forgets which keys changed: after a save, or when read from the server.
+    func markSaved() {
+        changed = []
+        originals = [:]
+        changedSystemKeys = []
+    }
+
+    /// A copy with the same fields and system fields, nothing marked changed.
+    func copyRecord() -> CKRecord {
+        let c = CKRecord(recordType: recordType, recordID: recordID)
+        c.copySystemFields(from: self)
+        c.values = values
+        c.encryptedKeys = encryptedKeys
+        return c
+    }
+
+    func copySystemFields(from o: CKRecord) {
+        recordChangeTag = o.recordChangeTag
+        creationDate = o.creationDate
+        modificationDate = o.modificationDate
+        creatorUserRecordID = o.creatorUserRecordID
+        lastModifiedUserRecordID = o.lastModifiedUserRecordID
+        parent = o.parent
+        share = o.share
+        changedSystemKeys = []
+    }
+
+    open override var description: String {
+        "<CKRecord: \(recordType) \(recordID.recordName) tag=\(recordChangeTag ?? "-") keys=\(allKeys())>"
+    }
+}

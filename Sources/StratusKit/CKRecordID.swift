@@ -1,0 +1,53 @@
+import Foundation
+
+extension CKRecord {
+    /// Mirrors `CKRecord.ID`: a record's name and the zone it lives in (the default zone unless given).
+    public final class ID: NSObject, NSSecureCoding, @unchecked Sendable {
+        public let recordName: String
+        public let zoneID: CKRecordZone.ID
+
+        /// Mirrors `CKRecord.ID(recordName:zoneID:)`.
+        public init(recordName: String, zoneID: CKRecordZone.ID = .default) {
+            self.recordName = recordName
+            self.zoneID = zoneID
+        }
+
+        /// Mirrors `CKRecord.ID(zoneID:)`: a fresh UUID name, as CloudKit gives.
+        public convenience init(zoneID: CKRecordZone.ID) {
+            self.init(recordName: UUID().uuidString, zoneID: zoneID)
+        }
+
+        /// Mirrors `CKRecord.ID()`.
+        public convenience override init() {
+            self.init(recordName: UUID().uuidString)
+        }
+
+        public static var supportsSecureCoding: Bool { true }
+
+        public func encode(with coder: NSCoder) {
+            coder.encode(recordName as NSString, forKey: "recordName")
+            coder.encode(zoneID, forKey: "zoneID")
+        }
+
+        public init?(coder: NSCoder) {
+            guard let n = coder.decodeObject(of: NSString.self, forKey: "recordName"),
+                  let z = coder.decodeObject(of: CKRecordZone.ID.self, forKey: "zoneID") else { return nil }
+            recordName = n as String
+            zoneID = z
+        }
+
+        public override func isEqual(_ object: Any?) -> Bool {
+            guard let other = object as? ID else { return false }
+            return recordName == other.recordName && zoneID == other.zoneID
+        }
+
+        public override var hash: Int {
+            var h = Hasher()
+            h.combine(recordName)
+            h.combine(zoneID.hash)
+            return h.finalize()
+        }
+
+        public override var description: String { "<CKRecordID: \(recordName); zoneID=\(zoneID.zoneName):\(zoneID.ownerName)>" }
+    }
+}

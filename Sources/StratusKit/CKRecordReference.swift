@@ -1,0 +1,49 @@
+import Foundation
+
+extension CKRecord {
+    /// Mirrors `CKRecord.Reference`: a link to another record, optionally deleting its owner with it.
+    public final class Reference: NSObject, NSSecureCoding, CKRecordValueProtocol, @unchecked Sendable {
+        /// Mirrors `CKRecord.ReferenceAction`.
+        public typealias Action = CKRecord.ReferenceAction
+
+        public let recordID: CKRecord.ID
+        public let action: Action
+
+        public init(recordID: CKRecord.ID, action: Action) {
+            self.recordID = recordID
+            self.action = action
+        }
+
+        /// Mirrors `CKRecord.Reference(record:action:)`.
+        public convenience init(record: CKRecord, action: Action) {
+            self.init(recordID: record.recordID, action: action)
+        }
+
+        public static var supportsSecureCoding: Bool { true }
+
+        public func encode(with coder: NSCoder) {
+            coder.encode(recordID, forKey: "recordID")
+            coder.encode(Int64(action.rawValue), forKey: "action")
+        }
+
+        public init?(coder: NSCoder) {
+            guard let id = coder.decodeObject(of: CKRecord.ID.self, forKey: "recordID") else { return nil }
+            recordID = id
+            action = Action(rawValue: UInt(coder.decodeInt64(forKey: "action"))) ?? .none
+        }
+
+        public override func isEqual(_ object: Any?) -> Bool {
+            guard let other = object as? Reference else { return false }
+            return recordID == other.recordID && action == other.action
+        }
+
+        public override var hash: Int { recordID.hash ^ Int(action.rawValue) }
+    }
+
+    /// Mirrors `CKRecord.ReferenceAction`: `.none` keeps the referring record when the target goes; `.deleteSelf`
+    /// deletes it too (DELETE_SELF on the wire).
+    public enum ReferenceAction: UInt, Sendable {
+        case none = 0
+        case deleteSelf = 1
+    }
+}

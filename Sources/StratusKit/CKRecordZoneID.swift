@@ -1,0 +1,51 @@
+import Foundation
+
+/// Mirrors CloudKit's `CKCurrentUserDefaultName`: the owner name that stands for the signed-in user.
+public let CKCurrentUserDefaultName = "__defaultOwner__"
+
+extension CKRecordZone {
+    /// Mirrors `CKRecordZone.ID`: a zone's name and its owner. Zones of the caller's own private database carry
+    /// `CKCurrentUserDefaultName` as CloudKit's do; zones in the shared database carry their owner's user record name.
+    public final class ID: NSObject, NSSecureCoding, @unchecked Sendable {
+        /// Mirrors `CKRecordZone.ID.defaultZoneName`.
+        public static let defaultZoneName = "_defaultZone"
+        /// Mirrors `CKRecordZone.ID.default`.
+        public static let `default` = ID(zoneName: defaultZoneName, ownerName: CKCurrentUserDefaultName)
+
+        public let zoneName: String
+        public let ownerName: String
+
+        public init(zoneName: String = ID.defaultZoneName, ownerName: String = CKCurrentUserDefaultName) {
+            self.zoneName = zoneName
+            self.ownerName = ownerName
+        }
+
+        public static var supportsSecureCoding: Bool { true }
+
+        public func encode(with coder: NSCoder) {
+            coder.encode(zoneName as NSString, forKey: "zoneName")
+            coder.encode(ownerName as NSString, forKey: "ownerName")
+        }
+
+        public init?(coder: NSCoder) {
+            guard let z = coder.decodeObject(of: NSString.self, forKey: "zoneName"),
+                  let o = coder.decodeObject(of: NSString.self, forKey: "ownerName") else { return nil }
+            zoneName = z as String
+            ownerName = o as String
+        }
+
+        public override func isEqual(_ object: Any?) -> Bool {
+            guard let other = object as? ID else { return false }
+            return zoneName == other.zoneName && ownerName == other.ownerName
+        }
+
+        public override var hash: Int {
+            var h = Hasher()
+            h.combine(zoneName)
+            h.combine(ownerName)
+            return h.finalize()
+        }
+
+        public override var description: String { "<CKRecordZoneID: \(zoneName):\(ownerName)>" }
+    }
+}

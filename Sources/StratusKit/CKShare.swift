@@ -1,0 +1,156 @@
+import Foundation
+
+/// Mirrors `CKShare`: a record that shares a root record (and its children by `parent`) or a whole zone with
+/// participants. Save it together with its root record in one `modifyRecords`, as with CloudKit; its `url` is the
+/// link others open or accept (`CKContainer.shareMetadata(for:)` then `accept(_:)`).
+open class CKShare: CKRecord, @unchecked Sendable {
+    /// Mirrors `CKShare.ParticipantPermission`.
+    public enum ParticipantPermission: Int, Sendable {
+        case unknown = 0, none = 1, readOnly = 2, readWrite = 3
+
+        var wire: String {
+            switch self {
+            case .unknown: "UNKNOWN"
+            case .none: "NONE"
+            case .readOnly: "READ_ONLY"
+            case .readWrite: "READ_WRITE"
+            }
+        }
+
+        init(wire: String?) {
+            switch wire {
+            case "NONE": self = .none
+            case "READ_ONLY": self = .readOnly
+            case "READ_WRITE": self = .readWrite
+            default: self = .unknown
+            }
+        }
+    }
+
+    /// Mirrors `CKShare.ParticipantRole`.
+    public enum ParticipantRole: Int, Sendable {
+        case unknown = 0, owner = 1, privateUser = 3, publicUser = 4, administrator = 2
+
+        init(wire: String?) {
+            switch wire {
+            case "OWNER": self = .owner
+            case "USER": self = .privateUser
+            case "PUBLIC_USER": self = .publicUser
+            case "ADMINISTRATOR": self = .administrator
+            default: self = .unknown
+            }
+        }
+    }
+
+    /// Mirrors `CKShare.ParticipantAcceptanceStatus`.
+    public enum ParticipantAcceptanceStatus: Int, Sendable {
+        case unknown = 0, pending = 1, accepted = 2, removed = 3
+
+        init(wire: String?) {
+            switch wire {
+            case "INVITED": self = .pending
+            case "ACCEPTED": self = .accepted
+            case "REMOVED": self = .removed
+            default: self = .unknown
+            }
+        }
+    }
+
+    /// Mirrors `CKShare.Participant`.
+    public final class Participant: NSObject, @unchecked Sendable {
+        public let userIdentity: CKUserIdentity
+        public var permission: ParticipantPermission
+        public internal(set) var role: ParticipantRole
+        public internal(set) var acceptanceStatus: ParticipantAcceptanceStatus
+        /// Mirrors `CKShare.Participant.participantID`.
+        public let participantID: String
+
+        init(identity: CKUserIdentity, permission: ParticipantPermission, role: ParticipantRole, status: ParticipantAcceptanceStatus, id: String) {
+            userIdentity = identity
+            self.permission = permission
+            self.role = role
+            acceptanceStatus = status
+            participantID = id
+        }
+
+        convenience init?(wire j: [String: Any]) {
+            guard let identity = (j["userIdentity"] as? [String: Any]).flatMap(CKUserIdentity.init(wire:)) else { return nil }
+            self.init(identity: identity, permission: ParticipantPermission(wire: j["permission"] as? String), role: ParticipantRole(wire: j["type"] as? String),
+                      status: ParticipantAcceptanceStatus(wire: j["acceptanceStatus"] as? String),
+                      id: j["participantId"] as? String ?? identity.userRecordID?.recordName ?? UUID().uuidString)
+        }
+
+        var wire: [String: Any] {
+            var lookup: [String: Any] = [:]
+            if let e = userIdentity.lookupInfo?.emailAddress { lookup["emailAddress"] = e }
+            if let u = userIdentity.userRecordID?.recordName ?? userIdentity.lookupInfo?.userRecordID?.recordName { lookup["userRecordName"] = u }
+            return ["userIdentity": ["lookupInfo": lookup], "permission": permission.wire]
+        }
+    }
+
+    /// Mirrors `CKShare.publicPermission`: what anyone with the link may do.
+    public var publicPermission: ParticipantPermission = .none
+    /// Mirrors `CKShare.participants`: as the server tells this caller (an owner sees everyone; others see the
+    /// owner and themselves).
+    public internal(set) var participants: [Participant] = []
+    /// Mirrors `CKShare.owner`.
+    public internal(set) var owner: Participant?
+    /// Mirrors `CKShare.currentUserParticipant`.
+    public internal(set) var currentUserParticipant: Participant?
+    /// Mirrors `CKShare.url`: the share's link, once saved.
+    public internal(set) var url: URL?
+    var rootRecordName: String?
+    var shortGUID: String?
+    var participantsChanged = false
+
+    /// Mirrors `CKShare(rootRecord:)`: a share of this record (save both together).
+    public init(rootRecord: CKRecord) {
+        rootRecordName = rootRecord.recordID.recordName
+        super.init(recordType: CKRecord.SystemType.share, recordID: CKRecord.ID(zoneID: rootRecord.recordID.zoneID))
+    }
+
+    /// Mirrors `CKShare(recordZoneID:)`: a share of a whole zone.
+    public init(recordZoneID: CKRecordZone.ID) {
+        super.init(recordType: CKRecord.SystemType.share, recordID: CKRecord.ID(recordName: "cloudkit.zoneshare", zoneID: recordZoneID))
+    }
+
+    init(decodedID: CKRecord.ID) {
+        super.init(recordType: CKRecord.SystemType.share, recordID: decodedID)
+    }
+
+    public required init?(coder: NSCoder) { super.init(coder: coder) }
+
+    /// Mirrors `CKShare.addParticipant(_:)`.
+    public func addParticipant(_ participant: Participant) {
+        if !participants.contains(where: { $0 === participant }) { participants.append(participant) }
+        participantsChanged = true
+    }
+
+    /// Mirrors `CKShare.removeParticipant(_:)`.
+    public func removeParticipant(_ participant: Participant) {
+        participants.removeAll { $0 === participant || $0.participantID == participant.participantID }
+        participantsChanged = true
+    }
+
+    func readShare(_ j: [String: Any], scope: CKDatabase.Scope) {
+        publicPermission = ParticipantPermission(wire: j["publicPermission"] as? String)
+        participants = (j["participants"] as? [[String: Any]] ?? []).compactMap(Participant.init(wire:))
+        owner = (j["owner"] as? [String: Any]).flatMap(Participant.init(wire:))
+        currentUserParticipant = (j["currentUserParticipant"] as? [String: Any]).flatMap(Participant.init(wire:))
+        rootRecordName = (j["forRecord"] as? [String: Any])?["recordName"] as? String
+        shortGUID = j["shortGUID"] as? String
+        participantsChanged = false
+    }
+
+    func writeShare(into record: inout [String: Any]) {
+        if let root = rootRecordName { record["forRecord"] = ["recordName": root] }
+        record["publicPermission"] = publicPermission.wire
+        // The owner is the server's to keep; only the others are sent.
+        record["participants"] = participants.filter { $0.role != .owner }.map(\.wire)
+    }
+
+    /// The link, from the server the share was read through.
+    func resolveURL(base: URL) {
+        if let g = shortGUID { url = base.appendingPathComponent("share").appendingPathComponent(g) }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Mirrors `CKUserIdentity`: a user as others may see them — their record ID, how they were looked up and their
+/// name, only for users who made themselves discoverable (or share participants, as CloudKit allows).
+public final class CKUserIdentity: NSObject, @unchecked Sendable {
+    /// Mirrors `CKUserIdentity.LookupInfo`.
+    public final class LookupInfo: NSObject, @unchecked Sendable {
+        public let emailAddress: String?
+        public let phoneNumber: String?
+        public let userRecordID: CKRecord.ID?
+        public init(emailAddress: String) { self.emailAddress = emailAddress; phoneNumber = nil; userRecordID = nil }
+        public init(phoneNumber: String) { self.phoneNumber = phoneNumber; emailAddress = nil; userRecordID = nil }
+        public init(userRecordID: CKRecord.ID) { self.userRecordID = userRecordID; emailAddress = nil; phoneNumber = nil }
+        init(email: String?, phone: String?, user: CKRecord.ID?) { emailAddress = email; phoneNumber = phone; userRecordID = user }
+    }
+
+    public let userRecordID: CKRecord.ID?
+    public let lookupInfo: LookupInfo?
+    public let nameComponents: PersonNameComponents?
+    public let hasiCloudAccount: Bool
+
+    init?(wire j: [String: Any]) {
+        let name = j["userRecordName"] as? String
+        userRecordID = name.map { CKRecord.ID(recordName: $0) }
+        let l = j["lookupInfo"] as? [String: Any]
+        lookupInfo = l.map { LookupInfo(email: $0["emailAddress"] as? String, phone: $0["phoneNumber"] as? String,
+                                        user: ($0["userRecordName"] as? String).map { CKRecord.ID(recordName: $0) }) }
+        if let n = j["nameComponents"] as? [String: Any] {
+            var c = PersonNameComponents()
+            c.givenName = n["givenName"] as? String
+            c.familyName = n["familyName"] as? String
+            c.nickname = n["nickname"] as? String
+            nameComponents = c
+        } else {
+            nameComponents = nil
+        }
+        hasiCloudAccount = name != nil
+        if name == nil && lookupInfo == nil { return nil }
+    }
+}

@@ -1,0 +1,151 @@
+import Crypto
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One container environment's connection to CloudKit Web Services: builds each URL, authenticates it (API token
+/// and web auth token in the query, or a server-to-server signature), sends it with a time limit, keeps the
+/// rotated web auth token the server hands back, and turns every failure into a `CKError` — an error envelope,
+/// a 5xx without one, an unreadable answer, a dropped connection or a timeout.
+final class WebServices: @unchecked Sendable {
+    let configuration: CKContainer.Configuration
+    let containerIdentifier: String
+    let session: URLSession
+    let assets: AssetCache
+    private let lock = NSLock()
+    private var webAuthToken: String?
+
+    init(containerIdentifier: String, configuration: CKContainer.Configuration) {
+        self.containerIdentifier = containerIdentifier
+        self.configuration = configuration
+        let c = URLSessionConfiguration.ephemeral
+        c.timeoutIntervalForRequest = configuration.timeoutIntervalForRequest
+        c.timeoutIntervalForResource = max(configuration.timeoutIntervalForRequest * 5, 300)
+        c.httpMaximumConnectionsPerHost = 8
+        c.urlCache = nil
+        session = URLSession(configuration: c)
+        assets = AssetCache()
+        if case .webAuthToken(let t) = configuration.credentials { webAuthToken = t }
+    }
+
+    /// The current web auth token (rotated by the server past half its life).
+    var currentWebAuthToken: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return webAuthToken
+    }
+
+    /// `/database/1/{container}/{environment}/{scope}/{action}` with a JSON body (POST) or none (GET).
+    func database(_ scope: CKDatabase.Scope, _ action: String, _ body: [String: Any]?) async throws -> [String: Any] {
+        try await send(path: "/database/1/\(containerIdentifier)/\(configuration.environment.rawValue)/\(scope.pathName)/\(action)", body: body)
+    }
+
+    func url(path: String, extraQuery: [URLQueryItem] = []) throws -> URL {
+        guard var parts = URLComponents(url: configuration.serverURL, resolvingAgainstBaseURL: false) else {
+            throw CKError.make(.badContainer, "the server URL \(configuration.serverURL) is not a URL")
+        }
+        parts.path = parts.path.hasSuffix("/") ? String(parts.path.dropLast()) + path : parts.path + path
+        var items = extraQuery
+        if let t = configuration.apiToken { items.append(URLQueryItem(name: "ckAPIToken", value: t)) }
+        if let w = currentWebAuthToken { items.append(URLQueryItem(name: "ckWebAuthToken", value: w)) }
+        parts.queryItems = items.isEmpty ? nil : items
+        // "+" in a token would read as a space.
+        parts.percentEncodedQuery = parts.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        guard let u = parts.url else { throw CKError.make(.badContainer, "cannot build a URL for \(path)") }
+        return u
+    }
+
+    /// Sends one request and reads its JSON object answer.
+    func send(path: String, body: [String: Any]?) async throws -> [String: Any] {
+        if let problem = configuration.problem { throw CKError.make(.badContainer, problem) }
+        var req = URLRequest(url: try url(path: path))
+        req.timeoutInterval = configuration.timeoutIntervalForRequest
+        var data = Data()
+        if let body {
+            req.httpMethod = "POST"
+            data = try JSONSerialization.data(withJSONObject: body)
+            req.httpBody = data
+            req.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else {
+            req.httpMethod = "GET"
+        }
+        if case .serverToServerKey(let keyID, let pem) = configuration.credentials {
+            try sign(&req, path: path, body: data, keyID: keyID, pem: pem)
+        }
+        let (answer, response) = try await perform(req)
+        return try read(answer, response)
+    }
+
+    /// Runs a request, with transport failures as CloudKit's network errors.
+    func perform(_ req: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        do {
+            try Task.checkCancellation()
+            let (data, response) = try await session.data(for: req)
+            guard let http = response as? HTTPURLResponse else { throw CKError.make(.networkFailure, "no HTTP answer") }
+            return (data, http)
+        } catch let e as CKError {
+            throw e
+        } catch is CancellationError {
+            throw CKError.make(.operationCancelled, "the request was cancelled")
+        } catch let e as URLError {
+            switch e.code {
+            case .cancelled: throw CKError.make(.operationCancelled, "the request was cancelled")
+            case .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed:
+                throw CKError.make(.networkUnavailable, "cannot reach \(configuration.serverURL.host ?? "the server"): \(e.localizedDescription)")
+            default:
+                throw CKError.make(.networkFailure, "the connection failed: \(e.localizedDescription)")
+            }
+        } catch {
+            throw CKError.make(.networkFailure, "the connection failed: \(error)")
+        }
+    }
+
+    /// A 2xx answer's JSON object, or the CloudKit error the answer describes.
+    func read(_ data: Data, _ http: HTTPURLResponse) throws -> [String: Any] {
+        if let rotated = http.value(forHTTPHeaderField: "X-Apple-CloudKit-Web-Auth-Token"), !rotated.isEmpty {
+            lock.lock()
+            webAuthToken = rotated
+            lock.unlock()
+        }
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        if (200..<300).contains(http.statusCode) {
+            guard let object else { throw CKError.make(.serverResponseLost, "the server's answer is not a JSON object") }
+            return object
+        }
+        var retry: [String: Any] = [:]
+        if let r = http.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init) { retry[CKErrorRetryAfterKey] = NSNumber(value: r) }
+        if let object, object["serverErrorCode"] is String {
+            var e = CKError.from(server: object, scope: .private, zoneID: .default)
+            if e.retryAfterSeconds == nil, !retry.isEmpty { e = CKError(e.code, userInfo: e.userInfo.merging(retry) { a, _ in a }) }
+            throw e
+        }
+        switch http.statusCode {
+        case 429: throw CKError.make(.requestRateLimited, "the server is rate-limiting requests (HTTP 429)", retry)
+        case 401, 421: throw CKError.make(.notAuthenticated, "not authenticated (HTTP \(http.statusCode))")
+        case 403: throw CKError.make(.permissionFailure, "permission denied (HTTP 403)")
+        case 404: throw CKError.make(.unknownItem, "not found (HTTP 404)")
+        case 413: throw CKError.make(.limitExceeded, "the request is too large (HTTP 413)")
+        case 500..<600: throw CKError.make(.serviceUnavailable, "the server is unavailable (HTTP \(http.statusCode))", retry)
+        default: throw CKError.make(.serverRejectedRequest, "the server refused the request (HTTP \(http.statusCode))")
+        }
+    }
+
+    /// CloudKit's server-to-server signature: ECDSA P-256 over `date:base64(sha256(body)):path`.
+    func sign(_ req: inout URLRequest, path: String, body: Data, keyID: String, pem: String) throws {
+        guard let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) else {
+            throw CKError.make(.badContainer, "the server-to-server private key is not an EC P-256 key in PEM")
+        }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        let date = f.string(from: Date())
+        let hash = Data(SHA256.hash(data: body)).base64EncodedString()
+        let signed = req.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.percentEncodedPath } ?? path
+        guard let signature = try? key.signature(for: Data("\(date):\(hash):\(signed)".utf8)) else {
+            throw CKError.make(.internalError, "could not sign the request")
+        }
+        req.setValue(keyID, forHTTPHeaderField: "X-Apple-CloudKit-Request-KeyID")
+        req.setValue(date, forHTTPHeaderField: "X-Apple-CloudKit-Request-ISO8601Date")
+        req.setValue(signature.derRepresentation.base64EncodedString(), forHTTPHeaderField: "X-Apple-CloudKit-Request-SignatureV1")
+    }
+}

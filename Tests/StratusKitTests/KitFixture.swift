@@ -1,0 +1,72 @@
+import Foundation
+import StratusKit
+import StratusModel
+import StratusServer
+import StratusHTTP
+import StratusStore
+
+/// A real `stratus serve` on port 0 (in this process) with one container, a Development API token and two
+/// signed-in users — and StratusKit containers configured for each, as an app would be.
+final class KitFixture: @unchecked Sendable {
+    let app: StratusApplication
+    let data: URL
+    let container = try! ContainerID("iCloud.com.example.Kit")
+    let apiToken: String
+    let aliceToken: String
+    let bobToken: String
+    static let alice = ContainerUser(userRecordName: "_" + String(repeating: "a1", count: 16), email: "alice@example.com", firstName: "Alice", lastName: "Able")
+    static let bob = ContainerUser(userRecordName: "_" + String(repeating: "b2", count: 16), email: "bob@example.com", firstName: "Bob", lastName: "Baker")
+
+    init(configure: @Sendable (inout ServerConfig) -> Void = { _ in }) async throws {
+        data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-kit-\(UUID().uuidString)")
+        var config = ServerConfig(port: 0, dataDirectory: data)
+        config.durability = .relaxed
+        configure(&config)
+        let configured = config, container = self.container
+        let (app, tokens) = try await BlockingWork.shared.run { () throws -> (StratusApplication, [String]) in
+            let app = try StratusApplication(config: configured)
+            let store = app.store
+            try store.createContainer(container)
+            return (app, [
+                try store.createAPIToken(container: container, environment: .development, name: "kit").secret,
+                try store.createWebAuthToken(container: container, environment: .development, userRecordName: KitFixture.alice.userRecordName),
+                try store.createWebAuthToken(container: container, environment: .development, userRecordName: KitFixture.bob.userRecordName),
+            ])
+        }
+        self.app = app
+        (apiToken, aliceToken, bobToken) = (tokens[0], tokens[1], tokens[2])
+        try await app.start()
+    }
+
+    deinit {
+        let app = self.app, data = self.data
+        Task { await app.stop(); try? FileManager.default.removeItem(at: data) }
+    }
+
+    var serverURL: URL { URL(string: app.url)! }
+
+    func configuration(_ credentials: CKContainer.Configuration.Credentials) -> CKContainer.Configuration {
+        CKContainer.Configuration(serverURL: serverURL, environment: .development, apiToken: apiToken, credentials: credentials, timeoutIntervalForRequest: 20)
+    }
+
+    /// Alice's device.
+    func aliceContainer() -> CKContainer { CKContainer(identifier: container.rawValue, configuration: configuration(.webAuthToken(aliceToken))) }
+    /// Bob's device.
+    func bobContainer() -> CKContainer { CKContainer(identifier: container.rawValue, configuration: configuration(.webAuthToken(bobToken))) }
+
+    /// Runs an operation on a database and waits until it has finished (its completion block ran).
+    static func run(_ op: CKDatabaseOperation, on db: CKDatabase) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            op.completionBlock = { c.resume() }
+            db.add(op)
+        }
+    }
+}
+
+/// Collects values from operation blocks, which run on the operation's thread.
+final class Collected<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [T] = []
+    func append(_ t: T) { lock.lock(); items.append(t); lock.unlock() }
+    var all: [T] { lock.lock(); defer { lock.unlock() }; return items }
+}
