@@ -1,9 +1,13 @@
 import Foundation
 
 extension CKQueryOperation {
-    /// Mirrors `CKQueryOperation.Cursor` (`CKQuery.Cursor`): where a query's next page starts. It remembers the
-    /// query and zone, so `records(continuingMatchFrom:)` needs nothing else.
-    public final class Cursor: NSObject, NSSecureCoding, @unchecked Sendable {
+    /// Mirrors `CKQueryOperation.Cursor`.
+    public typealias Cursor = CKQueryCursor
+}
+
+/// Mirrors `CKQueryOperation.Cursor` (`CKQueryCursor`, its Objective-C name): where a query's next page starts. It
+/// remembers the query and zone, so `records(continuingMatchFrom:)` needs nothing else.
+public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable {
         let marker: String
         let query: CKQuery
         let zoneID: CKRecordZone.ID?
@@ -24,15 +28,14 @@ extension CKQueryOperation {
         }
 
         public init?(coder: NSCoder) {
-            guard let m = coder.decodeObject(of: NSString.self, forKey: "marker"),
-                  let data = coder.decodeObject(of: NSData.self, forKey: "query"),
+            guard let m = coder.optionalObject(of: NSString.self, forKey: "marker"),
+                  let data = coder.optionalObject(of: NSData.self, forKey: "query"),
                   let q = (try? JSONSerialization.jsonObject(with: data as Data)) as? [String: Any],
                   let query = CKQuery(wire: q) else { return nil }
             marker = m as String
             self.query = query
-            zoneID = coder.decodeObject(of: CKRecordZone.ID.self, forKey: "zoneID")
+            zoneID = coder.optionalObject(of: CKRecordZone.ID.self, forKey: "zoneID")
         }
-    }
 }
 
 extension CKQuery {

@@ -141,19 +141,19 @@ open class CKRecord: NSObject, NSSecureCoding, CKRecordKeyValueSetting, @uncheck
 
     /// Mirrors `CKRecord(coder:)`, reading what `encodeSystemFields(with:)` or `encode(with:)` wrote.
     public required init?(coder: NSCoder) {
-        guard let type = coder.decodeObject(of: NSString.self, forKey: "recordType"),
-              let id = coder.decodeObject(of: CKRecord.ID.self, forKey: "recordID") else { return nil }
+        guard let type = coder.optionalObject(of: NSString.self, forKey: "recordType"),
+              let id = coder.optionalObject(of: CKRecord.ID.self, forKey: "recordID") else { return nil }
         recordType = type as String
         recordID = id
         super.init()
-        recordChangeTag = coder.decodeObject(of: NSString.self, forKey: "recordChangeTag") as String?
+        recordChangeTag = coder.optionalObject(of: NSString.self, forKey: "recordChangeTag") as String?
         if coder.containsValue(forKey: "creationDate") { creationDate = Date(timeIntervalSince1970: coder.decodeDouble(forKey: "creationDate")) }
         if coder.containsValue(forKey: "modificationDate") { modificationDate = Date(timeIntervalSince1970: coder.decodeDouble(forKey: "modificationDate")) }
-        creatorUserRecordID = coder.decodeObject(of: CKRecord.ID.self, forKey: "creatorUserRecordID")
-        lastModifiedUserRecordID = coder.decodeObject(of: CKRecord.ID.self, forKey: "lastModifiedUserRecordID")
-        parent = coder.decodeObject(of: CKRecord.Reference.self, forKey: "parent")
-        share = coder.decodeObject(of: CKRecord.Reference.self, forKey: "share")
-        if let data = coder.decodeObject(of: NSData.self, forKey: "fields"),
+        creatorUserRecordID = coder.optionalObject(of: CKRecord.ID.self, forKey: "creatorUserRecordID")
+        lastModifiedUserRecordID = coder.optionalObject(of: CKRecord.ID.self, forKey: "lastModifiedUserRecordID")
+        parent = coder.optionalObject(of: CKRecord.Reference.self, forKey: "parent")
+        share = coder.optionalObject(of: CKRecord.Reference.self, forKey: "share")
+        if let data = coder.optionalObject(of: NSData.self, forKey: "fields"),
            let fields = try? JSONSerialization.jsonObject(with: data as Data) as? [String: Any] {
             RecordCoder.readFields(fields, into: self, zoneID: recordID.zoneID, assets: nil)
         }

@@ -1,8 +1,13 @@
 import Foundation
 
 extension CKRecord {
-    /// Mirrors `CKRecord.ID`: a record's name and the zone it lives in (the default zone unless given).
-    public final class ID: NSObject, NSSecureCoding, @unchecked Sendable {
+    /// Mirrors `CKRecord.ID`.
+    public typealias ID = CKRecordID
+}
+
+/// Mirrors `CKRecord.ID` (`CKRecordID`, its Objective-C name, which keyed archives need on Linux): a record's name
+/// and the zone it lives in (the default zone unless given).
+public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
         public let recordName: String
         public let zoneID: CKRecordZone.ID
 
@@ -30,14 +35,14 @@ extension CKRecord {
         }
 
         public init?(coder: NSCoder) {
-            guard let n = coder.decodeObject(of: NSString.self, forKey: "recordName"),
-                  let z = coder.decodeObject(of: CKRecordZone.ID.self, forKey: "zoneID") else { return nil }
+            guard let n = coder.optionalObject(of: NSString.self, forKey: "recordName"),
+                  let z = coder.optionalObject(of: CKRecordZone.ID.self, forKey: "zoneID") else { return nil }
             recordName = n as String
             zoneID = z
         }
 
         public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? ID else { return false }
+            guard let other = object as? CKRecordID else { return false }
             return recordName == other.recordName && zoneID == other.zoneID
         }
 
@@ -49,5 +54,4 @@ extension CKRecord {
         }
 
         public override var description: String { "<CKRecordID: \(recordName); zoneID=\(zoneID.zoneName):\(zoneID.ownerName)>" }
-    }
 }

@@ -1,8 +1,13 @@
 import Foundation
 
 extension CKRecord {
-    /// Mirrors `CKRecord.Reference`: a link to another record, optionally deleting its owner with it.
-    public final class Reference: NSObject, NSSecureCoding, CKRecordValueProtocol, @unchecked Sendable {
+    /// Mirrors `CKRecord.Reference`.
+    public typealias Reference = CKReference
+}
+
+/// Mirrors `CKRecord.Reference` (`CKReference`, its Objective-C name, which keyed archives need on Linux): a link to
+/// another record, optionally deleting the referring record with it.
+public final class CKReference: NSObject, NSSecureCoding, CKRecordValueProtocol, @unchecked Sendable {
         /// Mirrors `CKRecord.ReferenceAction`.
         public typealias Action = CKRecord.ReferenceAction
 
@@ -27,19 +32,20 @@ extension CKRecord {
         }
 
         public init?(coder: NSCoder) {
-            guard let id = coder.decodeObject(of: CKRecord.ID.self, forKey: "recordID") else { return nil }
+            guard let id = coder.optionalObject(of: CKRecord.ID.self, forKey: "recordID") else { return nil }
             recordID = id
             action = Action(rawValue: UInt(coder.decodeInt64(forKey: "action"))) ?? .none
         }
 
         public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? Reference else { return false }
+            guard let other = object as? CKReference else { return false }
             return recordID == other.recordID && action == other.action
         }
 
         public override var hash: Int { recordID.hash ^ Int(action.rawValue) }
-    }
+}
 
+extension CKRecord {
     /// Mirrors `CKRecord.ReferenceAction`: `.none` keeps the referring record when the target goes; `.deleteSelf`
     /// deletes it too (DELETE_SELF on the wire).
     public enum ReferenceAction: UInt, Sendable {

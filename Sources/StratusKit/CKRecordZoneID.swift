@@ -4,18 +4,23 @@ import Foundation
 public let CKCurrentUserDefaultName = "__defaultOwner__"
 
 extension CKRecordZone {
-    /// Mirrors `CKRecordZone.ID`: a zone's name and its owner. Zones of the caller's own private database carry
-    /// `CKCurrentUserDefaultName` as CloudKit's do; zones in the shared database carry their owner's user record name.
-    public final class ID: NSObject, NSSecureCoding, @unchecked Sendable {
+    /// Mirrors `CKRecordZone.ID`.
+    public typealias ID = CKRecordZoneID
+}
+
+/// Mirrors `CKRecordZone.ID` (`CKRecordZoneID`, its Objective-C name, which keyed archives need on Linux): a zone's
+/// name and its owner. Zones of the caller's own private database carry `CKCurrentUserDefaultName` as CloudKit's do;
+/// zones in the shared database carry their owner's user record name.
+public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable {
         /// Mirrors `CKRecordZone.ID.defaultZoneName`.
         public static let defaultZoneName = "_defaultZone"
         /// Mirrors `CKRecordZone.ID.default`.
-        public static let `default` = ID(zoneName: defaultZoneName, ownerName: CKCurrentUserDefaultName)
+        public static let `default` = CKRecordZoneID(zoneName: defaultZoneName, ownerName: CKCurrentUserDefaultName)
 
         public let zoneName: String
         public let ownerName: String
 
-        public init(zoneName: String = ID.defaultZoneName, ownerName: String = CKCurrentUserDefaultName) {
+        public init(zoneName: String = CKRecordZoneID.defaultZoneName, ownerName: String = CKCurrentUserDefaultName) {
             self.zoneName = zoneName
             self.ownerName = ownerName
         }
@@ -28,14 +33,14 @@ extension CKRecordZone {
         }
 
         public init?(coder: NSCoder) {
-            guard let z = coder.decodeObject(of: NSString.self, forKey: "zoneName"),
-                  let o = coder.decodeObject(of: NSString.self, forKey: "ownerName") else { return nil }
+            guard let z = coder.optionalObject(of: NSString.self, forKey: "zoneName"),
+                  let o = coder.optionalObject(of: NSString.self, forKey: "ownerName") else { return nil }
             zoneName = z as String
             ownerName = o as String
         }
 
         public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? ID else { return false }
+            guard let other = object as? CKRecordZoneID else { return false }
             return zoneName == other.zoneName && ownerName == other.ownerName
         }
 
@@ -47,5 +52,4 @@ extension CKRecordZone {
         }
 
         public override var description: String { "<CKRecordZoneID: \(zoneName):\(ownerName)>" }
-    }
 }

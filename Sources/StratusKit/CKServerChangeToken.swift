@@ -13,7 +13,7 @@ public final class CKServerChangeToken: NSObject, NSSecureCoding, Codable, @unch
     public func encode(with coder: NSCoder) { coder.encode(value as NSString, forKey: "token") }
 
     public init?(coder: NSCoder) {
-        guard let v = coder.decodeObject(of: NSString.self, forKey: "token") else { return nil }
+        guard let v = coder.optionalObject(of: NSString.self, forKey: "token") else { return nil }
         value = v as String
     }
 

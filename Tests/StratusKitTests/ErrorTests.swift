@@ -1,0 +1,121 @@
+import Foundation
+import StratusKit
+import StratusModel
+import StratusServer
+import StratusStore
+import Testing
+
+/// Every failure reaches the app as a `CKError` with CloudKit's code — never a crash, never a hang.
+@Suite(.serialized) struct ErrorTests {
+    @Test func zoneBusyIsRetriedAfterRetryAfterSeconds() async throws {
+        let f = try await KitFixture()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try f.app.store.addFault(Fault(container: f.container, environment: .development, operation: "records/modify", kind: .zoneBusy,
+                                       remaining: 1, probability: nil, retryAfter: 1, createdAt: now, expiresAt: now + 60_000))
+        let db = f.aliceContainer().privateCloudDatabase
+        let r = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "busy"))
+        r["v"] = 1
+        // The app's retry loop, as CloudKit's guides write it.
+        var attempts = 0
+        var waited = 0.0
+        while true {
+            attempts += 1
+            do {
+                _ = try await db.save(r)
+                break
+            } catch let e as CKError where e.code == .zoneBusy || e.code == .requestRateLimited || e.code == .serviceUnavailable {
+                let delay = try #require(e.retryAfterSeconds)
+                waited += delay
+                try await Task.sleep(for: .seconds(delay))
+            }
+            if attempts > 3 { Issue.record("still failing"); return }
+        }
+        #expect(attempts == 2)
+        #expect(waited == 1)
+        #expect(try await db.record(for: r.recordID)["v"] as? Int == 1)
+    }
+
+    @Test func aDroppedConnectionIsANetworkFailure() async throws {
+        let f = try await KitFixture()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try f.app.store.addFault(Fault(container: f.container, environment: .development, operation: "records/query", kind: .networkDrop,
+                                       remaining: 1, probability: nil, createdAt: now, expiresAt: now + 60_000))
+        let db = f.aliceContainer().privateCloudDatabase
+        do {
+            _ = try await db.records(matching: CKQuery(recordType: "Item", predicate: NSPredicate(value: true)))
+            Issue.record("a dropped connection succeeded")
+        } catch let e as CKError {
+            #expect(e.code == .networkFailure || e.code == .networkUnavailable, "\(e)")
+        }
+    }
+
+    @Test func anExpiredOrRevokedTokenIsNotAuthenticated() async throws {
+        let f = try await KitFixture()
+        let expired = try f.app.store.createWebAuthToken(container: f.container, environment: .development,
+                                                          userRecordName: KitFixture.alice.userRecordName, lifetime: -1)
+        let c = CKContainer(identifier: f.container.rawValue, configuration: f.configuration(.webAuthToken(expired)))
+        do {
+            _ = try await c.privateCloudDatabase.record(for: CKRecord.ID(recordName: "x"))
+            Issue.record("an expired token was accepted")
+        } catch let e as CKError {
+            #expect(e.code == .notAuthenticated)
+        }
+        #expect(try await c.accountStatus() == .noAccount)
+        #expect(try await f.aliceContainer().accountStatus() == .available)
+        #expect(try await f.aliceContainer().userRecordID().recordName == KitFixture.alice.userRecordName)
+
+        var bad = f.configuration(.none)
+        bad.apiToken = "not-a-token"
+        do {
+            _ = try await CKContainer(identifier: f.container.rawValue, configuration: bad).publicCloudDatabase.allRecordZones()
+            Issue.record("a bad API token was accepted")
+        } catch let e as CKError {
+            #expect(e.code == .notAuthenticated)
+        }
+    }
+
+    @Test func brokenServersGiveCKErrorsNotCrashesOrHangs() async throws {
+        let cases: [(MisbehavingServer.Behaviour, Set<CKError.Code>)] = [
+            (.answer(status: 200, contentType: "application/json", body: "{\"records\": [1, 2"), [.serverResponseLost]),
+            (.answer(status: 200, contentType: "application/json", body: "[1, 2, 3]"), [.serverResponseLost]),
+            (.answer(status: 502, contentType: "text/html", body: "<html>Bad Gateway</html>"), [.serviceUnavailable]),
+            (.answer(status: 503, contentType: "application/json", body: "{\"serverErrorCode\":\"TRY_AGAIN_LATER\",\"reason\":\"x\",\"retryAfter\":4}"), [.serviceUnavailable]),
+            (.cutOff, [.networkFailure, .serverResponseLost]),
+            (.hang, [.networkFailure]),
+        ]
+        for (behaviour, codes) in cases {
+            let server = try MisbehavingServer(behaviour)
+            var config = CKContainer.Configuration(serverURL: server.url, apiToken: "t", credentials: .webAuthToken("w"), timeoutIntervalForRequest: 1.5)
+            config.environment = .development
+            let db = CKContainer(identifier: "iCloud.x", configuration: config).privateCloudDatabase
+            let started = Date()
+            do {
+                _ = try await db.records(matching: CKQuery(recordType: "Item", predicate: NSPredicate(value: true)))
+                Issue.record("\(behaviour) succeeded")
+            } catch let e as CKError {
+                #expect(codes.contains(e.code), "\(behaviour): \(e)")
+                if case .answer(503, _, _) = behaviour { #expect(e.retryAfterSeconds == 4) }
+            }
+            #expect(Date().timeIntervalSince(started) < 10)
+        }
+        // Nothing listening at all.
+        let closed = CKContainer(identifier: "iCloud.x", configuration: CKContainer.Configuration(serverURL: URL(string: "http://127.0.0.1:9")!, apiToken: "t"))
+        do {
+            _ = try await closed.publicCloudDatabase.allRecordZones()
+            Issue.record("a closed port answered")
+        } catch let e as CKError {
+            #expect(e.code == .networkUnavailable || e.code == .networkFailure)
+        }
+    }
+
+    @Test func aMissingConfigurationIsABadContainerThatSaysWhatIsMissing() async throws {
+        let config = CKContainer.Configuration.fromEnvironment(["STRATUS_CONTAINER": "iCloud.x"])
+        do {
+            _ = try await CKContainer(identifier: "iCloud.x", configuration: config).publicCloudDatabase.allRecordZones()
+            Issue.record("no configuration worked")
+        } catch let e as CKError {
+            #expect(e.code == .badContainer)
+            #expect(e.localizedDescription.contains("STRATUS_URL"))
+        }
+    }
+}
