@@ -79,6 +79,7 @@ extension CKDatabase {
             for (i, r) in saves.enumerated() {
                 if let saved = decoded[i] as? CKRecord {
                     r.copySystemFields(from: saved)
+                    (r as? CKShare)?.copyShare(from: saved as? CKShare)
                     r.markSaved()
                     saveResults[r.recordID] = .success(saved)
                 } else if let item = decoded[i] as? [String: Any] {

@@ -51,6 +51,7 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
         out.reserveCapacity(items.count)
         for item in items {
             if let r = RecordCoder.record(item, scope: databaseScope, zoneID: zoneID, assets: downloads) {
+                (r as? CKShare)?.resolveURL(base: services.configuration.serverURL)
                 out.append(r)
             } else {
                 out.append(item)

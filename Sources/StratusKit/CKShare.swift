@@ -149,6 +149,17 @@ open class CKShare: CKRecord, @unchecked Sendable {
         record["participants"] = participants.filter { $0.role != .owner }.map(\.wire)
     }
 
+    /// What the server answered for this share, kept on the app's own object after a save.
+    func copyShare(from saved: CKShare?) {
+        guard let saved else { return }
+        participants = saved.participants
+        owner = saved.owner
+        currentUserParticipant = saved.currentUserParticipant
+        shortGUID = saved.shortGUID
+        url = saved.url
+        participantsChanged = false
+    }
+
     /// The link, from the server the share was read through.
     func resolveURL(base: URL) {
         if let g = shortGUID { url = base.appendingPathComponent("share").appendingPathComponent(g) }

@@ -19,6 +19,20 @@ public final class CKUserIdentity: NSObject, @unchecked Sendable {
     public let nameComponents: PersonNameComponents?
     public let hasiCloudAccount: Bool
 
+    init(lookupEmail email: String) {
+        userRecordID = nil
+        lookupInfo = LookupInfo(emailAddress: email)
+        nameComponents = nil
+        hasiCloudAccount = false
+    }
+
+    init(lookupUser id: CKRecord.ID) {
+        userRecordID = id
+        lookupInfo = LookupInfo(userRecordID: id)
+        nameComponents = nil
+        hasiCloudAccount = true
+    }
+
     init?(wire j: [String: Any]) {
         let name = j["userRecordName"] as? String
         userRecordID = name.map { CKRecord.ID(recordName: $0) }

@@ -131,6 +131,19 @@ final class WebServices: @unchecked Sendable {
         }
     }
 
+    /// The CloudKit error a non-2xx answer describes.
+    func readError(_ data: Data, status: Int) throws -> CKError {
+        guard let url = URL(string: "http://error.invalid"), let http = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: nil) else {
+            return CKError.make(.serverRejectedRequest, "HTTP \(status)")
+        }
+        do {
+            _ = try read(data, http)
+            return CKError.make(.serverRejectedRequest, "HTTP \(status)")
+        } catch let e as CKError {
+            return e
+        }
+    }
+
     /// CloudKit's server-to-server signature: ECDSA P-256 over `date:base64(sha256(body)):path`.
     func sign(_ req: inout URLRequest, path: String, body: Data, keyID: String, pem: String) throws {
         guard let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) else {

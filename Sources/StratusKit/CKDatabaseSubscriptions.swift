@@ -1,0 +1,60 @@
+import Foundation
+
+extension CKDatabase {
+    /// Mirrors `CKDatabase.save(_:)` for a subscription.
+    public func save(_ subscription: CKSubscription) async throws -> CKSubscription {
+        let (saves, _) = try await modifySubscriptions(saving: [subscription], deleting: [])
+        guard let r = saves[subscription.subscriptionID] else { throw CKError.make(.serverResponseLost, "the subscription save was not answered") }
+        return try r.get()
+    }
+
+    /// Mirrors `CKDatabase.subscription(for:)`.
+    public func subscription(for id: CKSubscription.ID) async throws -> CKSubscription {
+        let j = try await call("subscriptions/lookup", ["subscriptions": [["subscriptionID": id]]])
+        guard let item = (j["subscriptions"] as? [[String: Any]])?.first else { throw CKError.make(.unknownItem, "subscription \(id) not found") }
+        if item["serverErrorCode"] != nil { throw CKError.from(server: item, scope: databaseScope, zoneID: .default) }
+        guard let s = CKSubscription.from(wire: item, scope: databaseScope) else { throw CKError.make(.serverResponseLost, "unreadable subscription") }
+        return s
+    }
+
+    /// Mirrors `CKDatabase.allSubscriptions()` (`subscriptions/list`).
+    public func allSubscriptions() async throws -> [CKSubscription] {
+        let j = try await call("subscriptions/list", nil)
+        return (j["subscriptions"] as? [[String: Any]] ?? []).compactMap { CKSubscription.from(wire: $0, scope: databaseScope) }
+    }
+
+    /// Mirrors `CKDatabase.deleteSubscription(withID:)`.
+    @discardableResult
+    public func deleteSubscription(withID id: CKSubscription.ID) async throws -> CKSubscription.ID {
+        let (_, deletes) = try await modifySubscriptions(saving: [], deleting: [id])
+        guard let r = deletes[id] else { throw CKError.make(.serverResponseLost, "the subscription delete was not answered") }
+        try r.get()
+        return id
+    }
+
+    /// Mirrors `CKDatabase.modifySubscriptions(saving:deleting:)` (`subscriptions/modify`). A saved subscription
+    /// replaces one with the same ID.
+    public func modifySubscriptions(saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID]) async throws
+        -> (saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>], deleteResults: [CKSubscription.ID: Result<Void, any Error>]) {
+        let existing = Set(subscriptionsToSave.isEmpty ? [] : try await allSubscriptions().map(\.subscriptionID))
+        var ops: [[String: Any]] = []
+        for s in subscriptionsToSave {
+            ops.append(["operationType": existing.contains(s.subscriptionID) ? "update" : "create", "subscription": try s.wire()])
+        }
+        for id in subscriptionIDsToDelete { ops.append(["operationType": "delete", "subscription": ["subscriptionID": id]]) }
+        let j = try await call("subscriptions/modify", ["operations": ops])
+        let items = j["subscriptions"] as? [[String: Any]] ?? []
+        guard items.count == ops.count else { throw CKError.make(.serverResponseLost, "subscriptions/modify answered \(items.count) of \(ops.count)") }
+        var saves: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:], deletes: [CKSubscription.ID: Result<Void, any Error>] = [:]
+        for (i, s) in subscriptionsToSave.enumerated() {
+            let item = items[i]
+            saves[s.subscriptionID] = item["serverErrorCode"] != nil ? .failure(CKError.from(server: item, scope: databaseScope, zoneID: .default))
+                : .success(CKSubscription.from(wire: item, scope: databaseScope) ?? s)
+        }
+        for (i, id) in subscriptionIDsToDelete.enumerated() {
+            let item = items[subscriptionsToSave.count + i]
+            deletes[id] = item["serverErrorCode"] != nil ? .failure(CKError.from(server: item, scope: databaseScope, zoneID: .default)) : .success(())
+        }
+        return (saves, deletes)
+    }
+}

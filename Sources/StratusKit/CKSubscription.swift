@@ -1,0 +1,213 @@
+import Foundation
+
+/// Mirrors `CKSubscription`: what a database notifies its owner of. Use its subclasses, as with CloudKit.
+open class CKSubscription: NSObject, @unchecked Sendable {
+    /// Mirrors `CKSubscription.ID`.
+    public typealias ID = String
+
+    /// Mirrors `CKSubscription.SubscriptionType`.
+    public enum SubscriptionType: Int, Sendable {
+        case query = 1, recordZone = 2, database = 3
+    }
+
+    /// Mirrors `CKSubscription.NotificationInfo`: what a notification shows, and which record fields it carries
+    /// (`desiredKeys`, for query subscriptions).
+    public final class NotificationInfo: NSObject, @unchecked Sendable {
+        public var alertBody: String?
+        public var alertLocalizationKey: String?
+        public var alertLocalizationArgs: [CKRecord.FieldKey]?
+        public var alertActionLocalizationKey: String?
+        public var alertLaunchImage: String?
+        public var title: String?
+        public var subtitle: String?
+        public var soundName: String?
+        public var shouldBadge = false
+        public var shouldSendContentAvailable = false
+        public var shouldSendMutableContent = false
+        public var desiredKeys: [CKRecord.FieldKey]?
+        public var category: String?
+        public var collapseIDKey: String?
+
+        public override init() { super.init() }
+
+        public convenience init(alertBody: String? = nil, shouldSendContentAvailable: Bool = false, desiredKeys: [CKRecord.FieldKey]? = nil) {
+            self.init()
+            self.alertBody = alertBody
+            self.shouldSendContentAvailable = shouldSendContentAvailable
+            self.desiredKeys = desiredKeys
+        }
+
+        var wire: [String: Any] {
+            var o: [String: Any] = ["shouldBadge": shouldBadge, "shouldSendContentAvailable": shouldSendContentAvailable]
+            if let v = alertBody { o["alertBody"] = v }
+            if let v = alertLocalizationKey { o["alertLocalizationKey"] = v }
+            if let v = alertLocalizationArgs { o["alertLocalizationArgs"] = v }
+            if let v = alertActionLocalizationKey { o["alertActionLocalizationKey"] = v }
+            if let v = alertLaunchImage { o["alertLaunchImage"] = v }
+            if let v = soundName { o["soundName"] = v }
+            if let v = desiredKeys { o["desiredKeys"] = v }
+            return o
+        }
+
+        init(wire o: [String: Any]) {
+            alertBody = o["alertBody"] as? String
+            alertLocalizationKey = o["alertLocalizationKey"] as? String
+            alertLocalizationArgs = o["alertLocalizationArgs"] as? [String]
+            alertActionLocalizationKey = o["alertActionLocalizationKey"] as? String
+            alertLaunchImage = o["alertLaunchImage"] as? String
+            soundName = o["soundName"] as? String
+            shouldBadge = o["shouldBadge"] as? Bool ?? false
+            shouldSendContentAvailable = o["shouldSendContentAvailable"] as? Bool ?? false
+            desiredKeys = o["desiredKeys"] as? [String]
+        }
+    }
+
+    public let subscriptionID: ID
+    public let subscriptionType: SubscriptionType
+    public var notificationInfo: NotificationInfo?
+
+    init(subscriptionID: ID, type: SubscriptionType) {
+        self.subscriptionID = subscriptionID
+        subscriptionType = type
+    }
+
+    /// The subscription dictionary of `subscriptions/modify`.
+    func wire() throws -> [String: Any] {
+        var o: [String: Any] = ["subscriptionID": subscriptionID]
+        if let n = notificationInfo { o["notificationInfo"] = n.wire }
+        return o
+    }
+
+    /// A subscription read from the server.
+    static func from(wire o: [String: Any], scope: CKDatabase.Scope) -> CKSubscription? {
+        guard let id = o["subscriptionID"] as? String else { return nil }
+        let s: CKSubscription
+        switch o["subscriptionType"] as? String {
+        case "query":
+            let q = o["query"] as? [String: Any] ?? [:]
+            let fires = o["firesOn"] as? [String] ?? []
+            var options: CKQuerySubscription.Options = []
+            if fires.contains("create") { options.insert(.firesOnRecordCreation) }
+            if fires.contains("update") { options.insert(.firesOnRecordUpdate) }
+            if fires.contains("delete") { options.insert(.firesOnRecordDeletion) }
+            if o["firesOnce"] as? Bool == true { options.insert(.firesOnce) }
+            let sub = CKQuerySubscription(recordType: q["recordType"] as? String ?? "", filters: q["filterBy"] as? [[String: Any]] ?? [],
+                                          subscriptionID: id, options: options)
+            if o["zoneWide"] as? Bool == false, o["zoneID"] != nil { sub.zoneID = RecordCoder.zoneID(o["zoneID"], scope: scope) }
+            s = sub
+        case "zone":
+            s = CKRecordZoneSubscription(zoneID: RecordCoder.zoneID(o["zoneID"], scope: scope), subscriptionID: id)
+        case "database":
+            s = CKDatabaseSubscription(subscriptionID: id)
+        default:
+            return nil
+        }
+        s.notificationInfo = (o["notificationInfo"] as? [String: Any]).map(NotificationInfo.init(wire:))
+        return s
+    }
+}
+
+/// Mirrors `CKQuerySubscription`: notifies when records matching a predicate are created, updated or deleted.
+public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
+    /// Mirrors `CKQuerySubscription.Options`.
+    public struct Options: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let firesOnRecordCreation = Options(rawValue: 1 << 0)
+        public static let firesOnRecordUpdate = Options(rawValue: 1 << 1)
+        public static let firesOnRecordDeletion = Options(rawValue: 1 << 2)
+        public static let firesOnce = Options(rawValue: 1 << 3)
+    }
+
+    public let recordType: CKRecord.RecordType
+    public let querySubscriptionOptions: Options
+    /// Mirrors `CKQuerySubscription.zoneID`: nil watches every zone of the database.
+    public var zoneID: CKRecordZone.ID?
+    let filters: Result<[[String: Any]], CKError>
+    /// Mirrors `CKQuerySubscription.predicate`; see `CKQuery.predicate` for how it is read on Linux.
+    public let predicate: NSPredicate
+
+    /// Mirrors `CKQuerySubscription(recordType:predicate:subscriptionID:options:)`.
+    public init(recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID = UUID().uuidString, options: Options) {
+        self.recordType = recordType
+        self.predicate = predicate
+        filters = CKQuery(recordType: recordType, predicate: predicate).filters
+        querySubscriptionOptions = options
+        super.init(subscriptionID: subscriptionID, type: .query)
+    }
+
+    /// StratusKit's spelling for a predicate given as a format string, as `CKQuery(recordType:predicateFormat:_:)`.
+    public init(recordType: CKRecord.RecordType, predicateFormat: String, _ arguments: any CKRecordValueProtocol...,
+                subscriptionID: CKSubscription.ID = UUID().uuidString, options: Options) {
+        self.recordType = recordType
+        predicate = NSPredicate(value: true)
+        filters = PredicateParser.filters(predicateFormat, arguments)
+        querySubscriptionOptions = options
+        super.init(subscriptionID: subscriptionID, type: .query)
+    }
+
+    init(recordType: CKRecord.RecordType, filters: [[String: Any]], subscriptionID: CKSubscription.ID, options: Options) {
+        self.recordType = recordType
+        predicate = NSPredicate(value: true)
+        self.filters = .success(filters)
+        querySubscriptionOptions = options
+        super.init(subscriptionID: subscriptionID, type: .query)
+    }
+
+    override func wire() throws -> [String: Any] {
+        var o = try super.wire()
+        o["subscriptionType"] = "query"
+        var q: [String: Any] = ["recordType": recordType]
+        let f = try filters.get()
+        if !f.isEmpty { q["filterBy"] = f }
+        o["query"] = q
+        var fires: [String] = []
+        if querySubscriptionOptions.contains(.firesOnRecordCreation) { fires.append("create") }
+        if querySubscriptionOptions.contains(.firesOnRecordUpdate) { fires.append("update") }
+        if querySubscriptionOptions.contains(.firesOnRecordDeletion) { fires.append("delete") }
+        o["firesOn"] = fires
+        o["firesOnce"] = querySubscriptionOptions.contains(.firesOnce)
+        if let zoneID {
+            o["zoneWide"] = false
+            o["zoneID"] = RecordCoder.zoneJSON(zoneID)
+        } else {
+            o["zoneWide"] = true
+        }
+        return o
+    }
+}
+
+/// Mirrors `CKRecordZoneSubscription`: notifies of any change in one custom zone.
+public final class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable {
+    public let zoneID: CKRecordZone.ID
+    /// Mirrors `CKRecordZoneSubscription.recordType` (kept; the server notifies of every type).
+    public var recordType: CKRecord.RecordType?
+
+    public init(zoneID: CKRecordZone.ID, subscriptionID: CKSubscription.ID = UUID().uuidString) {
+        self.zoneID = zoneID
+        super.init(subscriptionID: subscriptionID, type: .recordZone)
+    }
+
+    override func wire() throws -> [String: Any] {
+        var o = try super.wire()
+        o["subscriptionType"] = "zone"
+        o["zoneID"] = RecordCoder.zoneJSON(zoneID)
+        return o
+    }
+}
+
+/// Mirrors `CKDatabaseSubscription`: notifies of any change in a private or shared database.
+public final class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
+    /// Mirrors `CKDatabaseSubscription.recordType` (kept; the server notifies of every type).
+    public var recordType: CKRecord.RecordType?
+
+    public init(subscriptionID: CKSubscription.ID = UUID().uuidString) {
+        super.init(subscriptionID: subscriptionID, type: .database)
+    }
+
+    override func wire() throws -> [String: Any] {
+        var o = try super.wire()
+        o["subscriptionType"] = "database"
+        return o
+    }
+}
