@@ -78,7 +78,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusServer", "StratusStore", "StratusModel", "StratusHTTP"]),
+        .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusServer", "StratusStore", "StratusModel", "StratusHTTP",
+                                                            .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPostgresTests", dependencies: ["StratusPostgres", "StratusTestSupport"]),
         // A plain POSIX-socket HTTP client that sends exactly the bytes a test wants (malformed, oversized, slow).

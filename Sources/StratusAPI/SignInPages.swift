@@ -54,6 +54,16 @@ final class SignInPages: Sendable {
         }
         let page = PageContext(container: container, environment: environment, callback: callback, openerOrigin: openerOrigin, mode: mode)
         if req.method == .get { return HTML.page(form(page, message: nil)) }
+        // A program (StratusKit's sign-in helper, a CLI) asks for JSON, naming a live API token of this environment:
+        // the token comes back in the answer instead of through a page, and failures in CloudKit's envelope.
+        let wantsJSON = req.method == .post && (req.headers["accept"] ?? "").contains("application/json")
+        if wantsJSON {
+            let secret = req.query("ckAPIToken") ?? ""
+            let token = try? await blocking.run { try store.authenticateAPIToken(secret) }
+            guard let token = token ?? nil, token.container == container, token.environment == environment else {
+                return ErrorEnvelope.response(.authenticationFailed("a JSON sign-in needs ckAPIToken, a live API token of this container environment"))
+            }
+        }
         // A form posted from another site is refused: sign-in must happen on this page.
         guard SameOrigin.allows(req) else {
             return HTML.page(Self.layout("Refused", "<p>This form can only be sent from its own page.</p>"), status: .forbidden)
@@ -65,6 +75,9 @@ final class SignInPages: Sendable {
         let testUser = form["testUser"] == "1"
         // Checked before any password is hashed: failures per account and address, and sign-ups per address and server.
         let verdict = mode == .signup ? throttle.checkSignUp(address: address) : testUser ? .proceed : throttle.check(account: account, address: address)
+        if case .wait(let seconds) = verdict, wantsJSON {
+            return ErrorEnvelope.response(StratusError(.throttled, "too many attempts: wait \(seconds) s", retryAfter: seconds))
+        }
         if case .wait(let seconds) = verdict {
             let what = mode == .signup ? "Too many accounts were created from here or on this server just now." : "Too many failed attempts."
             var r = HTML.page(self.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."),
@@ -79,6 +92,7 @@ final class SignInPages: Sendable {
                     try store.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
                                      lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
                 }
+                if wantsJSON { return .json(Data(#"{"signedUp":true}"#.utf8)) }
                 return HTML.page(signedUp(page, email: email))
             }
             let user: ContainerUser = try await throttle.passwords.run(blocking) {
@@ -102,8 +116,17 @@ final class SignInPages: Sendable {
             if mode == .account { return HTML.page(accountSaved(page, user)) }
             let lifetime = form["remember"] == "on" ? RecordStore.longSession : RecordStore.shortSession
             let token = try await blocking.run { try store.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
+            if wantsJSON {
+                var w = JSONWriter()
+                w.beginObject()
+                w.field("ckWebAuthToken", token)
+                w.field("userRecordName", user.userRecordName)
+                w.endObject()
+                return .json(w.data)
+            }
             return deliver(token, callback: callback, openerOrigin: openerOrigin)
         } catch is PasswordWork.Busy {
+            if wantsJSON { return ErrorEnvelope.response(StratusError(.tryAgainLater, "the server is busy signing people in", retryAfter: 5)) }
             var r = HTML.page(self.form(page, message: "The server is busy signing people in. Try again in a few seconds."), status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r
@@ -115,6 +138,7 @@ final class SignInPages: Sendable {
                 e.reason = ErrorEnvelope.publicReason(e, uuid: uuid)
             }
             if e.code == .authenticationFailed { throttle.failed(account: account, address: address) }
+            if wantsJSON { return ErrorEnvelope.response(e) }
             return HTML.page(self.form(page, message: e.reason), status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
         }
     }

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension CKContainer {
+    /// Signs a user in through Stratus's sign-in endpoint and returns the container acting for them — for command-line
+    /// tools and tests, where CloudKit would use the device's iCloud account. `configuration` names the server, the
+    /// environment and an API token; its credentials are replaced by the user's web auth token (`webAuthToken`
+    /// afterwards, to keep for `STRATUS_WEB_AUTH_TOKEN`). A wrong password is `.notAuthenticated`; too many attempts
+    /// `.requestRateLimited` with `retryAfterSeconds`. Not in CloudKit.
+    public static func signIn(identifier: String, configuration: Configuration, email: String, password: String,
+                              remember: Bool = false) async throws -> CKContainer {
+        var form = ["email": email, "password": password]
+        if remember { form["remember"] = "on" }
+        return try await authenticate(identifier: identifier, configuration: configuration, mode: "signin", form: form)
+    }
+
+    /// Signs in as the container's Development test user (no password), as the sign-in page's "continue as a test
+    /// user" does. Not in CloudKit.
+    public static func signInAsTestUser(identifier: String, configuration: Configuration) async throws -> CKContainer {
+        try await authenticate(identifier: identifier, configuration: configuration, mode: "signin", form: ["testUser": "1"])
+    }
+
+    /// Creates an account (the answer is the same whether or not the address already had one, so sign in next).
+    /// Not in CloudKit.
+    public static func signUp(identifier: String, configuration: Configuration, email: String, password: String,
+                              firstName: String = "", lastName: String = "", discoverable: Bool = false) async throws {
+        var form = ["email": email, "password": password, "firstName": firstName, "lastName": lastName]
+        if discoverable { form["discoverable"] = "on" }
+        let services = WebServices(containerIdentifier: identifier, configuration: configuration.withoutUser)
+        _ = try await post(services, mode: "signup", form: form)
+    }
+
+    private static func authenticate(identifier: String, configuration: Configuration, mode: String, form: [String: String]) async throws -> CKContainer {
+        let services = WebServices(containerIdentifier: identifier, configuration: configuration.withoutUser)
+        let j = try await post(services, mode: mode, form: form)
+        guard let token = j["ckWebAuthToken"] as? String else { throw CKError.make(.serverResponseLost, "the sign-in answer held no token") }
+        var signedIn = configuration
+        signedIn.credentials = .webAuthToken(token)
+        return CKContainer(identifier: identifier, configuration: signedIn)
+    }
+
+    private static func post(_ services: WebServices, mode: String, form: [String: String]) async throws -> [String: Any] {
+        if let problem = services.configuration.problem { throw CKError.make(.badContainer, problem) }
+        var req = URLRequest(url: try services.url(path: "/auth/1/\(services.containerIdentifier)/\(services.configuration.environment.rawValue)/\(mode)"))
+        req.httpMethod = "POST"
+        req.timeoutInterval = services.configuration.timeoutIntervalForRequest
+        req.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        req.setValue("application/json", forHTTPHeaderField: "Accept")
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        req.httpBody = Data(form.map { k, v in "\(k)=\(v.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&").utf8)
+        let (data, http) = try await services.perform(req)
+        return try services.read(data, http)
+    }
+}
+
+extension CKContainer.Configuration {
+    /// The same server and API token, acting for no one.
+    var withoutUser: CKContainer.Configuration {
+        var c = self
+        c.credentials = .none
+        return c
+    }
+}
