@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "stratus-bench",
             dependencies: [
-                "StratusModel", "StratusStore", "StratusServer", "StratusAPI", "StratusHTTP", .product(name: "Logging", package: "swift-log"),
+                "StratusKit", "StratusModel", "StratusStore", "StratusServer", "StratusAPI", "StratusHTTP", .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
