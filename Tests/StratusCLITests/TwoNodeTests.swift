@@ -15,48 +15,18 @@ import StratusStore
 /// machine, and the two-node test measures how fast a node hears another.
 @Suite(.serialized) enum PostgresEndToEnd {}
 
+extension ServeProcess {
+    convenience init(databaseURL: String) async throws {
+        try await self.init(arguments: ["--database-url", databaseURL, "--database-pool-size", "6"])
+    }
+}
+
 extension PostgresEndToEnd {
     @Suite struct TwoNodeTests {
         static let container = "iCloud.com.example.TwoNodes"
         static let alice = "_" + String(repeating: "a7", count: 16)
 
-        /// One running `stratus serve`.
-        final class Node: @unchecked Sendable {
-            let process = ChildProcess()
-            let url: String
-
-            init(databaseURL: String) async throws {
-                process.executableURL = Executables.url("stratus")
-                process.arguments = ["serve", "--port", "0", "--database-url", databaseURL, "--database-pool-size", "6"]
-                let out = Pipe()
-                process.standardOutput = out
-                process.standardError = FileHandle.standardError
-                try process.run()
-                let reader = out.fileHandleForReading
-                url = try await Executables.offPool {
-                    var buffer = ""
-                    while true {
-                        let chunk = reader.availableData
-                        guard !chunk.isEmpty else { throw StratusError(.internalError, "stratus serve ended before serving: \(buffer)") }
-                        buffer += String(decoding: chunk, as: UTF8.self)
-                        if let line = buffer.split(separator: "\n").first(where: { $0.hasPrefix("Stratus is serving ") }) {
-                            return String(line.dropFirst("Stratus is serving ".count))
-                        }
-                    }
-                }
-            }
-
-            func kill9() {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
-
-            func stop() {
-                guard process.isRunning else { return }
-                process.terminate()
-                process.waitUntilExit()
-            }
-        }
+        typealias Node = ServeProcess
 
         struct Reply: Sendable {
             var status: Int

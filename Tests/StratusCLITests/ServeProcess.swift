@@ -1,0 +1,44 @@
+import Foundation
+import StratusModel
+import StratusTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One running `stratus serve --port 0` with the given arguments, and the URL it says it serves.
+final class ServeProcess: @unchecked Sendable {
+    let process = ChildProcess()
+    let url: String
+
+    init(arguments: [String]) async throws {
+        process.executableURL = Executables.url("stratus")
+        process.arguments = ["serve", "--port", "0"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let reader = out.fileHandleForReading
+        url = try await Executables.offPool {
+            var buffer = ""
+            while true {
+                let chunk = reader.availableData
+                guard !chunk.isEmpty else { throw StratusError(.internalError, "stratus serve ended before serving: \(buffer)") }
+                buffer += String(decoding: chunk, as: UTF8.self)
+                if let line = buffer.split(separator: "\n").first(where: { $0.hasPrefix("Stratus is serving ") }) {
+                    return String(line.dropFirst("Stratus is serving ".count))
+                }
+            }
+        }
+    }
+
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
