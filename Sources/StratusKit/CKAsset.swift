@@ -22,11 +22,13 @@ public final class CKAsset: NSObject, CKRecordValueProtocol, @unchecked Sendable
     /// The stored file's checksum, once the server has it.
     var fileChecksum: String? { receipt?["fileChecksum"] as? String }
 
+    /// Equal when every identifying part is equal, as with CloudKit.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let o = object as? CKAsset else { return false }
         if let a = fileChecksum, let b = o.fileChecksum { return a == b }
         return fileURL == o.fileURL
     }
 
+    /// Consistent with `isEqual(_:)`.
     public override var hash: Int { fileChecksum?.hashValue ?? fileURL?.hashValue ?? 0 }
 }

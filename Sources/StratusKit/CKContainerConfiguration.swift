@@ -19,9 +19,13 @@ extension CKContainer {
             case serverToServerKey(keyID: String, privateKeyPEM: String)
         }
 
+        /// Where Stratus answers, e.g. `https://stratus.example.com` (StratusKit's; CloudKit has one fixed server).
         public var serverURL: URL
+        /// Development or Production, as CloudKit's container environments.
         public var environment: Environment
+        /// An API token of the container environment (`ckAPIToken`); optional with a server-to-server key.
         public var apiToken: String?
+        /// Who the requests act for: a signed-in user's web auth token, a server-to-server key, or no one.
         public var credentials: Credentials
         /// Every request's time limit, in seconds (CloudKit's `CKOperation.Configuration.timeoutIntervalForRequest`).
         public var timeoutIntervalForRequest: TimeInterval
@@ -29,6 +33,7 @@ extension CKContainer {
         /// then fail with `.badContainer` and this text.
         public var problem: String?
 
+        /// A configuration given in code (StratusKit's; see `fromEnvironment` for the `STRATUS_*` variables).
         public init(serverURL: URL, environment: Environment = .development, apiToken: String?, credentials: Credentials = .none,
                     timeoutIntervalForRequest: TimeInterval = 60) {
             self.serverURL = serverURL

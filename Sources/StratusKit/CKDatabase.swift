@@ -68,5 +68,6 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
         return CKRecord.ID(recordName: name, zoneID: zone)
     }
 
+    /// A short form for logs.
     public override var description: String { "<CKDatabase \(databaseScope.pathName)>" }
 }

@@ -5,14 +5,18 @@ extension CKDatabase {
     public enum RecordZoneChange {
         /// Mirrors `CKDatabase.RecordZoneChange.Modification`.
         public struct Modification: @unchecked Sendable {
+            /// Mirrors `CKDatabase.RecordZoneChange.Modification.record`.
             public let record: CKRecord
+            /// Mirrors `CKDatabase.RecordZoneChange.Modification.recordID`.
             public var recordID: CKRecord.ID { record.recordID }
         }
 
         /// Mirrors `CKDatabase.RecordZoneChange.Deletion`. `recordType` is empty: Stratus's change feed names a
         /// deleted record but not its type.
         public struct Deletion: Sendable {
+            /// Mirrors `CKDatabase.RecordZoneChange.Deletion.recordID`.
             public let recordID: CKRecord.ID
+            /// Mirrors `CKDatabase.RecordZoneChange.Deletion.recordType`.
             public let recordType: CKRecord.RecordType
         }
     }
@@ -21,12 +25,15 @@ extension CKDatabase {
     public enum DatabaseChange {
         /// Mirrors `CKDatabase.DatabaseChange.Modification`: a zone with changes.
         public struct Modification: Sendable {
+            /// Mirrors `CKDatabase.DatabaseChange.Modification.zoneID`.
             public let zoneID: CKRecordZone.ID
         }
 
         /// Mirrors `CKDatabase.DatabaseChange.Deletion`: a zone that is gone, and why.
         public struct Deletion: Sendable {
+            /// Mirrors `CKDatabase.DatabaseChange.Deletion.zoneID`.
             public let zoneID: CKRecordZone.ID
+            /// Mirrors `CKDatabase.DatabaseChange.Deletion.reason`.
             public let reason: Reason
 
             /// Mirrors `CKDatabase.DatabaseChange.Deletion.Reason`.

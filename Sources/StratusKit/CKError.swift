@@ -19,7 +19,9 @@ public let CKErrorServerErrorCodeKey = "StratusServerErrorCode"
 /// Stratus answers (see `CKError.Code(serverErrorCode:)`). `catch CKError.serverRecordChanged` and
 /// `catch let e as CKError where e.code == …` both work as with CloudKit.
 public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked Sendable {
+    /// Mirrors `CKError.code`.
     public let code: Code
+    /// Mirrors `CKError.userInfo`.
     public let userInfo: [String: Any]
 
     /// Mirrors `CKError(_:userInfo:)`.
@@ -28,10 +30,15 @@ public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked
         self.userInfo = userInfo
     }
 
+    /// Mirrors `CKError.errorDomain`.
     public static var errorDomain: String { CKErrorDomain }
+    /// Mirrors `CKError.errorCode`.
     public var errorCode: Int { code.rawValue }
+    /// Mirrors `CKError.errorUserInfo`.
     public var errorUserInfo: [String: Any] { userInfo }
+    /// Mirrors `CKError.localizedDescription`.
     public var localizedDescription: String { userInfo[NSLocalizedDescriptionKey] as? String ?? "CloudKit error \(code)" }
+    /// A short form for logs.
     public var description: String { "<CKError \(code.rawValue) \(code): \"\(localizedDescription)\">" }
 
     /// Mirrors `CKError.retryAfterSeconds`.
@@ -58,6 +65,7 @@ public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked
         case referenceViolation = 31, managedAccountRestricted = 32, participantMayNeedVerification = 33
         case serverResponseLost = 34, assetNotAvailable = 35, accountTemporarilyUnavailable = 36
 
+        /// A short form for logs.
         public var description: String { String(describing: Self.names[self] ?? "code\(rawValue)") }
 
         private static let names: [Code: String] = [
@@ -105,28 +113,51 @@ public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked
     }
 
     // CloudKit's static spellings, so `catch CKError.zoneBusy` and `CKError.Code` comparisons read as in apps.
+    /// Mirrors `CKError.internalError`, so `catch CKError.internalError` reads as in CloudKit code.
     public static let internalError = Code.internalError
+    /// Mirrors `CKError.partialFailure`, so `catch CKError.partialFailure` reads as in CloudKit code.
     public static let partialFailure = Code.partialFailure
+    /// Mirrors `CKError.networkUnavailable`, so `catch CKError.networkUnavailable` reads as in CloudKit code.
     public static let networkUnavailable = Code.networkUnavailable
+    /// Mirrors `CKError.networkFailure`, so `catch CKError.networkFailure` reads as in CloudKit code.
     public static let networkFailure = Code.networkFailure
+    /// Mirrors `CKError.serviceUnavailable`, so `catch CKError.serviceUnavailable` reads as in CloudKit code.
     public static let serviceUnavailable = Code.serviceUnavailable
+    /// Mirrors `CKError.requestRateLimited`, so `catch CKError.requestRateLimited` reads as in CloudKit code.
     public static let requestRateLimited = Code.requestRateLimited
+    /// Mirrors `CKError.notAuthenticated`, so `catch CKError.notAuthenticated` reads as in CloudKit code.
     public static let notAuthenticated = Code.notAuthenticated
+    /// Mirrors `CKError.permissionFailure`, so `catch CKError.permissionFailure` reads as in CloudKit code.
     public static let permissionFailure = Code.permissionFailure
+    /// Mirrors `CKError.unknownItem`, so `catch CKError.unknownItem` reads as in CloudKit code.
     public static let unknownItem = Code.unknownItem
+    /// Mirrors `CKError.invalidArguments`, so `catch CKError.invalidArguments` reads as in CloudKit code.
     public static let invalidArguments = Code.invalidArguments
+    /// Mirrors `CKError.serverRecordChanged`, so `catch CKError.serverRecordChanged` reads as in CloudKit code.
     public static let serverRecordChanged = Code.serverRecordChanged
+    /// Mirrors `CKError.serverRejectedRequest`, so `catch CKError.serverRejectedRequest` reads as in CloudKit code.
     public static let serverRejectedRequest = Code.serverRejectedRequest
+    /// Mirrors `CKError.operationCancelled`, so `catch CKError.operationCancelled` reads as in CloudKit code.
     public static let operationCancelled = Code.operationCancelled
+    /// Mirrors `CKError.changeTokenExpired`, so `catch CKError.changeTokenExpired` reads as in CloudKit code.
     public static let changeTokenExpired = Code.changeTokenExpired
+    /// Mirrors `CKError.batchRequestFailed`, so `catch CKError.batchRequestFailed` reads as in CloudKit code.
     public static let batchRequestFailed = Code.batchRequestFailed
+    /// Mirrors `CKError.zoneBusy`, so `catch CKError.zoneBusy` reads as in CloudKit code.
     public static let zoneBusy = Code.zoneBusy
+    /// Mirrors `CKError.quotaExceeded`, so `catch CKError.quotaExceeded` reads as in CloudKit code.
     public static let quotaExceeded = Code.quotaExceeded
+    /// Mirrors `CKError.zoneNotFound`, so `catch CKError.zoneNotFound` reads as in CloudKit code.
     public static let zoneNotFound = Code.zoneNotFound
+    /// Mirrors `CKError.limitExceeded`, so `catch CKError.limitExceeded` reads as in CloudKit code.
     public static let limitExceeded = Code.limitExceeded
+    /// Mirrors `CKError.userDeletedZone`, so `catch CKError.userDeletedZone` reads as in CloudKit code.
     public static let userDeletedZone = Code.userDeletedZone
+    /// Mirrors `CKError.referenceViolation`, so `catch CKError.referenceViolation` reads as in CloudKit code.
     public static let referenceViolation = Code.referenceViolation
+    /// Mirrors `CKError.serverResponseLost`, so `catch CKError.serverResponseLost` reads as in CloudKit code.
     public static let serverResponseLost = Code.serverResponseLost
+    /// Mirrors `CKError.constraintViolation`, so `catch CKError.constraintViolation` reads as in CloudKit code.
     public static let constraintViolation = Code.constraintViolation
 
     /// A CloudKit error with a readable description.

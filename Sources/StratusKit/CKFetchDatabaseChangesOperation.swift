@@ -3,8 +3,11 @@ import Foundation
 /// Mirrors `CKFetchDatabaseChangesOperation`: which zones of a private or shared database changed or went since a
 /// token, page by page while `fetchAllChanges`.
 open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// Mirrors `CKFetchDatabaseChangesOperation.previousServerChangeToken`.
     public var previousServerChangeToken: CKServerChangeToken?
+    /// Mirrors `CKFetchDatabaseChangesOperation.resultsLimit`.
     public var resultsLimit: Int = 0
+    /// Mirrors `CKFetchDatabaseChangesOperation.fetchAllChanges`.
     public var fetchAllChanges = true
     /// Mirrors `recordZoneWithIDChangedBlock`.
     public var recordZoneWithIDChangedBlock: ((CKRecordZone.ID) -> Void)?
@@ -21,8 +24,10 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
     /// Mirrors the deprecated `fetchDatabaseChangesCompletionBlock`.
     public var fetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)?
 
+    /// Mirrors `CKFetchDatabaseChangesOperation()`: set its properties, then add it to a database.
     public override init() { super.init() }
 
+    /// Mirrors `CKFetchDatabaseChangesOperation(previousServerChangeToken:)`.
     public convenience init(previousServerChangeToken: CKServerChangeToken?) {
         self.init()
         self.previousServerChangeToken = previousServerChangeToken

@@ -5,12 +5,17 @@ import Foundation
 open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Sendable {
     /// Mirrors `CKFetchRecordZoneChangesOperation.ZoneConfiguration`.
     public final class ZoneConfiguration: NSObject, @unchecked Sendable {
+        /// Mirrors `CKFetchRecordZoneChangesOperation.ZoneConfiguration.previousServerChangeToken`.
         public var previousServerChangeToken: CKServerChangeToken?
+        /// Mirrors `CKFetchRecordZoneChangesOperation.ZoneConfiguration.resultsLimit`.
         public var resultsLimit: Int = 0
+        /// Mirrors `CKFetchRecordZoneChangesOperation.ZoneConfiguration.desiredKeys`.
         public var desiredKeys: [CKRecord.FieldKey]?
 
+        /// Mirrors `CKFetchRecordZoneChangesOperation.ZoneConfiguration()`.
         public override init() { super.init() }
 
+        /// Mirrors `CKFetchRecordZoneChangesOperation.ZoneConfiguration(previousServerChangeToken:resultsLimit:desiredKeys:)`.
         public convenience init(previousServerChangeToken: CKServerChangeToken? = nil, resultsLimit: Int? = nil, desiredKeys: [CKRecord.FieldKey]? = nil) {
             self.init()
             self.previousServerChangeToken = previousServerChangeToken
@@ -19,7 +24,9 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
         }
     }
 
+    /// Mirrors `CKFetchRecordZoneChangesOperation.recordZoneIDs`.
     public var recordZoneIDs: [CKRecordZone.ID]?
+    /// Mirrors `CKFetchRecordZoneChangesOperation.configurationsByRecordZoneID`.
     public var configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]?
     /// Mirrors `fetchAllChanges`: keep fetching pages until the server has no more (else one page per zone).
     public var fetchAllChanges = true
@@ -40,8 +47,10 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     /// Mirrors the deprecated `fetchRecordZoneChangesCompletionBlock`.
     public var fetchRecordZoneChangesCompletionBlock: (((any Error)?) -> Void)?
 
+    /// Mirrors `CKFetchRecordZoneChangesOperation()`: set its properties, then add it to a database.
     public override init() { super.init() }
 
+    /// Mirrors `CKFetchRecordZoneChangesOperation(recordZoneIDs:configurationsByRecordZoneID:)`.
     public convenience init(recordZoneIDs: [CKRecordZone.ID], configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]? = nil) {
         self.init()
         self.recordZoneIDs = recordZoneIDs

@@ -2,14 +2,19 @@ import Foundation
 
 /// Mirrors `CKFetchRecordZonesOperation`: zones by ID, or all of them (`fetchAllRecordZonesOperation()`).
 open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// Mirrors `CKFetchRecordZonesOperation.recordZoneIDs`.
     public var recordZoneIDs: [CKRecordZone.ID]?
+    /// Mirrors `CKFetchRecordZonesOperation.perRecordZoneResultBlock`.
     public var perRecordZoneResultBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
+    /// Mirrors `CKFetchRecordZonesOperation.fetchRecordZonesResultBlock`.
     public var fetchRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Mirrors the deprecated `fetchRecordZonesCompletionBlock`.
     public var fetchRecordZonesCompletionBlock: (([CKRecordZone.ID: CKRecordZone]?, (any Error)?) -> Void)?
 
+    /// Mirrors `CKFetchRecordZonesOperation()`: set its properties, then add it to a database.
     public override init() { super.init() }
 
+    /// Mirrors `CKFetchRecordZonesOperation(recordZoneIDs:)`.
     public convenience init(recordZoneIDs: [CKRecordZone.ID]) {
         self.init()
         self.recordZoneIDs = recordZoneIDs

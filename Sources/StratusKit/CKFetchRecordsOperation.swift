@@ -2,7 +2,9 @@ import Foundation
 
 /// Mirrors `CKFetchRecordsOperation`: fetches records by ID (`records/lookup`).
 open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// Mirrors `CKFetchRecordsOperation.recordIDs`.
     public var recordIDs: [CKRecord.ID]?
+    /// Mirrors `CKFetchRecordsOperation.desiredKeys`.
     public var desiredKeys: [CKRecord.FieldKey]?
     /// Mirrors `perRecordResultBlock`.
     public var perRecordResultBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
@@ -13,8 +15,10 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// Mirrors the deprecated `fetchRecordsCompletionBlock`.
     public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
 
+    /// Mirrors `CKFetchRecordsOperation()`: set its properties, then add it to a database.
     public override init() { super.init() }
 
+    /// Mirrors `CKFetchRecordsOperation(recordIDs:)`.
     public convenience init(recordIDs: [CKRecord.ID]) {
         self.init()
         self.recordIDs = recordIDs

@@ -4,15 +4,24 @@ import Foundation
 /// platforms `CLLocation` is accepted and returned as well. Only CloudKit's stored parts are kept: coordinates,
 /// accuracies, altitude, speed, course and timestamp.
 public final class CKLocation: NSObject, CKRecordValueProtocol, @unchecked Sendable {
+    /// Mirrors `CKLocation.latitude`.
     public let latitude: Double
+    /// Mirrors `CKLocation.longitude`.
     public let longitude: Double
+    /// Mirrors `CKLocation.altitude`.
     public let altitude: Double
+    /// Mirrors `CKLocation.horizontalAccuracy`.
     public let horizontalAccuracy: Double
+    /// Mirrors `CKLocation.verticalAccuracy`.
     public let verticalAccuracy: Double
+    /// Mirrors `CKLocation.speed`.
     public let speed: Double
+    /// Mirrors `CKLocation.course`.
     public let course: Double
+    /// Mirrors `CKLocation.timestamp`.
     public let timestamp: Date
 
+    /// Mirrors `CKLocation()`.
     public init(latitude: Double, longitude: Double, altitude: Double = 0, horizontalAccuracy: Double = 0, verticalAccuracy: Double = -1,
                 speed: Double = -1, course: Double = -1, timestamp: Date = Date()) {
         self.latitude = latitude
@@ -33,11 +42,13 @@ public final class CKLocation: NSObject, CKRecordValueProtocol, @unchecked Senda
         return 2 * r * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 
+    /// Equal when every identifying part is equal, as with CloudKit.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let o = object as? CKLocation else { return false }
         return latitude == o.latitude && longitude == o.longitude
     }
 
+    /// Consistent with `isEqual(_:)`.
     public override var hash: Int { latitude.hashValue ^ longitude.hashValue }
 }
 

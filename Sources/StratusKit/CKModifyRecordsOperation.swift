@@ -12,11 +12,15 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
         case allKeys = 2
     }
 
+    /// Mirrors `CKModifyRecordsOperation.recordsToSave`.
     public var recordsToSave: [CKRecord]?
+    /// Mirrors `CKModifyRecordsOperation.recordIDsToDelete`.
     public var recordIDsToDelete: [CKRecord.ID]?
+    /// Mirrors `CKModifyRecordsOperation.savePolicy`.
     public var savePolicy: RecordSavePolicy = .ifServerRecordUnchanged
     /// Mirrors `isAtomic`: in a custom zone, all of the batch or none of it.
     public var isAtomic = true
+    /// Mirrors `CKModifyRecordsOperation.clientChangeTokenData`.
     public var clientChangeTokenData: Data?
     /// Mirrors `perRecordSaveBlock`.
     public var perRecordSaveBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
@@ -29,8 +33,10 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// Mirrors the deprecated `modifyRecordsCompletionBlock`.
     public var modifyRecordsCompletionBlock: (([CKRecord]?, [CKRecord.ID]?, (any Error)?) -> Void)?
 
+    /// Mirrors `CKModifyRecordsOperation()`: set its properties, then add it to a database.
     public override init() { super.init() }
 
+    /// Mirrors `CKModifyRecordsOperation(recordsToSave:recordIDsToDelete:)`.
     public convenience init(recordsToSave: [CKRecord]?, recordIDsToDelete: [CKRecord.ID]?) {
         self.init()
         self.recordsToSave = recordsToSave

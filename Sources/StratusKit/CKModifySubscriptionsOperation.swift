@@ -2,16 +2,23 @@ import Foundation
 
 /// Mirrors `CKModifySubscriptionsOperation`.
 open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// Mirrors `CKModifySubscriptionsOperation.subscriptionsToSave`.
     public var subscriptionsToSave: [CKSubscription]?
+    /// Mirrors `CKModifySubscriptionsOperation.subscriptionIDsToDelete`.
     public var subscriptionIDsToDelete: [CKSubscription.ID]?
+    /// Mirrors `CKModifySubscriptionsOperation.perSubscriptionSaveBlock`.
     public var perSubscriptionSaveBlock: ((CKSubscription.ID, Result<CKSubscription, any Error>) -> Void)?
+    /// Mirrors `CKModifySubscriptionsOperation.perSubscriptionDeleteBlock`.
     public var perSubscriptionDeleteBlock: ((CKSubscription.ID, Result<Void, any Error>) -> Void)?
+    /// Mirrors `CKModifySubscriptionsOperation.modifySubscriptionsResultBlock`.
     public var modifySubscriptionsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Mirrors the deprecated `modifySubscriptionsCompletionBlock`.
     public var modifySubscriptionsCompletionBlock: (([CKSubscription]?, [CKSubscription.ID]?, (any Error)?) -> Void)?
 
+    /// Mirrors `CKModifySubscriptionsOperation()`: set its properties, then add it to a database.
     public override init() { super.init() }
 
+    /// Mirrors `CKModifySubscriptionsOperation(subscriptionsToSave:subscriptionIDsToDelete:)`.
     public convenience init(subscriptionsToSave: [CKSubscription]?, subscriptionIDsToDelete: [CKSubscription.ID]?) {
         self.init()
         self.subscriptionsToSave = subscriptionsToSave
@@ -52,19 +59,25 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
 
 /// Mirrors `CKFetchSubscriptionsOperation`: subscriptions by ID, or all (`fetchAllSubscriptionsOperation()`).
 open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
+    /// Mirrors `CKFetchSubscriptionsOperation.subscriptionIDs`.
     public var subscriptionIDs: [CKSubscription.ID]?
+    /// Mirrors `CKFetchSubscriptionsOperation.perSubscriptionResultBlock`.
     public var perSubscriptionResultBlock: ((CKSubscription.ID, Result<CKSubscription, any Error>) -> Void)?
+    /// Mirrors `CKFetchSubscriptionsOperation.fetchSubscriptionsResultBlock`.
     public var fetchSubscriptionsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Mirrors the deprecated `fetchSubscriptionCompletionBlock`.
     public var fetchSubscriptionCompletionBlock: (([CKSubscription.ID: CKSubscription]?, (any Error)?) -> Void)?
 
+    /// Mirrors `CKFetchSubscriptionsOperation()`: set its properties, then add it to a database.
     public override init() { super.init() }
 
+    /// Mirrors `CKFetchSubscriptionsOperation(subscriptionIDs:)`.
     public convenience init(subscriptionIDs: [CKSubscription.ID]) {
         self.init()
         self.subscriptionIDs = subscriptionIDs
     }
 
+    /// Mirrors `CKFetchSubscriptionsOperation.fetchAllSubscriptionsOperation`.
     public static func fetchAllSubscriptionsOperation() -> CKFetchSubscriptionsOperation { CKFetchSubscriptionsOperation() }
 
     override func execute() async {

@@ -11,16 +11,25 @@ open class CKNotification: NSObject, @unchecked Sendable {
     /// Mirrors `CKNotification.ID`.
     public typealias ID = String
 
+    /// Mirrors `CKNotification.notificationType`.
     public let notificationType: NotificationType
+    /// Mirrors `CKNotification.notificationID`.
     public let notificationID: ID?
+    /// Mirrors `CKNotification.containerIdentifier`.
     public let containerIdentifier: String?
+    /// Mirrors `CKNotification.subscriptionID`.
     public let subscriptionID: CKSubscription.ID?
     /// Mirrors `isPruned`: some of the notification's data was left out to keep it small.
     public let isPruned: Bool
+    /// Mirrors `CKNotification.alertBody`.
     public let alertBody: String?
+    /// Mirrors `CKNotification.alertLocalizationKey`.
     public let alertLocalizationKey: String?
+    /// Mirrors `CKNotification.alertLocalizationArgs`.
     public let alertLocalizationArgs: [String]?
+    /// Mirrors `CKNotification.soundName`.
     public let soundName: String?
+    /// Mirrors `CKNotification.badge`.
     public let badge: NSNumber?
 
     init(type: NotificationType, _ d: [String: Any], ck: [String: Any], subscriptionID: String?) {

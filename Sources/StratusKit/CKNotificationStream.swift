@@ -17,6 +17,7 @@ public struct CKNotificationStream: AsyncSequence, Sendable {
     public typealias Element = CKNotification
     let services: WebServices
 
+    /// Mirrors `CKNotificationStream.makeAsyncIterator`.
     public func makeAsyncIterator() -> AsyncThrowingStream<CKNotification, any Error>.Iterator {
         let services = self.services
         let stream = AsyncThrowingStream<CKNotification, any Error> { continuation in

@@ -7,12 +7,19 @@ import Foundation
 open class CKOperation: Operation, @unchecked Sendable {
     /// Mirrors `CKOperation.Configuration`: the container to use and the request time limit.
     public final class Configuration: @unchecked Sendable {
+        /// Mirrors `CKOperation.Configuration.container`.
         public var container: CKContainer?
+        /// Mirrors `CKOperation.Configuration.timeoutIntervalForRequest`.
         public var timeoutIntervalForRequest: TimeInterval = 60
+        /// Mirrors `CKOperation.Configuration.timeoutIntervalForResource`.
         public var timeoutIntervalForResource: TimeInterval = 7 * 24 * 3600
+        /// Mirrors `CKOperation.Configuration.allowsCellularAccess`.
         public var allowsCellularAccess = true
+        /// Mirrors `CKOperation.Configuration.isLongLived`.
         public var isLongLived = false
+        /// Mirrors `CKOperation.Configuration.qualityOfService`.
         public var qualityOfService: QualityOfService = .default
+        /// Mirrors `CKOperation.Configuration()`.
         public init() {}
     }
 
@@ -24,6 +31,7 @@ open class CKOperation: Operation, @unchecked Sendable {
     private var task: Task<Void, Never>?
     private let taskLock = NSLock()
 
+    /// Mirrors `CKOperation()`: set its properties, then add it to a database.
     public override init() { super.init() }
 
     func prepare(container: CKContainer?, database: CKDatabase?) {
@@ -38,6 +46,7 @@ open class CKOperation: Operation, @unchecked Sendable {
         return c
     }
 
+    /// Runs the operation's work and waits for it, so the operation finishes after its last block.
     open override func main() {
         let done = DispatchSemaphore(value: 0)
         let t = Task.detached { [self] in
@@ -50,6 +59,7 @@ open class CKOperation: Operation, @unchecked Sendable {
         done.wait()
     }
 
+    /// Mirrors `CKOperation.cancel()`: stops between requests and ends with `.operationCancelled`.
     open override func cancel() {
         super.cancel()
         taskLock.lock()

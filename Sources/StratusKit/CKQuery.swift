@@ -6,6 +6,7 @@ import Foundation
 /// On Linux, where Foundation cannot build `NSPredicate(format:)`, an `NSPredicate` is understood only as
 /// `NSPredicate(value: true)`. A predicate CloudKit would not accept fails the query with `.invalidArguments`.
 public final class CKQuery: NSObject, @unchecked Sendable {
+    /// Mirrors `CKQuery.recordType`.
     public let recordType: CKRecord.RecordType
     /// Mirrors `CKQuery.predicate`. For a query made from a format string on Linux this is `NSPredicate(value: true)`
     /// and `predicateFormat` holds the text.
@@ -74,8 +75,10 @@ public final class CKQuery: NSObject, @unchecked Sendable {
 
 /// Mirrors `CKLocationSortDescriptor`: sorts by distance from a location.
 public final class CKLocationSortDescriptor: NSSortDescriptor, @unchecked Sendable {
+    /// Mirrors `CKLocationSortDescriptor.relativeLocation`.
     public let relativeLocation: CKLocation
 
+    /// Mirrors `CKLocationSortDescriptor(key:relativeLocation:)`.
     public init(key: String, relativeLocation: CKLocation) {
         self.relativeLocation = relativeLocation
         #if canImport(Darwin)
@@ -86,5 +89,6 @@ public final class CKLocationSortDescriptor: NSSortDescriptor, @unchecked Sendab
         #endif
     }
 
+    /// Reads what `encode(with:)` wrote; nil for a damaged archive.
     public required init?(coder: NSCoder) { nil }
 }

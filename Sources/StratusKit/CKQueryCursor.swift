@@ -18,8 +18,10 @@ public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable 
             self.zoneID = zoneID
         }
 
+        /// Keyed archives of it are secure (NSSecureCoding), as CloudKit's.
         public static var supportsSecureCoding: Bool { true }
 
+        /// What a keyed archive keeps of it (NSCoding).
         public func encode(with coder: NSCoder) {
             coder.encode(marker as NSString, forKey: "marker")
             coder.encode(query.recordType as NSString, forKey: "recordType")
@@ -27,6 +29,7 @@ public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable 
             if let z = zoneID { coder.encode(z, forKey: "zoneID") }
         }
 
+        /// Reads what `encode(with:)` wrote; nil for a damaged archive.
         public init?(coder: NSCoder) {
             guard let m = coder.optionalObject(of: NSString.self, forKey: "marker"),
                   let data = coder.optionalObject(of: NSData.self, forKey: "query"),

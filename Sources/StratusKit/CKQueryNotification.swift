@@ -7,10 +7,13 @@ public final class CKQueryNotification: CKNotification, @unchecked Sendable {
         case recordCreated = 1, recordUpdated = 2, recordDeleted = 3
     }
 
+    /// Mirrors `CKQueryNotification.queryNotificationReason`.
     public let queryNotificationReason: Reason
     /// Mirrors `recordFields`: the subscription's `desiredKeys` fields of the record.
     public let recordFields: [CKRecord.FieldKey: Any]?
+    /// Mirrors `CKQueryNotification.recordID`.
     public let recordID: CKRecord.ID?
+    /// Mirrors `CKQueryNotification.databaseScope`.
     public let databaseScope: CKDatabase.Scope
 
     init(_ d: [String: Any], ck: [String: Any], qry: [String: Any]) {
@@ -24,7 +27,9 @@ public final class CKQueryNotification: CKNotification, @unchecked Sendable {
 
 /// Mirrors `CKRecordZoneNotification`: something changed in a zone a zone subscription watches.
 public final class CKRecordZoneNotification: CKNotification, @unchecked Sendable {
+    /// Mirrors `CKRecordZoneNotification.recordZoneID`.
     public let recordZoneID: CKRecordZone.ID?
+    /// Mirrors `CKRecordZoneNotification.databaseScope`.
     public let databaseScope: CKDatabase.Scope
 
     init(_ d: [String: Any], ck: [String: Any], fet: [String: Any]) {
@@ -36,6 +41,7 @@ public final class CKRecordZoneNotification: CKNotification, @unchecked Sendable
 
 /// Mirrors `CKDatabaseNotification`: something changed in a database a database subscription watches.
 public final class CKDatabaseNotification: CKNotification, @unchecked Sendable {
+    /// Mirrors `CKDatabaseNotification.databaseScope`.
     public let databaseScope: CKDatabase.Scope
 
     init(_ d: [String: Any], ck: [String: Any], met: [String: Any]) {

@@ -5,10 +5,15 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     /// Mirrors `CKQueryOperation.maximumResults`: as many as the server gives in a page.
     public static let maximumResults = 0
 
+    /// Mirrors `CKQueryOperation.query`.
     public var query: CKQuery?
+    /// Mirrors `CKQueryOperation.cursor`.
     public var cursor: Cursor?
+    /// Mirrors `CKQueryOperation.zoneID`.
     public var zoneID: CKRecordZone.ID?
+    /// Mirrors `CKQueryOperation.resultsLimit`.
     public var resultsLimit: Int = CKQueryOperation.maximumResults
+    /// Mirrors `CKQueryOperation.desiredKeys`.
     public var desiredKeys: [CKRecord.FieldKey]?
     /// Mirrors `recordMatchedBlock`.
     public var recordMatchedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
@@ -19,13 +24,16 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     /// Mirrors the deprecated `queryCompletionBlock`.
     public var queryCompletionBlock: ((Cursor?, (any Error)?) -> Void)?
 
+    /// Mirrors `CKQueryOperation()`: set its properties, then add it to a database.
     public override init() { super.init() }
 
+    /// Mirrors `CKQueryOperation(query:)`.
     public convenience init(query: CKQuery) {
         self.init()
         self.query = query
     }
 
+    /// Mirrors `CKQueryOperation(cursor:)`.
     public convenience init(cursor: Cursor) {
         self.init()
         self.cursor = cursor

@@ -16,13 +16,19 @@ open class CKRecord: NSObject, NSSecureCoding, CKRecordKeyValueSetting, @uncheck
         public static let share: RecordType = "cloudkit.share"
     }
 
+    /// Mirrors `CKRecord.recordType`.
     public let recordType: RecordType
+    /// Mirrors `CKRecord.recordID`.
     public let recordID: CKRecord.ID
     /// Mirrors `recordChangeTag`: the server's version of this record, nil until it is saved.
     public internal(set) var recordChangeTag: String?
+    /// Mirrors `CKRecord.creationDate`.
     public internal(set) var creationDate: Date?
+    /// Mirrors `CKRecord.modificationDate`.
     public internal(set) var modificationDate: Date?
+    /// Mirrors `CKRecord.creatorUserRecordID`.
     public internal(set) var creatorUserRecordID: CKRecord.ID?
+    /// Mirrors `CKRecord.lastModifiedUserRecordID`.
     public internal(set) var lastModifiedUserRecordID: CKRecord.ID?
     /// Mirrors `CKRecord.parent`: the record this one is shared with (see `setParent(_:)`).
     public var parent: CKRecord.Reference? {
@@ -55,13 +61,16 @@ open class CKRecord: NSObject, NSSecureCoding, CKRecordKeyValueSetting, @uncheck
 
     // MARK: Fields
 
+    /// Mirrors `CKRecord`'s subscript: reads and writes a field; writing marks the key changed.
     public subscript(key: FieldKey) -> (any CKRecordValueProtocol)? {
         get { values[key] }
         set { setObject(newValue, forKey: key) }
     }
 
+    /// Mirrors `CKRecord.object`.
     public func object(forKey key: FieldKey) -> (any CKRecordValueProtocol)? { values[key] }
 
+    /// Mirrors `CKRecord.setObject`.
     public func setObject(_ object: (any CKRecordValueProtocol)?, forKey key: FieldKey) {
         if !changed.contains(key) {
             changed.append(key)
@@ -194,6 +203,7 @@ open class CKRecord: NSObject, NSSecureCoding, CKRecordKeyValueSetting, @uncheck
         changedSystemKeys = []
     }
 
+    /// A short form for logs.
     open override var description: String {
         "<CKRecord: \(recordType) \(recordID.recordName) tag=\(recordChangeTag ?? "-") keys=\(allKeys())>"
     }

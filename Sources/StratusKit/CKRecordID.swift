@@ -8,7 +8,9 @@ extension CKRecord {
 /// Mirrors `CKRecord.ID` (`CKRecordID`, its Objective-C name, which keyed archives need on Linux): a record's name
 /// and the zone it lives in (the default zone unless given).
 public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
+        /// Mirrors `CKRecord.ID.recordName`.
         public let recordName: String
+        /// Mirrors `CKRecord.ID.zoneID`.
         public let zoneID: CKRecordZone.ID
 
         /// Mirrors `CKRecord.ID(recordName:zoneID:)`.
@@ -27,13 +29,16 @@ public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
             self.init(recordName: UUID().uuidString)
         }
 
+        /// Keyed archives of it are secure (NSSecureCoding), as CloudKit's.
         public static var supportsSecureCoding: Bool { true }
 
+        /// What a keyed archive keeps of it (NSCoding).
         public func encode(with coder: NSCoder) {
             coder.encode(recordName as NSString, forKey: "recordName")
             coder.encode(zoneID, forKey: "zoneID")
         }
 
+        /// Reads what `encode(with:)` wrote; nil for a damaged archive.
         public init?(coder: NSCoder) {
             guard let n = coder.optionalObject(of: NSString.self, forKey: "recordName"),
                   let z = coder.optionalObject(of: CKRecordZone.ID.self, forKey: "zoneID") else { return nil }
@@ -41,11 +46,13 @@ public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
             zoneID = z
         }
 
+        /// Equal when every identifying part is equal, as with CloudKit.
         public override func isEqual(_ object: Any?) -> Bool {
             guard let other = object as? CKRecordID else { return false }
             return recordName == other.recordName && zoneID == other.zoneID
         }
 
+        /// Consistent with `isEqual(_:)`.
         public override var hash: Int {
             var h = Hasher()
             h.combine(recordName)
@@ -53,5 +60,6 @@ public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
             return h.finalize()
         }
 
+        /// A short form for logs.
         public override var description: String { "<CKRecordID: \(recordName); zoneID=\(zoneID.zoneName):\(zoneID.ownerName)>" }
 }

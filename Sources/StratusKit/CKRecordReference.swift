@@ -11,9 +11,12 @@ public final class CKReference: NSObject, NSSecureCoding, CKRecordValueProtocol,
         /// Mirrors `CKRecord.ReferenceAction`.
         public typealias Action = CKRecord.ReferenceAction
 
+        /// Mirrors `CKRecord.Reference.recordID`.
         public let recordID: CKRecord.ID
+        /// Mirrors `CKRecord.Reference.action`.
         public let action: Action
 
+        /// Mirrors `CKRecord.Reference(recordID:action:)`.
         public init(recordID: CKRecord.ID, action: Action) {
             self.recordID = recordID
             self.action = action
@@ -24,24 +27,29 @@ public final class CKReference: NSObject, NSSecureCoding, CKRecordValueProtocol,
             self.init(recordID: record.recordID, action: action)
         }
 
+        /// Keyed archives of it are secure (NSSecureCoding), as CloudKit's.
         public static var supportsSecureCoding: Bool { true }
 
+        /// What a keyed archive keeps of it (NSCoding).
         public func encode(with coder: NSCoder) {
             coder.encode(recordID, forKey: "recordID")
             coder.encode(Int64(action.rawValue), forKey: "action")
         }
 
+        /// Reads what `encode(with:)` wrote; nil for a damaged archive.
         public init?(coder: NSCoder) {
             guard let id = coder.optionalObject(of: CKRecord.ID.self, forKey: "recordID") else { return nil }
             recordID = id
             action = Action(rawValue: UInt(coder.decodeInt64(forKey: "action"))) ?? .none
         }
 
+        /// Equal when every identifying part is equal, as with CloudKit.
         public override func isEqual(_ object: Any?) -> Bool {
             guard let other = object as? CKReference else { return false }
             return recordID == other.recordID && action == other.action
         }
 
+        /// Consistent with `isEqual(_:)`.
         public override var hash: Int { recordID.hash ^ Int(action.rawValue) }
 }
 

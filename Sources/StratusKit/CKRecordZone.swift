@@ -5,14 +5,21 @@ import Foundation
 public final class CKRecordZone: NSObject, @unchecked Sendable {
     /// Mirrors `CKRecordZone.Capabilities`.
     public struct Capabilities: OptionSet, Sendable {
+        /// The option set's raw bits.
         public let rawValue: UInt
+        /// An option set from its raw bits.
         public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// Mirrors `CKRecordZone.Capabilities.fetchChanges`.
         public static let fetchChanges = Capabilities(rawValue: 1 << 0)
+        /// Mirrors `CKRecordZone.Capabilities.atomic`.
         public static let atomic = Capabilities(rawValue: 1 << 1)
+        /// Mirrors `CKRecordZone.Capabilities.sharing`.
         public static let sharing = Capabilities(rawValue: 1 << 2)
+        /// Mirrors `CKRecordZone.Capabilities.zoneWideSharing`.
         public static let zoneWideSharing = Capabilities(rawValue: 1 << 3)
     }
 
+    /// Mirrors `CKRecordZone.zoneID`.
     public let zoneID: ID
     /// Mirrors `CKRecordZone.capabilities`: custom zones have all of them; the default zone none.
     public internal(set) var capabilities: Capabilities
@@ -33,7 +40,10 @@ public final class CKRecordZone: NSObject, @unchecked Sendable {
     /// Mirrors `CKRecordZone.default()`.
     public static func `default`() -> CKRecordZone { CKRecordZone(zoneID: .default) }
 
+    /// Equal when every identifying part is equal, as with CloudKit.
     public override func isEqual(_ object: Any?) -> Bool { (object as? CKRecordZone)?.zoneID == zoneID }
+    /// Consistent with `isEqual(_:)`.
     public override var hash: Int { zoneID.hash }
+    /// A short form for logs.
     public override var description: String { "<CKRecordZone: \(zoneID.zoneName)>" }
 }

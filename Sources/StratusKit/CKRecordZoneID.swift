@@ -17,21 +17,27 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable
         /// Mirrors `CKRecordZone.ID.default`.
         public static let `default` = CKRecordZoneID(zoneName: defaultZoneName, ownerName: CKCurrentUserDefaultName)
 
+        /// Mirrors `CKRecordZone.ID.zoneName`.
         public let zoneName: String
+        /// Mirrors `CKRecordZone.ID.ownerName`.
         public let ownerName: String
 
+        /// Mirrors `CKRecordZone.ID(zoneName:ownerName:)`.
         public init(zoneName: String = CKRecordZoneID.defaultZoneName, ownerName: String = CKCurrentUserDefaultName) {
             self.zoneName = zoneName
             self.ownerName = ownerName
         }
 
+        /// Keyed archives of it are secure (NSSecureCoding), as CloudKit's.
         public static var supportsSecureCoding: Bool { true }
 
+        /// What a keyed archive keeps of it (NSCoding).
         public func encode(with coder: NSCoder) {
             coder.encode(zoneName as NSString, forKey: "zoneName")
             coder.encode(ownerName as NSString, forKey: "ownerName")
         }
 
+        /// Reads what `encode(with:)` wrote; nil for a damaged archive.
         public init?(coder: NSCoder) {
             guard let z = coder.optionalObject(of: NSString.self, forKey: "zoneName"),
                   let o = coder.optionalObject(of: NSString.self, forKey: "ownerName") else { return nil }
@@ -39,11 +45,13 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable
             ownerName = o as String
         }
 
+        /// Equal when every identifying part is equal, as with CloudKit.
         public override func isEqual(_ object: Any?) -> Bool {
             guard let other = object as? CKRecordZoneID else { return false }
             return zoneName == other.zoneName && ownerName == other.ownerName
         }
 
+        /// Consistent with `isEqual(_:)`.
         public override var hash: Int {
             var h = Hasher()
             h.combine(zoneName)
@@ -51,5 +59,6 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable
             return h.finalize()
         }
 
+        /// A short form for logs.
         public override var description: String { "<CKRecordZoneID: \(zoneName):\(ownerName)>" }
 }

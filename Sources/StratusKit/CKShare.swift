@@ -58,9 +58,13 @@ open class CKShare: CKRecord, @unchecked Sendable {
 
     /// Mirrors `CKShare.Participant`.
     public final class Participant: NSObject, @unchecked Sendable {
+        /// Mirrors `CKShare.Participant.userIdentity`.
         public let userIdentity: CKUserIdentity
+        /// Mirrors `CKShare.Participant.permission`.
         public var permission: ParticipantPermission
+        /// Mirrors `CKShare.Participant.role`.
         public internal(set) var role: ParticipantRole
+        /// Mirrors `CKShare.Participant.acceptanceStatus`.
         public internal(set) var acceptanceStatus: ParticipantAcceptanceStatus
         /// Mirrors `CKShare.Participant.participantID`.
         public let participantID: String
@@ -118,6 +122,7 @@ open class CKShare: CKRecord, @unchecked Sendable {
         super.init(recordType: CKRecord.SystemType.share, recordID: decodedID)
     }
 
+    /// Reads what `encode(with:)` wrote; nil for a damaged archive.
     public required init?(coder: NSCoder) { super.init(coder: coder) }
 
     /// Mirrors `CKShare.addParticipant(_:)`.

@@ -3,14 +3,21 @@ import Foundation
 extension CKShare {
     /// Mirrors `CKShare.Metadata`: what a share's link leads to, read before accepting it.
     public final class Metadata: NSObject, @unchecked Sendable {
+        /// Mirrors `CKShare.Metadata.containerIdentifier`.
         public let containerIdentifier: String
+        /// Mirrors `CKShare.Metadata.share`.
         public let share: CKShare
         /// Mirrors `hierarchicalRootRecordID`: the shared record (nil for a zone-wide share).
         public let hierarchicalRootRecordID: CKRecord.ID?
+        /// Mirrors `CKShare.Metadata.rootRecord`.
         public let rootRecord: CKRecord?
+        /// Mirrors `CKShare.Metadata.ownerIdentity`.
         public let ownerIdentity: CKUserIdentity?
+        /// Mirrors `CKShare.Metadata.participantRole`.
         public let participantRole: ParticipantRole
+        /// Mirrors `CKShare.Metadata.participantStatus`.
         public let participantStatus: ParticipantAcceptanceStatus
+        /// Mirrors `CKShare.Metadata.participantPermission`.
         public let participantPermission: ParticipantPermission
         let shortGUID: String
 

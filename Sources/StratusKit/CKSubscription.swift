@@ -13,23 +13,39 @@ open class CKSubscription: NSObject, @unchecked Sendable {
     /// Mirrors `CKSubscription.NotificationInfo`: what a notification shows, and which record fields it carries
     /// (`desiredKeys`, for query subscriptions).
     public final class NotificationInfo: NSObject, @unchecked Sendable {
+        /// Mirrors `CKSubscription.NotificationInfo.alertBody`.
         public var alertBody: String?
+        /// Mirrors `CKSubscription.NotificationInfo.alertLocalizationKey`.
         public var alertLocalizationKey: String?
+        /// Mirrors `CKSubscription.NotificationInfo.alertLocalizationArgs`.
         public var alertLocalizationArgs: [CKRecord.FieldKey]?
+        /// Mirrors `CKSubscription.NotificationInfo.alertActionLocalizationKey`.
         public var alertActionLocalizationKey: String?
+        /// Mirrors `CKSubscription.NotificationInfo.alertLaunchImage`.
         public var alertLaunchImage: String?
+        /// Mirrors `CKSubscription.NotificationInfo.title`.
         public var title: String?
+        /// Mirrors `CKSubscription.NotificationInfo.subtitle`.
         public var subtitle: String?
+        /// Mirrors `CKSubscription.NotificationInfo.soundName`.
         public var soundName: String?
+        /// Mirrors `CKSubscription.NotificationInfo.shouldBadge`.
         public var shouldBadge = false
+        /// Mirrors `CKSubscription.NotificationInfo.shouldSendContentAvailable`.
         public var shouldSendContentAvailable = false
+        /// Mirrors `CKSubscription.NotificationInfo.shouldSendMutableContent`.
         public var shouldSendMutableContent = false
+        /// Mirrors `CKSubscription.NotificationInfo.desiredKeys`.
         public var desiredKeys: [CKRecord.FieldKey]?
+        /// Mirrors `CKSubscription.NotificationInfo.category`.
         public var category: String?
+        /// Mirrors `CKSubscription.NotificationInfo.collapseIDKey`.
         public var collapseIDKey: String?
 
+        /// Mirrors `CKSubscription.NotificationInfo()`.
         public override init() { super.init() }
 
+        /// Mirrors `CKSubscription.NotificationInfo(alertBody:shouldSendContentAvailable:desiredKeys:)`.
         public convenience init(alertBody: String? = nil, shouldSendContentAvailable: Bool = false, desiredKeys: [CKRecord.FieldKey]? = nil) {
             self.init()
             self.alertBody = alertBody
@@ -62,8 +78,11 @@ open class CKSubscription: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Mirrors `CKSubscription.subscriptionID`.
     public let subscriptionID: ID
+    /// Mirrors `CKSubscription.subscriptionType`.
     public let subscriptionType: SubscriptionType
+    /// Mirrors `CKSubscription.notificationInfo`.
     public var notificationInfo: NotificationInfo?
 
     init(subscriptionID: ID, type: SubscriptionType) {
@@ -111,15 +130,23 @@ open class CKSubscription: NSObject, @unchecked Sendable {
 public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     /// Mirrors `CKQuerySubscription.Options`.
     public struct Options: OptionSet, Sendable {
+        /// The option set's raw bits.
         public let rawValue: UInt
+        /// An option set from its raw bits.
         public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// Mirrors `CKQuerySubscription.Options.firesOnRecordCreation`.
         public static let firesOnRecordCreation = Options(rawValue: 1 << 0)
+        /// Mirrors `CKQuerySubscription.Options.firesOnRecordUpdate`.
         public static let firesOnRecordUpdate = Options(rawValue: 1 << 1)
+        /// Mirrors `CKQuerySubscription.Options.firesOnRecordDeletion`.
         public static let firesOnRecordDeletion = Options(rawValue: 1 << 2)
+        /// Mirrors `CKQuerySubscription.Options.firesOnce`.
         public static let firesOnce = Options(rawValue: 1 << 3)
     }
 
+    /// Mirrors `CKQuerySubscription.recordType`.
     public let recordType: CKRecord.RecordType
+    /// Mirrors `CKQuerySubscription.querySubscriptionOptions`.
     public let querySubscriptionOptions: Options
     /// Mirrors `CKQuerySubscription.zoneID`: nil watches every zone of the database.
     public var zoneID: CKRecordZone.ID?
@@ -179,10 +206,12 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
 
 /// Mirrors `CKRecordZoneSubscription`: notifies of any change in one custom zone.
 public final class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable {
+    /// Mirrors `CKRecordZoneSubscription.zoneID`.
     public let zoneID: CKRecordZone.ID
     /// Mirrors `CKRecordZoneSubscription.recordType` (kept; the server notifies of every type).
     public var recordType: CKRecord.RecordType?
 
+    /// Mirrors `CKRecordZoneSubscription(zoneID:subscriptionID:)`.
     public init(zoneID: CKRecordZone.ID, subscriptionID: CKSubscription.ID = UUID().uuidString) {
         self.zoneID = zoneID
         super.init(subscriptionID: subscriptionID, type: .recordZone)
@@ -201,6 +230,7 @@ public final class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
     /// Mirrors `CKDatabaseSubscription.recordType` (kept; the server notifies of every type).
     public var recordType: CKRecord.RecordType?
 
+    /// Mirrors `CKDatabaseSubscription(subscriptionID:)`.
     public init(subscriptionID: CKSubscription.ID = UUID().uuidString) {
         super.init(subscriptionID: subscriptionID, type: .database)
     }

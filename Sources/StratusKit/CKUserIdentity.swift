@@ -5,18 +5,28 @@ import Foundation
 public final class CKUserIdentity: NSObject, @unchecked Sendable {
     /// Mirrors `CKUserIdentity.LookupInfo`.
     public final class LookupInfo: NSObject, @unchecked Sendable {
+        /// Mirrors `CKUserIdentity.LookupInfo.emailAddress`.
         public let emailAddress: String?
+        /// Mirrors `CKUserIdentity.LookupInfo.phoneNumber`.
         public let phoneNumber: String?
+        /// Mirrors `CKUserIdentity.LookupInfo.userRecordID`.
         public let userRecordID: CKRecord.ID?
+        /// Mirrors `CKUserIdentity.LookupInfo(emailAddress:)`.
         public init(emailAddress: String) { self.emailAddress = emailAddress; phoneNumber = nil; userRecordID = nil }
+        /// Mirrors `CKUserIdentity.LookupInfo(phoneNumber:)`.
         public init(phoneNumber: String) { self.phoneNumber = phoneNumber; emailAddress = nil; userRecordID = nil }
+        /// Mirrors `CKUserIdentity.LookupInfo(userRecordID:)`.
         public init(userRecordID: CKRecord.ID) { self.userRecordID = userRecordID; emailAddress = nil; phoneNumber = nil }
         init(email: String?, phone: String?, user: CKRecord.ID?) { emailAddress = email; phoneNumber = phone; userRecordID = user }
     }
 
+    /// Mirrors `CKUserIdentity.userRecordID`.
     public let userRecordID: CKRecord.ID?
+    /// Mirrors `CKUserIdentity.lookupInfo`.
     public let lookupInfo: LookupInfo?
+    /// Mirrors `CKUserIdentity.nameComponents`.
     public let nameComponents: PersonNameComponents?
+    /// Mirrors `CKUserIdentity.hasiCloudAccount`.
     public let hasiCloudAccount: Bool
 
     init(lookupEmail email: String) {
