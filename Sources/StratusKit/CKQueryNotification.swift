@@ -24,28 +24,3 @@ public final class CKQueryNotification: CKNotification, @unchecked Sendable {
         super.init(type: .query, d, ck: ck, subscriptionID: qry["sid"] as? String)
     }
 }
-
-/// Mirrors `CKRecordZoneNotification`: something changed in a zone a zone subscription watches.
-public final class CKRecordZoneNotification: CKNotification, @unchecked Sendable {
-    /// Mirrors `CKRecordZoneNotification.recordZoneID`.
-    public let recordZoneID: CKRecordZone.ID?
-    /// Mirrors `CKRecordZoneNotification.databaseScope`.
-    public let databaseScope: CKDatabase.Scope
-
-    init(_ d: [String: Any], ck: [String: Any], fet: [String: Any]) {
-        recordZoneID = CKNotification.zone(fet)
-        databaseScope = CKNotification.scope(fet["dbs"])
-        super.init(type: .recordZone, d, ck: ck, subscriptionID: fet["sid"] as? String)
-    }
-}
-
-/// Mirrors `CKDatabaseNotification`: something changed in a database a database subscription watches.
-public final class CKDatabaseNotification: CKNotification, @unchecked Sendable {
-    /// Mirrors `CKDatabaseNotification.databaseScope`.
-    public let databaseScope: CKDatabase.Scope
-
-    init(_ d: [String: Any], ck: [String: Any], met: [String: Any]) {
-        databaseScope = CKNotification.scope(met["dbs"])
-        super.init(type: .database, d, ck: ck, subscriptionID: met["sid"] as? String)
-    }
-}

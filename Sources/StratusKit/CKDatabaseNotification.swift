@@ -1,0 +1,12 @@
+import Foundation
+
+/// Mirrors `CKDatabaseNotification`: something changed in a database a database subscription watches.
+public final class CKDatabaseNotification: CKNotification, @unchecked Sendable {
+    /// Mirrors `CKDatabaseNotification.databaseScope`.
+    public let databaseScope: CKDatabase.Scope
+
+    init(_ d: [String: Any], ck: [String: Any], met: [String: Any]) {
+        databaseScope = CKNotification.scope(met["dbs"])
+        super.init(type: .database, d, ck: ck, subscriptionID: met["sid"] as? String)
+    }
+}

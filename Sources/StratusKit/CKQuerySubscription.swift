@@ -1,0 +1,79 @@
+import Foundation
+
+/// Mirrors `CKQuerySubscription`: notifies when records matching a predicate are created, updated or deleted.
+public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
+    /// Mirrors `CKQuerySubscription.Options`.
+    public struct Options: OptionSet, Sendable {
+        /// The option set's raw bits.
+        public let rawValue: UInt
+        /// An option set from its raw bits.
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// Mirrors `CKQuerySubscription.Options.firesOnRecordCreation`.
+        public static let firesOnRecordCreation = Options(rawValue: 1 << 0)
+        /// Mirrors `CKQuerySubscription.Options.firesOnRecordUpdate`.
+        public static let firesOnRecordUpdate = Options(rawValue: 1 << 1)
+        /// Mirrors `CKQuerySubscription.Options.firesOnRecordDeletion`.
+        public static let firesOnRecordDeletion = Options(rawValue: 1 << 2)
+        /// Mirrors `CKQuerySubscription.Options.firesOnce`.
+        public static let firesOnce = Options(rawValue: 1 << 3)
+    }
+
+    /// Mirrors `CKQuerySubscription.recordType`.
+    public let recordType: CKRecord.RecordType
+    /// Mirrors `CKQuerySubscription.querySubscriptionOptions`.
+    public let querySubscriptionOptions: Options
+    /// Mirrors `CKQuerySubscription.zoneID`: nil watches every zone of the database.
+    public var zoneID: CKRecordZone.ID?
+    let filters: Result<[[String: Any]], CKError>
+    /// Mirrors `CKQuerySubscription.predicate`; see `CKQuery.predicate` for how it is read on Linux.
+    public let predicate: NSPredicate
+
+    /// Mirrors `CKQuerySubscription(recordType:predicate:subscriptionID:options:)`.
+    public init(recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID = UUID().uuidString, options: Options) {
+        self.recordType = recordType
+        self.predicate = predicate
+        filters = CKQuery(recordType: recordType, predicate: predicate).filters
+        querySubscriptionOptions = options
+        super.init(subscriptionID: subscriptionID, type: .query)
+    }
+
+    /// StratusKit's spelling for a predicate given as a format string, as `CKQuery(recordType:predicateFormat:_:)`.
+    public init(recordType: CKRecord.RecordType, predicateFormat: String, _ arguments: any CKRecordValueProtocol...,
+                subscriptionID: CKSubscription.ID = UUID().uuidString, options: Options) {
+        self.recordType = recordType
+        predicate = NSPredicate(value: true)
+        filters = PredicateParser.filters(predicateFormat, arguments)
+        querySubscriptionOptions = options
+        super.init(subscriptionID: subscriptionID, type: .query)
+    }
+
+    init(recordType: CKRecord.RecordType, filters: [[String: Any]], subscriptionID: CKSubscription.ID, options: Options) {
+        self.recordType = recordType
+        predicate = NSPredicate(value: true)
+        self.filters = .success(filters)
+        querySubscriptionOptions = options
+        super.init(subscriptionID: subscriptionID, type: .query)
+    }
+
+    override func wire() throws -> [String: Any] {
+        var o = try super.wire()
+        o["subscriptionType"] = "query"
+        var q: [String: Any] = ["recordType": recordType]
+        let f = try filters.get()
+        if !f.isEmpty { q["filterBy"] = f }
+        o["query"] = q
+        var fires: [String] = []
+        if querySubscriptionOptions.contains(.firesOnRecordCreation) { fires.append("create") }
+        if querySubscriptionOptions.contains(.firesOnRecordUpdate) { fires.append("update") }
+        if querySubscriptionOptions.contains(.firesOnRecordDeletion) { fires.append("delete") }
+        o["firesOn"] = fires
+        o["firesOnce"] = querySubscriptionOptions.contains(.firesOnce)
+        if let zoneID {
+            o["zoneWide"] = false
+            o["zoneID"] = RecordCoder.zoneJSON(zoneID)
+        } else {
+            o["zoneWide"] = true
+        }
+        return o
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// Mirrors `CKRecordZoneNotification`: something changed in a zone a zone subscription watches.
+public final class CKRecordZoneNotification: CKNotification, @unchecked Sendable {
+    /// Mirrors `CKRecordZoneNotification.recordZoneID`.
+    public let recordZoneID: CKRecordZone.ID?
+    /// Mirrors `CKRecordZoneNotification.databaseScope`.
+    public let databaseScope: CKDatabase.Scope
+
+    init(_ d: [String: Any], ck: [String: Any], fet: [String: Any]) {
+        recordZoneID = CKNotification.zone(fet)
+        databaseScope = CKNotification.scope(fet["dbs"])
+        super.init(type: .recordZone, d, ck: ck, subscriptionID: fet["sid"] as? String)
+    }
+}
