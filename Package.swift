@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Stratus",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .executable(name: "stratus", targets: ["stratus"]),
         .executable(name: "stratus-bench", targets: ["stratus-bench"]),

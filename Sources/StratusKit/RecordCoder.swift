@@ -85,9 +85,16 @@ enum RecordCoder {
         case "LOCATION":
             guard let o = raw as? [String: Any], let lat = (o["latitude"] as? NSNumber)?.doubleValue, let lon = (o["longitude"] as? NSNumber)?.doubleValue else { return nil }
             func d(_ k: String, _ dflt: Double) -> Double { (o[k] as? NSNumber)?.doubleValue ?? dflt }
+            let timestamp = Date(timeIntervalSince1970: d("timestamp", 0) / 1000)
+            #if canImport(CoreLocation)
+            // CloudKit apps read locations as CLLocation where CoreLocation exists.
+            return CLLocation(coordinate: CLLocationCoordinate2D(latitude: lat, longitude: lon), altitude: d("altitude", 0),
+                              horizontalAccuracy: d("horizontalAccuracy", 0), verticalAccuracy: d("verticalAccuracy", -1),
+                              course: d("course", -1), speed: d("speed", -1), timestamp: timestamp)
+            #else
             return CKLocation(latitude: lat, longitude: lon, altitude: d("altitude", 0), horizontalAccuracy: d("horizontalAccuracy", 0),
-                              verticalAccuracy: d("verticalAccuracy", -1), speed: d("speed", -1), course: d("course", -1),
-                              timestamp: Date(timeIntervalSince1970: d("timestamp", 0) / 1000))
+                              verticalAccuracy: d("verticalAccuracy", -1), speed: d("speed", -1), course: d("course", -1), timestamp: timestamp)
+            #endif
         case "ASSETID", "ASSET":
             guard let o = raw as? [String: Any] else { return nil }
             let local = assets?.localFile(for: o)

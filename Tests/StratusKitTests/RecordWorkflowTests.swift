@@ -258,3 +258,37 @@ import Testing
         #expect(try Data(contentsOf: url) == bytes)
     }
 }
+
+/// The completion-handler forms, as pre-async CloudKit code calls them.
+@Suite struct CompletionHandlerTests {
+    @Test func theClassicCompletionHandlerCallsWork() async throws {
+        let f = try await KitFixture()
+        let db = f.aliceContainer().privateCloudDatabase
+        let r = CKRecord(recordType: "Place", recordID: CKRecord.ID(recordName: "cafe"))
+        r["name"] = "Café"
+        r["where"] = CKLocation(latitude: 38.7, longitude: -9.14)
+        let saved: CKRecord = try await withCheckedThrowingContinuation { c in
+            db.save(r) { record, error in
+                if let record { c.resume(returning: record) } else { c.resume(throwing: error!) }
+            }
+        }
+        #expect(saved.recordChangeTag != nil)
+        let fetched: CKRecord = try await withCheckedThrowingContinuation { c in
+            db.fetch(withRecordID: r.recordID) { record, error in
+                if let record { c.resume(returning: record) } else { c.resume(throwing: error!) }
+            }
+        }
+        let place = try #require(fetched["where"] as? CKLocation)
+        #expect(abs(place.latitude - 38.7) < 1e-9)
+        let page = try await withCheckedThrowingContinuation { c in
+            db.fetch(withQuery: CKQuery(recordType: "Place", predicateFormat: "name == %@", "Café")) { c.resume(with: $0) }
+        }
+        #expect(page.matchResults.count == 1)
+        let missing: (any Error)? = await withCheckedContinuation { c in
+            db.fetch(withRecordID: CKRecord.ID(recordName: "nowhere")) { _, error in c.resume(returning: error) }
+        }
+        #expect((missing as? CKError)?.code == .unknownItem)
+        let deleted: CKRecord.ID? = await withCheckedContinuation { c in db.delete(withRecordID: r.recordID) { id, _ in c.resume(returning: id) } }
+        #expect(deleted == r.recordID)
+    }
+}
