@@ -61,6 +61,25 @@ import Testing
         #expect(all.matchResults.count == 25)
     }
 
+    @Test func selfContainsSearchesEveryStringField() async throws {
+        let f = try await KitFixture()
+        let db = f.aliceContainer().privateCloudDatabase
+        let texts = [("a", "Groceries", "milk and eggs"), ("b", "Eggs Benedict", "a recipe"), ("c", "Milk run", "bread only")]
+        for (name, title, body) in texts {
+            let r = CKRecord(recordType: "Memo", recordID: CKRecord.ID(recordName: name))
+            r["title"] = title
+            r["body"] = body
+            r["count"] = 1
+            _ = try await db.save(r)
+        }
+        let both = try await db.records(matching: CKQuery(recordType: "Memo", predicateFormat: "self CONTAINS %@", "milk eggs"))
+        #expect(Set(both.matchResults.map(\.0.recordName)) == ["a"])
+        let eggs = try await db.records(matching: CKQuery(recordType: "Memo", predicateFormat: "self contains 'EGGS'"))
+        #expect(Set(eggs.matchResults.map(\.0.recordName)) == ["a", "b"])
+        let milk = try await db.records(matching: CKQuery(recordType: "Memo", predicateFormat: "self CONTAINS 'milk' AND count == 1"))
+        #expect(Set(milk.matchResults.map(\.0.recordName)) == ["a", "c"])
+    }
+
     @Test func unsupportedPredicatesAreRefusedWithInvalidArguments() async throws {
         let f = try await KitFixture()
         let db = f.aliceContainer().privateCloudDatabase

@@ -61,6 +61,9 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
     (QueryFilter(.field("where"), .near, .location(paris), distance: 2_500), [0, 1, 2]),
     (QueryFilter(.field("body"), .containsAllTokens, s("Quick FOX")), [0, 1, 2, 3, 4]),
     (QueryFilter(.field("body"), .containsAnyTokens, s("zeta brown")), [0, 1, 2, 3, 4, 5]),
+    // `self CONTAINS 'words'`: every word in some string field (name or body) of the record.
+    (QueryFilter(.field(QueryFilter.allFields), .containsAllTokens, s("gamma FOX")), [2]),
+    (QueryFilter(.field(QueryFilter.allFields), .containsAnyTokens, s("gamma iota")), [2, 8]),
     (QueryFilter(.field("name"), .in, strings(["beta", "iota", "nobody"])), [1, 8]),
     (QueryFilter(.field("n"), .notIn, ints([0, 1, 2, 3, 4, 5])), [6, 7, 8]),
     (QueryFilter(.field("tags"), .listContains, s("odd")), [1, 3, 5, 7, 9]),

@@ -6,6 +6,10 @@ extension QueryFilter {
     public func matches(_ record: StoredRecord) -> Bool {
         let actual: FieldValue?
         switch field {
+        case .field(QueryFilter.allFields) where record.fields[QueryFilter.allFields] == nil
+            && (comparator == .containsAllTokens || comparator == .containsAnyTokens):
+            // `self CONTAINS 'words'`: the record's string fields together.
+            actual = .list(.string, record.fields.values.compactMap { if case .string = $0 { $0 } else { nil } })
         case .field(let name): actual = record.fields[name]
         case .system(let s):
             switch s {

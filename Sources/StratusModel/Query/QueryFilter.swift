@@ -5,6 +5,10 @@ public struct QueryFilter: Hashable, Sendable, Codable {
     /// Metres, for NEAR.
     public var distance: Double?
 
+    /// The field name CloudKit's `self CONTAINS 'words'` arrives as: a token search of all of a record's string
+    /// fields (unless the type has a field of that name).
+    public static let allFields = "self"
+
     public init(_ field: FieldRef, _ comparator: Comparator, _ value: FieldValue, distance: Double? = nil) {
         self.comparator = comparator
         self.field = field

@@ -165,11 +165,45 @@ struct QueryCompiler {
         return out
     }
 
+    /// CloudKit's `self CONTAINS 'words'`: each word in any of the type's string fields (every token for
+    /// CONTAINS_ALL_TOKENS, one for CONTAINS_ANY_TOKENS), through each field's own token search. In Production
+    /// only SEARCHABLE fields take part, and there must be one.
+    private mutating func addAllFieldsSearch(_ filter: QueryFilter) throws(StratusError) {
+        guard case .string(let text) = filter.value else { throw .badRequest("\(filter.comparator.rawValue) on self needs a STRING value") }
+        let words = QueryCompiler.tokens(text)
+        guard !words.isEmpty else { throw .badRequest("\(filter.comparator.rawValue) needs at least one token") }
+        let searched = type.fields.filter { $0.type.scalar == .string && !$0.type.isList && (environment == .development || $0.hasFTS) }
+        guard !searched.isEmpty else {
+            throw .badRequest("record type '\(type.name)' has no SEARCHABLE string field for a search of all fields; add one in Development and deploy")
+        }
+        // Each (word, field) test compiled alone, then combined: OR across fields, AND (or OR) across words.
+        var perWord: [(String, [SQLValue])] = []
+        for word in words {
+            var alternatives: [String] = [], args: [SQLValue] = []
+            for f in searched {
+                var one = self
+                one.conditions = []
+                one.arguments = []
+                try one.addFilter(QueryFilter(.field(f.name), .containsAllTokens, .string(word)))
+                alternatives.append(one.conditions.joined(separator: " AND "))
+                args += one.arguments
+            }
+            perWord.append(("(" + alternatives.joined(separator: " OR ") + ")", args))
+        }
+        hasIDSetFilter = true
+        conditions.append("(" + perWord.map(\.0).joined(separator: filter.comparator == .containsAllTokens ? " AND " : " OR ") + ")")
+        arguments += perWord.flatMap(\.1)
+    }
+
     private func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
 
     // MARK: filters
 
     private mutating func addFilter(_ filter: QueryFilter) throws(StratusError) {
+        if case .field(QueryFilter.allFields) = filter.field, type.field(named: QueryFilter.allFields) == nil,
+           filter.comparator == .containsAllTokens || filter.comparator == .containsAnyTokens {
+            return try addAllFieldsSearch(filter)
+        }
         let t = try target(filter.field)
         var comparator = filter.comparator
         if t.type.isList && comparator == .equals { comparator = .listContains }
