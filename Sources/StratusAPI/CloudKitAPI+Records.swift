@@ -141,7 +141,9 @@ extension CloudKitAPI {
     func writeChanges(_ changes: ZoneChanges, _ enc: WireEncoding, _ w: inout JSONWriter) {
         w.beginArray()
         for r in changes.changed { enc.record(r, &w) }
-        for name in changes.deleted { enc.deletedRecord(name, zone: changes.zoneID, &w) }
+        for (i, name) in changes.deleted.enumerated() {
+            enc.deletedRecord(name, zone: changes.zoneID, recordType: i < changes.deletedRecordTypes.count ? changes.deletedRecordTypes[i] : nil, &w)
+        }
         w.endArray()
     }
 

@@ -139,7 +139,9 @@ extension CloudKitAPI {
                 let c = try store.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: try z.string("syncToken") ?? ctx.body.string("syncToken"),
                                               resultsLimit: try WireDecoding.int(z["resultsLimit"], "resultsLimit") ?? defaultLimit,
                                               desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys, into: &sink)
-                for name in c.deleted { enc.deletedRecord(name, zone: c.zoneID, &sink.writer) }
+                for (i, name) in c.deleted.enumerated() {
+                    enc.deletedRecord(name, zone: c.zoneID, recordType: i < c.deletedRecordTypes.count ? c.deletedRecordTypes[i] : nil, &sink.writer)
+                }
                 sink.writer.endArray()
                 w = sink.writer
                 w.key("zoneID"); enc.zoneID(c.zoneID, &w)

@@ -111,9 +111,11 @@ struct WireEncoding {
         }
     }
 
-    func deletedRecord(_ name: String, zone: ZoneID, _ w: inout JSONWriter) {
+    func deletedRecord(_ name: String, zone: ZoneID, recordType: String? = nil, _ w: inout JSONWriter) {
         w.beginObject()
         w.field("recordName", name)
+        // Not in CloudKit Web Services' archived reference, but what its framework reports with a deletion.
+        if let recordType, !recordType.isEmpty { w.field("recordType", recordType) }
         w.field("deleted", true)
         w.key("zoneID")
         zoneID(zone, &w)

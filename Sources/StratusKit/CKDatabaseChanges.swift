@@ -11,8 +11,7 @@ extension CKDatabase {
             public var recordID: CKRecord.ID { record.recordID }
         }
 
-        /// Mirrors `CKDatabase.RecordZoneChange.Deletion`. `recordType` is empty: Stratus's change feed names a
-        /// deleted record but not its type.
+        /// Mirrors `CKDatabase.RecordZoneChange.Deletion`: the deleted record's ID and type.
         public struct Deletion: Sendable {
             /// Mirrors `CKDatabase.RecordZoneChange.Deletion.recordID`.
             public let recordID: CKRecord.ID

@@ -87,9 +87,12 @@ extension EnvironmentStore {
             }
             let records = try changed(db, catalog, zone, page, visible)
             let deleted: [String] = page.compactMap(\.deletedName)
+            let deletedTypes: [String] = page.compactMap { e in e.deletedName == nil ? nil : catalog.type(id: e.typeID)?.name ?? "" }
             let lastSeq: Int64 = more ? lastInPage! : max(since, zone.changeSeq, lastInPage ?? 0)
-            return ZoneChanges(zoneID: zone.zoneID, changed: records, deleted: deleted,
-                               syncToken: SyncToken.zone(signer, zoneRowID: zone.id, seq: lastSeq), moreComing: more)
+            var changes = ZoneChanges(zoneID: zone.zoneID, changed: records, deleted: deleted,
+                                      syncToken: SyncToken.zone(signer, zoneRowID: zone.id, seq: lastSeq), moreComing: more)
+            changes.deletedRecordTypes = deletedTypes
+            return changes
         }
     }
 

@@ -3,6 +3,9 @@ public struct ZoneChanges: Sendable, Hashable {
     public var zoneID: ZoneID
     public var changed: [StoredRecord]
     public var deleted: [String]
+    /// Each deleted record's type, in the same order as `deleted` (empty when the type is no longer known): CloudKit's
+    /// framework reports a deletion with its record type.
+    public var deletedRecordTypes: [String] = []
     /// In change order, changed and deleted interleaved as they happened.
     public var syncToken: String
     public var moreComing: Bool
