@@ -8,7 +8,7 @@ extension CloudKitAPI {
     /// dictionary that becomes the field's ASSETID value in `records/modify`.
     func assetsUpload(_ ctx: Context) throws -> HTTPResponse {
         guard let tokens = try ctx.body.array("tokens"), !tokens.isEmpty else { throw StratusError.badRequest("assets/upload needs tokens: [{recordType, fieldName}]") }
-        guard tokens.count <= 200 else { throw StratusError.badRequest("at most 200 tokens per assets/upload") }
+        guard tokens.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 tokens per assets/upload") }
         guard let user = ctx.auth.userRecordName else {
             var e = StratusError.authenticationRequired("uploading assets needs a signed-in user")
             e.redirectURL = signInURL(ctx.request, container: ctx.container, environment: ctx.environment)

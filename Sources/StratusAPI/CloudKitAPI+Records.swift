@@ -32,7 +32,7 @@ extension CloudKitAPI {
     func recordsLookup(_ ctx: Context) throws -> HTTPResponse {
         let b = ctx.body
         guard let items = try b.array("records") else { throw StratusError.badRequest("records/lookup needs records: [{recordName}]") }
-        guard items.count <= Query.maximumResults else { throw StratusError.badRequest("a lookup asks for at most 200 records") }
+        guard items.count <= Query.maximumResults else { throw StratusError(.limitExceeded, "a lookup asks for at most 200 records") }
         let zone = try WireDecoding.zoneID(b["zoneID"])
         let desired = try WireDecoding.stringList(b["desiredKeys"], "desiredKeys")
         var names: [String] = []
@@ -70,7 +70,7 @@ extension CloudKitAPI {
         let b = ctx.body
         guard let ops = try b.array("operations") else { throw StratusError.badRequest("records/modify needs operations: [{operationType, record}]") }
         guard ops.count <= RecordOperation.maximumPerBatch else {
-            throw StratusError.badRequest("a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(ops.count)")
+            throw StratusError(.limitExceeded, "a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(ops.count)")
         }
         let zone = try WireDecoding.zoneID(b["zoneID"])
         let desired = try WireDecoding.stringList(b["desiredKeys"], "desiredKeys")

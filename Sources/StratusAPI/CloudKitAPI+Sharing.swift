@@ -8,7 +8,7 @@ extension CloudKitAPI {
     /// The short GUIDs a request names: `[{value, shouldFetchRootRecord, rootRecordDesiredKeys}]` or plain strings.
     func shortGUIDs(_ ctx: Context) throws -> [(value: String, fetchRoot: Bool, desiredKeys: [String]?)] {
         guard let items = try ctx.body.array("shortGUIDs") else { throw StratusError.badRequest("this request needs shortGUIDs: [{value}]") }
-        guard items.count <= 200 else { throw StratusError.badRequest("at most 200 shortGUIDs per request") }
+        guard items.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 shortGUIDs per request") }
         return try items.map { item in
             if let s = item.string { return (s, false, nil) }
             guard let v = try item.string("value") else { throw StratusError.badRequest("each shortGUID needs a value") }

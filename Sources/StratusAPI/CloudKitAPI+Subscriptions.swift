@@ -23,7 +23,7 @@ extension CloudKitAPI {
 
     func subscriptionsLookup(_ ctx: Context) throws -> HTTPResponse {
         guard let items = try ctx.body.array("subscriptions") else { throw StratusError.badRequest("subscriptions/lookup needs subscriptions: [{subscriptionID}]") }
-        guard items.count <= 200 else { throw StratusError.badRequest("at most 200 subscriptions per request") }
+        guard items.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 subscriptions per request") }
         let store = try env(ctx)
         var out: [Result<JSON, StratusError>] = []
         for item in items {
@@ -56,7 +56,7 @@ extension CloudKitAPI {
     /// more. Stored as sent (normalized) for list and lookup, and parsed (`Subscription`) for matching writes.
     func subscriptionsModify(_ ctx: Context) throws -> HTTPResponse {
         guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("subscriptions/modify needs operations: [{operationType, subscription}]") }
-        guard ops.count <= 200 else { throw StratusError.badRequest("at most 200 operations per request") }
+        guard ops.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 operations per request") }
         let store = try env(ctx)
         var results: [(String, Result<JSON?, StratusError>)] = []
         for op in ops {

@@ -10,7 +10,7 @@ extension CloudKitAPI {
     func usersDiscover(_ ctx: Context) throws -> HTTPResponse {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         guard let infos = try ctx.body.array("lookupInfos") else { throw StratusError.badRequest("users/discover needs lookupInfos: [{emailAddress | userRecordName}]") }
-        guard infos.count <= 200 else { throw StratusError.badRequest("at most 200 lookupInfos per request") }
+        guard infos.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 lookupInfos per request") }
         let finder = try UserFinder(self, ctx)
         let found = try infos.map { try finder.find($0) }
         return json { w in
@@ -43,7 +43,7 @@ extension CloudKitAPI {
     func usersLookup(_ ctx: Context) throws -> HTTPResponse {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         guard let items = try ctx.body.array("users") else { throw StratusError.badRequest("users/lookup needs users: [{emailAddress}] or [{userRecordName}]") }
-        guard items.count <= 200 else { throw StratusError.badRequest("at most 200 users per request") }
+        guard items.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 users per request") }
         let finder = try UserFinder(self, ctx)
         let found = try items.map { try finder.find($0) }
         return json { w in

@@ -12,7 +12,7 @@ extension EnvironmentStore {
     /// `uploader` (and only them) reference it from records written through the API.
     public func uploadAsset(_ data: Data, uploader: String? = nil) throws(StratusError) -> AssetValue {
         guard data.count <= AssetStore.maximumSize else {
-            throw StratusError(.quotaExceeded, "an asset holds at most \(AssetStore.maximumSize / 1024 / 1024) MB")
+            throw StratusError(.limitExceeded, "an asset holds at most \(AssetStore.maximumSize / 1024 / 1024) MB")
         }
         try checkQuota(adding: Int64(data.count))
         let (base64, _) = AssetStore.checksum(of: data)

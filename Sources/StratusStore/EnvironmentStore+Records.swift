@@ -13,9 +13,21 @@ extension EnvironmentStore {
                        users: (@Sendable (ShareRequest.Lookup) -> ContainerUser?)? = nil) throws(StratusError) -> [ModifyResult] {
         let limit = allOrNothing ? RecordOperation.maximumPerImportBatch : RecordOperation.maximumPerBatch
         guard operations.count <= limit else {
-            throw .badRequest("a modify request holds at most \(limit) operations; this one has \(operations.count)")
+            throw StratusError(.limitExceeded, "a modify request holds at most \(limit) operations; this one has \(operations.count)")
         }
         guard !operations.isEmpty else { return [] }
+        // One record named twice (a save and a delete, two saves) is refused as CloudKit refuses it: nothing is
+        // written; the repeated operations say why and the others that the batch failed.
+        var seen: [String: Int] = [:]
+        for op in operations where !op.record.recordName.isEmpty { seen[op.record.recordName, default: 0] += 1 }
+        if let twice = seen.first(where: { $0.value > 1 })?.key {
+            return operations.map { op in
+                seen[op.record.recordName, default: 0] > 1
+                    ? .failed(StratusError(.badRequest, "record '\(op.record.recordName)' appears more than once in this batch: save or delete each record once per request",
+                                           recordName: op.record.recordName))
+                    : .failed(StratusError(.atomicError, "the batch was refused: record '\(twice)' appears more than once in it", recordName: op.record.recordName))
+            }
+        }
         if operations.contains(where: { !$0.operationType.isDelete }) { try checkQuota() }
         if !zoneID.isDefault && !database.scope.allowsCustomZones {
             throw StratusError(.zoneNotFound, "the public database has only the default zone", zoneID: zoneID)
@@ -95,7 +107,7 @@ extension EnvironmentStore {
     /// Fetches records by name, in the order asked; a missing one is NOT_FOUND in its place.
     public func lookup(_ recordNames: [String], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
                        desiredKeys: [String]? = nil, caller: Caller? = nil) throws(StratusError) -> [Result<StoredRecord, StratusError>] {
-        guard recordNames.count <= Query.maximumResults else { throw .badRequest("a lookup asks for at most \(Query.maximumResults) records") }
+        guard recordNames.count <= Query.maximumResults else { throw StratusError(.limitExceeded, "a lookup asks for at most \(Query.maximumResults) records") }
         return try read { db, catalog in
             let (zoneRow, access) = try resolveZone(db, database, zoneID)
             guard let zone = zoneRow else {

@@ -119,3 +119,54 @@ import Testing
         }
     }
 }
+
+/// CloudKit's recovery codes as an app meets them (issue 25's contract, through StratusKit).
+@Suite struct RecoveryCodeTests {
+    @Test func tooManyOperationsAndTooLargeRecordsAreLimitExceededNotQuota() async throws {
+        let f = try await KitFixture()
+        let db = f.aliceContainer().privateCloudDatabase
+        let many = (0...200).map { i -> CKRecord in
+            let r = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "many-\(i)"))
+            r["v"] = i
+            return r
+        }
+        do {
+            _ = try await db.modifyRecords(saving: many, deleting: [])
+            Issue.record("201 operations were accepted")
+        } catch let e as CKError {
+            #expect(e.code == .limitExceeded)
+        }
+        // The app's recovery: split and retry.
+        let (first, _) = try await db.modifyRecords(saving: Array(many.prefix(100)), deleting: [])
+        let (second, _) = try await db.modifyRecords(saving: Array(many.suffix(101)), deleting: [])
+        #expect((Array(first.values) + Array(second.values)).allSatisfy { (try? $0.get()) != nil })
+
+        let big = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "big"))
+        big["text"] = String(repeating: "x", count: 1_100_000)
+        do {
+            _ = try await db.save(big)
+            Issue.record("a record over 1 MB was saved")
+        } catch let e as CKError {
+            #expect(e.code == .limitExceeded)
+        }
+    }
+
+    @Test func aBatchSavingAndDeletingOneRecordIsRefusedAndWritesNothing() async throws {
+        let f = try await KitFixture()
+        let db = f.aliceContainer().privateCloudDatabase
+        let r = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "twice"))
+        r["v"] = 1
+        let other = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "bystander"))
+        other["v"] = 2
+        let op = CKModifyRecordsOperation(recordsToSave: [r, other], recordIDsToDelete: [r.recordID])
+        let final = Collected<Result<Void, any Error>>()
+        op.modifyRecordsResultBlock = { final.append($0) }
+        await KitFixture.run(op, on: db)
+        guard case .failure(let e as CKError) = final.all.first else { Issue.record("the batch was accepted"); return }
+        #expect(e.code == .partialFailure)
+        #expect((e.partialErrorsByItemID?[r.recordID] as? CKError)?.code == .invalidArguments)
+        #expect((e.partialErrorsByItemID?[other.recordID] as? CKError)?.code == .batchRequestFailed)
+        let after = try await db.records(for: [r.recordID, other.recordID])
+        #expect(after.values.allSatisfy { (try? $0.get()) == nil })
+    }
+}

@@ -116,13 +116,28 @@ import StratusTestSupport
         }
     }
 
+    @Test(arguments: Backend.allCases) func aBatchNamingOneRecordTwiceIsRefusedWhole(_ backend: Backend) async throws {
+        try await Fixture.with(backend) { f throws in
+            _ = try f.dev.modify([RecordOperation(.create, note("kept"))], in: f.pub, actor: Fixture.alice)
+            for ops in [[RecordOperation(.create, note("other")), RecordOperation(.forceUpdate, note("kept")), RecordOperation(.forceDelete, note("kept"))],
+                        [RecordOperation(.create, note("a")), RecordOperation(.create, note("other")), RecordOperation(.forceReplace, note("a"))]] {
+                let results = try f.dev.modify(ops, in: f.pub, actor: Fixture.alice)
+                #expect(results.map(\.code) == (ops[0].record.recordName == "other" ? [.atomicError, .badRequest, .badRequest] : [.badRequest, .atomicError, .badRequest]))
+            }
+            // Nothing was written: "kept" is still there, "other" and "a" were never created.
+            let lookups = try f.dev.lookup(["kept", "other", "a"], in: f.pub)
+            #expect(lookups.map { $0.error == nil } == [true, false, false])
+        }
+    }
+
     @Test(arguments: Backend.allCases) func batchLimitAndRecordSizeLimit(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
             let ops = (0...200).map { RecordOperation(.create, note("n\($0)")) }
-            expectError(.badRequest) { try f.dev.modify(ops, in: f.pub, actor: Fixture.alice) }
+            // CloudKit's LIMIT_EXCEEDED (clients split and retry on it), not BAD_REQUEST or the user's QUOTA_EXCEEDED.
+            expectError(.limitExceeded) { try f.dev.modify(ops, in: f.pub, actor: Fixture.alice) }
             #expect(try f.dev.modify(Array(ops.prefix(200)), in: f.pub, actor: Fixture.alice).allSatisfy { $0.error == nil })
             let big = try f.one(.create, note("big", ["data": .bytes(Data(count: 1_000_001))]))
-            #expect(big.code == .quotaExceeded)
+            #expect(big.code == .limitExceeded)
             let fits = try f.one(.create, note("fits", ["data": .bytes(Data(count: 900_000))]))
             #expect(fits.error == nil)
         }

@@ -212,7 +212,7 @@ struct RecordWriter {
 
         var record = StoredRecord(recordName: name, recordType: typeName, zoneID: zone.zoneID, fields: fields)
         guard record.storageSize <= StoredRecord.maximumSize else {
-            throw StratusError(.quotaExceeded, "record '\(name)' is \(record.storageSize) bytes; the limit is 1 MB (assets excluded)", recordName: name)
+            throw StratusError(.limitExceeded, "record '\(name)' is \(record.storageSize) bytes; the limit is 1 MB (assets excluded)", recordName: name)
         }
         try validateReferences(fields, zone: zone, recordName: name)
         if let pz = op.parentZone, pz != zone.zoneID.zoneName {
