@@ -170,3 +170,59 @@ import Testing
         #expect(after.values.allSatisfy { (try? $0.get()) == nil })
     }
 }
+
+@Suite struct ChangeTokenExpiryTests {
+    @Test func aTokenOfARecreatedZoneOrAnotherEnvironmentIsChangeTokenExpired() async throws {
+        let f = try await KitFixture()
+        let db = f.aliceContainer().privateCloudDatabase
+        let zone = CKRecordZone(zoneName: "Inbox")
+        _ = try await db.save(zone)
+        let r = CKRecord(recordType: "Mail", recordID: CKRecord.ID(recordName: "m1", zoneID: zone.zoneID))
+        r["title"] = "hello"
+        _ = try await db.save(r)
+        let (_, _, token, _) = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: nil)
+
+        // The user deletes the zone and the app creates it again: the old token cannot go on.
+        try await db.deleteRecordZone(withID: zone.zoneID)
+        _ = try await db.save(zone)
+        do {
+            _ = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: token)
+            Issue.record("a token of a deleted zone was continued")
+        } catch let e as CKError {
+            #expect(e.code == .changeTokenExpired)
+        }
+        // The app's recovery: fetch from scratch.
+        let fresh = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: nil)
+        #expect(fresh.modificationResultsByID.isEmpty)
+
+        // A token from Production, replayed against Development.
+        let prodToken = try f.app.store.createWebAuthToken(container: f.container, environment: .production, userRecordName: KitFixture.alice.userRecordName)
+        let prodAPI = try f.app.store.createAPIToken(container: f.container, environment: .production, name: "prod").secret
+        let prod = CKContainer(identifier: f.container.rawValue, configuration: CKContainer.Configuration(
+            serverURL: f.serverURL, environment: .production, apiToken: prodAPI, credentials: .webAuthToken(prodToken))).privateCloudDatabase
+        _ = try await prod.save(CKRecordZone(zoneName: "Inbox"))
+        let (_, _, prodZoneToken, _) = try await prod.recordZoneChanges(inZoneWith: zone.zoneID, since: nil)
+        let prodDatabaseToken = try await prod.databaseChanges(since: nil).changeToken
+        do {
+            _ = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: prodZoneToken)
+            Issue.record("another environment's zone token was accepted")
+        } catch let e as CKError {
+            #expect(e.code == .changeTokenExpired)
+        }
+        do {
+            _ = try await db.databaseChanges(since: prodDatabaseToken)
+            Issue.record("another environment's database token was accepted")
+        } catch let e as CKError {
+            #expect(e.code == .changeTokenExpired)
+        }
+
+        // Something that is no token at all stays a client error.
+        let garbage = try JSONDecoder().decode(CKServerChangeToken.self, from: Data(#""not-a-token""#.utf8))
+        do {
+            _ = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: garbage)
+            Issue.record("garbage was accepted")
+        } catch let e as CKError {
+            #expect(e.code == .invalidArguments)
+        }
+    }
+}

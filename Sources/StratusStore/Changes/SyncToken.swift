@@ -14,11 +14,32 @@ enum SyncToken {
         return signer.sign(kind: zoneKind, p.bytes)
     }
 
+    /// The position a zone token holds. A token this server can no longer continue is CHANGE_TOKEN_EXPIRED, on which
+    /// CloudKit clients fetch the zone from scratch: one of a zone that was deleted (and perhaps created again), or
+    /// one made by another environment or server. Anything that is not a token at all is BAD_REQUEST.
     static func readZone(_ signer: TokenSigner, _ token: String, zoneRowID: Int64) throws(StratusError) -> Int64 {
-        var p = TokenPayload(try signer.verify(kind: zoneKind, token, what: "syncToken"))
+        var p = TokenPayload(try verify(signer, zoneKind, token))
         guard let z = p.int(), let seq = p.int(), p.atEnd, seq >= 0 else { throw .badRequest("syncToken is not valid") }
-        guard z == zoneRowID else { throw .badRequest("syncToken belongs to another zone, or to a zone that was deleted") }
+        guard z == zoneRowID else {
+            throw StratusError(.changeTokenExpired, "this syncToken is of a zone that was deleted since (or of another zone): fetch the zone's changes from scratch")
+        }
         return seq
+    }
+
+    /// The payload of a token of `kind`; a well-formed token whose signature this environment does not know is one
+    /// issued elsewhere (another environment or server), so it has expired here rather than being malformed.
+    static func verify(_ signer: TokenSigner, _ kind: UInt8, _ token: String) throws(StratusError) -> [UInt8] {
+        do {
+            return try signer.verify(kind: kind, token, what: "syncToken")
+        } catch {
+            if let bytes = Base64URL.decode(token), bytes.count > 13, bytes[0] == kind {
+                var p = TokenPayload(Array(bytes[1..<(bytes.count - 12)]))
+                if p.int() != nil, let seq = p.int(), p.atEnd, seq >= 0 {
+                    throw StratusError(.changeTokenExpired, "this syncToken was issued by another environment or server: fetch from scratch")
+                }
+            }
+            throw error
+        }
     }
 
     static func databaseTag(_ database: DatabaseID) -> Int64 {
@@ -34,7 +55,7 @@ enum SyncToken {
     }
 
     static func readDatabase(_ signer: TokenSigner, _ token: String, _ database: DatabaseID) throws(StratusError) -> Int64 {
-        var p = TokenPayload(try signer.verify(kind: databaseKind, token, what: "syncToken"))
+        var p = TokenPayload(try verify(signer, databaseKind, token))
         guard let tag = p.int(), let seq = p.int(), p.atEnd, seq >= 0 else { throw .badRequest("syncToken is not valid") }
         guard tag == databaseTag(database) else { throw .badRequest("syncToken belongs to another database") }
         return seq
