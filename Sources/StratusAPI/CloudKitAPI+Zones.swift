@@ -101,8 +101,15 @@ extension CloudKitAPI {
             w.key(zonesKey)
             w.beginArray()
             for z in changes.changedZones { enc.zone(z, &w) }
-            for z in changes.deletedZones {
-                w.beginObject(); w.key("zoneID"); enc.zoneID(z, &w); w.field("deleted", true); w.endObject()
+            for (i, z) in changes.deletedZones.enumerated() {
+                w.beginObject(); w.key("zoneID"); enc.zoneID(z, &w); w.field("deleted", true)
+                // Why it went, as CloudKit's framework tells apps; `deleted` alone means the app deleted it.
+                switch i < changes.deletionReasons.count ? changes.deletionReasons[i] : .deleted {
+                case .deleted: break
+                case .purged: w.field("purged", true)
+                case .encryptedDataReset: w.field("encryptedDataReset", true)
+                }
+                w.endObject()
             }
             w.endArray()
             w.key(tokenKey); w.string(changes.syncToken)

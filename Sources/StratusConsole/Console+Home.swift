@@ -35,7 +35,8 @@ extension Console {
             ["userRecordName": u.userRecordName, "email": u.email, "name": "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces),
              "privateHref": "\(scope.base)/private/records?as=\(u.userRecordName)", "sharedHref": "\(scope.base)/shared/records?as=\(u.userRecordName)",
              "privateZonesHref": "\(scope.base)/private/zones?as=\(u.userRecordName)",
-             "signOutAction": "\(scope.base)/users/\(Console.queryEscape(u.userRecordName))/signout"]
+             "signOutAction": "\(scope.base)/users/\(Console.queryEscape(u.userRecordName))/signout",
+             "purgeAction": "\(scope.base)/users/\(Console.queryEscape(u.userRecordName))/purge"]
         }
     }
 
@@ -49,6 +50,18 @@ extension Console {
         let sessions = try store.signOutEverywhere(container: scope.container, userRecordName: user.userRecordName)
         try audit(s, scope, "sign user out everywhere", "\(user.userRecordName) (\(sessions) session\(sessions == 1 ? "" : "s"))")
         return .redirect(to: scope.link(scope.base, [("done", "Signed \(user.email) out everywhere: \(sessions) session\(sessions == 1 ? "" : "s") ended.")]))
+    }
+
+    /// Deletes a user's private data in this environment as CloudKit's "delete this app's data" does (see
+    /// `EnvironmentStore.purgeUserData`): their apps then meet USER_DELETED_ZONE. Audited.
+    func purgeUserData(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let name = req.parameters["user"] ?? ""
+        guard let user = try store.user(container: scope.container, userRecordName: name) else {
+            throw StratusError(.notFound, "There is no such user in this container.")
+        }
+        let zones = try scope.env.purgeUserData(user.userRecordName)
+        try audit(s, scope, "delete user's data", "\(user.userRecordName) (\(zones) zone\(zones == 1 ? "" : "s"))")
+        return .redirect(to: scope.link(scope.base, [("done", "Deleted \(user.email)'s data in \(scope.environment.rawValue): \(zones) zone\(zones == 1 ? "" : "s") purged.")]))
     }
 
     /// Private and shared pages need a user first: this page lists them.

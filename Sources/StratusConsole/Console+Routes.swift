@@ -20,6 +20,7 @@ extension Console {
 
         get("/console/{container}/{environment}") { c, req, s, scope in try c.homePage(req, s, scope) }
         post("/console/{container}/{environment}/users/{user}/signout") { c, req, s, scope in try c.signUserOut(req, s, scope) }
+        post("/console/{container}/{environment}/users/{user}/purge") { c, req, s, scope in try c.purgeUserData(req, s, scope) }
         get("/console/{container}/{environment}/reset") { c, req, s, scope in try c.resetPage(req, s, scope) }
         post("/console/{container}/{environment}/reset") { c, req, s, scope in try c.reset(req, s, scope) }
         get("/console/{container}/{environment}/schema") { c, req, s, scope in try c.schemaPage(req, s, scope) }

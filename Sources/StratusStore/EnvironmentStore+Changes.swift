@@ -111,18 +111,26 @@ extension EnvironmentStore {
                 SELECT id, name, atomic, change_seq, deleted FROM zones WHERE scope = ? AND owner = ? AND change_seq > ? ORDER BY change_seq LIMIT ?
                 """, [database.scope.rawValue, database.ownerRecordName, since, limit + 1]) { r in
                 (zone: ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
-                               atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0), deleted: r.bool(4) ?? false)
+                               atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0), deleted: Int(r.int64(4) ?? 0))
             }
             let page = rows.prefix(limit)
             var changed: [RecordZone] = []
             var deleted: [ZoneID] = []
+            var reasons: [ZoneDeletionReason] = []
             for (z, gone) in page {
-                if gone { deleted.append(z.zoneID) } else { changed.append(RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)) }
+                if gone != 0 {
+                    deleted.append(z.zoneID)
+                    reasons.append(ZoneDeletionReason(rawValue: gone) ?? .deleted)
+                } else {
+                    changed.append(RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic))
+                }
             }
             let more = rows.count > limit
             let last: Int64 = page.last?.zone.changeSeq ?? since
             let token = more ? last : max(last, try ChangeSequence.current(db))
-            return DatabaseChanges(changedZones: changed, deletedZones: deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: more)
+            var changes = DatabaseChanges(changedZones: changed, deletedZones: deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: more)
+            changes.deletionReasons = reasons
+            return changes
         }
     }
 }

@@ -34,7 +34,7 @@ extension EnvironmentStore {
         }
         guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
             if zoneID.isDefault { return (nil, nil) }
-            throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+            throw StratusError.from(try ZoneRow.missing(db, database, zoneID))
         }
         return (zone, nil)
     }

@@ -39,7 +39,7 @@ extension EnvironmentStore {
             }
         }
         guard let z = try zones(in: database).first(where: { $0.zoneID.zoneName == zoneID.zoneName }) else {
-            throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+            throw try read { db, _ in try ZoneRow.missing(db, database, zoneID) }
         }
         return z
     }
@@ -61,7 +61,7 @@ extension EnvironmentStore {
             }
             var seq = try SequenceAllocator(s)
             let next = seq.next()
-            try s.execute("DELETE FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 1",
+            try s.execute("DELETE FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted <> 0",
                           database.scope.rawValue, database.ownerRecordName, zoneID.zoneName)
             try s.execute("INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 1, ?, ?)",
                           database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, next, Clock.nowMillis())
@@ -81,37 +81,10 @@ extension EnvironmentStore {
             throw StratusError(.badRequest, "a shared zone belongs to its owner; leave the share (delete its share record) instead", zoneID: zoneID)
         }
         let released: [String] = try write { s, catalog in
-            guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else {
-                throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
-            }
-            var released: [String] = []
-            let ftsID = s.dialect == .sqlite ? "rowid" : "id"
-            for type in catalog.types {
-                let fields = type.fields.filter { $0.type.scalar == .asset || $0.hasListTable || $0.hasFTS || $0.hasGeo }
-                if !fields.isEmpty {
-                    // Read first, then delete: PostgreSQL streams a result over the connection the deletes need.
-                    let rows = try s.all("SELECT id, \(fields.map(\.column).joined(separator: ", ")) FROM \(type.table) WHERE zone_id = ?", [zone.id]) { r in
-                        (r.int64(0) ?? 0, fields.indices.map { r.data($0 + 1) })
-                    }
-                    for (id, values) in rows {
-                        for (i, f) in fields.enumerated() {
-                            if f.hasFTS { try s.execute("DELETE FROM \(f.ftsTable) WHERE \(ftsID) = ?", id) }
-                            if f.hasGeo { try s.execute("DELETE FROM \(f.geoTable) WHERE id = ?", id) }
-                            if f.hasListTable { try s.execute("DELETE FROM \(f.listTable) WHERE record_id = ?", id) }
-                            if f.type.scalar == .asset, let data = values[i] {
-                                for c in try FieldValueCodec.decode(data).assetChecksums { try AssetReferences.release(c, s); released.append(c) }
-                            }
-                        }
-                    }
-                }
-                try s.execute("DELETE FROM cascade_refs WHERE source_type = ? AND source_id IN (SELECT id FROM \(type.table) WHERE zone_id = ?)", type.id, zone.id)
-                try s.execute("DELETE FROM \(type.table) WHERE zone_id = ?", zone.id)
-            }
-            try s.execute("DELETE FROM cascade_refs WHERE target_zone = ?", zone.id)
-            try s.execute("DELETE FROM record_log WHERE zone_id = ?", zone.id)
-            try s.execute("DELETE FROM record_counts WHERE zone_id = ?", zone.id)
+            guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else { throw try ZoneRow.missing(s, database, zoneID) }
+            let released = try clearZone(s, catalog, zone)
             var seq = try SequenceAllocator(s)
-            try s.execute("UPDATE zones SET deleted = 1, change_seq = ? WHERE id = ?", seq.next(), zone.id)
+            try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(ZoneDeletionReason.deleted.rawValue), seq.next(), zone.id)
             try seq.save(s)
             var outbox = try outbox(s)
             try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
@@ -119,5 +92,70 @@ extension EnvironmentStore {
             return released
         }
         collectAssets(released)
+    }
+
+    /// Deletes what a user keeps in this environment's private database, as CloudKit's "delete this app's data" in
+    /// Settings does: every custom zone is gone with the reason `purged` (requests into it answer USER_DELETED_ZONE
+    /// until the app creates it again), and the default zone is emptied and started anew, so that sync tokens taken
+    /// before answer CHANGE_TOKEN_EXPIRED. Returns how many zones were purged (the default zone included).
+    @discardableResult
+    public func purgeUserData(_ userRecordName: String) throws(StratusError) -> Int {
+        let database = DatabaseID.privateDatabase(of: userRecordName)
+        let (count, released): (Int, [String]) = try write { s, catalog in
+            let zones = try s.all("SELECT id, name, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
+                                  [database.scope.rawValue, database.ownerRecordName]) { r in
+                ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
+                        atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0)
+            }
+            var released: [String] = []
+            var seq = try SequenceAllocator(s)
+            var outbox = try outbox(s)
+            for zone in zones {
+                released += try clearZone(s, catalog, zone)
+                if zone.zoneID.isDefault {
+                    try s.execute("DELETE FROM zones WHERE id = ?", zone.id)
+                } else {
+                    try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(ZoneDeletionReason.purged.rawValue), seq.next(), zone.id)
+                    try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
+                }
+            }
+            try seq.save(s)
+            try outbox?.finish(s)
+            return (zones.count, released)
+        }
+        collectAssets(released)
+        return count
+    }
+
+    /// Removes every record of a zone with its index rows, references, change log and counts; returns the asset
+    /// checksums it let go of. The zone's own row is the caller's to mark.
+    private func clearZone(_ s: any SQLSession, _ catalog: Catalog, _ zone: ZoneRow) throws -> [String] {
+        var released: [String] = []
+        let ftsID = s.dialect == .sqlite ? "rowid" : "id"
+        for type in catalog.types {
+            let fields = type.fields.filter { $0.type.scalar == .asset || $0.hasListTable || $0.hasFTS || $0.hasGeo }
+            if !fields.isEmpty {
+                // Read first, then delete: PostgreSQL streams a result over the connection the deletes need.
+                let rows = try s.all("SELECT id, \(fields.map(\.column).joined(separator: ", ")) FROM \(type.table) WHERE zone_id = ?", [zone.id]) { r in
+                    (r.int64(0) ?? 0, fields.indices.map { r.data($0 + 1) })
+                }
+                for (id, values) in rows {
+                    for (i, f) in fields.enumerated() {
+                        if f.hasFTS { try s.execute("DELETE FROM \(f.ftsTable) WHERE \(ftsID) = ?", id) }
+                        if f.hasGeo { try s.execute("DELETE FROM \(f.geoTable) WHERE id = ?", id) }
+                        if f.hasListTable { try s.execute("DELETE FROM \(f.listTable) WHERE record_id = ?", id) }
+                        if f.type.scalar == .asset, let data = values[i] {
+                            for c in try FieldValueCodec.decode(data).assetChecksums { try AssetReferences.release(c, s); released.append(c) }
+                        }
+                    }
+                }
+            }
+            try s.execute("DELETE FROM cascade_refs WHERE source_type = ? AND source_id IN (SELECT id FROM \(type.table) WHERE zone_id = ?)", type.id, zone.id)
+            try s.execute("DELETE FROM \(type.table) WHERE zone_id = ?", zone.id)
+        }
+        try s.execute("DELETE FROM cascade_refs WHERE target_zone = ?", zone.id)
+        try s.execute("DELETE FROM record_log WHERE zone_id = ?", zone.id)
+        try s.execute("DELETE FROM record_counts WHERE zone_id = ?", zone.id)
+        return released
     }
 }

@@ -186,3 +186,30 @@ import StratusStore
         #expect(try await Executables.run("stratus", ["webhook", "list"] + scope).stdout.isEmpty)
     }
 }
+
+@Suite struct UsersCommandTests {
+    @Test func usersPurgeDeletesOneUsersDataInOneEnvironment() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let container = try ContainerID("iCloud.com.example.Purge")
+        let user = try await Executables.offPool { () -> ContainerUser in
+            let store = try RecordStore(dataDirectory: data)
+            try store.createContainer(container)
+            let u = try store.createUser(container: container, email: "pat@example.com", password: "a long password")
+            let env = try store.environment(container, .development)
+            let zone = ZoneID(zoneName: "Notes", ownerRecordName: u.userRecordName)
+            _ = try env.createZone(zone, in: .privateDatabase(of: u.userRecordName))
+            return u
+        }
+        let args = ["--data", data.path, "--container", container.rawValue, "--environment", "development"]
+        let listed = try await Executables.run("stratus", ["users", "list", "--data", data.path, "--container", container.rawValue])
+        #expect(listed.stdout.contains("pat@example.com"))
+        let purged = try await Executables.run("stratus", ["users", "purge", "--user", "pat@example.com"] + args)
+        #expect(purged.status == 0, "\(purged.stderr)")
+        #expect(purged.stdout.contains("purged \(user.userRecordName)"))
+        let unknown = try await Executables.run("stratus", ["users", "purge", "--user", "nobody@example.com"] + args)
+        #expect(unknown.status != 0 && unknown.stderr.contains("no user"))
+        let zones = try await Executables.offPool { try RecordStore(dataDirectory: data).environment(container, .development).zones(in: .privateDatabase(of: user.userRecordName)) }
+        #expect(!zones.map(\.zoneID.zoneName).contains("Notes"))
+    }
+}

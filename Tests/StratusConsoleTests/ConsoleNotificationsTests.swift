@@ -32,6 +32,40 @@ import StratusStore
         #expect(try await s.post("\(base)/users/_nobody/signout").status == 404)
     }
 
+    @Test func anAdminDeletesAUsersDataAndTheirAppIsToldTheZoneWasPurged() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = try ContainerID("iCloud.com.example.Notes")
+        try f.app.store.createContainer(container)
+        let user = try await offPool { try f.app.store.createUser(container: container, email: "erin@example.com", password: "a long password") }
+        let env = try f.app.store.environment(container, .development)
+        let mine = DatabaseID.privateDatabase(of: user.userRecordName)
+        let zone = ZoneID(zoneName: "Notes", ownerRecordName: user.userRecordName)
+        _ = try env.createZone(zone, in: mine)
+        let actor = Actor(userRecordName: user.userRecordName)
+        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "n1", recordType: "Note", zoneID: zone, fields: ["t": .string("x")]))],
+                           in: mine, zoneID: zone, actor: actor)
+        let before = try env.databaseChanges(in: mine, since: nil).syncToken
+        let base = "/console/\(container.rawValue)/development"
+        let home = try await s.get(base).html
+        #expect(home.contains("Delete this user&#39;s data") || home.contains("Delete this user's data"))
+        let action = "\(base)/users/\(user.userRecordName)/purge"
+        #expect(try await s.post(action, csrf: false).status == 403, "CSRF-guarded")
+        let done = try await s.post(action)
+        let shown = try await s.get(try #require(done.headers["location"]))
+        #expect(done.status == 303 && shown.html.contains("Deleted erin@example.com"))
+        let after = try env.databaseChanges(in: mine, since: before)
+        #expect(after.deletedZones.map(\.zoneName) == ["Notes"] && after.deletionReasons == [.purged])
+        do {
+            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "n2", recordType: "Note", zoneID: zone))], in: mine, zoneID: zone, actor: actor)
+            Issue.record("a write into a purged zone succeeded")
+        } catch {
+            #expect(error.code == .userDeletedZone)
+        }
+        let audit = try await s.get("/console/audit").html
+        #expect(audit.contains("delete user&#39;s data") || audit.contains("delete user's data"))
+    }
+
     @Test func theLogShowsWhatWasSentAndATestReachesTheUsersCourier() async throws {
         let f = try await ConsoleFixture()
         let s = try await ConsoleSession.signIn(f)

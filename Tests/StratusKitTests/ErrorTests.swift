@@ -226,3 +226,54 @@ import Testing
         }
     }
 }
+
+@Suite struct PurgedZoneTests {
+    @Test func aPurgeReachesTheAppAsPurgedZonesAndUserDeletedZone() async throws {
+        let f = try await KitFixture()
+        let db = f.aliceContainer().privateCloudDatabase
+        let zone = CKRecordZone(zoneName: "Journal")
+        _ = try await db.save(zone)
+        let entry = CKRecord(recordType: "Entry", recordID: CKRecord.ID(recordName: "e1", zoneID: zone.zoneID))
+        entry["text"] = "dear diary"
+        let loose = CKRecord(recordType: "Entry", recordID: CKRecord.ID(recordName: "loose"))
+        loose["text"] = "in the default zone"
+        _ = try await db.modifyRecords(saving: [entry], deleting: [])
+        _ = try await db.save(loose)
+        let dbToken = try await db.databaseChanges(since: nil).changeToken
+        let defaultToken = try await db.recordZoneChanges(inZoneWith: .default, since: nil).changeToken
+
+        // The user deletes the app's data (the console's "Delete this user's data", `stratus users purge`).
+        #expect(try f.app.store.environment(f.container, .development).purgeUserData(KitFixture.alice.userRecordName) == 2)
+
+        // The sync pass hears that the zone was purged, not merely deleted.
+        let purged = Collected<String>(), deleted = Collected<String>()
+        let op = CKFetchDatabaseChangesOperation(previousServerChangeToken: dbToken)
+        op.recordZoneWithIDWasPurgedBlock = { purged.append($0.zoneName) }
+        op.recordZoneWithIDWasDeletedBlock = { deleted.append($0.zoneName) }
+        await KitFixture.run(op, on: db)
+        #expect(purged.all == ["Journal"])
+        #expect(deleted.all.isEmpty)
+
+        // Writing the cache back into the purged zone is refused as CloudKit refuses it.
+        let stale = CKRecord(recordType: "Entry", recordID: CKRecord.ID(recordName: "e2", zoneID: zone.zoneID))
+        stale["text"] = "from the cache"
+        do {
+            _ = try await db.save(stale)
+            Issue.record("a write into a purged zone succeeded")
+        } catch let e as CKError {
+            #expect(e.code == .userDeletedZone)
+        }
+        // The default zone was emptied and started anew: its old token has expired.
+        do {
+            _ = try await db.recordZoneChanges(inZoneWith: .default, since: defaultToken)
+            Issue.record("a token of the purged default zone was continued")
+        } catch let e as CKError {
+            #expect(e.code == .changeTokenExpired)
+        }
+        #expect((try? await db.record(for: loose.recordID)) == nil)
+        // The app may start again: it creates the zone.
+        _ = try await db.save(zone)
+        _ = try await db.save(stale)
+        #expect(try await db.record(for: stale.recordID)["text"] as? String == "from the cache")
+    }
+}

@@ -130,6 +130,28 @@ import StratusTestSupport
         }
     }
 
+    @Test(arguments: Backend.allCases) func aPurgedZoneIsReportedAsPurgedAndRefusesWritesUntilCreatedAgain(_ backend: Backend) async throws {
+        try await Fixture.with(backend) { f throws in
+            let zone = ZoneID(zoneName: "Z", ownerRecordName: Fixture.alice.userRecordName)
+            _ = try f.dev.createZone(zone, in: f.alicePrivate)
+            let other = ZoneID(zoneName: "Kept", ownerRecordName: Fixture.alice.userRecordName)
+            _ = try f.dev.createZone(other, in: f.alicePrivate)
+            try f.dev.deleteZone(other, in: f.alicePrivate)
+            _ = try f.dev.modify([RecordOperation(.create, note("n1"))], in: f.alicePrivate, zoneID: zone, actor: Fixture.alice)
+            let token = try f.dev.databaseChanges(in: f.alicePrivate, since: nil).syncToken
+            #expect(try f.dev.purgeUserData(Fixture.alice.userRecordName) == 1)
+            let changes = try f.dev.databaseChanges(in: f.alicePrivate, since: token)
+            #expect(changes.deletedZones.map(\.zoneName) == ["Z"] && changes.deletionReasons == [.purged])
+            let all = try f.dev.databaseChanges(in: f.alicePrivate, since: nil)
+            #expect(Dictionary(uniqueKeysWithValues: zip(all.deletedZones.map(\.zoneName), all.deletionReasons)) == ["Z": .purged, "Kept": .deleted])
+            expectError(.userDeletedZone) { try f.dev.modify([RecordOperation(.create, note("n2"))], in: f.alicePrivate, zoneID: zone, actor: Fixture.alice) }
+            expectError(.userDeletedZone) { try f.dev.zoneChanges(in: f.alicePrivate, zoneID: zone, since: nil) }
+            expectError(.zoneNotFound) { try f.dev.zoneChanges(in: f.alicePrivate, zoneID: other, since: nil) }
+            _ = try f.dev.createZone(zone, in: f.alicePrivate)
+            #expect(try f.dev.modify([RecordOperation(.create, note("n2"))], in: f.alicePrivate, zoneID: zone, actor: Fixture.alice).first?.error == nil)
+        }
+    }
+
     @Test(arguments: Backend.allCases) func batchLimitAndRecordSizeLimit(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
             let ops = (0...200).map { RecordOperation(.create, note("n\($0)")) }

@@ -2,6 +2,8 @@
 public struct DatabaseChanges: Sendable, Hashable {
     public var changedZones: [RecordZone]
     public var deletedZones: [ZoneID]
+    /// Why each deleted zone went, in the order of `deletedZones` (missing entries: `.deleted`).
+    public var deletionReasons: [ZoneDeletionReason] = []
     public var syncToken: String
     public var moreComing: Bool
 

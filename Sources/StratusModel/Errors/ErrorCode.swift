@@ -23,6 +23,10 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     /// A request past one of the server's limits on size or count (CloudKit's `CKError.limitExceeded`): not the
     /// user's storage, which is QUOTA_EXCEEDED.
     case limitExceeded = "LIMIT_EXCEEDED"
+    /// A request into a zone its owner purged (CloudKit's "delete this app's data" in Settings; here the console's
+    /// "Delete this user's data" or `stratus users purge`): the app must not write its cache back, only recreate
+    /// the zone if it wants it again (`CKError.userDeletedZone`).
+    case userDeletedZone = "USER_DELETED_ZONE"
 }
 
 extension ErrorCode {
@@ -35,7 +39,7 @@ extension ErrorCode {
         case .authenticationRequired: 421
         case .conflict, .exists, .uniqueFieldError: 409
         case .internalError: 500
-        case .notFound, .zoneNotFound: 404
+        case .notFound, .zoneNotFound, .userDeletedZone: 404
         case .quotaExceeded, .limitExceeded: 413
         // The live service answers rate limits with 503 and Retry-After (the archived table says 429).
         case .throttled: 503

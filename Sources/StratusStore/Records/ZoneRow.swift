@@ -28,10 +28,17 @@ struct ZoneRow: Sendable, Hashable {
     /// The zone a request names: ZONE_NOT_FOUND unless it exists (the default zone always does).
     static func resolve(_ s: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID, seq: inout SequenceAllocator) throws -> ZoneRow {
         if zoneID.isDefault { return try findOrCreateDefault(s, database, seq: &seq) }
-        guard let z = try find(s, database, zoneID.zoneName) else {
-            throw StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
-        }
+        guard let z = try find(s, database, zoneID.zoneName) else { throw try missing(s, database, zoneID) }
         return z
+    }
+
+    /// Why a zone the request names is not there: USER_DELETED_ZONE when its owner purged it, else ZONE_NOT_FOUND.
+    static func missing(_ s: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID) throws -> StratusError {
+        let purged = try s.one("SELECT 1 FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = ?",
+                               [database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, Int64(ZoneDeletionReason.purged.rawValue)]) { _ in true } ?? false
+        return purged
+            ? StratusError(.userDeletedZone, "zone '\(zoneID.zoneName)' was purged by its owner: create it again to use it", zoneID: zoneID)
+            : StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
     }
 }
 

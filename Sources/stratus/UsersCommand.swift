@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import StratusModel
+import StratusStore
+
+struct UsersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "users", abstract: "Container users.", subcommands: [List.self, Purge.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a container's users (user record name, email).")
+        @OptionGroup var options: DataOptions
+        @Option(help: "The container identifier.") var container: String
+
+        func run() throws {
+            try reportingErrors {
+                for u in try options.open().users(container: try ContainerID(container)) { print("\(u.userRecordName)\t\(u.email)") }
+            }
+        }
+    }
+
+    struct Purge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a user's private data in one environment, as CloudKit's \"delete this app's data\" in Settings does.",
+            discussion: """
+            Every custom zone of the user's private database is deleted with the reason "purged": the app's next request
+            into it answers USER_DELETED_ZONE (CKError.userDeletedZone) until it creates the zone again. The default zone
+            is emptied, and sync tokens taken before answer CHANGE_TOKEN_EXPIRED.
+            """)
+        @OptionGroup var options: DataOptions
+        @Option(help: "The container identifier.") var container: String
+        @Option(help: "development or production.") var environment: String
+        @Option(help: "The user: a user record name (_…) or an email address.") var user: String
+
+        func run() throws {
+            try reportingErrors {
+                let store = try options.open()
+                let c = try ContainerID(container)
+                let found = user.contains("@") ? try store.user(container: c, email: user) : try store.user(container: c, userRecordName: user)
+                guard let u = found else { throw StratusError(.notFound, "there is no user '\(user)' in \(container)") }
+                let zones = try store.environment(c, try StratusModel.Environment(parsing: environment)).purgeUserData(u.userRecordName)
+                print("purged \(u.userRecordName) (\(u.email)) in \(environment): \(zones) zone\(zones == 1 ? "" : "s")")
+            }
+        }
+    }
+}
