@@ -14,8 +14,11 @@ public struct RecordExporter {
     let zone: String?
     let type: String?
     let format: Format
+    /// Whether ENCRYPTED fields' values are written (off unless asked: they are the app's secret).
+    let includeEncrypted: Bool
 
-    public init(env: EnvironmentStore, database: DatabaseID, zone: String? = nil, type: String? = nil, format: Format = .ndjson) {
+    public init(env: EnvironmentStore, database: DatabaseID, zone: String? = nil, type: String? = nil, format: Format = .ndjson, includeEncrypted: Bool = false) {
+        self.includeEncrypted = includeEncrypted
         self.env = env
         self.database = database
         self.zone = zone
@@ -32,7 +35,7 @@ public struct RecordExporter {
             guard let t = try env.schema().recordTypes.first(where: { $0.name == type }) else {
                 throw StratusError.badRequest("record type '\(type.prefix(100))' does not exist")
             }
-            columns = t.fields.map(\.name).filter { !$0.hasPrefix("___") }
+            columns = t.fields.filter { includeEncrypted || !$0.type.encrypted }.map(\.name).filter { !$0.hasPrefix("___") }
         }
         var out = Data()
         out.reserveCapacity(1 << 20)
@@ -48,16 +51,20 @@ public struct RecordExporter {
         if format == .ndjson && database.scope != .shared {
             try withoutActuallyEscaping(write) { write in
                 var sink = RecordLineSink(write: write)
-                for zoneID in zones { count += try env.streamRecords(in: database, zoneID: zoneID, type: type, into: &sink) }
+                for zoneID in zones { count += try env.streamRecords(in: database, zoneID: zoneID, type: type, includeEncrypted: includeEncrypted, into: &sink) }
                 try sink.finish()
             }
             return count
         }
+        let schema = includeEncrypted ? nil : try env.schema()
         for zoneID in zones {
             var token: String?
             repeat {
                 let page = try env.zoneChanges(in: database, zoneID: zoneID, since: token)
-                for r in page.changed where type == nil || r.recordType == type {
+                for var r in page.changed where type == nil || r.recordType == type {
+                    if let hidden = schema?.recordType(named: r.recordType)?.fields.filter({ $0.type.encrypted }) {
+                        for f in hidden { r.fields.removeValue(forKey: f.name) }
+                    }
                     if format == .ndjson {
                         out.append(contentsOf: RecordLines.encode(r))
                     } else {

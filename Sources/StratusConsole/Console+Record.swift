@@ -32,9 +32,9 @@ extension Console {
     func recordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let loc = try recordLocation(req, scope)
         let record = try fetch(loc, scope.env)
-        if Console.wantsJSON(req) { return .json(Console.json(ValueDisplay.recordJSON(record))) }
         // The lookup just read the schema's generation: no second transaction for the type.
         let type = scope.env.lastKnownSchema.recordType(named: record.recordType) ?? RecordTypeSchema(name: record.recordType)
+        if Console.wantsJSON(req) { return .json(Console.json(ValueDisplay.recordJSON(EncryptedFields.hidden(record, type)))) }
         var values = recordValues(record, type, loc, scope)
         if let m = req.query("done") { values["message"] = m }
         return page(req, s, scope, tab: "records", "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))
@@ -54,7 +54,13 @@ extension Console {
         let names = type.userFields.map(\.name) + r.fields.keys.filter { type.field(named: $0) == nil }.sorted()
         let fields = names.map { n -> [String: Any] in
             var d: [String: Any] = ["name": n, "type": type.field(named: n)?.type.description ?? ""]
-            if let v = r.fields[n] { d["value"] = ValueDisplay.detail(v, link: link, assetLink: assetLink, assetType: assetType) } else { d["empty"] = true }
+            if type.field(named: n)?.type.encrypted == true, r.fields[n] != nil {
+                d["encrypted"] = true
+            } else if let v = r.fields[n] {
+                d["value"] = ValueDisplay.detail(v, link: link, assetLink: assetLink, assetType: assetType)
+            } else {
+                d["empty"] = true
+            }
             return d
         }
         func stamp(_ st: RecordStamp?) -> [String: Any] {

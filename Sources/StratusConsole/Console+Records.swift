@@ -40,9 +40,10 @@ extension Console {
         let columns = q.fields.isEmpty ? Array(type.userFields.prefix(Console.defaultColumns).map(\.name)) : q.fields
         let recordBase = "\(scope.databasePath)/records/\(Console.queryEscape(q.zone))/"
         let user = scope.user.map { "?as=\(Console.queryEscape($0))" } ?? ""
+        let encrypted = EncryptedFields.names(type)
         let rows = result.records.map { r -> [String: Any] in
             ["name": ValueDisplay.visible(r.recordName), "href": recordBase + Console.queryEscape(r.recordName) + user,
-             "cells": columns.map { c in r.fields[c].map(ValueDisplay.summary) ?? "" },
+             "cells": columns.map { c in encrypted.contains(c) ? (r.fields[c] == nil ? "" : EncryptedFields.marker) : r.fields[c].map(ValueDisplay.summary) ?? "" },
              "modified": r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
         }
         let count = try scope.env.recordCountsByType(in: db, zoneID: ZoneID(zoneName: q.zone))[type.name] ?? 0
@@ -64,7 +65,7 @@ extension Console {
         ]) { a, _ in a }
         var json: [String: Any]? = nil
         if Console.wantsJSON(req) {
-            json = ["records": result.records.map(ValueDisplay.recordJSON)]
+            json = ["records": result.records.map { ValueDisplay.recordJSON(EncryptedFields.hidden($0, type)) }]
             if let m = result.continuationMarker { json?["continuationMarker"] = m }
         }
         return page(req, s, scope, tab: "records", "records", title: "\(type.name) records", values,
@@ -121,7 +122,8 @@ extension Console {
                 let q = query
                 guard let page = try? await BlockingWork.shared.run({ try env.query(q, in: db) }) else { break }
                 var out = ""
-                for r in page.records {
+                for record in page.records {
+                    let r = EncryptedFields.hidden(record, type)
                     if csv {
                         let cells = [r.recordName, r.recordChangeTag ?? "", r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
                             + columns.map { c in r.fields[c].map(Console.csvText) ?? "" }

@@ -88,10 +88,16 @@ extension Console {
         let typeName = req.parameters["recordType"] ?? ""
         let f = form(req)
         let name = (f["name"] ?? "").trimmingCharacters(in: .whitespaces)
-        guard let type = FieldType(wireName: f["type"] ?? "") else { throw StratusError.badRequest("Choose the field's type.") }
+        guard var type = FieldType(wireName: f["type"] ?? "") else { throw StratusError.badRequest("Choose the field's type.") }
         let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
         var indexes: FieldIndexes = []
         for i in items where i.name == "index" { if let x = FieldIndexes(name: i.value) { indexes.insert(x) } }
+        if f["encrypted"] == "on" {
+            type.encrypted = true
+            guard indexes.isEmpty else {
+                throw StratusError.badRequest("An encrypted field cannot be \(indexes.names.joined(separator: ", ")): its values are opaque to the server, so nothing can be queried, sorted or searched by them. Untick the indexes or the Encrypted box.")
+            }
+        }
         try editSchema(s, scope, "add field \(typeName).\(name) \(type)") { (schema: inout Schema) throws(StratusError) in
             guard let t = schema.recordTypes.firstIndex(where: { $0.name == typeName }) else { throw StratusError(.notFound, "There is no record type \(typeName).") }
             guard schema.recordTypes[t].field(named: name) == nil else { throw StratusError(.exists, "\(typeName) already has a field \(name).") }
@@ -115,6 +121,9 @@ extension Console {
             guard let t = schema.recordTypes.firstIndex(where: { $0.name == typeName }) else { throw StratusError(.notFound, "There is no record type \(typeName).") }
             var type = schema.recordTypes[t]
             for (i, f) in type.fields.enumerated() where !f.isSystem {
+                if f.type.encrypted, let asked = wanted[f.name], !asked.isEmpty {
+                    throw StratusError.badRequest("\(f.name) is encrypted and cannot be \(asked.names.joined(separator: ", ")): its values are opaque to the server.")
+                }
                 type.fields[i].indexes = (wanted[f.name] ?? []).intersection(FieldIndexes.allowed(for: f.type))
             }
             for sf in [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName] {

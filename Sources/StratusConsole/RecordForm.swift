@@ -9,6 +9,10 @@ enum RecordForm {
     static func inputs(for type: RecordTypeSchema, record: StoredRecord?) -> [[String: Any]] {
         type.userFields.map { f in
             let value = record?.fields[f.name]
+            // Only the app can read an encrypted value: the form shows that there is one and keeps it.
+            if f.type.encrypted {
+                return ["name": f.name, "type": f.type.description, "isList": false, "items": [] as [Any], "encrypted": true, "hasValue": value != nil]
+            }
             let items: [FieldValue] = if case .list(_, let xs)? = value { xs } else { value.map { [$0] } ?? [] }
             var rows = items.map { item(f.type.scalar, $0) }
             // A blank row to add a value (for a scalar: the value itself when there is none).
@@ -72,6 +76,10 @@ enum RecordForm {
         for (n, v) in items { byName[n, default: []].append(v) }
         var out: [String: FieldValue] = [:]
         for f in type.userFields {
+            if f.type.encrypted {
+                if let v = existing?.fields[f.name] { out[f.name] = v }
+                continue
+            }
             if f.type.scalar == .asset {
                 if byName["keep:" + f.name] != nil, let v = existing?.fields[f.name] { out[f.name] = v }
                 continue

@@ -6,7 +6,8 @@ extension EnvironmentStore {
     /// Every live record of one zone of a public or private database (of one type, when given): type by type,
     /// each in record-name order (so an export of an import of an export gives the same lines), fields in name
     /// order, in one read transaction: a consistent snapshot in constant memory. Returns how many were streamed.
-    public func streamRecords(in database: DatabaseID, zoneID: ZoneID, type typeName: String? = nil,
+    /// ENCRYPTED fields are left out unless `includeEncrypted` (their values are the app's secret).
+    public func streamRecords(in database: DatabaseID, zoneID: ZoneID, type typeName: String? = nil, includeEncrypted: Bool = false,
                               into sink: inout some RecordSink) throws(StratusError) -> Int {
         guard database.scope != .shared else { throw .badRequest("the shared database is exported through its owners' zones") }
         return try read { db, catalog in
@@ -14,7 +15,7 @@ extension EnvironmentStore {
             let links = try ShareRows.zoneHasLinks(db, zone: zone.id)
             var count = 0
             for type in catalog.types.sorted(by: { $0.name < $1.name }) where typeName == nil || type.name == typeName {
-                let fields = type.fields.sorted { $0.name < $1.name }
+                let fields = type.fields.filter { includeEncrypted || !$0.type.encrypted }.sorted { $0.name < $1.name }
                 let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
                 let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
                 let indexed = db.dialect == .sqlite ? " INDEXED BY \(type.table)_name" : ""

@@ -213,3 +213,30 @@ import StratusStore
         #expect(!zones.map(\.zoneID.zoneName).contains("Notes"))
     }
 }
+
+@Suite struct EncryptedExportTests {
+    @Test func exportsLeaveEncryptedValuesOutUnlessAsked() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let container = try ContainerID("iCloud.com.example.Secrets")
+        try await Executables.offPool {
+            let store = try RecordStore(dataDirectory: data)
+            try store.createContainer(container)
+            _ = try store.importSchema(try SchemaParser.parse("""
+                DEFINE SCHEMA
+                    RECORD TYPE Diary ("___recordID" REFERENCE QUERYABLE, title STRING, secret ENCRYPTED STRING, GRANT READ TO "_world");
+                """), into: container)
+            _ = try store.environment(container, .development).modify(
+                [RecordOperation(.create, StoredRecord(recordName: "d1", recordType: "Diary", fields: ["title": .string("Monday"), "secret": .string("c2VjcmV0")]))],
+                in: .publicDatabase, actor: .system)
+        }
+        let args = ["records", "export", "--data", data.path, "--container", container.rawValue, "--environment", "development", "--database", "public"]
+        for extra in [[], ["--format", "csv", "--type", "Diary"]] {
+            let plain = try await Executables.run("stratus", args + extra)
+            #expect(plain.status == 0, "\(plain.stderr)")
+            #expect(plain.stdout.contains("Monday") && !plain.stdout.contains("c2VjcmV0"), "\(plain.stdout)")
+            let all = try await Executables.run("stratus", args + extra + ["--include-encrypted"])
+            #expect(all.stdout.contains("c2VjcmV0"), "\(all.stdout)")
+        }
+    }
+}

@@ -277,3 +277,48 @@ import Testing
         #expect(try await db.record(for: stale.recordID)["text"] as? String == "from the cache")
     }
 }
+
+@Suite struct EncryptedValuesTests {
+    @Test func encryptedValuesRoundTripAndStayOutOfNotifications() async throws {
+        let f = try await KitFixture()
+        _ = try f.app.store.importSchema(try SchemaParser.parse("""
+            DEFINE SCHEMA
+                RECORD TYPE Diary (
+                    "___recordID" REFERENCE QUERYABLE,
+                    title STRING QUERYABLE,
+                    secret ENCRYPTED STRING,
+                    GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world"
+                );
+            """), into: f.container)
+        let alice = f.aliceContainer()
+        let sub = CKQuerySubscription(recordType: "Diary", predicate: NSPredicate(value: true), subscriptionID: "diary", options: [.firesOnRecordCreation])
+        let info = CKSubscription.NotificationInfo()
+        info.desiredKeys = ["title", "secret"]
+        sub.notificationInfo = info
+        _ = try await alice.publicCloudDatabase.save(sub)
+        let listener = Task { () -> CKQueryNotification? in
+            for try await n in alice.notifications { if let q = n as? CKQueryNotification { return q } }
+            return nil
+        }
+        let bob = f.bobContainer().publicCloudDatabase
+        let writer = Task {
+            var i = 0
+            while !Task.isCancelled {
+                let r = CKRecord(recordType: "Diary", recordID: CKRecord.ID(recordName: "d\(i)"))
+                r["title"] = "Monday"
+                r.encryptedValues["secret"] = "the app's ciphertext"
+                _ = try? await bob.save(r)
+                i += 1
+                try? await Task.sleep(for: .milliseconds(300))
+            }
+        }
+        let timeout = Task { try await Task.sleep(for: .seconds(20)); listener.cancel() }
+        let n = try #require(try await listener.value)
+        writer.cancel()
+        timeout.cancel()
+        #expect(n.recordFields?["title"] as? String == "Monday")
+        #expect(n.recordFields?["secret"] == nil)
+        let back = try await bob.record(for: CKRecord.ID(recordName: "d0"))
+        #expect(back.encryptedValues["secret"] as? String == "the app's ciphertext")
+    }
+}

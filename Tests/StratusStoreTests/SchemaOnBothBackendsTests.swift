@@ -145,3 +145,51 @@ import StratusTestSupport
         }
     }
 }
+
+/// ENCRYPTED fields: the app encrypts their values, so the server cannot index them and never hands them to anyone
+/// but the record's readers through the API.
+@Suite struct EncryptedFieldTests {
+    static let schema = """
+        DEFINE SCHEMA
+            RECORD TYPE Diary (
+                "___recordID" REFERENCE QUERYABLE,
+                title STRING QUERYABLE,
+                secret ENCRYPTED STRING,
+                GRANT WRITE TO "_creator",
+                GRANT CREATE TO "_icloud",
+                GRANT READ TO "_world"
+            );
+        """
+
+    @Test func indexesOnEncryptedFieldsAreRefusedWithAClearMessage() throws {
+        do {
+            _ = try SchemaParser.parse(Self.schema.replacingOccurrences(of: "secret ENCRYPTED STRING,", with: "secret ENCRYPTED STRING QUERYABLE,"))
+            Issue.record("an index on an encrypted field was accepted")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("ENCRYPTED") && text.contains("secret") && text.contains("QUERYABLE"), "\(text)")
+        }
+        try SchemaParser.parse(Self.schema).validate()
+    }
+
+    @Test(arguments: Backend.allCases) func encryptedValuesStayOutOfWebhooksAndExports(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            let c = try ContainerID("iCloud.com.example.Encrypted")
+            try store.createContainer(c)
+            _ = try store.importSchema(try SchemaParser.parse(Self.schema), into: c)
+            let env = try store.environment(c, .development)
+            _ = try env.addWebhook(url: "https://hooks.example.com/in", recordTypes: ["Diary"])
+            let alice = Actor(userRecordName: "_" + String(repeating: "e", count: 32))
+            let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "d1", recordType: "Diary",
+                                                                                   fields: ["title": .string("Monday"), "secret": .string("c2VjcmV0IGNpcGhlcnRleHQ=")]))],
+                                         in: .publicDatabase, actor: alice)
+            #expect(results.first?.error == nil)
+            // Stored as given, and read back through the API unchanged.
+            #expect(try env.lookup(["d1"], in: .publicDatabase)[0].get().fields["secret"] == .string("c2VjcmV0IGNpcGhlcnRleHQ="))
+            let payload = try #require(env.dueWebhookDeliveries().first?.payload)
+            #expect(payload.contains("Monday") && !payload.contains("c2VjcmV0") && !payload.contains("\"secret\""))
+        }
+    }
+}

@@ -36,7 +36,9 @@ public struct FieldIndexes: OptionSet, Hashable, Sendable, Codable {
 
     /// The indexes a field of this type can carry at all.
     public static func allowed(for type: FieldType) -> FieldIndexes {
-        switch type.scalar {
+        // An ENCRYPTED value is opaque to the server (the client encrypts it), so nothing can be looked up by it.
+        if type.encrypted { return [] }
+        return switch type.scalar {
         case .string: type.isList ? [.queryable] : [.queryable, .sortable, .searchable]
         case .bytes, .asset: []
         case .location: type.isList ? [] : [.queryable, .sortable]

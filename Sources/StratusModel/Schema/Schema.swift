@@ -44,6 +44,9 @@ public struct Schema: Hashable, Sendable, Codable {
                 }
                 let allowed = f.isSystem ? FieldIndexes([.queryable, .sortable]) : FieldIndexes.allowed(for: f.type)
                 let extra = f.indexes.subtracting(allowed)
+                if f.type.encrypted && !extra.isEmpty {
+                    throw .badRequest("field '\(t.name).\(f.name)' is ENCRYPTED and cannot be \(extra.names.joined(separator: ", ")): an encrypted value is opaque to the server, so nothing can be queried, sorted or searched by it")
+                }
                 guard extra.isEmpty else {
                     throw .badRequest("field '\(t.name).\(f.name)' of type \(f.type) cannot be \(extra.names.joined(separator: ", "))")
                 }

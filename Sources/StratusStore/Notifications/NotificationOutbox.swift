@@ -121,6 +121,14 @@ struct NotificationOutbox {
                                 zoneRow: Int64? = nil, _ db: any SQLSession) throws {
         guard let type = (after ?? before)?.recordType else { return }
         changeStarts()
+        // ENCRYPTED values are the app's secret: no webhook body or notification `af` carries them.
+        var before = before, after = after
+        if let hidden = catalog.type(named: type)?.fields.filter({ $0.type.encrypted }).map(\.name), !hidden.isEmpty {
+            for name in hidden {
+                before?.fields.removeValue(forKey: name)
+                after?.fields.removeValue(forKey: name)
+            }
+        }
         if database.scope == .public, !webhooks.isEmpty {
             try queueWebhooks(type: type, before: before, after: after, zone: zone, db)
         }
