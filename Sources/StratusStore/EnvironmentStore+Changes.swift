@@ -52,14 +52,17 @@ extension EnvironmentStore {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
         return try read { db, catalog in
             let (zoneRow, access) = try resolveZone(db, database, zoneID)
+            let isLiveZone = { (id: Int64) -> Bool in
+                ((try? db.one("SELECT 1 FROM zones WHERE id = ? AND deleted = 0", [id]) { _ in true }) ?? nil) ?? false
+            }
             guard let zone = zoneRow else {
-                if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0) }
+                if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0, isLiveZone: isLiveZone) }
                 return ZoneChanges(zoneID: zoneID, changed: [], deleted: [], syncToken: SyncToken.zone(signer, zoneRowID: 0, seq: 0), moreComing: false)
             }
             var since: Int64 = 0
             if let t = syncToken {
                 // A token taken before the default zone's first write carries zone 0.
-                do { since = try SyncToken.readZone(signer, t, zoneRowID: zone.id) } catch {
+                do { since = try SyncToken.readZone(signer, t, zoneRowID: zone.id, isLiveZone: isLiveZone) } catch {
                     guard zone.zoneID.isDefault, (try? SyncToken.readZone(signer, t, zoneRowID: 0)) != nil else { throw error }
                 }
             }

@@ -285,11 +285,13 @@ import Testing
         _ = try await f.call("records/accept", #"{"shortGUIDs":["\#(guid)"]}"#, user: p.memberToken)
         let tagA = try #require(made.json.records[1]["recordChangeTag"]?.string)
         let wrote = try await modify(f, [#"{"operationType":"update","record":{"recordName":"a","recordType":"Item","recordChangeTag":"\#(tagA)","fields":{"title":{"value":"changed by member"}}}}"#,
-                                         #"{"operationType":"forceDelete","record":{"recordName":"b"}}"#,
-                                         #"{"operationType":"forceUpdate","record":{"recordName":"a","recordType":"Item","parent":{"recordName":"outside"}}}"#].joined(separator: ","),
+                                         #"{"operationType":"forceDelete","record":{"recordName":"b"}}"#].joined(separator: ","),
                                      zone: zone, db: "shared", user: p.memberToken)
-        let codes = wrote.json.records.map { $0.code ?? "ok" }
-        #expect(codes == ["ok", "ok", "ACCESS_DENIED"], "moving a record out of the share is refused: \(wrote.text)")
+        #expect(wrote.json.records.map { $0.code ?? "ok" } == ["ok", "ok"], "\(wrote.text)")
+        // (A batch may name a record once, as CloudKit's: the move is a request of its own.)
+        let moved = try await modify(f, #"{"operationType":"forceUpdate","record":{"recordName":"a","recordType":"Item","parent":{"recordName":"outside"}}}"#,
+                                     zone: zone, db: "shared", user: p.memberToken)
+        #expect(moved.json.records.map { $0.code ?? "ok" } == ["ACCESS_DENIED"], "moving a record out of the share is refused: \(moved.text)")
         let owner = try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"a"},{"recordName":"b"}]}"#, db: "private", user: p.ownerToken)
         #expect(owner.json.records[0]["fields"]?["title"]?["value"]?.string == "changed by member" && owner.json.records[1].code == "NOT_FOUND", "\(owner.text)")
         // Leaving: the share record deleted from the shared database removes only the member.

@@ -31,7 +31,7 @@ import Testing
         #expect(r.code == .validatingReferenceError)
         #expect(try f.dev.schema().recordType(named: "Draft") == nil)
         let big = try f.one(.create, note("y", ["newField": .string("a"), "data": .bytes(Data(count: 1_100_000))]))
-        #expect(big.code == .quotaExceeded)
+        #expect(big.code == .limitExceeded)
         #expect(try f.dev.schema().recordType(named: "Note") == nil)
     }
 

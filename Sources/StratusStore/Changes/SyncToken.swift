@@ -17,10 +17,13 @@ enum SyncToken {
     /// The position a zone token holds. A token this server can no longer continue is CHANGE_TOKEN_EXPIRED, on which
     /// CloudKit clients fetch the zone from scratch: one of a zone that was deleted (and perhaps created again), or
     /// one made by another environment or server. Anything that is not a token at all is BAD_REQUEST.
-    static func readZone(_ signer: TokenSigner, _ token: String, zoneRowID: Int64) throws(StratusError) -> Int64 {
+    /// `isLiveZone` tells a token of another zone that still exists (the client's mistake, BAD_REQUEST) from one
+    /// of a zone that is gone.
+    static func readZone(_ signer: TokenSigner, _ token: String, zoneRowID: Int64, isLiveZone: (Int64) -> Bool = { _ in false }) throws(StratusError) -> Int64 {
         var p = TokenPayload(try verify(signer, zoneKind, token))
         guard let z = p.int(), let seq = p.int(), p.atEnd, seq >= 0 else { throw .badRequest("syncToken is not valid") }
         guard z == zoneRowID else {
+            if z != 0 && isLiveZone(z) { throw .badRequest("this syncToken belongs to another zone") }
             throw StratusError(.changeTokenExpired, "this syncToken is of a zone that was deleted since (or of another zone): fetch the zone's changes from scratch")
         }
         return seq
