@@ -111,8 +111,19 @@ import StratusTestSupport
         FileManager.default.temporaryDirectory.appendingPathComponent("stratus-nginx-\(UUID().uuidString)")
     }
 
+    /// A port free now, chosen below Linux's ephemeral range (32768 and up), so that no server the other tests
+    /// start on port 0 is given it before nginx binds it.
     static func freePort() throws -> UInt16 {
-        let r = try run("python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
+        let r = try run("python3", ["-c", """
+            import random, socket
+            for _ in range(200):
+                p = random.randint(20000, 32000)
+                s = socket.socket()
+                try:
+                    s.bind(('127.0.0.1', p)); s.close(); print(p); break
+                except OSError:
+                    s.close()
+            """])
         guard let p = UInt16(r.output.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw StratusError(.internalError, "no free port") }
         return p
     }
