@@ -92,13 +92,23 @@ extension CloudKitAPI {
             operations.append(operation)
         }
         let (store, container) = (store, ctx.container)
-        let results = try env(ctx).modify(operations, in: ctx.databaseID, zoneID: zone, atomic: try b.bool("atomic") ?? false,
-                                          actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true, users: { lookup in
+        let atomic = try b.bool("atomic") ?? false
+        // Per-record faults (see `Fault.Stage.perRecord`): the records they hit fail alone; the rest go on.
+        let injected = store.mightFault(ctx.container, ctx.environment, "records/modify") ? try perRecordFaults(operations, zone: zone, ctx) : [:]
+        var remaining = operations.indices.filter { injected[$0] == nil }
+        if atomic && !injected.isEmpty { remaining = [] }
+        let applied = remaining.isEmpty ? [] : try env(ctx).modify(remaining.map { operations[$0] }, in: ctx.databaseID, zoneID: zone, atomic: atomic,
+                                                                  actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true, users: { lookup in
             switch lookup {
             case .emailAddress(let e): (try? store.user(container: container, email: e)) ?? nil
             case .userRecordName(let u): (try? store.user(container: container, userRecordName: u)) ?? nil
             }
         })
+        var results: [ModifyResult] = operations.indices.map { i in
+            injected[i].map { .failed($0) }
+                ?? .failed(StratusError(.atomicError, "the atomic batch failed: an injected fault refused one of its records", recordName: operations[i].record.recordName))
+        }
+        for (k, i) in remaining.enumerated() where k < applied.count { results[i] = applied[k] }
         let enc = encoding(ctx)
         return json { w in
             w.beginObject()

@@ -76,12 +76,12 @@ public struct CloudKitAPI: Sendable {
             let environment = try Environment(parsing: req.parameters["environment"] ?? "")
             let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
             let action = req.parameters["*"] ?? ""
-            if let injected = try await injectFault(container, environment, action) { return injected }
             let body = try JSON.parse(req.body).requestObject()
             _ = try body.bool("numbersAsStrings")
             let api = self
-            let response: HTTPResponse = try await blocking.run {
-                // Opening the environment answers NOT_FOUND for an unknown container, from a cache after the first time.
+            // Who asks for what, checked on a blocking thread: opening the environment answers NOT_FOUND for an
+            // unknown container (from a cache after the first time), then the credentials.
+            let authorize = { @Sendable () throws -> Context in
                 _ = try api.store.environment(container, environment)
                 let a = try api.authenticate(req, container: container, environment: environment)
                 if let user = a.userRecordName { try api.limits.admit(user: "\(container.rawValue)/\(user)") }
@@ -93,34 +93,23 @@ public struct CloudKitAPI: Sendable {
                 }
                 // Private and shared databases belong to a signed-in user; without one there is nothing to name.
                 if database != .public { _ = try api.requireUser(a, req, container: container, environment: environment) }
-                let ctx = Context(container: container, environment: environment, database: database, auth: a, body: body, request: req)
-                return api.withSession(try api.dispatch(action, ctx), ctx)
+                return Context(container: container, environment: environment, database: database, auth: a, body: body, request: req)
+            }
+            let response: HTTPResponse
+            // The common case, no fault on (known from memory, no I/O): one hop to the blocking threads.
+            if !store.mightFault(container, environment, action) {
+                response = try await blocking.run {
+                    let ctx = try authorize()
+                    return api.withSession(try api.dispatch(action, ctx), ctx)
+                }
+            } else {
+                response = try await handleWithFaults(action, authorize)
             }
             return await finish(response, req)
         } catch {
             let e = StratusError.wrapping(error)
             return await finish(envelope(e), req)
         }
-    }
-
-    /// A fault an admin switched on for this operation (see `Fault`): its latency first, then its CloudKit error in
-    /// CloudKit's envelope (with `retryAfter`), or a dropped connection; nil when none fires.
-    func injectFault(_ container: ContainerID, _ environment: Environment, _ action: String) async throws -> HTTPResponse? {
-        let store = self.store
-        // The common case, no fault on, is answered from memory without a hop to the blocking threads.
-        guard store.mightFault(container, environment, action),
-              let fault = try await blocking.run({ store.claimFault(container, environment, action) }) else { return nil }
-        if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
-        // The annotation tells the request log and telemetry that this error was asked for.
-        if fault.kind == .networkDrop {
-            var r = HTTPResponse.dropConnection
-            r.annotations["fault"] = fault.kind.rawValue
-            return r
-        }
-        guard let code = fault.kind.errorCode else { return nil }
-        var r = envelope(StratusError(code, "injected fault \(fault.id) (\(fault.kind.rawValue) on \(fault.operation))", retryAfter: fault.retryAfter))
-        r.annotations["fault"] = fault.kind.rawValue
-        return r
     }
 
     func dispatch(_ action: String, _ ctx: Context) throws -> HTTPResponse {

@@ -10,14 +10,17 @@ extension Console {
     func faultsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let now = Clock.nowMillis()
         let faults = try store.faults(container: scope.container).filter { $0.environment == scope.environment }.map { f -> [String: Any] in
-            ["id": String(f.id), "operation": f.operation, "error": f.kind.rawValue,
+            ["id": String(f.id), "operation": f.operation, "error": f.kind.rawValue, "where": f.stage.rawValue,
+             "scope": [f.user.map { "user \($0)" }, f.zone.map { "zone \($0)" }, f.recordType.map { "type \($0)" }, f.recordName.map { "record \($0)" }]
+                .compactMap { $0 }.joined(separator: ", "),
              "rule": f.remaining.map { "next \($0) requests" } ?? "each with probability \(f.probability ?? 0), seed \(f.seed)",
              "retryAfter": f.retryAfter.map { "\($0) s" } ?? "—", "latency": f.latencyMilliseconds > 0 ? "\(f.latencyMilliseconds) ms" : "—",
              "injected": f.injected, "state": now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on"),
              "expires": ValueDisplay.utcString(f.expiresAt), "clearAction": "\(scope.base)/faults/\(f.id)/clear"]
         }
         var values: [String: Any] = ["faults": faults, "hasFaults": !faults.isEmpty, "addAction": "\(scope.base)/faults",
-                                     "operations": ["*"] + Fault.operations, "errors": Fault.Kind.allCases.map(\.rawValue)]
+                                     "operations": ["*"] + Fault.operations, "errors": Fault.Kind.allCases.map(\.rawValue),
+                                     "stages": Fault.Stage.allCases.map(\.rawValue)]
         if let error { values["error"] = error }
         if let m = req.query("done") { values["message"] = m }
         let json: [String: Any] = ["faults": faults.map { ["id": $0["id"]!, "operation": $0["operation"]!, "error": $0["error"]!, "injected": $0["injected"]!, "state": $0["state"]!] }]
@@ -38,11 +41,19 @@ extension Console {
                 return p
             }
             let now = Clock.nowMillis()
-            let fault = try store.addFault(Fault(container: scope.container, environment: scope.environment, operation: f["operation"] ?? "", kind: kind,
-                                                 remaining: count, probability: probability, seed: UInt64(number("seed") ?? "1") ?? 1,
-                                                 retryAfter: number("retryAfter").flatMap { Int($0) }, latencyMilliseconds: number("latencyMs").flatMap { Int($0) } ?? 0,
-                                                 createdAt: now, expiresAt: now + Int64(number("expiresIn").flatMap { Int($0) } ?? 3600) * 1000))
-            try audit(s, scope, "inject fault", "#\(fault.id) \(fault.kind.rawValue) on \(fault.operation)")
+            var fault = Fault(container: scope.container, environment: scope.environment, operation: f["operation"] ?? "", kind: kind,
+                              remaining: count, probability: probability, seed: UInt64(number("seed") ?? "1") ?? 1,
+                              retryAfter: number("retryAfter").flatMap { Int($0) }, latencyMilliseconds: number("latencyMs").flatMap { Int($0) } ?? 0,
+                              createdAt: now, expiresAt: now + Int64(number("expiresIn").flatMap { Int($0) } ?? 3600) * 1000)
+            guard let stage = Fault.Stage(rawValue: f["where"] ?? "before") else { throw StratusError.badRequest("choose where the fault hits") }
+            fault.stage = stage
+            fault.user = number("user")
+            fault.zone = number("zone")
+            fault.recordType = number("recordType")
+            fault.recordName = number("recordName")
+            fault.serverFields = number("serverFields")
+            fault = try store.addFault(fault)
+            try audit(s, scope, "inject fault", "#\(fault.id) \(fault.kind.rawValue) \(fault.stage.rawValue) on \(fault.operation)")
             return .redirect(to: scope.link("\(scope.base)/faults", [("done", "Fault #\(fault.id) is on: \(fault.kind.rawValue) on \(fault.operation).")]))
         } catch let e as StratusError where e.code == .badRequest {
             return try faultsPage(req, s, scope, error: e.reason)

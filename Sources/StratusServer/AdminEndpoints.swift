@@ -63,11 +63,29 @@ struct AdminEndpoints {
             guard let d = p as? Double else { throw StratusError.badRequest("'probability' must be a number") }
             probability = d
         }
+        func optional(_ k: String) throws -> String? {
+            guard let v = o[k], !(v is NSNull) else { return nil }
+            guard let s = v as? String else { throw StratusError.badRequest("'\(k)' must be a string") }
+            return s
+        }
         let now = Clock.nowMillis()
-        let fault = try store.addFault(Fault(container: try ContainerID(try string("container")), environment: try Environment(parsing: try string("environment")),
-                                             operation: try string("operation"), kind: kind, remaining: try int("count"), probability: probability,
-                                             seed: UInt64(max(0, try int("seed") ?? 1)), retryAfter: try int("retryAfter"),
-                                             latencyMilliseconds: try int("latencyMs") ?? 0, createdAt: now, expiresAt: now + Int64(try int("expiresIn") ?? 3600) * 1000))
+        var f = Fault(container: try ContainerID(try string("container")), environment: try Environment(parsing: try string("environment")),
+                      operation: try string("operation"), kind: kind, remaining: try int("count"), probability: probability,
+                      seed: UInt64(max(0, try int("seed") ?? 1)), retryAfter: try int("retryAfter"),
+                      latencyMilliseconds: try int("latencyMs") ?? 0, createdAt: now, expiresAt: now + Int64(try int("expiresIn") ?? 3600) * 1000)
+        if let w = try optional("where") {
+            guard let stage = Fault.Stage(rawValue: w) else { throw StratusError.badRequest("'where' must be before, after-commit or per-record") }
+            f.stage = stage
+        }
+        f.user = try optional("user")
+        f.zone = try optional("zone")
+        f.recordType = try optional("recordType")
+        f.recordName = try optional("recordName")
+        // Server fields as CloudKit's field JSON: an object, or its text.
+        if let sf = o["serverFields"], !(sf is NSNull) {
+            f.serverFields = try (sf as? String) ?? String(decoding: JSONSerialization.data(withJSONObject: sf), as: UTF8.self)
+        }
+        let fault = try store.addFault(f)
         var r = try Self.json(Self.object(fault))
         r.status = .created
         return r
@@ -87,6 +105,12 @@ struct AdminEndpoints {
         if let n = f.remaining { o["count"] = n }
         if let p = f.probability { o["probability"] = p }
         if let r = f.retryAfter { o["retryAfter"] = r }
+        o["where"] = f.stage.rawValue
+        if let v = f.user { o["user"] = v }
+        if let v = f.zone { o["zone"] = v }
+        if let v = f.recordType { o["recordType"] = v }
+        if let v = f.recordName { o["recordName"] = v }
+        if let v = f.serverFields { o["serverFields"] = v }
         return o
     }
 

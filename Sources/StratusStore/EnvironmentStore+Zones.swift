@@ -76,6 +76,16 @@ extension EnvironmentStore {
 
     /// Deletes a custom zone and every record in it; the deletion shows in the database's change feed.
     public func deleteZone(_ zoneID: ZoneID, in database: DatabaseID) throws(StratusError) {
+        try removeZone(zoneID, in: database, reason: .deleted)
+    }
+
+    /// Deletes one custom zone as its owner's purge does (see `purgeUserData`): the zone's deletion says `purged`
+    /// and requests into it answer USER_DELETED_ZONE until it is created again (the USER_DELETED_ZONE fault).
+    public func purgeZone(_ zoneID: ZoneID, in database: DatabaseID) throws(StratusError) {
+        try removeZone(zoneID, in: database, reason: .purged)
+    }
+
+    private func removeZone(_ zoneID: ZoneID, in database: DatabaseID, reason: ZoneDeletionReason) throws(StratusError) {
         guard !zoneID.isDefault else { throw StratusError(.badRequest, "the default zone cannot be deleted", zoneID: zoneID) }
         guard database.scope != .shared else {
             throw StratusError(.badRequest, "a shared zone belongs to its owner; leave the share (delete its share record) instead", zoneID: zoneID)
@@ -84,7 +94,7 @@ extension EnvironmentStore {
             guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else { throw try ZoneRow.missing(s, database, zoneID) }
             let released = try clearZone(s, catalog, zone)
             var seq = try SequenceAllocator(s)
-            try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(ZoneDeletionReason.deleted.rawValue), seq.next(), zone.id)
+            try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(reason.rawValue), seq.next(), zone.id)
             try seq.save(s)
             var outbox = try outbox(s)
             try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)

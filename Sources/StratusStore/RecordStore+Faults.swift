@@ -12,10 +12,20 @@ extension RecordStore {
                 latency_ms INTEGER NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
                 matched INTEGER NOT NULL DEFAULT 0, injected INTEGER NOT NULL DEFAULT 0);
             """)
+        // Where a fault hits (before, after-commit, per-record), its scope, and the conflict lab's server fields.
+        m.add("v8-fault-scope", ddl: """
+            ALTER TABLE faults ADD COLUMN stage TEXT NOT NULL DEFAULT 'before';
+            ALTER TABLE faults ADD COLUMN user_name TEXT;
+            ALTER TABLE faults ADD COLUMN zone TEXT;
+            ALTER TABLE faults ADD COLUMN record_type TEXT;
+            ALTER TABLE faults ADD COLUMN record_name TEXT;
+            ALTER TABLE faults ADD COLUMN server_fields TEXT;
+            """)
     }
 
     /// The columns `fault(_:)` reads, in its order.
-    static let faultColumns = "id, container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at, injected"
+    static let faultColumns = "id, container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at, injected, "
+        + "stage, user_name, zone, record_type, record_name, server_fields"
 
     /// The longest a fault may stay switched on (it can always be cleared sooner).
     public static let maximumFaultLifetime: Int64 = 24 * 3600 * 1000
@@ -34,14 +44,37 @@ extension RecordStore {
         guard (0...60_000).contains(f.latencyMilliseconds) else { throw .badRequest("latency must be 0 to 60000 ms") }
         guard f.kind != .none || f.latencyMilliseconds > 0 else { throw .badRequest("a fault with error NONE needs latency") }
         guard f.expiresAt > f.createdAt, f.expiresAt - f.createdAt <= Self.maximumFaultLifetime else { throw .badRequest("a fault lasts at most a day") }
+        for (what, v) in [("user", f.user), ("zone", f.zone), ("record type", f.recordType), ("record name", f.recordName)] {
+            if let v, v.isEmpty || v.utf8.count > 255 { throw .badRequest("the \(what) a fault names must be 1 to 255 bytes") }
+        }
+        if f.stage == .perRecord && f.operation != "records/modify" {
+            throw .badRequest("a per-record fault is for records/modify, whose batches it fails a record at a time")
+        }
+        if f.stage == .perRecord && f.kind.errorCode == nil {
+            throw .badRequest("a per-record fault fails records with an error: \(f.kind.rawValue) has none")
+        }
+        if f.kind == .conflict {
+            guard f.stage == .perRecord, f.recordName != nil else {
+                throw .badRequest("the conflict lab names the record (--conflict-on RECORD) whose next save meets a concurrent write")
+            }
+        }
+        if let text = f.serverFields {
+            guard text.utf8.count <= 64 * 1024, let o = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+                  o.values.allSatisfy({ ($0 as? [String: Any])?["value"] != nil }) else {
+                throw .badRequest("server fields are CloudKit's field JSON: {\"title\":{\"value\":\"x\",\"type\":\"STRING\"}}")
+            }
+        }
+        if f.kind == .userDeletedZone, f.zone == nil { throw .badRequest("a USER_DELETED_ZONE fault names the zone it purges (--zone)") }
         guard try containerExists(f.container) else { throw StratusError(.notFound, "container \(f.container) does not exist") }
         let id: Int64 = try guarded {
             try control.write { s in
                 try s.int64("""
-                    INSERT INTO faults(container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                    INSERT INTO faults(container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at,
+                                       stage, user_name, zone, record_type, record_name, server_fields)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                     """, [f.container.rawValue, f.environment.rawValue, f.operation, f.kind.rawValue, f.remaining, f.probability,
-                          Int64(bitPattern: f.seed), f.retryAfter, f.latencyMilliseconds, f.createdAt, f.expiresAt]) ?? 0
+                          Int64(bitPattern: f.seed), f.retryAfter, f.latencyMilliseconds, f.createdAt, f.expiresAt,
+                          f.stage.rawValue, f.user, f.zone, f.recordType, f.recordName, f.serverFields]) ?? 0
             }
         }
         faultsChanged()
@@ -90,7 +123,8 @@ extension RecordStore {
 
     /// The fault a request for `operation` meets, if one fires for it (counting it as matched, and as injected
     /// when it fires). The common case, no fault on, reads the cache only.
-    public func claimFault(_ container: ContainerID, _ environment: Environment, _ operation: String) -> Fault? {
+    public func claimFault(_ container: ContainerID, _ environment: Environment, _ operation: String, stage: Fault.Stage = .before,
+                           target: Fault.Target = Fault.Target()) -> Fault? {
         let now = Clock.nowMillis()
         let cached = faultCache.withLock { c -> [Fault]? in
             guard let c, ContinuousClock.now - c.at < .milliseconds(250) else { return nil }
@@ -103,7 +137,7 @@ extension RecordStore {
             }) ?? []
             faultCache.withLock { $0 = (ContinuousClock.now, active) }
         }
-        guard let candidate = active.first(where: { $0.matches(container, environment, operation, now: now) }) else { return nil }
+        guard let candidate = active.first(where: { $0.stage == stage && $0.matches(container, environment, operation, now: now) && $0.covers(target) }) else { return nil }
         let fired: Fault? = try? guarded {
             try control.write { s -> Fault? in
                 guard let n = try s.int64("""
@@ -122,9 +156,16 @@ extension RecordStore {
     static func fault(_ r: any SQLRow) -> Fault? {
         guard let container = try? ContainerID(r.string(1) ?? ""), let environment = Environment(rawValue: r.string(2) ?? ""),
               let kind = Fault.Kind(rawValue: r.string(4) ?? "") else { return nil }
-        return Fault(id: r.int64(0) ?? 0, container: container, environment: environment, operation: r.string(3) ?? "", kind: kind,
-                     remaining: r.int64(5).map(Int.init), probability: r.double(6), seed: UInt64(bitPattern: r.int64(7) ?? 0),
-                     retryAfter: r.int64(8).map(Int.init), latencyMilliseconds: Int(r.int64(9) ?? 0), createdAt: r.int64(10) ?? 0,
-                     expiresAt: r.int64(11) ?? 0, injected: Int(r.int64(12) ?? 0))
+        var f = Fault(id: r.int64(0) ?? 0, container: container, environment: environment, operation: r.string(3) ?? "", kind: kind,
+                      remaining: r.int64(5).map(Int.init), probability: r.double(6), seed: UInt64(bitPattern: r.int64(7) ?? 0),
+                      retryAfter: r.int64(8).map(Int.init), latencyMilliseconds: Int(r.int64(9) ?? 0), createdAt: r.int64(10) ?? 0,
+                      expiresAt: r.int64(11) ?? 0, injected: Int(r.int64(12) ?? 0))
+        f.stage = Fault.Stage(rawValue: r.string(13) ?? "") ?? .before
+        f.user = r.string(14)
+        f.zone = r.string(15)
+        f.recordType = r.string(16)
+        f.recordName = r.string(17)
+        f.serverFields = r.string(18)
+        return f
     }
 }

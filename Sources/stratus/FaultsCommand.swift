@@ -13,8 +13,17 @@ struct FaultsCommand: ParsableCommand {
         @OptionGroup var options: DataOptions
         @Option var container: String
         @Option var environment: String
-        @Option(help: "The CloudKit operation (records/modify, zones/list, …) or * for all.") var operation: String
-        @Option(help: "ZONE_BUSY, THROTTLED, SERVICE_UNAVAILABLE, INTERNAL_ERROR, QUOTA_EXCEEDED, NETWORK_DROP, or NONE (latency only).") var error: String
+        @Option(help: "The CloudKit operation (records/modify, zones/list, …) or * for all.") var operation: String?
+        @Option(help: "ZONE_BUSY, THROTTLED, SERVICE_UNAVAILABLE, INTERNAL_ERROR, QUOTA_EXCEEDED, LIMIT_EXCEEDED, CHANGE_TOKEN_EXPIRED, USER_DELETED_ZONE, ZONE_NOT_FOUND, NETWORK_DROP, or NONE (latency only).")
+        var error: String?
+        @Option(name: .customLong("where"), help: "before (the request fails), after-commit (the write lands, its answer is lost or replaced), or per-record (records of a records/modify batch fail alone).")
+        var stage: String = "before"
+        @Option(help: "Only this user's requests (user record name).") var user: String?
+        @Option(help: "Only requests into this zone.") var zone: String?
+        @Option(help: "Only requests about this record type.") var recordType: String?
+        @Option(help: "Only requests about this record name.") var recordName: String?
+        @Option(help: "The conflict lab: the next save of this record meets a concurrent write (CONFLICT with that server record).") var conflictOn: String?
+        @Option(help: "The conflict lab's concurrent write, in CloudKit's field JSON: {\"title\":{\"value\":\"x\",\"type\":\"STRING\"}}.") var serverFields: String?
         @Option(help: "Fail the next N matching requests.") var count: Int?
         @Option(help: "Fail each matching request with this probability (0 < P ≤ 1).") var probability: Double?
         @Option(help: "The seed of the probability's draws (the same seed, the same requests fail).") var seed: UInt64 = 1
@@ -24,14 +33,26 @@ struct FaultsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                guard let kind = Fault.Kind(rawValue: error) else {
-                    throw StratusError.badRequest("unknown error '\(error.prefix(40))': use one of \(Fault.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                let errorName = error ?? (conflictOn != nil ? Fault.Kind.conflict.rawValue : "")
+                guard let kind = Fault.Kind(rawValue: errorName) else {
+                    throw StratusError.badRequest("unknown error '\(errorName.prefix(40))': use one of \(Fault.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
+                guard var where_ = Fault.Stage(rawValue: stage) else { throw StratusError.badRequest("--where must be before, after-commit or per-record") }
+                if conflictOn != nil { where_ = .perRecord }
+                guard let op = operation ?? (conflictOn != nil ? "records/modify" : nil) else { throw StratusError.badRequest("name the --operation (or * for all)") }
                 let now = Clock.nowMillis()
-                let f = try options.open().addFault(Fault(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment),
-                                                          operation: operation, kind: kind, remaining: count, probability: probability, seed: seed,
-                                                          retryAfter: retryAfter, latencyMilliseconds: latencyMs, createdAt: now, expiresAt: now + Int64(expiresIn) * 1000))
-                print("fault \(f.id): \(f.kind.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)")
+                var fault = Fault(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment),
+                                  operation: op, kind: kind, remaining: probability == nil ? (count ?? (conflictOn != nil ? 1 : nil)) : count,
+                                  probability: probability, seed: seed, retryAfter: retryAfter, latencyMilliseconds: latencyMs,
+                                  createdAt: now, expiresAt: now + Int64(expiresIn) * 1000)
+                fault.stage = where_
+                fault.user = user
+                fault.zone = zone
+                fault.recordType = recordType
+                fault.recordName = conflictOn ?? recordName
+                fault.serverFields = serverFields
+                let f = try options.open().addFault(fault)
+                print("fault \(f.id): \(f.kind.rawValue) \(f.stage.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)")
             }
         }
     }
@@ -49,7 +70,9 @@ struct FaultsCommand: ParsableCommand {
                 for f in faults {
                     let left = f.remaining.map { "\($0) left" } ?? "p=\(f.probability ?? 0) seed=\(f.seed)"
                     let state = now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on")
-                    print("\(f.id)\t\(f.container)/\(f.environment.rawValue)\t\(f.operation)\t\(f.kind.rawValue)\t\(left)\tinjected \(f.injected)\t\(state)")
+                    let scope = [f.user.map { "user=\($0)" }, f.zone.map { "zone=\($0)" }, f.recordType.map { "type=\($0)" }, f.recordName.map { "record=\($0)" }]
+                        .compactMap { $0 }.joined(separator: ",")
+                    print("\(f.id)\t\(f.container)/\(f.environment.rawValue)\t\(f.operation)\t\(f.kind.rawValue)\t\(f.stage.rawValue)\t\(scope.isEmpty ? "all" : scope)\t\(left)\tinjected \(f.injected)\t\(state)")
                 }
             }
         }

@@ -12,6 +12,14 @@ public struct Fault: Sendable, Hashable, Codable {
         case networkDrop = "NETWORK_DROP"
         /// Latency only (`latencyMilliseconds`), no failure.
         case none = "NONE"
+        case limitExceeded = "LIMIT_EXCEEDED"
+        /// On a changes request: the client must fetch from scratch.
+        case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
+        /// Purges the zone the request names (as its owner deleting the app's data), which the request then meets.
+        case userDeletedZone = "USER_DELETED_ZONE"
+        case zoneNotFound = "ZONE_NOT_FOUND"
+        /// The conflict lab: the named record's next save meets a concurrent write of `serverFields` (per-record).
+        case conflict = "CONFLICT"
 
         /// The CloudKit error code it answers with (nil: a drop, or latency only).
         public var errorCode: ErrorCode? {
@@ -21,6 +29,11 @@ public struct Fault: Sendable, Hashable, Codable {
             case .serviceUnavailable: .serviceUnavailable
             case .internalError: .internalError
             case .quotaExceeded: .quotaExceeded
+            case .limitExceeded: .limitExceeded
+            case .changeTokenExpired: .changeTokenExpired
+            case .userDeletedZone: .userDeletedZone
+            case .zoneNotFound: .zoneNotFound
+            case .conflict: .conflict
             case .networkDrop, .none: nil
             }
         }
@@ -31,6 +44,17 @@ public struct Fault: Sendable, Hashable, Codable {
                                     "zones/list", "zones/lookup", "zones/modify", "zones/changes", "changes/database", "changes/zone",
                                     "users/caller", "users/current", "users/discover", "users/lookup/email", "users/lookup/id", "assets/upload",
                                     "subscriptions/list", "subscriptions/lookup", "subscriptions/modify"]
+
+    /// Where in a request a fault hits.
+    public enum Stage: String, Sendable, Codable, CaseIterable {
+        /// Before the request is carried out: nothing happens but the fault.
+        case before
+        /// After the request was carried out and committed: the answer is lost (NETWORK_DROP) or replaced by the
+        /// error, so the client must not apply its write twice when it retries.
+        case afterCommit = "after-commit"
+        /// Inside a `records/modify` batch: the matching records fail with the error and the rest are carried out.
+        case perRecord = "per-record"
+    }
 
     public var id: Int64
     public var container: ContainerID
@@ -49,6 +73,14 @@ public struct Fault: Sendable, Hashable, Codable {
     public var expiresAt: Int64
     /// How many times it fired.
     public var injected: Int
+    public var stage: Stage = .before
+    /// Only requests of this user (user record name), into this zone, about this record type or record name.
+    public var user: String?
+    public var zone: String?
+    public var recordType: String?
+    public var recordName: String?
+    /// The conflict lab's concurrent write: CloudKit's field JSON (`{"title":{"value":"x","type":"STRING"}}`).
+    public var serverFields: String?
 
     public init(id: Int64 = 0, container: ContainerID, environment: Environment, operation: String, kind: Kind, remaining: Int?, probability: Double?,
                 seed: UInt64 = 0, retryAfter: Int? = nil, latencyMilliseconds: Int = 0, createdAt: Int64, expiresAt: Int64, injected: Int = 0) {
@@ -71,6 +103,26 @@ public struct Fault: Sendable, Hashable, Codable {
     public func matches(_ container: ContainerID, _ environment: Environment, _ operation: String, now: Int64) -> Bool {
         self.container == container && self.environment == environment && (self.operation == "*" || self.operation == operation)
             && now < expiresAt && (remaining.map { $0 > 0 } ?? true)
+    }
+
+    /// Whether a request (or one record of a batch) with these parts is within the fault's scope.
+    public func covers(_ target: Target) -> Bool {
+        (user == nil || target.user == user) && (zone == nil || target.zones.contains(zone!))
+            && (recordType == nil || target.recordTypes.contains(recordType!)) && (recordName == nil || target.recordNames.contains(recordName!))
+    }
+
+    /// What a request is about, for a fault's scope.
+    public struct Target: Sendable {
+        public var user: String?
+        public var zones: [String]
+        public var recordTypes: [String]
+        public var recordNames: [String]
+        public init(user: String? = nil, zones: [String] = [], recordTypes: [String] = [], recordNames: [String] = []) {
+            self.user = user
+            self.zones = zones
+            self.recordTypes = recordTypes
+            self.recordNames = recordNames
+        }
     }
 
     /// Whether the `n`th matching request (0-based) fails under `probability`: a SplitMix64 draw from `seed` and
