@@ -52,7 +52,7 @@ struct FaultsCommand: ParsableCommand {
                 fault.recordName = conflictOn ?? recordName
                 fault.serverFields = serverFields
                 let f = try options.open().addFault(fault)
-                print("fault \(f.id): \(f.kind.rawValue) \(f.stage.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)")
+                print("fault \(f.id): \(f.kind.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)" + (f.stage == .before ? "" : " (\(f.stage.rawValue))"))
             }
         }
     }
@@ -72,7 +72,7 @@ struct FaultsCommand: ParsableCommand {
                     let state = now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on")
                     let scope = [f.user.map { "user=\($0)" }, f.zone.map { "zone=\($0)" }, f.recordType.map { "type=\($0)" }, f.recordName.map { "record=\($0)" }]
                         .compactMap { $0 }.joined(separator: ",")
-                    print("\(f.id)\t\(f.container)/\(f.environment.rawValue)\t\(f.operation)\t\(f.kind.rawValue)\t\(f.stage.rawValue)\t\(scope.isEmpty ? "all" : scope)\t\(left)\tinjected \(f.injected)\t\(state)")
+                    print("\(f.id)\t\(f.container)/\(f.environment.rawValue)\t\(f.operation)\t\(f.kind.rawValue)\t\(left)\tinjected \(f.injected)\t\(state)\t\(f.stage.rawValue)\t\(scope.isEmpty ? "all" : scope)")
                 }
             }
         }

@@ -240,3 +240,23 @@ import StratusStore
         }
     }
 }
+
+@Suite struct ConflictLabCommandTests {
+    @Test func theConflictLabIsOneCommandLine() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let c = "iCloud.com.example.Lab"
+        #expect(try await Executables.run("stratus", ["container", "create", c, "--data", data.path]).status == 0)
+        let base = ["--data", data.path, "--container", c, "--environment", "development"]
+        let set = try await Executables.run("stratus", ["faults", "set"] + base + ["--conflict-on", "note-1", "--server-fields", #"{"title":{"value":"x","type":"STRING"}}"#])
+        #expect(set.status == 0 && set.stdout.contains("CONFLICT on records/modify") && set.stdout.contains("(per-record)"), "\(set.stdout)\(set.stderr)")
+        let listed = try await Executables.run("stratus", ["faults", "list", "--data", data.path])
+        #expect(listed.stdout.contains("per-record\trecord=note-1"), "\(listed.stdout)")
+        let bad = try await Executables.run("stratus", ["faults", "set"] + base + ["--conflict-on", "n", "--server-fields", "not json"])
+        #expect(bad.status != 0 && bad.stderr.contains("field JSON"))
+        let after = try await Executables.run("stratus", ["faults", "set"] + base + ["--operation", "records/modify", "--error", "NETWORK_DROP", "--where", "after-commit", "--count", "1", "--user", "_abc"])
+        #expect(after.status == 0 && after.stdout.contains("(after-commit)"), "\(after.stderr)")
+        let perDrop = try await Executables.run("stratus", ["faults", "set"] + base + ["--operation", "records/modify", "--error", "NETWORK_DROP", "--where", "per-record", "--count", "1"])
+        #expect(perDrop.status != 0 && perDrop.stderr.contains("has none"))
+    }
+}

@@ -19,7 +19,7 @@ import StratusStore
         #expect(bad.status == 400 && bad.html.contains("either a count or a probability"))
         #expect(try await s.post(base, [("operation", "zones/list"), ("error", "THROTTLED"), ("count", "2"), ("retryAfter", "3")]).status == 303)
         let listed = try await s.get(base)
-        #expect(listed.html.contains("<code>zones/list</code></td><td>THROTTLED</td><td>next 2 requests</td><td>3 s</td>"), "\(listed.html.suffix(2500))")
+        #expect(listed.html.contains("<code>zones/list</code></td><td>THROTTLED</td><td>before</td><td>all</td><td>next 2 requests</td><td>3 s</td>"), "\(listed.html.suffix(2500))")
         let fired = f.app.store.claimFault(container, .development, "zones/list")
         #expect(fired?.kind == .throttled && fired?.retryAfter == 3)
         let id = try #require(fired?.id)
