@@ -56,14 +56,14 @@ extension EnvironmentStore {
                 ((try? db.one("SELECT 1 FROM zones WHERE id = ? AND deleted = 0", [id]) { _ in true }) ?? nil) ?? false
             }
             guard let zone = zoneRow else {
-                if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0, isLiveZone: isLiveZone) }
+                if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0, retention: notificationPolicy.changeTokenRetention, isLiveZone: isLiveZone) }
                 return ZoneChanges(zoneID: zoneID, changed: [], deleted: [], syncToken: SyncToken.zone(signer, zoneRowID: 0, seq: 0), moreComing: false)
             }
             var since: Int64 = 0
             if let t = syncToken {
                 // A token taken before the default zone's first write carries zone 0.
-                do { since = try SyncToken.readZone(signer, t, zoneRowID: zone.id, isLiveZone: isLiveZone) } catch {
-                    guard zone.zoneID.isDefault, (try? SyncToken.readZone(signer, t, zoneRowID: 0)) != nil else { throw error }
+                do { since = try SyncToken.readZone(signer, t, zoneRowID: zone.id, retention: notificationPolicy.changeTokenRetention, isLiveZone: isLiveZone) } catch {
+                    guard zone.zoneID.isDefault, (try? SyncToken.readZone(signer, t, zoneRowID: 0, retention: notificationPolicy.changeTokenRetention)) != nil else { throw error }
                 }
             }
             // Numbers only, except a deleted record's name: no row copies for a page of 200.
@@ -102,7 +102,7 @@ extension EnvironmentStore {
     /// Zones created, changed or deleted in a database since `syncToken`.
     public func databaseChanges(in database: DatabaseID, since syncToken: String?, resultsLimit: Int = Query.maximumResults) throws(StratusError) -> DatabaseChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
-        let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readDatabase(signer, t, database) } ?? 0
+        let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readDatabase(signer, t, database, retention: notificationPolicy.changeTokenRetention) } ?? 0
         return try read { db, _ in
             if database.scope == .shared {
                 let c = try sharedDatabaseChanges(db, user: database.ownerRecordName, since: since, limit: limit)

@@ -29,6 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard apiBodyLimit >= 64 * 1024 else { throw ValidationError("--api-body-limit must be at least 65536 bytes") }
         guard maxBufferedBodyMb >= 64, maxBufferedBodyMb <= 1 << 20 else { throw ValidationError("--max-buffered-body-mb is between 64 and 1048576 (the console takes 64 MB imports)") }
         guard notificationRetentionDays > 0, notificationRetentionDays <= 3650 else { throw ValidationError("--notification-retention-days is between 0 and 3650") }
+        guard changeTokenRetentionDays >= 0, changeTokenRetentionDays <= 36500 else { throw ValidationError("--change-token-retention-days is between 0 (no limit) and 36500") }
         guard maxSubscriptionsPerUser >= 1, maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions-per-user and --max-subscriptions are at least 1") }
         guard signUpsPerAddressPerHour > 0, signUpsPerSecond > 0 else { throw ValidationError("--sign-ups-per-address-per-hour and --sign-ups-per-second are above 0") }
         guard maxListenersPerUser >= 1, maxListeners >= 1 else { throw ValidationError("--max-listeners-per-user and --max-listeners are at least 1") }
@@ -51,6 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
     var storageQuotaMb: Int = 0
     @Option(help: "How many days each user's notifications are kept; a client asking for older ones is told to start afresh (CHANGE_TOKEN_EXPIRED).")
     var notificationRetentionDays: Double = 7
+    @Option(help: "Days a sync token stays good after it was handed out; an older one is CHANGE_TOKEN_EXPIRED and the client fetches from scratch. 0: no limit.")
+    var changeTokenRetentionDays: Double = 0
     @Option(help: "Subscriptions one user may hold in one container environment; past it, subscriptions/modify refuses (LIMIT_EXCEEDED).")
     var maxSubscriptionsPerUser: Int = NotificationPolicy().subscriptionsPerUser
     @Option(help: "Subscriptions of all users together in one container environment.")
@@ -99,6 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
         config.notifications = NotificationPolicy(retention: Int64(notificationRetentionDays * 86_400_000), subscriptionsPerUser: maxSubscriptionsPerUser,
                                                   subscriptionsPerEnvironment: maxSubscriptions, logBudgetBytes: Int64(notificationLogMb) << 20)
+        config.notifications.changeTokenRetention = Int64(changeTokenRetentionDays * 86_400_000)
         config.listeners = NotificationListeners.Limits(perUser: maxListenersPerUser, total: maxListeners)
         config.signInThrottle.signUpsPerAddressPerHour = signUpsPerAddressPerHour
         config.signInThrottle.signUpsPerSecond = signUpsPerSecond

@@ -172,6 +172,29 @@ import Testing
 }
 
 @Suite struct ChangeTokenExpiryTests {
+    @Test func aTokenOlderThanTheRetentionIsChangeTokenExpired() async throws {
+        let f = try await KitFixture { $0.notifications.changeTokenRetention = 1_000 }
+        let db = f.aliceContainer().privateCloudDatabase
+        let zone = try await db.save(CKRecordZone(zoneName: "Inbox"))
+        let zoneToken = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: nil).changeToken
+        let dbToken = try await db.databaseChanges(since: nil).changeToken
+        // Fresh, they go on.
+        _ = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: zoneToken)
+        try await Task.sleep(for: .milliseconds(2_200))
+        do {
+            _ = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: zoneToken)
+            Issue.record("an old zone token was continued")
+        } catch let e as CKError {
+            #expect(e.code == .changeTokenExpired)
+        }
+        do {
+            _ = try await db.databaseChanges(since: dbToken)
+            Issue.record("an old database token was continued")
+        } catch let e as CKError {
+            #expect(e.code == .changeTokenExpired)
+        }
+    }
+
     @Test func aTokenOfARecreatedZoneOrAnotherEnvironmentIsChangeTokenExpired() async throws {
         let f = try await KitFixture()
         let db = f.aliceContainer().privateCloudDatabase

@@ -11,7 +11,18 @@ enum SyncToken {
         var p = TokenPayload()
         p.put(zoneRowID)
         p.put(seq)
+        p.put(Clock.nowMillis() / 1000)
         return signer.sign(kind: zoneKind, p.bytes)
+    }
+
+    /// When a token was handed out (seconds), if it says (tokens made before that part was added do not), and
+    /// CHANGE_TOKEN_EXPIRED when that is longer ago than `retention` (ms; 0: no limit).
+    static func checkAge(_ p: inout TokenPayload, retention: Int64) throws(StratusError) {
+        guard !p.atEnd else { return }
+        guard let issued = p.int(), p.atEnd else { throw .badRequest("syncToken is not valid") }
+        if retention > 0, Clock.nowMillis() / 1000 - issued > retention / 1000 {
+            throw StratusError(.changeTokenExpired, "this syncToken is older than the \(retention / 86_400_000) days changes are kept for it: fetch from scratch")
+        }
     }
 
     /// The position a zone token holds. A token this server can no longer continue is CHANGE_TOKEN_EXPIRED, on which
@@ -19,9 +30,11 @@ enum SyncToken {
     /// one made by another environment or server. Anything that is not a token at all is BAD_REQUEST.
     /// `isLiveZone` tells a token of another zone that still exists (the client's mistake, BAD_REQUEST) from one
     /// of a zone that is gone.
-    static func readZone(_ signer: TokenSigner, _ token: String, zoneRowID: Int64, isLiveZone: (Int64) -> Bool = { _ in false }) throws(StratusError) -> Int64 {
+    static func readZone(_ signer: TokenSigner, _ token: String, zoneRowID: Int64, retention: Int64 = 0,
+                         isLiveZone: (Int64) -> Bool = { _ in false }) throws(StratusError) -> Int64 {
         var p = TokenPayload(try verify(signer, zoneKind, token))
-        guard let z = p.int(), let seq = p.int(), p.atEnd, seq >= 0 else { throw .badRequest("syncToken is not valid") }
+        guard let z = p.int(), let seq = p.int(), seq >= 0 else { throw .badRequest("syncToken is not valid") }
+        try checkAge(&p, retention: retention)
         guard z == zoneRowID else {
             if z != 0 && isLiveZone(z) { throw .badRequest("this syncToken belongs to another zone") }
             throw StratusError(.changeTokenExpired, "this syncToken is of a zone that was deleted since (or of another zone): fetch the zone's changes from scratch")
@@ -37,7 +50,7 @@ enum SyncToken {
         } catch {
             if let bytes = Base64URL.decode(token), bytes.count > 13, bytes[0] == kind {
                 var p = TokenPayload(Array(bytes[1..<(bytes.count - 12)]))
-                if p.int() != nil, let seq = p.int(), p.atEnd, seq >= 0 {
+                if p.int() != nil, let seq = p.int(), seq >= 0, p.atEnd || (p.int() != nil && p.atEnd) {
                     throw StratusError(.changeTokenExpired, "this syncToken was issued by another environment or server: fetch from scratch")
                 }
             }
@@ -54,12 +67,14 @@ enum SyncToken {
         var p = TokenPayload()
         p.put(databaseTag(database))
         p.put(seq)
+        p.put(Clock.nowMillis() / 1000)
         return signer.sign(kind: databaseKind, p.bytes)
     }
 
-    static func readDatabase(_ signer: TokenSigner, _ token: String, _ database: DatabaseID) throws(StratusError) -> Int64 {
+    static func readDatabase(_ signer: TokenSigner, _ token: String, _ database: DatabaseID, retention: Int64 = 0) throws(StratusError) -> Int64 {
         var p = TokenPayload(try verify(signer, databaseKind, token))
-        guard let tag = p.int(), let seq = p.int(), p.atEnd, seq >= 0 else { throw .badRequest("syncToken is not valid") }
+        guard let tag = p.int(), let seq = p.int(), seq >= 0 else { throw .badRequest("syncToken is not valid") }
+        try checkAge(&p, retention: retention)
         guard tag == databaseTag(database) else { throw .badRequest("syncToken belongs to another database") }
         return seq
     }

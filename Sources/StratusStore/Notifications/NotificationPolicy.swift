@@ -13,6 +13,10 @@ public struct NotificationPolicy: Sendable, Hashable {
     /// listeners, if any are that far behind, get CHANGE_TOKEN_EXPIRED as after the retention). The log is charged
     /// to this budget and to no one's storage quota.
     public var logBudgetBytes: Int64
+    /// How long a sync token stays good after it was handed out, in milliseconds (0: no limit). An older one is
+    /// CHANGE_TOKEN_EXPIRED, as CloudKit expires tokens it no longer keeps changes for (`serve
+    /// --change-token-retention-days`). Kept beside the notification log's retention: the environment's retention.
+    public var changeTokenRetention: Int64 = 0
 
     /// The largest `aps` a subscription's `notificationInfo` may make (CloudKit's alert strings are short; APNs
     /// carries 4 KB in all).
