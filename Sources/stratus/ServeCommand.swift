@@ -87,14 +87,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
     var allowProductionUserData = false
 
+    @Flag(help: "Keep everything in a temporary directory removed at exit (for CI): a fresh server each run, relaxed durability.")
+    var ephemeral = false
+
     func run() async throws {
         LoggingSystem.bootstrap(LineLogHandler.init)
-        var config = ServerConfig(host: host, port: port, dataDirectory: URL(fileURLWithPath: data),
+        if ephemeral && (databaseURL != nil || data != "./data") {
+            FileHandle.standardError.write(Data("error: --ephemeral keeps its data in a temporary directory: leave out --data and --database-url\n".utf8))
+            throw ExitCode(1)
+        }
+        let scratch = ephemeral ? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-ephemeral-\(UUID().uuidString)") : nil
+        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+        var config = ServerConfig(host: host, port: port, dataDirectory: scratch ?? URL(fileURLWithPath: data),
                                   templatesDirectory: templates.map { URL(fileURLWithPath: $0) } ?? ResourceLocator.templates,
                                   publicDirectory: `public`.map { URL(fileURLWithPath: $0) } ?? ResourceLocator.publicFiles, demo: demo,
                                   allowProductionUserData: allowProductionUserData, apiBodyLimit: apiBodyLimit)
-        config.durability = Durability(rawValue: durability) ?? .full
-        config.databaseURL = databaseURL ?? ProcessInfo.processInfo.environment["STRATUS_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        config.durability = ephemeral ? .relaxed : Durability(rawValue: durability) ?? .full
+        config.databaseURL = ephemeral ? nil : databaseURL ?? ProcessInfo.processInfo.environment["STRATUS_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         config.databasePoolSize = databasePoolSize
         config.http.publicURL = publicURL.flatMap(ServerConfig.publicOrigin)
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
