@@ -17,9 +17,13 @@ extension Console {
             "history": history, "hasHistory": !history.isEmpty, "action": "/console/\(scope.container.rawValue)/deploy",
             "planFingerprint": Console.fingerprint(plan),
         ]
+        // What the app does in Development that Production would refuse (`stratus schema check`).
+        let problems = try store.schemaCheck(container: scope.container).map(\.message)
+        values["checkProblems"] = problems
+        values["hasCheckProblems"] = !problems.isEmpty
         if let error { values["error"] = error }
         if let m = req.query("done") { values["message"] = m }
-        let json: [String: Any] = ["changes": plan.changes.map(\.description), "refusals": plan.refusals,
+        let json: [String: Any] = ["changes": plan.changes.map(\.description), "refusals": plan.refusals, "check": problems,
                                    "history": history.map { ["when": $0["when"]!, "by": $0["by"]!, "changes": $0["changes"]!] }]
         return page(req, s, scope, tab: "deploy", "deploy", title: "Deploy to Production", values, json: json, status: error == nil ? .ok : .conflict)
     }

@@ -228,3 +228,15 @@ extension EnvironmentStore {
         }
     }
 }
+
+extension EnvironmentStore {
+    /// The shapes of the queries this environment has run (its `query_shapes` log; none on PostgreSQL, which keeps
+    /// no such log).
+    public func queriedShapes() throws(StratusError) -> [QueryShape] {
+        guard postgresSchema == nil else { return [] }
+        flushQueryShapesIfDue(force: true)
+        return try readSQLite { db, _ in
+            try String.fetchAll(db, sql: "SELECT spec FROM query_shapes ORDER BY shape").compactMap { try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }
+        }
+    }
+}
