@@ -1,4 +1,5 @@
 import Foundation
+import StratusAPI
 import StratusHTTP
 import StratusModel
 import StratusStore
@@ -20,6 +21,52 @@ struct AdminEndpoints {
                 return try admin.clear(req, id: id)
             }
         }
+        // Throw-away test data for CI: a container from a schema and a seed in one call, and snapshots to reset to.
+        router.add(.post, "/-/admin/containers", bodyLimit: 64 << 20) { req in try await admin.guarded(req) { try admin.createContainer(req) } }
+        router.add(.post, "/-/admin/containers/{container}/{environment}/snapshot") { req in
+            try await admin.guarded(req) {
+                let id = try admin.store.snapshot(try ContainerID(req.parameters["container"] ?? ""), try Environment(parsing: req.parameters["environment"] ?? ""))
+                return try Self.json(["snapshot": id])
+            }
+        }
+        router.add(.post, "/-/admin/containers/{container}/{environment}/restore", bodyLimit: 4096) { req in
+            try await admin.guarded(req) {
+                guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any], let id = o["snapshot"] as? String else {
+                    throw StratusError.badRequest("the body is {\"snapshot\": \"<the id snapshot answered>\"}")
+                }
+                try admin.store.restore(try ContainerID(req.parameters["container"] ?? ""), try Environment(parsing: req.parameters["environment"] ?? ""), snapshot: id)
+                return try Self.json(["restored": id])
+            }
+        }
+    }
+
+    /// `POST /-/admin/containers` with `{"container", "schema": "<.ckdb text>", "records": "<NDJSON lines>",
+    /// "environment": "development"}`: creates the container, imports the schema into Development (and deploys it
+    /// when the seed is for Production), then loads the records in atomic batches. 201 with what was made.
+    private func createContainer(_ req: HTTPRequest) throws -> HTTPResponse {
+        guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any], let name = o["container"] as? String else {
+            throw StratusError.badRequest("the body is {\"container\", \"schema\": \".ckdb text\", \"records\": \"NDJSON lines\", \"environment\"}")
+        }
+        let container = try ContainerID(name)
+        let environment = try Environment(parsing: o["environment"] as? String ?? "development")
+        let schema = try (o["schema"] as? String).map { text throws -> Schema in
+            do { return try SchemaParser.parse(text) } catch { throw StratusError.badRequest("schema: \(error)") }
+        }
+        try store.createContainer(container)
+        if let schema {
+            _ = try store.importSchema(schema, into: container)
+            if environment == .production { _ = try store.deploy(container, by: "admin endpoint") }
+        }
+        var loaded = 0
+        if let lines = o["records"] as? String, !lines.isEmpty {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-seed-\(UUID().uuidString).ndjson")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try Data(lines.utf8).write(to: file)
+            loaded = try RecordImporter(env: try store.environment(container, environment), database: .publicDatabase).run(file)
+        }
+        var r = try Self.json(["container": container.rawValue, "environment": environment.rawValue, "records": loaded])
+        r.status = .created
+        return r
     }
 
     /// The token check, then the work off the server's threads; a client's mistake is a 400 with its reason.

@@ -4,18 +4,45 @@ import StratusModel
 import StratusStore
 
 /// `stratus restore --from BACKUP_DIR --data NEW_DIR`: checks a backup against its manifest and rebuilds a data
-/// directory from it; refuses a non-empty target.
+/// directory from it; refuses a non-empty target. `stratus restore --container C --environment E --snapshot ID`:
+/// brings an environment back to a snapshot (see `stratus snapshot`).
 struct RestoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "restore",
-        abstract: "Check a backup's files against its manifest and rebuild a data directory from it (never over a non-empty one).")
-    @Option(help: "The backup directory.") var from: String
-    @Option(help: "The data directory to create (it must not exist or be empty).") var data: String
+        abstract: "Rebuild a data directory from a backup (--from, --data), or bring an environment back to a snapshot (--container, --environment, --snapshot).")
+    @Option(help: "The backup directory.") var from: String?
+    @Option(help: "The data directory: to create from a backup (it must not exist or be empty), or that holds the snapshot.") var data: String?
+    @Option(help: "With --snapshot: the container.") var container: String?
+    @Option(help: "With --snapshot: development or production.") var environment: String?
+    @Option(help: "The id `stratus snapshot` printed.") var snapshot: String?
 
     func run() throws {
         try reportingErrors {
+            if let snapshot {
+                guard let container, let environment else { throw StratusError.badRequest("a snapshot restore names --container and --environment") }
+                let store = try RecordStore(dataDirectory: URL(fileURLWithPath: data ?? "./data"))
+                try store.restore(try ContainerID(container), try StratusModel.Environment(parsing: environment), snapshot: snapshot)
+                print("restored \(container) (\(environment)) to snapshot \(snapshot)")
+                return
+            }
+            guard let from, let data else { throw StratusError.badRequest("a backup restore names --from BACKUP_DIR and --data NEW_DIR") }
             let manifest = try Backup.restore(from: URL(fileURLWithPath: from, isDirectory: true), to: URL(fileURLWithPath: data, isDirectory: true))
             let records = manifest.recordCounts.values.reduce(0, +)
             print("restored \(manifest.files.count) files (\(records) records, backup of \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(manifest.takenAt) / 1000)))) into \(data)")
+        }
+    }
+}
+
+/// `stratus snapshot --container C --environment E`: saves an environment's whole state and prints the id
+/// `stratus restore --snapshot` (or `POST /-/admin/containers/C/E/restore`) brings it back with.
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "snapshot", abstract: "Save an environment's whole state (records, zones, tokens, subscriptions, schema) and print its id.")
+    @OptionGroup var options: DataOptions
+    @Option(help: "The container identifier.") var container: String
+    @Option(help: "development or production.") var environment: String
+
+    func run() throws {
+        try reportingErrors {
+            print(try options.open().snapshot(try ContainerID(container), try StratusModel.Environment(parsing: environment)))
         }
     }
 }

@@ -1,0 +1,36 @@
+import Foundation
+import StratusModel
+
+/// Named snapshots of container environments (see `EnvironmentStore.snapshot`), kept under `<data>/snapshots`.
+extension RecordStore {
+    /// Saves an environment's whole state; returns the snapshot's id.
+    public func snapshot(_ container: ContainerID, _ environment: Environment) throws(StratusError) -> String {
+        let env = try self.environment(container, environment)
+        let id = Secrets.hex(Secrets.randomBytes(12))
+        let (file, assets) = try snapshotPaths(container, environment, id)
+        try guarded { try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
+        try env.snapshot(to: file, assetsCopy: assets)
+        PrivateFiles.file(file)
+        return id
+    }
+
+    /// Brings an environment back to a snapshot of it.
+    public func restore(_ container: ContainerID, _ environment: Environment, snapshot id: String) throws(StratusError) {
+        let env = try self.environment(container, environment)
+        let (file, assets) = try snapshotPaths(container, environment, id)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw StratusError(.notFound, "there is no snapshot '\(id)' of \(container.rawValue) (\(environment.rawValue))")
+        }
+        try env.restore(from: file, assetsCopy: assets)
+    }
+
+    private func snapshotPaths(_ container: ContainerID, _ environment: Environment, _ id: String) throws(StratusError) -> (URL, URL) {
+        guard let dataDirectory else {
+            throw StratusError.badRequest("snapshots are of SQLite environments (--data); on PostgreSQL use its own tools (pg_dump, a template database)")
+        }
+        // The id names a file: nothing but what `snapshot` makes.
+        guard id.count == 24, id.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { throw StratusError.badRequest("'\(id.prefix(40))' is not a snapshot id") }
+        let dir = dataDirectory.appendingPathComponent("snapshots").appendingPathComponent(container.rawValue).appendingPathComponent(environment.rawValue)
+        return (dir.appendingPathComponent("\(id).sqlite"), dir.appendingPathComponent("\(id)-assets"))
+    }
+}
