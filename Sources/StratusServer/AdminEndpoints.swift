@@ -29,6 +29,13 @@ struct AdminEndpoints {
                 return try Self.json(["snapshot": id])
             }
         }
+        // `stratus schema check` for a server whose data a CI script cannot open (--ephemeral, or another machine).
+        router.add(.get, "/-/admin/containers/{container}/schema-check") { req in
+            try await admin.guarded(req) {
+                let problems = try admin.store.schemaCheck(container: try ContainerID(req.parameters["container"] ?? ""))
+                return try Self.json(["ok": problems.isEmpty, "problems": problems.map(\.message)])
+            }
+        }
         router.add(.post, "/-/admin/containers/{container}/{environment}/restore", bodyLimit: 4096) { req in
             try await admin.guarded(req) {
                 guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any], let id = o["snapshot"] as? String else {
@@ -40,9 +47,12 @@ struct AdminEndpoints {
         }
     }
 
-    /// `POST /-/admin/containers` with `{"container", "schema": "<.ckdb text>", "records": "<NDJSON lines>",
-    /// "environment": "development"}`: creates the container, imports the schema into Development (and deploys it
-    /// when the seed is for Production), then loads the records in atomic batches. 201 with what was made.
+    /// `POST /-/admin/containers` with `{"container", "schema": "<.ckdb text>", "deploy": true, "records": "<NDJSON
+    /// lines>", "environment": "development"}`: creates the container, imports the schema into Development (and
+    /// deploys it to Production with `deploy`, or when the seed is for Production, so that `schema-check` compares
+    /// what the app does with what it declared), loads the records into the environment's public database in
+    /// atomic batches, and makes an API token of the environment. 201 with `{container, environment, records,
+    /// apiToken}`.
     private func createContainer(_ req: HTTPRequest) throws -> HTTPResponse {
         guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any], let name = o["container"] as? String else {
             throw StratusError.badRequest("the body is {\"container\", \"schema\": \".ckdb text\", \"records\": \"NDJSON lines\", \"environment\"}")
@@ -55,7 +65,7 @@ struct AdminEndpoints {
         try store.createContainer(container)
         if let schema {
             _ = try store.importSchema(schema, into: container)
-            if environment == .production { _ = try store.deploy(container, by: "admin endpoint") }
+            if environment == .production || o["deploy"] as? Bool == true { _ = try store.deploy(container, by: "admin endpoint") }
         }
         var loaded = 0
         if let lines = o["records"] as? String, !lines.isEmpty {
@@ -64,7 +74,8 @@ struct AdminEndpoints {
             try Data(lines.utf8).write(to: file)
             loaded = try RecordImporter(env: try store.environment(container, environment), database: .publicDatabase).run(file)
         }
-        var r = try Self.json(["container": container.rawValue, "environment": environment.rawValue, "records": loaded])
+        let token = try store.createAPIToken(container: container, environment: environment, name: "admin endpoint").secret
+        var r = try Self.json(["container": container.rawValue, "environment": environment.rawValue, "records": loaded, "apiToken": token])
         r.status = .created
         return r
     }

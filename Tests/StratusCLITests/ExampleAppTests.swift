@@ -7,10 +7,11 @@ import Testing
 /// Examples/Notes is an app's package: it depends on this one by path, names only the StratusKit product, and is
 /// written as the CloudKit guides write it. It is built here and run against `stratus serve`, configured only
 /// through the STRATUS_* variables.
-@Suite struct ExampleAppTests {
+@Suite(.serialized) struct ExampleAppTests {
     static var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
 
-    @Test func theCloudKitGuideExampleBuildsAloneAndRunsAgainstStratusServe() async throws {
+    /// Builds Examples/Notes on its own (StratusKit by path); its executable.
+    static func buildExample() async throws -> URL {
         let repo = Self.repository
         let build: (Int32, String) = try await Executables.offPool {
             let p = ChildProcess()
@@ -26,6 +27,12 @@ import Testing
             return (p.terminationStatus, String(decoding: out, as: UTF8.self))
         }
         try #require(build.0 == 0, "\(build.1.suffix(3000))")
+        return repo.appendingPathComponent(".build-examples/debug/Notes")
+    }
+
+    @Test func theCloudKitGuideExampleBuildsAloneAndRunsAgainstStratusServe() async throws {
+        let repo = Self.repository
+        let notes = try await Self.buildExample()
         // Only StratusKit and swift-crypto were built for it: no server module, no GRDB.
         let modules = try FileManager.default.contentsOfDirectory(atPath: repo.appendingPathComponent(".build-examples/debug/Modules").path)
         #expect(modules.contains("StratusKit.swiftmodule"))
@@ -46,7 +53,7 @@ import Testing
 
         let run: (Int32, String) = try await Executables.offPool {
             let p = ChildProcess()
-            p.executableURL = repo.appendingPathComponent(".build-examples/debug/Notes")
+            p.executableURL = notes
             p.environment = ["STRATUS_URL": server.url, "STRATUS_CONTAINER": container.rawValue, "STRATUS_ENVIRONMENT": "development",
                              "STRATUS_API_TOKEN": apiToken, "STRATUS_WEB_AUTH_TOKEN": webToken, "PATH": "/usr/bin:/bin"]
             let pipe = Pipe()
@@ -60,5 +67,45 @@ import Testing
         #expect(run.0 == 0, "\(run.1)")
         #expect(run.1.contains("all checks passed"), "\(run.1)")
         #expect(run.1.contains("ok   a stale save was refused with the server's copy"), "\(run.1)")
+    }
+
+    /// Examples/ci/test-against-stratus.sh, as a CI job runs it: the app's tests (here the Notes example) against a
+    /// throw-away server, passing when the declared schema covers what they did and failing the schema check when not.
+    @Test func theCIScriptRunsAnAppsTestsAndChecksTheSchema() async throws {
+        let notes = try await Self.buildExample()
+        let dir = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func run(schema: String) async throws -> (Int32, String) {
+            let file = dir.appendingPathComponent("app-\(UUID().uuidString).ckdb")
+            try schema.write(to: file, atomically: true, encoding: .utf8)
+            return try await Executables.offPool {
+                let p = ChildProcess()
+                p.executableURL = Self.repository.appendingPathComponent("Examples/ci/test-against-stratus.sh")
+                var env = ProcessInfo.processInfo.environment
+                env["STRATUS"] = Executables.url("stratus").path
+                env["STRATUS_CONTAINER"] = "iCloud.com.example.Notes"
+                env["SCHEMA"] = file.path
+                env["APP_TESTS"] = notes.path
+                env["RUNS"] = "2"
+                p.environment = env
+                let pipe = Pipe()
+                p.standardOutput = pipe
+                p.standardError = pipe
+                try p.run()
+                let out = pipe.fileHandleForReading.readDataToEndOfFile()
+                p.waitUntilExit()
+                return (p.terminationStatus, String(decoding: out, as: UTF8.self))
+            }
+        }
+        let declared = """
+            DEFINE SCHEMA
+                RECORD TYPE Note ("___recordID" REFERENCE QUERYABLE, title STRING QUERYABLE SORTABLE, pinned INT64, stars INT64 QUERYABLE SORTABLE);
+            """
+        let passing = try await run(schema: declared)
+        #expect(passing.0 == 0, "\(passing.1)")
+        #expect(passing.1.components(separatedBy: "all checks passed").count == 3, "both runs pass from the snapshot: \(passing.1)")
+        let unsorted = try await run(schema: declared.replacingOccurrences(of: "stars INT64 QUERYABLE SORTABLE", with: "stars INT64 QUERYABLE"))
+        #expect(unsorted.0 == 3, "\(unsorted.1)")
+        #expect(unsorted.1.contains("schema check: queries of Note use stars"), "\(unsorted.1)")
     }
 }
