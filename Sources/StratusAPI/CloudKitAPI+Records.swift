@@ -95,6 +95,7 @@ extension CloudKitAPI {
         let atomic = try b.bool("atomic") ?? false
         // Per-record faults (see `Fault.Stage.perRecord`): the records they hit fail alone; the rest go on.
         let injected = store.mightFault(ctx.container, ctx.environment, "records/modify") ? try perRecordFaults(operations, zone: zone, ctx) : [:]
+        let injectedNote = injected.isEmpty ? nil : Set(injected.values.map(\.code.rawValue)).sorted().joined(separator: ",") + " per-record"
         var remaining = operations.indices.filter { injected[$0] == nil }
         if atomic && !injected.isEmpty { remaining = [] }
         let applied = remaining.isEmpty ? [] : try env(ctx).modify(remaining.map { operations[$0] }, in: ctx.databaseID, zoneID: zone, atomic: atomic,
@@ -110,7 +111,7 @@ extension CloudKitAPI {
         }
         for (k, i) in remaining.enumerated() where k < applied.count { results[i] = applied[k] }
         let enc = encoding(ctx)
-        return json { w in
+        var response = json { w in
             w.beginObject()
             w.key("records")
             w.beginArray()
@@ -125,6 +126,9 @@ extension CloudKitAPI {
             w.endArray()
             w.endObject()
         }
+        // The request log shows that records of this batch failed on purpose.
+        if let injectedNote { response.annotations["fault"] = injectedNote }
+        return response
     }
 
     /// `records/changes`: one zone's changes since a sync token (private and shared databases only, as CloudKit).

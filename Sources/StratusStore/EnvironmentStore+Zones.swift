@@ -109,7 +109,7 @@ extension EnvironmentStore {
     /// until the app creates it again), and the default zone is emptied and started anew, so that sync tokens taken
     /// before answer CHANGE_TOKEN_EXPIRED. Returns how many zones were purged (the default zone included).
     @discardableResult
-    public func purgeUserData(_ userRecordName: String) throws(StratusError) -> Int {
+    public func purgeUserData(_ userRecordName: String, reason: ZoneDeletionReason = .purged) throws(StratusError) -> Int {
         let database = DatabaseID.privateDatabase(of: userRecordName)
         let (count, released): (Int, [String]) = try write { s, catalog in
             let zones = try s.all("SELECT id, name, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
@@ -125,7 +125,7 @@ extension EnvironmentStore {
                 if zone.zoneID.isDefault {
                     try s.execute("DELETE FROM zones WHERE id = ?", zone.id)
                 } else {
-                    try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(ZoneDeletionReason.purged.rawValue), seq.next(), zone.id)
+                    try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(reason.rawValue), seq.next(), zone.id)
                     try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
                 }
             }

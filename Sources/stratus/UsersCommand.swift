@@ -30,6 +30,7 @@ struct UsersCommand: ParsableCommand {
         @Option(help: "The container identifier.") var container: String
         @Option(help: "development or production.") var environment: String
         @Option(help: "The user: a user record name (_…) or an email address.") var user: String
+        @Option(help: "purged (the user deleted the app's data) or encrypted-data-reset (the user reset their encrypted data).") var reason: String = "purged"
 
         func run() throws {
             try reportingErrors {
@@ -37,7 +38,13 @@ struct UsersCommand: ParsableCommand {
                 let c = try ContainerID(container)
                 let found = user.contains("@") ? try store.user(container: c, email: user) : try store.user(container: c, userRecordName: user)
                 guard let u = found else { throw StratusError(.notFound, "there is no user '\(user)' in \(container)") }
-                let zones = try store.environment(c, try StratusModel.Environment(parsing: environment)).purgeUserData(u.userRecordName)
+                let why: ZoneDeletionReason
+                switch reason {
+                case "purged": why = .purged
+                case "encrypted-data-reset": why = .encryptedDataReset
+                default: throw StratusError.badRequest("--reason is purged or encrypted-data-reset")
+                }
+                let zones = try store.environment(c, try StratusModel.Environment(parsing: environment)).purgeUserData(u.userRecordName, reason: why)
                 print("purged \(u.userRecordName) (\(u.email)) in \(environment): \(zones) zone\(zones == 1 ? "" : "s")")
             }
         }

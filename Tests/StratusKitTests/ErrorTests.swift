@@ -173,14 +173,15 @@ import Testing
 
 @Suite struct ChangeTokenExpiryTests {
     @Test func aTokenOlderThanTheRetentionIsChangeTokenExpired() async throws {
-        let f = try await KitFixture { $0.notifications.changeTokenRetention = 1_000 }
+        // Tokens say when they were handed out to the second: a retention of 4 s keeps one good for 3 s at least.
+        let f = try await KitFixture { $0.notifications.changeTokenRetention = 4_000 }
         let db = f.aliceContainer().privateCloudDatabase
         let zone = try await db.save(CKRecordZone(zoneName: "Inbox"))
         let zoneToken = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: nil).changeToken
-        let dbToken = try await db.databaseChanges(since: nil).changeToken
-        // Fresh, they go on.
+        // Fresh, it goes on.
         _ = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: zoneToken)
-        try await Task.sleep(for: .milliseconds(2_200))
+        let dbToken = try await db.databaseChanges(since: nil).changeToken
+        try await Task.sleep(for: .milliseconds(5_500))
         do {
             _ = try await db.recordZoneChanges(inZoneWith: zone.zoneID, since: zoneToken)
             Issue.record("an old zone token was continued")

@@ -131,4 +131,38 @@ import Testing
         let changes = try await db.databaseChanges(since: nil)
         #expect(changes.deletions.map(\.reason) == [.purged])
     }
+
+    /// Every error kind at every place it can hit, seen by the app as CloudKit's code: before (nothing written),
+    /// after-commit (written, answer replaced), per-record (that record alone fails).
+    @Test func everyKindAtEveryPlace() async throws {
+        let f = try await KitFixture()
+        let db = f.aliceContainer().privateCloudDatabase
+        let expected: [(Fault.Kind, CKError.Code)] = [
+            (.zoneBusy, .zoneBusy), (.throttled, .requestRateLimited), (.serviceUnavailable, .serviceUnavailable), (.internalError, .internalError),
+            (.quotaExceeded, .quotaExceeded), (.limitExceeded, .limitExceeded), (.changeTokenExpired, .changeTokenExpired), (.zoneNotFound, .zoneNotFound),
+        ]
+        var n = 0
+        for (kind, code) in expected {
+            for stage in [Fault.Stage.before, .afterCommit, .perRecord] {
+                n += 1
+                let name = "r\(n)", other = "o\(n)"
+                try fault(f, "records/modify", kind, where: stage) { if stage == .perRecord { $0.recordName = name } }
+                let r = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: name))
+                r["n"] = n
+                let o = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: other))
+                o["n"] = n
+                var seen: CKError.Code?
+                do {
+                    let (saves, _) = try await db.modifyRecords(saving: [r, o], deleting: [], atomically: false)
+                    if case .failure(let e as CKError)? = saves[r.recordID] { seen = e.code }
+                    #expect((try? saves[o.recordID]?.get()) != nil, "\(kind) \(stage): the other record")
+                } catch let e as CKError {
+                    seen = e.code
+                }
+                #expect(seen == code, "\(kind.rawValue) \(stage.rawValue)")
+                let landed = (try? await db.record(for: r.recordID)) != nil
+                #expect(landed == (stage == .afterCommit), "\(kind.rawValue) \(stage.rawValue): written \(landed)")
+            }
+        }
+    }
 }

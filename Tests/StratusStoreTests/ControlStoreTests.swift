@@ -135,11 +135,12 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         try stores[0].revokeAPIToken(id: token.id, container: c)
         let revoked = Date()
         while try stores[1].authenticateAPIToken(secret) != nil {
-            #expect(Date().timeIntervalSince(revoked) < 1, "node 2 still accepts a token node 1 revoked")
             if Date().timeIntervalSince(revoked) > 2 { break }
             try await Task.sleep(for: .milliseconds(5))
         }
-        #expect(Date().timeIntervalSince(revoked) < 0.5)
+        // Under a second, the cache's lifetime: the notice did it, not expiry (on a loaded CI machine it can take
+        // more than the few milliseconds it takes alone).
+        #expect(Date().timeIntervalSince(revoked) < 0.95, "node 2 still accepted a token node 1 revoked")
     }
 
     /// PostgreSQL restarting under a store: requests meanwhile get SERVICE_UNAVAILABLE (with retryAfter), never a

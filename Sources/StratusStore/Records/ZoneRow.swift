@@ -34,8 +34,9 @@ struct ZoneRow: Sendable, Hashable {
 
     /// Why a zone the request names is not there: USER_DELETED_ZONE when its owner purged it, else ZONE_NOT_FOUND.
     static func missing(_ s: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID) throws -> StratusError {
-        let purged = try s.one("SELECT 1 FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = ?",
-                               [database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, Int64(ZoneDeletionReason.purged.rawValue)]) { _ in true } ?? false
+        let purged = try s.one("SELECT 1 FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted IN (?, ?)",
+                               [database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, Int64(ZoneDeletionReason.purged.rawValue),
+                                Int64(ZoneDeletionReason.encryptedDataReset.rawValue)]) { _ in true } ?? false
         return purged
             ? StratusError(.userDeletedZone, "zone '\(zoneID.zoneName)' was purged by its owner: create it again to use it", zoneID: zoneID)
             : StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
