@@ -28,4 +28,25 @@ import StratusStore
         #expect(try await s.get(base).html.contains("No faults in this environment."))
         #expect(try await s.get("/console/audit").html.contains("inject fault"))
     }
+
+    @Test func theConflictLabAndScopedFaultsFromThePage() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = try ContainerID("iCloud.com.example.Lab")
+        try await offPool { try f.app.store.createContainer(container) }
+        let base = "/console/\(container.rawValue)/development/faults"
+        let page = try await s.get(base)
+        #expect(page.html.contains("after-commit") && page.html.contains("per-record") && page.html.contains("conflict lab"))
+        let lab = try await s.post(base, [("operation", "records/modify"), ("error", "CONFLICT"), ("where", "per-record"), ("count", "1"),
+                                          ("recordName", "note-1"), ("serverFields", #"{"title":{"value":"x","type":"STRING"}}"#)])
+        #expect(lab.status == 303)
+        let bad = try await s.post(base, [("operation", "records/modify"), ("error", "CONFLICT"), ("where", "before"), ("count", "1")])
+        #expect(bad.status == 400 && bad.html.contains("conflict lab names the record"))
+        #expect(try await s.post(base, [("operation", "records/query"), ("error", "THROTTLED"), ("where", "after-commit"), ("count", "2"), ("user", "_bob")]).status == 303)
+        let listed = try await s.get(base)
+        #expect(listed.html.contains("<td>CONFLICT</td><td>per-record</td><td>record note-1</td>"), "\(listed.html.suffix(2500))")
+        #expect(listed.html.contains("<td>THROTTLED</td><td>after-commit</td><td>user _bob</td>"))
+        let fault = try #require(try f.app.store.faults(container: container).first { $0.kind == .conflict })
+        #expect(fault.serverFields?.contains("title") == true && fault.stage == .perRecord)
+    }
 }

@@ -154,11 +154,14 @@ import StratusStore
         // Deploy: the plan, a stale confirmation refused, then applied; history shows it.
         let plan = try await s.get("/console/\(container)/deploy")
         #expect(plan.html.contains("add record type Note") && plan.html.contains("add role Editors"))
+        // The schema check beside it: what Production would refuse of what Development's app did.
+        #expect(plan.html.contains("record type Note is not in Production"))
         #expect(try await s.post("/console/\(container)/deploy", [("plan", "stale")]).status == 409)
         let fingerprint = try #require(plan.html.firstMatch(of: /name="plan" value="([^"]+)"/).map { String($0.1) })
         #expect(try await s.post("/console/\(container)/deploy", [("plan", fingerprint)]).status == 303)
         let history = try await s.get("/console/\(container)/deploy")
         #expect(history.html.contains("Nothing to deploy") && history.html.contains("admin@example.com"))
+        #expect(history.html.contains("every record type and field it saved is in Production"))
 
         // Production: read-only schema, but queries need indexes and say which.
         #expect(try await s.post("\(prod)/schema/types", [("name", "Other")]).status == 403)

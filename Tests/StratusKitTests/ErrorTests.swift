@@ -252,6 +252,20 @@ import Testing
 }
 
 @Suite struct PurgedZoneTests {
+    @Test func anEncryptedDataResetReachesTheAppAsItsOwnReason() async throws {
+        let f = try await KitFixture()
+        let db = f.aliceContainer().privateCloudDatabase
+        _ = try await db.save(CKRecordZone(zoneName: "Vault"))
+        let token = try await db.databaseChanges(since: nil).changeToken
+        try f.app.store.environment(f.container, .development).purgeUserData(KitFixture.alice.userRecordName, reason: .encryptedDataReset)
+        let reset = Collected<String>()
+        let op = CKFetchDatabaseChangesOperation(previousServerChangeToken: token)
+        op.recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock = { reset.append($0.zoneName) }
+        await KitFixture.run(op, on: db)
+        #expect(reset.all == ["Vault"])
+        #expect(try await db.databaseChanges(since: token).deletions.map(\.reason) == [.encryptedDataReset])
+    }
+
     @Test func aPurgeReachesTheAppAsPurgedZonesAndUserDeletedZone() async throws {
         let f = try await KitFixture()
         let db = f.aliceContainer().privateCloudDatabase
