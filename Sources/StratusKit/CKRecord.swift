@@ -4,7 +4,7 @@ import Foundation
 /// share). Setting a field marks it changed, so `.changedKeys` and `.ifServerRecordUnchanged` saves send only what
 /// changed. Numbers are kept as `NSNumber`, so reads cast as CloudKit's do (`as? Int`, `as? Int64`, `as? Bool`).
 /// Like CloudKit's, a record is not meant to be mutated from two threads at once.
-open class CKRecord: NSObject, NSSecureCoding, CKRecordKeyValueSetting, @unchecked Sendable {
+open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSetting, @unchecked Sendable {
     /// Mirrors `CKRecord.RecordType`.
     public typealias RecordType = String
     /// Mirrors `CKRecord.FieldKey`.
@@ -168,6 +168,9 @@ open class CKRecord: NSObject, NSSecureCoding, CKRecordKeyValueSetting, @uncheck
         }
         markSaved()
     }
+
+    /// Mirrors `CKRecord.copy()` (NSCopying): the same record, its fields and system fields, with no unsaved changes.
+    open func copy(with zone: NSZone? = nil) -> Any { copyRecord() }
 
     /// The values as they were before this record's unsaved changes.
     func ancestorValues() -> [FieldKey: any CKRecordValueProtocol] {

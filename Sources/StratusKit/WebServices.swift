@@ -122,6 +122,9 @@ final class WebServices: @unchecked Sendable {
         }
         switch http.statusCode {
         case 429: throw CKError.make(.requestRateLimited, "the server is rate-limiting requests (HTTP 429)", retry)
+        // libcurl (URLSession on Linux) resends a request whose kept-alive connection was dropped unanswered, without
+        // its body; the server then times it out. The request may or may not have been carried out: a network failure.
+        case 408: throw CKError.make(.networkFailure, "the request timed out at the server (HTTP 408): it may or may not have been carried out")
         case 401, 421: throw CKError.make(.notAuthenticated, "not authenticated (HTTP \(http.statusCode))")
         case 403: throw CKError.make(.permissionFailure, "permission denied (HTTP 403)")
         case 404: throw CKError.make(.unknownItem, "not found (HTTP 404)")

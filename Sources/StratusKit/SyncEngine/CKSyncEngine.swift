@@ -1,0 +1,198 @@
+import Foundation
+
+/// Mirrors `CKSyncEngine` (iOS 17 / macOS 14): keeps a database and an app's local cache in step. The app tells it
+/// what changed locally (`state.add(pending…)`) and hands over records when asked; the engine sends them in batches,
+/// fetches what changed on the server (when the database subscription it keeps notifies, with `automaticallySync`),
+/// and reports everything as events, one at a time. It applies CloudKit's recovery rules for the app: batches split
+/// on `.limitExceeded`, waits of `retryAfterSeconds` (or backoff with jitter) on `.zoneBusy`,
+/// `.requestRateLimited`, `.serviceUnavailable` and network failures, a fresh fetch on `.changeTokenExpired`, and one
+/// operation in flight at a time.
+public final class CKSyncEngine: @unchecked Sendable {
+    /// Mirrors `CKSyncEngine.Configuration`.
+    public struct Configuration: Sendable {
+        public var database: CKDatabase
+        public var stateSerialization: State.Serialization?
+        public var delegate: any CKSyncEngineDelegate
+        /// Mirrors `automaticallySync`: fetch when notified and send shortly after changes are added.
+        public var automaticallySync = true
+        /// Mirrors `subscriptionID`: the database subscription the engine keeps (a default per database otherwise).
+        public var subscriptionID: CKSubscription.ID?
+
+        public init(database: CKDatabase, stateSerialization: State.Serialization?, delegate: any CKSyncEngineDelegate) {
+            self.database = database
+            self.stateSerialization = stateSerialization
+            self.delegate = delegate
+        }
+    }
+
+    /// The most operations one request carries (the server's limit).
+    static let maximumBatchSize = 200
+    /// The longest wait between retries of a transient failure, and the first one.
+    nonisolated(unsafe) static var maximumBackoff: Double = 5
+    nonisolated(unsafe) static var firstBackoff: Double = 0.2
+
+    /// Mirrors `CKSyncEngine.database`.
+    public let database: CKDatabase
+    /// Mirrors `CKSyncEngine.state`.
+    public let state: State
+    let delegate: any CKSyncEngineDelegate
+    let automaticallySync: Bool
+    let subscriptionID: CKSubscription.ID
+    private let operations = AsyncGate()
+    private let events = AsyncGate()
+    private let lock = NSLock()
+    private var tasks: [Task<Void, Never>] = []
+    private var sendQueued = false
+    private var fetchQueued = false
+    private var cancelled = false
+
+    /// Mirrors `CKSyncEngine(_:)`.
+    public init(_ configuration: Configuration) {
+        database = configuration.database
+        state = State(configuration.stateSerialization)
+        delegate = configuration.delegate
+        automaticallySync = configuration.automaticallySync
+        subscriptionID = configuration.subscriptionID ?? "StratusKit.CKSyncEngine.\(configuration.database.databaseScope.pathName)"
+        state.onChange = { [weak self] added in self?.stateChanged(added: added) }
+        if automaticallySync { start() }
+    }
+
+    deinit {
+        for t in tasks { t.cancel() }
+    }
+
+    // MARK: Explicit syncs
+
+    /// Mirrors `fetchChanges(_:)`: database changes, then each changed zone's record changes, reported as events.
+    public func fetchChanges(_ options: FetchChangesOptions = FetchChangesOptions()) async throws {
+        try await operations.run { try await performFetch(reason: .manual, options: options, persistent: false) }
+    }
+
+    /// Mirrors `sendChanges(_:)`: pending zone changes, then record changes in batches from the delegate.
+    public func sendChanges(_ options: SendChangesOptions = SendChangesOptions()) async throws {
+        try await operations.run { try await performSend(reason: .manual, options: options, persistent: false) }
+    }
+
+    /// Mirrors `cancelOperations()`: stops automatic syncing and what is in flight.
+    public func cancelOperations() async {
+        let running = lock.withLock { () -> [Task<Void, Never>] in
+            cancelled = true
+            return tasks
+        }
+        for t in running { t.cancel() }
+    }
+
+    // MARK: Automatic syncing
+
+    private func start() {
+        let t = Task { [weak self] in
+            guard let self else { return }
+            // The database subscription the engine listens on (saving an existing one changes nothing).
+            _ = try? await self.database.save(CKDatabaseSubscription(subscriptionID: self.subscriptionID))
+            self.scheduleFetch()
+            if !self.state.pendingRecordZoneChanges.isEmpty || !self.state.pendingDatabaseChanges.isEmpty { self.scheduleSend() }
+            await self.listen()
+        }
+        lock.withLock { tasks.append(t) }
+    }
+
+    /// Notifications of this engine's database subscription start a fetch; a lost stream is listened to again.
+    private func listen() async {
+        while !Task.isCancelled {
+            do {
+                for try await n in CKNotificationStream(services: database.services) {
+                    if n.subscriptionID == subscriptionID || (n as? CKDatabaseNotification)?.databaseScope == database.databaseScope {
+                        scheduleFetch()
+                    }
+                }
+            } catch {}
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private func stateChanged(added: Bool) {
+        let update = state.serialization
+        let t = Task { [weak self] in
+            guard let self else { return }
+            await self.emit(.stateUpdate(.init(stateSerialization: update)))
+        }
+        lock.withLock { tasks.removeAll { $0.isCancelled }; tasks.append(t) }
+        if added && automaticallySync { scheduleSend() }
+    }
+
+    /// A fetch soon, unless one is already waiting to start.
+    func scheduleFetch() {
+        guard lock.withLock({ () -> Bool in
+            if fetchQueued || cancelled { return false }
+            fetchQueued = true
+            return true
+        }) else { return }
+        let t = Task { [weak self] in
+            guard let self else { return }
+            await self.operations.run {
+                self.lock.withLock { self.fetchQueued = false }
+                try? await self.performFetch(reason: .scheduled, options: FetchChangesOptions(), persistent: true)
+            }
+        }
+        lock.withLock { tasks.append(t) }
+    }
+
+    /// A send shortly (changes added together go together), unless one is already waiting to start.
+    func scheduleSend() {
+        guard lock.withLock({ () -> Bool in
+            if sendQueued || cancelled { return false }
+            sendQueued = true
+            return true
+        }) else { return }
+        let t = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(50))
+            guard let self else { return }
+            await self.operations.run {
+                self.lock.withLock { self.sendQueued = false }
+                try? await self.performSend(reason: .scheduled, options: SendChangesOptions(), persistent: true)
+            }
+        }
+        lock.withLock { tasks.append(t) }
+    }
+
+    /// Hands an event to the delegate; events never overlap.
+    func emit(_ event: Event) async {
+        await events.run { await delegate.handleEvent(event, syncEngine: self) }
+    }
+
+    // MARK: Retries
+
+    static func isTransient(_ code: CKError.Code) -> Bool {
+        [.zoneBusy, .requestRateLimited, .serviceUnavailable, .networkFailure, .networkUnavailable, .serverResponseLost].contains(code)
+    }
+
+    /// Runs `body`, waiting out transient failures: the error's `retryAfterSeconds`, else exponential backoff with
+    /// jitter. `persistent` (automatic syncs) keeps trying until the server answers; an explicit call gives up after
+    /// a few attempts and throws.
+    func withRetry<T>(persistent: Bool, _ body: () async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await body()
+            } catch let e as CKError where Self.isTransient(e.code) && (persistent || attempt < 4) {
+                try Task.checkCancellation()
+                try await Task.sleep(for: .seconds(Self.delay(e, attempt: attempt)))
+                attempt += 1
+            }
+        }
+    }
+
+    static func delay(_ e: CKError?, attempt: Int) -> Double {
+        if let wait = e?.retryAfterSeconds { return wait }
+        let base = min(maximumBackoff, firstBackoff * pow(2, Double(attempt)))
+        return base * Double.random(in: 0.5...1.0)
+    }
+}
+
+extension NSLock {
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+extension CKSyncEngine {
+    /// Mirrors `CKSyncEngine.State`: the changes still to send, and (in `Serialization`) where the engine read the
+    /// server's changes up to. Every change of it reaches the app as a `.stateUpdate` event to persist.
+    public final class State: @unchecked Sendable {
+        private let lock = NSLock()
+        private var pendingRecords: [PendingRecordZoneChange] = []
+        private var pendingZones: [PendingDatabaseChange] = []
+        private var untracked = false
+        var databaseToken: String?
+        var zoneTokens: [String: String] = [:]
+        /// Called (outside the lock) when pending work was added, so the engine can send it.
+        var onChange: (@Sendable (_ added: Bool) -> Void)?
+
+        init(_ s: Serialization?) {
+            guard let s else { return }
+            databaseToken = s.databaseToken
+            zoneTokens = s.zoneTokens
+            pendingRecords = s.pendingRecordZoneChanges.compactMap(\.change)
+            pendingZones = s.pendingDatabaseChanges.compactMap(\.change)
+            untracked = s.hasPendingUntrackedChanges
+        }
+
+        /// Mirrors `pendingRecordZoneChanges`, in the order they were added.
+        public var pendingRecordZoneChanges: [PendingRecordZoneChange] { locked { pendingRecords } }
+        /// Mirrors `pendingDatabaseChanges`.
+        public var pendingDatabaseChanges: [PendingDatabaseChange] { locked { pendingZones } }
+        /// Mirrors `hasPendingUntrackedChanges`: the app has changes it will hand over in `nextRecordZoneChangeBatch`.
+        public var hasPendingUntrackedChanges: Bool {
+            get { locked { untracked } }
+            set { locked { untracked = newValue }; onChange?(newValue) }
+        }
+        /// Mirrors `zoneIDsWithUnfetchedServerChanges` (the zones the engine has a token for but was told changed).
+        public var zoneIDsWithUnfetchedServerChanges: [CKRecordZone.ID] { [] }
+
+        /// Mirrors `add(pendingRecordZoneChanges:)`. A later change of a record replaces an earlier one: a delete after
+        /// a save is only the delete, so the two are never sent together.
+        public func add(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
+            locked {
+                for c in changes {
+                    pendingRecords.removeAll { $0.recordID == c.recordID }
+                    pendingRecords.append(c)
+                }
+            }
+            onChange?(true)
+        }
+
+        /// Mirrors `remove(pendingRecordZoneChanges:)`.
+        public func remove(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
+            let gone = Set(changes)
+            locked { pendingRecords.removeAll { gone.contains($0) } }
+            onChange?(false)
+        }
+
+        /// Mirrors `add(pendingDatabaseChanges:)`.
+        public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
+            locked {
+                for c in changes {
+                    pendingZones.removeAll { $0.zoneID == c.zoneID }
+                    pendingZones.append(c)
+                }
+            }
+            onChange?(true)
+        }
+
+        /// Mirrors `remove(pendingDatabaseChanges:)`.
+        public func remove(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
+            let gone = Set(changes.map(\.zoneID))
+            locked { pendingZones.removeAll { gone.contains($0.zoneID) } }
+            onChange?(false)
+        }
+
+        func token(for zone: CKRecordZone.ID) -> CKServerChangeToken? {
+            locked { zoneTokens[Self.key(zone)].map { CKServerChangeToken(value: $0) } }
+        }
+
+        func setToken(_ token: CKServerChangeToken?, for zone: CKRecordZone.ID) {
+            locked { zoneTokens[Self.key(zone)] = token?.value }
+        }
+
+        func setDatabaseToken(_ token: CKServerChangeToken?) { locked { databaseToken = token?.value } }
+        var databaseChangeToken: CKServerChangeToken? { locked { databaseToken.map { CKServerChangeToken(value: $0) } } }
+
+        static func key(_ zone: CKRecordZone.ID) -> String { zone.ownerName + "/" + zone.zoneName }
+
+        /// What the app persists (see `.stateUpdate`).
+        var serialization: Serialization {
+            locked {
+                Serialization(version: Serialization.currentVersion, databaseToken: databaseToken, zoneTokens: zoneTokens,
+                              pendingRecordZoneChanges: pendingRecords.map(Serialization.Record.init),
+                              pendingDatabaseChanges: pendingZones.map(Serialization.Zone.init), hasPendingUntrackedChanges: untracked)
+            }
+        }
+
+        private func locked<T>(_ body: () throws -> T) rethrows -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body()
+        }
+
+        /// Mirrors `CKSyncEngine.State.Serialization`: the engine's state to keep beside the app's data, `Codable`,
+        /// versioned so a newer engine reads an older one's.
+        public struct Serialization: Codable, Sendable, Hashable {
+            static let currentVersion = 1
+            public var version: Int
+            var databaseToken: String?
+            var zoneTokens: [String: String]
+            var pendingRecordZoneChanges: [Record]
+            var pendingDatabaseChanges: [Zone]
+            var hasPendingUntrackedChanges: Bool
+
+            struct Record: Codable, Sendable, Hashable {
+                var kind: String   // "save" or "delete"
+                var recordName: String
+                var zoneName: String
+                var ownerName: String
+
+                init(_ c: PendingRecordZoneChange) {
+                    kind = { if case .saveRecord = c { "save" } else { "delete" } }()
+                    recordName = c.recordID.recordName
+                    zoneName = c.recordID.zoneID.zoneName
+                    ownerName = c.recordID.zoneID.ownerName
+                }
+
+                var change: PendingRecordZoneChange? {
+                    let id = CKRecord.ID(recordName: recordName, zoneID: CKRecordZone.ID(zoneName: zoneName, ownerName: ownerName))
+                    return kind == "save" ? .saveRecord(id) : kind == "delete" ? .deleteRecord(id) : nil
+                }
+            }
+
+            struct Zone: Codable, Sendable, Hashable {
+                var kind: String
+                var zoneName: String
+                var ownerName: String
+
+                init(_ c: PendingDatabaseChange) {
+                    kind = { if case .saveZone = c { "save" } else { "delete" } }()
+                    zoneName = c.zoneID.zoneName
+                    ownerName = c.zoneID.ownerName
+                }
+
+                var change: PendingDatabaseChange? {
+                    let id = CKRecordZone.ID(zoneName: zoneName, ownerName: ownerName)
+                    return kind == "save" ? .saveZone(CKRecordZone(zoneID: id)) : kind == "delete" ? .deleteZone(id) : nil
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import StratusKit
+import StratusModel
+import StratusServer
+import StratusStore
+import Testing
+
+/// An app's side of the sync engine: a local cache of notes (title by record name, with the last server copy for
+/// its system fields), persisted state, and the merge CloudKit's guides teach.
+final class NotesDevice: CKSyncEngineDelegate, @unchecked Sendable {
+    let lock = NSLock()
+    var titles: [String: String] = [:]
+    var serverCopies: [String: CKRecord] = [:]
+    var savedState: CKSyncEngine.State.Serialization?
+    var conflicts = 0
+    var events: [String] = []
+    let zone: CKRecordZone.ID
+    var engine: CKSyncEngine!
+
+    init(_ container: CKContainer, zone: CKRecordZone.ID, state: CKSyncEngine.State.Serialization? = nil, automatic: Bool = true) {
+        self.zone = zone
+        var config = CKSyncEngine.Configuration(database: container.privateCloudDatabase, stateSerialization: state, delegate: self)
+        config.automaticallySync = automatic
+        engine = CKSyncEngine(config)
+    }
+
+    func title(_ name: String) -> String? { lock.withLock { titles[name] } }
+    var count: Int { lock.withLock { titles.count } }
+
+    /// A local edit: into the cache, then pending for the engine.
+    func edit(_ name: String, _ title: String) {
+        lock.withLock { titles[name] = title }
+        engine.state.add(pendingRecordZoneChanges: [.saveRecord(CKRecord.ID(recordName: name, zoneID: zone))])
+    }
+
+    func delete(_ name: String) {
+        lock.withLock { titles[name] = nil }
+        engine.state.add(pendingRecordZoneChanges: [.deleteRecord(CKRecord.ID(recordName: name, zoneID: zone))])
+    }
+
+    func handleEvent(_ event: CKSyncEngine.Event, syncEngine: CKSyncEngine) async {
+        lock.withLock { events.append(event.description) }
+        switch event {
+        case .stateUpdate(let u):
+            lock.withLock { savedState = u.stateSerialization }
+        case .fetchedRecordZoneChanges(let changes):
+            lock.withLock {
+                for m in changes.modifications {
+                    titles[m.recordID.recordName] = m.record["title"] as? String
+                    serverCopies[m.recordID.recordName] = m.record
+                }
+                for d in changes.deletions {
+                    titles[d.recordID.recordName] = nil
+                    serverCopies[d.recordID.recordName] = nil
+                }
+            }
+        case .sentRecordZoneChanges(let sent):
+            var again: [CKSyncEngine.PendingRecordZoneChange] = []
+            lock.withLock {
+                for r in sent.savedRecords { serverCopies[r.recordID.recordName] = r }
+                for f in sent.failedRecordSaves where f.error.code == .serverRecordChanged {
+                    // Merge: the server's copy with this device's title appended.
+                    guard let server = f.error.serverRecord else { continue }
+                    conflicts += 1
+                    let mine = titles[f.record.recordID.recordName] ?? ""
+                    let theirs = server["title"] as? String ?? ""
+                    titles[f.record.recordID.recordName] = theirs == mine ? mine : "\(theirs) + \(mine)"
+                    serverCopies[f.record.recordID.recordName] = server
+                    again.append(.saveRecord(f.record.recordID))
+                }
+            }
+            if !again.isEmpty { syncEngine.state.add(pendingRecordZoneChanges: again) }
+        default:
+            break
+        }
+    }
+
+    func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
+        let pending = syncEngine.state.pendingRecordZoneChanges.filter { context.options.scope.contains($0.recordID) }
+        return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { id in
+            self.lock.withLock {
+                guard let title = self.titles[id.recordName] else { return nil }
+                let record = self.serverCopies[id.recordName]?.copy() as? CKRecord ?? CKRecord(recordType: "Note", recordID: id)
+                record["title"] = title
+                return record
+            }
+        }
+    }
+}
+
+extension NSLock {
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// Waits until `condition` holds (polling), or fails after `seconds`.
+func eventually(_ what: String, within seconds: Double = 20, _ condition: () -> Bool) async {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+}
+
+@Suite(.serialized) struct SyncEngineTests {
+    @Test func twoDevicesOfOneUserSyncByThemselves() async throws {
+        let f = try await KitFixture()
+        let zone = CKRecordZone.ID(zoneName: "Notes")
+        let a = NotesDevice(f.aliceContainer(), zone: zone)
+        let b = NotesDevice(f.aliceContainer(), zone: zone)
+        a.engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zone))])
+        for i in 0..<5 { a.edit("n\(i)", "note \(i) from A") }
+        await eventually("B hears A's notes") { b.count == 5 }
+        #expect(b.title("n3") == "note 3 from A")
+        b.edit("n3", "edited on B")
+        b.delete("n4")
+        await eventually("A hears B's edit and delete") { a.title("n3") == "edited on B" && a.title("n4") == nil }
+        // The state was handed over to persist, with the tokens in it.
+        #expect(a.lock.withLock { a.savedState } != nil)
+    }
+
+    @Test func concurrentEditsConflictAndTheMergeReachesBoth() async throws {
+        let f = try await KitFixture()
+        let zone = CKRecordZone.ID(zoneName: "Notes")
+        let a = NotesDevice(f.aliceContainer(), zone: zone, automatic: false)
+        let b = NotesDevice(f.aliceContainer(), zone: zone, automatic: false)
+        a.engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zone))])
+        a.edit("shared", "groceries")
+        try await a.engine.sendChanges()
+        try await b.engine.fetchChanges()
+        #expect(b.title("shared") == "groceries")
+        // Both edit while offline from each other; A sends first.
+        a.edit("shared", "milk")
+        b.edit("shared", "eggs")
+        try await a.engine.sendChanges()
+        try await b.engine.sendChanges()   // serverRecordChanged: B merges and re-adds
+        #expect(b.conflicts == 1)
+        try await b.engine.sendChanges()
+        try await a.engine.fetchChanges()
+        try await b.engine.fetchChanges()
+        #expect(a.title("shared") == "milk + eggs")
+        #expect(b.title("shared") == "milk + eggs")
+    }
+
+    @Test func stateSurvivesARestartThroughItsSerialization() async throws {
+        let f = try await KitFixture()
+        let zone = CKRecordZone.ID(zoneName: "Notes")
+        let a = NotesDevice(f.aliceContainer(), zone: zone, automatic: false)
+        a.engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zone))])
+        a.edit("kept", "before the crash")
+        try await a.engine.sendChanges()
+        try await a.engine.fetchChanges()
+        a.edit("pending", "not sent yet")
+        // The app writes the state to disk as JSON, then the process dies.
+        try await Task.sleep(for: .milliseconds(100))
+        let data = try JSONEncoder().encode(try #require(a.lock.withLock { a.savedState }))
+        let restored = try JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: data)
+        let again = NotesDevice(f.aliceContainer(), zone: zone, state: restored, automatic: false)
+        again.lock.withLock { again.titles = a.lock.withLock { a.titles } }
+        #expect(again.engine.state.pendingRecordZoneChanges == [.saveRecord(CKRecord.ID(recordName: "pending", zoneID: zone))])
+        // Its tokens carry over: nothing already seen is fetched again.
+        try await again.engine.fetchChanges()
+        #expect(!again.lock.withLock { again.events }.contains { $0.hasPrefix("fetchedRecordZoneChanges") })
+        try await again.engine.sendChanges()
+        #expect(try await f.aliceContainer().privateCloudDatabase.record(for: CKRecord.ID(recordName: "pending", zoneID: zone))["title"] as? String == "not sent yet")
+    }
+
+    @Test func aThousandSavesSurviveFaultsAndArriveOnce() async throws {
+        // A short request timeout: libcurl resends the dropped request without its body, which the server then times out.
+        let f = try await KitFixture { $0.http.requestTimeout = .seconds(2) }
+        let zone = CKRecordZone.ID(zoneName: "Bulk")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        func fault(_ kind: Fault.Kind, _ stage: Fault.Stage = .before, count: Int = 1, _ configure: (inout Fault) -> Void = { _ in }) throws {
+            var fault = Fault(container: f.container, environment: .development, operation: "records/modify", kind: kind, remaining: count, probability: nil,
+                              createdAt: now, expiresAt: now + 600_000)
+            fault.stage = stage
+            configure(&fault)
+            try f.app.store.addFault(fault)
+        }
+        try fault(.limitExceeded)
+        try fault(.zoneBusy) { $0.retryAfter = 1 }
+        try fault(.throttled, count: 2)
+        try fault(.networkDrop, .afterCommit)
+        try fault(.zoneBusy, .perRecord, count: 3)
+        let a = NotesDevice(f.aliceContainer(), zone: zone, automatic: false)
+        a.engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zone))])
+        for i in 0..<1_000 { a.edit("r\(i)", "record \(i)") }
+        try await a.engine.sendChanges()
+        // The after-commit drop made one batch's saves look lost: re-sent, they meet their own records (serverRecordChanged,
+        // merged by the app to the same title) and are settled on the next send.
+        for _ in 0..<3 where !a.engine.state.pendingRecordZoneChanges.isEmpty { try await a.engine.sendChanges() }
+        #expect(a.engine.state.pendingRecordZoneChanges.isEmpty)
+        let server = try await f.aliceContainer().privateCloudDatabase.recordZoneChanges(inZoneWith: zone, since: nil, resultsLimit: 200)
+        var names = Set(server.modificationResultsByID.keys.map(\.recordName))
+        var token = server.changeToken, more = server.moreComing
+        while more {
+            let page = try await f.aliceContainer().privateCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token)
+            names.formUnion(page.modificationResultsByID.keys.map(\.recordName))
+            token = page.changeToken
+            more = page.moreComing
+        }
+        #expect(names.count == 1_000)
+        #expect(try f.app.store.faults(container: f.container).allSatisfy { $0.remaining == 0 }, "every fault fired")
+    }
+}
