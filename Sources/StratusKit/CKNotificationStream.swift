@@ -14,6 +14,7 @@ extension CKContainer {
 /// An `AsyncSequence` of notifications for `CKContainer.notifications`. It ends with a `CKError` when the
 /// credentials stop working (`.notAuthenticated`), and when the task iterating it is cancelled.
 public struct CKNotificationStream: AsyncSequence, Sendable {
+    /// Its elements: notifications.
     public typealias Element = CKNotification
     let services: WebServices
 

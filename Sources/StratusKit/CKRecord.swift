@@ -124,6 +124,7 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
 
     // MARK: Coding
 
+    /// Keyed archives of it are secure (NSSecureCoding), as CloudKit's.
     public class var supportsSecureCoding: Bool { true }
 
     /// Mirrors `CKRecord.encodeSystemFields(with:)`: only what identifies this version of the record (type, ID,

@@ -10,14 +10,18 @@ import Foundation
 public final class CKSyncEngine: @unchecked Sendable {
     /// Mirrors `CKSyncEngine.Configuration`.
     public struct Configuration: Sendable {
+        /// Mirrors `CKSyncEngine.Configuration.database`.
         public var database: CKDatabase
+        /// Mirrors `CKSyncEngine.Configuration.stateSerialization`.
         public var stateSerialization: State.Serialization?
+        /// Mirrors `CKSyncEngine.Configuration.delegate`.
         public var delegate: any CKSyncEngineDelegate
         /// Mirrors `automaticallySync`: fetch when notified and send shortly after changes are added.
         public var automaticallySync = true
         /// Mirrors `subscriptionID`: the database subscription the engine keeps (a default per database otherwise).
         public var subscriptionID: CKSubscription.ID?
 
+        /// Mirrors `CKSyncEngine.Configuration(database:stateSerialization:delegate:)`.
         public init(database: CKDatabase, stateSerialization: State.Serialization?, delegate: any CKSyncEngineDelegate) {
             self.database = database
             self.stateSerialization = stateSerialization

@@ -16,6 +16,7 @@ extension CKSyncEngine {
         case willSendChanges(WillSendChanges)
         case didSendChanges(DidSendChanges)
 
+        /// A short form for logs.
         public var description: String {
             switch self {
             case .stateUpdate: "stateUpdate"
@@ -37,34 +38,50 @@ extension CKSyncEngine {
         public struct StateUpdate: Sendable { public let stateSerialization: State.Serialization }
         /// Mirrors `AccountChange`.
         public struct AccountChange: Sendable {
+            /// Mirrors `CKSyncEngine.Event.AccountChange.ChangeType`.
             public enum ChangeType: Sendable { case signIn(currentUser: CKRecord.ID), signOut(previousUser: CKRecord.ID), switchAccounts(previousUser: CKRecord.ID, currentUser: CKRecord.ID) }
+            /// Mirrors `CKSyncEngine.Event.AccountChange.changeType`.
             public let changeType: ChangeType
         }
         /// Mirrors `FetchedDatabaseChanges`.
         public struct FetchedDatabaseChanges: Sendable {
+            /// Mirrors `CKSyncEngine.Event.FetchedDatabaseChanges.modifications`.
             public let modifications: [CKDatabase.DatabaseChange.Modification]
+            /// Mirrors `CKSyncEngine.Event.FetchedDatabaseChanges.deletions`.
             public let deletions: [CKDatabase.DatabaseChange.Deletion]
         }
         /// Mirrors `FetchedRecordZoneChanges`.
         public struct FetchedRecordZoneChanges: Sendable {
+            /// Mirrors `CKSyncEngine.Event.FetchedRecordZoneChanges.modifications`.
             public let modifications: [CKDatabase.RecordZoneChange.Modification]
+            /// Mirrors `CKSyncEngine.Event.FetchedRecordZoneChanges.deletions`.
             public let deletions: [CKDatabase.RecordZoneChange.Deletion]
         }
         /// Mirrors `SentDatabaseChanges`.
         public struct SentDatabaseChanges: @unchecked Sendable {
+            /// Mirrors `CKSyncEngine.Event.SentDatabaseChanges.FailedZoneSave`.
             public struct FailedZoneSave: @unchecked Sendable { public let zone: CKRecordZone; public let error: CKError }
+            /// Mirrors `CKSyncEngine.Event.SentDatabaseChanges.savedZones`.
             public let savedZones: [CKRecordZone]
+            /// Mirrors `CKSyncEngine.Event.SentDatabaseChanges.failedZoneSaves`.
             public let failedZoneSaves: [FailedZoneSave]
+            /// Mirrors `CKSyncEngine.Event.SentDatabaseChanges.deletedZoneIDs`.
             public let deletedZoneIDs: [CKRecordZone.ID]
+            /// Mirrors `CKSyncEngine.Event.SentDatabaseChanges.failedZoneDeletes`.
             public let failedZoneDeletes: [CKRecordZone.ID: CKError]
         }
         /// Mirrors `SentRecordZoneChanges`: saved records carry their new change tags; a failed save carries the
         /// record the app offered and CloudKit's error (`.serverRecordChanged` with the server's record to merge).
         public struct SentRecordZoneChanges: @unchecked Sendable {
+            /// Mirrors `CKSyncEngine.Event.SentRecordZoneChanges.FailedRecordSave`.
             public struct FailedRecordSave: @unchecked Sendable { public let record: CKRecord; public let error: CKError }
+            /// Mirrors `CKSyncEngine.Event.SentRecordZoneChanges.savedRecords`.
             public let savedRecords: [CKRecord]
+            /// Mirrors `CKSyncEngine.Event.SentRecordZoneChanges.failedRecordSaves`.
             public let failedRecordSaves: [FailedRecordSave]
+            /// Mirrors `CKSyncEngine.Event.SentRecordZoneChanges.deletedRecordIDs`.
             public let deletedRecordIDs: [CKRecord.ID]
+            /// Mirrors `CKSyncEngine.Event.SentRecordZoneChanges.failedRecordDeletes`.
             public let failedRecordDeletes: [CKRecord.ID: CKError]
         }
         /// Mirrors `WillFetchChanges`.

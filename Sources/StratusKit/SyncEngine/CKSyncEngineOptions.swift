@@ -23,7 +23,9 @@ extension CKSyncEngine {
             }
         }
 
+        /// Mirrors `CKSyncEngine.FetchChangesOptions.scope`.
         public var scope: Scope
+        /// Mirrors `CKSyncEngine.FetchChangesOptions(scope:)`.
         public init(scope: Scope = .all) { self.scope = scope }
     }
 
@@ -47,19 +49,25 @@ extension CKSyncEngine {
             }
         }
 
+        /// Mirrors `CKSyncEngine.SendChangesOptions.scope`.
         public var scope: Scope
+        /// Mirrors `CKSyncEngine.SendChangesOptions(scope:)`.
         public init(scope: Scope = .all) { self.scope = scope }
     }
 
     /// Mirrors `CKSyncEngine.FetchChangesContext`.
     public struct FetchChangesContext: Sendable {
+        /// Mirrors `CKSyncEngine.FetchChangesContext.reason`.
         public let reason: SyncReason
+        /// Mirrors `CKSyncEngine.FetchChangesContext.options`.
         public let options: FetchChangesOptions
     }
 
     /// Mirrors `CKSyncEngine.SendChangesContext`.
     public struct SendChangesContext: Sendable {
+        /// Mirrors `CKSyncEngine.SendChangesContext.reason`.
         public let reason: SyncReason
+        /// Mirrors `CKSyncEngine.SendChangesContext.options`.
         public let options: SendChangesOptions
     }
 }

@@ -103,6 +103,7 @@ extension CKSyncEngine {
         /// versioned so a newer engine reads an older one's.
         public struct Serialization: Codable, Sendable, Hashable {
             static let currentVersion = 1
+            /// Mirrors `CKSyncEngine.State.Serialization.version`.
             public var version: Int
             var databaseToken: String?
             var zoneTokens: [String: String]

@@ -1,39 +1,17 @@
 import Foundation
 
 extension CKSyncEngine {
-    /// Mirrors `CKSyncEngine.PendingRecordZoneChange`: a record the app changed locally and the engine must send.
-    public enum PendingRecordZoneChange: Hashable, Sendable {
-        case saveRecord(CKRecord.ID)
-        case deleteRecord(CKRecord.ID)
-
-        public var recordID: CKRecord.ID {
-            switch self {
-            case .saveRecord(let id), .deleteRecord(let id): id
-            }
-        }
-    }
-
-    /// Mirrors `CKSyncEngine.PendingDatabaseChange`: a zone to create or delete.
-    public enum PendingDatabaseChange: Hashable, Sendable {
-        case saveZone(CKRecordZone)
-        case deleteZone(CKRecordZone.ID)
-
-        public var zoneID: CKRecordZone.ID {
-            switch self {
-            case .saveZone(let z): z.zoneID
-            case .deleteZone(let id): id
-            }
-        }
-    }
-
     /// Mirrors `CKSyncEngine.RecordZoneChangeBatch`: what one request sends, built from pending changes and the app's
     /// records. Saves and deletes of one record never travel together (the later intent is in the state already).
     public struct RecordZoneChangeBatch: Sendable {
+        /// Mirrors `CKSyncEngine.RecordZoneChangeBatch.recordsToSave`.
         public var recordsToSave: [CKRecord]
+        /// Mirrors `CKSyncEngine.RecordZoneChangeBatch.recordIDsToDelete`.
         public var recordIDsToDelete: [CKRecord.ID]
         /// Mirrors `atomicByZone`: each zone's part all or nothing.
         public var atomicByZone: Bool
 
+        /// Mirrors `CKSyncEngine.RecordZoneChangeBatch(recordsToSave:recordIDsToDelete:atomicByZone:)`.
         public init(recordsToSave: [CKRecord] = [], recordIDsToDelete: [CKRecord.ID] = [], atomicByZone: Bool = false) {
             self.recordsToSave = recordsToSave
             self.recordIDsToDelete = recordIDsToDelete
