@@ -16,6 +16,9 @@ final class NotesDevice: CKSyncEngineDelegate, @unchecked Sendable {
     var events: [String] = []
     let zone: CKRecordZone.ID
     var engine: CKSyncEngine!
+    /// What this app does when its zone is deleted elsewhere: recreate it and upload its cache, or forget the cache.
+    var recreateDeletedZones = false
+    var deletedZonesSeen = 0
 
     init(_ container: CKContainer, zone: CKRecordZone.ID, state: CKSyncEngine.State.Serialization? = nil, automatic: Bool = true) {
         self.zone = zone
@@ -43,6 +46,24 @@ final class NotesDevice: CKSyncEngineDelegate, @unchecked Sendable {
         switch event {
         case .stateUpdate(let u):
             lock.withLock { savedState = u.stateSerialization }
+        case .fetchedDatabaseChanges(let changes):
+            var pending: [CKSyncEngine.PendingRecordZoneChange] = []
+            var zones: [CKSyncEngine.PendingDatabaseChange] = []
+            lock.withLock {
+                for d in changes.deletions where d.zoneID.zoneName == zone.zoneName {
+                    deletedZonesSeen += 1
+                    // The server's copies are gone with the zone: records are created anew.
+                    serverCopies = [:]
+                    if recreateDeletedZones {
+                        zones.append(.saveZone(CKRecordZone(zoneID: zone)))
+                        pending += titles.keys.sorted().map { .saveRecord(CKRecord.ID(recordName: $0, zoneID: zone)) }
+                    } else {
+                        titles = [:]
+                    }
+                }
+            }
+            if !zones.isEmpty { syncEngine.state.add(pendingDatabaseChanges: zones) }
+            if !pending.isEmpty { syncEngine.state.add(pendingRecordZoneChanges: pending) }
         case .fetchedRecordZoneChanges(let changes):
             lock.withLock {
                 for m in changes.modifications {
@@ -120,6 +141,55 @@ func eventually(_ what: String, within seconds: Double = 20, _ condition: () -> 
         await eventually("A hears B's edit and delete") { a.title("n3") == "edited on B" && a.title("n4") == nil }
         // The state was handed over to persist, with the tokens in it.
         #expect(a.lock.withLock { a.savedState } != nil)
+    }
+
+    @Test func editsMadeWhileTheServerIsDownArriveWhenItIsBack() async throws {
+        let f = try await KitFixture()
+        let zone = CKRecordZone.ID(zoneName: "Notes")
+        let a = NotesDevice(f.aliceContainer(), zone: zone)
+        let b = NotesDevice(f.aliceContainer(), zone: zone)
+        a.engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zone))])
+        a.edit("n0", "first")
+        await eventually("B hears the first note") { b.title("n0") == "first" }
+
+        // The server goes away; A keeps editing (its pending changes are in the state it persists).
+        let port = f.app.port
+        await f.app.stop()
+        for i in 1...3 { a.edit("n\(i)", "written offline \(i)") }
+        try await Task.sleep(for: .seconds(1))
+        #expect(a.engine.state.pendingRecordZoneChanges.count == 3)
+        #expect(a.lock.withLock { a.savedState }.map { s in (try? JSONEncoder().encode(s)).map { String(decoding: $0, as: UTF8.self).contains("n3") } ?? false } == true)
+
+        // Back on the same port and data: A's engine sends by itself, B's hears of it.
+        var config = ServerConfig(port: port, dataDirectory: f.data)
+        config.durability = .relaxed
+        let again = try StratusApplication(config: config)
+        try await again.start()
+        await eventually("everything reaches B", within: 40) { (1...3).allSatisfy { b.title("n\($0)") == "written offline \($0)" } }
+        #expect(a.engine.state.pendingRecordZoneChanges.isEmpty)
+        await again.stop()
+    }
+
+    @Test func aZoneDeletedOnOneDeviceIsRecreatedAndRefilledByAnother() async throws {
+        let f = try await KitFixture()
+        let zone = CKRecordZone.ID(zoneName: "Notes")
+        let a = NotesDevice(f.aliceContainer(), zone: zone)
+        let b = NotesDevice(f.aliceContainer(), zone: zone)
+        b.recreateDeletedZones = true
+        a.engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zone))])
+        for i in 0..<3 { a.edit("n\(i)", "note \(i)") }
+        await eventually("B has the notes") { b.count == 3 }
+        // A deletes the zone (its app forgets the notes); B is told, recreates it and uploads what it has.
+        a.lock.withLock { a.titles = [:] }
+        a.engine.state.add(pendingDatabaseChanges: [.deleteZone(zone)])
+        await eventually("B is told the zone was deleted") { b.lock.withLock { b.deletedZonesSeen } == 1 }
+        await eventually("the zone is back with B's notes", within: 40) {
+            let zones = (try? f.app.store.environment(f.container, .development).zones(in: .privateDatabase(of: KitFixture.alice.userRecordName))) ?? []
+            guard zones.contains(where: { $0.zoneID.zoneName == "Notes" }) else { return false }
+            let names = (try? f.app.store.environment(f.container, .development).zoneChanges(in: .privateDatabase(of: KitFixture.alice.userRecordName),
+                                                                                              zoneID: ZoneID(zoneName: "Notes", ownerRecordName: KitFixture.alice.userRecordName), since: nil).changed.map(\.recordName)) ?? []
+            return Set(names) == ["n0", "n1", "n2"]
+        }
     }
 
     @Test func concurrentEditsConflictAndTheMergeReachesBoth() async throws {
