@@ -20,9 +20,13 @@ final class NotesDevice: CKSyncEngineDelegate, @unchecked Sendable {
     var recreateDeletedZones = false
     var deletedZonesSeen = 0
 
-    init(_ container: CKContainer, zone: CKRecordZone.ID, state: CKSyncEngine.State.Serialization? = nil, automatic: Bool = true) {
+    convenience init(_ container: CKContainer, zone: CKRecordZone.ID, state: CKSyncEngine.State.Serialization? = nil, automatic: Bool = true) {
+        self.init(container.privateCloudDatabase, zone: zone, state: state, automatic: automatic)
+    }
+
+    init(_ database: CKDatabase, zone: CKRecordZone.ID, state: CKSyncEngine.State.Serialization? = nil, automatic: Bool = false) {
         self.zone = zone
-        var config = CKSyncEngine.Configuration(database: container.privateCloudDatabase, stateSerialization: state, delegate: self)
+        var config = CKSyncEngine.Configuration(database: database, stateSerialization: state, delegate: self)
         config.automaticallySync = automatic
         engine = CKSyncEngine(config)
     }
@@ -190,6 +194,37 @@ func eventually(_ what: String, within seconds: Double = 20, _ condition: () -> 
                                                                                               zoneID: ZoneID(zoneName: "Notes", ownerRecordName: KitFixture.alice.userRecordName), since: nil).changed.map(\.recordName)) ?? []
             return Set(names) == ["n0", "n1", "n2"]
         }
+    }
+
+    @Test func theOwnerSharesAZoneAndTheParticipantsEngineSyncsIt() async throws {
+        let f = try await KitFixture()
+        let bobUser = try f.app.store.createUser(container: f.container, email: "bob.share@example.com", password: "a long password")
+        let bobToken = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: bobUser.userRecordName)
+        let bobContainer = CKContainer(identifier: f.container.rawValue, configuration: f.configuration(.webAuthToken(bobToken)))
+        let zone = CKRecordZone.ID(zoneName: "Family")
+        let owner = NotesDevice(f.aliceContainer(), zone: zone, automatic: false)
+        owner.engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zone))])
+        owner.edit("list", "milk")
+        try await owner.engine.sendChanges()
+
+        // The owner shares the whole zone with Bob, who accepts.
+        let share = CKShare(recordZoneID: zone)
+        let participant = try await f.aliceContainer().shareParticipant(forEmailAddress: "bob.share@example.com")
+        participant.permission = .readWrite
+        share.addParticipant(participant)
+        let (saved, _) = try await f.aliceContainer().privateCloudDatabase.modifyRecords(saving: [share], deleting: [])
+        let url = try #require(try saved[share.recordID]?.get() as? CKShare).url
+        _ = try await bobContainer.accept(try await bobContainer.shareMetadata(for: try #require(url)))
+
+        // Bob's engine on his shared database sees the zone under its owner's name, and edits in it.
+        let sharedZone = CKRecordZone.ID(zoneName: "Family", ownerName: KitFixture.alice.userRecordName)
+        let participantDevice = NotesDevice(bobContainer.sharedCloudDatabase, zone: sharedZone)
+        try await participantDevice.engine.fetchChanges()
+        #expect(participantDevice.title("list") == "milk")
+        participantDevice.edit("list", "milk and bread")
+        try await participantDevice.engine.sendChanges()
+        try await owner.engine.fetchChanges()
+        #expect(owner.title("list") == "milk and bread")
     }
 
     @Test func concurrentEditsConflictAndTheMergeReachesBoth() async throws {
