@@ -154,9 +154,10 @@ struct KitScenario: AsyncParsableCommand {
 struct PlainClient: Sendable {
     let base: URL
     let query: String
+    var container = KitScenario.container
 
     func post(_ action: String, _ body: [String: Any]) async throws -> [String: Any] {
-        var req = URLRequest(url: URL(string: "\(base.absoluteString)/database/1/\(KitScenario.container)/development/private/\(action)?\(query)")!)
+        var req = URLRequest(url: URL(string: "\(base.absoluteString)/database/1/\(container)/development/private/\(action)?\(query)")!)
         req.httpMethod = "POST"
         req.httpBody = try JSONSerialization.data(withJSONObject: body)
         let (data, response) = try await URLSession.shared.data(for: req)
