@@ -10,5 +10,7 @@ let package = Package(
     ],
     targets: [
         .executableTarget(name: "Notes", dependencies: [.product(name: "StratusKit", package: "Stratus")]),
+        // A command-line notes app that keeps a local JSON cache and syncs it through CKSyncEngine.
+        .executableTarget(name: "notes-sync", dependencies: [.product(name: "StratusKit", package: "Stratus")], path: "Sources/NotesSync"),
     ]
 )
