@@ -17,13 +17,16 @@ public struct CKNotificationStream: AsyncSequence, Sendable {
     /// Its elements: notifications.
     public typealias Element = CKNotification
     let services: WebServices
+    /// Called each time the stream is (re)connected, so a caller can catch up on what happened while it was not
+    /// (the stream starts at "now"). StratusKit's sync engine fetches then.
+    var onConnect: (@Sendable () -> Void)? = nil
 
     /// Mirrors `CKNotificationStream.makeAsyncIterator`.
     public func makeAsyncIterator() -> AsyncThrowingStream<CKNotification, any Error>.Iterator {
-        let services = self.services
+        let services = self.services, onConnect = self.onConnect
         let stream = AsyncThrowingStream<CKNotification, any Error> { continuation in
             let task = Task {
-                await NotificationListener(services: services, continuation: continuation).run()
+                await NotificationListener(services: services, continuation: continuation, onConnect: onConnect).run()
             }
             continuation.onTermination = { _ in task.cancel() }
         }

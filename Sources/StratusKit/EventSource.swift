@@ -11,6 +11,8 @@ final class EventSource: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var status: Int?
     private(set) var errorBody = Data()
+    /// Called once the stream answered 200.
+    var onConnected: (@Sendable () -> Void)?
 
     init(request: URLRequest) { self.request = request }
 
@@ -34,8 +36,10 @@ final class EventSource: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         lock.lock()
         status = (response as? HTTPURLResponse)?.statusCode
+        let connected = status == 200
         lock.unlock()
         completionHandler(.allow)
+        if connected { onConnected?() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -7,6 +7,7 @@ import FoundationNetworking
 struct NotificationListener {
     let services: WebServices
     let continuation: AsyncThrowingStream<CKNotification, any Error>.Continuation
+    var onConnect: (@Sendable () -> Void)?
 
     func run() async {
         var lastEventID: String?
@@ -44,6 +45,7 @@ struct NotificationListener {
         // Keep-alives come every 15 s; a connection quiet for much longer is dead.
         req.timeoutInterval = max(c.timeoutIntervalForRequest, 60)
         let events = EventSource(request: req)
+        events.onConnected = onConnect
         var parser = EventParser()
         for try await chunk in events.chunks() {
             for event in parser.feed(chunk) {

@@ -104,7 +104,9 @@ public final class CKSyncEngine: @unchecked Sendable {
     private func listen() async {
         while !Task.isCancelled {
             do {
-                for try await n in CKNotificationStream(services: database.services) {
+                // Each (re)connection starts at "now": a fetch then catches up on what came before it.
+                let stream = CKNotificationStream(services: database.services, onConnect: { [weak self] in self?.scheduleFetch() })
+                for try await n in stream {
                     if n.subscriptionID == subscriptionID || (n as? CKDatabaseNotification)?.databaseScope == database.databaseScope {
                         scheduleFetch()
                     }
