@@ -94,6 +94,16 @@ final class NotesDevice: CKSyncEngineDelegate, @unchecked Sendable {
                     again.append(.saveRecord(f.record.recordID))
                 }
             }
+            // The zone is gone (deleted or purged elsewhere): with this app's choice, create it again and re-upload.
+            let lostZone = sent.failedRecordSaves.filter { $0.error.code == .userDeletedZone || $0.error.code == .zoneNotFound }
+            if recreateDeletedZones && !lostZone.isEmpty {
+                let all = lock.withLock { () -> [String] in
+                    serverCopies = [:]
+                    return titles.keys.sorted()
+                }
+                syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zone))])
+                again += all.map { .saveRecord(CKRecord.ID(recordName: $0, zoneID: zone)) }
+            }
             if !again.isEmpty { syncEngine.state.add(pendingRecordZoneChanges: again) }
         default:
             break
@@ -121,8 +131,9 @@ extension NSLock {
     }
 }
 
-/// Waits until `condition` holds (polling), or fails after `seconds`.
-func eventually(_ what: String, within seconds: Double = 20, _ condition: () -> Bool) async {
+/// Waits until `condition` holds (polling), or fails after `seconds`: a bound on liveness, generous because the
+/// whole suite on two cores can make single requests take seconds.
+func eventually(_ what: String, within seconds: Double = 90, _ condition: () -> Bool) async {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
@@ -169,7 +180,7 @@ func eventually(_ what: String, within seconds: Double = 20, _ condition: () -> 
         config.durability = .relaxed
         let again = try StratusApplication(config: config)
         try await again.start()
-        await eventually("everything reaches B", within: 40) { (1...3).allSatisfy { b.title("n\($0)") == "written offline \($0)" } }
+        await eventually("everything reaches B", within: 90) { (1...3).allSatisfy { b.title("n\($0)") == "written offline \($0)" } }
         #expect(a.engine.state.pendingRecordZoneChanges.isEmpty)
         await again.stop()
     }
@@ -187,7 +198,7 @@ func eventually(_ what: String, within seconds: Double = 20, _ condition: () -> 
         a.lock.withLock { a.titles = [:] }
         a.engine.state.add(pendingDatabaseChanges: [.deleteZone(zone)])
         await eventually("B is told the zone was deleted") { b.lock.withLock { b.deletedZonesSeen } == 1 }
-        await eventually("the zone is back with B's notes", within: 40) {
+        await eventually("the zone is back with B's notes", within: 90) {
             let zones = (try? f.app.store.environment(f.container, .development).zones(in: .privateDatabase(of: KitFixture.alice.userRecordName))) ?? []
             guard zones.contains(where: { $0.zoneID.zoneName == "Notes" }) else { return false }
             let names = (try? f.app.store.environment(f.container, .development).zoneChanges(in: .privateDatabase(of: KitFixture.alice.userRecordName),
@@ -225,6 +236,39 @@ func eventually(_ what: String, within seconds: Double = 20, _ condition: () -> 
         try await participantDevice.engine.sendChanges()
         try await owner.engine.fetchChanges()
         #expect(owner.title("list") == "milk and bread")
+    }
+
+    @Test func tokenExpiryAndAPurgedZoneAreRecoveredFrom() async throws {
+        let f = try await KitFixture()
+        let zone = CKRecordZone.ID(zoneName: "Notes")
+        let a = NotesDevice(f.aliceContainer(), zone: zone, automatic: false)
+        a.recreateDeletedZones = true
+        a.engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zone))])
+        for i in 0..<3 { a.edit("n\(i)", "note \(i)") }
+        try await a.engine.sendChanges()
+        let b = NotesDevice(f.aliceContainer(), zone: zone, automatic: false)
+        try await b.engine.fetchChanges()
+        #expect(b.count == 3)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        // The server can no longer continue B's zone token: B starts the zone over and loses nothing.
+        var expired = Fault(container: f.container, environment: .development, operation: "records/changes", kind: .changeTokenExpired, remaining: 1,
+                            probability: nil, createdAt: now, expiresAt: now + 600_000)
+        expired.zone = "Notes"
+        try f.app.store.addFault(expired)
+        a.edit("n3", "note 3")
+        try await a.engine.sendChanges()
+        try await b.engine.fetchChanges()
+        #expect(b.count == 4 && b.title("n3") == "note 3")
+        // The user deletes the app's data; A's next send meets USER_DELETED_ZONE, recreates the zone and re-uploads.
+        var purge = Fault(container: f.container, environment: .development, operation: "records/modify", kind: .userDeletedZone, remaining: 1,
+                          probability: nil, createdAt: now, expiresAt: now + 600_000)
+        purge.zone = "Notes"
+        try f.app.store.addFault(purge)
+        a.edit("n0", "note 0, edited")
+        try await a.engine.sendChanges()
+        try await a.engine.sendChanges()
+        let back = try await f.aliceContainer().privateCloudDatabase.records(for: (0..<4).map { CKRecord.ID(recordName: "n\($0)", zoneID: zone) })
+        #expect(back.compactMap { try? $0.value.get()["title"] as? String }.sorted() == ["note 0, edited", "note 1", "note 2", "note 3"])
     }
 
     @Test func concurrentEditsConflictAndTheMergeReachesBoth() async throws {

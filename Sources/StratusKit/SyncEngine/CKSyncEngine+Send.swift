@@ -72,6 +72,15 @@ extension CKSyncEngine {
                 try await send(RecordZoneChangeBatch(recordsToSave: Array(saves.dropFirst(firstSaves.count)), recordIDsToDelete: Array(deletes.dropFirst(firstDeletes.count)),
                                                      atomicByZone: batch.atomicByZone), persistent: persistent)
                 return
+            } catch let e as CKError where [.zoneNotFound, .userDeletedZone, .permissionFailure, .invalidArguments, .quotaExceeded].contains(e.code) {
+                // The whole request was refused for a reason the app must act on (recreate the zone, free space):
+                // every record of it is a failed save or delete carrying that error, as CloudKit reports it.
+                state.remove(pendingRecordZoneChanges: saves.map { .saveRecord($0.recordID) } + deletes.map { .deleteRecord($0) })
+                var failedDeletes: [CKRecord.ID: CKError] = [:]
+                for id in deletes { failedDeletes[id] = e }
+                await emit(.sentRecordZoneChanges(.init(savedRecords: [], failedRecordSaves: saves.map { .init(record: $0, error: e) },
+                                                        deletedRecordIDs: [], failedRecordDeletes: failedDeletes)))
+                return
             }
             var saved: [CKRecord] = [], failedSaves: [Event.SentRecordZoneChanges.FailedRecordSave] = []
             var deleted: [CKRecord.ID] = [], failedDeletes: [CKRecord.ID: CKError] = [:]
