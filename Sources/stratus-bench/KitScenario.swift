@@ -25,26 +25,10 @@ struct KitScenario: AsyncParsableCommand {
     static let user = "_" + String(repeating: "cb", count: 16)
 
     func run() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-kit-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let data = root.appendingPathComponent("stratus")
-        let (apiToken, webToken): (String, String)
-        do {
-            let store = try RecordStore(dataDirectory: data)
-            let c = try ContainerID(Self.container)
-            try store.createContainer(c)
-            apiToken = try store.createAPIToken(container: c, environment: .development, name: "bench").secret
-            webToken = try store.createWebAuthToken(container: c, environment: .development, userRecordName: Self.user, lifetime: RecordStore.longSession)
-        }
-        let port = UInt16(22_000 + Int.random(in: 0..<2_000))
-        let server = try launch(data: data, port: port)
-        defer { server.terminate(); server.waitUntilExit() }
-
-        let base = URL(string: "http://127.0.0.1:\(port)")!
-        let config = CKContainer.Configuration(serverURL: base, environment: .development, apiToken: apiToken, credentials: .webAuthToken(webToken))
-        let app = CKContainer(identifier: Self.container, configuration: config)
-        let db = app.privateCloudDatabase
-        let plain = PlainClient(base: base, query: "ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        let server = try KitBenchServer(container: Self.container, user: Self.user)
+        defer { server.stop() }
+        let db = server.device().privateCloudDatabase
+        let plain = server.plain
 
         // The fetched zone, loaded with plain requests.
         let zone = CKRecordZone(zoneName: "Fetched")
@@ -135,18 +119,6 @@ struct KitScenario: AsyncParsableCommand {
                 ] as [String: Any],
             ] as [String: Any]]
         }
-    }
-
-    func launch(data: URL, port: UInt16) throws -> Process {
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("stratus")
-        let p = Process()
-        p.executableURL = bin
-        p.arguments = ["serve", "--port", String(port), "--data", data.path, "--api-rate-per-user", "0", "--api-rate-per-address", "0"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        try ConsoleScenario.waitForHealth(port: port, path: "/-/health")
-        return p
     }
 }
 

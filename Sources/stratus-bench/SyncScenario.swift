@@ -26,25 +26,10 @@ struct SyncScenario: AsyncParsableCommand {
     static let user = "_" + String(repeating: "5b", count: 16)
 
     func run() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-sync-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let data = root.appendingPathComponent("stratus")
-        let (apiToken, webToken): (String, String)
-        do {
-            let store = try RecordStore(dataDirectory: data)
-            let c = try ContainerID(Self.container)
-            try store.createContainer(c)
-            apiToken = try store.createAPIToken(container: c, environment: .development, name: "bench").secret
-            webToken = try store.createWebAuthToken(container: c, environment: .development, userRecordName: Self.user, lifetime: RecordStore.longSession)
-        }
-        let port = UInt16(24_000 + Int.random(in: 0..<2_000))
-        let server = try launch(data: data, port: port)
-        defer { server.terminate(); server.waitUntilExit() }
-        let base = URL(string: "http://127.0.0.1:\(port)")!
-        let config = CKContainer.Configuration(serverURL: base, environment: .development, apiToken: apiToken, credentials: .webAuthToken(webToken))
-        func device() -> CKContainer { CKContainer(identifier: Self.container, configuration: config) }
-        let plain = PlainClient(base: base, query: "ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
-                                container: Self.container)
+        let server = try KitBenchServer(container: Self.container, user: Self.user, extraArguments: ["--max-listeners-per-user", String(max(16, devices + 4))])
+        defer { server.stop() }
+        func device() -> CKContainer { server.device() }
+        let plain = server.plain
 
         // The zone a fresh engine fetches.
         let zone = CKRecordZone.ID(zoneName: "Synced")
@@ -117,19 +102,6 @@ struct SyncScenario: AsyncParsableCommand {
         Figure(scenario: "sync", metric: "edits_seen_per_device", value: Double(latencies.count) / Double(devices - 1), unit: "edits").print()
         Figure(scenario: "sync", metric: "client_peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
         for e in engines { await e.cancelOperations() }
-    }
-
-    func launch(data: URL, port: UInt16) throws -> Process {
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("stratus")
-        let p = Process()
-        p.executableURL = bin
-        p.arguments = ["serve", "--port", String(port), "--data", data.path, "--api-rate-per-user", "0", "--api-rate-per-address", "0",
-                       "--max-listeners-per-user", String(max(16, devices + 4))]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        try ConsoleScenario.waitForHealth(port: port, path: "/-/health")
-        return p
     }
 }
 

@@ -13,19 +13,8 @@ import Testing
     /// Builds Examples/Notes on its own (StratusKit by path); its executable.
     static func buildExample() async throws -> URL {
         let repo = Self.repository
-        let build: (Int32, String) = try await Executables.offPool {
-            let p = ChildProcess()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["swift", "build", "--package-path", repo.appendingPathComponent("Examples/Notes").path,
-                           "--scratch-path", repo.appendingPathComponent(".build-examples").path]
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = pipe
-            try p.run()
-            let out = pipe.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: out, as: UTF8.self))
-        }
+        let build = try await Executables.runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "build", "--package-path", repo.appendingPathComponent("Examples/Notes").path,
+                           "--scratch-path", repo.appendingPathComponent(".build-examples").path])
         try #require(build.0 == 0, "\(build.1.suffix(3000))")
         return repo.appendingPathComponent(".build-examples/debug/Notes")
     }
@@ -51,19 +40,8 @@ import Testing
         let server = try await ServeProcess(arguments: ["--data", data.path])
         defer { server.stop() }
 
-        let run: (Int32, String) = try await Executables.offPool {
-            let p = ChildProcess()
-            p.executableURL = notes
-            p.environment = ["STRATUS_URL": server.url, "STRATUS_CONTAINER": container.rawValue, "STRATUS_ENVIRONMENT": "development",
-                             "STRATUS_API_TOKEN": apiToken, "STRATUS_WEB_AUTH_TOKEN": webToken, "PATH": "/usr/bin:/bin"]
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = pipe
-            try p.run()
-            let out = pipe.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: out, as: UTF8.self))
-        }
+        let run = try await Executables.runProgram(notes, environment: ["STRATUS_URL": server.url, "STRATUS_CONTAINER": container.rawValue, "STRATUS_ENVIRONMENT": "development",
+                             "STRATUS_API_TOKEN": apiToken, "STRATUS_WEB_AUTH_TOKEN": webToken, "PATH": "/usr/bin:/bin"])
         #expect(run.0 == 0, "\(run.1)")
         #expect(run.1.contains("all checks passed"), "\(run.1)")
         #expect(run.1.contains("ok   a stale save was refused with the server's copy"), "\(run.1)")
@@ -78,24 +56,13 @@ import Testing
         func run(schema: String) async throws -> (Int32, String) {
             let file = dir.appendingPathComponent("app-\(UUID().uuidString).ckdb")
             try schema.write(to: file, atomically: true, encoding: .utf8)
-            return try await Executables.offPool {
-                let p = ChildProcess()
-                p.executableURL = Self.repository.appendingPathComponent("Examples/ci/test-against-stratus.sh")
-                var env = ProcessInfo.processInfo.environment
-                env["STRATUS"] = Executables.url("stratus").path
-                env["STRATUS_CONTAINER"] = "iCloud.com.example.Notes"
-                env["SCHEMA"] = file.path
-                env["APP_TESTS"] = notes.path
-                env["RUNS"] = "2"
-                p.environment = env
-                let pipe = Pipe()
-                p.standardOutput = pipe
-                p.standardError = pipe
-                try p.run()
-                let out = pipe.fileHandleForReading.readDataToEndOfFile()
-                p.waitUntilExit()
-                return (p.terminationStatus, String(decoding: out, as: UTF8.self))
-            }
+            var env = ProcessInfo.processInfo.environment
+            env["STRATUS"] = Executables.url("stratus").path
+            env["STRATUS_CONTAINER"] = "iCloud.com.example.Notes"
+            env["SCHEMA"] = file.path
+            env["APP_TESTS"] = notes.path
+            env["RUNS"] = "2"
+            return try await Executables.runProgram(Self.repository.appendingPathComponent("Examples/ci/test-against-stratus.sh"), environment: env)
         }
         let declared = """
             DEFINE SCHEMA
@@ -130,19 +97,7 @@ import Testing
                    "STRATUS_API_TOKEN": api, "STRATUS_WEB_AUTH_TOKEN": web, "PATH": "/usr/bin:/bin"]
         let a = data.appendingPathComponent("a.json").path, b = data.appendingPathComponent("b.json").path
         func run(_ args: [String]) async throws -> String {
-            try await Executables.offPool {
-                let p = ChildProcess()
-                p.executableURL = tool
-                p.arguments = args
-                p.environment = env
-                let pipe = Pipe()
-                p.standardOutput = pipe
-                p.standardError = pipe
-                try p.run()
-                let out = pipe.fileHandleForReading.readDataToEndOfFile()
-                p.waitUntilExit()
-                return String(decoding: out, as: UTF8.self)
-            }
+            try await Executables.runProgram(tool, args, environment: env).output
         }
         let id = try await run(["--cache", a, "add", "buy", "milk"]).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(id.hasPrefix("note-"))

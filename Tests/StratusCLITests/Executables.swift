@@ -50,6 +50,24 @@ enum Executables {
         return Output(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// Runs any program (an example's binary, a script) on a thread of its own; its exit status and its standard
+    /// output and error together.
+    static func runProgram(_ executable: URL, _ arguments: [String] = [], environment: [String: String]? = nil) async throws -> (status: Int32, output: String) {
+        try await offPool {
+            let p = ChildProcess()
+            p.executableURL = executable
+            p.arguments = arguments
+            if let environment { p.environment = environment }
+            let pipe = Pipe()
+            p.standardOutput = pipe
+            p.standardError = pipe
+            try p.run()
+            let out = pipe.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: out, as: UTF8.self))
+        }
+    }
+
     static func temporaryDirectory() -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-cli-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
