@@ -110,4 +110,63 @@ import Testing
         #expect(merged.contains("merged") && merged.contains("\(id)\tmilk and eggs | oat milk"), "\(merged)")
         #expect(try await run(["--cache", a, "sync"]).contains("\(id)\tmilk and eggs | oat milk"))
     }
+
+    /// A device killed (SIGKILL) while its sync is sending: the next run resumes from the state it persisted, and
+    /// every note is on the server exactly once.
+    @Test func aDeviceKilledMidSendResumesAndLosesNothing() async throws {
+        _ = try await Self.buildExample()
+        let tool = Self.repository.appendingPathComponent(".build-examples/debug/notes-sync")
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let container = try ContainerID("iCloud.com.example.Killed")
+        let (api, web, user) = try await Executables.offPool { () -> (String, String, String) in
+            let store = try RecordStore(dataDirectory: data)
+            try store.createContainer(container)
+            let u = try store.createUser(container: container, email: "k@example.com", password: "a long password")
+            return (try store.createAPIToken(container: container, environment: .development, name: "n").secret,
+                    try store.createWebAuthToken(container: container, environment: .development, userRecordName: u.userRecordName), u.userRecordName)
+        }
+        let server = try await ServeProcess(arguments: ["--data", data.path])
+        defer { server.stop() }
+        let env = ["STRATUS_URL": server.url, "STRATUS_CONTAINER": container.rawValue, "STRATUS_ENVIRONMENT": "development",
+                   "STRATUS_API_TOKEN": api, "STRATUS_WEB_AUTH_TOKEN": web, "PATH": "/usr/bin:/bin"]
+        let cache = data.appendingPathComponent("device.json").path
+        for i in 0..<20 { _ = try await Executables.runProgram(tool, ["--cache", cache, "add", "note", "\(i)"], environment: env) }
+        // The server answers the next batch slowly; the device is killed while it waits.
+        try await Executables.offPool {
+            let store = try RecordStore(dataDirectory: data)
+            let now = Clock.nowMillis()
+            try store.addFault(Fault(container: container, environment: .development, operation: "records/modify", kind: .none, remaining: 1,
+                                     probability: nil, latencyMilliseconds: 5_000, createdAt: now, expiresAt: now + 600_000))
+        }
+        try await Task.sleep(for: .milliseconds(400))   // the server's fault cache
+        try await Executables.offPool {
+            let p = ChildProcess()
+            p.executableURL = tool
+            p.arguments = ["--cache", cache, "sync"]
+            p.environment = env
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            // Killed once its batch reached the server (the slow answer is then 5 s away): mid-send.
+            let store = try RecordStore(dataDirectory: data)
+            let deadline = Date().addingTimeInterval(60)
+            while (try store.faults(container: container).first?.injected ?? 0) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        let fired = try await Executables.offPool { try RecordStore(dataDirectory: data).faults(container: container).first?.injected }
+        #expect(fired == 1, "the device was killed while its batch was at the server")
+        // The next run sends what is still pending (and settles what landed unanswered).
+        _ = try await Executables.runProgram(tool, ["--cache", cache, "sync"], environment: env)
+        let listed = try await Executables.runProgram(tool, ["--cache", cache, "sync"], environment: env).output
+        #expect(listed.split(separator: "\n").filter { $0.hasPrefix("note-") }.count == 20, "\(listed)")
+        let onServer = try await Executables.offPool { () -> [String] in
+            let store = try RecordStore(dataDirectory: data)
+            let zone = ZoneID(zoneName: "Notes", ownerRecordName: user)
+            return try store.environment(container, .development).zoneChanges(in: .privateDatabase(of: user), zoneID: zone, since: nil).changed.map { $0.fields["text"].map { "\($0)" } ?? "" }
+        }
+        #expect(onServer.count == 20)
+        #expect(Set(onServer).count == 20, "each note once: \(onServer)")
+    }
 }
