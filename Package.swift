@@ -40,6 +40,11 @@ let package = Package(
         .target(name: "StratusPostgres", dependencies: ["CLibPQ"]),
         // zlib for gzip responses; deflateInit2 is a macro, wrapped in shim.h.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // libcurl (Debian's libcurl4-openssl-dev, with nghttp2) behind three C functions: the HTTP/2 client APNs needs,
+        // which URLSession on Linux cannot be pointed at a test's own certificate authority for.
+        .target(name: "CHTTP2", linkerSettings: [.linkedLibrary("curl")]),
+        // Push to Apple devices: APNs provider tokens (ES256 JWT), pushes and what APNs' answers mean.
+        .target(name: "StratusPush", dependencies: ["CHTTP2", .product(name: "Crypto", package: "swift-crypto")]),
         // HTTP/1.1 codec, router, static files and gzip on FlyingSocks: the only importer of FlyingSocks.
         .target(
             name: "StratusHTTP",
@@ -61,7 +66,7 @@ let package = Package(
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",
-            dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", "StratusConsole", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", "StratusConsole", "StratusPush", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "stratus",

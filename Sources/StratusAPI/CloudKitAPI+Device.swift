@@ -6,7 +6,8 @@ import StratusStore
 extension CloudKitAPI {
     /// `/device/1/{container}/{environment}/tokens/create|register`: CloudKit JS asks for an APNs token and a web
     /// courier URL before it can receive notifications. The token belongs to the signed-in user who asked for it;
-    /// the courier URL long-polls that user's notifications (see CloudKitAPI+Courier).
+    /// the courier URL long-polls that user's notifications (see CloudKitAPI+Courier). An app on an Apple device
+    /// registers the device token Apple gave it instead, and is pushed to through APNs (see APNsDeliverer).
     func deviceTokens(_ req: HTTPRequest) async -> HTTPResponse {
         do {
             let container = try ContainerID(req.parameters["container"] ?? "")
@@ -35,8 +36,17 @@ extension CloudKitAPI {
                     }
                 case "register":
                     guard let token = try body.string("apnsToken"), !token.isEmpty else { throw StratusError.badRequest("tokens/register needs an apnsToken") }
-                    guard try api.store.environment(container, environment).courierToken(token)?.user == user else {
-                        throw StratusError(.notFound, "unknown apnsToken: ask tokens/create for one")
+                    let env = try api.store.environment(container, environment)
+                    // A token tokens/create made (CloudKit JS's web courier) is registered already; any other is the
+                    // device token Apple gave an app, pushed to through APNs from now on.
+                    if let courier = try env.courierToken(token) {
+                        guard courier.user == user else { throw StratusError(.notFound, "unknown apnsToken: ask tokens/create for one") }
+                    } else {
+                        let apnsEnvironment = try body.string("apnsEnvironment").map { e throws(StratusError) -> APNsEnvironment in
+                            guard let parsed = APNsEnvironment(parsing: e) else { throw .badRequest("apnsEnvironment is DEVELOPMENT or PRODUCTION") }
+                            return parsed
+                        } ?? (environment == .production ? .production : .development)
+                        try env.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment)
                     }
                     return api.json { w in w.beginObject(); w.endObject() }
                 default:

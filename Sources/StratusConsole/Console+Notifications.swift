@@ -36,10 +36,34 @@ extension Console {
         ]
         if let sent { values["message"] = sent }
         if let error { values["error"] = error }
-        let json: [String: Any] = [
+        // Push to Apple devices: the key in use (never the key itself), the registered devices and each push.
+        let credentials = try store.apnsCredentials(container: scope.container, environment: scope.environment)
+        let devices = try scope.env.apnsDevices().map { d -> [String: Any] in
+            ["user": emails[d.userRecordName] ?? d.userRecordName, "token": d.shortToken, "apnsEnvironment": d.apnsEnvironment.rawValue.lowercased(),
+             "registered": ValueDisplay.utcString(d.createdAt)]
+        }
+        let pushes = try scope.env.apnsDeliveries().map { d -> [String: Any] in
+            ["time": ValueDisplay.utcString(d.at), "user": emails[d.userRecordName] ?? d.userRecordName, "token": d.shortToken, "nid": d.notificationID,
+             "state": d.state.rawValue, "bad": d.state == .failed || d.state == .unregistered, "status": d.status == 0 ? "no answer" : String(d.status),
+             "reason": d.reason ?? "", "attempts": d.attempts]
+        }
+        values["apnsAction"] = "\(scope.base)/notifications/apns"
+        values["apnsRemoveAction"] = "\(scope.base)/notifications/apns/remove"
+        values["apnsDevices"] = devices
+        values["hasAPNsDevices"] = !devices.isEmpty
+        values["apnsDeliveries"] = pushes
+        values["hasAPNsDeliveries"] = !pushes.isEmpty
+        if let credentials {
+            values["apns"] = ["keyID": credentials.keyID, "teamID": credentials.teamID, "topic": credentials.topic, "updated": ValueDisplay.utcString(credentials.updatedAt)]
+        }
+        var json: [String: Any] = [
             "notifications": notes.map { ["notificationID": $0["nid"]!, "user": $0["user"]!, "subscriptionID": $0["subscription"]!, "reason": $0["reason"]!, "status": $0["status"]!] },
             "webhookDeliveries": deliveries.map { ["notificationID": $0["nid"]!, "url": $0["url"]!, "state": $0["state"]!, "attempts": $0["attempts"]!, "lastError": $0["lastError"]!] },
+            "apnsDevices": devices,
+            "apnsDeliveries": pushes.map { ["notificationID": $0["nid"]!, "user": $0["user"]!, "device": $0["token"]!, "state": $0["state"]!, "status": $0["status"]!,
+                                            "reason": $0["reason"]!, "attempts": $0["attempts"]!] },
         ]
+        if let credentials { json["apns"] = ["keyID": credentials.keyID, "teamID": credentials.teamID, "topic": credentials.topic] }
         return page(req, s, scope, tab: "notifications", "notifications", title: "Notifications", values, json: json, status: error == nil ? .ok : .badRequest)
     }
 
@@ -55,6 +79,31 @@ extension Console {
             if Console.wantsJSON(req) { return .json(Console.json(["notificationID": nid])) }
             return try notificationsPage(req, s, scope, sent: "Sent a test notification to \(target.email).")
         } catch let e as StratusError where e.code == .badRequest {
+            return try notificationsPage(req, s, scope, error: e.reason)
+        }
+    }
+
+    /// Stores the APNs key pasted into the form (the .p8 file's text), replacing the one before; audited.
+    func setAPNsKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let f = form(req)
+        do {
+            let c = try store.setAPNsCredentials(container: scope.container, environment: scope.environment, privateKeyPEM: f["privateKey"] ?? "",
+                                                 keyID: (f["keyID"] ?? "").trimmingCharacters(in: .whitespaces),
+                                                 teamID: (f["teamID"] ?? "").trimmingCharacters(in: .whitespaces),
+                                                 topic: (f["topic"] ?? "").trimmingCharacters(in: .whitespaces))
+            try audit(s, scope, "set APNs key", "key \(c.keyID), team \(c.teamID), topic \(c.topic)")
+            return try notificationsPage(req, s, scope, sent: "Pushes to \(c.topic) now go out with key \(c.keyID).")
+        } catch let e as StratusError where e.code == .badRequest {
+            return try notificationsPage(req, s, scope, error: e.reason)
+        }
+    }
+
+    func removeAPNsKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        do {
+            try store.removeAPNsCredentials(container: scope.container, environment: scope.environment)
+            try audit(s, scope, "remove APNs key", "")
+            return try notificationsPage(req, s, scope, sent: "Removed the APNs key: nothing more is pushed to Apple devices.")
+        } catch let e as StratusError where e.code == .notFound {
             return try notificationsPage(req, s, scope, error: e.reason)
         }
     }

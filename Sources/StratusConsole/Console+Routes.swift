@@ -28,6 +28,8 @@ extension Console {
         post("/console/{container}/{environment}/subscriptions/delete") { c, req, s, scope in try c.deleteSubscription(req, s, scope) }
         get("/console/{container}/{environment}/notifications") { c, req, s, scope in try c.notificationsPage(req, s, scope) }
         post("/console/{container}/{environment}/notifications/test") { c, req, s, scope in try c.sendTestNotification(req, s, scope) }
+        post("/console/{container}/{environment}/notifications/apns") { c, req, s, scope in try c.setAPNsKey(req, s, scope) }
+        post("/console/{container}/{environment}/notifications/apns/remove") { c, req, s, scope in try c.removeAPNsKey(req, s, scope) }
         get("/console/{container}/{environment}/webhooks") { c, req, s, scope in try c.webhooksPage(req, s, scope) }
         get("/console/{container}/{environment}/sharing") { c, req, s, scope in try c.sharingPage(req, s, scope) }
         get("/console/{container}/{environment}/query-shapes") { c, req, s, scope in try c.queryShapesPage(req, s, scope) }

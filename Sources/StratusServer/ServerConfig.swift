@@ -49,6 +49,10 @@ public struct ServerConfig: Sendable {
     public var metricsToken: String? = nil
     /// `/-/admin/…` (faults) answers a request with `Authorization: Bearer <this>`; without one, it is off.
     public var adminToken: String? = nil
+    /// Where APNs pushes go instead of Apple's hosts (`https://127.0.0.1:PORT`: a local stand-in for tests), and
+    /// the certificate authority to trust for it instead of the system's.
+    public var apnsEndpoint: String? = nil
+    public var apnsCAFile: String? = nil
 
     /// A public URL as `scheme://host[:port]` (lowercased, no trailing slash), or nil if it is not one.
     public static func publicOrigin(_ text: String) -> String? {

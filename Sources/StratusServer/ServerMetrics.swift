@@ -26,6 +26,7 @@ public final class ServerMetrics: Sendable {
     private let connections = Mutex<@Sendable () -> Int>({ 0 })
     private let held = Mutex<(@Sendable () -> Int, @Sendable () -> Int)>(({ 0 }, { 0 }))
     private let webhookAttempts = Mutex<@Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]>({ [:] })
+    private let apnsPushes = Mutex<@Sendable () -> [String: Int]>({ [:] })
     let store: RecordStore
 
     init(store: RecordStore) { self.store = store }
@@ -40,6 +41,9 @@ public final class ServerMetrics: Sendable {
     func countWebhookAttempts(_ count: @escaping @Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]) {
         webhookAttempts.withLock { $0 = count }
     }
+
+    /// Pushes to APNs by `container\u{0}environment\u{0}state` (see `APNsDeliverer.pushCounts`).
+    func countAPNsPushes(_ count: @escaping @Sendable () -> [String: Int]) { apnsPushes.withLock { $0 = count } }
 
     func observe(_ r: RequestRecord) {
         // The CloudKit API is one route (`…/{database}/*`): its operation, when it is a known one, names it.
@@ -106,6 +110,13 @@ public final class ServerMetrics: Sendable {
             let labels = "container=\"\(Self.label(k.container))\",environment=\"\(k.environment)\""
             out += "stratus_webhook_delivery_attempts_total{\(labels),outcome=\"delivered\"} \(c.succeeded)\n"
             out += "stratus_webhook_delivery_attempts_total{\(labels),outcome=\"failed\"} \(c.failed)\n"
+        }
+        out += "# HELP stratus_apns_pushes_total Pushes to APNs since the start, by container, environment and outcome (sent, retrying, failed, unregistered).\n"
+        out += "# TYPE stratus_apns_pushes_total counter\n"
+        for (k, n) in apnsPushes.withLock({ $0 })().sorted(by: { $0.key < $1.key }) {
+            let parts = k.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3 else { continue }
+            out += "stratus_apns_pushes_total{container=\"\(Self.label(parts[0]))\",environment=\"\(parts[1])\",outcome=\"\(parts[2])\"} \(n)\n"
         }
         out += "# HELP stratus_open_connections HTTP connections open now.\n# TYPE stratus_open_connections gauge\n"
         out += "stratus_open_connections \(connections.withLock { $0 }())\n"

@@ -4,6 +4,7 @@ import StratusAPI
 import StratusConsole
 import StratusHTTP
 import StratusModel
+import StratusPush
 import StratusStore
 
 /// The composition root: opens the store, builds the one route table, and runs the HTTP server.
@@ -15,6 +16,7 @@ public final class StratusApplication: Sendable {
     let logger: Logger
     public let console: Console
     let webhooks: WebhookDeliverer
+    let apns: APNsDeliverer
     let metrics: ServerMetrics
     /// The CloudKit API's requests, for the console's Logs page.
     public let requestLog: RequestLog
@@ -66,6 +68,8 @@ public final class StratusApplication: Sendable {
         metrics.countListenersAndBodies(listeners: { listeners.count }, bodyBytes: { [server] in server.bufferedBodyBytes })
         webhooks = WebhookDeliverer(store: store, logger: logger, timeout: config.webhookTimeout)
         metrics.countWebhookAttempts { [webhooks] in webhooks.attemptCounts() }
+        apns = APNsDeliverer(store: store, logger: logger, client: APNsClient(endpoint: config.apnsEndpoint, caFile: config.apnsCAFile))
+        metrics.countAPNsPushes { [apns] in apns.pushCounts() }
     }
 
     /// `/-/metrics`: with a token configured, for its bearer only; without one, for the loopback interface only
@@ -116,11 +120,13 @@ public final class StratusApplication: Sendable {
         }
         try await server.start()
         webhooks.start()
+        apns.start()
         sampler.start()
     }
 
     public func stop() async {
         await webhooks.stop()
+        await apns.stop()
         store.bell.close()
         await server.stop()
         sampler.stop()

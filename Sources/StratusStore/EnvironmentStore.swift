@@ -58,6 +58,8 @@ public final class EnvironmentStore: Sendable {
     let apsCache = ExpiringCache<String, String>(lifetime: .seconds(600), capacity: 10_000)
     let webhookCache = Mutex<(ContinuousClock.Instant, [Webhook])?>(nil)
     let webhookPresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
+    /// Whether any device is registered for APNs, and when that was read (see `hasAPNsDevices`).
+    let apnsDevicePresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
     /// Query shapes run since the last flush (see `queryShapes()`).
     let shapeLog = ShapeLog()
     /// Automatic indexes used since the last flush (their `last_used_at` moves then).

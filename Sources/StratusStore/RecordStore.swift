@@ -104,6 +104,7 @@ public final class RecordStore: Sendable {
         registerServerKeyMigrations(&m)
         registerAdminMigrations(&m)
         registerFaultMigrations(&m)
+        registerAPNsMigrations(&m)
         return m
     }()
 

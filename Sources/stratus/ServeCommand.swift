@@ -84,6 +84,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A file holding the token the admin endpoints (/-/admin/faults) require; without it they are off.")
     var adminTokenFile: String?
 
+    @Option(help: ArgumentHelp("Send APNs pushes here instead of Apple's hosts (https://HOST:PORT): a local stand-in for APNs, for testing.", valueName: "url"))
+    var apnsEndpoint: String?
+
+    @Option(help: ArgumentHelp("Trust this certificate authority (PEM) for APNs instead of the system's: the stand-in's.", valueName: "file"))
+    var apnsCaFile: String?
+
     @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
     var allowProductionUserData = false
 
@@ -129,6 +135,20 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             config.adminToken = token
+        }
+        if let apnsEndpoint {
+            guard let u = URL(string: apnsEndpoint), u.scheme?.lowercased() == "https", u.host != nil else {
+                FileHandle.standardError.write(Data("error: --apns-endpoint must be an https URL such as https://127.0.0.1:8443\n".utf8))
+                throw ExitCode(1)
+            }
+            config.apnsEndpoint = apnsEndpoint
+        }
+        if let apnsCaFile {
+            guard FileManager.default.isReadableFile(atPath: apnsCaFile) else {
+                FileHandle.standardError.write(Data("error: --apns-ca-file must name a readable PEM file\n".utf8))
+                throw ExitCode(1)
+            }
+            config.apnsCAFile = apnsCaFile
         }
         config.autoIndexes.enabled = !noAutoIndexes
         config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)

@@ -26,11 +26,8 @@ import StratusTestSupport
             self.directory = directory
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.appendingPathComponent("tmp").path)
-            cert = directory.appendingPathComponent("cert.pem")
-            let key = directory.appendingPathComponent("key.pem")
-            let openssl = try HTTPSProxyTests.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", cert.path,
-                                                             "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
-            guard openssl.status == 0 else { throw StratusError(.internalError, "openssl: \(openssl.output)") }
+            let (cert, key) = try Tools.selfSignedCertificate(in: directory)
+            self.cert = cert
             let d = directory.path
             let conf = """
                 worker_processes 1;
@@ -80,20 +77,7 @@ import StratusTestSupport
     }
 
     static func run(_ tool: String, _ args: [String], env: [String: String] = [:], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        let p = ChildProcess()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [tool] + args
-        p.environment = ProcessInfo.processInfo.environment.merging(env) { _, new in new }
-        let out = Pipe(), input = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        p.standardInput = input
-        try p.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try Tools.run(tool, args, env: env, stdin: stdin)
     }
 
     /// One request through curl, checking the certificate against ours: status and body.

@@ -22,11 +22,12 @@ public enum StoreMigration {
     }
 
     /// The control database's tables, copied in this order.
-    static let controlTables = ["containers", "api_tokens", "users", "web_tokens", "server_keys", "admins", "admin_sessions", "audit", "faults"]
+    static let controlTables = ["containers", "api_tokens", "users", "web_tokens", "server_keys", "admins", "admin_sessions", "audit", "faults", "apns_credentials"]
     /// An environment's tables besides its record types' (index tables are rebuilt, not copied).
     static let environmentTables = ["meta", "secrets", "zones", "record_types", "fields", "roles", "role_members", "record_log", "cascade_refs",
                                     "assets", "deployments", "subscriptions", "record_counts", "courier_tokens", "webhooks", "webhook_deliveries",
-                                    "notification_batches", "shares", "share_participants", "record_links", "shared_zone_log", "query_shapes"]
+                                    "notification_batches", "shares", "share_participants", "record_links", "shared_zone_log", "query_shapes",
+                                    "apns_devices", "apns_deliveries"]
 
     /// Copies `source` into `target`, which must hold nothing yet; `progress` hears a line per step.
     public static func copy(from source: RecordStore, to target: RecordStore, progress: (String) -> Void = { _ in }) throws(StratusError) -> Report {

@@ -33,6 +33,9 @@ public final class NotificationBell: Sendable {
     /// How many times `key` has rung: take it before reading the log, and pass it to `wait`.
     public func rings(_ key: String) -> UInt64 { state.withLock { $0.rings[key, default: 0] } }
 
+    /// The key every ring rings too: the APNs deliverer, which pushes for any user, waits on it.
+    public static let any = "\u{0}any"
+
     public func ring<S: Sequence>(_ keys: S) where S.Element == String {
         let woken = state.withLock { s -> [Waiter] in
             var woken: [Waiter] = []
@@ -40,6 +43,8 @@ public final class NotificationBell: Sendable {
                 s.rings[k, default: 0] &+= 1
                 if let w = s.waiters.removeValue(forKey: k) { woken += w }
             }
+            s.rings[Self.any, default: 0] &+= 1
+            if let w = s.waiters.removeValue(forKey: Self.any) { woken += w }
             return woken
         }
         for w in woken { w.continuation.resume() }

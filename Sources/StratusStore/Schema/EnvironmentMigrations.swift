@@ -218,6 +218,17 @@ extension EnvironmentMigrations {
         // Upload tickets are signed with the environment's secret, so any server takes them; each is used once,
         // which this table remembers until it would have expired anyway.
         m.add("v15-used-upload-tickets", ddl: "CREATE TABLE used_upload_tickets(nonce TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID")
+        // Push to Apple devices: each registered device reads its user's notification log from its own position,
+        // like a courier token; `apns_deliveries` is what the console shows of each push (one row per device and
+        // notification, updated by retries).
+        m.add("v16-apns", ddl: """
+            CREATE TABLE apns_devices(token TEXT PRIMARY KEY, "user" TEXT NOT NULL, apns_environment TEXT NOT NULL, created_at INTEGER NOT NULL,
+                delivered_through INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE INDEX apns_devices_user ON apns_devices("user");
+            CREATE TABLE apns_deliveries(id INTEGER PRIMARY KEY, token TEXT NOT NULL, "user" TEXT NOT NULL, nid TEXT NOT NULL, state TEXT NOT NULL,
+                status INTEGER NOT NULL, reason TEXT, apns_id TEXT, attempts INTEGER NOT NULL, at INTEGER NOT NULL);
+            CREATE INDEX apns_deliveries_device ON apns_deliveries(token, nid);
+            """)
         return m
     }
 

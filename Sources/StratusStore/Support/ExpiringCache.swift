@@ -6,12 +6,23 @@ import Synchronization
 /// change made by another process (`stratus token revoke` while the server runs) can go unseen.
 final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let entries = Mutex<[Key: (value: Value, until: UInt64)]>([:])
-    private let lifetimeNanos: UInt64
+    private let lifetimeNanos: Atomic<UInt64>
     private let capacity: Int
 
     init(lifetime: Duration = .seconds(1), capacity: Int = 4096) {
-        lifetimeNanos = UInt64(lifetime.components.seconds) * 1_000_000_000 + UInt64(lifetime.components.attoseconds / 1_000_000_000)
+        lifetimeNanos = Atomic(Self.nanos(lifetime))
         self.capacity = capacity
+    }
+
+    /// How long an entry lives from now on. Tests lengthen it to tell a change seen through a notice from one
+    /// seen by expiry.
+    var lifetime: Duration {
+        get { .nanoseconds(Int64(lifetimeNanos.load(ordering: .relaxed))) }
+        set { lifetimeNanos.store(Self.nanos(newValue), ordering: .relaxed) }
+    }
+
+    private static func nanos(_ d: Duration) -> UInt64 {
+        UInt64(d.components.seconds) * 1_000_000_000 + UInt64(d.components.attoseconds / 1_000_000_000)
     }
 
     func value(for key: Key) -> Value? {
@@ -24,7 +35,7 @@ final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     func set(_ value: Value, for key: Key) {
-        let until = DispatchTime.now().uptimeNanoseconds + lifetimeNanos
+        let until = DispatchTime.now().uptimeNanoseconds + lifetimeNanos.load(ordering: .relaxed)
         entries.withLock { e in
             // Many distinct keys within one lifetime (a scan of made-up tokens): start over rather than grow.
             if e.count >= capacity { e.removeAll(keepingCapacity: true) }

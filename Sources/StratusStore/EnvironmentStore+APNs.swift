@@ -1,0 +1,104 @@
+import Foundation
+import StratusModel
+
+/// Devices registered for push with the token Apple gave the app (`tokens/register`), and what was pushed to
+/// them. A device reads its user's notification log from where it got to, as a web courier token does: the write
+/// that makes a notification does nothing more for push, and a server that was down sends what it missed.
+extension EnvironmentStore {
+    /// A user's devices beyond this many: the oldest registration goes (an app registers once per install).
+    public static let maximumAPNsDevicesPerUser = 32
+    /// Deliveries kept for the console: the newest this many.
+    static let keptAPNsDeliveries = 2_000
+
+    /// Registers `token` for `user`; a token registered before (the device changed hands, or was restored) moves to
+    /// this user and hears only what comes next.
+    public func registerAPNsDevice(token: String, user: String, apnsEnvironment: APNsEnvironment) throws(StratusError) {
+        guard APNsDevice.validToken(token) else { throw .badRequest("apnsToken is not an APNs device token (hex) nor a token tokens/create made") }
+        let token = token.lowercased()
+        let start = try lastNotificationID()
+        let now = Clock.nowMillis()
+        try write { s, _ in
+            let known = try s.one(#"SELECT "user", apns_environment FROM apns_devices WHERE token = ?"#, [token]) { ($0.string(0) ?? "", $0.string(1) ?? "") }
+            if let known, known.0 == user, known.1 == apnsEnvironment.rawValue { return }
+            try s.execute("DELETE FROM apns_devices WHERE token = ?", token)
+            try s.execute(#"INSERT INTO apns_devices(token, "user", apns_environment, created_at, delivered_through) VALUES (?, ?, ?, ?, ?)"#,
+                          token, user, apnsEnvironment.rawValue, now, start)
+            let tokens = try s.all(#"SELECT token FROM apns_devices WHERE "user" = ? ORDER BY created_at DESC, token"#, [user]) { $0.string(0) }
+            for old in tokens.dropFirst(Self.maximumAPNsDevicesPerUser) { try s.execute("DELETE FROM apns_devices WHERE token = ?", old) }
+        }
+        apnsDevicePresence.withLock { $0 = nil }
+    }
+
+    private static let apnsDeviceColumns = #"token, "user", apns_environment, created_at, delivered_through"#
+
+    private static func apnsDevice(_ r: any SQLRow) -> APNsDevice {
+        APNsDevice(token: r.string(0) ?? "", userRecordName: r.string(1) ?? "", apnsEnvironment: APNsEnvironment(rawValue: r.string(2) ?? "") ?? .development,
+                   createdAt: r.int64(3) ?? 0, deliveredThrough: r.int64(4) ?? 0)
+    }
+
+    /// Every registered device, oldest first; with `user`, that user's.
+    public func apnsDevices(user: String? = nil) throws(StratusError) -> [APNsDevice] {
+        try read { s, _ in
+            if let user {
+                return try s.all(#"SELECT \#(Self.apnsDeviceColumns) FROM apns_devices WHERE "user" = ? ORDER BY created_at, token"#, [user], Self.apnsDevice)
+            }
+            return try s.all("SELECT \(Self.apnsDeviceColumns) FROM apns_devices ORDER BY created_at, token", [], Self.apnsDevice)
+        }
+    }
+
+    /// Whether any device is registered, from memory when asked in the last 5 seconds or since a registration here.
+    public func hasAPNsDevices() throws(StratusError) -> Bool {
+        if let known = apnsDevicePresence.withLock({ p in p.flatMap { ContinuousClock.now - $0.at < .seconds(5) ? $0.any : nil } }) { return known }
+        let any = try read { s, _ in try s.exists("SELECT 1 FROM apns_devices LIMIT 1") }
+        apnsDevicePresence.withLock { $0 = (ContinuousClock.now, any) }
+        return any
+    }
+
+    /// Moves devices' positions forward (never back) after their notifications were pushed.
+    public func apnsDevicesDelivered(_ positions: [String: Int64]) throws(StratusError) {
+        guard !positions.isEmpty else { return }
+        try write { s, _ in
+            for (token, through) in positions {
+                try s.execute("UPDATE apns_devices SET delivered_through = \(s.dialect.greatest("delivered_through", "?")) WHERE token = ?", through, token)
+            }
+        }
+    }
+
+    /// Forgets a device: APNs said its token is no longer valid, or the user's app unregistered.
+    public func removeAPNsDevice(token: String) throws(StratusError) {
+        try write { s, _ in try s.execute("DELETE FROM apns_devices WHERE token = ?", token.lowercased()) }
+        apnsDevicePresence.withLock { $0 = nil }
+    }
+
+    /// Records pushes' outcomes: one row per device and notification, updated by each retry; the oldest rows go
+    /// beyond what the console shows.
+    public func recordAPNsDeliveries(_ deliveries: [APNsDelivery]) throws(StratusError) {
+        guard !deliveries.isEmpty else { return }
+        try write { s, _ in
+            for d in deliveries {
+                let updated = try s.execute("""
+                    UPDATE apns_deliveries SET state = ?, status = ?, reason = ?, apns_id = ?, attempts = ?, at = ? WHERE token = ? AND nid = ?
+                    """, d.state.rawValue, Int64(d.status), d.reason, d.apnsID, Int64(d.attempts), d.at, d.token, d.notificationID)
+                if updated == 0 {
+                    try s.execute("""
+                        INSERT INTO apns_deliveries(token, "user", nid, state, status, reason, apns_id, attempts, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, d.token, d.userRecordName, d.notificationID, d.state.rawValue, Int64(d.status), d.reason, d.apnsID, Int64(d.attempts), d.at)
+                }
+            }
+            if let newest = try s.int64("SELECT MAX(id) FROM apns_deliveries"), newest > Int64(Self.keptAPNsDeliveries) {
+                try s.execute("DELETE FROM apns_deliveries WHERE id <= ?", newest - Int64(Self.keptAPNsDeliveries))
+            }
+        }
+    }
+
+    /// The newest pushes first.
+    public func apnsDeliveries(limit: Int = 200) throws(StratusError) -> [APNsDelivery] {
+        try read { s, _ in
+            try s.all(#"SELECT id, token, "user", nid, state, status, reason, apns_id, attempts, at FROM apns_deliveries ORDER BY id DESC LIMIT ?"#, [Int64(limit)]) { r in
+                APNsDelivery(id: r.int64(0) ?? 0, token: r.string(1) ?? "", userRecordName: r.string(2) ?? "", notificationID: r.string(3) ?? "",
+                             state: APNsDelivery.State(rawValue: r.string(4) ?? "") ?? .failed, status: Int(r.int64(5) ?? 0), reason: r.string(6),
+                             apnsID: r.string(7), attempts: Int(r.int64(8) ?? 0), at: r.int64(9) ?? 0)
+            }
+        }
+    }
+}
