@@ -99,7 +99,8 @@ final class APNsDeliverer: Sendable {
                     return max(d.deliveredThrough, seen?.checkedThrough ?? 0) < newest
                 }
             }
-            return (env, due)
+            let claimed = Set(try env.claimAPNsDevices(due.map(\.token)))
+            return (env, due.filter { claimed.contains($0.token) })
         }
         guard let (env, devices) = work else { return nil }
         guard !devices.isEmpty else { return retryDue() }
@@ -119,7 +120,7 @@ final class APNsDeliverer: Sendable {
         do {
             try await BlockingWork.shared.run { [deliveries, positions, dropped] in
                 try env.recordAPNsDeliveries(deliveries)
-                try env.apnsDevicesDelivered(positions)
+                try env.finishAPNsDevices(devices.map(\.token), delivered: positions)
                 for token in dropped { try env.removeAPNsDevice(token: token) }
             }
         } catch {

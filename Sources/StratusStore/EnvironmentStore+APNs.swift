@@ -54,12 +54,29 @@ extension EnvironmentStore {
         return any
     }
 
-    /// Moves devices' positions forward (never back) after their notifications were pushed.
-    public func apnsDevicesDelivered(_ positions: [String: Int64]) throws(StratusError) {
-        guard !positions.isEmpty else { return }
+    /// Claims devices for one server's pass, for `lease` milliseconds: of `tokens`, those no other server holds.
+    /// Servers on one PostgreSQL database thus never push the same notification twice; a server that dies holding
+    /// a claim delays its devices by the lease.
+    public func claimAPNsDevices(_ tokens: [String], lease: Int64 = 60_000) throws(StratusError) -> [String] {
+        guard !tokens.isEmpty else { return [] }
+        let now = Clock.nowMillis()
+        return try write { s, _ in
+            try tokens.filter { try s.execute("UPDATE apns_devices SET claimed_until = ? WHERE token = ? AND claimed_until < ?", now + lease, $0, now) == 1 }
+        }
+    }
+
+    /// Ends a pass over claimed devices: moves their positions forward (never back) where notifications were
+    /// pushed, and lets go of the claims.
+    public func finishAPNsDevices(_ tokens: [String], delivered positions: [String: Int64]) throws(StratusError) {
+        guard !tokens.isEmpty else { return }
         try write { s, _ in
-            for (token, through) in positions {
-                try s.execute("UPDATE apns_devices SET delivered_through = \(s.dialect.greatest("delivered_through", "?")) WHERE token = ?", through, token)
+            for token in tokens {
+                if let through = positions[token] {
+                    try s.execute("UPDATE apns_devices SET claimed_until = 0, delivered_through = \(s.dialect.greatest("delivered_through", "?")) WHERE token = ?",
+                                  through, token)
+                } else {
+                    try s.execute("UPDATE apns_devices SET claimed_until = 0 WHERE token = ?", token)
+                }
             }
         }
     }

@@ -187,6 +187,38 @@ import StratusStore
     }
 }
 
+@Suite struct APNsCommandTests {
+    /// `stratus apns set` stores the .p8 key a running server pushes with; `show` names it without printing it;
+    /// a file that is not a key, or IDs that are not Apple's, are refused with what to give instead.
+    @Test(.enabled(if: Prerequisites.available(Prerequisites.executable("openssl") != nil), "openssl is not installed"))
+    func setShowAndRemoveTheAPNsKey() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let c = "iCloud.com.example.Push"
+        let scope = ["--container", c, "--environment", "production", "--data", data.path]
+        #expect(try await Executables.run("stratus", ["container", "create", c, "--data", data.path]).status == 0)
+        let p8 = data.appendingPathComponent("AuthKey_ABC123DEFG.p8")
+        #expect(try Tools.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8.path]).status == 0)
+        let key = ["--key-file", p8.path, "--key-id", "ABC123DEFG", "--team-id", "TEAM123456", "--topic", "com.example.notes"]
+        let set = try await Executables.run("stratus", ["apns", "set"] + key + scope)
+        #expect(set.status == 0 && set.stdout.contains("APNs key ABC123DEFG (team TEAM123456) pushes to com.example.notes"), "\(set.stdout)\(set.stderr)")
+        let shown = try await Executables.run("stratus", ["apns", "show"] + scope)
+        let pem = try String(contentsOf: p8, encoding: .utf8).split(separator: "\n")[1]
+        #expect(shown.stdout.contains("key ID ABC123DEFG") && shown.stdout.contains("0 devices registered") && !shown.stdout.contains(pem))
+        let notAKey = data.appendingPathComponent("notes.txt")
+        try "hello".write(to: notAKey, atomically: true, encoding: .utf8)
+        let bad = try await Executables.run("stratus", ["apns", "set", "--key-file", notAKey.path, "--key-id", "ABC123DEFG", "--team-id", "TEAM123456",
+                                                        "--topic", "com.example.notes"] + scope)
+        #expect(bad.status != 0 && bad.stderr.contains("not an APNs signing key"))
+        let badID = try await Executables.run("stratus", ["apns", "set", "--key-file", p8.path, "--key-id", "short", "--team-id", "TEAM123456",
+                                                          "--topic", "com.example.notes"] + scope)
+        #expect(badID.status != 0 && badID.stderr.contains("Key ID"))
+        #expect(try await Executables.run("stratus", ["apns", "remove"] + scope).status == 0)
+        #expect(try await Executables.run("stratus", ["apns", "show"] + scope).stdout.contains("no APNs key"))
+        #expect(try await Executables.run("stratus", ["apns", "remove"] + scope).status != 0)
+    }
+}
+
 @Suite struct UsersCommandTests {
     @Test func usersPurgeDeletesOneUsersDataInOneEnvironment() async throws {
         let data = Executables.temporaryDirectory()

@@ -1,5 +1,7 @@
 import Foundation
 import StratusKit
+import StratusModel
+import StratusStore
 import Testing
 
 @Suite(.serialized) struct NotificationAndSharingTests {
@@ -60,6 +62,18 @@ import Testing
 
         try await alice.publicCloudDatabase.deleteSubscription(withID: "high-alerts")
         #expect(try await alice.publicCloudDatabase.allSubscriptions().isEmpty)
+    }
+
+    /// An app on an Apple device registers the token APNs gave it; the server keeps it for the signed-in user
+    /// (pushing to it is APNsPushTests's), and a token that is not one is an error the app sees.
+    @Test func anAppRegistersItsAPNsDeviceToken() async throws {
+        let f = try await KitFixture()
+        let token = Data((0..<32).map { UInt8($0) })
+        try await f.aliceContainer().registerForRemoteNotifications(deviceToken: token)
+        let devices = try f.app.store.environment(f.container, .development).apnsDevices()
+        #expect(devices.map(\.token) == [token.map { String(format: "%02x", $0) }.joined()])
+        #expect(devices.first?.userRecordName == KitFixture.alice.userRecordName && devices.first?.apnsEnvironment == .development)
+        await #expect(throws: CKError.self) { try await f.aliceContainer().registerForRemoteNotifications(deviceToken: Data([1, 2])) }
     }
 
     @Test func aShareBetweenTwoUsersEndsInTheParticipantsSharedDatabase() async throws {

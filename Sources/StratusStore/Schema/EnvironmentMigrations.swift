@@ -219,11 +219,11 @@ extension EnvironmentMigrations {
         // which this table remembers until it would have expired anyway.
         m.add("v15-used-upload-tickets", ddl: "CREATE TABLE used_upload_tickets(nonce TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID")
         // Push to Apple devices: each registered device reads its user's notification log from its own position,
-        // like a courier token; `apns_deliveries` is what the console shows of each push (one row per device and
+        // like a courier token, claimed by one server at a time (`claimed_until`); `apns_deliveries` is what the console shows of each push (one row per device and
         // notification, updated by retries).
         m.add("v16-apns", ddl: """
             CREATE TABLE apns_devices(token TEXT PRIMARY KEY, "user" TEXT NOT NULL, apns_environment TEXT NOT NULL, created_at INTEGER NOT NULL,
-                delivered_through INTEGER NOT NULL) WITHOUT ROWID;
+                delivered_through INTEGER NOT NULL, claimed_until INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
             CREATE INDEX apns_devices_user ON apns_devices("user");
             CREATE TABLE apns_deliveries(id INTEGER PRIMARY KEY, token TEXT NOT NULL, "user" TEXT NOT NULL, nid TEXT NOT NULL, state TEXT NOT NULL,
                 status INTEGER NOT NULL, reason TEXT, apns_id TEXT, attempts INTEGER NOT NULL, at INTEGER NOT NULL);

@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+import Testing
+import StratusTestSupport
+@testable import StratusModel
+@testable import StratusStore
+
+/// APNs devices and keys behave alike on SQLite and PostgreSQL: a token moves to whoever registers it last and
+/// hears only what comes next, a user keeps a bounded number, one server at a time claims a device, and the key
+/// is checked before it is kept.
+@Suite struct APNsDeviceTests {
+    @Test(arguments: Backend.allCases) func devicesAreRegisteredClaimedOnceAndBounded(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            let c = try ContainerID("iCloud.com.example.Devices")
+            try store.createContainer(c)
+            let env = try store.environment(c, .development)
+            let token = String(repeating: "ab", count: 32)
+            #expect(try !env.hasAPNsDevices())
+            try env.registerAPNsDevice(token: token.uppercased(), user: "_alice", apnsEnvironment: .development)
+            #expect(try env.apnsDevices().map(\.token) == [token] && env.hasAPNsDevices())
+            // The same device signed in as someone else: it is theirs now, from now on.
+            try env.registerAPNsDevice(token: token, user: "_bob", apnsEnvironment: .production)
+            let moved = try env.apnsDevices()
+            #expect(moved.count == 1 && moved[0].userRecordName == "_bob" && moved[0].apnsEnvironment == .production)
+            expectError(.badRequest) { try env.registerAPNsDevice(token: "zz", user: "_bob", apnsEnvironment: .development) }
+
+            // One server claims; a second claim within the lease gets nothing; finishing moves the position on and lets go.
+            #expect(try env.claimAPNsDevices([token]) == [token])
+            #expect(try env.claimAPNsDevices([token]).isEmpty)
+            try env.finishAPNsDevices([token], delivered: [token: 42])
+            #expect(try env.apnsDevices().first?.deliveredThrough == 42)
+            #expect(try env.claimAPNsDevices([token]) == [token])
+            try env.finishAPNsDevices([token], delivered: [token: 7])
+            #expect(try env.apnsDevices().first?.deliveredThrough == 42, "a position never moves back")
+
+            // A user registering device after device keeps the newest few.
+            for i in 0..<(EnvironmentStore.maximumAPNsDevicesPerUser + 3) {
+                try env.registerAPNsDevice(token: String(format: "%064x", i + 1), user: "_carol", apnsEnvironment: .development)
+            }
+            #expect(try env.apnsDevices(user: "_carol").count == EnvironmentStore.maximumAPNsDevicesPerUser)
+
+            // Deliveries: one row per device and notification, updated by retries.
+            let first = APNsDelivery(id: 0, token: token, userRecordName: "_bob", notificationID: "n1", state: .retrying, status: 429,
+                                     reason: "TooManyRequests", apnsID: nil, attempts: 1, at: 1)
+            var second = first
+            second.state = .sent
+            second.status = 200
+            second.attempts = 2
+            try env.recordAPNsDeliveries([first])
+            try env.recordAPNsDeliveries([second])
+            let kept = try env.apnsDeliveries()
+            #expect(kept.count == 1 && kept[0].state == .sent && kept[0].attempts == 2)
+            try env.removeAPNsDevice(token: token)
+            #expect(try env.apnsDevices(user: "_bob").isEmpty)
+        }
+    }
+
+    @Test(arguments: Backend.allCases) func theAPNsKeyIsCheckedKeptAndRemoved(_ backend: Backend) async throws {
+        guard let (store, cleanup) = try backend.makeStore() else { return }
+        defer { cleanup() }
+        try await offPool {
+            let c = try ContainerID("iCloud.com.example.Keys")
+            try store.createContainer(c)
+            let pem = P256.Signing.PrivateKey().pemRepresentation
+            expectError(.badRequest) { try store.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: "nope", keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com.example.app") }
+            expectError(.badRequest) { try store.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: pem, keyID: "ABC", teamID: "TEAM123456", topic: "com.example.app") }
+            expectError(.badRequest) { try store.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: pem, keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com example") }
+            let saved = try store.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: pem, keyID: "abc123defg", teamID: "TEAM123456", topic: "com.example.app")
+            #expect(saved.keyID == "ABC123DEFG" && !saved.description.contains("PRIVATE"))
+            #expect(try store.apnsCredentials(container: c, environment: .production) == saved)
+            #expect(try store.apnsCredentials(container: c, environment: .development) == nil)
+            #expect(try store.allAPNsCredentials().count == 1)
+            try store.removeAPNsCredentials(container: c, environment: .production)
+            expectError(.notFound) { try store.removeAPNsCredentials(container: c, environment: .production) }
+        }
+    }
+}
