@@ -23,7 +23,7 @@ import StratusTestSupport
         let port: Int
         let log: URL
 
-        init(directory: URL, cert: URL, key: URL, publicKey: URL, keyID: String, teamID: String, topic: String, script: [String: [Int]]) async throws {
+        init(directory: URL, cert: URL, key: URL, publicKey: URL, keyID: String, teamID: String, topic: String, script: [String: [Any]]) async throws {
             log = directory.appendingPathComponent("pushes.jsonl")
             let standin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e/apns_standin.py")
             let scriptJSON = String(decoding: try JSONSerialization.data(withJSONObject: script), as: UTF8.self)
@@ -71,8 +71,9 @@ import StratusTestSupport
         #expect(try Tools.run("openssl", ["pkey", "-in", p8.path, "-pubout", "-out", publicKey.path]).status == 0)
         let (keyID, teamID, topic) = ("ABC123DEFG", "TEAM123456", "com.example.notes")
         let good = String(repeating: "a1", count: 32), gone = String(repeating: "b2", count: 32), busy = String(repeating: "c3", count: 32)
+        let stale = String(repeating: "d4", count: 32)
         let standin = try await Standin(directory: dir, cert: cert, key: tlsKey, publicKey: publicKey, keyID: keyID, teamID: teamID, topic: topic,
-                                        script: [gone: [410], busy: [429, 429, 200]])
+                                        script: [gone: [410], busy: [429, 429, 200], stale: ["403:ExpiredProviderToken", 200]])
         defer { standin.stop() }
 
         let f = try await ConsoleFixture { config in
@@ -117,18 +118,19 @@ import StratusTestSupport
             """#
         #expect(try await call("\(db)/subscriptions/modify", subs).0 == 200)
         let device = "device/1/\(container.rawValue)/development/tokens/register"
-        for token in [good, gone, busy] {
+        for token in [good, gone, busy, stale] {
             #expect(try await call(device, #"{"apnsEnvironment":"DEVELOPMENT","apnsToken":"\#(token)"}"#).0 == 200)
         }
         #expect(try await call(device, #"{"apnsEnvironment":"DEVELOPMENT","apnsToken":"not-hex"}"#).0 == 400)
         #expect(try await call(device, #"{"apnsEnvironment":"MARS","apnsToken":"\#(good)"}"#).0 == 400)
-        #expect(try f.app.store.environment(container, .development).apnsDevices(user: alice.userRecordName).count == 3)
+        #expect(try f.app.store.environment(container, .development).apnsDevices(user: alice.userRecordName).count == 4)
 
         // One write, two notifications: each device gets both, the busy one after two 429s, the gone one once only.
         #expect(try await call("\(db)/records/modify", note("n1")).0 == 200)
         func pushes(to token: String) -> [[String: Any]] { standin.pushes().filter { $0["token"] as? String == token } }
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, pushes(to: good).count < 2 || pushes(to: busy).filter({ $0["status"] as? Int == 200 }).count < 2 || pushes(to: gone).isEmpty {
+        while Date() < deadline, pushes(to: good).count < 2 || pushes(to: busy).filter({ $0["status"] as? Int == 200 }).count < 2 || pushes(to: gone).isEmpty
+                || pushes(to: stale).count < 3 {
             try await Task.sleep(for: .milliseconds(100))
         }
         let all = standin.pushes()
@@ -146,14 +148,18 @@ import StratusTestSupport
         #expect(bodies.contains { ($0["aps"] as? [String: Any])?["content-available"] as? Int == 1 })
         #expect(pushes(to: busy).map { $0["status"] as? Int ?? 0 } == [429, 429, 200, 200])
         #expect(pushes(to: gone).count == 1)
-        #expect(try f.app.store.environment(container, .development).apnsDevices().map(\.token).sorted() == [good, busy].sorted(), "the gone device is forgotten")
+        // An expired provider token: a new one is made and the same push sent again at once.
+        let toStale = pushes(to: stale)
+        #expect(toStale.map { $0["status"] as? Int ?? 0 } == [403, 200, 200] && toStale[0]["body"] as? String == toStale[1]["body"] as? String)
+        #expect(toStale.count == 3 && toStale[0]["jwt"] as? String != toStale[1]["jwt"] as? String, "the provider token was renewed")
+        #expect(try f.app.store.environment(container, .development).apnsDevices().map(\.token).sorted() == [good, busy, stale].sorted(), "the gone device is forgotten")
 
         // The console shows each push's state; another write is pushed to the devices that are left, and only those.
         let page = try await s.get("\(base)/notifications", accept: "application/json")
         let shown = try #require(try JSONSerialization.jsonObject(with: Data(page.html.utf8)) as? [String: Any])
         let rows = shown["apnsDeliveries"] as? [[String: Any]] ?? []
         #expect(rows.filter { $0["state"] as? String == "unregistered" }.count == 1)
-        #expect(rows.filter { $0["state"] as? String == "sent" }.count == 4)
+        #expect(rows.filter { $0["state"] as? String == "sent" }.count == 6)
         #expect(rows.contains { $0["state"] as? String == "sent" && $0["attempts"] as? Int == 3 }, "the busy device's first push took three attempts")
         #expect((shown["apns"] as? [String: Any])?["keyID"] as? String == keyID)
         let html = try await s.get("\(base)/notifications").html
@@ -162,5 +168,12 @@ import StratusTestSupport
         let later = Date().addingTimeInterval(30)
         while Date() < later, pushes(to: good).count < 4 || pushes(to: busy).count < 6 { try await Task.sleep(for: .milliseconds(100)) }
         #expect(pushes(to: good).count == 4 && pushes(to: busy).count == 6 && pushes(to: gone).count == 1)
+
+        // Without the key nothing more is pushed.
+        let removed = try await s.post("\(base)/notifications/apns/remove")
+        #expect(removed.status == 200 && removed.html.contains("No APNs key"))
+        #expect(try await call("\(db)/records/modify", note("n3")).0 == 200)
+        try await Task.sleep(for: .seconds(2))
+        #expect(pushes(to: good).count == 4)
     }
 }

@@ -4,13 +4,14 @@
 It checks every push the way APNs does -- POST /3/device/{token}, the provider token (an ES256 JWT signed with the
 developer's key, with its Key ID and Team ID), apns-topic, apns-push-type and apns-priority -- and answers as APNs
 would. A script says how to answer a token: a list of statuses, one per push, the last repeated (410 Unregistered,
-429 TooManyRequests...). Each push is written to the log as a JSON line.
+429 TooManyRequests..., or "403:ExpiredProviderToken" for a status with a reason). Each push is written to the log as a JSON line.
 
 usage: apns_standin.py --cert C --key K --public-key P --key-id ID --team-id T --topic B --script JSON --log FILE
 Prints "listening PORT" once it accepts connections.
 """
 import argparse
 import base64
+import hashlib
 import json
 import socket
 import ssl
@@ -77,18 +78,23 @@ class Standin:
         with self.lock:
             statuses = self.script.get(token, [200])
             status = statuses.pop(0) if len(statuses) > 1 else statuses[0]
+        # A scripted "403:ExpiredProviderToken" answers that status with that reason.
+        scripted_reason = None
+        if isinstance(status, str):
+            status, scripted_reason = int(status.split(":")[0]), status.split(":", 1)[1]
         if headers.get(":method") != "POST" or not token:
             status = 405 if token else 404
         elif problem:
             status = 403
         elif headers.get("apns-topic") != self.args.topic:
             status, problem = 400, "topic"
-        entry = {"token": token, "status": status, "jwt_ok": problem is None, "problem": problem,
+        jwt = (headers.get("authorization") or "").encode()
+        entry = {"token": token, "status": status, "jwt_ok": problem is None, "problem": problem, "jwt": hashlib.sha256(jwt).hexdigest()[:16],
                  "headers": {k: v for k, v in headers.items() if k != "authorization"}, "body": body.decode("utf-8", "replace")}
         self.log.write(json.dumps(entry) + "\n")
         if status == 200:
             return status, b""
-        reason = "DeviceTokenNotForTopic" if problem == "topic" else REASONS.get(status, "BadRequest")
+        reason = scripted_reason or ("DeviceTokenNotForTopic" if problem == "topic" else REASONS.get(status, "BadRequest"))
         payload = {"reason": reason}
         if status == 410:
             payload["timestamp"] = int(time.time() * 1000)
