@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -52,9 +49,8 @@ import StratusTestSupport
             return text.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
         }
 
-        /// SIGKILL: the test process's threads block SIGTERM, and a child inherits that mask.
         func stop() {
-            kill(process.processIdentifier, SIGKILL)
+            process.terminate()
             process.waitUntilExit()
         }
     }

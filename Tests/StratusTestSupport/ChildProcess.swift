@@ -71,8 +71,20 @@ public final class ChildProcess: @unchecked Sendable {
         defer { for p in argv { free(p) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in env { free(p) } }
+        // The test runner's threads block SIGTERM and ignore SIGPIPE, and a child would inherit both: `terminate()`
+        // would then never end a child that does not install its own handler (a Python script).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let r = posix_spawn(&pid, executable, &actions, nil, argv, env)
+        let r = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
         guard r == 0 else { throw POSIXError(POSIXErrorCode(rawValue: r) ?? .EIO) }
         processIdentifier = pid
         // The child has its ends of the pipes; the parent's copies must go, or a reader never sees the end.
