@@ -52,7 +52,7 @@ extension CloudKitAPI {
             auth.webAuthToken = web
             auth.expiresAt = expiresAt
             // Rotation: past half its life, hand out a fresh token; the old one stays valid until it expires.
-            let remaining = expiresAt - Clock.nowMillis()
+            let remaining = expiresAt - WallClock.nowMillis()
             let lifetime = remaining > RecordStore.shortSession ? RecordStore.longSession : RecordStore.shortSession
             if remaining < lifetime / 2 {
                 auth.rotatedToken = try store.createWebAuthToken(container: container, environment: environment, userRecordName: user, lifetime: lifetime)

@@ -26,7 +26,7 @@ extension CloudKitAPI {
                     let token = Secrets.hex(Secrets.randomBytes(32))
                     // The courier URL is a credential: it lasts as long as the session that asked for it.
                     try api.store.environment(container, environment).createCourierToken(
-                        token, user: user, expiresAt: auth.expiresAt ?? Clock.nowMillis() + RecordStore.shortSession, madeWith: auth.webAuthToken.map(Secrets.tokenHash))
+                        token, user: user, expiresAt: auth.expiresAt ?? WallClock.nowMillis() + RecordStore.shortSession, madeWith: auth.webAuthToken.map(Secrets.tokenHash))
                     return api.json { w in
                         w.beginObject()
                         w.field("apnsEnvironment", env.uppercased())

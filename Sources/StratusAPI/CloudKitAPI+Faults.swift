@@ -80,7 +80,7 @@ extension CloudKitAPI {
                 if let text = fault.serverFields, let fields = try? JSON.parse(Data(text.utf8)) { doc["fields"] = fields }
                 let server = try WireDecoding.record(.object(doc), defaultZone: zone)
                 _ = try env(ctx).modify([RecordOperation(.forceUpdate, server)], in: ctx.databaseID, zoneID: zone,
-                                        actor: Actor(userRecordName: ctx.auth.userRecordName ?? Actor.system.userRecordName, deviceID: "conflict-lab"))
+                                        actor: RequestActor(userRecordName: ctx.auth.userRecordName ?? RequestActor.system.userRecordName, deviceID: "conflict-lab"))
                 continue
             }
             guard let code = fault.kind.errorCode else { continue }

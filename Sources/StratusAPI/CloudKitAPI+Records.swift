@@ -7,7 +7,7 @@ extension CloudKitAPI {
     func env(_ ctx: Context) throws -> EnvironmentStore { try store.environment(ctx.container, ctx.environment) }
 
     /// The actor stamped on records: the signed-in user (or the token's anonymous caller, which may not write).
-    func actor(_ ctx: Context) -> Actor { Actor(userRecordName: ctx.auth.userRecordName ?? "_anonymous", deviceID: "iCloud") }
+    func actor(_ ctx: Context) -> RequestActor { RequestActor(userRecordName: ctx.auth.userRecordName ?? "_anonymous", deviceID: "iCloud") }
 
     func recordsQuery(_ ctx: Context) throws -> HTTPResponse {
         let b = ctx.body

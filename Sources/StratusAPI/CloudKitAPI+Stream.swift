@@ -76,9 +76,9 @@ extension CloudKitAPI {
                 guard await out.write(Data(": stream of notifications\n\n".utf8)), await deliver() else { return }
                 while !out.isDraining() && !store.bell.isClosed && out.isOpen() {
                     var timeout = Self.streamKeepAlive - (ContinuousClock.now - quietSince)
-                    if let expires = auth.expiresAt { timeout = min(timeout, .milliseconds(max(0, expires - Clock.nowMillis()))) }
+                    if let expires = auth.expiresAt { timeout = min(timeout, .milliseconds(max(0, expires - WallClock.nowMillis()))) }
                     await store.bell.wait(key, since: rung, timeout: max(timeout, .milliseconds(10)))
-                    if let expires = auth.expiresAt, expires <= Clock.nowMillis() { return }
+                    if let expires = auth.expiresAt, expires <= WallClock.nowMillis() { return }
                     guard out.isOpen() else { return }
                     let now = store.bell.rings(key)
                     if now != rung {

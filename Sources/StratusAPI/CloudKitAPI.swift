@@ -147,7 +147,7 @@ public struct CloudKitAPI: Sendable {
     }
 
     func encoding(_ ctx: Context) -> WireEncoding {
-        let base = baseURL(ctx.request), now = Clock.nowMillis()
+        let base = baseURL(ctx.request), now = WallClock.nowMillis()
         let env = try? env(ctx)
         return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false,
                             assetURL: { checksum in env?.assetDownloadPath(checksum: checksum, now: now).map { base + $0 } })

@@ -72,7 +72,7 @@ public struct RecordImporter: Sendable {
         let started = ContinuousClock.now
         var written = 0, lines = 0
         var knownZones: Set<String> = [ZoneID.defaultZoneName]
-        let actor = database.scope == .public ? Actor.system : Actor(userRecordName: database.ownerRecordName)
+        let actor = database.scope == .public ? RequestActor.system : RequestActor(userRecordName: database.ownerRecordName)
         var lastReport = ContinuousClock.now
 
         let channel = BatchChannel()

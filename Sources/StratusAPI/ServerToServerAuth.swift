@@ -25,7 +25,7 @@ final class ServerToServerAuth: Sendable {
             throw .authenticationFailed("this key belongs to another container or environment")
         }
         guard let date = ServerToServerAuth.parseDate(dateText) else { throw .authenticationFailed("X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date") }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         guard abs(now - date) <= ServerToServerAuth.window else { throw .authenticationFailed("the request date is more than 10 minutes from the server's clock") }
         guard signatureText.utf8.count <= 256, let der = Data(base64Encoded: signatureText),
               let signature = try? P256.Signing.ECDSASignature(derRepresentation: der),

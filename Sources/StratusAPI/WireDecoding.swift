@@ -231,7 +231,7 @@ enum WireDecoding {
 
     static func filter(_ j: JSON) throws(StratusError) -> QueryFilter {
         guard let o = j.object else { throw .badRequest("filterBy must hold objects") }
-        guard let c = o["comparator"]?.string, let comparator = Comparator(rawValue: c) else {
+        guard let c = o["comparator"]?.string, let comparator = FilterComparator(rawValue: c) else {
             throw .badRequest("unknown comparator '\((o["comparator"]?.string ?? "").prefix(40))'")
         }
         let ref = try fieldRef(o)

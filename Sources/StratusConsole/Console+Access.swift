@@ -79,7 +79,7 @@ extension Console {
                 // Only while there is no admin: the first one to finish wins, a second post is refused.
                 guard try !store.hasAdmins() else { throw StratusError(.exists, "An administrator already exists: sign in instead.") }
                 let admin = try store.createAdmin(email: f["email"] ?? "", password: f["password"] ?? "")
-                try store.audit(AuditEntry(at: Clock.nowMillis(), admin: admin.email, action: "create first administrator", container: nil, environment: nil, detail: admin.email))
+                try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: admin.email, action: "create first administrator", container: nil, environment: nil, detail: admin.email))
                 let s = try store.createAdminSession(admin)
                 return (s.token, s.csrf)
             }

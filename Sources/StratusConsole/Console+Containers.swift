@@ -27,7 +27,7 @@ extension Console {
         let raw = (formValue(req, "id") ?? "").trimmingCharacters(in: .whitespaces)
         let id = try ContainerID(raw)
         try store.createContainer(id)
-        try store.audit(AuditEntry(at: Clock.nowMillis(), admin: s.admin.email, action: "create container", container: id.rawValue, environment: nil, detail: ""))
+        try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: "create container", container: id.rawValue, environment: nil, detail: ""))
         return .redirect(to: "/console/?created=\(id.rawValue)")
     }
 

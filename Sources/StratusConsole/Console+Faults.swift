@@ -8,7 +8,7 @@ import StratusStore
 /// `stratus faults` or over `/-/admin/faults`. Every change is audited.
 extension Console {
     func faultsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         let faults = try store.faults(container: scope.container).filter { $0.environment == scope.environment }.map { f -> [String: Any] in
             ["id": String(f.id), "operation": f.operation, "error": f.kind.rawValue, "where": f.stage.rawValue,
              "scope": [f.user.map { "user \($0)" }, f.zone.map { "zone \($0)" }, f.recordType.map { "type \($0)" }, f.recordName.map { "record \($0)" }]
@@ -40,7 +40,7 @@ extension Console {
                 guard let p = Double(v) else { throw .badRequest("probability must be a number") }
                 return p
             }
-            let now = Clock.nowMillis()
+            let now = WallClock.nowMillis()
             var fault = Fault(container: scope.container, environment: scope.environment, operation: f["operation"] ?? "", kind: kind,
                               remaining: count, probability: probability, seed: UInt64(number("seed") ?? "1") ?? 1,
                               retryAfter: number("retryAfter").flatMap { Int($0) }, latencyMilliseconds: number("latencyMs").flatMap { Int($0) } ?? 0,

@@ -27,7 +27,7 @@ extension Console {
         try env.lookup([loc.name], in: loc.db, zoneID: loc.zone)[0].get()
     }
 
-    func actor(_ scope: ConsoleScope) -> Actor { Actor(userRecordName: scope.user ?? Actor.system.userRecordName, deviceID: "console") }
+    func actor(_ scope: ConsoleScope) -> RequestActor { RequestActor(userRecordName: scope.user ?? RequestActor.system.userRecordName, deviceID: "console") }
 
     func recordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let loc = try recordLocation(req, scope)

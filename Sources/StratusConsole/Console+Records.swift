@@ -82,7 +82,7 @@ extension Console {
         return rows.enumerated().map { i, r in
             ["n": i + 1, "value": r.2,
              "fields": fieldOptions(type, selected: r.0),
-             "ops": StratusModel.Comparator.allCases.map { c in ["name": c.rawValue, "selected": c.rawValue == r.1] }]
+             "ops": FilterComparator.allCases.map { c in ["name": c.rawValue, "selected": c.rawValue == r.1] }]
         }
     }
 

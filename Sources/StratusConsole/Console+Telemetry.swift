@@ -11,7 +11,7 @@ extension Console {
         guard let telemetry else { throw StratusError(.notFound, "This server keeps no telemetry.") }
         let rangeName = req.query("range") ?? TelemetryRange.hour.rawValue
         guard let range = TelemetryRange(rawValue: rangeName) else { throw StratusError.badRequest("range must be hour, day or week") }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         let report = try telemetry.report(container: scope.container.rawValue, environment: scope.environment.rawValue, range: range, now: now)
         let view = TelemetryView(report: report)
         let live = try store.faults(container: scope.container).filter { f in

@@ -167,7 +167,7 @@ public final class Console: Sendable {
                         throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
                     }
                     if req.method == .get {
-                        try store.audit(AuditEntry(at: Clock.nowMillis(), admin: session.admin.email, action: "view user data", container: container.rawValue,
+                        try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: session.admin.email, action: "view user data", container: container.rawValue,
                                                    environment: environment.rawValue, detail: "\(database.rawValue) database of \(user): \(req.rawPath)"))
                     }
                 }
@@ -178,7 +178,7 @@ public final class Console: Sendable {
     }
 
     func audit(_ s: Session, _ scope: ConsoleScope?, _ action: String, _ detail: String, container: ContainerID? = nil) throws {
-        try store.audit(AuditEntry(at: Clock.nowMillis(), admin: s.admin.email, action: action, container: (scope?.container ?? container)?.rawValue,
+        try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: action, container: (scope?.container ?? container)?.rawValue,
                                    environment: scope?.environment.rawValue, detail: detail))
     }
 

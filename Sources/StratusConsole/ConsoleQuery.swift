@@ -85,7 +85,7 @@ struct ConsoleQuery {
 
     static func filter(_ text: String, _ type: RecordTypeSchema) throws(StratusError) -> QueryFilter {
         let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 2, let comparator = StratusModel.Comparator(rawValue: parts[1].uppercased()) else {
+        guard parts.count >= 2, let comparator = FilterComparator(rawValue: parts[1].uppercased()) else {
             throw .badRequest("a filter is written FIELD COMPARATOR VALUE, e.g. 'title EQUALS Hello'; '\(text.prefix(80))' is not")
         }
         let ref = try ref(parts[0], type)
@@ -114,9 +114,9 @@ struct ConsoleQuery {
     }
 
     /// The comparators offered for a field's type.
-    static func comparators(for t: FieldType) -> [StratusModel.Comparator] {
+    static func comparators(for t: FieldType) -> [FilterComparator] {
         if t.isList {
-            var c: [StratusModel.Comparator] = [.listContains, .notListContains, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll]
+            var c: [FilterComparator] = [.listContains, .notListContains, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll]
             if t.scalar == .string { c += [.listMemberBeginsWith, .notListMemberBeginsWith] }
             return c
         }

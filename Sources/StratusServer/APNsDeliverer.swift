@@ -172,7 +172,7 @@ final class APNsDeliverer: Sendable {
                 result = await client.send(push, production: production, providerToken: signer.token())
             }
             state.attempts += 1
-            let now = Clock.nowMillis()
+            let now = WallClock.nowMillis()
             func record(_ s: APNsDelivery.State) {
                 outcome.deliveries.append(APNsDelivery(id: 0, token: device.token, userRecordName: device.userRecordName, notificationID: n.notificationID,
                                                        state: s, status: result.status, reason: result.reason, apnsID: result.apnsID, attempts: state.attempts, at: now))

@@ -126,7 +126,7 @@ struct AdminEndpoints {
             guard let s = v as? String else { throw StratusError.badRequest("'\(k)' must be a string") }
             return s
         }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         var f = Fault(container: try ContainerID(try string("container")), environment: try Environment(parsing: try string("environment")),
                       operation: try string("operation"), kind: kind, remaining: try int("count"), probability: probability,
                       seed: UInt64(max(0, try int("seed") ?? 1)), retryAfter: try int("retryAfter"),

@@ -16,7 +16,7 @@ extension EnvironmentStore {
         guard APNsDevice.validToken(token) else { throw .badRequest("apnsToken is not an APNs device token (hex) nor a token tokens/create made") }
         let token = token.lowercased()
         let start = try lastNotificationID()
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         try write { s, _ in
             let known = try s.one(#"SELECT "user", apns_environment FROM apns_devices WHERE token = ?"#, [token]) { ($0.string(0) ?? "", $0.string(1) ?? "") }
             if let known, known.0 == user, known.1 == apnsEnvironment.rawValue { return }
@@ -59,7 +59,7 @@ extension EnvironmentStore {
     /// a claim delays its devices by the lease.
     public func claimAPNsDevices(_ tokens: [String], lease: Int64 = 60_000) throws(StratusError) -> [String] {
         guard !tokens.isEmpty else { return [] }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         return try write { s, _ in
             try tokens.filter { try s.execute("UPDATE apns_devices SET claimed_until = ? WHERE token = ? AND claimed_until < ?", now + lease, $0, now) == 1 }
         }

@@ -11,7 +11,7 @@ extension EnvironmentStore {
     public static let downloadLifetime: Int64 = 60 * 60 * 1000
 
     /// A ticket for one upload by `user`.
-    public func uploadTicket(user: String, now: Int64 = Clock.nowMillis()) -> String {
+    public func uploadTicket(user: String, now: Int64 = WallClock.nowMillis()) -> String {
         var payload = withUnsafeBytes(of: (now + Self.uploadLifetime).bigEndian, Array.init)
         payload += Secrets.randomBytes(16)
         payload += Array(user.utf8)
@@ -27,13 +27,13 @@ extension EnvironmentStore {
     }
 
     /// Whether a ticket would be taken now: checked before an upload's body is read.
-    public func uploadTicketIsLive(_ ticket: String, now: Int64 = Clock.nowMillis()) -> Bool {
+    public func uploadTicketIsLive(_ ticket: String, now: Int64 = WallClock.nowMillis()) -> Bool {
         guard let t = openTicket(ticket, now: now) else { return false }
         return (try? read { s, _ in try !s.exists("SELECT 1 FROM used_upload_tickets WHERE nonce = ?", [t.nonce]) }) ?? false
     }
 
     /// Takes a ticket (once): the user the upload is for, or nil for a ticket that is forged, expired or used.
-    public func redeemUploadTicket(_ ticket: String, now: Int64 = Clock.nowMillis()) throws(StratusError) -> String? {
+    public func redeemUploadTicket(_ ticket: String, now: Int64 = WallClock.nowMillis()) throws(StratusError) -> String? {
         guard let t = openTicket(ticket, now: now) else { return nil }
         let taken = try write { s, _ in
             try s.execute("DELETE FROM used_upload_tickets WHERE expires_at < ?", now)
@@ -43,7 +43,7 @@ extension EnvironmentStore {
     }
 
     /// `/-/assets/{container}/{environment}/{hex}?e=…&s=…`: the asset's content for an hour, for whoever has the URL.
-    public func assetDownloadPath(checksum: String, now: Int64 = Clock.nowMillis()) -> String? {
+    public func assetDownloadPath(checksum: String, now: Int64 = WallClock.nowMillis()) -> String? {
         guard let d = Data(base64Encoded: checksum), d.count == 32 else { return nil }
         let hex = Secrets.hex(d)
         let expires = now + Self.downloadLifetime
@@ -51,7 +51,7 @@ extension EnvironmentStore {
     }
 
     /// Whether a download URL's signature and expiry hold.
-    public func downloadIsSigned(hex: String, expires: Int64, signature: String, now: Int64 = Clock.nowMillis()) -> Bool {
+    public func downloadIsSigned(hex: String, expires: Int64, signature: String, now: Int64 = WallClock.nowMillis()) -> Bool {
         guard expires > now else { return false }
         return Secrets.constantTimeEquals(signature, downloadSignature(hex, expires))
     }

@@ -20,7 +20,7 @@ extension EnvironmentStore {
             try db.execute("""
                 INSERT INTO assets(checksum, size, refs, created_at) VALUES (?, ?, 0, ?)
                 ON CONFLICT(checksum) DO UPDATE SET created_at = excluded.created_at
-                """, base64, data.count, Clock.nowMillis())
+                """, base64, data.count, WallClock.nowMillis())
         }
         if pool == nil {
             try write { db, _ in
@@ -83,7 +83,7 @@ extension EnvironmentStore {
     /// Removes the content of assets no record refers to any more. `olderThan` spares fresh uploads
     /// that are about to be referenced.
     @discardableResult
-    public func collectUnreferencedAssets(olderThan millis: Int64 = Clock.nowMillis()) throws(StratusError) -> Int {
+    public func collectUnreferencedAssets(olderThan millis: Int64 = WallClock.nowMillis()) throws(StratusError) -> Int {
         let gone: [String] = try write { db, _ in
             let gone = try db.all("DELETE FROM assets WHERE refs = 0 AND created_at <= ? RETURNING checksum", [millis]) { $0.string(0) }
             for c in gone { try self.removeContent(c, db) }
@@ -94,7 +94,7 @@ extension EnvironmentStore {
 
     func collectAssets(_ released: [String]) {
         guard !released.isEmpty else { return }
-        let cutoff = Clock.nowMillis()
+        let cutoff = WallClock.nowMillis()
         _ = try? write { db, _ in
             for c in Set(released) {
                 if try db.one("DELETE FROM assets WHERE checksum = ? AND refs = 0 AND created_at <= ? RETURNING checksum", [c, cutoff], { $0.string(0) }) != nil {

@@ -67,7 +67,7 @@ extension EnvironmentStore {
             let aps = PayloadJSON.object([("alert", .object([("body", .string(text))]))]).text
             let entry = NotificationBatch.Entry(user: user, subscriptionID: Self.testSubscriptionID, scope: "private", recordName: nil, reason: nil,
                                                 aps: aps, member: #""test":true"#)
-            try NotificationLog.append(id: batch, createdAt: Clock.nowMillis(), entries: [entry], budget: budget, db)
+            try NotificationLog.append(id: batch, createdAt: WallClock.nowMillis(), entries: [entry], budget: budget, db)
             db.afterCommit { bell.ring([key]) }
             return nid
         }

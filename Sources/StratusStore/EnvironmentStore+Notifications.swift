@@ -37,7 +37,7 @@ extension EnvironmentStore {
     /// Drops notifications past the retention, and `aps` texts no one can reference any more, at most once a
     /// minute, inside a write.
     func dropExpiredNotifications(_ db: any SQLSession) throws {
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         guard lastExpiry.withLock({ last in
             guard now - last > min(60_000, notificationRetention) else { return false }
             last = now
@@ -112,12 +112,12 @@ extension EnvironmentStore {
     public func createCourierToken(_ token: String, user: String, expiresAt: Int64, madeWith webToken: String? = nil) throws(StratusError) {
         let start = try lastNotificationID()
         try write { db, _ in
-            try db.execute("DELETE FROM courier_tokens WHERE expires_at < ?", Clock.nowMillis())
+            try db.execute("DELETE FROM courier_tokens WHERE expires_at < ?", WallClock.nowMillis())
             try db.execute("""
                 INSERT INTO courier_tokens(token, "user", created_at, delivered_through, expires_at, web_token) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(token) DO UPDATE SET "user" = excluded."user", created_at = excluded.created_at, delivered_through = excluded.delivered_through,
                     expires_at = excluded.expires_at, web_token = excluded.web_token
-                """, Secrets.tokenHash(token), user, Clock.nowMillis(), start, expiresAt, webToken)
+                """, Secrets.tokenHash(token), user, WallClock.nowMillis(), start, expiresAt, webToken)
         }
     }
 
@@ -126,7 +126,7 @@ extension EnvironmentStore {
         guard token.utf8.count <= 128 else { return nil }
         let hash = Secrets.tokenHash(token)
         let row: (String, Int64)? = try read { db, _ in
-            try db.one(#"SELECT "user", delivered_through FROM courier_tokens WHERE token = ? AND expires_at > ?"#, [hash, Clock.nowMillis()]) {
+            try db.one(#"SELECT "user", delivered_through FROM courier_tokens WHERE token = ? AND expires_at > ?"#, [hash, WallClock.nowMillis()]) {
                 ($0.string(0) ?? "", $0.int64(1) ?? 0)
             }
         }

@@ -10,7 +10,7 @@ extension EnvironmentStore {
     /// window's percentiles replace the old ones. Then looks after automatic indexes (see `maintainAutoIndexes`).
     func flushQueryShapesIfDue(force: Bool = false) {
         guard let gathered = shapeLog.take(force: force), !gathered.isEmpty else { return }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         var candidates: [(QueryShape, Double)] = []
         try? pool?.write { db in
             let st = try db.cachedStatement(sql: """
@@ -67,7 +67,7 @@ extension EnvironmentStore {
     /// of the best candidate shape that has none (skipping shapes whose build failed within `retryFailedAfter`).
     func maintainAutoIndexes(candidates: [QueryShape]) {
         let used = autoIndexUse.withLock { u in defer { u.removeAll() }; return u }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         let policy = autoIndexPolicy
         try? writeSQLite { db, catalog in
             for name in used { try db.execute(sql: "UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", arguments: [now, name]) }
@@ -118,7 +118,7 @@ extension EnvironmentStore {
         return try writeSQLite { db, catalog in
             guard let type = catalog.type(named: shape.recordType) else { throw StratusError.badRequest("record type '\(shape.recordType.prefix(100))' does not exist") }
             if let existing = catalog.autoIndexes.first(where: { $0.serves(shape) }) { return existing }
-            let now = Clock.nowMillis()
+            let now = WallClock.nowMillis()
             var ai = AutoIndex(name: "", recordType: type.name, equalityFields: shape.equalities, orderField: order, shape: shape.description,
                                pinned: pinned, createdAt: now, lastUsedAt: now)
             guard let cols = AutoIndexes.columns(ai, type) else {
@@ -170,7 +170,7 @@ extension EnvironmentStore {
                     try AutoIndexes.drop(name, db.sql)
                     catalog = try SchemaStorage.load(db.sql)
                 }
-                if let shape { autoIndexFailures.withLock { $0[shape] = Clock.nowMillis() } }
+                if let shape { autoIndexFailures.withLock { $0[shape] = WallClock.nowMillis() } }
                 throw error
             }
             let took = (ContinuousClock.now - stepStarted).milliseconds

@@ -9,7 +9,7 @@ extension EnvironmentStore {
     /// In an atomic zone with `atomic`, one failure fails the batch: that operation keeps its error and the
     /// others get ATOMIC_ERROR, and nothing is written.
     public func modify(_ operations: [RecordOperation], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
-                       atomic: Bool = false, allOrNothing: Bool = false, actor: Actor, caller: Caller? = nil, requireAssetReceipts: Bool = false,
+                       atomic: Bool = false, allOrNothing: Bool = false, actor: RequestActor, caller: Caller? = nil, requireAssetReceipts: Bool = false,
                        users: (@Sendable (ShareRequest.Lookup) -> ContainerUser?)? = nil) throws(StratusError) -> [ModifyResult] {
         let limit = allOrNothing ? RecordOperation.maximumPerImportBatch : RecordOperation.maximumPerBatch
         guard operations.count <= limit else {

@@ -25,7 +25,7 @@ extension EnvironmentStore {
             if !diff.isEmpty { catalog = try SchemaStorage.apply(diff, to: catalog, s) }
             if let deployedBy {
                 try s.execute("INSERT INTO deployments(deployed_at, deployed_by, changes) VALUES (?, ?, ?)",
-                              Clock.nowMillis(), deployedBy, diff.changes.map(\.description).joined(separator: "\n"))
+                              WallClock.nowMillis(), deployedBy, diff.changes.map(\.description).joined(separator: "\n"))
             }
             return diff
         }

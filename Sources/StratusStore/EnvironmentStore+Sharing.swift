@@ -162,7 +162,7 @@ extension EnvironmentStore {
         try write { db, catalog in
             let (id, share, zone) = try findShare(db, shortGUID)
             var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: .privateDatabase(of: zone.zoneID.ownerRecordName ?? ""),
-                                          actor: Actor(userRecordName: zone.zoneID.ownerRecordName ?? "", deviceID: "console"))
+                                          actor: RequestActor(userRecordName: zone.zoneID.ownerRecordName ?? "", deviceID: "console"))
             try writer.deleteShare(id, share, zone: zone)
             try writer.finish()
             return share

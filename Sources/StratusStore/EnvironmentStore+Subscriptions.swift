@@ -45,7 +45,7 @@ extension EnvironmentStore {
             if let aps { try NotificationInfos.keep(aps, s) }
             if exists {
                 try s.execute("UPDATE subscriptions SET document = ?, spec = ?, created_at = ? WHERE scope = ? AND owner = ? AND subscription_id = ?",
-                              document, specJSON, Clock.nowMillis(), scope.rawValue, owner, id)
+                              document, specJSON, WallClock.nowMillis(), scope.rawValue, owner, id)
             } else {
                 try SubscriptionRows.checkCaps(owner: owner, policy: policy, s)
                 try SubscriptionRows.insert(scope, owner: owner, id: id, document: document, spec: specJSON, s)

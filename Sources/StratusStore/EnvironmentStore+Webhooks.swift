@@ -9,7 +9,7 @@ extension EnvironmentStore {
         try Webhook.validate(url: url)
         for t in recordTypes { try Names.validate(recordType: t) }
         let secret = Secrets.hex(Secrets.randomBytes(32))
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         let types = String(decoding: (try? JSONEncoder().encode(recordTypes)) ?? Data("[]".utf8), as: UTF8.self)
         let id: Int64 = try write { s, _ in
             try s.int64("INSERT INTO webhooks(url, record_types, secret, created_at) VALUES (?, ?, ?, ?) RETURNING id", [url, types, secret, now]) ?? 0
@@ -104,7 +104,7 @@ extension EnvironmentStore {
             WebhookDelivery(id: r.int64(0) ?? 0, webhookID: r.int64(1) ?? 0, url: r.string(2) ?? "", secret: r.string(3) ?? "", notificationID: r.string(4) ?? "",
                             payload: r.string(5) ?? "", attempts: Int(r.int64(6) ?? 0), createdAt: r.int64(7) ?? 0)
         }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         if pool == nil {
             return try write { s, _ in
                 try s.all("""
@@ -134,7 +134,7 @@ extension EnvironmentStore {
     /// webhook with 5 such failures in a row is disabled.
     public func recordWebhookAttempts(_ outcomes: [(delivery: WebhookDelivery, status: String, succeeded: Bool)]) throws(StratusError) {
         guard !outcomes.isEmpty else { return }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         try write { s, _ in
             for (d, status, succeeded) in outcomes {
                 if succeeded {

@@ -64,7 +64,7 @@ extension EnvironmentStore {
             try s.execute("DELETE FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted <> 0",
                           database.scope.rawValue, database.ownerRecordName, zoneID.zoneName)
             try s.execute("INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 1, ?, ?)",
-                          database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, next, Clock.nowMillis())
+                          database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, next, WallClock.nowMillis())
             try seq.save(s)
             let z = try ZoneRow.find(s, database, zoneID.zoneName)!
             var outbox = try outbox(s)

@@ -33,7 +33,7 @@ extension RecordStore {
             throw .badRequest("not an APNs signing key: give the AuthKey_….p8 file Apple issued (a P-256 private key in PEM form)")
         }
         let credentials = APNsCredentials(container: container, environment: environment, keyID: keyID.uppercased(), teamID: teamID.uppercased(),
-                                          topic: topic, privateKeyPEM: key.pemRepresentation, updatedAt: Clock.nowMillis())
+                                          topic: topic, privateKeyPEM: key.pemRepresentation, updatedAt: WallClock.nowMillis())
         try guarded {
             try control.write { s in
                 try s.execute("DELETE FROM apns_credentials WHERE container = ? AND environment = ?", container.rawValue, environment.rawValue)

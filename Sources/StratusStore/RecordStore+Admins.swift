@@ -36,7 +36,7 @@ extension RecordStore {
                 if try s.exists("SELECT 1 FROM admins WHERE \(s.dialect.caseInsensitive("email"))", [email]) {
                     throw StratusError(.exists, "an admin with this email already exists")
                 }
-                let id = try s.int64("INSERT INTO admins(email, password_hash, created_at) VALUES (?, ?, ?) RETURNING id", [email, hash, Clock.nowMillis()])
+                let id = try s.int64("INSERT INTO admins(email, password_hash, created_at) VALUES (?, ?, ?) RETURNING id", [email, hash, WallClock.nowMillis()])
                 return Admin(id: id ?? 0, email: email)
             }
         }
@@ -92,7 +92,7 @@ extension RecordStore {
     /// Starts a session: a random cookie token (kept hashed) and the CSRF token its forms must carry.
     public func createAdminSession(_ admin: Admin) throws(StratusError) -> (token: String, csrf: String) {
         let token = Secrets.hex(Secrets.randomBytes(32)), csrf = Secrets.hex(Secrets.randomBytes(16))
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         try guarded {
             try control.write { s in
                 try s.execute("DELETE FROM admin_sessions WHERE last_seen < ? OR created_at < ?", now - RecordStore.sessionIdle, now - RecordStore.sessionAbsolute)
@@ -106,7 +106,7 @@ extension RecordStore {
     /// The admin and CSRF token of a live session, refreshing its idle clock (at most once a minute).
     public func adminSession(_ token: String) throws(StratusError) -> (admin: Admin, csrf: String)? {
         guard token.utf8.count == 64 else { return nil }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         let hash = Secrets.tokenHash(token)
         let found: (admin: Admin, csrf: String, created: Int64, seen: Int64)? = try guarded {
             try control.read { s in

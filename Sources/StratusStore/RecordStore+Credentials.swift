@@ -51,7 +51,7 @@ extension RecordStore {
         }
         guard origins.count <= 100 else { throw .badRequest("a token allows at most 100 origins") }
         let secret = Secrets.hex(Secrets.randomBytes(32))
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         let originsJSON = String(decoding: (try? JSONEncoder().encode(origins)) ?? Data("[]".utf8), as: UTF8.self)
         let id: Int64 = try guarded {
             try control.write { s in
@@ -120,7 +120,7 @@ extension RecordStore {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard email.count <= 254, email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw .badRequest("'\(email.prefix(100))' is not an email address") }
         guard password.count >= 8, password.utf8.count <= 1024 else { throw .badRequest("a password needs 8 to 1024 characters") }
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         let user = ContainerUser(userRecordName: "_" + Secrets.hex(Secrets.randomBytes(16)), email: email, firstName: firstName, lastName: lastName,
                                  discoverable: discoverable, discoverabilityChangedAt: discoverable ? now : nil)
         let hash = try guarded { try Secrets.hashPassword(password) }
@@ -163,7 +163,7 @@ extension RecordStore {
         try guarded {
             try control.write { s in
                 guard try s.execute("UPDATE users SET discoverable = ?, discoverability_changed_at = ? WHERE container = ? AND user_record_name = ?",
-                                    discoverable, Clock.nowMillis(), container.rawValue, userRecordName) == 1 else {
+                                    discoverable, WallClock.nowMillis(), container.rawValue, userRecordName) == 1 else {
                     throw StratusError(.notFound, "no such user")
                 }
             }
@@ -230,7 +230,7 @@ extension RecordStore {
     public func createWebAuthToken(container: ContainerID, environment: Environment, userRecordName: String,
                                    lifetime: Int64 = RecordStore.shortSession) throws(StratusError) -> String {
         let token = Data(Secrets.randomBytes(32)).base64EncodedString()
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         try guarded {
             try control.write { s in
                 try s.execute("DELETE FROM web_tokens WHERE expires_at < ?", now)
@@ -259,7 +259,7 @@ extension RecordStore {
             }
             if let session { webTokenCache.set(session, for: key) }
         }
-        guard let session, session.expiresAt > Clock.nowMillis() else { return nil }
+        guard let session, session.expiresAt > WallClock.nowMillis() else { return nil }
         return (session.user, session.expiresAt)
     }
 

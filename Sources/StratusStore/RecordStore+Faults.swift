@@ -114,7 +114,7 @@ extension RecordStore {
     /// Whether a request for `operation` may meet a fault: false (from memory alone, no I/O) when the cache is fresh
     /// and holds none that matches, which is every request of a server with no fault on but 4 a second.
     public func mightFault(_ container: ContainerID, _ environment: Environment, _ operation: String) -> Bool {
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         return faultCache.withLock { c in
             guard let c, ContinuousClock.now - c.at < .milliseconds(250) else { return true }
             return c.faults.contains { $0.matches(container, environment, operation, now: now) }
@@ -125,7 +125,7 @@ extension RecordStore {
     /// when it fires). The common case, no fault on, reads the cache only.
     public func claimFault(_ container: ContainerID, _ environment: Environment, _ operation: String, stage: Fault.Stage = .before,
                            target: Fault.Target = Fault.Target()) -> Fault? {
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         let cached = faultCache.withLock { c -> [Fault]? in
             guard let c, ContinuousClock.now - c.at < .milliseconds(250) else { return nil }
             return c.faults

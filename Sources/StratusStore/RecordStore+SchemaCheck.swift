@@ -34,7 +34,7 @@ extension RecordStore {
             if let r = shape.range { needs.append((r, .sortable, "a range filter")) }
             for o in shape.others {
                 let parts = o.split(separator: " ", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let c = Comparator(rawValue: parts[1]) else { continue }
+                guard parts.count == 2, let c = FilterComparator(rawValue: parts[1]) else { continue }
                 needs.append((parts[0], c.requiredIndex, "a \(c.rawValue) filter"))
             }
             for s in shape.sorts { needs.append((String(s.drop { $0 == "-" }).replacingOccurrences(of: "@", with: ""), .sortable, "sorting")) }

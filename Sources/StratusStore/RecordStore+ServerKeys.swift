@@ -23,7 +23,7 @@ extension RecordStore {
         let keyID = Secrets.hex(SHA256.hash(data: key.derRepresentation))
         let user = "_" + String(keyID.prefix(32))
         let sk = ServerKey(keyID: keyID, container: container, environment: environment, publicKeyPEM: key.pemRepresentation,
-                           notes: String(notes.prefix(500)), userRecordName: user, createdAt: Clock.nowMillis(), revoked: false)
+                           notes: String(notes.prefix(500)), userRecordName: user, createdAt: WallClock.nowMillis(), revoked: false)
         try guarded {
             try control.write { s in
                 if try s.exists("SELECT 1 FROM server_keys WHERE key_id = ? AND container = ? AND environment = ? AND revoked = 0",

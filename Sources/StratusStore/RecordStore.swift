@@ -117,7 +117,7 @@ public final class RecordStore: Sendable {
     public func createContainer(_ id: ContainerID) throws(StratusError) {
         try guarded {
             try control.write { s in
-                guard try s.execute("INSERT INTO containers(id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", id.rawValue, Clock.nowMillis()) == 1 else {
+                guard try s.execute("INSERT INTO containers(id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", id.rawValue, WallClock.nowMillis()) == 1 else {
                     throw StratusError(.exists, "container \(id) already exists")
                 }
             }

@@ -133,7 +133,7 @@ struct APIScenario: AsyncParsableCommand {
         if try !env.allShares().contains(where: { $0.recordName == Share.zoneShareName && $0.zoneID.zoneName == "Bench" }) {
             var op = RecordOperation(.create, StoredRecord(recordName: Share.zoneShareName, recordType: Share.recordType))
             op.share = ShareRequest(participants: [ShareRequest.Invitee(lookup: .userRecordName(member), permission: .readOnly)])
-            let made = try env.modify([op], in: owned, zoneID: ZoneID(zoneName: "Bench"), actor: Actor(userRecordName: user),
+            let made = try env.modify([op], in: owned, zoneID: ZoneID(zoneName: "Bench"), actor: RequestActor(userRecordName: user),
                                       users: { _ in ContainerUser(userRecordName: member, email: "member@bench.example") })
             guard case .savedShare(let share) = made.first else { throw BenchFailure("sharing the zone failed: \(made)") }
             _ = try env.acceptShare(share.shortGUID, user: member)
@@ -286,7 +286,7 @@ struct APIScenario: AsyncParsableCommand {
         for i in 0..<records {
             batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
             if batch.count == 200 || i == records - 1 {
-                _ = try env.modify(batch, in: db, zoneID: zone, actor: Actor(userRecordName: Self.user))
+                _ = try env.modify(batch, in: db, zoneID: zone, actor: RequestActor(userRecordName: Self.user))
                 batch.removeAll(keepingCapacity: true)
             }
         }

@@ -101,7 +101,7 @@ struct ConsoleScenario: AsyncParsableCommand {
         for i in 0..<records {
             batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
             if batch.count == 200 || i == records - 1 {
-                _ = try env.modify(batch, in: .publicDatabase, actor: Actor(userRecordName: "_bench"))
+                _ = try env.modify(batch, in: .publicDatabase, actor: RequestActor(userRecordName: "_bench"))
                 batch.removeAll(keepingCapacity: true)
             }
         }

@@ -65,7 +65,7 @@ struct NotifyScenario: AsyncParsableCommand {
             for i in 0..<deliveries {
                 batch.append(RecordOperation(.create, StoredRecord(recordName: "h\(i)", recordType: "Item", fields: ["list": .string("L-\(i % 97)"), "n": .int64(Int64(i))])))
                 if batch.count == 200 || i == deliveries - 1 {
-                    _ = try hooks.modify(batch, in: .publicDatabase, actor: Actor(userRecordName: Self.writer))
+                    _ = try hooks.modify(batch, in: .publicDatabase, actor: RequestActor(userRecordName: Self.writer))
                     batch.removeAll(keepingCapacity: true)
                 }
             }
@@ -132,7 +132,7 @@ struct NotifyScenario: AsyncParsableCommand {
         let env = try store.environment(subscribed, .development)
         for u in stride(from: 1, to: listeners, by: 2) {
             let token = "bench-courier-\(u)"
-            try env.createCourierToken(token, user: Self.user(u), expiresAt: Clock.nowMillis() + RecordStore.longSession)
+            try env.createCourierToken(token, user: Self.user(u), expiresAt: WallClock.nowMillis() + RecordStore.longSession)
             courierTokens[u] = token
         }
         let latencies = Latencies()

@@ -40,7 +40,7 @@ struct FaultsCommand: ParsableCommand {
                 guard var where_ = Fault.Stage(rawValue: stage) else { throw StratusError.badRequest("--where must be before, after-commit or per-record") }
                 if conflictOn != nil { where_ = .perRecord }
                 guard let op = operation ?? (conflictOn != nil ? "records/modify" : nil) else { throw StratusError.badRequest("name the --operation (or * for all)") }
-                let now = Clock.nowMillis()
+                let now = WallClock.nowMillis()
                 var fault = Fault(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment),
                                   operation: op, kind: kind, remaining: probability == nil ? (count ?? (conflictOn != nil ? 1 : nil)) : count,
                                   probability: probability, seed: seed, retryAfter: retryAfter, latencyMilliseconds: latencyMs,
@@ -66,7 +66,7 @@ struct FaultsCommand: ParsableCommand {
             try reportingErrors {
                 let faults = try options.open().faults(container: try container.map { try ContainerID($0) })
                 if faults.isEmpty { print("no faults") }
-                let now = Clock.nowMillis()
+                let now = WallClock.nowMillis()
                 for f in faults {
                     let left = f.remaining.map { "\($0) left" } ?? "p=\(f.probability ?? 0) seed=\(f.seed)"
                     let state = now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on")

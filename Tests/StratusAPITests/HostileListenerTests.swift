@@ -139,14 +139,14 @@ import StratusTestSupport
     @Test func aCourierTokenExpiresWithItsSessionAndItsProgressLeavesMemory() async throws {
         let f = try await APIFixture()
         let env = try f.app.store.environment(f.container, .development)
-        try env.createCourierToken("short", user: f.alice.userRecordName, expiresAt: Clock.nowMillis() + 300)
+        try env.createCourierToken("short", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 300)
         #expect(try env.courierToken("short") != nil)
         try await Task.sleep(for: .milliseconds(400))
         #expect(try env.courierToken("short") == nil)
         let poll = try await URLSession(configuration: .ephemeral).data(from: URL(string: "\(f.app.url)-/webcourier/\(f.container.rawValue)/development/short")!)
         #expect((poll.1 as? HTTPURLResponse)?.statusCode == 404)
         // Positions answered are kept in memory only until saved.
-        try env.createCourierToken("long", user: f.alice.userRecordName, expiresAt: Clock.nowMillis() + 60_000)
+        try env.createCourierToken("long", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         try env.courierDelivered("long", through: 5)
         try env.saveCourierProgress()
         #expect(env.courierProgress.withLock { $0.answered.isEmpty && $0.dirty.isEmpty })

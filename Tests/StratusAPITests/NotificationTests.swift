@@ -117,7 +117,7 @@ import StratusStore
         let f = try await APIFixture { $0.notifications.retention = 300 }
         _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)
         let env = try f.app.store.environment(f.container, .development)
-        try env.createCourierToken("tok", user: f.alice.userRecordName, expiresAt: Clock.nowMillis() + 60_000)
+        try env.createCourierToken("tok", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"old","recordType":"Note"}}"#, db: "private", user: f.aliceToken)
         let old = try #require(try env.notifications(for: f.alice.userRecordName, after: 0).first)
         try await Task.sleep(for: .milliseconds(700))

@@ -68,7 +68,7 @@ import StratusStore
             try store.createContainer(container)
             let env = try store.environment(container, .development)
             _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "a", recordType: "Note", fields: ["kind": .string("x"), "size": .int64(1)]))],
-                               in: .publicDatabase, actor: Actor(userRecordName: "_cli"))
+                               in: .publicDatabase, actor: RequestActor(userRecordName: "_cli"))
             return try env.buildAutoIndex(for: QueryShape(Query(recordType: "Note", filters: [QueryFilter(.field("kind"), .equals, .string("x"))],
                                                                 sorts: [QuerySort(.field("size"), ascending: false)]))).name
         }

@@ -135,7 +135,7 @@ import Testing
         // The server answers the next batch slowly; the device is killed while it waits.
         try await Executables.offPool {
             let store = try RecordStore(dataDirectory: data)
-            let now = Clock.nowMillis()
+            let now = WallClock.nowMillis()
             try store.addFault(Fault(container: container, environment: .development, operation: "records/modify", kind: .none, remaining: 1,
                                      probability: nil, latencyMilliseconds: 5_000, createdAt: now, expiresAt: now + 600_000))
         }

@@ -53,7 +53,7 @@ extension PostgresEndToEnd {
                     );
                 """), into: c)
             let env = try store.environment(c, .development)
-            let actor = Actor(userRecordName: owner, deviceID: "migrate")
+            let actor = RequestActor(userRecordName: owner, deviceID: "migrate")
             let asset = try env.uploadAsset(Data((0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
             var rng = SystemRandomNumberGenerator()
             for batch in 0..<500 {
@@ -141,9 +141,9 @@ extension PostgresEndToEnd {
                 #expect(try env.lookup(["i5"], in: .publicDatabase)[0].get().fields["photo"] != nil)
                 // New writes get fresh ids (the identity columns continue after the copied ones).
                 let w = try env.modify([RecordOperation(.create, StoredRecord(recordName: "new", recordType: "Item", fields: ["n": .int64(-1)]))],
-                                       in: .publicDatabase, actor: Actor(userRecordName: Self.owner))
+                                       in: .publicDatabase, actor: RequestActor(userRecordName: Self.owner))
                 #expect(w[0].error == nil, "\(String(describing: w[0].error))")
-                _ = try env.modify([RecordOperation(.forceDelete, StoredRecord(recordName: "new", recordType: "Item"))], in: .publicDatabase, actor: Actor(userRecordName: Self.owner))
+                _ = try env.modify([RecordOperation(.forceDelete, StoredRecord(recordName: "new", recordType: "Item"))], in: .publicDatabase, actor: RequestActor(userRecordName: Self.owner))
             }
 
             print("checks on PostgreSQL: \(ContinuousClock.now - clock)"); clock = .now

@@ -29,7 +29,7 @@ import StratusStore
         let work = ZoneID(zoneName: "Work", ownerRecordName: owner)
         _ = try env.createZone(work, in: mine)
         _ = try env.modify((0..<30).map { RecordOperation(.create, StoredRecord(recordName: "note-\($0)", recordType: "Note", fields: ["text": .string("n\($0)")])) },
-                           in: mine, zoneID: work, actor: Actor(userRecordName: owner))
+                           in: mine, zoneID: work, actor: RequestActor(userRecordName: owner))
     }
 
     /// The lines with what a write regenerates taken out (change tags, created and modified stamps).

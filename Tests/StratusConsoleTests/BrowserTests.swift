@@ -33,7 +33,7 @@ import StratusTestSupport
             var share = RecordOperation(.create, StoredRecord(recordName: "trip-share", recordType: Share.recordType))
             share.share = ShareRequest(forRecord: "lisbon", participants: [ShareRequest.Invitee(lookup: .emailAddress("mel@example.com"), permission: .readWrite)])
             let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "lisbon", recordType: "Trip")), share], in: db,
-                                         zoneID: ZoneID(zoneName: "Trips"), actor: Actor(userRecordName: olga.userRecordName), users: { _ in mel })
+                                         zoneID: ZoneID(zoneName: "Trips"), actor: RequestActor(userRecordName: olga.userRecordName), users: { _ in mel })
             guard case .savedShare(let saved) = results[1] else { throw StratusError(.internalError, "no share: \(results)") }
             return "/share/\(saved.shortGUID)"
         }

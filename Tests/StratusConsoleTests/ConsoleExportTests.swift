@@ -15,7 +15,7 @@ import StratusStore
             let env = try f.app.store.environment(container, .development)
             for chunk in stride(from: 0, to: 650, by: 200) {
                 _ = try env.modify((chunk..<min(chunk + 200, 650)).map { RecordOperation(.create, StoredRecord(recordName: "e\($0)", recordType: "Row", fields: ["n": .int64(Int64($0)), "t": .string("a, \"b\"")])) },
-                                   in: .publicDatabase, actor: Actor(userRecordName: "_admin"))
+                                   in: .publicDatabase, actor: RequestActor(userRecordName: "_admin"))
             }
             return env
         }

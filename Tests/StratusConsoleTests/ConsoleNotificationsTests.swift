@@ -15,7 +15,7 @@ import StratusStore
         let user = try await offPool { try f.app.store.createUser(container: container, email: "erin@example.com", password: "a long password") }
         let dev = try f.app.store.createWebAuthToken(container: container, environment: .development, userRecordName: user.userRecordName)
         let prod = try f.app.store.createWebAuthToken(container: container, environment: .production, userRecordName: user.userRecordName)
-        try f.app.store.environment(container, .development).createCourierToken("tok", user: user.userRecordName, expiresAt: Clock.nowMillis() + 60_000)
+        try f.app.store.environment(container, .development).createCourierToken("tok", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         let base = "/console/\(container.rawValue)/development"
         let home = try await s.get(base)
         #expect(home.html.contains("Sign out everywhere"))
@@ -42,7 +42,7 @@ import StratusStore
         let mine = DatabaseID.privateDatabase(of: user.userRecordName)
         let zone = ZoneID(zoneName: "Notes", ownerRecordName: user.userRecordName)
         _ = try env.createZone(zone, in: mine)
-        let actor = Actor(userRecordName: user.userRecordName)
+        let actor = RequestActor(userRecordName: user.userRecordName)
         _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "n1", recordType: "Note", zoneID: zone, fields: ["t": .string("x")]))],
                            in: mine, zoneID: zone, actor: actor)
         let before = try env.databaseChanges(in: mine, since: nil).syncToken
@@ -76,9 +76,9 @@ import StratusStore
         let env = try f.app.store.environment(container, .development)
         try env.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
                                  spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName, replace: false)
-        try env.createCourierToken("tok-erin", user: user.userRecordName, expiresAt: Clock.nowMillis() + 60_000)
+        try env.createCourierToken("tok-erin", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "note<1>", recordType: "Note"))], in: .privateDatabase(of: user.userRecordName),
-                           actor: Actor(userRecordName: user.userRecordName))
+                           actor: RequestActor(userRecordName: user.userRecordName))
         let base = "/console/\(container.rawValue)/development"
         let page = try await s.get("\(base)/notifications")
         #expect(page.status == 200 && page.html.contains("erin@example.com") && page.html.contains("note&lt;1&gt;") && page.html.contains("pending (web courier)"))

@@ -13,7 +13,7 @@ import StratusStore
         try f.app.store.createContainer(container)
         let env = try f.app.store.environment(container, .development)
         _ = try env.modify((0..<50).map { RecordOperation(.create, StoredRecord(recordName: "n\($0)", recordType: "Note", fields: ["size": .int64(Int64($0)), "title": .string("<b>t\($0 % 3)</b>")])) },
-                           in: .publicDatabase, actor: Actor(userRecordName: "_admin"))
+                           in: .publicDatabase, actor: RequestActor(userRecordName: "_admin"))
         let base = "/console/\(container.rawValue)/development"
         #expect(try await s.get("\(base)/query-shapes").html.contains("No queries have run"))
         for _ in 0..<3 { #expect(try await s.get("\(base)/public/records?type=Note&filter=title%20EQUALS%20%3Cb%3Et1%3C%2Fb%3E&sort=-size").status == 200) }

@@ -22,7 +22,7 @@ import StratusStore
         var share = RecordOperation(.create, StoredRecord(recordName: "trip-share", recordType: Share.recordType))
         share.share = ShareRequest(forRecord: "paris", participants: [ShareRequest.Invitee(lookup: .userRecordName(member.userRecordName), permission: .readWrite)])
         let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "paris", recordType: "Trip")), share], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
-                                     actor: Actor(userRecordName: owner.userRecordName), users: { _ in member })
+                                     actor: RequestActor(userRecordName: owner.userRecordName), users: { _ in member })
         guard case .savedShare(let saved) = results[1] else { Issue.record("\(results)"); return }
         _ = try env.acceptShare(saved.shortGUID, user: member.userRecordName)
         let memberDB = DatabaseID.sharedDatabase(of: member.userRecordName)
@@ -35,7 +35,7 @@ import StratusStore
         #expect(!page.html.contains("<mel>"), "escaped")
         // The shared database, browsed as the member, shows what the member sees.
         _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "not-shared", recordType: "Trip"))], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
-                           actor: Actor(userRecordName: owner.userRecordName))
+                           actor: RequestActor(userRecordName: owner.userRecordName))
         let asMember = try await s.get("\(base)/shared/records?type=Trip&as=\(member.userRecordName)")
         #expect(asMember.status == 200 && asMember.html.contains("paris") && !asMember.html.contains("not-shared"), "\(asMember.html.suffix(1500))")
         let record = try await s.get("\(base)/shared/records/Trips/paris?as=\(member.userRecordName)")

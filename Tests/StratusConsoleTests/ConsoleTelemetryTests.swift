@@ -16,7 +16,7 @@ import StratusStore
         let container = try ContainerID("iCloud.com.example.Telemetry")
         let token = try await offPool { () -> String in
             try f.app.store.createContainer(container)
-            let now = Clock.nowMillis()
+            let now = WallClock.nowMillis()
             _ = try f.app.store.addFault(Fault(container: container, environment: .development, operation: "records/query", kind: .zoneBusy, remaining: 3,
                                                probability: nil, retryAfter: 1, createdAt: now, expiresAt: now + 600_000))
             return try f.app.store.createAPIToken(container: container, environment: .development, name: "t").secret

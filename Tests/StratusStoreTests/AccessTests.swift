@@ -29,7 +29,7 @@ import StratusTestSupport
 
     private func eve(_ f: Fixture) throws -> Caller { Caller(userRecordName: Self.eveName, roles: try f.dev.roles(of: Self.eveName)) }
 
-    private func can(_ f: Fixture, _ p: Permission, _ type: String, as caller: Caller, actor: Actor) throws -> Bool {
+    private func can(_ f: Fixture, _ p: Permission, _ type: String, as caller: Caller, actor: RequestActor) throws -> Bool {
         switch p {
         case .read:
             let r = try f.dev.lookup(["\(type)-a"], in: f.pub, caller: caller)[0]
@@ -52,8 +52,8 @@ import StratusTestSupport
     @Test(arguments: Backend.allCases) func roleMatrix(_ backend: Backend) async throws {
         try await offPool {
             guard let f = try fixture(backend) else { return }
-            let eveActor = Actor(userRecordName: Self.eveName)
-            let callers: [(String, Caller, Actor)] = [("anonymous", .anonymous, Actor(userRecordName: "_anon")), ("creator", alice, Fixture.alice),
+            let eveActor = RequestActor(userRecordName: Self.eveName)
+            let callers: [(String, Caller, RequestActor)] = [("anonymous", .anonymous, RequestActor(userRecordName: "_anon")), ("creator", alice, Fixture.alice),
                                                        ("other", bob, Fixture.bob), ("editor", try eve(f), eveActor)]
             // Expected [READ, CREATE, WRITE] per type and caller.
             let expected: [String: [String: [Bool]]] = [

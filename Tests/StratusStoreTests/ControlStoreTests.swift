@@ -105,7 +105,7 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Faults")
             try store.createContainer(c)
-            let now = Clock.nowMillis()
+            let now = WallClock.nowMillis()
             let f = try store.addFault(Fault(container: c, environment: .development, operation: "records/query", kind: .zoneBusy, remaining: 2,
                                              probability: nil, retryAfter: 3, createdAt: now, expiresAt: now + 60_000))
             #expect(store.claimFault(c, .development, "records/query")?.id == f.id)

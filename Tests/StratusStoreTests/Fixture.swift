@@ -12,8 +12,8 @@ final class Fixture: @unchecked Sendable {
     let dev: EnvironmentStore
     let prod: EnvironmentStore
 
-    static let alice = Actor(userRecordName: "_" + String(repeating: "a", count: 32))
-    static let bob = Actor(userRecordName: "_" + String(repeating: "b", count: 32))
+    static let alice = RequestActor(userRecordName: "_" + String(repeating: "a", count: 32))
+    static let bob = RequestActor(userRecordName: "_" + String(repeating: "b", count: 32))
     let pub = DatabaseID.publicDatabase
     let alicePrivate = DatabaseID.privateDatabase(of: Fixture.alice.userRecordName)
 
@@ -70,7 +70,7 @@ final class Fixture: @unchecked Sendable {
     /// Saves records in the public default zone, failing the test on any per-record error.
     @discardableResult
     func save(_ records: [StoredRecord], in env: EnvironmentStore? = nil, op: OperationType = .create,
-              database: DatabaseID? = nil, zone: ZoneID = .defaultZone, actor: Actor = Fixture.alice) throws -> [StoredRecord] {
+              database: DatabaseID? = nil, zone: ZoneID = .defaultZone, actor: RequestActor = Fixture.alice) throws -> [StoredRecord] {
         var out: [StoredRecord] = []
         for chunk in stride(from: 0, to: records.count, by: 200).map({ Array(records[$0..<min($0 + 200, records.count)]) }) {
             let results = try (env ?? dev).modify(chunk.map { RecordOperation(op, $0) }, in: database ?? pub, zoneID: zone, actor: actor)
@@ -86,7 +86,7 @@ final class Fixture: @unchecked Sendable {
     }
 
     func one(_ op: OperationType, _ record: StoredRecord, in env: EnvironmentStore? = nil, database: DatabaseID? = nil,
-             zone: ZoneID = .defaultZone, actor: Actor = Fixture.alice) throws -> ModifyResult {
+             zone: ZoneID = .defaultZone, actor: RequestActor = Fixture.alice) throws -> ModifyResult {
         try (env ?? dev).modify([RecordOperation(op, record)], in: database ?? pub, zoneID: zone, actor: actor)[0]
     }
 }

@@ -19,7 +19,7 @@ import Testing
             try q.write { db in
                 for (id, user) in [(1, "_u"), (2, "_v"), (3, "_u")] {
                     try db.execute(sql: "INSERT INTO notifications(id, nid, user, subscription_id, scope, record_name, reason, created_at, payload) VALUES (?, ?, ?, 's', 'public', 'r1', 1, ?, ?)",
-                                   arguments: [id, "n\(id)", user, Clock.nowMillis(), old])
+                                   arguments: [id, "n\(id)", user, WallClock.nowMillis(), old])
                 }
                 try db.execute(sql: "INSERT INTO courier_tokens(token, user, created_at, delivered_through) VALUES ('t', '_u', 0, 1)")
             }

@@ -96,7 +96,7 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
 
     @Test(arguments: Backend.allCases) func everyComparatorInBothEnvironments(_ backend: Backend) async throws {
         try await offPool {
-            #expect(Set(comparatorCases.map(\.0.comparator)) == Set(Comparator.allCases))
+            #expect(Set(comparatorCases.map(\.0.comparator)) == Set(FilterComparator.allCases))
             for (f, env) in try Self.fixtures(backend) {
                 for (filter, expected) in comparatorCases {
                     let result = try env.query(Query(recordType: "Item", filters: [filter]), in: f.pub)

@@ -181,7 +181,7 @@ import StratusTestSupport
             _ = try store.importSchema(try SchemaParser.parse(Self.schema), into: c)
             let env = try store.environment(c, .development)
             _ = try env.addWebhook(url: "https://hooks.example.com/in", recordTypes: ["Diary"])
-            let alice = Actor(userRecordName: "_" + String(repeating: "e", count: 32))
+            let alice = RequestActor(userRecordName: "_" + String(repeating: "e", count: 32))
             let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "d1", recordType: "Diary",
                                                                                    fields: ["title": .string("Monday"), "secret": .string("c2VjcmV0IGNpcGhlcnRleHQ=")]))],
                                          in: .publicDatabase, actor: alice)

@@ -56,7 +56,7 @@ import StratusStore
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("telemetry.sqlite")
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         do {
             let t = try Telemetry(file: file, flushing: false)
             t.record(entry(now - (Telemetry.retention + 5) * Self.minute, "records/query", status: 503, code: "ZONE_BUSY"))

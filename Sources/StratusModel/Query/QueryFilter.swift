@@ -1,5 +1,5 @@
 public struct QueryFilter: Hashable, Sendable, Codable {
-    public var comparator: Comparator
+    public var comparator: FilterComparator
     public var field: FieldRef
     public var value: FieldValue
     /// Metres, for NEAR.
@@ -9,7 +9,7 @@ public struct QueryFilter: Hashable, Sendable, Codable {
     /// fields (unless the type has a field of that name).
     public static let allFields = "self"
 
-    public init(_ field: FieldRef, _ comparator: Comparator, _ value: FieldValue, distance: Double? = nil) {
+    public init(_ field: FieldRef, _ comparator: FilterComparator, _ value: FieldValue, distance: Double? = nil) {
         self.comparator = comparator
         self.field = field
         self.value = value

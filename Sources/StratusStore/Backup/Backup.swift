@@ -26,7 +26,7 @@ public enum Backup {
             }
             try requireEmpty(destination)
             try PrivateFiles.directory(destination)
-            let takenAt = Clock.nowMillis()
+            let takenAt = WallClock.nowMillis()
             var files: [BackupManifest.File] = []
             var counts: [String: Int64] = [:]
             files.append(try copyDatabase("stratus.sqlite", from: data, to: destination))

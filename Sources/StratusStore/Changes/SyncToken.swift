@@ -11,7 +11,7 @@ enum SyncToken {
         var p = TokenPayload()
         p.put(zoneRowID)
         p.put(seq)
-        p.put(Clock.nowMillis() / 1000)
+        p.put(WallClock.nowMillis() / 1000)
         return signer.sign(kind: zoneKind, p.bytes)
     }
 
@@ -20,7 +20,7 @@ enum SyncToken {
     static func checkAge(_ p: inout TokenPayload, retention: Int64) throws(StratusError) {
         guard !p.atEnd else { return }
         guard let issued = p.int(), p.atEnd else { throw .badRequest("syncToken is not valid") }
-        if retention > 0, Clock.nowMillis() / 1000 - issued > retention / 1000 {
+        if retention > 0, WallClock.nowMillis() / 1000 - issued > retention / 1000 {
             throw StratusError(.changeTokenExpired, "this syncToken is older than the \(retention / 86_400_000) days changes are kept for it: fetch from scratch")
         }
     }
@@ -67,7 +67,7 @@ enum SyncToken {
         var p = TokenPayload()
         p.put(databaseTag(database))
         p.put(seq)
-        p.put(Clock.nowMillis() / 1000)
+        p.put(WallClock.nowMillis() / 1000)
         return signer.sign(kind: databaseKind, p.bytes)
     }
 

@@ -68,7 +68,7 @@ public final class RequestLog: Sendable {
                     INSERT INTO requests(at, container, environment, operation, database, "user", status, error_code, duration_us, uuid, injected) VALUES (?,?,?,?,?,?,?,?,?,?,?)
                     """, ([e.at, e.container, e.environment, e.operation, e.database, e.user, e.status, e.errorCode, e.durationMicroseconds, e.uuid, e.injected] as [SQLBindable]).map { $0.sqlValue })
             }
-            try s.execute("DELETE FROM requests WHERE id <= ? OR at < ?", last - Int64(Self.maximumEntries), Clock.nowMillis() - Self.retention)
+            try s.execute("DELETE FROM requests WHERE id <= ? OR at < ?", last - Int64(Self.maximumEntries), WallClock.nowMillis() - Self.retention)
         }
     }
 

@@ -102,7 +102,7 @@ public final class Telemetry: Sendable {
     }
 
     /// Records how many records and bytes an environment holds now.
-    public func sample(container: String, environment: String, records: Int64, bytes: Int64, at: Int64 = Clock.nowMillis()) {
+    public func sample(container: String, environment: String, records: Int64, bytes: Int64, at: Int64 = WallClock.nowMillis()) {
         pending.withLock { $0.samples.append(Sample(container: container, environment: environment, minute: at / 60_000, records: records, bytes: bytes)) }
     }
 
@@ -112,7 +112,7 @@ public final class Telemetry: Sendable {
             defer { p.counts.removeAll(); p.samples.removeAll() }
             return (p.counts, p.samples)
         }
-        let now = Clock.nowMillis() / 60_000
+        let now = WallClock.nowMillis() / 60_000
         let prune = lastPrune.withLock { last in
             guard now - last >= 60 else { return false }
             last = now
@@ -175,7 +175,7 @@ public final class Telemetry: Sendable {
     }
 
     /// The points of `range` up to the minute of `now`, oldest first.
-    public func report(container: String, environment: String, range: TelemetryRange, now: Int64 = Clock.nowMillis()) throws(StratusError) -> TelemetryReport {
+    public func report(container: String, environment: String, range: TelemetryRange, now: Int64 = WallClock.nowMillis()) throws(StratusError) -> TelemetryReport {
         flush()
         let count = Int(range.minutes / range.step)
         let first = (now / 60_000 / range.step) * range.step - Int64(count - 1) * range.step

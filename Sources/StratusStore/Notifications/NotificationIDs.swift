@@ -1,3 +1,4 @@
+import StratusModel
 /// Webhook delivery IDs (`X-Stratus-Delivery`, the body's `notificationID`), spelled as lowercase UUIDs: 64 random bits drawn once per
 /// transaction, then a counter with the time in milliseconds. Unique (the random half differs per transaction,
 /// the rest per notification) and cheap: Foundation's `UUID()` reads the system's random source every time.
@@ -10,7 +11,7 @@ struct NotificationIDs {
     init() {
         var g = SystemRandomNumberGenerator()
         random = g.next()
-        millis = UInt64(max(0, Clock.nowMillis()))
+        millis = UInt64(max(0, WallClock.nowMillis()))
     }
 
     mutating func next() -> String {

@@ -60,7 +60,7 @@ struct NotificationOutbox {
 
     private mutating func flush(_ s: any SQLSession) throws {
         guard let batch, !pending.isEmpty else { return }
-        try NotificationLog.append(id: batch, createdAt: Clock.nowMillis(), groups: pending, budget: logBudget, s)
+        try NotificationLog.append(id: batch, createdAt: WallClock.nowMillis(), groups: pending, budget: logBudget, s)
         pending.removeAll()
         pendingCount = 0
         groupOf.removeAll(keepingCapacity: true)
@@ -243,7 +243,7 @@ struct NotificationOutbox {
         guard !hearing.isEmpty, let record = after ?? before else { return }
         let reason = after == nil ? "deleted" : before == nil ? "created" : "updated"
         queuedWebhook = true
-        let now = Clock.nowMillis()
+        let now = WallClock.nowMillis()
         for hook in hearing {
             webhooksQueued += 1
             let nid = nids.next()

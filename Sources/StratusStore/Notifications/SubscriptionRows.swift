@@ -19,7 +19,7 @@ enum SubscriptionRows {
     /// Inserts a subscription that does not exist yet, counting it.
     static func insert(_ scope: DatabaseScope, owner: String, id: String, document: String, spec: String?, _ s: any SQLSession) throws {
         try s.execute("INSERT INTO subscriptions(scope, owner, subscription_id, document, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                      scope.rawValue, owner, id, document, spec, Clock.nowMillis())
+                      scope.rawValue, owner, id, document, spec, WallClock.nowMillis())
         try s.execute("UPDATE meta SET value = value + 1 WHERE key = 'subscription_count'")
     }
 

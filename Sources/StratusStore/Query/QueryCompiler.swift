@@ -226,7 +226,7 @@ struct QueryCompiler {
             guard t.type.scalar != .location && t.type.scalar != .asset else {
                 throw .badRequest("\(comparator.rawValue) does not apply to field '\(t.name)' of type \(t.type.wireName)")
             }
-            let op = [Comparator.equals: "=", .notEquals: "!=", .lessThan: "<", .lessThanOrEquals: "<=", .greaterThan: ">", .greaterThanOrEquals: ">="][comparator]!
+            let op = [FilterComparator.equals: "=", .notEquals: "!=", .lessThan: "<", .lessThanOrEquals: "<=", .greaterThan: ">", .greaterThanOrEquals: ">="][comparator]!
             conditions.append("\(c) \(op) ?")
             arguments.append(try sqlValue(filter.value, for: t))
         case .in, .notIn:

@@ -15,7 +15,7 @@ struct RecordWriter {
     let environment: Environment
     let database: DatabaseID
     var seq: SequenceAllocator
-    let actor: Actor
+    let actor: RequestActor
     /// Whose permissions apply; nil for the server's own work (console admins, the CLI).
     let caller: Caller?
     /// When set, a new asset reference must carry a receipt of the actor's own upload, checked with this signer.
@@ -40,7 +40,7 @@ struct RecordWriter {
     /// written by the rebuild at the end of the load, not record by record.
     var deferredTypes: Set<Int64> = []
 
-    init(db: any SQLSession, catalog: Catalog, environment: Environment, database: DatabaseID, actor: Actor, caller: Caller? = nil,
+    init(db: any SQLSession, catalog: Catalog, environment: Environment, database: DatabaseID, actor: RequestActor, caller: Caller? = nil,
          receipts: TokenSigner? = nil) throws {
         self.receipts = receipts
         self.db = db
@@ -50,7 +50,7 @@ struct RecordWriter {
         self.seq = try SequenceAllocator(db)
         self.actor = actor
         self.caller = database.scope == .public ? caller : nil
-        self.now = Clock.nowMillis()
+        self.now = WallClock.nowMillis()
     }
 
     // MARK: directory

@@ -21,7 +21,7 @@ struct ZoneRow: Sendable, Hashable {
         try s.execute("""
             INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 0, ?, ?)
             ON CONFLICT(scope, owner, name) DO UPDATE SET deleted = 0, change_seq = excluded.change_seq
-            """, database.scope.rawValue, database.ownerRecordName, ZoneID.defaultZoneName, next, Clock.nowMillis())
+            """, database.scope.rawValue, database.ownerRecordName, ZoneID.defaultZoneName, next, WallClock.nowMillis())
         return try find(s, database, ZoneID.defaultZoneName)!
     }
 
@@ -43,9 +43,5 @@ struct ZoneRow: Sendable, Hashable {
     }
 }
 
-/// Milliseconds since 1970, CloudKit's unit for every timestamp.
-public enum Clock {
-    public static func nowMillis() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
-}
 
 import Foundation

@@ -1,4 +1,5 @@
 import Foundation
+import StratusModel
 import GRDB
 import StratusPostgres
 
@@ -30,7 +31,7 @@ struct SQLMigrations {
             let done = Set(try s.all("SELECT name FROM schema_migrations") { $0.string(0) })
             for step in steps where !done.contains(step.name) {
                 try step.apply(s)
-                try s.execute("INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)", step.name, Clock.nowMillis())
+                try s.execute("INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)", step.name, WallClock.nowMillis())
             }
         }
     }

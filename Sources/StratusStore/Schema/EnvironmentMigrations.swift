@@ -209,7 +209,7 @@ extension EnvironmentMigrations {
                 ALTER TABLE courier_tokens ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE courier_tokens ADD COLUMN web_token TEXT;
                 """))
-            let expires = Clock.nowMillis() + 14 * 24 * 3600 * 1000
+            let expires = WallClock.nowMillis() + 14 * 24 * 3600 * 1000
             for token in try s.all("SELECT token FROM courier_tokens", [], { $0.string(0) }) {
                 try s.execute("UPDATE courier_tokens SET token = ?, expires_at = ? WHERE token = ?", Secrets.tokenHash(token), expires, token)
             }

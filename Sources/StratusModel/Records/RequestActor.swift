@@ -1,5 +1,5 @@
 /// Who performs a change: their user record name and device, stamped onto records.
-public struct Actor: Sendable, Hashable {
+public struct RequestActor: Sendable, Hashable {
     public var userRecordName: String
     public var deviceID: String
 
@@ -9,5 +9,5 @@ public struct Actor: Sendable, Hashable {
     }
 
     /// Changes made by Stratus itself (demo data, benchmarks, the CLI).
-    public static let system = Actor(userRecordName: "_system", deviceID: "stratus")
+    public static let system = RequestActor(userRecordName: "_system", deviceID: "stratus")
 }

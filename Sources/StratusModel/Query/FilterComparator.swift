@@ -1,5 +1,5 @@
 /// The 21 query comparators of CloudKit Web Services.
-public enum Comparator: String, Sendable, CaseIterable, Codable, Hashable {
+public enum FilterComparator: String, Sendable, CaseIterable, Codable, Hashable {
     case equals = "EQUALS"
     case notEquals = "NOT_EQUALS"
     case lessThan = "LESS_THAN"
