@@ -40,11 +40,7 @@ extension CloudKitAPI {
                 switch r {
                 case .success(let j): w.value(j)
                 case .failure(let e):
-                    w.beginObject()
-                    w.field("subscriptionID", items[i]["subscriptionID"]?.string ?? "")
-                    w.field("reason", e.reason)
-                    w.field("serverErrorCode", e.code.rawValue)
-                    w.endObject()
+                    WireEncoding().error(e, &w) { $0.field("subscriptionID", items[i]["subscriptionID"]?.string ?? "") }
                 }
             }
             w.endArray()
@@ -92,11 +88,7 @@ extension CloudKitAPI {
                 case .success(let doc?): w.value(doc)
                 case .success(nil): w.beginObject(); w.field("subscriptionID", id); w.field("deleted", true); w.endObject()
                 case .failure(let e):
-                    w.beginObject()
-                    w.field("subscriptionID", id)
-                    w.field("reason", e.reason)
-                    w.field("serverErrorCode", e.code.rawValue)
-                    w.endObject()
+                    WireEncoding().error(e, &w) { $0.field("subscriptionID", id) }
                 }
             }
             w.endArray()

@@ -51,18 +51,18 @@ extension CloudKitAPI {
             w.key("users")
             w.beginArray()
             for (item, user) in zip(items, found) {
-                w.beginObject()
-                if let user {
-                    w.field("userRecordName", user.userRecordName)
-                    w.field("firstName", user.firstName)
-                    w.field("lastName", user.lastName)
-                    if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
-                } else {
-                    if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
-                    if let n = item["userRecordName"]?.string { w.field("userRecordName", n) }
-                    w.field("reason", "no such user")
-                    w.field("serverErrorCode", ErrorCode.notFound.rawValue)
+                guard let user else {
+                    WireEncoding().error(StratusError(.notFound, "no such user"), &w) { w in
+                        if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
+                        if let n = item["userRecordName"]?.string { w.field("userRecordName", n) }
+                    }
+                    continue
                 }
+                w.beginObject()
+                w.field("userRecordName", user.userRecordName)
+                w.field("firstName", user.firstName)
+                w.field("lastName", user.lastName)
+                if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
                 w.endObject()
             }
             w.endArray()

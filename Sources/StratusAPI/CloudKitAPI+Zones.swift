@@ -157,12 +157,7 @@ extension CloudKitAPI {
                 w.endObject()
             } catch {
                 w.rollback(to: mark)
-                let e = StratusError.wrapping(error).concerning(zone: zoneID)
-                w.beginObject()
-                w.key("zoneID"); enc.zoneID(zoneID, &w)
-                w.field("reason", e.reason)
-                w.field("serverErrorCode", e.code.rawValue)
-                w.endObject()
+                enc.error(StratusError.wrapping(error).concerning(zone: zoneID), &w)
             }
         }
         w.endArray()

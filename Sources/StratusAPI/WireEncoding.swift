@@ -161,9 +161,12 @@ struct WireEncoding {
         }
     }
 
-    /// A per-item error inside a result array, as CloudKit writes it.
-    func error(_ e: StratusError, _ w: inout JSONWriter) {
+    /// A per-item error inside a result array, as CloudKit writes it: what it concerns (the record or zone the
+    /// error names, or what `identity` writes, such as a subscription ID), the reason (an internal error's detail is
+    /// logged and never sent), the code and a uuid. Every per-item error of the API is written here.
+    func error(_ e: StratusError, _ w: inout JSONWriter, identity: (inout JSONWriter) -> Void = { _ in }) {
         w.beginObject()
+        identity(&w)
         if let name = e.recordName { w.field("recordName", name) }
         if let z = e.zoneID { w.key("zoneID"); zoneID(z, &w) }
         let uuid = UUID().uuidString.lowercased()
