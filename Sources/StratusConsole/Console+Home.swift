@@ -14,7 +14,7 @@ extension Console {
              "href": "\(scope.base)/public/records?zone=\(Console.queryEscape(z.zoneID.zoneName))"]
         }
         let users = try userValues(scope)
-        let browsable = !scope.isProduction || allowProductionUserData
+        let browsable = scope.userDataBrowsable
         let usage = try env.storageUsage()
         let storage = "\(ValueDisplay.byteCount(usage.totalBytes)) (records \(ValueDisplay.byteCount(usage.recordBytes)), assets \(ValueDisplay.byteCount(usage.assetBytes)))"
             + (usage.quotaBytes.map { " of a \(ValueDisplay.byteCount($0)) quota" } ?? ", no quota")
@@ -33,8 +33,9 @@ extension Console {
     func userValues(_ scope: ConsoleScope) throws -> [[String: Any]] {
         try store.users(container: scope.container).map { u in
             ["userRecordName": u.userRecordName, "email": u.email, "name": "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces),
-             "privateHref": "\(scope.base)/private/records?as=\(u.userRecordName)", "sharedHref": "\(scope.base)/shared/records?as=\(u.userRecordName)",
-             "privateZonesHref": "\(scope.base)/private/zones?as=\(u.userRecordName)",
+             "privateHref": "\(scope.base)/private/records?as=\(Console.queryEscape(u.userRecordName))",
+             "sharedHref": "\(scope.base)/shared/records?as=\(Console.queryEscape(u.userRecordName))",
+             "privateZonesHref": "\(scope.base)/private/zones?as=\(Console.queryEscape(u.userRecordName))",
              "signOutAction": "\(scope.base)/users/\(Console.queryEscape(u.userRecordName))/signout",
              "purgeAction": "\(scope.base)/users/\(Console.queryEscape(u.userRecordName))/purge"]
         }

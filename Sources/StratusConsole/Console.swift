@@ -155,6 +155,7 @@ public final class Console: Sendable {
         }()
         let env = try store.environment(container, environment)
         var scope = ConsoleScope(container: container, environment: environment, env: env)
+        scope.userDataBrowsable = environment != .production || allowProductionUserData
         if let d = p["database"] {
             guard let database = DatabaseScope(rawValue: d) else { throw StratusError(.notFound, "Databases are public, private and shared.") }
             scope.database = database

@@ -12,6 +12,9 @@ struct ConsoleScope {
     var database: DatabaseScope?
     /// The container user whose private or shared database is browsed.
     var user: String?
+    /// Whether users' private and shared data may be browsed here (not in Production unless the server allows it):
+    /// when not, the database switch offers no links that would only be refused.
+    var userDataBrowsable = true
 
     var base: String { "/console/\(container.rawValue)/\(environment.rawValue)" }
     var databasePath: String { "\(base)/\(database?.rawValue ?? "public")" }
@@ -59,7 +62,8 @@ struct ConsoleScope {
         ]
         if !isProduction { tabs.append(["label": "Reset", "href": base + "/reset", "current": tab == "reset"]) }
         let databases = DatabaseScope.allCases.map { d -> [String: Any] in
-            ["label": d.rawValue.capitalized, "href": "\(base)/\(d.rawValue)/\(tab == "zones" ? "zones" : "records")", "current": d == (database ?? .public) && tab != "home"]
+            ["label": d.rawValue.capitalized, "href": "\(base)/\(d.rawValue)/\(tab == "zones" ? "zones" : "records")", "current": d == (database ?? .public) && tab != "home",
+             "refused": d != .public && !userDataBrowsable]
         }
         return [
             "container": container.rawValue,
@@ -74,6 +78,7 @@ struct ConsoleScope {
             "showDatabases": tab == "records" || tab == "zones",
             "base": base,
             "databasePath": databasePath,
+            "userDataBrowsable": userDataBrowsable,
         ]
     }
 
