@@ -7,7 +7,7 @@ import StratusStore
 extension Console {
     func loginPage(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        if let t = cookie(req, Console.cookieName), (try? await blocking.run { try store.adminSession(t) }) != nil { return .redirect(to: "/console/") }
+        if let t = cookie(req, Console.cookieName), (try? await blocking.run { try store.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
         return render("login", ["title": "Sign in"], session: nil)
     }
 
@@ -41,7 +41,7 @@ extension Console {
             return render("login", ["title": "Sign in", "email": email, "error": "That email and password do not match an administrator."], session: nil, status: .unauthorized)
         }
         throttle.succeeded(account: account)
-        var r = HTTPResponse.redirect(to: "/console/")
+        var r = HTTPResponse.redirect(to: ConsolePaths.home)
         r.headers["set-cookie"] = sessionCookie(result.token, maxAge: Int(RecordStore.sessionAbsolute / 1000), req)
         return r
     }
@@ -49,13 +49,13 @@ extension Console {
     func logout(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
         guard let token = cookie(req, Console.cookieName), let s = try? await blocking.run({ try store.adminSession(token) }) else {
-            return .redirect(to: "/console/login")
+            return .redirect(to: ConsolePaths.login)
         }
         guard sameOrigin(req), formValue(req, "csrf") == s.csrf else {
             return errorPage(Session(admin: s.admin, csrf: s.csrf), status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page.")
         }
         _ = try? await blocking.run { try store.endAdminSession(token) }
-        var r = HTTPResponse.redirect(to: "/console/login")
+        var r = HTTPResponse.redirect(to: ConsolePaths.login)
         r.headers["set-cookie"] = sessionCookie("", maxAge: 0, req)
         return r
     }
@@ -83,7 +83,7 @@ extension Console {
                 let s = try store.createAdminSession(admin)
                 return (s.token, s.csrf)
             }
-            var r = HTTPResponse.redirect(to: "/console/")
+            var r = HTTPResponse.redirect(to: ConsolePaths.home)
             r.headers["set-cookie"] = sessionCookie(session.0, maxAge: Int(RecordStore.sessionAbsolute / 1000), req)
             return r
         } catch {

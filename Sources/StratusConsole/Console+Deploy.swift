@@ -14,7 +14,7 @@ extension Console {
         var values: [String: Any] = [
             "changes": plan.changes.map(\.description), "refusals": plan.refusals, "hasChanges": !plan.changes.isEmpty,
             "hasRefusals": !plan.refusals.isEmpty, "canDeploy": !plan.changes.isEmpty && plan.refusals.isEmpty,
-            "history": history, "hasHistory": !history.isEmpty, "action": "/console/\(scope.container.rawValue)/deploy",
+            "history": history, "hasHistory": !history.isEmpty, "action": ConsolePaths.deploy(scope.container),
             "planFingerprint": Console.fingerprint(plan),
         ]
         // What the app does in Development that Production would refuse (`stratus schema check`).
@@ -37,7 +37,7 @@ extension Console {
         guard plan.refusals.isEmpty else { return try deployPage(req, s, scope, error: "This deploy is refused; see why below.") }
         let diff = try store.deploy(scope.container, by: s.admin.email)
         try audit(s, nil, "deploy", diff.changes.map(\.description).joined(separator: "; "), container: scope.container)
-        return .redirect(to: "/console/\(scope.container.rawValue)/deploy?done=" + Console.queryEscape("Deployed \(diff.changes.count) changes to Production."))
+        return .redirect(to: ConsolePaths.deploy(scope.container, done: "Deployed \(diff.changes.count) changes to Production."))
     }
 
     static func fingerprint(_ plan: SchemaDiff) -> String {
@@ -52,8 +52,8 @@ extension Console {
         return page(req, s, scope, tab: "reset", "confirm", title: "Reset Development", [
             "heading": "Reset Development?",
             "warning": "This deletes every record, zone and asset in Development, and puts Development's schema back to Production's. Production is not touched. It cannot be undone. (\(try scope.env.recordCount()) records now.)",
-            "action": "\(scope.base)/reset", "confirmLabel": "Type the container's identifier to confirm",
-            "expected": scope.container.rawValue, "button": "Reset Development", "cancelHref": scope.base + "/",
+            "action": scope.paths.reset(), "confirmLabel": "Type the container's identifier to confirm",
+            "expected": scope.container.rawValue, "button": "Reset Development", "cancelHref": scope.paths.home(),
         ])
     }
 
@@ -64,7 +64,7 @@ extension Console {
         }
         try store.resetDevelopment(scope.container)
         try audit(s, scope, "reset development", "")
-        return .redirect(to: "\(scope.base)/schema?done=" + Console.queryEscape("Development was reset."))
+        return .redirect(to: scope.paths.schema(done: "Development was reset."))
     }
 
     func deleteContainerPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -72,8 +72,8 @@ extension Console {
         return page(req, s, scope, tab: "", "confirm", title: "Delete container", [
             "heading": "Delete \(scope.container.rawValue)?",
             "warning": "This deletes the container with both environments: \(dev) Development and \(prod) Production records, its schema, tokens, keys and users. It cannot be undone.",
-            "action": "/console/\(scope.container.rawValue)/delete", "confirmLabel": "Type the container's identifier to confirm",
-            "expected": scope.container.rawValue, "button": "Delete container", "cancelHref": "/console/",
+            "action": ConsolePaths.deleteContainer(scope.container), "confirmLabel": "Type the container's identifier to confirm",
+            "expected": scope.container.rawValue, "button": "Delete container", "cancelHref": ConsolePaths.home,
         ])
     }
 
@@ -83,6 +83,6 @@ extension Console {
         }
         try store.deleteContainer(scope.container)
         try audit(s, nil, "delete container", "", container: scope.container)
-        return .redirect(to: "/console/?deleted=" + Console.queryEscape(scope.container.rawValue))
+        return .redirect(to: ConsolePaths.home(deleted: scope.container))
     }
 }

@@ -16,9 +16,9 @@ extension Console {
              "rule": f.remaining.map { "next \($0) requests" } ?? "each with probability \(f.probability ?? 0), seed \(f.seed)",
              "retryAfter": f.retryAfter.map { "\($0) s" } ?? "—", "latency": f.latencyMilliseconds > 0 ? "\(f.latencyMilliseconds) ms" : "—",
              "injected": f.injected, "state": now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on"),
-             "expires": ValueDisplay.utcString(f.expiresAt), "clearAction": "\(scope.base)/faults/\(f.id)/clear"]
+             "expires": ValueDisplay.utcString(f.expiresAt), "clearAction": scope.paths.clearFault(f.id)]
         }
-        var values: [String: Any] = ["faults": faults, "hasFaults": !faults.isEmpty, "addAction": "\(scope.base)/faults",
+        var values: [String: Any] = ["faults": faults, "hasFaults": !faults.isEmpty, "addAction": scope.paths.faults(),
                                      "operations": ["*"] + Fault.operations, "errors": Fault.Kind.allCases.map(\.rawValue),
                                      "stages": Fault.Stage.allCases.map(\.rawValue)]
         if let error { values["error"] = error }
@@ -54,7 +54,7 @@ extension Console {
             fault.serverFields = number("serverFields")
             fault = try store.addFault(fault)
             try audit(s, scope, "inject fault", "#\(fault.id) \(fault.kind.rawValue) \(fault.stage.rawValue) on \(fault.operation)")
-            return .redirect(to: scope.link("\(scope.base)/faults", [("done", "Fault #\(fault.id) is on: \(fault.kind.rawValue) on \(fault.operation).")]))
+            return .redirect(to: scope.paths.faults(done: "Fault #\(fault.id) is on: \(fault.kind.rawValue) on \(fault.operation)."))
         } catch let e as StratusError where e.code == .badRequest {
             return try faultsPage(req, s, scope, error: e.reason)
         }
@@ -66,6 +66,6 @@ extension Console {
         }
         try store.clearFaults(id: id)
         try audit(s, scope, "clear fault", "#\(id)")
-        return .redirect(to: scope.link("\(scope.base)/faults", [("done", "Cleared fault #\(id).")]))
+        return .redirect(to: scope.paths.faults(done: "Cleared fault #\(id)."))
     }
 }

@@ -11,7 +11,7 @@ extension Console {
         let counts = try env.recordCountsByZone(in: .publicDatabase)
         let zones = try env.zones(in: .publicDatabase).map { z -> [String: Any] in
             ["name": z.zoneID.zoneName, "count": counts[z.zoneID.zoneName] ?? 0,
-             "href": "\(scope.base)/public/records?zone=\(Console.queryEscape(z.zoneID.zoneName))"]
+             "href": scope.paths.database(.public).records([("zone", z.zoneID.zoneName)])]
         }
         let users = try userValues(scope)
         let browsable = scope.userDataBrowsable
@@ -33,11 +33,10 @@ extension Console {
     func userValues(_ scope: ConsoleScope) throws -> [[String: Any]] {
         try store.users(container: scope.container).map { u in
             ["userRecordName": u.userRecordName, "email": u.email, "name": "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces),
-             "privateHref": "\(scope.base)/private/records?as=\(Console.queryEscape(u.userRecordName))",
-             "sharedHref": "\(scope.base)/shared/records?as=\(Console.queryEscape(u.userRecordName))",
-             "privateZonesHref": "\(scope.base)/private/zones?as=\(Console.queryEscape(u.userRecordName))",
-             "signOutAction": "\(scope.base)/users/\(Console.queryEscape(u.userRecordName))/signout",
-             "purgeAction": "\(scope.base)/users/\(Console.queryEscape(u.userRecordName))/purge"]
+             "privateHref": scope.paths.database(.private, as: u.userRecordName).records(),
+             "sharedHref": scope.paths.database(.shared, as: u.userRecordName).records(),
+             "privateZonesHref": scope.paths.database(.private, as: u.userRecordName).zones(),
+             "signOutAction": scope.paths.signOutUser(u.userRecordName), "purgeAction": scope.paths.purgeUser(u.userRecordName)]
         }
     }
 
@@ -50,7 +49,7 @@ extension Console {
         }
         let sessions = try store.signOutEverywhere(container: scope.container, userRecordName: user.userRecordName)
         try audit(s, scope, "sign user out everywhere", "\(user.userRecordName) (\(sessions) session\(sessions == 1 ? "" : "s"))")
-        return .redirect(to: scope.link(scope.base, [("done", "Signed \(user.email) out everywhere: \(sessions) session\(sessions == 1 ? "" : "s") ended.")]))
+        return .redirect(to: scope.paths.home(done: "Signed \(user.email) out everywhere: \(sessions) session\(sessions == 1 ? "" : "s") ended."))
     }
 
     /// Deletes a user's private data in this environment as CloudKit's "delete this app's data" does (see
@@ -62,14 +61,14 @@ extension Console {
         }
         let zones = try scope.env.purgeUserData(user.userRecordName)
         try audit(s, scope, "delete user's data", "\(user.userRecordName) (\(zones) zone\(zones == 1 ? "" : "s"))")
-        return .redirect(to: scope.link(scope.base, [("done", "Deleted \(user.email)'s data in \(scope.environment.rawValue): \(zones) zone\(zones == 1 ? "" : "s") purged.")]))
+        return .redirect(to: scope.paths.home(done: "Deleted \(user.email)'s data in \(scope.environment.rawValue): \(zones) zone\(zones == 1 ? "" : "s") purged."))
     }
 
     /// Private and shared pages need a user first: this page lists them.
     func chooseUserPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String) throws -> HTTPResponse {
-        let path = "\(scope.databasePath)/\(tab)"
         let users = try store.users(container: scope.container).map { u -> [String: Any] in
-            ["email": u.email, "userRecordName": u.userRecordName, "href": "\(path)?as=\(u.userRecordName)"]
+            let db = scope.paths.database(scope.database ?? .private, as: u.userRecordName)
+            return ["email": u.email, "userRecordName": u.userRecordName, "href": tab == "zones" ? db.zones() : db.records()]
         }
         if scope.isProduction && !allowProductionUserData {
             throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")

@@ -15,7 +15,7 @@ extension Console {
     static let importBatchSize = 200
 
     func importPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, result: [String: Any]? = nil, error: String? = nil) throws -> HTTPResponse {
-        var values: [String: Any] = ["action": "\(scope.base)/import", "limitMB": Console.importUploadLimit >> 20]
+        var values: [String: Any] = ["action": scope.paths.importPage(), "limitMB": Console.importUploadLimit >> 20]
         if let result { values["result"] = result }
         if let error { values["error"] = error }
         return page(req, s, scope, tab: "import", "import", title: "Import records", values, json: result ?? [:], status: error == nil ? .ok : .badRequest)
@@ -62,7 +62,7 @@ extension Console {
                 try? console.audit(s, scope, "import records", "stopped at line \(e.line) (\(e.error.code.rawValue)); lines up to \(committed) imported")
             }
         }.start()
-        return .redirect(to: "\(scope.base)/import/\(job.id)", status: .seeOther)
+        return .redirect(to: scope.paths.importJob(job.id), status: .seeOther)
     }
 
     /// An import's page: its progress (reloading itself every second while it runs), then its outcome.
@@ -70,7 +70,7 @@ extension Console {
         guard let job = importJobs.job(id), job.container == scope.container, job.environment == scope.environment else {
             throw StratusError(.notFound, "No import \(id.prefix(40)) here (the console keeps its last \(ImportJobs.kept) imports until it restarts).")
         }
-        var values: [String: Any] = ["filename": job.filename, "again": "\(scope.base)/import"]
+        var values: [String: Any] = ["filename": job.filename, "again": scope.paths.importPage()]
         var json: [String: Any] = ["id": job.id, "committedLines": job.committed]
         let p = job.progress
         switch job.state {

@@ -21,12 +21,12 @@ extension Console {
             ["time": ValueDisplay.utcString(e.at), "operation": e.operation, "database": e.database, "user": e.user ?? "—", "status": e.status,
              "bad": e.status >= 400, "errorCode": e.errorCode ?? "", "injected": e.injected, "duration": String(format: "%.1f", Double(e.durationMicroseconds) / 1000), "uuid": e.uuid ?? ""]
         }
-        var values: [String: Any] = ["entries": rows, "hasEntries": !rows.isEmpty, "action": "\(scope.base)/logs",
+        var values: [String: Any] = ["entries": rows, "hasEntries": !rows.isEmpty, "action": scope.paths.logs(),
                                      "operation": filter("operation") ?? "", "status": status.map(String.init) ?? "", "user": filter("user") ?? "", "uuid": filter("uuid") ?? ""]
         if entries.count == 200, let last = entries.last {
             var items: [(String, String)] = [("before", String(last.id))]
             for k in ["operation", "status", "user", "uuid"] { if let v = filter(k) { items.append((k, v)) } }
-            values["olderHref"] = scope.link("\(scope.base)/logs", items)
+            values["olderHref"] = scope.paths.logs(items)
         }
         let json: [String: Any] = ["requests": entries.map { e -> [String: Any] in
             var o: [String: Any] = ["at": e.at, "operation": e.operation, "database": e.database, "status": e.status, "durationMicroseconds": e.durationMicroseconds]

@@ -32,7 +32,7 @@ extension Console {
         var values: [String: Any] = [
             "notifications": notes, "hasNotifications": !notes.isEmpty, "deliveries": deliveries, "hasDeliveries": !deliveries.isEmpty,
             "users": users.map { ["userRecordName": $0.userRecordName, "email": $0.email] }, "hasUsers": !users.isEmpty,
-            "testAction": "\(scope.base)/notifications/test",
+            "testAction": scope.paths.testNotification(),
         ]
         if let sent { values["message"] = sent }
         if let error { values["error"] = error }
@@ -47,8 +47,8 @@ extension Console {
              "state": d.state.rawValue, "bad": d.state == .failed || d.state == .unregistered, "status": d.status == 0 ? "no answer" : String(d.status),
              "reason": d.reason ?? "", "attempts": d.attempts]
         }
-        values["apnsAction"] = "\(scope.base)/notifications/apns"
-        values["apnsRemoveAction"] = "\(scope.base)/notifications/apns/remove"
+        values["apnsAction"] = scope.paths.apnsKey()
+        values["apnsRemoveAction"] = scope.paths.removeAPNsKey()
         values["apnsDevices"] = devices
         values["hasAPNsDevices"] = !devices.isEmpty
         values["apnsDeliveries"] = pushes

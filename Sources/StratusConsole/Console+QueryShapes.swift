@@ -16,7 +16,7 @@ extension Console {
                 "shape": r.shape, "calls": r.calls, "p50": String(format: "%.2f", r.p50Milliseconds), "p99": String(format: "%.2f", r.p99Milliseconds),
                 "stepsPerRow": String(format: "%.0f", r.stepsPerRow), "index": r.index ?? "none", "kind": kind, "sorts": r.sorts,
                 "plan": r.plan.joined(separator: "\n"), "last": ValueDisplay.utcString(r.lastAt),
-                "canBuild": auto == nil, "buildAction": "\(scope.base)/query-shapes/build",
+                "canBuild": auto == nil, "buildAction": scope.paths.buildIndexes(),
             ]
         }
         let indexes = automatic.values.sorted { $0.name < $1.name }.map { ai -> [String: Any] in
@@ -26,8 +26,8 @@ extension Console {
              "size": ValueDisplay.byteCount(ai.estimatedBytes),
              "built": ai.isReady ? String(format: "%.0f", ai.buildMilliseconds) : "–",
              "longestStep": ai.isReady ? String(format: "%.1f", ai.longestStepMilliseconds) : "–",
-             "pinAction": "\(scope.base)/query-shapes/indexes/\(ai.name)/\(ai.pinned ? "unpin" : "pin")",
-             "dropAction": "\(scope.base)/query-shapes/indexes/\(ai.name)/drop"]
+             "pinAction": scope.paths.automaticIndex(ai.name, ai.pinned ? "unpin" : "pin"),
+             "dropAction": scope.paths.automaticIndex(ai.name, "drop")]
         }
         var values: [String: Any] = ["shapes": shapes, "hasShapes": !shapes.isEmpty, "indexes": indexes, "hasIndexes": !indexes.isEmpty]
         if let error { values["error"] = error }
@@ -45,7 +45,7 @@ extension Console {
             let ai = try scope.env.buildAutoIndexInBackground(forShape: shape)
             try audit(s, scope, "build index", "\(ai.name) for \(shape)")
             let done = ai.isReady ? "\(ai.name) serves \(shape)." : "Building \(ai.name) for \(shape): queries use it once it is complete."
-            return .redirect(to: scope.link("\(scope.base)/query-shapes", [("done", done)]))
+            return .redirect(to: scope.paths.queryShapes(done: done))
         } catch let e as StratusError where e.code == .badRequest {
             return try queryShapesPage(req, s, scope, error: e.reason)
         }
@@ -61,6 +61,6 @@ extension Console {
         default: throw StratusError(.notFound, "There is no such page.")
         }
         try audit(s, scope, "\(req.parameters["action"]!) index", name)
-        return .redirect(to: scope.link("\(scope.base)/query-shapes", [("done", done)]))
+        return .redirect(to: scope.paths.queryShapes(done: done))
     }
 }

@@ -11,7 +11,6 @@ extension Console {
         var db: DatabaseID
         var zone: ZoneID
         var name: String
-        var path: String
     }
 
     func recordLocation(_ req: HTTPRequest, _ scope: ConsoleScope) throws -> RecordLocation {
@@ -19,8 +18,7 @@ extension Console {
         let zone = req.parameters["zone"] ?? ZoneID.defaultZoneName
         let name = req.parameters["recordName"] ?? ""
         // A zone of the shared database belongs to whoever shares it: the store finds its owner.
-        return RecordLocation(db: db, zone: ZoneID(zoneName: zone, ownerRecordName: db.scope == .shared ? nil : db.ownerRecordName), name: name,
-                              path: "\(scope.databasePath)/records/\(Console.queryEscape(zone))/\(Console.queryEscape(name))")
+        return RecordLocation(db: db, zone: ZoneID(zoneName: zone, ownerRecordName: db.scope == .shared ? nil : db.ownerRecordName), name: name)
     }
 
     func fetch(_ loc: RecordLocation, _ env: EnvironmentStore) throws -> StoredRecord {
@@ -41,15 +39,12 @@ extension Console {
     }
 
     func recordCrumbs(_ scope: ConsoleScope, _ type: String, _ loc: RecordLocation) -> [[String: String]] {
-        [["href": scope.link("\(scope.databasePath)/records", [("type", type), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]), "label": "\(type) records"]]
+        [["href": scope.db.records([("type", type), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]), "label": "\(type) records"]]
     }
 
     func recordValues(_ r: StoredRecord, _ type: RecordTypeSchema, _ loc: RecordLocation, _ scope: ConsoleScope, form: StoredRecord? = nil) -> [String: Any] {
-        let user = scope.user.map { "?as=\(Console.queryEscape($0))" } ?? ""
-        let link = { (ref: Reference) -> String in
-            "\(scope.databasePath)/records/\(Console.queryEscape(ref.zoneID?.zoneName ?? loc.zone.zoneName))/\(Console.queryEscape(ref.recordName))" + user
-        }
-        let assetLink = { (a: AssetValue) -> String in "\(scope.base)/assets/\(Console.queryEscape(a.fileChecksum))" }
+        let link = { (ref: Reference) -> String in scope.db.record(zone: ref.zoneID?.zoneName ?? loc.zone.zoneName, name: ref.recordName) }
+        let assetLink = { (a: AssetValue) -> String in scope.paths.asset(a.fileChecksum) }
         let assetType = { (a: AssetValue) -> String in scope.env.assetPrefix(checksum: a.fileChecksum).map(Console.sniff) ?? "missing file" }
         let names = type.userFields.map(\.name) + r.fields.keys.filter { type.field(named: $0) == nil }.sorted()
         let fields = names.map { n -> [String: Any] in
@@ -72,7 +67,8 @@ extension Console {
             "recordName": ValueDisplay.visible(r.recordName), "recordType": r.recordType, "zone": loc.zone.zoneName,
             "tag": r.recordChangeTag ?? "", "created": stamp(r.created), "modified": stamp(r.modified),
             "fields": fields, "inputs": RecordForm.inputs(for: type, record: form ?? r),
-            "action": scope.link(loc.path), "deleteAction": scope.link(loc.path + "/delete"), "assetAction": scope.link(loc.path + "/asset"),
+            "action": scope.db.record(zone: loc.zone.zoneName, name: loc.name), "deleteAction": scope.db.deleteRecord(zone: loc.zone.zoneName, name: loc.name),
+            "assetAction": scope.db.recordAsset(zone: loc.zone.zoneName, name: loc.name),
             "assetFields": type.userFields.filter { $0.type.scalar == .asset }.map(\.name),
             "hasAssetFields": type.userFields.contains { $0.type.scalar == .asset },
             "readOnlyTypes": type.userFields.isEmpty,
@@ -99,7 +95,7 @@ extension Console {
                         status: .code(e.code.httpStatus))
         default:
             try audit(s, scope, "edit record", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name)")
-            return .redirect(to: scope.link(loc.path, [("done", "Saved.")]))
+            return .redirect(to: scope.db.record(zone: loc.zone.zoneName, name: loc.name, [("done", "Saved.")]))
         }
     }
 
@@ -136,7 +132,7 @@ extension Console {
             throw e
         default:
             try audit(s, scope, "upload asset", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name) field \(name), \(file.data.count) bytes")
-            return .redirect(to: scope.link(loc.path, [("done", "Uploaded.")]))
+            return .redirect(to: scope.db.record(zone: loc.zone.zoneName, name: loc.name, [("done", "Uploaded.")]))
         }
     }
 
@@ -168,7 +164,7 @@ extension Console {
             throw e
         }
         try audit(s, scope, "delete record", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name)")
-        return .redirect(to: scope.link("\(scope.databasePath)/records", [("type", current.recordType), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]))
+        return .redirect(to: scope.db.records([("type", current.recordType), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]))
     }
 
     func newRecordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil, form: StoredRecord? = nil) throws -> HTTPResponse {
@@ -180,11 +176,11 @@ extension Console {
         var values: [String: Any] = [
             "recordType": type.name, "zone": zone, "recordName": form?.recordName ?? "",
             "inputs": RecordForm.inputs(for: type, record: form),
-            "action": scope.link("\(scope.databasePath)/new-record", [("type", type.name), ("zone", zone)]),
+            "action": scope.db.newRecord([("type", type.name), ("zone", zone)]),
         ]
         if let error { values["error"] = error }
         return page(req, s, scope, tab: "records", "new-record", title: "New \(type.name)", values,
-                    crumbs: [["href": scope.link("\(scope.databasePath)/records", [("type", type.name)]), "label": "\(type.name) records"]],
+                    crumbs: [["href": scope.db.records([("type", type.name)]), "label": "\(type.name) records"]],
                     status: error == nil ? .ok : .badRequest)
     }
 
@@ -205,8 +201,7 @@ extension Console {
             return try newRecordPage(req, s, scope, error: error.reason, form: record)
         }
         try audit(s, scope, "create record", "\(db.scope.rawValue)/\(zone.zoneName)/\(record.recordName)")
-        let path = "\(scope.databasePath)/records/\(Console.queryEscape(zone.zoneName))/\(Console.queryEscape(record.recordName))"
-        return .redirect(to: scope.link(path, [("done", "Created.")]))
+        return .redirect(to: scope.db.record(zone: zone.zoneName, name: record.recordName, [("done", "Created.")]))
     }
 
     func assetDownload(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {

@@ -14,7 +14,7 @@ extension Console {
         let items = req.queryItems
         var q = ConsoleQuery(items)
         if ConsoleQuery.hasFormRows(items) {
-            return .redirect(to: scope.link("\(scope.databasePath)/records", q.queryItems()))
+            return .redirect(to: scope.db.records(q.queryItems()))
         }
         let schema = try scope.env.schema()
         if q.recordType == nil { q.recordType = schema.recordTypes.first?.name }
@@ -23,7 +23,7 @@ extension Console {
         let format = req.query("format")
         guard let typeName = q.recordType, let type = schema.recordType(named: typeName) else {
             if let t = q.recordType { throw StratusError(.notFound, "There is no record type \(t.prefix(60)) in \(scope.environment.rawValue).") }
-            return page(req, s, scope, tab: "records", "records", title: "Records", ["noTypes": true, "schemaHref": scope.base + "/schema"], json: ["records": []])
+            return page(req, s, scope, tab: "records", "records", title: "Records", ["noTypes": true, "schemaHref": scope.paths.schema()], json: ["records": []])
         }
         if format == "csv" || (format == "json" && req.query("all") == "1") { return try export(q, type, db, scope, csv: format == "csv") }
 
@@ -38,16 +38,13 @@ extension Console {
             if Console.wantsJSON(req) { throw error }
         }
         let columns = q.fields.isEmpty ? Array(type.userFields.prefix(Console.defaultColumns).map(\.name)) : q.fields
-        let recordBase = "\(scope.databasePath)/records/\(Console.queryEscape(q.zone))/"
-        let user = scope.user.map { "?as=\(Console.queryEscape($0))" } ?? ""
         let encrypted = EncryptedFields.names(type)
         let rows = result.records.map { r -> [String: Any] in
-            ["name": ValueDisplay.visible(r.recordName), "href": recordBase + Console.queryEscape(r.recordName) + user,
+            ["name": ValueDisplay.visible(r.recordName), "href": scope.db.record(zone: q.zone, name: r.recordName),
              "cells": columns.map { c in encrypted.contains(c) ? (r.fields[c] == nil ? "" : EncryptedFields.marker) : r.fields[c].map(ValueDisplay.summary) ?? "" },
              "modified": r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
         }
         let count = try scope.env.recordCountsByType(in: db, zoneID: ZoneID(zoneName: q.zone))[type.name] ?? 0
-        let path = "\(scope.databasePath)/records"
         values.merge([
             "types": schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] },
             "zones": try scope.env.zones(in: db).map { ["name": $0.zoneID.zoneName, "selected": $0.zoneID.zoneName == q.zone] },
@@ -55,12 +52,12 @@ extension Console {
             "columns": columns, "rows": rows, "hasRows": !rows.isEmpty, "count": count,
             "filterRows": filterRows(q, type), "sortRows": sortRows(q, type),
             "fieldChoices": type.userFields.map { ["name": $0.name, "checked": q.fields.contains($0.name)] },
-            "action": path,
-            "nextHref": result.continuationMarker.map { scope.link(path, q.queryItems(continuation: $0)) as Any } ?? false,
-            "firstHref": q.continuation == nil ? false : scope.link(path, q.queryItems()),
-            "jsonHref": scope.link(path, q.queryItems() + [("format", "json"), ("all", "1")]),
-            "csvHref": scope.link(path, q.queryItems() + [("format", "csv")]),
-            "newHref": scope.link("\(scope.databasePath)/new-record", [("type", type.name), ("zone", q.zone)]),
+            "action": scope.db.recordsForm(),
+            "nextHref": result.continuationMarker.map { scope.db.records(q.queryItems(continuation: $0)) as Any } ?? false,
+            "firstHref": q.continuation == nil ? false : scope.db.records(q.queryItems()),
+            "jsonHref": scope.db.records(q.queryItems() + [("format", "json"), ("all", "1")]),
+            "csvHref": scope.db.records(q.queryItems() + [("format", "csv")]),
+            "newHref": scope.db.newRecord([("type", type.name), ("zone", q.zone)]),
             "defaultColumns": Console.defaultColumns,
         ]) { a, _ in a }
         var json: [String: Any]? = nil
@@ -69,7 +66,7 @@ extension Console {
             if let m = result.continuationMarker { json?["continuationMarker"] = m }
         }
         return page(req, s, scope, tab: "records", "records", title: "\(type.name) records", values,
-                    crumbs: [["href": scope.link(path), "label": "\(scope.database?.rawValue ?? "public") records"]], json: json, status: status)
+                    crumbs: [["href": scope.db.records(), "label": "\(scope.database?.rawValue ?? "public") records"]], json: json, status: status)
     }
 
     /// The form's filter rows: one per filter in the URL, and a blank one to add another.

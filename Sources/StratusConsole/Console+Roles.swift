@@ -26,8 +26,8 @@ extension Console {
         let custom = try schema.roles.map { r -> [String: Any] in
             let members = try scope.env.members(of: r).map { u in ["user": u, "email": email[u] ?? "", "role": r] }
             return ["name": r, "members": members, "hasMembers": !members.isEmpty,
-                    "action": "\(scope.base)/roles/\(Console.queryEscape(r))/members",
-                    "deleteAction": editable ? "\(scope.base)/roles/\(Console.queryEscape(r))/delete" : false,
+                    "action": scope.paths.roleMembers(r),
+                    "deleteAction": editable ? scope.paths.deleteRole(r) : false,
                     "users": users.map { ["userRecordName": $0.userRecordName, "email": $0.email] }]
         }
         var values: [String: Any] = ["roles": roles.map { ["name": $0, "label": label[$0] ?? $0] }, "rows": rows, "editable": editable,
@@ -60,7 +60,7 @@ extension Console {
                 schema.recordTypes[i].grants = grants
             }
         }
-        return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape(changed.isEmpty ? "Nothing changed." : "Saved roles for \(changed.joined(separator: ", ")). Deploy to take them to Production."))
+        return .redirect(to: scope.paths.roles(done: changed.isEmpty ? "Nothing changed." : "Saved roles for \(changed.joined(separator: ", ")). Deploy to take them to Production."))
     }
 
     func createRole(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -70,7 +70,7 @@ extension Console {
             guard !SecurityRole.isBuiltIn(name), !schema.roles.contains(name) else { throw StratusError(.exists, "There is already a role \(name).") }
             schema.roles.append(name)
         }
-        return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape("Created role \(name)."))
+        return .redirect(to: scope.paths.roles(done: "Created role \(name)."))
     }
 
     func deleteRole(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -80,7 +80,7 @@ extension Console {
             schema.roles.removeAll { $0 == name }
             for i in schema.recordTypes.indices { schema.recordTypes[i].grants[name] = nil }
         }
-        return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape("Deleted role \(name)."))
+        return .redirect(to: scope.paths.roles(done: "Deleted role \(name)."))
     }
 
     /// Adds a user (by email or user record name) to a role, or removes one (`remove=USER`).
@@ -90,13 +90,13 @@ extension Console {
         if let remove = f["remove"], !remove.isEmpty {
             try scope.env.removeRole(role, from: remove)
             try audit(s, scope, "remove role member", "\(role): \(remove)")
-            return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape("Removed \(remove) from \(role)."))
+            return .redirect(to: scope.paths.roles(done: "Removed \(remove) from \(role)."))
         }
         let who = (f["user"] ?? "").trimmingCharacters(in: .whitespaces)
         let user = try store.user(container: scope.container, userRecordName: who) ?? store.user(container: scope.container, email: who)
         guard let user else { throw StratusError(.notFound, "This container has no user \(who.prefix(80)).") }
         try scope.env.assignRole(role, to: user.userRecordName)
         try audit(s, scope, "add role member", "\(role): \(user.userRecordName)")
-        return .redirect(to: "\(scope.base)/roles?done=" + Console.queryEscape("Added \(user.email) to \(role)."))
+        return .redirect(to: scope.paths.roles(done: "Added \(user.email) to \(role)."))
     }
 }

@@ -15,11 +15,11 @@ extension Console {
         }
         let deployed = scope.isProduction ? schema : try store.environment(scope.container, .production).schema()
         let types = schema.recordTypes.map { t -> [String: Any] in
-            ["name": t.name, "fieldCount": t.userFields.count, "href": "\(scope.base)/schema/\(Console.queryEscape(t.name))",
+            ["name": t.name, "fieldCount": t.userFields.count, "href": scope.paths.recordType(t.name),
              "deployed": deployed.recordType(named: t.name) != nil]
         }
         var values: [String: Any] = ["types": types, "roles": schema.roles, "editable": !scope.isProduction,
-                                     "exportHref": "\(scope.base)/schema?format=ckdb"]
+                                     "exportHref": scope.paths.schemaExport()]
         if let m = req.query("done") { values["message"] = m }
         let json: [String: Any] = ["recordTypes": schema.recordTypes.map(Console.typeJSON), "roles": schema.roles]
         return page(req, s, scope, tab: "schema", "schema", title: "Schema", values, json: json)
@@ -38,7 +38,6 @@ extension Console {
         if Console.wantsJSON(req) { return .json(Console.json(Console.typeJSON(type))) }
         let deployed = try store.environment(scope.container, .production).schema().recordType(named: name)
         let editable = !scope.isProduction
-        let path = "\(scope.base)/schema/\(Console.queryEscape(type.name))"
         let system = [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName]
         let all = type.userFields + system.map { sf in FieldSchema(name: sf.schemaName, type: sf.fieldType, indexes: type.indexes(of: sf)) }
         let fields = all.map { f -> [String: Any] in
@@ -49,19 +48,19 @@ extension Console {
                     "choices": [FieldIndexes.queryable, .sortable, .searchable].filter { allowed.contains($0) }.map { i in
                         ["index": i.names[0], "checked": f.indexes.contains(i)]
                     },
-                    "deleteAction": (editable && !isDeployed) ? "\(path)/fields/\(Console.queryEscape(f.name))/delete" : false]
+                    "deleteAction": (editable && !isDeployed) ? scope.paths.deleteField(type.name, f.name) : false]
         }
         let types = ScalarType.allCases.flatMap { s in [FieldType(s), FieldType(s, isList: true)] }.map { ["value": $0.wireName, "label": $0.description] }
         var values: [String: Any] = [
             "recordType": type.name, "fields": fields, "editable": editable, "deployed": deployed != nil,
-            "fieldTypes": types, "addFieldAction": "\(path)/fields", "indexesAction": "\(path)/indexes",
-            "deleteAction": (editable && deployed == nil) ? "\(path)/delete" : false,
-            "recordsHref": "\(scope.base)/public/records?type=\(Console.queryEscape(type.name))",
+            "fieldTypes": types, "addFieldAction": scope.paths.fields(type.name), "indexesAction": scope.paths.indexes(type.name),
+            "deleteAction": (editable && deployed == nil) ? scope.paths.deleteRecordType(type.name) : false,
+            "recordsHref": scope.paths.database(.public).records([("type", type.name)]),
         ]
         if let error { values["error"] = error }
         if let m = req.query("done") { values["message"] = m }
         return page(req, s, scope, tab: "schema", "record-type", title: type.name, values,
-                    crumbs: [["href": scope.base + "/schema", "label": "Schema"]], status: error == nil ? .ok : .badRequest)
+                    crumbs: [["href": scope.paths.schema(), "label": "Schema"]], status: error == nil ? .ok : .badRequest)
     }
 
     /// Applies an edited copy of the Development schema; refusals (Production would lose something) are errors.
@@ -81,7 +80,7 @@ extension Console {
             try Names.validate(recordType: name)
             schema.recordTypes.append(RecordTypeSchema(name: name))
         }
-        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(name))?done=" + Console.queryEscape("Created."))
+        return .redirect(to: scope.paths.recordType(name, done: "Created."))
     }
 
     func addField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -105,7 +104,7 @@ extension Console {
             // Boxes that do not apply to the type (SEARCHABLE on a number) are left out, as CloudKit's console does.
             schema.recordTypes[t].fields.append(FieldSchema(name: name, type: type, indexes: indexes.intersection(FieldIndexes.allowed(for: type))))
         }
-        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=" + Console.queryEscape("Added \(name)."))
+        return .redirect(to: scope.paths.recordType(typeName, done: "Added \(name)."))
     }
 
     /// The index checkboxes of every field at once (`index:FIELD=QUERYABLE`, repeated).
@@ -136,7 +135,7 @@ extension Console {
             }
             schema.recordTypes[t] = type
         }
-        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=" + Console.queryEscape("Indexes saved."))
+        return .redirect(to: scope.paths.recordType(typeName, done: "Indexes saved."))
     }
 
     func deleteRecordType(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -145,7 +144,7 @@ extension Console {
             guard schema.recordType(named: typeName) != nil else { throw StratusError(.notFound, "There is no record type \(typeName).") }
             schema.recordTypes.removeAll { $0.name == typeName }
         }
-        return .redirect(to: "\(scope.base)/schema?done=" + Console.queryEscape("Deleted \(typeName)."))
+        return .redirect(to: scope.paths.schema(done: "Deleted \(typeName)."))
     }
 
     func deleteField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -155,7 +154,7 @@ extension Console {
                   schema.recordTypes[t].field(named: field) != nil else { throw StratusError(.notFound, "There is no field \(typeName).\(field).") }
             schema.recordTypes[t].fields.removeAll { $0.name == field }
         }
-        return .redirect(to: "\(scope.base)/schema/\(Console.queryEscape(typeName))?done=" + Console.queryEscape("Deleted \(field)."))
+        return .redirect(to: scope.paths.recordType(typeName, done: "Deleted \(field)."))
     }
 
     /// A pasted `.ckdb`: first a preview of what would change (with refusals), then, confirmed, the import.
@@ -166,19 +165,19 @@ extension Console {
         let schema: Schema
         do { schema = try SchemaParser.parse(text) } catch {
             return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema", ["ckdb": text, "error": "The schema has an error at \(error.description)."],
-                        crumbs: [["href": scope.base + "/schema", "label": "Schema"]], status: .badRequest)
+                        crumbs: [["href": scope.paths.schema(), "label": "Schema"]], status: .badRequest)
         }
         let plan = try store.importPlan(schema, into: scope.container)
         if f["confirm"] == "1" {
             try plan.validate()
             try store.importSchema(schema, into: scope.container)
             try audit(s, scope, "import schema", plan.changes.map(\.description).joined(separator: "; "))
-            return .redirect(to: "\(scope.base)/schema?done=" + Console.queryEscape("Imported: \(plan.changes.count) changes."))
+            return .redirect(to: scope.paths.schema(done: "Imported: \(plan.changes.count) changes."))
         }
         return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema", [
             "ckdb": text, "changes": plan.changes.map(\.description), "refusals": plan.refusals, "hasRefusals": !plan.refusals.isEmpty,
             "hasChanges": !plan.changes.isEmpty, "canApply": plan.refusals.isEmpty && !plan.changes.isEmpty,
-            "action": "\(scope.base)/schema/import",
-        ], crumbs: [["href": scope.base + "/schema", "label": "Schema"]])
+            "action": scope.paths.schemaImport(),
+        ], crumbs: [["href": scope.paths.schema(), "label": "Schema"]])
     }
 }

@@ -20,10 +20,10 @@ extension Console {
                 "shares": share.rootRecordName.map { "record \($0) and its children" } ?? "the whole zone",
                 "publicPermission": share.publicPermission.rawValue, "participantCount": members.filter { $0.acceptanceStatus != .removed }.count,
                 "created": ValueDisplay.utcString(share.created.timestamp), "url": "/share/\(share.shortGUID)",
-                "revokeAction": "\(scope.base)/sharing/\(share.shortGUID)/revoke",
+                "revokeAction": scope.paths.revokeShare(share.shortGUID),
                 "participants": members.map { p in ["who": who(p.userRecordName), "permission": p.permission.rawValue, "type": p.type.rawValue, "status": p.acceptanceStatus.rawValue] },
                 "hasParticipants": !members.isEmpty,
-                "sharedViewHref": "\(scope.base)/shared/zones?as=\(Console.queryEscape(members.first?.userRecordName ?? ""))",
+                "sharedViewHref": scope.paths.database(.shared, as: members.first?.userRecordName ?? "").zones(),
             ]
         }
         var values: [String: Any] = ["shares": shares, "hasShares": !shares.isEmpty]
@@ -35,6 +35,6 @@ extension Console {
     func revokeShare(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let share = try scope.env.revokeShare(req.parameters["guid"] ?? "")
         try audit(s, scope, "revoke share", "\(share.recordName) in zone \(share.zoneID.zoneName) of \(share.owner?.userRecordName ?? "")")
-        return .redirect(to: scope.link("\(scope.base)/sharing", [("done", "Revoked share \(share.recordName); its participants lost access.")]))
+        return .redirect(to: scope.paths.sharing(done: "Revoked share \(share.recordName); its participants lost access."))
     }
 }

@@ -23,7 +23,7 @@ extension Console {
             return ["id": sub.id, "kind": kind, "what": what, "database": sub.scope.rawValue, "owner": emails[sub.owner] ?? sub.owner,
                     "firesOn": (doc["firesOn"] as? [String])?.joined(separator: ", ") ?? "every change",
                     "firesOnce": doc["firesOnce"] as? Bool ?? false, "created": ValueDisplay.utcString(sub.createdAt),
-                    "scope": sub.scope.rawValue, "ownerRecordName": sub.owner, "deleteAction": "\(scope.base)/subscriptions/delete"]
+                    "scope": sub.scope.rawValue, "ownerRecordName": sub.owner, "deleteAction": scope.paths.deleteSubscription()]
         }
         var values: [String: Any] = ["subscriptions": rows, "hasSubscriptions": !rows.isEmpty]
         if let m = req.query("done") { values["message"] = m }
@@ -38,6 +38,6 @@ extension Console {
         }
         try scope.env.deleteSubscription(id, in: db, owner: owner)
         try audit(s, scope, "delete subscription", "\(db.rawValue) database of \(owner): \(id)")
-        return .redirect(to: scope.link("\(scope.base)/subscriptions", [("done", "Deleted subscription \(id).")]))
+        return .redirect(to: scope.paths.subscriptions(done: "Deleted subscription \(id)."))
     }
 }

@@ -18,7 +18,7 @@ extension Console {
             f.environment == scope.environment && now < f.expiresAt && (f.remaining.map { $0 > 0 } ?? true)
         }
         let values: [String: Any] = [
-            "ranges": TelemetryRange.allCases.map { r in ["label": r.label, "href": "\(scope.base)/telemetry?range=\(r.rawValue)", "current": r == range] },
+            "ranges": TelemetryRange.allCases.map { r in ["label": r.label, "href": scope.paths.telemetry(range: r.rawValue), "current": r == range] },
             "rangeLabel": range.label.lowercased(),
             "charts": view.charts.map { c in ["heading": c.title, "svg": c.svg, "legend": c.legend] },
             "totals": view.totals,
@@ -29,7 +29,7 @@ extension Console {
             "hasInjected": view.injected > 0,
             "faults": live.map { f in ["id": f.id, "kind": f.kind.rawValue, "operation": f.operation, "injected": f.injected] },
             "hasFaults": !live.isEmpty,
-            "faultsHref": "\(scope.base)/faults",
+            "faultsHref": scope.paths.faults(),
         ]
         let json: [String: Any] = ["range": range.rawValue, "stepMinutes": range.step, "points": report.points.map { p -> [String: Any] in
             var o: [String: Any] = ["minute": p.minute, "requests": p.requests, "errors": p.errors, "injected": p.injected, "errorsByCode": p.errorsByCode]

@@ -10,11 +10,11 @@ extension Console {
         let tokens = try store.apiTokens(container: scope.container, environment: scope.environment).map { t -> [String: Any] in
             ["id": String(t.id), "name": t.name, "origins": t.allowedOrigins.isEmpty ? "none (servers only)" : t.allowedOrigins.joined(separator: ", "),
              "created": ValueDisplay.utcString(t.createdAt), "revoked": t.revoked,
-             "revokeAction": "\(scope.base)/tokens/\(t.id)/revoke"]
+             "revokeAction": scope.paths.revokeToken(t.id)]
         }
         let keys = try store.serverKeys(container: scope.container, environment: scope.environment).map { k -> [String: Any] in
             ["keyID": k.keyID, "notes": k.notes, "user": k.userRecordName, "created": ValueDisplay.utcString(k.createdAt), "revoked": k.revoked,
-             "revokeAction": "\(scope.base)/keys/\(k.keyID)/revoke"]
+             "revokeAction": scope.paths.revokeKey(k.keyID)]
         }
         var values: [String: Any] = ["tokens": tokens, "keys": keys, "hasTokens": !tokens.isEmpty, "hasKeys": !keys.isEmpty]
         if let created { values["newToken"] = ["secret": created, "name": createdName ?? ""] }
@@ -50,7 +50,7 @@ extension Console {
         }
         try store.revokeAPIToken(id: id, container: scope.container)
         try audit(s, scope, "revoke API token", "#\(id)")
-        return .redirect(to: "\(scope.base)/tokens?done=" + Console.queryEscape("Revoked token #\(id)."))
+        return .redirect(to: scope.paths.tokens(done: "Revoked token #\(id)."))
     }
 
     func addKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -72,6 +72,6 @@ extension Console {
         }
         try store.revokeServerKey(id: id, container: scope.container)
         try audit(s, scope, "revoke server key", id)
-        return .redirect(to: "\(scope.base)/tokens?done=" + Console.queryEscape("Revoked key \(id.prefix(12))…."))
+        return .redirect(to: scope.paths.tokens(done: "Revoked key \(id.prefix(12))…."))
     }
 }

@@ -12,10 +12,10 @@ extension Console {
             ["id": String(w.id), "url": w.url, "types": w.recordTypes.isEmpty ? "every record type" : w.recordTypes.joined(separator: ", "),
              "enabled": w.enabled, "failures": w.failures, "lastStatus": w.lastStatus ?? "no delivery yet",
              "lastDelivery": w.lastDeliveryAt.map(ValueDisplay.utcString) ?? "—", "created": ValueDisplay.utcString(w.createdAt),
-             "enableAction": "\(scope.base)/webhooks/\(w.id)/enable", "disableAction": "\(scope.base)/webhooks/\(w.id)/disable",
-             "removeAction": "\(scope.base)/webhooks/\(w.id)/remove"]
+             "enableAction": scope.paths.webhook(w.id, "enable"), "disableAction": scope.paths.webhook(w.id, "disable"),
+             "removeAction": scope.paths.webhook(w.id, "remove")]
         }
-        var values: [String: Any] = ["webhooks": hooks, "hasWebhooks": !hooks.isEmpty, "addAction": "\(scope.base)/webhooks"]
+        var values: [String: Any] = ["webhooks": hooks, "hasWebhooks": !hooks.isEmpty, "addAction": scope.paths.webhooks()]
         if let (hook, secret) = created { values["created"] = ["url": hook.url, "secret": secret] }
         if let error { values["error"] = error }
         if let m = req.query("done") { values["message"] = m }
@@ -58,6 +58,6 @@ extension Console {
         default:
             throw StratusError(.notFound, "There is no such page.")
         }
-        return .redirect(to: scope.link("\(scope.base)/webhooks", [("done", done)]))
+        return .redirect(to: scope.paths.webhooks(done: done))
     }
 }

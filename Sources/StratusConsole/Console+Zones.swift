@@ -12,14 +12,14 @@ extension Console {
         let zones = try scope.env.zones(in: db).map { z -> [String: Any] in
             let name = z.zoneID.zoneName
             return ["name": name, "syncToken": z.syncToken, "count": counts[name] ?? 0, "atomic": z.atomic,
-                    "recordsHref": scope.link("\(scope.databasePath)/records", [("zone", name)]),
-                    "deleteHref": (custom && !z.zoneID.isDefault) ? scope.link("\(scope.databasePath)/zones/\(Console.queryEscape(name))/delete") : false]
+                    "recordsHref": scope.db.records([("zone", name)]),
+                    "deleteHref": (custom && !z.zoneID.isDefault) ? scope.db.deleteZone(name) : false]
         }
         var values: [String: Any] = ["zones": zones, "canCreate": custom,
-                                     "createAction": scope.link("\(scope.databasePath)/zones")]
+                                     "createAction": scope.db.zones()]
         if let m = req.query("done") { values["message"] = m }
         let json = zones.map { ["zoneName": $0["name"]!, "syncToken": $0["syncToken"]!, "recordCount": $0["count"]!, "atomic": $0["atomic"]!] }
-        return page(req, s, scope, tab: "zones", "zones", title: "Zones", values, crumbs: [["href": scope.link("\(scope.databasePath)/zones"), "label": "\(scope.database?.rawValue ?? "public") zones"]], json: ["zones": json])
+        return page(req, s, scope, tab: "zones", "zones", title: "Zones", values, crumbs: [["href": scope.db.zones(), "label": "\(scope.database?.rawValue ?? "public") zones"]], json: ["zones": json])
     }
 
     func createZone(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -27,7 +27,7 @@ extension Console {
         let name = (formValue(req, "zoneName") ?? "").trimmingCharacters(in: .whitespaces)
         try scope.env.createZone(ZoneID(zoneName: name, ownerRecordName: db.ownerRecordName), in: db)
         try audit(s, scope, "create zone", "\(db.scope.rawValue) database of \(db.ownerRecordName): \(name)")
-        return .redirect(to: scope.link("\(scope.databasePath)/zones", [("done", "Created zone \(name).")]))
+        return .redirect(to: scope.db.zones([("done", "Created zone \(name).")]))
     }
 
     func deleteZonePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -38,9 +38,9 @@ extension Console {
         return page(req, s, scope, tab: "zones", "confirm", title: "Delete zone \(name)", [
             "heading": "Delete zone \(zone.zoneID.zoneName)?",
             "warning": "This deletes the zone and its \(count) record\(count == 1 ? "" : "s"). Devices that sync it see the zone deleted. It cannot be undone.",
-            "action": scope.link("\(scope.databasePath)/zones/\(Console.queryEscape(name))/delete"),
+            "action": scope.db.deleteZone(name),
             "confirmLabel": "Type the zone's name to confirm", "expected": name, "button": "Delete zone",
-            "cancelHref": scope.link("\(scope.databasePath)/zones"),
+            "cancelHref": scope.db.zones(),
         ])
     }
 
@@ -50,6 +50,6 @@ extension Console {
         guard formValue(req, "confirm") == name else { throw StratusError.badRequest("The name you typed does not match the zone's; nothing was deleted.") }
         try scope.env.deleteZone(ZoneID(zoneName: name, ownerRecordName: db.ownerRecordName), in: db)
         try audit(s, scope, "delete zone", "\(db.scope.rawValue) database of \(db.ownerRecordName): \(name)")
-        return .redirect(to: scope.link("\(scope.databasePath)/zones", [("done", "Deleted zone \(name).")]))
+        return .redirect(to: scope.db.zones([("done", "Deleted zone \(name).")]))
     }
 }

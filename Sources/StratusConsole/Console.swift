@@ -52,7 +52,7 @@ public final class Console: Sendable {
 
     /// Where to create the first admin, while there is none.
     public var setupPath: String? {
-        ((try? store.hasAdmins()) == false) ? "/console/setup?token=\(setupToken)" : nil
+        ((try? store.hasAdmins()) == false) ? ConsolePaths.setup(token: setupToken) : nil
     }
 
     public func register(_ router: inout Router) {
@@ -106,7 +106,7 @@ public final class Console: Sendable {
         let token = cookie(req, Console.cookieName)
         let store = self.store
         let live = (try? await blocking.run { try token.flatMap { try store.adminSession($0) } != nil }) ?? false
-        return live ? nil : .redirect(to: "/console/login")
+        return live ? nil : .redirect(to: ConsolePaths.login)
     }
 
     /// Runs a page with the visitor's session, or sends them to sign in. A form post must carry the session's
@@ -129,7 +129,7 @@ public final class Console: Sendable {
             return try await blocking.run {
                 guard let token, let found = try self.store.adminSession(token) else {
                     if (try? self.store.hasAdmins()) == false { return self.errorPage(nil, status: .forbidden, heading: "No administrator yet", reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
-                    return .redirect(to: "/console/login")
+                    return .redirect(to: ConsolePaths.login)
                 }
                 let session = Session(admin: found.admin, csrf: found.csrf)
                 if req.method == .post {
@@ -225,6 +225,10 @@ public final class Console: Sendable {
 
     // MARK: rendering
 
+    /// The console's paths outside any container, as every template may need them (header, error page, sign-in).
+    static let globalPaths: [String: String] = ["home": ConsolePaths.home, "audit": ConsolePaths.audit, "logout": ConsolePaths.logout,
+                                                "login": ConsolePaths.login, "setup": ConsolePaths.setupForm]
+
     func render(_ template: String, _ values: [String: Any], session: Session?, status: HTTPStatus = .ok) -> HTTPResponse {
         var v = values
         if let session {
@@ -232,6 +236,7 @@ public final class Console: Sendable {
             v["csrf"] = session.csrf
         }
         v["hasCrumbs"] = (v["crumbs"] as? [Any])?.isEmpty == false
+        v["consolePaths"] = Console.globalPaths
         let html = library.render(template, v) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
         return HTML.page(html, status: status)
     }

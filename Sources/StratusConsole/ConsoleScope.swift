@@ -16,10 +16,10 @@ struct ConsoleScope {
     /// when not, the database switch offers no links that would only be refused.
     var userDataBrowsable = true
 
-    var base: String { "/console/\(container.rawValue)/\(environment.rawValue)" }
-    var databasePath: String { "\(base)/\(database?.rawValue ?? "public")" }
-    /// `as=…` for links inside a user's database, or "".
-    var userQuery: String { user.map { "as=\(Console.queryEscape($0))" } ?? "" }
+    /// Every console URL of this environment (see ConsolePaths).
+    var paths: ConsolePaths { ConsolePaths(container: container, environment: environment) }
+    /// The pages of the database browsed, as the user browsed (`as=`) when it is a private or shared one.
+    var db: ConsolePaths.DatabasePaths { paths.database(database ?? .public, as: user) }
 
     /// The database to read, or nil when a private/shared page still needs a user to be chosen.
     var databaseID: DatabaseID? {
@@ -32,37 +32,32 @@ struct ConsoleScope {
 
     var isProduction: Bool { environment == .production }
 
-    func link(_ path: String, _ query: [(String, String?)] = []) -> String {
-        var items = query.compactMap { k, v in v.map { "\(k)=\(Console.queryEscape($0))" } }
-        if !userQuery.isEmpty { items.append(userQuery) }
-        return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
-    }
-
     /// What the header shows: the environment (Production in its own colours), switches and the page tabs.
     func values(tab: String) -> [String: Any] {
         let other: Environment = isProduction ? .development : .production
         let dbName = database?.rawValue ?? "public"
+        let p = paths
         var tabs: [[String: Any]] = [
-            ["label": "Home", "href": base + "/", "current": tab == "home"],
-            ["label": "Zones", "href": "\(base)/\(dbName)/zones" + (user.map { "?as=\(Console.queryEscape($0))" } ?? ""), "current": tab == "zones"],
-            ["label": "Records", "href": "\(base)/\(dbName)/records" + (user.map { "?as=\(Console.queryEscape($0))" } ?? ""), "current": tab == "records"],
-            ["label": "Schema", "href": base + "/schema", "current": tab == "schema"],
-            ["label": "Security roles", "href": base + "/roles", "current": tab == "roles"],
-            ["label": "Deploy", "href": "/console/\(container.rawValue)/deploy", "current": tab == "deploy"],
-            ["label": "Subscriptions", "href": base + "/subscriptions", "current": tab == "subscriptions"],
-            ["label": "Notifications", "href": base + "/notifications", "current": tab == "notifications"],
-            ["label": "Webhooks", "href": base + "/webhooks", "current": tab == "webhooks"],
-            ["label": "Sharing", "href": base + "/sharing", "current": tab == "sharing"],
-            ["label": "Query shapes", "href": base + "/query-shapes", "current": tab == "shapes"],
-            ["label": "Import", "href": base + "/import", "current": tab == "import"],
-            ["label": "Telemetry", "href": base + "/telemetry", "current": tab == "telemetry"],
-            ["label": "Logs", "href": base + "/logs", "current": tab == "logs"],
-            ["label": "Faults", "href": base + "/faults", "current": tab == "faults"],
-            ["label": "Tokens & keys", "href": base + "/tokens", "current": tab == "tokens"],
+            ["label": "Home", "href": p.home(), "current": tab == "home"],
+            ["label": "Zones", "href": db.zones(), "current": tab == "zones"],
+            ["label": "Records", "href": db.records(), "current": tab == "records"],
+            ["label": "Schema", "href": p.schema(), "current": tab == "schema"],
+            ["label": "Security roles", "href": p.roles(), "current": tab == "roles"],
+            ["label": "Deploy", "href": ConsolePaths.deploy(container), "current": tab == "deploy"],
+            ["label": "Subscriptions", "href": p.subscriptions(), "current": tab == "subscriptions"],
+            ["label": "Notifications", "href": p.notifications(), "current": tab == "notifications"],
+            ["label": "Webhooks", "href": p.webhooks(), "current": tab == "webhooks"],
+            ["label": "Sharing", "href": p.sharing(), "current": tab == "sharing"],
+            ["label": "Query shapes", "href": p.queryShapes(), "current": tab == "shapes"],
+            ["label": "Import", "href": p.importPage(), "current": tab == "import"],
+            ["label": "Telemetry", "href": p.telemetry(), "current": tab == "telemetry"],
+            ["label": "Logs", "href": p.logs(), "current": tab == "logs"],
+            ["label": "Faults", "href": p.faults(), "current": tab == "faults"],
+            ["label": "Tokens & keys", "href": p.tokens(), "current": tab == "tokens"],
         ]
-        if !isProduction { tabs.append(["label": "Reset", "href": base + "/reset", "current": tab == "reset"]) }
+        if !isProduction { tabs.append(["label": "Reset", "href": p.reset(), "current": tab == "reset"]) }
         let databases = DatabaseScope.allCases.map { d -> [String: Any] in
-            ["label": d.rawValue.capitalized, "href": "\(base)/\(d.rawValue)/\(tab == "zones" ? "zones" : "records")", "current": d == (database ?? .public) && tab != "home",
+            ["label": d.rawValue.capitalized, "href": tab == "zones" ? p.database(d).zones() : p.database(d).records(), "current": d == (database ?? .public) && tab != "home",
              "refused": d != .public && !userDataBrowsable]
         }
         return [
@@ -71,18 +66,20 @@ struct ConsoleScope {
             "environmentLabel": isProduction ? "Production" : "Development",
             "isProduction": isProduction,
             "otherEnvironmentLabel": isProduction ? "Development" : "Production",
-            "otherEnvironmentHref": "/console/\(container.rawValue)/\(other.rawValue)/",
+            "otherEnvironmentHref": p.otherEnvironment(),
             "database": dbName,
             "tabs": tabs,
             "databases": databases,
             "showDatabases": tab == "records" || tab == "zones",
-            "base": base,
-            "databasePath": databasePath,
+            "publicRecordsPath": p.database(.public).records(), "publicZonesPath": p.database(.public).zones(),
+            "privateRecordsPath": p.database(.private).records(), "sharedRecordsPath": p.database(.shared).records(),
+            "webhooksPath": p.webhooks(), "rolesPath": p.roles(), "createRolePath": p.createRole(), "schemaImportPath": p.schemaImport(),
+            "recordTypesPath": p.recordTypes(), "tokensPath": p.tokens(), "keysPath": p.keys(), "deployPath": ConsolePaths.deploy(container),
             "userDataBrowsable": userDataBrowsable,
         ]
     }
 
     var crumbs: [[String: String]] {
-        [["href": "/console/", "label": "Containers"], ["href": base + "/", "label": "\(container.rawValue) · \(isProduction ? "Production" : "Development")"]]
+        [["href": ConsolePaths.home, "label": "Containers"], ["href": paths.home(), "label": "\(container.rawValue) · \(isProduction ? "Production" : "Development")"]]
     }
 }
