@@ -22,7 +22,7 @@ extension CloudKitAPI {
     /// API token (query `ckAPIToken`) for the container environment, then optionally a user (`ckWebAuthToken`,
     /// or `ckSession` as CloudKit JS 1.x names it). A bad API token is AUTHENTICATION_FAILED; a bad or expired
     /// web auth token is AUTHENTICATION_REQUIRED with where to sign in again.
-    func authenticate(_ req: HTTPRequest, container: ContainerID, environment: Environment) throws(StratusError) -> APIAuth {
+    func authenticate(_ req: HTTPRequest, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> APIAuth {
         let items = req.queryItems
         func param(_ n: String) -> String? { items.first { $0.name == n }?.value }
         if req.headers["x-apple-cloudkit-request-keyid"] != nil {
@@ -61,7 +61,7 @@ extension CloudKitAPI {
         return auth
     }
 
-    func requireUser(_ auth: APIAuth, _ req: HTTPRequest, container: ContainerID, environment: Environment) throws(StratusError) -> String {
+    func requireUser(_ auth: APIAuth, _ req: HTTPRequest, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> String {
         if let u = auth.userRecordName { return u }
         var e = StratusError.authenticationRequired("this request needs a signed-in user")
         e.redirectURL = signInURL(req, container: container, environment: environment)
@@ -70,7 +70,7 @@ extension CloudKitAPI {
 
     /// The sign-in page for this container environment; a browser caller's origin rides along so the token can be
     /// posted back to it.
-    func signInURL(_ req: HTTPRequest, container: ContainerID, environment: Environment) -> String {
+    func signInURL(_ req: HTTPRequest, container: ContainerID, environment: ContainerEnvironment) -> String {
         let origin = req.headers["origin"].map { "?origin=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? ""
         return "\(req.baseURL)/auth/1/\(container.rawValue)/\(environment.rawValue)/signin" + origin
     }

@@ -16,7 +16,7 @@ extension CloudKitAPI {
         let api = self
         do {
             let container = try ContainerID(req.parameters["container"] ?? "")
-            let environment = try Environment(parsing: req.parameters["environment"] ?? "")
+            let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
             try await blocking.run {
                 if let keyID = req.headers["x-apple-cloudkit-request-keyid"] {
                     guard let key = try api.store.serverKey(id: keyID), key.container == container, key.environment == environment else {

@@ -46,7 +46,7 @@ extension CloudKitAPI {
 
     /// The environment an upload URL names, if it exists.
     private func uploadTarget(_ req: HTTPRequest) throws -> EnvironmentStore {
-        try store.environment(try ContainerID(req.parameters["container"] ?? ""), try Environment(parsing: req.parameters["environment"] ?? ""))
+        try store.environment(try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
     }
 
     static let unusableTicket = StratusError(.authenticationFailed, "this upload URL is unknown, used or expired: ask assets/upload for a new one")
@@ -84,7 +84,7 @@ extension CloudKitAPI {
 
     func serveAsset(_ req: HTTPRequest) async -> HTTPResponse {
         let notFound = envelope(StratusError(.notFound, "no such asset, or the link expired"))
-        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = Environment(rawValue: req.parameters["environment"] ?? ""),
+        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = ContainerEnvironment(rawValue: req.parameters["environment"] ?? ""),
               let hex = req.parameters["hex"], hex.count == 64, hex.allSatisfy(\.isHexDigit),
               let expires = req.query("e").flatMap(Int64.init), let sig = req.query("s") else { return notFound }
         var bytes: [UInt8] = []

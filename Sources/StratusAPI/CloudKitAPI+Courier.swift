@@ -18,7 +18,7 @@ extension CloudKitAPI {
         do {
             try limits.admit(address: req.clientAddress)
             let container = try ContainerID(req.parameters["container"] ?? "")
-            let environment = try Environment(parsing: req.parameters["environment"] ?? "")
+            let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
             let token = req.parameters["token"] ?? ""
             let api = self
             let deadline = ContinuousClock.now + courierHold
@@ -58,7 +58,7 @@ extension CloudKitAPI {
     }
 
     func courierPreflight(_ req: HTTPRequest) async -> HTTPResponse {
-        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = Environment(rawValue: req.parameters["environment"] ?? "") else {
+        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = ContainerEnvironment(rawValue: req.parameters["environment"] ?? "") else {
             return HTTPResponse(status: .notFound)
         }
         var r = await courierCORS(HTTPResponse(status: .noContent), req, container, environment)
@@ -67,7 +67,7 @@ extension CloudKitAPI {
     }
 
     /// CORS on the courier follows the container environment's API-token origins (the courier URL carries no API token).
-    func courierCORS(_ response: HTTPResponse, _ req: HTTPRequest, _ container: ContainerID, _ environment: Environment) async -> HTTPResponse {
+    func courierCORS(_ response: HTTPResponse, _ req: HTTPRequest, _ container: ContainerID, _ environment: ContainerEnvironment) async -> HTTPResponse {
         var r = response
         guard let origin = req.headers["origin"] else { return r }
         r.headers["vary"] = "Origin"

@@ -11,7 +11,7 @@ extension CloudKitAPI {
     func deviceTokens(_ req: HTTPRequest) async -> HTTPResponse {
         do {
             let container = try ContainerID(req.parameters["container"] ?? "")
-            let environment = try Environment(parsing: req.parameters["environment"] ?? "")
+            let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
             let body = try JSON.parse(req.body)
             let api = self
             return await finish(try await blocking.run {

@@ -18,7 +18,7 @@ extension CloudKitAPI {
         do {
             try limits.admit(address: req.clientAddress)
             let container = try ContainerID(req.parameters["container"] ?? "")
-            _ = try Environment(parsing: req.parameters["environment"] ?? "")
+            _ = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
             let body = req.body.isEmpty ? JSON.object([:]) : try JSON.parse(req.body).requestObject()
             let given = try body.string("ckWebAuthToken") ?? req.query("ckWebAuthToken") ?? req.query("ckSession")
             guard let token = given?.replacingOccurrences(of: " ", with: "+"), !token.isEmpty else {

@@ -26,7 +26,7 @@ extension CloudKitAPI {
         do {
             try limits.admit(address: req.clientAddress)
             let container = try ContainerID(req.parameters["container"] ?? "")
-            let environment = try Environment(parsing: req.parameters["environment"] ?? "")
+            let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
             let lastEventID = req.headers["last-event-id"] ?? req.query("lastEventID")
             let api = self
             let (store, auth, start): (EnvironmentStore, APIAuth, Int64) = try await blocking.run {

@@ -53,7 +53,7 @@ public struct CloudKitAPI: Sendable {
     /// One parsed request: where it goes and who sends it.
     struct Context: Sendable {
         var container: ContainerID
-        var environment: Environment
+        var environment: ContainerEnvironment
         var database: DatabaseScope
         var auth: APIAuth
         var body: JSON
@@ -73,7 +73,7 @@ public struct CloudKitAPI: Sendable {
         do {
             try limits.admit(address: req.clientAddress)
             let container = try ContainerID(req.parameters["container"] ?? "")
-            let environment = try Environment(parsing: req.parameters["environment"] ?? "")
+            let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
             let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
             let action = req.parameters["*"] ?? ""
             let body = try JSON.parse(req.body).requestObject()

@@ -32,7 +32,7 @@ final class SignInPages: Sendable {
 
     func handle(_ req: HTTPRequest, _ mode: Mode) async -> HTTPResponse {
         let store = self.store
-        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = Environment(rawValue: req.parameters["environment"] ?? ""),
+        guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = ContainerEnvironment(rawValue: req.parameters["environment"] ?? ""),
               (try? await blocking.run { try store.containerExists(container) }) == true else {
             return HTML.page(Self.layout("Not found", "<p>There is no such container.</p>"), status: .notFound)
         }
@@ -146,7 +146,7 @@ final class SignInPages: Sendable {
     /// Where a page is and where its token would go, carried through its forms and links.
     struct PageContext {
         var container: ContainerID
-        var environment: Environment
+        var environment: ContainerEnvironment
         var callback: String?
         var openerOrigin: String?
         var mode: Mode

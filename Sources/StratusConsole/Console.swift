@@ -150,7 +150,7 @@ public final class Console: Sendable {
     func scope(_ req: HTTPRequest, _ session: Session) throws -> ConsoleScope {
         let p = req.parameters
         guard let c = p["container"], let container = try? ContainerID(c) else { throw StratusError(.notFound, "There is no container by that name.") }
-        let environment = try Environment(rawValue: p["environment"] ?? "") ?? { () throws(StratusError) -> Environment in
+        let environment = try ContainerEnvironment(rawValue: p["environment"] ?? "") ?? { () throws(StratusError) -> ContainerEnvironment in
             throw StratusError(.notFound, "Environments are development and production.")
         }()
         let env = try store.environment(container, environment)

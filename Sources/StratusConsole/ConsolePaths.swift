@@ -17,7 +17,7 @@ struct ConsolePaths {
     static func setup(token: String) -> String { url(setupForm, [("token", token)]) }
     static func home(created: ContainerID) -> String { url(home, [("created", created.rawValue)]) }
     static func home(deleted: ContainerID) -> String { url(home, [("deleted", deleted.rawValue)]) }
-    static func environment(_ c: ContainerID, _ e: Environment) -> String { "/console/\(segment(c.rawValue))/\(e.rawValue)/" }
+    static func environment(_ c: ContainerID, _ e: ContainerEnvironment) -> String { "/console/\(segment(c.rawValue))/\(e.rawValue)/" }
     static func deploy(_ c: ContainerID, done: String? = nil) -> String { url("/console/\(segment(c.rawValue))/deploy", [("done", done)]) }
     static func deleteContainer(_ c: ContainerID) -> String { "/console/\(segment(c.rawValue))/delete" }
 
@@ -33,7 +33,7 @@ struct ConsolePaths {
     // MARK: one container environment
 
     let container: ContainerID
-    let environment: Environment
+    let environment: ContainerEnvironment
     /// "/console/{container}/{environment}": every page below starts with it.
     var base: String { "/console/\(Self.segment(container.rawValue))/\(environment.rawValue)" }
 

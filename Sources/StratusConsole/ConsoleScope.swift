@@ -7,7 +7,7 @@ import StratusStore
 /// and shared ones). Built from the URL, so every page is bookmarkable; templates get it as `scope`.
 struct ConsoleScope {
     let container: ContainerID
-    let environment: Environment
+    let environment: ContainerEnvironment
     let env: EnvironmentStore
     var database: DatabaseScope?
     /// The container user whose private or shared database is browsed.
@@ -34,7 +34,7 @@ struct ConsoleScope {
 
     /// What the header shows: the environment (Production in its own colours), switches and the page tabs.
     func values(tab: String) -> [String: Any] {
-        let other: Environment = isProduction ? .development : .production
+        let other: ContainerEnvironment = isProduction ? .development : .production
         let dbName = database?.rawValue ?? "public"
         let p = paths
         var tabs: [[String: Any]] = [

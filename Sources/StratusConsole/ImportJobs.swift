@@ -15,7 +15,7 @@ final class ImportJobs: Sendable {
         }
         var id: String
         var container: ContainerID
-        var environment: Environment
+        var environment: ContainerEnvironment
         var filename: String
         var started: Date
         var state: State = .running

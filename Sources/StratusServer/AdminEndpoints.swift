@@ -25,7 +25,7 @@ struct AdminEndpoints {
         router.add(.post, "/-/admin/containers", bodyLimit: 64 << 20) { req in try await admin.guarded(req) { try admin.createContainer(req) } }
         router.add(.post, "/-/admin/containers/{container}/{environment}/snapshot") { req in
             try await admin.guarded(req) {
-                let id = try admin.store.snapshot(try ContainerID(req.parameters["container"] ?? ""), try Environment(parsing: req.parameters["environment"] ?? ""))
+                let id = try admin.store.snapshot(try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
                 return try Self.json(["snapshot": id])
             }
         }
@@ -41,7 +41,7 @@ struct AdminEndpoints {
                 guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any], let id = o["snapshot"] as? String else {
                     throw StratusError.badRequest("the body is {\"snapshot\": \"<the id snapshot answered>\"}")
                 }
-                try admin.store.restore(try ContainerID(req.parameters["container"] ?? ""), try Environment(parsing: req.parameters["environment"] ?? ""), snapshot: id)
+                try admin.store.restore(try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""), snapshot: id)
                 return try Self.json(["restored": id])
             }
         }
@@ -58,7 +58,7 @@ struct AdminEndpoints {
             throw StratusError.badRequest("the body is {\"container\", \"schema\": \".ckdb text\", \"records\": \"NDJSON lines\", \"environment\"}")
         }
         let container = try ContainerID(name)
-        let environment = try Environment(parsing: o["environment"] as? String ?? "development")
+        let environment = try ContainerEnvironment(parsing: o["environment"] as? String ?? "development")
         let schema = try (o["schema"] as? String).map { text throws -> Schema in
             do { return try SchemaParser.parse(text) } catch { throw StratusError.badRequest("schema: \(error)") }
         }
@@ -127,7 +127,7 @@ struct AdminEndpoints {
             return s
         }
         let now = WallClock.nowMillis()
-        var f = Fault(container: try ContainerID(try string("container")), environment: try Environment(parsing: try string("environment")),
+        var f = Fault(container: try ContainerID(try string("container")), environment: try ContainerEnvironment(parsing: try string("environment")),
                       operation: try string("operation"), kind: kind, remaining: try int("count"), probability: probability,
                       seed: UInt64(max(0, try int("seed") ?? 1)), retryAfter: try int("retryAfter"),
                       latencyMilliseconds: try int("latencyMs") ?? 0, createdAt: now, expiresAt: now + Int64(try int("expiresIn") ?? 3600) * 1000)
@@ -152,7 +152,7 @@ struct AdminEndpoints {
     private func clear(_ req: HTTPRequest, id: Int64?) throws -> HTTPResponse {
         let container = try req.query("container").map { try ContainerID($0) }
         guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (/-/admin/faults/{id}) or a container (?container=C)") }
-        try store.clearFaults(id: id, container: container, environment: try req.query("environment").map { try Environment(parsing: $0) })
+        try store.clearFaults(id: id, container: container, environment: try req.query("environment").map { try ContainerEnvironment(parsing: $0) })
         return try Self.json(["cleared": true])
     }
 

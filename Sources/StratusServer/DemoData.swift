@@ -56,7 +56,7 @@ public enum DemoData {
         try store.importSchema(try SchemaParser.parse(schema), into: container)
         try store.deploy(container, by: "demo")
         let actor = RequestActor(userRecordName: demoUser, deviceID: "demo")
-        for env in [Environment.development, .production] {
+        for env in [ContainerEnvironment.development, .production] {
             let store = try store.environment(container, env)
             let count = env == .development ? 2_500 : 300
             var rng = SystemRandomNumberGenerator()

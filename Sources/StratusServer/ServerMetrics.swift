@@ -87,7 +87,7 @@ public final class ServerMetrics: Sendable {
         out += "# HELP stratus_records Records stored, by container and environment.\n# TYPE stratus_records gauge\n"
         var bytes = "", notifications = "", queued = ""
         for c in (try? store.containers()) ?? [] {
-            for env in Environment.allCases {
+            for env in ContainerEnvironment.allCases {
                 guard let e = try? store.environment(c.id, env) else { continue }
                 let labels = "container=\"\(Self.label(c.id.rawValue))\",environment=\"\(env.rawValue)\""
                 if let n = try? e.recordCount() { out += "stratus_records{\(labels)} \(n)\n" }

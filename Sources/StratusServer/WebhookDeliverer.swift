@@ -60,7 +60,7 @@ final class WebhookDeliverer: Sendable {
         let store = self.store
         // After a restart, deliveries queued before it sit in environments nothing has opened yet.
         _ = try? await BlockingWork.shared.run {
-            for c in try store.containers() { for e in Environment.allCases { _ = try store.environment(c.id, e) } }
+            for c in try store.containers() { for e in ContainerEnvironment.allCases { _ = try store.environment(c.id, e) } }
         }
         // Deliveries run on their own; each pass records the outcomes that came in (one write per environment)
         // and starts what is newly due. A receiver that never answers holds only its own deliveries, for the timeout.

@@ -194,7 +194,7 @@ extension RecordStore {
     /// random and unique, so the first hit is the only one.
     public func locateShare(_ shortGUID: String) -> EnvironmentStore? {
         for c in (try? containers()) ?? [] {
-            for e in Environment.allCases {
+            for e in ContainerEnvironment.allCases {
                 if let env = try? environment(c.id, e), env.holdsShare(shortGUID) { return env }
             }
         }

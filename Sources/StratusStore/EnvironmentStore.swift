@@ -11,7 +11,7 @@ import Synchronization
 /// (record rows, index tables, change log, asset counts) in step. Reads run concurrently from the pool.
 public final class EnvironmentStore: Sendable {
     public let container: ContainerID
-    public let environment: Environment
+    public let environment: ContainerEnvironment
     /// The SQLite file's pool; nil on PostgreSQL (see `database`).
     let pool: GatedDatabase<DatabasePool>?
     /// The environment's database on either backend, for the code written once for both (`read`, `write`).
@@ -79,7 +79,7 @@ public final class EnvironmentStore: Sendable {
         case postgres(pool: PostgresPool, schema: String)
     }
 
-    init(container: ContainerID, environment: Environment, backend: Backend, assetsDirectory: URL,
+    init(container: ContainerID, environment: ContainerEnvironment, backend: Backend, assetsDirectory: URL,
          quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
          bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil) throws {
         self.bell = bell
@@ -128,7 +128,7 @@ public final class EnvironmentStore: Sendable {
     }
 
     /// An environment in one SQLite file.
-    convenience init(container: ContainerID, environment: Environment, file: URL, assetsDirectory: URL, durability: Durability = .full,
+    convenience init(container: ContainerID, environment: ContainerEnvironment, file: URL, assetsDirectory: URL, durability: Durability = .full,
                      quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
                      bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws {
         try self.init(container: container, environment: environment, backend: .sqlite(file: file, durability: durability), assetsDirectory: assetsDirectory,

@@ -15,7 +15,7 @@ extension RecordStore {
     private static let apnsColumns = "container, environment, key_id, team_id, topic, private_key_pem, updated_at"
 
     private static func apnsCredentials(_ r: any SQLRow) -> APNsCredentials? {
-        guard let c = try? ContainerID(r.string(0) ?? ""), let e = Environment(rawValue: r.string(1) ?? "") else { return nil }
+        guard let c = try? ContainerID(r.string(0) ?? ""), let e = ContainerEnvironment(rawValue: r.string(1) ?? "") else { return nil }
         return APNsCredentials(container: c, environment: e, keyID: r.string(2) ?? "", teamID: r.string(3) ?? "", topic: r.string(4) ?? "",
                                privateKeyPEM: r.string(5) ?? "", updatedAt: r.int64(6) ?? 0)
     }
@@ -23,7 +23,7 @@ extension RecordStore {
     /// Stores (or replaces) the APNs key of a container environment after checking it: a P-256 private key in PEM
     /// form (the .p8 file Apple hands out), a ten-character Key ID and Team ID, and a bundle ID as the topic.
     @discardableResult
-    public func setAPNsCredentials(container: ContainerID, environment: Environment, privateKeyPEM: String, keyID: String, teamID: String,
+    public func setAPNsCredentials(container: ContainerID, environment: ContainerEnvironment, privateKeyPEM: String, keyID: String, teamID: String,
                                    topic: String) throws(StratusError) -> APNsCredentials {
         guard try containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
         guard APNsCredentials.validIdentifier(keyID) else { throw .badRequest("the Key ID is the ten letters and digits Apple shows beside the key") }
@@ -44,7 +44,7 @@ extension RecordStore {
         return credentials
     }
 
-    public func apnsCredentials(container: ContainerID, environment: Environment) throws(StratusError) -> APNsCredentials? {
+    public func apnsCredentials(container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> APNsCredentials? {
         try guarded {
             try control.read { s in
                 try s.one("SELECT \(Self.apnsColumns) FROM apns_credentials WHERE container = ? AND environment = ?",
@@ -58,7 +58,7 @@ extension RecordStore {
         try guarded { try control.read { s in try s.all("SELECT \(Self.apnsColumns) FROM apns_credentials ORDER BY container, environment", [], RecordStore.apnsCredentials) } }
     }
 
-    public func removeAPNsCredentials(container: ContainerID, environment: Environment) throws(StratusError) {
+    public func removeAPNsCredentials(container: ContainerID, environment: ContainerEnvironment) throws(StratusError) {
         try guarded {
             try control.write { s in
                 guard try s.execute("DELETE FROM apns_credentials WHERE container = ? AND environment = ?", container.rawValue, environment.rawValue) == 1 else {

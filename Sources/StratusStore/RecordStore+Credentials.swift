@@ -40,7 +40,7 @@ extension RecordStore {
 
     /// Creates a token for one container environment. The secret (64 lowercase hex, the form CloudKit clients
     /// check) is returned once and only its hash is kept.
-    public func createAPIToken(container: ContainerID, environment: Environment, name: String, allowedOrigins: [String] = []) throws(StratusError) -> (APIToken, secret: String) {
+    public func createAPIToken(container: ContainerID, environment: ContainerEnvironment, name: String, allowedOrigins: [String] = []) throws(StratusError) -> (APIToken, secret: String) {
         guard try containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 100 else { throw .badRequest("a token needs a name of 1 to 100 characters") }
@@ -63,14 +63,14 @@ extension RecordStore {
     }
 
     private static func apiToken(_ r: any SQLRow) -> APIToken? {
-        guard let c = try? ContainerID(r.string(1) ?? ""), let e = Environment(rawValue: r.string(2) ?? "") else { return nil }
+        guard let c = try? ContainerID(r.string(1) ?? ""), let e = ContainerEnvironment(rawValue: r.string(2) ?? "") else { return nil }
         // Canonical spellings, so that tokens saved before origins were canonicalised compare exactly too.
         let origins = ((try? JSONDecoder().decode([String].self, from: Data((r.string(4) ?? "[]").utf8))) ?? []).compactMap { WebOrigin($0)?.description }
         return APIToken(id: r.int64(0) ?? 0, container: c, environment: e, name: r.string(3) ?? "", allowedOrigins: origins, createdAt: r.int64(5) ?? 0,
                         revoked: r.bool(6) ?? false)
     }
 
-    public func apiTokens(container: ContainerID, environment: Environment) throws(StratusError) -> [APIToken] {
+    public func apiTokens(container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> [APIToken] {
         try guarded {
             try control.read { s in
                 try s.all("SELECT \(Self.apiTokenColumns) FROM api_tokens WHERE container = ? AND environment = ? ORDER BY id",
@@ -136,7 +136,7 @@ extension RecordStore {
             }
         }
         // Shares that invited this address before it had an account are now its own to accept.
-        for e in Environment.allCases { try environment(container, e).claimInvitations(email: email, user: user.userRecordName) }
+        for e in ContainerEnvironment.allCases { try environment(container, e).claimInvitations(email: email, user: user.userRecordName) }
         return user
     }
 
@@ -227,7 +227,7 @@ extension RecordStore {
     public static let longSession: Int64 = 14 * 24 * 3600 * 1000
 
     /// A web auth token for one user in one container environment (CloudKit's are per environment too).
-    public func createWebAuthToken(container: ContainerID, environment: Environment, userRecordName: String,
+    public func createWebAuthToken(container: ContainerID, environment: ContainerEnvironment, userRecordName: String,
                                    lifetime: Int64 = RecordStore.shortSession) throws(StratusError) -> String {
         let token = Data(Secrets.randomBytes(32)).base64EncodedString()
         let now = WallClock.nowMillis()
@@ -243,7 +243,7 @@ extension RecordStore {
 
     /// The user a web auth token signs in, with when it expires; nil if unknown, expired, or another container's or
     /// environment's.
-    public func authenticateWebAuthToken(_ token: String, container: ContainerID, environment: Environment) throws(StratusError) -> (user: String, expiresAt: Int64)? {
+    public func authenticateWebAuthToken(_ token: String, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> (user: String, expiresAt: Int64)? {
         guard token.utf8.count <= 512 else { return nil }
         let hash = Secrets.tokenHash(token)
         let key = hash + " " + container.rawValue + " " + environment.rawValue
@@ -267,10 +267,10 @@ extension RecordStore {
     /// user's open notification streams end at their next wake.
     public func revokeWebAuthToken(_ token: String, container only: ContainerID? = nil) throws(StratusError) {
         let hash = Secrets.tokenHash(token)
-        let owner: (ContainerID, Environment, String)? = try guarded {
+        let owner: (ContainerID, ContainerEnvironment, String)? = try guarded {
             try control.write { s in
                 let row = try s.one("SELECT container, environment, user_record_name FROM web_tokens WHERE token_hash = ?", [hash]) { r in
-                    (try? ContainerID(r.string(0) ?? "")).flatMap { c in Environment(rawValue: r.string(1) ?? "").map { (c, $0, r.string(2) ?? "") } }
+                    (try? ContainerID(r.string(0) ?? "")).flatMap { c in ContainerEnvironment(rawValue: r.string(1) ?? "").map { (c, $0, r.string(2) ?? "") } }
                 }
                 guard let row, only == nil || row.0 == only else { return nil }
                 try s.execute("DELETE FROM web_tokens WHERE token_hash = ?", hash)
@@ -292,7 +292,7 @@ extension RecordStore {
             try control.write { s in try s.execute("DELETE FROM web_tokens WHERE container = ? AND user_record_name = ?", container.rawValue, userRecordName) }
         }
         credentialsChanged()
-        for e in Environment.allCases {
+        for e in ContainerEnvironment.allCases {
             let env = try environment(container, e)
             try env.revokeCourierTokens(user: userRecordName, madeWith: nil)
             bell.ring([env.bellKey(userRecordName)])

@@ -93,7 +93,7 @@ extension RecordStore {
     }
 
     /// Clears one fault (by id), or every fault of a container environment.
-    public func clearFaults(id: Int64? = nil, container: ContainerID? = nil, environment: Environment? = nil) throws(StratusError) {
+    public func clearFaults(id: Int64? = nil, container: ContainerID? = nil, environment: ContainerEnvironment? = nil) throws(StratusError) {
         try guarded {
             try control.write { s in
                 try s.execute("""
@@ -113,7 +113,7 @@ extension RecordStore {
 
     /// Whether a request for `operation` may meet a fault: false (from memory alone, no I/O) when the cache is fresh
     /// and holds none that matches, which is every request of a server with no fault on but 4 a second.
-    public func mightFault(_ container: ContainerID, _ environment: Environment, _ operation: String) -> Bool {
+    public func mightFault(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: String) -> Bool {
         let now = WallClock.nowMillis()
         return faultCache.withLock { c in
             guard let c, ContinuousClock.now - c.at < .milliseconds(250) else { return true }
@@ -123,7 +123,7 @@ extension RecordStore {
 
     /// The fault a request for `operation` meets, if one fires for it (counting it as matched, and as injected
     /// when it fires). The common case, no fault on, reads the cache only.
-    public func claimFault(_ container: ContainerID, _ environment: Environment, _ operation: String, stage: Fault.Stage = .before,
+    public func claimFault(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: String, stage: Fault.Stage = .before,
                            target: Fault.Target = Fault.Target()) -> Fault? {
         let now = WallClock.nowMillis()
         let cached = faultCache.withLock { c -> [Fault]? in
@@ -154,7 +154,7 @@ extension RecordStore {
     }
 
     static func fault(_ r: any SQLRow) -> Fault? {
-        guard let container = try? ContainerID(r.string(1) ?? ""), let environment = Environment(rawValue: r.string(2) ?? ""),
+        guard let container = try? ContainerID(r.string(1) ?? ""), let environment = ContainerEnvironment(rawValue: r.string(2) ?? ""),
               let kind = Fault.Kind(rawValue: r.string(4) ?? "") else { return nil }
         var f = Fault(id: r.int64(0) ?? 0, container: container, environment: environment, operation: r.string(3) ?? "", kind: kind,
                       remaining: r.int64(5).map(Int.init), probability: r.double(6), seed: UInt64(bitPattern: r.int64(7) ?? 0),

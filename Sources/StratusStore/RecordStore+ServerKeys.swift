@@ -15,7 +15,7 @@ extension RecordStore {
     private static let serverKeyColumns = "key_id, container, environment, public_key_pem, notes, user_record_name, created_at, revoked"
 
     /// Registers a public key (PEM, as `openssl ec -pubout` writes it) and returns it with its Key ID.
-    public func addServerKey(container: ContainerID, environment: Environment, publicKeyPEM: String, notes: String = "") throws(StratusError) -> ServerKey {
+    public func addServerKey(container: ContainerID, environment: ContainerEnvironment, publicKeyPEM: String, notes: String = "") throws(StratusError) -> ServerKey {
         guard try containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
         guard publicKeyPEM.utf8.count <= 8192, let key = try? P256.Signing.PublicKey(pemRepresentation: publicKeyPEM) else {
             throw .badRequest("not an ECDSA P-256 public key in PEM form (make one with: openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem; openssl ec -in eckey.pem -pubout)")
@@ -39,12 +39,12 @@ extension RecordStore {
     }
 
     private static func serverKey(_ r: any SQLRow) -> ServerKey? {
-        guard let c = try? ContainerID(r.string(1) ?? ""), let e = Environment(rawValue: r.string(2) ?? "") else { return nil }
+        guard let c = try? ContainerID(r.string(1) ?? ""), let e = ContainerEnvironment(rawValue: r.string(2) ?? "") else { return nil }
         return ServerKey(keyID: r.string(0) ?? "", container: c, environment: e, publicKeyPEM: r.string(3) ?? "", notes: r.string(4) ?? "",
                          userRecordName: r.string(5) ?? "", createdAt: r.int64(6) ?? 0, revoked: r.bool(7) ?? false)
     }
 
-    public func serverKeys(container: ContainerID, environment: Environment) throws(StratusError) -> [ServerKey] {
+    public func serverKeys(container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> [ServerKey] {
         try guarded {
             try control.read { s in
                 try s.all("SELECT \(Self.serverKeyColumns) FROM server_keys WHERE container = ? AND environment = ? ORDER BY created_at",

@@ -4,7 +4,7 @@ import StratusModel
 /// Named snapshots of container environments (see `EnvironmentStore.snapshot`), kept under `<data>/snapshots`.
 extension RecordStore {
     /// Saves an environment's whole state; returns the snapshot's id.
-    public func snapshot(_ container: ContainerID, _ environment: Environment) throws(StratusError) -> String {
+    public func snapshot(_ container: ContainerID, _ environment: ContainerEnvironment) throws(StratusError) -> String {
         let env = try self.environment(container, environment)
         let id = Secrets.hex(Secrets.randomBytes(12))
         let (file, assets) = try snapshotPaths(container, environment, id)
@@ -15,7 +15,7 @@ extension RecordStore {
     }
 
     /// Brings an environment back to a snapshot of it.
-    public func restore(_ container: ContainerID, _ environment: Environment, snapshot id: String) throws(StratusError) {
+    public func restore(_ container: ContainerID, _ environment: ContainerEnvironment, snapshot id: String) throws(StratusError) {
         let env = try self.environment(container, environment)
         let (file, assets) = try snapshotPaths(container, environment, id)
         guard FileManager.default.fileExists(atPath: file.path) else {
@@ -24,7 +24,7 @@ extension RecordStore {
         try env.restore(from: file, assetsCopy: assets)
     }
 
-    private func snapshotPaths(_ container: ContainerID, _ environment: Environment, _ id: String) throws(StratusError) -> (URL, URL) {
+    private func snapshotPaths(_ container: ContainerID, _ environment: ContainerEnvironment, _ id: String) throws(StratusError) -> (URL, URL) {
         guard let dataDirectory else {
             throw StratusError.badRequest("snapshots are of SQLite environments (--data); on PostgreSQL use its own tools (pg_dump, a template database)")
         }

@@ -122,7 +122,7 @@ public final class RecordStore: Sendable {
                 }
             }
         }
-        for env in Environment.allCases { _ = try environment(id, env) }
+        for env in ContainerEnvironment.allCases { _ = try environment(id, env) }
     }
 
     public func containers() throws(StratusError) -> [ContainerInfo] {
@@ -149,14 +149,14 @@ public final class RecordStore: Sendable {
                 }
             }
         }
-        let closing = open.withLock { cache in Environment.allCases.compactMap { env in cache.removeValue(forKey: "\(id.rawValue)/\(env.rawValue)") } }
+        let closing = open.withLock { cache in ContainerEnvironment.allCases.compactMap { env in cache.removeValue(forKey: "\(id.rawValue)/\(env.rawValue)") } }
         for env in closing { env.close() }
         credentialsChanged()
         // On PostgreSQL the environments are schemas: they go in one statement each, records, types and all.
         if let postgres {
             try guarded {
                 try postgres.withConnection { c in
-                    for env in Environment.allCases { try c.executeScript("DROP SCHEMA IF EXISTS \(PostgresIdentifier.quoted(Self.schemaName(id, env))) CASCADE") }
+                    for env in ContainerEnvironment.allCases { try c.executeScript("DROP SCHEMA IF EXISTS \(PostgresIdentifier.quoted(Self.schemaName(id, env))) CASCADE") }
                 }
             }
         }
@@ -189,7 +189,7 @@ public final class RecordStore: Sendable {
     /// Opening runs the environment's migrations, so it happens one at a time: the first requests after a start
     /// arrive together, and two openings of one file racing through the same migration failed every request with
     /// "duplicate column" after an upgrade.
-    public func environment(_ id: ContainerID, _ env: Environment) throws(StratusError) -> EnvironmentStore {
+    public func environment(_ id: ContainerID, _ env: ContainerEnvironment) throws(StratusError) -> EnvironmentStore {
         let key = "\(id.rawValue)/\(env.rawValue)"
         if let s = open.withLock({ $0[key] }) { return s }
         return try opening.withLock { _ throws(StratusError) -> EnvironmentStore in
@@ -211,7 +211,7 @@ public final class RecordStore: Sendable {
 
     /// The PostgreSQL schema of a container environment: `e_` and 24 hex digits of a hash of its identity (container
     /// identifiers can be longer than PostgreSQL's 63-byte names, and may hold any character).
-    static func schemaName(_ id: ContainerID, _ env: Environment) -> String {
+    static func schemaName(_ id: ContainerID, _ env: ContainerEnvironment) -> String {
         "e_" + Secrets.hex(SHA256.hash(data: Data("\(id.rawValue)/\(env.rawValue)".utf8))).prefix(24)
     }
 

@@ -25,7 +25,7 @@ struct APNsCommand: ParsableCommand {
                       let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
                     throw StratusError.badRequest("cannot read the key file \(keyFile) (the .p8 file is a few hundred bytes of text)")
                 }
-                let c = try options.open().setAPNsCredentials(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment),
+                let c = try options.open().setAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
                                                               privateKeyPEM: pem, keyID: keyId, teamID: teamId, topic: topic)
                 print("APNs key \(c.keyID) (team \(c.teamID)) pushes to \(c.topic) for \(c.container) \(c.environment.rawValue)")
             }
@@ -41,7 +41,7 @@ struct APNsCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let store = try options.open()
-                let (c, e) = (try ContainerID(container), try StratusModel.Environment(parsing: environment))
+                let (c, e) = (try ContainerID(container), try ContainerEnvironment(parsing: environment))
                 guard let creds = try store.apnsCredentials(container: c, environment: e) else {
                     print("no APNs key for \(c) \(e.rawValue): set one with stratus apns set")
                     return
@@ -61,7 +61,7 @@ struct APNsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try options.open().removeAPNsCredentials(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment))
+                try options.open().removeAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment))
                 print("removed the APNs key of \(container) \(environment)")
             }
         }

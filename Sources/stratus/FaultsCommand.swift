@@ -41,7 +41,7 @@ struct FaultsCommand: ParsableCommand {
                 if conflictOn != nil { where_ = .perRecord }
                 guard let op = operation ?? (conflictOn != nil ? "records/modify" : nil) else { throw StratusError.badRequest("name the --operation (or * for all)") }
                 let now = WallClock.nowMillis()
-                var fault = Fault(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment),
+                var fault = Fault(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
                                   operation: op, kind: kind, remaining: probability == nil ? (count ?? (conflictOn != nil ? 1 : nil)) : count,
                                   probability: probability, seed: seed, retryAfter: retryAfter, latencyMilliseconds: latencyMs,
                                   createdAt: now, expiresAt: now + Int64(expiresIn) * 1000)
@@ -89,7 +89,7 @@ struct FaultsCommand: ParsableCommand {
             try reportingErrors {
                 guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (--id) or a container (--container)") }
                 try options.open().clearFaults(id: id, container: try container.map { try ContainerID($0) },
-                                               environment: try environment.map { try StratusModel.Environment(parsing: $0) })
+                                               environment: try environment.map { try ContainerEnvironment(parsing: $0) })
                 print("cleared")
             }
         }

@@ -14,7 +14,7 @@ struct IndexesCommand: ParsableCommand {
         @Option var environment: String
 
         func open() throws -> EnvironmentStore {
-            try options.open().environment(try ContainerID(container), try StratusModel.Environment(parsing: environment))
+            try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
         }
     }
 

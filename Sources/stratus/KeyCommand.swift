@@ -18,7 +18,7 @@ struct KeyCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 guard let pem = try? String(contentsOfFile: publicKeyFile, encoding: .utf8) else { throw StratusError.badRequest("cannot read \(publicKeyFile)") }
-                let key = try options.open().addServerKey(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment),
+                let key = try options.open().addServerKey(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
                                                           publicKeyPEM: pem, notes: notes)
                 print(key.keyID)
             }
@@ -33,7 +33,7 @@ struct KeyCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                for k in try options.open().serverKeys(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment)) {
+                for k in try options.open().serverKeys(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment)) {
                     print("\(k.keyID)\t\(k.revoked ? "revoked" : "active")\t\(k.notes)")
                 }
             }

@@ -19,7 +19,7 @@ struct RecordsCommand: ParsableCommand {
         @Option(help: "Only this zone (import: every record into this zone).") var zone: String?
 
         func open() throws -> (EnvironmentStore, DatabaseID) {
-            let env = try options.open().environment(try ContainerID(container), try StratusModel.Environment(parsing: environment))
+            let env = try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
             guard let scope = DatabaseScope(rawValue: database) else { throw StratusError.badRequest("--database must be public, private or shared") }
             if scope == .public { return (env, .publicDatabase) }
             guard let user, !user.isEmpty else { throw StratusError.badRequest("--database \(database) needs --user (the user record name)") }

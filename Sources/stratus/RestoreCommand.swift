@@ -20,7 +20,7 @@ struct RestoreCommand: ParsableCommand {
             if let snapshot {
                 guard let container, let environment else { throw StratusError.badRequest("a snapshot restore names --container and --environment") }
                 let store = try RecordStore(dataDirectory: URL(fileURLWithPath: data ?? "./data"))
-                try store.restore(try ContainerID(container), try StratusModel.Environment(parsing: environment), snapshot: snapshot)
+                try store.restore(try ContainerID(container), try ContainerEnvironment(parsing: environment), snapshot: snapshot)
                 print("restored \(container) (\(environment)) to snapshot \(snapshot)")
                 return
             }
@@ -42,7 +42,7 @@ struct SnapshotCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            print(try options.open().snapshot(try ContainerID(container), try StratusModel.Environment(parsing: environment)))
+            print(try options.open().snapshot(try ContainerID(container), try ContainerEnvironment(parsing: environment)))
         }
     }
 }

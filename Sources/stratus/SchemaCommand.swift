@@ -58,7 +58,7 @@ struct SchemaCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let id = try ContainerID(container)
-                let env = try StratusModel.Environment(parsing: environment)
+                let env = try ContainerEnvironment(parsing: environment)
                 print(SchemaPrinter.print(try options.open().environment(id, env).schema()), terminator: "")
             }
         }

@@ -17,7 +17,7 @@ struct TokenCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let (_, secret) = try options.open().createAPIToken(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment),
+                let (_, secret) = try options.open().createAPIToken(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
                                                                     name: name, allowedOrigins: allowedOrigins)
                 print(secret)
             }
@@ -32,7 +32,7 @@ struct TokenCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                for t in try options.open().apiTokens(container: try ContainerID(container), environment: try StratusModel.Environment(parsing: environment)) {
+                for t in try options.open().apiTokens(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment)) {
                     print("\(t.id)\t\(t.name)\t\(t.revoked ? "revoked" : "active")\t\(t.allowedOrigins.isEmpty ? "no browser origins" : t.allowedOrigins.joined(separator: ","))")
                 }
             }

@@ -17,7 +17,7 @@ struct WebhookCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let env = try options.open().environment(try ContainerID(container), try StratusModel.Environment(parsing: environment))
+                let env = try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
                 let (hook, secret) = try env.addWebhook(url: url, recordTypes: recordTypes)
                 print("webhook #\(hook.id): signing secret (X-Stratus-Signature is sha256=HMAC-SHA256 of the body under it):")
                 print(secret)
@@ -33,7 +33,7 @@ struct WebhookCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let env = try options.open().environment(try ContainerID(container), try StratusModel.Environment(parsing: environment))
+                let env = try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
                 for h in try env.webhooks() {
                     let types = h.recordTypes.isEmpty ? "all types" : h.recordTypes.joined(separator: ",")
                     print("\(h.id)\t\(h.enabled ? "enabled" : "disabled")\t\(h.url)\t\(types)\tfailures=\(h.failures)\t\(h.lastStatus ?? "never delivered")")
@@ -51,7 +51,7 @@ struct WebhookCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try options.open().environment(try ContainerID(container), try StratusModel.Environment(parsing: environment)).removeWebhook(id: id)
+                try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment)).removeWebhook(id: id)
                 print("removed webhook #\(id)")
             }
         }

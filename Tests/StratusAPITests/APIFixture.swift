@@ -36,7 +36,7 @@ final class APIFixture: @unchecked Sendable {
         switch backend {
         case .sqlite: return try await APIFixture(configure: configure)
         case .postgres:
-            guard let db = try TestPostgres.freshDatabase() else {
+            guard let db = try await TestPostgres.freshDatabase() else {
                 #expect(!TestPostgres.required, "STRATUS_TEST_POSTGRES_URL is required here")
                 return nil
             }

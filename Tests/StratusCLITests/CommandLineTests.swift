@@ -198,7 +198,7 @@ import StratusStore
         let scope = ["--container", c, "--environment", "production", "--data", data.path]
         #expect(try await Executables.run("stratus", ["container", "create", c, "--data", data.path]).status == 0)
         let p8 = data.appendingPathComponent("AuthKey_ABC123DEFG.p8")
-        #expect(try Tools.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8.path]).status == 0)
+        #expect(try await offPool { try Tools.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8.path]).status } == 0)
         let key = ["--key-file", p8.path, "--key-id", "ABC123DEFG", "--team-id", "TEAM123456", "--topic", "com.example.notes"]
         let set = try await Executables.run("stratus", ["apns", "set"] + key + scope)
         #expect(set.status == 0 && set.stdout.contains("APNs key ABC123DEFG (team TEAM123456) pushes to com.example.notes"), "\(set.stdout)\(set.stderr)")

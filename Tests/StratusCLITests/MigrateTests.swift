@@ -17,7 +17,7 @@ extension PostgresEndToEnd {
         static func snapshot(_ store: RecordStore) throws -> [String: Set<StoredRecord>] {
             var out: [String: Set<StoredRecord>] = [:]
             for c in try store.containers() {
-                for e in Environment.allCases {
+                for e in ContainerEnvironment.allCases {
                     let env = try store.environment(c.id, e)
                     let zones = try env.read { s, _ in
                         try s.all("SELECT scope, owner, name FROM zones WHERE deleted = 0") { r in (r.string(0) ?? "", r.string(1) ?? "", r.string(2) ?? "") }
@@ -94,7 +94,7 @@ extension PostgresEndToEnd {
 
         @Test func dataDirectoryToPostgresAndBackRecordByRecord() async throws {
             guard TestPostgres.url != nil else { #expect(!TestPostgres.required, "STRATUS_TEST_POSTGRES_URL is required here"); return }
-            guard let pg = try TestPostgres.freshDatabase() else { return }
+            guard let pg = try await TestPostgres.freshDatabase() else { return }
             defer { pg.drop() }
             let source = Executables.temporaryDirectory(), back = Executables.temporaryDirectory()
             defer {

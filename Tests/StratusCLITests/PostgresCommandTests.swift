@@ -5,7 +5,7 @@ import StratusTestSupport
 /// The commands that keep control data take `--database-url` (or `STRATUS_DATABASE_URL`) and then use PostgreSQL.
 @Suite struct PostgresCommandTests {
     @Test func containersAndTokensLiveInPostgres() async throws {
-        guard let db = try TestPostgres.freshDatabase() else { #expect(!TestPostgres.required); return }
+        guard let db = try await TestPostgres.freshDatabase() else { #expect(!TestPostgres.required); return }
         defer { db.drop() }
         let c = "iCloud.com.example.OnPostgres"
         let created = try await Executables.run("stratus", ["container", "create", c, "--database-url", db.url])

@@ -60,11 +60,16 @@ import StratusTestSupport
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-apns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (cert, tlsKey) = try Tools.selfSignedCertificate(in: dir)
-        // The developer's key as Apple issues it: a P-256 key in PKCS#8 PEM (AuthKey_KEYID.p8).
+        // The developer's key as Apple issues it: a P-256 key in PKCS#8 PEM (AuthKey_KEYID.p8). openssl runs off
+        // Swift's cooperative threads, which the run's in-process servers answer on.
         let p8 = dir.appendingPathComponent("AuthKey_ABC123DEFG.p8"), publicKey = dir.appendingPathComponent("apns-public.pem")
-        #expect(try Tools.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8.path]).status == 0)
-        #expect(try Tools.run("openssl", ["pkey", "-in", p8.path, "-pubout", "-out", publicKey.path]).status == 0)
+        let (cert, tlsKey, made) = try await offPool { () throws -> (URL, URL, Bool) in
+            let (cert, key) = try Tools.selfSignedCertificate(in: dir)
+            let made = try Tools.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8.path]).status == 0
+                && Tools.run("openssl", ["pkey", "-in", p8.path, "-pubout", "-out", publicKey.path]).status == 0
+            return (cert, key, made)
+        }
+        #expect(made)
         let (keyID, teamID, topic) = ("ABC123DEFG", "TEAM123456", "com.example.notes")
         let good = String(repeating: "a1", count: 32), gone = String(repeating: "b2", count: 32), busy = String(repeating: "c3", count: 32)
         let stale = String(repeating: "d4", count: 32)

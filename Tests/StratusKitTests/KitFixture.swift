@@ -45,8 +45,11 @@ final class KitFixture: @unchecked Sendable {
 
     var serverURL: URL { URL(string: app.url)! }
 
+    /// CloudKit's own 60 s limit, doubled: when the whole suite starts, dozens of stores are created and migrated
+    /// at once on two cores, and an answer that is merely late must not fail a test about something else (tests
+    /// of timeouts set their own, shorter limit).
     func configuration(_ credentials: CKContainer.Configuration.Credentials) -> CKContainer.Configuration {
-        CKContainer.Configuration(serverURL: serverURL, environment: .development, apiToken: apiToken, credentials: credentials, timeoutIntervalForRequest: 20)
+        CKContainer.Configuration(serverURL: serverURL, environment: .development, apiToken: apiToken, credentials: credentials, timeoutIntervalForRequest: 120)
     }
 
     /// Alice's device.

@@ -10,7 +10,7 @@ import StratusTestSupport
 /// is checked before it is kept.
 @Suite struct APNsDeviceTests {
     @Test(arguments: Backend.allCases) func devicesAreRegisteredClaimedOnceAndBounded(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Devices")
@@ -58,7 +58,7 @@ import StratusTestSupport
     }
 
     @Test(arguments: Backend.allCases) func theAPNsKeyIsCheckedKeptAndRemoved(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Keys")

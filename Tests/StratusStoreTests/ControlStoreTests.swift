@@ -12,27 +12,34 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// A fresh store on this backend and a cleanup; nil (with a line that says so) when PostgreSQL is not there
     /// outside CI.
-    func makeStore() throws -> (store: RecordStore, cleanup: @Sendable () -> Void)? {
-        switch self {
-        case .sqlite:
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-control-\(UUID().uuidString)")
-            let store = try RecordStore(dataDirectory: dir, durability: .relaxed)
-            return (store, { try? FileManager.default.removeItem(at: dir) })
-        case .postgres:
-            guard let db = try TestPostgres.freshDatabase() else {
-                #expect(!TestPostgres.required, "STRATUS_TEST_POSTGRES_URL is required here")
-                return nil
+    /// Made on a thread of its own (creating a database and migrating it block for a while), and cleaned up on
+    /// one: never on Swift's cooperative threads, which the run's in-process servers answer on.
+    func makeStore() async throws -> (store: RecordStore, cleanup: @Sendable () -> Void)? {
+        let backend = self
+        let made: (store: RecordStore, cleanup: @Sendable () -> Void)?? = try await offPool {
+            switch backend {
+            case .sqlite:
+                let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-control-\(UUID().uuidString)")
+                let store = try RecordStore(dataDirectory: dir, durability: .relaxed)
+                return (store, { Thread { store.close(); try? FileManager.default.removeItem(at: dir) }.start() })
+            case .postgres:
+                guard let db = try TestPostgres.freshDatabaseBlocking() else { return .some(nil) }
+                let store = try RecordStore(databaseURL: db.url, poolSize: 4)
+                return (store, { Thread { store.close(); db.drop() }.start() })
             }
-            let store = try RecordStore(databaseURL: db.url, poolSize: 4)
-            return (store, { store.close(); db.drop() })
         }
+        guard let made, let store = made else {
+            #expect(!TestPostgres.required, "STRATUS_TEST_POSTGRES_URL is required here")
+            return nil
+        }
+        return store
     }
 }
 
 /// The control data (containers, credentials, server keys, admins, faults) behaves alike on SQLite and PostgreSQL.
 @Suite struct ControlStoreTests {
     @Test(arguments: Backend.allCases) func containersTokensUsersAndKeys(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Control")
@@ -78,7 +85,7 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     @Test(arguments: Backend.allCases) func adminsSessionsAndTheAuditLog(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             #expect(try !store.hasAdmins())
@@ -100,7 +107,7 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     @Test(arguments: Backend.allCases) func faultsFireByCountAndClear(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Faults")
@@ -120,28 +127,31 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// Two stores on one database are two nodes: what one writes, the other reads, and both migrate safely at once.
     @Test func twoStoresOnOnePostgresShareTheControlData() async throws {
-        guard let db = try TestPostgres.freshDatabase() else { #expect(!TestPostgres.required); return }
+        guard let db = try await TestPostgres.freshDatabase() else { #expect(!TestPostgres.required); return }
         defer { db.drop() }
         let stores = try await withThrowingTaskGroup(of: RecordStore.self) { group in
             for _ in 0..<2 { group.addTask { try await offPool { try RecordStore(databaseURL: db.url, poolSize: 2) } } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        defer { stores.forEach { $0.close() } }
-        let c = try ContainerID("iCloud.com.example.Nodes")
-        try stores[0].createContainer(c)
-        let (token, secret) = try stores[0].createAPIToken(container: c, environment: .production, name: "n1")
-        #expect(try stores[1].containerExists(c) && stores[1].authenticateAPIToken(secret) != nil)
-        // Node 2 has the token cached for a minute, so only the notice (NOTIFY) can make it refuse the token
-        // within the wait: no wall-clock bound that a loaded machine could miss.
-        stores[1].apiTokenCache.lifetime = .seconds(60)
-        stores[1].apiTokenCache.removeAll()
-        #expect(try stores[1].authenticateAPIToken(secret) != nil)
-        try stores[0].revokeAPIToken(id: token.id, container: c)
-        let revoked = Date()
-        var refused = false
-        while Date().timeIntervalSince(revoked) < 30 {
-            if try stores[1].authenticateAPIToken(secret) == nil { refused = true; break }
-            try await Task.sleep(for: .milliseconds(5))
+        defer { Thread { stores.forEach { $0.close() } }.start() }
+        // Store calls block: on a thread of their own, as the other store tests run.
+        let refused = try await offPool { () throws -> Bool in
+            let c = try ContainerID("iCloud.com.example.Nodes")
+            try stores[0].createContainer(c)
+            let (token, secret) = try stores[0].createAPIToken(container: c, environment: .production, name: "n1")
+            guard try stores[1].containerExists(c), try stores[1].authenticateAPIToken(secret) != nil else { return false }
+            // Node 2 has the token cached for a minute, so only the notice (NOTIFY) can make it refuse the token
+            // within the wait: no wall-clock bound that a loaded machine could miss.
+            stores[1].apiTokenCache.lifetime = .seconds(60)
+            stores[1].apiTokenCache.removeAll()
+            guard try stores[1].authenticateAPIToken(secret) != nil else { return false }
+            try stores[0].revokeAPIToken(id: token.id, container: c)
+            let revoked = Date()
+            while Date().timeIntervalSince(revoked) < 30 {
+                if try stores[1].authenticateAPIToken(secret) == nil { return true }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            return false
         }
         #expect(refused, "node 2 still accepted a token node 1 revoked")
     }

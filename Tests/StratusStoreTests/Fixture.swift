@@ -25,7 +25,7 @@ final class Fixture: @unchecked Sendable {
         switch backend {
         case .sqlite: return try Fixture(schema: schema)
         case .postgres:
-            guard let db = try TestPostgres.freshDatabase() else {
+            guard let db = try TestPostgres.freshDatabaseBlocking() else {
                 #expect(!TestPostgres.required, "STRATUS_TEST_POSTGRES_URL is required here")
                 return nil
             }

@@ -24,7 +24,7 @@ import StratusTestSupport
         """
 
     @Test(arguments: Backend.allCases) func importDeployRolesAndReset(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Schemas")
@@ -81,7 +81,7 @@ import StratusTestSupport
     }
 
     @Test(arguments: Backend.allCases) func zonesAreCreatedListedAndDeleted(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Zones")
@@ -107,7 +107,7 @@ import StratusTestSupport
     }
 
     @Test(arguments: Backend.allCases) func subscriptionsAreSavedPerOwner(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Subs")
@@ -126,7 +126,7 @@ import StratusTestSupport
     }
 
     @Test(arguments: Backend.allCases) func webhooksAndTheirDeliveryQueue(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Hooks")
@@ -173,7 +173,7 @@ import StratusTestSupport
     }
 
     @Test(arguments: Backend.allCases) func encryptedValuesStayOutOfWebhooksAndExports(_ backend: Backend) async throws {
-        guard let (store, cleanup) = try backend.makeStore() else { return }
+        guard let (store, cleanup) = try await backend.makeStore() else { return }
         defer { cleanup() }
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Encrypted")

@@ -29,9 +29,9 @@ import StratusTestSupport
     }
 
     @Test func sqliteAndPostgresEnvironmentsHaveTheSameTablesAndColumns() async throws {
-        guard let (pg, cleanup) = try Backend.postgres.makeStore() else { return }
+        guard let (pg, cleanup) = try await Backend.postgres.makeStore() else { return }
         defer { cleanup() }
-        guard let (lite, cleanupLite) = try Backend.sqlite.makeStore() else { return }
+        guard let (lite, cleanupLite) = try await Backend.sqlite.makeStore() else { return }
         defer { cleanupLite() }
         let (a, b) = try await offPool { () throws -> ([String: Set<String>], [String: Set<String>]) in
             let c = try ContainerID("iCloud.com.example.Parity")

@@ -66,12 +66,22 @@ public final class ThrowawayPostgres: @unchecked Sendable {
 extension TestPostgres {
     /// A database of the test's own on the test cluster (`CREATE DATABASE`), so tests never see each other's
     /// data; nil when there is no cluster. Dropped when `drop` is called (or with the cluster).
-    public static func freshDatabase() throws -> (url: String, drop: @Sendable () -> Void)? {
+    ///
+    /// `CREATE DATABASE` takes a second or more on a busy machine: it runs on a thread of its own, never on one of
+    /// Swift's few cooperative threads, which every in-process server of the test run answers on (a few dozen
+    /// PostgreSQL test cases starting together once held them for 20 s, and other suites' requests timed out).
+    /// `drop` returns at once and drops on a thread of its own, for the same reason.
+    public static func freshDatabase() async throws -> (url: String, drop: @Sendable () -> Void)? {
+        try await offPool { try freshDatabaseBlocking() }
+    }
+
+    /// The same, for code already on a thread of its own.
+    public static func freshDatabaseBlocking() throws -> (url: String, drop: @Sendable () -> Void)? {
         guard let base = url, let slash = base.lastIndex(of: "/") else { return nil }
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         try psql(base, "CREATE DATABASE \(name)")
         let url = String(base[...slash]) + name
-        return (url, { _ = try? psql(base, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") })
+        return (url, { Thread { _ = try? psql(base, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }.start() })
     }
 
     /// Runs one SQL command with `psql`.

@@ -2,7 +2,7 @@
 public struct APIToken: Sendable, Hashable {
     public var id: Int64
     public var container: ContainerID
-    public var environment: Environment
+    public var environment: ContainerEnvironment
     public var name: String
     /// Origins allowed to use the token from a browser (canonical `WebOrigin` spellings). Empty means no browser
     /// origin at all: such a token serves servers and scripts, which send no `Origin`, and nothing else.
@@ -11,7 +11,7 @@ public struct APIToken: Sendable, Hashable {
     public var createdAt: Int64
     public var revoked: Bool
 
-    public init(id: Int64, container: ContainerID, environment: Environment, name: String, allowedOrigins: [String], createdAt: Int64, revoked: Bool) {
+    public init(id: Int64, container: ContainerID, environment: ContainerEnvironment, name: String, allowedOrigins: [String], createdAt: Int64, revoked: Bool) {
         self.id = id
         self.container = container
         self.environment = environment

@@ -4,7 +4,7 @@ public struct ServerKey: Sendable, Hashable {
     /// 64 lowercase hex: the SHA-256 of the key's DER form.
     public var keyID: String
     public var container: ContainerID
-    public var environment: Environment
+    public var environment: ContainerEnvironment
     public var publicKeyPEM: String
     public var notes: String
     /// The user records written with this key are credited to.
@@ -12,7 +12,7 @@ public struct ServerKey: Sendable, Hashable {
     public var createdAt: Int64
     public var revoked: Bool
 
-    public init(keyID: String, container: ContainerID, environment: Environment, publicKeyPEM: String, notes: String,
+    public init(keyID: String, container: ContainerID, environment: ContainerEnvironment, publicKeyPEM: String, notes: String,
                 userRecordName: String, createdAt: Int64, revoked: Bool) {
         self.keyID = keyID
         self.container = container

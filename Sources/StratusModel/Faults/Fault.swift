@@ -58,7 +58,7 @@ public struct Fault: Sendable, Hashable, Codable {
 
     public var id: Int64
     public var container: ContainerID
-    public var environment: Environment
+    public var environment: ContainerEnvironment
     /// `records/modify`, `zones/list`, … or `*` for every CloudKit operation.
     public var operation: String
     public var kind: Kind
@@ -82,7 +82,7 @@ public struct Fault: Sendable, Hashable, Codable {
     /// The conflict lab's concurrent write: CloudKit's field JSON (`{"title":{"value":"x","type":"STRING"}}`).
     public var serverFields: String?
 
-    public init(id: Int64 = 0, container: ContainerID, environment: Environment, operation: String, kind: Kind, remaining: Int?, probability: Double?,
+    public init(id: Int64 = 0, container: ContainerID, environment: ContainerEnvironment, operation: String, kind: Kind, remaining: Int?, probability: Double?,
                 seed: UInt64 = 0, retryAfter: Int? = nil, latencyMilliseconds: Int = 0, createdAt: Int64, expiresAt: Int64, injected: Int = 0) {
         self.id = id
         self.container = container
@@ -100,7 +100,7 @@ public struct Fault: Sendable, Hashable, Codable {
     }
 
     /// Whether it applies to a request for `operation` (before its count or probability is consulted).
-    public func matches(_ container: ContainerID, _ environment: Environment, _ operation: String, now: Int64) -> Bool {
+    public func matches(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: String, now: Int64) -> Bool {
         self.container == container && self.environment == environment && (self.operation == "*" || self.operation == operation)
             && now < expiresAt && (remaining.map { $0 > 0 } ?? true)
     }

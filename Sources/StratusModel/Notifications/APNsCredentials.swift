@@ -3,14 +3,14 @@
 /// The private key is the server's to sign provider tokens with; it is never shown back to anyone.
 public struct APNsCredentials: Sendable, Hashable, CustomStringConvertible {
     public var container: ContainerID
-    public var environment: Environment
+    public var environment: ContainerEnvironment
     public var keyID: String
     public var teamID: String
     public var topic: String
     public var privateKeyPEM: String
     public var updatedAt: Int64
 
-    public init(container: ContainerID, environment: Environment, keyID: String, teamID: String, topic: String, privateKeyPEM: String, updatedAt: Int64) {
+    public init(container: ContainerID, environment: ContainerEnvironment, keyID: String, teamID: String, topic: String, privateKeyPEM: String, updatedAt: Int64) {
         self.container = container
         self.environment = environment
         self.keyID = keyID

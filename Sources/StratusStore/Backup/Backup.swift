@@ -33,7 +33,7 @@ public enum Backup {
             progress("stratus.sqlite")
             let containers = data.appendingPathComponent("containers")
             for container in (try? fm.contentsOfDirectory(atPath: containers.path).sorted()) ?? [] {
-                for environment in Environment.allCases {
+                for environment in ContainerEnvironment.allCases {
                     let relative = "containers/\(container)/\(environment.rawValue).sqlite"
                     guard fm.fileExists(atPath: data.appendingPathComponent(relative).path) else { continue }
                     let file = try copyDatabase(relative, from: data, to: destination)

@@ -52,7 +52,7 @@ public enum StoreMigration {
 
             for container in try source.containers() {
                 report.containers += 1
-                for env in Environment.allCases {
+                for env in ContainerEnvironment.allCases {
                     try copyEnvironment(try source.environment(container.id, env), to: try target.environment(container.id, env), report: &report)
                     progress("\(container.id.rawValue) \(env.rawValue): copied and verified")
                 }

@@ -26,7 +26,7 @@ enum NotificationBatch {
         var member: String
 
         /// The notification as clients get it, given its `aps` JSON (resolved from the reference the log keeps).
-        func payload(nid: String, aps: String, container: ContainerID, environment: Environment) -> String {
+        func payload(nid: String, aps: String, container: ContainerID, environment: ContainerEnvironment) -> String {
             NotificationPayload.render(aps: aps, member: member, nid: nid, container: container, environment: environment, user: user)
         }
     }

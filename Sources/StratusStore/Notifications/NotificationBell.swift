@@ -26,7 +26,7 @@ public final class NotificationBell: Sendable {
     public static let webhooks = "\u{0}webhooks"
 
     /// The key of one user's notifications in one container environment (one bell serves a whole server).
-    public static func key(_ container: ContainerID, _ environment: Environment, user: String) -> String {
+    public static func key(_ container: ContainerID, _ environment: ContainerEnvironment, user: String) -> String {
         "\(container.rawValue)\u{0}\(environment.rawValue)\u{0}\(user)"
     }
 

@@ -11,7 +11,7 @@ struct NotificationOutbox {
     /// Enabled webhooks: they hear public-database changes of their record types.
     let webhooks: [Webhook]
     let container: ContainerID
-    let environment: Environment
+    let environment: ContainerEnvironment
     /// Subscriptions that fired once and are gone for the rest of the batch.
     private(set) var spent: Set<String> = []
     private var roles: [String: Set<String>] = [:]
@@ -30,7 +30,7 @@ struct NotificationOutbox {
     /// The log's budget in bytes (see `NotificationLog.append`).
     let logBudget: Int64
 
-    init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: Environment, bell: NotificationBell? = nil,
+    init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: ContainerEnvironment, bell: NotificationBell? = nil,
          counter: NotificationCounter? = nil, peers: CacheInvalidation? = nil, logBudget: Int64 = NotificationPolicy().logBudgetBytes) {
         self.logBudget = logBudget
         self.peers = peers

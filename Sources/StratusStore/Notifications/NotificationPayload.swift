@@ -5,7 +5,7 @@ import StratusModel
 /// courier returns it. `ck.qry` for query subscriptions, `ck.fet` for zone and `ck.met` for database ones; `dbs`
 /// is CKDatabase.Scope's number (1 public, 2 private, 3 shared); `fo` 1 created, 2 updated, 3 deleted.
 enum NotificationPayload {
-    static func make(nid: String, container: ContainerID, environment: Environment, owner: String, scope: DatabaseScope,
+    static func make(nid: String, container: ContainerID, environment: ContainerEnvironment, owner: String, scope: DatabaseScope,
                      subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> String {
         let m = member(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record, zone: zone)
         return render(aps: aps(subscription.notificationInfo).text, member: m, nid: nid, container: container, environment: environment, user: owner)
@@ -98,7 +98,7 @@ enum NotificationPayload {
 
     /// The whole `{"aps", "ck"}` JSON, members in key order: `ck` is `ce`, `cid`, `ckuserid`, then the kind's
     /// member and `nid` in their sorted places (`fet`/`met` before `nid`, `qry` and `test` after).
-    static func render(aps: String, member: String, nid: String, container: ContainerID, environment: Environment, user: String) -> String {
+    static func render(aps: String, member: String, nid: String, container: ContainerID, environment: ContainerEnvironment, user: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(aps.utf8.count + member.utf8.count + 160)
         func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }

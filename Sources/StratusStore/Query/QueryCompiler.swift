@@ -8,7 +8,7 @@ import StratusModel
 /// and page N costs what page 1 does (no OFFSET).
 struct QueryCompiler {
     let type: CatalogType
-    let environment: Environment
+    let environment: ContainerEnvironment
     let fields: [CatalogField]
     /// The engine the statement is for: full-text, location and ordering are spelled for it (see `SQLDialect`).
     let dialect: SQLDialect
@@ -32,7 +32,7 @@ struct QueryCompiler {
     /// A filter that narrows rows to an id set from an index table (list, full-text, geo).
     private var hasIDSetFilter = false
 
-    init(type: CatalogType, environment: Environment, desiredKeys: [String]?, dialect: SQLDialect = .sqlite) {
+    init(type: CatalogType, environment: ContainerEnvironment, desiredKeys: [String]?, dialect: SQLDialect = .sqlite) {
         self.dialect = dialect
         self.type = type
         self.environment = environment

@@ -12,7 +12,7 @@ struct RecordWriter {
         didSet { statements = [:] }
     }
     private(set) var catalogChanged = false
-    let environment: Environment
+    let environment: ContainerEnvironment
     let database: DatabaseID
     var seq: SequenceAllocator
     let actor: RequestActor
@@ -40,7 +40,7 @@ struct RecordWriter {
     /// written by the rebuild at the end of the load, not record by record.
     var deferredTypes: Set<Int64> = []
 
-    init(db: any SQLSession, catalog: Catalog, environment: Environment, database: DatabaseID, actor: RequestActor, caller: Caller? = nil,
+    init(db: any SQLSession, catalog: Catalog, environment: ContainerEnvironment, database: DatabaseID, actor: RequestActor, caller: Caller? = nil,
          receipts: TokenSigner? = nil) throws {
         self.receipts = receipts
         self.db = db
