@@ -19,7 +19,7 @@ final class APNsDeliverer: Sendable {
     let store: RecordStore
     let logger: Logger
     let client: APNsClient
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let loop = BackgroundLoop()
     /// Provider tokens by container environment, remade when the credentials change.
     private let signers = Mutex<[String: (credentials: APNsCredentials, token: APNsProviderToken)]>([:])
     /// Per device: how far its log was read with nothing left to push (kept in memory: no write per pass), and
@@ -46,14 +46,10 @@ final class APNsDeliverer: Sendable {
 
     func start() {
         let deliverer = self
-        task.withLock { $0 = Task.detached { await deliverer.run() } }
+        loop.start { await deliverer.run() }
     }
 
-    func stop() async {
-        let t = task.withLock { t -> Task<Void, Never>? in defer { t = nil }; return t }
-        t?.cancel()
-        await t?.value
-    }
+    func stop() async { await loop.stop() }
 
     /// Pushes by outcome, as `container\u{0}environment\u{0}state` → count.
     func pushCounts() -> [String: Int] { counts.withLock { $0 } }

@@ -16,7 +16,7 @@ final class WebhookDeliverer: Sendable {
     let store: RecordStore
     let logger: Logger
     let timeout: TimeInterval
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let loop = BackgroundLoop()
     /// Deliveries under way, and outcomes not yet recorded, by environment.
     private let inFlight = Mutex<(ids: Set<Int64>, done: [ObjectIdentifier: (EnvironmentStore, [Outcome])])>(([], [:]))
     private let session: URLSession
@@ -47,14 +47,10 @@ final class WebhookDeliverer: Sendable {
 
     func start() {
         let deliverer = self
-        task.withLock { $0 = Task.detached { await deliverer.run() } }
+        loop.start { await deliverer.run() }
     }
 
-    func stop() async {
-        let t = task.withLock { t -> Task<Void, Never>? in defer { t = nil }; return t }
-        t?.cancel()
-        await t?.value
-    }
+    func stop() async { await loop.stop() }
 
     private func run() async {
         let store = self.store

@@ -38,5 +38,5 @@ public struct APNsDelivery: Sendable, Hashable {
         self.at = at
     }
 
-    public var shortToken: String { token.count > 12 ? "\(token.prefix(6))…\(token.suffix(4))" : token }
+    public var shortToken: String { APNsDevice.shortened(token) }
 }

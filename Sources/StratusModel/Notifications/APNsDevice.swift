@@ -19,7 +19,9 @@ public struct APNsDevice: Sendable, Hashable {
     }
 
     /// The first and last characters: enough to tell devices apart on a page without publishing the address.
-    public var shortToken: String { token.count > 12 ? "\(token.prefix(6))…\(token.suffix(4))" : token }
+    public var shortToken: String { Self.shortened(token) }
+
+    static func shortened(_ token: String) -> String { token.count > 12 ? "\(token.prefix(6))…\(token.suffix(4))" : token }
 
     /// APNs device tokens are 32 bytes today; Apple says they may grow, so 8…100 bytes of hex are taken.
     public static func validToken(_ s: String) -> Bool {
