@@ -8,12 +8,12 @@ import StratusStore
 extension CloudKitAPI {
     /// A request while some fault might match it: the caller is known first, so a fault can be scoped to a user,
     /// zone, record type or record name.
-    func handleWithFaults(_ action: String, _ authorize: @escaping @Sendable () throws -> Context) async throws -> HTTPResponse {
-        let api = self
+    func handleWithFaults(_ operation: Operation, _ authorize: @escaping @Sendable () throws -> Context) async throws -> HTTPResponse {
+        let api = self, action = operation.name
         let ctx = try await blocking.run { try authorize() }
         let target = Self.faultTarget(ctx)
         if let injected = try await inject(action, ctx, stage: .before, target: target) { return injected }
-        let response = try await blocking.run { api.withSession(try api.dispatch(action, ctx), ctx) }
+        let response = try await blocking.run { api.withSession(try operation.run(api, ctx), ctx) }
         // After a failed request nothing was committed, so there is no answer to lose.
         guard response.status.code < 300, let replaced = try await inject(action, ctx, stage: .afterCommit, target: target) else { return response }
         return replaced

@@ -33,11 +33,22 @@ public struct CloudKitAPI: Sendable {
 
     public func register(_ router: inout Router) {
         let api = self
-        // Before the generic CloudKit route, which would read "notifications" as a database.
+        // Before the catch-all below, which would read "notifications" as a database.
         registerStreamRoutes(&router)
+        // Each operation is its own route, named by it: the request log, metrics and faults read the operation
+        // from the route, and no string switch stands between the router and the handler.
+        for operation in Self.operations {
+            for method in [HTTPMethod.get, .post] {
+                router.add(method, Self.operationPrefix + operation.name, bodyLimit: bodyLimit,
+                           admit: { req in await api.admitBody(req) }) { req in
+                    await api.handle(req, operation)
+                }
+            }
+        }
+        // Anything else under /database/1 is CloudKit's NOT_FOUND in CloudKit's envelope, not the router's page.
         for method in [HTTPMethod.get, .post] {
-            router.add(method, "/database/1/{container}/{environment}/{database}/*", bodyLimit: bodyLimit, admit: { req in await api.admitBody(req) }) { req in
-                await api.handle(req)
+            router.add(method, "/database/1/{container}/{environment}/{database}/*", bodyLimit: 64 * 1024) { req in
+                await api.finish(api.envelope(StratusError(.notFound, "unknown endpoint '\((req.parameters["*"] ?? "").prefix(60))'")), req)
             }
         }
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in await api.preflight(req) }
@@ -69,13 +80,55 @@ public struct CloudKitAPI: Sendable {
         }
     }
 
-    func handle(_ req: HTTPRequest) async -> HTTPResponse {
+    /// One CloudKit Web Services operation: its name (the path after the database) and what carries it out.
+    struct Operation: Sendable {
+        let name: String
+        let run: @Sendable (CloudKitAPI, Context) throws -> HTTPResponse
+    }
+
+    /// The route every operation's route starts with.
+    static let operationPrefix = "/database/1/{container}/{environment}/{database}/"
+
+    /// The CloudKit operation a request was routed to (`records/query`), read from its route; for a path under
+    /// `/database/1` that names no operation, what it named. Nil for every other route.
+    public static func operationName(route: String, parameters: [String: String]) -> String? {
+        guard route.hasPrefix(operationPrefix) else { return nil }
+        let name = String(route.dropFirst(operationPrefix.count))
+        return name == "*" ? parameters["*"].map { String($0.prefix(60)) } : name
+    }
+
+    /// Every operation under `/database/1/{container}/{environment}/{database}/`, as CloudKit names them.
+    static let operations: [Operation] = [
+        Operation(name: "records/query") { try $0.recordsQuery($1) },
+        Operation(name: "records/lookup") { try $0.recordsLookup($1) },
+        Operation(name: "records/modify") { try $0.recordsModify($1) },
+        Operation(name: "records/changes") { try $0.recordsChanges($1) },
+        Operation(name: "records/resolve") { try $0.recordsResolve($1) },
+        Operation(name: "records/accept") { try $0.recordsAccept($1) },
+        Operation(name: "zones/list") { try $0.zonesList($1) },
+        Operation(name: "zones/lookup") { try $0.zonesLookup($1) },
+        Operation(name: "zones/modify") { try $0.zonesModify($1) },
+        Operation(name: "zones/changes") { try $0.zonesChanges($1) },
+        Operation(name: "changes/database") { try $0.changesDatabase($1) },
+        Operation(name: "changes/zone") { try $0.changesZone($1) },
+        Operation(name: "users/caller") { try $0.usersCaller($1, legacy: false) },
+        Operation(name: "users/current") { try $0.usersCaller($1, legacy: true) },
+        Operation(name: "assets/upload") { try $0.assetsUpload($1) },
+        Operation(name: "subscriptions/list") { try $0.subscriptionsList($1) },
+        Operation(name: "subscriptions/lookup") { try $0.subscriptionsLookup($1) },
+        Operation(name: "subscriptions/modify") { try $0.subscriptionsModify($1) },
+        Operation(name: "users/discover") { try $0.usersDiscover($1) },
+        Operation(name: "users/lookup/email") { try $0.usersLookup($1) },
+        Operation(name: "users/lookup/id") { try $0.usersLookup($1) },
+    ]
+
+    func handle(_ req: HTTPRequest, _ operation: Operation) async -> HTTPResponse {
         do {
             try limits.admit(address: req.clientAddress)
             let container = try ContainerID(req.parameters["container"] ?? "")
             let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
             let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
-            let action = req.parameters["*"] ?? ""
+            let action = operation.name
             let body = try JSON.parse(req.body).requestObject()
             _ = try body.bool("numbersAsStrings")
             let api = self
@@ -100,40 +153,15 @@ public struct CloudKitAPI: Sendable {
             if !store.mightFault(container, environment, action) {
                 response = try await blocking.run {
                     let ctx = try authorize()
-                    return api.withSession(try api.dispatch(action, ctx), ctx)
+                    return api.withSession(try operation.run(api, ctx), ctx)
                 }
             } else {
-                response = try await handleWithFaults(action, authorize)
+                response = try await handleWithFaults(operation, authorize)
             }
             return await finish(response, req)
         } catch {
             let e = StratusError.wrapping(error)
             return await finish(envelope(e), req)
-        }
-    }
-
-    func dispatch(_ action: String, _ ctx: Context) throws -> HTTPResponse {
-        switch action {
-        case "records/query": return try recordsQuery(ctx)
-        case "records/lookup": return try recordsLookup(ctx)
-        case "records/modify": return try recordsModify(ctx)
-        case "records/changes": return try recordsChanges(ctx)
-        case "records/resolve": return try recordsResolve(ctx)
-        case "records/accept": return try recordsAccept(ctx)
-        case "zones/list": return try zonesList(ctx)
-        case "zones/lookup": return try zonesLookup(ctx)
-        case "zones/modify": return try zonesModify(ctx)
-        case "zones/changes": return try zonesChanges(ctx)
-        case "changes/database": return try changesDatabase(ctx)
-        case "changes/zone": return try changesZone(ctx)
-        case "users/caller", "users/current": return try usersCaller(ctx, legacy: action == "users/current")
-        case "assets/upload": return try assetsUpload(ctx)
-        case "subscriptions/list": return try subscriptionsList(ctx)
-        case "subscriptions/lookup": return try subscriptionsLookup(ctx)
-        case "subscriptions/modify": return try subscriptionsModify(ctx)
-        case "users/discover": return try usersDiscover(ctx)
-        case "users/lookup/email", "users/lookup/id": return try usersLookup(ctx)
-        default: throw StratusError(.notFound, "unknown endpoint '\(action.prefix(60))'")
         }
     }
 

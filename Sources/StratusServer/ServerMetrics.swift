@@ -46,9 +46,9 @@ public final class ServerMetrics: Sendable {
     func countAPNsPushes(_ count: @escaping @Sendable () -> [String: Int]) { apnsPushes.withLock { $0 = count } }
 
     func observe(_ r: RequestRecord) {
-        // The CloudKit API is one route (`…/{database}/*`): its operation, when it is a known one, names it.
-        var route = r.route
-        if route.hasSuffix("/*"), let op = r.parameters["*"], Fault.operations.contains(op) { route = String(route.dropLast()) + op }
+        // Each CloudKit operation is its own route; what the catch-all under /database/1 got is one label, not a
+        // label per made-up path.
+        let route = r.route
         state.withLock { s in
             var container = r.parameters["container"] ?? ""
             if !container.isEmpty && !s.containers.contains(container) {

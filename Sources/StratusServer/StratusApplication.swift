@@ -96,7 +96,7 @@ public final class StratusApplication: Sendable {
     /// A CloudKit API request as the request log keeps it (nil for every other route).
     static func logEntry(_ r: RequestRecord) -> RequestLogEntry? {
         guard r.route.hasPrefix("/database/1/"), let container = r.parameters["container"], let environment = r.parameters["environment"] else { return nil }
-        return RequestLogEntry(at: WallClock.nowMillis(), container: container, environment: environment, operation: String((r.parameters["*"] ?? "").prefix(60)),
+        return RequestLogEntry(at: WallClock.nowMillis(), container: container, environment: environment, operation: CloudKitAPI.operationName(route: r.route, parameters: r.parameters) ?? "",
                                database: r.parameters["database"] ?? "", user: r.response.annotations["user"], status: r.status,
                                errorCode: r.response.annotations["errorCode"] ?? r.response.annotations["fault"].flatMap { $0 == Fault.Kind.networkDrop.rawValue ? $0 : nil },
                                durationMicroseconds: Int(r.seconds * 1_000_000), uuid: r.response.annotations["uuid"], injected: r.response.annotations["fault"] != nil)
