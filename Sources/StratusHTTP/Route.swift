@@ -8,7 +8,11 @@ public struct Route: Sendable {
 
     public var method: HTTPMethod
     /// Segments: literals, `{name}` captures, or a final `*` capturing the rest.
-    public var pattern: [String]
+    public var pattern: [String] { didSet { shape = Self.shape(of: pattern) } }
+    /// The literal segments by position, whether the pattern ends with `*`, and how many segments it has: a
+    /// request is compared on these before anything is captured, so the many routes it does not take cost it no
+    /// allocation (every CloudKit operation is its own route).
+    private var shape: (literals: [(Int, String)], rest: Bool, count: Int)
     /// The largest body this route reads; a larger one is refused with 413 before it is read.
     public var bodyLimit: Int
     public var handler: Handler
@@ -17,7 +21,9 @@ public struct Route: Sendable {
 
     public init(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 1 << 20, admit: Admission? = nil, handler: @escaping Handler) {
         self.method = method
-        self.pattern = path.split(separator: "/").map(String.init)
+        let pattern = path.split(separator: "/").map(String.init)
+        self.pattern = pattern
+        shape = Self.shape(of: pattern)
         self.bodyLimit = bodyLimit
         self.admit = admit
         self.handler = handler
@@ -40,7 +46,15 @@ public struct Route: Sendable {
         }.joined(separator: "/")
     }
 
+    private static func shape(of pattern: [String]) -> (literals: [(Int, String)], rest: Bool, count: Int) {
+        let rest = pattern.last == "*"
+        let literals = pattern.enumerated().filter { !($0.element == "*" || ($0.element.hasPrefix("{") && $0.element.hasSuffix("}"))) }
+        return (literals.map { ($0.offset, $0.element) }, rest, pattern.count)
+    }
+
     func match(_ segments: [String]) -> [String: String]? {
+        if shape.rest ? segments.count < shape.count - 1 : segments.count != shape.count { return nil }
+        for (i, literal) in shape.literals where segments[i] != literal { return nil }
         var params: [String: String] = [:]
         for (i, p) in pattern.enumerated() {
             if p == "*" {
