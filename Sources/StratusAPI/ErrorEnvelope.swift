@@ -15,9 +15,13 @@ public enum ErrorEnvelope {
     }
 
     /// The reason a client may read, logging the real one for internal errors.
-    public static func publicReason(_ e: StratusError, uuid: String) -> String {
+    /// Every face (the API's envelope and per-item errors, the console's error page, the sign-in and share pages)
+    /// redacts here; `path` goes into the log line.
+    public static func publicReason(_ e: StratusError, uuid: String, path: String? = nil) -> String {
         guard e.code == .internalError else { return e.reason }
-        logger.error("internal error", metadata: ["uuid": "\(uuid)", "detail": "\(e.reason)"])
+        var metadata: Logger.Metadata = ["uuid": "\(uuid)", "detail": "\(e.reason)"]
+        if let path { metadata["path"] = "\(path)" }
+        logger.error("internal error", metadata: metadata)
         return "internal error; quote \(uuid) to the server's operator"
     }
 

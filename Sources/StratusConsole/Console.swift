@@ -1,4 +1,5 @@
 import Foundation
+import StratusAPI
 import StratusHTTP
 import StratusModel
 import StratusStore
@@ -187,12 +188,9 @@ public final class Console: Sendable {
     /// form it came from; never a stack trace.
     func failure(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope?, _ error: any Error) -> HTTPResponse {
         var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
-        if e.code == .internalError {
-            // The detail goes to the log under a uuid the admin can quote; the page shows only that.
-            let uuid = UUID().uuidString.lowercased()
-            logger.error("internal error", metadata: ["uuid": "\(uuid)", "detail": "\(e.reason)", "path": "\(req.rawPath)"])
-            e.reason = "Something went wrong on the server (error \(uuid), recorded in its log)."
-        }
+        // The detail goes to the log under a uuid the admin can quote; the page shows only that (ErrorEnvelope
+        // redacts for every face of the server).
+        e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: req.rawPath)
         let heading = switch e.code {
         case .internalError: "Something went wrong"
         case .notFound, .zoneNotFound: "Not found"

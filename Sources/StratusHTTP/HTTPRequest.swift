@@ -139,4 +139,10 @@ public struct HTTPRequest: Sendable {
             return p == "gzip" || (p.hasPrefix("gzip;") && !p.replacingOccurrences(of: " ", with: "").hasSuffix("q=0"))
         }
     }
+
+    /// The token of an `Authorization: Bearer <token>` header, or "" (the metrics and admin endpoints' credential).
+    public var bearerToken: String {
+        guard let h = headers["authorization"], h.count > 7, h.prefix(7).lowercased() == "bearer " else { return "" }
+        return String(h.dropFirst(7))
+    }
 }

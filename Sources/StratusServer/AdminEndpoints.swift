@@ -85,7 +85,7 @@ struct AdminEndpoints {
         guard let token else {
             return Self.error("the admin endpoints are off: start the server with --admin-token-file", status: .forbidden)
         }
-        let given = req.headers["authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+        let given = req.bearerToken
         guard Secrets.constantTimeEquals(given, token) else {
             var r = Self.error("the admin endpoints need Authorization: Bearer <the token of --admin-token-file>", status: .unauthorized)
             r.headers["www-authenticate"] = "Bearer"

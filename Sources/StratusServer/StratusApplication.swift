@@ -76,7 +76,7 @@ public final class StratusApplication: Sendable {
     /// (behind a trusted proxy, the forwarded client address decides, so the proxy does not open it to the world).
     static func metricsResponse(_ req: HTTPRequest, _ metrics: ServerMetrics, token: String?) async throws -> HTTPResponse {
         if let token {
-            let given = req.headers["authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+            let given = req.bearerToken
             guard Secrets.constantTimeEquals(given, token) else {
                 var r = HTTPResponse.text("metrics need Authorization: Bearer <the token of --metrics-token-file>\n", status: .unauthorized)
                 r.headers["www-authenticate"] = "Bearer"
