@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport"]),
-        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel"]),
+        .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                                                               .product(name: "Crypto", package: "swift-crypto")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.

@@ -38,7 +38,7 @@ extension CloudKitAPI {
             }
             return nil
         } catch {
-            return await finish(envelope(StratusError.wrapping(error)), req)
+            return await corsHeaders(ErrorEnvelope.errors(error, req.rawPath), req)
         }
     }
 }

@@ -8,53 +8,49 @@ extension CloudKitAPI {
     /// courier URL before it can receive notifications. The token belongs to the signed-in user who asked for it;
     /// the courier URL long-polls that user's notifications (see CloudKitAPI+Courier). An app on an Apple device
     /// registers the device token Apple gave it instead, and is pushed to through APNs (see APNsDeliverer).
-    func deviceTokens(_ req: HTTPRequest) async -> HTTPResponse {
-        do {
-            let container = try ContainerID(req.parameters["container"] ?? "")
-            let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
-            let body = try JSON.parse(req.body)
-            let api = self
-            return await finish(try await blocking.run {
-                guard try api.store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
-                let auth = try api.authenticate(req, container: container, environment: environment)
-                let user = try api.requireUser(auth, req, container: container, environment: environment)
-                switch req.parameters["action"] {
-                case "create":
-                    guard let env = body["apnsEnvironment"]?.string, ["DEVELOPMENT", "PRODUCTION"].contains(env.uppercased()) else {
-                        throw StratusError.badRequest("tokens/create needs apnsEnvironment DEVELOPMENT or PRODUCTION")
-                    }
-                    let token = Secrets.hex(Secrets.randomBytes(32))
-                    // The courier URL is a credential: it lasts as long as the session that asked for it.
-                    try api.store.environment(container, environment).createCourierToken(
-                        token, user: user, expiresAt: auth.expiresAt ?? WallClock.nowMillis() + RecordStore.shortSession, madeWith: auth.webAuthToken.map(Secrets.tokenHash))
-                    return api.json { w in
-                        w.beginObject()
-                        w.field("apnsEnvironment", env.uppercased())
-                        w.field("apnsToken", token)
-                        w.field("webcourierURL", "\(api.baseURL(req))/-/webcourier/\(container.rawValue)/\(environment.rawValue)/\(token)")
-                        w.endObject()
-                    }
-                case "register":
-                    guard let token = try body.string("apnsToken"), !token.isEmpty else { throw StratusError.badRequest("tokens/register needs an apnsToken") }
-                    let env = try api.store.environment(container, environment)
-                    // A token tokens/create made (CloudKit JS's web courier) is registered already; any other is the
-                    // device token Apple gave an app, pushed to through APNs from now on.
-                    if let courier = try env.courierToken(token) {
-                        guard courier.user == user else { throw StratusError(.notFound, "unknown apnsToken: ask tokens/create for one") }
-                    } else {
-                        let apnsEnvironment = try body.string("apnsEnvironment").map { e throws(StratusError) -> APNsEnvironment in
-                            guard let parsed = APNsEnvironment(parsing: e) else { throw .badRequest("apnsEnvironment is DEVELOPMENT or PRODUCTION") }
-                            return parsed
-                        } ?? (environment == .production ? .production : .development)
-                        try env.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment)
-                    }
-                    return api.json { w in w.beginObject(); w.endObject() }
-                default:
-                    throw StratusError(.notFound, "unknown tokens endpoint")
+    func deviceTokens(_ req: HTTPRequest) async throws -> HTTPResponse {
+        let container = try ContainerID(req.parameters["container"] ?? "")
+        let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
+        let body = try JSON.parse(req.body)
+        let api = self
+        return try await blocking.run {
+            guard try api.store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+            let auth = try api.authenticate(req, container: container, environment: environment)
+            let user = try api.requireUser(auth, req, container: container, environment: environment)
+            switch req.parameters["action"] {
+            case "create":
+                guard let env = body["apnsEnvironment"]?.string, ["DEVELOPMENT", "PRODUCTION"].contains(env.uppercased()) else {
+                    throw StratusError.badRequest("tokens/create needs apnsEnvironment DEVELOPMENT or PRODUCTION")
                 }
-            }, req)
-        } catch {
-            return await finish(envelope(StratusError.wrapping(error)), req)
+                let token = Secrets.hex(Secrets.randomBytes(32))
+                // The courier URL is a credential: it lasts as long as the session that asked for it.
+                try api.store.environment(container, environment).createCourierToken(
+                    token, user: user, expiresAt: auth.expiresAt ?? WallClock.nowMillis() + RecordStore.shortSession, madeWith: auth.webAuthToken.map(Secrets.tokenHash))
+                return api.json { w in
+                    w.beginObject()
+                    w.field("apnsEnvironment", env.uppercased())
+                    w.field("apnsToken", token)
+                    w.field("webcourierURL", "\(api.baseURL(req))/-/webcourier/\(container.rawValue)/\(environment.rawValue)/\(token)")
+                    w.endObject()
+                }
+            case "register":
+                guard let token = try body.string("apnsToken"), !token.isEmpty else { throw StratusError.badRequest("tokens/register needs an apnsToken") }
+                let env = try api.store.environment(container, environment)
+                // A token tokens/create made (CloudKit JS's web courier) is registered already; any other is the
+                // device token Apple gave an app, pushed to through APNs from now on.
+                if let courier = try env.courierToken(token) {
+                    guard courier.user == user else { throw StratusError(.notFound, "unknown apnsToken: ask tokens/create for one") }
+                } else {
+                    let apnsEnvironment = try body.string("apnsEnvironment").map { e throws(StratusError) -> APNsEnvironment in
+                        guard let parsed = APNsEnvironment(parsing: e) else { throw .badRequest("apnsEnvironment is DEVELOPMENT or PRODUCTION") }
+                        return parsed
+                    } ?? (environment == .production ? .production : .development)
+                    try env.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment)
+                }
+                return api.json { w in w.beginObject(); w.endObject() }
+            default:
+                throw StratusError(.notFound, "unknown tokens endpoint")
+            }
         }
     }
 }

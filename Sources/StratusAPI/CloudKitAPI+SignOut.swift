@@ -10,28 +10,24 @@ import StratusStore
 extension CloudKitAPI {
     func registerSignOutRoutes(_ router: inout Router) {
         let api = self
-        router.add(.post, "/auth/1/{container}/{environment}/signout", bodyLimit: 16 * 1024) { req in await api.signOut(req) }
+        router.add(.post, "/auth/1/{container}/{environment}/signout", bodyLimit: 16 * 1024) { req in try await api.signOut(req) }
         router.add(.options, "/auth/1/{container}/{environment}/signout") { req in await api.preflight(req) }
     }
 
-    func signOut(_ req: HTTPRequest) async -> HTTPResponse {
-        do {
-            try limits.admit(address: req.clientAddress)
-            let container = try ContainerID(req.parameters["container"] ?? "")
-            _ = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
-            let body = req.body.isEmpty ? JSON.object([:]) : try JSON.parse(req.body).requestObject()
-            let given = try body.string("ckWebAuthToken") ?? req.query("ckWebAuthToken") ?? req.query("ckSession")
-            guard let token = given?.replacingOccurrences(of: " ", with: "+"), !token.isEmpty else {
-                throw StratusError.badRequest("signout needs the session's ckWebAuthToken")
-            }
-            let store = self.store
-            try await blocking.run {
-                guard try store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
-                try store.revokeWebAuthToken(token, container: container)
-            }
-            return await finish(json { w in w.beginObject(); w.endObject() }, req)
-        } catch {
-            return await finish(envelope(StratusError.wrapping(error)), req)
+    func signOut(_ req: HTTPRequest) async throws -> HTTPResponse {
+        try limits.admit(address: req.clientAddress)
+        let container = try ContainerID(req.parameters["container"] ?? "")
+        _ = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
+        let body = req.body.isEmpty ? JSON.object([:]) : try JSON.parse(req.body).requestObject()
+        let given = try body.string("ckWebAuthToken") ?? req.query("ckWebAuthToken") ?? req.query("ckSession")
+        guard let token = given?.replacingOccurrences(of: " ", with: "+"), !token.isEmpty else {
+            throw StratusError.badRequest("signout needs the session's ckWebAuthToken")
         }
+        let store = self.store
+        try await blocking.run {
+            guard try store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+            try store.revokeWebAuthToken(token, container: container)
+        }
+        return json { w in w.beginObject(); w.endObject() }
     }
 }

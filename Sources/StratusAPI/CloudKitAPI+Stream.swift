@@ -19,80 +19,76 @@ extension CloudKitAPI {
 
     func registerStreamRoutes(_ router: inout Router) {
         let api = self
-        router.add(.get, "/database/1/{container}/{environment}/notifications/stream") { req in await api.notificationStream(req) }
+        router.add(.get, "/database/1/{container}/{environment}/notifications/stream") { req in try await api.notificationStream(req) }
     }
 
-    func notificationStream(_ req: HTTPRequest) async -> HTTPResponse {
-        do {
-            try limits.admit(address: req.clientAddress)
-            let container = try ContainerID(req.parameters["container"] ?? "")
-            let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
-            let lastEventID = req.headers["last-event-id"] ?? req.query("lastEventID")
-            let api = self
-            let (store, auth, start): (EnvironmentStore, APIAuth, Int64) = try await blocking.run {
-                let env = try api.store.environment(container, environment)
-                let auth = try api.authenticate(req, container: container, environment: environment)
-                let user = try api.requireUser(auth, req, container: container, environment: environment)
-                try api.limits.admit(user: "\(container.rawValue)/\(user)")
-                let start = try lastEventID.map { try env.notificationPosition(nid: $0, user: user) } ?? env.lastNotificationID()
-                return (env, auth, start)
+    func notificationStream(_ req: HTTPRequest) async throws -> HTTPResponse {
+        try limits.admit(address: req.clientAddress)
+        let container = try ContainerID(req.parameters["container"] ?? "")
+        let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
+        let lastEventID = req.headers["last-event-id"] ?? req.query("lastEventID")
+        let api = self
+        let (store, auth, start): (EnvironmentStore, APIAuth, Int64) = try await blocking.run {
+            let env = try api.store.environment(container, environment)
+            let auth = try api.authenticate(req, container: container, environment: environment)
+            let user = try api.requireUser(auth, req, container: container, environment: environment)
+            try api.limits.admit(user: "\(container.rawValue)/\(user)")
+            let start = try lastEventID.map { try env.notificationPosition(nid: $0, user: user) } ?? env.lastNotificationID()
+            return (env, auth, start)
+        }
+        let user = auth.userRecordName ?? ""
+        let key = store.bellKey(user)
+        let slot = try listeners.admit(key)
+        var response = HTTPResponse(status: .ok)
+        response.headers["content-type"] = "text/event-stream; charset=utf-8"
+        response.headers["cache-control"] = "no-cache"
+        response.headers["x-accel-buffering"] = "no"  // nginx: pass events through as they come
+        let blocking = self.blocking
+        response.stream = { out in
+            // The slot counts this listener until the stream ends.
+            defer { withExtendedLifetime(slot) {} }
+            var position = start
+            var rung = store.bell.rings(key)
+            var quietSince = ContinuousClock.now
+            func authorized() async -> Bool {
+                let again = try? await blocking.run { try api.authenticate(req, container: container, environment: environment) }
+                return again?.userRecordName == user
             }
-            let user = auth.userRecordName ?? ""
-            let key = store.bellKey(user)
-            let slot = try listeners.admit(key)
-            var response = HTTPResponse(status: .ok)
-            response.headers["content-type"] = "text/event-stream; charset=utf-8"
-            response.headers["cache-control"] = "no-cache"
-            response.headers["x-accel-buffering"] = "no"  // nginx: pass events through as they come
-            let blocking = self.blocking
-            response.stream = { out in
-                // The slot counts this listener until the stream ends.
-                defer { withExtendedLifetime(slot) {} }
-                var position = start
-                var rung = store.bell.rings(key)
-                var quietSince = ContinuousClock.now
-                func authorized() async -> Bool {
-                    let again = try? await blocking.run { try api.authenticate(req, container: container, environment: environment) }
-                    return again?.userRecordName == user
-                }
-                /// Reads on from `position` and sends what is there; false once the stream should end.
-                func deliver() async -> Bool {
-                    while true {
-                        let after = position
-                        guard let page = try? await blocking.run({ try store.notificationPage(for: user, after: after, limit: 100) }) else { return false }
-                        if !page.notifications.isEmpty {
-                            guard await authorized() else { return false }
-                            for n in page.notifications {
-                                guard await out.write(Data("id: \(n.notificationID)\nevent: notification\ndata: \(n.payload)\n\n".utf8)) else { return false }
-                            }
-                            quietSince = ContinuousClock.now
+            /// Reads on from `position` and sends what is there; false once the stream should end.
+            func deliver() async -> Bool {
+                while true {
+                    let after = position
+                    guard let page = try? await blocking.run({ try store.notificationPage(for: user, after: after, limit: 100) }) else { return false }
+                    if !page.notifications.isEmpty {
+                        guard await authorized() else { return false }
+                        for n in page.notifications {
+                            guard await out.write(Data("id: \(n.notificationID)\nevent: notification\ndata: \(n.payload)\n\n".utf8)) else { return false }
                         }
-                        position = page.through
-                        if page.notifications.count < 100 { return true }
-                    }
-                }
-                // A client that goes rings its user's key, so that this stream wakes and ends now.
-                out.onClose { store.bell.ring([key]) }
-                guard await out.write(Data(": stream of notifications\n\n".utf8)), await deliver() else { return }
-                while !out.isDraining() && !store.bell.isClosed && out.isOpen() {
-                    var timeout = Self.streamKeepAlive - (ContinuousClock.now - quietSince)
-                    if let expires = auth.expiresAt { timeout = min(timeout, .milliseconds(max(0, expires - WallClock.nowMillis()))) }
-                    await store.bell.wait(key, since: rung, timeout: max(timeout, .milliseconds(10)))
-                    if let expires = auth.expiresAt, expires <= WallClock.nowMillis() { return }
-                    guard out.isOpen() else { return }
-                    let now = store.bell.rings(key)
-                    if now != rung {
-                        rung = now
-                        guard await deliver() else { return }
-                    } else if ContinuousClock.now - quietSince >= Self.streamKeepAlive {
-                        guard await authorized(), await out.write(Data(": keep-alive\n\n".utf8)) else { return }
                         quietSince = ContinuousClock.now
                     }
+                    position = page.through
+                    if page.notifications.count < 100 { return true }
                 }
             }
-            return await finish(response, req)
-        } catch {
-            return await finish(envelope(StratusError.wrapping(error)), req)
+            // A client that goes rings its user's key, so that this stream wakes and ends now.
+            out.onClose { store.bell.ring([key]) }
+            guard await out.write(Data(": stream of notifications\n\n".utf8)), await deliver() else { return }
+            while !out.isDraining() && !store.bell.isClosed && out.isOpen() {
+                var timeout = Self.streamKeepAlive - (ContinuousClock.now - quietSince)
+                if let expires = auth.expiresAt { timeout = min(timeout, .milliseconds(max(0, expires - WallClock.nowMillis()))) }
+                await store.bell.wait(key, since: rung, timeout: max(timeout, .milliseconds(10)))
+                if let expires = auth.expiresAt, expires <= WallClock.nowMillis() { return }
+                guard out.isOpen() else { return }
+                let now = store.bell.rings(key)
+                if now != rung {
+                    rung = now
+                    guard await deliver() else { return }
+                } else if ContinuousClock.now - quietSince >= Self.streamKeepAlive {
+                    guard await authorized(), await out.write(Data(": keep-alive\n\n".utf8)) else { return }
+                    quietSince = ContinuousClock.now
+                }
+            }
         }
+        return response
     }
 }

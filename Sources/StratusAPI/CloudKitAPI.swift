@@ -31,6 +31,8 @@ public struct CloudKitAPI: Sendable {
         self.limits = limits
     }
 
+    /// The API's routes, to be added inside the CloudKit group (`group`): each handler may throw, and the group
+    /// answers in CloudKit's envelope with the CORS headers the request's API token allows.
     public func register(_ router: inout Router) {
         let api = self
         // Before the catch-all below, which would read "notifications" as a database.
@@ -41,23 +43,32 @@ public struct CloudKitAPI: Sendable {
             for method in [HTTPMethod.get, .post] {
                 router.add(method, Self.operationPrefix + operation.name, bodyLimit: bodyLimit,
                            admit: { req in await api.admitBody(req) }) { req in
-                    await api.handle(req, operation)
+                    try await api.handle(req, operation)
                 }
             }
         }
         // Anything else under /database/1 is CloudKit's NOT_FOUND in CloudKit's envelope, not the router's page.
         for method in [HTTPMethod.get, .post] {
             router.add(method, "/database/1/{container}/{environment}/{database}/*", bodyLimit: 64 * 1024) { req in
-                await api.finish(api.envelope(StratusError(.notFound, "unknown endpoint '\((req.parameters["*"] ?? "").prefix(60))'")), req)
+                throw StratusError(.notFound, "unknown endpoint '\((req.parameters["*"] ?? "").prefix(60))'")
             }
         }
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in await api.preflight(req) }
-        registerAssetRoutes(&router)
-        registerCourierRoutes(&router)
         registerSignOutRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
-        router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in await api.deviceTokens(req) }
+        router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in try await api.deviceTokens(req) }
         SignInPages(store: store, blocking: blocking, throttle: throttle).register(&router)
+    }
+
+    /// The URLs the API hands out (asset uploads and downloads, web courier polls): capabilities in themselves, with
+    /// CORS of their own; their refusals are CloudKit's envelope too.
+    public func registerHandedOutRoutes(_ router: inout Router) {
+        registerAssetRoutes(&router)
+        registerCourierRoutes(&router)
+    }
+
+    /// The pages a share's URL opens (HTML).
+    public func registerSharePages(_ router: inout Router) {
         SharePages(store: store, blocking: blocking, throttle: throttle).register(&router)
     }
 
@@ -122,47 +133,39 @@ public struct CloudKitAPI: Sendable {
         Operation(name: "users/lookup/id") { try $0.usersLookup($1) },
     ]
 
-    func handle(_ req: HTTPRequest, _ operation: Operation) async -> HTTPResponse {
-        do {
-            try limits.admit(address: req.clientAddress)
-            let container = try ContainerID(req.parameters["container"] ?? "")
-            let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
-            let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
-            let action = operation.name
-            let body = try JSON.parse(req.body).requestObject()
-            _ = try body.bool("numbersAsStrings")
-            let api = self
-            // Who asks for what, checked on a blocking thread: opening the environment answers NOT_FOUND for an
-            // unknown container (from a cache after the first time), then the credentials.
-            let authorize = { @Sendable () throws -> Context in
-                _ = try api.store.environment(container, environment)
-                let a = try api.authenticate(req, container: container, environment: environment)
-                if let user = a.userRecordName { try api.limits.admit(user: "\(container.rawValue)/\(user)") }
-                if a.serverToServer && action.hasPrefix("users/") {
-                    throw StratusError.authenticationFailed("users/* endpoints need a signed-in user (ckWebAuthToken): a server-to-server key has no user identity to look up or discover with")
-                }
-                if a.serverToServer && database != .public {
-                    throw StratusError.authenticationFailed("server-to-server keys act on the public database only")
-                }
-                // Private and shared databases belong to a signed-in user; without one there is nothing to name.
-                if database != .public { _ = try api.requireUser(a, req, container: container, environment: environment) }
-                return Context(container: container, environment: environment, database: database, auth: a, body: body, request: req)
+    func handle(_ req: HTTPRequest, _ operation: Operation) async throws -> HTTPResponse {
+        try limits.admit(address: req.clientAddress)
+        let container = try ContainerID(req.parameters["container"] ?? "")
+        let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
+        let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
+        let action = operation.name
+        let body = try JSON.parse(req.body).requestObject()
+        _ = try body.bool("numbersAsStrings")
+        let api = self
+        // Who asks for what, checked on a blocking thread: opening the environment answers NOT_FOUND for an
+        // unknown container (from a cache after the first time), then the credentials.
+        let authorize = { @Sendable () throws -> Context in
+            _ = try api.store.environment(container, environment)
+            let a = try api.authenticate(req, container: container, environment: environment)
+            if let user = a.userRecordName { try api.limits.admit(user: "\(container.rawValue)/\(user)") }
+            if a.serverToServer && action.hasPrefix("users/") {
+                throw StratusError.authenticationFailed("users/* endpoints need a signed-in user (ckWebAuthToken): a server-to-server key has no user identity to look up or discover with")
             }
-            let response: HTTPResponse
-            // The common case, no fault on (known from memory, no I/O): one hop to the blocking threads.
-            if !store.mightFault(container, environment, action) {
-                response = try await blocking.run {
-                    let ctx = try authorize()
-                    return api.withSession(try operation.run(api, ctx), ctx)
-                }
-            } else {
-                response = try await handleWithFaults(operation, authorize)
+            if a.serverToServer && database != .public {
+                throw StratusError.authenticationFailed("server-to-server keys act on the public database only")
             }
-            return await finish(response, req)
-        } catch {
-            let e = StratusError.wrapping(error)
-            return await finish(envelope(e), req)
+            // Private and shared databases belong to a signed-in user; without one there is nothing to name.
+            if database != .public { _ = try api.requireUser(a, req, container: container, environment: environment) }
+            return Context(container: container, environment: environment, database: database, auth: a, body: body, request: req)
         }
+        // The common case, no fault on (known from memory, no I/O): one hop to the blocking threads.
+        if !store.mightFault(container, environment, action) {
+            return try await blocking.run {
+                let ctx = try authorize()
+                return api.withSession(try operation.run(api, ctx), ctx)
+            }
+        }
+        return try await handleWithFaults(operation, authorize)
     }
 
     /// CloudKit's error envelope (see `ErrorEnvelope`, the one owner of what errors tell clients).
@@ -181,14 +184,23 @@ public struct CloudKitAPI: Sendable {
                             assetURL: { checksum in env?.assetDownloadPath(checksum: checksum, now: now).map { base + $0 } })
     }
 
-    /// CORS: a browser page may read an answer only when its origin is listed, exactly, on the live API token the
-    /// request names (the token rides in the query string). An empty list admits no browser origin.
-    func finish(_ response: HTTPResponse, _ req: HTTPRequest) async -> HTTPResponse {
+    /// CORS, the CloudKit group's middleware: a browser page may read an answer (errors included) only when its
+    /// origin is listed, exactly, on the live API token the request names (the token rides in the query string).
+    /// An empty list admits no browser origin. Preflights answer for themselves.
+    public var cors: RouteGroup.Middleware {
+        let api = self
+        return { req, next in
+            let response = try await next(req)
+            return req.method == .options ? response : await api.corsHeaders(response, req)
+        }
+    }
+
+    func corsHeaders(_ response: HTTPResponse, _ req: HTTPRequest) async -> HTTPResponse {
         var r = response
         guard let origin = req.headers["origin"] else { return r }
         r.headers["vary"] = "Origin"
         let api = self
-        if (try? await blocking.run { api.allowsBrowser(req, origin: origin) }) == true {
+        if req.query("ckAPIToken") != nil, (try? await blocking.run { api.allowsBrowser(req, origin: origin) }) == true {
             r.headers["access-control-allow-origin"] = origin
             r.headers["access-control-expose-headers"] = "X-Apple-CloudKit-Web-Auth-Token"
         }

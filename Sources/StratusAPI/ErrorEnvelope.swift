@@ -9,9 +9,15 @@ import StratusModel
 public enum ErrorEnvelope {
     static let logger = Logger(label: "stratus")
 
-    /// Paths whose errors, whatever layer answers them, take CloudKit's JSON shape.
-    public static func isCloudKitPath(_ path: String) -> Bool {
-        path.hasPrefix("/database/1/") || path.hasPrefix("/device/1/") || path.hasPrefix("/auth/1/")
+    /// The CloudKit group's error owner (see `RouteGroup`): whatever a CloudKit route throws, or the HTTP layer
+    /// refuses under its paths, in CloudKit's envelope. An error that is not a `StratusError` is internal: its
+    /// text is logged with the path and the client gets the uuid.
+    public static let errors: RouteGroup.Errors = { error, path in
+        switch error {
+        case let e as HTTPError: response(e)
+        case let e as StratusError: response(e, path: path)
+        default: response(StratusError(.internalError, "\(error)"), path: path)
+        }
     }
 
     /// The reason a client may read, logging the real one for internal errors.
@@ -25,13 +31,13 @@ public enum ErrorEnvelope {
         return "internal error; quote \(uuid) to the server's operator"
     }
 
-    public static func response(_ e: StratusError, status: HTTPStatus? = nil) -> HTTPResponse {
+    public static func response(_ e: StratusError, status: HTTPStatus? = nil, path: String? = nil) -> HTTPResponse {
         let uuid = UUID().uuidString.lowercased()
         var w = JSONWriter(capacity: 256)
         w.beginObject()
         w.field("uuid", uuid)
         w.field("serverErrorCode", e.code.rawValue)
-        w.field("reason", publicReason(e, uuid: uuid))
+        w.field("reason", publicReason(e, uuid: uuid, path: path))
         if let r = e.retryAfter { w.field("retryAfter", Int64(r)) }
         if let u = e.redirectURL { w.field("redirectURL", u) }
         w.endObject()

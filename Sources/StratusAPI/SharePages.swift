@@ -102,3 +102,18 @@ struct SharePages: Sendable {
             """)
     }
 }
+
+extension CloudKitAPI {
+    /// The share and sign-in pages' error owner: a page in their look, never a stack trace (an internal error's
+    /// detail goes to the log under the uuid the page quotes).
+    public static let pageErrors: RouteGroup.Errors = { error, path in
+        let status: HTTPStatus, reason: String
+        switch error {
+        case let e as HTTPError: (status, reason) = (e.status, e.message)
+        default:
+            let e = error as? StratusError ?? StratusError(.internalError, "\(error)")
+            (status, reason) = (.code(e.code.httpStatus), ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: path))
+        }
+        return HTML.page(SignInPages.layout("Not done", "<h1>Not done</h1><p>\(HTML.escape(reason))</p>"), status: status)
+    }
+}

@@ -187,18 +187,7 @@ public final class Console: Sendable {
     /// A page's error in the console's look (inside its container when it has one), with a way back to the
     /// form it came from; never a stack trace.
     func failure(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope?, _ error: any Error) -> HTTPResponse {
-        var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
-        // The detail goes to the log under a uuid the admin can quote; the page shows only that (ErrorEnvelope
-        // redacts for every face of the server).
-        e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: req.rawPath)
-        let heading = switch e.code {
-        case .internalError: "Something went wrong"
-        case .notFound, .zoneNotFound: "Not found"
-        case .accessDenied: "Not allowed"
-        case .conflict, .exists: "Conflict"
-        default: "Not done"
-        }
-        let status = HTTPStatus.code(e.code.httpStatus)
+        let (e, heading, status) = Self.explain(error, path: req.rawPath)
         if Console.wantsJSON(req) { return .json(Console.json(["serverErrorCode": e.code.rawValue, "reason": e.reason]), status: status) }
         var values: [String: Any] = ["heading": heading, "reason": e.reason]
         // Back to the page the form was on (same site only: the Referer is sent only to this origin).
@@ -208,6 +197,34 @@ public final class Console: Sendable {
         }
         guard let scope else { return render("error", values.merging(["title": heading]) { a, _ in a }, session: session, status: status) }
         return page(req, session, scope, tab: "", "error", title: heading, values, status: status)
+    }
+
+    /// What the console says of an error: the reason an administrator may read (an internal error's detail goes to
+    /// the log under a uuid the page quotes; ErrorEnvelope redacts for every face of the server), a heading, a status.
+    static func explain(_ error: any Error, path: String) -> (error: StratusError, heading: String, status: HTTPStatus) {
+        if let h = error as? HTTPError {
+            return (StratusError(.badRequest, h.message), h.status.code == 404 ? "Not found" : "Not done", h.status)
+        }
+        var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
+        e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: path)
+        let heading = switch e.code {
+        case .internalError: "Something went wrong"
+        case .notFound, .zoneNotFound: "Not found"
+        case .accessDenied: "Not allowed"
+        case .conflict, .exists: "Conflict"
+        default: "Not done"
+        }
+        return (e, heading, .code(e.code.httpStatus))
+    }
+
+    /// The console group's error owner (see `RouteGroup`): what escapes a page, or what the HTTP layer refuses under
+    /// `/console` (a form over its size, a timeout), as the console's error page, without the signed-in header.
+    public var errors: RouteGroup.Errors {
+        let c = self
+        return { error, path in
+            let (e, heading, status) = Console.explain(error, path: path)
+            return c.errorPage(nil, status: status, heading: heading, reason: e.reason)
+        }
     }
 
     func sameOrigin(_ req: HTTPRequest) -> Bool { SameOrigin.allows(req) }

@@ -13,7 +13,6 @@ struct HTTPConnection {
     let remoteAddress: String
     let config: HTTPServerConfig
     let router: Router
-    let errorResponder: HTTPServer.ErrorResponder
     let logger: Logger
     let watchdog: ConnectionWatchdog
     let isDraining: @Sendable () -> Bool
@@ -26,7 +25,7 @@ struct HTTPConnection {
     private var buffer: [UInt8] = []
 
     init(socket: AsyncSocket, remoteAddress: String, config: HTTPServerConfig, router: Router,
-         errorResponder: @escaping HTTPServer.ErrorResponder, logger: Logger, budget: BodyBudget,
+         logger: Logger, budget: BodyBudget,
          watchdog: ConnectionWatchdog, isDraining: @escaping @Sendable () -> Bool, observe: (@Sendable (RequestRecord) -> Void)? = nil,
          warnUntrustedProxy: @escaping @Sendable (HTTPHeaders) -> Void = { _ in }) {
         self.observe = observe
@@ -36,7 +35,6 @@ struct HTTPConnection {
         self.remoteAddress = remoteAddress
         self.config = config
         self.router = router
-        self.errorResponder = errorResponder
         self.logger = logger
         self.watchdog = watchdog
         self.isDraining = isDraining
@@ -62,7 +60,7 @@ struct HTTPConnection {
             do {
                 guard try await serveOne() else { return }
             } catch Stop.timedOut {
-                await send(errorResponder(HTTPError(.requestTimeout, "request timed out"), RequestHeadParser.target(in: buffer) ?? ""), head: false, keepAlive: false)
+                await send(router.respond(to: HTTPError(.requestTimeout, "request timed out"), path: RequestHeadParser.target(in: buffer) ?? ""), head: false, keepAlive: false)
                 return
             } catch {
                 return
@@ -117,11 +115,11 @@ struct HTTPConnection {
         // The body: refused by its declared size before a byte of it is read.
         let framing: RequestHeadParser.Framing
         do { framing = try RequestHeadParser.framing(request.headers) } catch {
-            await send(errorResponder(error, request.rawPath), head: false, keepAlive: false)
+            await send(router.respond(to: error, path: request.rawPath), head: false, keepAlive: false)
             return false
         }
         if case .length(let n) = framing, n > limit {
-            await send(errorResponder(HTTPError(.contentTooLarge, "request body of \(n) bytes is over this endpoint's limit of \(limit)"), request.rawPath),
+            await send(router.respond(to: HTTPError(.contentTooLarge, "request body of \(n) bytes is over this endpoint's limit of \(limit)"), path: request.rawPath),
                        head: false, keepAlive: false)
             return false
         }
@@ -147,7 +145,7 @@ struct HTTPConnection {
         case .none: break
         case .length(let n):
             guard budget.reserve(n) else {
-                await send(errorResponder(Self.busy, request.rawPath), head: false, keepAlive: false)
+                await send(router.respond(to: Self.busy, path: request.rawPath), head: false, keepAlive: false)
                 return false
             }
             held = n
@@ -162,7 +160,7 @@ struct HTTPConnection {
                 try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             }
             do { request.body = try await readChunked(limit: limit, held: &held) } catch let e as HTTPError {
-                await send(errorResponder(e, request.rawPath), head: false, keepAlive: false)
+                await send(router.respond(to: e, path: request.rawPath), head: false, keepAlive: false)
                 return false
             }
         }
@@ -179,12 +177,12 @@ struct HTTPConnection {
         case .found(let route, let params):
             request.parameters = params
             routePattern = "/" + route.pattern.joined(separator: "/")
-            do { response = try await route.handler(request) } catch { response = errorResponder(error, request.rawPath) }
+            do { response = try await route.handler(request) } catch { response = router.respond(to: error, path: request.rawPath) }
         case .methodNotAllowed(let allowed):
-            response = errorResponder(HTTPError(.methodNotAllowed, "\(request.method) is not allowed here"), request.rawPath)
+            response = router.respond(to: HTTPError(.methodNotAllowed, "\(request.method) is not allowed here"), path: request.rawPath)
             response.headers["allow"] = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")
         case .notFound:
-            response = errorResponder(HTTPError(.notFound, "nothing at \(request.rawPath.prefix(200))"), request.rawPath)
+            response = router.respond(to: HTTPError(.notFound, "nothing at \(request.rawPath.prefix(200))"), path: request.rawPath)
         }
         if response.dropsConnection {
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "dropped", "remote": "\(request.clientAddress)"])
@@ -279,7 +277,7 @@ struct HTTPConnection {
 
     /// Answers a request that could not be read, in the shape of the URL space its first line names.
     private func fail(_ e: HTTPError) async {
-        await send(errorResponder(e, RequestHeadParser.target(in: buffer) ?? ""), head: false, keepAlive: false)
+        await send(router.respond(to: e, path: RequestHeadParser.target(in: buffer) ?? ""), head: false, keepAlive: false)
     }
 
     @discardableResult

@@ -11,10 +11,6 @@ import Glibc
 public final class HTTPServer: Sendable {
     public let config: HTTPServerConfig
     let router: Router
-    /// Turns any failure into a response, given the request path it concerns ("" when the head was unreadable):
-    /// handlers' throws, unmatched routes and methods, and every protocol error the codec answers.
-    public typealias ErrorResponder = @Sendable (any Error, _ path: String) -> HTTPResponse
-    let errorResponder: ErrorResponder
     let logger: Logger
 
     private struct State {
@@ -36,12 +32,11 @@ public final class HTTPServer: Sendable {
     public var bufferedBodyBytes: Int { budget.inUse }
 
     public init(config: HTTPServerConfig, router: Router, logger: Logger = Logger(label: "stratus.http"),
-                errorResponder: @escaping ErrorResponder = HTTPServer.plainErrorResponse, observe: (@Sendable (RequestRecord) -> Void)? = nil) {
+                observe: (@Sendable (RequestRecord) -> Void)? = nil) {
         self.observe = observe
         self.config = config
         self.router = router
         self.logger = logger
-        self.errorResponder = errorResponder
         budget = BodyBudget(limit: config.maxBufferedBodyBytes)
     }
 
@@ -53,15 +48,6 @@ public final class HTTPServer: Sendable {
 
     /// The port actually bound (useful with port 0).
     public var port: UInt16 { state.withLock { $0.port } }
-
-    public static func plainErrorResponse(_ error: any Error, _ path: String) -> HTTPResponse {
-        if let e = error as? HTTPError {
-            var r = HTTPResponse.text(e.message + "\n", status: e.status)
-            if let after = e.retryAfter { r.headers["retry-after"] = String(after) }
-            return r
-        }
-        return .text("internal server error\n", status: .internalServerError)
-    }
 
     /// Binds, listens and starts accepting in the background. Returns once the port is open.
     public func start() async throws {
@@ -105,7 +91,7 @@ public final class HTTPServer: Sendable {
                 group.addTask { [self] in
                     let dog = Task { await watchdog.run() }
                     var connection = HTTPConnection(socket: client, remoteAddress: remote, config: config, router: router,
-                                                    errorResponder: errorResponder, logger: logger, budget: budget, watchdog: watchdog,
+                                                    logger: logger, budget: budget, watchdog: watchdog,
                                                     isDraining: { [self] in state.withLock { $0.draining } }, observe: observe,
                                                     warnUntrustedProxy: { [self] headers in warnOnce(headers) })
                     await connection.run()

@@ -18,6 +18,8 @@ public struct Route: Sendable {
     public var handler: Handler
     /// Checked before a body is read (see `Admission`); nil admits every request.
     public var admit: Admission?
+    /// The name of the `RouteGroup` the route was added in (nil for none); the router sets it.
+    public internal(set) var group: String?
 
     public init(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 1 << 20, admit: Admission? = nil, handler: @escaping Handler) {
         self.method = method

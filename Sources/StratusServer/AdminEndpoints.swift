@@ -12,32 +12,32 @@ struct AdminEndpoints {
 
     func register(_ router: inout Router) {
         let admin = self
-        router.add(.get, "/-/admin/faults") { req in try await admin.guarded(req) { try admin.list(req) } }
-        router.add(.post, "/-/admin/faults", bodyLimit: 16 * 1024) { req in try await admin.guarded(req) { try admin.add(req) } }
-        router.add(.delete, "/-/admin/faults") { req in try await admin.guarded(req) { try admin.clear(req, id: nil) } }
+        router.add(.get, "/-/admin/faults") { req in try await BlockingWork.shared.run { try admin.list(req) } }
+        router.add(.post, "/-/admin/faults", bodyLimit: 16 * 1024) { req in try await BlockingWork.shared.run { try admin.add(req) } }
+        router.add(.delete, "/-/admin/faults") { req in try await BlockingWork.shared.run { try admin.clear(req, id: nil) } }
         router.add(.delete, "/-/admin/faults/{id}") { req in
-            try await admin.guarded(req) {
+            try await BlockingWork.shared.run {
                 guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError.badRequest("a fault id is a number") }
                 return try admin.clear(req, id: id)
             }
         }
         // Throw-away test data for CI: a container from a schema and a seed in one call, and snapshots to reset to.
-        router.add(.post, "/-/admin/containers", bodyLimit: 64 << 20) { req in try await admin.guarded(req) { try admin.createContainer(req) } }
+        router.add(.post, "/-/admin/containers", bodyLimit: 64 << 20) { req in try await BlockingWork.shared.run { try admin.createContainer(req) } }
         router.add(.post, "/-/admin/containers/{container}/{environment}/snapshot") { req in
-            try await admin.guarded(req) {
+            try await BlockingWork.shared.run {
                 let id = try admin.store.snapshot(try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
                 return try Self.json(["snapshot": id])
             }
         }
         // `stratus schema check` for a server whose data a CI script cannot open (--ephemeral, or another machine).
         router.add(.get, "/-/admin/containers/{container}/schema-check") { req in
-            try await admin.guarded(req) {
+            try await BlockingWork.shared.run {
                 let problems = try admin.store.schemaCheck(container: try ContainerID(req.parameters["container"] ?? ""))
                 return try Self.json(["ok": problems.isEmpty, "problems": problems.map(\.message)])
             }
         }
         router.add(.post, "/-/admin/containers/{container}/{environment}/restore", bodyLimit: 4096) { req in
-            try await admin.guarded(req) {
+            try await BlockingWork.shared.run {
                 guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any], let id = o["snapshot"] as? String else {
                     throw StratusError.badRequest("the body is {\"snapshot\": \"<the id snapshot answered>\"}")
                 }
@@ -81,18 +81,32 @@ struct AdminEndpoints {
     }
 
     /// The token check, then the work off the server's threads; a client's mistake is a 400 with its reason.
-    private func guarded(_ req: HTTPRequest, _ body: @escaping @Sendable () throws -> HTTPResponse) async throws -> HTTPResponse {
-        guard let token else {
-            return Self.error("the admin endpoints are off: start the server with --admin-token-file", status: .forbidden)
+    /// The admin group's middleware: only the bearer of the configured token gets past it (none configured: the
+    /// endpoints are off).
+    var bearer: RouteGroup.Middleware {
+        let token = self.token
+        return { req, next in
+            guard let token else {
+                return Self.error("the admin endpoints are off: start the server with --admin-token-file", status: .forbidden)
+            }
+            guard Secrets.constantTimeEquals(req.bearerToken, token) else {
+                var r = Self.error("the admin endpoints need Authorization: Bearer <the token of --admin-token-file>", status: .unauthorized)
+                r.headers["www-authenticate"] = "Bearer"
+                return r
+            }
+            return try await next(req)
         }
-        let given = req.bearerToken
-        guard Secrets.constantTimeEquals(given, token) else {
-            var r = Self.error("the admin endpoints need Authorization: Bearer <the token of --admin-token-file>", status: .unauthorized)
-            r.headers["www-authenticate"] = "Bearer"
-            return r
-        }
-        do { return try await BlockingWork.shared.run(body) } catch let e as StratusError where e.code != .internalError {
-            return Self.error(e.reason, status: HTTPStatus(e.code.httpStatus, e.code.rawValue))
+    }
+
+    /// The admin group's error owner: `{"reason"}` with the error's status; an internal error's detail is logged
+    /// under a uuid the answer quotes.
+    static let errors: RouteGroup.Errors = { error, path in
+        switch error {
+        case let e as HTTPError: return Self.error(e.message, status: e.status)
+        case let e as StratusError where e.code != .internalError: return Self.error(e.reason, status: HTTPStatus(e.code.httpStatus, e.code.rawValue))
+        default:
+            let reason = ErrorEnvelope.publicReason(StratusError(.internalError, "\(error)"), uuid: UUID().uuidString.lowercased(), path: path)
+            return Self.error(reason, status: .internalServerError)
         }
     }
 

@@ -53,11 +53,10 @@ public final class StratusApplication: Sendable {
         self.metrics = metrics
         let listeners = NotificationListeners(limits: config.listeners)
         self.listeners = listeners
-        var router = StratusApplication.routes(store: store, config: config, throttle: throttle, listeners: listeners)
-        AdminEndpoints(store: store, token: config.adminToken).register(&router)
-        router.add(.get, "/-/metrics") { req in try await StratusApplication.metricsResponse(req, metrics, token: config.metricsToken) }
-        console.register(&router)
-        server = HTTPServer(config: http, router: router, logger: logger, errorResponder: ErrorResponses.respond, observe: { record in
+        let api = CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
+                              listeners: listeners)
+        let router = RouteTable.build(config: config, api: api, console: console, admin: AdminEndpoints(store: store, token: config.adminToken), metrics: metrics)
+        server = HTTPServer(config: http, router: router, logger: logger, observe: { record in
             metrics.observe(record)
             if let entry = StratusApplication.logEntry(record) {
                 requestLog.append(entry)
@@ -72,27 +71,6 @@ public final class StratusApplication: Sendable {
         metrics.countAPNsPushes { [apns] in apns.pushCounts() }
     }
 
-    /// `/-/metrics`: with a token configured, for its bearer only; without one, for the loopback interface only
-    /// (behind a trusted proxy, the forwarded client address decides, so the proxy does not open it to the world).
-    static func metricsResponse(_ req: HTTPRequest, _ metrics: ServerMetrics, token: String?) async throws -> HTTPResponse {
-        if let token {
-            let given = req.bearerToken
-            guard Secrets.constantTimeEquals(given, token) else {
-                var r = HTTPResponse.text("metrics need Authorization: Bearer <the token of --metrics-token-file>\n", status: .unauthorized)
-                r.headers["www-authenticate"] = "Bearer"
-                return r
-            }
-        } else {
-            guard req.isLoopback else {
-                return .text("metrics are answered on loopback only; start the server with --metrics-token-file to scrape it from elsewhere\n", status: .forbidden)
-            }
-        }
-        let text = try await BlockingWork.shared.run { metrics.render() }
-        var r = HTTPResponse.text(text)
-        r.headers["content-type"] = "text/plain; version=0.0.4; charset=utf-8"
-        return r
-    }
-
     /// A CloudKit API request as the request log keeps it (nil for every other route).
     static func logEntry(_ r: RequestRecord) -> RequestLogEntry? {
         guard r.route.hasPrefix("/database/1/"), let container = r.parameters["container"], let environment = r.parameters["environment"] else { return nil }
@@ -100,17 +78,6 @@ public final class StratusApplication: Sendable {
                                database: r.parameters["database"] ?? "", user: r.response.annotations["user"], status: r.status,
                                errorCode: r.response.annotations["errorCode"] ?? r.response.annotations["fault"].flatMap { $0 == Fault.Kind.networkDrop.rawValue ? $0 : nil },
                                durationMicroseconds: Int(r.seconds * 1_000_000), uuid: r.response.annotations["uuid"], injected: r.response.annotations["fault"] != nil)
-    }
-
-    static func routes(store: RecordStore, config: ServerConfig, throttle: SignInThrottle, listeners: NotificationListeners) -> Router {
-        var router = Router()
-        let files = StaticFiles(root: config.publicDirectory.path)
-        router.add(.get, "/-/health") { _ in .json(Data("{\"status\":\"ok\"}".utf8)) }
-        router.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
-        router.add(.get, "/") { _ in .redirect(to: "/console/", status: .found) }
-        CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
-                    listeners: listeners).register(&router)
-        return router
     }
 
     public func start() async throws {
