@@ -41,41 +41,40 @@ struct SharePages: Sendable {
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
         let account = "user:\(env?.container.rawValue ?? "?"):\(email.lowercased())"
-        if case .wait(let seconds) = throttle.check(account: account, address: req.clientAddress) {
-            var r = HTML.page(self.form(guid, preview, message: "Too many failed attempts. Wait \(seconds) seconds and try again."), status: .tooManyRequests)
-            r.headers["retry-after"] = String(seconds)
-            return r
-        }
-        do {
-            let (share, owner, type): (Share, String, String) = try await throttle.passwords.run(blocking) {
-                guard let env else {
-                    RecordStore.spendPasswordCheck(password)
-                    throw StratusError(.accessDenied, "not shared")
-                }
-                guard let user = try store.authenticateUser(container: env.container, email: email, password: password) else {
-                    throw StratusError(.authenticationFailed, "That email and password do not match an account.")
-                }
-                let share = try env.acceptShare(guid, user: user.userRecordName)
-                return (share, try Self.ownerName(share, store, env.container), try env.rootRecordType(of: share) ?? "zone")
+        let outcome = await throttle.attempt(account: account, address: req.clientAddress, on: blocking, countsAsFailure: { error in
+            // A wrong password, or a link that names no share at all, is a guess; a good account not invited is not.
+            (error as? StratusError)?.code == .authenticationFailed || env == nil
+        }) { () throws -> (Share, String, String) in
+            guard let env else {
+                RecordStore.spendPasswordCheck(password)
+                throw StratusError(.accessDenied, "not shared")
             }
-            throttle.succeeded(account: account)
+            guard let user = try store.authenticateUser(container: env.container, email: email, password: password) else {
+                throw StratusError(.authenticationFailed, "That email and password do not match an account.")
+            }
+            let share = try env.acceptShare(guid, user: user.userRecordName)
+            return (share, try Self.ownerName(share, store, env.container), try env.rootRecordType(of: share) ?? "zone")
+        }
+        switch outcome {
+        case .succeeded(let (share, owner, type)):
             let container = env?.container.rawValue ?? ""
             return HTML.page(SignInPages.layout("Share accepted", """
                 <h1 id="accepted">You joined \(HTML.escape(owner))'s \(HTML.escape(type))</h1>
                 <p>It is in your shared database in <code>\(HTML.escape(container))</code> (\(env?.environment.rawValue ?? "")), zone
                 <code>\(HTML.escape(share.zoneID.zoneName))</code>. Your apps see it the next time they sync.</p>
                 """))
-        } catch is PasswordWork.Busy {
+        case .wait(let seconds):
+            var r = HTML.page(self.form(guid, preview, message: "Too many failed attempts. Wait \(seconds) seconds and try again."), status: .tooManyRequests)
+            r.headers["retry-after"] = String(seconds)
+            return r
+        case .busy:
             var r = HTML.page(self.form(guid, preview, message: "The server is busy signing people in. Try again in a few seconds."), status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r
-        } catch {
+        case .refused(let error):
             let e = StratusError.wrapping(error)
-            if e.code == .authenticationFailed || e.code == .accessDenied {
-                if e.code == .authenticationFailed || env == nil { throttle.failed(account: account, address: req.clientAddress) }
-                return HTML.page(Self.notShared, status: .notFound)
-            }
-            return HTML.page(self.form(guid, preview, message: ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased())), status: .code(e.code.httpStatus))
+            if e.code == .authenticationFailed || e.code == .accessDenied { return HTML.page(Self.notShared, status: .notFound) }
+            return HTML.page(self.form(guid, preview, message: ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: req.rawPath)), status: .code(e.code.httpStatus))
         }
     }
 

@@ -73,74 +73,79 @@ final class SignInPages: Sendable {
         let account = "user:\(container.rawValue):\(email.lowercased())"
         let address = req.clientAddress
         let testUser = form["testUser"] == "1"
-        // Checked before any password is hashed: failures per account and address, and sign-ups per address and server.
-        let verdict = mode == .signup ? throttle.checkSignUp(address: address) : testUser ? .proceed : throttle.check(account: account, address: address)
-        if case .wait(let seconds) = verdict, wantsJSON {
-            return ErrorEnvelope.response(StratusError(.throttled, "too many attempts: wait \(seconds) s", retryAfter: seconds))
-        }
-        if case .wait(let seconds) = verdict {
+        func wait(_ seconds: Int) -> HTTPResponse {
+            if wantsJSON { return ErrorEnvelope.response(StratusError(.throttled, "too many attempts: wait \(seconds) s", retryAfter: seconds)) }
             let what = mode == .signup ? "Too many accounts were created from here or on this server just now." : "Too many failed attempts."
-            var r = HTML.page(self.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."),
-                              status: .tooManyRequests)
+            var r = HTML.page(self.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."), status: .tooManyRequests)
             r.headers["retry-after"] = String(seconds)
             return r
         }
-        do {
-            if mode == .signup {
-                // The same answer whether or not the address already has an account: sign-up tells no one who is here.
-                _ = try await throttle.passwords.run(blocking) {
-                    try store.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
-                                     lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
-                }
-                if wantsJSON { return .json(Data(#"{"signedUp":true}"#.utf8)) }
-                return HTML.page(signedUp(page, email: email))
-            }
-            let user: ContainerUser = try await throttle.passwords.run(blocking) {
-                if testUser {
-                    guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }
-                    let email = RecordStore.testUserEmail(container)
-                    if let u = try store.user(container: container, email: email) { return u }
-                    return try store.createUser(container: container, email: email, password: Secrets.randomPassword(), firstName: "Test", lastName: "User")
-                }
-                guard var u = try store.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
-                    throw StratusError(.authenticationFailed, "That email and password do not match an account.")
-                }
-                if mode == .account {
-                    let wanted = form["discoverable"] == "on"
-                    try store.setDiscoverable(container: container, userRecordName: u.userRecordName, wanted)
-                    u = try store.user(container: container, userRecordName: u.userRecordName) ?? u
-                }
-                return u
-            }
-            if !testUser { throttle.succeeded(account: account) }
-            if mode == .account { return HTML.page(accountSaved(page, user)) }
-            let lifetime = form["remember"] == "on" ? RecordStore.longSession : RecordStore.shortSession
-            let token = try await blocking.run { try store.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
-            if wantsJSON {
-                var w = JSONWriter()
-                w.beginObject()
-                w.field("ckWebAuthToken", token)
-                w.field("userRecordName", user.userRecordName)
-                w.endObject()
-                return .json(w.data)
-            }
-            return deliver(token, callback: callback, openerOrigin: openerOrigin)
-        } catch is PasswordWork.Busy {
+        func busy() -> HTTPResponse {
             if wantsJSON { return ErrorEnvelope.response(StratusError(.tryAgainLater, "the server is busy signing people in", retryAfter: 5)) }
             var r = HTML.page(self.form(page, message: "The server is busy signing people in. Try again in a few seconds."), status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r
-        } catch {
+        }
+        func refused(_ error: any Error) -> HTTPResponse {
             var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
-            if e.code == .internalError {
-                // The detail goes to the log under the uuid the page shows, never onto the page.
-                let uuid = UUID().uuidString.lowercased()
-                e.reason = ErrorEnvelope.publicReason(e, uuid: uuid)
-            }
-            if e.code == .authenticationFailed { throttle.failed(account: account, address: address) }
+            // An internal error's detail goes to the log under the uuid the page shows, never onto the page.
+            if e.code == .internalError { e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: req.rawPath) }
             if wantsJSON { return ErrorEnvelope.response(e) }
             return HTML.page(self.form(page, message: e.reason), status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
         }
+        if mode == .signup {
+            // Checked before any password is hashed: sign-ups per address and per server. The same answer whether or
+            // not the address already has an account: sign-up tells no one who is here.
+            if case .wait(let seconds) = throttle.checkSignUp(address: address) { return wait(seconds) }
+            do {
+                _ = try await throttle.passwords.run(blocking) {
+                    try store.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
+                                     lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
+                }
+            } catch is PasswordWork.Busy { return busy() } catch { return refused(error) }
+            if wantsJSON { return .json(Data(#"{"signedUp":true}"#.utf8)) }
+            return HTML.page(signedUp(page, email: email))
+        }
+        let outcome = await throttle.attempt(account: testUser ? nil : account, address: address, on: blocking,
+                                             countsAsFailure: { ($0 as? StratusError)?.code == .authenticationFailed }) { () throws -> ContainerUser in
+            if testUser {
+                guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }
+                let email = RecordStore.testUserEmail(container)
+                if let u = try store.user(container: container, email: email) { return u }
+                return try store.createUser(container: container, email: email, password: Secrets.randomPassword(), firstName: "Test", lastName: "User")
+            }
+            guard var u = try store.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
+                throw StratusError(.authenticationFailed, "That email and password do not match an account.")
+            }
+            if mode == .account {
+                let wanted = form["discoverable"] == "on"
+                try store.setDiscoverable(container: container, userRecordName: u.userRecordName, wanted)
+                u = try store.user(container: container, userRecordName: u.userRecordName) ?? u
+            }
+            return u
+        }
+        let user: ContainerUser
+        switch outcome {
+        case .succeeded(let u): user = u
+        case .wait(let seconds): return wait(seconds)
+        case .busy: return busy()
+        case .refused(let error): return refused(error)
+        }
+        if mode == .account { return HTML.page(accountSaved(page, user)) }
+        let lifetime = form["remember"] == "on" ? RecordStore.longSession : RecordStore.shortSession
+        let token: String
+        do {
+            token = try await blocking.run { try store.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
+        } catch { return refused(error) }
+        if wantsJSON {
+            var w = JSONWriter()
+            w.beginObject()
+            w.field("ckWebAuthToken", token)
+            w.field("userRecordName", user.userRecordName)
+            w.endObject()
+            return .json(w.data)
+        }
+        return deliver(token, callback: callback, openerOrigin: openerOrigin)
     }
 
     /// Where a page is and where its token would go, carried through its forms and links.

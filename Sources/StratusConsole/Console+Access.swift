@@ -16,31 +16,27 @@ extension Console {
         let f = form(req)
         let email = (f["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let account = "admin:\(email.lowercased())", address = req.clientAddress
-        if case .wait(let seconds) = throttle.check(account: account, address: address) {
+        let store = self.store
+        let password = f["password"] ?? ""
+        let result: (token: String, csrf: String)
+        switch await throttle.attempt(account: account, address: address, on: blocking, { () throws -> (token: String, csrf: String) in
+            guard let admin = try store.authenticateAdmin(email: email, password: password) else { throw StratusError(.authenticationFailed, "no match") }
+            return try store.createAdminSession(admin)
+        }) {
+        case .succeeded(let made): result = made
+        case .wait(let seconds):
             var r = render("login", ["title": "Sign in", "email": email, "error": "Too many failed attempts. Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."],
                            session: nil, status: .tooManyRequests)
             r.headers["retry-after"] = String(seconds)
             return r
-        }
-        let store = self.store
-        let password = f["password"] ?? ""
-        let result: (token: String, csrf: String)?
-        do {
-            result = try await throttle.passwords.run(blocking) {
-                guard let admin = try store.authenticateAdmin(email: email, password: password) else { return nil }
-                return try store.createAdminSession(admin)
-            }
-        } catch is PasswordWork.Busy {
+        case .busy:
             var r = render("login", ["title": "Sign in", "email": email, "error": "The server is busy signing people in. Try again in a few seconds."],
                            session: nil, status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r
-        } catch { result = nil }
-        guard let result else {
-            throttle.failed(account: account, address: address)
+        case .refused:
             return render("login", ["title": "Sign in", "email": email, "error": "That email and password do not match an administrator."], session: nil, status: .unauthorized)
         }
-        throttle.succeeded(account: account)
         var r = HTTPResponse.redirect(to: ConsolePaths.home)
         r.headers["set-cookie"] = sessionCookie(result.token, maxAge: Int(RecordStore.sessionAbsolute / 1000), req)
         return r
