@@ -189,6 +189,10 @@ struct AdminEndpoints {
     static func json(_ o: Any) throws -> HTTPResponse { .json(try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) }
 
     static func error(_ reason: String, status: HTTPStatus) -> HTTPResponse {
-        .json((try? JSONSerialization.data(withJSONObject: ["reason": reason], options: [.sortedKeys])) ?? Data(), status: status)
+        var w = JSONWriter(capacity: 128)
+        w.beginObject()
+        w.field("reason", reason)
+        w.endObject()
+        return .json(w.data, status: status)
     }
 }

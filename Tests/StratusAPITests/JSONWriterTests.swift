@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StratusAPI
+@testable import StratusModel
 
 @Suite struct JSONWriterTests {
     @Test func escapesWhatCouldBreakOutOfAString() {
@@ -18,6 +19,20 @@ import Testing
         // And it parses back to the same strings.
         let j = try? JSON.parse(w.data)
         #expect(j?["k"] == .string("a\"b\\c\n\r\t\u{01}<script>é"))
+    }
+
+    /// One escaping rule for responses and notification payloads: U+2028/U+2029 escaped (safe inside a script),
+    /// other characters sharing their first byte (“curly quotes”, €) left as UTF-8.
+    @Test func responsesAndPayloadsEscapeAlike() {
+        let s = "a\u{2028}b\u{2029}c “quoted” € <x>\u{2028}"
+        var w = JSONWriter()
+        w.string(s)
+        var payload: [UInt8] = []
+        JSONWriter.quote(s, into: &payload)
+        let expected = #""a\u2028b\u2029c “quoted” € \u003cx\u003e\u2028""#
+        #expect(String(decoding: w.bytes, as: UTF8.self) == expected)
+        #expect(String(decoding: payload, as: UTF8.self) == expected)
+        #expect((try? JSON.parse(Data(payload))) == .string(s))
     }
 
     @Test func base64MatchesFoundationForEveryTailLength() {

@@ -151,7 +151,7 @@ enum NotificationBatch {
                         var member = template
                         if let p = template.firstIndex(of: Group.placeholder) {
                             var quoted: [UInt8] = []
-                            PayloadJSON.quote(id, into: &quoted)
+                            JSONWriter.quote(id, into: &quoted)
                             member.replaceSubrange(p...p, with: String(decoding: quoted, as: UTF8.self))
                         }
                         out.append((index + j, Entry(user: u, subscriptionID: id, scope: scope, recordName: rid, reason: reason, aps: aps, member: member)))

@@ -30,7 +30,7 @@ enum NotificationPayload {
         var out: [UInt8] = []
         out.reserveCapacity(192)
         func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
-        func str(_ s: String) { PayloadJSON.quote(s, into: &out) }
+        func str(_ s: String) { JSONWriter.quote(s, into: &out) }
         func int(_ i: Int) { out.append(contentsOf: String(i).utf8) }
         func sid() { if idPlaceholder { out.append(3) } else { str(subscription.subscriptionID) } }
         let dbs = scope == .public ? 1 : scope == .private ? 2 : 3
@@ -82,7 +82,7 @@ enum NotificationPayload {
             if case .string(let text) = v, text.utf8.count + k.utf8.count + 4 > budget { pruned = true; continue }
             guard let plain = plainValue(v) else { continue }
             var one: [UInt8] = []
-            PayloadJSON.quote(k, into: &one)
+            JSONWriter.quote(k, into: &one)
             one.append(UInt8(ascii: ":"))
             plain.write(into: &one)
             let cost = one.count + 1
@@ -104,12 +104,12 @@ enum NotificationPayload {
         func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
         raw(#"{"aps":"#); out += aps.utf8
         raw(#","ck":{"ce":"#); out += (environment == .production ? "2" : "1").utf8
-        raw(#","cid":"#); PayloadJSON.quote(container.rawValue, into: &out)
-        raw(#","ckuserid":"#); PayloadJSON.quote(user, into: &out)
+        raw(#","cid":"#); JSONWriter.quote(container.rawValue, into: &out)
+        raw(#","ckuserid":"#); JSONWriter.quote(user, into: &out)
         // `fet` and `met` sort before `nid`; `prn`, `qry` and `test` after it.
         let before = member.hasPrefix(#""fet""#) || member.hasPrefix(#""met""#)
         if before { raw(","); out += member.utf8 }
-        raw(#","nid":"#); PayloadJSON.quote(nid, into: &out)
+        raw(#","nid":"#); JSONWriter.quote(nid, into: &out)
         if !before && !member.isEmpty { raw(","); out += member.utf8 }
         raw("}}")
         return String(decoding: out, as: UTF8.self)

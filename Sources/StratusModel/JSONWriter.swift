@@ -110,11 +110,54 @@ public struct JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Which bytes are escaped: ", \\, control characters, and < > so a JSON response can never be read as markup.
-    /// A bit mask for the bytes below 64 (no table to load through a lazy global on every string).
+    /// Which bytes are escaped: ", \\, control characters, and < > so a JSON response can never be read as markup;
+    /// and the first byte of U+2028/U+2029 is looked at (see `escape`). A bit mask for the bytes below 64 (no table
+    /// to load through a lazy global on every string).
     @inline(__always) static func needsEscape(_ b: UInt8) -> Bool {
         let low: UInt64 = 0xFFFF_FFFF | 1 << 34 | 1 << 60 | 1 << 62
-        return b < 64 ? (low >> UInt64(b)) & 1 == 1 : b == UInt8(ascii: "\\")
+        return b < 64 ? (low >> UInt64(b)) & 1 == 1 : b == UInt8(ascii: "\\") || b == 0xE2
+    }
+
+    /// The one escaping rule for every JSON the server writes (responses, notification payloads, webhook bodies):
+    /// runs of bytes that need no escaping go to `run` whole, escapes byte by byte to `byte`. U+2028/U+2029 are
+    /// escaped too, so the text is safe inside a script; any other character is its UTF-8.
+    @inline(__always) static func escape(_ buf: UnsafeBufferPointer<UInt8>, run: (UnsafeBufferPointer<UInt8>) -> Void, byte: (UInt8) -> Void) {
+        var runStart = 0
+        var i = 0
+        let n = buf.count
+        while i < n {
+            let b = buf[i]
+            if !needsEscape(b) { i += 1; continue }
+            if b == 0xE2 && !(i + 2 < n && buf[i + 1] == 0x80 && (buf[i + 2] == 0xA8 || buf[i + 2] == 0xA9)) { i += 1; continue }
+            if i > runStart { run(UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
+            runStart = i + 1
+            byte(UInt8(ascii: "\\"))
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte(b)
+            case 0x0A: byte(UInt8(ascii: "n"))
+            case 0x0D: byte(UInt8(ascii: "r"))
+            case 0x09: byte(UInt8(ascii: "t"))
+            case 0xE2:
+                for c in "u202".utf8 { byte(c) }
+                byte(buf[i + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                i += 2
+                runStart = i + 1
+            default:
+                for c in "u00".utf8 { byte(c) }
+                byte(hexDigits[Int(b >> 4)])
+                byte(hexDigits[Int(b & 0xF)])
+            }
+            i += 1
+        }
+        if n > runStart { run(UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
+    }
+
+    /// `s` as a JSON string, quoted, appended to `out`: for the notification payloads written byte by byte.
+    public static func quote(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { buf in escape(buf, run: { out.append(contentsOf: $0) }, byte: { out.append($0) }) }
+        out.append(UInt8(ascii: "\""))
     }
 
     private mutating func writeString(_ s: String) {
@@ -123,31 +166,9 @@ public struct JSONWriter {
     }
 
     @inline(__always) private mutating func writeString(_ buf: UnsafeBufferPointer<UInt8>) {
+        let buffer = self.buffer
         buffer.append(UInt8(ascii: "\""))
-        do {
-            // Runs of bytes that need no escaping are copied whole.
-            var runStart = 0
-            var i = 0
-            let n = buf.count
-            while i < n {
-                let b = buf[i]
-                if !JSONWriter.needsEscape(b) { i += 1; continue }
-                if i > runStart { buffer.append(UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
-                runStart = i + 1
-                switch b {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(b)
-                case 0x0A: buffer.append("\\n")
-                case 0x0D: buffer.append("\\r")
-                case 0x09: buffer.append("\\t")
-                default:
-                    buffer.append("\\u00")
-                    buffer.append(JSONWriter.hexDigits[Int(b >> 4)])
-                    buffer.append(JSONWriter.hexDigits[Int(b & 0xF)])
-                }
-                i += 1
-            }
-            if n > runStart { buffer.append(UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
-        }
+        Self.escape(buf, run: { buffer.append($0) }, byte: { buffer.append($0) })
         buffer.append(UInt8(ascii: "\""))
     }
 }
@@ -260,31 +281,5 @@ final class JSONBuffer {
                 count = o
             }
         }
-    }
-}
-
-extension JSONWriter {
-    /// Writes a parsed JSON value back out (keys sorted, so equal documents serialize alike).
-    public mutating func value(_ j: JSON) {
-        switch j {
-        case .null: null()
-        case .bool(let b): bool(b)
-        case .int(let i): int(i)
-        case .double(let d): double(d)
-        case .string(let s): string(s)
-        case .array(let a): beginArray(); for x in a { value(x) }; endArray()
-        case .object(let o):
-            beginObject()
-            for k in o.keys.sorted() { key(k); value(o[k]!) }
-            endObject()
-        }
-    }
-}
-
-extension JSON {
-    public var serialized: String {
-        var w = JSONWriter(capacity: 256)
-        w.value(self)
-        return String(decoding: w.bytes, as: UTF8.self)
     }
 }
