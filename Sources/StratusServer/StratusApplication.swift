@@ -23,6 +23,7 @@ public final class StratusApplication: Sendable {
     /// Requests, errors, latency, records and storage over time, for the console's Telemetry page.
     public let telemetry: Telemetry
     let sampler: TelemetrySampler
+    let shapes: QueryShapeKeeper
     /// The SSE streams and web courier polls open now.
     public let listeners: NotificationListeners
 
@@ -47,6 +48,7 @@ public final class StratusApplication: Sendable {
         let telemetry = try store.openTelemetry()
         self.telemetry = telemetry
         sampler = TelemetrySampler(store: store, telemetry: telemetry)
+        shapes = QueryShapeKeeper(store: store)
         console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData,
                               throttle: throttle, requestLog: requestLog, telemetry: telemetry)
         let metrics = ServerMetrics(store: store)
@@ -89,11 +91,13 @@ public final class StratusApplication: Sendable {
         webhooks.start()
         apns.start()
         sampler.start()
+        shapes.start()
     }
 
     public func stop() async {
         await webhooks.stop()
         await apns.stop()
+        await shapes.stop()
         store.bell.close()
         await server.stop()
         sampler.stop()

@@ -42,7 +42,6 @@ extension EnvironmentStore {
                 let elapsed = ContinuousClock.now - started
                 shapeLog.record(QueryShape(query), micros: Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
                                 steps: cost.steps, rows: cost.rows, sql: cost.sql)
-                flushQueryShapesIfDue()
             }
         }
         return try read { db, catalog in

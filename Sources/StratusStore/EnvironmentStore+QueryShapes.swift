@@ -6,9 +6,10 @@ import StratusModel
 /// Query shapes: what the queries an app really runs look like, what each costs (the console's Query shapes page),
 /// and the composite indexes Stratus builds for the frequent expensive ones.
 extension EnvironmentStore {
-    /// Writes what the shape log gathered, at most once a minute (or now with `force`): totals add up, the latest
-    /// window's percentiles replace the old ones. Then looks after automatic indexes (see `maintainAutoIndexes`).
-    func flushQueryShapesIfDue(force: Bool = false) {
+    /// Writes what the shape log gathered (at most once a minute unless `force`): totals add up, the latest window's
+    /// percentiles replace the old ones. Then looks after automatic indexes (see `maintainAutoIndexes`). The server's
+    /// QueryShapeKeeper calls this once a minute, and closing the environment once more; no read path does.
+    public func recordQueryShapes(force: Bool = true) {
         guard let gathered = shapeLog.take(force: force), !gathered.isEmpty else { return }
         let now = WallClock.nowMillis()
         var candidates: [(QueryShape, Double)] = []
@@ -33,19 +34,41 @@ extension EnvironmentStore {
         maintainAutoIndexes(candidates: candidates.sorted { $0.1 > $1.1 }.map(\.0))
     }
 
-    /// Every shape this environment has run, most called first, with SQLite's plan for it.
+    /// Every shape this environment has run, most called first, with SQLite's plan for it: what the table holds
+    /// plus what the shape log gathered since (merged here, not written: a read never writes).
     public func queryShapes() throws(StratusError) -> [QueryShapeReport] {
-        flushQueryShapesIfDue(force: true)
+        let pending = shapeLog.peek()
+        let byName = Dictionary(pending.map { ($0.key.description, ($0.key, $0.value)) }, uniquingKeysWith: { a, _ in a })
+        let now = WallClock.nowMillis()
         return try readSQLite { db, _ in
-            try Row.fetchAll(db, sql: "SELECT shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql FROM query_shapes ORDER BY calls DESC, shape")
-                .map { r in
-                    let calls: Int = r[2], micros: Int = r[3], steps: Int = r[4], rows: Int = r[5]
-                    let plan = (try? Self.explain(r[9], db.sql)) ?? ["(no longer valid for the schema)"]
-                    return QueryShapeReport(shape: r[0], recordType: r[1], calls: calls, p50Milliseconds: Double(r[6] as Int) / 1000,
-                                            p99Milliseconds: Double(r[7] as Int) / 1000, meanMilliseconds: calls == 0 ? 0 : Double(micros) / Double(calls) / 1000,
-                                            stepsPerRow: Double(steps) / Double(max(rows, 1)), lastAt: r[8], plan: plan)
+            var seen: Set<String> = []
+            var reports = try Row.fetchAll(db, sql: "SELECT shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql FROM query_shapes")
+                .map { r -> QueryShapeReport in
+                    var calls: Int = r[2], micros: Int = r[3], steps: Int = r[4], rows: Int = r[5], p50: Int = r[6], p99: Int = r[7], lastAt: Int64 = r[8]
+                    var sql: String = r[9]
+                    let shape: String = r[0]
+                    seen.insert(shape)
+                    if let (_, s) = byName[shape] {
+                        (calls, micros, steps, rows) = (calls + s.calls, micros + s.micros, steps + s.steps, rows + s.rows)
+                        (p50, p99, lastAt, sql) = (s.percentile(0.5), s.percentile(0.99), now, s.sql)
+                    }
+                    return Self.report(shape: shape, recordType: r[1], calls: calls, micros: micros, steps: steps, rows: rows, p50: p50, p99: p99,
+                                       lastAt: lastAt, sql: sql, db)
                 }
+            for (name, (shape, s)) in byName where !seen.contains(name) {
+                reports.append(Self.report(shape: name, recordType: shape.recordType, calls: s.calls, micros: s.micros, steps: s.steps, rows: s.rows,
+                                           p50: s.percentile(0.5), p99: s.percentile(0.99), lastAt: now, sql: s.sql, db))
+            }
+            return reports.sorted { ($0.calls, $1.shape) > ($1.calls, $0.shape) }
         }
+    }
+
+    private static func report(shape: String, recordType: String, calls: Int, micros: Int, steps: Int, rows: Int, p50: Int, p99: Int,
+                               lastAt: Int64, sql: String, _ db: Database) -> QueryShapeReport {
+        let plan = (try? Self.explain(sql, db.sql)) ?? ["(no longer valid for the schema)"]
+        return QueryShapeReport(shape: shape, recordType: recordType, calls: calls, p50Milliseconds: Double(p50) / 1000,
+                                p99Milliseconds: Double(p99) / 1000, meanMilliseconds: calls == 0 ? 0 : Double(micros) / Double(calls) / 1000,
+                                stepsPerRow: Double(steps) / Double(max(rows, 1)), lastAt: lastAt, plan: plan)
     }
 
     /// The engine's plan for a statement. SQLite's leaves the parameters NULL (the plan a prepared statement gets
@@ -188,8 +211,9 @@ extension EnvironmentStore {
     /// Starts building the index for a shape the console lists (its description) and finishes it on a thread of
     /// its own; the returned index says how far the build has come.
     public func buildAutoIndexInBackground(forShape description: String) throws(StratusError) -> AutoIndex {
-        let spec: String? = try readSQLite { db, _ in try String.fetchOne(db, sql: "SELECT spec FROM query_shapes WHERE shape = ?", arguments: [description]) }
-        guard let spec, let shape = try? JSONDecoder().decode(QueryShape.self, from: Data(spec.utf8)) else {
+        let pending = shapeLog.peek().keys.first { $0.description == description }
+        let spec: String? = pending != nil ? nil : try readSQLite { db, _ in try String.fetchOne(db, sql: "SELECT spec FROM query_shapes WHERE shape = ?", arguments: [description]) }
+        guard let shape = pending ?? spec.flatMap({ try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }) else {
             throw StratusError(.notFound, "no query shape '\(description.prefix(200))' has run in this environment")
         }
         let ai = try startAutoIndex(for: shape, pinned: true)
@@ -234,9 +258,10 @@ extension EnvironmentStore {
     /// no such log).
     public func queriedShapes() throws(StratusError) -> [QueryShape] {
         guard postgresSchema == nil else { return [] }
-        flushQueryShapesIfDue(force: true)
-        return try readSQLite { db, _ in
+        let pending = shapeLog.peek().keys
+        let logged = try readSQLite { db, _ in
             try String.fetchAll(db, sql: "SELECT spec FROM query_shapes ORDER BY shape").compactMap { try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }
         }
+        return logged + pending.filter { !logged.contains($0) }.sorted { $0.description < $1.description }
     }
 }

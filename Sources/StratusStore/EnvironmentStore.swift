@@ -161,7 +161,7 @@ public final class EnvironmentStore: Sendable {
     /// Closes the environment's database once the work inside it is done (see `GatedDatabase`).
     func close() {
         // The last minute's query shapes are written first, so `stratus schema check` after a server stopped sees them.
-        flushQueryShapesIfDue(force: true)
+        recordQueryShapes()
         try? pool?.close()
     }
 

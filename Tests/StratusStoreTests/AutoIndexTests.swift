@@ -62,7 +62,9 @@ import Testing
         _ = try env.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
         try Self.fill(f, 2_000, env: env)
         for _ in 0..<5 { _ = try env.query(Self.listing, in: f.pub) }
-        #expect(try env.queryShapes().count == 1)   // flushes, and starts the build on a thread of its own
+        #expect(try env.queryShapes().count == 1)
+        #expect(try env.autoIndexes().isEmpty, "a read never starts a build")
+        env.recordQueryShapes()   // the server's QueryShapeKeeper, once a minute: starts the build on a thread of its own
         var built: [AutoIndex] = []
         for _ in 0..<100 where built.isEmpty {
             try await Task.sleep(for: .milliseconds(50))

@@ -3,8 +3,8 @@ import StratusModel
 import Synchronization
 
 /// Each query shape's calls and costs since the last flush, kept in memory so that counting costs a query one
-/// dictionary update, and written to the environment's `query_shapes` table at most once a minute (see
-/// `EnvironmentStore.flushQueryShapes`).
+/// dictionary update (a read never writes), and written to the environment's `query_shapes` table by the server's
+/// query-shape keeper once a minute and when the environment closes (see `EnvironmentStore.recordQueryShapes`).
 final class ShapeLog: Sendable {
     struct Stats: Sendable {
         var calls = 0
@@ -46,6 +46,9 @@ final class ShapeLog: Sendable {
             t[shape, default: Stats()].add(micros: micros, steps: steps, rows: rows, sql: sql)
         }
     }
+
+    /// What was gathered since the last flush, left in place: for reports that must include it without writing.
+    func peek() -> [QueryShape: Stats] { table.withLock { $0 } }
 
     /// What was gathered since the last flush, emptied; nil when no flush is due (unless `force`).
     func take(force: Bool = false) -> [QueryShape: Stats]? {
