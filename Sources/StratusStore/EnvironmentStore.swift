@@ -154,7 +154,7 @@ public final class EnvironmentStore: Sendable {
         PrivateFiles.file(file)
         // GRDB sets the writer to synchronous = NORMAL when it turns WAL on, after `prepareDatabase`: set it again.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
-        try EnvironmentMigrations.migrator.migrate(pool.base)
+        try EnvironmentMigrations.migrate(pool.base)
         return pool
     }
 

@@ -232,12 +232,13 @@ extension EnvironmentMigrations {
         return m
     }
 
-    /// A PostgreSQL environment's tables as SQLite's reach them after v11, in one step (PostgreSQL has no history
-    /// to replay), then the shared steps. `"user"` is quoted: it is a reserved word there.
-    static var postgres: SQLMigrations {
-        var m = SQLMigrations()
-        m.add("pg-v11", ddl: """
-            CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER);
+    /// Every fixed table of an environment as the history above (v1…v11) leaves it, declared once, in SQLite's
+    /// spelling (`SQLDialect.ddl` makes PostgreSQL's): a new SQLite file and a new PostgreSQL schema both start
+    /// here, then take the shared steps. The history stays for data directories made before; SchemaParityTests
+    /// holds the history and this declaration to the same tables, columns, types, keys and indexes. `"user"` is
+    /// quoted: it is a reserved word on PostgreSQL.
+    static let baseline = """
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
             CREATE TABLE zones(
                 id INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
                 atomic INTEGER NOT NULL, change_seq INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);
@@ -248,22 +249,22 @@ extension EnvironmentMigrations {
                 id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL REFERENCES record_types(id) ON DELETE CASCADE,
                 name TEXT NOT NULL, scalar TEXT NOT NULL, is_list INTEGER NOT NULL, encrypted INTEGER NOT NULL,
                 number_preferred INTEGER NOT NULL, indexes INTEGER NOT NULL, position INTEGER NOT NULL, UNIQUE(type_id, name));
-            CREATE TABLE roles(name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+            CREATE TABLE roles(name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE record_log(
                 zone_id INTEGER NOT NULL, seq INTEGER NOT NULL, record_name TEXT NOT NULL,
-                type_id INTEGER NOT NULL, record_id INTEGER NOT NULL, deleted INTEGER NOT NULL, PRIMARY KEY(zone_id, seq));
+                type_id INTEGER NOT NULL, record_id INTEGER NOT NULL, deleted INTEGER NOT NULL, PRIMARY KEY(zone_id, seq)) WITHOUT ROWID;
             CREATE UNIQUE INDEX record_log_name ON record_log(zone_id, record_name);
             CREATE TABLE cascade_refs(target_zone INTEGER NOT NULL, target_name TEXT NOT NULL, source_type INTEGER NOT NULL, source_id INTEGER NOT NULL);
             CREATE INDEX cascade_refs_target ON cascade_refs(target_zone, target_name);
             CREATE INDEX cascade_refs_source ON cascade_refs(source_type, source_id);
-            CREATE TABLE assets(checksum TEXT PRIMARY KEY, size INTEGER NOT NULL, refs INTEGER NOT NULL, created_at INTEGER NOT NULL);
+            CREATE TABLE assets(checksum TEXT PRIMARY KEY, size INTEGER NOT NULL, refs INTEGER NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE deployments(id INTEGER PRIMARY KEY, deployed_at INTEGER NOT NULL, deployed_by TEXT NOT NULL, changes TEXT NOT NULL);
             INSERT INTO meta(key, value) VALUES ('schema_generation', 1), ('next_seq', 1);
-            CREATE TABLE role_members(role TEXT NOT NULL, "user" TEXT NOT NULL, PRIMARY KEY(role, "user"));
+            CREATE TABLE role_members(role TEXT NOT NULL, "user" TEXT NOT NULL, PRIMARY KEY(role, "user")) WITHOUT ROWID;
             CREATE TABLE subscriptions(scope TEXT NOT NULL, owner TEXT NOT NULL, subscription_id TEXT NOT NULL, document TEXT NOT NULL,
-                created_at INTEGER NOT NULL, spec TEXT, PRIMARY KEY(scope, owner, subscription_id));
-            CREATE TABLE record_counts(zone_id INTEGER NOT NULL, type_id INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(zone_id, type_id));
-            CREATE TABLE courier_tokens(token TEXT PRIMARY KEY, "user" TEXT NOT NULL, created_at INTEGER NOT NULL, delivered_through INTEGER NOT NULL);
+                created_at INTEGER NOT NULL, spec TEXT, PRIMARY KEY(scope, owner, subscription_id)) WITHOUT ROWID;
+            CREATE TABLE record_counts(zone_id INTEGER NOT NULL, type_id INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(zone_id, type_id)) WITHOUT ROWID;
+            CREATE TABLE courier_tokens(token TEXT PRIMARY KEY, "user" TEXT NOT NULL, created_at INTEGER NOT NULL, delivered_through INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE webhooks(id INTEGER PRIMARY KEY, url TEXT NOT NULL, record_types TEXT NOT NULL, secret TEXT NOT NULL,
                 enabled INTEGER NOT NULL DEFAULT 1, failures INTEGER NOT NULL DEFAULT 0, last_status TEXT, last_delivery_at INTEGER,
                 created_at INTEGER NOT NULL);
@@ -279,20 +280,42 @@ extension EnvironmentMigrations {
             CREATE UNIQUE INDEX shares_name ON shares(zone_id, record_name);
             CREATE UNIQUE INDEX shares_root ON shares(zone_id, root_name);
             CREATE TABLE share_participants(share_id INTEGER NOT NULL, "user" TEXT NOT NULL, email TEXT, permission TEXT NOT NULL,
-                type TEXT NOT NULL, status TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY(share_id, "user"));
+                type TEXT NOT NULL, status TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY(share_id, "user")) WITHOUT ROWID;
             CREATE INDEX share_participants_user ON share_participants("user", status);
-            CREATE TABLE record_links(zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, parent TEXT, share_id INTEGER, PRIMARY KEY(zone_id, record_name));
+            CREATE TABLE record_links(zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, parent TEXT, share_id INTEGER, PRIMARY KEY(zone_id, record_name)) WITHOUT ROWID;
             CREATE INDEX record_links_parent ON record_links(zone_id, parent) WHERE parent IS NOT NULL;
             CREATE INDEX record_links_share ON record_links(share_id) WHERE share_id IS NOT NULL;
             CREATE TABLE shared_zone_log("user" TEXT NOT NULL, zone_id INTEGER NOT NULL, seq INTEGER NOT NULL, removed INTEGER NOT NULL,
-                PRIMARY KEY("user", zone_id));
+                PRIMARY KEY("user", zone_id)) WITHOUT ROWID;
             CREATE INDEX shared_zone_log_seq ON shared_zone_log("user", seq);
             CREATE TABLE query_shapes(shape TEXT PRIMARY KEY, record_type TEXT NOT NULL, calls INTEGER NOT NULL, micros INTEGER NOT NULL,
                 steps INTEGER NOT NULL, rows INTEGER NOT NULL, p50_us INTEGER NOT NULL, p99_us INTEGER NOT NULL, last_at INTEGER NOT NULL,
-                sql TEXT NOT NULL, spec TEXT NOT NULL);
+                sql TEXT NOT NULL, spec TEXT NOT NULL) WITHOUT ROWID;
             CREATE TABLE auto_indexes(name TEXT PRIMARY KEY, type_id INTEGER NOT NULL, spec TEXT NOT NULL, pinned INTEGER NOT NULL DEFAULT 0,
-                created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL, built_through INTEGER, bytes INTEGER NOT NULL DEFAULT 0);
-            """)
+                created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL, built_through INTEGER, bytes INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+            """
+
+    /// The names of the history's steps that `baseline` stands for (a new SQLite file records them as applied).
+    static let baselineSteps = ["v1", "v2-role-members", "v3-subscriptions", "v4-record-counts", "v5-notifications", "v6-webhooks",
+                                "v7-notification-batches", "v8-sharing", "v9-query-shapes", "v10-auto-indexes", "v11-auto-index-tables"]
+
+    /// Brings an SQLite environment file up to date: a new (empty) file gets `baseline` and the history's names in
+    /// one transaction; then GRDB's migrator applies what is missing, as for any file made before.
+    static func migrate(_ writer: some DatabaseWriter) throws {
+        try writer.write { db in
+            guard try !db.tableExists("grdb_migrations"), try !db.tableExists("meta") else { return }
+            try db.execute(sql: baseline)
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            for name in baselineSteps { try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES (?)", arguments: [name]) }
+        }
+        try migrator.migrate(writer)
+    }
+
+    /// A PostgreSQL environment's tables: `baseline` in one step (PostgreSQL has no history to replay), then the
+    /// shared steps.
+    static var postgres: SQLMigrations {
+        var m = SQLMigrations()
+        m.add("pg-v11", ddl: baseline)
         for step in shared.steps { m.add(step.name, step.apply) }
         // Asset content lives in the database on PostgreSQL, so that every node serves it (see `uploadAsset`).
         // SQLite's `stratus_distance` is a Swift function (see `openSQLite`); here it is SQL, the same haversine.
