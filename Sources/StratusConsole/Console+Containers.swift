@@ -6,22 +6,39 @@ import StratusStore
 /// The containers page: the list (record counts from the writer's counters, never COUNT(*)) and creation.
 extension Console {
     func containersPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
-        let containers = try store.containers().map { c -> [String: Any] in
+        let containers = try store.containers().map { c in
             let dev = try? store.environment(c.id, .development), prod = try? store.environment(c.id, .production)
-            return ["id": c.id.rawValue, "createdISO": Console.iso(c.createdAt), "developmentPath": ConsolePaths.environment(c.id, .development),
-                    "productionPath": ConsolePaths.environment(c.id, .production), "deletePath": ConsolePaths.deleteContainer(c.id),
-                    "developmentRecords": (try? dev?.recordCount()) ?? 0, "productionRecords": (try? prod?.recordCount()) ?? 0,
-                    "developmentTypes": (try? dev?.schema().recordTypes.count) ?? 0, "productionTypes": (try? prod?.schema().recordTypes.count) ?? 0]
+            return ContainersView.Container(id: c.id.rawValue, createdISO: Console.iso(c.createdAt), developmentPath: ConsolePaths.environment(c.id, .development),
+                                            productionPath: ConsolePaths.environment(c.id, .production), deletePath: ConsolePaths.deleteContainer(c.id),
+                                            developmentRecords: (try? dev?.recordCount()) ?? 0, productionRecords: (try? prod?.recordCount()) ?? 0,
+                                            developmentTypes: (try? dev?.schema().recordTypes.count) ?? 0, productionTypes: (try? prod?.schema().recordTypes.count) ?? 0)
         }
-        var values: [String: Any] = ["title": "Containers", "containers": containers, "hasContainers": !containers.isEmpty, "createAction": ConsolePaths.containers]
-        if let created = req.query("created") { values["message"] = "Created \(created)." }
-        if let deleted = req.query("deleted") { values["message"] = "Deleted \(deleted)." }
         if Console.wantsJSON(req) {
-            return .json(Console.json(["containers": containers.map { c in
-                ["id": c["id"]!, "developmentRecords": c["developmentRecords"]!, "productionRecords": c["productionRecords"]!, "created": c["createdISO"]!]
+            return .json(Console.json(["containers": containers.map {
+                ContainersView.ContainerJSON(id: $0.id, developmentRecords: $0.developmentRecords, productionRecords: $0.productionRecords, created: $0.createdISO)
             }]))
         }
-        return render("containers", values, session: s)
+        let message = req.query("deleted").map { "Deleted \($0)." } ?? req.query("created").map { "Created \($0)." }
+        return render("containers", ContainersView(title: "Containers", containers: containers, hasContainers: !containers.isEmpty,
+                                                   createAction: ConsolePaths.containers, message: message), session: s)
+    }
+
+    /// `containers.mustache`.
+    struct ContainersView: Encodable {
+        struct Container: Encodable {
+            let id, createdISO, developmentPath, productionPath, deletePath: String
+            let developmentRecords, productionRecords, developmentTypes, productionTypes: Int
+        }
+        struct ContainerJSON: Encodable {
+            let id: String
+            let developmentRecords, productionRecords: Int
+            let created: String
+        }
+        let title: String
+        let containers: [Container]
+        let hasContainers: Bool
+        let createAction: String
+        let message: String?
     }
 
     func createContainer(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
@@ -33,9 +50,17 @@ extension Console {
     }
 
     func auditPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
-        let entries = try store.auditLog().map { e -> [String: Any] in
-            ["when": Console.iso(e.at), "admin": e.admin, "action": e.action, "container": e.container ?? "", "environment": e.environment ?? "", "detail": e.detail]
+        let entries = try store.auditLog().map { e in
+            AuditView.Entry(when: Console.iso(e.at), admin: e.admin, action: e.action, container: e.container ?? "", environment: e.environment ?? "", detail: e.detail)
         }
-        return render("audit", ["title": "Audit log", "entries": entries, "crumbs": [["href": ConsolePaths.home, "label": "Containers"]]], session: s)
+        return render("audit", AuditView(title: "Audit log", entries: entries, crumbs: [Crumb(href: ConsolePaths.home, label: "Containers")]), session: s)
+    }
+
+    /// `audit.mustache`.
+    struct AuditView: Encodable {
+        struct Entry: Encodable { let when, admin, action, container, environment, detail: String }
+        let title: String
+        let entries: [Entry]
+        let crumbs: [Crumb]
     }
 }

@@ -8,24 +8,38 @@ import StratusStore
 extension Console {
     func deployPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let plan = try store.deployPlan(scope.container)
-        let history = try store.environment(scope.container, .production).deployments().map { d -> [String: Any] in
-            ["when": ValueDisplay.utcString(d.deployedAt), "by": d.deployedBy, "changes": d.changes]
+        let history = try store.environment(scope.container, .production).deployments().map { d in
+            DeployView.Deployment(when: ValueDisplay.utcString(d.deployedAt), by: d.deployedBy, changes: d.changes)
         }
-        var values: [String: Any] = [
-            "changes": plan.changes.map(\.description), "refusals": plan.refusals, "hasChanges": !plan.changes.isEmpty,
-            "hasRefusals": !plan.refusals.isEmpty, "canDeploy": !plan.changes.isEmpty && plan.refusals.isEmpty,
-            "history": history, "hasHistory": !history.isEmpty, "action": ConsolePaths.deploy(scope.container),
-            "planFingerprint": Console.fingerprint(plan),
-        ]
         // What the app does in Development that Production would refuse (`stratus schema check`).
         let problems = try store.schemaCheck(container: scope.container).map(\.message)
-        values["checkProblems"] = problems
-        values["hasCheckProblems"] = !problems.isEmpty
-        if let error { values["error"] = error }
-        if let m = req.query("done") { values["message"] = m }
-        let json: [String: Any] = ["changes": plan.changes.map(\.description), "refusals": plan.refusals, "check": problems,
-                                   "history": history.map { ["when": $0["when"]!, "by": $0["by"]!, "changes": $0["changes"]!] }]
-        return page(req, s, scope, tab: "deploy", "deploy", title: "Deploy to Production", values, json: json, status: error == nil ? .ok : .conflict)
+        let view = DeployView(changes: plan.changes.map(\.description), refusals: plan.refusals, hasChanges: !plan.changes.isEmpty,
+                              hasRefusals: !plan.refusals.isEmpty, canDeploy: !plan.changes.isEmpty && plan.refusals.isEmpty,
+                              history: history, hasHistory: !history.isEmpty, action: ConsolePaths.deploy(scope.container),
+                              planFingerprint: Console.fingerprint(plan), checkProblems: problems, hasCheckProblems: !problems.isEmpty,
+                              error: error, message: req.query("done"))
+        let json = DeployView.JSON(changes: view.changes, refusals: plan.refusals, check: problems, history: history)
+        return page(req, s, scope, tab: "deploy", "deploy", title: "Deploy to Production", view, json: json, status: error == nil ? .ok : .conflict)
+    }
+
+    /// `deploy.mustache`: the plan, what Production would refuse, and the history.
+    struct DeployView: Encodable {
+        struct Deployment: Encodable {
+            let when, by: String
+            let changes: [String]
+        }
+        struct JSON: Encodable {
+            let changes, refusals, check: [String]
+            let history: [Deployment]
+        }
+        let changes, refusals: [String]
+        let hasChanges, hasRefusals, canDeploy: Bool
+        let history: [Deployment]
+        let hasHistory: Bool
+        let action, planFingerprint: String
+        let checkProblems: [String]
+        let hasCheckProblems: Bool
+        let error, message: String?
     }
 
     func deploy(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -49,12 +63,11 @@ extension Console {
 
     func resetPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         guard !scope.isProduction else { throw StratusError(.notFound, "Only Development can be reset.") }
-        return page(req, s, scope, tab: "reset", "confirm", title: "Reset Development", [
-            "heading": "Reset Development?",
-            "warning": "This deletes every record, zone and asset in Development, and puts Development's schema back to Production's. Production is not touched. It cannot be undone. (\(try scope.env.recordCount()) records now.)",
-            "action": scope.paths.reset(), "confirmLabel": "Type the container's identifier to confirm",
-            "expected": scope.container.rawValue, "button": "Reset Development", "cancelHref": scope.paths.home(),
-        ])
+        return page(req, s, scope, tab: "reset", "confirm", title: "Reset Development", ConfirmView(
+            heading: "Reset Development?",
+            warning: "This deletes every record, zone and asset in Development, and puts Development's schema back to Production's. Production is not touched. It cannot be undone. (\(try scope.env.recordCount()) records now.)",
+            action: scope.paths.reset(), confirmLabel: "Type the container's identifier to confirm",
+            expected: scope.container.rawValue, button: "Reset Development", cancelHref: scope.paths.home()))
     }
 
     func reset(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -69,12 +82,11 @@ extension Console {
 
     func deleteContainerPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let dev = try scope.env.recordCount(), prod = try store.environment(scope.container, .production).recordCount()
-        return page(req, s, scope, tab: "", "confirm", title: "Delete container", [
-            "heading": "Delete \(scope.container.rawValue)?",
-            "warning": "This deletes the container with both environments: \(dev) Development and \(prod) Production records, its schema, tokens, keys and users. It cannot be undone.",
-            "action": ConsolePaths.deleteContainer(scope.container), "confirmLabel": "Type the container's identifier to confirm",
-            "expected": scope.container.rawValue, "button": "Delete container", "cancelHref": ConsolePaths.home,
-        ])
+        return page(req, s, scope, tab: "", "confirm", title: "Delete container", ConfirmView(
+            heading: "Delete \(scope.container.rawValue)?",
+            warning: "This deletes the container with both environments: \(dev) Development and \(prod) Production records, its schema, tokens, keys and users. It cannot be undone.",
+            action: ConsolePaths.deleteContainer(scope.container), confirmLabel: "Type the container's identifier to confirm",
+            expected: scope.container.rawValue, button: "Delete container", cancelHref: ConsolePaths.home))
     }
 
     func deleteContainer(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {

@@ -9,22 +9,38 @@ import StratusStore
 extension Console {
     func faultsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let now = WallClock.nowMillis()
-        let faults = try store.faults(container: scope.container).filter { $0.environment == scope.environment }.map { f -> [String: Any] in
-            ["id": String(f.id), "operation": f.operation, "error": f.kind.rawValue, "where": f.stage.rawValue,
-             "scope": [f.user.map { "user \($0)" }, f.zone.map { "zone \($0)" }, f.recordType.map { "type \($0)" }, f.recordName.map { "record \($0)" }]
-                .compactMap { $0 }.joined(separator: ", "),
-             "rule": f.remaining.map { "next \($0) requests" } ?? "each with probability \(f.probability ?? 0), seed \(f.seed)",
-             "retryAfter": f.retryAfter.map { "\($0) s" } ?? "—", "latency": f.latencyMilliseconds > 0 ? "\(f.latencyMilliseconds) ms" : "—",
-             "injected": f.injected, "state": now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on"),
-             "expires": ValueDisplay.utcString(f.expiresAt), "clearAction": scope.paths.clearFault(f.id)]
+        let faults = try store.faults(container: scope.container).filter { $0.environment == scope.environment }.map { f in
+            FaultsView.Fault(id: String(f.id), operation: f.operation, error: f.kind.rawValue, where: f.stage.rawValue,
+                             scope: [f.user.map { "user \($0)" }, f.zone.map { "zone \($0)" }, f.recordType.map { "type \($0)" }, f.recordName.map { "record \($0)" }]
+                                .compactMap { $0 }.joined(separator: ", "),
+                             rule: f.remaining.map { "next \($0) requests" } ?? "each with probability \(f.probability ?? 0), seed \(f.seed)",
+                             retryAfter: f.retryAfter.map { "\($0) s" } ?? "—", latency: f.latencyMilliseconds > 0 ? "\(f.latencyMilliseconds) ms" : "—",
+                             injected: f.injected, state: now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on"),
+                             expires: ValueDisplay.utcString(f.expiresAt), clearAction: scope.paths.clearFault(f.id))
         }
-        var values: [String: Any] = ["faults": faults, "hasFaults": !faults.isEmpty, "addAction": scope.paths.faults(),
-                                     "operations": ["*"] + Fault.operations, "errors": Fault.Kind.allCases.map(\.rawValue),
-                                     "stages": Fault.Stage.allCases.map(\.rawValue)]
-        if let error { values["error"] = error }
-        if let m = req.query("done") { values["message"] = m }
-        let json: [String: Any] = ["faults": faults.map { ["id": $0["id"]!, "operation": $0["operation"]!, "error": $0["error"]!, "injected": $0["injected"]!, "state": $0["state"]!] }]
-        return page(req, s, scope, tab: "faults", "faults", title: "Faults", values, json: json, status: error == nil ? .ok : .badRequest)
+        let view = FaultsView(faults: faults, hasFaults: !faults.isEmpty, addAction: scope.paths.faults(), operations: ["*"] + Fault.operations,
+                              errors: Fault.Kind.allCases.map(\.rawValue), stages: Fault.Stage.allCases.map(\.rawValue), error: error, message: req.query("done"))
+        let json = ["faults": faults.map { FaultsView.FaultJSON(id: $0.id, operation: $0.operation, error: $0.error, injected: $0.injected, state: $0.state) }]
+        return page(req, s, scope, tab: "faults", "faults", title: "Faults", view, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    /// `faults.mustache`.
+    struct FaultsView: Encodable {
+        struct Fault: Encodable {
+            let id, operation, error, `where`, scope, rule, retryAfter, latency: String
+            let injected: Int
+            let state, expires, clearAction: String
+        }
+        struct FaultJSON: Encodable {
+            let id, operation, error: String
+            let injected: Int
+            let state: String
+        }
+        let faults: [Fault]
+        let hasFaults: Bool
+        let addAction: String
+        let operations, errors, stages: [String]
+        let error, message: String?
     }
 
     func addFault(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {

@@ -9,34 +9,74 @@ extension Console {
         let env = scope.env
         let schema = try env.schema()
         let counts = try env.recordCountsByZone(in: .publicDatabase)
-        let zones = try env.zones(in: .publicDatabase).map { z -> [String: Any] in
-            ["name": z.zoneID.zoneName, "count": counts[z.zoneID.zoneName] ?? 0,
-             "href": scope.paths.database(.public).records([("zone", z.zoneID.zoneName)])]
+        let zones = try env.zones(in: .publicDatabase).map { z in
+            HomeView.Zone(name: z.zoneID.zoneName, count: counts[z.zoneID.zoneName] ?? 0,
+                          href: scope.paths.database(.public).records([("zone", z.zoneID.zoneName)]))
         }
-        let users = try userValues(scope)
-        let browsable = scope.userDataBrowsable
+        let users = try userRows(scope)
         let usage = try env.storageUsage()
         let storage = "\(ValueDisplay.byteCount(usage.totalBytes)) (records \(ValueDisplay.byteCount(usage.recordBytes)), assets \(ValueDisplay.byteCount(usage.assetBytes)))"
             + (usage.quotaBytes.map { " of a \(ValueDisplay.byteCount($0)) quota" } ?? ", no quota")
-        var values: [String: Any] = [
-            "recordCount": try env.recordCount(), "typeCount": schema.recordTypes.count, "zones": zones,
-            "users": users, "hasUsers": !users.isEmpty, "browsable": browsable, "storage": storage, "overQuota": usage.exceeds(),
-        ]
-        if let m = req.query("done") { values["message"] = m }
-        var json: [String: Any] = ["container": scope.container.rawValue, "environment": scope.environment.rawValue,
-                                   "recordCount": values["recordCount"]!, "recordTypes": schema.recordTypes.map(\.name),
-                                   "users": users.map { ["userRecordName": $0["userRecordName"]!, "email": $0["email"]!] }]
-        json["storage"] = ["recordBytes": usage.recordBytes, "assetBytes": usage.assetBytes, "quotaBytes": usage.quotaBytes as Any]
-        return page(req, s, scope, tab: "home", "home", title: "Home", values, json: json)
+        let recordCount = try env.recordCount()
+        let view = HomeView(recordCount: recordCount, typeCount: schema.recordTypes.count, zones: zones, users: users, hasUsers: !users.isEmpty,
+                            browsable: scope.userDataBrowsable, storage: storage, overQuota: usage.exceeds(), message: req.query("done"))
+        let json = HomeView.JSON(container: scope.container.rawValue, environment: scope.environment.rawValue, recordCount: recordCount,
+                                 recordTypes: schema.recordTypes.map(\.name), users: users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) },
+                                 storage: .init(recordBytes: usage.recordBytes, assetBytes: usage.assetBytes, quotaBytes: usage.quotaBytes))
+        return page(req, s, scope, tab: "home", "home", title: "Home", view, json: json)
     }
 
-    func userValues(_ scope: ConsoleScope) throws -> [[String: Any]] {
+    /// `home.mustache`.
+    struct HomeView: Encodable {
+        struct Zone: Encodable {
+            let name: String
+            let count: Int
+            let href: String
+        }
+        struct JSON: Encodable {
+            struct Storage: Encodable {
+                let recordBytes, assetBytes: Int64
+                let quotaBytes: Int64?
+                func encode(to encoder: any Encoder) throws {
+                    enum Keys: String, CodingKey { case recordBytes, assetBytes, quotaBytes }
+                    var c = encoder.container(keyedBy: Keys.self)
+                    try c.encode(recordBytes, forKey: .recordBytes)
+                    try c.encode(assetBytes, forKey: .assetBytes)
+                    try c.encode(quotaBytes, forKey: .quotaBytes)   // null without a quota
+                }
+            }
+            let container, environment: String
+            let recordCount: Int
+            let recordTypes: [String]
+            let users: [UserJSON]
+            let storage: Storage
+        }
+        let recordCount, typeCount: Int
+        let zones: [Zone]
+        let users: [UserRow]
+        let hasUsers, browsable: Bool
+        let storage: String
+        let overQuota: Bool
+        let message: String?
+    }
+
+    /// A container user as the home page lists them, with where their data is browsed.
+    struct UserRow: Encodable {
+        let userRecordName, email, name, privateHref, sharedHref, privateZonesHref, signOutAction, purgeAction: String
+    }
+
+    /// A user in a page's JSON variant.
+    struct UserJSON: Encodable {
+        let userRecordName, email: String
+    }
+
+    func userRows(_ scope: ConsoleScope) throws -> [UserRow] {
         try store.users(container: scope.container).map { u in
-            ["userRecordName": u.userRecordName, "email": u.email, "name": "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces),
-             "privateHref": scope.paths.database(.private, as: u.userRecordName).records(),
-             "sharedHref": scope.paths.database(.shared, as: u.userRecordName).records(),
-             "privateZonesHref": scope.paths.database(.private, as: u.userRecordName).zones(),
-             "signOutAction": scope.paths.signOutUser(u.userRecordName), "purgeAction": scope.paths.purgeUser(u.userRecordName)]
+            UserRow(userRecordName: u.userRecordName, email: u.email, name: "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces),
+                    privateHref: scope.paths.database(.private, as: u.userRecordName).records(),
+                    sharedHref: scope.paths.database(.shared, as: u.userRecordName).records(),
+                    privateZonesHref: scope.paths.database(.private, as: u.userRecordName).zones(),
+                    signOutAction: scope.paths.signOutUser(u.userRecordName), purgeAction: scope.paths.purgeUser(u.userRecordName))
         }
     }
 
@@ -66,14 +106,23 @@ extension Console {
 
     /// Private and shared pages need a user first: this page lists them.
     func chooseUserPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String) throws -> HTTPResponse {
-        let users = try store.users(container: scope.container).map { u -> [String: Any] in
+        let users = try store.users(container: scope.container).map { u in
             let db = scope.paths.database(scope.database ?? .private, as: u.userRecordName)
-            return ["email": u.email, "userRecordName": u.userRecordName, "href": tab == "zones" ? db.zones() : db.records()]
+            return ChooseUserView.User(email: u.email, userRecordName: u.userRecordName, href: tab == "zones" ? db.zones() : db.records())
         }
         if scope.isProduction && !allowProductionUserData {
             throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
         }
-        return page(req, s, scope, tab: tab, "choose-user", title: "Choose a user", ["users": users, "hasUsers": !users.isEmpty, "database": scope.database?.rawValue ?? ""],
-                    json: ["users": users.map { ["userRecordName": $0["userRecordName"]!, "email": $0["email"]!] }])
+        return page(req, s, scope, tab: tab, "choose-user", title: "Choose a user",
+                    ChooseUserView(users: users, hasUsers: !users.isEmpty, database: scope.database?.rawValue ?? ""),
+                    json: ["users": users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }])
+    }
+
+    /// `choose-user.mustache`.
+    struct ChooseUserView: Encodable {
+        struct User: Encodable { let email, userRecordName, href: String }
+        let users: [User]
+        let hasUsers: Bool
+        let database: String
     }
 }

@@ -14,11 +14,42 @@ extension Console {
     /// Batches of the API's size: an upload runs inside the serving process, and a smaller batch lets API writes in sooner.
     static let importBatchSize = 200
 
-    func importPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, result: [String: Any]? = nil, error: String? = nil) throws -> HTTPResponse {
-        var values: [String: Any] = ["action": scope.paths.importPage(), "limitMB": Console.importUploadLimit >> 20]
-        if let result { values["result"] = result }
-        if let error { values["error"] = error }
-        return page(req, s, scope, tab: "import", "import", title: "Import records", values, json: result ?? [:], status: error == nil ? .ok : .badRequest)
+    func importPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+        let view = ImportView(action: scope.paths.importPage(), limitMB: Console.importUploadLimit >> 20, error: error)
+        return page(req, s, scope, tab: "import", "import", title: "Import records", view, json: [String: String](), status: error == nil ? .ok : .badRequest)
+    }
+
+    /// `import.mustache`: the upload form.
+    struct ImportView: Encodable {
+        let action: String
+        let limitMB: Int
+        let error: String?
+    }
+
+    /// `import-job.mustache`: an import running (reloading itself), done or stopped.
+    struct ImportJobView: Encodable {
+        struct Done: Encodable {
+            let imported: Int
+            let seconds: String
+        }
+        let filename, again: String
+        var running: Bool?
+        var refresh: Int?
+        var records: Int?
+        var rate, eta: String?
+        var percent: Int?
+        var done: Done?
+        var error: String?
+    }
+
+    /// An import in the page's JSON variant.
+    struct ImportJobJSON: Encodable {
+        let id: String
+        let committedLines: Int
+        var state = ""
+        var records: Int?
+        var line: Int?
+        var code, reason: String?
     }
 
     func importRecords(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -70,29 +101,29 @@ extension Console {
         guard let job = importJobs.job(id), job.container == scope.container, job.environment == scope.environment else {
             throw StratusError(.notFound, "No import \(id.prefix(40)) here (the console keeps its last \(ImportJobs.kept) imports until it restarts).")
         }
-        var values: [String: Any] = ["filename": job.filename, "again": scope.paths.importPage()]
-        var json: [String: Any] = ["id": job.id, "committedLines": job.committed]
+        var values = ImportJobView(filename: job.filename, again: scope.paths.importPage())
+        var json = ImportJobJSON(id: job.id, committedLines: job.committed)
         let p = job.progress
         switch job.state {
         case .running:
-            values["running"] = true
-            values["refresh"] = 1
-            values["records"] = p?.records ?? 0
-            values["rate"] = String(format: "%.0f", p?.recordsPerSecond ?? 0)
-            values["percent"] = p.map { $0.totalBytes > 0 ? Int(100 * $0.bytesRead / $0.totalBytes) : 0 } ?? 0
-            values["eta"] = p?.secondsLeft.map { String(format: "%.0f", $0) } ?? "—"
-            json["state"] = "running"
-            json["records"] = p?.records ?? 0
+            values.running = true
+            values.refresh = 1
+            values.records = p?.records ?? 0
+            values.rate = String(format: "%.0f", p?.recordsPerSecond ?? 0)
+            values.percent = p.map { $0.totalBytes > 0 ? Int(100 * $0.bytesRead / $0.totalBytes) : 0 } ?? 0
+            values.eta = p?.secondsLeft.map { String(format: "%.0f", $0) } ?? "—"
+            json.state = "running"
+            json.records = p?.records ?? 0
         case .done(let n):
-            values["done"] = ["imported": n, "seconds": String(format: "%.1f", job.seconds)]
-            json["state"] = "done"
-            json["records"] = n
+            values.done = .init(imported: n, seconds: String(format: "%.1f", job.seconds))
+            json.state = "done"
+            json.records = n
         case .failed(let line, let code, let reason):
-            values["error"] = "Line \(line): \(reason) (\(code)). Nothing of its batch was written; lines up to \(job.committed) are imported."
-            json["state"] = "failed"
-            json["line"] = line
-            json["code"] = code
-            json["reason"] = reason
+            values.error = "Line \(line): \(reason) (\(code)). Nothing of its batch was written; lines up to \(job.committed) are imported."
+            json.state = "failed"
+            json.line = line
+            json.code = code
+            json.reason = reason
         }
         return page(req, s, scope, tab: "import", "import-job", title: "Import of \(job.filename)", values, json: json)
     }

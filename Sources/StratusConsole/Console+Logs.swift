@@ -17,25 +17,47 @@ extension Console {
         let before = filter("before").flatMap { Int64($0) }
         let entries = try log.entries(container: scope.container.rawValue, environment: scope.environment.rawValue, operation: filter("operation"),
                                       status: status, user: filter("user"), uuid: filter("uuid"), before: before, limit: 200)
-        let rows = entries.map { e -> [String: Any] in
-            ["time": ValueDisplay.utcString(e.at), "operation": e.operation, "database": e.database, "user": e.user ?? "—", "status": e.status,
-             "bad": e.status >= 400, "errorCode": e.errorCode ?? "", "injected": e.injected, "duration": String(format: "%.1f", Double(e.durationMicroseconds) / 1000), "uuid": e.uuid ?? ""]
+        let rows = entries.map { e in
+            LogsView.Entry(time: ValueDisplay.utcString(e.at), operation: e.operation, database: e.database, user: e.user ?? "—", status: e.status,
+                           bad: e.status >= 400, errorCode: e.errorCode ?? "", injected: e.injected,
+                           duration: String(format: "%.1f", Double(e.durationMicroseconds) / 1000), uuid: e.uuid ?? "")
         }
-        var values: [String: Any] = ["entries": rows, "hasEntries": !rows.isEmpty, "action": scope.paths.logs(),
-                                     "operation": filter("operation") ?? "", "status": status.map(String.init) ?? "", "user": filter("user") ?? "", "uuid": filter("uuid") ?? ""]
+        var older: String?
         if entries.count == 200, let last = entries.last {
             var items: [(String, String)] = [("before", String(last.id))]
             for k in ["operation", "status", "user", "uuid"] { if let v = filter(k) { items.append((k, v)) } }
-            values["olderHref"] = scope.paths.logs(items)
+            older = scope.paths.logs(items)
         }
-        let json: [String: Any] = ["requests": entries.map { e -> [String: Any] in
-            var o: [String: Any] = ["at": e.at, "operation": e.operation, "database": e.database, "status": e.status, "durationMicroseconds": e.durationMicroseconds]
-            if let u = e.user { o["user"] = u }
-            if let c = e.errorCode { o["serverErrorCode"] = c }
-            if let u = e.uuid { o["uuid"] = u }
-            if e.injected { o["injected"] = true }
-            return o
+        let view = LogsView(entries: rows, hasEntries: !rows.isEmpty, action: scope.paths.logs(), operation: filter("operation") ?? "",
+                            status: status.map(String.init) ?? "", user: filter("user") ?? "", uuid: filter("uuid") ?? "", olderHref: older)
+        let json = ["requests": entries.map { e in
+            LogsView.Request(at: e.at, operation: e.operation, database: e.database, status: e.status, durationMicroseconds: e.durationMicroseconds,
+                             user: e.user, serverErrorCode: e.errorCode, uuid: e.uuid, injected: e.injected ? true : nil)
         }]
-        return page(req, s, scope, tab: "logs", "logs", title: "Logs", values, json: json)
+        return page(req, s, scope, tab: "logs", "logs", title: "Logs", view, json: json)
+    }
+
+    /// `logs.mustache`: the latest requests, filtered.
+    struct LogsView: Encodable {
+        struct Entry: Encodable {
+            let time, operation, database, user: String
+            let status: Int
+            let bad: Bool
+            let errorCode: String
+            let injected: Bool
+            let duration, uuid: String
+        }
+        /// A request in the page's JSON variant (absent members left out).
+        struct Request: Encodable {
+            let at: Int64
+            let operation, database: String
+            let status, durationMicroseconds: Int
+            let user, serverErrorCode, uuid: String?
+            let injected: Bool?
+        }
+        let entries: [Entry]
+        let hasEntries: Bool
+        let action, operation, status, user, uuid: String
+        let olderHref: String?
     }
 }

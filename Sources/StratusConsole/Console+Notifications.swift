@@ -10,7 +10,7 @@ extension Console {
     func notificationsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, sent: String? = nil, error: String? = nil) throws -> HTTPResponse {
         let users = try store.users(container: scope.container)
         let emails = Dictionary(users.map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
-        let notes = try scope.env.recentNotifications().map { n -> [String: Any] in
+        let notes = try scope.env.recentNotifications().map { n in
             let reason = switch n.reason {
             case 1?: "created"
             case 2?: "updated"
@@ -21,50 +21,96 @@ extension Console {
                 : n.courierDelivered == n.courierTokens ? "delivered (web courier)"
                 : n.courierDelivered > 0 ? "delivered to \(n.courierDelivered) of \(n.courierTokens) courier tokens"
                 : "pending (web courier)"
-            return ["time": ValueDisplay.utcString(n.createdAt), "user": emails[n.user] ?? n.user, "subscription": n.subscriptionID,
-                    "database": n.scope.rawValue, "record": n.recordName ?? "", "reason": reason, "status": status,
-                    "delivered": n.courierTokens > 0 && n.courierDelivered == n.courierTokens, "nid": n.notificationID]
+            return NotificationsView.Note(time: ValueDisplay.utcString(n.createdAt), user: emails[n.user] ?? n.user, subscription: n.subscriptionID,
+                                          database: n.scope.rawValue, record: n.recordName ?? "", reason: reason, status: status,
+                                          delivered: n.courierTokens > 0 && n.courierDelivered == n.courierTokens, nid: n.notificationID)
         }
-        let deliveries = try scope.env.recentWebhookDeliveries().map { d -> [String: Any] in
-            ["time": ValueDisplay.utcString(d.createdAt), "url": d.url, "record": d.recordName, "recordType": d.recordType, "reason": d.reason,
-             "state": d.state, "failed": d.state == "failed", "attempts": d.attempts, "lastError": d.lastError ?? "", "nid": d.notificationID]
+        let deliveries = try scope.env.recentWebhookDeliveries().map { d in
+            NotificationsView.Delivery(time: ValueDisplay.utcString(d.createdAt), url: d.url, record: d.recordName, recordType: d.recordType, reason: d.reason,
+                                       state: d.state, failed: d.state == "failed", attempts: d.attempts, lastError: d.lastError ?? "", nid: d.notificationID)
         }
-        var values: [String: Any] = [
-            "notifications": notes, "hasNotifications": !notes.isEmpty, "deliveries": deliveries, "hasDeliveries": !deliveries.isEmpty,
-            "users": users.map { ["userRecordName": $0.userRecordName, "email": $0.email] }, "hasUsers": !users.isEmpty,
-            "testAction": scope.paths.testNotification(),
-        ]
-        if let sent { values["message"] = sent }
-        if let error { values["error"] = error }
         // Push to Apple devices: the key in use (never the key itself), the registered devices and each push.
         let credentials = try store.apnsCredentials(container: scope.container, environment: scope.environment)
-        let devices = try scope.env.apnsDevices().map { d -> [String: Any] in
-            ["user": emails[d.userRecordName] ?? d.userRecordName, "token": d.shortToken, "apnsEnvironment": d.apnsEnvironment.rawValue.lowercased(),
-             "registered": ValueDisplay.utcString(d.createdAt)]
+        let devices = try scope.env.apnsDevices().map { d in
+            NotificationsView.Device(user: emails[d.userRecordName] ?? d.userRecordName, token: d.shortToken,
+                                     apnsEnvironment: d.apnsEnvironment.rawValue.lowercased(), registered: ValueDisplay.utcString(d.createdAt))
         }
-        let pushes = try scope.env.apnsDeliveries().map { d -> [String: Any] in
-            ["time": ValueDisplay.utcString(d.at), "user": emails[d.userRecordName] ?? d.userRecordName, "token": d.shortToken, "nid": d.notificationID,
-             "state": d.state.rawValue, "bad": d.state == .failed || d.state == .unregistered, "status": d.status == 0 ? "no answer" : String(d.status),
-             "reason": d.reason ?? "", "attempts": d.attempts]
+        let pushes = try scope.env.apnsDeliveries().map { d in
+            NotificationsView.Push(time: ValueDisplay.utcString(d.at), user: emails[d.userRecordName] ?? d.userRecordName, token: d.shortToken, nid: d.notificationID,
+                                   state: d.state.rawValue, bad: d.state == .failed || d.state == .unregistered, status: d.status == 0 ? "no answer" : String(d.status),
+                                   reason: d.reason ?? "", attempts: d.attempts)
         }
-        values["apnsAction"] = scope.paths.apnsKey()
-        values["apnsRemoveAction"] = scope.paths.removeAPNsKey()
-        values["apnsDevices"] = devices
-        values["hasAPNsDevices"] = !devices.isEmpty
-        values["apnsDeliveries"] = pushes
-        values["hasAPNsDeliveries"] = !pushes.isEmpty
-        if let credentials {
-            values["apns"] = ["keyID": credentials.keyID, "teamID": credentials.teamID, "topic": credentials.topic, "updated": ValueDisplay.utcString(credentials.updatedAt)]
+        let view = NotificationsView(
+            notifications: notes, hasNotifications: !notes.isEmpty, deliveries: deliveries, hasDeliveries: !deliveries.isEmpty,
+            users: users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }, hasUsers: !users.isEmpty,
+            testAction: scope.paths.testNotification(), message: sent, error: error,
+            apnsAction: scope.paths.apnsKey(), apnsRemoveAction: scope.paths.removeAPNsKey(), apnsDevices: devices, hasAPNsDevices: !devices.isEmpty,
+            apnsDeliveries: pushes, hasAPNsDeliveries: !pushes.isEmpty,
+            apns: credentials.map { .init(keyID: $0.keyID, teamID: $0.teamID, topic: $0.topic, updated: ValueDisplay.utcString($0.updatedAt)) })
+        let json = NotificationsView.JSON(
+            notifications: notes.map { .init(notificationID: $0.nid, user: $0.user, subscriptionID: $0.subscription, reason: $0.reason, status: $0.status) },
+            webhookDeliveries: deliveries.map { .init(notificationID: $0.nid, url: $0.url, state: $0.state, attempts: $0.attempts, lastError: $0.lastError) },
+            apnsDevices: devices,
+            apnsDeliveries: pushes.map { .init(notificationID: $0.nid, user: $0.user, device: $0.token, state: $0.state, status: $0.status, reason: $0.reason, attempts: $0.attempts) },
+            apns: credentials.map { .init(keyID: $0.keyID, teamID: $0.teamID, topic: $0.topic, updated: nil) })
+        return page(req, s, scope, tab: "notifications", "notifications", title: "Notifications", view, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    /// `notifications.mustache`: notifications, webhook deliveries, and push to Apple devices.
+    struct NotificationsView: Encodable {
+        struct Note: Encodable {
+            let time, user, subscription, database, record, reason, status: String
+            let delivered: Bool
+            let nid: String
         }
-        var json: [String: Any] = [
-            "notifications": notes.map { ["notificationID": $0["nid"]!, "user": $0["user"]!, "subscriptionID": $0["subscription"]!, "reason": $0["reason"]!, "status": $0["status"]!] },
-            "webhookDeliveries": deliveries.map { ["notificationID": $0["nid"]!, "url": $0["url"]!, "state": $0["state"]!, "attempts": $0["attempts"]!, "lastError": $0["lastError"]!] },
-            "apnsDevices": devices,
-            "apnsDeliveries": pushes.map { ["notificationID": $0["nid"]!, "user": $0["user"]!, "device": $0["token"]!, "state": $0["state"]!, "status": $0["status"]!,
-                                            "reason": $0["reason"]!, "attempts": $0["attempts"]!] },
-        ]
-        if let credentials { json["apns"] = ["keyID": credentials.keyID, "teamID": credentials.teamID, "topic": credentials.topic] }
-        return page(req, s, scope, tab: "notifications", "notifications", title: "Notifications", values, json: json, status: error == nil ? .ok : .badRequest)
+        struct Delivery: Encodable {
+            let time, url, record, recordType, reason, state: String
+            let failed: Bool
+            let attempts: Int
+            let lastError, nid: String
+        }
+        struct Device: Encodable { let user, token, apnsEnvironment, registered: String }
+        struct Push: Encodable {
+            let time, user, token, nid, state: String
+            let bad: Bool
+            let status, reason: String
+            let attempts: Int
+        }
+        struct Key: Encodable {
+            let keyID, teamID, topic: String
+            let updated: String?
+        }
+        struct JSON: Encodable {
+            struct Note: Encodable { let notificationID, user, subscriptionID, reason, status: String }
+            struct Delivery: Encodable {
+                let notificationID, url, state: String
+                let attempts: Int
+                let lastError: String
+            }
+            struct Push: Encodable {
+                let notificationID, user, device, state, status, reason: String
+                let attempts: Int
+            }
+            let notifications: [Note]
+            let webhookDeliveries: [Delivery]
+            let apnsDevices: [Device]
+            let apnsDeliveries: [Push]
+            let apns: Key?
+        }
+        let notifications: [Note]
+        let hasNotifications: Bool
+        let deliveries: [Delivery]
+        let hasDeliveries: Bool
+        let users: [UserJSON]
+        let hasUsers: Bool
+        let testAction: String
+        let message, error: String?
+        let apnsAction, apnsRemoveAction: String
+        let apnsDevices: [Device]
+        let hasAPNsDevices: Bool
+        let apnsDeliveries: [Push]
+        let hasAPNsDeliveries: Bool
+        let apns: Key?
     }
 
     func sendTestNotification(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {

@@ -9,32 +9,65 @@ import StratusStore
 extension Console {
     func queryShapesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let automatic = Dictionary(try scope.env.autoIndexes().map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        let shapes = try scope.env.queryShapes().map { r -> [String: Any] in
+        let shapes = try scope.env.queryShapes().map { r in
             let auto = r.index.flatMap { automatic[$0] }
-            let kind = r.index == nil ? "none" : auto != nil ? "automatic" : "declared"
-            return [
-                "shape": r.shape, "calls": r.calls, "p50": String(format: "%.2f", r.p50Milliseconds), "p99": String(format: "%.2f", r.p99Milliseconds),
-                "stepsPerRow": String(format: "%.0f", r.stepsPerRow), "index": r.index ?? "none", "kind": kind, "sorts": r.sorts,
-                "plan": r.plan.joined(separator: "\n"), "last": ValueDisplay.utcString(r.lastAt),
-                "canBuild": auto == nil, "buildAction": scope.paths.buildIndexes(),
-            ]
+            return QueryShapesView.Shape(
+                shape: r.shape, calls: r.calls, p50: String(format: "%.2f", r.p50Milliseconds), p99: String(format: "%.2f", r.p99Milliseconds),
+                stepsPerRow: String(format: "%.0f", r.stepsPerRow), index: r.index ?? "none", kind: r.index == nil ? "none" : auto != nil ? "automatic" : "declared",
+                sorts: r.sorts, plan: r.plan.joined(separator: "\n"), last: ValueDisplay.utcString(r.lastAt),
+                canBuild: auto == nil, buildAction: scope.paths.buildIndexes())
         }
-        let indexes = automatic.values.sorted { $0.name < $1.name }.map { ai -> [String: Any] in
-            ["name": ai.name, "fields": "\(ai.recordType)(\((ai.equalityFields + (ai.orderField.map { [$0] } ?? [])).joined(separator: ", ")))",
-             "shape": ai.shape, "pinned": ai.pinned, "lastUsed": ValueDisplay.utcString(ai.lastUsedAt),
-             "state": ai.isReady ? "ready" : "building, \(Int(scope.env.autoIndexProgress(ai) * 100))% copied",
-             "size": ValueDisplay.byteCount(ai.estimatedBytes),
-             "built": ai.isReady ? String(format: "%.0f", ai.buildMilliseconds) : "–",
-             "longestStep": ai.isReady ? String(format: "%.1f", ai.longestStepMilliseconds) : "–",
-             "pinAction": scope.paths.automaticIndex(ai.name, ai.pinned ? "unpin" : "pin"),
-             "dropAction": scope.paths.automaticIndex(ai.name, "drop")]
+        let indexes = automatic.values.sorted { $0.name < $1.name }.map { ai in
+            QueryShapesView.Index(
+                name: ai.name, fields: "\(ai.recordType)(\((ai.equalityFields + (ai.orderField.map { [$0] } ?? [])).joined(separator: ", ")))",
+                shape: ai.shape, pinned: ai.pinned, lastUsed: ValueDisplay.utcString(ai.lastUsedAt),
+                state: ai.isReady ? "ready" : "building, \(Int(scope.env.autoIndexProgress(ai) * 100))% copied",
+                size: ValueDisplay.byteCount(ai.estimatedBytes),
+                built: ai.isReady ? String(format: "%.0f", ai.buildMilliseconds) : "–",
+                longestStep: ai.isReady ? String(format: "%.1f", ai.longestStepMilliseconds) : "–",
+                pinAction: scope.paths.automaticIndex(ai.name, ai.pinned ? "unpin" : "pin"), dropAction: scope.paths.automaticIndex(ai.name, "drop"))
         }
-        var values: [String: Any] = ["shapes": shapes, "hasShapes": !shapes.isEmpty, "indexes": indexes, "hasIndexes": !indexes.isEmpty]
-        if let error { values["error"] = error }
-        if let m = req.query("done") { values["message"] = m }
-        let json: [String: Any] = ["shapes": shapes.map { ["shape": $0["shape"]!, "calls": $0["calls"]!, "index": $0["index"]!, "kind": $0["kind"]!, "p50Milliseconds": $0["p50"]!] },
-                                   "automaticIndexes": indexes.map { ["name": $0["name"]!, "pinned": $0["pinned"]!, "state": $0["state"]!] }]
-        return page(req, s, scope, tab: "shapes", "query-shapes", title: "Query shapes", values, json: json, status: error == nil ? .ok : .badRequest)
+        let view = QueryShapesView(shapes: shapes, hasShapes: !shapes.isEmpty, indexes: indexes, hasIndexes: !indexes.isEmpty, error: error, message: req.query("done"))
+        let json = QueryShapesView.JSON(shapes: shapes.map { .init(shape: $0.shape, calls: $0.calls, index: $0.index, kind: $0.kind, p50Milliseconds: $0.p50) },
+                                        automaticIndexes: indexes.map { .init(name: $0.name, pinned: $0.pinned, state: $0.state) })
+        return page(req, s, scope, tab: "shapes", "query-shapes", title: "Query shapes", view, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    /// `query-shapes.mustache`: each shape's counts, cost and plan; the automatic indexes.
+    struct QueryShapesView: Encodable {
+        struct Shape: Encodable {
+            let shape: String
+            let calls: Int
+            let p50, p99, stepsPerRow, index, kind: String
+            let sorts: Bool
+            let plan, last: String
+            let canBuild: Bool
+            let buildAction: String
+        }
+        struct Index: Encodable {
+            let name, fields, shape: String
+            let pinned: Bool
+            let lastUsed, state, size, built, longestStep, pinAction, dropAction: String
+        }
+        struct JSON: Encodable {
+            struct Shape: Encodable {
+                let shape: String
+                let calls: Int
+                let index, kind, p50Milliseconds: String
+            }
+            struct Index: Encodable {
+                let name: String
+                let pinned: Bool
+                let state: String
+            }
+            let shapes: [Shape]
+            let automaticIndexes: [Index]
+        }
+        let shapes: [Shape]
+        let hasShapes: Bool
+        let indexes: [Index]
+        let hasIndexes: Bool
+        let error, message: String?
     }
 
     /// "Build an index now" for a listed shape: pinned, since an admin asked for it. The build goes on in the

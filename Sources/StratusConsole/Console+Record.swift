@@ -32,47 +32,69 @@ extension Console {
         let record = try fetch(loc, scope.env)
         // The lookup just read the schema's generation: no second transaction for the type.
         let type = scope.env.lastKnownSchema.recordType(named: record.recordType) ?? RecordTypeSchema(name: record.recordType)
-        if Console.wantsJSON(req) { return .json(Console.json(ValueDisplay.recordJSON(EncryptedFields.hidden(record, type)))) }
+        if Console.wantsJSON(req) { return .json(Console.json(RecordJSON(EncryptedFields.hidden(record, type)))) }
         var values = recordValues(record, type, loc, scope)
-        if let m = req.query("done") { values["message"] = m }
+        values.message = req.query("done")
         return page(req, s, scope, tab: "records", "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))
     }
 
-    func recordCrumbs(_ scope: ConsoleScope, _ type: String, _ loc: RecordLocation) -> [[String: String]] {
-        [["href": scope.db.records([("type", type), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]), "label": "\(type) records"]]
+    func recordCrumbs(_ scope: ConsoleScope, _ type: String, _ loc: RecordLocation) -> [Crumb] {
+        [Crumb(href: scope.db.records([("type", type), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]), label: "\(type) records")]
     }
 
-    func recordValues(_ r: StoredRecord, _ type: RecordTypeSchema, _ loc: RecordLocation, _ scope: ConsoleScope, form: StoredRecord? = nil) -> [String: Any] {
+    /// `record.mustache` (and `conflict.mustache`, with the administrator's version beside the server's).
+    struct RecordView: Encodable {
+        struct Stamp: Encodable { let utc, iso, local, millis, user, device: String }
+        struct Field: Encodable {
+            let name, type: String
+            var encrypted: Bool?
+            var value: ValueDisplay.Detail?
+            var empty: Bool?
+        }
+        let recordName, recordType, zone: String
+        var tag: String
+        let created, modified: Stamp?
+        let fields: [Field]
+        let inputs: [RecordForm.Input]
+        let action, deleteAction, assetAction: String
+        let assetFields: [String]
+        let hasAssetFields, readOnlyTypes: Bool
+        var message, error: String?
+        var conflict: Bool?
+        var mine: [Field]?
+    }
+
+    func recordValues(_ r: StoredRecord, _ type: RecordTypeSchema, _ loc: RecordLocation, _ scope: ConsoleScope, form: StoredRecord? = nil) -> RecordView {
         let link = { (ref: Reference) -> String in scope.db.record(zone: ref.zoneID?.zoneName ?? loc.zone.zoneName, name: ref.recordName) }
         let assetLink = { (a: AssetValue) -> String in scope.paths.asset(a.fileChecksum) }
         let assetType = { (a: AssetValue) -> String in scope.env.assetPrefix(checksum: a.fileChecksum).map(Console.sniff) ?? "missing file" }
         let names = type.userFields.map(\.name) + r.fields.keys.filter { type.field(named: $0) == nil }.sorted()
-        let fields = names.map { n -> [String: Any] in
-            var d: [String: Any] = ["name": n, "type": type.field(named: n)?.type.description ?? ""]
+        let fields = names.map { n in
+            var f = RecordView.Field(name: n, type: type.field(named: n)?.type.description ?? "")
             if type.field(named: n)?.type.encrypted == true, r.fields[n] != nil {
-                d["encrypted"] = true
+                f.encrypted = true
             } else if let v = r.fields[n] {
-                d["value"] = ValueDisplay.detail(v, link: link, assetLink: assetLink, assetType: assetType)
+                f.value = ValueDisplay.detail(v, link: link, assetLink: assetLink, assetType: assetType)
             } else {
-                d["empty"] = true
+                f.empty = true
             }
-            return d
+            return f
         }
-        func stamp(_ st: RecordStamp?) -> [String: Any] {
-            guard let st else { return [:] }
-            return ["utc": ValueDisplay.utcString(st.timestamp), "iso": RecordForm.inputTimestamp(st.timestamp) + "Z", "local": ValueDisplay.localString(st.timestamp), "millis": String(st.timestamp),
-                    "user": st.userRecordName, "device": ValueDisplay.visible(st.deviceID)]
+        func stamp(_ st: RecordStamp?) -> RecordView.Stamp? {
+            st.map { st in
+                RecordView.Stamp(utc: ValueDisplay.utcString(st.timestamp), iso: RecordForm.inputTimestamp(st.timestamp) + "Z", local: ValueDisplay.localString(st.timestamp),
+                                 millis: String(st.timestamp), user: st.userRecordName, device: ValueDisplay.visible(st.deviceID))
+            }
         }
-        return [
-            "recordName": ValueDisplay.visible(r.recordName), "recordType": r.recordType, "zone": loc.zone.zoneName,
-            "tag": r.recordChangeTag ?? "", "created": stamp(r.created), "modified": stamp(r.modified),
-            "fields": fields, "inputs": RecordForm.inputs(for: type, record: form ?? r),
-            "action": scope.db.record(zone: loc.zone.zoneName, name: loc.name), "deleteAction": scope.db.deleteRecord(zone: loc.zone.zoneName, name: loc.name),
-            "assetAction": scope.db.recordAsset(zone: loc.zone.zoneName, name: loc.name),
-            "assetFields": type.userFields.filter { $0.type.scalar == .asset }.map(\.name),
-            "hasAssetFields": type.userFields.contains { $0.type.scalar == .asset },
-            "readOnlyTypes": type.userFields.isEmpty,
-        ]
+        return RecordView(
+            recordName: ValueDisplay.visible(r.recordName), recordType: r.recordType, zone: loc.zone.zoneName,
+            tag: r.recordChangeTag ?? "", created: stamp(r.created), modified: stamp(r.modified),
+            fields: fields, inputs: RecordForm.inputs(for: type, record: form ?? r),
+            action: scope.db.record(zone: loc.zone.zoneName, name: loc.name), deleteAction: scope.db.deleteRecord(zone: loc.zone.zoneName, name: loc.name),
+            assetAction: scope.db.recordAsset(zone: loc.zone.zoneName, name: loc.name),
+            assetFields: type.userFields.filter { $0.type.scalar == .asset }.map(\.name),
+            hasAssetFields: type.userFields.contains { $0.type.scalar == .asset },
+            readOnlyTypes: type.userFields.isEmpty)
     }
 
     func saveRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -89,8 +111,8 @@ extension Console {
             return conflictPage(req, s, scope, loc, type, mine: edited, server: e.serverRecord ?? current)
         case .failed(let e):
             var values = recordValues(current, type, loc, scope, form: edited)
-            values["error"] = e.reason
-            values["tag"] = tag
+            values.error = e.reason
+            values.tag = tag
             return page(req, s, scope, tab: "records", "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc),
                         status: .code(e.code.httpStatus))
         default:
@@ -141,9 +163,9 @@ extension Console {
     func conflictPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, _ loc: RecordLocation, _ type: RecordTypeSchema,
                       mine: StoredRecord, server: StoredRecord) -> HTTPResponse {
         var values = recordValues(server, type, loc, scope, form: mine)
-        values["conflict"] = true
-        values["mine"] = recordValues(mine, type, loc, scope)["fields"]
-        values["error"] = "This record was changed by someone else after you opened it. Nothing was saved."
+        values.conflict = true
+        values.mine = recordValues(mine, type, loc, scope).fields
+        values.error = "This record was changed by someone else after you opened it. Nothing was saved."
         return page(req, s, scope, tab: "records", "conflict", title: "Conflict: \(server.recordName)", values,
                     crumbs: recordCrumbs(scope, server.recordType, loc), status: .conflict)
     }
@@ -158,7 +180,7 @@ extension Console {
             if e.code == .conflict {
                 let type = try scope.env.schema().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
                 var values = recordValues(current, type, loc, scope)
-                values["error"] = "This record was changed by someone else after you opened it, so it was not deleted. Here is its current version."
+                values.error = "This record was changed by someone else after you opened it, so it was not deleted. Here is its current version."
                 return page(req, s, scope, tab: "records", "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc), status: .conflict)
             }
             throw e
@@ -173,15 +195,19 @@ extension Console {
         let typeName = req.query("type") ?? formValue(req, "type") ?? schema.recordTypes.first?.name ?? ""
         guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
         let zone = req.query("zone") ?? formValue(req, "zone") ?? ZoneID.defaultZoneName
-        var values: [String: Any] = [
-            "recordType": type.name, "zone": zone, "recordName": form?.recordName ?? "",
-            "inputs": RecordForm.inputs(for: type, record: form),
-            "action": scope.db.newRecord([("type", type.name), ("zone", zone)]),
-        ]
-        if let error { values["error"] = error }
-        return page(req, s, scope, tab: "records", "new-record", title: "New \(type.name)", values,
-                    crumbs: [["href": scope.db.records([("type", type.name)]), "label": "\(type.name) records"]],
+        let view = NewRecordView(recordType: type.name, zone: zone, recordName: form?.recordName ?? "", inputs: RecordForm.inputs(for: type, record: form),
+                                 action: scope.db.newRecord([("type", type.name), ("zone", zone)]), error: error)
+        return page(req, s, scope, tab: "records", "new-record", title: "New \(type.name)", view,
+                    crumbs: [Crumb(href: scope.db.records([("type", type.name)]), label: "\(type.name) records")],
                     status: error == nil ? .ok : .badRequest)
+    }
+
+    /// `new-record.mustache`.
+    struct NewRecordView: Encodable {
+        let recordType, zone, recordName: String
+        let inputs: [RecordForm.Input]
+        let action: String
+        let error: String?
     }
 
     func createRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {

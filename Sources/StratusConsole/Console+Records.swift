@@ -23,80 +23,136 @@ extension Console {
         let format = req.query("format")
         guard let typeName = q.recordType, let type = schema.recordType(named: typeName) else {
             if let t = q.recordType { throw StratusError(.notFound, "There is no record type \(t.prefix(60)) in \(scope.environment.rawValue).") }
-            return page(req, s, scope, tab: "records", "records", title: "Records", ["noTypes": true, "schemaHref": scope.paths.schema()], json: ["records": []])
+            return page(req, s, scope, tab: "records", "records", title: "Records", NoTypesView(noTypes: true, schemaHref: scope.paths.schema()),
+                        json: ["records": [RecordJSON]()])
         }
         if format == "csv" || (format == "json" && req.query("all") == "1") { return try export(q, type, db, scope, csv: format == "csv") }
 
-        var values: [String: Any] = [:]
+        var failure: String?
         var status = HTTPStatus.ok
         var result = QueryResult(records: [], continuationMarker: nil)
         do {
             result = try scope.env.query(try q.query(type), in: db, explain: true)
         } catch {
-            values["error"] = error.reason
+            failure = error.reason
             status = .code(error.code.httpStatus)
             if Console.wantsJSON(req) { throw error }
         }
+        if Console.wantsJSON(req) {
+            let json = RecordsView.JSON(records: result.records.map { RecordJSON(EncryptedFields.hidden($0, type)) }, continuationMarker: result.continuationMarker)
+            return .json(Console.json(json), status: status)
+        }
         let columns = q.fields.isEmpty ? Array(type.userFields.prefix(Console.defaultColumns).map(\.name)) : q.fields
         let encrypted = EncryptedFields.names(type)
-        let rows = result.records.map { r -> [String: Any] in
-            ["name": ValueDisplay.visible(r.recordName), "href": scope.db.record(zone: q.zone, name: r.recordName),
-             "cells": columns.map { c in encrypted.contains(c) ? (r.fields[c] == nil ? "" : EncryptedFields.marker) : r.fields[c].map(ValueDisplay.summary) ?? "" },
-             "modified": r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
+        let rows = result.records.map { r in
+            RecordsView.Row(name: ValueDisplay.visible(r.recordName), href: scope.db.record(zone: q.zone, name: r.recordName),
+                            cells: columns.map { c in encrypted.contains(c) ? (r.fields[c] == nil ? "" : EncryptedFields.marker) : r.fields[c].map(ValueDisplay.summary) ?? "" },
+                            modified: r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? "")
         }
         let count = try scope.env.recordCountsByType(in: db, zoneID: ZoneID(zoneName: q.zone))[type.name] ?? 0
-        values.merge([
-            "types": schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] },
-            "zones": try scope.env.zones(in: db).map { ["name": $0.zoneID.zoneName, "selected": $0.zoneID.zoneName == q.zone] },
-            "recordType": type.name, "zone": q.zone, "servedBy": result.servedBy ?? "no index (SQLite scans)",
-            "columns": columns, "rows": rows, "hasRows": !rows.isEmpty, "count": count,
-            "filterRows": filterRows(q, type), "sortRows": sortRows(q, type),
-            "fieldChoices": type.userFields.map { ["name": $0.name, "checked": q.fields.contains($0.name)] },
-            "action": scope.db.recordsForm(),
-            "nextHref": result.continuationMarker.map { scope.db.records(q.queryItems(continuation: $0)) as Any } ?? false,
-            "firstHref": q.continuation == nil ? false : scope.db.records(q.queryItems()),
-            "jsonHref": scope.db.records(q.queryItems() + [("format", "json"), ("all", "1")]),
-            "csvHref": scope.db.records(q.queryItems() + [("format", "csv")]),
-            "newHref": scope.db.newRecord([("type", type.name), ("zone", q.zone)]),
-            "defaultColumns": Console.defaultColumns,
-        ]) { a, _ in a }
-        var json: [String: Any]? = nil
-        if Console.wantsJSON(req) {
-            json = ["records": result.records.map { ValueDisplay.recordJSON(EncryptedFields.hidden($0, type)) }]
-            if let m = result.continuationMarker { json?["continuationMarker"] = m }
+        let view = RecordsView(
+            error: failure,
+            types: schema.recordTypes.map { .init(name: $0.name, selected: $0.name == type.name) },
+            zones: try scope.env.zones(in: db).map { .init(name: $0.zoneID.zoneName, selected: $0.zoneID.zoneName == q.zone) },
+            recordType: type.name, zone: q.zone, servedBy: result.servedBy ?? "no index (SQLite scans)",
+            columns: columns, rows: rows, hasRows: !rows.isEmpty, count: count,
+            filterRows: filterRows(q, type), sortRows: sortRows(q, type),
+            fieldChoices: type.userFields.map { .init(name: $0.name, checked: q.fields.contains($0.name)) },
+            action: scope.db.recordsForm(),
+            nextHref: result.continuationMarker.map { scope.db.records(q.queryItems(continuation: $0)) },
+            firstHref: q.continuation == nil ? nil : scope.db.records(q.queryItems()),
+            jsonHref: scope.db.records(q.queryItems() + [("format", "json"), ("all", "1")]),
+            csvHref: scope.db.records(q.queryItems() + [("format", "csv")]),
+            newHref: scope.db.newRecord([("type", type.name), ("zone", q.zone)]),
+            defaultColumns: Console.defaultColumns)
+        return page(req, s, scope, tab: "records", "records", title: "\(type.name) records", view,
+                    crumbs: [Crumb(href: scope.db.records(), label: "\(scope.database?.rawValue ?? "public") records")], status: status)
+    }
+
+    /// `records.mustache` when the environment has no record type yet.
+    struct NoTypesView: Encodable {
+        let noTypes: Bool
+        let schemaHref: String
+    }
+
+    /// `records.mustache`: the query builder (all its state in the URL), the page of rows and the links around it.
+    struct RecordsView: Encodable {
+        struct Choice: Encodable {
+            let name: String
+            let selected: Bool
         }
-        return page(req, s, scope, tab: "records", "records", title: "\(type.name) records", values,
-                    crumbs: [["href": scope.db.records(), "label": "\(scope.database?.rawValue ?? "public") records"]], json: json, status: status)
+        struct Row: Encodable {
+            let name, href: String
+            let cells: [String]
+            let modified: String
+        }
+        struct FieldOption: Encodable {
+            let name, label: String
+            let selected: Bool
+            let ops: String
+        }
+        struct FilterRow: Encodable {
+            let n: Int
+            let value: String
+            let fields: [FieldOption]
+            let ops: [Choice]
+        }
+        struct SortRow: Encodable {
+            let n: Int
+            let fields: [FieldOption]
+            let desc: Bool
+        }
+        struct FieldChoice: Encodable {
+            let name: String
+            let checked: Bool
+        }
+        struct JSON: Encodable {
+            let records: [RecordJSON]
+            let continuationMarker: String?
+        }
+        let error: String?
+        let types, zones: [Choice]
+        let recordType, zone, servedBy: String
+        let columns: [String]
+        let rows: [Row]
+        let hasRows: Bool
+        let count: Int
+        let filterRows: [FilterRow]
+        let sortRows: [SortRow]
+        let fieldChoices: [FieldChoice]
+        let action: String
+        let nextHref, firstHref: String?
+        let jsonHref, csvHref, newHref: String
+        let defaultColumns: Int
     }
 
     /// The form's filter rows: one per filter in the URL, and a blank one to add another.
-    func filterRows(_ q: ConsoleQuery, _ type: RecordTypeSchema) -> [[String: Any]] {
+    func filterRows(_ q: ConsoleQuery, _ type: RecordTypeSchema) -> [RecordsView.FilterRow] {
         var rows = q.filters.map { f -> (String, String, String) in
             let p = f.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             return (p[0], p.count > 1 ? p[1].uppercased() : "EQUALS", p.count > 2 ? p[2] : "")
         }
         rows.append(("", "EQUALS", ""))
         return rows.enumerated().map { i, r in
-            ["n": i + 1, "value": r.2,
-             "fields": fieldOptions(type, selected: r.0),
-             "ops": FilterComparator.allCases.map { c in ["name": c.rawValue, "selected": c.rawValue == r.1] }]
+            RecordsView.FilterRow(n: i + 1, value: r.2, fields: fieldOptions(type, selected: r.0),
+                                  ops: FilterComparator.allCases.map { c in .init(name: c.rawValue, selected: c.rawValue == r.1) })
         }
     }
 
-    func sortRows(_ q: ConsoleQuery, _ type: RecordTypeSchema) -> [[String: Any]] {
+    func sortRows(_ q: ConsoleQuery, _ type: RecordTypeSchema) -> [RecordsView.SortRow] {
         var rows = q.sorts.map { s in s.hasPrefix("-") ? (String(s.dropFirst()), true) : (s, false) }
         rows.append(("", false))
-        return rows.enumerated().map { i, r in ["n": i + 1, "fields": fieldOptions(type, selected: r.0), "desc": r.1] }
+        return rows.enumerated().map { i, r in RecordsView.SortRow(n: i + 1, fields: fieldOptions(type, selected: r.0), desc: r.1) }
     }
 
-    func fieldOptions(_ type: RecordTypeSchema, selected: String) -> [[String: Any]] {
+    func fieldOptions(_ type: RecordTypeSchema, selected: String) -> [RecordsView.FieldOption] {
         let system = [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName]
-        return type.userFields.map { f -> [String: Any] in
-            ["name": f.name, "label": "\(f.name) (\(f.type.description))", "selected": f.name == selected,
-             "ops": ConsoleQuery.comparators(for: f.type).map(\.rawValue).joined(separator: " ")]
+        return type.userFields.map { f in
+            .init(name: f.name, label: "\(f.name) (\(f.type.description))", selected: f.name == selected,
+                  ops: ConsoleQuery.comparators(for: f.type).map(\.rawValue).joined(separator: " "))
         } + system.map { sf in
-            ["name": sf.schemaName, "label": "\(sf.schemaName) (system)", "selected": sf.schemaName == selected,
-             "ops": ConsoleQuery.comparators(for: sf.fieldType).map(\.rawValue).joined(separator: " ")]
+            .init(name: sf.schemaName, label: "\(sf.schemaName) (system)", selected: sf.schemaName == selected,
+                  ops: ConsoleQuery.comparators(for: sf.fieldType).map(\.rawValue).joined(separator: " "))
         }
     }
 
@@ -126,7 +182,7 @@ extension Console {
                             + columns.map { c in r.fields[c].map(Console.csvText) ?? "" }
                         out += cells.map(CSVCell.escape).joined(separator: ",") + "\r\n"
                     } else {
-                        out += (wroteOne ? "," : "") + String(decoding: Console.json(ValueDisplay.recordJSON(r)), as: UTF8.self)
+                        out += (wroteOne ? "," : "") + String(decoding: Console.json(RecordJSON(r)), as: UTF8.self)
                         wroteOne = true
                     }
                 }
@@ -145,7 +201,7 @@ extension Console {
         case .timestamp(let t): RecordForm.inputTimestamp(t) + "Z"
         case .bytes(let d): d.base64EncodedString()
         case .list, .location, .asset, .reference:
-            String(decoding: (try? JSONSerialization.data(withJSONObject: ValueDisplay.json(v), options: [.sortedKeys, .fragmentsAllowed])) ?? Data(), as: UTF8.self)
+            String(decoding: Console.json(WireValue(v)), as: UTF8.self)
         default: ValueDisplay.summary(v)
         }
     }

@@ -13,32 +13,67 @@ extension Console {
         let roles = SecurityRole.builtIn + schema.roles
         let label = [SecurityRole.world: "World", SecurityRole.authenticated: "Authenticated", SecurityRole.creator: "Creator"]
         let editable = !scope.isProduction
-        let rows = schema.recordTypes.map { t -> [String: Any] in
-            ["type": t.name, "cells": roles.map { r -> [String: Any] in
+        let rows = schema.recordTypes.map { t in
+            RolesView.Row(type: t.name, cells: roles.map { r in
                 let g = t.grants[r] ?? []
-                return ["role": r, "perms": Console.permissions.map { p, name in
-                    ["name": name, "checked": g.contains(p), "field": "grant:\(t.name):\(r)", "label": "\(name) for \(label[r] ?? r) on \(t.name)"]
-                }, "summary": g.names.joined(separator: ", ")]
-            }]
+                return RolesView.Cell(role: r, perms: Console.permissions.map { p, name in
+                    RolesView.Permission(name: name, checked: g.contains(p), field: "grant:\(t.name):\(r)", label: "\(name) for \(label[r] ?? r) on \(t.name)")
+                }, summary: g.names.joined(separator: ", "))
+            })
         }
         let users = try store.users(container: scope.container)
         let email = Dictionary(users.map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
-        let custom = try schema.roles.map { r -> [String: Any] in
-            let members = try scope.env.members(of: r).map { u in ["user": u, "email": email[u] ?? "", "role": r] }
-            return ["name": r, "members": members, "hasMembers": !members.isEmpty,
-                    "action": scope.paths.roleMembers(r),
-                    "deleteAction": editable ? scope.paths.deleteRole(r) : false,
-                    "users": users.map { ["userRecordName": $0.userRecordName, "email": $0.email] }]
+        let custom = try schema.roles.map { r in
+            let members = try scope.env.members(of: r).map { u in RolesView.Member(user: u, email: email[u] ?? "", role: r) }
+            return RolesView.CustomRole(name: r, members: members, hasMembers: !members.isEmpty, action: scope.paths.roleMembers(r),
+                                        deleteAction: editable ? scope.paths.deleteRole(r) : nil,
+                                        users: users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) })
         }
-        var values: [String: Any] = ["roles": roles.map { ["name": $0, "label": label[$0] ?? $0] }, "rows": rows, "editable": editable,
-                                     "custom": custom, "hasUsers": !users.isEmpty, "hasTypes": !rows.isEmpty]
-        if let m = req.query("done") { values["message"] = m }
-        let json: [String: Any] = [
-            "roles": roles,
-            "grants": Dictionary(schema.recordTypes.map { t in (t.name, t.grants.mapValues(\.names)) }, uniquingKeysWith: { a, _ in a }),
-            "members": Dictionary(custom.map { ($0["name"] as! String, ($0["members"] as! [[String: String]]).map { $0["user"]! }) }, uniquingKeysWith: { a, _ in a }),
-        ]
-        return page(req, s, scope, tab: "roles", "roles", title: "Security roles", values, json: json)
+        let view = RolesView(roles: roles.map { .init(name: $0, label: label[$0] ?? $0) }, rows: rows, editable: editable,
+                             custom: custom, hasUsers: !users.isEmpty, hasTypes: !rows.isEmpty, message: req.query("done"))
+        let json = RolesView.JSON(roles: roles,
+                                  grants: Dictionary(schema.recordTypes.map { t in (t.name, t.grants.mapValues(\.names)) }, uniquingKeysWith: { a, _ in a }),
+                                  members: Dictionary(custom.map { ($0.name, $0.members.map(\.user)) }, uniquingKeysWith: { a, _ in a }))
+        return page(req, s, scope, tab: "roles", "roles", title: "Security roles", view, json: json)
+    }
+
+    /// `roles.mustache`: the permission matrix (record types × roles) and the custom roles' members.
+    struct RolesView: Encodable {
+        struct Role: Encodable { let name, label: String }
+        struct Permission: Encodable {
+            let name: String
+            let checked: Bool
+            let field, label: String
+        }
+        struct Cell: Encodable {
+            let role: String
+            let perms: [Permission]
+            let summary: String
+        }
+        struct Row: Encodable {
+            let type: String
+            let cells: [Cell]
+        }
+        struct Member: Encodable { let user, email, role: String }
+        struct CustomRole: Encodable {
+            let name: String
+            let members: [Member]
+            let hasMembers: Bool
+            let action: String
+            let deleteAction: String?
+            let users: [UserJSON]
+        }
+        struct JSON: Encodable {
+            let roles: [String]
+            let grants: [String: [String: [String]]]
+            let members: [String: [String]]
+        }
+        let roles: [Role]
+        let rows: [Row]
+        let editable: Bool
+        let custom: [CustomRole]
+        let hasUsers, hasTypes: Bool
+        let message: String?
     }
 
     /// The whole matrix as submitted: an unticked box is a permission taken away.

@@ -14,53 +14,109 @@ extension Console {
             return r
         }
         let deployed = scope.isProduction ? schema : try store.environment(scope.container, .production).schema()
-        let types = schema.recordTypes.map { t -> [String: Any] in
-            ["name": t.name, "fieldCount": t.userFields.count, "href": scope.paths.recordType(t.name),
-             "deployed": deployed.recordType(named: t.name) != nil]
+        let types = schema.recordTypes.map { t in
+            SchemaView.RecordType(name: t.name, fieldCount: t.userFields.count, href: scope.paths.recordType(t.name), deployed: deployed.recordType(named: t.name) != nil)
         }
-        var values: [String: Any] = ["types": types, "roles": schema.roles, "editable": !scope.isProduction,
-                                     "exportHref": scope.paths.schemaExport()]
-        if let m = req.query("done") { values["message"] = m }
-        let json: [String: Any] = ["recordTypes": schema.recordTypes.map(Console.typeJSON), "roles": schema.roles]
-        return page(req, s, scope, tab: "schema", "schema", title: "Schema", values, json: json)
+        let view = SchemaView(types: types, roles: schema.roles, editable: !scope.isProduction, exportHref: scope.paths.schemaExport(), message: req.query("done"))
+        return page(req, s, scope, tab: "schema", "schema", title: "Schema", view,
+                    json: SchemaView.JSON(recordTypes: schema.recordTypes.map(SchemaView.TypeJSON.init), roles: schema.roles))
     }
 
-    static func typeJSON(_ t: RecordTypeSchema) -> [String: Any] {
-        ["name": t.name,
-         "fields": t.fields.map { ["name": $0.name, "type": $0.type.description, "indexes": $0.indexes.names] },
-         "grants": t.grants.mapValues(\.names)]
+    /// `schema.mustache`: the record types and roles.
+    struct SchemaView: Encodable {
+        struct RecordType: Encodable {
+            let name: String
+            let fieldCount: Int
+            let href: String
+            let deployed: Bool
+        }
+        /// A record type in JSON: its fields with their indexes, and its grants.
+        struct TypeJSON: Encodable {
+            struct Field: Encodable {
+                let name, type: String
+                let indexes: [String]
+            }
+            let name: String
+            let fields: [Field]
+            let grants: [String: [String]]
+
+            init(_ t: RecordTypeSchema) {
+                name = t.name
+                fields = t.fields.map { Field(name: $0.name, type: $0.type.description, indexes: $0.indexes.names) }
+                grants = t.grants.mapValues(\.names)
+            }
+        }
+        struct JSON: Encodable {
+            let recordTypes: [TypeJSON]
+            let roles: [String]
+        }
+        let types: [RecordType]
+        let roles: [String]
+        let editable: Bool
+        let exportHref: String
+        let message: String?
+    }
+
+    /// `record-type.mustache`: a type's fields, their indexes as checkboxes, and the forms that change them.
+    struct RecordTypeView: Encodable {
+        struct Choice: Encodable {
+            let index: String
+            let checked: Bool
+        }
+        struct Field: Encodable {
+            let name, type: String
+            let system, deployed: Bool
+            let indexes: String
+            let choices: [Choice]
+            let deleteAction: String?
+        }
+        struct TypeChoice: Encodable { let value, label: String }
+        let recordType: String
+        let fields: [Field]
+        let editable, deployed: Bool
+        let fieldTypes: [TypeChoice]
+        let addFieldAction, indexesAction: String
+        let deleteAction: String?
+        let recordsHref: String
+        let error, message: String?
+    }
+
+    /// `schema-import.mustache`: a pasted schema, then what importing it would change.
+    struct SchemaImportView: Encodable {
+        let ckdb: String
+        var error: String?
+        var changes: [String] = []
+        var refusals: [String] = []
+        var hasRefusals = false, hasChanges = false, canApply = false
+        var action: String?
     }
 
     func recordTypePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let schema = try scope.env.schema()
         let name = req.parameters["recordType"] ?? ""
         guard let type = schema.recordType(named: name) else { throw StratusError(.notFound, "There is no record type \(name.prefix(60)) in \(scope.environment.rawValue).") }
-        if Console.wantsJSON(req) { return .json(Console.json(Console.typeJSON(type))) }
+        if Console.wantsJSON(req) { return .json(Console.json(SchemaView.TypeJSON(type))) }
         let deployed = try store.environment(scope.container, .production).schema().recordType(named: name)
         let editable = !scope.isProduction
         let system = [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName]
         let all = type.userFields + system.map { sf in FieldSchema(name: sf.schemaName, type: sf.fieldType, indexes: type.indexes(of: sf)) }
-        let fields = all.map { f -> [String: Any] in
+        let fields = all.map { f in
             let allowed = FieldIndexes.allowed(for: f.type)
             let isDeployed = f.isSystem || deployed?.field(named: f.name) != nil
-            return ["name": f.name, "type": f.type.description, "system": f.isSystem, "deployed": isDeployed,
-                    "indexes": f.indexes.names.joined(separator: ", "),
-                    "choices": [FieldIndexes.queryable, .sortable, .searchable].filter { allowed.contains($0) }.map { i in
-                        ["index": i.names[0], "checked": f.indexes.contains(i)]
-                    },
-                    "deleteAction": (editable && !isDeployed) ? scope.paths.deleteField(type.name, f.name) : false]
+            return RecordTypeView.Field(name: f.name, type: f.type.description, system: f.isSystem, deployed: isDeployed,
+                                        indexes: f.indexes.names.joined(separator: ", "),
+                                        choices: [FieldIndexes.queryable, .sortable, .searchable].filter { allowed.contains($0) }.map { i in
+                                            RecordTypeView.Choice(index: i.names[0], checked: f.indexes.contains(i))
+                                        },
+                                        deleteAction: (editable && !isDeployed) ? scope.paths.deleteField(type.name, f.name) : nil)
         }
-        let types = ScalarType.allCases.flatMap { s in [FieldType(s), FieldType(s, isList: true)] }.map { ["value": $0.wireName, "label": $0.description] }
-        var values: [String: Any] = [
-            "recordType": type.name, "fields": fields, "editable": editable, "deployed": deployed != nil,
-            "fieldTypes": types, "addFieldAction": scope.paths.fields(type.name), "indexesAction": scope.paths.indexes(type.name),
-            "deleteAction": (editable && deployed == nil) ? scope.paths.deleteRecordType(type.name) : false,
-            "recordsHref": scope.paths.database(.public).records([("type", type.name)]),
-        ]
-        if let error { values["error"] = error }
-        if let m = req.query("done") { values["message"] = m }
-        return page(req, s, scope, tab: "schema", "record-type", title: type.name, values,
-                    crumbs: [["href": scope.paths.schema(), "label": "Schema"]], status: error == nil ? .ok : .badRequest)
+        let types = ScalarType.allCases.flatMap { s in [FieldType(s), FieldType(s, isList: true)] }.map { RecordTypeView.TypeChoice(value: $0.wireName, label: $0.description) }
+        let view = RecordTypeView(recordType: type.name, fields: fields, editable: editable, deployed: deployed != nil,
+                                  fieldTypes: types, addFieldAction: scope.paths.fields(type.name), indexesAction: scope.paths.indexes(type.name),
+                                  deleteAction: (editable && deployed == nil) ? scope.paths.deleteRecordType(type.name) : nil,
+                                  recordsHref: scope.paths.database(.public).records([("type", type.name)]), error: error, message: req.query("done"))
+        return page(req, s, scope, tab: "schema", "record-type", title: type.name, view,
+                    crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")], status: error == nil ? .ok : .badRequest)
     }
 
     /// Applies an edited copy of the Development schema; refusals (Production would lose something) are errors.
@@ -164,8 +220,9 @@ extension Console {
         let text = f["ckdb"] ?? ""
         let schema: Schema
         do { schema = try SchemaParser.parse(text) } catch {
-            return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema", ["ckdb": text, "error": "The schema has an error at \(error.description)."],
-                        crumbs: [["href": scope.paths.schema(), "label": "Schema"]], status: .badRequest)
+            return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema",
+                        SchemaImportView(ckdb: text, error: "The schema has an error at \(error.description)."),
+                        crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")], status: .badRequest)
         }
         let plan = try store.importPlan(schema, into: scope.container)
         if f["confirm"] == "1" {
@@ -174,10 +231,9 @@ extension Console {
             try audit(s, scope, "import schema", plan.changes.map(\.description).joined(separator: "; "))
             return .redirect(to: scope.paths.schema(done: "Imported: \(plan.changes.count) changes."))
         }
-        return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema", [
-            "ckdb": text, "changes": plan.changes.map(\.description), "refusals": plan.refusals, "hasRefusals": !plan.refusals.isEmpty,
-            "hasChanges": !plan.changes.isEmpty, "canApply": plan.refusals.isEmpty && !plan.changes.isEmpty,
-            "action": scope.paths.schemaImport(),
-        ], crumbs: [["href": scope.paths.schema(), "label": "Schema"]])
+        return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema",
+                    SchemaImportView(ckdb: text, changes: plan.changes.map(\.description), refusals: plan.refusals, hasRefusals: !plan.refusals.isEmpty,
+                                     hasChanges: !plan.changes.isEmpty, canApply: plan.refusals.isEmpty && !plan.changes.isEmpty, action: scope.paths.schemaImport()),
+                    crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")])
     }
 }

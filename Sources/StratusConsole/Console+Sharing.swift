@@ -13,23 +13,40 @@ extension Console {
             if user.hasPrefix("@") { return "\(user.dropFirst()) (invited; no account yet)" }
             return users[user].map { "\($0) (\(user))" } ?? user
         }
-        let shares = try scope.env.allShares().map { share -> [String: Any] in
+        let shares = try scope.env.allShares().map { share in
             let members = share.participants.filter { $0.type != .owner }
-            return [
-                "name": share.recordName, "owner": who(share.owner?.userRecordName ?? ""), "zone": share.zoneID.zoneName,
-                "shares": share.rootRecordName.map { "record \($0) and its children" } ?? "the whole zone",
-                "publicPermission": share.publicPermission.rawValue, "participantCount": members.filter { $0.acceptanceStatus != .removed }.count,
-                "created": ValueDisplay.utcString(share.created.timestamp), "url": "/share/\(share.shortGUID)",
-                "revokeAction": scope.paths.revokeShare(share.shortGUID),
-                "participants": members.map { p in ["who": who(p.userRecordName), "permission": p.permission.rawValue, "type": p.type.rawValue, "status": p.acceptanceStatus.rawValue] },
-                "hasParticipants": !members.isEmpty,
-                "sharedViewHref": scope.paths.database(.shared, as: members.first?.userRecordName ?? "").zones(),
-            ]
+            return SharingView.Share(
+                name: share.recordName, owner: who(share.owner?.userRecordName ?? ""), zone: share.zoneID.zoneName,
+                shares: share.rootRecordName.map { "record \($0) and its children" } ?? "the whole zone",
+                publicPermission: share.publicPermission.rawValue, participantCount: members.filter { $0.acceptanceStatus != .removed }.count,
+                created: ValueDisplay.utcString(share.created.timestamp), url: "/share/\(share.shortGUID)",
+                revokeAction: scope.paths.revokeShare(share.shortGUID),
+                participants: members.map { p in .init(who: who(p.userRecordName), permission: p.permission.rawValue, type: p.type.rawValue, status: p.acceptanceStatus.rawValue) },
+                hasParticipants: !members.isEmpty,
+                sharedViewHref: scope.paths.database(.shared, as: members.first?.userRecordName ?? "").zones())
         }
-        var values: [String: Any] = ["shares": shares, "hasShares": !shares.isEmpty]
-        if let m = req.query("done") { values["message"] = m }
-        let json: [String: Any] = ["shares": shares.map { ["name": $0["name"]!, "zone": $0["zone"]!, "publicPermission": $0["publicPermission"]!, "participants": $0["participantCount"]!] }]
-        return page(req, s, scope, tab: "sharing", "sharing", title: "Sharing", values, json: json)
+        let json = ["shares": shares.map { SharingView.ShareJSON(name: $0.name, zone: $0.zone, publicPermission: $0.publicPermission, participants: $0.participantCount) }]
+        return page(req, s, scope, tab: "sharing", "sharing", title: "Sharing", SharingView(shares: shares, hasShares: !shares.isEmpty, message: req.query("done")), json: json)
+    }
+
+    /// `sharing.mustache`: every share of the environment, with its participants.
+    struct SharingView: Encodable {
+        struct Participant: Encodable { let who, permission, type, status: String }
+        struct Share: Encodable {
+            let name, owner, zone, shares, publicPermission: String
+            let participantCount: Int
+            let created, url, revokeAction: String
+            let participants: [Participant]
+            let hasParticipants: Bool
+            let sharedViewHref: String
+        }
+        struct ShareJSON: Encodable {
+            let name, zone, publicPermission: String
+            let participants: Int
+        }
+        let shares: [Share]
+        let hasShares: Bool
+        let message: String?
     }
 
     func revokeShare(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {

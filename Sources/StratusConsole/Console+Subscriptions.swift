@@ -1,4 +1,5 @@
 import Foundation
+import StratusAPI
 import StratusHTTP
 import StratusModel
 import StratusStore
@@ -8,27 +9,40 @@ import StratusStore
 extension Console {
     func subscriptionsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let emails = Dictionary(try store.users(container: scope.container).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
-        let rows = try scope.env.allSubscriptions().map { sub -> [String: Any] in
-            let doc = (try? JSONSerialization.jsonObject(with: Data(sub.document.utf8))) as? [String: Any] ?? [:]
-            let kind = doc["subscriptionType"] as? String ?? "query"
-            let query = doc["query"] as? [String: Any]
-            let filters = (query?["filterBy"] as? [[String: Any]] ?? []).map { f in
-                "\(f["fieldName"] as? String ?? f["systemFieldName"] as? String ?? "?") \(f["comparator"] as? String ?? "")"
+        let rows = try scope.env.allSubscriptions().map { sub in
+            let doc = (try? JSON.parse(Data(sub.document.utf8))) ?? .object([:])
+            let kind = doc["subscriptionType"]?.string ?? "query"
+            let query = doc["query"]
+            let filters = (query?["filterBy"]?.array ?? []).map { f in
+                "\(f["fieldName"]?.string ?? f["systemFieldName"]?.string ?? "?") \(f["comparator"]?.string ?? "")"
             }
             let what: String = switch kind {
-            case "zone": "zone " + ((doc["zoneID"] as? [String: Any])?["zoneName"] as? String ?? "")
+            case "zone": "zone " + (doc["zoneID"]?["zoneName"]?.string ?? "")
             case "database": "the whole \(sub.scope.rawValue) database"
-            default: (query?["recordType"] as? String ?? "?") + (filters.isEmpty ? "" : " where " + filters.joined(separator: " and "))
+            default: (query?["recordType"]?.string ?? "?") + (filters.isEmpty ? "" : " where " + filters.joined(separator: " and "))
             }
-            return ["id": sub.id, "kind": kind, "what": what, "database": sub.scope.rawValue, "owner": emails[sub.owner] ?? sub.owner,
-                    "firesOn": (doc["firesOn"] as? [String])?.joined(separator: ", ") ?? "every change",
-                    "firesOnce": doc["firesOnce"] as? Bool ?? false, "created": ValueDisplay.utcString(sub.createdAt),
-                    "scope": sub.scope.rawValue, "ownerRecordName": sub.owner, "deleteAction": scope.paths.deleteSubscription()]
+            return SubscriptionsView.Subscription(
+                id: sub.id, kind: kind, what: what, database: sub.scope.rawValue, owner: emails[sub.owner] ?? sub.owner,
+                firesOn: doc["firesOn"]?.array.map { $0.compactMap(\.string).joined(separator: ", ") } ?? "every change",
+                firesOnce: doc["firesOnce"]?.bool ?? false, created: ValueDisplay.utcString(sub.createdAt),
+                scope: sub.scope.rawValue, ownerRecordName: sub.owner, deleteAction: scope.paths.deleteSubscription())
         }
-        var values: [String: Any] = ["subscriptions": rows, "hasSubscriptions": !rows.isEmpty]
-        if let m = req.query("done") { values["message"] = m }
-        let json = rows.map { ["subscriptionID": $0["id"]!, "subscriptionType": $0["kind"]!, "database": $0["database"]!, "owner": $0["ownerRecordName"]!] }
-        return page(req, s, scope, tab: "subscriptions", "subscriptions", title: "Subscriptions", values, json: ["subscriptions": json])
+        let json = rows.map { SubscriptionsView.SubscriptionJSON(subscriptionID: $0.id, subscriptionType: $0.kind, database: $0.database, owner: $0.ownerRecordName) }
+        return page(req, s, scope, tab: "subscriptions", "subscriptions", title: "Subscriptions",
+                    SubscriptionsView(subscriptions: rows, hasSubscriptions: !rows.isEmpty, message: req.query("done")), json: ["subscriptions": json])
+    }
+
+    /// `subscriptions.mustache`: every subscription of the environment, by database and owner.
+    struct SubscriptionsView: Encodable {
+        struct Subscription: Encodable {
+            let id, kind, what, database, owner, firesOn: String
+            let firesOnce: Bool
+            let created, scope, ownerRecordName, deleteAction: String
+        }
+        struct SubscriptionJSON: Encodable { let subscriptionID, subscriptionType, database, owner: String }
+        let subscriptions: [Subscription]
+        let hasSubscriptions: Bool
+        let message: String?
     }
 
     func deleteSubscription(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {

@@ -17,31 +17,64 @@ extension Console {
         let live = try store.faults(container: scope.container).filter { f in
             f.environment == scope.environment && now < f.expiresAt && (f.remaining.map { $0 > 0 } ?? true)
         }
-        let values: [String: Any] = [
-            "ranges": TelemetryRange.allCases.map { r in ["label": r.label, "href": scope.paths.telemetry(range: r.rawValue), "current": r == range] },
-            "rangeLabel": range.label.lowercased(),
-            "charts": view.charts.map { c in ["heading": c.title, "svg": c.svg, "legend": c.legend] },
-            "totals": view.totals,
-            "hasRequests": view.requests > 0,
-            "requests": SVGChart.format(Double(view.requests)),
-            "errors": SVGChart.format(Double(view.errors)),
-            "injected": SVGChart.format(Double(view.injected)),
-            "hasInjected": view.injected > 0,
-            "faults": live.map { f in ["id": f.id, "kind": f.kind.rawValue, "operation": f.operation, "injected": f.injected] },
-            "hasFaults": !live.isEmpty,
-            "faultsHref": scope.paths.faults(),
-        ]
-        let json: [String: Any] = ["range": range.rawValue, "stepMinutes": range.step, "points": report.points.map { p -> [String: Any] in
-            var o: [String: Any] = ["minute": p.minute, "requests": p.requests, "errors": p.errors, "injected": p.injected, "errorsByCode": p.errorsByCode]
-            var latency: [String: Any] = [:]
-            for (op, h) in p.latency {
-                latency[op.rawValue] = ["count": h.total, "p50": h.quantile(0.5) ?? 0, "p95": h.quantile(0.95) ?? 0, "p99": h.quantile(0.99) ?? 0]
+        let page = TelemetryPage(
+            ranges: TelemetryRange.allCases.map { r in .init(label: r.label, href: scope.paths.telemetry(range: r.rawValue), current: r == range) },
+            rangeLabel: range.label.lowercased(),
+            charts: view.charts.map { c in .init(heading: c.title, svg: c.svg, legend: c.legend) },
+            totals: view.totals, hasRequests: view.requests > 0,
+            requests: SVGChart.format(Double(view.requests)), errors: SVGChart.format(Double(view.errors)),
+            injected: SVGChart.format(Double(view.injected)), hasInjected: view.injected > 0,
+            faults: live.map { f in .init(id: f.id, kind: f.kind.rawValue, operation: f.operation, injected: f.injected) },
+            hasFaults: !live.isEmpty, faultsHref: scope.paths.faults())
+        let json = TelemetryPage.JSON(range: range.rawValue, stepMinutes: range.step, points: report.points.map { p in
+            .init(minute: p.minute, requests: p.requests, errors: p.errors, injected: p.injected, errorsByCode: p.errorsByCode,
+                  latencyMilliseconds: Dictionary(p.latency.map { op, h in
+                      (op.rawValue, .init(count: h.total, p50: h.quantile(0.5) ?? 0, p95: h.quantile(0.95) ?? 0, p99: h.quantile(0.99) ?? 0))
+                  }, uniquingKeysWith: { a, _ in a }),
+                  records: p.records, bytes: p.bytes)
+        })
+        return self.page(req, s, scope, tab: "telemetry", "telemetry", title: "Telemetry", page, json: json)
+    }
+
+    /// `telemetry.mustache`: the range switch, the charts (SVG drawn here), totals and the faults on now.
+    struct TelemetryPage: Encodable {
+        struct Range: Encodable {
+            let label, href: String
+            let current: Bool
+        }
+        struct Chart: Encodable {
+            let heading, svg: String
+            let legend: [SVGChart.LegendEntry]
+        }
+        struct LiveFault: Encodable {
+            let id: Int64
+            let kind, operation: String
+            let injected: Int
+        }
+        struct JSON: Encodable {
+            struct Latency: Encodable {
+                let count: Int64
+                let p50, p95, p99: Double
             }
-            o["latencyMilliseconds"] = latency
-            if let r = p.records { o["records"] = r }
-            if let b = p.bytes { o["bytes"] = b }
-            return o
-        }]
-        return page(req, s, scope, tab: "telemetry", "telemetry", title: "Telemetry", values, json: json)
+            struct Point: Encodable {
+                let minute, requests, errors, injected: Int64
+                let errorsByCode: [String: Int64]
+                let latencyMilliseconds: [String: Latency]
+                let records, bytes: Int64?
+            }
+            let range: String
+            let stepMinutes: Int64
+            let points: [Point]
+        }
+        let ranges: [Range]
+        let rangeLabel: String
+        let charts: [Chart]
+        let totals: [TelemetryView.Total]
+        let hasRequests: Bool
+        let requests, errors, injected: String
+        let hasInjected: Bool
+        let faults: [LiveFault]
+        let hasFaults: Bool
+        let faultsHref: String
     }
 }

@@ -7,25 +7,59 @@ import StratusStore
 extension Console {
     func tokensPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: String? = nil, createdName: String? = nil,
                     error: String? = nil, newKey: ServerKey? = nil) throws -> HTTPResponse {
-        let tokens = try store.apiTokens(container: scope.container, environment: scope.environment).map { t -> [String: Any] in
-            ["id": String(t.id), "name": t.name, "origins": t.allowedOrigins.isEmpty ? "none (servers only)" : t.allowedOrigins.joined(separator: ", "),
-             "created": ValueDisplay.utcString(t.createdAt), "revoked": t.revoked,
-             "revokeAction": scope.paths.revokeToken(t.id)]
+        let tokens = try store.apiTokens(container: scope.container, environment: scope.environment).map { t in
+            TokensView.Token(id: String(t.id), name: t.name, origins: t.allowedOrigins.isEmpty ? "none (servers only)" : t.allowedOrigins.joined(separator: ", "),
+                             created: ValueDisplay.utcString(t.createdAt), revoked: t.revoked, revokeAction: scope.paths.revokeToken(t.id))
         }
-        let keys = try store.serverKeys(container: scope.container, environment: scope.environment).map { k -> [String: Any] in
-            ["keyID": k.keyID, "notes": k.notes, "user": k.userRecordName, "created": ValueDisplay.utcString(k.createdAt), "revoked": k.revoked,
-             "revokeAction": scope.paths.revokeKey(k.keyID)]
+        let keys = try store.serverKeys(container: scope.container, environment: scope.environment).map { k in
+            TokensView.Key(keyID: k.keyID, notes: k.notes, user: k.userRecordName, created: ValueDisplay.utcString(k.createdAt), revoked: k.revoked,
+                           revokeAction: scope.paths.revokeKey(k.keyID))
         }
-        var values: [String: Any] = ["tokens": tokens, "keys": keys, "hasTokens": !tokens.isEmpty, "hasKeys": !keys.isEmpty]
-        if let created { values["newToken"] = ["secret": created, "name": createdName ?? ""] }
-        if let newKey { values["newKey"] = ["keyID": newKey.keyID] }
-        if let error { values["error"] = error }
-        if let m = req.query("done") { values["message"] = m }
-        let json: [String: Any] = [
-            "tokens": tokens.map { ["id": $0["id"]!, "name": $0["name"]!, "revoked": $0["revoked"]!] },
-            "keys": keys.map { ["keyID": $0["keyID"]!, "revoked": $0["revoked"]!] },
-        ]
-        return page(req, s, scope, tab: "tokens", "tokens", title: "Tokens & keys", values, json: json, status: error == nil ? .ok : .badRequest)
+        let view = TokensView(tokens: tokens, keys: keys, hasTokens: !tokens.isEmpty, hasKeys: !keys.isEmpty,
+                              newToken: created.map { .init(secret: $0, name: createdName ?? "") }, newKey: newKey.map { .init(keyID: $0.keyID) },
+                              error: error, message: req.query("done"))
+        let json = TokensView.JSON(tokens: tokens.map { .init(id: $0.id, name: $0.name, revoked: $0.revoked) },
+                                   keys: keys.map { .init(keyID: $0.keyID, revoked: $0.revoked) })
+        return page(req, s, scope, tab: "tokens", "tokens", title: "Tokens & keys", view, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    /// `tokens.mustache`: API tokens and server-to-server keys (a new token's secret shown once).
+    struct TokensView: Encodable {
+        struct Token: Encodable {
+            let id, name, origins, created: String
+            let revoked: Bool
+            let revokeAction: String
+        }
+        struct Key: Encodable {
+            let keyID, notes, user, created: String
+            let revoked: Bool
+            let revokeAction: String
+        }
+        struct NewToken: Encodable { let secret, name: String }
+        /// What creating a token answers in JSON: its secret, once.
+        struct Created: Encodable {
+            let id: Int64
+            let name, ckAPIToken: String
+        }
+        struct NewKey: Encodable { let keyID: String }
+        struct JSON: Encodable {
+            struct Token: Encodable {
+                let id, name: String
+                let revoked: Bool
+            }
+            struct Key: Encodable {
+                let keyID: String
+                let revoked: Bool
+            }
+            let tokens: [Token]
+            let keys: [Key]
+        }
+        let tokens: [Token]
+        let keys: [Key]
+        let hasTokens, hasKeys: Bool
+        let newToken: NewToken?
+        let newKey: NewKey?
+        let error, message: String?
     }
 
     func createToken(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -36,7 +70,7 @@ extension Console {
         do {
             let (token, secret) = try store.createAPIToken(container: scope.container, environment: scope.environment, name: name, allowedOrigins: origins)
             try audit(s, scope, "create API token", "\(token.name) (#\(token.id))")
-            if Console.wantsJSON(req) { return .json(Console.json(["id": token.id, "name": token.name, "ckAPIToken": secret])) }
+            if Console.wantsJSON(req) { return .json(Console.json(TokensView.Created(id: token.id, name: token.name, ckAPIToken: secret))) }
             return try tokensPage(req, s, scope, created: secret, createdName: token.name)
         } catch let error as StratusError where error.code == .badRequest {
             return try tokensPage(req, s, scope, error: error.reason)

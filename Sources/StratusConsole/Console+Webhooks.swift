@@ -8,19 +8,44 @@ import StratusStore
 /// Every change is audited.
 extension Console {
     func webhooksPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: (Webhook, String)? = nil, error: String? = nil) throws -> HTTPResponse {
-        let hooks = try scope.env.webhooks().map { w -> [String: Any] in
-            ["id": String(w.id), "url": w.url, "types": w.recordTypes.isEmpty ? "every record type" : w.recordTypes.joined(separator: ", "),
-             "enabled": w.enabled, "failures": w.failures, "lastStatus": w.lastStatus ?? "no delivery yet",
-             "lastDelivery": w.lastDeliveryAt.map(ValueDisplay.utcString) ?? "—", "created": ValueDisplay.utcString(w.createdAt),
-             "enableAction": scope.paths.webhook(w.id, "enable"), "disableAction": scope.paths.webhook(w.id, "disable"),
-             "removeAction": scope.paths.webhook(w.id, "remove")]
+        let hooks = try scope.env.webhooks().map { w in
+            WebhooksView.Hook(id: String(w.id), url: w.url, types: w.recordTypes.isEmpty ? "every record type" : w.recordTypes.joined(separator: ", "),
+                              enabled: w.enabled, failures: w.failures, lastStatus: w.lastStatus ?? "no delivery yet",
+                              lastDelivery: w.lastDeliveryAt.map(ValueDisplay.utcString) ?? "—", created: ValueDisplay.utcString(w.createdAt),
+                              enableAction: scope.paths.webhook(w.id, "enable"), disableAction: scope.paths.webhook(w.id, "disable"),
+                              removeAction: scope.paths.webhook(w.id, "remove"))
         }
-        var values: [String: Any] = ["webhooks": hooks, "hasWebhooks": !hooks.isEmpty, "addAction": scope.paths.webhooks()]
-        if let (hook, secret) = created { values["created"] = ["url": hook.url, "secret": secret] }
-        if let error { values["error"] = error }
-        if let m = req.query("done") { values["message"] = m }
-        let json: [String: Any] = ["webhooks": hooks.map { ["id": $0["id"]!, "url": $0["url"]!, "enabled": $0["enabled"]!, "failures": $0["failures"]!, "lastStatus": $0["lastStatus"]!] }]
-        return page(req, s, scope, tab: "webhooks", "webhooks", title: "Webhooks", values, json: json, status: error == nil ? .ok : .badRequest)
+        let view = WebhooksView(webhooks: hooks, hasWebhooks: !hooks.isEmpty, addAction: scope.paths.webhooks(),
+                                created: created.map { .init(url: $0.0.url, secret: $0.1) }, error: error, message: req.query("done"))
+        let json = ["webhooks": hooks.map { WebhooksView.HookJSON(id: $0.id, url: $0.url, enabled: $0.enabled, failures: $0.failures, lastStatus: $0.lastStatus) }]
+        return page(req, s, scope, tab: "webhooks", "webhooks", title: "Webhooks", view, json: json, status: error == nil ? .ok : .badRequest)
+    }
+
+    /// `webhooks.mustache`: the environment's webhooks (a new one's signing secret shown once).
+    struct WebhooksView: Encodable {
+        struct Hook: Encodable {
+            let id, url, types: String
+            let enabled: Bool
+            let failures: Int
+            let lastStatus, lastDelivery, created, enableAction, disableAction, removeAction: String
+        }
+        struct HookJSON: Encodable {
+            let id, url: String
+            let enabled: Bool
+            let failures: Int
+            let lastStatus: String
+        }
+        struct Created: Encodable { let url, secret: String }
+        /// What adding a webhook answers in JSON: its secret, once.
+        struct Added: Encodable {
+            let id: Int64
+            let url, secret: String
+        }
+        let webhooks: [Hook]
+        let hasWebhooks: Bool
+        let addAction: String
+        let created: Created?
+        let error, message: String?
     }
 
     func addWebhook(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -30,7 +55,7 @@ extension Console {
         do {
             let (hook, secret) = try scope.env.addWebhook(url: url, recordTypes: types)
             try audit(s, scope, "add webhook", "#\(hook.id) \(hook.url)")
-            if Console.wantsJSON(req) { return .json(Console.json(["id": hook.id, "url": hook.url, "secret": secret])) }
+            if Console.wantsJSON(req) { return .json(Console.json(WebhooksView.Added(id: hook.id, url: hook.url, secret: secret))) }
             return try webhooksPage(req, s, scope, created: (hook, secret))
         } catch let e as StratusError where e.code == .badRequest {
             return try webhooksPage(req, s, scope, error: e.reason)

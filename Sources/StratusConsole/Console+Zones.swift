@@ -9,17 +9,39 @@ extension Console {
         guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: "zones") }
         let counts = try scope.env.recordCountsByZone(in: db)
         let custom = db.scope.allowsCustomZones
-        let zones = try scope.env.zones(in: db).map { z -> [String: Any] in
+        let zones = try scope.env.zones(in: db).map { z in
             let name = z.zoneID.zoneName
-            return ["name": name, "syncToken": z.syncToken, "count": counts[name] ?? 0, "atomic": z.atomic,
-                    "recordsHref": scope.db.records([("zone", name)]),
-                    "deleteHref": (custom && !z.zoneID.isDefault) ? scope.db.deleteZone(name) : false]
+            return ZonesView.Zone(name: name, syncToken: z.syncToken, count: counts[name] ?? 0, atomic: z.atomic,
+                                  recordsHref: scope.db.records([("zone", name)]),
+                                  deleteHref: (custom && !z.zoneID.isDefault) ? scope.db.deleteZone(name) : nil)
         }
-        var values: [String: Any] = ["zones": zones, "canCreate": custom,
-                                     "createAction": scope.db.zones()]
-        if let m = req.query("done") { values["message"] = m }
-        let json = zones.map { ["zoneName": $0["name"]!, "syncToken": $0["syncToken"]!, "recordCount": $0["count"]!, "atomic": $0["atomic"]!] }
-        return page(req, s, scope, tab: "zones", "zones", title: "Zones", values, crumbs: [["href": scope.db.zones(), "label": "\(scope.database?.rawValue ?? "public") zones"]], json: ["zones": json])
+        let view = ZonesView(zones: zones, canCreate: custom, createAction: scope.db.zones(), message: req.query("done"))
+        let json = ["zones": zones.map { ZonesView.ZoneJSON(zoneName: $0.name, syncToken: $0.syncToken, recordCount: $0.count, atomic: $0.atomic) }]
+        return page(req, s, scope, tab: "zones", "zones", title: "Zones", view,
+                    crumbs: [Crumb(href: scope.db.zones(), label: "\(scope.database?.rawValue ?? "public") zones")], json: json)
+    }
+
+    /// `zones.mustache`.
+    struct ZonesView: Encodable {
+        struct Zone: Encodable {
+            let name: String
+            let syncToken: String
+            let count: Int
+            let atomic: Bool
+            let recordsHref: String
+            let deleteHref: String?
+        }
+        /// A zone in the page's JSON variant.
+        struct ZoneJSON: Encodable {
+            let zoneName: String
+            let syncToken: String
+            let recordCount: Int
+            let atomic: Bool
+        }
+        let zones: [Zone]
+        let canCreate: Bool
+        let createAction: String
+        let message: String?
     }
 
     func createZone(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -35,13 +57,11 @@ extension Console {
         let name = req.parameters["zone"] ?? ""
         let zone = try scope.env.lookupZone(ZoneID(zoneName: name), in: db)
         let count = try scope.env.recordCountsByZone(in: db)[name] ?? 0
-        return page(req, s, scope, tab: "zones", "confirm", title: "Delete zone \(name)", [
-            "heading": "Delete zone \(zone.zoneID.zoneName)?",
-            "warning": "This deletes the zone and its \(count) record\(count == 1 ? "" : "s"). Devices that sync it see the zone deleted. It cannot be undone.",
-            "action": scope.db.deleteZone(name),
-            "confirmLabel": "Type the zone's name to confirm", "expected": name, "button": "Delete zone",
-            "cancelHref": scope.db.zones(),
-        ])
+        return page(req, s, scope, tab: "zones", "confirm", title: "Delete zone \(name)", ConfirmView(
+            heading: "Delete zone \(zone.zoneID.zoneName)?",
+            warning: "This deletes the zone and its \(count) record\(count == 1 ? "" : "s"). Devices that sync it see the zone deleted. It cannot be undone.",
+            action: scope.db.deleteZone(name), confirmLabel: "Type the zone's name to confirm", expected: name, button: "Delete zone",
+            cancelHref: scope.db.zones()))
     }
 
     func deleteZone(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {

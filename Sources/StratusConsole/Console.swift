@@ -189,14 +189,14 @@ public final class Console: Sendable {
     func failure(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope?, _ error: any Error) -> HTTPResponse {
         let (e, heading, status) = Self.explain(error, path: req.rawPath)
         if Console.wantsJSON(req) { return .json(Console.json(["serverErrorCode": e.code.rawValue, "reason": e.reason]), status: status) }
-        var values: [String: Any] = ["heading": heading, "reason": e.reason]
+        var view = ErrorView(title: heading, heading: heading, reason: e.reason)
         // Back to the page the form was on (same site only: the Referer is sent only to this origin).
         if let referer = req.headers["referer"], let u = URL(string: referer), u.path.hasPrefix("/console/"),
            req.headers["host"].map({ u.host == $0.split(separator: ":").first.map(String.init) }) == true {
-            values["back"] = u.path + (u.query.map { "?" + $0 } ?? "")
+            view.back = u.path + (u.query.map { "?" + $0 } ?? "")
         }
-        guard let scope else { return render("error", values.merging(["title": heading]) { a, _ in a }, session: session, status: status) }
-        return page(req, session, scope, tab: "", "error", title: heading, values, status: status)
+        guard let scope else { return render("error", view, session: session, status: status) }
+        return page(req, session, scope, tab: "", "error", title: heading, view, status: status)
     }
 
     /// What the console says of an error: the reason an administrator may read (an internal error's detail goes to
@@ -244,34 +244,53 @@ public final class Console: Sendable {
     static let globalPaths: [String: String] = ["home": ConsolePaths.home, "audit": ConsolePaths.audit, "logout": ConsolePaths.logout,
                                                 "login": ConsolePaths.login, "setup": ConsolePaths.setupForm]
 
-    func render(_ template: String, _ values: [String: Any], session: Session?, status: HTTPStatus = .ok) -> HTTPResponse {
-        var v = values
+    /// Draws a page outside any container from its view (see `TemplateEncoder`), with what every page has: the
+    /// signed-in administrator and the form token, breadcrumbs, the console's global paths.
+    func render(_ template: String, _ view: some Encodable, session: Session?, status: HTTPStatus = .ok) -> HTTPResponse {
+        guard case .object(var o) = TemplateEncoder.encode(view) else { return HTML.page("", status: .internalServerError) }
         if let session {
-            v["admin"] = ["email": session.admin.email, "csrf": session.csrf]
-            v["csrf"] = session.csrf
+            o = o.setting("admin", .object(TemplateObject(["email": session.admin.email, "csrf": session.csrf])))
+            o = o.setting("csrf", .string(session.csrf))
         }
-        v["hasCrumbs"] = (v["crumbs"] as? [Any])?.isEmpty == false
-        v["consolePaths"] = Console.globalPaths
-        let html = library.render(template, v) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
+        if case .list(let crumbs)? = o["crumbs"] { o = o.setting("hasCrumbs", .bool(!crumbs.isEmpty)) }
+        o = o.setting("consolePaths", .object(TemplateObject(Console.globalPaths)))
+        let html = library.render(template, .object(o)) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
         return HTML.page(html, status: status)
     }
 
-    /// A page in a container: the scope's header and tabs, breadcrumbs, and the JSON variant when asked for.
+    /// What `page` adds to a page's own view: the title, the scope's header, the breadcrumbs and the user browsed.
+    struct Framed<View: Encodable>: Encodable {
+        let view: View
+        let title: String
+        let scope: TemplateValue
+        let crumbs: [Crumb]
+        let user: String?
+
+        func encode(to encoder: any Encoder) throws {
+            try view.encode(to: encoder)
+            var c = encoder.container(keyedBy: FramedKeys.self)
+            try c.encode(title, forKey: .title)
+            try c.encode(scope, forKey: .scope)
+            try c.encode(crumbs, forKey: .crumbs)
+            try c.encodeIfPresent(user, forKey: .user)
+        }
+    }
+
+    enum FramedKeys: String, CodingKey { case title, scope, crumbs, user }
+
+    /// A page in a container: the scope's header and tabs, breadcrumbs, and the JSON variant (`json`, encoded with
+    /// sorted keys) when asked for.
     func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String, _ template: String, title: String,
-              _ values: [String: Any], crumbs: [[String: String]] = [], json: Any? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
+              _ view: some Encodable, crumbs: [Crumb] = [], json: (any Encodable)? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
         if let json, Console.wantsJSON(req) { return .json(Console.json(json), status: status) }
-        var v = values
-        v["title"] = title
-        v["scope"] = scopeHeader(scope, tab: tab)
-        v["crumbs"] = scope.crumbs + crumbs
-        if let user = scope.user { v["user"] = user }
-        return render(template, v, session: s, status: status)
+        return render(template, Framed(view: view, title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user),
+                      session: s, status: status)
     }
 
     func scopeHeader(_ scope: ConsoleScope, tab: String) -> TemplateValue {
         let key = "\(scope.container.rawValue)\u{0}\(scope.environment.rawValue)\u{0}\(scope.database?.rawValue ?? "")\u{0}\(scope.user ?? "")\u{0}\(tab)"
         if let cached = headers.withLock({ $0[key] }) { return cached }
-        let value = TemplateValue(scope.values(tab: tab))
+        let value = TemplateEncoder.encode(scope.header(tab: tab))
         headers.withLock { h in
             if h.count > 2_000 { h.removeAll() }
             h[key] = value
@@ -283,8 +302,11 @@ public final class Console: Sendable {
         (req.headers["accept"] ?? "").contains("application/json") || req.query("format") == "json"
     }
 
-    static func json(_ value: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    /// A page's JSON variant: its keys sorted, slashes as they are.
+    static func json(_ value: any Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 
     /// Percent-encodes a value for a URL path segment or query value (everything but unreserved characters).
@@ -294,8 +316,16 @@ public final class Console: Sendable {
 
     static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
+    /// The error page (`error.mustache`): what went wrong and, after a form, the way back to it.
+    struct ErrorView: Encodable {
+        var title: String
+        var heading: String
+        var reason: String
+        var back: String?
+    }
+
     func errorPage(_ session: Session?, status: HTTPStatus, heading: String, reason: String) -> HTTPResponse {
-        render("error", ["title": heading, "heading": heading, "reason": reason], session: session, status: status)
+        render("error", ErrorView(title: heading, heading: heading, reason: reason), session: session, status: status)
     }
 
     static func iso(_ millis: Int64) -> String {

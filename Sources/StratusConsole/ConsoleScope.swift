@@ -33,53 +33,45 @@ struct ConsoleScope {
     var isProduction: Bool { environment == .production }
 
     /// What the header shows: the environment (Production in its own colours), switches and the page tabs.
-    func values(tab: String) -> [String: Any] {
-        let other: ContainerEnvironment = isProduction ? .development : .production
-        let dbName = database?.rawValue ?? "public"
+    func header(tab: String) -> ConsoleHeader {
         let p = paths
-        var tabs: [[String: Any]] = [
-            ["label": "Home", "href": p.home(), "current": tab == "home"],
-            ["label": "Zones", "href": db.zones(), "current": tab == "zones"],
-            ["label": "Records", "href": db.records(), "current": tab == "records"],
-            ["label": "Schema", "href": p.schema(), "current": tab == "schema"],
-            ["label": "Security roles", "href": p.roles(), "current": tab == "roles"],
-            ["label": "Deploy", "href": ConsolePaths.deploy(container), "current": tab == "deploy"],
-            ["label": "Subscriptions", "href": p.subscriptions(), "current": tab == "subscriptions"],
-            ["label": "Notifications", "href": p.notifications(), "current": tab == "notifications"],
-            ["label": "Webhooks", "href": p.webhooks(), "current": tab == "webhooks"],
-            ["label": "Sharing", "href": p.sharing(), "current": tab == "sharing"],
-            ["label": "Query shapes", "href": p.queryShapes(), "current": tab == "shapes"],
-            ["label": "Import", "href": p.importPage(), "current": tab == "import"],
-            ["label": "Telemetry", "href": p.telemetry(), "current": tab == "telemetry"],
-            ["label": "Logs", "href": p.logs(), "current": tab == "logs"],
-            ["label": "Faults", "href": p.faults(), "current": tab == "faults"],
-            ["label": "Tokens & keys", "href": p.tokens(), "current": tab == "tokens"],
+        typealias Link = ConsoleHeader.Link
+        var tabs: [Link] = [
+            Link(label: "Home", href: p.home(), current: tab == "home"),
+            Link(label: "Zones", href: db.zones(), current: tab == "zones"),
+            Link(label: "Records", href: db.records(), current: tab == "records"),
+            Link(label: "Schema", href: p.schema(), current: tab == "schema"),
+            Link(label: "Security roles", href: p.roles(), current: tab == "roles"),
+            Link(label: "Deploy", href: ConsolePaths.deploy(container), current: tab == "deploy"),
+            Link(label: "Subscriptions", href: p.subscriptions(), current: tab == "subscriptions"),
+            Link(label: "Notifications", href: p.notifications(), current: tab == "notifications"),
+            Link(label: "Webhooks", href: p.webhooks(), current: tab == "webhooks"),
+            Link(label: "Sharing", href: p.sharing(), current: tab == "sharing"),
+            Link(label: "Query shapes", href: p.queryShapes(), current: tab == "shapes"),
+            Link(label: "Import", href: p.importPage(), current: tab == "import"),
+            Link(label: "Telemetry", href: p.telemetry(), current: tab == "telemetry"),
+            Link(label: "Logs", href: p.logs(), current: tab == "logs"),
+            Link(label: "Faults", href: p.faults(), current: tab == "faults"),
+            Link(label: "Tokens & keys", href: p.tokens(), current: tab == "tokens"),
         ]
-        if !isProduction { tabs.append(["label": "Reset", "href": p.reset(), "current": tab == "reset"]) }
-        let databases = DatabaseScope.allCases.map { d -> [String: Any] in
-            ["label": d.rawValue.capitalized, "href": tab == "zones" ? p.database(d).zones() : p.database(d).records(), "current": d == (database ?? .public) && tab != "home",
-             "refused": d != .public && !userDataBrowsable]
+        if !isProduction { tabs.append(Link(label: "Reset", href: p.reset(), current: tab == "reset")) }
+        let databases = DatabaseScope.allCases.map { d in
+            Link(label: d.rawValue.capitalized, href: tab == "zones" ? p.database(d).zones() : p.database(d).records(),
+                 current: d == (database ?? .public) && tab != "home", refused: d != .public && !userDataBrowsable)
         }
-        return [
-            "container": container.rawValue,
-            "environment": environment.rawValue,
-            "environmentLabel": isProduction ? "Production" : "Development",
-            "isProduction": isProduction,
-            "otherEnvironmentLabel": isProduction ? "Development" : "Production",
-            "otherEnvironmentHref": p.otherEnvironment(),
-            "database": dbName,
-            "tabs": tabs,
-            "databases": databases,
-            "showDatabases": tab == "records" || tab == "zones",
-            "publicRecordsPath": p.database(.public).records(), "publicZonesPath": p.database(.public).zones(),
-            "privateRecordsPath": p.database(.private).records(), "sharedRecordsPath": p.database(.shared).records(),
-            "webhooksPath": p.webhooks(), "rolesPath": p.roles(), "createRolePath": p.createRole(), "schemaImportPath": p.schemaImport(),
-            "recordTypesPath": p.recordTypes(), "tokensPath": p.tokens(), "keysPath": p.keys(), "deployPath": ConsolePaths.deploy(container),
-            "userDataBrowsable": userDataBrowsable,
-        ]
+        return ConsoleHeader(
+            container: container.rawValue, environment: environment.rawValue,
+            environmentLabel: isProduction ? "Production" : "Development", isProduction: isProduction,
+            otherEnvironmentLabel: isProduction ? "Development" : "Production", otherEnvironmentHref: p.otherEnvironment(),
+            database: database?.rawValue ?? "public", tabs: tabs, databases: databases, showDatabases: tab == "records" || tab == "zones",
+            publicRecordsPath: p.database(.public).records(), publicZonesPath: p.database(.public).zones(),
+            privateRecordsPath: p.database(.private).records(), sharedRecordsPath: p.database(.shared).records(),
+            webhooksPath: p.webhooks(), rolesPath: p.roles(), createRolePath: p.createRole(), schemaImportPath: p.schemaImport(),
+            recordTypesPath: p.recordTypes(), tokensPath: p.tokens(), keysPath: p.keys(), deployPath: ConsolePaths.deploy(container),
+            userDataBrowsable: userDataBrowsable)
     }
 
-    var crumbs: [[String: String]] {
-        [["href": ConsolePaths.home, "label": "Containers"], ["href": paths.home(), "label": "\(container.rawValue) · \(isProduction ? "Production" : "Development")"]]
+    var crumbs: [Crumb] {
+        [Crumb(href: ConsolePaths.home, label: "Containers"), Crumb(href: paths.home(), label: "\(container.rawValue) · \(isProduction ? "Production" : "Development")")]
     }
 }

@@ -6,22 +6,64 @@ import StratusModel
 /// Names: `v:FIELD` (repeated for list items), `lat:`/`lon:` for locations, `action:` for references,
 /// `keep:` for assets (which the console keeps or removes; uploading is the API's job).
 enum RecordForm {
-    static func inputs(for type: RecordTypeSchema, record: StoredRecord?) -> [[String: Any]] {
+    /// One field's inputs (`record-inputs.mustache`): its items (a blank one to add a value), and the `kind_…` flag
+    /// of its scalar type that picks the input.
+    struct Input: Encodable {
+        let name, type: String
+        let isList: Bool
+        let items: [Item]
+        var encrypted: Bool?
+        var hasValue: Bool?
+        var summary: String?
+        let kind: ScalarType?
+
+        enum Keys: String, CodingKey { case name, type, isList, items, encrypted, hasValue, summary }
+        struct KindKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(type, forKey: .type)
+            try c.encode(isList, forKey: .isList)
+            try c.encode(items, forKey: .items)
+            try c.encodeIfPresent(encrypted, forKey: .encrypted)
+            try c.encodeIfPresent(hasValue, forKey: .hasValue)
+            try c.encodeIfPresent(summary, forKey: .summary)
+            if let kind {
+                var k = encoder.container(keyedBy: KindKey.self)
+                try k.encode(true, forKey: KindKey(stringValue: "kind_" + RecordForm.kind(kind)))
+            }
+        }
+    }
+
+    /// One value's input.
+    struct Item: Encodable {
+        var value: String?
+        var deleteSelf: Bool?
+        var lat, lon: String?
+        var index = 0
+    }
+
+    static func inputs(for type: RecordTypeSchema, record: StoredRecord?) -> [Input] {
         type.userFields.map { f in
             let value = record?.fields[f.name]
             // Only the app can read an encrypted value: the form shows that there is one and keeps it.
             if f.type.encrypted {
-                return ["name": f.name, "type": f.type.description, "isList": false, "items": [] as [Any], "encrypted": true, "hasValue": value != nil]
+                return Input(name: f.name, type: f.type.description, isList: false, items: [], encrypted: true, hasValue: value != nil, kind: nil)
             }
-            let items: [FieldValue] = if case .list(_, let xs)? = value { xs } else { value.map { [$0] } ?? [] }
-            var rows = items.map { item(f.type.scalar, $0) }
+            let values: [FieldValue] = if case .list(_, let xs)? = value { xs } else { value.map { [$0] } ?? [] }
+            var rows = values.map { item(f.type.scalar, $0) }
             // A blank row to add a value (for a scalar: the value itself when there is none).
             if f.type.isList || rows.isEmpty { rows.append(item(f.type.scalar, nil)) }
-            rows = rows.enumerated().map { i, r in r.merging(["index": i]) { a, _ in a } }
-            var d: [String: Any] = ["name": f.name, "type": f.type.description, "isList": f.type.isList, "items": rows,
-                                    "kind_" + kind(f.type.scalar): true]
-            if f.type.scalar == .asset { d["hasValue"] = value != nil; d["summary"] = value.map(ValueDisplay.summary) ?? "" }
-            return d
+            for i in rows.indices { rows[i].index = i }
+            var input = Input(name: f.name, type: f.type.description, isList: f.type.isList, items: rows, kind: f.type.scalar)
+            if f.type.scalar == .asset { input.hasValue = value != nil; input.summary = value.map(ValueDisplay.summary) ?? "" }
+            return input
         }
     }
 
@@ -38,16 +80,16 @@ enum RecordForm {
         }
     }
 
-    static func item(_ s: ScalarType, _ v: FieldValue?) -> [String: Any] {
+    static func item(_ s: ScalarType, _ v: FieldValue?) -> Item {
         switch v {
-        case .string(let x)?: ["value": x]
-        case .int64(let x)?: ["value": String(x)]
-        case .double(let x)?: ["value": String(x)]
-        case .timestamp(let t)?: ["value": inputTimestamp(t)]
-        case .bytes(let d)?: ["value": d.base64EncodedString()]
-        case .reference(let r)?: ["value": r.recordName, "deleteSelf": r.action == .deleteSelf]
-        case .location(let l)?: ["lat": String(l.latitude), "lon": String(l.longitude)]
-        default: ["value": ""]
+        case .string(let x)?: Item(value: x)
+        case .int64(let x)?: Item(value: String(x))
+        case .double(let x)?: Item(value: String(x))
+        case .timestamp(let t)?: Item(value: inputTimestamp(t))
+        case .bytes(let d)?: Item(value: d.base64EncodedString())
+        case .reference(let r)?: Item(value: r.recordName, deleteSelf: r.action == .deleteSelf)
+        case .location(let l)?: Item(lat: String(l.latitude), lon: String(l.longitude))
+        default: Item(value: "")
         }
     }
 

@@ -95,7 +95,9 @@ struct SVGChart {
     }
 
     /// The legend, as the template shows it under the chart.
-    var legend: [[String: Any]] {
-        series.enumerated().map { i, s in ["name": s.name, "colour": Self.colour(i)] }
+    struct LegendEntry: Encodable { let name, colour: String }
+
+    var legend: [LegendEntry] {
+        series.enumerated().map { i, s in LegendEntry(name: s.name, colour: Self.colour(i)) }
     }
 }

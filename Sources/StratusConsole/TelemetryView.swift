@@ -50,12 +50,18 @@ struct TelemetryView {
     }
 
     /// Per operation kind over the whole range: requests and latency percentiles.
-    var totals: [[String: Any]] {
+    struct Total: Encodable {
+        let operation: String
+        let requests: Int64
+        let p50, p95, p99: String
+    }
+
+    var totals: [Total] {
         operations.map { op in
             var h = LatencyHistogram()
             for p in report.points { if let l = p.latency[op] { h.add(l) } }
             func ms(_ q: Double) -> String { h.quantile(q).map { String(format: "%.1f", $0) } ?? "—" }
-            return ["operation": op.rawValue, "requests": h.total, "p50": ms(0.5), "p95": ms(0.95), "p99": ms(0.99)]
+            return Total(operation: op.rawValue, requests: h.total, p50: ms(0.5), p95: ms(0.95), p99: ms(0.99))
         }
     }
 }

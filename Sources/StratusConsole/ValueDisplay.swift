@@ -41,37 +41,58 @@ enum ValueDisplay {
         }
     }
 
-    /// Every kind key, false: a template looking one up must not find a parent's (a list's items inside a list).
-    nonisolated(unsafe) static let noKinds: [String: Any] = ["text": false, "timestamp": false, "bytes": false, "reference": false, "asset": false,
-                                         "location": false, "isList": false, "list": false]
-
-    /// Everything about one value, for the record page.
-    static func detail(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String, assetType: (AssetValue) -> String = { _ in "" }) -> [String: Any] {
-        noKinds.merging(kinds(v, link: link, assetLink: assetLink, assetType: assetType)) { _, new in new }
+    /// Everything about one value, for the record page (`record.mustache`). Every kind's name is present, `false`
+    /// when it is not this value's kind: a template looking one up must not find a parent's (a list's items inside
+    /// a list).
+    struct Detail: Encodable {
+        struct Timestamp: Encodable { let utc, local, millis, iso: String }
+        struct Bytes: Encodable { let size, hex, base64: String }
+        struct Reference: Encodable {
+            let recordName: String
+            let zone: OrFalse<String>
+            let href: String
+            let action: OrFalse<String>
+        }
+        struct Asset: Encodable { let size, checksum, href, type: String }
+        struct Location: Encodable {
+            let latitude, longitude: String
+            let accuracy, altitude: String?
+        }
+        var text: OrFalse<String> = .init(nil)
+        var timestamp: OrFalse<Timestamp> = .init(nil)
+        var bytes: OrFalse<Bytes> = .init(nil)
+        var reference: OrFalse<Reference> = .init(nil)
+        var asset: OrFalse<Asset> = .init(nil)
+        var location: OrFalse<Location> = .init(nil)
+        var isList = false
+        var list: OrFalse<[Detail]> = .init(nil)
+        var count: Int?
     }
 
-    private static func kinds(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String, assetType: (AssetValue) -> String) -> [String: Any] {
+    static func detail(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String, assetType: (AssetValue) -> String = { _ in "" }) -> Detail {
+        var d = Detail()
         switch v {
-        case .string(let s): return ["text": visible(s)]
-        case .int64(let i): return ["text": String(i)]
-        case .double(let d): return ["text": String(d)]
-        case .timestamp(let t): return ["timestamp": ["utc": utcString(t), "local": localString(t), "millis": String(t), "iso": RecordForm.inputTimestamp(t) + "Z"]]
-        case .bytes(let d):
-            let hex = spacedHex(d.prefix(512))
-            return ["bytes": ["size": byteCount(Int64(d.count)), "hex": hex + (d.count > 512 ? " …" : ""), "base64": d.base64EncodedString()]]
+        case .string(let s): d.text = .init(visible(s))
+        case .int64(let i): d.text = .init(String(i))
+        case .double(let x): d.text = .init(String(x))
+        case .timestamp(let t): d.timestamp = .init(.init(utc: utcString(t), local: localString(t), millis: String(t), iso: RecordForm.inputTimestamp(t) + "Z"))
+        case .bytes(let b):
+            let hex = spacedHex(b.prefix(512))
+            d.bytes = .init(.init(size: byteCount(Int64(b.count)), hex: hex + (b.count > 512 ? " …" : ""), base64: b.base64EncodedString()))
         case .reference(let r):
-            return ["reference": ["recordName": visible(r.recordName), "zone": r.zoneID.map { $0.zoneName as Any } ?? false, "href": link(r),
-                                  "action": r.action == .deleteSelf ? "DELETE_SELF" : false]]
+            d.reference = .init(.init(recordName: visible(r.recordName), zone: .init(r.zoneID?.zoneName), href: link(r),
+                                      action: .init(r.action == .deleteSelf ? "DELETE_SELF" : nil)))
         case .asset(let a):
-            return ["asset": ["size": byteCount(a.size), "checksum": a.fileChecksum, "href": assetLink(a), "type": assetType(a)]]
+            d.asset = .init(.init(size: byteCount(a.size), checksum: a.fileChecksum, href: assetLink(a), type: assetType(a)))
         case .location(let l):
-            var d: [String: Any] = ["latitude": String(l.latitude), "longitude": String(l.longitude)]
-            if let a = l.horizontalAccuracy { d["accuracy"] = String(a) }
-            if let a = l.altitude { d["altitude"] = String(a) }
-            return ["location": d]
+            d.location = .init(.init(latitude: String(l.latitude), longitude: String(l.longitude), accuracy: l.horizontalAccuracy.map { String($0) },
+                                     altitude: l.altitude.map { String($0) }))
         case .list(_, let items):
-            return ["isList": true, "list": items.map { detail($0, link: link, assetLink: assetLink, assetType: assetType) }, "count": items.count]
+            d.isList = true
+            d.list = .init(items.map { detail($0, link: link, assetLink: assetLink, assetType: assetType) })
+            d.count = items.count
         }
+        return d
     }
 
     /// `0a 1b 2c`: bytes as hex pairs with spaces, by table (String(format:) per byte was slow).
@@ -91,35 +112,5 @@ enum ValueDisplay {
         n < 1024 ? "\(n) bytes" : n < 1 << 20 ? String(format: "%.1f KB", Double(n) / 1024) : String(format: "%.1f MB", Double(n) / 1048576)
     }
 
-    /// Values as JSON objects (CloudKit's wire shapes) for the pages' JSON variants and the export.
-    static func json(_ v: FieldValue) -> Any {
-        switch v {
-        case .string(let s): s
-        case .int64(let i): i
-        case .double(let d): d
-        case .timestamp(let t): t
-        case .bytes(let d): d.base64EncodedString()
-        case .reference(let r): referenceJSON(r)
-        case .asset(let a): ["fileChecksum": a.fileChecksum, "size": a.size] as [String: Any]
-        case .location(let l): ["latitude": l.latitude, "longitude": l.longitude] as [String: Any]
-        case .list(_, let items): items.map(json)
-        }
-    }
-
-    static func referenceJSON(_ r: Reference) -> [String: Any] {
-        var d: [String: Any] = ["recordName": r.recordName, "action": r.action == .deleteSelf ? "DELETE_SELF" : "NONE"]
-        if let z = r.zoneID { d["zoneID"] = ["zoneName": z.zoneName] }
-        return d
-    }
-
     static func typeName(_ v: FieldValue) -> String { v.fieldType?.wireName ?? "LIST" }
-
-    static func recordJSON(_ r: StoredRecord) -> [String: Any] {
-        var d: [String: Any] = ["recordName": r.recordName, "recordType": r.recordType, "zoneID": ["zoneName": r.zoneID.zoneName]]
-        if let t = r.recordChangeTag { d["recordChangeTag"] = t }
-        d["fields"] = r.fields.mapValues { ["value": json($0), "type": typeName($0)] }
-        if let c = r.created { d["created"] = ["timestamp": c.timestamp, "userRecordName": c.userRecordName, "deviceID": c.deviceID] }
-        if let m = r.modified { d["modified"] = ["timestamp": m.timestamp, "userRecordName": m.userRecordName, "deviceID": m.deviceID] }
-        return d
-    }
 }

@@ -10,14 +10,41 @@ import Testing
             "page": "<h1>{{title}}</h1>{{#rows}}<p>{{name}}:{{#flag}}on{{/flag}}{{^flag}}off{{/flag}} {{owner}}</p>{{/rows}}{{^rows}}none{{/rows}}{{> foot}}{{{raw}}}{{a.b}}{{#list}}[{{.}}]{{/list}}",
             "foot": "<footer>{{title}}</footer>",
         ])
-        let html = lib.render("page", [
-            "title": "<script>\"x\"&'y'", "owner": "outer", "raw": "<b>ok</b>", "a": ["b": "dotted"], "list": ["1", "2"],
-            "rows": [["name": "one", "flag": true], ["name": "two", "flag": false, "owner": "inner"]],
-        ])
+        struct Row: Encodable {
+            let name: String
+            let flag: Bool
+            var owner: String?
+        }
+        struct Nested: Encodable { let b: String }
+        struct Page: Encodable {
+            let title, owner, raw: String
+            let a: Nested
+            let list: [String]
+            let rows: [Row]
+        }
+        let view = Page(title: "<script>\"x\"&'y'", owner: "outer", raw: "<b>ok</b>", a: Nested(b: "dotted"), list: ["1", "2"],
+                        rows: [Row(name: "one", flag: true), Row(name: "two", flag: false, owner: "inner")])
+        let html = lib.render("page", TemplateEncoder.encode(view))
+        // A nil member is left out, so the row looks `owner` up outside; OrFalse keeps it from doing so.
         #expect(html == "<h1>&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;</h1><p>one:on outer</p><p>two:off inner</p>"
             + "<footer>&lt;script&gt;&quot;x&quot;&amp;&#39;y&#39;</footer><b>ok</b>dotted[1][2]")
-        #expect(lib.render("page", ["rows": [Any](), "title": "t"])?.hasPrefix("<h1>t</h1>none") == true)
-        #expect(lib.render("missing", [:]) == nil)
+        struct Empty: Encodable {
+            let rows: [Row]
+            let title: String
+        }
+        #expect(lib.render("page", TemplateEncoder.encode(Empty(rows: [], title: "t")))?.hasPrefix("<h1>t</h1>none") == true)
+        #expect(lib.render("missing", TemplateEncoder.encode(Empty(rows: [], title: ""))) == nil)
+        struct Shielded: Encodable {
+            let name: String
+            let flag: OrFalse<Bool>
+            let owner: OrFalse<String>
+        }
+        struct Outer: Encodable {
+            let title, owner: String
+            let rows: [Shielded]
+        }
+        let shielded = lib.render("page", TemplateEncoder.encode(Outer(title: "t", owner: "outer", rows: [Shielded(name: "x", flag: .init(nil), owner: .init(nil))])))
+        #expect(shielded?.contains("<p>x:off </p>") == true, "\(shielded ?? "")")
     }
 
     @Test func malformedTemplatesAreRefusedAtStartUp() {

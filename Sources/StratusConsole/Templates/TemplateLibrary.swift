@@ -15,11 +15,11 @@ struct TemplateLibrary: Sendable {
 
     func has(_ name: String) -> Bool { templates[name] != nil }
 
-    func render(_ name: String, _ values: [String: Any]) -> String? {
+    func render(_ name: String, _ root: TemplateValue) -> String? {
         guard let t = templates[name] else { return nil }
         var out = ""
         out.reserveCapacity(16_384)
-        var stack: [TemplateValue] = [TemplateValue(values)]
+        var stack: [TemplateValue] = [root]
         render(t.nodes, &stack, &out, depth: 0)
         return out
     }

@@ -5,17 +5,25 @@ struct TemplateObject: Sendable {
     private var names: [String] = []
     private var values: [TemplateValue] = []
 
-    init(_ d: [String: Any]) {
-        names.reserveCapacity(d.count)
-        values.reserveCapacity(d.count)
-        for (k, v) in d { names.append(k); values.append(TemplateValue(v)) }
-    }
-
     init(_ d: [String: String]) {
         names.reserveCapacity(d.count)
         values.reserveCapacity(d.count)
         for (k, v) in d { names.append(k); values.append(.string(v)) }
     }
+
+    init(names: [String], values: [TemplateValue]) {
+        self.names = names
+        self.values = values
+    }
+
+    /// The object with `name` set to `value` (replaced when it is there).
+    func setting(_ name: String, _ value: TemplateValue) -> TemplateObject {
+        var o = self
+        if let i = o.names.firstIndex(of: name) { o.values[i] = value } else { o.names.append(name); o.values.append(value) }
+        return o
+    }
+
+    var members: Zip2Sequence<[String], [TemplateValue]> { zip(names, values) }
 
     subscript(name: String) -> TemplateValue? {
         var i = 0

@@ -1,0 +1,108 @@
+/// Turns a page's view struct into what a template sees (`TemplateValue`), so that pages are typed: a view's
+/// members are its template's names, and a member left out is a compile error, not an empty spot on a page.
+/// Strings, flags and numbers become text; arrays lists; structs objects; nil members are left out (a section
+/// over them does not render). A member that already is a `TemplateValue` (a cached header) is kept as it is.
+enum TemplateEncoder {
+    static func encode<T: Encodable>(_ value: T) -> TemplateValue {
+        // Encoding into this encoder cannot fail: no container refuses a value.
+        child(value) ?? .object(TemplateObject([:] as [String: String]))
+    }
+
+    /// Where one value ends up once encoded (a container writes into its parent's box when it is done).
+    final class Box {
+        var value: TemplateValue?
+        var names: [String] = []
+        var values: [TemplateValue] = []
+        var items: [TemplateValue] = []
+        enum Kind { case none, object, list }
+        var kind = Kind.none
+
+        func finish() -> TemplateValue? {
+            switch kind {
+            case .object: return .object(TemplateObject(names: names, values: values))
+            case .list: return .list(items)
+            case .none: return value
+            }
+        }
+    }
+
+    struct ValueEncoder: Encoder {
+        let box: Box
+        var codingPath: [any CodingKey] = []
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            box.kind = .object
+            return KeyedEncodingContainer(Keyed<Key>(box: box))
+        }
+        func unkeyedContainer() -> any UnkeyedEncodingContainer { box.kind = .list; return Unkeyed(box: box) }
+        func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box) }
+    }
+
+    static func child<T: Encodable>(_ value: T) -> TemplateValue? {
+        switch value {
+        case let s as String: return .string(s)
+        case let b as Bool: return .bool(b)
+        case let v as TemplateValue: return v
+        case let n as any BinaryInteger: return .string("\(n)")
+        case let d as Double: return .string(String(d))
+        default:
+            let box = Box()
+            try? value.encode(to: ValueEncoder(box: box))
+            return box.finish()
+        }
+    }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let box: Box
+        var codingPath: [any CodingKey] { [] }
+        func put(_ v: TemplateValue?, _ key: Key) {
+            guard let v else { return }
+            // A name set twice (a page's frame over its view) keeps the later value.
+            if let i = box.names.firstIndex(of: key.stringValue) { box.values[i] = v; return }
+            box.names.append(key.stringValue)
+            box.values.append(v)
+        }
+        mutating func encodeNil(forKey key: Key) {}
+        mutating func encode(_ value: Bool, forKey key: Key) { put(.bool(value), key) }
+        mutating func encode(_ value: String, forKey key: Key) { put(.string(value), key) }
+        mutating func encode(_ value: Int, forKey key: Key) { put(.string(String(value)), key) }
+        mutating func encode(_ value: Int64, forKey key: Key) { put(.string(String(value)), key) }
+        mutating func encode(_ value: Double, forKey key: Key) { put(.string(String(value)), key) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { put(TemplateEncoder.child(value), key) }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            fatalError("views nest structs, not containers")
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { fatalError("views nest arrays, not containers") }
+        mutating func superEncoder() -> any Encoder { fatalError("views have no superclass") }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { fatalError("views have no superclass") }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let box: Box
+        var codingPath: [any CodingKey] { [] }
+        var count: Int { box.items.count }
+        mutating func encodeNil() {}
+        mutating func encode(_ value: String) { box.items.append(.string(value)) }
+        mutating func encode(_ value: Bool) { box.items.append(.bool(value)) }
+        mutating func encode(_ value: Int) { box.items.append(.string(String(value))) }
+        mutating func encode<T: Encodable>(_ value: T) { if let v = TemplateEncoder.child(value) { box.items.append(v) } }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            fatalError("views nest structs, not containers")
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { fatalError("views nest arrays, not containers") }
+        mutating func superEncoder() -> any Encoder { fatalError("views have no superclass") }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let box: Box
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil() {}
+        mutating func encode(_ value: String) { box.value = .string(value) }
+        mutating func encode(_ value: Bool) { box.value = .bool(value) }
+        mutating func encode(_ value: Int) { box.value = .string(String(value)) }
+        mutating func encode(_ value: Int64) { box.value = .string(String(value)) }
+        mutating func encode(_ value: Double) { box.value = .string(String(value)) }
+        mutating func encode<T: Encodable>(_ value: T) { box.value = TemplateEncoder.child(value) }
+    }
+}
