@@ -24,7 +24,7 @@ extension CloudKitAPI {
                 w.beginObject()
                 w.field("recordName", t["recordName"]?.string ?? "")
                 w.field("fieldName", t["fieldName"]?.string ?? "")
-                w.field("url", "\(base)/-/assets/upload/\(ctx.container.rawValue)/\(ctx.environment.rawValue)/\(env.uploadTicket(user: user))")
+                w.field("url", base + HandedOutPaths.assetUpload(ctx.container, ctx.environment, ticket: env.uploadTicket(user: user)))
                 w.endObject()
             }
             w.endArray()
@@ -38,10 +38,10 @@ extension CloudKitAPI {
     /// records hand out. An upload's ticket is checked before its body (up to 50 MB) is read.
     func registerAssetRoutes(_ router: inout Router) {
         let api = self
-        router.add(.post, "/-/assets/upload/{container}/{environment}/{ticket}", bodyLimit: 50 * 1024 * 1024, admit: { req in await api.admitUpload(req) }) { req in
+        router.add(.post, HandedOutPaths.assetUploadRoute, bodyLimit: 50 * 1024 * 1024, admit: { req in await api.admitUpload(req) }) { req in
             await api.receiveUpload(req)
         }
-        router.add(.get, "/-/assets/{container}/{environment}/{hex}") { req in await api.serveAsset(req) }
+        router.add(.get, HandedOutPaths.assetDownloadRoute) { req in await api.serveAsset(req) }
     }
 
     /// The environment an upload URL names, if it exists.

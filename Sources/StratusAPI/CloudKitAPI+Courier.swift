@@ -10,8 +10,8 @@ import StratusStore
 extension CloudKitAPI {
     func registerCourierRoutes(_ router: inout Router) {
         let api = self
-        router.add(.get, "/-/webcourier/{container}/{environment}/{token}") { req in await api.courierPoll(req) }
-        router.add(.options, "/-/webcourier/{container}/{environment}/{token}") { req in await api.courierPreflight(req) }
+        router.add(.get, HandedOutPaths.webCourierRoute) { req in await api.courierPoll(req) }
+        router.add(.options, HandedOutPaths.webCourierRoute) { req in await api.courierPreflight(req) }
     }
 
     func courierPoll(_ req: HTTPRequest) async -> HTTPResponse {

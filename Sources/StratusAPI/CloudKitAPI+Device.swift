@@ -30,7 +30,7 @@ extension CloudKitAPI {
                     w.beginObject()
                     w.field("apnsEnvironment", env.uppercased())
                     w.field("apnsToken", token)
-                    w.field("webcourierURL", "\(api.baseURL(req))/-/webcourier/\(container.rawValue)/\(environment.rawValue)/\(token)")
+                    w.field("webcourierURL", api.baseURL(req) + HandedOutPaths.webCourier(container, environment, token: token))
                     w.endObject()
                 }
             case "register":

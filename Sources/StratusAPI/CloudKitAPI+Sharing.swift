@@ -58,7 +58,7 @@ extension CloudKitAPI {
                     w.field("environment", ctx.environment.rawValue)
                     w.field("databaseScope", "SHARED")
                     w.field("shortGUID", share.shortGUID)
-                    w.field("webpageURL", "\(base)/share/\(share.shortGUID)")
+                    w.field("webpageURL", base + HandedOutPaths.share(share.shortGUID))
                     w.key("zoneID"); enc.zoneID(share.zoneID, &w)
                     if let name = share.rootRecordName { w.field("rootRecordName", name) }
                     if let o = share.owner {

@@ -15,8 +15,8 @@ struct SharePages: Sendable {
 
     func register(_ router: inout Router) {
         let pages = self
-        router.add(.get, "/share/{guid}") { req in await pages.handle(req) }
-        router.add(.post, "/share/{guid}", bodyLimit: 16 * 1024) { req in await pages.handle(req) }
+        router.add(.get, HandedOutPaths.shareRoute) { req in await pages.handle(req) }
+        router.add(.post, HandedOutPaths.shareRoute, bodyLimit: 16 * 1024) { req in await pages.handle(req) }
     }
 
     static let notShared = SignInPages.layout("Not shared with you", """
@@ -93,7 +93,7 @@ struct SharePages: Sendable {
         return SignInPages.layout("Open a share", """
             <h1>Open a shared item</h1>\(what)
             <p>Sign in with the account you use in the app that shared it.</p>\(note)
-            <form method="post" action="/share/\(HTML.escape(guid))">
+            <form method="post" action="\(HTML.escape(HandedOutPaths.share(guid)))">
             <label>Email <input name="email" type="email" autocomplete="username" required></label>
             <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
             <button type="submit" id="accept">Sign in and accept</button>

@@ -19,7 +19,7 @@ extension Console {
                 name: share.recordName, owner: who(share.owner?.userRecordName ?? ""), zone: share.zoneID.zoneName,
                 shares: share.rootRecordName.map { "record \($0) and its children" } ?? "the whole zone",
                 publicPermission: share.publicPermission.rawValue, participantCount: members.filter { $0.acceptanceStatus != .removed }.count,
-                created: ValueDisplay.utcString(share.created.timestamp), url: "/share/\(share.shortGUID)",
+                created: ValueDisplay.utcString(share.created.timestamp), url: HandedOutPaths.share(share.shortGUID),
                 revokeAction: scope.paths.revokeShare(share.shortGUID),
                 participants: members.map { p in .init(who: who(p.userRecordName), permission: p.permission.rawValue, type: p.type.rawValue, status: p.acceptanceStatus.rawValue) },
                 hasParticipants: !members.isEmpty,

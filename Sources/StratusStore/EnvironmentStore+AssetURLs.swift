@@ -47,7 +47,7 @@ extension EnvironmentStore {
         guard let d = Data(base64Encoded: checksum), d.count == 32 else { return nil }
         let hex = Secrets.hex(d)
         let expires = now + Self.downloadLifetime
-        return "/-/assets/\(container.rawValue)/\(environment.rawValue)/\(hex)?e=\(expires)&s=\(downloadSignature(hex, expires))"
+        return HandedOutPaths.assetDownload(container, environment, hex: hex, expires: expires, signature: downloadSignature(hex, expires))
     }
 
     /// Whether a download URL's signature and expiry hold.

@@ -40,7 +40,7 @@ extension EnvironmentStore {
         defer {
             if let cost {
                 let elapsed = ContinuousClock.now - started
-                shapeLog.record(QueryShape(query), micros: Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
+                upkeep.shapes.record(QueryShape(query), micros: Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
                                 steps: cost.steps, rows: cost.rows, sql: cost.sql)
             }
         }
@@ -108,7 +108,7 @@ extension EnvironmentStore {
                 steps = Int(sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_VM_STEP, 1))
             }
             cost = (steps, scanned, compiled.sql)
-            if let used = compiler.usedAutoIndex { autoIndexUse.withLock { _ = $0.insert(used) } }
+            if let used = compiler.usedAutoIndex { upkeep.used.withLock { _ = $0.insert(used) } }
             let plan = explain ? ((try? Self.explain(compiled.sql, db, arguments: compiled.arguments)) ?? []) : []
             guard more else { return (nil, plan) }
             return (ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys), plan)

@@ -1,6 +1,4 @@
 import Foundation
-import GRDB
-import GRDBSQLite
 import StratusModel
 
 /// Query shapes: what the queries an app really runs look like, what each costs (the console's Query shapes page),
@@ -10,23 +8,22 @@ extension EnvironmentStore {
     /// percentiles replace the old ones. Then looks after automatic indexes (see `maintainAutoIndexes`). The server's
     /// QueryShapeKeeper calls this once a minute, and closing the environment once more; no read path does.
     public func recordQueryShapes(force: Bool = true) {
-        guard let gathered = shapeLog.take(force: force), !gathered.isEmpty else { return }
+        // PostgreSQL keeps no shape log: its planner and the declared indexes serve every query.
+        guard postgresSchema == nil, let gathered = upkeep.shapes.take(force: force), !gathered.isEmpty else { return }
         let now = WallClock.nowMillis()
         var candidates: [(QueryShape, Double)] = []
-        try? pool?.write { db in
-            let st = try db.cachedStatement(sql: """
-                INSERT INTO query_shapes(shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(shape) DO UPDATE SET calls = calls + excluded.calls, micros = micros + excluded.micros, steps = steps + excluded.steps,
-                    rows = rows + excluded.rows, p50_us = excluded.p50_us, p99_us = excluded.p99_us, last_at = excluded.last_at, sql = excluded.sql
-                RETURNING calls, steps, rows
-                """)
-            for (shape, s) in gathered {
+        try? write { s, _ in
+            for (shape, st) in gathered {
                 let spec = String(decoding: (try? JSONEncoder().encode(shape)) ?? Data(), as: UTF8.self)
-                guard let totals = try Row.fetchOne(st, arguments: [shape.description, shape.recordType, s.calls, s.micros, s.steps, s.rows,
-                                                                    s.percentile(0.5), s.percentile(0.99), now, s.sql, spec]) else { continue }
-                let calls: Int = totals[0], steps: Int = totals[1], rows: Int = totals[2]
+                guard let (calls, steps, rows) = try s.one("""
+                    INSERT INTO query_shapes(shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(shape) DO UPDATE SET calls = calls + excluded.calls, micros = micros + excluded.micros, steps = steps + excluded.steps,
+                        rows = rows + excluded.rows, p50_us = excluded.p50_us, p99_us = excluded.p99_us, last_at = excluded.last_at, sql = excluded.sql
+                    RETURNING calls, steps, rows
+                    """, [shape.description, shape.recordType, st.calls, st.micros, st.steps, st.rows, st.percentile(0.5), st.percentile(0.99), now, st.sql, spec],
+                    { r in (Int(r.int64(0) ?? 0), Int(r.int64(1) ?? 0), Int(r.int64(2) ?? 0)) }) else { continue }
                 let perRow = Double(steps) / Double(max(rows, 1))
-                if shape.wantsCompositeIndex, calls >= autoIndexPolicy.minimumCalls, perRow >= autoIndexPolicy.minimumStepsPerRow {
+                if shape.wantsCompositeIndex, calls >= upkeep.policy.minimumCalls, perRow >= upkeep.policy.minimumStepsPerRow {
                     candidates.append((shape, Double(calls) * perRow))
                 }
             }
@@ -37,35 +34,35 @@ extension EnvironmentStore {
     /// Every shape this environment has run, most called first, with SQLite's plan for it: what the table holds
     /// plus what the shape log gathered since (merged here, not written: a read never writes).
     public func queryShapes() throws(StratusError) -> [QueryShapeReport] {
-        let pending = shapeLog.peek()
+        let pending = upkeep.shapes.peek()
         let byName = Dictionary(pending.map { ($0.key.description, ($0.key, $0.value)) }, uniquingKeysWith: { a, _ in a })
         let now = WallClock.nowMillis()
-        return try readSQLite { db, _ in
+        return try sqliteRead { s, _ in
             var seen: Set<String> = []
-            var reports = try Row.fetchAll(db, sql: "SELECT shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql FROM query_shapes")
-                .map { r -> QueryShapeReport in
-                    var calls: Int = r[2], micros: Int = r[3], steps: Int = r[4], rows: Int = r[5], p50: Int = r[6], p99: Int = r[7], lastAt: Int64 = r[8]
-                    var sql: String = r[9]
-                    let shape: String = r[0]
+            var reports = try s.all("SELECT shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql FROM query_shapes") { r -> QueryShapeReport in
+                    func int(_ i: Int) -> Int { Int(r.int64(i) ?? 0) }
+                    var calls = int(2), micros = int(3), steps = int(4), rows = int(5), p50 = int(6), p99 = int(7), lastAt = r.int64(8) ?? 0
+                    var sql = r.string(9) ?? ""
+                    let shape = r.string(0) ?? ""
                     seen.insert(shape)
-                    if let (_, s) = byName[shape] {
-                        (calls, micros, steps, rows) = (calls + s.calls, micros + s.micros, steps + s.steps, rows + s.rows)
-                        (p50, p99, lastAt, sql) = (s.percentile(0.5), s.percentile(0.99), now, s.sql)
+                    if let (_, st) = byName[shape] {
+                        (calls, micros, steps, rows) = (calls + st.calls, micros + st.micros, steps + st.steps, rows + st.rows)
+                        (p50, p99, lastAt, sql) = (st.percentile(0.5), st.percentile(0.99), now, st.sql)
                     }
-                    return Self.report(shape: shape, recordType: r[1], calls: calls, micros: micros, steps: steps, rows: rows, p50: p50, p99: p99,
-                                       lastAt: lastAt, sql: sql, db)
+                    return Self.report(shape: shape, recordType: r.string(1) ?? "", calls: calls, micros: micros, steps: steps, rows: rows, p50: p50, p99: p99,
+                                       lastAt: lastAt, sql: sql, s)
                 }
-            for (name, (shape, s)) in byName where !seen.contains(name) {
-                reports.append(Self.report(shape: name, recordType: shape.recordType, calls: s.calls, micros: s.micros, steps: s.steps, rows: s.rows,
-                                           p50: s.percentile(0.5), p99: s.percentile(0.99), lastAt: now, sql: s.sql, db))
+            for (name, (shape, st)) in byName where !seen.contains(name) {
+                reports.append(Self.report(shape: name, recordType: shape.recordType, calls: st.calls, micros: st.micros, steps: st.steps, rows: st.rows,
+                                           p50: st.percentile(0.5), p99: st.percentile(0.99), lastAt: now, sql: st.sql, s))
             }
             return reports.sorted { ($0.calls, $1.shape) > ($1.calls, $0.shape) }
         }
     }
 
     private static func report(shape: String, recordType: String, calls: Int, micros: Int, steps: Int, rows: Int, p50: Int, p99: Int,
-                               lastAt: Int64, sql: String, _ db: Database) -> QueryShapeReport {
-        let plan = (try? Self.explain(sql, db.sql)) ?? ["(no longer valid for the schema)"]
+                               lastAt: Int64, sql: String, _ s: any SQLSession) -> QueryShapeReport {
+        let plan = (try? Self.explain(sql, s)) ?? ["(no longer valid for the schema)"]
         return QueryShapeReport(shape: shape, recordType: recordType, calls: calls, p50Milliseconds: Double(p50) / 1000,
                                 p99Milliseconds: Double(p99) / 1000, meanMilliseconds: calls == 0 ? 0 : Double(micros) / Double(calls) / 1000,
                                 stepsPerRow: Double(steps) / Double(max(rows, 1)), lastAt: lastAt, plan: plan)
@@ -74,11 +71,7 @@ extension EnvironmentStore {
     /// The engine's plan for a statement. SQLite's leaves the parameters NULL (the plan a prepared statement gets
     /// before its values); PostgreSQL's needs the `arguments` the statement runs with, and has none without them.
     static func explain(_ sql: String, _ s: any SQLSession, arguments: [SQLValue]? = nil) throws -> [String] {
-        if let sqlite = s as? SQLiteSession {
-            let st = try sqlite.db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
-            let count = Int(sqlite3_bind_parameter_count(st.sqliteStatement))
-            return try Row.fetchAll(st, arguments: StatementArguments.values(Array(repeating: DatabaseValue.null, count: count))).map { $0["detail"] as String? ?? "" }
-        }
+        if let sqlite = s as? SQLiteSession { return try sqlite.queryPlan(sql) }
         guard let arguments else { return [] }
         return try s.all("EXPLAIN (COSTS OFF) " + sql, arguments) { $0.string(0) }
     }
@@ -89,29 +82,29 @@ extension EnvironmentStore {
     /// of its own (one build at a time per environment), finishes a build a restart interrupted or builds the index
     /// of the best candidate shape that has none (skipping shapes whose build failed within `retryFailedAfter`).
     func maintainAutoIndexes(candidates: [QueryShape]) {
-        let used = autoIndexUse.withLock { u in defer { u.removeAll() }; return u }
+        let used = upkeep.used.withLock { u in defer { u.removeAll() }; return u }
         let now = WallClock.nowMillis()
-        let policy = autoIndexPolicy
-        try? writeSQLite { db, catalog in
-            for name in used { try db.execute(sql: "UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", arguments: [now, name]) }
+        let policy = upkeep.policy
+        try? sqliteWrite { s, catalog in
+            for name in used { try s.execute("UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", now, name) }
             var dropped = false
-            for ai in try AutoIndexes.load(db.sql) where ai.isReady && !ai.pinned && now - ai.lastUsedAt > policy.dropUnusedAfter {
-                try AutoIndexes.drop(ai.name, db.sql)
+            for ai in try AutoIndexes.load(s) where ai.isReady && !ai.pinned && now - ai.lastUsedAt > policy.dropUnusedAfter {
+                try AutoIndexes.drop(ai.name, s)
                 dropped = true
             }
-            if dropped { catalog = try SchemaStorage.load(db.sql) }
+            if dropped { catalog = try SchemaStorage.load(s) }
         }
         guard policy.enabled else { return }
         let catalog = cachedCatalog.withLock { $0 }
-        let failures = autoIndexFailures.withLock { $0 }
+        let failures = upkeep.failures.withLock { $0 }
         let unfinished = catalog.autoIndexes.first { !$0.isReady }
         let shape = candidates.first { c in
             !catalog.autoIndexes.contains { $0.serves(c) } && (failures[c.description].map { now - $0 > policy.retryFailedAfter } ?? true)
         }
         guard unfinished != nil || shape != nil else { return }
-        guard autoIndexBuilding.withLock({ b in defer { b = true }; return !b }) else { return }
+        guard upkeep.building.withLock({ b in defer { b = true }; return !b }) else { return }
         Thread { [self] in
-            defer { autoIndexBuilding.withLock { $0 = false } }
+            defer { upkeep.building.withLock { $0 = false } }
             if let unfinished { _ = try? finishAutoIndex(unfinished.name) } else if let shape { _ = try? buildAutoIndex(for: shape) }
         }.start()
     }
@@ -137,8 +130,8 @@ extension EnvironmentStore {
         guard shape.wantsCompositeIndex, let order = shape.orderField else {
             throw StratusError.badRequest("shape '\(shape.description.prefix(200))' is not one a composite index serves: it needs equality fields and one sort or range field, and no other filters")
         }
-        let policy = autoIndexPolicy
-        return try writeSQLite { db, catalog in
+        let policy = upkeep.policy
+        return try sqliteWrite { s, catalog in
             guard let type = catalog.type(named: shape.recordType) else { throw StratusError.badRequest("record type '\(shape.recordType.prefix(100))' does not exist") }
             if let existing = catalog.autoIndexes.first(where: { $0.serves(shape) }) { return existing }
             let now = WallClock.nowMillis()
@@ -151,14 +144,14 @@ extension EnvironmentStore {
                   catalog.autoIndexes.count < policy.maximumPerEnvironment else {
                 throw StratusError.badRequest("record type '\(type.name)' has \(policy.maximumPerType) automatic indexes already (or the environment \(policy.maximumPerEnvironment)): drop one first")
             }
-            ai.estimatedBytes = try AutoIndexes.estimatedBytes(type: type, columns: cols, db)
+            ai.estimatedBytes = try AutoIndexes.estimatedBytes(type: type, columns: cols, s)
             let total = catalog.autoIndexes.reduce(0) { $0 + $1.estimatedBytes }
             guard total + ai.estimatedBytes <= policy.maximumTotalBytes else {
                 throw StratusError.badRequest("an index for shape '\(shape.description.prefix(200))' would take about \(ai.estimatedBytes >> 20) MB, past the \(policy.maximumTotalBytes >> 20) MB the automatic indexes of this environment may use (\(total >> 20) MB now): drop one first")
             }
             ai.name = AutoIndexes.name(typeID: type.id, columns: cols)
-            try AutoIndexes.start(ai, type, columns: cols, db)
-            catalog = try SchemaStorage.load(db.sql)
+            try AutoIndexes.start(ai, type, columns: cols, s)
+            catalog = try SchemaStorage.load(s)
             return catalog.autoIndexes.first { $0.name == ai.name } ?? ai
         }
     }
@@ -166,7 +159,7 @@ extension EnvironmentStore {
     /// Copies the rows into a started index, step by step, until it is complete (see `buildAutoIndex`).
     @discardableResult
     public func finishAutoIndex(_ name: String) throws(StratusError) -> AutoIndex {
-        let policy = autoIndexPolicy
+        let policy = upkeep.policy
         let started = ContinuousClock.now
         var rows = 1_000
         var longest = 0.0
@@ -174,26 +167,26 @@ extension EnvironmentStore {
             let stepStarted = ContinuousClock.now
             let done: Bool
             do {
-                done = try writeSQLite { db, catalog in
+                done = try sqliteWrite { s, catalog in
                     guard var ai = catalog.autoIndexes.first(where: { $0.name == name }), !ai.isReady else { return true }
                     guard let type = catalog.type(named: ai.recordType), let cols = AutoIndexes.columns(ai, type) else { return true }
-                    guard try AutoIndexes.fill(ai, type, columns: cols, limit: rows, db).done else { return false }
+                    guard try AutoIndexes.fill(ai, type, columns: cols, limit: rows, s).done else { return false }
                     ai.builtThrough = nil
                     ai.buildMilliseconds = (ContinuousClock.now - started).milliseconds
                     ai.longestStepMilliseconds = max(longest, (ContinuousClock.now - stepStarted).milliseconds)
                     let spec = String(decoding: try JSONEncoder().encode(ai), as: UTF8.self)
-                    try db.execute(sql: "UPDATE auto_indexes SET spec = ? WHERE name = ?", arguments: [spec, name])
-                    catalog = try SchemaStorage.load(db.sql)
+                    try s.execute("UPDATE auto_indexes SET spec = ? WHERE name = ?", spec, name)
+                    catalog = try SchemaStorage.load(s)
                     return true
                 }
             } catch {
                 // Leave no half-built index behind (its triggers would slow every write for nothing).
                 let shape = cachedCatalog.withLock { $0.autoIndexes.first { $0.name == name }?.shape }
-                try? writeSQLite { db, catalog in
-                    try AutoIndexes.drop(name, db.sql)
-                    catalog = try SchemaStorage.load(db.sql)
+                try? sqliteWrite { s, catalog in
+                    try AutoIndexes.drop(name, s)
+                    catalog = try SchemaStorage.load(s)
                 }
-                if let shape { autoIndexFailures.withLock { $0[shape] = WallClock.nowMillis() } }
+                if let shape { upkeep.failures.withLock { $0[shape] = WallClock.nowMillis() } }
                 throw error
             }
             let took = (ContinuousClock.now - stepStarted).milliseconds
@@ -211,8 +204,8 @@ extension EnvironmentStore {
     /// Starts building the index for a shape the console lists (its description) and finishes it on a thread of
     /// its own; the returned index says how far the build has come.
     public func buildAutoIndexInBackground(forShape description: String) throws(StratusError) -> AutoIndex {
-        let pending = shapeLog.peek().keys.first { $0.description == description }
-        let spec: String? = pending != nil ? nil : try readSQLite { db, _ in try String.fetchOne(db, sql: "SELECT spec FROM query_shapes WHERE shape = ?", arguments: [description]) }
+        let pending = upkeep.shapes.peek().keys.first { $0.description == description }
+        let spec: String? = pending != nil ? nil : try sqliteRead { s, _ in try s.one("SELECT spec FROM query_shapes WHERE shape = ?", [description]) { $0.string(0) } }
         guard let shape = pending ?? spec.flatMap({ try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }) else {
             throw StratusError(.notFound, "no query shape '\(description.prefix(200))' has run in this environment")
         }
@@ -224,9 +217,9 @@ extension EnvironmentStore {
     /// How far a build has come (0…1): the share of the type's rows, by id, copied so far.
     public func autoIndexProgress(_ ai: AutoIndex) -> Double {
         guard let through = ai.builtThrough else { return 1 }
-        let bounds: (Int64, Int64)? = try? readSQLite { db, catalog in
-            guard let type = catalog.type(named: ai.recordType), let r = try Row.fetchOne(db, sql: "SELECT min(id), max(id) FROM \(type.table)") else { return nil }
-            return ((r[0] as Int64?) ?? 0, (r[1] as Int64?) ?? 0)
+        let bounds: (Int64, Int64)? = try? sqliteRead { s, catalog in
+            guard let type = catalog.type(named: ai.recordType) else { return nil }
+            return try s.one("SELECT min(id), max(id) FROM \(type.table)") { r in (r.int64(0) ?? 0, r.int64(1) ?? 0) }
         }
         guard let (low, high) = bounds, high > low else { return 0 }
         return min(1, max(0, Double(through - low) / Double(high - low)))
@@ -236,19 +229,19 @@ extension EnvironmentStore {
     public func autoIndexes() throws(StratusError) -> [AutoIndex] { try read { _, catalog in catalog.autoIndexes } }
 
     public func setAutoIndexPinned(_ name: String, _ pinned: Bool) throws(StratusError) {
-        try writeSQLite { db, catalog in
+        try sqliteWrite { s, catalog in
             guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
-            try db.execute(sql: "UPDATE auto_indexes SET pinned = ? WHERE name = ?", arguments: [pinned, name])
-            _ = try SchemaStorage.bumpGeneration(db.sql)
-            catalog = try SchemaStorage.load(db.sql)
+            try s.execute("UPDATE auto_indexes SET pinned = ? WHERE name = ?", pinned, name)
+            _ = try SchemaStorage.bumpGeneration(s)
+            catalog = try SchemaStorage.load(s)
         }
     }
 
     public func dropAutoIndex(_ name: String) throws(StratusError) {
-        try writeSQLite { db, catalog in
+        try sqliteWrite { s, catalog in
             guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
-            try AutoIndexes.drop(name, db.sql)
-            catalog = try SchemaStorage.load(db.sql)
+            try AutoIndexes.drop(name, s)
+            catalog = try SchemaStorage.load(s)
         }
     }
 }
@@ -258,9 +251,9 @@ extension EnvironmentStore {
     /// no such log).
     public func queriedShapes() throws(StratusError) -> [QueryShape] {
         guard postgresSchema == nil else { return [] }
-        let pending = shapeLog.peek().keys
-        let logged = try readSQLite { db, _ in
-            try String.fetchAll(db, sql: "SELECT spec FROM query_shapes ORDER BY shape").compactMap { try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }
+        let pending = upkeep.shapes.peek().keys
+        let logged = try read { s, _ in
+            try s.all("SELECT spec FROM query_shapes ORDER BY shape") { r in r.string(0).flatMap { try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) } }
         }
         return logged + pending.filter { !logged.contains($0) }.sorted { $0.description < $1.description }
     }

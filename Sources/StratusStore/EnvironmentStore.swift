@@ -60,16 +60,8 @@ public final class EnvironmentStore: Sendable {
     let webhookPresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
     /// Whether any device is registered for APNs, and when that was read (see `hasAPNsDevices`).
     let apnsDevicePresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
-    /// Query shapes run since the last flush (see `queryShapes()`).
-    let shapeLog = ShapeLog()
-    /// Automatic indexes used since the last flush (their `last_used_at` moves then).
-    let autoIndexUse = Mutex<Set<String>>([])
-    /// When Stratus builds indexes for query shapes (`ServerConfig.autoIndexes`).
-    let autoIndexPolicy: AutoIndexPolicy
-    /// Whether an index is being built (one build at a time per environment).
-    let autoIndexBuilding = Mutex<Bool>(false)
-    /// Shapes whose index build failed, and when (tried again after `retryFailedAfter`).
-    let autoIndexFailures = Mutex<[String: Int64]>([:])
+    /// Query shapes and automatic indexes between the keeper's visits.
+    let upkeep: QueryShapeUpkeep
 
     /// Where an environment's data lives.
     enum Backend {
@@ -84,7 +76,7 @@ public final class EnvironmentStore: Sendable {
          bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil) throws {
         self.bell = bell
         self.peers = peers
-        self.autoIndexPolicy = autoIndexPolicy
+        upkeep = QueryShapeUpkeep(policy: autoIndexPolicy)
         self.quotaBytes = quotaBytes
         self.notificationPolicy = notifications
         self.container = container
@@ -208,24 +200,17 @@ public final class EnvironmentStore: Sendable {
         return pool
     }
 
-    /// A read of the SQLite file itself, for what only SQLite has (its planner, automatic indexes, bulk loads).
-    func readSQLite<T>(_ body: (Database, Catalog) throws -> T) throws(StratusError) -> T {
-        let pool = try sqlitePool()
-        return try guarded { try pool.read { db in try body(db, try catalog(db.sql)) } }
+    /// A read for what only SQLite has (its planner's shape log, automatic indexes): on PostgreSQL a readable
+    /// refusal. Through the same sessions as every other read; no GRDB handle leaves the SQL layer.
+    func sqliteRead<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T {
+        _ = try sqlitePool()
+        return try read(body)
     }
 
-    /// A write of the SQLite file itself, for what only SQLite has.
-    func writeSQLite<T>(_ body: (Database, inout Catalog) throws -> T) throws(StratusError) -> T {
-        let pool = try sqlitePool()
-        let (result, catalog) = try guarded {
-            try pool.write { db -> (T, Catalog) in
-                var c = try self.catalog(db.sql)
-                let r = try body(db, &c)
-                return (r, c)
-            }
-        }
-        publish(catalog)
-        return result
+    /// A write for what only SQLite has (see `sqliteRead`).
+    func sqliteWrite<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T {
+        _ = try sqlitePool()
+        return try write(body)
     }
 
     /// A read transaction with the catalog as of it, on either backend.

@@ -172,9 +172,9 @@ import Testing
             var step = 0, n = 0
             var rng = SystemRandomNumberGenerator()
             while true {
-                let done = try f.dev.writeSQLite { db, catalog in
+                let done = try f.dev.sqliteWrite { s, catalog in
                     let type = catalog.type(named: "Item")!
-                    return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 250, db).done
+                    return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 250, s).done
                 }
                 if done { break }
                 step += 1
@@ -225,9 +225,9 @@ import Testing
                 _ = try env.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
                 try Self.fill(f, 2_000, env: env)
                 let ai = try env.startAutoIndex(for: QueryShape(Self.listing), pinned: false)
-                _ = try env.writeSQLite { db, catalog in
+                _ = try env.sqliteWrite { s, catalog in
                     let type = catalog.type(named: "Item")!
-                    return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 300, db)
+                    return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 300, s)
                 }
             }
             let reopened = try open()
@@ -254,7 +254,7 @@ import Testing
             #expect(try full.autoIndexes().isEmpty)
             let leftovers = try full.pool!.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 't%\\_auto\\_%' ESCAPE '\\'") }
             #expect(leftovers.isEmpty, "\(leftovers)")
-            #expect(full.autoIndexFailures.withLock { $0.keys.contains(QueryShape(Self.listing).description) })
+            #expect(full.upkeep.failures.withLock { $0.keys.contains(QueryShape(Self.listing).description) })
             try full.pool!.write { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
             _ = try f.one(.forceUpdate, StoredRecord(recordName: "r000003", recordType: "Item", fields: ["count": .int64(1)]), in: full)
             #expect(try full.buildAutoIndex(for: QueryShape(Self.listing)).isReady)

@@ -9,7 +9,7 @@ import Testing
     static func synchronous(_ store: RecordStore, _ container: ContainerID) throws -> (writer: Int, reader: Int, control: Int) {
         let env = try store.environment(container, .development)
         let writer = try env.pool!.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
-        let reader = try env.readSQLite { db, _ in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        let reader = Int(try env.read { s, _ in try s.int64("PRAGMA synchronous") } ?? -1)
         let control = Int(try store.control.read { s in try s.int64("PRAGMA synchronous") } ?? -1)
         return (writer, reader, control)
     }

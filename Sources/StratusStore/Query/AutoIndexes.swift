@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Stores automatic indexes (`auto_indexes` rows and the index tables and triggers they name) inside a transaction.
@@ -44,10 +43,10 @@ enum AutoIndexes {
 
     /// First step of a build: the empty index table, its index and its triggers, and the `auto_indexes` row that
     /// says it is being built (`built_through` 0).
-    static func start(_ ai: AutoIndex, _ type: CatalogType, columns: [String], _ db: Database) throws {
+    static func start(_ ai: AutoIndex, _ type: CatalogType, columns: [String], _ s: any SQLSession) throws {
         let n = ai.name, cols = columns.joined(separator: ", ")
         let newValues = columns.map { "new.\($0)" }.joined(separator: ", ")
-        try db.execute(sql: """
+        try s.script("""
             CREATE TABLE \(n)(id INTEGER PRIMARY KEY, \(cols));
             CREATE INDEX \(n)_k ON \(n)(\(cols));
             CREATE TRIGGER \(n)_i AFTER INSERT ON \(type.table) BEGIN INSERT OR REPLACE INTO \(n)(id, \(cols)) VALUES (new.id, \(newValues)); END;
@@ -57,28 +56,27 @@ enum AutoIndexes {
         var building = ai
         building.builtThrough = 0
         let spec = String(decoding: try JSONEncoder().encode(building), as: UTF8.self)
-        try db.execute(sql: "REPLACE INTO auto_indexes(name, type_id, spec, pinned, created_at, last_used_at, built_through, bytes) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
-                       arguments: [ai.name, type.id, spec, ai.pinned, ai.createdAt, ai.lastUsedAt, ai.estimatedBytes])
-        _ = try SchemaStorage.bumpGeneration(db.sql)
+        try s.execute("REPLACE INTO auto_indexes(name, type_id, spec, pinned, created_at, last_used_at, built_through, bytes) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+                      ai.name, type.id, spec, ai.pinned, ai.createdAt, ai.lastUsedAt, ai.estimatedBytes)
+        _ = try SchemaStorage.bumpGeneration(s)
     }
 
     /// One step of a build: copies up to `limit` rows after the last one copied. Returns how many it copied and
     /// whether the index is complete (then queries may use it).
-    static func fill(_ ai: AutoIndex, _ type: CatalogType, columns: [String], limit: Int, _ db: Database) throws -> (copied: Int, done: Bool) {
-        guard let from = try Int64.fetchOne(db, sql: "SELECT built_through FROM auto_indexes WHERE name = ?", arguments: [ai.name]) else {
+    static func fill(_ ai: AutoIndex, _ type: CatalogType, columns: [String], limit: Int, _ s: any SQLSession) throws -> (copied: Int, done: Bool) {
+        guard let from = try s.int64("SELECT built_through FROM auto_indexes WHERE name = ?", [ai.name]) else {
             return (0, true)  // dropped meanwhile, or complete
         }
         let cols = columns.joined(separator: ", ")
-        let through = try Int64.fetchOne(db, sql: "SELECT id FROM \(type.table) WHERE id > ? ORDER BY id LIMIT 1 OFFSET ?", arguments: [from, limit - 1])
-        try db.execute(sql: "INSERT OR IGNORE INTO \(ai.name)(id, \(cols)) SELECT id, \(cols) FROM \(type.table) WHERE id > ? AND id <= ?",
-                       arguments: [from, through ?? Int64.max])
-        let copied = db.changesCount
+        let through = try s.int64("SELECT id FROM \(type.table) WHERE id > ? ORDER BY id LIMIT 1 OFFSET ?", [from, limit - 1])
+        let copied = try s.execute("INSERT OR IGNORE INTO \(ai.name)(id, \(cols)) SELECT id, \(cols) FROM \(type.table) WHERE id > ? AND id <= ?",
+                                   from, through ?? Int64.max)
         if let through {
-            try db.execute(sql: "UPDATE auto_indexes SET built_through = ? WHERE name = ?", arguments: [through, ai.name])
+            try s.execute("UPDATE auto_indexes SET built_through = ? WHERE name = ?", through, ai.name)
             return (copied, false)
         }
-        try db.execute(sql: "UPDATE auto_indexes SET built_through = NULL WHERE name = ?", arguments: [ai.name])
-        _ = try SchemaStorage.bumpGeneration(db.sql)
+        try s.execute("UPDATE auto_indexes SET built_through = NULL WHERE name = ?", ai.name)
+        _ = try SchemaStorage.bumpGeneration(s)
         return (copied, true)
     }
 
@@ -110,10 +108,10 @@ enum AutoIndexes {
 
     /// What an index over `columns` for `rows` records will take on disk, from the widths of a sample of rows: each
     /// entry is held twice (the index table's row and its index's entry), with SQLite's per-cell overhead.
-    static func estimatedBytes(type: CatalogType, columns: [String], _ db: Database) throws -> Int64 {
-        let rows = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM record_counts WHERE type_id = ?", arguments: [type.id]) ?? 0
+    static func estimatedBytes(type: CatalogType, columns: [String], _ s: any SQLSession) throws -> Int64 {
+        let rows = try s.int64("SELECT coalesce(sum(count), 0) FROM record_counts WHERE type_id = ?", [type.id]) ?? 0
         let widths = columns.map { "coalesce(length(CAST(\($0) AS BLOB)), 0)" }.joined(separator: " + ")
-        let average = try Double.fetchOne(db, sql: "SELECT avg(\(widths)) FROM (SELECT \(columns.joined(separator: ", ")) FROM \(type.table) LIMIT 1000)") ?? 0
+        let average = try s.one("SELECT avg(\(widths)) FROM (SELECT \(columns.joined(separator: ", ")) FROM \(type.table) LIMIT 1000)") { $0.double(0) } ?? 0
         return Int64((average + 8 + 12) * 2 * Double(rows))
     }
 }

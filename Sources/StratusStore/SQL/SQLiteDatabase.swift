@@ -30,6 +30,14 @@ extension SQLiteDatabase where Base == DatabaseQueue {
 
 /// A GRDB `Database` as a session: statements are cached per connection and bound through SQLite's C API.
 struct SQLiteSession: SQLSession {
+    /// SQLite's `EXPLAIN QUERY PLAN` of a statement, its parameters left NULL (the plan a prepared statement
+    /// gets before its values), one line per step.
+    func queryPlan(_ sql: String) throws -> [String] {
+        let st = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
+        let count = Int(sqlite3_bind_parameter_count(st.sqliteStatement))
+        return try Row.fetchAll(st, arguments: StatementArguments.values(Array(repeating: DatabaseValue.null, count: count))).map { $0["detail"] as String? ?? "" }
+    }
+
     let db: Database
     var dialect: SQLDialect { .sqlite }
 
