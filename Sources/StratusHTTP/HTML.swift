@@ -2,26 +2,22 @@
 public enum HTML {
     /// Escapes straight onto the end of `out`, without an intermediate string when nothing needs escaping.
     public static func appendEscaped(_ s: String, to out: inout String) {
-        var clean = true
+        if isClean(s) { out += s } else { out += escape(s) }
+    }
+
+    /// Whether text needs no escaping (most does not): its bytes checked before any string is built.
+    static func isClean(_ s: String) -> Bool {
         for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
             || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
             if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\t") { continue }
-            clean = false
-            break
+            return false
         }
-        if clean { out += s } else { out += escape(s) }
+        return true
     }
 
     public static func escape(_ s: String) -> String {
-        // Most text needs nothing: check the bytes first and hand the string back untouched.
-        var clean = true
-        for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
-            || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-            if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\t") { continue }
-            clean = false
-            break
-        }
-        if clean { return s }
+        // Most text needs nothing: hand the string back untouched.
+        if isClean(s) { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count + 16)
         for ch in s.unicodeScalars {
