@@ -274,10 +274,12 @@ struct StoreScenario: ParsableCommand {
 struct Baseline {
     let queue: DatabaseQueue
 
-    init(path: String) throws {
+    /// `synchronous`: NORMAL for the store scenario's figures (as they always were); FULL where the other side
+    /// syncs every commit (the API's default durability).
+    init(path: String, synchronous: String = "NORMAL") throws {
         var config = Configuration()
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -\(CacheBudget.megabytes * 1024); PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000")
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous); PRAGMA cache_size = -\(CacheBudget.megabytes * 1024); PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000")
         }
         queue = try DatabaseQueue(path: path, configuration: config)
         // WAL like the store (a journal mode cannot change inside a transaction: this one ran in rollback mode before).
