@@ -23,8 +23,7 @@ extension CloudKitAPI {
     /// or `ckSession` as CloudKit JS 1.x names it). A bad API token is AUTHENTICATION_FAILED; a bad or expired
     /// web auth token is AUTHENTICATION_REQUIRED with where to sign in again.
     func authenticate(_ req: HTTPRequest, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> APIAuth {
-        let items = req.queryItems
-        func param(_ n: String) -> String? { items.first { $0.name == n }?.value }
+        func param(_ n: String) -> String? { req.query(n) }
         if req.headers["x-apple-cloudkit-request-keyid"] != nil {
             let key = try serverToServer.verify(req, store: store, container: container, environment: environment)
             let roles = try store.environment(container, environment).roles(of: key.userRecordName)
@@ -41,7 +40,7 @@ extension CloudKitAPI {
         guard token.allows(origin: req.headers["origin"]) else { throw .authenticationFailed("this API token does not allow the origin \(req.headers["origin"] ?? "")") }
         var auth = APIAuth(token: token, caller: .anonymous, webAuthToken: nil, rotatedToken: nil)
         // Clients encode + / = in the token; one that did not had its + read as a space.
-        if let web = (param("ckWebAuthToken") ?? param("ckSession"))?.replacingOccurrences(of: " ", with: "+"), !web.isEmpty {
+        if let web = (param("ckWebAuthToken") ?? param("ckSession")).map(Self.plusRestored), !web.isEmpty {
             guard let (user, expiresAt) = try store.authenticateWebAuthToken(web, container: container, environment: environment) else {
                 var e = StratusError.authenticationRequired("the web auth token is unknown or expired: sign in again")
                 e.redirectURL = signInURL(req, container: container, environment: environment)
@@ -59,6 +58,12 @@ extension CloudKitAPI {
             }
         }
         return auth
+    }
+
+    /// A web auth token whose `+` a client left unencoded (read as a space) with its `+` back; most tokens need
+    /// nothing, and are returned without a copy.
+    static func plusRestored(_ token: String) -> String {
+        token.utf8.contains(UInt8(ascii: " ")) ? String(decoding: token.utf8.map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "+") : $0 }, as: UTF8.self) : token
     }
 
     func requireUser(_ auth: APIAuth, _ req: HTTPRequest, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> String {

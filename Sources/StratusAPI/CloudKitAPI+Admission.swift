@@ -29,7 +29,7 @@ extension CloudKitAPI {
                     throw StratusError.authenticationFailed("ckAPIToken is missing, unknown or revoked, or belongs to another container environment")
                 }
                 guard large else { return }
-                let web = (req.query("ckWebAuthToken") ?? req.query("ckSession"))?.replacingOccurrences(of: " ", with: "+")
+                let web = (req.query("ckWebAuthToken") ?? req.query("ckSession")).map(Self.plusRestored)
                 guard let web, try api.store.authenticateWebAuthToken(web, container: container, environment: environment) != nil else {
                     var e = StratusError.authenticationRequired("a request body over \(Self.signedInBodyThreshold >> 20) MB needs a signed-in user")
                     e.redirectURL = api.signInURL(req, container: container, environment: environment)

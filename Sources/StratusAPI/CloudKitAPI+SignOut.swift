@@ -20,7 +20,7 @@ extension CloudKitAPI {
         _ = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
         let body = req.body.isEmpty ? JSON.object([:]) : try JSON.parse(req.body).requestObject()
         let given = try body.string("ckWebAuthToken") ?? req.query("ckWebAuthToken") ?? req.query("ckSession")
-        guard let token = given?.replacingOccurrences(of: " ", with: "+"), !token.isEmpty else {
+        guard let token = given.map(Self.plusRestored), !token.isEmpty else {
             throw StratusError.badRequest("signout needs the session's ckWebAuthToken")
         }
         let store = self.store

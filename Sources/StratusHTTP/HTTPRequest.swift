@@ -114,7 +114,20 @@ public struct HTTPRequest: Sendable {
     /// Query parameters, decoded (`+` as space), in order; a name may repeat.
     public var queryItems: [(name: String, value: String)] { HTTPRequest.formItems(rawQuery ?? "") }
 
-    public func query(_ name: String) -> String? { queryItems.first { $0.name == name }?.value }
+    /// One query parameter's value, decoded; only the pair it names is decoded (the API reads two or three
+    /// parameters of every request, and decoding every pair each time was a visible share of a small request).
+    public func query(_ name: String) -> String? {
+        guard let raw = rawQuery, !raw.isEmpty else { return nil }
+        for pair in raw.split(separator: "&") {
+            let eq = pair.firstIndex(of: "=")
+            let rawName = eq.map { pair[..<$0] } ?? pair[...]
+            let encoded = rawName.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+            guard encoded ? PercentDecoding.decode(rawName, plusAsSpace: true) == name : rawName == name else { continue }
+            guard let eq else { return "" }
+            return PercentDecoding.decode(pair[pair.index(after: eq)...], plusAsSpace: true) ?? ""
+        }
+        return nil
+    }
 
     /// `application/x-www-form-urlencoded` pairs.
     public static func formItems(_ s: String) -> [(name: String, value: String)] {

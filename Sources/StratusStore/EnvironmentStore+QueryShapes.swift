@@ -225,6 +225,13 @@ extension EnvironmentStore {
         return min(1, max(0, Double(through - low) / Double(high - low)))
     }
 
+    /// Forgets what the shape log has counted, written and pending: the shapes start from nothing (a benchmark that
+    /// reuses its data measures learning again; an administrator's fresh start).
+    public func resetQueryShapes() throws(StratusError) {
+        _ = upkeep.shapes.take(force: true)
+        try sqliteWrite { s, _ in try s.execute("DELETE FROM query_shapes") }
+    }
+
     /// The automatic indexes of this environment.
     public func autoIndexes() throws(StratusError) -> [AutoIndex] { try read { _, catalog in catalog.autoIndexes } }
 
