@@ -100,19 +100,12 @@ struct APIScenario: AsyncParsableCommand {
             return LoadClient.request("POST", "\(base)/records/query?\(q)", body: Data(body.utf8))
         }
         let queryCheck: @Sendable (Int, [UInt8]) -> Bool = { status, body in status == 200 && body.count > 10_000 }
-        // Both sides warm up unmeasured first: the figures are of servers in service, not of first reads from disk.
-        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, queries / 40), make: stratusQueryMake, check: queryCheck)
-        let stratusQuery = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
-        var pbQuery: (seconds: Double, latencies: [Double])?
-        if let pb {
-            let pbMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
-                let low = lows[(c * 31 + i) % lows.count]
-                let filter = "(count>=\(low)&&count<\(low + 150_000))".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-                return LoadClient.request("GET", "/api/collections/bench/records?filter=\(filter)&sort=count&perPage=200&skipTotal=1")
-            }
-            _ = try LoadClient.run(port: pb.port, connections: 4, perConnection: max(1, queries / 40), make: pbMake, check: queryCheck)
-            pbQuery = try LoadClient.run(port: pb.port, connections: 4, perConnection: queries / 4, make: pbMake, check: queryCheck)
+        let pbQueryMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
+            let low = lows[(c * 31 + i) % lows.count]
+            let filter = "(count>=\(low)&&count<\(low + 150_000))".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            return LoadClient.request("GET", "/api/collections/bench/records?filter=\(filter)&sort=count&perPage=200&skipTotal=1")
         }
+        let (stratusQuery, pbQuery) = try Self.sideBySide(port, pb?.port, requests: queries, connections: 4, stratusQueryMake, pbQueryMake, check: queryCheck)
         let queryRPS = Double(queries) / stratusQuery.seconds
         Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s", baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
         Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
@@ -126,16 +119,10 @@ struct APIScenario: AsyncParsableCommand {
             return LoadClient.request("POST", "\(base)/records/lookup?\(q)", body: Data(body.utf8))
         }
         let lookupCheck: @Sendable (Int, [UInt8]) -> Bool = { status, body in status == 200 && body.count > 200 }
-        _ = try LoadClient.run(port: port, connections: 8, perConnection: max(1, lookups / 80), make: lookupMake, check: lookupCheck)
-        let stratusLookup = try LoadClient.run(port: port, connections: 8, perConnection: lookups / 8, make: lookupMake, check: lookupCheck)
-        var pbLookup: (seconds: Double, latencies: [Double])?
-        if let pb {
-            let pbMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
-                LoadClient.request("GET", "/api/collections/bench/records/" + String(format: "r%014x", picks[(c * 977 + i) % picks.count]))
-            }
-            _ = try LoadClient.run(port: pb.port, connections: 8, perConnection: max(1, lookups / 80), make: pbMake, check: lookupCheck)
-            pbLookup = try LoadClient.run(port: pb.port, connections: 8, perConnection: lookups / 8, make: pbMake, check: lookupCheck)
+        let pbLookupMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
+            LoadClient.request("GET", "/api/collections/bench/records/" + String(format: "r%014x", picks[(c * 977 + i) % picks.count]))
         }
+        let (stratusLookup, pbLookup) = try Self.sideBySide(port, pb?.port, requests: lookups, connections: 8, lookupMake, pbLookupMake, check: lookupCheck)
         Figure(scenario: "api", metric: "lookup_one_rps", value: Double(lookups) / stratusLookup.seconds, unit: "requests/s",
                baseline: pbLookup.map { Double(lookups) / $0.seconds }).print()
         Figure(scenario: "api", metric: "lookup_one_p50_ms", value: median(stratusLookup.latencies), unit: "ms", baseline: pbLookup.map { median($0.latencies) }).print()
@@ -350,6 +337,19 @@ struct APIScenario: AsyncParsableCommand {
 }
 
 extension APIScenario {
+    /// The same requests against Stratus, then against PocketBase (when it runs): each side warms up unmeasured
+    /// with a tenth as many first, so the figures are of servers in service, not of first reads from disk.
+    static func sideBySide(_ port: UInt16, _ baselinePort: UInt16?, requests: Int, connections: Int,
+                           _ make: @escaping @Sendable (Int, Int) -> [UInt8], _ baselineMake: @escaping @Sendable (Int, Int) -> [UInt8],
+                           check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws
+        -> (stratus: (seconds: Double, latencies: [Double]), baseline: (seconds: Double, latencies: [Double])?) {
+        func measure(_ port: UInt16, _ make: @escaping @Sendable (Int, Int) -> [UInt8]) throws -> (seconds: Double, latencies: [Double]) {
+            _ = try LoadClient.run(port: port, connections: connections, perConnection: max(1, requests / connections / 10), make: make, check: check)
+            return try LoadClient.run(port: port, connections: connections, perConnection: requests / connections, make: make, check: check)
+        }
+        return (try measure(port, make), try baselinePort.map { try measure($0, baselineMake) })
+    }
+
     /// Where `pattern` next occurs in `bytes` at or after `from` (glibc's memmem: the client's scanning must not
     /// be what a sequential figure measures).
     static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
