@@ -209,7 +209,7 @@ public struct CloudKitAPI: Sendable {
 
     /// Whether the request's API token (cached after its first check) lists this browser origin.
     func allowsBrowser(_ req: HTTPRequest, origin: String) -> Bool {
-        guard let secret = req.queryItems.first(where: { $0.name == "ckAPIToken" })?.value,
+        guard let secret = req.query("ckAPIToken"),
               let token = try? store.authenticateAPIToken(secret) else { return false }
         if let c = req.parameters["container"], c != token.container.rawValue { return false }
         if let e = req.parameters["environment"], e != token.environment.rawValue { return false }
