@@ -6,10 +6,10 @@ import Foundation
 struct JSONParser {
     static let maximumDepth = 256
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var i = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var i = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     struct Failure: Error {}
 
@@ -27,7 +27,7 @@ struct JSONParser {
         return try result.get()
     }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while i < bytes.count {
             switch bytes[i] {
             case 0x20, 0x0A, 0x0D, 0x09: i += 1
@@ -36,7 +36,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func value(depth: Int) throws(Failure) -> JSON {
+    mutating func value(depth: Int) throws(Failure) -> JSON {
         guard i < bytes.count, depth < Self.maximumDepth else { throw Failure() }
         switch bytes[i] {
         case UInt8(ascii: "{"): return try object(depth: depth)
@@ -47,6 +47,87 @@ struct JSONParser {
         case UInt8(ascii: "n"): try literal("null"); return .null
         default: return try number()
         }
+    }
+
+    // MARK: reading member by member
+
+    /// Whether the next value is an object; when it is, its `{` is consumed and `nextKey` reads its members.
+    /// A reader that knows the shape it wants (a record line) takes the members it needs without building the
+    /// dictionaries of everything else.
+    mutating func openObject() -> Bool {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return false }
+        i += 1
+        return true
+    }
+
+    /// The next member's key, the parser then at its value (which the caller must read or `skip`); nil once the
+    /// object's `}` is consumed. `first` is true for the first call on an object.
+    mutating func nextKey(first: inout Bool) throws(Failure) -> String? {
+        skipSpace()
+        guard i < bytes.count else { throw Failure() }
+        if bytes[i] == UInt8(ascii: "}") {
+            first = false
+            i += 1
+            return nil
+        }
+        if !first {
+            guard bytes[i] == UInt8(ascii: ",") else { throw Failure() }
+            i += 1
+            skipSpace()
+        }
+        first = false
+        // After a comma another member must follow: `{"a":1,}` is not JSON.
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw Failure() }
+        let key = try string()
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw Failure() }
+        i += 1
+        skipSpace()
+        return key
+    }
+
+    /// Checks the rest of the input is only white space.
+    mutating func end() throws(Failure) {
+        skipSpace()
+        guard i == bytes.count else { throw Failure() }
+    }
+
+    /// Reads past one value, as strictly as `value` parses it, without building it.
+    mutating func skip(depth: Int) throws(Failure) {
+        guard i < bytes.count, depth < Self.maximumDepth else { throw Failure() }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var first = true
+            while try nextKey(first: &first) != nil { try skip(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            i += 1
+            skipSpace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
+            while true {
+                skipSpace()
+                try skip(depth: depth + 1)
+                skipSpace()
+                guard i < bytes.count else { throw Failure() }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; return }
+                throw Failure()
+            }
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try number()
+        }
+    }
+
+    /// Whether the next value is `null` (consumed when it is).
+    mutating func takeNull() throws(Failure) -> Bool {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "n") else { return false }
+        try literal("null")
+        return true
     }
 
     private mutating func literal(_ word: StaticString) throws(Failure) {
@@ -95,7 +176,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func string() throws(Failure) -> String {
+    mutating func string() throws(Failure) -> String {
         i += 1
         let start = i
         // The common case: no escapes, so the bytes are the string.
@@ -169,10 +250,29 @@ struct JSONParser {
         return v
     }
 
-    /// Invalid UTF-8 is refused, as `JSONDecoder` does, rather than repaired.
+    /// Invalid UTF-8 is refused, as `JSONDecoder` does, rather than repaired. Text that is all ASCII (keys, names,
+    /// most values) is valid as it stands and takes the direct path: `String(validating:as:)` is generic over the
+    /// encoding and looked up its metadata on every call, the largest single cost of reading an import line.
     private func validated(_ buf: UnsafeBufferPointer<UInt8>) throws(Failure) -> String {
+        if Self.isASCII(buf) { return String(decoding: buf, as: UTF8.self) }
         guard let s = String(validating: buf, as: UTF8.self) else { throw Failure() }
         return s
+    }
+
+    /// Eight bytes at a time while it can.
+    private static func isASCII(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buf.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var k = 0
+        while k + 8 <= buf.count {
+            if raw.loadUnaligned(fromByteOffset: k, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            k += 8
+        }
+        while k < buf.count {
+            if buf[k] >= 0x80 { return false }
+            k += 1
+        }
+        return true
     }
 
     /// Integers without fraction or exponent are `.int` (when they fit); anything else a finite `.double`.

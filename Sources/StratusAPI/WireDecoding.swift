@@ -36,8 +36,13 @@ enum WireDecoding {
     /// LOCATION, with recordName → REFERENCE, with fileChecksum → ASSETID; arrays likewise as lists.
     static func fieldValue(_ j: JSON, field: String) throws(StratusError) -> FieldValue {
         guard let o = j.object else { throw .badRequest("field '\(field)' must be an object with a value") }
-        guard let value = o["value"] else { throw .badRequest("field '\(field)' has no value") }
-        if let t = o["type"]?.string {
+        return try fieldValue(value: o["value"], type: o["type"], field: field)
+    }
+
+    /// A field value from its `value` and `type` members (a type that is not a string is no type).
+    static func fieldValue(value: JSON?, type: JSON?, field: String) throws(StratusError) -> FieldValue {
+        guard let value else { throw .badRequest("field '\(field)' has no value") }
+        if let t = type?.string {
             guard let type = t == "UNKNOWN_LIST" ? FieldType.list(.string) : FieldType(wireName: t) else {
                 throw .badRequest("field '\(field)' has an unknown type '\(t.prefix(40))'")
             }
@@ -150,11 +155,16 @@ enum WireDecoding {
             guard fo.count <= 1000 else { throw .badRequest("a record holds at most 1000 fields") }
             for (name, value) in fo { fields[name] = try fieldValue(value, field: name) }
         }
-        let r = JSON.object(o)
+        return try record(members: JSON.object(o), fields: fields, defaultZone: defaultZone)
+    }
+
+    /// A record from its members besides `fields` (`recordName`, `recordType`, `recordChangeTag`, `parent`) and
+    /// its fields, decoded already.
+    static func record(members r: JSON, fields: [String: FieldValue], defaultZone: ZoneID) throws(StratusError) -> StoredRecord {
         var record = StoredRecord(recordName: try r.string("recordName") ?? "", recordType: try r.string("recordType") ?? "", zoneID: defaultZone,
                                   recordChangeTag: try r.string("recordChangeTag"), fields: fields)
         // `parent`: a reference to a record of the same zone; null removes it ("" below means "clear").
-        if let p = o["parent"] {
+        if let p = r["parent"] {
             if p.isNull { record.parent = "" } else {
                 guard let name = try p.string("recordName"), !name.isEmpty else { throw .badRequest("parent must be {recordName} or null") }
                 record.parent = name
