@@ -6,14 +6,15 @@ extension EnvironmentStore {
     /// Records changed and deleted in a zone since `syncToken` (nil: from the start), oldest first.
     public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
                             desiredKeys: [String]? = nil) throws(StratusError) -> ZoneChanges {
-        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page, _ in
-            var idsByType: [Int64: [Int64]] = [:]
-            for e in page where e.deletedName == nil { idsByType[e.typeID, default: []].append(e.recordID) }
-            let loaded = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
-            var byName: [String: StoredRecord] = [:]
-            for r in loaded.values { byName[r.recordName] = r }
-            try addLinks(&byName, zone: zone, db)
-            return page.compactMap { e in e.deletedName != nil ? nil : loaded["\(e.typeID)/\(e.recordID)"].flatMap { byName[$0.recordName] } }
+        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page, visible in
+            // Read as the streamed page reads them (one statement per record type over the log joined to the type's
+            // table), then put back in change order.
+            var sink = StoredRecordSink(capacity: 1)
+            var byRow: [LogRow: StoredRecord] = Dictionary(minimumCapacity: page.count)
+            try streamChanged(db, catalog, zone, page, visible, desiredKeys, into: &sink) { typeID, recordID, sink in
+                byRow[LogRow(typeID: typeID, recordID: recordID)] = sink.takeLast()
+            }
+            return page.compactMap { e in e.deletedName != nil ? nil : byRow[LogRow(typeID: e.typeID, recordID: e.recordID)] }
         }
     }
 
@@ -22,26 +23,42 @@ extension EnvironmentStore {
     public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
                             desiredKeys: [String]? = nil, into sink: inout some RecordSink) throws(StratusError) -> ZoneChanges {
         try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page, visible in
-            guard let first = page.first?.seq, let last = page.last?.seq else { return [] }
-            var types: [Int64] = []
-            for e in page where e.deletedName == nil && !types.contains(e.typeID) { types.append(e.typeID) }
-            let links = try ShareRows.zoneHasLinks(db, zone: zone.id)
-            for typeID in types {
-                guard let type = catalog.type(id: typeID) else { continue }
-                let fields = RecordRowCodec.wantedFields(type, desiredKeys)
-                let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
-                let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
-                let streamer = RowStreamer(type: type, fields: fields)
-                let linkColumn = links ? CatalogType.systemColumns.count + fields.count : nil
-                try db.each("""
-                    SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id\(linkJoin)
-                    WHERE l.zone_id = ? AND l.seq BETWEEN ? AND ? AND l.type_id = ? AND l.deleted = 0 ORDER BY l.seq
-                    """, [.int64(zone.id), .int64(first), .int64(last), .int64(typeID)]) { row in
-                    if let visible, !visible.contains(row.string(2) ?? "") { return }
-                    try streamer.stream(row, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
-                }
-            }
+            try streamChanged(db, catalog, zone, page, visible, desiredKeys, into: &sink) { _, _, _ in }
             return []
+        }
+    }
+
+    /// A changed record's row: its type and its id in the type's table.
+    private struct LogRow: Hashable {
+        var typeID: Int64
+        var recordID: Int64
+    }
+
+    /// Streams a page's changed records into `sink`, one statement per record type over the change log joined to
+    /// the type's table (and to the zone's links when it has any); `streamed` hears of each record as it ends.
+    private func streamChanged<Sink: RecordSink>(_ db: any SQLSession, _ catalog: Catalog, _ zone: ZoneRow, _ page: [LogEntry], _ visible: Set<String>?,
+                                                 _ desiredKeys: [String]?, into sink: inout Sink,
+                                                 streamed: (Int64, Int64, inout Sink) throws -> Void) throws {
+        guard let first = page.first?.seq, let last = page.last?.seq else { return }
+        var types: [Int64] = []
+        for e in page where e.deletedName == nil && !types.contains(e.typeID) { types.append(e.typeID) }
+        guard !types.isEmpty else { return }
+        let links = try ShareRows.zoneHasLinks(db, zone: zone.id)
+        for typeID in types {
+            guard let type = catalog.type(id: typeID) else { continue }
+            let fields = RecordRowCodec.wantedFields(type, desiredKeys)
+            let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
+            let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
+            let streamer = RowStreamer(type: type, fields: fields)
+            let linkColumn = links ? CatalogType.systemColumns.count + fields.count : nil
+            try db.each("""
+                SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id\(linkJoin)
+                WHERE l.zone_id = ? AND l.seq BETWEEN ? AND ? AND l.type_id = ? AND l.deleted = 0 ORDER BY l.seq
+                """, [.int64(zone.id), .int64(first), .int64(last), .int64(typeID)]) { row in
+                if let visible, !visible.contains(row.string(2) ?? "") { return }
+                try streamer.stream(row, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
+                try streamed(typeID, row.int64(0) ?? 0, &sink)
+            }
         }
     }
 

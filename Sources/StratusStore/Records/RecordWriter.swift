@@ -60,10 +60,10 @@ struct RecordWriter {
         var recordID: Int64
     }
 
-    // MARK: round trips (PostgreSQL)
+    // MARK: round trips
 
-    /// The directory entries of a batch's record names, read in one query before it starts (`prefetch`) and kept
-    /// in step by `log`: on PostgreSQL each lookup would be a round trip. Nil on SQLite, where it costs nothing.
+    /// The directory entries of a batch's record names, read before it starts (`prefetch`) and kept in step by
+    /// `log` (every directory write goes through it); nil for a batch of one record.
     private var known: (zone: Int64, entries: [String: Existing?])?
     /// Record ids handed out ahead per type id, in one round trip for a batch's worth (PostgreSQL).
     private var reservedIDs: [Int64: [Int64]] = [:]
@@ -106,17 +106,36 @@ struct RecordWriter {
         gathered.removeAll()
     }
 
-    /// Reads the directory entries of a batch's names at once (PostgreSQL; SQLite looks each up as it goes).
+    /// Reads the directory entries of a batch's names at once, a thousand names per statement: on PostgreSQL
+    /// each lookup would be a round trip, and on SQLite a statement per record costs more than the index probe.
     mutating func prefetch(_ names: [String], zone: ZoneRow) throws {
         createsAhead = max(1, names.count)
-        guard db.dialect == .postgres, names.count > 1, names.count <= 1_000 else { return }
-        var entries: [String: Existing?] = [:]
+        guard names.count > 1 else { return }
+        var entries: [String: Existing?] = Dictionary(minimumCapacity: names.count)
         for n in names { entries[n] = .some(nil) }
-        try db.each("SELECT record_name, type_id, record_id FROM record_log WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))",
-                    [.int64(zone.id)] + names.map { .text($0) }) { r in
-            entries[r.string(0) ?? ""] = Existing(typeID: r.int64(1) ?? 0, recordID: r.int64(2) ?? 0)
+        for start in stride(from: 0, to: names.count, by: Self.prefetchChunk) {
+            let chunk = names[start..<min(start + Self.prefetchChunk, names.count)]
+            var arguments: [SQLValue] = [.int64(zone.id)]
+            arguments.reserveCapacity(chunk.count + 1)
+            for n in chunk { arguments.append(.text(n)) }
+            try db.each(Self.prefetchSQL(chunk.count, db.dialect), arguments) { r in
+                entries[r.string(0) ?? ""] = Existing(typeID: r.int64(1) ?? 0, recordID: r.int64(2) ?? 0)
+            }
         }
         known = (zone.id, entries)
+    }
+
+    static let prefetchChunk = 1_000
+    private static let fullPrefetchSQLite = makePrefetchSQL(prefetchChunk, .sqlite)
+    private static let fullPrefetchPostgres = makePrefetchSQL(prefetchChunk, .postgres)
+    /// The statement for a full chunk is made once per dialect (the last, shorter chunk of a batch makes its own).
+    private static func prefetchSQL(_ count: Int, _ dialect: SQLDialect) -> String {
+        guard count == prefetchChunk else { return makePrefetchSQL(count, dialect) }
+        return dialect == .sqlite ? fullPrefetchSQLite : fullPrefetchPostgres
+    }
+    /// SQLite is told the index: for a list of names its planner chose to scan the zone's whole log by sequence.
+    private static func makePrefetchSQL(_ count: Int, _ dialect: SQLDialect) -> String {
+        "SELECT record_name, type_id, record_id FROM record_log\(dialect == .sqlite ? " INDEXED BY record_log_name" : "") WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
     }
 
     /// A new record's id: SQLite's rowid as it inserts; on PostgreSQL one of the ids reserved from the table's
@@ -342,7 +361,7 @@ struct RecordWriter {
         var newFields: [FieldSchema] = []
         for (name, value) in fields {
             if let f = type?.field(named: name) {
-                fields[name] = try coerce(value, to: f.type, field: name, recordName: recordName)
+                if let changed = try coercion(value, to: f.type, field: name, recordName: recordName) { fields[name] = changed }
                 continue
             }
             guard environment == .development else {
@@ -362,7 +381,13 @@ struct RecordWriter {
     }
 
     private func coerce(_ value: FieldValue, to type: FieldType, field: String, recordName: String) throws -> FieldValue {
-        var v = value
+        try coercion(value, to: type, field: field, recordName: recordName) ?? value
+    }
+
+    /// What `coerce` makes of a value, nil when the value is stored as sent (most are): the caller then leaves
+    /// the record's fields as they are, where writing each value back copied the whole dictionary per record.
+    private func coercion(_ value: FieldValue, to type: FieldType, field: String, recordName: String) throws -> FieldValue? {
+        var v: FieldValue? = nil
         switch (value, type.isList, type.scalar) {
         case (.int64(let i), false, .double): v = .double(Double(i))
         case (.int64(let i), false, .timestamp): v = .timestamp(i)
@@ -379,7 +404,7 @@ struct RecordWriter {
         case (.list(nil, let items), true, _): v = .list(type.scalar, items)
         default: break
         }
-        do { try v.validate(as: type, field: field) } catch {
+        do { try (v ?? value).validate(as: type, field: field) } catch {
             var e = error
             e.recordName = recordName
             throw e
