@@ -108,12 +108,31 @@ extension EnvironmentStore {
     public func lookup(_ recordNames: [String], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
                        desiredKeys: [String]? = nil, caller: Caller? = nil) throws(StratusError) -> [Result<StoredRecord, StratusError>] {
         guard recordNames.count <= Query.maximumResults else { throw StratusError(.limitExceeded, "a lookup asks for at most \(Query.maximumResults) records") }
-        return try read { db, catalog in
-            let (zoneRow, access) = try resolveZone(db, database, zoneID)
-            guard let zone = zoneRow else {
-                return recordNames.map { .failure(StratusError(.notFound, "record '\($0)' does not exist", recordName: $0)) }
+        return try readCheckingCatalog { db, catalogOf in
+            let zone: ZoneRow, access: SharedZoneAccess?
+            let catalog: Catalog
+            var found: [String: StoredRecord]
+            if database.scope != .shared, !recordNames.isEmpty {
+                // The schema's generation, the zone, its directory entries for the names and whether it has links,
+                // in one statement: on PostgreSQL each statement is a round trip, and a one-record lookup made five.
+                guard let (row, idsByType, hasLinks, generation) = try directory(recordNames, zoneName: zoneID.zoneName, in: database, db) else {
+                    if zoneID.isDefault { return recordNames.map { .failure(StratusError(.notFound, "record '\($0)' does not exist", recordName: $0)) } }
+                    throw StratusError.from(try ZoneRow.missing(db, database, zoneID))
+                }
+                (zone, access) = (row, nil)
+                catalog = try catalogOf(generation)
+                found = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in row.zoneID }, db)
+                    .reduce(into: [:]) { $0[$1.value.recordName] = $1.value }
+                if hasLinks { try addLinks(&found, zone: row, knownToHaveLinks: true, db) }
+            } else {
+                catalog = try catalogOf(try SchemaStorage.generation(db))
+                let (row, shared) = try resolveZone(db, database, zoneID)
+                guard let row else {
+                    return recordNames.map { .failure(StratusError(.notFound, "record '\($0)' does not exist", recordName: $0)) }
+                }
+                (zone, access) = (row, shared)
+                found = try self.fetch(recordNames, zone: row, catalog: catalog, desiredKeys: desiredKeys, db)
             }
-            var found = try self.fetch(recordNames, zone: zone, catalog: catalog, desiredKeys: desiredKeys, db)
             // A participant of hierarchy shares sees only the records those shares cover.
             if let access, access.zonePermission == nil {
                 let visible = try ShareRows.covered(db, zone: zone.id, shares: Array(access.shares.keys), names: Array(found.keys))
@@ -145,9 +164,36 @@ extension EnvironmentStore {
         return out
     }
 
+    /// A zone of a private or public database (nil when it does not exist), whether any record of it has links
+    /// (parents, shares), the directory entries of `names` in it, grouped by type, and the schema's generation:
+    /// one statement.
+    func directory(_ names: [String], zoneName: String, in database: DatabaseID, _ db: any SQLSession) throws -> (ZoneRow, [Int64: [Int64]], Bool, Int64)? {
+        var zone: ZoneRow?
+        var hasLinks = false
+        var generation: Int64 = 0
+        var idsByType: [Int64: [Int64]] = [:]
+        let indexed = db.dialect == .sqlite ? " INDEXED BY record_log_name" : ""
+        try db.each("""
+            SELECT z.id, z.atomic, z.change_seq, CASE WHEN EXISTS (SELECT 1 FROM record_links k WHERE k.zone_id = z.id) THEN 1 ELSE 0 END, l.type_id, l.record_id,
+                \(SchemaStorage.generationColumn)
+            FROM zones z LEFT JOIN record_log l\(indexed) ON l.zone_id = z.id AND l.deleted = 0 AND l.record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
+            WHERE z.scope = ? AND z.owner = ? AND z.name = ? AND z.deleted = 0
+            """, names.map { .text($0) } + [.text(database.scope.rawValue), .text(database.ownerRecordName), .text(zoneName)]) { r in
+            if zone == nil {
+                zone = ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: database.ownerRecordName),
+                               atomic: r.bool(1) ?? false, changeSeq: r.int64(2) ?? 0)
+                hasLinks = r.bool(3) ?? false
+                generation = r.int64(6) ?? 0
+            }
+            if let type = r.int64(4), let id = r.int64(5) { idsByType[type, default: []].append(id) }
+        }
+        return zone.map { ($0, idsByType, hasLinks, generation) }
+    }
+
     /// Fills in the `parent` and `share` system fields of records of one zone (nothing to do in most zones).
-    func addLinks(_ records: inout [String: StoredRecord], zone: ZoneRow, _ db: any SQLSession) throws {
-        guard !records.isEmpty, try ShareRows.zoneHasLinks(db, zone: zone.id) else { return }
+    func addLinks(_ records: inout [String: StoredRecord], zone: ZoneRow, knownToHaveLinks: Bool = false, _ db: any SQLSession) throws {
+        guard !records.isEmpty else { return }
+        if !knownToHaveLinks { guard try ShareRows.zoneHasLinks(db, zone: zone.id) else { return } }
         for name in Array(records.keys) {
             guard let link = try ShareRows.link(db, zone: zone.id, name: name) else { continue }
             records[name]?.parent = link.parent

@@ -179,7 +179,11 @@ public final class EnvironmentStore: Sendable {
 
     /// The catalog as of this transaction: reloaded only when another writer (or process) changed the schema.
     func catalog(_ s: any SQLSession) throws -> Catalog {
-        let generation = try SchemaStorage.generation(s)
+        try catalog(s, generation: try SchemaStorage.generation(s))
+    }
+
+    /// The catalog of `generation`, read in a statement the caller ran anyway (`SchemaStorage.generationColumn`).
+    func catalog(_ s: any SQLSession, generation: Int64) throws -> Catalog {
         let cached = cachedCatalog.withLock { $0 }
         if cached.generation == generation { return cached }
         let fresh = try SchemaStorage.load(s)
@@ -216,6 +220,13 @@ public final class EnvironmentStore: Sendable {
     /// A read transaction with the catalog as of it, on either backend.
     func read<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T {
         try guarded { try database.read { s in try body(s, try catalog(s)) } }
+    }
+
+    /// A read whose first statement selects the schema's generation among what it reads anyway
+    /// (`SchemaStorage.generationColumn`) and then asks `catalog(generation)` for the catalog: on PostgreSQL the
+    /// statement of its own that `read` runs for it is a round trip, a third of a one-record lookup's.
+    func readCheckingCatalog<T>(_ body: (any SQLSession, (Int64) throws -> Catalog) throws -> T) throws(StratusError) -> T {
+        try guarded { try database.read { s in try body(s) { generation in try self.catalog(s, generation: generation) } } }
     }
 
     /// A write transaction with the catalog, on either backend; a changed catalog is published once it commits.

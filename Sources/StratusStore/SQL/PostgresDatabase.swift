@@ -76,7 +76,7 @@ struct PostgresSession: SQLSession {
 
     func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
         var id: Int64 = 0
-        try connection.query(dialect.placeholders(sql) + " RETURNING id", arguments.map { $0.postgresValue }) { row in id = row.int64(0) ?? 0 }
+        try connection.query(dialect.placeholders(sql) + " RETURNING id", arguments.map { $0.postgresValue }) { row in id = max(id, row.int64(0) ?? 0) }
         return id
     }
 

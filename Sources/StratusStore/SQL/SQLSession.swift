@@ -16,7 +16,7 @@ protocol SQLSession {
     func script(_ sql: String) throws
     /// Runs `action` once the transaction commits (never if it rolls back): waking listeners, counting.
     func afterCommit(_ action: @escaping @Sendable () -> Void)
-    /// Runs an `INSERT` into a table with an `id` key and returns the new row's id.
+    /// Runs an `INSERT` into a table with an `id` key and returns the new row's id (of several rows, the last and largest).
     func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
     /// Runs `body` in a savepoint: if it throws, what it wrote is undone and the error goes on.
     func savepoint(_ body: () throws -> Void) throws

@@ -4,8 +4,11 @@ import StratusModel
 /// Reads the catalog from its tables and turns schema changes into DDL, inside the caller's transaction.
 enum SchemaStorage {
     static func generation(_ s: any SQLSession) throws -> Int64 {
-        try s.int64("SELECT value FROM meta WHERE key = 'schema_generation'") ?? 0
+        try s.int64("SELECT \(generationColumn)") ?? 0
     }
+
+    /// The generation as a column of another statement (see `EnvironmentStore.readCheckingCatalog`).
+    static let generationColumn = "(SELECT value FROM meta WHERE key = 'schema_generation')"
 
     static func bumpGeneration(_ s: any SQLSession) throws -> Int64 {
         try s.int64("UPDATE meta SET value = value + 1 WHERE key = 'schema_generation' RETURNING value") ?? 0

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import StratusModel
+@testable import StratusStore
+
+/// The request log writes what a second gathered many entries per statement: every entry lands once, in the
+/// order served, however many a flush holds.
+@Suite struct RequestLogTests {
+    @Test func aFlushOfManyEntriesKeepsEveryOneInOrder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("requestlog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try RequestLog(file: dir.appendingPathComponent("requests.sqlite"))
+        defer { log.stop() }
+        let now = WallClock.nowMillis()
+        // 1,300 = 512 + 512 + 256 + 16 + 4: five statements of the sizes a connection keeps prepared.
+        for i in 0..<1_300 {
+            log.append(RequestLogEntry(at: now + Int64(i), container: "iCloud.t", environment: "development", operation: i % 2 == 0 ? "records/lookup" : "records/query",
+                                       database: "public", user: i == 7 ? "_alice" : nil, status: i == 9 ? 400 : 200, errorCode: i == 9 ? "BAD_REQUEST" : nil,
+                                       durationMicroseconds: i, uuid: nil, injected: false))
+        }
+        log.flush()
+        var seen: [Int] = []
+        var before: Int64? = nil
+        while true {
+            let page = try log.entries(container: "iCloud.t", environment: "development", before: before, limit: 1_000)
+            guard let last = page.last else { break }
+            seen += page.map(\.durationMicroseconds)
+            before = last.id
+        }
+        #expect(seen == Array((0..<1_300).reversed()))
+        #expect(try log.entries(container: "iCloud.t", environment: "development", user: "_alice").map(\.durationMicroseconds) == [7])
+        #expect(try log.entries(container: "iCloud.t", environment: "development", status: 400).first?.errorCode == "BAD_REQUEST")
+    }
+
+    @Test func chunksAreFullOrPowersOfTwo() {
+        #expect(RequestLog.chunkSize(1) == 1 && RequestLog.chunkSize(3) == 2 && RequestLog.chunkSize(511) == 256 && RequestLog.chunkSize(512) == 512 && RequestLog.chunkSize(5_000) == 512)
+    }
+}
