@@ -273,8 +273,6 @@ enum SchemaStorage {
         if f.hasListTable && !(old?.hasListTable ?? false) {
             let keyType = s.dialect == .sqlite ? "" : " " + listKeyType(f)
             try s.script(s.dialect.ddl("CREATE TABLE \(f.listTable)(value\(keyType), record_id INTEGER NOT NULL, PRIMARY KEY(value, record_id)) WITHOUT ROWID"))
-            // Read first, then write: PostgreSQL streams a result over the connection the inserts need.
-            let rows = try s.all("SELECT id, \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL") { r in (r.int64(0) ?? 0, r.data(1) ?? Data()) }
             // Many keys per statement: one round trip per key made filling 200,000 keys take 20 s on PostgreSQL.
             var pending: [SQLValue] = []
             func flush() throws {
@@ -283,12 +281,21 @@ enum SchemaStorage {
                               + " ON CONFLICT DO NOTHING", pending)
                 pending.removeAll(keepingCapacity: true)
             }
-            for (id, data) in rows {
-                guard case .list(_, let items) = try FieldValueCodec.decode(data) else { continue }
+            func add(_ id: Int64, _ data: Data) throws {
+                guard case .list(_, let items) = try FieldValueCodec.decode(data) else { return }
                 for item in items {
-                    if let key = CatalogField.listKey(item) { pending += [key, .int64(id)] }
+                    if let key = CatalogField.listKey(item) { pending.append(key); pending.append(.int64(id)) }
                 }
                 if pending.count >= 1_000 { try flush() }
+            }
+            let select = "SELECT id, \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL"
+            switch s.dialect {
+            case .sqlite:
+                // Written as read: a million records' lists held at once were a bulk import's peak memory.
+                try s.each(select, []) { r in try add(r.int64(0) ?? 0, r.data(1) ?? Data()) }
+            case .postgres:
+                // Read first, then write: PostgreSQL streams a result over the connection the inserts need.
+                for (id, data) in try s.all(select, [], { r in (r.int64(0) ?? 0, r.data(1) ?? Data()) }) { try add(id, data) }
             }
             try flush()
         }
