@@ -46,6 +46,9 @@ public final class HTTPServer: Sendable {
     /// Connections open now.
     public var openConnections: Int { state.withLock { $0.connections.count } }
 
+    /// The listening socket's descriptor number while the server listens (tests).
+    var listenerDescriptor: Int32? { state.withLock { $0.listener?.file.rawValue } }
+
     /// The port actually bound (useful with port 0).
     public var port: UInt16 { state.withLock { $0.port } }
 
@@ -119,10 +122,14 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting, lets requests in flight finish (up to the drain timeout), closes idle connections.
     public func stop() async {
+        // The listener is taken out once: a second stop (a teardown after a test stopped the server itself) must
+        // not shut down or close its descriptor number again, which by then may be another file's of the process.
         let (listener, task) = state.withLock { s -> (Socket?, Task<Void, Never>?) in
             s.draining = true
+            defer { (s.listener, s.task) = (nil, nil) }
             return (s.listener, s.task)
         }
+        guard listener != nil || task != nil else { return }
         if let listener { shutdown(listener.file.rawValue, Int32(SHUT_RDWR)) }
         let deadline = ContinuousClock.now + config.drainTimeout
         while ContinuousClock.now < deadline {

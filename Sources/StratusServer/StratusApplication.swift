@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import StratusAPI
 import StratusConsole
 import StratusHTTP
@@ -26,6 +27,8 @@ public final class StratusApplication: Sendable {
     let shapes: QueryShapeKeeper
     /// The SSE streams and web courier polls open now.
     public let listeners: NotificationListeners
+    /// Set by the first `stop()`: stopping is done once (a test's teardown may stop a server the test stopped).
+    private let stopped = Mutex(false)
 
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
@@ -95,6 +98,7 @@ public final class StratusApplication: Sendable {
     }
 
     public func stop() async {
+        guard stopped.withLock({ s in defer { s = true }; return !s }) else { return }
         await webhooks.stop()
         await apns.stop()
         await shapes.stop()

@@ -201,4 +201,28 @@ final class TestServer: @unchecked Sendable {
         let after: RawClient.Response?? = try? await s.get("/-/health")
         #expect(after == nil || after! == nil)
     }
+
+    /// A second `stop()` (a test's teardown after the test stopped the server itself, say) must not touch the
+    /// listener's descriptor again: by then the kernel may have handed its number to another file of the process,
+    /// and closing it shut another server's database under it (SQLite's IOERR_LOCK, "no such table").
+    @Test func stoppingTwiceLeavesTheDescriptorNumberAlone() async throws {
+        var checked = false
+        for _ in 0..<20 where !checked {
+            let s = try await TestServer()
+            let number = try #require(s.server.listenerDescriptor)
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            await s.server.stop()
+            // Take the freed number for the pipe (F_DUPFD gives the lowest free number from `number` on, without
+            // closing anything); another test may have taken it first, then try again.
+            let mine = fcntl(ends[1], F_DUPFD, number)
+            defer { close(ends[0]); close(ends[1]); if mine >= 0 { close(mine) } }
+            guard mine == number else { continue }
+            await s.server.stop()
+            #expect(fcntl(mine, F_GETFD) != -1, "the second stop closed a descriptor it no longer owned")
+            #expect(write(mine, "x", 1) == 1)
+            checked = true
+        }
+        #expect(checked)
+    }
 }
