@@ -141,6 +141,12 @@ func eventually(_ what: String, within seconds: Double = 90, _ condition: () -> 
     }
 }
 
+/// Stops devices' engines at the end of a test: an engine that is not stopped listens and fetches for as long as
+/// something holds it, and holding the devices until here keeps them alive for the whole test.
+func stop(_ devices: NotesDevice...) async {
+    for d in devices { await d.engine.cancelOperations() }
+}
+
 @Suite(.serialized) struct SyncEngineTests {
     @Test func twoDevicesOfOneUserSyncByThemselves() async throws {
         let f = try await KitFixture()
@@ -156,6 +162,7 @@ func eventually(_ what: String, within seconds: Double = 90, _ condition: () -> 
         await eventually("A hears B's edit and delete") { a.title("n3") == "edited on B" && a.title("n4") == nil }
         // The state was handed over to persist, with the tokens in it.
         #expect(a.lock.withLock { a.savedState } != nil)
+        await stop(a, b)
     }
 
     @Test func editsMadeWhileTheServerIsDownArriveWhenItIsBack() async throws {
@@ -182,6 +189,7 @@ func eventually(_ what: String, within seconds: Double = 90, _ condition: () -> 
         try await again.start()
         await eventually("everything reaches B", within: 90) { (1...3).allSatisfy { b.title("n\($0)") == "written offline \($0)" } }
         #expect(a.engine.state.pendingRecordZoneChanges.isEmpty)
+        await stop(a, b)
         await again.stop()
     }
 
@@ -205,6 +213,23 @@ func eventually(_ what: String, within seconds: Double = 90, _ condition: () -> 
                                                                                               zoneID: ZoneID(zoneName: "Notes", ownerRecordName: KitFixture.alice.userRecordName), since: nil).changed.map(\.recordName)) ?? []
             return Set(names) == ["n0", "n1", "n2"]
         }
+        await stop(a, b)
+    }
+
+    /// CloudKit's engine holds its delegate weakly and stops when the app lets it go; an app's model that owns
+    /// its engine and is its delegate must not keep both alive, listening and fetching, for good.
+    @Test func anEngineTheAppLetsGoStops() async throws {
+        let f = try await KitFixture()
+        weak var engine: CKSyncEngine?
+        weak var device: NotesDevice?
+        do {
+            let d = NotesDevice(f.aliceContainer(), zone: CKRecordZone.ID(zoneName: "Notes"))
+            (engine, device) = (d.engine, d)
+            await eventually("the engine listens") { f.app.listeners.count == 1 }
+            await eventually("the engine has fetched") { d.lock.withLock { d.events }.contains { $0.contains("didFetchChanges") } }
+        }
+        await eventually("the engine and its delegate are gone", within: 30) { engine == nil && device == nil }
+        await eventually("its stream is closed", within: 30) { f.app.listeners.count == 0 }
     }
 
     @Test func theOwnerSharesAZoneAndTheParticipantsEngineSyncsIt() async throws {

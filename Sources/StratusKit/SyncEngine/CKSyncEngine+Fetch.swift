@@ -5,7 +5,7 @@ extension CKSyncEngine {
     /// token is saved (and handed to the app as `.stateUpdate`) as soon as its changes were reported.
     func performFetch(reason: SyncReason, options asked: FetchChangesOptions, persistent: Bool) async throws {
         let context = FetchChangesContext(reason: reason, options: asked)
-        let options = await delegate.nextFetchChangesOptions(context, syncEngine: self)
+        let options = await delegate?.nextFetchChangesOptions(context, syncEngine: self) ?? context.options
         await emit(.willFetchChanges(.init(context: context)))
         var zones: [CKRecordZone.ID] = []
         var token = state.databaseChangeToken

@@ -11,7 +11,7 @@ extension CKSyncEngine {
         await emit(.willSendChanges(.init(context: context)))
         if !zones.isEmpty { try await sendZones(zones, persistent: persistent) }
         var rounds = 0
-        while let batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: self), rounds < 10_000 {
+        while let batch = await delegate?.nextRecordZoneChangeBatch(context, syncEngine: self), rounds < 10_000 {
             rounds += 1
             try Task.checkCancellation()
             let before = state.pendingRecordZoneChanges.count

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Mirrors `CKSyncEngine` (iOS 17 / macOS 14): keeps a database and an app's local cache in step. The app tells it
 /// what changed locally (`state.add(pending…)`) and hands over records when asked; the engine sends them in batches,
@@ -39,7 +40,8 @@ public final class CKSyncEngine: @unchecked Sendable {
     public let database: CKDatabase
     /// Mirrors `CKSyncEngine.state`.
     public let state: State
-    let delegate: any CKSyncEngineDelegate
+    /// Held weakly, as CloudKit's engine holds it: an app's model usually owns its engine and is its delegate.
+    weak var delegate: (any CKSyncEngineDelegate)?
     let automaticallySync: Bool
     let subscriptionID: CKSubscription.ID
     private let operations = AsyncGate()
@@ -89,28 +91,41 @@ public final class CKSyncEngine: @unchecked Sendable {
     // MARK: Automatic syncing
 
     private func start() {
+        let database = self.database, subscriptionID = self.subscriptionID
         let t = Task { [weak self] in
-            guard let self else { return }
             // The database subscription the engine listens on (saving an existing one changes nothing).
-            _ = try? await self.database.save(CKDatabaseSubscription(subscriptionID: self.subscriptionID))
+            _ = try? await database.save(CKDatabaseSubscription(subscriptionID: subscriptionID))
+            guard let self else { return }
             self.scheduleFetch()
             if !self.state.pendingRecordZoneChanges.isEmpty || !self.state.pendingDatabaseChanges.isEmpty { self.scheduleSend() }
-            await self.listen()
         }
-        lock.withLock { tasks.append(t) }
+        // The listening task holds the engine only weakly: an engine the app lets go stops (its deinit cancels
+        // the task), as CloudKit's does, instead of listening and fetching for ever.
+        let listening = Task { [weak self] in
+            await Self.listen(to: database, subscriptionID: subscriptionID) { [weak self] in
+                guard let self else { return false }
+                self.scheduleFetch()
+                return true
+            }
+        }
+        lock.withLock { tasks += [t, listening] }
     }
 
-    /// Notifications of this engine's database subscription start a fetch; a lost stream is listened to again.
-    private func listen() async {
+    /// Notifications of the engine's database subscription call `fetch` (as does each (re)connection, since the
+    /// stream starts at "now" and a fetch catches up); a lost stream is listened to again. Ends when `fetch`
+    /// answers false (the engine is gone) or the task is cancelled.
+    private static func listen(to database: CKDatabase, subscriptionID: CKSubscription.ID, fetch: @escaping @Sendable () -> Bool) async {
         while !Task.isCancelled {
             do {
-                // Each (re)connection starts at "now": a fetch then catches up on what came before it.
-                let stream = CKNotificationStream(services: database.services, onConnect: { [weak self] in self?.scheduleFetch() })
+                let gone = Mutex(false)
+                let stream = CKNotificationStream(services: database.services, onConnect: { if !fetch() { gone.withLock { $0 = true } } })
                 for try await n in stream {
+                    if gone.withLock({ $0 }) { return }
                     if n.subscriptionID == subscriptionID || (n as? CKDatabaseNotification)?.databaseScope == database.databaseScope {
-                        scheduleFetch()
+                        guard fetch() else { return }
                     }
                 }
+                if gone.withLock({ $0 }) { return }
             } catch {}
             try? await Task.sleep(for: .seconds(1))
         }
@@ -163,7 +178,7 @@ public final class CKSyncEngine: @unchecked Sendable {
 
     /// Hands an event to the delegate; events never overlap.
     func emit(_ event: Event) async {
-        await events.run { await delegate.handleEvent(event, syncEngine: self) }
+        await events.run { await delegate?.handleEvent(event, syncEngine: self) }
     }
 
     // MARK: Retries
