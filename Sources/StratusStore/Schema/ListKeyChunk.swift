@@ -1,0 +1,64 @@
+import Foundation
+
+/// A list field's side-table keys on their way in when the table is filled from existing rows (an index build,
+/// the end of a bulk load): up to `capacity` keys are held, then written sorted by (value, record_id), so the
+/// B-tree is filled in key order, page after page, instead of one random page per key. Bounded, so memory does
+/// not grow with the number of records.
+struct ListKeyChunk {
+    let table: String
+    var keys: [(SQLValue, Int64)] = []
+    let capacity: Int
+    /// About 16 MB of keys.
+    static let defaultCapacity = 1 << 18
+    /// Rows per INSERT.
+    static let rowsPerStatement = 500
+
+    init(table: String, capacity: Int = Self.defaultCapacity) {
+        self.table = table
+        self.capacity = capacity
+        keys.reserveCapacity(capacity)
+    }
+
+    var isFull: Bool { keys.count >= capacity }
+
+    mutating func flush(_ s: any SQLSession) throws {
+        guard !keys.isEmpty else { return }
+        keys.sort { a, b in a.0 == b.0 ? a.1 < b.1 : Self.precedes(a.0, b.0) }
+        let full = Self.insert(table, rows: Self.rowsPerStatement)
+        var arguments: [SQLValue] = []
+        arguments.reserveCapacity(Self.rowsPerStatement * 2)
+        for start in stride(from: 0, to: keys.count, by: Self.rowsPerStatement) {
+            let end = min(start + Self.rowsPerStatement, keys.count)
+            arguments.removeAll(keepingCapacity: true)
+            for (value, id) in keys[start..<end] { arguments.append(value); arguments.append(.int64(id)) }
+            try s.execute(end - start == Self.rowsPerStatement ? full : Self.insert(table, rows: end - start), arguments)
+        }
+        keys.removeAll(keepingCapacity: true)
+    }
+
+    static func insert(_ table: String, rows: Int) -> String {
+        "INSERT INTO \(table)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: rows).joined(separator: ", ") + " ON CONFLICT DO NOTHING"
+    }
+
+    /// The side table's order for one field's keys (all of one kind): numbers by value, text and bytes by their
+    /// bytes, as SQLite's BINARY collation and PostgreSQL's C-like byte order of ASCII keys put them. Only the
+    /// order of the writes depends on it, never what is stored.
+    static func precedes(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        switch (a, b) {
+        case (.int64(let x), .int64(let y)): x < y
+        case (.double(let x), .double(let y)): x < y
+        case (.text(let x), .text(let y)): x.utf8.lexicographicallyPrecedes(y.utf8)
+        case (.blob(let x), .blob(let y)): x.lexicographicallyPrecedes(y)
+        default: rank(a) < rank(b)
+        }
+    }
+
+    private static func rank(_ v: SQLValue) -> Int {
+        switch v {
+        case .null: 0
+        case .int64, .double: 1
+        case .text: 2
+        case .blob: 3
+        }
+    }
+}
