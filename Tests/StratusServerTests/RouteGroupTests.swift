@@ -37,7 +37,7 @@ import StratusTestSupport
             ("site: no route", "GET /nothing/here HTTP/1.1\r\n\r\n", 404, "text/plain", "nothing at /nothing/here"),
         ]
         for (name, head, status, type, piece) in table {
-            let client = try RawClient(port: app.port)
+            let client = try RawClient(port: app.port, receiveTimeout: 120)   // the suite's start can hold an answer 30 s
             client.send(head.replacingOccurrences(of: " HTTP/1.1\r\n", with: " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n", options: [], range: head.range(of: " HTTP/1.1\r\n")))
             let r = await client.response()
             let body = r.map { String(decoding: $0.body, as: UTF8.self) } ?? ""

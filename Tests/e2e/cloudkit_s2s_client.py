@@ -46,7 +46,7 @@ def call(operation, body):
         "X-Apple-CloudKit-Request-ISO8601Date": date,
         "X-Apple-CloudKit-Request-SignatureV1": base64.b64encode(signature).decode(),
     }
-    response = requests.post(BASE + subpath, data=data, headers=headers, timeout=30)
+    response = requests.post(BASE + subpath, data=data, headers=headers, timeout=120)
     return response.status_code, response.json()
 
 
@@ -89,7 +89,7 @@ check(body["records"][0].get("serverErrorCode") == "CONFLICT", "a stale tag give
 content = os.urandom(70000)
 status, body = call("assets/upload", {"tokens": [{"recordName": "with-photo", "recordType": "Item", "fieldName": "photo"}]})
 check(status == 200, "assets/upload answered %d: %s" % (status, body))
-upload = requests.post(body["tokens"][0]["url"], data=content, timeout=30)
+upload = requests.post(body["tokens"][0]["url"], data=content, timeout=120)
 check(upload.status_code == 200, "uploading the bytes answered %d" % upload.status_code)
 single = upload.json()["singleFile"]
 check(single["size"] == len(content), "the upload reports its size")
@@ -98,9 +98,9 @@ status, body = call("records/modify", {"operations": [{"operationType": "create"
 check(status == 200 and "serverErrorCode" not in body["records"][0], "a record takes the uploaded asset: %s" % body)
 status, body = call("records/lookup", {"records": [{"recordName": "with-photo"}]})
 url = body["records"][0]["fields"]["photo"]["value"]["downloadURL"]
-download = requests.get(url, timeout=30)
+download = requests.get(url, timeout=120)
 check(download.status_code == 200 and download.content == content, "the downloaded bytes are the uploaded ones")
-tampered = requests.get(url.replace("e=", "e=9"), timeout=30)
+tampered = requests.get(url.replace("e=", "e=9"), timeout=120)
 check(tampered.status_code == 404, "a download URL with an edited expiry is refused")
 
 print("%d passed, 0 failed" % checks)

@@ -69,14 +69,14 @@ def auth(user):
 
 def call(database, operation, body, user):
     url = "%s/database/1/%s/development/%s/%s?%s" % (base, CONTAINER, database, operation, auth(user))
-    response = requests.post(url, data=json.dumps(body), timeout=30)
+    response = requests.post(url, data=json.dumps(body), timeout=120)
     check(response.status_code == 200, "%s answered %d: %s" % (operation, response.status_code, response.text[:300]))
     return response.json()
 
 
 def courier_url():
     url = "%s/device/1/%s/development/tokens/create?%s" % (base, CONTAINER, auth(ALICE))
-    response = requests.post(url, data=json.dumps({"apnsEnvironment": "DEVELOPMENT"}), timeout=30)
+    response = requests.post(url, data=json.dumps({"apnsEnvironment": "DEVELOPMENT"}), timeout=120)
     check(response.status_code == 200, "tokens/create answered %d: %s" % (response.status_code, response.text[:300]))
     return response.json()["webcourierURL"]
 
