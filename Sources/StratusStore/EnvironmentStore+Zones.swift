@@ -152,7 +152,12 @@ extension EnvironmentStore {
                 for (id, values) in rows {
                     for (i, f) in fields.enumerated() {
                         if f.hasFTS { try s.execute("DELETE FROM \(f.ftsTable) WHERE \(ftsID) = ?", id) }
-                        if f.hasGeo { try s.execute("DELETE FROM \(f.geoTable) WHERE id = ?", id) }
+                        if f.hasGeo {
+                            if s.dialect == .postgres { try s.execute("DELETE FROM \(f.geoTable) WHERE id = ?", id) } else if let data = values[i],
+                               case .location(let l) = try FieldValueCodec.decode(data) {
+                                try s.execute(GeoCellTable.delete(f.geoTable), GeoCellTable.deleteArguments(id, l))
+                            }
+                        }
                         if f.hasListTable { try s.execute("DELETE FROM \(f.listTable) WHERE record_id = ?", id) }
                         if f.type.scalar == .asset, let data = values[i] {
                             for c in try FieldValueCodec.decode(data).assetChecksums { try AssetReferences.release(c, s); released.append(c) }

@@ -316,9 +316,10 @@ struct QueryCompiler {
             conditions.append("t.id IN (SELECT id FROM \(f.geoTable) WHERE \(boxes))")
             for r in lonRanges { arguments += [.double(r.0), .double(minLat), .double(r.1), .double(maxLat)] }
         } else if f.hasGeo {
-            let boxes = lonRanges.map { _ in "(min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ?)" }.joined(separator: " OR ")
-            conditions.append("t.id IN (SELECT id FROM \(f.geoTable) WHERE \(boxes))")
-            for r in lonRanges { arguments += [.double(minLat), .double(maxLat), .double(r.0), .double(r.1)] }
+            // The cell ranges that cover the boxes, each a seek in the location table (see `GeoCell`).
+            let within = GeoCellTable.within(f.geoTable, boxes: lonRanges.map { (minLat, maxLat, $0.0, $0.1) })
+            conditions.append("t.id IN (\(within.sql))")
+            arguments += within.arguments
         } else {
             let boxes = lonRanges.map { _ in "(t.\(f.longitudeColumn) BETWEEN ? AND ?)" }.joined(separator: " OR ")
             conditions.append("(t.\(f.latitudeColumn) BETWEEN ? AND ? AND (\(boxes)))")

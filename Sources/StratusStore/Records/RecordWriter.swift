@@ -494,7 +494,7 @@ struct RecordWriter {
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
             if f.hasFTS { try db.enqueue(sql.ftsDelete, recordID) }
-            if f.hasGeo { try db.enqueue(sql.geoDelete, recordID) }
+            if f.hasGeo, case .location(let l) = v { try db.enqueue(sql.geoDelete, sql.geoDeleteArguments(recordID, l)) }
             if f.hasListTable, case .list(_, let items) = v {
                 for item in items { if let key = CatalogField.listKey(item) { try db.enqueue(sql.listDelete, [key, .int64(recordID)]) } }
             }

@@ -1,7 +1,7 @@
 import StratusModel
 
 /// The SQL text a record type's writes reuse, built once per schema version rather than once per record.
-/// Index tables differ by engine: SQLite's FTS5 and R*Tree tables, PostgreSQL's `tsvector` and `point` tables.
+/// Index tables differ by engine: SQLite's FTS5 and location cell tables, PostgreSQL's `tsvector` and `point` tables.
 struct TypeStatements {
     var insert: String
     /// `insert` with the id given (PostgreSQL reserves ids ahead; see `RecordWriter.insertRecord`).
@@ -22,11 +22,19 @@ struct TypeStatements {
         var ftsRows, geoRows: (head: String, tuple: String)
         let dialect: SQLDialect
 
-        /// `geoInsert`'s arguments: a degenerate box on SQLite, a point (longitude is x) on PostgreSQL.
+        /// `geoInsert`'s arguments: the point's cell and coordinates on SQLite, a point (longitude is x) on PostgreSQL.
         func geoArguments(_ id: Int64, _ l: Location) -> [SQLValue] {
             switch dialect {
-            case .sqlite: [.int64(id), .double(l.latitude), .double(l.latitude), .double(l.longitude), .double(l.longitude)]
+            case .sqlite: GeoCellTable.insertArguments(id, l)
             case .postgres: [.int64(id), .double(l.longitude), .double(l.latitude)]
+            }
+        }
+
+        /// `geoDelete`'s arguments: SQLite's table is keyed by the cell of the location being removed.
+        func geoDeleteArguments(_ id: Int64, _ l: Location) -> [SQLValue] {
+            switch dialect {
+            case .sqlite: GeoCellTable.deleteArguments(id, l)
+            case .postgres: [.int64(id)]
             }
         }
 
@@ -50,17 +58,18 @@ struct TypeStatements {
             case .sqlite:
                 ftsInsert = "INSERT INTO \(f.ftsTable)(rowid, v) VALUES (?, ?)"
                 ftsRows = ("INSERT INTO \(f.ftsTable)(rowid, v) VALUES ", "(?, ?)")
-                geoRows = ("INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon) VALUES ", "(?, ?, ?, ?, ?)")
+                geoRows = ("INSERT INTO \(f.geoTable)(cell, id, lat, lon) VALUES ", "(?, ?, ?, ?)")
                 ftsDelete = "DELETE FROM \(f.ftsTable) WHERE rowid = ?"
-                geoInsert = "INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)"
+                geoInsert = GeoCellTable.insert(f.geoTable)
+                geoDelete = GeoCellTable.delete(f.geoTable)
             case .postgres:
                 ftsInsert = "INSERT INTO \(f.ftsTable)(id, v) VALUES (?, to_tsvector('simple', ?))"
                 ftsRows = ("INSERT INTO \(f.ftsTable)(id, v) VALUES ", "(?, to_tsvector('simple', ?))")
                 geoRows = ("INSERT INTO \(f.geoTable)(id, p) VALUES ", "(?, point(?, ?))")
                 ftsDelete = "DELETE FROM \(f.ftsTable) WHERE id = ?"
                 geoInsert = "INSERT INTO \(f.geoTable)(id, p) VALUES (?, point(?, ?))"
+                geoDelete = "DELETE FROM \(f.geoTable) WHERE id = ?"
             }
-            geoDelete = "DELETE FROM \(f.geoTable) WHERE id = ?"
             listTable = f.listTable
             listDelete = "DELETE FROM \(f.listTable) WHERE value = ? AND record_id = ?"
             if f.hasListTable { listInserts = (0...16).map { Self.listInsert(f.listTable, $0) } }

@@ -229,6 +229,17 @@ extension EnvironmentMigrations {
                 status INTEGER NOT NULL, reason TEXT, apns_id TEXT, attempts INTEGER NOT NULL, at INTEGER NOT NULL);
             CREATE INDEX apns_deliveries_device ON apns_deliveries(token, nid);
             """)
+        // SQLite's location index moves from R*Tree tables to cell tables (see `GeoCell`), built again from the rows.
+        m.add("v17-geo-cells") { s in
+            guard s.dialect == .sqlite else { return }
+            let rtrees = try s.all("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING rtree%'", []) { $0.string(0) }
+            for name in rtrees {
+                guard let m = name.wholeMatch(of: /t([0-9]+)_f([0-9]+)_geo/) else { continue }
+                try s.script("DROP TABLE \(name)")
+                try GeoCellTable.create(name, s)
+                try GeoCellTable.fill(name, from: "t\(m.1)", latitude: "f\(m.2)_lat", longitude: "f\(m.2)_lon", s)
+            }
+        }
         return m
     }
 

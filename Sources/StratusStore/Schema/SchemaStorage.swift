@@ -233,7 +233,7 @@ enum SchemaStorage {
     }
 
     /// Creates the index structures `f` needs that `old` did not have, filling them from existing rows.
-    /// SQLite: FTS5 and R*Tree virtual tables. PostgreSQL: a `tsvector` table with a GIN index, a `point` table with
+    /// SQLite: FTS5 tables and location cell tables (`GeoCellTable`). PostgreSQL: a `tsvector` table with a GIN index, a `point` table with
     /// a GiST index. Lists get a side table of their keys on both.
     static func createStructures(_ f: CatalogField, except old: CatalogField?, table: String, _ s: any SQLSession) throws {
         if f.hasBTree && !(old?.hasBTree ?? false) {
@@ -255,12 +255,8 @@ enum SchemaStorage {
         if f.hasGeo && !(old?.hasGeo ?? false) {
             switch s.dialect {
             case .sqlite:
-                try s.script("CREATE VIRTUAL TABLE \(f.geoTable) USING rtree(id, min_lat, max_lat, min_lon, max_lon)")
-                try s.execute("""
-                    INSERT INTO \(f.geoTable)(id, min_lat, max_lat, min_lon, max_lon)
-                    SELECT id, \(f.latitudeColumn), \(f.latitudeColumn), \(f.longitudeColumn), \(f.longitudeColumn)
-                    FROM \(table) WHERE \(f.latitudeColumn) IS NOT NULL
-                    """)
+                try GeoCellTable.create(f.geoTable, s)
+                try GeoCellTable.fill(f.geoTable, from: table, latitude: f.latitudeColumn, longitude: f.longitudeColumn, s)
             case .postgres:
                 // (longitude, latitude): x east, y north.
                 try s.script("""
