@@ -35,5 +35,11 @@ import Testing
         #expect(ListKeyChunk.precedes(.text("B"), .text("a")), "by bytes: uppercase first")
         #expect(ListKeyChunk.precedes(.text("z"), .text("é")), "by bytes: UTF-8 after ASCII")
         #expect(ListKeyChunk.precedes(.blob(Data([1, 2])), .blob(Data([1, 3]))))
+        // Shorter first on a common prefix; long (heap) strings as small ones; equal is not before.
+        let long = String(repeating: "k", count: 40)
+        for (a, b) in [("", "a"), ("ab", "abc"), (long, long + "a"), (long + "a", long + "b"), ("a" + long, "b")] {
+            #expect(ListKeyChunk.precedes(.text(a), .text(b)) && !ListKeyChunk.precedes(.text(b), .text(a)), "\(a) < \(b)")
+        }
+        #expect(!ListKeyChunk.precedes(.text(long), .text(long)) && !ListKeyChunk.precedes(.text(""), .text("")))
     }
 }

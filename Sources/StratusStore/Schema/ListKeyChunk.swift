@@ -47,10 +47,24 @@ struct ListKeyChunk {
         switch (a, b) {
         case (.int64(let x), .int64(let y)): x < y
         case (.double(let x), .double(let y)): x < y
-        case (.text(let x), .text(let y)): x.utf8.lexicographicallyPrecedes(y.utf8)
+        case (.text(let x), .text(let y)): bytesPrecede(x, y)
         case (.blob(let x), .blob(let y)): x.lexicographicallyPrecedes(y)
         default: rank(a) < rank(b)
         }
+    }
+
+    /// Byte order of two strings by `memcmp` over their UTF-8 in place: the generic comparison of their UTF-8
+    /// views, a byte at a time, was 60% of the time spent sorting a chunk.
+    static func bytesPrecede(_ x: String, _ y: String) -> Bool {
+        let inPlace = x.utf8.withContiguousStorageIfAvailable { a in
+            y.utf8.withContiguousStorageIfAvailable { b -> Bool in
+                let n = min(a.count, b.count)
+                let c = n == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, n)
+                return c != 0 ? c < 0 : a.count < b.count
+            }
+        }
+        if let inPlace, let result = inPlace { return result }
+        return x.utf8.lexicographicallyPrecedes(y.utf8)
     }
 
     private static func rank(_ v: SQLValue) -> Int {
