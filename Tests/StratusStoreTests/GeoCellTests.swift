@@ -45,4 +45,14 @@ import Testing
         }
         #expect(GeoCell.cover(minLatitude: 10, maxLatitude: 5, minLongitude: 0, maxLongitude: 1, maxCells: 16).isEmpty)
     }
+
+    @Test func aNearQueryLooksEachRangeUpOnce() {
+        // Unused slots are empty ranges: a range looked up twice reads its index entries twice.
+        let (sql, arguments) = GeoCellTable.within("g", boxes: [(48.76, 48.94, 2.21, 2.49)])
+        #expect(arguments.count == GeoCellTable.slots * 6 && sql.components(separatedBy: "UNION ALL").count == GeoCellTable.slots)
+        let ranges = stride(from: 0, to: arguments.count, by: 6).map { (arguments[$0], arguments[$0 + 1]) }
+        let real = ranges.filter { if case .int64(let lo) = $0.0, case .int64(let hi) = $0.1 { return lo <= hi }; return false }
+        #expect(!real.isEmpty && real.count < GeoCellTable.slots)
+        #expect(Set(real.map { "\($0.0)-\($0.1)" }).count == real.count, "a range in two slots")
+    }
 }
