@@ -24,9 +24,14 @@ final class EventSource: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             config.timeoutIntervalForResource = 7 * 24 * 3600
             let session = URLSession(configuration: config, delegate: self, delegateQueue: nil)
             let task = session.dataTask(with: request)
+            // Called from a cancelled listener's cancellation handler, under Swift's lock on that task, while the
+            // session's queue may be yielding a chunk to it (which needs the lock): cancelling from here, which
+            // waits on the session's queue, could leave both waiting (see `DataTaskRunner`).
             continuation.onTermination = { _ in
-                task.cancel()
-                session.invalidateAndCancel()
+                DispatchQueue.global().async {
+                    task.cancel()
+                    session.invalidateAndCancel()
+                }
             }
             task.resume()
         }

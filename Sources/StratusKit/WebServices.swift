@@ -81,7 +81,7 @@ final class WebServices: @unchecked Sendable {
     func perform(_ req: URLRequest) async throws -> (Data, HTTPURLResponse) {
         do {
             try Task.checkCancellation()
-            let (data, response) = try await session.data(for: req)
+            let (data, response) = try await DataTaskRunner.data(for: req, in: session)
             guard let http = response as? HTTPURLResponse else { throw CKError.make(.networkFailure, "no HTTP answer") }
             return (data, http)
         } catch let e as CKError {
