@@ -36,19 +36,22 @@ import Testing
                 }
             }
         }
-        // A deadlocked request never ends: wait a bounded time rather than for the work itself.
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ended.state.withLock({ $0.answered + $0.cancelled + $0.other.count }) < Self.requests, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        // A deadlocked request never ends: the test fails when requests stop ending for 60 s (on a loaded machine
+        // they end slowly, but they end), rather than waiting for the work itself.
+        var seen = 0, lastProgress = ContinuousClock.now
+        while seen < Self.requests, ContinuousClock.now - lastProgress < .seconds(60) {
+            try await Task.sleep(for: .milliseconds(100))
+            let now = ended.state.withLock { $0.answered + $0.cancelled + $0.other.count }
+            if now > seen { (seen, lastProgress) = (now, ContinuousClock.now) }
         }
         let result = ended.state.withLock { $0 }
-        #expect(result.answered + result.cancelled + result.other.count == Self.requests, "requests still waiting after 120 s: \(Self.requests - result.answered - result.cancelled - result.other.count)")
+        #expect(seen == Self.requests, "requests stopped ending for 60 s with \(Self.requests - seen) still waiting")
         #expect(result.other.isEmpty, "\(result.other.prefix(3))")
         #expect(result.cancelled > 0, "no request was cancelled in flight: the test did not test")
-        if result.answered + result.cancelled + result.other.count == Self.requests { await work.value }
+        if seen == Self.requests { await work.value }
     }
 
-    static let requests = 2000
+    static let requests = 1000
 
     final class Ends: Sendable {
         let state = Mutex((answered: 0, cancelled: 0, other: [String]()))
