@@ -59,4 +59,47 @@ document.addEventListener("DOMContentLoaded", function () {
       if (file && box) file.text().then(function (t) { box.value = t; });
     });
   });
+  // The sidebar is a folded menu on a narrow window (without this script it stays open, which also works).
+  var menu = document.querySelector("nav.sidebar > details.menu");
+  if (menu && window.matchMedia("(max-width: 48rem)").matches) menu.open = false;
+  // Keyboard shortcuts: "/" finds, "g" then a letter goes to a page (the sidebar's data-key links), "?" lists them.
+  var pending = false, timer = null;
+  function typing(t) { return t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)); }
+  function searchField() {
+    return document.querySelector("main [data-search], main input[type=search], main form.query input[type=text], main form.query input:not([type=hidden]), main input[type=text]");
+  }
+  function help() {
+    var d = document.querySelector("dialog.shortcuts");
+    if (!d) {
+      d = document.createElement("dialog");
+      d.className = "shortcuts"; d.setAttribute("aria-labelledby", "shortcuts-title");
+      var rows = [["/", "Focus the page's search or query field"], ["?", "Show these shortcuts"]];
+      document.querySelectorAll("nav.sidebar a[data-key]").forEach(function (a) { rows.push(["g " + a.dataset.key, "Go to " + a.textContent.trim()]); });
+      var h = document.createElement("h2"); h.id = "shortcuts-title"; h.textContent = "Keyboard shortcuts"; d.appendChild(h);
+      var dl = document.createElement("dl"); dl.className = "fields";
+      rows.forEach(function (r) {
+        var dt = document.createElement("dt"), dd = document.createElement("dd");
+        r[0].split(" ").forEach(function (k, i) { if (i) dt.appendChild(document.createTextNode(" then ")); var kb = document.createElement("kbd"); kb.textContent = k; dt.appendChild(kb); });
+        dd.textContent = r[1]; dl.appendChild(dt); dl.appendChild(dd);
+      });
+      d.appendChild(dl);
+      var close = document.createElement("button"); close.type = "button"; close.textContent = "Close";
+      close.addEventListener("click", function () { d.close(); });
+      d.appendChild(close);
+      document.body.appendChild(d);
+    }
+    if (d.open) d.close(); else d.showModal();
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+    if (pending) {
+      pending = false; clearTimeout(timer);
+      var link = document.querySelector('nav.sidebar a[data-key="' + e.key + '"]');
+      if (link) { e.preventDefault(); window.location.href = link.href; }
+      return;
+    }
+    if (e.key === "/") { var f = searchField(); if (f) { e.preventDefault(); f.focus(); if (f.select) f.select(); } }
+    else if (e.key === "?") { e.preventDefault(); help(); }
+    else if (e.key === "g") { pending = true; timer = setTimeout(function () { pending = false; }, 1500); }
+  });
 });

@@ -89,4 +89,13 @@ extension Console {
             return page
         }
     }
+
+    /// The colour scheme switch in every page's header: kept for the admin (every device), then back to the page.
+    func setTheme(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        guard let theme = ConsoleTheme(rawValue: formValue(req, "theme") ?? "") else {
+            throw StratusError(.badRequest, "Colour schemes are system, light and dark.")
+        }
+        try store.setTheme(theme, admin: s.admin)
+        return .redirect(to: formPage(req) ?? ConsolePaths.home)
+    }
 }

@@ -3,7 +3,7 @@ import StratusHTTP
 import StratusModel
 import StratusStore
 
-/// A container environment's home: databases, the public zones, and the users whose data can be browsed.
+/// A container environment's overview: databases, the public zones, storage, and how many users it has.
 extension Console {
     func homePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let env = scope.env
@@ -13,13 +13,13 @@ extension Console {
             HomeView.Zone(name: z.zoneID.zoneName, count: counts[z.zoneID.zoneName] ?? 0,
                           href: scope.paths.database(.public).records([("zone", z.zoneID.zoneName)]))
         }
-        let users = try userRows(scope)
+        let users = try store.users(container: scope.container)
         let usage = try env.storageUsage()
         let storage = "\(ValueDisplay.byteCount(usage.totalBytes)) (records \(ValueDisplay.byteCount(usage.recordBytes)), assets \(ValueDisplay.byteCount(usage.assetBytes)))"
             + (usage.quotaBytes.map { " of a \(ValueDisplay.byteCount($0)) quota" } ?? ", no quota")
         let recordCount = try env.recordCount()
-        let view = HomeView(recordCount: recordCount, typeCount: schema.recordTypes.count, zones: zones, users: users, hasUsers: !users.isEmpty,
-                            browsable: scope.userDataBrowsable, storage: storage, overQuota: usage.exceeds(), message: req.query("done"))
+        let view = HomeView(recordCount: recordCount, typeCount: schema.recordTypes.count, zones: zones, usersSigned: users.count == 1 ? "1 user has" : "\(users.count) users have", usersHref: scope.paths.users(),
+                            actAsHref: scope.userDataBrowsable ? scope.paths.actAs() : nil, storage: storage, overQuota: usage.exceeds(), message: req.query("done"))
         let json = HomeView.JSON(container: scope.container.rawValue, environment: scope.environment.rawValue, recordCount: recordCount,
                                  recordTypes: schema.recordTypes.map(\.name), users: users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) },
                                  storage: .init(recordBytes: usage.recordBytes, assetBytes: usage.assetBytes, quotaBytes: usage.quotaBytes))
@@ -53,31 +53,17 @@ extension Console {
         }
         let recordCount, typeCount: Int
         let zones: [Zone]
-        let users: [UserRow]
-        let hasUsers, browsable: Bool
+        let usersSigned: String
+        let usersHref: String
+        let actAsHref: String?
         let storage: String
         let overQuota: Bool
         let message: String?
     }
 
-    /// A container user as the home page lists them, with where their data is browsed.
-    struct UserRow: Encodable {
-        let userRecordName, email, name, privateHref, sharedHref, privateZonesHref, signOutAction, purgeAction: String
-    }
-
     /// A user in a page's JSON variant.
     struct UserJSON: Encodable {
         let userRecordName, email: String
-    }
-
-    func userRows(_ scope: ConsoleScope) throws -> [UserRow] {
-        try store.users(container: scope.container).map { u in
-            UserRow(userRecordName: u.userRecordName, email: u.email, name: "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces),
-                    privateHref: scope.paths.database(.private, as: u.userRecordName).records(),
-                    sharedHref: scope.paths.database(.shared, as: u.userRecordName).records(),
-                    privateZonesHref: scope.paths.database(.private, as: u.userRecordName).zones(),
-                    signOutAction: scope.paths.signOutUser(u.userRecordName), purgeAction: scope.paths.purgeUser(u.userRecordName))
-        }
     }
 
     /// Signs a container user out everywhere (both environments): their web auth tokens and web courier tokens stop
@@ -89,7 +75,7 @@ extension Console {
         }
         let sessions = try store.signOutEverywhere(container: scope.container, userRecordName: user.userRecordName)
         try audit(s, scope, "sign user out everywhere", "\(user.userRecordName) (\(sessions) session\(sessions == 1 ? "" : "s"))")
-        return .redirect(to: scope.paths.home(done: "Signed \(user.email) out everywhere: \(sessions) session\(sessions == 1 ? "" : "s") ended."))
+        return .redirect(to: scope.paths.users(done: "Signed \(user.email) out everywhere: \(sessions) session\(sessions == 1 ? "" : "s") ended."))
     }
 
     /// Deletes a user's private data in this environment as CloudKit's "delete this app's data" does (see
@@ -99,30 +85,11 @@ extension Console {
         guard let user = try store.user(container: scope.container, userRecordName: name) else {
             throw StratusError(.notFound, "There is no such user in this container.")
         }
+        guard !scope.isProduction else {
+            throw StratusError(.accessDenied, "A user's data is deleted by the console in Development only; in Production the user deletes it from their device.")
+        }
         let zones = try scope.env.purgeUserData(user.userRecordName)
         try audit(s, scope, "delete user's data", "\(user.userRecordName) (\(zones) zone\(zones == 1 ? "" : "s"))")
-        return .redirect(to: scope.paths.home(done: "Deleted \(user.email)'s data in \(scope.environment.rawValue): \(zones) zone\(zones == 1 ? "" : "s") purged."))
-    }
-
-    /// Private and shared pages need a user first: this page lists them.
-    func chooseUserPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String) throws -> HTTPResponse {
-        let users = try store.users(container: scope.container).map { u in
-            let db = scope.paths.database(scope.database ?? .private, as: u.userRecordName)
-            return ChooseUserView.User(email: u.email, userRecordName: u.userRecordName, href: tab == "zones" ? db.zones() : db.records())
-        }
-        if scope.isProduction && !allowProductionUserData {
-            throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
-        }
-        return page(req, s, scope, tab: tab, "choose-user", title: "Choose a user",
-                    ChooseUserView(users: users, hasUsers: !users.isEmpty, database: scope.database?.rawValue ?? ""),
-                    json: ["users": users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }])
-    }
-
-    /// `choose-user.mustache`.
-    struct ChooseUserView: Encodable {
-        struct User: Encodable { let email, userRecordName, href: String }
-        let users: [User]
-        let hasUsers: Bool
-        let database: String
+        return .redirect(to: scope.paths.users(done: "Deleted \(user.email)'s data in \(scope.environment.rawValue): \(zones) zone\(zones == 1 ? "" : "s") purged."))
     }
 }

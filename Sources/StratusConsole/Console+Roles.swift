@@ -16,8 +16,8 @@ extension Console {
         let rows = schema.recordTypes.map { t in
             RolesView.Row(type: t.name, cells: roles.map { r in
                 let g = t.grants[r] ?? []
-                return RolesView.Cell(role: r, perms: Console.permissions.map { p, name in
-                    RolesView.Permission(name: name, checked: g.contains(p), field: "grant:\(t.name):\(r)", label: "\(name) for \(label[r] ?? r) on \(t.name)")
+                return RolesView.Cell(role: r, legend: "\(label[r] ?? r) on \(t.name)", perms: Console.permissions.map { p, name in
+                    RolesView.Permission(name: name, checked: g.contains(p), field: "grant:\(t.name):\(r)")
                 }, summary: g.names.joined(separator: ", "))
             })
         }
@@ -43,10 +43,12 @@ extension Console {
         struct Permission: Encodable {
             let name: String
             let checked: Bool
-            let field, label: String
+            let field: String
         }
         struct Cell: Encodable {
             let role: String
+            /// Names the cell's group of checkboxes: which role, on which record type.
+            let legend: String
             let perms: [Permission]
             let summary: String
         }

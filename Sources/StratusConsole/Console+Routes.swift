@@ -19,6 +19,10 @@ extension Console {
         router.add(.post, "/console/{container}/delete", bodyLimit: form, admit: c.admitSession) { req in await c.containerPage(req) { s, scope in try c.deleteContainer(req, s, scope) } }
 
         get("/console/{container}/{environment}") { c, req, s, scope in try c.homePage(req, s, scope) }
+        get("/console/{container}/{environment}/users") { c, req, s, scope in try c.usersPage(req, s, scope) }
+        get("/console/{container}/{environment}/act-as") { c, req, s, scope in try c.actAsPage(req, s, scope) }
+        post("/console/{container}/{environment}/act-as") { c, req, s, scope in try c.actAs(req, s, scope) }
+        post("/console/{container}/{environment}/act-as/stop") { c, req, s, scope in try c.stopActing(req, s, scope) }
         post("/console/{container}/{environment}/users/{user}/signout") { c, req, s, scope in try c.signUserOut(req, s, scope) }
         post("/console/{container}/{environment}/users/{user}/purge") { c, req, s, scope in try c.purgeUserData(req, s, scope) }
         get("/console/{container}/{environment}/reset") { c, req, s, scope in try c.resetPage(req, s, scope) }

@@ -4,8 +4,8 @@ import StratusModel
 import StratusStore
 
 /// Sharing: every share of the environment (owner, what it shares, public permission, participants) with a link
-/// to its URL; an admin can revoke a share, which is audited. What a user sees through shares is browsed with
-/// the shared database's `?as=` views.
+/// to its URL; an admin can revoke a share, which is audited. Acting as a user, the page lists the shares that
+/// user owns or takes part in, and the shared database shows what they see through them.
 extension Console {
     func sharingPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let users = Dictionary(((try? store.users(container: scope.container)) ?? []).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
@@ -13,7 +13,12 @@ extension Console {
             if user.hasPrefix("@") { return "\(user.dropFirst()) (invited; no account yet)" }
             return users[user].map { "\($0) (\(user))" } ?? user
         }
-        let shares = try scope.env.allShares().map { share in
+        // Acting as a user: the shares they own or take part in.
+        let acting = scope.actingAs?.userRecordName
+        if let acting { try auditUserDataRead(req, s, scope, "shares of \(acting)") }
+        let shares = try scope.env.allShares().filter { share in
+            acting == nil || share.owner?.userRecordName == acting || share.participants.contains { $0.userRecordName == acting && $0.acceptanceStatus != .removed }
+        }.map { share in
             let members = share.participants.filter { $0.type != .owner }
             return SharingView.Share(
                 name: share.recordName, owner: who(share.owner?.userRecordName ?? ""), zone: share.zoneID.zoneName,

@@ -9,7 +9,10 @@ import StratusStore
 extension Console {
     func subscriptionsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let emails = Dictionary(try store.users(container: scope.container).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
-        let rows = try scope.env.allSubscriptions().map { sub in
+        // Acting as a user: theirs only, as their devices would list them.
+        let acting = scope.actingAs?.userRecordName
+        if let acting { try auditUserDataRead(req, s, scope, "subscriptions of \(acting)") }
+        let rows = try scope.env.allSubscriptions().filter { acting == nil || $0.owner == acting }.map { sub in
             let doc = (try? JSON.parse(Data(sub.document.utf8))) ?? .object([:])
             let kind = doc["subscriptionType"]?.string ?? "query"
             let query = doc["query"]

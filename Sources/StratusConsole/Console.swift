@@ -66,6 +66,7 @@ public final class Console: Sendable {
         router.add(.get, "/console/") { req in await c.authenticated(req) { s in try c.containersPage(req, s) } }
         router.add(.post, "/console/containers", bodyLimit: 16 * 1024, admit: c.admitSession) { req in await c.authenticated(req, form: true) { s in try c.createContainer(req, s) } }
         router.add(.get, "/console/audit") { req in await c.authenticated(req) { s in try c.auditPage(req, s) } }
+        router.add(.post, "/console/theme", bodyLimit: 16 * 1024, admit: c.admitSession) { req in await c.authenticated(req, form: true) { s in try c.setTheme(req, s) } }
         registerContainerPages(&router)
         // The rest of the console's URL space: signed-in visitors get a page saying it is not there (yet).
         for method in [HTTPMethod.get, .post] {
@@ -80,6 +81,10 @@ public final class Console: Sendable {
     struct Session: Sendable {
         var admin: Admin
         var csrf: String
+        /// The session cookie's token, for the statements that change the session (acting as a user).
+        var token = ""
+        /// Whom this session acts as, in which container environment (see `ConsoleScope.actingAs`).
+        var acting: ActingAs?
     }
 
     static let cookieName = "stratus_session"
@@ -132,7 +137,7 @@ public final class Console: Sendable {
                     if (try? self.store.hasAdmins()) == false { return self.errorPage(nil, status: .forbidden, heading: "No administrator yet", reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
                     return .redirect(to: ConsolePaths.login)
                 }
-                let session = Session(admin: found.admin, csrf: found.csrf)
+                let session = Session(admin: found.admin, csrf: found.csrf, token: token, acting: found.acting)
                 if req.method == .post {
                     guard self.sameOrigin(req), self.formValue(req, "csrf") == session.csrf else {
                         return self.errorPage(session, status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page (missing or stale security token). Reload the page and try again.")
@@ -157,26 +162,40 @@ public final class Console: Sendable {
         let env = try store.environment(container, environment)
         var scope = ConsoleScope(container: container, environment: environment, env: env)
         scope.userDataBrowsable = environment != .production || allowProductionUserData
+        // The session's "Act as" choice, when it was made in this container environment. A user since deleted is
+        // refused (and forgotten), never silently replaced by nobody.
+        if let acting = session.acting, acting.container == container.rawValue, acting.environment == environment.rawValue {
+            guard let user = try store.user(container: container, userRecordName: acting.userRecordName) else {
+                try store.setActingAs(nil, session: session.token)
+                throw StratusError(.notFound, "The user this console was acting as is no longer in this container. Choose another with Act as.")
+            }
+            scope.actingAs = user
+        }
         if let d = p["database"] {
             guard let database = DatabaseScope(rawValue: d) else { throw StratusError(.notFound, "Databases are public, private and shared.") }
             scope.database = database
-            if database != .public, let user = req.query("as"), !user.isEmpty {
+            // A link to one user's data names them (`as=`); otherwise the page reads as the user acted as.
+            if database != .public, let user = req.query("as").flatMap({ $0.isEmpty ? nil : $0 }) ?? scope.actingAs?.userRecordName {
                 guard try store.user(container: container, userRecordName: user) != nil else {
                     throw StratusError(.notFound, "This container has no user \(user.prefix(40)).")
                 }
-                if environment == .production {
-                    guard allowProductionUserData else {
-                        throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
-                    }
-                    if req.method == .get {
-                        try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: session.admin.email, action: "view user data", container: container.rawValue,
-                                                   environment: environment.rawValue, detail: "\(database.rawValue) database of \(user): \(req.rawPath)"))
-                    }
-                }
+                try auditUserDataRead(req, session, scope, "\(database.rawValue) database of \(user)")
                 scope.user = user
             }
         }
         return scope
+    }
+
+    /// Reading a user's data in Production: refused unless the server allows it, and then every read is audited.
+    func auditUserDataRead(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope, _ what: String) throws {
+        guard scope.environment == .production else { return }
+        guard allowProductionUserData else {
+            throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
+        }
+        if req.method == .get {
+            try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: session.admin.email, action: "view user data", container: scope.container.rawValue,
+                                       environment: scope.environment.rawValue, detail: "\(what): \(req.rawPath)"))
+        }
     }
 
     func audit(_ s: Session, _ scope: ConsoleScope?, _ action: String, _ detail: String, container: ContainerID? = nil) throws {
@@ -190,13 +209,16 @@ public final class Console: Sendable {
         let (e, heading, status) = Self.explain(error, path: req.rawPath)
         if Console.wantsJSON(req) { return .json(Console.json(["serverErrorCode": e.code.rawValue, "reason": e.reason]), status: status) }
         var view = ErrorView(title: heading, heading: heading, reason: e.reason)
-        // Back to the page the form was on (same site only: the Referer is sent only to this origin).
-        if let referer = req.headers["referer"], let u = URL(string: referer), u.path.hasPrefix("/console/"),
-           req.headers["host"].map({ u.host == $0.split(separator: ":").first.map(String.init) }) == true {
-            view.back = u.path + (u.query.map { "?" + $0 } ?? "")
-        }
+        view.back = formPage(req)
         guard let scope else { return render("error", view, session: session, status: status) }
         return page(req, session, scope, tab: "", "error", title: heading, view, status: status)
+    }
+
+    /// The console page a form was sent from (same site only: the Referer is sent only to this origin), to go back to.
+    func formPage(_ req: HTTPRequest) -> String? {
+        guard let referer = req.headers["referer"], let u = URL(string: referer), u.path.hasPrefix("/console/"),
+              req.headers["host"].map({ u.host == $0.split(separator: ":").first.map(String.init) }) == true else { return nil }
+        return u.path + (u.query.map { "?" + $0 } ?? "")
     }
 
     /// What the console says of an error: the reason an administrator may read (an internal error's detail goes to
@@ -242,7 +264,7 @@ public final class Console: Sendable {
 
     /// The console's paths outside any container, as every template may need them (header, error page, sign-in).
     static let globalPaths: [String: String] = ["home": ConsolePaths.home, "audit": ConsolePaths.audit, "logout": ConsolePaths.logout,
-                                                "login": ConsolePaths.login, "setup": ConsolePaths.setupForm]
+                                                "login": ConsolePaths.login, "setup": ConsolePaths.setupForm, "theme": ConsolePaths.theme]
 
     /// Draws a page outside any container from its view (see `TemplateEncoder`), with what every page has: the
     /// signed-in administrator and the form token, breadcrumbs, the console's global paths.
@@ -250,6 +272,8 @@ public final class Console: Sendable {
         guard case .object(var o) = TemplateEncoder.encode(view) else { return HTML.page("", status: .internalServerError) }
         if let session {
             o = o.setting("admin", .object(TemplateObject(["email": session.admin.email, "csrf": session.csrf])))
+            if session.admin.theme != .system { o = o.setting("theme", .string(session.admin.theme.rawValue)) }
+            o = o.setting("themes", TemplateEncoder.encode(ConsoleTheme.allCases.map { ThemeChoice(value: $0.rawValue, label: $0.rawValue.capitalized, current: $0 == session.admin.theme) }))
             o = o.setting("csrf", .string(session.csrf))
         }
         if case .list(let crumbs)? = o["crumbs"] { o = o.setting("hasCrumbs", .bool(!crumbs.isEmpty)) }
@@ -265,6 +289,9 @@ public final class Console: Sendable {
         let scope: TemplateValue
         let crumbs: [Crumb]
         let user: String?
+        let acting: ActingBanner?
+        /// The container picker's choices: every container, each linking to the same environment's overview.
+        let containers: [ConsoleHeader.Link]
 
         func encode(to encoder: any Encoder) throws {
             try view.encode(to: encoder)
@@ -273,17 +300,23 @@ public final class Console: Sendable {
             try c.encode(scope, forKey: .scope)
             try c.encode(crumbs, forKey: .crumbs)
             try c.encodeIfPresent(user, forKey: .user)
+            try c.encodeIfPresent(acting, forKey: .acting)
+            try c.encode(containers, forKey: .containers)
         }
     }
 
-    enum FramedKeys: String, CodingKey { case title, scope, crumbs, user }
+    enum FramedKeys: String, CodingKey { case title, scope, crumbs, user, acting, containers }
 
     /// A page in a container: the scope's header and tabs, breadcrumbs, and the JSON variant (`json`, encoded with
     /// sorted keys) when asked for.
     func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String, _ template: String, title: String,
               _ view: some Encodable, crumbs: [Crumb] = [], json: (any Encodable)? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
         if let json, Console.wantsJSON(req) { return .json(Console.json(json), status: status) }
-        return render(template, Framed(view: view, title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user),
+        let containers = ((try? store.containers()) ?? []).map { c in
+            ConsoleHeader.Link(label: c.id.rawValue, href: ConsolePaths.environment(c.id, scope.environment), current: c.id == scope.container)
+        }
+        return render(template, Framed(view: view, title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user,
+                                       acting: scope.actingAs.map { ActingBanner($0, paths: scope.paths) }, containers: containers),
                       session: s, status: status)
     }
 

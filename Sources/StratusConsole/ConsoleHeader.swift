@@ -1,21 +1,31 @@
-/// What every page in a container shows above its content (templates' `scope`): the environment (Production in its
-/// own colours), the environment and database switches, the tabs, and the paths the header's forms and links use.
+/// What every page in a container shows around its content (templates' `scope`): the environment (Production in its
+/// own colours), the sidebar — environment switch and the pages grouped as CloudKit Console groups them (Data,
+/// Schema, Monitor, Settings) —, the database switch, and the paths the header's forms and links use.
 struct ConsoleHeader: Encodable {
     struct Link: Encodable {
         let label: String
         let href: String
         let current: Bool
         var refused = false
+        /// The key that follows `g` to go here (`console.js`; `?` lists them).
+        var key: String? = nil
+    }
+
+    /// One group of the sidebar.
+    struct Section: Encodable {
+        let id: String
+        let label: String
+        let links: [Link]
     }
 
     let container: String
     let environment: String
     let environmentLabel: String
     let isProduction: Bool
-    let otherEnvironmentLabel: String
-    let otherEnvironmentHref: String
     let database: String
-    let tabs: [Link]
+    let overview: Link
+    let sections: [Section]
+    let environments: [Link]
     let databases: [Link]
     let showDatabases: Bool
     let publicRecordsPath: String

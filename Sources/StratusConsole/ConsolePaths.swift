@@ -12,6 +12,7 @@ struct ConsolePaths {
     static let login = "/console/login"
     static let logout = "/console/logout"
     static let audit = "/console/audit"
+    static let theme = "/console/theme"
     static let containers = "/console/containers"
     static let setupForm = "/console/setup"
     static func setup(token: String) -> String { url(setupForm, [("token", token)]) }
@@ -19,6 +20,8 @@ struct ConsolePaths {
     static func home(deleted: ContainerID) -> String { url(home, [("deleted", deleted.rawValue)]) }
     static func environment(_ c: ContainerID, _ e: ContainerEnvironment) -> String { "/console/\(segment(c.rawValue))/\(e.rawValue)/" }
     static func deploy(_ c: ContainerID, done: String? = nil) -> String { url("/console/\(segment(c.rawValue))/deploy", [("done", done)]) }
+    /// The deploy page's history of deployments.
+    static func deployHistory(_ c: ContainerID) -> String { deploy(c) + "#history" }
     static func deleteContainer(_ c: ContainerID) -> String { "/console/\(segment(c.rawValue))/delete" }
 
     /// `path` with a query of the items that have a value, each escaped.
@@ -38,7 +41,6 @@ struct ConsolePaths {
     var base: String { "/console/\(Self.segment(container.rawValue))/\(environment.rawValue)" }
 
     func home(done: String? = nil) -> String { Self.url(base + "/", [("done", done)]) }
-    func otherEnvironment() -> String { Self.environment(container, environment == .production ? .development : .production) }
 
     func schema(done: String? = nil) -> String { Self.url(base + "/schema", [("done", done)]) }
     func schemaExport() -> String { Self.url(base + "/schema", [("format", "ckdb")]) }
@@ -87,6 +89,10 @@ struct ConsolePaths {
     func automaticIndex(_ name: String, _ action: String) -> String { "\(base)/query-shapes/indexes/\(Self.segment(name))/\(action)" }
 
     func reset() -> String { base + "/reset" }
+    func users(done: String? = nil) -> String { Self.url(base + "/users", [("done", done)]) }
+    /// The "Act as" page: the environment's users found by `q` (email or name), each with a button that acts as them.
+    func actAs(q: String? = nil) -> String { Self.url(base + "/act-as", [("q", q)]) }
+    func stopActing() -> String { base + "/act-as/stop" }
     func signOutUser(_ userRecordName: String) -> String { "\(base)/users/\(Self.segment(userRecordName))/signout" }
     func purgeUser(_ userRecordName: String) -> String { "\(base)/users/\(Self.segment(userRecordName))/purge" }
     func asset(_ checksum: String) -> String { "\(base)/assets/\(Self.segment(checksum))" }

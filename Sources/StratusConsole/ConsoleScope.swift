@@ -15,6 +15,8 @@ struct ConsoleScope {
     /// Whether users' private and shared data may be browsed here (not in Production unless the server allows it):
     /// when not, the database switch offers no links that would only be refused.
     var userDataBrowsable = true
+    /// The user the admin's session acts as here ("Act as"), shown in a banner on every page of the environment.
+    var actingAs: ContainerUser?
 
     /// Every console URL of this environment (see ConsolePaths).
     var paths: ConsolePaths { ConsolePaths(container: container, environment: environment) }
@@ -36,25 +38,28 @@ struct ConsoleScope {
     func header(tab: String) -> ConsoleHeader {
         let p = paths
         typealias Link = ConsoleHeader.Link
-        var tabs: [Link] = [
-            Link(label: "Home", href: p.home(), current: tab == "home"),
-            Link(label: "Zones", href: db.zones(), current: tab == "zones"),
-            Link(label: "Records", href: db.records(), current: tab == "records"),
-            Link(label: "Schema", href: p.schema(), current: tab == "schema"),
-            Link(label: "Security roles", href: p.roles(), current: tab == "roles"),
-            Link(label: "Deploy", href: ConsolePaths.deploy(container), current: tab == "deploy"),
-            Link(label: "Subscriptions", href: p.subscriptions(), current: tab == "subscriptions"),
-            Link(label: "Notifications", href: p.notifications(), current: tab == "notifications"),
-            Link(label: "Webhooks", href: p.webhooks(), current: tab == "webhooks"),
-            Link(label: "Sharing", href: p.sharing(), current: tab == "sharing"),
-            Link(label: "Query shapes", href: p.queryShapes(), current: tab == "shapes"),
-            Link(label: "Import", href: p.importPage(), current: tab == "import"),
-            Link(label: "Telemetry", href: p.telemetry(), current: tab == "telemetry"),
-            Link(label: "Logs", href: p.logs(), current: tab == "logs"),
-            Link(label: "Faults", href: p.faults(), current: tab == "faults"),
-            Link(label: "Tokens & keys", href: p.tokens(), current: tab == "tokens"),
+        func link(_ label: String, _ href: String, _ id: String, key: String? = nil) -> Link { Link(label: label, href: href, current: tab == id, key: key) }
+        var settings = [link("Tokens & keys", p.tokens(), "tokens"), link("Faults", p.faults(), "faults")]
+        if !isProduction { settings.append(link("Reset", p.reset(), "reset")) }
+        let sections = [
+            ConsoleHeader.Section(id: "data", label: "Data", links: [
+                link("Records", db.records(), "records", key: "r"), link("Zones", db.zones(), "zones", key: "z"), link("Users", p.users(), "users", key: "u"),
+                link("Subscriptions", p.subscriptions(), "subscriptions"), link("Sharing", p.sharing(), "sharing"), link("Import", p.importPage(), "import"),
+            ]),
+            ConsoleHeader.Section(id: "schema", label: "Schema", links: [
+                link("Record types", p.schema(), "schema", key: "s"), link("Indexes & query shapes", p.queryShapes(), "shapes"),
+                link("Security roles", p.roles(), "roles"), link("Deploy", ConsolePaths.deploy(container), "deploy"),
+                link("History", ConsolePaths.deployHistory(container), "history"),
+            ]),
+            ConsoleHeader.Section(id: "monitor", label: "Monitor", links: [
+                link("Telemetry", p.telemetry(), "telemetry", key: "t"), link("Logs", p.logs(), "logs", key: "l"),
+                link("Notifications", p.notifications(), "notifications"), link("Webhooks", p.webhooks(), "webhooks"),
+            ]),
+            ConsoleHeader.Section(id: "settings", label: "Settings", links: settings),
         ]
-        if !isProduction { tabs.append(Link(label: "Reset", href: p.reset(), current: tab == "reset")) }
+        let environments = ContainerEnvironment.allCases.map { e in
+            Link(label: e == .production ? "Production" : "Development", href: ConsolePaths.environment(container, e), current: e == environment)
+        }
         let databases = DatabaseScope.allCases.map { d in
             Link(label: d.rawValue.capitalized, href: tab == "zones" ? p.database(d).zones() : p.database(d).records(),
                  current: d == (database ?? .public) && tab != "home", refused: d != .public && !userDataBrowsable)
@@ -62,8 +67,8 @@ struct ConsoleScope {
         return ConsoleHeader(
             container: container.rawValue, environment: environment.rawValue,
             environmentLabel: isProduction ? "Production" : "Development", isProduction: isProduction,
-            otherEnvironmentLabel: isProduction ? "Development" : "Production", otherEnvironmentHref: p.otherEnvironment(),
-            database: database?.rawValue ?? "public", tabs: tabs, databases: databases, showDatabases: tab == "records" || tab == "zones",
+            database: database?.rawValue ?? "public", overview: link("Overview", p.home(), "home", key: "h"), sections: sections,
+            environments: environments, databases: databases, showDatabases: tab == "records" || tab == "zones",
             publicRecordsPath: p.database(.public).records(), publicZonesPath: p.database(.public).zones(),
             privateRecordsPath: p.database(.private).records(), sharedRecordsPath: p.database(.shared).records(),
             webhooksPath: p.webhooks(), rolesPath: p.roles(), createRolePath: p.createRole(), schemaImportPath: p.schemaImport(),

@@ -18,10 +18,11 @@ struct SVGChart {
     var width = 640.0
     var height = 180.0
 
-    /// Colours that read on light and dark backgrounds, in series order.
-    static let palette = ["#0a84ff", "#e5484d", "#30a46c", "#f76b15", "#8e4ec6", "#ad7f58", "#12a594", "#d6409f"]
+    /// Series colours come from the stylesheet (`.series-0` … `.series-7`), one set per colour scheme, each at
+    /// least 3:1 against its background: a chart reads in light and dark alike (the page's CSP allows no inline style).
+    static let seriesClasses = 8
 
-    static func colour(_ i: Int) -> String { palette[i % palette.count] }
+    static func seriesClass(_ i: Int) -> String { "series-\(i % seriesClasses)" }
 
     /// 1, 2 or 5 times a power of ten, at least `v` (and at least 1 for an empty chart).
     static func roundUp(_ v: Double) -> Double {
@@ -67,9 +68,9 @@ struct SVGChart {
             var run: [(Int, Double)] = []
             func emit() {
                 if run.count == 1 {
-                    out += "<circle cx=\"\(n(x(run[0].0)))\" cy=\"\(n(y(run[0].1)))\" r=\"2\" fill=\"\(Self.colour(si))\"><title>\(e(s.name))</title></circle>"
+                    out += "<circle cx=\"\(n(x(run[0].0)))\" cy=\"\(n(y(run[0].1)))\" r=\"2\" class=\"\(Self.seriesClass(si))\"><title>\(e(s.name))</title></circle>"
                 } else if run.count > 1 {
-                    out += "<polyline fill=\"none\" stroke=\"\(Self.colour(si))\" stroke-width=\"1.5\" points=\"\(run.map { "\(n(x($0.0))),\(n(y($0.1)))" }.joined(separator: " "))\"><title>\(e(s.name))</title></polyline>"
+                    out += "<polyline class=\"\(Self.seriesClass(si))\" stroke-width=\"1.5\" points=\"\(run.map { "\(n(x($0.0))),\(n(y($0.1)))" }.joined(separator: " "))\"><title>\(e(s.name))</title></polyline>"
                 }
                 run.removeAll()
             }
@@ -95,9 +96,9 @@ struct SVGChart {
     }
 
     /// The legend, as the template shows it under the chart.
-    struct LegendEntry: Encodable { let name, colour: String }
+    struct LegendEntry: Encodable { let name, series: String }
 
     var legend: [LegendEntry] {
-        series.enumerated().map { i, s in LegendEntry(name: s.name, colour: Self.colour(i)) }
+        series.enumerated().map { i, s in LegendEntry(name: s.name, series: Self.seriesClass(i)) }
     }
 }

@@ -18,6 +18,19 @@ extension EnvironmentStore {
         }
     }
 
+    /// Each user's private database in this environment: its live zones and records, by owner (the console's Users
+    /// page). Users without a private zone are absent.
+    public func privateDataByOwner() throws(StratusError) -> [String: (zones: Int, records: Int)] {
+        try read { db, _ in
+            let rows = try db.all("""
+                SELECT z.owner, CAST(COUNT(DISTINCT z.id) AS BIGINT), CAST(COALESCE(SUM(c.count), 0) AS BIGINT)
+                FROM zones z LEFT JOIN record_counts c ON c.zone_id = z.id
+                WHERE z.scope = ? AND z.deleted = 0 GROUP BY z.owner
+                """, [DatabaseScope.private.rawValue]) { ($0.string(0) ?? "", (zones: Int($0.int64(1) ?? 0), records: Int($0.int64(2) ?? 0))) }
+            return Dictionary(rows, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
     /// Live records per record type name in one zone.
     public func recordCountsByType(in database: DatabaseID, zoneID: ZoneID) throws(StratusError) -> [String: Int] {
         try read { db, catalog in

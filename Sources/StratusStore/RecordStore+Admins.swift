@@ -15,6 +15,13 @@ extension RecordStore {
             // PostgreSQL has no NOCASE columns: one admin per email whatever its case, through an index on lower(email).
             if s.dialect == .postgres { try s.script("CREATE UNIQUE INDEX admins_email_lower ON admins(lower(email))") }
         }
+        // The colour scheme each admin chose, and the user a session acts as (one container environment at a time).
+        m.add("v10-admin-preferences", ddl: """
+            ALTER TABLE admins ADD COLUMN theme TEXT NOT NULL DEFAULT 'system';
+            ALTER TABLE admin_sessions ADD COLUMN acting_container TEXT;
+            ALTER TABLE admin_sessions ADD COLUMN acting_environment TEXT;
+            ALTER TABLE admin_sessions ADD COLUMN acting_user TEXT;
+            """)
     }
 
     /// Sessions end after 2 hours without use, and 12 hours after sign-in whatever happens.
@@ -103,16 +110,20 @@ extension RecordStore {
         return (token, csrf)
     }
 
-    /// The admin and CSRF token of a live session, refreshing its idle clock (at most once a minute).
-    public func adminSession(_ token: String) throws(StratusError) -> (admin: Admin, csrf: String)? {
+    /// The admin, CSRF token and "act as" choice of a live session, refreshing its idle clock (at most once a minute).
+    public func adminSession(_ token: String) throws(StratusError) -> (admin: Admin, csrf: String, acting: ActingAs?)? {
         guard token.utf8.count == 64 else { return nil }
         let now = WallClock.nowMillis()
         let hash = Secrets.tokenHash(token)
-        let found: (admin: Admin, csrf: String, created: Int64, seen: Int64)? = try guarded {
+        let found: (admin: Admin, csrf: String, created: Int64, seen: Int64, acting: ActingAs?)? = try guarded {
             try control.read { s in
-                try s.one("SELECT a.id, a.email, s.csrf, s.created_at, s.last_seen FROM admin_sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?",
-                          [hash]) { r in
-                    (Admin(id: r.int64(0) ?? 0, email: r.string(1) ?? ""), r.string(2) ?? "", r.int64(3) ?? 0, r.int64(4) ?? 0)
+                try s.one("""
+                    SELECT a.id, a.email, a.theme, s.csrf, s.created_at, s.last_seen, s.acting_container, s.acting_environment, s.acting_user
+                    FROM admin_sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?
+                    """, [hash]) { r in
+                    let acting = r.string(6).flatMap { c in r.string(7).flatMap { e in r.string(8).map { ActingAs(container: c, environment: e, userRecordName: $0) } } }
+                    return (Admin(id: r.int64(0) ?? 0, email: r.string(1) ?? "", theme: ConsoleTheme(rawValue: r.string(2) ?? "") ?? .system),
+                            r.string(3) ?? "", r.int64(4) ?? 0, r.int64(5) ?? 0, acting)
                 }
             }
         }
@@ -121,7 +132,22 @@ extension RecordStore {
         if now - found.seen > 60_000 {
             try guarded { try control.write { s in try s.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", now, hash) } }
         }
-        return (found.admin, found.csrf)
+        return (found.admin, found.csrf, found.acting)
+    }
+
+    /// Sets the console colour scheme an admin sees on every device.
+    public func setTheme(_ theme: ConsoleTheme, admin: Admin) throws(StratusError) {
+        try guarded { try control.write { s in try s.execute("UPDATE admins SET theme = ? WHERE id = ?", theme.rawValue, admin.id) } }
+    }
+
+    /// Chooses (or, with nil, forgets) the user the session acts as. The console checks the user exists first.
+    public func setActingAs(_ acting: ActingAs?, session token: String) throws(StratusError) {
+        try guarded {
+            try control.write { s in
+                try s.execute("UPDATE admin_sessions SET acting_container = ?, acting_environment = ?, acting_user = ? WHERE token_hash = ?",
+                              acting?.container, acting?.environment, acting?.userRecordName, Secrets.tokenHash(token))
+            }
+        }
     }
 
     public func endAdminSession(_ token: String) throws(StratusError) {

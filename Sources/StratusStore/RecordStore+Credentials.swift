@@ -182,6 +182,21 @@ extension RecordStore {
         }
     }
 
+    /// When each user of the container was created and last signed in (the newest web auth token they hold; nil when
+    /// none is left), by user record name: the console's Users page.
+    public func userActivity(container: ContainerID) throws(StratusError) -> [String: (created: Int64, lastSignIn: Int64?)] {
+        try guarded {
+            try control.read { s in
+                let rows = try s.all("""
+                    SELECT u.user_record_name, u.created_at, MAX(w.created_at) FROM users u
+                    LEFT JOIN web_tokens w ON w.container = u.container AND w.user_record_name = u.user_record_name
+                    WHERE u.container = ? GROUP BY u.user_record_name, u.created_at
+                    """, [container.rawValue]) { r in (r.string(0) ?? "", (created: r.int64(1) ?? 0, lastSignIn: r.int64(2))) }
+                return Dictionary(rows, uniquingKeysWith: { a, _ in a })
+            }
+        }
+    }
+
     public func user(container: ContainerID, userRecordName: String) throws(StratusError) -> ContainerUser? {
         try guarded {
             try control.read { s in

@@ -21,7 +21,7 @@ struct ImportScenario: ParsableCommand {
 
         // The file: the store scenario's records as export writes them.
         let file = root.appendingPathComponent("records.ndjson")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let out = try FileHandle(forWritingTo: file)
         var rng = SplitMix(state: 42)
         var chunk = Data()

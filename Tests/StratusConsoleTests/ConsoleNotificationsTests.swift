@@ -17,8 +17,8 @@ import StratusStore
         let prod = try f.app.store.createWebAuthToken(container: container, environment: .production, userRecordName: user.userRecordName)
         try f.app.store.environment(container, .development).createCourierToken("tok", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         let base = "/console/\(container.rawValue)/development"
-        let home = try await s.get(base)
-        #expect(home.html.contains("Sign out everywhere"))
+        let users = try await s.get(base + "/users")
+        #expect(users.html.contains("Sign out everywhere"))
         let action = "\(base)/users/\(user.userRecordName)/signout"
         #expect(try await s.post(action, csrf: false).status == 403, "CSRF-guarded")
         #expect(try f.app.store.authenticateWebAuthToken(dev, container: container, environment: .development) != nil)
@@ -47,8 +47,9 @@ import StratusStore
                            in: mine, zoneID: zone, actor: actor)
         let before = try env.databaseChanges(in: mine, since: nil).syncToken
         let base = "/console/\(container.rawValue)/development"
-        let home = try await s.get(base).html
-        #expect(home.contains("Delete this user&#39;s data") || home.contains("Delete this user's data"))
+        let users = try await s.get(base + "/users").html
+        #expect(users.contains("Delete this user&#39;s data") || users.contains("Delete this user's data"))
+        #expect(!(try await s.get("/console/\(container.rawValue)/production/users").html.contains("Delete this user")), "Development only")
         let action = "\(base)/users/\(user.userRecordName)/purge"
         #expect(try await s.post(action, csrf: false).status == 403, "CSRF-guarded")
         let done = try await s.post(action)

@@ -93,7 +93,7 @@ def flows(b):
     b.click("button[type=submit]")
     expect(b.wait_text("Create a container"), "setup ends in the console")
     # Sign out and in again.
-    b.click("header form button"); expect(b.wait_text("Sign in") and b.path() == "/console/login", "signed out")
+    b.click("header form.signout button"); expect(b.wait_text("Sign in") and b.path() == "/console/login", "signed out")
     b.type("input[name=email]", "admin@example.com"); b.type("input[name=password]", "a long admin password")
     b.click("main form button"); b.shot("02-containers")
     # Create a container.

@@ -2,5 +2,7 @@
 public struct Admin: Sendable, Hashable {
     public var id: Int64
     public var email: String
-    public init(id: Int64, email: String) { self.id = id; self.email = email }
+    /// The console's colour scheme for this admin (see `RecordStore.setTheme`).
+    public var theme: ConsoleTheme
+    public init(id: Int64, email: String, theme: ConsoleTheme = .system) { self.id = id; self.email = email; self.theme = theme }
 }

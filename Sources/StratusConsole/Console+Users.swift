@@ -1,0 +1,128 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// The environment's users, and acting as one of them. "Act as" is chosen once per session and container environment
+/// (`RecordStore.setActingAs`); every Data page of the private and shared databases then reads as that user through
+/// the store's own permission checks, as CloudKit Console's "Act as iCloud account" does. In Production it needs the
+/// server's `--allow-production-user-data`, and every page read while acting there is audited.
+extension Console {
+    func usersPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let activity = try store.userActivity(container: scope.container)
+        let data = try scope.env.privateDataByOwner()
+        // Outside what an admin may browse (Production without the server's consent) an email is shown masked.
+        let emailsShown = scope.userDataBrowsable
+        let users = try store.users(container: scope.container).map { u in
+            let a = activity[u.userRecordName]
+            let d = data[u.userRecordName]
+            return UsersView.User(
+                name: Self.displayName(u), email: emailsShown ? u.email : Self.maskedEmail(u.email), userRecordName: u.userRecordName,
+                discoverable: u.discoverable ? "Discoverable" : "Not discoverable",
+                created: a.map { ValueDisplay.utcString($0.created) } ?? "",
+                lastSignIn: a?.lastSignIn.map(ValueDisplay.utcString) ?? "Not signed in now",
+                privateData: d.map { "\($0.records) record\($0.records == 1 ? "" : "s") in \($0.zones) zone\($0.zones == 1 ? "" : "s")" } ?? "None",
+                actAction: scope.paths.actAs(), acting: scope.actingAs?.userRecordName == u.userRecordName,
+                signOutAction: scope.paths.signOutUser(u.userRecordName),
+                purgeAction: scope.isProduction ? nil : scope.paths.purgeUser(u.userRecordName))
+        }
+        let json = users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }
+        return page(req, s, scope, tab: "users", "users", title: "Users",
+                    UsersView(users: users, hasUsers: !users.isEmpty, browsable: scope.userDataBrowsable, message: req.query("done")),
+                    json: ["users": json])
+    }
+
+    /// `users.mustache`.
+    struct UsersView: Encodable {
+        struct User: Encodable {
+            let name, email, userRecordName, discoverable, created, lastSignIn, privateData, actAction: String
+            let acting: Bool
+            let signOutAction: String
+            let purgeAction: String?
+        }
+        let users: [User]
+        let hasUsers, browsable: Bool
+        let message: String?
+    }
+
+    /// The "Act as" chooser: the environment's users whose email or name holds `q`, each with a button.
+    func actAsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        try actAsChooser(req, s, scope, tab: "users", database: nil)
+    }
+
+    /// Private and shared pages without a user to read as: the same chooser, above the database switch.
+    func chooseUserPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String) throws -> HTTPResponse {
+        try actAsChooser(req, s, scope, tab: tab, database: scope.database?.rawValue)
+    }
+
+    private func actAsChooser(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String, database: String?) throws -> HTTPResponse {
+        if !scope.userDataBrowsable {
+            throw StratusError(.accessDenied, "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
+        }
+        let q = (req.query("q") ?? "").trimmingCharacters(in: .whitespaces)
+        let users = try store.users(container: scope.container).filter { u in
+            q.isEmpty || u.email.localizedCaseInsensitiveContains(q) || Self.displayName(u).localizedCaseInsensitiveContains(q) || u.userRecordName == q
+        }.map { u in
+            ActAsView.User(name: Self.displayName(u), email: u.email, userRecordName: u.userRecordName,
+                           isTestUser: u.email == RecordStore.testUserEmail(scope.container))
+        }
+        let view = ActAsView(users: users, hasUsers: !users.isEmpty, q: q, searchAction: scope.paths.actAs(), actAction: scope.paths.actAs(),
+                             back: database.map { _ in req.rawPath } ?? "", database: database, isProduction: scope.isProduction)
+        return page(req, s, scope, tab: tab, "act-as", title: "Act as a user", view,
+                    json: ["users": users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }])
+    }
+
+    /// `act-as.mustache`.
+    struct ActAsView: Encodable {
+        struct User: Encodable {
+            let name, email, userRecordName: String
+            let isTestUser: Bool
+        }
+        let users: [User]
+        let hasUsers: Bool
+        let q, searchAction, actAction, back: String
+        let database: String?
+        let isProduction: Bool
+    }
+
+    /// Starts acting as a user of this container environment. The user must exist here (a forged or stale name is
+    /// refused); Production needs the server's consent and an explicit confirmation, and is audited.
+    func actAs(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        let f = form(req)
+        let name = f["user"] ?? ""
+        guard let user = try store.user(container: scope.container, userRecordName: name) else {
+            throw StratusError(.notFound, "This container has no such user: choose one from the list.")
+        }
+        if scope.isProduction {
+            guard allowProductionUserData else {
+                throw StratusError(.accessDenied, "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
+            }
+            guard f["confirm"] == "yes" else {
+                throw StratusError(.badRequest, "Acting as a user in Production shows their real data: tick the confirmation to go on.")
+            }
+        }
+        try store.setActingAs(ActingAs(container: scope.container.rawValue, environment: scope.environment.rawValue, userRecordName: user.userRecordName),
+                              session: s.token)
+        try audit(s, scope, "act as user", user.userRecordName)
+        // Back to the private or shared page that asked for a user, else the user's private records.
+        if let back = f["back"], back.hasPrefix(scope.paths.base + "/"), !back.contains("//") { return .redirect(to: back) }
+        return .redirect(to: scope.paths.database(.private).records())
+    }
+
+    func stopActing(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+        try store.setActingAs(nil, session: s.token)
+        if let acting = scope.actingAs { try audit(s, scope, "stop acting as user", acting.userRecordName) }
+        return .redirect(to: scope.paths.users(done: "Stopped acting as \(scope.actingAs?.email ?? "a user")."))
+    }
+
+    static func displayName(_ u: ContainerUser) -> String {
+        let full = "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces)
+        return full.isEmpty ? "—" : full
+    }
+
+    /// `alice@example.com` as `a…@example.com`.
+    static func maskedEmail(_ email: String) -> String {
+        guard let at = email.firstIndex(of: "@"), let first = email.first else { return "…" }
+        return "\(first)…\(email[at...])"
+    }
+}
