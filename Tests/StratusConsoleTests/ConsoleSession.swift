@@ -13,6 +13,11 @@ struct ConsoleSession {
 
     static func signIn(_ f: ConsoleFixture, email: String = "admin@example.com") async throws -> ConsoleSession {
         _ = try f.app.store.createAdmin(email: email, password: "a long admin password")
+        return try await signInAgain(f, email: email)
+    }
+
+    /// A second session of an admin that exists (another browser or device).
+    static func signInAgain(_ f: ConsoleFixture, email: String = "admin@example.com") async throws -> ConsoleSession {
         let login = try await f.request("/console/login", form: ["email": email, "password": "a long admin password"])
         guard let cookie = ConsoleFixture.sessionCookie(login) else { throw StratusError.badRequest("no session cookie") }
         let home = try await f.request("/console/", cookie: cookie)
