@@ -27,6 +27,9 @@ import StratusStore
         _ = try env.acceptShare(saved.shortGUID, user: member.userRecordName)
         let memberDB = DatabaseID.sharedDatabase(of: member.userRecordName)
         #expect(try env.zones(in: memberDB).map(\.zoneID.zoneName) == ["Trips"])
+        // The owner's zone stays in her private database: her shared database holds only what others share with her.
+        #expect(try env.zones(in: .sharedDatabase(of: owner.userRecordName)).isEmpty)
+        #expect(try env.databaseChanges(in: .sharedDatabase(of: owner.userRecordName), since: nil).changedZones.isEmpty)
 
         let base = "/console/\(container.rawValue)/development"
         let page = try await s.get("\(base)/sharing")

@@ -98,9 +98,11 @@ enum ShareRows {
         var sql = """
             SELECT s.id, s.root_name, p.permission, p.type, s.public_permission, z.id, z.name, z.owner, z.atomic, z.change_seq
             FROM share_participants p JOIN shares s ON s.id = p.share_id JOIN zones z ON z.id = s.zone_id
-            WHERE p."user" = ? AND p.status = 'ACCEPTED' AND z.deleted = 0
+            WHERE p."user" = ? AND p.status = 'ACCEPTED' AND z.deleted = 0 AND z.owner <> ?
             """
-        var args: [SQLBindable] = [user]
+        // A share's owner is one of its accepted participants, but their zone stays in their private database: the
+        // shared database holds what others share with the user, as in CloudKit.
+        var args: [SQLBindable] = [user, user]
         if let zoneName { sql += " AND z.name = ?"; args.append(zoneName) }
         return try s.all(sql, args) { r in
             let own = SharePermission(rawValue: r.string(2) ?? "") ?? .readOnly
@@ -116,7 +118,7 @@ enum ShareRows {
     /// Records in each participant's shared-database feed that a zone joined or left it. A zone leaves only when no
     /// other accepted share of the participant remains in it.
     static func noteSharedZone(_ s: any SQLSession, _ zone: ZoneRow, users: [String], removed: Bool, seq: inout SequenceAllocator) throws {
-        for user in users {
+        for user in users where user != zone.zoneID.ownerRecordName {
             if removed, try accepted(s, user: user, zoneName: zone.zoneID.zoneName).contains(where: { $0.zone.id == zone.id }) { continue }
             try s.execute("""
                 INSERT INTO shared_zone_log("user", zone_id, seq, removed) VALUES (?, ?, ?, ?)
