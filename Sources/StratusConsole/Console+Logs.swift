@@ -17,8 +17,9 @@ extension Console {
         let before = filter("before").flatMap { Int64($0) }
         let entries = try log.entries(container: scope.container.rawValue, environment: scope.environment.rawValue, operation: filter("operation"),
                                       status: status, user: filter("user"), uuid: filter("uuid"), before: before, limit: 200)
+        let demo = demoData(scope)
         let rows = entries.map { e in
-            LogsView.Entry(time: ValueDisplay.utcString(e.at), operation: e.operation, database: e.database, user: e.user ?? "—", status: e.status,
+            LogsView.Entry(time: ValueDisplay.utcString(e.at), generated: demo.map { e.at < $0.before } ?? false, operation: e.operation, database: e.database, user: e.user ?? "—", status: e.status,
                            bad: e.status >= 400, errorCode: e.errorCode ?? "", injected: e.injected,
                            duration: String(format: "%.1f", Double(e.durationMicroseconds) / 1000), uuid: e.uuid ?? "")
         }
@@ -29,7 +30,8 @@ extension Console {
             older = scope.paths.logs(items)
         }
         let view = LogsView(entries: rows, hasEntries: !rows.isEmpty, action: scope.paths.logs(), operation: filter("operation") ?? "",
-                            status: status.map(String.init) ?? "", user: filter("user") ?? "", uuid: filter("uuid") ?? "", olderHref: older)
+                            status: status.map(String.init) ?? "", user: filter("user") ?? "", uuid: filter("uuid") ?? "", olderHref: older,
+                            demoNote: demo?.note)
         let json = ["requests": entries.map { e in
             LogsView.Request(at: e.at, operation: e.operation, database: e.database, status: e.status, durationMicroseconds: e.durationMicroseconds,
                              user: e.user, serverErrorCode: e.errorCode, uuid: e.uuid, injected: e.injected ? true : nil)
@@ -40,7 +42,10 @@ extension Console {
     /// `logs.mustache`: the latest requests, filtered.
     struct LogsView: Encodable {
         struct Entry: Encodable {
-            let time, operation, database, user: String
+            let time: String
+            /// Made up by `serve --demo` (see `Console.demoData`).
+            let generated: Bool
+            let operation, database, user: String
             let status: Int
             let bad: Bool
             let errorCode: String
@@ -59,5 +64,6 @@ extension Console {
         let hasEntries: Bool
         let action, operation, status, user, uuid: String
         let olderHref: String?
+        let demoNote: String?
     }
 }

@@ -25,7 +25,7 @@ extension Console {
             requests: SVGChart.format(Double(view.requests)), errors: SVGChart.format(Double(view.errors)),
             injected: SVGChart.format(Double(view.injected)), hasInjected: view.injected > 0,
             faults: live.map { f in .init(id: f.id, kind: f.kind.rawValue, operation: f.operation, injected: f.injected) },
-            hasFaults: !live.isEmpty, faultsHref: scope.paths.faults())
+            hasFaults: !live.isEmpty, faultsHref: scope.paths.faults(), demoNote: demoData(scope)?.note)
         let json = TelemetryPage.JSON(range: range.rawValue, stepMinutes: range.step, points: report.points.map { p in
             .init(minute: p.minute, requests: p.requests, errors: p.errors, injected: p.injected, errorsByCode: p.errorsByCode,
                   latencyMilliseconds: Dictionary(p.latency.map { op, h in
@@ -76,5 +76,6 @@ extension Console {
         let faults: [LiveFault]
         let hasFaults: Bool
         let faultsHref: String
+        let demoNote: String?
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 import StratusModel
 import StratusStore
 
-/// A living container for newcomers: a few record types, a custom role, a custom zone and a few thousand
-/// records. Installed once; a data directory that already has it is left alone.
+/// A living container for newcomers, where every console page has something real to show: public record types with
+/// a few thousand records, three users with private zones holding every field type, shares, subscriptions with
+/// their notifications, a webhook whose receiver is down, an automatic index, a deploy, and a day of (generated)
+/// telemetry and request logs. Installed once; a data directory that already has it is left alone.
 public enum DemoData {
     public static let container = try! ContainerID("iCloud.com.example.Demo")
     public static let demoUser = "_" + String(repeating: "d", count: 32)
@@ -34,6 +36,32 @@ public enum DemoData {
                 GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world"
             );
 
+            RECORD TYPE Trip (
+                "___recordID"   REFERENCE QUERYABLE,
+                "___createTime" TIMESTAMP QUERYABLE SORTABLE,
+                "___modTime"    TIMESTAMP QUERYABLE SORTABLE,
+                title           STRING QUERYABLE SORTABLE SEARCHABLE,
+                starts          TIMESTAMP QUERYABLE SORTABLE,
+                nights          INT64 QUERYABLE SORTABLE,
+                budget          DOUBLE QUERYABLE SORTABLE,
+                destination     LOCATION QUERYABLE,
+                cover           ASSET,
+                ticket          BYTES,
+                place           REFERENCE QUERYABLE,
+                packing         LIST<STRING> QUERYABLE,
+                nightlyRates    LIST<DOUBLE>,
+                waypoints       LIST<LOCATION>,
+                GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world"
+            );
+
+            RECORD TYPE Stop (
+                "___recordID" REFERENCE QUERYABLE,
+                name          STRING QUERYABLE SORTABLE,
+                day           INT64 QUERYABLE SORTABLE,
+                at            LOCATION QUERYABLE,
+                GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world"
+            );
+
             RECORD TYPE Person (
                 "___recordID" REFERENCE QUERYABLE,
                 name          STRING QUERYABLE SORTABLE,
@@ -50,9 +78,20 @@ public enum DemoData {
     static let words = ["groceries", "meeting", "draft", "ideas", "travel", "garden", "invoice", "birthday", "review", "music",
                         "books", "repair", "call", "plan", "sketch", "recipe"]
 
-    public static func install(into store: RecordStore) throws {
-        if try store.containerExists(container) { return }
+    /// Installs the demo when the data directory has none, and returns the secrets to print once; nil when it was
+    /// there already.
+    @discardableResult
+    public static func install(into store: RecordStore) throws -> DemoInstall? {
+        if try store.containerExists(container) { return nil }
         try store.createContainer(container)
+        do { return try fill(store) } catch {
+            // All or nothing: a demo half made would be taken for a whole one on the next start.
+            try? store.deleteContainer(container)
+            throw error
+        }
+    }
+
+    static func fill(_ store: RecordStore) throws -> DemoInstall {
         try store.importSchema(try SchemaParser.parse(schema), into: container)
         try store.deploy(container, by: "demo")
         let actor = RequestActor(userRecordName: demoUser, deviceID: "demo")
@@ -87,14 +126,18 @@ public enum DemoData {
                 _ = try store.modify(notes[chunk..<min(chunk + 200, notes.count)].map { RecordOperation(.create, $0) },
                                      in: .publicDatabase, actor: actor)
             }
-            let privateDB = DatabaseID.privateDatabase(of: demoUser)
-            let work = ZoneID(zoneName: "Work")
-            try store.createZone(work, in: privateDB)
-            _ = try store.modify((0..<100).map { i in
-                RecordOperation(.create, StoredRecord(recordName: "task-\(i)", recordType: "Note", fields: [
-                    "title": .string("Task \(i)"), "priority": .int64(Int64(i % 3)), "tags": .list(.string, [.string("work")]),
-                ]))
-            }, in: privateDB, zoneID: work, actor: actor)
         }
+        let users = try installPeople(into: store)
+        let origin = "http://localhost:3000"
+        let (_, secret) = try store.createAPIToken(container: container, environment: .development, name: "Demo web app", allowedOrigins: [origin])
+        // A fault scoped to one record no one has: saving a Trip named "fault-demo" is throttled, three times, so an app
+        // can try its retry logic; nothing else in the demo meets it.
+        let now = WallClock.nowMillis()
+        var fault = Fault(container: container, environment: .development, operation: "records/modify", kind: .throttled, remaining: 3, probability: nil,
+                          retryAfter: 5, createdAt: now, expiresAt: now + 86_400_000)
+        fault.recordType = "Trip"
+        fault.recordName = "fault-demo"
+        _ = try store.addFault(fault)
+        return DemoInstall(users: users, apiToken: secret, apiTokenOrigin: origin)
     }
 }

@@ -25,6 +25,8 @@ public final class StratusApplication: Sendable {
     public let telemetry: Telemetry
     let sampler: TelemetrySampler
     let shapes: QueryShapeKeeper
+    /// The demo's secrets (users' passwords, an API token), when `--demo` installed it on this start: printed once.
+    public let demoInstall: DemoInstall?
     /// The SSE streams and web courier polls open now.
     public let listeners: NotificationListeners
     /// Set by the first `stop()`: stopping is done once (a test's teardown may stop a server the test stopped).
@@ -41,7 +43,7 @@ public final class StratusApplication: Sendable {
             store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
                                     notifications: config.notifications, autoIndexPolicy: config.autoIndexes)
         }
-        if config.demo { try DemoData.install(into: store) }
+        demoInstall = config.demo ? try DemoData.install(into: store) : nil
         var http = config.http
         http.host = config.host
         http.port = config.port
@@ -50,10 +52,12 @@ public final class StratusApplication: Sendable {
         self.requestLog = requestLog
         let telemetry = try store.openTelemetry()
         self.telemetry = telemetry
+        if let demoInstall { DemoData.generateActivity(requestLog: requestLog, telemetry: telemetry, users: demoInstall.users, store: store) }
         sampler = TelemetrySampler(store: store, telemetry: telemetry)
         shapes = QueryShapeKeeper(store: store)
         console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData,
-                              throttle: throttle, requestLog: requestLog, telemetry: telemetry)
+                              throttle: throttle, requestLog: requestLog, telemetry: telemetry,
+                              demo: config.demo ? DemoData.container : nil)
         let metrics = ServerMetrics(store: store)
         self.metrics = metrics
         let listeners = NotificationListeners(limits: config.listeners)

@@ -4,6 +4,10 @@ import StratusModel
 /// Query shapes: what the queries an app really runs look like, what each costs (the console's Query shapes page),
 /// and the composite indexes Stratus builds for the frequent expensive ones.
 extension EnvironmentStore {
+    /// Whether this environment logs query shapes and builds automatic indexes (SQLite; PostgreSQL's planner and the
+    /// declared indexes serve every query there).
+    public var keepsQueryShapes: Bool { postgresSchema == nil }
+
     /// Writes what the shape log gathered (at most once a minute unless `force`): totals add up, the latest window's
     /// percentiles replace the old ones. Then looks after automatic indexes (see `maintainAutoIndexes`). The server's
     /// QueryShapeKeeper calls this once a minute, and closing the environment once more; no read path does.

@@ -163,6 +163,16 @@ struct ServeCommand: AsyncParsableCommand {
         if let setup = app.console.setupPath {
             FileHandle.standardOutput.write(Data("No administrator yet: create the first one at \(app.url.dropLast())\(setup)\n".utf8))
         }
+        if let demo = app.demoInstall {
+            // Shown once, as the setup link is: only their hashes are kept.
+            let lines = demo.users.map { "  \($0.name) <\($0.email)>  password: \($0.password)" }
+            FileHandle.standardOutput.write(Data("""
+                Demo container \(DemoData.container), shown only now:
+                \(lines.joined(separator: "\n"))
+                  API token (Development, for a web app at \(demo.apiTokenOrigin)): \(demo.apiToken)
+
+                """.utf8))
+        }
         await Signals.waitForTermination()
         FileHandle.standardOutput.write(Data("stopping: letting requests in flight finish\n".utf8))
         await app.stop()
