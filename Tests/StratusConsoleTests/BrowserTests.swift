@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusHTTP
 import StratusModel
+import StratusServer
 import StratusStore
 import StratusTestSupport
 
@@ -63,5 +64,40 @@ import StratusTestSupport
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("12-share-accepted.png").path))
         let mel = try #require(try store.user(container: ContainerID("iCloud.com.example.Shares"), email: "mel@example.com"))
         #expect(try store.environment(ContainerID("iCloud.com.example.Shares"), .development).zones(in: .sharedDatabase(of: mel.userRecordName)).map(\.zoneID.zoneName) == ["Trips"])
+    }
+
+    static let axeAvailable = Prerequisites.available(FileManager.default.isExecutableFile(atPath: driver) && Prerequisites.pythonModules(["requests", "axe_selenium_python"]))
+
+    /// Every console page of a fresh `serve --demo`, in the light and the dark scheme: axe-core finds no WCAG 2 A/AA
+    /// violation and nothing serious or critical, each page shows the demo's content and answers in under 300 ms,
+    /// with a screenshot per page and scheme (`Tests/e2e/console_walk.py`); also the narrow-window menu, the keyboard
+    /// shortcuts and the admin's colour scheme switch.
+    @Test(.enabled(if: axeAvailable, "chromium, chromium-driver or python3's requests and axe-selenium-python (pip install axe-selenium-python) are not installed"))
+    func everyDemoPageIsAccessibleInBothColourSchemes() async throws {
+        let f = try await ConsoleFixture(configure: { $0.demo = true })
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let setup = try #require(f.app.console.setupPath)
+        let alice = try #require(try f.app.store.user(container: DemoData.container, email: "alice@example.com"))
+        let output: (Int32, String) = try await BlockingWork.shared.run {
+            let p = ChildProcess()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["python3", root.appendingPathComponent("Tests/e2e/console_walk.py").path]
+            var env = ProcessInfo.processInfo.environment
+            env["STRATUS_URL"] = f.app.url
+            env["STRATUS_SETUP"] = setup
+            env["STRATUS_SCREENSHOTS"] = root.appendingPathComponent("test-artifacts/screenshots").path
+            env["CHROMEDRIVER"] = BrowserTests.driver
+            env["STRATUS_DEMO_ALICE"] = alice.userRecordName
+            p.environment = env
+            let pipe = Pipe()
+            p.standardOutput = pipe
+            p.standardError = pipe
+            try p.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        #expect(output.0 == 0 && output.1.contains("console walk: passed"), "\(output.1)")
+        print(output.1.split(separator: "\n").filter { $0.hasPrefix("slowest") || $0.hasPrefix("console walk") }.joined(separator: "\n"))
     }
 }

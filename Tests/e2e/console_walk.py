@@ -96,6 +96,7 @@ def walk(b, colour, problems, timings):
         dark_bg = bg.startswith("rgb(13, 17, 23")
         if dark_bg != (colour == "dark"): problems.append(f"{colour} {name}: body background {bg} does not follow the scheme")
         for v in axe(b): problems.append(f"{colour} {name}: {v}")
+        b.script("window.scrollTo(0, 0);")
         b.shot(f"walk-{colour}-{i:02d}-{name}")
 
 
@@ -136,6 +137,7 @@ def keyboard_and_layout(b, problems):
     b.click("nav.sidebar summary")
     if not b.script("return document.querySelector('nav.sidebar details.menu').open;"): problems.append("the menu does not open")
     for v in axe(b): problems.append(f"narrow records page: {v}")
+    b.script("window.scrollTo(0, 0);")
     b.shot("walk-narrow-menu")
     b.window(1280, 1000)
 
