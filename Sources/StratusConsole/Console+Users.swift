@@ -47,7 +47,7 @@ extension Console {
 
     /// The "Act as" chooser: the environment's users whose email or name holds `q`, each with a button.
     func actAsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        try actAsChooser(req, s, scope, tab: "users", database: nil)
+        try actAsChooser(req, s, scope, tab: "act-as", database: nil)
     }
 
     /// Private and shared pages without a user to read as: the same chooser, above the database switch.

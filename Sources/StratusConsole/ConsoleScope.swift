@@ -44,6 +44,7 @@ struct ConsoleScope {
         let sections = [
             ConsoleHeader.Section(id: "data", label: "Data", links: [
                 link("Records", db.records(), "records", key: "r"), link("Zones", db.zones(), "zones", key: "z"), link("Users", p.users(), "users", key: "u"),
+            ] + (userDataBrowsable ? [link("Act as a user", p.actAs(), "act-as", key: "a")] : []) + [
                 link("Subscriptions", p.subscriptions(), "subscriptions"), link("Sharing", p.sharing(), "sharing"), link("Import", p.importPage(), "import"),
             ]),
             ConsoleHeader.Section(id: "schema", label: "Schema", links: [

@@ -4,8 +4,8 @@ import StratusStore
 
 /// The demo's people and what they do: three users, private zones holding every field type, a hierarchy share and
 /// a zone share each accepted by another user, subscriptions that fire on the writes that follow them (so the
-/// Notifications page has deliveries), and in Development a webhook whose receiver is down and an automatic index
-/// built for a query the demo runs.
+/// Notifications page has deliveries), a webhook whose receiver is down and an automatic index built for a query the
+/// demo runs — in both environments.
 extension DemoData {
     static let people: [(first: String, last: String, email: String)] = [
         ("Alice", "Martin", "alice@example.com"), ("Bob", "Chen", "bob@example.com"), ("Chloé", "Dubois", "chloe@example.com"),
@@ -29,9 +29,11 @@ extension DemoData {
         for env in [ContainerEnvironment.development, .production] {
             try fillPrivateData(try store.environment(container, env), users: users, lookup: lookup)
         }
-        let dev = try store.environment(container, .development)
-        try addDownWebhook(dev, writer: users[0])
-        if dev.keepsQueryShapes { try buildShapeIndex(dev, reader: users[1]) }
+        for env in [ContainerEnvironment.development, .production] {
+            let e = try store.environment(container, env)
+            try addDownWebhook(e, writer: users[0])
+            if e.keepsQueryShapes { try buildShapeIndex(e, reader: users[1]) }
+        }
         return users
     }
 

@@ -130,14 +130,17 @@ public enum DemoData {
         let users = try installPeople(into: store)
         let origin = "http://localhost:3000"
         let (_, secret) = try store.createAPIToken(container: container, environment: .development, name: "Demo web app", allowedOrigins: [origin])
+        _ = try store.createAPIToken(container: container, environment: .production, name: "Demo web app (Production)", allowedOrigins: ["https://app.example.com"])
         // A fault scoped to one record no one has: saving a Trip named "fault-demo" is throttled, three times, so an app
         // can try its retry logic; nothing else in the demo meets it.
         let now = WallClock.nowMillis()
-        var fault = Fault(container: container, environment: .development, operation: "records/modify", kind: .throttled, remaining: 3, probability: nil,
-                          retryAfter: 5, createdAt: now, expiresAt: now + 86_400_000)
-        fault.recordType = "Trip"
-        fault.recordName = "fault-demo"
-        _ = try store.addFault(fault)
+        for env in [ContainerEnvironment.development, .production] {
+            var fault = Fault(container: container, environment: env, operation: "records/modify", kind: .throttled, remaining: 3, probability: nil,
+                              retryAfter: 5, createdAt: now, expiresAt: now + 86_400_000)
+            fault.recordType = "Trip"
+            fault.recordName = "fault-demo"
+            _ = try store.addFault(fault)
+        }
         return DemoInstall(users: users, apiToken: secret, apiTokenOrigin: origin)
     }
 }

@@ -51,9 +51,25 @@ PAGES = [
     ("faults", D + "/faults", "main table tbody tr"),
     ("reset", D + "/reset", "main form input[name=confirm]"),
     ("audit", "/console/audit", "main table tbody tr"),
+    # Production: the same pages but the users' own data, which needs --allow-production-user-data.
     ("production-overview", P + "/", "main table tbody tr"),
     ("production-records", P + "/public/records?type=Note", "table.records tbody tr"),
+    ("production-record", P + "/public/records/_defaultZone/note-00001", "dl.fields dd"),
+    ("production-zones", P + "/public/zones", "main table tbody tr"),
+    ("production-users", P + "/users", "main table tbody tr"),
+    ("production-subscriptions", P + "/subscriptions", "main table tbody tr"),
+    ("production-sharing", P + "/sharing", "main table tbody tr"),
+    ("production-import", P + "/import", "main form input[type=file]"),
+    ("production-schema", P + "/schema", "main table tbody tr"),
+    ("production-record-type", P + "/schema/Trip", "main table tbody tr"),
+    ("production-query-shapes", P + "/query-shapes", "main table tbody tr"),
+    ("production-roles", P + "/roles", "table.matrix tbody tr"),
     ("production-telemetry", P + "/telemetry?range=day", "svg.chart polyline"),
+    ("production-logs", P + "/logs", "main table tbody tr"),
+    ("production-notifications", P + "/notifications", "main table tbody tr"),
+    ("production-webhooks", P + "/webhooks", "main table tbody tr"),
+    ("production-tokens", P + "/tokens", "main table tbody tr"),
+    ("production-faults", P + "/faults", "main table tbody tr"),
 ]
 
 
