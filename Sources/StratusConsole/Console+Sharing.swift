@@ -28,7 +28,7 @@ extension Console {
                 revokeAction: scope.paths.revokeShare(share.shortGUID),
                 participants: members.map { p in .init(who: who(p.userRecordName), permission: p.permission.rawValue, type: p.type.rawValue, status: p.acceptanceStatus.rawValue) },
                 hasParticipants: !members.isEmpty,
-                sharedViewHref: scope.paths.database(.shared, as: members.first?.userRecordName ?? "").zones())
+                sharedViewHref: scope.userDataBrowsable ? scope.paths.database(.shared, as: members.first?.userRecordName ?? "").zones() : nil)
         }
         let json = ["shares": shares.map { SharingView.ShareJSON(name: $0.name, zone: $0.zone, publicPermission: $0.publicPermission, participants: $0.participantCount) }]
         return page(req, s, scope, tab: "sharing", "sharing", title: "Sharing", SharingView(shares: shares, hasShares: !shares.isEmpty, message: req.query("done")), json: json)
@@ -43,7 +43,8 @@ extension Console {
             let created, url, revokeAction: String
             let participants: [Participant]
             let hasParticipants: Bool
-            let sharedViewHref: String
+            /// A participant's view of the share (none where users' data may not be browsed).
+            let sharedViewHref: String?
         }
         struct ShareJSON: Encodable {
             let name, zone, publicPermission: String

@@ -3,7 +3,9 @@
 nothing is loaded or posted over plain http (no mixed content) and that the session cookie is Secure.
 Environment as browser_flows.py (STRATUS_URL is the https public URL), plus STRATUS_RECORD_PATH (a record page)."""
 import os, sys, time, traceback
-from browser_flows import WebDriver, expect, BASE, SETUP
+from webdriver import WebDriver, expect, BASE
+
+SETUP = os.environ["STRATUS_SETUP"]
 
 RECORD = os.environ["STRATUS_RECORD_PATH"]
 
