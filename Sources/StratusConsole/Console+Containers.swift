@@ -46,6 +46,7 @@ extension Console {
         let id = try ContainerID(raw)
         try store.createContainer(id)
         try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: "create container", container: id.rawValue, environment: nil, detail: ""))
+        containersChanged()
         return .redirect(to: ConsolePaths.home(created: id))
     }
 

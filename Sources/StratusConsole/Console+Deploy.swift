@@ -95,6 +95,7 @@ extension Console {
         }
         try store.deleteContainer(scope.container)
         try audit(s, nil, "delete container", "", container: scope.container)
+        containersChanged()
         return .redirect(to: ConsolePaths.home(deleted: scope.container))
     }
 }

@@ -31,6 +31,9 @@ public final class Console: Sendable {
     /// Page headers (environment, tabs, database switch) are the same for every page of a scope and tab:
     /// built and converted for the template once, not on every request.
     private let headers = Mutex<[String: TemplateValue]>([:])
+    /// The sidebar's container picker, converted for the template, per container and environment: kept for a second
+    /// (containers come and go rarely, possibly on another node), dropped at once when this console adds or deletes one.
+    private let pickers = Mutex<(at: ContinuousClock.Instant, ids: [ContainerID], encoded: [String: TemplateValue])>((.now - .seconds(60), [], [:]))
 
     public init(store: RecordStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
                 allowProductionUserData: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
@@ -277,6 +280,11 @@ public final class Console: Sendable {
     static let globalPaths: [String: String] = ["home": ConsolePaths.home, "audit": ConsolePaths.audit, "logout": ConsolePaths.logout,
                                                 "login": ConsolePaths.login, "setup": ConsolePaths.setupForm, "theme": ConsolePaths.theme]
 
+    /// The header's colour scheme buttons, converted once per choice an admin can have made.
+    static let themeChoices: [ConsoleTheme: TemplateValue] = Dictionary(uniqueKeysWithValues: ConsoleTheme.allCases.map { chosen in
+        (chosen, TemplateEncoder.encode(ConsoleTheme.allCases.map { ThemeChoice(value: $0.rawValue, label: $0.rawValue.capitalized, current: $0 == chosen) }))
+    })
+
     /// Draws a page outside any container from its view (see `TemplateEncoder`), with what every page has: the
     /// signed-in administrator and the form token, breadcrumbs, the console's global paths.
     func render(_ template: String, _ view: some Encodable, session: Session?, status: HTTPStatus = .ok) -> HTTPResponse {
@@ -284,7 +292,7 @@ public final class Console: Sendable {
         if let session {
             o = o.setting("admin", .object(TemplateObject(["email": session.admin.email, "csrf": session.csrf])))
             if session.admin.theme != .system { o = o.setting("theme", .string(session.admin.theme.rawValue)) }
-            o = o.setting("themes", TemplateEncoder.encode(ConsoleTheme.allCases.map { ThemeChoice(value: $0.rawValue, label: $0.rawValue.capitalized, current: $0 == session.admin.theme) }))
+            o = o.setting("themes", Console.themeChoices[session.admin.theme] ?? .list([]))
             o = o.setting("csrf", .string(session.csrf))
         }
         if case .list(let crumbs)? = o["crumbs"] { o = o.setting("hasCrumbs", .bool(!crumbs.isEmpty)) }
@@ -301,8 +309,8 @@ public final class Console: Sendable {
         let crumbs: [Crumb]
         let user: String?
         let acting: ActingBanner?
-        /// The container picker's choices: every container, each linking to the same environment's overview.
-        let containers: [ConsoleHeader.Link]
+        /// The container picker's choices (`containerPicker`).
+        let containers: TemplateValue
 
         func encode(to encoder: any Encoder) throws {
             try view.encode(to: encoder)
@@ -323,13 +331,30 @@ public final class Console: Sendable {
     func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String, _ template: String, title: String,
               _ view: some Encodable, crumbs: [Crumb] = [], json: (any Encodable)? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
         if let json, Console.wantsJSON(req) { return .json(Console.json(json), status: status) }
-        let containers = ((try? store.containers()) ?? []).map { c in
-            ConsoleHeader.Link(label: c.id.rawValue, href: ConsolePaths.environment(c.id, scope.environment), current: c.id == scope.container)
-        }
         return render(template, Framed(view: view, title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user,
-                                       acting: scope.actingAs.map { ActingBanner($0, paths: scope.paths) }, containers: containers),
+                                       acting: scope.actingAs.map { ActingBanner($0, paths: scope.paths) }, containers: containerPicker(scope)),
                       session: s, status: status)
     }
+
+    /// The container picker's links: every container, each to the same environment's overview (see `pickers`).
+    func containerPicker(_ scope: ConsoleScope) -> TemplateValue {
+        let key = "\(scope.container.rawValue)\u{0}\(scope.environment.rawValue)"
+        let now = ContinuousClock.now
+        if let hit = pickers.withLock({ p in now - p.at < .seconds(1) ? p.encoded[key] : nil }) { return hit }
+        let fresh = pickers.withLock { p in now - p.at < .seconds(1) }
+        let ids = fresh ? pickers.withLock { $0.ids } : ((try? store.containers()) ?? []).map(\.id)
+        let value = TemplateEncoder.encode(ids.map { id in
+            ConsoleHeader.Link(label: id.rawValue, href: ConsolePaths.environment(id, scope.environment), current: id == scope.container)
+        })
+        pickers.withLock { p in
+            if !fresh { p = (now, ids, [:]) }
+            p.encoded[key] = value
+        }
+        return value
+    }
+
+    /// After this console adds or deletes a container, the picker shows it on the next page.
+    func containersChanged() { pickers.withLock { $0.at = .now - .seconds(60) } }
 
     func scopeHeader(_ scope: ConsoleScope, tab: String) -> TemplateValue {
         let key = "\(scope.container.rawValue)\u{0}\(scope.environment.rawValue)\u{0}\(scope.database?.rawValue ?? "")\u{0}\(scope.user ?? "")\u{0}\(tab)"

@@ -7,8 +7,9 @@ struct ConsoleHeader: Encodable {
         let href: String
         let current: Bool
         var refused = false
-        /// The key that follows `g` to go here (`console.js`; `?` lists them).
-        var key: String? = nil
+        /// The key that follows `g` to go here (`console.js`; `?` lists them); empty for none (present, so a
+        /// template's lookup stops at the link instead of searching every enclosing context).
+        var key = ""
     }
 
     /// One group of the sidebar.

@@ -38,7 +38,7 @@ struct ConsoleScope {
     func header(tab: String) -> ConsoleHeader {
         let p = paths
         typealias Link = ConsoleHeader.Link
-        func link(_ label: String, _ href: String, _ id: String, key: String? = nil) -> Link { Link(label: label, href: href, current: tab == id, key: key) }
+        func link(_ label: String, _ href: String, _ id: String, key: String = "") -> Link { Link(label: label, href: href, current: tab == id, key: key) }
         var settings = [link("Tokens & keys", p.tokens(), "tokens"), link("Faults", p.faults(), "faults")]
         if !isProduction { settings.append(link("Reset", p.reset(), "reset")) }
         let sections = [
