@@ -110,9 +110,7 @@ final class SignInPages: Sendable {
                                              countsAsFailure: { ($0 as? StratusError)?.code == .authenticationFailed }) { () throws -> ContainerUser in
             if testUser {
                 guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }
-                let email = RecordStore.testUserEmail(container)
-                if let u = try store.user(container: container, email: email) { return u }
-                return try store.createUser(container: container, email: email, password: Secrets.randomPassword(), firstName: "Test", lastName: "User")
+                return try store.testUser(container: container)
             }
             guard var u = try store.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
                 throw StratusError(.authenticationFailed, "That email and password do not match an account.")

@@ -66,7 +66,10 @@ extension Console {
             ActAsView.User(name: Self.displayName(u), email: u.email, userRecordName: u.userRecordName,
                            isTestUser: u.email == RecordStore.testUserEmail(scope.container))
         }
-        let view = ActAsView(users: users, hasUsers: !users.isEmpty, q: q, searchAction: scope.paths.actAs(), actAction: scope.paths.actAs(),
+        // In Development the test user is offered even before anyone became it (it is made when chosen).
+        let testEmail = RecordStore.testUserEmail(scope.container)
+        let offerTestUser = !scope.isProduction && !users.contains { $0.isTestUser } && (q.isEmpty || "test user".localizedCaseInsensitiveContains(q) || testEmail.contains(q))
+        let view = ActAsView(users: users, hasUsers: !users.isEmpty || offerTestUser, offerTestUser: offerTestUser, testUser: Self.testUserChoice, q: q, searchAction: scope.paths.actAs(), actAction: scope.paths.actAs(),
                              back: database.map { _ in req.rawPath } ?? "", database: database, isProduction: scope.isProduction)
         return page(req, s, scope, tab: tab, "act-as", title: "Act as a user", view,
                     json: ["users": users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }])
@@ -79,7 +82,9 @@ extension Console {
             let isTestUser: Bool
         }
         let users: [User]
-        let hasUsers: Bool
+        let hasUsers, offerTestUser: Bool
+        /// The form value that stands for the Development test user before it exists.
+        let testUser: String
         let q, searchAction, actAction, back: String
         let database: String?
         let isProduction: Bool
@@ -90,7 +95,10 @@ extension Console {
     func actAs(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let f = form(req)
         let name = f["user"] ?? ""
-        guard let user = try store.user(container: scope.container, userRecordName: name) else {
+        let found = name == Self.testUserChoice && !scope.isProduction
+            ? try store.testUser(container: scope.container)
+            : try store.user(container: scope.container, userRecordName: name)
+        guard let user = found else {
             throw StratusError(.notFound, "This container has no such user: choose one from the list.")
         }
         if scope.isProduction {
@@ -114,6 +122,9 @@ extension Console {
         if let acting = scope.actingAs { try audit(s, scope, "stop acting as user", acting.userRecordName) }
         return .redirect(to: scope.paths.users(done: "Stopped acting as \(scope.actingAs?.email ?? "a user")."))
     }
+
+    /// Not a user record name (those start with `_`): the Development test user, made when chosen.
+    static let testUserChoice = "test-user"
 
     static func displayName(_ u: ContainerUser) -> String {
         let full = "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces)

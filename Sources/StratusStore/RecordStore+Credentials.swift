@@ -174,6 +174,20 @@ extension RecordStore {
     /// discovers nobody.
     public static func testUserEmail(_ container: ContainerID) -> String { "test-user@\(container.rawValue)" }
 
+    /// The container's Development test user, made the first time it is asked for (the sign-in page's "continue as a
+    /// test user", the console's "Act as").
+    public func testUser(container: ContainerID) throws(StratusError) -> ContainerUser {
+        let email = Self.testUserEmail(container)
+        if let u = try user(container: container, email: email) { return u }
+        do {
+            return try createUser(container: container, email: email, password: Secrets.randomPassword(), firstName: "Test", lastName: "User")
+        } catch where error.code == .exists {
+            // Made meanwhile by another request.
+            guard let u = try user(container: container, email: email) else { throw error }
+            return u
+        }
+    }
+
     public func users(container: ContainerID) throws(StratusError) -> [ContainerUser] {
         try guarded {
             try control.read { s in

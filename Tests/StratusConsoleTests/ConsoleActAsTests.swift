@@ -72,6 +72,13 @@ import StratusTestSupport
         #expect(!(try await s.get(dev + "/").html.contains("Stop acting as")))
         let audit = try await s.get("/console/audit").html
         #expect(audit.contains("act as user") && audit.contains("stop acting as user"))
+
+        // The Development test user is offered before anyone became it, and made when chosen; not in Production.
+        #expect(try await s.get("\(dev)/act-as?q=test").html.contains("Act as the test user"))
+        #expect(try await s.post("\(dev)/act-as", [("user", "test-user")]).status == 303)
+        #expect(try await s.get(dev + "/").html.contains("Stop acting as Test User"))
+        #expect(try f.app.store.user(container: ContainerID(containerName), email: RecordStore.testUserEmail(ContainerID(containerName))) != nil)
+        #expect(try await s.post("/console/\(containerName)/production/act-as", [("user", "test-user"), ("confirm", "yes")]).status != 303)
     }
 
     @Test func aStaleChoiceIsRefusedAndForgotten() async throws {
