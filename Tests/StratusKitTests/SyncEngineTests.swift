@@ -178,9 +178,11 @@ func stop(_ devices: NotesDevice...) async {
         let port = f.app.port
         await f.app.stop()
         for i in 1...3 { a.edit("n\(i)", "written offline \(i)") }
-        try await Task.sleep(for: .seconds(1))
         #expect(a.engine.state.pendingRecordZoneChanges.count == 3)
-        #expect(a.lock.withLock { a.savedState }.map { s in (try? JSONEncoder().encode(s)).map { String(decoding: $0, as: UTF8.self).contains("n3") } ?? false } == true)
+        // The state update reaches the app as an event: on a busy machine that can take more than a second.
+        await eventually("A's persisted state holds the offline edits", within: 30) {
+            a.lock.withLock { a.savedState }.map { s in (try? JSONEncoder().encode(s)).map { String(decoding: $0, as: UTF8.self).contains("n3") } ?? false } == true
+        }
 
         // Back on the same port and data: A's engine sends by itself, B's hears of it.
         var config = ServerConfig(port: port, dataDirectory: f.data)

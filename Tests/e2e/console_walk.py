@@ -3,8 +3,8 @@
 (Chromium's emulated prefers-color-scheme), and on each page: runs axe-core (from the axe-selenium-python package)
 and fails on any WCAG 2 A/AA violation or any serious or critical one of any rule; checks the page shows what the
 demo put there (a selector per page that only real content matches); checks the server answered in under 300 ms
-(navigation timing, the best of up to six loads half a second apart, so a busy machine does not fail a fast
-page); and saves a screenshot
+(navigation timing, the best of up to six loads half a second apart, and a page still over budget is timed again
+at the end, up to ten times a second apart, so a busy machine does not fail a fast page); and saves a screenshot
 per page and scheme. Also: the sidebar folds into a menu on a 360 px window, the keyboard shortcuts work, and the
 admin's colour scheme switch overrides the system's.
 
@@ -105,8 +105,7 @@ def walk(b, colour, problems, timings):
             ms = server_ms(b)
             best = ms if best is None else min(best, ms)
             if best < BUDGET_MS: break
-        timings.append((colour, name, best))
-        if best >= BUDGET_MS: problems.append(f"{colour} {name}: the server took {best:.0f} ms (budget {BUDGET_MS})")
+        timings.append((colour, name, path, best))
         title = b.script("return document.title;")
         if not b.finds(content): problems.append(f"{colour} {name}: nothing matches {content!r} (title {title!r})")
         if "Not found" in title or "Something went wrong" in title: problems.append(f"{colour} {name}: error page {title!r}")
@@ -193,6 +192,17 @@ def main():
         for colour in ("light", "dark"): walk(b, colour, problems, timings)
         keyboard_and_layout(b, problems)
         theme_switch(b, problems)
+        # Pages over budget are timed again at the end, a second apart: in the full suite the walk starts while every
+        # other test does, and a page that is slow only then is not slow. One that stays over budget fails.
+        for k, (c, n, path, ms) in enumerate(timings):
+            if ms < BUDGET_MS: continue
+            for _ in range(10):
+                time.sleep(1)
+                b.go(path)
+                ms = min(ms, server_ms(b))
+                if ms < BUDGET_MS: break
+            timings[k] = (c, n, path, ms)
+            if ms >= BUDGET_MS: problems.append(f"{c} {n}: the server took {ms:.0f} ms (budget {BUDGET_MS})")
         # Signed out: the sign-in page, in both schemes.
         b.click("header form.signout button")
         expect(b.wait_text("Sign in"), "signed out")
@@ -200,8 +210,8 @@ def main():
             scheme(b, colour)
             for v in axe(b): problems.append(f"{colour} sign-in: {v}")
             b.shot(f"walk-{colour}-sign-in")
-        slowest = sorted(timings, key=lambda t: -t[2])[:5]
-        print("slowest pages (ms, best of up to 6 loads): " + ", ".join(f"{c} {n} {ms:.0f}" for c, n, ms in slowest))
+        slowest = sorted(timings, key=lambda t: -t[3])[:5]
+        print("slowest pages (ms, best of the loads): " + ", ".join(f"{c} {n} {ms:.0f}" for c, n, _, ms in slowest))
         if problems:
             print("console walk: problems\n  " + "\n  ".join(problems))
             return 1
