@@ -66,10 +66,11 @@ import StratusTestSupport
     @Test func aStreamEndsWhenItsWebAuthTokenExpires() async throws {
         let f = try await APIFixture()
         try await Self.prepare(f, f.aliceToken)
-        let short = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: 1_500)
+        // Long enough for the stream to open on a machine busy with the rest of the suite (1.5 s was not, in CI).
+        let short = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: 6_000)
         let s = try Self.stream(f, api: f.devToken, user: short)
         #expect(await s.read { $0.contains(": stream of notifications") }.contains("200"))
-        try await Task.sleep(for: .milliseconds(1_600))
+        try await Task.sleep(for: .milliseconds(6_100))
         try await Self.write(f, "after", user: f.aliceToken)
         // The stream ended with its session and delivered nothing written after it.
         let rest = String(decoding: await s.all(), as: UTF8.self)
