@@ -141,7 +141,7 @@ import StratusStore
 
     @Test func theWebCourierDeliversEveryNotificationInOrderToItsUser() async throws {
         // The hold is long enough for a write to land on a busy machine while a poll waits for it.
-        let f = try await APIFixture { $0.courierHold = .milliseconds(4_000) }
+        let f = try await APIFixture { $0.courierHold = .milliseconds(8_000) }
         let create = try await f.call("tokens/create", #"{"apnsEnvironment":"DEVELOPMENT"}"#, user: f.aliceToken, rawDevice: true)
         let url = try #require(create.json["webcourierURL"]?.string)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"A"}}}]}"#, db: "private", user: f.aliceToken)
