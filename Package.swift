@@ -43,13 +43,15 @@ let package = Package(
         // libcurl (Debian's libcurl4-openssl-dev, with nghttp2) behind three C functions: the HTTP/2 client APNs needs,
         // which URLSession on Linux cannot be pointed at a test's own certificate authority for.
         .target(name: "CHTTP2", linkerSettings: [.linkedLibrary("curl")]),
+        // epoll and eventfd for StratusHTTP's event loop (Glibc's module does not export sys/epoll.h).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // Push to Apple devices: APNs provider tokens (ES256 JWT), pushes and what APNs' answers mean.
         .target(name: "StratusPush", dependencies: ["CHTTP2", .product(name: "Crypto", package: "swift-crypto")]),
         // HTTP/1.1 codec, router, static files and gzip on FlyingSocks: the only importer of FlyingSocks.
         .target(
             name: "StratusHTTP",
             dependencies: [
-                "CZlib",
+                "CZlib", "CEpoll",
                 .product(name: "FlyingSocks", package: "FlyingFox"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,13 +1,24 @@
 import FlyingSocks
 import Synchronization
 
-/// One epoll event loop for every server in the process. Each pool parks a thread in `epoll_wait`; with a
-/// pool per server, a process running several (the test suite) can park every worker thread it has.
+/// One event loop for every server in the process: on Linux `EpollSocketPool` (a thread of its own in
+/// `epoll_wait`), elsewhere FlyingSocks' pool. A pool per server would park a thread per server (the test suite
+/// runs dozens).
 enum SharedSocketPool {
     private static let pool = Mutex<(any AsyncSocketPool)?>(nil)
 
     static func get() async throws -> any AsyncSocketPool {
         if let p = pool.withLock({ $0 }) { return p }
+        #if os(Linux)
+        let made = try pool.withLock { current -> any AsyncSocketPool in
+            if let current { return current }
+            let fresh = try EpollSocketPool()
+            current = fresh
+            return fresh
+        }
+        try await made.prepare()
+        return made
+        #else
         let fresh = SocketPool<Poll>.make(maxEvents: 256)
         try await fresh.prepare()
         let chosen: any AsyncSocketPool = pool.withLock { current in
@@ -17,5 +28,6 @@ enum SharedSocketPool {
             return fresh
         }
         return chosen
+        #endif
     }
 }

@@ -20,6 +20,8 @@ struct APIScenario: AsyncParsableCommand {
     @Option(help: "Where to build the data (temporary by default; removed afterwards). An existing one with the same record count is reused.")
     var data: String?
     @Flag(help: "Skip PocketBase (quick iterations; no baseline or ratio).") var noBaseline = false
+    @Flag(help: "Measure only the one-record lookups (lookup_one_rps, lookup_one_p50_ms) and peak_rss_mb: quick iterations on the request path.")
+    var lookupsOnly = false
     @Option(help: "sqlite (a data directory, the default) or postgres (with --database-url).") var backend: String = "sqlite"
     @Option(help: ArgumentHelp("The PostgreSQL database of --backend postgres (default: $STRATUS_DATABASE_URL); an existing one with the same record count is reused.",
                                valueName: "url"))
@@ -105,10 +107,12 @@ struct APIScenario: AsyncParsableCommand {
             let filter = "(count>=\(low)&&count<\(low + 150_000))".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             return LoadClient.request("GET", "/api/collections/bench/records?filter=\(filter)&sort=count&perPage=200&skipTotal=1")
         }
+        if !lookupsOnly {
         let (stratusQuery, pbQuery) = try Self.sideBySide(port, pb?.port, requests: queries, connections: 4, stratusQueryMake, pbQueryMake, check: queryCheck)
         let queryRPS = Double(queries) / stratusQuery.seconds
         Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s", baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
         Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
+        }
 
         // lookup_one_rps: one record by its name through records/lookup, 8 connections, the names spread over the
         // whole table; PocketBase's view endpoint (one record by id) on the same rows is the baseline.
@@ -126,6 +130,12 @@ struct APIScenario: AsyncParsableCommand {
         Figure(scenario: "api", metric: "lookup_one_rps", value: Double(lookups) / stratusLookup.seconds, unit: "requests/s",
                baseline: pbLookup.map { Double(lookups) / $0.seconds }).print()
         Figure(scenario: "api", metric: "lookup_one_p50_ms", value: median(stratusLookup.latencies), unit: "ms", baseline: pbLookup.map { median($0.latencies) }).print()
+        if lookupsOnly {
+            Figure(scenario: "api", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
+            await app.stop()
+            pb?.stop()
+            return
+        }
 
         // two_node_query_rps: a second server on the same PostgreSQL database; the same queries over the same 4
         // connections, spread over both by round robin, against one node measured again just before.
