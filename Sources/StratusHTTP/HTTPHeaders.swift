@@ -7,7 +7,7 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     public subscript(_ name: String) -> String? {
         get {
-            let n = name.lowercased()
+            let n = Self.lowercased(name)
             return fields.first { $0.name == n }?.value
         }
         set {
@@ -19,8 +19,13 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     public mutating func add(_ name: String, _ value: String) { fields.append((name.lowercased(), value)) }
 
+    /// The name as stored; callers almost always ask in lower case already, which costs no copy.
+    @inline(__always) static func lowercased(_ name: String) -> String {
+        name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? name.lowercased() : name
+    }
+
     public func values(_ name: String) -> [String] {
-        let n = name.lowercased()
+        let n = Self.lowercased(name)
         return fields.filter { $0.name == n }.map(\.value)
     }
 

@@ -42,13 +42,19 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.remoteAddress = remoteAddress
         clientAddress = HTTPRequest.host(ofAddress: remoteAddress)
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        rawPath = String(parts[0])
-        rawQuery = parts.count > 1 ? String(parts[1]) : nil
-        guard rawPath.hasPrefix("/") else { throw HTTPError(.badRequest, "the request target must start with /") }
+        // Split on bytes: '?' and '/' are ASCII, and walking Characters was a visible share of a small request.
+        let utf8 = target.utf8
+        if let q = utf8.firstIndex(of: UInt8(ascii: "?")) {
+            rawPath = String(target[..<q])
+            rawQuery = String(target[utf8.index(after: q)...])
+        } else {
+            rawPath = target
+            rawQuery = nil
+        }
+        guard rawPath.utf8.first == UInt8(ascii: "/") else { throw HTTPError(.badRequest, "the request target must start with /") }
         var segments: [String] = []
-        for s in rawPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            guard let d = PercentDecoding.decode(s) else { throw HTTPError(.badRequest, "malformed percent-encoding in the path") }
+        for s in rawPath.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard let d = PercentDecoding.decode(Substring(s)) else { throw HTTPError(.badRequest, "malformed percent-encoding in the path") }
             segments.append(d)
         }
         if segments.last == "" && segments.count > 1 { segments.removeLast() }
@@ -118,13 +124,21 @@ public struct HTTPRequest: Sendable {
     /// parameters of every request, and decoding every pair each time was a visible share of a small request).
     public func query(_ name: String) -> String? {
         guard let raw = rawQuery, !raw.isEmpty else { return nil }
-        for pair in raw.split(separator: "&") {
-            let eq = pair.firstIndex(of: "=")
-            let rawName = eq.map { pair[..<$0] } ?? pair[...]
-            let encoded = rawName.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
-            guard encoded ? PercentDecoding.decode(rawName, plusAsSpace: true) == name : rawName == name else { continue }
+        // Over the bytes ('&', '=', '%' and '+' are ASCII): splitting into Substrings of Characters cost more than
+        // the lookup it serves.
+        let utf8 = raw.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            let pair = utf8[start..<end]
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
+            guard !pair.isEmpty else { continue }
+            let eq = pair.firstIndex(of: UInt8(ascii: "="))
+            let rawName = pair[..<(eq ?? pair.endIndex)]
+            let encoded = rawName.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+            guard encoded ? PercentDecoding.decode(Substring(rawName), plusAsSpace: true) == name : rawName.elementsEqual(name.utf8) else { continue }
             guard let eq else { return "" }
-            return PercentDecoding.decode(pair[pair.index(after: eq)...], plusAsSpace: true) ?? ""
+            return PercentDecoding.decode(Substring(pair[utf8.index(after: eq)...]), plusAsSpace: true) ?? ""
         }
         return nil
     }

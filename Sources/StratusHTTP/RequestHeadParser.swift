@@ -86,6 +86,11 @@ enum RequestHeadParser {
             return .chunked
         }
         guard !cl.isEmpty else { return .none }
+        // The usual case, one plain number, without sets and trimming.
+        if cl.count == 1, let only = cl.first, !only.isEmpty, only.utf8.count <= 15,
+           only.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let n = Int(only) {
+            return n == 0 ? .none : .length(n)
+        }
         let distinct = Set(cl.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
         guard distinct.count == 1, let v = distinct.first, !v.isEmpty, v.count <= 15, v.allSatisfy(\.isASCII), v.allSatisfy(\.isNumber),
               let n = Int(v) else {
