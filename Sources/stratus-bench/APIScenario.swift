@@ -126,10 +126,11 @@ struct APIScenario: AsyncParsableCommand {
         let pbLookupMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
             LoadClient.request("GET", "/api/collections/bench/records/" + String(format: "r%014x", picks[(c * 977 + i) % picks.count]))
         }
-        let (stratusLookup, pbLookup) = try Self.sideBySide(port, pb?.port, requests: lookups, connections: 8, lookupMake, pbLookupMake, check: lookupCheck)
+        let (stratusLookup, pbLookup) = try Self.sideBySide(port, pb?.port, baselinePID: pb?.process.processIdentifier, requests: lookups, connections: 8, lookupMake, pbLookupMake, check: lookupCheck)
         Figure(scenario: "api", metric: "lookup_one_rps", value: Double(lookups) / stratusLookup.seconds, unit: "requests/s",
                baseline: pbLookup.map { Double(lookups) / $0.seconds }).print()
         Figure(scenario: "api", metric: "lookup_one_p50_ms", value: median(stratusLookup.latencies), unit: "ms", baseline: pbLookup.map { median($0.latencies) }).print()
+        Figure(scenario: "api", metric: "lookup_one_cpu_us", value: stratusLookup.cpu, unit: "us/request", baseline: pbLookup?.cpu).print()
         if lookupsOnly {
             Figure(scenario: "api", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
             await app.stop()
@@ -361,15 +362,23 @@ struct APIScenario: AsyncParsableCommand {
 extension APIScenario {
     /// The same requests against Stratus, then against PocketBase (when it runs): each side warms up unmeasured
     /// with a tenth as many first, so the figures are of servers in service, not of first reads from disk.
-    static func sideBySide(_ port: UInt16, _ baselinePort: UInt16?, requests: Int, connections: Int,
+    /// Each side's timed run after an unmeasured warm-up of a tenth as many requests. `cpu` is the processor time
+    /// the side cost per request, in microseconds: this process's (the server and the load client) for Stratus; for
+    /// the baseline this process's (the same client) plus the baseline server process's, when its pid is given.
+    /// Processor time per request moves far less with the machine's neighbours than requests per second do.
+    static func sideBySide(_ port: UInt16, _ baselinePort: UInt16?, baselinePID: Int32? = nil, requests: Int, connections: Int,
                            _ make: @escaping @Sendable (Int, Int) -> [UInt8], _ baselineMake: @escaping @Sendable (Int, Int) -> [UInt8],
                            check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws
-        -> (stratus: (seconds: Double, latencies: [Double]), baseline: (seconds: Double, latencies: [Double])?) {
-        func measure(_ port: UInt16, _ make: @escaping @Sendable (Int, Int) -> [UInt8]) throws -> (seconds: Double, latencies: [Double]) {
+        -> (stratus: (seconds: Double, latencies: [Double], cpu: Double), baseline: (seconds: Double, latencies: [Double], cpu: Double)?) {
+        func measure(_ port: UInt16, _ make: @escaping @Sendable (Int, Int) -> [UInt8], other: Int32?) throws -> (seconds: Double, latencies: [Double], cpu: Double) {
             _ = try LoadClient.run(port: port, connections: connections, perConnection: max(1, requests / connections / 10), make: make, check: check)
-            return try LoadClient.run(port: port, connections: connections, perConnection: requests / connections, make: make, check: check)
+            let cpu0 = processCPUSeconds() + (other.map { processCPUSeconds(pid: $0) } ?? 0)
+            let run = try LoadClient.run(port: port, connections: connections, perConnection: requests / connections, make: make, check: check)
+            let cpu1 = processCPUSeconds() + (other.map { processCPUSeconds(pid: $0) } ?? 0)
+            let done = max(1, requests / connections * connections)
+            return (run.seconds, run.latencies, (cpu1 - cpu0) * 1e6 / Double(done))
         }
-        return (try measure(port, make), try baselinePort.map { try measure($0, baselineMake) })
+        return (try measure(port, make, other: nil), try baselinePort.map { try measure($0, baselineMake, other: baselinePID) })
     }
 
     /// Where `pattern` next occurs in `bytes` at or after `from` (glibc's memmem: the client's scanning must not

@@ -37,6 +37,16 @@ func emit(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) 
 func stderr(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
 /// Peak resident memory of this process, in MB (Linux's VmHWM).
+/// Processor time (user and system) a process has used so far, in seconds: this one, or another by pid.
+func processCPUSeconds(pid: Int32? = nil) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return 0 }
+    // After the command's closing parenthesis: state is field 3, utime and stime are fields 14 and 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 func peakRSSMegabytes() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
