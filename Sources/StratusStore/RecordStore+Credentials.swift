@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import StratusModel
 
@@ -93,15 +94,16 @@ extension RecordStore {
     /// The live token a secret belongs to, or nil (unknown or revoked).
     public func authenticateAPIToken(_ secret: String) throws(StratusError) -> APIToken? {
         guard secret.utf8.count <= 256 else { return nil }
-        let hash = Secrets.tokenHash(secret)
-        if let hit = apiTokenCache.value(for: hash) { return hit }
+        let digest = SHA256.hash(data: Data(secret.utf8))
+        if let hit = apiTokenCache.value(for: digest) { return hit }
+        let hash = Secrets.hex(digest)
         let token = try guarded {
             try control.read { s in
                 try s.one("SELECT \(Self.apiTokenColumns) FROM api_tokens WHERE token_hash = ? AND revoked = 0", [hash], RecordStore.apiToken)
             }
         }
         // Only live tokens are kept: one created a moment ago (here or by the CLI) works at once.
-        if let token { apiTokenCache.set(token, for: hash) }
+        if let token { apiTokenCache.set(token, for: digest) }
         return token
     }
 
@@ -274,10 +276,11 @@ extension RecordStore {
     /// environment's.
     public func authenticateWebAuthToken(_ token: String, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> (user: String, expiresAt: Int64)? {
         guard token.utf8.count <= 512 else { return nil }
-        let hash = Secrets.tokenHash(token)
-        let key = hash + " " + container.rawValue + " " + environment.rawValue
+        let digest = SHA256.hash(data: Data(token.utf8))
+        let key = WebTokenKey(digest: digest, container: container, environment: environment)
         let session: WebAuthSession?
         if let hit = webTokenCache.value(for: key) { session = hit } else {
+            let hash = Secrets.hex(digest)
             session = try guarded {
                 try control.read { s in
                     try s.one("SELECT user_record_name, expires_at FROM web_tokens WHERE token_hash = ? AND container = ? AND environment = ?",

@@ -21,15 +21,29 @@ public final class RecordStore: Sendable {
     public let bell = NotificationBell()
     /// The control database: containers, credentials, keys, admins, faults.
     let control: any SQLDatabase
-    private let open: Mutex<[String: EnvironmentStore]> = Mutex([:])
+    private let open: Mutex<[EnvironmentKey: EnvironmentStore]> = Mutex([:])
     /// The faults switched on, as read at most a quarter of a second ago (see `claimFault`).
     let faultCache = Mutex<(at: ContinuousClock.Instant, faults: [Fault])?>(nil)
     /// Held while an environment is being opened (see `environment(_:_:)`).
     private let opening = Mutex(())
     /// Every API request authenticates; these keep that from being two trips to the control database
     /// (one serial connection) each time. Keyed by the secret's hash; cleared by every change made here.
-    let apiTokenCache = ExpiringCache<String, APIToken>()
-    let webTokenCache = ExpiringCache<String, WebAuthSession>()
+    /// Keyed by the digest itself: its hex, which the database is asked with, is made only on a miss.
+    let apiTokenCache = ExpiringCache<SHA256Digest, APIToken>()
+    let webTokenCache = ExpiringCache<WebTokenKey, WebAuthSession>()
+
+    /// An open environment's key, hashed without building a string per request.
+    struct EnvironmentKey: Hashable {
+        let container: ContainerID
+        let environment: ContainerEnvironment
+    }
+
+    /// A web auth token is looked up for one container environment.
+    struct WebTokenKey: Hashable, Sendable {
+        let digest: SHA256Digest
+        let container: ContainerID
+        let environment: ContainerEnvironment
+    }
     /// On PostgreSQL: what one server changes, the others stop caching (see `CacheInvalidation`).
     let invalidation = CacheInvalidation()
 
@@ -149,7 +163,7 @@ public final class RecordStore: Sendable {
                 }
             }
         }
-        let closing = open.withLock { cache in ContainerEnvironment.allCases.compactMap { env in cache.removeValue(forKey: "\(id.rawValue)/\(env.rawValue)") } }
+        let closing = open.withLock { cache in ContainerEnvironment.allCases.compactMap { env in cache.removeValue(forKey: EnvironmentKey(container: id, environment: env)) } }
         for env in closing { env.close() }
         credentialsChanged()
         // On PostgreSQL the environments are schemas: they go in one statement each, records, types and all.
@@ -190,7 +204,7 @@ public final class RecordStore: Sendable {
     /// arrive together, and two openings of one file racing through the same migration failed every request with
     /// "duplicate column" after an upgrade.
     public func environment(_ id: ContainerID, _ env: ContainerEnvironment) throws(StratusError) -> EnvironmentStore {
-        let key = "\(id.rawValue)/\(env.rawValue)"
+        let key = EnvironmentKey(container: id, environment: env)
         if let s = open.withLock({ $0[key] }) { return s }
         return try opening.withLock { _ throws(StratusError) -> EnvironmentStore in
             if let s = open.withLock({ $0[key] }) { return s }

@@ -108,10 +108,10 @@ struct APIScenario: AsyncParsableCommand {
             return LoadClient.request("GET", "/api/collections/bench/records?filter=\(filter)&sort=count&perPage=200&skipTotal=1")
         }
         if !lookupsOnly {
-        let (stratusQuery, pbQuery) = try Self.sideBySide(port, pb?.port, requests: queries, connections: 4, stratusQueryMake, pbQueryMake, check: queryCheck)
-        let queryRPS = Double(queries) / stratusQuery.seconds
-        Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s", baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
-        Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
+            let (stratusQuery, pbQuery) = try Self.sideBySide(port, pb?.port, requests: queries, connections: 4, stratusQueryMake, pbQueryMake, check: queryCheck)
+            let queryRPS = Double(queries) / stratusQuery.seconds
+            Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s", baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
+            Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
         }
 
         // lookup_one_rps: one record by its name through records/lookup, 8 connections, the names spread over the
