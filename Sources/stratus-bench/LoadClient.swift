@@ -60,10 +60,10 @@ final class LoadClient {
         while headEnd == nil {
             if let r = find(crlfcrlf: true) { headEnd = r + 4 } else { try fill() }
         }
-        let head = String(decoding: take(headEnd! - start), as: UTF8.self).lowercased()
-        let status = Int(head.split(separator: " ")[1]) ?? 0
-        if let cl = head.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("content-length:") }) {
-            let n = Int(cl.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        // The head read on bytes: the client's own parsing must not be a visible share of the figures it measures.
+        let (status, contentLength) = Self.statusAndLength(buffer[start..<headEnd!])
+        start = headEnd!
+        if let n = contentLength {
             while available < n { try fill() }
             return (status, Array(take(n)))
         }
@@ -93,6 +93,37 @@ final class LoadClient {
             if n < 0 { if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue } else { return } }
             onBytes(Array(scratch[0..<n]))
         }
+    }
+
+    /// A response head's status code and Content-Length (nil when it has none: chunked).
+    static func statusAndLength(_ head: ArraySlice<UInt8>) -> (Int, Int?) {
+        func digits(_ bytes: ArraySlice<UInt8>) -> Int? {
+            var n = 0, seen = false
+            for b in bytes {
+                if b == 32 || b == 9 { if seen { break } else { continue } }
+                guard b >= 48 && b <= 57 else { return seen ? n : nil }
+                n = n * 10 + Int(b - 48)
+                seen = true
+            }
+            return seen ? n : nil
+        }
+        let name = Array("content-length:".utf8)
+        var status = 0, length: Int?
+        var line = head.startIndex
+        while line < head.endIndex {
+            var end = line
+            while end + 1 < head.endIndex && !(head[end] == 13 && head[end + 1] == 10) { end += 1 }
+            if end + 1 >= head.endIndex { end = head.endIndex }
+            if line == head.startIndex {
+                // "HTTP/1.1 200 OK"
+                if let sp = head[line..<end].firstIndex(of: 32) { status = digits(head[(sp + 1)..<end]) ?? 0 }
+            } else if end - line > name.count,
+                      zip(head[line..<(line + name.count)], name).allSatisfy({ ($0 | 0x20) == $1 }) {
+                length = digits(head[(line + name.count)..<end])
+            }
+            line = end + 2
+        }
+        return (status, length)
     }
 
     /// The index of the next CRLF (or CRLFCRLF) at or after `start`.
