@@ -51,10 +51,13 @@ final class EpollSocketPool: AsyncSocketPool {
     }
 
     func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {
-        let fd = socket.file.rawValue
-        var bits: UInt32 = 0
-        if events.contains(.read) { bits |= CEPOLL_IN }
-        if events.contains(.write) { bits |= CEPOLL_OUT }
+        try await wait(socket.file.rawValue, reading: events.contains(.read), writing: events.contains(.write))
+    }
+
+    /// Suspends until `fd` is ready for what is asked, hangs up or fails; throws `CancellationError` if the task is
+    /// cancelled first.
+    func wait(_ fd: Int32, reading: Bool, writing: Bool) async throws {
+        let bits = (reading ? CEPOLL_IN : 0) | (writing ? CEPOLL_OUT : 0)
         let wait = Wait(fd: fd, events: bits)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
