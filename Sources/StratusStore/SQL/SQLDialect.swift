@@ -66,23 +66,29 @@ enum SQLDialect: Sendable {
     /// `?` placeholders as this dialect numbers them (`$1`, `$2`, … for PostgreSQL; SQLite's numbered `?N` become
     /// `$N`), outside quoted text.
     func placeholders(_ sql: String) -> String {
-        guard self == .postgres, sql.contains("?") else { return sql }
-        var out = ""
+        guard self == .postgres, sql.utf8.contains(UInt8(ascii: "?")) else { return sql }
+        // On bytes: every character that matters here is ASCII, and this runs for every statement of every request.
+        var out: [UInt8] = []
         out.reserveCapacity(sql.utf8.count + 16)
-        var n = 0, quote: Character? = nil
-        var chars = sql.makeIterator()
-        var pending: Character? = nil
-        while let ch = pending ?? chars.next() {
-            pending = nil
-            if let q = quote { if ch == q { quote = nil }; out.append(ch); continue }
-            if ch == "'" || ch == "\"" { quote = ch; out.append(ch); continue }
-            guard ch == "?" else { out.append(ch); continue }
-            var digits = ""
-            while let d = chars.next() {
-                if d.isASCII && d.isNumber { digits.append(d) } else { pending = d; break }
+        var n = 0, quote: UInt8? = nil
+        let bytes = Array(sql.utf8)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            i += 1
+            if let q = quote { if b == q { quote = nil }; out.append(b); continue }
+            if b == UInt8(ascii: "'") || b == UInt8(ascii: "\"") { quote = b; out.append(b); continue }
+            guard b == UInt8(ascii: "?") else { out.append(b); continue }
+            out.append(UInt8(ascii: "$"))
+            let digitsStart = i
+            while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
+            if i == digitsStart {
+                n += 1
+                out.append(contentsOf: String(n).utf8)
+            } else {
+                out.append(contentsOf: bytes[digitsStart..<i])
             }
-            if digits.isEmpty { n += 1; out += "$\(n)" } else { out += "$" + digits }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }
