@@ -115,14 +115,35 @@ extension EnvironmentStore {
             if database.scope != .shared, !recordNames.isEmpty {
                 // The schema's generation, the zone, its directory entries for the names and whether it has links,
                 // in one statement: on PostgreSQL each statement is a round trip, and a one-record lookup made five.
-                guard let (row, idsByType, hasLinks, generation) = try directory(recordNames, zoneName: zoneID.zoneName, in: database, db) else {
+                // The rows of the type that lookups found last come in the same statement (see `LookupGuess`).
+                let guess = desiredKeys == nil ? lookupGuess.guess(cachedCatalog.withLock { $0 }) : nil
+                var guessed: [String: StoredRecord] = [:]
+                var dir: (ZoneRow, [Int64: [Int64]], Bool, Int64)?
+                do {
+                    dir = try directory(recordNames, zoneName: zoneID.zoneName, in: database, guess: guess, db) { r, zoneID in
+                        var sink = StoredRecordSink()
+                        try guess!.streamer.stream(r, from: Self.directoryColumns, zoneID: zoneID, into: &sink)
+                        let record = sink.takeLast()
+                        guessed[record.recordName] = record
+                    }
+                } catch where guess != nil {
+                    // Made from a catalog older than the database's (a type or column gone): asked again without the guess.
+                    guessed = [:]
+                    dir = try directory(recordNames, zoneName: zoneID.zoneName, in: database, guess: nil, db) { _, _ in }
+                }
+                guard let (row, idsByType, hasLinks, generation) = dir else {
                     if zoneID.isDefault { return recordNames.map { .failure(StratusError(.notFound, "record '\($0)' does not exist", recordName: $0)) } }
                     throw StratusError.from(try ZoneRow.missing(db, database, zoneID))
                 }
                 (zone, access) = (row, nil)
                 catalog = try catalogOf(generation)
-                found = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in row.zoneID }, db)
-                    .reduce(into: [:]) { $0[$1.value.recordName] = $1.value }
+                found = guessed
+                if !idsByType.isEmpty {
+                    for record in try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in row.zoneID }, db).values {
+                        found[record.recordName] = record
+                    }
+                    if let typeID = idsByType.keys.first { lookupGuess.found(typeID) }
+                }
                 if hasLinks { try addLinks(&found, zone: row, knownToHaveLinks: true, db) }
             } else {
                 catalog = try catalogOf(try SchemaStorage.generation(db))
@@ -164,28 +185,42 @@ extension EnvironmentStore {
         return out
     }
 
+    /// The directory statement's own columns; a guessed type's row follows them.
+    static let directoryColumns = 7
+
     /// A zone of a private or public database (nil when it does not exist), whether any record of it has links
     /// (parents, shares), the directory entries of `names` in it, grouped by type, and the schema's generation:
-    /// one statement.
-    func directory(_ names: [String], zoneName: String, in database: DatabaseID, _ db: any SQLSession) throws -> (ZoneRow, [Int64: [Int64]], Bool, Int64)? {
+    /// one statement. With a `guess`, the rows of the names that are records of its type come in the same
+    /// statement and go to `guessed` (from column `directoryColumns` on) instead of into the entries, when the
+    /// guess was made from the catalog of the generation the statement read.
+    func directory(_ names: [String], zoneName: String, in database: DatabaseID, guess: LookupGuess.Guess?, _ db: any SQLSession,
+                   guessed: (any SQLRow, ZoneID) throws -> Void) throws -> (ZoneRow, [Int64: [Int64]], Bool, Int64)? {
         var zone: ZoneRow?
         var hasLinks = false
         var generation: Int64 = 0
         var idsByType: [Int64: [Int64]] = [:]
         let indexed = db.dialect == .sqlite ? " INDEXED BY record_log_name" : ""
-        try db.each("""
+        var sql = """
             SELECT z.id, z.atomic, z.change_seq, CASE WHEN EXISTS (SELECT 1 FROM record_links k WHERE k.zone_id = z.id) THEN 1 ELSE 0 END, l.type_id, l.record_id,
                 \(SchemaStorage.generationColumn)
-            FROM zones z LEFT JOIN record_log l\(indexed) ON l.zone_id = z.id AND l.deleted = 0 AND l.record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
-            WHERE z.scope = ? AND z.owner = ? AND z.name = ? AND z.deleted = 0
-            """, names.map { .text($0) } + [.text(database.scope.rawValue), .text(database.ownerRecordName), .text(zoneName)]) { r in
+            """
+        if let guess { sql += ", " + guess.selectList }
+        sql += " FROM zones z LEFT JOIN record_log l\(indexed) ON l.zone_id = z.id AND l.deleted = 0 AND l.record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))"
+        if let guess { sql += guess.join }
+        sql += " WHERE z.scope = ? AND z.owner = ? AND z.name = ? AND z.deleted = 0"
+        let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.ownerRecordName)
+        try db.each(sql, names.map { .text($0) } + [.text(database.scope.rawValue), .text(database.ownerRecordName), .text(zoneName)]) { r in
             if zone == nil {
-                zone = ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: database.ownerRecordName),
-                               atomic: r.bool(1) ?? false, changeSeq: r.int64(2) ?? 0)
+                zone = ZoneRow(id: r.int64(0) ?? 0, zoneID: zoneID, atomic: r.bool(1) ?? false, changeSeq: r.int64(2) ?? 0)
                 hasLinks = r.bool(3) ?? false
                 generation = r.int64(6) ?? 0
             }
-            if let type = r.int64(4), let id = r.int64(5) { idsByType[type, default: []].append(id) }
+            guard let type = r.int64(4), let id = r.int64(5) else { return }
+            if let guess, type == guess.type.id, generation == guess.generation, !r.isNull(Self.directoryColumns) {
+                try guessed(r, zoneID)
+            } else {
+                idsByType[type, default: []].append(id)
+            }
         }
         return zone.map { ($0, idsByType, hasLinks, generation) }
     }

@@ -49,6 +49,8 @@ public final class EnvironmentStore: Sendable {
     public let notificationCounter = NotificationCounter()
     /// Record types this process is bulk loading (see `deferIndexes`).
     let deferredTypes = Mutex<Set<Int64>>([])
+    /// The record type lookups guess (see `LookupGuess`).
+    let lookupGuess = LookupGuess()
     /// Retention, subscription caps and the notification log's budget.
     public let notificationPolicy: NotificationPolicy
     /// How long the notification log keeps a notification (milliseconds).

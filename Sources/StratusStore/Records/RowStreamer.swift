@@ -36,6 +36,13 @@ struct RowStreamer {
         else { throw StratusError(.internalError, "unknown row type") }
     }
 
+    /// Streams the record that starts at column `offset` of a row of either backend (see `OffsetRow`).
+    func stream(_ row: any SQLRow, from offset: Int, zoneID: ZoneID, into sink: inout some RecordSink) throws(StratusError) {
+        if let r = row as? SQLiteRow { try stream(row: OffsetRow(base: r, offset: offset), zoneID: zoneID, into: &sink) }
+        else if let r = row as? PostgresRow { try stream(row: OffsetRow(base: r, offset: offset), zoneID: zoneID, into: &sink) }
+        else { throw StratusError(.internalError, "unknown row type") }
+    }
+
     func stream<R: SQLRow>(row r: R, zoneID: ZoneID, linkColumn: Int? = nil, into sink: inout some RecordSink) throws(StratusError) {
         sink.beginRecord(borrowing: BorrowedRecordHeader(
             recordName: r.utf8(2), recordType: recordType, zoneID: zoneID, recordChangeTag: r.utf8(3),
