@@ -44,7 +44,9 @@ struct ImportScenario: ParsableCommand {
         let env = try store.environment(container, .production)
         Self.resetPeakRSS()
         var imported = 0
+        let importCPU = processCPUSeconds()
         let importMillis = try millis { imported = try RecordImporter(env: env, database: .publicDatabase).run(file) }
+        let importCPUSeconds = processCPUSeconds() - importCPU
         precondition(imported == records, "imported \(imported) of \(records)")
         let importRSS = peakRSSMegabytes()
 
@@ -57,6 +59,7 @@ struct ImportScenario: ParsableCommand {
         }())
         try baseline.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
         rng = SplitMix(state: 42)
+        let baseCPU = processCPUSeconds()
         let baseMillis = try millis {
             try baseline.write { db in
                 try db.execute(sql: """
@@ -85,6 +88,10 @@ struct ImportScenario: ParsableCommand {
         }
         Figure(scenario: "import", metric: "import_rate", value: Double(records) / importMillis * 1000, unit: "records/s",
                baseline: Double(records) / baseMillis * 1000).print()
+        // Processor time per record, both threads of the import against the baseline's (which makes its rows in
+        // memory instead of reading a file): steadier than the rate on a shared machine.
+        Figure(scenario: "import", metric: "import_cpu_us", value: importCPUSeconds * 1e6 / Double(records), unit: "us/record",
+               baseline: (processCPUSeconds() - baseCPU) * 1e6 / Double(records)).print()
         Figure(scenario: "import", metric: "import_peak_rss_mb", value: importRSS, unit: "MB").print()
 
         // Export: every record of the type, as `stratus records export` writes it, to a sink that keeps nothing.

@@ -20,8 +20,9 @@ import Testing
             let catalog = try f.prod.catalog(db.sql)
             var compiler = QueryCompiler(type: catalog.type(named: "Item")!, environment: .production, desiredKeys: nil)
             let compiled = try compiler.compile(query, zoneCondition: "t.zone_id = ?", zoneArguments: [.int64(1)], after: marker)
-            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + compiled.sql, arguments: StatementArguments(compiled.arguments.map { $0.databaseValue }))
-                .map { $0["detail"] as String }.joined(separator: "\n")
+            var details: [String] = []
+            try db.sql.each("EXPLAIN QUERY PLAN " + compiled.sql, compiled.arguments) { r in details.append(r.string(3) ?? "") }
+            return details.joined(separator: "\n")
         }
     }
 

@@ -32,11 +32,19 @@ public struct FieldType: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Parses a wire type name such as `STRING_LIST` or `ASSETID`.
     public init?(wireName: String) {
-        var name = wireName
-        var list = false
-        if name.hasSuffix("_LIST") { list = true; name.removeLast(5) }
-        if name == "ASSETID" || name == "ASSET" { self.init(.asset, isList: list); return }
-        guard let s = ScalarType(rawValue: name) else { return nil }
-        self.init(s, isList: list)
+        guard let t = Self.wireNames[wireName] else { return nil }
+        self = t
     }
+
+    /// Every wire spelling (`STRING`, `INT64_LIST`, `ASSETID` and `ASSET`, …) and its type, made once: reading
+    /// a record looks up a type per field value, and trimming `_LIST` and matching a raw value cost more.
+    private static let wireNames: [String: FieldType] = {
+        var names: [String: FieldType] = [:]
+        for s in ScalarType.allCases {
+            for list in [false, true] {
+                for spelling in Set([s.rawValue, s.wireName]) { names[list ? spelling + "_LIST" : spelling] = FieldType(s, isList: list) }
+            }
+        }
+        return names
+    }()
 }

@@ -100,7 +100,7 @@ public enum FieldValue: Hashable, Sendable, Codable {
             throw .badRequest("field '\(field)' is \(type.wireName) but the value is \(fieldType?.wireName ?? "UNKNOWN_LIST")")
         }
         switch self {
-        case .string(let text) where text.utf8.contains(0):
+        case .string(let text) where Self.containsNUL(text):
             // SQLite's text interfaces end a string at NUL: refused rather than acknowledged and stored cut short.
             throw .badRequest("field '\(field)': STRING values cannot contain U+0000 (NUL)")
         case .double(let d) where !d.isFinite:
@@ -118,4 +118,13 @@ public enum FieldValue: Hashable, Sendable, Codable {
     }
 
     public var isList: Bool { if case .list = self { true } else { false } }
+
+    /// Whether a string holds U+0000, found with `memchr` over its UTF-8 (every STRING written is checked, and
+    /// the generic `contains` stepped through the bytes one by one).
+    static func containsNUL(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { b in
+            guard let base = b.baseAddress, b.count > 0 else { return false }
+            return memchr(base, 0, b.count) != nil
+        } ?? text.utf8.contains(0)
+    }
 }

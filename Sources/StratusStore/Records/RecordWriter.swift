@@ -391,6 +391,15 @@ struct RecordWriter {
     /// What `coerce` makes of a value, nil when the value is stored as sent (most are): the caller then leaves
     /// the record's fields as they are, where writing each value back copied the whole dictionary per record.
     private func coercion(_ value: FieldValue, to type: FieldType, field: String, recordName: String) throws -> FieldValue? {
+        // Most values already are of their field's type (a list's elements included): only checked.
+        if value.isList == type.isList, value.scalarType == type.scalar {
+            do { try value.validate(as: type, field: field) } catch {
+                var e = error
+                e.recordName = recordName
+                throw e
+            }
+            return nil
+        }
         var v: FieldValue? = nil
         switch (value, type.isList, type.scalar) {
         case (.int64(let i), false, .double): v = .double(Double(i))

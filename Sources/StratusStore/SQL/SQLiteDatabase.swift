@@ -43,13 +43,13 @@ struct SQLiteSession: SQLSession {
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         let statement = try db.cachedStatement(sql: sql)
-        try statement.execute(values: arguments.map { $0.databaseValue })
+        try statement.execute(values: arguments)
         return db.changesCount
     }
 
     func each(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
         let statement = try db.cachedStatement(sql: sql)
-        statement.bind(values: arguments.map { $0.databaseValue })
+        statement.bind(values: arguments)
         let cursor = try Row.fetchCursor(statement)
         let row = SQLiteRow(statement.sqliteStatement)
         while try cursor.next() != nil { try body(row) }
@@ -107,18 +107,6 @@ struct SQLiteRow: SQLRow {
         case SQLITE_TEXT: .text(String(decoding: utf8(column), as: UTF8.self))
         case SQLITE_BLOB: .blob(Data(blob(column)))
         default: .null
-        }
-    }
-}
-
-extension SQLValue {
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: .null
-        case .int64(let v): v.databaseValue
-        case .double(let v): v.databaseValue
-        case .text(let v): v.databaseValue
-        case .blob(let v): v.databaseValue
         }
     }
 }
