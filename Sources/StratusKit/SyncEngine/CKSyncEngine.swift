@@ -132,10 +132,12 @@ public final class CKSyncEngine: @unchecked Sendable {
     }
 
     private func stateChanged(added: Bool) {
-        let update = state.serialization
         let t = Task { [weak self] in
             guard let self else { return }
-            await self.emit(.stateUpdate(.init(stateSerialization: update)))
+            // The state as it is when the event is handed over, not as it was when it changed: these tasks may
+            // reach the gate out of order, and an earlier change's state delivered after a later one's left the
+            // app persisting the older state last (offline edits lost from it).
+            await self.events.run { await self.delegate?.handleEvent(.stateUpdate(.init(stateSerialization: self.state.serialization)), syncEngine: self) }
         }
         lock.withLock { tasks.removeAll { $0.isCancelled }; tasks.append(t) }
         if added && automaticallySync { scheduleSend() }
