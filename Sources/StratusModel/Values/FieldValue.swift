@@ -1,6 +1,10 @@
 import Foundation
 
 /// A typed field value. Lists carry their element type; an empty list may not know it (`UNKNOWN_LIST`).
+///
+/// References, assets and locations are boxed (`indirect`): inline, the largest of them (an asset's five strings,
+/// a location's seven numbers) set the size of every value, so each string or number took about 90 bytes and
+/// every copy into a record's dictionary or a list moved them all. Boxed, a value is the size of a string.
 public enum FieldValue: Hashable, Sendable, Codable {
     case string(String)
     case int64(Int64)
@@ -8,9 +12,9 @@ public enum FieldValue: Hashable, Sendable, Codable {
     case bytes(Data)
     /// Milliseconds since 1970.
     case timestamp(Int64)
-    case reference(Reference)
-    case asset(AssetValue)
-    case location(Location)
+    indirect case reference(Reference)
+    indirect case asset(AssetValue)
+    indirect case location(Location)
     case list(ScalarType?, [FieldValue])
 
     /// The type this value has on its own, when it has one; an untyped empty list has none.

@@ -46,7 +46,11 @@ struct StoredRecordSink: RecordSink {
         private var seen: [(bytes: [UInt8], string: String)] = []
 
         mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
-            for entry in seen where entry.bytes.elementsEqual(utf8) { return entry.string }
+            for entry in seen where entry.bytes.count == utf8.count {
+                // memcmp: the generic elementsEqual walked the bytes one by one.
+                let same = utf8.isEmpty || entry.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0 }
+                if same { return entry.string }
+            }
             let s = String(decoding: utf8, as: UTF8.self)
             if seen.count < 8 { seen.append((Array(utf8), s)) }
             return s
