@@ -50,7 +50,7 @@ struct SQLiteSession: SQLSession {
     func each(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
         let statement = try db.cachedStatement(sql: sql)
         statement.bind(values: arguments)
-        let cursor = try Row.fetchCursor(statement)
+        let cursor = StepCursor(statement)
         let row = SQLiteRow(statement.sqliteStatement)
         while try cursor.next() != nil { try body(row) }
     }

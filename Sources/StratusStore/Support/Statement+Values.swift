@@ -13,7 +13,7 @@ extension Statement {
     }
 
     /// Binds `values` as the statement's arguments (see `execute(values:)`). A cursor made afterwards without
-    /// arguments (`Row.fetchCursor(statement)`) steps the statement with them: GRDB then only resets it.
+    /// arguments (`StepCursor`, `Row.fetchCursor(statement)`) steps the statement with them.
     func bind(values: [SQLValue]) {
         // Resets the statement, clears its bindings and marks them valid, so later executions only step it.
         setUncheckedArguments(StatementArguments())
