@@ -22,18 +22,21 @@ public final class RateLimiter: Sendable {
         let now = ContinuousClock.now
         return buckets.withLock { b in
             if b.count > 50_000 { b = b.filter { now - $0.value.at < .seconds(burst / perSecond) } }
-            var bucket = b[key] ?? Bucket(tokens: burst, at: now)
-            let elapsed = now - bucket.at
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(burst, bucket.tokens + seconds * perSecond)
-            bucket.at = now
-            if bucket.tokens >= 1 {
-                bucket.tokens -= 1
-                b[key] = bucket
-                return nil
-            }
-            b[key] = bucket
-            return max(1, Int(((1 - bucket.tokens) / perSecond).rounded(.up)))
+            // The bucket changed in place: one hash of the key under the lock, not one to read and one to write back
+            // (every request takes this lock twice, and one user's connections all want the same bucket).
+            return Self.take(from: &b[key, default: Bucket(tokens: burst, at: now)], now: now, burst: burst, perSecond: perSecond)
         }
+    }
+
+    private static func take(from bucket: inout Bucket, now: ContinuousClock.Instant, burst: Double, perSecond: Double) -> Int? {
+        let elapsed = now - bucket.at
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(burst, bucket.tokens + seconds * perSecond)
+        bucket.at = now
+        if bucket.tokens >= 1 {
+            bucket.tokens -= 1
+            return nil
+        }
+        return max(1, Int(((1 - bucket.tokens) / perSecond).rounded(.up)))
     }
 }
