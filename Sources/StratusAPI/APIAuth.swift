@@ -22,11 +22,17 @@ extension CloudKitAPI {
     /// API token (query `ckAPIToken`) for the container environment, then optionally a user (`ckWebAuthToken`,
     /// or `ckSession` as CloudKit JS 1.x names it). A bad API token is AUTHENTICATION_FAILED; a bad or expired
     /// web auth token is AUTHENTICATION_REQUIRED with where to sign in again.
-    func authenticate(_ req: HTTPRequest, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> APIAuth {
+    /// `opened`: the container environment, when the caller has it open already.
+    func authenticate(_ req: HTTPRequest, container: ContainerID, environment: ContainerEnvironment,
+                      in opened: EnvironmentStore? = nil) throws(StratusError) -> APIAuth {
+        func env() throws(StratusError) -> EnvironmentStore {
+            if let opened { return opened }
+            return try store.environment(container, environment)
+        }
         func param(_ n: String) -> String? { req.query(n) }
         if req.headers["x-apple-cloudkit-request-keyid"] != nil {
             let key = try serverToServer.verify(req, store: store, container: container, environment: environment)
-            let roles = try store.environment(container, environment).roles(of: key.userRecordName)
+            let roles = try env().roles(of: key.userRecordName)
             let token = APIToken(id: 0, container: container, environment: environment, name: "server-to-server key", allowedOrigins: [], createdAt: key.createdAt, revoked: false)
             return APIAuth(token: token, caller: Caller(userRecordName: key.userRecordName, roles: roles), serverToServer: true)
         }
@@ -46,7 +52,7 @@ extension CloudKitAPI {
                 e.redirectURL = signInURL(req, container: container, environment: environment)
                 throw e
             }
-            let roles = try store.environment(container, environment).roles(of: user)
+            let roles = try env().roles(of: user)
             auth.caller = Caller(userRecordName: user, roles: roles)
             auth.webAuthToken = web
             auth.expiresAt = expiresAt

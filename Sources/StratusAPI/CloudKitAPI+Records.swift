@@ -4,7 +4,7 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
-    func env(_ ctx: Context) throws -> EnvironmentStore { try store.environment(ctx.container, ctx.environment) }
+    func env(_ ctx: Context) throws -> EnvironmentStore { ctx.store }
 
     /// The actor stamped on records: the signed-in user (or the token's anonymous caller, which may not write).
     func actor(_ ctx: Context) -> RequestActor { RequestActor(userRecordName: ctx.auth.userRecordName ?? "_anonymous", deviceID: "iCloud") }

@@ -80,6 +80,9 @@ public struct CloudKitAPI: Sendable {
         var auth: APIAuth
         var body: JSON
         var request: HTTPRequest
+        /// The environment the request names, opened once while authorizing: each handler's store calls, the
+        /// caller's roles and the answer's asset URLs took it from the store's table of open environments again.
+        var store: EnvironmentStore
 
         /// The database the caller may touch: the public one, or their own private/shared one.
         var databaseID: DatabaseID {
@@ -145,8 +148,8 @@ public struct CloudKitAPI: Sendable {
         // Who asks for what, checked on a blocking thread: opening the environment answers NOT_FOUND for an
         // unknown container (from a cache after the first time), then the credentials.
         let authorize = { @Sendable () throws -> Context in
-            _ = try api.store.environment(container, environment)
-            let a = try api.authenticate(req, container: container, environment: environment)
+            let opened = try api.store.environment(container, environment)
+            let a = try api.authenticate(req, container: container, environment: environment, in: opened)
             if let user = a.userRecordName { try api.limits.admit(user: "\(container.rawValue)/\(user)") }
             if a.serverToServer && action.hasPrefix("users/") {
                 throw StratusError.authenticationFailed("users/* endpoints need a signed-in user (ckWebAuthToken): a server-to-server key has no user identity to look up or discover with")
@@ -156,7 +159,7 @@ public struct CloudKitAPI: Sendable {
             }
             // Private and shared databases belong to a signed-in user; without one there is nothing to name.
             if database != .public { _ = try api.requireUser(a, req, container: container, environment: environment) }
-            return Context(container: container, environment: environment, database: database, auth: a, body: body, request: req)
+            return Context(container: container, environment: environment, database: database, auth: a, body: body, request: req, store: opened)
         }
         // The common case, no fault on (known from memory, no I/O): one hop to the blocking threads.
         if !store.mightFault(container, environment, action) {
