@@ -144,7 +144,12 @@ public final class EnvironmentStore: Sendable {
             })
         }
         try PrivateFiles.directory(file.deletingLastPathComponent())
-        let pool = GatedDatabase(try DatabasePool(path: file.path, configuration: config))
+        // Reads take read-only connections of their own first (see `GatedDatabase`): as many as GRDB's pool would
+        // open, which it then opens only when all of ours are busy.
+        let readerConfig = { var c = config; c.readonly = true; return c }()
+        let path = file.path
+        let pool = GatedDatabase(try DatabasePool(path: path, configuration: config), readers: config.maximumReaderCount,
+                                 openReader: { try DatabaseQueue(path: path, configuration: readerConfig) })
         PrivateFiles.file(file)
         // GRDB sets the writer to synchronous = NORMAL when it turns WAL on, after `prepareDatabase`: set it again.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
