@@ -154,9 +154,21 @@ public struct HTTPRequest: Sendable {
     }
 
     public var keepAlive: Bool {
-        let connection = headers["connection"]?.lowercased() ?? ""
-        if version == "HTTP/1.0" { return connection.contains("keep-alive") }
-        return !connection.contains("close")
+        let connection = headers["connection"]
+        if version == "HTTP/1.0" { return Self.lists(connection, "keep-alive") }
+        return !Self.lists(connection, "close")
+    }
+
+    /// Whether a comma-separated header value (`Connection: keep-alive, Upgrade`) lists `token`, compared without
+    /// regard to ASCII case. On the bytes: Foundation's substring search was a visible share of a small request.
+    static func lists(_ value: String?, _ token: StaticString) -> Bool {
+        guard let value else { return false }
+        func lower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b + 32 : b }
+        let wanted = UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount)
+        return value.utf8.split(separator: UInt8(ascii: ",")).contains { part in
+            let trimmed = part.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }.reversed()
+            return trimmed.count == wanted.count && zip(trimmed, wanted).allSatisfy { lower($0) == lower($1) }
+        }
     }
 
     public func acceptsGzip() -> Bool {
