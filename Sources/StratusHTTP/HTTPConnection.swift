@@ -176,7 +176,7 @@ struct HTTPConnection {
         switch match {
         case .found(let route, let params):
             request.parameters = params
-            routePattern = "/" + route.pattern.joined(separator: "/")
+            routePattern = route.path
             do { response = try await route.handler(request) } catch { response = router.respond(to: error, path: request.rawPath) }
         case .methodNotAllowed(let allowed):
             response = router.respond(to: HTTPError(.methodNotAllowed, "\(request.method) is not allowed here"), path: request.rawPath)
@@ -190,8 +190,9 @@ struct HTTPConnection {
                                    seconds: 0, request: request, response: response))
             return false
         }
-        if response.body.count >= config.gzipMinimumBytes, response.headers["content-encoding"] == nil,
-           Gzip.isCompressible(response.headers["content-type"]), request.acceptsGzip(), let gz = Gzip.compress(response.body) {
+        // Whether the client takes gzip is asked first: most API clients do not say, and then nothing else is looked at.
+        if response.body.count >= config.gzipMinimumBytes, request.acceptsGzip(), response.headers["content-encoding"] == nil,
+           Gzip.isCompressible(response.headers["content-type"]), let gz = Gzip.compress(response.body) {
             response.body = gz
             response.headers["content-encoding"] = "gzip"
             response.headers["vary"] = "Accept-Encoding"

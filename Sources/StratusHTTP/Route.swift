@@ -8,11 +8,11 @@ public struct Route: Sendable {
 
     public var method: HTTPMethod
     /// Segments: literals, `{name}` captures, or a final `*` capturing the rest.
-    public var pattern: [String] { didSet { shape = Self.shape(of: pattern) } }
-    /// The literal segments by position, whether the pattern ends with `*`, and how many segments it has: a
-    /// request is compared on these before anything is captured, so the many routes it does not take cost it no
-    /// allocation (every CloudKit operation is its own route).
-    private var shape: (literals: [(Int, String)], rest: Bool, count: Int)
+    public var pattern: [String] { didSet { shape = Shape(pattern) } }
+    /// What matching and logging need of the pattern, worked out once (see `Shape`).
+    private var shape: Shape
+    /// The pattern as a path (`/database/1/{container}/…`): the route metrics and request logs name.
+    public var path: String { shape.path }
     /// The largest body this route reads; a larger one is refused with 413 before it is read.
     public var bodyLimit: Int
     public var handler: Handler
@@ -25,7 +25,7 @@ public struct Route: Sendable {
         self.method = method
         let pattern = path.split(separator: "/").map(String.init)
         self.pattern = pattern
-        shape = Self.shape(of: pattern)
+        shape = Shape(pattern)
         self.bodyLimit = bodyLimit
         self.admit = admit
         self.handler = handler
@@ -36,7 +36,7 @@ public struct Route: Sendable {
     public static let capabilityParameters: Set<String> = ["token", "guid", "ticket"]
 
     /// Whether the pattern captures a capability (see `loggedPath`).
-    var capturesCapability: Bool { pattern.contains { $0.hasPrefix("{") && Self.capabilityParameters.contains(String($0.dropFirst().dropLast())) } }
+    var capturesCapability: Bool { shape.capturesCapability }
 
     /// The request's path as the access log shows it: the pattern with its captures filled in, capabilities left out.
     func loggedPath(_ params: [String: String]) -> String {
@@ -48,30 +48,47 @@ public struct Route: Sendable {
         }.joined(separator: "/")
     }
 
-    private static func shape(of pattern: [String]) -> (literals: [(Int, String)], rest: Bool, count: Int) {
-        let rest = pattern.last == "*"
-        let literals = pattern.enumerated().filter { !($0.element == "*" || ($0.element.hasPrefix("{") && $0.element.hasSuffix("}"))) }
-        return (literals.map { ($0.offset, $0.element) }, rest, pattern.count)
+    /// A request is compared on the literal segments by position and the segment count before anything is captured,
+    /// so the many routes it does not take cost it no allocation (every CloudKit operation is its own route); the
+    /// one it takes fills its captures by position, with names read out of the pattern once.
+    private struct Shape: Sendable {
+        var literals: [(Int, String)] = []
+        var captures: [(Int, String)] = []
+        /// Whether the pattern ends with `*` (the rest of the path).
+        var rest: Bool
+        var count: Int
+        var capturesCapability = false
+        var path: String
+
+        init(_ pattern: [String]) {
+            rest = pattern.last == "*"
+            count = pattern.count
+            path = "/" + pattern.joined(separator: "/")
+            for (i, p) in pattern.enumerated() where p != "*" {
+                if p.hasPrefix("{") && p.hasSuffix("}") {
+                    let name = String(p.dropFirst().dropLast())
+                    captures.append((i, name))
+                    if Route.capabilityParameters.contains(name) { capturesCapability = true }
+                } else {
+                    literals.append((i, p))
+                }
+            }
+        }
     }
 
     func match(_ segments: [String]) -> [String: String]? {
         if shape.rest ? segments.count < shape.count - 1 : segments.count != shape.count { return nil }
         for (i, literal) in shape.literals where segments[i] != literal { return nil }
-        var params: [String: String] = [:]
-        for (i, p) in pattern.enumerated() {
-            if p == "*" {
-                params["*"] = segments.dropFirst(i).joined(separator: "/")
-                params["*segments"] = String(segments.count - i)
-                return params
-            }
-            guard i < segments.count else { return nil }
-            if p.hasPrefix("{") && p.hasSuffix("}") {
-                guard !segments[i].isEmpty else { return nil }
-                params[String(p.dropFirst().dropLast())] = segments[i]
-            } else if p != segments[i] {
-                return nil
-            }
+        var params: [String: String] = Dictionary(minimumCapacity: shape.captures.count + (shape.rest ? 2 : 0))
+        for (i, name) in shape.captures {
+            guard i < segments.count, !segments[i].isEmpty else { return nil }
+            params[name] = segments[i]
         }
-        return segments.count == pattern.count ? params : nil
+        if shape.rest {
+            let i = shape.count - 1
+            params["*"] = segments.dropFirst(i).joined(separator: "/")
+            params["*segments"] = String(segments.count - i)
+        }
+        return params
     }
 }
