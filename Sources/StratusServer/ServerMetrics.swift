@@ -15,7 +15,18 @@ public final class ServerMetrics: Sendable {
     static let maximumContainers = 200
 
     struct RequestKey: Hashable { var route: String, method: String, status: Int, container: String }
-    struct Histogram { var counts: [Int]; var sum = 0.0; var count = 0 }
+    struct Histogram {
+        var counts: [Int]
+        var sum = 0.0
+        var count = 0
+
+        /// Counts one observation into the first bucket whose bound it does not pass.
+        mutating func add(_ seconds: Double, buckets: [Double]) {
+            if let i = buckets.firstIndex(where: { seconds <= $0 }) { counts[i] += 1 }
+            sum += seconds
+            count += 1
+        }
+    }
     struct State {
         var requests: [RequestKey: Int] = [:]
         var latency: [String: Histogram] = [:]
@@ -55,11 +66,8 @@ public final class ServerMetrics: Sendable {
                 if s.containers.count < Self.maximumContainers { s.containers.insert(container) } else { container = "other" }
             }
             s.requests[RequestKey(route: route, method: r.method.rawValue, status: r.status, container: container), default: 0] += 1
-            var h = s.latency[route] ?? Histogram(counts: Array(repeating: 0, count: Self.buckets.count))
-            if let i = Self.buckets.firstIndex(where: { r.seconds <= $0 }) { h.counts[i] += 1 }
-            h.sum += r.seconds
-            h.count += 1
-            s.latency[route] = h
+            // Changed in place: a copy taken out and written back copied its bucket array on every request.
+            s.latency[route, default: Histogram(counts: Array(repeating: 0, count: Self.buckets.count))].add(r.seconds, buckets: Self.buckets)
         }
     }
 
