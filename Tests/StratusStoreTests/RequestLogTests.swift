@@ -33,6 +33,28 @@ import StratusModel
         #expect(try log.entries(container: "iCloud.t", environment: "development", status: 400).first?.errorCode == "BAD_REQUEST")
     }
 
+    /// Entries past the retention go at the next flush, newer ones stay; the flush finds them by the primary key.
+    @Test func expiredEntriesAreDeletedAtTheNextFlush() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("requestlog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try RequestLog(file: dir.appendingPathComponent("requests.sqlite"))
+        defer { log.stop() }
+        let now = WallClock.nowMillis()
+        func entry(_ at: Int64, _ n: Int) -> RequestLogEntry {
+            RequestLogEntry(at: at, container: "iCloud.t", environment: "development", operation: "records/query", database: "public", user: nil,
+                            status: 200, errorCode: nil, durationMicroseconds: n, uuid: nil, injected: false)
+        }
+        for i in 0..<5 { log.append(entry(now - RequestLog.retention - 60_000 + Int64(i), i)) }
+        for i in 5..<8 { log.append(entry(now - RequestLog.retention + 600_000, i)) }
+        log.flush()
+        // The expired five went in the same flush that wrote them; the three within the retention stay.
+        #expect(try log.entries(container: "iCloud.t", environment: "development").map(\.durationMicroseconds) == [7, 6, 5])
+        log.append(entry(now, 8))
+        log.flush()
+        #expect(try log.entries(container: "iCloud.t", environment: "development").map(\.durationMicroseconds) == [8, 7, 6, 5])
+    }
+
     @Test func chunksAreFullOrPowersOfTwo() {
         #expect(RequestLog.chunkSize(1) == 1 && RequestLog.chunkSize(3) == 2 && RequestLog.chunkSize(511) == 256 && RequestLog.chunkSize(512) == 512 && RequestLog.chunkSize(5_000) == 512)
     }

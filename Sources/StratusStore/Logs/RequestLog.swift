@@ -11,6 +11,8 @@ import Synchronization
 public final class RequestLog: Sendable {
     public static let retention: Int64 = 7 * 86_400_000
     public static let maximumEntries = 1_000_000
+    /// The oldest entries each flush checks for expiry.
+    static let expiryWindow: Int64 = 50_000
     /// Entries held in memory at most while the disk is slow (the oldest go first).
     static let maximumPending = 100_000
     /// Entries per INSERT when the log is written: 512, or the largest power of two that fits what is left, so
@@ -84,7 +86,14 @@ public final class RequestLog: Sendable {
                     INSERT INTO requests(at, container, environment, operation, database, "user", status, error_code, duration_us, uuid, injected) VALUES
                     """ + Array(repeating: "(?,?,?,?,?,?,?,?,?,?,?)", count: chunk.count).joined(separator: ","), arguments)
             }
-            try s.execute("DELETE FROM requests WHERE id <= ? OR at < ?", last - Int64(Self.maximumEntries), WallClock.nowMillis() - Self.retention)
+            // Both deletes go by the primary key: `at` has no index, and one `id <= ? OR at < ?` read the whole log
+            // every second (72 ms at 440,000 entries on PostgreSQL, the processors' time the requests needed).
+            try s.execute("DELETE FROM requests WHERE id <= ?", last - Int64(Self.maximumEntries))
+            // Entries are appended in the order served, so the expired ones are the oldest: each flush looks at the
+            // oldest `expiryWindow` (more than a second's worth of requests at any rate this server serves).
+            if let oldest = try s.int64("SELECT min(id) FROM requests") {
+                try s.execute("DELETE FROM requests WHERE id >= ? AND id < ? AND at < ?", oldest, oldest + Self.expiryWindow, WallClock.nowMillis() - Self.retention)
+            }
         }
     }
 
