@@ -32,6 +32,14 @@ public final class StratusApplication: Sendable {
     /// Set by the first `stop()`: stopping is done once (a test's teardown may stop a server the test stopped).
     private let stopped = Mutex(false)
 
+    /// Opens the application on a blocking thread: opening the store, installing the demo and reading templates wait
+    /// on the disk, and a cooperative thread doing that is one of the few (two on a 2-core machine) that every server's
+    /// accept loop in the process needs. Async callers — `serve`, the benchmarks, the tests — open it this way.
+    public static func open(config: ServerConfig, logger: Logger = Logger(label: "stratus")) async throws -> StratusApplication {
+        try await BlockingWork.shared.run { try StratusApplication(config: config, logger: logger) }
+    }
+
+    /// Builds the application synchronously, blocking the calling thread; prefer `open(config:logger:)` from async code.
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
         self.logger = logger

@@ -90,7 +90,7 @@ struct APIScenario: AsyncParsableCommand {
         var rng = SplitMix(state: 4242)
         var logger = Logger(label: "stratus")
         logger.logLevel = ProcessInfo.processInfo.environment["STRATUS_BENCH_LOG"] == nil ? .warning : .info
-        let app = try StratusApplication(config: serverConfig(stratusData), logger: logger)
+        let app = try await StratusApplication.open(config: serverConfig(stratusData), logger: logger)
         try await app.start()
         let port = app.port
         let q = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
@@ -145,7 +145,7 @@ struct APIScenario: AsyncParsableCommand {
         // two_node_query_rps: a second server on the same PostgreSQL database; the same queries over the same 4
         // connections, spread over both by round robin, against one node measured again just before.
         if postgresURL != nil {
-            let second = try StratusApplication(config: serverConfig(stratusData), logger: logger)
+            let second = try await StratusApplication.open(config: serverConfig(stratusData), logger: logger)
             try await second.start()
             _ = try LoadClient.run(ports: [port, second.port], connections: 4, perConnection: max(1, queries / 40), make: stratusQueryMake, check: queryCheck)
             let one = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
@@ -327,7 +327,7 @@ struct APIScenario: AsyncParsableCommand {
         guard postgresURL == nil else { pb?.stop(); return }
         var relaxedConfig = ServerConfig(port: 0, dataDirectory: root.appendingPathComponent("stratus"))
         relaxedConfig.durability = .relaxed
-        let relaxedApp = try StratusApplication(config: relaxedConfig, logger: logger)
+        let relaxedApp = try await StratusApplication.open(config: relaxedConfig, logger: logger)
         try await relaxedApp.start()
         let relaxedModify = try stratusModifyRun(relaxedApp.port, run + "r")
         Figure(scenario: "api", metric: "modify_records_per_s_relaxed", value: created / relaxedModify.seconds, unit: "records/s",

@@ -56,7 +56,7 @@ struct HostileScenario: AsyncParsableCommand {
         logger.logLevel = .warning
         var config = ServerConfig(port: 0, dataDirectory: data)
         config.apiLimits = APILimits(perUserPerSecond: 0, perAddressPerSecond: 0)
-        let app = try StratusApplication(config: config, logger: logger)
+        let app = try await StratusApplication.open(config: config, logger: logger)
         try await app.start()
         let port = app.port
         let store = app.store

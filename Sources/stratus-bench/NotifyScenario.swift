@@ -76,7 +76,7 @@ struct NotifyScenario: AsyncParsableCommand {
         var config = ServerConfig(port: 0, dataDirectory: data)
         config.apiLimits = APILimits(perUserPerSecond: 0, perAddressPerSecond: 0)
         let started = DispatchTime.now().uptimeNanoseconds
-        let app = try StratusApplication(config: config, logger: logger)
+        let app = try await StratusApplication.open(config: config, logger: logger)
         try await app.start()
         let port = app.port
 

@@ -153,7 +153,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.autoIndexes.enabled = !noAutoIndexes
         config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)
         let app: StratusApplication
-        do { app = try StratusApplication(config: config) } catch {
+        do { app = try await StratusApplication.open(config: config) } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }

@@ -62,7 +62,7 @@ import StratusTestSupport
         var restarted = f.app.config
         restarted.port = 0
         let config = restarted
-        let again = try await BlockingWork.shared.run { try StratusApplication(config: config) }
+        let again = try await StratusApplication.open(config: config)
         try await again.start()
         defer { Task { await again.stop() } }
         let path = String(url[url.range(of: "/-/assets/")!.lowerBound...])

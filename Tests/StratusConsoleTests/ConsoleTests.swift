@@ -25,7 +25,7 @@ final class ConsoleFixture: @unchecked Sendable {
         config.durability = .relaxed  // as in APIFixture: no fsync per commit on the cooperative threads
         configure(&config)
         let configured = config
-        app = try await BlockingWork.shared.run { try StratusApplication(config: configured) }
+        app = try await StratusApplication.open(config: configured)
         let c = URLSessionConfiguration.ephemeral
         c.httpShouldSetCookies = false
         session = URLSession(configuration: c, delegate: NoRedirects(), delegateQueue: nil)

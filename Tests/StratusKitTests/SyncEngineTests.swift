@@ -187,7 +187,7 @@ func stop(_ devices: NotesDevice...) async {
         // Back on the same port and data: A's engine sends by itself, B's hears of it.
         var config = ServerConfig(port: port, dataDirectory: f.data)
         config.durability = .relaxed
-        let again = try StratusApplication(config: config)
+        let again = try await StratusApplication.open(config: config)
         try await again.start()
         await eventually("everything reaches B", within: 90) { (1...3).allSatisfy { b.title("n\($0)") == "written offline \($0)" } }
         #expect(a.engine.state.pendingRecordZoneChanges.isEmpty)

@@ -12,7 +12,7 @@ import StratusTestSupport
         defer { try? FileManager.default.removeItem(at: data) }
         var config = ServerConfig(port: 0, dataDirectory: data, demo: true)
         config.adminToken = "admin-secret-for-the-test"
-        let app = try StratusApplication(config: config)
+        let app = try await StratusApplication.open(config: config)
         try await app.start()
         defer { Task { await app.stop() } }
 

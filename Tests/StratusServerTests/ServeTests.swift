@@ -15,7 +15,7 @@ import StratusStore
         defer { try? FileManager.default.removeItem(at: data) }
         let publicDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Public")
-        let app = try StratusApplication(config: ServerConfig(port: 0, dataDirectory: data, publicDirectory: publicDir, demo: true))
+        let app = try await StratusApplication.open(config: ServerConfig(port: 0, dataDirectory: data, publicDirectory: publicDir, demo: true))
         try await app.start()
         defer { Task { await app.stop() } }
 
@@ -41,7 +41,7 @@ import StratusStore
         defer { try? FileManager.default.removeItem(at: data) }
         var config = ServerConfig(port: 0, dataDirectory: data, demo: true)
         config.http.trustedProxies = [CIDR("127.0.0.1/32")!]
-        let app = try StratusApplication(config: config)
+        let app = try await StratusApplication.open(config: config)
         try await app.start()
         defer { Task { await app.stop() } }
         let session = URLSession(configuration: .ephemeral)
@@ -68,7 +68,7 @@ import StratusStore
 
         var guarded = ServerConfig(port: 0, dataDirectory: data.appendingPathComponent("second"))
         guarded.metricsToken = "a-metrics-token-of-some-length"
-        let second = try StratusApplication(config: guarded)
+        let second = try await StratusApplication.open(config: guarded)
         try await second.start()
         defer { Task { await second.stop() } }
         for (headers, expected) in [([:], 401), (["Authorization": "Bearer wrong"], 401), (["Authorization": "Bearer a-metrics-token-of-some-length"], 200)] {
