@@ -138,7 +138,7 @@ struct HTTPConnection {
                 return false
             }
         }
-        // Bytes held until this request is answered; none past the server's budget for all connections together.
+        // Bytes held until this request is handled; none past the server's budget for all connections together.
         var held = 0
         defer { budget.release(held) }
         switch framing {
@@ -184,6 +184,11 @@ struct HTTPConnection {
         case .notFound:
             response = router.respond(to: HTTPError(.notFound, "nothing at \(request.rawPath.prefix(200))"), path: request.rawPath)
         }
+        // Handled: the body goes back to the budget before the answer is sent, so a client that has its answer finds
+        // its bytes given back (a slow reader of a large answer no longer holds them either).
+        request.body = Data()
+        budget.release(held)
+        held = 0
         if response.dropsConnection {
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "dropped", "remote": "\(request.clientAddress)"])
             observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
