@@ -41,7 +41,7 @@ struct SharePages: Sendable {
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
         let account = "user:\(env?.container.rawValue ?? "?"):\(email.lowercased())"
-        let outcome = await throttle.attempt(account: account, address: req.clientAddress, on: blocking, countsAsFailure: { error in
+        let outcome = await throttle.attempt(account: account, address: req.clientAddress, countsAsFailure: { error in
             // A wrong password, or a link that names no share at all, is a guess; a good account not invited is not.
             (error as? StratusError)?.code == .authenticationFailed || env == nil
         }) { () throws -> (Share, String, String) in

@@ -98,7 +98,7 @@ final class SignInPages: Sendable {
             // not the address already has an account: sign-up tells no one who is here.
             if case .wait(let seconds) = throttle.checkSignUp(address: address) { return wait(seconds) }
             do {
-                _ = try await throttle.passwords.run(blocking) {
+                _ = try await throttle.passwords.run {
                     try store.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
                                      lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
                 }
@@ -106,7 +106,7 @@ final class SignInPages: Sendable {
             if wantsJSON { return .json(Data(#"{"signedUp":true}"#.utf8)) }
             return HTML.page(signedUp(page, email: email))
         }
-        let outcome = await throttle.attempt(account: testUser ? nil : account, address: address, on: blocking,
+        let outcome = await throttle.attempt(account: testUser ? nil : account, address: address,
                                              countsAsFailure: { ($0 as? StratusError)?.code == .authenticationFailed }) { () throws -> ContainerUser in
             if testUser {
                 guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }

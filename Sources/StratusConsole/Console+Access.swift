@@ -19,7 +19,7 @@ extension Console {
         let store = self.store
         let password = f["password"] ?? ""
         let result: (token: String, csrf: String)
-        switch await throttle.attempt(account: account, address: address, on: blocking, { () throws -> (token: String, csrf: String) in
+        switch await throttle.attempt(account: account, address: address, { () throws -> (token: String, csrf: String) in
             guard let admin = try store.authenticateAdmin(email: email, password: password) else { throw StratusError(.authenticationFailed, "no match") }
             return try store.createAdminSession(admin)
         }) {

@@ -1,10 +1,17 @@
+import Foundation
 import Synchronization
 
 /// Password hashing (PBKDF2, 210,000 rounds: a tenth of a second of a core) one at a time per server, for every
 /// sign-in, sign-up and console login: a crowd of them queues here instead of taking every blocking thread and
 /// both cores, so it slows only itself and other users' requests keep their latency. Past `maxWaiting` queued,
 /// a caller is told at once that the server is busy.
+///
+/// The hashing runs on threads of its own (`threads`), not `BlockingWork.shared`: connections run on those (see
+/// `BlockingWork`), and a tenth of a second of hashing there would hold one of the few threads every request needs.
 public final class PasswordWork: Sendable {
+    /// Where every server's hashing runs: a thread per core (each server still hashes one at a time).
+    public static let threads = BlockingWork(threads: max(2, ProcessInfo.processInfo.activeProcessorCount), extra: 0, name: "stratus-passwords", runsInPlace: false)
+
     public struct Busy: Error {}
 
     private struct State {
@@ -22,8 +29,8 @@ public final class PasswordWork: Sendable {
         self.maxWaiting = maxWaiting
     }
 
-    /// Runs `body` (which hashes or verifies a password) on `blocking` once a turn is free; `Busy` when too many wait.
-    public func run<T: Sendable>(_ blocking: BlockingWork, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    /// Runs `body` (which hashes or verifies a password) on `threads` once a turn is free; `Busy` when too many wait.
+    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         let turn = state.withLock { s -> Turn in
             if s.running < concurrency { s.running += 1; return .now }
             return s.waiting.count < maxWaiting ? .wait : .busy
@@ -43,7 +50,7 @@ public final class PasswordWork: Sendable {
         case .now: break
         }
         defer { finish() }
-        return try await blocking.run(body)
+        return try await Self.threads.run(body)
     }
 
     private func finish() {

@@ -12,15 +12,15 @@ public enum SignInAttempt<Value: Sendable>: Sendable {
 
 extension SignInThrottle {
     /// The one sign-in sequence every form uses (console login, a container's sign-in page, a share page): ask the
-    /// throttle, check the password with one of `passwords`' turns on `blocking`, then record the outcome — a
+    /// throttle, check the password with one of `passwords`' turns, then record the outcome — a
     /// success clears the account's failures, a refusal that `countsAsFailure` adds one. `account` nil (the
     /// Development test user) has no password to guess and skips the throttle.
-    public func attempt<Value: Sendable>(account: String?, address: String, on blocking: BlockingWork,
+    public func attempt<Value: Sendable>(account: String?, address: String,
                                          countsAsFailure: @Sendable (any Error) -> Bool = { _ in true },
                                          _ verify: @escaping @Sendable () throws -> Value) async -> SignInAttempt<Value> {
         if let account, case .wait(let seconds) = check(account: account, address: address) { return .wait(seconds: seconds) }
         do {
-            let value = try await passwords.run(blocking, verify)
+            let value = try await passwords.run(verify)
             if let account { succeeded(account: account) }
             return .succeeded(value)
         } catch is PasswordWork.Busy {

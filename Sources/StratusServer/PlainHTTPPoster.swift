@@ -16,7 +16,7 @@ final class PlainHTTPPoster: Sendable {
     private let idle = Mutex<[String: [Int32]]>([:])
 
     /// One pool for every server in the process (a test run starts dozens), started on first use.
-    private static let sharedWork = BlockingWork(threads: 32)
+    private static let sharedWork = BlockingWork(threads: 32, extra: 0, name: "stratus-http-post", runsInPlace: false)
 
     init(timeout: TimeInterval) {
         self.timeout = timeout

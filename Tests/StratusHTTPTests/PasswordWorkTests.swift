@@ -11,13 +11,12 @@ import Testing
 
     @Test func oneAtATimeAndBusyPastTheQueue() async throws {
         let work = PasswordWork(concurrency: 1, maxWaiting: 3)
-        let blocking = BlockingWork(threads: 4)
         let overlap = Overlap()
         let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<6 {
                 group.addTask {
                     do {
-                        try await work.run(blocking) {
+                        try await work.run {
                             overlap.state.withLock { $0.running += 1; $0.most = max($0.most, $0.running) }
                             usleep(100_000)
                             overlap.state.withLock { $0.running -= 1 }
@@ -31,6 +30,6 @@ import Testing
         #expect(overlap.state.withLock { $0.most } == 1, "never two hashes at once")
         #expect(outcomes.filter { $0 }.count == 4 && outcomes.filter { !$0 }.count == 2, "one running, three waiting, the rest busy: \(outcomes)")
         // Afterwards it is free again.
-        #expect(try await work.run(blocking) { 42 } == 42)
+        #expect(try await work.run { 42 } == 42)
     }
 }
