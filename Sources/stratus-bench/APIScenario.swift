@@ -268,38 +268,12 @@ struct APIScenario: AsyncParsableCommand {
         Figure(scenario: "api", metric: "modify_records_per_s", value: created / stratusModify.seconds, unit: "records/s",
                baseline: pbModify.map { created / $0.seconds }).print()
 
-        // modify_vs_sql_ratio: the same records (names, fields, batches of 200 in one transaction each) inserted with
-        // plain SQL into one hand-made table with the same B-tree indexes and a full-text table, synced on every
-        // commit as the server is by default (SQLite only). The table first holds the benchmark's records, as the
-        // server's does: into an empty table every index insert lands on the last page, and each commit wrote a few
-        // pages where the server's wrote a random leaf per index per record.
+        // modify_vs_sql_ratio: the same records inserted with plain SQL into a hand-made table with the same indexes,
+        // synced on every commit (SQLite only), in a process of its own (see `ModifyBaselineCommand`).
         if postgresURL == nil {
-            let plain = try Baseline(path: root.appendingPathComponent("modify-baseline-\(run).sqlite").path, synchronous: "FULL")
-            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: root.appendingPathComponent("modify-baseline-\(run).sqlite\(suffix)").path) } }
-            var fill = SplitMix(state: 42)
-            var loaded: [BenchRow] = []
-            for i in 0..<records {
-                loaded.append(BenchRow.make(i, &fill))
-                if loaded.count == 10_000 || i == records - 1 {
-                    try plain.insert(loaded)
-                    loaded.removeAll(keepingCapacity: true)
-                }
-            }
-            try await plain.queue.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-            var batches: [[BenchRow]] = []
-            for c in 0..<4 {
-                for i in 0..<(modifies / 4) {
-                    var r = SplitMix(state: UInt64(c * 1_000_003 + i))
-                    batches.append((0..<200).map { k in
-                        var row = BenchRow.make(k, &r)
-                        row.name = "m-\(run)-\(c)-\(i)-\(k)"
-                        return row
-                    })
-                }
-            }
-            let started = DispatchTime.now().uptimeNanoseconds
-            for b in batches { try plain.insert(b) }
-            let sqlRate = created / (Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+            let file = root.appendingPathComponent("modify-baseline-\(run).sqlite").path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+            let sqlRate = try ModifyBaselineCommand.measure(path: file, records: records, modifies: modifies, label: run)
             Figure(scenario: "api", metric: "modify_sql_records_per_s", value: sqlRate, unit: "records/s").print()
             Figure(scenario: "api", metric: "modify_vs_sql_ratio", value: (created / stratusModify.seconds) / sqlRate, unit: "ratio").print()
         }
