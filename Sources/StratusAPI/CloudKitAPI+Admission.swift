@@ -11,34 +11,46 @@ extension CloudKitAPI {
     /// Bodies up to this size need only the API token; larger ones a web auth token or a server-to-server key.
     static let signedInBodyThreshold = 1 << 20
 
-    func admitBody(_ req: HTTPRequest) async -> HTTPResponse? {
+    func admitBody(_ req: HTTPRequest) async -> BodyAdmission {
         let large = Int(req.headers["content-length"] ?? "").map { $0 > Self.signedInBodyThreshold } ?? true
         let api = self
         do {
             let container = try ContainerID(req.parameters["container"] ?? "")
             let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
-            try await blocking.run {
+            let credential = try await blocking.run { () throws -> String in
                 if let keyID = req.headers["x-apple-cloudkit-request-keyid"] {
+                    // The signature covers the body's hash, so it is verified after the body is read; everything the
+                    // head carries is checked now: all three headers, a known key of this environment, a fresh date.
+                    guard let dateText = req.headers["x-apple-cloudkit-request-iso8601date"],
+                          let signature = req.headers["x-apple-cloudkit-request-signaturev1"], !signature.isEmpty else {
+                        throw StratusError.authenticationFailed("a server-to-server request needs KeyID, ISO8601Date and SignatureV1 headers")
+                    }
                     guard let key = try api.store.serverKey(id: keyID), key.container == container, key.environment == environment else {
                         throw StratusError.authenticationFailed("unknown or revoked server-to-server key")
                     }
-                    return
+                    guard let date = ServerToServerAuth.parseDate(dateText), abs(WallClock.nowMillis() - date) <= ServerToServerAuth.window else {
+                        throw StratusError.authenticationFailed("the request date is missing, malformed or more than 10 minutes from the server's clock")
+                    }
+                    return "server-to-server key \(keyID)"
                 }
                 guard let secret = req.query("ckAPIToken"), let token = try api.store.authenticateAPIToken(secret),
                       token.container == container, token.environment == environment else {
                     throw StratusError.authenticationFailed("ckAPIToken is missing, unknown or revoked, or belongs to another container environment")
                 }
-                guard large else { return }
                 let web = (req.query("ckWebAuthToken") ?? req.query("ckSession")).map(Self.plusRestored)
-                guard let web, try api.store.authenticateWebAuthToken(web, container: container, environment: environment) != nil else {
+                if let web, let (user, _) = try api.store.authenticateWebAuthToken(web, container: container, environment: environment) {
+                    return "user \(container.rawValue)/\(environment.rawValue)/\(user)"
+                }
+                guard !large else {
                     var e = StratusError.authenticationRequired("a request body over \(Self.signedInBodyThreshold >> 20) MB needs a signed-in user")
                     e.redirectURL = api.signInURL(req, container: container, environment: environment)
                     throw e
                 }
+                return "API token \(token.id)"
             }
-            return nil
+            return .admitted(credential: credential)
         } catch {
-            return await corsHeaders(ErrorEnvelope.errors(error, req.rawPath), req)
+            return .refused(await corsHeaders(ErrorEnvelope.errors(error, req.rawPath), req))
         }
     }
 }

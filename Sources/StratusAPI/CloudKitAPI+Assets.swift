@@ -51,10 +51,11 @@ extension CloudKitAPI {
 
     static let unusableTicket = StratusError(.authenticationFailed, "this upload URL is unknown, used or expired: ask assets/upload for a new one")
 
-    func admitUpload(_ req: HTTPRequest) async -> HTTPResponse? {
+    func admitUpload(_ req: HTTPRequest) async -> BodyAdmission {
         let api = self
-        let live = (try? await blocking.run { try api.uploadTarget(req).uploadTicketIsLive(req.parameters["ticket"] ?? "") }) ?? false
-        return live ? nil : envelope(Self.unusableTicket)
+        let ticket = req.parameters["ticket"] ?? ""
+        let live = (try? await blocking.run { try api.uploadTarget(req).uploadTicketIsLive(ticket) }) ?? false
+        return live ? .admitted(credential: "upload ticket \(ticket.prefix(16))") : .refused(envelope(Self.unusableTicket))
     }
 
     func receiveUpload(_ req: HTTPRequest) async -> HTTPResponse {
@@ -85,11 +86,8 @@ extension CloudKitAPI {
     func serveAsset(_ req: HTTPRequest) async -> HTTPResponse {
         let notFound = envelope(StratusError(.notFound, "no such asset, or the link expired"))
         guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = ContainerEnvironment(rawValue: req.parameters["environment"] ?? ""),
-              let hex = req.parameters["hex"], hex.count == 64, hex.allSatisfy(\.isHexDigit),
+              let hex = req.parameters["hex"], hex.utf8.count == 64, let bytes = ASCIIHex.decode(hex),
               let expires = req.query("e").flatMap(Int64.init), let sig = req.query("s") else { return notFound }
-        var bytes: [UInt8] = []
-        var i = hex.startIndex
-        while i < hex.endIndex { let j = hex.index(i, offsetBy: 2); bytes.append(UInt8(hex[i..<j], radix: 16)!); i = j }
         let checksum = Data(bytes).base64EncodedString()
         let api = self
         let content: Data?? = try? await blocking.run {

@@ -116,11 +116,12 @@ public final class Console: Sendable {
     /// Before a console form's body is read (imports take up to 64 MB): the visitor has a live session. Without
     /// one the answer is the sign-in redirect, and the body is never read. (The CSRF token travels in the body and
     /// is checked with it.)
-    @Sendable func admitSession(_ req: HTTPRequest) async -> HTTPResponse? {
+    @Sendable func admitSession(_ req: HTTPRequest) async -> BodyAdmission {
         let token = cookie(req, Console.cookieName)
         let store = self.store
-        let live = (try? await blocking.run { try token.flatMap { try store.adminSession($0) } != nil }) ?? false
-        return live ? nil : .redirect(to: ConsolePaths.login)
+        let admin = (try? await blocking.run { try token.flatMap { try store.adminSession($0) } }) ?? nil
+        guard let admin else { return .refused(.redirect(to: ConsolePaths.login)) }
+        return .admitted(credential: "console admin \(admin.admin.id)")
     }
 
     /// Runs a page with the visitor's session, or sends them to sign in. A form post must carry the session's

@@ -92,6 +92,10 @@ struct HTTPConnection {
                 await fail(error)
                 return false
             }
+            if headEnd == nil, let error = RequestHeadParser.requestLineError(in: buffer) {
+                await fail(error)
+                return false
+            }
         }
         let end = headEnd!
         if end > config.maxHeaderBytes {
@@ -115,37 +119,40 @@ struct HTTPConnection {
         // The body: refused by its declared size before a byte of it is read.
         let framing: RequestHeadParser.Framing
         do { framing = try RequestHeadParser.framing(request.headers) } catch {
-            await send(router.respond(to: error, path: request.rawPath), head: false, keepAlive: false)
+            await refuse(router.respond(to: error, path: request.rawPath))
             return false
         }
         if case .length(let n) = framing, n > limit {
-            await send(router.respond(to: HTTPError(.contentTooLarge, "request body of \(n) bytes is over this endpoint's limit of \(limit)"), path: request.rawPath),
-                       head: false, keepAlive: false)
+            await refuse(router.respond(to: HTTPError(.contentTooLarge, "request body of \(n) bytes is over this endpoint's limit of \(limit)"), path: request.rawPath))
             return false
         }
         // Who sends a large body is checked before a byte of it is read: a refusal closes the connection, body unread.
         // Small ones are read first (they cost little, and the budget below bounds them all): most requests, which
-        // then pay for no check of their own.
+        // then pay for no check of their own, and are charged to the client's address.
         let large: Bool = switch framing {
         case .none: false
         case .length(let n): n > config.admissionThreshold
         case .chunked: true
         }
+        var credential = "address " + request.clientAddress
         if large, case .found(let route, let params) = match, let admit = route.admit {
             request.parameters = params
-            if let refusal = await admit(request) {
-                await send(refusal, head: false, keepAlive: false)
+            switch await admit(request) {
+            case .refused(let refusal):
+                await refuse(refusal)
                 return false
+            case .admitted(let who): credential = who
             }
         }
-        // Bytes held until this request is handled; none past the server's budget for all connections together.
+        // Bytes held until this request is handled; none past the server's budget for all connections together,
+        // nor past one credential's share of it.
         var held = 0
-        defer { budget.release(held) }
+        defer { budget.release(held, for: credential) }
         switch framing {
         case .none: break
         case .length(let n):
-            guard budget.reserve(n) else {
-                await send(router.respond(to: Self.busy, path: request.rawPath), head: false, keepAlive: false)
+            guard budget.reserve(n, for: credential) else {
+                await refuse(router.respond(to: Self.busy, path: request.rawPath))
                 return false
             }
             held = n
@@ -159,8 +166,8 @@ struct HTTPConnection {
             if request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty {
                 try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             }
-            do { request.body = try await readChunked(limit: limit, held: &held) } catch let e as HTTPError {
-                await send(router.respond(to: e, path: request.rawPath), head: false, keepAlive: false)
+            do { request.body = try await readChunked(limit: limit, credential: credential, held: &held) } catch let e as HTTPError {
+                await refuse(router.respond(to: e, path: request.rawPath))
                 return false
             }
         }
@@ -187,7 +194,7 @@ struct HTTPConnection {
         // Handled: the body goes back to the budget before the answer is sent, so a client that has its answer finds
         // its bytes given back (a slow reader of a large answer no longer holds them either).
         request.body = Data()
-        budget.release(held)
+        budget.release(held, for: credential)
         held = 0
         if response.dropsConnection {
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "dropped", "remote": "\(request.clientAddress)"])
@@ -237,53 +244,47 @@ struct HTTPConnection {
 
     /// Decodes a chunked body, refusing it as soon as it passes `limit` or the server's body budget (each chunk is
     /// reserved before it is read; `held` is what this body holds).
-    private mutating func readChunked(limit: Int, held: inout Int) async throws -> Data {
-        var body = Data()
+    private mutating func readChunked(limit: Int, credential: String, held: inout Int) async throws -> Data {
+        var decoder = ChunkedDecoder(limit: limit, maxTrailerBytes: config.maxHeaderBytes)
         while true {
-            var lineEnd: Int?
-            while true {
-                if let i = findCRLF(from: 0) { lineEnd = i; break }
-                if buffer.count > 1024 { throw HTTPError(.badRequest, "malformed chunk size line") }
-                try await fill()
+            switch try decoder.step(&buffer) {
+            case .needMore: try await fill()
+            case .announced(let size):
+                guard budget.reserve(size, for: credential) else { throw Self.busy }
+                held += size
+            case .finished: return decoder.body
             }
-            let line = String(decoding: buffer[0..<lineEnd!], as: UTF8.self)
-            let sizeText = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard !sizeText.isEmpty, sizeText.count <= 8, let size = Int(sizeText, radix: 16) else { throw HTTPError(.badRequest, "malformed chunk size") }
-            buffer.removeSubrange(0..<(lineEnd! + 2))
-            if size == 0 {
-                // Trailer fields, then the final blank line.
-                while true {
-                    while findCRLF(from: 0) == nil {
-                        if buffer.count > config.maxHeaderBytes { throw HTTPError(.headersTooLarge, "trailer too large") }
-                        try await fill()
-                    }
-                    let e = findCRLF(from: 0)!
-                    buffer.removeSubrange(0..<(e + 2))
-                    if e == 0 { return body }
-                }
-            }
-            guard body.count + size <= limit else { throw HTTPError(.contentTooLarge, "request body is over this endpoint's limit of \(limit) bytes") }
-            guard budget.reserve(size) else { throw Self.busy }
-            held += size
-            while buffer.count < size + 2 { try await fill() }
-            guard buffer[size] == 13, buffer[size + 1] == 10 else { throw HTTPError(.badRequest, "chunk not followed by CRLF") }
-            body.append(contentsOf: buffer[0..<size])
-            buffer.removeSubrange(0..<(size + 2))
         }
-    }
-
-    private func findCRLF(from: Int) -> Int? {
-        var i = from
-        while i + 1 < buffer.count {
-            if buffer[i] == 13 && buffer[i + 1] == 10 { return i }
-            i += 1
-        }
-        return nil
     }
 
     /// Answers a request that could not be read, in the shape of the URL space its first line names.
-    private func fail(_ e: HTTPError) async {
-        await send(router.respond(to: e, path: RequestHeadParser.target(in: buffer) ?? ""), head: false, keepAlive: false)
+    private mutating func fail(_ e: HTTPError) async {
+        await refuse(router.respond(to: e, path: RequestHeadParser.target(in: buffer) ?? ""))
+    }
+
+    /// How long a refused request's unread bytes are read and thrown away after the answer (nginx's lingering close),
+    /// and how many at most.
+    static let lingerTime: Duration = .seconds(5)
+    static let lingerQuiet: Duration = .seconds(1)
+    static let lingerBytes = 64 << 20
+
+    /// Sends an answer that ends the connection before the request's body was read, then reads and drops what the
+    /// client still sends for a bounded time before closing. A client that writes its whole body before reading
+    /// (Python's http.client, URLSession) would otherwise meet a reset, which can destroy the answer in its receive
+    /// buffer, instead of the 413 or 401 it was sent.
+    private mutating func refuse(_ response: HTTPResponse) async {
+        guard await send(response, head: false, keepAlive: false) else { return }
+        let fd = socket.socket.file.rawValue
+        // The answer is whole: the client's read sees its end while its write still goes somewhere.
+        shutdown(fd, Int32(SHUT_WR))
+        buffer.removeAll()
+        let end = ContinuousClock.now + Self.lingerTime
+        var discarded = 0
+        while discarded < Self.lingerBytes, ContinuousClock.now < end {
+            watchdog.setDeadline(min(end, .now + Self.lingerQuiet))
+            guard let chunk = try? await socket.read(atMost: 65536), !chunk.isEmpty else { return }
+            discarded += chunk.count
+        }
     }
 
     @discardableResult

@@ -29,5 +29,13 @@ public struct HTTPHeaders: Sendable, Sequence {
         return fields.filter { $0.name == n }.map(\.value)
     }
 
+    /// How many fields have this name (no array built: every request asks it of Host).
+    public func count(of name: String) -> Int {
+        let n = Self.lowercased(name)
+        var c = 0
+        for f in fields where f.name == n { c += 1 }
+        return c
+    }
+
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 }

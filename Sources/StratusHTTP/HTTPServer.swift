@@ -39,7 +39,7 @@ public final class HTTPServer: Sendable {
         self.config = config
         self.router = router
         self.logger = logger
-        budget = BodyBudget(limit: config.maxBufferedBodyBytes)
+        budget = BodyBudget(limit: config.maxBufferedBodyBytes, perCredentialLimit: config.maxBufferedBodyBytesPerCredential)
     }
 
     /// Whether `stop()` has begun: connections finish their request in flight and close.

@@ -23,6 +23,9 @@ public struct HTTPServerConfig: Sendable {
     /// Request body bytes held in memory at once across all connections (`serve --max-buffered-body-mb`); a body
     /// that does not fit is answered 503 with Retry-After before it is read.
     public var maxBufferedBodyBytes: Int = 256 << 20
+    /// Of those, what one credential may hold (an API token, a key, a signed-in user, an admin, or for bodies no
+    /// route checked, a client address): nil is a quarter of `maxBufferedBodyBytes`.
+    public var maxBufferedBodyBytesPerCredential: Int? = nil
     /// Bodies larger than this are read only once their route admits the request (`Route.admit`).
     public var admissionThreshold: Int = 64 * 1024
 

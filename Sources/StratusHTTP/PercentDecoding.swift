@@ -12,7 +12,7 @@ public enum PercentDecoding {
         while let b = it.next() {
             switch b {
             case UInt8(ascii: "%"):
-                guard let h = it.next().flatMap(hex), let l = it.next().flatMap(hex) else { return nil }
+                guard let h = it.next().flatMap(ASCIIHex.value), let l = it.next().flatMap(ASCIIHex.value) else { return nil }
                 out.append(h << 4 | l)
             case UInt8(ascii: "+") where plusAsSpace: out.append(UInt8(ascii: " "))
             default: out.append(b)
@@ -33,14 +33,5 @@ public enum PercentDecoding {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hex(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

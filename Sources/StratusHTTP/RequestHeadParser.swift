@@ -25,6 +25,29 @@ enum RequestHeadParser {
         return String(decoding: rest[..<end], as: UTF8.self)
     }
 
+    /// Why the request line at the start of `buffer` can never begin a valid head, once that line is complete (nil
+    /// while it is not, or when it is fine): a client that sends `GET /` and a CRLF, as HTTP/0.9 did, waits for an
+    /// answer, not for the request timeout.
+    static func requestLineError(in buffer: [UInt8]) -> HTTPError? {
+        guard let end = ChunkedDecoder.crlf(in: buffer) else { return nil }
+        do { _ = try requestLine(buffer[0..<end]) } catch { return error }
+        return nil
+    }
+
+    /// The method, target and version of a request line.
+    private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (method: ArraySlice<UInt8>, target: ArraySlice<UInt8>, version: String) {
+        let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte), !parts[1].isEmpty,
+              parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            throw HTTPError(.badRequest, "malformed request line")
+        }
+        let version = String(decoding: parts[2], as: UTF8.self)
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+            throw HTTPError(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest, "unsupported protocol version")
+        }
+        return (parts[0], parts[1], version)
+    }
+
     static func isTokenByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
@@ -48,15 +71,7 @@ enum RequestHeadParser {
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let requestLine = lines.first else { throw HTTPError(.badRequest, "empty request") }
-        let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte), !parts[1].isEmpty,
-              parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
-            throw HTTPError(.badRequest, "malformed request line")
-        }
-        let version = String(decoding: parts[2], as: UTF8.self)
-        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-            throw HTTPError(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest, "unsupported protocol version")
-        }
+        let (method, target, version) = try Self.requestLine(requestLine)
         var headers = HTTPHeaders()
         for line in lines.dropFirst() {
             guard let first = line.first, first != 32 && first != 9 else { throw HTTPError(.badRequest, "folded header lines are not accepted") }
@@ -70,7 +85,12 @@ enum RequestHeadParser {
             guard value.allSatisfy({ $0 >= 32 || $0 == 9 }), !value.contains(127) else { throw HTTPError(.badRequest, "control characters in a header value") }
             headers.add(String(decoding: line[line.startIndex..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self))
         }
-        return try HTTPRequest(method: HTTPMethod(String(decoding: parts[0], as: UTF8.self)), target: String(decoding: parts[1], as: UTF8.self),
+        // HTTP/1.1 requires exactly one Host (RFC 9112 § 3.2); two that differ are how requests reach the wrong site.
+        let hosts = headers.count(of: "host")
+        guard hosts <= 1, hosts == 1 || version == "HTTP/1.0" else {
+            throw HTTPError(.badRequest, hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "more than one Host header")
+        }
+        return try HTTPRequest(method: HTTPMethod(String(decoding: method, as: UTF8.self)), target: String(decoding: target, as: UTF8.self),
                                version: version, headers: headers, remoteAddress: remoteAddress)
     }
 

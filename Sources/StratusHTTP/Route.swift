@@ -3,8 +3,8 @@ public struct Route: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
     /// Looks at a request's head (its captures set) before a body larger than `HTTPServerConfig.admissionThreshold`
     /// is read: a refusal is sent at once and the body is never read, so a stranger cannot make the server hold a
-    /// large body only to be turned away after.
-    public typealias Admission = @Sendable (HTTPRequest) async -> HTTPResponse?
+    /// large body only to be turned away after. An admitted body is charged to the credential that admitted it.
+    public typealias Admission = @Sendable (HTTPRequest) async -> BodyAdmission
 
     public var method: HTTPMethod
     /// Segments: literals, `{name}` captures, or a final `*` capturing the rest.
@@ -13,7 +13,8 @@ public struct Route: Sendable {
     private var shape: Shape
     /// The pattern as a path (`/database/1/{container}/…`): the route metrics and request logs name.
     public var path: String { shape.path }
-    /// The largest body this route reads; a larger one is refused with 413 before it is read.
+    /// The largest body this route reads; a larger one is refused with 413 before it is read. The default is what a
+    /// route may read without an admission check (`HTTPServerConfig.admissionThreshold`): more must be asked for.
     public var bodyLimit: Int
     public var handler: Handler
     /// Checked before a body is read (see `Admission`); nil admits every request.
@@ -21,7 +22,7 @@ public struct Route: Sendable {
     /// The name of the `RouteGroup` the route was added in (nil for none); the router sets it.
     public internal(set) var group: String?
 
-    public init(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 1 << 20, admit: Admission? = nil, handler: @escaping Handler) {
+    public init(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 64 * 1024, admit: Admission? = nil, handler: @escaping Handler) {
         self.method = method
         let pattern = path.split(separator: "/").map(String.init)
         self.pattern = pattern

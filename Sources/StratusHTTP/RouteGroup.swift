@@ -21,8 +21,13 @@ public struct RouteGroup: Sendable {
     public let prefixes: [[String]]
     public let errors: Errors
     public let middleware: [Middleware]
+    /// The group's check before a large body is read, for its routes that have none of their own: the credentials
+    /// that can be checked from the head (a Bearer token, a session cookie) are, so that a stranger's body is never
+    /// read only to be refused after.
+    public let admit: Route.Admission?
 
-    public init(_ name: String, prefixes: [String], errors: @escaping Errors, middleware: [Middleware] = []) {
+    public init(_ name: String, prefixes: [String], errors: @escaping Errors, middleware: [Middleware] = [], admit: Route.Admission? = nil) {
+        self.admit = admit
         self.name = name
         self.prefixes = prefixes.map { $0.split(separator: "/").map(String.init) }
         self.errors = errors

@@ -25,11 +25,12 @@ public struct Router: Sendable {
         if let g = current {
             r.handler = g.wrap(r.handler)
             r.group = g.name
+            if r.admit == nil { r.admit = g.admit }
         }
         routes.append(r)
     }
 
-    public mutating func add(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 1 << 20, admit: Route.Admission? = nil, _ handler: @escaping Route.Handler) {
+    public mutating func add(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 64 * 1024, admit: Route.Admission? = nil, _ handler: @escaping Route.Handler) {
         add(Route(method, path, bodyLimit: bodyLimit, admit: admit, handler: handler))
     }
 

@@ -23,7 +23,7 @@ struct AdminEndpoints {
         }
         // Throw-away test data for CI: a container from a schema and a seed in one call, and snapshots to reset to.
         router.add(.post, "/-/admin/containers", bodyLimit: 64 << 20) { req in try await BlockingWork.shared.run { try admin.createContainer(req) } }
-        router.add(.post, "/-/admin/containers/{container}/{environment}/snapshot") { req in
+        router.add(.post, "/-/admin/containers/{container}/{environment}/snapshot", bodyLimit: 4096) { req in
             try await BlockingWork.shared.run {
                 let id = try admin.store.snapshot(try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
                 return try Self.json(["snapshot": id])
@@ -95,6 +95,17 @@ struct AdminEndpoints {
                 return r
             }
             return try await next(req)
+        }
+    }
+
+    /// The admin group's check before a large body is read: the same Bearer check as `bearer`, so that neither a
+    /// stranger nor anyone while the endpoints are off can make the server hold a body only to be refused after.
+    var admitBody: Route.Admission {
+        let bearer = self.bearer
+        return { req in
+            let answer = try? await bearer(req) { _ in HTTPResponse(status: .ok) }
+            guard let answer, answer.status == .ok else { return .refused(answer ?? Self.error("refused", status: .unauthorized)) }
+            return .admitted(credential: "admin token")
         }
     }
 

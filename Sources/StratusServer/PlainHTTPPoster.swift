@@ -152,7 +152,9 @@ final class PlainHTTPPoster: Sendable {
             lines.dropFirst().first { $0.hasPrefix(name + ":") }.map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
         }
         if header("connection") == "close" { return Answer(status: status) }
+        // A receiver's numbers are bounded before they are added to anything: the answer is read to 1 MiB at most.
         if let length = header("content-length").flatMap(Int.init) {
+            guard length >= 0, length <= 1 << 20 else { return Answer(status: status) }
             while buffer.count < bodyStart + length { guard fill() else { return Answer(status: status) } }
             return Answer(status: status, reusable: true)
         }
@@ -161,8 +163,8 @@ final class PlainHTTPPoster: Sendable {
             while true {
                 var lineEnd = find([13, 10], from: at)
                 while lineEnd == nil { guard fill() else { return Answer(status: status) }; lineEnd = find([13, 10], from: at) }
-                let size = Int(String(decoding: buffer[at..<lineEnd!], as: UTF8.self).split(separator: ";").first ?? "", radix: 16) ?? -1
-                guard size >= 0 else { return Answer(status: status) }
+                let sizeText = buffer[at..<lineEnd!].prefix { $0 != UInt8(ascii: ";") }
+                guard let size = ASCIIHex.integer(sizeText, maxDigits: 5) else { return Answer(status: status) }
                 at = lineEnd! + 2 + size + 2
                 while buffer.count < at { guard fill() else { return Answer(status: status) } }
                 if size == 0 { return Answer(status: status, reusable: true) }

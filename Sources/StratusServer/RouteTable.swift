@@ -33,7 +33,8 @@ enum RouteTable {
         router.group(RouteGroup("console", prefixes: ["/console"], errors: console.errors)) {
             console.register(&$0)
         }
-        router.group(RouteGroup("admin", prefixes: ["/-/admin"], errors: AdminEndpoints.errors, middleware: [admin.bearer])) {
+        router.group(RouteGroup("admin", prefixes: ["/-/admin"], errors: AdminEndpoints.errors, middleware: [admin.bearer],
+                                    admit: admin.admitBody)) {
             admin.register(&$0)
         }
         router.group(RouteGroup("metrics", prefixes: ["/-/metrics"], errors: Router.plainErrors, middleware: [metricsGuard(token: config.metricsToken)])) {

@@ -29,7 +29,7 @@ extension RecordStore {
             throw StratusError.badRequest("snapshots are of SQLite environments (--data); on PostgreSQL use its own tools (pg_dump, a template database)")
         }
         // The id names a file: nothing but what `snapshot` makes.
-        guard id.count == 24, id.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { throw StratusError.badRequest("'\(id.prefix(40))' is not a snapshot id") }
+        guard id.utf8.count == 24, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { throw StratusError.badRequest("'\(id.prefix(40))' is not a snapshot id") }
         let dir = dataDirectory.appendingPathComponent("snapshots").appendingPathComponent(container.rawValue).appendingPathComponent(environment.rawValue)
         return (dir.appendingPathComponent("\(id).sqlite"), dir.appendingPathComponent("\(id)-assets"))
     }

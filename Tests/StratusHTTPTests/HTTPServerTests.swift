@@ -110,10 +110,10 @@ final class TestServer: @unchecked Sendable {
     }
 
     @Test(arguments: [
-        "GARBAGE\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/1.1 extra\r\n\r\n", "GET / HTTP/1.1\r\nNo-Colon\r\n\r\n",
-        "GET / HTTP/1.1\r\n Folded: x\r\n\r\n", "GET / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
-        "POST /echo HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", "GET noslash HTTP/1.1\r\n\r\n",
-        "GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", "GET /%zz HTTP/1.1\r\n\r\n",
+        "GARBAGE\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/1.1 extra\r\nHost: x\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nNo-Colon\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x\r\n Folded: x\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
+        "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", "GET noslash HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", "GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n",
     ])
     func malformedRequestsGet400(_ raw: String) async throws {
         let s = try await TestServer()

@@ -19,6 +19,11 @@ import StratusTestSupport
         let router = app.server.router
         let loose = router.routes.filter { $0.group == nil }.map { "\($0.method.rawValue) /\($0.pattern.joined(separator: "/"))" }
         #expect(loose.isEmpty, "routes in no group: \(loose)")
+        // A body larger than the admission threshold is read only after a check of who sends it: every route that
+        // takes one has an admission (its own or its group's), so none reads a stranger's megabytes to refuse them.
+        let unchecked = router.routes.filter { $0.bodyLimit > config.http.admissionThreshold && $0.admit == nil }
+            .map { "\($0.method.rawValue) \($0.path) (\($0.bodyLimit) bytes)" }
+        #expect(unchecked.isEmpty, "large bodies read unchecked: \(unchecked)")
         #expect(Set(router.groups.map(\.name)) == ["cloudkit", "handout", "share", "console", "admin", "metrics", "site"])
 
         let c = DemoData.container.rawValue
