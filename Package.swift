@@ -85,6 +85,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Feeds mutated inputs to every parser a client's bytes reach, and to the whole server, in a child process of
+        // FuzzTests (a trap is reported with its input instead of stopping `swift test`).
+        .executableTarget(
+            name: "stratus-fuzz",
+            dependencies: [
+                "StratusModel", "StratusHTTP", "StratusAPI", "StratusConsole", "StratusStore", "StratusServer",
+                .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusServer", "StratusStore", "StratusModel", "StratusHTTP",
                                                             .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
@@ -99,6 +108,6 @@ let package = Package(
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                                                               .product(name: "Crypto", package: "swift-crypto")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.
-        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "StratusStore", "StratusModel", "StratusServer", "StratusTestSupport"]),
+        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "stratus-fuzz", "StratusStore", "StratusModel", "StratusServer", "StratusTestSupport"]),
     ]
 )

@@ -96,7 +96,7 @@ extension CloudKitAPI {
         }
     }
 
-    static func normalizedSubscription(_ j: JSON?, id: String) throws -> JSON {
+    package static func normalizedSubscription(_ j: JSON?, id: String) throws -> JSON {
         guard var o = j?.object else { throw StratusError.badRequest("each operation needs a subscription object") }
         guard !id.isEmpty else { throw StratusError.badRequest("a subscription needs a subscriptionID") }
         switch o["subscriptionType"]?.string {
@@ -128,7 +128,7 @@ extension CloudKitAPI {
 
     /// The parsed subscription the store matches writes against. Zone and database subscriptions exist only in
     /// private and shared databases, and a zone subscription names a custom zone.
-    static func subscription(_ doc: JSON, id: String, database: DatabaseScope) throws -> Subscription {
+    package static func subscription(_ doc: JSON, id: String, database: DatabaseScope) throws -> Subscription {
         let info = doc["notificationInfo"] ?? .object([:])
         let notificationInfo = NotificationInfo(
             alertBody: try info.string("alertBody"), alertLocalizationKey: try info.string("alertLocalizationKey"),

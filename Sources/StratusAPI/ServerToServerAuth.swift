@@ -51,12 +51,10 @@ final class ServerToServerAuth: Sendable {
         return key
     }
 
-    /// `2016-01-25T22:15:43Z`, with or without fractional seconds, to milliseconds.
+    /// `2016-01-25T22:15:43Z`, with or without fractional seconds, to milliseconds (read on bytes: Foundation's
+    /// formatters are not given a stranger's header).
     static func parseDate(_ s: String) -> Int64? {
-        guard s.utf8.count <= 40 else { return nil }
-        let f = ISO8601DateFormatter()
-        if let d = f.date(from: s) { return Int64(d.timeIntervalSince1970 * 1000) }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: s).map { Int64($0.timeIntervalSince1970 * 1000) }
+        guard s.utf8.count <= 40, s.utf8.contains(UInt8(ascii: "T")) else { return nil }
+        return ISO8601Time.millis(s)
     }
 }

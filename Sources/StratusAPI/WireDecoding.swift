@@ -3,8 +3,8 @@ import StratusModel
 
 /// Reads CloudKit Web Services request dictionaries into the model, refusing malformed shapes with
 /// BAD_REQUEST that names the field at fault.
-enum WireDecoding {
-    static func zoneID(_ j: JSON?) throws(StratusError) -> ZoneID {
+package enum WireDecoding {
+    package static func zoneID(_ j: JSON?) throws(StratusError) -> ZoneID {
         guard let j, !j.isNull else { return .defaultZone }
         guard let o = j.object else { throw .badRequest("zoneID must be an object") }
         let name = try j.string("zoneName") ?? ZoneID.defaultZoneName
@@ -147,7 +147,7 @@ enum WireDecoding {
 
     // MARK: records
 
-    static func record(_ j: JSON?, defaultZone: ZoneID) throws(StratusError) -> StoredRecord {
+    package static func record(_ j: JSON?, defaultZone: ZoneID) throws(StratusError) -> StoredRecord {
         guard let o = j?.object else { throw .badRequest("each operation needs a record object") }
         var fields: [String: FieldValue] = [:]
         if let f = o["fields"], !f.isNull {
@@ -180,7 +180,7 @@ enum WireDecoding {
     }
 
     /// A share record's own members (`forRecord`, `publicPermission`, `participants`); nil for other records.
-    static func shareRequest(_ j: JSON?) throws(StratusError) -> ShareRequest? {
+    package static func shareRequest(_ j: JSON?) throws(StratusError) -> ShareRequest? {
         guard let o = j?.object else { return nil }
         let isShare = o["recordType"]?.string == Share.recordType || o["forRecord"] != nil || o["participants"] != nil || o["publicPermission"] != nil
         guard isShare else { return nil }
@@ -217,7 +217,7 @@ enum WireDecoding {
 
     // MARK: queries
 
-    static func query(_ j: JSON?, zone: ZoneID?, limit: Int, marker: String?, desiredKeys: [String]?) throws(StratusError) -> Query {
+    package static func query(_ j: JSON?, zone: ZoneID?, limit: Int, marker: String?, desiredKeys: [String]?) throws(StratusError) -> Query {
         guard let j, let o = j.object else { throw .badRequest("records/query needs a query object") }
         guard let type = try j.string("recordType"), !type.isEmpty else { throw .badRequest("query needs a recordType") }
         _ = o

@@ -5,7 +5,7 @@ import StratusModel
 /// `type=T&zone=Z&filter=FIELD+COMPARATOR+VALUE&sort=FIELD&sort=-FIELD&fields=a,b&continue=MARKER`.
 /// A filter's value is typed by its field: lists of values (IN, LIST_CONTAINS_ANY, …) are comma-separated,
 /// NEAR takes `latitude,longitude,metres`. System fields go by their schema names (`___createTime`, …).
-struct ConsoleQuery {
+package struct ConsoleQuery {
     var recordType: String?
     var zone: String = ZoneID.defaultZoneName
     var filters: [String] = []
@@ -13,7 +13,7 @@ struct ConsoleQuery {
     var fields: [String] = []
     var continuation: String?
 
-    init(_ items: [(name: String, value: String)]) {
+    package init(_ items: [(name: String, value: String)]) {
         // The form sends filters as three inputs per row; they are folded into `filter=` here.
         var rowFields: [String] = [], rowOps: [String] = [], rowValues: [String] = []
         var sortFields: [String] = [], sortOrders: [String] = []
@@ -58,7 +58,7 @@ struct ConsoleQuery {
     }
 
     /// The store's query; the record type must exist.
-    func query(_ type: RecordTypeSchema, limit: Int = Query.maximumResults) throws(StratusError) -> Query {
+    package func query(_ type: RecordTypeSchema, limit: Int = Query.maximumResults) throws(StratusError) -> Query {
         var q = Query(recordType: type.name, zoneID: ZoneID(zoneName: zone), resultsLimit: limit, continuationMarker: continuation,
                       desiredKeys: fields.isEmpty ? nil : fields)
         for f in filters { q.filters.append(try ConsoleQuery.filter(f, type)) }

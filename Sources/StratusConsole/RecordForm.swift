@@ -100,16 +100,7 @@ enum RecordForm {
     static func parseTimestamp(_ s: String) -> Int64? {
         let t = s.trimmingCharacters(in: .whitespaces)
         if let millis = Int64(t) { return millis }
-        var body = t.hasSuffix("Z") ? String(t.dropLast()) : t
-        body = body.replacingOccurrences(of: " ", with: "T")
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd'T'HH:mm:ss.SSS", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
-            f.dateFormat = format
-            if let d = f.date(from: body) { return Int64((d.timeIntervalSince1970 * 1000).rounded()) }
-        }
-        return nil
+        return ISO8601Time.millis(t)
     }
 
     /// The fields a submitted form describes. Client mistakes are BAD_REQUEST naming the field.

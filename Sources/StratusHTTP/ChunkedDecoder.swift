@@ -3,9 +3,9 @@ import Foundation
 /// Decodes a `Transfer-Encoding: chunked` body from bytes as they arrive, with no I/O of its own: the connection
 /// feeds it its buffer and reads more when told to, and the fuzzer feeds it whole inputs. Every number it reads is
 /// bounded before it is used, so no sequence of bytes can make it index outside the buffer.
-struct ChunkedDecoder {
+package struct ChunkedDecoder {
     /// What the decoder needs next.
-    enum Progress: Equatable {
+    package enum Progress: Equatable {
         /// More bytes: the buffer holds no complete line or chunk.
         case needMore
         /// A chunk of this many bytes was announced and fits the limit; the caller reserves room for it, then calls
@@ -26,15 +26,15 @@ struct ChunkedDecoder {
     let maxTrailerBytes: Int
     private var state = State.sizeLine
     private var trailerBytes = 0
-    private(set) var body = Data()
+    package private(set) var body = Data()
 
-    init(limit: Int, maxTrailerBytes: Int) {
+    package init(limit: Int, maxTrailerBytes: Int) {
         self.limit = limit
         self.maxTrailerBytes = maxTrailerBytes
     }
 
     /// Consumes what it can of `buffer` (decoded bytes are taken out of it) and says what it needs next.
-    mutating func step(_ buffer: inout [UInt8]) throws(HTTPError) -> Progress {
+    package mutating func step(_ buffer: inout [UInt8]) throws(HTTPError) -> Progress {
         while true {
             switch state {
             case .sizeLine:

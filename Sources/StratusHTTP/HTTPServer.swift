@@ -10,7 +10,7 @@ import Glibc
 /// per-connection deadlines, and a graceful stop that lets requests in flight finish.
 public final class HTTPServer: Sendable {
     public let config: HTTPServerConfig
-    let router: Router
+    package let router: Router
     let logger: Logger
 
     private struct State {

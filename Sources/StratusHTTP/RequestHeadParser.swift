@@ -1,10 +1,10 @@
 /// Parses a request head (request line and header fields) in one linear pass, with no regexes and no
 /// re-scanning, so a hostile 256 KiB header line costs microseconds, not seconds.
-enum RequestHeadParser {
+package enum RequestHeadParser {
     /// The offset just past the blank line ending the head, scanning from `from` (the caller remembers how far it
     /// got). A line ended by a bare LF is refused at once: such a head would otherwise wait for a CRLF CRLF that
     /// never comes, and time out.
-    static func headEnd(in buffer: [UInt8], from: Int) throws(HTTPError) -> Int? {
+    package static func headEnd(in buffer: [UInt8], from: Int) throws(HTTPError) -> Int? {
         var i = max(0, from - 3)
         while i < buffer.count {
             if buffer[i] == 10 {
@@ -28,7 +28,7 @@ enum RequestHeadParser {
     /// Why the request line at the start of `buffer` can never begin a valid head, once that line is complete (nil
     /// while it is not, or when it is fine): a client that sends `GET /` and a CRLF, as HTTP/0.9 did, waits for an
     /// answer, not for the request timeout.
-    static func requestLineError(in buffer: [UInt8]) -> HTTPError? {
+    package static func requestLineError(in buffer: [UInt8]) -> HTTPError? {
         guard let end = ChunkedDecoder.crlf(in: buffer) else { return nil }
         do { _ = try requestLine(buffer[0..<end]) } catch { return error }
         return nil
@@ -55,7 +55,7 @@ enum RequestHeadParser {
         }
     }
 
-    static func parse(_ head: ArraySlice<UInt8>, remoteAddress: String) throws(HTTPError) -> HTTPRequest {
+    package static func parse(_ head: ArraySlice<UInt8>, remoteAddress: String) throws(HTTPError) -> HTTPRequest {
         var lines: [ArraySlice<UInt8>] = []
         var start = head.startIndex
         var i = head.startIndex
@@ -96,9 +96,9 @@ enum RequestHeadParser {
 
     /// How the body is framed: nothing, a length, or chunks. Conflicting or malformed framing is refused,
     /// since a server and a proxy reading it differently is how requests get smuggled.
-    enum Framing: Equatable { case none, length(Int), chunked }
+    package enum Framing: Equatable { case none, length(Int), chunked }
 
-    static func framing(_ headers: HTTPHeaders) throws(HTTPError) -> Framing {
+    package static func framing(_ headers: HTTPHeaders) throws(HTTPError) -> Framing {
         let te = headers.values("transfer-encoding"), cl = headers.values("content-length")
         if !te.isEmpty {
             guard cl.isEmpty else { throw HTTPError(.badRequest, "both Transfer-Encoding and Content-Length") }

@@ -64,11 +64,31 @@ public struct StaticFiles: Sendable {
         return f.string(from: d)
     }
 
-    static func parseHTTPDate(_ s: String) -> Date? {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "GMT")
-        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return f.date(from: s)
+    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 § 5.6.7), read on bytes: `If-Modified-Since` is a
+    /// stranger's text, and `DateFormatter` traps on some inputs.
+    package static func parseHTTPDate(_ s: String) -> Date? {
+        let b = Array(s.utf8)
+        guard b.count == 29, b[3] == UInt8(ascii: ","), b[4] == 32, b[7] == 32, b[11] == 32, b[16] == 32, b[19] == 58, b[22] == 58, b[25] == 32,
+              b[26...] == Array("GMT".utf8)[...] else { return nil }
+        func number(_ r: Range<Int>) -> Int? {
+            var n = 0
+            for k in r {
+                guard (48...57).contains(b[k]) else { return nil }
+                n = n * 10 + Int(b[k] - 48)
+            }
+            return n
+        }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard let day = number(5..<7), let year = number(12..<16), let hour = number(17..<19), let minute = number(20..<22),
+              let second = number(23..<25), let m = months.firstIndex(where: { Array($0.utf8)[...] == b[8..<11] }),
+              (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        // Days since 1970 (Howard Hinnant's days_from_civil).
+        let month = m + 1
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
     }
 }

@@ -27,6 +27,9 @@ public struct ServerConfig: Sendable {
     public var durability: Durability = .full
     /// Each container environment's storage quota in bytes (`serve --storage-quota-mb`); nil for none.
     public var storageQuotaBytes: Int64? = nil
+    /// What one user's data may take of each environment (`serve --user-storage-quota-mb`); nil: a tenth of
+    /// `storageQuotaBytes`.
+    public var userStorageQuotaBytes: Int64? = nil
     /// Notification retention, subscription caps and the notification log's budget per environment
     /// (`serve --notification-retention-days`, `--max-subscriptions-per-user`, `--max-subscriptions`, `--notification-log-mb`).
     public var notifications = NotificationPolicy()

@@ -45,10 +45,11 @@ public final class StratusApplication: Sendable {
         self.logger = logger
         if let mb = config.cacheMegabytes { CacheBudget.apply(megabytes: mb) }
         if let url = config.databaseURL {
-            store = try RecordStore(databaseURL: url, quotaBytes: config.storageQuotaBytes, notifications: config.notifications,
+            store = try RecordStore(databaseURL: url, quotaBytes: config.storageQuotaBytes, userQuotaBytes: config.userStorageQuotaBytes, notifications: config.notifications,
                                     autoIndexPolicy: config.autoIndexes, poolSize: config.databasePoolSize)
         } else {
             store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
+                                    userQuotaBytes: config.userStorageQuotaBytes,
                                     notifications: config.notifications, autoIndexPolicy: config.autoIndexes)
         }
         demoInstall = config.demo ? try DemoData.install(into: store) : nil
@@ -135,6 +136,8 @@ public final class StratusApplication: Sendable {
     public func sampleTelemetry() { TelemetrySampler.sample(store, telemetry) }
 
     public var port: UInt16 { server.port }
+    /// The route table the server answers with (the fuzzer matches paths against it).
+    package var router: Router { server.router }
     /// Request body bytes the server holds in memory now, across connections.
     public var bufferedBodyBytes: Int { server.bufferedBodyBytes }
     public var url: String { "http://\(config.host):\(port)/" }

@@ -15,6 +15,8 @@ extension EnvironmentStore {
             throw StratusError(.limitExceeded, "an asset holds at most \(AssetStore.maximumSize / 1024 / 1024) MB")
         }
         try checkQuota(adding: Int64(data.count))
+        // An asset is charged to whoever's records reference it; its uploader must have room for it now.
+        if let uploader { try checkUserQuota(uploader, adding: Int64(data.count)) }
         let (base64, _) = AssetStore.checksum(of: data)
         let register = { (db: any SQLSession) throws in
             try db.execute("""

@@ -32,6 +32,18 @@ extension EnvironmentStore {
         return usage
     }
 
+    /// The bytes `user`'s data takes here (see `UserUsage`).
+    public func userUsage(_ user: String) throws(StratusError) -> Int64 {
+        try read { s, _ in try UserUsage.bytes(user, s) }
+    }
+
+    /// Refuses what would take `user` past their cap, the environment's being checked too.
+    func checkUserQuota(_ user: String, adding bytes: Int64) throws(StratusError) {
+        guard let limit = userQuotaBytes else { return }
+        let using = try userUsage(user)
+        if using + bytes > limit { throw UserUsage.refusal(user, using: using, adding: bytes, limit: limit) }
+    }
+
     func checkQuota(adding bytes: Int64 = 0) throws(StratusError) {
         guard quotaBytes != nil else { return }
         let usage = try storageUsage()

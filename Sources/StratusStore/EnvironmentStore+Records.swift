@@ -51,6 +51,8 @@ extension EnvironmentStore {
                                           caller: caller, receipts: requireAssetReceipts ? signer : nil)
             writer.access = access
             writer.users = users
+            // A client's write (it has a caller) is held to its user's cap; the console's and the CLI's are only counted.
+            writer.userQuota = caller == nil ? nil : userQuotaBytes
             writer.outbox = try outbox(db)
             writer.deferredTypes = deferredTypes.withLock { $0 }
             try writer.prefetch(operations.map { $0.record.recordName }.filter { !$0.isEmpty }, zone: zone)

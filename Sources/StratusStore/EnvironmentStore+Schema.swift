@@ -63,6 +63,8 @@ extension EnvironmentStore {
             catalog = Catalog(generation: try SchemaStorage.bumpGeneration(s), roles: [], types: [])
             let diff = SchemaDiff.between(catalog.schema, schema)
             catalog = try SchemaStorage.apply(diff, to: catalog, s)
+            // No records are left: what users use is their subscriptions.
+            try UserUsage.recount(s, catalog: catalog)
         }
         roleCache.removeAll()
         try? FileManager.default.removeItem(at: assets.root)

@@ -28,7 +28,8 @@ extension EnvironmentStore {
 
     /// Creates (EXISTS if the ID is taken) or, with `replace`, updates (NOT_FOUND if missing) a subscription. A new
     /// one past the owner's or the environment's cap is LIMIT_EXCEEDED; a `notificationInfo` whose `aps` is over
-    /// `NotificationPolicy.maximumAPSBytes` is BAD_REQUEST.
+    /// `NotificationPolicy.maximumAPSBytes` is BAD_REQUEST; one past `SubscriptionLimits` is refused. A subscription
+    /// is stored data: it counts toward the environment's quota and its owner's (QUOTA_EXCEEDED past either).
     public func saveSubscription(_ id: String, document: String, spec: Subscription? = nil, in scope: DatabaseScope, owner: String, replace: Bool) throws(StratusError) {
         let specJSON = spec.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         guard !id.isEmpty, id.utf8.count <= 255 else { throw .badRequest("subscriptionID must be 1 to 255 bytes") }
@@ -37,11 +38,25 @@ extension EnvironmentStore {
         if let aps, aps.text.utf8.count > NotificationPolicy.maximumAPSBytes {
             throw .badRequest("notificationInfo makes \(aps.text.utf8.count) bytes of alert, sound and badge; at most \(NotificationPolicy.maximumAPSBytes) are allowed (notifications carry short texts)")
         }
-        let policy = notificationPolicy
-        try write { s, _ in
-            let exists = try s.exists("SELECT 1 FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", [scope.rawValue, owner, id])
+        let policy = notificationPolicy, userQuota = userQuotaBytes
+        try checkQuota()
+        try write { s, catalog in
+            if let spec {
+                try SubscriptionLimits.check(spec, fields: { catalog.type(named: $0).map { Set($0.fields.map(\.name)) } },
+                                             anyField: { name in catalog.types.contains { $0.field(named: name) != nil } })
+            }
+            let old = try s.one("SELECT document, spec FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", [scope.rawValue, owner, id]) {
+                UserUsage.charge(subscriptionDocument: $0.string(0) ?? "", spec: $0.string(1))
+            }
+            let exists = old != nil
             if replace && !exists { throw StratusError(.notFound, "subscription '\(id)' does not exist") }
             if !replace && exists { throw StratusError(.exists, "subscription '\(id)' already exists") }
+            let charge = UserUsage.charge(subscriptionDocument: document, spec: specJSON) - (old ?? 0)
+            if let userQuota, charge > 0 {
+                let using = try UserUsage.bytes(owner, s)
+                if using + charge > userQuota { throw UserUsage.refusal(owner, using: using, adding: charge, limit: userQuota) }
+            }
+            try UserUsage.add([owner: charge], s)
             if let aps { try NotificationInfos.keep(aps, s) }
             if exists {
                 try s.execute("UPDATE subscriptions SET document = ?, spec = ?, created_at = ? WHERE scope = ? AND owner = ? AND subscription_id = ?",
@@ -56,9 +71,10 @@ extension EnvironmentStore {
 
     public func deleteSubscription(_ id: String, in scope: DatabaseScope, owner: String) throws(StratusError) {
         try write { s, _ in
-            guard try SubscriptionRows.delete(scope, owner: owner, id: id, s) else {
+            guard let freed = try SubscriptionRows.delete(scope, owner: owner, id: id, s) else {
                 throw StratusError(.notFound, "subscription '\(id)' does not exist")
             }
+            try UserUsage.add([owner: -freed], s)
         }
         subscriptionsChanged()
     }

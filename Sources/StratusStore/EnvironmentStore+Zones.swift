@@ -141,6 +141,10 @@ extension EnvironmentStore {
     /// checksums it let go of. The zone's own row is the caller's to mark.
     private func clearZone(_ s: any SQLSession, _ catalog: Catalog, _ zone: ZoneRow) throws -> [String] {
         var released: [String] = []
+        // A custom zone is a private database's: its records were charged to its owner.
+        if let owner = zone.zoneID.ownerRecordName, !owner.isEmpty, owner != DatabaseID.publicOwner {
+            try UserUsage.add([owner: -(try UserUsage.zoneCharge(zone, scope: .private, catalog, s))], s)
+        }
         let ftsID = s.dialect == .sqlite ? "rowid" : "id"
         for type in catalog.types {
             let fields = type.fields.filter { $0.type.scalar == .asset || $0.hasListTable || $0.hasFTS || $0.hasGeo }

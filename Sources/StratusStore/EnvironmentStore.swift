@@ -25,6 +25,8 @@ public final class EnvironmentStore: Sendable {
     let roleCache = ExpiringCache<String, RoleMembership>()
     /// The most bytes (records and assets) this environment may hold; nil for no limit.
     let quotaBytes: Int64?
+    /// The most bytes one user's data may take here (see `UserUsage`); nil for no limit.
+    let userQuotaBytes: Int64?
     let usageCache = Mutex<(ContinuousClock.Instant, StorageUsage)?>(nil)
     /// Subscriptions grouped for matching; nil until first needed after a change to them.
     let subscriptionIndex = Mutex<SubscriptionIndex?>(nil)
@@ -74,8 +76,9 @@ public final class EnvironmentStore: Sendable {
     }
 
     init(container: ContainerID, environment: ContainerEnvironment, backend: Backend, assetsDirectory: URL,
-         quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
+         quotaBytes: Int64? = nil, userQuotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
          bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil) throws {
+        self.userQuotaBytes = userQuotaBytes
         self.bell = bell
         self.peers = peers
         upkeep = QueryShapeUpkeep(policy: autoIndexPolicy)
@@ -119,6 +122,8 @@ public final class EnvironmentStore: Sendable {
         }
         // A bulk import that died left a type without its indexes: build them before anything is served.
         try buildDeferredIndexes()
+        // Stores made before users' usage was kept: counted once, from what they hold.
+        try database.write { s in try UserUsage.backfillIfNeeded(s, catalog: try SchemaStorage.load(s)) }
     }
 
     /// An environment in one SQLite file.

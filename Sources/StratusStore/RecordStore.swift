@@ -17,6 +17,9 @@ public final class RecordStore: Sendable {
     public let durability: Durability
     /// Each container environment's storage quota in bytes (records and assets); nil for none.
     public let quotaBytes: Int64?
+    /// What one user's data may take of it (their private databases, the public records they created, their
+    /// subscriptions): by default a tenth of `quotaBytes`, so that no one user can fill an environment.
+    public let userQuotaBytes: Int64?
     /// Wakes notification listeners and the webhook deliverer when a commit concerns them.
     public let bell = NotificationBell()
     /// The control database: containers, credentials, keys, admins, faults.
@@ -56,10 +59,11 @@ public final class RecordStore: Sendable {
     /// Files and directories of the data directory that others could read when it opened, and that it made private.
     public let loosened: [String]
 
-    public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil,
+    public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil, userQuotaBytes: Int64? = nil,
                 notifications: NotificationPolicy = NotificationPolicy(),
                 autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws(StratusError) {
         CacheBudget.applyDefaultOnce()
+        self.userQuotaBytes = userQuotaBytes ?? quotaBytes.map { $0 / 10 }
         self.autoIndexPolicy = autoIndexPolicy
         self.dataDirectory = dataDirectory
         self.notificationPolicy = notifications
@@ -81,8 +85,9 @@ public final class RecordStore: Sendable {
 
     /// A store on PostgreSQL (`postgres://…`): the control data in the schema `stratus`. Several servers may
     /// share one database; migrations run once, under an advisory lock.
-    public init(databaseURL: String, quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
+    public init(databaseURL: String, quotaBytes: Int64? = nil, userQuotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
                 autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), poolSize: Int = 16) throws(StratusError) {
+        self.userQuotaBytes = userQuotaBytes ?? quotaBytes.map { $0 / 10 }
         self.autoIndexPolicy = autoIndexPolicy
         self.loosened = []
         self.dataDirectory = nil
@@ -215,6 +220,7 @@ public final class RecordStore: Sendable {
             let store = try guarded {
                 try EnvironmentStore(container: id, environment: env, backend: backend,
                                      assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), quotaBytes: quotaBytes,
+                                     userQuotaBytes: userQuotaBytes,
                                      notifications: notificationPolicy, bell: bell, autoIndexPolicy: autoIndexPolicy,
                                      peers: postgres == nil ? nil : invalidation)
             }

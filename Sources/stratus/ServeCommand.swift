@@ -34,6 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard signUpsPerAddressPerHour > 0, signUpsPerSecond > 0 else { throw ValidationError("--sign-ups-per-address-per-hour and --sign-ups-per-second are above 0") }
         guard maxListenersPerUser >= 1, maxListeners >= 1 else { throw ValidationError("--max-listeners-per-user and --max-listeners are at least 1") }
         guard notificationLogMb >= 1, notificationLogMb <= 1 << 20 else { throw ValidationError("--notification-log-mb is between 1 and 1048576") }
+        if let userStorageQuotaMb, userStorageQuotaMb < 1 { throw ValidationError("--user-storage-quota-mb is at least 1") }
         guard storageQuotaMb >= 0, apiRatePerUser >= 0, apiRatePerAddress >= 0 else { throw ValidationError("quotas and rates cannot be negative") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or relaxed") }
         guard databasePoolSize >= 2, databasePoolSize <= 1000 else { throw ValidationError("--database-pool-size is between 2 and 1000") }
@@ -50,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Each container environment's storage quota in MB (records and assets); writes past it get QUOTA_EXCEEDED. 0: none.")
     var storageQuotaMb: Int = 0
+    @Option(help: "What one user's data (their private databases, the public records they created, their subscriptions) may take of each environment, in MB; past it that user alone gets QUOTA_EXCEEDED. Default: a tenth of --storage-quota-mb.")
+    var userStorageQuotaMb: Int?
     @Option(help: "How many days each user's notifications are kept; a client asking for older ones is told to start afresh (CHANGE_TOKEN_EXPIRED).")
     var notificationRetentionDays: Double = 7
     @Option(help: "Days a sync token stays good after it was handed out; an older one is CHANGE_TOKEN_EXPIRED and the client fetches from scratch. 0: no limit.")
@@ -115,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
         config.http.maxBufferedBodyBytes = maxBufferedBodyMb << 20
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
+        config.userStorageQuotaBytes = userStorageQuotaMb.map { Int64($0) * 1_048_576 }
         config.notifications = NotificationPolicy(retention: Int64(notificationRetentionDays * 86_400_000), subscriptionsPerUser: maxSubscriptionsPerUser,
                                                   subscriptionsPerEnvironment: maxSubscriptions, logBudgetBytes: Int64(notificationLogMb) << 20)
         config.notifications.changeTokenRetention = Int64(changeTokenRetentionDays * 86_400_000)

@@ -173,7 +173,9 @@ struct NotificationOutbox {
             try append(entry, reason: reason, record: record, zone: zone, db)
             if once {
                 spent.insert(key)
-                try SubscriptionRows.delete(entry.scope, owner: entry.owner, id: entry.subscription.subscriptionID, db)
+                if let freed = try SubscriptionRows.delete(entry.scope, owner: entry.owner, id: entry.subscription.subscriptionID, db) {
+                    try UserUsage.add([entry.owner: -freed], db)
+                }
             }
         }
     }

@@ -23,11 +23,14 @@ enum SubscriptionRows {
         try s.execute("UPDATE meta SET value = value + 1 WHERE key = 'subscription_count'")
     }
 
-    /// Deletes one subscription, uncounting it; whether it existed.
+    /// Deletes one subscription, uncounting it; what it was charged to its owner (`UserUsage`), nil when it did not exist.
     @discardableResult
-    static func delete(_ scope: DatabaseScope, owner: String, id: String, _ s: any SQLSession) throws -> Bool {
+    static func delete(_ scope: DatabaseScope, owner: String, id: String, _ s: any SQLSession) throws -> Int64? {
+        guard let charge = try s.one("SELECT document, spec FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", [scope.rawValue, owner, id], {
+            UserUsage.charge(subscriptionDocument: $0.string(0) ?? "", spec: $0.string(1))
+        }) else { return nil }
         let n = try s.execute("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", scope.rawValue, owner, id)
         if n > 0 { try s.execute("UPDATE meta SET value = value - ? WHERE key = 'subscription_count'", n) }
-        return n > 0
+        return n > 0 ? charge : nil
     }
 }

@@ -36,6 +36,13 @@ struct RecordWriter {
     /// Per type id; emptied whenever the catalog changes.
     private var statements: [Int64: TypeStatements] = [:]
 
+    /// The most one user's data may take (see `UserUsage`); nil: charged, never refused (the server's own writes).
+    var userQuota: Int64?
+    /// Each user's change in storage in this batch, written by `finish`.
+    private var usageDeltas: [String: Int64] = [:]
+    /// Users' usage as the batch found it, read once per user.
+    private var usageBefore: [String: Int64] = [:]
+
     /// Types under a bulk load (`EnvironmentStore.deferIndexes`): their full-text, location and list entries are
     /// written by the rebuild at the end of the load, not record by record.
     var deferredTypes: Set<Int64> = []
@@ -246,8 +253,18 @@ struct RecordWriter {
         // Receipts prove an upload at write time; they are not kept, so no read ever hands one out.
         for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
         record.fields = fields
+        // The user this record is charged to must have room for it (a record that shrinks always fits).
+        let chargedTo = UserUsage.chargedUser(database, creator: old?.created?.userRecordName ?? actor.userRecordName)
+        let charge = UserUsage.charge(record) - (old.map(UserUsage.charge) ?? 0)
+        if let chargedTo, let limit = userQuota, charge > 0 {
+            let before = try usageBefore[chargedTo] ?? UserUsage.bytes(chargedTo, db)
+            usageBefore[chargedTo] = before
+            let using = before + usageDeltas[chargedTo, default: 0]
+            if using + charge > limit { throw UserUsage.refusal(chargedTo, using: using, adding: charge, limit: limit, recordName: name) }
+        }
         // Everything a client can get wrong was checked above, before anything was written. From here on a
         // failure is the server's, and it fails the whole batch (WriteFailure) rather than leave half a record.
+        defer { if let chargedTo { usageDeltas[chargedTo, default: 0] += charge } }
         do {
             if let link { try writeLink(link, name: name, zone: zone) }
             var result = try write(op, record: &record, fields: fields, schemaChange: schemaChange, found: found, old: old, zone: zone)
@@ -524,6 +541,7 @@ struct RecordWriter {
         visited.insert("\(zone.id)/\(name)")
         try removeIndexEntries(type, recordID: e.recordID, fields: old.fields)
         try db.execute("DELETE FROM \(type.table) WHERE id = ?", e.recordID)
+        if let user = UserUsage.chargedUser(database, creator: old.created?.userRecordName) { usageDeltas[user, default: 0] -= UserUsage.charge(old) }
         for checksum in old.fields.values.flatMap(\.assetChecksums) {
             try AssetReferences.release(checksum, db)
             releasedAssets.insert(checksum)
@@ -558,6 +576,7 @@ struct RecordWriter {
     /// Writes what is gathered, moves the change tokens of every zone this batch touched, and stores the sequence counter.
     mutating func finish() throws {
         try flushInserts()
+        try UserUsage.add(usageDeltas, db)
         for (zoneID, s) in touchedZones {
             try db.enqueue("UPDATE zones SET change_seq = ? WHERE id = ?", s, zoneID)
         }

@@ -240,6 +240,9 @@ extension EnvironmentMigrations {
                 try GeoCellTable.fill(name, from: "t\(m.1)", latitude: "f\(m.2)_lat", longitude: "f\(m.2)_lon", s)
             }
         }
+        // Each user's storage, kept by every write so that one user's cap is checked without measuring (see
+        // `UserUsage`); counted from the data once, when an environment first opens after this step.
+        m.add("v18-user-usage", ddl: #"CREATE TABLE user_usage("user" TEXT PRIMARY KEY, bytes INTEGER NOT NULL) WITHOUT ROWID"#)
         return m
     }
 

@@ -1,0 +1,107 @@
+import Foundation
+import StratusModel
+
+/// The bytes each user's data takes in an environment, kept in step by every write (`user_usage`), so that a
+/// per-user cap (`serve --user-storage-quota-mb`) can be checked without measuring anything: one user filling
+/// the environment's quota would otherwise cost every other user their writes.
+///
+/// What is charged to whom:
+/// - a record in a private database (written by its owner or, through a share, by a participant): the database's
+///   owner, as CloudKit charges shared records to the owner's iCloud storage;
+/// - a record in the public database: its creator;
+/// - a subscription: its owner.
+/// A record costs its fields' bytes (the 1 MB rule's measure), the assets it references, and `recordOverhead` for
+/// its row and index entries; a subscription its stored document and parsed form, and the same overhead.
+enum UserUsage {
+    static let recordOverhead: Int64 = 128
+
+    static func charge(_ record: StoredRecord) -> Int64 {
+        var assets: Int64 = 0
+        for v in record.fields.values { assets += assetBytes(v) }
+        return Int64(record.storageSize) + assets + recordOverhead
+    }
+
+    private static func assetBytes(_ v: FieldValue) -> Int64 {
+        switch v {
+        case .asset(let a): max(0, a.size)
+        case .list(_, let items): items.reduce(0) { $0 + assetBytes($1) }
+        default: 0
+        }
+    }
+
+    static func charge(subscriptionDocument document: String, spec: String?) -> Int64 {
+        Int64(document.utf8.count + (spec?.utf8.count ?? 0)) + recordOverhead
+    }
+
+    /// Who a record is charged to: the private database's owner, or the public record's creator.
+    static func chargedUser(_ database: DatabaseID, creator: String?) -> String? {
+        database.scope == .public ? creator : database.ownerRecordName
+    }
+
+    static func bytes(_ user: String, _ s: any SQLSession) throws -> Int64 {
+        try s.one(#"SELECT bytes FROM user_usage WHERE "user" = ?"#, [user]) { $0.int64(0) } ?? 0
+    }
+
+    /// Adds each user's change (negative for what was freed) in the caller's transaction.
+    static func add(_ deltas: [String: Int64], _ s: any SQLSession) throws {
+        for (user, delta) in deltas.sorted(by: { $0.key < $1.key }) where delta != 0 && !user.isEmpty {
+            try s.execute("""
+                INSERT INTO user_usage("user", bytes) VALUES (?, ?)
+                ON CONFLICT("user") DO UPDATE SET bytes = CASE WHEN user_usage.bytes + excluded.bytes > 0 THEN user_usage.bytes + excluded.bytes ELSE 0 END
+                """, user, delta)
+        }
+    }
+
+    /// The refusal for a write that would take `user` past `limit`.
+    static func refusal(_ user: String, using: Int64, adding: Int64, limit: Int64, recordName: String? = nil) -> StratusError {
+        StratusError(.quotaExceeded, "this user's data would take \((using + adding) / 1024) KB of the \(limit / 1024) KB one user may use here: delete some of it",
+                     recordName: recordName)
+    }
+
+    /// Counts every user's usage from what the environment holds, once (stores made before usage was kept).
+    static func backfillIfNeeded(_ s: any SQLSession, catalog: Catalog) throws {
+        guard try s.one("SELECT value FROM meta WHERE key = 'user_usage_counted'", [], { $0.int64(0) }) == nil else { return }
+        try recount(s, catalog: catalog)
+        try s.execute("INSERT INTO meta(key, value) VALUES ('user_usage_counted', 1)")
+    }
+
+    /// Counts every user's usage anew from what the environment holds.
+    static func recount(_ s: any SQLSession, catalog: Catalog) throws {
+        var totals: [String: Int64] = [:]
+        var zones: [Int64: (DatabaseScope, String, String)] = [:]
+        try s.each("SELECT id, scope, owner, name FROM zones WHERE deleted = 0", []) { r in
+            if let scope = DatabaseScope(rawValue: r.string(1) ?? "") { zones[r.int64(0) ?? 0] = (scope, r.string(2) ?? "", r.string(3) ?? "") }
+        }
+        for type in catalog.types {
+            let streamer = RowStreamer(type: type, fields: type.fields)
+            var sink = StoredRecordSink()
+            try s.each("SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t", []) { row in
+                guard let (scope, owner, name) = zones[row.int64(1) ?? 0] else { return }
+                try streamer.stream(row, zoneID: ZoneID(zoneName: name, ownerRecordName: owner), into: &sink)
+                let record = sink.takeLast()
+                let database: DatabaseID = scope == .public ? .publicDatabase : .privateDatabase(of: owner)
+                if let user = chargedUser(database, creator: record.created?.userRecordName) { totals[user, default: 0] += charge(record) }
+            }
+        }
+        try s.each("SELECT owner, document, spec FROM subscriptions", []) { r in
+            totals[r.string(0) ?? "", default: 0] += charge(subscriptionDocument: r.string(1) ?? "", spec: r.string(2))
+        }
+        try s.execute("DELETE FROM user_usage")
+        try add(totals, s)
+    }
+
+    /// What the records of one zone are charged, for a zone about to be emptied (zero for the public zone, whose
+    /// records are charged to their creators: those are counted anew).
+    static func zoneCharge(_ zone: ZoneRow, scope: DatabaseScope, _ catalog: Catalog, _ s: any SQLSession) throws -> Int64 {
+        var total: Int64 = 0
+        for type in catalog.types {
+            let streamer = RowStreamer(type: type, fields: type.fields)
+            var sink = StoredRecordSink()
+            try s.each("SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t WHERE t.zone_id = ?", [.int64(zone.id)]) { row in
+                try streamer.stream(row, zoneID: zone.zoneID, into: &sink)
+                total += charge(sink.takeLast())
+            }
+        }
+        return total
+    }
+}
