@@ -93,7 +93,7 @@ public final class ServerMetrics: Sendable {
             out += "stratus_http_request_duration_seconds_count{route=\"\(Self.label(route))\"} \(h.count)\n"
         }
         out += "# HELP stratus_records Records stored, by container and environment.\n# TYPE stratus_records gauge\n"
-        var bytes = "", notifications = "", queued = ""
+        var bytes = "", notifications = "", queued = "", evicted = ""
         for c in (try? store.containers()) ?? [] {
             for env in ContainerEnvironment.allCases {
                 guard let e = try? store.environment(c.id, env) else { continue }
@@ -101,6 +101,7 @@ public final class ServerMetrics: Sendable {
                 if let n = try? e.recordCount() { out += "stratus_records{\(labels)} \(n)\n" }
                 notifications += "stratus_notifications_total{\(labels)} \(e.notificationCounter.notifications)\n"
                 queued += "stratus_webhook_deliveries_queued_total{\(labels)} \(e.notificationCounter.webhooks)\n"
+                evicted += "stratus_notifications_evicted_total{\(labels)} \(e.notificationCounter.evicted)\n"
                 if let u = try? e.storageUsage() {
                     bytes += "stratus_storage_bytes{\(labels),kind=\"records\"} \(u.recordBytes)\n"
                     bytes += "stratus_storage_bytes{\(labels),kind=\"assets\"} \(u.assetBytes)\n"
@@ -110,6 +111,8 @@ public final class ServerMetrics: Sendable {
         out += "# HELP stratus_storage_bytes Bytes stored, by container, environment and kind.\n# TYPE stratus_storage_bytes gauge\n" + bytes
         out += "# HELP stratus_notifications_total Notifications created for subscriptions since the start, by container and environment.\n"
         out += "# TYPE stratus_notifications_total counter\n" + notifications
+        out += "# HELP stratus_notifications_evicted_total Notifications the log's budgets dropped before they were read (a recipient's share, or the whole log's), since the start, by container and environment.\n"
+        out += "# TYPE stratus_notifications_evicted_total counter\n" + evicted
         out += "# HELP stratus_webhook_deliveries_queued_total Webhook deliveries queued since the start, by container and environment.\n"
         out += "# TYPE stratus_webhook_deliveries_queued_total counter\n" + queued
         out += "# HELP stratus_webhook_delivery_attempts_total Webhook delivery attempts since the start, by container, environment and outcome.\n"

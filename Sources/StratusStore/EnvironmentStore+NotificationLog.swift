@@ -11,17 +11,17 @@ extension EnvironmentStore {
                 (user: r.string(0) ?? "", createdAt: r.int64(1) ?? 0, through: r.int64(2) ?? 0)
             }
             var out: [NotificationLogEntry] = []
-            // A batch holds at most `maximumPerBatch` entries, so `limit` batches are always enough.
-            let batches = try db.all("SELECT id, created_at, entries FROM notification_batches ORDER BY id DESC LIMIT ?", [limit]) { r in
-                (id: r.int64(0) ?? 0, createdAt: r.int64(1) ?? 0, entries: r.string(2) ?? "")
+            // A row holds at least one notification, so `limit` rows are always enough.
+            let rows = try db.all(#"SELECT batch, created_at, entries, "user" FROM notification_log ORDER BY batch DESC LIMIT ?"#, [limit]) { r in
+                (batch: r.int64(0) ?? 0, createdAt: r.int64(1) ?? 0, entries: r.string(2) ?? "", user: r.string(3) ?? "")
             }
-            for row in batches where out.count < limit {
-                let batch = row.id
+            for row in rows where out.count < limit {
+                let batch = row.batch
                 let createdAt = row.createdAt
                 for (i, e) in NotificationBatch.decode(row.entries).enumerated().reversed() where out.count < limit {
                     let position = NotificationBatch.position(batch: batch, index: i)
-                    let mine = tokens.filter { $0.user == e.user && $0.createdAt <= createdAt }
-                    out.append(NotificationLogEntry(id: position, notificationID: NotificationBatch.nid(salt: nidSalt, position: position), user: e.user,
+                    let mine = tokens.filter { $0.user == row.user && $0.createdAt <= createdAt }
+                    out.append(NotificationLogEntry(id: position, notificationID: NotificationBatch.nid(salt: nidSalt, user: row.user, position: position), user: row.user,
                                                     subscriptionID: e.subscriptionID, scope: DatabaseScope(rawValue: e.scope) ?? .private,
                                                     recordName: e.recordName, reason: e.reason, createdAt: createdAt, courierTokens: mine.count,
                                                     courierDelivered: mine.filter { $0.through >= position }.count))
@@ -59,15 +59,18 @@ extension EnvironmentStore {
         let bell = self.bell
         let key = bellKey(user)
         let salt = nidSalt
-        let budget = notificationPolicy.logBudgetBytes
+        let policy = notificationPolicy
+        let counter = notificationCounter
         return try write { db, _ in
             let batch = try NotificationOutbox.nextBatch(db)
-            let nid = NotificationBatch.nid(salt: salt, position: NotificationBatch.position(batch: batch, index: 0))
+            let nid = NotificationBatch.nid(salt: salt, user: user, position: NotificationBatch.position(batch: batch, index: 0))
             // `ck.test` marks it (after `nid` in key order, as `render` places a member that is not fet/met).
             let aps = PayloadJSON.object([("alert", .object([("body", .string(text))]))]).text
             let entry = NotificationBatch.Entry(user: user, subscriptionID: Self.testSubscriptionID, scope: "private", recordName: nil, reason: nil,
                                                 aps: aps, member: #""test":true"#)
-            try NotificationLog.append(id: batch, createdAt: WallClock.nowMillis(), entries: [entry], budget: budget, db)
+            let evicted = try NotificationLog.append(batch: batch, createdAt: WallClock.nowMillis(),
+                                                     rows: [NotificationLog.Row(user: user, text: NotificationBatch.encode([entry]), count: 1)], policy: policy, db)
+            if evicted > 0 { db.afterCommit { counter.add(notifications: 0, webhooks: 0, evicted: evicted) } }
             db.afterCommit { bell.ring([key]) }
             return nid
         }

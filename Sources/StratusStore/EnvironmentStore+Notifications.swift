@@ -8,7 +8,7 @@ extension EnvironmentStore {
         let index = try subscriptions(db)
         let hooks = try liveWebhooks(db)
         return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell,
-                                                                          counter: notificationCounter, peers: peers, logBudget: notificationPolicy.logBudgetBytes)
+                                                                          counter: notificationCounter, peers: peers, policy: notificationPolicy)
     }
 
     /// Every subscription, grouped for matching: read once after each change to them.
@@ -61,37 +61,36 @@ extension EnvironmentStore {
     public func notificationPage(for user: String, after afterID: Int64, limit: Int = 200,
                                  skippingExpired: Bool = false) throws(StratusError) -> (notifications: [StoredNotification], through: Int64) {
         try read { db, _ in
-            let expiredThrough = try db.int64("SELECT value FROM meta WHERE key = 'notifications_expired_through'") ?? 0
+            let expiredThrough = try NotificationLog.expiredThrough(user, db)
             var afterID = afterID
             // A position in the last dropped batch still counts: what came after it there was committed with it.
             let expiredBefore = NotificationBatch.batch(of: expiredThrough) << NotificationBatch.indexBits
             if afterID < expiredBefore && skippingExpired { afterID = expiredThrough }
             if afterID < expiredBefore {
-                throw StratusError(.changeTokenExpired, "notifications after this position are older than the server keeps (\(notificationRetention / 86_400_000) days, or the log's budget): start from now")
+                throw StratusError(.changeTokenExpired, "notifications after this position are no longer kept (older than \(notificationRetention / 86_400_000) days, or past the log's budget for this user): start from now")
             }
-            // The newest batch first: batches commit in id order, so everything up to it is in this read.
-            let newest = try db.int64("SELECT MAX(id) FROM notification_batches") ?? 0
+            // The newest batch first: batches commit in order, so everything up to it is in this read.
+            let newest = try NotificationLog.lastBatch(db)
             var out: [StoredNotification] = []
-            // Batches are read whole and decoded after: a PostgreSQL result is not left open while other work runs.
-            var batches: [(id: Int64, createdAt: Int64, entries: String)] = []
-            try db.each("""
-                SELECT id, created_at, entries FROM notification_batches WHERE id >= ? AND id <= ? AND \(db.dialect.containsText("users")) ORDER BY id LIMIT ?
-                """, [.int64(NotificationBatch.batch(of: afterID)), .int64(newest), .text(NotificationBatch.separated(user)), .int64(Int64(limit) + 1)]) { row in
-                batches.append((row.int64(0) ?? 0, row.int64(1) ?? 0, row.string(2) ?? ""))
+            // Rows are read whole and decoded after: a PostgreSQL result is not left open while other work runs.
+            var rows: [(batch: Int64, createdAt: Int64, entries: String)] = []
+            try db.each(#"""
+                SELECT batch, created_at, entries FROM notification_log WHERE "user" = ? AND batch >= ? AND batch <= ? ORDER BY batch LIMIT ?
+                """#, [.text(user), .int64(NotificationBatch.batch(of: afterID)), .int64(newest), .int64(Int64(limit) + 1)]) { row in
+                rows.append((row.int64(0) ?? 0, row.int64(1) ?? 0, row.string(2) ?? ""))
             }
-            for row in batches where out.count < limit {
-                let batch = row.id
-                for (i, e) in NotificationBatch.entries(row.entries, of: user) {
-                    let position = NotificationBatch.position(batch: batch, index: i)
+            for row in rows where out.count < limit {
+                for (i, e) in NotificationBatch.entries(row.entries, of: nil) {
+                    let position = NotificationBatch.position(batch: row.batch, index: i)
                     guard position > afterID, out.count < limit else { continue }
-                    let nid = NotificationBatch.nid(salt: nidSalt, position: position)
+                    let nid = NotificationBatch.nid(salt: nidSalt, user: user, position: position)
                     out.append(StoredNotification(id: position, notificationID: nid, subscriptionID: e.subscriptionID,
                                                   scope: DatabaseScope(rawValue: e.scope) ?? .private, recordName: e.recordName, reason: e.reason,
                                                   createdAt: row.createdAt,
                                                   payload: e.payload(nid: nid, aps: try NotificationInfos.resolve(e.aps, cache: apsCache, db), container: container, environment: environment)))
                 }
             }
-            let through = out.count == limit ? out.last!.id : max(afterID, newest == 0 ? afterID : NotificationBatch.end(of: newest))
+            let through = out.count == limit ? out.last?.id ?? afterID : max(afterID, newest == 0 ? afterID : NotificationBatch.end(of: newest))
             return (out, through)
         }
     }
@@ -99,8 +98,7 @@ extension EnvironmentStore {
     /// The newest notification id (0 when none): where a new courier token starts, so it hears what comes next.
     public func lastNotificationID() throws(StratusError) -> Int64 {
         try read { db, _ in
-            let batch = try db.int64("SELECT " + db.dialect.greatest("COALESCE((SELECT MAX(id) FROM notification_batches), 0)",
-                "COALESCE((SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'notifications_expired_through'), 0) >> 20")) ?? 0
+            let batch = try NotificationLog.lastBatch(db)
             return batch == 0 ? 0 : NotificationBatch.end(of: batch)
         }
     }
@@ -185,13 +183,12 @@ extension EnvironmentStore {
     /// Where a user's notification sits in the log, by its `nid` (SSE's `Last-Event-ID`). An unknown id is one
     /// dropped by the retention, or never the user's: CloudKit's expired-token answer, so the client starts afresh.
     public func notificationPosition(nid: String, user: String) throws(StratusError) -> Int64 {
-        let position: Int64? = try NotificationBatch.position(nid: nid, salt: nidSalt).flatMap { position throws(StratusError) -> Int64? in
+        let position: Int64? = try NotificationBatch.position(nid: nid, salt: nidSalt, user: user).flatMap { position throws(StratusError) -> Int64? in
             try read { db, _ -> Int64? in
-                guard let entries = try db.one("SELECT entries FROM notification_batches WHERE id = ?", [NotificationBatch.batch(of: position)], { $0.string(0) })
-                else { return nil }
-                let list = NotificationBatch.decode(entries)
-                let index = Int(position & Int64(NotificationBatch.maximumPerBatch - 1))
-                return index < list.count && list[index].user == user ? position : nil
+                guard let count = try db.one(#"SELECT notifications FROM notification_log WHERE "user" = ? AND batch = ?"#,
+                                             [user, NotificationBatch.batch(of: position)], { $0.int64(0) }) else { return nil }
+                let index = position & Int64(NotificationBatch.maximumPerBatch - 1)
+                return index < count ? position : nil
             }
         }
         guard let position else {

@@ -23,7 +23,7 @@ extension EnvironmentStore {
                 // notification log, which has a budget of its own.
                 recordBytes = try db.int64("""
                     SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname NOT IN ('asset_chunks', 'notification_batches')
+                    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname NOT IN ('asset_chunks', 'notification_log')
                     """) ?? 0
             }
             return StorageUsage(recordBytes: recordBytes, assetBytes: assets, quotaBytes: quotaBytes)

@@ -59,11 +59,12 @@ import StratusModel
         #expect(NotificationBatch.entries(text, of: "_alice").map(\.0) == [0, 2, 4, 6, 8])
         #expect(NotificationBatch.entries(text, of: "_b\tob").map(\.0) == [1, 3, 5, 7])
         #expect(NotificationBatch.entries(text, of: "_b").isEmpty)
-        let users = NotificationBatch.users(entries)
-        #expect(users.contains(NotificationBatch.separated("_alice")) && !users.contains(NotificationBatch.separated("_b")))
-        let nid = NotificationBatch.nid(salt: 0xDEADBEEF, position: NotificationBatch.position(batch: 42, index: 7))
-        #expect(UUID(uuidString: nid) != nil && NotificationBatch.position(nid: nid, salt: 0xDEADBEEF) == 42 << 20 | 7)
-        #expect(NotificationBatch.position(nid: nid, salt: 1) == nil && NotificationBatch.position(nid: "not-a-nid", salt: 0xDEADBEEF) == nil)
+        // A notification ID spells its position and its user: another user's, or another environment's, is not found.
+        let nid = NotificationBatch.nid(salt: 0xDEADBEEF, user: "_alice", position: NotificationBatch.position(batch: 42, index: 7))
+        #expect(UUID(uuidString: nid) != nil && NotificationBatch.position(nid: nid, salt: 0xDEADBEEF, user: "_alice") == 42 << 20 | 7)
+        #expect(NotificationBatch.nid(salt: 0xDEADBEEF, user: "_bob", position: 42 << 20 | 7) != nid)
+        #expect(NotificationBatch.position(nid: nid, salt: 0xDEADBEEF, user: "_bob") == nil)
+        #expect(NotificationBatch.position(nid: nid, salt: 1, user: "_alice") == nil && NotificationBatch.position(nid: "not-a-nid", salt: 0xDEADBEEF, user: "_alice") == nil)
     }
 
     @Test func groupsSpanOneIndexPerSubscriptionAndReadBackAsEntries() {

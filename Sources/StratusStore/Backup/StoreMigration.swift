@@ -26,7 +26,7 @@ public enum StoreMigration {
     /// An environment's tables besides its record types' (index tables are rebuilt, not copied).
     static let environmentTables = ["meta", "secrets", "zones", "record_types", "fields", "roles", "role_members", "record_log", "cascade_refs",
                                     "assets", "deployments", "subscriptions", "record_counts", "courier_tokens", "webhooks", "webhook_deliveries",
-                                    "notification_batches", "shares", "share_participants", "record_links", "shared_zone_log", "query_shapes",
+                                    "notification_log", "notification_recipients", "user_usage", "shares", "share_participants", "record_links", "shared_zone_log", "query_shapes",
                                     "apns_devices", "apns_deliveries"]
 
     /// Copies `source` into `target`, which must hold nothing yet; `progress` hears a line per step.

@@ -1,15 +1,14 @@
 import Foundation
 import StratusModel
 
-/// How the notification log is stored: one row per write transaction (`notification_batches`), holding every
-/// notification the transaction fired, and the users they are for. A commit then appends one row at the end of
-/// one table, instead of a row and an index entry per notification in the middle of a per-user index: the
-/// notifications of a 200-record write cost a small fraction of the write. A listener reads on from its position
-/// through the rows that name its user (`instr` over the users column), which for a live listener is the last
-/// few transactions.
+/// How one recipient's notifications of one write transaction are stored (a row of `notification_log`, see
+/// `NotificationLog`): a commit appends one row per user it notifies, not a row and an index entry per
+/// notification. One user's thousand subscriptions that one change fires cost one line and a thousand subscription
+/// IDs.
 ///
-/// A notification's position is `batch << 20 | index` (positions only grow); its `nid` spells the position and
-/// the environment's salt as a UUID, so a `Last-Event-ID` finds its place without an index.
+/// A notification's position is `batch << 20 | index` (its index within its user's row; positions only grow for a
+/// user); its `nid` spells the position, the environment's salt and a tag of the user as a UUID, so a
+/// `Last-Event-ID` finds its place without an index and two users' notifications never share an ID.
 enum NotificationBatch {
     static let indexBits: Int64 = 20
     static let maximumPerBatch = 1 << 20
@@ -52,18 +51,6 @@ enum NotificationBatch {
     /// The last position a batch can hold (everything in it is at or before this).
     static func end(of batch: Int64) -> Int64 { batch << indexBits | Int64(maximumPerBatch - 1) }
 
-    /// The users column: each user between separators, so `instr(users, separated(user))` finds exactly one.
-    static func users(_ entries: [Entry]) -> String { users(entries.map(\.user)) }
-
-    static func users(_ groups: [Group]) -> String { users(groups.map(\.user)) }
-
-    private static func users(_ names: [String]) -> String {
-        var seen = Set<String>()
-        var out = "\u{1}"
-        for u in names where seen.insert(u).inserted { out += u + "\u{1}" }
-        return out
-    }
-
     /// Groups, one line each: `STX count TAB user TAB scope TAB recordName TAB reason TAB aps TAB template (TAB
     /// subscriptionID)…`, escaped as `encode(_: [Entry])` escapes; `count` notifications, at consecutive indexes.
     /// The leading STX tells a group from a line of one notification (written before groups, and by test sends).
@@ -86,7 +73,6 @@ enum NotificationBatch {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func separated(_ user: String) -> String { "\u{1}" + user + "\u{1}" }
 
     /// The entries, one line each: `user TAB subscriptionID TAB scope TAB recordName TAB reason TAB aps TAB member`,
     /// where the first five escape `%`, TAB and LF as `%25`, `%09`, `%0A` (an absent value is empty) and the last two,
@@ -179,17 +165,26 @@ enum NotificationBatch {
             .replacingOccurrences(of: "%25", with: "%")
     }
 
-    /// The notification ID of a position: `ssssssss-ssss-ssss-pppp-pppppppppppp` (salt, then position).
-    static func nid(salt: UInt64, position: Int64) -> String {
-        let hex = String(salt, radix: 16).leftPadded(16) + String(UInt64(bitPattern: position), radix: 16).leftPadded(16)
+    /// A user's tag in notification IDs (FNV-1a of the name): positions are per user, IDs are not.
+    static func tag(_ user: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in user.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// The notification ID of a user's position: `ssssssss-ssss-ssss-pppp-pppppppppppp` (salt and the user's tag,
+    /// then position).
+    static func nid(salt: UInt64, user: String, position: Int64) -> String {
+        let hex = String(salt ^ tag(user), radix: 16).leftPadded(16) + String(UInt64(bitPattern: position), radix: 16).leftPadded(16)
         let c = Array(hex)
         return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
     }
 
-    /// The position a notification ID spells, if it is one of this environment's.
-    static func position(nid: String, salt: UInt64) -> Int64? {
+    /// The position a notification ID spells, if it is one of this environment's for `user`.
+    static func position(nid: String, salt: UInt64, user: String) -> Int64? {
         let hex = nid.lowercased().replacingOccurrences(of: "-", with: "")
-        guard hex.count == 32, nid.count == 36, let s = UInt64(hex.prefix(16), radix: 16), s == salt,
+        guard hex.count == 32, nid.utf8.count == 36, hex.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
+              let s = UInt64(hex.prefix(16), radix: 16), s == salt ^ tag(user),
               let p = UInt64(hex.suffix(16), radix: 16) else { return nil }
         return Int64(bitPattern: p)
     }

@@ -27,12 +27,14 @@ struct NotificationOutbox {
     /// The other servers on the same PostgreSQL database, whose listeners a commit here must wake too.
     let peers: CacheInvalidation?
 
-    /// The log's budget in bytes (see `NotificationLog.append`).
-    let logBudget: Int64
+    /// The log's budgets (see `NotificationLog.append`).
+    let policy: NotificationPolicy
+    /// Notifications the budgets dropped while this transaction appended.
+    private var evicted = 0
 
     init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: ContainerEnvironment, bell: NotificationBell? = nil,
-         counter: NotificationCounter? = nil, peers: CacheInvalidation? = nil, logBudget: Int64 = NotificationPolicy().logBudgetBytes) {
-        self.logBudget = logBudget
+         counter: NotificationCounter? = nil, peers: CacheInvalidation? = nil, policy: NotificationPolicy = NotificationPolicy()) {
+        self.policy = policy
         self.peers = peers
         self.counter = counter
         self.index = index
@@ -46,9 +48,9 @@ struct NotificationOutbox {
     /// commits (never if it rolls back). Call it last in the transaction.
     mutating func finish(_ s: any SQLSession) throws {
         try flush(s)
-        if let counter, appended > 0 || webhooksQueued > 0 {
-            let (n, w) = (appended, webhooksQueued)
-            s.afterCommit { counter.add(notifications: n, webhooks: w) }
+        if let counter, appended > 0 || webhooksQueued > 0 || evicted > 0 {
+            let (n, w, e) = (appended, webhooksQueued, evicted)
+            s.afterCommit { counter.add(notifications: n, webhooks: w, evicted: e) }
         }
         guard let bell, !notified.isEmpty || queuedWebhook else { return }
         let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
@@ -60,7 +62,18 @@ struct NotificationOutbox {
 
     private mutating func flush(_ s: any SQLSession) throws {
         guard let batch, !pending.isEmpty else { return }
-        try NotificationLog.append(id: batch, createdAt: WallClock.nowMillis(), groups: pending, budget: logBudget, s)
+        // One row per recipient, their groups in the order they came.
+        var order: [String] = []
+        var byUser: [String: [NotificationBatch.Group]] = [:]
+        for g in pending {
+            if byUser[g.user] == nil { order.append(g.user) }
+            byUser[g.user, default: []].append(g)
+        }
+        let rows = order.map { user in
+            let groups = byUser[user] ?? []
+            return NotificationLog.Row(user: user, text: NotificationBatch.encode(groups), count: groups.reduce(0) { $0 + $1.subscriptionIDs.count })
+        }
+        evicted += try NotificationLog.append(batch: batch, createdAt: WallClock.nowMillis(), rows: rows, policy: policy, s)
         pending.removeAll()
         pendingCount = 0
         groupOf.removeAll(keepingCapacity: true)
@@ -71,8 +84,7 @@ struct NotificationOutbox {
     /// The next batch's number: after every one kept and every one the retention dropped (SQLite would reuse a
     /// deleted largest rowid, and a client's position would then skip the new one).
     static func nextBatch(_ s: any SQLSession) throws -> Int64 {
-        try s.int64("SELECT " + s.dialect.greatest("COALESCE((SELECT MAX(id) FROM notification_batches), 0)",
-            "COALESCE((SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'notifications_expired_through'), 0) >> \(NotificationBatch.indexBits)") + " + 1") ?? 1
+        try NotificationLog.lastBatch(s) + 1
     }
 
     /// What one change's notifications share, each worked out once per change (emptied when the next starts): the

@@ -18,6 +18,10 @@ public struct NotificationPolicy: Sendable, Hashable {
     /// --change-token-retention-days`). Kept beside the notification log's retention: the environment's retention.
     public var changeTokenRetention: Int64 = 0
 
+    /// What one recipient's notifications may take of the log: an eighth of its budget. Past it, that recipient's
+    /// oldest notifications go, whoever else the log holds; one user's flood drops their own backlog only.
+    public var recipientBudgetBytes: Int64 { max(logBudgetBytes / 8, min(logBudgetBytes, 64 << 10)) }
+
     /// The largest `aps` a subscription's `notificationInfo` may make (CloudKit's alert strings are short; APNs
     /// carries 4 KB in all).
     public static let maximumAPSBytes = 1024

@@ -110,7 +110,7 @@ enum EnvironmentMigrations {
                 let entry = NotificationBatch.Entry(user: row[1], subscriptionID: row[2], scope: row[3], recordName: row[4], reason: row[5],
                                                     aps: json(object["aps"] ?? [String: Any]()), member: member)
                 try db.execute(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
-                               arguments: [row[0] as Int64, row[6] as Int64, NotificationBatch.users([entry]), NotificationBatch.encode([entry])])
+                               arguments: [row[0] as Int64, row[6] as Int64, "\u{1}" + entry.user + "\u{1}", NotificationBatch.encode([entry])])
             }
             try db.execute(sql: """
                 UPDATE courier_tokens SET delivered_through = delivered_through << 20;
@@ -243,6 +243,22 @@ extension EnvironmentMigrations {
         // Each user's storage, kept by every write so that one user's cap is checked without measuring (see
         // `UserUsage`); counted from the data once, when an environment first opens after this step.
         m.add("v18-user-usage", ddl: #"CREATE TABLE user_usage("user" TEXT PRIMARY KEY, bytes INTEGER NOT NULL) WITHOUT ROWID"#)
+        // The notification log moves to one row per transaction and recipient (see `NotificationLog`), so that each
+        // recipient is charged their own notifications and a flood drops only its recipient's backlog. Each user's
+        // notifications keep their order; positions are renumbered per user, and the positions courier tokens and
+        // devices were delivered through with them. (Notification IDs now spell the user too: a `Last-Event-ID` from
+        // before is not found, and the client starts afresh, as after the retention.)
+        m.add("v19-notification-log-per-recipient") { s in
+            try s.script(s.dialect.ddl(#"""
+                CREATE TABLE notification_log("user" TEXT NOT NULL, batch INTEGER NOT NULL, created_at INTEGER NOT NULL, entries TEXT NOT NULL,
+                    notifications INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY("user", batch)) WITHOUT ROWID;
+                CREATE INDEX notification_log_batch ON notification_log(batch);
+                CREATE INDEX notification_log_age ON notification_log(created_at);
+                CREATE TABLE notification_recipients("user" TEXT PRIMARY KEY, bytes INTEGER NOT NULL, expired_through INTEGER NOT NULL) WITHOUT ROWID;
+                """#))
+            try NotificationLogConversion.run(s)
+            try s.script("DROP TABLE notification_batches")
+        }
         return m
     }
 
