@@ -18,8 +18,14 @@ extension Console {
         let account = "admin:\(email.lowercased())", address = req.clientAddress
         let store = self.store
         let password = f["password"] ?? ""
+        // A device cookie of this account: this browser signed in to it before, and strangers' failures do not hold it back.
+        let presented = cookie(req, Console.deviceCookieName)
+        let device = try? await blocking.run { () throws -> String? in
+            guard let presented, try store.isDeviceCookie(presented, of: account) else { return nil }
+            return presented
+        }
         let result: (token: String, csrf: String)
-        switch await throttle.attempt(account: account, address: address, { () throws -> (token: String, csrf: String) in
+        switch await throttle.attempt(account: account, address: address, device: device ?? nil, { () throws -> (token: String, csrf: String) in
             guard let admin = try store.authenticateAdmin(email: email, password: password) else { throw StratusError(.authenticationFailed, "no match") }
             return try store.createAdminSession(admin)
         }) {
@@ -38,7 +44,11 @@ extension Console {
             return render("login", ["title": "Sign in", "email": email, "error": "That email and password do not match an administrator."], session: nil, status: .unauthorized)
         }
         var r = HTTPResponse.redirect(to: ConsolePaths.home)
-        r.headers["set-cookie"] = sessionCookie(result.token, maxAge: Int(RecordStore.sessionAbsolute / 1000), req)
+        r.headers.add("set-cookie", sessionCookie(result.token, maxAge: Int(RecordStore.sessionAbsolute / 1000), req))
+        if (device ?? nil) == nil, let issued = try? await blocking.run({ try store.issueDeviceCookie(account: account) }) {
+            r.headers.add("set-cookie", "\(Console.deviceCookieName)=\(issued); Path=/console; HttpOnly; SameSite=Strict; Max-Age=\(RecordStore.deviceCookieLifetime / 1000)"
+                          + (secureCookies || req.scheme == "https" ? "; Secure" : ""))
+        }
         return r
     }
 

@@ -96,6 +96,8 @@ public final class Console: Sendable {
     }
 
     static let cookieName = "stratus_session"
+    /// The device cookie a browser gets when it signs in (see `RecordStore.issueDeviceCookie`).
+    static let deviceCookieName = "stratus_device"
 
     func cookie(_ req: HTTPRequest, _ name: String) -> String? {
         for header in req.headers.values("cookie") {

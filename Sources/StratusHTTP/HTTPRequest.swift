@@ -30,8 +30,11 @@ public struct HTTPRequest: Sendable {
     /// interface's own (metrics), and its client address is the nearest forwarded one, so that everyone behind the
     /// proxy does not share one sign-in throttle. The server warns once that the proxy should be named.
     public var viaUntrustedProxy = false
+    /// A server with a public URL and no trusted proxy is behind a proxy that may add no forwarding header at all
+    /// (nginx's `proxy_pass` adds none by default): its loopback peer is that proxy, not this machine's own user.
+    public var loopbackMayBeProxy = false
     /// Whether the client is this machine itself, reaching the server directly (not through a proxy).
-    public var isLoopback: Bool { !viaUntrustedProxy && ["127.0.0.1", "::1"].contains(clientAddress) }
+    public var isLoopback: Bool { !viaUntrustedProxy && !loopbackMayBeProxy && ["127.0.0.1", "::1"].contains(clientAddress) }
 
     public init(method: HTTPMethod, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders = HTTPHeaders(),
                 body: Data = Data(), remoteAddress: String = "") throws(HTTPError) {
@@ -72,15 +75,21 @@ public struct HTTPRequest: Sendable {
                    CIDR.bytes(of: client) != nil {
                     clientAddress = client
                 }
+            } else if let real = headers["x-real-ip"]?.trimmingCharacters(in: .whitespaces), CIDR.bytes(of: real) != nil {
+                clientAddress = real
             }
             if let proto = headers["x-forwarded-proto"]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased(),
                proto == "https" || proto == "http" {
                 scheme = proto
             }
         }
-        if trustedProxies.isEmpty, ["127.0.0.1", "::1"].contains(clientAddress), let forwarded = Self.nearestForwarded(headers) {
-            viaUntrustedProxy = true
-            if CIDR.bytes(of: forwarded) != nil { clientAddress = forwarded }
+        if trustedProxies.isEmpty, ["127.0.0.1", "::1"].contains(clientAddress) {
+            if let forwarded = Self.nearestForwarded(headers) {
+                viaUntrustedProxy = true
+                if CIDR.bytes(of: forwarded) != nil { clientAddress = forwarded }
+            } else if publicURL != nil {
+                loopbackMayBeProxy = true
+            }
         }
         if let publicURL {
             baseURL = publicURL
@@ -91,9 +100,13 @@ public struct HTTPRequest: Sendable {
         }
     }
 
-    /// The address the nearest proxy saw the request come from: the last of `X-Forwarded-For`, or the last `for=`
-    /// of `Forwarded` (RFC 7239, quotes, brackets and port taken off); "" when a header is there but names none.
+    /// The address the nearest proxy saw the request come from: the last of `X-Forwarded-For`, the last `for=` of
+    /// `Forwarded` (RFC 7239, quotes, brackets and port taken off), or `X-Real-IP` (nginx's habit); "" when a header
+    /// is there but names none.
     static func nearestForwarded(_ headers: HTTPHeaders) -> String? {
+        if let real = headers["x-real-ip"], headers["x-forwarded-for"] == nil, headers["forwarded"] == nil {
+            return real.trimmingCharacters(in: .whitespaces)
+        }
         if let xff = headers["x-forwarded-for"] {
             return xff.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         }

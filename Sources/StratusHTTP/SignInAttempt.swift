@@ -15,18 +15,19 @@ extension SignInThrottle {
     /// throttle, check the password with one of `passwords`' turns, then record the outcome — a
     /// success clears the account's failures, a refusal that `countsAsFailure` adds one. `account` nil (the
     /// Development test user) has no password to guess and skips the throttle.
-    public func attempt<Value: Sendable>(account: String?, address: String,
+    /// `device`: the token of a device cookie the caller found valid for `account` (see `SignInThrottle`).
+    public func attempt<Value: Sendable>(account: String?, address: String, device: String? = nil,
                                          countsAsFailure: @Sendable (any Error) -> Bool = { _ in true },
                                          _ verify: @escaping @Sendable () throws -> Value) async -> SignInAttempt<Value> {
-        if let account, case .wait(let seconds) = check(account: account, address: address) { return .wait(seconds: seconds) }
+        if let account, case .wait(let seconds) = check(account: account, address: address, device: device) { return .wait(seconds: seconds) }
         do {
             let value = try await passwords.run(verify)
-            if let account { succeeded(account: account) }
+            if let account { succeeded(account: account, device: device) }
             return .succeeded(value)
         } catch is PasswordWork.Busy {
             return .busy
         } catch {
-            if let account, countsAsFailure(error) { failed(account: account, address: address) }
+            if let account, countsAsFailure(error) { failed(account: account, address: address, device: device) }
             return .refused(error)
         }
     }

@@ -6,6 +6,11 @@ import Synchronization
 /// it, right or wrong, is answered "wait"; each client address gets a much higher ceiling of failures per
 /// window, which stops one address spraying many accounts. A success clears its account's failures.
 /// One type for every sign-in form (console admins and container users).
+///
+/// A browser that signed in to an account before carries a device cookie for it (OWASP's "device cookies"; the
+/// caller checks it and passes its token as `device`): its attempts are judged by that device's own failures alone,
+/// so that strangers failing on the account, or from the same address (everyone behind a proxy that forwards no
+/// address shares one), never keep its owner out.
 public final class SignInThrottle: Sendable {
     public struct Policy: Sendable {
         /// Failures an account may have before the first delay.
@@ -46,6 +51,8 @@ public final class SignInThrottle: Sendable {
     private struct State {
         var accounts: [String: AccountState] = [:]
         var addresses: [String: AddressState] = [:]
+        /// Failures of trusted devices, by their cookie: each is locked on its own.
+        var devices: [String: AccountState] = [:]
     }
 
     public let policy: Policy
@@ -69,9 +76,13 @@ public final class SignInThrottle: Sendable {
     }
 
     /// Asks before checking a password. `account` is whatever names it (lowercased email), `address` the client's.
-    public func check(account: String, address: String) -> Verdict {
+    public func check(account: String, address: String, device: String? = nil) -> Verdict {
         let now = ContinuousClock.now
         return state.withLock { s in
+            if let device {
+                if let d = s.devices[device], d.lockedUntil > now { return .wait(seconds: Self.seconds(d.lockedUntil - now)) }
+                return .proceed
+            }
             if let a = s.addresses[address] {
                 if now - a.since > policy.addressWindow { s.addresses[address] = nil }
                 else if a.failures >= policy.addressCeiling { return .wait(seconds: Self.seconds(a.since + policy.addressWindow - now)) }
@@ -81,9 +92,18 @@ public final class SignInThrottle: Sendable {
         }
     }
 
-    public func failed(account: String, address: String) {
+    public func failed(account: String, address: String, device: String? = nil) {
         let now = ContinuousClock.now
         state.withLock { s in
+            if let device {
+                if s.devices.count > 100_000 { s.devices = s.devices.filter { $0.value.lockedUntil > now } }
+                var d = s.devices[device] ?? AccountState(failures: 0, lockedUntil: now)
+                d.failures += 1
+                let over = d.failures - policy.freeFailures
+                if over >= 0 { d.lockedUntil = now + min(policy.maxDelay, policy.baseDelay * (1 << min(over, 20))) }
+                s.devices[device] = d
+                return
+            }
             if s.accounts.count > 100_000 { s.accounts = s.accounts.filter { $0.value.lockedUntil > now } }
             if s.addresses.count > 100_000 { s.addresses = s.addresses.filter { now - $0.value.since <= policy.addressWindow } }
             var acc = s.accounts[account] ?? AccountState(failures: 0, lockedUntil: now)
@@ -101,8 +121,10 @@ public final class SignInThrottle: Sendable {
         }
     }
 
-    public func succeeded(account: String) {
-        _ = state.withLock { $0.accounts.removeValue(forKey: account) }
+    public func succeeded(account: String, device: String? = nil) {
+        state.withLock { s in
+            if let device { s.devices[device] = nil } else { s.accounts[account] = nil }
+        }
     }
 
     private static func seconds(_ d: Duration) -> Int { max(1, Int((Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18).rounded(.up))) }

@@ -124,6 +124,7 @@ public final class RecordStore: Sendable {
         registerAdminMigrations(&m)
         registerFaultMigrations(&m)
         registerAPNsMigrations(&m)
+        registerDeviceCookieMigrations(&m)
         return m
     }()
 

@@ -24,4 +24,25 @@ import Testing
         #expect(try base("a.com/x") == "http://127.0.0.1")
         #expect(try base("a.com\"><script>") == "http://127.0.0.1")
     }
+
+    /// Loopback is this machine's own user only on a plain local server: not through a proxy that says so in any
+    /// header (X-Real-IP included) and not when a public URL is set with no trusted proxy (a proxy that forwards no
+    /// header at all sits in front of it).
+    @Test func loopbackIsLocalOnlyOnAPlainLocalServer() throws {
+        func request(_ headers: String, publicURL: String? = nil, trusted: [CIDR] = []) throws -> HTTPRequest {
+            var r = try RequestHeadParser.parse(Array("GET / HTTP/1.1\r\nHost: x\r\n\(headers)\r\n".utf8)[...], remoteAddress: "127.0.0.1:1")
+            r.resolveClient(publicURL: publicURL, trustedProxies: trusted)
+            return r
+        }
+        #expect(try request("").isLoopback)
+        #expect(try !request("", publicURL: "https://ck.example.com").isLoopback)
+        let real = try request("X-Real-IP: 203.0.113.9\r\n")
+        #expect(!real.isLoopback && real.viaUntrustedProxy && real.clientAddress == "203.0.113.9")
+        #expect(try !request("X-Forwarded-For: 203.0.113.9\r\n").isLoopback)
+        // A trusted proxy's X-Real-IP names the client when it sends no X-Forwarded-For.
+        let trusted = try request("X-Real-IP: 203.0.113.9\r\n", trusted: [CIDR("127.0.0.1")!])
+        #expect(trusted.clientAddress == "203.0.113.9" && !trusted.isLoopback)
+        // A trusted proxy is told to name the client (X-Forwarded-For); what it forwards without one is the proxy's own.
+        #expect(try request("", publicURL: "https://ck.example.com", trusted: [CIDR("127.0.0.1")!]).isLoopback)
+    }
 }

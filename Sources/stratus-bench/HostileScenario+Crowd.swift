@@ -1,0 +1,113 @@
+import Foundation
+import StratusModel
+import StratusServer
+import StratusStore
+
+/// The crowd and the flood (see `HostileScenario`): ten users' thousand subscriptions each on the type another user
+/// writes, and a user who floods the log for themselves while another's notifications must survive it.
+extension HostileScenario {
+    static let crowdUsers = 10
+    static let crowdSubscriptions = 1_000
+    /// Categories the crowd's subscriptions name; the writer's items pick among twice as many, so about half match one.
+    static let categories = 10_000
+    static let flooder = "_" + String(repeating: "f1", count: 16)
+    static let victim = "_" + String(repeating: "c7", count: 16)
+    /// The log's budget in this run: the flood goes far past the flooder's share of it (an eighth).
+    static let floodLogBudget: Int64 = 64 << 20
+
+    /// Ten users with a thousand subscriptions each on Items of one category over a price; the flooder with a
+    /// thousand on the "flood" category; the victim with one on the "victim" category.
+    static func subscribeCrowd(_ env: EnvironmentStore) throws {
+        var rng = SystemRandomNumberGenerator()
+        func save(_ owner: String, _ id: String, category: String, over price: Int64?) throws {
+            var filters = [QueryFilter(.field("category"), .equals, .string(category))]
+            if let price { filters.append(QueryFilter(.field("price"), .greaterThan, .int64(price))) }
+            let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: filters, firesOn: [.create, .update], firesOnce: false, zoneID: nil),
+                                    notificationInfo: NotificationInfo(alertBody: "a new item", shouldSendContentAvailable: true, desiredKeys: ["title"]))
+            let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Item"},"firesOn":["create","update"]}"#
+            try env.saveSubscription(id, document: doc, spec: spec, in: .public, owner: owner, replace: false)
+        }
+        for u in 0..<crowdUsers {
+            let owner = "_c" + String(format: "%030d", u)
+            for i in 0..<crowdSubscriptions {
+                try save(owner, "c\(i)", category: "c\(Int.random(in: 0..<categories, using: &rng))", over: Int64.random(in: 0..<50, using: &rng))
+            }
+        }
+        for i in 0..<crowdSubscriptions { try save(flooder, "f\(i)", category: "flood", over: nil) }
+        try save(victim, "mine", category: "victim", over: nil)
+    }
+
+    static func item(_ name: String, category: String, price: Int) -> String {
+        #"{"operationType":"create","record":{"recordName":"\#(name)","recordType":"Item","fields":{"title":{"value":"item \#(name)"},"category":{"value":"\#(category)"},"price":{"value":\#(price)}}}}"#
+    }
+
+    func crowdAndFlood(app: StratusApplication, crowd: ContainerID, quiet: ContainerID, writeCrowd: String, writeQuiet: String,
+                       query: (ContainerID, String) throws -> String) async throws {
+        let port = app.port
+        func writes(_ c: ContainerID, _ q: String, _ tag: String, count: Int, category: (Int) -> String) throws -> [Double] {
+            let client = try LoadClient(port: port)
+            var times: [Double] = []
+            for i in 0..<count {
+                let one = Self.item("\(tag)-\(i)", category: category(i), price: i % 100)
+                let body = #"{"operations":[\#(one)]}"#
+                let start = DispatchTime.now().uptimeNanoseconds
+                let (status, reply) = try client.send(LoadClient.request("POST", "/database/1/\(c.rawValue)/development/public/records/modify?\(q)", body: Data(body.utf8)))
+                guard status == 200, !String(decoding: reply, as: UTF8.self).contains("serverErrorCode") else {
+                    throw BenchFailure("records/modify answered \(status): \(String(decoding: reply.prefix(300), as: UTF8.self))")
+                }
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            return times
+        }
+        let random = { (_: Int) in "c\(Int.random(in: 0..<(2 * Self.categories)))" }
+        _ = try writes(quiet, writeQuiet, "warm", count: 50, category: random)
+        _ = try writes(crowd, writeCrowd, "warm", count: 50, category: random)
+        var quietTimes: [Double] = [], crowdTimes: [Double] = []
+        for round in 1...rounds {
+            quietTimes += try writes(quiet, writeQuiet, "q\(round)", count: self.writes, category: random)
+            crowdTimes += try writes(crowd, writeCrowd, "c\(round)", count: self.writes, category: random)
+            stderr("crowd round \(round): quiet p99 \(String(format: "%.2f", percentile(quietTimes, 0.99))) ms, crowd p99 \(String(format: "%.2f", percentile(crowdTimes, 0.99))) ms")
+        }
+        Figure(scenario: "hostile", metric: "crowd_subscriptions", value: Double(Self.crowdUsers * Self.crowdSubscriptions), unit: "subscriptions").print()
+        Figure(scenario: "hostile", metric: "crowd_quiet_modify_p50_ms", value: percentile(quietTimes, 0.5), unit: "ms").print()
+        Figure(scenario: "hostile", metric: "crowd_modify_p50_ms", value: percentile(crowdTimes, 0.5), unit: "ms", baseline: percentile(quietTimes, 0.5)).print()
+        Figure(scenario: "hostile", metric: "crowd_quiet_modify_p99_ms", value: percentile(quietTimes, 0.99), unit: "ms").print()
+        Figure(scenario: "hostile", metric: "crowd_modify_p99_ms", value: percentile(crowdTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
+
+        // The flood: the flooder writes 200-item batches that fire their thousand subscriptions each, while another
+        // user writes items for the victim one at a time.
+        let env = try app.store.environment(crowd, .development)
+        let start = try env.lastNotificationID()
+        let flooding = try query(crowd, Self.flooder)
+        let evictedBefore = env.notificationCounter.evicted
+        let floodTask = Task.detached { () throws -> Int in
+            let client = try LoadClient(port: port)
+            var written = 0
+            for b in 0..<60 {
+                let ops = (0..<200).map { Self.item("flood-\(b)-\($0)", category: "flood", price: $0) }.joined(separator: ",")
+                let (status, _) = try client.send(LoadClient.request("POST", "/database/1/\(crowd.rawValue)/development/public/records/modify?\(flooding)",
+                                                                      body: Data(#"{"operations":[\#(ops)]}"#.utf8)))
+                guard status == 200 else { throw BenchFailure("the flood's write answered \(status)") }
+                written += 200
+            }
+            return written
+        }
+        var victimWrites = 0
+        var floodTimes: [Double] = []
+        while !floodTask.isCancelled {
+            floodTimes += try writes(crowd, writeCrowd, "v\(victimWrites)", count: 1, category: { _ in "victim" })
+            victimWrites += 1
+            if victimWrites >= 20 { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let flooded = try await floodTask.value
+        floodTimes += try writes(crowd, writeCrowd, "v-after", count: 1, category: { _ in "victim" })
+        victimWrites += 1
+        let received = try env.notifications(for: Self.victim, after: start, limit: 1000).count
+        Figure(scenario: "hostile", metric: "flood_records_written", value: Double(flooded), unit: "records").print()
+        Figure(scenario: "hostile", metric: "flood_notifications_evicted", value: Double(env.notificationCounter.evicted - evictedBefore), unit: "notifications").print()
+        Figure(scenario: "hostile", metric: "victim_notifications_written", value: Double(victimWrites), unit: "notifications").print()
+        Figure(scenario: "hostile", metric: "victim_notifications_lost", value: Double(victimWrites - received), unit: "notifications").print()
+        Figure(scenario: "hostile", metric: "during_flood_modify_p99_ms", value: percentile(floodTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
+    }
+}
