@@ -45,7 +45,9 @@ extension CloudKitAPI {
                         guard let parsed = APNsEnvironment(parsing: e) else { throw .badRequest("apnsEnvironment is DEVELOPMENT or PRODUCTION") }
                         return parsed
                     } ?? (environment == .production ? .production : .development)
-                    try env.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment)
+                    let store = api.store
+                    try env.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment, session: auth.webAuthToken.map(Secrets.tokenHash),
+                                               sessionIsLive: { hash throws(StratusError) in try store.webSessionIsLive(hash: hash) })
                 }
                 return api.json { w in w.beginObject(); w.endObject() }
             default:

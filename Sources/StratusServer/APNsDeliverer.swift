@@ -31,6 +31,8 @@ final class APNsDeliverer: Sendable {
     static let maximumAttempts = 8
     /// At most this many of one device's notifications per pass, so one busy device does not hold up the others.
     static let pageSize = 50
+    /// Devices served at once in a pass.
+    static let devicesAtOnce = 4
 
     struct Progress {
         var checkedThrough: Int64 = 0
@@ -100,10 +102,16 @@ final class APNsDeliverer: Sendable {
         }
         guard let (env, devices) = work else { return nil }
         guard !devices.isEmpty else { return retryDue() }
+        // A few devices at a time: each holds a page of its log while APNs answers (or does not), and a user may hold
+        // 32 devices.
         let outcomes = await withTaskGroup(of: DeviceOutcome.self) { group in
-            for device in devices { group.addTask { await self.serve(device, env, credentials, signer) } }
             var all: [DeviceOutcome] = []
-            for await o in group { all.append(o) }
+            var pending = devices[...]
+            for _ in 0..<Self.devicesAtOnce { if let d = pending.popFirst() { group.addTask { await self.serve(d, env, credentials, signer) } } }
+            for await o in group {
+                all.append(o)
+                if let d = pending.popFirst() { group.addTask { await self.serve(d, env, credentials, signer) } }
+            }
             return all
         }
         var positions: [String: Int64] = [:]

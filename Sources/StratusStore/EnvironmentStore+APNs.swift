@@ -10,19 +10,34 @@ extension EnvironmentStore {
     /// Deliveries kept for the console: the newest this many.
     static let keptAPNsDeliveries = 2_000
 
-    /// Registers `token` for `user`; a token registered before (the device changed hands, or was restored) moves to
-    /// this user and hears only what comes next.
-    public func registerAPNsDevice(token: String, user: String, apnsEnvironment: APNsEnvironment) throws(StratusError) {
+    /// Registers `token` for `user`, bound to the session that registers it (`session`: the hash of its web auth
+    /// token). A token another user registered moves to this one only when the session that registered it has ended
+    /// (`sessionIsLive` says whether a session hash is still signed in): a device token is not secret enough to be
+    /// proof of holding the device, while being signed in on it is. Otherwise ACCESS_DENIED, and the device stays
+    /// its user's. A device that moves hears only what comes next.
+    public func registerAPNsDevice(token: String, user: String, apnsEnvironment: APNsEnvironment, session: String? = nil,
+                                   sessionIsLive: (String) throws(StratusError) -> Bool = { _ in false }) throws(StratusError) {
         guard APNsDevice.validToken(token) else { throw .badRequest("apnsToken is not an APNs device token (hex) nor a token tokens/create made") }
         let token = token.lowercased()
         let start = try lastNotificationID()
         let now = WallClock.nowMillis()
+        let holder: (user: String, session: String?)? = try read { s, _ in
+            try s.one(#"SELECT "user", web_token FROM apns_devices WHERE token = ?"#, [token]) { ($0.string(0) ?? "", $0.string(1)) }
+        }
+        if let holder, holder.user != user, let theirs = holder.session, try sessionIsLive(theirs) {
+            throw StratusError(.accessDenied, "this device token is registered to another user who is still signed in on it: they sign out first")
+        }
         try write { s, _ in
-            let known = try s.one(#"SELECT "user", apns_environment FROM apns_devices WHERE token = ?"#, [token]) { ($0.string(0) ?? "", $0.string(1) ?? "") }
-            if let known, known.0 == user, known.1 == apnsEnvironment.rawValue { return }
+            let known = try s.one(#"SELECT "user", apns_environment, web_token FROM apns_devices WHERE token = ?"#, [token]) {
+                ($0.string(0) ?? "", $0.string(1) ?? "", $0.string(2))
+            }
+            if let known, known.0 == user, known.1 == apnsEnvironment.rawValue {
+                if let session, known.2 != session { try s.execute("UPDATE apns_devices SET web_token = ? WHERE token = ?", session, token) }
+                return
+            }
             try s.execute("DELETE FROM apns_devices WHERE token = ?", token)
-            try s.execute(#"INSERT INTO apns_devices(token, "user", apns_environment, created_at, delivered_through) VALUES (?, ?, ?, ?, ?)"#,
-                          token, user, apnsEnvironment.rawValue, now, start)
+            try s.execute(#"INSERT INTO apns_devices(token, "user", apns_environment, created_at, delivered_through, web_token) VALUES (?, ?, ?, ?, ?, ?)"#,
+                          token, user, apnsEnvironment.rawValue, now, start, session)
             let tokens = try s.all(#"SELECT token FROM apns_devices WHERE "user" = ? ORDER BY created_at DESC, token"#, [user]) { $0.string(0) }
             for old in tokens.dropFirst(Self.maximumAPNsDevicesPerUser) { try s.execute("DELETE FROM apns_devices WHERE token = ?", old) }
         }
@@ -82,6 +97,18 @@ extension EnvironmentStore {
     }
 
     /// Forgets a device: APNs said its token is no longer valid, or the user's app unregistered.
+    /// Unregisters a user's devices: those registered with one session (by its hash), or all of them (sign-out).
+    public func removeAPNsDevices(user: String, madeWith session: String?) throws(StratusError) {
+        try write { s, _ in
+            if let session {
+                try s.execute(#"DELETE FROM apns_devices WHERE "user" = ? AND web_token = ?"#, user, session)
+            } else {
+                try s.execute(#"DELETE FROM apns_devices WHERE "user" = ?"#, user)
+            }
+        }
+        apnsDevicePresence.withLock { $0 = nil }
+    }
+
     public func removeAPNsDevice(token: String) throws(StratusError) {
         try write { s, _ in try s.execute("DELETE FROM apns_devices WHERE token = ?", token.lowercased()) }
         apnsDevicePresence.withLock { $0 = nil }

@@ -72,22 +72,32 @@ extension EnvironmentStore {
             // The newest batch first: batches commit in order, so everything up to it is in this read.
             let newest = try NotificationLog.lastBatch(db)
             var out: [StoredNotification] = []
-            // Rows are read whole and decoded after: a PostgreSQL result is not left open while other work runs.
-            var rows: [(batch: Int64, createdAt: Int64, entries: String)] = []
-            try db.each(#"""
-                SELECT batch, created_at, entries FROM notification_log WHERE "user" = ? AND batch >= ? AND batch <= ? ORDER BY batch LIMIT ?
-                """#, [.text(user), .int64(NotificationBatch.batch(of: afterID)), .int64(newest), .int64(Int64(limit) + 1)]) { row in
-                rows.append((row.int64(0) ?? 0, row.int64(1) ?? 0, row.string(2) ?? ""))
-            }
-            for row in rows where out.count < limit {
-                for (i, e) in NotificationBatch.entries(row.entries, of: nil) {
-                    let position = NotificationBatch.position(batch: row.batch, index: i)
-                    guard position > afterID, out.count < limit else { continue }
-                    let nid = NotificationBatch.nid(salt: nidSalt, user: user, position: position)
-                    out.append(StoredNotification(id: position, notificationID: nid, subscriptionID: e.subscriptionID,
-                                                  scope: DatabaseScope(rawValue: e.scope) ?? .private, recordName: e.recordName, reason: e.reason,
-                                                  createdAt: row.createdAt,
-                                                  payload: e.payload(nid: nid, aps: try NotificationInfos.resolve(e.aps, cache: apsCache, db), container: container, environment: environment)))
+            // A few rows at a time, until the page is full: a row may hold hundreds of thousands of notifications, and a
+            // page of 50 reads what it needs, not 51 rows. Rows are read whole and decoded after: a PostgreSQL result is
+            // not left open while other work runs.
+            var from = NotificationBatch.batch(of: afterID)
+            var more = true
+            while more && out.count < limit {
+                var rows: [(batch: Int64, createdAt: Int64, entries: String)] = []
+                try db.each(#"""
+                    SELECT batch, created_at, entries FROM notification_log WHERE "user" = ? AND batch >= ? AND batch <= ? ORDER BY batch LIMIT 4
+                    """#, [.text(user), .int64(from), .int64(newest)]) { row in
+                    rows.append((row.int64(0) ?? 0, row.int64(1) ?? 0, row.string(2) ?? ""))
+                }
+                more = rows.count == 4
+                from = (rows.last?.batch ?? from) + 1
+                for row in rows where out.count < limit {
+                    // Only what the page takes is built: a row may hold a 200,000-notification group.
+                    let skip = row.batch == NotificationBatch.batch(of: afterID) ? Int(afterID & Int64(NotificationBatch.maximumPerBatch - 1)) : -1
+                    for (i, e) in NotificationBatch.entries(row.entries, of: nil, after: skip, limit: limit - out.count) {
+                        let position = NotificationBatch.position(batch: row.batch, index: i)
+                        guard position > afterID, out.count < limit else { continue }
+                        let nid = NotificationBatch.nid(salt: nidSalt, user: user, position: position)
+                        out.append(StoredNotification(id: position, notificationID: nid, subscriptionID: e.subscriptionID,
+                                                      scope: DatabaseScope(rawValue: e.scope) ?? .private, recordName: e.recordName, reason: e.reason,
+                                                      createdAt: row.createdAt,
+                                                      payload: e.payload(nid: nid, aps: try NotificationInfos.resolve(e.aps, cache: apsCache, db), container: container, environment: environment)))
+                    }
                 }
             }
             let through = out.count == limit ? out.last?.id ?? afterID : max(afterID, newest == 0 ? afterID : NotificationBatch.end(of: newest))

@@ -313,7 +313,14 @@ extension RecordStore {
         guard let (container, environment, user) = owner else { return }
         let env = try self.environment(container, environment)
         try env.revokeCourierTokens(user: user, madeWith: hash)
+        // The devices this session registered stop hearing the user's notifications: they are signed out.
+        try env.removeAPNsDevices(user: user, madeWith: hash)
         bell.ring([env.bellKey(user)])
+    }
+
+    /// Whether the session whose web auth token hashes to `hash` is still signed in.
+    public func webSessionIsLive(hash: String) throws(StratusError) -> Bool {
+        try guarded { try control.read { s in try s.exists("SELECT 1 FROM web_tokens WHERE token_hash = ? AND expires_at > ?", [hash, WallClock.nowMillis()]) } }
     }
 
     /// Signs a user out everywhere: every web auth token and web courier token of theirs in the container, in
@@ -327,6 +334,7 @@ extension RecordStore {
         for e in ContainerEnvironment.allCases {
             let env = try environment(container, e)
             try env.revokeCourierTokens(user: userRecordName, madeWith: nil)
+            try env.removeAPNsDevices(user: userRecordName, madeWith: nil)
             bell.ring([env.bellKey(userRecordName)])
         }
         return n

@@ -89,9 +89,11 @@ enum NotificationBatch {
 
     static func decode(_ text: String) -> [Entry] { entries(text, of: nil).map(\.1) }
 
-    /// The entries of `user` (all with nil) with their index in the batch. Works on the UTF-8 bytes: a listener's
-    /// read skips other users' lines by their first bytes (a group's count says how many indexes it spans).
-    static func entries(_ text: String, of user: String?) -> [(Int, Entry)] {
+    /// The entries of `user` (all with nil) with their index in the batch, past index `after` and at most `limit` of
+    /// them. Works on the UTF-8 bytes: a reader skips other users' lines and what it has read already by their first
+    /// bytes (a group's count says how many indexes it spans), and never builds more entries than it was asked for (a
+    /// group of 200,000 notifications is one line; a page of 50 builds 50).
+    static func entries(_ text: String, of user: String?, after: Int = -1, limit: Int = .max) -> [(Int, Entry)] {
         let prefix = user.map { Array((escape($0) + "\t").utf8) }
         var out: [(Int, Entry)] = []
         var text = text
@@ -109,11 +111,13 @@ enum NotificationBatch {
                 if grouped {
                     at += 1
                     var n = 0
-                    while at < end && bytes[at] != 9 { n = n * 10 + Int(bytes[at]) - 48; at += 1 }
-                    count = n
+                    while at < end && bytes[at] != 9 && n < maximumPerBatch { n = n * 10 + Int(bytes[at]) - 48; at += 1 }
+                    count = max(1, min(n, maximumPerBatch))
                     at += 1
                 }
                 defer { index += count }
+                if index + count - 1 <= after { continue }
+                if out.count >= limit { break }
                 if let prefix {
                     guard end - at >= prefix.count, prefix.indices.allSatisfy({ bytes[at + $0] == prefix[$0] }) else { continue }
                 }
@@ -132,7 +136,7 @@ enum NotificationBatch {
                     guard fields.count == 6 + count else { continue }
                     let (u, scope, rid, reason, aps, template) = (unescape(fields[0][...]), unescape(fields[1][...]),
                                                                  fields[2].isEmpty ? nil : unescape(fields[2].dropFirst()), Int(fields[3]), fields[4], fields[5])
-                    for j in 0..<count {
+                    for j in max(0, after + 1 - index)..<count where out.count < limit {
                         let id = unescape(fields[6 + j][...])
                         var member = template
                         if let p = template.firstIndex(of: Group.placeholder) {

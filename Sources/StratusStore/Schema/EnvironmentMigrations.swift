@@ -259,6 +259,9 @@ extension EnvironmentMigrations {
             try NotificationLogConversion.run(s)
             try s.script("DROP TABLE notification_batches")
         }
+        // A device is bound to the session that registered it (the hash of its web auth token): another user takes it
+        // over only once that session has ended, and signing out unregisters it.
+        m.add("v20-apns-device-sessions", ddl: "ALTER TABLE apns_devices ADD COLUMN web_token TEXT")
         return m
     }
 
