@@ -68,10 +68,10 @@ extension Console {
             fault.recordType = number("recordType")
             fault.recordName = number("recordName")
             fault.serverFields = number("serverFields")
-            fault = try store.addFault(fault)
+            fault = try store.addFault(fault, allowProduction: allowProductionAdmin)
             try audit(s, scope, "inject fault", "#\(fault.id) \(fault.kind.rawValue) \(fault.stage.rawValue) on \(fault.operation)")
             return .redirect(to: scope.paths.faults(done: "Fault #\(fault.id) is on: \(fault.kind.rawValue) on \(fault.operation)."))
-        } catch let e as StratusError where e.code == .badRequest {
+        } catch let e as StratusError where e.code == .badRequest || e.code == .accessDenied {
             return try faultsPage(req, s, scope, error: e.reason)
         }
     }

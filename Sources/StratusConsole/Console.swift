@@ -17,6 +17,8 @@ public final class Console: Sendable {
     let secureCookies: Bool
     /// Whether admins may browse users' private and shared databases in Production (`serve --allow-production-user-data`).
     let allowProductionUserData: Bool
+    /// `serve --allow-production-admin`: faults (and snapshots) of Production.
+    let allowProductionAdmin: Bool
     /// Shared with the CloudKit sign-in pages, so one address's failures count once across both.
     let throttle: SignInThrottle
     /// The CloudKit API's request log (the Logs page), when the server keeps one.
@@ -36,7 +38,7 @@ public final class Console: Sendable {
     private let pickers = Mutex<(at: ContinuousClock.Instant, ids: [ContainerID], encoded: [String: TemplateValue])>((.now - .seconds(60), [], [:]))
 
     public init(store: RecordStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
-                allowProductionUserData: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
+                allowProductionUserData: Bool = false, allowProductionAdmin: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
                 demo: ContainerID? = nil) throws {
         self.store = store
         self.demo = demo
@@ -44,6 +46,7 @@ public final class Console: Sendable {
         self.telemetry = telemetry
         self.throttle = throttle
         self.allowProductionUserData = allowProductionUserData
+        self.allowProductionAdmin = allowProductionAdmin
         self.blocking = blocking
         self.secureCookies = secureCookies
         setupToken = Secrets.hex(Secrets.randomBytes(16))

@@ -9,6 +9,14 @@ import StratusStore
 struct AdminEndpoints {
     let store: RecordStore
     let token: String?
+    /// `serve --allow-production-admin`: faults, snapshots and restores of Production.
+    var allowProduction = false
+
+    /// Every change made here goes to the audit log, as the console's and the command line's do.
+    func audit(_ action: String, container: String?, environment: String?, detail: String = "") throws {
+        try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: "admin endpoint (bearer token)", action: action, container: container,
+                                   environment: environment, detail: detail))
+    }
 
     func register(_ router: inout Router) {
         let admin = self
@@ -25,7 +33,9 @@ struct AdminEndpoints {
         router.add(.post, "/-/admin/containers", bodyLimit: 64 << 20) { req in try await BlockingWork.shared.run { try admin.createContainer(req) } }
         router.add(.post, "/-/admin/containers/{container}/{environment}/snapshot", bodyLimit: 4096) { req in
             try await BlockingWork.shared.run {
-                let id = try admin.store.snapshot(try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
+                let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
+                let id = try admin.store.snapshot(container, environment, allowProduction: admin.allowProduction)
+                try admin.audit("snapshot", container: container.rawValue, environment: environment.rawValue, detail: id)
                 return try Self.json(["snapshot": id])
             }
         }
@@ -41,7 +51,9 @@ struct AdminEndpoints {
                 guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any], let id = o["snapshot"] as? String else {
                     throw StratusError.badRequest("the body is {\"snapshot\": \"<the id snapshot answered>\"}")
                 }
-                try admin.store.restore(try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""), snapshot: id)
+                let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
+                try admin.store.restore(container, environment, snapshot: id, allowProduction: admin.allowProduction)
+                try admin.audit("restore snapshot", container: container.rawValue, environment: environment.rawValue, detail: id)
                 return try Self.json(["restored": id])
             }
         }
@@ -75,6 +87,7 @@ struct AdminEndpoints {
             loaded = try RecordImporter(env: try store.environment(container, environment), database: .publicDatabase).run(file)
         }
         let token = try store.createAPIToken(container: container, environment: environment, name: "admin endpoint").secret
+        try audit("create container", container: container.rawValue, environment: environment.rawValue, detail: "\(loaded) records, an API token")
         var r = try Self.json(["container": container.rawValue, "environment": environment.rawValue, "records": loaded, "apiToken": token])
         r.status = .created
         return r
@@ -168,7 +181,9 @@ struct AdminEndpoints {
         if let sf = o["serverFields"], !(sf is NSNull) {
             f.serverFields = try (sf as? String) ?? String(decoding: JSONSerialization.data(withJSONObject: sf), as: UTF8.self)
         }
-        let fault = try store.addFault(f)
+        let fault = try store.addFault(f, allowProduction: allowProduction)
+        try audit("add fault", container: fault.container.rawValue, environment: fault.environment.rawValue,
+                  detail: "\(fault.kind.rawValue) on \(fault.operation) (fault \(fault.id))")
         var r = try Self.json(Self.object(fault))
         r.status = .created
         return r
@@ -177,7 +192,9 @@ struct AdminEndpoints {
     private func clear(_ req: HTTPRequest, id: Int64?) throws -> HTTPResponse {
         let container = try req.query("container").map { try ContainerID($0) }
         guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (/-/admin/faults/{id}) or a container (?container=C)") }
-        try store.clearFaults(id: id, container: container, environment: try req.query("environment").map { try ContainerEnvironment(parsing: $0) })
+        let environment = try req.query("environment").map { try ContainerEnvironment(parsing: $0) }
+        try store.clearFaults(id: id, container: container, environment: environment)
+        try audit("clear faults", container: container?.rawValue, environment: environment?.rawValue, detail: id.map { "fault \($0)" } ?? "all")
         return try Self.json(["cleared": true])
     }
 

@@ -139,7 +139,7 @@ public enum DemoData {
                               retryAfter: 5, createdAt: now, expiresAt: now + 86_400_000)
             fault.recordType = "Trip"
             fault.recordName = "fault-demo"
-            _ = try store.addFault(fault)
+            _ = try store.addFault(fault, allowProduction: true)   // the demo's own data, made by the server itself
         }
         return DemoInstall(users: users, apiToken: secret, apiTokenOrigin: origin)
     }

@@ -30,6 +30,9 @@ public struct ServerConfig: Sendable {
     /// What one user's data may take of each environment (`serve --user-storage-quota-mb`); nil: a tenth of
     /// `storageQuotaBytes`.
     public var userStorageQuotaBytes: Int64? = nil
+    /// Faults, snapshots and restores of Production environments (admin endpoints and the console); off unless
+    /// `serve --allow-production-admin`, since they reach real users' data.
+    public var allowProductionAdmin = false
     /// Notification retention, subscription caps and the notification log's budget per environment
     /// (`serve --notification-retention-days`, `--max-subscriptions-per-user`, `--max-subscriptions`, `--notification-log-mb`).
     public var notifications = NotificationPolicy()

@@ -65,6 +65,7 @@ public final class StratusApplication: Sendable {
         sampler = TelemetrySampler(store: store, telemetry: telemetry)
         shapes = QueryShapeKeeper(store: store)
         console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData,
+                              allowProductionAdmin: config.allowProductionAdmin,
                               throttle: throttle, requestLog: requestLog, telemetry: telemetry,
                               demo: config.demo ? DemoData.container : nil)
         let metrics = ServerMetrics(store: store)
@@ -73,7 +74,7 @@ public final class StratusApplication: Sendable {
         self.listeners = listeners
         let api = CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
                               listeners: listeners)
-        let router = RouteTable.build(config: config, api: api, console: console, admin: AdminEndpoints(store: store, token: config.adminToken), metrics: metrics)
+        let router = RouteTable.build(config: config, api: api, console: console, admin: AdminEndpoints(store: store, token: config.adminToken, allowProduction: config.allowProductionAdmin), metrics: metrics)
         server = HTTPServer(config: http, router: router, logger: logger, observe: { record in
             metrics.observe(record)
             if let entry = StratusApplication.logEntry(record) {

@@ -27,13 +27,20 @@ extension RecordStore {
     static let faultColumns = "id, container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at, injected, "
         + "stage, user_name, zone, record_type, record_name, server_fields"
 
+    /// What faults, snapshots and restores of Production answer without the operator's explicit opt-in.
+    public static func productionAdminRefusal(_ what: String) -> StratusError {
+        StratusError(.accessDenied, "\(what) on Production reach real users' data: start the server with --allow-production-admin (on the command line, add --allow-production-admin) to allow them")
+    }
+
     /// The longest a fault may stay switched on (it can always be cleared sooner).
     public static let maximumFaultLifetime: Int64 = 24 * 3600 * 1000
 
     /// Switches a fault on after checking it: a known operation, exactly one of a count (1…1,000,000) or a
     /// probability (0…1], a retryAfter of 0…3,600 s, latency of 0…60,000 ms, a lifetime of at most a day.
+    /// A fault on Production needs `allowProduction` (`--allow-production-admin`): it fails real users' requests.
     @discardableResult
-    public func addFault(_ f: Fault) throws(StratusError) -> Fault {
+    public func addFault(_ f: Fault, allowProduction: Bool = false) throws(StratusError) -> Fault {
+        if f.environment == .production && !allowProduction { throw Self.productionAdminRefusal("faults") }
         guard f.operation == "*" || Fault.operations.contains(f.operation) else {
             throw .badRequest("unknown operation '\(f.operation.prefix(60))': use * or one of \(Fault.operations.joined(separator: ", "))")
         }

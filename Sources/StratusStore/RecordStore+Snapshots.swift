@@ -4,7 +4,8 @@ import StratusModel
 /// Named snapshots of container environments (see `EnvironmentStore.snapshot`), kept under `<data>/snapshots`.
 extension RecordStore {
     /// Saves an environment's whole state; returns the snapshot's id.
-    public func snapshot(_ container: ContainerID, _ environment: ContainerEnvironment) throws(StratusError) -> String {
+    public func snapshot(_ container: ContainerID, _ environment: ContainerEnvironment, allowProduction: Bool = false) throws(StratusError) -> String {
+        if environment == .production && !allowProduction { throw Self.productionAdminRefusal("snapshots") }
         let env = try self.environment(container, environment)
         let id = Secrets.hex(Secrets.randomBytes(12))
         let (file, assets) = try snapshotPaths(container, environment, id)
@@ -15,7 +16,8 @@ extension RecordStore {
     }
 
     /// Brings an environment back to a snapshot of it.
-    public func restore(_ container: ContainerID, _ environment: ContainerEnvironment, snapshot id: String) throws(StratusError) {
+    public func restore(_ container: ContainerID, _ environment: ContainerEnvironment, snapshot id: String, allowProduction: Bool = false) throws(StratusError) {
+        if environment == .production && !allowProduction { throw Self.productionAdminRefusal("restores") }
         let env = try self.environment(container, environment)
         let (file, assets) = try snapshotPaths(container, environment, id)
         guard FileManager.default.fileExists(atPath: file.path) else {

@@ -25,8 +25,10 @@ struct APNsCommand: ParsableCommand {
                       let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
                     throw StratusError.badRequest("cannot read the key file \(keyFile) (the .p8 file is a few hundred bytes of text)")
                 }
-                let c = try options.open().setAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
-                                                              privateKeyPEM: pem, keyID: keyId, teamID: teamId, topic: topic)
+                let store = try options.open()
+                let c = try store.setAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
+                                                     privateKeyPEM: pem, keyID: keyId, teamID: teamId, topic: topic)
+                try audited(store, "set APNs key", container: container, environment: environment, detail: "\(keyId) \(topic)")
                 print("APNs key \(c.keyID) (team \(c.teamID)) pushes to \(c.topic) for \(c.container) \(c.environment.rawValue)")
             }
         }
@@ -61,7 +63,9 @@ struct APNsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try options.open().removeAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment))
+                let store = try options.open()
+                try store.removeAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment))
+                try audited(store, "remove APNs key", container: container, environment: environment)
                 print("removed the APNs key of \(container) \(environment)")
             }
         }

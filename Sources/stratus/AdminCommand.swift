@@ -22,7 +22,9 @@ struct AdminCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 guard passwordStdin else { throw StratusError.badRequest("pass --password-stdin and the password on standard input") }
-                let admin = try options.open().createAdmin(email: email, password: try AdminCommand.passwordFromStdin())
+                let store = try options.open()
+                let admin = try store.createAdmin(email: email, password: try AdminCommand.passwordFromStdin())
+                try audited(store, "create administrator", detail: admin.email)
                 print("created administrator \(admin.email)")
             }
         }
@@ -38,7 +40,7 @@ struct AdminCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete an administrator and end their sessions.")
         @OptionGroup var options: DataOptions
         @Option var email: String
-        func run() throws { try reportingErrors { try options.open().deleteAdmin(email: email); print("deleted administrator \(email)") } }
+        func run() throws { try reportingErrors { let store = try options.open(); try store.deleteAdmin(email: email); try audited(store, "delete administrator", detail: email); print("deleted administrator \(email)") } }
     }
 
     struct ResetPassword: ParsableCommand {
@@ -49,7 +51,9 @@ struct AdminCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 guard passwordStdin else { throw StratusError.badRequest("pass --password-stdin and the password on standard input") }
-                try options.open().resetAdminPassword(email: email, password: try AdminCommand.passwordFromStdin())
+                let store = try options.open()
+                try store.resetAdminPassword(email: email, password: try AdminCommand.passwordFromStdin())
+                try audited(store, "reset administrator password", detail: email)
                 print("reset the password of \(email)")
             }
         }

@@ -15,7 +15,9 @@ struct ContainerCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let id = try ContainerID(container)
-                try options.open().createContainer(id)
+                let store = try options.open()
+                try store.createContainer(id)
+                try audited(store, "create container", container: id.rawValue)
                 print("created \(id)")
             }
         }
@@ -40,7 +42,9 @@ struct ContainerCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let id = try ContainerID(container)
-                try options.open().deleteContainer(id)
+                let store = try options.open()
+                try store.deleteContainer(id)
+                try audited(store, "delete container", container: id.rawValue)
                 print("deleted \(id)")
             }
         }

@@ -30,6 +30,7 @@ struct FaultsCommand: ParsableCommand {
         @Option(help: "Seconds the error tells the client to wait (retryAfter and Retry-After).") var retryAfter: Int?
         @Option(help: "Milliseconds to wait before answering (or failing).") var latencyMs: Int = 0
         @Option(help: "Seconds until the fault switches itself off (at most a day).") var expiresIn: Int = 3600
+        @Flag(help: "Allow a fault on Production: it fails real users' requests.") var allowProductionAdmin = false
 
         func run() throws {
             try reportingErrors {
@@ -51,7 +52,9 @@ struct FaultsCommand: ParsableCommand {
                 fault.recordType = recordType
                 fault.recordName = conflictOn ?? recordName
                 fault.serverFields = serverFields
-                let f = try options.open().addFault(fault)
+                let store = try options.open()
+                let f = try store.addFault(fault, allowProduction: allowProductionAdmin)
+                try audited(store, "add fault", container: f.container.rawValue, environment: f.environment.rawValue, detail: "\(f.kind.rawValue) on \(f.operation) (fault \(f.id))")
                 print("fault \(f.id): \(f.kind.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)" + (f.stage == .before ? "" : " (\(f.stage.rawValue))"))
             }
         }
@@ -88,8 +91,10 @@ struct FaultsCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (--id) or a container (--container)") }
-                try options.open().clearFaults(id: id, container: try container.map { try ContainerID($0) },
-                                               environment: try environment.map { try ContainerEnvironment(parsing: $0) })
+                let store = try options.open()
+                try store.clearFaults(id: id, container: try container.map { try ContainerID($0) },
+                                      environment: try environment.map { try ContainerEnvironment(parsing: $0) })
+                try audited(store, "clear faults", container: container, environment: environment, detail: id.map { "fault \($0)" } ?? "all")
                 print("cleared")
             }
         }

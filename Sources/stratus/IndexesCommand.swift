@@ -16,6 +16,10 @@ struct IndexesCommand: ParsableCommand {
         func open() throws -> EnvironmentStore {
             try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
         }
+
+        func audit(_ action: String, _ name: String) throws {
+            try audited(try options.open(), action, container: container, environment: environment, detail: name)
+        }
     }
 
     struct List: ParsableCommand {
@@ -40,7 +44,7 @@ struct IndexesCommand: ParsableCommand {
         @OptionGroup var target: Target
         @Argument var name: String
 
-        func run() throws { try reportingErrors { try target.open().setAutoIndexPinned(name, true); print("pinned \(name)") } }
+        func run() throws { try reportingErrors { try target.open().setAutoIndexPinned(name, true); try target.audit("pin index", name); print("pinned \(name)") } }
     }
 
     struct Unpin: ParsableCommand {
@@ -48,7 +52,7 @@ struct IndexesCommand: ParsableCommand {
         @OptionGroup var target: Target
         @Argument var name: String
 
-        func run() throws { try reportingErrors { try target.open().setAutoIndexPinned(name, false); print("unpinned \(name)") } }
+        func run() throws { try reportingErrors { try target.open().setAutoIndexPinned(name, false); try target.audit("unpin index", name); print("unpinned \(name)") } }
     }
 
     struct Drop: ParsableCommand {
@@ -56,6 +60,6 @@ struct IndexesCommand: ParsableCommand {
         @OptionGroup var target: Target
         @Argument var name: String
 
-        func run() throws { try reportingErrors { try target.open().dropAutoIndex(name); print("dropped \(name)") } }
+        func run() throws { try reportingErrors { try target.open().dropAutoIndex(name); try target.audit("drop index", name); print("dropped \(name)") } }
     }
 }

@@ -18,8 +18,10 @@ struct KeyCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 guard let pem = try? String(contentsOfFile: publicKeyFile, encoding: .utf8) else { throw StratusError.badRequest("cannot read \(publicKeyFile)") }
-                let key = try options.open().addServerKey(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
-                                                          publicKeyPEM: pem, notes: notes)
+                let store = try options.open()
+                let key = try store.addServerKey(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
+                                                 publicKeyPEM: pem, notes: notes)
+                try audited(store, "add server-to-server key", container: container, environment: environment, detail: key.keyID)
                 print(key.keyID)
             }
         }
@@ -47,7 +49,12 @@ struct KeyCommand: ParsableCommand {
         @Argument var keyID: String
 
         func run() throws {
-            try reportingErrors { try options.open().revokeServerKey(id: keyID, container: try ContainerID(container)); print("revoked \(keyID)") }
+            try reportingErrors {
+                let store = try options.open()
+                try store.revokeServerKey(id: keyID, container: try ContainerID(container))
+                try audited(store, "revoke server-to-server key", container: container, detail: keyID)
+                print("revoked \(keyID)")
+            }
         }
     }
 }

@@ -79,6 +79,8 @@ struct RecordsCommand: ParsableCommand {
                     let n = try RecordImporter(env: env, database: db, zone: target.zone, mode: m, batchSize: batchSize, csvType: csvType).run(url, skipLines: skip, committed: state.save, progress: bar.show)
                     bar.finish()
                     state.clear()
+                    try audited(try target.options.open(), "import records", container: target.container, environment: target.environment,
+                                detail: "\(n) records into \(target.database)\(target.zone.map { " zone \($0)" } ?? "")")
                     print("imported \(n) records")
                 } catch let e as RecordImporter.LineError {
                     bar.finish()

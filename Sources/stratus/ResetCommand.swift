@@ -12,7 +12,9 @@ struct ResetCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let id = try ContainerID(container)
-            try options.open().resetDevelopment(id)
+            let store = try options.open()
+            try store.resetDevelopment(id)
+            try audited(store, "reset development", container: id.rawValue, environment: "development")
             print("reset the development environment of \(id)")
         }
     }

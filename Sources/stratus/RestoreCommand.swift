@@ -14,13 +14,15 @@ struct RestoreCommand: ParsableCommand {
     @Option(help: "With --snapshot: the container.") var container: String?
     @Option(help: "With --snapshot: development or production.") var environment: String?
     @Option(help: "The id `stratus snapshot` printed.") var snapshot: String?
+    @Flag(help: "Allow a snapshot restore of Production: it replaces real users' data.") var allowProductionAdmin = false
 
     func run() throws {
         try reportingErrors {
             if let snapshot {
                 guard let container, let environment else { throw StratusError.badRequest("a snapshot restore names --container and --environment") }
                 let store = try RecordStore(dataDirectory: URL(fileURLWithPath: data ?? "./data"))
-                try store.restore(try ContainerID(container), try ContainerEnvironment(parsing: environment), snapshot: snapshot)
+                try store.restore(try ContainerID(container), try ContainerEnvironment(parsing: environment), snapshot: snapshot, allowProduction: allowProductionAdmin)
+                try audited(store, "restore snapshot", container: container, environment: environment, detail: snapshot)
                 print("restored \(container) (\(environment)) to snapshot \(snapshot)")
                 return
             }
@@ -39,10 +41,14 @@ struct SnapshotCommand: ParsableCommand {
     @OptionGroup var options: DataOptions
     @Option(help: "The container identifier.") var container: String
     @Option(help: "development or production.") var environment: String
+    @Flag(help: "Allow a snapshot of Production: it copies real users' data.") var allowProductionAdmin = false
 
     func run() throws {
         try reportingErrors {
-            print(try options.open().snapshot(try ContainerID(container), try ContainerEnvironment(parsing: environment)))
+            let store = try options.open()
+            let id = try store.snapshot(try ContainerID(container), try ContainerEnvironment(parsing: environment), allowProduction: allowProductionAdmin)
+            try audited(store, "snapshot", container: container, environment: environment, detail: id)
+            print(id)
         }
     }
 }

@@ -44,6 +44,7 @@ struct SchemaCommand: ParsableCommand {
                 let schema = try SchemaParser.parse(text)
                 let store = try options.open()
                 let diff = dryRun ? try store.importPlan(schema, into: id) : try store.importSchema(schema, into: id)
+                if !dryRun { try audited(store, "import schema", container: container, environment: "development", detail: "\(diff.changes.count) changes") }
                 printDiff(diff, applied: !dryRun)
             }
         }
@@ -80,7 +81,9 @@ struct SchemaCommand: ParsableCommand {
                     printDiff(plan, applied: false)
                     if !plan.refusals.isEmpty { throw StratusError.badRequest("this deploy would be refused") }
                 } else {
-                    printDiff(try store.deploy(id, by: by), applied: true)
+                    let diff = try store.deploy(id, by: by)
+                    try audited(store, "deploy schema", container: container, environment: "production", detail: "\(diff.changes.count) changes")
+                    printDiff(diff, applied: true)
                 }
             }
         }

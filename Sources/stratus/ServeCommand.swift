@@ -51,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Each container environment's storage quota in MB (records and assets); writes past it get QUOTA_EXCEEDED. 0: none.")
     var storageQuotaMb: Int = 0
+    @Flag(help: "Allow faults, snapshots and restores of Production (admin endpoints and the console): they reach real users' data.")
+    var allowProductionAdmin = false
     @Option(help: "What one user's data (their private databases, the public records they created, their subscriptions) may take of each environment, in MB; past it that user alone gets QUOTA_EXCEEDED. Default: a tenth of --storage-quota-mb.")
     var userStorageQuotaMb: Int?
     @Option(help: "How many days each user's notifications are kept; a client asking for older ones is told to start afresh (CHANGE_TOKEN_EXPIRED).")
@@ -119,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.http.maxBufferedBodyBytes = maxBufferedBodyMb << 20
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
         config.userStorageQuotaBytes = userStorageQuotaMb.map { Int64($0) * 1_048_576 }
+        config.allowProductionAdmin = allowProductionAdmin
         config.notifications = NotificationPolicy(retention: Int64(notificationRetentionDays * 86_400_000), subscriptionsPerUser: maxSubscriptionsPerUser,
                                                   subscriptionsPerEnvironment: maxSubscriptions, logBudgetBytes: Int64(notificationLogMb) << 20)
         config.notifications.changeTokenRetention = Int64(changeTokenRetentionDays * 86_400_000)

@@ -39,6 +39,12 @@ struct DataOptions: ParsableArguments {
     }
 }
 
+/// Every change a command makes goes to the audit log, as the console's and the admin endpoints' do.
+func audited(_ store: RecordStore, _ action: String, container: String? = nil, environment: String? = nil, detail: String = "") throws {
+    let who = ProcessInfo.processInfo.environment["USER"].map { "command line (\($0))" } ?? "command line"
+    try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: who, action: action, container: container, environment: environment, detail: detail))
+}
+
 /// Runs a command body, printing a readable message and exiting non-zero on failure instead of a stack dump.
 func reportingErrors(_ body: () throws -> Void) throws {
     do { try body() } catch let e as StratusError {

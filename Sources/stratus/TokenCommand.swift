@@ -17,8 +17,10 @@ struct TokenCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let (_, secret) = try options.open().createAPIToken(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
-                                                                    name: name, allowedOrigins: allowedOrigins)
+                let store = try options.open()
+                let (token, secret) = try store.createAPIToken(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
+                                                              name: name, allowedOrigins: allowedOrigins)
+                try audited(store, "create API token", container: container, environment: environment, detail: "#\(token.id) \(name)")
                 print(secret)
             }
         }
@@ -46,7 +48,12 @@ struct TokenCommand: ParsableCommand {
         @Argument var id: Int64
 
         func run() throws {
-            try reportingErrors { try options.open().revokeAPIToken(id: id, container: try ContainerID(container)); print("revoked \(id)") }
+            try reportingErrors {
+                let store = try options.open()
+                try store.revokeAPIToken(id: id, container: try ContainerID(container))
+                try audited(store, "revoke API token", container: container, detail: "#\(id)")
+                print("revoked \(id)")
+            }
         }
     }
 }

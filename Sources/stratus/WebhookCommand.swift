@@ -17,8 +17,10 @@ struct WebhookCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let env = try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
+                let store = try options.open()
+                let env = try store.environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
                 let (hook, secret) = try env.addWebhook(url: url, recordTypes: recordTypes)
+                try audited(store, "add webhook", container: container, environment: environment, detail: "#\(hook.id) \(url)")
                 print("webhook #\(hook.id): signing secret (X-Stratus-Signature is sha256=HMAC-SHA256 of the body under it):")
                 print(secret)
             }
@@ -51,7 +53,9 @@ struct WebhookCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment)).removeWebhook(id: id)
+                let store = try options.open()
+                try store.environment(try ContainerID(container), try ContainerEnvironment(parsing: environment)).removeWebhook(id: id)
+                try audited(store, "remove webhook", container: container, environment: environment, detail: "#\(id)")
                 print("removed webhook #\(id)")
             }
         }

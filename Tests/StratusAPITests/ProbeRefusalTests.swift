@@ -105,3 +105,32 @@ import StratusTestSupport
         for c in slow { c.close() }
     }
 }
+
+/// The admin token on Production: faults, snapshots and restores there need `serve --allow-production-admin`, and
+/// every admin endpoint action is audited.
+@Suite struct ProductionAdminEndpointTests {
+    static func admin(_ f: APIFixture, _ method: String, _ path: String, _ body: String = "") async throws -> RawClient.Response? {
+        try await ProbeRefusalTests.send(f, "\(method) \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer admin-secret-for-the-test\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+    }
+
+    @Test(arguments: [false, true]) func productionNeedsTheOptIn(_ allowed: Bool) async throws {
+        let f = try await APIFixture { $0.adminToken = "admin-secret-for-the-test"; $0.allowProductionAdmin = allowed }
+        let c = f.container.rawValue
+        let fault = #"{"container":"\#(c)","environment":"production","operation":"records/modify","error":"INTERNAL_ERROR","probability":1}"#
+        let added = try await Self.admin(f, "POST", "/-/admin/faults", fault)
+        #expect(added?.status == (allowed ? 201 : 403))
+        let reason = String(decoding: added?.body ?? Data(), as: UTF8.self)
+        if !allowed { #expect(reason.contains("--allow-production-admin"), "\(reason)") }
+        let snapshot = try await Self.admin(f, "POST", "/-/admin/containers/\(c)/production/snapshot")
+        #expect(snapshot?.status == (allowed ? 200 : 403))
+        let restore = try await Self.admin(f, "POST", "/-/admin/containers/\(c)/production/restore", #"{"snapshot":"0123456789abcdef01234567"}"#)
+        #expect(restore?.status == (allowed ? 404 : 403))
+        // Development is the admin token's own, with or without the flag.
+        #expect(try await Self.admin(f, "POST", "/-/admin/containers/\(c)/development/snapshot")?.status == 200)
+        let log = try await offPool { try f.app.store.auditLog() }
+        let actions = log.filter { $0.admin.hasPrefix("admin endpoint") }.map { "\($0.action) \($0.environment ?? "-")" }
+        #expect(actions.contains("snapshot development"), "\(actions)")
+        #expect(actions.contains("add fault production") == allowed && actions.contains("snapshot production") == allowed, "\(actions)")
+        if allowed { _ = try await Self.admin(f, "DELETE", "/-/admin/faults?container=\(c)") }
+    }
+}
