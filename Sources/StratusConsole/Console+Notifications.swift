@@ -9,7 +9,8 @@ import StratusStore
 extension Console {
     func notificationsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, sent: String? = nil, error: String? = nil) throws -> HTTPResponse {
         let users = try store.users(container: scope.container)
-        let emails = Dictionary(users.map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        let mask = UserDataMask(scope)
+        let emails = Dictionary(users.map { ($0.userRecordName, mask.email($0.email)) }, uniquingKeysWith: { a, _ in a })
         let notes = try scope.env.recentNotifications().map { n in
             let reason = switch n.reason {
             case 1?: "created"
@@ -22,7 +23,7 @@ extension Console {
                 : n.courierDelivered > 0 ? "delivered to \(n.courierDelivered) of \(n.courierTokens) courier tokens"
                 : "pending (web courier)"
             return NotificationsView.Note(time: ValueDisplay.utcString(n.createdAt), user: emails[n.user] ?? n.user, subscription: n.subscriptionID,
-                                          database: n.scope.rawValue, record: n.recordName ?? "", reason: reason, status: status,
+                                          database: n.scope.rawValue, record: (n.recordName).map(mask.recordName) ?? "", reason: reason, status: status,
                                           delivered: n.courierTokens > 0 && n.courierDelivered == n.courierTokens, nid: n.notificationID)
         }
         let deliveries = try scope.env.recentWebhookDeliveries().map { d in
@@ -42,7 +43,7 @@ extension Console {
         }
         let view = NotificationsView(
             notifications: notes, hasNotifications: !notes.isEmpty, deliveries: deliveries, hasDeliveries: !deliveries.isEmpty,
-            users: users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }, hasUsers: !users.isEmpty,
+            users: users.map { UserJSON(userRecordName: $0.userRecordName, email: mask.email($0.email)) }, hasUsers: !users.isEmpty,
             testAction: scope.paths.testNotification(), message: sent, error: error,
             apnsAction: scope.paths.apnsKey(), apnsRemoveAction: scope.paths.removeAPNsKey(), apnsDevices: devices, hasAPNsDevices: !devices.isEmpty,
             apnsDeliveries: pushes, hasAPNsDeliveries: !pushes.isEmpty,

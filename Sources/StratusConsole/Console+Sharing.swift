@@ -9,9 +9,10 @@ import StratusStore
 extension Console {
     func sharingPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let users = Dictionary(((try? store.users(container: scope.container)) ?? []).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        let mask = UserDataMask(scope)
         func who(_ user: String) -> String {
-            if user.hasPrefix("@") { return "\(user.dropFirst()) (invited; no account yet)" }
-            return users[user].map { "\($0) (\(user))" } ?? user
+            if user.hasPrefix("@") { return "\(mask.email(String(user.dropFirst()))) (invited; no account yet)" }
+            return users[user].map { "\(mask.email($0)) (\(user))" } ?? user
         }
         // Acting as a user: the shares they own or take part in.
         let acting = scope.actingAs?.userRecordName
@@ -21,10 +22,10 @@ extension Console {
         }.map { share in
             let members = share.participants.filter { $0.type != .owner }
             return SharingView.Share(
-                name: share.recordName, owner: who(share.owner?.userRecordName ?? ""), zone: share.zoneID.zoneName,
-                shares: share.rootRecordName.map { "record \($0) and its children" } ?? "the whole zone",
+                name: mask.recordName(share.recordName), owner: who(share.owner?.userRecordName ?? ""), zone: share.zoneID.zoneName,
+                shares: share.rootRecordName.map { "record \(mask.recordName($0)) and its children" } ?? "the whole zone",
                 publicPermission: share.publicPermission.rawValue, participantCount: members.filter { $0.acceptanceStatus != .removed }.count,
-                created: ValueDisplay.utcString(share.created.timestamp), url: HandedOutPaths.share(share.shortGUID),
+                created: ValueDisplay.utcString(share.created.timestamp), url: mask.shareURL(HandedOutPaths.share(share.shortGUID)),
                 revokeAction: scope.paths.revokeShare(share.shortGUID),
                 participants: members.map { p in .init(who: who(p.userRecordName), permission: p.permission.rawValue, type: p.type.rawValue, status: p.acceptanceStatus.rawValue) },
                 hasParticipants: !members.isEmpty,
@@ -40,7 +41,10 @@ extension Console {
         struct Share: Encodable {
             let name, owner, zone, shares, publicPermission: String
             let participantCount: Int
-            let created, url, revokeAction: String
+            let created: String
+            /// Nil where users' data may not be shown: a share's URL lets whoever holds it join.
+            let url: String?
+            let revokeAction: String
             let participants: [Participant]
             let hasParticipants: Bool
             /// A participant's view of the share (none where users' data may not be browsed).

@@ -12,6 +12,7 @@ extension Console {
         // Acting as a user: theirs only, as their devices would list them.
         let acting = scope.actingAs?.userRecordName
         if let acting { try auditUserDataRead(req, s, scope, "subscriptions of \(acting)") }
+        let mask = UserDataMask(scope)
         let rows = try scope.env.allSubscriptions().filter { acting == nil || $0.owner == acting }.map { sub in
             let doc = (try? JSON.parse(Data(sub.document.utf8))) ?? .object([:])
             let kind = doc["subscriptionType"]?.string ?? "query"
@@ -25,7 +26,7 @@ extension Console {
             default: (query?["recordType"]?.string ?? "?") + (filters.isEmpty ? "" : " where " + filters.joined(separator: " and "))
             }
             return SubscriptionsView.Subscription(
-                id: sub.id, kind: kind, what: what, database: sub.scope.rawValue, owner: emails[sub.owner] ?? sub.owner,
+                id: sub.id, kind: kind, what: what, database: sub.scope.rawValue, owner: emails[sub.owner].map(mask.email) ?? sub.owner,
                 firesOn: doc["firesOn"]?.array.map { $0.compactMap(\.string).joined(separator: ", ") } ?? "every change",
                 firesOnce: doc["firesOnce"]?.bool ?? false, created: ValueDisplay.utcString(sub.createdAt),
                 scope: sub.scope.rawValue, ownerRecordName: sub.owner, deleteAction: scope.paths.deleteSubscription())

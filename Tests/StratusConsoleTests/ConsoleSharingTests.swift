@@ -55,3 +55,42 @@ import StratusStore
         #expect(try await s.post("\(base)/sharing/AAAAAAAAAAAAAAAAAAAAAAAA/revoke", []).status == 403)
     }
 }
+
+/// In Production without `--allow-production-user-data`, the Sharing, Notifications and Subscriptions pages show of
+/// users' personal data what the Users page shows: masked emails, no share URLs, no record names.
+@Suite struct ProductionPagesMaskTests {
+    @Test func personalDataIsMaskedOnEveryProductionPage() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = try ContainerID("iCloud.com.example.Masked")
+        try f.app.store.createContainer(container)
+        let (owner, member) = try await offPool {
+            (try f.app.store.createUser(container: container, email: "olga@example.com", password: "a long password"),
+             try f.app.store.createUser(container: container, email: "melvin@example.com", password: "a long password"))
+        }
+        let env = try f.app.store.environment(container, .production)
+        let ownerDB = DatabaseID.privateDatabase(of: owner.userRecordName)
+        try await offPool {
+            // Production's schema first (deployed from Development), then Olga's data.
+            let dev = try f.app.store.environment(container, .development)
+            _ = try dev.modify([RecordOperation(.create, StoredRecord(recordName: "x", recordType: "Trip"))], in: .publicDatabase, actor: RequestActor(userRecordName: owner.userRecordName))
+            _ = try f.app.store.deploy(container, by: "test")
+            try env.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
+            let spec = Subscription(subscriptionID: "olgas-trips", kind: .zone(ZoneID(zoneName: "Trips")))
+            try env.saveSubscription("olgas-trips", document: #"{"subscriptionID":"olgas-trips","subscriptionType":"zone"}"#, spec: spec, in: .private,
+                                     owner: owner.userRecordName, replace: false)
+            var share = RecordOperation(.create, StoredRecord(recordName: "secret-trip-share", recordType: Share.recordType))
+            share.share = ShareRequest(forRecord: "secret-trip", participants: [ShareRequest.Invitee(lookup: .userRecordName(member.userRecordName), permission: .readWrite)])
+            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "secret-trip", recordType: "Trip")), share], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
+                               actor: RequestActor(userRecordName: owner.userRecordName), users: { _ in member })
+        }
+        let base = "/console/\(container.rawValue)/production"
+        for page in ["sharing", "notifications", "subscriptions"] {
+            let html = try await s.get("\(base)/\(page)").html
+            for secret in ["olga@example.com", "melvin@example.com", "secret-trip", "/share/"] {
+                #expect(!html.contains(secret), "the \(page) page shows \(secret)")
+            }
+            #expect(html.contains("o…@example.com") || page != "subscriptions" && page != "sharing", "the \(page) page names the user masked")
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// What a console page may show of users' personal data: everything where an admin may browse it, and outside
+/// that (Production, without `serve --allow-production-user-data`) emails masked as the Users page masks them
+/// (`a…@example.com`), record names shortened to their first character, share URLs (capabilities) left out.
+struct UserDataMask {
+    let shown: Bool
+
+    init(_ scope: ConsoleScope) { shown = scope.userDataBrowsable }
+
+    func email(_ e: String) -> String { shown ? e : Console.maskedEmail(e) }
+
+    func recordName(_ r: String) -> String {
+        guard !shown, let first = r.first else { return r }
+        return "\(first)…"
+    }
+
+    /// A share's URL, or nil where it may not be shown (whoever holds it may join the share).
+    func shareURL(_ url: String) -> String? { shown ? url : nil }
+}
