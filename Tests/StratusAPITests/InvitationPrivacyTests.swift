@@ -70,6 +70,25 @@ import StratusTestSupport
         #expect(!joined.text.contains("friend@example.com") && !joined.text.contains(p.member.email) && !joined.text.contains(p.member.userRecordName))
     }
 
+    /// An invitation to an address without an account is a bearer link: Stratus sends no email and verifies none, so
+    /// whoever signs up as the address *and* holds the share's URL joins (see README, Sharing). Without the URL, an
+    /// account made with the invited address finds nothing: no zone, no change, nothing to accept.
+    @Test func anAccountMadeWithAnInvitedAddressFindsNothingWithoutTheURL() async throws {
+        let f = try await APIFixture()
+        let p = try await SharingTests.people(f)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
+        _ = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Lists"},"operations":[{"operationType":"create","record":{"recordName":"root","recordType":"List"}}]}"#, db: "private", user: p.ownerToken)
+        _ = try await f.call("records/modify", Self.share(["later@example.com"], op: "create"), db: "private", user: p.ownerToken)
+        let claimer = try await offPool { try f.app.store.createUser(container: f.container, email: "later@example.com", password: "a long password") }
+        let token = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: claimer.userRecordName)
+        #expect(try await f.call("zones/list", db: "shared", user: token).json["zones"]?.array?.isEmpty == true)
+        let changes = try await f.call("changes/database", "{}", db: "shared", user: token)
+        #expect(changes.json["zones"]?.array?.isEmpty == true, "\(changes.text.prefix(300))")
+        let guessed = try await f.call("records/accept", #"{"shortGUIDs":[{"value":"AAAAAAAAAAAAAAAAAAAAAAAA"}]}"#, user: token)
+        #expect(guessed.json["results"]?.array?.first?.code != nil)
+        #expect(!(try await f.call("users/caller", user: token)).text.contains("Lists"))
+    }
+
     static func guid(_ f: APIFixture, _ p: SharingTests.People) throws -> String {
         let env = try f.app.store.environment(f.container, .development)
         return try #require(try env.allShares().first?.shortGUID)
