@@ -34,15 +34,18 @@ let package = Package(
                 "StratusPostgres",
             ]
         ),
-        // libpq, PostgreSQL's own C client (Debian's libpq-dev): the PostgreSQL backend without SwiftNIO.
-        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // libpq, PostgreSQL's own C client: the PostgreSQL backend without SwiftNIO. Loaded (dlopen) from libpq.so.5
+        // when a PostgreSQL URL is first used, with its ABI declared in the target's own headers: nothing of libpq is
+        // needed to build or link, and a machine without it runs everything but PostgreSQL.
+        .target(name: "CLibPQ"),
         // Connections, a bounded pool and LISTEN/NOTIFY over libpq: the only importer of CLibPQ.
         .target(name: "StratusPostgres", dependencies: ["CLibPQ"]),
         // zlib for gzip responses; deflateInit2 is a macro, wrapped in shim.h.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // libcurl (Debian's libcurl4-openssl-dev, with nghttp2) behind three C functions: the HTTP/2 client APNs needs,
-        // which URLSession on Linux cannot be pointed at a test's own certificate authority for.
-        .target(name: "CHTTP2", linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl (libcurl.so.4, with nghttp2) behind three C functions: the HTTP/2 client APNs needs, which URLSession on
+        // Linux cannot be pointed at a test's own certificate authority for. Loaded (dlopen) when the first push is sent,
+        // with the part of its ABI it uses declared in the target's own header: no libcurl headers to build, no link.
+        .target(name: "CHTTP2"),
         // epoll and eventfd for StratusHTTP's event loop (Glibc's module does not export sys/epoll.h).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // Push to Apple devices: APNs provider tokens (ES256 JWT), pushes and what APNs' answers mean.

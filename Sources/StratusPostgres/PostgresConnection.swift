@@ -27,6 +27,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     public init(url: String, connectTimeoutSeconds: Int = 5, statementTimeoutMilliseconds: Int = PostgresConnection.statementTimeoutMilliseconds) throws(PostgresError) {
         self.url = url
+        try PostgresLibrary.load()
         // libpq takes URLs and key=value strings; the timeout keeps a start from hanging on an unreachable host.
         let conninfo = Self.withTimeout(url, seconds: connectTimeoutSeconds)
         conn = PQconnectdb(conninfo)

@@ -15,6 +15,8 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         case timeout
         /// Anything else: a bug or a schema mismatch, never the client's fault.
         case other
+        /// libpq itself could not be loaded (`PostgresLibrary`): the message names the package to install.
+        case missingLibrary
     }
 
     public var kind: Kind

@@ -43,6 +43,7 @@ public final class APNsClient: Sendable {
     }
 
     private func post(_ url: String, headers: [String], body: Data) -> APNsResult {
+        if let missing = stratus_http2_load_failure() { return APNsResult(status: 0, reason: String(cString: missing), apnsID: nil, http2: false) }
         guard let connection = checkOut() else { return APNsResult(status: 0, reason: "out of memory", apnsID: nil, http2: false) }
         defer { checkIn(connection) }
         var result = stratus_http2_result()

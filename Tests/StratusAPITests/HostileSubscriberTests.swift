@@ -60,7 +60,7 @@ import StratusModel
             #expect(((ck["qry"] as? [String: Any])?["af"] as? [String: Any])?["body"] == nil, "the 3 KB body does not fit a notification")
             #expect(n.payload.utf8.count < 4096, "a notification fits APNs' 4 KB")
         }
-        let stored = try env.read { s, _ in try s.one("SELECT entries FROM notification_batches ORDER BY id DESC LIMIT 1", []) { $0.string(0) } ?? "" }
+        let stored = try env.read { s, _ in try s.one("SELECT entries FROM notification_log ORDER BY batch DESC LIMIT 1", []) { $0.string(0) } ?? "" }
         #expect(!stored.contains(alert) && stored.utf8.count < 40 * 300, "the log references the alert: \(stored.utf8.count) bytes for 40 notifications")
         // A listener that fell behind what the budget dropped is told to start afresh.
         do {

@@ -39,7 +39,8 @@ import StratusStore
     }
 
     @Test func writesPastTheQuotaAreRefusedAndDeletesStillWork() async throws {
-        let f = try await APIFixture { $0.storageQuotaBytes = 400_000 }
+        // One user may use the whole quota here: the per-user cap is StorageFairnessTests' subject.
+        let f = try await APIFixture { $0.storageQuotaBytes = 400_000; $0.userStorageQuotaBytes = 400_000 }
         let blob = String(repeating: "x", count: 100_000)
         var results: [String?] = []
         for i in 0..<8 {

@@ -16,6 +16,10 @@ typedef struct {
     char error[256];      /* libcurl's message when status is 0 */
 } stratus_http2_result;
 
+/// Opens libcurl (once per process): nil when it is there, else why it is not (one line naming the package).
+const char *stratus_http2_load_failure(void);
+
+/// A client, or NULL when libcurl could not be opened (see stratus_http2_load_failure) or memory ran out.
 stratus_http2 *stratus_http2_new(void);
 void stratus_http2_free(stratus_http2 *client);
 

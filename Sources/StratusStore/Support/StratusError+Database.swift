@@ -25,6 +25,7 @@ extension StratusError {
             case .poolTimeout, .retryable, .timeout: return StratusError(.tryAgainLater, "the database is busy; try again", retryAfter: 1)
             case .constraint: return StratusError(.exists, "the item already exists")
             case .other: return StratusError(.internalError, "storage error: \(e)")
+            case .missingLibrary: return StratusError(.serviceUnavailable, e.message)
             }
         }
         return StratusError(.internalError, "unexpected error: \(error)")
