@@ -1,10 +1,10 @@
 import Foundation
 
 /// Mirrors `CKQuery`: a record type, a predicate and sort descriptors. The predicate is read with StratusKit's
-/// own parser of CloudKit's predicate grammar (see `PredicateParser`): on every platform through
-/// `CKQuery(recordType:predicateFormat:_:)`, and on Apple platforms also from an `NSPredicate`'s `predicateFormat`.
-/// On Linux, where Foundation cannot build `NSPredicate(format:)`, an `NSPredicate` is understood only as
-/// `NSPredicate(value: true)`. A predicate CloudKit would not accept fails the query with `.invalidArguments`.
+/// own parser of CloudKit's predicate grammar (see `PredicateParser`): from an `NSPredicate(format:…)` (on Apple
+/// platforms its `predicateFormat`; on Linux the format StratusKit's `NSPredicate(format:)` kept), or from
+/// StratusKit's own `CKQuery(recordType:predicateFormat:_:)`. A predicate CloudKit would not accept fails the query
+/// with `.invalidArguments`.
 public final class CKQuery: NSObject, @unchecked Sendable {
     /// Mirrors `CKQuery.recordType`.
     public let recordType: CKRecord.RecordType
@@ -26,10 +26,7 @@ public final class CKQuery: NSObject, @unchecked Sendable {
         predicateFormat = predicate.predicateFormat
         filters = PredicateParser.filters(predicate.predicateFormat, [])
         #else
-        let matchesAll = predicate.evaluate(with: nil)
-        predicateFormat = matchesAll ? "TRUEPREDICATE" : "FALSEPREDICATE"
-        filters = matchesAll ? .success([])
-            : .failure(CKError.make(.invalidArguments, "on Linux an NSPredicate is only NSPredicate(value: true): use CKQuery(recordType:predicateFormat:_:)"))
+        (predicateFormat, filters) = Self.filters(of: predicate)
         #endif
     }
 
@@ -40,6 +37,20 @@ public final class CKQuery: NSObject, @unchecked Sendable {
         self.predicate = NSPredicate(value: true)
         self.predicateFormat = predicateFormat
         filters = PredicateParser.filters(predicateFormat, arguments)
+    }
+
+    /// On Linux, what an `NSPredicate` says: the format it was made with (`NSPredicate(format:)`, see
+    /// NSPredicate+Format), or `NSPredicate(value:)`'s truth.
+    static func filters(of predicate: NSPredicate) -> (String, Result<[[String: Any]], CKError>) {
+        if let (format, arguments) = PredicateFormats.shared.format(of: predicate) {
+            guard let values = PredicateFormats.values(arguments) else {
+                return (format, .failure(CKError.make(.invalidArguments, "a predicate argument is not a record value (a string, number, date, reference, location or list)")))
+            }
+            return (format, PredicateParser.filters(format, values))
+        }
+        let matchesAll = predicate.evaluate(with: nil)
+        return (matchesAll ? "TRUEPREDICATE" : "FALSEPREDICATE",
+                matchesAll ? .success([]) : .failure(CKError.make(.invalidArguments, "FALSEPREDICATE matches nothing and is not supported")))
     }
 
     /// A query rebuilt from its wire form (a saved cursor).

@@ -29,7 +29,19 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     public let predicate: NSPredicate
 
     /// Mirrors `CKQuerySubscription(recordType:predicate:subscriptionID:options:)`.
-    public init(recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID = UUID().uuidString, options: Options) {
+    public convenience init(recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID,
+                            options querySubscriptionOptions: Options = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]) {
+        self.init(recordType: recordType, predicate: predicate, id: subscriptionID, options: querySubscriptionOptions)
+    }
+
+    /// Mirrors the deprecated `CKQuerySubscription(recordType:predicate:options:)`: the subscription ID is a UUID.
+    @available(*, deprecated, renamed: "init(recordType:predicate:subscriptionID:options:)")
+    public convenience init(recordType: CKRecord.RecordType, predicate: NSPredicate,
+                            options querySubscriptionOptions: Options = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]) {
+        self.init(recordType: recordType, predicate: predicate, id: UUID().uuidString, options: querySubscriptionOptions)
+    }
+
+    private init(recordType: CKRecord.RecordType, predicate: NSPredicate, id subscriptionID: CKSubscription.ID, options: Options) {
         self.recordType = recordType
         self.predicate = predicate
         filters = CKQuery(recordType: recordType, predicate: predicate).filters

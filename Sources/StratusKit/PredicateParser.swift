@@ -4,7 +4,8 @@ import Foundation
 /// (`filterBy`). Foundation on Linux cannot parse `NSPredicate(format:)`, so this is StratusKit's own reader of
 /// CloudKit's subset: comparisons (`==`, `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`), `BEGINSWITH`, `IN` and `NOT … IN`,
 /// `CONTAINS` on list fields, `ANY list IN %@`, `self CONTAINS 'tokens'`, `distanceToLocation:fromLocation:(key, %@) < km`,
-/// `AND`/`&&`, `NOT`, parentheses, `TRUEPREDICATE`, and `%@`/`%K` arguments. Anything else (OR, key-to-key
+/// `AND`/`&&`, `NOT`, parentheses, `TRUEPREDICATE`, and arguments (`%@`, `%K`, and printf's `%d %i %ld %lld %u %lu %f
+/// %lf %g %s`). Anything else (OR, key-to-key
 /// comparisons, unsupported operators) is refused with `.invalidArguments`, as CloudKit refuses it.
 struct PredicateParser {
     enum Token: Equatable {
@@ -230,12 +231,18 @@ struct PredicateParser {
             if CharacterSet.whitespacesAndNewlines.contains(u) { i += 1; continue }
             if u == "%" {
                 guard i + 1 < c.count else { throw CKError.make(.invalidArguments, "unsupported predicate: a lone %") }
-                switch c[i + 1] {
+                // NSPredicate's specifiers: %@ %K, and printf's numbers and strings with their length modifiers
+                // (%d %i %ld %lld %u %lu %f %lf %g %s …): each takes the next argument as it is.
+                var j = i + 1
+                while j < c.count, "lhqLzjt".unicodeScalars.contains(c[j]) { j += 1 }
+                guard j < c.count else { throw CKError.make(.invalidArguments, "unsupported predicate: a lone %") }
+                switch c[j] {
                 case "@": out.append(.argument)
                 case "K": out.append(.keyArgument)
-                default: throw CKError.make(.invalidArguments, "unsupported predicate: only %@ and %K placeholders are supported")
+                case "d", "i", "u", "f", "g", "e", "F", "G", "E", "s", "S", "c", "x", "X", "o": out.append(.argument)
+                default: throw CKError.make(.invalidArguments, "unsupported predicate: the placeholder %\(c[j]) is not one NSPredicate takes")
                 }
-                i += 2
+                i = j + 1
                 continue
             }
             if u == "\"" || u == "'" {
