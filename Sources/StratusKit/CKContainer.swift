@@ -84,6 +84,11 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// Mirrors `CKContainer.userRecordID()`: the signed-in user's record ID (`users/caller`).
     public func userRecordID() async throws -> CKRecord.ID {
+        try await Self.userRecordID(services)
+    }
+
+    /// The signed-in user's record ID over a connection (a sync engine holds its database's, not the container).
+    static func userRecordID(_ services: WebServices) async throws -> CKRecord.ID {
         let j = try await services.database(.public, "users/caller", nil)
         guard let name = j["userRecordName"] as? String else { throw CKError.make(.serverResponseLost, "users/caller named no user") }
         return CKRecord.ID(recordName: name)

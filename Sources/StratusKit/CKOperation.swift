@@ -23,8 +23,15 @@ open class CKOperation: Operation, @unchecked Sendable {
         public init() {}
     }
 
-    /// Mirrors `CKOperation.configuration`.
-    public var configuration: Configuration = Configuration()
+    /// Mirrors `CKOperation.configuration`: this operation's own, else its group's default configuration.
+    public var configuration: Configuration! {
+        get { ownConfiguration ?? group?.defaultConfiguration ?? defaultConfiguration }
+        set { ownConfiguration = newValue }
+    }
+    private var ownConfiguration: Configuration?
+    private let defaultConfiguration = Configuration()
+    /// Mirrors `CKOperation.group`: the user action this operation is part of.
+    public var group: CKOperationGroup?
     /// Mirrors `CKOperation.operationID`.
     public let operationID = UUID().uuidString
     var resolvedContainer: CKContainer?

@@ -2,7 +2,10 @@ import Foundation
 
 extension CKSyncEngine {
     /// Database changes from the saved token, then each changed zone's records from its saved token; every page's
-    /// token is saved (and handed to the app as `.stateUpdate`) as soon as its changes were reported.
+    /// token is saved (and handed to the app as `.stateUpdate`) as soon as its changes were reported. An explicit fetch
+    /// (`fetchChanges(_:)`) throws what failed, as CloudKit's does ("if the fetch fails, the error describes the
+    /// failure"), after every event was handled: the database changes' error as it is, or a `.partialFailure` holding
+    /// each zone that could not be fetched (each also reported in its `didFetchRecordZoneChanges`).
     func performFetch(reason: SyncReason, options asked: FetchChangesOptions, persistent: Bool) async throws {
         let context = FetchChangesContext(reason: reason, options: asked)
         let options = await delegate?.nextFetchChangesOptions(context, syncEngine: self) ?? context.options
@@ -32,7 +35,9 @@ extension CKSyncEngine {
             await emit(.stateUpdate(.init(stateSerialization: state.serialization)))
             if !page.moreComing { break }
         }
-        for zone in zones where options.scope.contains(zone) {
+        var failures: [AnyHashable: any Error] = [:]
+        let ordered = options.prioritizedZoneIDs.filter { zones.contains($0) } + zones.filter { !options.prioritizedZoneIDs.contains($0) }
+        for zone in ordered where options.scope.contains(zone) {
             try Task.checkCancellation()
             await emit(.willFetchRecordZoneChanges(.init(zoneID: zone)))
             var failure: CKError?
@@ -40,10 +45,12 @@ extension CKSyncEngine {
                 try await fetchZone(zone, persistent: persistent)
             } catch let e as CKError {
                 failure = e
+                failures[zone] = e
             }
             await emit(.didFetchRecordZoneChanges(.init(zoneID: zone, error: failure)))
         }
         await emit(.didFetchChanges(.init(context: context)))
+        if !persistent, let failure = partialFailure(failures, "zone fetches") { throw failure }
     }
 
     private func fetchZone(_ zone: CKRecordZone.ID, persistent: Bool) async throws {

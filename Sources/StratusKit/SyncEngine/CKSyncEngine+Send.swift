@@ -2,27 +2,32 @@ import Foundation
 
 extension CKSyncEngine {
     /// Pending zone changes, then the delegate's batches of record changes until it has none (or a batch makes no
-    /// progress), each reported as it is answered.
+    /// progress), each reported as it is answered. An explicit send (`sendChanges(_:)`) then throws, as CloudKit's
+    /// does, when the server refused any record or zone: a `.partialFailure` whose `partialErrorsByItemID` holds each
+    /// one's error, after the app has handled every event (the failed saves among them).
     func performSend(reason: SyncReason, options: SendChangesOptions, persistent: Bool) async throws {
         let records = state.pendingRecordZoneChanges.filter { options.scope.contains($0.recordID) }
         let zones = state.pendingDatabaseChanges
         guard !records.isEmpty || !zones.isEmpty || state.hasPendingUntrackedChanges else { return }
         let context = SendChangesContext(reason: reason, options: options)
         await emit(.willSendChanges(.init(context: context)))
-        if !zones.isEmpty { try await sendZones(zones, persistent: persistent) }
+        var failures: [AnyHashable: any Error] = [:]
+        if !zones.isEmpty { failures.merge(try await sendZones(zones, persistent: persistent)) { a, _ in a } }
         var rounds = 0
         while let batch = await delegate?.nextRecordZoneChangeBatch(context, syncEngine: self), rounds < 10_000 {
             rounds += 1
             try Task.checkCancellation()
             let before = state.pendingRecordZoneChanges.count
-            try await send(batch, persistent: persistent)
+            failures.merge(try await send(batch, persistent: persistent)) { a, _ in a }
             // A batch that settled nothing (every record failed for a reason the app must handle) ends the send.
             if state.pendingRecordZoneChanges.count >= before { break }
         }
         await emit(.didSendChanges(.init(context: context)))
+        if !persistent, let failure = partialFailure(failures, "changes") { throw failure }
     }
 
-    private func sendZones(_ changes: [PendingDatabaseChange], persistent: Bool) async throws {
+    /// Sends zone saves and deletes; returns the errors of those the server refused, by zone ID.
+    private func sendZones(_ changes: [PendingDatabaseChange], persistent: Bool) async throws -> [AnyHashable: any Error] {
         var saves: [CKRecordZone] = [], deletes: [CKRecordZone.ID] = []
         for c in changes {
             switch c {
@@ -51,12 +56,19 @@ extension CKSyncEngine {
                         + failedDeletes.keys.map { .deleteZone($0) })
         for id in deleted { state.setToken(nil, for: id) }
         await emit(.sentDatabaseChanges(.init(savedZones: saved, failedZoneSaves: failed, deletedZoneIDs: deleted, failedZoneDeletes: failedDeletes)))
+        var failures: [AnyHashable: any Error] = [:]
+        for f in failed { failures[f.zone.zoneID] = f.error }
+        for (id, e) in failedDeletes { failures[id] = e }
+        return failures
     }
 
     /// One batch: split in halves on `.limitExceeded`; records that failed for a transient reason are sent again
     /// after the wait the error asks for; the rest is reported and leaves the pending changes (a failed save for the
-    /// app to handle — merge a `.serverRecordChanged`, recreate a zone — and add again).
-    func send(_ batch: RecordZoneChangeBatch, persistent: Bool) async throws {
+    /// app to handle — merge a `.serverRecordChanged`, recreate a zone — and add again). Returns the errors of the
+    /// records that failed for good, by record ID.
+    @discardableResult
+    func send(_ batch: RecordZoneChangeBatch, persistent: Bool) async throws -> [AnyHashable: any Error] {
+        var failures: [AnyHashable: any Error] = [:]
         var saves = batch.recordsToSave, deletes = batch.recordIDsToDelete
         var attempt = 0
         while !saves.isEmpty || !deletes.isEmpty {
@@ -68,10 +80,11 @@ extension CKSyncEngine {
             } catch let e as CKError where e.code == .limitExceeded && saves.count + deletes.count > 1 {
                 let half = (saves.count + deletes.count) / 2
                 let firstSaves = Array(saves.prefix(half)), firstDeletes = Array(deletes.prefix(max(0, half - saves.count)))
-                try await send(RecordZoneChangeBatch(recordsToSave: firstSaves, recordIDsToDelete: firstDeletes, atomicByZone: batch.atomicByZone), persistent: persistent)
-                try await send(RecordZoneChangeBatch(recordsToSave: Array(saves.dropFirst(firstSaves.count)), recordIDsToDelete: Array(deletes.dropFirst(firstDeletes.count)),
-                                                     atomicByZone: batch.atomicByZone), persistent: persistent)
-                return
+                failures.merge(try await send(RecordZoneChangeBatch(recordsToSave: firstSaves, recordIDsToDelete: firstDeletes, atomicByZone: batch.atomicByZone),
+                                              persistent: persistent)) { a, _ in a }
+                failures.merge(try await send(RecordZoneChangeBatch(recordsToSave: Array(saves.dropFirst(firstSaves.count)), recordIDsToDelete: Array(deletes.dropFirst(firstDeletes.count)),
+                                                                    atomicByZone: batch.atomicByZone), persistent: persistent)) { a, _ in a }
+                return failures
             } catch let e as CKError where [.zoneNotFound, .userDeletedZone, .permissionFailure, .invalidArguments, .quotaExceeded].contains(e.code) {
                 // The whole request was refused for a reason the app must act on (recreate the zone, free space):
                 // every record of it is a failed save or delete carrying that error, as CloudKit reports it.
@@ -80,7 +93,9 @@ extension CKSyncEngine {
                 for id in deletes { failedDeletes[id] = e }
                 await emit(.sentRecordZoneChanges(.init(savedRecords: [], failedRecordSaves: saves.map { .init(record: $0, error: e) },
                                                         deletedRecordIDs: [], failedRecordDeletes: failedDeletes)))
-                return
+                for r in saves { failures[r.recordID] = e }
+                for id in deletes { failures[id] = e }
+                return failures
             }
             var saved: [CKRecord] = [], failedSaves: [Event.SentRecordZoneChanges.FailedRecordSave] = []
             var deleted: [CKRecord.ID] = [], failedDeletes: [CKRecord.ID: CKError] = [:]
@@ -109,14 +124,17 @@ extension CKSyncEngine {
             if !saved.isEmpty || !failedSaves.isEmpty || !deleted.isEmpty || !failedDeletes.isEmpty {
                 await emit(.sentRecordZoneChanges(.init(savedRecords: saved, failedRecordSaves: failedSaves, deletedRecordIDs: deleted, failedRecordDeletes: failedDeletes)))
             }
+            for f in failedSaves { failures[f.record.recordID] = f.error }
+            for (id, e) in failedDeletes { failures[id] = e }
             saves = retrySaves
             deletes = retryDeletes
-            guard !saves.isEmpty || !deletes.isEmpty else { return }
+            guard !saves.isEmpty || !deletes.isEmpty else { return failures }
             // Records that failed only because another record of an atomic batch did, or for a moment: again, later.
-            guard persistent || attempt < 4 else { return }
+            guard persistent || attempt < 4 else { return failures }
             try await Task.sleep(for: .seconds(wait > 0 ? wait : Self.delay(nil, attempt: attempt)))
             attempt += 1
         }
+        return failures
     }
 
     static func retryable(_ e: CKError) -> Bool {

@@ -51,6 +51,9 @@ public final class CKSyncEngine: @unchecked Sendable {
     private var sendQueued = false
     private var fetchQueued = false
     private var cancelled = false
+    /// Delivers `.accountChange(.signIn)` to an engine started without saved state (CloudKit's engine does, and apps
+    /// create their zones when they hear it); every sync waits for it, so the app has heard it before anything else.
+    private var accountCheck: Task<Void, Never>?
 
     /// Mirrors `CKSyncEngine(_:)`.
     public init(_ configuration: Configuration) {
@@ -60,8 +63,18 @@ public final class CKSyncEngine: @unchecked Sendable {
         automaticallySync = configuration.automaticallySync
         subscriptionID = configuration.subscriptionID ?? "StratusKit.CKSyncEngine.\(configuration.database.databaseScope.pathName)"
         state.onChange = { [weak self] added in self?.stateChanged(added: added) }
+        if configuration.stateSerialization == nil {
+            let services = database.services
+            accountCheck = Task { [weak self] in
+                guard let user = try? await CKContainer.userRecordID(services) else { return }
+                await self?.emit(.accountChange(.init(changeType: .signIn(currentUser: user))))
+            }
+        }
         if automaticallySync { start() }
     }
+
+    /// Waits until a fresh engine's account event was handled (see `accountCheck`).
+    func accountKnown() async { await accountCheck?.value }
 
     deinit {
         for t in tasks { t.cancel() }
@@ -71,11 +84,13 @@ public final class CKSyncEngine: @unchecked Sendable {
 
     /// Mirrors `fetchChanges(_:)`: database changes, then each changed zone's record changes, reported as events.
     public func fetchChanges(_ options: FetchChangesOptions = FetchChangesOptions()) async throws {
+        await accountKnown()
         try await operations.run { try await performFetch(reason: .manual, options: options, persistent: false) }
     }
 
     /// Mirrors `sendChanges(_:)`: pending zone changes, then record changes in batches from the delegate.
     public func sendChanges(_ options: SendChangesOptions = SendChangesOptions()) async throws {
+        await accountKnown()
         try await operations.run { try await performSend(reason: .manual, options: options, persistent: false) }
     }
 
@@ -93,6 +108,7 @@ public final class CKSyncEngine: @unchecked Sendable {
     private func start() {
         let database = self.database, subscriptionID = self.subscriptionID
         let t = Task { [weak self] in
+            await self?.accountKnown()
             // The database subscription the engine listens on (saving an existing one changes nothing).
             _ = try? await database.save(CKDatabaseSubscription(subscriptionID: subscriptionID))
             guard let self else { return }
@@ -152,6 +168,7 @@ public final class CKSyncEngine: @unchecked Sendable {
         }) else { return }
         let t = Task { [weak self] in
             guard let self else { return }
+            await self.accountKnown()
             await self.operations.run {
                 self.lock.withLock { self.fetchQueued = false }
                 try? await self.performFetch(reason: .scheduled, options: FetchChangesOptions(), persistent: true)
@@ -170,6 +187,7 @@ public final class CKSyncEngine: @unchecked Sendable {
         let t = Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(50))
             guard let self else { return }
+            await self.accountKnown()
             await self.operations.run {
                 self.lock.withLock { self.sendQueued = false }
                 try? await self.performSend(reason: .scheduled, options: SendChangesOptions(), persistent: true)

@@ -14,19 +14,27 @@ extension CKSyncEngine {
             case zoneIDs([CKRecordZone.ID])
             case allExcluding([CKRecordZone.ID])
 
-            func contains(_ zone: CKRecordZone.ID) -> Bool {
+            /// Mirrors `CKSyncEngine.FetchChangesOptions.Scope.contains(_:)`: whether the scope includes the zone.
+            public func contains(_ zoneID: CKRecordZone.ID) -> Bool {
                 switch self {
                 case .all: true
-                case .zoneIDs(let ids): ids.contains(zone)
-                case .allExcluding(let ids): !ids.contains(zone)
+                case .zoneIDs(let ids): ids.contains(zoneID)
+                case .allExcluding(let ids): !ids.contains(zoneID)
                 }
             }
         }
 
         /// Mirrors `CKSyncEngine.FetchChangesOptions.scope`.
         public var scope: Scope
-        /// Mirrors `CKSyncEngine.FetchChangesOptions(scope:)`.
-        public init(scope: Scope = .all) { self.scope = scope }
+        /// Mirrors `CKSyncEngine.FetchChangesOptions.operationGroup`.
+        public var operationGroup: CKOperationGroup
+        /// Mirrors `CKSyncEngine.FetchChangesOptions.prioritizedZoneIDs`: these zones are fetched first.
+        public var prioritizedZoneIDs: [CKRecordZone.ID] = []
+        /// Mirrors `CKSyncEngine.FetchChangesOptions(scope:operationGroup:)`: nil makes a group of the engine's own.
+        public init(scope: Scope = .all, operationGroup: CKOperationGroup? = nil) {
+            self.scope = scope
+            self.operationGroup = operationGroup ?? CKOperationGroup()
+        }
     }
 
     /// Mirrors `CKSyncEngine.SendChangesOptions`: which pending changes to send (all by default).
@@ -38,21 +46,42 @@ extension CKSyncEngine {
             case allExcluding([CKRecordZone.ID])
             case recordIDs([CKRecord.ID])
 
-            /// Whether a pending change of this record is within the scope.
-            public func contains(_ id: CKRecord.ID) -> Bool {
+            /// Mirrors `CKSyncEngine.SendChangesOptions.Scope.contains(_:)` for a record: whether its change is within the scope.
+            public func contains(_ recordID: CKRecord.ID) -> Bool {
                 switch self {
                 case .all: true
-                case .zoneIDs(let zones): zones.contains(id.zoneID)
-                case .allExcluding(let zones): !zones.contains(id.zoneID)
-                case .recordIDs(let ids): ids.contains(id)
+                case .zoneIDs(let zones): zones.contains(recordID.zoneID)
+                case .allExcluding(let zones): !zones.contains(recordID.zoneID)
+                case .recordIDs(let ids): ids.contains(recordID)
                 }
+            }
+
+            /// Mirrors `CKSyncEngine.SendChangesOptions.Scope.contains(_:)` for a zone: whether changes in it may be sent.
+            public func contains(_ zoneID: CKRecordZone.ID) -> Bool {
+                switch self {
+                case .all: true
+                case .zoneIDs(let zones): zones.contains(zoneID)
+                case .allExcluding(let zones): !zones.contains(zoneID)
+                case .recordIDs(let ids): ids.contains { $0.zoneID == zoneID }
+                }
+            }
+
+            /// Mirrors `CKSyncEngine.SendChangesOptions.Scope.contains(_:)` for a pending change: what
+            /// `nextRecordZoneChangeBatch` implementations filter with (`scope.contains($0)`).
+            public func contains(_ pendingChange: CKSyncEngine.PendingRecordZoneChange) -> Bool {
+                contains(pendingChange.recordID)
             }
         }
 
         /// Mirrors `CKSyncEngine.SendChangesOptions.scope`.
         public var scope: Scope
-        /// Mirrors `CKSyncEngine.SendChangesOptions(scope:)`.
-        public init(scope: Scope = .all) { self.scope = scope }
+        /// Mirrors `CKSyncEngine.SendChangesOptions.operationGroup`.
+        public var operationGroup: CKOperationGroup
+        /// Mirrors `CKSyncEngine.SendChangesOptions(scope:operationGroup:)`: nil makes a group of the engine's own.
+        public init(scope: Scope = .all, operationGroup: CKOperationGroup? = nil) {
+            self.scope = scope
+            self.operationGroup = operationGroup ?? CKOperationGroup()
+        }
     }
 
     /// Mirrors `CKSyncEngine.FetchChangesContext`.
