@@ -16,7 +16,8 @@ extension CloudKitAPI {
         let limit = try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults
         guard limit >= 1 else { throw StratusError.badRequest("resultsLimit must be at least 1") }
         let query = try WireDecoding.query(b["query"], zone: zone, limit: min(limit, Query.maximumResults),
-                                           marker: try b.string("continuationMarker"), desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
+                                           marker: try b.string("continuationMarker"), desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"),
+                                           timestamps: ctx.timestamps)
         // Records go from the rows straight into the response.
         var sink = WireRecordSink(encoding: encoding(ctx), writer: JSONWriter(capacity: 64 * 1024))
         sink.writer.beginObject()
@@ -84,7 +85,7 @@ extension CloudKitAPI {
             guard let t = op["operationType"]?.string, let type = OperationType(rawValue: t) else {
                 throw StratusError.badRequest("unknown operationType '\((op["operationType"]?.string ?? "").prefix(30))'")
             }
-            var record = try WireDecoding.record(op["record"], defaultZone: zone)
+            var record = try WireDecoding.record(op["record"], defaultZone: zone, timestamps: ctx.timestamps)
             if record.recordName.isEmpty && type.createsWhenMissing { record.recordName = UUID().uuidString }
             var operation = RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired)
             operation.share = try WireDecoding.shareRequest(op["record"])

@@ -84,6 +84,10 @@ public struct CloudKitAPI: Sendable {
         /// caller's roles and the answer's asset URLs took it from the store's table of open environments again.
         var store: EnvironmentStore
 
+        /// How record field values and query filter values spell TIMESTAMPs (see `TimestampWire`; subscriptions
+        /// always use milliseconds).
+        var timestamps: TimestampWire { TimestampWire(request) }
+
         /// The database the caller may touch: the public one, or their own private/shared one.
         var databaseID: DatabaseID {
             switch database {
@@ -183,7 +187,7 @@ public struct CloudKitAPI: Sendable {
     func encoding(_ ctx: Context) -> WireEncoding {
         let base = baseURL(ctx.request), now = WallClock.nowMillis()
         let env = try? env(ctx)
-        return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false,
+        return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false, timestamps: ctx.timestamps,
                             assetURL: { checksum in env?.assetDownloadPath(checksum: checksum, now: now).map { base + $0 } })
     }
 

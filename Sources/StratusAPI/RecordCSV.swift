@@ -55,8 +55,8 @@ public struct RecordCSV {
                 guard let d = Double(cell), d.isFinite else { throw bad("a number") }
                 return .double(d)
             case .timestamp:
-                guard let i = Int64(cell) else { throw bad("whole milliseconds") }
-                return .timestamp(i)
+                guard let i = Int64(cell), Timestamp.validMillis.contains(i) else { throw bad("whole milliseconds") }
+                return .timestamp(Timestamp(millisSince1970: i))
             case .reference:
                 if !cell.hasPrefix("{") { return .reference(Reference(recordName: cell)) }
             case .bytes:

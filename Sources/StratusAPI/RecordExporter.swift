@@ -89,7 +89,7 @@ public struct RecordExporter {
         case .string(let s): return s
         case .int64(let i): return String(i)
         case .double(let d): return String(d)
-        case .timestamp(let t): return String(t)
+        case .timestamp(let t): return String(t.millisSince1970)
         case .reference(let r): return r.recordName
         case .bytes(let b): return b.base64EncodedString()
         default:

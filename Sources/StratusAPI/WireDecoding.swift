@@ -34,13 +34,13 @@ package enum WireDecoding {
     /// A field value `{"value": …, "type": …}`. Without a type (as many clients send), the type is inferred
     /// from the JSON: text → STRING, integer → INT64, fraction → DOUBLE, an object with latitude/longitude →
     /// LOCATION, with recordName → REFERENCE, with fileChecksum → ASSETID; arrays likewise as lists.
-    static func fieldValue(_ j: JSON, field: String) throws(StratusError) -> FieldValue {
+    static func fieldValue(_ j: JSON, field: String, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         guard let o = j.object else { throw .badRequest("field '\(field)' must be an object with a value") }
-        return try fieldValue(value: o["value"], type: o["type"], field: field)
+        return try fieldValue(value: o["value"], type: o["type"], field: field, timestamps: timestamps)
     }
 
     /// A field value from its `value` and `type` members (a type that is not a string is no type).
-    static func fieldValue(value: JSON?, type: JSON?, field: String) throws(StratusError) -> FieldValue {
+    static func fieldValue(value: JSON?, type: JSON?, field: String, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         guard let value else { throw .badRequest("field '\(field)' has no value") }
         if let t = type?.string {
             guard let type = t == "UNKNOWN_LIST" ? FieldType.list(.string) : FieldType(wireName: t) else {
@@ -50,23 +50,23 @@ package enum WireDecoding {
                 guard value.array?.isEmpty == true else { throw .badRequest("field '\(field)': UNKNOWN_LIST must be empty") }
                 return .list(nil, [])
             }
-            return try typed(value, type, field: field)
+            return try typed(value, type, field: field, timestamps: timestamps)
         }
         return try inferred(value, field: field)
     }
 
-    static func typed(_ v: JSON, _ type: FieldType, field: String) throws(StratusError) -> FieldValue {
+    static func typed(_ v: JSON, _ type: FieldType, field: String, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         if type.isList {
             guard let a = v.array else { throw .badRequest("field '\(field)' is \(type.wireName) and needs an array") }
             var items: [FieldValue] = []
             items.reserveCapacity(a.count)
-            for x in a { items.append(try scalar(x, type.scalar, field: field)) }
+            for x in a { items.append(try scalar(x, type.scalar, field: field, timestamps: timestamps)) }
             return .list(type.scalar, items)
         }
-        return try scalar(v, type.scalar, field: field)
+        return try scalar(v, type.scalar, field: field, timestamps: timestamps)
     }
 
-    static func scalar(_ v: JSON, _ t: ScalarType, field: String) throws(StratusError) -> FieldValue {
+    static func scalar(_ v: JSON, _ t: ScalarType, field: String, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         func bad(_ expected: String) -> StratusError { .badRequest("field '\(field)' is \(t.wireName) and needs \(expected)") }
         switch t {
         case .string:
@@ -79,8 +79,8 @@ package enum WireDecoding {
             guard let d = v.double, d.isFinite else { throw bad("a number") }
             return .double(d)
         case .timestamp:
-            guard let i = v.int64 else { throw bad("whole milliseconds") }
-            return .timestamp(i)
+            guard let t = timestamps.timestamp(v) else { throw bad(timestamps.expected) }
+            return .timestamp(t)
         case .bytes:
             guard let s = v.string, let d = Data(base64Encoded: s) else { throw bad("base64 text") }
             return .bytes(d)
@@ -147,13 +147,13 @@ package enum WireDecoding {
 
     // MARK: records
 
-    package static func record(_ j: JSON?, defaultZone: ZoneID) throws(StratusError) -> StoredRecord {
+    package static func record(_ j: JSON?, defaultZone: ZoneID, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> StoredRecord {
         guard let o = j?.object else { throw .badRequest("each operation needs a record object") }
         var fields: [String: FieldValue] = [:]
         if let f = o["fields"], !f.isNull {
             guard let fo = f.object else { throw .badRequest("fields must be an object") }
             guard fo.count <= 1000 else { throw .badRequest("a record holds at most 1000 fields") }
-            for (name, value) in fo { fields[name] = try fieldValue(value, field: name) }
+            for (name, value) in fo { fields[name] = try fieldValue(value, field: name, timestamps: timestamps) }
         }
         return try record(members: JSON.object(o), fields: fields, defaultZone: defaultZone)
     }
@@ -217,12 +217,13 @@ package enum WireDecoding {
 
     // MARK: queries
 
-    package static func query(_ j: JSON?, zone: ZoneID?, limit: Int, marker: String?, desiredKeys: [String]?) throws(StratusError) -> Query {
+    package static func query(_ j: JSON?, zone: ZoneID?, limit: Int, marker: String?, desiredKeys: [String]?,
+                               timestamps: TimestampWire = .milliseconds) throws(StratusError) -> Query {
         guard let j, let o = j.object else { throw .badRequest("records/query needs a query object") }
         guard let type = try j.string("recordType"), !type.isEmpty else { throw .badRequest("query needs a recordType") }
         _ = o
         var filters: [QueryFilter] = []
-        for f in try j.array("filterBy") ?? [] { filters.append(try filter(f)) }
+        for f in try j.array("filterBy") ?? [] { filters.append(try filter(f, timestamps: timestamps)) }
         var sorts: [QuerySort] = []
         for s in try j.array("sortBy") ?? [] { sorts.append(try sort(s)) }
         guard filters.count <= 50, sorts.count <= 10 else { throw .badRequest("a query holds at most 50 filters and 10 sort keys") }
@@ -239,14 +240,14 @@ package enum WireDecoding {
         return .field(name)
     }
 
-    static func filter(_ j: JSON) throws(StratusError) -> QueryFilter {
+    static func filter(_ j: JSON, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> QueryFilter {
         guard let o = j.object else { throw .badRequest("filterBy must hold objects") }
         guard let c = o["comparator"]?.string, let comparator = FilterComparator(rawValue: c) else {
             throw .badRequest("unknown comparator '\((o["comparator"]?.string ?? "").prefix(40))'")
         }
         let ref = try fieldRef(o)
         guard let fv = o["fieldValue"] else { throw .badRequest("a filter needs a fieldValue") }
-        var value = try fieldValue(fv, field: ref.displayName)
+        var value = try fieldValue(fv, field: ref.displayName, timestamps: timestamps)
         // A bare string compared with recordName is a record name.
         if case .system(.recordName) = ref, case .reference(let r) = value { value = .string(r.recordName) }
         if comparator.takesListValue, !value.isList { throw .badRequest("\(comparator.rawValue) needs a list value (a *_LIST type)") }

@@ -5,6 +5,8 @@ import StratusModel
 struct WireEncoding {
     /// INT64 values as strings, for JavaScript clients that lose 64-bit precision.
     var numbersAsStrings = false
+    /// How TIMESTAMP field values are written (what the request asked for).
+    var timestamps = TimestampWire.milliseconds
     /// Builds an asset's download URL from its checksum.
     var assetURL: @Sendable (String) -> String? = { _ in nil }
 
@@ -127,7 +129,7 @@ struct WireEncoding {
         case .string(let s): w.string(s)
         case .int64(let i): if numbersAsStrings { w.string(String(i)) } else { w.int(i) }
         case .double(let d): w.double(d)
-        case .timestamp(let t): w.int(t)
+        case .timestamp(let t): timestamps.write(t, &w)
         case .bytes(let b): w.base64(b)
         case .reference(let r):
             w.beginObject()

@@ -198,7 +198,7 @@ extension Console {
     static func csvText(_ v: FieldValue) -> String {
         switch v {
         case .string(let s): s
-        case .timestamp(let t): RecordForm.inputTimestamp(t) + "Z"
+        case .timestamp(let t): RecordForm.inputTimestamp(t.millisSince1970) + "Z"
         case .bytes(let d): d.base64EncodedString()
         case .list, .location, .asset, .reference:
             String(decoding: Console.json(WireValue(v)), as: UTF8.self)

@@ -85,7 +85,7 @@ enum RecordForm {
         case .string(let x)?: Item(value: x)
         case .int64(let x)?: Item(value: String(x))
         case .double(let x)?: Item(value: String(x))
-        case .timestamp(let t)?: Item(value: inputTimestamp(t))
+        case .timestamp(let t)?: Item(value: inputTimestamp(t.millisSince1970))
         case .bytes(let d)?: Item(value: d.base64EncodedString())
         case .reference(let r)?: Item(value: r.recordName, deleteSelf: r.action == .deleteSelf)
         case .location(let l)?: Item(lat: String(l.latitude), lon: String(l.longitude))
@@ -145,6 +145,12 @@ enum RecordForm {
                         values.append(before[i])
                         continue
                     }
+                    // The form shows a timestamp to the millisecond; one left as it was keeps the `Date` it holds.
+                    if i < before.count, case .timestamp(let old) = before[i],
+                       inputTimestamp(old.millisSince1970) == text.trimmingCharacters(in: .whitespacesAndNewlines) {
+                        values.append(before[i])
+                        continue
+                    }
                     values.append(try scalar(text, f.type.scalar, field: f.name, deleteSelf: deleteSelf.contains(i)))
                 }
             }
@@ -187,8 +193,10 @@ enum RecordForm {
             guard let d = Double(t), d.isFinite else { throw .badRequest("\(field): '\(t.prefix(40))' is not a number") }
             return .double(d)
         case .timestamp:
-            guard let m = parseTimestamp(t) else { throw .badRequest("\(field): '\(t.prefix(40))' is not a date and time (YYYY-MM-DDTHH:MM:SS, UTC)") }
-            return .timestamp(m)
+            guard let m = parseTimestamp(t), Timestamp.validMillis.contains(m) else {
+                throw .badRequest("\(field): '\(t.prefix(40))' is not a date and time (YYYY-MM-DDTHH:MM:SS, UTC)")
+            }
+            return .timestamp(Timestamp(millisSince1970: m))
         case .bytes:
             guard let d = Data(base64Encoded: t.filter { !$0.isWhitespace }) else { throw .badRequest("\(field): bytes are entered as base64") }
             return .bytes(d)

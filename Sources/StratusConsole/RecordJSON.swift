@@ -51,7 +51,7 @@ struct WireValue: Encodable {
         case .string(let s): try c.encode(s)
         case .int64(let i): try c.encode(i)
         case .double(let d): try c.encode(d)
-        case .timestamp(let t): try c.encode(t)
+        case .timestamp(let t): try c.encode(t.millisSince1970)
         case .bytes(let d): try c.encode(d.base64EncodedString())
         case .reference(let r):
             try c.encode(Reference(recordName: r.recordName, action: r.action == .deleteSelf ? "DELETE_SELF" : "NONE", zoneID: r.zoneID.map { ZoneName(zoneName: $0.zoneName) }))

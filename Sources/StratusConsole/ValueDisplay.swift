@@ -32,7 +32,7 @@ enum ValueDisplay {
         case .string(let s): visible(s.utf8.count > 200 && s.count > 200 ? String(s.prefix(200)) + "…" : s)
         case .int64(let i): String(i)
         case .double(let d): String(d)
-        case .timestamp(let t): utcString(t)
+        case .timestamp(let t): utcString(t.millisSince1970)
         case .bytes(let d): "\(d.count) bytes"
         case .reference(let r): visible(r.recordName)
         case .asset(let a): "asset, \(byteCount(a.size))"
@@ -75,7 +75,9 @@ enum ValueDisplay {
         case .string(let s): d.text = .init(visible(s))
         case .int64(let i): d.text = .init(String(i))
         case .double(let x): d.text = .init(String(x))
-        case .timestamp(let t): d.timestamp = .init(.init(utc: utcString(t), local: localString(t), millis: String(t), iso: RecordForm.inputTimestamp(t) + "Z"))
+        case .timestamp(let t):
+            let ms = t.millisSince1970
+            d.timestamp = .init(.init(utc: utcString(ms), local: localString(ms), millis: String(ms), iso: RecordForm.inputTimestamp(ms) + "Z"))
         case .bytes(let b):
             let hex = spacedHex(b.prefix(512))
             d.bytes = .init(.init(size: byteCount(Int64(b.count)), hex: hex + (b.count > 512 ? " …" : ""), base64: b.base64EncodedString()))

@@ -44,7 +44,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     private init(recordType: CKRecord.RecordType, predicate: NSPredicate, id subscriptionID: CKSubscription.ID, options: Options) {
         self.recordType = recordType
         self.predicate = predicate
-        filters = CKQuery(recordType: recordType, predicate: predicate).filters
+        filters = CKQuery(recordType: recordType, predicate: predicate).filters.map(RecordCoder.inMilliseconds)
         querySubscriptionOptions = options
         super.init(subscriptionID: subscriptionID, type: .query)
     }
@@ -54,7 +54,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
                 subscriptionID: CKSubscription.ID = UUID().uuidString, options: Options) {
         self.recordType = recordType
         predicate = NSPredicate(value: true)
-        filters = PredicateParser.filters(predicateFormat, arguments)
+        filters = PredicateParser.filters(predicateFormat, arguments).map(RecordCoder.inMilliseconds)
         querySubscriptionOptions = options
         super.init(subscriptionID: subscriptionID, type: .query)
     }

@@ -147,6 +147,8 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
         encodeSystemFields(with: coder)
         let fields = RecordCoder.fieldsJSON(self, keys: allKeys())
         if let data = try? JSONSerialization.data(withJSONObject: fields) { coder.encode(data as NSData, forKey: "fields") }
+        // Archives made before held TIMESTAMPs in milliseconds; this says these hold seconds since 2001.
+        coder.encode(RecordCoder.datesHeader.1 as NSString, forKey: "fieldDates")
     }
 
     /// Mirrors `CKRecord(coder:)`, reading what `encodeSystemFields(with:)` or `encode(with:)` wrote.
@@ -165,7 +167,8 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
         share = coder.optionalObject(of: CKRecord.Reference.self, forKey: "share")
         if let data = coder.optionalObject(of: NSData.self, forKey: "fields"),
            let fields = try? JSONSerialization.jsonObject(with: data as Data) as? [String: Any] {
-            RecordCoder.readFields(fields, into: self, zoneID: recordID.zoneID, assets: nil)
+            let dates = coder.optionalObject(of: NSString.self, forKey: "fieldDates") as String? == RecordCoder.datesHeader.1
+            RecordCoder.readFields(fields, into: self, zoneID: recordID.zoneID, assets: nil, dates: dates ? .referenceSeconds : .milliseconds)
         }
         markSaved()
     }

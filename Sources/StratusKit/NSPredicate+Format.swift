@@ -53,7 +53,10 @@ final class PredicateFormats: Sendable {
         for a in arguments {
             if let id = a as? CKRecord.ID { out.append(CKRecord.Reference(recordID: id, action: .none)); continue }
             if let record = a as? CKRecord { out.append(CKRecord.Reference(recordID: record.recordID, action: .none)); continue }
-            if let list = a as? [Any] {
+            // Foundation's reference types, as Objective-C code and `as NSDate` casts pass them.
+            if let d = a as? NSDate { out.append(Date(timeIntervalSinceReferenceDate: d.timeIntervalSinceReferenceDate)); continue }
+            if let s = a as? NSString { out.append(String(describing: s)); continue }
+            if let list = (a as? NSArray).map({ $0.map { $0 } }) ?? (a as? [Any]) {
                 guard let inner = values(list) else { return nil }
                 out.append(inner)
                 continue

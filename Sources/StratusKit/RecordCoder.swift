@@ -7,6 +7,34 @@ import CoreLocation
 /// "Field type values"). Zone owners: the caller's own zones come back as `CKCurrentUserDefaultName` (the private
 /// and public databases hold nothing else), zones in the shared database keep their owner's name.
 enum RecordCoder {
+    /// How TIMESTAMP values are spelled. StratusKit asks the server for `Date`'s own seconds since 2001 on every
+    /// request (`X-Stratus-Timestamps: reference-seconds`), so that a saved `Date` comes back `==`; subscriptions
+    /// and archives written by earlier versions hold Web Services' milliseconds since 1970.
+    enum Dates { case referenceSeconds, milliseconds }
+
+    /// The request header that asks for `Dates.referenceSeconds`, and its value.
+    static let datesHeader = ("X-Stratus-Timestamps", "reference-seconds")
+
+    static func date(_ n: NSNumber, _ dates: Dates) -> Date {
+        switch dates {
+        case .referenceSeconds: Date(timeIntervalSinceReferenceDate: n.doubleValue)
+        case .milliseconds: Date(timeIntervalSince1970: n.doubleValue / 1000)
+        }
+    }
+
+    /// Query filters with their TIMESTAMP values in milliseconds, as subscriptions keep them (their predicates
+    /// compare to the millisecond).
+    static func inMilliseconds(_ filters: [[String: Any]]) -> [[String: Any]] {
+        filters.map { f in
+            guard var v = f["fieldValue"] as? [String: Any], let type = v["type"] as? String, type.hasPrefix("TIMESTAMP") else { return f }
+            func ms(_ x: Any) -> Any { (x as? NSNumber).map { Int64((date($0, .referenceSeconds).timeIntervalSince1970 * 1000).rounded()) } ?? x }
+            if let items = v["value"] as? [Any] { v["value"] = items.map(ms) } else if let x = v["value"] { v["value"] = ms(x) }
+            var out = f
+            out["fieldValue"] = v
+            return out
+        }
+    }
+
     // MARK: Reading
 
     static func zoneID(_ j: Any?, scope: CKDatabase.Scope) -> CKRecordZone.ID {
@@ -49,19 +77,21 @@ enum RecordCoder {
         return r
     }
 
-    static func readFields(_ fields: [String: Any], into r: CKRecord, zoneID: CKRecordZone.ID, scope: CKDatabase.Scope = .private, assets: AssetDownloads?) {
+    static func readFields(_ fields: [String: Any], into r: CKRecord, zoneID: CKRecordZone.ID, scope: CKDatabase.Scope = .private, assets: AssetDownloads?,
+                           dates: Dates = .referenceSeconds) {
         r.values.reserveCapacity(fields.count)
         for (key, f) in fields {
             guard let f = f as? [String: Any], let raw = f["value"] else { continue }
-            if let v = value(raw, type: f["type"] as? String, zoneID: zoneID, scope: scope, assets: assets) { r.values[key] = v }
+            if let v = value(raw, type: f["type"] as? String, zoneID: zoneID, scope: scope, assets: assets, dates: dates) { r.values[key] = v }
         }
     }
 
-    static func value(_ raw: Any, type: String?, zoneID: CKRecordZone.ID, scope: CKDatabase.Scope, assets: AssetDownloads?) -> (any CKRecordValueProtocol)? {
+    static func value(_ raw: Any, type: String?, zoneID: CKRecordZone.ID, scope: CKDatabase.Scope, assets: AssetDownloads?,
+                      dates: Dates = .referenceSeconds) -> (any CKRecordValueProtocol)? {
         if let type, type.hasSuffix("_LIST") {
             guard let items = raw as? [Any] else { return nil }
             let element = String(type.dropLast(5))
-            return items.compactMap { value($0, type: element == "UNKNOWN" ? nil : element, zoneID: zoneID, scope: scope, assets: assets) }
+            return items.compactMap { value($0, type: element == "UNKNOWN" ? nil : element, zoneID: zoneID, scope: scope, assets: assets, dates: dates) }
         }
         switch type {
         case "STRING": return raw as? String
@@ -75,7 +105,7 @@ enum RecordCoder {
             return NSNumber(value: n.doubleValue)
         case "TIMESTAMP":
             guard let n = raw as? NSNumber else { return nil }
-            return Date(timeIntervalSince1970: n.doubleValue / 1000)
+            return date(n, dates)
         case "BYTES":
             return (raw as? String).flatMap { Data(base64Encoded: $0) }
         case "REFERENCE":
@@ -104,7 +134,7 @@ enum RecordCoder {
             switch raw {
             case let s as String: return s
             case let n as NSNumber: return n
-            case let items as [Any]: return items.compactMap { value($0, type: nil, zoneID: zoneID, scope: scope, assets: assets) }
+            case let items as [Any]: return items.compactMap { value($0, type: nil, zoneID: zoneID, scope: scope, assets: assets, dates: dates) }
             default: return nil
             }
         }
@@ -142,7 +172,7 @@ enum RecordCoder {
         case let n as NSNumber:
             let t = String(cString: n.objCType)
             return t == "d" || t == "f" ? (n.doubleValue, "DOUBLE") : (n.int64Value, "INT64")
-        case let d as Date: return (Int64((d.timeIntervalSince1970 * 1000).rounded()), "TIMESTAMP")
+        case let d as Date: return (d.timeIntervalSinceReferenceDate, "TIMESTAMP")
         case let d as Data: return (d.base64EncodedString(), "BYTES")
         case let r as CKRecord.Reference:
             return (["recordName": r.recordID.recordName, "zoneID": zoneJSON(r.recordID.zoneID),

@@ -61,6 +61,7 @@ final class WebServices: @unchecked Sendable {
         if let problem = configuration.problem { throw CKError.make(.badContainer, problem) }
         var req = URLRequest(url: try url(path: path))
         req.timeoutInterval = configuration.timeoutIntervalForRequest
+        req.setValue(RecordCoder.datesHeader.1, forHTTPHeaderField: RecordCoder.datesHeader.0)
         var data = Data()
         if let body {
             req.httpMethod = "POST"

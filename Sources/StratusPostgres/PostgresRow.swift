@@ -33,7 +33,7 @@ public struct PostgresRow {
         case PostgresValue.OID.int2: return Int64(bigEndian(column, as: Int16.self))
         case PostgresValue.OID.oid: return Int64(bigEndian(column, as: UInt32.self))
         case PostgresValue.OID.bool: return raw(column).first == 1 ? 1 : 0
-        case PostgresValue.OID.float8: return double(column).map { Int64($0) }
+        case PostgresValue.OID.float8: return double(column).flatMap { Int64(exactly: $0.rounded(.towardZero)) }
         default: return string(column).flatMap { Int64($0) }
         }
     }

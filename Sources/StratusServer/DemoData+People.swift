@@ -73,7 +73,7 @@ extension DemoData {
             let cover = try env.uploadAsset(Data(coverSVG(d.0).utf8))
             let name = "trip-\(d.0.lowercased())"
             ops.append(RecordOperation(.create, StoredRecord(recordName: name, recordType: "Trip", zoneID: trips, fields: [
-                "title": .string("\(d.0) in \(["spring", "autumn", "winter"][i])"), "starts": .timestamp(now + Int64(30 * (i + 1)) * day),
+                "title": .string("\(d.0) in \(["spring", "autumn", "winter"][i])"), "starts": .timestamp(Timestamp(millisSince1970: now + Int64(30 * (i + 1)) * day)),
                 "nights": .int64(d.3), "budget": .double(Double(d.3) * 145.5), "destination": .location(Location(latitude: d.1, longitude: d.2)),
                 "cover": .asset(cover), "ticket": .bytes(Data("BOARDING PASS \(d.0.uppercased()) SEAT \(12 + i)A".utf8)),
                 "place": .reference(Reference(recordName: "place-\(i)", zoneID: .defaultZone)),
@@ -93,7 +93,7 @@ extension DemoData {
         _ = try checked(env.modify((0..<12).map { i in
             RecordOperation(.create, StoredRecord(recordName: "entry-\(i)", recordType: "Note", zoneID: journal, fields: [
                 "title": .string("Journal, day \(i + 1)"), "body": .string("What happened on day \(i + 1) of the demo."),
-                "priority": .int64(Int64(i % 5)), "tags": .list(.string, [.string("journal")]), "due": .timestamp(now - Int64(i) * day),
+                "priority": .int64(Int64(i % 5)), "tags": .list(.string, [.string("journal")]), "due": .timestamp(Timestamp(millisSince1970: now - Int64(i) * day)),
             ]))
         }, in: aliceDB, zoneID: journal, actor: asAlice))
 

@@ -119,7 +119,7 @@ public enum DemoData {
                 return StoredRecord(recordName: String(format: "note-%05d", i), recordType: "Note", fields: [
                     "title": .string("\(w1.capitalized) \(i)"), "body": .string("About \(w1) and \(w2), note number \(i)."),
                     "tags": .list(.string, [.string(w1), .string(w2)]), "priority": .int64(Int64(i % 5)),
-                    "due": .timestamp(now + Int64(i) * 3_600_000), "place": .reference(Reference(recordName: "place-\(i % cities.count)")),
+                    "due": .timestamp(Timestamp(millisSince1970: now + Int64(i) * 3_600_000)), "place": .reference(Reference(recordName: "place-\(i % cities.count)")),
                 ])
             }
             for chunk in stride(from: 0, to: notes.count, by: 200) {

@@ -261,7 +261,7 @@ struct StoreScenario: ParsableCommand {
     static func record(_ r: BenchRow) -> StoredRecord {
         StoredRecord(recordName: r.name, recordType: "Bench", fields: [
             "title": .string(r.title), "body": .string(r.body), "count": .int64(r.count), "score": .double(r.score),
-            "at": .timestamp(r.at), "owner": .reference(Reference(recordName: r.owner)),
+            "at": .timestamp(Timestamp(millisSince1970: r.at)), "owner": .reference(Reference(recordName: r.owner)),
             "place": .location(Location(latitude: r.lat, longitude: r.lon)),
             "tags": .list(.string, r.tags.map { .string($0) }), "nums": .list(.int64, r.nums.map { .int64($0) }), "blob": .bytes(r.blob),
             "category": .string(r.category),

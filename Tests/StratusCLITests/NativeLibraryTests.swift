@@ -67,9 +67,7 @@ import StratusTestSupport
         }
         #expect(serve.0 != 0 && serve.1.contains("apt-get install libpq5"), "\(serve.1)")
         // SQLite, the console, everything else: as always.
-        setenv("STRATUS_LIBPQ_PATH", "/nonexistent/libpq.so.5", 1)
-        defer { unsetenv("STRATUS_LIBPQ_PATH") }
-        let server = try await ServeProcess(arguments: ["--data", data.path, "--demo"])
+        let server = try await ServeProcess(arguments: ["--data", data.path, "--demo"], environment: missing)
         defer { server.stop() }
         let health = try await Executables.offPool { try Tools.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", server.url + "-/health"]).output }
         #expect(health == "200")

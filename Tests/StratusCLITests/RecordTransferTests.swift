@@ -18,7 +18,7 @@ import StratusStore
         for i in 0..<450 {
             ops.append(RecordOperation(.create, StoredRecord(recordName: "item-\(i)", recordType: "Item", fields: [
                 "title": .string(i % 50 == 0 ? "quote \" comma , newline \n ünïcode 🚀" : i < 9 ? Self.formulas[i] : "title \(i)"), "count": .int64(Int64(i * 7 - 1000)),
-                "score": .double(Double(i) / 8), "at": .timestamp(1_700_000_000_000 + Int64(i)), "owner": .reference(Reference(recordName: "item-\(max(0, i - 1))")),
+                "score": .double(Double(i) / 8), "at": .timestamp(millis: 1_700_000_000_000 + Int64(i)), "owner": .reference(Reference(recordName: "item-\(max(0, i - 1))")),
                 "place": .location(Location(latitude: 41.5, longitude: 2.25)), "tags": .list(.string, [.string("a\(i % 3)"), .string("b")]),
                 "nums": .list(.int64, [.int64(1), .int64(Int64(i))]), "blob": .bytes(Data([UInt8(i % 256), 0, 255])),
             ])))

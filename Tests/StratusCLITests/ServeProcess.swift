@@ -10,9 +10,11 @@ final class ServeProcess: @unchecked Sendable {
     let process = ChildProcess()
     let url: String
 
-    init(arguments: [String]) async throws {
+    /// `environment` is added to this process's own for the child only (never `setenv`: tests share the process).
+    init(arguments: [String], environment: [String: String] = [:]) async throws {
         process.executableURL = Executables.url("stratus")
         process.arguments = ["serve", "--port", "0"] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.standardError

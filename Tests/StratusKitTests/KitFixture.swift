@@ -4,6 +4,14 @@ import StratusModel
 import StratusServer
 import StratusHTTP
 import StratusStore
+import StratusTestSupport
+import Testing
+
+/// The storage engine a test's server runs on.
+enum KitBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
 
 /// A real `stratus serve` on port 0 (in this process) with one container, a Development API token and two
 /// signed-in users — and StratusKit containers configured for each, as an app would be.
@@ -16,6 +24,28 @@ final class KitFixture: @unchecked Sendable {
     let bobToken: String
     static let alice = ContainerUser(userRecordName: "_" + String(repeating: "a1", count: 16), email: "alice@example.com", firstName: "Alice", lastName: "Able")
     static let bob = ContainerUser(userRecordName: "_" + String(repeating: "b2", count: 16), email: "bob@example.com", firstName: "Bob", lastName: "Baker")
+
+    /// Drops the throw-away PostgreSQL database of a fixture on that backend.
+    private var dropDatabase: (@Sendable () -> Void)?
+
+    /// A fixture on `backend`; nil (with a line that says so) for PostgreSQL when no server is given outside CI.
+    static func make(_ backend: KitBackend, configure: @Sendable (inout ServerConfig) -> Void = { _ in }) async throws -> KitFixture? {
+        switch backend {
+        case .sqlite: return try await KitFixture(configure: configure)
+        case .postgres:
+            guard let db = try await TestPostgres.freshDatabase() else {
+                #expect(!TestPostgres.required, "STRATUS_TEST_POSTGRES_URL is required here")
+                return nil
+            }
+            let f = try await KitFixture { config in
+                config.databaseURL = db.url
+                config.databasePoolSize = 6
+                configure(&config)
+            }
+            f.dropDatabase = db.drop
+            return f
+        }
+    }
 
     init(configure: @Sendable (inout ServerConfig) -> Void = { _ in }) async throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-kit-\(UUID().uuidString)")
@@ -39,8 +69,8 @@ final class KitFixture: @unchecked Sendable {
     }
 
     deinit {
-        let app = self.app, data = self.data
-        Task { await app.stop(); try? FileManager.default.removeItem(at: data) }
+        let app = self.app, data = self.data, drop = dropDatabase
+        Task { await app.stop(); try? FileManager.default.removeItem(at: data); drop?() }
     }
 
     var serverURL: URL { URL(string: app.url)! }

@@ -109,7 +109,8 @@ import StratusTestSupport
         let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         let holder = Thread { _ = try? pool.withConnection { _ in inside.signal(); release.wait() } }
         holder.start()
-        inside.wait()
+        // A holder that never got its connection fails the test instead of hanging the suite.
+        guard inside.wait(timeout: .now() + 60) == .success else { Issue.record("the first connection was never lent out"); return }
         let started = Date()
         do { try pool.withConnection { _ in }; Issue.record("a second connection was lent out") } catch let e as PostgresError {
             #expect(e.kind == .poolTimeout)

@@ -80,7 +80,7 @@ import StratusTestSupport
 @Suite struct FieldValueCodecTests {
     @Test func roundTripsEveryKindOfValue() throws {
         let values: [FieldValue] = [
-            .string("héllo <b>"), .int64(.min), .int64(.max), .double(-0.5), .bytes(Data([0, 255, 7])), .timestamp(1_700_000_000_123),
+            .string("héllo <b>"), .int64(.min), .int64(.max), .double(-0.5), .bytes(Data([0, 255, 7])), .timestamp(millis: 1_700_000_000_123),
             .reference(Reference(recordName: "r", zoneID: ZoneID(zoneName: "Z", ownerRecordName: "_x"), action: .deleteSelf)),
             .reference(Reference(recordName: "plain")),
             .asset(AssetValue(fileChecksum: "c", size: 5, referenceChecksum: "rc", wrappingKey: nil, receipt: "rec")),

@@ -123,7 +123,7 @@ import Testing
         #expect(SchemaPrinter.print(try f.prod.schema()) == exported)
         // The declared system index serves queries on creation time in Production.
         _ = try f.save([StoredRecord(recordName: "d", recordType: "Department", fields: ["name": .string("R&D")])], in: f.prod)
-        let q = Query(recordType: "Department", filters: [QueryFilter(.system(.createdTimestamp), .greaterThan, .timestamp(0))], sorts: [QuerySort(.system(.createdTimestamp))])
+        let q = Query(recordType: "Department", filters: [QueryFilter(.system(.createdTimestamp), .greaterThan, .timestamp(millis: 0))], sorts: [QuerySort(.system(.createdTimestamp))])
         #expect(try f.prod.query(q, in: f.pub).records.count == 1)
     }
 

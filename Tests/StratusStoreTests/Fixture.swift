@@ -59,6 +59,13 @@ final class Fixture: @unchecked Sendable {
         if let schema { try store.importSchema(try SchemaParser.parse(schema), into: container) }
     }
 
+    /// The same data opened by a new store, as after a restart (this fixture's store is closed first).
+    func reopen() throws -> (store: RecordStore, dev: EnvironmentStore) {
+        store.close()
+        let again = try postgres.map { try RecordStore(databaseURL: $0.url, poolSize: 4) } ?? RecordStore(dataDirectory: directory, durability: .relaxed)
+        return (again, try again.environment(container, .development))
+    }
+
     deinit {
         try? FileManager.default.removeItem(at: directory)
         if let postgres {

@@ -14,7 +14,7 @@ private func items() -> [StoredRecord] {
             "name": .string(name),
             "n": .int64(Int64(i)),
             "x": .double(Double(i) * 1.5),
-            "at": .timestamp(1_000 * Int64(i)),
+            "at": .timestamp(millis: 1_000 * Int64(i)),
             "tags": .list(.string, [.string(i % 2 == 0 ? "even" : "odd"), .string("t\(i)"), .string("all")]),
             "nums": .list(.int64, [.int64(Int64(i)), .int64(Int64(i * 10))]),
             "body": .string(i < 5 ? "the quick brown fox \(name)" : "lazy dogs sleep \(name)"),
@@ -57,7 +57,7 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
     (QueryFilter(.field("n"), .lessThan, i(3)), [0, 1, 2]),
     (QueryFilter(.field("n"), .lessThanOrEquals, i(3)), [0, 1, 2, 3]),
     (QueryFilter(.field("x"), .greaterThan, .double(10.5)), [8, 9]),
-    (QueryFilter(.field("at"), .greaterThanOrEquals, .timestamp(7_000)), [7, 8, 9]),
+    (QueryFilter(.field("at"), .greaterThanOrEquals, .timestamp(millis: 7_000)), [7, 8, 9]),
     (QueryFilter(.field("where"), .near, .location(paris), distance: 2_500), [0, 1, 2]),
     (QueryFilter(.field("body"), .containsAllTokens, s("Quick FOX")), [0, 1, 2, 3, 4]),
     (QueryFilter(.field("body"), .containsAnyTokens, s("zeta brown")), [0, 1, 2, 3, 4, 5]),
@@ -79,8 +79,8 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
     // System fields and references.
     (QueryFilter(.system(.recordName), .equals, .reference(Reference(recordName: "r4"))), [4]),
     (QueryFilter(.system(.recordName), .in, strings(["r1", "r2"])), [1, 2]),
-    (QueryFilter(.system(.createdTimestamp), .greaterThan, .timestamp(0)), Set(0..<10)),
-    (QueryFilter(.system(.modifiedTimestamp), .lessThan, .timestamp(0)), []),
+    (QueryFilter(.system(.createdTimestamp), .greaterThan, .timestamp(millis: 0)), Set(0..<10)),
+    (QueryFilter(.system(.modifiedTimestamp), .lessThan, .timestamp(millis: 0)), []),
     (QueryFilter(.field("owner"), .equals, .reference(Reference(recordName: "u1"))), [0, 1, 2]),
     (QueryFilter(.field("tags"), .equals, s("even")), [0, 2, 4, 6, 8]),
 ]

@@ -7,7 +7,7 @@ import Testing
     @Test func developmentCreatesTypesAndFieldsJustInTime() throws {
         let f = try Fixture()
         _ = try f.save([StoredRecord(recordName: "p", recordType: "Place", fields: [
-            "name": .string("Café"), "visits": .int64(3), "rating": .double(4.5), "at": .timestamp(1_700_000_000_000),
+            "name": .string("Café"), "visits": .int64(3), "rating": .double(4.5), "at": .timestamp(millis: 1_700_000_000_000),
             "where": .location(Location(latitude: 48.85, longitude: 2.35)), "tags": .list(.string, [.string("a")]),
             "photo": .bytes(Data([1, 2, 3])),
         ])])
@@ -78,7 +78,7 @@ import Testing
         expectError(.badRequest) { try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAllTokens, .string("t"))]), in: f.pub) }
         expectError(.badRequest) { try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("tags"), .listContains, .string("t"))]), in: f.pub) }
         expectError(.badRequest) {
-            try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.system(.createdTimestamp), .greaterThan, .timestamp(0))]), in: f.pub)
+            try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.system(.createdTimestamp), .greaterThan, .timestamp(millis: 0))]), in: f.pub)
         }
         #expect(try f.prod.query(Query(recordType: "Note", sorts: [QuerySort(.field("n"), ascending: false)]), in: f.pub).records.count == 1)
         // Development is lenient: unindexed fields are scanned.

@@ -14,8 +14,8 @@ extension QueryFilter {
         case .system(let s):
             switch s {
             case .recordName: actual = .string(record.recordName)
-            case .createdTimestamp: actual = record.created.map { .timestamp($0.timestamp) }
-            case .modifiedTimestamp: actual = record.modified.map { .timestamp($0.timestamp) }
+            case .createdTimestamp: actual = record.created.map { .timestamp(Timestamp(millisSince1970: $0.timestamp)) }
+            case .modifiedTimestamp: actual = record.modified.map { .timestamp(Timestamp(millisSince1970: $0.timestamp)) }
             case .createdUserRecordName: actual = record.created.map { .reference(Reference(recordName: $0.userRecordName)) }
             case .modifiedUserRecordName: actual = record.modified.map { .reference(Reference(recordName: $0.userRecordName)) }
             case .share, .parent: actual = nil
@@ -72,19 +72,24 @@ extension QueryFilter {
     }
 
     /// The order of two scalar values of comparable kinds (numbers with numbers, text with text and references,
-    /// bytes with bytes); nil when they cannot be compared.
+    /// bytes with bytes, timestamps with timestamps and with numbers of milliseconds, as Web Services clients
+    /// write them); nil when they cannot be compared.
     static func compare(_ a: FieldValue, _ b: FieldValue) -> ComparisonResult? {
         func num(_ v: FieldValue) -> Double? {
             switch v {
-            case .int64(let i), .timestamp(let i): Double(i)
+            case .int64(let i): Double(i)
             case .double(let d): d
             default: nil
             }
         }
         func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult { x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame }
         switch (a, b) {
-        case (.int64(let x), .int64(let y)), (.timestamp(let x), .timestamp(let y)), (.int64(let x), .timestamp(let y)), (.timestamp(let x), .int64(let y)):
+        case (.int64(let x), .int64(let y)):
             return order(x, y)
+        case (.timestamp(let x), _):
+            return Timestamp(millisecondsIn: b).map { order(x, $0) }
+        case (_, .timestamp(let y)):
+            return Timestamp(millisecondsIn: a).map { order($0, y) }
         case (.bytes(let x), .bytes(let y)):
             return x == y ? .orderedSame : order(x.base64EncodedString(), y.base64EncodedString())
         case (.location(let x), .location(let y)):

@@ -10,8 +10,8 @@ public enum FieldValue: Hashable, Sendable, Codable {
     case int64(Int64)
     case double(Double)
     case bytes(Data)
-    /// Milliseconds since 1970.
-    case timestamp(Int64)
+    /// A `Date`'s own value (see `Timestamp`); Web Services' milliseconds are converted at the wire.
+    case timestamp(Timestamp)
     indirect case reference(Reference)
     indirect case asset(AssetValue)
     indirect case location(Location)
@@ -109,6 +109,8 @@ public enum FieldValue: Hashable, Sendable, Codable {
             throw .badRequest("field '\(field)': STRING values cannot contain U+0000 (NUL)")
         case .double(let d) where !d.isFinite:
             throw .badRequest("field '\(field)': DOUBLE values must be finite")
+        case .timestamp(let t) where !t.isValid:
+            throw .badRequest("field '\(field)': TIMESTAMP values must lie within about 35,000 years of 2001")
         case .location(let l):
             guard l.latitude.isFinite, l.longitude.isFinite, (-90...90).contains(l.latitude), (-180...180).contains(l.longitude) else {
                 throw .badRequest("field '\(field)': latitude must be within ±90 and longitude within ±180")
@@ -120,6 +122,9 @@ public enum FieldValue: Hashable, Sendable, Codable {
         default: break
         }
     }
+
+    /// A TIMESTAMP of so many milliseconds since 1970, as Web Services clients write one.
+    public static func timestamp(millis: Int64) -> FieldValue { .timestamp(Timestamp(millisSince1970: millis)) }
 
     public var isList: Bool { if case .list = self { true } else { false } }
 

@@ -104,6 +104,10 @@ public enum StoreMigration {
                 switch v {
                 case .null: hasher.update(data: [0])
                 case .int64(let i): hasher.update(data: [1]); withUnsafeBytes(of: i.littleEndian) { hasher.update(bufferPointer: $0) }
+                // A whole number the same whichever type holds it: an SQLite column declared INTEGER keeps
+                // whole seconds of a TIMESTAMP as integers, PostgreSQL's DOUBLE PRECISION column as doubles.
+                case .double(let d) where d == d.rounded() && abs(d) < 9.0e15:
+                    hasher.update(data: [1]); withUnsafeBytes(of: Int64(d).littleEndian) { hasher.update(bufferPointer: $0) }
                 case .double(let d): hasher.update(data: [2]); withUnsafeBytes(of: d.bitPattern.littleEndian) { hasher.update(bufferPointer: $0) }
                 case .text(let s): hasher.update(data: [3]); withUnsafeBytes(of: UInt64(s.utf8.count).littleEndian) { hasher.update(bufferPointer: $0) }; hasher.update(data: Data(s.utf8))
                 case .blob(let b): hasher.update(data: [4]); withUnsafeBytes(of: UInt64(b.count).littleEndian) { hasher.update(bufferPointer: $0) }; hasher.update(data: b)

@@ -6,7 +6,9 @@ import StratusModel
 /// magnitude cheaper than JSON, which is what keeps query pages close to plain SQL.
 enum FieldValueCodec {
     private enum Tag: UInt8 {
-        case string = 1, int64, double, bytes, timestamp, reference, asset, location, list, null
+        /// `timestamp` holds milliseconds since 1970, as values written before v21 do; `timestampSeconds` a
+        /// `Timestamp`'s own bits. Both are read; only the second is written.
+        case string = 1, int64, double, bytes, timestamp, reference, asset, location, list, null, timestampSeconds
     }
 
     static func encode(_ value: FieldValue) -> Data {
@@ -46,7 +48,7 @@ enum FieldValueCodec {
             case .int64(let i): bytes.append(Tag.int64.rawValue); int(i)
             case .double(let d): bytes.append(Tag.double.rawValue); double(d)
             case .bytes(let d): bytes.append(Tag.bytes.rawValue); varint(UInt64(d.count)); bytes.append(contentsOf: d)
-            case .timestamp(let t): bytes.append(Tag.timestamp.rawValue); int(t)
+            case .timestamp(let t): bytes.append(Tag.timestampSeconds.rawValue); double(t.secondsSinceReferenceDate)
             case .reference(let r):
                 bytes.append(Tag.reference.rawValue); string(r.recordName)
                 bytes.append(UInt8(ReferenceAction.allCases.firstIndex(of: r.action)!))
@@ -105,7 +107,8 @@ enum FieldValueCodec {
             case .int64: return int().map { .int64($0) }
             case .double: return double().map { .double($0) }
             case .bytes: return rawBytes().map { .bytes(Data($0)) }
-            case .timestamp: return int().map { .timestamp($0) }
+            case .timestamp: return int().map { .timestamp(Timestamp(millisSince1970: $0)) }
+            case .timestampSeconds: return double().map { .timestamp(Timestamp(secondsSinceReferenceDate: $0)) }
             case .reference:
                 guard let name = string(), let a = byte(), Int(a) < ReferenceAction.allCases.count,
                       let zone = optString(), let owner = optString() else { return nil }

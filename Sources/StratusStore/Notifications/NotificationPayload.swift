@@ -135,7 +135,8 @@ enum NotificationPayload {
     static func plainValue(_ v: FieldValue) -> PayloadJSON? {
         switch v {
         case .string(let s): .string(s)
-        case .int64(let i), .timestamp(let i): .int(i)
+        case .int64(let i): .int(i)
+        case .timestamp(let t): .int(t.millisSince1970)
         case .double(let d): .double(d)
         case .reference(let r): .string(r.recordName)
         case .bytes(let d): .string(d.base64EncodedString())

@@ -87,8 +87,10 @@ struct SubscriptionIndex: Sendable {
         switch v {
         case .string(let s): "t" + s
         case .reference(let r): "t" + r.recordName
-        case .int64(let i), .timestamp(let i): "n\(i)"
+        case .int64(let i): "n\(i)"
         case .double(let d): d.rounded() == d && abs(d) < 9e15 ? "n\(Int64(d))" : nil
+        // Equal to a number of milliseconds (see `Timestamp(millisecondsIn:)`) only when a whole one: keyed so.
+        case .timestamp(let t): t.isWholeMillisecond ? "n\(t.millisSince1970)" : "s\(t.secondsSinceReferenceDate.bitPattern)"
         default: nil
         }
     }

@@ -147,9 +147,17 @@ struct QueryCompiler {
         case (.string(let s), .string), (.string(let s), .reference): return .text(s)
         case (.reference(let r), .reference), (.reference(let r), .string) where t.field == nil: return .text(r.recordName)
         case (.reference(let r), .reference): return .text(r.recordName)
-        case (.int64(let i), .int64), (.int64(let i), .timestamp), (.timestamp(let i), .timestamp), (.timestamp(let i), .int64): return .int64(i)
+        case (.int64(let i), .int64): return .int64(i)
         case (.int64(let i), .double): return .double(Double(i))
-        case (.double(let d), .double), (.double(let d), .int64), (.double(let d), .timestamp): return .double(d)
+        case (.double(let d), .double), (.double(let d), .int64): return .double(d)
+        case (.timestamp, .timestamp), (.int64, .timestamp), (.double, .timestamp):
+            // A TIMESTAMP field holds seconds since 2001; created and modified stamps hold milliseconds since 1970.
+            // Numbers are milliseconds, as Web Services clients write them.
+            guard let ts = Timestamp(millisecondsIn: v), ts.isValid else { throw .badRequest("filter on '\(t.name)' compares with a TIMESTAMP out of range") }
+            guard t.field == nil else { return .double(ts.secondsSinceReferenceDate) }
+            let ms = ts.secondsSinceReferenceDate * 1000 + Double(Timestamp.referenceDateMillis)
+            return ms == ms.rounded() ? .int64(ts.millisSince1970) : .double(ms)
+        case (.timestamp(let ts), .int64): return .int64(ts.millisSince1970)
         case (.bytes(let b), .bytes): return .blob(b)
         default:
             throw .badRequest("filter on '\(t.name)' (\(t.type.scalar.wireName)) cannot compare with a \(v.fieldType?.wireName ?? "list") value")

@@ -21,7 +21,8 @@ enum RecordRowCodec {
         }
         switch value {
         case .string(let s): out.append(.text(s))
-        case .int64(let i), .timestamp(let i): out.append(.int64(i))
+        case .int64(let i): out.append(.int64(i))
+        case .timestamp(let t): out.append(.double(t.secondsSinceReferenceDate))
         case .double(let d): out.append(.double(d))
         case .bytes(let b): out.append(.blob(b))
         default: out.append(.null)

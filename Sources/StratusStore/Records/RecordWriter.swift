@@ -420,9 +420,10 @@ struct RecordWriter {
         var v: FieldValue? = nil
         switch (value, type.isList, type.scalar) {
         case (.int64(let i), false, .double): v = .double(Double(i))
-        case (.int64(let i), false, .timestamp): v = .timestamp(i)
+        case (.int64(let i), false, .timestamp): v = .timestamp(Timestamp(millisSince1970: i))
         // Clients that send no type send a TIMESTAMP as a JavaScript number, fraction and all: whole milliseconds.
-        case (.double(let d), false, .timestamp) where d.isFinite && abs(d) < 9.2e18: v = .timestamp(Int64(d.rounded(.towardZero)))
+        case (.double(let d), false, .timestamp) where d.isFinite && abs(d) < 9.2e18:
+            v = .timestamp(Timestamp(millisSince1970: Int64(d.rounded(.towardZero))))
         // … and BYTES as their base64 text.
         case (.string(let text), false, .bytes):
             guard let data = Data(base64Encoded: text) else {

@@ -58,7 +58,7 @@ struct RowStreamer {
                 sink.field(names[i], utf8: r.utf8(column))
                 continue
             case .int64: value = .int64(r.int64(column) ?? 0)
-            case .timestamp: value = .timestamp(r.int64(column) ?? 0)
+            case .timestamp: value = .timestamp(Timestamp(secondsSinceReferenceDate: r.double(column) ?? 0))
             case .double: value = .double(r.double(column) ?? 0)
             case .bytes: value = .bytes(Data(r.blob(column)))
             case .encoded:

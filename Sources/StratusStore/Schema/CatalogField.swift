@@ -44,8 +44,9 @@ struct CatalogField: Sendable {
         if type.isList { return [(column, "BLOB")] }
         switch type.scalar {
         case .string: return [(column, "TEXT")]
-        case .int64, .timestamp: return [(column, "INTEGER")]
-        case .double: return [(column, "REAL")]
+        case .int64: return [(column, "INTEGER")]
+        // Seconds since 2001 (see `Timestamp`); columns made before v21 are INTEGER, their values converted.
+        case .double, .timestamp: return [(column, "REAL")]
         case .bytes: return [(column, "BLOB")]
         case .reference, .asset: return [(column, "BLOB"), (keyColumn, "TEXT")]
         case .location: return [(column, "BLOB"), (latitudeColumn, "REAL"), (longitudeColumn, "REAL")]
@@ -70,8 +71,9 @@ struct CatalogField: Sendable {
     static func listKey(_ item: FieldValue) -> SQLValue? {
         switch item {
         case .string(let s): .text(s)
-        case .int64(let i), .timestamp(let i): .int64(i)
+        case .int64(let i): .int64(i)
         case .double(let d): .double(d)
+        case .timestamp(let t): .double(t.secondsSinceReferenceDate)
         case .bytes(let b): .blob(b)
         case .reference(let r): .text(r.recordName)
         default: nil

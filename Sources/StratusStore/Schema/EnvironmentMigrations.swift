@@ -262,6 +262,8 @@ extension EnvironmentMigrations {
         // A device is bound to the session that registered it (the hash of its web auth token): another user takes it
         // over only once that session has ended, and signing out unregisters it.
         m.add("v20-apns-device-sessions", ddl: "ALTER TABLE apns_devices ADD COLUMN web_token TEXT")
+        // TIMESTAMP fields keep a `Date`'s own value, seconds since 2001 (see `TimestampConversion`).
+        m.add("v21-timestamp-seconds") { s in try TimestampConversion.run(s) }
         return m
     }
 

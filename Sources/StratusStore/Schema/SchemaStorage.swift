@@ -295,8 +295,8 @@ enum SchemaStorage {
     /// The PostgreSQL type of a list field's keys (SQLite's side table leaves it untyped).
     static func listKeyType(_ f: CatalogField) -> String {
         switch f.type.scalar {
-        case .int64, .timestamp: "BIGINT"
-        case .double: "DOUBLE PRECISION"
+        case .int64: "BIGINT"
+        case .double, .timestamp: "DOUBLE PRECISION"
         case .bytes: "BYTEA"
         default: "TEXT"
         }
