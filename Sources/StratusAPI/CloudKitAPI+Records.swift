@@ -33,7 +33,7 @@ extension CloudKitAPI {
     func recordsLookup(_ ctx: Context) throws -> HTTPResponse {
         let b = ctx.body
         guard let items = try b.array("records") else { throw StratusError.badRequest("records/lookup needs records: [{recordName}]") }
-        guard items.count <= Query.maximumResults else { throw StratusError(.limitExceeded, "a lookup asks for at most 200 records") }
+        try RequestLimits.check(items.count, "records")
         let zone = try WireDecoding.zoneID(b["zoneID"])
         let desired = try WireDecoding.stringList(b["desiredKeys"], "desiredKeys")
         var names: [String] = []
@@ -70,9 +70,7 @@ extension CloudKitAPI {
     func recordsModify(_ ctx: Context) throws -> HTTPResponse {
         let b = ctx.body
         guard let ops = try b.array("operations") else { throw StratusError.badRequest("records/modify needs operations: [{operationType, record}]") }
-        guard ops.count <= RecordOperation.maximumPerBatch else {
-            throw StratusError(.limitExceeded, "a modify request holds at most \(RecordOperation.maximumPerBatch) operations; this one has \(ops.count)")
-        }
+        try RequestLimits.check(ops.count, "operations")
         let zone = try WireDecoding.zoneID(b["zoneID"])
         let desired = try WireDecoding.stringList(b["desiredKeys"], "desiredKeys")
         guard ctx.auth.userRecordName != nil else {
@@ -90,6 +88,7 @@ extension CloudKitAPI {
             var operation = RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired)
             operation.share = try WireDecoding.shareRequest(op["record"])
             operation.parentZone = try WireDecoding.parentZone(op["record"])
+            operation.removedFields = WireDecoding.removedFields(op["record"])
             operations.append(operation)
         }
         let (store, container) = (store, ctx.container)

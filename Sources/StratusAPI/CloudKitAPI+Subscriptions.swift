@@ -23,7 +23,7 @@ extension CloudKitAPI {
 
     func subscriptionsLookup(_ ctx: Context) throws -> HTTPResponse {
         guard let items = try ctx.body.array("subscriptions") else { throw StratusError.badRequest("subscriptions/lookup needs subscriptions: [{subscriptionID}]") }
-        guard items.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 subscriptions per request") }
+        try RequestLimits.check(items.count, "subscriptions")
         let store = try env(ctx)
         var out: [Result<JSON, StratusError>] = []
         for item in items {
@@ -52,7 +52,7 @@ extension CloudKitAPI {
     /// more. Stored as sent (normalized) for list and lookup, and parsed (`Subscription`) for matching writes.
     func subscriptionsModify(_ ctx: Context) throws -> HTTPResponse {
         guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("subscriptions/modify needs operations: [{operationType, subscription}]") }
-        guard ops.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 operations per request") }
+        try RequestLimits.check(ops.count, "operations")
         let store = try env(ctx)
         var results: [(String, Result<JSON?, StratusError>)] = []
         for op in ops {

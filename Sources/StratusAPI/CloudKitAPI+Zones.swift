@@ -19,7 +19,7 @@ extension CloudKitAPI {
 
     func zonesLookup(_ ctx: Context) throws -> HTTPResponse {
         guard let items = try ctx.body.array("zones") else { throw StratusError.badRequest("zones/lookup needs zones: [zoneID]") }
-        guard items.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 zones per request") }
+        try RequestLimits.check(items.count, "zones")
         let store = try env(ctx)
         let enc = encoding(ctx)
         var results: [Result<RecordZone, StratusError>] = []
@@ -46,7 +46,7 @@ extension CloudKitAPI {
     /// Create and delete zones, in order, one result per operation.
     func zonesModify(_ ctx: Context) throws -> HTTPResponse {
         guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("zones/modify needs operations: [{operationType, zone}]") }
-        guard ops.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 operations per request") }
+        try RequestLimits.check(ops.count, "operations")
         let store = try env(ctx)
         let enc = encoding(ctx)
         var results: [(ZoneID, Result<RecordZone?, StratusError>)] = []

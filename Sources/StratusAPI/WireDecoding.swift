@@ -153,9 +153,19 @@ package enum WireDecoding {
         if let f = o["fields"], !f.isNull {
             guard let fo = f.object else { throw .badRequest("fields must be an object") }
             guard fo.count <= 1000 else { throw .badRequest("a record holds at most 1000 fields") }
-            for (name, value) in fo { fields[name] = try fieldValue(value, field: name, timestamps: timestamps) }
+            for (name, value) in fo where !Self.isRemoval(value) { fields[name] = try fieldValue(value, field: name, timestamps: timestamps) }
         }
         return try record(members: JSON.object(o), fields: fields, defaultZone: defaultZone)
+    }
+
+    /// A field sent as `{"value": null}` (or `null`): the client removed it. An update removes it from the record;
+    /// elsewhere it is simply absent.
+    static func isRemoval(_ field: JSON) -> Bool { field.isNull || field["value"]?.isNull == true }
+
+    /// The names of the fields a record sends as removed (see `isRemoval`).
+    package static func removedFields(_ j: JSON?) -> Set<String> {
+        guard let fields = j?["fields"]?.object else { return [] }
+        return Set(fields.filter { isRemoval($0.value) }.keys)
     }
 
     /// A record from its members besides `fields` (`recordName`, `recordType`, `recordChangeTag`, `parent`) and

@@ -40,7 +40,8 @@ extension CKDatabase {
     // MARK: Save and delete
 
     /// Mirrors `CKDatabase.save(_:)` for a record: saves it if the server's copy has not changed since it was
-    /// fetched (a new record is created), else throws `.serverRecordChanged` with the server's copy.
+    /// fetched (a new record is created), else throws `.serverRecordChanged` with the server's copy. The saved
+    /// record is a new instance; the one passed in is left as it was, as CloudKit leaves it.
     public func save(_ record: CKRecord) async throws -> CKRecord {
         let (saves, _) = try await modifyRecords(saving: [record], deleting: [])
         guard let result = saves[record.recordID] else { throw CKError.make(.serverResponseLost, "the save was not answered") }
@@ -78,9 +79,7 @@ extension CKDatabase {
             let decoded = try await decode(Array(items.prefix(saves.count)), zoneID: zone)
             for (i, r) in saves.enumerated() {
                 if let saved = decoded[i] as? CKRecord {
-                    r.copySystemFields(from: saved)
-                    (r as? CKShare)?.copyShare(from: saved as? CKShare)
-                    r.markSaved()
+                    // The record passed in is not changed (CloudKit's is not): the app keeps the one returned.
                     saveResults[r.recordID] = .success(saved)
                 } else if let item = decoded[i] as? [String: Any] {
                     saveResults[r.recordID] = .failure(try await saveError(item, record: r, zone: zone))
@@ -113,9 +112,11 @@ extension CKDatabase {
 
     /// One `records/modify` operation for a save under CloudKit's save policies: `.ifServerRecordUnchanged` sends
     /// the changed keys with the change tag (`update`, or `create` for a record never saved); `.changedKeys` the
-    /// changed keys without it (`forceUpdate`); `.allKeys` every key (`forceReplace`). Assets are uploaded first.
+    /// changed keys without it (`forceUpdate`); `.allKeys` every key the record holds and every key it removed,
+    /// without the tag (`forceUpdate` too: a server field the local record does not carry is left alone, as
+    /// CloudKit leaves it). Assets are uploaded first.
     func saveOperation(_ r: CKRecord, policy: RecordSavePolicy) async throws -> [String: Any] {
-        let keys = policy == .allKeys ? r.allKeys() : r.changedKeys()
+        let keys = policy == .allKeys ? orderedUnique(r.allKeys() + r.changedKeys()) : r.changedKeys()
         var uploaded: [String: [String: Any]] = [:]
         for key in keys {
             if let asset = r.values[key] as? CKAsset, asset.receipt == nil { uploaded[key] = try await upload(asset, record: r, field: key) }
@@ -133,8 +134,7 @@ extension CKDatabase {
             } else {
                 type = "create"
             }
-        case .changedKeys: type = "forceUpdate"
-        case .allKeys: type = "forceReplace"
+        case .changedKeys, .allKeys: type = "forceUpdate"
         }
         return ["operationType": type, "record": record]
     }

@@ -109,7 +109,7 @@ extension EnvironmentStore {
     /// Fetches records by name, in the order asked; a missing one is NOT_FOUND in its place.
     public func lookup(_ recordNames: [String], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
                        desiredKeys: [String]? = nil, caller: Caller? = nil) throws(StratusError) -> [Result<StoredRecord, StratusError>] {
-        guard recordNames.count <= Query.maximumResults else { throw StratusError(.limitExceeded, "a lookup asks for at most \(Query.maximumResults) records") }
+        try RequestLimits.check(recordNames.count, "records")
         return try readCheckingCatalog { db, catalogOf in
             let zone: ZoneRow, access: SharedZoneAccess?
             let catalog: Catalog

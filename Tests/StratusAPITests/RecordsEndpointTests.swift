@@ -166,7 +166,7 @@ import StratusStore
             let code = r.json.code ?? r.json.records.first?.code ?? r.json["zones"]?.array?.first?.code
             #expect(code != nil && code != "INTERNAL_ERROR", "\(path) \(body) → \(r.text)")
         }
-        let tooMany = (0...200).map { _ in #"{"operationType":"create","record":{"recordType":"Note"}}"# }.joined(separator: ",")
+        let tooMany = (0...400).map { _ in #"{"operationType":"create","record":{"recordType":"Note"}}"# }.joined(separator: ",")
         let over = try await f.call("records/modify", #"{"operations":[\#(tooMany)]}"#, user: f.aliceToken)
         // CloudKit's LIMIT_EXCEEDED, on which clients split the batch and retry.
         #expect(over.status == 413 && over.json.code == "LIMIT_EXCEEDED")

@@ -84,7 +84,7 @@ import Testing
         // Changes on the server while the app is closed.
         let m3 = try await writer.record(for: records[3].recordID)
         m3["title"] = "Mail 3 (edited)"
-        _ = try await writer.save(m3)
+        let m3Saved = try await writer.save(m3)
         try await writer.deleteRecord(withID: records[16].recordID)
 
         // Next launch, from the archived tokens: only what changed.
@@ -100,7 +100,7 @@ import Testing
         coder.requiresSecureCoding = true
         let rebuilt = try #require(CKRecord(coder: coder))
         #expect(rebuilt.recordID == records[3].recordID)
-        #expect(rebuilt.recordChangeTag == m3.recordChangeTag)
+        #expect(rebuilt.recordChangeTag == m3Saved.recordChangeTag)
         rebuilt["title"] = "Mail 3 (from the cache)"
         _ = try await device.save(rebuilt)
         #expect(try await writer.record(for: records[3].recordID)["title"] as? String == "Mail 3 (from the cache)")

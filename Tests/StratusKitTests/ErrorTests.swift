@@ -125,20 +125,22 @@ import Testing
     @Test func tooManyOperationsAndTooLargeRecordsAreLimitExceededNotQuota() async throws {
         let f = try await KitFixture()
         let db = f.aliceContainer().privateCloudDatabase
-        let many = (0...200).map { i -> CKRecord in
+        // CloudKit takes 400 items per operation; one more is LIMIT_EXCEEDED.
+        let many = (0...400).map { i -> CKRecord in
             let r = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "many-\(i)"))
             r["v"] = i
             return r
         }
         do {
             _ = try await db.modifyRecords(saving: many, deleting: [])
-            Issue.record("201 operations were accepted")
+            Issue.record("401 operations were accepted")
         } catch let e as CKError {
             #expect(e.code == .limitExceeded)
         }
         // The app's recovery: split and retry.
-        let (first, _) = try await db.modifyRecords(saving: Array(many.prefix(100)), deleting: [])
-        let (second, _) = try await db.modifyRecords(saving: Array(many.suffix(101)), deleting: [])
+        let (first, _) = try await db.modifyRecords(saving: Array(many.prefix(400)), deleting: [])
+        let (second, _) = try await db.modifyRecords(saving: Array(many.suffix(1)), deleting: [])
+        #expect(first.count == 400 && second.count == 1)
         #expect((Array(first.values) + Array(second.values)).allSatisfy { (try? $0.get()) != nil })
 
         let big = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "big"))

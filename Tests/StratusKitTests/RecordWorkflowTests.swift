@@ -104,16 +104,19 @@ import Testing
         note["title"] = "Groceries"
         note["body"] = "milk"
         note["count"] = 1
-        _ = try await phone.save(note)
+        let saved = try await phone.save(note)
+        // As CloudKit: the saved record is returned; the one passed in is left as it was.
+        #expect(saved.recordChangeTag != nil && note.recordChangeTag == nil)
+        #expect(saved !== note)
 
         // Both devices fetch the same version; the laptop saves first.
         let onLaptop = try await laptop.record(for: note.recordID)
         onLaptop["title"] = "Groceries (laptop)"
         _ = try await laptop.save(onLaptop)
 
-        note["body"] = "milk, eggs"
+        saved["body"] = "milk, eggs"
         do {
-            _ = try await phone.save(note)
+            _ = try await phone.save(saved)
             Issue.record("a stale save succeeded")
         } catch let error as CKError where error.code == .serverRecordChanged {
             let server = try #require(error.serverRecord)
@@ -162,14 +165,29 @@ import Testing
         #expect(now["a"] as? String == "one")
         #expect(now["b"] as? String == "2")
 
-        // .allKeys: every key is the client's; `b`, not set, is gone.
+        // .allKeys: every key the local record holds is saved, without the change tag; `b`, which it does not
+        // carry, is left as the server has it (CloudKit's "allKeys" sends all keys, it does not replace the record).
         let whole = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "item"))
         whole["a"] = "uno"
+        whole["c"] = "tres"
         let (saves, _) = try await db.modifyRecords(saving: [whole], deleting: [], savePolicy: .allKeys)
         _ = try saves[whole.recordID]?.get()
         now = try await db.record(for: r.recordID)
         #expect(now["a"] as? String == "uno")
-        #expect(now["b"] == nil)
+        #expect(now["b"] as? String == "2")
+        #expect(now["c"] as? String == "tres")
+        // A key the local record removed is removed.
+        let fetched = try await db.record(for: r.recordID)
+        fetched["b"] = nil
+        _ = try await db.modifyRecords(saving: [fetched], deleting: [], savePolicy: .allKeys)
+        #expect(try await db.record(for: r.recordID)["b"] == nil)
+
+        // The everyday way: a fetched record, a key set to nil, saved with the default policy.
+        let again = try await db.record(for: r.recordID)
+        again["c"] = nil
+        let saved = try await db.save(again)
+        #expect(saved["c"] == nil && saved["a"] as? String == "uno")
+        #expect(try await db.record(for: r.recordID)["c"] == nil)
     }
 
     @Test func partialRecordsFromDesiredKeysSaveBackOnlyWhatChanged() async throws {

@@ -31,7 +31,7 @@ public final class CKSyncEngine: @unchecked Sendable {
     }
 
     /// The most operations one request carries (the server's limit).
-    static let maximumBatchSize = 200
+    static let maximumBatchSize = 400
     /// The longest wait between retries of a transient failure, and the first one.
     nonisolated(unsafe) static var maximumBackoff: Double = 5
     nonisolated(unsafe) static var firstBackoff: Double = 0.2

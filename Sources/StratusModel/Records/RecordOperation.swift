@@ -8,6 +8,8 @@ public struct RecordOperation: Sendable, Hashable {
     public var share: ShareRequest?
     /// The zone the request's `parent` reference names, when it names one: it must be the record's own.
     public var parentZone: String?
+    /// Fields the request sent with a null value: an update removes them (a record set `record["x"] = nil`).
+    public var removedFields: Set<String> = []
 
     public init(_ operationType: OperationType, _ record: StoredRecord, desiredKeys: [String]? = nil) {
         self.operationType = operationType
@@ -15,8 +17,8 @@ public struct RecordOperation: Sendable, Hashable {
         self.desiredKeys = desiredKeys
     }
 
-    /// The most operations one modify request may carry.
-    public static let maximumPerBatch = 200
+    /// The most operations one modify request may carry (see `RequestLimits`).
+    public static let maximumPerBatch = RequestLimits.itemsPerOperation
     /// A bulk import's all-or-nothing batch (`stratus records import`): larger, because each commit rewrites the
     /// index pages its records touched, and a page touched by many records of one batch is written once.
     public static let maximumPerImportBatch = 5_000

@@ -233,6 +233,7 @@ struct RecordWriter {
         var fields = incoming.fields
         if let old, !op.operationType.replacesAllFields {
             fields = old.fields.merging(incoming.fields) { _, new in new }
+            for name in op.removedFields where incoming.fields[name] == nil { fields.removeValue(forKey: name) }
         }
         let schemaChange = try planSchema(typeName, fields: &fields, recordName: name)
 
