@@ -98,13 +98,24 @@ extension CloudKitAPI {
         let injectedNote = injected.isEmpty ? nil : Set(injected.values.map(\.code.rawValue)).sorted().joined(separator: ",") + " per-record"
         var remaining = operations.indices.filter { injected[$0] == nil }
         if atomic && !injected.isEmpty { remaining = [] }
-        let applied = remaining.isEmpty ? [] : try env(ctx).modify(remaining.map { operations[$0] }, in: ctx.databaseID, zoneID: zone, atomic: atomic,
-                                                                  actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true, users: { lookup in
-            switch lookup {
-            case .emailAddress(let e): (try? store.user(container: container, email: e)) ?? nil
-            case .userRecordName(let u): (try? store.user(container: container, userRecordName: u)) ?? nil
+        var applied: [ModifyResult] = []
+        do {
+            applied = remaining.isEmpty ? [] : try env(ctx).modify(remaining.map { operations[$0] }, in: ctx.databaseID, zoneID: zone, atomic: atomic,
+                                                                   actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true, users: { lookup in
+                switch lookup {
+                case .emailAddress(let e): (try? store.user(container: container, email: e)) ?? nil
+                case .userRecordName(let u): (try? store.user(container: container, userRecordName: u)) ?? nil
+                }
+            })
+        } catch let e as StratusError where e.code == .zoneNotFound || e.code == .userDeletedZone {
+            // A zone that is not there fails each record, as CloudKit reports it (a partial failure whose items are
+            // ZONE_NOT_FOUND), so that the app's per-record handling sees it and recreates the zone.
+            applied = remaining.map { i in
+                var perRecord = e
+                perRecord.recordName = operations[i].record.recordName
+                return .failed(perRecord)
             }
-        })
+        }
         var results: [ModifyResult] = operations.indices.map { i in
             injected[i].map { .failed($0) }
                 ?? .failed(StratusError(.atomicError, "the atomic batch failed: an injected fault refused one of its records", recordName: operations[i].record.recordName))
@@ -137,6 +148,7 @@ extension CloudKitAPI {
         let b = ctx.body
         guard b["zoneID"] != nil else { throw StratusError.badRequest("records/changes needs a zoneID") }
         let zone = try WireDecoding.zoneID(b["zoneID"])
+        try Self.refuseDefaultZoneChanges(zone)
         let changes = try env(ctx).zoneChanges(in: ctx.databaseID, zoneID: zone, since: try b.string("syncToken"),
                                                resultsLimit: try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults,
                                                desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))

@@ -118,6 +118,16 @@ extension CloudKitAPI {
         }
     }
 
+    /// CloudKit syncs custom zones only: "CloudKit doesn't support syncing the default zone", and the default zone
+    /// has no `fetchChanges` capability (Apple's documentation of `CKFetchRecordChangesOperation`'s
+    /// `init(recordZoneID:previousServerChangeToken:)` and of `CKRecordZone.default()`). Its changes are refused as
+    /// a client's mistake, and `changes/database` never lists it.
+    static func refuseDefaultZoneChanges(_ zone: ZoneID) throws(StratusError) {
+        guard zone.zoneName == ZoneID.defaultZoneName else { return }
+        throw StratusError(.badRequest, "the default zone does not support fetching changes: CloudKit syncs custom zones (save records in a CKRecordZone of your own)",
+                           zoneID: zone)
+    }
+
     /// `changes/zone`: several zones' record changes, each since its own token.
     func changesZone(_ ctx: Context) throws -> HTTPResponse {
         guard ctx.database != .public else { throw StratusError.badRequest("zone changes are for private and shared databases") }
@@ -139,6 +149,7 @@ extension CloudKitAPI {
             let mark = w.mark()
             do {
                 guard z["zoneID"] != nil else { throw StratusError.badRequest("each zone needs a zoneID") }
+                try Self.refuseDefaultZoneChanges(zoneID)
                 w.beginObject()
                 w.key("records")
                 var sink = WireRecordSink(encoding: enc, writer: w)

@@ -116,7 +116,8 @@ extension EnvironmentStore {
         }
     }
 
-    /// Zones created, changed or deleted in a database since `syncToken`.
+    /// Zones created, changed or deleted in a database since `syncToken`. The default zone is never among them:
+    /// CloudKit syncs custom zones only (see `CloudKitAPI.refuseDefaultZoneChanges`).
     public func databaseChanges(in database: DatabaseID, since syncToken: String?, resultsLimit: Int = Query.maximumResults) throws(StratusError) -> DatabaseChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
         let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readDatabase(signer, t, database, retention: notificationPolicy.changeTokenRetention) } ?? 0
@@ -128,8 +129,9 @@ extension EnvironmentStore {
                                        deletedZones: c.deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: c.more)
             }
             let rows = try db.all("""
-                SELECT id, name, atomic, change_seq, deleted FROM zones WHERE scope = ? AND owner = ? AND change_seq > ? ORDER BY change_seq LIMIT ?
-                """, [database.scope.rawValue, database.ownerRecordName, since, limit + 1]) { r in
+                SELECT id, name, atomic, change_seq, deleted FROM zones WHERE scope = ? AND owner = ? AND change_seq > ? AND name <> ?
+                ORDER BY change_seq LIMIT ?
+                """, [database.scope.rawValue, database.ownerRecordName, since, ZoneID.defaultZoneName, limit + 1]) { r in
                 (zone: ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
                                atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0), deleted: Int(r.int64(4) ?? 0))
             }

@@ -79,7 +79,7 @@ import StratusTestSupport
         }
         let meta = try await f.call("zones/changes", #"{"metaSyncToken":12}"#, db: "private", user: f.aliceToken)
         #expect(meta.status == 400 && meta.json["reason"]?.string?.contains("metaSyncToken") == true, "\(meta.text)")
-        let changes = try await f.call("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"_defaultZone"},"syncToken":{"a":1}}]}"#, db: "private", user: f.aliceToken)
+        let changes = try await f.call("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Notes"},"syncToken":{"a":1}}]}"#, db: "private", user: f.aliceToken)
         #expect(changes.text.contains("syncToken") && changes.text.contains("BAD_REQUEST"), "\(changes.text)")
     }
 

@@ -350,7 +350,9 @@ import Testing
                 let writes = try await modify(f, [create("new", parent: "root"), #"{"operationType":"forceUpdate","record":{"recordName":"child","recordType":"Item","fields":{"title":{"value":"x"}}}}"#,
                                                   #"{"operationType":"forceDelete","record":{"recordName":"gone"}}"#].joined(separator: ","), zone: zone, db: "shared", user: p.memberToken)
                 if status != "ACCEPTED" {
-                    #expect(query.json.code == "ZONE_NOT_FOUND" && lookup.json.code == "ZONE_NOT_FOUND" && writes.json.code == "ZONE_NOT_FOUND", "\(what): \(query.text) \(writes.text)")
+                    // Writes fail record by record, as CloudKit reports a missing zone to a modify.
+                    #expect(query.json.code == "ZONE_NOT_FOUND" && lookup.json.code == "ZONE_NOT_FOUND", "\(what): \(query.text)")
+                    #expect(writes.json.records.count == 3 && writes.json.records.allSatisfy { $0.code == "ZONE_NOT_FOUND" }, "\(what): \(writes.text)")
                     continue
                 }
                 #expect(query.json.names == ["child", "gone"] && lookup.json.records.first?["recordName"]?.string == "child", "\(what): \(query.text)")

@@ -40,7 +40,10 @@ import StratusTestSupport
         let near = #"{"query":{"recordType":"Event","filterBy":[{"fieldName":"at","comparator":"EQUALS","fieldValue":{"value":1763307469966,"type":"TIMESTAMP"}}]}}"#
         #expect(try await f.call("records/query", near, db: "private", user: f.aliceToken).json.names.isEmpty)
 
-        let changes = try await f.call("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"_defaultZone"}}]}"#, db: "private", user: f.aliceToken, headers: Self.precise)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Log"}}}]}"#, db: "private", user: f.aliceToken)
+        let logged = #"{"zoneID":{"zoneName":"Log"},"operations":[{"operationType":"create","record":{"recordName":"l","recordType":"Event","fields":{"at":{"value":785000269.9655557,"type":"TIMESTAMP"}}}}]}"#
+        _ = try await f.call("records/modify", logged, db: "private", user: f.aliceToken, headers: Self.precise)
+        let changes = try await f.call("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Log"}}]}"#, db: "private", user: f.aliceToken, headers: Self.precise)
         #expect(changes.text.contains("785000269.9655557"), "\(changes.text)")
     }
 

@@ -47,8 +47,13 @@ import Testing
         #expect(try await db.records(matching: sorted).matchResults.map { try $0.1.get().recordID.recordName } == ["neighbour", "entry"])
 
         // A change feed hands the same Date to a second device.
-        let changes = try await f.aliceContainer().privateCloudDatabase.recordZoneChanges(inZoneWith: .default, since: nil)
-        let fromFeed = try changes.modificationResultsByID[record.recordID]?.get().record
+        let zone = CKRecordZone(zoneName: "Journal")
+        _ = try await db.save(zone)
+        let synced = CKRecord(recordType: "Entry", recordID: CKRecord.ID(recordName: "synced", zoneID: zone.zoneID))
+        synced["at"] = Self.fine
+        _ = try await db.save(synced)
+        let changes = try await f.aliceContainer().privateCloudDatabase.recordZoneChanges(inZoneWith: zone.zoneID, since: nil)
+        let fromFeed = try changes.modificationResultsByID[synced.recordID]?.get().record
         #expect(Self.sameBits(fromFeed?["at"] as? Date, Self.fine))
 
         // An archived record (what sync code keeps on disk) keeps it too.

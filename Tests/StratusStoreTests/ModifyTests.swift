@@ -154,10 +154,10 @@ import StratusTestSupport
 
     @Test(arguments: Backend.allCases) func batchLimitAndRecordSizeLimit(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
-            let ops = (0...200).map { RecordOperation(.create, note("n\($0)")) }
+            let ops = (0...400).map { RecordOperation(.create, note("n\($0)")) }
             // CloudKit's LIMIT_EXCEEDED (clients split and retry on it), not BAD_REQUEST or the user's QUOTA_EXCEEDED.
             expectError(.limitExceeded) { try f.dev.modify(ops, in: f.pub, actor: Fixture.alice) }
-            #expect(try f.dev.modify(Array(ops.prefix(200)), in: f.pub, actor: Fixture.alice).allSatisfy { $0.error == nil })
+            #expect(try f.dev.modify(Array(ops.prefix(400)), in: f.pub, actor: Fixture.alice).allSatisfy { $0.error == nil })
             let big = try f.one(.create, note("big", ["data": .bytes(Data(count: 1_000_001))]))
             #expect(big.code == .limitExceeded)
             let fits = try f.one(.create, note("fits", ["data": .bytes(Data(count: 900_000))]))
