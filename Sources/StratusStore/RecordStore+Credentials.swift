@@ -221,6 +221,11 @@ extension RecordStore {
         }
     }
 
+    /// The user an operator names: by email address (anything with an `@`) or by user record name.
+    public func user(container: ContainerID, named name: String) throws(StratusError) -> ContainerUser? {
+        name.contains("@") ? try user(container: container, email: name) : try user(container: container, userRecordName: name)
+    }
+
     public func user(container: ContainerID, email: String) throws(StratusError) -> ContainerUser? {
         try guarded {
             try control.read { s in

@@ -15,15 +15,23 @@ struct RecordsCommand: ParsableCommand {
         @Option var container: String
         @Option var environment: String
         @Option(help: "public, private or shared.") var database: String = "public"
-        @Option(help: "The user whose private or shared database it is (their user record name).") var user: String?
+        @Option(help: "The user whose private or shared database it is: an email address or a user record name (_…).") var user: String?
         @Option(help: "Only this zone (import: every record into this zone).") var zone: String?
 
-        func open() throws -> (EnvironmentStore, DatabaseID) {
-            let env = try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
+        /// `existing`: the user must be there already (an export); an import may create a user's first data.
+        func open(existing: Bool) throws -> (EnvironmentStore, DatabaseID) {
+            let store = try options.open()
+            let c = try ContainerID(container)
+            let env = try store.environment(c, try ContainerEnvironment(parsing: environment))
             guard let scope = DatabaseScope(rawValue: database) else { throw StratusError.badRequest("--database must be public, private or shared") }
             if scope == .public { return (env, .publicDatabase) }
-            guard let user, !user.isEmpty else { throw StratusError.badRequest("--database \(database) needs --user (the user record name)") }
-            return (env, DatabaseID(scope: scope, ownerRecordName: user))
+            guard let user, !user.isEmpty else { throw StratusError.badRequest("--database \(database) needs --user (an email address or a user record name)") }
+            // As `users purge` names users: an account by email or record name. A record name without an account
+            // (a user signed in by token only) is taken when its database holds data; anything else is an error
+            // naming the user, never an export of nothing.
+            if let account = try store.user(container: c, named: user) { return (env, DatabaseID(scope: scope, ownerRecordName: account.userRecordName)) }
+            if !user.contains("@"), try !existing || env.privateDataByOwner()[user] != nil { return (env, DatabaseID(scope: scope, ownerRecordName: user)) }
+            throw StratusError(.notFound, "there is no user '\(user)' in \(container): give an email address or a user record name (stratus users list)")
         }
     }
 
@@ -37,7 +45,7 @@ struct RecordsCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 guard let f = RecordExporter.Format(rawValue: format) else { throw StratusError.badRequest("--format must be ndjson or csv") }
-                let (env, db) = try target.open()
+                let (env, db) = try target.open(existing: true)
                 let out = FileHandle.standardOutput
                 let n = try RecordExporter(env: env, database: db, zone: target.zone, type: type, format: f, includeEncrypted: includeEncrypted).run { try out.write(contentsOf: $0) }
                 FileHandle.standardError.write(Data("exported \(n) records\n".utf8))
@@ -61,7 +69,7 @@ struct RecordsCommand: ParsableCommand {
                 let url = URL(fileURLWithPath: file)
                 guard FileManager.default.fileExists(atPath: url.path) else { throw StratusError.badRequest("no file \(file)") }
                 guard let f = RecordExporter.Format(rawValue: format) else { throw StratusError.badRequest("--format must be ndjson or csv") }
-                let (env, db) = try target.open()
+                let (env, db) = try target.open(existing: false)
                 var csvType: RecordTypeSchema?
                 if f == .csv {
                     guard let type else { throw StratusError.badRequest("CSV import needs --type: its columns are that record type's fields") }

@@ -36,8 +36,7 @@ struct UsersCommand: ParsableCommand {
             try reportingErrors {
                 let store = try options.open()
                 let c = try ContainerID(container)
-                let found = user.contains("@") ? try store.user(container: c, email: user) : try store.user(container: c, userRecordName: user)
-                guard let u = found else { throw StratusError(.notFound, "there is no user '\(user)' in \(container)") }
+                guard let u = try store.user(container: c, named: user) else { throw StratusError(.notFound, "there is no user '\(user)' in \(container)") }
                 let why: ZoneDeletionReason
                 switch reason {
                 case "purged": why = .purged

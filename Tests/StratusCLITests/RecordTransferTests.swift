@@ -41,6 +41,36 @@ import StratusStore
         }
     }
 
+    /// `--user` takes an email address or a user record name, as `users purge` does; a user who is not there is an
+    /// error naming them, not "exported 0 records".
+    @Test func exportNamesTheUserByEmailOrRecordName() async throws {
+        let data = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let c = "iCloud.com.example.Users"
+        #expect(try await Executables.run("stratus", ["container", "create", c, "--data", data.path]).status == 0)
+        let userRecordName = try await Executables.offPool { () throws -> String in
+            let store = try RecordStore(dataDirectory: data, durability: .relaxed)
+            defer { store.close() }
+            let container = try ContainerID(c)
+            let u = try store.createUser(container: container, email: "Dana@Example.com", password: "a long password")
+            let env = try store.environment(container, .development)
+            let zone = ZoneID(zoneName: "Diary", ownerRecordName: u.userRecordName)
+            _ = try env.createZone(zone, in: .privateDatabase(of: u.userRecordName))
+            _ = try env.modify((0..<4).map { RecordOperation(.create, StoredRecord(recordName: "d\($0)", recordType: "Day", fields: ["text": .string("day \($0)")])) },
+                               in: .privateDatabase(of: u.userRecordName), zoneID: zone, actor: RequestActor(userRecordName: u.userRecordName))
+            return u.userRecordName
+        }
+        let common = ["records", "export", "--data", data.path, "--container", c, "--environment", "development", "--database", "private"]
+        for name in ["dana@example.com", userRecordName] {
+            let r = try await Executables.run("stratus", common + ["--user", name])
+            #expect(r.status == 0 && r.stderr.contains("exported 4 records") && r.stdout.split(separator: "\n").count == 4, "\(name): \(r.stderr)")
+        }
+        for unknown in ["nobody@example.com", "_" + String(repeating: "0", count: 32)] {
+            let r = try await Executables.run("stratus", common + ["--user", unknown])
+            #expect(r.status != 0 && r.stderr.contains("no user '\(unknown)'") && r.stdout.isEmpty, "\(unknown): \(r.stderr)")
+        }
+    }
+
     @Test func exportImportExportGivesTheSameLines() async throws {
         let data = Executables.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
