@@ -7,11 +7,20 @@ extension CloudKitAPI {
     /// `users/discover`: identities by email or user record name, for signed-in callers of the container. Only
     /// users who opted in to discoverability are found (the caller always finds itself), and only their names come
     /// back: the lookup info echoes what the caller sent, so an email appears only to whoever searched by it.
+    ///
+    /// Without `lookupInfos` it discovers all the identities the caller knows, as `discoverAllIdentities` asks: on
+    /// iCloud those are the address book's people; here, the users who share with the caller, under the same rule
+    /// (discoverable ones only), and without their email addresses.
     func usersDiscover(_ ctx: Context) throws -> HTTPResponse {
-        _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
-        guard let infos = try ctx.body.array("lookupInfos") else { throw StratusError.badRequest("users/discover needs lookupInfos: [{emailAddress | userRecordName}]") }
-        guard infos.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 lookupInfos per request") }
+        let me = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         let finder = try UserFinder(self, ctx)
+        let infos: [JSON]
+        if let asked = try ctx.body.array("lookupInfos") {
+            infos = asked
+        } else {
+            infos = try env(ctx).sharingPartners(of: me).map { JSON.object(["userRecordName": .string($0)]) }
+        }
+        guard infos.count <= 200 || ctx.body["lookupInfos"] == nil else { throw StratusError(.limitExceeded, "at most 200 lookupInfos per request") }
         let found = try infos.map { try finder.find($0) }
         return json { w in
             w.beginObject()

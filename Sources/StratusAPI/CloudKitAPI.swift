@@ -146,7 +146,8 @@ public struct CloudKitAPI: Sendable {
         let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
         let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
         let action = operation.name
-        let body = try JSON.parse(req.body).requestObject()
+        // A GET carries no body (CloudKit's `GET users/discover`): it asks with no members.
+        let body = req.method == .get && req.body.isEmpty ? JSON.object([:]) : try JSON.parse(req.body).requestObject()
         _ = try body.bool("numbersAsStrings")
         let api = self
         // Who asks for what, checked on a blocking thread: opening the environment answers NOT_FOUND for an

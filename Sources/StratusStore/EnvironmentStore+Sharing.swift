@@ -150,6 +150,17 @@ extension EnvironmentStore {
     }
 
     /// Every share of this environment, for the console: newest first.
+    /// The users who have accepted a share that `user` has accepted too (owners included): the people an app's
+    /// user knows here, as the address book is on iCloud (`users/discover` without lookups).
+    public func sharingPartners(of user: String) throws(StratusError) -> [String] {
+        try read { db, _ in
+            try db.all("""
+                SELECT DISTINCT other."user" FROM share_participants mine JOIN share_participants other ON other.share_id = mine.share_id
+                WHERE mine."user" = ? AND mine.status = 'ACCEPTED' AND other.status = 'ACCEPTED' AND other."user" <> ? ORDER BY other."user"
+                """, [user, user]) { $0.string(0) }
+        }
+    }
+
     public func allShares(limit: Int = 500) throws(StratusError) -> [Share] {
         try read { db, _ in
             try db.all("SELECT id FROM shares ORDER BY id DESC LIMIT ?", [limit]) { $0.int64(0) }

@@ -121,4 +121,35 @@ import Testing
         _ = try await bobC.sharedCloudDatabase.save(onBob)
         #expect(try await alice.record(for: trip.recordID)["name"] as? String == "Lisbon and Sintra")
     }
+
+    /// `discoverAllIdentities` (deprecated in CloudKit, offered here, so it must work): the discoverable users who
+    /// share with the caller, by name, never with an email address; nobody else.
+    @Test func discoverAllIdentitiesFindsTheDiscoverablePeopleWhoShareWithTheCaller() async throws {
+        let f = try await KitFixture()
+        let store = f.app.store
+        let alice = try store.createUser(container: f.container, email: "alice.d@example.com", password: "correct horse battery", firstName: "Alice", discoverable: true)
+        let bob = try store.createUser(container: f.container, email: "bob.d@example.com", password: "correct horse battery", firstName: "Bob", lastName: "Baker", discoverable: true)
+        _ = try store.createUser(container: f.container, email: "carol.d@example.com", password: "correct horse battery", firstName: "Carol", discoverable: true)
+        func container(_ u: ContainerUser) throws -> CKContainer {
+            CKContainer(identifier: f.container.rawValue, configuration: f.configuration(.webAuthToken(try store.createWebAuthToken(container: f.container, environment: .development, userRecordName: u.userRecordName))))
+        }
+        let aliceC = try container(alice), bobC = try container(bob)
+        func discovered(_ c: CKContainer) async throws -> [CKUserIdentity] {
+            try await withCheckedThrowingContinuation { k in c.discoverAllIdentities { ids, error in if let error { k.resume(throwing: error) } else { k.resume(returning: ids ?? []) } } }
+        }
+        #expect(try await discovered(aliceC).isEmpty, "nobody shares with Alice yet")
+
+        let zone = try await aliceC.privateCloudDatabase.save(CKRecordZone(zoneName: "Family"))
+        let share = CKShare(recordZoneID: zone.zoneID)
+        let participant = try await aliceC.shareParticipant(forEmailAddress: "bob.d@example.com")
+        share.addParticipant(participant)
+        let saved = try #require(try await aliceC.privateCloudDatabase.modifyRecords(saving: [share], deleting: []).saveResults[share.recordID]?.get() as? CKShare)
+        _ = try await bobC.accept(try await bobC.shareMetadata(for: try #require(saved.url)))
+
+        let found = try await discovered(aliceC)
+        #expect(found.map { $0.userRecordID?.recordName } == [bob.userRecordName])
+        #expect(found.first?.nameComponents?.givenName == "Bob")
+        #expect(found.allSatisfy { $0.lookupInfo?.emailAddress == nil }, "no email address is handed out")
+        #expect(try await discovered(bobC).map { $0.userRecordID?.recordName } == [alice.userRecordName])
+    }
 }
