@@ -40,6 +40,7 @@ public enum ErrorEnvelope {
         w.field("reason", publicReason(e, uuid: uuid, path: path))
         if let r = e.retryAfter { w.field("retryAfter", Int64(r)) }
         if let u = e.redirectURL { w.field("redirectURL", u) }
+        if e.userDidResetEncryptedData { w.field("userDidResetEncryptedData", true) }
         w.endObject()
         var r = HTTPResponse.json(w.data, status: status ?? .code(e.code.httpStatus))
         if let after = e.retryAfter { r.headers["retry-after"] = String(after) }

@@ -175,6 +175,7 @@ struct WireEncoding {
         w.field("reason", ErrorEnvelope.publicReason(e, uuid: uuid))
         w.field("serverErrorCode", e.code.rawValue)
         if let r = e.retryAfter { w.field("retryAfter", Int64(r)) }
+        if e.userDidResetEncryptedData { w.field("userDidResetEncryptedData", true) }
         w.field("uuid", uuid)
         if let server = e.serverRecord { w.key("serverRecord"); record(server, &w) }
         w.endObject()

@@ -38,6 +38,7 @@ extension CKContainer {
         guard let token = j["ckWebAuthToken"] as? String else { throw CKError.make(.serverResponseLost, "the sign-in answer held no token") }
         var signedIn = configuration
         signedIn.credentials = .webAuthToken(token)
+        NotificationCenter.default.post(name: .CKAccountChanged, object: nil)
         return CKContainer(identifier: identifier, configuration: signedIn)
     }
 

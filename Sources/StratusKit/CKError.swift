@@ -12,6 +12,9 @@ public let CKRecordChangedErrorServerRecordKey = "ServerRecord"
 public let CKRecordChangedErrorClientRecordKey = "ClientRecord"
 /// Mirrors `CKRecordChangedErrorAncestorRecordKey`.
 public let CKRecordChangedErrorAncestorRecordKey = "AncestorRecord"
+/// Mirrors `CKErrorUserDidResetEncryptedDataKey`: an `NSNumber` Boolean in a `.zoneNotFound` error's `userInfo`, true
+/// when the zone was deleted because the user reset their encrypted data (re-upload what the device kept).
+public let CKErrorUserDidResetEncryptedDataKey = "CKErrorUserDidResetEncryptedDataKey"
 /// The server's own `serverErrorCode` behind an error, for logs and support (not in CloudKit).
 public let CKErrorServerErrorCodeKey = "StratusServerErrorCode"
 
@@ -173,6 +176,7 @@ public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked
         var info: [String: Any] = [NSLocalizedDescriptionKey: j["reason"] as? String ?? server, CKErrorServerErrorCodeKey: server]
         if let r = j["retryAfter"] as? NSNumber { info[CKErrorRetryAfterKey] = NSNumber(value: r.doubleValue) }
         let code = Code(serverErrorCode: server)
+        if code == .zoneNotFound, j["userDidResetEncryptedData"] as? Bool == true { info[CKErrorUserDidResetEncryptedDataKey] = NSNumber(value: true) }
         if code == .serverRecordChanged {
             if let s = j["serverRecord"] as? [String: Any], let rec = RecordCoder.record(s, scope: scope, zoneID: zoneID, assets: nil) {
                 info[CKRecordChangedErrorServerRecordKey] = rec

@@ -15,6 +15,8 @@ final class WebServices: @unchecked Sendable {
     let assets: AssetCache
     private let lock = NSLock()
     private var webAuthToken: String?
+    /// Whether `CKAccountChanged` was posted for this token's end (once: every later request fails the same way).
+    private var signedOutPosted = false
 
     init(containerIdentifier: String, configuration: CKContainer.Configuration) {
         self.containerIdentifier = containerIdentifier
@@ -118,6 +120,7 @@ final class WebServices: @unchecked Sendable {
         if let r = http.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init) { retry[CKErrorRetryAfterKey] = NSNumber(value: r) }
         if let object, object["serverErrorCode"] is String {
             var e = CKError.from(server: object, scope: .private, zoneID: .default)
+            if e.code == .notAuthenticated { signedOut() }
             if e.retryAfterSeconds == nil, !retry.isEmpty { e = CKError(e.code, userInfo: e.userInfo.merging(retry) { a, _ in a }) }
             throw e
         }
@@ -126,13 +129,25 @@ final class WebServices: @unchecked Sendable {
         // libcurl (URLSession on Linux) resends a request whose kept-alive connection was dropped unanswered, without
         // its body; the server then times it out. The request may or may not have been carried out: a network failure.
         case 408: throw CKError.make(.networkFailure, "the request timed out at the server (HTTP 408): it may or may not have been carried out")
-        case 401, 421: throw CKError.make(.notAuthenticated, "not authenticated (HTTP \(http.statusCode))")
+        case 401, 421:
+            signedOut()
+            throw CKError.make(.notAuthenticated, "not authenticated (HTTP \(http.statusCode))")
         case 403: throw CKError.make(.permissionFailure, "permission denied (HTTP 403)")
         case 404: throw CKError.make(.unknownItem, "not found (HTTP 404)")
         case 413: throw CKError.make(.limitExceeded, "the request is too large (HTTP 413)")
         case 500..<600: throw CKError.make(.serviceUnavailable, "the server is unavailable (HTTP \(http.statusCode))", retry)
         default: throw CKError.make(.serverRejectedRequest, "the server refused the request (HTTP \(http.statusCode))")
         }
+    }
+
+    /// The user this container acted for is no longer signed in (the token expired or was revoked): the account
+    /// changed, as `CKAccountChanged` tells apps, once.
+    private func signedOut() {
+        lock.lock()
+        let post = webAuthToken != nil && !signedOutPosted
+        signedOutPosted = true
+        lock.unlock()
+        if post { NotificationCenter.default.post(name: .CKAccountChanged, object: nil) }
     }
 
     /// The CloudKit error a non-2xx answer describes.

@@ -32,14 +32,23 @@ struct ZoneRow: Sendable, Hashable {
         return z
     }
 
-    /// Why a zone the request names is not there: USER_DELETED_ZONE when its owner purged it, else ZONE_NOT_FOUND.
+    /// Why a zone the request names is not there: USER_DELETED_ZONE when its owner purged it; ZONE_NOT_FOUND marked
+    /// `userDidResetEncryptedData` when their encrypted-data reset deleted it (as CloudKit reports both); else
+    /// ZONE_NOT_FOUND.
     static func missing(_ s: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID) throws -> StratusError {
-        let purged = try s.one("SELECT 1 FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted IN (?, ?)",
+        let reason = try s.one("SELECT deleted FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted IN (?, ?)",
                                [database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, Int64(ZoneDeletionReason.purged.rawValue),
-                                Int64(ZoneDeletionReason.encryptedDataReset.rawValue)]) { _ in true } ?? false
-        return purged
-            ? StratusError(.userDeletedZone, "zone '\(zoneID.zoneName)' was purged by its owner: create it again to use it", zoneID: zoneID)
-            : StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+                                Int64(ZoneDeletionReason.encryptedDataReset.rawValue)]) { $0.int64(0) }.flatMap { ZoneDeletionReason(rawValue: Int($0)) }
+        switch reason {
+        case .purged?:
+            return StratusError(.userDeletedZone, "zone '\(zoneID.zoneName)' was purged by its owner: create it again to use it", zoneID: zoneID)
+        case .encryptedDataReset?:
+            var e = StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' was deleted when its owner reset their encrypted data: create it again and upload what you kept", zoneID: zoneID)
+            e.userDidResetEncryptedData = true
+            return e
+        default:
+            return StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist", zoneID: zoneID)
+        }
     }
 }
 
