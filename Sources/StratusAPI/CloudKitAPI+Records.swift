@@ -89,6 +89,7 @@ extension CloudKitAPI {
             operation.share = try WireDecoding.shareRequest(op["record"])
             operation.parentZone = try WireDecoding.parentZone(op["record"])
             operation.removedFields = WireDecoding.removedFields(op["record"])
+            operation.encryptedFields = WireDecoding.encryptedFields(op["record"])
             operations.append(operation)
         }
         let (store, container) = (store, ctx.container)

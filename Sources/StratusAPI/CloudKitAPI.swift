@@ -188,7 +188,7 @@ public struct CloudKitAPI: Sendable {
     func encoding(_ ctx: Context) -> WireEncoding {
         let base = baseURL(ctx.request), now = WallClock.nowMillis()
         let env = try? env(ctx)
-        return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false, timestamps: ctx.timestamps,
+        return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false, timestamps: ctx.timestamps, encryptedFields: ctx.store.encryptedFields,
                             assetURL: { checksum in env?.assetDownloadPath(checksum: checksum, now: now).map { base + $0 } })
     }
 

@@ -162,6 +162,12 @@ package enum WireDecoding {
     /// elsewhere it is simply absent.
     static func isRemoval(_ field: JSON) -> Bool { field.isNull || field["value"]?.isNull == true }
 
+    /// The names of the fields a record sends marked `"isEncrypted": true` (StratusKit's `encryptedValues`).
+    package static func encryptedFields(_ j: JSON?) -> Set<String> {
+        guard let fields = j?["fields"]?.object else { return [] }
+        return Set(fields.filter { $0.value["isEncrypted"]?.bool == true }.keys)
+    }
+
     /// The names of the fields a record sends as removed (see `isRemoval`).
     package static func removedFields(_ j: JSON?) -> Set<String> {
         guard let fields = j?["fields"]?.object else { return [] }

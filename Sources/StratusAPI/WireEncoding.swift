@@ -7,6 +7,9 @@ struct WireEncoding {
     var numbersAsStrings = false
     /// How TIMESTAMP field values are written (what the request asked for).
     var timestamps = TimestampWire.milliseconds
+    /// Each record type's ENCRYPTED fields: they are written marked `"isEncrypted": true`, so StratusKit reads them
+    /// through `encryptedValues` only, as CloudKit's framework does.
+    var encryptedFields: [String: Set<String>] = [:]
     /// Builds an asset's download URL from its checksum.
     var assetURL: @Sendable (String) -> String? = { _ in nil }
 
@@ -27,7 +30,8 @@ struct WireEncoding {
 
     func record(_ r: StoredRecord, _ w: inout JSONWriter) {
         recordStart(r.recordName, r.recordType, r.recordChangeTag, &w)
-        for (name, value) in r.fields { field(name, value, &w) }
+        let encrypted = encryptedFields.isEmpty ? nil : encryptedFields[r.recordType]
+        for (name, value) in r.fields { field(name, value, encrypted: encrypted?.contains(name) == true, &w) }
         recordEnd(r.created, r.modified, r.zoneID, parent: r.parent, share: r.share, &w)
     }
 
@@ -62,12 +66,13 @@ struct WireEncoding {
         w.endObject()
     }
 
-    func field(_ name: String, _ value: FieldValue, _ w: inout JSONWriter) {
+    func field(_ name: String, _ value: FieldValue, encrypted: Bool = false, _ w: inout JSONWriter) {
         w.key(name)
         w.beginObject()
         w.key("value")
         self.value(value, &w)
         WireEncoding.writeType(value, &w)
+        if encrypted { w.field("isEncrypted", true) }
         w.endObject()
     }
 

@@ -10,6 +10,8 @@ struct WireRecordSink: RecordSink {
     /// How many records were written.
     private(set) var records = 0
     private var links: (parent: String?, share: String?)?
+    /// The ENCRYPTED fields of the record being written (nil for the usual type without any).
+    private var encrypted: Set<String>?
 
     init(encoding: WireEncoding, writer: JSONWriter) {
         self.encoding = encoding
@@ -19,6 +21,7 @@ struct WireRecordSink: RecordSink {
     mutating func beginRecord(_ h: RecordHeader) {
         header = h
         records += 1
+        encrypted = encoding.encryptedFields.isEmpty ? nil : encoding.encryptedFields[h.recordType]
         encoding.recordStart(h.recordName, h.recordType, h.recordChangeTag, &writer)
     }
 
@@ -26,16 +29,18 @@ struct WireRecordSink: RecordSink {
     mutating func beginRecord(borrowing h: BorrowedRecordHeader) {
         records += 1
         borrowedZone = h.zoneID
+        encrypted = encoding.encryptedFields.isEmpty ? nil : encoding.encryptedFields[h.recordType]
         encoding.recordStart(borrowing: h, &writer)
     }
 
-    mutating func field(_ name: String, _ value: FieldValue) { encoding.field(name, value, &writer) }
+    mutating func field(_ name: String, _ value: FieldValue) { encoding.field(name, value, encrypted: encrypted?.contains(name) == true, &writer) }
 
     mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>) {
         writer.key(name)
         writer.beginObject()
         writer.field("value", utf8: utf8)
         writer.field("type", "STRING" as StaticString)
+        if encrypted?.contains(name) == true { writer.field("isEncrypted", true) }
         writer.endObject()
     }
 

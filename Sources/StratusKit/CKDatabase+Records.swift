@@ -116,7 +116,7 @@ extension CKDatabase {
     /// without the tag (`forceUpdate` too: a server field the local record does not carry is left alone, as
     /// CloudKit leaves it). Assets are uploaded first.
     func saveOperation(_ r: CKRecord, policy: RecordSavePolicy) async throws -> [String: Any] {
-        let keys = policy == .allKeys ? orderedUnique(r.allKeys() + r.changedKeys()) : r.changedKeys()
+        let keys = policy == .allKeys ? orderedUnique(r.storedKeys + r.changedStoredKeys) : r.changedStoredKeys
         var uploaded: [String: [String: Any]] = [:]
         for key in keys {
             if let asset = r.values[key] as? CKAsset, asset.receipt == nil { uploaded[key] = try await upload(asset, record: r, field: key) }

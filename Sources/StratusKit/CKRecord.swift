@@ -61,29 +61,43 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
 
     // MARK: Fields
 
-    /// Mirrors `CKRecord`'s subscript: reads and writes a field; writing marks the key changed.
+    /// Mirrors `CKRecord`'s subscript: reads and writes a field; writing marks the key changed. An encrypted
+    /// field reads nil here, as in CloudKit: it is read through `encryptedValues`.
     public subscript(key: FieldKey) -> (any CKRecordValueProtocol)? {
-        get { values[key] }
+        get { object(forKey: key) }
         set { setObject(newValue, forKey: key) }
     }
 
-    /// Mirrors `CKRecord.object`.
-    public func object(forKey key: FieldKey) -> (any CKRecordValueProtocol)? { values[key] }
+    /// Mirrors `CKRecord.object`: nil for an encrypted field (see `encryptedValues`).
+    public func object(forKey key: FieldKey) -> (any CKRecordValueProtocol)? { encryptedKeys.contains(key) ? nil : values[key] }
 
     /// Mirrors `CKRecord.setObject`.
     public func setObject(_ object: (any CKRecordValueProtocol)?, forKey key: FieldKey) {
+        setValue(object, forKey: key, encrypted: false)
+    }
+
+    /// Writes a plain or an encrypted value, marking the key changed.
+    func setValue(_ object: (any CKRecordValueProtocol)?, forKey key: FieldKey, encrypted: Bool) {
         if !changed.contains(key) {
             changed.append(key)
             if let old = values[key] { originals[key] = old }
         }
+        if encrypted { encryptedKeys.insert(key) } else { encryptedKeys.remove(key) }
         if let object { values[key] = CKRecord.normalized(object) } else { values.removeValue(forKey: key) }
     }
 
-    /// Mirrors `CKRecord.allKeys()`: the keys that hold a value.
-    public func allKeys() -> [FieldKey] { values.keys.sorted() }
+    /// Mirrors `CKRecord.allKeys()`: the keys that hold a plain value (encrypted ones are `encryptedValues.allKeys()`).
+    public func allKeys() -> [FieldKey] { values.keys.filter { !encryptedKeys.contains($0) }.sorted() }
 
-    /// Mirrors `CKRecord.changedKeys()`: keys set since the record was created, fetched or saved.
-    public func changedKeys() -> [FieldKey] { changed }
+    /// Mirrors `CKRecord.changedKeys()`: plain keys set since the record was created, fetched or saved (encrypted
+    /// ones are `encryptedValues.changedKeys()`).
+    public func changedKeys() -> [FieldKey] { changed.filter { !encryptedKeys.contains($0) } }
+
+    /// Every key holding a value, plain or encrypted: what a save of all keys and an archive carry.
+    var storedKeys: [FieldKey] { values.keys.sorted() }
+
+    /// Every key changed, plain or encrypted: what a save sends.
+    var changedStoredKeys: [FieldKey] { changed }
 
     /// Mirrors `CKRecord.encryptedValues`: the schema's ENCRYPTED fields are read and written here. They travel on
     /// the same connection as other fields (TLS in front of Stratus protects them in transit).
@@ -145,7 +159,7 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
     /// The whole record: system fields and every field value (as their wire JSON).
     public func encode(with coder: NSCoder) {
         encodeSystemFields(with: coder)
-        let fields = RecordCoder.fieldsJSON(self, keys: allKeys())
+        let fields = RecordCoder.fieldsJSON(self, keys: storedKeys)
         if let data = try? JSONSerialization.data(withJSONObject: fields) { coder.encode(data as NSData, forKey: "fields") }
         // Archives made before held TIMESTAMPs in milliseconds; this says these hold seconds since 2001.
         coder.encode(RecordCoder.datesHeader.1 as NSString, forKey: "fieldDates")

@@ -10,13 +10,15 @@ final class EncryptedValues: CKRecordKeyValueSetting {
         set { setObject(newValue, forKey: key) }
     }
 
-    func object(forKey key: CKRecord.FieldKey) -> (any CKRecordValueProtocol)? { record.object(forKey: key) }
-
-    func setObject(_ object: (any CKRecordValueProtocol)?, forKey key: CKRecord.FieldKey) {
-        record.encryptedKeys.insert(key)
-        record.setObject(object, forKey: key)
+    /// The encrypted value of `key`; nil for a plain field, as CloudKit answers.
+    func object(forKey key: CKRecord.FieldKey) -> (any CKRecordValueProtocol)? {
+        record.encryptedKeys.contains(key) ? record.values[key] : nil
     }
 
-    func allKeys() -> [CKRecord.FieldKey] { record.allKeys().filter(record.encryptedKeys.contains) }
-    func changedKeys() -> [CKRecord.FieldKey] { record.changedKeys().filter(record.encryptedKeys.contains) }
+    func setObject(_ object: (any CKRecordValueProtocol)?, forKey key: CKRecord.FieldKey) {
+        record.setValue(object, forKey: key, encrypted: true)
+    }
+
+    func allKeys() -> [CKRecord.FieldKey] { record.storedKeys.filter(record.encryptedKeys.contains) }
+    func changedKeys() -> [CKRecord.FieldKey] { record.changedStoredKeys.filter(record.encryptedKeys.contains) }
 }

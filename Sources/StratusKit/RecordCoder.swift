@@ -82,7 +82,11 @@ enum RecordCoder {
         r.values.reserveCapacity(fields.count)
         for (key, f) in fields {
             guard let f = f as? [String: Any], let raw = f["value"] else { continue }
-            if let v = value(raw, type: f["type"] as? String, zoneID: zoneID, scope: scope, assets: assets, dates: dates) { r.values[key] = v }
+            if let v = value(raw, type: f["type"] as? String, zoneID: zoneID, scope: scope, assets: assets, dates: dates) {
+                r.values[key] = v
+                // An ENCRYPTED field is read through `encryptedValues` only, as with CloudKit.
+                if f["isEncrypted"] as? Bool == true { r.encryptedKeys.insert(key) } else { r.encryptedKeys.remove(key) }
+            }
         }
     }
 
@@ -160,7 +164,11 @@ enum RecordCoder {
                 fields[key] = ["value": receipt, "type": "ASSETID"]
                 continue
             }
-            if let (value, type) = wire(v) { fields[key] = type.isEmpty ? ["value": value] : ["value": value, "type": type] }
+            if let (value, type) = wire(v) {
+                var field: [String: Any] = type.isEmpty ? ["value": value] : ["value": value, "type": type]
+                if r.encryptedKeys.contains(key) { field["isEncrypted"] = true }
+                fields[key] = field
+            }
         }
         return fields
     }

@@ -9,6 +9,9 @@ extension EnvironmentStore {
     /// or write through this store (each checks the schema's generation). For a page that has just read.
     public var lastKnownSchema: Schema { cachedCatalog.withLock { $0 }.schema }
 
+    /// Each record type's ENCRYPTED fields (types without any are absent), as the catalog last read knows them.
+    public var encryptedFields: [String: Set<String>] { cachedCatalog.withLock { $0.encryptedFields } }
+
     /// The changes that `target` would make, with refusals for anything that would lose Production data.
     public func diff(to target: Schema, protecting protected: Schema?) throws(StratusError) -> SchemaDiff {
         try target.validate()

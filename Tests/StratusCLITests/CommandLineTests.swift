@@ -270,6 +270,23 @@ import StratusStore
             let all = try await Executables.run("stratus", args + extra + ["--include-encrypted"])
             #expect(all.stdout.contains("c2VjcmV0"), "\(all.stdout)")
         }
+        // A field first saved through StratusKit's encryptedValues (schema-on-write) is ENCRYPTED too.
+        let owner = "_" + String(repeating: "e", count: 32)
+        try await Executables.offPool {
+            let store = try RecordStore(dataDirectory: data)
+            defer { store.close() }
+            let env = try store.environment(container, .development)
+            let zone = ZoneID(zoneName: "Journal", ownerRecordName: owner)
+            _ = try env.createZone(zone, in: .privateDatabase(of: owner))
+            var op = RecordOperation(.create, StoredRecord(recordName: "j1", recordType: "Entry", fields: ["day": .string("Tuesday"), "pin": .string("9731")]))
+            op.encryptedFields = ["pin"]
+            let saved = try env.modify([op], in: .privateDatabase(of: owner), zoneID: zone, actor: RequestActor(userRecordName: owner))
+            #expect(saved.first?.error == nil)
+        }
+        let mine = ["records", "export", "--data", data.path, "--container", container.rawValue, "--environment", "development", "--database", "private", "--user", owner]
+        let plain = try await Executables.run("stratus", mine)
+        #expect(plain.status == 0 && plain.stdout.contains("Tuesday") && !plain.stdout.contains("9731"), "\(plain.stdout) \(plain.stderr)")
+        #expect(try await Executables.run("stratus", mine + ["--include-encrypted"]).stdout.contains("9731"))
     }
 }
 

@@ -10,6 +10,8 @@ public struct RecordOperation: Sendable, Hashable {
     public var parentZone: String?
     /// Fields the request sent with a null value: an update removes them (a record set `record["x"] = nil`).
     public var removedFields: Set<String> = []
+    /// Fields the request sent as encrypted (StratusKit's `encryptedValues`): a field made for one is ENCRYPTED.
+    public var encryptedFields: Set<String> = []
 
     public init(_ operationType: OperationType, _ record: StoredRecord, desiredKeys: [String]? = nil) {
         self.operationType = operationType

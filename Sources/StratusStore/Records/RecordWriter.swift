@@ -235,7 +235,7 @@ struct RecordWriter {
             fields = old.fields.merging(incoming.fields) { _, new in new }
             for name in op.removedFields where incoming.fields[name] == nil { fields.removeValue(forKey: name) }
         }
-        let schemaChange = try planSchema(typeName, fields: &fields, recordName: name)
+        let schemaChange = try planSchema(typeName, fields: &fields, encrypted: op.encryptedFields, recordName: name)
 
         var record = StoredRecord(recordName: name, recordType: typeName, zoneID: zone.zoneID, fields: fields)
         guard record.storageSize <= StoredRecord.maximumSize else {
@@ -368,7 +368,13 @@ struct RecordWriter {
     /// Checks the record's type and fields against the schema without changing anything, and returns the
     /// just-in-time schema change Development needs (nil when none). In Production anything unknown is refused.
     /// Values are checked (and widened where CloudKit would, INT64 → DOUBLE) against their fields.
-    private func planSchema(_ typeName: String, fields: inout [String: FieldValue], recordName: String) throws -> SchemaDiff? {
+    /// `encrypted`: the fields the client sent as encrypted values. CloudKit encrypts only new fields, never in the
+    /// public database, and indexes none of them ("CloudKit doesn't allow encryption on fields that already exist in
+    /// your app's schema, or on records that you store in the public database", `CKRecord.encryptedValues`).
+    private func planSchema(_ typeName: String, fields: inout [String: FieldValue], encrypted: Set<String> = [], recordName: String) throws -> SchemaDiff? {
+        if !encrypted.isEmpty && database.scope == .public {
+            throw StratusError(.badRequest, "encrypted values are for private and shared databases, not the public one", recordName: recordName)
+        }
         let type = catalog.type(named: typeName)
         if type == nil {
             guard environment == .development else {
@@ -382,6 +388,9 @@ struct RecordWriter {
         for (name, value) in fields {
             // The field's type by position: a CatalogField copied per value was a tenth of a bulk load's writing.
             if let type, let i = type.fieldIndex[name] {
+                if encrypted.contains(name) && !type.fields[i].schema.type.encrypted {
+                    throw StratusError(.badRequest, "field '\(name)' exists unencrypted in record type '\(typeName)': CloudKit encrypts only new fields", recordName: recordName)
+                }
                 if let changed = try coercion(value, to: type.fields[i].schema.type, field: name, recordName: recordName) { coerced.append((name, changed)) }
                 continue
             }
@@ -393,7 +402,16 @@ struct RecordWriter {
                 throw StratusError(.badRequest, "field '\(name)' is new and its empty list says no element type; send a typed list", recordName: recordName)
             }
             try value.validate(as: ft, field: name)
-            newFields.append(FieldSchema(name: name, type: ft, indexes: FieldIndexes.justInTime(for: ft)))
+            if encrypted.contains(name) {
+                guard ft.scalar != .reference, ft.scalar != .asset else {
+                    throw StratusError(.badRequest, "field '\(name)': references and assets are not encrypted values (assets are encrypted already)", recordName: recordName)
+                }
+                var sealed = ft
+                sealed.encrypted = true
+                newFields.append(FieldSchema(name: name, type: sealed, indexes: []))
+            } else {
+                newFields.append(FieldSchema(name: name, type: ft, indexes: FieldIndexes.justInTime(for: ft)))
+            }
         }
         for (name, value) in coerced { fields[name] = value }
         newFields.sort { $0.name < $1.name }

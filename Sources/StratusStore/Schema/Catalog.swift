@@ -8,6 +8,8 @@ struct Catalog: Sendable {
     /// Composite indexes Stratus built for query shapes (not part of the schema: a deploy never copies them).
     var autoIndexes: [AutoIndex] = []
     private(set) var index: [String: Int] = [:]
+    /// The ENCRYPTED fields of each type that has any, for answers that mark them (see `WireEncoding`).
+    private(set) var encryptedFields: [String: Set<String>] = [:]
 
     init(generation: Int64, roles: [String], types: [CatalogType]) {
         self.generation = generation
@@ -18,6 +20,11 @@ struct Catalog: Sendable {
 
     mutating func reindex() {
         index = Dictionary(uniqueKeysWithValues: types.enumerated().map { ($1.name, $0) })
+        encryptedFields = [:]
+        for t in types {
+            let names = Set(t.fields.filter { $0.type.encrypted }.map(\.name))
+            if !names.isEmpty { encryptedFields[t.name] = names }
+        }
     }
 
     func type(named name: String) -> CatalogType? { index[name].map { types[$0] } }
