@@ -11,7 +11,10 @@ extension WireEncoding {
         w.field("recordName", s.recordName)
         w.field("recordType", Share.recordType)
         w.field("recordChangeTag", s.recordChangeTag)
-        w.key("fields"); w.beginObject(); w.endObject()
+        w.key("fields")
+        w.beginObject()
+        for (name, value) in s.fields.sorted(by: { $0.key < $1.key }) { field(name, value, &w) }
+        w.endObject()
         w.key("created"); stamp(s.created, &w)
         w.key("modified"); stamp(s.modified, &w)
         w.field("deleted", false)

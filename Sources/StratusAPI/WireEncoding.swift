@@ -192,6 +192,9 @@ struct WireEncoding {
         zoneID(z.zoneID, &w)
         w.field("syncToken", z.syncToken)
         w.field("atomic", z.atomic)
+        if let share = z.share {
+            w.key("share"); w.beginObject(); w.field("recordName", share); w.key("zoneID"); zoneID(z.zoneID, &w); w.endObject()
+        }
         w.endObject()
     }
 }

@@ -65,6 +65,9 @@ extension CKDatabase {
     func zone(_ j: [String: Any]) -> CKRecordZone {
         let z = CKRecordZone(zoneID: RecordCoder.zoneID(j["zoneID"], scope: databaseScope))
         if j["atomic"] as? Bool == false { z.capabilities.remove(.atomic) }
+        if let s = j["share"] as? [String: Any], let name = s["recordName"] as? String {
+            z.share = CKRecord.Reference(recordID: CKRecord.ID(recordName: name, zoneID: z.zoneID), action: .none)
+        }
         return z
     }
 }

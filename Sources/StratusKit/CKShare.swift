@@ -1,5 +1,8 @@
 import Foundation
 
+/// Mirrors `CKRecordNameZoneWideShare`: the record name of every zone-wide share.
+public let CKRecordNameZoneWideShare = "cloudkit.zoneshare"
+
 /// Mirrors `CKShare`: a record that shares a root record (and its children by `parent`) or a whole zone with
 /// participants. Save it together with its root record in one `modifyRecords`, as with CloudKit; its `url` is the
 /// link others open or accept (`CKContainer.shareMetadata(for:)` then `accept(_:)`).
@@ -115,7 +118,7 @@ open class CKShare: CKRecord, @unchecked Sendable {
 
     /// Mirrors `CKShare(recordZoneID:)`: a share of a whole zone.
     public init(recordZoneID: CKRecordZone.ID) {
-        super.init(recordType: CKRecord.SystemType.share, recordID: CKRecord.ID(recordName: "cloudkit.zoneshare", zoneID: recordZoneID))
+        super.init(recordType: CKRecord.SystemType.share, recordID: CKRecord.ID(recordName: CKRecordNameZoneWideShare, zoneID: recordZoneID))
     }
 
     init(decodedID: CKRecord.ID) {

@@ -74,4 +74,63 @@ extension CKContainer {
         let identity = CKUserIdentity(lookupUser: id)
         return CKShare.Participant(identity: identity, permission: .readOnly, role: .privateUser, status: .pending, id: id.recordName)
     }
+
+    /// A participant from any lookup info (an email address or a user record ID; a phone number cannot be looked up here).
+    func shareParticipant(for info: CKUserIdentity.LookupInfo) async throws -> CKShare.Participant {
+        if let email = info.emailAddress { return try await shareParticipant(forEmailAddress: email) }
+        if let id = info.userRecordID { return try await shareParticipant(forUserRecordID: id) }
+        throw CKError.make(.invalidArguments, "Stratus finds participants by email address or user record ID, not by phone number")
+    }
+
+    /// Mirrors `CKContainer.fetchShareMetadata(with:completionHandler:)`.
+    public func fetchShareMetadata(with url: URL, completionHandler: @escaping @Sendable (CKShare.Metadata?, (any Error)?) -> Void) {
+        Task {
+            do { completionHandler(try await shareMetadata(for: url), nil) } catch { completionHandler(nil, error) }
+        }
+    }
+
+    /// Mirrors `CKContainer.shareMetadatas(for:)`: each link's metadata, by its URL.
+    public func shareMetadatas(for urls: [URL], shouldFetchRootRecord: Bool = false) async throws -> [URL: Result<CKShare.Metadata, any Error>] {
+        var out: [URL: Result<CKShare.Metadata, any Error>] = [:]
+        for url in urls {
+            do { out[url] = .success(try await shareMetadata(for: url, shouldFetchRootRecord: shouldFetchRootRecord)) } catch { out[url] = .failure(error) }
+        }
+        return out
+    }
+
+    /// Mirrors `CKContainer.accept(_:completionHandler:)`.
+    public func accept(_ metadata: CKShare.Metadata, completionHandler: @escaping @Sendable (CKShare?, (any Error)?) -> Void) {
+        Task {
+            do { completionHandler(try await accept(metadata), nil) } catch { completionHandler(nil, error) }
+        }
+    }
+
+    /// Mirrors `CKContainer.accept(_:)` for several shares: each share's result, by its URL.
+    public func accept(_ metadatas: [CKShare.Metadata]) async throws -> [URL: Result<CKShare, any Error>] {
+        var out: [URL: Result<CKShare, any Error>] = [:]
+        for m in metadatas {
+            let key = m.share.url ?? URL(string: "stratus-share:\(m.shortGUID)")!
+            do { out[key] = .success(try await accept(m)) } catch { out[key] = .failure(error) }
+        }
+        return out
+    }
+
+    /// Mirrors `CKContainer.shareParticipants(for:)`.
+    public func shareParticipants(for lookupInfos: [CKUserIdentity.LookupInfo]) async throws -> [CKUserIdentity.LookupInfo: Result<CKShare.Participant, any Error>] {
+        var out: [CKUserIdentity.LookupInfo: Result<CKShare.Participant, any Error>] = [:]
+        for info in lookupInfos {
+            do { out[info] = .success(try await shareParticipant(for: info)) } catch { out[info] = .failure(error) }
+        }
+        return out
+    }
+
+    /// Mirrors `CKContainer.fetchShareParticipant(withEmailAddress:completionHandler:)`.
+    public func fetchShareParticipant(withEmailAddress email: String, completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
+        Task { do { completionHandler(try await shareParticipant(forEmailAddress: email), nil) } catch { completionHandler(nil, error) } }
+    }
+
+    /// Mirrors `CKContainer.fetchShareParticipant(withUserRecordID:completionHandler:)`.
+    public func fetchShareParticipant(withUserRecordID id: CKRecord.ID, completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
+        Task { do { completionHandler(try await shareParticipant(forUserRecordID: id), nil) } catch { completionHandler(nil, error) } }
+    }
 }

@@ -18,6 +18,20 @@ public final class CKUserIdentity: NSObject, @unchecked Sendable {
         /// Mirrors `CKUserIdentity.LookupInfo(userRecordID:)`.
         public init(userRecordID: CKRecord.ID) { self.userRecordID = userRecordID; emailAddress = nil; phoneNumber = nil }
         init(email: String?, phone: String?, user: CKRecord.ID?) { emailAddress = email; phoneNumber = phone; userRecordID = user }
+
+        /// Equal when they look up the same person the same way (they key `shareParticipants(for:)`'s answer).
+        public override func isEqual(_ object: Any?) -> Bool {
+            guard let o = object as? LookupInfo else { return false }
+            return o.emailAddress == emailAddress && o.phoneNumber == phoneNumber && o.userRecordID == userRecordID
+        }
+        /// Consistent with `isEqual(_:)`.
+        public override var hash: Int {
+            var h = Hasher()
+            h.combine(emailAddress)
+            h.combine(phoneNumber)
+            h.combine(userRecordID)
+            return h.finalize()
+        }
     }
 
     /// Mirrors `CKUserIdentity.userRecordID`.

@@ -10,18 +10,24 @@ extension EnvironmentStore {
         // The shared database lists the zones others share with this user, under their owners' names.
         if database.scope == .shared {
             return try read { db, _ in
-                try sharedZones(db, user: database.ownerRecordName).map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) }
+                let zoneShared = Set(try db.all("SELECT zone_id FROM shares WHERE root_name IS NULL") { $0.int64(0) })
+                return try sharedZones(db, user: database.ownerRecordName).map {
+                    RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic, share: zoneShared.contains($0.id) ? Share.zoneShareName : nil)
+                }
             }
         }
         return try read { s, _ in
             // Names compare byte-wise on both backends (COLLATE "C" on PostgreSQL, whose default collation is the locale's).
+            // A zone-wide share comes with its zone (`CKRecordZone.share`).
             var zones = try s.all("""
-                SELECT id, name, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND deleted = 0
-                ORDER BY CASE WHEN name = '_defaultZone' THEN 0 ELSE 1 END, name\(s.dialect == .postgres ? " COLLATE \"C\"" : "")
+                SELECT z.id, z.name, z.atomic, z.change_seq, sh.record_name FROM zones z
+                LEFT JOIN shares sh ON sh.zone_id = z.id AND sh.root_name IS NULL
+                WHERE z.scope = ? AND z.owner = ? AND z.deleted = 0
+                ORDER BY CASE WHEN z.name = '_defaultZone' THEN 0 ELSE 1 END, z.name\(s.dialect == .postgres ? " COLLATE \"C\"" : "")
                 """, [database.scope.rawValue, database.ownerRecordName]) { r -> RecordZone in
                 let z = ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
                                 atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0)
-                return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
+                return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic, share: r.string(4))
             }
             if !zones.contains(where: { $0.zoneID.isDefault }) {
                 let z = ZoneRow(id: 0, zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: database.ownerRecordName), atomic: false, changeSeq: 0)
@@ -35,7 +41,8 @@ extension EnvironmentStore {
         if database.scope == .shared {
             return try read { db, _ in
                 let (zone, _) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
-                return RecordZone(zoneID: zone.zoneID, syncToken: zoneSyncToken(zone), atomic: zone.atomic)
+                let share = try db.one("SELECT record_name FROM shares WHERE zone_id = ? AND root_name IS NULL", [zone.id]) { $0.string(0) }
+                return RecordZone(zoneID: zone.zoneID, syncToken: zoneSyncToken(zone), atomic: zone.atomic, share: share)
             }
         }
         guard let z = try zones(in: database).first(where: { $0.zoneID.zoneName == zoneID.zoneName }) else {

@@ -38,6 +38,37 @@ import Testing
         return #"{"operationType":"create","record":{"recordName":"\#(name)","recordType":"\#(type)","fields":{"title":{"value":"\#(name)"}}\#(p)}}"#
     }
 
+    /// A share record's fields are kept and returned (they were answered `"fields": {}`), and a zone-wide share
+    /// comes with its zone in `zones/list` and `zones/lookup`, for the owner and for a participant.
+    @Test(arguments: Backend.allCases) func shareFieldsAreKeptAndAZoneNamesItsShare(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
+        let p = try await Self.people(f)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
+        let fields = #""cloudkit.title":{"value":"Our lists","type":"STRING"},"cloudkit.thumbnailImageData":{"value":"iVBORw0KGgo=","type":"BYTES"},"cloudkit.type":{"value":"com.example.list"}"#
+        let made = try await modify(f, #"{"operationType":"create","record":{"recordName":"cloudkit.zoneshare","recordType":"cloudkit.share","fields":{\#(fields)},"participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"member@example.com"}},"permission":"READ_WRITE"}]}}"#, user: p.ownerToken)
+        let share = try #require(made.json.records.first, "\(made.text)")
+        #expect(share["fields"]?["cloudkit.title"]?["value"]?.string == "Our lists", "\(made.text)")
+        #expect(share["fields"]?["cloudkit.thumbnailImageData"]?["value"]?.string == "iVBORw0KGgo=")
+        let guid = try #require(share["shortGUID"]?.string)
+        let looked = try await f.call("records/lookup", #"{"zoneID":{"zoneName":"Lists"},"records":[{"recordName":"cloudkit.zoneshare"}]}"#, db: "private", user: p.ownerToken)
+        #expect(looked.json.records.first?["fields"]?["cloudkit.type"]?["value"]?.string == "com.example.list", "\(looked.text)")
+        // An update changes what it names and keeps the rest.
+        let tag = try #require(share["recordChangeTag"]?.string)
+        let renamed = try await modify(f, #"{"operationType":"update","record":{"recordName":"cloudkit.zoneshare","recordType":"cloudkit.share","recordChangeTag":"\#(tag)","fields":{"cloudkit.title":{"value":"Lists"}}}}"#, user: p.ownerToken)
+        #expect(renamed.json.records.first?["fields"]?["cloudkit.title"]?["value"]?.string == "Lists" && renamed.json.records.first?["fields"]?["cloudkit.type"] != nil, "\(renamed.text)")
+
+        for (path, body) in [("zones/list", nil), ("zones/lookup", #"{"zones":[{"zoneID":{"zoneName":"Lists"}}]}"#)] as [(String, String?)] {
+            let r = try await f.call(path, body, db: "private", user: p.ownerToken)
+            let lists = r.json["zones"]?.array?.first { $0["zoneID"]?["zoneName"]?.string == "Lists" }
+            #expect(lists?["share"]?["recordName"]?.string == "cloudkit.zoneshare", "\(path): \(r.text)")
+        }
+        let plain = try await f.call("zones/list", nil, db: "private", user: p.memberToken)
+        #expect(plain.json["zones"]?.array?.allSatisfy { $0["share"] == nil } == true, "the member's own zones have no share")
+        _ = try await f.call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: p.memberToken)
+        let shared = try await f.call("zones/list", nil, db: "shared", user: p.memberToken)
+        #expect(shared.json["zones"]?.array?.first?["share"]?["recordName"]?.string == "cloudkit.zoneshare", "\(shared.text)")
+    }
+
     @Test(arguments: Backend.allCases) func aHierarchyIsSharedReadOnlyThenReadWriteThenRevoked(_ backend: Backend) async throws {
         guard let f = try await APIFixture.make(backend) else { return }
         let p = try await Self.people(f)

@@ -19,6 +19,9 @@ public struct Share: Sendable, Hashable {
     public var modified: RecordStamp
     /// Owner first, then the others in the order they were added.
     public var participants: [ShareParticipant]
+    /// The share record's own fields: CloudKit's `cloudkit.title`, `cloudkit.thumbnailImageData` and `cloudkit.type`
+    /// (`CKShare.SystemFieldKey`), and any others the app sets.
+    public var fields: [String: FieldValue] = [:]
 
     public init(recordName: String, zoneID: ZoneID, rootRecordName: String?, shortGUID: String, publicPermission: SharePermission,
                 recordChangeTag: String, created: RecordStamp, modified: RecordStamp, participants: [ShareParticipant]) {

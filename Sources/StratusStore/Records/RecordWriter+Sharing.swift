@@ -167,13 +167,35 @@ extension RecordWriter {
             if let root = request.forRecord, root != found.share.rootRecordName {
                 throw StratusError(.badRequest, "share '\(name)' is for record '\(found.share.rootRecordName ?? Share.zoneShareName)'; a share's root cannot change", recordName: name)
             }
-            return .savedShare(try updateShare(found.id, found.share, request, zone: zone))
+            var fields = op.operationType.replacesAllFields ? op.record.fields : found.share.fields.merging(op.record.fields) { _, new in new }
+            for removed in op.removedFields where op.record.fields[removed] == nil { fields.removeValue(forKey: removed) }
+            try chargeShareFields(fields, old: found.share.fields, name: name, zone: zone)
+            return .savedShare(try updateShare(found.id, found.share, request, fields: fields, zone: zone))
         }
         guard op.operationType.createsWhenMissing else { throw StratusError(.notFound, "share '\(name)' does not exist", recordName: name) }
-        return .savedShare(try createShare(name, request, zone: zone))
+        try chargeShareFields(op.record.fields, old: [:], name: name, zone: zone)
+        return .savedShare(try createShare(name, request, fields: op.record.fields, zone: zone))
     }
 
-    private mutating func createShare(_ name: String, _ request: ShareRequest, zone: ZoneRow) throws -> Share {
+    /// A share's fields are checked as a record's are (each value of its own type, 1 MB in all), and charged to the
+    /// zone's owner like the rest of their private data.
+    private mutating func chargeShareFields(_ fields: [String: FieldValue], old: [String: FieldValue], name: String, zone: ZoneRow) throws {
+        for (key, value) in fields {
+            guard let type = value.fieldType else { throw StratusError(.badRequest, "share field '\(key)' is an empty list of no type", recordName: name) }
+            do { try value.validate(as: type, field: key) } catch {
+                var e = error
+                e.recordName = name
+                throw e
+            }
+        }
+        let size = ShareFields.size(fields)
+        guard size <= Int64(ShareFields.maximumBytes) else {
+            throw StratusError(.limitExceeded, "share '\(name)' holds \(size) bytes of fields; the limit is 1 MB", recordName: name)
+        }
+        try chargeOwner(zone, bytes: size - ShareFields.size(old), recordName: name)
+    }
+
+    private mutating func createShare(_ name: String, _ request: ShareRequest, fields: [String: FieldValue], zone: ZoneRow) throws -> Share {
         let isZoneShare = name == Share.zoneShareName
         let zoneShared = try db.exists("SELECT 1 FROM shares WHERE zone_id = ? AND root_name IS NULL", [zone.id])
         if isZoneShare {
@@ -203,10 +225,11 @@ extension RecordWriter {
         let s = seq.next()
         let tag = ChangeSequence.changeTag(s)
         let id = try db.insert("""
-            INSERT INTO shares(zone_id, record_name, root_name, short_guid, public_permission, change_tag, created_ts, created_by, modified_ts, modified_by)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO shares(zone_id, record_name, root_name, short_guid, public_permission, change_tag, created_ts, created_by, modified_ts, modified_by, fields)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.int64(zone.id), .text(name), (isZoneShare ? nil : request.forRecord).sqlValue, .text(ShortGUID.make()),
-                  .text((request.publicPermission ?? .none).rawValue), .text(tag), .int64(now), .text(actor.userRecordName), .int64(now), .text(actor.userRecordName)])
+                  .text((request.publicPermission ?? .none).rawValue), .text(tag), .int64(now), .text(actor.userRecordName), .int64(now), .text(actor.userRecordName),
+                  ShareFields.encode(fields).map { .blob($0) } ?? .null])
         try db.execute("INSERT INTO share_participants(share_id, \"user\", email, permission, type, status, position) VALUES (?, ?, NULL, 'READ_WRITE', 'OWNER', 'ACCEPTED', 0)", id, zone.zoneID.ownerRecordName ?? actor.userRecordName)
         try setInvitees(id, invitees ?? [], owner: zone.zoneID.ownerRecordName ?? actor.userRecordName)
         if let root = request.forRecord, !isZoneShare {
@@ -218,10 +241,12 @@ extension RecordWriter {
         return try ShareRows.find(db, zone: zone, name: name)!.share
     }
 
-    private mutating func updateShare(_ id: Int64, _ old: Share, _ request: ShareRequest, zone: ZoneRow) throws -> Share {
+    private mutating func updateShare(_ id: Int64, _ old: Share, _ request: ShareRequest, fields: [String: FieldValue], zone: ZoneRow) throws -> Share {
         let resolved = try resolveInvitees(request.participants, name: old.recordName)
         let s = seq.next()
-        try db.execute("UPDATE shares SET public_permission = ?, change_tag = ?, modified_ts = ?, modified_by = ? WHERE id = ?", (request.publicPermission ?? old.publicPermission).rawValue, ChangeSequence.changeTag(s), now, actor.userRecordName, id)
+        try db.execute("UPDATE shares SET public_permission = ?, change_tag = ?, modified_ts = ?, modified_by = ?, fields = ? WHERE id = ?",
+                       [.text((request.publicPermission ?? old.publicPermission).rawValue), .text(ChangeSequence.changeTag(s)), .int64(now), .text(actor.userRecordName),
+                        ShareFields.encode(fields).map { .blob($0) } ?? .null, .int64(id)])
         if let invitees = resolved {
             // Participants the owner left out are removed (their access ends now); the others keep their status.
             let keep = Set(invitees.map(\.userRecordName))
@@ -293,6 +318,7 @@ extension RecordWriter {
 
     /// Deletes a share: its participants lose access at once and the zone leaves their shared databases.
     mutating func deleteShare(_ id: Int64, _ share: Share, zone: ZoneRow) throws {
+        try chargeOwner(zone, bytes: -ShareFields.size(share.fields), recordName: share.recordName)
         let members = share.participants.filter { $0.type != .owner && $0.acceptanceStatus == .accepted }.map(\.userRecordName)
         try db.execute("UPDATE record_links SET share_id = NULL WHERE share_id = ?", id)
         try db.execute("DELETE FROM share_participants WHERE share_id = ?", id)

@@ -255,6 +255,7 @@ struct RecordWriter {
         for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
         record.fields = fields
         // The user this record is charged to must have room for it (a record that shrinks always fits).
+        // (`chargeOwner` is the same rule for what is not a record: a share's fields.)
         let chargedTo = UserUsage.chargedUser(database, creator: old?.created?.userRecordName ?? actor.userRecordName)
         let charge = UserUsage.charge(record) - (old.map(UserUsage.charge) ?? 0)
         if let chargedTo, let limit = userQuota, charge > 0 {
@@ -460,6 +461,19 @@ struct RecordWriter {
             throw e
         }
         return v
+    }
+
+    /// Charges `bytes` (negative frees them) to the user whose private data `zone` holds, refusing what would pass
+    /// their cap: the record rule above, for what is not a record (a share's fields).
+    mutating func chargeOwner(_ zone: ZoneRow, bytes: Int64, recordName: String) throws {
+        guard bytes != 0, let user = UserUsage.chargedUser(database, creator: zone.zoneID.ownerRecordName ?? actor.userRecordName) else { return }
+        if let limit = userQuota, bytes > 0 {
+            let before = try usageBefore[user] ?? UserUsage.bytes(user, db)
+            usageBefore[user] = before
+            let using = before + usageDeltas[user, default: 0]
+            if using + bytes > limit { throw UserUsage.refusal(user, using: using, adding: bytes, limit: limit, recordName: recordName) }
+        }
+        usageDeltas[user, default: 0] += bytes
     }
 
     /// A new asset reference (one the record did not already hold) needs a receipt of the actor's own upload.

@@ -264,6 +264,8 @@ extension EnvironmentMigrations {
         m.add("v20-apns-device-sessions", ddl: "ALTER TABLE apns_devices ADD COLUMN web_token TEXT")
         // TIMESTAMP fields keep a `Date`'s own value, seconds since 2001 (see `TimestampConversion`).
         m.add("v21-timestamp-seconds") { s in try TimestampConversion.run(s) }
+        // A share record's own fields (title, thumbnail, type), as `ShareFields` encodes them.
+        m.add("v22-share-fields", ddl: "ALTER TABLE shares ADD COLUMN fields BLOB")
         return m
     }
 

@@ -3,7 +3,7 @@ import StratusModel
 
 /// Reads shares, their participants and record links inside a transaction (the one owner of their SQL).
 enum ShareRows {
-    static let columns = "id, zone_id, record_name, root_name, short_guid, public_permission, change_tag, created_ts, created_by, modified_ts, modified_by"
+    static let columns = "id, zone_id, record_name, root_name, short_guid, public_permission, change_tag, created_ts, created_by, modified_ts, modified_by, fields"
 
     /// A share with its row id; `zone` names the zone it lives in.
     /// A share row as read (its participants are read after, once the row's statement is done).
@@ -12,11 +12,12 @@ enum ShareRows {
     }
 
     private static func shareRow(_ r: any SQLRow, zone: ZoneID?) -> ShareRow {
-        let share = Share(recordName: r.string(2) ?? "", zoneID: zone ?? .defaultZone, rootRecordName: r.string(3), shortGUID: r.string(4) ?? "",
+        var share = Share(recordName: r.string(2) ?? "", zoneID: zone ?? .defaultZone, rootRecordName: r.string(3), shortGUID: r.string(4) ?? "",
                           publicPermission: SharePermission(rawValue: r.string(5) ?? "") ?? .none, recordChangeTag: r.string(6) ?? "",
                           created: RecordStamp(timestamp: r.int64(7) ?? 0, userRecordName: r.string(8) ?? "", deviceID: "iCloud"),
                           modified: RecordStamp(timestamp: r.int64(9) ?? 0, userRecordName: r.string(10) ?? "", deviceID: "iCloud"),
                           participants: [])
+        share.fields = ShareFields.decode(r.data(11))
         return ShareRow(id: r.int64(0) ?? 0, zoneRowID: r.int64(1) ?? 0, share: share)
     }
 
