@@ -15,6 +15,9 @@ extension CloudKitAPI {
         let zone: ZoneID? = (zoneWide && b["zoneID"] == nil) ? nil : try WireDecoding.zoneID(b["zoneID"])
         let limit = try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults
         guard limit >= 1 else { throw StratusError.badRequest("resultsLimit must be at least 1") }
+        if b["query"]?["recordType"]?.string == UserRecord.recordType {
+            throw StratusError.badRequest("Users records cannot be queried, as in CloudKit: fetch one by its record ID (a user record name)")
+        }
         let query = try WireDecoding.query(b["query"], zone: zone, limit: min(limit, Query.maximumResults),
                                            marker: try b.string("continuationMarker"), desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"),
                                            timestamps: ctx.timestamps)
@@ -43,7 +46,13 @@ extension CloudKitAPI {
             names.append(n)
             perItemKeys.append(try WireDecoding.stringList(item["desiredKeys"], "desiredKeys"))
         }
-        let results = try env(ctx).lookup(names, in: ctx.databaseID, zoneID: zone, desiredKeys: nil, caller: ctx.auth.caller)
+        var results = try env(ctx).lookup(names, in: ctx.databaseID, zoneID: zone, desiredKeys: nil, caller: ctx.auth.caller)
+        // The caller's own user record exists from the first time they ask for it (see `UserRecord`).
+        if let me = ctx.auth.userRecordName, zone.isDefault, ctx.database != .shared {
+            for (i, r) in results.enumerated() where names[i] == me {
+                if case .failure(let e) = r, e.code == .notFound { results[i] = .success(try env(ctx).userRecord(of: me, in: ctx.databaseID)) }
+            }
+        }
         // Share records are looked up by name too (CloudKit JS fetches a root's `share` that way).
         let missing = results.enumerated().compactMap { i, r -> String? in
             if case .failure(let e) = r, e.code == .notFound { return names[i] }
@@ -177,6 +186,9 @@ extension CloudKitAPI {
     func usersCaller(_ ctx: Context, legacy: Bool) throws -> HTTPResponse {
         let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         let profile = try store.user(container: ctx.container, userRecordName: user)
+        // Asking who one is makes one's public user record, as CloudKit has one for each user of the app (a full
+        // store or a refused write does not stop the answer: the record is made on the next fetch instead).
+        _ = try? env(ctx).userRecord(of: user, in: .publicDatabase)
         return json { w in
             w.beginObject()
             w.field("userRecordName", user)

@@ -14,6 +14,9 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
     public enum SystemType {
         /// The record type of shares, `cloudkit.share`.
         public static let share: RecordType = "cloudkit.share"
+        /// Mirrors `CKRecord.SystemType.userRecord`: each user's `Users` record, fetched by the ID
+        /// `fetchUserRecordID` gives.
+        public static let userRecord: RecordType = "Users"
     }
 
     /// Mirrors `CKRecord.recordType`.
@@ -229,3 +232,8 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
         "<CKRecord: \(recordType) \(recordID.recordName) tag=\(recordChangeTag ?? "-") keys=\(allKeys())>"
     }
 }
+
+/// Mirrors `CKRecordTypeUserRecord`.
+public let CKRecordTypeUserRecord: CKRecord.RecordType = CKRecord.SystemType.userRecord
+/// Mirrors `CKRecordTypeShare`.
+public let CKRecordTypeShare: CKRecord.RecordType = CKRecord.SystemType.share

@@ -161,15 +161,20 @@ extension EnvironmentStore {
                 let visible = try ShareRows.covered(db, zone: zone.id, shares: Array(access.shares.keys), names: Array(found.keys))
                 found = found.filter { visible.contains($0.key) }
             }
-            return recordNames.map { name in
-                if let r = found[name] {
-                    if let caller, database.scope == .public, !Self.canRead(r, caller: caller, catalog: catalog) {
-                        return .failure(SecurityPolicy.denial(.read, recordType: r.recordType, recordName: name))
-                    }
-                    return .success(r)
+            var results: [Result<StoredRecord, StratusError>] = []
+            results.reserveCapacity(recordNames.count)
+            for name in recordNames {
+                guard let r = found[name] else {
+                    results.append(.failure(StratusError(.notFound, "record '\(name)' does not exist", recordName: name)))
+                    continue
                 }
-                return .failure(StratusError(.notFound, "record '\(name)' does not exist", recordName: name))
+                if let caller, database.scope == .public, !Self.canRead(r, caller: caller, catalog: catalog) {
+                    results.append(.failure(SecurityPolicy.denial(.read, recordType: r.recordType, recordName: name)))
+                    continue
+                }
+                results.append(.success(r.recordType == UserRecord.recordType ? try withRoles(r, catalog: catalog, db) : r))
             }
+            return results
         }
     }
 

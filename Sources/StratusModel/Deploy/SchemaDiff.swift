@@ -54,7 +54,8 @@ public struct SchemaDiff: Hashable, Sendable {
                 if a != b { changes.append(.changeGrants(recordType: t.name, role: role, from: a, to: b)) }
             }
         }
-        for old in current.recordTypes where target.recordType(named: old.name) == nil {
+        // The Users type is the server's (see `UserRecord`): a schema that does not name it leaves it be.
+        for old in current.recordTypes where target.recordType(named: old.name) == nil && old.name != UserRecord.recordType {
             changes.append(.removeRecordType(old.name))
             if protected.recordType(named: old.name) != nil {
                 refusals.append("record type \(old.name) exists in Production and cannot be removed")

@@ -12,6 +12,8 @@ public struct RecordOperation: Sendable, Hashable {
     public var removedFields: Set<String> = []
     /// Fields the request sent as encrypted (StratusKit's `encryptedValues`): a field made for one is ENCRYPTED.
     public var encryptedFields: Set<String> = []
+    /// The server making a user's `Users` record (see `UserRecord`): the one way one is created.
+    package var makesUserRecord = false
 
     public init(_ operationType: OperationType, _ record: StoredRecord, desiredKeys: [String]? = nil) {
         self.operationType = operationType

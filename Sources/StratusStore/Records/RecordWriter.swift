@@ -229,13 +229,18 @@ struct RecordWriter {
 
         let typeName = old?.recordType ?? incoming.recordType
         guard !typeName.isEmpty else { throw StratusError(.badRequest, "record '\(name)' needs a recordType", recordName: name) }
-        if let caller, old == nil { try authorize(.create, type: typeName, caller: caller, creator: nil, recordName: name) }
+        let isUserRecord = typeName == UserRecord.recordType
+        if isUserRecord && old == nil && !op.makesUserRecord {
+            throw StratusError(.badRequest, "a Users record is the server's, made for its user: fetch yours by the ID fetchUserRecordID gives, then save it", recordName: name)
+        }
+        if let caller, old == nil, !op.makesUserRecord { try authorize(.create, type: typeName, caller: caller, creator: nil, recordName: name) }
         var fields = incoming.fields
         if let old, !op.operationType.replacesAllFields {
             fields = old.fields.merging(incoming.fields) { _, new in new }
             for name in op.removedFields where incoming.fields[name] == nil { fields.removeValue(forKey: name) }
         }
-        let schemaChange = try planSchema(typeName, fields: &fields, encrypted: op.encryptedFields, recordName: name)
+        if isUserRecord { try keepRoles(&fields, sent: incoming.fields[UserRecord.rolesField], user: name) }
+        let schemaChange = try planSchema(typeName, fields: &fields, encrypted: op.encryptedFields, makesUserRecord: op.makesUserRecord, recordName: name)
 
         var record = StoredRecord(recordName: name, recordType: typeName, zoneID: zone.zoneID, fields: fields)
         guard record.storageSize <= StoredRecord.maximumSize else {
@@ -372,11 +377,14 @@ struct RecordWriter {
     /// `encrypted`: the fields the client sent as encrypted values. CloudKit encrypts only new fields, never in the
     /// public database, and indexes none of them ("CloudKit doesn't allow encryption on fields that already exist in
     /// your app's schema, or on records that you store in the public database", `CKRecord.encryptedValues`).
-    private func planSchema(_ typeName: String, fields: inout [String: FieldValue], encrypted: Set<String> = [], recordName: String) throws -> SchemaDiff? {
+    private func planSchema(_ typeName: String, fields: inout [String: FieldValue], encrypted: Set<String> = [], makesUserRecord: Bool = false,
+                            recordName: String) throws -> SchemaDiff? {
         if !encrypted.isEmpty && database.scope == .public {
             throw StratusError(.badRequest, "encrypted values are for private and shared databases, not the public one", recordName: recordName)
         }
         let type = catalog.type(named: typeName)
+        // The Users type is the server's, in every environment, Production's included.
+        if type == nil && makesUserRecord { return SchemaDiff(changes: [.addRecordType(UserRecord.schema)]) }
         if type == nil {
             guard environment == .development else {
                 throw StratusError(.badRequest, "record type '\(typeName)' does not exist in the Production schema; deploy it from Development first", recordName: recordName)
@@ -461,6 +469,17 @@ struct RecordWriter {
             throw e
         }
         return v
+    }
+
+    /// A `Users` record's `roles` are the server's: never stored (they are read from the role memberships each time),
+    /// and a write that sends other roles than the user has is refused rather than acknowledged and ignored.
+    private func keepRoles(_ fields: inout [String: FieldValue], sent: FieldValue?, user: String) throws {
+        fields.removeValue(forKey: UserRecord.rolesField)
+        guard let sent else { return }
+        let held = Set(try db.all(#"SELECT role FROM role_members WHERE "user" = ?"#, [user]) { $0.string(0) }).intersection(catalog.roles)
+        guard case .list(_, let items) = sent, case .list(_, let current) = UserRecord.roles(held), Set(items) == Set(current) else {
+            throw StratusError(.badRequest, "a Users record's roles are the server's (the console assigns roles); they cannot be saved", recordName: user)
+        }
     }
 
     /// Charges `bytes` (negative frees them) to the user whose private data `zone` holds, refusing what would pass
