@@ -99,6 +99,9 @@ let package = Package(
         ),
         .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusServer", "StratusStore", "StratusModel", "StratusHTTP", "StratusTestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto")]),
+        // CloudKit's documented declarations, spelled as typed references and as apps call them: it only has to
+        // compile, and a warning (a deprecation, an unused result) fails it as an error would.
+        .testTarget(name: "StratusKitConformanceTests", dependencies: ["StratusKit"], swiftSettings: [.treatAllWarnings(as: .error)]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPostgresTests", dependencies: ["StratusPostgres", "StratusTestSupport"]),
         // A plain POSIX-socket HTTP client that sends exactly the bytes a test wants (malformed, oversized, slow).

@@ -130,13 +130,22 @@ extension CloudKitAPI {
     /// private and shared databases, and a zone subscription names a custom zone.
     package static func subscription(_ doc: JSON, id: String, database: DatabaseScope) throws -> Subscription {
         let info = doc["notificationInfo"] ?? .object([:])
-        let notificationInfo = NotificationInfo(
+        var notificationInfo = NotificationInfo(
             alertBody: try info.string("alertBody"), alertLocalizationKey: try info.string("alertLocalizationKey"),
             alertLocalizationArgs: try WireDecoding.stringList(info["alertLocalizationArgs"], "alertLocalizationArgs"),
             alertActionLocalizationKey: try info.string("alertActionLocalizationKey"), alertLaunchImage: try info.string("alertLaunchImage"),
             soundName: try info.string("soundName"), shouldBadge: try info.bool("shouldBadge") ?? false,
             shouldSendContentAvailable: try info.bool("shouldSendContentAvailable") ?? false,
             desiredKeys: try WireDecoding.stringList(info["desiredKeys"], "desiredKeys") ?? WireDecoding.stringList(doc["desiredKeys"], "desiredKeys"))
+        notificationInfo.title = try info.string("title")
+        notificationInfo.titleLocalizationKey = try info.string("titleLocalizationKey")
+        notificationInfo.titleLocalizationArgs = try WireDecoding.stringList(info["titleLocalizationArgs"], "titleLocalizationArgs")
+        notificationInfo.subtitle = try info.string("subtitle")
+        notificationInfo.subtitleLocalizationKey = try info.string("subtitleLocalizationKey")
+        notificationInfo.subtitleLocalizationArgs = try WireDecoding.stringList(info["subtitleLocalizationArgs"], "subtitleLocalizationArgs")
+        notificationInfo.category = try info.string("category")
+        notificationInfo.collapseIDKey = try info.string("collapseIDKey")
+        notificationInfo.shouldSendMutableContent = try info.bool("shouldSendMutableContent")
         switch doc["subscriptionType"]?.string {
         case "query":
             let q = try WireDecoding.query(doc["query"], zone: nil, limit: 1, marker: nil, desiredKeys: nil)

@@ -8,6 +8,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     public let containerIdentifier: String?
     let services: WebServices
     private let operationQueue: OperationQueue
+    /// Long-lived operations of this container running in this process.
+    let longLivedOperations = LongLivedOperations()
 
     /// The container and connection the `STRATUS_*` variables describe; the identifier is `STRATUS_CONTAINER`.
     /// Mirrors `CKContainer.default()`. When a variable is missing, requests fail with `.badContainer` saying which.
@@ -53,6 +55,22 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     public func add(_ operation: CKOperation) {
         operation.prepare(container: self, database: nil)
         operationQueue.addOperation(operation)
+    }
+
+    /// Mirrors `CKContainer.fetchAllLongLivedOperationIDs(completionHandler:)`: the long-lived operations of this
+    /// container running in this process.
+    public func fetchAllLongLivedOperationIDs(completionHandler: @escaping @Sendable ([CKOperation.ID]?, (any Error)?) -> Void) {
+        completionHandler(longLivedOperations.ids, nil)
+    }
+
+    /// Mirrors `CKContainer.fetchLongLivedOperation(withID:completionHandler:)`; `.unknownItem` for an operation
+    /// that is not running (anymore).
+    public func fetchLongLivedOperation(withID operationID: CKOperation.ID, completionHandler: @escaping @Sendable (CKOperation?, (any Error)?) -> Void) {
+        if let operation = longLivedOperations.operation(operationID) {
+            completionHandler(operation, nil)
+        } else {
+            completionHandler(nil, CKError.make(.unknownItem, "no long-lived operation \(operationID) is running"))
+        }
     }
 
     /// The web auth token now in use: the server hands out a fresh one past half a token's life, and StratusKit

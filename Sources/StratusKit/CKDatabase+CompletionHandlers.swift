@@ -109,6 +109,37 @@ extension CKDatabase {
     public func delete(withSubscriptionID id: CKSubscription.ID, completionHandler: @escaping @Sendable (CKSubscription.ID?, (any Error)?) -> Void) {
         deliver({ r in completionHandler(try? r.get(), r.error) }) { try await self.deleteSubscription(withID: id) }
     }
+
+    /// Mirrors `CKDatabase.fetch(withRecordZoneIDs:completionHandler:)`.
+    public func fetch(withRecordZoneIDs zoneIDs: [CKRecordZone.ID],
+                      completionHandler: @escaping @Sendable (Result<[CKRecordZone.ID: Result<CKRecordZone, any Error>], any Error>) -> Void) {
+        deliver(completionHandler) { try await self.recordZones(for: zoneIDs) }
+    }
+
+    /// Mirrors `CKDatabase.modifyRecordZones(saving:deleting:completionHandler:)`.
+    public func modifyRecordZones(saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID],
+                                  completionHandler: @escaping @Sendable (Result<(saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>],
+                                                                                  deleteResults: [CKRecordZone.ID: Result<Void, any Error>]), any Error>) -> Void) {
+        deliver(completionHandler) { try await self.modifyRecordZones(saving: recordZonesToSave, deleting: recordZoneIDsToDelete) }
+    }
+
+    /// Mirrors `CKDatabase.fetch(withSubscriptionID:completionHandler:)`.
+    public func fetch(withSubscriptionID subscriptionID: CKSubscription.ID, completionHandler: @escaping @Sendable (CKSubscription?, (any Error)?) -> Void) {
+        deliver({ r in completionHandler(try? r.get(), r.error) }) { try await self.subscription(for: subscriptionID) }
+    }
+
+    /// Mirrors `CKDatabase.fetch(withSubscriptionIDs:completionHandler:)`.
+    public func fetch(withSubscriptionIDs subscriptionIDs: [CKSubscription.ID],
+                      completionHandler: @escaping @Sendable (Result<[CKSubscription.ID: Result<CKSubscription, any Error>], any Error>) -> Void) {
+        deliver(completionHandler) { try await self.subscriptions(for: subscriptionIDs) }
+    }
+
+    /// Mirrors `CKDatabase.modifySubscriptions(saving:deleting:completionHandler:)`.
+    public func modifySubscriptions(saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID],
+                                    completionHandler: @escaping @Sendable (Result<(saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>],
+                                                                                    deleteResults: [CKSubscription.ID: Result<Void, any Error>]), any Error>) -> Void) {
+        deliver(completionHandler) { try await self.modifySubscriptions(saving: subscriptionsToSave, deleting: subscriptionIDsToDelete) }
+    }
 }
 
 extension Result {

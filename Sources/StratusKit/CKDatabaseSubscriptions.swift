@@ -17,6 +17,27 @@ extension CKDatabase {
         return s
     }
 
+    /// Mirrors `CKDatabase.subscriptions(for:)`: each subscription by its ID (`subscriptions/lookup`, at most 400
+    /// per request), or why it could not be read.
+    public func subscriptions(for ids: [CKSubscription.ID]) async throws -> [CKSubscription.ID: Result<CKSubscription, any Error>] {
+        var out: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:]
+        for start in stride(from: 0, to: ids.count, by: 400) {
+            let batch = Array(ids[start..<min(start + 400, ids.count)])
+            let j = try await call("subscriptions/lookup", ["subscriptions": batch.map { ["subscriptionID": $0] }])
+            for (id, item) in zip(batch, j["subscriptions"] as? [[String: Any]] ?? []) {
+                if item["serverErrorCode"] != nil {
+                    out[id] = .failure(CKError.from(server: item, scope: databaseScope, zoneID: .default))
+                } else if let s = CKSubscription.from(wire: item, scope: databaseScope) {
+                    out[id] = .success(s)
+                } else {
+                    out[id] = .failure(CKError.make(.serverResponseLost, "unreadable subscription"))
+                }
+            }
+            for id in batch where out[id] == nil { out[id] = .failure(CKError.make(.unknownItem, "subscription \(id) not found")) }
+        }
+        return out
+    }
+
     /// Mirrors `CKDatabase.allSubscriptions()` (`subscriptions/list`).
     public func allSubscriptions() async throws -> [CKSubscription] {
         let j = try await call("subscriptions/list", nil)

@@ -6,6 +6,9 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     public var recordIDs: [CKRecord.ID]?
     /// Mirrors `CKFetchRecordsOperation.desiredKeys`.
     public var desiredKeys: [CKRecord.FieldKey]?
+    /// Mirrors `perRecordProgressBlock`: a record's download progress; StratusKit reads a record (and its assets)
+    /// in one response, so each record reports 1.0 once, before its result.
+    public var perRecordProgressBlock: ((CKRecord.ID, Double) -> Void)?
     /// Mirrors `perRecordResultBlock`.
     public var perRecordResultBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
     /// Mirrors `fetchRecordsResultBlock`: `.failure(.partialFailure)` when some records failed.
@@ -16,7 +19,15 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     public var fetchRecordsCompletionBlock: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
 
     /// Mirrors `CKFetchRecordsOperation()`: set its properties, then add it to a database.
-    public override init() { super.init() }
+    public required override init() { super.init() }
+
+    /// Mirrors `CKFetchRecordsOperation.fetchCurrentUserRecordOperation()`: fetches the user record of the signed-in
+    /// user (`CKRecord.SystemType.userRecord`) from the database it is added to.
+    public class func fetchCurrentUserRecordOperation() -> Self {
+        let operation = self.init()
+        operation.recordIDs = [CKRecord.ID(recordName: CKCurrentUserDefaultName)]
+        return operation
+    }
 
     /// Mirrors `CKFetchRecordsOperation(recordIDs:)`.
     public convenience init(recordIDs: [CKRecord.ID]) {
@@ -25,13 +36,18 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     override func execute() async {
-        let ids = recordIDs ?? []
+        var ids = recordIDs ?? []
         do {
             try checkCancelled()
+            if ids.contains(where: { $0.recordName == CKCurrentUserDefaultName }) {
+                let me = try await container.userRecordID()
+                ids = ids.map { $0.recordName == CKCurrentUserDefaultName ? me : $0 }
+            }
             let results = ids.isEmpty ? [:] : try await targetDatabase.records(for: ids, desiredKeys: desiredKeys)
             var fetched: [CKRecord.ID: CKRecord] = [:], errors: [AnyHashable: any Error] = [:]
             for id in ids {
                 let r = results[id] ?? .failure(CKError.make(.unknownItem, "record \(id.recordName) not found"))
+                if case .success = r { perRecordProgressBlock?(id, 1) }
                 perRecordResultBlock?(id, r)
                 switch r {
                 case .success(let rec): fetched[id] = rec; perRecordCompletionBlock?(rec, id, nil)

@@ -22,6 +22,9 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     public var isAtomic = true
     /// Mirrors `CKModifyRecordsOperation.clientChangeTokenData`.
     public var clientChangeTokenData: Data?
+    /// Mirrors `perRecordProgressBlock`: a record's upload progress. Its assets are uploaded before the request
+    /// that saves it, so each record reports 1.0 once, when the server has it.
+    public var perRecordProgressBlock: ((CKRecord, Double) -> Void)?
     /// Mirrors `perRecordSaveBlock`.
     public var perRecordSaveBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
     /// Mirrors `perRecordDeleteBlock`.
@@ -51,6 +54,7 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             var saved: [CKRecord] = [], deleted: [CKRecord.ID] = [], errors: [AnyHashable: any Error] = [:]
             for r in saves {
                 let result = saveResults[r.recordID] ?? .failure(CKError.make(.serverResponseLost, "no answer for \(r.recordID.recordName)"))
+                if case .success = result { perRecordProgressBlock?(r, 1) }
                 perRecordSaveBlock?(r.recordID, result)
                 switch result {
                 case .success(let s): saved.append(s); perRecordCompletionBlock?(s, nil)

@@ -27,6 +27,26 @@ open class CKNotification: NSObject, @unchecked Sendable {
     public let alertLocalizationKey: String?
     /// Mirrors `CKNotification.alertLocalizationArgs`.
     public let alertLocalizationArgs: [String]?
+    /// Mirrors `CKNotification.alertActionLocalizationKey`.
+    public let alertActionLocalizationKey: String?
+    /// Mirrors `CKNotification.alertLaunchImage`.
+    public let alertLaunchImage: String?
+    /// Mirrors `CKNotification.title`.
+    public let title: String?
+    /// Mirrors `CKNotification.titleLocalizationKey`.
+    public let titleLocalizationKey: String?
+    /// Mirrors `CKNotification.titleLocalizationArgs`.
+    public let titleLocalizationArgs: [String]?
+    /// Mirrors `CKNotification.subtitle`.
+    public let subtitle: String?
+    /// Mirrors `CKNotification.subtitleLocalizationKey`.
+    public let subtitleLocalizationKey: String?
+    /// Mirrors `CKNotification.subtitleLocalizationArgs`.
+    public let subtitleLocalizationArgs: [String]?
+    /// Mirrors `CKNotification.category`.
+    public let category: String?
+    /// Mirrors `CKNotification.subscriptionOwnerUserRecordID`: the user whose subscription fired.
+    public let subscriptionOwnerUserRecordID: CKRecord.ID?
     /// Mirrors `CKNotification.soundName`.
     public let soundName: String?
     /// Mirrors `CKNotification.badge`.
@@ -43,6 +63,17 @@ open class CKNotification: NSObject, @unchecked Sendable {
         alertBody = (alert as? String) ?? (alert as? [String: Any])?["body"] as? String
         alertLocalizationKey = (alert as? [String: Any])?["loc-key"] as? String
         alertLocalizationArgs = (alert as? [String: Any])?["loc-args"] as? [String]
+        let fields = alert as? [String: Any] ?? [:]
+        alertActionLocalizationKey = fields["action-loc-key"] as? String
+        alertLaunchImage = fields["launch-image"] as? String
+        title = fields["title"] as? String
+        titleLocalizationKey = fields["title-loc-key"] as? String
+        titleLocalizationArgs = fields["title-loc-args"] as? [String]
+        subtitle = fields["subtitle"] as? String
+        subtitleLocalizationKey = fields["subtitle-loc-key"] as? String
+        subtitleLocalizationArgs = fields["subtitle-loc-args"] as? [String]
+        category = aps["category"] as? String
+        subscriptionOwnerUserRecordID = (ck["ckuserid"] as? String).map { CKRecord.ID(recordName: $0) }
         soundName = aps["sound"] as? String
         badge = aps["badge"] as? NSNumber
     }

@@ -5,6 +5,9 @@ import Foundation
 /// finished when its final block has returned. `cancel()` stops the work between requests and ends it with
 /// `.operationCancelled`.
 open class CKOperation: Operation, @unchecked Sendable {
+    /// Mirrors `CKOperation.ID`.
+    public typealias ID = String
+
     /// Mirrors `CKOperation.Configuration`: the container to use and the request time limit.
     public final class Configuration: @unchecked Sendable {
         /// Mirrors `CKOperation.Configuration.container`.
@@ -33,7 +36,10 @@ open class CKOperation: Operation, @unchecked Sendable {
     /// Mirrors `CKOperation.group`: the user action this operation is part of.
     public var group: CKOperationGroup?
     /// Mirrors `CKOperation.operationID`.
-    public let operationID = UUID().uuidString
+    public let operationID: CKOperation.ID = UUID().uuidString
+    /// Mirrors `CKOperation.longLivedOperationWasPersistedBlock`: called when a long-lived operation (its
+    /// configuration's `isLongLived`) starts and can be found with `CKContainer.fetchLongLivedOperation(withID:)`.
+    public var longLivedOperationWasPersistedBlock: (() -> Void)?
     var resolvedContainer: CKContainer?
     private var task: Task<Void, Never>?
     private let taskLock = NSLock()
@@ -55,6 +61,12 @@ open class CKOperation: Operation, @unchecked Sendable {
 
     /// Runs the operation's work and waits for it, so the operation finishes after its last block.
     open override func main() {
+        let longLived = configuration.isLongLived ? container.longLivedOperations : nil
+        if let longLived {
+            longLived.register(self)
+            longLivedOperationWasPersistedBlock?()
+        }
+        defer { longLived?.remove(operationID) }
         let done = DispatchSemaphore(value: 0)
         let t = Task.detached { [self] in
             await self.execute()

@@ -19,7 +19,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     }
 
     /// Mirrors `CKQuerySubscription.recordType`.
-    public let recordType: CKRecord.RecordType
+    public let recordType: CKRecord.RecordType?
     /// Mirrors `CKQuerySubscription.querySubscriptionOptions`.
     public let querySubscriptionOptions: Options
     /// Mirrors `CKQuerySubscription.zoneID`: nil watches every zone of the database.
@@ -70,7 +70,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     override func wire() throws -> [String: Any] {
         var o = try super.wire()
         o["subscriptionType"] = "query"
-        var q: [String: Any] = ["recordType": recordType]
+        var q: [String: Any] = ["recordType": recordType ?? ""]
         let f = try filters.get()
         if !f.isEmpty { q["filterBy"] = f }
         o["query"] = q

@@ -10,6 +10,24 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
     /// Mirrors `CKRecord.FieldKey`.
     public typealias FieldKey = String
 
+    /// Mirrors `CKRecord.SystemFieldKey`: the names of system fields in a query's predicate and sort.
+    public enum SystemFieldKey {
+        /// Mirrors `CKRecord.SystemFieldKey.recordID`.
+        public static let recordID: FieldKey = "recordID"
+        /// Mirrors `CKRecord.SystemFieldKey.creationDate`.
+        public static let creationDate: FieldKey = "creationDate"
+        /// Mirrors `CKRecord.SystemFieldKey.modificationDate`.
+        public static let modificationDate: FieldKey = "modificationDate"
+        /// Mirrors `CKRecord.SystemFieldKey.creatorUserRecordID`.
+        public static let creatorUserRecordID: FieldKey = "creatorUserRecordID"
+        /// Mirrors `CKRecord.SystemFieldKey.lastModifiedUserRecordID`.
+        public static let lastModifiedUserRecordID: FieldKey = "lastModifiedUserRecordID"
+        /// Mirrors `CKRecord.SystemFieldKey.parent`.
+        public static let parent: FieldKey = "parent"
+        /// Mirrors `CKRecord.SystemFieldKey.share`.
+        public static let share: FieldKey = "share"
+    }
+
     /// Mirrors `CKRecord.SystemType`.
     public enum SystemType {
         /// The record type of shares, `cloudkit.share`.
@@ -52,9 +70,14 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
     var isPartial = false
 
     /// Mirrors `CKRecord(recordType:recordID:)`.
-    public init(recordType: RecordType, recordID: CKRecord.ID = CKRecord.ID()) {
+    public init(recordType: RecordType, recordID: CKRecord.ID) {
         self.recordType = recordType
         self.recordID = recordID
+    }
+
+    /// Mirrors `CKRecord(recordType:)`: a record with a fresh UUID name in the default zone.
+    public convenience init(recordType: RecordType) {
+        self.init(recordType: recordType, recordID: CKRecord.ID())
     }
 
     /// Mirrors `CKRecord(recordType:zoneID:)`.
@@ -77,6 +100,46 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
     /// Mirrors `CKRecord.setObject`.
     public func setObject(_ object: (any CKRecordValueProtocol)?, forKey key: FieldKey) {
         setValue(object, forKey: key, encrypted: false)
+    }
+
+    /// Key-value coding's `setValue(_:forKey:)`, which apps call on a `CKRecord` as on any `NSObject`: a record
+    /// value is set as through the subscript, nil removes the field. Any other value is a programming error, as
+    /// CloudKit's raises an exception for it.
+    public func setValue(_ value: Any?, forKey key: String) {
+        guard let value else { return setObject(nil, forKey: key) }
+        guard let recordValue = value as? any CKRecordValueProtocol else {
+            preconditionFailure("\(type(of: value)) is not a CKRecordValue and cannot be stored in the field \(key)")
+        }
+        setObject(recordValue, forKey: key)
+    }
+
+    /// Key-value coding's `value(forKey:)`: the field's value, as the subscript reads it.
+    public func value(forKey key: String) -> Any? { object(forKey: key) }
+
+    /// Mirrors `CKRecord.allTokens()`: the lowercased words of every plain string field, as CloudKit's
+    /// tokenized full-text search sees them.
+    public func allTokens() -> [String] {
+        var tokens: [String] = []
+        var seen: Set<String> = []
+        for key in allKeys() {
+            let strings: [String] = switch values[key] {
+            case let s as String: [s]
+            case let list as [any CKRecordValueProtocol]: list.compactMap { $0 as? String }
+            default: []
+            }
+            for string in strings {
+                for word in string.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }) where seen.insert(String(word)).inserted {
+                    tokens.append(String(word))
+                }
+            }
+        }
+        return tokens
+    }
+
+    /// Drops every plain field not in `keys`, as a fetch with desired keys would have left it.
+    func keepOnly(_ keys: Set<FieldKey>) {
+        for key in values.keys where !keys.contains(key) { values.removeValue(forKey: key) }
+        isPartial = true
     }
 
     /// Writes a plain or an encrypted value, marking the key changed.
@@ -104,7 +167,7 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
 
     /// Mirrors `CKRecord.encryptedValues`: the schema's ENCRYPTED fields are read and written here. They travel on
     /// the same connection as other fields (TLS in front of Stratus protects them in transit).
-    public var encryptedValues: any CKRecordKeyValueSetting { EncryptedValues(record: self) }
+    public var encryptedValues: any CKRecordKeyValueSetting & Sendable { EncryptedValues(record: self) }
 
     /// Mirrors `CKRecord.setParent(_:)` with a record ID.
     public func setParent(_ parentID: CKRecord.ID?) {

@@ -19,6 +19,11 @@ public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
             self.zoneID = zoneID
         }
 
+        /// Mirrors `CKRecord.ID(recordName:)`: a record in the default zone.
+        public convenience init(recordName: String) {
+            self.init(recordName: recordName, zoneID: .default)
+        }
+
         /// Mirrors `CKRecord.ID(zoneID:)`: a fresh UUID name, as CloudKit gives.
         public convenience init(zoneID: CKRecordZone.ID) {
             self.init(recordName: UUID().uuidString, zoneID: zoneID)

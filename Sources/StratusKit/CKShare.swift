@@ -66,7 +66,7 @@ open class CKShare: CKRecord, @unchecked Sendable {
         /// Mirrors `CKShare.Participant.permission`.
         public var permission: ParticipantPermission
         /// Mirrors `CKShare.Participant.role`.
-        public internal(set) var role: ParticipantRole
+        public var role: ParticipantRole
         /// Mirrors `CKShare.Participant.acceptanceStatus`.
         public internal(set) var acceptanceStatus: ParticipantAcceptanceStatus
         /// Mirrors `CKShare.Participant.participantID`.
@@ -100,8 +100,12 @@ open class CKShare: CKRecord, @unchecked Sendable {
     /// Mirrors `CKShare.participants`: as the server tells this caller (an owner sees everyone; others see the
     /// owner and themselves).
     public internal(set) var participants: [Participant] = []
-    /// Mirrors `CKShare.owner`.
-    public internal(set) var owner: Participant?
+    /// Mirrors `CKShare.owner`: before the share is first saved, the current user, as in CloudKit.
+    public var owner: Participant {
+        ownerParticipant ?? Participant(identity: CKUserIdentity(lookupUser: CKRecord.ID(recordName: CKCurrentUserDefaultName)), permission: .readWrite,
+                                        role: .owner, status: .accepted, id: CKCurrentUserDefaultName)
+    }
+    var ownerParticipant: Participant?
     /// Mirrors `CKShare.currentUserParticipant`.
     public internal(set) var currentUserParticipant: Participant?
     /// Mirrors `CKShare.url`: the share's link, once saved.
@@ -114,6 +118,12 @@ open class CKShare: CKRecord, @unchecked Sendable {
     public init(rootRecord: CKRecord) {
         rootRecordName = rootRecord.recordID.recordName
         super.init(recordType: CKRecord.SystemType.share, recordID: CKRecord.ID(zoneID: rootRecord.recordID.zoneID))
+    }
+
+    /// Mirrors `CKShare(rootRecord:shareID:)`: a share of this record with the given record ID.
+    public init(rootRecord: CKRecord, shareID: CKRecord.ID) {
+        rootRecordName = rootRecord.recordID.recordName
+        super.init(recordType: CKRecord.SystemType.share, recordID: shareID)
     }
 
     /// Mirrors `CKShare(recordZoneID:)`: a share of a whole zone.
@@ -143,7 +153,7 @@ open class CKShare: CKRecord, @unchecked Sendable {
     func readShare(_ j: [String: Any], scope: CKDatabase.Scope) {
         publicPermission = ParticipantPermission(wire: j["publicPermission"] as? String)
         participants = (j["participants"] as? [[String: Any]] ?? []).compactMap(Participant.init(wire:))
-        owner = (j["owner"] as? [String: Any]).flatMap(Participant.init(wire:))
+        ownerParticipant = (j["owner"] as? [String: Any]).flatMap(Participant.init(wire:))
         currentUserParticipant = (j["currentUserParticipant"] as? [String: Any]).flatMap(Participant.init(wire:))
         rootRecordName = (j["forRecord"] as? [String: Any])?["recordName"] as? String
         shortGUID = j["shortGUID"] as? String
@@ -161,7 +171,7 @@ open class CKShare: CKRecord, @unchecked Sendable {
     func copyShare(from saved: CKShare?) {
         guard let saved else { return }
         participants = saved.participants
-        owner = saved.owner
+        ownerParticipant = saved.ownerParticipant
         currentUserParticipant = saved.currentUserParticipant
         shortGUID = saved.shortGUID
         url = saved.url

@@ -11,8 +11,8 @@ extension CKShare {
         public let hierarchicalRootRecordID: CKRecord.ID?
         /// Mirrors `CKShare.Metadata.rootRecord`.
         public let rootRecord: CKRecord?
-        /// Mirrors `CKShare.Metadata.ownerIdentity`.
-        public let ownerIdentity: CKUserIdentity?
+        /// Mirrors `CKShare.Metadata.ownerIdentity`: the share's owner as the share names it.
+        public let ownerIdentity: CKUserIdentity
         /// Mirrors `CKShare.Metadata.participantRole`.
         public let participantRole: ParticipantRole
         /// Mirrors `CKShare.Metadata.participantStatus`.
@@ -30,7 +30,7 @@ extension CKShare {
             self.share = share
             hierarchicalRootRecordID = (j["rootRecordName"] as? String).map { CKRecord.ID(recordName: $0, zoneID: zone) }
             rootRecord = (j["rootRecord"] as? [String: Any]).flatMap { RecordCoder.record($0, scope: .shared, zoneID: zone, assets: nil) }
-            ownerIdentity = (j["ownerIdentity"] as? [String: Any]).flatMap(CKUserIdentity.init(wire:))
+            ownerIdentity = (j["ownerIdentity"] as? [String: Any]).flatMap(CKUserIdentity.init(wire:)) ?? share.owner.userIdentity
             participantRole = ParticipantRole(wire: j["participantType"] as? String)
             participantStatus = ParticipantAcceptanceStatus(wire: j["participantStatus"] as? String)
             participantPermission = ParticipantPermission(wire: j["participantPermission"] as? String)
@@ -39,15 +39,16 @@ extension CKShare {
 }
 
 extension CKContainer {
-    /// Mirrors `CKContainer.shareMetadata(for:shouldFetchRootRecord:)`: what a share link (`CKShare.url`) leads to
-    /// (`records/resolve`).
-    public func shareMetadata(for url: URL, shouldFetchRootRecord: Bool = false) async throws -> CKShare.Metadata {
+    /// Mirrors `CKContainer.shareMetadata(for:shouldFetchRootRecord:rootRecordDesiredKeys:)`: what a share link
+    /// (`CKShare.url`) leads to (`records/resolve`). `rootRecordDesiredKeys` limits the root record's fields.
+    public func shareMetadata(for url: URL, shouldFetchRootRecord: Bool = false, rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil) async throws -> CKShare.Metadata {
         let guid = url.lastPathComponent
         let j = try await services.database(.public, "records/resolve", ["shortGUIDs": [["value": guid, "shouldFetchRootRecord": shouldFetchRootRecord]]])
         guard let item = (j["results"] as? [[String: Any]])?.first else { throw CKError.make(.serverResponseLost, "records/resolve answered nothing") }
         if item["serverErrorCode"] != nil { throw CKError.from(server: item, scope: .shared, zoneID: .default) }
         guard let m = CKShare.Metadata(wire: item, scope: .shared) else { throw CKError.make(.serverResponseLost, "unreadable share metadata") }
         m.share.resolveURL(base: services.configuration.serverURL)
+        if let keys = rootRecordDesiredKeys, let root = m.rootRecord { root.keepOnly(Set(keys)) }
         return m
     }
 
@@ -75,11 +76,17 @@ extension CKContainer {
         return CKShare.Participant(identity: identity, permission: .readOnly, role: .privateUser, status: .pending, id: id.recordName)
     }
 
-    /// A participant from any lookup info (an email address or a user record ID; a phone number cannot be looked up here).
+    /// Mirrors `CKContainer.shareParticipant(forPhoneNumber:)`. Stratus accounts have no phone numbers, so no user is
+    /// found by one: it fails with `.unknownItem`, as CloudKit's does for a number that belongs to nobody.
+    public func shareParticipant(forPhoneNumber phoneNumber: String) async throws -> CKShare.Participant {
+        throw CKError.make(.unknownItem, "no user of this server is found by the phone number \(phoneNumber)")
+    }
+
+    /// A participant from any lookup info.
     func shareParticipant(for info: CKUserIdentity.LookupInfo) async throws -> CKShare.Participant {
         if let email = info.emailAddress { return try await shareParticipant(forEmailAddress: email) }
         if let id = info.userRecordID { return try await shareParticipant(forUserRecordID: id) }
-        throw CKError.make(.invalidArguments, "Stratus finds participants by email address or user record ID, not by phone number")
+        return try await shareParticipant(forPhoneNumber: info.phoneNumber ?? "")
     }
 
     /// Mirrors `CKContainer.fetchShareMetadata(with:completionHandler:)`.
@@ -89,11 +96,17 @@ extension CKContainer {
         }
     }
 
-    /// Mirrors `CKContainer.shareMetadatas(for:)`: each link's metadata, by its URL.
-    public func shareMetadatas(for urls: [URL], shouldFetchRootRecord: Bool = false) async throws -> [URL: Result<CKShare.Metadata, any Error>] {
+    /// Mirrors `CKContainer.shareMetadatas(for:shouldFetchRootRecord:rootRecordDesiredKeys:)`: each link's metadata,
+    /// by its URL.
+    public func shareMetadatas(for urls: [URL], shouldFetchRootRecord: Bool = false, rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil) async throws
+        -> [URL: Result<CKShare.Metadata, any Error>] {
         var out: [URL: Result<CKShare.Metadata, any Error>] = [:]
         for url in urls {
-            do { out[url] = .success(try await shareMetadata(for: url, shouldFetchRootRecord: shouldFetchRootRecord)) } catch { out[url] = .failure(error) }
+            do {
+                out[url] = .success(try await shareMetadata(for: url, shouldFetchRootRecord: shouldFetchRootRecord, rootRecordDesiredKeys: rootRecordDesiredKeys))
+            } catch {
+                out[url] = .failure(error)
+            }
         }
         return out
     }
@@ -105,12 +118,11 @@ extension CKContainer {
         }
     }
 
-    /// Mirrors `CKContainer.accept(_:)` for several shares: each share's result, by its URL.
-    public func accept(_ metadatas: [CKShare.Metadata]) async throws -> [URL: Result<CKShare, any Error>] {
-        var out: [URL: Result<CKShare, any Error>] = [:]
+    /// Mirrors `CKContainer.accept(_:)` for several shares: each share's result, by its metadata.
+    public func accept(_ metadatas: [CKShare.Metadata]) async throws -> [CKShare.Metadata: Result<CKShare, any Error>] {
+        var out: [CKShare.Metadata: Result<CKShare, any Error>] = [:]
         for m in metadatas {
-            let key = m.share.url ?? URL(string: "stratus-share:\(m.shortGUID)")!
-            do { out[key] = .success(try await accept(m)) } catch { out[key] = .failure(error) }
+            do { out[m] = .success(try await accept(m)) } catch { out[m] = .failure(error) }
         }
         return out
     }
@@ -127,6 +139,11 @@ extension CKContainer {
     /// Mirrors `CKContainer.fetchShareParticipant(withEmailAddress:completionHandler:)`.
     public func fetchShareParticipant(withEmailAddress email: String, completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
         Task { do { completionHandler(try await shareParticipant(forEmailAddress: email), nil) } catch { completionHandler(nil, error) } }
+    }
+
+    /// Mirrors `CKContainer.fetchShareParticipant(withPhoneNumber:completionHandler:)`.
+    public func fetchShareParticipant(withPhoneNumber phoneNumber: String, completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
+        Task { do { completionHandler(try await shareParticipant(forPhoneNumber: phoneNumber), nil) } catch { completionHandler(nil, error) } }
     }
 
     /// Mirrors `CKContainer.fetchShareParticipant(withUserRecordID:completionHandler:)`.

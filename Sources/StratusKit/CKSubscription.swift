@@ -25,8 +25,16 @@ open class CKSubscription: NSObject, @unchecked Sendable {
         public var alertLaunchImage: String?
         /// Mirrors `CKSubscription.NotificationInfo.title`.
         public var title: String?
+        /// Mirrors `CKSubscription.NotificationInfo.titleLocalizationKey`.
+        public var titleLocalizationKey: String?
+        /// Mirrors `CKSubscription.NotificationInfo.titleLocalizationArgs`.
+        public var titleLocalizationArgs: [CKRecord.FieldKey]?
         /// Mirrors `CKSubscription.NotificationInfo.subtitle`.
         public var subtitle: String?
+        /// Mirrors `CKSubscription.NotificationInfo.subtitleLocalizationKey`.
+        public var subtitleLocalizationKey: String?
+        /// Mirrors `CKSubscription.NotificationInfo.subtitleLocalizationArgs`.
+        public var subtitleLocalizationArgs: [CKRecord.FieldKey]?
         /// Mirrors `CKSubscription.NotificationInfo.soundName`.
         public var soundName: String?
         /// Mirrors `CKSubscription.NotificationInfo.shouldBadge`.
@@ -62,6 +70,15 @@ open class CKSubscription: NSObject, @unchecked Sendable {
             if let v = alertLaunchImage { o["alertLaunchImage"] = v }
             if let v = soundName { o["soundName"] = v }
             if let v = desiredKeys { o["desiredKeys"] = v }
+            if let v = title { o["title"] = v }
+            if let v = titleLocalizationKey { o["titleLocalizationKey"] = v }
+            if let v = titleLocalizationArgs { o["titleLocalizationArgs"] = v }
+            if let v = subtitle { o["subtitle"] = v }
+            if let v = subtitleLocalizationKey { o["subtitleLocalizationKey"] = v }
+            if let v = subtitleLocalizationArgs { o["subtitleLocalizationArgs"] = v }
+            if let v = category { o["category"] = v }
+            if let v = collapseIDKey { o["collapseIDKey"] = v }
+            if shouldSendMutableContent { o["shouldSendMutableContent"] = true }
             return o
         }
 
@@ -75,6 +92,15 @@ open class CKSubscription: NSObject, @unchecked Sendable {
             shouldBadge = o["shouldBadge"] as? Bool ?? false
             shouldSendContentAvailable = o["shouldSendContentAvailable"] as? Bool ?? false
             desiredKeys = o["desiredKeys"] as? [String]
+            title = o["title"] as? String
+            titleLocalizationKey = o["titleLocalizationKey"] as? String
+            titleLocalizationArgs = o["titleLocalizationArgs"] as? [String]
+            subtitle = o["subtitle"] as? String
+            subtitleLocalizationKey = o["subtitleLocalizationKey"] as? String
+            subtitleLocalizationArgs = o["subtitleLocalizationArgs"] as? [String]
+            category = o["category"] as? String
+            collapseIDKey = o["collapseIDKey"] as? String
+            shouldSendMutableContent = o["shouldSendMutableContent"] as? Bool ?? false
         }
     }
 

@@ -19,6 +19,13 @@ public final class CKUserIdentity: NSObject, @unchecked Sendable {
         public init(userRecordID: CKRecord.ID) { self.userRecordID = userRecordID; emailAddress = nil; phoneNumber = nil }
         init(email: String?, phone: String?, user: CKRecord.ID?) { emailAddress = email; phoneNumber = phone; userRecordID = user }
 
+        /// Mirrors `CKUserIdentity.LookupInfo.lookupInfos(withEmails:)`.
+        public static func lookupInfos(withEmails emails: [String]) -> [LookupInfo] { emails.map(LookupInfo.init(emailAddress:)) }
+        /// Mirrors `CKUserIdentity.LookupInfo.lookupInfos(withPhoneNumbers:)`.
+        public static func lookupInfos(withPhoneNumbers phoneNumbers: [String]) -> [LookupInfo] { phoneNumbers.map(LookupInfo.init(phoneNumber:)) }
+        /// Mirrors `CKUserIdentity.LookupInfo.lookupInfos(with:)`.
+        public static func lookupInfos(with recordIDs: [CKRecord.ID]) -> [LookupInfo] { recordIDs.map(LookupInfo.init(userRecordID:)) }
+
         /// Equal when they look up the same person the same way (they key `shareParticipants(for:)`'s answer).
         public override func isEqual(_ object: Any?) -> Bool {
             guard let o = object as? LookupInfo else { return false }

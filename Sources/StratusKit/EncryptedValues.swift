@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `CKRecord.encryptedValues` returns: the record's fields, read and written with the key marked encrypted.
-final class EncryptedValues: CKRecordKeyValueSetting {
+final class EncryptedValues: CKRecordKeyValueSetting, @unchecked Sendable {
     let record: CKRecord
     init(record: CKRecord) { self.record = record }
 

@@ -31,6 +31,28 @@ import StratusModel
         #expect(text.hasPrefix(#"{"aps":{"alert":{"body":"#) && text.contains(#""af":{"n":2.5,"title":"#))
     }
 
+    /// CloudKit's NotificationInfo has a title, a subtitle (literal or localized), a category and mutable content;
+    /// APNs reads them in `aps` under Apple's keys.
+    @Test func titlesSubtitlesCategoryAndMutableContentReachAps() throws {
+        var info = NotificationInfo(alertBody: "body")
+        info.title = "Notes"
+        info.titleLocalizationArgs = ["title"]
+        info.subtitleLocalizationKey = "CHANGED"
+        info.category = "NOTE_ACTIONS"
+        info.shouldSendMutableContent = true
+        let sub = Subscription(subscriptionID: "s", kind: .database, notificationInfo: info)
+        let text = NotificationPayload.make(nid: "nid", container: try ContainerID("iCloud.a.b"), environment: .development, owner: "_u",
+                                            scope: .private, subscription: sub, reason: 0, record: nil, zone: .defaultZone)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let aps = try #require(object["aps"] as? [String: Any])
+        let alert = try #require(aps["alert"] as? [String: Any])
+        #expect(alert["title"] as? String == "Notes" && alert["title-loc-args"] as? [String] == ["title"] && alert["subtitle-loc-key"] as? String == "CHANGED")
+        #expect(aps["category"] as? String == "NOTE_ACTIONS" && aps["mutable-content"] as? Int == 1)
+        // A subscription stored before these existed decodes unchanged.
+        let old = try JSONDecoder().decode(NotificationInfo.self, from: Data(#"{"shouldBadge":false,"shouldSendContentAvailable":true}"#.utf8))
+        #expect(old.title == nil && old.shouldSendMutableContent == nil && old.shouldSendContentAvailable)
+    }
+
     @Test func notificationIDsLookLikeUUIDsAndNeverRepeat() {
         var seen = Set<String>()
         for _ in 0..<50 {

@@ -15,8 +15,9 @@ public final class CKSyncEngine: @unchecked Sendable {
         public var database: CKDatabase
         /// Mirrors `CKSyncEngine.Configuration.stateSerialization`.
         public var stateSerialization: State.Serialization?
-        /// Mirrors `CKSyncEngine.Configuration.delegate`.
-        public var delegate: any CKSyncEngineDelegate
+        /// Mirrors `CKSyncEngine.Configuration.delegate`: held weakly, as CloudKit's is, so the app keeps its
+        /// delegate alive.
+        public weak var delegate: (any CKSyncEngineDelegate)?
         /// Mirrors `automaticallySync`: fetch when notified and send shortly after changes are added.
         public var automaticallySync = true
         /// Mirrors `subscriptionID`: the database subscription the engine keeps (a default per database otherwise).

@@ -38,6 +38,19 @@ public struct NotificationInfo: Hashable, Sendable, Codable {
     public var shouldBadge: Bool
     public var shouldSendContentAvailable: Bool
     public var desiredKeys: [String]?
+    /// The alert's title and subtitle, literal or localized (`title-loc-key`, `subtitle-loc-args`…), the
+    /// notification category, `mutable-content`, and the field whose value collapses notifications: CloudKit's
+    /// `CKSubscription.NotificationInfo` has them beyond the Web Services reference. Optional, so subscriptions
+    /// stored before they existed decode unchanged.
+    public var title: String?
+    public var titleLocalizationKey: String?
+    public var titleLocalizationArgs: [String]?
+    public var subtitle: String?
+    public var subtitleLocalizationKey: String?
+    public var subtitleLocalizationArgs: [String]?
+    public var category: String?
+    public var collapseIDKey: String?
+    public var shouldSendMutableContent: Bool?
 
     public init(alertBody: String? = nil, alertLocalizationKey: String? = nil, alertLocalizationArgs: [String]? = nil,
                 alertActionLocalizationKey: String? = nil, alertLaunchImage: String? = nil, soundName: String? = nil,

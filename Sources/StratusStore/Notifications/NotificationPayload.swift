@@ -123,10 +123,18 @@ enum NotificationPayload {
         if let i = info.alertLaunchImage { alert.append(("launch-image", .string(i))) }
         if let a = info.alertLocalizationArgs { alert.append(("loc-args", .array(a.map(PayloadJSON.string)))) }
         if let k = info.alertLocalizationKey { alert.append(("loc-key", .string(k))) }
+        if let s = info.subtitle { alert.append(("subtitle", .string(s))) }
+        if let a = info.subtitleLocalizationArgs { alert.append(("subtitle-loc-args", .array(a.map(PayloadJSON.string)))) }
+        if let k = info.subtitleLocalizationKey { alert.append(("subtitle-loc-key", .string(k))) }
+        if let t = info.title { alert.append(("title", .string(t))) }
+        if let a = info.titleLocalizationArgs { alert.append(("title-loc-args", .array(a.map(PayloadJSON.string)))) }
+        if let k = info.titleLocalizationKey { alert.append(("title-loc-key", .string(k))) }
         var aps: [(String, PayloadJSON)] = []
         if !alert.isEmpty { aps.append(("alert", .object(alert))) }
         if info.shouldBadge { aps.append(("badge", .int(1))) }
+        if let c = info.category { aps.append(("category", .string(c))) }
         if info.shouldSendContentAvailable { aps.append(("content-available", .int(1))) }
+        if info.shouldSendMutableContent == true { aps.append(("mutable-content", .int(1))) }
         if let s = info.soundName { aps.append(("sound", .string(s))) }
         return .object(aps)
     }
