@@ -10,6 +10,18 @@ public final class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
         super.init(subscriptionID: subscriptionID, type: .database)
     }
 
+    /// Adds the record type to the archive.
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        if let recordType { coder.encode(recordType as NSString, forKey: "recordType") }
+    }
+
+    /// Reads what `encode(with:)` wrote; nil for a damaged archive.
+    public required init?(coder: NSCoder) {
+        recordType = coder.optionalObject(of: NSString.self, forKey: "recordType") as String?
+        super.init(coder: coder)
+    }
+
     override func wire() throws -> [String: Any] {
         var o = try super.wire()
         o["subscriptionType"] = "database"

@@ -5,7 +5,7 @@ import Foundation
 /// platforms its `predicateFormat`; on Linux the format StratusKit's `NSPredicate(format:)` kept), or from
 /// StratusKit's own `CKQuery(recordType:predicateFormat:_:)`. A predicate CloudKit would not accept fails the query
 /// with `.invalidArguments`.
-public final class CKQuery: NSObject, @unchecked Sendable {
+public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Mirrors `CKQuery.recordType`.
     public let recordType: CKRecord.RecordType
     /// Mirrors `CKQuery.predicate`. For a query made from a format string on Linux this is `NSPredicate(value: true)`
@@ -64,6 +64,55 @@ public final class CKQuery: NSObject, @unchecked Sendable {
     }
 
     private var savedSorts: [[String: Any]]?
+
+    // MARK: Coding
+
+    /// Keyed archives of it are secure (NSSecureCoding), as CloudKit's.
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Mirrors CloudKit's archiving of a query: its record type, the predicate as StratusKit read it (its format and
+    /// the filters it became) and its sort. A query whose predicate was refused archives the refusal.
+    public func encode(with coder: NSCoder) {
+        coder.encode(recordType as NSString, forKey: "recordType")
+        coder.encode(predicateFormat as NSString, forKey: "predicateFormat")
+        switch filters {
+        case .success(let f):
+            if let data = try? JSONSerialization.data(withJSONObject: f) { coder.encode(data as NSData, forKey: "filters") }
+        case .failure(let e):
+            coder.encode(e.localizedDescription as NSString, forKey: "predicateError")
+        }
+        if let sorts = try? wireQuery()["sortBy"] as? [[String: Any]], let data = try? JSONSerialization.data(withJSONObject: sorts) {
+            coder.encode(data as NSData, forKey: "sortBy")
+        }
+    }
+
+    /// Reads what `encode(with:)` wrote; nil for a damaged archive. The query runs as the archived one did; its
+    /// `predicate` is `NSPredicate(value: true)` on Linux and `predicateFormat` holds the text, as for a query made
+    /// from a format string.
+    public init?(coder: NSCoder) {
+        guard let type = coder.optionalObject(of: NSString.self, forKey: "recordType") as String? else { return nil }
+        recordType = type
+        predicate = NSPredicate(value: true)
+        predicateFormat = coder.optionalObject(of: NSString.self, forKey: "predicateFormat") as String? ?? ""
+        if let data = coder.optionalObject(of: NSData.self, forKey: "filters") as Data?,
+           let f = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] {
+            filters = .success(f)
+        } else {
+            let reason = coder.optionalObject(of: NSString.self, forKey: "predicateError") as String? ?? "the archived query has no readable predicate"
+            filters = .failure(CKError.make(.invalidArguments, reason))
+        }
+        super.init()
+        if let data = coder.optionalObject(of: NSData.self, forKey: "sortBy") as Data?,
+           let sorts = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]], !sorts.isEmpty {
+            let names = Dictionary(uniqueKeysWithValues: PredicateParser.systemFields.map { ($0.value, $0.key) })
+            let plain = sorts.compactMap { s -> NSSortDescriptor? in
+                guard s["relativeLocation"] == nil, let key = (s["fieldName"] as? String) ?? (s["systemFieldName"] as? String).flatMap({ names[$0] }) else { return nil }
+                return NSSortDescriptor(key: key, ascending: s["ascending"] as? Bool ?? true)
+            }
+            // Plain sorts come back as descriptors the app can change; a sort by distance is kept as it was sent.
+            if plain.count == sorts.count { sortDescriptors = plain } else { savedSorts = sorts }
+        }
+    }
 
     /// The `query` dictionary of `records/query`.
     func wireQuery() throws -> [String: Any] {

@@ -67,6 +67,31 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
         super.init(subscriptionID: subscriptionID, type: .query)
     }
 
+    /// Adds the record type, options, zone and the filters the predicate became to the archive.
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        if let recordType { coder.encode(recordType as NSString, forKey: "recordType") }
+        coder.encode(Int(querySubscriptionOptions.rawValue), forKey: "options")
+        if let zoneID { coder.encode(zoneID, forKey: "zoneID") }
+        if case .success(let f) = filters, let data = try? JSONSerialization.data(withJSONObject: f) { coder.encode(data as NSData, forKey: "filters") }
+    }
+
+    /// Reads what `encode(with:)` wrote; nil for a damaged archive. Its `predicate` is `NSPredicate(value: true)`;
+    /// the filters it stood for are kept and saved as they were.
+    public required init?(coder: NSCoder) {
+        recordType = coder.optionalObject(of: NSString.self, forKey: "recordType") as String?
+        querySubscriptionOptions = Options(rawValue: UInt(clamping: coder.decodeInteger(forKey: "options")))
+        zoneID = coder.optionalObject(of: CKRecordZone.ID.self, forKey: "zoneID")
+        predicate = NSPredicate(value: true)
+        if let data = coder.optionalObject(of: NSData.self, forKey: "filters") as Data?,
+           let f = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] {
+            filters = .success(f)
+        } else {
+            filters = .failure(CKError.make(.invalidArguments, "the archived subscription's predicate was not one CloudKit accepts"))
+        }
+        super.init(coder: coder)
+    }
+
     override func wire() throws -> [String: Any] {
         var o = try super.wire()
         o["subscriptionType"] = "query"

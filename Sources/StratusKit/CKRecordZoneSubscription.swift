@@ -13,6 +13,21 @@ public final class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable
         super.init(subscriptionID: subscriptionID, type: .recordZone)
     }
 
+    /// Adds the zone and record type to the archive.
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(zoneID, forKey: "zoneID")
+        if let recordType { coder.encode(recordType as NSString, forKey: "recordType") }
+    }
+
+    /// Reads what `encode(with:)` wrote; nil for a damaged archive.
+    public required init?(coder: NSCoder) {
+        guard let zone = coder.optionalObject(of: CKRecordZone.ID.self, forKey: "zoneID") else { return nil }
+        zoneID = zone
+        recordType = coder.optionalObject(of: NSString.self, forKey: "recordType") as String?
+        super.init(coder: coder)
+    }
+
     override func wire() throws -> [String: Any] {
         var o = try super.wire()
         o["subscriptionType"] = "zone"

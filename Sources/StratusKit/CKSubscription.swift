@@ -1,7 +1,7 @@
 import Foundation
 
 /// Mirrors `CKSubscription`: what a database notifies its owner of. Use its subclasses, as with CloudKit.
-open class CKSubscription: NSObject, @unchecked Sendable {
+open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Mirrors `CKSubscription.ID`.
     public typealias ID = String
 
@@ -114,6 +114,33 @@ open class CKSubscription: NSObject, @unchecked Sendable {
     init(subscriptionID: ID, type: SubscriptionType) {
         self.subscriptionID = subscriptionID
         subscriptionType = type
+    }
+
+    // MARK: Coding
+
+    /// Keyed archives of it are secure (NSSecureCoding), as CloudKit's.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Mirrors CloudKit's archiving of a subscription: its ID, kind and notification info; each kind adds its own.
+    open func encode(with coder: NSCoder) {
+        coder.encode(subscriptionID as NSString, forKey: "subscriptionID")
+        coder.encode(subscriptionType.rawValue, forKey: "subscriptionType")
+        if let info = notificationInfo, let data = try? JSONSerialization.data(withJSONObject: info.wire) {
+            coder.encode(data as NSData, forKey: "notificationInfo")
+        }
+    }
+
+    /// Reads what `encode(with:)` wrote; nil for a damaged archive.
+    public required init?(coder: NSCoder) {
+        guard let id = coder.optionalObject(of: NSString.self, forKey: "subscriptionID") as String?,
+              let type = SubscriptionType(rawValue: coder.decodeInteger(forKey: "subscriptionType")) else { return nil }
+        subscriptionID = id
+        subscriptionType = type
+        if let data = coder.optionalObject(of: NSData.self, forKey: "notificationInfo") as Data?,
+           let o = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
+            notificationInfo = NotificationInfo(wire: o)
+        }
+        super.init()
     }
 
     /// The subscription dictionary of `subscriptions/modify`.

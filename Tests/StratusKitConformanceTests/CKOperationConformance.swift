@@ -54,7 +54,7 @@ func ckOperationConformance() {
 
     // Queries.
     let _: (CKRecord.RecordType, NSPredicate) -> CKQuery = CKQuery.init(recordType:predicate:)
-    // Not yet: CKQuery(coder:) (NSSecureCoding) — see "Differences from CloudKit".
+    let _: (NSCoder) -> CKQuery? = CKQuery.init(coder:)
     let _: KeyPath<CKQuery, CKRecord.RecordType> = \CKQuery.recordType
     let _: KeyPath<CKQuery, NSPredicate> = \CKQuery.predicate
     let _: W<CKQuery, [NSSortDescriptor]?> = \CKQuery.sortDescriptors

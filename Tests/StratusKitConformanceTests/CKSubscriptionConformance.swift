@@ -6,7 +6,7 @@ func ckSubscriptionConformance() {
     let _: KeyPath<CKSubscription, CKSubscription.ID> = \CKSubscription.subscriptionID
     let _: KeyPath<CKSubscription, CKSubscription.SubscriptionType> = \CKSubscription.subscriptionType
     let _: W<CKSubscription, CKSubscription.NotificationInfo?> = \CKSubscription.notificationInfo
-    // Not yet: CKSubscription(coder:) (NSSecureCoding) — see "Differences from CloudKit".
+    let _: (NSCoder) -> CKSubscription? = CKSubscription.init(coder:)
     let _: [CKSubscription.SubscriptionType] = [.query, .recordZone, .database]
 
     let _: (CKRecord.RecordType, NSPredicate, CKSubscription.ID, CKQuerySubscription.Options) -> CKQuerySubscription
