@@ -95,7 +95,10 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
     }
 
     /// Mirrors `CKRecord.object`: nil for an encrypted field (see `encryptedValues`).
-    public func object(forKey key: FieldKey) -> (any CKRecordValueProtocol)? { encryptedKeys.contains(key) ? nil : values[key] }
+    public func object(forKey key: FieldKey) -> (any CKRecordValueProtocol)? {
+        // Most records hold no encrypted field: skip hashing the key a second time for them.
+        !encryptedKeys.isEmpty && encryptedKeys.contains(key) ? nil : values[key]
+    }
 
     /// Mirrors `CKRecord.setObject`.
     public func setObject(_ object: (any CKRecordValueProtocol)?, forKey key: FieldKey) {
@@ -148,16 +151,16 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
             changed.append(key)
             if let old = values[key] { originals[key] = old }
         }
-        if encrypted { encryptedKeys.insert(key) } else { encryptedKeys.remove(key) }
+        if encrypted { encryptedKeys.insert(key) } else if !encryptedKeys.isEmpty { encryptedKeys.remove(key) }
         if let object { values[key] = CKRecord.normalized(object) } else { values.removeValue(forKey: key) }
     }
 
     /// Mirrors `CKRecord.allKeys()`: the keys that hold a plain value (encrypted ones are `encryptedValues.allKeys()`).
-    public func allKeys() -> [FieldKey] { values.keys.filter { !encryptedKeys.contains($0) }.sorted() }
+    public func allKeys() -> [FieldKey] { encryptedKeys.isEmpty ? values.keys.sorted() : values.keys.filter { !encryptedKeys.contains($0) }.sorted() }
 
     /// Mirrors `CKRecord.changedKeys()`: plain keys set since the record was created, fetched or saved (encrypted
     /// ones are `encryptedValues.changedKeys()`).
-    public func changedKeys() -> [FieldKey] { changed.filter { !encryptedKeys.contains($0) } }
+    public func changedKeys() -> [FieldKey] { encryptedKeys.isEmpty ? changed : changed.filter { !encryptedKeys.contains($0) } }
 
     /// Every key holding a value, plain or encrypted: what a save of all keys and an archive carry.
     var storedKeys: [FieldKey] { values.keys.sorted() }

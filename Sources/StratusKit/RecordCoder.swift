@@ -85,7 +85,7 @@ enum RecordCoder {
             if let v = value(raw, type: f["type"] as? String, zoneID: zoneID, scope: scope, assets: assets, dates: dates) {
                 r.values[key] = v
                 // An ENCRYPTED field is read through `encryptedValues` only, as with CloudKit.
-                if f["isEncrypted"] as? Bool == true { r.encryptedKeys.insert(key) } else { r.encryptedKeys.remove(key) }
+                if f["isEncrypted"] as? Bool == true { r.encryptedKeys.insert(key) } else if !r.encryptedKeys.isEmpty { r.encryptedKeys.remove(key) }
             }
         }
     }

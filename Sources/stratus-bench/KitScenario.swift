@@ -103,7 +103,11 @@ struct KitScenario: AsyncParsableCommand {
             op.completionBlock = { c.resume() }
             db.add(op)
         }
-        if let e = count.error { throw e }
+        if let e = count.error {
+            // A zone's failure says why only in its partial errors: print them, so a failed run can be read.
+            if let ck = e as? CKError, let partial = ck.partialErrorsByItemID { stderr("fetch failed: \(partial)") }
+            throw e
+        }
         return count.n
     }
 
