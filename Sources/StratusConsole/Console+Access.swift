@@ -93,8 +93,8 @@ extension Console {
             r.headers["set-cookie"] = sessionCookie(session.0, maxAge: Int(RecordStore.sessionAbsolute / 1000), req)
             return r
         } catch {
-            let e = error as? StratusError ?? StratusError(.internalError, "Something went wrong.")
-            var page = render("setup", ["title": "Set up Stratus", "token": setupToken, "error": e.reason], session: nil, status: .code(e.code.httpStatus))
+            let (e, _, status) = Console.explain(error, path: req.rawPath)
+            var page = render("setup", ["title": "Set up Stratus", "token": setupToken, "error": e.reason], session: nil, status: status)
             page.headers["cache-control"] = "no-store"
             return page
         }

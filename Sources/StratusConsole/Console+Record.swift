@@ -224,7 +224,7 @@ extension Console {
             let result = try scope.env.modify([RecordOperation(.create, record)], in: db, zoneID: zone, actor: actor(scope))[0]
             if case .failed(let e) = result { throw e }
         } catch let error as StratusError {
-            return try newRecordPage(req, s, scope, error: error.reason, form: record)
+            return try newRecordPage(req, s, scope, error: Console.explain(error, path: req.rawPath).error.reason, form: record)
         }
         try audit(s, scope, "create record", "\(db.scope.rawValue)/\(zone.zoneName)/\(record.recordName)")
         return .redirect(to: scope.db.record(zone: zone.zoneName, name: record.recordName, [("done", "Created.")]))

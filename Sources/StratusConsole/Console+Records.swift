@@ -34,9 +34,11 @@ extension Console {
         do {
             result = try scope.env.query(try q.query(type), in: db, explain: true)
         } catch {
-            failure = error.reason
-            status = .code(error.code.httpStatus)
             if Console.wantsJSON(req) { throw error }
+            // Through the one redaction: an internal error's text (SQL, paths) goes to the log, not the page.
+            let explained = Console.explain(error, path: req.rawPath)
+            failure = explained.error.reason
+            status = explained.status
         }
         if Console.wantsJSON(req) {
             let json = RecordsView.JSON(records: result.records.map { RecordJSON(EncryptedFields.hidden($0, type)) }, continuationMarker: result.continuationMarker)
