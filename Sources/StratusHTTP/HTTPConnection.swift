@@ -55,11 +55,17 @@ struct HTTPConnection {
 
     mutating func run() async {
         defer { watchdog.close { try? socket.close() } }
+        var served = 0
         while true {
             watchdog.setDeadline(.now + config.idleTimeout)
             do {
                 guard try await serveOne() else { return }
+                served += 1
             } catch Stop.timedOut {
+                // A kept-alive connection idle between requests closes without an answer, as nginx's keepalive
+                // timeout does: a client may be writing its next request on it at this moment, and it would take a
+                // 408 for that request's answer (libcurl does) instead of retrying on a fresh connection.
+                if served > 0 && buffer.isEmpty { return }
                 await send(router.respond(to: HTTPError(.requestTimeout, "request timed out"), path: RequestHeadParser.target(in: buffer) ?? ""), head: false, keepAlive: false)
                 return
             } catch {

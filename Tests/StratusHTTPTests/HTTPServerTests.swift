@@ -145,6 +145,21 @@ final class TestServer: @unchecked Sendable {
         await s.server.stop()
     }
 
+    /// Past the idle timeout, a connection that has been answered closes without a 408: a client reusing it for
+    /// its next request at that moment would read the 408 as that request's answer (the StratusKit fetch that
+    /// followed a long idle pause failed so) instead of retrying on a new connection.
+    @Test func aKeptAliveConnectionIdleBetweenRequestsClosesWithoutAnAnswer() async throws {
+        let s = try await TestServer(idleTimeout: .milliseconds(300), requestTimeout: .milliseconds(500))
+        let c = try s.client(timeout: 120)
+        c.send("GET /-/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await c.response()?.status == 200)
+        let start = ContinuousClock.now
+        let rest = await c.all()
+        #expect(rest.isEmpty, "the server wrote \(String(decoding: rest, as: UTF8.self)) to an idle kept-alive connection")
+        #expect(ContinuousClock.now - start < .seconds(90))
+        await s.server.stop()
+    }
+
     @Test func unknownPathsAndMethods() async throws {
         let s = try await TestServer()
         #expect(try await s.get("/nope")?.status == 404)
