@@ -166,7 +166,8 @@ public struct CloudKitAPI: Sendable {
             if database != .public { _ = try api.requireUser(a, req, container: container, environment: environment) }
             return Context(container: container, environment: environment, database: database, auth: a, body: body, request: req, store: opened)
         }
-        // The common case, no fault on (known from memory, no I/O): one hop to the blocking threads.
+        // The common case, no fault on (known from memory, no I/O): authorize and run in one `BlockingWork.run`,
+        // which runs in place on a connection's own thread.
         if !store.mightFault(container, environment, action) {
             return try await blocking.run {
                 let ctx = try authorize()

@@ -144,7 +144,7 @@ public final class Console: Sendable {
     private func authenticated(_ req: HTTPRequest, form: Bool, scoped: Bool,
                                _ page: @escaping @Sendable (Session, ConsoleScope?) throws -> HTTPResponse) async -> HTTPResponse {
         let token = cookie(req, Console.cookieName)
-        // One hop to the blocking pool per request: the session, the scope and the page together.
+        // One `BlockingWork.run` per request (in place on a connection's own thread): the session, the scope and the page together.
         do {
             return try await blocking.run {
                 guard let token, let found = try self.store.adminSession(token) else {

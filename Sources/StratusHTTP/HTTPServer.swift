@@ -57,7 +57,7 @@ public final class HTTPServer: Sendable {
     /// Binds, listens and starts accepting in the background. Returns once the port is open.
     public func start() async throws {
         if config.publicURL != nil, config.trustedProxies.isEmpty {
-            logger.warning("--public-url is set and no --trust-proxy: requests from this machine (127.0.0.1, ::1) are taken to come through a proxy, not from a local user. /-/metrics answers them only with --metrics-token-file, and everyone behind the proxy shares one address for throttling. Name the proxy with --trust-proxy 127.0.0.1 and have it send X-Forwarded-For (see README, Running on the internet)")
+            logger.warning("--public-url is set and no --trust-proxy: requests from this machine (127.0.0.1, ::1) are taken to come through a proxy, not from a local user. /-/metrics answers them only with --metrics-token-file, and everyone behind the proxy shares one address for throttling. Name the proxy with --trust-proxy 127.0.0.1 and have it send X-Forwarded-For (see docs/running-on-the-internet.md)")
         }
         let pool = try await SharedSocketPool.get()
         let socket = try Socket(domain: AF_INET)
@@ -121,7 +121,7 @@ public final class HTTPServer: Sendable {
     /// A proxy on this machine forwards requests and `--trust-proxy` does not name it: said once, in the log.
     private func warnOnce(_ headers: HTTPHeaders) {
         guard state.withLock({ s in defer { s.warnedAboutProxy = true }; return !s.warnedAboutProxy }) else { return }
-        logger.warning("requests arrive through a proxy on this machine that is not trusted: start the server with --trust-proxy 127.0.0.1 (see README, Running on the internet). Until then such requests count as the forwarded client's for throttling and logs and are never loopback's for /-/metrics",
+        logger.warning("requests arrive through a proxy on this machine that is not trusted: start the server with --trust-proxy 127.0.0.1 (see docs/running-on-the-internet.md). Until then such requests count as the forwarded client's for throttling and logs and are never loopback's for /-/metrics",
                        metadata: ["x-forwarded-for": "\(headers["x-forwarded-for"] ?? "")", "forwarded": "\(headers["forwarded"] ?? "")",
                                   "x-real-ip": "\(headers["x-real-ip"] ?? "")"])
     }

@@ -158,9 +158,6 @@ extension EnvironmentStore {
         webhooksChanged()
     }
 
-    public func recordWebhookAttempt(_ d: WebhookDelivery, status: String, succeeded: Bool) throws(StratusError) {
-        try recordWebhookAttempts([(d, status, succeeded)])
-    }
 
     public static let webhookRetryWindow: Int64 = 24 * 3600 * 1000
 

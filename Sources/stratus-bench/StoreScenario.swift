@@ -103,7 +103,7 @@ struct StoreScenario: ParsableCommand {
         var q = SplitMix(state: 7)
         let titleCount = min(BenchRow.titles, records)
         // A working set of 40 titles: each one's first query reads from disk (the cold figure), the repetitions after
-        // it are a server in service whose working set fits the budget (the figure the README's table gives).
+        // it are a server in service whose working set fits the budget (the figure docs/benchmarks.md gives).
         let titles = (0..<40).map { _ in "title-\(q.next() % UInt64(titleCount))" }
         let (cold, warm) = try Self.interleaved(titles, repetitions: repetitions, store: { title in
             try env.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals, .string(title))]), in: db).records.count

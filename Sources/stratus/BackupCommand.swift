@@ -13,7 +13,7 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            // PostgreSQL has its own tools for this (pg_dump, base backups, replicas); the README says how.
+            // PostgreSQL has its own tools for this (pg_dump, base backups, replicas); docs/postgresql.md says how.
             guard options.postgresURL == nil else { throw StratusError.badRequest("backup copies a data directory; back up PostgreSQL with pg_dump or its base backups") }
             let started = Date()
             let manifest = try Backup.create(data: URL(fileURLWithPath: options.data, isDirectory: true), to: URL(fileURLWithPath: to, isDirectory: true)) { file in
