@@ -166,7 +166,7 @@ enum RecordCoder {
             }
             if let (value, type) = wire(v) {
                 var field: [String: Any] = type.isEmpty ? ["value": value] : ["value": value, "type": type]
-                if r.encryptedKeys.contains(key) { field["isEncrypted"] = true }
+                if !r.encryptedKeys.isEmpty && r.encryptedKeys.contains(key) { field["isEncrypted"] = true }
                 fields[key] = field
             }
         }
