@@ -71,7 +71,7 @@ import StratusTestSupport
     }
 
     /// An invitation to an address without an account is a bearer link: Stratus sends no email and verifies none, so
-    /// whoever signs up as the address *and* holds the share's URL joins (see docs/web-services.md, Sharing). Without the URL, an
+    /// whoever signs up as the address *and* holds the share's URL joins (see docs/running-on-the-internet.md). Without the URL, an
     /// account made with the invited address finds nothing: no zone, no change, nothing to accept.
     @Test func anAccountMadeWithAnInvitedAddressFindsNothingWithoutTheURL() async throws {
         let f = try await APIFixture()
