@@ -88,9 +88,10 @@ final class SignInPages: Sendable {
         }
         func refused(_ error: any Error) -> HTTPResponse {
             var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
+            // The envelope redacts for itself, under the uuid it answers with: one redaction, one uuid in the log.
+            if wantsJSON { return ErrorEnvelope.response(e, path: req.rawPath) }
             // An internal error's detail goes to the log under the uuid the page shows, never onto the page.
             if e.code == .internalError { e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: req.rawPath) }
-            if wantsJSON { return ErrorEnvelope.response(e) }
             return HTML.page(self.form(page, message: e.reason), status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
         }
         if mode == .signup {
