@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Zones: list, look up, create and delete.

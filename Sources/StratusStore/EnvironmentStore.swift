@@ -4,11 +4,12 @@ import StratusModel
 import StratusPostgres
 import Synchronization
 
-/// One container environment: one SQLite file holding its public database, every user's private and shared
-/// databases, its schema and its change log, plus its asset directory.
+/// One container environment: its public database, every user's private and shared databases, its schema and its
+/// change log — in one SQLite file, or in one schema of a PostgreSQL database — plus its asset directory.
 ///
-/// All writes go through one `DatabasePool` writer, each in one transaction that keeps every invariant
-/// (record rows, index tables, change log, asset counts) in step. Reads run concurrently from the pool.
+/// Every write is one transaction that keeps every invariant (record rows, index tables, change log, asset counts)
+/// in step: on SQLite through the file's one writer, on PostgreSQL under the environment's sequence lock. Reads
+/// run concurrently (SQLite's reader connections, PostgreSQL's pool), through the `database` seam.
 public final class EnvironmentStore: Sendable {
     public let container: ContainerID
     public let environment: ContainerEnvironment
