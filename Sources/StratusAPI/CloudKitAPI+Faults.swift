@@ -9,7 +9,7 @@ extension CloudKitAPI {
     /// A request while some fault might match it: the caller is known first, so a fault can be scoped to a user,
     /// zone, record type or record name.
     func handleWithFaults(_ operation: Operation, _ authorize: @escaping @Sendable () throws -> Context) async throws -> HTTPResponse {
-        let api = self, action = operation.name
+        let api = self, action = operation.operation
         let ctx = try await blocking.run { try authorize() }
         let target = Self.faultTarget(ctx)
         if let injected = try await inject(action, ctx, stage: .before, target: target) { return injected }
@@ -22,7 +22,7 @@ extension CloudKitAPI {
     /// The fault of `stage` that fires for this request, applied: its latency, then its error in CloudKit's envelope
     /// (with `retryAfter`), a dropped connection, or (USER_DELETED_ZONE) the zone purged; nil when none fires or
     /// the request should go on.
-    func inject(_ action: String, _ ctx: Context, stage: Fault.Stage, target: Fault.Target) async throws -> HTTPResponse? {
+    func inject(_ action: CloudKitOperation, _ ctx: Context, stage: Fault.Stage, target: Fault.Target) async throws -> HTTPResponse? {
         let store = self.store
         let (container, environment) = (ctx.container, ctx.environment)
         guard let fault = try await blocking.run({ store.claimFault(container, environment, action, stage: stage, target: target) }) else { return nil }
@@ -74,7 +74,7 @@ extension CloudKitAPI {
         var failed: [Int: StratusError] = [:]
         for (i, op) in operations.enumerated() {
             let target = Fault.Target(user: ctx.auth.userRecordName, zones: [zone.zoneName], recordTypes: [op.record.recordType], recordNames: [op.record.recordName])
-            guard let fault = store.claimFault(ctx.container, ctx.environment, "records/modify", stage: .perRecord, target: target) else { continue }
+            guard let fault = store.claimFault(ctx.container, ctx.environment, .recordsModify, stage: .perRecord, target: target) else { continue }
             if fault.kind == .conflict {
                 var doc: [String: JSON] = ["recordName": .string(op.record.recordName), "recordType": .string(op.record.recordType)]
                 if let text = fault.serverFields, let fields = try? JSON.parse(Data(text.utf8)) { doc["fields"] = fields }

@@ -104,7 +104,7 @@ extension CloudKitAPI {
         let (store, container) = (store, ctx.container)
         let atomic = try b.bool("atomic") ?? false
         // Per-record faults (see `Fault.Stage.perRecord`): the records they hit fail alone; the rest go on.
-        let injected = store.mightFault(ctx.container, ctx.environment, "records/modify") ? try perRecordFaults(operations, zone: zone, ctx) : [:]
+        let injected = store.mightFault(ctx.container, ctx.environment, .recordsModify) ? try perRecordFaults(operations, zone: zone, ctx) : [:]
         let injectedNote = injected.isEmpty ? nil : Set(injected.values.map(\.code.rawValue)).sorted().joined(separator: ",") + " per-record"
         var remaining = operations.indices.filter { injected[$0] == nil }
         if atomic && !injected.isEmpty { remaining = [] }

@@ -100,8 +100,13 @@ public struct CloudKitAPI: Sendable {
 
     /// One CloudKit Web Services operation: its name (the path after the database) and what carries it out.
     struct Operation: Sendable {
-        let name: String
+        let operation: CloudKitOperation
         let run: @Sendable (CloudKitAPI, Context) throws -> HTTPResponse
+        init(_ operation: CloudKitOperation, run: @escaping @Sendable (CloudKitAPI, Context) throws -> HTTPResponse) {
+            self.operation = operation
+            self.run = run
+        }
+        var name: String { operation.rawValue }
     }
 
     /// The route every operation's route starts with.
@@ -117,27 +122,27 @@ public struct CloudKitAPI: Sendable {
 
     /// Every operation under `/database/1/{container}/{environment}/{database}/`, as CloudKit names them.
     static let operations: [Operation] = [
-        Operation(name: "records/query") { try $0.recordsQuery($1) },
-        Operation(name: "records/lookup") { try $0.recordsLookup($1) },
-        Operation(name: "records/modify") { try $0.recordsModify($1) },
-        Operation(name: "records/changes") { try $0.recordsChanges($1) },
-        Operation(name: "records/resolve") { try $0.recordsResolve($1) },
-        Operation(name: "records/accept") { try $0.recordsAccept($1) },
-        Operation(name: "zones/list") { try $0.zonesList($1) },
-        Operation(name: "zones/lookup") { try $0.zonesLookup($1) },
-        Operation(name: "zones/modify") { try $0.zonesModify($1) },
-        Operation(name: "zones/changes") { try $0.zonesChanges($1) },
-        Operation(name: "changes/database") { try $0.changesDatabase($1) },
-        Operation(name: "changes/zone") { try $0.changesZone($1) },
-        Operation(name: "users/caller") { try $0.usersCaller($1, legacy: false) },
-        Operation(name: "users/current") { try $0.usersCaller($1, legacy: true) },
-        Operation(name: "assets/upload") { try $0.assetsUpload($1) },
-        Operation(name: "subscriptions/list") { try $0.subscriptionsList($1) },
-        Operation(name: "subscriptions/lookup") { try $0.subscriptionsLookup($1) },
-        Operation(name: "subscriptions/modify") { try $0.subscriptionsModify($1) },
-        Operation(name: "users/discover") { try $0.usersDiscover($1) },
-        Operation(name: "users/lookup/email") { try $0.usersLookup($1) },
-        Operation(name: "users/lookup/id") { try $0.usersLookup($1) },
+        Operation(.recordsQuery) { try $0.recordsQuery($1) },
+        Operation(.recordsLookup) { try $0.recordsLookup($1) },
+        Operation(.recordsModify) { try $0.recordsModify($1) },
+        Operation(.recordsChanges) { try $0.recordsChanges($1) },
+        Operation(.recordsResolve) { try $0.recordsResolve($1) },
+        Operation(.recordsAccept) { try $0.recordsAccept($1) },
+        Operation(.zonesList) { try $0.zonesList($1) },
+        Operation(.zonesLookup) { try $0.zonesLookup($1) },
+        Operation(.zonesModify) { try $0.zonesModify($1) },
+        Operation(.zonesChanges) { try $0.zonesChanges($1) },
+        Operation(.changesDatabase) { try $0.changesDatabase($1) },
+        Operation(.changesZone) { try $0.changesZone($1) },
+        Operation(.usersCaller) { try $0.usersCaller($1, legacy: false) },
+        Operation(.usersCurrent) { try $0.usersCaller($1, legacy: true) },
+        Operation(.assetsUpload) { try $0.assetsUpload($1) },
+        Operation(.subscriptionsList) { try $0.subscriptionsList($1) },
+        Operation(.subscriptionsLookup) { try $0.subscriptionsLookup($1) },
+        Operation(.subscriptionsModify) { try $0.subscriptionsModify($1) },
+        Operation(.usersDiscover) { try $0.usersDiscover($1) },
+        Operation(.usersLookupEmail) { try $0.usersLookup($1) },
+        Operation(.usersLookupID) { try $0.usersLookup($1) },
     ]
 
     func handle(_ req: HTTPRequest, _ operation: Operation) async throws -> HTTPResponse {
@@ -145,7 +150,6 @@ public struct CloudKitAPI: Sendable {
         let container = try ContainerID(req.parameters["container"] ?? "")
         let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
         let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
-        let action = operation.name
         // A GET carries no body (CloudKit's `GET users/discover`): it asks with no members.
         let body = req.method == .get && req.body.isEmpty ? JSON.object([:]) : try JSON.parse(req.body).requestObject()
         _ = try body.bool("numbersAsStrings")
@@ -156,7 +160,7 @@ public struct CloudKitAPI: Sendable {
             let opened = try api.store.environment(container, environment)
             let a = try api.authenticate(req, container: container, environment: environment, in: opened)
             if let user = a.userRecordName { try api.limits.admit(user: "\(container.rawValue)/\(user)") }
-            if a.serverToServer && action.hasPrefix("users/") {
+            if a.serverToServer && operation.operation.isAboutUsers {
                 throw StratusError.authenticationFailed("users/* endpoints need a signed-in user (ckWebAuthToken): a server-to-server key has no user identity to look up or discover with")
             }
             if a.serverToServer && database != .public {
@@ -168,7 +172,7 @@ public struct CloudKitAPI: Sendable {
         }
         // The common case, no fault on (known from memory, no I/O): authorize and run in one `BlockingWork.run`,
         // which runs in place on a connection's own thread.
-        if !store.mightFault(container, environment, action) {
+        if !store.mightFault(container, environment, operation.operation) {
             return try await blocking.run {
                 let ctx = try authorize()
                 return api.withSession(try operation.run(api, ctx), ctx)

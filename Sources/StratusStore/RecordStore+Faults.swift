@@ -54,7 +54,7 @@ extension RecordStore {
         for (what, v) in [("user", f.user), ("zone", f.zone), ("record type", f.recordType), ("record name", f.recordName)] {
             if let v, v.isEmpty || v.utf8.count > 255 { throw .badRequest("the \(what) a fault names must be 1 to 255 bytes") }
         }
-        if f.stage == .perRecord && f.operation != "records/modify" {
+        if f.stage == .perRecord && f.operation != CloudKitOperation.recordsModify.rawValue {
             throw .badRequest("a per-record fault is for records/modify, whose batches it fails a record at a time")
         }
         if f.stage == .perRecord && f.kind.errorCode == nil {
@@ -120,8 +120,8 @@ extension RecordStore {
 
     /// Whether a request for `operation` may meet a fault: false (from memory alone, no I/O) when the cache is fresh
     /// and holds none that matches, which is every request of a server with no fault on but 4 a second.
-    public func mightFault(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: String) -> Bool {
-        let now = WallClock.nowMillis()
+    public func mightFault(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: CloudKitOperation) -> Bool {
+        let now = WallClock.nowMillis(), operation = operation.rawValue
         return faultCache.withLock { c in
             guard let c, ContinuousClock.now - c.at < .milliseconds(250) else { return true }
             return c.faults.contains { $0.matches(container, environment, operation, now: now) }
@@ -130,9 +130,9 @@ extension RecordStore {
 
     /// The fault a request for `operation` meets, if one fires for it (counting it as matched, and as injected
     /// when it fires). The common case, no fault on, reads the cache only.
-    public func claimFault(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: String, stage: Fault.Stage = .before,
+    public func claimFault(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: CloudKitOperation, stage: Fault.Stage = .before,
                            target: Fault.Target = Fault.Target()) -> Fault? {
-        let now = WallClock.nowMillis()
+        let now = WallClock.nowMillis(), operation = operation.rawValue
         let cached = faultCache.withLock { c -> [Fault]? in
             guard let c, ContinuousClock.now - c.at < .milliseconds(250) else { return nil }
             return c.faults

@@ -20,7 +20,7 @@ import StratusStore
         #expect(try await s.post(base, [("operation", "zones/list"), ("error", "THROTTLED"), ("count", "2"), ("retryAfter", "3")]).status == 303)
         let listed = try await s.get(base)
         #expect(listed.html.contains("<code>zones/list</code></td><td>THROTTLED</td><td>before</td><td>all</td><td>next 2 requests</td><td>3 s</td>"), "\(listed.html.suffix(2500))")
-        let fired = f.app.store.claimFault(container, .development, "zones/list")
+        let fired = f.app.store.claimFault(container, .development, .zonesList)
         #expect(fired?.kind == .throttled && fired?.retryAfter == 3)
         let id = try #require(fired?.id)
         #expect(try await s.get(base).html.contains("next 1 requests"))

@@ -115,9 +115,9 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let now = WallClock.nowMillis()
             let f = try store.addFault(Fault(container: c, environment: .development, operation: "records/query", kind: .zoneBusy, remaining: 2,
                                              probability: nil, retryAfter: 3, createdAt: now, expiresAt: now + 60_000))
-            #expect(store.claimFault(c, .development, "records/query")?.id == f.id)
-            #expect(store.claimFault(c, .development, "records/query")?.id == f.id)
-            #expect(store.claimFault(c, .development, "records/query") == nil, "a count of 2 fires twice")
+            #expect(store.claimFault(c, .development, .recordsQuery)?.id == f.id)
+            #expect(store.claimFault(c, .development, .recordsQuery)?.id == f.id)
+            #expect(store.claimFault(c, .development, .recordsQuery) == nil, "a count of 2 fires twice")
             #expect(try store.faults(container: c).first?.injected == 2)
             #expect(try store.faults().count == 1)
             try store.clearFaults(container: c, environment: .development)

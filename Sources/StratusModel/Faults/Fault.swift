@@ -40,10 +40,7 @@ public struct Fault: Sendable, Hashable, Codable {
     }
 
     /// The CloudKit operations a fault can name (besides `*`).
-    public static let operations = ["records/query", "records/lookup", "records/modify", "records/changes", "records/resolve", "records/accept",
-                                    "zones/list", "zones/lookup", "zones/modify", "zones/changes", "changes/database", "changes/zone",
-                                    "users/caller", "users/current", "users/discover", "users/lookup/email", "users/lookup/id", "assets/upload",
-                                    "subscriptions/list", "subscriptions/lookup", "subscriptions/modify"]
+    public static let operations = CloudKitOperation.allCases.map(\.rawValue)
 
     /// Where in a request a fault hits.
     public enum Stage: String, Sendable, Codable, CaseIterable {

@@ -2,14 +2,9 @@
 public enum TelemetryOperation: String, Sendable, CaseIterable {
     case query, lookup, modify, changes, assets, other
 
-    /// The kind of an operation path (`records/query`, `zones/changes`, `assets/upload`, …).
+    /// The kind of an operation path as the request log keeps it (`records/query`, `zones/changes`, …); a path
+    /// that names no operation is `.other`.
     public init(path: String) {
-        switch path {
-        case "records/query": self = .query
-        case "records/lookup", "zones/lookup", "subscriptions/lookup", "users/lookup/email", "users/lookup/id": self = .lookup
-        case "records/modify", "zones/modify", "subscriptions/modify": self = .modify
-        case "records/changes", "zones/changes", "changes/database", "changes/zone": self = .changes
-        default: self = path.hasPrefix("assets/") ? .assets : .other
-        }
+        self = CloudKitOperation(rawValue: path)?.telemetry ?? .other
     }
 }
