@@ -7,16 +7,16 @@ import StratusStore
 /// console marks everything before the demo's creation as generated (see `Console.demo`).
 extension DemoData {
     /// Operations an app calls, with how often and how long (µs) each takes, and the error it sometimes meets.
-    static let traffic: [(operation: String, database: String, weight: Int, micros: ClosedRange<Int>, error: (code: String, status: Int)?)] = [
-        ("records/query", "public", 30, 900...6_000, nil),
-        ("records/lookup", "private", 18, 300...2_000, ("NOT_FOUND", 404)),
-        ("records/modify", "private", 14, 1_500...9_000, ("CONFLICT", 409)),
-        ("changes/zone", "private", 12, 400...3_000, nil),
-        ("changes/database", "private", 8, 300...1_500, nil),
-        ("zones/list", "private", 5, 200...900, nil),
-        ("subscriptions/modify", "private", 2, 800...2_500, nil),
-        ("assets/upload", "private", 3, 5_000...40_000, ("QUOTA_EXCEEDED", 413)),
-        ("users/current", "public", 8, 150...600, ("AUTHENTICATION_REQUIRED", 421)),
+    static let traffic: [(operation: CloudKitOperation, database: String, weight: Int, micros: ClosedRange<Int>, error: (code: String, status: Int)?)] = [
+        (.recordsQuery, "public", 30, 900...6_000, nil),
+        (.recordsLookup, "private", 18, 300...2_000, ("NOT_FOUND", 404)),
+        (.recordsModify, "private", 14, 1_500...9_000, ("CONFLICT", 409)),
+        (.changesZone, "private", 12, 400...3_000, nil),
+        (.changesDatabase, "private", 8, 300...1_500, nil),
+        (.zonesList, "private", 5, 200...900, nil),
+        (.subscriptionsModify, "private", 2, 800...2_500, nil),
+        (.assetsUpload, "private", 3, 5_000...40_000, ("QUOTA_EXCEEDED", 413)),
+        (.usersCurrent, "public", 8, 150...600, ("AUTHENTICATION_REQUIRED", 421)),
     ]
 
     /// Writes the generated day (ending a minute before `now`) into the request log and telemetry.
@@ -40,7 +40,7 @@ extension DemoData {
                     let user = users[Int(rng.next() % UInt64(users.count))]
                     let micros = op.micros.lowerBound + Int(rng.next() % UInt64(op.micros.count))
                     let entry = RequestLogEntry(at: minute * 60_000 + Int64(rng.next() % 60_000), container: container.rawValue, environment: env.rawValue,
-                                                operation: op.operation, database: op.database, user: user.userRecordName,
+                                                operation: op.operation.rawValue, database: op.database, user: user.userRecordName,
                                                 status: failed ? op.error!.status : 200, errorCode: failed ? op.error!.code : nil,
                                                 durationMicroseconds: failed ? micros / 3 : micros, uuid: failed ? UUID().uuidString.lowercased() : nil)
                     requestLog.append(entry)

@@ -135,7 +135,7 @@ public enum DemoData {
         // can try its retry logic; nothing else in the demo meets it.
         let now = WallClock.nowMillis()
         for env in [ContainerEnvironment.development, .production] {
-            var fault = Fault(container: container, environment: env, operation: "records/modify", kind: .throttled, remaining: 3, probability: nil,
+            var fault = Fault(container: container, environment: env, operation: CloudKitOperation.recordsModify.rawValue, kind: .throttled, remaining: 3, probability: nil,
                               retryAfter: 5, createdAt: now, expiresAt: now + 86_400_000)
             fault.recordType = "Trip"
             fault.recordName = "fault-demo"
