@@ -150,13 +150,16 @@ final class TestServer: @unchecked Sendable {
     /// followed a long idle pause failed so) instead of retrying on a new connection.
     @Test func aKeptAliveConnectionIdleBetweenRequestsClosesWithoutAnAnswer() async throws {
         let s = try await TestServer(idleTimeout: .milliseconds(300), requestTimeout: .milliseconds(500))
-        let c = try s.client(timeout: 120)
+        let c = try s.client(timeout: 300)
         c.send("GET /-/health HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await c.response()?.status == 200)
         let start = ContinuousClock.now
         let rest = await c.all()
         #expect(rest.isEmpty, "the server wrote \(String(decoding: rest, as: UTF8.self)) to an idle kept-alive connection")
-        #expect(ContinuousClock.now - start < .seconds(90))
+        // Closed by the server, before the client's own receive timeout. The margin is wider than the silent
+        // client's above: in a full parallel suite on 2 cores this connection's one request once took 30 s to be
+        // answered, and its close came later still.
+        #expect(ContinuousClock.now - start < .seconds(240))
         await s.server.stop()
     }
 
