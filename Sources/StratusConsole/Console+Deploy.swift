@@ -19,7 +19,7 @@ extension Console {
                               planFingerprint: Console.fingerprint(plan), checkProblems: problems, hasCheckProblems: !problems.isEmpty,
                               error: error, message: req.query("done"))
         let json = DeployView.JSON(changes: view.changes, refusals: plan.refusals, check: problems, history: history)
-        return page(req, s, scope, tab: "deploy", "deploy", title: "Deploy to Production", view, json: json, status: error == nil ? .ok : .conflict)
+        return page(req, s, scope, tab: .deploy, "deploy", title: "Deploy to Production", view, json: json, status: error == nil ? .ok : .conflict)
     }
 
     /// `deploy.mustache`: the plan, what Production would refuse, and the history.
@@ -63,7 +63,7 @@ extension Console {
 
     func resetPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         guard !scope.isProduction else { throw StratusError(.notFound, "Only Development can be reset.") }
-        return page(req, s, scope, tab: "reset", "confirm", title: "Reset Development", ConfirmView(
+        return page(req, s, scope, tab: .reset, "confirm", title: "Reset Development", ConfirmView(
             heading: "Reset Development?",
             warning: "This deletes every record, zone and asset in Development, and puts Development's schema back to Production's. Production is not touched. It cannot be undone. (\(try scope.env.recordCount()) records now.)",
             action: scope.paths.reset(), confirmLabel: "Type the container's identifier to confirm",
@@ -82,7 +82,7 @@ extension Console {
 
     func deleteContainerPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let dev = try scope.env.recordCount(), prod = try store.environment(scope.container, .production).recordCount()
-        return page(req, s, scope, tab: "", "confirm", title: "Delete container", ConfirmView(
+        return page(req, s, scope, tab: .none, "confirm", title: "Delete container", ConfirmView(
             heading: "Delete \(scope.container.rawValue)?",
             warning: "This deletes the container with both environments: \(dev) Development and \(prod) Production records, its schema, tokens, keys and users. It cannot be undone.",
             action: ConsolePaths.deleteContainer(scope.container), confirmLabel: "Type the container's identifier to confirm",

@@ -21,7 +21,7 @@ extension Console {
         let view = FaultsView(faults: faults, hasFaults: !faults.isEmpty, addAction: scope.paths.faults(), operations: ["*"] + Fault.operations,
                               errors: Fault.Kind.allCases.map(\.rawValue), stages: Fault.Stage.allCases.map(\.rawValue), error: error, message: req.query("done"))
         let json = ["faults": faults.map { FaultsView.FaultJSON(id: $0.id, operation: $0.operation, error: $0.error, injected: $0.injected, state: $0.state) }]
-        return page(req, s, scope, tab: "faults", "faults", title: "Faults", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(req, s, scope, tab: .faults, "faults", title: "Faults", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `faults.mustache`.

@@ -23,7 +23,7 @@ extension Console {
         let json = HomeView.JSON(container: scope.container.rawValue, environment: scope.environment.rawValue, recordCount: recordCount,
                                  recordTypes: schema.recordTypes.map(\.name), users: users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) },
                                  storage: .init(recordBytes: usage.recordBytes, assetBytes: usage.assetBytes, quotaBytes: usage.quotaBytes))
-        return page(req, s, scope, tab: "home", "home", title: "Home", view, json: json)
+        return page(req, s, scope, tab: .home, "home", title: "Home", view, json: json)
     }
 
     /// `home.mustache`.

@@ -16,7 +16,7 @@ extension Console {
 
     func importPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let view = ImportView(action: scope.paths.importPage(), limitMB: Console.importUploadLimit >> 20, error: error)
-        return page(req, s, scope, tab: "import", "import", title: "Import records", view, json: [String: String](), status: error == nil ? .ok : .badRequest)
+        return page(req, s, scope, tab: .importRecords, "import", title: "Import records", view, json: [String: String](), status: error == nil ? .ok : .badRequest)
     }
 
     /// `import.mustache`: the upload form.
@@ -125,6 +125,6 @@ extension Console {
             json.code = code
             json.reason = reason
         }
-        return page(req, s, scope, tab: "import", "import-job", title: "Import of \(job.filename)", values, json: json)
+        return page(req, s, scope, tab: .importRecords, "import-job", title: "Import of \(job.filename)", values, json: json)
     }
 }

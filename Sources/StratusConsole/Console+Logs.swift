@@ -36,7 +36,7 @@ extension Console {
             LogsView.Request(at: e.at, operation: e.operation, database: e.database, status: e.status, durationMicroseconds: e.durationMicroseconds,
                              user: e.user, serverErrorCode: e.errorCode, uuid: e.uuid, injected: e.injected ? true : nil)
         }]
-        return page(req, s, scope, tab: "logs", "logs", title: "Logs", view, json: json)
+        return page(req, s, scope, tab: .logs, "logs", title: "Logs", view, json: json)
     }
 
     /// `logs.mustache`: the latest requests, filtered.

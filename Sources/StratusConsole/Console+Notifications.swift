@@ -54,7 +54,7 @@ extension Console {
             apnsDevices: devices,
             apnsDeliveries: pushes.map { .init(notificationID: $0.nid, user: $0.user, device: $0.token, state: $0.state, status: $0.status, reason: $0.reason, attempts: $0.attempts) },
             apns: credentials.map { .init(keyID: $0.keyID, teamID: $0.teamID, topic: $0.topic, updated: nil) })
-        return page(req, s, scope, tab: "notifications", "notifications", title: "Notifications", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(req, s, scope, tab: .notifications, "notifications", title: "Notifications", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `notifications.mustache`: notifications, webhook deliveries, and push to Apple devices.

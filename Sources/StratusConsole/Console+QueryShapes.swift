@@ -30,7 +30,7 @@ extension Console {
         let view = QueryShapesView(shapes: shapes, hasShapes: !shapes.isEmpty, indexes: indexes, hasIndexes: !indexes.isEmpty, error: error, message: req.query("done"))
         let json = QueryShapesView.JSON(shapes: shapes.map { .init(shape: $0.shape, calls: $0.calls, index: $0.index, kind: $0.kind, p50Milliseconds: $0.p50) },
                                         automaticIndexes: indexes.map { .init(name: $0.name, pinned: $0.pinned, state: $0.state) })
-        return page(req, s, scope, tab: "shapes", "query-shapes", title: "Query shapes", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(req, s, scope, tab: .shapes, "query-shapes", title: "Query shapes", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `query-shapes.mustache`: each shape's counts, cost and plan; the automatic indexes.

@@ -35,7 +35,7 @@ extension Console {
         if Console.wantsJSON(req) { return .json(Console.json(RecordJSON(EncryptedFields.hidden(record, type)))) }
         var values = recordValues(record, type, loc, scope)
         values.message = req.query("done")
-        return page(req, s, scope, tab: "records", "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))
+        return page(req, s, scope, tab: .records, "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))
     }
 
     func recordCrumbs(_ scope: ConsoleScope, _ type: String, _ loc: RecordLocation) -> [Crumb] {
@@ -113,7 +113,7 @@ extension Console {
             var values = recordValues(current, type, loc, scope, form: edited)
             values.error = e.reason
             values.tag = tag
-            return page(req, s, scope, tab: "records", "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc),
+            return page(req, s, scope, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc),
                         status: .code(e.code.httpStatus))
         default:
             try audit(s, scope, "edit record", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name)")
@@ -166,7 +166,7 @@ extension Console {
         values.conflict = true
         values.mine = recordValues(mine, type, loc, scope).fields
         values.error = "This record was changed by someone else after you opened it. Nothing was saved."
-        return page(req, s, scope, tab: "records", "conflict", title: "Conflict: \(server.recordName)", values,
+        return page(req, s, scope, tab: .records, "conflict", title: "Conflict: \(server.recordName)", values,
                     crumbs: recordCrumbs(scope, server.recordType, loc), status: .conflict)
     }
 
@@ -181,7 +181,7 @@ extension Console {
                 let type = try scope.env.schema().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
                 var values = recordValues(current, type, loc, scope)
                 values.error = "This record was changed by someone else after you opened it, so it was not deleted. Here is its current version."
-                return page(req, s, scope, tab: "records", "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc), status: .conflict)
+                return page(req, s, scope, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc), status: .conflict)
             }
             throw e
         }
@@ -190,14 +190,14 @@ extension Console {
     }
 
     func newRecordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil, form: StoredRecord? = nil) throws -> HTTPResponse {
-        guard scope.databaseID != nil else { return try chooseUserPage(req, s, scope, tab: "records") }
+        guard scope.databaseID != nil else { return try chooseUserPage(req, s, scope, tab: .records) }
         let schema = try scope.env.schema()
         let typeName = req.query("type") ?? formValue(req, "type") ?? schema.recordTypes.first?.name ?? ""
         guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
         let zone = req.query("zone") ?? formValue(req, "zone") ?? ZoneID.defaultZoneName
         let view = NewRecordView(recordType: type.name, zone: zone, recordName: form?.recordName ?? "", inputs: RecordForm.inputs(for: type, record: form),
                                  action: scope.db.newRecord([("type", type.name), ("zone", zone)]), error: error)
-        return page(req, s, scope, tab: "records", "new-record", title: "New \(type.name)", view,
+        return page(req, s, scope, tab: .records, "new-record", title: "New \(type.name)", view,
                     crumbs: [Crumb(href: scope.db.records([("type", type.name)]), label: "\(type.name) records")],
                     status: error == nil ? .ok : .badRequest)
     }

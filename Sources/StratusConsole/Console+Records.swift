@@ -10,7 +10,7 @@ extension Console {
     static let defaultColumns = 8
 
     func recordsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: "records") }
+        guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: .records) }
         let items = req.queryItems
         var q = ConsoleQuery(items)
         if ConsoleQuery.hasFormRows(items) {
@@ -23,7 +23,7 @@ extension Console {
         let format = req.query("format")
         guard let typeName = q.recordType, let type = schema.recordType(named: typeName) else {
             if let t = q.recordType { throw StratusError(.notFound, "There is no record type \(t.prefix(60)) in \(scope.environment.rawValue).") }
-            return page(req, s, scope, tab: "records", "records", title: "Records", NoTypesView(noTypes: true, schemaHref: scope.paths.schema()),
+            return page(req, s, scope, tab: .records, "records", title: "Records", NoTypesView(noTypes: true, schemaHref: scope.paths.schema()),
                         json: ["records": [RecordJSON]()])
         }
         if format == "csv" || (format == "json" && req.query("all") == "1") { return try export(q, type, db, scope, csv: format == "csv") }
@@ -67,7 +67,7 @@ extension Console {
             csvHref: scope.db.records(q.queryItems() + [("format", "csv")]),
             newHref: scope.db.newRecord([("type", type.name), ("zone", q.zone)]),
             defaultColumns: Console.defaultColumns)
-        return page(req, s, scope, tab: "records", "records", title: "\(type.name) records", view,
+        return page(req, s, scope, tab: .records, "records", title: "\(type.name) records", view,
                     crumbs: [Crumb(href: scope.db.records(), label: "\(scope.database?.rawValue ?? "public") records")], status: status)
     }
 

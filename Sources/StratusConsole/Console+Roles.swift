@@ -34,7 +34,7 @@ extension Console {
         let json = RolesView.JSON(roles: roles,
                                   grants: Dictionary(schema.recordTypes.map { t in (t.name, t.grants.mapValues(\.names)) }, uniquingKeysWith: { a, _ in a }),
                                   members: Dictionary(custom.map { ($0.name, $0.members.map(\.user)) }, uniquingKeysWith: { a, _ in a }))
-        return page(req, s, scope, tab: "roles", "roles", title: "Security roles", view, json: json)
+        return page(req, s, scope, tab: .roles, "roles", title: "Security roles", view, json: json)
     }
 
     /// `roles.mustache`: the permission matrix (record types × roles) and the custom roles' members.

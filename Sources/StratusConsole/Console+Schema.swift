@@ -18,7 +18,7 @@ extension Console {
             SchemaView.RecordType(name: t.name, fieldCount: t.userFields.count, href: scope.paths.recordType(t.name), deployed: deployed.recordType(named: t.name) != nil)
         }
         let view = SchemaView(types: types, roles: schema.roles, editable: !scope.isProduction, exportHref: scope.paths.schemaExport(), message: req.query("done"))
-        return page(req, s, scope, tab: "schema", "schema", title: "Schema", view,
+        return page(req, s, scope, tab: .schema, "schema", title: "Schema", view,
                     json: SchemaView.JSON(recordTypes: schema.recordTypes.map(SchemaView.TypeJSON.init), roles: schema.roles))
     }
 
@@ -115,7 +115,7 @@ extension Console {
                                   fieldTypes: types, addFieldAction: scope.paths.fields(type.name), indexesAction: scope.paths.indexes(type.name),
                                   deleteAction: (editable && deployed == nil) ? scope.paths.deleteRecordType(type.name) : nil,
                                   recordsHref: scope.paths.database(.public).records([("type", type.name)]), error: error, message: req.query("done"))
-        return page(req, s, scope, tab: "schema", "record-type", title: type.name, view,
+        return page(req, s, scope, tab: .schema, "record-type", title: type.name, view,
                     crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")], status: error == nil ? .ok : .badRequest)
     }
 
@@ -220,7 +220,7 @@ extension Console {
         let text = f["ckdb"] ?? ""
         let schema: Schema
         do { schema = try SchemaParser.parse(text) } catch {
-            return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema",
+            return page(req, s, scope, tab: .schema, "schema-import", title: "Import schema",
                         SchemaImportView(ckdb: text, error: "The schema has an error at \(error.description)."),
                         crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")], status: .badRequest)
         }
@@ -231,7 +231,7 @@ extension Console {
             try audit(s, scope, "import schema", plan.changes.map(\.description).joined(separator: "; "))
             return .redirect(to: scope.paths.schema(done: "Imported: \(plan.changes.count) changes."))
         }
-        return page(req, s, scope, tab: "schema", "schema-import", title: "Import schema",
+        return page(req, s, scope, tab: .schema, "schema-import", title: "Import schema",
                     SchemaImportView(ckdb: text, changes: plan.changes.map(\.description), refusals: plan.refusals, hasRefusals: !plan.refusals.isEmpty,
                                      hasChanges: !plan.changes.isEmpty, canApply: plan.refusals.isEmpty && !plan.changes.isEmpty, action: scope.paths.schemaImport()),
                     crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")])

@@ -32,7 +32,7 @@ extension Console {
                 sharedViewHref: scope.userDataBrowsable ? scope.paths.database(.shared, as: members.first?.userRecordName ?? "").zones() : nil)
         }
         let json = ["shares": shares.map { SharingView.ShareJSON(name: $0.name, zone: $0.zone, publicPermission: $0.publicPermission, participants: $0.participantCount) }]
-        return page(req, s, scope, tab: "sharing", "sharing", title: "Sharing", SharingView(shares: shares, hasShares: !shares.isEmpty, message: req.query("done")), json: json)
+        return page(req, s, scope, tab: .sharing, "sharing", title: "Sharing", SharingView(shares: shares, hasShares: !shares.isEmpty, message: req.query("done")), json: json)
     }
 
     /// `sharing.mustache`: every share of the environment, with its participants.

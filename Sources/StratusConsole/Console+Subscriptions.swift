@@ -32,7 +32,7 @@ extension Console {
                 scope: sub.scope.rawValue, ownerRecordName: sub.owner, deleteAction: scope.paths.deleteSubscription())
         }
         let json = rows.map { SubscriptionsView.SubscriptionJSON(subscriptionID: $0.id, subscriptionType: $0.kind, database: $0.database, owner: $0.ownerRecordName) }
-        return page(req, s, scope, tab: "subscriptions", "subscriptions", title: "Subscriptions",
+        return page(req, s, scope, tab: .subscriptions, "subscriptions", title: "Subscriptions",
                     SubscriptionsView(subscriptions: rows, hasSubscriptions: !rows.isEmpty, message: req.query("done")), json: ["subscriptions": json])
     }
 

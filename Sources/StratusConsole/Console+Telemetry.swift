@@ -33,7 +33,7 @@ extension Console {
                   }, uniquingKeysWith: { a, _ in a }),
                   records: p.records, bytes: p.bytes)
         })
-        return self.page(req, s, scope, tab: "telemetry", "telemetry", title: "Telemetry", page, json: json)
+        return self.page(req, s, scope, tab: .telemetry, "telemetry", title: "Telemetry", page, json: json)
     }
 
     /// `telemetry.mustache`: the range switch, the charts (SVG drawn here), totals and the faults on now.

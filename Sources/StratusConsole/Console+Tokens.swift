@@ -20,7 +20,7 @@ extension Console {
                               error: error, message: req.query("done"))
         let json = TokensView.JSON(tokens: tokens.map { .init(id: $0.id, name: $0.name, revoked: $0.revoked) },
                                    keys: keys.map { .init(keyID: $0.keyID, revoked: $0.revoked) })
-        return page(req, s, scope, tab: "tokens", "tokens", title: "Tokens & keys", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(req, s, scope, tab: .tokens, "tokens", title: "Tokens & keys", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `tokens.mustache`: API tokens and server-to-server keys (a new token's secret shown once).

@@ -27,7 +27,7 @@ extension Console {
                 purgeAction: scope.isProduction ? nil : scope.paths.purgeUser(u.userRecordName))
         }
         let json = users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }
-        return page(req, s, scope, tab: "users", "users", title: "Users",
+        return page(req, s, scope, tab: .users, "users", title: "Users",
                     UsersView(users: users, hasUsers: !users.isEmpty, browsable: scope.userDataBrowsable, message: req.query("done")),
                     json: ["users": json])
     }
@@ -47,15 +47,15 @@ extension Console {
 
     /// The "Act as" chooser: the environment's users whose email or name holds `q`, each with a button.
     func actAsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        try actAsChooser(req, s, scope, tab: "act-as", database: nil)
+        try actAsChooser(req, s, scope, tab: .actAs, database: nil)
     }
 
     /// Private and shared pages without a user to read as: the same chooser, above the database switch.
-    func chooseUserPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String) throws -> HTTPResponse {
+    func chooseUserPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: ConsoleTab) throws -> HTTPResponse {
         try actAsChooser(req, s, scope, tab: tab, database: scope.database?.rawValue)
     }
 
-    private func actAsChooser(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String, database: String?) throws -> HTTPResponse {
+    private func actAsChooser(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: ConsoleTab, database: String?) throws -> HTTPResponse {
         if !scope.userDataBrowsable {
             throw StratusError(.accessDenied, "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
         }

@@ -18,7 +18,7 @@ extension Console {
         let view = WebhooksView(webhooks: hooks, hasWebhooks: !hooks.isEmpty, addAction: scope.paths.webhooks(),
                                 created: created.map { .init(url: $0.0.url, secret: $0.1) }, error: error, message: req.query("done"))
         let json = ["webhooks": hooks.map { WebhooksView.HookJSON(id: $0.id, url: $0.url, enabled: $0.enabled, failures: $0.failures, lastStatus: $0.lastStatus) }]
-        return page(req, s, scope, tab: "webhooks", "webhooks", title: "Webhooks", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(req, s, scope, tab: .webhooks, "webhooks", title: "Webhooks", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `webhooks.mustache`: the environment's webhooks (a new one's signing secret shown once).

@@ -6,7 +6,7 @@ import StratusStore
 /// Zones of a database: change tokens and record counts; custom zones created and deleted (private/shared only).
 extension Console {
     func zonesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: "zones") }
+        guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: .zones) }
         let counts = try scope.env.recordCountsByZone(in: db)
         let custom = db.scope.allowsCustomZones
         let zones = try scope.env.zones(in: db).map { z in
@@ -17,7 +17,7 @@ extension Console {
         }
         let view = ZonesView(zones: zones, canCreate: custom, createAction: scope.db.zones(), message: req.query("done"))
         let json = ["zones": zones.map { ZonesView.ZoneJSON(zoneName: $0.name, syncToken: $0.syncToken, recordCount: $0.count, atomic: $0.atomic) }]
-        return page(req, s, scope, tab: "zones", "zones", title: "Zones", view,
+        return page(req, s, scope, tab: .zones, "zones", title: "Zones", view,
                     crumbs: [Crumb(href: scope.db.zones(), label: "\(scope.database?.rawValue ?? "public") zones")], json: json)
     }
 
@@ -57,7 +57,7 @@ extension Console {
         let name = req.parameters["zone"] ?? ""
         let zone = try scope.env.lookupZone(ZoneID(zoneName: name), in: db)
         let count = try scope.env.recordCountsByZone(in: db)[name] ?? 0
-        return page(req, s, scope, tab: "zones", "confirm", title: "Delete zone \(name)", ConfirmView(
+        return page(req, s, scope, tab: .zones, "confirm", title: "Delete zone \(name)", ConfirmView(
             heading: "Delete zone \(zone.zoneID.zoneName)?",
             warning: "This deletes the zone and its \(count) record\(count == 1 ? "" : "s"). Devices that sync it see the zone deleted. It cannot be undone.",
             action: scope.db.deleteZone(name), confirmLabel: "Type the zone's name to confirm", expected: name, button: "Delete zone",

@@ -225,7 +225,7 @@ public final class Console: Sendable {
         var view = ErrorView(title: heading, heading: heading, reason: e.reason)
         view.back = formPage(req)
         guard let scope else { return render("error", view, session: session, status: status) }
-        return page(req, session, scope, tab: "", "error", title: heading, view, status: status)
+        return page(req, session, scope, tab: .none, "error", title: heading, view, status: status)
     }
 
     /// In the demo container, when its generated telemetry and logs end (its creation), and the note that says so.
@@ -334,7 +334,7 @@ public final class Console: Sendable {
 
     /// A page in a container: the scope's header and tabs, breadcrumbs, and the JSON variant (`json`, encoded with
     /// sorted keys) when asked for.
-    func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: String, _ template: String, title: String,
+    func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: ConsoleTab, _ template: String, title: String,
               _ view: some Encodable, crumbs: [Crumb] = [], json: (any Encodable)? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
         if let json, Console.wantsJSON(req) { return .json(Console.json(json), status: status) }
         return render(template, Framed(view: view, title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user,
@@ -362,8 +362,8 @@ public final class Console: Sendable {
     /// After this console adds or deletes a container, the picker shows it on the next page.
     func containersChanged() { pickers.withLock { $0.at = .now - .seconds(60) } }
 
-    func scopeHeader(_ scope: ConsoleScope, tab: String) -> TemplateValue {
-        let key = "\(scope.container.rawValue)\u{0}\(scope.environment.rawValue)\u{0}\(scope.database?.rawValue ?? "")\u{0}\(scope.user ?? "")\u{0}\(tab)"
+    func scopeHeader(_ scope: ConsoleScope, tab: ConsoleTab) -> TemplateValue {
+        let key = "\(scope.container.rawValue)\u{0}\(scope.environment.rawValue)\u{0}\(scope.database?.rawValue ?? "")\u{0}\(scope.user ?? "")\u{0}\(tab.rawValue)"
         if let cached = headers.withLock({ $0[key] }) { return cached }
         let value = TemplateEncoder.encode(scope.header(tab: tab))
         headers.withLock { h in

@@ -35,26 +35,26 @@ struct ConsoleScope {
     var isProduction: Bool { environment == .production }
 
     /// What the header shows: the environment (Production in its own colours), switches and the page tabs.
-    func header(tab: String) -> ConsoleHeader {
+    func header(tab: ConsoleTab) -> ConsoleHeader {
         let p = paths
         typealias Link = ConsoleHeader.Link
-        func link(_ label: String, _ href: String, _ id: String, key: String = "") -> Link { Link(label: label, href: href, current: tab == id, key: key) }
-        var settings = [link("Tokens & keys", p.tokens(), "tokens"), link("Faults", p.faults(), "faults")]
-        if !isProduction { settings.append(link("Reset", p.reset(), "reset")) }
+        func link(_ label: String, _ href: String, _ id: ConsoleTab, key: String = "") -> Link { Link(label: label, href: href, current: tab == id, key: key) }
+        var settings = [link("Tokens & keys", p.tokens(), .tokens), link("Faults", p.faults(), .faults)]
+        if !isProduction { settings.append(link("Reset", p.reset(), .reset)) }
         let sections = [
             ConsoleHeader.Section(id: "data", label: "Data", links: [
-                link("Records", db.records(), "records", key: "r"), link("Zones", db.zones(), "zones", key: "z"), link("Users", p.users(), "users", key: "u"),
-            ] + (userDataBrowsable ? [link("Act as a user", p.actAs(), "act-as", key: "a")] : []) + [
-                link("Subscriptions", p.subscriptions(), "subscriptions"), link("Sharing", p.sharing(), "sharing"), link("Import", p.importPage(), "import"),
+                link("Records", db.records(), .records, key: "r"), link("Zones", db.zones(), .zones, key: "z"), link("Users", p.users(), .users, key: "u"),
+            ] + (userDataBrowsable ? [link("Act as a user", p.actAs(), .actAs, key: "a")] : []) + [
+                link("Subscriptions", p.subscriptions(), .subscriptions), link("Sharing", p.sharing(), .sharing), link("Import", p.importPage(), .importRecords),
             ]),
             ConsoleHeader.Section(id: "schema", label: "Schema", links: [
-                link("Record types", p.schema(), "schema", key: "s"), link("Indexes & query shapes", p.queryShapes(), "shapes"),
-                link("Security roles", p.roles(), "roles"), link("Deploy", ConsolePaths.deploy(container), "deploy"),
-                link("History", ConsolePaths.deployHistory(container), "history"),
+                link("Record types", p.schema(), .schema, key: "s"), link("Indexes & query shapes", p.queryShapes(), .shapes),
+                link("Security roles", p.roles(), .roles), link("Deploy", ConsolePaths.deploy(container), .deploy),
+                link("History", ConsolePaths.deployHistory(container), .history),
             ]),
             ConsoleHeader.Section(id: "monitor", label: "Monitor", links: [
-                link("Telemetry", p.telemetry(), "telemetry", key: "t"), link("Logs", p.logs(), "logs", key: "l"),
-                link("Notifications", p.notifications(), "notifications"), link("Webhooks", p.webhooks(), "webhooks"),
+                link("Telemetry", p.telemetry(), .telemetry, key: "t"), link("Logs", p.logs(), .logs, key: "l"),
+                link("Notifications", p.notifications(), .notifications), link("Webhooks", p.webhooks(), .webhooks),
             ]),
             ConsoleHeader.Section(id: "settings", label: "Settings", links: settings),
         ]
@@ -62,14 +62,14 @@ struct ConsoleScope {
             Link(label: e == .production ? "Production" : "Development", href: ConsolePaths.environment(container, e), current: e == environment)
         }
         let databases = DatabaseScope.allCases.map { d in
-            Link(label: d.rawValue.capitalized, href: tab == "zones" ? p.database(d).zones() : p.database(d).records(),
-                 current: d == (database ?? .public) && tab != "home", refused: d != .public && !userDataBrowsable)
+            Link(label: d.rawValue.capitalized, href: tab == .zones ? p.database(d).zones() : p.database(d).records(),
+                 current: d == (database ?? .public) && tab != .home, refused: d != .public && !userDataBrowsable)
         }
         return ConsoleHeader(
             container: container.rawValue, environment: environment.rawValue,
             environmentLabel: isProduction ? "Production" : "Development", isProduction: isProduction,
-            database: database?.rawValue ?? "public", overview: link("Overview", p.home(), "home", key: "h"), sections: sections,
-            environments: environments, databases: databases, showDatabases: tab == "records" || tab == "zones",
+            database: database?.rawValue ?? "public", overview: link("Overview", p.home(), .home, key: "h"), sections: sections,
+            environments: environments, databases: databases, showDatabases: tab == .records || tab == .zones,
             publicRecordsPath: p.database(.public).records(), publicZonesPath: p.database(.public).zones(),
             privateRecordsPath: p.database(.private).records(), sharedRecordsPath: p.database(.shared).records(),
             webhooksPath: p.webhooks(), rolesPath: p.roles(), createRolePath: p.createRole(), schemaImportPath: p.schemaImport(),
