@@ -69,6 +69,13 @@ public struct JSONWriter {
         }
     }
 
+    /// A double as `double(_:)` writes it — `3.0` for a whole one, so a reader keeps it a double; `null` when not
+    /// finite — for the server's other JSON writers (notification payloads), so every answer spells numbers alike.
+    public static func text(of d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) + ".0" : d.description
+    }
+
     /// Where the text stands, to go back to if what follows must not be sent after all.
     public struct Mark {
         fileprivate let count: Int

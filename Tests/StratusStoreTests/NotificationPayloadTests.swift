@@ -53,6 +53,20 @@ import StratusModel
         #expect(old.title == nil && old.shouldSendMutableContent == nil && old.shouldSendContentAvailable)
     }
 
+    /// A whole DOUBLE is written `3.0` in a payload as in every other answer (JSONWriter's one rule), so a reader
+    /// of `af` keeps it a double.
+    @Test func wholeDoublesAreSpelledAsEverywhereElse() throws {
+        let sub = Subscription(subscriptionID: "s", kind: .query(recordType: "T", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil),
+                               notificationInfo: NotificationInfo(desiredKeys: ["n", "where"]))
+        let record = StoredRecord(recordName: "r", recordType: "T", fields: ["n": .double(3), "where": .location(Location(latitude: 1, longitude: -2))])
+        let text = NotificationPayload.make(nid: "nid", container: try ContainerID("iCloud.a.b"), environment: .development, owner: "_u",
+                                            scope: .public, subscription: sub, reason: 1, record: record, zone: .defaultZone)
+        #expect(text.contains(#""n":3.0"#) && text.contains(#""longitude":-2.0"#), "\(text)")
+        var w = JSONWriter(capacity: 16)
+        w.double(3)
+        #expect(String(decoding: w.data, as: UTF8.self) == JSONWriter.text(of: 3))
+    }
+
     @Test func notificationIDsLookLikeUUIDsAndNeverRepeat() {
         var seen = Set<String>()
         for _ in 0..<50 {

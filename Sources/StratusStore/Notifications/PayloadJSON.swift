@@ -25,7 +25,7 @@ indirect enum PayloadJSON: Sendable {
         switch self {
         case .string(let s): JSONWriter.quote(s, into: &out)
         case .int(let i): out += String(i).utf8
-        case .double(let d): out += (d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)") : "null").utf8
+        case .double(let d): out += JSONWriter.text(of: d).utf8
         case .bool(let b): out += (b ? "true" : "false").utf8
         case .null: out += "null".utf8
         case .array(let xs):
