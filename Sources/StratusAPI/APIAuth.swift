@@ -39,7 +39,7 @@ extension CloudKitAPI {
         guard let secret = param("ckAPIToken"), !secret.isEmpty else {
             throw .authenticationFailed("ckAPIToken is missing: create an API token for this container environment")
         }
-        guard let token = try store.authenticateAPIToken(secret) else { throw .authenticationFailed("unknown or revoked API token") }
+        guard let token = try store.credentials.authenticateAPIToken(secret) else { throw .authenticationFailed("unknown or revoked API token") }
         guard token.container == container, token.environment == environment else {
             throw .authenticationFailed("this API token belongs to another container or environment")
         }
@@ -47,7 +47,7 @@ extension CloudKitAPI {
         var auth = APIAuth(token: token, caller: .anonymous, webAuthToken: nil, rotatedToken: nil)
         // Clients encode + / = in the token; one that did not had its + read as a space.
         if let web = (param("ckWebAuthToken") ?? param("ckSession")).map(Self.plusRestored), !web.isEmpty {
-            guard let (user, expiresAt) = try store.authenticateWebAuthToken(web, container: container, environment: environment) else {
+            guard let (user, expiresAt) = try store.accounts.authenticateWebAuthToken(web, container: container, environment: environment) else {
                 var e = StratusError.authenticationRequired("the web auth token is unknown or expired: sign in again")
                 e.redirectURL = signInURL(req, container: container, environment: environment)
                 throw e
@@ -58,9 +58,9 @@ extension CloudKitAPI {
             auth.expiresAt = expiresAt
             // Rotation: past half its life, hand out a fresh token; the old one stays valid until it expires.
             let remaining = expiresAt - WallClock.nowMillis()
-            let lifetime = remaining > RecordStore.shortSession ? RecordStore.longSession : RecordStore.shortSession
+            let lifetime = remaining > AccountStore.shortSession ? AccountStore.longSession : AccountStore.shortSession
             if remaining < lifetime / 2 {
-                auth.rotatedToken = try store.createWebAuthToken(container: container, environment: environment, userRecordName: user, lifetime: lifetime)
+                auth.rotatedToken = try store.accounts.createWebAuthToken(container: container, environment: environment, userRecordName: user, lifetime: lifetime)
             }
         }
         return auth

@@ -25,7 +25,7 @@ extension CloudKitAPI {
                           let signature = req.headers["x-apple-cloudkit-request-signaturev1"], !signature.isEmpty else {
                         throw StratusError.authenticationFailed("a server-to-server request needs KeyID, ISO8601Date and SignatureV1 headers")
                     }
-                    guard let key = try api.store.serverKey(id: keyID), key.container == container, key.environment == environment else {
+                    guard let key = try api.store.credentials.serverKey(id: keyID), key.container == container, key.environment == environment else {
                         throw StratusError.authenticationFailed("unknown or revoked server-to-server key")
                     }
                     guard let date = ServerToServerAuth.parseDate(dateText), abs(WallClock.nowMillis() - date) <= ServerToServerAuth.window else {
@@ -33,12 +33,12 @@ extension CloudKitAPI {
                     }
                     return "server-to-server key \(keyID)"
                 }
-                guard let secret = req.query("ckAPIToken"), let token = try api.store.authenticateAPIToken(secret),
+                guard let secret = req.query("ckAPIToken"), let token = try api.store.credentials.authenticateAPIToken(secret),
                       token.container == container, token.environment == environment else {
                     throw StratusError.authenticationFailed("ckAPIToken is missing, unknown or revoked, or belongs to another container environment")
                 }
                 let web = (req.query("ckWebAuthToken") ?? req.query("ckSession")).map(Self.plusRestored)
-                if let web, let (user, _) = try api.store.authenticateWebAuthToken(web, container: container, environment: environment) {
+                if let web, let (user, _) = try api.store.accounts.authenticateWebAuthToken(web, container: container, environment: environment) {
                     return "user \(container.rawValue)/\(environment.rawValue)/\(user)"
                 }
                 guard !large else {

@@ -72,7 +72,7 @@ extension CloudKitAPI {
         guard let origin = req.headers["origin"] else { return r }
         r.headers["vary"] = "Origin"
         let store = self.store
-        let tokens = (try? await blocking.run { try store.apiTokens(container: container, environment: environment) }) ?? []
+        let tokens = (try? await blocking.run { try store.credentials.apiTokens(container: container, environment: environment) }) ?? []
         if tokens.contains(where: { $0.allowsBrowser(origin: origin) }) { r.headers["access-control-allow-origin"] = origin }
         return r
     }

@@ -25,7 +25,7 @@ extension CloudKitAPI {
                 let token = Secrets.hex(Secrets.randomBytes(32))
                 // The courier URL is a credential: it lasts as long as the session that asked for it.
                 try api.store.environment(container, environment).createCourierToken(
-                    token, user: user, expiresAt: auth.expiresAt ?? WallClock.nowMillis() + RecordStore.shortSession, madeWith: auth.webAuthToken.map(Secrets.tokenHash))
+                    token, user: user, expiresAt: auth.expiresAt ?? WallClock.nowMillis() + AccountStore.shortSession, madeWith: auth.webAuthToken.map(Secrets.tokenHash))
                 return api.json { w in
                     w.beginObject()
                     w.field("apnsEnvironment", env.uppercased())
@@ -47,7 +47,7 @@ extension CloudKitAPI {
                     } ?? (environment == .production ? .production : .development)
                     let store = api.store
                     try env.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment, session: auth.webAuthToken.map(Secrets.tokenHash),
-                                               sessionIsLive: { hash throws(StratusError) in try store.webSessionIsLive(hash: hash) })
+                                               sessionIsLive: { hash throws(StratusError) in try store.accounts.webSessionIsLive(hash: hash) })
                 }
                 return api.json { w in w.beginObject(); w.endObject() }
             default:

@@ -25,7 +25,7 @@ extension CloudKitAPI {
     func inject(_ action: CloudKitOperation, _ ctx: Context, stage: Fault.Stage, target: Fault.Target) async throws -> HTTPResponse? {
         let store = self.store
         let (container, environment) = (ctx.container, ctx.environment)
-        guard let fault = try await blocking.run({ store.claimFault(container, environment, action, stage: stage, target: target) }) else { return nil }
+        guard let fault = try await blocking.run({ store.faults.claimFault(container, environment, action, stage: stage, target: target) }) else { return nil }
         if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
         // The annotation tells the request log and telemetry that this error was asked for.
         let note = stage == .before ? fault.kind.rawValue : "\(fault.kind.rawValue) \(stage.rawValue)"
@@ -74,7 +74,7 @@ extension CloudKitAPI {
         var failed: [Int: StratusError] = [:]
         for (i, op) in operations.enumerated() {
             let target = Fault.Target(user: ctx.auth.userRecordName, zones: [zone.zoneName], recordTypes: [op.record.recordType], recordNames: [op.record.recordName])
-            guard let fault = store.claimFault(ctx.container, ctx.environment, .recordsModify, stage: .perRecord, target: target) else { continue }
+            guard let fault = store.faults.claimFault(ctx.container, ctx.environment, .recordsModify, stage: .perRecord, target: target) else { continue }
             if fault.kind == .conflict {
                 var doc: [String: JSON] = ["recordName": .string(op.record.recordName), "recordType": .string(op.record.recordType)]
                 if let text = fault.serverFields, let fields = try? JSON.parse(Data(text.utf8)) { doc["fields"] = fields }

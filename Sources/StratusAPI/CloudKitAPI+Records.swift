@@ -104,7 +104,7 @@ extension CloudKitAPI {
         let (store, container) = (store, ctx.container)
         let atomic = try b.bool("atomic") ?? false
         // Per-record faults (see `Fault.Stage.perRecord`): the records they hit fail alone; the rest go on.
-        let injected = store.mightFault(ctx.container, ctx.environment, .recordsModify) ? try perRecordFaults(operations, zone: zone, ctx) : [:]
+        let injected = store.faults.mightFault(ctx.container, ctx.environment, .recordsModify) ? try perRecordFaults(operations, zone: zone, ctx) : [:]
         let injectedNote = injected.isEmpty ? nil : Set(injected.values.map(\.code.rawValue)).sorted().joined(separator: ",") + " per-record"
         var remaining = operations.indices.filter { injected[$0] == nil }
         if atomic && !injected.isEmpty { remaining = [] }
@@ -113,8 +113,8 @@ extension CloudKitAPI {
             applied = remaining.isEmpty ? [] : try env(ctx).modify(remaining.map { operations[$0] }, in: ctx.databaseID, zoneID: zone, atomic: atomic,
                                                                    actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true, users: { lookup in
                 switch lookup {
-                case .emailAddress(let e): (try? store.user(container: container, email: e)) ?? nil
-                case .userRecordName(let u): (try? store.user(container: container, userRecordName: u)) ?? nil
+                case .emailAddress(let e): (try? store.accounts.user(container: container, email: e)) ?? nil
+                case .userRecordName(let u): (try? store.accounts.user(container: container, userRecordName: u)) ?? nil
                 }
             })
         } catch let e as StratusError where e.code == .zoneNotFound || e.code == .userDeletedZone {
@@ -185,7 +185,7 @@ extension CloudKitAPI {
 
     func usersCaller(_ ctx: Context, legacy: Bool) throws -> HTTPResponse {
         let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
-        let profile = try store.user(container: ctx.container, userRecordName: user)
+        let profile = try store.accounts.user(container: ctx.container, userRecordName: user)
         // Asking who one is makes one's public user record, as CloudKit has one for each user of the app (a full
         // store or a refused write does not stop the answer: the record is made on the next fetch instead).
         _ = try? env(ctx).userRecord(of: user, in: .publicDatabase)

@@ -43,7 +43,7 @@ extension CloudKitAPI {
         let base = baseURL(ctx.request)
         var owners: [String: ContainerUser] = [:]
         for case .success(let (share, _)) in results {
-            if let o = share.owner?.userRecordName, owners[o] == nil, let u = try? store.user(container: ctx.container, userRecordName: o) { owners[o] = u }
+            if let o = share.owner?.userRecordName, owners[o] == nil, let u = try? store.accounts.user(container: ctx.container, userRecordName: o) { owners[o] = u }
         }
         return json { w in
             w.beginObject()

@@ -26,7 +26,7 @@ extension CloudKitAPI {
         let store = self.store
         try await blocking.run {
             guard try store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
-            try store.revokeWebAuthToken(token, container: container)
+            try store.accounts.revokeWebAuthToken(token, container: container)
         }
         return json { w in w.beginObject(); w.endObject() }
     }

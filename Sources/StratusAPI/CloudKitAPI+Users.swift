@@ -83,7 +83,7 @@ extension CloudKitAPI {
 /// Finds the users lookups name, under discoverability: a discoverable user, or the caller itself. The
 /// Development test user, whom anyone can become, finds nobody else.
 struct UserFinder {
-    let store: RecordStore
+    let store: ServerStore
     let container: ContainerID
     let caller: String?
     let callerIsTestUser: Bool
@@ -92,8 +92,8 @@ struct UserFinder {
         store = api.store
         container = ctx.container
         caller = ctx.auth.userRecordName
-        let testEmail = RecordStore.testUserEmail(ctx.container)
-        if let caller, let me = try api.store.user(container: ctx.container, userRecordName: caller) {
+        let testEmail = AccountStore.testUserEmail(ctx.container)
+        if let caller, let me = try api.store.accounts.user(container: ctx.container, userRecordName: caller) {
             callerIsTestUser = me.email.caseInsensitiveCompare(testEmail) == .orderedSame
         } else {
             callerIsTestUser = false
@@ -103,16 +103,16 @@ struct UserFinder {
     func find(_ info: JSON) throws(StratusError) -> ContainerUser? {
         let found: ContainerUser?
         if let e = try info.string("emailAddress") {
-            found = try store.user(container: container, email: e)
+            found = try store.accounts.user(container: container, email: e)
         } else if let n = try info.string("userRecordName") {
-            found = try store.user(container: container, userRecordName: n)
+            found = try store.accounts.user(container: container, userRecordName: n)
         } else {
             throw .badRequest("each lookup needs an emailAddress or a userRecordName")
         }
         guard let found else { return nil }
         if found.userRecordName == caller { return found }
         guard found.discoverable, !callerIsTestUser,
-              found.email.caseInsensitiveCompare(RecordStore.testUserEmail(container)) != .orderedSame else { return nil }
+              found.email.caseInsensitiveCompare(AccountStore.testUserEmail(container)) != .orderedSame else { return nil }
         return found
     }
 }

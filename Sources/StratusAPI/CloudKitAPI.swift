@@ -7,7 +7,7 @@ import StratusStore
 /// Bodies are JSON whatever their Content-Type (CloudKit JS sends text/plain); every answer is JSON,
 /// errors in CloudKit's envelope with Apple's statuses.
 public struct CloudKitAPI: Sendable {
-    let store: RecordStore
+    let store: ServerStore
     let blocking: BlockingWork
     /// The largest request body; over it, 413 before it is read.
     let bodyLimit: Int
@@ -20,7 +20,7 @@ public struct CloudKitAPI: Sendable {
     /// SSE streams and courier polls open now, within their caps.
     let listeners: NotificationListeners
 
-    public init(store: RecordStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024, throttle: SignInThrottle = SignInThrottle(),
+    public init(store: ServerStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024, throttle: SignInThrottle = SignInThrottle(),
                 limits: APILimits = APILimits(), courierHold: Duration = .seconds(30), listeners: NotificationListeners = NotificationListeners()) {
         self.listeners = listeners
         self.courierHold = courierHold
@@ -172,7 +172,7 @@ public struct CloudKitAPI: Sendable {
         }
         // The common case, no fault on (known from memory, no I/O): authorize and run in one `BlockingWork.run`,
         // which runs in place on a connection's own thread.
-        if !store.mightFault(container, environment, operation.operation) {
+        if !store.faults.mightFault(container, environment, operation.operation) {
             return try await blocking.run {
                 let ctx = try authorize()
                 return api.withSession(try operation.run(api, ctx), ctx)
@@ -223,7 +223,7 @@ public struct CloudKitAPI: Sendable {
     /// Whether the request's API token (cached after its first check) lists this browser origin.
     func allowsBrowser(_ req: HTTPRequest, origin: String) -> Bool {
         guard let secret = req.query("ckAPIToken"),
-              let token = try? store.authenticateAPIToken(secret) else { return false }
+              let token = try? store.credentials.authenticateAPIToken(secret) else { return false }
         if let c = req.parameters["container"], c != token.container.rawValue { return false }
         if let e = req.parameters["environment"], e != token.environment.rawValue { return false }
         return token.allowsBrowser(origin: origin)

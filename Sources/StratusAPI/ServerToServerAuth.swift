@@ -15,12 +15,12 @@ final class ServerToServerAuth: Sendable {
     /// Signatures already used, with when they may be forgotten (after their date leaves the window).
     private let seen = Mutex<[String: Int64]>([:])
 
-    func verify(_ req: HTTPRequest, store: RecordStore, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> ServerKey {
+    func verify(_ req: HTTPRequest, store: ServerStore, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> ServerKey {
         guard let keyID = req.headers["x-apple-cloudkit-request-keyid"], let dateText = req.headers["x-apple-cloudkit-request-iso8601date"],
               let signatureText = req.headers["x-apple-cloudkit-request-signaturev1"] else {
             throw .authenticationFailed("a server-to-server request needs KeyID, ISO8601Date and SignatureV1 headers")
         }
-        guard let key = try store.serverKey(id: keyID) else { throw .authenticationFailed("unknown or revoked server-to-server key") }
+        guard let key = try store.credentials.serverKey(id: keyID) else { throw .authenticationFailed("unknown or revoked server-to-server key") }
         guard key.container == container, key.environment == environment else {
             throw .authenticationFailed("this key belongs to another container or environment")
         }

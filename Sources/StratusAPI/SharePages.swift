@@ -9,7 +9,7 @@ import StratusStore
 /// wrong password — gets the same answers: the same sign-in page before, the same refusal after (404), each after a
 /// password check's time, so a link tells a stranger nothing, not even that it exists.
 struct SharePages: Sendable {
-    let store: RecordStore
+    let store: ServerStore
     let blocking: BlockingWork
     let throttle: SignInThrottle
 
@@ -46,10 +46,10 @@ struct SharePages: Sendable {
             (error as? StratusError)?.code == .authenticationFailed || env == nil
         }) { () throws -> (Share, String, String) in
             guard let env else {
-                RecordStore.spendPasswordCheck(password)
+                AccountStore.spendPasswordCheck(password)
                 throw StratusError(.accessDenied, "not shared")
             }
-            guard let user = try store.authenticateUser(container: env.container, email: email, password: password) else {
+            guard let user = try store.accounts.authenticateUser(container: env.container, email: email, password: password) else {
                 throw StratusError(.authenticationFailed, "That email and password do not match an account.")
             }
             let share = try env.acceptShare(guid, user: user.userRecordName)
@@ -78,9 +78,9 @@ struct SharePages: Sendable {
         }
     }
 
-    static func ownerName(_ share: Share, _ store: RecordStore, _ container: ContainerID) throws -> String {
+    static func ownerName(_ share: Share, _ store: ServerStore, _ container: ContainerID) throws -> String {
         guard let o = share.owner?.userRecordName else { return "someone" }
-        let u = try store.user(container: container, userRecordName: o)
+        let u = try store.accounts.user(container: container, userRecordName: o)
         let name = [u?.firstName ?? "", u?.lastName ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
         return name.isEmpty ? "someone" : name
     }

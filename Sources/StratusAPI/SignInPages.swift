@@ -13,10 +13,10 @@ final class SignInPages: Sendable {
         case signin, signup, account
     }
 
-    let store: RecordStore
+    let store: ServerStore
     let blocking: BlockingWork
     let throttle: SignInThrottle
-    init(store: RecordStore, blocking: BlockingWork, throttle: SignInThrottle) {
+    init(store: ServerStore, blocking: BlockingWork, throttle: SignInThrottle) {
         self.store = store
         self.blocking = blocking
         self.throttle = throttle
@@ -40,7 +40,7 @@ final class SignInPages: Sendable {
         // A link that names any other destination is refused before anything is asked or sent.
         let callback = req.query("callback"), openerOrigin = req.query("origin")
         let targets = [("callback", callback), ("origin", openerOrigin)].compactMap { w, t in t.map { (w, $0) } }
-        let tokens = targets.isEmpty ? [] : ((try? await blocking.run { try store.apiTokens(container: container, environment: environment) }) ?? [])
+        let tokens = targets.isEmpty ? [] : ((try? await blocking.run { try store.credentials.apiTokens(container: container, environment: environment) }) ?? [])
         for (what, target) in targets {
             guard let origin = WebOrigin(target, allowingPath: what == "callback"), what == "origin" || Self.safeCallback(target) != nil,
                   tokens.contains(where: { $0.allowsBrowser(origin: origin.description) }) else {
@@ -59,7 +59,7 @@ final class SignInPages: Sendable {
         let wantsJSON = req.method == .post && (req.headers["accept"] ?? "").contains("application/json")
         if wantsJSON {
             let secret = req.query("ckAPIToken") ?? ""
-            let token = try? await blocking.run { try store.authenticateAPIToken(secret) }
+            let token = try? await blocking.run { try store.credentials.authenticateAPIToken(secret) }
             guard let token = token ?? nil, token.container == container, token.environment == environment else {
                 return ErrorEnvelope.response(.authenticationFailed("a JSON sign-in needs ckAPIToken, a live API token of this container environment"))
             }
@@ -100,7 +100,7 @@ final class SignInPages: Sendable {
             if case .wait(let seconds) = throttle.checkSignUp(address: address) { return wait(seconds) }
             do {
                 _ = try await throttle.passwords.run {
-                    try store.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
+                    try store.accounts.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
                                      lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
                 }
             } catch is PasswordWork.Busy { return busy() } catch { return refused(error) }
@@ -111,15 +111,15 @@ final class SignInPages: Sendable {
                                              countsAsFailure: { ($0 as? StratusError)?.code == .authenticationFailed }) { () throws -> ContainerUser in
             if testUser {
                 guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }
-                return try store.testUser(container: container)
+                return try store.accounts.testUser(container: container)
             }
-            guard var u = try store.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
+            guard var u = try store.accounts.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
                 throw StratusError(.authenticationFailed, "That email and password do not match an account.")
             }
             if mode == .account {
                 let wanted = form["discoverable"] == "on"
-                try store.setDiscoverable(container: container, userRecordName: u.userRecordName, wanted)
-                u = try store.user(container: container, userRecordName: u.userRecordName) ?? u
+                try store.accounts.setDiscoverable(container: container, userRecordName: u.userRecordName, wanted)
+                u = try store.accounts.user(container: container, userRecordName: u.userRecordName) ?? u
             }
             return u
         }
@@ -131,10 +131,10 @@ final class SignInPages: Sendable {
         case .refused(let error): return refused(error)
         }
         if mode == .account { return HTML.page(accountSaved(page, user)) }
-        let lifetime = form["remember"] == "on" ? RecordStore.longSession : RecordStore.shortSession
+        let lifetime = form["remember"] == "on" ? AccountStore.longSession : AccountStore.shortSession
         let token: String
         do {
-            token = try await blocking.run { try store.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
+            token = try await blocking.run { try store.accounts.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
         } catch { return refused(error) }
         if wantsJSON {
             var w = JSONWriter()

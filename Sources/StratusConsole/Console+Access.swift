@@ -7,7 +7,7 @@ import StratusStore
 extension Console {
     func loginPage(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        if let t = cookie(req, Console.cookieName), (try? await blocking.run { try store.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
+        if let t = cookie(req, Console.cookieName), (try? await blocking.run { try store.admins.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
         return render("login", ["title": "Sign in"], session: nil)
     }
 
@@ -21,13 +21,13 @@ extension Console {
         // A device cookie of this account: this browser signed in to it before, and strangers' failures do not hold it back.
         let presented = cookie(req, Console.deviceCookieName)
         let device = try? await blocking.run { () throws -> String? in
-            guard let presented, try store.isDeviceCookie(presented, of: account) else { return nil }
+            guard let presented, try store.admins.isDeviceCookie(presented, of: account) else { return nil }
             return presented
         }
         let result: (token: String, csrf: String)
         switch await throttle.attempt(account: account, address: address, device: device ?? nil, { () throws -> (token: String, csrf: String) in
-            guard let admin = try store.authenticateAdmin(email: email, password: password) else { throw StratusError(.authenticationFailed, "no match") }
-            return try store.createAdminSession(admin)
+            guard let admin = try store.admins.authenticateAdmin(email: email, password: password) else { throw StratusError(.authenticationFailed, "no match") }
+            return try store.admins.createAdminSession(admin)
         }) {
         case .succeeded(let made): result = made
         case .wait(let seconds):
@@ -44,9 +44,9 @@ extension Console {
             return render("login", ["title": "Sign in", "email": email, "error": "That email and password do not match an administrator."], session: nil, status: .unauthorized)
         }
         var r = HTTPResponse.redirect(to: ConsolePaths.home)
-        r.headers.add("set-cookie", sessionCookie(result.token, maxAge: Int(RecordStore.sessionAbsolute / 1000), req))
-        if (device ?? nil) == nil, let issued = try? await blocking.run({ try store.issueDeviceCookie(account: account) }) {
-            r.headers.add("set-cookie", "\(Console.deviceCookieName)=\(issued); Path=/console; HttpOnly; SameSite=Strict; Max-Age=\(RecordStore.deviceCookieLifetime / 1000)"
+        r.headers.add("set-cookie", sessionCookie(result.token, maxAge: Int(AdminStore.sessionAbsolute / 1000), req))
+        if (device ?? nil) == nil, let issued = try? await blocking.run({ try store.admins.issueDeviceCookie(account: account) }) {
+            r.headers.add("set-cookie", "\(Console.deviceCookieName)=\(issued); Path=/console; HttpOnly; SameSite=Strict; Max-Age=\(AdminStore.deviceCookieLifetime / 1000)"
                           + (secureCookies || req.scheme == "https" ? "; Secure" : ""))
         }
         return r
@@ -54,13 +54,13 @@ extension Console {
 
     func logout(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        guard let token = cookie(req, Console.cookieName), let s = try? await blocking.run({ try store.adminSession(token) }) else {
+        guard let token = cookie(req, Console.cookieName), let s = try? await blocking.run({ try store.admins.adminSession(token) }) else {
             return .redirect(to: ConsolePaths.login)
         }
         guard sameOrigin(req), formValue(req, "csrf") == s.csrf else {
             return errorPage(Session(admin: s.admin, csrf: s.csrf), status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page.")
         }
-        _ = try? await blocking.run { try store.endAdminSession(token) }
+        _ = try? await blocking.run { try store.admins.endAdminSession(token) }
         var r = HTTPResponse.redirect(to: ConsolePaths.login)
         r.headers["set-cookie"] = sessionCookie("", maxAge: 0, req)
         return r
@@ -68,7 +68,7 @@ extension Console {
 
     func setupPage(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        guard (try? await blocking.run { try store.hasAdmins() }) == false, req.query("token") == setupToken else {
+        guard (try? await blocking.run { try store.admins.hasAdmins() }) == false, req.query("token") == setupToken else {
             return errorPage(nil, status: .notFound, heading: "Not found", reason: "This setup link is not valid (an administrator may already exist).")
         }
         return render("setup", ["title": "Set up Stratus", "token": setupToken], session: nil)
@@ -83,14 +83,14 @@ extension Console {
         do {
             let session = try await blocking.run { () throws -> (String, String) in
                 // Only while there is no admin: the first one to finish wins, a second post is refused.
-                guard try !store.hasAdmins() else { throw StratusError(.exists, "An administrator already exists: sign in instead.") }
-                let admin = try store.createAdmin(email: f["email"] ?? "", password: f["password"] ?? "")
-                try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: admin.email, action: "create first administrator", container: nil, environment: nil, detail: admin.email))
-                let s = try store.createAdminSession(admin)
+                guard try !store.admins.hasAdmins() else { throw StratusError(.exists, "An administrator already exists: sign in instead.") }
+                let admin = try store.admins.createAdmin(email: f["email"] ?? "", password: f["password"] ?? "")
+                try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: admin.email, action: "create first administrator", container: nil, environment: nil, detail: admin.email))
+                let s = try store.admins.createAdminSession(admin)
                 return (s.token, s.csrf)
             }
             var r = HTTPResponse.redirect(to: ConsolePaths.home)
-            r.headers["set-cookie"] = sessionCookie(session.0, maxAge: Int(RecordStore.sessionAbsolute / 1000), req)
+            r.headers["set-cookie"] = sessionCookie(session.0, maxAge: Int(AdminStore.sessionAbsolute / 1000), req)
             return r
         } catch {
             let (e, _, status) = Console.explain(error, path: req.rawPath)
@@ -105,7 +105,7 @@ extension Console {
         guard let theme = ConsoleTheme(rawValue: formValue(req, "theme") ?? "") else {
             throw StratusError(.badRequest, "Colour schemes are system, light and dark.")
         }
-        try store.setTheme(theme, admin: s.admin)
+        try store.admins.setTheme(theme, admin: s.admin)
         return .redirect(to: formPage(req) ?? ConsolePaths.home)
     }
 }

@@ -45,13 +45,13 @@ extension Console {
         let raw = (formValue(req, "id") ?? "").trimmingCharacters(in: .whitespaces)
         let id = try ContainerID(raw)
         try store.createContainer(id)
-        try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: "create container", container: id.rawValue, environment: nil, detail: ""))
+        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: "create container", container: id.rawValue, environment: nil, detail: ""))
         containersChanged()
         return .redirect(to: ConsolePaths.home(created: id))
     }
 
     func auditPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
-        let entries = try store.auditLog().map { e in
+        let entries = try store.admins.auditLog().map { e in
             AuditView.Entry(when: Console.iso(e.at), admin: e.admin, action: e.action, container: e.container ?? "", environment: e.environment ?? "", detail: e.detail)
         }
         return render("audit", AuditView(title: "Audit log", entries: entries, crumbs: [Crumb(href: ConsolePaths.home, label: "Containers")]), session: s)

@@ -7,12 +7,12 @@ import StratusStore
 /// it will do and asks for a deliberate confirmation.
 extension Console {
     func deployPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
-        let plan = try store.deployPlan(scope.container)
+        let plan = try store.lifecycle.deployPlan(scope.container)
         let history = try store.environment(scope.container, .production).deployments().map { d in
             DeployView.Deployment(when: ValueDisplay.utcString(d.deployedAt), by: d.deployedBy, changes: d.changes)
         }
         // What the app does in Development that Production would refuse (`stratus schema check`).
-        let problems = try store.schemaCheck(container: scope.container).map(\.message)
+        let problems = try store.lifecycle.schemaCheck(container: scope.container).map(\.message)
         let view = DeployView(changes: plan.changes.map(\.description), refusals: plan.refusals, hasChanges: !plan.changes.isEmpty,
                               hasRefusals: !plan.refusals.isEmpty, canDeploy: !plan.changes.isEmpty && plan.refusals.isEmpty,
                               history: history, hasHistory: !history.isEmpty, action: ConsolePaths.deploy(scope.container),
@@ -43,13 +43,13 @@ extension Console {
     }
 
     func deploy(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        let plan = try store.deployPlan(scope.container)
+        let plan = try store.lifecycle.deployPlan(scope.container)
         // The admin confirmed the plan they saw; if Development changed since, show the new plan instead.
         guard formValue(req, "plan") == Console.fingerprint(plan) else {
             return try deployPage(req, s, scope, error: "Development's schema changed since you opened this page. Review the changes again.")
         }
         guard plan.refusals.isEmpty else { return try deployPage(req, s, scope, error: "This deploy is refused; see why below.") }
-        let diff = try store.deploy(scope.container, by: s.admin.email)
+        let diff = try store.lifecycle.deploy(scope.container, by: s.admin.email)
         try audit(s, nil, "deploy", diff.changes.map(\.description).joined(separator: "; "), container: scope.container)
         return .redirect(to: ConsolePaths.deploy(scope.container, done: "Deployed \(diff.changes.count) changes to Production."))
     }
@@ -75,7 +75,7 @@ extension Console {
         guard formValue(req, "confirm") == scope.container.rawValue else {
             throw StratusError.badRequest("The identifier you typed does not match the container's; nothing was reset.")
         }
-        try store.resetDevelopment(scope.container)
+        try store.lifecycle.resetDevelopment(scope.container)
         try audit(s, scope, "reset development", "")
         return .redirect(to: scope.paths.schema(done: "Development was reset."))
     }

@@ -9,7 +9,7 @@ import StratusStore
 extension Console {
     func faultsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let now = WallClock.nowMillis()
-        let faults = try store.faults(container: scope.container).filter { $0.environment == scope.environment }.map { f in
+        let faults = try store.faults.all(container: scope.container).filter { $0.environment == scope.environment }.map { f in
             FaultsView.Fault(id: String(f.id), operation: f.operation, error: f.kind.rawValue, where: f.stage.rawValue,
                              scope: [f.user.map { "user \($0)" }, f.zone.map { "zone \($0)" }, f.recordType.map { "type \($0)" }, f.recordName.map { "record \($0)" }]
                                 .compactMap { $0 }.joined(separator: ", "),
@@ -68,7 +68,7 @@ extension Console {
             fault.recordType = number("recordType")
             fault.recordName = number("recordName")
             fault.serverFields = number("serverFields")
-            fault = try store.addFault(fault, allowProduction: allowProductionAdmin)
+            fault = try store.faults.addFault(fault, allowProduction: allowProductionAdmin)
             try audit(s, scope, "inject fault", "#\(fault.id) \(fault.kind.rawValue) \(fault.stage.rawValue) on \(fault.operation)")
             return .redirect(to: scope.paths.faults(done: "Fault #\(fault.id) is on: \(fault.kind.rawValue) on \(fault.operation)."))
         } catch let e as StratusError where e.code == .badRequest || e.code == .accessDenied {
@@ -77,10 +77,10 @@ extension Console {
     }
 
     func clearFault(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard let id = Int64(req.parameters["id"] ?? ""), try store.faults(container: scope.container).contains(where: { $0.id == id && $0.environment == scope.environment }) else {
+        guard let id = Int64(req.parameters["id"] ?? ""), try store.faults.all(container: scope.container).contains(where: { $0.id == id && $0.environment == scope.environment }) else {
             throw StratusError(.notFound, "There is no such fault in this environment.")
         }
-        try store.clearFaults(id: id)
+        try store.faults.clearFaults(id: id)
         try audit(s, scope, "clear fault", "#\(id)")
         return .redirect(to: scope.paths.faults(done: "Cleared fault #\(id)."))
     }

@@ -13,7 +13,7 @@ extension Console {
             HomeView.Zone(name: z.zoneID.zoneName, count: counts[z.zoneID.zoneName] ?? 0,
                           href: scope.paths.database(.public).records([("zone", z.zoneID.zoneName)]))
         }
-        let users = try store.users(container: scope.container)
+        let users = try store.accounts.users(container: scope.container)
         let usage = try env.storageUsage()
         let storage = "\(ValueDisplay.byteCount(usage.totalBytes)) (records \(ValueDisplay.byteCount(usage.recordBytes)), assets \(ValueDisplay.byteCount(usage.assetBytes)))"
             + (usage.quotaBytes.map { " of a \(ValueDisplay.byteCount($0)) quota" } ?? ", no quota")
@@ -70,10 +70,10 @@ extension Console {
     /// working, and their open notification streams end. Audited.
     func signUserOut(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let name = req.parameters["user"] ?? ""
-        guard let user = try store.user(container: scope.container, userRecordName: name) else {
+        guard let user = try store.accounts.user(container: scope.container, userRecordName: name) else {
             throw StratusError(.notFound, "There is no such user in this container.")
         }
-        let sessions = try store.signOutEverywhere(container: scope.container, userRecordName: user.userRecordName)
+        let sessions = try store.accounts.signOutEverywhere(container: scope.container, userRecordName: user.userRecordName)
         try audit(s, scope, "sign user out everywhere", "\(user.userRecordName) (\(sessions) session\(sessions == 1 ? "" : "s"))")
         return .redirect(to: scope.paths.users(done: "Signed \(user.email) out everywhere: \(sessions) session\(sessions == 1 ? "" : "s") ended."))
     }
@@ -82,7 +82,7 @@ extension Console {
     /// `EnvironmentStore.purgeUserData`): their apps then meet USER_DELETED_ZONE. Audited.
     func purgeUserData(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let name = req.parameters["user"] ?? ""
-        guard let user = try store.user(container: scope.container, userRecordName: name) else {
+        guard let user = try store.accounts.user(container: scope.container, userRecordName: name) else {
             throw StratusError(.notFound, "There is no such user in this container.")
         }
         guard !scope.isProduction else {

@@ -8,7 +8,7 @@ import StratusStore
 /// tokens and SSE streams.
 extension Console {
     func notificationsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, sent: String? = nil, error: String? = nil) throws -> HTTPResponse {
-        let users = try store.users(container: scope.container)
+        let users = try store.accounts.users(container: scope.container)
         let mask = UserDataMask(scope)
         let emails = Dictionary(users.map { ($0.userRecordName, mask.email($0.email)) }, uniquingKeysWith: { a, _ in a })
         let notes = try scope.env.recentNotifications().map { n in
@@ -31,7 +31,7 @@ extension Console {
                                        state: d.state, failed: d.state == "failed", attempts: d.attempts, lastError: d.lastError ?? "", nid: d.notificationID)
         }
         // Push to Apple devices: the key in use (never the key itself), the registered devices and each push.
-        let credentials = try store.apnsCredentials(container: scope.container, environment: scope.environment)
+        let credentials = try store.credentials.apnsCredentials(container: scope.container, environment: scope.environment)
         let devices = try scope.env.apnsDevices().map { d in
             NotificationsView.Device(user: emails[d.userRecordName] ?? d.userRecordName, token: d.shortToken,
                                      apnsEnvironment: d.apnsEnvironment.rawValue.lowercased(), registered: ValueDisplay.utcString(d.createdAt))
@@ -117,7 +117,7 @@ extension Console {
     func sendTestNotification(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let f = form(req)
         let user = f["user"] ?? ""
-        guard let target = try store.users(container: scope.container).first(where: { $0.userRecordName == user }) else {
+        guard let target = try store.accounts.users(container: scope.container).first(where: { $0.userRecordName == user }) else {
             return try notificationsPage(req, s, scope, error: "Choose a user of this container to notify.")
         }
         do {
@@ -134,7 +134,7 @@ extension Console {
     func setAPNsKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let f = form(req)
         do {
-            let c = try store.setAPNsCredentials(container: scope.container, environment: scope.environment, privateKeyPEM: f["privateKey"] ?? "",
+            let c = try store.credentials.setAPNsCredentials(container: scope.container, environment: scope.environment, privateKeyPEM: f["privateKey"] ?? "",
                                                  keyID: (f["keyID"] ?? "").trimmingCharacters(in: .whitespaces),
                                                  teamID: (f["teamID"] ?? "").trimmingCharacters(in: .whitespaces),
                                                  topic: (f["topic"] ?? "").trimmingCharacters(in: .whitespaces))
@@ -147,7 +147,7 @@ extension Console {
 
     func removeAPNsKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         do {
-            try store.removeAPNsCredentials(container: scope.container, environment: scope.environment)
+            try store.credentials.removeAPNsCredentials(container: scope.container, environment: scope.environment)
             try audit(s, scope, "remove APNs key", "")
             return try notificationsPage(req, s, scope, sent: "Removed the APNs key: nothing more is pushed to Apple devices.")
         } catch let e as StratusError where e.code == .notFound {

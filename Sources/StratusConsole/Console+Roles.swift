@@ -21,7 +21,7 @@ extension Console {
                 }, summary: g.names.joined(separator: ", "))
             })
         }
-        let users = try store.users(container: scope.container)
+        let users = try store.accounts.users(container: scope.container)
         let email = Dictionary(users.map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
         let custom = try schema.roles.map { r in
             let members = try scope.env.members(of: r).map { u in RolesView.Member(user: u, email: email[u] ?? "", role: r) }
@@ -130,7 +130,7 @@ extension Console {
             return .redirect(to: scope.paths.roles(done: "Removed \(remove) from \(role)."))
         }
         let who = (f["user"] ?? "").trimmingCharacters(in: .whitespaces)
-        let user = try store.user(container: scope.container, userRecordName: who) ?? store.user(container: scope.container, email: who)
+        let user = try store.accounts.user(container: scope.container, userRecordName: who) ?? store.accounts.user(container: scope.container, email: who)
         guard let user else { throw StratusError(.notFound, "This container has no user \(who.prefix(80)).") }
         try scope.env.assignRole(role, to: user.userRecordName)
         try audit(s, scope, "add role member", "\(role): \(user.userRecordName)")

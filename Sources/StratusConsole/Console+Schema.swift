@@ -125,7 +125,7 @@ extension Console {
         var schema = try scope.env.schema()
         try edit(&schema)
         try schema.validate()
-        try store.importSchema(schema, into: scope.container)
+        try store.lifecycle.importSchema(schema, into: scope.container)
         try audit(s, scope, "schema", what)
     }
 
@@ -224,10 +224,10 @@ extension Console {
                         SchemaImportView(ckdb: text, error: "The schema has an error at \(error.description)."),
                         crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")], status: .badRequest)
         }
-        let plan = try store.importPlan(schema, into: scope.container)
+        let plan = try store.lifecycle.importPlan(schema, into: scope.container)
         if f["confirm"] == "1" {
             try plan.validate()
-            try store.importSchema(schema, into: scope.container)
+            try store.lifecycle.importSchema(schema, into: scope.container)
             try audit(s, scope, "import schema", plan.changes.map(\.description).joined(separator: "; "))
             return .redirect(to: scope.paths.schema(done: "Imported: \(plan.changes.count) changes."))
         }

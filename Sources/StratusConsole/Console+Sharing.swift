@@ -8,7 +8,7 @@ import StratusStore
 /// user owns or takes part in, and the shared database shows what they see through them.
 extension Console {
     func sharingPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        let users = Dictionary(((try? store.users(container: scope.container)) ?? []).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        let users = Dictionary(((try? store.accounts.users(container: scope.container)) ?? []).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
         let mask = UserDataMask(scope)
         func who(_ user: String) -> String {
             if user.hasPrefix("@") { return "\(mask.email(String(user.dropFirst()))) (invited; no account yet)" }

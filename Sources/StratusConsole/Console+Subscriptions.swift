@@ -8,7 +8,7 @@ import StratusStore
 /// since when; an admin can delete one (audited).
 extension Console {
     func subscriptionsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        let emails = Dictionary(try store.users(container: scope.container).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        let emails = Dictionary(try store.accounts.users(container: scope.container).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
         // Acting as a user: theirs only, as their devices would list them.
         let acting = scope.actingAs?.userRecordName
         if let acting { try auditUserDataRead(req, s, scope, "subscriptions of \(acting)") }

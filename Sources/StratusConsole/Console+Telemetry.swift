@@ -14,7 +14,7 @@ extension Console {
         let now = WallClock.nowMillis()
         let report = try telemetry.report(container: scope.container.rawValue, environment: scope.environment.rawValue, range: range, now: now)
         let view = TelemetryView(report: report)
-        let live = try store.faults(container: scope.container).filter { f in
+        let live = try store.faults.all(container: scope.container).filter { f in
             f.environment == scope.environment && now < f.expiresAt && (f.remaining.map { $0 > 0 } ?? true)
         }
         let page = TelemetryPage(

@@ -7,11 +7,11 @@ import StratusStore
 extension Console {
     func tokensPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: String? = nil, createdName: String? = nil,
                     error: String? = nil, newKey: ServerKey? = nil) throws -> HTTPResponse {
-        let tokens = try store.apiTokens(container: scope.container, environment: scope.environment).map { t in
+        let tokens = try store.credentials.apiTokens(container: scope.container, environment: scope.environment).map { t in
             TokensView.Token(id: String(t.id), name: t.name, origins: t.allowedOrigins.isEmpty ? "none (servers only)" : t.allowedOrigins.joined(separator: ", "),
                              created: ValueDisplay.utcString(t.createdAt), revoked: t.revoked, revokeAction: scope.paths.revokeToken(t.id))
         }
-        let keys = try store.serverKeys(container: scope.container, environment: scope.environment).map { k in
+        let keys = try store.credentials.serverKeys(container: scope.container, environment: scope.environment).map { k in
             TokensView.Key(keyID: k.keyID, notes: k.notes, user: k.userRecordName, created: ValueDisplay.utcString(k.createdAt), revoked: k.revoked,
                            revokeAction: scope.paths.revokeKey(k.keyID))
         }
@@ -68,7 +68,7 @@ extension Console {
         let origins = (f["origins"] ?? "").split(whereSeparator: { $0 == "\n" || $0 == "," || $0 == " " || $0 == "\r" })
             .map(String.init).filter { !$0.isEmpty }
         do {
-            let (token, secret) = try store.createAPIToken(container: scope.container, environment: scope.environment, name: name, allowedOrigins: origins)
+            let (token, secret) = try store.credentials.createAPIToken(container: scope.container, environment: scope.environment, name: name, allowedOrigins: origins)
             try audit(s, scope, "create API token", "\(token.name) (#\(token.id))")
             if Console.wantsJSON(req) { return .json(Console.json(TokensView.Created(id: token.id, name: token.name, ckAPIToken: secret))) }
             return try tokensPage(req, s, scope, created: secret, createdName: token.name)
@@ -79,10 +79,10 @@ extension Console {
 
     func revokeToken(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError(.notFound, "There is no such token.") }
-        guard try store.apiTokens(container: scope.container, environment: scope.environment).contains(where: { $0.id == id }) else {
+        guard try store.credentials.apiTokens(container: scope.container, environment: scope.environment).contains(where: { $0.id == id }) else {
             throw StratusError(.notFound, "There is no such token in this environment.")
         }
-        try store.revokeAPIToken(id: id, container: scope.container)
+        try store.credentials.revokeAPIToken(id: id, container: scope.container)
         try audit(s, scope, "revoke API token", "#\(id)")
         return .redirect(to: scope.paths.tokens(done: "Revoked token #\(id)."))
     }
@@ -90,7 +90,7 @@ extension Console {
     func addKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let f = form(req)
         do {
-            let key = try store.addServerKey(container: scope.container, environment: scope.environment, publicKeyPEM: f["pem"] ?? "", notes: f["notes"] ?? "")
+            let key = try store.credentials.addServerKey(container: scope.container, environment: scope.environment, publicKeyPEM: f["pem"] ?? "", notes: f["notes"] ?? "")
             try audit(s, scope, "add server key", key.keyID)
             if Console.wantsJSON(req) { return .json(Console.json(["keyID": key.keyID])) }
             return try tokensPage(req, s, scope, newKey: key)
@@ -101,10 +101,10 @@ extension Console {
 
     func revokeKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let id = req.parameters["id"] ?? ""
-        guard try store.serverKeys(container: scope.container, environment: scope.environment).contains(where: { $0.keyID == id.lowercased() }) else {
+        guard try store.credentials.serverKeys(container: scope.container, environment: scope.environment).contains(where: { $0.keyID == id.lowercased() }) else {
             throw StratusError(.notFound, "There is no such key in this environment.")
         }
-        try store.revokeServerKey(id: id, container: scope.container)
+        try store.credentials.revokeServerKey(id: id, container: scope.container)
         try audit(s, scope, "revoke server key", id)
         return .redirect(to: scope.paths.tokens(done: "Revoked key \(id.prefix(12))…."))
     }

@@ -4,16 +4,16 @@ import StratusModel
 import StratusStore
 
 /// The environment's users, and acting as one of them. "Act as" is chosen once per session and container environment
-/// (`RecordStore.setActingAs`); every Data page of the private and shared databases then reads as that user through
+/// (`ServerStore.setActingAs`); every Data page of the private and shared databases then reads as that user through
 /// the store's own permission checks, as CloudKit Console's "Act as iCloud account" does. In Production it needs the
 /// server's `--allow-production-user-data`, and every page read while acting there is audited.
 extension Console {
     func usersPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        let activity = try store.userActivity(container: scope.container)
+        let activity = try store.accounts.userActivity(container: scope.container)
         let data = try scope.env.privateDataByOwner()
         // Outside what an admin may browse (Production without the server's consent) an email is shown masked.
         let emailsShown = scope.userDataBrowsable
-        let users = try store.users(container: scope.container).map { u in
+        let users = try store.accounts.users(container: scope.container).map { u in
             let a = activity[u.userRecordName]
             let d = data[u.userRecordName]
             return UsersView.User(
@@ -60,14 +60,14 @@ extension Console {
             throw StratusError(.accessDenied, "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
         }
         let q = (req.query("q") ?? "").trimmingCharacters(in: .whitespaces)
-        let users = try store.users(container: scope.container).filter { u in
+        let users = try store.accounts.users(container: scope.container).filter { u in
             q.isEmpty || u.email.localizedCaseInsensitiveContains(q) || Self.displayName(u).localizedCaseInsensitiveContains(q) || u.userRecordName == q
         }.map { u in
             ActAsView.User(name: Self.displayName(u), email: u.email, userRecordName: u.userRecordName,
-                           isTestUser: u.email == RecordStore.testUserEmail(scope.container))
+                           isTestUser: u.email == AccountStore.testUserEmail(scope.container))
         }
         // In Development the test user is offered even before anyone became it (it is made when chosen).
-        let testEmail = RecordStore.testUserEmail(scope.container)
+        let testEmail = AccountStore.testUserEmail(scope.container)
         let offerTestUser = !scope.isProduction && !users.contains { $0.isTestUser } && (q.isEmpty || "test user".localizedCaseInsensitiveContains(q) || testEmail.contains(q))
         let view = ActAsView(users: users, hasUsers: !users.isEmpty || offerTestUser, offerTestUser: offerTestUser, testUser: Self.testUserChoice, q: q, searchAction: scope.paths.actAs(), actAction: scope.paths.actAs(),
                              back: database.map { _ in req.rawPath } ?? "", database: database, isProduction: scope.isProduction)
@@ -96,8 +96,8 @@ extension Console {
         let f = form(req)
         let name = f["user"] ?? ""
         let found = name == Self.testUserChoice && !scope.isProduction
-            ? try store.testUser(container: scope.container)
-            : try store.user(container: scope.container, userRecordName: name)
+            ? try store.accounts.testUser(container: scope.container)
+            : try store.accounts.user(container: scope.container, userRecordName: name)
         guard let user = found else {
             throw StratusError(.notFound, "This container has no such user: choose one from the list.")
         }
@@ -109,7 +109,7 @@ extension Console {
                 throw StratusError(.badRequest, "Acting as a user in Production shows their real data: tick the confirmation to go on.")
             }
         }
-        try store.setActingAs(ActingAs(container: scope.container.rawValue, environment: scope.environment.rawValue, userRecordName: user.userRecordName),
+        try store.admins.setActingAs(ActingAs(container: scope.container.rawValue, environment: scope.environment.rawValue, userRecordName: user.userRecordName),
                               session: s.token)
         try audit(s, scope, "act as user", user.userRecordName)
         // Back to the private or shared page that asked for a user, else the user's private records.
@@ -118,7 +118,7 @@ extension Console {
     }
 
     func stopActing(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        try store.setActingAs(nil, session: s.token)
+        try store.admins.setActingAs(nil, session: s.token)
         if let acting = scope.actingAs { try audit(s, scope, "stop acting as user", acting.userRecordName) }
         return .redirect(to: scope.paths.users(done: "Stopped acting as \(scope.actingAs?.email ?? "a user")."))
     }

@@ -9,7 +9,7 @@ import Logging
 /// The web console: server-rendered pages behind an admin session. Templates are parsed once, at start-up.
 public final class Console: Sendable {
     let logger = Logger(label: "stratus")
-    let store: RecordStore
+    let store: ServerStore
     let library: TemplateLibrary
     let blocking: BlockingWork
     /// The one-time secret of the first-admin setup link (useless once an admin exists).
@@ -37,7 +37,7 @@ public final class Console: Sendable {
     /// (containers come and go rarely, possibly on another node), dropped at once when this console adds or deletes one.
     private let pickers = Mutex<(at: ContinuousClock.Instant, ids: [ContainerID], encoded: [String: TemplateValue])>((.now - .seconds(60), [], [:]))
 
-    public init(store: RecordStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
+    public init(store: ServerStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
                 allowProductionUserData: Bool = false, allowProductionAdmin: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
                 demo: ContainerID? = nil) throws {
         self.store = store
@@ -64,7 +64,7 @@ public final class Console: Sendable {
 
     /// Where to create the first admin, while there is none.
     public var setupPath: String? {
-        ((try? store.hasAdmins()) == false) ? ConsolePaths.setup(token: setupToken) : nil
+        ((try? store.admins.hasAdmins()) == false) ? ConsolePaths.setup(token: setupToken) : nil
     }
 
     public func register(_ router: inout Router) {
@@ -99,7 +99,7 @@ public final class Console: Sendable {
     }
 
     static let cookieName = "stratus_session"
-    /// The device cookie a browser gets when it signs in (see `RecordStore.issueDeviceCookie`).
+    /// The device cookie a browser gets when it signs in (see `ServerStore.issueDeviceCookie`).
     static let deviceCookieName = "stratus_device"
 
     func cookie(_ req: HTTPRequest, _ name: String) -> String? {
@@ -124,7 +124,7 @@ public final class Console: Sendable {
     @Sendable func admitSession(_ req: HTTPRequest) async -> BodyAdmission {
         let token = cookie(req, Console.cookieName)
         let store = self.store
-        let admin = (try? await blocking.run { try token.flatMap { try store.adminSession($0) } }) ?? nil
+        let admin = (try? await blocking.run { try token.flatMap { try store.admins.adminSession($0) } }) ?? nil
         guard let admin else { return .refused(.redirect(to: ConsolePaths.login)) }
         return .admitted(credential: "console admin \(admin.admin.id)")
     }
@@ -147,8 +147,8 @@ public final class Console: Sendable {
         // One `BlockingWork.run` per request (in place on a connection's own thread): the session, the scope and the page together.
         do {
             return try await blocking.run {
-                guard let token, let found = try self.store.adminSession(token) else {
-                    if (try? self.store.hasAdmins()) == false { return self.errorPage(nil, status: .forbidden, heading: "No administrator yet", reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
+                guard let token, let found = try self.store.admins.adminSession(token) else {
+                    if (try? self.store.admins.hasAdmins()) == false { return self.errorPage(nil, status: .forbidden, heading: "No administrator yet", reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
                     return .redirect(to: ConsolePaths.login)
                 }
                 let session = Session(admin: found.admin, csrf: found.csrf, token: token, acting: found.acting)
@@ -179,8 +179,8 @@ public final class Console: Sendable {
         // The session's "Act as" choice, when it was made in this container environment. A user since deleted is
         // refused (and forgotten), never silently replaced by nobody.
         if let acting = session.acting, acting.container == container.rawValue, acting.environment == environment.rawValue {
-            guard let user = try store.user(container: container, userRecordName: acting.userRecordName) else {
-                try store.setActingAs(nil, session: session.token)
+            guard let user = try store.accounts.user(container: container, userRecordName: acting.userRecordName) else {
+                try store.admins.setActingAs(nil, session: session.token)
                 throw StratusError(.notFound, "The user this console was acting as is no longer in this container. Choose another with Act as.")
             }
             scope.actingAs = user
@@ -190,7 +190,7 @@ public final class Console: Sendable {
             scope.database = database
             // A link to one user's data names them (`as=`); otherwise the page reads as the user acted as.
             if database != .public, let user = req.query("as").flatMap({ $0.isEmpty ? nil : $0 }) ?? scope.actingAs?.userRecordName {
-                guard try store.user(container: container, userRecordName: user) != nil else {
+                guard try store.accounts.user(container: container, userRecordName: user) != nil else {
                     throw StratusError(.notFound, "This container has no user \(user.prefix(40)).")
                 }
                 try auditUserDataRead(req, session, scope, "\(database.rawValue) database of \(user)")
@@ -207,13 +207,13 @@ public final class Console: Sendable {
             throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
         }
         if req.method == .get {
-            try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: session.admin.email, action: "view user data", container: scope.container.rawValue,
+            try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: session.admin.email, action: "view user data", container: scope.container.rawValue,
                                        environment: scope.environment.rawValue, detail: "\(what): \(req.rawPath)"))
         }
     }
 
     func audit(_ s: Session, _ scope: ConsoleScope?, _ action: String, _ detail: String, container: ContainerID? = nil) throws {
-        try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: action, container: (scope?.container ?? container)?.rawValue,
+        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: action, container: (scope?.container ?? container)?.rawValue,
                                    environment: scope?.environment.rawValue, detail: detail))
     }
 

@@ -16,7 +16,7 @@ import Synchronization
 /// `maximumAttempts`; an expired provider token is renewed and the push sent again at once; anything else is
 /// recorded as failed and the device moves on. Every outcome is kept for the console's Notifications page.
 final class APNsDeliverer: Sendable {
-    let store: RecordStore
+    let store: ServerStore
     let logger: Logger
     let client: APNsClient
     private let loop = BackgroundLoop()
@@ -40,7 +40,7 @@ final class APNsDeliverer: Sendable {
         var retryAt: ContinuousClock.Instant?
     }
 
-    init(store: RecordStore, logger: Logger, client: APNsClient) {
+    init(store: ServerStore, logger: Logger, client: APNsClient) {
         self.store = store
         self.logger = logger
         self.client = client
@@ -60,7 +60,7 @@ final class APNsDeliverer: Sendable {
         let store = self.store
         while !Task.isCancelled && !store.bell.isClosed {
             let rung = store.bell.rings(NotificationBell.any)
-            let everyKey = (try? await BlockingWork.shared.run { try store.allAPNsCredentials() }) ?? []
+            let everyKey = (try? await BlockingWork.shared.run { try store.credentials.allAPNsCredentials() }) ?? []
             var soonest: Duration = .seconds(1)
             for credentials in everyKey where !Task.isCancelled {
                 if let retry = await pass(credentials) { soonest = min(soonest, retry) }

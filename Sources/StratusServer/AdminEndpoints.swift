@@ -7,14 +7,14 @@ import StratusStore
 /// `/-/admin/…`: what a CI script switches between test steps, for the bearer of `serve --admin-token-file`'s token.
 /// Today: faults (`GET|POST /-/admin/faults`, `DELETE /-/admin/faults/{id}`, `DELETE /-/admin/faults?container=C`).
 struct AdminEndpoints {
-    let store: RecordStore
+    let store: ServerStore
     let token: String?
     /// `serve --allow-production-admin`: faults, snapshots and restores of Production.
     var allowProduction = false
 
     /// Every change made here goes to the audit log, as the console's and the command line's do.
     func audit(_ action: String, container: String?, environment: String?, detail: String = "") throws {
-        try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: "admin endpoint (bearer token)", action: action, container: container,
+        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: "admin endpoint (bearer token)", action: action, container: container,
                                    environment: environment, detail: detail))
     }
 
@@ -34,7 +34,7 @@ struct AdminEndpoints {
         router.add(.post, "/-/admin/containers/{container}/{environment}/snapshot", bodyLimit: 4096) { req in
             try await BlockingWork.shared.run {
                 let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
-                let id = try admin.store.snapshot(container, environment, allowProduction: admin.allowProduction)
+                let id = try admin.store.lifecycle.snapshot(container, environment, allowProduction: admin.allowProduction)
                 try admin.audit("snapshot", container: container.rawValue, environment: environment.rawValue, detail: id)
                 return try Self.json(["snapshot": id])
             }
@@ -42,7 +42,7 @@ struct AdminEndpoints {
         // `stratus schema check` for a server whose data a CI script cannot open (--ephemeral, or another machine).
         router.add(.get, "/-/admin/containers/{container}/schema-check") { req in
             try await BlockingWork.shared.run {
-                let problems = try admin.store.schemaCheck(container: try ContainerID(req.parameters["container"] ?? ""))
+                let problems = try admin.store.lifecycle.schemaCheck(container: try ContainerID(req.parameters["container"] ?? ""))
                 return try Self.json(["ok": problems.isEmpty, "problems": problems.map(\.message)])
             }
         }
@@ -52,7 +52,7 @@ struct AdminEndpoints {
                     throw StratusError.badRequest("the body is {\"snapshot\": \"<the id snapshot answered>\"}")
                 }
                 let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
-                try admin.store.restore(container, environment, snapshot: id, allowProduction: admin.allowProduction)
+                try admin.store.lifecycle.restore(container, environment, snapshot: id, allowProduction: admin.allowProduction)
                 try admin.audit("restore snapshot", container: container.rawValue, environment: environment.rawValue, detail: id)
                 return try Self.json(["restored": id])
             }
@@ -76,8 +76,8 @@ struct AdminEndpoints {
         }
         try store.createContainer(container)
         if let schema {
-            _ = try store.importSchema(schema, into: container)
-            if environment == .production || o["deploy"] as? Bool == true { _ = try store.deploy(container, by: "admin endpoint") }
+            _ = try store.lifecycle.importSchema(schema, into: container)
+            if environment == .production || o["deploy"] as? Bool == true { _ = try store.lifecycle.deploy(container, by: "admin endpoint") }
         }
         var loaded = 0
         if let lines = o["records"] as? String, !lines.isEmpty {
@@ -86,7 +86,7 @@ struct AdminEndpoints {
             try Data(lines.utf8).write(to: file)
             loaded = try RecordImporter(env: try store.environment(container, environment), database: .publicDatabase).run(file)
         }
-        let token = try store.createAPIToken(container: container, environment: environment, name: "admin endpoint").secret
+        let token = try store.credentials.createAPIToken(container: container, environment: environment, name: "admin endpoint").secret
         try audit("create container", container: container.rawValue, environment: environment.rawValue, detail: "\(loaded) records, an API token")
         var r = try Self.json(["container": container.rawValue, "environment": environment.rawValue, "records": loaded, "apiToken": token])
         r.status = .created
@@ -135,7 +135,7 @@ struct AdminEndpoints {
     }
 
     private func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        let faults = try store.faults(container: try req.query("container").map { try ContainerID($0) })
+        let faults = try store.faults.all(container: try req.query("container").map { try ContainerID($0) })
         return try Self.json(["faults": faults.map(Self.object)])
     }
 
@@ -181,7 +181,7 @@ struct AdminEndpoints {
         if let sf = o["serverFields"], !(sf is NSNull) {
             f.serverFields = try (sf as? String) ?? String(decoding: JSONSerialization.data(withJSONObject: sf), as: UTF8.self)
         }
-        let fault = try store.addFault(f, allowProduction: allowProduction)
+        let fault = try store.faults.addFault(f, allowProduction: allowProduction)
         try audit("add fault", container: fault.container.rawValue, environment: fault.environment.rawValue,
                   detail: "\(fault.kind.rawValue) on \(fault.operation) (fault \(fault.id))")
         var r = try Self.json(Self.object(fault))
@@ -193,7 +193,7 @@ struct AdminEndpoints {
         let container = try req.query("container").map { try ContainerID($0) }
         guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (/-/admin/faults/{id}) or a container (?container=C)") }
         let environment = try req.query("environment").map { try ContainerEnvironment(parsing: $0) }
-        try store.clearFaults(id: id, container: container, environment: environment)
+        try store.faults.clearFaults(id: id, container: container, environment: environment)
         try audit("clear faults", container: container?.rawValue, environment: environment?.rawValue, detail: id.map { "fault \($0)" } ?? "all")
         return try Self.json(["cleared": true])
     }

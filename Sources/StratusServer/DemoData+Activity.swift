@@ -20,7 +20,7 @@ extension DemoData {
     ]
 
     /// Writes the generated day (ending a minute before `now`) into the request log and telemetry.
-    public static func generateActivity(requestLog: RequestLog, telemetry: Telemetry, users: [DemoUser], store: RecordStore,
+    public static func generateActivity(requestLog: RequestLog, telemetry: Telemetry, users: [DemoUser], store: ServerStore,
                                         now: Int64 = WallClock.nowMillis()) {
         var rng = SplitMix(seed: 29)
         let weights = traffic.reduce(0) { $0 + $1.weight }

@@ -13,17 +13,17 @@ extension DemoData {
     /// Nothing listens here (the discard port), so the webhook's deliveries fail and the console shows why.
     static let downReceiver = "http://127.0.0.1:9/stratus-demo-receiver"
 
-    static func installPeople(into store: RecordStore) throws -> [DemoUser] {
+    static func installPeople(into store: ServerStore) throws -> [DemoUser] {
         let users = try people.map { p in
             let password = Secrets.hex(Secrets.randomBytes(9))
-            let u = try store.createUser(container: container, email: p.email, password: password, firstName: p.first, lastName: p.last,
+            let u = try store.accounts.createUser(container: container, email: p.email, password: password, firstName: p.first, lastName: p.last,
                                          discoverable: p.first != "Chloé")
             return DemoUser(name: "\(p.first) \(p.last)", email: p.email, password: password, userRecordName: u.userRecordName)
         }
         let lookup: @Sendable (ShareRequest.Lookup) -> ContainerUser? = { l in
             switch l {
-            case .emailAddress(let e): try? store.user(container: container, email: e)
-            case .userRecordName(let n): try? store.user(container: container, userRecordName: n)
+            case .emailAddress(let e): try? store.accounts.user(container: container, email: e)
+            case .userRecordName(let n): try? store.accounts.user(container: container, userRecordName: n)
             }
         }
         for env in [ContainerEnvironment.development, .production] {

@@ -81,7 +81,7 @@ public enum DemoData {
     /// Installs the demo when the data directory has none, and returns the secrets to print once; nil when it was
     /// there already.
     @discardableResult
-    public static func install(into store: RecordStore) throws -> DemoInstall? {
+    public static func install(into store: ServerStore) throws -> DemoInstall? {
         if try store.containerExists(container) { return nil }
         try store.createContainer(container)
         do { return try fill(store) } catch {
@@ -91,9 +91,9 @@ public enum DemoData {
         }
     }
 
-    static func fill(_ store: RecordStore) throws -> DemoInstall {
-        try store.importSchema(try SchemaParser.parse(schema), into: container)
-        try store.deploy(container, by: "demo")
+    static func fill(_ store: ServerStore) throws -> DemoInstall {
+        try store.lifecycle.importSchema(try SchemaParser.parse(schema), into: container)
+        try store.lifecycle.deploy(container, by: "demo")
         let actor = RequestActor(userRecordName: demoUser, deviceID: "demo")
         for env in [ContainerEnvironment.development, .production] {
             let store = try store.environment(container, env)
@@ -129,8 +129,8 @@ public enum DemoData {
         }
         let users = try installPeople(into: store)
         let origin = "http://localhost:3000"
-        let (_, secret) = try store.createAPIToken(container: container, environment: .development, name: "Demo web app", allowedOrigins: [origin])
-        _ = try store.createAPIToken(container: container, environment: .production, name: "Demo web app (Production)", allowedOrigins: ["https://app.example.com"])
+        let (_, secret) = try store.credentials.createAPIToken(container: container, environment: .development, name: "Demo web app", allowedOrigins: [origin])
+        _ = try store.credentials.createAPIToken(container: container, environment: .production, name: "Demo web app (Production)", allowedOrigins: ["https://app.example.com"])
         // A fault scoped to one record no one has: saving a Trip named "fault-demo" is throttled, three times, so an app
         // can try its retry logic; nothing else in the demo meets it.
         let now = WallClock.nowMillis()
@@ -139,7 +139,7 @@ public enum DemoData {
                               retryAfter: 5, createdAt: now, expiresAt: now + 86_400_000)
             fault.recordType = "Trip"
             fault.recordName = "fault-demo"
-            _ = try store.addFault(fault, allowProduction: true)   // the demo's own data, made by the server itself
+            _ = try store.faults.addFault(fault, allowProduction: true)   // the demo's own data, made by the server itself
         }
         return DemoInstall(users: users, apiToken: secret, apiTokenOrigin: origin)
     }

@@ -6,11 +6,11 @@ import StratusStore
 /// first query after a minute, so that no read path writes or starts a thread. Owned by the server, like the
 /// webhook deliverer and the telemetry sampler; an environment being closed records its last minute itself.
 final class QueryShapeKeeper: Sendable {
-    let store: RecordStore
+    let store: ServerStore
     let interval: Duration
     private let loop = BackgroundLoop()
 
-    init(store: RecordStore, interval: Duration = .seconds(60)) {
+    init(store: ServerStore, interval: Duration = .seconds(60)) {
         self.store = store
         self.interval = interval
     }
@@ -28,7 +28,7 @@ final class QueryShapeKeeper: Sendable {
 
     func stop() async { await loop.stop() }
 
-    static func record(_ store: RecordStore) {
+    static func record(_ store: ServerStore) {
         for env in store.openEnvironments() { env.recordQueryShapes() }
     }
 }

@@ -38,9 +38,9 @@ public final class ServerMetrics: Sendable {
     private let held = Mutex<(@Sendable () -> Int, @Sendable () -> Int)>(({ 0 }, { 0 }))
     private let webhookAttempts = Mutex<@Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]>({ [:] })
     private let apnsPushes = Mutex<@Sendable () -> [String: Int]>({ [:] })
-    let store: RecordStore
+    let store: ServerStore
 
-    init(store: RecordStore) { self.store = store }
+    init(store: ServerStore) { self.store = store }
 
     func countConnections(_ count: @escaping @Sendable () -> Int) { connections.withLock { $0 = count } }
 

@@ -12,7 +12,7 @@ import StratusStore
 /// `stratus serve` and the end-to-end tests build it the same way.
 public final class StratusApplication: Sendable {
     public let config: ServerConfig
-    public let store: RecordStore
+    public let store: ServerStore
     let server: HTTPServer
     let logger: Logger
     public let console: Console
@@ -45,10 +45,10 @@ public final class StratusApplication: Sendable {
         self.logger = logger
         if let mb = config.cacheMegabytes { CacheBudget.apply(megabytes: mb) }
         if let url = config.databaseURL {
-            store = try RecordStore(databaseURL: url, quotaBytes: config.storageQuotaBytes, userQuotaBytes: config.userStorageQuotaBytes, notifications: config.notifications,
+            store = try ServerStore(databaseURL: url, quotaBytes: config.storageQuotaBytes, userQuotaBytes: config.userStorageQuotaBytes, notifications: config.notifications,
                                     autoIndexPolicy: config.autoIndexes, poolSize: config.databasePoolSize)
         } else {
-            store = try RecordStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
+            store = try ServerStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
                                     userQuotaBytes: config.userStorageQuotaBytes,
                                     notifications: config.notifications, autoIndexPolicy: config.autoIndexes)
         }

@@ -6,11 +6,11 @@ import Synchronization
 /// Samples records and storage of every open container environment into telemetry once a minute (and at start),
 /// from the counters the writer keeps: no record is counted and no closed environment is opened.
 final class TelemetrySampler: Sendable {
-    let store: RecordStore
+    let store: ServerStore
     let telemetry: Telemetry
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(store: RecordStore, telemetry: Telemetry) {
+    init(store: ServerStore, telemetry: Telemetry) {
         self.store = store
         self.telemetry = telemetry
     }
@@ -29,7 +29,7 @@ final class TelemetrySampler: Sendable {
 
     func stop() { task.withLock { $0?.cancel() } }
 
-    static func sample(_ store: RecordStore, _ telemetry: Telemetry) {
+    static func sample(_ store: ServerStore, _ telemetry: Telemetry) {
         for env in store.openEnvironments() {
             guard let records = try? env.recordCount(), let usage = try? env.storageUsage() else { continue }
             telemetry.sample(container: env.container.rawValue, environment: env.environment.rawValue, records: Int64(records),

@@ -13,7 +13,7 @@ import Synchronization
 /// `X-Stratus-Delivery: <notificationID>`; a 2xx answer delivers it, anything else (or no answer within the
 /// timeout) is retried with backoff by the store's rules. Delivery is at least once: receivers deduplicate on the id.
 final class WebhookDeliverer: Sendable {
-    let store: RecordStore
+    let store: ServerStore
     let logger: Logger
     let timeout: TimeInterval
     private let loop = BackgroundLoop()
@@ -33,7 +33,7 @@ final class WebhookDeliverer: Sendable {
     /// Delivery attempts since the start, per container environment (the server's `/-/metrics`).
     func attemptCounts() -> [EnvironmentKey: (succeeded: Int, failed: Int)] { attempts.withLock { $0 } }
 
-    init(store: RecordStore, logger: Logger, timeout: TimeInterval = 10) {
+    init(store: ServerStore, logger: Logger, timeout: TimeInterval = 10) {
         self.store = store
         self.logger = logger
         self.timeout = timeout

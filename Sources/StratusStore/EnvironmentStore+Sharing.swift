@@ -200,7 +200,7 @@ extension EnvironmentStore {
     }
 }
 
-extension RecordStore {
+extension ServerStore {
     /// The container environment that holds a share, found by its short GUID (nil when none does). Short GUIDs are
     /// random and unique, so the first hit is the only one.
     public func locateShare(_ shortGUID: String) -> EnvironmentStore? {

@@ -37,9 +37,9 @@ struct APIScenario: AsyncParsableCommand {
         if backend == "postgres" && postgresURL == nil { throw ValidationError("--backend postgres needs --database-url (or STRATUS_DATABASE_URL); scripts/pg-throwaway start makes one") }
     }
 
-    func openStore(_ stratusData: URL) throws -> RecordStore {
-        if let url = postgresURL { return try RecordStore(databaseURL: url) }
-        return try RecordStore(dataDirectory: stratusData)
+    func openStore(_ stratusData: URL) throws -> ServerStore {
+        if let url = postgresURL { return try ServerStore(databaseURL: url) }
+        return try ServerStore(dataDirectory: stratusData)
     }
 
     func serverConfig(_ stratusData: URL) -> ServerConfig {
@@ -85,8 +85,8 @@ struct APIScenario: AsyncParsableCommand {
         // A run's own record names, so a reused data directory takes the modify figure's creates again.
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         let store = try openStore(stratusData)
-        let apiToken = try store.createAPIToken(container: container, environment: .production, name: "bench").secret
-        let webToken = try store.createWebAuthToken(container: container, environment: .production, userRecordName: user, lifetime: RecordStore.longSession)
+        let apiToken = try store.credentials.createAPIToken(container: container, environment: .production, name: "bench").secret
+        let webToken = try store.accounts.createWebAuthToken(container: container, environment: .production, userRecordName: user, lifetime: AccountStore.longSession)
         var rng = SplitMix(state: 4242)
         var logger = Logger(label: "stratus")
         logger.logLevel = ProcessInfo.processInfo.environment["STRATUS_BENCH_LOG"] == nil ? .warning : .info
@@ -168,7 +168,7 @@ struct APIScenario: AsyncParsableCommand {
             guard case .savedShare(let share) = made.first else { throw BenchFailure("sharing the zone failed: \(made)") }
             _ = try env.acceptShare(share.shortGUID, user: member)
         }
-        let memberToken = try store.createWebAuthToken(container: container, environment: .production, userRecordName: member, lifetime: RecordStore.longSession)
+        let memberToken = try store.accounts.createWebAuthToken(container: container, environment: .production, userRecordName: member, lifetime: AccountStore.longSession)
         let mq = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(memberToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         let sharedBase = "/database/1/\(container.rawValue)/production/shared"
         let sharedQueryMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
@@ -317,8 +317,8 @@ struct APIScenario: AsyncParsableCommand {
         defer { store.close() }
         if try store.containerExists(container) { try store.deleteContainer(container) }
         try store.createContainer(container)
-        try store.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
-        try store.deploy(container, by: "bench")
+        try store.lifecycle.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
+        try store.lifecycle.deploy(container, by: "bench")
         let env = try store.environment(container, .production)
         let db = DatabaseID.privateDatabase(of: Self.user)
         let zone = ZoneID(zoneName: "Bench")

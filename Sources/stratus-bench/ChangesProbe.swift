@@ -11,7 +11,7 @@ struct ChangesProbe: ParsableCommand {
     @Option(help: "A data directory the api scenario loaded (its --data).") var data: String
 
     func run() throws {
-        let store = try RecordStore(dataDirectory: URL(fileURLWithPath: data).appendingPathComponent("stratus"))
+        let store = try ServerStore(dataDirectory: URL(fileURLWithPath: data).appendingPathComponent("stratus"))
         let env = try store.environment(try ContainerID(APIScenario.container), .production)
         let db = DatabaseID.privateDatabase(of: APIScenario.user)
         // Twice each, alternating: the first pass also warms the page cache.

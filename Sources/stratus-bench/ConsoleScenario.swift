@@ -27,7 +27,7 @@ struct ConsoleScenario: AsyncParsableCommand {
         // Stratus: the public database of Development, loaded through the store.
         let cookie: String
         do {
-            let store = try RecordStore(dataDirectory: stratusData)
+            let store = try ServerStore(dataDirectory: stratusData)
             let container = try ContainerID(Self.container)
             if try !store.containerExists(container) || store.environment(container, .development).recordCount() != records {
                 try? FileManager.default.removeItem(at: root)
@@ -37,9 +37,9 @@ struct ConsoleScenario: AsyncParsableCommand {
                 try? FileManager.default.removeItem(atPath: sqlitePath)
                 try loadDatasette(sqlitePath)
             }
-            let fresh = try RecordStore(dataDirectory: stratusData)
-            let admin = try fresh.admins().first ?? fresh.createAdmin(email: "bench@example.com", password: "bench password 123")
-            cookie = "stratus_session=" + (try fresh.createAdminSession(admin).token)
+            let fresh = try ServerStore(dataDirectory: stratusData)
+            let admin = try fresh.admins.all().first ?? fresh.admins.createAdmin(email: "bench@example.com", password: "bench password 123")
+            cookie = "stratus_session=" + (try fresh.admins.createAdminSession(admin).token)
         }
 
         let port = UInt16(20_000 + Int.random(in: 0..<2_000))
@@ -90,10 +90,10 @@ struct ConsoleScenario: AsyncParsableCommand {
 
     /// Both sides get the same rows: Stratus through its store, Datasette's table by plain inserts.
     func load(into stratusData: URL, sqlite: String) throws {
-        let store = try RecordStore(dataDirectory: stratusData)
+        let store = try ServerStore(dataDirectory: stratusData)
         let container = try ContainerID(Self.container)
         try store.createContainer(container)
-        try store.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
+        try store.lifecycle.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
         let env = try store.environment(container, .development)
         stderr("loading \(records) records into Stratus…")
         var rng = SplitMix(state: 42)

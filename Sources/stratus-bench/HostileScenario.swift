@@ -45,7 +45,7 @@ struct HostileScenario: AsyncParsableCommand {
 
         // The attacker at its cap, each subscription firing on every Post with a 1 KB alert and a field that does not fit.
         do {
-            let store = try RecordStore(dataDirectory: data, durability: .relaxed)
+            let store = try ServerStore(dataDirectory: data, durability: .relaxed)
             for c in [hostile, quiet, crowd] { try store.createContainer(c) }
             try Self.subscribeCrowd(try store.environment(crowd, .development))
             let env = try store.environment(hostile, .development)
@@ -70,8 +70,8 @@ struct HostileScenario: AsyncParsableCommand {
         let port = app.port
         let store = app.store
         func query(_ c: ContainerID, _ user: String) throws -> String {
-            let api = try store.createAPIToken(container: c, environment: .development, name: "bench").secret
-            let web = try store.createWebAuthToken(container: c, environment: .development, userRecordName: user, lifetime: RecordStore.longSession)
+            let api = try store.credentials.createAPIToken(container: c, environment: .development, name: "bench").secret
+            let web = try store.accounts.createWebAuthToken(container: c, environment: .development, userRecordName: user, lifetime: AccountStore.longSession)
             return "ckAPIToken=\(api)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         }
         let writeHostile = try query(hostile, Self.writer), writeQuiet = try query(quiet, Self.writer)

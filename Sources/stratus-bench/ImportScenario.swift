@@ -36,11 +36,11 @@ struct ImportScenario: ParsableCommand {
         Figure(scenario: "import", metric: "file_mb", value: Double(bytes) / 1_048_576, unit: "MB").print()
 
         // Stratus: an empty type in Production (deployed schema), through the importer `stratus records import` runs.
-        let store = try RecordStore(dataDirectory: root.appendingPathComponent("stratus"), durability: Durability(rawValue: durability) ?? .full)
+        let store = try ServerStore(dataDirectory: root.appendingPathComponent("stratus"), durability: Durability(rawValue: durability) ?? .full)
         let container = try ContainerID("iCloud.com.example.Import")
         try store.createContainer(container)
-        try store.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
-        try store.deploy(container, by: "bench")
+        try store.lifecycle.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
+        try store.lifecycle.deploy(container, by: "bench")
         let env = try store.environment(container, .production)
         Self.resetPeakRSS()
         var imported = 0

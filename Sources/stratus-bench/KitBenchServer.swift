@@ -17,11 +17,11 @@ final class KitBenchServer {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-kit-bench-\(UUID().uuidString)")
         let data = root.appendingPathComponent("stratus")
         do {
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             let c = try ContainerID(container)
             try store.createContainer(c)
-            apiToken = try store.createAPIToken(container: c, environment: .development, name: "bench").secret
-            webToken = try store.createWebAuthToken(container: c, environment: .development, userRecordName: user, lifetime: RecordStore.longSession)
+            apiToken = try store.credentials.createAPIToken(container: c, environment: .development, name: "bench").secret
+            webToken = try store.accounts.createWebAuthToken(container: c, environment: .development, userRecordName: user, lifetime: AccountStore.longSession)
         }
         self.container = container
         let port = UInt16(22_000 + Int.random(in: 0..<4_000))

@@ -44,7 +44,7 @@ struct NotifyScenario: AsyncParsableCommand {
         var courierTokens: [Int: String] = [:]
         let receiver = Receiver()
         do {
-            let store = try RecordStore(dataDirectory: data, durability: .relaxed)
+            let store = try ServerStore(dataDirectory: data, durability: .relaxed)
             for c in [subscribed, plain, hooked] { try store.createContainer(c) }
             let env = try store.environment(subscribed, .development)
             for u in 0..<users {
@@ -90,10 +90,10 @@ struct NotifyScenario: AsyncParsableCommand {
         await receiver.stop()
 
         let store = app.store
-        let apiToken = try store.createAPIToken(container: subscribed, environment: .development, name: "bench").secret
-        let plainToken = try store.createAPIToken(container: plain, environment: .development, name: "bench").secret
+        let apiToken = try store.credentials.createAPIToken(container: subscribed, environment: .development, name: "bench").secret
+        let plainToken = try store.credentials.createAPIToken(container: plain, environment: .development, name: "bench").secret
         func auth(_ api: String, _ user: String) throws -> String {
-            let web = try store.createWebAuthToken(container: api == plainToken ? plain : subscribed, environment: .development, userRecordName: user, lifetime: RecordStore.longSession)
+            let web = try store.accounts.createWebAuthToken(container: api == plainToken ? plain : subscribed, environment: .development, userRecordName: user, lifetime: AccountStore.longSession)
             return "ckAPIToken=\(api)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         }
 
@@ -132,7 +132,7 @@ struct NotifyScenario: AsyncParsableCommand {
         let env = try store.environment(subscribed, .development)
         for u in stride(from: 1, to: listeners, by: 2) {
             let token = "bench-courier-\(u)"
-            try env.createCourierToken(token, user: Self.user(u), expiresAt: WallClock.nowMillis() + RecordStore.longSession)
+            try env.createCourierToken(token, user: Self.user(u), expiresAt: WallClock.nowMillis() + AccountStore.longSession)
             courierTokens[u] = token
         }
         let latencies = Latencies()

@@ -46,12 +46,12 @@ struct StoreScenario: ParsableCommand {
         // One budget for both sides: the soft heap limit is the process's, and each side's connections may grow to it.
         CacheBudget.apply(megabytes: cacheMb ?? CacheBudget.defaultMegabytes)
         Figure(scenario: "store", metric: "cache_mb", value: Double(CacheBudget.megabytes), unit: "MB").print()
-        let store = try RecordStore(dataDirectory: root.appendingPathComponent("stratus"))
+        let store = try ServerStore(dataDirectory: root.appendingPathComponent("stratus"))
         let container = try ContainerID("iCloud.com.example.Bench")
         if !reuse {
             try store.createContainer(container)
-            try store.importSchema(try SchemaParser.parse(Self.schema), into: container)
-            try store.deploy(container, by: "bench")
+            try store.lifecycle.importSchema(try SchemaParser.parse(Self.schema), into: container)
+            try store.lifecycle.deploy(container, by: "bench")
         }
         let env = try store.environment(container, .production)
         let baseline = try Baseline(path: root.appendingPathComponent("baseline.sqlite").path)

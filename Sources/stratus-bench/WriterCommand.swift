@@ -11,7 +11,7 @@ struct WriterCommand: ParsableCommand {
     @Option var container: String
 
     func run() throws {
-        let store = try RecordStore(dataDirectory: URL(fileURLWithPath: data))
+        let store = try ServerStore(dataDirectory: URL(fileURLWithPath: data))
         let env = try store.environment(try ContainerID(container), .development)
         var batch = 0
         while true {

@@ -40,10 +40,10 @@ enum ServerTarget {
         let store = app.store
         let values = try await BlockingWork.shared.run { () throws -> [(String, String)] in
             let container = DemoData.container
-            let token = try store.createAPIToken(container: container, environment: .development, name: "fuzz").secret
-            let web = try store.createWebAuthToken(container: container, environment: .development, userRecordName: DemoData.demoUser)
-            let admin = try store.createAdmin(email: "fuzz@example.com", password: "a long fuzzing password")
-            let session = try store.createAdminSession(admin)
+            let token = try store.credentials.createAPIToken(container: container, environment: .development, name: "fuzz").secret
+            let web = try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: DemoData.demoUser)
+            let admin = try store.admins.createAdmin(email: "fuzz@example.com", password: "a long fuzzing password")
+            let session = try store.admins.createAdminSession(admin)
             return [("{{C}}", container.rawValue), ("{{T}}", token), ("{{W}}", PercentDecoding.encodeSegment(web)),
                     ("{{S}}", session.token), ("{{X}}", session.csrf), ("{{A}}", "fuzz-admin-token")]
         }

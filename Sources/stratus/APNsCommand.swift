@@ -26,7 +26,7 @@ struct APNsCommand: ParsableCommand {
                     throw StratusError.badRequest("cannot read the key file \(keyFile) (the .p8 file is a few hundred bytes of text)")
                 }
                 let store = try options.open()
-                let c = try store.setAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
+                let c = try store.credentials.setAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
                                                      privateKeyPEM: pem, keyID: keyId, teamID: teamId, topic: topic)
                 try audited(store, "set APNs key", container: container, environment: environment, detail: "\(keyId) \(topic)")
                 print("APNs key \(c.keyID) (team \(c.teamID)) pushes to \(c.topic) for \(c.container) \(c.environment.rawValue)")
@@ -44,7 +44,7 @@ struct APNsCommand: ParsableCommand {
             try reportingErrors {
                 let store = try options.open()
                 let (c, e) = (try ContainerID(container), try ContainerEnvironment(parsing: environment))
-                guard let creds = try store.apnsCredentials(container: c, environment: e) else {
+                guard let creds = try store.credentials.apnsCredentials(container: c, environment: e) else {
                     print("no APNs key for \(c) \(e.rawValue): set one with stratus apns set")
                     return
                 }
@@ -64,7 +64,7 @@ struct APNsCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let store = try options.open()
-                try store.removeAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment))
+                try store.credentials.removeAPNsCredentials(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment))
                 try audited(store, "remove APNs key", container: container, environment: environment)
                 print("removed the APNs key of \(container) \(environment)")
             }

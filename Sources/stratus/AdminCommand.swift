@@ -23,7 +23,7 @@ struct AdminCommand: ParsableCommand {
             try reportingErrors {
                 guard passwordStdin else { throw StratusError.badRequest("pass --password-stdin and the password on standard input") }
                 let store = try options.open()
-                let admin = try store.createAdmin(email: email, password: try AdminCommand.passwordFromStdin())
+                let admin = try store.admins.createAdmin(email: email, password: try AdminCommand.passwordFromStdin())
                 try audited(store, "create administrator", detail: admin.email)
                 print("created administrator \(admin.email)")
             }
@@ -33,14 +33,14 @@ struct AdminCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List administrators.")
         @OptionGroup var options: DataOptions
-        func run() throws { try reportingErrors { for a in try options.open().admins() { print(a.email) } } }
+        func run() throws { try reportingErrors { for a in try options.open().admins.all() { print(a.email) } } }
     }
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete an administrator and end their sessions.")
         @OptionGroup var options: DataOptions
         @Option var email: String
-        func run() throws { try reportingErrors { let store = try options.open(); try store.deleteAdmin(email: email); try audited(store, "delete administrator", detail: email); print("deleted administrator \(email)") } }
+        func run() throws { try reportingErrors { let store = try options.open(); try store.admins.deleteAdmin(email: email); try audited(store, "delete administrator", detail: email); print("deleted administrator \(email)") } }
     }
 
     struct ResetPassword: ParsableCommand {
@@ -52,7 +52,7 @@ struct AdminCommand: ParsableCommand {
             try reportingErrors {
                 guard passwordStdin else { throw StratusError.badRequest("pass --password-stdin and the password on standard input") }
                 let store = try options.open()
-                try store.resetAdminPassword(email: email, password: try AdminCommand.passwordFromStdin())
+                try store.admins.resetAdminPassword(email: email, password: try AdminCommand.passwordFromStdin())
                 try audited(store, "reset administrator password", detail: email)
                 print("reset the password of \(email)")
             }

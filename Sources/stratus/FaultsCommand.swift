@@ -53,7 +53,7 @@ struct FaultsCommand: ParsableCommand {
                 fault.recordName = conflictOn ?? recordName
                 fault.serverFields = serverFields
                 let store = try options.open()
-                let f = try store.addFault(fault, allowProduction: allowProductionAdmin)
+                let f = try store.faults.addFault(fault, allowProduction: allowProductionAdmin)
                 try audited(store, "add fault", container: f.container.rawValue, environment: f.environment.rawValue, detail: "\(f.kind.rawValue) on \(f.operation) (fault \(f.id))")
                 print("fault \(f.id): \(f.kind.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)" + (f.stage == .before ? "" : " (\(f.stage.rawValue))"))
             }
@@ -67,7 +67,7 @@ struct FaultsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let faults = try options.open().faults(container: try container.map { try ContainerID($0) })
+                let faults = try options.open().faults.all(container: try container.map { try ContainerID($0) })
                 if faults.isEmpty { print("no faults") }
                 let now = WallClock.nowMillis()
                 for f in faults {
@@ -92,7 +92,7 @@ struct FaultsCommand: ParsableCommand {
             try reportingErrors {
                 guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (--id) or a container (--container)") }
                 let store = try options.open()
-                try store.clearFaults(id: id, container: try container.map { try ContainerID($0) },
+                try store.faults.clearFaults(id: id, container: try container.map { try ContainerID($0) },
                                       environment: try environment.map { try ContainerEnvironment(parsing: $0) })
                 try audited(store, "clear faults", container: container, environment: environment, detail: id.map { "fault \($0)" } ?? "all")
                 print("cleared")

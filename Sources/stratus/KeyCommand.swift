@@ -19,7 +19,7 @@ struct KeyCommand: ParsableCommand {
             try reportingErrors {
                 guard let pem = try? String(contentsOfFile: publicKeyFile, encoding: .utf8) else { throw StratusError.badRequest("cannot read \(publicKeyFile)") }
                 let store = try options.open()
-                let key = try store.addServerKey(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
+                let key = try store.credentials.addServerKey(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
                                                  publicKeyPEM: pem, notes: notes)
                 try audited(store, "add server-to-server key", container: container, environment: environment, detail: key.keyID)
                 print(key.keyID)
@@ -35,7 +35,7 @@ struct KeyCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                for k in try options.open().serverKeys(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment)) {
+                for k in try options.open().credentials.serverKeys(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment)) {
                     print("\(k.keyID)\t\(k.revoked ? "revoked" : "active")\t\(k.notes)")
                 }
             }
@@ -51,7 +51,7 @@ struct KeyCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let store = try options.open()
-                try store.revokeServerKey(id: keyID, container: try ContainerID(container))
+                try store.credentials.revokeServerKey(id: keyID, container: try ContainerID(container))
                 try audited(store, "revoke server-to-server key", container: container, detail: keyID)
                 print("revoked \(keyID)")
             }

@@ -22,21 +22,21 @@ struct MigrateCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let started = Date()
-            let source: RecordStore
-            let target: RecordStore
+            let source: ServerStore
+            let target: ServerStore
             if let fromData, let to {
                 guard FileManager.default.fileExists(atPath: URL(fileURLWithPath: fromData).appendingPathComponent("stratus.sqlite").path) else {
                     throw StratusError.badRequest("\(fromData) is not a Stratus data directory (it has no stratus.sqlite)")
                 }
-                source = try RecordStore(dataDirectory: URL(fileURLWithPath: fromData, isDirectory: true))
-                target = try RecordStore(databaseURL: to, poolSize: 4)
+                source = try ServerStore(dataDirectory: URL(fileURLWithPath: fromData, isDirectory: true))
+                target = try ServerStore(databaseURL: to, poolSize: 4)
             } else if let from, let toData {
                 let dir = URL(fileURLWithPath: toData, isDirectory: true)
                 if let entries = try? FileManager.default.contentsOfDirectory(atPath: dir.path), !entries.isEmpty {
                     throw StratusError.badRequest("\(toData) is not empty: migrate into a new directory")
                 }
-                source = try RecordStore(databaseURL: from, poolSize: 4)
-                target = try RecordStore(dataDirectory: dir)
+                source = try ServerStore(databaseURL: from, poolSize: 4)
+                target = try ServerStore(dataDirectory: dir)
             } else {
                 throw StratusError.badRequest("name a source and a target")
             }

@@ -13,7 +13,7 @@ struct ResetCommand: ParsableCommand {
         try reportingErrors {
             let id = try ContainerID(container)
             let store = try options.open()
-            try store.resetDevelopment(id)
+            try store.lifecycle.resetDevelopment(id)
             try audited(store, "reset development", container: id.rawValue, environment: "development")
             print("reset the development environment of \(id)")
         }

@@ -20,8 +20,8 @@ struct RestoreCommand: ParsableCommand {
         try reportingErrors {
             if let snapshot {
                 guard let container, let environment else { throw StratusError.badRequest("a snapshot restore names --container and --environment") }
-                let store = try RecordStore(dataDirectory: URL(fileURLWithPath: data ?? "./data"))
-                try store.restore(try ContainerID(container), try ContainerEnvironment(parsing: environment), snapshot: snapshot, allowProduction: allowProductionAdmin)
+                let store = try ServerStore(dataDirectory: URL(fileURLWithPath: data ?? "./data"))
+                try store.lifecycle.restore(try ContainerID(container), try ContainerEnvironment(parsing: environment), snapshot: snapshot, allowProduction: allowProductionAdmin)
                 try audited(store, "restore snapshot", container: container, environment: environment, detail: snapshot)
                 print("restored \(container) (\(environment)) to snapshot \(snapshot)")
                 return
@@ -46,7 +46,7 @@ struct SnapshotCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let store = try options.open()
-            let id = try store.snapshot(try ContainerID(container), try ContainerEnvironment(parsing: environment), allowProduction: allowProductionAdmin)
+            let id = try store.lifecycle.snapshot(try ContainerID(container), try ContainerEnvironment(parsing: environment), allowProduction: allowProductionAdmin)
             try audited(store, "snapshot", container: container, environment: environment, detail: id)
             print(id)
         }

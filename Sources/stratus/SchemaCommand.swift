@@ -16,7 +16,7 @@ struct SchemaCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let problems = try options.open().schemaCheck(container: try ContainerID(container))
+                let problems = try options.open().lifecycle.schemaCheck(container: try ContainerID(container))
                 if problems.isEmpty {
                     print("ok: Production accepts what Development's app does")
                     return
@@ -43,7 +43,7 @@ struct SchemaCommand: ParsableCommand {
                 }
                 let schema = try SchemaParser.parse(text)
                 let store = try options.open()
-                let diff = dryRun ? try store.importPlan(schema, into: id) : try store.importSchema(schema, into: id)
+                let diff = dryRun ? try store.lifecycle.importPlan(schema, into: id) : try store.lifecycle.importSchema(schema, into: id)
                 if !dryRun { try audited(store, "import schema", container: container, environment: "development", detail: "\(diff.changes.count) changes") }
                 printDiff(diff, applied: !dryRun)
             }
@@ -77,11 +77,11 @@ struct SchemaCommand: ParsableCommand {
                 let id = try ContainerID(container)
                 let store = try options.open()
                 if dryRun {
-                    let plan = try store.deployPlan(id)
+                    let plan = try store.lifecycle.deployPlan(id)
                     printDiff(plan, applied: false)
                     if !plan.refusals.isEmpty { throw StratusError.badRequest("this deploy would be refused") }
                 } else {
-                    let diff = try store.deploy(id, by: by)
+                    let diff = try store.lifecycle.deploy(id, by: by)
                     try audited(store, "deploy schema", container: container, environment: "production", detail: "\(diff.changes.count) changes")
                     printDiff(diff, applied: true)
                 }

@@ -33,16 +33,16 @@ struct DataOptions: ParsableArguments {
         databaseURL ?? ProcessInfo.processInfo.environment["STRATUS_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    func open() throws -> RecordStore {
-        if let url = postgresURL { return try RecordStore(databaseURL: url) }
-        return try RecordStore(dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
+    func open() throws -> ServerStore {
+        if let url = postgresURL { return try ServerStore(databaseURL: url) }
+        return try ServerStore(dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
     }
 }
 
 /// Every change a command makes goes to the audit log, as the console's and the admin endpoints' do.
-func audited(_ store: RecordStore, _ action: String, container: String? = nil, environment: String? = nil, detail: String = "") throws {
+func audited(_ store: ServerStore, _ action: String, container: String? = nil, environment: String? = nil, detail: String = "") throws {
     let who = ProcessInfo.processInfo.environment["USER"].map { "command line (\($0))" } ?? "command line"
-    try store.audit(AuditEntry(at: WallClock.nowMillis(), admin: who, action: action, container: container, environment: environment, detail: detail))
+    try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: who, action: action, container: container, environment: environment, detail: detail))
 }
 
 /// Runs a command body, printing a readable message and exiting non-zero on failure instead of a stack dump.

@@ -18,7 +18,7 @@ struct TokenCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let store = try options.open()
-                let (token, secret) = try store.createAPIToken(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
+                let (token, secret) = try store.credentials.createAPIToken(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
                                                               name: name, allowedOrigins: allowedOrigins)
                 try audited(store, "create API token", container: container, environment: environment, detail: "#\(token.id) \(name)")
                 print(secret)
@@ -34,7 +34,7 @@ struct TokenCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                for t in try options.open().apiTokens(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment)) {
+                for t in try options.open().credentials.apiTokens(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment)) {
                     print("\(t.id)\t\(t.name)\t\(t.revoked ? "revoked" : "active")\t\(t.allowedOrigins.isEmpty ? "no browser origins" : t.allowedOrigins.joined(separator: ","))")
                 }
             }
@@ -50,7 +50,7 @@ struct TokenCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let store = try options.open()
-                try store.revokeAPIToken(id: id, container: try ContainerID(container))
+                try store.credentials.revokeAPIToken(id: id, container: try ContainerID(container))
                 try audited(store, "revoke API token", container: container, detail: "#\(id)")
                 print("revoked \(id)")
             }

@@ -13,7 +13,7 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                for u in try options.open().users(container: try ContainerID(container)) { print("\(u.userRecordName)\t\(u.email)") }
+                for u in try options.open().accounts.users(container: try ContainerID(container)) { print("\(u.userRecordName)\t\(u.email)") }
             }
         }
     }
@@ -36,7 +36,7 @@ struct UsersCommand: ParsableCommand {
             try reportingErrors {
                 let store = try options.open()
                 let c = try ContainerID(container)
-                guard let u = try store.user(container: c, named: user) else { throw StratusError(.notFound, "there is no user '\(user)' in \(container)") }
+                guard let u = try store.accounts.user(container: c, named: user) else { throw StratusError(.notFound, "there is no user '\(user)' in \(container)") }
                 let why: ZoneDeletionReason
                 switch reason {
                 case "purged": why = .purged

@@ -66,10 +66,10 @@ final class APIFixture: @unchecked Sendable {
             let store = app.store
             try store.createContainer(container)
             return (app, [
-                try store.createAPIToken(container: container, environment: .development, name: "dev").secret,
-                try store.createAPIToken(container: container, environment: .production, name: "prod").secret,
-                try store.createWebAuthToken(container: container, environment: .development, userRecordName: APIFixture.aliceUser.userRecordName),
-                try store.createWebAuthToken(container: container, environment: .development, userRecordName: APIFixture.bobUser.userRecordName),
+                try store.credentials.createAPIToken(container: container, environment: .development, name: "dev").secret,
+                try store.credentials.createAPIToken(container: container, environment: .production, name: "prod").secret,
+                try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: APIFixture.aliceUser.userRecordName),
+                try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: APIFixture.bobUser.userRecordName),
             ])
         }
         self.app = app

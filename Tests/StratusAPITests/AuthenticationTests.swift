@@ -19,8 +19,8 @@ import StratusStore
         // A known token on an empty development database: a bad request for an unknown type, not an auth failure.
         let ok = try await f.call("records/query", query)
         #expect(ok.status == 400 && ok.json.code == "BAD_REQUEST")
-        let id = try f.app.store.apiTokens(container: f.container, environment: .development)[0].id
-        try f.app.store.revokeAPIToken(id: id, container: f.container)
+        let id = try f.app.store.credentials.apiTokens(container: f.container, environment: .development)[0].id
+        try f.app.store.credentials.revokeAPIToken(id: id, container: f.container)
         #expect(try await f.call("records/query", query).status == 401)
     }
 
@@ -37,15 +37,15 @@ import StratusStore
         // A token of this container does not open another container.
         let other = try ContainerID("iCloud.com.example.Other")
         try f.app.store.createContainer(other)
-        let foreign = try f.app.store.createWebAuthToken(container: other, environment: .development, userRecordName: f.alice.userRecordName)
+        let foreign = try f.app.store.accounts.createWebAuthToken(container: other, environment: .development, userRecordName: f.alice.userRecordName)
         #expect(try await f.call("users/caller", user: foreign).status == 421)
     }
 
     @Test func expiredTokensAreRefusedAndAgingOnesRotate() async throws {
         let f = try await APIFixture()
-        let expired = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: -1)
+        let expired = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: -1)
         #expect(try await f.call("users/caller", user: expired).status == 421)
-        let aging = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: 60_000)
+        let aging = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: 60_000)
         let r = try await f.call("users/caller", user: aging)
         let fresh = try #require(r.headers["x-apple-cloudkit-web-auth-token"])
         #expect(r.status == 200 && fresh != aging)
@@ -56,7 +56,7 @@ import StratusStore
 
     @Test func corsFollowsTheTokensAllowedOrigins() async throws {
         let f = try await APIFixture()
-        let (_, restricted) = try f.app.store.createAPIToken(container: f.container, environment: .development, name: "web",
+        let (_, restricted) = try f.app.store.credentials.createAPIToken(container: f.container, environment: .development, name: "web",
                                                              allowedOrigins: ["https://notes.example.com"])
         let allowed = try await f.call("users/caller", token: restricted, user: f.aliceToken, headers: ["Origin": "https://notes.example.com"])
         #expect(allowed.status == 200 && allowed.headers["access-control-allow-origin"] == "https://notes.example.com")

@@ -47,9 +47,9 @@ import StratusModel
         try Data(lines.joined(separator: "\n").utf8).write(to: file)
         let expected = Self.queries.map(\.1)
         do {
-            let store = try RecordStore(dataDirectory: dir.appendingPathComponent("data"), durability: .relaxed)
+            let store = try ServerStore(dataDirectory: dir.appendingPathComponent("data"), durability: .relaxed)
             try store.createContainer(container)
-            try store.importSchema(try SchemaParser.parse("""
+            try store.lifecycle.importSchema(try SchemaParser.parse("""
                 DEFINE SCHEMA RECORD TYPE Item (n INT64 QUERYABLE SORTABLE, body STRING SEARCHABLE, tags LIST<STRING> QUERYABLE, place LOCATION QUERYABLE)
                 """), into: container)
             let env = try store.environment(container, .development)
@@ -68,7 +68,7 @@ import StratusModel
                 "n": .int64(5), "body": .string("gamma"), "tags": .list(.string, [.string("t7")]), "place": .location(Location(latitude: 10, longitude: 10)),
             ]))], in: .publicDatabase, actor: .system)
         }
-        let reopened = try RecordStore(dataDirectory: dir.appendingPathComponent("data"), durability: .relaxed).environment(container, .development)
+        let reopened = try ServerStore(dataDirectory: dir.appendingPathComponent("data"), durability: .relaxed).environment(container, .development)
         #expect(try !Self.indexes(reopened).isEmpty)
         #expect(try Self.answers(reopened) == expected.map { $0 + 1 })
     }

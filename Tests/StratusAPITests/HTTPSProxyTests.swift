@@ -162,7 +162,7 @@ import StratusTestSupport
 
         // The independent Python client, through https.
         let key = P256.Signing.PrivateKey()
-        let registered = try f.app.store.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)
+        let registered = try f.app.store.credentials.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)
         let keyFile = f.data.appendingPathComponent("eckey.pem")
         try key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
         let e2e = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e")

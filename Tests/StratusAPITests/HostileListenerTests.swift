@@ -50,12 +50,12 @@ import StratusTestSupport
     @Test func aRevokedAPITokenEndsTheOpenStream() async throws {
         let f = try await APIFixture()
         try await Self.prepare(f, f.aliceToken)
-        let (token, secret) = try f.app.store.createAPIToken(container: f.container, environment: .development, name: "app")
+        let (token, secret) = try f.app.store.credentials.createAPIToken(container: f.container, environment: .development, name: "app")
         let s = try Self.stream(f, api: secret, user: f.aliceToken)
         _ = await s.read { $0.contains(": stream of notifications") }
         try await Self.write(f, "before", user: f.aliceToken)
         #expect(NotificationStreamTests.events(await s.read(until: NotificationStreamTests.count(1))).count == 1)
-        try f.app.store.revokeAPIToken(id: token.id, container: f.container)
+        try f.app.store.credentials.revokeAPIToken(id: token.id, container: f.container)
         try await Self.write(f, "after", user: f.aliceToken)
         // The stream ends without sending the notification written after the revocation.
         let rest = String(decoding: await s.all(), as: UTF8.self)
@@ -67,7 +67,7 @@ import StratusTestSupport
         let f = try await APIFixture()
         try await Self.prepare(f, f.aliceToken)
         // Long enough for the stream to open on a machine busy with the rest of the suite (1.5 s was not, in CI).
-        let short = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: 6_000)
+        let short = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName, lifetime: 6_000)
         let s = try Self.stream(f, api: f.devToken, user: short)
         #expect(await s.read { $0.contains(": stream of notifications") }.contains("200"))
         try await Task.sleep(for: .milliseconds(6_100))
@@ -81,7 +81,7 @@ import StratusTestSupport
     @Test func signingOutEndsStreamsAndCourierTokens() async throws {
         let f = try await APIFixture()
         try await Self.prepare(f, f.aliceToken)
-        let web = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName)
+        let web = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: f.alice.userRecordName)
         let created = try await f.call("tokens/create", #"{"apnsEnvironment":"DEVELOPMENT"}"#, user: web, rawDevice: true)
         let courierURL = try #require(created.json["webcourierURL"]?.string)
         let courier = try #require(created.json["apnsToken"]?.string)
@@ -133,7 +133,7 @@ import StratusTestSupport
         #expect(try await f.call("zones/list", db: "private", user: f.aliceToken).status == 200)
         let other = try await f.call("zones/list", db: "private", env: "production", user: f.aliceToken)
         #expect(other.status == 421 && other.json.code == "AUTHENTICATION_REQUIRED", "\(other.text)")
-        let prod = try f.app.store.createWebAuthToken(container: f.container, environment: .production, userRecordName: f.alice.userRecordName)
+        let prod = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .production, userRecordName: f.alice.userRecordName)
         #expect(try await f.call("zones/list", db: "private", env: "production", user: prod).status == 200)
     }
 

@@ -13,11 +13,11 @@ import StratusStore
     final class Scratch {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("import-guarantees-\(UUID().uuidString)")
         let container = try! ContainerID("iCloud.com.example.Imports")
-        let store: RecordStore
+        let store: ServerStore
 
         init() throws {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            store = try RecordStore(dataDirectory: dir.appendingPathComponent("data"), durability: .relaxed)
+            store = try ServerStore(dataDirectory: dir.appendingPathComponent("data"), durability: .relaxed)
             try store.createContainer(container)
         }
 
@@ -117,7 +117,7 @@ import StratusStore
         #expect(tagged.records.map(\.recordName) == ["i150"])
 
         // Production has only what was deployed: a line with a field it lacks stops the import at that line.
-        try s.store.deploy(s.container, by: "test")
+        try s.store.lifecycle.deploy(s.container, by: "test")
         let prod = try s.store.environment(s.container, .production)
         var later = (0..<50).map { Self.line($0) }
         later[20] = Self.line(20, extra: #","colour":{"value":"red"}"#)

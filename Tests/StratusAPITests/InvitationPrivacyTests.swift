@@ -18,7 +18,7 @@ import StratusTestSupport
         guard let f = try await APIFixture.make(backend) else { return }
         let p = try await SharingTests.people(f)
         // Five of the fifty addresses have accounts.
-        let known = try await offPool { try (0..<5).map { i in try f.app.store.createUser(container: f.container, email: "known\(i)@example.com", password: "a long password") } }
+        let known = try await offPool { try (0..<5).map { i in try f.app.store.accounts.createUser(container: f.container, email: "known\(i)@example.com", password: "a long password") } }
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
         _ = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Lists"},"operations":[{"operationType":"create","record":{"recordName":"root","recordType":"List"}}]}"#, db: "private", user: p.ownerToken)
         _ = try await f.call("records/modify", Self.share([], op: "create"), db: "private", user: p.ownerToken)
@@ -40,8 +40,8 @@ import StratusTestSupport
 
         // An address without an account is invited all the same; when its owner signs up, the invitation is theirs.
         _ = try await f.call("records/modify", Self.share(["newcomer@example.com", p.member.email]), db: "private", user: p.ownerToken)
-        let newcomer = try await offPool { try f.app.store.createUser(container: f.container, email: "Newcomer@Example.com", password: "a long password") }
-        let token = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: newcomer.userRecordName)
+        let newcomer = try await offPool { try f.app.store.accounts.createUser(container: f.container, email: "Newcomer@Example.com", password: "a long password") }
+        let token = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: newcomer.userRecordName)
         let resolved = try await f.call("records/resolve", #"{"shortGUIDs":[{"value":"\#(try Self.guid(f, p))"}]}"#, user: token)
         #expect(resolved.json["results"]?.array?.first?["participantStatus"]?.string == "INVITED", "\(resolved.text.prefix(400))")
         let accepted = try await f.call("records/accept", #"{"shortGUIDs":[{"value":"\#(try Self.guid(f, p))"}]}"#, user: token)
@@ -79,8 +79,8 @@ import StratusTestSupport
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
         _ = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Lists"},"operations":[{"operationType":"create","record":{"recordName":"root","recordType":"List"}}]}"#, db: "private", user: p.ownerToken)
         _ = try await f.call("records/modify", Self.share(["later@example.com"], op: "create"), db: "private", user: p.ownerToken)
-        let claimer = try await offPool { try f.app.store.createUser(container: f.container, email: "later@example.com", password: "a long password") }
-        let token = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: claimer.userRecordName)
+        let claimer = try await offPool { try f.app.store.accounts.createUser(container: f.container, email: "later@example.com", password: "a long password") }
+        let token = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: claimer.userRecordName)
         #expect(try await f.call("zones/list", db: "shared", user: token).json["zones"]?.array?.isEmpty == true)
         let changes = try await f.call("changes/database", "{}", db: "shared", user: token)
         #expect(changes.json["zones"]?.array?.isEmpty == true, "\(changes.text.prefix(300))")

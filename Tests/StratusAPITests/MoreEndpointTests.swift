@@ -39,7 +39,7 @@ import StratusStore
     @Test(arguments: Backend.allCases) func userDiscoveryAndLookup(_ backend: Backend) async throws {
         guard let f = try await APIFixture.make(backend) else { return }
         let dana = try await BlockingWorkHelper.run {
-            try f.app.store.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana", discoverable: true)
+            try f.app.store.accounts.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana", discoverable: true)
         }
         let discover = try await f.call("users/discover", #"{"lookupInfos":[{"emailAddress":"dana@example.com"},{"emailAddress":"nobody@example.com"}]}"#, user: f.aliceToken)
         #expect(discover.json["users"]?.array?.map { $0["userRecordName"]?.string } == [dana.userRecordName])
@@ -58,10 +58,10 @@ import StratusStore
         // Given Erin, who never opted in, and Dana, who did; both wrote public records that carry their user record names
         let f = try await APIFixture()
         let (erin, dana) = try await BlockingWorkHelper.run {
-            (try f.app.store.createUser(container: f.container, email: "erin@example.com", password: "a long password", firstName: "Erin", lastName: "Secret"),
-             try f.app.store.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana", discoverable: true))
+            (try f.app.store.accounts.createUser(container: f.container, email: "erin@example.com", password: "a long password", firstName: "Erin", lastName: "Secret"),
+             try f.app.store.accounts.createUser(container: f.container, email: "dana@example.com", password: "a long password", firstName: "Dana", discoverable: true))
         }
-        let erinToken = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: erin.userRecordName)
+        let erinToken = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: erin.userRecordName)
         let note = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"by-erin","recordType":"Note","fields":{"t":{"value":"hi"}}}}]}"#, user: erinToken)
         let author = try #require(note.json.records.first?["created"]?["userRecordName"]?.string)
         #expect(author == erin.userRecordName)
@@ -82,9 +82,9 @@ import StratusStore
         #expect(discovered.text.contains("Dana") && !discovered.text.contains("dana@example.com"), "\(discovered.text)")
         // The Development test user, whom anyone can become, discovers nobody
         let test = try await BlockingWorkHelper.run {
-            try f.app.store.createUser(container: f.container, email: RecordStore.testUserEmail(f.container), password: "a long password")
+            try f.app.store.accounts.createUser(container: f.container, email: AccountStore.testUserEmail(f.container), password: "a long password")
         }
-        let testToken = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: test.userRecordName)
+        let testToken = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: test.userRecordName)
         let fromTest = try await f.call("users/discover", #"{"lookupInfos":[{"emailAddress":"dana@example.com"}]}"#, user: testToken)
         #expect(fromTest.json["users"]?.array?.isEmpty == true)
         // A server-to-server key is told plainly that users/* is not for it (checked in ServerToServerTests).

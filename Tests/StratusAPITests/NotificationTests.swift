@@ -73,7 +73,7 @@ import StratusStore
     @Test(arguments: Backend.allCases) func publicQuerySubscriptionsRespectReadPermissionAndFireOnce(_ backend: Backend) async throws {
         guard let f = try await APIFixture.make(backend) else { return }
         // Only creators may read Diary records.
-        try f.app.store.importSchema(try SchemaParser.parse(#"DEFINE SCHEMA RECORD TYPE Diary (text STRING QUERYABLE, GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_creator");"#),
+        try f.app.store.lifecycle.importSchema(try SchemaParser.parse(#"DEFINE SCHEMA RECORD TYPE Diary (text STRING QUERYABLE, GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_creator");"#),
                                      into: f.container)
         _ = try await Self.subscribe(f, #"{"subscriptionID":"diaries","subscriptionType":"query","query":{"recordType":"Diary"},"firesOn":["create"]}"#, db: "public", user: f.aliceToken)
         _ = try await Self.subscribe(f, #"{"subscriptionID":"once","subscriptionType":"query","query":{"recordType":"Memo"},"firesOn":["create"],"firesOnce":true}"#, db: "public", user: f.aliceToken)

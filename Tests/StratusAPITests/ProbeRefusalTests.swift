@@ -75,7 +75,7 @@ import StratusTestSupport
     @Test func aKeyIDAloneDoesNotAdmitABody() async throws {
         let f = try await APIFixture()
         let key = P256.Signing.PrivateKey()
-        let keyID = try await offPool { try f.app.store.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation).keyID }
+        let keyID = try await offPool { try f.app.store.credentials.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation).keyID }
         let path = "/database/1/\(f.container.rawValue)/development/public/records/modify"
         for extra in ["", "X-Apple-CloudKit-Request-ISO8601Date: 2016-01-25T22:15:43Z\r\nX-Apple-CloudKit-Request-SignatureV1: MEUCIQ==\r\n",
                       "X-Apple-CloudKit-Request-SignatureV1: MEUCIQ==\r\n"] {
@@ -127,7 +127,7 @@ import StratusTestSupport
         #expect(restore?.status == (allowed ? 404 : 403))
         // Development is the admin token's own, with or without the flag.
         #expect(try await Self.admin(f, "POST", "/-/admin/containers/\(c)/development/snapshot")?.status == 200)
-        let log = try await offPool { try f.app.store.auditLog() }
+        let log = try await offPool { try f.app.store.admins.auditLog() }
         let actions = log.filter { $0.admin.hasPrefix("admin endpoint") }.map { "\($0.action) \($0.environment ?? "-")" }
         #expect(actions.contains("snapshot development"), "\(actions)")
         #expect(actions.contains("add fault production") == allowed && actions.contains("snapshot production") == allowed, "\(actions)")

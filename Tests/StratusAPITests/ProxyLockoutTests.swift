@@ -89,7 +89,7 @@ import StratusTestSupport
             // A low ceiling, so that a few failures stand for the hundred of a real attack (each costs a password hash).
             c.signInThrottle = SignInThrottle.Policy(freeFailures: 2, addressCeiling: 5)
         }
-        _ = try await offPool { try f.app.store.createAdmin(email: "admin@example.com", password: "the admin's long password") }
+        _ = try await offPool { try f.app.store.admins.createAdmin(email: "admin@example.com", password: "the admin's long password") }
         let proxy = try await offPool { try Proxy(port: port, upstream: f.app.port, headers: headers) }
         defer { proxy.stop() }
 

@@ -16,7 +16,7 @@ import StratusTestSupport
     func documentedServerToServerClientWorks() async throws {
         let f = try await APIFixture()
         let key = P256.Signing.PrivateKey()
-        let registered = try f.app.store.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)
+        let registered = try f.app.store.credentials.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)
         let keyFile = f.data.appendingPathComponent("eckey.pem")
         try key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e/cloudkit_s2s_client.py")

@@ -37,7 +37,7 @@ import StratusStore
     @Test func signedRequestsActOnThePublicDatabaseAsTheKey() async throws {
         let f = try await APIFixture()
         let key = P256.Signing.PrivateKey()
-        let registered = try f.app.store.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)
+        let registered = try f.app.store.credentials.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)
         #expect(registered.keyID.count == 64 && registered.keyID.allSatisfy { $0.isHexDigit && !$0.isUppercase })
         let create = #"{"operations":[{"operationType":"create","record":{"recordName":"s2s","recordType":"Note","fields":{"t":{"value":"from a server"}}}}]}"#
         let (status, json) = try await Self.send(f, Self.signed(f, key: key, keyID: registered.keyID, path: "records/modify", body: create))
@@ -53,7 +53,7 @@ import StratusStore
     @Test func badStaleReplayedOrForeignSignaturesAreRefused() async throws {
         let f = try await APIFixture()
         let key = P256.Signing.PrivateKey()
-        let id = try f.app.store.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation).keyID
+        let id = try f.app.store.credentials.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation).keyID
         let body = #"{"query":{"recordType":"Note"}}"#
 
         var tampered = Self.signed(f, key: key, keyID: id, path: "records/query", body: body)
@@ -80,19 +80,19 @@ import StratusStore
         #expect(refusedUsers.0 == 401 && refusedUsers.1["reason"]?.string?.contains("users/*") == true)
         #expect(refusedUsers.1["reason"]?.string?.contains("public database only") == false)
 
-        try f.app.store.revokeServerKey(id: id, container: f.container)
+        try f.app.store.credentials.revokeServerKey(id: id, container: f.container)
         #expect(try await Self.send(f, Self.signed(f, key: key, keyID: id, path: "records/query", body: body)).0 == 401)
     }
 
     @Test func keysMustBeP256PublicKeys() throws {
-        let store = try RecordStore(dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("stratus-keys-\(UUID())"))
+        let store = try ServerStore(dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("stratus-keys-\(UUID())"))
         let c = try ContainerID("iCloud.com.example.Keys")
         try store.createContainer(c)
         for bad in ["", "not a key", "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----", String(repeating: "x", count: 10_000)] {
-            #expect(throws: StratusError.self) { try store.addServerKey(container: c, environment: .development, publicKeyPEM: bad) }
+            #expect(throws: StratusError.self) { try store.credentials.addServerKey(container: c, environment: .development, publicKeyPEM: bad) }
         }
         let pem = P256.Signing.PrivateKey().publicKey.pemRepresentation
-        _ = try store.addServerKey(container: c, environment: .development, publicKeyPEM: pem)
-        #expect(throws: StratusError.self) { try store.addServerKey(container: c, environment: .development, publicKeyPEM: pem) }
+        _ = try store.credentials.addServerKey(container: c, environment: .development, publicKeyPEM: pem)
+        #expect(throws: StratusError.self) { try store.credentials.addServerKey(container: c, environment: .development, publicKeyPEM: pem) }
     }
 }

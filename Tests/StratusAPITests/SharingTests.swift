@@ -22,8 +22,8 @@ import Testing
         let store = f.app.store, container = f.container
         return try await offPool {
             let made = try ["owner", "member", "outsider"].map { name in
-                let u = try store.createUser(container: container, email: "\(name)@example.com", password: "correct horse battery", firstName: name.capitalized)
-                return (u, try store.createWebAuthToken(container: container, environment: .development, userRecordName: u.userRecordName))
+                let u = try store.accounts.createUser(container: container, email: "\(name)@example.com", password: "correct horse battery", firstName: name.capitalized)
+                return (u, try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: u.userRecordName))
             }
             return People(owner: made[0].0, ownerToken: made[0].1, member: made[1].0, memberToken: made[1].1, outsider: made[2].0, outsiderToken: made[2].1)
         }

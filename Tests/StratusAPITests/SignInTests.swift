@@ -26,7 +26,7 @@ import StratusStore
     @Test func signUpAndSignInHandTheTokenToAnAllowedCallback() async throws {
         let f = try await APIFixture()
         let appOrigin = String(f.app.url.dropLast())
-        _ = try f.app.store.createAPIToken(container: f.container, environment: .development, name: "web app", allowedOrigins: [appOrigin])
+        _ = try f.app.store.credentials.createAPIToken(container: f.container, environment: .development, name: "web app", allowedOrigins: [appOrigin])
         let callback = APIFixture.encode(f.app.url + "-/health")
 
         let (status, html, _, headers) = try await page(f, "development/signin?callback=\(callback)")
@@ -60,7 +60,7 @@ import StratusStore
             #expect(posted.3["location"] == nil && posted.2?.query?.contains("ckWebAuthToken") != true)
         }
 
-        _ = try f.app.store.createAPIToken(container: f.container, environment: .development, name: "web app", allowedOrigins: ["https://notes.example.com"])
+        _ = try f.app.store.credentials.createAPIToken(container: f.container, environment: .development, name: "web app", allowedOrigins: ["https://notes.example.com"])
         let r = try await page(f, "development/signin?callback=\(evil)&origin=\(evilOrigin)", form: ["testUser": "1"])
         #expect(r.0 == 403 && !r.1.contains("data-ck-web-auth-token"))
         // Look-alikes of the trusted origin are other origins.
@@ -72,7 +72,7 @@ import StratusStore
         let trusted = try await page(f, "development/signin?origin=\(APIFixture.encode("https://notes.example.com"))", form: ["testUser": "1"])
         #expect(trusted.1.contains("data-origin=\"https://notes.example.com\"") && trusted.1.contains("data-ck-web-auth-token"))
         // A revoked token trusts nothing any more.
-        for t in try f.app.store.apiTokens(container: f.container, environment: .development) { try f.app.store.revokeAPIToken(id: t.id, container: f.container) }
+        for t in try f.app.store.credentials.apiTokens(container: f.container, environment: .development) { try f.app.store.credentials.revokeAPIToken(id: t.id, container: f.container) }
         #expect(try await page(f, "development/signin?origin=\(APIFixture.encode("https://notes.example.com"))", form: ["testUser": "1"]).0 == 403)
         let crossSite = try await page(f, "development/signin", form: ["testUser": "1"], origin: "https://evil.example")
         #expect(crossSite.0 == 403)
@@ -112,12 +112,12 @@ import StratusStore
                 "an existing address and a new one get the same page")
         #expect(!again.1.lowercased().contains("already exists"))
         #expect(try await page(f, "development/signin", form: ["email": "carol@example.com", "password": "another password"]).0 == 401)
-        #expect(try f.app.store.authenticateUser(container: f.container, email: "carol@example.com", password: "a long password") != nil)
+        #expect(try f.app.store.accounts.authenticateUser(container: f.container, email: "carol@example.com", password: "a long password") != nil)
         // Past four sign-ups from one address within the hour, the next waits, before any password is hashed.
         _ = try await page(f, "development/signup", form: ["email": "dave@example.com", "password": "a long password"])
         let held = try await page(f, "development/signup", form: ["email": "erin@example.com", "password": "a long password"])
         #expect(held.0 == 429 && held.3["retry-after"] != nil)
-        #expect(try f.app.store.user(container: f.container, email: "erin@example.com") == nil)
+        #expect(try f.app.store.accounts.user(container: f.container, email: "erin@example.com") == nil)
     }
 
     @Test func discoverabilityIsOptInAndChangeable() async throws {
@@ -125,16 +125,16 @@ import StratusStore
         // Carol signs up without opting in; Dave opts in.
         _ = try await page(f, "development/signup", form: ["email": "carol@example.com", "password": "a long password", "firstName": "Carol"])
         _ = try await page(f, "development/signup", form: ["email": "dave@example.com", "password": "a long password", "firstName": "Dave", "discoverable": "on"])
-        let carol = try #require(try f.app.store.user(container: f.container, email: "carol@example.com"))
-        let dave = try #require(try f.app.store.user(container: f.container, email: "dave@example.com"))
+        let carol = try #require(try f.app.store.accounts.user(container: f.container, email: "carol@example.com"))
+        let dave = try #require(try f.app.store.accounts.user(container: f.container, email: "dave@example.com"))
         #expect(!carol.discoverable && carol.discoverabilityChangedAt == nil && dave.discoverable && dave.discoverabilityChangedAt != nil)
         // Carol opts in later on the account page, which records when.
         let saved = try await page(f, "development/account", form: ["email": "carol@example.com", "password": "a long password", "discoverable": "on"])
         #expect(saved.0 == 200 && saved.1.contains("can find you"))
-        #expect(try f.app.store.user(container: f.container, email: "carol@example.com")?.discoverable == true)
+        #expect(try f.app.store.accounts.user(container: f.container, email: "carol@example.com")?.discoverable == true)
         let off = try await page(f, "development/account", form: ["email": "carol@example.com", "password": "a long password"])
         #expect(off.1.contains("Nobody can find you"))
-        let after = try #require(try f.app.store.user(container: f.container, email: "carol@example.com"))
+        let after = try #require(try f.app.store.accounts.user(container: f.container, email: "carol@example.com"))
         #expect(!after.discoverable && after.discoverabilityChangedAt != nil)
         #expect(try await page(f, "development/account", form: ["email": "carol@example.com", "password": "wrong"]).0 == 401)
     }

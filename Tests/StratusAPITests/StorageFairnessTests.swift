@@ -94,7 +94,7 @@ import StratusTestSupport
         let container = try ContainerID("iCloud.com.example.Usage")
         let user = "_" + String(repeating: "c3", count: 16)
         try await offPool {
-            let store = try RecordStore(dataDirectory: data, durability: .relaxed)
+            let store = try ServerStore(dataDirectory: data, durability: .relaxed)
             try store.createContainer(container)
             let env = try store.environment(container, .development)
             let records = (0..<10).map { i in StoredRecord(recordName: "r\(i)", recordType: "Note", fields: ["t": .string(String(repeating: "q", count: 1000))]) }
@@ -104,7 +104,7 @@ import StratusTestSupport
             // As a store made before usage was kept: no counts, and not marked counted.
             _ = try env.write { s, _ in try s.execute("DELETE FROM user_usage"); try s.execute("DELETE FROM meta WHERE key = 'user_usage_counted'") }
             store.close()
-            let reopened = try RecordStore(dataDirectory: data, durability: .relaxed)
+            let reopened = try ServerStore(dataDirectory: data, durability: .relaxed)
             let again = try reopened.environment(container, .development)
             #expect(try again.userUsage(user) == counted)
             try again.purgeUserData(user)

@@ -29,7 +29,7 @@ import StratusTestSupport
         let port = try await offPool { try HTTPSProxyTests.freePort() }
         // The sign-in ceiling per address is lowered so that the test's spray reaches it quickly.
         let f = try await APIFixture { $0.signInThrottle.addressCeiling = 10 }
-        _ = try await offPool { try f.app.store.createAdmin(email: "admin@example.com", password: "a long admin password") }
+        _ = try await offPool { try f.app.store.admins.createAdmin(email: "admin@example.com", password: "a long admin password") }
         let proxy = try await offPool { try HTTPSProxyTests.TLSProxy(port: port, upstream: f.app.port, directory: HTTPSProxyTests.nginxDirectory()) }
         defer { proxy.stop() }
         let base = "https://localhost:\(port)", cert = proxy.cert

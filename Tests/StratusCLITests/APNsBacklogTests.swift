@@ -29,10 +29,10 @@ import StratusTestSupport
         let made = try await Executables.offPool { try Tools.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8.path]).status }
         #expect(made == 0)
         try await Executables.offPool {
-            let store = try RecordStore(dataDirectory: data, durability: .relaxed)
+            let store = try ServerStore(dataDirectory: data, durability: .relaxed)
             try store.createContainer(container)
             let env = try store.environment(container, .development)
-            let user = try store.createUser(container: container, email: "many@example.com", password: "a long password").userRecordName
+            let user = try store.accounts.createUser(container: container, email: "many@example.com", password: "a long password").userRecordName
             for i in 0..<1_000 {
                 let id = "s\(i)"
                 let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Note", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil),
@@ -44,7 +44,7 @@ import StratusTestSupport
                 let records = (0..<200).map { StoredRecord(recordName: "n\(batch)-\($0)", recordType: "Note", fields: ["title": .string("note \($0)")]) }
                 _ = try env.modify(records.map { RecordOperation(.create, $0) }, in: .privateDatabase(of: user), actor: RequestActor(userRecordName: user))
             }
-            _ = try store.setAPNsCredentials(container: container, environment: .development, privateKeyPEM: try String(contentsOf: p8, encoding: .utf8),
+            _ = try store.credentials.setAPNsCredentials(container: container, environment: .development, privateKeyPEM: try String(contentsOf: p8, encoding: .utf8),
                                              keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com.example.backlog")
             store.close()
         }

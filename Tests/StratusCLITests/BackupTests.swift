@@ -23,12 +23,12 @@ import StratusStore
         #expect(try await Executables.run("stratus", ["container", "create", container, "--data", data.path]).status == 0)
         struct Before: Sendable { var token: String; var keyID: String; var asset: AssetValue; var bytes: Data }
         let before = try await Executables.offPool { () -> Before in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             let id = try ContainerID(container)
             let env = try store.environment(id, .development)
-            let token = try store.createAPIToken(container: id, environment: .development, name: "ci").secret
-            let key = try store.addServerKey(container: id, environment: .development, publicKeyPEM: Self.key)
-            _ = try store.createAdmin(email: "ops@example.com", password: "a long admin password")
+            let token = try store.credentials.createAPIToken(container: id, environment: .development, name: "ci").secret
+            let key = try store.credentials.addServerKey(container: id, environment: .development, publicKeyPEM: Self.key)
+            _ = try store.admins.createAdmin(email: "ops@example.com", password: "a long admin password")
             let owner = "_" + String(repeating: "c", count: 32)
             _ = try env.createZone(ZoneID(zoneName: "Work", ownerRecordName: owner), in: .privateDatabase(of: owner))
             let bytes = Data((0..<5000).map { UInt8($0 % 251) })
@@ -91,7 +91,7 @@ import StratusStore
         #expect(restore.status == 0, "\(restore.stderr)")
         struct Found: Sendable { var missing: [String]; var differing: [String]; var token: Bool; var key: Bool; var admin: Bool; var zone: Bool; var asset: Data?; var integrity: String }
         let found = try await Executables.offPool { () -> Found in
-            let original = try RecordStore(dataDirectory: data), copy = try RecordStore(dataDirectory: restored)
+            let original = try ServerStore(dataDirectory: data), copy = try ServerStore(dataDirectory: restored)
             let id = try ContainerID(container)
             let a = try original.environment(id, .development), b = try copy.environment(id, .development)
             var missing: [String] = [], differing: [String] = []
@@ -105,9 +105,9 @@ import StratusStore
             }
             let owner = "_" + String(repeating: "c", count: 32)
             return Found(missing: missing, differing: differing,
-                         token: try copy.authenticateAPIToken(before.token) != nil,
-                         key: try copy.serverKey(id: before.keyID) != nil,
-                         admin: try copy.authenticateAdmin(email: "ops@example.com", password: "a long admin password") != nil,
+                         token: try copy.credentials.authenticateAPIToken(before.token) != nil,
+                         key: try copy.credentials.serverKey(id: before.keyID) != nil,
+                         admin: try copy.admins.authenticateAdmin(email: "ops@example.com", password: "a long admin password") != nil,
                          zone: (try? b.lookupZone(ZoneID(zoneName: "Work", ownerRecordName: owner), in: .privateDatabase(of: owner))) != nil,
                          asset: b.assetContent(checksum: before.asset.fileChecksum), integrity: try b.integrityCheck())
         }

@@ -63,7 +63,7 @@ import StratusStore
         let data = Executables.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let name = try await Executables.offPool { () -> String in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             let container = try ContainerID("iCloud.com.example.Shapes")
             try store.createContainer(container)
             let env = try store.environment(container, .development)
@@ -225,9 +225,9 @@ import StratusStore
         defer { try? FileManager.default.removeItem(at: data) }
         let container = try ContainerID("iCloud.com.example.Purge")
         let user = try await Executables.offPool { () -> ContainerUser in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             try store.createContainer(container)
-            let u = try store.createUser(container: container, email: "pat@example.com", password: "a long password")
+            let u = try store.accounts.createUser(container: container, email: "pat@example.com", password: "a long password")
             let env = try store.environment(container, .development)
             let zone = ZoneID(zoneName: "Notes", ownerRecordName: u.userRecordName)
             _ = try env.createZone(zone, in: .privateDatabase(of: u.userRecordName))
@@ -241,7 +241,7 @@ import StratusStore
         #expect(purged.stdout.contains("purged \(user.userRecordName)"))
         let unknown = try await Executables.run("stratus", ["users", "purge", "--user", "nobody@example.com"] + args)
         #expect(unknown.status != 0 && unknown.stderr.contains("no user"))
-        let zones = try await Executables.offPool { try RecordStore(dataDirectory: data).environment(container, .development).zones(in: .privateDatabase(of: user.userRecordName)) }
+        let zones = try await Executables.offPool { try ServerStore(dataDirectory: data).environment(container, .development).zones(in: .privateDatabase(of: user.userRecordName)) }
         #expect(!zones.map(\.zoneID.zoneName).contains("Notes"))
     }
 }
@@ -252,9 +252,9 @@ import StratusStore
         defer { try? FileManager.default.removeItem(at: data) }
         let container = try ContainerID("iCloud.com.example.Secrets")
         try await Executables.offPool {
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             try store.createContainer(container)
-            _ = try store.importSchema(try SchemaParser.parse("""
+            _ = try store.lifecycle.importSchema(try SchemaParser.parse("""
                 DEFINE SCHEMA
                     RECORD TYPE Diary ("___recordID" REFERENCE QUERYABLE, title STRING, secret ENCRYPTED STRING, GRANT READ TO "_world");
                 """), into: container)
@@ -273,7 +273,7 @@ import StratusStore
         // A field first saved through StratusKit's encryptedValues (schema-on-write) is ENCRYPTED too.
         let owner = "_" + String(repeating: "e", count: 32)
         try await Executables.offPool {
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             defer { store.close() }
             let env = try store.environment(container, .development)
             let zone = ZoneID(zoneName: "Journal", ownerRecordName: owner)

@@ -45,7 +45,7 @@ import StratusStore
         // Reopening and checking is blocking SQLite work: off Swift's cooperative threads, which other suites' servers need.
         struct Findings: Sendable { var integrity: String; var incomplete: [Int]; var total: Int; var listed: Int; var writes: Bool }
         let found = try await Executables.offPool { () -> Findings in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             let env = try store.environment(try ContainerID(container), .development)
             var incomplete: [Int] = []
             for batch in 0...acked {

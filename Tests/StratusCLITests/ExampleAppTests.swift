@@ -31,11 +31,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: data) }
         let container = try ContainerID("iCloud.com.example.Notes")
         let (apiToken, webToken) = try await Executables.offPool { () -> (String, String) in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             try store.createContainer(container)
-            let user = try store.createUser(container: container, email: "reader@example.com", password: "a long password")
-            return (try store.createAPIToken(container: container, environment: .development, name: "notes").secret,
-                    try store.createWebAuthToken(container: container, environment: .development, userRecordName: user.userRecordName))
+            let user = try store.accounts.createUser(container: container, email: "reader@example.com", password: "a long password")
+            return (try store.credentials.createAPIToken(container: container, environment: .development, name: "notes").secret,
+                    try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: user.userRecordName))
         }
         let server = try await ServeProcess(arguments: ["--data", data.path])
         defer { server.stop() }
@@ -85,11 +85,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: data) }
         let container = try ContainerID("iCloud.com.example.NotesSync")
         let (api, web) = try await Executables.offPool { () -> (String, String) in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             try store.createContainer(container)
-            let u = try store.createUser(container: container, email: "sync@example.com", password: "a long password")
-            return (try store.createAPIToken(container: container, environment: .development, name: "n").secret,
-                    try store.createWebAuthToken(container: container, environment: .development, userRecordName: u.userRecordName))
+            let u = try store.accounts.createUser(container: container, email: "sync@example.com", password: "a long password")
+            return (try store.credentials.createAPIToken(container: container, environment: .development, name: "n").secret,
+                    try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: u.userRecordName))
         }
         let server = try await ServeProcess(arguments: ["--data", data.path])
         defer { server.stop() }
@@ -120,11 +120,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: data) }
         let container = try ContainerID("iCloud.com.example.Killed")
         let (api, web, user) = try await Executables.offPool { () -> (String, String, String) in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             try store.createContainer(container)
-            let u = try store.createUser(container: container, email: "k@example.com", password: "a long password")
-            return (try store.createAPIToken(container: container, environment: .development, name: "n").secret,
-                    try store.createWebAuthToken(container: container, environment: .development, userRecordName: u.userRecordName), u.userRecordName)
+            let u = try store.accounts.createUser(container: container, email: "k@example.com", password: "a long password")
+            return (try store.credentials.createAPIToken(container: container, environment: .development, name: "n").secret,
+                    try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: u.userRecordName), u.userRecordName)
         }
         let server = try await ServeProcess(arguments: ["--data", data.path])
         defer { server.stop() }
@@ -134,9 +134,9 @@ import Testing
         for i in 0..<20 { _ = try await Executables.runProgram(tool, ["--cache", cache, "add", "note", "\(i)"], environment: env) }
         // The server answers the next batch slowly; the device is killed while it waits.
         try await Executables.offPool {
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             let now = WallClock.nowMillis()
-            try store.addFault(Fault(container: container, environment: .development, operation: "records/modify", kind: .none, remaining: 1,
+            try store.faults.addFault(Fault(container: container, environment: .development, operation: "records/modify", kind: .none, remaining: 1,
                                      probability: nil, latencyMilliseconds: 5_000, createdAt: now, expiresAt: now + 600_000))
         }
         try await Task.sleep(for: .milliseconds(400))   // the server's fault cache
@@ -149,20 +149,20 @@ import Testing
             p.standardError = FileHandle.nullDevice
             try p.run()
             // Killed once its batch reached the server (the slow answer is then 5 s away): mid-send.
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             let deadline = Date().addingTimeInterval(60)
-            while (try store.faults(container: container).first?.injected ?? 0) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            while (try store.faults.all(container: container).first?.injected ?? 0) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
         }
-        let fired = try await Executables.offPool { try RecordStore(dataDirectory: data).faults(container: container).first?.injected }
+        let fired = try await Executables.offPool { try ServerStore(dataDirectory: data).faults.all(container: container).first?.injected }
         #expect(fired == 1, "the device was killed while its batch was at the server")
         // The next run sends what is still pending (and settles what landed unanswered).
         _ = try await Executables.runProgram(tool, ["--cache", cache, "sync"], environment: env)
         let listed = try await Executables.runProgram(tool, ["--cache", cache, "sync"], environment: env).output
         #expect(listed.split(separator: "\n").filter { $0.hasPrefix("note-") }.count == 20, "\(listed)")
         let onServer = try await Executables.offPool { () -> [String] in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             let zone = ZoneID(zoneName: "Notes", ownerRecordName: user)
             return try store.environment(container, .development).zoneChanges(in: .privateDatabase(of: user), zoneID: zone, since: nil).changed.map { $0.fields["text"].map { "\($0)" } ?? "" }
         }

@@ -14,7 +14,7 @@ extension PostgresEndToEnd {
         static let friend = "_" + String(repeating: "d4", count: 16)
 
         /// Every live record of every zone of every database, per container environment.
-        static func snapshot(_ store: RecordStore) throws -> [String: Set<StoredRecord>] {
+        static func snapshot(_ store: ServerStore) throws -> [String: Set<StoredRecord>] {
             var out: [String: Set<StoredRecord>] = [:]
             for c in try store.containers() {
                 for e in ContainerEnvironment.allCases {
@@ -34,10 +34,10 @@ extension PostgresEndToEnd {
         }
 
         /// A container with 100,000 records of every kind of value, in several zones, with assets, a share and a subscription.
-        static func fill(_ store: RecordStore) throws -> (syncToken: String, asset: AssetValue) {
+        static func fill(_ store: ServerStore) throws -> (syncToken: String, asset: AssetValue) {
             let c = try ContainerID(Self.big)
             try store.createContainer(c)
-            try store.importSchema(try SchemaParser.parse("""
+            try store.lifecycle.importSchema(try SchemaParser.parse("""
                 DEFINE SCHEMA
                     RECORD TYPE Item (
                         "___recordID" REFERENCE QUERYABLE,
@@ -103,7 +103,7 @@ extension PostgresEndToEnd {
             }
 
             let (original, token, asset) = try await Executables.offPool { () -> ([String: Set<StoredRecord>], String, AssetValue) in
-                let store = try RecordStore(dataDirectory: source, durability: .relaxed)
+                let store = try ServerStore(dataDirectory: source, durability: .relaxed)
                 defer { store.close() }
                 try DemoData.install(into: store)
                 let (token, asset) = try Self.fill(store)
@@ -121,7 +121,7 @@ extension PostgresEndToEnd {
             #expect(again.status != 0 && again.stderr.contains("not empty"), "\(again.stderr)")
 
             try await Executables.offPool {
-                let store = try RecordStore(databaseURL: pg.url, poolSize: 4)
+                let store = try ServerStore(databaseURL: pg.url, poolSize: 4)
                 defer { store.close() }
                 #expect(try Self.snapshot(store) == original, "PostgreSQL holds every record as it was")
                 let env = try store.environment(try ContainerID(Self.big), .development)
@@ -151,7 +151,7 @@ extension PostgresEndToEnd {
             print("migrate back: \(ContinuousClock.now - clock)"); clock = .now
             #expect(home.status == 0, "\(home.stderr)")
             try await Executables.offPool {
-                let store = try RecordStore(dataDirectory: back, durability: .relaxed)
+                let store = try ServerStore(dataDirectory: back, durability: .relaxed)
                 defer { store.close() }
                 #expect(try Self.snapshot(store) == original, "and back in a data directory, every record as it was")
                 let env = try store.environment(try ContainerID(Self.big), .development)

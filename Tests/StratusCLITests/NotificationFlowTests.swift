@@ -17,13 +17,13 @@ import StratusTestSupport
         let container = try ContainerID("iCloud.com.example.Notify")
         // Credentials a signed-in browser would hold: an API token and each user's web auth token.
         let (apiToken, alice, bob, aliceID) = try await Executables.offPool { () -> (String, String, String, String) in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             try store.createContainer(container)
-            let api = try store.createAPIToken(container: container, environment: .development, name: "e2e").secret
-            let a = try store.createUser(container: container, email: "alice@example.com", password: "a long password")
-            let b = try store.createUser(container: container, email: "bob@example.com", password: "a long password")
-            return (api, try store.createWebAuthToken(container: container, environment: .development, userRecordName: a.userRecordName),
-                    try store.createWebAuthToken(container: container, environment: .development, userRecordName: b.userRecordName), a.userRecordName)
+            let api = try store.credentials.createAPIToken(container: container, environment: .development, name: "e2e").secret
+            let a = try store.accounts.createUser(container: container, email: "alice@example.com", password: "a long password")
+            let b = try store.accounts.createUser(container: container, email: "bob@example.com", password: "a long password")
+            return (api, try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: a.userRecordName),
+                    try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: b.userRecordName), a.userRecordName)
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e/notification_flows.py")
         let output: (Int32, String) = try await Executables.offPool {

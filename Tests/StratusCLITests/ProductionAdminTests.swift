@@ -23,7 +23,7 @@ import StratusTestSupport
                                                        "--error", "THROTTLED", "--count", "1"] + d).status == 0)
         #expect(try await Executables.run("stratus", fault + ["--allow-production-admin"]).status == 0)
         #expect(try await Executables.run("stratus", ["faults", "clear", "--container", c] + d).status == 0)
-        let log = try await Executables.offPool { try RecordStore(dataDirectory: data).auditLog() }
+        let log = try await Executables.offPool { try ServerStore(dataDirectory: data).admins.auditLog() }
         let actions = log.map { "\($0.admin.hasPrefix("command line") ? "cli" : $0.admin) \($0.action) \($0.environment ?? "-")" }
         for expected in ["cli create container -", "cli add fault development", "cli add fault production", "cli clear faults -"] {
             #expect(actions.contains(expected), "\(actions)")

@@ -12,7 +12,7 @@ import StratusStore
     static let formulas = ["", "=HYPERLINK(\"http://evil.example\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\tcmd", "\rcarriage", "'quoted", "-5"]
 
     static func seed(_ data: URL, _ container: String) throws {
-        let store = try RecordStore(dataDirectory: data, durability: .relaxed)
+        let store = try ServerStore(dataDirectory: data, durability: .relaxed)
         let env = try store.environment(try ContainerID(container), .development)
         var ops: [RecordOperation] = []
         for i in 0..<450 {
@@ -49,10 +49,10 @@ import StratusStore
         let c = "iCloud.com.example.Users"
         #expect(try await Executables.run("stratus", ["container", "create", c, "--data", data.path]).status == 0)
         let userRecordName = try await Executables.offPool { () throws -> String in
-            let store = try RecordStore(dataDirectory: data, durability: .relaxed)
+            let store = try ServerStore(dataDirectory: data, durability: .relaxed)
             defer { store.close() }
             let container = try ContainerID(c)
-            let u = try store.createUser(container: container, email: "Dana@Example.com", password: "a long password")
+            let u = try store.accounts.createUser(container: container, email: "Dana@Example.com", password: "a long password")
             let env = try store.environment(container, .development)
             let zone = ZoneID(zoneName: "Diary", ownerRecordName: u.userRecordName)
             _ = try env.createZone(zone, in: .privateDatabase(of: u.userRecordName))
@@ -178,7 +178,7 @@ import StratusStore
         #expect(failed.status != 0 && failed.stderr.contains("line 251: the line is not JSON (BAD_REQUEST)") && failed.stderr.contains("lines up to 200"), "\(failed.stderr)")
         let count = { () async throws -> Int in
             try await Executables.offPool {
-                try RecordStore(dataDirectory: data).environment(try ContainerID("iCloud.com.example.Lines"), .development).recordCount()
+                try ServerStore(dataDirectory: data).environment(try ContainerID("iCloud.com.example.Lines"), .development).recordCount()
             }
         }
         #expect(try await count() == 200, "the first batch is in, nothing of the bad line's batch")

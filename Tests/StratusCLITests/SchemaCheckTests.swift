@@ -15,11 +15,11 @@ import StratusTestSupport
         defer { try? FileManager.default.removeItem(at: data) }
         let container = try ContainerID("iCloud.com.example.Check")
         let (api, web) = try await Executables.offPool { () -> (String, String) in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             try store.createContainer(container)
             let u = "_" + String(repeating: "c3", count: 16)
-            return (try store.createAPIToken(container: container, environment: .development, name: "ci").secret,
-                    try store.createWebAuthToken(container: container, environment: .development, userRecordName: u))
+            return (try store.credentials.createAPIToken(container: container, environment: .development, name: "ci").secret,
+                    try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: u))
         }
         let server = try await ServeProcess(arguments: ["--data", data.path])
         let q = "ckAPIToken=\(api)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"

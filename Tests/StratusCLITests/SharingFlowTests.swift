@@ -17,9 +17,9 @@ import StratusTestSupport
         let container = try ContainerID("iCloud.com.example.Trips")
         // What a developer sets up: the container, and an API token whose app lives at http://app.example.
         let apiToken = try await Executables.offPool { () -> String in
-            let store = try RecordStore(dataDirectory: data)
+            let store = try ServerStore(dataDirectory: data)
             try store.createContainer(container)
-            return try store.createAPIToken(container: container, environment: .development, name: "e2e", allowedOrigins: ["http://app.example"]).secret
+            return try store.credentials.createAPIToken(container: container, environment: .development, name: "e2e", allowedOrigins: ["http://app.example"]).secret
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("e2e/sharing_flows.py")
         let output: (Int32, String) = try await Executables.offPool {

@@ -65,11 +65,11 @@ extension PostgresEndToEnd {
             // Set-up through the CLI and the store, as an operator would: a container, an API token, a signed-in user.
             #expect(try await Executables.run("stratus", ["container", "create", Self.container, "--database-url", db]).status == 0)
             let (token, tokenID, user) = try await Executables.offPool { () -> (String, Int64, String) in
-                let store = try RecordStore(databaseURL: db, poolSize: 2)
+                let store = try ServerStore(databaseURL: db, poolSize: 2)
                 defer { store.close() }
                 let c = try ContainerID(Self.container)
-                let (t, secret) = try store.createAPIToken(container: c, environment: .development, name: "two nodes")
-                return (secret, t.id, try store.createWebAuthToken(container: c, environment: .development, userRecordName: Self.alice))
+                let (t, secret) = try store.credentials.createAPIToken(container: c, environment: .development, name: "two nodes")
+                return (secret, t.id, try store.accounts.createWebAuthToken(container: c, environment: .development, userRecordName: Self.alice))
             }
             let node1 = try await Node(databaseURL: db)
             let node2 = try await Node(databaseURL: db)
@@ -170,9 +170,9 @@ extension PostgresEndToEnd {
                 #expect(refused && lastAccepted < .seconds(1), "refused within a second on \(node.url): last accepted request sent \(lastAccepted) after")
             }
             let fresh = try await Executables.offPool { () -> String in
-                let store = try RecordStore(databaseURL: db, poolSize: 2)
+                let store = try ServerStore(databaseURL: db, poolSize: 2)
                 defer { store.close() }
-                return try store.createAPIToken(container: try ContainerID(Self.container), environment: .development, name: "after").secret
+                return try store.credentials.createAPIToken(container: try ContainerID(Self.container), environment: .development, name: "after").secret
             }
 
             // Node 1 killed with SIGKILL in the middle of writes: node 2 serves on, and holds every write node 1 acknowledged.

@@ -84,9 +84,9 @@ import StratusTestSupport
         let s = try await ConsoleSession.signIn(f)
         let container = try ContainerID("iCloud.com.example.Push")
         try f.app.store.createContainer(container)
-        let apiToken = try f.app.store.createAPIToken(container: container, environment: .development, name: "app").secret
-        let alice = try await offPool { try f.app.store.createUser(container: container, email: "alice@example.com", password: "a long password") }
-        let webToken = try f.app.store.createWebAuthToken(container: container, environment: .development, userRecordName: alice.userRecordName)
+        let apiToken = try f.app.store.credentials.createAPIToken(container: container, environment: .development, name: "app").secret
+        let alice = try await offPool { try f.app.store.accounts.createUser(container: container, email: "alice@example.com", password: "a long password") }
+        let webToken = try f.app.store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: alice.userRecordName)
         let base = "/console/\(container.rawValue)/development"
 
         // The admin stores the key in the console; a wrong one gets a readable error; the page never shows the key.

@@ -26,8 +26,8 @@ import StratusTestSupport
         let sharePath = try await offPool { () -> String in
             let container = try ContainerID("iCloud.com.example.Shares")
             try store.createContainer(container)
-            let olga = try store.createUser(container: container, email: "olga@example.com", password: "a long password", firstName: "Olga")
-            let mel = try store.createUser(container: container, email: "mel@example.com", password: "a long password")
+            let olga = try store.accounts.createUser(container: container, email: "olga@example.com", password: "a long password", firstName: "Olga")
+            let mel = try store.accounts.createUser(container: container, email: "mel@example.com", password: "a long password")
             let env = try store.environment(container, .development)
             let db = DatabaseID.privateDatabase(of: olga.userRecordName)
             try env.createZone(ZoneID(zoneName: "Trips"), in: db)
@@ -62,7 +62,7 @@ import StratusTestSupport
         #expect(output.0 == 0 && output.1.contains("browser flows: passed"), "\(output.1)")
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("10-reset.png").path))
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("12-share-accepted.png").path))
-        let mel = try #require(try store.user(container: ContainerID("iCloud.com.example.Shares"), email: "mel@example.com"))
+        let mel = try #require(try store.accounts.user(container: ContainerID("iCloud.com.example.Shares"), email: "mel@example.com"))
         #expect(try store.environment(ContainerID("iCloud.com.example.Shares"), .development).zones(in: .sharedDatabase(of: mel.userRecordName)).map(\.zoneID.zoneName) == ["Trips"])
     }
 
@@ -77,7 +77,7 @@ import StratusTestSupport
         let f = try await ConsoleFixture(configure: { $0.demo = true })
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let setup = try #require(f.app.console.setupPath)
-        let alice = try #require(try f.app.store.user(container: DemoData.container, email: "alice@example.com"))
+        let alice = try #require(try f.app.store.accounts.user(container: DemoData.container, email: "alice@example.com"))
         let output: (Int32, String) = try await BlockingWork.shared.run {
             let p = ChildProcess()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -16,11 +16,11 @@ import StratusTestSupport
         return try await offPool {
             let container = try ContainerID(containerName)
             try store.createContainer(container)
-            let alice = try store.createUser(container: container, email: "alice@example.com", password: "a long password", firstName: "Alice")
-            let bob = try store.createUser(container: container, email: "bob@example.com", password: "a long password", firstName: "Bob")
+            let alice = try store.accounts.createUser(container: container, email: "alice@example.com", password: "a long password", firstName: "Alice")
+            let bob = try store.accounts.createUser(container: container, email: "bob@example.com", password: "a long password", firstName: "Bob")
             for env in [ContainerEnvironment.development, .production] {
                 // Development makes the Note type as the notes are saved; Production gets it by deploy.
-                if env == .production { _ = try store.deploy(container, by: "test") }
+                if env == .production { _ = try store.lifecycle.deploy(container, by: "test") }
                 let e = try store.environment(container, env)
                 for (user, note) in [(alice, "alice-secret-note"), (bob, "bob-secret-note")] {
                     let db = DatabaseID.privateDatabase(of: user.userRecordName)
@@ -77,7 +77,7 @@ import StratusTestSupport
         #expect(try await s.get("\(dev)/act-as?q=test").html.contains("Act as the test user"))
         #expect(try await s.post("\(dev)/act-as", [("user", "test-user")]).status == 303)
         #expect(try await s.get(dev + "/").html.contains("Stop acting as Test User"))
-        #expect(try f.app.store.user(container: ContainerID(containerName), email: RecordStore.testUserEmail(ContainerID(containerName))) != nil)
+        #expect(try f.app.store.accounts.user(container: ContainerID(containerName), email: AccountStore.testUserEmail(ContainerID(containerName))) != nil)
         #expect(try await s.post("/console/\(containerName)/production/act-as", [("user", "test-user"), ("confirm", "yes")]).status != 303)
     }
 

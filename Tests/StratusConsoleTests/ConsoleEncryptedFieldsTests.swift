@@ -11,7 +11,7 @@ import StratusStore
         let s = try await ConsoleSession.signIn(f)
         let container = try ContainerID("iCloud.com.example.Diary")
         try f.app.store.createContainer(container)
-        _ = try f.app.store.importSchema(try SchemaParser.parse("""
+        _ = try f.app.store.lifecycle.importSchema(try SchemaParser.parse("""
             DEFINE SCHEMA
                 RECORD TYPE Diary (
                     "___recordID" REFERENCE QUERYABLE,

@@ -20,7 +20,7 @@ import StratusStore
         #expect(try await s.post(base, [("operation", "zones/list"), ("error", "THROTTLED"), ("count", "2"), ("retryAfter", "3")]).status == 303)
         let listed = try await s.get(base)
         #expect(listed.html.contains("<code>zones/list</code></td><td>THROTTLED</td><td>before</td><td>all</td><td>next 2 requests</td><td>3 s</td>"), "\(listed.html.suffix(2500))")
-        let fired = f.app.store.claimFault(container, .development, .zonesList)
+        let fired = f.app.store.faults.claimFault(container, .development, .zonesList)
         #expect(fired?.kind == .throttled && fired?.retryAfter == 3)
         let id = try #require(fired?.id)
         #expect(try await s.get(base).html.contains("next 1 requests"))
@@ -46,7 +46,7 @@ import StratusStore
         let listed = try await s.get(base)
         #expect(listed.html.contains("<td>CONFLICT</td><td>per-record</td><td>record note-1</td>"), "\(listed.html.suffix(2500))")
         #expect(listed.html.contains("<td>THROTTLED</td><td>after-commit</td><td>user _bob</td>"))
-        let fault = try #require(try f.app.store.faults(container: container).first { $0.kind == .conflict })
+        let fault = try #require(try f.app.store.faults.all(container: container).first { $0.kind == .conflict })
         #expect(fault.serverFields?.contains("title") == true && fault.stage == .perRecord)
     }
 }

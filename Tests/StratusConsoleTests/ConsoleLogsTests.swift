@@ -17,8 +17,8 @@ import StratusStore
         let user = "_" + String(repeating: "e", count: 32)
         let (token, web) = try await offPool { () -> (String, String) in
             try f.app.store.createContainer(container)
-            return (try f.app.store.createAPIToken(container: container, environment: .development, name: "t").secret,
-                    try f.app.store.createWebAuthToken(container: container, environment: .development, userRecordName: user))
+            return (try f.app.store.credentials.createAPIToken(container: container, environment: .development, name: "t").secret,
+                    try f.app.store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: user))
         }
         func call(_ path: String, _ body: String, env: String = "development") async throws -> (Int, String) {
             let q = "ckAPIToken=\(token)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"

@@ -12,21 +12,21 @@ import StratusStore
         let s = try await ConsoleSession.signIn(f)
         let container = try ContainerID("iCloud.com.example.Notes")
         try f.app.store.createContainer(container)
-        let user = try await offPool { try f.app.store.createUser(container: container, email: "erin@example.com", password: "a long password") }
-        let dev = try f.app.store.createWebAuthToken(container: container, environment: .development, userRecordName: user.userRecordName)
-        let prod = try f.app.store.createWebAuthToken(container: container, environment: .production, userRecordName: user.userRecordName)
+        let user = try await offPool { try f.app.store.accounts.createUser(container: container, email: "erin@example.com", password: "a long password") }
+        let dev = try f.app.store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: user.userRecordName)
+        let prod = try f.app.store.accounts.createWebAuthToken(container: container, environment: .production, userRecordName: user.userRecordName)
         try f.app.store.environment(container, .development).createCourierToken("tok", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         let base = "/console/\(container.rawValue)/development"
         let users = try await s.get(base + "/users")
         #expect(users.html.contains("Sign out everywhere"))
         let action = "\(base)/users/\(user.userRecordName)/signout"
         #expect(try await s.post(action, csrf: false).status == 403, "CSRF-guarded")
-        #expect(try f.app.store.authenticateWebAuthToken(dev, container: container, environment: .development) != nil)
+        #expect(try f.app.store.accounts.authenticateWebAuthToken(dev, container: container, environment: .development) != nil)
         let done = try await s.post(action)
         let shown = try await s.get(try #require(done.headers["location"]))
         #expect(done.status == 303 && shown.html.contains("Signed erin@example.com out everywhere: 2 sessions ended."))
-        #expect(try f.app.store.authenticateWebAuthToken(dev, container: container, environment: .development) == nil)
-        #expect(try f.app.store.authenticateWebAuthToken(prod, container: container, environment: .production) == nil)
+        #expect(try f.app.store.accounts.authenticateWebAuthToken(dev, container: container, environment: .development) == nil)
+        #expect(try f.app.store.accounts.authenticateWebAuthToken(prod, container: container, environment: .production) == nil)
         #expect(try f.app.store.environment(container, .development).courierToken("tok") == nil)
         #expect(try await s.get("/console/audit").html.contains("sign user out everywhere"))
         #expect(try await s.post("\(base)/users/_nobody/signout").status == 404)
@@ -37,7 +37,7 @@ import StratusStore
         let s = try await ConsoleSession.signIn(f)
         let container = try ContainerID("iCloud.com.example.Notes")
         try f.app.store.createContainer(container)
-        let user = try await offPool { try f.app.store.createUser(container: container, email: "erin@example.com", password: "a long password") }
+        let user = try await offPool { try f.app.store.accounts.createUser(container: container, email: "erin@example.com", password: "a long password") }
         let env = try f.app.store.environment(container, .development)
         let mine = DatabaseID.privateDatabase(of: user.userRecordName)
         let zone = ZoneID(zoneName: "Notes", ownerRecordName: user.userRecordName)
@@ -76,7 +76,7 @@ import StratusStore
         let container = try ContainerID("iCloud.com.example.Notes")
         try f.app.store.createContainer(container)
         // Password hashing (210,000 PBKDF2 rounds) off Swift's few cooperative threads, which the servers need.
-        let user = try await offPool { try f.app.store.createUser(container: container, email: "erin@example.com", password: "a long password") }
+        let user = try await offPool { try f.app.store.accounts.createUser(container: container, email: "erin@example.com", password: "a long password") }
         let env = try f.app.store.environment(container, .development)
         try env.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
                                  spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName, replace: false)

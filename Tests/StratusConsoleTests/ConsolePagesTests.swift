@@ -140,7 +140,7 @@ import StratusStore
         let f = try await ConsoleFixture()
         let s = try await setUp(f)
         // Password hashing (210,000 PBKDF2 rounds) off Swift's few cooperative threads, which the servers need.
-        let user = try await offPool { try f.app.store.createUser(container: ContainerID(container), email: "u@example.com", password: "user password 123") }
+        let user = try await offPool { try f.app.store.accounts.createUser(container: ContainerID(container), email: "u@example.com", password: "user password 123") }
         #expect(try await s.post("\(dev)/roles/create", [("name", "Editors")]).status == 303)
         // The matrix as submitted: World reads, Editors write.
         #expect(try await s.post("\(dev)/roles", [("grant:Note:_world", "READ"), ("grant:Note:Editors", "WRITE"), ("grant:Note:Editors", "READ")]).status == 303)
@@ -192,7 +192,7 @@ import StratusStore
         let f = try await ConsoleFixture(allowProductionUserData: true)
         let s = try await setUp(f)
         // Password hashing (210,000 PBKDF2 rounds) off Swift's few cooperative threads, which the servers need.
-        let user = try await offPool { try f.app.store.createUser(container: ContainerID(container), email: "u@example.com", password: "user password 123") }
+        let user = try await offPool { try f.app.store.accounts.createUser(container: ContainerID(container), email: "u@example.com", password: "user password 123") }
         let zones = "\(dev)/private/zones?as=\(user.userRecordName)"
         #expect(try await s.get("\(dev)/private/zones").html.contains("u@example.com"))
         #expect(try await s.post(zones, [("zoneName", "Work")]).status == 303)
@@ -225,13 +225,13 @@ import StratusStore
         // Tokens and keys: the secret is shown once; revoked tokens stay listed as revoked.
         let token = try await s.post("\(dev)/tokens", [("name", "web"), ("origins", "https://app.example.com")])
         let secret = try #require(token.html.firstMatch(of: /value="([0-9a-f]{64})"/).map { String($0.1) })
-        #expect(try f.app.store.authenticateAPIToken(secret) != nil)
+        #expect(try f.app.store.credentials.authenticateAPIToken(secret) != nil)
         #expect(try await s.post("\(dev)/tokens", [("name", "bad"), ("origins", "javascript:alert(1)")]).status == 400)
         let listed = try await s.get("\(dev)/tokens")
         #expect(!listed.html.contains(secret) && listed.html.contains("https://app.example.com"))
         let id = try #require(listed.html.firstMatch(of: /tokens\/([0-9]+)\/revoke/).map { String($0.1) })
         #expect(try await s.post("\(dev)/tokens/\(id)/revoke").status == 303)
-        #expect(try f.app.store.authenticateAPIToken(secret) == nil)
+        #expect(try f.app.store.credentials.authenticateAPIToken(secret) == nil)
         #expect(try await s.post("\(dev)/keys", [("pem", "not a key")]).status == 400)
 
         // Errors in the console's look; forms without the CSRF token are refused.

@@ -12,7 +12,7 @@ struct ConsoleSession {
     let csrf: String
 
     static func signIn(_ f: ConsoleFixture, email: String = "admin@example.com") async throws -> ConsoleSession {
-        _ = try f.app.store.createAdmin(email: email, password: "a long admin password")
+        _ = try f.app.store.admins.createAdmin(email: email, password: "a long admin password")
         return try await signInAgain(f, email: email)
     }
 

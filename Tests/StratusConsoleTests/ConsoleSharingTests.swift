@@ -13,8 +13,8 @@ import StratusStore
         let container = try ContainerID("iCloud.com.example.Family")
         try f.app.store.createContainer(container)
         let (owner, member) = try await offPool {
-            (try f.app.store.createUser(container: container, email: "olga@example.com", password: "a long password"),
-             try f.app.store.createUser(container: container, email: "<mel>@example.com", password: "a long password"))
+            (try f.app.store.accounts.createUser(container: container, email: "olga@example.com", password: "a long password"),
+             try f.app.store.accounts.createUser(container: container, email: "<mel>@example.com", password: "a long password"))
         }
         let env = try f.app.store.environment(container, .development)
         let ownerDB = DatabaseID.privateDatabase(of: owner.userRecordName)
@@ -65,8 +65,8 @@ import StratusStore
         let container = try ContainerID("iCloud.com.example.Masked")
         try f.app.store.createContainer(container)
         let (owner, member) = try await offPool {
-            (try f.app.store.createUser(container: container, email: "olga@example.com", password: "a long password"),
-             try f.app.store.createUser(container: container, email: "melvin@example.com", password: "a long password"))
+            (try f.app.store.accounts.createUser(container: container, email: "olga@example.com", password: "a long password"),
+             try f.app.store.accounts.createUser(container: container, email: "melvin@example.com", password: "a long password"))
         }
         let env = try f.app.store.environment(container, .production)
         let ownerDB = DatabaseID.privateDatabase(of: owner.userRecordName)
@@ -74,7 +74,7 @@ import StratusStore
             // Production's schema first (deployed from Development), then Olga's data.
             let dev = try f.app.store.environment(container, .development)
             _ = try dev.modify([RecordOperation(.create, StoredRecord(recordName: "x", recordType: "Trip"))], in: .publicDatabase, actor: RequestActor(userRecordName: owner.userRecordName))
-            _ = try f.app.store.deploy(container, by: "test")
+            _ = try f.app.store.lifecycle.deploy(container, by: "test")
             try env.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
             let spec = Subscription(subscriptionID: "olgas-trips", kind: .zone(ZoneID(zoneName: "Trips")))
             try env.saveSubscription("olgas-trips", document: #"{"subscriptionID":"olgas-trips","subscriptionType":"zone"}"#, spec: spec, in: .private,

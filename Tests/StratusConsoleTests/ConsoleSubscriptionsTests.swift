@@ -11,7 +11,7 @@ import StratusStore
         let s = try await ConsoleSession.signIn(f)
         let container = try ContainerID("iCloud.com.example.Subs")
         try f.app.store.createContainer(container)
-        let user = try await offPool { try f.app.store.createUser(container: container, email: "dana@example.com", password: "a long password") }
+        let user = try await offPool { try f.app.store.accounts.createUser(container: container, email: "dana@example.com", password: "a long password") }
         let env = try f.app.store.environment(container, .development)
         let query = Subscription(subscriptionID: "urgent<b>", kind: .query(recordType: "Task", filters: [QueryFilter(.field("urgent"), .equals, .int64(1))],
                                                                          firesOn: [.create], firesOnce: false, zoneID: nil))

@@ -17,9 +17,9 @@ import StratusStore
         let token = try await offPool { () -> String in
             try f.app.store.createContainer(container)
             let now = WallClock.nowMillis()
-            _ = try f.app.store.addFault(Fault(container: container, environment: .development, operation: "records/query", kind: .zoneBusy, remaining: 3,
+            _ = try f.app.store.faults.addFault(Fault(container: container, environment: .development, operation: "records/query", kind: .zoneBusy, remaining: 3,
                                                probability: nil, retryAfter: 1, createdAt: now, expiresAt: now + 600_000))
-            return try f.app.store.createAPIToken(container: container, environment: .development, name: "t").secret
+            return try f.app.store.credentials.createAPIToken(container: container, environment: .development, name: "t").secret
         }
         func call(_ path: String, _ body: String) async throws -> Int {
             var req = URLRequest(url: URL(string: "\(f.app.url)database/1/\(container.rawValue)/development/public/\(path)?ckAPIToken=\(token)")!)

@@ -115,7 +115,7 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 
     @Test func onlyLoginAndStaticFilesWithoutASession() async throws {
         let f = try await ConsoleFixture(signInThrottle: SignInThrottle.Policy(baseDelay: .seconds(3)))
-        try await BlockingWork.shared.run { _ = try f.app.store.createAdmin(email: "admin@example.com", password: "a long admin password") }
+        try await BlockingWork.shared.run { _ = try f.app.store.admins.createAdmin(email: "admin@example.com", password: "a long admin password") }
         for path in ["/console/", "/console/audit", "/console/iCloud.com.example.X/development/", "/console/anything/else"] {
             let p = try await f.request(path, cookie: "stratus_session=" + String(repeating: "0", count: 64))
             #expect(p.status == 303 && p.headers["location"] == "/console/login", "\(path) → \(p.status)")

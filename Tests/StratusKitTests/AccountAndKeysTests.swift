@@ -29,7 +29,7 @@ import Testing
         let token = try #require(container.webAuthToken)
         _ = try await container.userRecordID()
         let before = observer.posts
-        try f.app.store.revokeWebAuthToken(token)
+        try f.app.store.accounts.revokeWebAuthToken(token)
         for _ in 0..<2 {
             do {
                 _ = try await container.privateCloudDatabase.allRecordZones()

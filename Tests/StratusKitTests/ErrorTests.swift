@@ -10,7 +10,7 @@ import Testing
     @Test func zoneBusyIsRetriedAfterRetryAfterSeconds() async throws {
         let f = try await KitFixture()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try f.app.store.addFault(Fault(container: f.container, environment: .development, operation: "records/modify", kind: .zoneBusy,
+        try f.app.store.faults.addFault(Fault(container: f.container, environment: .development, operation: "records/modify", kind: .zoneBusy,
                                        remaining: 1, probability: nil, retryAfter: 1, createdAt: now, expiresAt: now + 60_000))
         let db = f.aliceContainer().privateCloudDatabase
         let r = CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "busy"))
@@ -38,7 +38,7 @@ import Testing
     @Test func aDroppedConnectionIsANetworkFailure() async throws {
         let f = try await KitFixture()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try f.app.store.addFault(Fault(container: f.container, environment: .development, operation: "records/query", kind: .networkDrop,
+        try f.app.store.faults.addFault(Fault(container: f.container, environment: .development, operation: "records/query", kind: .networkDrop,
                                        remaining: 1, probability: nil, createdAt: now, expiresAt: now + 60_000))
         let db = f.aliceContainer().privateCloudDatabase
         do {
@@ -51,7 +51,7 @@ import Testing
 
     @Test func anExpiredOrRevokedTokenIsNotAuthenticated() async throws {
         let f = try await KitFixture()
-        let expired = try f.app.store.createWebAuthToken(container: f.container, environment: .development,
+        let expired = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development,
                                                           userRecordName: KitFixture.alice.userRecordName, lifetime: -1)
         let c = CKContainer(identifier: f.container.rawValue, configuration: f.configuration(.webAuthToken(expired)))
         do {
@@ -223,8 +223,8 @@ import Testing
         #expect(fresh.modificationResultsByID.isEmpty)
 
         // A token from Production, replayed against Development.
-        let prodToken = try f.app.store.createWebAuthToken(container: f.container, environment: .production, userRecordName: KitFixture.alice.userRecordName)
-        let prodAPI = try f.app.store.createAPIToken(container: f.container, environment: .production, name: "prod").secret
+        let prodToken = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .production, userRecordName: KitFixture.alice.userRecordName)
+        let prodAPI = try f.app.store.credentials.createAPIToken(container: f.container, environment: .production, name: "prod").secret
         let prod = CKContainer(identifier: f.container.rawValue, configuration: CKContainer.Configuration(
             serverURL: f.serverURL, environment: .production, apiToken: prodAPI, credentials: .webAuthToken(prodToken))).privateCloudDatabase
         _ = try await prod.save(CKRecordZone(zoneName: "Inbox"))
@@ -317,7 +317,7 @@ import Testing
     /// to the owner's other device carries the plain fields it asked for and never the encrypted one.
     @Test func encryptedValuesRoundTripAndStayOutOfNotifications() async throws {
         let f = try await KitFixture()
-        _ = try f.app.store.importSchema(try SchemaParser.parse("""
+        _ = try f.app.store.lifecycle.importSchema(try SchemaParser.parse("""
             DEFINE SCHEMA
                 RECORD TYPE Diary (
                     "___recordID" REFERENCE QUERYABLE,

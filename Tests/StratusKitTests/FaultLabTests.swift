@@ -14,7 +14,7 @@ import Testing
                           createdAt: now, expiresAt: now + 600_000)
         fault.stage = stage
         configure(&fault)
-        try f.app.store.addFault(fault)
+        try f.app.store.faults.addFault(fault)
     }
 
     @Test func aSaveWhoseAnswerIsLostLeavesExactlyOneRecordAfterTheAppRetries() async throws {

@@ -58,9 +58,9 @@ final class KitFixture: @unchecked Sendable {
             let store = app.store
             try store.createContainer(container)
             return (app, [
-                try store.createAPIToken(container: container, environment: .development, name: "kit").secret,
-                try store.createWebAuthToken(container: container, environment: .development, userRecordName: KitFixture.alice.userRecordName),
-                try store.createWebAuthToken(container: container, environment: .development, userRecordName: KitFixture.bob.userRecordName),
+                try store.credentials.createAPIToken(container: container, environment: .development, name: "kit").secret,
+                try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: KitFixture.alice.userRecordName),
+                try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: KitFixture.bob.userRecordName),
             ])
         }
         self.app = app

@@ -79,9 +79,9 @@ import Testing
     @Test func aShareBetweenTwoUsersEndsInTheParticipantsSharedDatabase() async throws {
         let f = try await KitFixture()
         // Bob has an account, found by his address.
-        try f.app.store.createUser(container: f.container, email: "bob@example.com", password: "correct horse battery", firstName: "Bob", lastName: "Baker")
-        let bobUser = try #require(try f.app.store.user(container: f.container, email: "bob@example.com"))
-        let bobToken = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: bobUser.userRecordName)
+        try f.app.store.accounts.createUser(container: f.container, email: "bob@example.com", password: "correct horse battery", firstName: "Bob", lastName: "Baker")
+        let bobUser = try #require(try f.app.store.accounts.user(container: f.container, email: "bob@example.com"))
+        let bobToken = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: bobUser.userRecordName)
         let aliceC = f.aliceContainer()
         let bobC = CKContainer(identifier: f.container.rawValue, configuration: f.configuration(.webAuthToken(bobToken)))
         let alice = aliceC.privateCloudDatabase
@@ -127,11 +127,11 @@ import Testing
     @Test func discoverAllIdentitiesFindsTheDiscoverablePeopleWhoShareWithTheCaller() async throws {
         let f = try await KitFixture()
         let store = f.app.store
-        let alice = try store.createUser(container: f.container, email: "alice.d@example.com", password: "correct horse battery", firstName: "Alice", discoverable: true)
-        let bob = try store.createUser(container: f.container, email: "bob.d@example.com", password: "correct horse battery", firstName: "Bob", lastName: "Baker", discoverable: true)
-        _ = try store.createUser(container: f.container, email: "carol.d@example.com", password: "correct horse battery", firstName: "Carol", discoverable: true)
+        let alice = try store.accounts.createUser(container: f.container, email: "alice.d@example.com", password: "correct horse battery", firstName: "Alice", discoverable: true)
+        let bob = try store.accounts.createUser(container: f.container, email: "bob.d@example.com", password: "correct horse battery", firstName: "Bob", lastName: "Baker", discoverable: true)
+        _ = try store.accounts.createUser(container: f.container, email: "carol.d@example.com", password: "correct horse battery", firstName: "Carol", discoverable: true)
         func container(_ u: ContainerUser) throws -> CKContainer {
-            CKContainer(identifier: f.container.rawValue, configuration: f.configuration(.webAuthToken(try store.createWebAuthToken(container: f.container, environment: .development, userRecordName: u.userRecordName))))
+            CKContainer(identifier: f.container.rawValue, configuration: f.configuration(.webAuthToken(try store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: u.userRecordName))))
         }
         let aliceC = try container(alice), bobC = try container(bob)
         func discovered(_ c: CKContainer) async throws -> [CKUserIdentity] {

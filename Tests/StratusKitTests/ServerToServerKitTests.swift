@@ -7,7 +7,7 @@ import Testing
     @Test func aServerToServerKeySignsEveryRequest() async throws {
         let f = try await KitFixture()
         let key = P256.Signing.PrivateKey()
-        let registered = try f.app.store.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)
+        let registered = try f.app.store.credentials.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("kit-key-\(UUID().uuidString).pem")
         try key.pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }

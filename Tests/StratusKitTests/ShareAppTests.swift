@@ -9,8 +9,8 @@ import Testing
     /// Alice (the fixture's) shares; Bob has an account and a container.
     static func bob(_ f: KitFixture) throws -> (CKContainer, ContainerUser) {
         let store = f.app.store
-        let bob = try store.createUser(container: f.container, email: "bob.s@example.com", password: "correct horse battery", firstName: "Bob")
-        let token = try store.createWebAuthToken(container: f.container, environment: .development, userRecordName: bob.userRecordName)
+        let bob = try store.accounts.createUser(container: f.container, email: "bob.s@example.com", password: "correct horse battery", firstName: "Bob")
+        let token = try store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: bob.userRecordName)
         return (CKContainer(identifier: f.container.rawValue, configuration: f.configuration(.webAuthToken(token))), bob)
     }
 

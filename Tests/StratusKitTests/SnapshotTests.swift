@@ -66,7 +66,7 @@ import Testing
         let payload = try JSONSerialization.data(withJSONObject: ["container": "iCloud.com.example.Seeded", "schema": schema, "records": seed])
         let (status, body) = try await admin(f, "-/admin/containers", String(decoding: payload, as: UTF8.self))
         #expect(status == 201 && body["records"] as? Int == 3, "\(body)")
-        let api = try f.app.store.createAPIToken(container: try .init("iCloud.com.example.Seeded"), environment: .development, name: "t").secret
+        let api = try f.app.store.credentials.createAPIToken(container: try .init("iCloud.com.example.Seeded"), environment: .development, name: "t").secret
         let shop = CKContainer(identifier: "iCloud.com.example.Seeded", configuration: CKContainer.Configuration(serverURL: f.serverURL, apiToken: api))
         let query = CKQuery(recordType: "Product", predicate: NSPredicate(value: true))
         query.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]

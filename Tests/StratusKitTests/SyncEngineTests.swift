@@ -236,8 +236,8 @@ func stop(_ devices: NotesDevice...) async {
 
     @Test func theOwnerSharesAZoneAndTheParticipantsEngineSyncsIt() async throws {
         let f = try await KitFixture()
-        let bobUser = try f.app.store.createUser(container: f.container, email: "bob.share@example.com", password: "a long password")
-        let bobToken = try f.app.store.createWebAuthToken(container: f.container, environment: .development, userRecordName: bobUser.userRecordName)
+        let bobUser = try f.app.store.accounts.createUser(container: f.container, email: "bob.share@example.com", password: "a long password")
+        let bobToken = try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development, userRecordName: bobUser.userRecordName)
         let bobContainer = CKContainer(identifier: f.container.rawValue, configuration: f.configuration(.webAuthToken(bobToken)))
         let zone = CKRecordZone.ID(zoneName: "Family")
         let owner = NotesDevice(f.aliceContainer(), zone: zone, automatic: false)
@@ -281,7 +281,7 @@ func stop(_ devices: NotesDevice...) async {
         var expired = Fault(container: f.container, environment: .development, operation: "records/changes", kind: .changeTokenExpired, remaining: 1,
                             probability: nil, createdAt: now, expiresAt: now + 600_000)
         expired.zone = "Notes"
-        try f.app.store.addFault(expired)
+        try f.app.store.faults.addFault(expired)
         a.edit("n3", "note 3")
         try await a.engine.sendChanges()
         try await b.engine.fetchChanges()
@@ -290,7 +290,7 @@ func stop(_ devices: NotesDevice...) async {
         var purge = Fault(container: f.container, environment: .development, operation: "records/modify", kind: .userDeletedZone, remaining: 1,
                           probability: nil, createdAt: now, expiresAt: now + 600_000)
         purge.zone = "Notes"
-        try f.app.store.addFault(purge)
+        try f.app.store.faults.addFault(purge)
         a.edit("n0", "note 0, edited")
         // As CloudKit's engine does, the send that met the purge throws once the app has handled its events.
         await #expect(throws: CKError.self) { try await a.engine.sendChanges() }
@@ -355,7 +355,7 @@ func stop(_ devices: NotesDevice...) async {
                               createdAt: now, expiresAt: now + 600_000)
             fault.stage = stage
             configure(&fault)
-            try f.app.store.addFault(fault)
+            try f.app.store.faults.addFault(fault)
         }
         try fault(.limitExceeded)
         try fault(.zoneBusy) { $0.retryAfter = 1 }
@@ -381,6 +381,6 @@ func stop(_ devices: NotesDevice...) async {
             more = page.moreComing
         }
         #expect(names.count == 1_000)
-        #expect(try f.app.store.faults(container: f.container).allSatisfy { $0.remaining == 0 }, "every fault fired")
+        #expect(try f.app.store.faults.all(container: f.container).allSatisfy { $0.remaining == 0 }, "every fault fired")
     }
 }

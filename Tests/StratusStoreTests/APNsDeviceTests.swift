@@ -64,16 +64,16 @@ import StratusTestSupport
             let c = try ContainerID("iCloud.com.example.Keys")
             try store.createContainer(c)
             let pem = P256.Signing.PrivateKey().pemRepresentation
-            expectError(.badRequest) { try store.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: "nope", keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com.example.app") }
-            expectError(.badRequest) { try store.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: pem, keyID: "ABC", teamID: "TEAM123456", topic: "com.example.app") }
-            expectError(.badRequest) { try store.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: pem, keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com example") }
-            let saved = try store.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: pem, keyID: "abc123defg", teamID: "TEAM123456", topic: "com.example.app")
+            expectError(.badRequest) { try store.credentials.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: "nope", keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com.example.app") }
+            expectError(.badRequest) { try store.credentials.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: pem, keyID: "ABC", teamID: "TEAM123456", topic: "com.example.app") }
+            expectError(.badRequest) { try store.credentials.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: pem, keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com example") }
+            let saved = try store.credentials.setAPNsCredentials(container: c, environment: .production, privateKeyPEM: pem, keyID: "abc123defg", teamID: "TEAM123456", topic: "com.example.app")
             #expect(saved.keyID == "ABC123DEFG" && !saved.description.contains("PRIVATE"))
-            #expect(try store.apnsCredentials(container: c, environment: .production) == saved)
-            #expect(try store.apnsCredentials(container: c, environment: .development) == nil)
-            #expect(try store.allAPNsCredentials().count == 1)
-            try store.removeAPNsCredentials(container: c, environment: .production)
-            expectError(.notFound) { try store.removeAPNsCredentials(container: c, environment: .production) }
+            #expect(try store.credentials.apnsCredentials(container: c, environment: .production) == saved)
+            #expect(try store.credentials.apnsCredentials(container: c, environment: .development) == nil)
+            #expect(try store.credentials.allAPNsCredentials().count == 1)
+            try store.credentials.removeAPNsCredentials(container: c, environment: .production)
+            expectError(.notFound) { try store.credentials.removeAPNsCredentials(container: c, environment: .production) }
         }
     }
 }

@@ -49,7 +49,7 @@ import Testing
             // Asking again returns the same index; Production has none; a deploy does not copy it.
             #expect(try f.dev.buildAutoIndex(for: QueryShape(Self.listing)).name == ai.name)
             #expect(try f.prod.autoIndexes().isEmpty)
-            try f.store.deploy(f.container, by: "test")
+            try f.store.lifecycle.deploy(f.container, by: "test")
             #expect(try f.prod.autoIndexes().isEmpty && f.dev.autoIndexes().count == 1)
         }
     }

@@ -29,7 +29,7 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) a
         // A process that starts on a file every migration is pending for (here: a new file).
         let dir = f.directory.appendingPathComponent("containers/\(fresh.rawValue)")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(at: dir.appendingPathComponent("production.sqlite" + suffix)) }
-        let store = try RecordStore(dataDirectory: f.directory, durability: .relaxed)
+        let store = try ServerStore(dataDirectory: f.directory, durability: .relaxed)
         let opened = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<8 {
                 group.addTask { try await StratusTestSupport.offPool { ObjectIdentifier(try store.environment(fresh, .production)) } }

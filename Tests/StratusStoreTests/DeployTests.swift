@@ -7,26 +7,26 @@ import Testing
     @Test func deployCopiesSchemaNotRecordsAndKeepsHistory() throws {
         let f = try Fixture()
         _ = try f.save([note("n", ["title": .string("hello")])])
-        let plan = try f.store.deployPlan(f.container)
+        let plan = try f.store.lifecycle.deployPlan(f.container)
         #expect(plan.changes.map(\.description) == ["add record type Note (1 field)"])
         #expect(plan.refusals.isEmpty)
-        try f.store.deploy(f.container, by: "ada@example.com")
+        try f.store.lifecycle.deploy(f.container, by: "ada@example.com")
         #expect(try f.prod.schema().recordType(named: "Note")?.field(named: "title")?.indexes == [.queryable, .sortable, .searchable])
         #expect(try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("title"), .equals, .string("hello"))]), in: f.pub).records.isEmpty)
         let history = try f.prod.deployments()
         #expect(history.count == 1 && history[0].deployedBy == "ada@example.com")
         #expect(history[0].changes == ["add record type Note (1 field)"])
-        #expect(try f.store.deployPlan(f.container).isEmpty)
+        #expect(try f.store.lifecycle.deployPlan(f.container).isEmpty)
     }
 
     @Test func laterDeploysMergeAdditiveChanges() throws {
         let f = try Fixture(schema: "DEFINE SCHEMA RECORD TYPE Note ( title STRING QUERYABLE, GRANT READ TO \"_world\" );")
-        try f.store.deploy(f.container, by: "t")
-        try f.store.importSchema(try SchemaParser.parse("""
+        try f.store.lifecycle.deploy(f.container, by: "t")
+        try f.store.lifecycle.importSchema(try SchemaParser.parse("""
             DEFINE SCHEMA CREATE ROLE Editor;
             RECORD TYPE Note ( title STRING QUERYABLE SORTABLE, body STRING SEARCHABLE, GRANT READ TO "_world", GRANT WRITE TO Editor );
             """), into: f.container)
-        let plan = try f.store.deployPlan(f.container)
+        let plan = try f.store.lifecycle.deployPlan(f.container)
         #expect(Set(plan.changes.map(\.description)) == [
             "add role Editor", "add field Note.body STRING SEARCHABLE",
             "change indexes of Note.title from [QUERYABLE] to [QUERYABLE SORTABLE]",
@@ -34,7 +34,7 @@ import Testing
         ])
         _ = try f.save([note("p", ["title": .string("t")])], in: f.prod)
         #expect(try f.one(.forceUpdate, note("p", ["body": .string("full text here")]), in: f.prod).code == .badRequest)
-        try f.store.deploy(f.container, by: "t")
+        try f.store.lifecycle.deploy(f.container, by: "t")
         _ = try f.save([note("p", ["body": .string("full text here")])], in: f.prod, op: .forceUpdate)
         let found = try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("body"), .containsAllTokens, .string("text"))]), in: f.pub)
         #expect(found.records.map(\.recordName) == ["p"])
@@ -45,27 +45,27 @@ import Testing
 
     @Test func deployRefusesRemovalsAndTypeChanges() throws {
         let f = try Fixture(schema: "DEFINE SCHEMA RECORD TYPE Note ( title STRING, n INT64 );")
-        try f.store.deploy(f.container, by: "t")
+        try f.store.lifecycle.deploy(f.container, by: "t")
         // The import itself refuses to lose Production's field.
-        let e = expectError(.badRequest) { try f.store.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING );"), into: f.container) }
+        let e = expectError(.badRequest) { try f.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING );"), into: f.container) }
         #expect(e?.reason.contains("Note.n exists in Production") == true)
-        expectError(.badRequest) { try f.store.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING, n STRING );"), into: f.container) }
-        expectError(.badRequest) { try f.store.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Other ( x STRING );"), into: f.container) }
+        expectError(.badRequest) { try f.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING, n STRING );"), into: f.container) }
+        expectError(.badRequest) { try f.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Other ( x STRING );"), into: f.container) }
         // Nothing changed in Development.
         #expect(try f.dev.schema().recordType(named: "Note")?.fields.map(\.name) == ["title", "n"])
         // Production diverging from Development is refused at deploy.
         try f.prod.applySchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING, n INT64, extra STRING );"), protecting: nil)
-        let plan = try f.store.deployPlan(f.container)
+        let plan = try f.store.lifecycle.deployPlan(f.container)
         #expect(plan.refusals == ["field Note.extra exists in Production and cannot be removed"])
-        expectError(.badRequest) { try f.store.deploy(f.container, by: "t") }
+        expectError(.badRequest) { try f.store.lifecycle.deploy(f.container, by: "t") }
         #expect(try f.prod.deployments().count == 1)
     }
 
     @Test func developmentOnlyFieldsCanBeDropped() throws {
         let f = try Fixture(schema: "DEFINE SCHEMA RECORD TYPE Note ( title STRING );")
-        try f.store.deploy(f.container, by: "t")
+        try f.store.lifecycle.deploy(f.container, by: "t")
         _ = try f.save([note("a", ["title": .string("x"), "draft": .string("y"), "tags": .list(.string, [.string("q")])])])
-        try f.store.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING );"), into: f.container)
+        try f.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING );"), into: f.container)
         #expect(try f.dev.lookup(["a"], in: f.pub)[0].get().fields == ["title": .string("x")])
     }
 
@@ -73,8 +73,8 @@ import Testing
         let f = try Fixture(schema: "DEFINE SCHEMA RECORD TYPE Note ( body STRING, tags LIST<STRING>, at LOCATION );")
         _ = try f.save([note("a", ["body": .string("hello world"), "tags": .list(.string, [.string("x")]),
                                    "at": .location(Location(latitude: 10, longitude: 10))])])
-        try f.store.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( body STRING SEARCHABLE, tags LIST<STRING> QUERYABLE, at LOCATION QUERYABLE );"), into: f.container)
-        try f.store.deploy(f.container, by: "t")
+        try f.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( body STRING SEARCHABLE, tags LIST<STRING> QUERYABLE, at LOCATION QUERYABLE );"), into: f.container)
+        try f.store.lifecycle.deploy(f.container, by: "t")
         for filter in [QueryFilter(.field("body"), .containsAllTokens, .string("world")), QueryFilter(.field("tags"), .listContains, .string("x")),
                        QueryFilter(.field("at"), .near, .location(Location(latitude: 10, longitude: 10)), distance: 10)] {
             #expect(try f.dev.query(Query(recordType: "Note", filters: [filter]), in: f.pub).records.count == 1, "\(filter.comparator)")
@@ -83,11 +83,11 @@ import Testing
 
     @Test func resetDevelopmentReturnsToProduction() throws {
         let f = try Fixture(schema: "DEFINE SCHEMA RECORD TYPE Note ( title STRING QUERYABLE );")
-        try f.store.deploy(f.container, by: "t")
+        try f.store.lifecycle.deploy(f.container, by: "t")
         _ = try f.save([note("a", ["title": .string("x"), "extra": .int64(1)]), StoredRecord(recordName: "b", recordType: "Scratch")])
         try f.dev.createZone(ZoneID(zoneName: "Z"), in: f.alicePrivate)
         _ = try f.save([note("p")], in: f.prod)
-        try f.store.resetDevelopment(f.container)
+        try f.store.lifecycle.resetDevelopment(f.container)
         #expect(try f.dev.schema() == f.prod.schema())
         #expect(try f.dev.query(Query(recordType: "Note"), in: f.pub).records.isEmpty)
         #expect(try f.dev.zones(in: f.alicePrivate).map(\.zoneID.zoneName) == ["_defaultZone"])
@@ -99,7 +99,7 @@ import Testing
     @Test func resetWithNothingDeployedEmptiesTheSchema() throws {
         let f = try Fixture()
         _ = try f.save([note("a", ["title": .string("x")])])
-        try f.store.resetDevelopment(f.container)
+        try f.store.lifecycle.resetDevelopment(f.container)
         #expect(try f.dev.schema() == Schema())
     }
 
@@ -116,10 +116,10 @@ import Testing
                     GRANT WRITE, CREATE, READ TO DeptManager
                 );
             """
-        try f.store.importSchema(try SchemaParser.parse(text), into: f.container)
+        try f.store.lifecycle.importSchema(try SchemaParser.parse(text), into: f.container)
         let exported = SchemaPrinter.print(try f.dev.schema())
         #expect(try SchemaParser.parse(exported) == SchemaParser.parse(text))
-        try f.store.deploy(f.container, by: "t")
+        try f.store.lifecycle.deploy(f.container, by: "t")
         #expect(SchemaPrinter.print(try f.prod.schema()) == exported)
         // The declared system index serves queries on creation time in Production.
         _ = try f.save([StoredRecord(recordName: "d", recordType: "Department", fields: ["name": .string("R&D")])], in: f.prod)

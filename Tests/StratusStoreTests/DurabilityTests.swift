@@ -6,7 +6,7 @@ import Testing
 
 /// An acknowledgement means "on disk" unless the operator chose otherwise.
 @Suite struct DurabilityTests {
-    static func synchronous(_ store: RecordStore, _ container: ContainerID) throws -> (writer: Int, reader: Int, control: Int) {
+    static func synchronous(_ store: ServerStore, _ container: ContainerID) throws -> (writer: Int, reader: Int, control: Int) {
         let env = try store.environment(container, .development)
         let writer = try env.pool!.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
         let reader = Int(try env.read { s, _ in try s.int64("PRAGMA synchronous") } ?? -1)
@@ -18,7 +18,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-durability-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let container = try ContainerID("iCloud.com.example.Durable")
-        let store = try RecordStore(dataDirectory: dir)
+        let store = try ServerStore(dataDirectory: dir)
         try store.createContainer(container)
         let s = try Self.synchronous(store, container)
         #expect(s.writer == 2 && s.reader == 2 && s.control == 2, "synchronous = FULL (2) everywhere: \(s)")
@@ -26,7 +26,7 @@ import Testing
         #expect(wal == "wal")
 
         let relaxedDir = dir.appendingPathComponent("relaxed")
-        let relaxed = try RecordStore(dataDirectory: relaxedDir, durability: .relaxed)
+        let relaxed = try ServerStore(dataDirectory: relaxedDir, durability: .relaxed)
         try relaxed.createContainer(container)
         let r = try Self.synchronous(relaxed, container)
         #expect(r.writer == 1 && r.control == 1, "relaxed is synchronous = NORMAL (1): \(r)")

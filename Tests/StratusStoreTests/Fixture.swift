@@ -7,7 +7,7 @@ import StratusTestSupport
 /// A fresh data directory with one container; removed when the test ends.
 final class Fixture: @unchecked Sendable {
     let directory: URL
-    let store: RecordStore
+    let store: ServerStore
     let container: ContainerID
     let dev: EnvironmentStore
     let prod: EnvironmentStore
@@ -46,23 +46,23 @@ final class Fixture: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
         self.postgres = postgres
         if let postgres {
-            store = try RecordStore(databaseURL: postgres.url, poolSize: 4)
+            store = try ServerStore(databaseURL: postgres.url, poolSize: 4)
         } else {
             // The store tests are synchronous and run on Swift's few cooperative threads: syncing every commit to disk there
             // (what `.full` does) starves the other suites' servers. Durability itself is tested in DurabilityTests.
-            store = try RecordStore(dataDirectory: directory, durability: .relaxed)
+            store = try ServerStore(dataDirectory: directory, durability: .relaxed)
         }
         container = try ContainerID("iCloud.com.example.Tests")
         try store.createContainer(container)
         dev = try store.environment(container, .development)
         prod = try store.environment(container, .production)
-        if let schema { try store.importSchema(try SchemaParser.parse(schema), into: container) }
+        if let schema { try store.lifecycle.importSchema(try SchemaParser.parse(schema), into: container) }
     }
 
     /// The same data opened by a new store, as after a restart (this fixture's store is closed first).
-    func reopen() throws -> (store: RecordStore, dev: EnvironmentStore) {
+    func reopen() throws -> (store: ServerStore, dev: EnvironmentStore) {
         store.close()
-        let again = try postgres.map { try RecordStore(databaseURL: $0.url, poolSize: 4) } ?? RecordStore(dataDirectory: directory, durability: .relaxed)
+        let again = try postgres.map { try ServerStore(databaseURL: $0.url, poolSize: 4) } ?? ServerStore(dataDirectory: directory, durability: .relaxed)
         return (again, try again.environment(container, .development))
     }
 

@@ -116,7 +116,7 @@ import StratusTestSupport
                     """)
             }
             f.store.close()
-            let reopened = try RecordStore(dataDirectory: directory, durability: .relaxed)
+            let reopened = try ServerStore(dataDirectory: directory, durability: .relaxed)
             let dev = try reopened.environment(f.container, .development)
             let rtrees = try dev.pool!.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE sql LIKE '%USING rtree%'") }
             #expect(rtrees == 0)

@@ -52,7 +52,7 @@ import StratusTestSupport
             let old = f.dev.cachedCatalog.withLock { $0 }
 
             // `body` is dropped with its column, `color` added and written.
-            try f.store.importSchema(try SchemaParser.parse(Self.schema.replacingOccurrences(of: "body STRING", with: "color STRING")), into: f.container)
+            try f.store.lifecycle.importSchema(try SchemaParser.parse(Self.schema.replacingOccurrences(of: "body STRING", with: "color STRING")), into: f.container)
             _ = try f.save([note("n1", ["color": .string("red")])], op: .forceUpdate)
             f.dev.cachedCatalog.withLock { $0 = old }   // as a server that has not heard of the change yet
             let r = try f.dev.lookup(["n1"], in: f.pub)[0].get()
@@ -61,7 +61,7 @@ import StratusTestSupport
             // The other way: a column added since the catalog this server holds.
             let current = f.dev.cachedCatalog.withLock { $0 }
             #expect(current.generation > old.generation)
-            try f.store.importSchema(try SchemaParser.parse(Self.schema.replacingOccurrences(of: "body STRING", with: "color STRING, size INT64")), into: f.container)
+            try f.store.lifecycle.importSchema(try SchemaParser.parse(Self.schema.replacingOccurrences(of: "body STRING", with: "color STRING, size INT64")), into: f.container)
             _ = try f.save([note("n1", ["size": .int64(9)])], op: .forceUpdate)
             f.dev.cachedCatalog.withLock { $0 = current }
             #expect(try f.dev.lookup(["n1"], in: f.pub)[0].get().fields == ["title": .string("kept"), "color": .string("red"), "size": .int64(9)])

@@ -28,7 +28,7 @@ import Testing
 
     @Test func everyHotQueryUsesItsIndexWithoutSorting() throws {
         let f = try Fixture(schema: schema)
-        try f.store.deploy(f.container, by: "t")
+        try f.store.lifecycle.deploy(f.container, by: "t")
         let paris = Location(latitude: 48.85, longitude: 2.35)
         let cases: [(Query, String)] = [
             (Query(recordType: "Item", filters: [QueryFilter(.field("title"), .equals, .string("a"))]), "t1_f"),

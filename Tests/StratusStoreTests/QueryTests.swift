@@ -89,7 +89,7 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
     static func fixtures(_ backend: Backend) throws -> [(Fixture, EnvironmentStore)] {
         guard let jit = try Fixture.make(backend), let prod = try Fixture.make(backend, schema: productionSchema) else { return [] }
         _ = try jit.save(items())
-        try prod.store.deploy(prod.container, by: "test")
+        try prod.store.lifecycle.deploy(prod.container, by: "test")
         _ = try prod.save(items(), in: prod.prod)
         return [(jit, jit.dev), (prod, prod.prod)]
     }

@@ -32,7 +32,7 @@ import StratusTestSupport
             #expect(try f.dev.recordCount() == 250)
 
             // Deleting the type in Development removes its records, and their count.
-            try f.store.importSchema(Schema(), into: f.container)
+            try f.store.lifecycle.importSchema(Schema(), into: f.container)
             #expect(try f.dev.recordCount() == 0)
         }
     }

@@ -29,19 +29,19 @@ import StratusTestSupport
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Schemas")
             try store.createContainer(c)
-            try store.importSchema(try SchemaParser.parse(Self.first), into: c)
+            try store.lifecycle.importSchema(try SchemaParser.parse(Self.first), into: c)
             let dev = try store.environment(c, .development)
             #expect(try dev.schema().recordType(named: "Place")?.field(named: "notes")?.indexes == [.searchable])
-            let plan = try store.deployPlan(c)
+            let plan = try store.lifecycle.deployPlan(c)
             #expect(plan.changes.map(\.description).sorted() == ["add record type Place (7 fields)", "add role Editor"])
-            try store.deploy(c, by: "ada@example.com")
+            try store.lifecycle.deploy(c, by: "ada@example.com")
             let prod = try store.environment(c, .production)
             #expect(try prod.schema() == dev.schema())
             #expect(try prod.deployments().map(\.deployedBy) == ["ada@example.com"])
-            #expect(try store.deployPlan(c).isEmpty)
+            #expect(try store.lifecycle.deployPlan(c).isEmpty)
 
             // Change indexes, add and remove fields in Development: additive changes deploy, losing Production's field is refused.
-            try store.importSchema(try SchemaParser.parse("""
+            try store.lifecycle.importSchema(try SchemaParser.parse("""
                 DEFINE SCHEMA
                     CREATE ROLE Editor;
                     RECORD TYPE Place (
@@ -58,7 +58,7 @@ import StratusTestSupport
                     );
                 """), into: c)
             #expect(try dev.schema().recordType(named: "Place")?.field(named: "added") != nil)
-            let refused = try? store.importSchema(try SchemaParser.parse(Self.first.replacingOccurrences(of: "rating DOUBLE SORTABLE,", with: "")), into: c)
+            let refused = try? store.lifecycle.importSchema(try SchemaParser.parse(Self.first.replacingOccurrences(of: "rating DOUBLE SORTABLE,", with: "")), into: c)
             #expect(refused == nil || refused?.refusals.isEmpty == false, "removing a field Production has is refused")
             #expect(try dev.schema().recordType(named: "Place")?.field(named: "rating") != nil)
 
@@ -67,11 +67,11 @@ import StratusTestSupport
             try dev.removeRole("Editor", from: "_alice")
             #expect(try dev.roles(of: "_alice").isEmpty)
 
-            try store.resetDevelopment(c)
+            try store.lifecycle.resetDevelopment(c)
             #expect(try dev.schema() == prod.schema())
             if backend == .postgres, let url = (store.postgres?.url) {
                 // Each environment is a schema holding a table per record type and PostgreSQL's own index tables.
-                let schema = RecordStore.schemaName(c, .production)
+                let schema = ServerStore.schemaName(c, .production)
                 let tables = try TestPostgres.psql(url, "SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = '\(schema)' AND table_name LIKE 't%'")
                 #expect(tables == "t1,t1_f3_fts,t1_f4_l,t1_f5_l,t1_f6_geo", "\(tables)")
                 try store.deleteContainer(c)
@@ -182,7 +182,7 @@ import StratusTestSupport
         try await offPool {
             let c = try ContainerID("iCloud.com.example.Encrypted")
             try store.createContainer(c)
-            _ = try store.importSchema(try SchemaParser.parse(Self.schema), into: c)
+            _ = try store.lifecycle.importSchema(try SchemaParser.parse(Self.schema), into: c)
             let env = try store.environment(c, .development)
             _ = try env.addWebhook(url: "https://hooks.example.com/in", recordTypes: ["Diary"])
             let alice = RequestActor(userRecordName: "_" + String(repeating: "e", count: 32))

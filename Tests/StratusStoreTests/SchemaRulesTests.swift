@@ -49,7 +49,7 @@ import Testing
 
     @Test func productionRejectsUnknownTypesAndFieldsByName() throws {
         let f = try Fixture(schema: "DEFINE SCHEMA RECORD TYPE Note ( title STRING QUERYABLE );")
-        try f.store.deploy(f.container, by: "test")
+        try f.store.lifecycle.deploy(f.container, by: "test")
         let unknownType = try f.one(.create, StoredRecord(recordName: "x", recordType: "Secret"), in: f.prod)
         #expect(unknownType.code == .badRequest)
         #expect(unknownType.error?.reason.contains("'Secret'") == true)
@@ -66,7 +66,7 @@ import Testing
             DEFINE SCHEMA RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, title STRING QUERYABLE, body STRING, n INT64 SORTABLE,
             tags LIST<STRING> );
             """)
-        try f.store.deploy(f.container, by: "test")
+        try f.store.lifecycle.deploy(f.container, by: "test")
         _ = try f.save([note("a", ["title": .string("t"), "body": .string("b"), "n": .int64(1)])], in: f.prod)
         #expect(try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("title"), .equals, .string("t"))]), in: f.pub).records.count == 1)
         let e = expectError(.badRequest) {
@@ -88,7 +88,7 @@ import Testing
 
     @Test func filterlessProductionQueryNeedsRecordNameIndex() throws {
         let f = try Fixture(schema: "DEFINE SCHEMA RECORD TYPE Note ( title STRING );")
-        try f.store.deploy(f.container, by: "test")
+        try f.store.lifecycle.deploy(f.container, by: "test")
         let e = expectError(.badRequest) { try f.prod.query(Query(recordType: "Note"), in: f.pub) }
         #expect(e?.reason.contains("___recordID") == true)
     }

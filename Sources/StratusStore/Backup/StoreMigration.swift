@@ -30,7 +30,7 @@ public enum StoreMigration {
                                     "apns_devices", "apns_deliveries"]
 
     /// Copies `source` into `target`, which must hold nothing yet; `progress` hears a line per step.
-    public static func copy(from source: RecordStore, to target: RecordStore, progress: (String) -> Void = { _ in }) throws(StratusError) -> Report {
+    public static func copy(from source: ServerStore, to target: ServerStore, progress: (String) -> Void = { _ in }) throws(StratusError) -> Report {
         var report = Report()
         try guarded {
             try target.control.read { t in

@@ -4,7 +4,7 @@ import StratusModel
 
 /// Developers' APNs keys, one per container environment, in the control database beside the other credentials
 /// (0600, like the rest of the data directory). The key must be kept whole: the server signs with it.
-extension RecordStore {
+extension CredentialStore {
     static func registerAPNsMigrations(_ m: inout SQLMigrations) {
         m.add("v9-apns", ddl: """
             CREATE TABLE apns_credentials(container TEXT NOT NULL, environment TEXT NOT NULL, key_id TEXT NOT NULL, team_id TEXT NOT NULL,
@@ -25,7 +25,7 @@ extension RecordStore {
     @discardableResult
     public func setAPNsCredentials(container: ContainerID, environment: ContainerEnvironment, privateKeyPEM: String, keyID: String, teamID: String,
                                    topic: String) throws(StratusError) -> APNsCredentials {
-        guard try containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+        guard try registry.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
         guard APNsCredentials.validIdentifier(keyID) else { throw .badRequest("the Key ID is the ten letters and digits Apple shows beside the key") }
         guard APNsCredentials.validIdentifier(teamID) else { throw .badRequest("the Team ID is the ten letters and digits of your Apple developer team") }
         guard APNsCredentials.validTopic(topic) else { throw .badRequest("the topic is the app's bundle ID, such as com.example.notes") }
@@ -48,14 +48,14 @@ extension RecordStore {
         try guarded {
             try control.read { s in
                 try s.one("SELECT \(Self.apnsColumns) FROM apns_credentials WHERE container = ? AND environment = ?",
-                          [container.rawValue, environment.rawValue], RecordStore.apnsCredentials)
+                          [container.rawValue, environment.rawValue], CredentialStore.apnsCredentials)
             }
         }
     }
 
     /// Every container environment that can push to Apple devices (the deliverer's work list).
     public func allAPNsCredentials() throws(StratusError) -> [APNsCredentials] {
-        try guarded { try control.read { s in try s.all("SELECT \(Self.apnsColumns) FROM apns_credentials ORDER BY container, environment", [], RecordStore.apnsCredentials) } }
+        try guarded { try control.read { s in try s.all("SELECT \(Self.apnsColumns) FROM apns_credentials ORDER BY container, environment", [], CredentialStore.apnsCredentials) } }
     }
 
     public func removeAPNsCredentials(container: ContainerID, environment: ContainerEnvironment) throws(StratusError) {

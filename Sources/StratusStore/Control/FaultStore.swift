@@ -1,11 +1,22 @@
 import Foundation
 import StratusModel
+import Synchronization
 
 /// Injected faults (see `Fault`), in the control database so that `stratus faults` in another process and the
 /// admin endpoint reach a running server alike; the server reads them through a cache a quarter of a second old
 /// at most, so a request with no fault switched on costs one lock.
-extension RecordStore {
-    static func registerFaultMigrations(_ m: inout SQLMigrations) {
+public final class FaultStore: Sendable {
+    let control: any SQLDatabase
+    let registry: EnvironmentRegistry
+    /// The faults switched on, as read at most a quarter of a second ago (see `claimFault`).
+    let faultCache = Mutex<(at: ContinuousClock.Instant, faults: [Fault])?>(nil)
+
+    init(control: any SQLDatabase, registry: EnvironmentRegistry) {
+        self.control = control
+        self.registry = registry
+    }
+
+    static func registerMigrations(_ m: inout SQLMigrations) {
         m.add("v6-faults", ddl: """
             CREATE TABLE faults(id INTEGER PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, operation TEXT NOT NULL,
                 kind TEXT NOT NULL, remaining INTEGER, probability REAL, seed INTEGER NOT NULL, retry_after INTEGER,
@@ -27,10 +38,6 @@ extension RecordStore {
     static let faultColumns = "id, container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at, injected, "
         + "stage, user_name, zone, record_type, record_name, server_fields"
 
-    /// What faults, snapshots and restores of Production answer without the operator's explicit opt-in.
-    public static func productionAdminRefusal(_ what: String) -> StratusError {
-        StratusError(.accessDenied, "\(what) on Production reach real users' data: start the server with --allow-production-admin (on the command line, add --allow-production-admin) to allow them")
-    }
 
     /// The longest a fault may stay switched on (it can always be cleared sooner).
     public static let maximumFaultLifetime: Int64 = 24 * 3600 * 1000
@@ -40,7 +47,7 @@ extension RecordStore {
     /// A fault on Production needs `allowProduction` (`--allow-production-admin`): it fails real users' requests.
     @discardableResult
     public func addFault(_ f: Fault, allowProduction: Bool = false) throws(StratusError) -> Fault {
-        if f.environment == .production && !allowProduction { throw Self.productionAdminRefusal("faults") }
+        if f.environment == .production && !allowProduction { throw ServerStore.productionAdminRefusal("faults") }
         guard f.operation == "*" || Fault.operations.contains(f.operation) else {
             throw .badRequest("unknown operation '\(f.operation.prefix(60))': use * or one of \(Fault.operations.joined(separator: ", "))")
         }
@@ -72,7 +79,7 @@ extension RecordStore {
             }
         }
         if f.kind == .userDeletedZone, f.zone == nil { throw .badRequest("a USER_DELETED_ZONE fault names the zone it purges (--zone)") }
-        guard try containerExists(f.container) else { throw StratusError(.notFound, "container \(f.container) does not exist") }
+        guard try registry.containerExists(f.container) else { throw StratusError(.notFound, "container \(f.container) does not exist") }
         let id: Int64 = try guarded {
             try control.write { s in
                 try s.int64("""
@@ -91,7 +98,7 @@ extension RecordStore {
     }
 
     /// Faults of a container (or every container), newest first, expired and spent ones included.
-    public func faults(container: ContainerID? = nil) throws(StratusError) -> [Fault] {
+    public func all(container: ContainerID? = nil) throws(StratusError) -> [Fault] {
         try guarded {
             try control.read { s in
                 try s.all("SELECT \(Self.faultColumns) FROM faults WHERE CAST(?1 AS TEXT) IS NULL OR container = ?1 ORDER BY id DESC", [container?.rawValue], Self.fault)
@@ -115,7 +122,7 @@ extension RecordStore {
     /// Drops the cached faults here and on every other server on the same PostgreSQL database.
     private func faultsChanged() {
         faultCache.withLock { $0 = nil }
-        invalidation.publish("faults")
+        registry.invalidation.publish("faults")
     }
 
     /// Whether a request for `operation` may meet a fault: false (from memory alone, no I/O) when the cache is fresh

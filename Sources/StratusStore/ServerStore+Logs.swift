@@ -4,7 +4,7 @@ import StratusModel
 /// The server's request log and telemetry, kept where the store keeps everything else: files beside the control
 /// database on SQLite, schemas of the same database on PostgreSQL (so that a node keeps nothing on its disk and
 /// the console on any node sees every node's requests).
-extension RecordStore {
+extension ServerStore {
     public func openRequestLog() throws(StratusError) -> RequestLog {
         if let postgres { return try RequestLog(postgres: postgres) }
         let file = dataDirectory!.appendingPathComponent("requests.sqlite")

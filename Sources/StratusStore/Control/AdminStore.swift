@@ -2,8 +2,12 @@ import Foundation
 import StratusModel
 
 /// Console administrators, their sessions and the audit log, in the control database.
-extension RecordStore {
-    static func registerAdminMigrations(_ m: inout SQLMigrations) {
+public final class AdminStore: Sendable {
+    let control: any SQLDatabase
+
+    init(control: any SQLDatabase) { self.control = control }
+
+    static func registerMigrations(_ m: inout SQLMigrations) {
         m.add("v4-admins") { s in
             try s.script(s.dialect.ddl("""
                 CREATE TABLE admins(id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL);
@@ -49,7 +53,7 @@ extension RecordStore {
         }
     }
 
-    public func admins() throws(StratusError) -> [Admin] {
+    public func all() throws(StratusError) -> [Admin] {
         try guarded { try control.read { s in try s.all("SELECT id, email FROM admins ORDER BY email") { Admin(id: $0.int64(0) ?? 0, email: $0.string(1) ?? "") } } }
     }
 
@@ -92,7 +96,7 @@ extension RecordStore {
                 }
             }
         }
-        guard let (admin, hash) = found else { _ = Secrets.verifyPassword(password, hash: RecordStore.decoyHash); return nil }
+        guard let (admin, hash) = found else { _ = Secrets.verifyPassword(password, hash: AccountStore.decoyHash); return nil }
         return Secrets.verifyPassword(password, hash: hash) ? admin : nil
     }
 
@@ -102,7 +106,7 @@ extension RecordStore {
         let now = WallClock.nowMillis()
         try guarded {
             try control.write { s in
-                try s.execute("DELETE FROM admin_sessions WHERE last_seen < ? OR created_at < ?", now - RecordStore.sessionIdle, now - RecordStore.sessionAbsolute)
+                try s.execute("DELETE FROM admin_sessions WHERE last_seen < ? OR created_at < ?", now - AdminStore.sessionIdle, now - AdminStore.sessionAbsolute)
                 try s.execute("INSERT INTO admin_sessions(token_hash, admin_id, csrf, created_at, last_seen) VALUES (?, ?, ?, ?, ?)",
                               Secrets.tokenHash(token), admin.id, csrf, now, now)
             }
@@ -128,7 +132,7 @@ extension RecordStore {
             }
         }
         guard let found else { return nil }
-        guard now - found.seen <= RecordStore.sessionIdle, now - found.created <= RecordStore.sessionAbsolute else { return nil }
+        guard now - found.seen <= AdminStore.sessionIdle, now - found.created <= AdminStore.sessionAbsolute else { return nil }
         if now - found.seen > 60_000 {
             try guarded { try control.write { s in try s.execute("UPDATE admin_sessions SET last_seen = ? WHERE token_hash = ?", now, hash) } }
         }

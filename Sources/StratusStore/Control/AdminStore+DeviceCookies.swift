@@ -5,7 +5,7 @@ import StratusModel
 /// random token for that account, kept here as its hash. Presenting it with the right password is trusted at
 /// once, however many failures strangers caused from the same address; failures with it count against that
 /// device alone (see `SignInThrottle`).
-extension RecordStore {
+extension AdminStore {
     static func registerDeviceCookieMigrations(_ m: inout SQLMigrations) {
         m.add("v11-device-cookies", ddl: """
             CREATE TABLE device_cookies(hash TEXT PRIMARY KEY, account TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;

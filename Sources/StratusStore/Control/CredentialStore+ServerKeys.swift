@@ -3,7 +3,7 @@ import Foundation
 import StratusModel
 
 /// Server-to-server keys, kept in the control database.
-extension RecordStore {
+extension CredentialStore {
     static func registerServerKeyMigrations(_ m: inout SQLMigrations) {
         m.add("v3-server-keys", ddl: """
             CREATE TABLE server_keys(key_id TEXT PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, public_key_pem TEXT NOT NULL,
@@ -16,7 +16,7 @@ extension RecordStore {
 
     /// Registers a public key (PEM, as `openssl ec -pubout` writes it) and returns it with its Key ID.
     public func addServerKey(container: ContainerID, environment: ContainerEnvironment, publicKeyPEM: String, notes: String = "") throws(StratusError) -> ServerKey {
-        guard try containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+        guard try registry.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
         guard publicKeyPEM.utf8.count <= 8192, let key = try? P256.Signing.PublicKey(pemRepresentation: publicKeyPEM) else {
             throw .badRequest("not an ECDSA P-256 public key in PEM form (make one with: openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem; openssl ec -in eckey.pem -pubout)")
         }
@@ -48,7 +48,7 @@ extension RecordStore {
         try guarded {
             try control.read { s in
                 try s.all("SELECT \(Self.serverKeyColumns) FROM server_keys WHERE container = ? AND environment = ? ORDER BY created_at",
-                          [container.rawValue, environment.rawValue], RecordStore.serverKey)
+                          [container.rawValue, environment.rawValue], CredentialStore.serverKey)
             }
         }
     }
@@ -58,7 +58,7 @@ extension RecordStore {
         guard id.utf8.count == 64 else { return nil }
         return try guarded {
             try control.read { s in
-                try s.one("SELECT \(Self.serverKeyColumns) FROM server_keys WHERE key_id = ? AND revoked = 0", [id.lowercased()], RecordStore.serverKey)
+                try s.one("SELECT \(Self.serverKeyColumns) FROM server_keys WHERE key_id = ? AND revoked = 0", [id.lowercased()], CredentialStore.serverKey)
             }
         }
     }
