@@ -32,7 +32,7 @@ extension CloudKitAPI {
         func param(_ n: String) -> String? { req.query(n) }
         if req.headers["x-apple-cloudkit-request-keyid"] != nil {
             let key = try serverToServer.verify(req, store: store, container: container, environment: environment)
-            let roles = try env().roles(of: key.userRecordName)
+            let roles = try env().schema.roles(of: key.userRecordName)
             let token = APIToken(id: 0, container: container, environment: environment, name: "server-to-server key", allowedOrigins: [], createdAt: key.createdAt, revoked: false)
             return APIAuth(token: token, caller: Caller(userRecordName: key.userRecordName, roles: roles), serverToServer: true)
         }
@@ -52,7 +52,7 @@ extension CloudKitAPI {
                 e.redirectURL = signInURL(req, container: container, environment: environment)
                 throw e
             }
-            let roles = try env().roles(of: user)
+            let roles = try env().schema.roles(of: user)
             auth.caller = Caller(userRecordName: user, roles: roles)
             auth.webAuthToken = web
             auth.expiresAt = expiresAt

@@ -24,7 +24,7 @@ extension CloudKitAPI {
                 w.beginObject()
                 w.field("recordName", t["recordName"]?.string ?? "")
                 w.field("fieldName", t["fieldName"]?.string ?? "")
-                w.field("url", base + HandedOutPaths.assetUpload(ctx.container, ctx.environment, ticket: env.uploadTicket(user: user)))
+                w.field("url", base + HandedOutPaths.assetUpload(ctx.container, ctx.environment, ticket: env.assets.uploadTicket(user: user)))
                 w.endObject()
             }
             w.endArray()
@@ -54,7 +54,7 @@ extension CloudKitAPI {
     func admitUpload(_ req: HTTPRequest) async -> BodyAdmission {
         let api = self
         let ticket = req.parameters["ticket"] ?? ""
-        let live = (try? await blocking.run { try api.uploadTarget(req).uploadTicketIsLive(ticket) }) ?? false
+        let live = (try? await blocking.run { try api.uploadTarget(req).assets.uploadTicketIsLive(ticket) }) ?? false
         return live ? .admitted(credential: "upload ticket \(ticket.prefix(16))") : .refused(envelope(Self.unusableTicket))
     }
 
@@ -63,8 +63,8 @@ extension CloudKitAPI {
             let api = self
             return try await blocking.run {
                 let env = try api.uploadTarget(req)
-                guard let user = try env.redeemUploadTicket(req.parameters["ticket"] ?? "") else { throw Self.unusableTicket }
-                let asset = try env.uploadAsset(req.body, uploader: user)
+                guard let user = try env.assets.redeemUploadTicket(req.parameters["ticket"] ?? "") else { throw Self.unusableTicket }
+                let asset = try env.assets.uploadAsset(req.body, uploader: user)
                 return api.json { w in
                     w.beginObject()
                     w.key("singleFile")
@@ -92,8 +92,8 @@ extension CloudKitAPI {
         let api = self
         let content: Data?? = try? await blocking.run {
             let env = try api.store.environment(container, environment)
-            guard env.downloadIsSigned(hex: hex, expires: expires, signature: sig) else { return nil }
-            return try env.assetContent(checksum: checksum)
+            guard env.assets.downloadIsSigned(hex: hex, expires: expires, signature: sig) else { return nil }
+            return try env.assets.assetContent(checksum: checksum)
         }
         guard let found = content, let data = found else { return notFound }
         var h = HTTPHeaders()

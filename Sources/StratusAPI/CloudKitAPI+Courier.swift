@@ -24,19 +24,19 @@ extension CloudKitAPI {
             let deadline = ContinuousClock.now + courierHold
             let env = try await blocking.run { try api.store.environment(container, environment) }
             let unknown = StratusError(.notFound, "unknown web courier token: ask tokens/create for a new one")
-            guard let owner = try await blocking.run({ try env.courierToken(token)?.user }) else { throw unknown }
+            guard let owner = try await blocking.run({ try env.notifications.courierToken(token)?.user }) else { throw unknown }
             try limits.admit(user: "\(container.rawValue)/\(owner)")
             // The slot counts this poll among the user's listeners until it answers.
-            let slot = try listeners.admit(env.bellKey(owner))
+            let slot = try listeners.admit(env.notifications.bellKey(owner))
             defer { withExtendedLifetime(slot) {} }
             while true {
                 // The token is checked on every pass: one signed out or expired while the poll waits answers nothing more.
                 let found: (user: String, rung: UInt64, next: StoredNotification?)? = try await blocking.run {
-                    guard let t = try env.courierToken(token) else { return nil }
-                    let rung = env.bell.rings(env.bellKey(t.user))
-                    let page = try env.notificationPage(for: t.user, after: t.deliveredThrough, limit: 1, skippingExpired: true)
+                    guard let t = try env.notifications.courierToken(token) else { return nil }
+                    let rung = env.notifications.bell.rings(env.notifications.bellKey(t.user))
+                    let page = try env.notifications.notificationPage(for: t.user, after: t.deliveredThrough, limit: 1, skippingExpired: true)
                     // Answered, or read past other users' batches: either way the token goes on from there.
-                    try env.courierDelivered(token, through: page.through)
+                    try env.notifications.courierDelivered(token, through: page.through)
                     return (t.user, rung, page.notifications.first)
                 }
                 guard let found else { throw unknown }
@@ -44,13 +44,13 @@ extension CloudKitAPI {
                     return await courierCORS(HTTPResponse.json(Data(n.payload.utf8)), req, container, environment)
                 }
                 let left = deadline - ContinuousClock.now
-                if left <= .zero || env.bell.isClosed {
+                if left <= .zero || env.notifications.bell.isClosed {
                     var empty = HTTPResponse(status: .ok)
                     empty.headers["content-type"] = "application/json"
                     return await courierCORS(empty, req, container, environment)
                 }
                 // Until a commit for this user, a sign-out (which rings too), the server's stop or the deadline.
-                await env.bell.wait(env.bellKey(found.user), since: found.rung, timeout: left)
+                await env.notifications.bell.wait(env.notifications.bellKey(found.user), since: found.rung, timeout: left)
             }
         } catch {
             return envelope(StratusError.wrapping(error))

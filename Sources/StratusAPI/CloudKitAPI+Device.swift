@@ -24,7 +24,7 @@ extension CloudKitAPI {
                 }
                 let token = Secrets.hex(Secrets.randomBytes(32))
                 // The courier URL is a credential: it lasts as long as the session that asked for it.
-                try api.store.environment(container, environment).createCourierToken(
+                try api.store.environment(container, environment).notifications.createCourierToken(
                     token, user: user, expiresAt: auth.expiresAt ?? WallClock.nowMillis() + AccountStore.shortSession, madeWith: auth.webAuthToken.map(Secrets.tokenHash))
                 return api.json { w in
                     w.beginObject()
@@ -38,7 +38,7 @@ extension CloudKitAPI {
                 let env = try api.store.environment(container, environment)
                 // A token tokens/create made (CloudKit JS's web courier) is registered already; any other is the
                 // device token Apple gave an app, pushed to through APNs from now on.
-                if let courier = try env.courierToken(token) {
+                if let courier = try env.notifications.courierToken(token) {
                     guard courier.user == user else { throw StratusError(.notFound, "unknown apnsToken: ask tokens/create for one") }
                 } else {
                     let apnsEnvironment = try body.string("apnsEnvironment").map { e throws(StratusError) -> APNsEnvironment in
@@ -46,7 +46,7 @@ extension CloudKitAPI {
                         return parsed
                     } ?? (environment == .production ? .production : .development)
                     let store = api.store
-                    try env.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment, session: auth.webAuthToken.map(Secrets.tokenHash),
+                    try env.apns.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment, session: auth.webAuthToken.map(Secrets.tokenHash),
                                                sessionIsLive: { hash throws(StratusError) in try store.accounts.webSessionIsLive(hash: hash) })
                 }
                 return api.json { w in w.beginObject(); w.endObject() }

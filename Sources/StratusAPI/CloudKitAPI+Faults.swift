@@ -37,7 +37,7 @@ extension CloudKitAPI {
         if fault.kind == .userDeletedZone, let zone = fault.zone, ctx.database == .private {
             // As if the user deleted the app's data: the zone is purged, and the request meets that.
             let database = ctx.databaseID
-            try? await blocking.run { try store.environment(container, environment).purgeZone(ZoneID(zoneName: zone, ownerRecordName: database.ownerRecordName), in: database) }
+            try? await blocking.run { try store.environment(container, environment).zones.purgeZone(ZoneID(zoneName: zone, ownerRecordName: database.ownerRecordName), in: database) }
             if stage == .before { return nil }
         }
         guard let code = fault.kind.errorCode else { return nil }
@@ -79,7 +79,7 @@ extension CloudKitAPI {
                 var doc: [String: JSON] = ["recordName": .string(op.record.recordName), "recordType": .string(op.record.recordType)]
                 if let text = fault.serverFields, let fields = try? JSON.parse(Data(text.utf8)) { doc["fields"] = fields }
                 let server = try WireDecoding.record(.object(doc), defaultZone: zone)
-                _ = try env(ctx).modify([RecordOperation(.forceUpdate, server)], in: ctx.databaseID, zoneID: zone,
+                _ = try env(ctx).records.modify([RecordOperation(.forceUpdate, server)], in: ctx.databaseID, zoneID: zone,
                                         actor: RequestActor(userRecordName: ctx.auth.userRecordName ?? RequestActor.system.userRecordName, deviceID: "conflict-lab"))
                 continue
             }

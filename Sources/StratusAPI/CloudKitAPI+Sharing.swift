@@ -20,7 +20,7 @@ extension CloudKitAPI {
         let env = try env(ctx)
         let user = ctx.auth.userRecordName
         let results = try shortGUIDs(ctx).map { g -> Result<(Share, StoredRecord?), StratusError> in
-            do { return .success(try env.resolveShare(g.value, user: user, fetchRoot: g.fetchRoot, desiredKeys: g.desiredKeys)) } catch {
+            do { return .success(try env.sharing.resolveShare(g.value, user: user, fetchRoot: g.fetchRoot, desiredKeys: g.desiredKeys)) } catch {
                 return .failure(StratusError.wrapping(error))
             }
         }
@@ -31,7 +31,7 @@ extension CloudKitAPI {
         let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         let env = try env(ctx)
         let results = try shortGUIDs(ctx).map { g -> Result<(Share, StoredRecord?), StratusError> in
-            do { return .success((try env.acceptShare(g.value, user: user), nil)) } catch { return .failure(StratusError.wrapping(error)) }
+            do { return .success((try env.sharing.acceptShare(g.value, user: user), nil)) } catch { return .failure(StratusError.wrapping(error)) }
         }
         return shortGUIDResults(results, ctx)
     }

@@ -10,7 +10,7 @@ extension CloudKitAPI {
     }
 
     func subscriptionsList(_ ctx: Context) throws -> HTTPResponse {
-        let all = try env(ctx).subscriptions(in: ctx.database, owner: try subscriber(ctx))
+        let all = try env(ctx).subscriptions.all(in: ctx.database, owner: try subscriber(ctx))
         return json { w in
             w.beginObject()
             w.key("subscriptions")
@@ -28,7 +28,7 @@ extension CloudKitAPI {
         var out: [Result<JSON, StratusError>] = []
         for item in items {
             let id = item["subscriptionID"]?.string ?? ""
-            if let doc = try store.subscription(id, in: ctx.database, owner: try subscriber(ctx)), let j = try? JSON.parse(Data(doc.utf8)) { out.append(.success(j)) } else {
+            if let doc = try store.subscriptions.subscription(id, in: ctx.database, owner: try subscriber(ctx)), let j = try? JSON.parse(Data(doc.utf8)) { out.append(.success(j)) } else {
                 out.append(.failure(StratusError(.notFound, "subscription '\(id.prefix(100))' does not exist")))
             }
         }
@@ -66,12 +66,12 @@ extension CloudKitAPI {
                     let spec = try Self.subscription(doc, id: id, database: ctx.database)
                     if ctx.environment == .production, case .query(let t, let filters, _, _, let zone) = spec.kind {
                         // Production has no just-in-time schema: a subscription's query must be one the indexes can serve.
-                        _ = try store.query(Query(recordType: t, filters: filters, sorts: [], zoneID: zone, resultsLimit: 1), in: ctx.databaseID)
+                        _ = try store.records.query(Query(recordType: t, filters: filters, sorts: [], zoneID: zone, resultsLimit: 1), in: ctx.databaseID)
                     }
-                    try store.saveSubscription(id, document: doc.serialized, spec: spec, in: ctx.database, owner: try subscriber(ctx), replace: type == "update")
+                    try store.subscriptions.saveSubscription(id, document: doc.serialized, spec: spec, in: ctx.database, owner: try subscriber(ctx), replace: type == "update")
                     results.append((id, .success(doc)))
                 case "delete":
-                    try store.deleteSubscription(id, in: ctx.database, owner: try subscriber(ctx))
+                    try store.subscriptions.deleteSubscription(id, in: ctx.database, owner: try subscriber(ctx))
                     results.append((id, .success(nil)))
                 default: throw StratusError.badRequest("subscription operationType must be create, update or delete")
                 }

@@ -18,7 +18,7 @@ extension CloudKitAPI {
         if let asked = try ctx.body.array("lookupInfos") {
             infos = asked
         } else {
-            infos = try env(ctx).sharingPartners(of: me).map { JSON.object(["userRecordName": .string($0)]) }
+            infos = try env(ctx).sharing.sharingPartners(of: me).map { JSON.object(["userRecordName": .string($0)]) }
         }
         guard infos.count <= 200 || ctx.body["lookupInfos"] == nil else { throw StratusError(.limitExceeded, "at most 200 lookupInfos per request") }
         let found = try infos.map { try finder.find($0) }

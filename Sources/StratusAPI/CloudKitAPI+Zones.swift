@@ -5,7 +5,7 @@ import StratusStore
 
 extension CloudKitAPI {
     func zonesList(_ ctx: Context) throws -> HTTPResponse {
-        let zones = try env(ctx).zones(in: ctx.databaseID)
+        let zones = try env(ctx).zones.all(in: ctx.databaseID)
         let enc = encoding(ctx)
         return json { w in
             w.beginObject()
@@ -24,7 +24,7 @@ extension CloudKitAPI {
         let enc = encoding(ctx)
         var results: [Result<RecordZone, StratusError>] = []
         for item in items {
-            do { results.append(.success(try store.lookupZone(try WireDecoding.zoneID(item["zoneID"] ?? item), in: ctx.databaseID))) } catch {
+            do { results.append(.success(try store.zones.lookupZone(try WireDecoding.zoneID(item["zoneID"] ?? item), in: ctx.databaseID))) } catch {
                 results.append(.failure(StratusError.wrapping(error)))
             }
         }
@@ -55,9 +55,9 @@ extension CloudKitAPI {
             let zone = (try? WireDecoding.zoneID(zoneJSON)) ?? ZoneID(zoneName: zoneJSON?["zoneName"]?.string ?? "")
             do {
                 switch op["operationType"]?.string {
-                case "create": results.append((zone, .success(try store.createZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID))))
+                case "create": results.append((zone, .success(try store.zones.createZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID))))
                 case "delete":
-                    try store.deleteZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID)
+                    try store.zones.deleteZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID)
                     results.append((zone, .success(nil)))
                 default: throw StratusError.badRequest("zone operationType must be create or delete")
                 }
@@ -93,7 +93,7 @@ extension CloudKitAPI {
 
     private func databaseChangesResponse(_ ctx: Context, tokenKey: String, zonesKey: String) throws -> HTTPResponse {
         guard ctx.database != .public else { throw StratusError.badRequest("database changes are for private and shared databases") }
-        let changes = try env(ctx).databaseChanges(in: ctx.databaseID, since: try ctx.body.string(tokenKey),
+        let changes = try env(ctx).zones.databaseChanges(in: ctx.databaseID, since: try ctx.body.string(tokenKey),
                                                    resultsLimit: try WireDecoding.int(ctx.body["resultsLimit"], "resultsLimit") ?? 200)
         let enc = encoding(ctx)
         return json { w in
@@ -154,7 +154,7 @@ extension CloudKitAPI {
                 w.key("records")
                 var sink = WireRecordSink(encoding: enc, writer: w)
                 sink.writer.beginArray()
-                let c = try store.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: try z.string("syncToken") ?? ctx.body.string("syncToken"),
+                let c = try store.zones.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: try z.string("syncToken") ?? ctx.body.string("syncToken"),
                                               resultsLimit: try WireDecoding.int(z["resultsLimit"], "resultsLimit") ?? defaultLimit,
                                               desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys, into: &sink)
                 for (i, name) in c.deleted.enumerated() {

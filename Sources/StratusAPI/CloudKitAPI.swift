@@ -193,8 +193,8 @@ public struct CloudKitAPI: Sendable {
     func encoding(_ ctx: Context) -> WireEncoding {
         let base = baseURL(ctx.request), now = WallClock.nowMillis()
         let env = try? env(ctx)
-        return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false, timestamps: ctx.timestamps, encryptedFields: ctx.store.encryptedFields,
-                            assetURL: { checksum in env?.assetDownloadPath(checksum: checksum, now: now).map { base + $0 } })
+        return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false, timestamps: ctx.timestamps, encryptedFields: ctx.store.schema.encryptedFields,
+                            assetURL: { checksum in env?.assets.assetDownloadPath(checksum: checksum, now: now).map { base + $0 } })
     }
 
     /// CORS, the CloudKit group's middleware: a browser page may read an answer (errors included) only when its

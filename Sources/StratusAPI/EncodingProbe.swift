@@ -30,12 +30,12 @@ extension EncodingProbe {
             let c: ZoneChanges
             if json {
                 var sink = WireRecordSink(encoding: WireEncoding(), writer: JSONWriter(capacity: 64 * 1024))
-                c = try store.zoneChanges(in: database, zoneID: zone, since: token, resultsLimit: 200, into: &sink)
+                c = try store.zones.zoneChanges(in: database, zoneID: zone, since: token, resultsLimit: 200, into: &sink)
                 seen += sink.records
                 _ = sink.writer.data
             } else {
                 var sink = CountingSink()
-                c = try store.zoneChanges(in: database, zoneID: zone, since: token, resultsLimit: 200, into: &sink)
+                c = try store.zones.zoneChanges(in: database, zoneID: zone, since: token, resultsLimit: 200, into: &sink)
                 seen += sink.records
             }
             token = c.syncToken

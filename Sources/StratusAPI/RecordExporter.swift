@@ -32,7 +32,7 @@ public struct RecordExporter {
         var columns: [String] = []
         if format == .csv {
             guard let type else { throw StratusError.badRequest("CSV export needs --type: its columns are that record type's fields") }
-            guard let t = try env.schema().recordTypes.first(where: { $0.name == type }) else {
+            guard let t = try env.schema.current().recordTypes.first(where: { $0.name == type }) else {
                 throw StratusError.badRequest("record type '\(type.prefix(100))' does not exist")
             }
             columns = t.fields.filter { includeEncrypted || !$0.type.encrypted }.map(\.name).filter { !$0.hasPrefix("___") }
@@ -44,23 +44,23 @@ public struct RecordExporter {
         if let zone {
             zones = [ZoneID(zoneName: zone, ownerRecordName: database.scope == .public ? nil : database.ownerRecordName)]
         } else {
-            zones = try env.zones(in: database).map(\.zoneID)
+            zones = try env.zones.all(in: database).map(\.zoneID)
         }
         var count = 0
         // NDJSON of a public or private database: streamed from the type tables (see `EnvironmentStore.streamRecords`).
         if format == .ndjson && database.scope != .shared {
             try withoutActuallyEscaping(write) { write in
                 var sink = RecordLineSink(write: write)
-                for zoneID in zones { count += try env.streamRecords(in: database, zoneID: zoneID, type: type, includeEncrypted: includeEncrypted, into: &sink) }
+                for zoneID in zones { count += try env.records.streamRecords(in: database, zoneID: zoneID, type: type, includeEncrypted: includeEncrypted, into: &sink) }
                 try sink.finish()
             }
             return count
         }
-        let schema = includeEncrypted ? nil : try env.schema()
+        let schema = includeEncrypted ? nil : try env.schema.current()
         for zoneID in zones {
             var token: String?
             repeat {
-                let page = try env.zoneChanges(in: database, zoneID: zoneID, since: token)
+                let page = try env.zones.zoneChanges(in: database, zoneID: zoneID, since: token)
                 for var r in page.changed where type == nil || r.recordType == type {
                     if let hidden = schema?.recordType(named: r.recordType)?.fields.filter({ $0.type.encrypted }) {
                         for f in hidden { r.fields.removeValue(forKey: f.name) }

@@ -93,9 +93,9 @@ public struct RecordImporter: Sendable {
         // Types that were empty when the import first met them get their indexes built after the load (see
         // `EnvironmentStore.deferIndexes`); built on the way out, whether the import ends or stops at a bad line.
         let deferral = Deferral()
-        defer { if deferral.active { try? env.buildDeferredIndexes() } }
+        defer { if deferral.active { try? env.records.buildDeferredIndexes() } }
         func deferIndexes() throws {
-            for name in deferral.pending where try env.deferIndexes(of: name) {
+            for name in deferral.pending where try env.records.deferIndexes(of: name) {
                 deferral.pending.remove(name)
                 deferral.active = true
             }
@@ -110,16 +110,16 @@ public struct RecordImporter: Sendable {
             case .batch(let batch):
                 let zoneID = batch.zoneID
                 for e in batch.entries where deferral.seen.insert(e.op.record.recordType).inserted {
-                    if try env.typeIsEmpty(e.op.record.recordType) { deferral.pending.insert(e.op.record.recordType) }
+                    if try env.records.typeIsEmpty(e.op.record.recordType) { deferral.pending.insert(e.op.record.recordType) }
                 }
                 try deferIndexes()
                 if !knownZones.contains(zoneID.zoneName) && database.scope == .private {
-                    if (try? env.lookupZone(zoneID, in: database)) == nil { _ = try env.createZone(zoneID, in: database) }
+                    if (try? env.zones.lookupZone(zoneID, in: database)) == nil { _ = try env.zones.createZone(zoneID, in: database) }
                     knownZones.insert(zoneID.zoneName)
                 }
                 let results: [ModifyResult]
                 // A refusal of the whole batch (a zone the database cannot have, say) is reported at its first line.
-                do { results = try env.modify(batch.entries.map { $0.op }, in: database, zoneID: zoneID, allOrNothing: true, actor: actor) } catch {
+                do { results = try env.records.modify(batch.entries.map { $0.op }, in: database, zoneID: zoneID, allOrNothing: true, actor: actor) } catch {
                     throw LineError(line: batch.entries[0].line, error: error)
                 }
                 if let i = results.firstIndex(where: { $0.error != nil && $0.error?.code != .atomicError }) ?? results.firstIndex(where: { $0.error != nil }) {
@@ -136,7 +136,7 @@ public struct RecordImporter: Sendable {
         }
         if deferral.active {
             deferral.active = false
-            try env.buildDeferredIndexes()
+            try env.records.buildDeferredIndexes()
         }
         progress(Progress(lines: lines, records: written, bytesRead: total, totalBytes: total, seconds: (ContinuousClock.now - started).seconds))
         // An import churns through its records on two threads; what they freed goes back (a server that imported

@@ -31,8 +31,8 @@ struct SharePages: Sendable {
         // What anyone may see before signing in: only a share open to everyone with the link shows who shares what.
         let preview: (owner: String, type: String, container: ContainerID)? = await (try? blocking.run { () throws -> (String, String, ContainerID)? in
             guard let env else { return nil }
-            let (share, _) = try env.resolveShare(guid, user: nil)
-            return (try Self.ownerName(share, store, env.container), try env.rootRecordType(of: share) ?? "zone", env.container)
+            let (share, _) = try env.sharing.resolveShare(guid, user: nil)
+            return (try Self.ownerName(share, store, env.container), try env.sharing.rootRecordType(of: share) ?? "zone", env.container)
         }) ?? nil
         if req.method == .get { return HTML.page(form(guid, preview, message: nil)) }
 
@@ -52,8 +52,8 @@ struct SharePages: Sendable {
             guard let user = try store.accounts.authenticateUser(container: env.container, email: email, password: password) else {
                 throw StratusError(.authenticationFailed, "That email and password do not match an account.")
             }
-            let share = try env.acceptShare(guid, user: user.userRecordName)
-            return (share, try Self.ownerName(share, store, env.container), try env.rootRecordType(of: share) ?? "zone")
+            let share = try env.sharing.acceptShare(guid, user: user.userRecordName)
+            return (share, try Self.ownerName(share, store, env.container), try env.sharing.rootRecordType(of: share) ?? "zone")
         }
         switch outcome {
         case .succeeded(let (share, owner, type)):

@@ -36,22 +36,8 @@ final class SignInPages: Sendable {
               (try? await blocking.run { try store.containerExists(container) }) == true else {
             return HTML.page(Self.layout("Not found", "<p>There is no such container.</p>"), status: .notFound)
         }
-        // The token goes only where a live API token of this environment lists the destination's origin exactly.
-        // A link that names any other destination is refused before anything is asked or sent.
         let callback = req.query("callback"), openerOrigin = req.query("origin")
-        let targets = [("callback", callback), ("origin", openerOrigin)].compactMap { w, t in t.map { (w, $0) } }
-        let tokens = targets.isEmpty ? [] : ((try? await blocking.run { try store.credentials.apiTokens(container: container, environment: environment) }) ?? [])
-        for (what, target) in targets {
-            guard let origin = WebOrigin(target, allowingPath: what == "callback"), what == "origin" || Self.safeCallback(target) != nil,
-                  tokens.contains(where: { $0.allowsBrowser(origin: origin.description) }) else {
-                return HTML.page(Self.layout("Refused", """
-                    <h1>This sign-in link is not trusted</h1>
-                    <p>It asks to send your session to <code>\(HTML.escape(String(target.prefix(200))))</code>, which is not an allowed
-                    origin of any API token of \(HTML.escape(container.rawValue)) (\(environment.rawValue)). Nothing was sent.</p>
-                    <p>If you develop this app, add the page's origin to an API token's allowed origins.</p>
-                    """), status: .forbidden)
-            }
-        }
+        if let refusal = await untrustedDestination(req, container, environment) { return refusal }
         let page = PageContext(container: container, environment: environment, callback: callback, openerOrigin: openerOrigin, mode: mode)
         if req.method == .get { return HTML.page(form(page, message: nil)) }
         // A program (StratusKit's sign-in helper, a CLI) asks for JSON, naming a live API token of this environment:
@@ -69,73 +55,21 @@ final class SignInPages: Sendable {
             return HTML.page(Self.layout("Refused", "<p>This form can only be sent from its own page.</p>"), status: .forbidden)
         }
         let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
-        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        let account = "user:\(container.rawValue):\(email.lowercased())"
-        let address = req.clientAddress
-        let testUser = form["testUser"] == "1"
-        func wait(_ seconds: Int) -> HTTPResponse {
-            if wantsJSON { return ErrorEnvelope.response(StratusError(.throttled, "too many attempts: wait \(seconds) s", retryAfter: seconds)) }
-            let what = mode == .signup ? "Too many accounts were created from here or on this server just now." : "Too many failed attempts."
-            var r = HTML.page(self.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."), status: .tooManyRequests)
-            r.headers["retry-after"] = String(seconds)
-            return r
-        }
-        func busy() -> HTTPResponse {
-            if wantsJSON { return ErrorEnvelope.response(StratusError(.tryAgainLater, "the server is busy signing people in", retryAfter: 5)) }
-            var r = HTML.page(self.form(page, message: "The server is busy signing people in. Try again in a few seconds."), status: .serviceUnavailable)
-            r.headers["retry-after"] = "5"
-            return r
-        }
-        func refused(_ error: any Error) -> HTTPResponse {
-            var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
-            // The envelope redacts for itself, under the uuid it answers with: one redaction, one uuid in the log.
-            if wantsJSON { return ErrorEnvelope.response(e, path: req.rawPath) }
-            // An internal error's detail goes to the log under the uuid the page shows, never onto the page.
-            if e.code == .internalError { e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: req.rawPath) }
-            return HTML.page(self.form(page, message: e.reason), status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
-        }
-        if mode == .signup {
-            // Checked before any password is hashed: sign-ups per address and per server. The same answer whether or
-            // not the address already has an account: sign-up tells no one who is here.
-            if case .wait(let seconds) = throttle.checkSignUp(address: address) { return wait(seconds) }
-            do {
-                _ = try await throttle.passwords.run {
-                    try store.accounts.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
-                                     lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
-                }
-            } catch is PasswordWork.Busy { return busy() } catch { return refused(error) }
-            if wantsJSON { return .json(Data(#"{"signedUp":true}"#.utf8)) }
-            return HTML.page(signedUp(page, email: email))
-        }
-        let outcome = await throttle.attempt(account: testUser ? nil : account, address: address,
-                                             countsAsFailure: { ($0 as? StratusError)?.code == .authenticationFailed }) { () throws -> ContainerUser in
-            if testUser {
-                guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }
-                return try store.accounts.testUser(container: container)
-            }
-            guard var u = try store.accounts.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
-                throw StratusError(.authenticationFailed, "That email and password do not match an account.")
-            }
-            if mode == .account {
-                let wanted = form["discoverable"] == "on"
-                try store.accounts.setDiscoverable(container: container, userRecordName: u.userRecordName, wanted)
-                u = try store.accounts.user(container: container, userRecordName: u.userRecordName) ?? u
-            }
-            return u
-        }
+        let reply = Reply(pages: self, page: page, wantsJSON: wantsJSON, path: req.rawPath)
+        if mode == .signup { return await signUp(form, req.clientAddress, reply) }
         let user: ContainerUser
-        switch outcome {
+        switch await signIn(form, req.clientAddress, page) {
         case .succeeded(let u): user = u
-        case .wait(let seconds): return wait(seconds)
-        case .busy: return busy()
-        case .refused(let error): return refused(error)
+        case .wait(let seconds): return reply.wait(seconds)
+        case .busy: return reply.busy()
+        case .refused(let error): return reply.refused(error)
         }
         if mode == .account { return HTML.page(accountSaved(page, user)) }
         let lifetime = form["remember"] == "on" ? AccountStore.longSession : AccountStore.shortSession
         let token: String
         do {
             token = try await blocking.run { try store.accounts.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
-        } catch { return refused(error) }
+        } catch { return reply.refused(error) }
         if wantsJSON {
             var w = JSONWriter()
             w.beginObject()
@@ -145,6 +79,100 @@ final class SignInPages: Sendable {
             return .json(w.data)
         }
         return deliver(token, callback: callback, openerOrigin: openerOrigin)
+    }
+
+    /// The refusal of a link whose destination is not trusted: the token goes only where a live API token of this
+    /// environment lists the destination's origin exactly, so a link that names any other destination is refused
+    /// before anything is asked or sent. Nil when the link names none, or only trusted ones.
+    private func untrustedDestination(_ req: HTTPRequest, _ container: ContainerID, _ environment: ContainerEnvironment) async -> HTTPResponse? {
+        let store = self.store
+        let targets = [("callback", req.query("callback")), ("origin", req.query("origin"))].compactMap { w, t in t.map { (w, $0) } }
+        guard !targets.isEmpty else { return nil }
+        let tokens = (try? await blocking.run { try store.credentials.apiTokens(container: container, environment: environment) }) ?? []
+        for (what, target) in targets {
+            guard let origin = WebOrigin(target, allowingPath: what == "callback"), what == "origin" || Self.safeCallback(target) != nil,
+                  tokens.contains(where: { $0.allowsBrowser(origin: origin.description) }) else {
+                return HTML.page(Self.layout("Refused", """
+                    <h1>This sign-in link is not trusted</h1>
+                    <p>It asks to send your session to <code>\(HTML.escape(String(target.prefix(200))))</code>, which is not an allowed
+                    origin of any API token of \(HTML.escape(container.rawValue)) (\(environment.rawValue)). Nothing was sent.</p>
+                    <p>If you develop this app, add the page's origin to an API token's allowed origins.</p>
+                    """), status: .forbidden)
+            }
+        }
+        return nil
+    }
+
+    /// Sign-up, checked before any password is hashed: sign-ups per address and per server. The same answer
+    /// whether or not the address already has an account: sign-up tells no one who is here.
+    private func signUp(_ form: [String: String], _ address: String, _ reply: Reply) async -> HTTPResponse {
+        let store = self.store, container = reply.page.container
+        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        if case .wait(let seconds) = throttle.checkSignUp(address: address) { return reply.wait(seconds) }
+        do {
+            _ = try await throttle.passwords.run {
+                try store.accounts.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
+                                          lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
+            }
+        } catch is PasswordWork.Busy { return reply.busy() } catch { return reply.refused(error) }
+        if reply.wantsJSON { return .json(Data(#"{"signedUp":true}"#.utf8)) }
+        return HTML.page(signedUp(reply.page, email: email))
+    }
+
+    /// A sign-in (or an account page's save) through the throttle: the account, or in Development the test user.
+    private func signIn(_ form: [String: String], _ address: String, _ page: PageContext) async -> SignInAttempt<ContainerUser> {
+        let store = self.store, container = page.container, mode = page.mode, environment = page.environment
+        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        let testUser = form["testUser"] == "1"
+        let account = "user:\(container.rawValue):\(email.lowercased())"
+        return await throttle.attempt(account: testUser ? nil : account, address: address,
+                                      countsAsFailure: { ($0 as? StratusError)?.code == .authenticationFailed }) { () throws -> ContainerUser in
+            if testUser {
+                guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }
+                return try store.accounts.testUser(container: container)
+            }
+            guard var u = try store.accounts.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
+                throw StratusError(.authenticationFailed, "That email and password do not match an account.")
+            }
+            if mode == .account {
+                try store.accounts.setDiscoverable(container: container, userRecordName: u.userRecordName, form["discoverable"] == "on")
+                u = try store.accounts.user(container: container, userRecordName: u.userRecordName) ?? u
+            }
+            return u
+        }
+    }
+
+    /// How a sign-in page answers what stopped it: in CloudKit's envelope for a program that asked for JSON, or as
+    /// the page again with the reason.
+    struct Reply {
+        let pages: SignInPages
+        let page: PageContext
+        let wantsJSON: Bool
+        let path: String
+
+        func wait(_ seconds: Int) -> HTTPResponse {
+            if wantsJSON { return ErrorEnvelope.response(StratusError(.throttled, "too many attempts: wait \(seconds) s", retryAfter: seconds)) }
+            let what = page.mode == .signup ? "Too many accounts were created from here or on this server just now." : "Too many failed attempts."
+            var r = HTML.page(pages.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."), status: .tooManyRequests)
+            r.headers["retry-after"] = String(seconds)
+            return r
+        }
+
+        func busy() -> HTTPResponse {
+            if wantsJSON { return ErrorEnvelope.response(StratusError(.tryAgainLater, "the server is busy signing people in", retryAfter: 5)) }
+            var r = HTML.page(pages.form(page, message: "The server is busy signing people in. Try again in a few seconds."), status: .serviceUnavailable)
+            r.headers["retry-after"] = "5"
+            return r
+        }
+
+        func refused(_ error: any Error) -> HTTPResponse {
+            var e = error as? StratusError ?? StratusError(.internalError, "\(error)")
+            // The envelope redacts for itself, under the uuid it answers with: one redaction, one uuid in the log.
+            if wantsJSON { return ErrorEnvelope.response(e, path: path) }
+            // An internal error's detail goes to the log under the uuid the page shows, never onto the page.
+            if e.code == .internalError { e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: path) }
+            return HTML.page(pages.form(page, message: e.reason), status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
+        }
     }
 
     /// Where a page is and where its token would go, carried through its forms and links.

@@ -10,8 +10,8 @@ extension Console {
             let dev = try? store.environment(c.id, .development), prod = try? store.environment(c.id, .production)
             return ContainersView.Container(id: c.id.rawValue, createdISO: Console.iso(c.createdAt), developmentPath: ConsolePaths.environment(c.id, .development),
                                             productionPath: ConsolePaths.environment(c.id, .production), deletePath: ConsolePaths.deleteContainer(c.id),
-                                            developmentRecords: (try? dev?.recordCount()) ?? 0, productionRecords: (try? prod?.recordCount()) ?? 0,
-                                            developmentTypes: (try? dev?.schema().recordTypes.count) ?? 0, productionTypes: (try? prod?.schema().recordTypes.count) ?? 0)
+                                            developmentRecords: (try? dev?.records.recordCount()) ?? 0, productionRecords: (try? prod?.records.recordCount()) ?? 0,
+                                            developmentTypes: (try? dev?.schema.current().recordTypes.count) ?? 0, productionTypes: (try? prod?.schema.current().recordTypes.count) ?? 0)
         }
         if Console.wantsJSON(req) {
             return .json(Console.json(["containers": containers.map {

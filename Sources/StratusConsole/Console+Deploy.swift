@@ -8,7 +8,7 @@ import StratusStore
 extension Console {
     func deployPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let plan = try store.lifecycle.deployPlan(scope.container)
-        let history = try store.environment(scope.container, .production).deployments().map { d in
+        let history = try store.environment(scope.container, .production).schema.deployments().map { d in
             DeployView.Deployment(when: ValueDisplay.utcString(d.deployedAt), by: d.deployedBy, changes: d.changes)
         }
         // What the app does in Development that Production would refuse (`stratus schema check`).
@@ -65,7 +65,7 @@ extension Console {
         guard !scope.isProduction else { throw StratusError(.notFound, "Only Development can be reset.") }
         return page(req, s, scope, tab: .reset, "confirm", title: "Reset Development", ConfirmView(
             heading: "Reset Development?",
-            warning: "This deletes every record, zone and asset in Development, and puts Development's schema back to Production's. Production is not touched. It cannot be undone. (\(try scope.env.recordCount()) records now.)",
+            warning: "This deletes every record, zone and asset in Development, and puts Development's schema back to Production's. Production is not touched. It cannot be undone. (\(try scope.env.records.recordCount()) records now.)",
             action: scope.paths.reset(), confirmLabel: "Type the container's identifier to confirm",
             expected: scope.container.rawValue, button: "Reset Development", cancelHref: scope.paths.home()))
     }
@@ -81,7 +81,7 @@ extension Console {
     }
 
     func deleteContainerPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        let dev = try scope.env.recordCount(), prod = try store.environment(scope.container, .production).recordCount()
+        let dev = try scope.env.records.recordCount(), prod = try store.environment(scope.container, .production).records.recordCount()
         return page(req, s, scope, tab: .none, "confirm", title: "Delete container", ConfirmView(
             heading: "Delete \(scope.container.rawValue)?",
             warning: "This deletes the container with both environments: \(dev) Development and \(prod) Production records, its schema, tokens, keys and users. It cannot be undone.",

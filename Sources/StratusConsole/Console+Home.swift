@@ -7,17 +7,17 @@ import StratusStore
 extension Console {
     func homePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let env = scope.env
-        let schema = try env.schema()
-        let counts = try env.recordCountsByZone(in: .publicDatabase)
-        let zones = try env.zones(in: .publicDatabase).map { z in
+        let schema = try env.schema.current()
+        let counts = try env.records.recordCountsByZone(in: .publicDatabase)
+        let zones = try env.zones.all(in: .publicDatabase).map { z in
             HomeView.Zone(name: z.zoneID.zoneName, count: counts[z.zoneID.zoneName] ?? 0,
                           href: scope.paths.database(.public).records([("zone", z.zoneID.zoneName)]))
         }
         let users = try store.accounts.users(container: scope.container)
-        let usage = try env.storageUsage()
+        let usage = try env.quota.storageUsage()
         let storage = "\(ValueDisplay.byteCount(usage.totalBytes)) (records \(ValueDisplay.byteCount(usage.recordBytes)), assets \(ValueDisplay.byteCount(usage.assetBytes)))"
             + (usage.quotaBytes.map { " of a \(ValueDisplay.byteCount($0)) quota" } ?? ", no quota")
-        let recordCount = try env.recordCount()
+        let recordCount = try env.records.recordCount()
         let view = HomeView(recordCount: recordCount, typeCount: schema.recordTypes.count, zones: zones, usersSigned: users.count == 1 ? "1 user has" : "\(users.count) users have", usersHref: scope.paths.users(),
                             actAsHref: scope.userDataBrowsable ? scope.paths.actAs() : nil, storage: storage, overQuota: usage.exceeds(), message: req.query("done"))
         let json = HomeView.JSON(container: scope.container.rawValue, environment: scope.environment.rawValue, recordCount: recordCount,
@@ -88,7 +88,7 @@ extension Console {
         guard !scope.isProduction else {
             throw StratusError(.accessDenied, "A user's data is deleted by the console in Development only; in Production the user deletes it from their device.")
         }
-        let zones = try scope.env.purgeUserData(user.userRecordName)
+        let zones = try scope.env.zones.purgeUserData(user.userRecordName)
         try audit(s, scope, "delete user's data", "\(user.userRecordName) (\(zones) zone\(zones == 1 ? "" : "s"))")
         return .redirect(to: scope.paths.users(done: "Deleted \(user.email)'s data in \(scope.environment.rawValue): \(zones) zone\(zones == 1 ? "" : "s") purged."))
     }

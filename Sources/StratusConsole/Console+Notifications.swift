@@ -11,12 +11,12 @@ extension Console {
         let users = try store.accounts.users(container: scope.container)
         let mask = UserDataMask(scope)
         let emails = Dictionary(users.map { ($0.userRecordName, mask.email($0.email)) }, uniquingKeysWith: { a, _ in a })
-        let notes = try scope.env.recentNotifications().map { n in
+        let notes = try scope.env.notifications.recentNotifications().map { n in
             let reason = switch n.reason {
             case 1?: "created"
             case 2?: "updated"
             case 3?: "deleted"
-            default: n.subscriptionID == EnvironmentStore.testSubscriptionID ? "test" : "—"
+            default: n.subscriptionID == NotificationStore.testSubscriptionID ? "test" : "—"
             }
             let status = n.courierTokens == 0 ? "kept for SSE and courier (no courier token yet)"
                 : n.courierDelivered == n.courierTokens ? "delivered (web courier)"
@@ -26,17 +26,17 @@ extension Console {
                                           database: n.scope.rawValue, record: (n.recordName).map(mask.recordName) ?? "", reason: reason, status: status,
                                           delivered: n.courierTokens > 0 && n.courierDelivered == n.courierTokens, nid: n.notificationID)
         }
-        let deliveries = try scope.env.recentWebhookDeliveries().map { d in
+        let deliveries = try scope.env.webhooks.recentWebhookDeliveries().map { d in
             NotificationsView.Delivery(time: ValueDisplay.utcString(d.createdAt), url: d.url, record: d.recordName, recordType: d.recordType, reason: d.reason,
                                        state: d.state, failed: d.state == "failed", attempts: d.attempts, lastError: d.lastError ?? "", nid: d.notificationID)
         }
         // Push to Apple devices: the key in use (never the key itself), the registered devices and each push.
         let credentials = try store.credentials.apnsCredentials(container: scope.container, environment: scope.environment)
-        let devices = try scope.env.apnsDevices().map { d in
+        let devices = try scope.env.apns.apnsDevices().map { d in
             NotificationsView.Device(user: emails[d.userRecordName] ?? d.userRecordName, token: d.shortToken,
                                      apnsEnvironment: d.apnsEnvironment.rawValue.lowercased(), registered: ValueDisplay.utcString(d.createdAt))
         }
-        let pushes = try scope.env.apnsDeliveries().map { d in
+        let pushes = try scope.env.apns.apnsDeliveries().map { d in
             NotificationsView.Push(time: ValueDisplay.utcString(d.at), user: emails[d.userRecordName] ?? d.userRecordName, token: d.shortToken, nid: d.notificationID,
                                    state: d.state.rawValue, bad: d.state == .failed || d.state == .unregistered, status: d.status == 0 ? "no answer" : String(d.status),
                                    reason: d.reason ?? "", attempts: d.attempts)
@@ -121,7 +121,7 @@ extension Console {
             return try notificationsPage(req, s, scope, error: "Choose a user of this container to notify.")
         }
         do {
-            let nid = try scope.env.sendTestNotification(to: target.userRecordName, message: f["message"] ?? "")
+            let nid = try scope.env.notifications.sendTestNotification(to: target.userRecordName, message: f["message"] ?? "")
             try audit(s, scope, "send test notification", "to \(target.email): \(nid)")
             if Console.wantsJSON(req) { return .json(Console.json(["notificationID": nid])) }
             return try notificationsPage(req, s, scope, sent: "Sent a test notification to \(target.email).")

@@ -8,8 +8,8 @@ import StratusStore
 /// none: it sorts every match). An admin pins, drops or asks for an automatic index; every change is audited.
 extension Console {
     func queryShapesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
-        let automatic = Dictionary(try scope.env.autoIndexes().map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        let shapes = try scope.env.queryShapes().map { r in
+        let automatic = Dictionary(try scope.env.queryShapes.autoIndexes().map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let shapes = try scope.env.queryShapes.all().map { r in
             let auto = r.index.flatMap { automatic[$0] }
             return QueryShapesView.Shape(
                 shape: r.shape, calls: r.calls, p50: String(format: "%.2f", r.p50Milliseconds), p99: String(format: "%.2f", r.p99Milliseconds),
@@ -21,7 +21,7 @@ extension Console {
             QueryShapesView.Index(
                 name: ai.name, fields: "\(ai.recordType)(\((ai.equalityFields + (ai.orderField.map { [$0] } ?? [])).joined(separator: ", ")))",
                 shape: ai.shape, pinned: ai.pinned, lastUsed: ValueDisplay.utcString(ai.lastUsedAt),
-                state: ai.isReady ? "ready" : "building, \(Int(scope.env.autoIndexProgress(ai) * 100))% copied",
+                state: ai.isReady ? "ready" : "building, \(Int(scope.env.queryShapes.autoIndexProgress(ai) * 100))% copied",
                 size: ValueDisplay.byteCount(ai.estimatedBytes),
                 built: ai.isReady ? String(format: "%.0f", ai.buildMilliseconds) : "–",
                 longestStep: ai.isReady ? String(format: "%.1f", ai.longestStepMilliseconds) : "–",
@@ -75,7 +75,7 @@ extension Console {
     func buildShapeIndex(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let shape = form(req)["shape"] ?? ""
         do {
-            let ai = try scope.env.buildAutoIndexInBackground(forShape: shape)
+            let ai = try scope.env.queryShapes.buildAutoIndexInBackground(forShape: shape)
             try audit(s, scope, "build index", "\(ai.name) for \(shape)")
             let done = ai.isReady ? "\(ai.name) serves \(shape)." : "Building \(ai.name) for \(shape): queries use it once it is complete."
             return .redirect(to: scope.paths.queryShapes(done: done))
@@ -88,9 +88,9 @@ extension Console {
         let name = req.parameters["name"] ?? ""
         let done: String
         switch req.parameters["action"] {
-        case "pin": try scope.env.setAutoIndexPinned(name, true); done = "Pinned \(name): it stays even when unused."
-        case "unpin": try scope.env.setAutoIndexPinned(name, false); done = "Unpinned \(name)."
-        case "drop": try scope.env.dropAutoIndex(name); done = "Dropped \(name)."
+        case "pin": try scope.env.queryShapes.setAutoIndexPinned(name, true); done = "Pinned \(name): it stays even when unused."
+        case "unpin": try scope.env.queryShapes.setAutoIndexPinned(name, false); done = "Unpinned \(name)."
+        case "drop": try scope.env.queryShapes.dropAutoIndex(name); done = "Dropped \(name)."
         default: throw StratusError(.notFound, "There is no such page.")
         }
         try audit(s, scope, "\(req.parameters["action"]!) index", name)

@@ -22,7 +22,7 @@ extension Console {
     }
 
     func fetch(_ loc: RecordLocation, _ env: EnvironmentStore) throws -> StoredRecord {
-        try env.lookup([loc.name], in: loc.db, zoneID: loc.zone)[0].get()
+        try env.records.lookup([loc.name], in: loc.db, zoneID: loc.zone)[0].get()
     }
 
     func actor(_ scope: ConsoleScope) -> RequestActor { RequestActor(userRecordName: scope.user ?? RequestActor.system.userRecordName, deviceID: "console") }
@@ -31,7 +31,7 @@ extension Console {
         let loc = try recordLocation(req, scope)
         let record = try fetch(loc, scope.env)
         // The lookup just read the schema's generation: no second transaction for the type.
-        let type = scope.env.lastKnownSchema.recordType(named: record.recordType) ?? RecordTypeSchema(name: record.recordType)
+        let type = scope.env.schema.lastKnownSchema.recordType(named: record.recordType) ?? RecordTypeSchema(name: record.recordType)
         if Console.wantsJSON(req) { return .json(Console.json(RecordJSON(EncryptedFields.hidden(record, type)))) }
         var values = recordValues(record, type, loc, scope)
         values.message = req.query("done")
@@ -67,7 +67,7 @@ extension Console {
     func recordValues(_ r: StoredRecord, _ type: RecordTypeSchema, _ loc: RecordLocation, _ scope: ConsoleScope, form: StoredRecord? = nil) -> RecordView {
         let link = { (ref: Reference) -> String in scope.db.record(zone: ref.zoneID?.zoneName ?? loc.zone.zoneName, name: ref.recordName) }
         let assetLink = { (a: AssetValue) -> String in scope.paths.asset(a.fileChecksum) }
-        let assetType = { (a: AssetValue) -> String in scope.env.assetPrefix(checksum: a.fileChecksum).map(Console.sniff) ?? "missing file" }
+        let assetType = { (a: AssetValue) -> String in scope.env.assets.assetPrefix(checksum: a.fileChecksum).map(Console.sniff) ?? "missing file" }
         let names = type.userFields.map(\.name) + r.fields.keys.filter { type.field(named: $0) == nil }.sorted()
         let fields = names.map { n in
             var f = RecordView.Field(name: n, type: type.field(named: n)?.type.description ?? "")
@@ -100,12 +100,12 @@ extension Console {
     func saveRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let loc = try recordLocation(req, scope)
         let current = try fetch(loc, scope.env)
-        let type = try scope.env.schema().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
+        let type = try scope.env.schema.current().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
         let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
         let tag = items.first { $0.name == "tag" }?.value ?? ""
         let fields = try RecordForm.fields(from: items, type: type, existing: current)
         let edited = StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: tag, fields: fields)
-        let result = try scope.env.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0]
+        let result = try scope.env.records.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0]
         switch result {
         case .failed(let e) where e.code == .conflict:
             return conflictPage(req, s, scope, loc, type, mine: edited, server: e.serverRecord ?? current)
@@ -129,7 +129,7 @@ extension Console {
     func uploadAssetField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let loc = try recordLocation(req, scope)
         let current = try fetch(loc, scope.env)
-        let type = scope.env.lastKnownSchema.recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
+        let type = scope.env.schema.lastKnownSchema.recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
         guard let form = MultipartForm(req.body, contentType: req.headers["content-type"]) else {
             throw StratusError.badRequest("The upload did not arrive as a form with a file (multipart/form-data).")
         }
@@ -139,7 +139,7 @@ extension Console {
             throw StratusError.badRequest("Choose one of this record type's asset fields.")
         }
         guard let file = form.file(named: "file"), !file.data.isEmpty else { throw StratusError.badRequest("Choose a file to upload.") }
-        let asset = try scope.env.uploadAsset(file.data)
+        let asset = try scope.env.assets.uploadAsset(file.data)
         var values = current.fields
         if field.type.isList, case .list(let t, let items)? = values[name] {
             values[name] = .list(t, items + [.asset(asset)])
@@ -147,7 +147,7 @@ extension Console {
             values[name] = field.type.isList ? .list(.asset, [.asset(asset)]) : .asset(asset)
         }
         let edited = StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: fields["tag"] ?? "", fields: values)
-        switch try scope.env.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0] {
+        switch try scope.env.records.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0] {
         case .failed(let e) where e.code == .conflict:
             return conflictPage(req, s, scope, loc, type, mine: edited, server: e.serverRecord ?? current)
         case .failed(let e):
@@ -175,10 +175,10 @@ extension Console {
         let current = try fetch(loc, scope.env)
         let tag = formValue(req, "tag") ?? ""
         let op = RecordOperation(.delete, StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: tag))
-        let result = try scope.env.modify([op], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0]
+        let result = try scope.env.records.modify([op], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0]
         if case .failed(let e) = result {
             if e.code == .conflict {
-                let type = try scope.env.schema().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
+                let type = try scope.env.schema.current().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
                 var values = recordValues(current, type, loc, scope)
                 values.error = "This record was changed by someone else after you opened it, so it was not deleted. Here is its current version."
                 return page(req, s, scope, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc), status: .conflict)
@@ -191,7 +191,7 @@ extension Console {
 
     func newRecordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil, form: StoredRecord? = nil) throws -> HTTPResponse {
         guard scope.databaseID != nil else { return try chooseUserPage(req, s, scope, tab: .records) }
-        let schema = try scope.env.schema()
+        let schema = try scope.env.schema.current()
         let typeName = req.query("type") ?? formValue(req, "type") ?? schema.recordTypes.first?.name ?? ""
         guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
         let zone = req.query("zone") ?? formValue(req, "zone") ?? ZoneID.defaultZoneName
@@ -212,7 +212,7 @@ extension Console {
 
     func createRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         guard let db = scope.databaseID else { throw StratusError.badRequest("Choose whose database first.") }
-        let schema = try scope.env.schema()
+        let schema = try scope.env.schema.current()
         let typeName = req.query("type") ?? ""
         guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
         let zone = ZoneID(zoneName: req.query("zone") ?? ZoneID.defaultZoneName, ownerRecordName: db.scope == .shared ? nil : db.ownerRecordName)
@@ -221,7 +221,7 @@ extension Console {
         var record = StoredRecord(recordName: name.isEmpty ? UUID().uuidString : name, recordType: type.name, zoneID: zone)
         do {
             record.fields = try RecordForm.fields(from: items, type: type, existing: nil)
-            let result = try scope.env.modify([RecordOperation(.create, record)], in: db, zoneID: zone, actor: actor(scope))[0]
+            let result = try scope.env.records.modify([RecordOperation(.create, record)], in: db, zoneID: zone, actor: actor(scope))[0]
             if case .failed(let e) = result { throw e }
         } catch let error as StratusError {
             return try newRecordPage(req, s, scope, error: Console.explain(error, path: req.rawPath).error.reason, form: record)
@@ -232,7 +232,7 @@ extension Console {
 
     func assetDownload(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let checksum = req.parameters["checksum"] ?? ""
-        guard let data = scope.env.assetContent(checksum: checksum) else { throw StratusError(.notFound, "There is no such asset.") }
+        guard let data = scope.env.assets.assetContent(checksum: checksum) else { throw StratusError(.notFound, "There is no such asset.") }
         var h = HTTPHeaders()
         h["content-type"] = Console.sniff(data)
         h["content-disposition"] = "attachment"

@@ -9,7 +9,7 @@ extension Console {
     static let permissions: [(Permission, String)] = [(.create, "CREATE"), (.read, "READ"), (.write, "WRITE")]
 
     func rolesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        let schema = try scope.env.schema()
+        let schema = try scope.env.schema.current()
         let roles = SecurityRole.builtIn + schema.roles
         let label = [SecurityRole.world: "World", SecurityRole.authenticated: "Authenticated", SecurityRole.creator: "Creator"]
         let editable = !scope.isProduction
@@ -24,7 +24,7 @@ extension Console {
         let users = try store.accounts.users(container: scope.container)
         let email = Dictionary(users.map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
         let custom = try schema.roles.map { r in
-            let members = try scope.env.members(of: r).map { u in RolesView.Member(user: u, email: email[u] ?? "", role: r) }
+            let members = try scope.env.schema.members(of: r).map { u in RolesView.Member(user: u, email: email[u] ?? "", role: r) }
             return RolesView.CustomRole(name: r, members: members, hasMembers: !members.isEmpty, action: scope.paths.roleMembers(r),
                                         deleteAction: editable ? scope.paths.deleteRole(r) : nil,
                                         users: users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) })
@@ -125,14 +125,14 @@ extension Console {
         let role = req.parameters["role"] ?? ""
         let f = form(req)
         if let remove = f["remove"], !remove.isEmpty {
-            try scope.env.removeRole(role, from: remove)
+            try scope.env.schema.removeRole(role, from: remove)
             try audit(s, scope, "remove role member", "\(role): \(remove)")
             return .redirect(to: scope.paths.roles(done: "Removed \(remove) from \(role)."))
         }
         let who = (f["user"] ?? "").trimmingCharacters(in: .whitespaces)
         let user = try store.accounts.user(container: scope.container, userRecordName: who) ?? store.accounts.user(container: scope.container, email: who)
         guard let user else { throw StratusError(.notFound, "This container has no user \(who.prefix(80)).") }
-        try scope.env.assignRole(role, to: user.userRecordName)
+        try scope.env.schema.assignRole(role, to: user.userRecordName)
         try audit(s, scope, "add role member", "\(role): \(user.userRecordName)")
         return .redirect(to: scope.paths.roles(done: "Added \(user.email) to \(role)."))
     }

@@ -7,13 +7,13 @@ import StratusStore
 /// the same schema import that refuses to lose anything Production has); Production is read-only.
 extension Console {
     func schemaPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        let schema = try scope.env.schema()
+        let schema = try scope.env.schema.current()
         if req.query("format") == "ckdb" {
             var r = HTTPResponse.text(SchemaPrinter.print(schema))
             r.headers["content-disposition"] = "attachment; filename=\"\(scope.container.rawValue.filter { $0.isLetter || $0.isNumber || $0 == "." })-\(scope.environment.rawValue).ckdb\""
             return r
         }
-        let deployed = scope.isProduction ? schema : try store.environment(scope.container, .production).schema()
+        let deployed = scope.isProduction ? schema : try store.environment(scope.container, .production).schema.current()
         let types = schema.recordTypes.map { t in
             SchemaView.RecordType(name: t.name, fieldCount: t.userFields.count, href: scope.paths.recordType(t.name), deployed: deployed.recordType(named: t.name) != nil)
         }
@@ -92,11 +92,11 @@ extension Console {
     }
 
     func recordTypePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
-        let schema = try scope.env.schema()
+        let schema = try scope.env.schema.current()
         let name = req.parameters["recordType"] ?? ""
         guard let type = schema.recordType(named: name) else { throw StratusError(.notFound, "There is no record type \(name.prefix(60)) in \(scope.environment.rawValue).") }
         if Console.wantsJSON(req) { return .json(Console.json(SchemaView.TypeJSON(type))) }
-        let deployed = try store.environment(scope.container, .production).schema().recordType(named: name)
+        let deployed = try store.environment(scope.container, .production).schema.current().recordType(named: name)
         let editable = !scope.isProduction
         let system = [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName]
         let all = type.userFields + system.map { sf in FieldSchema(name: sf.schemaName, type: sf.fieldType, indexes: type.indexes(of: sf)) }
@@ -122,7 +122,7 @@ extension Console {
     /// Applies an edited copy of the Development schema; refusals (Production would lose something) are errors.
     func editSchema(_ s: Session, _ scope: ConsoleScope, _ what: String, _ edit: (inout Schema) throws(StratusError) -> Void) throws {
         guard !scope.isProduction else { throw StratusError(.accessDenied, "Production's schema changes only by deploying Development.") }
-        var schema = try scope.env.schema()
+        var schema = try scope.env.schema.current()
         try edit(&schema)
         try schema.validate()
         try store.lifecycle.importSchema(schema, into: scope.container)

@@ -17,7 +17,7 @@ extension Console {
         // Acting as a user: the shares they own or take part in.
         let acting = scope.actingAs?.userRecordName
         if let acting { try auditUserDataRead(req, s, scope, "shares of \(acting)") }
-        let shares = try scope.env.allShares().filter { share in
+        let shares = try scope.env.sharing.allShares().filter { share in
             acting == nil || share.owner?.userRecordName == acting || share.participants.contains { $0.userRecordName == acting && $0.acceptanceStatus != .removed }
         }.map { share in
             let members = share.participants.filter { $0.type != .owner }
@@ -60,7 +60,7 @@ extension Console {
     }
 
     func revokeShare(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        let share = try scope.env.revokeShare(req.parameters["guid"] ?? "")
+        let share = try scope.env.sharing.revokeShare(req.parameters["guid"] ?? "")
         try audit(s, scope, "revoke share", "\(share.recordName) in zone \(share.zoneID.zoneName) of \(share.owner?.userRecordName ?? "")")
         return .redirect(to: scope.paths.sharing(done: "Revoked share \(share.recordName); its participants lost access."))
     }

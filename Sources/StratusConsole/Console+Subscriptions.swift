@@ -13,7 +13,7 @@ extension Console {
         let acting = scope.actingAs?.userRecordName
         if let acting { try auditUserDataRead(req, s, scope, "subscriptions of \(acting)") }
         let mask = UserDataMask(scope)
-        let rows = try scope.env.allSubscriptions().filter { acting == nil || $0.owner == acting }.map { sub in
+        let rows = try scope.env.subscriptions.allSubscriptions().filter { acting == nil || $0.owner == acting }.map { sub in
             let doc = (try? JSON.parse(Data(sub.document.utf8))) ?? .object([:])
             let kind = doc["subscriptionType"]?.string ?? "query"
             let query = doc["query"]
@@ -54,7 +54,7 @@ extension Console {
         guard let db = f["scope"].flatMap(DatabaseScope.init(rawValue:)), let owner = f["owner"], let id = f["id"] else {
             throw StratusError.badRequest("Say which subscription to delete.")
         }
-        try scope.env.deleteSubscription(id, in: db, owner: owner)
+        try scope.env.subscriptions.deleteSubscription(id, in: db, owner: owner)
         try audit(s, scope, "delete subscription", "\(db.rawValue) database of \(owner): \(id)")
         return .redirect(to: scope.paths.subscriptions(done: "Deleted subscription \(id)."))
     }

@@ -10,7 +10,7 @@ import StratusStore
 extension Console {
     func usersPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let activity = try store.accounts.userActivity(container: scope.container)
-        let data = try scope.env.privateDataByOwner()
+        let data = try scope.env.records.privateDataByOwner()
         // Outside what an admin may browse (Production without the server's consent) an email is shown masked.
         let emailsShown = scope.userDataBrowsable
         let users = try store.accounts.users(container: scope.container).map { u in

@@ -8,7 +8,7 @@ import StratusStore
 /// Every change is audited.
 extension Console {
     func webhooksPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: (Webhook, String)? = nil, error: String? = nil) throws -> HTTPResponse {
-        let hooks = try scope.env.webhooks().map { w in
+        let hooks = try scope.env.webhooks.all().map { w in
             WebhooksView.Hook(id: String(w.id), url: w.url, types: w.recordTypes.isEmpty ? "every record type" : w.recordTypes.joined(separator: ", "),
                               enabled: w.enabled, failures: w.failures, lastStatus: w.lastStatus ?? "no delivery yet",
                               lastDelivery: w.lastDeliveryAt.map(ValueDisplay.utcString) ?? "—", created: ValueDisplay.utcString(w.createdAt),
@@ -53,7 +53,7 @@ extension Console {
         let url = (f["url"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let types = (f["recordTypes"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" || $0 == "\r" }).map(String.init)
         do {
-            let (hook, secret) = try scope.env.addWebhook(url: url, recordTypes: types)
+            let (hook, secret) = try scope.env.webhooks.addWebhook(url: url, recordTypes: types)
             try audit(s, scope, "add webhook", "#\(hook.id) \(hook.url)")
             if Console.wantsJSON(req) { return .json(Console.json(WebhooksView.Added(id: hook.id, url: hook.url, secret: secret))) }
             return try webhooksPage(req, s, scope, created: (hook, secret))
@@ -63,21 +63,21 @@ extension Console {
     }
 
     func changeWebhook(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard let id = Int64(req.parameters["id"] ?? ""), let hook = try scope.env.webhooks().first(where: { $0.id == id }) else {
+        guard let id = Int64(req.parameters["id"] ?? ""), let hook = try scope.env.webhooks.all().first(where: { $0.id == id }) else {
             throw StratusError(.notFound, "There is no such webhook in this environment.")
         }
         let done: String
         switch req.parameters["action"] {
         case "enable":
-            try scope.env.setWebhookEnabled(id: id, true)
+            try scope.env.webhooks.setWebhookEnabled(id: id, true)
             try audit(s, scope, "enable webhook", "#\(id) \(hook.url)")
             done = "Enabled the webhook to \(hook.url); its pending deliveries resume."
         case "disable":
-            try scope.env.setWebhookEnabled(id: id, false)
+            try scope.env.webhooks.setWebhookEnabled(id: id, false)
             try audit(s, scope, "disable webhook", "#\(id) \(hook.url)")
             done = "Disabled the webhook to \(hook.url)."
         case "remove":
-            try scope.env.removeWebhook(id: id)
+            try scope.env.webhooks.removeWebhook(id: id)
             try audit(s, scope, "remove webhook", "#\(id) \(hook.url)")
             done = "Removed the webhook to \(hook.url)."
         default:

@@ -7,9 +7,9 @@ import StratusStore
 extension Console {
     func zonesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: .zones) }
-        let counts = try scope.env.recordCountsByZone(in: db)
+        let counts = try scope.env.records.recordCountsByZone(in: db)
         let custom = db.scope.allowsCustomZones
-        let zones = try scope.env.zones(in: db).map { z in
+        let zones = try scope.env.zones.all(in: db).map { z in
             let name = z.zoneID.zoneName
             return ZonesView.Zone(name: name, syncToken: z.syncToken, count: counts[name] ?? 0, atomic: z.atomic,
                                   recordsHref: scope.db.records([("zone", name)]),
@@ -47,7 +47,7 @@ extension Console {
     func createZone(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         guard let db = scope.databaseID else { throw StratusError.badRequest("Choose a user first.") }
         let name = (formValue(req, "zoneName") ?? "").trimmingCharacters(in: .whitespaces)
-        try scope.env.createZone(ZoneID(zoneName: name, ownerRecordName: db.ownerRecordName), in: db)
+        try scope.env.zones.createZone(ZoneID(zoneName: name, ownerRecordName: db.ownerRecordName), in: db)
         try audit(s, scope, "create zone", "\(db.scope.rawValue) database of \(db.ownerRecordName): \(name)")
         return .redirect(to: scope.db.zones([("done", "Created zone \(name).")]))
     }
@@ -55,8 +55,8 @@ extension Console {
     func deleteZonePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         guard let db = scope.databaseID else { throw StratusError.badRequest("Choose a user first.") }
         let name = req.parameters["zone"] ?? ""
-        let zone = try scope.env.lookupZone(ZoneID(zoneName: name), in: db)
-        let count = try scope.env.recordCountsByZone(in: db)[name] ?? 0
+        let zone = try scope.env.zones.lookupZone(ZoneID(zoneName: name), in: db)
+        let count = try scope.env.records.recordCountsByZone(in: db)[name] ?? 0
         return page(req, s, scope, tab: .zones, "confirm", title: "Delete zone \(name)", ConfirmView(
             heading: "Delete zone \(zone.zoneID.zoneName)?",
             warning: "This deletes the zone and its \(count) record\(count == 1 ? "" : "s"). Devices that sync it see the zone deleted. It cannot be undone.",
@@ -68,7 +68,7 @@ extension Console {
         guard let db = scope.databaseID else { throw StratusError.badRequest("Choose a user first.") }
         let name = req.parameters["zone"] ?? ""
         guard formValue(req, "confirm") == name else { throw StratusError.badRequest("The name you typed does not match the zone's; nothing was deleted.") }
-        try scope.env.deleteZone(ZoneID(zoneName: name, ownerRecordName: db.ownerRecordName), in: db)
+        try scope.env.zones.deleteZone(ZoneID(zoneName: name, ownerRecordName: db.ownerRecordName), in: db)
         try audit(s, scope, "delete zone", "\(db.scope.rawValue) database of \(db.ownerRecordName): \(name)")
         return .redirect(to: scope.db.zones([("done", "Deleted zone \(name).")]))
     }

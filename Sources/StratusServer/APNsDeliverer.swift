@@ -86,9 +86,9 @@ final class APNsDeliverer: Sendable {
         guard let signer = signer(for: credentials) else { return nil }
         let work: (EnvironmentStore, [APNsDevice])? = try? await BlockingWork.shared.run {
             let env = try store.environment(credentials.container, credentials.environment)
-            guard try env.hasAPNsDevices() else { return nil }
-            let newest = try env.lastNotificationID()
-            let devices = try env.apnsDevices()
+            guard try env.apns.hasAPNsDevices() else { return nil }
+            let newest = try env.notifications.lastNotificationID()
+            let devices = try env.apns.apnsDevices()
             let now = ContinuousClock.now
             let due = self.progress.withLock { p in
                 devices.filter { d in
@@ -97,7 +97,7 @@ final class APNsDeliverer: Sendable {
                     return max(d.deliveredThrough, seen?.checkedThrough ?? 0) < newest
                 }
             }
-            let claimed = Set(try env.claimAPNsDevices(due.map(\.token)))
+            let claimed = Set(try env.apns.claimAPNsDevices(due.map(\.token)))
             return (env, due.filter { claimed.contains($0.token) })
         }
         guard let (env, devices) = work else { return nil }
@@ -123,9 +123,9 @@ final class APNsDeliverer: Sendable {
         }
         do {
             try await BlockingWork.shared.run { [deliveries, positions, dropped] in
-                try env.recordAPNsDeliveries(deliveries)
-                try env.finishAPNsDevices(devices.map(\.token), delivered: positions)
-                for token in dropped { try env.removeAPNsDevice(token: token) }
+                try env.apns.recordAPNsDeliveries(deliveries)
+                try env.apns.finishAPNsDevices(devices.map(\.token), delivered: positions)
+                for token in dropped { try env.apns.removeAPNsDevice(token: token) }
             }
         } catch {
             logger.error("could not record APNs deliveries", metadata: ["error": "\(error)"])
@@ -162,7 +162,7 @@ final class APNsDeliverer: Sendable {
         }
         let start = through
         guard let page = try? await BlockingWork.shared.run({
-            try env.notificationPage(for: device.userRecordName, after: start, limit: Self.pageSize, skippingExpired: true)
+            try env.notifications.notificationPage(for: device.userRecordName, after: start, limit: Self.pageSize, skippingExpired: true)
         }) else { return outcome }
         var finished = true
         for n in page.notifications {

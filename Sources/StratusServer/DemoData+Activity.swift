@@ -46,7 +46,7 @@ extension DemoData {
                     requestLog.append(entry)
                     telemetry.record(entry)
                 }
-                if m % 10 == 0, let e = try? store.environment(container, env), let records = try? e.recordCount(), let usage = try? e.storageUsage() {
+                if m % 10 == 0, let e = try? store.environment(container, env), let records = try? e.records.recordCount(), let usage = try? e.quota.storageUsage() {
                     // The store as it is now, grown into over the day.
                     let share = 0.6 + 0.4 * Double(m) / 1_440
                     telemetry.sample(container: container.rawValue, environment: env.rawValue, records: Int64(Double(records) * share),

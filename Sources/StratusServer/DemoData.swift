@@ -105,14 +105,14 @@ public enum DemoData {
                     "rating": .double(Double(Int.random(in: 20...50, using: &rng)) / 10),
                 ])
             }
-            _ = try store.modify(places.map { RecordOperation(.create, $0) }, in: .publicDatabase, actor: actor)
+            _ = try store.records.modify(places.map { RecordOperation(.create, $0) }, in: .publicDatabase, actor: actor)
             let people = (0..<40).map { i in
                 StoredRecord(recordName: "person-\(i)", recordType: "Person", fields: [
                     "name": .string("Person \(i)"), "email": .string("person\(i)@example.com"),
                     "nicknames": .list(.string, [.string("p\(i)")]),
                 ])
             }
-            _ = try store.modify(people.map { RecordOperation(.create, $0) }, in: .publicDatabase, actor: actor)
+            _ = try store.records.modify(people.map { RecordOperation(.create, $0) }, in: .publicDatabase, actor: actor)
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let notes = (0..<count).map { i -> StoredRecord in
                 let w1 = words[i % words.count], w2 = words[(i * 7 + 3) % words.count]
@@ -123,7 +123,7 @@ public enum DemoData {
                 ])
             }
             for chunk in stride(from: 0, to: notes.count, by: 200) {
-                _ = try store.modify(notes[chunk..<min(chunk + 200, notes.count)].map { RecordOperation(.create, $0) },
+                _ = try store.records.modify(notes[chunk..<min(chunk + 200, notes.count)].map { RecordOperation(.create, $0) },
                                      in: .publicDatabase, actor: actor)
             }
         }

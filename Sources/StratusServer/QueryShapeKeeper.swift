@@ -29,6 +29,6 @@ final class QueryShapeKeeper: Sendable {
     func stop() async { await loop.stop() }
 
     static func record(_ store: ServerStore) {
-        for env in store.openEnvironments() { env.recordQueryShapes() }
+        for env in store.openEnvironments() { env.queryShapes.recordQueryShapes() }
     }
 }

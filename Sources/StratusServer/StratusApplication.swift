@@ -127,7 +127,7 @@ public final class StratusApplication: Sendable {
             Thread {
                 requestLog.stop()
                 telemetry.stop()
-                for env in store.openEnvironments() { try? env.saveCourierProgress() }
+                for env in store.openEnvironments() { try? env.notifications.saveCourierProgress() }
                 store.close()
                 done.resume()
             }.start()

@@ -31,7 +31,7 @@ final class TelemetrySampler: Sendable {
 
     static func sample(_ store: ServerStore, _ telemetry: Telemetry) {
         for env in store.openEnvironments() {
-            guard let records = try? env.recordCount(), let usage = try? env.storageUsage() else { continue }
+            guard let records = try? env.records.recordCount(), let usage = try? env.quota.storageUsage() else { continue }
             telemetry.sample(container: env.container.rawValue, environment: env.environment.rawValue, records: Int64(records),
                              bytes: usage.recordBytes + usage.assetBytes)
         }

@@ -67,16 +67,16 @@ final class WebhookDeliverer: Sendable {
                 return s.done
             }
             for (env, list) in finished.values {
-                _ = try? await BlockingWork.shared.run { try env.recordWebhookAttempts(list) }
+                _ = try? await BlockingWork.shared.run { try env.webhooks.recordWebhookAttempts(list) }
                 self.inFlight.withLock { s in for o in list { s.ids.remove(o.delivery.id) } }
             }
             // Most environments have no webhook, and say so from memory: no database work for them on a pass.
             let busy = self.inFlight.withLock { $0.ids.count >= 512 }
-            let candidates = busy ? [] : store.openEnvironments().filter { $0.knownWebhookPresence != false }
-            var due: [(EnvironmentStore, EnvironmentStore.WebhookDelivery)] = []
+            let candidates = busy ? [] : store.openEnvironments().filter { $0.webhooks.knownWebhookPresence != false }
+            var due: [(EnvironmentStore, WebhookStore.WebhookDelivery)] = []
             if !candidates.isEmpty {
                 due = (try? await BlockingWork.shared.run {
-                    try candidates.filter { try $0.hasWebhooks() }.flatMap { env in try env.dueWebhookDeliveries().map { (env, $0) } }
+                    try candidates.filter { try $0.webhooks.hasWebhooks() }.flatMap { env in try env.webhooks.dueWebhookDeliveries().map { (env, $0) } }
                 }) ?? []
             }
             due = self.inFlight.withLock { s in
@@ -101,9 +101,9 @@ final class WebhookDeliverer: Sendable {
         }
     }
 
-    typealias Outcome = (delivery: EnvironmentStore.WebhookDelivery, status: String, succeeded: Bool)
+    typealias Outcome = (delivery: WebhookStore.WebhookDelivery, status: String, succeeded: Bool)
 
-    private func deliver(_ d: EnvironmentStore.WebhookDelivery) async -> Outcome {
+    private func deliver(_ d: WebhookStore.WebhookDelivery) async -> Outcome {
         guard let url = URL(string: d.url) else { return (d, "invalid URL", false) }
         let body = Data(d.payload.utf8)
         let headers = [("Content-Type", "application/json"), ("X-Stratus-Signature", Secrets.webhookSignature(body, secret: d.secret)),

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 import StratusModel
 import StratusPostgres
 import Synchronization
@@ -63,13 +62,7 @@ public final class ServerStore: Sendable {
         try guarded { try PrivateFiles.directory(dataDirectory) }
         loosened = PrivateFiles.secure(dataDirectory)
         let control: any SQLDatabase = try guarded {
-            var config = Configuration()
-            config.busyMode = .timeout(10)
-            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
-            let q = try DatabaseQueue(path: dataDirectory.appendingPathComponent("stratus.sqlite").path, configuration: config)
-            PrivateFiles.file(dataDirectory.appendingPathComponent("stratus.sqlite"))
-            try ServerStore.controlMigrations.migrate(q)
-            return SQLiteDatabase(GatedDatabase(q))
+            try SQLiteDatabase.controlFile(dataDirectory.appendingPathComponent("stratus.sqlite"), durability: durability, migrations: ServerStore.controlMigrations)
         }
         self.control = control
         registry = EnvironmentRegistry(dataDirectory: dataDirectory, postgres: nil, control: control, durability: durability, quotaBytes: quotaBytes,
@@ -112,8 +105,8 @@ public final class ServerStore: Sendable {
         if what == "faults" || what == "all" { faults.faultCache.withLock { $0 = nil } }
         let parts = what.split(separator: " ", maxSplits: 1).map(String.init)
         for env in openEnvironments() where what == "all" || (parts.count == 2 && env.postgresSchema == parts[1]) {
-            if what == "all" || parts[0] == "subscriptions" { env.dropSubscriptionIndex() }
-            if what == "all" || parts[0] == "webhooks" { env.dropWebhookCaches() }
+            if what == "all" || parts[0] == "subscriptions" { env.subscriptions.dropSubscriptionIndex() }
+            if what == "all" || parts[0] == "webhooks" { env.webhooks.dropWebhookCaches() }
         }
     }
 
@@ -198,6 +191,17 @@ public final class ServerStore: Sendable {
     /// The store of one container environment, opened once and shared (see `EnvironmentRegistry`).
     public func environment(_ id: ContainerID, _ env: ContainerEnvironment) throws(StratusError) -> EnvironmentStore {
         try registry.environment(id, env)
+    }
+
+    /// The container environment that holds a share, found by its short GUID (nil when none does). Short GUIDs are
+    /// random and unique, so the first hit is the only one.
+    public func locateShare(_ shortGUID: String) -> EnvironmentStore? {
+        for c in (try? containers()) ?? [] {
+            for e in ContainerEnvironment.allCases {
+                if let env = try? environment(c.id, e), env.sharing.holdsShare(shortGUID) { return env }
+            }
+        }
+        return nil
     }
 
     /// The PostgreSQL schema of a container environment (see `EnvironmentRegistry.schemaName`).

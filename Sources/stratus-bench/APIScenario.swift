@@ -67,7 +67,7 @@ struct APIScenario: AsyncParsableCommand {
             let store = try openStore(stratusData)
             defer { store.close() }
             if postgresURL != nil {
-                reused = try store.containerExists(container) && (try store.environment(container, .production).recordCount()) >= records
+                reused = try store.containerExists(container) && (try store.environment(container, .production).records.recordCount()) >= records
                     && FileManager.default.fileExists(atPath: root.appendingPathComponent("pocketbase/loaded-\(records)").path)
             } else {
                 reused = try store.containerExists(container) && FileManager.default.fileExists(atPath: root.appendingPathComponent("loaded-\(records)").path)
@@ -160,13 +160,13 @@ struct APIScenario: AsyncParsableCommand {
         let member = Self.member
         let env = try store.environment(container, .production)
         let owned = DatabaseID.privateDatabase(of: user)
-        if try !env.allShares().contains(where: { $0.recordName == Share.zoneShareName && $0.zoneID.zoneName == "Bench" }) {
+        if try !env.sharing.allShares().contains(where: { $0.recordName == Share.zoneShareName && $0.zoneID.zoneName == "Bench" }) {
             var op = RecordOperation(.create, StoredRecord(recordName: Share.zoneShareName, recordType: Share.recordType))
             op.share = ShareRequest(participants: [ShareRequest.Invitee(lookup: .userRecordName(member), permission: .readOnly)])
-            let made = try env.modify([op], in: owned, zoneID: ZoneID(zoneName: "Bench"), actor: RequestActor(userRecordName: user),
+            let made = try env.records.modify([op], in: owned, zoneID: ZoneID(zoneName: "Bench"), actor: RequestActor(userRecordName: user),
                                       users: { _ in ContainerUser(userRecordName: member, email: "member@bench.example") })
             guard case .savedShare(let share) = made.first else { throw BenchFailure("sharing the zone failed: \(made)") }
-            _ = try env.acceptShare(share.shortGUID, user: member)
+            _ = try env.sharing.acceptShare(share.shortGUID, user: member)
         }
         let memberToken = try store.accounts.createWebAuthToken(container: container, environment: .production, userRecordName: member, lifetime: AccountStore.longSession)
         let mq = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(memberToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
@@ -204,10 +204,10 @@ struct APIScenario: AsyncParsableCommand {
         }
         let served = try app.store.environment(container, .production)
         let learns = postgresURL == nil
-        for ai in try served.autoIndexes() where learns { try served.dropAutoIndex(ai.name) }
+        for ai in try served.queryShapes.autoIndexes() where learns { try served.queryShapes.dropAutoIndex(ai.name) }
         // Counts from an earlier run over the same data (served by its index, few steps per row) would keep the
         // shape from qualifying again.
-        if learns { try served.resetQueryShapes() }
+        if learns { try served.queryShapes.resetQueryShapes() }
         let shapeQueries = max(40, queries / 4)
         _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake, check: queryCheck)
         let unlearned = try LoadClient.run(port: port, connections: 4, perConnection: shapeQueries / 4, make: shapeMake, check: queryCheck)
@@ -219,12 +219,12 @@ struct APIScenario: AsyncParsableCommand {
         if learns {
             let learnStart = DispatchTime.now().uptimeNanoseconds
             _ = try LoadClient.run(port: port, connections: 4, perConnection: 20, make: shapeMake, check: queryCheck)
-            served.recordQueryShapes()   // the server's QueryShapeKeeper does this once a minute
-            while try !(served.autoIndexes().first?.isReady ?? false) {
+            served.queryShapes.recordQueryShapes()   // the server's QueryShapeKeeper does this once a minute
+            while try !(served.queryShapes.autoIndexes().first?.isReady ?? false) {
                 guard DispatchTime.now().uptimeNanoseconds - learnStart < 600_000_000_000 else { throw BenchFailure("the shape's index was not built within 10 minutes") }
                 usleep(100_000)
             }
-            let built = try served.autoIndexes()[0]
+            let built = try served.queryShapes.autoIndexes()[0]
             Figure(scenario: "api", metric: "auto_index_build_ms", value: built.buildMilliseconds, unit: "ms").print()
             Figure(scenario: "api", metric: "auto_index_longest_step_ms", value: built.longestStepMilliseconds, unit: "ms").print()
         }
@@ -322,14 +322,14 @@ struct APIScenario: AsyncParsableCommand {
         let env = try store.environment(container, .production)
         let db = DatabaseID.privateDatabase(of: Self.user)
         let zone = ZoneID(zoneName: "Bench")
-        try env.createZone(zone, in: db)
+        try env.zones.createZone(zone, in: db)
         stderr("loading \(records) records into Stratus…")
         var rng = SplitMix(state: 42)
         var batch: [RecordOperation] = []
         for i in 0..<records {
             batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
             if batch.count == 200 || i == records - 1 {
-                _ = try env.modify(batch, in: db, zoneID: zone, actor: RequestActor(userRecordName: Self.user))
+                _ = try env.records.modify(batch, in: db, zoneID: zone, actor: RequestActor(userRecordName: Self.user))
                 batch.removeAll(keepingCapacity: true)
             }
         }

@@ -29,7 +29,7 @@ struct ConsoleScenario: AsyncParsableCommand {
         do {
             let store = try ServerStore(dataDirectory: stratusData)
             let container = try ContainerID(Self.container)
-            if try !store.containerExists(container) || store.environment(container, .development).recordCount() != records {
+            if try !store.containerExists(container) || store.environment(container, .development).records.recordCount() != records {
                 try? FileManager.default.removeItem(at: root)
                 try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
                 try load(into: stratusData, sqlite: sqlitePath)
@@ -101,7 +101,7 @@ struct ConsoleScenario: AsyncParsableCommand {
         for i in 0..<records {
             batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
             if batch.count == 200 || i == records - 1 {
-                _ = try env.modify(batch, in: .publicDatabase, actor: RequestActor(userRecordName: "_bench"))
+                _ = try env.records.modify(batch, in: .publicDatabase, actor: RequestActor(userRecordName: "_bench"))
                 batch.removeAll(keepingCapacity: true)
             }
         }

@@ -28,7 +28,7 @@ extension HostileScenario {
             let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: filters, firesOn: [.create, .update], firesOnce: false, zoneID: nil),
                                     notificationInfo: NotificationInfo(alertBody: "a new item", shouldSendContentAvailable: true, desiredKeys: ["title"]))
             let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Item"},"firesOn":["create","update"]}"#
-            try env.saveSubscription(id, document: doc, spec: spec, in: .public, owner: owner, replace: false)
+            try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: owner, replace: false)
         }
         for u in 0..<crowdUsers {
             let owner = "_c" + String(format: "%030d", u)
@@ -85,9 +85,9 @@ extension HostileScenario {
         // The flood: the flooder writes 200-item batches that fire their thousand subscriptions each, while another
         // user writes items for the victim one at a time.
         let env = try app.store.environment(crowd, .development)
-        let start = try env.lastNotificationID()
+        let start = try env.notifications.lastNotificationID()
         let flooding = try query(crowd, Self.flooder)
-        let evictedBefore = env.notificationCounter.evicted
+        let evictedBefore = env.notifications.notificationCounter.evicted
         // On a thread of its own: its socket blocks, and Swift's two cooperative threads (on two cores) are the
         // server's and this loop's.
         let flood = FloodThread(port: port, container: crowd, query: flooding)
@@ -103,9 +103,9 @@ extension HostileScenario {
         let flooded = flood.written
         floodTimes += try writes(crowd, writeCrowd, "v-after", count: 1, category: { _ in "victim" })
         victimWrites += 1
-        let received = try env.notifications(for: Self.victim, after: start, limit: 1000).count
+        let received = try env.notifications.entries(for: Self.victim, after: start, limit: 1000).count
         Figure(scenario: "hostile", metric: "flood_records_written", value: Double(flooded), unit: "records").print()
-        Figure(scenario: "hostile", metric: "flood_notifications_evicted", value: Double(env.notificationCounter.evicted - evictedBefore), unit: "notifications").print()
+        Figure(scenario: "hostile", metric: "flood_notifications_evicted", value: Double(env.notifications.notificationCounter.evicted - evictedBefore), unit: "notifications").print()
         Figure(scenario: "hostile", metric: "victim_notifications_written", value: Double(victimWrites), unit: "notifications").print()
         Figure(scenario: "hostile", metric: "victim_notifications_lost", value: Double(victimWrites - received), unit: "notifications").print()
         Figure(scenario: "hostile", metric: "during_flood_modify_p99_ms", value: percentile(floodTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()

@@ -56,7 +56,7 @@ struct HostileScenario: AsyncParsableCommand {
                 let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Post", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil),
                                         notificationInfo: info)
                 let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Post"},"firesOn":["create"],"notificationInfo":{"alertBody":"\#(alert)","shouldSendContentAvailable":true,"desiredKeys":["title","body"]}}"#
-                try env.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.attacker, replace: false)
+                try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.attacker, replace: false)
             }
         }
 
@@ -119,7 +119,7 @@ struct HostileScenario: AsyncParsableCommand {
             stderr("after closing: \(app.listeners.count) listeners still admitted")
             stderr("round \(round): quiet p99 \(String(format: "%.2f", percentile(quietTimes, 0.99))) ms, hostile p99 \(String(format: "%.2f", percentile(hostileTimes, 0.99))) ms")
         }
-        let notes = try store.environment(hostile, .development).notificationCounter.notifications
+        let notes = try store.environment(hostile, .development).notifications.notificationCounter.notifications
         let writeCrowd = try query(crowd, Self.writer)
         try await crowdAndFlood(app: app, crowd: crowd, quiet: quiet, writeCrowd: writeCrowd, writeQuiet: writeQuiet, query: query)
         Figure(scenario: "hostile", metric: "attacker_subscriptions", value: Double(cap), unit: "subscriptions").print()

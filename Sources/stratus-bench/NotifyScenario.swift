@@ -54,18 +54,18 @@ struct NotifyScenario: AsyncParsableCommand {
                     let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: [QueryFilter(.field("list"), .equals, .string("L-\(u)-\(j)"))],
                                                                              firesOn: Set(Subscription.FiresOn.allCases), firesOnce: false, zoneID: nil),
                                             notificationInfo: NotificationInfo(shouldSendContentAvailable: true, desiredKeys: ["sentAt"]))
-                    try env.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.user(u), replace: false)
+                    try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.user(u), replace: false)
                 }
             }
             // Webhook deliveries queued while no server runs: the drain below measures the deliverer alone.
             let hooks = try store.environment(hooked, .development)
             try await receiver.start()
-            _ = try hooks.addWebhook(url: "http://127.0.0.1:\(receiver.port)/hook", recordTypes: ["Item"])
+            _ = try hooks.webhooks.addWebhook(url: "http://127.0.0.1:\(receiver.port)/hook", recordTypes: ["Item"])
             var batch: [RecordOperation] = []
             for i in 0..<deliveries {
                 batch.append(RecordOperation(.create, StoredRecord(recordName: "h\(i)", recordType: "Item", fields: ["list": .string("L-\(i % 97)"), "n": .int64(Int64(i))])))
                 if batch.count == 200 || i == deliveries - 1 {
-                    _ = try hooks.modify(batch, in: .publicDatabase, actor: RequestActor(userRecordName: Self.writer))
+                    _ = try hooks.records.modify(batch, in: .publicDatabase, actor: RequestActor(userRecordName: Self.writer))
                     batch.removeAll(keepingCapacity: true)
                 }
             }
@@ -132,7 +132,7 @@ struct NotifyScenario: AsyncParsableCommand {
         let env = try store.environment(subscribed, .development)
         for u in stride(from: 1, to: listeners, by: 2) {
             let token = "bench-courier-\(u)"
-            try env.createCourierToken(token, user: Self.user(u), expiresAt: WallClock.nowMillis() + AccountStore.longSession)
+            try env.notifications.createCourierToken(token, user: Self.user(u), expiresAt: WallClock.nowMillis() + AccountStore.longSession)
             courierTokens[u] = token
         }
         let latencies = Latencies()

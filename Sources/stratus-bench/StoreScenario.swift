@@ -69,7 +69,7 @@ struct StoreScenario: ParsableCommand {
                 if batch.count == 200 || i == records - 1 {
                     let ops = batch
                     storeMillis += try millis {
-                        let results = try env.modify(ops, in: db, zoneID: .defaultZone, atomic: false, actor: .system)
+                        let results = try env.records.modify(ops, in: db, zoneID: .defaultZone, atomic: false, actor: .system)
                         if let e = results.first(where: { $0.error != nil })?.error { throw e }
                     }
                     batch.removeAll(keepingCapacity: true)
@@ -106,14 +106,14 @@ struct StoreScenario: ParsableCommand {
         // it are a server in service whose working set fits the budget (the figure docs/benchmarks.md gives).
         let titles = (0..<40).map { _ in "title-\(q.next() % UInt64(titleCount))" }
         let (cold, warm) = try Self.interleaved(titles, repetitions: repetitions, store: { title in
-            try env.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals, .string(title))]), in: db).records.count
+            try env.records.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals, .string(title))]), in: db).records.count
         }, baseline: { title in try baseline.equals(title) })
         Figure(scenario: "store", metric: "equals_cold_p50_ms", value: cold.store, unit: "ms", baseline: cold.baseline).print()
         Figure(scenario: "store", metric: "equals_p50_ms", value: warm.store, unit: "ms", baseline: warm.baseline).print()
         // The same page as records/query reads it: rows streamed to a sink that takes every value, no record built.
         let (_, streamed) = try Self.interleaved(titles, repetitions: repetitions, store: { title in
             var sink = ReadingSink()
-            _ = try env.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals, .string(title))]), in: db, into: &sink)
+            _ = try env.records.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals, .string(title))]), in: db, into: &sink)
             return sink.records
         }, baseline: { title in try baseline.equals(title) })
         Figure(scenario: "store", metric: "equals_streamed_p50_ms", value: streamed.store, unit: "ms", baseline: streamed.baseline).print()
@@ -128,7 +128,7 @@ struct StoreScenario: ParsableCommand {
                               sorts: [QuerySort(.field("count"))])
             for _ in 0..<5 {
                 var marker: String?
-                let ms = try millis { marker = try env.query(query, in: db).continuationMarker }
+                let ms = try millis { marker = try env.records.query(query, in: db).continuationMarker }
                 if r < lows.count { coldPages.append(ms) } else { pageTimes.append(ms) }
                 guard let marker else { break }
                 query.continuationMarker = marker
@@ -160,7 +160,7 @@ struct StoreScenario: ParsableCommand {
         var seen = 0
         let changeMillis = try millis {
             while true {
-                let page = try env.zoneChanges(in: db, zoneID: .defaultZone, since: token, resultsLimit: 200)
+                let page = try env.zones.zoneChanges(in: db, zoneID: .defaultZone, since: token, resultsLimit: 200)
                 seen += page.changed.count
                 token = page.syncToken
                 if !page.moreComing { break }
@@ -195,7 +195,7 @@ struct StoreScenario: ParsableCommand {
             Query(recordType: "Bench", filters: [QueryFilter(.field("category"), .equals, .string(category))],
                   sorts: [QuerySort(.field("count"), ascending: false)], resultsLimit: 200)
         }
-        for ai in try env.autoIndexes() { try env.dropAutoIndex(ai.name) }
+        for ai in try env.queryShapes.autoIndexes() { try env.queryShapes.dropAutoIndex(ai.name) }
         try baseline.queue.write { db in try db.execute(sql: "DROP INDEX IF EXISTS bench_category_count") }
         let done = Mutex(false)
         let waits = Mutex<[Double]>([])
@@ -206,18 +206,18 @@ struct StoreScenario: ParsableCommand {
                 var r = SplitMix(state: UInt64(i))
                 var row = BenchRow.make(i, &r)
                 row.name = "during-build-\(i)"
-                let ms = (try? millis { _ = try env.modify([RecordOperation(.create, StoreScenario.record(row))], in: db, zoneID: .defaultZone, actor: .system) }) ?? 0
+                let ms = (try? millis { _ = try env.records.modify([RecordOperation(.create, StoreScenario.record(row))], in: db, zoneID: .defaultZone, actor: .system) }) ?? 0
                 waits.withLock { $0.append(ms) }
             }
             // The records it wrote go again, so that a kept data directory still matches the baseline.
             for chunk in stride(from: 1, through: i, by: 200) {
                 let ops = (chunk..<min(chunk + 200, i + 1)).map { RecordOperation(.forceDelete, StoredRecord(recordName: "during-build-\($0)", recordType: "Bench")) }
-                _ = try? env.modify(ops, in: db, zoneID: .defaultZone, atomic: false, actor: .system)
+                _ = try? env.records.modify(ops, in: db, zoneID: .defaultZone, atomic: false, actor: .system)
             }
         }
         writer.start()
         usleep(200_000)
-        let built = try env.buildAutoIndex(for: QueryShape(shapeQuery("cat-0")))
+        let built = try env.queryShapes.buildAutoIndex(for: QueryShape(shapeQuery("cat-0")))
         done.withLock { $0 = true }
         while !writer.isFinished { usleep(1_000) }
         let createIndexMillis = try millis { try baseline.queue.write { db in try db.execute(sql: "CREATE INDEX bench_category_count ON bench(category, count)") } }
@@ -234,14 +234,14 @@ struct StoreScenario: ParsableCommand {
         // The page as `records/query` reads it (rows streamed to a sink that takes every value, no record built)…
         let (cold, warm) = try Self.interleaved(categories, repetitions: repetitions, store: { c in
             var sink = ReadingSink()
-            _ = try env.query(shapeQuery(c), in: db, into: &sink)
+            _ = try env.records.query(shapeQuery(c), in: db, into: &sink)
             return sink.records
         }, baseline: { c in try baseline.shapePage(c) })
         Figure(scenario: "store", metric: "shape_page_cold_p50_ms", value: cold.store, unit: "ms", baseline: cold.baseline).print()
         Figure(scenario: "store", metric: "shape_page_p50_ms", value: warm.store, unit: "ms", baseline: warm.baseline).print()
         // … and as the console reads it (200 StoredRecords built).
         let (_, asRecords) = try Self.interleaved(categories, repetitions: repetitions, store: { c in
-            try env.query(shapeQuery(c), in: db).records.count
+            try env.records.query(shapeQuery(c), in: db).records.count
         }, baseline: { c in try baseline.shapePage(c) })
         Figure(scenario: "store", metric: "shape_page_records_p50_ms", value: asRecords.store, unit: "ms", baseline: asRecords.baseline).print()
     }
@@ -251,7 +251,7 @@ struct StoreScenario: ParsableCommand {
         let queries = (0..<40).map { _ in make(&rng) }
         var cold: [Double] = [], warm: [Double] = []
         for r in 0..<(queries.count + repetitions) {
-            let ms = try millis { _ = try env.query(queries[r % queries.count], in: db) }
+            let ms = try millis { _ = try env.records.query(queries[r % queries.count], in: db) }
             if r < queries.count { cold.append(ms) } else { warm.append(ms) }
         }
         Figure(scenario: "store", metric: "\(name)_cold_p50_ms", value: median(cold), unit: "ms").print()

@@ -21,7 +21,7 @@ struct WriterCommand: ParsableCommand {
                     "tags": .list(.string, [.string("t\(i % 10)")]),
                 ]))
             }
-            let results = try env.modify(ops, in: .publicDatabase, zoneID: .defaultZone, atomic: false, actor: .system)
+            let results = try env.records.modify(ops, in: .publicDatabase, zoneID: .defaultZone, atomic: false, actor: .system)
             guard results.allSatisfy({ $0.error == nil }) else { throw StratusError.badRequest("batch \(batch) failed") }
             emit("ack \(batch)")
             batch += 1

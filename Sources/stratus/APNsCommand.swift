@@ -49,7 +49,7 @@ struct APNsCommand: ParsableCommand {
                     return
                 }
                 print("key ID \(creds.keyID)\tteam ID \(creds.teamID)\ttopic \(creds.topic)")
-                let devices = try store.environment(c, e).apnsDevices()
+                let devices = try store.environment(c, e).apns.apnsDevices()
                 print("\(devices.count) device\(devices.count == 1 ? "" : "s") registered")
             }
         }

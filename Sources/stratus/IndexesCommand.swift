@@ -28,7 +28,7 @@ struct IndexesCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let indexes = try target.open().autoIndexes()
+                let indexes = try target.open().queryShapes.autoIndexes()
                 if indexes.isEmpty { print("no automatic indexes") }
                 for ai in indexes {
                     let fields = (ai.equalityFields + (ai.orderField.map { [$0] } ?? [])).joined(separator: ",")
@@ -44,7 +44,7 @@ struct IndexesCommand: ParsableCommand {
         @OptionGroup var target: Target
         @Argument var name: String
 
-        func run() throws { try reportingErrors { try target.open().setAutoIndexPinned(name, true); try target.audit("pin index", name); print("pinned \(name)") } }
+        func run() throws { try reportingErrors { try target.open().queryShapes.setAutoIndexPinned(name, true); try target.audit("pin index", name); print("pinned \(name)") } }
     }
 
     struct Unpin: ParsableCommand {
@@ -52,7 +52,7 @@ struct IndexesCommand: ParsableCommand {
         @OptionGroup var target: Target
         @Argument var name: String
 
-        func run() throws { try reportingErrors { try target.open().setAutoIndexPinned(name, false); try target.audit("unpin index", name); print("unpinned \(name)") } }
+        func run() throws { try reportingErrors { try target.open().queryShapes.setAutoIndexPinned(name, false); try target.audit("unpin index", name); print("unpinned \(name)") } }
     }
 
     struct Drop: ParsableCommand {
@@ -60,6 +60,6 @@ struct IndexesCommand: ParsableCommand {
         @OptionGroup var target: Target
         @Argument var name: String
 
-        func run() throws { try reportingErrors { try target.open().dropAutoIndex(name); try target.audit("drop index", name); print("dropped \(name)") } }
+        func run() throws { try reportingErrors { try target.open().queryShapes.dropAutoIndex(name); try target.audit("drop index", name); print("dropped \(name)") } }
     }
 }

@@ -30,7 +30,7 @@ struct RecordsCommand: ParsableCommand {
             // (a user signed in by token only) is taken when its database holds data; anything else is an error
             // naming the user, never an export of nothing.
             if let account = try store.accounts.user(container: c, named: user) { return (env, DatabaseID(scope: scope, ownerRecordName: account.userRecordName)) }
-            if !user.contains("@"), try !existing || env.privateDataByOwner()[user] != nil { return (env, DatabaseID(scope: scope, ownerRecordName: user)) }
+            if !user.contains("@"), try !existing || env.records.privateDataByOwner()[user] != nil { return (env, DatabaseID(scope: scope, ownerRecordName: user)) }
             throw StratusError(.notFound, "there is no user '\(user)' in \(container): give an email address or a user record name (stratus users list)")
         }
     }
@@ -73,7 +73,7 @@ struct RecordsCommand: ParsableCommand {
                 var csvType: RecordTypeSchema?
                 if f == .csv {
                     guard let type else { throw StratusError.badRequest("CSV import needs --type: its columns are that record type's fields") }
-                    guard let t = try env.schema().recordType(named: type) else {
+                    guard let t = try env.schema.current().recordType(named: type) else {
                         throw StratusError.badRequest("the \(target.environment) schema has no record type \(type)")
                     }
                     csvType = t

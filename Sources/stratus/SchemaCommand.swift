@@ -60,7 +60,7 @@ struct SchemaCommand: ParsableCommand {
             try reportingErrors {
                 let id = try ContainerID(container)
                 let env = try ContainerEnvironment(parsing: environment)
-                print(SchemaPrinter.print(try options.open().environment(id, env).schema()), terminator: "")
+                print(SchemaPrinter.print(try options.open().environment(id, env).schema.current()), terminator: "")
             }
         }
     }

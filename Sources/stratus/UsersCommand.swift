@@ -43,7 +43,7 @@ struct UsersCommand: ParsableCommand {
                 case "encrypted-data-reset": why = .encryptedDataReset
                 default: throw StratusError.badRequest("--reason is purged or encrypted-data-reset")
                 }
-                let zones = try store.environment(c, try ContainerEnvironment(parsing: environment)).purgeUserData(u.userRecordName, reason: why)
+                let zones = try store.environment(c, try ContainerEnvironment(parsing: environment)).zones.purgeUserData(u.userRecordName, reason: why)
                 try audited(store, "purge user data", container: container, environment: environment, detail: u.userRecordName)
                 print("purged \(u.userRecordName) (\(u.email)) in \(environment): \(zones) zone\(zones == 1 ? "" : "s")")
             }

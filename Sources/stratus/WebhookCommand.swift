@@ -19,7 +19,7 @@ struct WebhookCommand: ParsableCommand {
             try reportingErrors {
                 let store = try options.open()
                 let env = try store.environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
-                let (hook, secret) = try env.addWebhook(url: url, recordTypes: recordTypes)
+                let (hook, secret) = try env.webhooks.addWebhook(url: url, recordTypes: recordTypes)
                 try audited(store, "add webhook", container: container, environment: environment, detail: "#\(hook.id) \(url)")
                 print("webhook #\(hook.id): signing secret (X-Stratus-Signature is sha256=HMAC-SHA256 of the body under it):")
                 print(secret)
@@ -36,7 +36,7 @@ struct WebhookCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let env = try options.open().environment(try ContainerID(container), try ContainerEnvironment(parsing: environment))
-                for h in try env.webhooks() {
+                for h in try env.webhooks.all() {
                     let types = h.recordTypes.isEmpty ? "all types" : h.recordTypes.joined(separator: ",")
                     print("\(h.id)\t\(h.enabled ? "enabled" : "disabled")\t\(h.url)\t\(types)\tfailures=\(h.failures)\t\(h.lastStatus ?? "never delivered")")
                 }
@@ -54,7 +54,7 @@ struct WebhookCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let store = try options.open()
-                try store.environment(try ContainerID(container), try ContainerEnvironment(parsing: environment)).removeWebhook(id: id)
+                try store.environment(try ContainerID(container), try ContainerEnvironment(parsing: environment)).webhooks.removeWebhook(id: id)
                 try audited(store, "remove webhook", container: container, environment: environment, detail: "#\(id)")
                 print("removed webhook #\(id)")
             }

@@ -10,7 +10,7 @@ import StratusModel
 /// every filter answers the same as after a record-by-record load.
 @Suite struct BulkLoadTests {
     static func indexes(_ env: EnvironmentStore) throws -> Set<String> {
-        Set(try env.pool!.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 't*_f*_i'") })
+        Set(try env.core.sqlite!.gated.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 't*_f*_i'") })
     }
 
     static let queries: [(Query, Int)] = [
@@ -25,7 +25,7 @@ import StratusModel
             var total = 0
             var query = q
             repeat {
-                let page = try env.query(query, in: .publicDatabase)
+                let page = try env.records.query(query, in: .publicDatabase)
                 total += page.records.count
                 guard let marker = page.continuationMarker else { break }
                 query.continuationMarker = marker
@@ -55,16 +55,16 @@ import StratusModel
             let env = try store.environment(container, .development)
             let declared = try Self.indexes(env)
             #expect(!declared.isEmpty)
-            #expect(try env.typeIsEmpty("Item"))
+            #expect(try env.records.typeIsEmpty("Item"))
             #expect(try RecordImporter(env: env, database: .publicDatabase, batchSize: 1_000).run(file) == 3_000)
             #expect(try Self.indexes(env) == declared)
-            #expect(try !env.typeIsEmpty("Item"))
+            #expect(try !env.records.typeIsEmpty("Item"))
             #expect(try Self.answers(env) == expected)
 
             // A load that dies after deferring them: records written meanwhile are found once the next opening has built them.
-            #expect(try env.deferIndexes(of: "Item"))
+            #expect(try env.records.deferIndexes(of: "Item"))
             #expect(try Self.indexes(env).isEmpty)
-            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "late", recordType: "Item", fields: [
+            _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "late", recordType: "Item", fields: [
                 "n": .int64(5), "body": .string("gamma"), "tags": .list(.string, [.string("t7")]), "place": .location(Location(latitude: 10, longitude: 10)),
             ]))], in: .publicDatabase, actor: .system)
         }

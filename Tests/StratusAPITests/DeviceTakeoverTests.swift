@@ -23,15 +23,15 @@ import StratusTestSupport
         // Bob, who learned the token, is refused; the device stays Alice's.
         let bobs = try await Self.register(f, device, user: f.bobToken)
         #expect(bobs.status == 403 && bobs.json.code == "ACCESS_DENIED", "\(bobs.text)")
-        #expect(try env.apnsDevices().map(\.userRecordName) == [f.alice.userRecordName])
+        #expect(try env.apns.apnsDevices().map(\.userRecordName) == [f.alice.userRecordName])
         // Alice signs out on the device: it is unregistered, and then it may be registered by whoever signs in there.
         var signout = URLRequest(url: URL(string: "\(f.app.url)auth/1/\(f.container.rawValue)/development/signout")!)
         signout.httpMethod = "POST"
         signout.httpBody = Data(#"{"ckWebAuthToken":"\#(f.aliceToken)"}"#.utf8)
         let (_, response) = try await f.session.data(for: signout)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(try env.apnsDevices().isEmpty)
+        #expect(try env.apns.apnsDevices().isEmpty)
         #expect(try await Self.register(f, device, user: f.bobToken).status == 200)
-        #expect(try env.apnsDevices().map(\.userRecordName) == [f.bob.userRecordName])
+        #expect(try env.apns.apnsDevices().map(\.userRecordName) == [f.bob.userRecordName])
     }
 }

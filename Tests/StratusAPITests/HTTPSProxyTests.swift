@@ -177,7 +177,7 @@ import StratusTestSupport
         // The console in a real browser, through https.
         guard Prerequisites.available(FileManager.default.isExecutableFile(atPath: Self.driver)) else { return }
         let env = try f.app.store.environment(f.container, .development)
-        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "note", recordType: "Note", fields: ["title": .string("Before")]))],
+        _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "note", recordType: "Note", fields: ["title": .string("Before")]))],
                            in: .publicDatabase, actor: .system)
         let setup = try #require(f.app.console.setupPath)
         let root = e2e.deletingLastPathComponent().deletingLastPathComponent()
@@ -189,7 +189,7 @@ import StratusTestSupport
             ])
         }
         #expect(browser.status == 0 && browser.output.contains("https flows: passed"), "\(browser.output)")
-        #expect(try env.lookup(["note"], in: .publicDatabase)[0].get().fields["title"] == .string("Edited through TLS"))
+        #expect(try env.records.lookup(["note"], in: .publicDatabase)[0].get().fields["title"] == .string("Edited through TLS"))
     }
 
     @Test func forwardedHeadersCountOnlyFromTrustedProxies() throws {

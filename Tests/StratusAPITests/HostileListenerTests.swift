@@ -86,7 +86,7 @@ import StratusTestSupport
         let courierURL = try #require(created.json["webcourierURL"]?.string)
         let courier = try #require(created.json["apnsToken"]?.string)
         // The courier token is kept as its hash: the data directory holds no usable credential.
-        let stored = try f.app.store.environment(f.container, .development).read { s, _ in try s.all("SELECT token FROM courier_tokens", []) { $0.string(0) } }
+        let stored = try f.app.store.environment(f.container, .development).core.read { s, _ in try s.all("SELECT token FROM courier_tokens", []) { $0.string(0) } }
         #expect(stored == [Secrets.tokenHash(courier)])
 
         let s = try Self.stream(f, api: f.devToken, user: web)
@@ -140,29 +140,29 @@ import StratusTestSupport
     @Test func aCourierTokenExpiresWithItsSessionAndItsProgressLeavesMemory() async throws {
         let f = try await APIFixture()
         let env = try f.app.store.environment(f.container, .development)
-        try env.createCourierToken("short", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 300)
-        #expect(try env.courierToken("short") != nil)
+        try env.notifications.createCourierToken("short", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 300)
+        #expect(try env.notifications.courierToken("short") != nil)
         try await Task.sleep(for: .milliseconds(400))
-        #expect(try env.courierToken("short") == nil)
+        #expect(try env.notifications.courierToken("short") == nil)
         let poll = try await URLSession(configuration: .ephemeral).data(from: URL(string: "\(f.app.url)-/webcourier/\(f.container.rawValue)/development/short")!)
         #expect((poll.1 as? HTTPURLResponse)?.statusCode == 404)
         // Positions answered are kept in memory only until saved.
-        try env.createCourierToken("long", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
-        try env.courierDelivered("long", through: 5)
-        try env.saveCourierProgress()
-        #expect(env.courierProgress.withLock { $0.answered.isEmpty && $0.dirty.isEmpty })
-        #expect(try env.courierToken("long")?.deliveredThrough == 5)
+        try env.notifications.createCourierToken("long", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
+        try env.notifications.courierDelivered("long", through: 5)
+        try env.notifications.saveCourierProgress()
+        #expect(env.notifications.courierProgress.withLock { $0.answered.isEmpty && $0.dirty.isEmpty })
+        #expect(try env.notifications.courierToken("long")?.deliveredThrough == 5)
     }
 
     @Test func anIdleListenerReadsPastOtherUsersBatches() async throws {
         let f = try await APIFixture()
         try await Self.prepare(f, f.bobToken)
         let env = try f.app.store.environment(f.container, .development)
-        let start = try env.lastNotificationID()
+        let start = try env.notifications.lastNotificationID()
         for i in 0..<5 { try await Self.write(f, "b\(i)", user: f.bobToken) }
         // Alice has nothing; her position still moves to the end of what was written, so the next read starts there.
-        let page = try env.notificationPage(for: f.alice.userRecordName, after: start)
-        let last = try env.lastNotificationID()
+        let page = try env.notifications.notificationPage(for: f.alice.userRecordName, after: start)
+        let last = try env.notifications.lastNotificationID()
         #expect(page.notifications.isEmpty && page.through == last && page.through > start)
     }
 }

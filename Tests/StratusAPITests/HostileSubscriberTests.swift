@@ -37,7 +37,7 @@ import StratusModel
         #expect(saved.allSatisfy { $0.code == nil }, "\(saved.prefix(1))")
         let over = try await Self.subscribe(f, 40..<42, alert: alert, user: f.aliceToken)
         #expect(over.map(\.code) == ["LIMIT_EXCEEDED", "LIMIT_EXCEEDED"])
-        #expect(try env.subscriptions(in: .public, owner: f.alice.userRecordName).count == 40)
+        #expect(try env.subscriptions.all(in: .public, owner: f.alice.userRecordName).count == 40)
         // Bob writes posts with big bodies that Alice's subscriptions all ask for: each write fires 40 notifications.
         // The log drops its oldest past its budget, and neither Bob nor anyone else is charged for it.
         for i in 0..<40 {
@@ -46,11 +46,11 @@ import StratusModel
         }
         let r = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"mine","recordType":"Note"}}]}"#, db: "private", user: f.aliceToken)
         #expect(r.json.records.first?.code == nil, "another user's write still goes through: \(r.text.prefix(200))")
-        let logBytes = try env.read { s, _ in try NotificationLog.bytes(s) }
+        let logBytes = try env.core.read { s, _ in try NotificationLog.bytes(s) }
         #expect(logBytes <= 8_000, "the log keeps to its budget: \(logBytes)")
-        #expect(try env.storageUsage().totalBytes < 3 << 20)
+        #expect(try env.quota.storageUsage().totalBytes < 3 << 20)
         // What Alice gets is short: the alert (referenced in the log, not copied) and the fields that fit, marked pruned.
-        let notes = try env.notifications(for: f.alice.userRecordName, after: 0, limit: 50, skippingExpired: true)
+        let notes = try env.notifications.entries(for: f.alice.userRecordName, after: 0, limit: 50, skippingExpired: true)
         #expect(!notes.isEmpty)
         for n in notes {
             let o = try #require(try JSONSerialization.jsonObject(with: Data(n.payload.utf8)) as? [String: Any])
@@ -60,11 +60,11 @@ import StratusModel
             #expect(((ck["qry"] as? [String: Any])?["af"] as? [String: Any])?["body"] == nil, "the 3 KB body does not fit a notification")
             #expect(n.payload.utf8.count < 4096, "a notification fits APNs' 4 KB")
         }
-        let stored = try env.read { s, _ in try s.one("SELECT entries FROM notification_log ORDER BY batch DESC LIMIT 1", []) { $0.string(0) } ?? "" }
+        let stored = try env.core.read { s, _ in try s.one("SELECT entries FROM notification_log ORDER BY batch DESC LIMIT 1", []) { $0.string(0) } ?? "" }
         #expect(!stored.contains(alert) && stored.utf8.count < 40 * 300, "the log references the alert: \(stored.utf8.count) bytes for 40 notifications")
         // A listener that fell behind what the budget dropped is told to start afresh.
         do {
-            _ = try env.notifications(for: f.alice.userRecordName, after: 1)
+            _ = try env.notifications.entries(for: f.alice.userRecordName, after: 1)
             Issue.record("reading from the first notification should be CHANGE_TOKEN_EXPIRED once the budget dropped it")
         } catch { #expect(error.code == .changeTokenExpired) }
     }

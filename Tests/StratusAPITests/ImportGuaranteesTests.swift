@@ -38,7 +38,7 @@ import StratusStore
     static func changedNames(_ env: EnvironmentStore, _ db: DatabaseID, _ zone: ZoneID) throws -> [String] {
         var names: [String] = [], token: String? = nil
         while true {
-            let page = try env.zoneChanges(in: db, zoneID: zone, since: token, resultsLimit: 100)
+            let page = try env.zones.zoneChanges(in: db, zoneID: zone, since: token, resultsLimit: 100)
             names += page.changed.map(\.recordName)
             token = page.syncToken
             if !page.moreComing { return names }
@@ -52,22 +52,22 @@ import StratusStore
         let zone = ZoneID(zoneName: "Imported", ownerRecordName: Self.alice)
         // Alice's device follows her whole database, and new Items in it.
         let query = Subscription(subscriptionID: "new-items", kind: .query(recordType: "Item", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil))
-        try env.saveSubscription("new-items", document: "{}", spec: query, in: .private, owner: Self.alice, replace: false)
-        try env.saveSubscription("everything", document: "{}", spec: Subscription(subscriptionID: "everything", kind: .database), in: .private, owner: Self.alice, replace: false)
-        let before = try env.databaseChanges(in: db, since: nil).syncToken
+        try env.subscriptions.saveSubscription("new-items", document: "{}", spec: query, in: .private, owner: Self.alice, replace: false)
+        try env.subscriptions.saveSubscription("everything", document: "{}", spec: Subscription(subscriptionID: "everything", kind: .database), in: .private, owner: Self.alice, replace: false)
+        let before = try env.zones.databaseChanges(in: db, since: nil).syncToken
 
         let written = try RecordImporter(env: env, database: db, zone: "Imported", batchSize: 100).run(try s.file((0..<250).map { Self.line($0) }))
         #expect(written == 250)
 
         // The change feeds: the zone is among the database's changes since before the import, and its records
         // are all in the zone's feed, page after page.
-        #expect(try env.databaseChanges(in: db, since: before).changedZones.map(\.zoneID.zoneName) == ["Imported"])
+        #expect(try env.zones.databaseChanges(in: db, since: before).changedZones.map(\.zoneID.zoneName) == ["Imported"])
         let names = try Self.changedNames(env, db, zone)
         #expect(Set(names) == Set((0..<250).map { "i\($0)" }) && names.count == 250)
-        #expect(try env.lookup(["i249"], in: db, zoneID: zone).first.flatMap { try? $0.get().fields["title"] } == .string("item 249"))
+        #expect(try env.records.lookup(["i249"], in: db, zoneID: zone).first.flatMap { try? $0.get().fields["title"] } == .string("item 249"))
 
         // The notifications: one per new Item for the query subscription, and the database subscription told.
-        let logged = try env.notifications(for: Self.alice, after: 0, limit: 1_000)
+        let logged = try env.notifications.entries(for: Self.alice, after: 0, limit: 1_000)
         let created = logged.filter { $0.subscriptionID == "new-items" }
         #expect(created.count == 250 && Set(created.compactMap(\.recordName)) == Set(names) && created.allSatisfy { $0.reason == 1 })
         #expect(logged.contains { $0.subscriptionID == "everything" })
@@ -87,14 +87,14 @@ import StratusStore
             return e.line == 151 && e.error.code == .badRequest
         }
         #expect(committed == [100], "only the first batch was committed")
-        #expect(try env.recordCount() == 100)
-        #expect(try env.lookup(["i100", "i149"], in: .publicDatabase).allSatisfy { if case .failure(let e) = $0 { e.code == .notFound } else { false } },
+        #expect(try env.records.recordCount() == 100)
+        #expect(try env.records.lookup(["i100", "i149"], in: .publicDatabase).allSatisfy { if case .failure(let e) = $0 { e.code == .notFound } else { false } },
                 "nothing of the failed batch, not even the lines before the bad one")
         // Corrected, the import goes on after the last committed line, and every record is there once.
         lines[150] = Self.line(150)
         let resumed = try RecordImporter(env: env, database: .publicDatabase, batchSize: 100).run(try s.file(lines), skipLines: committed.last!)
         #expect(resumed == 200)
-        #expect(try env.recordCount() == 300)
+        #expect(try env.records.recordCount() == 300)
         let names = try Self.changedNames(env, .publicDatabase, .defaultZone)
         #expect(names.count == 300 && Set(names).count == 300)
     }
@@ -106,14 +106,14 @@ import StratusStore
         var lines = (0..<200).map { Self.line($0) }
         lines[150] = Self.line(150, extra: #","place":{"value":{"latitude":48.85,"longitude":2.35}},"tags":{"value":["a","b"]}"#)
         #expect(try RecordImporter(env: dev, database: .publicDatabase, batchSize: 100).run(try s.file(lines)) == 200)
-        let item = try #require(try dev.schema().recordTypes.first { $0.name == "Item" })
+        let item = try #require(try dev.schema.current().recordTypes.first { $0.name == "Item" })
         let types = Dictionary(uniqueKeysWithValues: item.fields.map { ($0.name, $0.type.description) })
         #expect(types == ["n": "INT64", "title": "STRING", "place": "LOCATION", "tags": "LIST<STRING>"])
         // The fields made on write are queryable as CloudKit's just-in-time schema makes them, over imported records too.
-        let near = try dev.query(Query(recordType: "Item", filters: [QueryFilter(.field("place"), .near, .location(Location(latitude: 48.85, longitude: 2.35)), distance: 1_000)]),
+        let near = try dev.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("place"), .near, .location(Location(latitude: 48.85, longitude: 2.35)), distance: 1_000)]),
                                  in: .publicDatabase)
         #expect(near.records.map(\.recordName) == ["i150"])
-        let tagged = try dev.query(Query(recordType: "Item", filters: [QueryFilter(.field("tags"), .listContains, .string("b"))]), in: .publicDatabase)
+        let tagged = try dev.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("tags"), .listContains, .string("b"))]), in: .publicDatabase)
         #expect(tagged.records.map(\.recordName) == ["i150"])
 
         // Production has only what was deployed: a line with a field it lacks stops the import at that line.
@@ -127,6 +127,6 @@ import StratusStore
             guard let e = e as? RecordImporter.LineError else { return false }
             return e.line == 21 && e.error.code == .badRequest && e.error.reason.contains("colour")
         }
-        #expect(try prod.recordCount() == 0)
+        #expect(try prod.records.recordCount() == 0)
     }
 }

@@ -91,6 +91,6 @@ import StratusTestSupport
 
     static func guid(_ f: APIFixture, _ p: SharingTests.People) throws -> String {
         let env = try f.app.store.environment(f.container, .development)
-        return try #require(try env.allShares().first?.shortGUID)
+        return try #require(try env.sharing.allShares().first?.shortGUID)
     }
 }

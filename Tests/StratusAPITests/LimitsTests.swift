@@ -62,7 +62,7 @@ import StratusStore
         // Deleting frees the way.
         let deleted = try await f.call("records/modify", #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"r0"}}]}"#, user: f.aliceToken)
         #expect(deleted.json.records.first?.code == nil, "\(deleted.text)")
-        let usage = try f.app.store.environment(f.container, .development).storageUsage()
+        let usage = try f.app.store.environment(f.container, .development).quota.storageUsage()
         #expect(usage.quotaBytes == 400_000 && usage.totalBytes > 0)
     }
 }

@@ -21,24 +21,24 @@ import StratusTestSupport
         #expect((subscribed.json["subscriptions"]?.array ?? []).allSatisfy { $0.code == nil }, "\(subscribed.text.prefix(300))")
 
         // Alice's notification comes first; a listener of hers is behind it, at the start.
-        let start = try await offPool { try env.lastNotificationID() }
+        let start = try await offPool { try env.notifications.lastNotificationID() }
         let note = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Z"},"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note"}}]}"#,
                                     db: "private", user: f.aliceToken)
         #expect(note.json.records.first?.code == nil)
-        let bobStart = try await offPool { try env.lastNotificationID() }
+        let bobStart = try await offPool { try env.notifications.lastNotificationID() }
         // Bob's flood: 200-record writes, each firing 50 notifications per record for him, far past the log's budget.
         for batch in 0..<12 {
             let ops = (0..<200).map { #"{"operationType":"create","record":{"recordName":"p\#(batch)-\#($0)","recordType":"Post"}}"# }.joined(separator: ",")
             let r = try await f.call("records/modify", #"{"operations":[\#(ops)]}"#, user: f.bobToken)
             #expect(r.status == 200, "\(r.text.prefix(200))")
         }
-        let (logBytes, evicted) = try await offPool { (try env.read { s, _ in try NotificationLog.bytes(s) }, env.notificationCounter.evicted) }
+        let (logBytes, evicted) = try await offPool { (try env.core.read { s, _ in try NotificationLog.bytes(s) }, env.notifications.notificationCounter.evicted) }
         #expect(logBytes <= 400_000, "the log keeps to its budget: \(logBytes)")
         #expect(evicted > 0, "the flood was past the budget, so some of it was dropped")
         // Alice resumes from before her notification and gets it; Bob, from before his flood, is told to start afresh.
-        let alices = try await offPool { try env.notifications(for: f.alice.userRecordName, after: start) }
+        let alices = try await offPool { try env.notifications.entries(for: f.alice.userRecordName, after: start) }
         #expect(alices.map(\.recordName) == ["n1"])
-        await #expect(throws: StratusError.self) { try await offPool { try env.notifications(for: f.bob.userRecordName, after: bobStart) } }
+        await #expect(throws: StratusError.self) { try await offPool { try env.notifications.entries(for: f.bob.userRecordName, after: bobStart) } }
         // And the same over the wire: an SSE stream with the Last-Event-ID of nothing yet still delivers hers.
         let metrics = try await Self.metrics(f)
         #expect(metrics.contains("stratus_notifications_evicted_total{container=\"\(f.container.rawValue)\",environment=\"development\"} \(evicted)"), "\(metrics.suffix(600))")

@@ -14,7 +14,7 @@ import StratusStore
     }
 
     static func notes(_ f: APIFixture, _ user: String) throws -> [[String: Any]] {
-        try f.app.store.environment(f.container, .development).notifications(for: user, after: 0).map {
+        try f.app.store.environment(f.container, .development).notifications.entries(for: user, after: 0).map {
             (try JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any]) ?? [:]
         }
     }
@@ -47,7 +47,7 @@ import StratusStore
         _ = try await Self.modify(f, #"{"operationType":"forceDelete","record":{"recordName":"t2"}}"#, user: f.bobToken)
         let query = try Self.notes(f, alice).compactMap { $0["ck"] as? [String: Any] }.compactMap { $0["qry"] as? [String: Any] }
         #expect(query.map { $0["fo"] as? Int } == [1, 2, 3], "created, updated, then deleted from the query: \(query)")
-        #expect(try f.app.store.environment(f.container, .development).notificationCounter.notifications == 3, "what /-/metrics reports")
+        #expect(try f.app.store.environment(f.container, .development).notifications.notificationCounter.notifications == 3, "what /-/metrics reports")
         #expect(query.first?["rid"] as? String == "t1" && query.first?["sid"] as? String == "urgent" && query.first?["dbs"] as? Int == 1)
         #expect((query.first?["af"] as? [String: Any])?["title"] as? String == "Fire")
         let first = try #require(Self.notes(f, alice).first)
@@ -65,7 +65,7 @@ import StratusStore
         #expect(fetch.count == 1 && fetch.first?["zid"] as? String == "Work" && fetch.first?["dbs"] as? Int == 2)
         #expect(meta.count == 2, "the database subscription hears both zones: \(meta)")
         // No notification of Alice's carries Bob's private record, and Bob, who subscribed to nothing, has none.
-        let text = try f.app.store.environment(f.container, .development).notifications(for: alice, after: 0).map(\.payload).joined()
+        let text = try f.app.store.environment(f.container, .development).notifications.entries(for: alice, after: 0).map(\.payload).joined()
         #expect(!text.contains("secret"))
         #expect(try Self.notes(f, bob).isEmpty)
     }
@@ -107,7 +107,7 @@ import StratusStore
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"New"}}}]}"#, db: "private", user: f.aliceToken)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"New"}}}]}"#, db: "private", user: f.aliceToken)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"BobsZone"}}}]}"#, db: "private", user: f.bobToken)
-        let logged = try f.app.store.environment(f.container, .development).notifications(for: f.alice.userRecordName, after: 0)
+        let logged = try f.app.store.environment(f.container, .development).notifications.entries(for: f.alice.userRecordName, after: 0)
         #expect(logged.map(\.reason) == [1, 3] && logged.allSatisfy { $0.payload.contains(#""met""#) && !$0.payload.contains("BobsZone") })
     }
 
@@ -117,14 +117,14 @@ import StratusStore
         let f = try await APIFixture { $0.notifications.retention = 300 }
         _ = try await Self.subscribe(f, #"{"subscriptionID":"all","subscriptionType":"database"}"#, db: "private", user: f.aliceToken)
         let env = try f.app.store.environment(f.container, .development)
-        try env.createCourierToken("tok", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
+        try env.notifications.createCourierToken("tok", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"old","recordType":"Note"}}"#, db: "private", user: f.aliceToken)
-        let old = try #require(try env.notifications(for: f.alice.userRecordName, after: 0).first)
+        let old = try #require(try env.notifications.entries(for: f.alice.userRecordName, after: 0).first)
         try await Task.sleep(for: .milliseconds(700))
         _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"new","recordType":"Note"}}"#, db: "private", user: f.aliceToken)
-        #expect(throws: StratusError.self) { try env.notifications(for: f.alice.userRecordName, after: 0) }
-        #expect(throws: StratusError.self) { try env.notificationPosition(nid: old.notificationID, user: f.alice.userRecordName) }
-        let kept = try env.notifications(for: f.alice.userRecordName, after: old.id)
+        #expect(throws: StratusError.self) { try env.notifications.entries(for: f.alice.userRecordName, after: 0) }
+        #expect(throws: StratusError.self) { try env.notifications.notificationPosition(nid: old.notificationID, user: f.alice.userRecordName) }
+        let kept = try env.notifications.entries(for: f.alice.userRecordName, after: old.id)
         try #require(kept.map(\.recordName) == ["new"])
         let (polled, response) = try await f.session.data(from: URL(string: "\(f.app.url)-/webcourier/\(f.container.rawValue)/development/tok")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: polled, as: UTF8.self).contains(kept[0].notificationID))
@@ -165,7 +165,7 @@ import StratusStore
             let (d, _) = try await f.session.data(from: URL(string: url)!)
             nids.append(((try JSONSerialization.jsonObject(with: d) as? [String: Any])?["ck"] as? [String: Any])?["nid"] as? String ?? "")
         }
-        let logged = try f.app.store.environment(f.container, .development).notifications(for: f.alice.userRecordName, after: 0).map(\.notificationID)
+        let logged = try f.app.store.environment(f.container, .development).notifications.entries(for: f.alice.userRecordName, after: 0).map(\.notificationID)
         #expect(nids == Array(logged.dropFirst()), "each notification once, oldest first")
         // An unknown token is CloudKit's NOT_FOUND envelope.
         let (bad, rb) = try await f.session.data(from: URL(string: url.replacingOccurrences(of: "/development/", with: "/development/x"))!)

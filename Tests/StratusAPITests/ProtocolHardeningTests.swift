@@ -95,8 +95,8 @@ import StratusTestSupport
         }
         // The store refuses them for the console and the CLI alike.
         let env = try f.app.store.environment(f.container, .development)
-        let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "..", recordType: "Note"))], in: .publicDatabase, actor: .system)
+        let results = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "..", recordType: "Note"))], in: .publicDatabase, actor: .system)
         if case .failed(let e) = results.first { #expect(e.code == .badRequest) } else { Issue.record("a record named .. was created") }
-        #expect(throws: StratusError.self) { try env.createZone(ZoneID(zoneName: "."), in: .privateDatabase(of: "_u")) }
+        #expect(throws: StratusError.self) { try env.zones.createZone(ZoneID(zoneName: "."), in: .privateDatabase(of: "_u")) }
     }
 }

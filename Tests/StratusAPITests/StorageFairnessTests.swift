@@ -61,7 +61,7 @@ import StratusTestSupport
             #expect(codes.allSatisfy { $0.isEmpty || $0 == "QUOTA_EXCEEDED" }, "\(r.text.prefix(300))")
         }
         #expect(refused, "bob made \(made) subscriptions and was never refused")
-        let used = try await offPool { try f.app.store.environment(f.container, .development).userUsage(APIFixture.bobUser.userRecordName) }
+        let used = try await offPool { try f.app.store.environment(f.container, .development).quota.userUsage(APIFixture.bobUser.userRecordName) }
         #expect(used <= (4 << 20) / 10, "bob uses \(used) bytes")
         // Bob's records are refused too, now that he is at his cap…
         let note = #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"\#(String(repeating: "b", count: 20_000))"}}}}]}"#
@@ -75,7 +75,7 @@ import StratusTestSupport
         // Bob deletes a subscription and has room again.
         let deleted = try await Self.modify(f, [#"{"operationType":"delete","subscription":{"subscriptionID":"s0-0"}}"#], user: f.bobToken, db: "public")
         #expect(deleted.json["subscriptions"]?.array?.first?.code == nil)
-        let after = try await offPool { try f.app.store.environment(f.container, .development).userUsage(APIFixture.bobUser.userRecordName) }
+        let after = try await offPool { try f.app.store.environment(f.container, .development).quota.userUsage(APIFixture.bobUser.userRecordName) }
         #expect(after < used)
     }
 
@@ -98,17 +98,17 @@ import StratusTestSupport
             try store.createContainer(container)
             let env = try store.environment(container, .development)
             let records = (0..<10).map { i in StoredRecord(recordName: "r\(i)", recordType: "Note", fields: ["t": .string(String(repeating: "q", count: 1000))]) }
-            _ = try env.modify(records.map { RecordOperation(.create, $0) }, in: .privateDatabase(of: user), actor: RequestActor(userRecordName: user))
-            let counted = try env.userUsage(user)
+            _ = try env.records.modify(records.map { RecordOperation(.create, $0) }, in: .privateDatabase(of: user), actor: RequestActor(userRecordName: user))
+            let counted = try env.quota.userUsage(user)
             #expect(counted >= 10 * 1000 && counted < 10 * 1400, "\(counted)")
             // As a store made before usage was kept: no counts, and not marked counted.
-            _ = try env.write { s, _ in try s.execute("DELETE FROM user_usage"); try s.execute("DELETE FROM meta WHERE key = 'user_usage_counted'") }
+            _ = try env.core.write { s, _ in try s.execute("DELETE FROM user_usage"); try s.execute("DELETE FROM meta WHERE key = 'user_usage_counted'") }
             store.close()
             let reopened = try ServerStore(dataDirectory: data, durability: .relaxed)
             let again = try reopened.environment(container, .development)
-            #expect(try again.userUsage(user) == counted)
-            try again.purgeUserData(user)
-            #expect(try again.userUsage(user) == 0)
+            #expect(try again.quota.userUsage(user) == counted)
+            try again.zones.purgeUserData(user)
+            #expect(try again.quota.userUsage(user) == 0)
             reopened.close()
         }
     }

@@ -41,7 +41,7 @@ import StratusStore
         let f = try await APIFixture()
         let receiver = try await Receiver(failures: 2)
         let env = try f.app.store.environment(f.container, .development)
-        let (hook, secret) = try env.addWebhook(url: "http://127.0.0.1:\(receiver.server.port)/hook", recordTypes: ["Order"])
+        let (hook, secret) = try env.webhooks.addWebhook(url: "http://127.0.0.1:\(receiver.server.port)/hook", recordTypes: ["Order"])
         // Public Orders are heard; a public Memo and a private Order are not.
         _ = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"o1","recordType":"Order","fields":{"total":{"value":42}}}},{"operationType":"create","record":{"recordName":"m1","recordType":"Memo"}}]}"#, user: f.aliceToken)
         _ = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"secret-order","recordType":"Order","fields":{"note":{"value":"private"}}}}]}"#, db: "private", user: f.aliceToken)
@@ -56,9 +56,9 @@ import StratusStore
         #expect((body["fields"] as? [String: Any])?["total"] as? Int == 42)
         #expect(!String(decoding: d.body, as: UTF8.self).contains("secret-order"))
         // The deliverer records the outcome after the receiver has answered.
-        for _ in 0..<100 where try env.webhookDeliveries(webhookID: hook.id).map(\.state) != ["delivered"] { try await Task.sleep(for: .milliseconds(100)) }
-        #expect(try env.webhooks().first?.lastStatus == "HTTP 204")
-        #expect(try env.webhookDeliveries(webhookID: hook.id).map(\.state) == ["delivered"])
+        for _ in 0..<100 where try env.webhooks.webhookDeliveries(webhookID: hook.id).map(\.state) != ["delivered"] { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(try env.webhooks.all().first?.lastStatus == "HTTP 204")
+        #expect(try env.webhooks.webhookDeliveries(webhookID: hook.id).map(\.state) == ["delivered"])
         // /-/metrics counts the queued delivery and its three attempts.
         let (data, _) = try await URLSession.shared.data(from: URL(string: "\(f.app.url)-/metrics")!)
         let text = String(decoding: data, as: UTF8.self)
@@ -97,13 +97,13 @@ import StratusStore
         let good = HTTPServer(config: HTTPServerConfig(port: 0), router: router)
         try await good.start()
         let env = try f.app.store.environment(f.container, .development)
-        let (stuck, _) = try env.addWebhook(url: "http://127.0.0.1:\(silentPort)/never", recordTypes: [])
-        _ = try env.addWebhook(url: "http://127.0.0.1:\(good.port)/hook", recordTypes: [])
+        let (stuck, _) = try env.webhooks.addWebhook(url: "http://127.0.0.1:\(silentPort)/never", recordTypes: [])
+        _ = try env.webhooks.addWebhook(url: "http://127.0.0.1:\(good.port)/hook", recordTypes: [])
         _ = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"Memo"}}]}"#, user: f.aliceToken)
         for _ in 0..<100 where count.n.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(count.n.withLock { $0 } == 1)
-        for _ in 0..<100 where try env.webhookDeliveries(webhookID: stuck.id).first?.attempts ?? 0 == 0 { try await Task.sleep(for: .milliseconds(100)) }
-        let attempt = try #require(try env.webhookDeliveries(webhookID: stuck.id).first)
+        for _ in 0..<100 where try env.webhooks.webhookDeliveries(webhookID: stuck.id).first?.attempts ?? 0 == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        let attempt = try #require(try env.webhooks.webhookDeliveries(webhookID: stuck.id).first)
         #expect(attempt.state == "pending" && attempt.attempts >= 1 && attempt.lastError?.hasPrefix("no answer") == true, "\(attempt)")
         await good.stop()
     }

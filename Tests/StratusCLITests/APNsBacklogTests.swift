@@ -37,12 +37,12 @@ import StratusTestSupport
                 let id = "s\(i)"
                 let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Note", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil),
                                         notificationInfo: NotificationInfo(alertBody: "a note", desiredKeys: ["title"]))
-                try env.saveSubscription(id, document: #"{"subscriptionID":"\#(id)"}"#, spec: spec, in: .private, owner: user, replace: false)
+                try env.subscriptions.saveSubscription(id, document: #"{"subscriptionID":"\#(id)"}"#, spec: spec, in: .private, owner: user, replace: false)
             }
-            for d in 0..<32 { try env.registerAPNsDevice(token: String(format: "%064x", d + 1), user: user, apnsEnvironment: .development) }
+            for d in 0..<32 { try env.apns.registerAPNsDevice(token: String(format: "%064x", d + 1), user: user, apnsEnvironment: .development) }
             for batch in 0..<5 {
                 let records = (0..<200).map { StoredRecord(recordName: "n\(batch)-\($0)", recordType: "Note", fields: ["title": .string("note \($0)")]) }
-                _ = try env.modify(records.map { RecordOperation(.create, $0) }, in: .privateDatabase(of: user), actor: RequestActor(userRecordName: user))
+                _ = try env.records.modify(records.map { RecordOperation(.create, $0) }, in: .privateDatabase(of: user), actor: RequestActor(userRecordName: user))
             }
             _ = try store.credentials.setAPNsCredentials(container: container, environment: .development, privateKeyPEM: try String(contentsOf: p8, encoding: .utf8),
                                              keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com.example.backlog")

@@ -30,10 +30,10 @@ import StratusStore
             let key = try store.credentials.addServerKey(container: id, environment: .development, publicKeyPEM: Self.key)
             _ = try store.admins.createAdmin(email: "ops@example.com", password: "a long admin password")
             let owner = "_" + String(repeating: "c", count: 32)
-            _ = try env.createZone(ZoneID(zoneName: "Work", ownerRecordName: owner), in: .privateDatabase(of: owner))
+            _ = try env.zones.createZone(ZoneID(zoneName: "Work", ownerRecordName: owner), in: .privateDatabase(of: owner))
             let bytes = Data((0..<5000).map { UInt8($0 % 251) })
-            let asset = try env.uploadAsset(bytes)
-            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "photo", recordType: "Photo", fields: ["image": .asset(asset), "title": .string("ünïcode")]))],
+            let asset = try env.assets.uploadAsset(bytes)
+            _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "photo", recordType: "Photo", fields: ["image": .asset(asset), "title": .string("ünïcode")]))],
                                in: .publicDatabase, actor: .system)
             return Before(token: token, keyID: key.keyID, asset: asset, bytes: bytes)
         }
@@ -97,7 +97,7 @@ import StratusStore
             var missing: [String] = [], differing: [String] = []
             for batch in -1...acked {
                 let names = batch < 0 ? ["photo"] : (0..<200).map { "b\(batch)-\($0)" }
-                for (x, y) in zip(try a.lookup(names, in: .publicDatabase), try b.lookup(names, in: .publicDatabase)) {
+                for (x, y) in zip(try a.records.lookup(names, in: .publicDatabase), try b.records.lookup(names, in: .publicDatabase)) {
                     guard let y = try? y.get() else { missing.append((try? x.get())?.recordName ?? "?"); continue }
                     let x = try x.get()
                     if x.recordChangeTag != y.recordChangeTag || x.fields != y.fields || x.created != y.created { differing.append(x.recordName) }
@@ -108,8 +108,8 @@ import StratusStore
                          token: try copy.credentials.authenticateAPIToken(before.token) != nil,
                          key: try copy.credentials.serverKey(id: before.keyID) != nil,
                          admin: try copy.admins.authenticateAdmin(email: "ops@example.com", password: "a long admin password") != nil,
-                         zone: (try? b.lookupZone(ZoneID(zoneName: "Work", ownerRecordName: owner), in: .privateDatabase(of: owner))) != nil,
-                         asset: b.assetContent(checksum: before.asset.fileChecksum), integrity: try b.integrityCheck())
+                         zone: (try? b.zones.lookupZone(ZoneID(zoneName: "Work", ownerRecordName: owner), in: .privateDatabase(of: owner))) != nil,
+                         asset: b.assets.assetContent(checksum: before.asset.fileChecksum), integrity: try b.integrityCheck())
         }
         #expect(found.missing.isEmpty, "acknowledged before the backup but not restored: \(found.missing.prefix(5))")
         #expect(found.differing.isEmpty, "restored differently: \(found.differing.prefix(5))")

@@ -67,9 +67,9 @@ import StratusStore
             let container = try ContainerID("iCloud.com.example.Shapes")
             try store.createContainer(container)
             let env = try store.environment(container, .development)
-            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "a", recordType: "Note", fields: ["kind": .string("x"), "size": .int64(1)]))],
+            _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "a", recordType: "Note", fields: ["kind": .string("x"), "size": .int64(1)]))],
                                in: .publicDatabase, actor: RequestActor(userRecordName: "_cli"))
-            return try env.buildAutoIndex(for: QueryShape(Query(recordType: "Note", filters: [QueryFilter(.field("kind"), .equals, .string("x"))],
+            return try env.queryShapes.buildAutoIndex(for: QueryShape(Query(recordType: "Note", filters: [QueryFilter(.field("kind"), .equals, .string("x"))],
                                                                 sorts: [QuerySort(.field("size"), ascending: false)]))).name
         }
         let d = ["--data", data.path, "--container", "iCloud.com.example.Shapes", "--environment", "development"]
@@ -230,7 +230,7 @@ import StratusStore
             let u = try store.accounts.createUser(container: container, email: "pat@example.com", password: "a long password")
             let env = try store.environment(container, .development)
             let zone = ZoneID(zoneName: "Notes", ownerRecordName: u.userRecordName)
-            _ = try env.createZone(zone, in: .privateDatabase(of: u.userRecordName))
+            _ = try env.zones.createZone(zone, in: .privateDatabase(of: u.userRecordName))
             return u
         }
         let args = ["--data", data.path, "--container", container.rawValue, "--environment", "development"]
@@ -241,7 +241,7 @@ import StratusStore
         #expect(purged.stdout.contains("purged \(user.userRecordName)"))
         let unknown = try await Executables.run("stratus", ["users", "purge", "--user", "nobody@example.com"] + args)
         #expect(unknown.status != 0 && unknown.stderr.contains("no user"))
-        let zones = try await Executables.offPool { try ServerStore(dataDirectory: data).environment(container, .development).zones(in: .privateDatabase(of: user.userRecordName)) }
+        let zones = try await Executables.offPool { try ServerStore(dataDirectory: data).environment(container, .development).zones.all(in: .privateDatabase(of: user.userRecordName)) }
         #expect(!zones.map(\.zoneID.zoneName).contains("Notes"))
     }
 }
@@ -258,7 +258,7 @@ import StratusStore
                 DEFINE SCHEMA
                     RECORD TYPE Diary ("___recordID" REFERENCE QUERYABLE, title STRING, secret ENCRYPTED STRING, GRANT READ TO "_world");
                 """), into: container)
-            _ = try store.environment(container, .development).modify(
+            _ = try store.environment(container, .development).records.modify(
                 [RecordOperation(.create, StoredRecord(recordName: "d1", recordType: "Diary", fields: ["title": .string("Monday"), "secret": .string("c2VjcmV0")]))],
                 in: .publicDatabase, actor: .system)
         }
@@ -277,10 +277,10 @@ import StratusStore
             defer { store.close() }
             let env = try store.environment(container, .development)
             let zone = ZoneID(zoneName: "Journal", ownerRecordName: owner)
-            _ = try env.createZone(zone, in: .privateDatabase(of: owner))
+            _ = try env.zones.createZone(zone, in: .privateDatabase(of: owner))
             var op = RecordOperation(.create, StoredRecord(recordName: "j1", recordType: "Entry", fields: ["day": .string("Tuesday"), "pin": .string("9731")]))
             op.encryptedFields = ["pin"]
-            let saved = try env.modify([op], in: .privateDatabase(of: owner), zoneID: zone, actor: RequestActor(userRecordName: owner))
+            let saved = try env.records.modify([op], in: .privateDatabase(of: owner), zoneID: zone, actor: RequestActor(userRecordName: owner))
             #expect(saved.first?.error == nil)
         }
         let mine = ["records", "export", "--data", data.path, "--container", container.rawValue, "--environment", "development", "--database", "private", "--user", owner]

@@ -49,22 +49,22 @@ import StratusStore
             let env = try store.environment(try ContainerID(container), .development)
             var incomplete: [Int] = []
             for batch in 0...acked {
-                let found = try env.lookup((0..<200).map { "b\(batch)-\($0)" }, in: .publicDatabase)
+                let found = try env.records.lookup((0..<200).map { "b\(batch)-\($0)" }, in: .publicDatabase)
                 if !found.allSatisfy({ (try? $0.get()) != nil }) { incomplete.append(batch) }
             }
             // Whatever else landed is whole batches only, and the change feed agrees with the records.
             var token: String? = nil
             var total = 0
             repeat {
-                let page = try env.zoneChanges(in: .publicDatabase, zoneID: .defaultZone, since: token)
+                let page = try env.zones.zoneChanges(in: .publicDatabase, zoneID: .defaultZone, since: token)
                 total += page.changed.count
                 token = page.syncToken
                 if !page.moreComing { break }
             } while true
             let q = Query(recordType: "Crash", filters: [QueryFilter(.field("tags"), .listContains, .string("t3"))], resultsLimit: 200)
-            let listed = try env.query(q, in: .publicDatabase).records.count
+            let listed = try env.records.query(q, in: .publicDatabase).records.count
             // And the store still takes writes.
-            let r = try env.modify([RecordOperation(.create, StoredRecord(recordName: "after", recordType: "Crash"))], in: .publicDatabase, actor: .system)
+            let r = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "after", recordType: "Crash"))], in: .publicDatabase, actor: .system)
             return Findings(integrity: try env.integrityCheck(), incomplete: incomplete, total: total, listed: listed, writes: r[0].error == nil)
         }
         #expect(found.integrity == "ok")

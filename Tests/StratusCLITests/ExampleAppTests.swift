@@ -164,7 +164,7 @@ import Testing
         let onServer = try await Executables.offPool { () -> [String] in
             let store = try ServerStore(dataDirectory: data)
             let zone = ZoneID(zoneName: "Notes", ownerRecordName: user)
-            return try store.environment(container, .development).zoneChanges(in: .privateDatabase(of: user), zoneID: zone, since: nil).changed.map { $0.fields["text"].map { "\($0)" } ?? "" }
+            return try store.environment(container, .development).zones.zoneChanges(in: .privateDatabase(of: user), zoneID: zone, since: nil).changed.map { $0.fields["text"].map { "\($0)" } ?? "" }
         }
         #expect(onServer.count == 20)
         #expect(Set(onServer).count == 20, "each note once: \(onServer)")

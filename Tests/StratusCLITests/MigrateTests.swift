@@ -19,13 +19,13 @@ extension PostgresEndToEnd {
             for c in try store.containers() {
                 for e in ContainerEnvironment.allCases {
                     let env = try store.environment(c.id, e)
-                    let zones = try env.read { s, _ in
+                    let zones = try env.core.read { s, _ in
                         try s.all("SELECT scope, owner, name FROM zones WHERE deleted = 0") { r in (r.string(0) ?? "", r.string(1) ?? "", r.string(2) ?? "") }
                     }
                     for (scope, owner, name) in zones where DatabaseScope(rawValue: scope) != .shared {
                         let db = DatabaseScope(rawValue: scope) == .public ? DatabaseID.publicDatabase : DatabaseID.privateDatabase(of: owner)
                         var sink = StoredRecordSink()
-                        _ = try env.streamRecords(in: db, zoneID: ZoneID(zoneName: name), into: &sink)
+                        _ = try env.records.streamRecords(in: db, zoneID: ZoneID(zoneName: name), into: &sink)
                         out["\(c.id.rawValue)/\(e.rawValue)/\(scope)/\(owner)/\(name)", default: []].formUnion(sink.records)
                     }
                 }
@@ -54,7 +54,7 @@ extension PostgresEndToEnd {
                 """), into: c)
             let env = try store.environment(c, .development)
             let actor = RequestActor(userRecordName: owner, deviceID: "migrate")
-            let asset = try env.uploadAsset(Data((0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+            let asset = try env.assets.uploadAsset(Data((0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
             var rng = SystemRandomNumberGenerator()
             for batch in 0..<500 {
                 let ops = (0..<200).map { i -> RecordOperation in
@@ -70,24 +70,24 @@ extension PostgresEndToEnd {
                     if k % 11 == 0 { fields["score"] = nil }
                     return RecordOperation(.create, StoredRecord(recordName: "i\(k)", recordType: "Item", fields: fields))
                 }
-                let results = try env.modify(ops, in: .publicDatabase, actor: actor)
+                let results = try env.records.modify(ops, in: .publicDatabase, actor: actor)
                 if let e = results.compactMap(\.error).first { throw e }
             }
             // A private zone with a shared hierarchy, and a subscription.
             let mine = DatabaseID.privateDatabase(of: Self.owner)
             let zone = ZoneID(zoneName: "Trips")
-            _ = try env.createZone(zone, in: mine)
+            _ = try env.zones.createZone(zone, in: mine)
             let users: @Sendable (ShareRequest.Lookup) -> ContainerUser? = { _ in ContainerUser(userRecordName: friend, email: "friend@example.com") }
             var share = RecordOperation(.create, StoredRecord(recordName: "share-1", recordType: Share.recordType))
             share.share = ShareRequest(forRecord: "trip", participants: [ShareRequest.Invitee(lookup: .userRecordName(friend), permission: .readWrite)])
-            let made = try env.modify([RecordOperation(.create, StoredRecord(recordName: "trip", recordType: "Item", fields: ["title": .string("Lisbon")]))],
+            let made = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "trip", recordType: "Item", fields: ["title": .string("Lisbon")]))],
                                       in: mine, zoneID: zone, actor: actor)
             #expect(made[0].error == nil)
-            let shared = try env.modify([share], in: mine, zoneID: zone, actor: actor, users: users)
+            let shared = try env.records.modify([share], in: mine, zoneID: zone, actor: actor, users: users)
             #expect(shared[0].error == nil, "\(String(describing: shared[0].error))")
-            try env.saveSubscription("trips", document: #"{"subscriptionID":"trips"}"#, in: .private, owner: owner, replace: false)
-            let token = try env.zoneChanges(in: mine, zoneID: zone, since: nil).syncToken
-            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "later", recordType: "Item", fields: ["title": .string("after the token")]))],
+            try env.subscriptions.saveSubscription("trips", document: #"{"subscriptionID":"trips"}"#, in: .private, owner: owner, replace: false)
+            let token = try env.zones.zoneChanges(in: mine, zoneID: zone, since: nil).syncToken
+            _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "later", recordType: "Item", fields: ["title": .string("after the token")]))],
                                in: mine, zoneID: zone, actor: actor)
             return (token, asset)
         }
@@ -126,24 +126,24 @@ extension PostgresEndToEnd {
                 #expect(try Self.snapshot(store) == original, "PostgreSQL holds every record as it was")
                 let env = try store.environment(try ContainerID(Self.big), .development)
                 // Queries use PostgreSQL's structures: full text, list keys, location, sorting with markers.
-                let text = try env.query(Query(recordType: "Item", filters: [QueryFilter(.field("title"), .containsAllTokens, .string("gamma ünïcödé"))], resultsLimit: 200),
+                let text = try env.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("title"), .containsAllTokens, .string("gamma ünïcödé"))], resultsLimit: 200),
                                          in: .publicDatabase)
                 #expect(text.records.count == 200 && text.records.allSatisfy { r in if case .string(let t) = r.fields["title"] { t.contains("gamma") } else { false } })
-                let listed = try env.query(Query(recordType: "Item", filters: [QueryFilter(.field("tags"), .listContains, .string("t3"))], resultsLimit: 200), in: .publicDatabase)
+                let listed = try env.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("tags"), .listContains, .string("t3"))], resultsLimit: 200), in: .publicDatabase)
                 #expect(listed.records.count == 200 && listed.continuationMarker != nil)
-                let near = try env.query(Query(recordType: "Item", filters: [QueryFilter(.field("spot"), .near, .location(Location(latitude: 0.5, longitude: 90.5)), distance: 1_000)]),
+                let near = try env.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("spot"), .near, .location(Location(latitude: 0.5, longitude: 90.5)), distance: 1_000)]),
                                          in: .publicDatabase)
                 #expect(!near.records.isEmpty && near.records.allSatisfy { $0.fields["spot"] == .location(Location(latitude: 0.5, longitude: 90.5)) })
                 // The environment's secret came along: a sync token taken before the migration continues after it.
-                let changes = try env.zoneChanges(in: .privateDatabase(of: Self.owner), zoneID: ZoneID(zoneName: "Trips"), since: token)
+                let changes = try env.zones.zoneChanges(in: .privateDatabase(of: Self.owner), zoneID: ZoneID(zoneName: "Trips"), since: token)
                 #expect(changes.changed.map(\.recordName) == ["later"])
-                #expect(env.assetContent(checksum: asset.fileChecksum)?.count == 1_500_000)
-                #expect(try env.lookup(["i5"], in: .publicDatabase)[0].get().fields["photo"] != nil)
+                #expect(env.assets.assetContent(checksum: asset.fileChecksum)?.count == 1_500_000)
+                #expect(try env.records.lookup(["i5"], in: .publicDatabase)[0].get().fields["photo"] != nil)
                 // New writes get fresh ids (the identity columns continue after the copied ones).
-                let w = try env.modify([RecordOperation(.create, StoredRecord(recordName: "new", recordType: "Item", fields: ["n": .int64(-1)]))],
+                let w = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "new", recordType: "Item", fields: ["n": .int64(-1)]))],
                                        in: .publicDatabase, actor: RequestActor(userRecordName: Self.owner))
                 #expect(w[0].error == nil, "\(String(describing: w[0].error))")
-                _ = try env.modify([RecordOperation(.forceDelete, StoredRecord(recordName: "new", recordType: "Item"))], in: .publicDatabase, actor: RequestActor(userRecordName: Self.owner))
+                _ = try env.records.modify([RecordOperation(.forceDelete, StoredRecord(recordName: "new", recordType: "Item"))], in: .publicDatabase, actor: RequestActor(userRecordName: Self.owner))
             }
 
             print("checks on PostgreSQL: \(ContinuousClock.now - clock)"); clock = .now
@@ -155,9 +155,9 @@ extension PostgresEndToEnd {
                 defer { store.close() }
                 #expect(try Self.snapshot(store) == original, "and back in a data directory, every record as it was")
                 let env = try store.environment(try ContainerID(Self.big), .development)
-                #expect(env.assetContent(checksum: asset.fileChecksum)?.count == 1_500_000)
+                #expect(env.assets.assetContent(checksum: asset.fileChecksum)?.count == 1_500_000)
                 #expect(try env.integrityCheck() == "ok")
-                let text = try env.query(Query(recordType: "Item", filters: [QueryFilter(.field("title"), .containsAllTokens, .string("beta"))], resultsLimit: 10),
+                let text = try env.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("title"), .containsAllTokens, .string("beta"))], resultsLimit: 10),
                                          in: .publicDatabase)
                 #expect(text.records.count == 10)
             }

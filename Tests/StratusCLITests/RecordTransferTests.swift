@@ -22,13 +22,13 @@ import StratusStore
                 "place": .location(Location(latitude: 41.5, longitude: 2.25)), "tags": .list(.string, [.string("a\(i % 3)"), .string("b")]),
                 "nums": .list(.int64, [.int64(1), .int64(Int64(i))]), "blob": .bytes(Data([UInt8(i % 256), 0, 255])),
             ])))
-            if ops.count == 200 { _ = try env.modify(ops, in: .publicDatabase, actor: .system); ops = [] }
+            if ops.count == 200 { _ = try env.records.modify(ops, in: .publicDatabase, actor: .system); ops = [] }
         }
-        _ = try env.modify(ops, in: .publicDatabase, actor: .system)
+        _ = try env.records.modify(ops, in: .publicDatabase, actor: .system)
         let mine = DatabaseID.privateDatabase(of: owner)
         let work = ZoneID(zoneName: "Work", ownerRecordName: owner)
-        _ = try env.createZone(work, in: mine)
-        _ = try env.modify((0..<30).map { RecordOperation(.create, StoredRecord(recordName: "note-\($0)", recordType: "Note", fields: ["text": .string("n\($0)")])) },
+        _ = try env.zones.createZone(work, in: mine)
+        _ = try env.records.modify((0..<30).map { RecordOperation(.create, StoredRecord(recordName: "note-\($0)", recordType: "Note", fields: ["text": .string("n\($0)")])) },
                            in: mine, zoneID: work, actor: RequestActor(userRecordName: owner))
     }
 
@@ -55,8 +55,8 @@ import StratusStore
             let u = try store.accounts.createUser(container: container, email: "Dana@Example.com", password: "a long password")
             let env = try store.environment(container, .development)
             let zone = ZoneID(zoneName: "Diary", ownerRecordName: u.userRecordName)
-            _ = try env.createZone(zone, in: .privateDatabase(of: u.userRecordName))
-            _ = try env.modify((0..<4).map { RecordOperation(.create, StoredRecord(recordName: "d\($0)", recordType: "Day", fields: ["text": .string("day \($0)")])) },
+            _ = try env.zones.createZone(zone, in: .privateDatabase(of: u.userRecordName))
+            _ = try env.records.modify((0..<4).map { RecordOperation(.create, StoredRecord(recordName: "d\($0)", recordType: "Day", fields: ["text": .string("day \($0)")])) },
                                in: .privateDatabase(of: u.userRecordName), zoneID: zone, actor: RequestActor(userRecordName: u.userRecordName))
             return u.userRecordName
         }
@@ -178,7 +178,7 @@ import StratusStore
         #expect(failed.status != 0 && failed.stderr.contains("line 251: the line is not JSON (BAD_REQUEST)") && failed.stderr.contains("lines up to 200"), "\(failed.stderr)")
         let count = { () async throws -> Int in
             try await Executables.offPool {
-                try ServerStore(dataDirectory: data).environment(try ContainerID("iCloud.com.example.Lines"), .development).recordCount()
+                try ServerStore(dataDirectory: data).environment(try ContainerID("iCloud.com.example.Lines"), .development).records.recordCount()
             }
         }
         #expect(try await count() == 200, "the first batch is in, nothing of the bad line's batch")

@@ -124,7 +124,7 @@ import StratusTestSupport
         }
         #expect(try await call(device, #"{"apnsEnvironment":"DEVELOPMENT","apnsToken":"not-hex"}"#).0 == 400)
         #expect(try await call(device, #"{"apnsEnvironment":"MARS","apnsToken":"\#(good)"}"#).0 == 400)
-        #expect(try f.app.store.environment(container, .development).apnsDevices(user: alice.userRecordName).count == 4)
+        #expect(try f.app.store.environment(container, .development).apns.apnsDevices(user: alice.userRecordName).count == 4)
 
         // One write, two notifications: each device gets both, the busy one after two 429s, the gone one once only.
         #expect(try await call("\(db)/records/modify", note("n1")).0 == 200)
@@ -153,7 +153,7 @@ import StratusTestSupport
         let toStale = pushes(to: stale)
         #expect(toStale.map { $0["status"] as? Int ?? 0 } == [403, 200, 200] && toStale[0]["body"] as? String == toStale[1]["body"] as? String)
         #expect(toStale.count == 3 && toStale[0]["jwt"] as? String != toStale[1]["jwt"] as? String, "the provider token was renewed")
-        #expect(try f.app.store.environment(container, .development).apnsDevices().map(\.token).sorted() == [good, busy, stale].sorted(), "the gone device is forgotten")
+        #expect(try f.app.store.environment(container, .development).apns.apnsDevices().map(\.token).sorted() == [good, busy, stale].sorted(), "the gone device is forgotten")
 
         // The console shows each push's state; another write is pushed to the devices that are left, and only those.
         // The stand-in logs a push before its answer reaches Stratus, so the states are read until they settle.

@@ -30,10 +30,10 @@ import StratusTestSupport
             let mel = try store.accounts.createUser(container: container, email: "mel@example.com", password: "a long password")
             let env = try store.environment(container, .development)
             let db = DatabaseID.privateDatabase(of: olga.userRecordName)
-            try env.createZone(ZoneID(zoneName: "Trips"), in: db)
+            try env.zones.createZone(ZoneID(zoneName: "Trips"), in: db)
             var share = RecordOperation(.create, StoredRecord(recordName: "trip-share", recordType: Share.recordType))
             share.share = ShareRequest(forRecord: "lisbon", participants: [ShareRequest.Invitee(lookup: .emailAddress("mel@example.com"), permission: .readWrite)])
-            let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "lisbon", recordType: "Trip")), share], in: db,
+            let results = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "lisbon", recordType: "Trip")), share], in: db,
                                          zoneID: ZoneID(zoneName: "Trips"), actor: RequestActor(userRecordName: olga.userRecordName), users: { _ in mel })
             guard case .savedShare(let saved) = results[1] else { throw StratusError(.internalError, "no share: \(results)") }
             return "/share/\(saved.shortGUID)"
@@ -63,7 +63,7 @@ import StratusTestSupport
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("10-reset.png").path))
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("12-share-accepted.png").path))
         let mel = try #require(try store.accounts.user(container: ContainerID("iCloud.com.example.Shares"), email: "mel@example.com"))
-        #expect(try store.environment(ContainerID("iCloud.com.example.Shares"), .development).zones(in: .sharedDatabase(of: mel.userRecordName)).map(\.zoneID.zoneName) == ["Trips"])
+        #expect(try store.environment(ContainerID("iCloud.com.example.Shares"), .development).zones.all(in: .sharedDatabase(of: mel.userRecordName)).map(\.zoneID.zoneName) == ["Trips"])
     }
 
     static let axeAvailable = Prerequisites.available(FileManager.default.isExecutableFile(atPath: driver) && Prerequisites.pythonModules(["requests", "axe_selenium_python"]))

@@ -24,8 +24,8 @@ import StratusTestSupport
                 let e = try store.environment(container, env)
                 for (user, note) in [(alice, "alice-secret-note"), (bob, "bob-secret-note")] {
                     let db = DatabaseID.privateDatabase(of: user.userRecordName)
-                    try e.createZone(ZoneID(zoneName: "Notes"), in: db)
-                    _ = try e.modify([RecordOperation(.create, StoredRecord(recordName: note, recordType: "Note", zoneID: ZoneID(zoneName: "Notes"),
+                    try e.zones.createZone(ZoneID(zoneName: "Notes"), in: db)
+                    _ = try e.records.modify([RecordOperation(.create, StoredRecord(recordName: note, recordType: "Note", zoneID: ZoneID(zoneName: "Notes"),
                                                                             fields: ["title": .string(note)]))],
                                      in: db, zoneID: ZoneID(zoneName: "Notes"), actor: RequestActor(userRecordName: user.userRecordName))
                 }

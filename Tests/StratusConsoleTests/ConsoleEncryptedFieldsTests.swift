@@ -22,7 +22,7 @@ import StratusStore
             """), into: container)
         let env = try f.app.store.environment(container, .development)
         let ciphertext = "Y2lwaGVydGV4dCBvbmx5IHRoZSBhcHAgcmVhZHM="
-        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "d1", recordType: "Diary",
+        _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "d1", recordType: "Diary",
                                                                      fields: ["title": .string("Monday"), "secret": .string(ciphertext)]))],
                            in: .publicDatabase, actor: .system)
         let dev = "/console/\(container.rawValue)/development"
@@ -38,10 +38,10 @@ import StratusStore
         #expect(export.html.contains("Monday") && !export.html.contains(ciphertext))
 
         // An edit of the other fields keeps the encrypted value as it was.
-        let tag = try env.lookup(["d1"], in: .publicDatabase)[0].get().recordChangeTag ?? ""
+        let tag = try env.records.lookup(["d1"], in: .publicDatabase)[0].get().recordChangeTag ?? ""
         let saved = try await s.post("\(dev)/public/records/_defaultZone/d1", [("tag", tag), ("v:title", "Tuesday")])
         #expect(saved.status == 303)
-        let after = try env.lookup(["d1"], in: .publicDatabase)[0].get()
+        let after = try env.records.lookup(["d1"], in: .publicDatabase)[0].get()
         #expect(after.fields["title"] == .string("Tuesday") && after.fields["secret"] == .string(ciphertext))
 
         // The schema editor refuses an index on an encrypted field, and explains why.
@@ -49,7 +49,7 @@ import StratusStore
         #expect(refused.status == 400 && refused.html.contains("encrypted field cannot be QUERYABLE"))
         let added = try await s.post("\(dev)/schema/Diary/fields", [("name", "pin"), ("type", "STRING"), ("encrypted", "on")])
         #expect(added.status == 303)
-        #expect(try env.schema().recordType(named: "Diary")?.field(named: "pin")?.type.encrypted == true)
+        #expect(try env.schema.current().recordType(named: "Diary")?.field(named: "pin")?.type.encrypted == true)
         let indexes = try await s.post("\(dev)/schema/Diary/indexes", [("index:title", "QUERYABLE"), ("index:secret", "SORTABLE")])
         #expect(indexes.status == 400 && indexes.html.contains("secret is encrypted"))
     }

@@ -14,12 +14,12 @@ import StratusStore
             try f.app.store.createContainer(container)
             let env = try f.app.store.environment(container, .development)
             for chunk in stride(from: 0, to: 650, by: 200) {
-                _ = try env.modify((chunk..<min(chunk + 200, 650)).map { RecordOperation(.create, StoredRecord(recordName: "e\($0)", recordType: "Row", fields: ["n": .int64(Int64($0)), "t": .string("a, \"b\"")])) },
+                _ = try env.records.modify((chunk..<min(chunk + 200, 650)).map { RecordOperation(.create, StoredRecord(recordName: "e\($0)", recordType: "Row", fields: ["n": .int64(Int64($0)), "t": .string("a, \"b\"")])) },
                                    in: .publicDatabase, actor: RequestActor(userRecordName: "_admin"))
             }
             return env
         }
-        #expect(try env.recordCount() == 650)
+        #expect(try env.records.recordCount() == 650)
         let base = "/console/\(container.rawValue)/development/public/records?type=Row&sort=n"
         let json = try await s.get(base + "&format=json&all=1")
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(json.html.utf8)) as? [String: Any])

@@ -44,7 +44,7 @@ import StratusStore
         #expect(done.status == 200 && done.html.contains("Imported 250 records") && !done.html.contains("http-equiv"), "\(done.html.suffix(1500))")
         #expect(doneJSON["state"] as? String == "done" && doneJSON["records"] as? Int == 250)
         let env = try f.app.store.environment(container, .development)
-        #expect(try env.recordCount() == 250)
+        #expect(try env.records.recordCount() == 250)
         // Again with create: the first line's record exists, nothing of that batch is written, the page says where.
         let (again, _, _, _) = try await Self.importing(s, base, [("mode", "create")], file)
         #expect(again.html.contains("Line 1:") && again.html.contains("lines up to 0 are imported"), "\(again.html.suffix(1500))")
@@ -53,7 +53,7 @@ import StratusStore
         let (broken, brokenJSON, _, _) = try await Self.importing(s, base, [("mode", "create")], (name: "file", filename: "broken.ndjson", data: Data(lines.joined(separator: "\n").utf8)))
         #expect(broken.html.contains("Line 221: the line is not JSON (BAD_REQUEST)") && broken.html.contains("lines up to 200"))
         #expect(brokenJSON["state"] as? String == "failed" && brokenJSON["line"] as? Int == 221 && brokenJSON["committedLines"] as? Int == 200)
-        #expect(try env.recordCount() == 450)
+        #expect(try env.records.recordCount() == 450)
         let (upsert, _, _, _) = try await Self.importing(s, base, [("mode", "upsert")], file)
         #expect(upsert.html.contains("Imported 250 records"))
         #expect(try await s.get("/console/audit").html.contains("import records"))

@@ -15,7 +15,7 @@ import StratusStore
         let user = try await offPool { try f.app.store.accounts.createUser(container: container, email: "erin@example.com", password: "a long password") }
         let dev = try f.app.store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: user.userRecordName)
         let prod = try f.app.store.accounts.createWebAuthToken(container: container, environment: .production, userRecordName: user.userRecordName)
-        try f.app.store.environment(container, .development).createCourierToken("tok", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
+        try f.app.store.environment(container, .development).notifications.createCourierToken("tok", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         let base = "/console/\(container.rawValue)/development"
         let users = try await s.get(base + "/users")
         #expect(users.html.contains("Sign out everywhere"))
@@ -27,7 +27,7 @@ import StratusStore
         #expect(done.status == 303 && shown.html.contains("Signed erin@example.com out everywhere: 2 sessions ended."))
         #expect(try f.app.store.accounts.authenticateWebAuthToken(dev, container: container, environment: .development) == nil)
         #expect(try f.app.store.accounts.authenticateWebAuthToken(prod, container: container, environment: .production) == nil)
-        #expect(try f.app.store.environment(container, .development).courierToken("tok") == nil)
+        #expect(try f.app.store.environment(container, .development).notifications.courierToken("tok") == nil)
         #expect(try await s.get("/console/audit").html.contains("sign user out everywhere"))
         #expect(try await s.post("\(base)/users/_nobody/signout").status == 404)
     }
@@ -41,11 +41,11 @@ import StratusStore
         let env = try f.app.store.environment(container, .development)
         let mine = DatabaseID.privateDatabase(of: user.userRecordName)
         let zone = ZoneID(zoneName: "Notes", ownerRecordName: user.userRecordName)
-        _ = try env.createZone(zone, in: mine)
+        _ = try env.zones.createZone(zone, in: mine)
         let actor = RequestActor(userRecordName: user.userRecordName)
-        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "n1", recordType: "Note", zoneID: zone, fields: ["t": .string("x")]))],
+        _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "n1", recordType: "Note", zoneID: zone, fields: ["t": .string("x")]))],
                            in: mine, zoneID: zone, actor: actor)
-        let before = try env.databaseChanges(in: mine, since: nil).syncToken
+        let before = try env.zones.databaseChanges(in: mine, since: nil).syncToken
         let base = "/console/\(container.rawValue)/development"
         let users = try await s.get(base + "/users").html
         #expect(users.contains("Delete this user&#39;s data") || users.contains("Delete this user's data"))
@@ -55,17 +55,17 @@ import StratusStore
         let done = try await s.post(action)
         let shown = try await s.get(try #require(done.headers["location"]))
         #expect(done.status == 303 && shown.html.contains("Deleted erin@example.com"))
-        let after = try env.databaseChanges(in: mine, since: before)
+        let after = try env.zones.databaseChanges(in: mine, since: before)
         #expect(after.deletedZones.map(\.zoneName) == ["Notes"] && after.deletionReasons == [.purged])
         do {
-            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "n2", recordType: "Note", zoneID: zone))], in: mine, zoneID: zone, actor: actor)
+            _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "n2", recordType: "Note", zoneID: zone))], in: mine, zoneID: zone, actor: actor)
             Issue.record("a write into a purged zone succeeded")
         } catch {
             #expect(error.code == .userDeletedZone)
         }
         // The app makes the zone again, as CloudKit apps do after USER_DELETED_ZONE, and writes go through.
-        try env.createZone(zone, in: mine)
-        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "n3", recordType: "Note", zoneID: zone))], in: mine, zoneID: zone, actor: actor)
+        try env.zones.createZone(zone, in: mine)
+        _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "n3", recordType: "Note", zoneID: zone))], in: mine, zoneID: zone, actor: actor)
         let audit = try await s.get("/console/audit").html
         #expect(audit.contains("delete user&#39;s data") || audit.contains("delete user's data"))
     }
@@ -78,10 +78,10 @@ import StratusStore
         // Password hashing (210,000 PBKDF2 rounds) off Swift's few cooperative threads, which the servers need.
         let user = try await offPool { try f.app.store.accounts.createUser(container: container, email: "erin@example.com", password: "a long password") }
         let env = try f.app.store.environment(container, .development)
-        try env.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
+        try env.subscriptions.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
                                  spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName, replace: false)
-        try env.createCourierToken("tok-erin", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
-        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "note<1>", recordType: "Note"))], in: .privateDatabase(of: user.userRecordName),
+        try env.notifications.createCourierToken("tok-erin", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
+        _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "note<1>", recordType: "Note"))], in: .privateDatabase(of: user.userRecordName),
                            actor: RequestActor(userRecordName: user.userRecordName))
         let base = "/console/\(container.rawValue)/development"
         let page = try await s.get("\(base)/notifications")
@@ -114,19 +114,19 @@ import StratusStore
             let refused = try await s.post("\(base)/webhooks", [("url", bad), ("recordTypes", "")])
             #expect(refused.status == 400, "\(bad)")
         }
-        #expect(try env.webhooks().isEmpty)
+        #expect(try env.webhooks.all().isEmpty)
         let added = try await s.post("\(base)/webhooks", [("url", "https://backend.example.com/hook"), ("recordTypes", "Order, Invoice")])
-        let hook = try #require(try env.webhooks().first)
+        let hook = try #require(try env.webhooks.all().first)
         #expect(added.status == 200 && hook.recordTypes == ["Order", "Invoice"])
         let secret = try #require(added.html.range(of: #"value="[0-9a-f]{64}""#, options: .regularExpression).map { String(added.html[$0].dropFirst(7).dropLast()) })
         #expect(!(try await s.get("\(base)/webhooks")).html.contains(secret), "the secret is shown once")
         #expect(try await s.post("\(base)/webhooks/\(hook.id)/disable", []).status == 303)
-        #expect(try env.webhooks().first?.enabled == false)
+        #expect(try env.webhooks.all().first?.enabled == false)
         #expect(try await s.get("\(base)/webhooks").html.contains("Re-enable"))
         #expect(try await s.post("\(base)/webhooks/\(hook.id)/enable", []).status == 303)
-        #expect(try env.webhooks().first?.enabled == true)
+        #expect(try env.webhooks.all().first?.enabled == true)
         #expect(try await s.post("\(base)/webhooks/\(hook.id)/remove", []).status == 303)
-        #expect(try env.webhooks().isEmpty)
+        #expect(try env.webhooks.all().isEmpty)
         #expect(try await s.post("\(base)/webhooks/999/remove", []).status == 404)
         let audit = try await s.get("/console/audit").html
         #expect(audit.contains("add webhook") && audit.contains("disable webhook") && audit.contains("enable webhook") && audit.contains("remove webhook"))

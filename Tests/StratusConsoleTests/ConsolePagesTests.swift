@@ -31,8 +31,8 @@ import StratusStore
         // An asset uploaded as a client would (through the store the API uses), then set on a record.
         let env = try f.app.store.environment(try ContainerID(container), .development)
         let png = Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + [UInt8](repeating: 7, count: 2_000))
-        let asset = try env.uploadAsset(png)
-        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "pic", recordType: "Note", fields: ["picture": .asset(asset)]))],
+        let asset = try env.assets.uploadAsset(png)
+        _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "pic", recordType: "Note", fields: ["picture": .asset(asset)]))],
                            in: .publicDatabase, actor: .system)
         let page = try await s.get("\(dev)/public/records/_defaultZone/pic")
         #expect(page.status == 200)
@@ -181,9 +181,9 @@ import StratusStore
         // Reset: the typed confirmation must match.
         _ = try await s.post("\(dev)/public/new-record?type=Note", [("recordName", "a"), ("v:title", "A")])
         #expect(try await s.post("\(dev)/reset", [("confirm", "nope")]).status == 400)
-        #expect(try f.app.store.environment(ContainerID(container), .development).recordCount() == 1)
+        #expect(try f.app.store.environment(ContainerID(container), .development).records.recordCount() == 1)
         #expect(try await s.post("\(dev)/reset", [("confirm", container)]).status == 303)
-        #expect(try f.app.store.environment(ContainerID(container), .development).recordCount() == 0)
+        #expect(try f.app.store.environment(ContainerID(container), .development).records.recordCount() == 0)
         let audit = try await s.get("/console/audit")
         for action in ["deploy", "reset development", "create role Editors", "add role member"] { #expect(audit.html.contains(action), "\(action)") }
     }
@@ -216,7 +216,7 @@ import StratusStore
         let ckdb = "DEFINE SCHEMA\n  RECORD TYPE Extra (\n    \"___recordID\" REFERENCE QUERYABLE,\n    label STRING QUERYABLE\n  );\n"
         let preview = try await s.post("\(dev)/schema/import", [("ckdb", ckdb)])
         #expect(preview.status == 200 && preview.html.contains("add record type Extra") && preview.html.contains("remove record type Note"))
-        #expect(try f.app.store.environment(ContainerID(container), .development).schema().recordType(named: "Extra") == nil)
+        #expect(try f.app.store.environment(ContainerID(container), .development).schema.current().recordType(named: "Extra") == nil)
         let broken = try await s.post("\(dev)/schema/import", [("ckdb", "DEFINE SCHEMA RECORD TYPE (")])
         #expect(broken.status == 400 && broken.html.contains("line 1"))
         #expect(try await s.post("\(dev)/schema/import", [("ckdb", ckdb), ("confirm", "1")]).status == 303)

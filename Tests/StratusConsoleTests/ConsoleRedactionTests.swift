@@ -11,7 +11,9 @@ import StratusStore
     static let leaks = ["no such table", "SQLite", "sqlite", "SELECT", "INSERT", "_gone"]
 
     static func renameTables(in file: URL, _ names: (String) -> Bool) throws {
-        let queue = try DatabaseQueue(path: file.path)
+        var config = Configuration()
+        config.busyMode = .timeout(60)  // the running server may hold the file's lock for a moment
+        let queue = try DatabaseQueue(path: file.path, configuration: config)
         try queue.writeWithoutTransaction { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
             // FTS shadow tables follow their virtual table.
@@ -25,7 +27,7 @@ import StratusStore
         let container = try ContainerID("iCloud.com.example.Redacted")
         try f.app.store.createContainer(container)
         let env = try f.app.store.environment(container, .development)
-        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "n1", recordType: "Note", fields: ["title": .string("kept")]))],
+        _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "n1", recordType: "Note", fields: ["title": .string("kept")]))],
                            in: .publicDatabase, actor: .system)
         let dev = "/console/\(container.rawValue)/development"
         #expect(try await s.get("\(dev)/public/records?type=Note").html.contains("n1"))

@@ -18,18 +18,18 @@ import StratusStore
         }
         let env = try f.app.store.environment(container, .development)
         let ownerDB = DatabaseID.privateDatabase(of: owner.userRecordName)
-        try env.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
+        try env.zones.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
         var share = RecordOperation(.create, StoredRecord(recordName: "trip-share", recordType: Share.recordType))
         share.share = ShareRequest(forRecord: "paris", participants: [ShareRequest.Invitee(lookup: .userRecordName(member.userRecordName), permission: .readWrite)])
-        let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "paris", recordType: "Trip")), share], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
+        let results = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "paris", recordType: "Trip")), share], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
                                      actor: RequestActor(userRecordName: owner.userRecordName), users: { _ in member })
         guard case .savedShare(let saved) = results[1] else { Issue.record("\(results)"); return }
-        _ = try env.acceptShare(saved.shortGUID, user: member.userRecordName)
+        _ = try env.sharing.acceptShare(saved.shortGUID, user: member.userRecordName)
         let memberDB = DatabaseID.sharedDatabase(of: member.userRecordName)
-        #expect(try env.zones(in: memberDB).map(\.zoneID.zoneName) == ["Trips"])
+        #expect(try env.zones.all(in: memberDB).map(\.zoneID.zoneName) == ["Trips"])
         // The owner's zone stays in her private database: her shared database holds only what others share with her.
-        #expect(try env.zones(in: .sharedDatabase(of: owner.userRecordName)).isEmpty)
-        #expect(try env.databaseChanges(in: .sharedDatabase(of: owner.userRecordName), since: nil).changedZones.isEmpty)
+        #expect(try env.zones.all(in: .sharedDatabase(of: owner.userRecordName)).isEmpty)
+        #expect(try env.zones.databaseChanges(in: .sharedDatabase(of: owner.userRecordName), since: nil).changedZones.isEmpty)
 
         let base = "/console/\(container.rawValue)/development"
         let page = try await s.get("\(base)/sharing")
@@ -37,7 +37,7 @@ import StratusStore
                 && page.html.contains("READ_WRITE") && page.html.contains("ACCEPTED") && page.html.contains("/share/\(saved.shortGUID)"))
         #expect(!page.html.contains("<mel>"), "escaped")
         // The shared database, browsed as the member, shows what the member sees.
-        _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "not-shared", recordType: "Trip"))], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
+        _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "not-shared", recordType: "Trip"))], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
                            actor: RequestActor(userRecordName: owner.userRecordName))
         let asMember = try await s.get("\(base)/shared/records?type=Trip&as=\(member.userRecordName)")
         #expect(asMember.status == 200 && asMember.html.contains("paris") && !asMember.html.contains("not-shared"), "\(asMember.html.suffix(1500))")
@@ -49,8 +49,8 @@ import StratusStore
         #expect(revoked.status == 303)
         let after = try await s.get("\(base)/sharing")
         #expect(after.html.contains("No shares in this environment yet"), "\(after.html.suffix(600))")
-        #expect(try env.zones(in: memberDB).isEmpty)
-        #expect(throws: StratusError.self) { try env.query(Query(recordType: "Trip", zoneID: ZoneID(zoneName: "Trips", ownerRecordName: owner.userRecordName)), in: memberDB) }
+        #expect(try env.zones.all(in: memberDB).isEmpty)
+        #expect(throws: StratusError.self) { try env.records.query(Query(recordType: "Trip", zoneID: ZoneID(zoneName: "Trips", ownerRecordName: owner.userRecordName)), in: memberDB) }
         #expect(try await s.get("/console/audit").html.contains("revoke share"))
         #expect(try await s.post("\(base)/sharing/AAAAAAAAAAAAAAAAAAAAAAAA/revoke", []).status == 403)
     }
@@ -73,15 +73,15 @@ import StratusStore
         try await offPool {
             // Production's schema first (deployed from Development), then Olga's data.
             let dev = try f.app.store.environment(container, .development)
-            _ = try dev.modify([RecordOperation(.create, StoredRecord(recordName: "x", recordType: "Trip"))], in: .publicDatabase, actor: RequestActor(userRecordName: owner.userRecordName))
+            _ = try dev.records.modify([RecordOperation(.create, StoredRecord(recordName: "x", recordType: "Trip"))], in: .publicDatabase, actor: RequestActor(userRecordName: owner.userRecordName))
             _ = try f.app.store.lifecycle.deploy(container, by: "test")
-            try env.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
+            try env.zones.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
             let spec = Subscription(subscriptionID: "olgas-trips", kind: .zone(ZoneID(zoneName: "Trips")))
-            try env.saveSubscription("olgas-trips", document: #"{"subscriptionID":"olgas-trips","subscriptionType":"zone"}"#, spec: spec, in: .private,
+            try env.subscriptions.saveSubscription("olgas-trips", document: #"{"subscriptionID":"olgas-trips","subscriptionType":"zone"}"#, spec: spec, in: .private,
                                      owner: owner.userRecordName, replace: false)
             var share = RecordOperation(.create, StoredRecord(recordName: "secret-trip-share", recordType: Share.recordType))
             share.share = ShareRequest(forRecord: "secret-trip", participants: [ShareRequest.Invitee(lookup: .userRecordName(member.userRecordName), permission: .readWrite)])
-            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "secret-trip", recordType: "Trip")), share], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
+            _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "secret-trip", recordType: "Trip")), share], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
                                actor: RequestActor(userRecordName: owner.userRecordName), users: { _ in member })
         }
         let base = "/console/\(container.rawValue)/production"

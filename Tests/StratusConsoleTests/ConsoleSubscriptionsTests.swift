@@ -15,9 +15,9 @@ import StratusStore
         let env = try f.app.store.environment(container, .development)
         let query = Subscription(subscriptionID: "urgent<b>", kind: .query(recordType: "Task", filters: [QueryFilter(.field("urgent"), .equals, .int64(1))],
                                                                          firesOn: [.create], firesOnce: false, zoneID: nil))
-        try env.saveSubscription("urgent<b>", document: #"{"subscriptionID":"urgent<b>","subscriptionType":"query","query":{"recordType":"Task","filterBy":[{"fieldName":"urgent","comparator":"EQUALS"}]},"firesOn":["create"]}"#,
+        try env.subscriptions.saveSubscription("urgent<b>", document: #"{"subscriptionID":"urgent<b>","subscriptionType":"query","query":{"recordType":"Task","filterBy":[{"fieldName":"urgent","comparator":"EQUALS"}]},"firesOn":["create"]}"#,
                                  spec: query, in: .public, owner: user.userRecordName, replace: false)
-        try env.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
+        try env.subscriptions.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
                                  spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName, replace: false)
         let base = "/console/\(container.rawValue)/development"
         let page = try await s.get("\(base)/subscriptions")
@@ -26,9 +26,9 @@ import StratusStore
         // Without the CSRF token nothing is deleted; with it the subscription goes, and the audit log says so.
         let form = [("scope", "private"), ("owner", user.userRecordName), ("id", "all")]
         #expect(try await s.post("\(base)/subscriptions/delete", form, csrf: false).status == 403)
-        #expect(try env.subscriptions(in: .private, owner: user.userRecordName).count == 1)
+        #expect(try env.subscriptions.all(in: .private, owner: user.userRecordName).count == 1)
         #expect(try await s.post("\(base)/subscriptions/delete", form).status == 303)
-        #expect(try env.subscriptions(in: .private, owner: user.userRecordName).isEmpty)
+        #expect(try env.subscriptions.all(in: .private, owner: user.userRecordName).isEmpty)
         #expect(try await s.get("/console/audit").html.contains("delete subscription"))
         let json = try await s.get("\(base)/subscriptions", accept: "application/json")
         #expect(json.html.contains(#""subscriptionID":"urgent<b>""#) || json.html.contains("urgent\\u003cb\\u003e") || json.html.contains("urgent<b>"))

@@ -56,7 +56,7 @@ import StratusStore
         try f.app.store.createContainer(container)
         let env = try f.app.store.environment(container, .development)
         for (i, text) in Self.samples.enumerated() {
-            _ = try env.modify([RecordOperation(.create, StoredRecord(recordName: "t\(i)", recordType: "Text", fields: ["title": .string(text), "n": .int64(Int64(i))]))],
+            _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "t\(i)", recordType: "Text", fields: ["title": .string(text), "n": .int64(Int64(i))]))],
                                in: .publicDatabase, actor: .system)
         }
         let base = "/console/\(container.rawValue)/development/public"
@@ -67,7 +67,7 @@ import StratusStore
             // The admin changes another field and saves: the text stays exactly as it was.
             let saved = try await s.post("\(base)/records/_defaultZone/t\(i)", [("tag", tag), ("v:title", Self.submittedByBrowser(shown)), ("v:n", "\(100 + i)")])
             #expect(saved.status == 303, "t\(i): \(saved.html.prefix(300))")
-            let stored = try env.lookup(["t\(i)"], in: .publicDatabase)[0].get()
+            let stored = try env.records.lookup(["t\(i)"], in: .publicDatabase)[0].get()
             guard case .string(let after)? = stored.fields["title"] else { Issue.record("t\(i) lost its title"); continue }
             #expect(Array(after.unicodeScalars) == Array(text.unicodeScalars), "t\(i) \(text.debugDescription) came back as \(after.debugDescription)")
             #expect(stored.fields["n"] == .int64(Int64(100 + i)))

@@ -50,7 +50,7 @@ import Testing
         let note = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "n", zoneID: zone.zoneID))
         note.encryptedValues["text"] = "mine"
         _ = try await db.save(note)
-        _ = try f.app.store.environment(f.container, .development).purgeUserData(KitFixture.alice.userRecordName, reason: .encryptedDataReset)
+        _ = try f.app.store.environment(f.container, .development).zones.purgeUserData(KitFixture.alice.userRecordName, reason: .encryptedDataReset)
         do {
             _ = try await db.save(note)
             Issue.record("a save into the reset zone succeeded")

@@ -27,7 +27,7 @@ import Testing
         #expect(fetched.allKeys() == ["name"] && fetched.encryptedValues.allKeys() == ["phone"])
 
         // Schema-on-write made it ENCRYPTED, with no index, as CloudKit does not index encrypted fields.
-        let schema = try f.app.store.environment(f.container, .development).schema()
+        let schema = try f.app.store.environment(f.container, .development).schema.current()
         let phone = try #require(schema.recordType(named: "Contact")?.fields.first { $0.name == "phone" })
         #expect(phone.type.encrypted && phone.type.scalar == .string && phone.indexes.isEmpty, "\(phone)")
 

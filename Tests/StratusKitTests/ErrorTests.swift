@@ -260,7 +260,7 @@ import Testing
         let db = f.aliceContainer().privateCloudDatabase
         _ = try await db.save(CKRecordZone(zoneName: "Vault"))
         let token = try await db.databaseChanges(since: nil).changeToken
-        try f.app.store.environment(f.container, .development).purgeUserData(KitFixture.alice.userRecordName, reason: .encryptedDataReset)
+        try f.app.store.environment(f.container, .development).zones.purgeUserData(KitFixture.alice.userRecordName, reason: .encryptedDataReset)
         let reset = Collected<String>()
         let op = CKFetchDatabaseChangesOperation(previousServerChangeToken: token)
         op.recordZoneWithIDWasDeletedDueToUserEncryptedDataResetBlock = { reset.append($0.zoneName) }
@@ -283,7 +283,7 @@ import Testing
         let dbToken = try await db.databaseChanges(since: nil).changeToken
 
         // The user deletes the app's data (the console's "Delete this user's data", `stratus users purge`).
-        #expect(try f.app.store.environment(f.container, .development).purgeUserData(KitFixture.alice.userRecordName) == 2)
+        #expect(try f.app.store.environment(f.container, .development).zones.purgeUserData(KitFixture.alice.userRecordName) == 2)
 
         // The sync pass hears that the zone was purged, not merely deleted.
         let purged = Collected<String>(), deleted = Collected<String>()

@@ -70,7 +70,7 @@ import Testing
         let f = try await KitFixture()
         let token = Data((0..<32).map { UInt8($0) })
         try await f.aliceContainer().registerForRemoteNotifications(deviceToken: token)
-        let devices = try f.app.store.environment(f.container, .development).apnsDevices()
+        let devices = try f.app.store.environment(f.container, .development).apns.apnsDevices()
         #expect(devices.map(\.token) == [token.map { String(format: "%02x", $0) }.joined()])
         #expect(devices.first?.userRecordName == KitFixture.alice.userRecordName && devices.first?.apnsEnvironment == .development)
         await #expect(throws: CKError.self) { try await f.aliceContainer().registerForRemoteNotifications(deviceToken: Data([1, 2])) }

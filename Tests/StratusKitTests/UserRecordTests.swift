@@ -65,7 +65,7 @@ import Testing
         // The console gives Alice a custom role; her user record lists it, and she cannot change the list.
         _ = try f.app.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA CREATE ROLE Editors;"), into: f.container)
         let env = try f.app.store.environment(f.container, .development)
-        try env.assignRole("Editors", to: KitFixture.alice.userRecordName)
+        try env.schema.assignRole("Editors", to: KitFixture.alice.userRecordName)
         let id = try await f.aliceContainer().userRecordID()
         let me = try await db.record(for: id)
         #expect(me["roles"] as? [Int64] == [UserRecord.roleID("Editors")])
@@ -77,11 +77,11 @@ import Testing
             #expect(e.code == .invalidArguments)
         }
         // The Users type shows in the schema, with CloudKit's grants.
-        let users = try #require(try env.schema().recordType(named: "Users"))
+        let users = try #require(try env.schema.current().recordType(named: "Users"))
         #expect(users.grants["_creator"] == .write && users.grants["_world"] == .read)
         #expect(users.field(named: "roles")?.type == FieldType(.int64, isList: true))
         // A schema import that does not name Users leaves it (it is the server's).
         _ = try f.app.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA CREATE ROLE Editors; RECORD TYPE Note (title STRING);"), into: f.container)
-        #expect(try env.schema().recordType(named: "Users") != nil)
+        #expect(try env.schema.current().recordType(named: "Users") != nil)
     }
 }

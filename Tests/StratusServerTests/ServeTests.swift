@@ -27,7 +27,7 @@ import StratusStore
         #expect((cssResponse as? HTTPURLResponse)?.statusCode == 200 && css.count > 100)
 
         // The demo is there, and installing it again leaves it alone.
-        let notes = try app.store.environment(DemoData.container, .development).query(Query(recordType: "Note", resultsLimit: 5), in: .publicDatabase)
+        let notes = try app.store.environment(DemoData.container, .development).records.query(Query(recordType: "Note", resultsLimit: 5), in: .publicDatabase)
         #expect(notes.records.count == 5)
         try DemoData.install(into: app.store)
         #expect(try app.store.containers().map(\.id) == [DemoData.container])

@@ -17,29 +17,29 @@ import StratusTestSupport
             try store.createContainer(c)
             let env = try store.environment(c, .development)
             let token = String(repeating: "ab", count: 32)
-            #expect(try !env.hasAPNsDevices())
-            try env.registerAPNsDevice(token: token.uppercased(), user: "_alice", apnsEnvironment: .development)
-            #expect(try env.apnsDevices().map(\.token) == [token] && env.hasAPNsDevices())
+            #expect(try !env.apns.hasAPNsDevices())
+            try env.apns.registerAPNsDevice(token: token.uppercased(), user: "_alice", apnsEnvironment: .development)
+            #expect(try env.apns.apnsDevices().map(\.token) == [token] && env.apns.hasAPNsDevices())
             // The same device signed in as someone else: it is theirs now, from now on.
-            try env.registerAPNsDevice(token: token, user: "_bob", apnsEnvironment: .production)
-            let moved = try env.apnsDevices()
+            try env.apns.registerAPNsDevice(token: token, user: "_bob", apnsEnvironment: .production)
+            let moved = try env.apns.apnsDevices()
             #expect(moved.count == 1 && moved[0].userRecordName == "_bob" && moved[0].apnsEnvironment == .production)
-            expectError(.badRequest) { try env.registerAPNsDevice(token: "zz", user: "_bob", apnsEnvironment: .development) }
+            expectError(.badRequest) { try env.apns.registerAPNsDevice(token: "zz", user: "_bob", apnsEnvironment: .development) }
 
             // One server claims; a second claim within the lease gets nothing; finishing moves the position on and lets go.
-            #expect(try env.claimAPNsDevices([token]) == [token])
-            #expect(try env.claimAPNsDevices([token]).isEmpty)
-            try env.finishAPNsDevices([token], delivered: [token: 42])
-            #expect(try env.apnsDevices().first?.deliveredThrough == 42)
-            #expect(try env.claimAPNsDevices([token]) == [token])
-            try env.finishAPNsDevices([token], delivered: [token: 7])
-            #expect(try env.apnsDevices().first?.deliveredThrough == 42, "a position never moves back")
+            #expect(try env.apns.claimAPNsDevices([token]) == [token])
+            #expect(try env.apns.claimAPNsDevices([token]).isEmpty)
+            try env.apns.finishAPNsDevices([token], delivered: [token: 42])
+            #expect(try env.apns.apnsDevices().first?.deliveredThrough == 42)
+            #expect(try env.apns.claimAPNsDevices([token]) == [token])
+            try env.apns.finishAPNsDevices([token], delivered: [token: 7])
+            #expect(try env.apns.apnsDevices().first?.deliveredThrough == 42, "a position never moves back")
 
             // A user registering device after device keeps the newest few.
-            for i in 0..<(EnvironmentStore.maximumAPNsDevicesPerUser + 3) {
-                try env.registerAPNsDevice(token: String(format: "%064x", i + 1), user: "_carol", apnsEnvironment: .development)
+            for i in 0..<(APNsDeviceStore.maximumAPNsDevicesPerUser + 3) {
+                try env.apns.registerAPNsDevice(token: String(format: "%064x", i + 1), user: "_carol", apnsEnvironment: .development)
             }
-            #expect(try env.apnsDevices(user: "_carol").count == EnvironmentStore.maximumAPNsDevicesPerUser)
+            #expect(try env.apns.apnsDevices(user: "_carol").count == APNsDeviceStore.maximumAPNsDevicesPerUser)
 
             // Deliveries: one row per device and notification, updated by retries.
             let first = APNsDelivery(id: 0, token: token, userRecordName: "_bob", notificationID: "n1", state: .retrying, status: 429,
@@ -48,12 +48,12 @@ import StratusTestSupport
             second.state = .sent
             second.status = 200
             second.attempts = 2
-            try env.recordAPNsDeliveries([first])
-            try env.recordAPNsDeliveries([second])
-            let kept = try env.apnsDeliveries()
+            try env.apns.recordAPNsDeliveries([first])
+            try env.apns.recordAPNsDeliveries([second])
+            let kept = try env.apns.apnsDeliveries()
             #expect(kept.count == 1 && kept[0].state == .sent && kept[0].attempts == 2)
-            try env.removeAPNsDevice(token: token)
-            #expect(try env.apnsDevices(user: "_bob").isEmpty)
+            try env.apns.removeAPNsDevice(token: token)
+            #expect(try env.apns.apnsDevices(user: "_bob").isEmpty)
         }
     }
 

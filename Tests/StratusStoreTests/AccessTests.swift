@@ -19,7 +19,7 @@ import StratusTestSupport
 
     func fixture(_ backend: Backend) throws -> Fixture? {
         guard let f = try Fixture.make(backend, schema: Self.schema) else { return nil }
-        try f.dev.assignRole("Editor", to: Self.eveName)
+        try f.dev.schema.assignRole("Editor", to: Self.eveName)
         // Seed one record of each type, created by alice, bypassing permissions as an admin would.
         for type in ["Standard", "Diary", "Board"] {
             _ = try f.save([StoredRecord(recordName: "\(type)-a", recordType: type, fields: ["t": .string("x")])], actor: Fixture.alice)
@@ -27,22 +27,22 @@ import StratusTestSupport
         return f
     }
 
-    private func eve(_ f: Fixture) throws -> Caller { Caller(userRecordName: Self.eveName, roles: try f.dev.roles(of: Self.eveName)) }
+    private func eve(_ f: Fixture) throws -> Caller { Caller(userRecordName: Self.eveName, roles: try f.dev.schema.roles(of: Self.eveName)) }
 
     private func can(_ f: Fixture, _ p: Permission, _ type: String, as caller: Caller, actor: RequestActor) throws -> Bool {
         switch p {
         case .read:
-            let r = try f.dev.lookup(["\(type)-a"], in: f.pub, caller: caller)[0]
-            let viaQuery = try f.dev.query(Query(recordType: type), in: f.pub, caller: caller).records.contains { $0.recordName == "\(type)-a" }
+            let r = try f.dev.records.lookup(["\(type)-a"], in: f.pub, caller: caller)[0]
+            let viaQuery = try f.dev.records.query(Query(recordType: type), in: f.pub, caller: caller).records.contains { $0.recordName == "\(type)-a" }
             if case .success = r { #expect(viaQuery); return true }
             #expect(!viaQuery)
             return false
         case .create:
-            let r = try f.dev.modify([RecordOperation(.create, StoredRecord(recordName: "new-\(UUID())", recordType: type))], in: f.pub, actor: actor, caller: caller)[0]
+            let r = try f.dev.records.modify([RecordOperation(.create, StoredRecord(recordName: "new-\(UUID())", recordType: type))], in: f.pub, actor: actor, caller: caller)[0]
             if let e = r.error { #expect(e.code == .accessDenied); return false }
             return true
         default:
-            let r = try f.dev.modify([RecordOperation(.forceUpdate, StoredRecord(recordName: "\(type)-a", recordType: type, fields: ["t": .string("y")]))],
+            let r = try f.dev.records.modify([RecordOperation(.forceUpdate, StoredRecord(recordName: "\(type)-a", recordType: type, fields: ["t": .string("y")]))],
                                      in: f.pub, actor: actor, caller: caller)[0]
             if let e = r.error { #expect(e.code == .accessDenied); return false }
             return true
@@ -73,28 +73,28 @@ import StratusTestSupport
     @Test(arguments: Backend.allCases) func deniedOperationsFailAloneAndDeleteNeedsWrite(_ backend: Backend) async throws {
         try await offPool {
             guard let f = try fixture(backend) else { return }
-            let results = try f.dev.modify([
+            let results = try f.dev.records.modify([
                 RecordOperation(.create, StoredRecord(recordName: "mine", recordType: "Standard")),
                 RecordOperation(.forceDelete, StoredRecord(recordName: "Standard-a", recordType: "")),
                 RecordOperation(.create, StoredRecord(recordName: "board", recordType: "Board")),
             ], in: f.pub, actor: Fixture.bob, caller: bob)
             #expect(results.map(\.code) == [nil, .accessDenied, .accessDenied])
-            #expect((try? f.dev.lookup(["Standard-a"], in: f.pub)[0].get()) != nil)
+            #expect((try? f.dev.records.lookup(["Standard-a"], in: f.pub)[0].get()) != nil)
             // Private databases are the owner's alone: roles do not apply there, nor reach into them.
-            _ = try f.dev.modify([RecordOperation(.create, StoredRecord(recordName: "p", recordType: "Diary"))], in: f.alicePrivate,
+            _ = try f.dev.records.modify([RecordOperation(.create, StoredRecord(recordName: "p", recordType: "Diary"))], in: f.alicePrivate,
                                  actor: Fixture.alice, caller: alice)
-            #expect(try f.dev.lookup(["p"], in: .privateDatabase(of: Fixture.bob.userRecordName), caller: bob)[0].error?.code == .notFound)
+            #expect(try f.dev.records.lookup(["p"], in: .privateDatabase(of: Fixture.bob.userRecordName), caller: bob)[0].error?.code == .notFound)
         }
     }
 
     @Test(arguments: Backend.allCases) func roleMembership(_ backend: Backend) async throws {
         try await offPool {
             guard let f = try fixture(backend) else { return }
-            #expect(try f.dev.roles(of: Self.eveName) == ["Editor"])
-            #expect(try f.dev.members(of: "Editor") == [Self.eveName])
-            expectError(.badRequest) { try f.dev.assignRole("Nope", to: Self.eveName) }
-            try f.dev.removeRole("Editor", from: Self.eveName)
-            #expect(try f.dev.roles(of: Self.eveName).isEmpty)
+            #expect(try f.dev.schema.roles(of: Self.eveName) == ["Editor"])
+            #expect(try f.dev.schema.members(of: "Editor") == [Self.eveName])
+            expectError(.badRequest) { try f.dev.schema.assignRole("Nope", to: Self.eveName) }
+            try f.dev.schema.removeRole("Editor", from: Self.eveName)
+            #expect(try f.dev.schema.roles(of: Self.eveName).isEmpty)
         }
     }
 }

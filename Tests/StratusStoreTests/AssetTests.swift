@@ -11,39 +11,39 @@ import StratusTestSupport
         let root = f.directory.appendingPathComponent("containers/\(f.container.rawValue)/development-assets")
         let e = FileManager.default.enumerator(atPath: root.path)
         let onDisk = (e?.allObjects as? [String] ?? []).filter { $0.count > 3 && !$0.hasPrefix(".tmp") }
-        guard f.dev.pool == nil else { return onDisk }
+        guard f.dev.core.sqlite == nil else { return onDisk }
         #expect(onDisk.isEmpty)
-        return (try? f.dev.read { db, _ in try db.all("SELECT DISTINCT checksum FROM asset_chunks") { $0.string(0) } }) ?? []
+        return (try? f.dev.core.read { db, _ in try db.all("SELECT DISTINCT checksum FROM asset_chunks") { $0.string(0) } }) ?? []
     }
 
     @Test(arguments: Backend.allCases) func largeContentRoundTripsWhole(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
             // More than two of PostgreSQL's 1 MB chunks, with a partial last one.
             let bytes = Data((0..<(2 * 1_048_576 + 12_345)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
-            let asset = try f.dev.uploadAsset(bytes)
-            #expect(f.dev.assetContent(checksum: asset.fileChecksum) == bytes)
-            #expect(f.dev.assetPrefix(checksum: asset.fileChecksum, count: 16) == bytes.prefix(16))
-            #expect(try f.dev.uploadAsset(Data()).size == 0)
+            let asset = try f.dev.assets.uploadAsset(bytes)
+            #expect(f.dev.assets.assetContent(checksum: asset.fileChecksum) == bytes)
+            #expect(f.dev.assets.assetPrefix(checksum: asset.fileChecksum, count: 16) == bytes.prefix(16))
+            #expect(try f.dev.assets.uploadAsset(Data()).size == 0)
         }
     }
 
     @Test(arguments: Backend.allCases) func contentIsStoredOnceByChecksumAndRemovedWhenUnreferenced(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
             let bytes = Data("the photo's bytes".utf8)
-            let asset = try f.dev.uploadAsset(bytes)
+            let asset = try f.dev.assets.uploadAsset(bytes)
             #expect(asset.size == Int64(bytes.count))
-            #expect(try f.dev.uploadAsset(bytes).fileChecksum == asset.fileChecksum)
+            #expect(try f.dev.assets.uploadAsset(bytes).fileChecksum == asset.fileChecksum)
             #expect(files(f).count == 1)
-            #expect(f.dev.assetContent(checksum: asset.fileChecksum) == bytes)
+            #expect(f.dev.assets.assetContent(checksum: asset.fileChecksum) == bytes)
 
             let a = try #require(try f.one(.create, note("a", ["photo": .asset(asset)])).record)
             _ = try f.one(.create, note("b", ["photos": .list(.asset, [.asset(asset)])]))
-            #expect(try f.dev.lookup(["a"], in: f.pub)[0].get().fields["photo"] == .asset(AssetValue(fileChecksum: asset.fileChecksum, size: asset.size, referenceChecksum: asset.referenceChecksum, receipt: asset.receipt)))
+            #expect(try f.dev.records.lookup(["a"], in: f.pub)[0].get().fields["photo"] == .asset(AssetValue(fileChecksum: asset.fileChecksum, size: asset.size, referenceChecksum: asset.referenceChecksum, receipt: asset.receipt)))
             _ = try f.one(.delete, note("a", tag: a.recordChangeTag))
             #expect(files(f).count == 1, "still referenced by b")
             _ = try f.one(.forceReplace, note("b", ["other": .string("x")]))
             #expect(files(f).isEmpty)
-            #expect(f.dev.assetContent(checksum: asset.fileChecksum) == nil)
+            #expect(f.dev.assets.assetContent(checksum: asset.fileChecksum) == nil)
         }
     }
 
@@ -56,22 +56,22 @@ import StratusTestSupport
 
     @Test(arguments: Backend.allCases) func unreferencedUploadsAreCollected(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
-            _ = try f.dev.uploadAsset(Data("orphan".utf8))
-            let kept = try f.dev.uploadAsset(Data("kept".utf8))
+            _ = try f.dev.assets.uploadAsset(Data("orphan".utf8))
+            let kept = try f.dev.assets.uploadAsset(Data("kept".utf8))
             _ = try f.one(.create, note("a", ["photo": .asset(kept)]))
-            #expect(try f.dev.collectUnreferencedAssets(olderThan: WallClock.nowMillis() + 1) == 1)
+            #expect(try f.dev.assets.collectUnreferencedAssets(olderThan: WallClock.nowMillis() + 1) == 1)
             #expect(files(f).count == 1)
-            #expect(f.dev.assetContent(checksum: kept.fileChecksum) != nil)
+            #expect(f.dev.assets.assetContent(checksum: kept.fileChecksum) != nil)
         }
     }
 
     @Test(arguments: Backend.allCases) func deletingAZoneReleasesItsAssets(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
             let zone = ZoneID(zoneName: "Z")
-            try f.dev.createZone(zone, in: f.alicePrivate)
-            let asset = try f.dev.uploadAsset(Data("zone asset".utf8))
+            try f.dev.zones.createZone(zone, in: f.alicePrivate)
+            let asset = try f.dev.assets.uploadAsset(Data("zone asset".utf8))
             _ = try f.save([note("a", ["photo": .asset(asset)])], database: f.alicePrivate, zone: zone)
-            try f.dev.deleteZone(zone, in: f.alicePrivate)
+            try f.dev.zones.deleteZone(zone, in: f.alicePrivate)
             #expect(files(f).isEmpty)
         }
     }

@@ -38,19 +38,19 @@ import Testing
         try await offPool {
             let f = try Fixture(schema: Self.schema)
             try Self.fill(f, 4_000, env: f.dev)
-            _ = try f.dev.query(Self.listing, in: f.pub)
-            let before = try #require(try f.dev.queryShapes().first { $0.shape == "Item: category = · sort -count" })
+            _ = try f.dev.records.query(Self.listing, in: f.pub)
+            let before = try #require(try f.dev.queryShapes.all().first { $0.shape == "Item: category = · sort -count" })
             #expect(before.sorts || before.index != nil, "without a composite index SQLite sorts the matches or walks the whole count index: \(before.plan)")
-            let ai = try f.dev.buildAutoIndex(for: QueryShape(Self.listing))
+            let ai = try f.dev.queryShapes.buildAutoIndex(for: QueryShape(Self.listing))
             #expect(ai.equalityFields == ["category"] && ai.orderField == "count")
-            _ = try f.dev.query(Self.listing, in: f.pub)
-            let after = try #require(try f.dev.queryShapes().first { $0.shape == before.shape })
+            _ = try f.dev.records.query(Self.listing, in: f.pub)
+            let after = try #require(try f.dev.queryShapes.all().first { $0.shape == before.shape })
             #expect(after.index == ai.name && !after.sorts, "\(after.plan)")
             // Asking again returns the same index; Production has none; a deploy does not copy it.
-            #expect(try f.dev.buildAutoIndex(for: QueryShape(Self.listing)).name == ai.name)
-            #expect(try f.prod.autoIndexes().isEmpty)
+            #expect(try f.dev.queryShapes.buildAutoIndex(for: QueryShape(Self.listing)).name == ai.name)
+            #expect(try f.prod.queryShapes.autoIndexes().isEmpty)
             try f.store.lifecycle.deploy(f.container, by: "test")
-            #expect(try f.prod.autoIndexes().isEmpty && f.dev.autoIndexes().count == 1)
+            #expect(try f.prod.queryShapes.autoIndexes().isEmpty && f.dev.queryShapes.autoIndexes().count == 1)
         }
     }
 
@@ -59,16 +59,16 @@ import Testing
         let env = try EnvironmentStore(container: f.container, environment: .development,
                                        file: f.directory.appendingPathComponent("auto.sqlite"), assetsDirectory: f.directory.appendingPathComponent("auto-assets"),
                                        durability: .relaxed, autoIndexPolicy: AutoIndexPolicy(minimumCalls: 5, minimumStepsPerRow: 1))
-        _ = try env.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
+        _ = try env.schema.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
         try Self.fill(f, 2_000, env: env)
-        for _ in 0..<5 { _ = try env.query(Self.listing, in: f.pub) }
-        #expect(try env.queryShapes().count == 1)
-        #expect(try env.autoIndexes().isEmpty, "a read never starts a build")
-        env.recordQueryShapes()   // the server's QueryShapeKeeper, once a minute: starts the build on a thread of its own
+        for _ in 0..<5 { _ = try env.records.query(Self.listing, in: f.pub) }
+        #expect(try env.queryShapes.all().count == 1)
+        #expect(try env.queryShapes.autoIndexes().isEmpty, "a read never starts a build")
+        env.queryShapes.recordQueryShapes()   // the server's QueryShapeKeeper, once a minute: starts the build on a thread of its own
         var built: [AutoIndex] = []
         for _ in 0..<100 where built.isEmpty {
             try await Task.sleep(for: .milliseconds(50))
-            built = try env.autoIndexes()
+            built = try env.queryShapes.autoIndexes()
         }
         #expect(built.map(\.shape) == ["Item: category = · sort -count"] && built.first?.pinned == false)
     }
@@ -82,36 +82,36 @@ import Testing
             for q in [Query(recordType: "Item", sorts: [QuerySort(.field("count"))]),
                       Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x")), QueryFilter(.field("score"), .greaterThan, .double(1))],
                             sorts: [QuerySort(.field("count"))])] {
-                #expect(throws: StratusError.self) { try f.dev.buildAutoIndex(for: QueryShape(q)) }
+                #expect(throws: StratusError.self) { try f.dev.queryShapes.buildAutoIndex(for: QueryShape(q)) }
             }
             // A field that goes (in a Development never deployed) takes its automatic indexes with it.
             let dev = try EnvironmentStore(container: f.container, environment: .development, file: f.directory.appendingPathComponent("drop.sqlite"),
                                            assetsDirectory: f.directory.appendingPathComponent("drop-assets"), durability: .relaxed)
-            _ = try dev.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
+            _ = try dev.schema.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
             try Self.fill(f, 200, env: dev)
-            _ = try dev.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))],
+            _ = try dev.queryShapes.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))],
                                                              sorts: [QuerySort(.field("score"))])))
-            _ = try dev.buildAutoIndex(for: QueryShape(Self.listing))
-            var schema = try dev.schema()
+            _ = try dev.queryShapes.buildAutoIndex(for: QueryShape(Self.listing))
+            var schema = try dev.schema.current()
             schema.recordTypes[0].fields.removeAll { $0.name == "score" }
-            _ = try dev.applySchema(schema, protecting: Schema(roles: [], recordTypes: []))
-            #expect(try dev.autoIndexes().map(\.orderField) == ["count"])
-            #expect(try dev.query(Self.listing, in: f.pub).records.count == 10)
-            _ = try f.dev.buildAutoIndex(for: QueryShape(Self.listing))
+            _ = try dev.schema.applySchema(schema, protecting: Schema(roles: [], recordTypes: []))
+            #expect(try dev.queryShapes.autoIndexes().map(\.orderField) == ["count"])
+            #expect(try dev.records.query(Self.listing, in: f.pub).records.count == 10)
+            _ = try f.dev.queryShapes.buildAutoIndex(for: QueryShape(Self.listing))
             // Pin, drop, and the per-type cap.
-            let name = try #require(try f.dev.autoIndexes().first?.name)
-            try f.dev.setAutoIndexPinned(name, true)
-            #expect(try f.dev.autoIndexes().first?.pinned == true)
-            try f.dev.dropAutoIndex(name)
-            #expect(try f.dev.autoIndexes().isEmpty)
-            #expect(throws: StratusError.self) { try f.dev.dropAutoIndex(name) }
+            let name = try #require(try f.dev.queryShapes.autoIndexes().first?.name)
+            try f.dev.queryShapes.setAutoIndexPinned(name, true)
+            #expect(try f.dev.queryShapes.autoIndexes().first?.pinned == true)
+            try f.dev.queryShapes.dropAutoIndex(name)
+            #expect(try f.dev.queryShapes.autoIndexes().isEmpty)
+            #expect(throws: StratusError.self) { try f.dev.queryShapes.dropAutoIndex(name) }
             let capped = try EnvironmentStore(container: f.container, environment: .development, file: f.directory.appendingPathComponent("cap.sqlite"),
                                               assetsDirectory: f.directory.appendingPathComponent("cap-assets"), durability: .relaxed,
                                               autoIndexPolicy: AutoIndexPolicy(maximumPerType: 1))
-            _ = try capped.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
-            _ = try capped.buildAutoIndex(for: QueryShape(Self.listing))
+            _ = try capped.schema.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
+            _ = try capped.queryShapes.buildAutoIndex(for: QueryShape(Self.listing))
             #expect(throws: StratusError.self) {
-                try capped.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))], sorts: [QuerySort(.field("score"))])))
+                try capped.queryShapes.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))], sorts: [QuerySort(.field("score"))])))
             }
         }
     }
@@ -135,7 +135,7 @@ import Testing
             func pages(_ q: Query) throws -> [[String]] {
                 var q = q, out: [[String]] = []
                 for _ in 0..<3 {
-                    let page = try f.dev.query(q, in: f.pub)
+                    let page = try f.dev.records.query(q, in: f.pub)
                     out.append(page.records.map(\.recordName))
                     guard let m = page.continuationMarker else { break }
                     q.continuationMarker = m
@@ -143,18 +143,18 @@ import Testing
                 return out
             }
             let plain = try queries.map(pages)
-            for shape in Set(queries.map(QueryShape.init)) { _ = try f.dev.buildAutoIndex(for: shape) }
+            for shape in Set(queries.map(QueryShape.init)) { _ = try f.dev.queryShapes.buildAutoIndex(for: shape) }
             // One index per (equality, order) pair serves both directions and the range on its order field.
-            #expect(try Set(f.dev.autoIndexes().map { $0.orderField ?? "" }) == ["count", "score"])
+            #expect(try Set(f.dev.queryShapes.autoIndexes().map { $0.orderField ?? "" }) == ["count", "score"])
             let indexed = try queries.map(pages)
             for (i, q) in queries.enumerated() { #expect(plain[i] == indexed[i], "\(QueryShape(q)) limit \(q.resultsLimit)") }
             // A marker taken before the index was built continues after it.
-            for ai in try f.dev.autoIndexes() { try f.dev.dropAutoIndex(ai.name) }
-            let first = try f.dev.query(Self.listing, in: f.pub)
-            _ = try f.dev.buildAutoIndex(for: QueryShape(Self.listing))
+            for ai in try f.dev.queryShapes.autoIndexes() { try f.dev.queryShapes.dropAutoIndex(ai.name) }
+            let first = try f.dev.records.query(Self.listing, in: f.pub)
+            _ = try f.dev.queryShapes.buildAutoIndex(for: QueryShape(Self.listing))
             var next = Self.listing
             next.continuationMarker = first.continuationMarker
-            let continued = try f.dev.query(next, in: f.pub).records.map(\.recordName)
+            let continued = try f.dev.records.query(next, in: f.pub).records.map(\.recordName)
             #expect(Set(continued).isDisjoint(with: first.records.map(\.recordName)) && !continued.isEmpty)
         }
     }
@@ -166,13 +166,13 @@ import Testing
         try await offPool {
             let f = try Fixture(schema: Self.schema)
             try Self.fill(f, 3_000, env: f.dev)
-            let ai = try f.dev.startAutoIndex(for: QueryShape(Self.listing), pinned: false)
+            let ai = try f.dev.queryShapes.startAutoIndex(for: QueryShape(Self.listing), pinned: false)
             #expect(!ai.isReady)
-            #expect(try f.dev.query(Self.listing, in: f.pub, explain: true).servedBy != ai.name)
+            #expect(try f.dev.records.query(Self.listing, in: f.pub, explain: true).servedBy != ai.name)
             var step = 0, n = 0
             var rng = SystemRandomNumberGenerator()
             while true {
-                let done = try f.dev.sqliteWrite { s, catalog in
+                let done = try f.dev.core.sqliteWrite { s, catalog in
                     let type = catalog.type(named: "Item")!
                     return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 250, s).done
                 }
@@ -189,21 +189,21 @@ import Testing
                 _ = try f.one(.forceDelete, StoredRecord(recordName: String(format: "r%06d", Int(rng.next(upperBound: 3000) as UInt64)), recordType: "Item"), in: f.dev)
             }
             #expect(step >= 10, "3,000 rows in steps of 250")
-            let ready = try #require(try f.dev.autoIndexes().first)
+            let ready = try #require(try f.dev.queryShapes.autoIndexes().first)
             #expect(ready.isReady)
             func pages() throws -> [String] {
                 var q = Self.listing, out: [String] = []
                 q.resultsLimit = 97
                 while true {
-                    let page = try f.dev.query(q, in: f.pub)
+                    let page = try f.dev.records.query(q, in: f.pub)
                     out += page.records.map(\.recordName)
                     guard let m = page.continuationMarker else { return out }
                     q.continuationMarker = m
                 }
             }
-            #expect(try f.dev.query(Self.listing, in: f.pub, explain: true).servedBy == ready.name)
+            #expect(try f.dev.records.query(Self.listing, in: f.pub, explain: true).servedBy == ready.name)
             let indexed = try pages()
-            try f.dev.dropAutoIndex(ready.name)
+            try f.dev.queryShapes.dropAutoIndex(ready.name)
             let plain = try pages()
             #expect(indexed == plain && indexed.count > 150)
         }
@@ -222,42 +222,42 @@ import Testing
             }
             do {
                 let env = try open()
-                _ = try env.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
+                _ = try env.schema.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
                 try Self.fill(f, 2_000, env: env)
-                let ai = try env.startAutoIndex(for: QueryShape(Self.listing), pinned: false)
-                _ = try env.sqliteWrite { s, catalog in
+                let ai = try env.queryShapes.startAutoIndex(for: QueryShape(Self.listing), pinned: false)
+                _ = try env.core.sqliteWrite { s, catalog in
                     let type = catalog.type(named: "Item")!
                     return try AutoIndexes.fill(ai, type, columns: AutoIndexes.columns(ai, type)!, limit: 300, s)
                 }
             }
             let reopened = try open()
-            let cut = try #require(try reopened.autoIndexes().first)
+            let cut = try #require(try reopened.queryShapes.autoIndexes().first)
             #expect(!cut.isReady && (cut.builtThrough ?? 0) > 0)
-            let served = try reopened.query(Self.listing, in: f.pub, explain: true)
+            let served = try reopened.records.query(Self.listing, in: f.pub, explain: true)
             #expect(served.servedBy != cut.name && served.records.count == 100)
-            reopened.maintainAutoIndexes(candidates: [])
+            reopened.queryShapes.maintainAutoIndexes(candidates: [])
             var finished = false
             for _ in 0..<200 where !finished {
                 usleep(25_000)
-                finished = try reopened.autoIndexes().first?.isReady == true
+                finished = try reopened.queryShapes.autoIndexes().first?.isReady == true
             }
             #expect(finished)
-            #expect(try reopened.query(Self.listing, in: f.pub, explain: true).servedBy == cut.name)
-            try reopened.dropAutoIndex(cut.name)
+            #expect(try reopened.records.query(Self.listing, in: f.pub, explain: true).servedBy == cut.name)
+            try reopened.queryShapes.dropAutoIndex(cut.name)
 
             // Disk full: SQLite may grow the file by only a few pages.
             let full = try open(AutoIndexPolicy(retryFailedAfter: 0))
-            try full.pool!.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }  // no free pages left from the index dropped above
-            let pages = try full.pool!.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count")! }
-            try full.pool!.write { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 12)") }
-            #expect(throws: StratusError.self) { try full.buildAutoIndex(for: QueryShape(Self.listing)) }
-            #expect(try full.autoIndexes().isEmpty)
-            let leftovers = try full.pool!.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 't%\\_auto\\_%' ESCAPE '\\'") }
+            try full.core.sqlite!.gated.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }  // no free pages left from the index dropped above
+            let pages = try full.core.sqlite!.gated.write { db in try Int.fetchOne(db, sql: "PRAGMA page_count")! }
+            try full.core.sqlite!.gated.write { db in try db.execute(sql: "PRAGMA max_page_count = \(pages + 12)") }
+            #expect(throws: StratusError.self) { try full.queryShapes.buildAutoIndex(for: QueryShape(Self.listing)) }
+            #expect(try full.queryShapes.autoIndexes().isEmpty)
+            let leftovers = try full.core.sqlite!.gated.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 't%\\_auto\\_%' ESCAPE '\\'") }
             #expect(leftovers.isEmpty, "\(leftovers)")
-            #expect(full.upkeep.failures.withLock { $0.keys.contains(QueryShape(Self.listing).description) })
-            try full.pool!.write { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+            #expect(full.queryShapes.upkeep.failures.withLock { $0.keys.contains(QueryShape(Self.listing).description) })
+            try full.core.sqlite!.gated.write { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
             _ = try f.one(.forceUpdate, StoredRecord(recordName: "r000003", recordType: "Item", fields: ["count": .int64(1)]), in: full)
-            #expect(try full.buildAutoIndex(for: QueryShape(Self.listing)).isReady)
+            #expect(try full.queryShapes.buildAutoIndex(for: QueryShape(Self.listing)).isReady)
             #expect(try full.integrityCheck() == "ok")
         }
     }
@@ -269,15 +269,15 @@ import Testing
             let env = try EnvironmentStore(container: f.container, environment: .development, file: f.directory.appendingPathComponent("budget.sqlite"),
                                            assetsDirectory: f.directory.appendingPathComponent("budget-assets"), durability: .relaxed,
                                            autoIndexPolicy: AutoIndexPolicy(maximumTotalBytes: 150_000))
-            _ = try env.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
+            _ = try env.schema.applySchema(try SchemaParser.parse(Self.schema), protecting: nil)
             try Self.fill(f, 2_000, env: env)
-            let first = try env.buildAutoIndex(for: QueryShape(Self.listing))
+            let first = try env.queryShapes.buildAutoIndex(for: QueryShape(Self.listing))
             #expect(first.estimatedBytes > 50_000 && first.estimatedBytes < 150_000)
             let error = expectError(.badRequest) {
-                try env.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))], sorts: [QuerySort(.field("score"))])))
+                try env.queryShapes.buildAutoIndex(for: QueryShape(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("x"))], sorts: [QuerySort(.field("score"))])))
             }
             #expect(error?.reason.contains("150") == false || error?.reason.contains("MB") == true)
-            #expect(try env.autoIndexes().count == 1)
+            #expect(try env.queryShapes.autoIndexes().count == 1)
         }
     }
 }

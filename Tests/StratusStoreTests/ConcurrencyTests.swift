@@ -63,7 +63,7 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) a
                 let wasClosed = closed.load(ordering: .sequentiallyConsistent)
                 do {
                     if i % 2 == 0 {
-                        _ = try env.query(Query(recordType: "Note"), in: f.pub)
+                        _ = try env.records.query(Query(recordType: "Note"), in: f.pub)
                     } else {
                         _ = try f.one(.forceUpdate, note("seed", ["n": .int64(Int64(n))]))
                     }
@@ -84,9 +84,9 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) a
         try await onThreads(8) { _ in
             for _ in 0..<25 {
                 while true {
-                    let current = try env.lookup(["counter"], in: pub)[0].get()
+                    let current = try env.records.lookup(["counter"], in: pub)[0].get()
                     guard case .int64(let n) = current.fields["n"] else { throw StratusError.badRequest("no n") }
-                    let r = try env.modify([RecordOperation(.update, note("counter", ["n": .int64(n + 1)], tag: current.recordChangeTag))],
+                    let r = try env.records.modify([RecordOperation(.update, note("counter", ["n": .int64(n + 1)], tag: current.recordChangeTag))],
                                            in: pub, actor: Fixture.alice)[0]
                     if r.code == .conflict { continue }
                     #expect(r.error == nil)
@@ -94,7 +94,7 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) a
                 }
             }
         }
-        #expect(try f.dev.lookup(["counter"], in: f.pub)[0].get().fields["n"] == .int64(200))
+        #expect(try f.dev.records.lookup(["counter"], in: f.pub)[0].get().fields["n"] == .int64(200))
     }
 
     @Test func readersSeeWholeBatchesOnly() async throws {
@@ -103,14 +103,14 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) a
         try await onThreads(2) { role in
             if role == 0 {
                 for b in 0..<20 {
-                    _ = try env.modify((0..<50).map { RecordOperation(.create, note("b\(b)-\($0)", ["batch": .int64(Int64(b))])) }, in: pub, actor: Fixture.alice)
+                    _ = try env.records.modify((0..<50).map { RecordOperation(.create, note("b\(b)-\($0)", ["batch": .int64(Int64(b))])) }, in: pub, actor: Fixture.alice)
                 }
             } else {
                 for _ in 0..<50 {
                     var token: String? = nil
                     var count = 0
                     repeat {
-                        let page = try env.zoneChanges(in: pub, zoneID: .defaultZone, since: token)
+                        let page = try env.zones.zoneChanges(in: pub, zoneID: .defaultZone, since: token)
                         count += page.changed.count
                         token = page.syncToken
                         if !page.moreComing { break }

@@ -11,9 +11,9 @@ import Testing
         #expect(plan.changes.map(\.description) == ["add record type Note (1 field)"])
         #expect(plan.refusals.isEmpty)
         try f.store.lifecycle.deploy(f.container, by: "ada@example.com")
-        #expect(try f.prod.schema().recordType(named: "Note")?.field(named: "title")?.indexes == [.queryable, .sortable, .searchable])
-        #expect(try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("title"), .equals, .string("hello"))]), in: f.pub).records.isEmpty)
-        let history = try f.prod.deployments()
+        #expect(try f.prod.schema.current().recordType(named: "Note")?.field(named: "title")?.indexes == [.queryable, .sortable, .searchable])
+        #expect(try f.prod.records.query(Query(recordType: "Note", filters: [QueryFilter(.field("title"), .equals, .string("hello"))]), in: f.pub).records.isEmpty)
+        let history = try f.prod.schema.deployments()
         #expect(history.count == 1 && history[0].deployedBy == "ada@example.com")
         #expect(history[0].changes == ["add record type Note (1 field)"])
         #expect(try f.store.lifecycle.deployPlan(f.container).isEmpty)
@@ -36,9 +36,9 @@ import Testing
         #expect(try f.one(.forceUpdate, note("p", ["body": .string("full text here")]), in: f.prod).code == .badRequest)
         try f.store.lifecycle.deploy(f.container, by: "t")
         _ = try f.save([note("p", ["body": .string("full text here")])], in: f.prod, op: .forceUpdate)
-        let found = try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("body"), .containsAllTokens, .string("text"))]), in: f.pub)
+        let found = try f.prod.records.query(Query(recordType: "Note", filters: [QueryFilter(.field("body"), .containsAllTokens, .string("text"))]), in: f.pub)
         #expect(found.records.map(\.recordName) == ["p"])
-        let prod = try f.prod.schema()
+        let prod = try f.prod.schema.current()
         #expect(prod.roles == ["Editor"])
         #expect(prod.recordType(named: "Note")?.grants["Editor"] == .write)
     }
@@ -52,13 +52,13 @@ import Testing
         expectError(.badRequest) { try f.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING, n STRING );"), into: f.container) }
         expectError(.badRequest) { try f.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Other ( x STRING );"), into: f.container) }
         // Nothing changed in Development.
-        #expect(try f.dev.schema().recordType(named: "Note")?.fields.map(\.name) == ["title", "n"])
+        #expect(try f.dev.schema.current().recordType(named: "Note")?.fields.map(\.name) == ["title", "n"])
         // Production diverging from Development is refused at deploy.
-        try f.prod.applySchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING, n INT64, extra STRING );"), protecting: nil)
+        try f.prod.schema.applySchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING, n INT64, extra STRING );"), protecting: nil)
         let plan = try f.store.lifecycle.deployPlan(f.container)
         #expect(plan.refusals == ["field Note.extra exists in Production and cannot be removed"])
         expectError(.badRequest) { try f.store.lifecycle.deploy(f.container, by: "t") }
-        #expect(try f.prod.deployments().count == 1)
+        #expect(try f.prod.schema.deployments().count == 1)
     }
 
     @Test func developmentOnlyFieldsCanBeDropped() throws {
@@ -66,7 +66,7 @@ import Testing
         try f.store.lifecycle.deploy(f.container, by: "t")
         _ = try f.save([note("a", ["title": .string("x"), "draft": .string("y"), "tags": .list(.string, [.string("q")])])])
         try f.store.lifecycle.importSchema(try SchemaParser.parse("DEFINE SCHEMA RECORD TYPE Note ( title STRING );"), into: f.container)
-        #expect(try f.dev.lookup(["a"], in: f.pub)[0].get().fields == ["title": .string("x")])
+        #expect(try f.dev.records.lookup(["a"], in: f.pub)[0].get().fields == ["title": .string("x")])
     }
 
     @Test func indexesAddedLaterCoverExistingRecords() throws {
@@ -77,7 +77,7 @@ import Testing
         try f.store.lifecycle.deploy(f.container, by: "t")
         for filter in [QueryFilter(.field("body"), .containsAllTokens, .string("world")), QueryFilter(.field("tags"), .listContains, .string("x")),
                        QueryFilter(.field("at"), .near, .location(Location(latitude: 10, longitude: 10)), distance: 10)] {
-            #expect(try f.dev.query(Query(recordType: "Note", filters: [filter]), in: f.pub).records.count == 1, "\(filter.comparator)")
+            #expect(try f.dev.records.query(Query(recordType: "Note", filters: [filter]), in: f.pub).records.count == 1, "\(filter.comparator)")
         }
     }
 
@@ -85,13 +85,13 @@ import Testing
         let f = try Fixture(schema: "DEFINE SCHEMA RECORD TYPE Note ( title STRING QUERYABLE );")
         try f.store.lifecycle.deploy(f.container, by: "t")
         _ = try f.save([note("a", ["title": .string("x"), "extra": .int64(1)]), StoredRecord(recordName: "b", recordType: "Scratch")])
-        try f.dev.createZone(ZoneID(zoneName: "Z"), in: f.alicePrivate)
+        try f.dev.zones.createZone(ZoneID(zoneName: "Z"), in: f.alicePrivate)
         _ = try f.save([note("p")], in: f.prod)
         try f.store.lifecycle.resetDevelopment(f.container)
-        #expect(try f.dev.schema() == f.prod.schema())
-        #expect(try f.dev.query(Query(recordType: "Note"), in: f.pub).records.isEmpty)
-        #expect(try f.dev.zones(in: f.alicePrivate).map(\.zoneID.zoneName) == ["_defaultZone"])
-        #expect(try f.prod.lookup(["p"], in: f.pub)[0].get().recordName == "p")
+        #expect(try f.dev.schema.current() == f.prod.schema.current())
+        #expect(try f.dev.records.query(Query(recordType: "Note"), in: f.pub).records.isEmpty)
+        #expect(try f.dev.zones.all(in: f.alicePrivate).map(\.zoneID.zoneName) == ["_defaultZone"])
+        #expect(try f.prod.records.lookup(["p"], in: f.pub)[0].get().recordName == "p")
         // Works again after the reset.
         _ = try f.save([note("again", ["title": .string("y")])])
     }
@@ -100,7 +100,7 @@ import Testing
         let f = try Fixture()
         _ = try f.save([note("a", ["title": .string("x")])])
         try f.store.lifecycle.resetDevelopment(f.container)
-        #expect(try f.dev.schema() == Schema())
+        #expect(try f.dev.schema.current() == Schema())
     }
 
     @Test func applesSampleImportsAndExports() throws {
@@ -117,14 +117,14 @@ import Testing
                 );
             """
         try f.store.lifecycle.importSchema(try SchemaParser.parse(text), into: f.container)
-        let exported = SchemaPrinter.print(try f.dev.schema())
+        let exported = SchemaPrinter.print(try f.dev.schema.current())
         #expect(try SchemaParser.parse(exported) == SchemaParser.parse(text))
         try f.store.lifecycle.deploy(f.container, by: "t")
-        #expect(SchemaPrinter.print(try f.prod.schema()) == exported)
+        #expect(SchemaPrinter.print(try f.prod.schema.current()) == exported)
         // The declared system index serves queries on creation time in Production.
         _ = try f.save([StoredRecord(recordName: "d", recordType: "Department", fields: ["name": .string("R&D")])], in: f.prod)
         let q = Query(recordType: "Department", filters: [QueryFilter(.system(.createdTimestamp), .greaterThan, .timestamp(millis: 0))], sorts: [QuerySort(.system(.createdTimestamp))])
-        #expect(try f.prod.query(q, in: f.pub).records.count == 1)
+        #expect(try f.prod.records.query(q, in: f.pub).records.count == 1)
     }
 
     @Test func containersAreIsolatedAndDeletable() throws {
@@ -133,7 +133,7 @@ import Testing
         try f.store.createContainer(other)
         expectError(.exists) { try f.store.createContainer(other) }
         _ = try f.save([note("a")])
-        expectError(.badRequest) { try f.store.environment(other, .development).query(Query(recordType: "Note"), in: f.pub) }
+        expectError(.badRequest) { try f.store.environment(other, .development).records.query(Query(recordType: "Note"), in: f.pub) }
         #expect(try f.store.containers().map(\.id.rawValue) == ["iCloud.com.example.Other", "iCloud.com.example.Tests"])
         try f.store.deleteContainer(other)
         expectError(.notFound) { try f.store.deleteContainer(other) }

@@ -8,8 +8,8 @@ import Testing
 @Suite struct DurabilityTests {
     static func synchronous(_ store: ServerStore, _ container: ContainerID) throws -> (writer: Int, reader: Int, control: Int) {
         let env = try store.environment(container, .development)
-        let writer = try env.pool!.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
-        let reader = Int(try env.read { s, _ in try s.int64("PRAGMA synchronous") } ?? -1)
+        let writer = try env.core.sqlite!.gated.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        let reader = Int(try env.core.read { s, _ in try s.int64("PRAGMA synchronous") } ?? -1)
         let control = Int(try store.control.read { s in try s.int64("PRAGMA synchronous") } ?? -1)
         return (writer, reader, control)
     }
@@ -22,7 +22,7 @@ import Testing
         try store.createContainer(container)
         let s = try Self.synchronous(store, container)
         #expect(s.writer == 2 && s.reader == 2 && s.control == 2, "synchronous = FULL (2) everywhere: \(s)")
-        let wal = try store.environment(container, .development).pool!.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        let wal = try store.environment(container, .development).core.sqlite!.gated.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(wal == "wal")
 
         let relaxedDir = dir.appendingPathComponent("relaxed")

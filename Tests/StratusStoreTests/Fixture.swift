@@ -80,7 +80,7 @@ final class Fixture: @unchecked Sendable {
               database: DatabaseID? = nil, zone: ZoneID = .defaultZone, actor: RequestActor = Fixture.alice) throws -> [StoredRecord] {
         var out: [StoredRecord] = []
         for chunk in stride(from: 0, to: records.count, by: 200).map({ Array(records[$0..<min($0 + 200, records.count)]) }) {
-            let results = try (env ?? dev).modify(chunk.map { RecordOperation(op, $0) }, in: database ?? pub, zoneID: zone, actor: actor)
+            let results = try (env ?? dev).records.modify(chunk.map { RecordOperation(op, $0) }, in: database ?? pub, zoneID: zone, actor: actor)
             for r in results {
                 switch r {
                 case .saved(let rec): out.append(rec)
@@ -94,7 +94,7 @@ final class Fixture: @unchecked Sendable {
 
     func one(_ op: OperationType, _ record: StoredRecord, in env: EnvironmentStore? = nil, database: DatabaseID? = nil,
              zone: ZoneID = .defaultZone, actor: RequestActor = Fixture.alice) throws -> ModifyResult {
-        try (env ?? dev).modify([RecordOperation(op, record)], in: database ?? pub, zoneID: zone, actor: actor)[0]
+        try (env ?? dev).records.modify([RecordOperation(op, record)], in: database ?? pub, zoneID: zone, actor: actor)[0]
     }
 }
 

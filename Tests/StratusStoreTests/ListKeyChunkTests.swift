@@ -13,7 +13,7 @@ import Testing
                 for item in ["z\(id % 7)", "a\(id % 11)", "z\(id % 7)", "é\(id % 3)"] { arrivals.append((.text(item), id)) }
             }
             let expected = Set(arrivals.map { "\($0.0)|\($0.1)" })
-            let stored: Set<String> = try f.dev.write { db, _ in
+            let stored: Set<String> = try f.dev.core.write { db, _ in
                 try db.script(db.dialect.ddl("CREATE TABLE chunk_test(value TEXT, record_id BIGINT NOT NULL, PRIMARY KEY(value, record_id))"))
                 // A capacity that puts boundaries inside records' lists and between a record's repeated items.
                 var chunk = ListKeyChunk(table: "chunk_test", capacity: 97)

@@ -40,7 +40,7 @@ import StratusTestSupport
         for (centre, distance) in centres {
             let q = Query(recordType: "Spot", filters: [QueryFilter(.field("place"), .near, .location(centre), distance: distance)],
                           sorts: [QuerySort(.field("place"), relativeLocation: centre)], zoneID: zone, resultsLimit: 200)
-            let got = Set(try env.query(q, in: db).records.map(\.recordName))
+            let got = Set(try env.records.query(q, in: db).records.map(\.recordName))
             let expected = Set(live.filter { $0.value.distance(to: centre) <= distance }.keys)
             #expect(got == expected, "\(when): \(distance) m around (\(centre.latitude), \(centre.longitude)): missing \(expected.subtracting(got).sorted()), extra \(got.subtracting(expected).sorted())")
         }
@@ -48,7 +48,7 @@ import StratusTestSupport
 
     /// On SQLite, the index table holds exactly one row per record with a location: none left behind.
     static func indexRows(_ env: EnvironmentStore) throws -> Int? {
-        guard let pool = env.pool else { return nil }
+        guard let pool = env.core.sqlite?.gated else { return nil }
         return try pool.read { db in
             let table = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 't%_geo' AND type = 'table'")!
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)")
@@ -58,8 +58,8 @@ import StratusTestSupport
     @Test(arguments: Backend.allCases) func nearFindsWhatIsWithinAsRecordsMoveAndGo(_ backend: Backend) async throws {
         try await Fixture.with(backend, schema: Self.schema) { f throws in
             let db = f.alicePrivate
-            _ = try f.dev.createZone(Self.zone, in: db)
-            _ = try f.dev.createZone(ZoneID(zoneName: "Other"), in: db)
+            _ = try f.dev.zones.createZone(Self.zone, in: db)
+            _ = try f.dev.zones.createZone(ZoneID(zoneName: "Other"), in: db)
             let spots = Self.spots()
             var live: [String: Location] = [:]
             for s in spots { if case .location(let l) = s.fields["place"] { live[s.recordName] = l } }
@@ -80,13 +80,13 @@ import StratusTestSupport
             try f.save(moved, op: .forceUpdate, database: db, zone: Self.zone)
             var gone: [StoredRecord] = []
             for (i, s) in spots.enumerated() where i % 7 == 3 { gone.append(s); live[s.recordName] = nil }
-            _ = try f.dev.modify(gone.map { RecordOperation(.forceDelete, $0) }, in: db, zoneID: Self.zone, actor: Fixture.alice)
+            _ = try f.dev.records.modify(gone.map { RecordOperation(.forceDelete, $0) }, in: db, zoneID: Self.zone, actor: Fixture.alice)
             try f.save([StoredRecord(recordName: "s1", recordType: "Spot", fields: ["n": .int64(1)])], op: .forceReplace, database: db, zone: Self.zone)
             live["s1"] = nil
             try Self.check(f.dev, db, live, "after moves and deletions")
             if let rows = try Self.indexRows(f.dev) { #expect(rows == live.count + spots.count, "index rows of both zones") }
 
-            try f.dev.deleteZone(ZoneID(zoneName: "Other"), in: db)
+            try f.dev.zones.deleteZone(ZoneID(zoneName: "Other"), in: db)
             try Self.check(f.dev, db, live, "after the other zone went")
             if let rows = try Self.indexRows(f.dev) { #expect(rows == live.count, "index rows once the other zone is gone") }
         }
@@ -100,12 +100,12 @@ import StratusTestSupport
         do {
             let f = try Fixture(schema: Self.schema)
             directory = f.directory
-            _ = try f.dev.createZone(Self.zone, in: f.alicePrivate)
+            _ = try f.dev.zones.createZone(Self.zone, in: f.alicePrivate)
             let spots = Self.spots()
             for s in spots { if case .location(let l) = s.fields["place"] { live[s.recordName] = l } }
             try f.save(spots, database: f.alicePrivate, zone: Self.zone)
             // Put the old index back, as the previous release left it.
-            try f.dev.pool!.write { db in
+            try f.dev.core.sqlite!.gated.write { db in
                 let table = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 't%_geo' AND type = 'table'")!
                 let field = table.split(separator: "_")[1]
                 try db.execute(sql: """
@@ -118,7 +118,7 @@ import StratusTestSupport
             f.store.close()
             let reopened = try ServerStore(dataDirectory: directory, durability: .relaxed)
             let dev = try reopened.environment(f.container, .development)
-            let rtrees = try dev.pool!.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE sql LIKE '%USING rtree%'") }
+            let rtrees = try dev.core.sqlite!.gated.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE sql LIKE '%USING rtree%'") }
             #expect(rtrees == 0)
             #expect(try Self.indexRows(dev) == live.count)
             try Self.check(dev, f.alicePrivate, live, "after the migration")

@@ -20,7 +20,7 @@ import StratusTestSupport
             // Each order a second time: the first of each lookup moves the guess to its type.
             for names in [["n1"], ["t1"], ["n1", "t1", "gone", "n2"], ["t1", "n2"], ["gone"], ["n2", "n1"], ["t1"]] {
                 for _ in 0..<2 {
-                    let results = try f.dev.lookup(names, in: f.pub)
+                    let results = try f.dev.records.lookup(names, in: f.pub)
                     #expect(results.count == names.count)
                     for (name, result) in zip(names, results) {
                         switch (name, result) {
@@ -34,11 +34,11 @@ import StratusTestSupport
                 }
             }
             // A name deleted and made again as the other type is found as that type.
-            #expect(try f.dev.lookup(["n1"], in: f.pub)[0].get().recordType == "Note")
-            _ = try f.dev.modify([RecordOperation(.forceDelete, note("n1"))], in: f.pub, actor: Fixture.alice)
+            #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().recordType == "Note")
+            _ = try f.dev.records.modify([RecordOperation(.forceDelete, note("n1"))], in: f.pub, actor: Fixture.alice)
             try f.save([StoredRecord(recordName: "n1", recordType: "Task", fields: ["done": .int64(1)])])
-            #expect(try f.dev.lookup(["n1"], in: f.pub)[0].get().fields == ["done": .int64(1)])
-            #expect(try f.dev.lookup(["n1"], in: f.pub)[0].get().recordType == "Task")
+            #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().fields == ["done": .int64(1)])
+            #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().recordType == "Task")
         }
     }
 
@@ -47,24 +47,24 @@ import StratusTestSupport
     @Test(arguments: Backend.allCases) func aGuessFromAnOlderCatalogStillAnswersWithTheDatabasesRecord(_ backend: Backend) async throws {
         try await Fixture.with(backend, schema: Self.schema) { f throws in
             try f.save([note("n1", ["title": .string("kept"), "body": .string("goes")])])
-            #expect(try f.dev.lookup(["n1"], in: f.pub)[0].get().fields["body"] == .string("goes"))
-            #expect(try f.dev.lookup(["n1"], in: f.pub)[0].get().fields["body"] == .string("goes"))   // now guessed
-            let old = f.dev.cachedCatalog.withLock { $0 }
+            #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().fields["body"] == .string("goes"))
+            #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().fields["body"] == .string("goes"))   // now guessed
+            let old = f.dev.core.cachedCatalog.withLock { $0 }
 
             // `body` is dropped with its column, `color` added and written.
             try f.store.lifecycle.importSchema(try SchemaParser.parse(Self.schema.replacingOccurrences(of: "body STRING", with: "color STRING")), into: f.container)
             _ = try f.save([note("n1", ["color": .string("red")])], op: .forceUpdate)
-            f.dev.cachedCatalog.withLock { $0 = old }   // as a server that has not heard of the change yet
-            let r = try f.dev.lookup(["n1"], in: f.pub)[0].get()
+            f.dev.core.cachedCatalog.withLock { $0 = old }   // as a server that has not heard of the change yet
+            let r = try f.dev.records.lookup(["n1"], in: f.pub)[0].get()
             #expect(r.fields == ["title": .string("kept"), "color": .string("red")])
 
             // The other way: a column added since the catalog this server holds.
-            let current = f.dev.cachedCatalog.withLock { $0 }
+            let current = f.dev.core.cachedCatalog.withLock { $0 }
             #expect(current.generation > old.generation)
             try f.store.lifecycle.importSchema(try SchemaParser.parse(Self.schema.replacingOccurrences(of: "body STRING", with: "color STRING, size INT64")), into: f.container)
             _ = try f.save([note("n1", ["size": .int64(9)])], op: .forceUpdate)
-            f.dev.cachedCatalog.withLock { $0 = current }
-            #expect(try f.dev.lookup(["n1"], in: f.pub)[0].get().fields == ["title": .string("kept"), "color": .string("red"), "size": .int64(9)])
+            f.dev.core.cachedCatalog.withLock { $0 = current }
+            #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().fields == ["title": .string("kept"), "color": .string("red"), "size": .int64(9)])
         }
     }
 }

@@ -26,17 +26,17 @@ import Testing
         }
         let env = try EnvironmentStore(container: try ContainerID("iCloud.a.b"), environment: .development, file: file,
                                        assetsDirectory: dir.appendingPathComponent("assets"), durability: .relaxed)
-        let all = try env.notifications(for: "_u", after: 0)
+        let all = try env.notifications.entries(for: "_u", after: 0)
         #expect(all.count == 2 && all.map(\.recordName) == ["r1", "r1"])
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(all[0].payload.utf8)) as? [String: Any])
         #expect(((payload["aps"] as? [String: Any])?["alert"] as? [String: Any])?["body"] as? String == "Hi \"there\"")
         let ck = try #require(payload["ck"] as? [String: Any])
         #expect((ck["qry"] as? [String: Any])?["rid"] as? String == "r1" && ck["nid"] as? String == all[0].notificationID && ck["cid"] as? String == "iCloud.a.b")
         // The courier token had answered the first: it goes on with the third.
-        let token = try #require(try env.courierToken("t"))
-        #expect(try env.notifications(for: "_u", after: token.deliveredThrough).map(\.id) == [all[1].id])
+        let token = try #require(try env.notifications.courierToken("t"))
+        #expect(try env.notifications.entries(for: "_u", after: token.deliveredThrough).map(\.id) == [all[1].id])
         // A notification ID resumes where it was.
-        #expect(try env.notificationPosition(nid: all[0].notificationID, user: "_u") == all[0].id)
-        #expect(throws: StratusError.self) { try env.notificationPosition(nid: all[0].notificationID, user: "_v") }
+        #expect(try env.notifications.notificationPosition(nid: all[0].notificationID, user: "_u") == all[0].id)
+        #expect(throws: StratusError.self) { try env.notifications.notificationPosition(nid: all[0].notificationID, user: "_v") }
     }
 }

@@ -16,8 +16,8 @@ import Testing
         """
 
     private func plan(_ f: Fixture, _ query: Query, marker: [SQLValue]? = nil) throws -> String {
-        try f.prod.pool!.read { db in
-            let catalog = try f.prod.catalog(db.sql)
+        try f.prod.core.sqlite!.gated.read { db in
+            let catalog = try f.prod.core.catalog(db.sql)
             var compiler = QueryCompiler(type: catalog.type(named: "Item")!, environment: .production, desiredKeys: nil)
             let compiled = try compiler.compile(query, zoneCondition: "t.zone_id = ?", zoneArguments: [.int64(1)], after: marker)
             var details: [String] = []

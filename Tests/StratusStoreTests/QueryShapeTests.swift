@@ -32,19 +32,19 @@ import Testing
         }
         try f.save(records, in: f.dev)
         for c in 0..<4 {
-            let page = try f.dev.query(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("c\(c)"))],
+            let page = try f.dev.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("c\(c)"))],
                                              sorts: [QuerySort(.field("count"), ascending: false)], resultsLimit: 20), in: f.pub)
             #expect(page.records.count == 20)
         }
-        _ = try f.dev.query(Query(recordType: "Item", filters: [QueryFilter(.field("tags"), .listContains, .string("t1"))]), in: f.pub)
-        let shapes = try f.dev.queryShapes()
+        _ = try f.dev.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("tags"), .listContains, .string("t1"))]), in: f.pub)
+        let shapes = try f.dev.queryShapes.all()
         let listing = try #require(shapes.first { $0.shape == "Item: category = · sort -count" }, "\(shapes.map(\.shape))")
         #expect(listing.calls == 4 && listing.recordType == "Item" && listing.p99Milliseconds >= listing.p50Milliseconds && listing.stepsPerRow > 0)
         #expect(!listing.plan.isEmpty, "EXPLAIN QUERY PLAN of the recorded statement")
         #expect(shapes.contains { $0.shape == "Item: tags LIST_CONTAINS · no sort" && $0.calls == 1 })
         // Totals add up across flushes; Production counts its own.
-        _ = try f.dev.query(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("c0"))], sorts: [QuerySort(.field("count"), ascending: false)]), in: f.pub)
-        #expect(try f.dev.queryShapes().first { $0.shape == listing.shape }?.calls == 5)
-        #expect(try f.prod.queryShapes().isEmpty)
+        _ = try f.dev.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("category"), .equals, .string("c0"))], sorts: [QuerySort(.field("count"), ascending: false)]), in: f.pub)
+        #expect(try f.dev.queryShapes.all().first { $0.shape == listing.shape }?.calls == 5)
+        #expect(try f.prod.queryShapes.all().isEmpty)
     }
 }

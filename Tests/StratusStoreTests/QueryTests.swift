@@ -99,7 +99,7 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
             #expect(Set(comparatorCases.map(\.0.comparator)) == Set(FilterComparator.allCases))
             for (f, env) in try Self.fixtures(backend) {
                 for (filter, expected) in comparatorCases {
-                    let result = try env.query(Query(recordType: "Item", filters: [filter]), in: f.pub)
+                    let result = try env.records.query(Query(recordType: "Item", filters: [filter]), in: f.pub)
                     let got = Set(result.records.map { Int($0.recordName.dropFirst())! })
                     #expect(got == expected, "\(env.environment) \(filter.comparator.rawValue) on \(filter.field.displayName)")
                 }
@@ -111,23 +111,23 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         try await Fixture.with(backend) { f throws in
             _ = try f.save(items())
             let q = Query(recordType: "Item", filters: [QueryFilter(.field("tags"), .listContains, s("even")), QueryFilter(.field("n"), .greaterThan, i(3))])
-            #expect(try f.dev.query(q, in: f.pub).records.map(\.recordName) == ["r4", "r6", "r8"])
+            #expect(try f.dev.records.query(q, in: f.pub).records.map(\.recordName) == ["r4", "r6", "r8"])
         }
     }
 
     @Test(arguments: Backend.allCases) func sortsAscendingDescendingAndByDistance(_ backend: Backend) async throws {
         try await offPool {
             for (f, env) in try Self.fixtures(backend) {
-                let asc = try env.query(Query(recordType: "Item", sorts: [QuerySort(.field("name"))]), in: f.pub)
+                let asc = try env.records.query(Query(recordType: "Item", sorts: [QuerySort(.field("name"))]), in: f.pub)
                 #expect(asc.records.map { $0.fields["name"] } == names.sorted().map { .string($0) })
-                let desc = try env.query(Query(recordType: "Item", sorts: [QuerySort(.field("n"), ascending: false)]), in: f.pub)
+                let desc = try env.records.query(Query(recordType: "Item", sorts: [QuerySort(.field("n"), ascending: false)]), in: f.pub)
                 // A record without the field sorts last when descending.
                 #expect(desc.records.map(\.recordName) == ["r8", "r7", "r6", "r5", "r4", "r3", "r2", "r1", "r0", "r9"])
                 let far = Location(latitude: paris.latitude + 0.1, longitude: paris.longitude)
-                let near = try env.query(Query(recordType: "Item", filters: [QueryFilter(.field("where"), .near, .location(far), distance: 8_000)],
+                let near = try env.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("where"), .near, .location(far), distance: 8_000)],
                                                sorts: [QuerySort(.field("where"), relativeLocation: far)]), in: f.pub)
                 #expect(near.records.map(\.recordName) == ["r9", "r8", "r7", "r6", "r5", "r4"])
-                let multi = try env.query(Query(recordType: "Item", sorts: [QuerySort(.field("x"), ascending: false), QuerySort(.field("name"))],
+                let multi = try env.records.query(Query(recordType: "Item", sorts: [QuerySort(.field("x"), ascending: false), QuerySort(.field("name"))],
                                                 resultsLimit: 3), in: f.pub)
                 #expect(multi.records.map(\.recordName) == ["r9", "r8", "r7"])
             }
@@ -138,8 +138,8 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         try await Fixture.with(backend) { f throws in
             _ = try f.save(items())
             // Lists cannot be sorted; a location sorts only by distance from a point.
-            expectError(.badRequest) { try f.dev.query(Query(recordType: "Item", sorts: [QuerySort(.field("tags"))]), in: f.pub) }
-            expectError(.badRequest) { try f.dev.query(Query(recordType: "Item", sorts: [QuerySort(.field("where"))]), in: f.pub) }
+            expectError(.badRequest) { try f.dev.records.query(Query(recordType: "Item", sorts: [QuerySort(.field("tags"))]), in: f.pub) }
+            expectError(.badRequest) { try f.dev.records.query(Query(recordType: "Item", sorts: [QuerySort(.field("where"))]), in: f.pub) }
         }
     }
 
@@ -163,10 +163,10 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
                 Query(recordType: "Item", continuationMarker: ""),
                 Query(recordType: "'; DROP TABLE t1; --"),
             ]
-            for q in bad { expectError(.badRequest) { try f.dev.query(q, in: f.pub) } }
+            for q in bad { expectError(.badRequest) { try f.dev.records.query(q, in: f.pub) } }
             // Values that look like SQL are just values.
-            #expect(try f.dev.query(Query(recordType: "Item", filters: [QueryFilter(.field("name"), .equals, s("' OR 1=1 --"))]), in: f.pub).records.isEmpty)
-            #expect(try f.dev.query(Query(recordType: "Item", filters: [QueryFilter(.field("body"), .containsAnyTokens, s("\"fox\" OR NEAR(*)"))]), in: f.pub).records.count == 5)
+            #expect(try f.dev.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("name"), .equals, s("' OR 1=1 --"))]), in: f.pub).records.isEmpty)
+            #expect(try f.dev.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("body"), .containsAnyTokens, s("\"fox\" OR NEAR(*)"))]), in: f.pub).records.count == 5)
         }
     }
 
@@ -179,7 +179,7 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
                 var seen: [String] = []
                 var pages = 0
                 repeat {
-                    let page = try f.dev.query(q, in: f.pub)
+                    let page = try f.dev.records.query(q, in: f.pub)
                     seen += page.records.map(\.recordName)
                     q.continuationMarker = page.continuationMarker
                     pages += 1
@@ -194,15 +194,15 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
         try await Fixture.with(backend) { f throws in
             _ = try f.save((0..<300).map { StoredRecord(recordName: String(format: "r%03d", $0), recordType: "Row", fields: ["v": .int64(Int64($0))]) })
             var q = Query(recordType: "Row", sorts: [QuerySort(.field("v"))], resultsLimit: 100)
-            let first = try f.dev.query(q, in: f.pub)
+            let first = try f.dev.records.query(q, in: f.pub)
             // Meanwhile: records before the cursor are deleted, new ones arrive on both sides of it.
-            _ = try f.dev.modify((0..<50).map { RecordOperation(.forceDelete, StoredRecord(recordName: String(format: "r%03d", $0), recordType: "Row")) }, in: f.pub, actor: Fixture.alice)
+            _ = try f.dev.records.modify((0..<50).map { RecordOperation(.forceDelete, StoredRecord(recordName: String(format: "r%03d", $0), recordType: "Row")) }, in: f.pub, actor: Fixture.alice)
             _ = try f.save([StoredRecord(recordName: "early", recordType: "Row", fields: ["v": .int64(-1)]),
                             StoredRecord(recordName: "late", recordType: "Row", fields: ["v": .int64(1_000)])])
             q.continuationMarker = first.continuationMarker
             var rest: [String] = []
             repeat {
-                let page = try f.dev.query(q, in: f.pub)
+                let page = try f.dev.records.query(q, in: f.pub)
                 rest += page.records.map(\.recordName)
                 q.continuationMarker = page.continuationMarker
             } while q.continuationMarker != nil
@@ -215,42 +215,42 @@ private let comparatorCases: [(QueryFilter, Set<Int>)] = [
     @Test(arguments: Backend.allCases) func markersAreTamperEvidentAndBoundToTheirQuery(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
             _ = try f.save(items())
-            let page = try f.dev.query(Query(recordType: "Item", resultsLimit: 3), in: f.pub)
+            let page = try f.dev.records.query(Query(recordType: "Item", resultsLimit: 3), in: f.pub)
             let marker = try #require(page.continuationMarker)
             var chars = Array(marker)
             chars[chars.count / 2] = chars[chars.count / 2] == "A" ? "B" : "A"
-            expectError(.badRequest) { try f.dev.query(Query(recordType: "Item", resultsLimit: 3, continuationMarker: String(chars)), in: f.pub) }
+            expectError(.badRequest) { try f.dev.records.query(Query(recordType: "Item", resultsLimit: 3, continuationMarker: String(chars)), in: f.pub) }
             expectError(.badRequest) {
-                try f.dev.query(Query(recordType: "Item", filters: [QueryFilter(.field("n"), .greaterThan, i(0))], continuationMarker: marker), in: f.pub)
+                try f.dev.records.query(Query(recordType: "Item", filters: [QueryFilter(.field("n"), .greaterThan, i(0))], continuationMarker: marker), in: f.pub)
             }
             // Another environment's secret does not verify it either.
-            expectError(.badRequest) { try f.prod.query(Query(recordType: "Item", resultsLimit: 3, continuationMarker: marker), in: f.pub) }
-            #expect(try f.dev.query(Query(recordType: "Item", resultsLimit: 3, continuationMarker: marker), in: f.pub).records.count == 3)
+            expectError(.badRequest) { try f.prod.records.query(Query(recordType: "Item", resultsLimit: 3, continuationMarker: marker), in: f.pub) }
+            #expect(try f.dev.records.query(Query(recordType: "Item", resultsLimit: 3, continuationMarker: marker), in: f.pub).records.count == 3)
         }
     }
 
     @Test(arguments: Backend.allCases) func desiredKeysAndResultsLimit(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
             _ = try f.save(items())
-            let r = try f.dev.query(Query(recordType: "Item", resultsLimit: 2, desiredKeys: ["name"]), in: f.pub)
+            let r = try f.dev.records.query(Query(recordType: "Item", resultsLimit: 2, desiredKeys: ["name"]), in: f.pub)
             #expect(r.records.count == 2)
             #expect(r.records.allSatisfy { Array($0.fields.keys) == ["name"] })
-            let capped = try f.dev.query(Query(recordType: "Item", resultsLimit: 5_000), in: f.pub)
+            let capped = try f.dev.records.query(Query(recordType: "Item", resultsLimit: 5_000), in: f.pub)
             #expect(capped.records.count == 10)
         }
     }
 
     @Test(arguments: Backend.allCases) func zoneWideQueriesSpanZones(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
-            try f.dev.createZone(ZoneID(zoneName: "A"), in: f.alicePrivate)
-            try f.dev.createZone(ZoneID(zoneName: "B"), in: f.alicePrivate)
+            try f.dev.zones.createZone(ZoneID(zoneName: "A"), in: f.alicePrivate)
+            try f.dev.zones.createZone(ZoneID(zoneName: "B"), in: f.alicePrivate)
             _ = try f.save([note("a1")], database: f.alicePrivate, zone: ZoneID(zoneName: "A"))
             _ = try f.save([note("b1")], database: f.alicePrivate, zone: ZoneID(zoneName: "B"))
-            let one = try f.dev.query(Query(recordType: "Note", zoneID: ZoneID(zoneName: "A")), in: f.alicePrivate)
+            let one = try f.dev.records.query(Query(recordType: "Note", zoneID: ZoneID(zoneName: "A")), in: f.alicePrivate)
             #expect(one.records.map(\.recordName) == ["a1"])
-            let wide = try f.dev.query(Query(recordType: "Note", zoneID: nil), in: f.alicePrivate)
+            let wide = try f.dev.records.query(Query(recordType: "Note", zoneID: nil), in: f.alicePrivate)
             #expect(Set(wide.records.map { "\($0.zoneID.zoneName)/\($0.recordName)" }) == ["A/a1", "B/b1"])
-            expectError(.zoneNotFound) { try f.dev.query(Query(recordType: "Note", zoneID: ZoneID(zoneName: "C")), in: f.alicePrivate) }
+            expectError(.zoneNotFound) { try f.dev.records.query(Query(recordType: "Note", zoneID: ZoneID(zoneName: "C")), in: f.alicePrivate) }
         }
     }
 }

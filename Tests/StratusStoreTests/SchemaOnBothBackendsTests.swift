@@ -31,13 +31,13 @@ import StratusTestSupport
             try store.createContainer(c)
             try store.lifecycle.importSchema(try SchemaParser.parse(Self.first), into: c)
             let dev = try store.environment(c, .development)
-            #expect(try dev.schema().recordType(named: "Place")?.field(named: "notes")?.indexes == [.searchable])
+            #expect(try dev.schema.current().recordType(named: "Place")?.field(named: "notes")?.indexes == [.searchable])
             let plan = try store.lifecycle.deployPlan(c)
             #expect(plan.changes.map(\.description).sorted() == ["add record type Place (7 fields)", "add role Editor"])
             try store.lifecycle.deploy(c, by: "ada@example.com")
             let prod = try store.environment(c, .production)
-            #expect(try prod.schema() == dev.schema())
-            #expect(try prod.deployments().map(\.deployedBy) == ["ada@example.com"])
+            #expect(try prod.schema.current() == dev.schema.current())
+            #expect(try prod.schema.deployments().map(\.deployedBy) == ["ada@example.com"])
             #expect(try store.lifecycle.deployPlan(c).isEmpty)
 
             // Change indexes, add and remove fields in Development: additive changes deploy, losing Production's field is refused.
@@ -57,18 +57,18 @@ import StratusTestSupport
                         GRANT READ TO "_world", GRANT WRITE TO Editor
                     );
                 """), into: c)
-            #expect(try dev.schema().recordType(named: "Place")?.field(named: "added") != nil)
+            #expect(try dev.schema.current().recordType(named: "Place")?.field(named: "added") != nil)
             let refused = try? store.lifecycle.importSchema(try SchemaParser.parse(Self.first.replacingOccurrences(of: "rating DOUBLE SORTABLE,", with: "")), into: c)
             #expect(refused == nil || refused?.refusals.isEmpty == false, "removing a field Production has is refused")
-            #expect(try dev.schema().recordType(named: "Place")?.field(named: "rating") != nil)
+            #expect(try dev.schema.current().recordType(named: "Place")?.field(named: "rating") != nil)
 
-            try dev.assignRole("Editor", to: "_alice")
-            #expect(try dev.roles(of: "_alice") == ["Editor"] && dev.members(of: "Editor") == ["_alice"])
-            try dev.removeRole("Editor", from: "_alice")
-            #expect(try dev.roles(of: "_alice").isEmpty)
+            try dev.schema.assignRole("Editor", to: "_alice")
+            #expect(try dev.schema.roles(of: "_alice") == ["Editor"] && dev.schema.members(of: "Editor") == ["_alice"])
+            try dev.schema.removeRole("Editor", from: "_alice")
+            #expect(try dev.schema.roles(of: "_alice").isEmpty)
 
             try store.lifecycle.resetDevelopment(c)
-            #expect(try dev.schema() == prod.schema())
+            #expect(try dev.schema.current() == prod.schema.current())
             if backend == .postgres, let url = (store.postgres?.url) {
                 // Each environment is a schema holding a table per record type and PostgreSQL's own index tables.
                 let schema = ServerStore.schemaName(c, .production)
@@ -88,25 +88,25 @@ import StratusTestSupport
             try store.createContainer(c)
             let env = try store.environment(c, .development)
             let alice = DatabaseID.privateDatabase(of: "_alice"), bob = DatabaseID.privateDatabase(of: "_bob")
-            #expect(try env.zones(in: alice).map(\.zoneID.zoneName) == ["_defaultZone"])
-            let made = try env.createZone(ZoneID(zoneName: "Work"), in: alice)
-            try env.createZone(ZoneID(zoneName: "Archive"), in: alice)
+            #expect(try env.zones.all(in: alice).map(\.zoneID.zoneName) == ["_defaultZone"])
+            let made = try env.zones.createZone(ZoneID(zoneName: "Work"), in: alice)
+            try env.zones.createZone(ZoneID(zoneName: "Archive"), in: alice)
             // Creating an existing zone returns it as it is (its token names the same point in its changes; the
             // token's text carries the second it was issued, so it is compared by what it reads back, not by text).
-            let again = try env.createZone(ZoneID(zoneName: "Work"), in: alice)
+            let again = try env.zones.createZone(ZoneID(zoneName: "Work"), in: alice)
             #expect(again.zoneID == made.zoneID)
-            #expect(try env.zoneChanges(in: alice, zoneID: made.zoneID, since: again.syncToken).changed.isEmpty)
-            #expect(try env.zones(in: alice).map(\.zoneID.zoneName) == ["_defaultZone", "Archive", "Work"])
-            #expect(try env.zones(in: bob).map(\.zoneID.zoneName) == ["_defaultZone"], "another user's database has none of them")
-            #expect(try env.lookupZone(ZoneID(zoneName: "Work"), in: alice).zoneID.zoneName == "Work")
-            expectError(.zoneNotFound) { try env.lookupZone(ZoneID(zoneName: "Work"), in: bob) }
-            expectError(.badRequest) { try env.createZone(ZoneID(zoneName: "Custom"), in: .publicDatabase) }
-            expectError(.badRequest) { try env.deleteZone(.defaultZone, in: alice) }
-            try env.deleteZone(ZoneID(zoneName: "Work"), in: alice)
-            expectError(.zoneNotFound) { try env.deleteZone(ZoneID(zoneName: "Work"), in: alice) }
-            #expect(try env.zones(in: alice).map(\.zoneID.zoneName) == ["_defaultZone", "Archive"])
+            #expect(try env.zones.zoneChanges(in: alice, zoneID: made.zoneID, since: again.syncToken).changed.isEmpty)
+            #expect(try env.zones.all(in: alice).map(\.zoneID.zoneName) == ["_defaultZone", "Archive", "Work"])
+            #expect(try env.zones.all(in: bob).map(\.zoneID.zoneName) == ["_defaultZone"], "another user's database has none of them")
+            #expect(try env.zones.lookupZone(ZoneID(zoneName: "Work"), in: alice).zoneID.zoneName == "Work")
+            expectError(.zoneNotFound) { try env.zones.lookupZone(ZoneID(zoneName: "Work"), in: bob) }
+            expectError(.badRequest) { try env.zones.createZone(ZoneID(zoneName: "Custom"), in: .publicDatabase) }
+            expectError(.badRequest) { try env.zones.deleteZone(.defaultZone, in: alice) }
+            try env.zones.deleteZone(ZoneID(zoneName: "Work"), in: alice)
+            expectError(.zoneNotFound) { try env.zones.deleteZone(ZoneID(zoneName: "Work"), in: alice) }
+            #expect(try env.zones.all(in: alice).map(\.zoneID.zoneName) == ["_defaultZone", "Archive"])
             // Made again, a zone is a new zone: its old sync token does not carry over.
-            #expect(try env.createZone(ZoneID(zoneName: "Work"), in: alice).syncToken != made.syncToken)
+            #expect(try env.zones.createZone(ZoneID(zoneName: "Work"), in: alice).syncToken != made.syncToken)
         }
     }
 
@@ -117,15 +117,15 @@ import StratusTestSupport
             let c = try ContainerID("iCloud.com.example.Subs")
             try store.createContainer(c)
             let env = try store.environment(c, .development)
-            try env.saveSubscription("s1", document: "{\"a\":1}", in: .private, owner: "_alice", replace: false)
-            expectError(.exists) { try env.saveSubscription("s1", document: "{}", in: .private, owner: "_alice", replace: false) }
-            expectError(.notFound) { try env.saveSubscription("nope", document: "{}", in: .private, owner: "_alice", replace: true) }
-            try env.saveSubscription("s1", document: "{\"a\":2}", in: .private, owner: "_alice", replace: true)
-            #expect(try env.subscription("s1", in: .private, owner: "_alice") == "{\"a\":2}")
-            #expect(try env.subscription("s1", in: .private, owner: "_bob") == nil, "another user's subscription is not Bob's")
-            #expect(try env.subscriptions(in: .private, owner: "_alice").map(\.id) == ["s1"] && env.allSubscriptions().count == 1)
-            try env.deleteSubscription("s1", in: .private, owner: "_alice")
-            expectError(.notFound) { try env.deleteSubscription("s1", in: .private, owner: "_alice") }
+            try env.subscriptions.saveSubscription("s1", document: "{\"a\":1}", in: .private, owner: "_alice", replace: false)
+            expectError(.exists) { try env.subscriptions.saveSubscription("s1", document: "{}", in: .private, owner: "_alice", replace: false) }
+            expectError(.notFound) { try env.subscriptions.saveSubscription("nope", document: "{}", in: .private, owner: "_alice", replace: true) }
+            try env.subscriptions.saveSubscription("s1", document: "{\"a\":2}", in: .private, owner: "_alice", replace: true)
+            #expect(try env.subscriptions.subscription("s1", in: .private, owner: "_alice") == "{\"a\":2}")
+            #expect(try env.subscriptions.subscription("s1", in: .private, owner: "_bob") == nil, "another user's subscription is not Bob's")
+            #expect(try env.subscriptions.all(in: .private, owner: "_alice").map(\.id) == ["s1"] && env.subscriptions.allSubscriptions().count == 1)
+            try env.subscriptions.deleteSubscription("s1", in: .private, owner: "_alice")
+            expectError(.notFound) { try env.subscriptions.deleteSubscription("s1", in: .private, owner: "_alice") }
         }
     }
 
@@ -136,16 +136,16 @@ import StratusTestSupport
             let c = try ContainerID("iCloud.com.example.Hooks")
             try store.createContainer(c)
             let env = try store.environment(c, .production)
-            let (hook, secret) = try env.addWebhook(url: "https://hooks.example.com/in", recordTypes: ["Note"])
-            #expect(try secret.count == 64 && env.webhooks() == [hook] && env.hasWebhooks())
-            try env.setWebhookEnabled(id: hook.id, false)
-            #expect(try env.webhooks().first?.enabled == false)
-            try env.setWebhookEnabled(id: hook.id, true)
-            expectError(.notFound) { try env.setWebhookEnabled(id: hook.id + 1, true) }
-            #expect(try env.dueWebhookDeliveries().isEmpty)
-            try env.removeWebhook(id: hook.id)
-            expectError(.notFound) { try env.removeWebhook(id: hook.id) }
-            #expect(try env.webhooks().isEmpty)
+            let (hook, secret) = try env.webhooks.addWebhook(url: "https://hooks.example.com/in", recordTypes: ["Note"])
+            #expect(try secret.count == 64 && env.webhooks.all() == [hook] && env.webhooks.hasWebhooks())
+            try env.webhooks.setWebhookEnabled(id: hook.id, false)
+            #expect(try env.webhooks.all().first?.enabled == false)
+            try env.webhooks.setWebhookEnabled(id: hook.id, true)
+            expectError(.notFound) { try env.webhooks.setWebhookEnabled(id: hook.id + 1, true) }
+            #expect(try env.webhooks.dueWebhookDeliveries().isEmpty)
+            try env.webhooks.removeWebhook(id: hook.id)
+            expectError(.notFound) { try env.webhooks.removeWebhook(id: hook.id) }
+            #expect(try env.webhooks.all().isEmpty)
         }
     }
 }
@@ -184,15 +184,15 @@ import StratusTestSupport
             try store.createContainer(c)
             _ = try store.lifecycle.importSchema(try SchemaParser.parse(Self.schema), into: c)
             let env = try store.environment(c, .development)
-            _ = try env.addWebhook(url: "https://hooks.example.com/in", recordTypes: ["Diary"])
+            _ = try env.webhooks.addWebhook(url: "https://hooks.example.com/in", recordTypes: ["Diary"])
             let alice = RequestActor(userRecordName: "_" + String(repeating: "e", count: 32))
-            let results = try env.modify([RecordOperation(.create, StoredRecord(recordName: "d1", recordType: "Diary",
+            let results = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "d1", recordType: "Diary",
                                                                                    fields: ["title": .string("Monday"), "secret": .string("c2VjcmV0IGNpcGhlcnRleHQ=")]))],
                                          in: .publicDatabase, actor: alice)
             #expect(results.first?.error == nil)
             // Stored as given, and read back through the API unchanged.
-            #expect(try env.lookup(["d1"], in: .publicDatabase)[0].get().fields["secret"] == .string("c2VjcmV0IGNpcGhlcnRleHQ="))
-            let payload = try #require(env.dueWebhookDeliveries().first?.payload)
+            #expect(try env.records.lookup(["d1"], in: .publicDatabase)[0].get().fields["secret"] == .string("c2VjcmV0IGNpcGhlcnRleHQ="))
+            let payload = try #require(env.webhooks.dueWebhookDeliveries().first?.payload)
             #expect(payload.contains("Monday") && !payload.contains("c2VjcmV0") && !payload.contains("\"secret\""))
         }
     }

@@ -12,7 +12,7 @@ import StratusTestSupport
 /// engines' own bookkeeping are left out; indexes and column types differ by engine and are not compared.
 @Suite struct SchemaParityTests {
     static func columns(_ env: EnvironmentStore) throws -> [String: Set<String>] {
-        try env.read { s, _ in
+        try env.core.read { s, _ in
             var out: [String: Set<String>] = [:]
             if s.dialect == .sqlite {
                 let tables = try s.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'", []) { $0.string(0) }

@@ -11,7 +11,7 @@ import Testing
             "where": .location(Location(latitude: 48.85, longitude: 2.35)), "tags": .list(.string, [.string("a")]),
             "photo": .bytes(Data([1, 2, 3])),
         ])])
-        let type = try #require(try f.dev.schema().recordType(named: "Place"))
+        let type = try #require(try f.dev.schema.current().recordType(named: "Place"))
         #expect(type.field(named: "name")?.indexes == [.queryable, .sortable, .searchable])
         #expect(type.field(named: "visits")?.indexes == [.queryable, .sortable])
         #expect(type.field(named: "tags")?.type == .list(.string))
@@ -20,7 +20,7 @@ import Testing
         #expect(type.grants == SecurityRole.defaultGrants)
         // Queryable at once.
         let q = Query(recordType: "Place", filters: [QueryFilter(.field("name"), .equals, .string("Café"))])
-        #expect(try f.dev.query(q, in: f.pub).records.map(\.recordName) == ["p"])
+        #expect(try f.dev.records.query(q, in: f.pub).records.map(\.recordName) == ["p"])
     }
 
     @Test func aRefusedOperationLeavesNoSchemaBehind() throws {
@@ -29,10 +29,10 @@ import Testing
             "title": .string("t"), "up": .reference(Reference(recordName: "missing", action: .validate)),
         ]))
         #expect(r.code == .validatingReferenceError)
-        #expect(try f.dev.schema().recordType(named: "Draft") == nil)
+        #expect(try f.dev.schema.current().recordType(named: "Draft") == nil)
         let big = try f.one(.create, note("y", ["newField": .string("a"), "data": .bytes(Data(count: 1_100_000))]))
         #expect(big.code == .limitExceeded)
-        #expect(try f.dev.schema().recordType(named: "Note") == nil)
+        #expect(try f.dev.schema.current().recordType(named: "Note") == nil)
     }
 
     @Test func aFieldTypeNeverChanges() throws {
@@ -57,8 +57,8 @@ import Testing
         #expect(unknownField.code == .badRequest)
         #expect(unknownField.error?.reason.contains("'body'") == true)
         #expect(try f.one(.create, note("x", ["title": .string("ok")]), in: f.prod).error == nil)
-        #expect(try f.prod.schema().recordType(named: "Note")?.fields.map(\.name) == ["title"])
-        #expect(try f.prod.schema().recordType(named: "Secret") == nil)
+        #expect(try f.prod.schema.current().recordType(named: "Note")?.fields.map(\.name) == ["title"])
+        #expect(try f.prod.schema.current().recordType(named: "Secret") == nil)
     }
 
     @Test func productionQueriesNeedIndexes() throws {
@@ -68,28 +68,28 @@ import Testing
             """)
         try f.store.lifecycle.deploy(f.container, by: "test")
         _ = try f.save([note("a", ["title": .string("t"), "body": .string("b"), "n": .int64(1)])], in: f.prod)
-        #expect(try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("title"), .equals, .string("t"))]), in: f.pub).records.count == 1)
+        #expect(try f.prod.records.query(Query(recordType: "Note", filters: [QueryFilter(.field("title"), .equals, .string("t"))]), in: f.pub).records.count == 1)
         let e = expectError(.badRequest) {
-            try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("body"), .equals, .string("b"))]), in: f.pub)
+            try f.prod.records.query(Query(recordType: "Note", filters: [QueryFilter(.field("body"), .equals, .string("b"))]), in: f.pub)
         }
         #expect(e?.reason.contains("QUERYABLE index on 'body'") == true)
-        let s = expectError(.badRequest) { try f.prod.query(Query(recordType: "Note", sorts: [QuerySort(.field("title"))]), in: f.pub) }
+        let s = expectError(.badRequest) { try f.prod.records.query(Query(recordType: "Note", sorts: [QuerySort(.field("title"))]), in: f.pub) }
         #expect(s?.reason.contains("SORTABLE") == true)
-        expectError(.badRequest) { try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAllTokens, .string("t"))]), in: f.pub) }
-        expectError(.badRequest) { try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.field("tags"), .listContains, .string("t"))]), in: f.pub) }
+        expectError(.badRequest) { try f.prod.records.query(Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAllTokens, .string("t"))]), in: f.pub) }
+        expectError(.badRequest) { try f.prod.records.query(Query(recordType: "Note", filters: [QueryFilter(.field("tags"), .listContains, .string("t"))]), in: f.pub) }
         expectError(.badRequest) {
-            try f.prod.query(Query(recordType: "Note", filters: [QueryFilter(.system(.createdTimestamp), .greaterThan, .timestamp(millis: 0))]), in: f.pub)
+            try f.prod.records.query(Query(recordType: "Note", filters: [QueryFilter(.system(.createdTimestamp), .greaterThan, .timestamp(millis: 0))]), in: f.pub)
         }
-        #expect(try f.prod.query(Query(recordType: "Note", sorts: [QuerySort(.field("n"), ascending: false)]), in: f.pub).records.count == 1)
+        #expect(try f.prod.records.query(Query(recordType: "Note", sorts: [QuerySort(.field("n"), ascending: false)]), in: f.pub).records.count == 1)
         // Development is lenient: unindexed fields are scanned.
         _ = try f.save([note("a", ["body": .string("b")])])
-        #expect(try f.dev.query(Query(recordType: "Note", filters: [QueryFilter(.field("body"), .equals, .string("b"))]), in: f.pub).records.count == 1)
+        #expect(try f.dev.records.query(Query(recordType: "Note", filters: [QueryFilter(.field("body"), .equals, .string("b"))]), in: f.pub).records.count == 1)
     }
 
     @Test func filterlessProductionQueryNeedsRecordNameIndex() throws {
         let f = try Fixture(schema: "DEFINE SCHEMA RECORD TYPE Note ( title STRING );")
         try f.store.lifecycle.deploy(f.container, by: "test")
-        let e = expectError(.badRequest) { try f.prod.query(Query(recordType: "Note"), in: f.pub) }
+        let e = expectError(.badRequest) { try f.prod.records.query(Query(recordType: "Note"), in: f.pub) }
         #expect(e?.reason.contains("___recordID") == true)
     }
 
@@ -106,10 +106,10 @@ import Testing
             note("valid", ["up": .reference(Reference(recordName: "parent", action: .validate))]),
         ])
         _ = try f.one(.forceDelete, note("parent"))
-        let left = try f.dev.lookup(["child", "grandchild", "listed", "weak", "valid"], in: f.pub).map { (try? $0.get())?.recordName }
+        let left = try f.dev.records.lookup(["child", "grandchild", "listed", "weak", "valid"], in: f.pub).map { (try? $0.get())?.recordName }
         #expect(left == [nil, nil, nil, "weak", "valid"])
         // The cascade shows in the change feed as deletions.
-        let changes = try f.dev.zoneChanges(in: f.pub, zoneID: .defaultZone, since: nil)
+        let changes = try f.dev.zones.zoneChanges(in: f.pub, zoneID: .defaultZone, since: nil)
         #expect(Set(changes.deleted) == ["parent", "child", "grandchild", "listed"])
     }
 
@@ -119,8 +119,8 @@ import Testing
         let c = try f.save([note("c", ["up": .reference(Reference(recordName: "p1", action: .deleteSelf))])])[0]
         _ = try f.one(.update, note("c", ["up": .reference(Reference(recordName: "p2", action: .deleteSelf))], tag: c.recordChangeTag))
         _ = try f.one(.forceDelete, note("p1"))
-        #expect((try? f.dev.lookup(["c"], in: f.pub)[0].get()) != nil)
+        #expect((try? f.dev.records.lookup(["c"], in: f.pub)[0].get()) != nil)
         _ = try f.one(.forceDelete, note("p2"))
-        #expect((try? f.dev.lookup(["c"], in: f.pub)[0].get()) == nil)
+        #expect((try? f.dev.records.lookup(["c"], in: f.pub)[0].get()) == nil)
     }
 }

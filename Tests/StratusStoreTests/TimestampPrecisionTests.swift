@@ -22,12 +22,12 @@ import StratusTestSupport
                 note("c", ["at": .timestamp(Self.earlier)]),
                 note("d", ["at": .timestamp(millis: 1_700_000_000_123)]),
             ])
-            let a = try f.dev.lookup(["a"], in: f.pub)[0].get()
+            let a = try f.dev.records.lookup(["a"], in: f.pub)[0].get()
             #expect(a.fields["at"] == .timestamp(Self.fine))
             #expect(a.fields["ats"] == list)
             // Equality finds the one record; order tells apart values a millisecond would have merged.
             func names(_ filters: [QueryFilter], ascending: Bool = true) throws -> [String] {
-                try f.dev.query(Query(recordType: "Note", filters: filters, sorts: [QuerySort(.field("at"), ascending: ascending)]), in: f.pub).records.map(\.recordName)
+                try f.dev.records.query(Query(recordType: "Note", filters: filters, sorts: [QuerySort(.field("at"), ascending: ascending)]), in: f.pub).records.map(\.recordName)
             }
             #expect(try names([QueryFilter(.field("at"), .equals, .timestamp(Self.fine))]) == ["a"])
             // d (2023) < c < a < b, the last three within a millisecond.
@@ -39,7 +39,7 @@ import StratusTestSupport
             // A Web Services client's milliseconds still find the whole-millisecond value.
             #expect(try names([QueryFilter(.field("at"), .equals, .int64(1_700_000_000_123))]) == ["d"])
             // What a change feed and a query page hand on: the same bits.
-            let changes = try f.dev.zoneChanges(in: f.pub, zoneID: .defaultZone, since: nil)
+            let changes = try f.dev.zones.zoneChanges(in: f.pub, zoneID: .defaultZone, since: nil)
             #expect(changes.changed.first { $0.recordName == "b" }?.fields["at"] == .timestamp(Self.finer))
         }
     }
@@ -64,10 +64,10 @@ import StratusTestSupport
             }
             try f.save(records)
             // Put the columns back as the previous release wrote them.
-            let catalog = try f.dev.database.read { s in
+            let catalog = try f.dev.core.database.read { s in
                 try s.all("SELECT id, type_id, is_list FROM fields WHERE scalar = 'TIMESTAMP'") { r in (r.int64(0)!, r.int64(1)!, r.int64(2)! != 0) }
             }
-            try f.dev.database.write { s in
+            try f.dev.core.database.write { s in
                 for (id, type, isList) in catalog {
                     let (table, column) = isList ? ("t\(type)_f\(id)_l", "value") : ("t\(type)", "f\(id)")
                     let millis = "CAST(round(\(column) * 1000) AS BIGINT) + 978307200000"
@@ -85,16 +85,16 @@ import StratusTestSupport
             defer { reopened.store.close() }
             let env = reopened.dev
             for (i, ms) in millis.enumerated() {
-                let r = try env.lookup(["e\(i)"], in: f.pub)[0].get()
+                let r = try env.records.lookup(["e\(i)"], in: f.pub)[0].get()
                 guard case .timestamp(let t)? = r.fields["at"] else { Issue.record("e\(i) has no timestamp"); continue }
                 #expect(t.millisSince1970 == ms, "e\(i) on \(backend)")
                 #expect(r.fields["days"] == .list(.timestamp, [.timestamp(millis: ms), .timestamp(millis: ms + 86_400_000)]))
-                let found = try env.query(Query(recordType: "Event", filters: [QueryFilter(.field("at"), .equals, .timestamp(millis: ms))]), in: f.pub).records
+                let found = try env.records.query(Query(recordType: "Event", filters: [QueryFilter(.field("at"), .equals, .timestamp(millis: ms))]), in: f.pub).records
                 #expect(found.map(\.recordName) == ["e\(i)"])
-                let byDay = try env.query(Query(recordType: "Event", filters: [QueryFilter(.field("days"), .listContains, .timestamp(millis: ms + 86_400_000))]), in: f.pub).records
+                let byDay = try env.records.query(Query(recordType: "Event", filters: [QueryFilter(.field("days"), .listContains, .timestamp(millis: ms + 86_400_000))]), in: f.pub).records
                 #expect(byDay.map(\.recordName) == ["e\(i)"])
             }
-            let sorted = try env.query(Query(recordType: "Event", sorts: [QuerySort(.field("at"))]), in: f.pub).records.map(\.recordName)
+            let sorted = try env.records.query(Query(recordType: "Event", sorts: [QuerySort(.field("at"))]), in: f.pub).records.map(\.recordName)
             #expect(sorted == millis.enumerated().sorted { $0.element < $1.element }.map { "e\($0.offset)" })
         }
     }

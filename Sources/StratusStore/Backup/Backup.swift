@@ -3,7 +3,6 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import GRDB
 import StratusModel
 
 /// Online backup and restore of a whole data directory.
@@ -38,19 +37,19 @@ public enum Backup {
                     guard fm.fileExists(atPath: data.appendingPathComponent(relative).path) else { continue }
                     let file = try copyDatabase(relative, from: data, to: destination)
                     files.append(file)
-                    let copy = try DatabaseQueue(path: destination.appendingPathComponent(relative).path)
-                    let (count, assets) = try copy.read { db -> (Int64, [String]) in
-                        let count = try db.tableExists("record_counts") ? (Int64.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM record_counts") ?? 0) : 0
-                        let assets = try db.tableExists("assets") ? String.fetchAll(db, sql: "SELECT checksum FROM assets WHERE refs > 0") : []
+                    let copy = try SQLiteQueueFile.existing(destination.appendingPathComponent(relative))
+                    let (count, assets) = try copy.read { s -> (Int64, [String]) in
+                        let count = try s.tableExists("record_counts") ? (try s.int64("SELECT coalesce(sum(count), 0) FROM record_counts") ?? 0) : 0
+                        let assets = try s.tableExists("assets") ? try s.all("SELECT checksum FROM assets WHERE refs > 0") { $0.string(0) } : []
                         return (count, assets)
                     }
-                    try copy.close()
+                    copy.close()
                     counts["\(container)/\(environment.rawValue)"] = count
                     let assetDirectory = "containers/\(container)/\(environment.rawValue)-assets"
                     let copied = try copyTree(assetDirectory, from: data, to: destination)
                     files += copied
                     let present = Set(copied.map { String($0.path.dropFirst(assetDirectory.count + 1)) })
-                    if let missing = assets.first(where: { c in AssetStore.hex(fromChecksum: c).map { !present.contains("\($0.prefix(2))/\($0.dropFirst(2))") } ?? false }) {
+                    if let missing = assets.first(where: { c in AssetFiles.hex(fromChecksum: c).map { !present.contains("\($0.prefix(2))/\($0.dropFirst(2))") } ?? false }) {
                         throw StratusError(.internalError, "asset \(missing) of \(container)/\(environment.rawValue) vanished while the backup ran; run it again")
                     }
                     progress(relative)
@@ -147,15 +146,7 @@ public enum Backup {
     private static func copyDatabase(_ relative: String, from data: URL, to destination: URL) throws -> BackupManifest.File {
         let target = destination.appendingPathComponent(relative)
         try PrivateFiles.directory(target.deletingLastPathComponent())
-        var config = Configuration()
-        config.busyMode = .timeout(30)
-        let source = try DatabaseQueue(path: data.appendingPathComponent(relative).path, configuration: config)
-        let copy = try DatabaseQueue(path: target.path)
-        try source.backup(to: copy)
-        // The copy is a plain rollback-journal file: one self-contained file per database, nothing beside it.
-        try copy.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }
-        try copy.close()
-        try source.close()
+        try SQLiteQueueFile.copy(data.appendingPathComponent(relative), to: target)
         return try describe(relative, in: destination)
     }
 

@@ -64,9 +64,9 @@ public enum StoreMigration {
     private static func copyEnvironment(_ source: EnvironmentStore, to target: EnvironmentStore, report: inout Report) throws {
         var sums: [String: Checksum] = [:]
         var checksums: [String] = []
-        try source.database.read { s in
+        try source.core.database.read { s in
             let catalog = try SchemaStorage.load(s)
-            try target.database.write { t in
+            try target.core.database.write { t in
                 for table in environmentTables { sums[table] = try copyTable(table, from: s, to: t, report: &report) }
                 for type in catalog.types {
                     try SchemaStorage.createTables(of: type, t)
@@ -79,13 +79,13 @@ public enum StoreMigration {
             }
             checksums = try s.all("SELECT checksum FROM assets") { $0.string(0) }
         }
-        try verify(sums, in: target.database)
+        try verify(sums, in: target.core.database)
         for checksum in checksums {
-            guard let data = source.assetContent(checksum: checksum) else {
+            guard let data = source.assets.assetContent(checksum: checksum) else {
                 throw StratusError(.internalError, "asset \(checksum.prefix(64)) of \(source.container.rawValue) \(source.environment.rawValue) has no content in the source")
             }
-            try target.storeAssetContent(data, checksum: checksum)
-            guard target.assetContent(checksum: checksum) == data else { throw StratusError(.internalError, "asset \(checksum.prefix(64)) did not read back whole") }
+            try target.assets.storeAssetContent(data, checksum: checksum)
+            guard target.assets.assetContent(checksum: checksum) == data else { throw StratusError(.internalError, "asset \(checksum.prefix(64)) did not read back whole") }
             report.assets += 1
         }
     }

@@ -50,7 +50,7 @@ public final class AccountStore: Sendable {
             }
         }
         // Shares that invited this address before it had an account are now its own to accept.
-        for e in ContainerEnvironment.allCases { try registry.environment(container, e).claimInvitations(email: email, user: user.userRecordName) }
+        for e in ContainerEnvironment.allCases { try registry.environment(container, e).sharing.claimInvitations(email: email, user: user.userRecordName) }
         return user
     }
 
@@ -229,10 +229,10 @@ public final class AccountStore: Sendable {
         sessionsChanged()
         guard let (container, environment, user) = owner else { return }
         let env = try registry.environment(container, environment)
-        try env.revokeCourierTokens(user: user, madeWith: hash)
+        try env.notifications.revokeCourierTokens(user: user, madeWith: hash)
         // The devices this session registered stop hearing the user's notifications: they are signed out.
-        try env.removeAPNsDevices(user: user, madeWith: hash)
-        registry.bell.ring([env.bellKey(user)])
+        try env.apns.removeAPNsDevices(user: user, madeWith: hash)
+        registry.bell.ring([env.notifications.bellKey(user)])
     }
 
     /// Whether the session whose web auth token hashes to `hash` is still signed in.
@@ -250,9 +250,9 @@ public final class AccountStore: Sendable {
         sessionsChanged()
         for e in ContainerEnvironment.allCases {
             let env = try registry.environment(container, e)
-            try env.revokeCourierTokens(user: userRecordName, madeWith: nil)
-            try env.removeAPNsDevices(user: userRecordName, madeWith: nil)
-            registry.bell.ring([env.bellKey(userRecordName)])
+            try env.notifications.revokeCourierTokens(user: userRecordName, madeWith: nil)
+            try env.apns.removeAPNsDevices(user: userRecordName, madeWith: nil)
+            registry.bell.ring([env.notifications.bellKey(userRecordName)])
         }
         return n
     }

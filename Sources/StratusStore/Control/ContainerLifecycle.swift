@@ -12,36 +12,36 @@ public struct ContainerLifecycle: Sendable {
 
     /// The changes a deploy would make to Production, with refusals explained.
     public func deployPlan(_ id: ContainerID) throws(StratusError) -> SchemaDiff {
-        let dev = try environment(id, .development).schema()
+        let dev = try environment(id, .development).schema.current()
         let prod = try environment(id, .production)
-        return try prod.diff(to: dev, protecting: prod.schema())
+        return try prod.schema.diff(to: dev, protecting: prod.schema.current())
     }
 
     /// Copies the Development schema to Production (types, fields, indexes, roles, grants; never records),
     /// refusing the whole deploy if it would remove or retype anything Production has.
     @discardableResult
     public func deploy(_ id: ContainerID, by who: String) throws(StratusError) -> SchemaDiff {
-        let dev = try environment(id, .development).schema()
+        let dev = try environment(id, .development).schema.current()
         let prod = try environment(id, .production)
-        return try prod.applySchema(dev, protecting: prod.schema(), deployedBy: who)
+        return try prod.schema.applySchema(dev, protecting: prod.schema.current(), deployedBy: who)
     }
 
     /// Replaces the Development schema with `schema`, refusing anything that would lose Production's types or fields.
     @discardableResult
     public func importSchema(_ schema: Schema, into id: ContainerID) throws(StratusError) -> SchemaDiff {
-        let prod = try environment(id, .production).schema()
-        return try environment(id, .development).applySchema(schema, protecting: prod)
+        let prod = try environment(id, .production).schema.current()
+        return try environment(id, .development).schema.applySchema(schema, protecting: prod)
     }
 
     public func importPlan(_ schema: Schema, into id: ContainerID) throws(StratusError) -> SchemaDiff {
-        let prod = try environment(id, .production).schema()
-        return try environment(id, .development).diff(to: schema, protecting: prod)
+        let prod = try environment(id, .production).schema.current()
+        return try environment(id, .development).schema.diff(to: schema, protecting: prod)
     }
 
     /// Deletes all Development records and zones; the schema goes back to Production's (empty if never deployed).
     public func resetDevelopment(_ id: ContainerID) throws(StratusError) {
-        let prod = try environment(id, .production).schema()
-        try environment(id, .development).reset(to: prod)
+        let prod = try environment(id, .production).schema.current()
+        try environment(id, .development).schema.reset(to: prod)
     }
 
     // MARK: snapshots
@@ -85,8 +85,8 @@ public struct ContainerLifecycle: Sendable {
     /// the queries Development ran (by their shapes) on fields without the index Production needs for them.
     public func schemaCheck(container: ContainerID) throws(StratusError) -> [SchemaCheckProblem] {
         let dev = try environment(container, .development)
-        let prod = try environment(container, .production).schema()
-        let development = try dev.schema()
+        let prod = try environment(container, .production).schema.current()
+        let development = try dev.schema.current()
         var problems: [SchemaCheckProblem] = []
         for t in development.recordTypes {
             guard let p = prod.recordType(named: t.name) else {
@@ -98,7 +98,7 @@ public struct ContainerLifecycle: Sendable {
             }
         }
         var seen = Set<String>()
-        for shape in try dev.queriedShapes() {
+        for shape in try dev.queryShapes.queriedShapes() {
             let type = prod.recordType(named: shape.recordType) ?? development.recordType(named: shape.recordType)
             guard let type else { continue }
             var needs: [(String, FieldIndexes, String)] = shape.equalities.map { ($0, .queryable, "an equality filter") }

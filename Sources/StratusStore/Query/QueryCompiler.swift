@@ -242,37 +242,9 @@ struct QueryCompiler {
             conditions.append("\(c) \(comparator == .in ? "IN" : "NOT IN") (\(placeholders(items.count)))")
             arguments += items
         case .beginsWith, .notBeginsWith:
-            guard t.type.scalar == .string || t.field == nil, case .string(let prefix) = filter.value else {
-                throw .badRequest("\(comparator.rawValue) needs a STRING field and a STRING value")
-            }
-            if comparator == .beginsWith {
-                conditions.append("(\(c) >= ? AND \(c) < ? AND substr(\(c), 1, CAST(? AS INTEGER)) = ?)")
-                arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
-            } else {
-                conditions.append("(\(c) IS NOT NULL AND substr(\(c), 1, CAST(? AS INTEGER)) != ?)")
-                arguments += [.int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
-            }
+            try addBeginsWith(comparator, t, filter.value)
         case .containsAllTokens, .containsAnyTokens:
-            guard t.type.scalar == .string, !t.type.isList, case .string(let text) = filter.value else {
-                throw .badRequest("\(comparator.rawValue) needs a STRING field and a STRING value")
-            }
-            let tokens = QueryCompiler.tokens(text)
-            guard !tokens.isEmpty else { throw .badRequest("\(comparator.rawValue) needs at least one token") }
-            if let f = t.field, f.hasFTS, dialect == .postgres {
-                // Tokens are letters and digits only (see `tokens`), so they need no quoting in a tsquery.
-                conditions.append("t.id IN (SELECT id FROM \(f.ftsTable) WHERE v @@ to_tsquery('simple', ?))")
-                arguments.append(.text(tokens.joined(separator: comparator == .containsAllTokens ? " & " : " | ")))
-            } else if let f = t.field, f.hasFTS {
-                let match = tokens.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }
-                    .joined(separator: comparator == .containsAllTokens ? " AND " : " OR ")
-                conditions.append("t.id IN (SELECT rowid FROM \(f.ftsTable) WHERE \(f.ftsTable) MATCH ?)")
-                arguments.append(.text(match))
-            } else {
-                // Development without a SEARCHABLE index: a slower scan with the same meaning.
-                let parts = tokens.map { _ in "(' ' || lower(\(c)) || ' ') LIKE ? ESCAPE '\\'" }
-                conditions.append("(" + parts.joined(separator: comparator == .containsAllTokens ? " AND " : " OR ") + ")")
-                arguments += tokens.map { .text("%\(QueryCompiler.likeEscaped($0.lowercased()))%") }
-            }
+            try addTokenSearch(comparator, t, filter.value)
         case .near:
             guard t.type.scalar == .location, !t.type.isList, let f = t.field, case .location(let center) = filter.value else {
                 throw .badRequest("NEAR needs a LOCATION field and a LOCATION value")
@@ -281,31 +253,79 @@ struct QueryCompiler {
             addNear(f, center: center, distance: d)
         case .listContains, .notListContains, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll,
              .listMemberBeginsWith, .notListMemberBeginsWith:
-            guard let f = t.field, f.hasListTable else {
-                throw .badRequest("\(comparator.rawValue) on '\(t.name)' needs a QUERYABLE index on that list field")
-            }
-            let elem = Target(column: "value", type: FieldType(t.type.scalar), indexes: t.indexes, field: f, name: t.name)
-            let negate = [.notListContains, .notListContainsAny, .notListContainsAll, .notListMemberBeginsWith].contains(comparator)
-            var sub: String
-            switch comparator {
-            case .listContains, .notListContains:
-                sub = "SELECT record_id FROM \(f.listTable) WHERE value = ?"
-                arguments.append(try sqlValue(filter.value, for: elem))
-            case .listContainsAny, .notListContainsAny:
-                let items = try listItems(filter.value, for: elem)
-                sub = "SELECT record_id FROM \(f.listTable) WHERE value IN (\(placeholders(items.count)))"
-                arguments += items
-            case .listContainsAll, .notListContainsAll:
-                let items = Array(Set(try listItems(filter.value, for: elem)))
-                sub = "SELECT record_id FROM \(f.listTable) WHERE value IN (\(placeholders(items.count))) GROUP BY record_id HAVING count(*) = \(items.count)"
-                arguments += items
-            default:
-                guard case .string(let prefix) = filter.value else { throw .badRequest("\(comparator.rawValue) needs a STRING value") }
-                sub = "SELECT record_id FROM \(f.listTable) WHERE value >= ? AND value < ? AND substr(value, 1, CAST(? AS INTEGER)) = ?"
-                arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
-            }
-            conditions.append("t.id \(negate ? "NOT IN" : "IN") (\(sub))")
+            try addListFilter(comparator, t, filter.value)
         }
+    }
+
+
+    /// BEGINS_WITH on a STRING: a range the column's index serves, checked exactly (the range alone would let a
+    /// longer scalar through); the negation needs no index.
+    private mutating func addBeginsWith(_ comparator: FilterComparator, _ t: Target, _ value: FieldValue) throws(StratusError) {
+        let c = t.column
+        guard t.type.scalar == .string || t.field == nil, case .string(let prefix) = value else {
+            throw .badRequest("\(comparator.rawValue) needs a STRING field and a STRING value")
+        }
+        if comparator == .beginsWith {
+            conditions.append("(\(c) >= ? AND \(c) < ? AND substr(\(c), 1, CAST(? AS INTEGER)) = ?)")
+            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
+        } else {
+            conditions.append("(\(c) IS NOT NULL AND substr(\(c), 1, CAST(? AS INTEGER)) != ?)")
+            arguments += [.int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
+        }
+    }
+
+    /// CONTAINS_ALL_TOKENS / CONTAINS_ANY_TOKENS on a STRING: the field's full-text index (PostgreSQL's tsvector or
+    /// SQLite's FTS5), or without a SEARCHABLE index in Development, a slower scan with the same meaning.
+    private mutating func addTokenSearch(_ comparator: FilterComparator, _ t: Target, _ value: FieldValue) throws(StratusError) {
+        let c = t.column
+        guard t.type.scalar == .string, !t.type.isList, case .string(let text) = value else {
+            throw .badRequest("\(comparator.rawValue) needs a STRING field and a STRING value")
+        }
+        let tokens = QueryCompiler.tokens(text)
+        guard !tokens.isEmpty else { throw .badRequest("\(comparator.rawValue) needs at least one token") }
+        if let f = t.field, f.hasFTS, dialect == .postgres {
+            // Tokens are letters and digits only (see `tokens`), so they need no quoting in a tsquery.
+            conditions.append("t.id IN (SELECT id FROM \(f.ftsTable) WHERE v @@ to_tsquery('simple', ?))")
+            arguments.append(.text(tokens.joined(separator: comparator == .containsAllTokens ? " & " : " | ")))
+        } else if let f = t.field, f.hasFTS {
+            let match = tokens.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+                .joined(separator: comparator == .containsAllTokens ? " AND " : " OR ")
+            conditions.append("t.id IN (SELECT rowid FROM \(f.ftsTable) WHERE \(f.ftsTable) MATCH ?)")
+            arguments.append(.text(match))
+        } else {
+            // Development without a SEARCHABLE index: a slower scan with the same meaning.
+            let parts = tokens.map { _ in "(' ' || lower(\(c)) || ' ') LIKE ? ESCAPE '\\'" }
+            conditions.append("(" + parts.joined(separator: comparator == .containsAllTokens ? " AND " : " OR ") + ")")
+            arguments += tokens.map { .text("%\(QueryCompiler.likeEscaped($0.lowercased()))%") }
+        }
+    }
+
+    /// The list comparators, through the list field's side table of (record, element) rows.
+    private mutating func addListFilter(_ comparator: FilterComparator, _ t: Target, _ value: FieldValue) throws(StratusError) {
+        guard let f = t.field, f.hasListTable else {
+            throw .badRequest("\(comparator.rawValue) on '\(t.name)' needs a QUERYABLE index on that list field")
+        }
+        let elem = Target(column: "value", type: FieldType(t.type.scalar), indexes: t.indexes, field: f, name: t.name)
+        let negate = [.notListContains, .notListContainsAny, .notListContainsAll, .notListMemberBeginsWith].contains(comparator)
+        var sub: String
+        switch comparator {
+        case .listContains, .notListContains:
+            sub = "SELECT record_id FROM \(f.listTable) WHERE value = ?"
+            arguments.append(try sqlValue(value, for: elem))
+        case .listContainsAny, .notListContainsAny:
+            let items = try listItems(value, for: elem)
+            sub = "SELECT record_id FROM \(f.listTable) WHERE value IN (\(placeholders(items.count)))"
+            arguments += items
+        case .listContainsAll, .notListContainsAll:
+            let items = Array(Set(try listItems(value, for: elem)))
+            sub = "SELECT record_id FROM \(f.listTable) WHERE value IN (\(placeholders(items.count))) GROUP BY record_id HAVING count(*) = \(items.count)"
+            arguments += items
+        default:
+            guard case .string(let prefix) = value else { throw .badRequest("\(comparator.rawValue) needs a STRING value") }
+            sub = "SELECT record_id FROM \(f.listTable) WHERE value >= ? AND value < ? AND substr(value, 1, CAST(? AS INTEGER)) = ?"
+            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
+        }
+        conditions.append("t.id \(negate ? "NOT IN" : "IN") (\(sub))")
     }
 
     private mutating func addNear(_ f: CatalogField, center: Location, distance: Double) {

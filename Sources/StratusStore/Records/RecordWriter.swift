@@ -200,46 +200,16 @@ struct RecordWriter {
         }
         if let access { try permitParticipant(access, op, found: found, parent: incoming.parent, zone: zone) }
 
-        if op.operationType.isDelete {
-            guard let found else { throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name) }
-            if let caller, let old = try load(found, zone: zone) {
-                try authorize(.write, type: old.recordType, caller: caller, creator: old.created?.userRecordName, recordName: name)
-            }
-            if op.operationType == .delete { try checkTag(incoming, found, zone) }
-            do { try delete(found, name: name, zone: zone, visited: []) } catch { throw WriteFailure(underlying: error) }
-            return .deleted(recordName: name, zoneID: zone.zoneID)
-        }
+        if op.operationType.isDelete { return try applyDelete(op, incoming, found: found, zone: zone) }
+        let old = try checkReplace(op, incoming, found: found, zone: zone)
 
-        var old: StoredRecord? = nil
-        if let found {
-            if op.operationType == .create {
-                throw StratusError(.exists, "record '\(name)' already exists", recordName: name, serverRecord: try load(found, zone: zone))
-            }
-            old = try load(found, zone: zone)
-            if let caller, let old {
-                try authorize(.write, type: old.recordType, caller: caller, creator: old.created?.userRecordName, recordName: name)
-            }
-            if op.operationType.needsChangeTag { try checkTag(incoming, found, zone, old: old) }
-            if !incoming.recordType.isEmpty, let old, old.recordType != incoming.recordType {
-                throw StratusError(.badRequest, "record '\(name)' is a \(old.recordType), not a \(incoming.recordType)", recordName: name)
-            }
-        } else if !op.operationType.createsWhenMissing {
-            throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name)
-        }
-
-        let typeName = old?.recordType ?? incoming.recordType
-        guard !typeName.isEmpty else { throw StratusError(.badRequest, "record '\(name)' needs a recordType", recordName: name) }
-        let isUserRecord = typeName == UserRecord.recordType
-        if isUserRecord && old == nil && !op.makesUserRecord {
-            throw StratusError(.badRequest, "a Users record is the server's, made for its user: fetch yours by the ID fetchUserRecordID gives, then save it", recordName: name)
-        }
-        if let caller, old == nil, !op.makesUserRecord { try authorize(.create, type: typeName, caller: caller, creator: nil, recordName: name) }
+        let typeName = try checkType(op, incoming, old: old)
         var fields = incoming.fields
         if let old, !op.operationType.replacesAllFields {
             fields = old.fields.merging(incoming.fields) { _, new in new }
             for name in op.removedFields where incoming.fields[name] == nil { fields.removeValue(forKey: name) }
         }
-        if isUserRecord { try keepRoles(&fields, sent: incoming.fields[UserRecord.rolesField], user: name) }
+        if typeName == UserRecord.recordType { try keepRoles(&fields, sent: incoming.fields[UserRecord.rolesField], user: name) }
         let schemaChange = try planSchema(typeName, fields: &fields, encrypted: op.encryptedFields, makesUserRecord: op.makesUserRecord, recordName: name)
 
         var record = StoredRecord(recordName: name, recordType: typeName, zoneID: zone.zoneID, fields: fields)
@@ -259,16 +229,7 @@ struct RecordWriter {
         // Receipts prove an upload at write time; they are not kept, so no read ever hands one out.
         for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
         record.fields = fields
-        // The user this record is charged to must have room for it (a record that shrinks always fits).
-        // (`chargeOwner` is the same rule for what is not a record: a share's fields.)
-        let chargedTo = UserUsage.chargedUser(database, creator: old?.created?.userRecordName ?? actor.userRecordName)
-        let charge = UserUsage.charge(record) - (old.map(UserUsage.charge) ?? 0)
-        if let chargedTo, let limit = userQuota, charge > 0 {
-            let before = try usageBefore[chargedTo] ?? UserUsage.bytes(chargedTo, db)
-            usageBefore[chargedTo] = before
-            let using = before + usageDeltas[chargedTo, default: 0]
-            if using + charge > limit { throw UserUsage.refusal(chargedTo, using: using, adding: charge, limit: limit, recordName: name) }
-        }
+        let (chargedTo, charge) = try checkCharge(record, old: old)
         // Everything a client can get wrong was checked above, before anything was written. From here on a
         // failure is the server's, and it fails the whole batch (WriteFailure) rather than leave half a record.
         defer { if let chargedTo { usageDeltas[chargedTo, default: 0] += charge } }
@@ -281,6 +242,66 @@ struct RecordWriter {
             }
             return result
         } catch { throw WriteFailure(underlying: error) }
+    }
+
+    /// A delete: the record must exist and the caller may write it; `.delete` (not `.forceDelete`) checks its tag.
+    private mutating func applyDelete(_ op: RecordOperation, _ incoming: StoredRecord, found: Existing?, zone: ZoneRow) throws -> ModifyResult {
+        let name = incoming.recordName
+        guard let found else { throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name) }
+        if let caller, let old = try load(found, zone: zone) {
+            try authorize(.write, type: old.recordType, caller: caller, creator: old.created?.userRecordName, recordName: name)
+        }
+        if op.operationType == .delete { try checkTag(incoming, found, zone) }
+        do { try delete(found, name: name, zone: zone, visited: []) } catch { throw WriteFailure(underlying: error) }
+        return .deleted(recordName: name, zoneID: zone.zoneID)
+    }
+
+    /// The record a save replaces (nil for a new one), after checking that the operation may: a create meets no
+    /// record, an update meets one the caller may write, of the same type, with the change tag it was read at.
+    private mutating func checkReplace(_ op: RecordOperation, _ incoming: StoredRecord, found: Existing?, zone: ZoneRow) throws -> StoredRecord? {
+        let name = incoming.recordName
+        guard let found else {
+            if !op.operationType.createsWhenMissing { throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name) }
+            return nil
+        }
+        if op.operationType == .create {
+            throw StratusError(.exists, "record '\(name)' already exists", recordName: name, serverRecord: try load(found, zone: zone))
+        }
+        let old = try load(found, zone: zone)
+        if let caller, let old {
+            try authorize(.write, type: old.recordType, caller: caller, creator: old.created?.userRecordName, recordName: name)
+        }
+        if op.operationType.needsChangeTag { try checkTag(incoming, found, zone, old: old) }
+        if !incoming.recordType.isEmpty, let old, old.recordType != incoming.recordType {
+            throw StratusError(.badRequest, "record '\(name)' is a \(old.recordType), not a \(incoming.recordType)", recordName: name)
+        }
+        return old
+    }
+
+    /// The saved record's type (a replaced record keeps its own), which the caller may create records of; a
+    /// `Users` record is made only by the server, for its user.
+    private func checkType(_ op: RecordOperation, _ incoming: StoredRecord, old: StoredRecord?) throws -> String {
+        let name = incoming.recordName, typeName = old?.recordType ?? incoming.recordType
+        guard !typeName.isEmpty else { throw StratusError(.badRequest, "record '\(name)' needs a recordType", recordName: name) }
+        if typeName == UserRecord.recordType && old == nil && !op.makesUserRecord {
+            throw StratusError(.badRequest, "a Users record is the server's, made for its user: fetch yours by the ID fetchUserRecordID gives, then save it", recordName: name)
+        }
+        if let caller, old == nil, !op.makesUserRecord { try authorize(.create, type: typeName, caller: caller, creator: nil, recordName: name) }
+        return typeName
+    }
+
+    /// The user a record is charged to and by how much; that user must have room for it (a record that shrinks
+    /// always fits). (`chargeOwner` is the same rule for what is not a record: a share's fields.)
+    private mutating func checkCharge(_ record: StoredRecord, old: StoredRecord?) throws -> (user: String?, bytes: Int64) {
+        let chargedTo = UserUsage.chargedUser(database, creator: old?.created?.userRecordName ?? actor.userRecordName)
+        let charge = UserUsage.charge(record) - (old.map(UserUsage.charge) ?? 0)
+        if let chargedTo, let limit = userQuota, charge > 0 {
+            let before = try usageBefore[chargedTo] ?? UserUsage.bytes(chargedTo, db)
+            usageBefore[chargedTo] = before
+            let using = before + usageDeltas[chargedTo, default: 0]
+            if using + charge > limit { throw UserUsage.refusal(chargedTo, using: using, adding: charge, limit: limit, recordName: record.recordName) }
+        }
+        return (chargedTo, charge)
     }
 
     private mutating func write(_ op: RecordOperation, record: inout StoredRecord, fields: [String: FieldValue], schemaChange: SchemaDiff?,

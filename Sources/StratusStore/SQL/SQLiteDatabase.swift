@@ -14,6 +14,9 @@ final class SQLiteDatabase<Base: DatabaseWriter>: SQLDatabase {
     func close() { try? gated.close() }
 }
 
+/// A SQLite file with one connection: the control database, the request log and telemetry, a backup's copies.
+typealias SQLiteQueueFile = SQLiteDatabase<DatabaseQueue>
+
 extension SQLiteDatabase where Base == DatabaseQueue {
     /// A small SQLite file of its own beside the control database (the request log, telemetry): WAL, normal
     /// synchronisation (losing the last second of a log to a power cut is acceptable), migrated.
@@ -25,6 +28,36 @@ extension SQLiteDatabase where Base == DatabaseQueue {
         try q.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
         try migrations.migrate(q)
         return SQLiteDatabase(GatedDatabase(q))
+    }
+
+    /// The store's control database (`stratus.sqlite`), committing as the store's durability says, migrated.
+    static func controlFile(_ file: URL, durability: Durability, migrations: SQLMigrations) throws -> SQLiteDatabase<DatabaseQueue> {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
+        let q = try DatabaseQueue(path: file.path, configuration: config)
+        PrivateFiles.file(file)
+        try migrations.migrate(q)
+        return SQLiteDatabase(GatedDatabase(q))
+    }
+
+    /// A database file opened as it is (no migrations), for reading a copy.
+    static func existing(_ file: URL) throws -> SQLiteDatabase<DatabaseQueue> {
+        SQLiteDatabase(GatedDatabase(try DatabaseQueue(path: file.path)))
+    }
+
+    /// Copies the database at `source` into a new self-contained file at `target` through SQLite's backup API: a
+    /// consistent snapshot even while another process writes. The copy has a rollback journal, so nothing lies
+    /// beside it.
+    static func copy(_ source: URL, to target: URL) throws {
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        let from = try DatabaseQueue(path: source.path, configuration: config)
+        let copy = try DatabaseQueue(path: target.path)
+        try from.backup(to: copy)
+        try copy.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }
+        try copy.close()
+        try from.close()
     }
 }
 

@@ -80,7 +80,3 @@ struct CatalogField: Sendable {
         }
     }
 }
-
-import GRDB
-/// GRDB's value protocol, constrained to what may cross concurrency domains.
-typealias DatabaseValueConvertibleSendable = DatabaseValueConvertible & Sendable

@@ -1,10 +1,21 @@
 import Foundation
 import StratusModel
+import Synchronization
 
 /// Devices registered for push with the token Apple gave the app (`tokens/register`), and what was pushed to
 /// them. A device reads its user's notification log from where it got to, as a web courier token does: the write
 /// that makes a notification does nothing more for push, and a server that was down sends what it missed.
-extension EnvironmentStore {
+public final class APNsDeviceStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    let notifications: NotificationStore
+    /// Whether any device is registered for APNs, and when that was read (see `hasAPNsDevices`).
+    let apnsDevicePresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
+
+    init(core: EnvironmentDatabase, notifications: NotificationStore) {
+        self.core = core
+        self.notifications = notifications
+    }
+
     /// A user's devices beyond this many: the oldest registration goes (an app registers once per install).
     public static let maximumAPNsDevicesPerUser = 32
     /// Deliveries kept for the console: the newest this many.
@@ -19,7 +30,7 @@ extension EnvironmentStore {
                                    sessionIsLive: (String) throws(StratusError) -> Bool = { _ in false }) throws(StratusError) {
         guard APNsDevice.validToken(token) else { throw .badRequest("apnsToken is not an APNs device token (hex) nor a token tokens/create made") }
         let token = token.lowercased()
-        let start = try lastNotificationID()
+        let start = try notifications.lastNotificationID()
         let now = WallClock.nowMillis()
         let holder: (user: String, session: String?)? = try read { s, _ in
             try s.one(#"SELECT "user", web_token FROM apns_devices WHERE token = ?"#, [token]) { ($0.string(0) ?? "", $0.string(1)) }

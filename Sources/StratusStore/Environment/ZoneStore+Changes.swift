@@ -2,7 +2,7 @@ import Foundation
 import StratusModel
 
 /// Change feeds: zone changes and database changes since a sync token.
-extension EnvironmentStore {
+extension ZoneStore {
     /// Records changed and deleted in a zone since `syncToken` (nil: from the start), oldest first.
     public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
                             desiredKeys: [String]? = nil) throws(StratusError) -> ZoneChanges {
@@ -68,19 +68,19 @@ extension EnvironmentStore {
                              changed: (any SQLSession, Catalog, ZoneRow, [LogEntry], Set<String>?) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
         return try read { db, catalog in
-            let (zoneRow, access) = try resolveZone(db, database, zoneID)
+            let (zoneRow, access) = try SharedZones.resolve(db, database, zoneID)
             let isLiveZone = { (id: Int64) -> Bool in
                 ((try? db.one("SELECT 1 FROM zones WHERE id = ? AND deleted = 0", [id]) { _ in true }) ?? nil) ?? false
             }
             guard let zone = zoneRow else {
-                if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0, retention: notificationPolicy.changeTokenRetention, isLiveZone: isLiveZone) }
+                if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0, retention: core.notificationPolicy.changeTokenRetention, isLiveZone: isLiveZone) }
                 return ZoneChanges(zoneID: zoneID, changed: [], deleted: [], syncToken: SyncToken.zone(signer, zoneRowID: 0, seq: 0), moreComing: false)
             }
             var since: Int64 = 0
             if let t = syncToken {
                 // A token taken before the default zone's first write carries zone 0.
-                do { since = try SyncToken.readZone(signer, t, zoneRowID: zone.id, retention: notificationPolicy.changeTokenRetention, isLiveZone: isLiveZone) } catch {
-                    guard zone.zoneID.isDefault, (try? SyncToken.readZone(signer, t, zoneRowID: 0, retention: notificationPolicy.changeTokenRetention)) != nil else { throw error }
+                do { since = try SyncToken.readZone(signer, t, zoneRowID: zone.id, retention: core.notificationPolicy.changeTokenRetention, isLiveZone: isLiveZone) } catch {
+                    guard zone.zoneID.isDefault, (try? SyncToken.readZone(signer, t, zoneRowID: 0, retention: core.notificationPolicy.changeTokenRetention)) != nil else { throw error }
                 }
             }
             // Numbers only, except a deleted record's name: no row copies for a page of 200.
@@ -120,10 +120,10 @@ extension EnvironmentStore {
     /// CloudKit syncs custom zones only (see `CloudKitAPI.refuseDefaultZoneChanges`).
     public func databaseChanges(in database: DatabaseID, since syncToken: String?, resultsLimit: Int = Query.maximumResults) throws(StratusError) -> DatabaseChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
-        let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readDatabase(signer, t, database, retention: notificationPolicy.changeTokenRetention) } ?? 0
+        let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readDatabase(signer, t, database, retention: core.notificationPolicy.changeTokenRetention) } ?? 0
         return try read { db, _ in
             if database.scope == .shared {
-                let c = try sharedDatabaseChanges(db, user: database.ownerRecordName, since: since, limit: limit)
+                let c = try SharedZones.changes(db, user: database.ownerRecordName, since: since, limit: limit)
                 let token = c.more ? c.last : max(c.last, try ChangeSequence.current(db))
                 return DatabaseChanges(changedZones: c.changed.map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) },
                                        deletedZones: c.deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: c.more)

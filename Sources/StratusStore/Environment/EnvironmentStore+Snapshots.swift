@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Snapshots of an environment for test suites: its whole state (records, zones, tokens, subscriptions, schema)
@@ -8,35 +7,31 @@ import StratusModel
 extension EnvironmentStore {
     /// Saves the environment into `file` (and hard links of its asset files into `assetsCopy`).
     func snapshot(to file: URL, assetsCopy: URL) throws(StratusError) {
-        let pool = try sqlitePool()
+        let sqlite = try core.sqliteFile()
         try guarded {
-            let destination = try DatabaseQueue(path: file.path)
-            try pool.base.backup(to: destination)
-            try destination.close()
-            try Self.linkTree(assets.root, into: assetsCopy)
+            try sqlite.backup(to: file)
+            try Self.linkTree(core.files.root, into: assetsCopy)
         }
     }
 
     /// Puts the environment back as `file` holds it, in one step readers see whole, then forgets every cache.
     func restore(from file: URL, assetsCopy: URL) throws(StratusError) {
-        let pool = try sqlitePool()
+        let sqlite = try core.sqliteFile()
         try guarded {
             // Asset files first: a restored record must never name a file that is not there.
-            try Self.linkTree(assetsCopy, into: assets.root)
-            let source = try DatabaseQueue(path: file.path)
-            try source.backup(to: pool.base)
-            try source.close()
+            try Self.linkTree(assetsCopy, into: core.files.root)
+            try sqlite.restore(from: file)
         }
         forgetCaches()
     }
 
     /// Drops what this store remembers of the database, after the database changed under it as a whole.
     func forgetCaches() {
-        if let fresh = try? read({ s, _ in try SchemaStorage.load(s) }) { cachedCatalog.withLock { $0 = fresh } }
-        subscriptionsChanged()
-        webhooksChanged()
-        usageCache.withLock { $0 = nil }
-        deferredTypes.withLock { $0 = [] }
+        if let fresh = try? core.read({ s, _ in try SchemaStorage.load(s) }) { core.cachedCatalog.withLock { $0 = fresh } }
+        subscriptions.subscriptionsChanged()
+        webhooks.webhooksChanged()
+        quota.usageCache.withLock { $0 = nil }
+        records.deferredTypes.withLock { $0 = [] }
     }
 
     /// Hard links (or copies, across file systems) every file under `source` into the same place under

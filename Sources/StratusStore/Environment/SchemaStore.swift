@@ -2,20 +2,28 @@ import Foundation
 import StratusModel
 
 /// Schema, deploy history and reset of one environment.
-extension EnvironmentStore {
-    public func schema() throws(StratusError) -> Schema { try read { _, c in c.schema } }
+public final class SchemaStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    /// Custom roles per user, as every authenticated API request needs them (see `roles(of:)`).
+    let roleCache = ExpiringCache<String, RoleMembership>()
+
+    init(core: EnvironmentDatabase) {
+        self.core = core
+    }
+
+    public func current() throws(StratusError) -> Schema { try read { _, c in c.schema } }
 
     /// The schema as of this store's latest transaction, without opening one: current right after any read
     /// or write through this store (each checks the schema's generation). For a page that has just read.
-    public var lastKnownSchema: Schema { cachedCatalog.withLock { $0 }.schema }
+    public var lastKnownSchema: Schema { core.cachedCatalog.withLock { $0 }.schema }
 
     /// Each record type's ENCRYPTED fields (types without any are absent), as the catalog last read knows them.
-    public var encryptedFields: [String: Set<String>] { cachedCatalog.withLock { $0.encryptedFields } }
+    public var encryptedFields: [String: Set<String>] { core.cachedCatalog.withLock { $0.encryptedFields } }
 
     /// The changes that `target` would make, with refusals for anything that would lose Production data.
     public func diff(to target: Schema, protecting protected: Schema?) throws(StratusError) -> SchemaDiff {
         try target.validate()
-        return SchemaDiff.between(try schema(), target, protecting: protected)
+        return SchemaDiff.between(try current(), target, protecting: protected)
     }
 
     /// Makes the schema equal to `target` in one transaction, or changes nothing if any change is refused.
@@ -70,12 +78,12 @@ extension EnvironmentStore {
             try UserUsage.recount(s, catalog: catalog)
         }
         roleCache.removeAll()
-        try? FileManager.default.removeItem(at: assets.root)
+        try? FileManager.default.removeItem(at: files.root)
     }
 }
 
 /// Custom-role membership: which users hold which custom roles in this environment.
-extension EnvironmentStore {
+extension SchemaStore {
     public func assignRole(_ role: String, to user: String) throws(StratusError) {
         try write { s, catalog in
             guard catalog.roles.contains(role) else { throw StratusError.badRequest("role '\(role)' does not exist in the \(environment.rawValue) schema") }
@@ -92,7 +100,7 @@ extension EnvironmentStore {
     /// The custom roles a user holds (only roles the schema still declares).
     /// Every API request with a user asks; answers are cached briefly, for the schema generation they were read with.
     public func roles(of user: String) throws(StratusError) -> Set<String> {
-        let generation = cachedCatalog.withLock { $0.generation }
+        let generation = core.cachedCatalog.withLock { $0.generation }
         if let hit = roleCache.value(for: user), hit.generation == generation { return hit.roles }
         let (roles, readWith) = try read { s, catalog in
             (Set(try s.all("SELECT role FROM role_members WHERE \"user\" = ?", [user]) { $0.string(0) }).intersection(catalog.roles), catalog.generation)

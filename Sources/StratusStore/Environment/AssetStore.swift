@@ -4,37 +4,45 @@ import StratusModel
 /// Asset content: upload, read, and collection of what nothing references. On SQLite the content is a file in
 /// the environment's asset directory; on PostgreSQL it is in the database (`asset_chunks`, 1 MB `bytea` chunks),
 /// so that every node serves every asset and nothing is kept on a node's disk.
-extension EnvironmentStore {
+public final class AssetStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    let quota: QuotaStore
+
+    init(core: EnvironmentDatabase, quota: QuotaStore) {
+        self.core = core
+        self.quota = quota
+    }
+
     /// The size of one stored chunk of asset content on PostgreSQL.
     static let assetChunkSize = 1 << 20
 
     /// Stores asset content and returns the value a record's ASSET field takes, with a receipt that lets
     /// `uploader` (and only them) reference it from records written through the API.
     public func uploadAsset(_ data: Data, uploader: String? = nil) throws(StratusError) -> AssetValue {
-        guard data.count <= AssetStore.maximumSize else {
-            throw StratusError(.limitExceeded, "an asset holds at most \(AssetStore.maximumSize / 1024 / 1024) MB")
+        guard data.count <= AssetFiles.maximumSize else {
+            throw StratusError(.limitExceeded, "an asset holds at most \(AssetFiles.maximumSize / 1024 / 1024) MB")
         }
-        try checkQuota(adding: Int64(data.count))
+        try quota.checkQuota(adding: Int64(data.count))
         // An asset is charged to whoever's records reference it; its uploader must have room for it now.
-        if let uploader { try checkUserQuota(uploader, adding: Int64(data.count)) }
-        let (base64, _) = AssetStore.checksum(of: data)
+        if let uploader { try quota.checkUserQuota(uploader, adding: Int64(data.count)) }
+        let (base64, _) = AssetFiles.checksum(of: data)
         let register = { (db: any SQLSession) throws in
             try db.execute("""
                 INSERT INTO assets(checksum, size, refs, created_at) VALUES (?, ?, 0, ?)
                 ON CONFLICT(checksum) DO UPDATE SET created_at = excluded.created_at
                 """, base64, data.count, WallClock.nowMillis())
         }
-        if pool == nil {
+        if sqlite == nil {
             try write { db, _ in
                 try Self.storeChunks(data, checksum: base64, db)
                 try register(db)
             }
         } else {
-            let staged = try guarded { try assets.stage(data) }
+            let staged = try guarded { try files.stage(data) }
             defer { try? FileManager.default.removeItem(at: staged.temp) }
             // The rename happens inside the write transaction so it cannot interleave with a collection of the same content.
             try write { db, _ in
-                try self.assets.commit(temp: staged.temp, final: staged.final)
+                try self.files.commit(temp: staged.temp, final: staged.final)
                 try register(db)
             }
         }
@@ -56,27 +64,27 @@ extension EnvironmentStore {
     /// Stores the content of an asset whose `assets` row exists already (`stratus migrate` copies the rows, then
     /// the content). Content that does not hash to its checksum is refused.
     func storeAssetContent(_ data: Data, checksum: String) throws(StratusError) {
-        guard AssetStore.checksum(of: data).base64 == checksum else {
+        guard AssetFiles.checksum(of: data).base64 == checksum else {
             throw StratusError(.internalError, "asset \(checksum.prefix(64)): its content does not match its checksum")
         }
-        if pool == nil {
+        if sqlite == nil {
             try write { db, _ in try Self.storeChunks(data, checksum: checksum, db) }
         } else {
-            let staged = try guarded { try assets.stage(data) }
+            let staged = try guarded { try files.stage(data) }
             defer { try? FileManager.default.removeItem(at: staged.temp) }
-            try guarded { try assets.commit(temp: staged.temp, final: staged.final) }
+            try guarded { try files.commit(temp: staged.temp, final: staged.final) }
         }
     }
 
     public func assetContent(checksum: String) -> Data? {
-        guard pool == nil else { return assets.contents(checksum: checksum) }
+        guard sqlite == nil else { return files.contents(checksum: checksum) }
         let chunks = try? read { db, _ in try db.all("SELECT bytes FROM asset_chunks WHERE checksum = ? ORDER BY n", [checksum]) { $0.data(0) } }
         guard let chunks, !chunks.isEmpty else { return nil }
         return chunks.reduce(into: Data()) { $0.append($1) }
     }
 
     public func assetPrefix(checksum: String, count: Int = 16) -> Data? {
-        guard pool == nil else { return assets.prefix(checksum: checksum, count: count) }
+        guard sqlite == nil else { return files.prefix(checksum: checksum, count: count) }
         return try? read { db, _ in
             try db.one("SELECT substring(bytes FROM 1 FOR CAST(? AS INTEGER)) FROM asset_chunks WHERE checksum = ? AND n = 0", [count, checksum]) { $0.data(0) }
         }
@@ -107,6 +115,6 @@ extension EnvironmentStore {
     }
 
     private func removeContent(_ checksum: String, _ db: any SQLSession) throws {
-        if pool == nil { try db.execute("DELETE FROM asset_chunks WHERE checksum = ?", checksum) } else { assets.remove(checksum: checksum) }
+        if sqlite == nil { try db.execute("DELETE FROM asset_chunks WHERE checksum = ?", checksum) } else { files.remove(checksum: checksum) }
     }
 }

@@ -1,81 +1,19 @@
 import Foundation
 import StratusModel
 
-/// Sharing: participants' shared databases (views of their owners' shared zones), share URLs and acceptance.
-extension EnvironmentStore {
-    /// The owner's zone that a participant names in their shared database, and what their accepted shares let them
-    /// do there. `zoneID.ownerRecordName` picks the owner when two owners share zones of the same name.
-    func sharedZone(_ db: any SQLSession, user: String, zoneID: ZoneID) throws -> (ZoneRow, SharedZoneAccess) {
-        let notShared = StratusError(.zoneNotFound, "no zone '\(zoneID.zoneName.prefix(100))' is shared with you", zoneID: zoneID)
-        var found = try ShareRows.accepted(db, user: user, zoneName: zoneID.zoneName)
-        if let owner = zoneID.ownerRecordName, !owner.isEmpty, owner != DatabaseID.publicOwner {
-            found = found.filter { $0.zone.zoneID.ownerRecordName == owner }
-        }
-        guard let zone = found.first?.zone else { throw notShared }
-        guard found.allSatisfy({ $0.zone.id == zone.id }) else {
-            throw StratusError(.badRequest, "zones named '\(zoneID.zoneName.prefix(100))' are shared with you by more than one owner: name the owner in zoneID.ownerRecordName", zoneID: zoneID)
-        }
-        var access = SharedZoneAccess(owner: zone.zoneID.ownerRecordName ?? "", zoneName: zone.zoneID.zoneName, zonePermission: nil, shares: [:])
-        for s in found {
-            if s.root == nil { access.zonePermission = s.permission } else { access.shares[s.shareID] = s.permission }
-        }
-        return (zone, access)
-    }
+/// Sharing: share URLs, acceptance, participants and invitations (the shared databases' zones are `SharedZones`).
+public final class ShareStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    let records: StoredRecords
 
-    /// The zone a request names, and for the shared database the participant's access to it. Nil zone: the
-    /// default zone of a database that has not been written to yet.
-    func resolveZone(_ db: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID) throws -> (ZoneRow?, SharedZoneAccess?) {
-        if database.scope == .shared {
-            guard !zoneID.isDefault else {
-                throw StratusError(.badRequest, "the shared database has no default zone: name a zone shared with you", zoneID: zoneID)
-            }
-            let (zone, access) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
-            return (zone, access)
-        }
-        guard let zone = try ZoneRow.find(db, database, zoneID.zoneName) else {
-            if zoneID.isDefault { return (nil, nil) }
-            throw StratusError.from(try ZoneRow.missing(db, database, zoneID))
-        }
-        return (zone, nil)
-    }
-
-    /// The zones shared with `user` that they have accepted, as their shared database lists them.
-    func sharedZones(_ db: any SQLSession, user: String) throws -> [ZoneRow] {
-        var seen: Set<Int64> = []
-        return try ShareRows.accepted(db, user: user).compactMap { seen.insert($0.zone.id).inserted ? $0.zone : nil }
-            .sorted { ($0.zoneID.ownerRecordName ?? "", $0.zoneID.zoneName) < ($1.zoneID.ownerRecordName ?? "", $1.zoneID.zoneName) }
-    }
-
-    /// A participant's `changes/database`: zones that changed, joined or left their shared database since the token.
-    func sharedDatabaseChanges(_ db: any SQLSession, user: String, since: Int64, limit: Int) throws -> SharedDatabaseChanges {
-        var latest: [Int64: Int64] = [:]   // zone row id → the last change the user can see
-        var zones: [Int64: ZoneRow] = [:]
-        for z in try sharedZones(db, user: user) {
-            zones[z.id] = z
-            if z.changeSeq > since { latest[z.id] = z.changeSeq }
-        }
-        var gone: [(seq: Int64, zone: ZoneID)] = []
-        let rows = try db.all("""
-            SELECT g.zone_id, g.seq, g.removed, z.name, z.owner FROM shared_zone_log g JOIN zones z ON z.id = g.zone_id
-            WHERE g."user" = ? AND g.seq > ? ORDER BY g.seq
-            """, [user, since]) { r in (r.int64(0) ?? 0, r.int64(1) ?? 0, r.bool(2) ?? false, r.string(3) ?? "", r.string(4)) }
-        for (id, seq, removed, name, owner) in rows {
-            if removed {
-                gone.append((seq, ZoneID(zoneName: name, ownerRecordName: owner)))
-            } else if zones[id] != nil {
-                latest[id] = max(latest[id] ?? 0, seq)
-            }
-        }
-        var events: [SharedDatabaseChanges.Event] = latest.map { SharedDatabaseChanges.Event(seq: $0.value, zone: zones[$0.key], deleted: nil) }
-        events += gone.map { SharedDatabaseChanges.Event(seq: $0.seq, zone: nil, deleted: $0.zone) }
-        events.sort { $0.seq < $1.seq }
-        let page = Array(events.prefix(limit))
-        return SharedDatabaseChanges(changed: page.compactMap(\.zone), deleted: page.compactMap(\.deleted), last: page.last?.seq ?? since, more: events.count > limit)
+    init(core: EnvironmentDatabase, records: StoredRecords) {
+        self.core = core
+        self.records = records
     }
 }
 
 /// Share URLs: resolving a short GUID and accepting a share.
-extension EnvironmentStore {
+extension ShareStore {
     /// What `records/resolve` and the share page show: the share, seen by `user` (nil: not signed in), and its root
     /// record when asked for. Someone the share is not for gets ACCESS_DENIED and learns nothing else.
     public func resolveShare(_ shortGUID: String, user: String?, fetchRoot: Bool = false, desiredKeys: [String]? = nil) throws(StratusError) -> (share: Share, root: StoredRecord?) {
@@ -84,7 +22,7 @@ extension EnvironmentStore {
             guard Self.mayOpen(share, user: user) else { throw Self.notForYou(shortGUID) }
             var root: StoredRecord? = nil
             if fetchRoot, let name = share.rootRecordName {
-                root = try fetch([name], zone: zone, catalog: catalog, desiredKeys: desiredKeys, db)[name]
+                root = try records.fetch([name], zone: zone, catalog: catalog, desiredKeys: desiredKeys, db)[name]
             }
             return (share, root)
         }
@@ -181,7 +119,7 @@ extension EnvironmentStore {
     }
 }
 
-extension EnvironmentStore {
+extension ShareStore {
     /// Whether a share with this short GUID lives here (the share page's search across environments).
     public func holdsShare(_ shortGUID: String) -> Bool {
         guard ShortGUID.isWellFormed(shortGUID) else { return false }
@@ -200,26 +138,13 @@ extension EnvironmentStore {
     }
 }
 
-extension ServerStore {
-    /// The container environment that holds a share, found by its short GUID (nil when none does). Short GUIDs are
-    /// random and unique, so the first hit is the only one.
-    public func locateShare(_ shortGUID: String) -> EnvironmentStore? {
-        for c in (try? containers()) ?? [] {
-            for e in ContainerEnvironment.allCases {
-                if let env = try? environment(c.id, e), env.holdsShare(shortGUID) { return env }
-            }
-        }
-        return nil
-    }
-}
-
-extension EnvironmentStore {
+extension ShareStore {
     /// Share records by name in a zone, as `records/lookup` serves them: the owner's, or in the shared database those
     /// the participant has accepted there.
     public func shares(named names: [String], in database: DatabaseID, zoneID: ZoneID) throws(StratusError) -> [String: Share] {
         guard !names.isEmpty, database.scope != .public else { return [:] }
         return try read { db, _ in
-            let (zoneRow, access) = try resolveZone(db, database, zoneID)
+            let (zoneRow, access) = try SharedZones.resolve(db, database, zoneID)
             guard let zone = zoneRow else { return [:] }
             var out: [String: Share] = [:]
             for name in names {

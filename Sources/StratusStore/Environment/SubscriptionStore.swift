@@ -1,10 +1,21 @@
 import Foundation
 import StratusModel
+import Synchronization
 
 /// Subscriptions, each owned by the user who saved it in one database scope (a public-database subscription too
 /// belongs to its user, who alone hears it), kept as the documents the API layer normalized plus their parsed form.
-extension EnvironmentStore {
-    public func subscriptions(in scope: DatabaseScope, owner: String) throws(StratusError) -> [(id: String, document: String)] {
+public final class SubscriptionStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    let quota: QuotaStore
+    /// Subscriptions grouped for matching; nil until first needed after a change to them.
+    let subscriptionIndex = Mutex<SubscriptionIndex?>(nil)
+
+    init(core: EnvironmentDatabase, quota: QuotaStore) {
+        self.core = core
+        self.quota = quota
+    }
+
+    public func all(in scope: DatabaseScope, owner: String) throws(StratusError) -> [(id: String, document: String)] {
         try read { s, _ in
             try s.all("SELECT subscription_id, document FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created_at, subscription_id",
                       [scope.rawValue, owner]) { r in (r.string(0) ?? "", r.string(1) ?? "") }
@@ -38,8 +49,8 @@ extension EnvironmentStore {
         if let aps, aps.text.utf8.count > NotificationPolicy.maximumAPSBytes {
             throw .badRequest("notificationInfo makes \(aps.text.utf8.count) bytes of alert, sound and badge; at most \(NotificationPolicy.maximumAPSBytes) are allowed (notifications carry short texts)")
         }
-        let policy = notificationPolicy, userQuota = userQuotaBytes
-        try checkQuota()
+        let policy = core.notificationPolicy, userQuota = core.userQuotaBytes
+        try quota.checkQuota()
         try write { s, catalog in
             if let spec {
                 try SubscriptionLimits.check(spec, fields: { catalog.type(named: $0).map { Set($0.fields.map(\.name)) } },
@@ -78,4 +89,27 @@ extension EnvironmentStore {
         }
         subscriptionsChanged()
     }
+
+    /// Every subscription, grouped for matching: read once after each change to them.
+    func index(_ db: any SQLSession) throws -> SubscriptionIndex {
+        if let cached = subscriptionIndex.withLock({ $0 }) { return cached }
+        let decoder = JSONDecoder()
+        let entries = try db.all("SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL") { row -> (owner: String, scope: DatabaseScope, subscription: Subscription)? in
+            guard let scope = DatabaseScope(rawValue: row.string(0) ?? ""), let spec = row.string(2),
+                  let s = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { return nil }
+            return (row.string(1) ?? "", scope, s)
+        }
+        let index = SubscriptionIndex(entries)
+        subscriptionIndex.withLock { $0 = index }
+        return index
+    }
+
+    /// Forgets the grouped subscriptions here and on every other server; the next write reads them again.
+    func subscriptionsChanged() {
+        dropSubscriptionIndex()
+        if let schema = postgresSchema { peers?.publish("subscriptions \(schema)") }
+    }
+
+    /// Forgets the grouped subscriptions on this server only (another server changed them).
+    func dropSubscriptionIndex() { subscriptionIndex.withLock { $0 = nil } }
 }

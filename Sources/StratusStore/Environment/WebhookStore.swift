@@ -1,9 +1,20 @@
 import Foundation
 
 import StratusModel
+import Synchronization
 
 /// Webhooks of a container environment and the queue of their deliveries.
-extension EnvironmentStore {
+public final class WebhookStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    /// The enabled webhooks, as read at most a few seconds ago (see `liveWebhooks`).
+    let webhookCache = Mutex<(ContinuousClock.Instant, [Webhook])?>(nil)
+    /// Whether any webhook exists, and when that was read (see `hasWebhooks`).
+    let webhookPresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
+
+    init(core: EnvironmentDatabase) {
+        self.core = core
+    }
+
     /// Registers a webhook; returns it with its signing secret (64 hex), shown once.
     public func addWebhook(url: String, recordTypes: [String]) throws(StratusError) -> (Webhook, secret: String) {
         try Webhook.validate(url: url)
@@ -18,7 +29,7 @@ extension EnvironmentStore {
         return (Webhook(id: id, url: url, recordTypes: recordTypes, enabled: true, failures: 0, lastStatus: nil, lastDeliveryAt: nil, createdAt: now), secret)
     }
 
-    public func webhooks() throws(StratusError) -> [Webhook] {
+    public func all() throws(StratusError) -> [Webhook] {
         try read { s, _ in try s.all("SELECT \(Self.webhookColumns) FROM webhooks ORDER BY id", [], Self.webhook) }
     }
 
@@ -105,7 +116,7 @@ extension EnvironmentStore {
                             payload: r.string(5) ?? "", attempts: Int(r.int64(6) ?? 0), createdAt: r.int64(7) ?? 0)
         }
         let now = WallClock.nowMillis()
-        if pool == nil {
+        if sqlite == nil {
             return try write { s, _ in
                 try s.all("""
                     UPDATE webhook_deliveries d SET next_attempt_at = ? FROM webhooks w
@@ -166,6 +177,22 @@ extension EnvironmentStore {
         try read { s, _ in
             try s.all("SELECT nid, state, attempts, last_error FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT 200", [webhookID]) { r in
                 (r.string(0) ?? "", r.string(1) ?? "", Int(r.int64(2) ?? 0), r.string(3))
+            }
+        }
+    }
+
+    /// The newest webhook deliveries, newest first.
+    public func recentWebhookDeliveries(limit: Int = 200) throws(StratusError) -> [WebhookDeliveryLogEntry] {
+        try read { db, _ in
+            try db.all("""
+                SELECT d.webhook_id, w.url, d.nid, d.payload, d.state, d.attempts, d.last_error, d.created_at FROM webhook_deliveries d
+                JOIN webhooks w ON w.id = d.webhook_id ORDER BY d.id DESC LIMIT ?
+                """, [limit]) { row in
+                let body = (try? JSONSerialization.jsonObject(with: Data((row.string(3) ?? "").utf8))) as? [String: Any] ?? [:]
+                return WebhookDeliveryLogEntry(webhookID: row.int64(0) ?? 0, url: row.string(1) ?? "", notificationID: row.string(2) ?? "",
+                                               recordType: body["recordType"] as? String ?? "",
+                                               recordName: body["recordName"] as? String ?? "", reason: body["reason"] as? String ?? "",
+                                               state: row.string(4) ?? "", attempts: Int(row.int64(5) ?? 0), lastError: row.string(6), createdAt: row.int64(7) ?? 0)
             }
         }
     }

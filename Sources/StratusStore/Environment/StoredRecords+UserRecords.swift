@@ -2,7 +2,7 @@ import Foundation
 import StratusModel
 
 /// User records (see `UserRecord`): made, empty, the first time their user asks for one.
-extension EnvironmentStore {
+extension StoredRecords {
     /// `user`'s `Users` record in the public database or in their own private database; made (empty, created by
     /// them) when it does not exist yet, as CloudKit has one for every user of the app.
     public func userRecord(of user: String, in database: DatabaseID) throws(StratusError) -> StoredRecord {

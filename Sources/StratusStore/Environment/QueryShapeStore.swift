@@ -3,7 +3,16 @@ import StratusModel
 
 /// Query shapes: what the queries an app really runs look like, what each costs (the console's Query shapes page),
 /// and the composite indexes Stratus builds for the frequent expensive ones.
-extension EnvironmentStore {
+public final class QueryShapeStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    /// Query shapes and automatic indexes between the keeper's visits.
+    let upkeep: QueryShapeUpkeep
+
+    init(core: EnvironmentDatabase) {
+        self.core = core
+        upkeep = QueryShapeUpkeep(policy: core.autoIndexPolicy)
+    }
+
     /// Whether this environment logs query shapes and builds automatic indexes (SQLite; PostgreSQL's planner and the
     /// declared indexes serve every query there).
     public var keepsQueryShapes: Bool { postgresSchema == nil }
@@ -37,7 +46,7 @@ extension EnvironmentStore {
 
     /// Every shape this environment has run, most called first, with SQLite's plan for it: what the table holds
     /// plus what the shape log gathered since (merged here, not written: a read never writes).
-    public func queryShapes() throws(StratusError) -> [QueryShapeReport] {
+    public func all() throws(StratusError) -> [QueryShapeReport] {
         let pending = upkeep.shapes.peek()
         let byName = Dictionary(pending.map { ($0.key.description, ($0.key, $0.value)) }, uniquingKeysWith: { a, _ in a })
         let now = WallClock.nowMillis()
@@ -99,7 +108,7 @@ extension EnvironmentStore {
             if dropped { catalog = try SchemaStorage.load(s) }
         }
         guard policy.enabled else { return }
-        let catalog = cachedCatalog.withLock { $0 }
+        let catalog = core.cachedCatalog.withLock { $0 }
         let failures = upkeep.failures.withLock { $0 }
         let unfinished = catalog.autoIndexes.first { !$0.isReady }
         let shape = candidates.first { c in
@@ -185,7 +194,7 @@ extension EnvironmentStore {
                 }
             } catch {
                 // Leave no half-built index behind (its triggers would slow every write for nothing).
-                let shape = cachedCatalog.withLock { $0.autoIndexes.first { $0.name == name }?.shape }
+                let shape = core.cachedCatalog.withLock { $0.autoIndexes.first { $0.name == name }?.shape }
                 try? sqliteWrite { s, catalog in
                     try AutoIndexes.drop(name, s)
                     catalog = try SchemaStorage.load(s)
@@ -257,7 +266,7 @@ extension EnvironmentStore {
     }
 }
 
-extension EnvironmentStore {
+extension QueryShapeStore {
     /// The shapes of the queries this environment has run (its `query_shapes` log; none on PostgreSQL, which keeps
     /// no such log).
     public func queriedShapes() throws(StratusError) -> [QueryShape] {

@@ -6,7 +6,7 @@ import StratusModel
 /// insertion at a time. While the load lasts, filters on the type's full-text, location and list fields do not
 /// see the records loaded so far (the other filters only run slower). Which types are deferred is kept in the
 /// database, so a load that dies is completed when the environment is next opened.
-extension EnvironmentStore {
+extension StoredRecords {
     static let deferredPrefix = "deferred_indexes:"
 
     /// Whether a record type has no records (or does not exist yet).
@@ -46,6 +46,6 @@ extension EnvironmentStore {
             return keys.compactMap { Int64($0.dropFirst(Self.deferredPrefix.count)) }
         }
         deferredTypes.withLock { d in for id in built { d.remove(id) } }
-        if !built.isEmpty, let pool { try? guarded { try pool.write { db in try db.execute(sql: "PRAGMA analysis_limit = 400; ANALYZE") } } }
+        if !built.isEmpty { try? core.sqlite?.analyze() }
     }
 }

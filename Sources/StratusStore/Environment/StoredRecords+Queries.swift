@@ -1,9 +1,8 @@
 import Foundation
-import GRDBSQLite
 import StratusModel
 
 /// Queries over one record type.
-extension EnvironmentStore {
+extension StoredRecords {
     /// With a `caller` on the public database, records the caller may not read are left out of the page
     /// (the continuation marker still moves past them). With `explain`, the result says which index served it
     /// (the console shows it; preparing the plan costs a statement of its own).
@@ -40,7 +39,7 @@ extension EnvironmentStore {
         defer {
             if let cost {
                 let elapsed = ContinuousClock.now - started
-                upkeep.shapes.record(QueryShape(query), micros: Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
+                queryShapes.upkeep.shapes.record(QueryShape(query), micros: Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
                                 steps: cost.steps, rows: cost.rows, sql: cost.sql)
             }
         }
@@ -48,39 +47,13 @@ extension EnvironmentStore {
             guard let type = catalog.type(named: query.recordType) else {
                 throw StratusError.badRequest("record type '\(query.recordType.prefix(100))' does not exist in the \(environment.rawValue) schema")
             }
-            var zoneNames: [Int64: ZoneID] = [:]
-            var zoneCondition: String
-            var zoneArgs: [SQLValue]
-            var links = false
-            if database.scope == .shared && query.zoneID == nil {
-                throw StratusError.badRequest("a query in the shared database needs the zoneID of a zone shared with you")
+            guard let zones = try Self.zones(of: query, in: database, db) else {
+                // Nothing written yet; the query must still be one that would be accepted.
+                var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys, dialect: db.dialect)
+                _ = try compiler.compile(query, zoneCondition: "1 = 0", zoneArguments: [], after: marker)
+                return (nil, [])
             }
-            if let zoneID = query.zoneID {
-                let (zoneRow, access) = try resolveZone(db, database, zoneID)
-                guard let zone = zoneRow else {
-                    // Nothing written yet; the query must still be one that would be accepted.
-                    var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys, dialect: db.dialect)
-                    _ = try compiler.compile(query, zoneCondition: "1 = 0", zoneArguments: [], after: marker)
-                    return (nil, [])
-                }
-                zoneNames[zone.id] = zone.zoneID
-                zoneCondition = "t.zone_id = ?"
-                zoneArgs = [.int64(zone.id)]
-                links = try ShareRows.zoneHasLinks(db, zone: zone.id)
-                // A participant of hierarchy shares reads the records those shares cover: one set per share, not a
-                // check per row.
-                if let access, access.zonePermission == nil {
-                    zoneCondition += " AND t.record_name IN (SELECT record_name FROM record_links WHERE zone_id = ? AND share_id IN (\(access.shares.keys.sorted().map(String.init).joined(separator: ","))))"
-                    zoneArgs.append(.int64(zone.id))
-                }
-            } else {
-                try db.each("SELECT id, name FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
-                            [.text(database.scope.rawValue), .text(database.ownerRecordName)]) { r in
-                    zoneNames[r.int64(0) ?? 0] = ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName)
-                }
-                zoneCondition = "t.zone_id IN (\(zoneNames.keys.map(String.init).joined(separator: ",").nonEmpty ?? "NULL"))"
-                zoneArgs = []
-            }
+            let (zoneNames, zoneCondition, zoneArgs, links) = zones
             var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys, dialect: db.dialect)
             compiler.links = links
             compiler.autoIndexes = catalog.autoIndexes(of: type.name)
@@ -103,15 +76,39 @@ extension EnvironmentStore {
                 if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row.sqlValue(base + $0) } }
             }
             // SQLite counts the steps its machine took (the console's cost column); PostgreSQL does not say.
-            var steps = 0
-            if let sqlite = db as? SQLiteSession, let statement = try? sqlite.db.cachedStatement(sql: compiled.sql) {
-                steps = Int(sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_VM_STEP, 1))
-            }
+            let steps = (db as? SQLiteSession)?.virtualMachineSteps(compiled.sql) ?? 0
             cost = (steps, scanned, compiled.sql)
-            if let used = compiler.usedAutoIndex { upkeep.used.withLock { _ = $0.insert(used) } }
-            let plan = explain ? ((try? Self.explain(compiled.sql, db, arguments: compiled.arguments)) ?? []) : []
+            if let used = compiler.usedAutoIndex { queryShapes.upkeep.used.withLock { _ = $0.insert(used) } }
+            let plan = explain ? ((try? QueryShapeStore.explain(compiled.sql, db, arguments: compiled.arguments)) ?? []) : []
             guard more else { return (nil, plan) }
             return (ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys), plan)
         }
+    }
+
+    /// The zones a query reads (by row id), as a condition on the type's table; nil when it names a zone that has
+    /// not been written to yet. In the shared database a query names one zone shared with the caller, and a
+    /// participant of hierarchy shares reads the records those shares cover: one set per share, not a check per row.
+    private static func zones(of query: Query, in database: DatabaseID,
+                              _ db: any SQLSession) throws -> (names: [Int64: ZoneID], condition: String, arguments: [SQLValue], links: Bool)? {
+        if database.scope == .shared && query.zoneID == nil {
+            throw StratusError.badRequest("a query in the shared database needs the zoneID of a zone shared with you")
+        }
+        guard let zoneID = query.zoneID else {
+            var names: [Int64: ZoneID] = [:]
+            try db.each("SELECT id, name FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
+                        [.text(database.scope.rawValue), .text(database.ownerRecordName)]) { r in
+                names[r.int64(0) ?? 0] = ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName)
+            }
+            return (names, "t.zone_id IN (\(names.keys.map(String.init).joined(separator: ",").nonEmpty ?? "NULL"))", [], false)
+        }
+        let (zoneRow, access) = try SharedZones.resolve(db, database, zoneID)
+        guard let zone = zoneRow else { return nil }
+        var condition = "t.zone_id = ?"
+        var arguments: [SQLValue] = [.int64(zone.id)]
+        if let access, access.zonePermission == nil {
+            condition += " AND t.record_name IN (SELECT record_name FROM record_links WHERE zone_id = ? AND share_id IN (\(access.shares.keys.sorted().map(String.init).joined(separator: ","))))"
+            arguments.append(.int64(zone.id))
+        }
+        return ([zone.id: zone.zoneID], condition, arguments, try ShareRows.zoneHasLinks(db, zone: zone.id))
     }
 }

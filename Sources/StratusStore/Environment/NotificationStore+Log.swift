@@ -2,7 +2,7 @@ import Foundation
 import StratusModel
 
 /// What the console shows of notifications: the log across users, webhook deliveries, and a test send.
-extension EnvironmentStore {
+extension NotificationStore {
     /// The newest notifications of every user, newest first, with how far courier tokens have taken each.
     public func recentNotifications(limit: Int = 200) throws(StratusError) -> [NotificationLogEntry] {
         try saveCourierProgress()
@@ -28,22 +28,6 @@ extension EnvironmentStore {
                 }
             }
             return out
-        }
-    }
-
-    /// The newest webhook deliveries, newest first.
-    public func recentWebhookDeliveries(limit: Int = 200) throws(StratusError) -> [WebhookDeliveryLogEntry] {
-        try read { db, _ in
-            try db.all("""
-                SELECT d.webhook_id, w.url, d.nid, d.payload, d.state, d.attempts, d.last_error, d.created_at FROM webhook_deliveries d
-                JOIN webhooks w ON w.id = d.webhook_id ORDER BY d.id DESC LIMIT ?
-                """, [limit]) { row in
-                let body = (try? JSONSerialization.jsonObject(with: Data((row.string(3) ?? "").utf8))) as? [String: Any] ?? [:]
-                return WebhookDeliveryLogEntry(webhookID: row.int64(0) ?? 0, url: row.string(1) ?? "", notificationID: row.string(2) ?? "",
-                                               recordType: body["recordType"] as? String ?? "",
-                                               recordName: body["recordName"] as? String ?? "", reason: body["reason"] as? String ?? "",
-                                               state: row.string(4) ?? "", attempts: Int(row.int64(5) ?? 0), lastError: row.string(6), createdAt: row.int64(7) ?? 0)
-            }
         }
     }
 

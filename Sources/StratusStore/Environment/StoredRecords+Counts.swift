@@ -1,7 +1,7 @@
 import StratusModel
 
 /// Record counts read from the counters the writer keeps, never by counting records.
-extension EnvironmentStore {
+extension StoredRecords {
     /// Live records in this environment, over every database.
     public func recordCount() throws(StratusError) -> Int {
         try read { db, _ in Int(try db.int64("SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM record_counts") ?? 0) }
@@ -34,7 +34,7 @@ extension EnvironmentStore {
     /// Live records per record type name in one zone.
     public func recordCountsByType(in database: DatabaseID, zoneID: ZoneID) throws(StratusError) -> [String: Int] {
         try read { db, catalog in
-            let (zoneRow, access) = try resolveZone(db, database, zoneID)
+            let (zoneRow, access) = try SharedZones.resolve(db, database, zoneID)
             guard let zone = zoneRow else { return [:] }
             let pair = { (r: any SQLRow) in (r.int64(0) ?? 0, Int(r.int64(1) ?? 0)) }
             var rows = try db.all("SELECT type_id, count FROM record_counts WHERE zone_id = ?", [zone.id], pair)

@@ -1,38 +1,46 @@
 import Foundation
 import StratusModel
+import Synchronization
 
 /// The notification log (an outbox per user) and the web courier's tokens.
-extension EnvironmentStore {
+public final class NotificationStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    let subscriptions: SubscriptionStore
+    let webhooks: WebhookStore
+    /// Notifications and webhook deliveries created here since the process started.
+    public let notificationCounter = NotificationCounter()
+    /// When expired notifications were last dropped (see `dropExpiredNotifications`).
+    let lastExpiry = Mutex<Int64>(0)
+    /// `aps` texts the log references, by reference (they never change under one).
+    let apsCache = ExpiringCache<String, String>(lifetime: .seconds(600), capacity: 10_000)
+    /// How far each web courier token has been answered, ahead of what is saved (see `courierDelivered`).
+    let courierProgress = Mutex<(answered: [String: Int64], dirty: Set<String>, savedAt: ContinuousClock.Instant)>(([:], [], .now))
+
+    /// Rung when a commit appends notifications: SSE streams, courier polls and the webhook deliverer wait on it.
+    /// The server's one bell, shared by every environment.
+    public var bell: NotificationBell { core.bell }
+    /// Retention, subscription caps and the notification log's budget.
+    public var notificationPolicy: NotificationPolicy { core.notificationPolicy }
+    /// How long the notification log keeps a notification (milliseconds).
+    public var notificationRetention: Int64 { core.notificationPolicy.retention }
+    /// The bell key of a user's notifications here: listeners take `bell.rings(key)` before reading the log.
+    public func bellKey(_ user: String) -> String { NotificationBell.key(container, environment, user: user) }
+    /// Spelled into every notification ID of this environment (see `NotificationBatch.nid`).
+    var nidSalt: UInt64 { core.nidSalt }
+
+    init(core: EnvironmentDatabase, subscriptions: SubscriptionStore, webhooks: WebhookStore) {
+        self.core = core
+        self.subscriptions = subscriptions
+        self.webhooks = webhooks
+    }
+
     /// The outbox for a write, or nil when no subscription exists (then a write does no notification work at all).
     func outbox(_ db: any SQLSession) throws -> NotificationOutbox? {
-        let index = try subscriptions(db)
-        let hooks = try liveWebhooks(db)
+        let index = try subscriptions.index(db)
+        let hooks = try webhooks.liveWebhooks(db)
         return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell,
                                                                           counter: notificationCounter, peers: peers, policy: notificationPolicy)
     }
-
-    /// Every subscription, grouped for matching: read once after each change to them.
-    func subscriptions(_ db: any SQLSession) throws -> SubscriptionIndex {
-        if let cached = subscriptionIndex.withLock({ $0 }) { return cached }
-        let decoder = JSONDecoder()
-        let entries = try db.all("SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL") { row -> (owner: String, scope: DatabaseScope, subscription: Subscription)? in
-            guard let scope = DatabaseScope(rawValue: row.string(0) ?? ""), let spec = row.string(2),
-                  let s = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { return nil }
-            return (row.string(1) ?? "", scope, s)
-        }
-        let index = SubscriptionIndex(entries)
-        subscriptionIndex.withLock { $0 = index }
-        return index
-    }
-
-    /// Forgets the grouped subscriptions here and on every other server; the next write reads them again.
-    func subscriptionsChanged() {
-        dropSubscriptionIndex()
-        if let schema = postgresSchema { peers?.publish("subscriptions \(schema)") }
-    }
-
-    /// Forgets the grouped subscriptions on this server only (another server changed them).
-    func dropSubscriptionIndex() { subscriptionIndex.withLock { $0 = nil } }
 
     /// Drops notifications past the retention, and `aps` texts no one can reference any more, at most once a
     /// minute, inside a write.
@@ -44,14 +52,14 @@ extension EnvironmentStore {
             return true
         }) else { return }
         try NotificationLog.expire(before: now - notificationRetention, db)
-        try NotificationInfos.sweep(live: try subscriptions(db).references, now: now, retention: notificationRetention, db)
+        try NotificationInfos.sweep(live: try subscriptions.index(db).references, now: now, retention: notificationRetention, db)
     }
 
     /// A user's notifications after position `afterID` (0: from the oldest kept), oldest first. A position older
     /// than the retention — the notifications after it are gone — is CloudKit's expired-token answer.
     /// With `skippingExpired` (the web courier, whose token must not stay stuck), a position past the retention
     /// reads on from the oldest notification kept instead.
-    public func notifications(for user: String, after afterID: Int64, limit: Int = 200, skippingExpired: Bool = false) throws(StratusError) -> [StoredNotification] {
+    public func entries(for user: String, after afterID: Int64, limit: Int = 200, skippingExpired: Bool = false) throws(StratusError) -> [StoredNotification] {
         try notificationPage(for: user, after: afterID, limit: limit, skippingExpired: skippingExpired).notifications
     }
 
@@ -189,7 +197,7 @@ extension EnvironmentStore {
     }
 }
 
-extension EnvironmentStore {
+extension NotificationStore {
     /// Where a user's notification sits in the log, by its `nid` (SSE's `Last-Event-ID`). An unknown id is one
     /// dropped by the retention, or never the user's: CloudKit's expired-token answer, so the client starts afresh.
     public func notificationPosition(nid: String, user: String) throws(StratusError) -> Int64 {

@@ -2,15 +2,27 @@ import Foundation
 import StratusModel
 
 /// Zones: list, look up, create and delete.
-extension EnvironmentStore {
+public final class ZoneStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    let records: StoredRecords
+    let assets: AssetStore
+    let notifications: NotificationStore
+
+    init(core: EnvironmentDatabase, records: StoredRecords, assets: AssetStore, notifications: NotificationStore) {
+        self.core = core
+        self.records = records
+        self.assets = assets
+        self.notifications = notifications
+    }
+
     func zoneSyncToken(_ z: ZoneRow) -> String { SyncToken.zone(signer, zoneRowID: z.id, seq: z.changeSeq) }
 
-    public func zones(in database: DatabaseID) throws(StratusError) -> [RecordZone] {
+    public func all(in database: DatabaseID) throws(StratusError) -> [RecordZone] {
         // The shared database lists the zones others share with this user, under their owners' names.
         if database.scope == .shared {
             return try read { db, _ in
                 let zoneShared = Set(try db.all("SELECT zone_id FROM shares WHERE root_name IS NULL") { $0.int64(0) })
-                return try sharedZones(db, user: database.ownerRecordName).map {
+                return try SharedZones.accepted(db, user: database.ownerRecordName).map {
                     RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic, share: zoneShared.contains($0.id) ? Share.zoneShareName : nil)
                 }
             }
@@ -39,12 +51,12 @@ extension EnvironmentStore {
     public func lookupZone(_ zoneID: ZoneID, in database: DatabaseID) throws(StratusError) -> RecordZone {
         if database.scope == .shared {
             return try read { db, _ in
-                let (zone, _) = try sharedZone(db, user: database.ownerRecordName, zoneID: zoneID)
+                let (zone, _) = try SharedZones.zone(db, user: database.ownerRecordName, zoneID: zoneID)
                 let share = try db.one("SELECT record_name FROM shares WHERE zone_id = ? AND root_name IS NULL", [zone.id]) { $0.string(0) }
                 return RecordZone(zoneID: zone.zoneID, syncToken: zoneSyncToken(zone), atomic: zone.atomic, share: share)
             }
         }
-        guard let z = try zones(in: database).first(where: { $0.zoneID.zoneName == zoneID.zoneName }) else {
+        guard let z = try all(in: database).first(where: { $0.zoneID.zoneName == zoneID.zoneName }) else {
             throw try read { db, _ in try ZoneRow.missing(db, database, zoneID) }
         }
         return z
@@ -73,7 +85,7 @@ extension EnvironmentStore {
                           database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, next, WallClock.nowMillis())
             try seq.save(s)
             let z = try ZoneRow.find(s, database, zoneID.zoneName)!
-            var outbox = try outbox(s)
+            var outbox = try notifications.outbox(s)
             try outbox?.zoneChanged(z.zoneID, database: database, deleted: false, s)
             try outbox?.finish(s)
             return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: true)
@@ -102,12 +114,12 @@ extension EnvironmentStore {
             var seq = try SequenceAllocator(s)
             try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(reason.rawValue), seq.next(), zone.id)
             try seq.save(s)
-            var outbox = try outbox(s)
+            var outbox = try notifications.outbox(s)
             try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
             try outbox?.finish(s)
             return released
         }
-        collectAssets(released)
+        assets.collectAssets(released)
     }
 
     /// Deletes what a user keeps in this environment's private database, as CloudKit's "delete this app's data" in
@@ -125,7 +137,7 @@ extension EnvironmentStore {
             }
             var released: [String] = []
             var seq = try SequenceAllocator(s)
-            var outbox = try outbox(s)
+            var outbox = try notifications.outbox(s)
             for zone in zones {
                 released += try clearZone(s, catalog, zone)
                 if zone.zoneID.isDefault {
@@ -139,7 +151,7 @@ extension EnvironmentStore {
             try outbox?.finish(s)
             return (zones.count, released)
         }
-        collectAssets(released)
+        assets.collectAssets(released)
         return count
     }
 

@@ -5,7 +5,7 @@ import StratusModel
 /// database), so that a URL one server hands out works on every server of the same database and after a restart.
 /// A ticket is good for 15 minutes (CloudKit's upload URL lifetime) and once; a download URL for an hour, for
 /// the one asset it names.
-extension EnvironmentStore {
+extension AssetStore {
     static let uploadTicketKind: UInt8 = 0x55
     public static let uploadLifetime: Int64 = 15 * 60 * 1000
     public static let downloadLifetime: Int64 = 60 * 60 * 1000

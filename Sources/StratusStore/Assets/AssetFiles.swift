@@ -4,7 +4,7 @@ import StratusModel
 
 /// Asset content on disk, addressed by the SHA-256 of its bytes: `<root>/ab/cdef…` (hex).
 /// Files are written to a temporary name and renamed, so a reader never sees half a file.
-struct AssetStore: Sendable {
+struct AssetFiles: Sendable {
     let root: URL
 
     static let maximumSize = 50 * 1024 * 1024
@@ -26,7 +26,7 @@ struct AssetStore: Sendable {
 
     /// Writes the bytes under a temporary name; `commit` renames them into place.
     func stage(_ data: Data) throws -> (temp: URL, final: URL) {
-        let hex = AssetStore.checksum(of: data).hex
+        let hex = AssetFiles.checksum(of: data).hex
         let final = path(forHex: hex)
         try PrivateFiles.directory(final.deletingLastPathComponent())
         let temp = root.appendingPathComponent(".tmp-\(UUID().uuidString)")
@@ -41,18 +41,18 @@ struct AssetStore: Sendable {
     }
 
     func remove(checksum: String) {
-        guard let hex = AssetStore.hex(fromChecksum: checksum) else { return }
+        guard let hex = AssetFiles.hex(fromChecksum: checksum) else { return }
         try? FileManager.default.removeItem(at: path(forHex: hex))
     }
 
     func contents(checksum: String) -> Data? {
-        guard let hex = AssetStore.hex(fromChecksum: checksum) else { return nil }
+        guard let hex = AssetFiles.hex(fromChecksum: checksum) else { return nil }
         return try? Data(contentsOf: path(forHex: hex))
     }
 
     /// The first bytes of an asset (enough to tell its type) without reading the whole file.
     func prefix(checksum: String, count: Int) -> Data? {
-        guard let hex = AssetStore.hex(fromChecksum: checksum), let h = try? FileHandle(forReadingFrom: path(forHex: hex)) else { return nil }
+        guard let hex = AssetFiles.hex(fromChecksum: checksum), let h = try? FileHandle(forReadingFrom: path(forHex: hex)) else { return nil }
         defer { try? h.close() }
         return try? h.read(upToCount: count)
     }

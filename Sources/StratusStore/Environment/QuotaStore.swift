@@ -1,9 +1,18 @@
 import Foundation
 import StratusModel
+import Synchronization
 
 /// Storage quotas: an environment over its quota refuses new data (QUOTA_EXCEEDED), as CloudKit refuses writes
 /// past an app's public quota or a user's iCloud quota. Deletes always go through, so space can be freed.
-extension EnvironmentStore {
+public final class QuotaStore: EnvironmentPart {
+    let core: EnvironmentDatabase
+    /// The last usage measured, and when (see `storageUsage`).
+    let usageCache = Mutex<(ContinuousClock.Instant, StorageUsage)?>(nil)
+
+    init(core: EnvironmentDatabase) {
+        self.core = core
+    }
+
     /// Current usage, measured at most once a second (a page count and a sum over the asset table).
     public func storageUsage() throws(StratusError) -> StorageUsage {
         let now = ContinuousClock.now
@@ -26,7 +35,7 @@ extension EnvironmentStore {
                     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname NOT IN ('asset_chunks', 'notification_log')
                     """) ?? 0
             }
-            return StorageUsage(recordBytes: recordBytes, assetBytes: assets, quotaBytes: quotaBytes)
+            return StorageUsage(recordBytes: recordBytes, assetBytes: assets, quotaBytes: core.quotaBytes)
         }
         usageCache.withLock { $0 = (now, usage) }
         return usage
@@ -39,13 +48,13 @@ extension EnvironmentStore {
 
     /// Refuses what would take `user` past their cap, the environment's being checked too.
     func checkUserQuota(_ user: String, adding bytes: Int64) throws(StratusError) {
-        guard let limit = userQuotaBytes else { return }
+        guard let limit = core.userQuotaBytes else { return }
         let using = try userUsage(user)
         if using + bytes > limit { throw UserUsage.refusal(user, using: using, adding: bytes, limit: limit) }
     }
 
     func checkQuota(adding bytes: Int64 = 0) throws(StratusError) {
-        guard quotaBytes != nil else { return }
+        guard core.quotaBytes != nil else { return }
         let usage = try storageUsage()
         if usage.exceeds(adding: bytes) {
             throw StratusError(.quotaExceeded, "this container environment is over its storage quota (\(usage.totalBytes / 1_048_576) MB of \((usage.quotaBytes ?? 0) / 1_048_576) MB): delete data or raise the quota")

@@ -1,39 +1,31 @@
 import Foundation
-import GRDB
 import StratusModel
 import StratusPostgres
 import Synchronization
 
-/// One container environment: its public database, every user's private and shared databases, its schema and its
-/// change log — in one SQLite file, or in one schema of a PostgreSQL database — plus its asset directory.
+/// The database of one container environment — one SQLite file, or one schema of a PostgreSQL database — with
+/// its schema's catalog, its secret and its asset directory: what every store of the environment (`StoredRecords`,
+/// `ZoneStore`, …) reads and writes through.
 ///
 /// Every write is one transaction that keeps every invariant (record rows, index tables, change log, asset counts)
 /// in step: on SQLite through the file's one writer, on PostgreSQL under the environment's sequence lock. Reads
 /// run concurrently (SQLite's reader connections, PostgreSQL's pool), through the `database` seam.
-public final class EnvironmentStore: Sendable {
-    public let container: ContainerID
-    public let environment: ContainerEnvironment
-    /// The SQLite file's pool; nil on PostgreSQL (see `database`).
-    let pool: GatedDatabase<DatabasePool>?
+final class EnvironmentDatabase: Sendable {
+    let container: ContainerID
+    let environment: ContainerEnvironment
+    /// The SQLite file, for what only SQLite has (statistics, checkpoints, backups); nil on PostgreSQL (see `database`).
+    let sqlite: SQLiteFile?
     /// The environment's database on either backend, for the code written once for both (`read`, `write`).
     let database: any SQLDatabase
-    let assets: AssetStore
+    let files: AssetFiles
     let signer: TokenSigner
     let cachedCatalog: Mutex<Catalog>
     /// Records written since the planner's statistics were last gathered, and the record count then.
     private let statistics = Mutex<(writes: Int, basis: Int)>((0, 0))
-    /// Custom roles per user, as every authenticated API request needs them (see `roles(of:)`).
-    let roleCache = ExpiringCache<String, RoleMembership>()
     /// The most bytes (records and assets) this environment may hold; nil for no limit.
     let quotaBytes: Int64?
     /// The most bytes one user's data may take here (see `UserUsage`); nil for no limit.
     let userQuotaBytes: Int64?
-    let usageCache = Mutex<(ContinuousClock.Instant, StorageUsage)?>(nil)
-    /// Subscriptions grouped for matching; nil until first needed after a change to them.
-    let subscriptionIndex = Mutex<SubscriptionIndex?>(nil)
-    /// How far each web courier token has been answered, ahead of what is saved (see `courierDelivered`).
-    let courierProgress = Mutex<(answered: [String: Int64], dirty: Set<String>, savedAt: ContinuousClock.Instant)>(([:], [], .now))
-
     /// Tells the other servers on the same PostgreSQL database what this one changed (nil on SQLite).
     let peers: CacheInvalidation?
     /// The environment's PostgreSQL schema, which names it in messages to other servers (nil on SQLite).
@@ -42,31 +34,13 @@ public final class EnvironmentStore: Sendable {
     /// Spelled into every notification ID of this environment (see `NotificationBatch.nid`).
     let nidSalt: UInt64
 
-    /// The bell key of a user's notifications here: listeners take `bell.rings(key)` before reading the log.
-    public func bellKey(_ user: String) -> String { NotificationBell.key(container, environment, user: user) }
-
     /// Rung when a commit appends notifications: SSE streams, courier polls and the webhook deliverer wait on it.
     /// The server's one bell, shared by every environment.
-    public let bell: NotificationBell
-    /// Notifications and webhook deliveries created here since the process started.
-    public let notificationCounter = NotificationCounter()
-    /// Record types this process is bulk loading (see `deferIndexes`).
-    let deferredTypes = Mutex<Set<Int64>>([])
-    /// The record type lookups guess (see `LookupGuess`).
-    let lookupGuess = LookupGuess()
+    let bell: NotificationBell
     /// Retention, subscription caps and the notification log's budget.
-    public let notificationPolicy: NotificationPolicy
-    /// How long the notification log keeps a notification (milliseconds).
-    public var notificationRetention: Int64 { notificationPolicy.retention }
-    let lastExpiry = Mutex<Int64>(0)
-    /// `aps` texts the log references, by reference (they never change under one).
-    let apsCache = ExpiringCache<String, String>(lifetime: .seconds(600), capacity: 10_000)
-    let webhookCache = Mutex<(ContinuousClock.Instant, [Webhook])?>(nil)
-    let webhookPresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
-    /// Whether any device is registered for APNs, and when that was read (see `hasAPNsDevices`).
-    let apnsDevicePresence = Mutex<(at: ContinuousClock.Instant, any: Bool)?>(nil)
-    /// Query shapes and automatic indexes between the keeper's visits.
-    let upkeep: QueryShapeUpkeep
+    let notificationPolicy: NotificationPolicy
+    /// When the environment builds composite indexes for the query shapes it sees.
+    let autoIndexPolicy: AutoIndexPolicy
 
     /// Where an environment's data lives.
     enum Backend {
@@ -82,7 +56,7 @@ public final class EnvironmentStore: Sendable {
         self.userQuotaBytes = userQuotaBytes
         self.bell = bell
         self.peers = peers
-        upkeep = QueryShapeUpkeep(policy: autoIndexPolicy)
+        self.autoIndexPolicy = autoIndexPolicy
         self.quotaBytes = quotaBytes
         self.notificationPolicy = notifications
         self.container = container
@@ -90,14 +64,14 @@ public final class EnvironmentStore: Sendable {
         switch backend {
         case .sqlite(let file, let durability):
             postgresSchema = nil
-            let gated = try Self.openSQLite(file: file, durability: durability)
-            pool = gated
-            database = SQLiteDatabase(gated)
+            let file = try SQLiteFile.environment(file: file, durability: durability)
+            sqlite = file
+            database = file
         case .postgres(let pgPool, let schema):
             postgresSchema = schema
             let db = PostgresDatabase(pool: pgPool, schema: schema)
             try EnvironmentMigrations.postgres.migrate(db)
-            pool = nil
+            sqlite = nil
             database = db
         }
         let (secret, catalog) = try database.write { s -> (Data, Catalog) in
@@ -113,62 +87,20 @@ public final class EnvironmentStore: Sendable {
         signer = TokenSigner(secret: secret)
         nidSalt = signer.derived("notification IDs")
         cachedCatalog = Mutex(catalog)
-        assets = AssetStore(root: assetsDirectory)
-        if let pool {
-            let (hasStatistics, count) = try pool.read { db in
-                (try db.tableExists("sqlite_stat1"), try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM record_counts") ?? 0)
+        files = AssetFiles(root: assetsDirectory)
+        if sqlite != nil {
+            let (hasStatistics, count) = try database.read { s in
+                (try s.tableExists("sqlite_stat1"), Int(try s.int64("SELECT COALESCE(SUM(count), 0) FROM record_counts") ?? 0))
             }
             statistics.withLock { $0 = (hasStatistics ? 0 : count, count) }
             noteWrites(0)
         }
-        // A bulk import that died left a type without its indexes: build them before anything is served.
-        try buildDeferredIndexes()
         // Stores made before users' usage was kept: counted once, from what they hold.
         try database.write { s in try UserUsage.backfillIfNeeded(s, catalog: try SchemaStorage.load(s)) }
     }
 
-    /// An environment in one SQLite file.
-    convenience init(container: ContainerID, environment: ContainerEnvironment, file: URL, assetsDirectory: URL, durability: Durability = .full,
-                     quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
-                     bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws {
-        try self.init(container: container, environment: environment, backend: .sqlite(file: file, durability: durability), assetsDirectory: assetsDirectory,
-                      quotaBytes: quotaBytes, notifications: notifications, bell: bell, autoIndexPolicy: autoIndexPolicy)
-    }
-
-    /// Opens (and migrates) an environment's SQLite file.
-    private static func openSQLite(file: URL, durability: Durability) throws -> GatedDatabase<DatabasePool> {
-        var config = Configuration()
-        config.busyMode = .timeout(10)
-        config.prepareDatabase { db in
-            // Every connection may grow its page cache to the process's budget; SQLite's soft heap limit keeps them
-            // all within it together (see `CacheBudget`).
-            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma); \(CacheBudget.cacheSizePragma); PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 10000; PRAGMA foreign_keys = ON")
-            db.add(function: DatabaseFunction("stratus_distance", argumentCount: 4, pure: true) { v in
-                guard let a = Double.fromDatabaseValue(v[0]), let b = Double.fromDatabaseValue(v[1]),
-                      let c = Double.fromDatabaseValue(v[2]), let d = Double.fromDatabaseValue(v[3]) else { return nil }
-                return Location.distance(a, b, c, d)
-            })
-        }
-        try PrivateFiles.directory(file.deletingLastPathComponent())
-        // Reads take read-only connections of their own first (see `GatedDatabase`): as many as GRDB's pool would
-        // open, which it then opens only when all of ours are busy.
-        let readerConfig = { var c = config; c.readonly = true; return c }()
-        let path = file.path
-        let pool = GatedDatabase(try DatabasePool(path: path, configuration: config), readers: config.maximumReaderCount,
-                                 openReader: { try DatabaseQueue(path: path, configuration: readerConfig) })
-        PrivateFiles.file(file)
-        // GRDB sets the writer to synchronous = NORMAL when it turns WAL on, after `prepareDatabase`: set it again.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
-        try EnvironmentMigrations.migrate(pool.base)
-        return pool
-    }
-
     /// Closes the environment's database once the work inside it is done (see `GatedDatabase`).
-    func close() {
-        // The last minute's query shapes are written first, so `stratus schema check` after a server stopped sees them.
-        recordQueryShapes()
-        try? pool?.close()
-    }
+    func close() { sqlite?.close() }
 
     // MARK: planner statistics
 
@@ -184,8 +116,8 @@ public final class EnvironmentStore: Sendable {
             s.writes = 0
             return true
         }
-        guard due, let pool else { return }
-        try? pool.write { db in try db.execute(sql: "PRAGMA analysis_limit = 400; ANALYZE") }
+        guard due, let sqlite else { return }
+        try? sqlite.analyze()
     }
 
     // MARK: catalog
@@ -204,29 +136,29 @@ public final class EnvironmentStore: Sendable {
         return fresh
     }
 
-    private func publish(_ c: Catalog) {
+    func publish(_ c: Catalog) {
         cachedCatalog.withLock { if $0.generation < c.generation { $0 = c } }
     }
 
-    /// The SQLite pool, for what only SQLite has (query shapes and automatic indexes): on PostgreSQL it answers
-    /// so, as a readable error.
-    func sqlitePool() throws(StratusError) -> GatedDatabase<DatabasePool> {
-        guard let pool else {
+    /// The SQLite file, for what only SQLite has (query shapes and automatic indexes, snapshots): on PostgreSQL it
+    /// answers so, as a readable error.
+    func sqliteFile() throws(StratusError) -> SQLiteFile {
+        guard let sqlite else {
             throw StratusError.badRequest("query shapes and automatic indexes are SQLite's; on PostgreSQL its planner and the declared indexes serve every query")
         }
-        return pool
+        return sqlite
     }
 
     /// A read for what only SQLite has (its planner's shape log, automatic indexes): on PostgreSQL a readable
     /// refusal. Through the same sessions as every other read; no GRDB handle leaves the SQL layer.
     func sqliteRead<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T {
-        _ = try sqlitePool()
+        _ = try sqliteFile()
         return try read(body)
     }
 
     /// A write for what only SQLite has (see `sqliteRead`).
     func sqliteWrite<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T {
-        _ = try sqlitePool()
+        _ = try sqliteFile()
         return try write(body)
     }
 
@@ -261,20 +193,18 @@ public final class EnvironmentStore: Sendable {
         return result
     }
 
-    /// Frees what every connection of this environment holds in its page cache (benchmarks give the next phase's
-    /// side the whole cache budget this way).
-    public func releaseMemory() { pool?.releaseMemory() }
+    /// Frees what every connection of this environment holds in its page cache.
+    func releaseMemory() { sqlite?.releaseMemory() }
 
-    /// Copies the write-ahead log into the database file and empties it (what SQLite does by itself every 1,000
-    /// pages; a benchmark does it before a figure so that one phase does not pay for the last one's writes).
-    public func checkpoint() throws(StratusError) {
-        guard let pool else { return }
-        try guarded { try pool.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
+    /// Copies SQLite's write-ahead log into the database file and empties it (nothing to do on PostgreSQL).
+    func checkpoint() throws(StratusError) {
+        guard let sqlite else { return }
+        try guarded { try sqlite.checkpoint() }
     }
 
     /// SQLite's own consistency check of this environment's file: "ok" when intact.
-    public func integrityCheck() throws(StratusError) -> String {
-        guard let pool else { return "not checked here: PostgreSQL checks its own pages (see amcheck)" }
-        return try guarded { try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") } }
+    func integrityCheck() throws(StratusError) -> String {
+        guard let sqlite else { return "not checked here: PostgreSQL checks its own pages (see amcheck)" }
+        return try guarded { try sqlite.integrityCheck() }
     }
 }

@@ -1,0 +1,333 @@
+import Foundation
+import StratusModel
+import Synchronization
+
+/// Records: modify batches and lookups.
+public final class StoredRecords: EnvironmentPart {
+    let core: EnvironmentDatabase
+    let quota: QuotaStore
+    let assets: AssetStore
+    let subscriptions: SubscriptionStore
+    let notifications: NotificationStore
+    let queryShapes: QueryShapeStore
+    /// Record types this process is bulk loading (see `deferIndexes`).
+    let deferredTypes = Mutex<Set<Int64>>([])
+    /// The record type lookups guess (see `LookupGuess`).
+    let lookupGuess = LookupGuess()
+
+    init(core: EnvironmentDatabase, quota: QuotaStore, assets: AssetStore, subscriptions: SubscriptionStore, notifications: NotificationStore, queryShapes: QueryShapeStore) {
+        self.core = core
+        self.quota = quota
+        self.assets = assets
+        self.subscriptions = subscriptions
+        self.notifications = notifications
+        self.queryShapes = queryShapes
+    }
+
+    /// Applies a modify batch. Whole-request problems throw; each operation's own failure is its result.
+    /// With `requireAssetReceipts` (every write from a client), a new asset reference needs the receipt that the
+    /// actor's own upload returned.
+    /// In an atomic zone with `atomic`, one failure fails the batch: that operation keeps its error and the
+    /// others get ATOMIC_ERROR, and nothing is written.
+    public func modify(_ operations: [RecordOperation], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
+                       atomic: Bool = false, allOrNothing: Bool = false, actor: RequestActor, caller: Caller? = nil, requireAssetReceipts: Bool = false,
+                       users: (@Sendable (ShareRequest.Lookup) -> ContainerUser?)? = nil) throws(StratusError) -> [ModifyResult] {
+        if let refused = try Self.refusal(of: operations, allOrNothing: allOrNothing) { return refused }
+        guard !operations.isEmpty else { return [] }
+        if operations.contains(where: { !$0.operationType.isDelete }) { try quota.checkQuota() }
+        try Self.checkWritable(zoneID, in: database)
+        let (results, released): ([ModifyResult], Set<String>) = try write { db, catalog in
+            let (zone, access) = try Self.zone(zoneID, in: database, db)
+            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: access?.ownerDatabase ?? database, actor: actor,
+                                          caller: caller, receipts: requireAssetReceipts ? signer : nil)
+            writer.access = access
+            writer.users = users
+            // A client's write (it has a caller) is held to its user's cap; the console's and the CLI's are only counted.
+            writer.userQuota = caller == nil ? nil : core.userQuotaBytes
+            writer.outbox = try notifications.outbox(db)
+            writer.deferredTypes = deferredTypes.withLock { $0 }
+            try writer.prefetch(operations.map { $0.record.recordName }.filter { !$0.isEmpty }, zone: zone)
+            // `allOrNothing` (bulk import): the batch is atomic in any zone, the default zone's included.
+            var results: [ModifyResult] = []
+            results.reserveCapacity(operations.count)
+            if (atomic && zone.atomic) || allOrNothing {
+                if let refused = try Self.applyAtomically(operations, zone: zone, &writer, into: &results, db) { return (refused, []) }
+            } else {
+                try Self.applyEach(operations, zone: zone, &writer, into: &results)
+            }
+            try writer.finish()
+            if let o = writer.outbox, o.appended > 0 { try notifications.dropExpiredNotifications(db) }
+            try writer.outbox?.finish(db)
+            if writer.outbox?.spent.isEmpty == false { subscriptions.subscriptionsChanged() }
+            catalog = writer.catalog
+            return (results, writer.releasedAssets)
+        }
+        assets.collectAssets(Array(released))
+        core.noteWrites(operations.count)
+        return results
+    }
+
+    /// What a batch is answered without writing: too many operations throws; one record named twice (a save and a
+    /// delete, two saves) is refused as CloudKit refuses it — the repeated operations say why and the others that
+    /// the batch failed.
+    private static func refusal(of operations: [RecordOperation], allOrNothing: Bool) throws(StratusError) -> [ModifyResult]? {
+        let limit = allOrNothing ? RecordOperation.maximumPerImportBatch : RecordOperation.maximumPerBatch
+        guard operations.count <= limit else {
+            throw StratusError(.limitExceeded, "a modify request holds at most \(limit) operations; this one has \(operations.count)")
+        }
+        var seen: [String: Int] = [:]
+        for op in operations where !op.record.recordName.isEmpty { seen[op.record.recordName, default: 0] += 1 }
+        guard let twice = seen.first(where: { $0.value > 1 })?.key else { return nil }
+        return operations.map { op in
+            seen[op.record.recordName, default: 0] > 1
+                ? .failed(StratusError(.badRequest, "record '\(op.record.recordName)' appears more than once in this batch: save or delete each record once per request",
+                                       recordName: op.record.recordName))
+                : .failed(StratusError(.atomicError, "the batch was refused: record '\(twice)' appears more than once in it", recordName: op.record.recordName))
+        }
+    }
+
+    /// Refuses a zone the database cannot write to: the public database has only its default zone, and the shared
+    /// database none (records there live in zones their owners share).
+    private static func checkWritable(_ zoneID: ZoneID, in database: DatabaseID) throws(StratusError) {
+        if !zoneID.isDefault && !database.scope.allowsCustomZones {
+            throw StratusError(.zoneNotFound, "the public database has only the default zone", zoneID: zoneID)
+        }
+        if database.scope == .shared && zoneID.isDefault {
+            throw StratusError(.badRequest, "the shared database has no default zone: write to a zone shared with you", zoneID: zoneID)
+        }
+    }
+
+    /// The zone a write goes to (made when it is a private database's first use of it); in the shared database, the
+    /// owner's zone, written as the owner's private database within what the participant's shares allow.
+    private static func zone(_ zoneID: ZoneID, in database: DatabaseID, _ db: any SQLSession) throws -> (ZoneRow, SharedZoneAccess?) {
+        if database.scope == .shared { return try SharedZones.zone(db, user: database.ownerRecordName, zoneID: zoneID) }
+        var seq = try SequenceAllocator(db)
+        let zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
+        try seq.save(db)
+        return (zone, nil)
+    }
+
+    /// Applies every operation or none: the first refusal rolls the batch back, keeps its error and gives the others
+    /// ATOMIC_ERROR (returned); nil when all were applied, their results in `results`.
+    private static func applyAtomically(_ operations: [RecordOperation], zone: ZoneRow, _ writer: inout RecordWriter,
+                                        into results: inout [ModifyResult], _ db: any SQLSession) throws -> [ModifyResult]? {
+        var failure: (Int, StratusError)?
+        let before = writer.catalog
+        do {
+            try db.savepoint {
+                for (i, op) in operations.enumerated() {
+                    do { results.append(try writer.apply(op, zone: zone)) } catch {
+                        failure = (i, StratusError.from(error))
+                        throw error
+                    }
+                }
+            }
+            return nil
+        } catch {
+            writer.catalog = before
+            let (index, err) = failure ?? (0, StratusError.from(error))
+            return operations.enumerated().map { i, op in
+                i == index ? .failed(err) : .failed(StratusError(.atomicError, "the atomic batch failed: operation \(index + 1) was refused (\(err.code.rawValue))", recordName: op.record.recordName))
+            }
+        }
+    }
+
+    /// Applies each operation on its own: a refused one wrote nothing (the writer checks before it writes), so it
+    /// needs no savepoint and is its result; a failure while writing aborts the whole transaction.
+    private static func applyEach(_ operations: [RecordOperation], zone: ZoneRow, _ writer: inout RecordWriter,
+                                  into results: inout [ModifyResult]) throws {
+        for op in operations {
+            do {
+                results.append(try writer.apply(op, zone: zone))
+            } catch let failure as WriteFailure {
+                throw failure.underlying
+            } catch {
+                var e = StratusError.from(error)
+                if e.recordName == nil { e.recordName = op.record.recordName }
+                results.append(.failed(e))
+            }
+        }
+    }
+
+    /// Fetches records by name, in the order asked; a missing one is NOT_FOUND in its place.
+    public func lookup(_ recordNames: [String], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
+                       desiredKeys: [String]? = nil, caller: Caller? = nil) throws(StratusError) -> [Result<StoredRecord, StratusError>] {
+        try RequestLimits.check(recordNames.count, "records")
+        return try readCheckingCatalog { db, catalogOf in
+            let read: LookupRead
+            if database.scope != .shared, !recordNames.isEmpty {
+                guard let direct = try readDirectory(recordNames, in: database, zoneID: zoneID, desiredKeys: desiredKeys, db, catalogOf) else {
+                    return Self.allMissing(recordNames)
+                }
+                read = direct
+            } else {
+                let catalog = try catalogOf(try SchemaStorage.generation(db))
+                let (row, shared) = try SharedZones.resolve(db, database, zoneID)
+                guard let row else { return Self.allMissing(recordNames) }
+                read = (row, shared, catalog, try self.fetch(recordNames, zone: row, catalog: catalog, desiredKeys: desiredKeys, db))
+            }
+            return try answers(recordNames, read, in: database, caller: caller, db)
+        }
+    }
+
+    /// What a lookup read: the zone, a participant's access to it, the catalog read with, the records by name.
+    private typealias LookupRead = (zone: ZoneRow, access: SharedZoneAccess?, catalog: Catalog, found: [String: StoredRecord])
+
+    private static func allMissing(_ names: [String]) -> [Result<StoredRecord, StratusError>] {
+        names.map { .failure(StratusError(.notFound, "record '\($0)' does not exist", recordName: $0)) }
+    }
+
+    /// A lookup in a public or private database: the schema's generation, the zone, its directory entries for the
+    /// names and whether it has links, in one statement (on PostgreSQL each statement is a round trip, and a
+    /// one-record lookup made five), with the rows of the type that lookups found last (see `LookupGuess`).
+    /// Nil when the default zone has not been written to yet.
+    private func readDirectory(_ names: [String], in database: DatabaseID, zoneID: ZoneID, desiredKeys: [String]?, _ db: any SQLSession,
+                               _ catalogOf: (Int64) throws -> Catalog) throws -> LookupRead? {
+        let guess = desiredKeys == nil ? lookupGuess.guess(core.cachedCatalog.withLock { $0 }) : nil
+        var guessed: [String: StoredRecord] = [:]
+        var dir: (ZoneRow, [Int64: [Int64]], Bool, Int64)?
+        do {
+            dir = try directory(names, zoneName: zoneID.zoneName, in: database, guess: guess, db) { r, zoneID in
+                var sink = StoredRecordSink()
+                try guess!.streamer.stream(r, from: Self.directoryColumns, zoneID: zoneID, into: &sink)
+                let record = sink.takeLast()
+                guessed[record.recordName] = record
+            }
+        } catch where guess != nil {
+            // Made from a catalog older than the database's (a type or column gone): asked again without the guess.
+            guessed = [:]
+            dir = try directory(names, zoneName: zoneID.zoneName, in: database, guess: nil, db) { _, _ in }
+        }
+        guard let (row, idsByType, hasLinks, generation) = dir else {
+            if zoneID.isDefault { return nil }
+            throw StratusError.from(try ZoneRow.missing(db, database, zoneID))
+        }
+        let catalog = try catalogOf(generation)
+        var found = guessed
+        if !idsByType.isEmpty {
+            for record in try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in row.zoneID }, db).values {
+                found[record.recordName] = record
+            }
+            if let typeID = idsByType.keys.first { lookupGuess.found(typeID) }
+        }
+        if hasLinks { try addLinks(&found, zone: row, knownToHaveLinks: true, db) }
+        return (row, nil, catalog, found)
+    }
+
+    /// Each name's answer, in the order asked: the record, NOT_FOUND, or a public record the caller may not read.
+    /// A participant of hierarchy shares sees only the records those shares cover.
+    private func answers(_ names: [String], _ read: LookupRead, in database: DatabaseID, caller: Caller?,
+                         _ db: any SQLSession) throws -> [Result<StoredRecord, StratusError>] {
+        var found = read.found
+        if let access = read.access, access.zonePermission == nil {
+            let visible = try ShareRows.covered(db, zone: read.zone.id, shares: Array(access.shares.keys), names: Array(found.keys))
+            found = found.filter { visible.contains($0.key) }
+        }
+        var results: [Result<StoredRecord, StratusError>] = []
+        results.reserveCapacity(names.count)
+        for name in names {
+            guard let r = found[name] else {
+                results.append(.failure(StratusError(.notFound, "record '\(name)' does not exist", recordName: name)))
+                continue
+            }
+            if let caller, database.scope == .public, !Self.canRead(r, caller: caller, catalog: read.catalog) {
+                results.append(.failure(SecurityPolicy.denial(.read, recordType: r.recordType, recordName: name)))
+                continue
+            }
+            results.append(.success(r.recordType == UserRecord.recordType ? try withRoles(r, catalog: read.catalog, db) : r))
+        }
+        return results
+    }
+
+    /// Loads records by name with one directory query and one query per record type (never one per record).
+    /// SQLite is told the directory's name index: for several names its planner scanned the zone's whole log.
+    func fetch(_ names: [String], zone: ZoneRow, catalog: Catalog, desiredKeys: [String]?, _ db: any SQLSession) throws -> [String: StoredRecord] {
+        guard !names.isEmpty else { return [:] }
+        var idsByType: [Int64: [Int64]] = [:]
+        try db.each("""
+            SELECT type_id, record_id FROM record_log\(db.dialect == .sqlite ? " INDEXED BY record_log_name" : "") WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
+            """, [.int64(zone.id)] + names.map { .text($0) }) { r in idsByType[r.int64(0) ?? 0, default: []].append(r.int64(1) ?? 0) }
+        var out = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
+            .reduce(into: [:]) { $0[$1.value.recordName] = $1.value }
+        try addLinks(&out, zone: zone, db)
+        return out
+    }
+
+    /// The directory statement's own columns; a guessed type's row follows them.
+    static let directoryColumns = 7
+
+    /// A zone of a private or public database (nil when it does not exist), whether any record of it has links
+    /// (parents, shares), the directory entries of `names` in it, grouped by type, and the schema's generation:
+    /// one statement. With a `guess`, the rows of the names that are records of its type come in the same
+    /// statement and go to `guessed` (from column `directoryColumns` on) instead of into the entries, when the
+    /// guess was made from the catalog of the generation the statement read.
+    func directory(_ names: [String], zoneName: String, in database: DatabaseID, guess: LookupGuess.Guess?, _ db: any SQLSession,
+                   guessed: (any SQLRow, ZoneID) throws -> Void) throws -> (ZoneRow, [Int64: [Int64]], Bool, Int64)? {
+        var zone: ZoneRow?
+        var hasLinks = false
+        var generation: Int64 = 0
+        var idsByType: [Int64: [Int64]] = [:]
+        let indexed = db.dialect == .sqlite ? " INDEXED BY record_log_name" : ""
+        var sql = """
+            SELECT z.id, z.atomic, z.change_seq, CASE WHEN EXISTS (SELECT 1 FROM record_links k WHERE k.zone_id = z.id) THEN 1 ELSE 0 END, l.type_id, l.record_id,
+                \(SchemaStorage.generationColumn)
+            """
+        if let guess { sql += ", " + guess.selectList }
+        sql += " FROM zones z LEFT JOIN record_log l\(indexed) ON l.zone_id = z.id AND l.deleted = 0 AND l.record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))"
+        if let guess { sql += guess.join }
+        sql += " WHERE z.scope = ? AND z.owner = ? AND z.name = ? AND z.deleted = 0"
+        let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.ownerRecordName)
+        try db.each(sql, names.map { .text($0) } + [.text(database.scope.rawValue), .text(database.ownerRecordName), .text(zoneName)]) { r in
+            if zone == nil {
+                zone = ZoneRow(id: r.int64(0) ?? 0, zoneID: zoneID, atomic: r.bool(1) ?? false, changeSeq: r.int64(2) ?? 0)
+                hasLinks = r.bool(3) ?? false
+                generation = r.int64(6) ?? 0
+            }
+            guard let type = r.int64(4), let id = r.int64(5) else { return }
+            if let guess, type == guess.type.id, generation == guess.generation, !r.isNull(Self.directoryColumns) {
+                try guessed(r, zoneID)
+            } else {
+                idsByType[type, default: []].append(id)
+            }
+        }
+        return zone.map { ($0, idsByType, hasLinks, generation) }
+    }
+
+    /// Fills in the `parent` and `share` system fields of records of one zone (nothing to do in most zones).
+    func addLinks(_ records: inout [String: StoredRecord], zone: ZoneRow, knownToHaveLinks: Bool = false, _ db: any SQLSession) throws {
+        guard !records.isEmpty else { return }
+        if !knownToHaveLinks { guard try ShareRows.zoneHasLinks(db, zone: zone.id) else { return } }
+        for name in Array(records.keys) {
+            guard let link = try ShareRows.link(db, zone: zone.id, name: name) else { continue }
+            records[name]?.parent = link.parent
+            if link.shareID != nil { records[name]?.share = try ShareRows.find(db, zone: zone, root: name)?.share.recordName }
+        }
+    }
+
+    /// Loads records by internal id, grouped by type; the result is keyed by "typeID/recordID".
+    func loadRecords(_ idsByType: [Int64: [Int64]], catalog: Catalog, desiredKeys: [String]?, zones: (Int64) -> ZoneID,
+                     _ db: any SQLSession) throws -> [String: StoredRecord] {
+        var out: [String: StoredRecord] = [:]
+        for (typeID, ids) in idsByType {
+            guard let type = catalog.type(id: typeID) else { continue }
+            let fields = RecordRowCodec.wantedFields(type, desiredKeys)
+            let streamer = RowStreamer(type: type, fields: fields)
+            var sink = StoredRecordSink()
+            for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+                let sql = "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                try db.each(sql, chunk.map { .int64($0) }) { row in
+                    let id = row.int64(0) ?? 0
+                    try streamer.stream(row, zoneID: zones(row.int64(1) ?? 0), into: &sink)
+                    out["\(typeID)/\(id)"] = sink.takeLast()
+                }
+            }
+        }
+        return out
+    }
+
+    /// READ on the public database, judged against the record's creator.
+    static func canRead(_ r: StoredRecord, caller: Caller, catalog: Catalog) -> Bool {
+        let grants = catalog.type(named: r.recordType)?.grants ?? SecurityRole.defaultGrants
+        return SecurityPolicy.allows(.read, grants: grants, caller: caller, creator: r.created?.userRecordName)
+    }
+}
