@@ -49,7 +49,7 @@ let package = Package(
         // epoll and eventfd for StratusHTTP's event loop (Glibc's module does not export sys/epoll.h).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // Push to Apple devices: APNs provider tokens (ES256 JWT), pushes and what APNs' answers mean.
-        .target(name: "StratusPush", dependencies: ["CHTTP2", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "StratusPush", dependencies: ["CHTTP2", "StratusModel", .product(name: "Crypto", package: "swift-crypto")]),
         // HTTP/1.1 codec, router, static files and gzip on FlyingSocks: the only importer of FlyingSocks.
         .target(
             name: "StratusHTTP",

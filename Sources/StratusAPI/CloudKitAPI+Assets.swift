@@ -39,7 +39,7 @@ extension CloudKitAPI {
     func registerAssetRoutes(_ router: inout Router) {
         let api = self
         router.add(.post, HandedOutPaths.assetUploadRoute, bodyLimit: 50 * 1024 * 1024, admit: { req in await api.admitUpload(req) }) { req in
-            await api.receiveUpload(req)
+            try await api.receiveUpload(req)
         }
         router.add(.get, HandedOutPaths.assetDownloadRoute) { req in await api.serveAsset(req) }
     }
@@ -58,28 +58,25 @@ extension CloudKitAPI {
         return live ? .admitted(credential: "upload ticket \(ticket.prefix(16))") : .refused(envelope(Self.unusableTicket))
     }
 
-    func receiveUpload(_ req: HTTPRequest) async -> HTTPResponse {
-        do {
-            let api = self
-            return try await blocking.run {
-                let env = try api.uploadTarget(req)
-                guard let user = try env.assets.redeemUploadTicket(req.parameters["ticket"] ?? "") else { throw Self.unusableTicket }
-                let asset = try env.assets.uploadAsset(req.body, uploader: user)
-                return api.json { w in
-                    w.beginObject()
-                    w.key("singleFile")
-                    w.beginObject()
-                    w.field("wrappingKey", "")
-                    w.field("fileChecksum", asset.fileChecksum)
-                    w.field("receipt", asset.receipt ?? "")
-                    w.field("referenceChecksum", asset.referenceChecksum ?? asset.fileChecksum)
-                    w.field("size", asset.size)
-                    w.endObject()
-                    w.endObject()
-                }
+    /// An upload to a ticket `assets/upload` handed out; what goes wrong is the handout group's to answer (CloudKit's envelope).
+    func receiveUpload(_ req: HTTPRequest) async throws -> HTTPResponse {
+        let api = self
+        return try await blocking.run {
+            let env = try api.uploadTarget(req)
+            guard let user = try env.assets.redeemUploadTicket(req.parameters["ticket"] ?? "") else { throw Self.unusableTicket }
+            let asset = try env.assets.uploadAsset(req.body, uploader: user)
+            return api.json { w in
+                w.beginObject()
+                w.key("singleFile")
+                w.beginObject()
+                w.field("wrappingKey", "")
+                w.field("fileChecksum", asset.fileChecksum)
+                w.field("receipt", asset.receipt ?? "")
+                w.field("referenceChecksum", asset.referenceChecksum ?? asset.fileChecksum)
+                w.field("size", asset.size)
+                w.endObject()
+                w.endObject()
             }
-        } catch {
-            return envelope(StratusError.wrapping(error))
         }
     }
 

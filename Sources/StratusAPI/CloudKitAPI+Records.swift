@@ -26,7 +26,7 @@ extension CloudKitAPI {
         sink.writer.beginObject()
         sink.writer.key("records")
         sink.writer.beginArray()
-        let marker = try env(ctx).query(query, in: ctx.databaseID, caller: ctx.auth.caller, into: &sink)
+        let marker = try env(ctx).records.query(query, in: ctx.databaseID, caller: ctx.auth.caller, into: &sink)
         sink.writer.endArray()
         if let marker { sink.writer.field("continuationMarker", marker) }
         sink.writer.endObject()
@@ -46,11 +46,11 @@ extension CloudKitAPI {
             names.append(n)
             perItemKeys.append(try WireDecoding.stringList(item["desiredKeys"], "desiredKeys"))
         }
-        var results = try env(ctx).lookup(names, in: ctx.databaseID, zoneID: zone, desiredKeys: nil, caller: ctx.auth.caller)
+        var results = try env(ctx).records.lookup(names, in: ctx.databaseID, zoneID: zone, desiredKeys: nil, caller: ctx.auth.caller)
         // The caller's own user record exists from the first time they ask for it (see `UserRecord`).
         if let me = ctx.auth.userRecordName, zone.isDefault, ctx.database != .shared {
             for (i, r) in results.enumerated() where names[i] == me {
-                if case .failure(let e) = r, e.code == .notFound { results[i] = .success(try env(ctx).userRecord(of: me, in: ctx.databaseID)) }
+                if case .failure(let e) = r, e.code == .notFound { results[i] = .success(try env(ctx).records.userRecord(of: me, in: ctx.databaseID)) }
             }
         }
         // Share records are looked up by name too (CloudKit JS fetches a root's `share` that way).
@@ -58,7 +58,7 @@ extension CloudKitAPI {
             if case .failure(let e) = r, e.code == .notFound { return names[i] }
             return nil
         }
-        let shares = try env(ctx).shares(named: missing, in: ctx.databaseID, zoneID: zone)
+        let shares = try env(ctx).sharing.shares(named: missing, in: ctx.databaseID, zoneID: zone)
         let enc = encoding(ctx)
         return json { w in
             w.beginObject()
@@ -87,50 +87,9 @@ extension CloudKitAPI {
             e.redirectURL = signInURL(ctx.request, container: ctx.container, environment: ctx.environment)
             throw e
         }
-        var operations: [RecordOperation] = []
-        for op in ops {
-            guard let t = op["operationType"]?.string, let type = OperationType(rawValue: t) else {
-                throw StratusError.badRequest("unknown operationType '\((op["operationType"]?.string ?? "").prefix(30))'")
-            }
-            var record = try WireDecoding.record(op["record"], defaultZone: zone, timestamps: ctx.timestamps)
-            if record.recordName.isEmpty && type.createsWhenMissing { record.recordName = UUID().uuidString }
-            var operation = RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired)
-            operation.share = try WireDecoding.shareRequest(op["record"])
-            operation.parentZone = try WireDecoding.parentZone(op["record"])
-            operation.removedFields = WireDecoding.removedFields(op["record"])
-            operation.encryptedFields = WireDecoding.encryptedFields(op["record"])
-            operations.append(operation)
-        }
-        let (store, container) = (store, ctx.container)
-        let atomic = try b.bool("atomic") ?? false
-        // Per-record faults (see `Fault.Stage.perRecord`): the records they hit fail alone; the rest go on.
-        let injected = store.faults.mightFault(ctx.container, ctx.environment, .recordsModify) ? try perRecordFaults(operations, zone: zone, ctx) : [:]
-        let injectedNote = injected.isEmpty ? nil : Set(injected.values.map(\.code.rawValue)).sorted().joined(separator: ",") + " per-record"
-        var remaining = operations.indices.filter { injected[$0] == nil }
-        if atomic && !injected.isEmpty { remaining = [] }
-        var applied: [ModifyResult] = []
-        do {
-            applied = remaining.isEmpty ? [] : try env(ctx).modify(remaining.map { operations[$0] }, in: ctx.databaseID, zoneID: zone, atomic: atomic,
-                                                                   actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true, users: { lookup in
-                switch lookup {
-                case .emailAddress(let e): (try? store.accounts.user(container: container, email: e)) ?? nil
-                case .userRecordName(let u): (try? store.accounts.user(container: container, userRecordName: u)) ?? nil
-                }
-            })
-        } catch let e as StratusError where e.code == .zoneNotFound || e.code == .userDeletedZone {
-            // A zone that is not there fails each record, as CloudKit reports it (a partial failure whose items are
-            // ZONE_NOT_FOUND), so that the app's per-record handling sees it and recreates the zone.
-            applied = remaining.map { i in
-                var perRecord = e
-                perRecord.recordName = operations[i].record.recordName
-                return .failed(perRecord)
-            }
-        }
-        var results: [ModifyResult] = operations.indices.map { i in
-            injected[i].map { .failed($0) }
-                ?? .failed(StratusError(.atomicError, "the atomic batch failed: an injected fault refused one of its records", recordName: operations[i].record.recordName))
-        }
-        for (k, i) in remaining.enumerated() where k < applied.count { results[i] = applied[k] }
+        let operations = try decodeOperations(ops, zone: zone, desiredKeys: desired, ctx)
+        let atomic = try ctx.body.bool("atomic") ?? false
+        let (results, injectedNote) = try applyModify(operations, zone: zone, atomic: atomic, ctx)
         let enc = encoding(ctx)
         var response = json { w in
             w.beginObject()
@@ -152,6 +111,61 @@ extension CloudKitAPI {
         return response
     }
 
+    /// The batch's operations as the store takes them (a create without a name gets one).
+    private func decodeOperations(_ ops: [JSON], zone: ZoneID, desiredKeys desired: [String]?, _ ctx: Context) throws -> [RecordOperation] {
+        var operations: [RecordOperation] = []
+        operations.reserveCapacity(ops.count)
+        for op in ops {
+            guard let t = op["operationType"]?.string, let type = OperationType(rawValue: t) else {
+                throw StratusError.badRequest("unknown operationType '\((op["operationType"]?.string ?? "").prefix(30))'")
+            }
+            var record = try WireDecoding.record(op["record"], defaultZone: zone, timestamps: ctx.timestamps)
+            if record.recordName.isEmpty && type.createsWhenMissing { record.recordName = UUID().uuidString }
+            var operation = RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired)
+            operation.share = try WireDecoding.shareRequest(op["record"])
+            operation.parentZone = try WireDecoding.parentZone(op["record"])
+            operation.removedFields = WireDecoding.removedFields(op["record"])
+            operation.encryptedFields = WireDecoding.encryptedFields(op["record"])
+            operations.append(operation)
+        }
+        return operations
+    }
+
+    /// Applies the batch: per-record faults (see `Fault.Stage.perRecord`) fail the records they hit alone and the
+    /// rest go on (an atomic batch fails whole); returns each operation's result, in order, and the faults' note
+    /// for the request log.
+    private func applyModify(_ operations: [RecordOperation], zone: ZoneID, atomic: Bool, _ ctx: Context) throws -> ([ModifyResult], String?) {
+        let (store, container) = (store, ctx.container)
+        let injected = store.faults.mightFault(ctx.container, ctx.environment, .recordsModify) ? try perRecordFaults(operations, zone: zone, ctx) : [:]
+        let injectedNote = injected.isEmpty ? nil : Set(injected.values.map(\.code.rawValue)).sorted().joined(separator: ",") + " per-record"
+        var remaining = operations.indices.filter { injected[$0] == nil }
+        if atomic && !injected.isEmpty { remaining = [] }
+        var applied: [ModifyResult] = []
+        do {
+            applied = remaining.isEmpty ? [] : try env(ctx).records.modify(remaining.map { operations[$0] }, in: ctx.databaseID, zoneID: zone, atomic: atomic,
+                                                                   actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true, users: { lookup in
+                switch lookup {
+                case .emailAddress(let e): (try? store.accounts.user(container: container, email: e)) ?? nil
+                case .userRecordName(let u): (try? store.accounts.user(container: container, userRecordName: u)) ?? nil
+                }
+            })
+        } catch let e as StratusError where e.code == .zoneNotFound || e.code == .userDeletedZone {
+            // A zone that is not there fails each record, as CloudKit reports it (a partial failure whose items are
+            // ZONE_NOT_FOUND), so that the app's per-record handling sees it and recreates the zone.
+            applied = remaining.map { i in
+                var perRecord = e
+                perRecord.recordName = operations[i].record.recordName
+                return .failed(perRecord)
+            }
+        }
+        var results: [ModifyResult] = operations.indices.map { i in
+            injected[i].map { .failed($0) }
+                ?? .failed(StratusError(.atomicError, "the atomic batch failed: an injected fault refused one of its records", recordName: operations[i].record.recordName))
+        }
+        for (k, i) in remaining.enumerated() where k < applied.count { results[i] = applied[k] }
+        return (results, injectedNote)
+    }
+
     /// `records/changes`: one zone's changes since a sync token (private and shared databases only, as CloudKit).
     func recordsChanges(_ ctx: Context) throws -> HTTPResponse {
         guard ctx.database != .public else { throw StratusError.badRequest("records/changes is for private and shared databases") }
@@ -159,7 +173,7 @@ extension CloudKitAPI {
         guard b["zoneID"] != nil else { throw StratusError.badRequest("records/changes needs a zoneID") }
         let zone = try WireDecoding.zoneID(b["zoneID"])
         try Self.refuseDefaultZoneChanges(zone)
-        let changes = try env(ctx).zoneChanges(in: ctx.databaseID, zoneID: zone, since: try b.string("syncToken"),
+        let changes = try env(ctx).zones.zoneChanges(in: ctx.databaseID, zoneID: zone, since: try b.string("syncToken"),
                                                resultsLimit: try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults,
                                                desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
         let enc = encoding(ctx)
@@ -188,7 +202,7 @@ extension CloudKitAPI {
         let profile = try store.accounts.user(container: ctx.container, userRecordName: user)
         // Asking who one is makes one's public user record, as CloudKit has one for each user of the app (a full
         // store or a refused write does not stop the answer: the record is made on the next fetch instead).
-        _ = try? env(ctx).userRecord(of: user, in: .publicDatabase)
+        _ = try? env(ctx).records.userRecord(of: user, in: .publicDatabase)
         return json { w in
             w.beginObject()
             w.field("userRecordName", user)

@@ -62,36 +62,7 @@ private extension JSONParser {
                 fieldErrors = [:]
                 fieldsProblem = nil
                 if try takeNull() { continue }
-                guard openObject() else {
-                    try skip(depth: 1)
-                    fieldsProblem = .badRequest("fields must be an object")
-                    continue
-                }
-                var firstField = true
-                while let name = try nextKey(first: &firstField) {
-                    guard openObject() else {
-                        try skip(depth: 2)
-                        fieldErrors[name] = .badRequest("field '\(name)' must be an object with a value")
-                        fields[name] = nil
-                        continue
-                    }
-                    var value: JSON?, type: JSON?
-                    var firstMember = true
-                    while let member = try nextKey(first: &firstMember) {
-                        switch member {
-                        case "value": value = try self.value(depth: 3)
-                        case "type": type = try self.value(depth: 3)
-                        default: try skip(depth: 3)
-                        }
-                    }
-                    do {
-                        fields[name] = try WireDecoding.fieldValue(value: value, type: type, field: name)
-                        if !fieldErrors.isEmpty { fieldErrors[name] = nil }
-                    } catch {
-                        fieldErrors[name] = error
-                        fields[name] = nil
-                    }
-                }
+                fieldsProblem = try fieldsObject(&fields, errors: &fieldErrors)
             default:
                 try skip(depth: 1)
             }
@@ -105,5 +76,40 @@ private extension JSONParser {
             if let e = fieldErrors.first?.value { throw e }
             return try WireDecoding.record(members: .object(members), fields: fields, defaultZone: ZoneID(zoneName: zone.zoneName))
         }
+    }
+
+    /// Reads a record's `fields` object into `fields` (each good field) and `errors` (each bad one, by name);
+    /// returns the problem when `fields` is not an object at all.
+    mutating func fieldsObject(_ fields: inout [String: FieldValue], errors fieldErrors: inout [String: StratusError]) throws(Failure) -> StratusError? {
+        guard openObject() else {
+            try skip(depth: 1)
+            return .badRequest("fields must be an object")
+        }
+        var firstField = true
+        while let name = try nextKey(first: &firstField) {
+            guard openObject() else {
+                try skip(depth: 2)
+                fieldErrors[name] = .badRequest("field '\(name)' must be an object with a value")
+                fields[name] = nil
+                continue
+            }
+            var value: JSON?, type: JSON?
+            var firstMember = true
+            while let member = try nextKey(first: &firstMember) {
+                switch member {
+                case "value": value = try self.value(depth: 3)
+                case "type": type = try self.value(depth: 3)
+                default: try skip(depth: 3)
+                }
+            }
+            do {
+                fields[name] = try WireDecoding.fieldValue(value: value, type: type, field: name)
+                if !fieldErrors.isEmpty { fieldErrors[name] = nil }
+            } catch {
+                fieldErrors[name] = error
+                fields[name] = nil
+            }
+        }
+        return nil
     }
 }

@@ -14,9 +14,9 @@ extension Console {
                                             developmentTypes: (try? dev?.schema.current().recordTypes.count) ?? 0, productionTypes: (try? prod?.schema.current().recordTypes.count) ?? 0)
         }
         if Console.wantsJSON(req) {
-            return .json(Console.json(["containers": containers.map {
+            return Console.jsonAnswer(["containers": containers.map {
                 ContainersView.ContainerJSON(id: $0.id, developmentRecords: $0.developmentRecords, productionRecords: $0.productionRecords, created: $0.createdISO)
-            }]))
+            }])
         }
         let message = req.query("deleted").map { "Deleted \($0)." } ?? req.query("created").map { "Created \($0)." }
         return render("containers", ContainersView(title: "Containers", containers: containers, hasContainers: !containers.isEmpty,

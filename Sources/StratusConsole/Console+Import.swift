@@ -77,7 +77,7 @@ extension Console {
         importJobs.start(job)
         let importer = RecordImporter(env: scope.env, database: database, zone: zone.isEmpty ? nil : zone, mode: mode, batchSize: Self.importBatchSize)
         let jobs = importJobs, console = self, label = database.scope.rawValue
-        Thread {
+        BackgroundWork("console import").once {
             defer { try? FileManager.default.removeItem(at: temp) }
             let started = Date()
             do {
@@ -92,7 +92,7 @@ extension Console {
                 let committed = jobs.job(job.id)?.committed ?? 0
                 try? console.audit(s, scope, "import records", "stopped at line \(e.line) (\(e.error.code.rawValue)); lines up to \(committed) imported")
             }
-        }.start()
+        }
         return .redirect(to: scope.paths.importJob(job.id), status: .seeOther)
     }
 

@@ -123,7 +123,7 @@ extension Console {
         do {
             let nid = try scope.env.notifications.sendTestNotification(to: target.userRecordName, message: f["message"] ?? "")
             try audit(s, scope, "send test notification", "to \(target.email): \(nid)")
-            if Console.wantsJSON(req) { return .json(Console.json(["notificationID": nid])) }
+            if Console.wantsJSON(req) { return Console.jsonAnswer(["notificationID": nid]) }
             return try notificationsPage(req, s, scope, sent: "Sent a test notification to \(target.email).")
         } catch let e as StratusError where e.code == .badRequest {
             return try notificationsPage(req, s, scope, error: e.reason)

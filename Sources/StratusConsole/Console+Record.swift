@@ -32,7 +32,7 @@ extension Console {
         let record = try fetch(loc, scope.env)
         // The lookup just read the schema's generation: no second transaction for the type.
         let type = scope.env.schema.lastKnownSchema.recordType(named: record.recordType) ?? RecordTypeSchema(name: record.recordType)
-        if Console.wantsJSON(req) { return .json(Console.json(RecordJSON(EncryptedFields.hidden(record, type)))) }
+        if Console.wantsJSON(req) { return Console.jsonAnswer(RecordJSON(EncryptedFields.hidden(record, type))) }
         var values = recordValues(record, type, loc, scope)
         values.message = req.query("done")
         return page(req, s, scope, tab: .records, "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))

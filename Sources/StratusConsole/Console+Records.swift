@@ -16,10 +16,10 @@ extension Console {
         if ConsoleQuery.hasFormRows(items) {
             return .redirect(to: scope.db.records(q.queryItems()))
         }
-        let schema = try scope.env.schema()
+        let schema = try scope.env.schema.current()
         if q.recordType == nil { q.recordType = schema.recordTypes.first?.name }
         // The shared database has no default zone: open the first zone shared with the user.
-        if db.scope == .shared, q.zone == ZoneID.defaultZoneName, let first = try scope.env.zones(in: db).first { q.zone = first.zoneID.zoneName }
+        if db.scope == .shared, q.zone == ZoneID.defaultZoneName, let first = try scope.env.zones.all(in: db).first { q.zone = first.zoneID.zoneName }
         let format = req.query("format")
         guard let typeName = q.recordType, let type = schema.recordType(named: typeName) else {
             if let t = q.recordType { throw StratusError(.notFound, "There is no record type \(t.prefix(60)) in \(scope.environment.rawValue).") }
@@ -32,7 +32,7 @@ extension Console {
         var status = HTTPStatus.ok
         var result = QueryResult(records: [], continuationMarker: nil)
         do {
-            result = try scope.env.query(try q.query(type), in: db, explain: true)
+            result = try scope.env.records.query(try q.query(type), in: db, explain: true)
         } catch {
             if Console.wantsJSON(req) { throw error }
             // Through the one redaction: an internal error's text (SQL, paths) goes to the log, not the page.
@@ -42,20 +42,15 @@ extension Console {
         }
         if Console.wantsJSON(req) {
             let json = RecordsView.JSON(records: result.records.map { RecordJSON(EncryptedFields.hidden($0, type)) }, continuationMarker: result.continuationMarker)
-            return .json(Console.json(json), status: status)
+            return Console.jsonAnswer(json, status: status)
         }
         let columns = q.fields.isEmpty ? Array(type.userFields.prefix(Console.defaultColumns).map(\.name)) : q.fields
-        let encrypted = EncryptedFields.names(type)
-        let rows = result.records.map { r in
-            RecordsView.Row(name: ValueDisplay.visible(r.recordName), href: scope.db.record(zone: q.zone, name: r.recordName),
-                            cells: columns.map { c in encrypted.contains(c) ? (r.fields[c] == nil ? "" : EncryptedFields.marker) : r.fields[c].map(ValueDisplay.summary) ?? "" },
-                            modified: r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? "")
-        }
-        let count = try scope.env.recordCountsByType(in: db, zoneID: ZoneID(zoneName: q.zone))[type.name] ?? 0
+        let rows = Self.rows(result.records, columns: columns, type: type, zone: q.zone, scope)
+        let count = try scope.env.records.recordCountsByType(in: db, zoneID: ZoneID(zoneName: q.zone))[type.name] ?? 0
         let view = RecordsView(
             error: failure,
             types: schema.recordTypes.map { .init(name: $0.name, selected: $0.name == type.name) },
-            zones: try scope.env.zones(in: db).map { .init(name: $0.zoneID.zoneName, selected: $0.zoneID.zoneName == q.zone) },
+            zones: try scope.env.zones.all(in: db).map { .init(name: $0.zoneID.zoneName, selected: $0.zoneID.zoneName == q.zone) },
             recordType: type.name, zone: q.zone, servedBy: result.servedBy ?? "no index (SQLite scans)",
             columns: columns, rows: rows, hasRows: !rows.isEmpty, count: count,
             filterRows: filterRows(q, type), sortRows: sortRows(q, type),
@@ -69,6 +64,16 @@ extension Console {
             defaultColumns: Console.defaultColumns)
         return page(req, s, scope, tab: .records, "records", title: "\(type.name) records", view,
                     crumbs: [Crumb(href: scope.db.records(), label: "\(scope.database?.rawValue ?? "public") records")], status: status)
+    }
+
+    /// The table's rows: each record's chosen columns, summarised; an encrypted field shows only that it is set.
+    static func rows(_ records: [StoredRecord], columns: [String], type: RecordTypeSchema, zone: String, _ scope: ConsoleScope) -> [RecordsView.Row] {
+        let encrypted = EncryptedFields.names(type)
+        return records.map { r in
+            RecordsView.Row(name: ValueDisplay.visible(r.recordName), href: scope.db.record(zone: zone, name: r.recordName),
+                            cells: columns.map { c in encrypted.contains(c) ? (r.fields[c] == nil ? "" : EncryptedFields.marker) : r.fields[c].map(ValueDisplay.summary) ?? "" },
+                            modified: r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? "")
+        }
     }
 
     /// `records.mustache` when the environment has no record type yet.
@@ -175,7 +180,7 @@ extension Console {
             guard await stream.write(Data((csv ? (["recordName", "recordChangeTag", "modified"] + columns).map(CSVCell.escape).joined(separator: ",") + "\r\n" : "{\"records\":[").utf8)) else { return }
             repeat {
                 let q = query
-                guard let page = try? await BlockingWork.shared.run({ try env.query(q, in: db) }) else { break }
+                guard let page = try? await BlockingWork.shared.run({ try env.records.query(q, in: db) }) else { break }
                 var out = ""
                 for record in page.records {
                     let r = EncryptedFields.hidden(record, type)

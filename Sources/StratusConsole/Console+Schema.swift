@@ -95,7 +95,7 @@ extension Console {
         let schema = try scope.env.schema.current()
         let name = req.parameters["recordType"] ?? ""
         guard let type = schema.recordType(named: name) else { throw StratusError(.notFound, "There is no record type \(name.prefix(60)) in \(scope.environment.rawValue).") }
-        if Console.wantsJSON(req) { return .json(Console.json(SchemaView.TypeJSON(type))) }
+        if Console.wantsJSON(req) { return Console.jsonAnswer(SchemaView.TypeJSON(type)) }
         let deployed = try store.environment(scope.container, .production).schema.current().recordType(named: name)
         let editable = !scope.isProduction
         let system = [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName]

@@ -70,7 +70,7 @@ extension Console {
         do {
             let (token, secret) = try store.credentials.createAPIToken(container: scope.container, environment: scope.environment, name: name, allowedOrigins: origins)
             try audit(s, scope, "create API token", "\(token.name) (#\(token.id))")
-            if Console.wantsJSON(req) { return .json(Console.json(TokensView.Created(id: token.id, name: token.name, ckAPIToken: secret))) }
+            if Console.wantsJSON(req) { return Console.jsonAnswer(TokensView.Created(id: token.id, name: token.name, ckAPIToken: secret)) }
             return try tokensPage(req, s, scope, created: secret, createdName: token.name)
         } catch let error as StratusError where error.code == .badRequest {
             return try tokensPage(req, s, scope, error: error.reason)
@@ -92,7 +92,7 @@ extension Console {
         do {
             let key = try store.credentials.addServerKey(container: scope.container, environment: scope.environment, publicKeyPEM: f["pem"] ?? "", notes: f["notes"] ?? "")
             try audit(s, scope, "add server key", key.keyID)
-            if Console.wantsJSON(req) { return .json(Console.json(["keyID": key.keyID])) }
+            if Console.wantsJSON(req) { return Console.jsonAnswer(["keyID": key.keyID]) }
             return try tokensPage(req, s, scope, newKey: key)
         } catch let error as StratusError where error.code == .badRequest || error.code == .exists {
             return try tokensPage(req, s, scope, error: error.reason)

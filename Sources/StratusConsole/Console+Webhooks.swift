@@ -55,7 +55,7 @@ extension Console {
         do {
             let (hook, secret) = try scope.env.webhooks.addWebhook(url: url, recordTypes: types)
             try audit(s, scope, "add webhook", "#\(hook.id) \(hook.url)")
-            if Console.wantsJSON(req) { return .json(Console.json(WebhooksView.Added(id: hook.id, url: hook.url, secret: secret))) }
+            if Console.wantsJSON(req) { return Console.jsonAnswer(WebhooksView.Added(id: hook.id, url: hook.url, secret: secret)) }
             return try webhooksPage(req, s, scope, created: (hook, secret))
         } catch let e as StratusError where e.code == .badRequest {
             return try webhooksPage(req, s, scope, error: e.reason)

@@ -74,15 +74,15 @@ public final class Console: Sendable {
         router.add(.post, "/console/logout", bodyLimit: 16 * 1024) { req in await c.logout(req) }
         router.add(.get, "/console/setup") { req in await c.setupPage(req) }
         router.add(.post, "/console/setup", bodyLimit: 16 * 1024) { req in await c.setup(req) }
-        router.add(.get, "/console/") { req in await c.authenticated(req) { s in try c.containersPage(req, s) } }
-        router.add(.post, "/console/containers", bodyLimit: 16 * 1024, admit: c.admitSession) { req in await c.authenticated(req, form: true) { s in try c.createContainer(req, s) } }
-        router.add(.get, "/console/audit") { req in await c.authenticated(req) { s in try c.auditPage(req, s) } }
-        router.add(.post, "/console/theme", bodyLimit: 16 * 1024, admit: c.admitSession) { req in await c.authenticated(req, form: true) { s in try c.setTheme(req, s) } }
+        router.add(.get, "/console/") { req in try await c.authenticated(req) { s in try c.containersPage(req, s) } }
+        router.add(.post, "/console/containers", bodyLimit: 16 * 1024, admit: c.admitSession) { req in try await c.authenticated(req, form: true) { s in try c.createContainer(req, s) } }
+        router.add(.get, "/console/audit") { req in try await c.authenticated(req) { s in try c.auditPage(req, s) } }
+        router.add(.post, "/console/theme", bodyLimit: 16 * 1024, admit: c.admitSession) { req in try await c.authenticated(req, form: true) { s in try c.setTheme(req, s) } }
         registerContainerPages(&router)
         // The rest of the console's URL space: signed-in visitors get a page saying it is not there (yet).
         for method in [HTTPMethod.get, .post] {
             router.add(method, "/console/*", bodyLimit: 16 * 1024) { req in
-                await c.authenticated(req) { s in c.errorPage(s, status: .notFound, heading: "Not found", reason: "There is no console page at this address.") }
+                try await c.authenticated(req) { s in c.errorPage(s, status: .notFound, heading: "Not found", reason: "There is no console page at this address.") }
             }
         }
     }
@@ -131,39 +131,36 @@ public final class Console: Sendable {
 
     /// Runs a page with the visitor's session, or sends them to sign in. A form post must carry the session's
     /// CSRF token and come from this site (Origin check).
-    func authenticated(_ req: HTTPRequest, form: Bool = false, _ page: @escaping @Sendable (Session) throws -> HTTPResponse) async -> HTTPResponse {
-        await authenticated(req, form: form, scoped: false) { s, _ in try page(s) }
+    func authenticated(_ req: HTTPRequest, form: Bool = false, _ page: @escaping @Sendable (Session) throws -> HTTPResponse) async throws -> HTTPResponse {
+        try await authenticated(req, form: form, scoped: false) { s, _ in try page(s) }
     }
 
     /// A page inside a container: the container and environment (and database, when the route has one) come
     /// from the URL; an unknown one is a 404 page.
-    func scoped(_ req: HTTPRequest, _ page: @escaping @Sendable (Session, ConsoleScope) throws -> HTTPResponse) async -> HTTPResponse {
-        await authenticated(req, form: req.method == .post, scoped: true) { s, scope in try page(s, scope!) }
+    func scoped(_ req: HTTPRequest, _ page: @escaping @Sendable (Session, ConsoleScope) throws -> HTTPResponse) async throws -> HTTPResponse {
+        try await authenticated(req, form: req.method == .post, scoped: true) { s, scope in try page(s, scope!) }
     }
 
+    /// The session, CSRF and scope checks every signed-in page passes, then the page. What a page throws goes to the
+    /// console group's one error owner (`errors`) with the session and scope it happened in (`PageFailure`), so the
+    /// error page keeps the console's header; a failure before there is a session goes there bare.
     private func authenticated(_ req: HTTPRequest, form: Bool, scoped: Bool,
-                               _ page: @escaping @Sendable (Session, ConsoleScope?) throws -> HTTPResponse) async -> HTTPResponse {
+                               _ page: @escaping @Sendable (Session, ConsoleScope?) throws -> HTTPResponse) async throws -> HTTPResponse {
         let token = cookie(req, Console.cookieName)
         // One `BlockingWork.run` per request (in place on a connection's own thread): the session, the scope and the page together.
-        do {
-            return try await blocking.run {
-                guard let token, let found = try self.store.admins.adminSession(token) else {
-                    if (try? self.store.admins.hasAdmins()) == false { return self.errorPage(nil, status: .forbidden, heading: "No administrator yet", reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
-                    return .redirect(to: ConsolePaths.login)
-                }
-                let session = Session(admin: found.admin, csrf: found.csrf, token: token, acting: found.acting)
-                if req.method == .post {
-                    guard self.sameOrigin(req), self.formValue(req, "csrf") == session.csrf else {
-                        return self.errorPage(session, status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page (missing or stale security token). Reload the page and try again.")
-                    }
-                }
-                let scope: ConsoleScope?
-                do { scope = scoped ? try self.scope(req, session) : nil } catch { return self.failure(req, session, nil, error) }
-                do { return try page(session, scope) } catch { return self.failure(req, session, scope, error) }
+        return try await blocking.run {
+            guard let token, let found = try self.store.admins.adminSession(token) else {
+                if (try? self.store.admins.hasAdmins()) == false { return self.errorPage(nil, status: .forbidden, heading: "No administrator yet", reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
+                return .redirect(to: ConsolePaths.login)
             }
-        } catch {
-            // The session store itself failed: not the visitor's doing, and nothing to show but the error page.
-            return errorPage(nil, status: .internalServerError, heading: "Something went wrong", reason: "The console's database could not be read.")
+            let session = Session(admin: found.admin, csrf: found.csrf, token: token, acting: found.acting)
+            if req.method == .post {
+                guard self.sameOrigin(req), self.formValue(req, "csrf") == session.csrf else {
+                    return self.errorPage(session, status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page (missing or stale security token). Reload the page and try again.")
+                }
+            }
+            let scope = try PageFailure.within(req, session, nil) { scoped ? try self.scope(req, session) : nil }
+            return try PageFailure.within(req, session, scope) { try page(session, scope) }
         }
     }
 
@@ -218,10 +215,10 @@ public final class Console: Sendable {
     }
 
     /// A page's error in the console's look (inside its container when it has one), with a way back to the
-    /// form it came from; never a stack trace.
-    func failure(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope?, _ error: any Error) -> HTTPResponse {
+    /// form it came from; never a stack trace. Only the group's owner (`errors`) calls it.
+    private func failure(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope?, _ error: any Error) -> HTTPResponse {
         let (e, heading, status) = Self.explain(error, path: req.rawPath)
-        if Console.wantsJSON(req) { return .json(Console.json(["serverErrorCode": e.code.rawValue, "reason": e.reason]), status: status) }
+        if Console.wantsJSON(req) { return Console.jsonAnswer(["serverErrorCode": e.code.rawValue, "reason": e.reason], status: status) }
         var view = ErrorView(title: heading, heading: heading, reason: e.reason)
         view.back = formPage(req)
         guard let scope else { return render("error", view, session: session, status: status) }
@@ -264,6 +261,7 @@ public final class Console: Sendable {
     public var errors: RouteGroup.Errors {
         let c = self
         return { error, path in
+            if let f = error as? PageFailure { return c.failure(f.request, f.session, f.scope, f.error) }
             let (e, heading, status) = Console.explain(error, path: path)
             return c.errorPage(nil, status: status, heading: heading, reason: e.reason)
         }
@@ -336,7 +334,7 @@ public final class Console: Sendable {
     /// sorted keys) when asked for.
     func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: ConsoleTab, _ template: String, title: String,
               _ view: some Encodable, crumbs: [Crumb] = [], json: (any Encodable)? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
-        if let json, Console.wantsJSON(req) { return .json(Console.json(json), status: status) }
+        if let json, Console.wantsJSON(req) { return Console.jsonAnswer(json, status: status) }
         return render(template, Framed(view: view, title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user,
                                        acting: scope.actingAs.map { ActingBanner($0, paths: scope.paths) }, containers: containerPicker(scope)),
                       session: s, status: status)
@@ -375,6 +373,17 @@ public final class Console: Sendable {
 
     static func wantsJSON(_ req: HTTPRequest) -> Bool {
         (req.headers["accept"] ?? "").contains("application/json") || req.query("format") == "json"
+    }
+
+    /// The version of the console's JSON face (see docs/console.md), sent with every JSON answer.
+    static let jsonVersion = "1"
+
+    /// A page's JSON variant (what the page shows, for scripts and tests; the admin API is for automation), with the
+    /// face's version in `Stratus-Console-JSON`.
+    static func jsonAnswer(_ value: any Encodable, status: HTTPStatus = .ok) -> HTTPResponse {
+        var r = HTTPResponse.json(json(value), status: status)
+        r.headers["stratus-console-json"] = jsonVersion
+        return r
     }
 
     /// A page's JSON variant: its keys sorted, slashes as they are.

@@ -77,126 +77,23 @@ struct HTTPConnection {
 
     /// Serves one request; returns whether the connection stays open.
     private mutating func serveOne() async throws -> Bool {
-        var scanned = 0
-        var headEnd: Int?
-        do { headEnd = try RequestHeadParser.headEnd(in: buffer, from: 0) } catch {
-            await fail(error)
-            return false
-        }
-        var started = !buffer.isEmpty
-        watchdog.setIdle(!started)
-        if started { watchdog.setDeadline(.now + config.requestTimeout) }
-        while headEnd == nil {
-            if buffer.count > config.maxHeaderBytes {
-                await fail(HTTPError(.headersTooLarge, "request header fields too large"))
-                return false
-            }
-            scanned = buffer.count
-            try await fill()
-            if !started { started = true; watchdog.setIdle(false); watchdog.setDeadline(.now + config.requestTimeout) }
-            do { headEnd = try RequestHeadParser.headEnd(in: buffer, from: scanned) } catch {
-                await fail(error)
-                return false
-            }
-            if headEnd == nil, let error = RequestHeadParser.requestLineError(in: buffer) {
-                await fail(error)
-                return false
-            }
-        }
-        let end = headEnd!
-        if end > config.maxHeaderBytes {
-            await fail(HTTPError(.headersTooLarge, "request header fields too large"))
-            return false
-        }
+        guard var request = try await readHead() else { return false }
         let startTime = ContinuousClock.now
-        var request: HTTPRequest
-        do { request = try RequestHeadParser.parse(buffer[0..<end], remoteAddress: remoteAddress) } catch {
-            await fail(error)
-            return false
-        }
-        buffer.removeSubrange(0..<end)
-        request.resolveClient(publicURL: config.publicURL, trustedProxies: config.trustedProxies)
-        if request.viaUntrustedProxy { warnUntrustedProxy(request.headers) }
-
         let match = router.match(request.method, request.pathSegments)
-        var limit = 64 * 1024
-        if case .found(let route, _) = match { limit = route.bodyLimit }
-
-        // The body: refused by its declared size before a byte of it is read.
-        let framing: RequestHeadParser.Framing
-        do { framing = try RequestHeadParser.framing(request.headers) } catch {
-            await refuse(router.respond(to: error, path: request.rawPath))
-            return false
-        }
-        if case .length(let n) = framing, n > limit {
-            await refuse(router.respond(to: HTTPError(.contentTooLarge, "request body of \(n) bytes is over this endpoint's limit of \(limit)"), path: request.rawPath))
-            return false
-        }
-        // Who sends a large body is checked before a byte of it is read: a refusal closes the connection, body unread.
-        // Small ones are read first (they cost little, and the budget below bounds them all): most requests, which
-        // then pay for no check of their own, and are charged to the client's address.
-        let large: Bool = switch framing {
-        case .none: false
-        case .length(let n): n > config.admissionThreshold
-        case .chunked: true
-        }
-        var credential = "address " + request.clientAddress
-        if large, case .found(let route, let params) = match, let admit = route.admit {
-            request.parameters = params
-            switch await admit(request) {
-            case .refused(let refusal):
-                await refuse(refusal)
-                return false
-            case .admitted(let who): credential = who
-            }
-        }
         // Bytes held until this request is handled; none past the server's budget for all connections together,
         // nor past one credential's share of it.
         var held = 0
+        var credential = "address " + request.clientAddress
         defer { budget.release(held, for: credential) }
-        switch framing {
-        case .none: break
-        case .length(let n):
-            guard budget.reserve(n, for: credential) else {
-                await refuse(router.respond(to: Self.busy, path: request.rawPath))
-                return false
-            }
-            held = n
-            if request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty {
-                try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-            }
-            while buffer.count < n { try await fill() }
-            request.body = Data(buffer[0..<n])
-            buffer.removeSubrange(0..<n)
-        case .chunked:
-            if request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty {
-                try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-            }
-            do { request.body = try await readChunked(limit: limit, credential: credential, held: &held) } catch let e as HTTPError {
-                await refuse(router.respond(to: e, path: request.rawPath))
-                return false
-            }
-        }
+        guard try await readBody(&request, match, held: &held, credential: &credential) else { return false }
 
         // A slow handler is the server's business, not a slow client: keep the watchdog out of it.
         watchdog.setDeadline(.now + .seconds(3600))
-        var response: HTTPResponse
-        var routePattern = "unmatched"
+        var (response, routePattern) = await handle(&request, match)
         // What the access log shows of the path: a capability in it (a courier token, a share's GUID, an upload
         // ticket) is a credential, and a log is no place for credentials.
         var loggedPath = request.rawPath
         if case .found(let route, let params) = match, route.capturesCapability { loggedPath = route.loggedPath(params) }
-        switch match {
-        case .found(let route, let params):
-            request.parameters = params
-            routePattern = route.path
-            do { response = try await route.handler(request) } catch { response = router.respond(to: error, path: request.rawPath) }
-        case .methodNotAllowed(let allowed):
-            response = router.respond(to: HTTPError(.methodNotAllowed, "\(request.method) is not allowed here"), path: request.rawPath)
-            response.headers["allow"] = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")
-        case .notFound:
-            response = router.respond(to: HTTPError(.notFound, "nothing at \(request.rawPath.prefix(200))"), path: request.rawPath)
-        }
         // Handled: the body goes back to the budget before the answer is sent, so a client that has its answer finds
         // its bytes given back (a slow reader of a large answer no longer holds them either).
         request.body = Data()
@@ -208,24 +105,10 @@ struct HTTPConnection {
                                    seconds: 0, request: request, response: response))
             return false
         }
-        // Whether the client takes gzip is asked first: most API clients do not say, and then nothing else is looked at.
-        if response.body.count >= config.gzipMinimumBytes, request.acceptsGzip(), response.headers["content-encoding"] == nil,
-           Gzip.isCompressible(response.headers["content-type"]), let gz = Gzip.compress(response.body) {
-            response.body = gz
-            response.headers["content-encoding"] = "gzip"
-            response.headers["vary"] = "Accept-Encoding"
-        }
+        Self.compress(&response, for: request, minimumBytes: config.gzipMinimumBytes)
         if let stream = response.stream, request.method != .head {
             guard await send(response, head: false, keepAlive: false) else { return false }
-            let socket = self.socket
-            // The client's leaving is noticed at once (see `DisconnectMonitor`), not at the stream's next write.
-            let open = OpenFlag()
-            let fd = socket.socket.file.rawValue
-            DisconnectMonitor.shared.watch(fd) { open.close() }
-            await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen },
-                                        onClose: { open.onClose($0) }))
-            // Before the socket closes: its number goes to the next connection.
-            DisconnectMonitor.shared.unwatch(fd)
+            await run(stream)
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "\(response.status.code)",
                                               "remote": "\(request.clientAddress)", "stream": "ended"])
             observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
@@ -243,6 +126,143 @@ struct HTTPConnection {
         observe?(RequestRecord(method: request.method, route: routePattern, parameters: request.parameters, status: response.status.code,
                                seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18, request: request, response: response))
         return wrote && keepAlive
+    }
+
+    /// Reads and parses the next request's head (the watchdog's request timeout runs from its first byte); nil when
+    /// it was refused, answered and the connection is to close.
+    private mutating func readHead() async throws -> HTTPRequest? {
+        var scanned = 0
+        var headEnd: Int?
+        do { headEnd = try RequestHeadParser.headEnd(in: buffer, from: 0) } catch {
+            await fail(error)
+            return nil
+        }
+        var started = !buffer.isEmpty
+        watchdog.setIdle(!started)
+        if started { watchdog.setDeadline(.now + config.requestTimeout) }
+        while headEnd == nil {
+            if buffer.count > config.maxHeaderBytes {
+                await fail(HTTPError(.headersTooLarge, "request header fields too large"))
+                return nil
+            }
+            scanned = buffer.count
+            try await fill()
+            if !started { started = true; watchdog.setIdle(false); watchdog.setDeadline(.now + config.requestTimeout) }
+            do { headEnd = try RequestHeadParser.headEnd(in: buffer, from: scanned) } catch {
+                await fail(error)
+                return nil
+            }
+            if headEnd == nil, let error = RequestHeadParser.requestLineError(in: buffer) {
+                await fail(error)
+                return nil
+            }
+        }
+        let end = headEnd!
+        if end > config.maxHeaderBytes {
+            await fail(HTTPError(.headersTooLarge, "request header fields too large"))
+            return nil
+        }
+        var request: HTTPRequest
+        do { request = try RequestHeadParser.parse(buffer[0..<end], remoteAddress: remoteAddress) } catch {
+            await fail(error)
+            return nil
+        }
+        buffer.removeSubrange(0..<end)
+        request.resolveClient(publicURL: config.publicURL, trustedProxies: config.trustedProxies)
+        if request.viaUntrustedProxy { warnUntrustedProxy(request.headers) }
+        return request
+    }
+
+    /// Reads the request's body into it, refused by its declared size before a byte of it is read; returns false
+    /// when it was refused (answered; the connection closes). Who sends a large body is checked before a byte of it
+    /// is read: a refusal closes the connection, body unread. Small ones are read first (they cost little, and the
+    /// budget bounds them all): most requests, which then pay for no check of their own, and are charged to the
+    /// client's address (`credential`). `held` is what the body holds of the budget.
+    private mutating func readBody(_ request: inout HTTPRequest, _ match: Router.Match, held: inout Int, credential: inout String) async throws -> Bool {
+        var limit = 64 * 1024
+        if case .found(let route, _) = match { limit = route.bodyLimit }
+        let framing: RequestHeadParser.Framing
+        do { framing = try RequestHeadParser.framing(request.headers) } catch {
+            await refuse(router.respond(to: error, path: request.rawPath))
+            return false
+        }
+        if case .length(let n) = framing, n > limit {
+            await refuse(router.respond(to: HTTPError(.contentTooLarge, "request body of \(n) bytes is over this endpoint's limit of \(limit)"), path: request.rawPath))
+            return false
+        }
+        let large: Bool = switch framing {
+        case .none: false
+        case .length(let n): n > config.admissionThreshold
+        case .chunked: true
+        }
+        if large, case .found(let route, let params) = match, let admit = route.admit {
+            request.parameters = params
+            switch await admit(request) {
+            case .refused(let refusal):
+                await refuse(refusal)
+                return false
+            case .admitted(let who): credential = who
+            }
+        }
+        let expectsContinue = request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty
+        switch framing {
+        case .none: break
+        case .length(let n):
+            guard budget.reserve(n, for: credential) else {
+                await refuse(router.respond(to: Self.busy, path: request.rawPath))
+                return false
+            }
+            held = n
+            if expectsContinue { try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
+            while buffer.count < n { try await fill() }
+            request.body = Data(buffer[0..<n])
+            buffer.removeSubrange(0..<n)
+        case .chunked:
+            if expectsContinue { try? await socket.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
+            do { request.body = try await readChunked(limit: limit, credential: credential, held: &held) } catch let e as HTTPError {
+                await refuse(router.respond(to: e, path: request.rawPath))
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The route's answer (or the router's refusal), and the route's pattern for the log and metrics.
+    private func handle(_ request: inout HTTPRequest, _ match: Router.Match) async -> (HTTPResponse, String) {
+        switch match {
+        case .found(let route, let params):
+            request.parameters = params
+            do { return (try await route.handler(request), route.path) } catch { return (router.respond(to: error, path: request.rawPath), route.path) }
+        case .methodNotAllowed(let allowed):
+            var response = router.respond(to: HTTPError(.methodNotAllowed, "\(request.method) is not allowed here"), path: request.rawPath)
+            response.headers["allow"] = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")
+            return (response, "unmatched")
+        case .notFound:
+            return (router.respond(to: HTTPError(.notFound, "nothing at \(request.rawPath.prefix(200))"), path: request.rawPath), "unmatched")
+        }
+    }
+
+    /// Gzips a compressible answer for a client that takes it. Whether the client takes gzip is asked first: most
+    /// API clients do not say, and then nothing else is looked at.
+    private static func compress(_ response: inout HTTPResponse, for request: HTTPRequest, minimumBytes: Int) {
+        guard response.body.count >= minimumBytes, request.acceptsGzip(), response.headers["content-encoding"] == nil,
+              Gzip.isCompressible(response.headers["content-type"]), let gz = Gzip.compress(response.body) else { return }
+        response.body = gz
+        response.headers["content-encoding"] = "gzip"
+        response.headers["vary"] = "Accept-Encoding"
+    }
+
+    /// Runs a streamed answer (SSE) until it ends or the client leaves; the client's leaving is noticed at once
+    /// (see `DisconnectMonitor`), not at the stream's next write.
+    private func run(_ stream: @Sendable (ResponseStream) async -> Void) async {
+        let socket = self.socket
+        let open = OpenFlag()
+        let fd = socket.socket.file.rawValue
+        DisconnectMonitor.shared.watch(fd) { open.close() }
+        await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen },
+                                    onClose: { open.onClose($0) }))
+        // Before the socket closes: its number goes to the next connection.
+        DisconnectMonitor.shared.unwatch(fd)
     }
 
     /// The answer when the bodies every connection holds would pass the server's budget.

@@ -1,5 +1,6 @@
 import CHTTP2
 import Foundation
+import StratusModel
 import Synchronization
 
 /// Sends pushes to APNs over HTTP/2 (libcurl with nghttp2, through CHTTP2): a few connections kept open, each
@@ -63,7 +64,7 @@ public final class APNsClient: Sendable {
         var reason: String?
         if let body = result.body, result.body_length > 0 {
             let data = Data(bytes: body, count: result.body_length)
-            reason = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["reason"] as? String
+            reason = (try? JSON.parse(data))?["reason"]?.string
         }
         return APNsResult(status: result.status, reason: reason, apnsID: apnsID.isEmpty ? nil : apnsID, http2: result.http2 != 0)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusModel
 
 /// One notification for one device, as APNs takes it: `POST /3/device/{token}` with APNs' headers and the
 /// remote-notification dictionary (`{"aps": …, "ck": …}`) as the body.
@@ -31,8 +32,7 @@ public struct APNsPush: Sendable {
     /// (`content-available` only, CloudKit's silent push) a background one. The collapse ID (at most 64 bytes, as
     /// APNs allows) lets a newer notification of the same subscription replace an undelivered older one on the device.
     public init(cloudKitPayload payload: String, deviceToken: String, topic: String, collapseID: String? = nil, expiration: Int64? = nil) {
-        let object = (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any]
-        let aps = object?["aps"] as? [String: Any] ?? [:]
+        let aps = (try? JSON.parse(Data(payload.utf8)))?["aps"]?.object ?? [:]
         let shows = aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil
         var collapse = collapseID
         while let c = collapse, c.utf8.count > 64 { collapse = String(c.dropLast()) }

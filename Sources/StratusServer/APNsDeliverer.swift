@@ -19,7 +19,7 @@ final class APNsDeliverer: Sendable {
     let store: ServerStore
     let logger: Logger
     let client: APNsClient
-    private let loop = BackgroundLoop()
+    private let loop = BackgroundWork("APNs deliverer")
     /// Provider tokens by container environment, remade when the credentials change.
     private let signers = Mutex<[String: (credentials: APNsCredentials, token: APNsProviderToken)]>([:])
     /// Per device: how far its log was read with nothing left to push (kept in memory: no write per pass), and

@@ -36,25 +36,25 @@ struct AdminEndpoints {
                 let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
                 let id = try admin.store.lifecycle.snapshot(container, environment, allowProduction: admin.allowProduction)
                 try admin.audit("snapshot", container: container.rawValue, environment: environment.rawValue, detail: id)
-                return try Self.json(["snapshot": id])
+                return Self.json(["snapshot": .string(id)])
             }
         }
         // `stratus schema check` for a server whose data a CI script cannot open (--ephemeral, or another machine).
         router.add(.get, "/-/admin/containers/{container}/schema-check") { req in
             try await BlockingWork.shared.run {
                 let problems = try admin.store.lifecycle.schemaCheck(container: try ContainerID(req.parameters["container"] ?? ""))
-                return try Self.json(["ok": problems.isEmpty, "problems": problems.map(\.message)])
+                return Self.json(["ok": .bool(problems.isEmpty), "problems": .array(problems.map { .string($0.message) })])
             }
         }
         router.add(.post, "/-/admin/containers/{container}/{environment}/restore", bodyLimit: 4096) { req in
             try await BlockingWork.shared.run {
-                guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any], let id = o["snapshot"] as? String else {
+                guard let id = (try? JSON.parse(req.body))?["snapshot"]?.string else {
                     throw StratusError.badRequest("the body is {\"snapshot\": \"<the id snapshot answered>\"}")
                 }
                 let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
                 try admin.store.lifecycle.restore(container, environment, snapshot: id, allowProduction: admin.allowProduction)
                 try admin.audit("restore snapshot", container: container.rawValue, environment: environment.rawValue, detail: id)
-                return try Self.json(["restored": id])
+                return Self.json(["restored": .string(id)])
             }
         }
     }
@@ -66,21 +66,21 @@ struct AdminEndpoints {
     /// atomic batches, and makes an API token of the environment. 201 with `{container, environment, records,
     /// apiToken}`.
     private func createContainer(_ req: HTTPRequest) throws -> HTTPResponse {
-        guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any], let name = o["container"] as? String else {
+        guard let o = try? JSON.parse(req.body), let name = o["container"]?.string else {
             throw StratusError.badRequest("the body is {\"container\", \"schema\": \".ckdb text\", \"records\": \"NDJSON lines\", \"environment\"}")
         }
         let container = try ContainerID(name)
-        let environment = try ContainerEnvironment(parsing: o["environment"] as? String ?? "development")
-        let schema = try (o["schema"] as? String).map { text throws -> Schema in
+        let environment = try ContainerEnvironment(parsing: o["environment"]?.string ?? "development")
+        let schema = try o["schema"]?.string.map { text throws -> Schema in
             do { return try SchemaParser.parse(text) } catch { throw StratusError.badRequest("schema: \(error)") }
         }
         try store.createContainer(container)
         if let schema {
             _ = try store.lifecycle.importSchema(schema, into: container)
-            if environment == .production || o["deploy"] as? Bool == true { _ = try store.lifecycle.deploy(container, by: "admin endpoint") }
+            if environment == .production || o["deploy"]?.bool == true { _ = try store.lifecycle.deploy(container, by: "admin endpoint") }
         }
         var loaded = 0
-        if let lines = o["records"] as? String, !lines.isEmpty {
+        if let lines = o["records"]?.string, !lines.isEmpty {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-seed-\(UUID().uuidString).ndjson")
             defer { try? FileManager.default.removeItem(at: file) }
             try Data(lines.utf8).write(to: file)
@@ -88,7 +88,7 @@ struct AdminEndpoints {
         }
         let token = try store.credentials.createAPIToken(container: container, environment: environment, name: "admin endpoint").secret
         try audit("create container", container: container.rawValue, environment: environment.rawValue, detail: "\(loaded) records, an API token")
-        var r = try Self.json(["container": container.rawValue, "environment": environment.rawValue, "records": loaded, "apiToken": token])
+        var r = Self.json(["container": .string(container.rawValue), "environment": .string(environment.rawValue), "records": .int(Int64(loaded)), "apiToken": .string(token)])
         r.status = .created
         return r
     }
@@ -136,32 +136,32 @@ struct AdminEndpoints {
 
     private func list(_ req: HTTPRequest) throws -> HTTPResponse {
         let faults = try store.faults.all(container: try req.query("container").map { try ContainerID($0) })
-        return try Self.json(["faults": faults.map(Self.object)])
+        return Self.json(["faults": .array(faults.map(Self.object))])
     }
 
     private func add(_ req: HTTPRequest) throws -> HTTPResponse {
-        guard let o = try? JSONSerialization.jsonObject(with: req.body) as? [String: Any] else { throw StratusError.badRequest("the body must be a JSON object") }
+        guard let o = try? JSON.parse(req.body), o.object != nil else { throw StratusError.badRequest("the body must be a JSON object") }
         func string(_ k: String) throws -> String {
-            guard let s = o[k] as? String else { throw StratusError.badRequest("'\(k)' is required (a string)") }
+            guard let s = o[k]?.string else { throw StratusError.badRequest("'\(k)' is required (a string)") }
             return s
         }
         func int(_ k: String) throws -> Int? {
-            guard let v = o[k], !(v is NSNull) else { return nil }
-            guard let n = v as? Int else { throw StratusError.badRequest("'\(k)' must be a whole number") }
-            return n
+            guard let v = o[k], !v.isNull else { return nil }
+            guard case .int(let n) = v, let i = Int(exactly: n) else { throw StratusError.badRequest("'\(k)' must be a whole number") }
+            return i
         }
         let error = try string("error")
         guard let kind = Fault.Kind(rawValue: error) else {
             throw StratusError.badRequest("unknown error '\(error.prefix(40))': use one of \(Fault.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var probability: Double?
-        if let p = o["probability"], !(p is NSNull) {
-            guard let d = p as? Double else { throw StratusError.badRequest("'probability' must be a number") }
+        if let p = o["probability"], !p.isNull {
+            guard let d = p.double else { throw StratusError.badRequest("'probability' must be a number") }
             probability = d
         }
         func optional(_ k: String) throws -> String? {
-            guard let v = o[k], !(v is NSNull) else { return nil }
-            guard let s = v as? String else { throw StratusError.badRequest("'\(k)' must be a string") }
+            guard let v = o[k], !v.isNull else { return nil }
+            guard let s = v.string else { throw StratusError.badRequest("'\(k)' must be a string") }
             return s
         }
         let now = WallClock.nowMillis()
@@ -178,13 +178,11 @@ struct AdminEndpoints {
         f.recordType = try optional("recordType")
         f.recordName = try optional("recordName")
         // Server fields as CloudKit's field JSON: an object, or its text.
-        if let sf = o["serverFields"], !(sf is NSNull) {
-            f.serverFields = try (sf as? String) ?? String(decoding: JSONSerialization.data(withJSONObject: sf), as: UTF8.self)
-        }
+        if let sf = o["serverFields"], !sf.isNull { f.serverFields = sf.string ?? sf.serialized }
         let fault = try store.faults.addFault(f, allowProduction: allowProduction)
         try audit("add fault", container: fault.container.rawValue, environment: fault.environment.rawValue,
                   detail: "\(fault.kind.rawValue) on \(fault.operation) (fault \(fault.id))")
-        var r = try Self.json(Self.object(fault))
+        var r = Self.json(Self.object(fault))
         r.status = .created
         return r
     }
@@ -195,26 +193,25 @@ struct AdminEndpoints {
         let environment = try req.query("environment").map { try ContainerEnvironment(parsing: $0) }
         try store.faults.clearFaults(id: id, container: container, environment: environment)
         try audit("clear faults", container: container?.rawValue, environment: environment?.rawValue, detail: id.map { "fault \($0)" } ?? "all")
-        return try Self.json(["cleared": true])
+        return Self.json(["cleared": .bool(true)])
     }
 
-    static func object(_ f: Fault) -> [String: Any] {
-        var o: [String: Any] = ["id": f.id, "container": f.container.rawValue, "environment": f.environment.rawValue, "operation": f.operation,
-                                "error": f.kind.rawValue, "seed": f.seed, "latencyMs": f.latencyMilliseconds, "injected": f.injected,
-                                "createdAt": f.createdAt, "expiresAt": f.expiresAt]
-        if let n = f.remaining { o["count"] = n }
-        if let p = f.probability { o["probability"] = p }
-        if let r = f.retryAfter { o["retryAfter"] = r }
-        o["where"] = f.stage.rawValue
-        if let v = f.user { o["user"] = v }
-        if let v = f.zone { o["zone"] = v }
-        if let v = f.recordType { o["recordType"] = v }
-        if let v = f.recordName { o["recordName"] = v }
-        if let v = f.serverFields { o["serverFields"] = v }
-        return o
+    static func object(_ f: Fault) -> JSON {
+        var o: [String: JSON] = ["id": .int(f.id), "container": .string(f.container.rawValue), "environment": .string(f.environment.rawValue),
+                                 "operation": .string(f.operation), "error": .string(f.kind.rawValue), "seed": .int(Int64(bitPattern: f.seed)),
+                                 "latencyMs": .int(Int64(f.latencyMilliseconds)), "injected": .int(Int64(f.injected)),
+                                 "createdAt": .int(f.createdAt), "expiresAt": .int(f.expiresAt), "where": .string(f.stage.rawValue)]
+        if let n = f.remaining { o["count"] = .int(Int64(n)) }
+        if let p = f.probability { o["probability"] = .double(p) }
+        if let r = f.retryAfter { o["retryAfter"] = .int(Int64(r)) }
+        for (k, v) in [("user", f.user), ("zone", f.zone), ("recordType", f.recordType), ("recordName", f.recordName), ("serverFields", f.serverFields)] {
+            if let v { o[k] = .string(v) }
+        }
+        return .object(o)
     }
 
-    static func json(_ o: Any) throws -> HTTPResponse { .json(try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) }
+    /// An answer's JSON, keys sorted.
+    static func json(_ value: JSON) -> HTTPResponse { .json(Data(value.serialized.utf8)) }
 
     static func error(_ reason: String, status: HTTPStatus) -> HTTPResponse {
         var w = JSONWriter(capacity: 128)

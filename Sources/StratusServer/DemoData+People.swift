@@ -32,7 +32,7 @@ extension DemoData {
         for env in [ContainerEnvironment.development, .production] {
             let e = try store.environment(container, env)
             try addDownWebhook(e, writer: users[0])
-            if e.keepsQueryShapes { try buildShapeIndex(e, reader: users[1]) }
+            if e.queryShapes.keepsQueryShapes { try buildShapeIndex(e, reader: users[1]) }
         }
         return users
     }
@@ -41,22 +41,58 @@ extension DemoData {
         let (alice, bob, chloe) = (users[0], users[1], users[2])
         let trips = ZoneID(zoneName: "Trips"), journal = ZoneID(zoneName: "Journal"), recipes = ZoneID(zoneName: "Recipes")
         let aliceDB = DatabaseID.privateDatabase(of: alice.userRecordName), chloeDB = DatabaseID.privateDatabase(of: chloe.userRecordName)
-        for (zone, db) in [(trips, aliceDB), (journal, aliceDB), (recipes, chloeDB)] { try env.createZone(zone, in: db) }
+        for (zone, db) in [(trips, aliceDB), (journal, aliceDB), (recipes, chloeDB)] { try env.zones.createZone(zone, in: db) }
 
         // Subscriptions first, so the writes below notify.
-        try env.saveSubscription("trip-changes", document: """
+        try addSubscriptions(env, users: users, trips: trips)
+        try addTrips(env, alice: alice, trips: trips, journal: journal)
+        let asAlice = RequestActor(userRecordName: alice.userRecordName, deviceID: "demo")
+
+        // Alice shares her Lisbon trip (and its stops) with Bob, who accepts.
+        var tripShare = RecordOperation(.create, StoredRecord(recordName: "lisbon-share", recordType: Share.recordType, zoneID: trips))
+        tripShare.share = ShareRequest(forRecord: "trip-lisbon", participants: [.init(lookup: .emailAddress(bob.email), permission: .readWrite)])
+        let shared = try checked(env.records.modify([tripShare], in: aliceDB, zoneID: trips, actor: asAlice, users: lookup))
+        if case .savedShare(let s) = shared[0] { _ = try env.sharing.acceptShare(s.shortGUID, user: bob.userRecordName) }
+
+        // Chloé keeps recipes in a zone she shares whole with Alice, who accepts.
+        let asChloe = RequestActor(userRecordName: chloe.userRecordName, deviceID: "demo")
+        _ = try checked(env.records.modify(["Pastéis de nata", "Ramen", "Tarte Tatin", "Empanadas"].enumerated().map { i, t in
+            RecordOperation(.create, StoredRecord(recordName: "recipe-\(i)", recordType: "Note", zoneID: recipes, fields: [
+                "title": .string(t), "body": .string("Chloé's recipe for \(t)."), "tags": .list(.string, [.string("recipe")]), "priority": .int64(1),
+            ]))
+        }, in: chloeDB, zoneID: recipes, actor: asChloe))
+        var zoneShare = RecordOperation(.create, StoredRecord(recordName: Share.zoneShareName, recordType: Share.recordType, zoneID: recipes))
+        zoneShare.share = ShareRequest(participants: [.init(lookup: .emailAddress(alice.email), permission: .readOnly)])
+        let zoneShared = try checked(env.records.modify([zoneShare], in: chloeDB, zoneID: recipes, actor: asChloe, users: lookup))
+        if case .savedShare(let s) = zoneShared[0] { _ = try env.sharing.acceptShare(s.shortGUID, user: alice.userRecordName) }
+
+        // Bob, through the share, adds a stop to the Lisbon trip; Alice moves a trip: both notify.
+        var bobsStop = StoredRecord(recordName: "trip-lisbon-stop-bob", recordType: "Stop", zoneID: ZoneID(zoneName: "Trips", ownerRecordName: alice.userRecordName),
+                                    fields: ["name": .string("Bob's favourite café"), "day": .int64(2)])
+        bobsStop.parent = "trip-lisbon"
+        _ = try checked(env.records.modify([RecordOperation(.create, bobsStop)], in: .sharedDatabase(of: bob.userRecordName),
+                                   zoneID: ZoneID(zoneName: "Trips", ownerRecordName: alice.userRecordName), actor: RequestActor(userRecordName: bob.userRecordName, deviceID: "demo")))
+        _ = try checked(env.records.modify([RecordOperation(.create, StoredRecord(recordName: "urgent-0", recordType: "Note", fields: [
+            "title": .string("Renew the passport"), "priority": .int64(4), "tags": .list(.string, [.string("urgent")]),
+        ]))], in: .publicDatabase, actor: asAlice))
+    }
+
+    /// Alice's, Bob's and Chloé's subscriptions: a query, a private and a shared database, and a public query.
+    static func addSubscriptions(_ env: EnvironmentStore, users: [DemoUser], trips: ZoneID) throws {
+        let (alice, bob, chloe) = (users[0], users[1], users[2])
+        try env.subscriptions.saveSubscription("trip-changes", document: """
             {"subscriptionID":"trip-changes","subscriptionType":"query","query":{"recordType":"Trip","filterBy":[]},"zoneID":{"zoneName":"Trips"},\
             "firesOn":["create","update"],"notificationInfo":{"alertBody":"A trip changed","shouldSendContentAvailable":true}}
             """, spec: Subscription(subscriptionID: "trip-changes", kind: .query(recordType: "Trip", filters: [], firesOn: [.create, .update], firesOnce: false, zoneID: trips),
                                     notificationInfo: NotificationInfo(alertBody: "A trip changed", shouldSendContentAvailable: true)),
             in: .private, owner: alice.userRecordName, replace: false)
-        try env.saveSubscription("private-changes", document: #"{"subscriptionID":"private-changes","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
+        try env.subscriptions.saveSubscription("private-changes", document: #"{"subscriptionID":"private-changes","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
                                  spec: Subscription(subscriptionID: "private-changes", kind: .database, notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
                                  in: .private, owner: alice.userRecordName, replace: false)
-        try env.saveSubscription("shared-with-me", document: #"{"subscriptionID":"shared-with-me","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
+        try env.subscriptions.saveSubscription("shared-with-me", document: #"{"subscriptionID":"shared-with-me","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
                                  spec: Subscription(subscriptionID: "shared-with-me", kind: .database, notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
                                  in: .shared, owner: bob.userRecordName, replace: false)
-        try env.saveSubscription("urgent-notes", document: """
+        try env.subscriptions.saveSubscription("urgent-notes", document: """
             {"subscriptionID":"urgent-notes","subscriptionType":"query","query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"priority",\
             "fieldValue":{"value":4,"type":"INT64"}}]},"firesOn":["create"],"notificationInfo":{"alertBody":"An urgent note"}}
             """, spec: Subscription(subscriptionID: "urgent-notes", kind: .query(recordType: "Note", filters: [QueryFilter(.field("priority"), .equals, .int64(4))],
@@ -64,13 +100,17 @@ extension DemoData {
                                     notificationInfo: NotificationInfo(alertBody: "An urgent note")),
             in: .public, owner: chloe.userRecordName, replace: false)
 
-        // Alice's trips: every field type, and stops as children (what a hierarchy share carries).
+    }
+
+    /// Alice's trips (every field type, and stops as children, which a hierarchy share carries) and her journal.
+    static func addTrips(_ env: EnvironmentStore, alice: DemoUser, trips: ZoneID, journal: ZoneID) throws {
+        let aliceDB = DatabaseID.privateDatabase(of: alice.userRecordName)
         let now = WallClock.nowMillis(), day: Int64 = 86_400_000
         let asAlice = RequestActor(userRecordName: alice.userRecordName, deviceID: "demo")
         let destinations: [(String, Double, Double, Int64)] = [("Lisbon", 38.7223, -9.1393, 4), ("Kyoto", 35.0116, 135.7681, 7), ("Patagonia", -50.9423, -73.4068, 12)]
         var ops: [RecordOperation] = []
         for (i, d) in destinations.enumerated() {
-            let cover = try env.uploadAsset(Data(coverSVG(d.0).utf8))
+            let cover = try env.assets.uploadAsset(Data(coverSVG(d.0).utf8))
             let name = "trip-\(d.0.lowercased())"
             ops.append(RecordOperation(.create, StoredRecord(recordName: name, recordType: "Trip", zoneID: trips, fields: [
                 "title": .string("\(d.0) in \(["spring", "autumn", "winter"][i])"), "starts": .timestamp(Timestamp(millisSince1970: now + Int64(30 * (i + 1)) * day)),
@@ -89,47 +129,20 @@ extension DemoData {
                 ops.append(RecordOperation(.create, stop))
             }
         }
-        _ = try checked(env.modify(ops, in: aliceDB, zoneID: trips, actor: asAlice))
-        _ = try checked(env.modify((0..<12).map { i in
+        _ = try checked(env.records.modify(ops, in: aliceDB, zoneID: trips, actor: asAlice))
+        _ = try checked(env.records.modify((0..<12).map { i in
             RecordOperation(.create, StoredRecord(recordName: "entry-\(i)", recordType: "Note", zoneID: journal, fields: [
                 "title": .string("Journal, day \(i + 1)"), "body": .string("What happened on day \(i + 1) of the demo."),
                 "priority": .int64(Int64(i % 5)), "tags": .list(.string, [.string("journal")]), "due": .timestamp(Timestamp(millisSince1970: now - Int64(i) * day)),
             ]))
         }, in: aliceDB, zoneID: journal, actor: asAlice))
 
-        // Alice shares her Lisbon trip (and its stops) with Bob, who accepts.
-        var tripShare = RecordOperation(.create, StoredRecord(recordName: "lisbon-share", recordType: Share.recordType, zoneID: trips))
-        tripShare.share = ShareRequest(forRecord: "trip-lisbon", participants: [.init(lookup: .emailAddress(bob.email), permission: .readWrite)])
-        let shared = try checked(env.modify([tripShare], in: aliceDB, zoneID: trips, actor: asAlice, users: lookup))
-        if case .savedShare(let s) = shared[0] { _ = try env.acceptShare(s.shortGUID, user: bob.userRecordName) }
-
-        // Chloé keeps recipes in a zone she shares whole with Alice, who accepts.
-        let asChloe = RequestActor(userRecordName: chloe.userRecordName, deviceID: "demo")
-        _ = try checked(env.modify(["Pastéis de nata", "Ramen", "Tarte Tatin", "Empanadas"].enumerated().map { i, t in
-            RecordOperation(.create, StoredRecord(recordName: "recipe-\(i)", recordType: "Note", zoneID: recipes, fields: [
-                "title": .string(t), "body": .string("Chloé's recipe for \(t)."), "tags": .list(.string, [.string("recipe")]), "priority": .int64(1),
-            ]))
-        }, in: chloeDB, zoneID: recipes, actor: asChloe))
-        var zoneShare = RecordOperation(.create, StoredRecord(recordName: Share.zoneShareName, recordType: Share.recordType, zoneID: recipes))
-        zoneShare.share = ShareRequest(participants: [.init(lookup: .emailAddress(alice.email), permission: .readOnly)])
-        let zoneShared = try checked(env.modify([zoneShare], in: chloeDB, zoneID: recipes, actor: asChloe, users: lookup))
-        if case .savedShare(let s) = zoneShared[0] { _ = try env.acceptShare(s.shortGUID, user: alice.userRecordName) }
-
-        // Bob, through the share, adds a stop to the Lisbon trip; Alice moves a trip: both notify.
-        var bobsStop = StoredRecord(recordName: "trip-lisbon-stop-bob", recordType: "Stop", zoneID: ZoneID(zoneName: "Trips", ownerRecordName: alice.userRecordName),
-                                    fields: ["name": .string("Bob's favourite café"), "day": .int64(2)])
-        bobsStop.parent = "trip-lisbon"
-        _ = try checked(env.modify([RecordOperation(.create, bobsStop)], in: .sharedDatabase(of: bob.userRecordName),
-                                   zoneID: ZoneID(zoneName: "Trips", ownerRecordName: alice.userRecordName), actor: RequestActor(userRecordName: bob.userRecordName, deviceID: "demo")))
-        _ = try checked(env.modify([RecordOperation(.create, StoredRecord(recordName: "urgent-0", recordType: "Note", fields: [
-            "title": .string("Renew the passport"), "priority": .int64(4), "tags": .list(.string, [.string("urgent")]),
-        ]))], in: .publicDatabase, actor: asAlice))
     }
 
     /// A webhook for public Notes whose receiver is down, and one Note written after it: its delivery fails.
     static func addDownWebhook(_ env: EnvironmentStore, writer: DemoUser) throws {
-        _ = try env.addWebhook(url: downReceiver, recordTypes: ["Note"])
-        _ = try checked(env.modify([RecordOperation(.create, StoredRecord(recordName: "webhook-note", recordType: "Note", fields: [
+        _ = try env.webhooks.addWebhook(url: downReceiver, recordTypes: ["Note"])
+        _ = try checked(env.records.modify([RecordOperation(.create, StoredRecord(recordName: "webhook-note", recordType: "Note", fields: [
             "title": .string("Sent to a webhook that is down"), "priority": .int64(2),
         ]))], in: .publicDatabase, actor: RequestActor(userRecordName: writer.userRecordName, deviceID: "demo")))
     }
@@ -138,9 +151,9 @@ extension DemoData {
     static func buildShapeIndex(_ env: EnvironmentStore, reader: DemoUser) throws {
         let query = Query(recordType: "Note", filters: [QueryFilter(.field("priority"), .equals, .int64(3))], sorts: [QuerySort(.field("due"), ascending: false)],
                           resultsLimit: 50)
-        for _ in 0..<3 { _ = try env.query(query, in: .publicDatabase) }
-        env.recordQueryShapes(force: true)
-        try env.buildAutoIndex(for: QueryShape(query), pinned: true)
+        for _ in 0..<3 { _ = try env.records.query(query, in: .publicDatabase) }
+        env.queryShapes.recordQueryShapes(force: true)
+        try env.queryShapes.buildAutoIndex(for: QueryShape(query), pinned: true)
     }
 
     /// A modify's results, or its first failure thrown: the demo is all or nothing.

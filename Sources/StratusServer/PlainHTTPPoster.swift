@@ -112,14 +112,20 @@ final class PlainHTTPPoster: Sendable {
         var problem: String?
     }
 
-    private func roundTrip(_ fd: Int32, _ request: [UInt8]) -> Answer {
-        let deadline = Date().addingTimeInterval(timeout)
+    /// Writes the whole request; false when the connection failed.
+    private static func sendAll(_ fd: Int32, _ request: [UInt8]) -> Bool {
         var sent = 0
         while sent < request.count {
             let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { return Answer(problem: "no answer: the connection failed while sending") }
+            guard n > 0 else { return false }
             sent += n
         }
+        return true
+    }
+
+    private func roundTrip(_ fd: Int32, _ request: [UInt8]) -> Answer {
+        let deadline = Date().addingTimeInterval(timeout)
+        guard Self.sendAll(fd, request) else { return Answer(problem: "no answer: the connection failed while sending") }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         func fill() -> Bool {

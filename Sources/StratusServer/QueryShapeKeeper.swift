@@ -8,7 +8,7 @@ import StratusStore
 final class QueryShapeKeeper: Sendable {
     let store: ServerStore
     let interval: Duration
-    private let loop = BackgroundLoop()
+    private let loop = BackgroundWork("query-shape keeper")
 
     init(store: ServerStore, interval: Duration = .seconds(60)) {
         self.store = store

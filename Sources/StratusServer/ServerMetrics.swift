@@ -74,6 +74,11 @@ public final class ServerMetrics: Sendable {
     /// The exposition text.
     func render() -> String {
         let s = state.withLock { $0 }
+        return Self.http(s) + storeMetrics() + deliveryMetrics() + processMetrics()
+    }
+
+    /// Requests answered and their latency, by route pattern.
+    private static func http(_ s: State) -> String {
         var out = ""
         out += "# HELP stratus_http_requests_total Requests answered, by route pattern, method, status and container.\n"
         out += "# TYPE stratus_http_requests_total counter\n"
@@ -92,17 +97,23 @@ public final class ServerMetrics: Sendable {
             out += "stratus_http_request_duration_seconds_sum{route=\"\(Self.label(route))\"} \(h.sum)\n"
             out += "stratus_http_request_duration_seconds_count{route=\"\(Self.label(route))\"} \(h.count)\n"
         }
+        return out
+    }
+
+    /// What each container environment stores, and its notifications since the start.
+    private func storeMetrics() -> String {
+        var out = ""
         out += "# HELP stratus_records Records stored, by container and environment.\n# TYPE stratus_records gauge\n"
         var bytes = "", notifications = "", queued = "", evicted = ""
         for c in (try? store.containers()) ?? [] {
             for env in ContainerEnvironment.allCases {
                 guard let e = try? store.environment(c.id, env) else { continue }
                 let labels = "container=\"\(Self.label(c.id.rawValue))\",environment=\"\(env.rawValue)\""
-                if let n = try? e.recordCount() { out += "stratus_records{\(labels)} \(n)\n" }
-                notifications += "stratus_notifications_total{\(labels)} \(e.notificationCounter.notifications)\n"
-                queued += "stratus_webhook_deliveries_queued_total{\(labels)} \(e.notificationCounter.webhooks)\n"
-                evicted += "stratus_notifications_evicted_total{\(labels)} \(e.notificationCounter.evicted)\n"
-                if let u = try? e.storageUsage() {
+                if let n = try? e.records.recordCount() { out += "stratus_records{\(labels)} \(n)\n" }
+                notifications += "stratus_notifications_total{\(labels)} \(e.notifications.notificationCounter.notifications)\n"
+                queued += "stratus_webhook_deliveries_queued_total{\(labels)} \(e.notifications.notificationCounter.webhooks)\n"
+                evicted += "stratus_notifications_evicted_total{\(labels)} \(e.notifications.notificationCounter.evicted)\n"
+                if let u = try? e.quota.storageUsage() {
                     bytes += "stratus_storage_bytes{\(labels),kind=\"records\"} \(u.recordBytes)\n"
                     bytes += "stratus_storage_bytes{\(labels),kind=\"assets\"} \(u.assetBytes)\n"
                 }
@@ -115,6 +126,12 @@ public final class ServerMetrics: Sendable {
         out += "# TYPE stratus_notifications_evicted_total counter\n" + evicted
         out += "# HELP stratus_webhook_deliveries_queued_total Webhook deliveries queued since the start, by container and environment.\n"
         out += "# TYPE stratus_webhook_deliveries_queued_total counter\n" + queued
+        return out
+    }
+
+    /// Webhook delivery attempts and APNs pushes since the start.
+    private func deliveryMetrics() -> String {
+        var out = ""
         out += "# HELP stratus_webhook_delivery_attempts_total Webhook delivery attempts since the start, by container, environment and outcome.\n"
         out += "# TYPE stratus_webhook_delivery_attempts_total counter\n"
         for (k, c) in webhookAttempts.withLock({ $0 })().sorted(by: { ($0.key.container, $0.key.environment) < ($1.key.container, $1.key.environment) }) {
@@ -129,6 +146,12 @@ public final class ServerMetrics: Sendable {
             guard parts.count == 3 else { continue }
             out += "stratus_apns_pushes_total{container=\"\(Self.label(parts[0]))\",environment=\"\(parts[1])\",outcome=\"\(parts[2])\"} \(n)\n"
         }
+        return out
+    }
+
+    /// Connections, listeners, buffered bodies and memory now.
+    private func processMetrics() -> String {
+        var out = ""
         out += "# HELP stratus_open_connections HTTP connections open now.\n# TYPE stratus_open_connections gauge\n"
         out += "stratus_open_connections \(connections.withLock { $0 }())\n"
         let (listeners, bodies) = held.withLock { $0 }
@@ -138,6 +161,9 @@ public final class ServerMetrics: Sendable {
         out += "stratus_buffered_body_bytes \(bodies())\n"
         out += "# HELP stratus_process_resident_bytes The server process's resident memory.\n# TYPE stratus_process_resident_bytes gauge\n"
         out += "stratus_process_resident_bytes \(Self.residentBytes())\n"
+        out += "# HELP stratus_background_work Work running apart from requests now (flushers, deliverers, index builds, imports), by name.\n"
+        out += "# TYPE stratus_background_work gauge\n"
+        for (name, n) in BackgroundWork.running.sorted(by: { $0.key < $1.key }) { out += "stratus_background_work{name=\"\(Self.label(name))\"} \(n)\n" }
         return out
     }
 

@@ -118,20 +118,19 @@ public final class StratusApplication: Sendable {
         await shapes.stop()
         store.bell.close()
         await server.stop()
-        sampler.stop()
+        await sampler.stop()
         // The last writes and the closing wait for work still inside the databases (up to 30 s, see GatedDatabase):
         // on a thread of their own, never one of Swift's few cooperative threads, which every other server of the
         // process (a test run holds dozens) needs to answer at all.
         let (requestLog, telemetry, store) = (self.requestLog, self.telemetry, self.store)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
-                requestLog.stop()
-                telemetry.stop()
-                for env in store.openEnvironments() { try? env.notifications.saveCourierProgress() }
-                store.close()
-                done.resume()
-            }.start()
+        let closing = BackgroundWork("closing the store")
+        closing.once {
+            requestLog.stop()
+            telemetry.stop()
+            for env in store.openEnvironments() { try? env.notifications.saveCourierProgress() }
+            store.close()
         }
+        await closing.stop()
     }
     /// Takes telemetry's records-and-storage sample now (the server does it every minute).
     public func sampleTelemetry() { TelemetrySampler.sample(store, telemetry) }

@@ -8,7 +8,7 @@ import Synchronization
 final class TelemetrySampler: Sendable {
     let store: ServerStore
     let telemetry: Telemetry
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let loop = BackgroundWork("telemetry sampler")
 
     init(store: ServerStore, telemetry: Telemetry) {
         self.store = store
@@ -17,17 +17,15 @@ final class TelemetrySampler: Sendable {
 
     func start() {
         let store = store, telemetry = telemetry
-        task.withLock { t in
-            t = Task.detached {
-                while !Task.isCancelled {
-                    _ = try? await BlockingWork.shared.run { Self.sample(store, telemetry) }
-                    try? await Task.sleep(for: .seconds(60))
-                }
+        loop.start {
+            while !Task.isCancelled {
+                _ = try? await BlockingWork.shared.run { Self.sample(store, telemetry) }
+                try? await Task.sleep(for: .seconds(60))
             }
         }
     }
 
-    func stop() { task.withLock { $0?.cancel() } }
+    func stop() async { await loop.stop() }
 
     static func sample(_ store: ServerStore, _ telemetry: Telemetry) {
         for env in store.openEnvironments() {

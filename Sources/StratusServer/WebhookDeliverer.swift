@@ -16,7 +16,7 @@ final class WebhookDeliverer: Sendable {
     let store: ServerStore
     let logger: Logger
     let timeout: TimeInterval
-    private let loop = BackgroundLoop()
+    private let loop = BackgroundWork("webhook deliverer")
     /// Deliveries under way, and outcomes not yet recorded, by environment.
     private let inFlight = Mutex<(ids: Set<Int64>, done: [ObjectIdentifier: (EnvironmentStore, [Outcome])])>(([], [:]))
     private let session: URLSession

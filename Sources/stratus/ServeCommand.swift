@@ -109,7 +109,36 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let scratch = ephemeral ? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-ephemeral-\(UUID().uuidString)") : nil
         defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
-        var config = ServerConfig(host: host, port: port, dataDirectory: scratch ?? URL(fileURLWithPath: data),
+        let config = try configuration(dataDirectory: scratch ?? URL(fileURLWithPath: data))
+        let app: StratusApplication
+        do { app = try await StratusApplication.open(config: config) } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        try await app.start()
+        // Unbuffered, so whoever started us (a script, a test) sees the URL at once.
+        FileHandle.standardOutput.write(Data("Stratus is serving \(app.url)\n".utf8))
+        if let setup = app.console.setupPath {
+            FileHandle.standardOutput.write(Data("No administrator yet: create the first one at \(app.url.dropLast())\(setup)\n".utf8))
+        }
+        if let demo = app.demoInstall {
+            // Shown once, as the setup link is: only their hashes are kept.
+            let lines = demo.users.map { "  \($0.name) <\($0.email)>  password: \($0.password)" }
+            FileHandle.standardOutput.write(Data("""
+                Demo container \(DemoData.container), shown only now:
+                \(lines.joined(separator: "\n"))
+                  API token (Development, for a web app at \(demo.apiTokenOrigin)): \(demo.apiToken)
+
+                """.utf8))
+        }
+        await Signals.waitForTermination()
+        FileHandle.standardOutput.write(Data("stopping: letting requests in flight finish\n".utf8))
+        await app.stop()
+    }
+
+    /// The server's configuration from the command line.
+    private func configuration(dataDirectory: URL) throws -> ServerConfig {
+        var config = ServerConfig(host: host, port: port, dataDirectory: dataDirectory,
                                   templatesDirectory: templates.map { URL(fileURLWithPath: $0) } ?? ResourceLocator.templates,
                                   publicDirectory: `public`.map { URL(fileURLWithPath: $0) } ?? ResourceLocator.publicFiles, demo: demo,
                                   allowProductionUserData: allowProductionUserData, apiBodyLimit: apiBodyLimit)
@@ -129,6 +158,14 @@ struct ServeCommand: AsyncParsableCommand {
         config.signInThrottle.signUpsPerAddressPerHour = signUpsPerAddressPerHour
         config.signInThrottle.signUpsPerSecond = signUpsPerSecond
         config.cacheMegabytes = cacheMb
+        try readFiles(into: &config)
+        config.autoIndexes.enabled = !noAutoIndexes
+        config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)
+        return config
+    }
+
+    /// The settings that name files (tokens, the APNs endpoint and CA): each checked, with one line saying what is wrong.
+    private func readFiles(into config: inout ServerConfig) throws {
         if let metricsTokenFile {
             guard let token = try? String(contentsOfFile: metricsTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 16 else {
                 FileHandle.standardError.write(Data("error: --metrics-token-file must name a readable file holding a token of at least 16 characters\n".utf8))
@@ -157,32 +194,6 @@ struct ServeCommand: AsyncParsableCommand {
             }
             config.apnsCAFile = apnsCaFile
         }
-        config.autoIndexes.enabled = !noAutoIndexes
-        config.apiLimits = APILimits(perUserPerSecond: apiRatePerUser, perAddressPerSecond: apiRatePerAddress)
-        let app: StratusApplication
-        do { app = try await StratusApplication.open(config: config) } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
-        try await app.start()
-        // Unbuffered, so whoever started us (a script, a test) sees the URL at once.
-        FileHandle.standardOutput.write(Data("Stratus is serving \(app.url)\n".utf8))
-        if let setup = app.console.setupPath {
-            FileHandle.standardOutput.write(Data("No administrator yet: create the first one at \(app.url.dropLast())\(setup)\n".utf8))
-        }
-        if let demo = app.demoInstall {
-            // Shown once, as the setup link is: only their hashes are kept.
-            let lines = demo.users.map { "  \($0.name) <\($0.email)>  password: \($0.password)" }
-            FileHandle.standardOutput.write(Data("""
-                Demo container \(DemoData.container), shown only now:
-                \(lines.joined(separator: "\n"))
-                  API token (Development, for a web app at \(demo.apiTokenOrigin)): \(demo.apiToken)
-
-                """.utf8))
-        }
-        await Signals.waitForTermination()
-        FileHandle.standardOutput.write(Data("stopping: letting requests in flight finish\n".utf8))
-        await app.stop()
     }
 }
 

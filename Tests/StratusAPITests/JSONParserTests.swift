@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StratusAPI
+import StratusModel
 
 @Suite struct JSONParserTests {
     func parse(_ s: String) throws -> JSON { try JSON.parse(Data(s.utf8)) }

@@ -97,6 +97,7 @@ import StratusStore
         let json = try await s.get(location, accept: "application/json")
         let decoded = try JSONSerialization.jsonObject(with: Data(json.html.utf8)) as! [String: Any]
         #expect((decoded["records"] as! [[String: Any]]).count == 4)
+        #expect(json.headers["stratus-console-json"] == "1", "the console's JSON face says its version")
         let csv = try await s.get("\(dev)/public/records?type=Note&sort=n&format=csv&fields=title,n")
         #expect(csv.headers["content-type"]?.hasPrefix("text/csv") == true)
         #expect(csv.html.hasPrefix("recordName,recordChangeTag,modified,title,n\r\n") && csv.html.contains(",Item 0,0\r\n"))

@@ -40,8 +40,12 @@ import Testing
         await eventually("the operation finishes", within: 30) { done.value }
         #expect(persisted.value)
         #expect(seen.value == [operation.operationID])
+        // The operation leaves the registry as it finishes, which may be just after its result block has run.
         let after = Locked<CKError.Code?>(nil)
-        alice.fetchLongLivedOperation(withID: operation.operationID) { _, error in after.mutate { $0 = (error as? CKError)?.code } }
+        await eventually("the finished operation is no longer found", within: 30) {
+            alice.fetchLongLivedOperation(withID: operation.operationID) { _, error in after.mutate { $0 = (error as? CKError)?.code } }
+            return after.value == .unknownItem
+        }
         #expect(after.value == .unknownItem)
     }
 

@@ -63,6 +63,8 @@ import StratusStore
         #expect(text.contains(#"stratus_http_request_duration_seconds_bucket{route="/-/health",le="+Inf"} 2"#))
         #expect(text.contains(#"stratus_records{container="\#(container)",environment="development"} "#))
         #expect(text.contains("stratus_open_connections ") && text.contains("stratus_process_resident_bytes ") && text.contains("stratus_notification_listeners 0") && text.contains("stratus_buffered_body_bytes "))
+        // The server's background work is listed by name while it runs.
+        #expect(text.contains(#"stratus_background_work{name="webhook deliverer"} "#) && text.contains(#"stratus_background_work{name="request log flusher"} "#), "\(text.suffix(1500))")
         let (elsewhere, _, _) = try await get("-/metrics", ["X-Forwarded-For": "203.0.113.9"])
         #expect(elsewhere == 403)
 

@@ -83,7 +83,7 @@ import StratusModel
         for (i, h) in hostile.enumerated() {
             entries.append(NotificationBatch.Entry(user: i % 2 == 0 ? "_alice" : "_b\tob", subscriptionID: h, scope: "private",
                                                    recordName: i == 3 ? nil : h, reason: i == 4 ? nil : i % 3 + 1,
-                                                   aps: PayloadJSON.object([("s", .string(h))]).text, member: #""met":{"dbs":2,"sid":"x"}"#))
+                                                   aps: { var w = JSONWriter(); w.beginObject(); w.field("s", h); w.endObject(); return String(decoding: w.bytes, as: UTF8.self) }(), member: #""met":{"dbs":2,"sid":"x"}"#))
         }
         let text = NotificationBatch.encode(entries)
         let back = NotificationBatch.decode(text)

@@ -73,8 +73,8 @@ public final class FaultStore: Sendable {
             }
         }
         if let text = f.serverFields {
-            guard text.utf8.count <= 64 * 1024, let o = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
-                  o.values.allSatisfy({ ($0 as? [String: Any])?["value"] != nil }) else {
+            guard text.utf8.count <= 64 * 1024, let o = (try? JSON.parse(Data(text.utf8)))?.object,
+                  o.values.allSatisfy({ $0["value"] != nil }) else {
                 throw .badRequest("server fields are CloudKit's field JSON: {\"title\":{\"value\":\"x\",\"type\":\"STRING\"}}")
             }
         }

@@ -49,7 +49,7 @@ extension NotificationStore {
             let batch = try NotificationOutbox.nextBatch(db)
             let nid = NotificationBatch.nid(salt: salt, user: user, position: NotificationBatch.position(batch: batch, index: 0))
             // `ck.test` marks it (after `nid` in key order, as `render` places a member that is not fet/met).
-            let aps = PayloadJSON.object([("alert", .object([("body", .string(text))]))]).text
+            let aps = NotificationPayload.aps(NotificationInfo(alertBody: text))
             let entry = NotificationBatch.Entry(user: user, subscriptionID: Self.testSubscriptionID, scope: "private", recordName: nil, reason: nil,
                                                 aps: aps, member: #""test":true"#)
             let evicted = try NotificationLog.append(batch: batch, createdAt: WallClock.nowMillis(),

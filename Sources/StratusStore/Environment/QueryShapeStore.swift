@@ -116,10 +116,10 @@ public final class QueryShapeStore: EnvironmentPart {
         }
         guard unfinished != nil || shape != nil else { return }
         guard upkeep.building.withLock({ b in defer { b = true }; return !b }) else { return }
-        Thread { [self] in
+        BackgroundWork("automatic index build").once { [self] in
             defer { upkeep.building.withLock { $0 = false } }
             if let unfinished { _ = try? finishAutoIndex(unfinished.name) } else if let shape { _ = try? buildAutoIndex(for: shape) }
-        }.start()
+        }
     }
 
     /// Builds the composite index that serves `shape` (equality fields, then its sort or range field), within the
@@ -223,7 +223,7 @@ public final class QueryShapeStore: EnvironmentPart {
             throw StratusError(.notFound, "no query shape '\(description.prefix(200))' has run in this environment")
         }
         let ai = try startAutoIndex(for: shape, pinned: true)
-        if !ai.isReady { Thread { [self] in _ = try? finishAutoIndex(ai.name) }.start() }
+        if !ai.isReady { BackgroundWork("automatic index build").once { [self] in _ = try? finishAutoIndex(ai.name) } }
         return ai
     }
 

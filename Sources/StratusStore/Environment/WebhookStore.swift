@@ -188,10 +188,10 @@ public final class WebhookStore: EnvironmentPart {
                 SELECT d.webhook_id, w.url, d.nid, d.payload, d.state, d.attempts, d.last_error, d.created_at FROM webhook_deliveries d
                 JOIN webhooks w ON w.id = d.webhook_id ORDER BY d.id DESC LIMIT ?
                 """, [limit]) { row in
-                let body = (try? JSONSerialization.jsonObject(with: Data((row.string(3) ?? "").utf8))) as? [String: Any] ?? [:]
+                let body = (try? JSON.parse(Data((row.string(3) ?? "").utf8))) ?? .object([:])
                 return WebhookDeliveryLogEntry(webhookID: row.int64(0) ?? 0, url: row.string(1) ?? "", notificationID: row.string(2) ?? "",
-                                               recordType: body["recordType"] as? String ?? "",
-                                               recordName: body["recordName"] as? String ?? "", reason: body["reason"] as? String ?? "",
+                                               recordType: body["recordType"]?.string ?? "",
+                                               recordName: body["recordName"]?.string ?? "", reason: body["reason"]?.string ?? "",
                                                state: row.string(4) ?? "", attempts: Int(row.int64(5) ?? 0), lastError: row.string(6), createdAt: row.int64(7) ?? 0)
             }
         }

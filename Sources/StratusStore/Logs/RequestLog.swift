@@ -23,7 +23,8 @@ public final class RequestLog: Sendable {
 
     let database: any SQLDatabase
     private let pending = Mutex<[RequestLogEntry]>([])
-    private let running = Mutex(true)
+    /// Writes what is queued every second.
+    private let flusher = BackgroundWork("request log flusher")
 
     static var migrations: SQLMigrations {
         var m = SQLMigrations()
@@ -53,7 +54,7 @@ public final class RequestLog: Sendable {
     private init(database: any SQLDatabase) {
         self.database = database
         let log = self
-        Thread { log.flushLoop() }.start()
+        flusher.every(.seconds(1)) { log.flush() }
     }
 
     /// Queues an entry (memory only; written within a second).
@@ -99,17 +100,11 @@ public final class RequestLog: Sendable {
 
     /// Writes what is pending and closes the file (later entries are dropped).
     public func stop() {
-        running.withLock { $0 = false }
+        flusher.stopThread()
         flush()
         database.close()
     }
 
-    private func flushLoop() {
-        while running.withLock({ $0 }) {
-            Thread.sleep(forTimeInterval: 1)
-            flush()
-        }
-    }
 
     /// Entries of a container environment, newest first: at most `limit`, older than `before` (an id) when given,
     /// matching each filter given (operation, status, user, uuid).

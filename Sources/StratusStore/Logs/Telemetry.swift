@@ -12,7 +12,7 @@ public final class Telemetry: Sendable {
     /// A week shown whole, plus a day.
     public static let retention: Int64 = 8 * 1_440
     public static let maximumRows = 2_000_000
-    static let flushInterval: TimeInterval = 5
+    static let flushInterval: Int64 = 5
 
     struct Key: Hashable {
         var container: String
@@ -44,7 +44,8 @@ public final class Telemetry: Sendable {
 
     let database: any SQLDatabase
     private let pending = Mutex<(counts: [Key: Counts], samples: [Sample])>(([:], []))
-    private let running = Mutex(true)
+    /// Writes what is counted every `flushInterval`.
+    private let flusher = BackgroundWork("telemetry flusher")
     private let lastPrune = Mutex<Int64>(0)
 
     static let buckets = LatencyHistogram.bounds.indices.map { "l\($0)" }
@@ -82,7 +83,7 @@ public final class Telemetry: Sendable {
         self.database = database
         if flushing {
             let t = self
-            Thread { t.flushLoop() }.start()
+            flusher.every(.seconds(Self.flushInterval)) { t.flush() }
         }
     }
 
@@ -162,17 +163,11 @@ public final class Telemetry: Sendable {
 
     /// Writes what is pending and closes the file (later entries are dropped).
     public func stop() {
-        running.withLock { $0 = false }
+        flusher.stopThread()
         flush()
         database.close()
     }
 
-    private func flushLoop() {
-        while running.withLock({ $0 }) {
-            Thread.sleep(forTimeInterval: Self.flushInterval)
-            flush()
-        }
-    }
 
     /// The points of `range` up to the minute of `now`, oldest first.
     public func report(container: String, environment: String, range: TelemetryRange, now: Int64 = WallClock.nowMillis()) throws(StratusError) -> TelemetryReport {

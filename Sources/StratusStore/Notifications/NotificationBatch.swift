@@ -76,7 +76,7 @@ enum NotificationBatch {
 
     /// The entries, one line each: `user TAB subscriptionID TAB scope TAB recordName TAB reason TAB aps TAB member`,
     /// where the first five escape `%`, TAB and LF as `%25`, `%09`, `%0A` (an absent value is empty) and the last two,
-    /// JSON written by `PayloadJSON`, hold no raw control characters. A reader picks its user's lines by their start,
+    /// JSON written by `JSONWriter`, hold no raw control characters. A reader picks its user's lines by their start,
     /// without parsing anyone else's.
     static func encode(_ entries: [Entry]) -> String {
         var out = ""
@@ -134,18 +134,7 @@ enum NotificationBatch {
                 }
                 if grouped {
                     guard fields.count == 6 + count else { continue }
-                    let (u, scope, rid, reason, aps, template) = (unescape(fields[0][...]), unescape(fields[1][...]),
-                                                                 fields[2].isEmpty ? nil : unescape(fields[2].dropFirst()), Int(fields[3]), fields[4], fields[5])
-                    for j in max(0, after + 1 - index)..<count where out.count < limit {
-                        let id = unescape(fields[6 + j][...])
-                        var member = template
-                        if let p = template.firstIndex(of: Group.placeholder) {
-                            var quoted: [UInt8] = []
-                            JSONWriter.quote(id, into: &quoted)
-                            member.replaceSubrange(p...p, with: String(decoding: quoted, as: UTF8.self))
-                        }
-                        out.append((index + j, Entry(user: u, subscriptionID: id, scope: scope, recordName: rid, reason: reason, aps: aps, member: member)))
-                    }
+                    expand(group: fields, count: count, at: index, after: after, limit: limit, into: &out)
                 } else {
                     guard fields.count == 7 else { continue }
                     out.append((index, Entry(user: unescape(fields[0][...]), subscriptionID: unescape(fields[1][...]), scope: unescape(fields[2][...]),
@@ -155,6 +144,23 @@ enum NotificationBatch {
             }
         }
         return out
+    }
+
+    /// A group line's entries past index `after`, up to `limit` in `out`: each member is the group's template with
+    /// the subscription ID in its placeholder.
+    private static func expand(group fields: [String], count: Int, at index: Int, after: Int, limit: Int, into out: inout [(Int, Entry)]) {
+        let (u, scope, rid, reason, aps, template) = (unescape(fields[0][...]), unescape(fields[1][...]),
+                                                     fields[2].isEmpty ? nil : unescape(fields[2].dropFirst()), Int(fields[3]), fields[4], fields[5])
+        for j in max(0, after + 1 - index)..<count where out.count < limit {
+            let id = unescape(fields[6 + j][...])
+            var member = template
+            if let p = template.firstIndex(of: Group.placeholder) {
+                var quoted: [UInt8] = []
+                JSONWriter.quote(id, into: &quoted)
+                member.replaceSubrange(p...p, with: String(decoding: quoted, as: UTF8.self))
+            }
+            out.append((index + j, Entry(user: u, subscriptionID: id, scope: scope, recordName: rid, reason: reason, aps: aps, member: member)))
+        }
     }
 
     private static func escape(_ s: String) -> String {

@@ -16,7 +16,7 @@ enum NotificationInfos {
         /// The log's field: the JSON itself when short, or `@` and the reference (JSON never starts with `@`).
         let field: String
 
-        init(_ info: NotificationInfo) { self.init(text: NotificationPayload.aps(info).text) }
+        init(_ info: NotificationInfo) { self.init(text: NotificationPayload.aps(info)) }
 
         init(text: String) {
             self.text = text

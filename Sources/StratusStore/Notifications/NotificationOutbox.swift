@@ -261,19 +261,41 @@ struct NotificationOutbox {
         for hook in hearing {
             webhooksQueued += 1
             let nid = nids.next()
-            var body: [String: PayloadJSON] = ["notificationID": .string(nid), "containerIdentifier": .string(container.rawValue),
-                                               "environment": .string(environment.rawValue), "database": .string("public"), "zoneName": .string(zone.zoneName),
-                                               "recordType": .string(type), "recordName": .string(record.recordName), "reason": .string(reason), "timestamp": .int(now)]
-            if let after {
-                var fields: [String: PayloadJSON] = [:]
-                for (k, v) in after.fields { if let plain = NotificationPayload.plainValue(v) { fields[k] = plain } }
-                body["fields"] = .sorted(fields)
-                if let tag = after.recordChangeTag { body["recordChangeTag"] = .string(tag) }
-            }
-            let json = PayloadJSON.sorted(body).text
+            let json = Self.webhookBody(nid: nid, container: container, environment: environment, zone: zone, type: type, record: record,
+                                        after: after, reason: reason, now: now)
             try db.execute("INSERT INTO webhook_deliveries(webhook_id, nid, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)",
                            hook.id, nid, json, now, now)
         }
+    }
+
+    /// A webhook delivery's body: what changed, where, and the record's fields after it (plain JSON), members in
+    /// key order so that equal changes make equal bytes.
+    static func webhookBody(nid: String, container: ContainerID, environment: ContainerEnvironment, zone: ZoneID, type: String, record: StoredRecord,
+                            after: StoredRecord?, reason: String, now: Int64) -> String {
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        w.field("containerIdentifier", container.rawValue)
+        w.field("database", "public")
+        w.field("environment", environment.rawValue)
+        if let after {
+            w.key("fields")
+            w.beginObject()
+            for k in after.fields.keys.sorted() {
+                let mark = w.mark()
+                w.key(k)
+                if !w.plain(after.fields[k]!) { w.rollback(to: mark) }
+            }
+            w.endObject()
+        }
+        w.field("notificationID", nid)
+        w.field("reason", reason)
+        if let tag = after?.recordChangeTag { w.field("recordChangeTag", tag) }
+        w.field("recordName", record.recordName)
+        w.field("recordType", type)
+        w.field("timestamp", now)
+        w.field("zoneName", zone.zoneName)
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: any SQLSession) throws {

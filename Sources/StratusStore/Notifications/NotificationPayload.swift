@@ -8,7 +8,7 @@ enum NotificationPayload {
     static func make(nid: String, container: ContainerID, environment: ContainerEnvironment, owner: String, scope: DatabaseScope,
                      subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> String {
         let m = member(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record, zone: zone)
-        return render(aps: aps(subscription.notificationInfo).text, member: m, nid: nid, container: container, environment: environment, user: owner)
+        return render(aps: aps(subscription.notificationInfo), member: m, nid: nid, container: container, environment: environment, user: owner)
     }
 
     /// What a notification says beyond who and where it is and its `aps`: the `ck` member of its kind (`"qry":{…}`,
@@ -73,26 +73,27 @@ enum NotificationPayload {
     /// `af`: the desired fields as plain JSON, in key order, holding at most `maximumFieldBytes`: the fields asked
     /// for first are kept first, and whether any was left out.
     static func fields(_ keys: [String], of record: StoredRecord) -> (json: [UInt8], pruned: Bool) {
-        var values: [(String, PayloadJSON, Int)] = []
+        var values: [(key: String, json: [UInt8])] = []
         var budget = NotificationPolicy.maximumFieldBytes - 2
         var pruned = false
-        for k in keys where !values.contains(where: { $0.0 == k }) {
+        for k in keys where !values.contains(where: { $0.key == k }) {
             guard let v = record.fields[k] else { continue }
             // A text longer than what is left cannot fit once quoted: left out without writing it.
             if case .string(let text) = v, text.utf8.count + k.utf8.count + 4 > budget { pruned = true; continue }
-            guard let plain = plainValue(v) else { continue }
-            var one: [UInt8] = []
-            JSONWriter.quote(k, into: &one)
-            one.append(UInt8(ascii: ":"))
-            plain.write(into: &one)
+            var one = JSONWriter(capacity: 64)
+            one.key(k)
+            guard one.plain(v) else { continue }
             let cost = one.count + 1
             if cost > budget { pruned = true; continue }
             budget -= cost
-            values.append((k, plain, cost))
+            values.append((k, one.bytes))
         }
-        let json = PayloadJSON.object(values.sorted { $0.0 < $1.0 }.map { ($0.0, $0.1) })
-        var out: [UInt8] = []
-        json.write(into: &out)
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (i, v) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out += v.json
+        }
+        out.append(UInt8(ascii: "}"))
         return (out, pruned)
     }
 
@@ -115,42 +116,36 @@ enum NotificationPayload {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `aps` from the subscription's notification info: the alert, sound, badge and `content-available`.
-    static func aps(_ info: NotificationInfo) -> PayloadJSON {
-        var alert: [(String, PayloadJSON)] = []
-        if let k = info.alertActionLocalizationKey { alert.append(("action-loc-key", .string(k))) }
-        if let b = info.alertBody { alert.append(("body", .string(b))) }
-        if let i = info.alertLaunchImage { alert.append(("launch-image", .string(i))) }
-        if let a = info.alertLocalizationArgs { alert.append(("loc-args", .array(a.map(PayloadJSON.string)))) }
-        if let k = info.alertLocalizationKey { alert.append(("loc-key", .string(k))) }
-        if let s = info.subtitle { alert.append(("subtitle", .string(s))) }
-        if let a = info.subtitleLocalizationArgs { alert.append(("subtitle-loc-args", .array(a.map(PayloadJSON.string)))) }
-        if let k = info.subtitleLocalizationKey { alert.append(("subtitle-loc-key", .string(k))) }
-        if let t = info.title { alert.append(("title", .string(t))) }
-        if let a = info.titleLocalizationArgs { alert.append(("title-loc-args", .array(a.map(PayloadJSON.string)))) }
-        if let k = info.titleLocalizationKey { alert.append(("title-loc-key", .string(k))) }
-        var aps: [(String, PayloadJSON)] = []
-        if !alert.isEmpty { aps.append(("alert", .object(alert))) }
-        if info.shouldBadge { aps.append(("badge", .int(1))) }
-        if let c = info.category { aps.append(("category", .string(c))) }
-        if info.shouldSendContentAvailable { aps.append(("content-available", .int(1))) }
-        if info.shouldSendMutableContent == true { aps.append(("mutable-content", .int(1))) }
-        if let s = info.soundName { aps.append(("sound", .string(s))) }
-        return .object(aps)
+    /// `aps` from the subscription's notification info: the alert, sound, badge and `content-available`, members
+    /// in key order.
+    static func aps(_ info: NotificationInfo) -> String {
+        var w = JSONWriter(capacity: 128)
+        w.beginObject()
+        let texts: [(StaticString, String?)] = [("action-loc-key", info.alertActionLocalizationKey), ("body", info.alertBody),
+                                                ("launch-image", info.alertLaunchImage)]
+        let rest: [(StaticString, String?)] = [("loc-key", info.alertLocalizationKey), ("subtitle", info.subtitle)]
+        let hasAlert = (texts + rest).contains { $0.1 != nil } || info.alertLocalizationArgs != nil || info.subtitleLocalizationArgs != nil
+            || info.subtitleLocalizationKey != nil || info.title != nil || info.titleLocalizationArgs != nil || info.titleLocalizationKey != nil
+        if hasAlert {
+            w.key("alert")
+            w.beginObject()
+            for (k, v) in texts { if let v { w.field(k, v) } }
+            if let a = info.alertLocalizationArgs { w.strings("loc-args", a) }
+            for (k, v) in rest { if let v { w.field(k, v) } }
+            if let a = info.subtitleLocalizationArgs { w.strings("subtitle-loc-args", a) }
+            if let k = info.subtitleLocalizationKey { w.field("subtitle-loc-key", k) }
+            if let t = info.title { w.field("title", t) }
+            if let a = info.titleLocalizationArgs { w.strings("title-loc-args", a) }
+            if let k = info.titleLocalizationKey { w.field("title-loc-key", k) }
+            w.endObject()
+        }
+        if info.shouldBadge { w.field("badge", Int64(1)) }
+        if let c = info.category { w.field("category", c) }
+        if info.shouldSendContentAvailable { w.field("content-available", Int64(1)) }
+        if info.shouldSendMutableContent == true { w.field("mutable-content", Int64(1)) }
+        if let s = info.soundName { w.field("sound", s) }
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
-    /// A field value as plain JSON for `af` (strings, numbers, record names).
-    static func plainValue(_ v: FieldValue) -> PayloadJSON? {
-        switch v {
-        case .string(let s): .string(s)
-        case .int64(let i): .int(i)
-        case .timestamp(let t): .int(t.millisSince1970)
-        case .double(let d): .double(d)
-        case .reference(let r): .string(r.recordName)
-        case .bytes(let d): .string(d.base64EncodedString())
-        case .location(let l): .object([("latitude", .double(l.latitude)), ("longitude", .double(l.longitude))])
-        case .list(_, let xs): .array(xs.compactMap(plainValue))
-        case .asset: nil
-        }
-    }
 }

@@ -101,14 +101,11 @@ enum EnvironmentMigrations {
                 """)
             for row in try Row.fetchAll(db, sql: "SELECT id, user, subscription_id, scope, record_name, reason, created_at, payload FROM notifications ORDER BY id") {
                 // The log keeps `aps` and the kind's member; the rest is put back when a notification is read.
-                let object = (try? JSONSerialization.jsonObject(with: Data((row[7] as String).utf8))) as? [String: Any] ?? [:]
-                let ck = object["ck"] as? [String: Any] ?? [:]
-                func json(_ v: Any) -> String {
-                    String(decoding: (try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8), as: UTF8.self)
-                }
-                let member = ["fet", "met", "qry"].first { ck[$0] != nil }.map { "\"\($0)\":" + json(ck[$0]!) } ?? ""
+                let object = (try? JSON.parse(Data((row[7] as String).utf8)))?.object ?? [:]
+                let ck = object["ck"]?.object ?? [:]
+                let member = ["fet", "met", "qry"].first { ck[$0] != nil }.map { "\"\($0)\":" + ck[$0]!.serialized } ?? ""
                 let entry = NotificationBatch.Entry(user: row[1], subscriptionID: row[2], scope: row[3], recordName: row[4], reason: row[5],
-                                                    aps: json(object["aps"] ?? [String: Any]()), member: member)
+                                                    aps: (object["aps"] ?? .object([:])).serialized, member: member)
                 try db.execute(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
                                arguments: [row[0] as Int64, row[6] as Int64, "\u{1}" + entry.user + "\u{1}", NotificationBatch.encode([entry])])
             }

@@ -97,25 +97,7 @@ enum SchemaStorage {
                 throw StratusError.badRequest("a field's type never changes")
             case .changeIndexes(let typeName, let fieldName, _, let to):
                 guard let i = catalog.index[typeName] else { continue }
-                if fieldName.hasPrefix("___") {
-                    if let j = catalog.types[i].systemFields.firstIndex(where: { $0.name == fieldName }) {
-                        catalog.types[i].systemFields[j].indexes = to
-                        if to.isEmpty { catalog.types[i].systemFields.remove(at: j) }
-                    } else {
-                        catalog.types[i].systemFields.append(FieldSchema(name: fieldName, type: SystemField(schemaName: fieldName)?.fieldType ?? FieldType(.reference), indexes: to))
-                    }
-                    try s.execute("DELETE FROM fields WHERE type_id = ? AND name = ?", catalog.types[i].id, fieldName)
-                    if let f = catalog.types[i].systemFields.first(where: { $0.name == fieldName }) { try saveSystemField(f, of: catalog.types[i], s) }
-                    try syncSystemIndexes(catalog.types[i], s)
-                } else if let j = catalog.types[i].fields.firstIndex(where: { $0.name == fieldName }) {
-                    let old = catalog.types[i].fields[j]
-                    var new = old
-                    new.schema.indexes = to
-                    try s.execute("UPDATE fields SET indexes = ? WHERE id = ?", to.rawValue, old.id)
-                    try dropStructures(old, except: new, table: catalog.types[i].table, s)
-                    try createStructures(new, except: old, table: catalog.types[i].table, s)
-                    catalog.types[i].fields[j] = new
-                }
+                try changeIndexes(of: fieldName, to: to, in: &catalog.types[i], s)
             case .changeGrants(let typeName, let role, _, let to):
                 guard let i = catalog.index[typeName] else { continue }
                 catalog.types[i].grants[role] = to.isEmpty ? nil : to
@@ -126,6 +108,30 @@ enum SchemaStorage {
         // Removing a field or type may have dropped automatic indexes.
         catalog.autoIndexes = try AutoIndexes.load(s)
         return catalog
+    }
+
+    /// A field's indexes changed: a system field's are its row (and the type's system indexes), a user field's its
+    /// structures (B-tree, full-text table, list table), dropped and made as the change asks.
+    private static func changeIndexes(of fieldName: String, to: FieldIndexes, in type: inout CatalogType, _ s: any SQLSession) throws {
+        if fieldName.hasPrefix("___") {
+            if let j = type.systemFields.firstIndex(where: { $0.name == fieldName }) {
+                type.systemFields[j].indexes = to
+                if to.isEmpty { type.systemFields.remove(at: j) }
+            } else {
+                type.systemFields.append(FieldSchema(name: fieldName, type: SystemField(schemaName: fieldName)?.fieldType ?? FieldType(.reference), indexes: to))
+            }
+            try s.execute("DELETE FROM fields WHERE type_id = ? AND name = ?", type.id, fieldName)
+            if let f = type.systemFields.first(where: { $0.name == fieldName }) { try saveSystemField(f, of: type, s) }
+            try syncSystemIndexes(type, s)
+        } else if let j = type.fields.firstIndex(where: { $0.name == fieldName }) {
+            let old = type.fields[j]
+            var new = old
+            new.schema.indexes = to
+            try s.execute("UPDATE fields SET indexes = ? WHERE id = ?", to.rawValue, old.id)
+            try dropStructures(old, except: new, table: type.table, s)
+            try createStructures(new, except: old, table: type.table, s)
+            type.fields[j] = new
+        }
     }
 
     static func createType(_ t: RecordTypeSchema, _ s: any SQLSession) throws -> CatalogType {

@@ -1,4 +1,3 @@
-import StratusModel
 
 extension JSONWriter {
     /// Writes a parsed JSON value back out (keys sorted, so equal documents serialize alike).
@@ -23,5 +22,12 @@ extension JSON {
         var w = JSONWriter(capacity: 256)
         w.value(self)
         return String(decoding: w.bytes, as: UTF8.self)
+    }
+}
+
+extension JSON: ExpressibleByDictionaryLiteral {
+    /// An object written as a literal (`["restored": .string(id)]`), for answers built in code.
+    public init(dictionaryLiteral elements: (String, JSON)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

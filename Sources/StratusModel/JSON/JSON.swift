@@ -12,10 +12,10 @@ public indirect enum JSON: Sendable, Equatable {
     case object([String: JSON])
 
     /// Parses a request body; an empty body is an empty object (GET endpoints, bodyless POSTs).
-    public static func parse(_ data: Data) throws(APIError) -> JSON {
+    public static func parse(_ data: Data) throws(StratusError) -> JSON {
         if data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) { return .object([:]) }
         do { return try JSONParser.parse(data) } catch {
-            throw APIError.badRequest("the request body is not valid JSON")
+            throw StratusError.badRequest("the request body is not valid JSON")
         }
     }
 

@@ -3,17 +3,17 @@ import Foundation
 /// A strict RFC 8259 parser straight from bytes into `JSON`. Request bodies of 200 records are the hot path
 /// of `records/modify`; `JSONDecoder` with a trial-and-error `Decodable` took several times longer than the
 /// store needs to write them. Depth is bounded so a hostile body cannot exhaust the stack.
-struct JSONParser {
-    static let maximumDepth = 256
+package struct JSONParser {
+    package static let maximumDepth = 256
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    var i = 0
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var i = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    struct Failure: Error {}
+    package struct Failure: Error {}
 
-    static func parse(_ data: Data) throws(Failure) -> JSON {
+    package static func parse(_ data: Data) throws(Failure) -> JSON {
         let result: Result<JSON, Failure> = data.withUnsafeBytes { raw in
             var p = JSONParser(raw.bindMemory(to: UInt8.self))
             return Result { () throws(Failure) -> JSON in
@@ -27,7 +27,7 @@ struct JSONParser {
         return try result.get()
     }
 
-    mutating func skipSpace() {
+    package mutating func skipSpace() {
         while i < bytes.count {
             switch bytes[i] {
             case 0x20, 0x0A, 0x0D, 0x09: i += 1
@@ -36,7 +36,7 @@ struct JSONParser {
         }
     }
 
-    mutating func value(depth: Int) throws(Failure) -> JSON {
+    package mutating func value(depth: Int) throws(Failure) -> JSON {
         guard i < bytes.count, depth < Self.maximumDepth else { throw Failure() }
         switch bytes[i] {
         case UInt8(ascii: "{"): return try object(depth: depth)
@@ -54,7 +54,7 @@ struct JSONParser {
     /// Whether the next value is an object; when it is, its `{` is consumed and `nextKey` reads its members.
     /// A reader that knows the shape it wants (a record line) takes the members it needs without building the
     /// dictionaries of everything else.
-    mutating func openObject() -> Bool {
+    package mutating func openObject() -> Bool {
         skipSpace()
         guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return false }
         i += 1
@@ -63,7 +63,7 @@ struct JSONParser {
 
     /// The next member's key, the parser then at its value (which the caller must read or `skip`); nil once the
     /// object's `}` is consumed. `first` is true for the first call on an object.
-    mutating func nextKey(first: inout Bool) throws(Failure) -> String? {
+    package mutating func nextKey(first: inout Bool) throws(Failure) -> String? {
         skipSpace()
         guard i < bytes.count else { throw Failure() }
         if bytes[i] == UInt8(ascii: "}") {
@@ -88,13 +88,13 @@ struct JSONParser {
     }
 
     /// Checks the rest of the input is only white space.
-    mutating func end() throws(Failure) {
+    package mutating func end() throws(Failure) {
         skipSpace()
         guard i == bytes.count else { throw Failure() }
     }
 
     /// Reads past one value, as strictly as `value` parses it, without building it.
-    mutating func skip(depth: Int) throws(Failure) {
+    package mutating func skip(depth: Int) throws(Failure) {
         guard i < bytes.count, depth < Self.maximumDepth else { throw Failure() }
         switch bytes[i] {
         case UInt8(ascii: "{"):
@@ -123,7 +123,7 @@ struct JSONParser {
     }
 
     /// Whether the next value is `null` (consumed when it is).
-    mutating func takeNull() throws(Failure) -> Bool {
+    package mutating func takeNull() throws(Failure) -> Bool {
         skipSpace()
         guard i < bytes.count, bytes[i] == UInt8(ascii: "n") else { return false }
         try literal("null")
@@ -176,7 +176,7 @@ struct JSONParser {
         }
     }
 
-    mutating func string() throws(Failure) -> String {
+    package mutating func string() throws(Failure) -> String {
         i += 1
         let start = i
         // The common case: no escapes, so the bytes are the string.
