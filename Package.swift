@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPostgresTests", dependencies: ["StratusPostgres", "StratusTestSupport"]),
         // A plain POSIX-socket HTTP client that sends exactly the bytes a test wants (malformed, oversized, slow).
-        .target(name: "StratusTestSupport", path: "Tests/StratusTestSupport"),
+        .target(name: "StratusTestSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP", "StratusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]),

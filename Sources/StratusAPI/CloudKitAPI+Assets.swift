@@ -16,18 +16,11 @@ extension CloudKitAPI {
         }
         let base = baseURL(ctx.request)
         let env = try env(ctx)
-        return json { w in
+        return jsonList("tokens", tokens) { t, w in
             w.beginObject()
-            w.key("tokens")
-            w.beginArray()
-            for t in tokens {
-                w.beginObject()
-                w.field("recordName", t["recordName"]?.string ?? "")
-                w.field("fieldName", t["fieldName"]?.string ?? "")
-                w.field("url", base + HandedOutPaths.assetUpload(ctx.container, ctx.environment, ticket: env.assets.uploadTicket(user: user)))
-                w.endObject()
-            }
-            w.endArray()
+            w.field("recordName", t["recordName"]?.string ?? "")
+            w.field("fieldName", t["fieldName"]?.string ?? "")
+            w.field("url", base + HandedOutPaths.assetUpload(ctx.container, ctx.environment, ticket: env.assets.uploadTicket(user: user)))
             w.endObject()
         }
     }

@@ -45,45 +45,38 @@ extension CloudKitAPI {
         for case .success(let (share, _)) in results {
             if let o = share.owner?.userRecordName, owners[o] == nil, let u = try? store.accounts.user(container: ctx.container, userRecordName: o) { owners[o] = u }
         }
-        return json { w in
-            w.beginObject()
-            w.key("results")
-            w.beginArray()
-            for r in results {
-                switch r {
-                case .failure(let e): enc.error(e, &w)
-                case .success(let (share, root)):
+        return jsonList("results", results) { r, w in
+            switch r {
+            case .failure(let e): enc.error(e, &w)
+            case .success(let (share, root)):
+                w.beginObject()
+                w.field("containerIdentifier", ctx.container.rawValue)
+                w.field("environment", ctx.environment.rawValue)
+                w.field("databaseScope", "SHARED")
+                w.field("shortGUID", share.shortGUID)
+                w.field("webpageURL", base + HandedOutPaths.share(share.shortGUID))
+                w.key("zoneID"); enc.zoneID(share.zoneID, &w)
+                if let name = share.rootRecordName { w.field("rootRecordName", name) }
+                if let o = share.owner {
+                    w.key("ownerIdentity")
                     w.beginObject()
-                    w.field("containerIdentifier", ctx.container.rawValue)
-                    w.field("environment", ctx.environment.rawValue)
-                    w.field("databaseScope", "SHARED")
-                    w.field("shortGUID", share.shortGUID)
-                    w.field("webpageURL", base + HandedOutPaths.share(share.shortGUID))
-                    w.key("zoneID"); enc.zoneID(share.zoneID, &w)
-                    if let name = share.rootRecordName { w.field("rootRecordName", name) }
-                    if let o = share.owner {
-                        w.key("ownerIdentity")
-                        w.beginObject()
-                        w.field("userRecordName", o.userRecordName)
-                        w.key("nameComponents")
-                        w.beginObject()
-                        w.field("givenName", owners[o.userRecordName]?.firstName ?? "")
-                        w.field("familyName", owners[o.userRecordName]?.lastName ?? "")
-                        w.endObject()
-                        w.endObject()
-                    }
-                    if let viewer, let me = share.participant(viewer) {
-                        w.field("participantPermission", me.permission.rawValue)
-                        w.field("participantStatus", me.acceptanceStatus.rawValue)
-                        w.field("participantType", me.type.rawValue)
-                    }
-                    w.key("share"); enc.share(share, viewer: viewer, &w)
-                    if let root { w.key("rootRecord"); enc.record(root, &w) }
+                    w.field("userRecordName", o.userRecordName)
+                    w.key("nameComponents")
+                    w.beginObject()
+                    w.field("givenName", owners[o.userRecordName]?.firstName ?? "")
+                    w.field("familyName", owners[o.userRecordName]?.lastName ?? "")
+                    w.endObject()
                     w.endObject()
                 }
+                if let viewer, let me = share.participant(viewer) {
+                    w.field("participantPermission", me.permission.rawValue)
+                    w.field("participantStatus", me.acceptanceStatus.rawValue)
+                    w.field("participantType", me.type.rawValue)
+                }
+                w.key("share"); enc.share(share, viewer: viewer, &w)
+                if let root { w.key("rootRecord"); enc.record(root, &w) }
+                w.endObject()
             }
-            w.endArray()
-            w.endObject()
         }
     }
 }

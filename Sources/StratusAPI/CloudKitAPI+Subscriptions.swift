@@ -11,14 +11,7 @@ extension CloudKitAPI {
 
     func subscriptionsList(_ ctx: Context) throws -> HTTPResponse {
         let all = try env(ctx).subscriptions.all(in: ctx.database, owner: try subscriber(ctx))
-        return json { w in
-            w.beginObject()
-            w.key("subscriptions")
-            w.beginArray()
-            for s in all { w.value((try? JSON.parse(Data(s.document.utf8))) ?? .null) }
-            w.endArray()
-            w.endObject()
-        }
+        return jsonList("subscriptions", all) { s, w in w.value((try? JSON.parse(Data(s.document.utf8))) ?? .null) }
     }
 
     func subscriptionsLookup(_ ctx: Context) throws -> HTTPResponse {

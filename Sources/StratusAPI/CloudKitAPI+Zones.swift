@@ -7,14 +7,7 @@ extension CloudKitAPI {
     func zonesList(_ ctx: Context) throws -> HTTPResponse {
         let zones = try env(ctx).zones.all(in: ctx.databaseID)
         let enc = encoding(ctx)
-        return json { w in
-            w.beginObject()
-            w.key("zones")
-            w.beginArray()
-            for z in zones { enc.zone(z, &w) }
-            w.endArray()
-            w.endObject()
-        }
+        return jsonList("zones", zones) { z, w in enc.zone(z, &w) }
     }
 
     func zonesLookup(_ ctx: Context) throws -> HTTPResponse {
@@ -28,18 +21,11 @@ extension CloudKitAPI {
                 results.append(.failure(StratusError.wrapping(error)))
             }
         }
-        return json { w in
-            w.beginObject()
-            w.key("zones")
-            w.beginArray()
-            for r in results {
-                switch r {
-                case .success(let z): enc.zone(z, &w)
-                case .failure(let e): enc.error(e, &w)
-                }
+        return jsonList("zones", results) { r, w in
+            switch r {
+            case .success(let z): enc.zone(z, &w)
+            case .failure(let e): enc.error(e, &w)
             }
-            w.endArray()
-            w.endObject()
         }
     }
 

@@ -184,6 +184,18 @@ public struct CloudKitAPI: Sendable {
     /// CloudKit's error envelope (see `ErrorEnvelope`, the one owner of what errors tell clients).
     func envelope(_ e: StratusError) -> HTTPResponse { ErrorEnvelope.response(e) }
 
+    /// `{"<key>": [ … ]}`, each item written by `each`: the shape of most operations' answers.
+    func jsonList<S: Sequence>(_ key: StaticString, _ items: S, _ each: (S.Element, inout JSONWriter) -> Void) -> HTTPResponse {
+        json { w in
+            w.beginObject()
+            w.key(key)
+            w.beginArray()
+            for item in items { each(item, &w) }
+            w.endArray()
+            w.endObject()
+        }
+    }
+
     func json(_ build: (inout JSONWriter) -> Void) -> HTTPResponse {
         var w = JSONWriter()
         build(&w)

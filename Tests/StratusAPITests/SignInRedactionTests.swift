@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import GRDB
+import StratusTestSupport
 import Testing
 import StratusModel
 
@@ -14,10 +14,7 @@ import StratusModel
     @Test func aFailedJSONSignInQuotesTheUUIDItAnswersWith() async throws {
         let f = try await APIFixture()
         // The accounts table goes from under the running server, as a damaged database would leave it.
-        var config = Configuration()
-        config.busyMode = .timeout(60)  // the running server may hold the file's lock for a moment
-        let queue = try DatabaseQueue(path: f.data.appendingPathComponent("stratus.sqlite").path, configuration: config)
-        try await queue.write { db in try db.execute(sql: "ALTER TABLE users RENAME TO users_gone") }
+        try DamagedTables.rename(in: f.data.appendingPathComponent("stratus.sqlite")) { $0 == "users" }
         var req = URLRequest(url: URL(string: "\(f.app.url)auth/1/\(f.container.rawValue)/development/signin?ckAPIToken=\(f.devToken)")!)
         req.httpMethod = "POST"
         req.setValue("application/json", forHTTPHeaderField: "Accept")

@@ -1,25 +1,15 @@
 import Foundation
-import GRDB
 import Testing
 import StratusModel
 import StratusStore
+import StratusTestSupport
 
 /// A storage failure's own text (SQL, table names, file paths) never reaches a console page: every page goes through
 /// the one redaction, which logs the detail under a uuid the page quotes. The failures are real: the tables a page
 /// needs are renamed under the running server, as a damaged or foreign database would leave them.
 @Suite struct ConsoleRedactionTests {
-    static let leaks = ["no such table", "SQLite", "sqlite", "SELECT", "INSERT", "_gone"]
-
-    static func renameTables(in file: URL, _ names: (String) -> Bool) throws {
-        var config = Configuration()
-        config.busyMode = .timeout(60)  // the running server may hold the file's lock for a moment
-        let queue = try DatabaseQueue(path: file.path, configuration: config)
-        try queue.writeWithoutTransaction { db in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-            // FTS shadow tables follow their virtual table.
-            for t in tables where names(t) && !t.contains("_fts_") { try db.execute(sql: "ALTER TABLE \"\(t)\" RENAME TO \"\(t)_gone\"") }
-        }
-    }
+    static let leaks = DamagedTables.leaks
+    static func renameTables(in file: URL, _ names: (String) -> Bool) throws { try DamagedTables.rename(in: file, names) }
 
     @Test func recordPagesShowNoStorageDetail() async throws {
         let f = try await ConsoleFixture()
