@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// Enforces a connection's deadline without a timer per read: one sleeping task per connection, woken when
-/// the deadline passes, half-closes the socket's read side so the pending read returns and the connection
-/// answers 408. Moving the deadline is a store under a lock.
+/// the deadline passes (or every `recheck`, since the deadline can move earlier), half-closes the socket's read
+/// side so the pending read returns and the connection answers 408. Moving the deadline is a store under a lock.
 final class ConnectionWatchdog: Sendable {
     private struct State {
         var deadline: ContinuousClock.Instant
@@ -49,6 +49,9 @@ final class ConnectionWatchdog: Sendable {
         }
     }
 
+    /// The longest the watchdog sleeps before it looks at the deadline again.
+    static let recheck: Duration = .seconds(1)
+
     func run() async {
         while !Task.isCancelled {
             let (deadline, done) = state.withLock { ($0.deadline, $0.finished) }
@@ -57,7 +60,9 @@ final class ConnectionWatchdog: Sendable {
                 fire()
                 return
             }
-            try? await Task.sleep(until: deadline, clock: .continuous)
+            // A deadline can move earlier while this sleeps (a request's timeout after an idle one, the idle timeout
+            // after a handler's long one): sleeping at most `recheck` at a time notices it within that.
+            try? await Task.sleep(until: min(deadline, ContinuousClock.now + Self.recheck), clock: .continuous)
         }
     }
 }

@@ -163,6 +163,22 @@ final class TestServer: @unchecked Sendable {
         await s.server.stop()
     }
 
+    /// A handler that runs past the idle timeout keeps the watchdog from the connection while it runs; the idle
+    /// timeout after it must still close the connection (the watchdog used to sleep through the handler's hour-long
+    /// deadline, and the idle connection stayed open until then).
+    @Test func anIdleConnectionAfterASlowAnswerStillCloses() async throws {
+        let s = try await TestServer(idleTimeout: .milliseconds(300), requestTimeout: .milliseconds(500))
+        let c = try s.client(timeout: 300)
+        c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await Task.sleep(for: .seconds(1.5))   // the watchdog wakes while the handler runs
+        s.gate.open()
+        #expect(await c.response()?.status == 200)
+        let start = ContinuousClock.now
+        #expect(await c.all().isEmpty)
+        #expect(ContinuousClock.now - start < .seconds(60), "closed after the idle timeout, not after the handler's deadline")
+        await s.server.stop()
+    }
+
     @Test func unknownPathsAndMethods() async throws {
         let s = try await TestServer()
         #expect(try await s.get("/nope")?.status == 404)
