@@ -83,7 +83,7 @@ extension CloudKitAPI {
         let content: Data?? = try? await blocking.run {
             let env = try api.store.environment(container, environment)
             guard env.assets.downloadIsSigned(hex: hex, expires: expires, signature: sig) else { return nil }
-            return try env.assets.assetContent(checksum: checksum)
+            return env.assets.assetContent(checksum: checksum)
         }
         guard let found = content, let data = found else { return notFound }
         var h = HTTPHeaders()

@@ -42,7 +42,7 @@ public struct CloudKitAPI: Sendable {
         for operation in Self.operations {
             for method in [HTTPMethod.get, .post] {
                 router.add(method, Self.operationPrefix + operation.name, bodyLimit: bodyLimit,
-                           admit: { req in await api.admitBody(req) }) { req in
+                           admit: { req in try await api.admitBody(req) }) { req in
                     try await api.handle(req, operation)
                 }
             }

@@ -13,11 +13,11 @@ struct ScopedRoutes {
 
     mutating func get(_ path: String, _ handler: @escaping Handler) {
         let c = console
-        router.add(.get, path) { req in try try await c.scoped(req) { s, scope in try handler(c, req, s, scope) } }
+        router.add(.get, path) { req in try await c.scoped(req) { s, scope in try handler(c, req, s, scope) } }
     }
 
     mutating func post(_ path: String, limit: Int = formLimit, _ handler: @escaping Handler) {
         let c = console
-        router.add(.post, path, bodyLimit: limit, admit: c.admitSession) { req in try try await c.scoped(req) { s, scope in try handler(c, req, s, scope) } }
+        router.add(.post, path, bodyLimit: limit, admit: c.admitSession) { req in try await c.scoped(req) { s, scope in try handler(c, req, s, scope) } }
     }
 }

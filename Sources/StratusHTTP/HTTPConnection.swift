@@ -197,7 +197,10 @@ struct HTTPConnection {
         }
         if large, case .found(let route, let params) = match, let admit = route.admit {
             request.parameters = params
-            switch await admit(request) {
+            // A route outside any group has no owner to answer what its admission throws: the router's fallback does.
+            let admission: BodyAdmission
+            do { admission = try await admit(request) } catch { admission = .refused(router.respond(to: error, path: request.rawPath)) }
+            switch admission {
             case .refused(let refusal):
                 await refuse(refusal)
                 return false

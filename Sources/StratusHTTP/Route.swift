@@ -4,7 +4,9 @@ public struct Route: Sendable {
     /// Looks at a request's head (its captures set) before a body larger than `HTTPServerConfig.admissionThreshold`
     /// is read: a refusal is sent at once and the body is never read, so a stranger cannot make the server hold a
     /// large body only to be turned away after. An admitted body is charged to the credential that admitted it.
-    public typealias Admission = @Sendable (HTTPRequest) async -> BodyAdmission
+    /// Whether a request's body may be read (see `BodyAdmission`); what it throws is answered by the route's group,
+    /// through the group's middleware, as a refusal.
+    public typealias Admission = @Sendable (HTTPRequest) async throws -> BodyAdmission
 
     public var method: HTTPMethod
     /// Segments: literals, `{name}` captures, or a final `*` capturing the rest.

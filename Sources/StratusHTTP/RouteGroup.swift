@@ -43,6 +43,18 @@ public struct RouteGroup: Sendable {
         return best
     }
 
+    /// The admission as the router runs it: what it throws becomes a refusal answered as a handler's error is, in
+    /// the group's format and through its middleware (so a refused CloudKit request still carries CORS headers).
+    func wrap(admission: @escaping Route.Admission) -> Route.Admission {
+        let group = self
+        return { req in
+            do { return try await admission(req) } catch {
+                let failure = error
+                return .refused(try await group.wrap({ _ in throw failure })(req))
+            }
+        }
+    }
+
     /// The handler as the router runs it: errors answered in the group's format, inside the middleware.
     func wrap(_ handler: @escaping Route.Handler) -> Route.Handler {
         let errors = self.errors

@@ -26,6 +26,7 @@ public struct Router: Sendable {
             r.handler = g.wrap(r.handler)
             r.group = g.name
             if r.admit == nil { r.admit = g.admit }
+            r.admit = r.admit.map(g.wrap(admission:))
         }
         routes.append(r)
     }

@@ -54,6 +54,18 @@ import StratusStore
         #expect(try await f.call("users/caller", user: aging).status == 200)
     }
 
+    /// A body refused before it is read (over 1 MB without a signed-in user) is answered by the CloudKit group's
+    /// owner through its CORS middleware: the web app on an allowed origin can read why.
+    @Test func aBodyRefusedUnreadCarriesTheGroupsCORSHeaders() async throws {
+        let f = try await APIFixture()
+        let (_, restricted) = try f.app.store.credentials.createAPIToken(container: f.container, environment: .development, name: "web",
+                                                             allowedOrigins: ["https://notes.example.com"])
+        let big = #"{"operations":[],"pad":""# + String(repeating: "x", count: 1_200_000) + #""}"#
+        let refused = try await f.call("records/modify", big, token: restricted, headers: ["Origin": "https://notes.example.com"])
+        #expect(refused.json.code == "AUTHENTICATION_REQUIRED", "\(refused.text.prefix(300))")
+        #expect(refused.headers["access-control-allow-origin"] == "https://notes.example.com")
+    }
+
     @Test func corsFollowsTheTokensAllowedOrigins() async throws {
         let f = try await APIFixture()
         let (_, restricted) = try f.app.store.credentials.createAPIToken(container: f.container, environment: .development, name: "web",
