@@ -18,8 +18,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
-        // Pure domain: identifiers, records, values, schema, queries, errors. Foundation only.
-        .target(name: "StratusModel"),
+        // The wire JSON: one value type, its strict parser and its writer, for the server and StratusKit alike.
+        .target(name: "StratusJSON"),
+        // Pure domain: identifiers, records, values, schema, queries, errors. Foundation and the wire JSON only.
+        .target(name: "StratusModel", dependencies: ["StratusJSON"]),
         // The only importer of GRDB and of StratusPostgres: storage on either backend, schema DDL, query compiler, change log, deploy, assets.
         .target(
             name: "StratusStore",
@@ -67,7 +69,7 @@ let package = Package(
         .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", .product(name: "Logging", package: "swift-log")]),
         // CloudKit's Swift API (CKContainer, CKDatabase, CKRecord, the operations, CKError) talking to Stratus over
         // CloudKit Web Services. It imports no server module, so an app that uses it pulls in no GRDB and no server.
-        .target(name: "StratusKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "StratusKit", dependencies: ["StratusJSON", .product(name: "Crypto", package: "swift-crypto")]),
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -11,10 +12,10 @@ final class AssetDownloads {
     init(cache: AssetCache) { self.cache = cache }
 
     /// The asset's local file; queued for download when it is not there yet.
-    func localFile(for receipt: [String: Any]) -> URL? {
-        guard let checksum = receipt["fileChecksum"] as? String else { return nil }
+    func localFile(for receipt: WireObject) -> URL? {
+        guard let checksum = receipt["fileChecksum"]?.string else { return nil }
         let file = cache.file(checksum: checksum)
-        if !FileManager.default.fileExists(atPath: file.path), let s = receipt["downloadURL"] as? String, let url = URL(string: s) {
+        if !FileManager.default.fileExists(atPath: file.path), let s = receipt["downloadURL"]?.string, let url = URL(string: s) {
             if !pending.contains(where: { $0.file == file }) { pending.append((url, file)) }
         }
         return file

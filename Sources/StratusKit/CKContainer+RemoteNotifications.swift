@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 extension CKContainer {
     /// Which APNs service delivers to the app: its `aps-environment` entitlement.
@@ -17,6 +18,6 @@ extension CKContainer {
         let environment = apnsEnvironment ?? (services.configuration.environment == .production ? .production : .development)
         let hex = deviceToken.map { String(format: "%02x", $0) }.joined()
         _ = try await services.send(path: "/device/1/\(services.containerIdentifier)/\(services.configuration.environment.rawValue)/tokens/register",
-                                    body: ["apnsEnvironment": environment.rawValue, "apnsToken": hex])
+                                    body: ["apnsEnvironment": JSON(environment.rawValue), "apnsToken": JSON(hex)])
     }
 }

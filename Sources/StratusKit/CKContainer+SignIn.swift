@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,14 +36,14 @@ extension CKContainer {
     private static func authenticate(identifier: String, configuration: Configuration, mode: String, form: [String: String]) async throws -> CKContainer {
         let services = WebServices(containerIdentifier: identifier, configuration: configuration.withoutUser)
         let j = try await post(services, mode: mode, form: form)
-        guard let token = j["ckWebAuthToken"] as? String else { throw CKError.make(.serverResponseLost, "the sign-in answer held no token") }
+        guard let token = j["ckWebAuthToken"]?.string else { throw CKError.make(.serverResponseLost, "the sign-in answer held no token") }
         var signedIn = configuration
         signedIn.credentials = .webAuthToken(token)
         NotificationCenter.default.post(name: .CKAccountChanged, object: nil)
         return CKContainer(identifier: identifier, configuration: signedIn)
     }
 
-    private static func post(_ services: WebServices, mode: String, form: [String: String]) async throws -> [String: Any] {
+    private static func post(_ services: WebServices, mode: String, form: [String: String]) async throws -> WireObject {
         if let problem = services.configuration.problem { throw CKError.make(.badContainer, problem) }
         var req = URLRequest(url: try services.url(path: "/auth/1/\(services.containerIdentifier)/\(services.configuration.environment.rawValue)/\(mode)"))
         req.httpMethod = "POST"

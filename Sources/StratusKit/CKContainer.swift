@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKContainer`: one app container of a Stratus server, and its public, private and shared databases.
 /// Where CloudKit reads the container from entitlements and the user from the device's iCloud account, StratusKit
@@ -108,7 +109,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// The signed-in user's record ID over a connection (a sync engine holds its database's, not the container).
     static func userRecordID(_ services: WebServices) async throws -> CKRecord.ID {
         let j = try await services.database(.public, "users/caller", nil)
-        guard let name = j["userRecordName"] as? String else { throw CKError.make(.serverResponseLost, "users/caller named no user") }
+        guard let name = j["userRecordName"]?.string else { throw CKError.make(.serverResponseLost, "users/caller named no user") }
         return CKRecord.ID(recordName: name)
     }
 
@@ -120,8 +121,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// Mirrors `CKContainer.userIdentity(forEmailAddress:)` (iOS 17's name for `discoverUserIdentity(withEmailAddress:)`):
     /// the identity of a user who made themselves discoverable, or nil.
     public func userIdentity(forEmailAddress email: String) async throws -> CKUserIdentity? {
-        let j = try await services.database(.public, "users/discover", ["lookupInfos": [["emailAddress": email]]])
-        return (j["users"] as? [[String: Any]])?.compactMap(CKUserIdentity.init(wire:)).first
+        let j = try await services.database(.public, "users/discover", ["lookupInfos": [["emailAddress": JSON(email)]]])
+        return (j["users"]?.objects)?.compactMap(CKUserIdentity.init(wire:)).first
     }
 
     /// Mirrors `CKContainer.discoverUserIdentity(withEmailAddress:completionHandler:)`.
@@ -134,7 +135,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         Task {
             do {
                 let j = try await services.database(.public, "users/discover", [:])
-                completionHandler((j["users"] as? [[String: Any]])?.compactMap(CKUserIdentity.init(wire:)) ?? [], nil)
+                completionHandler((j["users"]?.objects)?.compactMap(CKUserIdentity.init(wire:)) ?? [], nil)
             } catch { completionHandler(nil, error) }
         }
     }

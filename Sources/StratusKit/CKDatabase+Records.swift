@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,16 +20,16 @@ extension CKDatabase {
     public func records(for ids: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
         var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
         for (zone, group) in grouped(ids, by: \.zoneID) {
-            var body: [String: Any] = ["records": group.map { ["recordName": $0.recordName] }, "zoneID": RecordCoder.zoneJSON(zone)]
-            if let desiredKeys { body["desiredKeys"] = desiredKeys }
+            var body: WireObject = ["records": .array(group.map { ["recordName": JSON($0.recordName)] }), "zoneID": JSON(RecordCoder.zoneJSON(zone))]
+            if let desiredKeys { body["desiredKeys"] = JSON(desiredKeys) }
             let j = try await call("records/lookup", body)
-            let items = j["records"] as? [[String: Any]] ?? []
+            let items = j["records"]?.objects ?? []
             let decoded = try await decode(items, zoneID: zone)
             for (i, d) in decoded.enumerated() {
-                if let r = d as? CKRecord {
+                if case .record(let r) = d {
                     r.isPartial = desiredKeys != nil
                     results[r.recordID] = .success(r)
-                } else if let item = d as? [String: Any] {
+                } else if case .failure(let item) = d {
                     let id = recordID(item, zoneID: zone) ?? (i < group.count ? group[i] : nil)
                     if let id { results[id] = .failure(CKError.from(server: item, scope: databaseScope, zoneID: zone)) }
                 }
@@ -69,25 +70,25 @@ extension CKDatabase {
         for zone in zones {
             let saves = recordsToSave.filter { $0.recordID.zoneID == zone }
             let deletes = recordIDsToDelete.filter { $0.zoneID == zone }
-            var operations: [[String: Any]] = []
+            var operations: [WireObject] = []
             for r in saves { operations.append(try await saveOperation(r, policy: savePolicy)) }
-            for id in deletes { operations.append(["operationType": "forceDelete", "record": ["recordName": id.recordName]]) }
-            let body: [String: Any] = ["operations": operations, "zoneID": RecordCoder.zoneJSON(zone), "atomic": atomically && zone.zoneName != CKRecordZone.ID.defaultZoneName]
+            for id in deletes { operations.append(["operationType": "forceDelete", "record": ["recordName": JSON(id.recordName)]]) }
+            let body: WireObject = ["operations": JSON(operations), "zoneID": JSON(RecordCoder.zoneJSON(zone)), "atomic": JSON(atomically && zone.zoneName != CKRecordZone.ID.defaultZoneName)]
             let j = try await call("records/modify", body)
-            let items = j["records"] as? [[String: Any]] ?? []
+            let items = j["records"]?.objects ?? []
             guard items.count == operations.count else { throw CKError.make(.serverResponseLost, "records/modify answered \(items.count) of \(operations.count) operations") }
             let decoded = try await decode(Array(items.prefix(saves.count)), zoneID: zone)
             for (i, r) in saves.enumerated() {
-                if let saved = decoded[i] as? CKRecord {
+                if case .record(let saved) = decoded[i] {
                     // The record passed in is not changed (CloudKit's is not): the app keeps the one returned.
                     saveResults[r.recordID] = .success(saved)
-                } else if let item = decoded[i] as? [String: Any] {
+                } else if case .failure(let item) = decoded[i] {
                     saveResults[r.recordID] = .failure(try await saveError(item, record: r, zone: zone))
                 }
             }
             for (i, id) in deletes.enumerated() {
                 let item = items[saves.count + i]
-                if item["serverErrorCode"] != nil, item["serverErrorCode"] as? String != "NOT_FOUND" {
+                if item["serverErrorCode"] != nil, item["serverErrorCode"]?.string != "NOT_FOUND" {
                     deleteResults[id] = .failure(CKError.from(server: item, scope: databaseScope, zoneID: zone))
                 } else {
                     // Deleting what is already gone succeeds in CloudKit.
@@ -100,7 +101,7 @@ extension CKDatabase {
 
     /// A `.serverRecordChanged` whose `serverRecord` is the server's copy: taken from the answer, or fetched
     /// when the answer lacks it.
-    func saveError(_ item: [String: Any], record: CKRecord, zone: CKRecordZone.ID) async throws -> CKError {
+    func saveError(_ item: WireObject, record: CKRecord, zone: CKRecordZone.ID) async throws -> CKError {
         var e = CKError.from(server: item, scope: databaseScope, zoneID: zone, clientRecord: record)
         if e.code == .serverRecordChanged, e.serverRecord == nil, let server = try? await self.record(for: record.recordID) {
             var info = e.userInfo
@@ -115,38 +116,38 @@ extension CKDatabase {
     /// changed keys without it (`forceUpdate`); `.allKeys` every key the record holds and every key it removed,
     /// without the tag (`forceUpdate` too: a server field the local record does not carry is left alone, as
     /// CloudKit leaves it). Assets are uploaded first.
-    func saveOperation(_ r: CKRecord, policy: RecordSavePolicy) async throws -> [String: Any] {
+    func saveOperation(_ r: CKRecord, policy: RecordSavePolicy) async throws -> WireObject {
         let keys = policy == .allKeys ? orderedUnique(r.storedKeys + r.changedStoredKeys) : r.changedStoredKeys
-        var uploaded: [String: [String: Any]] = [:]
+        var uploaded: [String: WireObject] = [:]
         for key in keys {
             if let asset = r.values[key] as? CKAsset, asset.receipt == nil { uploaded[key] = try await upload(asset, record: r, field: key) }
         }
-        var record: [String: Any] = ["recordName": r.recordID.recordName, "recordType": r.recordType,
-                                     "fields": RecordCoder.fieldsJSON(r, keys: keys, uploaded: uploaded)]
-        if let p = r.parent { record["parent"] = ["recordName": p.recordID.recordName] }
+        var record: WireObject = ["recordName": JSON(r.recordID.recordName), "recordType": JSON(r.recordType),
+                                     "fields": JSON(RecordCoder.fieldsJSON(r, keys: keys, uploaded: uploaded))]
+        if let p = r.parent { record["parent"] = ["recordName": JSON(p.recordID.recordName)] }
         if let share = r as? CKShare { share.writeShare(into: &record) }
         let type: String
         switch policy {
         case .ifServerRecordUnchanged:
             if let tag = r.recordChangeTag {
-                record["recordChangeTag"] = tag
+                record["recordChangeTag"] = JSON(tag)
                 type = "update"
             } else {
                 type = "create"
             }
         case .changedKeys, .allKeys: type = "forceUpdate"
         }
-        return ["operationType": type, "record": record]
+        return ["operationType": JSON(type), "record": JSON(record)]
     }
 
     /// Uploads an asset's file: `assets/upload` for a URL, then the bytes to it; the answer is the ASSETID value.
-    func upload(_ asset: CKAsset, record: CKRecord, field: String) async throws -> [String: Any] {
+    func upload(_ asset: CKAsset, record: CKRecord, field: String) async throws -> WireObject {
         guard let file = asset.fileURL, let data = try? Data(contentsOf: file) else {
             throw CKError.make(.assetFileNotFound, "the asset file \(asset.fileURL?.path ?? "(none)") cannot be read")
         }
-        let j = try await call("assets/upload", ["zoneID": RecordCoder.zoneJSON(record.recordID.zoneID),
-                                                  "tokens": [["recordName": record.recordID.recordName, "recordType": record.recordType, "fieldName": field]]])
-        guard let token = (j["tokens"] as? [[String: Any]])?.first, let s = token["url"] as? String, let url = URL(string: s) else {
+        let j = try await call("assets/upload", ["zoneID": JSON(RecordCoder.zoneJSON(record.recordID.zoneID)),
+                                                  "tokens": [["recordName": JSON(record.recordID.recordName), "recordType": JSON(record.recordType), "fieldName": JSON(field)]]])
+        guard let token = (j["tokens"]?.objects)?.first, let s = token["url"]?.string, let url = URL(string: s) else {
             throw CKError.make(.serverResponseLost, "assets/upload gave no upload URL")
         }
         var req = URLRequest(url: url)
@@ -156,9 +157,9 @@ extension CKDatabase {
         req.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         let (answer, http) = try await services.perform(req)
         let body = try services.read(answer, http)
-        guard let single = body["singleFile"] as? [String: Any] else { throw CKError.make(.serverResponseLost, "the asset upload gave no receipt") }
+        guard let single = body["singleFile"]?.object else { throw CKError.make(.serverResponseLost, "the asset upload gave no receipt") }
         // The uploaded file is the cached copy too, so a fetch of this record finds it locally.
-        if let checksum = single["fileChecksum"] as? String {
+        if let checksum = single["fileChecksum"]?.string {
             let cached = services.assets.file(checksum: checksum)
             if !FileManager.default.fileExists(atPath: cached.path) { try? data.write(to: cached) }
         }
@@ -184,23 +185,23 @@ extension CKDatabase {
     func runQuery(_ query: CKQuery, zoneID: CKRecordZone.ID?, marker: String?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int) async throws
         -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
         let zone = zoneID ?? .default
-        var body: [String: Any] = ["query": try query.wireQuery(), "zoneID": RecordCoder.zoneJSON(zone)]
-        if resultsLimit > 0, resultsLimit != CKQueryOperation.maximumResults { body["resultsLimit"] = resultsLimit }
-        if let marker { body["continuationMarker"] = marker }
-        if let desiredKeys { body["desiredKeys"] = desiredKeys }
+        var body: WireObject = ["query": try JSON(query.wireQuery()), "zoneID": JSON(RecordCoder.zoneJSON(zone))]
+        if resultsLimit > 0, resultsLimit != CKQueryOperation.maximumResults { body["resultsLimit"] = JSON(resultsLimit) }
+        if let marker { body["continuationMarker"] = JSON(marker) }
+        if let desiredKeys { body["desiredKeys"] = JSON(desiredKeys) }
         let j = try await call("records/query", body)
-        let decoded = try await decode(j["records"] as? [[String: Any]] ?? [], zoneID: zone)
+        let decoded = try await decode(j["records"]?.objects ?? [], zoneID: zone)
         var results: [(CKRecord.ID, Result<CKRecord, any Error>)] = []
         results.reserveCapacity(decoded.count)
         for d in decoded {
-            if let r = d as? CKRecord {
+            if case .record(let r) = d {
                 r.isPartial = desiredKeys != nil
                 results.append((r.recordID, .success(r)))
-            } else if let item = d as? [String: Any], let id = recordID(item, zoneID: zone) {
+            } else if case .failure(let item) = d, let id = recordID(item, zoneID: zone) {
                 results.append((id, .failure(CKError.from(server: item, scope: databaseScope, zoneID: zone))))
             }
         }
-        let cursor = (j["continuationMarker"] as? String).map { CKQueryOperation.Cursor(marker: $0, query: query, zoneID: zoneID) }
+        let cursor = (j["continuationMarker"]?.string).map { CKQueryOperation.Cursor(marker: $0, query: query, zoneID: zoneID) }
         return (results, cursor)
     }
 }

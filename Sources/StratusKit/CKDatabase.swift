@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKDatabase`: the public, private or shared database of a container, with CloudKit's async/await and
 /// completion-handler calls and `add(_:)` for operations. Every call is one or more CloudKit Web Services requests.
@@ -40,21 +41,27 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
     }
 
     /// One request to this database.
-    func call(_ action: String, _ body: [String: Any]?) async throws -> [String: Any] {
+    func call(_ action: String, _ body: WireObject?) async throws -> WireObject {
         try await services.database(databaseScope, action, body)
     }
 
+    /// One item of an answer: a record, or what the server said instead (a per-item error).
+    enum AnswerItem {
+        case record(CKRecord)
+        case failure(WireObject)
+    }
+
     /// Decodes records (and downloads the assets they name) in one step.
-    func decode(_ items: [[String: Any]], zoneID: CKRecordZone.ID) async throws -> [Any] {
+    func decode(_ items: [WireObject], zoneID: CKRecordZone.ID) async throws -> [AnswerItem] {
         let downloads = AssetDownloads(cache: services.assets)
-        var out: [Any] = []
+        var out: [AnswerItem] = []
         out.reserveCapacity(items.count)
         for item in items {
             if let r = RecordCoder.record(item, scope: databaseScope, zoneID: zoneID, assets: downloads) {
                 (r as? CKShare)?.resolveURL(base: services.configuration.serverURL)
-                out.append(r)
+                out.append(.record(r))
             } else {
-                out.append(item)
+                out.append(.failure(item))
             }
         }
         if !downloads.pending.isEmpty { try await downloads.download(with: services) }
@@ -62,8 +69,8 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
     }
 
     /// The record ID a per-item answer is about.
-    func recordID(_ item: [String: Any], zoneID: CKRecordZone.ID) -> CKRecord.ID? {
-        guard let name = item["recordName"] as? String else { return nil }
+    func recordID(_ item: WireObject, zoneID: CKRecordZone.ID) -> CKRecord.ID? {
+        guard let name = item["recordName"]?.string else { return nil }
         let zone = item["zoneID"] != nil ? RecordCoder.zoneID(item["zoneID"], scope: databaseScope) : zoneID
         return CKRecord.ID(recordName: name, zoneID: zone)
     }

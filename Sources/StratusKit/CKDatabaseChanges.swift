@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 extension CKDatabase {
     /// Mirrors `CKDatabase.RecordZoneChange`: what `recordZoneChanges(inZoneWith:since:)` reports.
@@ -64,25 +65,25 @@ extension CKDatabase {
     }
 
     func zoneChangesPage(_ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int?) async throws -> ZoneChangesPage {
-        var body: [String: Any] = ["zoneID": RecordCoder.zoneJSON(zoneID)]
-        if let token { body["syncToken"] = token.value }
-        if let desiredKeys { body["desiredKeys"] = desiredKeys }
-        if let resultsLimit, resultsLimit > 0 { body["resultsLimit"] = resultsLimit }
+        var body: WireObject = ["zoneID": JSON(RecordCoder.zoneJSON(zoneID))]
+        if let token { body["syncToken"] = JSON(token.value) }
+        if let desiredKeys { body["desiredKeys"] = JSON(desiredKeys) }
+        if let resultsLimit, resultsLimit > 0 { body["resultsLimit"] = JSON(resultsLimit) }
         let j = try await call("records/changes", body)
-        guard let next = j["syncToken"] as? String else { throw CKError.make(.serverResponseLost, "records/changes gave no syncToken") }
-        var page = ZoneChangesPage(token: CKServerChangeToken(value: next), moreComing: j["moreComing"] as? Bool ?? false)
-        let items = j["records"] as? [[String: Any]] ?? []
-        var live: [[String: Any]] = []
+        guard let next = j["syncToken"]?.string else { throw CKError.make(.serverResponseLost, "records/changes gave no syncToken") }
+        var page = ZoneChangesPage(token: CKServerChangeToken(value: next), moreComing: j["moreComing"]?.bool ?? false)
+        let items = j["records"]?.objects ?? []
+        var live: [WireObject] = []
         live.reserveCapacity(items.count)
         for item in items {
-            if item["deleted"] as? Bool == true, let id = recordID(item, zoneID: zoneID) {
-                page.deleted.append(RecordZoneChange.Deletion(recordID: id, recordType: item["recordType"] as? String ?? ""))
+            if item["deleted"]?.bool == true, let id = recordID(item, zoneID: zoneID) {
+                page.deleted.append(RecordZoneChange.Deletion(recordID: id, recordType: item["recordType"]?.string ?? ""))
             } else {
                 live.append(item)
             }
         }
         for d in try await decode(live, zoneID: zoneID) {
-            if let r = d as? CKRecord {
+            if case .record(let r) = d {
                 r.isPartial = desiredKeys != nil
                 page.changed.append(r)
             }
@@ -93,21 +94,21 @@ extension CKDatabase {
     /// Mirrors `CKDatabase.databaseChanges(since:resultsLimit:)`: which zones changed or went (`changes/database`).
     public func databaseChanges(since changeToken: CKServerChangeToken?, resultsLimit: Int? = nil) async throws
         -> (modifications: [DatabaseChange.Modification], deletions: [DatabaseChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool) {
-        var body: [String: Any] = [:]
-        if let changeToken { body["syncToken"] = changeToken.value }
-        if let resultsLimit, resultsLimit > 0 { body["resultsLimit"] = resultsLimit }
+        var body: WireObject = [:]
+        if let changeToken { body["syncToken"] = JSON(changeToken.value) }
+        if let resultsLimit, resultsLimit > 0 { body["resultsLimit"] = JSON(resultsLimit) }
         let j = try await call("changes/database", body)
-        guard let next = j["syncToken"] as? String else { throw CKError.make(.serverResponseLost, "changes/database gave no syncToken") }
+        guard let next = j["syncToken"]?.string else { throw CKError.make(.serverResponseLost, "changes/database gave no syncToken") }
         var mods: [DatabaseChange.Modification] = [], dels: [DatabaseChange.Deletion] = []
-        for z in j["zones"] as? [[String: Any]] ?? [] {
+        for z in j["zones"]?.objects ?? [] {
             let id = RecordCoder.zoneID(z["zoneID"], scope: databaseScope)
-            if z["deleted"] as? Bool == true || z["purged"] as? Bool == true || z["encryptedDataReset"] as? Bool == true {
-                let reason: DatabaseChange.Deletion.Reason = z["purged"] as? Bool == true ? .purged : z["encryptedDataReset"] as? Bool == true ? .encryptedDataReset : .deleted
+            if z["deleted"]?.bool == true || z["purged"]?.bool == true || z["encryptedDataReset"]?.bool == true {
+                let reason: DatabaseChange.Deletion.Reason = z["purged"]?.bool == true ? .purged : z["encryptedDataReset"]?.bool == true ? .encryptedDataReset : .deleted
                 dels.append(DatabaseChange.Deletion(zoneID: id, reason: reason))
             } else {
                 mods.append(DatabaseChange.Modification(zoneID: id))
             }
         }
-        return (mods, dels, CKServerChangeToken(value: next), j["moreComing"] as? Bool ?? false)
+        return (mods, dels, CKServerChangeToken(value: next), j["moreComing"]?.bool ?? false)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKDatabaseSubscription`: notifies of any change in a private or shared database.
 public final class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
@@ -22,7 +23,7 @@ public final class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
         super.init(coder: coder)
     }
 
-    override func wire() throws -> [String: Any] {
+    override func wire() throws -> WireObject {
         var o = try super.wire()
         o["subscriptionType"] = "database"
         return o

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 extension CKDatabase {
     /// Mirrors `CKDatabase.save(_:)` for a subscription.
@@ -10,8 +11,8 @@ extension CKDatabase {
 
     /// Mirrors `CKDatabase.subscription(for:)`.
     public func subscription(for id: CKSubscription.ID) async throws -> CKSubscription {
-        let j = try await call("subscriptions/lookup", ["subscriptions": [["subscriptionID": id]]])
-        guard let item = (j["subscriptions"] as? [[String: Any]])?.first else { throw CKError.make(.unknownItem, "subscription \(id) not found") }
+        let j = try await call("subscriptions/lookup", ["subscriptions": [["subscriptionID": JSON(id)]]])
+        guard let item = (j["subscriptions"]?.objects)?.first else { throw CKError.make(.unknownItem, "subscription \(id) not found") }
         if item["serverErrorCode"] != nil { throw CKError.from(server: item, scope: databaseScope, zoneID: .default) }
         guard let s = CKSubscription.from(wire: item, scope: databaseScope) else { throw CKError.make(.serverResponseLost, "unreadable subscription") }
         return s
@@ -23,8 +24,8 @@ extension CKDatabase {
         var out: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:]
         for start in stride(from: 0, to: ids.count, by: 400) {
             let batch = Array(ids[start..<min(start + 400, ids.count)])
-            let j = try await call("subscriptions/lookup", ["subscriptions": batch.map { ["subscriptionID": $0] }])
-            for (id, item) in zip(batch, j["subscriptions"] as? [[String: Any]] ?? []) {
+            let j = try await call("subscriptions/lookup", ["subscriptions": .array(batch.map { ["subscriptionID": JSON($0)] })])
+            for (id, item) in zip(batch, j["subscriptions"]?.objects ?? []) {
                 if item["serverErrorCode"] != nil {
                     out[id] = .failure(CKError.from(server: item, scope: databaseScope, zoneID: .default))
                 } else if let s = CKSubscription.from(wire: item, scope: databaseScope) {
@@ -41,7 +42,7 @@ extension CKDatabase {
     /// Mirrors `CKDatabase.allSubscriptions()` (`subscriptions/list`).
     public func allSubscriptions() async throws -> [CKSubscription] {
         let j = try await call("subscriptions/list", nil)
-        return (j["subscriptions"] as? [[String: Any]] ?? []).compactMap { CKSubscription.from(wire: $0, scope: databaseScope) }
+        return (j["subscriptions"]?.objects ?? []).compactMap { CKSubscription.from(wire: $0, scope: databaseScope) }
     }
 
     /// Mirrors `CKDatabase.deleteSubscription(withID:)`.
@@ -58,13 +59,13 @@ extension CKDatabase {
     public func modifySubscriptions(saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID]) async throws
         -> (saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>], deleteResults: [CKSubscription.ID: Result<Void, any Error>]) {
         let existing = Set(subscriptionsToSave.isEmpty ? [] : try await allSubscriptions().map(\.subscriptionID))
-        var ops: [[String: Any]] = []
+        var ops: [WireObject] = []
         for s in subscriptionsToSave {
-            ops.append(["operationType": existing.contains(s.subscriptionID) ? "update" : "create", "subscription": try s.wire()])
+            ops.append(["operationType": existing.contains(s.subscriptionID) ? "update" : "create", "subscription": try JSON(s.wire())])
         }
-        for id in subscriptionIDsToDelete { ops.append(["operationType": "delete", "subscription": ["subscriptionID": id]]) }
-        let j = try await call("subscriptions/modify", ["operations": ops])
-        let items = j["subscriptions"] as? [[String: Any]] ?? []
+        for id in subscriptionIDsToDelete { ops.append(["operationType": "delete", "subscription": ["subscriptionID": JSON(id)]]) }
+        let j = try await call("subscriptions/modify", ["operations": JSON(ops)])
+        let items = j["subscriptions"]?.objects ?? []
         guard items.count == ops.count else { throw CKError.make(.serverResponseLost, "subscriptions/modify answered \(items.count) of \(ops.count)") }
         var saves: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:], deletes: [CKSubscription.ID: Result<Void, any Error>] = [:]
         for (i, s) in subscriptionsToSave.enumerated() {

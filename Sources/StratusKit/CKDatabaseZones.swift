@@ -1,10 +1,11 @@
 import Foundation
+import StratusJSON
 
 extension CKDatabase {
     /// Mirrors `CKDatabase.allRecordZones()` (`zones/list`).
     public func allRecordZones() async throws -> [CKRecordZone] {
         let j = try await call("zones/list", nil)
-        return (j["zones"] as? [[String: Any]] ?? []).compactMap { z in
+        return (j["zones"]?.objects ?? []).compactMap { z in
             z["serverErrorCode"] == nil ? zone(z) : nil
         }
     }
@@ -17,9 +18,9 @@ extension CKDatabase {
 
     /// Mirrors `CKDatabase.recordZones(for:)` (`zones/lookup`).
     public func recordZones(for ids: [CKRecordZone.ID]) async throws -> [CKRecordZone.ID: Result<CKRecordZone, any Error>] {
-        let j = try await call("zones/lookup", ["zones": ids.map(RecordCoder.zoneJSON)])
+        let j = try await call("zones/lookup", ["zones": JSON(ids.map(RecordCoder.zoneJSON))])
         var out: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
-        for (i, z) in (j["zones"] as? [[String: Any]] ?? []).enumerated() {
+        for (i, z) in (j["zones"]?.objects ?? []).enumerated() {
             let id = z["zoneID"] != nil ? RecordCoder.zoneID(z["zoneID"], scope: databaseScope) : (i < ids.count ? ids[i] : .default)
             out[id] = z["serverErrorCode"] != nil ? .failure(CKError.from(server: z, scope: databaseScope, zoneID: id)) : .success(zone(z))
         }
@@ -45,10 +46,10 @@ extension CKDatabase {
     /// Mirrors `CKDatabase.modifyRecordZones(saving:deleting:)` (`zones/modify`).
     public func modifyRecordZones(saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID]) async throws
         -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]) {
-        let ops: [[String: Any]] = recordZonesToSave.map { ["operationType": "create", "zone": ["zoneID": RecordCoder.zoneJSON($0.zoneID)]] }
-            + recordZoneIDsToDelete.map { ["operationType": "delete", "zone": ["zoneID": RecordCoder.zoneJSON($0)]] }
-        let j = try await call("zones/modify", ["operations": ops])
-        let items = j["zones"] as? [[String: Any]] ?? []
+        let ops: [WireObject] = recordZonesToSave.map { ["operationType": "create", "zone": ["zoneID": JSON(RecordCoder.zoneJSON($0.zoneID))]] }
+            + recordZoneIDsToDelete.map { ["operationType": "delete", "zone": ["zoneID": JSON(RecordCoder.zoneJSON($0))]] }
+        let j = try await call("zones/modify", ["operations": JSON(ops)])
+        let items = j["zones"]?.objects ?? []
         guard items.count == ops.count else { throw CKError.make(.serverResponseLost, "zones/modify answered \(items.count) of \(ops.count) operations") }
         var saves: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:], deletes: [CKRecordZone.ID: Result<Void, any Error>] = [:]
         for (i, z) in recordZonesToSave.enumerated() {
@@ -62,10 +63,10 @@ extension CKDatabase {
         return (saves, deletes)
     }
 
-    func zone(_ j: [String: Any]) -> CKRecordZone {
+    func zone(_ j: WireObject) -> CKRecordZone {
         let z = CKRecordZone(zoneID: RecordCoder.zoneID(j["zoneID"], scope: databaseScope))
-        if j["atomic"] as? Bool == false { z.capabilities.remove(.atomic) }
-        if let s = j["share"] as? [String: Any], let name = s["recordName"] as? String {
+        if j["atomic"]?.bool == false { z.capabilities.remove(.atomic) }
+        if let s = j["share"]?.object, let name = s["recordName"]?.string {
             z.share = CKRecord.Reference(recordID: CKRecord.ID(recordName: name, zoneID: z.zoneID), action: .none)
         }
         return z

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKErrorDomain`.
 public let CKErrorDomain = "CKErrorDomain"
@@ -171,14 +172,14 @@ public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked
     }
 
     /// A per-item or top-level error dictionary from the server.
-    static func from(server j: [String: Any], scope: CKDatabase.Scope, zoneID: CKRecordZone.ID, clientRecord: CKRecord? = nil) -> CKError {
-        let server = j["serverErrorCode"] as? String ?? "INTERNAL_ERROR"
-        var info: [String: Any] = [NSLocalizedDescriptionKey: j["reason"] as? String ?? server, CKErrorServerErrorCodeKey: server]
-        if let r = j["retryAfter"] as? NSNumber { info[CKErrorRetryAfterKey] = NSNumber(value: r.doubleValue) }
+    static func from(server j: WireObject, scope: CKDatabase.Scope, zoneID: CKRecordZone.ID, clientRecord: CKRecord? = nil) -> CKError {
+        let server = j["serverErrorCode"]?.string ?? "INTERNAL_ERROR"
+        var info: [String: Any] = [NSLocalizedDescriptionKey: j["reason"]?.string ?? server, CKErrorServerErrorCodeKey: server]
+        if let r = j["retryAfter"]?.number { info[CKErrorRetryAfterKey] = NSNumber(value: r) }
         let code = Code(serverErrorCode: server)
-        if code == .zoneNotFound, j["userDidResetEncryptedData"] as? Bool == true { info[CKErrorUserDidResetEncryptedDataKey] = NSNumber(value: true) }
+        if code == .zoneNotFound, j["userDidResetEncryptedData"]?.bool == true { info[CKErrorUserDidResetEncryptedDataKey] = NSNumber(value: true) }
         if code == .serverRecordChanged {
-            if let s = j["serverRecord"] as? [String: Any], let rec = RecordCoder.record(s, scope: scope, zoneID: zoneID, assets: nil) {
+            if let s = j["serverRecord"]?.object, let rec = RecordCoder.record(s, scope: scope, zoneID: zoneID, assets: nil) {
                 info[CKRecordChangedErrorServerRecordKey] = rec
             }
             if let c = clientRecord {

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKNotification`: a notification from a subscription, read from the remote-notification dictionary
 /// (`{"aps": …, "ck": …}`) that APNs, the web courier and Stratus's notification stream carry.
@@ -52,52 +53,56 @@ open class CKNotification: NSObject, @unchecked Sendable {
     /// Mirrors `CKNotification.badge`.
     public let badge: NSNumber?
 
-    init(type: NotificationType, _ d: [String: Any], ck: [String: Any], subscriptionID: String?) {
+    init(type: NotificationType, _ d: WireObject, ck: WireObject, subscriptionID: String?) {
         notificationType = type
-        notificationID = ck["nid"] as? String
-        containerIdentifier = ck["cid"] as? String
+        notificationID = ck["nid"]?.string
+        containerIdentifier = ck["cid"]?.string
         self.subscriptionID = subscriptionID
-        isPruned = (ck["prn"] as? NSNumber)?.boolValue ?? false
-        let aps = d["aps"] as? [String: Any] ?? [:]
+        isPruned = ck["prn"]?.bool ?? (ck["prn"]?.int64).map { $0 != 0 } ?? false
+        let aps = d["aps"]?.object ?? [:]
         let alert = aps["alert"]
-        alertBody = (alert as? String) ?? (alert as? [String: Any])?["body"] as? String
-        alertLocalizationKey = (alert as? [String: Any])?["loc-key"] as? String
-        alertLocalizationArgs = (alert as? [String: Any])?["loc-args"] as? [String]
-        let fields = alert as? [String: Any] ?? [:]
-        alertActionLocalizationKey = fields["action-loc-key"] as? String
-        alertLaunchImage = fields["launch-image"] as? String
-        title = fields["title"] as? String
-        titleLocalizationKey = fields["title-loc-key"] as? String
-        titleLocalizationArgs = fields["title-loc-args"] as? [String]
-        subtitle = fields["subtitle"] as? String
-        subtitleLocalizationKey = fields["subtitle-loc-key"] as? String
-        subtitleLocalizationArgs = fields["subtitle-loc-args"] as? [String]
-        category = aps["category"] as? String
-        subscriptionOwnerUserRecordID = (ck["ckuserid"] as? String).map { CKRecord.ID(recordName: $0) }
-        soundName = aps["sound"] as? String
-        badge = aps["badge"] as? NSNumber
+        alertBody = (alert?.string) ?? (alert?.object)?["body"]?.string
+        alertLocalizationKey = (alert?.object)?["loc-key"]?.string
+        alertLocalizationArgs = (alert?.object)?["loc-args"]?.strings
+        let fields = alert?.object ?? [:]
+        alertActionLocalizationKey = fields["action-loc-key"]?.string
+        alertLaunchImage = fields["launch-image"]?.string
+        title = fields["title"]?.string
+        titleLocalizationKey = fields["title-loc-key"]?.string
+        titleLocalizationArgs = fields["title-loc-args"]?.strings
+        subtitle = fields["subtitle"]?.string
+        subtitleLocalizationKey = fields["subtitle-loc-key"]?.string
+        subtitleLocalizationArgs = fields["subtitle-loc-args"]?.strings
+        category = aps["category"]?.string
+        subscriptionOwnerUserRecordID = (ck["ckuserid"]?.string).map { CKRecord.ID(recordName: $0) }
+        soundName = aps["sound"]?.string
+        badge = aps["badge"]?.int64.map { NSNumber(value: $0) }
     }
 
     /// Mirrors `CKNotification(fromRemoteNotificationDictionary:)`: the matching subclass, or nil when the
     /// dictionary is not a CloudKit notification.
     public static func make(fromRemoteNotificationDictionary d: [AnyHashable: Any]) -> CKNotification? {
-        var strings: [String: Any] = [:]
-        for (k, v) in d { if let k = k as? String { strings[k] = v } }
-        guard let ck = strings["ck"] as? [String: Any] else { return nil }
-        if let q = ck["qry"] as? [String: Any] { return CKQueryNotification(strings, ck: ck, qry: q) }
-        if let z = ck["fet"] as? [String: Any] { return CKRecordZoneNotification(strings, ck: ck, fet: z) }
-        if let m = ck["met"] as? [String: Any] { return CKDatabaseNotification(strings, ck: ck, met: m) }
+        guard case .object(let payload)? = JSON(foundation: d) else { return nil }
+        return make(payload: payload)
+    }
+
+    /// A notification from its payload as the server sends it (push, webhook, or the event stream).
+    static func make(payload strings: WireObject) -> CKNotification? {
+        guard let ck = strings["ck"]?.object else { return nil }
+        if let q = ck["qry"]?.object { return CKQueryNotification(strings, ck: ck, qry: q) }
+        if let z = ck["fet"]?.object { return CKRecordZoneNotification(strings, ck: ck, fet: z) }
+        if let m = ck["met"]?.object { return CKDatabaseNotification(strings, ck: ck, met: m) }
         return nil
     }
 
-    static func scope(_ v: Any?) -> CKDatabase.Scope {
-        CKDatabase.Scope(rawValue: (v as? NSNumber)?.intValue ?? 2) ?? .private
+    static func scope(_ v: JSON?) -> CKDatabase.Scope {
+        CKDatabase.Scope(rawValue: v?.int ?? 2) ?? .private
     }
 
-    static func zone(_ o: [String: Any]) -> CKRecordZone.ID? {
-        guard let name = o["zid"] as? String else { return nil }
+    static func zone(_ o: WireObject) -> CKRecordZone.ID? {
+        guard let name = o["zid"]?.string else { return nil }
         let scope = scope(o["dbs"])
-        return CKRecordZone.ID(zoneName: name, ownerName: scope == .shared ? (o["zoid"] as? String ?? CKCurrentUserDefaultName) : CKCurrentUserDefaultName)
+        return CKRecordZone.ID(zoneName: name, ownerName: scope == .shared ? (o["zoid"]?.string ?? CKCurrentUserDefaultName) : CKCurrentUserDefaultName)
     }
 }
 

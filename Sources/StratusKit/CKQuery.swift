@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKQuery`: a record type, a predicate and sort descriptors. The predicate is read with StratusKit's
 /// own parser of CloudKit's predicate grammar (see `PredicateParser`): from an `NSPredicate(format:…)` (on Apple
@@ -16,7 +17,7 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Mirrors `CKQuery.sortDescriptors`: `NSSortDescriptor(key:ascending:)` and `CKLocationSortDescriptor`.
     public var sortDescriptors: [NSSortDescriptor]?
 
-    let filters: Result<[[String: Any]], CKError>
+    let filters: Result<[WireObject], CKError>
 
     /// Mirrors `CKQuery(recordType:predicate:)`.
     public init(recordType: CKRecord.RecordType, predicate: NSPredicate) {
@@ -41,7 +42,7 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
 
     /// On Linux, what an `NSPredicate` says: the format it was made with (`NSPredicate(format:)`, see
     /// NSPredicate+Format), or `NSPredicate(value:)`'s truth.
-    static func filters(of predicate: NSPredicate) -> (String, Result<[[String: Any]], CKError>) {
+    static func filters(of predicate: NSPredicate) -> (String, Result<[WireObject], CKError>) {
         if let (format, arguments) = PredicateFormats.shared.format(of: predicate) {
             guard let values = PredicateFormats.values(arguments) else {
                 return (format, .failure(CKError.make(.invalidArguments, "a predicate argument is not a record value (a string, number, date, reference, location or list)")))
@@ -54,16 +55,16 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
     }
 
     /// A query rebuilt from its wire form (a saved cursor).
-    init?(wire: [String: Any]) {
-        guard let type = wire["recordType"] as? String else { return nil }
+    init?(wire: WireObject) {
+        guard let type = wire["recordType"]?.string else { return nil }
         recordType = type
         predicate = NSPredicate(value: true)
         predicateFormat = "(from a cursor)"
-        filters = .success(wire["filterBy"] as? [[String: Any]] ?? [])
-        savedSorts = wire["sortBy"] as? [[String: Any]]
+        filters = .success(wire["filterBy"]?.objects ?? [])
+        savedSorts = wire["sortBy"]?.objects
     }
 
-    private var savedSorts: [[String: Any]]?
+    private var savedSorts: [WireObject]?
 
     // MARK: Coding
 
@@ -77,13 +78,11 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         coder.encode(predicateFormat as NSString, forKey: "predicateFormat")
         switch filters {
         case .success(let f):
-            if let data = try? JSONSerialization.data(withJSONObject: f) { coder.encode(data as NSData, forKey: "filters") }
+            coder.encode(JSON(f).encoded as NSData, forKey: "filters")
         case .failure(let e):
             coder.encode(e.localizedDescription as NSString, forKey: "predicateError")
         }
-        if let sorts = try? wireQuery()["sortBy"] as? [[String: Any]], let data = try? JSONSerialization.data(withJSONObject: sorts) {
-            coder.encode(data as NSData, forKey: "sortBy")
-        }
+        if let sorts = try? wireQuery()["sortBy"] { coder.encode(sorts.encoded as NSData, forKey: "sortBy") }
     }
 
     /// Reads what `encode(with:)` wrote; nil for a damaged archive. The query runs as the archived one did; its
@@ -95,7 +94,7 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         predicate = NSPredicate(value: true)
         predicateFormat = coder.optionalObject(of: NSString.self, forKey: "predicateFormat") as String? ?? ""
         if let data = coder.optionalObject(of: NSData.self, forKey: "filters") as Data?,
-           let f = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] {
+           let f = JSON(parsing: data)?.objects {
             filters = .success(f)
         } else {
             let reason = coder.optionalObject(of: NSString.self, forKey: "predicateError") as String? ?? "the archived query has no readable predicate"
@@ -103,11 +102,11 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         }
         super.init()
         if let data = coder.optionalObject(of: NSData.self, forKey: "sortBy") as Data?,
-           let sorts = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]], !sorts.isEmpty {
+           let sorts = JSON(parsing: data)?.objects, !sorts.isEmpty {
             let names = Dictionary(uniqueKeysWithValues: PredicateParser.systemFields.map { ($0.value, $0.key) })
             let plain = sorts.compactMap { s -> NSSortDescriptor? in
-                guard s["relativeLocation"] == nil, let key = (s["fieldName"] as? String) ?? (s["systemFieldName"] as? String).flatMap({ names[$0] }) else { return nil }
-                return NSSortDescriptor(key: key, ascending: s["ascending"] as? Bool ?? true)
+                guard s["relativeLocation"] == nil, let key = (s["fieldName"]?.string) ?? (s["systemFieldName"]?.string).flatMap({ names[$0] }) else { return nil }
+                return NSSortDescriptor(key: key, ascending: s["ascending"]?.bool ?? true)
             }
             // Plain sorts come back as descriptors the app can change; a sort by distance is kept as it was sent.
             if plain.count == sorts.count { sortDescriptors = plain } else { savedSorts = sorts }
@@ -115,19 +114,19 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
     }
 
     /// The `query` dictionary of `records/query`.
-    func wireQuery() throws -> [String: Any] {
-        var q: [String: Any] = ["recordType": recordType]
+    func wireQuery() throws -> WireObject {
+        var q: WireObject = ["recordType": JSON(recordType)]
         let f = try filters.get()
-        if !f.isEmpty { q["filterBy"] = f }
-        if let sorts = savedSorts { q["sortBy"] = sorts; return q }
+        if !f.isEmpty { q["filterBy"] = JSON(f) }
+        if let sorts = savedSorts { q["sortBy"] = JSON(sorts); return q }
         if let sorts = sortDescriptors, !sorts.isEmpty {
-            q["sortBy"] = try sorts.map { d -> [String: Any] in
+            q["sortBy"] = try JSON(sorts.map { d -> WireObject in
                 guard let key = d.stratusKey else { throw CKError.make(.invalidArguments, "a sort descriptor needs a key") }
-                var s: [String: Any] = PredicateParser.systemFields[key].map { ["systemFieldName": $0] } ?? ["fieldName": key]
-                s["ascending"] = d.ascending
+                var s: WireObject = PredicateParser.systemFields[key].map { ["systemFieldName": JSON($0)] } ?? ["fieldName": JSON(key)]
+                s["ascending"] = JSON(d.ascending)
                 if let loc = d as? CKLocationSortDescriptor, let (j, _) = RecordCoder.wire(loc.relativeLocation) { s["relativeLocation"] = j }
                 return s
-            }
+            })
         }
         return q
     }

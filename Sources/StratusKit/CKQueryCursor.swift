@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 extension CKQueryOperation {
     /// Mirrors `CKQueryOperation.Cursor`.
@@ -25,7 +26,7 @@ public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable 
         public func encode(with coder: NSCoder) {
             coder.encode(marker as NSString, forKey: "marker")
             coder.encode(query.recordType as NSString, forKey: "recordType")
-            if let data = try? JSONSerialization.data(withJSONObject: query.wireQuery()) { coder.encode(data as NSData, forKey: "query") }
+            if let q = try? query.wireQuery() { coder.encode(JSON(q).encoded as NSData, forKey: "query") }
             if let z = zoneID { coder.encode(z, forKey: "zoneID") }
         }
 
@@ -33,7 +34,7 @@ public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable 
         public init?(coder: NSCoder) {
             guard let m = coder.optionalObject(of: NSString.self, forKey: "marker"),
                   let data = coder.optionalObject(of: NSData.self, forKey: "query"),
-                  let q = (try? JSONSerialization.jsonObject(with: data as Data)) as? [String: Any],
+                  let q = JSON(parsing: data as Data)?.object,
                   let query = CKQuery(wire: q) else { return nil }
             marker = m as String
             self.query = query

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKQueryNotification`: a record matching a query subscription was created, updated or deleted.
 public final class CKQueryNotification: CKNotification, @unchecked Sendable {
@@ -16,11 +17,11 @@ public final class CKQueryNotification: CKNotification, @unchecked Sendable {
     /// Mirrors `CKQueryNotification.databaseScope`.
     public let databaseScope: CKDatabase.Scope
 
-    init(_ d: [String: Any], ck: [String: Any], qry: [String: Any]) {
-        queryNotificationReason = Reason(rawValue: (qry["fo"] as? NSNumber)?.intValue ?? 1) ?? .recordCreated
-        recordFields = qry["af"] as? [String: Any]
+    init(_ d: WireObject, ck: WireObject, qry: WireObject) {
+        queryNotificationReason = Reason(rawValue: qry["fo"]?.int ?? 1) ?? .recordCreated
+        recordFields = qry["af"]?.object?.mapValues(\.foundation)
         databaseScope = CKNotification.scope(qry["dbs"])
-        recordID = (qry["rid"] as? String).map { CKRecord.ID(recordName: $0, zoneID: CKNotification.zone(qry) ?? .default) }
-        super.init(type: .query, d, ck: ck, subscriptionID: qry["sid"] as? String)
+        recordID = (qry["rid"]?.string).map { CKRecord.ID(recordName: $0, zoneID: CKNotification.zone(qry) ?? .default) }
+        super.init(type: .query, d, ck: ck, subscriptionID: qry["sid"]?.string)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKQuerySubscription`: notifies when records matching a predicate are created, updated or deleted.
 public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
@@ -24,7 +25,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     public let querySubscriptionOptions: Options
     /// Mirrors `CKQuerySubscription.zoneID`: nil watches every zone of the database.
     public var zoneID: CKRecordZone.ID?
-    let filters: Result<[[String: Any]], CKError>
+    let filters: Result<[WireObject], CKError>
     /// Mirrors `CKQuerySubscription.predicate`; see `CKQuery.predicate` for how it is read on Linux.
     public let predicate: NSPredicate
 
@@ -59,7 +60,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
         super.init(subscriptionID: subscriptionID, type: .query)
     }
 
-    init(recordType: CKRecord.RecordType, filters: [[String: Any]], subscriptionID: CKSubscription.ID, options: Options) {
+    init(recordType: CKRecord.RecordType, filters: [WireObject], subscriptionID: CKSubscription.ID, options: Options) {
         self.recordType = recordType
         predicate = NSPredicate(value: true)
         self.filters = .success(filters)
@@ -73,7 +74,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
         if let recordType { coder.encode(recordType as NSString, forKey: "recordType") }
         coder.encode(Int(querySubscriptionOptions.rawValue), forKey: "options")
         if let zoneID { coder.encode(zoneID, forKey: "zoneID") }
-        if case .success(let f) = filters, let data = try? JSONSerialization.data(withJSONObject: f) { coder.encode(data as NSData, forKey: "filters") }
+        if case .success(let f) = filters { coder.encode(JSON(f).encoded as NSData, forKey: "filters") }
     }
 
     /// Reads what `encode(with:)` wrote; nil for a damaged archive. Its `predicate` is `NSPredicate(value: true)`;
@@ -84,7 +85,7 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
         zoneID = coder.optionalObject(of: CKRecordZone.ID.self, forKey: "zoneID")
         predicate = NSPredicate(value: true)
         if let data = coder.optionalObject(of: NSData.self, forKey: "filters") as Data?,
-           let f = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] {
+           let f = JSON(parsing: data)?.objects {
             filters = .success(f)
         } else {
             filters = .failure(CKError.make(.invalidArguments, "the archived subscription's predicate was not one CloudKit accepts"))
@@ -92,22 +93,22 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
         super.init(coder: coder)
     }
 
-    override func wire() throws -> [String: Any] {
+    override func wire() throws -> WireObject {
         var o = try super.wire()
         o["subscriptionType"] = "query"
-        var q: [String: Any] = ["recordType": recordType ?? ""]
+        var q: WireObject = ["recordType": JSON(recordType ?? "")]
         let f = try filters.get()
-        if !f.isEmpty { q["filterBy"] = f }
-        o["query"] = q
+        if !f.isEmpty { q["filterBy"] = JSON(f) }
+        o["query"] = JSON(q)
         var fires: [String] = []
         if querySubscriptionOptions.contains(.firesOnRecordCreation) { fires.append("create") }
         if querySubscriptionOptions.contains(.firesOnRecordUpdate) { fires.append("update") }
         if querySubscriptionOptions.contains(.firesOnRecordDeletion) { fires.append("delete") }
-        o["firesOn"] = fires
-        o["firesOnce"] = querySubscriptionOptions.contains(.firesOnce)
+        o["firesOn"] = JSON(fires)
+        o["firesOnce"] = JSON(querySubscriptionOptions.contains(.firesOnce))
         if let zoneID {
             o["zoneWide"] = false
-            o["zoneID"] = RecordCoder.zoneJSON(zoneID)
+            o["zoneID"] = JSON(RecordCoder.zoneJSON(zoneID))
         } else {
             o["zoneWide"] = true
         }

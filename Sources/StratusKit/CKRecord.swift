@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKRecord`: a typed set of fields with CloudKit's system fields (change tag, dates, creator, parent,
 /// share). Setting a field marks it changed, so `.changedKeys` and `.ifServerRecordUnchanged` saves send only what
@@ -229,7 +230,7 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
     public func encode(with coder: NSCoder) {
         encodeSystemFields(with: coder)
         let fields = RecordCoder.fieldsJSON(self, keys: storedKeys)
-        if let data = try? JSONSerialization.data(withJSONObject: fields) { coder.encode(data as NSData, forKey: "fields") }
+        coder.encode(JSON(fields).encoded as NSData, forKey: "fields")
         // Archives made before held TIMESTAMPs in milliseconds; this says these hold seconds since 2001.
         coder.encode(RecordCoder.datesHeader.1 as NSString, forKey: "fieldDates")
     }
@@ -249,7 +250,7 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
         parent = coder.optionalObject(of: CKRecord.Reference.self, forKey: "parent")
         share = coder.optionalObject(of: CKRecord.Reference.self, forKey: "share")
         if let data = coder.optionalObject(of: NSData.self, forKey: "fields"),
-           let fields = try? JSONSerialization.jsonObject(with: data as Data) as? [String: Any] {
+           let fields = JSON(parsing: data as Data)?.object {
             let dates = coder.optionalObject(of: NSString.self, forKey: "fieldDates") as String? == RecordCoder.datesHeader.1
             RecordCoder.readFields(fields, into: self, zoneID: recordID.zoneID, assets: nil, dates: dates ? .referenceSeconds : .milliseconds)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKRecordZoneNotification`: something changed in a zone a zone subscription watches.
 public final class CKRecordZoneNotification: CKNotification, @unchecked Sendable {
@@ -7,9 +8,9 @@ public final class CKRecordZoneNotification: CKNotification, @unchecked Sendable
     /// Mirrors `CKRecordZoneNotification.databaseScope`.
     public let databaseScope: CKDatabase.Scope
 
-    init(_ d: [String: Any], ck: [String: Any], fet: [String: Any]) {
+    init(_ d: WireObject, ck: WireObject, fet: WireObject) {
         recordZoneID = CKNotification.zone(fet)
         databaseScope = CKNotification.scope(fet["dbs"])
-        super.init(type: .recordZone, d, ck: ck, subscriptionID: fet["sid"] as? String)
+        super.init(type: .recordZone, d, ck: ck, subscriptionID: fet["sid"]?.string)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKRecordZoneSubscription`: notifies of any change in one custom zone.
 public final class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable {
@@ -28,10 +29,10 @@ public final class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable
         super.init(coder: coder)
     }
 
-    override func wire() throws -> [String: Any] {
+    override func wire() throws -> WireObject {
         var o = try super.wire()
         o["subscriptionType"] = "zone"
-        o["zoneID"] = RecordCoder.zoneJSON(zoneID)
+        o["zoneID"] = JSON(RecordCoder.zoneJSON(zoneID))
         return o
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKRecordNameZoneWideShare`: the record name of every zone-wide share.
 public let CKRecordNameZoneWideShare = "cloudkit.zoneshare"
@@ -80,18 +81,18 @@ open class CKShare: CKRecord, @unchecked Sendable {
             participantID = id
         }
 
-        convenience init?(wire j: [String: Any]) {
-            guard let identity = (j["userIdentity"] as? [String: Any]).flatMap(CKUserIdentity.init(wire:)) else { return nil }
-            self.init(identity: identity, permission: ParticipantPermission(wire: j["permission"] as? String), role: ParticipantRole(wire: j["type"] as? String),
-                      status: ParticipantAcceptanceStatus(wire: j["acceptanceStatus"] as? String),
-                      id: j["participantId"] as? String ?? identity.userRecordID?.recordName ?? UUID().uuidString)
+        convenience init?(wire j: WireObject) {
+            guard let identity = (j["userIdentity"]?.object).flatMap(CKUserIdentity.init(wire:)) else { return nil }
+            self.init(identity: identity, permission: ParticipantPermission(wire: j["permission"]?.string), role: ParticipantRole(wire: j["type"]?.string),
+                      status: ParticipantAcceptanceStatus(wire: j["acceptanceStatus"]?.string),
+                      id: j["participantId"]?.string ?? identity.userRecordID?.recordName ?? UUID().uuidString)
         }
 
-        var wire: [String: Any] {
-            var lookup: [String: Any] = [:]
-            if let e = userIdentity.lookupInfo?.emailAddress { lookup["emailAddress"] = e }
-            if let u = userIdentity.userRecordID?.recordName ?? userIdentity.lookupInfo?.userRecordID?.recordName { lookup["userRecordName"] = u }
-            return ["userIdentity": ["lookupInfo": lookup], "permission": permission.wire]
+        var wire: WireObject {
+            var lookup: WireObject = [:]
+            if let e = userIdentity.lookupInfo?.emailAddress { lookup["emailAddress"] = JSON(e) }
+            if let u = userIdentity.userRecordID?.recordName ?? userIdentity.lookupInfo?.userRecordID?.recordName { lookup["userRecordName"] = JSON(u) }
+            return ["userIdentity": ["lookupInfo": JSON(lookup)], "permission": JSON(permission.wire)]
         }
     }
 
@@ -150,21 +151,21 @@ open class CKShare: CKRecord, @unchecked Sendable {
         participantsChanged = true
     }
 
-    func readShare(_ j: [String: Any], scope: CKDatabase.Scope) {
-        publicPermission = ParticipantPermission(wire: j["publicPermission"] as? String)
-        participants = (j["participants"] as? [[String: Any]] ?? []).compactMap(Participant.init(wire:))
-        ownerParticipant = (j["owner"] as? [String: Any]).flatMap(Participant.init(wire:))
-        currentUserParticipant = (j["currentUserParticipant"] as? [String: Any]).flatMap(Participant.init(wire:))
-        rootRecordName = (j["forRecord"] as? [String: Any])?["recordName"] as? String
-        shortGUID = j["shortGUID"] as? String
+    func readShare(_ j: WireObject, scope: CKDatabase.Scope) {
+        publicPermission = ParticipantPermission(wire: j["publicPermission"]?.string)
+        participants = (j["participants"]?.objects ?? []).compactMap(Participant.init(wire:))
+        ownerParticipant = (j["owner"]?.object).flatMap(Participant.init(wire:))
+        currentUserParticipant = (j["currentUserParticipant"]?.object).flatMap(Participant.init(wire:))
+        rootRecordName = (j["forRecord"]?.object)?["recordName"]?.string
+        shortGUID = j["shortGUID"]?.string
         participantsChanged = false
     }
 
-    func writeShare(into record: inout [String: Any]) {
-        if let root = rootRecordName { record["forRecord"] = ["recordName": root] }
-        record["publicPermission"] = publicPermission.wire
+    func writeShare(into record: inout WireObject) {
+        if let root = rootRecordName { record["forRecord"] = ["recordName": JSON(root)] }
+        record["publicPermission"] = JSON(publicPermission.wire)
         // The owner is the server's to keep; only the others are sent.
-        record["participants"] = participants.filter { $0.role != .owner }.map(\.wire)
+        record["participants"] = JSON(participants.filter { $0.role != .owner }.map(\.wire))
     }
 
     /// What the server answered for this share, kept on the app's own object after a save.

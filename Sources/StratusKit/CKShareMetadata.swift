@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 extension CKShare {
     /// Mirrors `CKShare.Metadata`: what a share's link leads to, read before accepting it.
@@ -21,19 +22,19 @@ extension CKShare {
         public let participantPermission: ParticipantPermission
         let shortGUID: String
 
-        init?(wire j: [String: Any], scope: CKDatabase.Scope) {
-            guard let guid = j["shortGUID"] as? String, let s = j["share"] as? [String: Any] else { return nil }
+        init?(wire j: WireObject, scope: CKDatabase.Scope) {
+            guard let guid = j["shortGUID"]?.string, let s = j["share"]?.object else { return nil }
             let zone = RecordCoder.zoneID(j["zoneID"], scope: .shared)
             guard let share = RecordCoder.record(s, scope: .shared, zoneID: zone, assets: nil) as? CKShare else { return nil }
             shortGUID = guid
-            containerIdentifier = j["containerIdentifier"] as? String ?? ""
+            containerIdentifier = j["containerIdentifier"]?.string ?? ""
             self.share = share
-            hierarchicalRootRecordID = (j["rootRecordName"] as? String).map { CKRecord.ID(recordName: $0, zoneID: zone) }
-            rootRecord = (j["rootRecord"] as? [String: Any]).flatMap { RecordCoder.record($0, scope: .shared, zoneID: zone, assets: nil) }
-            ownerIdentity = (j["ownerIdentity"] as? [String: Any]).flatMap(CKUserIdentity.init(wire:)) ?? share.owner.userIdentity
-            participantRole = ParticipantRole(wire: j["participantType"] as? String)
-            participantStatus = ParticipantAcceptanceStatus(wire: j["participantStatus"] as? String)
-            participantPermission = ParticipantPermission(wire: j["participantPermission"] as? String)
+            hierarchicalRootRecordID = (j["rootRecordName"]?.string).map { CKRecord.ID(recordName: $0, zoneID: zone) }
+            rootRecord = (j["rootRecord"]?.object).flatMap { RecordCoder.record($0, scope: .shared, zoneID: zone, assets: nil) }
+            ownerIdentity = (j["ownerIdentity"]?.object).flatMap(CKUserIdentity.init(wire:)) ?? share.owner.userIdentity
+            participantRole = ParticipantRole(wire: j["participantType"]?.string)
+            participantStatus = ParticipantAcceptanceStatus(wire: j["participantStatus"]?.string)
+            participantPermission = ParticipantPermission(wire: j["participantPermission"]?.string)
         }
     }
 }
@@ -43,8 +44,8 @@ extension CKContainer {
     /// (`CKShare.url`) leads to (`records/resolve`). `rootRecordDesiredKeys` limits the root record's fields.
     public func shareMetadata(for url: URL, shouldFetchRootRecord: Bool = false, rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil) async throws -> CKShare.Metadata {
         let guid = url.lastPathComponent
-        let j = try await services.database(.public, "records/resolve", ["shortGUIDs": [["value": guid, "shouldFetchRootRecord": shouldFetchRootRecord]]])
-        guard let item = (j["results"] as? [[String: Any]])?.first else { throw CKError.make(.serverResponseLost, "records/resolve answered nothing") }
+        let j = try await services.database(.public, "records/resolve", ["shortGUIDs": [["value": JSON(guid), "shouldFetchRootRecord": JSON(shouldFetchRootRecord)]]])
+        guard let item = (j["results"]?.objects)?.first else { throw CKError.make(.serverResponseLost, "records/resolve answered nothing") }
         if item["serverErrorCode"] != nil { throw CKError.from(server: item, scope: .shared, zoneID: .default) }
         guard let m = CKShare.Metadata(wire: item, scope: .shared) else { throw CKError.make(.serverResponseLost, "unreadable share metadata") }
         m.share.resolveURL(base: services.configuration.serverURL)
@@ -55,8 +56,8 @@ extension CKContainer {
     /// Mirrors `CKContainer.accept(_:)`: joins the share; its zone then shows in this user's shared database.
     @discardableResult
     public func accept(_ metadata: CKShare.Metadata) async throws -> CKShare {
-        let j = try await services.database(.public, "records/accept", ["shortGUIDs": [["value": metadata.shortGUID]]])
-        guard let item = (j["results"] as? [[String: Any]])?.first else { throw CKError.make(.serverResponseLost, "records/accept answered nothing") }
+        let j = try await services.database(.public, "records/accept", ["shortGUIDs": [["value": JSON(metadata.shortGUID)]]])
+        guard let item = (j["results"]?.objects)?.first else { throw CKError.make(.serverResponseLost, "records/accept answered nothing") }
         if item["serverErrorCode"] != nil { throw CKError.from(server: item, scope: .shared, zoneID: .default) }
         guard let m = CKShare.Metadata(wire: item, scope: .shared) else { throw CKError.make(.serverResponseLost, "unreadable share") }
         m.share.resolveURL(base: services.configuration.serverURL)

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKSubscription`: what a database notifies its owner of. Use its subclasses, as with CloudKit.
 open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
@@ -61,46 +62,46 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
             self.desiredKeys = desiredKeys
         }
 
-        var wire: [String: Any] {
-            var o: [String: Any] = ["shouldBadge": shouldBadge, "shouldSendContentAvailable": shouldSendContentAvailable]
-            if let v = alertBody { o["alertBody"] = v }
-            if let v = alertLocalizationKey { o["alertLocalizationKey"] = v }
-            if let v = alertLocalizationArgs { o["alertLocalizationArgs"] = v }
-            if let v = alertActionLocalizationKey { o["alertActionLocalizationKey"] = v }
-            if let v = alertLaunchImage { o["alertLaunchImage"] = v }
-            if let v = soundName { o["soundName"] = v }
-            if let v = desiredKeys { o["desiredKeys"] = v }
-            if let v = title { o["title"] = v }
-            if let v = titleLocalizationKey { o["titleLocalizationKey"] = v }
-            if let v = titleLocalizationArgs { o["titleLocalizationArgs"] = v }
-            if let v = subtitle { o["subtitle"] = v }
-            if let v = subtitleLocalizationKey { o["subtitleLocalizationKey"] = v }
-            if let v = subtitleLocalizationArgs { o["subtitleLocalizationArgs"] = v }
-            if let v = category { o["category"] = v }
-            if let v = collapseIDKey { o["collapseIDKey"] = v }
+        var wire: WireObject {
+            var o: WireObject = ["shouldBadge": JSON(shouldBadge), "shouldSendContentAvailable": JSON(shouldSendContentAvailable)]
+            if let v = alertBody { o["alertBody"] = JSON(v) }
+            if let v = alertLocalizationKey { o["alertLocalizationKey"] = JSON(v) }
+            if let v = alertLocalizationArgs { o["alertLocalizationArgs"] = JSON(v) }
+            if let v = alertActionLocalizationKey { o["alertActionLocalizationKey"] = JSON(v) }
+            if let v = alertLaunchImage { o["alertLaunchImage"] = JSON(v) }
+            if let v = soundName { o["soundName"] = JSON(v) }
+            if let v = desiredKeys { o["desiredKeys"] = JSON(v) }
+            if let v = title { o["title"] = JSON(v) }
+            if let v = titleLocalizationKey { o["titleLocalizationKey"] = JSON(v) }
+            if let v = titleLocalizationArgs { o["titleLocalizationArgs"] = JSON(v) }
+            if let v = subtitle { o["subtitle"] = JSON(v) }
+            if let v = subtitleLocalizationKey { o["subtitleLocalizationKey"] = JSON(v) }
+            if let v = subtitleLocalizationArgs { o["subtitleLocalizationArgs"] = JSON(v) }
+            if let v = category { o["category"] = JSON(v) }
+            if let v = collapseIDKey { o["collapseIDKey"] = JSON(v) }
             if shouldSendMutableContent { o["shouldSendMutableContent"] = true }
             return o
         }
 
-        init(wire o: [String: Any]) {
-            alertBody = o["alertBody"] as? String
-            alertLocalizationKey = o["alertLocalizationKey"] as? String
-            alertLocalizationArgs = o["alertLocalizationArgs"] as? [String]
-            alertActionLocalizationKey = o["alertActionLocalizationKey"] as? String
-            alertLaunchImage = o["alertLaunchImage"] as? String
-            soundName = o["soundName"] as? String
-            shouldBadge = o["shouldBadge"] as? Bool ?? false
-            shouldSendContentAvailable = o["shouldSendContentAvailable"] as? Bool ?? false
-            desiredKeys = o["desiredKeys"] as? [String]
-            title = o["title"] as? String
-            titleLocalizationKey = o["titleLocalizationKey"] as? String
-            titleLocalizationArgs = o["titleLocalizationArgs"] as? [String]
-            subtitle = o["subtitle"] as? String
-            subtitleLocalizationKey = o["subtitleLocalizationKey"] as? String
-            subtitleLocalizationArgs = o["subtitleLocalizationArgs"] as? [String]
-            category = o["category"] as? String
-            collapseIDKey = o["collapseIDKey"] as? String
-            shouldSendMutableContent = o["shouldSendMutableContent"] as? Bool ?? false
+        init(wire o: WireObject) {
+            alertBody = o["alertBody"]?.string
+            alertLocalizationKey = o["alertLocalizationKey"]?.string
+            alertLocalizationArgs = o["alertLocalizationArgs"]?.strings
+            alertActionLocalizationKey = o["alertActionLocalizationKey"]?.string
+            alertLaunchImage = o["alertLaunchImage"]?.string
+            soundName = o["soundName"]?.string
+            shouldBadge = o["shouldBadge"]?.bool ?? false
+            shouldSendContentAvailable = o["shouldSendContentAvailable"]?.bool ?? false
+            desiredKeys = o["desiredKeys"]?.strings
+            title = o["title"]?.string
+            titleLocalizationKey = o["titleLocalizationKey"]?.string
+            titleLocalizationArgs = o["titleLocalizationArgs"]?.strings
+            subtitle = o["subtitle"]?.string
+            subtitleLocalizationKey = o["subtitleLocalizationKey"]?.string
+            subtitleLocalizationArgs = o["subtitleLocalizationArgs"]?.strings
+            category = o["category"]?.string
+            collapseIDKey = o["collapseIDKey"]?.string
+            shouldSendMutableContent = o["shouldSendMutableContent"]?.bool ?? false
         }
     }
 
@@ -125,9 +126,7 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
     open func encode(with coder: NSCoder) {
         coder.encode(subscriptionID as NSString, forKey: "subscriptionID")
         coder.encode(subscriptionType.rawValue, forKey: "subscriptionType")
-        if let info = notificationInfo, let data = try? JSONSerialization.data(withJSONObject: info.wire) {
-            coder.encode(data as NSData, forKey: "notificationInfo")
-        }
+        if let info = notificationInfo { coder.encode(JSON(info.wire).encoded as NSData, forKey: "notificationInfo") }
     }
 
     /// Reads what `encode(with:)` wrote; nil for a damaged archive.
@@ -137,35 +136,35 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
         subscriptionID = id
         subscriptionType = type
         if let data = coder.optionalObject(of: NSData.self, forKey: "notificationInfo") as Data?,
-           let o = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
+           let o = JSON(parsing: data)?.object {
             notificationInfo = NotificationInfo(wire: o)
         }
         super.init()
     }
 
     /// The subscription dictionary of `subscriptions/modify`.
-    func wire() throws -> [String: Any] {
-        var o: [String: Any] = ["subscriptionID": subscriptionID]
-        if let n = notificationInfo { o["notificationInfo"] = n.wire }
+    func wire() throws -> WireObject {
+        var o: WireObject = ["subscriptionID": JSON(subscriptionID)]
+        if let n = notificationInfo { o["notificationInfo"] = JSON(n.wire) }
         return o
     }
 
     /// A subscription read from the server.
-    static func from(wire o: [String: Any], scope: CKDatabase.Scope) -> CKSubscription? {
-        guard let id = o["subscriptionID"] as? String else { return nil }
+    static func from(wire o: WireObject, scope: CKDatabase.Scope) -> CKSubscription? {
+        guard let id = o["subscriptionID"]?.string else { return nil }
         let s: CKSubscription
-        switch o["subscriptionType"] as? String {
+        switch o["subscriptionType"]?.string {
         case "query":
-            let q = o["query"] as? [String: Any] ?? [:]
-            let fires = o["firesOn"] as? [String] ?? []
+            let q = o["query"]?.object ?? [:]
+            let fires = o["firesOn"]?.strings ?? []
             var options: CKQuerySubscription.Options = []
             if fires.contains("create") { options.insert(.firesOnRecordCreation) }
             if fires.contains("update") { options.insert(.firesOnRecordUpdate) }
             if fires.contains("delete") { options.insert(.firesOnRecordDeletion) }
-            if o["firesOnce"] as? Bool == true { options.insert(.firesOnce) }
-            let sub = CKQuerySubscription(recordType: q["recordType"] as? String ?? "", filters: q["filterBy"] as? [[String: Any]] ?? [],
+            if o["firesOnce"]?.bool == true { options.insert(.firesOnce) }
+            let sub = CKQuerySubscription(recordType: q["recordType"]?.string ?? "", filters: q["filterBy"]?.objects ?? [],
                                           subscriptionID: id, options: options)
-            if o["zoneWide"] as? Bool == false, o["zoneID"] != nil { sub.zoneID = RecordCoder.zoneID(o["zoneID"], scope: scope) }
+            if o["zoneWide"]?.bool == false, o["zoneID"] != nil { sub.zoneID = RecordCoder.zoneID(o["zoneID"], scope: scope) }
             s = sub
         case "zone":
             s = CKRecordZoneSubscription(zoneID: RecordCoder.zoneID(o["zoneID"], scope: scope), subscriptionID: id)
@@ -174,7 +173,7 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
         default:
             return nil
         }
-        s.notificationInfo = (o["notificationInfo"] as? [String: Any]).map(NotificationInfo.init(wire:))
+        s.notificationInfo = (o["notificationInfo"]?.object).map(NotificationInfo.init(wire:))
         return s
     }
 }

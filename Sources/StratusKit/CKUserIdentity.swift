@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Mirrors `CKUserIdentity`: a user as others may see them — their record ID, how they were looked up and their
 /// name, only for users who made themselves discoverable (or share participants, as CloudKit allows).
@@ -64,17 +65,17 @@ public final class CKUserIdentity: NSObject, @unchecked Sendable {
         hasiCloudAccount = true
     }
 
-    init?(wire j: [String: Any]) {
-        let name = j["userRecordName"] as? String
+    init?(wire j: WireObject) {
+        let name = j["userRecordName"]?.string
         userRecordID = name.map { CKRecord.ID(recordName: $0) }
-        let l = j["lookupInfo"] as? [String: Any]
-        lookupInfo = l.map { LookupInfo(email: $0["emailAddress"] as? String, phone: $0["phoneNumber"] as? String,
-                                        user: ($0["userRecordName"] as? String).map { CKRecord.ID(recordName: $0) }) }
-        if let n = j["nameComponents"] as? [String: Any] {
+        let l = j["lookupInfo"]?.object
+        lookupInfo = l.map { LookupInfo(email: $0["emailAddress"]?.string, phone: $0["phoneNumber"]?.string,
+                                        user: ($0["userRecordName"]?.string).map { CKRecord.ID(recordName: $0) }) }
+        if let n = j["nameComponents"]?.object {
             var c = PersonNameComponents()
-            c.givenName = n["givenName"] as? String
-            c.familyName = n["familyName"] as? String
-            c.nickname = n["nickname"] as? String
+            c.givenName = n["givenName"]?.string
+            c.familyName = n["familyName"]?.string
+            c.nickname = n["nickname"]?.string
             nameComponents = c
         } else {
             nameComponents = nil

@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -51,8 +52,8 @@ struct NotificationListener {
             for event in parser.feed(chunk) {
                 if let id = event.id { lastEventID = id }
                 guard event.name == "notification" || event.name == nil,
-                      let json = (try? JSONSerialization.jsonObject(with: Data(event.data.utf8))) as? [String: Any],
-                      let n = CKNotification.make(fromRemoteNotificationDictionary: json) else { continue }
+                      let json = JSON(parsing: Data(event.data.utf8))?.object,
+                      let n = CKNotification.make(payload: json) else { continue }
                 continuation.yield(n)
             }
         }
@@ -65,15 +66,15 @@ struct NotificationListener {
     func courier() async throws {
         let c = services.configuration
         let j = try await services.send(path: "/device/1/\(services.containerIdentifier)/\(c.environment.rawValue)/tokens/create",
-                                        body: ["apnsEnvironment": c.environment.rawValue, "clientId": UUID().uuidString])
-        guard let s = j["webcourierURL"] as? String, let url = URL(string: s) else { throw CKError.make(.serverResponseLost, "tokens/create gave no webcourierURL") }
+                                        body: ["apnsEnvironment": JSON(c.environment.rawValue), "clientId": JSON(UUID().uuidString)])
+        guard let s = j["webcourierURL"]?.string, let url = URL(string: s) else { throw CKError.make(.serverResponseLost, "tokens/create gave no webcourierURL") }
         while !Task.isCancelled {
             var req = URLRequest(url: url)
             req.timeoutInterval = 120
             let (data, http) = try await services.perform(req)
             guard http.statusCode == 200 else { throw try services.readError(data, status: http.statusCode) }
             if data.isEmpty { continue }
-            if let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let n = CKNotification.make(fromRemoteNotificationDictionary: json) {
+            if let json = JSON(parsing: data)?.object, let n = CKNotification.make(payload: json) {
                 continuation.yield(n)
             }
         }

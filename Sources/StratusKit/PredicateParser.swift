@@ -1,4 +1,5 @@
 import Foundation
+import StratusJSON
 
 /// Reads the predicate format strings CloudKit accepts and turns them into CloudKit Web Services filters
 /// (`filterBy`). Foundation on Linux cannot parse `NSPredicate(format:)`, so this is StratusKit's own reader of
@@ -30,7 +31,7 @@ struct PredicateParser {
     ]
 
     /// The filters for `format`, or CloudKit's error for what it does not support.
-    static func filters(_ format: String, _ arguments: [any CKRecordValueProtocol]) -> Result<[[String: Any]], CKError> {
+    static func filters(_ format: String, _ arguments: [any CKRecordValueProtocol]) -> Result<[WireObject], CKError> {
         do {
             var p = PredicateParser(arguments: arguments)
             p.tokens = try tokenize(format)
@@ -53,7 +54,7 @@ struct PredicateParser {
     private mutating func next() -> Token { defer { index += 1 }; return peek }
     private func isWord(_ t: Token, _ w: String) -> Bool { if case .word(let s) = t { return s.uppercased() == w }; return false }
 
-    private mutating func conjunction() throws -> [[String: Any]] {
+    private mutating func conjunction() throws -> [WireObject] {
         var filters = try term()
         while isWord(peek, "AND") || peek == .op("&&") {
             _ = next()
@@ -63,7 +64,7 @@ struct PredicateParser {
         return filters
     }
 
-    private mutating func term() throws -> [[String: Any]] {
+    private mutating func term() throws -> [WireObject] {
         if peek == .op("(") {
             _ = next()
             let f = try conjunction()
@@ -75,11 +76,11 @@ struct PredicateParser {
         if isWord(peek, "NOT") || peek == .op("!") {
             _ = next()
             let inner = try term()
-            guard inner.count == 1, let c = inner[0]["comparator"] as? String, let negated = Self.negations[c] else {
+            guard inner.count == 1, let c = inner[0]["comparator"]?.string, let negated = Self.negations[c] else {
                 throw refuse("NOT applies only to one IN, BEGINSWITH or CONTAINS comparison")
             }
             var f = inner[0]
-            f["comparator"] = negated
+            f["comparator"] = JSON(negated)
             return [f]
         }
         return [try comparison()]
@@ -89,7 +90,7 @@ struct PredicateParser {
                             "LIST_CONTAINS_ANY": "NOT_LIST_CONTAINS_ANY", "EQUALS": "NOT_EQUALS", "NOT_EQUALS": "EQUALS",
                             "LIST_CONTAINS_ALL": "NOT_LIST_CONTAINS_ALL", "LIST_MEMBER_BEGINS_WITH": "NOT_LIST_MEMBER_BEGINS_WITH"]
 
-    private mutating func comparison() throws -> [String: Any] {
+    private mutating func comparison() throws -> WireObject {
         // distanceToLocation:fromLocation:(key, %@) < radius-in-kilometres
         if case .word(let w) = peek, w == "distanceToLocation:fromLocation:" {
             _ = next()
@@ -102,13 +103,13 @@ struct PredicateParser {
             let op = next()
             guard op == .op("<") || op == .op("<=") else { throw refuse("a distance is compared with < or <=") }
             let (radius, rtype) = try value()
-            guard rtype == "INT64" || rtype == "DOUBLE", let km = (radius as? NSNumber)?.doubleValue ?? (radius as? Double) ?? (radius as? Int64).map(Double.init) else {
+            guard rtype == "INT64" || rtype == "DOUBLE", let km = radius.number else {
                 throw refuse("a distance is compared with a number of kilometres")
             }
             var f = field(key)
             f["comparator"] = "NEAR"
             f["fieldValue"] = ["value": location, "type": "LOCATION"]
-            f["distance"] = km * 1000
+            f["distance"] = JSON(km * 1000)
             return f
         }
         var any = false
@@ -144,14 +145,14 @@ struct PredicateParser {
         if any && comparator != "LIST_CONTAINS_ANY" { throw refuse("ANY is only used as 'ANY listKey IN %@'") }
         if comparator == "BEGINS_WITH" && t != "STRING" { throw refuse("BEGINSWITH takes a string") }
         var f = field(key)
-        f["comparator"] = comparator
-        f["fieldValue"] = t.isEmpty ? ["value": v] : ["value": v, "type": t]
+        f["comparator"] = JSON(comparator)
+        f["fieldValue"] = t.isEmpty ? ["value": v] : ["value": v, "type": JSON(t)]
         return f
     }
 
-    private func field(_ key: String) -> [String: Any] {
-        if let sys = Self.systemFields[key] { return ["systemFieldName": sys] }
-        return ["fieldName": key]
+    private func field(_ key: String) -> WireObject {
+        if let sys = Self.systemFields[key] { return ["systemFieldName": JSON(sys)] }
+        return ["fieldName": JSON(key)]
     }
 
     private mutating func keyName() throws -> String {
@@ -171,15 +172,15 @@ struct PredicateParser {
     }
 
     /// A literal, `%@` argument or `{…}` list, as wire JSON and type.
-    private mutating func value() throws -> (Any, String) {
+    private mutating func value() throws -> (JSON, String) {
         switch next() {
-        case .string(let s): return (s, "STRING")
+        case .string(let s): return (.string(s), "STRING")
         case .number(let n):
-            if let i = Int64(n) { return (i, "INT64") }
+            if let i = Int64(n) { return (.int(i), "INT64") }
             guard let d = Double(n) else { throw refuse("'\(n)' is not a number") }
-            return (d, "DOUBLE")
-        case .word(let w) where ["TRUE", "YES"].contains(w.uppercased()): return (Int64(1), "INT64")
-        case .word(let w) where ["FALSE", "NO"].contains(w.uppercased()): return (Int64(0), "INT64")
+            return (.double(d), "DOUBLE")
+        case .word(let w) where ["TRUE", "YES"].contains(w.uppercased()): return (1, "INT64")
+        case .word(let w) where ["FALSE", "NO"].contains(w.uppercased()): return (0, "INT64")
         case .argument:
             let a = try argument()
             if let id = a as? CKRecord.Reference, id.action == .none {
@@ -189,7 +190,7 @@ struct PredicateParser {
             guard let (j, t) = RecordCoder.wire(CKRecord.normalized(a)) else { throw refuse("an argument of type \(type(of: a)) cannot be compared") }
             return (j, t)
         case .op("{"):
-            var items: [Any] = []
+            var items: [JSON] = []
             var type = ""
             while peek != .op("}") {
                 let (j, t) = try value()
@@ -198,7 +199,7 @@ struct PredicateParser {
                 if peek == .op(",") { _ = next() } else if peek != .op("}") { throw refuse("a list is written {a, b, c}") }
             }
             _ = next()
-            return (items, type.isEmpty ? "" : type + "_LIST")
+            return (.array(items), type.isEmpty ? "" : type + "_LIST")
         case let t: throw refuse("expected a value, found \(describe(t))")
         }
     }

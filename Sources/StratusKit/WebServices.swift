@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StratusJSON
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -39,7 +40,7 @@ final class WebServices: @unchecked Sendable {
     }
 
     /// `/database/1/{container}/{environment}/{scope}/{action}` with a JSON body (POST) or none (GET).
-    func database(_ scope: CKDatabase.Scope, _ action: String, _ body: [String: Any]?) async throws -> [String: Any] {
+    func database(_ scope: CKDatabase.Scope, _ action: String, _ body: WireObject?) async throws -> WireObject {
         try await send(path: "/database/1/\(containerIdentifier)/\(configuration.environment.rawValue)/\(scope.pathName)/\(action)", body: body)
     }
 
@@ -59,7 +60,7 @@ final class WebServices: @unchecked Sendable {
     }
 
     /// Sends one request and reads its JSON object answer.
-    func send(path: String, body: [String: Any]?) async throws -> [String: Any] {
+    func send(path: String, body: WireObject?) async throws -> WireObject {
         if let problem = configuration.problem { throw CKError.make(.badContainer, problem) }
         var req = URLRequest(url: try url(path: path))
         req.timeoutInterval = configuration.timeoutIntervalForRequest
@@ -67,7 +68,9 @@ final class WebServices: @unchecked Sendable {
         var data = Data()
         if let body {
             req.httpMethod = "POST"
-            data = try JSONSerialization.data(withJSONObject: body)
+            var writer = JSONWriter(capacity: 1024)
+            writer.value(.object(body), sortedKeys: false)
+            data = writer.data
             req.httpBody = data
             req.setValue("application/json", forHTTPHeaderField: "Content-Type")
         } else {
@@ -105,20 +108,20 @@ final class WebServices: @unchecked Sendable {
     }
 
     /// A 2xx answer's JSON object, or the CloudKit error the answer describes.
-    func read(_ data: Data, _ http: HTTPURLResponse) throws -> [String: Any] {
+    func read(_ data: Data, _ http: HTTPURLResponse) throws -> WireObject {
         if let rotated = http.value(forHTTPHeaderField: "X-Apple-CloudKit-Web-Auth-Token"), !rotated.isEmpty {
             lock.lock()
             webAuthToken = rotated
             lock.unlock()
         }
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        let object = JSON(parsing: data)?.object
         if (200..<300).contains(http.statusCode) {
             guard let object else { throw CKError.make(.serverResponseLost, "the server's answer is not a JSON object") }
             return object
         }
         var retry: [String: Any] = [:]
         if let r = http.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init) { retry[CKErrorRetryAfterKey] = NSNumber(value: r) }
-        if let object, object["serverErrorCode"] is String {
+        if let object, object["serverErrorCode"]?.string != nil {
             var e = CKError.from(server: object, scope: .private, zoneID: .default)
             if e.code == .notAuthenticated { signedOut() }
             if e.retryAfterSeconds == nil, !retry.isEmpty { e = CKError(e.code, userInfo: e.userInfo.merging(retry) { a, _ in a }) }

@@ -1,3 +1,4 @@
+import Foundation
 
 /// Typed members of a request object. Absent or null is nil (the default applies); present with the wrong JSON
 /// type is BAD_REQUEST naming the member, never silently ignored or defaulted (`"atomic": "yes"` is not false).

@@ -145,8 +145,8 @@ struct QueryCompiler {
     private func sqlValue(_ v: FieldValue, for t: Target) throws(StratusError) -> SQLValue {
         switch (v, t.type.scalar) {
         case (.string(let s), .string), (.string(let s), .reference): return .text(s)
-        case (.reference(let r), .reference), (.reference(let r), .string) where t.field == nil: return .text(r.recordName)
         case (.reference(let r), .reference): return .text(r.recordName)
+        case (.reference(let r), .string) where t.field == nil: return .text(r.recordName)
         case (.int64(let i), .int64): return .int64(i)
         case (.int64(let i), .double): return .double(Double(i))
         case (.double(let d), .double), (.double(let d), .int64): return .double(d)

@@ -1,17 +1,25 @@
 
 extension JSONWriter {
-    /// Writes a parsed JSON value back out (keys sorted, so equal documents serialize alike).
-    public mutating func value(_ j: JSON) {
+    /// Writes a JSON value out: with `sortedKeys` (the default) equal documents serialize alike; a request body
+    /// is written in the dictionary's own order, which costs no sort.
+    public mutating func value(_ j: JSON, sortedKeys: Bool = true) {
         switch j {
         case .null: null()
         case .bool(let b): bool(b)
         case .int(let i): int(i)
         case .double(let d): double(d)
         case .string(let s): string(s)
-        case .array(let a): beginArray(); for x in a { value(x) }; endArray()
+        case .array(let a):
+            beginArray()
+            for x in a { value(x, sortedKeys: sortedKeys) }
+            endArray()
         case .object(let o):
             beginObject()
-            for k in o.keys.sorted() { key(k); value(o[k]!) }
+            if sortedKeys {
+                for k in o.keys.sorted() { key(k); value(o[k]!, sortedKeys: true) }
+            } else {
+                for (k, v) in o { key(k); value(v, sortedKeys: false) }
+            }
             endObject()
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A parsed JSON value. Bool is kept apart from numbers (CloudKit has no boolean; `true` is refused, not
-/// silently read as 1), and integers apart from fractions (TIMESTAMP refuses fractions).
+/// A JSON value, as the server and StratusKit read and write the wire. Bool is kept apart from numbers (CloudKit
+/// has no boolean; `true` is refused, not silently read as 1), and integers apart from fractions (TIMESTAMP
+/// refuses fractions).
 public indirect enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -11,12 +12,10 @@ public indirect enum JSON: Sendable, Equatable {
     case array([JSON])
     case object([String: JSON])
 
-    /// Parses a request body; an empty body is an empty object (GET endpoints, bodyless POSTs).
-    public static func parse(_ data: Data) throws(StratusError) -> JSON {
-        if data.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) { return .object([:]) }
-        do { return try JSONParser.parse(data) } catch {
-            throw StratusError.badRequest("the request body is not valid JSON")
-        }
+    /// Parses a whole document (RFC 8259, depth-bounded); nil for anything that is not one.
+    public init?(parsing data: Data) {
+        guard let v = try? JSONParser.parse(data) else { return nil }
+        self = v
     }
 
     public subscript(_ key: String) -> JSON? {
