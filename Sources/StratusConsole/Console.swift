@@ -67,18 +67,17 @@ public final class Console: Sendable {
         ((try? store.admins.hasAdmins()) == false) ? ConsolePaths.setup(token: setupToken) : nil
     }
 
+    /// The console's URL map (stable: tests and bookmarks rely on it), one page group after another. Fixed words
+    /// come before the `{environment}` captures, so `/console/C/deploy` is the deploy page, not an environment.
     public func register(_ router: inout Router) {
         let c = self
-        router.add(.get, "/console/login") { req in await c.loginPage(req) }
-        router.add(.post, "/console/login", bodyLimit: 16 * 1024) { req in await c.login(req) }
-        router.add(.post, "/console/logout", bodyLimit: 16 * 1024) { req in await c.logout(req) }
-        router.add(.get, "/console/setup") { req in await c.setupPage(req) }
-        router.add(.post, "/console/setup", bodyLimit: 16 * 1024) { req in await c.setup(req) }
-        router.add(.get, "/console/") { req in try await c.authenticated(req) { s in try c.containersPage(req, s) } }
-        router.add(.post, "/console/containers", bodyLimit: 16 * 1024, admit: c.admitSession) { req in try await c.authenticated(req, form: true) { s in try c.createContainer(req, s) } }
-        router.add(.get, "/console/audit") { req in try await c.authenticated(req) { s in try c.auditPage(req, s) } }
-        router.add(.post, "/console/theme", bodyLimit: 16 * 1024, admit: c.admitSession) { req in try await c.authenticated(req, form: true) { s in try c.setTheme(req, s) } }
-        registerContainerPages(&router)
+        LoginPages.register(&router, console: c)
+        ContainerPages.register(&router, console: c)
+        MonitorPages.add(to: &router, console: c)
+        AccessPages.add(to: &router, console: c)
+        SchemaPages.add(to: &router, console: c)
+        SettingsPages.add(to: &router, console: c)
+        DataPages.add(to: &router, console: c)
         // The rest of the console's URL space: signed-in visitors get a page saying it is not there (yet).
         for method in [HTTPMethod.get, .post] {
             router.add(method, "/console/*", bodyLimit: 16 * 1024) { req in

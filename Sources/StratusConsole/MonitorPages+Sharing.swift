@@ -6,7 +6,7 @@ import StratusStore
 /// Sharing: every share of the environment (owner, what it shares, public permission, participants) with a link
 /// to its URL; an admin can revoke a share, which is audited. Acting as a user, the page lists the shares that
 /// user owns or takes part in, and the shared database shows what they see through them.
-extension Console {
+extension MonitorPages {
     func sharingPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let users = Dictionary(((try? store.accounts.users(container: scope.container)) ?? []).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
         let mask = UserDataMask(scope)
@@ -16,7 +16,7 @@ extension Console {
         }
         // Acting as a user: the shares they own or take part in.
         let acting = scope.actingAs?.userRecordName
-        if let acting { try auditUserDataRead(req, s, scope, "shares of \(acting)") }
+        if let acting { try console.auditUserDataRead(req, s, scope, "shares of \(acting)") }
         let shares = try scope.env.sharing.allShares().filter { share in
             acting == nil || share.owner?.userRecordName == acting || share.participants.contains { $0.userRecordName == acting && $0.acceptanceStatus != .removed }
         }.map { share in

@@ -5,7 +5,7 @@ import StratusStore
 
 /// Deploying Development's schema to Production, resetting Development, deleting a container: each shows what
 /// it will do and asks for a deliberate confirmation.
-extension Console {
+extension ContainerPages {
     func deployPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let plan = try store.lifecycle.deployPlan(scope.container)
         let history = try store.environment(scope.container, .production).schema.deployments().map { d in
@@ -16,7 +16,7 @@ extension Console {
         let view = DeployView(changes: plan.changes.map(\.description), refusals: plan.refusals, hasChanges: !plan.changes.isEmpty,
                               hasRefusals: !plan.refusals.isEmpty, canDeploy: !plan.changes.isEmpty && plan.refusals.isEmpty,
                               history: history, hasHistory: !history.isEmpty, action: ConsolePaths.deploy(scope.container),
-                              planFingerprint: Console.fingerprint(plan), checkProblems: problems, hasCheckProblems: !problems.isEmpty,
+                              planFingerprint: ContainerPages.fingerprint(plan), checkProblems: problems, hasCheckProblems: !problems.isEmpty,
                               error: error, message: req.query("done"))
         let json = DeployView.JSON(changes: view.changes, refusals: plan.refusals, check: problems, history: history)
         return page(req, s, scope, tab: .deploy, "deploy", title: "Deploy to Production", view, json: json, status: error == nil ? .ok : .conflict)
@@ -45,7 +45,7 @@ extension Console {
     func deploy(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let plan = try store.lifecycle.deployPlan(scope.container)
         // The admin confirmed the plan they saw; if Development changed since, show the new plan instead.
-        guard formValue(req, "plan") == Console.fingerprint(plan) else {
+        guard formValue(req, "plan") == ContainerPages.fingerprint(plan) else {
             return try deployPage(req, s, scope, error: "Development's schema changed since you opened this page. Review the changes again.")
         }
         guard plan.refusals.isEmpty else { return try deployPage(req, s, scope, error: "This deploy is refused; see why below.") }
@@ -59,25 +59,6 @@ extension Console {
         // Hasher is seeded per process: fine for a form that lives as long as the page.
         for c in plan.changes { h.combine(c.description) }
         return String(UInt64(bitPattern: Int64(h.finalize())), radix: 16)
-    }
-
-    func resetPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard !scope.isProduction else { throw StratusError(.notFound, "Only Development can be reset.") }
-        return page(req, s, scope, tab: .reset, "confirm", title: "Reset Development", ConfirmView(
-            heading: "Reset Development?",
-            warning: "This deletes every record, zone and asset in Development, and puts Development's schema back to Production's. Production is not touched. It cannot be undone. (\(try scope.env.records.recordCount()) records now.)",
-            action: scope.paths.reset(), confirmLabel: "Type the container's identifier to confirm",
-            expected: scope.container.rawValue, button: "Reset Development", cancelHref: scope.paths.home()))
-    }
-
-    func reset(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard !scope.isProduction else { throw StratusError(.notFound, "Only Development can be reset.") }
-        guard formValue(req, "confirm") == scope.container.rawValue else {
-            throw StratusError.badRequest("The identifier you typed does not match the container's; nothing was reset.")
-        }
-        try store.lifecycle.resetDevelopment(scope.container)
-        try audit(s, scope, "reset development", "")
-        return .redirect(to: scope.paths.schema(done: "Development was reset."))
     }
 
     func deleteContainerPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -95,7 +76,7 @@ extension Console {
         }
         try store.deleteContainer(scope.container)
         try audit(s, nil, "delete container", "", container: scope.container)
-        containersChanged()
+        console.containersChanged()
         return .redirect(to: ConsolePaths.home(deleted: scope.container))
     }
 }

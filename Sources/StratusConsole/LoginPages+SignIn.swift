@@ -4,28 +4,28 @@ import StratusModel
 import StratusStore
 
 /// Sign-in, sign-out and the first-admin setup.
-extension Console {
+extension LoginPages {
     func loginPage(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        if let t = cookie(req, Console.cookieName), (try? await blocking.run { try store.admins.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
+        if let t = console.cookie(req, Console.cookieName), (try? await blocking.run { try store.admins.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
         return render("login", ["title": "Sign in"], session: nil)
     }
 
     func login(_ req: HTTPRequest) async -> HTTPResponse {
-        guard sameOrigin(req) else { return errorPage(nil, status: .forbidden, heading: "Refused", reason: "Sign in from this console's own page.") }
+        guard console.sameOrigin(req) else { return errorPage(nil, status: .forbidden, heading: "Refused", reason: "Sign in from this console's own page.") }
         let f = form(req)
         let email = (f["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let account = "admin:\(email.lowercased())", address = req.clientAddress
         let store = self.store
         let password = f["password"] ?? ""
         // A device cookie of this account: this browser signed in to it before, and strangers' failures do not hold it back.
-        let presented = cookie(req, Console.deviceCookieName)
+        let presented = console.cookie(req, Console.deviceCookieName)
         let device = try? await blocking.run { () throws -> String? in
             guard let presented, try store.admins.isDeviceCookie(presented, of: account) else { return nil }
             return presented
         }
         let result: (token: String, csrf: String)
-        switch await throttle.attempt(account: account, address: address, device: device ?? nil, { () throws -> (token: String, csrf: String) in
+        switch await console.throttle.attempt(account: account, address: address, device: device ?? nil, { () throws -> (token: String, csrf: String) in
             guard let admin = try store.admins.authenticateAdmin(email: email, password: password) else { throw StratusError(.authenticationFailed, "no match") }
             return try store.admins.createAdminSession(admin)
         }) {
@@ -44,39 +44,39 @@ extension Console {
             return render("login", ["title": "Sign in", "email": email, "error": "That email and password do not match an administrator."], session: nil, status: .unauthorized)
         }
         var r = HTTPResponse.redirect(to: ConsolePaths.home)
-        r.headers.add("set-cookie", sessionCookie(result.token, maxAge: Int(AdminStore.sessionAbsolute / 1000), req))
+        r.headers.add("set-cookie", console.sessionCookie(result.token, maxAge: Int(AdminStore.sessionAbsolute / 1000), req))
         if (device ?? nil) == nil, let issued = try? await blocking.run({ try store.admins.issueDeviceCookie(account: account) }) {
             r.headers.add("set-cookie", "\(Console.deviceCookieName)=\(issued); Path=/console; HttpOnly; SameSite=Strict; Max-Age=\(AdminStore.deviceCookieLifetime / 1000)"
-                          + (secureCookies || req.scheme == "https" ? "; Secure" : ""))
+                          + (console.secureCookies || req.scheme == "https" ? "; Secure" : ""))
         }
         return r
     }
 
     func logout(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        guard let token = cookie(req, Console.cookieName), let s = try? await blocking.run({ try store.admins.adminSession(token) }) else {
+        guard let token = console.cookie(req, Console.cookieName), let s = try? await blocking.run({ try store.admins.adminSession(token) }) else {
             return .redirect(to: ConsolePaths.login)
         }
-        guard sameOrigin(req), formValue(req, "csrf") == s.csrf else {
+        guard console.sameOrigin(req), formValue(req, "csrf") == s.csrf else {
             return errorPage(Session(admin: s.admin, csrf: s.csrf), status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page.")
         }
         _ = try? await blocking.run { try store.admins.endAdminSession(token) }
         var r = HTTPResponse.redirect(to: ConsolePaths.login)
-        r.headers["set-cookie"] = sessionCookie("", maxAge: 0, req)
+        r.headers["set-cookie"] = console.sessionCookie("", maxAge: 0, req)
         return r
     }
 
     func setupPage(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        guard (try? await blocking.run { try store.admins.hasAdmins() }) == false, req.query("token") == setupToken else {
+        guard (try? await blocking.run { try store.admins.hasAdmins() }) == false, req.query("token") == console.setupToken else {
             return errorPage(nil, status: .notFound, heading: "Not found", reason: "This setup link is not valid (an administrator may already exist).")
         }
-        return render("setup", ["title": "Set up Stratus", "token": setupToken], session: nil)
+        return render("setup", ["title": "Set up Stratus", "token": console.setupToken], session: nil)
     }
 
     func setup(_ req: HTTPRequest) async -> HTTPResponse {
         let f = form(req)
-        guard sameOrigin(req), f["token"] == setupToken else {
+        guard console.sameOrigin(req), f["token"] == console.setupToken else {
             return errorPage(nil, status: .notFound, heading: "Not found", reason: "This setup link is not valid.")
         }
         let store = self.store
@@ -90,11 +90,11 @@ extension Console {
                 return (s.token, s.csrf)
             }
             var r = HTTPResponse.redirect(to: ConsolePaths.home)
-            r.headers["set-cookie"] = sessionCookie(session.0, maxAge: Int(AdminStore.sessionAbsolute / 1000), req)
+            r.headers["set-cookie"] = console.sessionCookie(session.0, maxAge: Int(AdminStore.sessionAbsolute / 1000), req)
             return r
         } catch {
             let (e, _, status) = Console.explain(error, path: req.rawPath)
-            var page = render("setup", ["title": "Set up Stratus", "token": setupToken, "error": e.reason], session: nil, status: status)
+            var page = render("setup", ["title": "Set up Stratus", "token": console.setupToken, "error": e.reason], session: nil, status: status)
             page.headers["cache-control"] = "no-store"
             return page
         }
@@ -106,6 +106,6 @@ extension Console {
             throw StratusError(.badRequest, "Colour schemes are system, light and dark.")
         }
         try store.admins.setTheme(theme, admin: s.admin)
-        return .redirect(to: formPage(req) ?? ConsolePaths.home)
+        return .redirect(to: console.formPage(req) ?? ConsolePaths.home)
     }
 }

@@ -5,7 +5,7 @@ import StratusStore
 
 /// Security roles of the public database: the roles × record types × CREATE/READ/WRITE matrix (edited in
 /// Development, carried to Production by deploy), custom roles, and which users hold them (per environment).
-extension Console {
+extension SchemaPages {
     static let permissions: [(Permission, String)] = [(.create, "CREATE"), (.read, "READ"), (.write, "WRITE")]
 
     func rolesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
@@ -16,7 +16,7 @@ extension Console {
         let rows = schema.recordTypes.map { t in
             RolesView.Row(type: t.name, cells: roles.map { r in
                 let g = t.grants[r] ?? []
-                return RolesView.Cell(role: r, legend: "\(label[r] ?? r) on \(t.name)", perms: Console.permissions.map { p, name in
+                return RolesView.Cell(role: r, legend: "\(label[r] ?? r) on \(t.name)", perms: Self.permissions.map { p, name in
                     RolesView.Permission(name: name, checked: g.contains(p), field: "grant:\(t.name):\(r)")
                 }, summary: g.names.joined(separator: ", "))
             })

@@ -6,11 +6,11 @@ import StratusStore
 
 /// The records page: a query builder whose whole state is the URL, a table of up to 200 rows with keyset
 /// paging through continuation markers, and exports of the result as JSON and CSV.
-extension Console {
+extension DataPages {
     static let defaultColumns = 8
 
     func recordsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: .records) }
+        guard let db = scope.databaseID else { return try AccessPages(console: console).chooseUserPage(req, s, scope, tab: .records) }
         let items = req.queryItems
         var q = ConsoleQuery(items)
         if ConsoleQuery.hasFormRows(items) {
@@ -44,7 +44,7 @@ extension Console {
             let json = RecordsView.JSON(records: result.records.map { RecordJSON(EncryptedFields.hidden($0, type)) }, continuationMarker: result.continuationMarker)
             return Console.jsonAnswer(json, status: status)
         }
-        let columns = q.fields.isEmpty ? Array(type.userFields.prefix(Console.defaultColumns).map(\.name)) : q.fields
+        let columns = q.fields.isEmpty ? Array(type.userFields.prefix(DataPages.defaultColumns).map(\.name)) : q.fields
         let rows = Self.rows(result.records, columns: columns, type: type, zone: q.zone, scope)
         let count = try scope.env.records.recordCountsByType(in: db, zoneID: ZoneID(zoneName: q.zone))[type.name] ?? 0
         let view = RecordsView(
@@ -61,7 +61,7 @@ extension Console {
             jsonHref: scope.db.records(q.queryItems() + [("format", "json"), ("all", "1")]),
             csvHref: scope.db.records(q.queryItems() + [("format", "csv")]),
             newHref: scope.db.newRecord([("type", type.name), ("zone", q.zone)]),
-            defaultColumns: Console.defaultColumns)
+            defaultColumns: DataPages.defaultColumns)
         return page(req, s, scope, tab: .records, "records", title: "\(type.name) records", view,
                     crumbs: [Crumb(href: scope.db.records(), label: "\(scope.database?.rawValue ?? "public") records")], status: status)
     }
@@ -186,7 +186,7 @@ extension Console {
                     let r = EncryptedFields.hidden(record, type)
                     if csv {
                         let cells = [r.recordName, r.recordChangeTag ?? "", r.modified.map { ValueDisplay.utcString($0.timestamp) } ?? ""]
-                            + columns.map { c in r.fields[c].map(Console.csvText) ?? "" }
+                            + columns.map { c in r.fields[c].map(DataPages.csvText) ?? "" }
                         out += cells.map(CSVCell.escape).joined(separator: ",") + "\r\n"
                     } else {
                         out += (wroteOne ? "," : "") + String(decoding: Console.json(RecordJSON(r)), as: UTF8.self)

@@ -6,7 +6,7 @@ import StratusStore
 /// Query shapes: the filter-and-sort shapes this environment's queries really have, most run first, with their
 /// calls, p50/p99 time, work per row returned and the index SQLite serves each with (declared, automatic, or
 /// none: it sorts every match). An admin pins, drops or asks for an automatic index; every change is audited.
-extension Console {
+extension MonitorPages {
     func queryShapesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let automatic = Dictionary(try scope.env.queryShapes.autoIndexes().map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let shapes = try scope.env.queryShapes.all().map { r in

@@ -4,7 +4,7 @@ import StratusModel
 import StratusStore
 
 /// The containers page: the list (record counts from the writer's counters, never COUNT(*)) and creation.
-extension Console {
+extension ContainerPages {
     func containersPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
         let containers = try store.containers().map { c in
             let dev = try? store.environment(c.id, .development), prod = try? store.environment(c.id, .production)
@@ -46,7 +46,7 @@ extension Console {
         let id = try ContainerID(raw)
         try store.createContainer(id)
         try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: "create container", container: id.rawValue, environment: nil, detail: ""))
-        containersChanged()
+        console.containersChanged()
         return .redirect(to: ConsolePaths.home(created: id))
     }
 

@@ -6,7 +6,7 @@ import StratusStore
 /// One record: every system field and typed value for people; edit, create and delete. The change tag rides
 /// in the form, so a record changed meanwhile gives a conflict page with the server's version, never a silent
 /// overwrite.
-extension Console {
+extension DataPages {
     struct RecordLocation {
         var db: DatabaseID
         var zone: ZoneID
@@ -67,7 +67,7 @@ extension Console {
     func recordValues(_ r: StoredRecord, _ type: RecordTypeSchema, _ loc: RecordLocation, _ scope: ConsoleScope, form: StoredRecord? = nil) -> RecordView {
         let link = { (ref: Reference) -> String in scope.db.record(zone: ref.zoneID?.zoneName ?? loc.zone.zoneName, name: ref.recordName) }
         let assetLink = { (a: AssetValue) -> String in scope.paths.asset(a.fileChecksum) }
-        let assetType = { (a: AssetValue) -> String in scope.env.assets.assetPrefix(checksum: a.fileChecksum).map(Console.sniff) ?? "missing file" }
+        let assetType = { (a: AssetValue) -> String in scope.env.assets.assetPrefix(checksum: a.fileChecksum).map(DataPages.sniff) ?? "missing file" }
         let names = type.userFields.map(\.name) + r.fields.keys.filter { type.field(named: $0) == nil }.sorted()
         let fields = names.map { n in
             var f = RecordView.Field(name: n, type: type.field(named: n)?.type.description ?? "")
@@ -190,7 +190,7 @@ extension Console {
     }
 
     func newRecordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil, form: StoredRecord? = nil) throws -> HTTPResponse {
-        guard scope.databaseID != nil else { return try chooseUserPage(req, s, scope, tab: .records) }
+        guard scope.databaseID != nil else { return try AccessPages(console: console).chooseUserPage(req, s, scope, tab: .records) }
         let schema = try scope.env.schema.current()
         let typeName = req.query("type") ?? formValue(req, "type") ?? schema.recordTypes.first?.name ?? ""
         guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
@@ -234,7 +234,7 @@ extension Console {
         let checksum = req.parameters["checksum"] ?? ""
         guard let data = scope.env.assets.assetContent(checksum: checksum) else { throw StratusError(.notFound, "There is no such asset.") }
         var h = HTTPHeaders()
-        h["content-type"] = Console.sniff(data)
+        h["content-type"] = DataPages.sniff(data)
         h["content-disposition"] = "attachment"
         h["cache-control"] = "private, max-age=3600"
         HTML.securityHeaders(&h)

@@ -4,7 +4,7 @@ import StratusModel
 import StratusStore
 
 /// Settings → Tokens & Keys: API tokens (the secret shown once, at creation) and server-to-server keys.
-extension Console {
+extension SettingsPages {
     func tokensPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: String? = nil, createdName: String? = nil,
                     error: String? = nil, newKey: ServerKey? = nil) throws -> HTTPResponse {
         let tokens = try store.credentials.apiTokens(container: scope.container, environment: scope.environment).map { t in

@@ -6,9 +6,9 @@ import StratusStore
 /// Telemetry: this environment's requests per second, error rate by CloudKit error code (injected faults told
 /// apart), p50/p95/p99 latency per operation kind, and records and storage, over the last hour, day or week:
 /// SVG drawn on the server from the telemetry time series, so the page needs no JavaScript.
-extension Console {
+extension MonitorPages {
     func telemetryPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard let telemetry else { throw StratusError(.notFound, "This server keeps no telemetry.") }
+        guard let telemetry = console.telemetry else { throw StratusError(.notFound, "This server keeps no telemetry.") }
         let rangeName = req.query("range") ?? TelemetryRange.hour.rawValue
         guard let range = TelemetryRange(rawValue: rangeName) else { throw StratusError.badRequest("range must be hour, day or week") }
         let now = WallClock.nowMillis()
@@ -25,7 +25,7 @@ extension Console {
             requests: SVGChart.format(Double(view.requests)), errors: SVGChart.format(Double(view.errors)),
             injected: SVGChart.format(Double(view.injected)), hasInjected: view.injected > 0,
             faults: live.map { f in .init(id: f.id, kind: f.kind.rawValue, operation: f.operation, injected: f.injected) },
-            hasFaults: !live.isEmpty, faultsHref: scope.paths.faults(), demoNote: demoData(scope)?.note)
+            hasFaults: !live.isEmpty, faultsHref: scope.paths.faults(), demoNote: console.demoData(scope)?.note)
         let json = TelemetryPage.JSON(range: range.rawValue, stepMinutes: range.step, points: report.points.map { p in
             .init(minute: p.minute, requests: p.requests, errors: p.errors, injected: p.injected, errorsByCode: p.errorsByCode,
                   latencyMilliseconds: Dictionary(p.latency.map { op, h in

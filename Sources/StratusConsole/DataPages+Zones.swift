@@ -4,9 +4,9 @@ import StratusModel
 import StratusStore
 
 /// Zones of a database: change tokens and record counts; custom zones created and deleted (private/shared only).
-extension Console {
+extension DataPages {
     func zonesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard let db = scope.databaseID else { return try chooseUserPage(req, s, scope, tab: .zones) }
+        guard let db = scope.databaseID else { return try AccessPages(console: console).chooseUserPage(req, s, scope, tab: .zones) }
         let counts = try scope.env.records.recordCountsByZone(in: db)
         let custom = db.scope.allowsCustomZones
         let zones = try scope.env.zones.all(in: db).map { z in

@@ -5,7 +5,7 @@ import StratusStore
 
 /// Schema pages: record types with fields and indexes. Development is edited here (every change goes through
 /// the same schema import that refuses to lose anything Production has); Production is read-only.
-extension Console {
+extension SchemaPages {
     func schemaPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let schema = try scope.env.schema.current()
         if req.query("format") == "ckdb" {

@@ -6,7 +6,7 @@ import StratusStore
 /// Faults: make this environment misbehave on purpose so that client retry code meets CloudKit's transient errors
 /// in tests (see `Fault`). Listed with what is left and how often each fired; switched on and cleared here, by
 /// `stratus faults` or over `/-/admin/faults`. Every change is audited.
-extension Console {
+extension MonitorPages {
     func faultsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
         let now = WallClock.nowMillis()
         let faults = try store.faults.all(container: scope.container).filter { $0.environment == scope.environment }.map { f in
@@ -68,7 +68,7 @@ extension Console {
             fault.recordType = number("recordType")
             fault.recordName = number("recordName")
             fault.serverFields = number("serverFields")
-            fault = try store.faults.addFault(fault, allowProduction: allowProductionAdmin)
+            fault = try store.faults.addFault(fault, allowProduction: console.allowProductionAdmin)
             try audit(s, scope, "inject fault", "#\(fault.id) \(fault.kind.rawValue) \(fault.stage.rawValue) on \(fault.operation)")
             return .redirect(to: scope.paths.faults(done: "Fault #\(fault.id) is on: \(fault.kind.rawValue) on \(fault.operation)."))
         } catch let e as StratusError where e.code == .badRequest || e.code == .accessDenied {

@@ -6,9 +6,9 @@ import StratusStore
 /// Logs: the CloudKit API requests of this environment, newest first (time, operation, database, user, status,
 /// CloudKit error code, duration, the uuid of an error answer), filtered by operation, status, user or uuid: the
 /// uuid a client got with an error finds its line. Kept 7 days, at most a million lines.
-extension Console {
+extension MonitorPages {
     func logsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard let log = requestLog else { throw StratusError(.notFound, "This server keeps no request log.") }
+        guard let log = console.requestLog else { throw StratusError(.notFound, "This server keeps no request log.") }
         func filter(_ k: String) -> String? { req.query(k).map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) } }
         let status = try filter("status").map { (v: String) throws(StratusError) -> Int in
             guard let n = Int(v), (100...599).contains(n) else { throw .badRequest("status must be an HTTP status (100–599)") }
@@ -17,7 +17,7 @@ extension Console {
         let before = filter("before").flatMap { Int64($0) }
         let entries = try log.entries(container: scope.container.rawValue, environment: scope.environment.rawValue, operation: filter("operation"),
                                       status: status, user: filter("user"), uuid: filter("uuid"), before: before, limit: 200)
-        let demo = demoData(scope)
+        let demo = console.demoData(scope)
         let rows = entries.map { e in
             LogsView.Entry(time: ValueDisplay.utcString(e.at), generated: demo.map { e.at < $0.before } ?? false, operation: e.operation, database: e.database, user: e.user ?? "—", status: e.status,
                            bad: e.status >= 400, errorCode: e.errorCode ?? "", injected: e.injected,

@@ -6,7 +6,7 @@ import StratusStore
 /// The notification log of a container environment: what each user was notified of and how far it got, the
 /// webhook deliveries with their last error, and a form that sends a test notification to a user's courier
 /// tokens and SSE streams.
-extension Console {
+extension MonitorPages {
     func notificationsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, sent: String? = nil, error: String? = nil) throws -> HTTPResponse {
         let users = try store.accounts.users(container: scope.container)
         let mask = UserDataMask(scope)

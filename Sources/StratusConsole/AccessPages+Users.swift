@@ -7,7 +7,7 @@ import StratusStore
 /// (`ServerStore.setActingAs`); every Data page of the private and shared databases then reads as that user through
 /// the store's own permission checks, as CloudKit Console's "Act as iCloud account" does. In Production it needs the
 /// server's `--allow-production-user-data`, and every page read while acting there is audited.
-extension Console {
+extension AccessPages {
     func usersPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let activity = try store.accounts.userActivity(container: scope.container)
         let data = try scope.env.records.privateDataByOwner()
@@ -17,7 +17,7 @@ extension Console {
             let a = activity[u.userRecordName]
             let d = data[u.userRecordName]
             return UsersView.User(
-                name: Self.displayName(u), email: emailsShown ? u.email : Self.maskedEmail(u.email), userRecordName: u.userRecordName,
+                name: UserDataMask.displayName(u), email: emailsShown ? u.email : UserDataMask.maskedEmail(u.email), userRecordName: u.userRecordName,
                 discoverable: u.discoverable ? "Discoverable" : "Not discoverable",
                 created: a.map { ValueDisplay.utcString($0.created) } ?? "",
                 lastSignIn: a?.lastSignIn.map(ValueDisplay.utcString) ?? "Not signed in now",
@@ -61,9 +61,9 @@ extension Console {
         }
         let q = (req.query("q") ?? "").trimmingCharacters(in: .whitespaces)
         let users = try store.accounts.users(container: scope.container).filter { u in
-            q.isEmpty || u.email.localizedCaseInsensitiveContains(q) || Self.displayName(u).localizedCaseInsensitiveContains(q) || u.userRecordName == q
+            q.isEmpty || u.email.localizedCaseInsensitiveContains(q) || UserDataMask.displayName(u).localizedCaseInsensitiveContains(q) || u.userRecordName == q
         }.map { u in
-            ActAsView.User(name: Self.displayName(u), email: u.email, userRecordName: u.userRecordName,
+            ActAsView.User(name: UserDataMask.displayName(u), email: u.email, userRecordName: u.userRecordName,
                            isTestUser: u.email == AccountStore.testUserEmail(scope.container))
         }
         // In Development the test user is offered even before anyone became it (it is made when chosen).
@@ -102,7 +102,7 @@ extension Console {
             throw StratusError(.notFound, "This container has no such user: choose one from the list.")
         }
         if scope.isProduction {
-            guard allowProductionUserData else {
+            guard console.allowProductionUserData else {
                 throw StratusError(.accessDenied, "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
             }
             guard f["confirm"] == "yes" else {
@@ -125,15 +125,4 @@ extension Console {
 
     /// Not a user record name (those start with `_`): the Development test user, made when chosen.
     static let testUserChoice = "test-user"
-
-    static func displayName(_ u: ContainerUser) -> String {
-        let full = "\(u.firstName) \(u.lastName)".trimmingCharacters(in: .whitespaces)
-        return full.isEmpty ? "—" : full
-    }
-
-    /// `alice@example.com` as `a…@example.com`.
-    static func maskedEmail(_ email: String) -> String {
-        guard let at = email.firstIndex(of: "@"), let first = email.first else { return "…" }
-        return "\(first)…\(email[at...])"
-    }
 }

@@ -6,7 +6,7 @@ import StratusStore
 /// Settings → Webhooks: endpoints of a developer's backend that hear public-database changes. Added with a
 /// signing secret shown once; listed with their last delivery and failures; disabled ones can be re-enabled.
 /// Every change is audited.
-extension Console {
+extension MonitorPages {
     func webhooksPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: (Webhook, String)? = nil, error: String? = nil) throws -> HTTPResponse {
         let hooks = try scope.env.webhooks.all().map { w in
             WebhooksView.Hook(id: String(w.id), url: w.url, types: w.recordTypes.isEmpty ? "every record type" : w.recordTypes.joined(separator: ", "),

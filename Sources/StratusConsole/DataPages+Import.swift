@@ -8,14 +8,14 @@ import StratusStore
 /// this environment, with the same importer as `stratus records import`: atomic batches, and a refused line
 /// reported with its number and CloudKit error while every batch before it stays imported. The import runs in the
 /// background; its page shows the progress and then the outcome. Audited.
-extension Console {
+extension DataPages {
     /// The largest file the page takes (bigger loads: `stratus records import`).
     static let importUploadLimit = 64 * 1024 * 1024
     /// Batches of the API's size: an upload runs inside the serving process, and a smaller batch lets API writes in sooner.
     static let importBatchSize = 200
 
     func importPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
-        let view = ImportView(action: scope.paths.importPage(), limitMB: Console.importUploadLimit >> 20, error: error)
+        let view = ImportView(action: scope.paths.importPage(), limitMB: DataPages.importUploadLimit >> 20, error: error)
         return page(req, s, scope, tab: .importRecords, "import", title: "Import records", view, json: [String: String](), status: error == nil ? .ok : .badRequest)
     }
 
@@ -74,9 +74,9 @@ extension Console {
         // The import runs on a thread of its own; the job's page follows it.
         let job = ImportJobs.Job(id: Secrets.hex(Secrets.randomBytes(12)), container: scope.container, environment: scope.environment,
                                  filename: String((file.filename ?? "a file").prefix(200)), started: Date())
-        importJobs.start(job)
+        console.importJobs.start(job)
         let importer = RecordImporter(env: scope.env, database: database, zone: zone.isEmpty ? nil : zone, mode: mode, batchSize: Self.importBatchSize)
-        let jobs = importJobs, console = self, label = database.scope.rawValue
+        let jobs = console.importJobs, console = self, label = database.scope.rawValue
         BackgroundWork("console import").once {
             defer { try? FileManager.default.removeItem(at: temp) }
             let started = Date()
@@ -98,7 +98,7 @@ extension Console {
 
     /// An import's page: its progress (reloading itself every second while it runs), then its outcome.
     func importJobPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, id: String) throws -> HTTPResponse {
-        guard let job = importJobs.job(id), job.container == scope.container, job.environment == scope.environment else {
+        guard let job = console.importJobs.job(id), job.container == scope.container, job.environment == scope.environment else {
             throw StratusError(.notFound, "No import \(id.prefix(40)) here (the console keeps its last \(ImportJobs.kept) imports until it restarts).")
         }
         var values = ImportJobView(filename: job.filename, again: scope.paths.importPage())

@@ -6,12 +6,12 @@ import StratusStore
 
 /// Subscriptions of a container environment, of every user and database: what each one listens for, whose it is,
 /// since when; an admin can delete one (audited).
-extension Console {
+extension MonitorPages {
     func subscriptionsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let emails = Dictionary(try store.accounts.users(container: scope.container).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
         // Acting as a user: theirs only, as their devices would list them.
         let acting = scope.actingAs?.userRecordName
-        if let acting { try auditUserDataRead(req, s, scope, "subscriptions of \(acting)") }
+        if let acting { try console.auditUserDataRead(req, s, scope, "subscriptions of \(acting)") }
         let mask = UserDataMask(scope)
         let rows = try scope.env.subscriptions.allSubscriptions().filter { acting == nil || $0.owner == acting }.map { sub in
             let doc = (try? JSON.parse(Data(sub.document.utf8))) ?? .object([:])

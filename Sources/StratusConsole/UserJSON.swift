@@ -1,0 +1,4 @@
+/// A user in a page's JSON variant.
+struct UserJSON: Encodable {
+    let userRecordName, email: String
+}
