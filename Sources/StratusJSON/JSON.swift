@@ -12,12 +12,6 @@ public indirect enum JSON: Sendable, Equatable {
     case array([JSON])
     case object([String: JSON])
 
-    /// Parses a whole document (RFC 8259, depth-bounded); nil for anything that is not one.
-    public init?(parsing data: Data) {
-        guard let v = try? JSONParser.parse(data) else { return nil }
-        self = v
-    }
-
     public subscript(_ key: String) -> JSON? {
         if case .object(let o) = self { return o[key] } else { return nil }
     }

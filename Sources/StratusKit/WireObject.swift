@@ -6,6 +6,29 @@ import StratusJSON
 typealias WireObject = [String: JSON]
 
 extension JSON {
+    /// A value held in a variable, as JSON (literals need no wrapping).
+    init(_ s: String) { self = .string(s) }
+    init(_ i: Int) { self = .int(Int64(i)) }
+    init(_ i: Int64) { self = .int(i) }
+    init(_ d: Double) { self = .double(d) }
+    init(_ b: Bool) { self = .bool(b) }
+    init(_ o: WireObject) { self = .object(o) }
+    init(_ a: [String]) { self = .array(a.map(JSON.string)) }
+    init(_ a: [WireObject]) { self = .array(a.map(JSON.object)) }
+
+    /// Parses a whole document (RFC 8259, depth-bounded, as the server parses); nil for anything that is not one.
+    init?(parsing data: Data) {
+        guard let v = try? JSONParser.parse(data) else { return nil }
+        self = v
+    }
+
+    /// The text of the value, keys sorted (what archives keep).
+    var encoded: Data {
+        var w = JSONWriter(capacity: 256)
+        w.value(self)
+        return w.data
+    }
+
     /// An array of objects (`records`, `zones`, `subscriptions`), skipping anything else.
     var objects: [WireObject]? { array?.compactMap(\.object) }
     /// An array of strings, skipping anything else.
