@@ -57,8 +57,16 @@ public struct CloudKitAPI: Sendable {
         registerSignOutRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in try await api.deviceTokens(req) }
+    }
+
+    /// The sign-in pages (`/auth/1/…/signin`, `signup`, `account`), to be added inside their own group, whose owner
+    /// is `signInErrors`: a refused attempt draws its form again.
+    public func registerSignInPages(_ router: inout Router) {
         SignInPages(store: store, blocking: blocking, throttle: throttle).register(&router)
     }
+
+    /// The sign-in group's error owner (see `SignInPages.errors`).
+    public static var signInErrors: RouteGroup.Errors { SignInPages.errors }
 
     /// The URLs the API hands out (asset uploads and downloads, web courier polls): capabilities in themselves, with
     /// CORS of their own; their refusals are CloudKit's envelope too.

@@ -15,8 +15,8 @@ struct SharePages: Sendable {
 
     func register(_ router: inout Router) {
         let pages = self
-        router.add(.get, HandedOutPaths.shareRoute) { req in await pages.handle(req) }
-        router.add(.post, HandedOutPaths.shareRoute, bodyLimit: 16 * 1024) { req in await pages.handle(req) }
+        router.add(.get, HandedOutPaths.shareRoute) { req in try await pages.handle(req) }
+        router.add(.post, HandedOutPaths.shareRoute, bodyLimit: 16 * 1024) { req in try await pages.handle(req) }
     }
 
     static let notShared = SignInPages.layout("Not shared with you", """
@@ -24,7 +24,7 @@ struct SharePages: Sendable {
         Ask its owner to invite you, or try again.</p>
         """)
 
-    func handle(_ req: HTTPRequest) async -> HTTPResponse {
+    func handle(_ req: HTTPRequest) async throws -> HTTPResponse {
         let guid = req.parameters["guid"] ?? ""
         let store = self.store
         let env = await (try? blocking.run { store.locateShare(guid) }) ?? nil
@@ -72,9 +72,10 @@ struct SharePages: Sendable {
             r.headers["retry-after"] = "5"
             return r
         case .refused(let error):
+            // Not shared, or not this account: one page for both. Anything else is the share group's owner's to answer.
             let e = StratusError.wrapping(error)
-            if e.code == .authenticationFailed || e.code == .accessDenied { return HTML.page(Self.notShared, status: .notFound) }
-            return HTML.page(self.form(guid, preview, message: ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: req.rawPath)), status: .code(e.code.httpStatus))
+            guard e.code == .authenticationFailed || e.code == .accessDenied else { throw error }
+            return HTML.page(Self.notShared, status: .notFound)
         }
     }
 

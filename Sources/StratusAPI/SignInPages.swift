@@ -25,12 +25,19 @@ final class SignInPages: Sendable {
     func register(_ router: inout Router) {
         let pages = self
         for mode in [Mode.signin, .signup, .account] {
-            router.add(.get, "/auth/1/{container}/{environment}/\(mode.rawValue)") { req in await pages.handle(req, mode) }
-            router.add(.post, "/auth/1/{container}/{environment}/\(mode.rawValue)", bodyLimit: 16 * 1024) { req in await pages.handle(req, mode) }
+            router.add(.get, "/auth/1/{container}/{environment}/\(mode.rawValue)") { req in try await pages.handle(req, mode) }
+            router.add(.post, "/auth/1/{container}/{environment}/\(mode.rawValue)", bodyLimit: 16 * 1024) { req in try await pages.handle(req, mode) }
         }
     }
 
-    func handle(_ req: HTTPRequest, _ mode: Mode) async -> HTTPResponse {
+    /// The sign-in group's error owner: a refused attempt is its form again (`SignInFailure`); anything else, and
+    /// a program's JSON sign-in, CloudKit's envelope.
+    static let errors: RouteGroup.Errors = { error, path in
+        guard let f = error as? SignInFailure else { return ErrorEnvelope.errors(error, path) }
+        return f.error is PasswordWork.Busy ? f.reply.busy() : f.reply.refused(f.error)
+    }
+
+    func handle(_ req: HTTPRequest, _ mode: Mode) async throws -> HTTPResponse {
         let store = self.store
         guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = ContainerEnvironment(rawValue: req.parameters["environment"] ?? ""),
               (try? await blocking.run { try store.containerExists(container) }) == true else {
@@ -56,7 +63,7 @@ final class SignInPages: Sendable {
         }
         let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
         let reply = Reply(pages: self, page: page, wantsJSON: wantsJSON, path: req.rawPath)
-        if mode == .signup { return await signUp(form, req.clientAddress, reply) }
+        if mode == .signup { return try await signUp(form, req.clientAddress, reply) }
         let user: ContainerUser
         switch await signIn(form, req.clientAddress, page) {
         case .succeeded(let u): user = u
@@ -66,10 +73,9 @@ final class SignInPages: Sendable {
         }
         if mode == .account { return HTML.page(accountSaved(page, user)) }
         let lifetime = form["remember"] == "on" ? AccountStore.longSession : AccountStore.shortSession
-        let token: String
-        do {
-            token = try await blocking.run { try store.accounts.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
-        } catch { return reply.refused(error) }
+        let token = try await SignInFailure.within(reply) {
+            try await blocking.run { try store.accounts.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
+        }
         if wantsJSON {
             var w = JSONWriter()
             w.beginObject()
@@ -105,16 +111,16 @@ final class SignInPages: Sendable {
 
     /// Sign-up, checked before any password is hashed: sign-ups per address and per server. The same answer
     /// whether or not the address already has an account: sign-up tells no one who is here.
-    private func signUp(_ form: [String: String], _ address: String, _ reply: Reply) async -> HTTPResponse {
+    private func signUp(_ form: [String: String], _ address: String, _ reply: Reply) async throws -> HTTPResponse {
         let store = self.store, container = reply.page.container
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         if case .wait(let seconds) = throttle.checkSignUp(address: address) { return reply.wait(seconds) }
-        do {
+        try await SignInFailure.within(reply) {
             _ = try await throttle.passwords.run {
                 try store.accounts.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
                                           lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
             }
-        } catch is PasswordWork.Busy { return reply.busy() } catch { return reply.refused(error) }
+        }
         if reply.wantsJSON { return .json(Data(#"{"signedUp":true}"#.utf8)) }
         return HTML.page(signedUp(reply.page, email: email))
     }

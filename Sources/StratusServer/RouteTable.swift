@@ -12,6 +12,7 @@ import StratusStore
 /// | group     | paths                                   | errors                    | middleware            |
 /// |-----------|-----------------------------------------|---------------------------|-----------------------|
 /// | cloudkit  | /database/1, /device/1, /auth/1         | CloudKit's envelope       | CORS by the API token |
+/// | signin    | /auth/1/…/signin, signup, account       | the form again, or JSON   | CORS by the API token |
 /// | handout   | /-/assets, /-/webcourier                | CloudKit's envelope       | (capability URLs)     |
 /// | share     | /share                                  | an HTML page              |                       |
 /// | console   | /console                                | the console's error page  |                       |
@@ -23,6 +24,10 @@ enum RouteTable {
         var router = Router()
         router.group(RouteGroup("cloudkit", prefixes: ["/database/1", "/device/1", "/auth/1"], errors: ErrorEnvelope.errors, middleware: [api.cors])) {
             api.register(&$0)
+        }
+        // Under /auth/1 too (what the HTTP layer refuses there is the cloudkit group's), with its own error owner.
+        router.group(RouteGroup("signin", prefixes: [], errors: CloudKitAPI.signInErrors, middleware: [api.cors])) {
+            api.registerSignInPages(&$0)
         }
         router.group(RouteGroup("handout", prefixes: ["/-/assets", "/-/webcourier"], errors: ErrorEnvelope.errors)) {
             api.registerHandedOutRoutes(&$0)

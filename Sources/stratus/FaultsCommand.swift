@@ -8,11 +8,10 @@ struct FaultsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "faults", abstract: "Inject CloudKit errors, dropped connections and latency for client tests.",
                                                     subcommands: [Set.self, List.self, Clear.self])
 
-    struct Set: ParsableCommand {
+    struct Set: EnvironmentCommand {
         static let configuration = CommandConfiguration(abstract: "Switch a fault on: --count N requests, or each with --probability P (with --seed for a replayable run).")
-        @OptionGroup var options: DataOptions
-        @Option var container: String
-        @Option var environment: String
+
+        @OptionGroup var target: EnvironmentOptions
         @Option(help: "The CloudKit operation (records/modify, zones/list, …) or * for all.") var operation: String?
         @Option(help: "ZONE_BUSY, THROTTLED, SERVICE_UNAVAILABLE, INTERNAL_ERROR, QUOTA_EXCEEDED, LIMIT_EXCEEDED, CHANGE_TOKEN_EXPIRED, USER_DELETED_ZONE, ZONE_NOT_FOUND, NETWORK_DROP, or NONE (latency only).")
         var error: String?
@@ -32,31 +31,28 @@ struct FaultsCommand: ParsableCommand {
         @Option(help: "Seconds until the fault switches itself off (at most a day).") var expiresIn: Int = 3600
         @Flag(help: "Allow a fault on Production: it fails real users' requests.") var allowProductionAdmin = false
 
-        func run() throws {
-            try reportingErrors {
-                let errorName = error ?? (conflictOn != nil ? Fault.Kind.conflict.rawValue : "")
-                guard let kind = Fault.Kind(rawValue: errorName) else {
-                    throw StratusError.badRequest("unknown error '\(errorName.prefix(40))': use one of \(Fault.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                guard var where_ = Fault.Stage(rawValue: stage) else { throw StratusError.badRequest("--where must be before, after-commit or per-record") }
-                if conflictOn != nil { where_ = .perRecord }
-                guard let op = operation ?? (conflictOn != nil ? "records/modify" : nil) else { throw StratusError.badRequest("name the --operation (or * for all)") }
-                let now = WallClock.nowMillis()
-                var fault = Fault(container: try ContainerID(container), environment: try ContainerEnvironment(parsing: environment),
-                                  operation: op, kind: kind, remaining: probability == nil ? (count ?? (conflictOn != nil ? 1 : nil)) : count,
-                                  probability: probability, seed: seed, retryAfter: retryAfter, latencyMilliseconds: latencyMs,
-                                  createdAt: now, expiresAt: now + Int64(expiresIn) * 1000)
-                fault.stage = where_
-                fault.user = user
-                fault.zone = zone
-                fault.recordType = recordType
-                fault.recordName = conflictOn ?? recordName
-                fault.serverFields = serverFields
-                let store = try options.open()
-                let f = try store.faults.addFault(fault, allowProduction: allowProductionAdmin)
-                try audited(store, "add fault", container: f.container.rawValue, environment: f.environment.rawValue, detail: "\(f.kind.rawValue) on \(f.operation) (fault \(f.id))")
-                print("fault \(f.id): \(f.kind.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)" + (f.stage == .before ? "" : " (\(f.stage.rawValue))"))
+        func run(_ t: EnvironmentTarget) throws {
+            let errorName = error ?? (conflictOn != nil ? Fault.Kind.conflict.rawValue : "")
+            guard let kind = Fault.Kind(rawValue: errorName) else {
+                throw StratusError.badRequest("unknown error '\(errorName.prefix(40))': use one of \(Fault.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
+            guard var where_ = Fault.Stage(rawValue: stage) else { throw StratusError.badRequest("--where must be before, after-commit or per-record") }
+            if conflictOn != nil { where_ = .perRecord }
+            guard let op = operation ?? (conflictOn != nil ? "records/modify" : nil) else { throw StratusError.badRequest("name the --operation (or * for all)") }
+            let now = WallClock.nowMillis()
+            var fault = Fault(container: t.container, environment: t.environment,
+                              operation: op, kind: kind, remaining: probability == nil ? (count ?? (conflictOn != nil ? 1 : nil)) : count,
+                              probability: probability, seed: seed, retryAfter: retryAfter, latencyMilliseconds: latencyMs,
+                              createdAt: now, expiresAt: now + Int64(expiresIn) * 1000)
+            fault.stage = where_
+            fault.user = user
+            fault.zone = zone
+            fault.recordType = recordType
+            fault.recordName = conflictOn ?? recordName
+            fault.serverFields = serverFields
+            let f = try t.store.faults.addFault(fault, allowProduction: allowProductionAdmin)
+            try audited(t.store, "add fault", container: f.container.rawValue, environment: f.environment.rawValue, detail: "\(f.kind.rawValue) on \(f.operation) (fault \(f.id))")
+            print("fault \(f.id): \(f.kind.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)" + (f.stage == .before ? "" : " (\(f.stage.rawValue))"))
         }
     }
 
