@@ -20,17 +20,8 @@ open class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     }
 
     override func execute() async {
-        var errors: [AnyHashable: any Error] = [:]
-        for metadata in shareMetadatas ?? [] {
-            if isCancelled { break }
-            do {
-                perShareResultBlock?(metadata, .success(try await container.accept(metadata)))
-            } catch {
-                errors[metadata.share.recordID] = error
-                perShareResultBlock?(metadata, .failure(error))
-            }
-        }
-        if isCancelled { acceptSharesResultBlock?(.failure(CKError.make(.operationCancelled, "the operation was cancelled"))); return }
-        acceptSharesResultBlock?(partialFailure(errors, "shares").map { .failure($0) } ?? .success(()))
+        let c = container
+        let result = await eachInTurn(shareMetadatas ?? [], key: { $0.share.recordID }, what: "shares", { try await c.accept($0) }) { perShareResultBlock?($0, $1) }
+        acceptSharesResultBlock?(result)
     }
 }

@@ -45,16 +45,14 @@ extension CKDatabase {
     /// record is a new instance; the one passed in is left as it was, as CloudKit leaves it.
     public func save(_ record: CKRecord) async throws -> CKRecord {
         let (saves, _) = try await modifyRecords(saving: [record], deleting: [])
-        guard let result = saves[record.recordID] else { throw CKError.make(.serverResponseLost, "the save was not answered") }
-        return try result.get()
+        return try answer(saves, record.recordID, "the save")
     }
 
     /// Mirrors `CKDatabase.deleteRecord(withID:)`.
     @discardableResult
     public func deleteRecord(withID recordID: CKRecord.ID) async throws -> CKRecord.ID {
         let (_, deletes) = try await modifyRecords(saving: [], deleting: [recordID])
-        guard let result = deletes[recordID] else { throw CKError.make(.serverResponseLost, "the delete was not answered") }
-        try result.get()
+        try answer(deletes, recordID, "the delete")
         return recordID
     }
 

@@ -68,6 +68,12 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
         return out
     }
 
+    /// The one answer a single-item call (save one, delete one) asked for; `what` names it when the server left it out.
+    func answer<K: Hashable, V>(_ results: [K: Result<V, any Error>], _ key: K, _ what: String) throws -> V {
+        guard let r = results[key] else { throw CKError.make(.serverResponseLost, "\(what) was not answered") }
+        return try r.get()
+    }
+
     /// The record ID a per-item answer is about.
     func recordID(_ item: WireObject, zoneID: CKRecordZone.ID) -> CKRecord.ID? {
         guard let name = item["recordName"]?.string else { return nil }

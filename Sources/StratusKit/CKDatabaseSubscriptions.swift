@@ -5,8 +5,7 @@ extension CKDatabase {
     /// Mirrors `CKDatabase.save(_:)` for a subscription.
     public func save(_ subscription: CKSubscription) async throws -> CKSubscription {
         let (saves, _) = try await modifySubscriptions(saving: [subscription], deleting: [])
-        guard let r = saves[subscription.subscriptionID] else { throw CKError.make(.serverResponseLost, "the subscription save was not answered") }
-        return try r.get()
+        return try answer(saves, subscription.subscriptionID, "the subscription save")
     }
 
     /// Mirrors `CKDatabase.subscription(for:)`.
@@ -49,8 +48,7 @@ extension CKDatabase {
     @discardableResult
     public func deleteSubscription(withID id: CKSubscription.ID) async throws -> CKSubscription.ID {
         let (_, deletes) = try await modifySubscriptions(saving: [], deleting: [id])
-        guard let r = deletes[id] else { throw CKError.make(.serverResponseLost, "the subscription delete was not answered") }
-        try r.get()
+        try answer(deletes, id, "the subscription delete")
         return id
     }
 

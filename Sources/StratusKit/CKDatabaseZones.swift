@@ -30,16 +30,14 @@ extension CKDatabase {
     /// Mirrors `CKDatabase.save(_:)` for a zone.
     public func save(_ zone: CKRecordZone) async throws -> CKRecordZone {
         let (saves, _) = try await modifyRecordZones(saving: [zone], deleting: [])
-        guard let r = saves[zone.zoneID] else { throw CKError.make(.serverResponseLost, "the zone save was not answered") }
-        return try r.get()
+        return try answer(saves, zone.zoneID, "the zone save")
     }
 
     /// Mirrors `CKDatabase.deleteRecordZone(withID:)`.
     @discardableResult
     public func deleteRecordZone(withID zoneID: CKRecordZone.ID) async throws -> CKRecordZone.ID {
         let (_, deletes) = try await modifyRecordZones(saving: [], deleting: [zoneID])
-        guard let r = deletes[zoneID] else { throw CKError.make(.serverResponseLost, "the zone delete was not answered") }
-        try r.get()
+        try answer(deletes, zoneID, "the zone delete")
         return zoneID
     }
 

@@ -94,7 +94,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
             }
         }
         let failure: (any Error)? = fatal ?? partialFailure(errors, "zones")
-        fetchRecordZoneChangesResultBlock?(failure.map { .failure($0) } ?? .success(()))
+        fetchRecordZoneChangesResultBlock?(outcome(failure))
         fetchRecordZoneChangesCompletionBlock?(failure)
     }
 }

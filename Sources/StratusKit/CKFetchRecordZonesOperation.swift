@@ -35,18 +35,10 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
             } else {
                 for z in try await db.allRecordZones() { results[z.zoneID] = .success(z); order.append(z.zoneID) }
             }
-            var zones: [CKRecordZone.ID: CKRecordZone] = [:], errors: [AnyHashable: any Error] = [:]
-            for id in order {
-                let r = results[id] ?? .failure(CKError.make(.zoneNotFound, "zone \(id.zoneName) not found"))
-                perRecordZoneResultBlock?(id, r)
-                switch r {
-                case .success(let z): zones[id] = z
-                case .failure(let e): errors[id] = e
-                }
-            }
-            let failure = partialFailure(errors, "zones")
-            fetchRecordZonesResultBlock?(failure.map { .failure($0) } ?? .success(()))
-            fetchRecordZonesCompletionBlock?(zones, failure)
+            let zones = ItemResults(order, results, missing: { CKError.make(.zoneNotFound, "zone \($0.zoneName) not found") }) { perRecordZoneResultBlock?($0, $1) }
+            let failure = zones.failure("zones")
+            fetchRecordZonesResultBlock?(outcome(failure))
+            fetchRecordZonesCompletionBlock?(zones.byID, failure)
         } catch {
             fetchRecordZonesResultBlock?(.failure(error))
             fetchRecordZonesCompletionBlock?(nil, error)

@@ -44,19 +44,17 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 ids = ids.map { $0.recordName == CKCurrentUserDefaultName ? me : $0 }
             }
             let results = ids.isEmpty ? [:] : try await targetDatabase.records(for: ids, desiredKeys: desiredKeys)
-            var fetched: [CKRecord.ID: CKRecord] = [:], errors: [AnyHashable: any Error] = [:]
-            for id in ids {
-                let r = results[id] ?? .failure(CKError.make(.unknownItem, "record \(id.recordName) not found"))
+            let fetched = ItemResults(ids, results, missing: { CKError.make(.unknownItem, "record \($0.recordName) not found") }) { id, r in
                 if case .success = r { perRecordProgressBlock?(id, 1) }
                 perRecordResultBlock?(id, r)
                 switch r {
-                case .success(let rec): fetched[id] = rec; perRecordCompletionBlock?(rec, id, nil)
-                case .failure(let e): errors[id] = e; perRecordCompletionBlock?(nil, id, e)
+                case .success(let rec): perRecordCompletionBlock?(rec, id, nil)
+                case .failure(let e): perRecordCompletionBlock?(nil, id, e)
                 }
             }
-            let failure = partialFailure(errors, "records")
-            fetchRecordsResultBlock?(failure.map { .failure($0) } ?? .success(()))
-            fetchRecordsCompletionBlock?(fetched, failure)
+            let failure = fetched.failure("records")
+            fetchRecordsResultBlock?(outcome(failure))
+            fetchRecordsCompletionBlock?(fetched.byID, failure)
         } catch {
             fetchRecordsResultBlock?(.failure(error))
             fetchRecordsCompletionBlock?(nil, error)

@@ -23,21 +23,14 @@ open class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendable {
     }
 
     override func execute() async {
-        var errors: [AnyHashable: any Error] = [:]
-        for url in shareURLs ?? [] {
-            if isCancelled { break }
-            do {
-                let m = try await container.shareMetadata(for: url, shouldFetchRootRecord: shouldFetchRootRecord)
-                if let keys = rootRecordDesiredKeys, let root = m.rootRecord {
-                    for key in root.storedKeys where !keys.contains(key) { root.values.removeValue(forKey: key) }
-                }
-                perShareMetadataResultBlock?(url, .success(m))
-            } catch {
-                errors[url] = error
-                perShareMetadataResultBlock?(url, .failure(error))
+        let c = container, root = shouldFetchRootRecord, keys = rootRecordDesiredKeys
+        let result = await eachInTurn(shareURLs ?? [], key: { $0 }, what: "share links", { url in
+            let m = try await c.shareMetadata(for: url, shouldFetchRootRecord: root)
+            if let keys, let record = m.rootRecord {
+                for key in record.storedKeys where !keys.contains(key) { record.values.removeValue(forKey: key) }
             }
-        }
-        if isCancelled { fetchShareMetadataResultBlock?(.failure(CKError.make(.operationCancelled, "the operation was cancelled"))); return }
-        fetchShareMetadataResultBlock?(partialFailure(errors, "share links").map { .failure($0) } ?? .success(()))
+            return m
+        }) { perShareMetadataResultBlock?($0, $1) }
+        fetchShareMetadataResultBlock?(result)
     }
 }

@@ -20,17 +20,10 @@ open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
     }
 
     override func execute() async {
-        var errors: [AnyHashable: any Error] = [:]
-        for info in userIdentityLookupInfos ?? [] {
-            if isCancelled { break }
-            do {
-                perShareParticipantResultBlock?(info, .success(try await container.shareParticipant(for: info)))
-            } catch {
-                errors[info] = error
-                perShareParticipantResultBlock?(info, .failure(error))
-            }
+        let c = container
+        let result = await eachInTurn(userIdentityLookupInfos ?? [], key: { $0 }, what: "participants", { try await c.shareParticipant(for: $0) }) {
+            perShareParticipantResultBlock?($0, $1)
         }
-        if isCancelled { fetchShareParticipantsResultBlock?(.failure(CKError.make(.operationCancelled, "the operation was cancelled"))); return }
-        fetchShareParticipantsResultBlock?(partialFailure(errors, "participants").map { .failure($0) } ?? .success(()))
+        fetchShareParticipantsResultBlock?(result)
     }
 }

@@ -27,23 +27,12 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
         do {
             try checkCancelled()
             let all = try await targetDatabase.allSubscriptions()
-            var byID: [CKSubscription.ID: CKSubscription] = [:]
-            for s in all { byID[s.subscriptionID] = s }
-            let wanted = subscriptionIDs ?? all.map(\.subscriptionID)
-            var found: [CKSubscription.ID: CKSubscription] = [:], errors: [AnyHashable: any Error] = [:]
-            for id in wanted {
-                if let s = byID[id] {
-                    found[id] = s
-                    perSubscriptionResultBlock?(id, .success(s))
-                } else {
-                    let e = CKError.make(.unknownItem, "subscription \(id) not found")
-                    errors[id] = e
-                    perSubscriptionResultBlock?(id, .failure(e))
-                }
-            }
-            let failure = partialFailure(errors, "subscriptions")
-            fetchSubscriptionsResultBlock?(failure.map { .failure($0) } ?? .success(()))
-            fetchSubscriptionCompletionBlock?(found, failure)
+            let results = Dictionary(all.map { ($0.subscriptionID, Result<CKSubscription, any Error>.success($0)) }, uniquingKeysWith: { a, _ in a })
+            let found = ItemResults(subscriptionIDs ?? all.map(\.subscriptionID), results,
+                                    missing: { CKError.make(.unknownItem, "subscription \($0) not found") }) { perSubscriptionResultBlock?($0, $1) }
+            let failure = found.failure("subscriptions")
+            fetchSubscriptionsResultBlock?(outcome(failure))
+            fetchSubscriptionCompletionBlock?(found.byID, failure)
         } catch {
             fetchSubscriptionsResultBlock?(.failure(error))
             fetchSubscriptionCompletionBlock?(nil, error)

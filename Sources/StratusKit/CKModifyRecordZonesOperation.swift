@@ -30,26 +30,12 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
         do {
             try checkCancelled()
             let (s, d) = try await targetDatabase.modifyRecordZones(saving: saves, deleting: deletes)
-            var saved: [CKRecordZone] = [], deleted: [CKRecordZone.ID] = [], errors: [AnyHashable: any Error] = [:]
-            for z in saves {
-                let r = s[z.zoneID] ?? .failure(CKError.make(.serverResponseLost, "no answer for zone \(z.zoneID.zoneName)"))
-                perRecordZoneSaveBlock?(z.zoneID, r)
-                switch r {
-                case .success(let zone): saved.append(zone)
-                case .failure(let e): errors[z.zoneID] = e
-                }
-            }
-            for id in deletes {
-                let r = d[id] ?? .failure(CKError.make(.serverResponseLost, "no answer for zone \(id.zoneName)"))
-                perRecordZoneDeleteBlock?(id, r)
-                switch r {
-                case .success: deleted.append(id)
-                case .failure(let e): errors[id] = e
-                }
-            }
-            let failure = partialFailure(errors, "zones")
-            modifyRecordZonesResultBlock?(failure.map { .failure($0) } ?? .success(()))
-            modifyRecordZonesCompletionBlock?(saved, deleted, failure)
+            let missing = { (id: CKRecordZone.ID) in CKError.make(.serverResponseLost, "no answer for zone \(id.zoneName)") }
+            let saved = ItemResults(saves.map(\.zoneID), s, missing: missing) { perRecordZoneSaveBlock?($0, $1) }
+            let deleted = ItemResults(deletes, d, missing: missing) { perRecordZoneDeleteBlock?($0, $1) }
+            let failure = saved.failure("zones", with: deleted.errors)
+            modifyRecordZonesResultBlock?(outcome(failure))
+            modifyRecordZonesCompletionBlock?(saved.values, deleted.ids, failure)
         } catch {
             modifyRecordZonesResultBlock?(.failure(error))
             modifyRecordZonesCompletionBlock?(nil, nil, error)

@@ -51,27 +51,20 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
         do {
             try checkCancelled()
             let (saveResults, deleteResults) = try await targetDatabase.modifyRecords(saving: saves, deleting: deletes, savePolicy: savePolicy, atomically: isAtomic)
-            var saved: [CKRecord] = [], deleted: [CKRecord.ID] = [], errors: [AnyHashable: any Error] = [:]
-            for r in saves {
-                let result = saveResults[r.recordID] ?? .failure(CKError.make(.serverResponseLost, "no answer for \(r.recordID.recordName)"))
-                if case .success = result { perRecordProgressBlock?(r, 1) }
-                perRecordSaveBlock?(r.recordID, result)
+            let byID = Dictionary(saves.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
+            let missing = { (id: CKRecord.ID) in CKError.make(.serverResponseLost, "no answer for \(id.recordName)") }
+            let saved = ItemResults(saves.map(\.recordID), saveResults, missing: missing) { id, result in
+                if case .success = result, let r = byID[id] { perRecordProgressBlock?(r, 1) }
+                perRecordSaveBlock?(id, result)
                 switch result {
-                case .success(let s): saved.append(s); perRecordCompletionBlock?(s, nil)
-                case .failure(let e): errors[r.recordID] = e; perRecordCompletionBlock?(r, e)
+                case .success(let s): perRecordCompletionBlock?(s, nil)
+                case .failure(let e): if let r = byID[id] { perRecordCompletionBlock?(r, e) }
                 }
             }
-            for id in deletes {
-                let result = deleteResults[id] ?? .failure(CKError.make(.serverResponseLost, "no answer for \(id.recordName)"))
-                perRecordDeleteBlock?(id, result)
-                switch result {
-                case .success: deleted.append(id)
-                case .failure(let e): errors[id] = e
-                }
-            }
-            let failure = partialFailure(errors, "records")
-            modifyRecordsResultBlock?(failure.map { .failure($0) } ?? .success(()))
-            modifyRecordsCompletionBlock?(saved, deleted, failure)
+            let deleted = ItemResults(deletes, deleteResults, missing: missing) { perRecordDeleteBlock?($0, $1) }
+            let failure = saved.failure("records", with: deleted.errors)
+            modifyRecordsResultBlock?(outcome(failure))
+            modifyRecordsCompletionBlock?(saved.values, deleted.ids, failure)
         } catch {
             modifyRecordsResultBlock?(.failure(error))
             modifyRecordsCompletionBlock?(nil, nil, error)

@@ -30,26 +30,12 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
         do {
             try checkCancelled()
             let (s, d) = try await targetDatabase.modifySubscriptions(saving: saves, deleting: deletes)
-            var saved: [CKSubscription] = [], deleted: [CKSubscription.ID] = [], errors: [AnyHashable: any Error] = [:]
-            for sub in saves {
-                let r = s[sub.subscriptionID] ?? .failure(CKError.make(.serverResponseLost, "no answer for \(sub.subscriptionID)"))
-                perSubscriptionSaveBlock?(sub.subscriptionID, r)
-                switch r {
-                case .success(let x): saved.append(x)
-                case .failure(let e): errors[sub.subscriptionID] = e
-                }
-            }
-            for id in deletes {
-                let r = d[id] ?? .failure(CKError.make(.serverResponseLost, "no answer for \(id)"))
-                perSubscriptionDeleteBlock?(id, r)
-                switch r {
-                case .success: deleted.append(id)
-                case .failure(let e): errors[id] = e
-                }
-            }
-            let failure = partialFailure(errors, "subscriptions")
-            modifySubscriptionsResultBlock?(failure.map { .failure($0) } ?? .success(()))
-            modifySubscriptionsCompletionBlock?(saved, deleted, failure)
+            let missing = { (id: CKSubscription.ID) in CKError.make(.serverResponseLost, "no answer for \(id)") }
+            let saved = ItemResults(saves.map(\.subscriptionID), s, missing: missing) { perSubscriptionSaveBlock?($0, $1) }
+            let deleted = ItemResults(deletes, d, missing: missing) { perSubscriptionDeleteBlock?($0, $1) }
+            let failure = saved.failure("subscriptions", with: deleted.errors)
+            modifySubscriptionsResultBlock?(outcome(failure))
+            modifySubscriptionsCompletionBlock?(saved.values, deleted.ids, failure)
         } catch {
             modifySubscriptionsResultBlock?(.failure(error))
             modifySubscriptionsCompletionBlock?(nil, nil, error)

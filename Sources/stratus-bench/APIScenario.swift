@@ -87,7 +87,7 @@ struct APIScenario: AsyncParsableCommand {
         let store = try openStore(stratusData)
         let apiToken = try store.credentials.createAPIToken(container: container, environment: .production, name: "bench").secret
         let webToken = try store.accounts.createWebAuthToken(container: container, environment: .production, userRecordName: user, lifetime: AccountStore.longSession)
-        var rng = SplitMix(state: 4242)
+        var rng = SplitMix(seed: 4242)
         var logger = Logger(label: "stratus")
         logger.logLevel = ProcessInfo.processInfo.environment["STRATUS_BENCH_LOG"] == nil ? .warning : .info
         let app = try await StratusApplication.open(config: serverConfig(stratusData), logger: logger)
@@ -185,7 +185,7 @@ struct APIScenario: AsyncParsableCommand {
         let modifies = self.modifies
         let stratusModifyRun: @Sendable (UInt16, String) throws -> (seconds: Double, latencies: [Double]) = { port, run in
             try LoadClient.run(port: port, connections: 4, perConnection: modifies / 4, make: { c, i in
-                var r = SplitMix(state: UInt64(c * 1_000_003 + i))
+                var r = SplitMix(seed: UInt64(c * 1_000_003 + i))
                 let ops = (0..<200).map { k -> String in
                     let row = BenchRow.make(k, &r)
                     return #"{"operationType":"create","record":{"recordName":"m-\#(run)-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"},"category":{"value":"\#(row.category)"}}}}"#
@@ -256,7 +256,7 @@ struct APIScenario: AsyncParsableCommand {
         var pbModify: (seconds: Double, latencies: [Double])?
         if let pb {
             pbModify = try LoadClient.run(port: pb.port, connections: 4, perConnection: modifies / 4, make: { c, i in
-                var r = SplitMix(state: UInt64(c * 1_000_003 + i))
+                var r = SplitMix(seed: UInt64(c * 1_000_003 + i))
                 let reqs = (0..<200).map { k -> String in
                     let row = BenchRow.make(k, &r)
                     return #"{"method":"POST","url":"/api/collections/bench/records","body":{"rname":"m-\#(run)-\#(c)-\#(i)-\#(k)","title":"\#(row.title)","body":"\#(row.body)","count":\#(row.count),"score":\#(row.score),"at":\#(row.at),"owner":"\#(row.owner)","lat":\#(row.lat),"lon":\#(row.lon),"tags":["\#(row.tags.joined(separator: "\",\""))"],"nums":[\#(row.nums.map(String.init).joined(separator: ","))],"blob":"\#(row.blob.base64EncodedString())","category":"\#(row.category)"}}"#
@@ -323,16 +323,7 @@ struct APIScenario: AsyncParsableCommand {
         let db = DatabaseID.privateDatabase(of: Self.user)
         let zone = ZoneID(zoneName: "Bench")
         try env.zones.createZone(zone, in: db)
-        stderr("loading \(records) records into Stratus…")
-        var rng = SplitMix(state: 42)
-        var batch: [RecordOperation] = []
-        for i in 0..<records {
-            batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
-            if batch.count == 200 || i == records - 1 {
-                _ = try env.records.modify(batch, in: db, zoneID: zone, actor: RequestActor(userRecordName: Self.user))
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
+        try BenchRow.load(records, into: env, db, zone: zone, as: Self.user)
         _ = FileManager.default.createFile(atPath: stratusData.deletingLastPathComponent().appendingPathComponent("loaded-\(records)").path, contents: nil)
     }
 }
@@ -420,7 +411,7 @@ struct PocketBaseSide {
         stderr("loading \(records) records into PocketBase…")
         let dbq = try DatabaseQueue(path: dir + "/data.db")
         try await dbq.write { db in
-            var rng = SplitMix(state: 42)
+            var rng = SplitMix(seed: 42)
             let st = try db.makeStatement(sql: "INSERT INTO bench(id, rname, title, body, count, score, at, owner, lat, lon, tags, nums, blob, category) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             for i in 0..<records {
                 let r = BenchRow.make(i, &rng)

@@ -1,4 +1,6 @@
 import Foundation
+import StratusModel
+import StratusStore
 
 /// The benchmark's records: one type with ten fields, generated the same way for the store and the baseline.
 struct BenchRow {
@@ -46,5 +48,21 @@ struct BenchRow {
     static func word(_ n: Int) -> String {
         let syllables = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "ve", "du"]
         return syllables[n % 10] + syllables[(n / 10) % 10] + syllables[(n / 100) % 10] + "x"
+    }
+}
+
+extension BenchRow {
+    /// Rows 0..<count written through the store in batches of 200, as an app's `records/modify` would.
+    static func load(_ count: Int, into env: EnvironmentStore, _ db: DatabaseID, zone: ZoneID, as user: String) throws {
+        stderr("loading \(count) records into Stratus…")
+        var rng = SplitMix(seed: 42)
+        var batch: [RecordOperation] = []
+        for i in 0..<count {
+            batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
+            if batch.count == 200 || i == count - 1 {
+                _ = try env.records.modify(batch, in: db, zoneID: zone, actor: RequestActor(userRecordName: user))
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
     }
 }

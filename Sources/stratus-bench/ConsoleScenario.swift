@@ -79,7 +79,7 @@ struct ConsoleScenario: AsyncParsableCommand {
         Figure(scenario: "console", metric: "shape_records_page_rps", value: shapePage.rps, unit: "requests/s", baseline: shapeBaseline?.rps).print()
         Figure(scenario: "console", metric: "shape_records_page_p99_ms", value: shapePage.p99, unit: "ms", baseline: shapeBaseline?.p99).print()
 
-        var rng = SplitMix(state: 7)
+        var rng = SplitMix(seed: 7)
         let recordPages = (0..<256).map { _ in "\(base)/records/_defaultZone/" + String(format: "rec-%08d", Int(rng.next() % UInt64(records))) }
         let record = try wrkRun(wrk, port: port, paths: recordPages, cookie: cookie, check: "Change tag")
         Figure(scenario: "console", metric: "record_page_rps", value: record.rps, unit: "requests/s").print()
@@ -95,16 +95,7 @@ struct ConsoleScenario: AsyncParsableCommand {
         try store.createContainer(container)
         try store.lifecycle.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
         let env = try store.environment(container, .development)
-        stderr("loading \(records) records into Stratus…")
-        var rng = SplitMix(state: 42)
-        var batch: [RecordOperation] = []
-        for i in 0..<records {
-            batch.append(RecordOperation(.create, StoreScenario.record(BenchRow.make(i, &rng))))
-            if batch.count == 200 || i == records - 1 {
-                _ = try env.records.modify(batch, in: .publicDatabase, actor: RequestActor(userRecordName: "_bench"))
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
+        try BenchRow.load(records, into: env, .publicDatabase, zone: .defaultZone, as: "_bench")
         try loadDatasette(sqlite)
     }
 
@@ -117,7 +108,7 @@ struct ConsoleScenario: AsyncParsableCommand {
                 CREATE TABLE bench(rname TEXT PRIMARY KEY, title TEXT, body TEXT, count INTEGER, score REAL, at INTEGER, owner TEXT,
                     lat REAL, lon REAL, tags TEXT, nums TEXT, modified INTEGER, category TEXT);
                 """)
-            var rng = SplitMix(state: 42)
+            var rng = SplitMix(seed: 42)
             let st = try db.makeStatement(sql: "INSERT INTO bench VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
             for i in 0..<records {
                 let r = BenchRow.make(i, &rng)

@@ -7,7 +7,7 @@ import StratusModel
 struct EncodeProbe: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "encode", abstract: "Time the JSON encoding of a 200-record page.")
     func run() throws {
-        var rng = SplitMix(state: 1)
+        var rng = SplitMix(seed: 1)
         let records = (0..<200).map { i -> StoredRecord in
             var r = StoreScenario.record(BenchRow.make(i, &rng))
             r.recordChangeTag = "abc"

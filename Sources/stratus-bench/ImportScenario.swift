@@ -23,7 +23,7 @@ struct ImportScenario: ParsableCommand {
         let file = root.appendingPathComponent("records.ndjson")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let out = try FileHandle(forWritingTo: file)
-        var rng = SplitMix(state: 42)
+        var rng = SplitMix(seed: 42)
         var chunk = Data()
         for i in 0..<records {
             chunk.append(contentsOf: RecordLines.encode(StoreScenario.record(BenchRow.make(i, &rng))))
@@ -58,7 +58,7 @@ struct ImportScenario: ParsableCommand {
             return c
         }())
         try baseline.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
-        rng = SplitMix(state: 42)
+        rng = SplitMix(seed: 42)
         let baseCPU = processCPUSeconds()
         let baseMillis = try millis {
             try baseline.write { db in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StratusModel
 import GRDB
 import StratusStore
 
@@ -25,7 +26,7 @@ struct ModifyBaselineCommand: ParsableCommand {
     func run() throws {
         CacheBudget.apply(megabytes: cacheMegabytes)
         let plain = try Baseline(path: path, synchronous: "FULL")
-        var fill = SplitMix(state: 42)
+        var fill = SplitMix(seed: 42)
         var loaded: [BenchRow] = []
         for i in 0..<records {
             loaded.append(BenchRow.make(i, &fill))
@@ -38,7 +39,7 @@ struct ModifyBaselineCommand: ParsableCommand {
         var batches: [[BenchRow]] = []
         for c in 0..<4 {
             for i in 0..<(modifies / 4) {
-                var r = SplitMix(state: UInt64(c * 1_000_003 + i))
+                var r = SplitMix(seed: UInt64(c * 1_000_003 + i))
                 batches.append((0..<200).map { k in
                     var row = BenchRow.make(k, &r)
                     row.name = "m-\(label)-\(c)-\(i)-\(k)"

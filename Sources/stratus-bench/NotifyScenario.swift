@@ -103,7 +103,7 @@ struct NotifyScenario: AsyncParsableCommand {
         func modifyRun(_ container: ContainerID, _ q: String, _ round: Int) throws -> Double {
             let base = "/database/1/\(container.rawValue)/development/public/records/modify?\(q)"
             let r = try LoadClient.run(port: port, connections: 4, perConnection: modifies / 4, make: { c, i in
-                var rng = SplitMix(state: UInt64(round * 1_000_003 + c * 10_007 + i))
+                var rng = SplitMix(seed: UInt64(round * 1_000_003 + c * 10_007 + i))
                 let ops = (0..<200).map { k -> String in
                     let list = "L-\(Int(rng.next() % UInt64(users)))-\(Int(rng.next() % UInt64(perUser)))"
                     return #"{"operationType":"create","record":{"recordName":"m\#(round)-\#(c)-\#(i)-\#(k)","recordType":"Item","fields":{"list":{"value":"\#(list)"},"sentAt":{"value":0},"title":{"value":"An item of \#(list)"}}}}"#
@@ -156,7 +156,7 @@ struct NotifyScenario: AsyncParsableCommand {
         let base = "/database/1/\(subscribed.rawValue)/development/public/records/modify?\(writerWith)"
         let perRequest = max(1, rate / 50)
         let interval = Double(perRequest) / Double(rate)
-        var rng = SplitMix(state: 99)
+        var rng = SplitMix(seed: 99)
         var written = 0
         let t0 = DispatchTime.now().uptimeNanoseconds
         var next = 0.0

@@ -60,7 +60,7 @@ struct StoreScenario: ParsableCommand {
         if !reuse {
             // Insert: the store's modify path in batches of 200, then the baseline's plain INSERTs.
             stderr("inserting \(records) records…")
-            var rng = SplitMix(state: 42)
+            var rng = SplitMix(seed: 42)
             var storeMillis = 0.0
             var batch: [RecordOperation] = []
             batch.reserveCapacity(200)
@@ -77,7 +77,7 @@ struct StoreScenario: ParsableCommand {
             }
             // The budget is shared: what the store's writer cached would leave the baseline's inserts none of it.
             env.releaseMemory()
-            rng = SplitMix(state: 42)
+            rng = SplitMix(seed: 42)
             var baselineMillis = 0.0
             var rows: [BenchRow] = []
             for i in 0..<records {
@@ -100,7 +100,7 @@ struct StoreScenario: ParsableCommand {
         env.releaseMemory()
         let evicted = OSCache.evict(under: root)
         Figure(scenario: "store", metric: "evicted_mb", value: Double(evicted) / 1_048_576, unit: "MB").print()
-        var q = SplitMix(state: 7)
+        var q = SplitMix(seed: 7)
         let titleCount = min(BenchRow.titles, records)
         // A working set of 40 titles: each one's first query reads from disk (the cold figure), the repetitions after
         // it are a server in service whose working set fits the budget (the figure docs/benchmarks.md gives).
@@ -203,7 +203,7 @@ struct StoreScenario: ParsableCommand {
             var i = 0
             while !done.withLock({ $0 }) {
                 i += 1
-                var r = SplitMix(state: UInt64(i))
+                var r = SplitMix(seed: UInt64(i))
                 var row = BenchRow.make(i, &r)
                 row.name = "during-build-\(i)"
                 let ms = (try? millis { _ = try env.records.modify([RecordOperation(.create, StoreScenario.record(row))], in: db, zoneID: .defaultZone, actor: .system) }) ?? 0

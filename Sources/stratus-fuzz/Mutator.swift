@@ -1,19 +1,14 @@
+import StratusModel
+
 /// Turns one input into a nearby one: bit flips, interesting bytes and numbers, deletions, insertions, repeats,
 /// tokens of the target's own language, splices with another input. Deterministic for a seed, so a run can be
 /// repeated.
 struct Mutator {
-    private var state: UInt64
+    private var random: SplitMix
 
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    init(seed: UInt64) { random = SplitMix(seed: seed &+ 0x9E37_79B9_7F4A_7C15) }
 
-    /// SplitMix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
 

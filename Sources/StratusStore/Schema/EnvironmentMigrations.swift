@@ -81,15 +81,7 @@ enum EnvironmentMigrations {
         m.registerMigration("v6-webhooks") { db in
             // Webhooks and their deliveries, written by the same transaction as the change they report (an outbox).
             // The signing secret is kept as it is: the server needs it to sign every delivery.
-            try db.execute(sql: """
-                CREATE TABLE webhooks(id INTEGER PRIMARY KEY, url TEXT NOT NULL, record_types TEXT NOT NULL, secret TEXT NOT NULL,
-                    enabled INTEGER NOT NULL DEFAULT 1, failures INTEGER NOT NULL DEFAULT 0, last_status TEXT, last_delivery_at INTEGER,
-                    created_at INTEGER NOT NULL);
-                CREATE TABLE webhook_deliveries(id INTEGER PRIMARY KEY, webhook_id INTEGER NOT NULL, nid TEXT NOT NULL, payload TEXT NOT NULL,
-                    state TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
-                    created_at INTEGER NOT NULL, last_error TEXT);
-                CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_at);
-                """)
+            try db.execute(sql: webhookTables)
         }
         m.registerMigration("v7-notification-batches") { db in
             // One row per write transaction instead of one per notification (see NotificationBatch). Positions
@@ -271,6 +263,17 @@ extension EnvironmentMigrations {
     /// here, then take the shared steps. The history stays for data directories made before; SchemaParityTests
     /// holds the history and this declaration to the same tables, columns, types, keys and indexes. `"user"` is
     /// quoted: it is a reserved word on PostgreSQL.
+    /// Webhooks and their deliveries, as step v6 made them and the baseline declares them.
+    static let webhookTables = """
+        CREATE TABLE webhooks(id INTEGER PRIMARY KEY, url TEXT NOT NULL, record_types TEXT NOT NULL, secret TEXT NOT NULL,
+            enabled INTEGER NOT NULL DEFAULT 1, failures INTEGER NOT NULL DEFAULT 0, last_status TEXT, last_delivery_at INTEGER,
+            created_at INTEGER NOT NULL);
+        CREATE TABLE webhook_deliveries(id INTEGER PRIMARY KEY, webhook_id INTEGER NOT NULL, nid TEXT NOT NULL, payload TEXT NOT NULL,
+            state TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+            created_at INTEGER NOT NULL, last_error TEXT);
+        CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_at);
+        """
+
     static let baseline = """
             CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
             CREATE TABLE zones(
@@ -299,13 +302,7 @@ extension EnvironmentMigrations {
                 created_at INTEGER NOT NULL, spec TEXT, PRIMARY KEY(scope, owner, subscription_id)) WITHOUT ROWID;
             CREATE TABLE record_counts(zone_id INTEGER NOT NULL, type_id INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(zone_id, type_id)) WITHOUT ROWID;
             CREATE TABLE courier_tokens(token TEXT PRIMARY KEY, "user" TEXT NOT NULL, created_at INTEGER NOT NULL, delivered_through INTEGER NOT NULL) WITHOUT ROWID;
-            CREATE TABLE webhooks(id INTEGER PRIMARY KEY, url TEXT NOT NULL, record_types TEXT NOT NULL, secret TEXT NOT NULL,
-                enabled INTEGER NOT NULL DEFAULT 1, failures INTEGER NOT NULL DEFAULT 0, last_status TEXT, last_delivery_at INTEGER,
-                created_at INTEGER NOT NULL);
-            CREATE TABLE webhook_deliveries(id INTEGER PRIMARY KEY, webhook_id INTEGER NOT NULL, nid TEXT NOT NULL, payload TEXT NOT NULL,
-                state TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
-                created_at INTEGER NOT NULL, last_error TEXT);
-            CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_at);
+            \(webhookTables)
             CREATE TABLE notification_batches(id INTEGER PRIMARY KEY, created_at INTEGER NOT NULL, users TEXT NOT NULL, entries TEXT NOT NULL);
             CREATE INDEX notification_batches_age ON notification_batches(created_at);
             CREATE TABLE shares(id INTEGER PRIMARY KEY AUTOINCREMENT, zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, root_name TEXT,
