@@ -5,8 +5,7 @@ import StratusModel
 /// service does: 503 THROTTLED with `retryAfter` seconds (and a Retry-After header). The defaults are far above
 /// what one client of this server does (the benchmarks' ~1,000 requests/s), so they stop floods, not apps.
 public struct APILimits: Sendable {
-    let perUser: RateLimiter
-    let perAddress: RateLimiter
+    let perUser, perAddress: RateLimiter
 
     /// Requests per second (bursts of twice that); 0 turns a limit off.
     public init(perUserPerSecond: Double = 3_000, perAddressPerSecond: Double = 10_000) {

@@ -11,8 +11,7 @@ public struct RecordExporter {
 
     let env: EnvironmentStore
     let database: DatabaseID
-    let zone: String?
-    let type: String?
+    let zone, type: String?
     let format: Format
     /// Whether ENCRYPTED fields' values are written (off unless asked: they are the app's secret).
     let includeEncrypted: Bool

@@ -1,11 +1,8 @@
 /// The page that asks before something cannot be undone (`confirm.mustache`): what happens, and with `expected`,
 /// the name the administrator must type to go ahead.
 struct ConfirmView: Encodable {
-    let heading: String
-    let warning: String
-    let action: String
+    let heading, warning, action: String
     var confirmLabel: String?
     var expected: String?
-    let button: String
-    let cancelHref: String
+    let button, cancelHref: String
 }

@@ -3,8 +3,7 @@
 /// Schema, Monitor, Settings) —, the database switch, and the paths the header's forms and links use.
 struct ConsoleHeader: Encodable {
     struct Link: Encodable {
-        let label: String
-        let href: String
+        let label, href: String
         let current: Bool
         var refused = false
         /// The key that follows `g` to go here (`console.js`; `?` lists them); empty for none (present, so a
@@ -14,38 +13,23 @@ struct ConsoleHeader: Encodable {
 
     /// One group of the sidebar.
     struct Section: Encodable {
-        let id: String
-        let label: String
+        let id, label: String
         let links: [Link]
     }
 
-    let container: String
-    let environment: String
-    let environmentLabel: String
+    let container, environment, environmentLabel: String
     let isProduction: Bool
     let database: String
     let overview: Link
     let sections: [Section]
-    let environments: [Link]
-    let databases: [Link]
+    let environments, databases: [Link]
     let showDatabases: Bool
-    let publicRecordsPath: String
-    let publicZonesPath: String
-    let privateRecordsPath: String
-    let sharedRecordsPath: String
-    let webhooksPath: String
-    let rolesPath: String
-    let createRolePath: String
-    let schemaImportPath: String
-    let recordTypesPath: String
-    let tokensPath: String
-    let keysPath: String
-    let deployPath: String
+    let publicRecordsPath, publicZonesPath, privateRecordsPath, sharedRecordsPath, webhooksPath, rolesPath, createRolePath: String
+    let schemaImportPath, recordTypesPath, tokensPath, keysPath, deployPath: String
     let userDataBrowsable: Bool
 }
 
 /// One step of a page's breadcrumbs.
 struct Crumb: Encodable {
-    let href: String
-    let label: String
+    let href, label: String
 }

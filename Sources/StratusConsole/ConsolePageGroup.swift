@@ -4,9 +4,10 @@ import StratusModel
 import StratusStore
 
 /// A group of the console's pages — sign-in, containers, and inside a container environment monitor, access,
-/// schema, settings and data: one type with its routes (`register`), its handlers and its views, each in the
-/// group's own files. What every page shares (the session, the scope, drawing a page, forms, the audit) stays
-/// the `Console`'s; a group reaches it through the members below, and holds no state of its own.
+/// schema, settings and data: one type with its routes (`register`, in the console's one route table,
+/// `ConsoleRoutes.swift`), its handlers and its views in the group's own files. What every page shares (the
+/// session, the scope, drawing a page, forms, the audit) stays the `Console`'s; a group reaches it through the
+/// members below, and holds no state of its own.
 protocol ConsolePageGroup: Sendable {
     var console: Console { get }
     init(console: Console)

@@ -1,7 +1,7 @@
 import Foundation
 import StratusModel
 
-/// Every console URL is made here: one method per console route (each page group's `register`),
+/// Every console URL is made here: one method per console route (ConsoleRoutes.swift),
 /// each escaping what it is given — a zone, record, role or user name may hold any character. Handlers and view
 /// models call it; templates get its URLs as values and spell no path of their own. A link that leads nowhere is
 /// then a wrong method here, which ConsoleLinkWalkTests finds by following every link of every page.

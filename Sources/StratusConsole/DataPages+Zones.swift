@@ -24,8 +24,7 @@ extension DataPages {
     /// `zones.mustache`.
     struct ZonesView: Encodable {
         struct Zone: Encodable {
-            let name: String
-            let syncToken: String
+            let name, syncToken: String
             let count: Int
             let atomic: Bool
             let recordsHref: String
@@ -33,8 +32,7 @@ extension DataPages {
         }
         /// A zone in the page's JSON variant.
         struct ZoneJSON: Encodable {
-            let zoneName: String
-            let syncToken: String
+            let zoneName, syncToken: String
             let recordCount: Int
             let atomic: Bool
         }

@@ -53,8 +53,7 @@ extension MonitorPages {
         }
         let recordCount, typeCount: Int
         let zones: [Zone]
-        let usersSigned: String
-        let usersHref: String
+        let usersSigned, usersHref: String
         let actAsHref: String?
         let storage: String
         let overQuota: Bool

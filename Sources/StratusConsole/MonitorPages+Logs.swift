@@ -63,7 +63,6 @@ extension MonitorPages {
         let entries: [Entry]
         let hasEntries: Bool
         let action, operation, status, user, uuid: String
-        let olderHref: String?
-        let demoNote: String?
+        let olderHref, demoNote: String?
     }
 }

@@ -1,6 +1,5 @@
 /// One button of the header's colour scheme switch (System, Light, Dark), pressed when it is the admin's choice.
 struct ThemeChoice: Encodable {
-    let value: String
-    let label: String
+    let value, label: String
     let current: Bool
 }

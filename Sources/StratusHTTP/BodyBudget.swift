@@ -6,8 +6,7 @@ import Synchronization
 /// a credential (the one its route's admission named, or the client's address), and no credential holds more than
 /// `perCredentialLimit`: one API token, key or address cannot take the budget from everyone else.
 final class BodyBudget: Sendable {
-    let limit: Int
-    let perCredentialLimit: Int
+    let limit, perCredentialLimit: Int
     private struct State {
         var used = 0
         var byCredential: [String: Int] = [:]

@@ -22,8 +22,7 @@ package struct ChunkedDecoder {
     /// A chunk size is at most this many hex digits (4 GiB − 1, far past any endpoint's limit).
     static let maxSizeDigits = 8
 
-    let limit: Int
-    let maxTrailerBytes: Int
+    let limit, maxTrailerBytes: Int
     private var state = State.sizeLine
     private var trailerBytes = 0
     package private(set) var body = Data()

@@ -19,8 +19,7 @@ public final class PasswordWork: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Mutex(State())
-    let concurrency: Int
-    let maxWaiting: Int
+    let concurrency, maxWaiting: Int
 
     private enum Turn { case now, wait, busy }
 

@@ -5,8 +5,7 @@ import Synchronization
 /// A request that finds its bucket empty is told how many seconds until one token is back. Buckets that have
 /// refilled completely are forgotten, so memory follows the keys active in the last few seconds.
 public final class RateLimiter: Sendable {
-    public let perSecond: Double
-    public let burst: Double
+    public let perSecond, burst: Double
     private struct Bucket { var tokens: Double; var at: ContinuousClock.Instant }
     private let buckets = Mutex<[String: Bucket]>([:])
 

@@ -5,8 +5,7 @@ import Foundation
 /// server is stopping, so a long stream ends and lets the stop complete.
 public struct ResponseStream: Sendable {
     public let write: @Sendable (Data) async -> Bool
-    public let isDraining: @Sendable () -> Bool
-    public let isOpen: @Sendable () -> Bool
+    public let isDraining, isOpen: @Sendable () -> Bool
     /// Runs `action` once the client closes its end (at once if it already has): a stream waiting for something to
     /// send uses it to wake and end.
     public let onClose: @Sendable (_ action: @escaping @Sendable () -> Void) -> Void

@@ -57,8 +57,7 @@ public final class SignInThrottle: Sendable {
 
     public let policy: Policy
     private let state = Mutex(State())
-    private let signUpsByAddress: RateLimiter
-    private let signUps: RateLimiter
+    private let signUpsByAddress, signUps: RateLimiter
     /// Password hashing one at a time (see `PasswordWork`): every form this throttle guards hashes through it.
     public let passwords = PasswordWork()
 

@@ -10,8 +10,7 @@ public final class APNsClient: Sendable {
     public static let production = "https://api.push.apple.com"
     public static let development = "https://api.sandbox.push.apple.com"
 
-    let endpoint: String?
-    let caFile: String?
+    let endpoint, caFile: String?
     let timeoutMilliseconds: Int
     private let idle: Mutex<[Connection]> = Mutex([])
     private let maximumConnections: Int

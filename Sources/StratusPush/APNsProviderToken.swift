@@ -7,8 +7,7 @@ import Synchronization
 /// and one renewed more often than every 20 minutes, so one is made and kept for 50 minutes (or until APNs says
 /// it expired).
 public final class APNsProviderToken: Sendable {
-    public let keyID: String
-    public let teamID: String
+    public let keyID, teamID: String
     private let key: P256.Signing.PrivateKey
     private let current = Mutex<(token: String, issuedAt: Int64)?>(nil)
     /// How long a token is used before a new one is made.

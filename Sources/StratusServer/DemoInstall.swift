@@ -2,6 +2,5 @@
 /// token for a web app on localhost.
 public struct DemoInstall: Sendable {
     public let users: [DemoUser]
-    public let apiToken: String
-    public let apiTokenOrigin: String
+    public let apiToken, apiTokenOrigin: String
 }

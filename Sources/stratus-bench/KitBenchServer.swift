@@ -9,9 +9,7 @@ final class KitBenchServer {
     let root: URL
     let process: Process
     let base: URL
-    let container: String
-    let apiToken: String
-    let webToken: String
+    let container, apiToken, webToken: String
 
     init(container: String, user: String, extraArguments: [String] = []) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-kit-bench-\(UUID().uuidString)")

@@ -22,8 +22,7 @@ struct MigrateCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let started = Date()
-            let source: ServerStore
-            let target: ServerStore
+            let source, target: ServerStore
             if let fromData, let to {
                 guard FileManager.default.fileExists(atPath: URL(fileURLWithPath: fromData).appendingPathComponent("stratus.sqlite").path) else {
                     throw StratusError.badRequest("\(fromData) is not a Stratus data directory (it has no stratus.sqlite)")

@@ -2,8 +2,7 @@
 /// scheme, host and port: the scheme and host lowercased, the scheme's default port left out. API tokens list
 /// them; sign-in callbacks, `postMessage` targets and CORS are checked against them.
 public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
-    public let scheme: String
-    public let host: String
+    public let scheme, host: String
     public let port: Int?
 
     /// Parses an origin (`https://app.example:8443`) or, with `allowingPath`, any http(s) URL and takes its origin.

@@ -14,8 +14,7 @@ final class EnvironmentRegistry: Sendable {
     let postgres: PostgresPool?
     let control: any SQLDatabase
     let durability: Durability
-    let quotaBytes: Int64?
-    let userQuotaBytes: Int64?
+    let quotaBytes, userQuotaBytes: Int64?
     let bell: NotificationBell
     let notificationPolicy: NotificationPolicy
     let autoIndexPolicy: AutoIndexPolicy

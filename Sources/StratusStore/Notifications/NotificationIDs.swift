@@ -4,8 +4,7 @@ import StratusModel
 /// the rest per notification) and cheap: Foundation's `UUID()` reads the system's random source every time.
 /// Not secret: reading a notification needs its user's credentials, not its ID.
 struct NotificationIDs {
-    private let random: UInt64
-    private let millis: UInt64
+    private let random, millis: UInt64
     private var counter: UInt64 = 0
 
     init() {

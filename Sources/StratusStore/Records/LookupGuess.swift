@@ -11,8 +11,7 @@ final class LookupGuess: Sendable {
         let generation: Int64
         let type: CatalogType
         let streamer: RowStreamer
-        let selectList: String
-        let join: String
+        let selectList, join: String
     }
 
     private let state = Mutex<(typeID: Int64?, guess: Guess?)>((nil, nil))
