@@ -33,12 +33,15 @@ extension CloudKitAPI {
         return .json(sink.writer.data)
     }
 
+    /// A batch request's items (at most the request limit), its zone and its `desiredKeys`.
+    static func batch(_ b: JSON, _ key: String, _ needs: String) throws -> (items: [JSON], zone: ZoneID, desired: [String]?) {
+        guard let items = try b.array(key) else { throw StratusError.badRequest(needs) }
+        try RequestLimits.check(items.count, key)
+        return (items, try WireDecoding.zoneID(b["zoneID"]), try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
+    }
+
     func recordsLookup(_ ctx: Context) throws -> HTTPResponse {
-        let b = ctx.body
-        guard let items = try b.array("records") else { throw StratusError.badRequest("records/lookup needs records: [{recordName}]") }
-        try RequestLimits.check(items.count, "records")
-        let zone = try WireDecoding.zoneID(b["zoneID"])
-        let desired = try WireDecoding.stringList(b["desiredKeys"], "desiredKeys")
+        let (items, zone, desired) = try Self.batch(ctx.body, "records", "records/lookup needs records: [{recordName}]")
         var names: [String] = []
         var perItemKeys: [[String]?] = []
         for item in items {
@@ -60,28 +63,19 @@ extension CloudKitAPI {
         }
         let shares = try env(ctx).sharing.shares(named: missing, in: ctx.databaseID, zoneID: zone)
         let enc = encoding(ctx)
-        return json { w in
-            w.beginObject()
-            w.key("records")
-            w.beginArray()
-            for (i, r) in results.enumerated() {
-                switch r {
-                case .success(let rec): enc.record(rec.keeping(perItemKeys[i] ?? desired), &w)
-                case .failure(let e):
-                    if let share = shares[names[i]] { enc.share(share, viewer: ctx.auth.userRecordName, &w) } else { enc.error(e, &w) }
-                }
+        return jsonList("records", results.enumerated()) { item, w in
+            let (i, r) = item
+            switch r {
+            case .success(let rec): enc.record(rec.keeping(perItemKeys[i] ?? desired), &w)
+            case .failure(let e):
+                if let share = shares[names[i]] { enc.share(share, viewer: ctx.auth.userRecordName, &w) } else { enc.error(e, &w) }
             }
-            w.endArray()
-            w.endObject()
         }
     }
 
     func recordsModify(_ ctx: Context) throws -> HTTPResponse {
         let b = ctx.body
-        guard let ops = try b.array("operations") else { throw StratusError.badRequest("records/modify needs operations: [{operationType, record}]") }
-        try RequestLimits.check(ops.count, "operations")
-        let zone = try WireDecoding.zoneID(b["zoneID"])
-        let desired = try WireDecoding.stringList(b["desiredKeys"], "desiredKeys")
+        let (ops, zone, desired) = try Self.batch(b, "operations", "records/modify needs operations: [{operationType, record}]")
         guard ctx.auth.userRecordName != nil else {
             var e = StratusError.authenticationRequired("writing records needs a signed-in user")
             e.redirectURL = signInURL(ctx.request, container: ctx.container, environment: ctx.environment)

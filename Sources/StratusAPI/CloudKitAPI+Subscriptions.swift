@@ -25,19 +25,13 @@ extension CloudKitAPI {
                 out.append(.failure(StratusError(.notFound, "subscription '\(id.prefix(100))' does not exist")))
             }
         }
-        return json { w in
-            w.beginObject()
-            w.key("subscriptions")
-            w.beginArray()
-            for (i, r) in out.enumerated() {
-                switch r {
-                case .success(let j): w.value(j)
-                case .failure(let e):
-                    WireEncoding().error(e, &w) { $0.field("subscriptionID", items[i]["subscriptionID"]?.string ?? "") }
-                }
+        return jsonList("subscriptions", out.enumerated()) { item, w in
+            let (i, r) = item
+            switch r {
+            case .success(let j): w.value(j)
+            case .failure(let e):
+                WireEncoding().error(e, &w) { $0.field("subscriptionID", items[i]["subscriptionID"]?.string ?? "") }
             }
-            w.endArray()
-            w.endObject()
         }
     }
 
@@ -72,20 +66,14 @@ extension CloudKitAPI {
                 results.append((id, .failure(StratusError.wrapping(error))))
             }
         }
-        return json { w in
-            w.beginObject()
-            w.key("subscriptions")
-            w.beginArray()
-            for (id, r) in results {
-                switch r {
-                case .success(let doc?): w.value(doc)
-                case .success(nil): w.beginObject(); w.field("subscriptionID", id); w.field("deleted", true); w.endObject()
-                case .failure(let e):
-                    WireEncoding().error(e, &w) { $0.field("subscriptionID", id) }
-                }
+        return jsonList("subscriptions", results) { item, w in
+            let (id, r) = item
+            switch r {
+            case .success(let doc?): w.value(doc)
+            case .success(nil): w.beginObject(); w.field("subscriptionID", id); w.field("deleted", true); w.endObject()
+            case .failure(let e):
+                WireEncoding().error(e, &w) { $0.field("subscriptionID", id) }
             }
-            w.endArray()
-            w.endObject()
         }
     }
 

@@ -22,27 +22,21 @@ extension CloudKitAPI {
         }
         guard infos.count <= 200 || ctx.body["lookupInfos"] == nil else { throw StratusError(.limitExceeded, "at most 200 lookupInfos per request") }
         let found = try infos.map { try finder.find($0) }
-        return json { w in
+        return jsonList("users", zip(infos, found)) { item, w in
+            let (info, user) = item
+            guard let user else { return }
             w.beginObject()
-            w.key("users")
-            w.beginArray()
-            for (info, user) in zip(infos, found) {
-                guard let user else { continue }
-                w.beginObject()
-                w.field("userRecordName", user.userRecordName)
-                w.key("lookupInfo")
-                w.beginObject()
-                if let e = info["emailAddress"]?.string { w.field("emailAddress", e) }
-                w.field("userRecordName", user.userRecordName)
-                w.endObject()
-                w.key("nameComponents")
-                w.beginObject()
-                w.field("givenName", user.firstName)
-                w.field("familyName", user.lastName)
-                w.endObject()
-                w.endObject()
-            }
-            w.endArray()
+            w.field("userRecordName", user.userRecordName)
+            w.key("lookupInfo")
+            w.beginObject()
+            if let e = info["emailAddress"]?.string { w.field("emailAddress", e) }
+            w.field("userRecordName", user.userRecordName)
+            w.endObject()
+            w.key("nameComponents")
+            w.beginObject()
+            w.field("givenName", user.firstName)
+            w.field("familyName", user.lastName)
+            w.endObject()
             w.endObject()
         }
     }
@@ -55,26 +49,20 @@ extension CloudKitAPI {
         guard items.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 users per request") }
         let finder = try UserFinder(self, ctx)
         let found = try items.map { try finder.find($0) }
-        return json { w in
-            w.beginObject()
-            w.key("users")
-            w.beginArray()
-            for (item, user) in zip(items, found) {
-                guard let user else {
-                    WireEncoding().error(StratusError(.notFound, "no such user"), &w) { w in
-                        if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
-                        if let n = item["userRecordName"]?.string { w.field("userRecordName", n) }
-                    }
-                    continue
+        return jsonList("users", zip(items, found)) { pair, w in
+            let (item, user) = pair
+            guard let user else {
+                WireEncoding().error(StratusError(.notFound, "no such user"), &w) { w in
+                    if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
+                    if let n = item["userRecordName"]?.string { w.field("userRecordName", n) }
                 }
-                w.beginObject()
-                w.field("userRecordName", user.userRecordName)
-                w.field("firstName", user.firstName)
-                w.field("lastName", user.lastName)
-                if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
-                w.endObject()
+                return
             }
-            w.endArray()
+            w.beginObject()
+            w.field("userRecordName", user.userRecordName)
+            w.field("firstName", user.firstName)
+            w.field("lastName", user.lastName)
+            if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
             w.endObject()
         }
     }

@@ -51,20 +51,14 @@ extension CloudKitAPI {
                 results.append((zone, .failure(StratusError.wrapping(error).concerning(zone: zone))))
             }
         }
-        return json { w in
-            w.beginObject()
-            w.key("zones")
-            w.beginArray()
-            for (zone, r) in results {
-                switch r {
-                case .success(let z?): enc.zone(z, &w)
-                case .success(nil):
-                    w.beginObject(); w.key("zoneID"); enc.zoneID(zone, &w); w.field("deleted", true); w.endObject()
-                case .failure(let e): enc.error(e, &w)
-                }
+        return jsonList("zones", results) { item, w in
+            let (zone, r) = item
+            switch r {
+            case .success(let z?): enc.zone(z, &w)
+            case .success(nil):
+                w.beginObject(); w.key("zoneID"); enc.zoneID(zone, &w); w.field("deleted", true); w.endObject()
+            case .failure(let e): enc.error(e, &w)
             }
-            w.endArray()
-            w.endObject()
         }
     }
 

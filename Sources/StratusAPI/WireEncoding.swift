@@ -95,26 +95,22 @@ struct WireEncoding {
     /// `"type":"…"` for a value, without a dictionary lookup: the common scalar types are static text.
     static func writeType(_ v: FieldValue, _ w: inout JSONWriter) {
         switch v {
-        case .string: w.field("type", "STRING" as StaticString)
-        case .int64: w.field("type", "INT64" as StaticString)
-        case .double: w.field("type", "DOUBLE" as StaticString)
-        case .timestamp: w.field("type", "TIMESTAMP" as StaticString)
-        case .bytes: w.field("type", "BYTES" as StaticString)
-        case .reference: w.field("type", "REFERENCE" as StaticString)
-        case .location: w.field("type", "LOCATION" as StaticString)
-        case .asset: w.field("type", "ASSETID" as StaticString)
-        case .list(let t, _):
-            switch t {
-            case .string: w.field("type", "STRING_LIST" as StaticString)
-            case .int64: w.field("type", "INT64_LIST" as StaticString)
-            case .double: w.field("type", "DOUBLE_LIST" as StaticString)
-            case .timestamp: w.field("type", "TIMESTAMP_LIST" as StaticString)
-            case .bytes: w.field("type", "BYTES_LIST" as StaticString)
-            case .reference: w.field("type", "REFERENCE_LIST" as StaticString)
-            case .location: w.field("type", "LOCATION_LIST" as StaticString)
-            case .asset: w.field("type", "ASSETID_LIST" as StaticString)
-            case nil: w.field("type", "UNKNOWN_LIST" as StaticString)
-            }
+        case .list(let t, _): w.field("type", t.map { typeNames($0).list } ?? "UNKNOWN_LIST")
+        default: if let t = v.scalarType { w.field("type", typeNames(t).value) }
+        }
+    }
+
+    /// A scalar type's wire names, of a value and of a list of them.
+    static func typeNames(_ t: ScalarType) -> (value: StaticString, list: StaticString) {
+        switch t {
+        case .string: ("STRING", "STRING_LIST")
+        case .int64: ("INT64", "INT64_LIST")
+        case .double: ("DOUBLE", "DOUBLE_LIST")
+        case .timestamp: ("TIMESTAMP", "TIMESTAMP_LIST")
+        case .bytes: ("BYTES", "BYTES_LIST")
+        case .reference: ("REFERENCE", "REFERENCE_LIST")
+        case .location: ("LOCATION", "LOCATION_LIST")
+        case .asset: ("ASSETID", "ASSETID_LIST")
         }
     }
 

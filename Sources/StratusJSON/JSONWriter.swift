@@ -45,13 +45,18 @@ public struct JSONWriter {
     /// key that could need escaping goes through `key(_: String)`.
     public mutating func key(_ k: StaticString) {
         separate()
-        let bytes = UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount)
-        assert(!bytes.contains(where: JSONWriter.needsEscape), "static JSON key \(k) needs escaping")
+        writeStatic(k)
+        buffer.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Text from our source, quoted as it is (checked in debug builds to need no escaping).
+    @inline(__always) private mutating func writeStatic(_ s: StaticString) {
+        let bytes = UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)
+        assert(!bytes.contains(where: JSONWriter.needsEscape), "static JSON text \(s) needs escaping")
         buffer.append(UInt8(ascii: "\""))
         buffer.append(bytes)
         buffer.append(UInt8(ascii: "\""))
-        buffer.append(UInt8(ascii: ":"))
-        needsComma = false
     }
 
     public mutating func string(_ s: String) { separate(); writeString(s) }
@@ -108,11 +113,7 @@ public struct JSONWriter {
     public mutating func field(_ k: StaticString, _ v: StaticString) {
         key(k)
         separate()
-        let bytes = UnsafeBufferPointer(start: v.utf8Start, count: v.utf8CodeUnitCount)
-        assert(!bytes.contains(where: JSONWriter.needsEscape), "static JSON value \(v) needs escaping")
-        buffer.append(UInt8(ascii: "\""))
-        buffer.append(bytes)
-        buffer.append(UInt8(ascii: "\""))
+        writeStatic(v)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

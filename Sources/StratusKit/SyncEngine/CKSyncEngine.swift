@@ -49,8 +49,8 @@ public final class CKSyncEngine: @unchecked Sendable {
     private let events = AsyncGate()
     private let lock = NSLock()
     private var tasks: [Task<Void, Never>] = []
-    private var sendQueued = false
-    private var fetchQueued = false
+    /// What is scheduled and not yet started (`schedule`).
+    private var queued: Set<ScheduledWork> = []
     private var cancelled = false
     /// Delivers `.accountChange(.signIn)` to an engine started without saved state (CloudKit's engine does, and apps
     /// create their zones when they hear it); every sync waits for it, so the app has heard it before anything else.
@@ -162,36 +162,30 @@ public final class CKSyncEngine: @unchecked Sendable {
 
     /// A fetch soon, unless one is already waiting to start.
     func scheduleFetch() {
-        guard lock.withLock({ () -> Bool in
-            if fetchQueued || cancelled { return false }
-            fetchQueued = true
-            return true
-        }) else { return }
-        let t = Task { [weak self] in
-            guard let self else { return }
-            await self.accountKnown()
-            await self.operations.run {
-                self.lock.withLock { self.fetchQueued = false }
-                try? await self.performFetch(reason: .scheduled, options: FetchChangesOptions(), persistent: true)
-            }
-        }
-        lock.withLock { tasks.append(t) }
+        schedule(.fetch) { try? await $0.performFetch(reason: .scheduled, options: FetchChangesOptions(), persistent: true) }
     }
 
     /// A send shortly (changes added together go together), unless one is already waiting to start.
     func scheduleSend() {
+        schedule(.send, after: .milliseconds(50)) { try? await $0.performSend(reason: .scheduled, options: SendChangesOptions(), persistent: true) }
+    }
+
+    /// Work the engine starts by itself, at most one of each kind waiting at a time.
+    enum ScheduledWork { case fetch, send }
+
+    private func schedule(_ kind: ScheduledWork, after delay: Duration? = nil, _ work: @escaping @Sendable (CKSyncEngine) async -> Void) {
         guard lock.withLock({ () -> Bool in
-            if sendQueued || cancelled { return false }
-            sendQueued = true
+            if queued.contains(kind) || cancelled { return false }
+            queued.insert(kind)
             return true
         }) else { return }
         let t = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(50))
+            if let delay { try? await Task.sleep(for: delay) }
             guard let self else { return }
             await self.accountKnown()
             await self.operations.run {
-                self.lock.withLock { self.sendQueued = false }
-                try? await self.performSend(reason: .scheduled, options: SendChangesOptions(), persistent: true)
+                self.lock.withLock { _ = self.queued.remove(kind) }
+                await work(self)
             }
         }
         lock.withLock { tasks.append(t) }
