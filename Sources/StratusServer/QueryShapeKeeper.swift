@@ -16,14 +16,8 @@ final class QueryShapeKeeper: Sendable {
     }
 
     func start() {
-        let store = store, interval = interval
-        loop.start {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled else { return }
-                _ = try? await BlockingWork.shared.run { Self.record(store) }
-            }
-        }
+        let store = store
+        loop.repeating(every: interval) { _ = try? await BlockingWork.shared.run { Self.record(store) } }
     }
 
     func stop() async { await loop.stop() }

@@ -17,12 +17,7 @@ final class TelemetrySampler: Sendable {
 
     func start() {
         let store = store, telemetry = telemetry
-        loop.start {
-            while !Task.isCancelled {
-                _ = try? await BlockingWork.shared.run { Self.sample(store, telemetry) }
-                try? await Task.sleep(for: .seconds(60))
-            }
-        }
+        loop.repeating(every: .seconds(60), immediately: true) { _ = try? await BlockingWork.shared.run { Self.sample(store, telemetry) } }
     }
 
     func stop() async { await loop.stop() }

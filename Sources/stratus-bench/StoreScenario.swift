@@ -331,28 +331,26 @@ struct Baseline {
     /// The list page from the hand-made composite index (category, count): 200 rows, every column read.
     func shapePage(_ category: String) throws -> Int {
         try queue.read { db in
-            var n = 0
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM bench INDEXED BY bench_category_count WHERE category = ? ORDER BY count DESC, id DESC LIMIT 200"), arguments: [category])
-            while let row = try rows.next() {
-                let r = BenchRow(name: row[1], title: row[2], body: row[3], count: row[4], score: row[5], at: row[6], owner: row[7],
-                                 lat: row[8], lon: row[9], tags: [row[10]], nums: [], blob: row[12])
-                if !r.name.isEmpty { n += 1 }
-            }
-            return n
+            try Self.readAll(Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM bench INDEXED BY bench_category_count WHERE category = ? ORDER BY count DESC, id DESC LIMIT 200"),
+                                             arguments: [category]))
         }
     }
 
     /// Fetches the 200 matching rows and reads every column into Swift values.
     func equals(_ title: String) throws -> Int {
         try queue.read { db in
-            var n = 0
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM bench WHERE title = ? ORDER BY record_name LIMIT 200"), arguments: [title])
-            while let row = try rows.next() {
-                let r = BenchRow(name: row[1], title: row[2], body: row[3], count: row[4], score: row[5], at: row[6], owner: row[7],
-                                 lat: row[8], lon: row[9], tags: [row[10]], nums: [], blob: row[12])
-                if !r.name.isEmpty { n += 1 }
-            }
-            return n
+            try Self.readAll(Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM bench WHERE title = ? ORDER BY record_name LIMIT 200"), arguments: [title]))
         }
+    }
+
+    /// Reads every column of every row into Swift values, as the store's answers are read; the rows read.
+    static func readAll(_ rows: RowCursor) throws -> Int {
+        var n = 0
+        while let row = try rows.next() {
+            let r = BenchRow(name: row[1], title: row[2], body: row[3], count: row[4], score: row[5], at: row[6], owner: row[7],
+                             lat: row[8], lon: row[9], tags: [row[10]], nums: [], blob: row[12])
+            if !r.name.isEmpty { n += 1 }
+        }
+        return n
     }
 }

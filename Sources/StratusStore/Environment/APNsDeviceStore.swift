@@ -107,7 +107,6 @@ public final class APNsDeviceStore: EnvironmentPart {
         }
     }
 
-    /// Forgets a device: APNs said its token is no longer valid, or the user's app unregistered.
     /// Unregisters a user's devices: those registered with one session (by its hash), or all of them (sign-out).
     public func removeAPNsDevices(user: String, madeWith session: String?) throws(StratusError) {
         try write { s, _ in

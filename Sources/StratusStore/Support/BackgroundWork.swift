@@ -34,6 +34,19 @@ public final class BackgroundWork: Sendable {
         task.withLock { $0 = Task.detached { await body(); Self.leave(name) } }
     }
 
+    /// Runs `body` as an async loop every `interval` until `stop`: first at once when `immediately`, else after one
+    /// interval.
+    public func repeating(every interval: Duration, immediately: Bool = false, _ body: @escaping @Sendable () async -> Void) {
+        start {
+            if immediately { await body() }
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled else { return }
+                await body()
+            }
+        }
+    }
+
     /// Runs `body` on a thread of its own every `interval`, until `stop`; the pass running when it is asked ends first.
     public func every(_ interval: Duration, _ body: @escaping @Sendable () -> Void) {
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
