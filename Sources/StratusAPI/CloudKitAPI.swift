@@ -57,16 +57,14 @@ public struct CloudKitAPI: Sendable {
         registerSignOutRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in try await api.deviceTokens(req) }
-    }
-
-    /// The sign-in pages (`/auth/1/…/signin`, `signup`, `account`), to be added inside their own group, whose owner
-    /// is `signInErrors`: a refused attempt draws its form again.
-    public func registerSignInPages(_ router: inout Router) {
         SignInPages(store: store, blocking: blocking, throttle: throttle).register(&router)
     }
 
-    /// The sign-in group's error owner (see `SignInPages.errors`).
-    public static var signInErrors: RouteGroup.Errors { SignInPages.errors }
+    /// The CloudKit group's error owner: CloudKit's envelope (`ErrorEnvelope.errors`), except for a sign-in page's
+    /// refused attempt, which is its form again (`SignInPages.errors`).
+    public static let errors: RouteGroup.Errors = { error, path in
+        error is SignInFailure ? SignInPages.errors(error, path) : ErrorEnvelope.errors(error, path)
+    }
 
     /// The URLs the API hands out (asset uploads and downloads, web courier polls): capabilities in themselves, with
     /// CORS of their own; their refusals are CloudKit's envelope too.

@@ -30,8 +30,8 @@ final class SignInPages: Sendable {
         }
     }
 
-    /// The sign-in group's error owner: a refused attempt is its form again (`SignInFailure`); anything else, and
-    /// a program's JSON sign-in, CloudKit's envelope.
+    /// What the CloudKit group's owner answers for a sign-in page: a refused attempt is its form again
+    /// (`SignInFailure`), or for a program's JSON sign-in CloudKit's envelope.
     static let errors: RouteGroup.Errors = { error, path in
         guard let f = error as? SignInFailure else { return ErrorEnvelope.errors(error, path) }
         return f.error is PasswordWork.Busy ? f.reply.busy() : f.reply.refused(f.error)

@@ -11,8 +11,8 @@ import StratusStore
 ///
 /// | group     | paths                                   | errors                    | middleware            |
 /// |-----------|-----------------------------------------|---------------------------|-----------------------|
-/// | cloudkit  | /database/1, /device/1, /auth/1         | CloudKit's envelope       | CORS by the API token |
-/// | signin    | /auth/1/…/signin, signup, account       | the form again, or JSON   | CORS by the API token |
+/// | cloudkit  | /database/1, /device/1, /auth/1         | CloudKit's envelope (a    | CORS by the API token |
+/// |           |                                         | refused sign-in: its form)|                       |
 /// | handout   | /-/assets, /-/webcourier                | CloudKit's envelope       | (capability URLs)     |
 /// | share     | /share                                  | an HTML page              |                       |
 /// | console   | /console                                | the console's error page  |                       |
@@ -22,12 +22,8 @@ import StratusStore
 enum RouteTable {
     static func build(config: ServerConfig, api: CloudKitAPI, console: Console, admin: AdminEndpoints, metrics: ServerMetrics) -> Router {
         var router = Router()
-        router.group(RouteGroup("cloudkit", prefixes: ["/database/1", "/device/1", "/auth/1"], errors: ErrorEnvelope.errors, middleware: [api.cors])) {
+        router.group(RouteGroup("cloudkit", prefixes: ["/database/1", "/device/1", "/auth/1"], errors: CloudKitAPI.errors, middleware: [api.cors])) {
             api.register(&$0)
-        }
-        // Under /auth/1 too (what the HTTP layer refuses there is the cloudkit group's), with its own error owner.
-        router.group(RouteGroup("signin", prefixes: [], errors: CloudKitAPI.signInErrors, middleware: [api.cors])) {
-            api.registerSignInPages(&$0)
         }
         router.group(RouteGroup("handout", prefixes: ["/-/assets", "/-/webcourier"], errors: ErrorEnvelope.errors)) {
             api.registerHandedOutRoutes(&$0)
