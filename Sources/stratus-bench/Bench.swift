@@ -36,7 +36,6 @@ func emit(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) 
 
 func stderr(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
-/// Peak resident memory of this process, in MB (Linux's VmHWM).
 /// Processor time (user and system) a process has used so far, in seconds: this one, or another by pid.
 func processCPUSeconds(pid: Int32? = nil) -> Double {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/stat", encoding: .utf8),
@@ -47,6 +46,7 @@ func processCPUSeconds(pid: Int32? = nil) -> Double {
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
+/// Peak resident memory of this process, in MB (Linux's VmHWM).
 func peakRSSMegabytes() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
