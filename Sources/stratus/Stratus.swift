@@ -9,7 +9,7 @@ struct Stratus: AsyncParsableCommand {
         commandName: "stratus",
         abstract: "A self-hosted, CloudKit-compatible record store.",
         version: StratusVersion.current,
-        subcommands: [ServeCommand.self, ContainerCommand.self, SchemaCommand.self, ResetCommand.self, TokenCommand.self, KeyCommand.self, WebhookCommand.self, APNsCommand.self, IndexesCommand.self, AdminCommand.self, BackupCommand.self, RestoreCommand.self, MigrateCommand.self, RecordsCommand.self, FaultsCommand.self, UsersCommand.self, SnapshotCommand.self]
+        subcommands: [ServeCommand.self, ContainerCommand.self, SchemaCommand.self, ResetCommand.self, TokenCommand.self, KeyCommand.self, WebhookCommand.self, APNsCommand.self, IndexesCommand.self, AdminCommand.self, BackupCommand.self, RestoreCommand.self, MigrateCommand.self, RecordsCommand.self, FaultsCommand.self, UsersCommand.self, SnapshotCommand.self, CheckCommand.self]
     )
 
     /// Whatever `stratus` writes (databases, assets, backups, import state) is the running user's alone.

@@ -18,4 +18,13 @@ public enum DamagedTables {
             for t in tables where names(t) && !t.contains("_fts_") { try db.execute(sql: "ALTER TABLE \"\(t)\" RENAME TO \"\(t)_gone\"") }
         }
     }
+
+    /// Runs SQL on a SQLite file behind the store's back (a test that breaks one of Stratus's invariants).
+    public static func execute(in file: URL, _ sql: String) throws {
+        var config = Configuration()
+        config.busyMode = .timeout(60)
+        let queue = try DatabaseQueue(path: file.path, configuration: config)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+    }
 }

@@ -34,6 +34,8 @@ public final class EnvironmentStore: Sendable {
     public let sharing: ShareStore
     /// Zones, and the changes of zones and databases since a sync token.
     public let zones: ZoneStore
+    /// `stratus check`: the engine's check and Stratus's own invariants.
+    public let consistency: ConsistencyCheck
 
     /// Where an environment's data lives.
     typealias Backend = EnvironmentDatabase.Backend
@@ -56,6 +58,7 @@ public final class EnvironmentStore: Sendable {
         records = StoredRecords(core: core, quota: quota, assets: assets, subscriptions: subscriptions, notifications: notifications, queryShapes: queryShapes)
         sharing = ShareStore(core: core, records: records)
         zones = ZoneStore(core: core, records: records, assets: assets, notifications: notifications)
+        consistency = ConsistencyCheck(core: core)
         // A bulk import that died left a type without its indexes: build them before anything is served.
         try records.buildDeferredIndexes()
     }

@@ -1,0 +1,111 @@
+import Foundation
+import StratusModel
+import StratusPostgres
+
+/// `stratus check` for one environment: the engine's own check of its files or indexes, then the invariants Stratus
+/// keeps between its tables — each type's record counts, the change log against the records, and each asset's
+/// reference count against the record values that name it. It reads only; what it finds is for an operator.
+public final class ConsistencyCheck: EnvironmentPart {
+    let core: EnvironmentDatabase
+
+    init(core: EnvironmentDatabase) { self.core = core }
+
+    /// What a check found: `problems` (empty when everything holds) and `notes` (what could not be checked, and why).
+    public struct Report: Sendable {
+        public var problems: [String] = []
+        public var notes: [String] = []
+    }
+
+    public func run() throws(StratusError) -> Report {
+        var report = Report()
+        try engine(&report)
+        try read { s, catalog in
+            for type in catalog.types {
+                try counts(type, s, &report)
+                try changeLog(type, s, &report)
+            }
+            let known = Set(catalog.types.map(\.id))
+            let orphans = try s.all("SELECT DISTINCT type_id FROM record_log WHERE deleted = 0") { $0.int64(0) }.filter { !known.contains($0) }
+            for id in orphans { report.problems.append("the change log lists live records of a record type that no longer exists (type id \(id))") }
+            try assets(catalog, s, &report)
+        }
+        return report
+    }
+
+    /// SQLite's integrity check of the environment's file; on PostgreSQL, `amcheck` on every B-tree index of the
+    /// environment's schema where the extension is installed (installing it is the operator's choice).
+    private func engine(_ report: inout Report) throws(StratusError) {
+        if sqlite != nil {
+            let result = try core.integrityCheck()
+            if result != "ok" { report.problems.append("SQLite's integrity check: \(result.prefix(2_000))") }
+            return
+        }
+        guard let schema = postgresSchema else { return }
+        try read { s, _ in
+            // The extension's functions live in the schema it was created in, which is not on an environment's path.
+            guard let home = try s.one("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'amcheck'", [], { $0.string(0) }) else {
+                report.notes.append("PostgreSQL's indexes were not checked: amcheck is not installed (CREATE EXTENSION amcheck, as a superuser)")
+                return
+            }
+            let indexes = try s.all("""
+                SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+                JOIN pg_am a ON a.oid = c.relam WHERE n.nspname = ? AND a.amname = 'btree' ORDER BY c.relname
+                """, [schema]) { $0.string(0) }
+            for index in indexes {
+                do {
+                    _ = try s.all("""
+                        SELECT \(PostgresIdentifier.quoted(home)).bt_index_check(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                        WHERE n.nspname = ? AND c.relname = ?
+                        """, [schema, index]) { _ in 0 }
+                } catch {
+                    report.problems.append("PostgreSQL's amcheck on index \(index): \(String(describing: error).prefix(500))")
+                }
+            }
+        }
+    }
+
+    /// The writer's per-zone counters (`record_counts`, which the console and quotas read) against the rows.
+    private func counts(_ type: CatalogType, _ s: any SQLSession, _ report: inout Report) throws {
+        let rows = try s.all("SELECT zone_id, count(*) FROM \(type.table) GROUP BY zone_id") { r in (r.int64(0) ?? 0, r.int64(1) ?? 0) }
+        let counted = try s.all("SELECT zone_id, count FROM record_counts WHERE type_id = ?", [type.id]) { r in (r.int64(0) ?? 0, r.int64(1) ?? 0) }
+        let held = Dictionary(rows, uniquingKeysWith: +), kept = Dictionary(counted, uniquingKeysWith: +)
+        for zone in Set(held.keys).union(kept.keys).sorted() where held[zone, default: 0] != kept[zone, default: 0] {
+            report.problems.append("record type \(type.name), zone id \(zone): counted \(kept[zone, default: 0]) records, holds \(held[zone, default: 0])")
+        }
+    }
+
+    /// Every record has its live entry in the change log (sync would never hand it out), and every live entry its
+    /// record (sync would hand out one that is not there).
+    private func changeLog(_ type: CatalogType, _ s: any SQLSession, _ report: inout Report) throws {
+        let unlogged = try s.int64("""
+            SELECT count(*) FROM \(type.table) r WHERE NOT EXISTS (SELECT 1 FROM record_log l
+                WHERE l.zone_id = r.zone_id AND l.record_name = r.record_name AND l.deleted = 0 AND l.record_id = r.id AND l.type_id = ?)
+            """, [type.id]) ?? 0
+        if unlogged > 0 { report.problems.append("record type \(type.name): \(unlogged) records have no live entry in the change log") }
+        let missing = try s.int64("""
+            SELECT count(*) FROM record_log l WHERE l.type_id = ? AND l.deleted = 0 AND NOT EXISTS (SELECT 1 FROM \(type.table) r WHERE r.id = l.record_id)
+            """, [type.id]) ?? 0
+        if missing > 0 { report.problems.append("record type \(type.name): the change log lists \(missing) live records that are not there") }
+    }
+
+    /// Each asset's reference count against the record values that name it (lists included), and a name without
+    /// its asset.
+    private func assets(_ catalog: Catalog, _ s: any SQLSession, _ report: inout Report) throws {
+        var named: [String: Int64] = [:]
+        for type in catalog.types {
+            for f in type.fields where f.type.scalar == .asset {
+                let values = try s.all("SELECT \(f.column) FROM \(type.table) WHERE \(f.column) IS NOT NULL") { $0.data(0) }
+                for value in values {
+                    for checksum in try FieldValueCodec.decode(value).assetChecksums { named[checksum, default: 0] += 1 }
+                }
+            }
+        }
+        let stored = Dictionary(try s.all("SELECT checksum, refs FROM assets") { r in r.string(0).map { ($0, r.int64(1) ?? 0) } }, uniquingKeysWith: { a, _ in a })
+        for (checksum, refs) in stored.sorted(by: { $0.key < $1.key }) where refs != named[checksum, default: 0] {
+            report.problems.append("asset \(checksum): reference count \(refs), named by \(named[checksum, default: 0]) record values")
+        }
+        for checksum in named.keys.sorted() where stored[checksum] == nil {
+            report.problems.append("asset \(checksum) is named by \(named[checksum]!) record values but is not stored")
+        }
+    }
+}
