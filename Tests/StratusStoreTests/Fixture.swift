@@ -19,6 +19,8 @@ final class Fixture: @unchecked Sendable {
 
     /// The throw-away PostgreSQL database of a fixture on that backend (dropped with it).
     private var postgres: (url: String, drop: @Sendable () -> Void)?
+    /// Its URL, for a second node on the same database.
+    var postgresURL: String? { postgres?.url }
 
     /// A fixture on `backend`; nil (with a line that says so) for PostgreSQL when no server is given outside CI.
     static func make(_ backend: Backend, schema: String? = nil) throws -> Fixture? {

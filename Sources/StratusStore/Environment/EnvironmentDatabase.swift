@@ -162,6 +162,14 @@ final class EnvironmentDatabase: Sendable {
         return try write(body)
     }
 
+    /// PostgreSQL statements outside any transaction, each committing by itself, on one connection (what
+    /// `CREATE INDEX CONCURRENTLY` and a session's advisory lock need); on SQLite a readable refusal.
+    func postgresAutocommit<T>(_ body: (any SQLSession) throws -> T) throws(StratusError) -> T {
+        guard sqlite == nil else { throw StratusError.badRequest("statements outside a transaction are PostgreSQL's") }
+        // A PostgreSQL read runs its statements as they come, without BEGIN: exactly autocommit.
+        return try guarded { try database.read(body) }
+    }
+
     /// A read transaction with the catalog as of it, on either backend.
     func read<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T {
         try guarded { try database.read { s in try body(s, try catalog(s)) } }

@@ -13,16 +13,15 @@ public final class QueryShapeStore: EnvironmentPart {
         upkeep = QueryShapeUpkeep(policy: core.autoIndexPolicy)
     }
 
-    /// Whether this environment logs query shapes and builds automatic indexes (SQLite; PostgreSQL's planner and the
-    /// declared indexes serve every query there).
-    public var keepsQueryShapes: Bool { postgresSchema == nil }
+    /// Whether this environment logs query shapes and builds automatic indexes: on both engines (on PostgreSQL the
+    /// index is a composite index of the type's table that its planner uses by itself; see `PostgresAutoIndexes`).
+    public var keepsQueryShapes: Bool { true }
 
     /// Writes what the shape log gathered (at most once a minute unless `force`): totals add up, the latest window's
     /// percentiles replace the old ones. Then looks after automatic indexes (see `maintainAutoIndexes`). The server's
     /// QueryShapeKeeper calls this once a minute, and closing the environment once more; no read path does.
     public func recordQueryShapes(force: Bool = true) {
-        // PostgreSQL keeps no shape log: its planner and the declared indexes serve every query.
-        guard postgresSchema == nil, let gathered = upkeep.shapes.take(force: force), !gathered.isEmpty else { return }
+        guard let gathered = upkeep.shapes.take(force: force), !gathered.isEmpty else { return }
         let now = WallClock.nowMillis()
         var candidates: [(QueryShape, Double)] = []
         try? write { s, _ in
@@ -30,12 +29,15 @@ public final class QueryShapeStore: EnvironmentPart {
                 let spec = String(decoding: (try? JSONEncoder().encode(shape)) ?? Data(), as: UTF8.self)
                 guard let (calls, steps, rows) = try s.one("""
                     INSERT INTO query_shapes(shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(shape) DO UPDATE SET calls = calls + excluded.calls, micros = micros + excluded.micros, steps = steps + excluded.steps,
-                        rows = rows + excluded.rows, p50_us = excluded.p50_us, p99_us = excluded.p99_us, last_at = excluded.last_at, sql = excluded.sql
+                    ON CONFLICT(shape) DO UPDATE SET calls = query_shapes.calls + excluded.calls, micros = query_shapes.micros + excluded.micros,
+                        steps = query_shapes.steps + excluded.steps, rows = query_shapes.rows + excluded.rows, p50_us = excluded.p50_us,
+                        p99_us = excluded.p99_us, last_at = excluded.last_at, sql = excluded.sql
                     RETURNING calls, steps, rows
                     """, [shape.description, shape.recordType, st.calls, st.micros, st.steps, st.rows, st.percentile(0.5), st.percentile(0.99), now, st.sql, spec],
                     { r in (Int(r.int64(0) ?? 0), Int(r.int64(1) ?? 0), Int(r.int64(2) ?? 0)) }) else { continue }
-                let perRow = Double(steps) / Double(max(rows, 1))
+                // SQLite says what a shape costs (its machine's steps per row returned); PostgreSQL does not, and there
+                // a frequent shape that a composite index serves is a candidate (the caps bound how many are built).
+                let perRow = s.dialect == .sqlite ? Double(steps) / Double(max(rows, 1)) : upkeep.policy.minimumStepsPerRow
                 if shape.wantsCompositeIndex, calls >= upkeep.policy.minimumCalls, perRow >= upkeep.policy.minimumStepsPerRow {
                     candidates.append((shape, Double(calls) * perRow))
                 }
@@ -50,7 +52,7 @@ public final class QueryShapeStore: EnvironmentPart {
         let pending = upkeep.shapes.peek()
         let byName = Dictionary(pending.map { ($0.key.description, ($0.key, $0.value)) }, uniquingKeysWith: { a, _ in a })
         let now = WallClock.nowMillis()
-        return try sqliteRead { s, _ in
+        return try read { s, _ in
             var seen: Set<String> = []
             var reports = try s.all("SELECT shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql FROM query_shapes") { r -> QueryShapeReport in
                     func int(_ i: Int) -> Int { Int(r.int64(i) ?? 0) }
@@ -98,7 +100,7 @@ public final class QueryShapeStore: EnvironmentPart {
         let used = upkeep.used.withLock { u in defer { u.removeAll() }; return u }
         let now = WallClock.nowMillis()
         let policy = upkeep.policy
-        try? sqliteWrite { s, catalog in
+        try? write { s, catalog in
             for name in used { try s.execute("UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", now, name) }
             var dropped = false
             for ai in try AutoIndexes.load(s) where ai.isReady && !ai.pinned && now - ai.lastUsedAt > policy.dropUnusedAfter {
@@ -144,7 +146,7 @@ public final class QueryShapeStore: EnvironmentPart {
             throw StratusError.badRequest("shape '\(shape.description.prefix(200))' is not one a composite index serves: it needs equality fields and one sort or range field, and no other filters")
         }
         let policy = upkeep.policy
-        return try sqliteWrite { s, catalog in
+        return try write { s, catalog in
             guard let type = catalog.type(named: shape.recordType) else { throw StratusError.badRequest("record type '\(shape.recordType.prefix(100))' does not exist") }
             if let existing = catalog.autoIndexes.first(where: { $0.serves(shape) }) { return existing }
             let now = WallClock.nowMillis()
@@ -172,6 +174,7 @@ public final class QueryShapeStore: EnvironmentPart {
     /// Copies the rows into a started index, step by step, until it is complete (see `buildAutoIndex`).
     @discardableResult
     public func finishAutoIndex(_ name: String) throws(StratusError) -> AutoIndex {
+        if sqlite == nil { return try finishOnPostgres(name) }
         let policy = upkeep.policy
         let started = ContinuousClock.now
         var rows = 1_000
@@ -218,7 +221,7 @@ public final class QueryShapeStore: EnvironmentPart {
     /// its own; the returned index says how far the build has come.
     public func buildAutoIndexInBackground(forShape description: String) throws(StratusError) -> AutoIndex {
         let pending = upkeep.shapes.peek().keys.first { $0.description == description }
-        let spec: String? = pending != nil ? nil : try sqliteRead { s, _ in try s.one("SELECT spec FROM query_shapes WHERE shape = ?", [description]) { $0.string(0) } }
+        let spec: String? = pending != nil ? nil : try read { s, _ in try s.one("SELECT spec FROM query_shapes WHERE shape = ?", [description]) { $0.string(0) } }
         guard let shape = pending ?? spec.flatMap({ try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }) else {
             throw StratusError(.notFound, "no query shape '\(description.prefix(200))' has run in this environment")
         }
@@ -230,6 +233,7 @@ public final class QueryShapeStore: EnvironmentPart {
     /// How far a build has come (0…1): the share of the type's rows, by id, copied so far.
     public func autoIndexProgress(_ ai: AutoIndex) -> Double {
         guard let through = ai.builtThrough else { return 1 }
+        guard sqlite != nil else { return 0 }  // PostgreSQL builds in one statement: not started, or done
         let bounds: (Int64, Int64)? = try? sqliteRead { s, catalog in
             guard let type = catalog.type(named: ai.recordType) else { return nil }
             return try s.one("SELECT min(id), max(id) FROM \(type.table)") { r in (r.int64(0) ?? 0, r.int64(1) ?? 0) }
@@ -242,14 +246,14 @@ public final class QueryShapeStore: EnvironmentPart {
     /// reuses its data measures learning again; an administrator's fresh start).
     public func resetQueryShapes() throws(StratusError) {
         _ = upkeep.shapes.take(force: true)
-        try sqliteWrite { s, _ in try s.execute("DELETE FROM query_shapes") }
+        try write { s, _ in try s.execute("DELETE FROM query_shapes", []) }
     }
 
     /// The automatic indexes of this environment.
     public func autoIndexes() throws(StratusError) -> [AutoIndex] { try read { _, catalog in catalog.autoIndexes } }
 
     public func setAutoIndexPinned(_ name: String, _ pinned: Bool) throws(StratusError) {
-        try sqliteWrite { s, catalog in
+        try write { s, catalog in
             guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
             try s.execute("UPDATE auto_indexes SET pinned = ? WHERE name = ?", pinned, name)
             _ = try SchemaStorage.bumpGeneration(s)
@@ -258,7 +262,7 @@ public final class QueryShapeStore: EnvironmentPart {
     }
 
     public func dropAutoIndex(_ name: String) throws(StratusError) {
-        try sqliteWrite { s, catalog in
+        try write { s, catalog in
             guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
             try AutoIndexes.drop(name, s)
             catalog = try SchemaStorage.load(s)
@@ -270,11 +274,52 @@ extension QueryShapeStore {
     /// The shapes of the queries this environment has run (its `query_shapes` log; none on PostgreSQL, which keeps
     /// no such log).
     public func queriedShapes() throws(StratusError) -> [QueryShape] {
-        guard postgresSchema == nil else { return [] }
         let pending = upkeep.shapes.peek().keys
         let logged = try read { s, _ in
             try s.all("SELECT spec FROM query_shapes ORDER BY shape") { r in r.string(0).flatMap { try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) } }
         }
         return logged + pending.filter { !logged.contains($0) }.sorted { $0.description < $1.description }
+    }
+}
+
+extension QueryShapeStore {
+    /// PostgreSQL's build (see `PostgresAutoIndexes`): the index built concurrently on one connection outside any
+    /// transaction, then its row marked complete (which moves the schema generation, so every node's catalog knows).
+    /// When another node holds the build, the index is returned as it is, not ready.
+    func finishOnPostgres(_ name: String) throws(StratusError) -> AutoIndex {
+        let catalog = try read { _, catalog in catalog }
+        guard let ai = catalog.autoIndexes.first(where: { $0.name == name }) else {
+            throw StratusError(.notFound, "automatic index '\(name.prefix(100))' was dropped while it was being built")
+        }
+        guard !ai.isReady else { return ai }
+        guard let type = catalog.type(named: ai.recordType), let cols = AutoIndexes.columns(ai, type) else {
+            throw StratusError(.notFound, "the fields of automatic index '\(name.prefix(100))' are gone")
+        }
+        let started = ContinuousClock.now
+        let built: Bool
+        do {
+            built = try core.postgresAutocommit { s in try PostgresAutoIndexes.build(ai, type, columns: cols, s) }
+        } catch {
+            try? write { s, catalog in
+                try s.execute("DELETE FROM auto_indexes WHERE name = ?", name)
+                _ = try SchemaStorage.bumpGeneration(s)
+                catalog = try SchemaStorage.load(s)
+            }
+            upkeep.failures.withLock { $0[ai.shape] = WallClock.nowMillis() }
+            throw error
+        }
+        guard built else { return ai }
+        let took = (ContinuousClock.now - started).milliseconds
+        return try write { s, catalog in
+            var done = ai
+            done.builtThrough = nil
+            done.buildMilliseconds = took
+            done.longestStepMilliseconds = 0  // no step held a writer: the build ran beside them
+            let spec = String(decoding: try JSONEncoder().encode(done), as: UTF8.self)
+            try s.execute("UPDATE auto_indexes SET spec = ?, built_through = NULL WHERE name = ?", spec, name)
+            _ = try SchemaStorage.bumpGeneration(s)
+            catalog = try SchemaStorage.load(s)
+            return catalog.autoIndexes.first { $0.name == name } ?? done
+        }
     }
 }

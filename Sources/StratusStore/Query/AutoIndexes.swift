@@ -41,23 +41,27 @@ enum AutoIndexes {
         return "t\(typeID)_auto_" + String(h, radix: 16)
     }
 
-    /// First step of a build: the empty index table, its index and its triggers, and the `auto_indexes` row that
-    /// says it is being built (`built_through` 0).
+    /// First step of a build: on SQLite the empty index table, its index and its triggers; on either engine the
+    /// `auto_indexes` row that says it is being built (`built_through` 0). (PostgreSQL's index is built outside the
+    /// transaction, by `PostgresAutoIndexes.build`.)
     static func start(_ ai: AutoIndex, _ type: CatalogType, columns: [String], _ s: any SQLSession) throws {
         let n = ai.name, cols = columns.joined(separator: ", ")
         let newValues = columns.map { "new.\($0)" }.joined(separator: ", ")
-        try s.script("""
+        if s.dialect == .sqlite { try s.script("""
             CREATE TABLE \(n)(id INTEGER PRIMARY KEY, \(cols));
             CREATE INDEX \(n)_k ON \(n)(\(cols));
             CREATE TRIGGER \(n)_i AFTER INSERT ON \(type.table) BEGIN INSERT OR REPLACE INTO \(n)(id, \(cols)) VALUES (new.id, \(newValues)); END;
             CREATE TRIGGER \(n)_u AFTER UPDATE OF \(cols) ON \(type.table) BEGIN UPDATE \(n) SET (\(cols)) = (\(newValues)) WHERE id = old.id; END;
             CREATE TRIGGER \(n)_d AFTER DELETE ON \(type.table) BEGIN DELETE FROM \(n) WHERE id = old.id; END;
-            """)
+            """) }
         var building = ai
         building.builtThrough = 0
         let spec = String(decoding: try JSONEncoder().encode(building), as: UTF8.self)
-        try s.execute("REPLACE INTO auto_indexes(name, type_id, spec, pinned, created_at, last_used_at, built_through, bytes) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
-                      ai.name, type.id, spec, ai.pinned, ai.createdAt, ai.lastUsedAt, ai.estimatedBytes)
+        try s.execute("""
+            INSERT INTO auto_indexes(name, type_id, spec, pinned, created_at, last_used_at, built_through, bytes) VALUES (?, ?, ?, ?, ?, ?, 0, ?)
+            ON CONFLICT(name) DO UPDATE SET type_id = excluded.type_id, spec = excluded.spec, pinned = excluded.pinned, created_at = excluded.created_at,
+                last_used_at = excluded.last_used_at, built_through = 0, bytes = excluded.bytes
+            """, ai.name, type.id, spec, ai.pinned, ai.createdAt, ai.lastUsedAt, ai.estimatedBytes)
         _ = try SchemaStorage.bumpGeneration(s)
     }
 
@@ -80,12 +84,17 @@ enum AutoIndexes {
         return (copied, true)
     }
 
-    /// (Automatic indexes are SQLite's: PostgreSQL has none to drop.)
+    /// Drops an automatic index and its row. On PostgreSQL inside the transaction (a drop is quick; only a build
+    /// runs outside one).
     static func drop(_ name: String, _ s: any SQLSession) throws {
-        try s.script("""
-            DROP TRIGGER IF EXISTS \(name)_i; DROP TRIGGER IF EXISTS \(name)_u; DROP TRIGGER IF EXISTS \(name)_d;
-            DROP TABLE IF EXISTS \(name);
-            """)
+        if s.dialect == .sqlite {
+            try s.script("""
+                DROP TRIGGER IF EXISTS \(name)_i; DROP TRIGGER IF EXISTS \(name)_u; DROP TRIGGER IF EXISTS \(name)_d;
+                DROP TABLE IF EXISTS \(name);
+                """)
+        } else {
+            try s.script("DROP INDEX IF EXISTS \(name)")
+        }
         try s.execute("DELETE FROM auto_indexes WHERE name = ?", name)
         _ = try SchemaStorage.bumpGeneration(s)
     }
@@ -97,10 +106,10 @@ enum AutoIndexes {
         }
     }
 
-    /// A type's table is gone, and its triggers with it: its index tables go too.
+    /// A type's table is gone, and its triggers (SQLite) or indexes (PostgreSQL) with it: its index tables go too.
     static func forget(typeID: Int64, _ s: any SQLSession) throws {
         guard try s.tableExists("auto_indexes") else { return }
-        for name in try s.all("SELECT name FROM auto_indexes WHERE type_id = ?", [typeID], { $0.string(0) }) {
+        for name in try s.all("SELECT name FROM auto_indexes WHERE type_id = ?", [typeID], { $0.string(0) }) where s.dialect == .sqlite {
             try s.script("DROP TABLE IF EXISTS \(name)")
         }
         try s.execute("DELETE FROM auto_indexes WHERE type_id = ?", typeID)
@@ -110,8 +119,9 @@ enum AutoIndexes {
     /// entry is held twice (the index table's row and its index's entry), with SQLite's per-cell overhead.
     static func estimatedBytes(type: CatalogType, columns: [String], _ s: any SQLSession) throws -> Int64 {
         let rows = try s.int64("SELECT coalesce(sum(count), 0) FROM record_counts WHERE type_id = ?", [type.id]) ?? 0
-        let widths = columns.map { "coalesce(length(CAST(\($0) AS BLOB)), 0)" }.joined(separator: " + ")
-        let average = try s.one("SELECT avg(\(widths)) FROM (SELECT \(columns.joined(separator: ", ")) FROM \(type.table) LIMIT 1000)") { $0.double(0) } ?? 0
+        let widths = columns.map { s.dialect == .sqlite ? "coalesce(length(CAST(\($0) AS BLOB)), 0)" : "coalesce(pg_column_size(\($0)), 0)" }
+            .joined(separator: " + ")
+        let average = try s.one("SELECT avg(\(widths)) FROM (SELECT \(columns.joined(separator: ", ")) FROM \(type.table) LIMIT 1000) AS sample") { $0.double(0) } ?? 0
         return Int64((average + 8 + 12) * 2 * Double(rows))
     }
 }

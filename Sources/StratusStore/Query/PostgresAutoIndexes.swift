@@ -1,0 +1,34 @@
+import Foundation
+import StratusModel
+
+/// Automatic indexes on PostgreSQL: a plain composite B-tree index on the type's table (zone, equality fields, the
+/// order field, id), which the planner picks by itself — no index table, no triggers. It is built with
+/// `CREATE INDEX CONCURRENTLY`, outside any transaction, so no write waits for it; one node builds it (a session
+/// advisory lock on the index's name), and the others learn of it through the `auto_indexes` row and the schema
+/// generation, as of every catalog change. A build that fails leaves an INVALID index behind: it is dropped, and
+/// the shape is tried again after `retryFailedAfter`.
+enum PostgresAutoIndexes {
+    /// Builds the index in autocommit statements on one connection. False when another node holds the build.
+    static func build(_ ai: AutoIndex, _ type: CatalogType, columns: [String], _ s: any SQLSession) throws -> Bool {
+        guard try s.one("SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || ?))::int", [ai.name], { $0.bool(0) }) == true else { return false }
+        defer { _ = try? s.all("SELECT pg_advisory_unlock(hashtext(current_schema() || '.' || ?))::int", [ai.name]) { $0.bool(0) } }
+        // An earlier attempt that died (this node or another) left an INVALID index of this name: start again.
+        if try valid(ai.name, s) == false { try s.script("DROP INDEX CONCURRENTLY IF EXISTS \(ai.name)") }
+        do {
+            try s.script("CREATE INDEX CONCURRENTLY IF NOT EXISTS \(ai.name) ON \(type.table) (\((columns + ["id"]).joined(separator: ", ")))")
+            guard try valid(ai.name, s) == true else { throw StratusError(.internalError, "index \(ai.name) was left invalid") }
+        } catch {
+            try? s.script("DROP INDEX CONCURRENTLY IF EXISTS \(ai.name)")
+            throw error
+        }
+        return true
+    }
+
+    /// Whether the index exists and is valid in the current schema (nil: it does not exist).
+    static func valid(_ name: String, _ s: any SQLSession) throws -> Bool? {
+        try s.one("""
+            SELECT i.indisvalid::int FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relname = ?
+            """, [name]) { $0.bool(0) }
+    }
+}
