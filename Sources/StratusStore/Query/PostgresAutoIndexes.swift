@@ -15,7 +15,10 @@ enum PostgresAutoIndexes {
         // An earlier attempt that died (this node or another) left an INVALID index of this name: start again.
         if try valid(ai.name, s) == false { try s.script("DROP INDEX CONCURRENTLY IF EXISTS \(ai.name)") }
         do {
-            try s.script("CREATE INDEX CONCURRENTLY IF NOT EXISTS \(ai.name) ON \(type.table) (\((columns + ["id"]).joined(separator: ", ")))")
+            // The order field NULLS FIRST, as the query compiler orders (ascending NULLS FIRST, descending NULLS LAST: the
+            // same index read backwards), so one index serves both directions without a sort.
+            let keys = columns.dropLast() + [columns.last.map { $0 + " NULLS FIRST" } ?? "", "id"]
+            try s.script("CREATE INDEX CONCURRENTLY IF NOT EXISTS \(ai.name) ON \(type.table) (\(keys.filter { !$0.isEmpty }.joined(separator: ", ")))")
             guard try valid(ai.name, s) == true else { throw StratusError(.internalError, "index \(ai.name) was left invalid") }
         } catch {
             try? s.script("DROP INDEX CONCURRENTLY IF EXISTS \(ai.name)")
