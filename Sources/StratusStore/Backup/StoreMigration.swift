@@ -10,8 +10,9 @@ import StratusModel
 /// A record type's table is built on the target from the copied catalog, filled, and only then given its indexes
 /// and index tables (full-text, location, list keys), which each engine builds its own way. Asset content moves
 /// between files and the database's chunks. Not copied: the request log, telemetry and automatic indexes, which
-/// the target gathers afresh. The source should not be serving meanwhile: each environment is read in one
-/// transaction, so a live source gives a consistent copy of each environment, not of the whole store.
+/// the target gathers afresh. The source may be serving: on PostgreSQL the whole store is read at one moment (a
+/// REPEATABLE READ transaction exports its snapshot, and each environment's read takes it); on SQLite each
+/// environment is read in one read transaction, so a live source gives a consistent copy of each environment.
 public enum StoreMigration {
     public struct Report: Sendable {
         public var containers = 0
@@ -38,33 +39,43 @@ public enum StoreMigration {
                     throw StratusError(.badRequest, "the target is not empty (its \(table) table has rows): migrate into a new database or directory")
                 }
             }
-            // Control data first: opening the target's environments needs their containers.
-            var sums: [String: Checksum] = [:]
-            try source.control.read { s in
+            defer { target.forgetEnvironments() }
+            // Control data first: opening the target's environments needs their containers. The source's reads all
+            // take the snapshot this one exports (PostgreSQL), so the copy is of one moment while the source serves.
+            var containers: [ContainerID] = []
+            func environments(_ snapshot: String?) throws {
+                for container in containers {
+                    report.containers += 1
+                    for env in ContainerEnvironment.allCases {
+                        try copyEnvironment(try source.environment(container, env), to: try target.environment(container, env), snapshot: snapshot, report: &report)
+                        progress("\(container.rawValue) \(env.rawValue): copied and verified")
+                    }
+                }
+            }
+            let exported = try source.control.exportingSnapshot { s, snapshot -> String? in
+                var sums: [String: Checksum] = [:]
                 try target.control.write { t in
                     for table in controlTables { sums[table] = try copyTable(table, from: s, to: t, report: &report) }
                     try resetIdentities(t)
                 }
+                try verify(sums, in: target.control)
+                progress("control data: \(controlTables.count) tables, \(report.rows) rows")
+                containers = try s.all("SELECT id FROM containers ORDER BY id", []) { try? ContainerID($0.string(0) ?? "") }
+                // PostgreSQL: inside the exporting transaction, so every environment is read at its moment.
+                if let snapshot { try environments(snapshot) }
+                return snapshot
             }
-            try verify(sums, in: target.control)
-            progress("control data: \(controlTables.count) tables, \(report.rows) rows")
-            defer { target.forgetEnvironments() }
-
-            for container in try source.containers() {
-                report.containers += 1
-                for env in ContainerEnvironment.allCases {
-                    try copyEnvironment(try source.environment(container.id, env), to: try target.environment(container.id, env), report: &report)
-                    progress("\(container.id.rawValue) \(env.rawValue): copied and verified")
-                }
-            }
+            // SQLite: after the control file's read (opening an environment reads it too); each environment in its
+            // own read transaction.
+            if exported == nil { try environments(nil) }
         }
         return report
     }
 
-    private static func copyEnvironment(_ source: EnvironmentStore, to target: EnvironmentStore, report: inout Report) throws {
+    private static func copyEnvironment(_ source: EnvironmentStore, to target: EnvironmentStore, snapshot: String?, report: inout Report) throws {
         var sums: [String: Checksum] = [:]
         var checksums: [String] = []
-        try source.core.database.read { s in
+        try source.core.database.snapshotRead(snapshot) { s in
             let catalog = try SchemaStorage.load(s)
             try target.core.database.write { t in
                 for table in environmentTables { sums[table] = try copyTable(table, from: s, to: t, report: &report) }

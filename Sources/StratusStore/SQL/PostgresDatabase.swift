@@ -42,6 +42,28 @@ final class PostgresDatabase: SQLDatabase {
 
     func close() {}
 
+    func snapshotRead<T>(_ snapshot: String?, _ body: (any SQLSession) throws -> T) throws -> T {
+        try pool.withConnection { c in
+            try c.use(schema: schema)
+            return try c.transaction(isolation: "REPEATABLE READ, READ ONLY", attempts: 1) { c in
+                // Must come before any other statement of the transaction. The id is PostgreSQL's own (no quotes in it).
+                if let snapshot { try c.executeScript("SET TRANSACTION SNAPSHOT '\(snapshot.filter { $0.isHexDigit || $0 == "-" })'") }
+                return try body(PostgresSession(connection: c))
+            }
+        }
+    }
+
+    func exportingSnapshot<T>(_ body: (any SQLSession, String?) throws -> T) throws -> T {
+        try pool.withConnection { c in
+            try c.use(schema: schema)
+            return try c.transaction(isolation: "REPEATABLE READ, READ ONLY", attempts: 1) { c in
+                let session = PostgresSession(connection: c)
+                let id = try session.one("SELECT pg_export_snapshot()", []) { $0.string(0) }
+                return try body(session, id)
+            }
+        }
+    }
+
     /// Creates the schema unless it exists.
     func createSchema() throws {
         try pool.withConnection { c in try c.executeScript("CREATE SCHEMA IF NOT EXISTS \(PostgresIdentifier.quoted(schema))") }

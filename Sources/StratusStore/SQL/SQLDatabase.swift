@@ -5,4 +5,15 @@ protocol SQLDatabase: Sendable {
     func read<T>(_ body: (any SQLSession) throws -> T) throws -> T
     func write<T>(_ body: (any SQLSession) throws -> T) throws -> T
     func close()
+    /// A read that sees one snapshot from its first statement to its last: on SQLite every read does; on PostgreSQL
+    /// a REPEATABLE READ transaction, which takes `snapshot` (one `exportingSnapshot` exported) when given, so that
+    /// reads on several connections see the same moment.
+    func snapshotRead<T>(_ snapshot: String?, _ body: (any SQLSession) throws -> T) throws -> T
+    /// A snapshot read that exports its snapshot (PostgreSQL; nil on SQLite) for others while `body` runs.
+    func exportingSnapshot<T>(_ body: (any SQLSession, String?) throws -> T) throws -> T
+}
+
+extension SQLDatabase {
+    func snapshotRead<T>(_ snapshot: String?, _ body: (any SQLSession) throws -> T) throws -> T { try read(body) }
+    func exportingSnapshot<T>(_ body: (any SQLSession, String?) throws -> T) throws -> T { try read { try body($0, nil) } }
 }
