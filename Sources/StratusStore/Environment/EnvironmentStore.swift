@@ -90,5 +90,5 @@ public final class EnvironmentStore: Sendable {
     public func integrityCheck() throws(StratusError) -> String { try core.integrityCheck() }
 
     /// The environment's PostgreSQL schema (nil on SQLite), which names it in messages to other servers.
-    var postgresSchema: String? { core.postgresSchema }
+    public var postgresSchema: String? { core.postgresSchema }
 }
