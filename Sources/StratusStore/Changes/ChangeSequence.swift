@@ -1,35 +1,60 @@
+import StratusModel
 
-/// The environment's monotonic change counter. Sync tokens and change tags come from it, so it must never
-/// go back, even when the rows that carried its latest values are deleted: it lives in `meta`, not in a max().
+/// Each database's change counter (`change_counters`, one row per scope and owner). Sync tokens, change tags and
+/// zones' `change_seq` come from it, so it must never go back, even when the rows that carried its latest values
+/// are deleted: it lives in its own row, not in a max(). See docs/change-ordering.md for why one counter per
+/// database keeps every guarantee of the change feeds.
+///
+/// A database's writes draw from its counter in commit order: the first draw locks its row (PostgreSQL) until the
+/// transaction ends, and SQLite has one writer. Writes to different databases — two users' private zones — draw
+/// from different rows and do not wait for each other.
+///
+/// Counters were one per environment (`meta.next_seq`) before; that value is the floor every counter starts from,
+/// so a token issued then orders below every change made since.
 enum ChangeSequence {
-    static func next(_ s: any SQLSession) throws -> Int64 {
-        try s.int64("UPDATE meta SET value = value + 1 WHERE key = 'next_seq' RETURNING value - 1") ?? 1
+    /// The last value `database` handed out, as this transaction sees it (the floor if it never wrote).
+    static func current(_ s: any SQLSession, _ database: DatabaseID) throws -> Int64 {
+        if let v = try s.int64("SELECT value FROM change_counters WHERE scope = ? AND owner = ?", [database.scope.rawValue, database.ownerRecordName]) { return v }
+        return try floor(s)
     }
 
-    /// The last value handed out (0 if none).
-    static func current(_ s: any SQLSession) throws -> Int64 {
+    /// Where every counter starts: the environment-wide counter's last value, frozen since counters became per database.
+    static func floor(_ s: any SQLSession) throws -> Int64 {
         (try s.int64("SELECT value FROM meta WHERE key = 'next_seq'") ?? 1) - 1
+    }
+
+    /// Locks `database`'s counter for the rest of the transaction and returns its last value (made at the floor
+    /// when the database has none yet). On PostgreSQL the upsert takes the row lock even when the row exists.
+    static func lock(_ s: any SQLSession, _ database: DatabaseID) throws -> Int64 {
+        try s.int64("""
+            INSERT INTO change_counters(scope, owner, value) VALUES (?, ?, (SELECT value - 1 FROM meta WHERE key = 'next_seq'))
+            ON CONFLICT(scope, owner) DO UPDATE SET value = change_counters.value RETURNING value
+            """, [database.scope.rawValue, database.ownerRecordName]) ?? 0
+    }
+
+    /// The counters of `owners`' private databases: where each owner's changes stand in a shared-database feed.
+    static func privateCounters(_ s: any SQLSession, owners: some Sequence<String>) throws -> [String: Int64] {
+        let floor = try floor(s)
+        var out: [String: Int64] = [:]
+        for owner in Set(owners) {
+            out[owner] = try s.int64("SELECT value FROM change_counters WHERE scope = ? AND owner = ?", [DatabaseScope.private.rawValue, owner]) ?? floor
+        }
+        return out
+    }
+
+    /// Moves every zone's change token on (a schema reset: every client refetches), each from its own database's
+    /// counter. Only an exclusive write may, since it locks every counter.
+    static func bumpEveryZone(_ s: any SQLSession) throws {
+        let databases = try s.all("SELECT DISTINCT scope, owner FROM zones", []) { r in
+            DatabaseScope(rawValue: r.string(0) ?? "").map { DatabaseID(scope: $0, ownerRecordName: r.string(1) ?? "") }
+        }
+        for case let database? in databases {
+            var counter = try SequenceAllocator(s, database)
+            try s.execute("UPDATE zones SET change_seq = ? WHERE scope = ? AND owner = ?", counter.next(), database.scope.rawValue, database.ownerRecordName)
+            try counter.save(s)
+        }
     }
 
     /// CloudKit's change tags are short opaque strings; base 36 of the sequence keeps them short.
     static func changeTag(_ seq: Int64) -> String { String(seq, radix: 36) }
-}
-
-/// Hands out sequence values from memory during one write transaction and stores the counter once at
-/// the end, so a batch of 200 records costs one counter update, not 200.
-struct SequenceAllocator {
-    private(set) var nextValue: Int64
-    private let start: Int64
-
-    init(_ s: any SQLSession) throws {
-        nextValue = try ChangeSequence.current(s) + 1
-        start = nextValue
-    }
-
-    mutating func next() -> Int64 { defer { nextValue += 1 }; return nextValue }
-
-    func save(_ s: any SQLSession) throws {
-        guard nextValue != start else { return }
-        try s.enqueue("UPDATE meta SET value = ? WHERE key = 'next_seq'", nextValue)
-    }
 }

@@ -6,6 +6,8 @@ import StratusModel
 enum SyncToken {
     static let zoneKind: UInt8 = 1
     static let databaseKind: UInt8 = 2
+    /// A shared database's token: a position per owner (see `SharedPositions`).
+    static let sharedKind: UInt8 = 3
 
     static func zone(_ signer: TokenSigner, zoneRowID: Int64, seq: Int64) -> String {
         var p = TokenPayload()
@@ -48,6 +50,9 @@ enum SyncToken {
         do {
             return try signer.verify(kind: kind, token, what: "syncToken")
         } catch {
+            if kind == sharedKind, let bytes = Base64URL.decode(token), bytes.count > 13, bytes[0] == kind {
+                throw StratusError(.changeTokenExpired, "this syncToken was issued by another environment or server: fetch from scratch")
+            }
             if let bytes = Base64URL.decode(token), bytes.count > 13, bytes[0] == kind {
                 var p = TokenPayload(Array(bytes[1..<(bytes.count - 12)]))
                 if p.int() != nil, let seq = p.int(), seq >= 0, p.atEnd || (p.int() != nil && p.atEnd) {
@@ -77,5 +82,38 @@ enum SyncToken {
         try checkAge(&p, retention: retention)
         guard tag == databaseTag(database) else { throw .badRequest("syncToken belongs to another database") }
         return seq
+    }
+
+    /// A participant's shared-database token: the database's tag, then each owner's position, then when it was made.
+    static func shared(_ signer: TokenSigner, _ database: DatabaseID, _ positions: SharedPositions) -> String {
+        var p = TokenPayload()
+        p.put(databaseTag(database))
+        p.put(positions.rest)
+        p.put(Int64(positions.byOwner.count))
+        for (owner, seq) in positions.byOwner.sorted(by: { $0.key < $1.key }) {
+            p.put(owner)
+            p.put(seq)
+        }
+        p.put(WallClock.nowMillis() / 1000)
+        return signer.sign(kind: sharedKind, p.bytes)
+    }
+
+    /// The positions a shared-database token holds. A database token of the shared database made before positions
+    /// were per owner still resumes: its one number orders below every owner's changes since.
+    static func readShared(_ signer: TokenSigner, _ token: String, _ database: DatabaseID, retention: Int64 = 0) throws(StratusError) -> SharedPositions {
+        if let bytes = Base64URL.decode(token), bytes.first == databaseKind {
+            return SharedPositions(rest: try readDatabase(signer, token, database, retention: retention))
+        }
+        var p = TokenPayload(try verify(signer, sharedKind, token))
+        guard let tag = p.int(), let rest = p.int(), rest >= 0, let count = p.int(), count >= 0, count <= Int64(SharedPositions.maximumOwners)
+        else { throw .badRequest("syncToken is not valid") }
+        var positions = SharedPositions(rest: rest)
+        for _ in 0..<Int(count) {
+            guard let owner = p.int(), let seq = p.int(), seq >= 0 else { throw .badRequest("syncToken is not valid") }
+            positions.byOwner[owner] = seq
+        }
+        try checkAge(&p, retention: retention)
+        guard tag == databaseTag(database) else { throw .badRequest("syncToken belongs to another database") }
+        return positions
     }
 }

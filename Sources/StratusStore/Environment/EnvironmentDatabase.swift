@@ -8,7 +8,8 @@ import Synchronization
 /// `ZoneStore`, …) reads and writes through.
 ///
 /// Every write is one transaction that keeps every invariant (record rows, index tables, change log, asset counts)
-/// in step: on SQLite through the file's one writer, on PostgreSQL under the environment's sequence lock. Reads
+/// in step: on SQLite through the file's one writer, on PostgreSQL under the environment's write lock (shared by
+/// writes to one database, each of which locks that database's change counter; see `write(in:)`). Reads
 /// run concurrently (SQLite's reader connections, PostgreSQL's pool), through the `database` seam.
 final class EnvironmentDatabase: Sendable {
     let container: ContainerID
@@ -175,6 +176,12 @@ final class EnvironmentDatabase: Sendable {
         try guarded { try database.read { s in try body(s, try catalog(s)) } }
     }
 
+    /// A read whose statements all see one moment (PostgreSQL's REPEATABLE READ; SQLite's reads always do), for
+    /// the few reads that compare what separate statements return.
+    func snapshotRead<T>(_ body: (any SQLSession) throws -> T) throws(StratusError) -> T {
+        try guarded { try database.snapshotRead(nil, body) }
+    }
+
     /// A read whose first statement selects the schema's generation among what it reads anyway
     /// (`SchemaStorage.generationColumn`) and then asks `catalog(generation)` for the catalog: on PostgreSQL the
     /// statement of its own that `read` runs for it is a round trip, a third of a one-record lookup's.
@@ -182,16 +189,15 @@ final class EnvironmentDatabase: Sendable {
         try guarded { try database.read { s in try body(s) { generation in try self.catalog(s, generation: generation) } } }
     }
 
-    /// A write transaction with the catalog, on either backend; a changed catalog is published once it commits.
+    /// A write transaction with the catalog, on either backend, that may change anything in the environment (its
+    /// schema, every zone, the notification log's expiry); a changed catalog is published once it commits.
     ///
-    /// An environment's writes are one at a time on both backends: SQLite has one writer, and on PostgreSQL each
-    /// write first locks the change counter's row. The change log needs it: sequence numbers must become visible
-    /// in the order they were handed out, or a sync token could pass over a change committed later with a lower
-    /// number. (Reads never wait for it.)
+    /// SQLite has one writer. On PostgreSQL this write holds the environment's write lock exclusively: it waits for
+    /// every database-scoped write (`write(in:)`) to end and keeps new ones out until it commits.
     func write<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T {
         let (result, catalog) = try guarded {
             try database.write { s -> (T, Catalog) in
-                if s.dialect == .postgres { try s.execute("SELECT value FROM meta WHERE key = 'next_seq' FOR UPDATE", []) }
+                if s.dialect == .postgres { try s.execute("SELECT pg_advisory_xact_lock(\(Self.writeLockClass), hashtext(current_schema()))", []) }
                 var c = try self.catalog(s)
                 let r = try body(s, &c)
                 return (r, c)
@@ -200,6 +206,43 @@ final class EnvironmentDatabase: Sendable {
         publish(catalog)
         return result
     }
+
+    /// A write transaction that changes one database's zones and records (and what they fire: notifications,
+    /// webhooks, usage), drawing change sequence values from that database's counter, which it locks first.
+    ///
+    /// On PostgreSQL it holds the environment's write lock shared, so writes to different databases — users' own
+    /// private zones — run at once, while writes to one database take turns on its counter's row: its changes
+    /// commit in the order of their sequence values, which is what keeps a sync token from passing over a change
+    /// committed later (docs/change-ordering.md). What would change the whole environment — a schema change a
+    /// Development write makes on the way — throws `NeedsExclusiveWrite`, and the write runs again as `write`.
+    func write<T>(in target: DatabaseID, _ body: (any SQLSession, inout Catalog, inout SequenceAllocator) throws -> T) throws(StratusError) -> T {
+        var whole = false
+        while true {
+            let outcome: (T, Catalog)? = try guarded {
+                do {
+                    return try database.write { s -> (T, Catalog) in
+                        if s.dialect == .postgres {
+                            try s.execute("SELECT \(whole ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared")(\(Self.writeLockClass), hashtext(current_schema()))", [])
+                        }
+                        var seq = try SequenceAllocator(s, target)
+                        seq.wholeEnvironment = whole || s.dialect == .sqlite
+                        var c = try self.catalog(s)
+                        let r = try body(s, &c, &seq)
+                        try seq.save(s)
+                        return (r, c)
+                    }
+                } catch is NeedsExclusiveWrite where !whole {
+                    return nil
+                }
+            }
+            guard let (result, catalog) = outcome else { whole = true; continue }
+            publish(catalog)
+            return result
+        }
+    }
+
+    /// The advisory lock class of environments' write locks (the other key is the hash of the schema's name).
+    static let writeLockClass: Int32 = 7_173_002
 
     /// Frees what every connection of this environment holds in its page cache.
     func releaseMemory() { sqlite?.releaseMemory() }

@@ -68,9 +68,7 @@ public final class SchemaStore: EnvironmentPart {
                 DELETE FROM shares; DELETE FROM share_participants; DELETE FROM record_links; DELETE FROM shared_zone_log;
                 DELETE FROM auto_indexes; DELETE FROM query_shapes;
                 """)
-            var seq = try SequenceAllocator(s)
-            try s.execute("UPDATE zones SET change_seq = ?", seq.next())
-            try seq.save(s)
+            try ChangeSequence.bumpEveryZone(s)
             catalog = Catalog(generation: try SchemaStorage.bumpGeneration(s), roles: [], types: [])
             let diff = SchemaDiff.between(catalog.schema, schema)
             catalog = try SchemaStorage.apply(diff, to: catalog, s)

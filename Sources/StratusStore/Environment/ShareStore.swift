@@ -50,7 +50,7 @@ extension ShareStore {
         try write { db, _ in
             let (id, share, zone) = try findShare(db, shortGUID)
             if share.owner?.userRecordName == user { return share }
-            var seq = try SequenceAllocator(db)
+            var seq = try SequenceAllocator(db, .privateDatabase(of: zone.zoneID.ownerRecordName ?? ""))
             switch share.participant(user) {
             case let p? where p.acceptanceStatus == .accepted:
                 return share

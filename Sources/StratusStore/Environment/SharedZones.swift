@@ -48,31 +48,50 @@ enum SharedZones {
             .sorted { ($0.zoneID.ownerRecordName ?? "", $0.zoneID.zoneName) < ($1.zoneID.ownerRecordName ?? "", $1.zoneID.zoneName) }
     }
 
-    /// A participant's `changes/database`: zones that changed, joined or left their shared database since the token.
-    static func changes(_ db: any SQLSession, user: String, since: Int64, limit: Int) throws -> SharedDatabaseChanges {
+    /// A participant's `changes/database`: zones that changed, joined or left their shared database since the token,
+    /// each owner's changes after that owner's position. Events of all owners are taken in sequence order, so a
+    /// page holds the first events of each owner; an owner whose events all fit moves to their counter (read in
+    /// the caller's snapshot: no change of theirs at or below it is missing from what was read).
+    static func changes(_ db: any SQLSession, user: String, since: SharedPositions, limit: Int) throws -> SharedDatabaseChanges {
         var latest: [Int64: Int64] = [:]   // zone row id → the last change the user can see
         var zones: [Int64: ZoneRow] = [:]
+        var owners: Set<String> = []
         for z in try accepted(db, user: user) {
+            let owner = z.zoneID.ownerRecordName ?? ""
+            owners.insert(owner)
             zones[z.id] = z
-            if z.changeSeq > since { latest[z.id] = z.changeSeq }
+            if z.changeSeq > since.position(of: owner) { latest[z.id] = z.changeSeq }
         }
-        var gone: [(seq: Int64, zone: ZoneID)] = []
+        var events: [SharedDatabaseChanges.Event] = []
         let rows = try db.all("""
             SELECT g.zone_id, g.seq, g.removed, z.name, z.owner FROM shared_zone_log g JOIN zones z ON z.id = g.zone_id
-            WHERE g."user" = ? AND g.seq > ? ORDER BY g.seq
-            """, [user, since]) { r in (r.int64(0) ?? 0, r.int64(1) ?? 0, r.bool(2) ?? false, r.string(3) ?? "", r.string(4)) }
+            WHERE g."user" = ? ORDER BY g.seq
+            """, [user]) { r in (r.int64(0) ?? 0, r.int64(1) ?? 0, r.bool(2) ?? false, r.string(3) ?? "", r.string(4) ?? "") }
         for (id, seq, removed, name, owner) in rows {
+            owners.insert(owner)
+            guard seq > since.position(of: owner) else { continue }
             if removed {
-                gone.append((seq, ZoneID(zoneName: name, ownerRecordName: owner)))
+                events.append(SharedDatabaseChanges.Event(seq: seq, owner: owner, zone: nil, deleted: ZoneID(zoneName: name, ownerRecordName: owner)))
             } else if zones[id] != nil {
                 latest[id] = max(latest[id] ?? 0, seq)
             }
         }
-        var events: [SharedDatabaseChanges.Event] = latest.map { SharedDatabaseChanges.Event(seq: $0.value, zone: zones[$0.key], deleted: nil) }
-        events += gone.map { SharedDatabaseChanges.Event(seq: $0.seq, zone: nil, deleted: $0.zone) }
-        events.sort { $0.seq < $1.seq }
-        let page = Array(events.prefix(limit))
-        return SharedDatabaseChanges(changed: page.compactMap(\.zone), deleted: page.compactMap(\.deleted), last: page.last?.seq ?? since, more: events.count > limit)
+        for (id, seq) in latest {
+            guard let z = zones[id] else { continue }
+            events.append(SharedDatabaseChanges.Event(seq: seq, owner: z.zoneID.ownerRecordName ?? "", zone: z, deleted: nil))
+        }
+        events.sort { ($0.seq, $0.owner) < ($1.seq, $1.owner) }
+        let page = events.prefix(limit)
+        let behind = Set(events.dropFirst(limit).map(\.owner))
+        var returned: [String: Int64] = [:]
+        for e in page { returned[e.owner] = max(returned[e.owner] ?? 0, e.seq) }
+        let counters = try ChangeSequence.privateCounters(db, owners: owners)
+        var positions = SharedPositions()
+        for owner in owners.sorted().prefix(SharedPositions.maximumOwners) {
+            let start = since.position(of: owner)
+            let done = behind.contains(owner) ? (returned[owner] ?? start) : max(returned[owner] ?? start, counters[owner] ?? start)
+            positions.byOwner[SharedPositions.tag(owner)] = max(start, done)
+        }
+        return SharedDatabaseChanges(changed: page.compactMap(\.zone), deleted: page.compactMap(\.deleted), positions: positions, more: !behind.isEmpty)
     }
 }
-

@@ -36,9 +36,13 @@ public final class StoredRecords: EnvironmentPart {
         guard !operations.isEmpty else { return [] }
         if operations.contains(where: { !$0.operationType.isDelete }) { try quota.checkQuota() }
         try Self.checkWritable(zoneID, in: database)
-        let (results, released): ([ModifyResult], Set<String>) = try write { db, catalog in
-            let (zone, access) = try Self.zone(zoneID, in: database, db)
-            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: access?.ownerDatabase ?? database, actor: actor,
+        let target = try targetDatabase(zoneID, in: database)
+        let (results, released): ([ModifyResult], Set<String>) = try core.write(in: target) { db, catalog, seq in
+            let (zone, access) = try Self.zone(zoneID, in: database, db, &seq)
+            guard zone.database == target else {
+                throw StratusError(.tryAgainLater, "zone '\(zoneID.zoneName.prefix(100))' changed hands while this request waited: try again", retryAfter: 1)
+            }
+            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: target, seq: seq, actor: actor,
                                           caller: caller, receipts: requireAssetReceipts ? signer : nil)
             writer.access = access
             writer.users = users
@@ -56,6 +60,7 @@ public final class StoredRecords: EnvironmentPart {
                 try Self.applyEach(operations, zone: zone, &writer, into: &results)
             }
             try writer.finish()
+            seq = writer.seq
             if let o = writer.outbox, o.appended > 0 { try notifications.dropExpiredNotifications(db) }
             try writer.outbox?.finish(db)
             if writer.outbox?.spent.isEmpty == false { subscriptions.subscriptionsChanged() }
@@ -99,12 +104,16 @@ public final class StoredRecords: EnvironmentPart {
 
     /// The zone a write goes to (made when it is a private database's first use of it); in the shared database, the
     /// owner's zone, written as the owner's private database within what the participant's shares allow.
-    private static func zone(_ zoneID: ZoneID, in database: DatabaseID, _ db: any SQLSession) throws -> (ZoneRow, SharedZoneAccess?) {
+    private static func zone(_ zoneID: ZoneID, in database: DatabaseID, _ db: any SQLSession, _ seq: inout SequenceAllocator) throws -> (ZoneRow, SharedZoneAccess?) {
         if database.scope == .shared { return try SharedZones.zone(db, user: database.ownerRecordName, zoneID: zoneID) }
-        var seq = try SequenceAllocator(db)
-        let zone = try ZoneRow.resolve(db, database, zoneID, seq: &seq)
-        try seq.save(db)
-        return (zone, nil)
+        return (try ZoneRow.resolve(db, database, zoneID, seq: &seq), nil)
+    }
+
+    /// The database whose change counter a write to `zoneID` takes: the database itself, or in the shared database
+    /// the zone owner's private database (read here, before the write; the write checks it still holds).
+    private func targetDatabase(_ zoneID: ZoneID, in database: DatabaseID) throws(StratusError) -> DatabaseID {
+        guard database.scope == .shared else { return database }
+        return try read { db, _ in try SharedZones.zone(db, user: database.ownerRecordName, zoneID: zoneID).0.database }
     }
 
     /// Applies every operation or none: the first refusal rolls the batch back, keeps its error and gives the others
@@ -124,6 +133,9 @@ public final class StoredRecords: EnvironmentPart {
             }
             return nil
         } catch {
+            // Not a refusal: the whole write runs again, alone (see `NeedsExclusiveWrite`).
+            if let f = error as? WriteFailure, f.underlying is NeedsExclusiveWrite { throw f.underlying }
+            if error is NeedsExclusiveWrite { throw error }
             writer.catalog = before
             let (index, err) = failure ?? (0, StratusError.from(error))
             return operations.enumerated().map { i, op in

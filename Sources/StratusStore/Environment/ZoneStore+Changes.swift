@@ -120,14 +120,22 @@ extension ZoneStore {
     /// CloudKit syncs custom zones only (see `CloudKitAPI.refuseDefaultZoneChanges`).
     public func databaseChanges(in database: DatabaseID, since syncToken: String?, resultsLimit: Int = Query.maximumResults) throws(StratusError) -> DatabaseChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
-        let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readDatabase(signer, t, database, retention: core.notificationPolicy.changeTokenRetention) } ?? 0
-        return try read { db, _ in
-            if database.scope == .shared {
+        let retention = core.notificationPolicy.changeTokenRetention
+        if database.scope == .shared {
+            let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readShared(signer, t, database, retention: retention) } ?? SharedPositions()
+            // The feed reads zones and the share log in separate statements and each owner's counter: one snapshot
+            // keeps them at one moment, so no owner's position passes over a change the statements did not see.
+            return try core.snapshotRead { db in
                 let c = try SharedZones.changes(db, user: database.ownerRecordName, since: since, limit: limit)
-                let token = c.more ? c.last : max(c.last, try ChangeSequence.current(db))
                 return DatabaseChanges(changedZones: c.changed.map { RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic) },
-                                       deletedZones: c.deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: c.more)
+                                       deletedZones: c.deleted, syncToken: SyncToken.shared(signer, database, c.positions), moreComing: c.more)
             }
+        }
+        let since = try syncToken.map { (t: String) throws(StratusError) in try SyncToken.readDatabase(signer, t, database, retention: retention) } ?? 0
+        return try read { db, _ in
+            // The counter first: every zone change it counts has committed, so the zones read next include them
+            // (a change committed between the two is read too, and the token then stands at it).
+            let counter = try ChangeSequence.current(db, database)
             let rows = try db.all("""
                 SELECT id, name, atomic, change_seq, deleted FROM zones WHERE scope = ? AND owner = ? AND change_seq > ? AND name <> ?
                 ORDER BY change_seq LIMIT ?
@@ -149,7 +157,7 @@ extension ZoneStore {
             }
             let more = rows.count > limit
             let last: Int64 = page.last?.zone.changeSeq ?? since
-            let token = more ? last : max(last, try ChangeSequence.current(db))
+            let token = more ? last : max(last, counter)
             var changes = DatabaseChanges(changedZones: changed, deletedZones: deleted, syncToken: SyncToken.database(signer, database, seq: token), moreComing: more)
             changes.deletionReasons = reasons
             return changes

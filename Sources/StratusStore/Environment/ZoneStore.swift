@@ -73,17 +73,15 @@ public final class ZoneStore: EnvironmentPart {
         guard database.scope != .shared else {
             throw StratusError(.badRequest, "zones cannot be created in the shared database: it holds the zones others share with you", zoneID: zoneID)
         }
-        return try write { s, _ in
+        return try core.write(in: database) { s, _, seq in
             if let z = try ZoneRow.find(s, database, zoneID.zoneName) {
                 return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
             }
-            var seq = try SequenceAllocator(s)
             let next = seq.next()
             try s.execute("DELETE FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted <> 0",
                           database.scope.rawValue, database.ownerRecordName, zoneID.zoneName)
             try s.execute("INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 1, ?, ?)",
                           database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, next, WallClock.nowMillis())
-            try seq.save(s)
             let z = try ZoneRow.find(s, database, zoneID.zoneName)!
             var outbox = try notifications.outbox(s)
             try outbox?.zoneChanged(z.zoneID, database: database, deleted: false, s)
@@ -108,12 +106,10 @@ public final class ZoneStore: EnvironmentPart {
         guard database.scope != .shared else {
             throw StratusError(.badRequest, "a shared zone belongs to its owner; leave the share (delete its share record) instead", zoneID: zoneID)
         }
-        let released: [String] = try write { s, catalog in
+        let released: [String] = try core.write(in: database) { s, catalog, seq in
             guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else { throw try ZoneRow.missing(s, database, zoneID) }
             let released = try clearZone(s, catalog, zone)
-            var seq = try SequenceAllocator(s)
             try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(reason.rawValue), seq.next(), zone.id)
-            try seq.save(s)
             var outbox = try notifications.outbox(s)
             try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
             try outbox?.finish(s)
@@ -129,14 +125,13 @@ public final class ZoneStore: EnvironmentPart {
     @discardableResult
     public func purgeUserData(_ userRecordName: String, reason: ZoneDeletionReason = .purged) throws(StratusError) -> Int {
         let database = DatabaseID.privateDatabase(of: userRecordName)
-        let (count, released): (Int, [String]) = try write { s, catalog in
+        let (count, released): (Int, [String]) = try core.write(in: database) { s, catalog, seq in
             let zones = try s.all("SELECT id, name, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
                                   [database.scope.rawValue, database.ownerRecordName]) { r in
                 ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
                         atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0)
             }
             var released: [String] = []
-            var seq = try SequenceAllocator(s)
             var outbox = try notifications.outbox(s)
             for zone in zones {
                 released += try clearZone(s, catalog, zone)
@@ -147,7 +142,6 @@ public final class ZoneStore: EnvironmentPart {
                     try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
                 }
             }
-            try seq.save(s)
             try outbox?.finish(s)
             return (zones.count, released)
         }

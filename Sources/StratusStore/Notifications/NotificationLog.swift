@@ -113,6 +113,14 @@ enum NotificationLog {
         try s.int64("SELECT value FROM meta WHERE key = 'notification_log_bytes'") ?? 0
     }
 
+    /// Locks the log's batch counter for the rest of the transaction (see `NotificationOutbox.nextBatch`).
+    static func lockBatches(_ s: any SQLSession) throws {
+        _ = try s.int64("""
+            INSERT INTO meta(key, value) VALUES ('notification_last_batch', 0)
+            ON CONFLICT(key) DO UPDATE SET value = meta.value RETURNING value
+            """, [])
+    }
+
     /// The newest batch ever appended (0: none), which never goes back when rows are dropped.
     static func lastBatch(_ s: any SQLSession) throws -> Int64 {
         try s.int64("SELECT " + s.dialect.greatest("COALESCE((SELECT value FROM meta WHERE key = 'notification_last_batch'), 0)",

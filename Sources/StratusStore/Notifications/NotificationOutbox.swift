@@ -83,8 +83,14 @@ struct NotificationOutbox {
 
     /// The next batch's number: after every one kept and every one the retention dropped (SQLite would reuse a
     /// deleted largest rowid, and a client's position would then skip the new one).
+    ///
+    /// Writes to different databases run at once on PostgreSQL, so the number is drawn under a lock held to the
+    /// commit (the `notification_last_batch` row): batches become visible in the order of their numbers, and a
+    /// listener reading on from its position never passes over one committed later. Only writes that notify wait
+    /// for it, and every change to the log in a write (appends, budgets, expiry) happens under it.
     static func nextBatch(_ s: any SQLSession) throws -> Int64 {
-        try NotificationLog.lastBatch(s) + 1
+        try NotificationLog.lockBatches(s)
+        return try NotificationLog.lastBatch(s) + 1
     }
 
     /// What one change's notifications share, each worked out once per change (emptied when the next starts): the

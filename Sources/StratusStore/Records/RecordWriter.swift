@@ -47,14 +47,16 @@ struct RecordWriter {
     /// written by the rebuild at the end of the load, not record by record.
     var deferredTypes: Set<Int64> = []
 
-    init(db: any SQLSession, catalog: Catalog, environment: ContainerEnvironment, database: DatabaseID, actor: RequestActor, caller: Caller? = nil,
-         receipts: TokenSigner? = nil) throws {
+    /// `seq`: the database's allocator when the transaction made it already (`EnvironmentDatabase.write(in:)`);
+    /// otherwise the writer locks the database's counter itself.
+    init(db: any SQLSession, catalog: Catalog, environment: ContainerEnvironment, database: DatabaseID, seq: SequenceAllocator? = nil, actor: RequestActor,
+         caller: Caller? = nil, receipts: TokenSigner? = nil) throws {
         self.receipts = receipts
         self.db = db
         self.catalog = catalog
         self.environment = environment
         self.database = database
-        self.seq = try SequenceAllocator(db)
+        self.seq = try seq ?? SequenceAllocator(db, database)
         self.actor = actor
         self.caller = database.scope == .public ? caller : nil
         self.now = WallClock.nowMillis()
@@ -308,6 +310,8 @@ struct RecordWriter {
                                 found: Existing?, old: StoredRecord?, zone: ZoneRow) throws -> ModifyResult {
         let name = record.recordName
         if let schemaChange {
+            // Other databases' writes run beside this one on PostgreSQL: the schema changes only in a write alone.
+            guard seq.wholeEnvironment else { throw NeedsExclusiveWrite() }
             try flushInserts()
             catalog = try SchemaStorage.apply(schemaChange, to: catalog, db)
             catalogChanged = true

@@ -7,6 +7,20 @@ struct ZoneRow: Sendable, Hashable {
     var atomic: Bool
     var changeSeq: Int64
 
+    /// The database the zone belongs to, whose change counter orders its changes. Zones are stored for the
+    /// public and private databases only (the shared database shows owners' private zones).
+    var database: DatabaseID {
+        let owner = zoneID.ownerRecordName ?? ""
+        return owner == DatabaseID.publicOwner ? .publicDatabase : .privateDatabase(of: owner)
+    }
+
+    /// The database of the zone with this row id (nil: no such zone).
+    static func database(_ s: any SQLSession, zoneRowID: Int64) throws -> DatabaseID? {
+        try s.one("SELECT scope, owner FROM zones WHERE id = ?", [zoneRowID]) { r in
+            DatabaseScope(rawValue: r.string(0) ?? "").map { DatabaseID(scope: $0, ownerRecordName: r.string(1) ?? "") }
+        } ?? nil
+    }
+
     static func find(_ s: any SQLSession, _ database: DatabaseID, _ name: String) throws -> ZoneRow? {
         try s.one("SELECT id, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 0",
                   [database.scope.rawValue, database.ownerRecordName, name]) { r in

@@ -255,6 +255,9 @@ extension EnvironmentMigrations {
         m.add("v21-timestamp-seconds") { s in try TimestampConversion.run(s) }
         // A share record's own fields (title, thumbnail, type), as `ShareFields` encodes them.
         m.add("v22-share-fields", ddl: "ALTER TABLE shares ADD COLUMN fields BLOB")
+        // Change sequence values come from a counter per database (see `ChangeSequence`), so that writes to different
+        // databases do not wait for one another; each starts from `meta.next_seq`, the one counter before.
+        m.add("v23-change-counters", ddl: "CREATE TABLE change_counters(scope TEXT NOT NULL, owner TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY(scope, owner)) WITHOUT ROWID")
         return m
     }
 

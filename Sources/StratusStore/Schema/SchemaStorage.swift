@@ -181,14 +181,21 @@ enum SchemaStorage {
         for f in type.fields { try dropStructures(f, except: nil, table: type.table, s) }
         // Deleted records stay visible to sync as deletions.
         let rows = try s.all("SELECT zone_id, record_name FROM record_log WHERE type_id = ? AND deleted = 0", [type.id]) { r in (r.int64(0) ?? 0, r.string(1) ?? "") }
+        // Each zone's deletions draw from its database's counter (an exclusive write: every counter may be locked).
+        var counters: [DatabaseID: SequenceAllocator] = [:]
+        var databases: [Int64: DatabaseID] = [:]
         for (zone, name) in rows {
-            let seq = try ChangeSequence.next(s)
+            if databases[zone] == nil { databases[zone] = try ZoneRow.database(s, zoneRowID: zone) }
+            guard let database = databases[zone] else { continue }
+            if counters[database] == nil { counters[database] = try SequenceAllocator(s, database) }
+            let seq = counters[database]!.next()
             try s.execute("""
                 INSERT INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, 0, 1)
                 ON CONFLICT(zone_id, record_name) DO UPDATE SET seq = excluded.seq, type_id = excluded.type_id, record_id = 0, deleted = 1
                 """, zone, seq, name, type.id)
             try s.execute("UPDATE zones SET change_seq = ? WHERE id = ?", seq, zone)
         }
+        for c in counters.values { try c.save(s) }
         try s.execute("DELETE FROM cascade_refs WHERE source_type = ?", type.id)
         try s.execute("DELETE FROM record_counts WHERE type_id = ?", type.id)
         try s.script("DROP TABLE \(type.table)")

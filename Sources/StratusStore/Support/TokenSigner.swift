@@ -69,7 +69,7 @@ struct TokenPayload {
     }
     mutating func double() -> Double? { int().map { Double(bitPattern: UInt64(bitPattern: $0)) } }
     mutating func data() -> [UInt8]? {
-        guard let n = int(), n >= 0, offset + Int(n) <= bytes.count else { return nil }
+        guard let n = int(), n >= 0, n <= Int64(bytes.count - offset) else { return nil }
         defer { offset += Int(n) }
         return Array(bytes[offset..<offset + Int(n)])
     }
