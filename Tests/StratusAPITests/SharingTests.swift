@@ -69,6 +69,45 @@ import Testing
         #expect(shared.json["zones"]?.array?.first?["share"]?["recordName"]?.string == "cloudkit.zoneshare", "\(shared.text)")
     }
 
+    /// The member's shared database spans two owners' zones, each owner's changes ordered by their own database:
+    /// paged one zone at a time the feed names each zone once, and from its token each owner's next write shows
+    /// that owner's zone alone.
+    @Test(arguments: Backend.allCases) func theSharedDatabaseFeedKeepsEachOwnersPlace(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
+        let p = try await Self.people(f)
+        let owners = [("Lists", p.ownerToken), ("Chores", p.outsiderToken)]
+        for (zone, token) in owners {
+            _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"\#(zone)"}}}]}"#, db: "private", user: token)
+            let made = try await modify(f, #"{"operationType":"create","record":{"recordName":"cloudkit.zoneshare","recordType":"cloudkit.share","participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"member@example.com"}},"permission":"READ_WRITE"}]}}"#,
+                                        zone: #"{"zoneName":"\#(zone)"}"#, user: token)
+            let guid = try #require(made.json.records.first?["shortGUID"]?.string, "\(made.text)")
+            _ = try await f.call("records/accept", #"{"shortGUIDs":[{"value":"\#(guid)"}]}"#, user: p.memberToken)
+        }
+        func changes(_ token: String?) async throws -> (zones: [String], token: String, more: Bool) {
+            let body = token.map { #"{"resultsLimit":1,"syncToken":"\#($0)"}"# } ?? #"{"resultsLimit":1}"#
+            let r = try await f.call("changes/database", body, db: "shared", user: p.memberToken)
+            let names = (r.json["zones"]?.array ?? []).compactMap { $0["zoneID"]?["zoneName"]?.string }
+            return (names, try #require(r.json["syncToken"]?.string, "\(r.text)"), r.json["moreComing"]?.bool ?? false)
+        }
+        var seen: [String] = []
+        var token: String? = nil
+        for _ in 0..<5 {
+            let page = try await changes(token)
+            seen += page.zones
+            token = page.token
+            if !page.more { break }
+        }
+        #expect(seen.sorted() == ["Chores", "Lists"], "each shared zone once: \(seen)")
+        #expect(try await changes(token).zones.isEmpty)
+        for (zone, ownerToken) in owners.reversed() {
+            _ = try await modify(f, create("item-\(zone)"), zone: #"{"zoneName":"\#(zone)"}"#, user: ownerToken)
+            let next = try await changes(token)
+            #expect(next.zones == [zone], "after \(zone)'s owner wrote: \(next.zones)")
+            token = next.token
+        }
+        #expect(try await changes(token).zones.isEmpty)
+    }
+
     @Test(arguments: Backend.allCases) func aHierarchyIsSharedReadOnlyThenReadWriteThenRevoked(_ backend: Backend) async throws {
         guard let f = try await APIFixture.make(backend) else { return }
         let p = try await Self.people(f)
