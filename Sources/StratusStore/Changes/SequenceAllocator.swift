@@ -6,21 +6,25 @@ import StratusModel
 struct SequenceAllocator {
     let database: DatabaseID
     private(set) var nextValue: Int64
-    private let start: Int64
+    /// The first value not yet stored in the counter.
+    private var start: Int64
     /// Whether the transaction may change the whole environment (SQLite's one writer, or a PostgreSQL write holding
     /// the environment's write lock alone); a schema change in a write that may not throws `NeedsExclusiveWrite`.
     var wholeEnvironment = true
 
-    init(_ s: any SQLSession, _ database: DatabaseID) throws {
+    /// `writeLock`: see `ChangeSequence.lock`.
+    init(_ s: any SQLSession, _ database: DatabaseID, writeLock: String? = nil) throws {
         self.database = database
-        nextValue = try ChangeSequence.lock(s, database) + 1
+        nextValue = try ChangeSequence.lock(s, database, writeLock: writeLock) + 1
         start = nextValue
     }
 
     mutating func next() -> Int64 { defer { nextValue += 1 }; return nextValue }
 
-    func save(_ s: any SQLSession) throws {
+    /// Stores the counter, once for the values handed out since it was last stored.
+    mutating func save(_ s: any SQLSession) throws {
         guard nextValue != start else { return }
         try s.enqueue("UPDATE change_counters SET value = ? WHERE scope = ? AND owner = ?", nextValue - 1, database.scope.rawValue, database.ownerRecordName)
+        start = nextValue
     }
 }

@@ -221,10 +221,8 @@ final class EnvironmentDatabase: Sendable {
             let outcome: (T, Catalog)? = try guarded {
                 do {
                     return try database.write { s -> (T, Catalog) in
-                        if s.dialect == .postgres {
-                            try s.execute("SELECT \(whole ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared")(\(Self.writeLockClass), hashtext(current_schema()))", [])
-                        }
-                        var seq = try SequenceAllocator(s, target)
+                        let lock = "\(whole ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared")(\(Self.writeLockClass), hashtext(current_schema()))"
+                        var seq = try SequenceAllocator(s, target, writeLock: s.dialect == .postgres ? lock : nil)
                         seq.wholeEnvironment = whole || s.dialect == .sqlite
                         var c = try self.catalog(s)
                         let r = try body(s, &c, &seq)

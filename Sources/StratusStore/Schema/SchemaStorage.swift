@@ -195,7 +195,7 @@ enum SchemaStorage {
                 """, zone, seq, name, type.id)
             try s.execute("UPDATE zones SET change_seq = ? WHERE id = ?", seq, zone)
         }
-        for c in counters.values { try c.save(s) }
+        for key in counters.keys { try counters[key]!.save(s) }
         try s.execute("DELETE FROM cascade_refs WHERE source_type = ?", type.id)
         try s.execute("DELETE FROM record_counts WHERE type_id = ?", type.id)
         try s.script("DROP TABLE \(type.table)")
