@@ -23,11 +23,13 @@ import StratusTestSupport
                 try s.execute("UPDATE record_counts SET count = count + 5 WHERE type_id = (SELECT min(type_id) FROM record_counts)", [])
                 try s.execute("DELETE FROM record_log WHERE record_name = 'n3'", [])
                 try s.execute("UPDATE assets SET refs = refs + 2", [])
+                try s.execute("UPDATE change_counters SET value = value - 10 WHERE scope = 'public'", [])
             }
             let broken = try f.dev.consistency.run().problems
             #expect(broken.contains { $0.contains("counted") && $0.contains("holds") }, "\(broken)")
             #expect(broken.contains { $0.contains("no live entry in the change log") }, "\(broken)")
             #expect(broken.contains { $0.contains("asset \(asset.fileChecksum): reference count 3, named by 1") }, "\(broken)")
+            #expect(broken.contains { $0.contains("the public database") && $0.contains("past its change counter") }, "\(broken)")
             // Looking changed nothing: the same problems, and the records still read.
             #expect(try f.dev.consistency.run().problems == broken)
             #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().recordName == "n1")

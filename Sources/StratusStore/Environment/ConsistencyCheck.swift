@@ -28,8 +28,25 @@ public final class ConsistencyCheck: EnvironmentPart {
             let orphans = try s.all("SELECT DISTINCT type_id FROM record_log WHERE deleted = 0") { $0.int64(0) }.filter { !known.contains($0) }
             for id in orphans { report.problems.append("the change log lists live records of a record type that no longer exists (type id \(id))") }
             try assets(catalog, s, &report)
+            try counters(s, &report)
         }
         return report
+    }
+
+    /// Every change a database's zones hold is numbered at or below its counter (or, for a database that has not
+    /// written since counters became per database, the environment's old counter): a counter behind its changes
+    /// would hand out a number twice, and a token could then skip a change. One statement, so one moment.
+    private func counters(_ s: any SQLSession, _ report: inout Report) throws {
+        let floor = try ChangeSequence.floor(s)
+        let rows = try s.all("""
+            SELECT z.scope, z.owner, MAX(z.change_seq), MAX(l.seq), MAX(c.value) FROM zones z
+            LEFT JOIN (SELECT zone_id, MAX(seq) AS seq FROM record_log GROUP BY zone_id) l ON l.zone_id = z.id
+            LEFT JOIN change_counters c ON c.scope = z.scope AND c.owner = z.owner
+            GROUP BY z.scope, z.owner
+            """, []) { r in (r.string(0) ?? "", r.string(1) ?? "", max(r.int64(2) ?? 0, r.int64(3) ?? 0), r.int64(4)) }
+        for (scope, owner, highest, counter) in rows where highest > (counter ?? floor) {
+            report.problems.append("the \(scope) database of \(owner.prefix(64)) holds change \(highest), past its change counter (\(counter ?? floor))")
+        }
     }
 
     /// SQLite's integrity check of the environment's file; on PostgreSQL, `amcheck` on every B-tree index of the
