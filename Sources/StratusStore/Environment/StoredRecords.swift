@@ -37,8 +37,16 @@ public final class StoredRecords: EnvironmentPart {
         if operations.contains(where: { !$0.operationType.isDelete }) { try quota.checkQuota() }
         try Self.checkWritable(zoneID, in: database)
         let target = try targetDatabase(zoneID, in: database)
-        let (results, released): ([ModifyResult], Set<String>) = try core.write(in: target) { db, catalog, seq in
-            let (zone, access) = try Self.zone(zoneID, in: database, db, &seq)
+        let names = operations.map { $0.record.recordName }.filter { !$0.isEmpty }
+        // Outside the shared database, the zone and the batch's entries come with the schema's generation.
+        let readsAhead = database.scope != .shared && names.count <= ZonePrefetch.maximumNames
+        let first = { (db: any SQLSession) throws -> (generation: Int64, ZonePrefetch?) in
+            guard readsAhead else { return (try SchemaStorage.generation(db), nil) }
+            let (generation, read) = try ZonePrefetch.read(db, database, zoneName: zoneID.zoneName, names: names)
+            return (generation, read)
+        }
+        let (results, released): ([ModifyResult], Set<String>) = try core.write(in: target, first: first) { db, catalog, seq, prefetched in
+            let (zone, access) = try prefetched?.zone.map { ($0, nil) } ?? Self.zone(zoneID, in: database, db, &seq)
             guard zone.database == target else {
                 throw StratusError(.tryAgainLater, "zone '\(zoneID.zoneName.prefix(100))' changed hands while this request waited: try again", retryAfter: 1)
             }
@@ -50,7 +58,7 @@ public final class StoredRecords: EnvironmentPart {
             writer.userQuota = caller == nil ? nil : core.userQuotaBytes
             writer.outbox = try notifications.outbox(db)
             writer.deferredTypes = deferredTypes.withLock { $0 }
-            try writer.prefetch(operations.map { $0.record.recordName }.filter { !$0.isEmpty }, zone: zone)
+            if let prefetched, prefetched.zone != nil { writer.know(prefetched, zone: zone) } else { try writer.prefetch(names, zone: zone) }
             // `allOrNothing` (bulk import): the batch is atomic in any zone, the default zone's included.
             var results: [ModifyResult] = []
             results.reserveCapacity(operations.count)

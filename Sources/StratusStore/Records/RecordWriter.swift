@@ -134,6 +134,12 @@ struct RecordWriter {
         known = (zone.id, entries)
     }
 
+    /// The batch's directory entries as `ZonePrefetch` read them with the zone (instead of `prefetch`).
+    mutating func know(_ prefetched: ZonePrefetch, zone: ZoneRow) {
+        createsAhead = max(1, prefetched.entries.count)
+        known = (zone.id, prefetched.entries)
+    }
+
     static let prefetchChunk = 1_000
     private static let fullPrefetchSQLite = makePrefetchSQL(prefetchChunk, .sqlite)
     private static let fullPrefetchPostgres = makePrefetchSQL(prefetchChunk, .postgres)
