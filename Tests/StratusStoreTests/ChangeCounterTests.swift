@@ -48,6 +48,41 @@ import StratusTestSupport
         }
     }
 
+    /// Eight users write to their own zones at once on PostgreSQL while some of their writes add fields to the
+    /// Development schema (a write that must change the schema runs again holding the environment alone): every
+    /// write lands with its fields, each zone's feed holds its records once in order, and `stratus check` is clean.
+    @Test func concurrentWritesAndSchemaChangesKeepEveryInvariant() async throws {
+        try await Fixture.with(.postgres) { f throws in
+            try f.save([note("seed")])
+            let users = (0..<8).map { RequestActor(userRecordName: "_" + String(repeating: String($0), count: 32)) }
+            let failures = Mutex<[String]>([])
+            let done = DispatchGroup()
+            for (u, user) in users.enumerated() {
+                done.enter()
+                Thread {
+                    defer { done.leave() }
+                    for i in 0..<20 {
+                        var fields: [String: FieldValue] = ["title": .string("t\(i)")]
+                        if i % 7 == 3 { fields["added\(u)_\(i)"] = .int64(Int64(i)) }
+                        do { try f.save([note("r\(i)", fields)], database: .privateDatabase(of: user.userRecordName), actor: user) } catch {
+                            failures.withLock { $0.append("\(u)/\(i): \(error)") }
+                        }
+                    }
+                }.start()
+            }
+            done.wait()
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+            for (u, user) in users.enumerated() {
+                let database = DatabaseID.privateDatabase(of: user.userRecordName)
+                let changes = try f.dev.zones.zoneChanges(in: database, zoneID: .defaultZone, since: nil, resultsLimit: 200)
+                #expect(changes.changed.map(\.recordName) == (0..<20).map { "r\($0)" }, "user \(u)")
+                let r3 = try f.dev.records.lookup(["r3"], in: database)[0].get()
+                #expect(r3.fields["added\(u)_3"] == .int64(3))
+            }
+            #expect(try f.dev.consistency.run().problems.isEmpty)
+        }
+    }
+
     /// A store from before per-database counters holds no counter rows and one environment-wide value in `meta`:
     /// tokens it issued resume there, seeing exactly what was written since.
     @Test(arguments: Backend.allCases) func tokensFromOneCounterResume(_ backend: Backend) async throws {
