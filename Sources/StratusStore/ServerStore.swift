@@ -83,7 +83,7 @@ public final class ServerStore: Sendable {
         // PostgreSQL's own durability (synchronous_commit, replication) decides what a commit means there.
         self.durability = .full
         let pool = PostgresPool(url: databaseURL, capacity: poolSize)
-        let db = PostgresDatabase(pool: pool, schema: "stratus")
+        let db = PostgresDatabase(pool: pool, schema: Self.controlSchema)
         try guarded { try ServerStore.controlMigrations.migrate(db) }
         postgres = pool
         control = db
@@ -111,6 +111,9 @@ public final class ServerStore: Sendable {
     }
 
     /// The control database's schema steps, in the order they were introduced.
+    /// The PostgreSQL schema of the control data (containers, users, credentials, admins).
+    static let controlSchema = "stratus"
+
     static let controlMigrations: SQLMigrations = {
         var m = SQLMigrations()
         m.add("v1", ddl: "CREATE TABLE containers(id TEXT PRIMARY KEY, created_at INTEGER NOT NULL) WITHOUT ROWID")

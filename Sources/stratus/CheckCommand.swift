@@ -3,11 +3,12 @@ import Foundation
 import StratusModel
 import StratusStore
 
-/// `stratus check`: every container environment of a store (SQLite or PostgreSQL) checked while it may be serving —
-/// the engine's own check, then the invariants Stratus keeps (see `ConsistencyCheck`). Exits 1 when anything is wrong.
+/// `stratus check`: the control data (see `ControlCheck`) and every container environment of a store (SQLite or
+/// PostgreSQL) checked while it may be serving — the engine's own check, then the invariants Stratus keeps (see
+/// `ConsistencyCheck`). Exits 1 when anything is wrong.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check",
-        abstract: "Check a store: the engine's own check, record counts, the change log against the records, assets against their references.")
+        abstract: "Check a store: the engine's own check, record counts, the change log against the records, assets against their references, change counters, the control data.")
     @OptionGroup var options: DataOptions
     @Option(help: "Only this container (default: every one).") var container: String?
 
@@ -16,6 +17,13 @@ struct CheckCommand: ParsableCommand {
         try reportingErrors {
             let store = try options.open()
             defer { store.close() }
+            if container == nil {
+                let control = try ControlCheck(store).run()
+                for note in control.notes { print("control data: note: \(note)") }
+                for problem in control.problems { print("control data: \(problem)") }
+                if control.problems.isEmpty { print("control data: ok") }
+                problems += control.problems.count
+            }
             let ids = try container.map { [try ContainerID($0)] } ?? store.containers().map(\.id)
             for id in ids {
                 for environment in ContainerEnvironment.allCases {

@@ -36,6 +36,18 @@ import StratusTestSupport
         }
     }
 
+    /// The control data checks clean, and a credential whose container is gone is named (both engines).
+    @Test(arguments: Backend.allCases) func theControlDataIsCheckedToo(_ backend: Backend) async throws {
+        try await Fixture.with(backend) { f throws in
+            _ = try f.store.credentials.createAPIToken(container: f.container, environment: .development, name: "app")
+            let clean = try ControlCheck(f.store).run()
+            #expect(clean.problems.isEmpty, "\(clean.problems)")
+            try f.store.control.write { s in _ = try s.execute("DELETE FROM containers", []) }
+            let broken = try ControlCheck(f.store).run().problems
+            #expect(broken == ["1 API token of container \(f.container.rawValue), which does not exist"], "\(broken)")
+        }
+    }
+
     @Test func sqliteRunsItsIntegrityCheckAndPostgreSQLSaysWhetherAmcheckRan() async throws {
         try await Fixture.with(.sqlite) { f throws in
             let report = try f.dev.consistency.run()
