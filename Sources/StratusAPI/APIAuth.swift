@@ -8,8 +8,7 @@ struct APIAuth: Sendable {
     var token: APIToken
     var caller: Caller
     /// The web auth token the request carried, to hand back (or a fresh one) in the rotation header.
-    var webAuthToken: String?
-    var rotatedToken: String?
+    var webAuthToken, rotatedToken: String?
     /// When the web auth token stops signing the user in (milliseconds), for listeners that outlive the request.
     var expiresAt: Int64?
     /// Signed with a server-to-server key: the public database only, as the key's user.

@@ -26,10 +26,8 @@ public struct RecordImporter: Sendable {
     }
 
     public struct Progress: Sendable {
-        public var lines: Int
-        public var records: Int
-        public var bytesRead: Int64
-        public var totalBytes: Int64
+        public var lines, records: Int
+        public var bytesRead, totalBytes: Int64
         public var seconds: Double
         public var recordsPerSecond: Double { seconds > 0 ? Double(records) / seconds : 0 }
         /// Seconds left at the current rate, from the share of the file read.

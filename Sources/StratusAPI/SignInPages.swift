@@ -185,8 +185,7 @@ final class SignInPages: Sendable {
     struct PageContext {
         var container: ContainerID
         var environment: ContainerEnvironment
-        var callback: String?
-        var openerOrigin: String?
+        var callback, openerOrigin: String?
         var mode: Mode
 
         func path(_ mode: Mode) -> String {

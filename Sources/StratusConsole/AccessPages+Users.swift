@@ -77,15 +77,11 @@ extension AccessPages {
 
     /// `act-as.mustache`.
     struct ActAsView: Encodable {
-        struct User: Encodable {
-            let name, email, userRecordName: String
-            let isTestUser: Bool
-        }
+        struct User: Encodable { let name, email, userRecordName: String; let isTestUser: Bool }
         let users: [User]
         let hasUsers, offerTestUser: Bool
         /// The form value that stands for the Development test user before it exists.
-        let testUser: String
-        let q, searchAction, actAction, back: String
+        let testUser, q, searchAction, actAction, back: String
         let database: String?
         let isProduction: Bool
     }

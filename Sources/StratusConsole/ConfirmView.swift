@@ -2,7 +2,6 @@
 /// the name the administrator must type to go ahead.
 struct ConfirmView: Encodable {
     let heading, warning, action: String
-    var confirmLabel: String?
-    var expected: String?
+    var confirmLabel, expected: String?
     let button, cancelHref: String
 }

@@ -304,9 +304,19 @@ public final class Console: Sendable {
         return HTML.page(html, status: status)
     }
 
-    /// What `page` adds to a page's own view: the title, the scope's header, the breadcrumbs and the user browsed.
+    /// A page's own view with what `page` adds to it, drawn as one object: the frame's keys beside the view's.
     struct Framed<View: Encodable>: Encodable {
         let view: View
+        let frame: Frame
+
+        func encode(to encoder: any Encoder) throws {
+            try view.encode(to: encoder)
+            try frame.encode(to: encoder)
+        }
+    }
+
+    /// What `page` adds to a page's own view: the title, the scope's header, the breadcrumbs and the user browsed.
+    struct Frame: Encodable {
         let title: String
         let scope: TemplateValue
         let crumbs: [Crumb]
@@ -314,29 +324,16 @@ public final class Console: Sendable {
         let acting: ActingBanner?
         /// The container picker's choices (`containerPicker`).
         let containers: TemplateValue
-
-        func encode(to encoder: any Encoder) throws {
-            try view.encode(to: encoder)
-            var c = encoder.container(keyedBy: FramedKeys.self)
-            try c.encode(title, forKey: .title)
-            try c.encode(scope, forKey: .scope)
-            try c.encode(crumbs, forKey: .crumbs)
-            try c.encodeIfPresent(user, forKey: .user)
-            try c.encodeIfPresent(acting, forKey: .acting)
-            try c.encode(containers, forKey: .containers)
-        }
     }
-
-    enum FramedKeys: String, CodingKey { case title, scope, crumbs, user, acting, containers }
 
     /// A page in a container: the scope's header and tabs, breadcrumbs, and the JSON variant (`json`, encoded with
     /// sorted keys) when asked for.
     func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: ConsoleTab, _ template: String, title: String,
               _ view: some Encodable, crumbs: [Crumb] = [], json: (any Encodable)? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
         if let json, Console.wantsJSON(req) { return Console.jsonAnswer(json, status: status) }
-        return render(template, Framed(view: view, title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user,
-                                       acting: scope.actingAs.map { ActingBanner($0, paths: scope.paths) }, containers: containerPicker(scope)),
-                      session: s, status: status)
+        let frame = Frame(title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user,
+                          acting: scope.actingAs.map { ActingBanner($0, paths: scope.paths) }, containers: containerPicker(scope))
+        return render(template, Framed(view: view, frame: frame), session: s, status: status)
     }
 
     /// The container picker's links: every container, each to the same environment's overview (see `pickers`).
@@ -401,9 +398,7 @@ public final class Console: Sendable {
 
     /// The error page (`error.mustache`): what went wrong and, after a form, the way back to it.
     struct ErrorView: Encodable {
-        var title: String
-        var heading: String
-        var reason: String
+        var title, heading, reason: String
         var back: String?
     }
 

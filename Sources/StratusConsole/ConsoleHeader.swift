@@ -12,10 +12,7 @@ struct ConsoleHeader: Encodable {
     }
 
     /// One group of the sidebar.
-    struct Section: Encodable {
-        let id, label: String
-        let links: [Link]
-    }
+    struct Section: Encodable { let id, label: String; let links: [Link] }
 
     let container, environment, environmentLabel: String
     let isProduction: Bool
@@ -30,6 +27,4 @@ struct ConsoleHeader: Encodable {
 }
 
 /// One step of a page's breadcrumbs.
-struct Crumb: Encodable {
-    let href, label: String
-}
+struct Crumb: Encodable { let href, label: String }

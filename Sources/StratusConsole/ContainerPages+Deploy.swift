@@ -24,14 +24,8 @@ extension ContainerPages {
 
     /// `deploy.mustache`: the plan, what Production would refuse, and the history.
     struct DeployView: Encodable {
-        struct Deployment: Encodable {
-            let when, by: String
-            let changes: [String]
-        }
-        struct JSON: Encodable {
-            let changes, refusals, check: [String]
-            let history: [Deployment]
-        }
+        struct Deployment: Encodable { let when, by: String; let changes: [String] }
+        struct JSON: Encodable { let changes, refusals, check: [String]; let history: [Deployment] }
         let changes, refusals: [String]
         let hasChanges, hasRefusals, canDeploy: Bool
         let history: [Deployment]

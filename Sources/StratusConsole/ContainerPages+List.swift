@@ -29,11 +29,7 @@ extension ContainerPages {
             let id, createdISO, developmentPath, productionPath, deletePath: String
             let developmentRecords, productionRecords, developmentTypes, productionTypes: Int
         }
-        struct ContainerJSON: Encodable {
-            let id: String
-            let developmentRecords, productionRecords: Int
-            let created: String
-        }
+        struct ContainerJSON: Encodable { let id: String; let developmentRecords, productionRecords: Int; let created: String }
         let title: String
         let containers: [Container]
         let hasContainers: Bool

@@ -20,22 +20,14 @@ extension DataPages {
     }
 
     /// `import.mustache`: the upload form.
-    struct ImportView: Encodable {
-        let action: String
-        let limitMB: Int
-        let error: String?
-    }
+    struct ImportView: Encodable { let action: String; let limitMB: Int; let error: String? }
 
     /// `import-job.mustache`: an import running (reloading itself), done or stopped.
     struct ImportJobView: Encodable {
-        struct Done: Encodable {
-            let imported: Int
-            let seconds: String
-        }
+        struct Done: Encodable { let imported: Int; let seconds: String }
         let filename, again: String
         var running: Bool?
-        var refresh: Int?
-        var records: Int?
+        var refresh, records: Int?
         var rate, eta: String?
         var percent: Int?
         var done: Done?
@@ -47,8 +39,7 @@ extension DataPages {
         let id: String
         let committedLines: Int
         var state = ""
-        var records: Int?
-        var line: Int?
+        var records, line: Int?
         var code, reason: String?
     }
 

@@ -7,11 +7,7 @@ import StratusStore
 /// in the form, so a record changed meanwhile gives a conflict page with the server's version, never a silent
 /// overwrite.
 extension DataPages {
-    struct RecordLocation {
-        var db: DatabaseID
-        var zone: ZoneID
-        var name: String
-    }
+    struct RecordLocation { var db: DatabaseID; var zone: ZoneID; var name: String }
 
     func recordLocation(_ req: HTTPRequest, _ scope: ConsoleScope) throws -> RecordLocation {
         guard let db = scope.databaseID else { throw StratusError.badRequest("Choose whose database first (the as= parameter).") }

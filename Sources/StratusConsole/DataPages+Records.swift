@@ -77,46 +77,22 @@ extension DataPages {
     }
 
     /// `records.mustache` when the environment has no record type yet.
-    struct NoTypesView: Encodable {
-        let noTypes: Bool
-        let schemaHref: String
-    }
+    struct NoTypesView: Encodable { let noTypes: Bool; let schemaHref: String }
 
     /// `records.mustache`: the query builder (all its state in the URL), the page of rows and the links around it.
     struct RecordsView: Encodable {
-        struct Choice: Encodable {
-            let name: String
-            let selected: Bool
-        }
-        struct Row: Encodable {
-            let name, href: String
-            let cells: [String]
-            let modified: String
-        }
-        struct FieldOption: Encodable {
-            let name, label: String
-            let selected: Bool
-            let ops: String
-        }
+        struct Choice: Encodable { let name: String; let selected: Bool }
+        struct Row: Encodable { let name, href: String; let cells: [String]; let modified: String }
+        struct FieldOption: Encodable { let name, label: String; let selected: Bool; let ops: String }
         struct FilterRow: Encodable {
             let n: Int
             let value: String
             let fields: [FieldOption]
             let ops: [Choice]
         }
-        struct SortRow: Encodable {
-            let n: Int
-            let fields: [FieldOption]
-            let desc: Bool
-        }
-        struct FieldChoice: Encodable {
-            let name: String
-            let checked: Bool
-        }
-        struct JSON: Encodable {
-            let records: [RecordJSON]
-            let continuationMarker: String?
-        }
+        struct SortRow: Encodable { let n: Int; let fields: [FieldOption]; let desc: Bool }
+        struct FieldChoice: Encodable { let name: String; let checked: Bool }
+        struct JSON: Encodable { let records: [RecordJSON]; let continuationMarker: String? }
         let error: String?
         let types, zones: [Choice]
         let recordType, zone, servedBy: String

@@ -31,11 +31,7 @@ extension DataPages {
             let deleteHref: String?
         }
         /// A zone in the page's JSON variant.
-        struct ZoneJSON: Encodable {
-            let zoneName, syncToken: String
-            let recordCount: Int
-            let atomic: Bool
-        }
+        struct ZoneJSON: Encodable { let zoneName, syncToken: String; let recordCount: Int; let atomic: Bool }
         let zones: [Zone]
         let canCreate: Bool
         let createAction: String

@@ -1,6 +1,4 @@
 import StratusHTTP
 
 /// Data: records, zones, imports and asset downloads of a database.
-struct DataPages: ScopedPageGroup {
-    let console: Console
-}
+struct DataPages: ScopedPageGroup { let console: Console }

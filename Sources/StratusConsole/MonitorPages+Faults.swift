@@ -31,11 +31,7 @@ extension MonitorPages {
             let injected: Int
             let state, expires, clearAction: String
         }
-        struct FaultJSON: Encodable {
-            let id, operation, error: String
-            let injected: Int
-            let state: String
-        }
+        struct FaultJSON: Encodable { let id, operation, error: String; let injected: Int; let state: String }
         let faults: [Fault]
         let hasFaults: Bool
         let addAction: String

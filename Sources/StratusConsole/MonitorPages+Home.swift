@@ -28,11 +28,7 @@ extension MonitorPages {
 
     /// `home.mustache`.
     struct HomeView: Encodable {
-        struct Zone: Encodable {
-            let name: String
-            let count: Int
-            let href: String
-        }
+        struct Zone: Encodable { let name: String; let count: Int; let href: String }
         struct JSON: Encodable {
             struct Storage: Encodable {
                 let recordBytes, assetBytes: Int64

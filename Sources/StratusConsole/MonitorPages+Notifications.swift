@@ -59,11 +59,7 @@ extension MonitorPages {
 
     /// `notifications.mustache`: notifications, webhook deliveries, and push to Apple devices.
     struct NotificationsView: Encodable {
-        struct Note: Encodable {
-            let time, user, subscription, database, record, reason, status: String
-            let delivered: Bool
-            let nid: String
-        }
+        struct Note: Encodable { let time, user, subscription, database, record, reason, status: String; let delivered: Bool; let nid: String }
         struct Delivery: Encodable {
             let time, url, record, recordType, reason, state: String
             let failed: Bool
@@ -77,21 +73,11 @@ extension MonitorPages {
             let status, reason: String
             let attempts: Int
         }
-        struct Key: Encodable {
-            let keyID, teamID, topic: String
-            let updated: String?
-        }
+        struct Key: Encodable { let keyID, teamID, topic: String; let updated: String? }
         struct JSON: Encodable {
             struct Note: Encodable { let notificationID, user, subscriptionID, reason, status: String }
-            struct Delivery: Encodable {
-                let notificationID, url, state: String
-                let attempts: Int
-                let lastError: String
-            }
-            struct Push: Encodable {
-                let notificationID, user, device, state, status, reason: String
-                let attempts: Int
-            }
+            struct Delivery: Encodable { let notificationID, url, state: String; let attempts: Int; let lastError: String }
+            struct Push: Encodable { let notificationID, user, device, state, status, reason: String; let attempts: Int }
             let notifications: [Note]
             let webhookDeliveries: [Delivery]
             let apnsDevices: [Device]

@@ -50,16 +50,8 @@ extension MonitorPages {
             let lastUsed, state, size, built, longestStep, pinAction, dropAction: String
         }
         struct JSON: Encodable {
-            struct Shape: Encodable {
-                let shape: String
-                let calls: Int
-                let index, kind, p50Milliseconds: String
-            }
-            struct Index: Encodable {
-                let name: String
-                let pinned: Bool
-                let state: String
-            }
+            struct Shape: Encodable { let shape: String; let calls: Int; let index, kind, p50Milliseconds: String }
+            struct Index: Encodable { let name: String; let pinned: Bool; let state: String }
             let shapes: [Shape]
             let automaticIndexes: [Index]
         }

@@ -50,10 +50,7 @@ extension MonitorPages {
             /// A participant's view of the share (none where users' data may not be browsed).
             let sharedViewHref: String?
         }
-        struct ShareJSON: Encodable {
-            let name, zone, publicPermission: String
-            let participants: Int
-        }
+        struct ShareJSON: Encodable { let name, zone, publicPermission: String; let participants: Int }
         let shares: [Share]
         let hasShares: Bool
         let message: String?

@@ -38,24 +38,11 @@ extension MonitorPages {
 
     /// `telemetry.mustache`: the range switch, the charts (SVG drawn here), totals and the faults on now.
     struct TelemetryPage: Encodable {
-        struct Range: Encodable {
-            let label, href: String
-            let current: Bool
-        }
-        struct Chart: Encodable {
-            let heading, svg: String
-            let legend: [SVGChart.LegendEntry]
-        }
-        struct LiveFault: Encodable {
-            let id: Int64
-            let kind, operation: String
-            let injected: Int
-        }
+        struct Range: Encodable { let label, href: String; let current: Bool }
+        struct Chart: Encodable { let heading, svg: String; let legend: [SVGChart.LegendEntry] }
+        struct LiveFault: Encodable { let id: Int64; let kind, operation: String; let injected: Int }
         struct JSON: Encodable {
-            struct Latency: Encodable {
-                let count: Int64
-                let p50, p95, p99: Double
-            }
+            struct Latency: Encodable { let count: Int64; let p50, p95, p99: Double }
             struct Point: Encodable {
                 let minute, requests, errors, injected: Int64
                 let errorsByCode: [String: Int64]

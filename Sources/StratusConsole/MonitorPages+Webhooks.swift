@@ -37,10 +37,7 @@ extension MonitorPages {
         }
         struct Created: Encodable { let url, secret: String }
         /// What adding a webhook answers in JSON: its secret, once.
-        struct Added: Encodable {
-            let id: Int64
-            let url, secret: String
-        }
+        struct Added: Encodable { let id: Int64; let url, secret: String }
         let webhooks: [Hook]
         let hasWebhooks: Bool
         let addAction: String

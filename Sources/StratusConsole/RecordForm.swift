@@ -12,8 +12,7 @@ enum RecordForm {
         let name, type: String
         let isList: Bool
         let items: [Item]
-        var encrypted: Bool?
-        var hasValue: Bool?
+        var encrypted, hasValue: Bool?
         var summary: String?
         let kind: ScalarType?
 

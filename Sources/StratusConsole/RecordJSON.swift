@@ -8,10 +8,7 @@ struct RecordJSON: Encodable {
         let userRecordName, deviceID: String
         init(_ s: RecordStamp) { (timestamp, userRecordName, deviceID) = (s.timestamp, s.userRecordName, s.deviceID) }
     }
-    struct Field: Encodable {
-        let value: WireValue
-        let type: String
-    }
+    struct Field: Encodable { let value: WireValue; let type: String }
     let recordName, recordType: String
     let zoneID: Zone
     let recordChangeTag: String?
@@ -35,14 +32,8 @@ struct WireValue: Encodable {
     init(_ value: FieldValue) { self.value = value }
 
     private struct ZoneName: Encodable { let zoneName: String }
-    private struct Reference: Encodable {
-        let recordName, action: String
-        let zoneID: ZoneName?
-    }
-    private struct Asset: Encodable {
-        let fileChecksum: String
-        let size: Int64
-    }
+    private struct Reference: Encodable { let recordName, action: String; let zoneID: ZoneName? }
+    private struct Asset: Encodable { let fileChecksum: String; let size: Int64 }
     private struct Location: Encodable { let latitude, longitude: Double }
 
     func encode(to encoder: any Encoder) throws {

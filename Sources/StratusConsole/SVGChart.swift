@@ -5,13 +5,9 @@ import StratusHTTP
 /// evenly spaced points, a gap where a point has no value, a y axis from 0 to a round maximum with its labels,
 /// time labels under the first, middle and last points, and a `<title>` and `<desc>` for screen readers.
 struct SVGChart {
-    struct Series {
-        var name: String
-        var values: [Double?]
-    }
+    struct Series { var name: String; var values: [Double?] }
 
-    var title: String
-    var unit: String
+    var title, unit: String
     var series: [Series]
     /// Labels of the points (times), as many as the values.
     var labels: [String]

@@ -40,11 +40,7 @@ extension SchemaPages {
     /// `roles.mustache`: the permission matrix (record types × roles) and the custom roles' members.
     struct RolesView: Encodable {
         struct Role: Encodable { let name, label: String }
-        struct Permission: Encodable {
-            let name: String
-            let checked: Bool
-            let field: String
-        }
+        struct Permission: Encodable { let name: String; let checked: Bool; let field: String }
         struct Cell: Encodable {
             let role: String
             /// Names the cell's group of checkboxes: which role, on which record type.
@@ -52,10 +48,7 @@ extension SchemaPages {
             let perms: [Permission]
             let summary: String
         }
-        struct Row: Encodable {
-            let type: String
-            let cells: [Cell]
-        }
+        struct Row: Encodable { let type: String; let cells: [Cell] }
         struct Member: Encodable { let user, email, role: String }
         struct CustomRole: Encodable {
             let name: String
@@ -65,11 +58,7 @@ extension SchemaPages {
             let deleteAction: String?
             let users: [UserJSON]
         }
-        struct JSON: Encodable {
-            let roles: [String]
-            let grants: [String: [String: [String]]]
-            let members: [String: [String]]
-        }
+        struct JSON: Encodable { let roles: [String]; let grants: [String: [String: [String]]]; let members: [String: [String]] }
         let roles: [Role]
         let rows: [Row]
         let editable: Bool

@@ -32,10 +32,7 @@ extension SchemaPages {
         }
         /// A record type in JSON: its fields with their indexes, and its grants.
         struct TypeJSON: Encodable {
-            struct Field: Encodable {
-                let name, type: String
-                let indexes: [String]
-            }
+            struct Field: Encodable { let name, type: String; let indexes: [String] }
             let name: String
             let fields: [Field]
             let grants: [String: [String]]
@@ -46,10 +43,7 @@ extension SchemaPages {
                 grants = t.grants.mapValues(\.names)
             }
         }
-        struct JSON: Encodable {
-            let recordTypes: [TypeJSON]
-            let roles: [String]
-        }
+        struct JSON: Encodable { let recordTypes: [TypeJSON]; let roles: [String] }
         let types: [RecordType]
         let roles: [String]
         let editable: Bool
@@ -59,10 +53,7 @@ extension SchemaPages {
 
     /// `record-type.mustache`: a type's fields, their indexes as checkboxes, and the forms that change them.
     struct RecordTypeView: Encodable {
-        struct Choice: Encodable {
-            let index: String
-            let checked: Bool
-        }
+        struct Choice: Encodable { let index: String; let checked: Bool }
         struct Field: Encodable {
             let name, type: String
             let system, deployed: Bool

@@ -1,6 +1,4 @@
 import StratusHTTP
 
 /// Schema: record types, fields, indexes, security roles, and resetting Development.
-struct SchemaPages: ScopedPageGroup {
-    let console: Console
-}
+struct SchemaPages: ScopedPageGroup { let console: Console }

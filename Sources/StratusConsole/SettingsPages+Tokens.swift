@@ -25,32 +25,15 @@ extension SettingsPages {
 
     /// `tokens.mustache`: API tokens and server-to-server keys (a new token's secret shown once).
     struct TokensView: Encodable {
-        struct Token: Encodable {
-            let id, name, origins, created: String
-            let revoked: Bool
-            let revokeAction: String
-        }
-        struct Key: Encodable {
-            let keyID, notes, user, created: String
-            let revoked: Bool
-            let revokeAction: String
-        }
+        struct Token: Encodable { let id, name, origins, created: String; let revoked: Bool; let revokeAction: String }
+        struct Key: Encodable { let keyID, notes, user, created: String; let revoked: Bool; let revokeAction: String }
         struct NewToken: Encodable { let secret, name: String }
         /// What creating a token answers in JSON: its secret, once.
-        struct Created: Encodable {
-            let id: Int64
-            let name, ckAPIToken: String
-        }
+        struct Created: Encodable { let id: Int64; let name, ckAPIToken: String }
         struct NewKey: Encodable { let keyID: String }
         struct JSON: Encodable {
-            struct Token: Encodable {
-                let id, name: String
-                let revoked: Bool
-            }
-            struct Key: Encodable {
-                let keyID: String
-                let revoked: Bool
-            }
+            struct Token: Encodable { let id, name: String; let revoked: Bool }
+            struct Key: Encodable { let keyID: String; let revoked: Bool }
             let tokens: [Token]
             let keys: [Key]
         }

@@ -1,6 +1,4 @@
 import StratusHTTP
 
 /// Settings: API tokens and server-to-server keys.
-struct SettingsPages: ScopedPageGroup {
-    let console: Console
-}
+struct SettingsPages: ScopedPageGroup { let console: Console }

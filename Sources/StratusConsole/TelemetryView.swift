@@ -50,11 +50,7 @@ struct TelemetryView {
     }
 
     /// Per operation kind over the whole range: requests and latency percentiles.
-    struct Total: Encodable {
-        let operation: String
-        let requests: Int64
-        let p50, p95, p99: String
-    }
+    struct Total: Encodable { let operation: String; let requests: Int64; let p50, p95, p99: String }
 
     var totals: [Total] {
         operations.map { op in

@@ -1,4 +1,2 @@
 /// A user in a page's JSON variant.
-struct UserJSON: Encodable {
-    let userRecordName, email: String
-}
+struct UserJSON: Encodable { let userRecordName, email: String }

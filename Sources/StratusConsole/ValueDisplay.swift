@@ -54,10 +54,7 @@ enum ValueDisplay {
             let action: OrFalse<String>
         }
         struct Asset: Encodable { let size, checksum, href, type: String }
-        struct Location: Encodable {
-            let latitude, longitude: String
-            let accuracy, altitude: String?
-        }
+        struct Location: Encodable { let latitude, longitude: String; let accuracy, altitude: String? }
         var text: OrFalse<String> = .init(nil)
         var timestamp: OrFalse<Timestamp> = .init(nil)
         var bytes: OrFalse<Bytes> = .init(nil)

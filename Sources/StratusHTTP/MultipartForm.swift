@@ -5,8 +5,7 @@ import Foundation
 public struct MultipartForm: Sendable {
     public struct Part: Sendable {
         public var name: String
-        public var filename: String?
-        public var contentType: String?
+        public var filename, contentType: String?
         public var data: Data
     }
 
@@ -55,9 +54,7 @@ public struct MultipartForm: Sendable {
     }
 
     private static func part(head: String, data: Data) -> Part? {
-        var name: String?
-        var filename: String?
-        var type: String?
+        var name, filename, type: String?
         for line in head.components(separatedBy: "\r\n") {
             let kv = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard kv.count == 2 else { continue }

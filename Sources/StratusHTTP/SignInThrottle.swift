@@ -24,8 +24,7 @@ public final class SignInThrottle: Sendable {
         public var addressWindow: Duration
         /// Accounts one client address may create per hour (a burst of as many), and the server per second (bursts
         /// of four times that): each costs a password hash, and a flood of them is a flood of work.
-        public var signUpsPerAddressPerHour: Double
-        public var signUpsPerSecond: Double
+        public var signUpsPerAddressPerHour, signUpsPerSecond: Double
 
         public init(freeFailures: Int = 3, baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30),
                     addressCeiling: Int = 100, addressWindow: Duration = .seconds(15 * 60),

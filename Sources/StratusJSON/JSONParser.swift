@@ -141,23 +141,9 @@ package struct JSONParser {
     private mutating func object(depth: Int) throws(Failure) -> JSON {
         i += 1
         var o: [String: JSON] = [:]
-        skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(o) }
-        while true {
-            skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw Failure() }
-            let k = try string()
-            skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw Failure() }
-            i += 1
-            skipSpace()
-            o[k] = try value(depth: depth + 1)
-            skipSpace()
-            guard i < bytes.count else { throw Failure() }
-            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(o) }
-            throw Failure()
-        }
+        var first = true
+        while let k = try nextKey(first: &first) { o[k] = try value(depth: depth + 1) }
+        return .object(o)
     }
 
     private mutating func array(depth: Int) throws(Failure) -> JSON {

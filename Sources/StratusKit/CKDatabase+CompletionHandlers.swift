@@ -3,6 +3,11 @@ import Foundation
 /// CloudKit's completion-handler forms of `CKDatabase`'s calls, each running its async form in a task and
 /// calling the handler once with its result.
 extension CKDatabase {
+    /// What a completion handler of a fetch of several items receives: each item's result, or the whole's error.
+    public typealias FetchAnswer<ID: Hashable, Item> = Result<[ID: Result<Item, any Error>], any Error>
+    /// What a completion handler of a modify receives: each save's and each delete's result, or the whole's error.
+    public typealias ModifyAnswer<ID: Hashable, Item> = Result<(saveResults: [ID: Result<Item, any Error>], deleteResults: [ID: Result<Void, any Error>]), any Error>
+
     private func deliver<T>(_ handler: @escaping @Sendable (Result<T, any Error>) -> Void, _ work: @escaping @Sendable () async throws -> T) {
         Task { do { handler(.success(try await work())) } catch { handler(.failure(error)) } }
     }
@@ -14,7 +19,7 @@ extension CKDatabase {
 
     /// Mirrors `CKDatabase.fetch(withRecordIDs:desiredKeys:completionHandler:)`.
     public func fetch(withRecordIDs recordIDs: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil,
-                      completionHandler: @escaping @Sendable (Result<[CKRecord.ID: Result<CKRecord, any Error>], any Error>) -> Void) {
+                      completionHandler: @escaping @Sendable (FetchAnswer<CKRecord.ID, CKRecord>) -> Void) {
         deliver(completionHandler) { try await self.records(for: recordIDs, desiredKeys: desiredKeys) }
     }
 
@@ -30,9 +35,7 @@ extension CKDatabase {
 
     /// Mirrors `CKDatabase.modifyRecords(saving:deleting:savePolicy:atomically:completionHandler:)`.
     public func modifyRecords(saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID], savePolicy: RecordSavePolicy = .ifServerRecordUnchanged,
-                              atomically: Bool = true,
-                              completionHandler: @escaping @Sendable (Result<(saveResults: [CKRecord.ID: Result<CKRecord, any Error>],
-                                                                              deleteResults: [CKRecord.ID: Result<Void, any Error>]), any Error>) -> Void) {
+                              atomically: Bool = true, completionHandler: @escaping @Sendable (ModifyAnswer<CKRecord.ID, CKRecord>) -> Void) {
         deliver(completionHandler) { try await self.modifyRecords(saving: recordsToSave, deleting: recordIDsToDelete, savePolicy: savePolicy, atomically: atomically) }
     }
 
@@ -112,14 +115,13 @@ extension CKDatabase {
 
     /// Mirrors `CKDatabase.fetch(withRecordZoneIDs:completionHandler:)`.
     public func fetch(withRecordZoneIDs zoneIDs: [CKRecordZone.ID],
-                      completionHandler: @escaping @Sendable (Result<[CKRecordZone.ID: Result<CKRecordZone, any Error>], any Error>) -> Void) {
+                      completionHandler: @escaping @Sendable (FetchAnswer<CKRecordZone.ID, CKRecordZone>) -> Void) {
         deliver(completionHandler) { try await self.recordZones(for: zoneIDs) }
     }
 
     /// Mirrors `CKDatabase.modifyRecordZones(saving:deleting:completionHandler:)`.
     public func modifyRecordZones(saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID],
-                                  completionHandler: @escaping @Sendable (Result<(saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>],
-                                                                                  deleteResults: [CKRecordZone.ID: Result<Void, any Error>]), any Error>) -> Void) {
+                                  completionHandler: @escaping @Sendable (ModifyAnswer<CKRecordZone.ID, CKRecordZone>) -> Void) {
         deliver(completionHandler) { try await self.modifyRecordZones(saving: recordZonesToSave, deleting: recordZoneIDsToDelete) }
     }
 
@@ -130,14 +132,13 @@ extension CKDatabase {
 
     /// Mirrors `CKDatabase.fetch(withSubscriptionIDs:completionHandler:)`.
     public func fetch(withSubscriptionIDs subscriptionIDs: [CKSubscription.ID],
-                      completionHandler: @escaping @Sendable (Result<[CKSubscription.ID: Result<CKSubscription, any Error>], any Error>) -> Void) {
+                      completionHandler: @escaping @Sendable (FetchAnswer<CKSubscription.ID, CKSubscription>) -> Void) {
         deliver(completionHandler) { try await self.subscriptions(for: subscriptionIDs) }
     }
 
     /// Mirrors `CKDatabase.modifySubscriptions(saving:deleting:completionHandler:)`.
     public func modifySubscriptions(saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID],
-                                    completionHandler: @escaping @Sendable (Result<(saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>],
-                                                                                    deleteResults: [CKSubscription.ID: Result<Void, any Error>]), any Error>) -> Void) {
+                                    completionHandler: @escaping @Sendable (ModifyAnswer<CKSubscription.ID, CKSubscription>) -> Void) {
         deliver(completionHandler) { try await self.modifySubscriptions(saving: subscriptionsToSave, deleting: subscriptionIDsToDelete) }
     }
 }

@@ -44,16 +44,13 @@ extension CKDatabase {
     /// fetched (a new record is created), else throws `.serverRecordChanged` with the server's copy. The saved
     /// record is a new instance; the one passed in is left as it was, as CloudKit leaves it.
     public func save(_ record: CKRecord) async throws -> CKRecord {
-        let (saves, _) = try await modifyRecords(saving: [record], deleting: [])
-        return try answer(saves, record.recordID, "the save")
+        try await saveOne(record, record.recordID, "the save") { try await modifyRecords(saving: $0, deleting: $1) }
     }
 
     /// Mirrors `CKDatabase.deleteRecord(withID:)`.
     @discardableResult
     public func deleteRecord(withID recordID: CKRecord.ID) async throws -> CKRecord.ID {
-        let (_, deletes) = try await modifyRecords(saving: [], deleting: [recordID])
-        try answer(deletes, recordID, "the delete")
-        return recordID
+        try await deleteOne(recordID, "the delete") { try await modifyRecords(saving: $0, deleting: $1) }
     }
 
     /// Mirrors `CKDatabase.modifyRecords(saving:deleting:savePolicy:atomically:)`. Records of several zones are sent

@@ -68,10 +68,41 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
         return out
     }
 
+    /// A modify operation of one kind of item (records, zones, subscriptions): its saves' and deletes' results.
+    typealias Modify<Item, ID: Hashable> = ([Item], [ID]) async throws -> ([ID: Result<Item, any Error>], [ID: Result<Void, any Error>])
+
+    /// `save(_:)` of one item: a modify of that item alone, its result or its error.
+    func saveOne<Item, ID: Hashable>(_ item: Item, _ id: ID, _ what: String, _ modify: Modify<Item, ID>) async throws -> Item {
+        try answer(try await modify([item], []).0, id, what)
+    }
+
+    /// `delete…(withID:)` of one item: a modify deleting that item alone; the ID once deleted, or its error.
+    func deleteOne<Item, ID: Hashable>(_ id: ID, _ what: String, _ modify: Modify<Item, ID>) async throws -> ID {
+        try answer(try await modify([], [id]).1, id, what)
+        return id
+    }
+
     /// The one answer a single-item call (save one, delete one) asked for; `what` names it when the server left it out.
     func answer<K: Hashable, V>(_ results: [K: Result<V, any Error>], _ key: K, _ what: String) throws -> V {
         guard let r = results[key] else { throw CKError.make(.serverResponseLost, "\(what) was not answered") }
         return try r.get()
+    }
+
+    /// A modify's per-item answers, in the order of its operations (saves first), as the results of its saves and of
+    /// its deletes. `zoneOf` names the zone an item's error is about; `saved` reads a saved item back.
+    func modifyResults<Item, ID: Hashable>(_ items: [WireObject], saving saves: [Item], id: (Item) -> ID, deleting deletes: [ID],
+                                           zoneOf: (ID) -> CKRecordZone.ID, saved: (WireObject, Item) -> Item)
+        -> (saveResults: [ID: Result<Item, any Error>], deleteResults: [ID: Result<Void, any Error>]) {
+        func refusal(_ item: WireObject, _ key: ID) -> (any Error)? {
+            item["serverErrorCode"] != nil ? CKError.from(server: item, scope: databaseScope, zoneID: zoneOf(key)) : nil
+        }
+        var saveResults: [ID: Result<Item, any Error>] = [:], deleteResults: [ID: Result<Void, any Error>] = [:]
+        for (item, value) in zip(items, saves) {
+            let key = id(value)
+            saveResults[key] = refusal(item, key).map { .failure($0) } ?? .success(saved(item, value))
+        }
+        for (item, key) in zip(items.dropFirst(saves.count), deletes) { deleteResults[key] = refusal(item, key).map { .failure($0) } ?? .success(()) }
+        return (saveResults, deleteResults)
     }
 
     /// The record ID a per-item answer is about.

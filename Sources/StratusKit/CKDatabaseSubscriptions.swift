@@ -4,8 +4,7 @@ import StratusJSON
 extension CKDatabase {
     /// Mirrors `CKDatabase.save(_:)` for a subscription.
     public func save(_ subscription: CKSubscription) async throws -> CKSubscription {
-        let (saves, _) = try await modifySubscriptions(saving: [subscription], deleting: [])
-        return try answer(saves, subscription.subscriptionID, "the subscription save")
+        try await saveOne(subscription, subscription.subscriptionID, "the subscription save") { try await modifySubscriptions(saving: $0, deleting: $1) }
     }
 
     /// Mirrors `CKDatabase.subscription(for:)`.
@@ -47,9 +46,7 @@ extension CKDatabase {
     /// Mirrors `CKDatabase.deleteSubscription(withID:)`.
     @discardableResult
     public func deleteSubscription(withID id: CKSubscription.ID) async throws -> CKSubscription.ID {
-        let (_, deletes) = try await modifySubscriptions(saving: [], deleting: [id])
-        try answer(deletes, id, "the subscription delete")
-        return id
+        try await deleteOne(id, "the subscription delete") { try await modifySubscriptions(saving: $0, deleting: $1) }
     }
 
     /// Mirrors `CKDatabase.modifySubscriptions(saving:deleting:)` (`subscriptions/modify`). A saved subscription
@@ -65,16 +62,8 @@ extension CKDatabase {
         let j = try await call("subscriptions/modify", ["operations": JSON(ops)])
         let items = j["subscriptions"]?.objects ?? []
         guard items.count == ops.count else { throw CKError.make(.serverResponseLost, "subscriptions/modify answered \(items.count) of \(ops.count)") }
-        var saves: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:], deletes: [CKSubscription.ID: Result<Void, any Error>] = [:]
-        for (i, s) in subscriptionsToSave.enumerated() {
-            let item = items[i]
-            saves[s.subscriptionID] = item["serverErrorCode"] != nil ? .failure(CKError.from(server: item, scope: databaseScope, zoneID: .default))
-                : .success(CKSubscription.from(wire: item, scope: databaseScope) ?? s)
+        return modifyResults(items, saving: subscriptionsToSave, id: \.subscriptionID, deleting: subscriptionIDsToDelete, zoneOf: { _ in .default }) { item, s in
+            CKSubscription.from(wire: item, scope: databaseScope) ?? s
         }
-        for (i, id) in subscriptionIDsToDelete.enumerated() {
-            let item = items[subscriptionsToSave.count + i]
-            deletes[id] = item["serverErrorCode"] != nil ? .failure(CKError.from(server: item, scope: databaseScope, zoneID: .default)) : .success(())
-        }
-        return (saves, deletes)
     }
 }

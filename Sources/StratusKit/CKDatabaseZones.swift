@@ -29,16 +29,13 @@ extension CKDatabase {
 
     /// Mirrors `CKDatabase.save(_:)` for a zone.
     public func save(_ zone: CKRecordZone) async throws -> CKRecordZone {
-        let (saves, _) = try await modifyRecordZones(saving: [zone], deleting: [])
-        return try answer(saves, zone.zoneID, "the zone save")
+        try await saveOne(zone, zone.zoneID, "the zone save") { try await modifyRecordZones(saving: $0, deleting: $1) }
     }
 
     /// Mirrors `CKDatabase.deleteRecordZone(withID:)`.
     @discardableResult
     public func deleteRecordZone(withID zoneID: CKRecordZone.ID) async throws -> CKRecordZone.ID {
-        let (_, deletes) = try await modifyRecordZones(saving: [], deleting: [zoneID])
-        try answer(deletes, zoneID, "the zone delete")
-        return zoneID
+        try await deleteOne(zoneID, "the zone delete") { try await modifyRecordZones(saving: $0, deleting: $1) }
     }
 
     /// Mirrors `CKDatabase.modifyRecordZones(saving:deleting:)` (`zones/modify`).
@@ -49,16 +46,7 @@ extension CKDatabase {
         let j = try await call("zones/modify", ["operations": JSON(ops)])
         let items = j["zones"]?.objects ?? []
         guard items.count == ops.count else { throw CKError.make(.serverResponseLost, "zones/modify answered \(items.count) of \(ops.count) operations") }
-        var saves: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:], deletes: [CKRecordZone.ID: Result<Void, any Error>] = [:]
-        for (i, z) in recordZonesToSave.enumerated() {
-            let item = items[i]
-            saves[z.zoneID] = item["serverErrorCode"] != nil ? .failure(CKError.from(server: item, scope: databaseScope, zoneID: z.zoneID)) : .success(zone(item))
-        }
-        for (i, id) in recordZoneIDsToDelete.enumerated() {
-            let item = items[recordZonesToSave.count + i]
-            deletes[id] = item["serverErrorCode"] != nil ? .failure(CKError.from(server: item, scope: databaseScope, zoneID: id)) : .success(())
-        }
-        return (saves, deletes)
+        return modifyResults(items, saving: recordZonesToSave, id: \.zoneID, deleting: recordZoneIDsToDelete, zoneOf: { $0 }) { item, _ in zone(item) }
     }
 
     func zone(_ j: WireObject) -> CKRecordZone {

@@ -24,8 +24,7 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
     public static func fetchAllRecordZonesOperation() -> CKFetchRecordZonesOperation { CKFetchRecordZonesOperation() }
 
     override func execute() async {
-        do {
-            try checkCancelled()
+        await finishing(result: { fetchRecordZonesResultBlock?($0) }, completion: { fetchRecordZonesCompletionBlock?($0, $1) }) {
             let db = targetDatabase
             var results: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
             var order: [CKRecordZone.ID] = []
@@ -36,12 +35,7 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
                 for z in try await db.allRecordZones() { results[z.zoneID] = .success(z); order.append(z.zoneID) }
             }
             let zones = ItemResults(order, results, missing: { CKError.make(.zoneNotFound, "zone \($0.zoneName) not found") }) { perRecordZoneResultBlock?($0, $1) }
-            let failure = zones.failure("zones")
-            fetchRecordZonesResultBlock?(outcome(failure))
-            fetchRecordZonesCompletionBlock?(zones.byID, failure)
-        } catch {
-            fetchRecordZonesResultBlock?(.failure(error))
-            fetchRecordZonesCompletionBlock?(nil, error)
+            return (zones.byID, zones.failure("zones"))
         }
     }
 }

@@ -37,8 +37,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
 
     override func execute() async {
         var ids = recordIDs ?? []
-        do {
-            try checkCancelled()
+        await finishing(result: { fetchRecordsResultBlock?($0) }, completion: { fetchRecordsCompletionBlock?($0, $1) }) {
             if ids.contains(where: { $0.recordName == CKCurrentUserDefaultName }) {
                 let me = try await container.userRecordID()
                 ids = ids.map { $0.recordName == CKCurrentUserDefaultName ? me : $0 }
@@ -52,12 +51,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 case .failure(let e): perRecordCompletionBlock?(nil, id, e)
                 }
             }
-            let failure = fetched.failure("records")
-            fetchRecordsResultBlock?(outcome(failure))
-            fetchRecordsCompletionBlock?(fetched.byID, failure)
-        } catch {
-            fetchRecordsResultBlock?(.failure(error))
-            fetchRecordsCompletionBlock?(nil, error)
+            return (fetched.byID, fetched.failure("records"))
         }
     }
 }

@@ -24,18 +24,12 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
     public static func fetchAllSubscriptionsOperation() -> CKFetchSubscriptionsOperation { CKFetchSubscriptionsOperation() }
 
     override func execute() async {
-        do {
-            try checkCancelled()
+        await finishing(result: { fetchSubscriptionsResultBlock?($0) }, completion: { fetchSubscriptionCompletionBlock?($0, $1) }) {
             let all = try await targetDatabase.allSubscriptions()
             let results = Dictionary(all.map { ($0.subscriptionID, Result<CKSubscription, any Error>.success($0)) }, uniquingKeysWith: { a, _ in a })
             let found = ItemResults(subscriptionIDs ?? all.map(\.subscriptionID), results,
                                     missing: { CKError.make(.unknownItem, "subscription \($0) not found") }) { perSubscriptionResultBlock?($0, $1) }
-            let failure = found.failure("subscriptions")
-            fetchSubscriptionsResultBlock?(outcome(failure))
-            fetchSubscriptionCompletionBlock?(found.byID, failure)
-        } catch {
-            fetchSubscriptionsResultBlock?(.failure(error))
-            fetchSubscriptionCompletionBlock?(nil, error)
+            return (found.byID, found.failure("subscriptions"))
         }
     }
 }

@@ -27,18 +27,12 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
 
     override func execute() async {
         let saves = recordZonesToSave ?? [], deletes = recordZoneIDsToDelete ?? []
-        do {
-            try checkCancelled()
+        await finishing(result: { modifyRecordZonesResultBlock?($0) }, completion: { v, e in modifyRecordZonesCompletionBlock?(v?.0, v?.1, e) }) {
             let (s, d) = try await targetDatabase.modifyRecordZones(saving: saves, deleting: deletes)
             let missing = { (id: CKRecordZone.ID) in CKError.make(.serverResponseLost, "no answer for zone \(id.zoneName)") }
             let saved = ItemResults(saves.map(\.zoneID), s, missing: missing) { perRecordZoneSaveBlock?($0, $1) }
             let deleted = ItemResults(deletes, d, missing: missing) { perRecordZoneDeleteBlock?($0, $1) }
-            let failure = saved.failure("zones", with: deleted.errors)
-            modifyRecordZonesResultBlock?(outcome(failure))
-            modifyRecordZonesCompletionBlock?(saved.values, deleted.ids, failure)
-        } catch {
-            modifyRecordZonesResultBlock?(.failure(error))
-            modifyRecordZonesCompletionBlock?(nil, nil, error)
+            return ((saved.values, deleted.ids), saved.failure("zones", with: deleted.errors))
         }
     }
 }

@@ -48,8 +48,7 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
 
     override func execute() async {
         let saves = recordsToSave ?? [], deletes = recordIDsToDelete ?? []
-        do {
-            try checkCancelled()
+        await finishing(result: { modifyRecordsResultBlock?($0) }, completion: { v, e in modifyRecordsCompletionBlock?(v?.0, v?.1, e) }) {
             let (saveResults, deleteResults) = try await targetDatabase.modifyRecords(saving: saves, deleting: deletes, savePolicy: savePolicy, atomically: isAtomic)
             let byID = Dictionary(saves.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
             let missing = { (id: CKRecord.ID) in CKError.make(.serverResponseLost, "no answer for \(id.recordName)") }
@@ -62,12 +61,7 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 }
             }
             let deleted = ItemResults(deletes, deleteResults, missing: missing) { perRecordDeleteBlock?($0, $1) }
-            let failure = saved.failure("records", with: deleted.errors)
-            modifyRecordsResultBlock?(outcome(failure))
-            modifyRecordsCompletionBlock?(saved.values, deleted.ids, failure)
-        } catch {
-            modifyRecordsResultBlock?(.failure(error))
-            modifyRecordsCompletionBlock?(nil, nil, error)
+            return ((saved.values, deleted.ids), saved.failure("records", with: deleted.errors))
         }
     }
 }

@@ -58,12 +58,7 @@ public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
         }
 
         /// Consistent with `isEqual(_:)`.
-        public override var hash: Int {
-            var h = Hasher()
-            h.combine(recordName)
-            h.combine(zoneID.hash)
-            return h.finalize()
-        }
+        public override var hash: Int { identityHash(recordName, zoneID.hash) }
 
         /// A short form for logs.
         public override var description: String { "<CKRecordID: \(recordName); zoneID=\(zoneID.zoneName):\(zoneID.ownerName)>" }

@@ -52,13 +52,16 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable
         }
 
         /// Consistent with `isEqual(_:)`.
-        public override var hash: Int {
-            var h = Hasher()
-            h.combine(zoneName)
-            h.combine(ownerName)
-            return h.finalize()
-        }
+        public override var hash: Int { identityHash(zoneName, ownerName) }
 
         /// A short form for logs.
         public override var description: String { "<CKRecordZoneID: \(zoneName):\(ownerName)>" }
+}
+
+/// The hash of an ID's two identifying parts, for `hash` overrides consistent with `isEqual(_:)`.
+func identityHash<A: Hashable, B: Hashable>(_ a: A, _ b: B) -> Int {
+    var h = Hasher()
+    h.combine(a)
+    h.combine(b)
+    return h.finalize()
 }

@@ -21,43 +21,26 @@ open class CKShare: CKRecord, @unchecked Sendable {
             }
         }
 
-        init(wire: String?) {
-            switch wire {
-            case "NONE": self = .none
-            case "READ_ONLY": self = .readOnly
-            case "READ_WRITE": self = .readWrite
-            default: self = .unknown
-            }
-        }
+        init(wire: String?) { self = [.none, .readOnly, .readWrite].first { $0.wire == wire } ?? .unknown }
     }
 
     /// Mirrors `CKShare.ParticipantRole`.
     public enum ParticipantRole: Int, Sendable {
         case unknown = 0, owner = 1, privateUser = 3, publicUser = 4, administrator = 2
 
-        init(wire: String?) {
-            switch wire {
-            case "OWNER": self = .owner
-            case "USER": self = .privateUser
-            case "PUBLIC_USER": self = .publicUser
-            case "ADMINISTRATOR": self = .administrator
-            default: self = .unknown
-            }
-        }
+        /// The wire's names for the roles it sends (`USER` is a private user, as CloudKit Web Services spells it).
+        private static let byWire: [String: ParticipantRole] = ["OWNER": .owner, "USER": .privateUser, "PUBLIC_USER": .publicUser, "ADMINISTRATOR": .administrator]
+
+        init(wire: String?) { self = wire.flatMap { Self.byWire[$0] } ?? .unknown }
     }
 
     /// Mirrors `CKShare.ParticipantAcceptanceStatus`.
     public enum ParticipantAcceptanceStatus: Int, Sendable {
         case unknown = 0, pending = 1, accepted = 2, removed = 3
 
-        init(wire: String?) {
-            switch wire {
-            case "INVITED": self = .pending
-            case "ACCEPTED": self = .accepted
-            case "REMOVED": self = .removed
-            default: self = .unknown
-            }
-        }
+        private static let byWire: [String: ParticipantAcceptanceStatus] = ["INVITED": .pending, "ACCEPTED": .accepted, "REMOVED": .removed]
+
+        init(wire: String?) { self = wire.flatMap { Self.byWire[$0] } ?? .unknown }
     }
 
     /// Mirrors `CKShare.Participant`.

@@ -62,46 +62,33 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
             self.desiredKeys = desiredKeys
         }
 
+        /// Each member of the wire's `notificationInfo` and the property it is, by kind: one list for both ways.
+        private static let texts: [(String, any ReferenceWritableKeyPath<NotificationInfo, String?> & Sendable)] = [
+            ("alertBody", \.alertBody), ("alertLocalizationKey", \.alertLocalizationKey), ("alertActionLocalizationKey", \.alertActionLocalizationKey),
+            ("alertLaunchImage", \.alertLaunchImage), ("soundName", \.soundName), ("title", \.title), ("titleLocalizationKey", \.titleLocalizationKey),
+            ("subtitle", \.subtitle), ("subtitleLocalizationKey", \.subtitleLocalizationKey), ("category", \.category), ("collapseIDKey", \.collapseIDKey),
+        ]
+        private static let lists: [(String, any ReferenceWritableKeyPath<NotificationInfo, [String]?> & Sendable)] = [
+            ("alertLocalizationArgs", \.alertLocalizationArgs), ("desiredKeys", \.desiredKeys), ("titleLocalizationArgs", \.titleLocalizationArgs),
+            ("subtitleLocalizationArgs", \.subtitleLocalizationArgs),
+        ]
+        private static let flags: [(String, any ReferenceWritableKeyPath<NotificationInfo, Bool> & Sendable)] = [
+            ("shouldBadge", \.shouldBadge), ("shouldSendContentAvailable", \.shouldSendContentAvailable), ("shouldSendMutableContent", \.shouldSendMutableContent),
+        ]
+
         var wire: WireObject {
             var o: WireObject = ["shouldBadge": JSON(shouldBadge), "shouldSendContentAvailable": JSON(shouldSendContentAvailable)]
-            if let v = alertBody { o["alertBody"] = JSON(v) }
-            if let v = alertLocalizationKey { o["alertLocalizationKey"] = JSON(v) }
-            if let v = alertLocalizationArgs { o["alertLocalizationArgs"] = JSON(v) }
-            if let v = alertActionLocalizationKey { o["alertActionLocalizationKey"] = JSON(v) }
-            if let v = alertLaunchImage { o["alertLaunchImage"] = JSON(v) }
-            if let v = soundName { o["soundName"] = JSON(v) }
-            if let v = desiredKeys { o["desiredKeys"] = JSON(v) }
-            if let v = title { o["title"] = JSON(v) }
-            if let v = titleLocalizationKey { o["titleLocalizationKey"] = JSON(v) }
-            if let v = titleLocalizationArgs { o["titleLocalizationArgs"] = JSON(v) }
-            if let v = subtitle { o["subtitle"] = JSON(v) }
-            if let v = subtitleLocalizationKey { o["subtitleLocalizationKey"] = JSON(v) }
-            if let v = subtitleLocalizationArgs { o["subtitleLocalizationArgs"] = JSON(v) }
-            if let v = category { o["category"] = JSON(v) }
-            if let v = collapseIDKey { o["collapseIDKey"] = JSON(v) }
+            for (key, path) in Self.texts { if let v = self[keyPath: path] { o[key] = JSON(v) } }
+            for (key, path) in Self.lists { if let v = self[keyPath: path] { o[key] = JSON(v) } }
             if shouldSendMutableContent { o["shouldSendMutableContent"] = true }
             return o
         }
 
         init(wire o: WireObject) {
-            alertBody = o["alertBody"]?.string
-            alertLocalizationKey = o["alertLocalizationKey"]?.string
-            alertLocalizationArgs = o["alertLocalizationArgs"]?.strings
-            alertActionLocalizationKey = o["alertActionLocalizationKey"]?.string
-            alertLaunchImage = o["alertLaunchImage"]?.string
-            soundName = o["soundName"]?.string
-            shouldBadge = o["shouldBadge"]?.bool ?? false
-            shouldSendContentAvailable = o["shouldSendContentAvailable"]?.bool ?? false
-            desiredKeys = o["desiredKeys"]?.strings
-            title = o["title"]?.string
-            titleLocalizationKey = o["titleLocalizationKey"]?.string
-            titleLocalizationArgs = o["titleLocalizationArgs"]?.strings
-            subtitle = o["subtitle"]?.string
-            subtitleLocalizationKey = o["subtitleLocalizationKey"]?.string
-            subtitleLocalizationArgs = o["subtitleLocalizationArgs"]?.strings
-            category = o["category"]?.string
-            collapseIDKey = o["collapseIDKey"]?.string
-            shouldSendMutableContent = o["shouldSendMutableContent"]?.bool ?? false
+            super.init()
+            for (key, path) in Self.texts { self[keyPath: path] = o[key]?.string }
+            for (key, path) in Self.lists { self[keyPath: path] = o[key]?.strings }
+            for (key, path) in Self.flags { self[keyPath: path] = o[key]?.bool ?? false }
         }
     }
 

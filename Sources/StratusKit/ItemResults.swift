@@ -32,6 +32,22 @@ func outcome(_ failure: (any Error)?) -> Result<Void, any Error> {
 }
 
 extension CKOperation {
+    /// Runs an operation's work and tells how the whole went to its result block and to its deprecated completion
+    /// block, as CloudKit calls both: `work` gives what the completion block receives and the partial failure, if
+    /// any; a thrown error (cancellation included) reaches both blocks with nothing else.
+    func finishing<Value>(result: (Result<Void, any Error>) -> Void, completion: (Value?, (any Error)?) -> Void,
+                          _ work: () async throws -> (Value, CKError?)) async {
+        do {
+            try checkCancelled()
+            let (value, failure) = try await work()
+            result(outcome(failure))
+            completion(value, failure)
+        } catch {
+            result(.failure(error))
+            completion(nil, error)
+        }
+    }
+
     /// Asks for each item in turn (one request each), every answer through `each`, until the operation is cancelled.
     /// The whole: success, the partial failure of the items that failed (keyed by `key`), or cancelled.
     func eachInTurn<Item, Value>(_ items: [Item], key: (Item) -> AnyHashable, what: String, _ work: (Item) async throws -> Value,

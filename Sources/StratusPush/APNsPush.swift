@@ -11,8 +11,7 @@ public struct APNsPush: Sendable {
         case background
     }
 
-    public var deviceToken: String
-    public var topic: String
+    public var deviceToken, topic: String
     public var payload: Data
     public var pushType: PushType
     public var collapseID: String?

@@ -5,8 +5,7 @@ public struct APNsResult: Sendable, Hashable {
     /// HTTP status; 0 when no answer came (connection refused, TLS failure, timeout).
     public var status: Int
     /// APNs' `reason` (`BadDeviceToken`, `Unregistered`, `TooManyRequests`…), or why no answer came.
-    public var reason: String?
-    public var apnsID: String?
+    public var reason, apnsID: String?
     /// Whether the answer came over HTTP/2 (APNs speaks nothing else).
     public var http2: Bool
 

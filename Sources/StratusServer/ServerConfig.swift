@@ -14,8 +14,7 @@ public struct ServerConfig: Sendable {
     public var databaseURL: String?
     /// Connections this server keeps open to PostgreSQL at most.
     public var databasePoolSize = 16
-    public var templatesDirectory: URL
-    public var publicDirectory: URL
+    public var templatesDirectory, publicDirectory: URL
     /// Create the demo container (once) before serving.
     public var demo: Bool
     /// Console admins may browse users' private and shared databases in Production (audited per view).

@@ -26,8 +26,7 @@ final class WebhookDeliverer: Sendable {
     private let attempts = Mutex<[EnvironmentKey: (succeeded: Int, failed: Int)]>([:])
 
     struct EnvironmentKey: Hashable {
-        var container: String
-        var environment: String
+        var container, environment: String
     }
 
     /// Delivery attempts since the start, per container environment (the server's `/-/metrics`).

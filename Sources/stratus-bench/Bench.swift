@@ -12,8 +12,7 @@ struct Bench: AsyncParsableCommand {
 
 /// One printed figure: `{"scenario","metric","value","unit","baseline"?,"ratio"?}`.
 struct Figure {
-    var scenario: String
-    var metric: String
+    var scenario, metric: String
     var value: Double
     var unit: String
     var baseline: Double? = nil

@@ -4,15 +4,12 @@ import StratusStore
 
 /// The benchmark's records: one type with ten fields, generated the same way for the store and the baseline.
 struct BenchRow {
-    var name: String
-    var title: String
-    var body: String
+    var name, title, body: String
     var count: Int64
     var score: Double
     var at: Int64
     var owner: String
-    var lat: Double
-    var lon: Double
+    var lat, lon: Double
     var tags: [String]
     var nums: [Int64]
     var blob: Data

@@ -53,19 +53,10 @@ extension HostileScenario {
                        query: (ContainerID, String) throws -> String) async throws {
         let port = app.port
         func writes(_ c: ContainerID, _ q: String, _ tag: String, count: Int, category: (Int) -> String) throws -> [Double] {
-            let client = try LoadClient(port: port)
-            var times: [Double] = []
-            for i in 0..<count {
+            try Self.timedModifies(port: port, c, q, count: count) { i in
                 let one = Self.item("\(tag)-\(i)", category: category(i), price: i % 100)
-                let body = #"{"operations":[\#(one)]}"#
-                let start = DispatchTime.now().uptimeNanoseconds
-                let (status, reply) = try client.send(LoadClient.request("POST", "/database/1/\(c.rawValue)/development/public/records/modify?\(q)", body: Data(body.utf8)))
-                guard status == 200, !String(decoding: reply, as: UTF8.self).contains("serverErrorCode") else {
-                    throw BenchFailure("records/modify answered \(status): \(String(decoding: reply.prefix(300), as: UTF8.self))")
-                }
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                return #"{"operations":[\#(one)]}"#
             }
-            return times
         }
         let random = { (_: Int) in "c\(Int.random(in: 0..<(2 * Self.categories)))" }
         _ = try writes(quiet, writeQuiet, "warm", count: 50, category: random)

@@ -77,18 +77,9 @@ struct HostileScenario: AsyncParsableCommand {
         let writeHostile = try query(hostile, Self.writer), writeQuiet = try query(quiet, Self.writer)
         let body = String(repeating: "b", count: 4000)
         func writeRound(_ c: ContainerID, _ q: String, _ round: Int) throws -> [Double] {
-            let client = try LoadClient(port: port)
-            var times: [Double] = []
-            for i in 0..<writes {
-                let op = #"{"operations":[{"operationType":"create","record":{"recordName":"w\#(round)-\#(i)","recordType":"Post","fields":{"title":{"value":"post \#(i)"},"body":{"value":"\#(body)"}}}}]}"#
-                let start = DispatchTime.now().uptimeNanoseconds
-                let (status, reply) = try client.send(LoadClient.request("POST", "/database/1/\(c.rawValue)/development/public/records/modify?\(q)", body: Data(op.utf8)))
-                guard status == 200, !String(decoding: reply, as: UTF8.self).contains("serverErrorCode") else {
-                    throw BenchFailure("records/modify answered \(status): \(String(decoding: reply.prefix(300), as: UTF8.self))")
-                }
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            try Self.timedModifies(port: port, c, q, count: writes) { i in
+                #"{"operations":[{"operationType":"create","record":{"recordName":"w\#(round)-\#(i)","recordType":"Post","fields":{"title":{"value":"post \#(i)"},"body":{"value":"\#(body)"}}}}]}"#
             }
-            return times
         }
 
         // Idle listeners: users of the hostile container with no subscriptions, ten streams each.
@@ -158,5 +149,24 @@ struct HostileScenario: AsyncParsableCommand {
             throw BenchFailure("a listener was refused: \(String(decoding: head[0..<max(0, n)], as: UTF8.self))")
         }
         return fd
+    }
+}
+
+extension HostileScenario {
+    /// Sends `count` one-request writes to the public database of `c` on one connection, in turn, and returns each
+    /// request's time in milliseconds; a refused write stops the benchmark.
+    static func timedModifies(port: UInt16, _ c: ContainerID, _ query: String, count: Int, body: (Int) -> String) throws -> [Double] {
+        let client = try LoadClient(port: port)
+        var times: [Double] = []
+        for i in 0..<count {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let request = LoadClient.request("POST", "/database/1/\(c.rawValue)/development/public/records/modify?\(query)", body: Data(body(i).utf8))
+            let (status, reply) = try client.send(request)
+            guard status == 200, !String(decoding: reply, as: UTF8.self).contains("serverErrorCode") else {
+                throw BenchFailure("records/modify answered \(status): \(String(decoding: reply.prefix(300), as: UTF8.self))")
+            }
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        return times
     }
 }

@@ -3,9 +3,6 @@ import Foundation
 import StratusKit
 import StratusModel
 import StratusStore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `stratus-bench sync`: StratusKit's sync engine against the requests it makes (release build, loopback, the
 /// release `stratus serve` in its own process).

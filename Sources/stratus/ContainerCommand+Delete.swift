@@ -4,19 +4,12 @@ import StratusModel
 import StratusStore
 
 extension ContainerCommand {
-    struct Delete: ParsableCommand {
+    struct Delete: Change {
+        static let verb = "delete"
         static let configuration = CommandConfiguration(abstract: "Delete a container and all its data.")
         @OptionGroup var options: DataOptions
         @Argument var container: String
 
-        func run() throws {
-            try reportingErrors {
-                let id = try ContainerID(container)
-                let store = try options.open()
-                try store.deleteContainer(id)
-                try audited(store, "delete container", container: id.rawValue)
-                print("deleted \(id)")
-            }
-        }
+        func apply(_ store: ServerStore, _ id: ContainerID) throws { try store.deleteContainer(id) }
     }
 }

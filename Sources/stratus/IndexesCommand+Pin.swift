@@ -4,11 +4,10 @@ import StratusModel
 import StratusStore
 
 extension IndexesCommand {
-    struct Pin: ParsableCommand {
+    struct Pin: Pinning {
         static let configuration = CommandConfiguration(abstract: "Keep an automatic index even when it goes unused.")
-        @OptionGroup var target: Target
+        static let pins = true
+        @OptionGroup var target: EnvironmentOptions
         @Argument var name: String
-
-        func run() throws { try reportingErrors { try target.open().queryShapes.setAutoIndexPinned(name, true); try target.audit("pin index", name); print("pinned \(name)") } }
     }
 }

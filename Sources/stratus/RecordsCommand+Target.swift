@@ -6,18 +6,19 @@ import StratusStore
 
 extension RecordsCommand {
     struct Target: ParsableArguments {
-        @OptionGroup var options: DataOptions
-        @Option var container: String
-        @Option var environment: String
+        @OptionGroup var named: EnvironmentOptions
         @Option(help: "public, private or shared.") var database: String = "public"
         @Option(help: "The user whose private or shared database it is: an email address or a user record name (_…).") var user: String?
         @Option(help: "Only this zone (import: every record into this zone).") var zone: String?
 
+        var container: String { named.container }
+        var environment: String { named.environment }
+        var options: DataOptions { named.data }
+
         /// `existing`: the user must be there already (an export); an import may create a user's first data.
         func open(existing: Bool) throws -> (EnvironmentStore, DatabaseID) {
-            let store = try options.open()
-            let c = try ContainerID(container)
-            let env = try store.environment(c, try ContainerEnvironment(parsing: environment))
+            let t = try named.open()
+            let (store, c, env) = (t.store, t.container, try t.env)
             guard let scope = DatabaseScope(rawValue: database) else { throw StratusError.badRequest("--database must be public, private or shared") }
             if scope == .public { return (env, .publicDatabase) }
             guard let user, !user.isEmpty else { throw StratusError.badRequest("--database \(database) needs --user (an email address or a user record name)") }
@@ -26,7 +27,7 @@ extension RecordsCommand {
             // naming the user, never an export of nothing.
             if let account = try store.accounts.user(container: c, named: user) { return (env, DatabaseID(scope: scope, ownerRecordName: account.userRecordName)) }
             if !user.contains("@"), try !existing || env.records.privateDataByOwner()[user] != nil { return (env, DatabaseID(scope: scope, ownerRecordName: user)) }
-            throw StratusError(.notFound, "there is no user '\(user)' in \(container): give an email address or a user record name (stratus users list)")
+            throw StratusError(.notFound, "there is no user '\(user)' in \(c): give an email address or a user record name (stratus users list)")
         }
     }
 }

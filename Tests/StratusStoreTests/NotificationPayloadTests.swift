@@ -81,9 +81,9 @@ import StratusModel
         let hostile = ["plain", "tab\there", "line\nbreak", "crlf\r\nx", "per%cent%0A%09%25", "\r", "é\u{301}", "👩‍👩‍👧", ""]
         var entries: [NotificationBatch.Entry] = []
         for (i, h) in hostile.enumerated() {
-            entries.append(NotificationBatch.Entry(user: i % 2 == 0 ? "_alice" : "_b\tob", subscriptionID: h, scope: "private",
-                                                   recordName: i == 3 ? nil : h, reason: i == 4 ? nil : i % 3 + 1,
-                                                   aps: { var w = JSONWriter(); w.beginObject(); w.field("s", h); w.endObject(); return String(decoding: w.bytes, as: UTF8.self) }(), member: #""met":{"dbs":2,"sid":"x"}"#))
+            let heading = NotificationBatch.Heading(user: i % 2 == 0 ? "_alice" : "_b\tob", scope: "private", recordName: i == 3 ? nil : h, reason: i == 4 ? nil : i % 3 + 1,
+                                                    aps: { var w = JSONWriter(); w.beginObject(); w.field("s", h); w.endObject(); return String(decoding: w.bytes, as: UTF8.self) }())
+            entries.append(NotificationBatch.Entry(heading: heading, subscriptionID: h, member: #""met":{"dbs":2,"sid":"x"}"#))
         }
         let text = NotificationBatch.encode(entries)
         let back = NotificationBatch.decode(text)
@@ -104,8 +104,8 @@ import StratusModel
     }
 
     @Test func groupsSpanOneIndexPerSubscriptionAndReadBackAsEntries() {
-        let plain = NotificationBatch.Entry(user: "_b", subscriptionID: "x", scope: "private", recordName: nil, reason: nil, aps: "{}", member: #""test":true"#)
-        let group = NotificationBatch.Group(user: "_a\tx", scope: "public", recordName: "r 1", reason: 2, aps: "@abc",
+        let plain = NotificationBatch.Entry(heading: .init(user: "_b", scope: "private", recordName: nil, reason: nil, aps: "{}"), subscriptionID: "x", member: #""test":true"#)
+        let group = NotificationBatch.Group(heading: .init(user: "_a\tx", scope: "public", recordName: "r 1", reason: 2, aps: "@abc"),
                                            template: #""qry":{"dbs":1,"fo":2,"rid":"r 1","sid":\#u{3},"zid":"z"}"#, subscriptionIDs: ["s1", "s\t2", "s,3"])
         let text = NotificationBatch.encode([group]) + NotificationBatch.encode([plain]) + NotificationBatch.encode([group])
         let all = NotificationBatch.decode(text)

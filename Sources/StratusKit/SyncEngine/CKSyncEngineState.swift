@@ -37,12 +37,7 @@ extension CKSyncEngine {
         /// Mirrors `add(pendingRecordZoneChanges:)`. A later change of a record replaces an earlier one: a delete after
         /// a save is only the delete, so the two are never sent together.
         public func add(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
-            locked {
-                for c in changes {
-                    pendingRecords.removeAll { $0.recordID == c.recordID }
-                    pendingRecords.append(c)
-                }
-            }
+            locked { Self.add(changes, to: &pendingRecords, by: \.recordID) }
             onChange?(true)
         }
 
@@ -55,12 +50,7 @@ extension CKSyncEngine {
 
         /// Mirrors `add(pendingDatabaseChanges:)`.
         public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
-            locked {
-                for c in changes {
-                    pendingZones.removeAll { $0.zoneID == c.zoneID }
-                    pendingZones.append(c)
-                }
-            }
+            locked { Self.add(changes, to: &pendingZones, by: \.zoneID) }
             onChange?(true)
         }
 
@@ -69,6 +59,14 @@ extension CKSyncEngine {
             let gone = Set(changes.map(\.zoneID))
             locked { pendingZones.removeAll { gone.contains($0.zoneID) } }
             onChange?(false)
+        }
+
+        /// Appends changes to a pending list, each replacing an earlier change of the same item (`key`).
+        private static func add<Change, Key: Equatable>(_ changes: [Change], to list: inout [Change], by key: (Change) -> Key) {
+            for c in changes {
+                list.removeAll { key($0) == key(c) }
+                list.append(c)
+            }
         }
 
         func token(for zone: CKRecordZone.ID) -> CKServerChangeToken? {

@@ -2,10 +2,8 @@
 public struct AuditEntry: Sendable, Hashable {
     /// Milliseconds since 1970.
     public var at: Int64
-    public var admin: String
-    public var action: String
-    public var container: String?
-    public var environment: String?
+    public var admin, action: String
+    public var container, environment: String?
     public var detail: String
 
     public init(at: Int64, admin: String, action: String, container: String?, environment: String?, detail: String) {

@@ -1,9 +1,6 @@
 /// A user of one container: CloudKit's `userRecordName` (`_` + 32 hex, stable per container) and profile.
 public struct ContainerUser: Sendable, Hashable {
-    public var userRecordName: String
-    public var email: String
-    public var firstName: String
-    public var lastName: String
+    public var userRecordName, email, firstName, lastName: String
     /// Whether other users may find this one (by email or user record name) through `users/discover` and
     /// `users/lookup/*`. Off until the user opts in, as CloudKit's user discoverability permission is.
     public var discoverable: Bool

@@ -5,8 +5,7 @@ public struct ServerKey: Sendable, Hashable {
     public var keyID: String
     public var container: ContainerID
     public var environment: ContainerEnvironment
-    public var publicKeyPEM: String
-    public var notes: String
+    public var publicKeyPEM, notes: String
     /// The user records written with this key are credited to.
     public var userRecordName: String
     public var createdAt: Int64

@@ -72,10 +72,7 @@ public struct Fault: Sendable, Hashable, Codable {
     public var injected: Int
     public var stage: Stage = .before
     /// Only requests of this user (user record name), into this zone, about this record type or record name.
-    public var user: String?
-    public var zone: String?
-    public var recordType: String?
-    public var recordName: String?
+    public var user, zone, recordType, recordName: String?
     /// The conflict lab's concurrent write: CloudKit's field JSON (`{"title":{"value":"x","type":"STRING"}}`).
     public var serverFields: String?
 
@@ -111,9 +108,7 @@ public struct Fault: Sendable, Hashable, Codable {
     /// What a request is about, for a fault's scope.
     public struct Target: Sendable {
         public var user: String?
-        public var zones: [String]
-        public var recordTypes: [String]
-        public var recordNames: [String]
+        public var zones, recordTypes, recordNames: [String]
         public init(user: String? = nil, zones: [String] = [], recordTypes: [String] = [], recordNames: [String] = []) {
             self.user = user
             self.zones = zones

@@ -3,10 +3,7 @@ public struct RequestLogEntry: Sendable, Hashable {
     public var id: Int64
     /// Milliseconds since 1970.
     public var at: Int64
-    public var container: String
-    public var environment: String
-    public var operation: String
-    public var database: String
+    public var container, environment, operation, database: String
     /// The signed-in user's record name, when there was one.
     public var user: String?
     public var status: Int

@@ -4,10 +4,7 @@
 public struct APNsCredentials: Sendable, Hashable, CustomStringConvertible {
     public var container: ContainerID
     public var environment: ContainerEnvironment
-    public var keyID: String
-    public var teamID: String
-    public var topic: String
-    public var privateKeyPEM: String
+    public var keyID, teamID, topic, privateKeyPEM: String
     public var updatedAt: Int64
 
     public init(container: ContainerID, environment: ContainerEnvironment, keyID: String, teamID: String, topic: String, privateKeyPEM: String, updatedAt: Int64) {

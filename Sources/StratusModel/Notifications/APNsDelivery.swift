@@ -12,15 +12,12 @@ public struct APNsDelivery: Sendable, Hashable {
     }
 
     public var id: Int64
-    public var token: String
-    public var userRecordName: String
-    public var notificationID: String
+    public var token, userRecordName, notificationID: String
     public var state: State
     /// APNs' HTTP status, 0 when no answer came.
     public var status: Int
     /// APNs' `reason`, or why no answer came.
-    public var reason: String?
-    public var apnsID: String?
+    public var reason, apnsID: String?
     public var attempts: Int
     public var at: Int64
 

@@ -2,8 +2,7 @@
 /// delivery to it stands. The token is the user's device's address, shown in the console only shortened.
 public struct APNsDevice: Sendable, Hashable {
     /// Lowercase hex, as `tokens/register` received it.
-    public var token: String
-    public var userRecordName: String
+    public var token, userRecordName: String
     /// The device's `aps-environment`: which APNs host serves it.
     public var apnsEnvironment: APNsEnvironment
     public var createdAt: Int64

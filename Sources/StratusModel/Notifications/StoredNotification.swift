@@ -3,8 +3,7 @@ public struct StoredNotification: Hashable, Sendable {
     /// Position in the environment's log (increasing): what SSE's `Last-Event-ID` and courier tokens remember.
     public var id: Int64
     /// CloudKit's `ck.nid`: stable across deliveries, so clients can deduplicate.
-    public var notificationID: String
-    public var subscriptionID: String
+    public var notificationID, subscriptionID: String
     public var scope: DatabaseScope
     public var recordName: String?
     /// 1 created, 2 updated, 3 deleted.

@@ -29,27 +29,20 @@ public struct Subscription: Hashable, Sendable, Codable {
 
 /// What the notification shows or does on the device (`aps`), and which fields it carries (`desiredKeys`).
 public struct NotificationInfo: Hashable, Sendable, Codable {
-    public var alertBody: String?
-    public var alertLocalizationKey: String?
+    public var alertBody, alertLocalizationKey: String?
     public var alertLocalizationArgs: [String]?
-    public var alertActionLocalizationKey: String?
-    public var alertLaunchImage: String?
-    public var soundName: String?
-    public var shouldBadge: Bool
-    public var shouldSendContentAvailable: Bool
+    public var alertActionLocalizationKey, alertLaunchImage, soundName: String?
+    public var shouldBadge, shouldSendContentAvailable: Bool
     public var desiredKeys: [String]?
     /// The alert's title and subtitle, literal or localized (`title-loc-key`, `subtitle-loc-args`…), the
     /// notification category, `mutable-content`, and the field whose value collapses notifications: CloudKit's
     /// `CKSubscription.NotificationInfo` has them beyond the Web Services reference. Optional, so subscriptions
     /// stored before they existed decode unchanged.
-    public var title: String?
-    public var titleLocalizationKey: String?
+    public var title, titleLocalizationKey: String?
     public var titleLocalizationArgs: [String]?
-    public var subtitle: String?
-    public var subtitleLocalizationKey: String?
+    public var subtitle, subtitleLocalizationKey: String?
     public var subtitleLocalizationArgs: [String]?
-    public var category: String?
-    public var collapseIDKey: String?
+    public var category, collapseIDKey: String?
     public var shouldSendMutableContent: Bool?
 
     public init(alertBody: String? = nil, alertLocalizationKey: String? = nil, alertLocalizationArgs: [String]? = nil,

@@ -1,10 +1,7 @@
 /// One webhook delivery as the console's log shows it: where, about which record, and how it went.
 public struct WebhookDeliveryLogEntry: Sendable {
     public var webhookID: Int64
-    public var url: String
-    public var notificationID: String
-    public var recordType: String
-    public var recordName: String
+    public var url, notificationID, recordType, recordName: String
     /// created, updated or deleted.
     public var reason: String
     /// pending, delivered or failed.

@@ -7,8 +7,7 @@
 /// that holds the writer until it is done (9 s at 1M records, cold), while an index table fills in short steps that
 /// writers interleave with (see `EnvironmentStore.buildAutoIndex`).
 public struct AutoIndex: Sendable, Hashable, Codable {
-    public var name: String
-    public var recordType: String
+    public var name, recordType: String
     /// Field names, in index order.
     public var equalityFields: [String]
     public var orderField: String?
@@ -16,8 +15,7 @@ public struct AutoIndex: Sendable, Hashable, Codable {
     public var shape: String
     /// Never dropped for disuse.
     public var pinned: Bool
-    public var createdAt: Int64
-    public var lastUsedAt: Int64
+    public var createdAt, lastUsedAt: Int64
     /// How long building it took, all steps (milliseconds).
     public var buildMilliseconds: Double
     /// While it is being built, the last record id copied into it (nil once it is complete; queries use it only then).

@@ -1,12 +1,9 @@
 /// One query shape as the console's Query shapes page shows it: how often it ran, how long it took, how much work
 /// each returned row cost, and how SQLite serves it.
 public struct QueryShapeReport: Sendable, Hashable {
-    public var shape: String
-    public var recordType: String
+    public var shape, recordType: String
     public var calls: Int
-    public var p50Milliseconds: Double
-    public var p99Milliseconds: Double
-    public var meanMilliseconds: Double
+    public var p50Milliseconds, p99Milliseconds, meanMilliseconds: Double
     /// SQLite virtual-machine steps per row returned: a few dozen when an index hands rows over in order, thousands
     /// when the query reads and sorts every match.
     public var stepsPerRow: Double

@@ -7,11 +7,9 @@ public struct BorrowedRecordHeader {
     public var zoneID: ZoneID
     public var recordChangeTag: UnsafeBufferPointer<UInt8>
     public var createdTimestamp: Int64
-    public var createdBy: UnsafeBufferPointer<UInt8>
-    public var createdDevice: UnsafeBufferPointer<UInt8>
+    public var createdBy, createdDevice: UnsafeBufferPointer<UInt8>
     public var modifiedTimestamp: Int64
-    public var modifiedBy: UnsafeBufferPointer<UInt8>
-    public var modifiedDevice: UnsafeBufferPointer<UInt8>
+    public var modifiedBy, modifiedDevice: UnsafeBufferPointer<UInt8>
 
     public init(recordName: UnsafeBufferPointer<UInt8>, recordType: String, zoneID: ZoneID, recordChangeTag: UnsafeBufferPointer<UInt8>,
                 createdTimestamp: Int64, createdBy: UnsafeBufferPointer<UInt8>, createdDevice: UnsafeBufferPointer<UInt8>,

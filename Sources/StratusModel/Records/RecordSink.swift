@@ -22,12 +22,10 @@ extension RecordSink {
 
 /// A record's system fields, as a `RecordSink` receives them.
 public struct RecordHeader: Sendable {
-    public var recordName: String
-    public var recordType: String
+    public var recordName, recordType: String
     public var zoneID: ZoneID
     public var recordChangeTag: String
-    public var created: RecordStamp
-    public var modified: RecordStamp
+    public var created, modified: RecordStamp
 
     public init(recordName: String, recordType: String, zoneID: ZoneID, recordChangeTag: String, created: RecordStamp, modified: RecordStamp) {
         self.recordName = recordName

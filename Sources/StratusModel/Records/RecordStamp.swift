@@ -2,8 +2,7 @@
 public struct RecordStamp: Hashable, Sendable, Codable {
     /// Milliseconds since 1970.
     public var timestamp: Int64
-    public var userRecordName: String
-    public var deviceID: String
+    public var userRecordName, deviceID: String
 
     public init(timestamp: Int64, userRecordName: String, deviceID: String = "iCloud") {
         self.timestamp = timestamp

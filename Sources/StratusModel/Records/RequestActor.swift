@@ -1,7 +1,6 @@
 /// Who performs a change: their user record name and device, stamped onto records.
 public struct RequestActor: Sendable, Hashable {
-    public var userRecordName: String
-    public var deviceID: String
+    public var userRecordName, deviceID: String
 
     public init(userRecordName: String, deviceID: String = "iCloud") {
         self.userRecordName = userRecordName

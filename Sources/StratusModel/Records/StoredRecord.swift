@@ -1,12 +1,10 @@
 /// A record as the store keeps and returns it: system fields plus typed fields.
 public struct StoredRecord: Hashable, Sendable {
-    public var recordName: String
-    public var recordType: String
+    public var recordName, recordType: String
     public var zoneID: ZoneID
     public var recordChangeTag: String?
     public var fields: [String: FieldValue]
-    public var created: RecordStamp?
-    public var modified: RecordStamp?
+    public var created, modified: RecordStamp?
     public var deleted: Bool
     /// The `parent` system field: the record (in the same zone) this one hangs under in a share's hierarchy.
     public var parent: String?

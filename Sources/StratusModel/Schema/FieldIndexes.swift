@@ -1,27 +1,12 @@
 /// The indexes a field carries. QUERYABLE serves equality, SORTABLE ranges and sorting, SEARCHABLE full text.
-public struct FieldIndexes: OptionSet, Hashable, Sendable, Codable {
+public struct FieldIndexes: NamedOptions, Hashable, Sendable, Codable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
     public static let queryable = FieldIndexes(rawValue: 1)
     public static let sortable = FieldIndexes(rawValue: 2)
     public static let searchable = FieldIndexes(rawValue: 4)
 
-    public var names: [String] {
-        var out: [String] = []
-        if contains(.queryable) { out.append("QUERYABLE") }
-        if contains(.sortable) { out.append("SORTABLE") }
-        if contains(.searchable) { out.append("SEARCHABLE") }
-        return out
-    }
-
-    public init?(name: String) {
-        switch name.uppercased() {
-        case "QUERYABLE": self = .queryable
-        case "SORTABLE": self = .sortable
-        case "SEARCHABLE": self = .searchable
-        default: return nil
-        }
-    }
+    public static let named: [(option: FieldIndexes, name: String)] = [(.queryable, "QUERYABLE"), (.sortable, "SORTABLE"), (.searchable, "SEARCHABLE")]
 
     /// What just-in-time schema gives a new field so a developer can query it at once.
     public static func justInTime(for type: FieldType) -> FieldIndexes {

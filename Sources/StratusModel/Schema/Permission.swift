@@ -1,5 +1,5 @@
 /// What a security role may do with records of one type. WRITE includes delete.
-public struct Permission: OptionSet, Hashable, Sendable, Codable {
+public struct Permission: NamedOptions, Hashable, Sendable, Codable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
     public static let create = Permission(rawValue: 1)
@@ -8,20 +8,5 @@ public struct Permission: OptionSet, Hashable, Sendable, Codable {
     public static let all: Permission = [.create, .read, .write]
 
     /// In the order the schema language prints grants.
-    public var names: [String] {
-        var out: [String] = []
-        if contains(.write) { out.append("WRITE") }
-        if contains(.create) { out.append("CREATE") }
-        if contains(.read) { out.append("READ") }
-        return out
-    }
-
-    public init?(name: String) {
-        switch name.uppercased() {
-        case "CREATE": self = .create
-        case "READ": self = .read
-        case "WRITE": self = .write
-        default: return nil
-        }
-    }
+    public static let named: [(option: Permission, name: String)] = [(.write, "WRITE"), (.create, "CREATE"), (.read, "READ")]
 }

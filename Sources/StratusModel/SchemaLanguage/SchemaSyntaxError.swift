@@ -1,7 +1,6 @@
 /// A schema-language error that points at the line and column where reading stopped.
 public struct SchemaSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
+    public var line, column: Int
     public var message: String
 
     public var description: String { "line \(line), column \(column): \(message)" }

@@ -8,8 +8,7 @@ struct SchemaToken: Equatable {
         case end
     }
     var kind: Kind
-    var line: Int
-    var column: Int
+    var line, column: Int
 
     /// Unquoted word compared case-insensitively against a keyword.
     func isKeyword(_ k: String) -> Bool {

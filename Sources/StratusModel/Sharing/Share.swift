@@ -15,8 +15,7 @@ public struct Share: Sendable, Hashable {
     public var shortGUID: String
     public var publicPermission: SharePermission
     public var recordChangeTag: String
-    public var created: RecordStamp
-    public var modified: RecordStamp
+    public var created, modified: RecordStamp
     /// Owner first, then the others in the order they were added.
     public var participants: [ShareParticipant]
     /// The share record's own fields: CloudKit's `cloudkit.title`, `cloudkit.thumbnailImageData` and `cloudkit.type`

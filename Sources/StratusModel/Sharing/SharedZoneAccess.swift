@@ -1,8 +1,7 @@
 /// What one participant may do in one zone an owner shares with them: the whole zone (a zone share), or the
 /// hierarchies of some shares. Worked out once per request, so reads filter by share, never record by record.
 public struct SharedZoneAccess: Sendable, Hashable {
-    public var owner: String
-    public var zoneName: String
+    public var owner, zoneName: String
     /// Set when a zone share covers the zone: every record in it, with this permission.
     public var zonePermission: SharePermission?
     /// Hierarchy shares the participant has accepted in the zone: share row id → permission.

@@ -10,8 +10,7 @@ public struct TelemetryReport: Sendable {
         public var injected: Int64 = 0
         public var latency: [TelemetryOperation: LatencyHistogram] = [:]
         /// The last sample of the point, when one was taken.
-        public var records: Int64?
-        public var bytes: Int64?
+        public var records, bytes: Int64?
 
         public init(minute: Int64) { self.minute = minute }
     }

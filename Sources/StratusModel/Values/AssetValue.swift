@@ -4,9 +4,7 @@ public struct AssetValue: Hashable, Sendable, Codable {
     /// Base64 of the content's SHA-256.
     public var fileChecksum: String
     public var size: Int64
-    public var referenceChecksum: String?
-    public var wrappingKey: String?
-    public var receipt: String?
+    public var referenceChecksum, wrappingKey, receipt: String?
     /// Filled in on fetch by whoever serves the bytes; never stored.
     public var downloadURL: String?
 

@@ -2,8 +2,7 @@
 /// `encrypted` and `numberPreferred` only matter to the schema language, which must print back what it read.
 public struct FieldType: Hashable, Sendable, Codable, CustomStringConvertible {
     public var scalar: ScalarType
-    public var isList: Bool
-    public var encrypted: Bool
+    public var isList, encrypted: Bool
     /// Declared as `NUMBER PREFERRED AS …` (or bare `NUMBER`) rather than INT64/DOUBLE.
     public var numberPreferred: Bool
 

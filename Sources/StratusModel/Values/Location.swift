@@ -1,11 +1,6 @@
 public struct Location: Hashable, Sendable, Codable {
-    public var latitude: Double
-    public var longitude: Double
-    public var horizontalAccuracy: Double?
-    public var verticalAccuracy: Double?
-    public var altitude: Double?
-    public var speed: Double?
-    public var course: Double?
+    public var latitude, longitude: Double
+    public var horizontalAccuracy, verticalAccuracy, altitude, speed, course: Double?
     /// Milliseconds since 1970, like every CloudKit timestamp.
     public var timestamp: Int64?
 

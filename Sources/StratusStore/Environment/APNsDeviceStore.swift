@@ -109,13 +109,7 @@ public final class APNsDeviceStore: EnvironmentPart {
 
     /// Unregisters a user's devices: those registered with one session (by its hash), or all of them (sign-out).
     public func removeAPNsDevices(user: String, madeWith session: String?) throws(StratusError) {
-        try write { s, _ in
-            if let session {
-                try s.execute(#"DELETE FROM apns_devices WHERE "user" = ? AND web_token = ?"#, user, session)
-            } else {
-                try s.execute(#"DELETE FROM apns_devices WHERE "user" = ?"#, user)
-            }
-        }
+        try deleteUserRows(of: "apns_devices", user: user, madeWith: session)
         apnsDevicePresence.withLock { $0 = nil }
     }
 

@@ -4,14 +4,9 @@ import StratusModel
 /// Asset content: upload, read, and collection of what nothing references. On SQLite the content is a file in
 /// the environment's asset directory; on PostgreSQL it is in the database (`asset_chunks`, 1 MB `bytea` chunks),
 /// so that every node serves every asset and nothing is kept on a node's disk.
-public final class AssetStore: EnvironmentPart {
+public struct AssetStore: EnvironmentPart {
     let core: EnvironmentDatabase
     let quota: QuotaStore
-
-    init(core: EnvironmentDatabase, quota: QuotaStore) {
-        self.core = core
-        self.quota = quota
-    }
 
     /// The size of one stored chunk of asset content on PostgreSQL.
     static let assetChunkSize = 1 << 20

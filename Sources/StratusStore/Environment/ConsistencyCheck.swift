@@ -5,10 +5,8 @@ import StratusPostgres
 /// `stratus check` for one environment: the engine's own check of its files or indexes, then the invariants Stratus
 /// keeps between its tables — each type's record counts, the change log against the records, and each asset's
 /// reference count against the record values that name it. It reads only; what it finds is for an operator.
-public final class ConsistencyCheck: EnvironmentPart {
+public struct ConsistencyCheck: EnvironmentPart {
     let core: EnvironmentDatabase
-
-    init(core: EnvironmentDatabase) { self.core = core }
 
     /// What a check found: `problems` (empty when everything holds) and `notes` (what could not be checked, and why).
     public struct Report: Sendable {

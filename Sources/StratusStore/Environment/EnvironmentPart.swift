@@ -25,4 +25,16 @@ extension EnvironmentPart {
     func sqliteRead<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T { try core.sqliteRead(body) }
     func sqliteWrite<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T { try core.sqliteWrite(body) }
     func catalog(_ s: any SQLSession) throws -> Catalog { try core.catalog(s) }
+
+    /// Deletes a user's rows of a table keyed by user and the web token (by its hash) they were made with: those
+    /// made with `webToken`, or all of the user's when it is nil (sign-out ends every session's).
+    func deleteUserRows(of table: StaticString, user: String, madeWith webToken: String?) throws(StratusError) {
+        try write { s, _ in
+            if let webToken {
+                try s.execute("DELETE FROM \(table) WHERE \"user\" = ? AND web_token = ?", user, webToken)
+            } else {
+                try s.execute("DELETE FROM \(table) WHERE \"user\" = ?", user)
+            }
+        }
+    }
 }

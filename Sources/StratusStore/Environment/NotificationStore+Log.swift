@@ -50,8 +50,8 @@ extension NotificationStore {
             let nid = NotificationBatch.nid(salt: salt, user: user, position: NotificationBatch.position(batch: batch, index: 0))
             // `ck.test` marks it (after `nid` in key order, as `render` places a member that is not fet/met).
             let aps = NotificationPayload.aps(NotificationInfo(alertBody: text))
-            let entry = NotificationBatch.Entry(user: user, subscriptionID: Self.testSubscriptionID, scope: "private", recordName: nil, reason: nil,
-                                                aps: aps, member: #""test":true"#)
+            let heading = NotificationBatch.Heading(user: user, scope: "private", recordName: nil, reason: nil, aps: aps)
+            let entry = NotificationBatch.Entry(heading: heading, subscriptionID: Self.testSubscriptionID, member: #""test":true"#)
             let evicted = try NotificationLog.append(batch: batch, createdAt: WallClock.nowMillis(),
                                                      rows: [NotificationLog.Row(user: user, text: NotificationBatch.encode([entry]), count: 1)], policy: policy, db)
             if evicted > 0 { db.afterCommit { counter.add(notifications: 0, webhooks: 0, evicted: evicted) } }

@@ -152,13 +152,7 @@ public final class NotificationStore: EnvironmentPart {
 
     /// Ends a user's web courier tokens: those made with one web auth token (by its hash), or all of them.
     public func revokeCourierTokens(user: String, madeWith webToken: String?) throws(StratusError) {
-        try write { db, _ in
-            if let webToken {
-                try db.execute(#"DELETE FROM courier_tokens WHERE "user" = ? AND web_token = ?"#, user, webToken)
-            } else {
-                try db.execute(#"DELETE FROM courier_tokens WHERE "user" = ?"#, user)
-            }
-        }
+        try deleteUserRows(of: "courier_tokens", user: user, madeWith: webToken)
     }
 
     /// Marks everything up to `id` answered for the token (never moving back). The position is kept in memory and

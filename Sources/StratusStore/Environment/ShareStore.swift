@@ -2,14 +2,9 @@ import Foundation
 import StratusModel
 
 /// Sharing: share URLs, acceptance, participants and invitations (the shared databases' zones are `SharedZones`).
-public final class ShareStore: EnvironmentPart {
+public struct ShareStore: EnvironmentPart {
     let core: EnvironmentDatabase
     let records: StoredRecords
-
-    init(core: EnvironmentDatabase, records: StoredRecords) {
-        self.core = core
-        self.records = records
-    }
 }
 
 /// Share URLs: resolving a short GUID and accepting a share.

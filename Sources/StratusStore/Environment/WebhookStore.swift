@@ -95,12 +95,8 @@ public final class WebhookStore: EnvironmentPart {
     // MARK: deliveries
 
     public struct WebhookDelivery: Sendable {
-        public var id: Int64
-        public var webhookID: Int64
-        public var url: String
-        public var secret: String
-        public var notificationID: String
-        public var payload: String
+        public var id, webhookID: Int64
+        public var url, secret, notificationID, payload: String
         public var attempts: Int
         public var createdAt: Int64
     }

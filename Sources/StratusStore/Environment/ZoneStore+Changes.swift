@@ -30,8 +30,7 @@ extension ZoneStore {
 
     /// A changed record's row: its type and its id in the type's table.
     private struct LogRow: Hashable {
-        var typeID: Int64
-        var recordID: Int64
+        var typeID, recordID: Int64
     }
 
     /// Streams a page's changed records into `sink`, one statement per record type over the change log joined to

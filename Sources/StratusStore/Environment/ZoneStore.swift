@@ -2,18 +2,11 @@ import Foundation
 import StratusModel
 
 /// Zones: list, look up, create and delete.
-public final class ZoneStore: EnvironmentPart {
+public struct ZoneStore: EnvironmentPart {
     let core: EnvironmentDatabase
     let records: StoredRecords
     let assets: AssetStore
     let notifications: NotificationStore
-
-    init(core: EnvironmentDatabase, records: StoredRecords, assets: AssetStore, notifications: NotificationStore) {
-        self.core = core
-        self.records = records
-        self.assets = assets
-        self.notifications = notifications
-    }
 
     func zoneSyncToken(_ z: ZoneRow) -> String { SyncToken.zone(signer, zoneRowID: z.id, seq: z.changeSeq) }
 

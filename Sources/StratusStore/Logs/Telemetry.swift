@@ -15,8 +15,7 @@ public final class Telemetry: Sendable {
     static let flushInterval: Int64 = 5
 
     struct Key: Hashable {
-        var container: String
-        var environment: String
+        var container, environment: String
         var minute: Int64
         var operation: TelemetryOperation
     }
@@ -35,11 +34,8 @@ public final class Telemetry: Sendable {
     }
 
     struct Sample {
-        var container: String
-        var environment: String
-        var minute: Int64
-        var records: Int64
-        var bytes: Int64
+        var container, environment: String
+        var minute, records, bytes: Int64
     }
 
     let database: any SQLDatabase

@@ -13,20 +13,27 @@ enum NotificationBatch {
     static let indexBits: Int64 = 20
     static let maximumPerBatch = 1 << 20
 
-    struct Entry {
-        var user: String
-        var subscriptionID: String
-        var scope: String
+    /// What a user's notifications of one change share: the recipient, the database (`scope`), the record and
+    /// the reason (`fo`) they are about, and `aps` (its JSON, or `@` and a reference to it: see `NotificationInfos`).
+    struct Heading {
+        var user, scope: String
         var recordName: String?
         var reason: Int?
-        /// `aps` (its JSON, or `@` and a reference to it: see `NotificationInfos`) and the `ck` member of the
-        /// notification's kind (see `NotificationPayload.member`).
         var aps: String
-        var member: String
+    }
+
+    /// One notification: its heading, its subscription and the `ck` member of its kind (see
+    /// `NotificationPayload.member`).
+    @dynamicMemberLookup
+    struct Entry {
+        var heading: Heading
+        var subscriptionID, member: String
+
+        subscript<T>(dynamicMember field: KeyPath<Heading, T>) -> T { heading[keyPath: field] }
 
         /// The notification as clients get it, given its `aps` JSON (resolved from the reference the log keeps).
         func payload(nid: String, aps: String, container: ContainerID, environment: ContainerEnvironment) -> String {
-            NotificationPayload.render(aps: aps, member: member, nid: nid, container: container, environment: environment, user: user)
+            NotificationPayload.render(aps: aps, member: member, nid: nid, container: container, environment: environment, user: heading.user)
         }
     }
 
@@ -35,11 +42,7 @@ enum NotificationBatch {
     /// thousand lines. `template` is the `ck` member with `placeholder` where the subscription ID goes (quoted);
     /// a template without one is the member as it is.
     struct Group {
-        var user: String
-        var scope: String
-        var recordName: String?
-        var reason: Int?
-        var aps: String
+        var heading: Heading
         var template: String
         var subscriptionIDs: [String]
 
@@ -59,13 +62,14 @@ enum NotificationBatch {
         out.reserveCapacity(groups.reduce(0) { $0 + 256 + $1.subscriptionIDs.count * 16 })
         func add(_ s: String) { out += s.utf8 }
         for g in groups {
+            let h = g.heading
             out.append(2)
             add(String(g.subscriptionIDs.count))
-            out.append(9); add(escape(g.user))
-            out.append(9); add(escape(g.scope))
-            out.append(9); if let r = g.recordName { out.append(UInt8(ascii: "=")); add(escape(r)) }
-            out.append(9); if let r = g.reason { add(String(r)) }
-            out.append(9); add(g.aps)
+            out.append(9); add(escape(h.user))
+            out.append(9); add(escape(h.scope))
+            out.append(9); if let r = h.recordName { out.append(UInt8(ascii: "=")); add(escape(r)) }
+            out.append(9); if let r = h.reason { add(String(r)) }
+            out.append(9); add(h.aps)
             out.append(9); add(g.template)
             for id in g.subscriptionIDs { out.append(9); add(escape(id)) }
             out.append(10)
@@ -137,9 +141,9 @@ enum NotificationBatch {
                     expand(group: fields, count: count, at: index, after: after, limit: limit, into: &out)
                 } else {
                     guard fields.count == 7 else { continue }
-                    out.append((index, Entry(user: unescape(fields[0][...]), subscriptionID: unescape(fields[1][...]), scope: unescape(fields[2][...]),
-                                             recordName: fields[3].isEmpty ? nil : unescape(fields[3].dropFirst()), reason: Int(fields[4]),
-                                             aps: fields[5], member: fields[6])))
+                    let heading = Heading(user: unescape(fields[0][...]), scope: unescape(fields[2][...]),
+                                          recordName: fields[3].isEmpty ? nil : unescape(fields[3].dropFirst()), reason: Int(fields[4]), aps: fields[5])
+                    out.append((index, Entry(heading: heading, subscriptionID: unescape(fields[1][...]), member: fields[6])))
                 }
             }
         }
@@ -149,8 +153,9 @@ enum NotificationBatch {
     /// A group line's entries past index `after`, up to `limit` in `out`: each member is the group's template with
     /// the subscription ID in its placeholder.
     private static func expand(group fields: [String], count: Int, at index: Int, after: Int, limit: Int, into out: inout [(Int, Entry)]) {
-        let (u, scope, rid, reason, aps, template) = (unescape(fields[0][...]), unescape(fields[1][...]),
-                                                     fields[2].isEmpty ? nil : unescape(fields[2].dropFirst()), Int(fields[3]), fields[4], fields[5])
+        let heading = Heading(user: unescape(fields[0][...]), scope: unescape(fields[1][...]),
+                              recordName: fields[2].isEmpty ? nil : unescape(fields[2].dropFirst()), reason: Int(fields[3]), aps: fields[4])
+        let template = fields[5]
         for j in max(0, after + 1 - index)..<count where out.count < limit {
             let id = unescape(fields[6 + j][...])
             var member = template
@@ -159,7 +164,7 @@ enum NotificationBatch {
                 JSONWriter.quote(id, into: &quoted)
                 member.replaceSubrange(p...p, with: String(decoding: quoted, as: UTF8.self))
             }
-            out.append((index + j, Entry(user: u, subscriptionID: id, scope: scope, recordName: rid, reason: reason, aps: aps, member: member)))
+            out.append((index + j, Entry(heading: heading, subscriptionID: id, member: member)))
         }
     }
 

@@ -15,8 +15,7 @@ import StratusModel
 enum NotificationLog {
     /// One recipient's notifications of one transaction.
     struct Row {
-        var user: String
-        var text: String
+        var user, text: String
         var count: Int
     }
 

@@ -66,8 +66,8 @@ struct NotificationOutbox {
         var order: [String] = []
         var byUser: [String: [NotificationBatch.Group]] = [:]
         for g in pending {
-            if byUser[g.user] == nil { order.append(g.user) }
-            byUser[g.user, default: []].append(g)
+            if byUser[g.heading.user] == nil { order.append(g.heading.user) }
+            byUser[g.heading.user, default: []].append(g)
         }
         let rows = order.map { user in
             let groups = byUser[user] ?? []
@@ -108,8 +108,7 @@ struct NotificationOutbox {
     private var templateIDs: [TemplateKey: Int] = [:]
     private var templates: [String] = []
     private struct GroupKey: Hashable {
-        var groupClass: Int
-        var template: Int
+        var groupClass, template: Int
     }
     private var groupOf: [GroupKey: Int] = [:]
     private var lastTemplate: (key: TemplateKey, id: Int)?
@@ -332,8 +331,9 @@ struct NotificationOutbox {
         } else {
             groupOf[group] = pending.count
             lastGroup = (group, pending.count)
-            pending.append(NotificationBatch.Group(user: entry.owner, scope: entry.scope.rawValue, recordName: record?.recordName, reason: reason,
-                                                   aps: entry.aps.field, template: templates[template], subscriptionIDs: [entry.subscription.subscriptionID]))
+            let heading = NotificationBatch.Heading(user: entry.owner, scope: entry.scope.rawValue, recordName: record?.recordName, reason: reason,
+                                                    aps: entry.aps.field)
+            pending.append(NotificationBatch.Group(heading: heading, template: templates[template], subscriptionIDs: [entry.subscription.subscriptionID]))
             notified.insert(entry.owner)
         }
         pendingCount += 1

@@ -35,6 +35,13 @@ enum NotificationPayload {
         func sid() { if idPlaceholder { out.append(3) } else { str(subscription.subscriptionID) } }
         let dbs = scope == .public ? 1 : scope == .private ? 2 : 3
         let zoneOwner = zone.ownerRecordName ?? (scope == .public ? "_defaultOwner" : owner)
+        /// The members every zone-level kind ends with: the subscription, then the zone and its owner.
+        func zoneTail() {
+            raw(#","sid":"#); sid()
+            raw(#","zid":"#); str(zone.zoneName)
+            raw(#","zoid":"#); str(zoneOwner)
+            raw("}")
+        }
         switch subscription.kind {
         case .query:
             var af: [UInt8]? = nil
@@ -52,16 +59,10 @@ enum NotificationPayload {
             raw(#""dbs":"#); int(dbs)
             raw(#","fo":"#); int(reason)
             raw(#","rid":"#); str(record?.recordName ?? "")
-            raw(#","sid":"#); sid()
-            raw(#","zid":"#); str(zone.zoneName)
-            raw(#","zoid":"#); str(zoneOwner)
-            raw("}")
+            zoneTail()
         case .zone:
             raw(#""fet":{"dbs":"#); int(dbs)
-            raw(#","sid":"#); sid()
-            raw(#","zid":"#); str(zone.zoneName)
-            raw(#","zoid":"#); str(zoneOwner)
-            raw("}")
+            zoneTail()
         case .database:
             raw(#""met":{"dbs":"#); int(dbs)
             raw(#","sid":"#); sid()

@@ -8,8 +8,7 @@ public struct AutoIndexPolicy: Sendable, Hashable {
     /// thousands; one an index serves in order, a few dozen).
     public var minimumStepsPerRow: Double
     /// At most this many automatic indexes per record type, and per environment.
-    public var maximumPerType: Int
-    public var maximumPerEnvironment: Int
+    public var maximumPerType, maximumPerEnvironment: Int
     /// Unpinned automatic indexes unused this long are dropped (milliseconds).
     public var dropUnusedAfter: Int64
     /// All automatic indexes of an environment together may take at most this much disk (estimated; bytes).

@@ -3,6 +3,5 @@
 struct CompiledQuery {
     var sql: String
     var arguments: [SQLValue]
-    var sortKeyCount: Int
-    var fieldCount: Int
+    var sortKeyCount, fieldCount: Int
 }

@@ -1,5 +1,4 @@
 /// A cell of `record_counts`: one record type in one zone.
 struct CountKey: Hashable {
-    var zone: Int64
-    var type: Int64
+    var zone, type: Int64
 }

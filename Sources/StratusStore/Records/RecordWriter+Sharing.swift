@@ -52,8 +52,7 @@ extension RecordWriter {
         var parent: String?
         var shareID: Int64?
         /// Whether the row must be written (and descendants revisited when the covering share moved).
-        var changed: Bool
-        var coverageMoved: Bool
+        var changed, coverageMoved: Bool
     }
 
     /// Works out `parent` (nil: keep the record's, "": clear it) and the share that will cover the record.

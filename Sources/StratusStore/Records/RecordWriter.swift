@@ -65,8 +65,7 @@ struct RecordWriter {
     // MARK: directory
 
     struct Existing {
-        var typeID: Int64
-        var recordID: Int64
+        var typeID, recordID: Int64
     }
 
     // MARK: round trips
@@ -85,8 +84,7 @@ struct RecordWriter {
     private var gathered: [String: GatheredInsert] = [:]
 
     struct GatheredInsert {
-        var tuple: String
-        var tail: String
+        var tuple, tail: String
         var columns: Int
         var arguments: [SQLValue] = []
     }

@@ -8,16 +8,14 @@ struct TypeStatements {
     var insertWithID: String
     /// `insertWithID` as a head and one row's tuple, for many records in one statement (PostgreSQL).
     var insertRows: (head: String, tuple: String)
-    var update: String
-    var selectByID: String
+    var update, selectByID: String
     /// Per field id: the statements of its index tables.
     var fieldIndexes: [Int64: FieldIndexStatements] = [:]
     /// The fields with index tables (full-text, geo, list), so a write visits only those.
     var indexedFields: [CatalogField] = []
 
     struct FieldIndexStatements {
-        var ftsInsert, ftsDelete, geoInsert, geoDelete, listDelete: String
-        var listTable: String
+        var ftsInsert, ftsDelete, geoInsert, geoDelete, listDelete, listTable: String
         /// The same inserts as a statement's head and one row's tuple, for many rows in one statement (PostgreSQL).
         var ftsRows, geoRows: (head: String, tuple: String)
         let dialect: SQLDialect

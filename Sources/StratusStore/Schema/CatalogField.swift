@@ -3,8 +3,7 @@ import StratusModel
 /// A field as stored: its schema plus the names of the columns and index structures that hold it.
 /// Names derive from numeric ids, never from user text, so no identifier from a client reaches SQL.
 struct CatalogField: Sendable {
-    var id: Int64
-    var typeID: Int64
+    var id, typeID: Int64
     var schema: FieldSchema
 
     var name: String { schema.name }

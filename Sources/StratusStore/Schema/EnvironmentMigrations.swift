@@ -16,15 +16,7 @@ enum EnvironmentMigrations {
                     id INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
                     atomic INTEGER NOT NULL, change_seq INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
                     created_at INTEGER NOT NULL);
-                CREATE UNIQUE INDEX zones_name ON zones(scope, owner, name);
-                CREATE INDEX zones_changes ON zones(scope, owner, change_seq);
-                CREATE TABLE record_types(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, grants TEXT NOT NULL);
-                CREATE TABLE fields(
-                    id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL REFERENCES record_types(id) ON DELETE CASCADE,
-                    name TEXT NOT NULL, scalar TEXT NOT NULL, is_list INTEGER NOT NULL, encrypted INTEGER NOT NULL,
-                    number_preferred INTEGER NOT NULL, indexes INTEGER NOT NULL, position INTEGER NOT NULL,
-                    UNIQUE(type_id, name));
-                CREATE TABLE roles(name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
+                \(catalogTables)
                 -- One row per record that exists or was deleted: the directory of names and the change feed.
                 CREATE TABLE record_log(
                     zone_id INTEGER NOT NULL, seq INTEGER NOT NULL, record_name TEXT NOT NULL,
@@ -96,8 +88,9 @@ enum EnvironmentMigrations {
                 let object = (try? JSON.parse(Data((row[7] as String).utf8)))?.object ?? [:]
                 let ck = object["ck"]?.object ?? [:]
                 let member = ["fet", "met", "qry"].first { ck[$0] != nil }.map { "\"\($0)\":" + ck[$0]!.serialized } ?? ""
-                let entry = NotificationBatch.Entry(user: row[1], subscriptionID: row[2], scope: row[3], recordName: row[4], reason: row[5],
-                                                    aps: (object["aps"] ?? .object([:])).serialized, member: member)
+                let heading = NotificationBatch.Heading(user: row[1], scope: row[3], recordName: row[4], reason: row[5],
+                                                        aps: (object["aps"] ?? .object([:])).serialized)
+                let entry = NotificationBatch.Entry(heading: heading, subscriptionID: row[2], member: member)
                 try db.execute(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
                                arguments: [row[0] as Int64, row[6] as Int64, "\u{1}" + entry.user + "\u{1}", NotificationBatch.encode([entry])])
             }
@@ -261,11 +254,6 @@ extension EnvironmentMigrations {
         return m
     }
 
-    /// Every fixed table of an environment as the history above (v1…v11) leaves it, declared once, in SQLite's
-    /// spelling (`SQLDialect.ddl` makes PostgreSQL's): a new SQLite file and a new PostgreSQL schema both start
-    /// here, then take the shared steps. The history stays for data directories made before; SchemaParityTests
-    /// holds the history and this declaration to the same tables, columns, types, keys and indexes. `"user"` is
-    /// quoted: it is a reserved word on PostgreSQL.
     /// Webhooks and their deliveries, as step v6 made them and the baseline declares them.
     static let webhookTables = """
         CREATE TABLE webhooks(id INTEGER PRIMARY KEY, url TEXT NOT NULL, record_types TEXT NOT NULL, secret TEXT NOT NULL,
@@ -277,19 +265,30 @@ extension EnvironmentMigrations {
         CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_at);
         """
 
+    /// The zones' indexes and the schema's catalog (types, fields, roles), as step v1 made them and the baseline
+    /// declares them.
+    static let catalogTables = """
+        CREATE UNIQUE INDEX zones_name ON zones(scope, owner, name);
+        CREATE INDEX zones_changes ON zones(scope, owner, change_seq);
+        CREATE TABLE record_types(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, grants TEXT NOT NULL);
+        CREATE TABLE fields(
+            id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL REFERENCES record_types(id) ON DELETE CASCADE,
+            name TEXT NOT NULL, scalar TEXT NOT NULL, is_list INTEGER NOT NULL, encrypted INTEGER NOT NULL,
+            number_preferred INTEGER NOT NULL, indexes INTEGER NOT NULL, position INTEGER NOT NULL, UNIQUE(type_id, name));
+        CREATE TABLE roles(name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
+        """
+
+    /// Every fixed table of an environment as the history above (v1…v11) leaves it, declared once, in SQLite's
+    /// spelling (`SQLDialect.ddl` makes PostgreSQL's): a new SQLite file and a new PostgreSQL schema both start
+    /// here, then take the shared steps. The history stays for data directories made before; SchemaParityTests
+    /// holds the history and this declaration to the same tables, columns, types, keys and indexes. `"user"` is
+    /// quoted: it is a reserved word on PostgreSQL.
     static let baseline = """
             CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
             CREATE TABLE zones(
                 id INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
                 atomic INTEGER NOT NULL, change_seq INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);
-            CREATE UNIQUE INDEX zones_name ON zones(scope, owner, name);
-            CREATE INDEX zones_changes ON zones(scope, owner, change_seq);
-            CREATE TABLE record_types(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, grants TEXT NOT NULL);
-            CREATE TABLE fields(
-                id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL REFERENCES record_types(id) ON DELETE CASCADE,
-                name TEXT NOT NULL, scalar TEXT NOT NULL, is_list INTEGER NOT NULL, encrypted INTEGER NOT NULL,
-                number_preferred INTEGER NOT NULL, indexes INTEGER NOT NULL, position INTEGER NOT NULL, UNIQUE(type_id, name));
-            CREATE TABLE roles(name TEXT PRIMARY KEY, position INTEGER NOT NULL) WITHOUT ROWID;
+            \(catalogTables)
             CREATE TABLE record_log(
                 zone_id INTEGER NOT NULL, seq INTEGER NOT NULL, record_name TEXT NOT NULL,
                 type_id INTEGER NOT NULL, record_id INTEGER NOT NULL, deleted INTEGER NOT NULL, PRIMARY KEY(zone_id, seq)) WITHOUT ROWID;
