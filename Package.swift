@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport"]),
-        .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusServer", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                                                               .product(name: "Crypto", package: "swift-crypto")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.
         .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "stratus-fuzz", "StratusStore", "StratusModel", "StratusServer", "StratusTestSupport"]),

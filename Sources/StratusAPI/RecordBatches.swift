@@ -45,10 +45,11 @@ struct RecordBatches {
     /// The next batch, nil at the end of the file.
     mutating func next() throws(RecordImporter.LineError) -> Batch? {
         while !finished {
-            guard var (record, line) = try nextRecord() else {
+            guard let (read, line) = try nextRecord() else {
                 finished = true
                 break
             }
+            var record = read
             let zoneID = ZoneID(zoneName: zone ?? record.zoneID.zoneName)
             record.zoneID = zoneID
             let entry = Entry(line: line, end: lineNumber, op: RecordOperation(mode == .create ? .create : .forceReplace, record))

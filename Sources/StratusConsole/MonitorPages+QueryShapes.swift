@@ -67,7 +67,9 @@ extension MonitorPages {
     func buildShapeIndex(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
         let shape = form(req)["shape"] ?? ""
         do {
-            let ai = try scope.env.queryShapes.buildAutoIndexInBackground(forShape: shape)
+            let shapes = scope.env.queryShapes
+            let ai = try shapes.startAutoIndex(forShape: shape)
+            if !ai.isReady { BackgroundWork("automatic index build").once { _ = try? shapes.finishAutoIndex(ai.name) } }
             try audit(s, scope, "build index", "\(ai.name) for \(shape)")
             let done = ai.isReady ? "\(ai.name) serves \(shape)." : "Building \(ai.name) for \(shape): queries use it once it is complete."
             return .redirect(to: scope.paths.queryShapes(done: done))

@@ -1,4 +1,5 @@
 import Foundation
+import StratusServer
 import StratusTestSupport
 import Testing
 @testable import StratusModel
@@ -64,7 +65,7 @@ import Testing
         for _ in 0..<5 { _ = try env.records.query(Self.listing, in: f.pub) }
         #expect(try env.queryShapes.all().count == 1)
         #expect(try env.queryShapes.autoIndexes().isEmpty, "a read never starts a build")
-        env.queryShapes.recordQueryShapes()   // the server's QueryShapeKeeper, once a minute: starts the build on a thread of its own
+        QueryShapeKeeper.visit(env)   // the server's, once a minute: starts the build on a thread of its own
         var built: [AutoIndex] = []
         for _ in 0..<100 where built.isEmpty {
             try await Task.sleep(for: .milliseconds(50))
@@ -235,7 +236,7 @@ import Testing
             #expect(!cut.isReady && (cut.builtThrough ?? 0) > 0)
             let served = try reopened.records.query(Self.listing, in: f.pub, explain: true)
             #expect(served.servedBy != cut.name && served.records.count == 100)
-            reopened.queryShapes.maintainAutoIndexes(candidates: [])
+            QueryShapeKeeper.visit(reopened)
             var finished = false
             for _ in 0..<200 where !finished {
                 usleep(25_000)

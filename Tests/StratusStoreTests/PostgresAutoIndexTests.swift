@@ -1,4 +1,5 @@
 import Foundation
+import StratusServer
 import StratusTestSupport
 import Synchronization
 import Testing
@@ -32,7 +33,7 @@ import Testing
                 }
             }
             writer.start()
-            f.dev.queryShapes.recordQueryShapes()   // what the server's keeper does once a minute: starts the build
+            QueryShapeKeeper.visit(f.dev)   // what the server does once a minute: starts the build
             var built: AutoIndex?
             for _ in 0..<600 where built == nil {
                 usleep(50_000)

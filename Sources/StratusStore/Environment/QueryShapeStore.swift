@@ -17,13 +17,19 @@ public final class QueryShapeStore: EnvironmentPart {
     /// index is a composite index of the type's table that its planner uses by itself; see `PostgresAutoIndexes`).
     public var keepsQueryShapes: Bool { true }
 
+    /// When Stratus builds indexes for query shapes (`ServerConfig.autoIndexes`): what the server's keeper decides by,
+    /// and the caps every build keeps.
+    public var autoIndexPolicy: AutoIndexPolicy { upkeep.policy }
+
     /// Writes what the shape log gathered (at most once a minute unless `force`): totals add up, the latest window's
-    /// percentiles replace the old ones. Then looks after automatic indexes (see `maintainAutoIndexes`). The server's
-    /// QueryShapeKeeper calls this once a minute, and closing the environment once more; no read path does.
-    public func recordQueryShapes(force: Bool = true) {
-        guard let gathered = upkeep.shapes.take(force: force), !gathered.isEmpty else { return }
+    /// percentiles replace the old ones. Returns each written shape's totals, for the server's QueryShapeKeeper to
+    /// pick the shapes worth an index; it calls this once a minute, and closing the environment once more. No read
+    /// path does.
+    @discardableResult
+    public func recordQueryShapes(force: Bool = true) -> [QueryShapeTotals] {
+        guard let gathered = upkeep.shapes.take(force: force), !gathered.isEmpty else { return [] }
         let now = WallClock.nowMillis()
-        var candidates: [(QueryShape, Double)] = []
+        var totals: [QueryShapeTotals] = []
         try? write { s, _ in
             for (shape, st) in gathered {
                 let spec = String(decoding: (try? JSONEncoder().encode(shape)) ?? Data(), as: UTF8.self)
@@ -35,15 +41,11 @@ public final class QueryShapeStore: EnvironmentPart {
                     RETURNING calls, steps, rows
                     """, [shape.description, shape.recordType, st.calls, st.micros, st.steps, st.rows, st.percentile(0.5), st.percentile(0.99), now, st.sql, spec],
                     { r in (Int(r.int64(0) ?? 0), Int(r.int64(1) ?? 0), Int(r.int64(2) ?? 0)) }) else { continue }
-                // SQLite says what a shape costs (its machine's steps per row returned); PostgreSQL does not, and there
-                // a frequent shape that a composite index serves is a candidate (the caps bound how many are built).
-                let perRow = s.dialect == .sqlite ? Double(steps) / Double(max(rows, 1)) : upkeep.policy.minimumStepsPerRow
-                if shape.wantsCompositeIndex, calls >= upkeep.policy.minimumCalls, perRow >= upkeep.policy.minimumStepsPerRow {
-                    candidates.append((shape, Double(calls) * perRow))
-                }
+                // SQLite says what a shape costs (its machine's steps per row returned); PostgreSQL does not.
+                totals.append(QueryShapeTotals(shape: shape, calls: calls, stepsPerRow: s.dialect == .sqlite ? Double(steps) / Double(max(rows, 1)) : nil))
             }
         }
-        maintainAutoIndexes(candidates: candidates.sorted { $0.1 > $1.1 }.map(\.0))
+        return totals
     }
 
     /// Every shape this environment has run, most called first, with SQLite's plan for it: what the table holds
@@ -93,36 +95,30 @@ public final class QueryShapeStore: EnvironmentPart {
 
     // MARK: automatic indexes
 
-    /// Moves the used indexes' `last_used_at`, drops unpinned ones unused for `dropUnusedAfter`, and, on a thread
-    /// of its own (one build at a time per environment), finishes a build a restart interrupted or builds the index
-    /// of the best candidate shape that has none (skipping shapes whose build failed within `retryFailedAfter`).
-    func maintainAutoIndexes(candidates: [QueryShape]) {
+    /// Moves the `last_used_at` of the indexes queries used since the last call, and drops unpinned ones unused for
+    /// `unusedFor` milliseconds. Writes nothing when there is nothing to move or drop.
+    public func tendAutoIndexes(dropUnusedFor unusedFor: Int64) throws(StratusError) {
         let used = upkeep.used.withLock { u in defer { u.removeAll() }; return u }
         let now = WallClock.nowMillis()
-        let policy = upkeep.policy
-        try? write { s, catalog in
+        let stale = { (ai: AutoIndex) in ai.isReady && !ai.pinned && now - ai.lastUsedAt > unusedFor && !used.contains(ai.name) }
+        guard !used.isEmpty || core.cachedCatalog.withLock({ $0.autoIndexes.contains(where: stale) }) else { return }
+        try write { s, catalog in
             for name in used { try s.execute("UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", now, name) }
             var dropped = false
-            for ai in try AutoIndexes.load(s) where ai.isReady && !ai.pinned && now - ai.lastUsedAt > policy.dropUnusedAfter {
+            for ai in try AutoIndexes.load(s) where stale(ai) {
                 try AutoIndexes.drop(ai.name, s)
                 dropped = true
             }
             if dropped { catalog = try SchemaStorage.load(s) }
         }
-        guard policy.enabled else { return }
-        let catalog = core.cachedCatalog.withLock { $0 }
-        let failures = upkeep.failures.withLock { $0 }
-        let unfinished = catalog.autoIndexes.first { !$0.isReady }
-        let shape = candidates.first { c in
-            !catalog.autoIndexes.contains { $0.serves(c) } && (failures[c.description].map { now - $0 > policy.retryFailedAfter } ?? true)
-        }
-        guard unfinished != nil || shape != nil else { return }
-        guard upkeep.building.withLock({ b in defer { b = true }; return !b }) else { return }
-        BackgroundWork("automatic index build").once { [self] in
-            defer { upkeep.building.withLock { $0 = false } }
-            if let unfinished { _ = try? finishAutoIndex(unfinished.name) } else if let shape { _ = try? buildAutoIndex(for: shape) }
-        }
     }
+
+    /// When the build of `shape`'s index last failed, if it has (see `AutoIndexPolicy.retryFailedAfter`).
+    public func lastFailedBuild(of shape: QueryShape) -> Int64? { upkeep.failures.withLock { $0[shape.description] } }
+
+    /// Claims the environment's one build at a time; false while another runs. `endBuild` gives it back.
+    public func claimBuild() -> Bool { upkeep.building.withLock { b in defer { b = true }; return !b } }
+    public func endBuild() { upkeep.building.withLock { $0 = false } }
 
     /// Builds the composite index that serves `shape` (equality fields, then its sort or range field), within the
     /// per-type, per-environment and size caps, and returns it complete.
@@ -141,7 +137,7 @@ public final class QueryShapeStore: EnvironmentPart {
     }
 
     /// The first step of a build (see `buildAutoIndex`); an index that already serves the shape is returned as it is.
-    func startAutoIndex(for shape: QueryShape, pinned: Bool) throws(StratusError) -> AutoIndex {
+    public func startAutoIndex(for shape: QueryShape, pinned: Bool) throws(StratusError) -> AutoIndex {
         guard shape.wantsCompositeIndex, let order = shape.orderField else {
             throw StratusError.badRequest("shape '\(shape.description.prefix(200))' is not one a composite index serves: it needs equality fields and one sort or range field, and no other filters")
         }
@@ -217,17 +213,15 @@ public final class QueryShapeStore: EnvironmentPart {
         return ai
     }
 
-    /// Starts building the index for a shape the console lists (its description) and finishes it on a thread of
-    /// its own; the returned index says how far the build has come.
-    public func buildAutoIndexInBackground(forShape description: String) throws(StratusError) -> AutoIndex {
+    /// Starts building the index for a shape the console lists (its description), pinned; `finishAutoIndex` copies
+    /// the rows (the console runs it on a thread of its own). The returned index says how far the build has come.
+    public func startAutoIndex(forShape description: String) throws(StratusError) -> AutoIndex {
         let pending = upkeep.shapes.peek().keys.first { $0.description == description }
         let spec: String? = pending != nil ? nil : try read { s, _ in try s.one("SELECT spec FROM query_shapes WHERE shape = ?", [description]) { $0.string(0) } }
         guard let shape = pending ?? spec.flatMap({ try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }) else {
             throw StratusError(.notFound, "no query shape '\(description.prefix(200))' has run in this environment")
         }
-        let ai = try startAutoIndex(for: shape, pinned: true)
-        if !ai.isReady { BackgroundWork("automatic index build").once { [self] in _ = try? finishAutoIndex(ai.name) } }
-        return ai
+        return try startAutoIndex(for: shape, pinned: true)
     }
 
     /// How far a build has come (0…1): the share of the type's rows, by id, copied so far.

@@ -2,7 +2,7 @@ import StratusModel
 import Synchronization
 
 /// What an environment keeps in memory about its queries and automatic indexes between the query-shape keeper's
-/// visits (`EnvironmentStore.recordQueryShapes`): the shapes run, the indexes used, the build under way and the
+/// visits (`QueryShapeKeeper.visit`): the shapes run, the indexes used, the build under way and the
 /// builds that failed. A query only adds to it; the keeper's visit writes it out.
 final class QueryShapeUpkeep: Sendable {
     /// When Stratus builds indexes for query shapes (`ServerConfig.autoIndexes`).

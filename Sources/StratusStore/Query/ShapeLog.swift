@@ -4,7 +4,7 @@ import Synchronization
 
 /// Each query shape's calls and costs since the last flush, kept in memory so that counting costs a query one
 /// dictionary update (a read never writes), and written to the environment's `query_shapes` table by the server's
-/// query-shape keeper once a minute and when the environment closes (see `EnvironmentStore.recordQueryShapes`).
+/// query-shape keeper once a minute and when the environment closes (see `QueryShapeStore.recordQueryShapes`).
 final class ShapeLog: Sendable {
     struct Stats: Sendable {
         var calls = 0
