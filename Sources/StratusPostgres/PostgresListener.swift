@@ -23,20 +23,25 @@ public final class PostgresListener: @unchecked Sendable {
         self.onReconnect = onReconnect
     }
 
-    /// Starts listening; returns once the first LISTEN is in place (or after `timeout` if PostgreSQL is away).
+    /// Starts listening on a thread of its own; returns once the first LISTEN is in place (or after `timeout` if
+    /// PostgreSQL is away). A server runs `run` on its background work instead, where it is seen and stopped.
     public func start(timeout: TimeInterval = 5) {
-        let t = Thread { [self] in loop() }
+        let t = Thread { [self] in run() }
         t.name = "stratus-pg-listen"
         t.start()
-        _ = ready.wait(timeout: .now() + timeout)
+        waitUntilListening(timeout: timeout)
     }
+
+    /// Waits until the first LISTEN is in place, or `timeout` has passed.
+    public func waitUntilListening(timeout: TimeInterval = 5) { _ = ready.wait(timeout: .now() + timeout) }
 
     public func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
         _ = finished.wait(timeout: .now() + 2)
     }
 
-    private func loop() {
+    /// Listens, reconnecting as needed, on the calling thread until `stop`.
+    public func run() {
         var first = true
         var signalledReady = false
         while !stopped.load(ordering: .sequentiallyConsistent) {

@@ -10,12 +10,15 @@ import Synchronization
 final class CacheInvalidation: Sendable {
     static let channel = "stratus_invalidate"
     private let state = Mutex<(pool: PostgresPool?, listener: PostgresListener?)>((nil, nil))
+    /// The listening connection's thread, as all background work runs (`BackgroundWork.running` shows it).
+    private let work = BackgroundWork("postgres listener")
 
     /// Starts listening; `drop` gets what to drop ("credentials", "faults"), or "all" after a reconnect.
     func start(pool: PostgresPool, drop: @escaping @Sendable (String) -> Void) {
         let listener = PostgresListener(url: pool.url, channels: [Self.channel], onReconnect: { drop("all") }) { _, what in drop(what) }
         state.withLock { $0 = (pool, listener) }
-        listener.start()
+        work.once { listener.run() }
+        listener.waitUntilListening()
     }
 
     /// Tells the other servers (and this one) that `what` changed. Best effort: the caches' lifetime is the bound.
@@ -51,5 +54,6 @@ final class CacheInvalidation: Sendable {
     func stop() {
         let listener = state.withLock { s -> PostgresListener? in defer { s = (nil, nil) }; return s.listener }
         listener?.stop()
+        work.stopThread()
     }
 }
