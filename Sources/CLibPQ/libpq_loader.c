@@ -39,6 +39,9 @@
     X(int, PQgetlength, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num)) \
     X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num)) \
     X(char *, PQcmdTuples, (PGresult *res), (res)) \
+    X(int, PQputCopyData, (PGconn *conn, const char *buffer, int nbytes), (conn, buffer, nbytes)) \
+    X(int, PQputCopyEnd, (PGconn *conn, const char *errormsg), (conn, errormsg)) \
+    X(int, PQgetCopyData, (PGconn *conn, char **buffer, int async), (conn, buffer, async)) \
     V(void, PQclear, (PGresult *res), (res))
 
 #define POINTER(ret, name, params, args) static ret (*p_##name) params;

@@ -186,7 +186,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Reads the results of the statements in the pipeline and leaves pipeline mode; throws the first failure
     /// (unless `ignoringFailure`, for a rollback, which discards them anyway).
-    private func drain(ignoringFailure: Bool = false) throws(PostgresError) {
+    func drain(ignoringFailure: Bool = false) throws(PostgresError) {
         guard pipelined > 0, let conn else { return }
         pipelined = 0
         guard PQpipelineSync(conn) == 1 else { throw lost() }
@@ -235,14 +235,14 @@ public final class PostgresConnection: @unchecked Sendable {
         return name
     }
 
-    private func error(_ r: OpaquePointer) -> PostgresError {
+    func error(_ r: OpaquePointer) -> PostgresError {
         let state = PQresultErrorField(r, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
         let message = PQresultErrorField(r, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? String(cString: PQresultErrorMessage(r))
         if !isHealthy { return PostgresError(.unavailable, sqlState: state, "the connection to PostgreSQL was lost: \(message)") }
         return PostgresError(PostgresError.kind(ofSQLState: state), sqlState: state, message)
     }
 
-    private func lost() -> PostgresError {
+    func lost() -> PostgresError {
         let message = conn.map { String(cString: PQerrorMessage($0)) } ?? "connection is closed"
         return PostgresError(.unavailable, "the connection to PostgreSQL was lost: \(Self.redacted(message))")
     }

@@ -1,4 +1,4 @@
-// The 28 libpq functions Stratus calls, as PostgreSQL 15's libpq-fe.h declares them. They are defined in
+// The 31 libpq functions Stratus calls, as PostgreSQL 15's libpq-fe.h declares them. They are defined in
 // libpq_loader.c, each calling its counterpart in libpq.so.5, which stratus_libpq_load opens at run time.
 // LibPQABITests compiles this file after the installed libpq-fe.h: a declaration that differs does not compile.
 #ifndef STRATUS_LIBPQ_FUNCTIONS_H
@@ -32,6 +32,9 @@ extern char *PQgetvalue(const PGresult *res, int tup_num, int field_num);
 extern int PQgetlength(const PGresult *res, int tup_num, int field_num);
 extern int PQgetisnull(const PGresult *res, int tup_num, int field_num);
 extern char *PQcmdTuples(PGresult *res);
+extern int PQputCopyData(PGconn *conn, const char *buffer, int nbytes);
+extern int PQputCopyEnd(PGconn *conn, const char *errormsg);
+extern int PQgetCopyData(PGconn *conn, char **buffer, int async);
 extern void PQclear(PGresult *res);
 
 #endif

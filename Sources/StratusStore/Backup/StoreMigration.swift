@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import StratusModel
 
@@ -102,7 +101,8 @@ public enum StoreMigration {
     }
 
     /// How many rows a table holds and a sum of their hashes: equal on both sides when the same rows are there,
-    /// in whatever order each engine returns them.
+    /// in whatever order each engine returns them. Compared within one process (the copy and its check), so the
+    /// hash is Swift's, seeded per process, not a cryptographic one: it only has to tell rows apart.
     struct Checksum: Equatable {
         /// The columns hashed, in order (the source's order: the target's may differ).
         var columns: [String] = []
@@ -110,21 +110,20 @@ public enum StoreMigration {
         var sum: UInt64 = 0
 
         mutating func add(_ row: [SQLValue]) {
-            var hasher = SHA256()
+            var hasher = Hasher()
             for v in row {
                 switch v {
-                case .null: hasher.update(data: [0])
-                case .int64(let i): hasher.update(data: [1]); withUnsafeBytes(of: i.littleEndian) { hasher.update(bufferPointer: $0) }
+                case .null: hasher.combine(0 as UInt8)
+                case .int64(let i): hasher.combine(1 as UInt8); hasher.combine(i)
                 // A whole number the same whichever type holds it: an SQLite column declared INTEGER keeps
                 // whole seconds of a TIMESTAMP as integers, PostgreSQL's DOUBLE PRECISION column as doubles.
-                case .double(let d) where d == d.rounded() && abs(d) < 9.0e15:
-                    hasher.update(data: [1]); withUnsafeBytes(of: Int64(d).littleEndian) { hasher.update(bufferPointer: $0) }
-                case .double(let d): hasher.update(data: [2]); withUnsafeBytes(of: d.bitPattern.littleEndian) { hasher.update(bufferPointer: $0) }
-                case .text(let s): hasher.update(data: [3]); withUnsafeBytes(of: UInt64(s.utf8.count).littleEndian) { hasher.update(bufferPointer: $0) }; hasher.update(data: Data(s.utf8))
-                case .blob(let b): hasher.update(data: [4]); withUnsafeBytes(of: UInt64(b.count).littleEndian) { hasher.update(bufferPointer: $0) }; hasher.update(data: b)
+                case .double(let d) where d == d.rounded() && abs(d) < 9.0e15: hasher.combine(1 as UInt8); hasher.combine(Int64(d))
+                case .double(let d): hasher.combine(2 as UInt8); hasher.combine(d.bitPattern)
+                case .text(let s): hasher.combine(3 as UInt8); hasher.combine(s.utf8.count); s.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) } ?? hasher.combine(s)
+                case .blob(let b): hasher.combine(4 as UInt8); hasher.combine(b.count); b.withUnsafeBytes { hasher.combine(bytes: $0) }
                 }
             }
-            sum &+= Data(hasher.finalize()).prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+            sum &+= UInt64(bitPattern: Int64(hasher.finalize()))
             count += 1
         }
     }
@@ -147,28 +146,43 @@ public enum StoreMigration {
         let missing = Set(names).subtracting(try columns(table, t))
         guard missing.isEmpty else { throw StratusError(.internalError, "the target's \(table) table lacks \(missing.sorted().joined(separator: ", "))") }
         try t.execute("DELETE FROM \(table)", [])
-        let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
-        let rowsPerStatement = max(1, min(500, 20_000 / names.count))
-        var pending: [SQLValue] = []
         var sum = Checksum(columns: names)
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            let rows = pending.count / names.count
-            let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-            try t.execute("INSERT INTO \(table)(\(list)) VALUES " + Array(repeating: tuple, count: rows).joined(separator: ", "), pending)
-            pending.removeAll(keepingCapacity: true)
+        // Rows are read as the source streams and written as they come: the target is another database. PostgreSQL
+        // moves them with COPY on either side (see `PostgresCopy`); SQLite reads a cursor and takes multi-row INSERTs.
+        func eachSourceRow(_ body: ([SQLValue]) throws -> Void) throws {
+            try eachRow(of: table, names, in: s) { row in sum.add(row); try body(row) }
         }
-        // Rows are gathered while the source streams and written in between: the target is another database.
-        try s.each("SELECT \(list) FROM \(table)", []) { r in
-            let row = names.indices.map { r.sqlValue($0) }
-            sum.add(row)
-            pending += row
-            if pending.count >= rowsPerStatement * names.count { try flush() }
+        if let pg = t as? PostgresSession, let kinds = try PostgresCopy.kinds(table, names, pg) {
+            try PostgresCopy.write(table, names, kinds, pg) { add in try eachSourceRow(add) }
+        } else {
+            let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let rowsPerStatement = max(1, min(500, 20_000 / names.count))
+            var pending: [SQLValue] = []
+            func flush() throws {
+                guard !pending.isEmpty else { return }
+                let rows = pending.count / names.count
+                let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+                try t.execute("INSERT INTO \(table)(\(list)) VALUES " + Array(repeating: tuple, count: rows).joined(separator: ", "), pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+            try eachSourceRow { row in
+                pending += row
+                if pending.count >= rowsPerStatement * names.count { try flush() }
+            }
+            try flush()
         }
-        try flush()
         report.tables += 1
         report.rows += sum.count
         return sum
+    }
+
+    /// Every row of `table` (its `columns`), as the session's engine streams it: COPY on PostgreSQL, a cursor on SQLite.
+    static func eachRow(of table: String, _ columns: [String], in s: any SQLSession, _ body: ([SQLValue]) throws -> Void) throws {
+        if let pg = s as? PostgresSession, let kinds = try PostgresCopy.kinds(table, columns, pg) {
+            try PostgresCopy.read(table, columns, kinds, pg, body)
+        } else {
+            try s.each("SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(table)", []) { r in try body(columns.indices.map { r.sqlValue($0) }) }
+        }
     }
 
     /// Checks each copied table against the source's checksum, reading the target afresh.
@@ -177,7 +191,7 @@ public enum StoreMigration {
             for (table, expected) in sums.sorted(by: { $0.key < $1.key }) {
                 let names = expected.columns
                 var got = Checksum(columns: names)
-                try t.each("SELECT \(names.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(table)", []) { r in got.add(names.indices.map { r.sqlValue($0) }) }
+                try eachRow(of: table, names, in: t) { got.add($0) }
                 guard got == expected else {
                     throw StratusError(.internalError, "table \(table) differs after the copy: \(got.count) rows on the target, \(expected.count) in the source")
                 }
