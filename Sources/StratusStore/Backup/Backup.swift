@@ -71,6 +71,9 @@ public enum Backup {
     public static func restore(from backup: URL, to data: URL) throws(StratusError) -> BackupManifest {
         try guarded {
             let manifest = try verify(backup)
+            guard manifest.format == BackupManifest.currentFormat else {
+                throw StratusError.badRequest("\(backup.path) is a portable backup: it restores through PortableBackup (stratus restore does this by itself)")
+            }
             try requireEmpty(data)
             try PrivateFiles.directory(data)
             let fm = FileManager.default
@@ -86,6 +89,13 @@ public enum Backup {
         }
     }
 
+    /// Whether the backup at `url` is a portable one (its manifest says format 2), without checking its files.
+    public static func isPortable(_ url: URL) -> Bool {
+        guard let bytes = try? Data(contentsOf: url.appendingPathComponent("manifest.json")),
+              let manifest = try? JSONDecoder().decode(BackupManifest.self, from: bytes) else { return false }
+        return manifest.format == BackupManifest.portableFormat
+    }
+
     /// The manifest of a complete, intact backup; a clear error for a missing manifest, an unknown format, a file
     /// missing, truncated or changed.
     public static func verify(_ backup: URL) throws(StratusError) -> BackupManifest {
@@ -96,8 +106,8 @@ public enum Backup {
             guard let manifest = try? JSONDecoder().decode(BackupManifest.self, from: bytes) else {
                 throw StratusError.badRequest("\(backup.path)/manifest.json is not a backup manifest")
             }
-            guard manifest.format == BackupManifest.currentFormat else {
-                throw StratusError.badRequest("backup format \(manifest.format) is not one this Stratus restores (it knows \(BackupManifest.currentFormat))")
+            guard BackupManifest.knownFormats.contains(manifest.format) else {
+                throw StratusError.badRequest("backup format \(manifest.format) is not one this Stratus restores (it knows \(BackupManifest.knownFormats.map(String.init).joined(separator: " and ")))")
             }
             for f in manifest.files {
                 guard !f.path.split(separator: "/").contains(".."), !f.path.hasPrefix("/") else {
@@ -134,7 +144,7 @@ public enum Backup {
         }
     }
 
-    private static func requireEmpty(_ directory: URL) throws {
+    static func requireEmpty(_ directory: URL) throws {
         let fm = FileManager.default
         guard fm.fileExists(atPath: directory.path) else { return }
         if let entries = try? fm.contentsOfDirectory(atPath: directory.path), !entries.isEmpty {
@@ -175,6 +185,9 @@ public enum Backup {
         let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
         return BackupManifest.File(path: relative, bytes: size, sha256: try sha256(of: url))
     }
+
+    /// The SHA-256 of bytes in memory, as `sha256(of:)` spells a file's.
+    static func sha256(of data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
 
     /// Streams the file through SHA-256 in 1 MB reads.
     static func sha256(of url: URL) throws -> String {

@@ -3,33 +3,153 @@ import StratusModel
 
 /// The portable backup: a logical copy of a whole store — containers, accounts, tokens and keys, and every
 /// environment's schema, records, zones with their change tokens, subscriptions, shares and assets — taken from
-/// either engine while it serves, and restored into either. It is a SQLite data directory written row by row by
-/// `StoreMigration` from one snapshot of the source (on PostgreSQL one exported REPEATABLE READ snapshot for the
-/// whole store), then sealed as a `Backup` with its checksummed manifest; so `stratus restore` rebuilds a data
-/// directory from it as from any backup, and restoring it into PostgreSQL is the same migration the other way. A
-/// backup is also a migration, of one store or (with `stratus migrate`'s rules) between engines.
+/// either engine while it serves, and restored into either. A backup is also a migration, of one store or between
+/// engines.
+///
+/// Each table is one rows file (`PortableRows`) streamed from one snapshot of the source (on PostgreSQL `COPY` inside
+/// one exported REPEATABLE READ snapshot for the whole store; on SQLite one read transaction per file), each asset a
+/// file named by its checksum; `manifest.json`, written last, lists every file with its size and SHA-256 and every
+/// table with its columns and row count. A restore checks every file first, then loads the control tables, and per
+/// environment its tables, its record types' tables from the copied catalog and only then their indexes (each
+/// engine its own: full text, locations, list keys), and the assets; each table must hold the rows its file did.
+/// Not copied: the request log, telemetry and automatic indexes, which the target gathers afresh.
 public enum PortableBackup {
     /// Writes the portable backup of `store` into `destination` (created; must not exist or be empty).
     @discardableResult
     public static func create(from store: ServerStore, to destination: URL, progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
-        let staging = try stagingDirectory(beside: destination)
-        defer { try? FileManager.default.removeItem(at: staging) }
-        let copy = try ServerStore(dataDirectory: staging, durability: .relaxed)
-        do {
-            let report = try StoreMigration.copy(from: store, to: copy, progress: progress)
-            progress("copied \(report.containers) containers, \(report.records) records, \(report.assets) assets")
-        } catch {
-            copy.close()
-            throw error
+        try guarded {
+            try Backup.requireEmpty(destination)
+            try PrivateFiles.directory(destination)
+            var manifest = BackupManifest(format: BackupManifest.portableFormat, takenAt: WallClock.nowMillis(), stratusVersion: StratusVersion.current,
+                                          files: [], recordCounts: [:], tables: [])
+            var containers: [ContainerID] = []
+            func environments(_ snapshot: String?) throws {
+                for container in containers {
+                    for env in ContainerEnvironment.allCases {
+                        try backUp(try store.environment(container, env), snapshot: snapshot, into: destination, &manifest)
+                        progress("\(container.rawValue) \(env.rawValue): \(manifest.recordCounts["\(container.rawValue)/\(env.rawValue)"] ?? 0) records")
+                    }
+                }
+            }
+            // The control tables, then (on PostgreSQL, inside the same exported snapshot) every environment.
+            let exported = try store.control.exportingSnapshot { s, snapshot -> String? in
+                for table in StoreMigration.controlTables { try dump(table, owner: "control", from: s, into: destination, &manifest) }
+                progress("control data: \(StoreMigration.controlTables.count) tables")
+                containers = try s.all("SELECT id FROM containers ORDER BY id", []) { try? ContainerID($0.string(0) ?? "") }
+                if let snapshot { try environments(snapshot) }
+                return snapshot
+            }
+            if exported == nil { try environments(nil) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(manifest).write(to: destination.appendingPathComponent("manifest.json"), options: .atomic)
+            PrivateFiles.secure(destination)
+            return manifest
         }
-        copy.close()
-        return try Backup.create(data: staging, to: destination, progress: progress)
     }
 
-    /// Checks a backup against its manifest and copies it into `store` (which must hold nothing yet): a PostgreSQL
-    /// store, or a data directory (for which `Backup.restore` alone does the same).
+    /// An environment's tables (its record types' too) and then its assets.
+    private static func backUp(_ env: EnvironmentStore, snapshot: String?, into destination: URL, _ manifest: inout BackupManifest) throws {
+        let owner = "\(env.container.rawValue)/\(env.environment.rawValue)"
+        var checksums: [String] = []
+        var records: Int64 = 0
+        try env.core.database.snapshotRead(snapshot) { s in
+            let catalog = try SchemaStorage.load(s)
+            for table in StoreMigration.environmentTables { try dump(table, owner: owner, from: s, into: destination, &manifest) }
+            for type in catalog.types { records += try dump(type.table, owner: owner, from: s, into: destination, &manifest) }
+            checksums = try s.all("SELECT checksum FROM assets", []) { $0.string(0) }
+        }
+        manifest.recordCounts[owner] = records
+        for checksum in checksums {
+            guard let data = env.assets.assetContent(checksum: checksum), let name = AssetFiles.hex(fromChecksum: checksum) else {
+                throw StratusError(.internalError, "asset \(checksum.prefix(64)) of \(owner) has no content in the source")
+            }
+            let path = "containers/\(owner)-assets/\(name)"
+            let url = destination.appendingPathComponent(path)
+            try PrivateFiles.directory(url.deletingLastPathComponent())
+            try data.write(to: url)
+            manifest.files.append(BackupManifest.File(path: path, bytes: Int64(data.count), sha256: Backup.sha256(of: data)))
+        }
+    }
+
+    /// One table into its rows file; returns its row count.
+    @discardableResult
+    private static func dump(_ table: String, owner: String, from s: any SQLSession, into destination: URL, _ manifest: inout BackupManifest) throws -> Int64 {
+        let columns = try StoreMigration.columns(table, s)
+        guard !columns.isEmpty else { throw StratusError(.internalError, "the source has no table \(table)") }
+        let path = owner == "control" ? "control/\(table).rows" : "containers/\(owner)/\(table).rows"
+        var writer = try PortableRows.Writer(destination.appendingPathComponent(path))
+        try StoreMigration.eachRow(of: table, columns, in: s) { try writer.add($0) }
+        let (bytes, sha) = try writer.finish()
+        manifest.files.append(BackupManifest.File(path: path, bytes: bytes, sha256: sha))
+        manifest.tables?.append(BackupManifest.Table(owner: owner, name: table, columns: columns, rows: writer.rows, path: path))
+        return writer.rows
+    }
+
+    /// Checks a backup against its manifest and copies it into `store`, which must hold nothing yet: a PostgreSQL
+    /// store or a new data directory. Takes both formats: a rows file per table, and the staged data directory the
+    /// portable backup was before (copied as `stratus migrate` copies a store).
     @discardableResult
     public static func restore(from backup: URL, into store: ServerStore, progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
+        let manifest = try Backup.verify(backup)
+        guard manifest.format == BackupManifest.portableFormat, let tables = manifest.tables else {
+            return try restoreStaged(from: backup, into: store, progress: progress)
+        }
+        try guarded {
+            try StoreMigration.requireEmpty(store)
+            defer { store.forgetEnvironments() }
+            let control = tables.filter { $0.owner == "control" }
+            try store.control.write { t in
+                for table in control { try load(table, from: backup, into: t) }
+                try StoreMigration.resetIdentities(t)
+            }
+            progress("control data: \(control.count) tables")
+            var owners: [String] = []
+            for table in tables where table.owner != "control" && !owners.contains(table.owner) { owners.append(table.owner) }
+            for owner in owners {
+                let parts = owner.split(separator: "/", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let environment = ContainerEnvironment(rawValue: parts[1]) else { throw StratusError.badRequest("the manifest names an unknown environment \(owner)") }
+                let env = try store.environment(try ContainerID(parts[0]), environment)
+                let own = tables.filter { $0.owner == owner }
+                try env.core.database.write { t in
+                    for table in own where StoreMigration.environmentTables.contains(table.name) { try load(table, from: backup, into: t) }
+                    for type in try SchemaStorage.load(t).types {
+                        try SchemaStorage.createTables(of: type, t)
+                        if let table = own.first(where: { $0.name == type.table }) { try load(table, from: backup, into: t) }
+                        try SchemaStorage.createIndexes(of: type, t)
+                    }
+                    try StoreMigration.resetIdentities(t)
+                }
+                for file in manifest.files where file.path.hasPrefix("containers/\(owner)-assets/") {
+                    let data = try Data(contentsOf: backup.appendingPathComponent(file.path))
+                    try env.assets.storeAssetContent(data, checksum: AssetFiles.checksum(of: data).base64)
+                }
+                progress("\(owner): \(manifest.recordCounts[owner] ?? 0) records")
+            }
+        }
+        return manifest
+    }
+
+    /// A table's rows file into the target's table (emptied first: migrations may have seeded it); the target must
+    /// have every column, and must end with the rows the file held.
+    private static func load(_ table: BackupManifest.Table, from backup: URL, into t: any SQLSession) throws {
+        guard table.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), table.columns.allSatisfy({ !$0.contains("\"") }) else {
+            throw StratusError.badRequest("the manifest names a table or column Stratus does not make: \(table.name)")
+        }
+        let missing = Set(table.columns).subtracting(try StoreMigration.columns(table.name, t))
+        guard missing.isEmpty else { throw StratusError.badRequest("the target's \(table.name) table lacks \(missing.sorted().joined(separator: ", "))") }
+        try t.execute("DELETE FROM \(table.name)", [])
+        var read: Int64 = 0
+        try StoreMigration.writeRows(table.name, table.columns, into: t) { add in
+            read = try PortableRows.read(backup.appendingPathComponent(table.path), columns: table.columns.count, add)
+        }
+        guard read == table.rows else { throw StratusError.badRequest("\(table.path) holds \(read) rows, the manifest says \(table.rows)") }
+        let count = try t.one("SELECT count(*) FROM \(table.name)", []) { $0.int64(0) } ?? -1
+        guard count == table.rows else { throw StratusError(.internalError, "\(table.name) holds \(count) rows after the restore, the backup \(table.rows)") }
+    }
+
+    /// A backup of format 1 (a staged data directory) into `store`, as a migration from it.
+    private static func restoreStaged(from backup: URL, into store: ServerStore, progress: (String) -> Void) throws(StratusError) -> BackupManifest {
         let staging = try stagingDirectory(beside: backup)
         defer { try? FileManager.default.removeItem(at: staging) }
         let manifest = try Backup.restore(from: backup, to: staging)

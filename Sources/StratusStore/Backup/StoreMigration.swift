@@ -33,11 +33,7 @@ public enum StoreMigration {
     public static func copy(from source: ServerStore, to target: ServerStore, progress: (String) -> Void = { _ in }) throws(StratusError) -> Report {
         var report = Report()
         try guarded {
-            try target.control.read { t in
-                for table in controlTables where try t.exists("SELECT 1 FROM \(table) LIMIT 1") {
-                    throw StratusError(.badRequest, "the target is not empty (its \(table) table has rows): migrate into a new database or directory")
-                }
-            }
+            try requireEmpty(target)
             defer { target.forgetEnvironments() }
             // Control data first: opening the target's environments needs their containers. The source's reads all
             // take the snapshot this one exports (PostgreSQL), so the copy is of one moment while the source serves.
@@ -69,6 +65,15 @@ public enum StoreMigration {
             if exported == nil { try environments(nil) }
         }
         return report
+    }
+
+    /// Refuses a target that holds anything: a copy goes into a new database or directory.
+    static func requireEmpty(_ target: ServerStore) throws {
+        try target.control.read { t in
+            for table in controlTables where try t.exists("SELECT 1 FROM \(table) LIMIT 1") {
+                throw StratusError(.badRequest, "the target is not empty (its \(table) table has rows): migrate into a new database or directory")
+            }
+        }
     }
 
     private static func copyEnvironment(_ source: EnvironmentStore, to target: EnvironmentStore, snapshot: String?, report: inout Report) throws {
@@ -149,31 +154,34 @@ public enum StoreMigration {
         var sum = Checksum(columns: names)
         // Rows are read as the source streams and written as they come: the target is another database. PostgreSQL
         // moves them with COPY on either side (see `PostgresCopy`); SQLite reads a cursor and takes multi-row INSERTs.
-        func eachSourceRow(_ body: ([SQLValue]) throws -> Void) throws {
-            try eachRow(of: table, names, in: s) { row in sum.add(row); try body(row) }
-        }
-        if let pg = t as? PostgresSession, let kinds = try PostgresCopy.kinds(table, names, pg) {
-            try PostgresCopy.write(table, names, kinds, pg) { add in try eachSourceRow(add) }
-        } else {
-            let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            let rowsPerStatement = max(1, min(500, 20_000 / names.count))
-            var pending: [SQLValue] = []
-            func flush() throws {
-                guard !pending.isEmpty else { return }
-                let rows = pending.count / names.count
-                let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-                try t.execute("INSERT INTO \(table)(\(list)) VALUES " + Array(repeating: tuple, count: rows).joined(separator: ", "), pending)
-                pending.removeAll(keepingCapacity: true)
-            }
-            try eachSourceRow { row in
-                pending += row
-                if pending.count >= rowsPerStatement * names.count { try flush() }
-            }
-            try flush()
-        }
+        try writeRows(table, names, into: t) { add in try eachRow(of: table, names, in: s) { row in sum.add(row); try add(row) } }
         report.tables += 1
         report.rows += sum.count
         return sum
+    }
+
+    /// Writes into `table` (its `names` columns) the rows `rows` hands to the function it is given: with COPY on
+    /// PostgreSQL, multi-row INSERTs on SQLite.
+    static func writeRows(_ table: String, _ names: [String], into t: any SQLSession, _ rows: (_ add: ([SQLValue]) throws -> Void) throws -> Void) throws {
+        if let pg = t as? PostgresSession, let kinds = try PostgresCopy.kinds(table, names, pg) {
+            try PostgresCopy.write(table, names, kinds, pg, rows)
+            return
+        }
+        let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+        let rowsPerStatement = max(1, min(500, 20_000 / names.count))
+        var pending: [SQLValue] = []
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let count = pending.count / names.count
+            let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+            try t.execute("INSERT INTO \(table)(\(list)) VALUES " + Array(repeating: tuple, count: count).joined(separator: ", "), pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+        try rows { row in
+            pending += row
+            if pending.count >= rowsPerStatement * names.count { try flush() }
+        }
+        try flush()
     }
 
     /// Every row of `table` (its `columns`), as the session's engine streams it: COPY on PostgreSQL, a cursor on SQLite.
