@@ -10,7 +10,7 @@ struct ListKeyChunk {
     let capacity: Int
     /// About 16 MB of keys.
     static let defaultCapacity = 1 << 18
-    /// Rows per INSERT.
+    /// Rows per INSERT (SQLite).
     static let rowsPerStatement = 500
 
     init(table: String, capacity: Int = Self.defaultCapacity) {
@@ -24,6 +24,19 @@ struct ListKeyChunk {
     mutating func flush(_ s: any SQLSession) throws {
         guard !keys.isEmpty else { return }
         keys.sort { a, b in a.0 == b.0 ? a.1 < b.1 : Self.precedes(a.0, b.0) }
+        defer { keys.removeAll(keepingCapacity: true) }
+        // PostgreSQL: one COPY (the table is new, so the only duplicates are a record's own repeated values, which
+        // sorting has put side by side); thousands of INSERTs were most of a restore's time.
+        if let pg = s as? PostgresSession, let kinds = try PostgresCopy.kinds(table, ["value", "record_id"], pg) {
+            try PostgresCopy.write(table, ["value", "record_id"], kinds, pg) { add in
+                var last: (SQLValue, Int64)?
+                for key in keys where last.map({ $0.0 != key.0 || $0.1 != key.1 }) ?? true {
+                    try add([key.0, .int64(key.1)])
+                    last = key
+                }
+            }
+            return
+        }
         let full = Self.insert(table, rows: Self.rowsPerStatement)
         var arguments: [SQLValue] = []
         arguments.reserveCapacity(Self.rowsPerStatement * 2)
@@ -33,7 +46,6 @@ struct ListKeyChunk {
             for (value, id) in keys[start..<end] { arguments.append(value); arguments.append(.int64(id)) }
             try s.execute(end - start == Self.rowsPerStatement ? full : Self.insert(table, rows: end - start), arguments)
         }
-        keys.removeAll(keepingCapacity: true)
     }
 
     static func insert(_ table: String, rows: Int) -> String {
