@@ -55,10 +55,11 @@ public final class PostgresConnection: @unchecked Sendable {
         return affected
     }
 
-    /// Runs a query and hands each row to `body` as it arrives.
-    public func query(_ sql: String, _ parameters: [PostgresValue] = [], _ body: (PostgresRow) throws -> Void) throws {
+    /// Runs a query and hands each row to `body` as it arrives. `rowByRow: false` reads the result in one piece: for
+    /// a result the statement bounds (a page), where a result per row costs more than it saves.
+    public func query(_ sql: String, _ parameters: [PostgresValue] = [], rowByRow: Bool = true, _ body: (PostgresRow) throws -> Void) throws {
         var affected = 0
-        try run(sql, parameters, affected: &affected, body)
+        try run(sql, parameters, rowByRow: rowByRow, affected: &affected, body)
     }
 
     /// The first column of the first row, if any.
@@ -105,12 +106,12 @@ public final class PostgresConnection: @unchecked Sendable {
 
     // MARK: running
 
-    private func run(_ sql: String, _ parameters: [PostgresValue], affected: inout Int, _ body: (PostgresRow) throws -> Void) throws {
+    private func run(_ sql: String, _ parameters: [PostgresValue], rowByRow: Bool = true, affected: inout Int, _ body: (PostgresRow) throws -> Void) throws {
         guard let conn, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable, "the connection to PostgreSQL was lost") }
         try drain()
         let name = try statementName(sql, parameters)
         try send(name, parameters, conn)
-        _ = PQsetSingleRowMode(conn)
+        if rowByRow { _ = PQsetSingleRowMode(conn) }
         var failure: Error?
         // Every result must be read, even after a failure, or the connection stays busy.
         while let r = PQgetResult(conn) {

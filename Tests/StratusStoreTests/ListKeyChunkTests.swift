@@ -29,6 +29,28 @@ import Testing
         }
     }
 
+    /// Flushed only at records' ends into an empty table (as a new list field's table is filled), PostgreSQL takes
+    /// each chunk with one COPY: every key once still, a record's repeated items included.
+    @Test(arguments: Backend.allCases) func chunksEndingAtRecordsStoreEveryKeyOnce(_ backend: Backend) async throws {
+        try await Fixture.with(backend) { f in
+            var expected = Set<String>()
+            let stored: Set<String> = try f.dev.core.write { db, _ in
+                try db.script(db.dialect.ddl("CREATE TABLE chunk_copy(value TEXT, record_id BIGINT NOT NULL, PRIMARY KEY(value, record_id))"))
+                var chunk = ListKeyChunk(table: "chunk_copy", capacity: 97, copies: true)
+                for id in Int64(1)...300 {
+                    for item in ["z\(id % 7)", "a\(id % 11)", "z\(id % 7)", "é\(id % 3)"] {
+                        chunk.keys.append((.text(item), id))
+                        expected.insert("\(SQLValue.text(item))|\(id)")
+                    }
+                    if chunk.isFull { try chunk.flush(db) }
+                }
+                try chunk.flush(db)
+                return Set(try db.all("SELECT value, record_id FROM chunk_copy", []) { r in "\(SQLValue.text(r.string(0) ?? ""))|\(r.int64(1) ?? 0)" })
+            }
+            #expect(stored == expected)
+        }
+    }
+
     @Test func keysAreOrderedAsTheSideTableOrdersThem() {
         #expect(ListKeyChunk.precedes(.int64(-5), .int64(3)) && !ListKeyChunk.precedes(.int64(3), .int64(3)))
         #expect(ListKeyChunk.precedes(.double(0.5), .double(1.5)))

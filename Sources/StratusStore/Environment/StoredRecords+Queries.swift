@@ -68,7 +68,7 @@ extension StoredRecords {
             // Decode while stepping: rows are read from the statement once, never copied into an array first.
             var scanned = 0
             let filter = database.scope == .public ? caller : nil
-            try db.each(compiled.sql, compiled.arguments) { row in
+            try db.eachOfPage(compiled.sql, compiled.arguments) { row in
                 if scanned == limit { more = true; return }
                 scanned += 1
                 // READ on the public database, judged against the record's creator (its created_by column).

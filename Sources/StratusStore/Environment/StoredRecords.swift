@@ -264,7 +264,7 @@ public final class StoredRecords: EnvironmentPart {
     func fetch(_ names: [String], zone: ZoneRow, catalog: Catalog, desiredKeys: [String]?, _ db: any SQLSession) throws -> [String: StoredRecord] {
         guard !names.isEmpty else { return [:] }
         var idsByType: [Int64: [Int64]] = [:]
-        try db.each("""
+        try db.eachOfPage("""
             SELECT type_id, record_id FROM record_log\(db.dialect == .sqlite ? " INDEXED BY record_log_name" : "") WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
             """, [.int64(zone.id)] + names.map { .text($0) }) { r in idsByType[r.int64(0) ?? 0, default: []].append(r.int64(1) ?? 0) }
         var out = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
@@ -297,7 +297,7 @@ public final class StoredRecords: EnvironmentPart {
         if let guess { sql += guess.join }
         sql += " WHERE z.scope = ? AND z.owner = ? AND z.name = ? AND z.deleted = 0"
         let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.ownerRecordName)
-        try db.each(sql, names.map { .text($0) } + [.text(database.scope.rawValue), .text(database.ownerRecordName), .text(zoneName)]) { r in
+        try db.eachOfPage(sql, names.map { .text($0) } + [.text(database.scope.rawValue), .text(database.ownerRecordName), .text(zoneName)]) { r in
             if zone == nil {
                 zone = ZoneRow(id: r.int64(0) ?? 0, zoneID: zoneID, atomic: r.bool(1) ?? false, changeSeq: r.int64(2) ?? 0)
                 hasLinks = r.bool(3) ?? false
@@ -335,7 +335,7 @@ public final class StoredRecords: EnvironmentPart {
             var sink = StoredRecordSink()
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
                 let sql = "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                try db.each(sql, chunk.map { .int64($0) }) { row in
+                try db.eachOfPage(sql, chunk.map { .int64($0) }) { row in
                     let id = row.int64(0) ?? 0
                     try streamer.stream(row, zoneID: zones(row.int64(1) ?? 0), into: &sink)
                     out["\(typeID)/\(id)"] = sink.takeLast()

@@ -88,7 +88,7 @@ extension ZoneStore {
             var more = false
             let restricted = access != nil && access!.zonePermission == nil
             var names: [String] = []
-            try db.each("""
+            try db.eachOfPage("""
                 SELECT seq, type_id, record_id, deleted, record_name FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
                 """, [.int64(zone.id), .int64(since), .int64(Int64(limit) + 1)]) { row in
                 guard page.count < limit else { more = true; return }

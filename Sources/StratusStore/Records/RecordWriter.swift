@@ -125,7 +125,7 @@ struct RecordWriter {
             var arguments: [SQLValue] = [.int64(zone.id)]
             arguments.reserveCapacity(chunk.count + 1)
             for n in chunk { arguments.append(.text(n)) }
-            try db.each(Self.prefetchSQL(chunk.count, db.dialect), arguments) { r in
+            try db.eachOfPage(Self.prefetchSQL(chunk.count, db.dialect), arguments) { r in
                 entries[r.string(0) ?? ""] = Existing(typeID: r.int64(1) ?? 0, recordID: r.int64(2) ?? 0)
             }
         }

@@ -25,7 +25,7 @@ struct ZonePrefetch {
         var generation: Int64 = 0
         var prefetch = ZonePrefetch(zone: nil, entries: Dictionary(minimumCapacity: names.count))
         for n in names { prefetch.entries[n] = .some(nil) }
-        try s.each(sql, arguments) { r in
+        try s.eachOfPage(sql, arguments) { r in
             generation = r.int64(0) ?? 0
             if prefetch.zone == nil, let id = r.int64(1) {
                 prefetch.zone = ZoneRow(id: id, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: database.ownerRecordName),

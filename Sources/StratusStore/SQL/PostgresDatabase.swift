@@ -94,6 +94,10 @@ struct PostgresSession: SQLSession {
         try connection.query(dialect.placeholders(sql), arguments.map { $0.postgresValue }) { row in try body(row) }
     }
 
+    func eachOfPage(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
+        try connection.query(dialect.placeholders(sql), arguments.map { $0.postgresValue }, rowByRow: false) { row in try body(row) }
+    }
+
     func script(_ sql: String) throws { try connection.executeScript(sql) }
 
     func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {

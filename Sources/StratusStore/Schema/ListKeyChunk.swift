@@ -13,9 +13,15 @@ struct ListKeyChunk {
     /// Rows per INSERT (SQLite).
     static let rowsPerStatement = 500
 
-    init(table: String, capacity: Int = Self.defaultCapacity) {
+    /// Whether the table was empty and every flush ends at a record's last key (as `createStructures` flushes): then
+    /// no key of a flush is stored already, and PostgreSQL takes each chunk with one COPY. Otherwise each INSERT
+    /// skips what is there.
+    let copies: Bool
+
+    init(table: String, capacity: Int = Self.defaultCapacity, copies: Bool = false) {
         self.table = table
         self.capacity = capacity
+        self.copies = copies
         keys.reserveCapacity(capacity)
     }
 
@@ -25,9 +31,9 @@ struct ListKeyChunk {
         guard !keys.isEmpty else { return }
         keys.sort { a, b in a.0 == b.0 ? a.1 < b.1 : Self.precedes(a.0, b.0) }
         defer { keys.removeAll(keepingCapacity: true) }
-        // PostgreSQL: one COPY (the table is new, so the only duplicates are a record's own repeated values, which
-        // sorting has put side by side); thousands of INSERTs were most of a restore's time.
-        if let pg = s as? PostgresSession, let kinds = try PostgresCopy.kinds(table, ["value", "record_id"], pg) {
+        // PostgreSQL: one COPY (see `copies`: the only duplicates are a record's own repeated values, which sorting has
+        // put side by side); thousands of INSERTs were most of a restore's time.
+        if copies, let pg = s as? PostgresSession, let kinds = try PostgresCopy.kinds(table, ["value", "record_id"], pg) {
             try PostgresCopy.write(table, ["value", "record_id"], kinds, pg) { add in
                 var last: (SQLValue, Int64)?
                 for key in keys where last.map({ $0.0 != key.0 || $0.1 != key.1 }) ?? true {

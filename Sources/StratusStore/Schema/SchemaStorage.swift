@@ -287,7 +287,7 @@ enum SchemaStorage {
             // They are gathered a bounded chunk at a time (a million records' lists held at once were a bulk
             // import's peak memory), sorted, and inserted in key order, many per statement (one round trip per
             // key made filling 200,000 keys take 20 s on PostgreSQL).
-            var chunk = ListKeyChunk(table: f.listTable)
+            var chunk = ListKeyChunk(table: f.listTable, copies: true)
             func add(_ id: Int64, _ data: Data) throws {
                 guard case .list(_, let items) = try FieldValueCodec.decode(data) else { return }
                 for item in items { if let key = CatalogField.listKey(item) { chunk.keys.append((key, id)) } }
