@@ -89,7 +89,7 @@ public final class PostgresConnection: @unchecked Sendable {
             try executeScript("BEGIN ISOLATION LEVEL \(isolation)")
             do {
                 let value = try body(self)
-                try executeScript("COMMIT")
+                try commit()
                 return value
             } catch let e as PostgresError where e.kind == .retryable && attempt < attempts {
                 try? executeScript("ROLLBACK")
@@ -99,6 +99,14 @@ public final class PostgresConnection: @unchecked Sendable {
                 throw error
             }
         }
+    }
+
+    /// Commits. Writes still in the pipeline take the COMMIT with them, one round trip for both; without any, it is
+    /// sent on its own. A failed write aborts the pipeline's COMMIT too, and its error is thrown.
+    private func commit() throws {
+        guard pipelined > 0 else { return try executeScript("COMMIT") }
+        try enqueue("COMMIT")
+        try drain()
     }
 
     /// The connection's socket and libpq handle, for LISTEN (see `PostgresListener`).
