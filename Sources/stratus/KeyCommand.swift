@@ -5,5 +5,5 @@ import StratusStore
 
 struct KeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "key", abstract: "Manage server-to-server keys.",
-                                                    subcommands: [Add.self, List.self, Revoke.self])
+                                                    subcommands: [Add.self, ListCredentials<ServerKey>.self, RevokeCredential<ServerKey>.self])
 }

@@ -57,22 +57,3 @@ struct RestoreCommand: ParsableCommand {
         }
     }
 }
-
-/// `stratus snapshot --container C --environment E`: saves an environment's whole state and prints the id
-/// `stratus restore --snapshot` (or `POST /-/admin/containers/C/E/restore`) brings it back with.
-struct SnapshotCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "snapshot", abstract: "Save an environment's whole state (records, zones, tokens, subscriptions, schema) and print its id.")
-    @OptionGroup var options: DataOptions
-    @Option(help: "The container identifier.") var container: String
-    @Option(help: "development or production.") var environment: String
-    @Flag(help: "Allow a snapshot of Production: it copies real users' data.") var allowProductionAdmin = false
-
-    func run() throws {
-        try reportingErrors {
-            let store = try options.open()
-            let id = try store.lifecycle.snapshot(try ContainerID(container), try ContainerEnvironment(parsing: environment), allowProduction: allowProductionAdmin)
-            try audited(store, "snapshot", container: container, environment: environment, detail: id)
-            print(id)
-        }
-    }
-}

@@ -4,24 +4,21 @@ import StratusModel
 import StratusStore
 
 extension SchemaCommand {
-    struct Check: ParsableCommand {
+    struct Check: ContainerWideCommand {
         static let configuration = CommandConfiguration(
             abstract: "List what Production would refuse of what the app does in Development; exit 1 if anything (for CI).",
             discussion: "Record types and fields not deployed (many made just in time), and queries Development ran on fields without the index Production needs.")
-        @OptionGroup var options: DataOptions
-        @Option(help: "The container identifier.") var container: String
+        @OptionGroup var target: ContainerOptions
 
-        func run() throws {
-            try reportingErrors {
-                let problems = try options.open().lifecycle.schemaCheck(container: try ContainerID(container))
-                if problems.isEmpty {
-                    print("ok: Production accepts what Development's app does")
-                    return
-                }
-                for p in problems { print(p.message) }
-                FileHandle.standardError.write(Data("\(problems.count) problem\(problems.count == 1 ? "" : "s"): Production would refuse these\n".utf8))
-                throw ExitCode(1)
+        func run(_ t: ContainerTarget) throws {
+            let problems = try t.store.lifecycle.schemaCheck(container: t.container)
+            if problems.isEmpty {
+                print("ok: Production accepts what Development's app does")
+                return
             }
+            for p in problems { print(p.message) }
+            FileHandle.standardError.write(Data("\(problems.count) problem\(problems.count == 1 ? "" : "s"): Production would refuse these\n".utf8))
+            throw ExitCode(1)
         }
     }
 }

@@ -4,18 +4,14 @@ import StratusModel
 import StratusStore
 
 extension SchemaCommand {
-    struct Export: ParsableCommand {
+    struct Export: ContainerWideCommand {
         static let configuration = CommandConfiguration(abstract: "Print an environment's schema as .ckdb.")
-        @OptionGroup var options: DataOptions
-        @Option(help: "The container identifier.") var container: String
+        @OptionGroup var target: ContainerOptions
         @Option(help: "development or production.") var environment: String = "development"
 
-        func run() throws {
-            try reportingErrors {
-                let id = try ContainerID(container)
-                let env = try ContainerEnvironment(parsing: environment)
-                print(SchemaPrinter.print(try options.open().environment(id, env).schema.current()), terminator: "")
-            }
+        func run(_ t: ContainerTarget) throws {
+            let schema = try t.store.environment(t.container, try ContainerEnvironment(parsing: environment)).schema.current()
+            print(SchemaPrinter.print(schema), terminator: "")
         }
     }
 }

@@ -5,5 +5,5 @@ import StratusStore
 
 struct TokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "token", abstract: "Manage API tokens for CloudKit Web Services.",
-                                                    subcommands: [Create.self, List.self, Revoke.self])
+                                                    subcommands: [Create.self, ListCredentials<APIToken>.self, RevokeCredential<APIToken>.self])
 }

@@ -17,8 +17,8 @@ extension CKSyncEngine {
             guard let s else { return }
             databaseToken = s.databaseToken
             zoneTokens = s.zoneTokens
-            pendingRecords = s.pendingRecordZoneChanges.compactMap(\.change)
-            pendingZones = s.pendingDatabaseChanges.compactMap(\.change)
+            pendingRecords = s.pendingRecordZoneChanges.compactMap(\.recordChange)
+            pendingZones = s.pendingDatabaseChanges.compactMap(\.databaseChange)
             untracked = s.hasPendingUntrackedChanges
         }
 
@@ -86,8 +86,8 @@ extension CKSyncEngine {
         var serialization: Serialization {
             locked {
                 Serialization(version: Serialization.currentVersion, databaseToken: databaseToken, zoneTokens: zoneTokens,
-                              pendingRecordZoneChanges: pendingRecords.map(Serialization.Record.init),
-                              pendingDatabaseChanges: pendingZones.map(Serialization.Zone.init), hasPendingUntrackedChanges: untracked)
+                              pendingRecordZoneChanges: pendingRecords.map(Serialization.Pending.init),
+                              pendingDatabaseChanges: pendingZones.map(Serialization.Pending.init), hasPendingUntrackedChanges: untracked)
             }
         }
 
@@ -105,43 +105,45 @@ extension CKSyncEngine {
             public var version: Int
             var databaseToken: String?
             var zoneTokens: [String: String]
-            var pendingRecordZoneChanges: [Record]
-            var pendingDatabaseChanges: [Zone]
+            var pendingRecordZoneChanges: [Pending]
+            var pendingDatabaseChanges: [Pending]
             var hasPendingUntrackedChanges: Bool
 
-            struct Record: Codable, Sendable, Hashable {
+            /// One pending change as the app keeps it: a record's (with its `recordName`) or a zone's (without), so
+            /// both lists are written, and read back, the same way.
+            struct Pending: Codable, Sendable, Hashable {
                 var kind: String   // "save" or "delete"
-                var recordName: String
+                var recordName: String?
                 var zoneName: String
                 var ownerName: String
+
+                private init(saves: Bool, recordName: String?, zone: CKRecordZone.ID) {
+                    kind = saves ? "save" : "delete"
+                    self.recordName = recordName
+                    zoneName = zone.zoneName
+                    ownerName = zone.ownerName
+                }
 
                 init(_ c: PendingRecordZoneChange) {
-                    kind = { if case .saveRecord = c { "save" } else { "delete" } }()
-                    recordName = c.recordID.recordName
-                    zoneName = c.recordID.zoneID.zoneName
-                    ownerName = c.recordID.zoneID.ownerName
+                    self.init(saves: { if case .saveRecord = c { true } else { false } }(), recordName: c.recordID.recordName, zone: c.recordID.zoneID)
                 }
-
-                var change: PendingRecordZoneChange? {
-                    let id = CKRecord.ID(recordName: recordName, zoneID: CKRecordZone.ID(zoneName: zoneName, ownerName: ownerName))
-                    return kind == "save" ? .saveRecord(id) : kind == "delete" ? .deleteRecord(id) : nil
-                }
-            }
-
-            struct Zone: Codable, Sendable, Hashable {
-                var kind: String
-                var zoneName: String
-                var ownerName: String
 
                 init(_ c: PendingDatabaseChange) {
-                    kind = { if case .saveZone = c { "save" } else { "delete" } }()
-                    zoneName = c.zoneID.zoneName
-                    ownerName = c.zoneID.ownerName
+                    self.init(saves: { if case .saveZone = c { true } else { false } }(), recordName: nil, zone: c.zoneID)
                 }
 
-                var change: PendingDatabaseChange? {
-                    let id = CKRecordZone.ID(zoneName: zoneName, ownerName: ownerName)
-                    return kind == "save" ? .saveZone(CKRecordZone(zoneID: id)) : kind == "delete" ? .deleteZone(id) : nil
+                private var zoneID: CKRecordZone.ID { CKRecordZone.ID(zoneName: zoneName, ownerName: ownerName) }
+
+                /// The record's change; nil for a zone's entry or a kind this engine does not know.
+                var recordChange: PendingRecordZoneChange? {
+                    guard let recordName else { return nil }
+                    let id = CKRecord.ID(recordName: recordName, zoneID: zoneID)
+                    return kind == "save" ? .saveRecord(id) : kind == "delete" ? .deleteRecord(id) : nil
+                }
+
+                /// The zone's change; nil for a kind this engine does not know.
+                var databaseChange: PendingDatabaseChange? {
+                    kind == "save" ? .saveZone(CKRecordZone(zoneID: zoneID)) : kind == "delete" ? .deleteZone(zoneID) : nil
                 }
             }
         }
