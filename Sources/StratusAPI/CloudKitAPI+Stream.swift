@@ -33,7 +33,7 @@ extension CloudKitAPI {
             let auth = try api.authenticate(req, container: container, environment: environment)
             let user = try api.requireUser(auth, req, container: container, environment: environment)
             try api.limits.admit(user: "\(container.rawValue)/\(user)")
-            let start = try lastEventID.map { try env.notifications.notificationPosition(nid: $0, user: user) } ?? env.notifications.lastNotificationID()
+            let start = try lastEventID.map { try env.notifications.notificationPosition(nid: $0, user: user) } ?? env.notifications.lastNotificationID(for: user)
             return (env, auth, start)
         }
         let user = auth.userRecordName ?? ""

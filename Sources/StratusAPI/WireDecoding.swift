@@ -6,7 +6,7 @@ import StratusModel
 package enum WireDecoding {
     package static func zoneID(_ j: JSON?) throws(StratusError) -> ZoneID {
         guard let j, !j.isNull else { return .defaultZone }
-        guard let o = j.object else { throw .badRequest("zoneID must be an object") }
+        guard j.object != nil else { throw .badRequest("zoneID must be an object") }
         let name = try j.string("zoneName") ?? ZoneID.defaultZoneName
         try ZoneID.validate(zoneName: name)
         let owner = try j.string("ownerRecordName")

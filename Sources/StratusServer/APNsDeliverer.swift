@@ -87,14 +87,15 @@ final class APNsDeliverer: Sendable {
         let work: (EnvironmentStore, [APNsDevice])? = try? await BlockingWork.shared.run {
             let env = try store.environment(credentials.container, credentials.environment)
             guard try env.apns.hasAPNsDevices() else { return nil }
-            let newest = try env.notifications.lastNotificationID()
             let devices = try env.apns.apnsDevices()
+            // Each user's notifications have their own order: a device is due when its user's newest is past it.
+            let newest = try env.notifications.lastNotificationIDs(for: Array(Set(devices.map(\.userRecordName))))
             let now = ContinuousClock.now
             let due = self.progress.withLock { p in
                 devices.filter { d in
                     let seen = p[d.token]
                     if let at = seen?.retryAt, at > now { return false }
-                    return max(d.deliveredThrough, seen?.checkedThrough ?? 0) < newest
+                    return max(d.deliveredThrough, seen?.checkedThrough ?? 0) < newest[d.userRecordName, default: 0]
                 }
             }
             let claimed = Set(try env.apns.claimAPNsDevices(due.map(\.token)))

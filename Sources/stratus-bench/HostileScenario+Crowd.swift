@@ -76,7 +76,7 @@ extension HostileScenario {
         // The flood: the flooder writes 200-item batches that fire their thousand subscriptions each, while another
         // user writes items for the victim one at a time.
         let env = try app.store.environment(crowd, .development)
-        let start = try env.notifications.lastNotificationID()
+        let start = try env.notifications.lastNotificationID(for: Self.victim)
         let flooding = try query(crowd, Self.flooder)
         let evictedBefore = env.notifications.notificationCounter.evicted
         // On a thread of its own: its socket blocks, and Swift's two cooperative threads (on two cores) are the

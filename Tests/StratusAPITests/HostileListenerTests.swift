@@ -154,15 +154,19 @@ import StratusTestSupport
         #expect(try env.notifications.courierToken("long")?.deliveredThrough == 5)
     }
 
-    @Test func anIdleListenerReadsPastOtherUsersBatches() async throws {
+    @Test func anIdleListenerIsNotMovedByOtherUsersNotifications() async throws {
         let f = try await APIFixture()
         try await Self.prepare(f, f.bobToken)
         let env = try f.app.store.environment(f.container, .development)
-        let start = try env.notifications.lastNotificationID()
+        let (alice, bob) = (f.alice.userRecordName, f.bob.userRecordName)
+        let start = try env.notifications.lastNotificationID(for: alice)
+        let bobStart = try env.notifications.lastNotificationID(for: bob)
         for i in 0..<5 { try await Self.write(f, "b\(i)", user: f.bobToken) }
-        // Alice has nothing; her position still moves to the end of what was written, so the next read starts there.
-        let page = try env.notifications.notificationPage(for: f.alice.userRecordName, after: start)
-        let last = try env.notifications.lastNotificationID()
-        #expect(page.notifications.isEmpty && page.through == last && page.through > start)
+        // Each user's notifications have their own order: Bob's five move his, and Alice reads none of them.
+        let page = try env.notifications.notificationPage(for: alice, after: start)
+        let (aliceLast, bobLast) = (try env.notifications.lastNotificationID(for: alice), try env.notifications.lastNotificationID(for: bob))
+        #expect(page.notifications.isEmpty && page.through == start && aliceLast == start)
+        let bobs = try env.notifications.notificationPage(for: bob, after: bobStart)
+        #expect(bobs.notifications.count == 5 && bobs.through == bobLast && bobs.through > bobStart)
     }
 }

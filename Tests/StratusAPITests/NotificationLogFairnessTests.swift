@@ -21,11 +21,11 @@ import StratusTestSupport
         #expect((subscribed.json["subscriptions"]?.array ?? []).allSatisfy { $0.code == nil }, "\(subscribed.text.prefix(300))")
 
         // Alice's notification comes first; a listener of hers is behind it, at the start.
-        let start = try await offPool { try env.notifications.lastNotificationID() }
+        let start = try await offPool { try env.notifications.lastNotificationID(for: f.alice.userRecordName) }
         let note = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Z"},"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note"}}]}"#,
                                     db: "private", user: f.aliceToken)
         #expect(note.json.records.first?.code == nil)
-        let bobStart = try await offPool { try env.notifications.lastNotificationID() }
+        let bobStart = try await offPool { try env.notifications.lastNotificationID(for: f.bob.userRecordName) }
         // Bob's flood: 200-record writes, each firing 50 notifications per record for him, far past the log's budget.
         for batch in 0..<12 {
             let ops = (0..<200).map { #"{"operationType":"create","record":{"recordName":"p\#(batch)-\#($0)","recordType":"Post"}}"# }.joined(separator: ",")

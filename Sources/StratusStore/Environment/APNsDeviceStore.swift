@@ -30,7 +30,7 @@ public final class APNsDeviceStore: EnvironmentPart {
                                    sessionIsLive: (String) throws(StratusError) -> Bool = { _ in false }) throws(StratusError) {
         guard APNsDevice.validToken(token) else { throw .badRequest("apnsToken is not an APNs device token (hex) nor a token tokens/create made") }
         let token = token.lowercased()
-        let start = try notifications.lastNotificationID()
+        let start = try notifications.lastNotificationID(for: user)
         let now = WallClock.nowMillis()
         let holder: (user: String, session: String?)? = try read { s, _ in
             try s.one(#"SELECT "user", web_token FROM apns_devices WHERE token = ?"#, [token]) { ($0.string(0) ?? "", $0.string(1)) }
@@ -114,7 +114,7 @@ public final class APNsDeviceStore: EnvironmentPart {
     }
 
     public func removeAPNsDevice(token: String) throws(StratusError) {
-        try write { s, _ in try s.execute("DELETE FROM apns_devices WHERE token = ?", token.lowercased()) }
+        _ = try write { s, _ in try s.execute("DELETE FROM apns_devices WHERE token = ?", token.lowercased()) }
         apnsDevicePresence.withLock { $0 = nil }
     }
 

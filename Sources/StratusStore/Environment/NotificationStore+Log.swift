@@ -12,7 +12,8 @@ extension NotificationStore {
             }
             var out: [NotificationLogEntry] = []
             // A row holds at least one notification, so `limit` rows are always enough.
-            let rows = try db.all(#"SELECT batch, created_at, entries, "user" FROM notification_log ORDER BY batch DESC LIMIT ?"#, [limit]) { r in
+            // Each recipient numbers their own rows: across users, the newest are the last written.
+            let rows = try db.all(#"SELECT batch, created_at, entries, "user" FROM notification_log ORDER BY created_at DESC, batch DESC LIMIT ?"#, [limit]) { r in
                 (batch: r.int64(0) ?? 0, createdAt: r.int64(1) ?? 0, entries: r.string(2) ?? "", user: r.string(3) ?? "")
             }
             for row in rows where out.count < limit {
@@ -45,18 +46,23 @@ extension NotificationStore {
         let salt = nidSalt
         let policy = notificationPolicy
         let counter = notificationCounter
-        return try write { db, _ in
-            let batch = try NotificationOutbox.nextBatch(db)
-            let nid = NotificationBatch.nid(salt: salt, user: user, position: NotificationBatch.position(batch: batch, index: 0))
+        let upkeep = self.upkeep
+        let nid = try write { db, _ in
             // `ck.test` marks it (after `nid` in key order, as `render` places a member that is not fet/met).
             let aps = NotificationPayload.aps(NotificationInfo(alertBody: text))
             let heading = NotificationBatch.Heading(user: user, scope: "private", recordName: nil, reason: nil, aps: aps)
             let entry = NotificationBatch.Entry(heading: heading, subscriptionID: Self.testSubscriptionID, member: #""test":true"#)
-            let evicted = try NotificationLog.append(batch: batch, createdAt: WallClock.nowMillis(),
-                                                     rows: [NotificationLog.Row(user: user, text: NotificationBatch.encode([entry]), count: 1)], policy: policy, db)
-            if evicted > 0 { db.afterCommit { counter.add(notifications: 0, webhooks: 0, evicted: evicted) } }
-            db.afterCommit { bell.ring([key]) }
-            return nid
+            let appended = try NotificationLog.append(createdAt: WallClock.nowMillis(),
+                                                      rows: [NotificationLog.Row(user: user, text: NotificationBatch.encode([entry]), count: 1)], policy: policy, db)
+            let batch = appended.batches[user] ?? 0
+            db.afterCommit {
+                counter.add(notifications: 0, webhooks: 0, evicted: appended.evicted)
+                upkeep.appended(appended.bytes)
+                bell.ring([key])
+            }
+            return NotificationBatch.nid(salt: salt, user: user, position: NotificationBatch.position(batch: batch, index: 0))
         }
+        tendLog()
+        return nid
     }
 }

@@ -9,8 +9,8 @@ public final class NotificationStore: EnvironmentPart {
     let webhooks: WebhookStore
     /// Notifications and webhook deliveries created here since the process started.
     public let notificationCounter = NotificationCounter()
-    /// When expired notifications were last dropped (see `dropExpiredNotifications`).
-    let lastExpiry = Mutex<Int64>(0)
+    /// When the log is next held to its retention and budget (see `tendLog`).
+    let upkeep = NotificationLogUpkeep()
     /// `aps` texts the log references, by reference (they never change under one).
     let apsCache = ExpiringCache<String, String>(lifetime: .seconds(600), capacity: 10_000)
     /// How far each web courier token has been answered, ahead of what is saved (see `courierDelivered`).
@@ -39,20 +39,31 @@ public final class NotificationStore: EnvironmentPart {
         let index = try subscriptions.index(db)
         let hooks = try webhooks.liveWebhooks(db)
         return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell,
-                                                                          counter: notificationCounter, peers: peers, policy: notificationPolicy)
+                                                                          counter: notificationCounter, upkeep: upkeep, peers: peers, policy: notificationPolicy)
     }
 
-    /// Drops notifications past the retention, and `aps` texts no one can reference any more, at most once a
-    /// minute, inside a write.
-    func dropExpiredNotifications(_ db: any SQLSession) throws {
+    /// Holds the log to its retention (at most once a minute: notifications past it, and `aps` texts no one can
+    /// reference any more) and to its whole budget (see `NotificationLogUpkeep`). Called after a write that may
+    /// have notified, never inside one: it runs transactions of its own, holding the environment's write alone, so
+    /// it takes other recipients' rows without crossing a writer's locks. A failure leaves it to the next call.
+    func tendLog() {
         let now = WallClock.nowMillis()
-        guard lastExpiry.withLock({ last in
-            guard now - last > min(60_000, notificationRetention) else { return false }
-            last = now
-            return true
-        }) else { return }
-        try NotificationLog.expire(before: now - notificationRetention, db)
-        try NotificationInfos.sweep(live: try subscriptions.index(db).references, now: now, retention: notificationRetention, db)
+        let policy = notificationPolicy
+        guard let due = upkeep.claim(now: now, retention: policy.retention, budget: policy.logBudgetBytes) else { return }
+        var measured: Int64?
+        defer { upkeep.finish(measured: measured) }
+        do {
+            if due.expire {
+                try write { db, _ in
+                    try NotificationLog.expire(before: now - policy.retention, db)
+                    try NotificationInfos.sweep(live: try subscriptions.index(db).references, now: now, retention: policy.retention, db)
+                }
+            }
+            let kept = try NotificationLog.keepToBudget(policy, write: { body in try write { db, _ in try body(db) } },
+                                                        measure: { try read { db, _ in try NotificationLog.bytes(db) } })
+            if kept.evicted > 0 { notificationCounter.add(notifications: 0, webhooks: 0, evicted: kept.evicted) }
+            measured = kept.bytes
+        } catch {}
     }
 
     /// A user's notifications after position `afterID` (0: from the oldest kept), oldest first. A position older
@@ -64,8 +75,7 @@ public final class NotificationStore: EnvironmentPart {
     }
 
     /// The same, with the position the read got through: the last notification's when the page is full, else the
-    /// end of the newest batch there was, whoever it was for. A listener that goes on from there never reads
-    /// other users' batches twice, however long it waits for one of its own.
+    /// end of the user's newest batch.
     public func notificationPage(for user: String, after afterID: Int64, limit: Int = 200,
                                  skippingExpired: Bool = false) throws(StratusError) -> (notifications: [StoredNotification], through: Int64) {
         try read { db, _ in
@@ -77,8 +87,8 @@ public final class NotificationStore: EnvironmentPart {
             if afterID < expiredBefore {
                 throw StratusError(.changeTokenExpired, "notifications after this position are no longer kept (older than \(notificationRetention / 86_400_000) days, or past the log's budget for this user): start from now")
             }
-            // The newest batch first: batches commit in order, so everything up to it is in this read.
-            let newest = try NotificationLog.lastBatch(db)
+            // The user's newest batch first: their batches commit in order, so everything up to it is in this read.
+            let newest = try NotificationLog.lastBatch(of: user, db)
             var out: [StoredNotification] = []
             // A few rows at a time, until the page is full: a row may hold hundreds of thousands of notifications, and a
             // page of 50 reads what it needs, not 51 rows. Rows are read whole and decoded after: a PostgreSQL result is
@@ -113,12 +123,18 @@ public final class NotificationStore: EnvironmentPart {
         }
     }
 
-    /// The newest notification id (0 when none): where a new courier token starts, so it hears what comes next.
-    public func lastNotificationID() throws(StratusError) -> Int64 {
+    /// `user`'s newest notification id (0 when none): where a new courier token, stream or device of theirs
+    /// starts, so it hears what comes next.
+    public func lastNotificationID(for user: String) throws(StratusError) -> Int64 {
         try read { db, _ in
-            let batch = try NotificationLog.lastBatch(db)
+            let batch = try NotificationLog.lastBatch(of: user, db)
             return batch == 0 ? 0 : NotificationBatch.end(of: batch)
         }
+    }
+
+    /// The same for each of `users`, in one read (the APNs deliverer's pass over an environment's devices).
+    public func lastNotificationIDs(for users: [String]) throws(StratusError) -> [String: Int64] {
+        try read { db, _ in try NotificationLog.lastBatches(of: users, db).mapValues { $0 == 0 ? 0 : NotificationBatch.end(of: $0) } }
     }
 
     // MARK: web courier tokens
@@ -126,7 +142,7 @@ public final class NotificationStore: EnvironmentPart {
     /// Keeps a web courier token for `user`, as its hash: it works until `expiresAt`, or until the web auth token
     /// it was made with (by its hash, `madeWith`) is signed out. It hears what happens from now on.
     public func createCourierToken(_ token: String, user: String, expiresAt: Int64, madeWith webToken: String? = nil) throws(StratusError) {
-        let start = try lastNotificationID()
+        let start = try lastNotificationID(for: user)
         try write { db, _ in
             try db.execute("DELETE FROM courier_tokens WHERE expires_at < ?", WallClock.nowMillis())
             try db.execute("""

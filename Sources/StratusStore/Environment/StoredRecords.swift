@@ -69,7 +69,6 @@ public final class StoredRecords: EnvironmentPart {
             }
             try writer.finish()
             seq = writer.seq
-            if let o = writer.outbox, o.appended > 0 { try notifications.dropExpiredNotifications(db) }
             try writer.outbox?.finish(db)
             if writer.outbox?.spent.isEmpty == false { subscriptions.subscriptionsChanged() }
             catalog = writer.catalog
@@ -77,6 +76,7 @@ public final class StoredRecords: EnvironmentPart {
         }
         assets.collectAssets(Array(released))
         core.noteWrites(operations.count)
+        notifications.tendLog()
         return results
     }
 

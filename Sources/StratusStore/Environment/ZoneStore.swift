@@ -66,7 +66,7 @@ public struct ZoneStore: EnvironmentPart {
         guard database.scope != .shared else {
             throw StratusError(.badRequest, "zones cannot be created in the shared database: it holds the zones others share with you", zoneID: zoneID)
         }
-        return try core.write(in: database) { s, _, seq in
+        let created = try core.write(in: database) { s, _, seq in
             if let z = try ZoneRow.find(s, database, zoneID.zoneName) {
                 return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
             }
@@ -81,6 +81,8 @@ public struct ZoneStore: EnvironmentPart {
             try outbox?.finish(s)
             return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: true)
         }
+        notifications.tendLog()
+        return created
     }
 
     /// Deletes a custom zone and every record in it; the deletion shows in the database's change feed.
@@ -109,6 +111,7 @@ public struct ZoneStore: EnvironmentPart {
             return released
         }
         assets.collectAssets(released)
+        notifications.tendLog()
     }
 
     /// Deletes what a user keeps in this environment's private database, as CloudKit's "delete this app's data" in

@@ -22,6 +22,9 @@ struct NotificationOutbox {
     private var nids = NotificationIDs()
     let bell: NotificationBell?
     let counter: NotificationCounter?
+    /// Told at commit how many bytes this transaction added to the log (see `NotificationStore.tendLog`).
+    let upkeep: NotificationLogUpkeep?
+    private var appendedBytes: Int64 = 0
     private var webhooksQueued = 0
 
     /// The other servers on the same PostgreSQL database, whose listeners a commit here must wake too.
@@ -33,7 +36,9 @@ struct NotificationOutbox {
     private var evicted = 0
 
     init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: ContainerEnvironment, bell: NotificationBell? = nil,
-         counter: NotificationCounter? = nil, peers: CacheInvalidation? = nil, policy: NotificationPolicy = NotificationPolicy()) {
+         counter: NotificationCounter? = nil, upkeep: NotificationLogUpkeep? = nil, peers: CacheInvalidation? = nil,
+         policy: NotificationPolicy = NotificationPolicy()) {
+        self.upkeep = upkeep
         self.policy = policy
         self.peers = peers
         self.counter = counter
@@ -44,13 +49,17 @@ struct NotificationOutbox {
         self.bell = bell
     }
 
-    /// Writes the notifications gathered by this transaction (one batch row) and wakes their listeners once it
+    /// Writes the notifications gathered by this transaction (a row per recipient) and wakes their listeners once it
     /// commits (never if it rolls back). Call it last in the transaction.
     mutating func finish(_ s: any SQLSession) throws {
         try flush(s)
         if let counter, appended > 0 || webhooksQueued > 0 || evicted > 0 {
             let (n, w, e) = (appended, webhooksQueued, evicted)
             s.afterCommit { counter.add(notifications: n, webhooks: w, evicted: e) }
+        }
+        if let upkeep, appendedBytes > 0 {
+            let bytes = appendedBytes
+            s.afterCommit { upkeep.appended(bytes) }
         }
         guard let bell, !notified.isEmpty || queuedWebhook else { return }
         let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
@@ -61,7 +70,7 @@ struct NotificationOutbox {
     }
 
     private mutating func flush(_ s: any SQLSession) throws {
-        guard let batch, !pending.isEmpty else { return }
+        guard !pending.isEmpty else { return }
         // One row per recipient, their groups in the order they came.
         var order: [String] = []
         var byUser: [String: [NotificationBatch.Group]] = [:]
@@ -73,24 +82,14 @@ struct NotificationOutbox {
             let groups = byUser[user] ?? []
             return NotificationLog.Row(user: user, text: NotificationBatch.encode(groups), count: groups.reduce(0) { $0 + $1.subscriptionIDs.count })
         }
-        evicted += try NotificationLog.append(batch: batch, createdAt: WallClock.nowMillis(), rows: rows, policy: policy, s)
+        // Each recipient's row takes the next number of their own order (see `NotificationLog`).
+        let appended = try NotificationLog.append(createdAt: WallClock.nowMillis(), rows: rows, policy: policy, s)
+        evicted += appended.evicted
+        appendedBytes += appended.bytes
         pending.removeAll()
         pendingCount = 0
         groupOf.removeAll(keepingCapacity: true)
         lastGroup = nil
-        self.batch = nil
-    }
-
-    /// The next batch's number: after every one kept and every one the retention dropped (SQLite would reuse a
-    /// deleted largest rowid, and a client's position would then skip the new one).
-    ///
-    /// Writes to different databases run at once on PostgreSQL, so the number is drawn under a lock held to the
-    /// commit (the `notification_last_batch` row): batches become visible in the order of their numbers, and a
-    /// listener reading on from its position never passes over one committed later. Only writes that notify wait
-    /// for it, and every change to the log in a write (appends, budgets, expiry) happens under it.
-    static func nextBatch(_ s: any SQLSession) throws -> Int64 {
-        try NotificationLog.lockBatches(s)
-        return try NotificationLog.lastBatch(s) + 1
     }
 
     /// What one change's notifications share, each worked out once per change (emptied when the next starts): the
@@ -127,8 +126,7 @@ struct NotificationOutbox {
         lastGroup = nil
     }
 
-    /// This transaction's batch (allocated at its first notification) and what it holds so far.
-    private var batch: Int64?
+    /// What this transaction's notifications hold so far, not yet written.
     private var pending: [NotificationBatch.Group] = []
     private var pendingCount = 0
 
@@ -305,8 +303,6 @@ struct NotificationOutbox {
 
     private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: any SQLSession) throws {
         if pendingCount == NotificationBatch.maximumPerBatch - 1 { try flush(db) }
-        let batch = try self.batch ?? Self.nextBatch(db)
-        self.batch = batch
         // The zone's owner goes into the member when the zone names none (a private zone of the subscriber's).
         let key = TemplateKey(kind: entry.kind, templateClass: entry.templateClass, scope: entry.scope,
                               owner: zone.ownerRecordName == nil && entry.scope != .public ? entry.owner : nil, reason: reason)

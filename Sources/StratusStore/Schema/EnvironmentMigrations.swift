@@ -251,6 +251,13 @@ extension EnvironmentMigrations {
         // Change sequence values come from a counter per database (see `ChangeSequence`), so that writes to different
         // databases do not wait for one another; each starts from `meta.next_seq`, the one counter before.
         m.add("v23-change-counters", ddl: "CREATE TABLE change_counters(scope TEXT NOT NULL, owner TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY(scope, owner)) WITHOUT ROWID")
+        // Each recipient's notifications are numbered in an order of their own (see `NotificationLog`), so that writes
+        // notifying different users do not wait for one another. Every recipient's counter starts where the one order
+        // was (`NotificationLog.legacyLastBatch`, which no longer moves), so positions handed out before read on.
+        m.add("v24-notification-counters") { s in
+            try s.script(s.dialect.ddl("ALTER TABLE notification_recipients ADD COLUMN last_batch INTEGER NOT NULL DEFAULT 0"))
+            try s.execute("UPDATE notification_recipients SET last_batch = (\(NotificationLog.legacyLastBatch(s.dialect)))")
+        }
         return m
     }
 
