@@ -38,8 +38,7 @@ public final class NotificationStore: EnvironmentPart {
     func outbox(_ db: any SQLSession) throws -> NotificationOutbox? {
         let index = try subscriptions.index(db)
         let hooks = try webhooks.liveWebhooks(db)
-        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, container: container, environment: environment, bell: bell,
-                                                                          counter: notificationCounter, upkeep: upkeep, peers: peers, policy: notificationPolicy)
+        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, store: self)
     }
 
     /// Holds the log to its retention (at most once a minute: notifications past it, and `aps` texts no one can

@@ -10,8 +10,10 @@ struct NotificationOutbox {
     let index: SubscriptionIndex
     /// Enabled webhooks: they hear public-database changes of their record types.
     let webhooks: [Webhook]
-    let container: ContainerID
-    let environment: ContainerEnvironment
+    /// The environment's notifications: where its bell, counters, upkeep, peers and the log's budgets come from.
+    let store: NotificationStore
+    var container: ContainerID { store.container }
+    var environment: ContainerEnvironment { store.environment }
     /// Subscriptions that fired once and are gone for the rest of the batch.
     private(set) var spent: Set<String> = []
     private var roles: [String: Set<String>] = [:]
@@ -20,53 +22,38 @@ struct NotificationOutbox {
     private var notified: Set<String> = []
     private var queuedWebhook = false
     private var nids = NotificationIDs()
-    let bell: NotificationBell?
-    let counter: NotificationCounter?
-    /// Told at commit how many bytes this transaction added to the log (see `NotificationStore.tendLog`).
-    let upkeep: NotificationLogUpkeep?
     private var appendedBytes: Int64 = 0
     private var webhooksQueued = 0
 
-    /// The other servers on the same PostgreSQL database, whose listeners a commit here must wake too.
-    let peers: CacheInvalidation?
-
-    /// The log's budgets (see `NotificationLog.append`).
-    let policy: NotificationPolicy
     /// Notifications the budgets dropped while this transaction appended.
     private var evicted = 0
 
-    init(index: SubscriptionIndex, webhooks: [Webhook] = [], container: ContainerID, environment: ContainerEnvironment, bell: NotificationBell? = nil,
-         counter: NotificationCounter? = nil, upkeep: NotificationLogUpkeep? = nil, peers: CacheInvalidation? = nil,
-         policy: NotificationPolicy = NotificationPolicy()) {
-        self.upkeep = upkeep
-        self.policy = policy
-        self.peers = peers
-        self.counter = counter
+    init(index: SubscriptionIndex, webhooks: [Webhook], store: NotificationStore) {
         self.index = index
         self.webhooks = webhooks
-        self.container = container
-        self.environment = environment
-        self.bell = bell
+        self.store = store
     }
 
     /// Writes the notifications gathered by this transaction (a row per recipient) and wakes their listeners once it
     /// commits (never if it rolls back). Call it last in the transaction.
     mutating func finish(_ s: any SQLSession) throws {
         try flush(s)
-        if let counter, appended > 0 || webhooksQueued > 0 || evicted > 0 {
+        if appended > 0 || webhooksQueued > 0 || evicted > 0 {
+            let counter = store.notificationCounter
             let (n, w, e) = (appended, webhooksQueued, evicted)
             s.afterCommit { counter.add(notifications: n, webhooks: w, evicted: e) }
         }
-        if let upkeep, appendedBytes > 0 {
-            let bytes = appendedBytes
+        if appendedBytes > 0 {
+            let (upkeep, bytes) = (store.upkeep, appendedBytes)
             s.afterCommit { upkeep.appended(bytes) }
         }
-        guard let bell, !notified.isEmpty || queuedWebhook else { return }
+        guard !notified.isEmpty || queuedWebhook else { return }
+        let bell = store.bell
         let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
         s.afterCommit { bell.ring(keys) }
         // PostgreSQL delivers a NOTIFY at commit and never after a rollback, like `afterCommit`: the other servers
         // ring the same keys, so a listener connected to any of them hears this write.
-        if peers != nil { try CacheInvalidation.ringEverywhere(keys, s) }
+        if store.peers != nil { try CacheInvalidation.ringEverywhere(keys, s) }
     }
 
     private mutating func flush(_ s: any SQLSession) throws {
@@ -83,7 +70,7 @@ struct NotificationOutbox {
             return NotificationLog.Row(user: user, text: NotificationBatch.encode(groups), count: groups.reduce(0) { $0 + $1.subscriptionIDs.count })
         }
         // Each recipient's row takes the next number of their own order (see `NotificationLog`).
-        let appended = try NotificationLog.append(createdAt: WallClock.nowMillis(), rows: rows, policy: policy, s)
+        let appended = try NotificationLog.append(createdAt: WallClock.nowMillis(), rows: rows, policy: store.notificationPolicy, s)
         evicted += appended.evicted
         appendedBytes += appended.bytes
         pending.removeAll()
