@@ -51,7 +51,8 @@ public final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws -> Int {
         var affected = 0
-        try run(sql, parameters, affected: &affected) { _ in }
+        // Its rows, if any, are dropped: read in one piece, it can ride the pipeline (see `run`).
+        try run(sql, parameters, rowByRow: false, affected: &affected) { _ in }
         return affected
     }
 
@@ -86,7 +87,8 @@ public final class PostgresConnection: @unchecked Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            try executeScript("BEGIN ISOLATION LEVEL \(isolation)")
+            // BEGIN waits in the pipeline for the transaction's first statement: one round trip for both.
+            try enqueue("BEGIN ISOLATION LEVEL \(isolation)")
             do {
                 let value = try body(self)
                 try commit()
@@ -116,6 +118,8 @@ public final class PostgresConnection: @unchecked Sendable {
 
     private func run(_ sql: String, _ parameters: [PostgresValue], rowByRow: Bool = true, affected: inout Int, _ body: (PostgresRow) throws -> Void) throws {
         guard let conn, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable, "the connection to PostgreSQL was lost") }
+        // A result read in one piece goes after what waits in the pipeline (a BEGIN, writes), in one round trip.
+        if !rowByRow, pipelined > 0, prepared[sql] != nil { return try runPipelined(sql, parameters, affected: &affected, body) }
         try drain()
         let name = try statementName(sql, parameters)
         try send(name, parameters, conn)
@@ -191,6 +195,45 @@ public final class PostgresConnection: @unchecked Sendable {
         pipelined += 1
         try send(name, parameters, conn)
         if pipelined >= Self.pipelineLimit { try drain() }
+    }
+
+    /// Sends `sql` after the statements waiting in the pipeline and reads every result in one round trip: theirs
+    /// (the first failure among them is thrown, and aborts the rest, `sql` included) and then its rows, whole.
+    private func runPipelined(_ sql: String, _ parameters: [PostgresValue], affected: inout Int, _ body: (PostgresRow) throws -> Void) throws {
+        guard let conn else { throw lost() }
+        let name = try statementName(sql, parameters)
+        try send(name, parameters, conn)
+        let ahead = pipelined
+        pipelined = 0
+        guard PQpipelineSync(conn) == 1 else { throw lost() }
+        var failure: Error?
+        var statement = 0
+        var synced = false
+        var idle = 0
+        while !synced {
+            // Each statement's results end with a NULL; the sync's result comes last.
+            guard let r = PQgetResult(conn) else {
+                statement += 1
+                idle += 1
+                if idle > ahead + 3 || PQstatus(conn) != CONNECTION_OK { break }
+                continue
+            }
+            idle = 0
+            defer { PQclear(r) }
+            switch PQresultStatus(r) {
+            case PGRES_PIPELINE_SYNC: synced = true
+            case PGRES_PIPELINE_ABORTED: break
+            case PGRES_TUPLES_OK where statement == ahead:
+                for i in 0..<PQntuples(r) where failure == nil {
+                    do { try body(PostgresRow(result: r, row: i)) } catch { failure = error }
+                }
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+                if statement == ahead { affected = Int(String(cString: PQcmdTuples(r))) ?? 0 }
+            default: if failure == nil { failure = error(r) }
+            }
+        }
+        guard synced, PQexitPipelineMode(conn) == 1 else { throw failure ?? lost() }
+        if let failure { throw failure }
     }
 
     /// Reads the results of the statements in the pipeline and leaves pipeline mode; throws the first failure

@@ -6,12 +6,12 @@ extension ZoneStore {
     /// Records changed and deleted in a zone since `syncToken` (nil: from the start), oldest first.
     public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
                             desiredKeys: [String]? = nil) throws(StratusError) -> ZoneChanges {
-        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page, visible in
+        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page, visible, links in
             // Read as the streamed page reads them (one statement per record type over the log joined to the type's
             // table), then put back in change order.
             var sink = StoredRecordSink(capacity: 1)
             var byRow: [LogRow: StoredRecord] = Dictionary(minimumCapacity: page.count)
-            try streamChanged(db, catalog, zone, page, visible, desiredKeys, into: &sink) { typeID, recordID, sink in
+            try streamChanged(db, catalog, zone, page, visible, links, desiredKeys, into: &sink) { typeID, recordID, sink in
                 byRow[LogRow(typeID: typeID, recordID: recordID)] = sink.takeLast()
             }
             return page.compactMap { e in e.deletedName != nil ? nil : byRow[LogRow(typeID: e.typeID, recordID: e.recordID)] }
@@ -22,8 +22,8 @@ extension ZoneStore {
     /// is empty). Records come in change order within each record type, one type after another.
     public func zoneChanges(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int = Query.maximumResults,
                             desiredKeys: [String]? = nil, into sink: inout some RecordSink) throws(StratusError) -> ZoneChanges {
-        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page, visible in
-            try streamChanged(db, catalog, zone, page, visible, desiredKeys, into: &sink) { _, _, _ in }
+        try changesPage(in: database, zoneID: zoneID, since: syncToken, resultsLimit: resultsLimit) { db, catalog, zone, page, visible, links in
+            try streamChanged(db, catalog, zone, page, visible, links, desiredKeys, into: &sink) { _, _, _ in }
             return []
         }
     }
@@ -34,15 +34,14 @@ extension ZoneStore {
     }
 
     /// Streams a page's changed records into `sink`, one statement per record type over the change log joined to
-    /// the type's table (and to the zone's links when it has any); `streamed` hears of each record as it ends.
+    /// the type's table (and to the zone's links when it has any, `links`); `streamed` hears of each record as it ends.
     private func streamChanged<Sink: RecordSink>(_ db: any SQLSession, _ catalog: Catalog, _ zone: ZoneRow, _ page: [LogEntry], _ visible: Set<String>?,
-                                                 _ desiredKeys: [String]?, into sink: inout Sink,
+                                                 _ links: Bool, _ desiredKeys: [String]?, into sink: inout Sink,
                                                  streamed: (Int64, Int64, inout Sink) throws -> Void) throws {
         guard let first = page.first?.seq, let last = page.last?.seq else { return }
         var types: [Int64] = []
         for e in page where e.deletedName == nil && !types.contains(e.typeID) { types.append(e.typeID) }
         guard !types.isEmpty else { return }
-        let links = try ShareRows.zoneHasLinks(db, zone: zone.id)
         for typeID in types {
             guard let type = catalog.type(id: typeID) else { continue }
             let fields = RecordRowCodec.wantedFields(type, desiredKeys)
@@ -50,7 +49,8 @@ extension ZoneStore {
             let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
             let streamer = RowStreamer(type: type, fields: fields)
             let linkColumn = links ? CatalogType.systemColumns.count + fields.count : nil
-            try db.each("""
+            // At most a page of rows: read in one piece.
+            try db.eachOfPage("""
                 SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id\(linkJoin)
                 WHERE l.zone_id = ? AND l.seq BETWEEN ? AND ? AND l.type_id = ? AND l.deleted = 0 ORDER BY l.seq
                 """, [.int64(zone.id), .int64(first), .int64(last), .int64(typeID)]) { row in
@@ -64,9 +64,9 @@ extension ZoneStore {
     /// One page of a zone's change log: `changed` turns its entries into the changed records it returns;
     /// deletions, the next sync token and moreComing are worked out here.
     private func changesPage(in database: DatabaseID, zoneID: ZoneID, since syncToken: String?, resultsLimit: Int,
-                             changed: (any SQLSession, Catalog, ZoneRow, [LogEntry], Set<String>?) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
+                             changed: (any SQLSession, Catalog, ZoneRow, [LogEntry], Set<String>?, Bool) throws -> [StoredRecord]) throws(StratusError) -> ZoneChanges {
         let limit = max(1, min(resultsLimit <= 0 ? Query.maximumResults : resultsLimit, Query.maximumResults))
-        return try read { db, catalog in
+        return try core.readCheckingCatalog { db, catalogOf in
             let (zoneRow, access) = try SharedZones.resolve(db, database, zoneID)
             let isLiveZone = { (id: Int64) -> Bool in
                 ((try? db.one("SELECT 1 FROM zones WHERE id = ? AND deleted = 0", [id]) { _ in true }) ?? nil) ?? false
@@ -88,9 +88,16 @@ extension ZoneStore {
             var more = false
             let restricted = access != nil && access!.zonePermission == nil
             var names: [String] = []
+            // The schema's generation and whether the zone has links come with the page: two round trips fewer.
+            var generation: Int64?
+            var links = false
             try db.eachOfPage("""
-                SELECT seq, type_id, record_id, deleted, record_name FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
-                """, [.int64(zone.id), .int64(since), .int64(Int64(limit) + 1)]) { row in
+                SELECT seq, type_id, record_id, deleted, record_name, \(SchemaStorage.generationColumn),
+                    CASE WHEN EXISTS (SELECT 1 FROM record_links WHERE zone_id = ?) THEN 1 ELSE 0 END
+                FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                """, [.int64(zone.id), .int64(zone.id), .int64(since), .int64(Int64(limit) + 1)]) { row in
+                generation = row.int64(5)
+                links = row.int64(6) == 1
                 guard page.count < limit else { more = true; return }
                 let deleted = row.bool(3) ?? false
                 page.append(LogEntry(seq: row.int64(0) ?? 0, typeID: row.int64(1) ?? 0, recordID: row.int64(2) ?? 0, deletedName: deleted ? row.string(4) : nil))
@@ -104,7 +111,8 @@ extension ZoneStore {
                 visible = covered
                 page = zip(page, names).filter { covered.contains($0.1) }.map(\.0)
             }
-            let records = try changed(db, catalog, zone, page, visible)
+            let catalog = try generation.map(catalogOf) ?? core.catalog(db)
+            let records = try changed(db, catalog, zone, page, visible, links)
             let deleted: [String] = page.compactMap(\.deletedName)
             let deletedTypes: [String] = page.compactMap { e in e.deletedName == nil ? nil : catalog.type(id: e.typeID)?.name ?? "" }
             let lastSeq: Int64 = more ? lastInPage! : max(since, zone.changeSeq, lastInPage ?? 0)
