@@ -43,17 +43,20 @@ extension StoredRecords {
                                 steps: cost.steps, rows: cost.rows, sql: cost.sql)
             }
         }
-        return try read { db, catalog in
+        return try readCheckingCatalog { db, catalogOf in
+            // The zones come with the schema's generation: the catalog costs no statement of its own.
+            let zones = try Self.zones(of: query, in: database, db)
+            let catalog = try zones?.generation.map(catalogOf) ?? core.catalog(db)
             guard let type = catalog.type(named: query.recordType) else {
                 throw StratusError.badRequest("record type '\(query.recordType.prefix(100))' does not exist in the \(environment.rawValue) schema")
             }
-            guard let zones = try Self.zones(of: query, in: database, db) else {
+            guard let zones else {
                 // Nothing written yet; the query must still be one that would be accepted.
                 var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys, dialect: db.dialect)
                 _ = try compiler.compile(query, zoneCondition: "1 = 0", zoneArguments: [], after: marker)
                 return (nil, [])
             }
-            let (zoneNames, zoneCondition, zoneArgs, links) = zones
+            let (zoneNames, zoneCondition, zoneArgs, links, _) = zones
             var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys, dialect: db.dialect)
             compiler.links = links
             // SQLite reads an automatic index's table by name; PostgreSQL's planner finds the index by itself.
@@ -89,21 +92,24 @@ extension StoredRecords {
         }
     }
 
-    /// The zones a query reads (by row id), as a condition on the type's table; nil when it names a zone that has
-    /// not been written to yet. In the shared database a query names one zone shared with the caller, and a
-    /// participant of hierarchy shares reads the records those shares cover: one set per share, not a check per row.
-    private static func zones(of query: Query, in database: DatabaseID,
-                              _ db: any SQLSession) throws -> (names: [Int64: ZoneID], condition: String, arguments: [SQLValue], links: Bool)? {
+    /// The zones a query reads (by row id), as a condition on the type's table, with the schema's generation (nil
+    /// when no row said it); nil when it names a zone that has not been written to yet. In the shared database a
+    /// query names one zone shared with the caller, and a participant of hierarchy shares reads the records those
+    /// shares cover: one set per share, not a check per row.
+    private static func zones(of query: Query, in database: DatabaseID, _ db: any SQLSession)
+        throws -> (names: [Int64: ZoneID], condition: String, arguments: [SQLValue], links: Bool, generation: Int64?)? {
         if database.scope == .shared && query.zoneID == nil {
             throw StratusError.badRequest("a query in the shared database needs the zoneID of a zone shared with you")
         }
         guard let zoneID = query.zoneID else {
             var names: [Int64: ZoneID] = [:]
-            try db.each("SELECT id, name FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
+            var generation: Int64?
+            try db.each("SELECT id, name, \(SchemaStorage.generationColumn) FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
                         [.text(database.scope.rawValue), .text(database.ownerRecordName)]) { r in
                 names[r.int64(0) ?? 0] = ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName)
+                generation = r.int64(2)
             }
-            return (names, "t.zone_id IN (\(names.keys.map(String.init).joined(separator: ",").nonEmpty ?? "NULL"))", [], false)
+            return (names, "t.zone_id IN (\(names.keys.map(String.init).joined(separator: ",").nonEmpty ?? "NULL"))", [], false, generation)
         }
         let (zoneRow, access) = try SharedZones.resolve(db, database, zoneID)
         guard let zone = zoneRow else { return nil }
@@ -113,6 +119,9 @@ extension StoredRecords {
             condition += " AND t.record_name IN (SELECT record_name FROM record_links WHERE zone_id = ? AND share_id IN (\(access.shares.keys.sorted().map(String.init).joined(separator: ","))))"
             arguments.append(.int64(zone.id))
         }
-        return ([zone.id: zone.zoneID], condition, arguments, try ShareRows.zoneHasLinks(db, zone: zone.id))
+        let (generation, links) = try db.one("""
+            SELECT \(SchemaStorage.generationColumn), CASE WHEN EXISTS (SELECT 1 FROM record_links WHERE zone_id = ?) THEN 1 ELSE 0 END
+            """, [zone.id]) { ($0.int64(0), $0.int64(1) == 1) } ?? (nil, false)
+        return ([zone.id: zone.zoneID], condition, arguments, links, generation)
     }
 }

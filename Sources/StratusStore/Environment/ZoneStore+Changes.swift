@@ -49,8 +49,9 @@ extension ZoneStore {
             let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
             let streamer = RowStreamer(type: type, fields: fields)
             let linkColumn = links ? CatalogType.systemColumns.count + fields.count : nil
-            // At most a page of rows: read in one piece.
-            try db.eachOfPage("""
+            // Row by row, though a page bounds it: PostgreSQL sends the next rows while these are encoded, and a
+            // client reading a zone page after page waits for both (read in one piece, the page was 10-40 % slower).
+            try db.each("""
                 SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id\(linkJoin)
                 WHERE l.zone_id = ? AND l.seq BETWEEN ? AND ? AND l.type_id = ? AND l.deleted = 0 ORDER BY l.seq
                 """, [.int64(zone.id), .int64(first), .int64(last), .int64(typeID)]) { row in
