@@ -61,6 +61,15 @@ final class Fixture: @unchecked Sendable {
         if let schema { try store.lifecycle.importSchema(try SchemaParser.parse(schema), into: container) }
     }
 
+    /// Forgets that the environment's schema step `name` ran, so that the next open runs it again (a test puts the
+    /// data back as the release before it wrote them first).
+    static func forgetMigration(_ name: String, _ s: any SQLSession) throws {
+        switch s.dialect {
+        case .sqlite: try s.execute("DELETE FROM grdb_migrations WHERE identifier = ?", [.text(name)])
+        case .postgres: try s.execute("DELETE FROM schema_migrations WHERE name = ?", [.text(name)])
+        }
+    }
+
     /// The same data opened by a new store, as after a restart (this fixture's store is closed first).
     func reopen() throws -> (store: ServerStore, dev: EnvironmentStore) {
         store.close()

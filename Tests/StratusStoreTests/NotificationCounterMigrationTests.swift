@@ -32,10 +32,7 @@ import StratusTestSupport
                 try s.execute("ALTER TABLE notification_recipients DROP COLUMN last_batch", [])
                 try s.execute("DELETE FROM meta WHERE key = 'notification_last_batch'", [])
                 try s.execute("INSERT INTO meta(key, value) VALUES ('notification_last_batch', 40)", [])
-                switch s.dialect {
-                case .sqlite: try s.execute("DELETE FROM grdb_migrations WHERE identifier = 'v24-notification-counters'", [])
-                case .postgres: try s.execute("DELETE FROM schema_migrations WHERE name = 'v24-notification-counters'", [])
-                }
+                try Fixture.forgetMigration("v24-notification-counters", s)
             }
             let reopened = try f.reopen()
             defer { reopened.store.close() }

@@ -76,10 +76,7 @@ import StratusTestSupport
                     case .postgres: try s.script("ALTER TABLE \(table) ALTER COLUMN \(column) TYPE BIGINT USING \(millis)")
                     }
                 }
-                switch s.dialect {
-                case .sqlite: try s.execute("DELETE FROM grdb_migrations WHERE identifier = 'v21-timestamp-seconds'", [])
-                case .postgres: try s.execute("DELETE FROM schema_migrations WHERE name = 'v21-timestamp-seconds'", [])
-                }
+                try Fixture.forgetMigration("v21-timestamp-seconds", s)
             }
             let reopened = try f.reopen()
             defer { reopened.store.close() }

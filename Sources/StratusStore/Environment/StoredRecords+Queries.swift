@@ -36,13 +36,7 @@ extension StoredRecords {
         }
         let started = ContinuousClock.now
         var cost: (steps: Int, rows: Int, sql: String)? = nil
-        defer {
-            if let cost {
-                let elapsed = ContinuousClock.now - started
-                queryShapes.upkeep.shapes.record(QueryShape(query), micros: Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
-                                steps: cost.steps, rows: cost.rows, sql: cost.sql)
-            }
-        }
+        defer { recordShape(query, since: started, cost) }
         return try readCheckingCatalog { db, catalogOf in
             // The zones come with the schema's generation: the catalog costs no statement of its own.
             let zones = try Self.zones(of: query, in: database, db)
@@ -90,6 +84,15 @@ extension StoredRecords {
             guard more else { return (nil, plan) }
             return (ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys), plan)
         }
+    }
+
+    /// Counts a query's shape with what it cost (the Query shapes page, automatic indexes); nothing for a query
+    /// that did not run.
+    private func recordShape(_ query: Query, since started: ContinuousClock.Instant, _ cost: (steps: Int, rows: Int, sql: String)?) {
+        guard let cost else { return }
+        let elapsed = ContinuousClock.now - started
+        queryShapes.upkeep.shapes.record(QueryShape(query), micros: Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
+                                         steps: cost.steps, rows: cost.rows, sql: cost.sql)
     }
 
     /// The zones a query reads (by row id), as a condition on the type's table, with the schema's generation (nil
