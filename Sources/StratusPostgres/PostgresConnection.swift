@@ -223,11 +223,13 @@ public final class PostgresConnection: @unchecked Sendable {
             switch PQresultStatus(r) {
             case PGRES_PIPELINE_SYNC: synced = true
             case PGRES_PIPELINE_ABORTED: break
-            case PGRES_TUPLES_OK where statement == ahead:
+            // Rows one result each, too: libpq can carry single-row mode, asked for a statement read row by row
+            // before the pipeline, into the first statement of the pipeline (seen when reading pieces of a page).
+            case PGRES_TUPLES_OK where statement == ahead, PGRES_SINGLE_TUPLE where statement == ahead:
                 for i in 0..<PQntuples(r) where failure == nil {
                     do { try body(PostgresRow(result: r, row: i)) } catch { failure = error }
                 }
-            case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE:
                 if statement == ahead { affected = Int(String(cString: PQcmdTuples(r))) ?? 0 }
             default: if failure == nil { failure = error(r) }
             }
@@ -255,7 +257,7 @@ public final class PostgresConnection: @unchecked Sendable {
             idle = 0
             switch PQresultStatus(r) {
             case PGRES_PIPELINE_SYNC: synced = true
-            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_PIPELINE_ABORTED: break
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE, PGRES_PIPELINE_ABORTED: break
             default: if failure == nil { failure = error(r) }
             }
             PQclear(r)

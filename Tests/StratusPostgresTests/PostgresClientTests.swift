@@ -14,6 +14,42 @@ import StratusTestSupport
         return try PostgresConnection(url: url)
     }
 
+    /// Pipelined statements (a write that returns rows, a BEGIN riding the transaction's first statement) keep
+    /// their results right after statements read row by row, with rows or without.
+    @Test func pipelinedStatementsAfterARowByRowRead() throws {
+        guard let c = try Self.connect() else { return }
+        try c.executeScript("CREATE TEMP TABLE p(n BIGINT PRIMARY KEY)")
+        try c.execute("INSERT INTO p SELECT generate_series(1, 100)")
+        func streamAll() throws -> Int {
+            var streamed = 0
+            try c.query("SELECT n FROM p ORDER BY n") { _ in streamed += 1 }
+            return streamed
+        }
+        func largest() throws -> Int64? {
+            var back: Int64?
+            try c.query("SELECT max(n) FROM p", rowByRow: false) { row in if case .int64(let n) = row.value(0) { back = n } }
+            return back
+        }
+        #expect(try streamAll() == 100)
+        // A write that returns a row waits in the pipeline first; the query after it rides with it.
+        try c.enqueue("INSERT INTO p VALUES (1001) RETURNING n")
+        #expect(try largest() == 1001)
+        #expect(try streamAll() == 101)
+        try c.enqueue("INSERT INTO p VALUES (1002) RETURNING n")
+        try c.executeScript("SELECT 1")
+        #expect(try largest() == 1002)
+        #expect(try streamAll() == 102)
+        #expect(try c.transaction { _ in try largest() } == 1002)
+        // The same after a row-by-row read that found nothing.
+        try c.query("SELECT n FROM p WHERE n < 0") { _ in }
+        try c.enqueue("INSERT INTO p VALUES (1003) RETURNING n")
+        #expect(try largest() == 1003)
+        try c.query("SELECT n FROM p WHERE n < 0") { _ in }
+        try c.enqueue("INSERT INTO p VALUES (1004) RETURNING n")
+        try c.executeScript("SELECT 1")
+        #expect(try largest() == 1004)
+    }
+
     @Test func everyValueTypeRoundTripsThroughParametersAndBinaryResults() throws {
         guard let c = try Self.connect() else { return }
         let hostile = "it's \"quoted\"; DROP TABLE x; -- ü 𝄞 \u{0}".replacingOccurrences(of: "\u{0}", with: "")
