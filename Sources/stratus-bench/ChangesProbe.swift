@@ -4,14 +4,21 @@ import StratusAPI
 import StratusModel
 import StratusStore
 
-/// `stratus-bench changes --data DIR`: the api scenario's change feed in process, without HTTP: the store
+/// `stratus-bench changes --data DIR` (or `--database-url URL`): the api scenario's change feed in process, without HTTP: the store
 /// alone (rows read and decoded, then dropped) and with the JSON the API writes, to see which side costs what.
 struct ChangesProbe: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "changes", abstract: "Time changes/zone's store and JSON work in process.")
-    @Option(help: "A data directory the api scenario loaded (its --data).") var data: String
+    @Option(help: "A data directory the api scenario loaded (its --data).") var data: String?
+    @Option(name: .customLong("database-url"), help: "Or the PostgreSQL database the api scenario loaded (--backend postgres).") var databaseURL: String?
+
+    func validate() throws {
+        guard (data == nil) != (databaseURL == nil) else { throw ValidationError("give one of --data and --database-url") }
+    }
 
     func run() throws {
-        let store = try ServerStore(dataDirectory: URL(fileURLWithPath: data).appendingPathComponent("stratus"))
+        let store: ServerStore
+        if let databaseURL { store = try ServerStore(databaseURL: databaseURL) }
+        else { store = try ServerStore(dataDirectory: URL(fileURLWithPath: data ?? ".").appendingPathComponent("stratus")) }
         let env = try store.environment(try ContainerID(APIScenario.container), .production)
         let db = DatabaseID.privateDatabase(of: APIScenario.user)
         // Twice each, alternating: the first pass also warms the page cache.
