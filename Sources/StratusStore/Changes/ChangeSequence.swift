@@ -24,25 +24,28 @@ enum ChangeSequence {
     }
 
     /// Locks `database`'s counter for the rest of the transaction and returns its last value (made at the floor
-    /// when the database has none yet). On PostgreSQL the upsert takes the row lock even when the row exists, and
-    /// returns the newest committed value even when it committed after the statement began.
+    /// when the database has none yet). On PostgreSQL `FOR UPDATE` waits for a write holding the row and then
+    /// returns the value it committed (READ COMMITTED reads the newest version of a row it locks).
     ///
-    /// `writeLock` (PostgreSQL): the environment's write lock to take first, in the same statement, which saves a
-    /// round trip per write (see `EnvironmentDatabase.write(in:)`).
+    /// A lock makes no new version of the row (an upsert did), so a write leaves one (its `save`), not two: the one
+    /// hot row of a busy database stays short to walk. Only a database's first write makes the row.
+    ///
+    /// `writeLock` (PostgreSQL): the environment's write lock to take first, in the same statement (an InitPlan,
+    /// run before the row is read), which saves a round trip per write (see `EnvironmentDatabase.write(in:)`).
     static func lock(_ s: any SQLSession, _ database: DatabaseID, writeLock: String? = nil) throws -> Int64 {
         let args: [SQLValue] = [.text(database.scope.rawValue), .text(database.ownerRecordName)]
-        guard let writeLock else {
-            return try s.int64("""
-                INSERT INTO change_counters(scope, owner, value) VALUES (?, ?, (SELECT value - 1 FROM meta WHERE key = 'next_seq'))
-                ON CONFLICT(scope, owner) DO UPDATE SET value = change_counters.value RETURNING value
-                """, args) ?? 0
-        }
-        // The lock's CTE is read before the row is inserted, so the row lock is taken under it.
-        return try s.int64("""
-            WITH l AS (SELECT \(writeLock)) INSERT INTO change_counters(scope, owner, value)
-            SELECT ?, ?, (SELECT value - 1 FROM meta WHERE key = 'next_seq') FROM l
-            ON CONFLICT(scope, owner) DO UPDATE SET value = change_counters.value RETURNING value
-            """, args) ?? 0
+        let forUpdate = s.dialect == .postgres ? " FOR UPDATE" : ""
+        let read = "SELECT value FROM change_counters WHERE scope = ? AND owner = ?\(forUpdate)"
+        let locking = writeLock.map {
+            "WITH l AS (SELECT \($0)) SELECT value FROM change_counters WHERE scope = ? AND owner = ? AND EXISTS (SELECT 1 FROM l)\(forUpdate)"
+        } ?? read
+        if let value = try s.one(locking, args, { $0.int64(0) }) { return value }
+        // The write lock is held already: the InitPlan ran before the read found no row.
+        try s.enqueue("""
+            INSERT INTO change_counters(scope, owner, value) VALUES (?, ?, (SELECT value - 1 FROM meta WHERE key = 'next_seq'))
+            ON CONFLICT(scope, owner) DO NOTHING
+            """, args)
+        return try s.one(read, args) { $0.int64(0) } ?? 0
     }
 
     /// The counters of `owners`' private databases: where each owner's changes stand in a shared-database feed.

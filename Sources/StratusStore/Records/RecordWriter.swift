@@ -156,8 +156,8 @@ struct RecordWriter {
     private mutating func insertRecord(_ type: CatalogType, _ args: [SQLValue]) throws -> Int64 {
         guard db.dialect == .postgres else { return try db.insert(sql(type).insert, args) }
         if reservedIDs[type.id, default: []].isEmpty {
-            let ids = try db.all("SELECT nextval(pg_get_serial_sequence(?, 'id')) FROM generate_series(1, CAST(? AS BIGINT))",
-                                 [type.table, Int64(createsAhead)]) { $0.int64(0) }
+            let ids = try db.all("SELECT nextval('\(type.idSequence)') FROM generate_series(1, CAST(? AS BIGINT))",
+                                 [Int64(createsAhead)]) { $0.int64(0) }
             reservedIDs[type.id] = ids.reversed()
         }
         let id = reservedIDs[type.id]!.removeLast()
@@ -175,7 +175,7 @@ struct RecordWriter {
 
     private mutating func sql(_ type: CatalogType) -> TypeStatements {
         if let s = statements[type.id] { return s }
-        let s = TypeStatements(type, db.dialect)
+        let s = catalog.statements(of: type, db.dialect) ?? TypeStatements(type, db.dialect)
         statements[type.id] = s
         return s
     }

@@ -258,6 +258,13 @@ extension EnvironmentMigrations {
             try s.script(s.dialect.ddl("ALTER TABLE notification_recipients ADD COLUMN last_batch INTEGER NOT NULL DEFAULT 0"))
             try s.execute("UPDATE notification_recipients SET last_batch = (\(NotificationLog.legacyLastBatch(s.dialect)))")
         }
+        // PostgreSQL: every write moves its zone's `change_seq`, and an index on it made each of those updates write a
+        // whole new row with an entry in every index of zones (never a heap-only update): the table and its indexes
+        // swelled by a row per write, and statements on zones read hundreds of pages. `changes/database` finds a
+        // database's zones by `zones_name` and sorts them instead. SQLite, which rewrites a row in place, keeps it.
+        m.add("v25-zone-updates-in-place") { s in
+            if s.dialect == .postgres { try s.script("DROP INDEX IF EXISTS zones_changes") }
+        }
         return m
     }
 
