@@ -102,7 +102,7 @@ public final class ServerStore: Sendable {
     private func heard(_ what: String) {
         if let keys = CacheInvalidation.bellKeys(what) { bell.ring(keys); return }
         if what == "credentials" || what == "all" { credentials.apiTokenCache.removeAll(); accounts.webTokenCache.removeAll() }
-        if what == "faults" || what == "all" { faults.faultCache.withLock { $0 = nil } }
+        if what == "faults" || what == "all" { faults.dropCache() }
         let parts = what.split(separator: " ", maxSplits: 1).map(String.init)
         for env in openEnvironments() where what == "all" || (parts.count == 2 && env.postgresSchema == parts[1]) {
             if what == "all" || parts[0] == "subscriptions" { env.subscriptions.dropSubscriptionIndex() }

@@ -49,21 +49,21 @@ import StratusTestSupport
             try f.save([note("n1", ["title": .string("kept"), "body": .string("goes")])])
             #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().fields["body"] == .string("goes"))
             #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().fields["body"] == .string("goes"))   // now guessed
-            let old = f.dev.core.cachedCatalog.withLock { $0 }
+            let old = f.dev.core.cachedCatalog.read { $0 }
 
             // `body` is dropped with its column, `color` added and written.
             try f.store.lifecycle.importSchema(try SchemaParser.parse(Self.schema.replacingOccurrences(of: "body STRING", with: "color STRING")), into: f.container)
             _ = try f.save([note("n1", ["color": .string("red")])], op: .forceUpdate)
-            f.dev.core.cachedCatalog.withLock { $0 = old }   // as a server that has not heard of the change yet
+            f.dev.core.cachedCatalog.write { $0 = old }   // as a server that has not heard of the change yet
             let r = try f.dev.records.lookup(["n1"], in: f.pub)[0].get()
             #expect(r.fields == ["title": .string("kept"), "color": .string("red")])
 
             // The other way: a column added since the catalog this server holds.
-            let current = f.dev.core.cachedCatalog.withLock { $0 }
+            let current = f.dev.core.cachedCatalog.read { $0 }
             #expect(current.generation > old.generation)
             try f.store.lifecycle.importSchema(try SchemaParser.parse(Self.schema.replacingOccurrences(of: "body STRING", with: "color STRING, size INT64")), into: f.container)
             _ = try f.save([note("n1", ["size": .int64(9)])], op: .forceUpdate)
-            f.dev.core.cachedCatalog.withLock { $0 = current }
+            f.dev.core.cachedCatalog.write { $0 = current }
             #expect(try f.dev.records.lookup(["n1"], in: f.pub)[0].get().fields == ["title": .string("kept"), "color": .string("red"), "size": .int64(9)])
         }
     }

@@ -20,7 +20,7 @@ final class EnvironmentDatabase: Sendable {
     let database: any SQLDatabase
     let files: AssetFiles
     let signer: TokenSigner
-    let cachedCatalog: Mutex<Catalog>
+    let cachedCatalog: ReadMostly<Catalog>
     /// Records written since the planner's statistics were last gathered, and the record count then.
     private let statistics = Mutex<(writes: Int, basis: Int)>((0, 0))
     /// The most bytes (records and assets) this environment may hold; nil for no limit.
@@ -87,7 +87,7 @@ final class EnvironmentDatabase: Sendable {
         }
         signer = TokenSigner(secret: secret)
         nidSalt = signer.derived("notification IDs")
-        cachedCatalog = Mutex(catalog)
+        cachedCatalog = ReadMostly(catalog)
         files = AssetFiles(root: assetsDirectory)
         if sqlite != nil {
             let (hasStatistics, count) = try database.read { s in
@@ -130,7 +130,7 @@ final class EnvironmentDatabase: Sendable {
 
     /// The catalog of `generation`, read in a statement the caller ran anyway (`SchemaStorage.generationColumn`).
     func catalog(_ s: any SQLSession, generation: Int64) throws -> Catalog {
-        let cached = cachedCatalog.withLock { $0 }
+        let cached = cachedCatalog.read { $0 }
         if cached.generation == generation { return cached }
         let fresh = try SchemaStorage.load(s)
         publish(fresh)
@@ -138,7 +138,9 @@ final class EnvironmentDatabase: Sendable {
     }
 
     func publish(_ c: Catalog) {
-        cachedCatalog.withLock { if $0.generation < c.generation { $0 = c } }
+        // Almost every write publishes the catalog it read: the shared lock tells it so without the exclusive one.
+        guard cachedCatalog.read({ $0.generation < c.generation }) else { return }
+        cachedCatalog.write { if $0.generation < c.generation { $0 = c } }
     }
 
     /// The SQLite file, for what only SQLite has (query shapes and automatic indexes, snapshots): on PostgreSQL it

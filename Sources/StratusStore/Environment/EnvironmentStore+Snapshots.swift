@@ -27,7 +27,7 @@ extension EnvironmentStore {
 
     /// Drops what this store remembers of the database, after the database changed under it as a whole.
     func forgetCaches() {
-        if let fresh = try? core.read({ s, _ in try SchemaStorage.load(s) }) { core.cachedCatalog.withLock { $0 = fresh } }
+        if let fresh = try? core.read({ s, _ in try SchemaStorage.load(s) }) { core.cachedCatalog.write { $0 = fresh } }
         subscriptions.subscriptionsChanged()
         webhooks.webhooksChanged()
         quota.usageCache.withLock { $0 = nil }

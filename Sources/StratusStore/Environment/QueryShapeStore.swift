@@ -101,7 +101,7 @@ public final class QueryShapeStore: EnvironmentPart {
         let used = upkeep.used.withLock { u in defer { u.removeAll() }; return u }
         let now = WallClock.nowMillis()
         let stale = { (ai: AutoIndex) in ai.isReady && !ai.pinned && now - ai.lastUsedAt > unusedFor && !used.contains(ai.name) }
-        guard !used.isEmpty || core.cachedCatalog.withLock({ $0.autoIndexes.contains(where: stale) }) else { return }
+        guard !used.isEmpty || core.cachedCatalog.read({ $0.autoIndexes.contains(where: stale) }) else { return }
         try write { s, catalog in
             for name in used { try s.execute("UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", now, name) }
             var dropped = false
@@ -193,7 +193,7 @@ public final class QueryShapeStore: EnvironmentPart {
                 }
             } catch {
                 // Leave no half-built index behind (its triggers would slow every write for nothing).
-                let shape = core.cachedCatalog.withLock { $0.autoIndexes.first { $0.name == name }?.shape }
+                let shape = core.cachedCatalog.read { $0.autoIndexes.first { $0.name == name }?.shape }
                 try? sqliteWrite { s, catalog in
                     try AutoIndexes.drop(name, s)
                     catalog = try SchemaStorage.load(s)

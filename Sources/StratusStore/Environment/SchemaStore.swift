@@ -15,10 +15,10 @@ public final class SchemaStore: EnvironmentPart {
 
     /// The schema as of this store's latest transaction, without opening one: current right after any read
     /// or write through this store (each checks the schema's generation). For a page that has just read.
-    public var lastKnownSchema: Schema { core.cachedCatalog.withLock { $0 }.schema }
+    public var lastKnownSchema: Schema { core.cachedCatalog.read { $0 }.schema }
 
     /// Each record type's ENCRYPTED fields (types without any are absent), as the catalog last read knows them.
-    public var encryptedFields: [String: Set<String>] { core.cachedCatalog.withLock { $0.encryptedFields } }
+    public var encryptedFields: [String: Set<String>] { core.cachedCatalog.read { $0.encryptedFields } }
 
     /// The changes that `target` would make, with refusals for anything that would lose Production data.
     public func diff(to target: Schema, protecting protected: Schema?) throws(StratusError) -> SchemaDiff {
@@ -98,7 +98,7 @@ extension SchemaStore {
     /// The custom roles a user holds (only roles the schema still declares).
     /// Every API request with a user asks; answers are cached briefly, for the schema generation they were read with.
     public func roles(of user: String) throws(StratusError) -> Set<String> {
-        let generation = core.cachedCatalog.withLock { $0.generation }
+        let generation = core.cachedCatalog.read { $0.generation }
         if let hit = roleCache.value(for: user), hit.generation == generation { return hit.roles }
         let (roles, readWith) = try read { s, catalog in
             (Set(try s.all("SELECT role FROM role_members WHERE \"user\" = ?", [user]) { $0.string(0) }).intersection(catalog.roles), catalog.generation)

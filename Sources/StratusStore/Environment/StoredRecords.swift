@@ -203,7 +203,7 @@ public final class StoredRecords: EnvironmentPart {
     /// Nil when the default zone has not been written to yet.
     private func readDirectory(_ names: [String], in database: DatabaseID, zoneID: ZoneID, desiredKeys: [String]?, _ db: any SQLSession,
                                _ catalogOf: (Int64) throws -> Catalog) throws -> LookupRead? {
-        let guess = desiredKeys == nil ? lookupGuess.guess(core.cachedCatalog.withLock { $0 }) : nil
+        let guess = desiredKeys == nil ? lookupGuess.guess(core.cachedCatalog.read { $0 }) : nil
         var guessed: [String: StoredRecord] = [:]
         var dir: (ZoneRow, [Int64: [Int64]], Bool, Int64)?
         do {

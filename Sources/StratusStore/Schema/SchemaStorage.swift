@@ -42,6 +42,7 @@ enum SchemaStorage {
         }
         var catalog = Catalog(generation: generation, roles: roles, types: types)
         catalog.autoIndexes = try AutoIndexes.load(s)
+        catalog.prepareStatements(s.dialect)
         return catalog
     }
 
@@ -107,6 +108,7 @@ enum SchemaStorage {
         catalog.generation = try bumpGeneration(s)
         // Removing a field or type may have dropped automatic indexes.
         catalog.autoIndexes = try AutoIndexes.load(s)
+        catalog.prepareStatements(s.dialect)
         return catalog
     }
 

@@ -5,7 +5,8 @@ import Synchronization
 /// request makes. Changes made in this process clear it at once (`removeAll`); the lifetime bounds how long a
 /// change made by another process (`stratus token revoke` while the server runs) can go unseen.
 final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let entries = Mutex<[Key: (value: Value, until: UInt64)]>([:])
+    /// Read by every request, replaced on a miss: readers share the lock (see `ReadMostly`).
+    private let entries = ReadMostly<[Key: (value: Value, until: UInt64)]>([:])
     private let lifetimeNanos: Atomic<UInt64>
     private let capacity: Int
 
@@ -27,21 +28,21 @@ final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     func value(for key: Key) -> Value? {
         let now = DispatchTime.now().uptimeNanoseconds
-        return entries.withLock { e in
-            guard let hit = e[key] else { return nil }
-            guard hit.until > now else { e[key] = nil; return nil }
+        // An expired entry stays until `set` replaces it (or the cache starts over): reads never write.
+        return entries.read { e in
+            guard let hit = e[key], hit.until > now else { return nil }
             return hit.value
         }
     }
 
     func set(_ value: Value, for key: Key) {
         let until = DispatchTime.now().uptimeNanoseconds + lifetimeNanos.load(ordering: .relaxed)
-        entries.withLock { e in
+        entries.write { e in
             // Many distinct keys within one lifetime (a scan of made-up tokens): start over rather than grow.
             if e.count >= capacity { e.removeAll(keepingCapacity: true) }
             e[key] = (value, until)
         }
     }
 
-    func removeAll() { entries.withLock { $0.removeAll() } }
+    func removeAll() { entries.write { $0.removeAll() } }
 }
