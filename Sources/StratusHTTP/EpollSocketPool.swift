@@ -28,8 +28,16 @@ final class EpollSocketPool: AsyncSocketPool {
         }
     }
 
+    /// The waits of the descriptors whose numbers fall to it. A wait arms its descriptor (a system call) under its
+    /// shard's lock, so that the loop cannot take the report before the wait is listed; with one lock for every
+    /// socket, 64 connections' waits queued behind each other's system calls.
+    private final class Shard: Sendable {
+        let waits = Mutex<[Int32: [Wait]]>([:])
+    }
+
     private let epoll: Int32
-    private let waits = Mutex<[Int32: [Wait]]>([:])
+    private let shards = (0..<64).map { _ in Shard() }
+    private func waits(_ fd: Int32) -> Shard { shards[Int(UInt32(bitPattern: fd) & 63)] }
     private let started = Mutex(false)
 
     init() throws {
@@ -61,7 +69,7 @@ final class EpollSocketPool: AsyncSocketPool {
         let wait = Wait(fd: fd, events: bits)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                let refused: (any Error)? = waits.withLock { all in
+                let refused: (any Error)? = waits(fd).waits.withLock { all in
                     if wait.cancelled { return CancellationError() }
                     wait.continuation = c
                     all[fd, default: []].append(wait)
@@ -75,7 +83,7 @@ final class EpollSocketPool: AsyncSocketPool {
                 if let refused { c.resume(throwing: refused) }
             }
         } onCancel: {
-            let c = waits.withLock { all -> CheckedContinuation<Void, any Error>? in
+            let c = waits(fd).waits.withLock { all -> CheckedContinuation<Void, any Error>? in
                 wait.cancelled = true
                 guard let c = wait.continuation else { return nil }
                 wait.continuation = nil
@@ -114,10 +122,10 @@ final class EpollSocketPool: AsyncSocketPool {
             var error: Int32 = 0
             let n = cepoll_wait(epoll, &fds, &reports, capacity, -1, &error)
             if n < 0 { continue }  // EINTR; epoll_wait fails otherwise only for a bad descriptor, which this one is not
-            waits.withLock { all in
-                for i in 0..<Int(n) {
-                    let fd = fds[i], report = reports[i]
-                    guard let list = all[fd] else { continue }
+            for i in 0..<Int(n) {
+                let fd = fds[i], report = reports[i]
+                waits(fd).waits.withLock { all in
+                    guard let list = all[fd] else { return }
                     // A hang-up or an error wakes every waiter: its next read or write says what happened.
                     var still: [Wait] = []
                     for w in list {
