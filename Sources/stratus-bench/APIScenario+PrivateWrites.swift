@@ -33,7 +33,7 @@ extension APIScenario {
                 return LoadClient.request("POST", "\(path)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(tokensByConnection[writer(c)])", body: Data(body.utf8))
             }
         }
-        let check: @Sendable (Int, [UInt8]) -> Bool = { status, body in status == 200 && !String(decoding: body, as: UTF8.self).contains("serverErrorCode") }
+        let check: @Sendable (Int, [UInt8]) -> Bool = { status, body in status == 200 && APIScenario.find(APIScenario.serverErrorCode, in: body, from: 0) == nil }
         let counters = try PostgresCounters(url: url)
         let perConnection = max(1, privateWrites / Self.writerCount)
         _ = try LoadClient.run(ports: ports, connections: Self.writerCount, perConnection: 2, make: writes("warm", { $0 }), check: check)

@@ -109,7 +109,7 @@ struct NotifyScenario: AsyncParsableCommand {
                     return #"{"operationType":"create","record":{"recordName":"m\#(round)-\#(c)-\#(i)-\#(k)","recordType":"Item","fields":{"list":{"value":"\#(list)"},"sentAt":{"value":0},"title":{"value":"An item of \#(list)"}}}}"#
                 }
                 return LoadClient.request("POST", base, body: Data(#"{"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
-            }, check: { status, body in status == 200 && !String(decoding: body, as: UTF8.self).contains("serverErrorCode") })
+            }, check: { status, body in status == 200 && APIScenario.find(APIScenario.serverErrorCode, in: body, from: 0) == nil })
             return Double(modifies / 4 * 4 * 200) / r.seconds
         }
         _ = try modifyRun(plain, writerWithout, 0)
