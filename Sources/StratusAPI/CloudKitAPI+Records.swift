@@ -21,16 +21,18 @@ extension CloudKitAPI {
         let query = try WireDecoding.query(b["query"], zone: zone, limit: min(limit, Query.maximumResults),
                                            marker: try b.string("continuationMarker"), desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"),
                                            timestamps: ctx.timestamps)
-        // Records go from the rows straight into the response.
-        var sink = WireRecordSink(encoding: encoding(ctx), writer: JSONWriter(capacity: 64 * 1024))
+        // Records go from the rows straight into the response, and past a few hundred kilobytes into its spool.
+        let spool = answerSpool(ctx)
+        var sink = WireRecordSink(encoding: encoding(ctx), writer: JSONWriter(capacity: 64 * 1024), spool: spool)
         sink.writer.beginObject()
         sink.writer.key("records")
         sink.writer.beginArray()
         let marker = try env(ctx).records.query(query, in: ctx.databaseID, caller: ctx.auth.caller, into: &sink)
+        try sink.checkSpool()
         sink.writer.endArray()
         if let marker { sink.writer.field("continuationMarker", marker) }
         sink.writer.endObject()
-        return .json(sink.writer.data)
+        return try AnswerWriter.response(&sink.writer, spool: spool)
     }
 
     /// A batch request's items (at most the request limit), its zone and its `desiredKeys`.
@@ -63,7 +65,7 @@ extension CloudKitAPI {
         }
         let shares = try env(ctx).sharing.shares(named: missing, in: ctx.databaseID, zoneID: zone)
         let enc = encoding(ctx)
-        return jsonList("records", results.enumerated()) { item, w in
+        return try spooledList(ctx, "records", results.enumerated()) { item, w in
             let (i, r) = item
             switch r {
             case .success(let rec): enc.record(rec.keeping(perItemKeys[i] ?? desired), &w)
@@ -85,20 +87,13 @@ extension CloudKitAPI {
         let atomic = try ctx.body.bool("atomic") ?? false
         let (results, injectedNote) = try applyModify(operations, zone: zone, atomic: atomic, ctx)
         let enc = encoding(ctx)
-        var response = json { w in
-            w.beginObject()
-            w.key("records")
-            w.beginArray()
-            for r in results {
-                switch r {
-                case .saved(let rec): enc.record(rec, &w)
-                case .savedShare(let share): enc.share(share, viewer: ctx.auth.userRecordName, &w)
-                case .deleted(let name, let z): enc.deletedRecord(name, zone: z, &w)
-                case .failed(let e): enc.error(e, &w)
-                }
+        var response = try spooledList(ctx, "records", results) { r, w in
+            switch r {
+            case .saved(let rec): enc.record(rec, &w)
+            case .savedShare(let share): enc.share(share, viewer: ctx.auth.userRecordName, &w)
+            case .deleted(let name, let z): enc.deletedRecord(name, zone: z, &w)
+            case .failed(let e): enc.error(e, &w)
             }
-            w.endArray()
-            w.endObject()
         }
         // The request log shows that records of this batch failed on purpose.
         if let injectedNote { response.annotations["fault"] = injectedNote }
@@ -171,24 +166,23 @@ extension CloudKitAPI {
                                                resultsLimit: try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults,
                                                desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
         let enc = encoding(ctx)
-        return json { w in
-            w.beginObject()
-            w.key("records")
-            writeChanges(changes, enc, &w)
-            w.field("syncToken", changes.syncToken)
-            w.field("moreComing", changes.moreComing)
-            w.field("reverse", false)
-            w.endObject()
+        var answer = AnswerWriter(spool: answerSpool(ctx))
+        answer.json.beginObject()
+        answer.json.key("records")
+        answer.json.beginArray()
+        for r in changes.changed {
+            enc.record(r, &answer.json)
+            try answer.checkpoint()
         }
-    }
-
-    func writeChanges(_ changes: ZoneChanges, _ enc: WireEncoding, _ w: inout JSONWriter) {
-        w.beginArray()
-        for r in changes.changed { enc.record(r, &w) }
         for (i, name) in changes.deleted.enumerated() {
-            enc.deletedRecord(name, zone: changes.zoneID, recordType: i < changes.deletedRecordTypes.count ? changes.deletedRecordTypes[i] : nil, &w)
+            enc.deletedRecord(name, zone: changes.zoneID, recordType: i < changes.deletedRecordTypes.count ? changes.deletedRecordTypes[i] : nil, &answer.json)
         }
-        w.endArray()
+        answer.json.endArray()
+        answer.json.field("syncToken", changes.syncToken)
+        answer.json.field("moreComing", changes.moreComing)
+        answer.json.field("reverse", false)
+        answer.json.endObject()
+        return try answer.response()
     }
 
     func usersCaller(_ ctx: Context, legacy: Bool) throws -> HTTPResponse {

@@ -119,6 +119,7 @@ extension CloudKitAPI {
         let defaultKeys = try WireDecoding.stringList(ctx.body["desiredKeys"], "desiredKeys")
         // Room for a full page of typical records up front: growing a buffer of hundreds of kilobytes copies it.
         var w = JSONWriter(capacity: zones.count == 1 ? min(max(defaultLimit, 1), 200) * 1200 + 1024 : 64 * 1024)
+        let spool = answerSpool(ctx)
         w.beginObject()
         w.key("zones")
         w.beginArray()
@@ -127,16 +128,20 @@ extension CloudKitAPI {
             // Records stream straight into the response; a zone that fails is taken back out to its mark and
             // answered with its error instead, so nothing of it is left half-written.
             let mark = w.mark()
+            var spilledHere = false
             do {
                 guard z["zoneID"] != nil else { throw StratusError.badRequest("each zone needs a zoneID") }
                 try Self.refuseDefaultZoneChanges(zoneID)
                 w.beginObject()
                 w.key("records")
-                var sink = WireRecordSink(encoding: enc, writer: w)
+                var sink = WireRecordSink(encoding: enc, writer: w, spool: spool)
+                // Once part of the zone went to the spool it cannot be taken back: a failure then fails the answer.
+                defer { spilledHere = sink.spilled }
                 sink.writer.beginArray()
                 let c = try store.zones.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: try z.string("syncToken") ?? ctx.body.string("syncToken"),
                                               resultsLimit: try WireDecoding.int(z["resultsLimit"], "resultsLimit") ?? defaultLimit,
                                               desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys, into: &sink)
+                try sink.checkSpool()
                 for (i, name) in c.deleted.enumerated() {
                     enc.deletedRecord(name, zone: c.zoneID, recordType: i < c.deletedRecordTypes.count ? c.deletedRecordTypes[i] : nil, &sink.writer)
                 }
@@ -147,12 +152,13 @@ extension CloudKitAPI {
                 w.field("moreComing", c.moreComing)
                 w.endObject()
             } catch {
+                if spilledHere { throw error }
                 w.rollback(to: mark)
                 enc.error(StratusError.wrapping(error).concerning(zone: zoneID), &w)
             }
         }
         w.endArray()
         w.endObject()
-        return .json(w.data)
+        return try AnswerWriter.response(&w, spool: spool)
     }
 }

@@ -202,6 +202,27 @@ public struct CloudKitAPI: Sendable {
         }
     }
 
+    /// `{"<key>": [ … ]}` for answers that can be large (records): past a few hundred kilobytes the items go to the
+    /// request's spool (see `AnswerWriter`).
+    func spooledList<S: Sequence>(_ ctx: Context, _ key: StaticString, _ items: S, _ each: (S.Element, inout JSONWriter) -> Void) throws -> HTTPResponse {
+        var answer = AnswerWriter(spool: answerSpool(ctx))
+        answer.json.beginObject()
+        answer.json.key(key)
+        answer.json.beginArray()
+        for item in items {
+            each(item, &answer.json)
+            try answer.checkpoint()
+        }
+        answer.json.endArray()
+        answer.json.endObject()
+        return try answer.response()
+    }
+
+    /// The spool a request's large answer may go to, charged to its user (or its API token).
+    func answerSpool(_ ctx: Context) -> AnswerSpool {
+        AnswerSpool(budget: ctx.request.answers, credential: ctx.auth.userRecordName.map { "user \(ctx.container.rawValue)/\($0)" } ?? "token \(ctx.auth.token.id)")
+    }
+
     func json(_ build: (inout JSONWriter) -> Void) -> HTTPResponse {
         var w = JSONWriter()
         build(&w)

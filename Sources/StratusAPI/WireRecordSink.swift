@@ -1,3 +1,4 @@
+import StratusHTTP
 import StratusModel
 
 /// Writes records as CloudKit JSON as the store reads them (a query page without building its records).
@@ -13,10 +14,21 @@ struct WireRecordSink: RecordSink {
     /// The ENCRYPTED fields of the record being written (nil for the usual type without any).
     private var encrypted: Set<String>?
 
-    init(encoding: WireEncoding, writer: JSONWriter) {
+    /// Where the page goes past `AnswerWriter.spillBytes`, record by record (nil: it is built whole).
+    var spool: AnswerSpool?
+    /// Why the spool refused the page (the answer is that refusal).
+    private(set) var spoolFailure: (any Error)?
+    /// Whether any of the page went to the spool (then it cannot be taken back to a mark).
+    private(set) var spilled = false
+
+    init(encoding: WireEncoding, writer: JSONWriter, spool: AnswerSpool? = nil) {
         self.encoding = encoding
         self.writer = writer
+        self.spool = spool
     }
+
+    /// Throws what the spool refused, if it did.
+    func checkSpool() throws { if let spoolFailure { throw spoolFailure } }
 
     mutating func beginRecord(_ h: RecordHeader) {
         header = h
@@ -55,5 +67,11 @@ struct WireRecordSink: RecordSink {
             borrowedZone = nil
         }
         links = nil
+        if let spool, writer.count >= AnswerWriter.spillBytes, spoolFailure == nil {
+            do {
+                try AnswerWriter.spill(&writer, to: spool)
+                spilled = true
+            } catch { spoolFailure = error }
+        }
     }
 }

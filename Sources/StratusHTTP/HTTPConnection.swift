@@ -21,16 +21,21 @@ struct HTTPConnection {
     let warnUntrustedProxy: @Sendable (HTTPHeaders) -> Void
     /// Body bytes every connection together may hold.
     let budget: BodyBudget
+    /// What answers waiting to be sent may hold (see `AnswerSpool`).
+    let answers: AnswerBudget
 
     private var buffer: [UInt8] = []
+    /// While a body is read: how much of the current window's bytes have come (see `HTTPServerConfig.bodyMinimumRate`).
+    private var pace: Int?
 
     init(socket: AsyncSocket, remoteAddress: String, config: HTTPServerConfig, router: Router,
-         logger: Logger, budget: BodyBudget,
+         logger: Logger, budget: BodyBudget, answers: AnswerBudget = .standalone,
          watchdog: ConnectionWatchdog, isDraining: @escaping @Sendable () -> Bool, observe: (@Sendable (RequestRecord) -> Void)? = nil,
          warnUntrustedProxy: @escaping @Sendable (HTTPHeaders) -> Void = { _ in }) {
         self.observe = observe
         self.warnUntrustedProxy = warnUntrustedProxy
         self.budget = budget
+        self.answers = answers
         self.socket = socket
         self.remoteAddress = remoteAddress
         self.config = config
@@ -38,7 +43,6 @@ struct HTTPConnection {
         self.logger = logger
         self.watchdog = watchdog
         self.isDraining = isDraining
-        buffer.reserveCapacity(8192)
     }
 
     private enum Stop: Error { case closed, timedOut }
@@ -50,14 +54,37 @@ struct HTTPConnection {
             throw watchdog.fired ? Stop.timedOut : Stop.closed
         }
         if chunk.isEmpty { throw watchdog.fired ? Stop.timedOut : Stop.closed }
+        if buffer.capacity == 0 { buffer.reserveCapacity(8192) }
         buffer.append(contentsOf: chunk)
+        // A body is timed by its progress: each window's worth of bytes at the minimum rate buys another window.
+        if let got = pace {
+            if got + chunk.count >= windowBytes {
+                watchdog.setDeadline(.now + config.bodyRateWindow)
+                pace = 0
+            } else {
+                pace = got + chunk.count
+            }
+        }
+    }
+
+    /// The bytes a body or an answer must move per `bodyRateWindow` (at least 16 KB).
+    private var windowBytes: Int {
+        let c = config.bodyRateWindow.components
+        return max(16 * 1024, Int(Double(config.bodyMinimumRate) * (Double(c.seconds) + Double(c.attoseconds) / 1e18)))
+    }
+
+    /// Starts timing a body by its progress (the head's deadline no longer applies to it).
+    private mutating func startBody() {
+        pace = 0
+        watchdog.setDeadline(.now + config.bodyRateWindow)
     }
 
     mutating func run() async {
         defer { watchdog.close { try? socket.close() } }
         var served = 0
         while true {
-            watchdog.setDeadline(.now + config.idleTimeout)
+            // A connection that has sent nothing yet is given a few seconds, not the keep-alive's idle time.
+            watchdog.setDeadline(.now + (served == 0 ? config.firstByteTimeout : config.idleTimeout))
             do {
                 guard try await serveOne() else { return }
                 served += 1
@@ -88,8 +115,16 @@ struct HTTPConnection {
         guard try await readBody(&request, match, held: &held, credential: &credential) else { return false }
 
         // A slow handler is the server's business, not a slow client: keep the watchdog out of it.
-        watchdog.setDeadline(.now + .seconds(3600))
+        watchdog.setDeadline(.now + Self.handlerTime)
+        request.answers = answers
         var (response, routePattern) = await handle(&request, match)
+        defer { response.spool?.close() }
+        // An answer that stayed in memory is sent (and compressed) as any other body.
+        if let spool = response.spool, !spool.spilled {
+            response.body = Data(spool.memoryBytes)
+            spool.close()
+            response.spool = nil
+        }
         // What the access log shows of the path: a capability in it (a courier token, a share's GUID, an upload
         // ticket) is a credential, and a log is no place for credentials.
         var loggedPath = request.rawPath
@@ -108,6 +143,7 @@ struct HTTPConnection {
         Self.compress(&response, for: request, minimumBytes: config.gzipMinimumBytes)
         if let stream = response.stream, request.method != .head {
             guard await send(response, head: false, keepAlive: false) else { return false }
+            watchdog.setDeadline(.now + Self.handlerTime)
             await run(stream)
             logger.info("request", metadata: ["method": "\(request.method.rawValue)", "path": "\(loggedPath)", "status": "\(response.status.code)",
                                               "remote": "\(request.clientAddress)", "stream": "ended"])
@@ -168,7 +204,7 @@ struct HTTPConnection {
             return nil
         }
         buffer.removeSubrange(0..<end)
-        request.resolveClient(publicURL: config.publicURL, trustedProxies: config.trustedProxies)
+        request.resolveClient(publicURL: config.publicURL, trustedProxies: config.trustedProxies, addressHeader: config.proxyAddressHeader)
         if request.viaUntrustedProxy { warnUntrustedProxy(request.headers) }
         return request
     }
@@ -208,6 +244,8 @@ struct HTTPConnection {
             }
         }
         let expectsContinue = request.headers["expect"]?.lowercased() == "100-continue" && buffer.isEmpty
+        if case .none = framing {} else { startBody() }
+        defer { pace = nil }
         switch framing {
         case .none: break
         case .length(let n):
@@ -262,7 +300,18 @@ struct HTTPConnection {
         let open = OpenFlag()
         let fd = socket.socket.file.rawValue
         DisconnectMonitor.shared.watch(fd) { open.close() }
-        await stream(ResponseStream(write: { data in (try? await socket.write(data)) != nil }, isDraining: isDraining, isOpen: { open.isOpen },
+        let (watchdog, window) = (self.watchdog, config.bodyRateWindow)
+        let write: @Sendable (Data) async -> Bool = { data in
+            // A stream's client that stops reading is let go as an answer's is; between writes the stream has time.
+            watchdog.setSending(true)
+            watchdog.setDeadline(.now + window)
+            defer {
+                watchdog.setSending(false)
+                watchdog.setDeadline(.now + Self.handlerTime)
+            }
+            return (try? await socket.write(data)) != nil
+        }
+        await stream(ResponseStream(write: write, isDraining: isDraining, isOpen: { open.isOpen },
                                     onClose: { open.onClose($0) }))
         // Before the socket closes: its number goes to the next connection.
         DisconnectMonitor.shared.unwatch(fd)
@@ -316,14 +365,41 @@ struct HTTPConnection {
         }
     }
 
+    /// How long a handler, or a stream between its writes, may take: the server's business, not the client's.
+    static let handlerTime: Duration = .seconds(3600)
+
+    /// Writes an answer (its head, body or spool) at the client's pace: each window's worth of bytes must leave
+    /// within a window, or the client, which stopped reading, is let go (see `HTTPServerConfig.bodyMinimumRate`).
     @discardableResult
     private func send(_ response: HTTPResponse, head: Bool, keepAlive: Bool) async -> Bool {
+        watchdog.setSending(true)
+        defer { watchdog.setSending(false) }
         do {
             let (bytes, body) = response.serialized(includeBody: !head, keepAlive: keepAlive)
-            try await socket.write(bytes)
-            if let body { try await socket.write(body) }
+            try await paced(bytes)
+            if let body { try await paced(body) }
+            if !head, let spool = response.spool {
+                var offset = 0
+                while true {
+                    let chunk = spool.read(at: offset, count: max(windowBytes, 64 * 1024))
+                    if chunk.isEmpty { break }
+                    try await paced(Data(chunk))
+                    offset += chunk.count
+                }
+            }
             return true
         } catch { return false }
+    }
+
+    private func paced(_ data: Data) async throws {
+        var start = data.startIndex
+        let step = windowBytes
+        while start < data.endIndex {
+            let end = min(data.endIndex, start + step)
+            watchdog.setDeadline(.now + config.bodyRateWindow)
+            try await socket.write(start == data.startIndex && end == data.endIndex ? data : data.subdata(in: start..<end))
+            start = end
+        }
     }
 }
 

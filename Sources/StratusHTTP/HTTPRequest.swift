@@ -23,6 +23,8 @@ public struct HTTPRequest: Sendable {
     public var baseURL: String = "http://127.0.0.1"
     /// The origin of this server as the client's browser sees it, for same-origin checks.
     public var origin: String { baseURL }
+    /// What answers to this request may hold while they wait to be sent (see `AnswerSpool`); the server's.
+    public var answers: AnswerBudget = .standalone
     /// Values captured by the route pattern (`{name}` segments and a trailing `*` as "*").
     public var parameters: [String: String] = [:]
     /// The request came from a proxy on this machine that Stratus was not told to trust (`--trust-proxy`): it
@@ -65,26 +67,18 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Fills in the client's address, scheme and URL base from the connection, the public URL and, when the
-    /// peer is a trusted proxy, its `X-Forwarded-For` (the nearest address that is not itself a trusted proxy)
-    /// and `X-Forwarded-Proto`.
-    public mutating func resolveClient(publicURL: String?, trustedProxies: [CIDR]) {
+    /// peer is a trusted proxy, the one header that proxy puts the client's address in (`ForwardedHeader`) and
+    /// `X-Forwarded-Proto`.
+    public mutating func resolveClient(publicURL: String?, trustedProxies: [CIDR], addressHeader: ForwardedHeader = .xForwardedFor) {
         if !trustedProxies.isEmpty, trustedProxies.contains(where: { $0.contains(clientAddress) }) {
-            if let forwarded = headers["x-forwarded-for"] {
-                let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                if let client = hops.reversed().first(where: { hop in !trustedProxies.contains { $0.contains(hop) } }) ?? hops.first,
-                   CIDR.bytes(of: client) != nil {
-                    clientAddress = client
-                }
-            } else if let real = headers["x-real-ip"]?.trimmingCharacters(in: .whitespaces), CIDR.bytes(of: real) != nil {
-                clientAddress = real
-            }
+            if let client = addressHeader.address(in: headers, trusted: trustedProxies) { clientAddress = client }
             if let proto = headers["x-forwarded-proto"]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased(),
                proto == "https" || proto == "http" {
                 scheme = proto
             }
         }
         if trustedProxies.isEmpty, ["127.0.0.1", "::1"].contains(clientAddress) {
-            if let forwarded = Self.nearestForwarded(headers) {
+            if let forwarded = Self.nearestForwarded(headers, addressHeader) {
                 viaUntrustedProxy = true
                 if CIDR.bytes(of: forwarded) != nil { clientAddress = forwarded }
             } else if publicURL != nil {
@@ -100,17 +94,23 @@ public struct HTTPRequest: Sendable {
         }
     }
 
-    /// The address the nearest proxy saw the request come from: the last of `X-Forwarded-For`, the last `for=` of
-    /// `Forwarded` (RFC 7239, quotes, brackets and port taken off), or `X-Real-IP` (nginx's habit); "" when a header
-    /// is there but names none.
-    static func nearestForwarded(_ headers: HTTPHeaders) -> String? {
-        if let real = headers["x-real-ip"], headers["x-forwarded-for"] == nil, headers["forwarded"] == nil {
-            return real.trimmingCharacters(in: .whitespaces)
+    /// For a request from an untrusted proxy on this machine: the address the nearest proxy saw it come from, in the
+    /// header the server was told proxies use ("" when that header is there but names none), or, when that one is
+    /// absent, in whichever of the others came (the request is from a proxy all the same); nil when none came.
+    static func nearestForwarded(_ headers: HTTPHeaders, _ preferred: ForwardedHeader = .xForwardedFor) -> String? {
+        for h in [preferred] + [ForwardedHeader.xForwardedFor, .forwarded, .xRealIP].filter({ $0 != preferred }) {
+            guard let value = headers[h.rawValue] else { continue }
+            switch h {
+            case .xForwardedFor: return value.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            case .xRealIP: return value.trimmingCharacters(in: .whitespaces)
+            case .forwarded: return lastForwardedFor(value) ?? ""
+            }
         }
-        if let xff = headers["x-forwarded-for"] {
-            return xff.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        }
-        guard let forwarded = headers["forwarded"] else { return nil }
+        return nil
+    }
+
+    /// The last `for=` of a `Forwarded` header (RFC 7239), quotes, brackets and port taken off.
+    static func lastForwardedFor(_ forwarded: String) -> String? {
         let last = forwarded.split(separator: ",").last ?? ""
         for pair in last.split(separator: ";") {
             let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -120,7 +120,7 @@ public struct HTTPRequest: Sendable {
             else if v.filter({ $0 == ":" }).count == 1, let colon = v.firstIndex(of: ":") { v = String(v[..<colon]) }
             return v
         }
-        return ""
+        return nil
     }
 
     /// A byte a `Host` header may hold to be used in URLs: ASCII letters, digits and `-.:[]` (on bytes: walking the

@@ -7,6 +7,8 @@ public struct HTTPResponse: Sendable {
     /// A body written as it is produced (Server-Sent Events): the head goes out without a length, then this runs
     /// until it returns or the client goes away, and the connection closes.
     public var stream: (@Sendable (ResponseStream) async -> Void)? = nil
+    /// A large body written to a spool as it was produced (see `AnswerSpool`): sent from there, then given back.
+    public var spool: AnswerSpool? = nil
     /// Close the connection without writing anything (an injected network fault: the client sees the connection
     /// drop with its request sent and no answer).
     public var dropsConnection = false
@@ -47,15 +49,42 @@ public struct HTTPResponse: Sendable {
     func serialized(includeBody: Bool, keepAlive: Bool) -> (head: Data, separateBody: Data?) {
         var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
         for (name, value) in headers where name != "content-length" && name != "connection" {
-            head += "\(name): \(value)\r\n"
+            // A header is never split by what went into it: a name that is not a token is left out, and CR, LF
+            // or NUL in a value (a redirect to a path a client named) is percent-encoded.
+            guard Self.isToken(name) else { continue }
+            head += "\(name): \(Self.lineSafe(value))\r\n"
         }
         let noBody = status.code == 204 || status.code == 304 || status.code < 200
-        if !noBody && stream == nil { head += "content-length: \(body.count)\r\n" }
+        if !noBody && stream == nil { head += "content-length: \(spool?.count ?? body.count)\r\n" }
         head += keepAlive ? "connection: keep-alive\r\n\r\n" : "connection: close\r\n\r\n"
         var out = Data(head.utf8)
         guard includeBody && !noBody && !body.isEmpty else { return (out, nil) }
         if body.count > 16 * 1024 { return (out, body) }
         out.append(body)
         return (out, nil)
+    }
+
+    /// Whether `name` is an HTTP token (RFC 9110): visible ASCII but the separators.
+    static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { $0 < 128 && tokenBytes[Int($0)] }
+    }
+
+    private static let tokenBytes: [Bool] = (0..<128).map { c in
+        c > 32 && c < 127 && !Array("()<>@,;:\\\"/[]?={}".utf8).contains(UInt8(c))
+    }
+
+    /// `value` with CR, LF and NUL percent-encoded (the value itself, with no copy, when it has none).
+    static func lineSafe(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else { return value }
+        var out = ""
+        for c in value.unicodeScalars {
+            switch c {
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            case "\u{0}": out += "%00"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 }

@@ -17,8 +17,9 @@ public final class HTTPServer: Sendable {
         var listener: Socket?
         var port: UInt16 = 0
         var draining = false
-        var connections: [Int32: ConnectionWatchdog] = [:]
         var task: Task<Void, Never>?
+        /// Enforces every connection's deadline (see `ConnectionBudget.sweep`).
+        var sweeper: Task<Void, Never>?
         var warnedAboutProxy = false
         /// The threads this server's connections run on, from `start()` to `stop()` (see `BlockingWork`).
         var threads: BlockingWork?
@@ -29,6 +30,10 @@ public final class HTTPServer: Sendable {
     let observe: (@Sendable (RequestRecord) -> Void)?
     /// Request body bytes held by every connection together (`HTTPServerConfig.maxBufferedBodyBytes`).
     let budget: BodyBudget
+    /// The connections open, within the total and per-address limits (see `ConnectionBudget`).
+    let connections: ConnectionBudget
+    /// What answers waiting to be sent hold (see `AnswerSpool`).
+    public let answers: AnswerBudget
 
     /// Body bytes held in memory now, across connections.
     public var bufferedBodyBytes: Int { budget.inUse }
@@ -40,13 +45,21 @@ public final class HTTPServer: Sendable {
         self.router = router
         self.logger = logger
         budget = BodyBudget(limit: config.maxBufferedBodyBytes, perCredentialLimit: config.maxBufferedBodyBytesPerCredential)
+        answers = AnswerBudget(memoryLimit: config.maxAnswerMemoryBytes, spoolLimit: config.maxSpooledAnswerBytes,
+                               directory: config.spoolDirectory ?? NSTemporaryDirectory())
+        let descriptors = DescriptorLimit.raiseToHard()
+        connections = ConnectionBudget(limit: min(config.maxConnections, descriptors - DescriptorLimit.reserve(under: descriptors)),
+                                       perAddress: config.maxConnectionsPerAddress)
     }
 
     /// Whether `stop()` has begun: connections finish their request in flight and close.
     public var isDraining: Bool { state.withLock { $0.draining } }
 
     /// Connections open now.
-    public var openConnections: Int { state.withLock { $0.connections.count } }
+    public var openConnections: Int { connections.count }
+
+    /// Connections open, their limits, and those refused or closed to make room (for `/-/metrics`).
+    public var connectionFigures: ConnectionFigures { connections.figures }
 
     /// The listening socket's descriptor number while the server listens (tests).
     var listenerDescriptor: Int32? { state.withLock { $0.listener?.file.rawValue } }
@@ -73,11 +86,18 @@ public final class HTTPServer: Sendable {
         // 40% dearer; threads are added only while all of them are blocked.
         let threads = BlockingWork(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), extra: 32, name: "stratus-http")
         let task = Task { [self] in await self.acceptLoop(listener, threads) }
+        let sweeper = Task { [connections] in
+            while !Task.isCancelled {
+                connections.sweep()
+                try? await Task.sleep(for: Self.sweepInterval)
+            }
+        }
         state.withLock {
             $0.threads = threads
             $0.listener = socket
             $0.port = bound
             $0.task = task
+            $0.sweeper = sweeper
         }
         logger.info("listening", metadata: ["host": "\(config.host)", "port": "\(bound)"])
         if config.publicURL != nil && config.trustedProxies.isEmpty {
@@ -85,37 +105,71 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// How often every connection's deadline is looked at.
+    static let sweepInterval: Duration = .milliseconds(250)
+
     private func acceptLoop(_ listener: AsyncSocket, _ threads: BlockingWork) async {
+        let spare = SpareDescriptor()
         await withDiscardingTaskGroup { group in
             while !state.withLock({ $0.draining }) {
                 let client: AsyncSocket
                 do { client = try await listener.accept() } catch {
                     if state.withLock({ $0.draining }) { break }
+                    // Out of descriptors (the reserve spent by something else): the waiting connection is taken with
+                    // the spare descriptor and refused, rather than left to wake the loop again at once.
+                    if spare.shed(listener: listener.socket.file.rawValue, answer: Self.overloaded) { continue }
+                    try? await Task.sleep(for: .milliseconds(10))
                     continue
                 }
                 let fd = client.socket.file.rawValue
+                let remote = (try? client.socket.remotePeer()).map(HTTPServer.describe) ?? ""
+                let host = HTTPRequest.host(ofAddress: remote)
+                let watchdog = ConnectionWatchdog(fd: fd, address: host, deadline: .now + config.firstByteTimeout)
+                let exempt = config.trustedProxies.contains { $0.contains(host) }
+                switch connections.admit(watchdog, exempt: exempt) {
+                case .admitted: break
+                case .overAddress:
+                    Self.refuse(fd, Self.tooManyFromAddress)
+                    continue
+                case .overTotal:
+                    Self.refuse(fd, Self.overloaded)
+                    continue
+                }
                 var one: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                 // Room for a whole page of records, so a response goes out in one write instead of waiting on the peer.
                 var sendBuffer: Int32 = 1 << 20
                 setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
-                let remote = (try? client.socket.remotePeer()).map(HTTPServer.describe) ?? ""
-                let watchdog = ConnectionWatchdog(fd: fd, deadline: .now + config.idleTimeout)
-                state.withLock { $0.connections[fd] = watchdog }
                 // The connection runs on the server's threads: a request is read, handled (its storage calls made in
                 // place, see `BlockingWork.run`) and answered on one thread, with no hand-off to another and back.
                 group.addTask(executorPreference: threads) { [self] in
-                    let dog = Task { await watchdog.run() }
                     var connection = HTTPConnection(socket: client, remoteAddress: remote, config: config, router: router,
-                                                    logger: logger, budget: budget, watchdog: watchdog,
+                                                    logger: logger, budget: budget, answers: answers, watchdog: watchdog,
                                                     isDraining: { [self] in state.withLock { $0.draining } }, observe: observe,
                                                     warnUntrustedProxy: { [self] headers in warnOnce(headers) })
                     await connection.run()
-                    dog.cancel()
-                    _ = state.withLock { $0.connections.removeValue(forKey: fd) }
+                    connections.release(watchdog)
                 }
             }
         }
+    }
+
+    /// What a connection over a limit is answered before it is closed: CloudKit's envelope (a Web Services client
+    /// reads its code and `retryAfter`; anyone else, a readable reason).
+    static let overloaded = refusal("the server has as many connections as it takes: retry shortly")
+    static let tooManyFromAddress = refusal("too many connections from this address: close some, or retry shortly")
+
+    private static func refusal(_ reason: String) -> [UInt8] {
+        let body = #"{"serverErrorCode":"THROTTLED","reason":"\#(reason)","retryAfter":1}"#
+        return Array(("HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\nretry-after: 1\r\n"
+                      + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n" + body).utf8)
+    }
+
+    /// Answers and closes a connection over a limit at once, on the accept loop: a write that fits the socket's
+    /// buffer (it always does, a new socket's is empty), no task and no thread.
+    static func refuse(_ fd: Int32, _ answer: [UInt8]) {
+        _ = answer.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        Glibc.close(fd)
     }
 
     /// A proxy on this machine forwards requests and `--trust-proxy` does not name it: said once, in the log.
@@ -138,24 +192,25 @@ public final class HTTPServer: Sendable {
     public func stop() async {
         // The listener is taken out once: a second stop (a teardown after a test stopped the server itself) must
         // not shut down or close its descriptor number again, which by then may be another file's of the process.
-        let (listener, task, threads) = state.withLock { s -> (Socket?, Task<Void, Never>?, BlockingWork?) in
+        let (listener, task, threads, sweeper) = state.withLock { s -> (Socket?, Task<Void, Never>?, BlockingWork?, Task<Void, Never>?) in
             s.draining = true
-            defer { (s.listener, s.task, s.threads) = (nil, nil, nil) }
-            return (s.listener, s.task, s.threads)
+            defer { (s.listener, s.task, s.threads, s.sweeper) = (nil, nil, nil, nil) }
+            return (s.listener, s.task, s.threads, s.sweeper)
         }
         guard listener != nil || task != nil else { return }
         if let listener { shutdown(listener.file.rawValue, Int32(SHUT_RDWR)) }
         let deadline = ContinuousClock.now + config.drainTimeout
         while ContinuousClock.now < deadline {
-            let open = state.withLock { Array($0.connections.values) }
+            let open = connections.open
             if open.isEmpty { break }
             // Connections waiting for a next request are woken and close; busy ones finish their response first.
             for w in open { w.fireIfIdle() }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        for w in state.withLock({ Array($0.connections.values) }) { w.fire() }
+        for w in connections.open { w.fire() }
         task?.cancel()
         await task?.value
+        sweeper?.cancel()
         threads?.shutdown()
         try? listener?.close()
         logger.info("stopped")

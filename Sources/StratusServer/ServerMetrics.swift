@@ -34,7 +34,8 @@ public final class ServerMetrics: Sendable {
     }
 
     private let state = Mutex(State())
-    private let connections = Mutex<@Sendable () -> Int>({ 0 })
+    private let connections = Mutex<@Sendable () -> ConnectionFigures?>({ nil })
+    private let answers = Mutex<@Sendable () -> (memory: Int, spooled: Int, refused: Int)>({ (0, 0, 0) })
     private let held = Mutex<(@Sendable () -> Int, @Sendable () -> Int)>(({ 0 }, { 0 }))
     private let webhookAttempts = Mutex<@Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]>({ [:] })
     private let apnsPushes = Mutex<@Sendable () -> [String: Int]>({ [:] })
@@ -42,7 +43,12 @@ public final class ServerMetrics: Sendable {
 
     init(store: ServerStore) { self.store = store }
 
-    func countConnections(_ count: @escaping @Sendable () -> Int) { connections.withLock { $0 = count } }
+    /// The server's connections and what its answers hold (see `ConnectionBudget`, `AnswerBudget`).
+    func countConnections(_ figures: @escaping @Sendable () -> ConnectionFigures?,
+                          answers held: @escaping @Sendable () -> (memory: Int, spooled: Int, refused: Int)) {
+        connections.withLock { $0 = figures }
+        answers.withLock { $0 = held }
+    }
 
     /// The open notification listeners and the request body bytes held (see `NotificationListeners`, `BodyBudget`).
     func countListenersAndBodies(listeners: @escaping @Sendable () -> Int, bodyBytes: @escaping @Sendable () -> Int) {
@@ -152,8 +158,22 @@ public final class ServerMetrics: Sendable {
     /// Connections, listeners, buffered bodies and memory now.
     private func processMetrics() -> String {
         var out = ""
+        let c = connections.withLock { $0 }() ?? .none
         out += "# HELP stratus_open_connections HTTP connections open now.\n# TYPE stratus_open_connections gauge\n"
-        out += "stratus_open_connections \(connections.withLock { $0 }())\n"
+        out += "stratus_open_connections \(c.open)\n"
+        out += "# HELP stratus_connection_limit Connections the server holds at most, in all (kept below its descriptor limit) and from one client address.\n"
+        out += "# TYPE stratus_connection_limit gauge\n"
+        out += "stratus_connection_limit{scope=\"total\"} \(c.limit)\nstratus_connection_limit{scope=\"address\"} \(c.perAddress)\n"
+        out += "# HELP stratus_connections_refused_total Connections answered 503 and closed at once since the start, by the limit they met.\n"
+        out += "# TYPE stratus_connections_refused_total counter\n"
+        out += "stratus_connections_refused_total{limit=\"total\"} \(c.refusedForTotal)\nstratus_connections_refused_total{limit=\"address\"} \(c.refusedForAddress)\n"
+        out += "# HELP stratus_connections_evicted_total Idle connections closed to make room for new ones at the total since the start.\n"
+        out += "# TYPE stratus_connections_evicted_total counter\nstratus_connections_evicted_total \(c.evicted)\n"
+        let a = answers.withLock { $0 }()
+        out += "# HELP stratus_answer_bytes Bytes of answers waiting to be sent, in memory and in spool files.\n# TYPE stratus_answer_bytes gauge\n"
+        out += "stratus_answer_bytes{held=\"memory\"} \(a.memory)\nstratus_answer_bytes{held=\"spool\"} \(a.spooled)\n"
+        out += "# HELP stratus_answers_refused_total Answers refused (503) for want of spool room since the start.\n"
+        out += "# TYPE stratus_answers_refused_total counter\nstratus_answers_refused_total \(a.refused)\n"
         let (listeners, bodies) = held.withLock { $0 }
         out += "# HELP stratus_notification_listeners SSE streams and web courier polls open now.\n# TYPE stratus_notification_listeners gauge\n"
         out += "stratus_notification_listeners \(listeners())\n"

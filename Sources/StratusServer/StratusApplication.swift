@@ -82,7 +82,7 @@ public final class StratusApplication: Sendable {
                 telemetry.record(entry)
             }
         })
-        metrics.countConnections { [server] in server.openConnections }
+        metrics.countConnections({ [server] in server.connectionFigures }, answers: { [server] in server.answers.figures })
         metrics.countListenersAndBodies(listeners: { listeners.count }, bodyBytes: { [server] in server.bufferedBodyBytes })
         webhooks = WebhookDeliverer(store: store, logger: logger, timeout: config.webhookTimeout)
         metrics.countWebhookAttempts { [webhooks] in webhooks.attemptCounts() }

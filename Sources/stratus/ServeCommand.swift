@@ -43,11 +43,30 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--public-url must look like https://ck.example.com (a scheme, a host and an optional port, no path)")
         }
         for p in trustProxy where CIDR(p) == nil { throw ValidationError("--trust-proxy '\(p)' is not an address or CIDR range") }
+        guard ForwardedHeader(rawValue: proxyAddressHeader.lowercased()) != nil else {
+            throw ValidationError("--proxy-address-header is x-forwarded-for, x-real-ip or forwarded")
+        }
+        guard (1...1_000_000).contains(maxConnections), (1...1_000_000).contains(maxConnectionsPerAddress) else {
+            throw ValidationError("--max-connections and --max-connections-per-address are between 1 and 1000000")
+        }
+        guard (16...1 << 20).contains(maxAnswerMemoryMb), (0...1 << 30).contains(maxSpooledAnswersMb) else {
+            throw ValidationError("--max-answer-memory-mb is between 16 and 1048576, --max-spooled-answers-mb between 0 and 1073741824")
+        }
     }
     @Option(help: "The URL the world reaches this server at, e.g. https://ck.example.com behind a TLS proxy: every absolute URL the server builds uses it, and the console cookie is Secure under https.")
     var publicURL: String?
-    @Option(help: "A proxy (address or CIDR, repeatable) whose X-Forwarded-For and X-Forwarded-Proto are believed.")
+    @Option(help: "A proxy (address or CIDR, repeatable) whose forwarded client address (see --proxy-address-header) and X-Forwarded-Proto are believed.")
     var trustProxy: [String] = []
+    @Option(help: "The one header the trusted proxy puts the client's address in: x-forwarded-for (nginx's $proxy_add_x_forwarded_for, HAProxy, load balancers), x-real-ip (nginx's X-Real-IP $remote_addr) or forwarded (RFC 7239). The others are ignored: a proxy passes them on as the client sent them.")
+    var proxyAddressHeader: String = ForwardedHeader.xForwardedFor.rawValue
+    @Option(help: "Connections open at once in all; the server also keeps it below its descriptor limit, less a reserve for its files.")
+    var maxConnections: Int = HTTPServerConfig().maxConnections
+    @Option(help: "Connections open at once from one client address (a trusted proxy's count toward the total only); past it, 503.")
+    var maxConnectionsPerAddress: Int = HTTPServerConfig().maxConnectionsPerAddress
+    @Option(help: "What answers waiting to be sent may hold in memory, all together, in MB; past it they wait in spool files.")
+    var maxAnswerMemoryMb: Int = HTTPServerConfig().maxAnswerMemoryBytes >> 20
+    @Option(help: "What answers waiting to be sent may hold in spool files, all together, in MB (a quarter for one user or token); past it, 503 and Retry-After.")
+    var maxSpooledAnswersMb: Int = HTTPServerConfig().maxSpooledAnswerBytes >> 20
 
     @Option(help: "Each container environment's storage quota in MB (records and assets); writes past it get QUOTA_EXCEEDED. 0: none.")
     var storageQuotaMb: Int = 0
@@ -148,6 +167,11 @@ struct ServeCommand: AsyncParsableCommand {
         config.http.publicURL = publicURL.flatMap(ServerConfig.publicOrigin)
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
         config.http.maxBufferedBodyBytes = maxBufferedBodyMb << 20
+        config.http.proxyAddressHeader = ForwardedHeader(rawValue: proxyAddressHeader.lowercased()) ?? .xForwardedFor
+        config.http.maxConnections = maxConnections
+        config.http.maxConnectionsPerAddress = maxConnectionsPerAddress
+        config.http.maxAnswerMemoryBytes = maxAnswerMemoryMb << 20
+        config.http.maxSpooledAnswerBytes = maxSpooledAnswersMb << 20
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
         config.userStorageQuotaBytes = userStorageQuotaMb.map { Int64($0) * 1_048_576 }
         config.allowProductionAdmin = allowProductionAdmin

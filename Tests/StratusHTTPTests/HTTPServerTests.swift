@@ -17,7 +17,8 @@ final class TestServer: @unchecked Sendable {
         var isOpen: Bool { opened.withLock { $0 } }
     }
 
-    init(idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(60)) async throws {
+    init(idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(60),
+         configure: (inout HTTPServerConfig) -> Void = { _ in }, routes: (inout Router) -> Void = { _ in }) async throws {
         publicDir = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-public-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: publicDir.appendingPathComponent("css"), withIntermediateDirectories: true)
         try "body { color: #123; }\n".write(to: publicDir.appendingPathComponent("css/console.css"), atomically: true, encoding: .utf8)
@@ -38,13 +39,18 @@ final class TestServer: @unchecked Sendable {
         }
         router.add(.get, "/fail") { _ in throw CancellationError() }
         router.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
-        server = HTTPServer(config: HTTPServerConfig(port: 0, requestTimeout: requestTimeout, idleTimeout: idleTimeout, drainTimeout: .seconds(3)), router: router)
+        routes(&router)
+        var config = HTTPServerConfig(port: 0, requestTimeout: requestTimeout, idleTimeout: idleTimeout, drainTimeout: .seconds(3))
+        configure(&config)
+        server = HTTPServer(config: config, router: router)
         try await server.start()
     }
 
     var port: UInt16 { server.port }
     // 60 s: at the start of a full run both cores are busy for tens of seconds and the server answers late.
-    func client(timeout: Double = 60) throws -> RawClient { try RawClient(port: port, receiveTimeout: timeout) }
+    func client(timeout: Double = 60, from source: String? = nil, receiveBuffer: Int32? = nil) throws -> RawClient {
+        try RawClient(port: port, receiveTimeout: timeout, from: source, receiveBuffer: receiveBuffer)
+    }
     func get(_ path: String, headers: String = "") async throws -> RawClient.Response? {
         let c = try client()
         c.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n")

@@ -29,9 +29,9 @@ import Testing
     /// header (X-Real-IP included) and not when a public URL is set with no trusted proxy (a proxy that forwards no
     /// header at all sits in front of it).
     @Test func loopbackIsLocalOnlyOnAPlainLocalServer() throws {
-        func request(_ headers: String, publicURL: String? = nil, trusted: [CIDR] = []) throws -> HTTPRequest {
+        func request(_ headers: String, publicURL: String? = nil, trusted: [CIDR] = [], header: ForwardedHeader = .xForwardedFor) throws -> HTTPRequest {
             var r = try RequestHeadParser.parse(Array("GET / HTTP/1.1\r\nHost: x\r\n\(headers)\r\n".utf8)[...], remoteAddress: "127.0.0.1:1")
-            r.resolveClient(publicURL: publicURL, trustedProxies: trusted)
+            r.resolveClient(publicURL: publicURL, trustedProxies: trusted, addressHeader: header)
             return r
         }
         #expect(try request("").isLoopback)
@@ -39,10 +39,27 @@ import Testing
         let real = try request("X-Real-IP: 203.0.113.9\r\n")
         #expect(!real.isLoopback && real.viaUntrustedProxy && real.clientAddress == "203.0.113.9")
         #expect(try !request("X-Forwarded-For: 203.0.113.9\r\n").isLoopback)
-        // A trusted proxy's X-Real-IP names the client when it sends no X-Forwarded-For.
-        let trusted = try request("X-Real-IP: 203.0.113.9\r\n", trusted: [CIDR("127.0.0.1")!])
+        // A trusted proxy's X-Real-IP names the client when the server is told that is the header it sets.
+        let trusted = try request("X-Real-IP: 203.0.113.9\r\n", trusted: [CIDR("127.0.0.1")!], header: .xRealIP)
         #expect(trusted.clientAddress == "203.0.113.9" && !trusted.isLoopback)
         // A trusted proxy is told to name the client (X-Forwarded-For); what it forwards without one is the proxy's own.
         #expect(try request("", publicURL: "https://ck.example.com", trusted: [CIDR("127.0.0.1")!]).isLoopback)
+    }
+
+    /// Behind a trusted proxy that sets only X-Real-IP, the client's own X-Forwarded-For, which such a proxy passes
+    /// on unchanged, names nobody: a client cannot pick the address its throttles and log lines are kept under.
+    @Test func onlyTheHeaderTheTrustedProxySetsIsBelieved() throws {
+        func client(_ headers: String, _ header: ForwardedHeader) throws -> String {
+            var r = try RequestHeadParser.parse(Array("GET / HTTP/1.1\r\nHost: x\r\n\(headers)\r\n".utf8)[...], remoteAddress: "10.0.0.2:1")
+            r.resolveClient(publicURL: nil, trustedProxies: [CIDR("10.0.0.0/8")!], addressHeader: header)
+            return r.clientAddress
+        }
+        let spoofed = "X-Forwarded-For: 198.51.100.77\r\nX-Real-IP: 203.0.113.9\r\nForwarded: for=192.0.2.1\r\n"
+        #expect(try client(spoofed, .xRealIP) == "203.0.113.9")
+        #expect(try client(spoofed, .forwarded) == "192.0.2.1")
+        #expect(try client(spoofed, .xForwardedFor) == "198.51.100.77")
+        // The proxy's own header missing: the request is the proxy's, whatever else it carries.
+        #expect(try client("X-Forwarded-For: 198.51.100.77\r\n", .xRealIP) == "10.0.0.2")
+        #expect(try client("X-Real-IP: 203.0.113.9\r\n", .xForwardedFor) == "10.0.0.2")
     }
 }

@@ -10,8 +10,18 @@ public final class RawClient: @unchecked Sendable {
     /// Bytes received past the last response read (pipelined responses can arrive in one segment).
     private var pending = Data()
 
-    public init(port: UInt16, receiveTimeout: Double = 30) throws {
+    /// `from`: the loopback address to connect from (127.0.0.2 is another client than 127.0.0.1 to the server).
+    /// `receiveBuffer`: a small one makes a client that reads slowly look so to the server at once.
+    public init(port: UInt16, receiveTimeout: Double = 30, from source: String? = nil, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            guard bound == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
