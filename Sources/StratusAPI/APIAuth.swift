@@ -11,6 +11,9 @@ struct APIAuth: Sendable {
     var webAuthToken, rotatedToken: String?
     /// When the web auth token stops signing the user in (milliseconds), for listeners that outlive the request.
     var expiresAt: Int64?
+    /// The sign-in the web auth token belongs to (its family, see `WebAuthSession`): what the request makes for the
+    /// session (a courier token, a device) is bound to it.
+    var session: String?
     /// Signed with a server-to-server key: the public database only, as the key's user.
     var serverToServer = false
 
@@ -46,20 +49,23 @@ extension CloudKitAPI {
         var auth = APIAuth(token: token, caller: .anonymous, webAuthToken: nil, rotatedToken: nil)
         // Clients encode + / = in the token; one that did not had its + read as a space.
         if let web = (param("ckWebAuthToken") ?? param("ckSession")).map(Self.plusRestored), !web.isEmpty {
-            guard let (user, expiresAt) = try store.accounts.authenticateWebAuthToken(web, container: container, environment: environment) else {
+            guard let signedIn = try store.accounts.authenticateWebAuthToken(web, container: container, environment: environment) else {
                 var e = StratusError.authenticationRequired("the web auth token is unknown or expired: sign in again")
                 e.redirectURL = signInURL(req, container: container, environment: environment)
                 throw e
             }
+            let user = signedIn.user
             let roles = try env().schema.roles(of: user)
             auth.caller = Caller(userRecordName: user, roles: roles)
             auth.webAuthToken = web
-            auth.expiresAt = expiresAt
-            // Rotation: past half its life, hand out a fresh token; the old one stays valid until it expires.
-            let remaining = expiresAt - WallClock.nowMillis()
+            auth.expiresAt = signedIn.expiresAt
+            auth.session = signedIn.family
+            // Rotation: past half its life, a token names its successor, the same one to every request; the old one
+            // stays valid until it expires, and signing out with either ends both.
+            let remaining = signedIn.expiresAt - WallClock.nowMillis()
             let lifetime = remaining > AccountStore.shortSession ? AccountStore.longSession : AccountStore.shortSession
             if remaining < lifetime / 2 {
-                auth.rotatedToken = try store.accounts.createWebAuthToken(container: container, environment: environment, userRecordName: user, lifetime: lifetime)
+                auth.rotatedToken = try store.accounts.rotateWebAuthToken(web, container: container, environment: environment, lifetime: lifetime)
             }
         }
         return auth

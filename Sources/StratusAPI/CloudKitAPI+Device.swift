@@ -25,7 +25,7 @@ extension CloudKitAPI {
                 let token = Secrets.hex(Secrets.randomBytes(32))
                 // The courier URL is a credential: it lasts as long as the session that asked for it.
                 try api.store.environment(container, environment).notifications.createCourierToken(
-                    token, user: user, expiresAt: auth.expiresAt ?? WallClock.nowMillis() + AccountStore.shortSession, madeWith: auth.webAuthToken.map(Secrets.tokenHash))
+                    token, user: user, expiresAt: auth.expiresAt ?? WallClock.nowMillis() + AccountStore.shortSession, madeWith: auth.session)
                 return api.json { w in
                     w.beginObject()
                     w.field("apnsEnvironment", env.uppercased())
@@ -46,8 +46,8 @@ extension CloudKitAPI {
                         return parsed
                     } ?? (environment == .production ? .production : .development)
                     let store = api.store
-                    try env.apns.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment, session: auth.webAuthToken.map(Secrets.tokenHash),
-                                               sessionIsLive: { hash throws(StratusError) in try store.accounts.webSessionIsLive(hash: hash) })
+                    try env.apns.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment, session: auth.session,
+                                               sessionIsLive: { family throws(StratusError) in try store.accounts.webSessionIsLive(family: family) })
                 }
                 return api.json { w in w.beginObject(); w.endObject() }
             default:

@@ -231,10 +231,14 @@ public final class Console: Sendable {
     }
 
     /// The console page a form was sent from (same site only: the Referer is sent only to this origin), to go back to.
+    /// The console page a form was sent from (its `Referer`), to go back to: a path of this console as the console
+    /// writes paths (still percent-encoded, never decoded into a header), or nil. A crafted link's Referer cannot make
+    /// the redirect carry a header of its own or leave the console.
     func formPage(_ req: HTTPRequest) -> String? {
-        guard let referer = req.headers["referer"], let u = URL(string: referer), u.path.hasPrefix("/console/"),
+        guard let referer = req.headers["referer"], let u = URLComponents(string: referer), u.host != nil,
               req.headers["host"].map({ u.host == $0.split(separator: ":").first.map(String.init) }) == true else { return nil }
-        return u.path + (u.query.map { "?" + $0 } ?? "")
+        let target = u.percentEncodedPath + (u.percentEncodedQuery.map { "?" + $0 } ?? "")
+        return ConsolePaths.isConsoleTarget(target) ? target : nil
     }
 
     /// What the console says of an error: the reason an administrator may read (an internal error's detail goes to

@@ -30,6 +30,31 @@ struct ConsolePaths {
         return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
     }
 
+    /// Whether `target` (a path and query, still percent-encoded) is one this type could have written: under
+    /// `/console/`, of unreserved characters, `/ ? = &` and well-formed escapes only, with no empty, `.` or `..`
+    /// segment. Anything else (a CR or LF, a quote, a second slash that makes a scheme-relative URL) is not.
+    static func isConsoleTarget(_ target: String) -> Bool {
+        let bytes = Array(target.utf8)
+        guard target.hasPrefix(home), bytes.count <= 4096 else { return false }
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "?"),
+                 UInt8(ascii: "="), UInt8(ascii: "&"):
+                i += 1
+            case UInt8(ascii: "%"):
+                guard i + 2 < bytes.count, bytes[i + 1].isHexDigit, bytes[i + 2].isHexDigit else { return false }
+                i += 3
+            default: return false
+            }
+        }
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return !path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().dropLast().contains { $0.isEmpty || $0 == "." || $0 == ".." }
+            && !path.hasSuffix("/.") && !path.hasSuffix("/..")
+    }
+
     /// One path segment or query value, percent-escaped but for RFC 3986's unreserved characters.
     static func segment(_ s: String) -> String { Console.queryEscape(s) }
 
@@ -119,5 +144,12 @@ struct ConsolePaths {
         func deleteRecord(zone: String, name: String) -> String { url("\(base)/records/\(ConsolePaths.segment(zone))/\(ConsolePaths.segment(name))/delete", []) }
         func zones(_ query: [(String, String?)] = []) -> String { url(base + "/zones", query) }
         func deleteZone(_ zone: String) -> String { url("\(base)/zones/\(ConsolePaths.segment(zone))/delete", []) }
+    }
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

@@ -56,7 +56,10 @@ extension MonitorPages {
             var fault = Fault(container: scope.container, environment: scope.environment, operation: f["operation"] ?? "", kind: kind,
                               remaining: count, probability: probability, seed: UInt64(number("seed") ?? "1") ?? 1,
                               retryAfter: number("retryAfter").flatMap { Int($0) }, latencyMilliseconds: number("latencyMs").flatMap { Int($0) } ?? 0,
-                              createdAt: now, expiresAt: now + Int64(number("expiresIn").flatMap { Int($0) } ?? 3600) * 1000)
+                              createdAt: now, expiresAt: try Fault.expiry(createdAt: now, afterSeconds: try number("expiresIn").map { (v: String) throws(StratusError) -> Int in
+                                  guard let n = Int(v) else { throw .badRequest("expires in must be a whole number of seconds") }
+                                  return n
+                              } ?? 3600))
             guard let stage = Fault.Stage(rawValue: f["where"] ?? "before") else { throw StratusError.badRequest("choose where the fault hits") }
             fault.stage = stage
             fault.user = number("user")

@@ -168,7 +168,8 @@ struct AdminEndpoints {
         var f = Fault(container: try ContainerID(try string("container")), environment: try ContainerEnvironment(parsing: try string("environment")),
                       operation: try string("operation"), kind: kind, remaining: try int("count"), probability: probability,
                       seed: UInt64(max(0, try int("seed") ?? 1)), retryAfter: try int("retryAfter"),
-                      latencyMilliseconds: try int("latencyMs") ?? 0, createdAt: now, expiresAt: now + Int64(try int("expiresIn") ?? 3600) * 1000)
+                      latencyMilliseconds: try int("latencyMs") ?? 0, createdAt: now,
+                      expiresAt: try Fault.expiry(createdAt: now, afterSeconds: try int("expiresIn") ?? 3600))
         if let w = try optional("where") {
             guard let stage = Fault.Stage(rawValue: w) else { throw StratusError.badRequest("'where' must be before, after-commit or per-record") }
             f.stage = stage

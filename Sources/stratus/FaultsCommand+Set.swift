@@ -38,7 +38,7 @@ extension FaultsCommand {
             var fault = Fault(container: t.container, environment: t.environment,
                               operation: op, kind: kind, remaining: probability == nil ? (count ?? (conflictOn != nil ? 1 : nil)) : count,
                               probability: probability, seed: seed, retryAfter: retryAfter, latencyMilliseconds: latencyMs,
-                              createdAt: now, expiresAt: now + Int64(expiresIn) * 1000)
+                              createdAt: now, expiresAt: try Fault.expiry(createdAt: now, afterSeconds: expiresIn))
             fault.stage = where_
             fault.user = user
             fault.zone = zone

@@ -98,4 +98,18 @@ import StratusStore
         #expect(try await admin(f, "DELETE", "faults?container=\(c)").0 == 200)
         #expect(try await f.call("zones/list", db: "private", user: f.aliceToken).status == 200)
     }
+
+    /// `expiresIn` is bounded before any arithmetic: the largest and smallest numbers JSON can carry are refused
+    /// (400, saying why), and the server goes on answering.
+    @Test func aFaultsLifetimeIsBoundedBeforeItIsComputed() async throws {
+        let f = try await APIFixture { $0.adminToken = FaultInjectionTests.adminToken }
+        let c = f.container.rawValue
+        for expires in ["9223372036854775807", "-9223372036854775808", "-9.2e18", "9.3e15", "0", "86401"] {
+            let (status, text) = try await admin(f, "POST", "faults", #"{"container":"\#(c)","environment":"development","operation":"zones/list","error":"ZONE_BUSY","count":1,"expiresIn":\#(expires)}"#)
+            #expect(status == 400, "\(expires): \(status) \(text)")
+        }
+        let (status, _) = try await admin(f, "POST", "faults", #"{"container":"\#(c)","environment":"development","operation":"zones/list","error":"ZONE_BUSY","count":1,"expiresIn":86400}"#)
+        #expect(status == 201)
+        #expect(try await f.call("zones/list").status == 503)
+    }
 }

@@ -49,7 +49,9 @@ import StratusStore
         let listed = try await Executables.run("stratus", ["faults", "list", "--data", data.path])
         #expect(listed.stdout.contains("records/modify\tZONE_BUSY\t3 left\tinjected 0\ton"), "\(listed.stdout)")
         for (args, message) in [(["--error", "BOGUS", "--count", "1"], "unknown error 'BOGUS'"), (["--error", "ZONE_BUSY"], "either a count or a probability"),
-                                (["--error", "ZONE_BUSY", "--probability", "1.5"], "probability must be"), (["--error", "NONE", "--count", "1"], "needs latency")] {
+                                (["--error", "ZONE_BUSY", "--probability", "1.5"], "probability must be"), (["--error", "NONE", "--count", "1"], "needs latency"),
+                                (["--error", "ZONE_BUSY", "--count", "1", "--expires-in", "9223372036854775807"], "1 to 86400 seconds"),
+                                (["--error", "ZONE_BUSY", "--count", "1", "--expires-in=-9223372036854775808"], "1 to 86400 seconds")] {
             let bad = try await Executables.run("stratus", ["faults", "set"] + base + ["--operation", "records/modify"] + args)
             #expect(bad.status != 0 && bad.stderr.contains(message), "\(args): \(bad.stderr)")
         }

@@ -49,4 +49,19 @@ import StratusStore
         let fault = try #require(try f.app.store.faults.all(container: container).first { $0.kind == .conflict })
         #expect(fault.serverFields?.contains("title") == true && fault.stage == .perRecord)
     }
+
+    /// A duration no fault can have is refused with a reason; the arithmetic of a huge one used to kill the server.
+    @Test func anOutOfRangeLifetimeIsRefusedAndTheServerLives() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = try ContainerID("iCloud.com.example.Bounds")
+        try await offPool { try f.app.store.createContainer(container) }
+        let base = "/console/\(container.rawValue)/development/faults"
+        for expires in ["9223372036854775807", "-9223372036854775808", "9300000000000000", "0", "86401", "soon"] {
+            let refused = try await s.post(base, [("operation", "zones/list"), ("error", "ZONE_BUSY"), ("count", "1"), ("expiresIn", expires)])
+            #expect(refused.status == 400 && (refused.html.contains("1 to 86400 seconds") || refused.html.contains("whole number")), "\(expires): \(refused.status)")
+        }
+        #expect(try await s.get(base).html.contains("No faults in this environment."))
+        #expect(try await s.post(base, [("operation", "zones/list"), ("error", "ZONE_BUSY"), ("count", "1"), ("expiresIn", "86400")]).status == 303)
+    }
 }

@@ -53,6 +53,18 @@ public struct Fault: Sendable, Hashable, Codable {
         case perRecord = "per-record"
     }
 
+    /// The longest a fault may stay on, in seconds.
+    public static let maximumLifetimeSeconds = 86_400
+
+    /// When a fault made at `createdAt` (milliseconds) and switched off after `seconds` expires. The number comes
+    /// from a form, a JSON body or the command line: it is bounded before any arithmetic, so no value of it traps.
+    public static func expiry(createdAt: Int64, afterSeconds seconds: Int) throws(StratusError) -> Int64 {
+        guard (1...maximumLifetimeSeconds).contains(seconds) else {
+            throw .badRequest("a fault switches itself off after 1 to \(maximumLifetimeSeconds) seconds (a day)")
+        }
+        return createdAt + Int64(seconds) * 1000
+    }
+
     public var id: Int64
     public var container: ContainerID
     public var environment: ContainerEnvironment

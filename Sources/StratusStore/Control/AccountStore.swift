@@ -174,24 +174,27 @@ public final class AccountStore: Sendable {
     public static let shortSession: Int64 = 30 * 60 * 1000
     public static let longSession: Int64 = 14 * 24 * 3600 * 1000
 
-    /// A web auth token for one user in one container environment (CloudKit's are per environment too).
+    /// A web auth token for one user in one container environment (CloudKit's are per environment too): the first
+    /// of a new family (see `WebAuthSession`).
     public func createWebAuthToken(container: ContainerID, environment: ContainerEnvironment, userRecordName: String,
                                    lifetime: Int64 = AccountStore.shortSession) throws(StratusError) -> String {
         let token = Data(Secrets.randomBytes(32)).base64EncodedString()
         let now = WallClock.nowMillis()
+        let hash = Secrets.tokenHash(token)
         try guarded {
             try control.write { s in
                 try s.execute("DELETE FROM web_tokens WHERE expires_at < ?", now)
-                try s.execute("INSERT INTO web_tokens(token_hash, container, environment, user_record_name, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                              Secrets.tokenHash(token), container.rawValue, environment.rawValue, userRecordName, now + lifetime, now)
+                try s.execute("""
+                    INSERT INTO web_tokens(token_hash, container, environment, user_record_name, expires_at, created_at, family)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, hash, container.rawValue, environment.rawValue, userRecordName, now + lifetime, now, hash)
             }
         }
         return token
     }
 
-    /// The user a web auth token signs in, with when it expires; nil if unknown, expired, or another container's or
-    /// environment's.
-    public func authenticateWebAuthToken(_ token: String, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> (user: String, expiresAt: Int64)? {
+    /// The session a web auth token signs in; nil if unknown, expired, or another container's or environment's.
+    public func authenticateWebAuthToken(_ token: String, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> WebAuthSession? {
         guard token.utf8.count <= 512 else { return nil }
         let digest = SHA256.hash(data: Data(token.utf8))
         let key = WebTokenKey(digest: digest, container: container, environment: environment)
@@ -200,44 +203,69 @@ public final class AccountStore: Sendable {
             let hash = Secrets.hex(digest)
             session = try guarded {
                 try control.read { s in
-                    try s.one("SELECT user_record_name, expires_at FROM web_tokens WHERE token_hash = ? AND container = ? AND environment = ?",
+                    try s.one("SELECT user_record_name, expires_at, family FROM web_tokens WHERE token_hash = ? AND container = ? AND environment = ?",
                               [hash, container.rawValue, environment.rawValue]) {
-                        WebAuthSession(user: $0.string(0) ?? "", expiresAt: $0.int64(1) ?? 0)
+                        WebAuthSession(user: $0.string(0) ?? "", expiresAt: $0.int64(1) ?? 0, family: $0.string(2) ?? hash)
                     }
                 }
             }
             if let session { webTokenCache.set(session, for: key) }
         }
         guard let session, session.expiresAt > WallClock.nowMillis() else { return nil }
-        return (session.user, session.expiresAt)
+        return session
     }
 
-    /// Signs one session out: the web auth token, and the web courier tokens it made, stop working at once; the
-    /// user's open notification streams end at their next wake.
+    /// The token `token` rotates to, of its family and as long-lived as it was made: the same one however many
+    /// requests ask (it is derived from the token under the environment's secret, and its row is made once), so a
+    /// session adds one token per half-life, not one per request. Nil when `token` is no longer signed in (its
+    /// family ended meanwhile: a sign-out is never undone by a request that was in flight).
+    public func rotateWebAuthToken(_ token: String, container: ContainerID, environment: ContainerEnvironment,
+                                   lifetime: Int64) throws(StratusError) -> String? {
+        let successor = try registry.environment(container, environment).core.signer.successor(of: token)
+        let now = WallClock.nowMillis()
+        let made: Bool = try guarded {
+            try control.write { s in
+                // Made from the row of the token it succeeds, in one statement: if that row is gone (signed out), so is this.
+                try s.execute("""
+                    INSERT INTO web_tokens(token_hash, container, environment, user_record_name, expires_at, created_at, family)
+                    SELECT ?, container, environment, user_record_name, ?, ?, family FROM web_tokens WHERE token_hash = ? AND expires_at > ?
+                    ON CONFLICT(token_hash) DO NOTHING
+                    """, Secrets.tokenHash(successor), now + lifetime, now, Secrets.tokenHash(token), now)
+                return try s.exists("SELECT 1 FROM web_tokens WHERE token_hash = ?", [Secrets.tokenHash(successor)])
+            }
+        }
+        return made ? successor : nil
+    }
+
+    /// Signs one session out: every token of its family (the one given and those it rotated to or from), and the
+    /// web courier tokens and devices the session made, stop working at once; the user's open notification
+    /// streams end at their next wake.
     public func revokeWebAuthToken(_ token: String, container only: ContainerID? = nil) throws(StratusError) {
         let hash = Secrets.tokenHash(token)
-        let owner: (ContainerID, ContainerEnvironment, String)? = try guarded {
+        let owner: (ContainerID, ContainerEnvironment, String, String)? = try guarded {
             try control.write { s in
-                let row = try s.one("SELECT container, environment, user_record_name FROM web_tokens WHERE token_hash = ?", [hash]) { r in
-                    (try? ContainerID(r.string(0) ?? "")).flatMap { c in ContainerEnvironment(rawValue: r.string(1) ?? "").map { (c, $0, r.string(2) ?? "") } }
+                let row = try s.one("SELECT container, environment, user_record_name, family FROM web_tokens WHERE token_hash = ?", [hash]) { r in
+                    (try? ContainerID(r.string(0) ?? "")).flatMap { c in
+                        ContainerEnvironment(rawValue: r.string(1) ?? "").map { (c, $0, r.string(2) ?? "", r.string(3) ?? hash) }
+                    }
                 }
                 guard let row, only == nil || row.0 == only else { return nil }
-                try s.execute("DELETE FROM web_tokens WHERE token_hash = ?", hash)
+                try s.execute("DELETE FROM web_tokens WHERE family = ?", row.3)
                 return row
             }
         }
         sessionsChanged()
-        guard let (container, environment, user) = owner else { return }
+        guard let (container, environment, user, family) = owner else { return }
         let env = try registry.environment(container, environment)
-        try env.notifications.revokeCourierTokens(user: user, madeWith: hash)
+        try env.notifications.revokeCourierTokens(user: user, madeWith: family)
         // The devices this session registered stop hearing the user's notifications: they are signed out.
-        try env.apns.removeAPNsDevices(user: user, madeWith: hash)
+        try env.apns.removeAPNsDevices(user: user, madeWith: family)
         registry.bell.ring([env.notifications.bellKey(user)])
     }
 
-    /// Whether the session whose web auth token hashes to `hash` is still signed in.
-    public func webSessionIsLive(hash: String) throws(StratusError) -> Bool {
-        try guarded { try control.read { s in try s.exists("SELECT 1 FROM web_tokens WHERE token_hash = ? AND expires_at > ?", [hash, WallClock.nowMillis()]) } }
+    /// Whether the session (token family) `family` is still signed in: any of its tokens is live.
+    public func webSessionIsLive(family: String) throws(StratusError) -> Bool {
+        try guarded { try control.read { s in try s.exists("SELECT 1 FROM web_tokens WHERE family = ? AND expires_at > ?", [family, WallClock.nowMillis()]) } }
     }
 
     /// Signs a user out everywhere: every web auth token and web courier token of theirs in the container, in

@@ -41,6 +41,13 @@ public final class CredentialStore: Sendable {
             ALTER TABLE web_tokens ADD COLUMN environment TEXT NOT NULL DEFAULT 'development';
             CREATE INDEX web_tokens_user ON web_tokens(container, user_record_name);
             """)
+        // Token families (see `WebAuthSession`): a token made before is the first of its own family, so the courier
+        // tokens and devices bound to its hash stay bound to its family.
+        m.add("v26-web-token-families", ddl: """
+            ALTER TABLE web_tokens ADD COLUMN family TEXT;
+            UPDATE web_tokens SET family = token_hash;
+            CREATE INDEX web_tokens_family ON web_tokens(family);
+            """)
     }
 
     /// The columns `apiToken(_:)` reads, in its order.

@@ -26,6 +26,12 @@ struct TokenSigner: Sendable {
         HMAC<SHA256>.authenticationCode(for: Data(purpose.utf8), using: key).withUnsafeBytes { b in b.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
     }
 
+    /// The web auth token `token` rotates to: 32 bytes derived from it under the secret (base64, as tokens are).
+    /// Nobody without the secret can work it out from an old token, and asking twice gives the same one.
+    func successor(of token: String) -> String {
+        Data(code(Array("web auth token successor\u{0}".utf8) + Array(token.utf8))).base64EncodedString()
+    }
+
     /// A short tag of `bytes` under the secret (16 bytes), for signatures that travel beside their data.
     func tag(_ bytes: [UInt8]) -> [UInt8] { Array(code(bytes).prefix(16)) }
 
