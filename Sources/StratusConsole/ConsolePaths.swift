@@ -106,7 +106,7 @@ struct ConsolePaths {
     func deleteSubscription() -> String { base + "/subscriptions/delete" }
 
     func sharing(done: String? = nil) -> String { Self.url(base + "/sharing", [("done", done)]) }
-    func revokeShare(_ shortGUID: String) -> String { "\(base)/sharing/\(Self.segment(shortGUID))/revoke" }
+    func revokeShare(_ id: Int64) -> String { "\(base)/sharing/\(id)/revoke" }
 
     func queryShapes(done: String? = nil) -> String { Self.url(base + "/query-shapes", [("done", done)]) }
     func buildIndexes() -> String { base + "/query-shapes/build" }

@@ -45,7 +45,7 @@ extension MonitorPages {
         r.get("/console/{container}/{environment}/query-shapes") { g, req, s, scope in try g.queryShapesPage(req, s, scope) }
         r.post("/console/{container}/{environment}/query-shapes/build") { g, req, s, scope in try g.buildShapeIndex(req, s, scope) }
         r.post("/console/{container}/{environment}/query-shapes/indexes/{name}/{action}") { g, req, s, scope in try g.changeShapeIndex(req, s, scope) }
-        r.post("/console/{container}/{environment}/sharing/{guid}/revoke") { g, req, s, scope in try g.revokeShare(req, s, scope) }
+        r.post("/console/{container}/{environment}/sharing/{id}/revoke") { g, req, s, scope in try g.revokeShare(req, s, scope) }
         r.post("/console/{container}/{environment}/webhooks") { g, req, s, scope in try g.addWebhook(req, s, scope) }
         r.post("/console/{container}/{environment}/webhooks/{id}/{action}") { g, req, s, scope in try g.changeWebhook(req, s, scope) }
         r.get("/console/{container}/{environment}/logs") { g, req, s, scope in try g.logsPage(req, s, scope) }

@@ -60,12 +60,12 @@ extension DataPages {
         default: return try importPage(req, s, scope, error: "Choose the public or a private database.")
         }
         let zone = (fields["zone"] ?? "").trimmingCharacters(in: .whitespaces)
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-import-\(UUID().uuidString).ndjson")
-        try file.data.write(to: temp)
         // The import runs on a thread of its own; the job's page follows it.
         let job = ImportJobs.Job(id: Secrets.hex(Secrets.randomBytes(12)), container: scope.container, environment: scope.environment,
                                  filename: String((file.filename ?? "a file").prefix(200)), started: Date())
-        console.importJobs.start(job)
+        try console.importJobs.start(job)
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-import-\(UUID().uuidString).ndjson")
+        try file.data.write(to: temp)
         let importer = RecordImporter(env: scope.env, database: database, zone: zone.isEmpty ? nil : zone, mode: mode, batchSize: Self.importBatchSize)
         let jobs = console.importJobs, console = self, label = database.scope.rawValue
         BackgroundWork("console import").once {

@@ -26,10 +26,18 @@ final class ImportJobs: Sendable {
     }
 
     static let kept = 20
+    /// Imports running at once, server-wide: each holds a thread, a temporary file and an environment's writer in
+    /// turns, so a crowd of them would hold everyone's.
+    static let running = 4
     private let jobs = Mutex<[Job]>([])
 
-    func start(_ job: Job) {
-        jobs.withLock { j in
+    /// Starts tracking `job`; refused (nothing kept) while `running` imports are under way.
+    func start(_ job: Job) throws(StratusError) {
+        try jobs.withLock { (j: inout [Job]) throws(StratusError) in
+            let busy = j.filter { if case .running = $0.state { true } else { false } }.count
+            guard busy < Self.running else {
+                throw StratusError(.tryAgainLater, "\(busy) imports are running on this server: start this one when one of them has finished", retryAfter: 30)
+            }
             j.append(job)
             if j.count > Self.kept, let i = j.firstIndex(where: { if case .running = $0.state { false } else { true } }) { j.remove(at: i) }
         }

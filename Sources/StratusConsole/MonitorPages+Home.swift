@@ -21,7 +21,7 @@ extension MonitorPages {
         let view = HomeView(recordCount: recordCount, typeCount: schema.recordTypes.count, zones: zones, usersSigned: users.count == 1 ? "1 user has" : "\(users.count) users have", usersHref: scope.paths.users(),
                             actAsHref: scope.userDataBrowsable ? scope.paths.actAs() : nil, storage: storage, overQuota: usage.exceeds(), message: req.query("done"))
         let json = HomeView.JSON(container: scope.container.rawValue, environment: scope.environment.rawValue, recordCount: recordCount,
-                                 recordTypes: schema.recordTypes.map(\.name), users: users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) },
+                                 recordTypes: schema.recordTypes.map(\.name), users: users.map { UserJSON(userRecordName: $0.userRecordName, email: UserDataMask(scope).email($0.email)) },
                                  storage: .init(recordBytes: usage.recordBytes, assetBytes: usage.assetBytes, quotaBytes: usage.quotaBytes))
         return page(req, s, scope, tab: .home, "home", title: "Home", view, json: json)
     }

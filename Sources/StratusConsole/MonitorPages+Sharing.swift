@@ -17,16 +17,16 @@ extension MonitorPages {
         // Acting as a user: the shares they own or take part in.
         let acting = scope.actingAs?.userRecordName
         if let acting { try console.auditUserDataRead(req, s, scope, "shares of \(acting)") }
-        let shares = try scope.env.sharing.allShares().filter { share in
+        let shares = try scope.env.sharing.allSharesByID().filter { (_, share) in
             acting == nil || share.owner?.userRecordName == acting || share.participants.contains { $0.userRecordName == acting && $0.acceptanceStatus != .removed }
-        }.map { share in
+        }.map { (id, share) in
             let members = share.participants.filter { $0.type != .owner }
             return SharingView.Share(
                 name: mask.recordName(share.recordName), owner: who(share.owner?.userRecordName ?? ""), zone: share.zoneID.zoneName,
                 shares: share.rootRecordName.map { "record \(mask.recordName($0)) and its children" } ?? "the whole zone",
                 publicPermission: share.publicPermission.rawValue, participantCount: members.filter { $0.acceptanceStatus != .removed }.count,
                 created: ValueDisplay.utcString(share.created.timestamp), url: mask.shareURL(HandedOutPaths.share(share.shortGUID)),
-                revokeAction: scope.paths.revokeShare(share.shortGUID),
+                revokeAction: scope.paths.revokeShare(id),
                 participants: members.map { p in .init(who: who(p.userRecordName), permission: p.permission.rawValue, type: p.type.rawValue, status: p.acceptanceStatus.rawValue) },
                 hasParticipants: !members.isEmpty,
                 sharedViewHref: scope.userDataBrowsable ? scope.paths.database(.shared, as: members.first?.userRecordName ?? "").zones() : nil)
@@ -44,6 +44,7 @@ extension MonitorPages {
             let created: String
             /// Nil where users' data may not be shown: a share's URL lets whoever holds it join.
             let url: String?
+            /// The revoke form's action: the share by its number, never by its URL (the form is in the page).
             let revokeAction: String
             let participants: [Participant]
             let hasParticipants: Bool
@@ -57,7 +58,8 @@ extension MonitorPages {
     }
 
     func revokeShare(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        let share = try scope.env.sharing.revokeShare(req.parameters["guid"] ?? "")
+        guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError(.notFound, "There is no such share.") }
+        let share = try scope.env.sharing.revokeShare(id: id)
         try audit(s, scope, "revoke share", "\(share.recordName) in zone \(share.zoneID.zoneName) of \(share.owner?.userRecordName ?? "")")
         return .redirect(to: scope.paths.sharing(done: "Revoked share \(share.recordName); its participants lost access."))
     }

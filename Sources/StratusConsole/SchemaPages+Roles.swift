@@ -22,12 +22,13 @@ extension SchemaPages {
             })
         }
         let users = try store.accounts.users(container: scope.container)
-        let email = Dictionary(users.map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        let mask = UserDataMask(scope)
+        let email = Dictionary(users.map { ($0.userRecordName, mask.email($0.email)) }, uniquingKeysWith: { a, _ in a })
         let custom = try schema.roles.map { r in
             let members = try scope.env.schema.members(of: r).map { u in RolesView.Member(user: u, email: email[u] ?? "", role: r) }
             return RolesView.CustomRole(name: r, members: members, hasMembers: !members.isEmpty, action: scope.paths.roleMembers(r),
                                         deleteAction: editable ? scope.paths.deleteRole(r) : nil,
-                                        users: users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) })
+                                        users: users.map { UserJSON(userRecordName: $0.userRecordName, email: mask.email($0.email)) })
         }
         let view = RolesView(roles: roles.map { .init(name: $0, label: label[$0] ?? $0) }, rows: rows, editable: editable,
                              custom: custom, hasUsers: !users.isEmpty, hasTypes: !rows.isEmpty, message: req.query("done"))

@@ -14,7 +14,7 @@ import StratusStore
         try f.app.store.createContainer(container)
         let (owner, member) = try await offPool {
             (try f.app.store.accounts.createUser(container: container, email: "olga@example.com", password: "a long password"),
-             try f.app.store.accounts.createUser(container: container, email: "<mel>@example.com", password: "a long password"))
+             try f.app.store.accounts.createUser(container: container, email: "mel&co@example.com", password: "a long password"))
         }
         let env = try f.app.store.environment(container, .development)
         let ownerDB = DatabaseID.privateDatabase(of: owner.userRecordName)
@@ -33,9 +33,9 @@ import StratusStore
 
         let base = "/console/\(container.rawValue)/development"
         let page = try await s.get("\(base)/sharing")
-        #expect(page.status == 200 && page.html.contains("trip-share") && page.html.contains("olga@example.com") && page.html.contains("&lt;mel&gt;@example.com")
+        #expect(page.status == 200 && page.html.contains("trip-share") && page.html.contains("olga@example.com") && page.html.contains("mel&amp;co@example.com")
                 && page.html.contains("READ_WRITE") && page.html.contains("ACCEPTED") && page.html.contains("/share/\(saved.shortGUID)"))
-        #expect(!page.html.contains("<mel>"), "escaped")
+        #expect(!page.html.contains("mel&co@"), "escaped")
         // The shared database, browsed as the member, shows what the member sees.
         _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "not-shared", recordType: "Trip"))], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),
                            actor: RequestActor(userRecordName: owner.userRecordName))
@@ -44,15 +44,19 @@ import StratusStore
         let record = try await s.get("\(base)/shared/records/Trips/paris?as=\(member.userRecordName)")
         #expect(record.status == 200 && record.html.contains("paris"))
         #expect(try await s.get("\(base)/shared/records/Trips/not-shared?as=\(member.userRecordName)").status == 404)
-        #expect(try await s.post("\(base)/sharing/\(saved.shortGUID)/revoke", [], csrf: false).status == 403)
-        let revoked = try await s.post("\(base)/sharing/\(saved.shortGUID)/revoke", [])
+        // The revoke form names the share by its number, never by its URL's GUID.
+        let shareID = try #require(try env.sharing.allSharesByID().first?.id)
+        #expect(page.html.contains("\(base)/sharing/\(shareID)/revoke") && !page.html.contains("/sharing/\(saved.shortGUID)"))
+        #expect(try await s.post("\(base)/sharing/\(shareID)/revoke", [], csrf: false).status == 403)
+        let revoked = try await s.post("\(base)/sharing/\(shareID)/revoke", [])
         #expect(revoked.status == 303)
         let after = try await s.get("\(base)/sharing")
         #expect(after.html.contains("No shares in this environment yet"), "\(after.html.suffix(600))")
         #expect(try env.zones.all(in: memberDB).isEmpty)
         #expect(throws: StratusError.self) { try env.records.query(Query(recordType: "Trip", zoneID: ZoneID(zoneName: "Trips", ownerRecordName: owner.userRecordName)), in: memberDB) }
         #expect(try await s.get("/console/audit").html.contains("revoke share"))
-        #expect(try await s.post("\(base)/sharing/AAAAAAAAAAAAAAAAAAAAAAAA/revoke", []).status == 403)
+        #expect(try await s.post("\(base)/sharing/\(shareID)/revoke", []).status == 404)
+        #expect(try await s.post("\(base)/sharing/AAAAAAAAAAAAAAAAAAAAAAAA/revoke", []).status == 404)
     }
 }
 
@@ -74,7 +78,11 @@ import StratusStore
             // Production's schema first (deployed from Development), then Olga's data.
             let dev = try f.app.store.environment(container, .development)
             _ = try dev.records.modify([RecordOperation(.create, StoredRecord(recordName: "x", recordType: "Trip"))], in: .publicDatabase, actor: RequestActor(userRecordName: owner.userRecordName))
+            var schema = try dev.schema.current()
+            schema.roles.append("Editors")
+            _ = try dev.schema.applySchema(schema, protecting: nil)
             _ = try f.app.store.lifecycle.deploy(container, by: "test")
+            try env.schema.assignRole("Editors", to: member.userRecordName)
             try env.zones.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
             let spec = Subscription(subscriptionID: "olgas-trips", kind: .zone(ZoneID(zoneName: "Trips")))
             try env.subscriptions.saveSubscription("olgas-trips", document: #"{"subscriptionID":"olgas-trips","subscriptionType":"zone"}"#, spec: spec, in: .private,
@@ -85,11 +93,16 @@ import StratusStore
                                actor: RequestActor(userRecordName: owner.userRecordName), users: { _ in member })
         }
         let base = "/console/\(container.rawValue)/production"
-        for page in ["sharing", "notifications", "subscriptions"] {
-            let html = try await s.get("\(base)/\(page)").html
-            for secret in ["olga@example.com", "melvin@example.com", "secret-trip", "/share/"] {
-                #expect(!html.contains(secret), "the \(page) page shows \(secret)")
+        let guid = try #require(try env.sharing.allShares().first?.shortGUID)
+        // Each page and its JSON face (`?format=json`, and `Accept: application/json`).
+        for page in ["", "sharing", "notifications", "subscriptions", "users", "roles"] {
+            for (suffix, accept) in [("", nil), ("?format=json", nil), ("", "application/json")] as [(String, String?)] {
+                let html = try await s.get("\(base)/\(page)\(suffix)", accept: accept).html
+                for secret in ["olga@example.com", "melvin@example.com", "secret-trip", "/share/", guid] {
+                    #expect(!html.contains(secret), "the \(page)\(suffix) page (\(accept ?? "html")) shows \(secret)")
+                }
             }
+            let html = try await s.get("\(base)/\(page)").html
             #expect(html.contains("o…@example.com") || page != "subscriptions" && page != "sharing", "the \(page) page names the user masked")
         }
     }

@@ -32,7 +32,7 @@ public final class AccountStore: Sendable {
                            discoverable: Bool = false) throws(StratusError) -> ContainerUser {
         guard try registry.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard email.count <= 254, email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw .badRequest("'\(email.prefix(100))' is not an email address") }
+        guard EmailAddress.isValid(email) else { throw .badRequest("'\(email.prefix(100))' is not an email address") }
         guard password.count >= 8, password.utf8.count <= 1024 else { throw .badRequest("a password needs 8 to 1024 characters") }
         let now = WallClock.nowMillis()
         let user = ContainerUser(userRecordName: "_" + Secrets.hex(Secrets.randomBytes(16)), email: email, firstName: firstName, lastName: lastName,
@@ -174,6 +174,10 @@ public final class AccountStore: Sendable {
     public static let shortSession: Int64 = 30 * 60 * 1000
     public static let longSession: Int64 = 14 * 24 * 3600 * 1000
 
+    /// Web auth tokens one user keeps in one container: a sign-in past it ends the oldest (a script signing in in a
+    /// loop would otherwise make rows without end, two weeks each with "keep me signed in").
+    public static let maximumWebTokensPerUser = 512
+
     /// A web auth token for one user in one container environment (CloudKit's are per environment too): the first
     /// of a new family (see `WebAuthSession`).
     public func createWebAuthToken(container: ContainerID, environment: ContainerEnvironment, userRecordName: String,
@@ -184,6 +188,10 @@ public final class AccountStore: Sendable {
         try guarded {
             try control.write { s in
                 try s.execute("DELETE FROM web_tokens WHERE expires_at < ?", now)
+                try s.execute("""
+                    DELETE FROM web_tokens WHERE token_hash IN (SELECT token_hash FROM web_tokens WHERE container = ? AND user_record_name = ?
+                        ORDER BY created_at DESC, token_hash LIMIT 1000000 OFFSET ?)
+                    """, container.rawValue, userRecordName, Self.maximumWebTokensPerUser - 1)
                 try s.execute("""
                     INSERT INTO web_tokens(token_hash, container, environment, user_record_name, expires_at, created_at, family)
                     VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -39,7 +39,7 @@ public final class AdminStore: Sendable {
     @discardableResult
     public func createAdmin(email: String, password: String) throws(StratusError) -> Admin {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard email.count <= 254, email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw .badRequest("'\(email.prefix(100))' is not an email address") }
+        guard EmailAddress.isValid(email) else { throw .badRequest("'\(email.prefix(100))' is not an email address") }
         guard password.count >= 10, password.utf8.count <= 1024 else { throw .badRequest("an admin password needs 10 to 1024 characters") }
         let hash = try guarded { try Secrets.hashPassword(password) }
         return try guarded {

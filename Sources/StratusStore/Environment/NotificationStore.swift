@@ -138,12 +138,20 @@ public final class NotificationStore: EnvironmentPart {
 
     // MARK: web courier tokens
 
-    /// Keeps a web courier token for `user`, as its hash: it works until `expiresAt`, or until the web auth token
-    /// it was made with (by its hash, `madeWith`) is signed out. It hears what happens from now on.
+    /// Web courier tokens one user keeps at once: a new one past it ends the oldest (a browser makes one per page
+    /// that listens, and a loop of `tokens/create` would otherwise make rows without end).
+    public static let maximumCourierTokensPerUser = 64
+
+    /// Keeps a web courier token for `user`, as its hash: it works until `expiresAt`, or until the sign-in it was
+    /// made with (its family, `madeWith`) signs out. It hears what happens from now on.
     public func createCourierToken(_ token: String, user: String, expiresAt: Int64, madeWith webToken: String? = nil) throws(StratusError) {
         let start = try lastNotificationID(for: user)
         try write { db, _ in
             try db.execute("DELETE FROM courier_tokens WHERE expires_at < ?", WallClock.nowMillis())
+            try db.execute("""
+                DELETE FROM courier_tokens WHERE token IN (SELECT token FROM courier_tokens WHERE "user" = ?
+                    ORDER BY created_at DESC, token LIMIT 1000000 OFFSET ?)
+                """, user, Self.maximumCourierTokensPerUser - 1)
             try db.execute("""
                 INSERT INTO courier_tokens(token, "user", created_at, delivered_through, expires_at, web_token) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(token) DO UPDATE SET "user" = excluded."user", created_at = excluded.created_at, delivered_through = excluded.delivered_through,

@@ -94,17 +94,24 @@ extension ShareStore {
         }
     }
 
-    public func allShares(limit: Int = 500) throws(StratusError) -> [Share] {
+    public func allShares(limit: Int = 500) throws(StratusError) -> [Share] { try allSharesByID(limit: limit).map(\.share) }
+
+    /// The same, each with the number the console names it by (a share's GUID is a capability, and its names may be
+    /// users' data).
+    public func allSharesByID(limit: Int = 500) throws(StratusError) -> [(id: Int64, share: Share)] {
         try read { db, _ in
             try db.all("SELECT id FROM shares ORDER BY id DESC LIMIT ?", [limit]) { $0.int64(0) }
-                .compactMap { id in try ShareRows.find(db, id: id)?.share }
+                .compactMap { id in try ShareRows.find(db, id: id).map { (id, $0.share) } }
         }
     }
 
-    /// Deletes a share by its short GUID (the console's revoke): participants lose access on their next request.
-    public func revokeShare(_ shortGUID: String) throws(StratusError) -> Share {
+    /// Deletes a share (the console's revoke), named by its number (see `allSharesByID`), never by its short GUID,
+    /// which is a capability. Participants lose access on their next request.
+    public func revokeShare(id: Int64) throws(StratusError) -> Share {
         try write { db, catalog in
-            let (id, share, zone) = try findShare(db, shortGUID)
+            guard let (share, zone) = try ShareRows.find(db, id: id).map({ ($0.share, $0.zone) }) else {
+                throw StratusError(.notFound, "There is no such share.")
+            }
             var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: .privateDatabase(of: zone.zoneID.ownerRecordName ?? ""),
                                           actor: RequestActor(userRecordName: zone.zoneID.ownerRecordName ?? "", deviceID: "console"))
             try writer.deleteShare(id, share, zone: zone)

@@ -301,7 +301,7 @@ extension RecordWriter {
             switch i.lookup {
             case .emailAddress(let e):
                 let address = e.trimmingCharacters(in: .whitespaces)
-                guard address.utf8.count <= 254, address.contains("@"), !address.hasPrefix("@") else {
+                guard EmailAddress.isValid(address) else {
                     throw StratusError(.badRequest, "share '\(name)': '\(address.prefix(100))' is not an email address", recordName: name)
                 }
                 out.append(ResolvedInvitee(userRecordName: user?.userRecordName ?? ShareParticipant.pendingName(email: address), emailAddress: address, permission: i.permission))
