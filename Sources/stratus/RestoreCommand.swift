@@ -37,23 +37,11 @@ struct RestoreCommand: ParsableCommand {
                 return
             }
             guard let from, let data else { throw StratusError.badRequest("a backup restore names --from BACKUP_DIR and --data NEW_DIR (or --database-url URL)") }
-            let source = URL(fileURLWithPath: from, isDirectory: true)
-            if Backup.isPortable(source) {
-                // A portable backup is loaded into a new data directory, as into PostgreSQL.
-                let directory = URL(fileURLWithPath: data, isDirectory: true)
-                if let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path), !entries.isEmpty {
-                    throw StratusError.badRequest("\(data) is not empty: refusing to overwrite it")
-                }
-                let store = try ServerStore(dataDirectory: directory)
-                defer { store.close() }
-                let manifest = try PortableBackup.restore(from: source, into: store) { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
-                let records = manifest.recordCounts.values.reduce(0, +)
-                print("restored \(records) records (backup of \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(manifest.takenAt) / 1000)))) into \(data)")
-                return
+            let manifest = try DataDirectoryRestore.restore(from: URL(fileURLWithPath: from, isDirectory: true), to: URL(fileURLWithPath: data, isDirectory: true)) {
+                FileHandle.standardError.write(Data("\($0)\n".utf8))
             }
-            let manifest = try Backup.restore(from: URL(fileURLWithPath: from, isDirectory: true), to: URL(fileURLWithPath: data, isDirectory: true))
             let records = manifest.recordCounts.values.reduce(0, +)
-            print("restored \(manifest.files.count) files (\(records) records, backup of \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(manifest.takenAt) / 1000)))) into \(data)")
+            print("restored \(records) records (backup of \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(manifest.takenAt) / 1000)))) into \(data)")
         }
     }
 }

@@ -74,6 +74,11 @@ public enum Backup {
             guard manifest.format == BackupManifest.currentFormat else {
                 throw StratusError.badRequest("\(backup.path) is a portable backup: it restores through PortableBackup (stratus restore does this by itself)")
             }
+            // A data directory's files: its control database and what lies under containers/, nothing else.
+            guard manifest.files.contains(where: { $0.path == "stratus.sqlite" }),
+                  manifest.files.allSatisfy({ $0.path == "stratus.sqlite" || $0.path.hasPrefix("containers/") }) else {
+                throw StratusError.badRequest("\(backup.path) is marked a data-directory backup but does not hold one (stratus.sqlite and containers/ only)")
+            }
             try requireEmpty(data)
             try PrivateFiles.directory(data)
             let fm = FileManager.default
@@ -129,7 +134,7 @@ public enum Backup {
 
     /// A backup holds regular files in plain directories only: a symbolic link (to the file, or to a directory on
     /// its way) would make a restore copy something from outside the backup, or plant a link in the data directory.
-    private static func requireRegularFile(_ relative: String, in backup: URL) throws {
+    static func requireRegularFile(_ relative: String, in backup: URL) throws {
         var url = backup
         let parts = relative.split(separator: "/").map(String.init)
         for (i, part) in parts.enumerated() {

@@ -95,6 +95,7 @@ public enum PortableBackup {
         guard manifest.format == BackupManifest.portableFormat, let tables = manifest.tables else {
             return try restoreStaged(from: backup, into: store, progress: progress)
         }
+        try check(tables, of: manifest)
         try guarded {
             try StoreMigration.requireEmpty(store)
             defer { store.forgetEnvironments() }
@@ -121,6 +122,7 @@ public enum PortableBackup {
                     try StoreMigration.resetIdentities(t)
                 }
                 for file in manifest.files where file.path.hasPrefix("containers/\(owner)-assets/") {
+                    try Backup.requireRegularFile(file.path, in: backup)
                     let data = try Data(contentsOf: backup.appendingPathComponent(file.path))
                     try env.assets.storeAssetContent(data, checksum: AssetFiles.checksum(of: data).base64)
                 }
@@ -130,12 +132,34 @@ public enum PortableBackup {
         return manifest
     }
 
+    /// Everything the manifest says of its tables, checked before anything is written: each is a table Stratus
+    /// makes, of its owner's kind, with columns, and its rows file is one of the files `Backup.verify` checked (inside
+    /// the backup, a regular file, of its SHA-256). A crafted manifest is then a clear error with nothing written.
+    static func check(_ tables: [BackupManifest.Table], of manifest: BackupManifest) throws(StratusError) {
+        let files = Set(manifest.files.map(\.path))
+        var seen: Set<String> = []
+        for table in tables {
+            guard files.contains(table.path) else {
+                throw .badRequest("the manifest's table \(table.name.prefix(60)) reads \(table.path.prefix(200)), which is not among the backup's checked files")
+            }
+            let known = table.owner == "control" ? StoreMigration.controlTables.contains(table.name)
+                : StoreMigration.environmentTables.contains(table.name) || CatalogType.isTableName(table.name)
+            guard known, table.name.utf8.count <= 64 else { throw .badRequest("the manifest names a table Stratus does not make: \(table.name.prefix(60))") }
+            guard !table.columns.isEmpty, table.columns.count <= 4096, Set(table.columns).count == table.columns.count,
+                  table.columns.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 255 && !$0.contains("\"") && !$0.contains("\u{0}") }) else {
+                throw .badRequest("the manifest's table \(table.name) has no columns, or columns Stratus does not make")
+            }
+            guard table.rows >= 0, seen.insert(table.owner + "\u{0}" + table.name).inserted else {
+                throw .badRequest("the manifest lists \(table.owner)'s \(table.name) twice, or with a negative row count")
+            }
+        }
+    }
+
     /// A table's rows file into the target's table (emptied first: migrations may have seeded it); the target must
     /// have every column, and must end with the rows the file held.
     private static func load(_ table: BackupManifest.Table, from backup: URL, into t: any SQLSession) throws {
-        guard table.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), table.columns.allSatisfy({ !$0.contains("\"") }) else {
-            throw StratusError.badRequest("the manifest names a table or column Stratus does not make: \(table.name)")
-        }
+        // Checked again as it is read: a file swapped for a link after the manifest was verified is refused too.
+        try Backup.requireRegularFile(table.path, in: backup)
         let missing = Set(table.columns).subtracting(try StoreMigration.columns(table.name, t))
         guard missing.isEmpty else { throw StratusError.badRequest("the target's \(table.name) table lacks \(missing.sorted().joined(separator: ", "))") }
         try t.execute("DELETE FROM \(table.name)", [])

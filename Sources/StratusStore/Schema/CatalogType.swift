@@ -12,6 +12,10 @@ struct CatalogType: Sendable {
     var systemFields: [FieldSchema]
 
     var table: String { "t\(id)" }
+    /// Whether `name` is a record type's table (`t` and its id).
+    static func isTableName(_ name: String) -> Bool {
+        name.utf8.count >= 2 && name.utf8.count <= 20 && name.hasPrefix("t") && name.utf8.dropFirst().allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
     /// The sequence PostgreSQL made for the table's identity column: it names it `<table>_<column>_seq`, and no other
     /// relation of an environment's schema takes that name (`CatalogTypeSequenceTests` holds it to it). Naming it
     /// spares each id reservation `pg_get_serial_sequence`, a catalog search per call.
