@@ -45,6 +45,9 @@ public struct ServerConfig: Sendable {
     public var listeners = NotificationListeners.Limits()
     /// How long a web courier poll waits for a notification before answering empty.
     public var courierHold: Duration = .seconds(30)
+    /// A container environment nobody has used for this long, and nothing holds, is closed (its connections and
+    /// caches given back); the next request opens it again.
+    public var environmentIdleRelease: Duration = .seconds(600)
     /// How long a webhook receiver has to answer a delivery before it counts as failed (and is retried).
     public var webhookTimeout: TimeInterval = 10
     /// Sign-in throttling for the console and the CloudKit sign-in pages.

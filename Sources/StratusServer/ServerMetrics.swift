@@ -111,20 +111,22 @@ public final class ServerMetrics: Sendable {
         var out = ""
         out += "# HELP stratus_records Records stored, by container and environment.\n# TYPE stratus_records gauge\n"
         var bytes = "", notifications = "", queued = "", evicted = ""
-        for c in (try? store.containers()) ?? [] {
-            for env in ContainerEnvironment.allCases {
-                guard let e = try? store.environment(c.id, env) else { continue }
-                let labels = "container=\"\(Self.label(c.id.rawValue))\",environment=\"\(env.rawValue)\""
-                if let n = try? e.records.recordCount() { out += "stratus_records{\(labels)} \(n)\n" }
-                notifications += "stratus_notifications_total{\(labels)} \(e.notifications.notificationCounter.notifications)\n"
-                queued += "stratus_webhook_deliveries_queued_total{\(labels)} \(e.notifications.notificationCounter.webhooks)\n"
-                evicted += "stratus_notifications_evicted_total{\(labels)} \(e.notifications.notificationCounter.evicted)\n"
-                if let u = try? e.quota.storageUsage() {
-                    bytes += "stratus_storage_bytes{\(labels),kind=\"records\"} \(u.recordBytes)\n"
-                    bytes += "stratus_storage_bytes{\(labels),kind=\"assets\"} \(u.assetBytes)\n"
-                }
+        // The environments open now: a scrape opens none (an idle one is closed after a while, see
+        // `ServerConfig.environmentIdleRelease`, and its series come back when it is used again).
+        let open = store.openEnvironments().sorted { ($0.container.rawValue, $0.environment.rawValue) < ($1.container.rawValue, $1.environment.rawValue) }
+        for e in open {
+            let labels = "container=\"\(Self.label(e.container.rawValue))\",environment=\"\(e.environment.rawValue)\""
+            if let n = try? e.records.recordCount() { out += "stratus_records{\(labels)} \(n)\n" }
+            notifications += "stratus_notifications_total{\(labels)} \(e.notifications.notificationCounter.notifications)\n"
+            queued += "stratus_webhook_deliveries_queued_total{\(labels)} \(e.notifications.notificationCounter.webhooks)\n"
+            evicted += "stratus_notifications_evicted_total{\(labels)} \(e.notifications.notificationCounter.evicted)\n"
+            if let u = try? e.quota.storageUsage() {
+                bytes += "stratus_storage_bytes{\(labels),kind=\"records\"} \(u.recordBytes)\n"
+                bytes += "stratus_storage_bytes{\(labels),kind=\"assets\"} \(u.assetBytes)\n"
             }
         }
+        out += "# HELP stratus_open_environments Container environments open now (an unused one is closed after a while).\n"
+        out += "# TYPE stratus_open_environments gauge\nstratus_open_environments \(open.count)\n"
         out += "# HELP stratus_storage_bytes Bytes stored, by container, environment and kind.\n# TYPE stratus_storage_bytes gauge\n" + bytes
         out += "# HELP stratus_notifications_total Notifications created for subscriptions since the start, by container and environment.\n"
         out += "# TYPE stratus_notifications_total counter\n" + notifications

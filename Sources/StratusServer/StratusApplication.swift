@@ -25,6 +25,8 @@ public final class StratusApplication: Sendable {
     public let telemetry: Telemetry
     let sampler: TelemetrySampler
     let shapes: QueryShapeKeeper
+    /// Closes environments nobody has used for `ServerConfig.environmentIdleRelease`.
+    let releaser = BackgroundWork("environment releaser")
     /// The demo's secrets (users' passwords, an API token), when `--demo` installed it on this start: printed once.
     public let demoInstall: DemoInstall?
     /// The SSE streams and web courier polls open now.
@@ -109,6 +111,10 @@ public final class StratusApplication: Sendable {
         apns.start()
         sampler.start()
         shapes.start()
+        let (store, idle) = (store, config.environmentIdleRelease)
+        releaser.repeating(every: min(.seconds(60), idle / 2), immediately: false) {
+            _ = try? await BlockingWork.shared.run { store.releaseIdleEnvironments(after: idle) }
+        }
     }
 
     public func stop() async {
@@ -116,6 +122,7 @@ public final class StratusApplication: Sendable {
         await webhooks.stop()
         await apns.stop()
         await shapes.stop()
+        await releaser.stop()
         store.bell.close()
         await server.stop()
         await sampler.stop()

@@ -69,15 +69,7 @@ final class WebhookDeliverer: Sendable {
                 _ = try? await BlockingWork.shared.run { try env.webhooks.recordWebhookAttempts(list) }
                 self.inFlight.withLock { s in for o in list { s.ids.remove(o.delivery.id) } }
             }
-            // Most environments have no webhook, and say so from memory: no database work for them on a pass.
-            let busy = self.inFlight.withLock { $0.ids.count >= 512 }
-            let candidates = busy ? [] : store.openEnvironments().filter { $0.webhooks.knownWebhookPresence != false }
-            var due: [(EnvironmentStore, WebhookStore.WebhookDelivery)] = []
-            if !candidates.isEmpty {
-                due = (try? await BlockingWork.shared.run {
-                    try candidates.filter { try $0.webhooks.hasWebhooks() }.flatMap { env in try env.webhooks.dueWebhookDeliveries().map { (env, $0) } }
-                }) ?? []
-            }
+            var due = await dueDeliveries()
             due = self.inFlight.withLock { s in
                 let fresh = due.filter { !s.ids.contains($0.1.id) }
                 for (_, d) in fresh { s.ids.insert(d.id) }
@@ -96,8 +88,22 @@ final class WebhookDeliverer: Sendable {
                     store.bell.ring([NotificationBell.webhooks])
                 }
             }
-            if due.isEmpty && finished.isEmpty { await store.bell.wait(NotificationBell.webhooks, since: rung, timeout: .seconds(1)) }
+            // Nothing of a pass is held while it waits: an environment nobody uses can be closed meanwhile.
+            let idle = due.isEmpty && finished.isEmpty
+            due = []
+            if idle { await store.bell.wait(NotificationBell.webhooks, since: rung, timeout: .seconds(1)) }
         }
+    }
+
+    /// Deliveries due now in the open environments. Most environments have no webhook, and say so from memory: no
+    /// database work for them on a pass.
+    private func dueDeliveries() async -> [(EnvironmentStore, WebhookStore.WebhookDelivery)] {
+        let busy = inFlight.withLock { $0.ids.count >= 512 }
+        let candidates = busy ? [] : store.openEnvironments().filter { $0.webhooks.knownWebhookPresence != false }
+        guard !candidates.isEmpty else { return [] }
+        return (try? await BlockingWork.shared.run {
+            try candidates.filter { try $0.webhooks.hasWebhooks() }.flatMap { env in try env.webhooks.dueWebhookDeliveries().map { (env, $0) } }
+        }) ?? []
     }
 
     typealias Outcome = (delivery: WebhookStore.WebhookDelivery, status: String, succeeded: Bool)

@@ -178,6 +178,10 @@ public final class ServerStore: Sendable {
     /// The container environments this process has opened (the ones its writes can have queued work in).
     public func openEnvironments() -> [EnvironmentStore] { registry.openEnvironments() }
 
+    /// Closes the environments unused for `span` that nothing holds (see `EnvironmentRegistry.releaseIdle`).
+    @discardableResult
+    public func releaseIdleEnvironments(after span: Duration) -> Int { registry.releaseIdle(after: span) }
+
     /// Closes the open environments; the next use opens them afresh (their catalog, secret and caches read anew,
     /// as after `stratus migrate` wrote them underneath).
     func forgetEnvironments() { registry.closeAll() }

@@ -103,7 +103,8 @@ final class APIFixture: @unchecked Sendable {
     /// POSTs (or GETs, with no body) to `/database/1/<container>/<env>/<db>/<path>`.
     func call(_ path: String, _ body: String? = nil, db: String = "public", env: String = "development", token: String? = nil,
               user: String? = nil, method: String? = nil, contentType: String = "text/plain", headers: [String: String] = [:],
-              rawQuery: String? = nil, rawDevice: Bool = false, session: URLSession? = nil) async throws -> Reply {
+              rawQuery: String? = nil, rawDevice: Bool = false, session: URLSession? = nil, container other: ContainerID? = nil) async throws -> Reply {
+        let container = other ?? self.container
         var q = rawQuery ?? ""
         if rawQuery == nil {
             let t = token ?? (env == "production" ? prodToken : devToken)

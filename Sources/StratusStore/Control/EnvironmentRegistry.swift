@@ -68,6 +68,31 @@ final class EnvironmentRegistry: Sendable {
         for env in envs { env.close() }
     }
 
+    /// Closes the environments nobody has asked for in `span` and nobody holds now (a request, a stream, a delivery
+    /// pass each hold the one they use): a server that has served a thousand containers keeps open only the ones in
+    /// use, and the next request to another opens it again. Returns how many were closed.
+    @discardableResult
+    func releaseIdle(after span: Duration) -> Int {
+        let c = span.components
+        let nanos = c.seconds * 1_000_000_000 + c.attoseconds / 1_000_000_000
+        let closing: [EnvironmentStore] = opening.withLock { _ in
+            open.withLock { o in
+                var out: [EnvironmentStore] = []
+                for key in Array(o.keys) {
+                    guard var env = o.removeValue(forKey: key) else { continue }
+                    // Held only here: no request, stream or delivery is using it, and none can take it while the lock is held.
+                    if env.idle(for: nanos) && isKnownUniquelyReferenced(&env) { out.append(env) } else { o[key] = env }
+                }
+                return out
+            }
+        }
+        for env in closing {
+            try? env.notifications.saveCourierProgress()
+            env.close()
+        }
+        return closing.count
+    }
+
     /// The store of one container environment, opened once and shared.
     ///
     /// Opening runs the environment's migrations, so it happens one at a time: the first requests after a start
@@ -75,7 +100,10 @@ final class EnvironmentRegistry: Sendable {
     /// "duplicate column" after an upgrade.
     func environment(_ id: ContainerID, _ env: ContainerEnvironment) throws(StratusError) -> EnvironmentStore {
         let key = EnvironmentKey(container: id, environment: env)
-        if let s = open.withLock({ $0[key] }) { return s }
+        if let s = open.withLock({ $0[key] }) {
+            s.touch()
+            return s
+        }
         return try opening.withLock { _ throws(StratusError) -> EnvironmentStore in
             if let s = open.withLock({ $0[key] }) { return s }
             guard try containerExists(id) else { throw StratusError(.notFound, "container \(id) does not exist") }

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import Synchronization
 
 /// One container environment: its public database, every user's private and shared databases, its schema, its
 /// change log, subscriptions, notifications and assets — in one SQLite file, or in one schema of a PostgreSQL
@@ -36,6 +37,13 @@ public final class EnvironmentStore: Sendable {
     public let zones: ZoneStore
     /// `stratus check`: the engine's check and Stratus's own invariants.
     public let consistency: ConsistencyCheck
+
+    /// When it was last asked for (nanoseconds of the monotonic clock), so that one unused for a while is closed
+    /// and gives back what its connections hold (see `EnvironmentRegistry.releaseIdle`).
+    private let lastUsed = Atomic<Int64>(EnvironmentStore.now())
+    func touch() { lastUsed.store(Self.now(), ordering: .relaxed) }
+    func idle(for nanoseconds: Int64) -> Bool { Self.now() - lastUsed.load(ordering: .relaxed) >= nanoseconds }
+    private static func now() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
 
     /// Where an environment's data lives.
     typealias Backend = EnvironmentDatabase.Backend
