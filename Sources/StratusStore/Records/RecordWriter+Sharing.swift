@@ -15,9 +15,16 @@ extension RecordWriter {
             guard p.allowsWrite else { throw denied(name, "the share gives you read-only access") }
             return
         }
+        // A save that makes a record, or one that moves it to another parent, needs a parent in the share.
+        let creates = op.operationType.createsWhenMissing, moves = parent != nil && parent != "" && !op.operationType.isDelete
         if found != nil {
             let covering = try ShareRows.link(db, zone: zone.id, name: name)?.shareID
             guard let covering, let p = access.shares[covering] else {
+                // A record not shared with the caller is answered as one that does not exist: it meets the rules a
+                // missing one meets, and only a save those let through, which would make a missing record, learns
+                // that the name is taken (it cannot be made, as in CloudKit).
+                if creates || moves { try requireSharedParent(access, parent, name: name, zone: zone) }
+                if creates { throw denied(name, "its name is taken in this zone") }
                 throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name)
             }
             guard p.allowsWrite else { throw denied(name, "the share gives you read-only access") }
@@ -29,16 +36,28 @@ extension RecordWriter {
             if parent == "" { throw denied(name, "taking a record out of the share is the owner's to do") }
         }
         // A new record, or a record moved to another parent, must hang under a READ_WRITE share.
-        if found == nil || (parent != nil && parent != "") {
-            guard let parent, !parent.isEmpty else {
-                throw denied(name, "records you create in a shared hierarchy need a parent inside it")
-            }
-            guard let covering = try ShareRows.link(db, zone: zone.id, name: parent)?.shareID ?? ShareRows.find(db, zone: zone, root: parent)?.id,
-                  let p = access.shares[covering] else {
-                throw denied(name, "parent '\(parent.prefix(100))' is not in a hierarchy shared with you")
-            }
-            guard p.allowsWrite else { throw denied(name, "the share gives you read-only access") }
+        if (found == nil && creates) || moves { try requireSharedParent(access, parent, name: name, zone: zone) }
+    }
+
+    /// A record a participant makes or moves hangs under a READ_WRITE share of theirs.
+    private func requireSharedParent(_ access: SharedZoneAccess, _ parent: String?, name: String, zone: ZoneRow) throws {
+        guard let parent, !parent.isEmpty else {
+            throw denied(name, "records you create in a shared hierarchy need a parent inside it")
         }
+        guard let covering = try ShareRows.link(db, zone: zone.id, name: parent)?.shareID ?? ShareRows.find(db, zone: zone, root: parent)?.id,
+              let p = access.shares[covering] else {
+            throw denied(name, "parent '\(parent.prefix(100))' is not in a hierarchy shared with you")
+        }
+        guard p.allowsWrite else { throw denied(name, "the share gives you read-only access") }
+    }
+
+    /// Whether a participant sees `name` in `zone`: through a zone share, or a hierarchy share of theirs covering
+    /// it (its root included). A record they do not see is, to them, one that does not exist.
+    func participantSees(_ access: SharedZoneAccess, _ name: String, in zone: ZoneRow) throws -> Bool {
+        if access.zonePermission != nil { return true }
+        if let covering = try ShareRows.link(db, zone: zone.id, name: name)?.shareID, access.shares[covering] != nil { return true }
+        if let root = try ShareRows.find(db, zone: zone, root: name), access.shares[root.id] != nil { return true }
+        return false
     }
 
     private func denied(_ name: String, _ why: String) -> StratusError {

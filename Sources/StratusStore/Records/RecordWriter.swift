@@ -564,7 +564,12 @@ struct RecordWriter {
 
     private func validateReferences(_ fields: [String: FieldValue], zone: ZoneRow, recordName: String) throws {
         for r in references(in: fields) where r.action == .validate {
-            guard let tz = try targetZone(r, from: zone), try existing(tz, r.recordName) != nil else {
+            // A participant sees only what is shared with them: in the shared zone, covered by one of their shares.
+            let visible = try access.map { a in
+                guard let tz = try targetZone(r, from: zone), tz.id == zone.id else { return false }
+                return try participantSees(a, r.recordName, in: tz)
+            } ?? true
+            guard visible, let tz = try targetZone(r, from: zone), try existing(tz, r.recordName) != nil else {
                 throw StratusError(.validatingReferenceError, "record '\(recordName)' references '\(r.recordName)', which does not exist", recordName: recordName)
             }
         }
