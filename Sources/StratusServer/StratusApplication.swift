@@ -27,6 +27,8 @@ public final class StratusApplication: Sendable {
     let shapes: QueryShapeKeeper
     /// Closes environments nobody has used for `ServerConfig.environmentIdleRelease`.
     let releaser = BackgroundWork("environment releaser")
+    /// Drops uploads no record attached in time and the content nothing references (see `AssetStore.tendUploads`).
+    let assetCollector = BackgroundWork("asset collector")
     /// The demo's secrets (users' passwords, an API token), when `--demo` installed it on this start: printed once.
     public let demoInstall: DemoInstall?
     /// The SSE streams and web courier polls open now.
@@ -115,6 +117,9 @@ public final class StratusApplication: Sendable {
         releaser.repeating(every: min(.seconds(60), idle / 2), immediately: false) {
             _ = try? await BlockingWork.shared.run { store.releaseIdleEnvironments(after: idle) }
         }
+        assetCollector.repeating(every: .seconds(60), immediately: false) {
+            _ = try? await BlockingWork.shared.run { for env in store.openEnvironments() { _ = try? env.assets.tendUploads() } }
+        }
     }
 
     public func stop() async {
@@ -123,6 +128,7 @@ public final class StratusApplication: Sendable {
         await apns.stop()
         await shapes.stop()
         await releaser.stop()
+        await assetCollector.stop()
         store.bell.close()
         await server.stop()
         await sampler.stop()

@@ -12,37 +12,66 @@ public struct AssetStore: EnvironmentPart {
     static let assetChunkSize = 1 << 20
 
     /// Stores asset content and returns the value a record's ASSET field takes, with a receipt that lets
-    /// `uploader` (and only them) reference it from records written through the API.
+    /// `uploader` (and only them) reference it from records written through the API. The upload is charged to its
+    /// uploader at once, and is theirs to attach to a record within `AssetUploads.lifetime` (see `AssetUploads`).
+    /// Its bytes are promised against the environment's quota before a byte is written.
     public func uploadAsset(_ data: Data, uploader: String? = nil) throws(StratusError) -> AssetValue {
         guard data.count <= AssetFiles.maximumSize else {
             throw StratusError(.limitExceeded, "an asset holds at most \(AssetFiles.maximumSize / 1024 / 1024) MB")
         }
-        try quota.checkQuota(adding: Int64(data.count))
-        // An asset is charged to whoever's records reference it; its uploader must have room for it now.
-        if let uploader { try quota.checkUserQuota(uploader, adding: Int64(data.count)) }
+        let size = Int64(data.count)
+        // A quick refusal before anything is staged; the charge itself is checked again in the transaction.
+        if let uploader { try quota.checkUserQuota(uploader, adding: size) }
+        let promised = try quota.reserve(size)
+        var wrote: Int64 = 0
+        defer { quota.settle(promised, wroteAssets: wrote) }
         let (base64, _) = AssetFiles.checksum(of: data)
-        let register = { (db: any SQLSession) throws in
+        let (now, limit) = (WallClock.nowMillis(), core.userQuotaBytes)
+        // The rows first (they may refuse: the uploader's cap), the content only once they are in.
+        let register = { (db: any SQLSession) throws -> Bool in
+            let fresh = try db.int64("SELECT 1 FROM assets WHERE checksum = ?", [base64]) == nil
             try db.execute("""
                 INSERT INTO assets(checksum, size, refs, created_at) VALUES (?, ?, 0, ?)
                 ON CONFLICT(checksum) DO UPDATE SET created_at = excluded.created_at
-                """, base64, data.count, WallClock.nowMillis())
+                """, base64, data.count, now)
+            if let uploader {
+                let charged = try AssetUploads.hold(base64, size: size, uploader: uploader, expiresAt: now + AssetUploads.lifetime, db)
+                try UserUsage.charge(uploader, charged, limit: limit, db)
+            }
+            return fresh
         }
+        let fresh: Bool
         if sqlite == nil {
-            try write { db, _ in
+            fresh = try write { db, _ in
+                let fresh = try register(db)
                 try Self.storeChunks(data, checksum: base64, db)
-                try register(db)
+                return fresh
             }
         } else {
             let staged = try guarded { try files.stage(data) }
             defer { try? FileManager.default.removeItem(at: staged.temp) }
             // The rename happens inside the write transaction so it cannot interleave with a collection of the same content.
-            try write { db, _ in
+            fresh = try write { db, _ in
+                let fresh = try register(db)
                 try self.files.commit(temp: staged.temp, final: staged.final)
-                try register(db)
+                return fresh
             }
         }
-        return AssetValue(fileChecksum: base64, size: Int64(data.count), referenceChecksum: base64,
+        if fresh { wrote = size }
+        return AssetValue(fileChecksum: base64, size: size, referenceChecksum: base64,
                           receipt: uploader.map { AssetReceipt.make(user: $0, checksum: base64, signer) })
+    }
+
+    /// Drops the uploads that waited longer than `AssetUploads.lifetime` for a record (their uploaders are charged
+    /// no more), then removes the content nothing references and no upload holds. The server does it every minute
+    /// for each open environment. Returns how many assets' content was removed.
+    @discardableResult
+    public func tendUploads(now: Int64 = WallClock.nowMillis()) throws(StratusError) -> Int {
+        try write { db, _ in
+            let refunds = try AssetUploads.expire(before: now, db)
+            try UserUsage.add(refunds.mapValues { -$0 }, db)
+        } as Void
+        return try collectUnreferencedAssets(olderThan: now - AssetUploads.lifetime)
     }
 
     /// Writes content as `asset_chunks` rows unless they are there already (PostgreSQL).
@@ -90,7 +119,10 @@ public struct AssetStore: EnvironmentPart {
     @discardableResult
     public func collectUnreferencedAssets(olderThan millis: Int64 = WallClock.nowMillis()) throws(StratusError) -> Int {
         let gone: [String] = try write { db, _ in
-            let gone = try db.all("DELETE FROM assets WHERE refs = 0 AND created_at <= ? RETURNING checksum", [millis]) { $0.string(0) }
+            let gone = try db.all("""
+                DELETE FROM assets WHERE refs = 0 AND created_at <= ?
+                    AND NOT EXISTS (SELECT 1 FROM asset_uploads u WHERE u.checksum = assets.checksum) RETURNING checksum
+                """, [millis]) { $0.string(0) }
             for c in gone { try self.removeContent(c, db) }
             return gone
         }
@@ -102,7 +134,10 @@ public struct AssetStore: EnvironmentPart {
         let cutoff = WallClock.nowMillis()
         _ = try? write { db, _ in
             for c in Set(released) {
-                if try db.one("DELETE FROM assets WHERE checksum = ? AND refs = 0 AND created_at <= ? RETURNING checksum", [c, cutoff], { $0.string(0) }) != nil {
+                if try db.one("""
+                    DELETE FROM assets WHERE checksum = ? AND refs = 0 AND created_at <= ?
+                        AND NOT EXISTS (SELECT 1 FROM asset_uploads u WHERE u.checksum = assets.checksum) RETURNING checksum
+                    """, [c, cutoff], { $0.string(0) }) != nil {
                     try self.removeContent(c, db)
                 }
             }

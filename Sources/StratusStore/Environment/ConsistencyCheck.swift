@@ -102,5 +102,21 @@ public struct ConsistencyCheck: EnvironmentPart {
         for checksum in named.keys.sorted() where stored[checksum] == nil {
             report.problems.append("asset \(checksum) is named by \(named[checksum]!) record values but is not stored")
         }
+        // Content no record uses and no upload waits to attach, past an upload's life: the server's next collection
+        // removes it (a server that is not running leaves it, and it counts against the quota meanwhile).
+        let cutoff = WallClock.nowMillis() - AssetUploads.lifetime
+        let orphans = try s.one("""
+            SELECT COUNT(*), CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM assets WHERE refs = 0 AND created_at <= ?
+                AND NOT EXISTS (SELECT 1 FROM asset_uploads u WHERE u.checksum = assets.checksum)
+            """, [cutoff]) { ($0.int64(0) ?? 0, $0.int64(1) ?? 0) } ?? (0, 0)
+        if orphans.0 > 0 {
+            report.problems.append("\(orphans.0) assets (\(orphans.1) bytes) are used by no record and waited for by no upload: collected by a running server within a minute")
+        }
+        let expired = try s.one("SELECT COUNT(*), CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM asset_uploads WHERE expires_at <= ?", [WallClock.nowMillis()]) {
+            ($0.int64(0) ?? 0, $0.int64(1) ?? 0)
+        } ?? (0, 0)
+        if expired.0 > 0 {
+            report.problems.append("\(expired.0) uploads (\(expired.1) bytes) were never attached to a record and have expired: still charged to their uploaders until a running server drops them")
+        }
     }
 }

@@ -6,8 +6,11 @@ import Synchronization
 /// past an app's public quota or a user's iCloud quota. Deletes always go through, so space can be freed.
 public final class QuotaStore: EnvironmentPart {
     let core: EnvironmentDatabase
-    /// The last usage measured, and when (see `storageUsage`).
+    /// The last usage measured, and when (see `storageUsage`); what was written since is added to it.
     let usageCache = Mutex<(ContinuousClock.Instant, StorageUsage)?>(nil)
+    /// Bytes promised to writes under way on this server, not yet in the usage measured: a write reserves before it
+    /// writes, so writers at once cannot pass the quota together (see `reserve`).
+    private let reserved = Mutex<Int64>(0)
 
     init(core: EnvironmentDatabase) {
         self.core = core
@@ -56,8 +59,35 @@ public final class QuotaStore: EnvironmentPart {
     func checkQuota(adding bytes: Int64 = 0) throws(StratusError) {
         guard core.quotaBytes != nil else { return }
         let usage = try storageUsage()
-        if usage.exceeds(adding: bytes) {
-            throw StratusError(.quotaExceeded, "this container environment is over its storage quota (\(usage.totalBytes / 1_048_576) MB of \((usage.quotaBytes ?? 0) / 1_048_576) MB): delete data or raise the quota")
+        if usage.exceeds(adding: bytes + reserved.withLock { $0 }) { throw Self.overQuota(usage) }
+    }
+
+    private static func overQuota(_ usage: StorageUsage) -> StratusError {
+        StratusError(.quotaExceeded, "this container environment is over its storage quota (\(usage.totalBytes / 1_048_576) MB of \((usage.quotaBytes ?? 0) / 1_048_576) MB): delete data or raise the quota")
+    }
+
+    /// Promises `bytes` to a write about to happen, or refuses (QUOTA_EXCEEDED) what would take the environment past
+    /// its quota with the writes already promised. Returns what was promised, for `settle`.
+    func reserve(_ bytes: Int64) throws(StratusError) -> Int64 {
+        guard core.quotaBytes != nil, bytes > 0 else { return 0 }
+        let usage = try storageUsage()
+        return try reserved.withLock { (r: inout Int64) throws(StratusError) -> Int64 in
+            guard !usage.exceeds(adding: r + bytes) else { throw Self.overQuota(usage) }
+            r += bytes
+            return bytes
+        }
+    }
+
+    /// Ends a promise: the write is done (`wrote`, its assets' and records' bytes, now count in the usage until it is
+    /// measured again) or failed (`wrote` zero).
+    func settle(_ promised: Int64, wroteAssets: Int64 = 0, wroteRecords: Int64 = 0) {
+        if promised > 0 { reserved.withLock { $0 -= promised } }
+        guard wroteAssets != 0 || wroteRecords != 0 else { return }
+        usageCache.withLock { c in
+            guard var (at, usage) = c else { return }
+            usage.assetBytes += wroteAssets
+            usage.recordBytes += wroteRecords
+            c = (at, usage)
         }
     }
 }

@@ -34,7 +34,12 @@ public final class StoredRecords: EnvironmentPart {
                        users: (@Sendable (ShareRequest.Lookup) -> ContainerUser?)? = nil) throws(StratusError) -> [ModifyResult] {
         if let refused = try Self.refusal(of: operations, allOrNothing: allOrNothing) { return refused }
         guard !operations.isEmpty else { return [] }
-        if operations.contains(where: { !$0.operationType.isDelete }) { try quota.checkQuota() }
+        // The batch's records are promised against the quota before anything is written, so batches at once cannot
+        // pass it together (their rows' and indexes' overhead shows at the next measure, a second later at most).
+        let estimate = operations.reduce(Int64(0)) { $0 + ($1.operationType.isDelete ? 0 : Int64($1.record.storageSize) + UserUsage.recordOverhead) }
+        let promised = operations.contains(where: { !$0.operationType.isDelete }) ? try quota.reserve(max(estimate, 1)) : 0
+        var wrote: Int64 = 0
+        defer { quota.settle(promised, wroteRecords: wrote) }
         try Self.checkWritable(zoneID, in: database)
         let target = try targetDatabase(zoneID, in: database)
         let names = operations.map { $0.record.recordName }.filter { !$0.isEmpty }
@@ -74,6 +79,7 @@ public final class StoredRecords: EnvironmentPart {
             catalog = writer.catalog
             return (results, writer.releasedAssets)
         }
+        wrote = promised
         assets.collectAssets(Array(released))
         core.noteWrites(operations.count)
         notifications.tendLog()

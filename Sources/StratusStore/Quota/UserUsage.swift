@@ -9,7 +9,8 @@ import StratusModel
 /// - a record in a private database (written by its owner or, through a share, by a participant): the database's
 ///   owner, as CloudKit charges shared records to the owner's iCloud storage;
 /// - a record in the public database: its creator;
-/// - a subscription: its owner.
+/// - a subscription: its owner;
+/// - an upload no record has attached yet: its uploader (see `AssetUploads`).
 /// A record costs its fields' bytes (the 1 MB rule's measure), the assets it references, and `recordOverhead` for
 /// its row and index entries; a subscription its stored document and parsed form, and the same overhead.
 enum UserUsage {
@@ -52,6 +53,19 @@ enum UserUsage {
         }
     }
 
+    /// Adds `bytes` to `user`'s usage in the caller's transaction and refuses (rolling it back) what takes them past
+    /// `limit`: the row is updated first and read back, so two writers at once cannot both fit under the cap
+    /// (PostgreSQL holds the row to the commit, SQLite has one writer).
+    static func charge(_ user: String, _ bytes: Int64, limit: Int64?, _ s: any SQLSession) throws {
+        guard bytes != 0, !user.isEmpty else { return }
+        let now = try s.int64("""
+            INSERT INTO user_usage("user", bytes) VALUES (?, ?)
+            ON CONFLICT("user") DO UPDATE SET bytes = CASE WHEN user_usage.bytes + excluded.bytes > 0 THEN user_usage.bytes + excluded.bytes ELSE 0 END
+            RETURNING bytes
+            """, [user, bytes]) ?? 0
+        if let limit, bytes > 0, now > limit { throw refusal(user, using: now - bytes, adding: bytes, limit: limit) }
+    }
+
     /// The refusal for a write that would take `user` past `limit`.
     static func refusal(_ user: String, using: Int64, adding: Int64, limit: Int64, recordName: String? = nil) -> StratusError {
         StratusError(.quotaExceeded, "this user's data would take \((using + adding) / 1024) KB of the \(limit / 1024) KB one user may use here: delete some of it",
@@ -86,6 +100,7 @@ enum UserUsage {
         try s.each("SELECT owner, document, spec FROM subscriptions", []) { r in
             totals[r.string(0) ?? "", default: 0] += charge(subscriptionDocument: r.string(1) ?? "", spec: r.string(2))
         }
+        try s.each("SELECT uploader, size FROM asset_uploads", []) { r in totals[r.string(0) ?? "", default: 0] += r.int64(1) ?? 0 }
         try s.execute("DELETE FROM user_usage")
         try add(totals, s)
     }

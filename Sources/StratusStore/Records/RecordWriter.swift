@@ -235,13 +235,17 @@ struct RecordWriter {
         // Receipts prove an upload at write time; they are not kept, so no read ever hands one out.
         for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
         record.fields = fields
-        let (chargedTo, charge) = try checkCharge(record, old: old)
+        // The actor's own uploads this record attaches: their charge passes to the record's (see `AssetUploads`).
+        let attaching = Self.newAssets(fields, old: old)
+        let held = attaching.isEmpty ? 0 : try AssetUploads.held(attaching, by: actor.userRecordName, db)
+        let (chargedTo, charge) = try checkCharge(record, old: old, credit: held)
         // Everything a client can get wrong was checked above, before anything was written. From here on a
         // failure is the server's, and it fails the whole batch (WriteFailure) rather than leave half a record.
         defer { if let chargedTo { usageDeltas[chargedTo, default: 0] += charge } }
         do {
             if let link { try writeLink(link, name: name, zone: zone) }
             var result = try write(op, record: &record, fields: fields, schemaChange: schemaChange, found: found, old: old, zone: zone)
+            if held > 0 { usageDeltas[actor.userRecordName, default: 0] -= try AssetUploads.attach(attaching, by: actor.userRecordName, db) }
             if case .saved(var r) = result, link?.shareID != nil {
                 r.share = try ShareRows.find(db, zone: zone, root: name)?.share.recordName
                 result = .saved(r)
@@ -298,13 +302,14 @@ struct RecordWriter {
 
     /// The user a record is charged to and by how much; that user must have room for it (a record that shrinks
     /// always fits). (`chargeOwner` is the same rule for what is not a record: a share's fields.)
-    private mutating func checkCharge(_ record: StoredRecord, old: StoredRecord?) throws -> (user: String?, bytes: Int64) {
+    /// `credit`: what the actor is charged for uploads this record attaches, which the record's charge replaces.
+    private mutating func checkCharge(_ record: StoredRecord, old: StoredRecord?, credit: Int64 = 0) throws -> (user: String?, bytes: Int64) {
         let chargedTo = UserUsage.chargedUser(database, creator: old?.created?.userRecordName ?? actor.userRecordName)
         let charge = UserUsage.charge(record) - (old.map(UserUsage.charge) ?? 0)
         if let chargedTo, let limit = userQuota, charge > 0 {
             let before = try usageBefore[chargedTo] ?? UserUsage.bytes(chargedTo, db)
             usageBefore[chargedTo] = before
-            let using = before + usageDeltas[chargedTo, default: 0]
+            let using = before + usageDeltas[chargedTo, default: 0] - (chargedTo == actor.userRecordName ? credit : 0)
             if using + charge > limit { throw UserUsage.refusal(chargedTo, using: using, adding: charge, limit: limit, recordName: record.recordName) }
         }
         return (chargedTo, charge)
@@ -522,6 +527,14 @@ struct RecordWriter {
             if using + bytes > limit { throw UserUsage.refusal(user, using: using, adding: bytes, limit: limit, recordName: recordName) }
         }
         usageDeltas[user, default: 0] += bytes
+    }
+
+    /// The assets `fields` name that `old` did not.
+    static func newAssets(_ fields: [String: FieldValue], old: StoredRecord?) -> Set<String> {
+        var named = Set<String>()
+        for v in fields.values where v.mayHoldAssets { named.formUnion(v.assetChecksums) }
+        guard !named.isEmpty, let old else { return named }
+        return named.subtracting(old.fields.values.flatMap(\.assetChecksums))
     }
 
     /// A new asset reference (one the record did not already hold) needs a receipt of the actor's own upload.

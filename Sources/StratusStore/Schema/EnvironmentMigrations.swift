@@ -265,6 +265,15 @@ extension EnvironmentMigrations {
         m.add("v25-zone-updates-in-place") { s in
             if s.dialect == .postgres { try s.script("DROP INDEX IF EXISTS zones_changes") }
         }
+        // Uploads not yet attached to a record (see `AssetUploads`): charged to their uploader until a record of
+        // theirs uses them, and gone, with their content, when that does not happen in time.
+        m.add("v26-asset-uploads") { s in
+            try s.script(s.dialect.ddl("""
+                CREATE TABLE asset_uploads(checksum TEXT NOT NULL, uploader TEXT NOT NULL, size INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+                    PRIMARY KEY(checksum, uploader)) WITHOUT ROWID;
+                CREATE INDEX asset_uploads_expiry ON asset_uploads(expires_at);
+                """))
+        }
         return m
     }
 
