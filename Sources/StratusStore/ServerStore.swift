@@ -189,6 +189,7 @@ public final class ServerStore: Sendable {
     /// Closes every database file this store opened (a server's shutdown): what is still referenced elsewhere
     /// answers errors from now on instead of holding files open until the process ends.
     public func close() {
+        registry.fanOut.stop()
         registry.closeAll()
         invalidation.stop()
         control.close()

@@ -162,6 +162,7 @@ import StratusTestSupport
         let start = try env.notifications.lastNotificationID(for: alice)
         let bobStart = try env.notifications.lastNotificationID(for: bob)
         for i in 0..<5 { try await Self.write(f, "b\(i)", user: f.bobToken) }
+        try await offPool { env.notifications.deliverHandedOff() }
         // Each user's notifications have their own order: Bob's five move his, and Alice reads none of them.
         let page = try env.notifications.notificationPage(for: alice, after: start)
         let (aliceLast, bobLast) = (try env.notifications.lastNotificationID(for: alice), try env.notifications.lastNotificationID(for: bob))

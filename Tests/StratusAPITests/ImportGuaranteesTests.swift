@@ -67,6 +67,7 @@ import StratusStore
         #expect(try env.records.lookup(["i249"], in: db, zoneID: zone).first.flatMap { try? $0.get().fields["title"] } == .string("item 249"))
 
         // The notifications: one per new Item for the query subscription, and the database subscription told.
+        env.notifications.deliverHandedOff()
         let logged = try env.notifications.entries(for: Self.alice, after: 0, limit: 1_000)
         let created = logged.filter { $0.subscriptionID == "new-items" }
         #expect(created.count == 250 && Set(created.compactMap(\.recordName)) == Set(names) && created.allSatisfy { $0.reason == 1 })

@@ -7,8 +7,9 @@ import StratusModel
 import StratusTestSupport
 
 /// Each recipient's notifications have an order of their own (`NotificationLog`): on PostgreSQL, a write that
-/// notifies Bob does not wait for an open one that notifies Alice, while Alice's next notification waits for it,
-/// takes the next number of hers, and a listener of hers reads both, in order, once each.
+/// notifies Bob, or Alice, does not wait for an open transaction that holds a notification of Alice's (writes hand
+/// their changes to the fan-out and go on); the fan-out's notification for Alice waits for it, takes the next number
+/// of hers, and a listener of hers reads both, in order, once each.
 @Suite struct NotificationOrderTests {
     @Test func writesNotifyingDifferentUsersDoNotWaitForEachOther() async throws {
         guard let f = try await APIFixture.make(.postgres) else { return }
@@ -52,13 +53,17 @@ import StratusTestSupport
         let bobWrite = Self.background { try await f.call("records/modify", #"{"zoneID":{"zoneName":"Z"},"operations":[{"operationType":"create","record":{"recordName":"b1","recordType":"Note"}}]}"#,
                                                           db: "private", user: f.bobToken).status }
         #expect(await bobWrite.finished(within: .seconds(20)) == 200, "a write notifying Bob waited for one notifying Alice")
-        // A Post (Bob's, into the public database) notifies Alice: it waits for her open notification.
+        // A Post (Bob's, into the public database) notifies Alice: the write goes through too; its notification
+        // waits in the outbox, and the fan-out appends it only after her open one.
         let post = Self.background { try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"p1","recordType":"Post"}}]}"#,
                                                       user: f.bobToken).status }
-        #expect(await post.finished(within: .seconds(1)) == nil, "two notifications of Alice's were numbered at once")
+        #expect(await post.finished(within: .seconds(20)) == 200, "a write notifying Alice waited for an open notification of hers")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await offPool { try env.notifications.notificationPage(for: alice, after: aliceStart) }.notifications.isEmpty,
+                "two notifications of Alice's were numbered at once")
         release.signal()
         released = true
-        #expect(await post.finished(within: .seconds(20)) == 200)
+        try await offPool { env.notifications.deliverHandedOff() }
 
         // Alice's listener reads the held notification, then the Post's, with later numbers, once each.
         let page = try await offPool { try env.notifications.notificationPage(for: alice, after: aliceStart) }
@@ -82,6 +87,7 @@ import StratusTestSupport
             let r = try await f.call("records/modify", #"{"zoneID":{"zoneName":"Z"},"operations":[{"operationType":"create","record":{"recordName":"\#(name)","recordType":"Note"}}]}"#,
                                      db: "private", user: f.aliceToken)
             #expect(r.status == 200)
+            try await offPool { env.notifications.deliverHandedOff() }
         }
         try await note("n1")
         let afterN1 = try await offPool { try env.notifications.lastNotificationID(for: alice) }
@@ -96,6 +102,7 @@ import StratusTestSupport
         }
         #expect(try await offPool { try env.notifications.lastNotificationID(for: alice) } == NotificationBatch.end(of: legacy))
         try await note("n2")
+        try await offPool { env.notifications.deliverHandedOff() }
         let fromN1 = try await offPool { try env.notifications.notificationPage(for: alice, after: afterN1) }
         #expect(fromN1.notifications.map(\.recordName) == ["n2"])
         #expect(fromN1.notifications.map { NotificationBatch.batch(of: $0.id) } == [legacy + 1])

@@ -47,7 +47,7 @@ import StratusTestSupport
         try await write(f, ["a1", "a2"], user: f.aliceToken)
         let first = Self.events(await alice.read(until: Self.count(2)))
         #expect(first.count == 2 && first.allSatisfy { $0.data.contains(#""met""#) })
-        let logged = try f.app.store.environment(f.container, .development).notifications.entries(for: f.alice.userRecordName, after: 0)
+        let logged = try NotificationTests.delivered(f).entries(for: f.alice.userRecordName, after: 0)
         #expect(first.map(\.id) == logged.map(\.notificationID), "id: is the notification's nid, in log order")
 
         // The connection drops; two more writes happen; reconnecting after the first event replays the rest.
@@ -55,7 +55,7 @@ import StratusTestSupport
         try await write(f, ["a3", "a4"], user: f.aliceToken)
         let resumed = try Self.open(f, user: f.aliceToken, lastEventID: first[0].id)
         let replay = Self.events(await resumed.read(until: Self.count(3)))
-        let all = try f.app.store.environment(f.container, .development).notifications.entries(for: f.alice.userRecordName, after: 0).map(\.notificationID)
+        let all = try NotificationTests.delivered(f).entries(for: f.alice.userRecordName, after: 0).map(\.notificationID)
         #expect(replay.map(\.id) == Array(all.dropFirst()), "nothing lost, nothing repeated")
 
         // Bob's stream carried none of Alice's notifications.

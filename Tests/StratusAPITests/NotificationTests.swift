@@ -5,7 +5,8 @@ import FoundationNetworking
 import Testing
 @testable import StratusAPI
 import StratusModel
-import StratusStore
+@testable import StratusStore
+import StratusTestSupport
 
 /// Subscriptions that notify: which changes fire which subscription, for whom, and delivery through the web courier.
 @Suite struct NotificationTests {
@@ -13,8 +14,18 @@ import StratusStore
         try await f.call("subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":\#(subscription)}]}"#, db: db, user: user)
     }
 
+    /// The environment's notifications, with what the writes so far handed to the fan-out delivered.
+    static func delivered(_ f: APIFixture) throws -> NotificationStore {
+        let notifications = try f.app.store.environment(f.container, .development).notifications
+        notifications.deliverHandedOff()
+        return notifications
+    }
+
+    /// `user`'s notifications, once what the writes so far handed to the fan-out is delivered.
     static func notes(_ f: APIFixture, _ user: String) throws -> [[String: Any]] {
-        try f.app.store.environment(f.container, .development).notifications.entries(for: user, after: 0).map {
+        let notifications = try f.app.store.environment(f.container, .development).notifications
+        notifications.deliverHandedOff()
+        return try notifications.entries(for: user, after: 0).map {
             (try JSONSerialization.jsonObject(with: Data($0.payload.utf8)) as? [String: Any]) ?? [:]
         }
     }
@@ -65,7 +76,7 @@ import StratusStore
         #expect(fetch.count == 1 && fetch.first?["zid"] as? String == "Work" && fetch.first?["dbs"] as? Int == 2)
         #expect(meta.count == 2, "the database subscription hears both zones: \(meta)")
         // No notification of Alice's carries Bob's private record, and Bob, who subscribed to nothing, has none.
-        let text = try f.app.store.environment(f.container, .development).notifications.entries(for: alice, after: 0).map(\.payload).joined()
+        let text = try Self.delivered(f).entries(for: alice, after: 0).map(\.payload).joined()
         #expect(!text.contains("secret"))
         #expect(try Self.notes(f, bob).isEmpty)
     }
@@ -107,7 +118,7 @@ import StratusStore
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"New"}}}]}"#, db: "private", user: f.aliceToken)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"New"}}}]}"#, db: "private", user: f.aliceToken)
         _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"BobsZone"}}}]}"#, db: "private", user: f.bobToken)
-        let logged = try f.app.store.environment(f.container, .development).notifications.entries(for: f.alice.userRecordName, after: 0)
+        let logged = try Self.delivered(f).entries(for: f.alice.userRecordName, after: 0)
         #expect(logged.map(\.reason) == [1, 3] && logged.allSatisfy { $0.payload.contains(#""met""#) && !$0.payload.contains("BobsZone") })
     }
 
@@ -119,9 +130,11 @@ import StratusStore
         let env = try f.app.store.environment(f.container, .development)
         try env.notifications.createCourierToken("tok", user: f.alice.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"old","recordType":"Note"}}"#, db: "private", user: f.aliceToken)
+        try await offPool { env.notifications.deliverHandedOff() }
         let old = try #require(try env.notifications.entries(for: f.alice.userRecordName, after: 0).first)
         try await Task.sleep(for: .milliseconds(700))
         _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"new","recordType":"Note"}}"#, db: "private", user: f.aliceToken)
+        try await offPool { env.notifications.deliverHandedOff(); env.notifications.tendLog() }
         #expect(throws: StratusError.self) { try env.notifications.entries(for: f.alice.userRecordName, after: 0) }
         #expect(throws: StratusError.self) { try env.notifications.notificationPosition(nid: old.notificationID, user: f.alice.userRecordName) }
         let kept = try env.notifications.entries(for: f.alice.userRecordName, after: old.id)
@@ -165,7 +178,7 @@ import StratusStore
             let (d, _) = try await f.session.data(from: URL(string: url)!)
             nids.append(((try JSONSerialization.jsonObject(with: d) as? [String: Any])?["ck"] as? [String: Any])?["nid"] as? String ?? "")
         }
-        let logged = try f.app.store.environment(f.container, .development).notifications.entries(for: f.alice.userRecordName, after: 0).map(\.notificationID)
+        let logged = try Self.delivered(f).entries(for: f.alice.userRecordName, after: 0).map(\.notificationID)
         #expect(nids == Array(logged.dropFirst()), "each notification once, oldest first")
         // An unknown token is CloudKit's NOT_FOUND envelope.
         let (bad, rb) = try await f.session.data(from: URL(string: url.replacingOccurrences(of: "/development/", with: "/development/x"))!)

@@ -27,7 +27,7 @@ public enum StoreMigration {
     static let environmentTables = ["meta", "secrets", "zones", "record_types", "fields", "roles", "role_members", "record_log", "cascade_refs",
                                     "assets", "deployments", "subscriptions", "record_counts", "courier_tokens", "webhooks", "webhook_deliveries",
                                     "notification_log", "notification_recipients", "user_usage", "shares", "share_participants", "record_links", "shared_zone_log", "query_shapes",
-                                    "apns_devices", "apns_deliveries", "change_counters", "asset_uploads"]
+                                    "apns_devices", "apns_deliveries", "change_counters", "asset_uploads", "notification_outbox"]
 
     /// Copies `source` into `target`, which must hold nothing yet; `progress` hears a line per step.
     public static func copy(from source: ServerStore, to target: ServerStore, progress: (String) -> Void = { _ in }) throws(StratusError) -> Report {

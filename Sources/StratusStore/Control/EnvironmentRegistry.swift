@@ -20,6 +20,8 @@ final class EnvironmentRegistry: Sendable {
     let autoIndexPolicy: AutoIndexPolicy
     /// On PostgreSQL: what one server changes, the others stop caching (see `CacheInvalidation`).
     let invalidation = CacheInvalidation()
+    /// The notification fan-out of every environment (see `NotificationFanOut`); its sweep looks at the open ones.
+    let fanOut = NotificationFanOut()
     private let open: Mutex<[EnvironmentKey: EnvironmentStore]> = Mutex([:])
     /// Held while an environment is being opened (see `environment(_:_:)`).
     private let opening = Mutex(())
@@ -41,6 +43,7 @@ final class EnvironmentRegistry: Sendable {
         self.bell = bell
         self.notificationPolicy = notificationPolicy
         self.autoIndexPolicy = autoIndexPolicy
+        fanOut.sweeping { [weak self] in self?.openEnvironments().map(\.notifications) ?? [] }
     }
 
     func containerExists(_ id: ContainerID) throws(StratusError) -> Bool {
@@ -115,7 +118,7 @@ final class EnvironmentRegistry: Sendable {
                                      assetsDirectory: dir.appendingPathComponent("\(env.rawValue)-assets"), quotaBytes: quotaBytes,
                                      userQuotaBytes: userQuotaBytes,
                                      notifications: notificationPolicy, bell: bell, autoIndexPolicy: autoIndexPolicy,
-                                     peers: postgres == nil ? nil : invalidation)
+                                     peers: postgres == nil ? nil : invalidation, fanOut: fanOut)
             }
             open.withLock { $0[key] = store }
             return store

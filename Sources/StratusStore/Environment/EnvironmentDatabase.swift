@@ -42,6 +42,10 @@ final class EnvironmentDatabase: Sendable {
     let notificationPolicy: NotificationPolicy
     /// When the environment builds composite indexes for the query shapes it sees.
     let autoIndexPolicy: AutoIndexPolicy
+    /// Turns the changes writes hand off into notifications, after their commits (the store's, shared by every
+    /// environment; an environment opened on its own has one of its own, stopped when it closes).
+    let fanOut: NotificationFanOut
+    private let ownsFanOut: Bool
 
     /// Where an environment's data lives.
     enum Backend {
@@ -53,7 +57,10 @@ final class EnvironmentDatabase: Sendable {
 
     init(container: ContainerID, environment: ContainerEnvironment, backend: Backend, assetsDirectory: URL,
          quotaBytes: Int64? = nil, userQuotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
-         bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil) throws {
+         bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil,
+         fanOut: NotificationFanOut? = nil) throws {
+        self.fanOut = fanOut ?? NotificationFanOut()
+        ownsFanOut = fanOut == nil
         self.userQuotaBytes = userQuotaBytes
         self.bell = bell
         self.peers = peers
@@ -101,7 +108,10 @@ final class EnvironmentDatabase: Sendable {
     }
 
     /// Closes the environment's database once the work inside it is done (see `GatedDatabase`).
-    func close() { sqlite?.close() }
+    func close() {
+        if ownsFanOut { fanOut.stop() }
+        sqlite?.close()
+    }
 
     // MARK: planner statistics
 
@@ -207,6 +217,20 @@ final class EnvironmentDatabase: Sendable {
         }
         publish(catalog)
         return result
+    }
+
+    /// A write transaction of the notification fan-out (see `NotificationFanOut`): on PostgreSQL it holds the
+    /// environment's write lock shared, as record writes do, so that it runs beside them; the recipients' rows it
+    /// appends to are locked one by one, in name order, as a write's were.
+    func fanOutWrite<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T {
+        try guarded {
+            try database.write { s -> T in
+                if s.dialect == .postgres {
+                    try s.execute("SELECT pg_advisory_xact_lock_shared(\(Self.writeLockClass), hashtext(current_schema()))", [])
+                }
+                return try body(s, try self.catalog(s))
+            }
+        }
     }
 
     /// A write transaction that changes one database's zones and records (and what they fire: notifications,

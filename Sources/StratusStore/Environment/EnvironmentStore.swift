@@ -50,10 +50,11 @@ public final class EnvironmentStore: Sendable {
 
     init(container: ContainerID, environment: ContainerEnvironment, backend: Backend, assetsDirectory: URL,
          quotaBytes: Int64? = nil, userQuotaBytes: Int64? = nil, notifications policy: NotificationPolicy = NotificationPolicy(),
-         bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil) throws {
+         bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil,
+         fanOut: NotificationFanOut? = nil) throws {
         let core = try EnvironmentDatabase(container: container, environment: environment, backend: backend, assetsDirectory: assetsDirectory,
                                            quotaBytes: quotaBytes, userQuotaBytes: userQuotaBytes, notifications: policy, bell: bell,
-                                           autoIndexPolicy: autoIndexPolicy, peers: peers)
+                                           autoIndexPolicy: autoIndexPolicy, peers: peers, fanOut: fanOut)
         self.core = core
         quota = QuotaStore(core: core)
         assets = AssetStore(core: core, quota: quota)
@@ -69,6 +70,8 @@ public final class EnvironmentStore: Sendable {
         consistency = ConsistencyCheck(core: core)
         // A bulk import that died left a type without its indexes: build them before anything is served.
         try records.buildDeferredIndexes()
+        // Changes a write handed off before a stop (or a crash) are fanned out now.
+        if notifications.hasHandedOffChanges() { notifications.fanOutDue() }
     }
 
     /// An environment in one SQLite file.

@@ -34,11 +34,78 @@ public final class NotificationStore: EnvironmentPart {
         self.webhooks = webhooks
     }
 
-    /// The outbox for a write, or nil when no subscription exists (then a write does no notification work at all).
-    func outbox(_ db: any SQLSession) throws -> NotificationOutbox? {
+    /// What a write hands its changes to, or nil when no subscription or webhook exists (then a write does no
+    /// notification work at all).
+    func handOff(_ db: any SQLSession) throws -> NotificationHandOff? {
         let index = try subscriptions.index(db)
         let hooks = try webhooks.liveWebhooks(db)
-        return index.isEmpty && hooks.isEmpty ? nil : NotificationOutbox(index: index, webhooks: hooks, store: self)
+        return index.isEmpty && hooks.isEmpty ? nil : NotificationHandOff(index: index, webhooks: hooks, store: self)
+    }
+
+    /// Tells the fan-out this environment's outbox has changes (a write committed some).
+    func fanOutDue() { core.fanOut.schedule(self) }
+
+    /// Whether writes handed off changes not fanned out yet.
+    func hasHandedOffChanges() -> Bool {
+        (try? read { db, _ in try db.exists("SELECT 1 FROM notification_outbox", []) }) ?? false
+    }
+
+    /// Changes the fan-out takes in one turn at most, and the time a turn may spend before it commits what it did.
+    static let changesPerTurn = 256
+    static let turnBudget: Duration = .milliseconds(3)
+
+    /// One turn of the fan-out (see `NotificationFanOut`): the oldest changes of the outbox, matched and written as
+    /// notifications in one transaction that also takes them out of it, for at most `turnBudget` of work (a change is
+    /// never split). Returns whether the outbox has more. A failure leaves the changes for the next turn.
+    func fanOutTurn() -> Bool {
+        do {
+            let (more, spent) = try core.fanOutWrite { db, catalog -> (Bool, Bool) in
+                let lock = db.dialect == .postgres ? " FOR UPDATE" : ""
+                let rows = try db.all("SELECT id, change FROM notification_outbox ORDER BY id LIMIT ?\(lock)", [Self.changesPerTurn]) { r -> (Int64, Data)? in
+                    r.int64(0).map { ($0, r.data(1) ?? Data()) }
+                }
+                guard !rows.isEmpty else { return (false, false) }
+                var outbox = NotificationOutbox(index: try subscriptions.index(db), store: self)
+                let start = ContinuousClock.now
+                var done: [Int64] = []
+                for (id, bytes) in rows {
+                    // A change this version cannot read (never written by it) is dropped rather than stop every one after it.
+                    if let change = NotificationChange(bytes) { try apply(change, to: &outbox, catalog: catalog, db) }
+                    done.append(id)
+                    if ContinuousClock.now - start >= Self.turnBudget { break }
+                }
+                try db.execute("DELETE FROM notification_outbox WHERE id IN (\(done.map { _ in "?" }.joined(separator: ",")))", done.map { SQLValue.int64($0) })
+                try outbox.finish(db)
+                return (done.count < rows.count || rows.count == Self.changesPerTurn, !outbox.spent.isEmpty)
+            }
+            if spent { subscriptions.subscriptionsChanged() }
+            tendLog()
+            return more
+        } catch {
+            return false
+        }
+    }
+
+    private func apply(_ change: NotificationChange, to outbox: inout NotificationOutbox, catalog: Catalog, _ db: any SQLSession) throws {
+        switch change.kind {
+        case .record(let before, let after, let zoneRow):
+            try outbox.recordChanged(before: before.map { Self.placed($0, change.zone) }, after: after.map { Self.placed($0, change.zone) },
+                                     zone: change.zone, database: change.database, catalog: catalog, zoneRow: zoneRow, db)
+        case .zone(let deleted):
+            try outbox.zoneChanged(change.zone, database: change.database, deleted: deleted, db)
+        }
+    }
+
+    private static func placed(_ r: StoredRecord, _ zone: ZoneID) -> StoredRecord {
+        var r = r
+        r.zoneID = zone
+        return r
+    }
+
+    /// Fans out everything handed off so far, here and now (tools, and tests that read the log right after a write;
+    /// the server's fan-out does it on its own within moments).
+    public func deliverHandedOff() {
+        while fanOutTurn() {}
     }
 
     /// Holds the log to its retention (at most once a minute: notifications past it, and `aps` texts no one can

@@ -61,7 +61,7 @@ public final class StoredRecords: EnvironmentPart {
             writer.users = users
             // A client's write (it has a caller) is held to its user's cap; the console's and the CLI's are only counted.
             writer.userQuota = caller == nil ? nil : core.userQuotaBytes
-            writer.outbox = try notifications.outbox(db)
+            writer.handOff = try notifications.handOff(db)
             writer.deferredTypes = deferredTypes.withLock { $0 }
             if let prefetched, prefetched.zone != nil { writer.know(prefetched, zone: zone) } else { try writer.prefetch(names, zone: zone) }
             // `allOrNothing` (bulk import): the batch is atomic in any zone, the default zone's included.
@@ -74,8 +74,7 @@ public final class StoredRecords: EnvironmentPart {
             }
             try writer.finish()
             seq = writer.seq
-            try writer.outbox?.finish(db)
-            if writer.outbox?.spent.isEmpty == false { subscriptions.subscriptionsChanged() }
+            try writer.handOff?.finish(db)
             catalog = writer.catalog
             return (results, writer.releasedAssets)
         }

@@ -76,9 +76,9 @@ public struct ZoneStore: EnvironmentPart {
             try s.execute("INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 1, ?, ?)",
                           database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, next, WallClock.nowMillis())
             let z = try ZoneRow.find(s, database, zoneID.zoneName)!
-            var outbox = try notifications.outbox(s)
-            try outbox?.zoneChanged(z.zoneID, database: database, deleted: false, s)
-            try outbox?.finish(s)
+            var handOff = try notifications.handOff(s)
+            try handOff?.zoneChanged(z.zoneID, database: database, deleted: false, s)
+            try handOff?.finish(s)
             return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: true)
         }
         notifications.tendLog()
@@ -105,9 +105,9 @@ public struct ZoneStore: EnvironmentPart {
             guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else { throw try ZoneRow.missing(s, database, zoneID) }
             let released = try clearZone(s, catalog, zone)
             try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(reason.rawValue), seq.next(), zone.id)
-            var outbox = try notifications.outbox(s)
-            try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
-            try outbox?.finish(s)
+            var handOff = try notifications.handOff(s)
+            try handOff?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
+            try handOff?.finish(s)
             return released
         }
         assets.collectAssets(released)
@@ -128,17 +128,17 @@ public struct ZoneStore: EnvironmentPart {
                         atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0)
             }
             var released: [String] = []
-            var outbox = try notifications.outbox(s)
+            var handOff = try notifications.handOff(s)
             for zone in zones {
                 released += try clearZone(s, catalog, zone)
                 if zone.zoneID.isDefault {
                     try s.execute("DELETE FROM zones WHERE id = ?", zone.id)
                 } else {
                     try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(reason.rawValue), seq.next(), zone.id)
-                    try outbox?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
+                    try handOff?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
                 }
             }
-            try outbox?.finish(s)
+            try handOff?.finish(s)
             return (zones.count, released)
         }
         assets.collectAssets(released)

@@ -1,15 +1,13 @@
 import Foundation
 import StratusModel
 
-/// Decides, inside a write's transaction, which subscriptions a record change fires and appends their
-/// notifications to the log in that same transaction (an outbox: nothing is lost between commit and delivery).
+/// Decides which subscriptions a record change fires and appends their notifications to the log, in the fan-out's
+/// transaction after the write committed (see `NotificationFanOut`; the write kept the change in its outbox).
 /// A query subscription is tested against the record after the change (create, update) and before it (delete);
 /// an update that takes a record out of the query fires as deleted, one that brings it in as created. In the
 /// public database a subscription fires only if its owner may read the record at that moment.
 struct NotificationOutbox {
     let index: SubscriptionIndex
-    /// Enabled webhooks: they hear public-database changes of their record types.
-    let webhooks: [Webhook]
     /// The environment's notifications: where its bell, counters, upkeep, peers and the log's budgets come from.
     let store: NotificationStore
     var container: ContainerID { store.container }
@@ -18,19 +16,15 @@ struct NotificationOutbox {
     private(set) var spent: Set<String> = []
     private var roles: [String: Set<String>] = [:]
     private(set) var appended = 0
-    /// Users who got a notification in this transaction, and whether a webhook delivery was queued: who to wake.
+    /// Users who got a notification in this transaction: who to wake.
     private var notified: Set<String> = []
-    private var queuedWebhook = false
-    private var nids = NotificationIDs()
     private var appendedBytes: Int64 = 0
-    private var webhooksQueued = 0
 
     /// Notifications the budgets dropped while this transaction appended.
     private var evicted = 0
 
-    init(index: SubscriptionIndex, webhooks: [Webhook], store: NotificationStore) {
+    init(index: SubscriptionIndex, store: NotificationStore) {
         self.index = index
-        self.webhooks = webhooks
         self.store = store
     }
 
@@ -38,18 +32,18 @@ struct NotificationOutbox {
     /// commits (never if it rolls back). Call it last in the transaction.
     mutating func finish(_ s: any SQLSession) throws {
         try flush(s)
-        if appended > 0 || webhooksQueued > 0 || evicted > 0 {
+        if appended > 0 || evicted > 0 {
             let counter = store.notificationCounter
-            let (n, w, e) = (appended, webhooksQueued, evicted)
-            s.afterCommit { counter.add(notifications: n, webhooks: w, evicted: e) }
+            let (n, e) = (appended, evicted)
+            s.afterCommit { counter.add(notifications: n, webhooks: 0, evicted: e) }
         }
         if appendedBytes > 0 {
             let (upkeep, bytes) = (store.upkeep, appendedBytes)
             s.afterCommit { upkeep.appended(bytes) }
         }
-        guard !notified.isEmpty || queuedWebhook else { return }
+        guard !notified.isEmpty else { return }
         let bell = store.bell
-        let keys = notified.map { NotificationBell.key(container, environment, user: $0) } + (queuedWebhook ? [NotificationBell.webhooks] : [])
+        let keys = notified.map { NotificationBell.key(container, environment, user: $0) }
         s.afterCommit { bell.ring(keys) }
         // PostgreSQL delivers a NOTIFY at commit and never after a rollback, like `afterCommit`: the other servers
         // ring the same keys, so a listener connected to any of them hears this write.
@@ -119,21 +113,11 @@ struct NotificationOutbox {
 
     /// `zoneRow`: the zone's row id, by which a private zone's shares are found (their participants' shared-database
     /// subscriptions hear the change too).
+    /// The change's notifications (its records' ENCRYPTED fields left out already, see `NotificationHandOff`).
     mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog,
                                 zoneRow: Int64? = nil, _ db: any SQLSession) throws {
-        guard let type = (after ?? before)?.recordType else { return }
+        guard (after ?? before)?.recordType != nil else { return }
         changeStarts()
-        // ENCRYPTED values are the app's secret: no webhook body or notification `af` carries them.
-        var before = before, after = after
-        if let hidden = catalog.type(named: type)?.fields.filter({ $0.type.encrypted }).map(\.name), !hidden.isEmpty {
-            for name in hidden {
-                before?.fields.removeValue(forKey: name)
-                after?.fields.removeValue(forKey: name)
-            }
-        }
-        if database.scope == .public, !webhooks.isEmpty {
-            try queueWebhooks(type: type, before: before, after: after, zone: zone, db)
-        }
         try notify(index.candidates(before: before, after: after, in: database), before: before, after: after, zone: zone, database: database, catalog: catalog, db)
         guard database.scope == .private, let zoneRow, index.hasShared else { return }
         for user in try participants(seeing: (after ?? before)!.recordName, zoneRow: zoneRow, db) {
@@ -238,54 +222,6 @@ struct NotificationOutbox {
         let r = Set(try db.all("SELECT role FROM role_members WHERE \"user\" = ?", [user]) { $0.string(0) }).intersection(catalog.roles)
         roles[user] = r
         return r
-    }
-
-    /// One delivery per webhook that hears this type, in this transaction. The body says what changed and, unless
-    /// deleted, the record's fields as plain JSON.
-    private mutating func queueWebhooks(type: String, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, _ db: any SQLSession) throws {
-        let hearing = webhooks.filter { $0.hears(type) }
-        guard !hearing.isEmpty, let record = after ?? before else { return }
-        let reason = after == nil ? "deleted" : before == nil ? "created" : "updated"
-        queuedWebhook = true
-        let now = WallClock.nowMillis()
-        for hook in hearing {
-            webhooksQueued += 1
-            let nid = nids.next()
-            let json = Self.webhookBody(nid: nid, container: container, environment: environment, zone: zone, type: type, record: record,
-                                        after: after, reason: reason, now: now)
-            try db.execute("INSERT INTO webhook_deliveries(webhook_id, nid, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)",
-                           hook.id, nid, json, now, now)
-        }
-    }
-
-    /// A webhook delivery's body: what changed, where, and the record's fields after it (plain JSON), members in
-    /// key order so that equal changes make equal bytes.
-    static func webhookBody(nid: String, container: ContainerID, environment: ContainerEnvironment, zone: ZoneID, type: String, record: StoredRecord,
-                            after: StoredRecord?, reason: String, now: Int64) -> String {
-        var w = JSONWriter(capacity: 512)
-        w.beginObject()
-        w.field("containerIdentifier", container.rawValue)
-        w.field("database", "public")
-        w.field("environment", environment.rawValue)
-        if let after {
-            w.key("fields")
-            w.beginObject()
-            for k in after.fields.keys.sorted() {
-                let mark = w.mark()
-                w.key(k)
-                if !w.plain(after.fields[k]!) { w.rollback(to: mark) }
-            }
-            w.endObject()
-        }
-        w.field("notificationID", nid)
-        w.field("reason", reason)
-        if let tag = after?.recordChangeTag { w.field("recordChangeTag", tag) }
-        w.field("recordName", record.recordName)
-        w.field("recordType", type)
-        w.field("timestamp", now)
-        w.field("zoneName", zone.zoneName)
-        w.endObject()
-        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: any SQLSession) throws {

@@ -36,6 +36,16 @@ struct SubscriptionIndex: Sendable {
         }
 
         var all: [Entry] { rest + byEquality.values.flatMap { $0.values.joined() } }
+
+        /// Whether any entry could match (what `candidates` would list), without listing them.
+        func mayMatch(before: StoredRecord?, after: StoredRecord?) -> Bool {
+            if !rest.isEmpty { return true }
+            for (field, buckets) in byEquality {
+                if let a = before.flatMap({ SubscriptionIndex.equalityKey(field, $0) }), buckets[a] != nil { return true }
+                if let b = after.flatMap({ SubscriptionIndex.equalityKey(field, $0) }), buckets[b] != nil { return true }
+            }
+            return false
+        }
     }
 
     var publicByType: [String: Group] = [:]
@@ -76,6 +86,14 @@ struct SubscriptionIndex: Sendable {
         guard let type = (after ?? before)?.recordType else { return [] }
         let group = database.scope == .public ? publicByType[type] : byDatabase[Self.key(database.scope, database.ownerRecordName)]
         return group?.candidates(before: before, after: after) ?? []
+    }
+
+    /// Whether a change of a record in `database` can concern any subscription of that database (the fan-out then
+    /// works out which; see `NotificationHandOff`).
+    func mayConcern(before: StoredRecord?, after: StoredRecord?, in database: DatabaseID) -> Bool {
+        guard let type = (after ?? before)?.recordType else { return false }
+        let group = database.scope == .public ? publicByType[type] : byDatabase[Self.key(database.scope, database.ownerRecordName)]
+        return group?.mayMatch(before: before, after: after) ?? false
     }
 
     /// Every subscription of one user's private or shared database.

@@ -21,7 +21,7 @@ struct RecordWriter {
     /// When set, a new asset reference must carry a receipt of the actor's own upload, checked with this signer.
     let receipts: TokenSigner?
     /// Appends the notifications each change fires, in this transaction; nil when the environment has no subscriptions.
-    var outbox: NotificationOutbox?
+    var handOff: NotificationHandOff?
     /// Set when a participant writes through their shared database: what their shares let them do in this zone.
     var access: SharedZoneAccess?
     /// Finds the container's users that share records name as participants (the control database keeps users).
@@ -363,7 +363,7 @@ struct RecordWriter {
         }
         try log(zone: zone, seq: s, name: name, typeID: type.id, recordID: recordID, deleted: false)
         let session = db, catalog = catalog, database = database
-        try outbox?.recordChanged(before: old, after: record, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, session)
+        try handOff?.recordChanged(before: old, after: record, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, session)
         if found == nil { countChanges[CountKey(zone: zone.id, type: type.id), default: 0] += 1 }
         return .saved(record.keeping(op.desiredKeys))
     }
@@ -651,7 +651,7 @@ struct RecordWriter {
         // participants' change feeds can still tell the deletion was one of theirs.
         if let share = try ShareRows.find(db, zone: zone, root: name) { try deleteShare(share.id, share.share, zone: zone) }
         let session = db, catalog = catalog, database = database
-        try outbox?.recordChanged(before: old, after: nil, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, session)
+        try handOff?.recordChanged(before: old, after: nil, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, session)
         countChanges[CountKey(zone: zone.id, type: type.id), default: 0] -= 1
 
         let dependents = try db.all("SELECT source_type, source_id FROM cascade_refs WHERE target_zone = ? AND target_name = ?", [zone.id, name]) { d in

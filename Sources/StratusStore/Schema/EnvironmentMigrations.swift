@@ -274,6 +274,10 @@ extension EnvironmentMigrations {
                 CREATE INDEX asset_uploads_expiry ON asset_uploads(expires_at);
                 """))
         }
+        // The changes writes hand to the notification fan-out (see `NotificationHandOff`), read on after the commit.
+        m.add("v27-notification-outbox") { s in
+            try s.script(s.dialect.ddl("CREATE TABLE notification_outbox(id INTEGER PRIMARY KEY AUTOINCREMENT, created_at INTEGER NOT NULL, change BLOB NOT NULL)"))
+        }
         return m
     }
 
