@@ -67,11 +67,18 @@ struct WireRecordSink: RecordSink {
             borrowedZone = nil
         }
         links = nil
-        if let spool, writer.count >= AnswerWriter.spillBytes, spoolFailure == nil {
-            do {
-                try AnswerWriter.spill(&writer, to: spool)
-                spilled = true
-            } catch { spoolFailure = error }
+        guard let spool, writer.count >= AnswerWriter.spillBytes else { return }
+        // Refused once, the rest of the page is thrown away as it comes: the answer is the refusal.
+        if spoolFailure != nil {
+            writer.drain { _ in }
+            return
+        }
+        do {
+            try AnswerWriter.spill(&writer, to: spool)
+            spilled = true
+        } catch {
+            spoolFailure = error
+            writer.drain { _ in }
         }
     }
 }

@@ -84,7 +84,7 @@ struct HTTPConnection {
         var served = 0
         while true {
             // A connection that has sent nothing yet is given a few seconds, not the keep-alive's idle time.
-            watchdog.setDeadline(.now + (served == 0 ? config.firstByteTimeout : config.idleTimeout))
+            if served > 0 { watchdog.setDeadline(.now + config.idleTimeout) }
             do {
                 guard try await serveOne() else { return }
                 served += 1

@@ -124,7 +124,9 @@ public final class HTTPServer: Sendable {
                 let fd = client.socket.file.rawValue
                 let remote = (try? client.socket.remotePeer()).map(HTTPServer.describe) ?? ""
                 let host = HTTPRequest.host(ofAddress: remote)
-                let watchdog = ConnectionWatchdog(fd: fd, address: host, deadline: .now + config.firstByteTimeout)
+                // The first byte's deadline varies a little from connection to connection: a crowd that connected
+                // at once is then not closed, and does not come back, all in the same instant.
+                let watchdog = ConnectionWatchdog(fd: fd, address: host, deadline: .now + config.firstByteTimeout * Double.random(in: 0.8...1.2))
                 let exempt = config.trustedProxies.contains { $0.contains(host) }
                 switch connections.admit(watchdog, exempt: exempt) {
                 case .admitted: break

@@ -149,6 +149,11 @@ public final class StratusApplication: Sendable {
     public func sampleTelemetry() { TelemetrySampler.sample(store, telemetry) }
 
     public var port: UInt16 { server.port }
+    /// Connections open now, their limits and what was refused (see `ConnectionBudget`).
+    public var openConnections: Int { server.openConnections }
+    public var connectionFigures: ConnectionFigures { server.connectionFigures }
+    /// What answers waiting to be sent hold, in memory and in spool files (see `AnswerBudget`).
+    public var answerFigures: (memory: Int, spooled: Int, refused: Int) { server.answers.figures }
     /// The route table the server answers with (the fuzzer matches paths against it).
     package var router: Router { server.router }
     /// Request body bytes the server holds in memory now, across connections.

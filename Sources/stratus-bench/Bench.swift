@@ -6,7 +6,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus-bench",
         abstract: "Benchmarks for Stratus. Each scenario prints one JSON object per line.",
-        subcommands: [StoreScenario.self, APIScenario.self, ConsoleScenario.self, NotifyScenario.self, HostileScenario.self, KitScenario.self, SyncScenario.self, ImportScenario.self, EncodeProbe.self, ChangesProbe.self, WriterCommand.self, ModifyBaselineCommand.self, BackupScenario.self]
+        subcommands: [StoreScenario.self, APIScenario.self, ConsoleScenario.self, NotifyScenario.self, HostileScenario.self, KitScenario.self, SyncScenario.self, ImportScenario.self, EncodeProbe.self, ChangesProbe.self, WriterCommand.self, ModifyBaselineCommand.self, BackupScenario.self, FloodClient.self]
     )
 }
 

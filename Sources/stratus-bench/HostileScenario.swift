@@ -29,6 +29,11 @@ struct HostileScenario: AsyncParsableCommand {
     @Option(help: "Idle SSE listeners (ten per user).") var listeners = 1_000
     @Option(help: "Writes per round and side.") var writes = 300
     @Option(help: "Rounds (each side once per round).") var rounds = 3
+    @Option(help: "Idle connections of the connection flood (from 32 addresses per 15,000, in child processes).") var floodConnections = 30_000
+    @Option(help: "Clients that ask for a page of 190 MB and never read it.") var slowReaders = 8
+    @Option(help: "The flood's clients' niceness (0: they compete with the server for this machine's processors as equals).") var floodNiceness = 0
+    @Option(help: "The phases to run: subscribers, crowd (with the notification flood), connections, readers, uploads; all by default.")
+    var phases: [String] = ["subscribers", "crowd", "connections", "readers", "uploads"]
 
     static let hostile = "iCloud.com.example.Hostile"
     static let quiet = "iCloud.com.example.Quiet"
@@ -65,6 +70,10 @@ struct HostileScenario: AsyncParsableCommand {
         var config = ServerConfig(port: 0, dataDirectory: data)
         config.notifications.logBudgetBytes = Self.floodLogBudget
         config.apiLimits = APILimits(perUserPerSecond: 0, perAddressPerSecond: 0)
+        // The uploads phase: an environment of 1 GB (the readers' 190 MB of records take 435 MB with their index), a
+        // user's share of it 20 MB.
+        config.storageQuotaBytes = 1 << 30
+        config.userStorageQuotaBytes = 20 << 20
         let app = try await StratusApplication.open(config: config, logger: logger)
         try await app.start()
         let port = app.port
@@ -89,37 +98,44 @@ struct HostileScenario: AsyncParsableCommand {
             try (0..<listeners).map { i in try Self.openStream(port: port, container: hostile, query: tokens[i / 10]) }
         }
 
-        _ = try writeRound(quiet, writeQuiet, 0)
-        var quietTimes: [Double] = [], hostileTimes: [Double] = []
-        var cpu: Double = 0
-        for round in 1...rounds {
-            quietTimes += try writeRound(quiet, writeQuiet, round)
-            let open = try connect()
-            try await Task.sleep(for: .seconds(1))
-            if round == 1 {
-                // Idle: the listeners connected, nothing written.
-                let before = Self.cpuSeconds(), t0 = DispatchTime.now().uptimeNanoseconds
-                try await Task.sleep(for: .seconds(10))
-                cpu = (Self.cpuSeconds() - before) / (Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9) * 100
-                stderr("idle: \(open.count) listeners, server CPU \(String(format: "%.1f", cpu)) % of a core, \(app.listeners.count) admitted")
+        if phases.contains("subscribers") {
+            _ = try writeRound(quiet, writeQuiet, 0)
+            var quietTimes: [Double] = [], hostileTimes: [Double] = []
+            var cpu: Double = 0
+            for round in 1...rounds {
+                quietTimes += try writeRound(quiet, writeQuiet, round)
+                let open = try connect()
+                try await Task.sleep(for: .seconds(1))
+                if round == 1 {
+                    // Idle: the listeners connected, nothing written.
+                    let before = Self.cpuSeconds(), t0 = DispatchTime.now().uptimeNanoseconds
+                    try await Task.sleep(for: .seconds(10))
+                    cpu = (Self.cpuSeconds() - before) / (Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9) * 100
+                    stderr("idle: \(open.count) listeners, server CPU \(String(format: "%.1f", cpu)) % of a core, \(app.listeners.count) admitted")
+                }
+                hostileTimes += try writeRound(hostile, writeHostile, round)
+                for fd in open { close(fd) }
+                // The server notices each client leave and frees its place.
+                for _ in 0..<100 where app.listeners.count > 0 { try await Task.sleep(for: .milliseconds(100)) }
+                stderr("after closing: \(app.listeners.count) listeners still admitted")
+                stderr("round \(round): quiet p99 \(String(format: "%.2f", percentile(quietTimes, 0.99))) ms, hostile p99 \(String(format: "%.2f", percentile(hostileTimes, 0.99))) ms")
             }
-            hostileTimes += try writeRound(hostile, writeHostile, round)
-            for fd in open { close(fd) }
-            // The server notices each client leave and frees its place.
-            for _ in 0..<100 where app.listeners.count > 0 { try await Task.sleep(for: .milliseconds(100)) }
-            stderr("after closing: \(app.listeners.count) listeners still admitted")
-            stderr("round \(round): quiet p99 \(String(format: "%.2f", percentile(quietTimes, 0.99))) ms, hostile p99 \(String(format: "%.2f", percentile(hostileTimes, 0.99))) ms")
+            let notes = try store.environment(hostile, .development).notifications.notificationCounter.notifications
+            Figure(scenario: "hostile", metric: "attacker_subscriptions", value: Double(cap), unit: "subscriptions").print()
+            Figure(scenario: "hostile", metric: "notifications_written", value: Double(notes), unit: "notifications").print()
+            Figure(scenario: "hostile", metric: "quiet_modify_p50_ms", value: percentile(quietTimes, 0.5), unit: "ms").print()
+            Figure(scenario: "hostile", metric: "hostile_modify_p50_ms", value: percentile(hostileTimes, 0.5), unit: "ms", baseline: percentile(quietTimes, 0.5)).print()
+            Figure(scenario: "hostile", metric: "quiet_modify_p99_ms", value: percentile(quietTimes, 0.99), unit: "ms").print()
+            Figure(scenario: "hostile", metric: "hostile_modify_p99_ms", value: percentile(hostileTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
+            Figure(scenario: "hostile", metric: "idle_listener_cpu_percent", value: cpu, unit: "% of a core").print()
         }
-        let notes = try store.environment(hostile, .development).notifications.notificationCounter.notifications
-        let writeCrowd = try query(crowd, Self.writer)
-        try await crowdAndFlood(app: app, crowd: crowd, quiet: quiet, writeCrowd: writeCrowd, writeQuiet: writeQuiet, query: query)
-        Figure(scenario: "hostile", metric: "attacker_subscriptions", value: Double(cap), unit: "subscriptions").print()
-        Figure(scenario: "hostile", metric: "notifications_written", value: Double(notes), unit: "notifications").print()
-        Figure(scenario: "hostile", metric: "quiet_modify_p50_ms", value: percentile(quietTimes, 0.5), unit: "ms").print()
-        Figure(scenario: "hostile", metric: "hostile_modify_p50_ms", value: percentile(hostileTimes, 0.5), unit: "ms", baseline: percentile(quietTimes, 0.5)).print()
-        Figure(scenario: "hostile", metric: "quiet_modify_p99_ms", value: percentile(quietTimes, 0.99), unit: "ms").print()
-        Figure(scenario: "hostile", metric: "hostile_modify_p99_ms", value: percentile(hostileTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
-        Figure(scenario: "hostile", metric: "idle_listener_cpu_percent", value: cpu, unit: "% of a core").print()
+        if phases.contains("crowd") {
+            let writeCrowd = try query(crowd, Self.writer)
+            try await crowdAndFlood(app: app, crowd: crowd, quiet: quiet, writeCrowd: writeCrowd, writeQuiet: writeQuiet, query: query)
+        }
+        if phases.contains("connections") { try await connectionFlood(app) }
+        if phases.contains("readers") { try await slowReadersPhase(app, query: query) }
+        if phases.contains("uploads") { try await orphanUploads(app) }
         Figure(scenario: "hostile", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
         await app.stop()
     }

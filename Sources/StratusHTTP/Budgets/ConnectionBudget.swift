@@ -41,7 +41,11 @@ final class ConnectionBudget: Sendable {
                 return .overAddress
             }
             if s.slots.count >= limit {
-                guard s.slots.count < limit + slack, Self.evictOne(&s, now: now) else {
+                // At the total, an address already holding its fair share (the total over the addresses holding any)
+                // is refused; another takes the place of an idle connection of the address that holds the most.
+                let mine = s.byAddress[address, default: 0]
+                let share = limit / max(1, s.byAddress.count + (mine == 0 ? 1 : 0))
+                guard exempt || mine < share, s.slots.count < limit + slack, Self.evictOne(&s, now: now, share: share) else {
                     s.refusedForTotal += 1
                     return .overTotal
                 }
@@ -55,17 +59,20 @@ final class ConnectionBudget: Sendable {
         }
     }
 
-    /// Wakes one connection that has been idle long enough, looking at a few chosen at random (the crowd that fills
-    /// the budget is mostly idle, so a few looks find one). Its slot is given up when its task closes it.
-    private static func evictOne(_ s: inout State, now: ContinuousClock.Instant) -> Bool {
+    /// Wakes one connection that has been idle long enough, of an address over its `share`, preferring the address
+    /// that holds the most, among a few chosen at random (the crowd that fills the budget holds most places and is
+    /// mostly idle, so a few looks find one of its). Its place is given up when its task closes it.
+    private static func evictOne(_ s: inout State, now: ContinuousClock.Instant, share: Int) -> Bool {
+        var best: (watchdog: ConnectionWatchdog, held: Int)?
         for _ in 0..<32 {
             let w = s.slots[Int.random(in: 0..<s.slots.count)]
-            if w.isIdle(for: evictableAfter, now: now) {
-                w.fire()
-                return true
-            }
+            let held = s.byAddress[w.address, default: 0]
+            guard held > share || share == 0, held > (best?.held ?? 0), w.isIdle(for: evictableAfter, now: now) else { continue }
+            best = (w, held)
         }
-        return false
+        guard let best else { return false }
+        best.watchdog.fire()
+        return true
     }
 
     func release(_ watchdog: ConnectionWatchdog) {
