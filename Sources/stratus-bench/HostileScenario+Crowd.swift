@@ -11,6 +11,10 @@ extension HostileScenario {
     /// Categories the crowd's subscriptions name; the writer's items pick among twice as many, so about half match one.
     static let categories = 10_000
     static let flooder = "_" + String(repeating: "f1", count: 16)
+    /// Users whose thousand subscriptions each the flood fires (the flooder among them).
+    static let floodSubscribers = 10
+    /// The flood's writers and each one's batches of `floodBatch` records (the probe's: three writers of 50).
+    static let floodWriters = 3, floodBatches = 5, floodBatch = 50
     static let victim = "_" + String(repeating: "c7", count: 16)
     /// The log's budget in this run: the flood goes far past the flooder's share of it (an eighth).
     static let floodLogBudget: Int64 = 64 << 20
@@ -41,7 +45,10 @@ extension HostileScenario {
                 }
             }
         }
-        for i in 0..<crowdSubscriptions { try save(flooder, "f\(i)", category: "flood", over: nil) }
+        // Ten users' thousand subscriptions each on the "flood" category: each flood record fires ten thousand.
+        for u in 0..<floodSubscribers {
+            for i in 0..<crowdSubscriptions { try save(u == 0 ? flooder : "_f" + String(format: "%030d", u), "f\(i)", category: "flood", over: nil) }
+        }
         try save(victim, "mine", category: "victim", over: nil)
     }
 
@@ -73,46 +80,54 @@ extension HostileScenario {
         Figure(scenario: "hostile", metric: "crowd_quiet_modify_p99_ms", value: percentile(quietTimes, 0.99), unit: "ms").print()
         Figure(scenario: "hostile", metric: "crowd_modify_p99_ms", value: percentile(crowdTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
 
-        // The flood: the flooder writes 200-item batches that fire their thousand subscriptions each, while another
-        // user writes items for the victim one at a time.
+        // The flood: the flooder writes 50-item batches on three connections at once, each item firing ten thousand
+        // subscriptions, while another user writes items for the victim one at a time.
         let env = try app.store.environment(crowd, .development)
         let start = try env.notifications.lastNotificationID(for: Self.victim)
         let flooding = try query(crowd, Self.flooder)
         let evictedBefore = env.notifications.notificationCounter.evicted
         // On a thread of its own: its socket blocks, and Swift's two cooperative threads (on two cores) are the
         // server's and this loop's.
-        let flood = FloodThread(port: port, container: crowd, query: flooding)
-        flood.start()
+        let floods = (0..<Self.floodWriters).map { w in FloodThread(port: port, container: crowd, query: flooding, writer: w) }
+        for flood in floods { flood.start() }
         var victimWrites = 0
         var floodTimes: [Double] = []
-        while !flood.isDone {
+        // Another user's writes, one every 20 ms, while the flood writes and while its notifications are made
+        // (the fan-out works on after the flood's writes end), up to a minute.
+        let began = DispatchTime.now().uptimeNanoseconds
+        while floods.contains(where: { !$0.isDone }) || (env.notifications.hasHandedOffChanges() && DispatchTime.now().uptimeNanoseconds - began < 60_000_000_000) {
             floodTimes += try writes(crowd, writeCrowd, "v\(victimWrites)", count: 1, category: { _ in "victim" })
             victimWrites += 1
-            try await Task.sleep(for: .milliseconds(200))
+            try await Task.sleep(for: .milliseconds(20))
         }
-        if let failure = flood.failure { throw failure }
-        let flooded = flood.written
-        floodTimes += try writes(crowd, writeCrowd, "v-after", count: 1, category: { _ in "victim" })
-        victimWrites += 1
-        let received = try env.notifications.entries(for: Self.victim, after: start, limit: 1000).count
+        let lag = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+        if let failure = floods.compactMap(\.failure).first { throw failure }
+        let flooded = floods.reduce(0) { $0 + $1.written }
+        for _ in 0..<600 where try env.notifications.entries(for: Self.victim, after: start, limit: 10_000).count < victimWrites {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let received = try env.notifications.entries(for: Self.victim, after: start, limit: 10_000).count
+        Figure(scenario: "hostile", metric: "flood_fan_out_s", value: lag, unit: "s").print()
         Figure(scenario: "hostile", metric: "flood_records_written", value: Double(flooded), unit: "records").print()
         Figure(scenario: "hostile", metric: "flood_notifications_evicted", value: Double(env.notifications.notificationCounter.evicted - evictedBefore), unit: "notifications").print()
         Figure(scenario: "hostile", metric: "victim_notifications_written", value: Double(victimWrites), unit: "notifications").print()
         Figure(scenario: "hostile", metric: "victim_notifications_lost", value: Double(victimWrites - received), unit: "notifications").print()
+        Figure(scenario: "hostile", metric: "during_flood_modify_p50_ms", value: percentile(floodTimes, 0.5), unit: "ms", baseline: percentile(quietTimes, 0.5)).print()
+        Figure(scenario: "hostile", metric: "during_flood_modify_p90_ms", value: percentile(floodTimes, 0.9), unit: "ms", baseline: percentile(quietTimes, 0.9)).print()
         Figure(scenario: "hostile", metric: "during_flood_modify_p99_ms", value: percentile(floodTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
     }
 }
 
 /// The flooder's writes, on a thread of their own.
 final class FloodThread: @unchecked Sendable {
-    let port: UInt16, container: ContainerID, query: String
+    let port: UInt16, container: ContainerID, query: String, writer: Int
     private let state = NSLock()
     private var done = false
     private(set) var written = 0
     private(set) var failure: (any Error)?
 
-    init(port: UInt16, container: ContainerID, query: String) {
-        (self.port, self.container, self.query) = (port, container, query)
+    init(port: UInt16, container: ContainerID, query: String, writer: Int) {
+        (self.port, self.container, self.query, self.writer) = (port, container, query, writer)
     }
 
     var isDone: Bool { state.withLock { done } }
@@ -121,12 +136,12 @@ final class FloodThread: @unchecked Sendable {
         Thread { [self] in
             do {
                 let client = try LoadClient(port: port)
-                for b in 0..<60 {
-                    let ops = (0..<200).map { HostileScenario.item("flood-\(b)-\($0)", category: "flood", price: $0) }.joined(separator: ",")
+                for b in 0..<HostileScenario.floodBatches {
+                    let ops = (0..<HostileScenario.floodBatch).map { HostileScenario.item("flood-\(writer)-\(b)-\($0)", category: "flood", price: $0) }.joined(separator: ",")
                     let (status, _) = try client.send(LoadClient.request("POST", "/database/1/\(container.rawValue)/development/public/records/modify?\(query)",
                                                                           body: Data(#"{"operations":[\#(ops)]}"#.utf8)))
                     guard status == 200 else { throw BenchFailure("the flood's write answered \(status)") }
-                    state.withLock { written += 200 }
+                    state.withLock { written += HostileScenario.floodBatch }
                 }
             } catch {
                 state.withLock { failure = error }

@@ -14,6 +14,10 @@ import Synchronization
 final class EnvironmentDatabase: Sendable {
     let container: ContainerID
     let environment: ContainerEnvironment
+    /// How a SQLite file's commits reach the disk (PostgreSQL's are its own).
+    let durability: Durability
+    /// Who writes next on SQLite's one writer (see `WriterTurns`); unused on PostgreSQL, whose writes run at once.
+    let turns = WriterTurns()
     /// The SQLite file, for what only SQLite has (statistics, checkpoints, backups); nil on PostgreSQL (see `database`).
     let sqlite: SQLiteFile?
     /// The environment's database on either backend, for the code written once for both (`read`, `write`).
@@ -71,11 +75,13 @@ final class EnvironmentDatabase: Sendable {
         self.environment = environment
         switch backend {
         case .sqlite(let file, let durability):
+            self.durability = durability
             postgresSchema = nil
             let file = try SQLiteFile.environment(file: file, durability: durability)
             sqlite = file
             database = file
         case .postgres(let pgPool, let schema):
+            durability = .full
             postgresSchema = schema
             let db = PostgresDatabase(pool: pgPool, schema: schema)
             try EnvironmentMigrations.postgres.migrate(db)
@@ -208,27 +214,46 @@ final class EnvironmentDatabase: Sendable {
     /// every database-scoped write (`write(in:)`) to end and keeps new ones out until it commits.
     func write<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T {
         let (result, catalog) = try guarded {
-            try database.write { s -> (T, Catalog) in
-                if s.dialect == .postgres { try s.execute("SELECT pg_advisory_xact_lock(\(Self.writeLockClass), hashtext(current_schema()))", []) }
-                var c = try self.catalog(s)
-                let r = try body(s, &c)
-                return (r, c)
+            try inTurn(Self.serverPrincipal) {
+                try database.write { s -> (T, Catalog) in
+                    if s.dialect == .postgres { try s.execute("SELECT pg_advisory_xact_lock(\(Self.writeLockClass), hashtext(current_schema()))", []) }
+                    var c = try self.catalog(s)
+                    let r = try body(s, &c)
+                    return (r, c)
+                }
             }
         }
         publish(catalog)
         return result
     }
 
+    /// Whose turn a write that is no user's takes (schema, settings, upkeep), and the fan-out's.
+    static let serverPrincipal = "\u{0}server"
+    static let fanOutPrincipal = "\u{0}fan-out"
+
+    /// `body` in `principal`'s turn with SQLite's writer (at once on PostgreSQL).
+    func inTurn<T>(_ principal: String, _ body: () throws -> T) rethrows -> T {
+        sqlite == nil ? try body() : try turns.run(principal, body)
+    }
+
     /// A write transaction of the notification fan-out (see `NotificationFanOut`): on PostgreSQL it holds the
     /// environment's write lock shared, as record writes do, so that it runs beside them; the recipients' rows it
     /// appends to are locked one by one, in name order, as a write's were.
+    ///
+    /// Its commit is not synced on its own (SQLite's `synchronous = NORMAL`, PostgreSQL's `synchronous_commit = off`):
+    /// a crash that loses it loses the changes' removal from the outbox with it, and the next turn does them again.
     func fanOutWrite<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T {
         try guarded {
-            try database.write { s -> T in
-                if s.dialect == .postgres {
-                    try s.execute("SELECT pg_advisory_xact_lock_shared(\(Self.writeLockClass), hashtext(current_schema()))", [])
+            try withoutActuallyEscaping(body) { body in
+                let turn = { (s: any SQLSession) throws -> T in
+                    if s.dialect == .postgres {
+                        try s.execute("SELECT pg_advisory_xact_lock_shared(\(Self.writeLockClass), hashtext(current_schema()))", [])
+                        try s.execute("SET LOCAL synchronous_commit = off", [])
+                    }
+                    return try body(s, try self.catalog(s))
                 }
-                return try body(s, try self.catalog(s))
+                if let sqlite { return try turns.run(Self.fanOutPrincipal) { try sqlite.unsyncedWrite(restoring: durability, turn) } }
+                return try database.write(turn)
             }
         }
     }
@@ -242,19 +267,20 @@ final class EnvironmentDatabase: Sendable {
     /// committed later (docs/change-ordering.md). What would change the whole environment — a schema change a
     /// Development write makes on the way — throws `NeedsExclusiveWrite`, and the write runs again as `write`.
     func write<T>(in target: DatabaseID, _ body: (any SQLSession, inout Catalog, inout SequenceAllocator) throws -> T) throws(StratusError) -> T {
-        try write(in: target, first: { s in (try SchemaStorage.generation(s), ()) }) { s, catalog, seq, _ in try body(s, &catalog, &seq) }
+        try write(in: target, for: target.ownerRecordName, first: { s in (try SchemaStorage.generation(s), ()) }) { s, catalog, seq, _ in try body(s, &catalog, &seq) }
     }
 
     /// `write(in:)` whose first statement after the locks (`first`) selects the schema's generation among what the
     /// write reads anyway (`SchemaStorage.generationColumn`), and hands the rest to `body`: a statement fewer per
     /// write, as `readCheckingCatalog` saves one per read.
-    func write<First, T>(in target: DatabaseID, first: (any SQLSession) throws -> (generation: Int64, First),
+    /// `principal`: whose turn the write takes on SQLite's writer (the user it is for; see `WriterTurns`).
+    func write<First, T>(in target: DatabaseID, for principal: String, first: (any SQLSession) throws -> (generation: Int64, First),
                          _ body: (any SQLSession, inout Catalog, inout SequenceAllocator, First) throws -> T) throws(StratusError) -> T {
         var whole = false
         while true {
             let outcome: (T, Catalog)? = try guarded {
                 do {
-                    return try database.write { s -> (T, Catalog) in
+                    return try inTurn(principal) { try database.write { s -> (T, Catalog) in
                         let lock = "\(whole ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared")(\(Self.writeLockClass), hashtext(current_schema()))"
                         var seq = try SequenceAllocator(s, target, writeLock: s.dialect == .postgres ? lock : nil)
                         seq.wholeEnvironment = whole || s.dialect == .sqlite
@@ -263,7 +289,7 @@ final class EnvironmentDatabase: Sendable {
                         let r = try body(s, &c, &seq, read)
                         try seq.save(s)
                         return (r, c)
-                    }
+                    } }
                 } catch is NeedsExclusiveWrite where !whole {
                     return nil
                 }

@@ -46,37 +46,47 @@ public final class NotificationStore: EnvironmentPart {
     func fanOutDue() { core.fanOut.schedule(self) }
 
     /// Whether writes handed off changes not fanned out yet.
-    func hasHandedOffChanges() -> Bool {
+    public func hasHandedOffChanges() -> Bool {
         (try? read { db, _ in try db.exists("SELECT 1 FROM notification_outbox", []) }) ?? false
     }
 
-    /// Changes the fan-out takes in one turn at most, and the time a turn may spend before it commits what it did.
-    static let changesPerTurn = 256
-    static let turnBudget: Duration = .milliseconds(3)
+    /// What one turn of the fan-out does at most: changes taken, subscriptions looked at (a change that concerns
+    /// more goes on in the next turns), and time spent before it commits.
+    static let changesPerTurn = 32
+    static let subscriptionsPerTurn = 500
+    static let turnBudget: Duration = .milliseconds(1)
 
     /// One turn of the fan-out (see `NotificationFanOut`): the oldest changes of the outbox, matched and written as
-    /// notifications in one transaction that also takes them out of it, for at most `turnBudget` of work (a change is
-    /// never split). Returns whether the outbox has more. A failure leaves the changes for the next turn.
+    /// notifications in one transaction that also takes them out of it (or, for a change left half done, keeps how
+    /// far it got), within the limits above. Returns whether the outbox has more. A failure leaves the changes for
+    /// the next turn.
     func fanOutTurn() -> Bool {
         do {
             let (more, spent) = try core.fanOutWrite { db, catalog -> (Bool, Bool) in
                 let lock = db.dialect == .postgres ? " FOR UPDATE" : ""
-                let rows = try db.all("SELECT id, change FROM notification_outbox ORDER BY id LIMIT ?\(lock)", [Self.changesPerTurn]) { r -> (Int64, Data)? in
-                    r.int64(0).map { ($0, r.data(1) ?? Data()) }
+                let rows = try db.all("SELECT id, change, resume_after FROM notification_outbox ORDER BY id LIMIT ?\(lock)", [Self.changesPerTurn]) {
+                    r -> (id: Int64, change: Data, resume: String?)? in r.int64(0).map { ($0, r.data(1) ?? Data(), r.string(2)) }
                 }
                 guard !rows.isEmpty else { return (false, false) }
                 var outbox = NotificationOutbox(index: try subscriptions.index(db), store: self)
                 let start = ContinuousClock.now
                 var done: [Int64] = []
-                for (id, bytes) in rows {
+                var unfinished = false
+                for row in rows {
                     // A change this version cannot read (never written by it) is dropped rather than stop every one after it.
-                    if let change = NotificationChange(bytes) { try apply(change, to: &outbox, catalog: catalog, db) }
-                    done.append(id)
-                    if ContinuousClock.now - start >= Self.turnBudget { break }
+                    if let change = NotificationChange(row.change), let stopped = try apply(change, row: row.id, to: &outbox, resumeAfter: row.resume, catalog: catalog, db) {
+                        try db.execute("UPDATE notification_outbox SET resume_after = ? WHERE id = ?", stopped, row.id)
+                        unfinished = true
+                        break
+                    }
+                    done.append(row.id)
+                    if ContinuousClock.now - start >= Self.turnBudget || outbox.looked >= Self.subscriptionsPerTurn { break }
                 }
-                try db.execute("DELETE FROM notification_outbox WHERE id IN (\(done.map { _ in "?" }.joined(separator: ",")))", done.map { SQLValue.int64($0) })
+                if !done.isEmpty {
+                    try db.execute("DELETE FROM notification_outbox WHERE id IN (\(done.map { _ in "?" }.joined(separator: ",")))", done.map { SQLValue.int64($0) })
+                }
                 try outbox.finish(db)
-                return (done.count < rows.count || rows.count == Self.changesPerTurn, !outbox.spent.isEmpty)
+                return (unfinished || done.count < rows.count || rows.count == Self.changesPerTurn, !outbox.spent.isEmpty)
             }
             if spent { subscriptions.subscriptionsChanged() }
             tendLog()
@@ -86,13 +96,23 @@ public final class NotificationStore: EnvironmentPart {
         }
     }
 
-    private func apply(_ change: NotificationChange, to outbox: inout NotificationOutbox, catalog: Catalog, _ db: any SQLSession) throws {
+    /// The order of the subscriptions of the change the fan-out is in the middle of (by its outbox row).
+    private let plan = Mutex<(row: Int64, plan: NotificationOutbox.Plan)?>(nil)
+
+    /// A change's notifications, within what is left of the turn's subscriptions; where it stopped, if it did.
+    private func apply(_ change: NotificationChange, row: Int64, to outbox: inout NotificationOutbox, resumeAfter: String?, catalog: Catalog,
+                       _ db: any SQLSession) throws -> String? {
         switch change.kind {
         case .record(let before, let after, let zoneRow):
-            try outbox.recordChanged(before: before.map { Self.placed($0, change.zone) }, after: after.map { Self.placed($0, change.zone) },
-                                     zone: change.zone, database: change.database, catalog: catalog, zoneRow: zoneRow, db)
+            var kept = plan.withLock { $0?.row == row ? $0?.plan : nil }
+            let stopped = try outbox.recordChanged(before: before.map { Self.placed($0, change.zone) }, after: after.map { Self.placed($0, change.zone) },
+                                                   zone: change.zone, database: change.database, catalog: catalog, zoneRow: zoneRow, resumeAfter: resumeAfter,
+                                                   limit: max(1, Self.subscriptionsPerTurn - outbox.looked), plan: &kept, db)
+            plan.withLock { $0 = stopped != nil ? kept.map { (row, $0) } : nil }
+            return stopped
         case .zone(let deleted):
             try outbox.zoneChanged(change.zone, database: change.database, deleted: deleted, db)
+            return nil
         }
     }
 

@@ -50,7 +50,7 @@ public final class StoredRecords: EnvironmentPart {
             let (generation, read) = try ZonePrefetch.read(db, database, zoneName: zoneID.zoneName, names: names)
             return (generation, read)
         }
-        let (results, released): ([ModifyResult], Set<String>) = try core.write(in: target, first: first) { db, catalog, seq, prefetched in
+        let (results, released): ([ModifyResult], Set<String>) = try core.write(in: target, for: actor.userRecordName, first: first) { db, catalog, seq, prefetched in
             let (zone, access) = try prefetched?.zone.map { ($0, nil) } ?? Self.zone(zoneID, in: database, db, &seq)
             guard zone.database == target else {
                 throw StratusError(.tryAgainLater, "zone '\(zoneID.zoneName.prefix(100))' changed hands while this request waited: try again", retryAfter: 1)

@@ -97,8 +97,12 @@ struct NotificationOutbox {
     /// The changed public record's type's grants, and whether everyone may read it (worked out once per change).
     private var publicReads: (grants: [String: Permission], everyone: Bool)?
 
+    /// Whether the change fires each match class (see `SubscriptionEntry.matchClass`), worked out once per change.
+    private var firedMemo: [Int: UInt8] = [:]
+
     private mutating func changeStarts() {
         publicReads = nil
+        firedMemo.removeAll(keepingCapacity: true)
         fieldsMemo.removeAll(keepingCapacity: true)
         templateIDs.removeAll(keepingCapacity: true)
         templates.removeAll(keepingCapacity: true)
@@ -113,18 +117,57 @@ struct NotificationOutbox {
 
     /// `zoneRow`: the zone's row id, by which a private zone's shares are found (their participants' shared-database
     /// subscriptions hear the change too).
-    /// The change's notifications (its records' ENCRYPTED fields left out already, see `NotificationHandOff`).
-    mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog,
-                                zoneRow: Int64? = nil, _ db: any SQLSession) throws {
-        guard (after ?? before)?.recordType != nil else { return }
-        changeStarts()
-        try notify(index.candidates(before: before, after: after, in: database), before: before, after: after, zone: zone, database: database, catalog: catalog, db)
-        guard database.scope == .private, let zoneRow, index.hasShared else { return }
-        for user in try participants(seeing: (after ?? before)!.recordName, zoneRow: zoneRow, db) {
-            let shared = DatabaseID.sharedDatabase(of: user)
-            try notify(index.entries(of: shared), before: before, after: after, zone: zone, database: shared, catalog: catalog, db)
-        }
+    /// The subscriptions a change concerns, in their keys' order, for a change the fan-out takes in several turns:
+    /// sorted once, and kept (by `NotificationStore`) while the index it was made from stands.
+    struct Plan: Sendable {
+        let build: Int
+        let work: [(key: String, entry: Entry, database: DatabaseID)]
     }
+
+    /// The change's notifications (its records' ENCRYPTED fields left out already, see `NotificationHandOff`), for
+    /// at most `limit` of the subscriptions it concerns. A change that concerns more is taken in the order of the
+    /// subscriptions' keys (`SubscriptionEntry.key`, the order of its `plan`), after `resumeAfter`: the key of the
+    /// last one looked at is returned, to go on after it in the next turn; nil when the change is done.
+    mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog,
+                                zoneRow: Int64? = nil, resumeAfter: String? = nil, limit: Int = .max, plan: inout Plan?,
+                                _ db: any SQLSession) throws -> String? {
+        guard (after ?? before)?.recordType != nil else { return nil }
+        changeStarts()
+        if plan?.build != index.build { plan = nil }
+        if plan == nil {
+            var work = index.candidates(before: before, after: after, in: database).map { ($0, database) }
+            if database.scope == .private, let zoneRow, index.hasShared {
+                for user in try participants(seeing: (after ?? before)!.recordName, zoneRow: zoneRow, db) {
+                    let shared = DatabaseID.sharedDatabase(of: user)
+                    work += index.entries(of: shared).map { ($0, shared) }
+                }
+            }
+            if work.count <= limit && resumeAfter == nil {
+                for (entry, into) in work { try notify(entry, before: before, after: after, zone: zone, database: into, catalog: catalog, db) }
+                looked += work.count
+                return nil
+            }
+            plan = Plan(build: index.build, work: work.map { (key: $0.0.key, entry: $0.0, database: $0.1) }.sorted { $0.key < $1.key })
+        }
+        let work = plan!.work
+        // The first subscription after the one the last turn stopped at.
+        var low = 0, high = work.count
+        if let resumeAfter {
+            while low < high {
+                let mid = (low + high) / 2
+                if work[mid].key <= resumeAfter { low = mid + 1 } else { high = mid }
+            }
+        }
+        let end = min(work.count, low + limit)
+        for item in work[low..<end] {
+            try notify(item.entry, before: before, after: after, zone: zone, database: item.database, catalog: catalog, db)
+        }
+        looked += end - low
+        return end < work.count ? work[end - 1].key : nil
+    }
+
+    /// Subscriptions looked at by this transaction (what a fan-out turn is bounded by).
+    private(set) var looked = 0
 
     /// Accepted participants of a private zone's shares (owner excepted) and what each covers, read once per zone
     /// per transaction: the zone share's users see every record, a hierarchy share's users those it covers.
@@ -148,20 +191,18 @@ struct NotificationOutbox {
         return users
     }
 
-    private mutating func notify(_ entries: [Entry], before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: any SQLSession) throws {
-        for entry in entries {
-            // Only a subscription that fires once can be spent: the others need no key.
-            let once = entry.firesOnce
-            let key = once ? SubscriptionIndex.key(entry.scope, entry.owner) + "\u{0}" + entry.subscription.subscriptionID : ""
-            if once && spent.contains(key) { continue }
-            guard let reason = try reason(entry, before: before, after: after, zone: zone, database: database, catalog: catalog, db) else { continue }
-            let record = after ?? before!
-            try append(entry, reason: reason, record: record, zone: zone, db)
-            if once {
-                spent.insert(key)
-                if let freed = try SubscriptionRows.delete(entry.scope, owner: entry.owner, id: entry.subscription.subscriptionID, db) {
-                    try UserUsage.add([entry.owner: -freed], db)
-                }
+    private mutating func notify(_ entry: Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: any SQLSession) throws {
+        // Only a subscription that fires once can be spent: the others need no key.
+        let once = entry.firesOnce
+        let key = once ? entry.key : ""
+        if once && spent.contains(key) { return }
+        guard let reason = try reason(entry, before: before, after: after, zone: zone, database: database, catalog: catalog, db) else { return }
+        let record = after ?? before!
+        try append(entry, reason: reason, record: record, zone: zone, db)
+        if once {
+            spent.insert(key)
+            if let freed = try SubscriptionRows.delete(entry.scope, owner: entry.owner, id: entry.subscription.subscriptionID, db) {
+                try UserUsage.add([entry.owner: -freed], db)
             }
         }
     }
@@ -186,13 +227,17 @@ struct NotificationOutbox {
             return after == nil ? 3 : before == nil ? 1 : 2
         case .query:
             if let only = entry.zoneName, only != zone.zoneName { return nil }
-            func matches(_ r: StoredRecord?) -> Bool {
-                guard let r, r.recordType == entry.recordType else { return false }
-                for f in entry.filters where !f.matches(r) { return false }
-                return true
+            let fired: UInt8
+            if entry.matchClass >= 0, let known = firedMemo[entry.matchClass] { fired = known } else {
+                func matches(_ r: StoredRecord?) -> Bool {
+                    guard let r, r.recordType == entry.recordType else { return false }
+                    for f in entry.filters where !f.matches(r) { return false }
+                    return true
+                }
+                let was = matches(before), isNow = matches(after)
+                fired = was ? (isNow ? 2 : 4) : (isNow ? 1 : 0)
+                if entry.matchClass >= 0 { firedMemo[entry.matchClass] = fired }
             }
-            let was = matches(before), isNow = matches(after)
-            let fired: UInt8 = was ? (isNow ? 2 : 4) : (isNow ? 1 : 0)
             guard fired != 0, entry.firesOn & fired != 0 else { return nil }
             if database.scope == .public {
                 let r = after ?? before!

@@ -26,14 +26,22 @@ final class SubscriptionEntry: Sendable {
     let templateClass: Int
     /// Same number, same owner, database and `aps`: notifications that can share a log line.
     let groupClass: Int
+    /// Same number, same record type, filters, zone and changes fired on: the same answer for one change (a
+    /// thousand subscriptions of one query are matched once per change).
+    let matchClass: Int
+    /// What names the subscription in the environment (its database's scope and owner, and its ID), and orders a
+    /// change's subscriptions when the fan-out takes them in several turns.
+    let key: String
 
-    init(owner: String, scope: DatabaseScope, subscription: Subscription, templateClass: Int = 0, groupClass: Int = 0) {
+    init(owner: String, scope: DatabaseScope, subscription: Subscription, templateClass: Int = 0, groupClass: Int = 0, matchClass: Int = -1) {
         self.owner = owner
         self.scope = scope
         self.subscription = subscription
         aps = NotificationInfos.APS(subscription.notificationInfo)
         self.templateClass = templateClass
         self.groupClass = groupClass
+        self.matchClass = matchClass
+        key = SubscriptionIndex.key(scope, owner) + "\u{0}" + subscription.subscriptionID
         switch subscription.kind {
         case .query(let type, let filters, let fires, let once, let zone):
             kind = .query

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import Synchronization
 
 /// An environment's subscriptions, grouped so that a change looks only at the ones that can match it: public
 /// query subscriptions by record type, private and shared ones by their owner's database; within a group, query
@@ -56,19 +57,38 @@ struct SubscriptionIndex: Sendable {
     /// The `aps` references the subscriptions' notifications use (see `NotificationInfos.sweep`).
     private(set) var references: Set<String> = []
 
+    /// What decides whether a query subscription fires for a change (see `SubscriptionEntry.matchClass`).
+    private struct MatchKey: Hashable {
+        let recordType: String
+        let filters: [QueryFilter]
+        let firesOn: [String]
+        let zone: String?
+    }
+
     static func key(_ scope: DatabaseScope, _ owner: String) -> String { "\(scope.rawValue)\u{0}\(owner)" }
+
+    /// Which build of the index this is: a change the fan-out takes in several turns keeps its order of
+    /// subscriptions while the index it was made from stands (see `NotificationOutbox.Plan`).
+    let build: Int = SubscriptionIndex.builds.add(1, ordering: .relaxed).newValue
+    private static let builds = Atomic<Int>(0)
 
     /// Builds the index, numbering the entries' template and group classes (see `SubscriptionEntry`).
     init(_ subscriptions: [(owner: String, scope: DatabaseScope, subscription: Subscription)]) {
         var templateClasses: [[String]?: Int] = [:]
         var groupClasses: [String: Int] = [:]
+        var matchClasses: [MatchKey: Int] = [:]
         let entries = subscriptions.map { s -> Entry in
             let keys = s.subscription.notificationInfo.desiredKeys
             let template = templateClasses[keys] ?? { templateClasses[keys] = templateClasses.count; return templateClasses.count - 1 }()
             let aps = NotificationInfos.APS(s.subscription.notificationInfo).field
             let groupKey = s.owner + "\u{0}" + s.scope.rawValue + "\u{0}" + aps
             let group = groupClasses[groupKey] ?? { groupClasses[groupKey] = groupClasses.count; return groupClasses.count - 1 }()
-            return Entry(owner: s.owner, scope: s.scope, subscription: s.subscription, templateClass: template, groupClass: group)
+            var match = -1
+            if case .query(let type, let filters, let fires, _, let zone) = s.subscription.kind {
+                let key = MatchKey(recordType: type, filters: filters, firesOn: fires.map(\.rawValue).sorted(), zone: zone?.zoneName)
+                match = matchClasses[key] ?? { matchClasses[key] = matchClasses.count; return matchClasses.count - 1 }()
+            }
+            return Entry(owner: s.owner, scope: s.scope, subscription: s.subscription, templateClass: template, groupClass: group, matchClass: match)
         }
         for e in entries {
             if e.scope == .public {

@@ -37,6 +37,24 @@ extension SQLiteDatabase where Base == DatabasePool {
         return SQLiteDatabase(pool)
     }
 
+    /// A write transaction whose commit is not synced to the disk on its own (`synchronous = NORMAL` for it, then
+    /// `durability` again): for work a crash only postpones, because what it consumes goes back with what it made
+    /// (the notification fan-out takes its changes out of the outbox in the same transaction). The next synced
+    /// commit, which WAL orders after it, makes it durable too. The writer is held for the work, not for an fsync.
+    func unsyncedWrite<T>(restoring durability: Durability, _ body: (any SQLSession) throws -> T) throws -> T {
+        guard durability == .full else { return try write(body) }
+        return try gated.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(SQLiteSession(db: db))
+                return .commit
+            }
+            return result!
+        }
+    }
+
     /// Gathers the planner's statistics (`analysis_limit` keeps it to tens of milliseconds whatever the size).
     func analyze() throws { try gated.write { db in try db.execute(sql: "PRAGMA analysis_limit = 400; ANALYZE") } }
 

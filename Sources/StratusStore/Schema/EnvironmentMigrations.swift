@@ -276,7 +276,9 @@ extension EnvironmentMigrations {
         }
         // The changes writes hand to the notification fan-out (see `NotificationHandOff`), read on after the commit.
         m.add("v27-notification-outbox") { s in
-            try s.script(s.dialect.ddl("CREATE TABLE notification_outbox(id INTEGER PRIMARY KEY AUTOINCREMENT, created_at INTEGER NOT NULL, change BLOB NOT NULL)"))
+            try s.script(s.dialect.ddl("""
+                CREATE TABLE notification_outbox(id INTEGER PRIMARY KEY AUTOINCREMENT, created_at INTEGER NOT NULL, change BLOB NOT NULL, resume_after TEXT)
+                """))
         }
         return m
     }
