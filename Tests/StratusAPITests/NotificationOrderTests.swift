@@ -27,7 +27,7 @@ import StratusTestSupport
             let r = try await f.call("records/modify", #"{\#(zone)"operations":[{"operationType":"create","record":{"recordName":"\#(name)","recordType":"\#(type)"}}]}"#, db: db, user: token)
             #expect(r.status == 200, "\(r.text.prefix(200))")
         }
-        let aliceStart = try await offPool { try env.notifications.lastNotificationID(for: alice) }
+        let aliceStart = try await offPool { env.notifications.deliverHandedOff(); return try env.notifications.lastNotificationID(for: alice) }
 
         // A write into a third user's database holds a notification for Alice, uncommitted.
         let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)

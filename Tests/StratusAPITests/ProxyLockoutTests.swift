@@ -114,4 +114,27 @@ import StratusTestSupport
         let back = try await Self.login(port, email: "admin@example.com", password: "the admin's long password", cookie: device)
         #expect(back?.status == 303 && back?.headers["location"] == "/console/", "\(back?.status ?? 0)")
     }
+
+    /// Behind a trusted nginx that sets only X-Real-IP, a client that sends an X-Forwarded-For of its own (nginx
+    /// passes it on) is still throttled by its real address: failed sign-ins under a new made-up address each time
+    /// reach the address's ceiling.
+    @Test(.enabled(if: available, "nginx is not installed: apt-get install nginx-light"))
+    func aSpoofedForwardedForDoesNotBuyFreshAttempts() async throws {
+        let port = try await offPool { try HTTPSProxyTests.freePort() }
+        let f = try await APIFixture { c in
+            c.http.trustedProxies = [CIDR("127.0.0.1")!]
+            c.http.proxyAddressHeader = .xRealIP
+            c.signInThrottle = SignInThrottle.Policy(freeFailures: 100, addressCeiling: 5)
+        }
+        let proxy = try await offPool { try Proxy(port: port, upstream: f.app.port, headers: "proxy_set_header Host $host:$server_port; proxy_set_header X-Real-IP $remote_addr;") }
+        defer { proxy.stop() }
+        var statuses: [Int] = []
+        for i in 0..<9 {
+            let body = "email=\(APIFixture.encode("guess\(i)@example.com"))&password=wrong"
+            let r = try await Self.send(port, "POST /console/login HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\nConnection: close\r\n"
+                                        + "X-Forwarded-For: 198.51.100.\(i + 1)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            statuses.append(r?.status ?? 0)
+        }
+        #expect(statuses.last == 429, "the address's failures added up whatever X-Forwarded-For said: \(statuses)")
+    }
 }

@@ -11,9 +11,15 @@ final class ServeProcess: @unchecked Sendable {
     let url: String
 
     /// `environment` is added to this process's own for the child only (never `setenv`: tests share the process).
-    init(arguments: [String], environment: [String: String] = [:]) async throws {
-        process.executableURL = Executables.url("stratus")
-        process.arguments = ["serve", "--port", "0"] + arguments
+    /// `descriptorLimit`: the child's descriptor limit, soft and hard (a server that cannot raise it further).
+    init(arguments: [String], environment: [String: String] = [:], descriptorLimit: Int? = nil) async throws {
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", Executables.url("stratus").path, "serve", "--port", "0"] + arguments
+        } else {
+            process.executableURL = Executables.url("stratus")
+            process.arguments = ["serve", "--port", "0"] + arguments
+        }
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
         process.standardOutput = out
