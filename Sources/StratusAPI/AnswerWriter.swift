@@ -22,7 +22,8 @@ struct AnswerWriter {
     }
 
     static func spill(_ w: inout JSONWriter, to spool: AnswerSpool) throws {
-        try w.drain { (b: UnsafeBufferPointer<UInt8>) throws in try spool.append(b) }
+        let piece = w.data
+        try piece.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in try spool.append(raw.bindMemory(to: UInt8.self)) }
     }
 
     /// The finished answer: its bytes as a body when it stayed small, or its spool.

@@ -70,7 +70,7 @@ struct WireRecordSink: RecordSink {
         guard let spool, writer.count >= AnswerWriter.spillBytes else { return }
         // Refused once, the rest of the page is thrown away as it comes: the answer is the refusal.
         if spoolFailure != nil {
-            writer.drain { _ in }
+            _ = writer.data
             return
         }
         do {
@@ -78,7 +78,7 @@ struct WireRecordSink: RecordSink {
             spilled = true
         } catch {
             spoolFailure = error
-            writer.drain { _ in }
+            _ = writer.data
         }
     }
 }

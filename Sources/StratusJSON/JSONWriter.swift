@@ -11,17 +11,12 @@ public struct JSONWriter {
     public init(capacity: Int = 4096) { buffer = JSONBuffer(capacity: capacity) }
 
     public var bytes: [UInt8] { buffer.array }
-    /// The finished text. Hands the buffer's memory to the Data (no copy of a 200 KB page); the writer is
-    /// empty afterwards.
+    /// The text written so far. Hands the buffer's memory to the Data (no copy of a 200 KB page); the writer is
+    /// empty afterwards and keeps its place in the text (the next value still knows whether a comma comes first), so
+    /// a long answer can be taken in pieces (a mark taken before is void).
     public var data: Data { buffer.takeData() }
     /// Bytes written so far.
     public var count: Int { buffer.count }
-
-    /// Hands the bytes written so far to `body` and empties the buffer, keeping its place in the text (the next
-    /// value still knows whether a comma comes first): a long answer goes out in pieces. A mark taken before is void.
-    public mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-        try buffer.drain(body)
-    }
 
     /// Ends a line of NDJSON: the next value starts a new top-level value, with no comma before it.
     public mutating func endLine() {
@@ -218,11 +213,6 @@ final class JSONBuffer {
     }
 
     func truncate(to n: Int) { count = min(count, max(0, n)) }
-
-    func drain(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-        try body(UnsafeBufferPointer(start: base, count: count))
-        count = 0
-    }
 
     @inline(__always) private func reserve(_ extra: Int) {
         if count + extra > capacity { grow(count + extra) }

@@ -228,12 +228,7 @@ struct RecordWriter {
         }
         let link = try planLink(incoming, zone: zone, isNew: found == nil)
         record.parent = link?.parent
-        try checkAssetReceipts(incoming.fields, old: old, recordName: name)
-        for v in fields.values where v.mayHoldAssets {
-            for checksum in v.assetChecksums { try AssetReferences.check(checksum, db) }
-        }
-        // Receipts prove an upload at write time; they are not kept, so no read ever hands one out.
-        for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
+        try checkAssets(incoming.fields, &fields, old: old, recordName: name)
         record.fields = fields
         // The actor's own uploads this record attaches: their charge passes to the record's (see `AssetUploads`).
         let attaching = Self.newAssets(fields, old: old)
@@ -527,6 +522,16 @@ struct RecordWriter {
             if using + bytes > limit { throw UserUsage.refusal(user, using: using, adding: bytes, limit: limit, recordName: recordName) }
         }
         usageDeltas[user, default: 0] += bytes
+    }
+
+    /// The record's assets: a new reference has the caller's receipt and its content exists; the receipts, which
+    /// prove an upload at write time, are then taken out (they are not kept, so no read ever hands one out).
+    private func checkAssets(_ incoming: [String: FieldValue], _ fields: inout [String: FieldValue], old: StoredRecord?, recordName: String) throws {
+        try checkAssetReceipts(incoming, old: old, recordName: recordName)
+        for v in fields.values where v.mayHoldAssets {
+            for checksum in v.assetChecksums { try AssetReferences.check(checksum, db) }
+        }
+        for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
     }
 
     /// The assets `fields` name that `old` did not.
