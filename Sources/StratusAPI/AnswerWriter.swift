@@ -4,14 +4,15 @@ import StratusJSON
 
 /// Writes a large answer (a page of records) in pieces: past `spillBytes`, what is written so far goes to the
 /// request's spool (see `AnswerSpool`), so that the answer holds a bounded amount of memory while it is made and none
-/// of the database while it is read. An answer that stays small never touches the spool.
+/// of the database while it is read. An answer that stays under it (a page of ordinary records is a few hundred
+/// kilobytes) never touches the spool and is sent from the writer's own buffer, with no copy.
 struct AnswerWriter {
     var json: JSONWriter
     let spool: AnswerSpool
-    /// Bytes written before they go to the spool.
-    static let spillBytes = 256 * 1024
+    /// Bytes written before they go to the spool: what an answer may keep in memory anyway.
+    static let spillBytes = 1 << 20
 
-    init(spool: AnswerSpool, capacity: Int = 64 * 1024) {
+    init(spool: AnswerSpool, capacity: Int = 4096) {
         self.spool = spool
         json = JSONWriter(capacity: capacity)
     }
