@@ -79,10 +79,12 @@ import StratusStore
         let user = try await offPool { try f.app.store.accounts.createUser(container: container, email: "erin@example.com", password: "a long password") }
         let env = try f.app.store.environment(container, .development)
         try env.subscriptions.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
-                                 spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName, replace: false)
+                                 spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName)
         try env.notifications.createCourierToken("tok-erin", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "note<1>", recordType: "Note"))], in: .privateDatabase(of: user.userRecordName),
                            actor: RequestActor(userRecordName: user.userRecordName))
+        // Fan-out runs after the commit, on its own thread: wait for it as a user would wait for the push.
+        try await offPool { env.notifications.deliverHandedOff() }
         let base = "/console/\(container.rawValue)/development"
         let page = try await s.get("\(base)/notifications")
         #expect(page.status == 200 && page.html.contains("erin@example.com") && page.html.contains("note&lt;1&gt;") && page.html.contains("pending (web courier)"))

@@ -15,8 +15,9 @@ import Glibc
     /// the bytes arrive): each is answered, and every held one still answers at the end.
     @Test func everyWaitEndsInAnAnswer() async throws {
         // The held connections wait through all 300 others: on a loaded 2-core machine that has taken over a minute,
-        // past the default idle timeout (30 s), which would rightly close them — not what this test is about.
-        let s = try await TestServer(idleTimeout: .seconds(600))
+        // past the default idle timeout (30 s) and the first-byte deadline (5 s), which would rightly close them —
+        // not what this test is about.
+        let s = try await TestServer(idleTimeout: .seconds(600), configure: { $0.firstByteTimeout = .seconds(600) })
         let held = try (0..<40).map { _ in try s.client() }
         for i in 0..<300 {
             let c = try s.client()
