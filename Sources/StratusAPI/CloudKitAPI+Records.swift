@@ -187,7 +187,8 @@ extension CloudKitAPI {
 
     func usersCaller(_ ctx: Context, legacy: Bool) throws -> HTTPResponse {
         let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
-        let profile = try store.accounts.user(container: ctx.container, userRecordName: user)
+        // A server-to-server key's user is the developer who made it: no account, no name (as Apple answers a key).
+        let profile = ctx.auth.serverToServer ? nil : try store.accounts.user(container: ctx.container, userRecordName: user)
         // Asking who one is makes one's public user record, as CloudKit has one for each user of the app (a full
         // store or a refused write does not stop the answer: the record is made on the next fetch instead).
         _ = try? env(ctx).records.userRecord(of: user, in: .publicDatabase)
@@ -200,8 +201,10 @@ extension CloudKitAPI {
             } else {
                 w.key("nameComponents")
                 w.beginObject()
-                w.field("givenName", profile?.firstName ?? "")
-                w.field("familyName", profile?.lastName ?? "")
+                if !ctx.auth.serverToServer {
+                    w.field("givenName", profile?.firstName ?? "")
+                    w.field("familyName", profile?.lastName ?? "")
+                }
                 w.endObject()
                 w.key("lookupInfo")
                 w.beginObject()

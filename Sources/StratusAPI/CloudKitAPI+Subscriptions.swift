@@ -36,7 +36,9 @@ extension CloudKitAPI {
     }
 
     /// Query subscriptions carry a query and `firesOn`; zone subscriptions a zoneID; database subscriptions nothing
-    /// more. Stored as sent (normalized) for list and lookup, and parsed (`Subscription`) for matching writes.
+    /// more. `create` makes or replaces the subscription with its ID (CloudKit's save: every new device of a user
+    /// saves the same database subscription, and none of them is refused); `update` replaces one that exists.
+    /// Stored as sent (normalized) for list and lookup, and parsed (`Subscription`) for matching writes.
     func subscriptionsModify(_ ctx: Context) throws -> HTTPResponse {
         guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("subscriptions/modify needs operations: [{operationType, subscription}]") }
         try RequestLimits.check(ops.count, "operations")
@@ -55,7 +57,8 @@ extension CloudKitAPI {
                         // Production has no just-in-time schema: a subscription's query must be one the indexes can serve.
                         _ = try store.records.query(Query(recordType: t, filters: filters, sorts: [], zoneID: zone, resultsLimit: 1), in: ctx.databaseID)
                     }
-                    try store.subscriptions.saveSubscription(id, document: doc.serialized, spec: spec, in: ctx.database, owner: try subscriber(ctx), replace: type == "update")
+                    try store.subscriptions.saveSubscription(id, document: doc.serialized, spec: spec, in: ctx.database, owner: try subscriber(ctx),
+                                                             as: type == "update" ? .update : .createOrReplace)
                     results.append((id, .success(doc)))
                 case "delete":
                     try store.subscriptions.deleteSubscription(id, in: ctx.database, owner: try subscriber(ctx))

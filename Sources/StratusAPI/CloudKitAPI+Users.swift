@@ -41,6 +41,13 @@ extension CloudKitAPI {
         }
     }
 
+    /// `users/lookup/contacts` (CloudKit JS 1.x's `discoverAllContactUserInfos`, deprecated): a server has no address
+    /// book of the caller's to look people up in, so a signed-in caller is answered with no one, not a 404.
+    func usersLookupContacts(_ ctx: Context) throws -> HTTPResponse {
+        _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
+        return .json(Data(#"{"users":[]}"#.utf8))
+    }
+
     /// `users/lookup/email` and `users/lookup/id` (CloudKit JS 1.x): User dictionaries or NOT_FOUND per item, under
     /// the same rule as `users/discover`. `emailAddress` is the address the caller searched by, never another's.
     func usersLookup(_ ctx: Context) throws -> HTTPResponse {
@@ -94,8 +101,11 @@ struct UserFinder {
             found = try store.accounts.user(container: container, email: e)
         } else if let n = try info.string("userRecordName") {
             found = try store.accounts.user(container: container, userRecordName: n)
+        } else if try info.string("phoneNumber") != nil {
+            // Apple's lookup info may carry a phone number; Stratus keeps none, so it finds no one (as an unknown email).
+            return nil
         } else {
-            throw .badRequest("each lookup needs an emailAddress or a userRecordName")
+            throw .badRequest("each lookup needs an emailAddress, a phoneNumber or a userRecordName")
         }
         guard let found else { return nil }
         if found.userRecordName == caller { return found }

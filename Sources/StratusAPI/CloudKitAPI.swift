@@ -149,6 +149,7 @@ public struct CloudKitAPI: Sendable {
         Operation(.usersDiscover) { try $0.usersDiscover($1) },
         Operation(.usersLookupEmail) { try $0.usersLookup($1) },
         Operation(.usersLookupID) { try $0.usersLookup($1) },
+        Operation(.usersLookupContacts) { try $0.usersLookupContacts($1) },
     ]
 
     func handle(_ req: HTTPRequest, _ operation: Operation) async throws -> HTTPResponse {
@@ -166,8 +167,10 @@ public struct CloudKitAPI: Sendable {
             let opened = try api.store.environment(container, environment)
             let a = try api.authenticate(req, container: container, environment: environment, in: opened)
             if let user = a.userRecordName { try api.limits.admit(user: "\(container.rawValue)/\(user)") }
-            if a.serverToServer && operation.operation.isAboutUsers {
-                throw StratusError.authenticationFailed("users/* endpoints need a signed-in user (ckWebAuthToken): a server-to-server key has no user identity to look up or discover with")
+            // A key acts as the developer who created it: it may ask who that is (CloudKit JS's `setUpAuth()` does,
+            // before anything else), and nothing of other users.
+            if a.serverToServer && operation.operation.isAboutUsers && operation.operation != .usersCaller && operation.operation != .usersCurrent {
+                throw StratusError.authenticationFailed("the server-to-server key verified, but \(operation.name) needs a signed-in user (ckWebAuthToken): a key may ask users/caller and users/current only")
             }
             if a.serverToServer && database != .public {
                 throw StratusError.authenticationFailed("server-to-server keys act on the public database only")

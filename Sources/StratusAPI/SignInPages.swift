@@ -46,6 +46,8 @@ final class SignInPages: Sendable {
         let callback = req.query("callback"), openerOrigin = req.query("origin")
         if let refusal = await untrustedDestination(req, container, environment) { return refusal }
         let page = PageContext(container: container, environment: environment, callback: callback, openerOrigin: openerOrigin, mode: mode)
+        // The user gave up in the window an app opened: the app hears so (CloudKit JS's SIGN_IN_FAILED).
+        if req.method == .get, req.query("cancel") != nil { return ended("You cancelled signing in.", callback: callback, openerOrigin: openerOrigin) }
         if req.method == .get { return HTML.page(form(page, message: nil)) }
         // A program (StratusKit's sign-in helper, a CLI) asks for JSON, naming a live API token of this environment:
         // the token comes back in the answer instead of through a page, and failures in CloudKit's envelope.
@@ -217,6 +219,22 @@ final class SignInPages: Sendable {
             """))
     }
 
+    /// A sign-in that ends without a session: the app that opened the window is told why (`{errorMessage}`), the
+    /// callback is sent `ckError`, and a page opened by nobody says so.
+    private func ended(_ reason: String, callback: String?, openerOrigin: String?) -> HTTPResponse {
+        if let callback {
+            let sep = callback.contains("?") ? "&" : "?"
+            return .redirect(to: callback + sep + "ckError=" + (reason.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+        }
+        guard let openerOrigin = openerOrigin.flatMap({ WebOrigin($0)?.description }) else {
+            return HTML.page(Self.layout("Not signed in", "<p>\(HTML.escape(reason))</p>"))
+        }
+        return HTML.page(Self.layout("Not signed in", """
+            <p id="sign-in-ended" data-error-message="\(HTML.escape(reason))" data-origin="\(HTML.escape(openerOrigin))">\(HTML.escape(reason)) You can close this window.</p>
+            <script src="/-/static/signin.js"></script>
+            """))
+    }
+
     static func query(callback: String?, origin: String?) -> String {
         var parts: [String] = []
         if let c = callback { parts.append("callback=" + (c.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) }
@@ -257,6 +275,11 @@ final class SignInPages: Sendable {
         case .signup, .account: "<a href=\"\(HTML.escape(page.path(.signin)))\">Sign in</a>"
         }
         body += links + "</p>"
+        // Opened by an app's sign-in button (CloudKit JS's popup): a way to give up that the app hears.
+        if page.callback != nil || page.openerOrigin != nil {
+            let cancel = page.path(.signin) + (page.path(.signin).contains("?") ? "&" : "?") + "cancel=1"
+            body += "<p><a id=\"cancel-sign-in\" href=\"\(HTML.escape(cancel))\">Cancel</a></p>"
+        }
         if env == .development && mode == .signin {
             body += "<form method=\"post\" action=\"\(HTML.escape(page.path(mode)))\"><input type=\"hidden\" name=\"testUser\" value=\"1\"><button type=\"submit\">Continue as a test user</button></form>"
         }

@@ -205,7 +205,8 @@ package enum WireDecoding {
             guard let name = try f.string("recordName"), !name.isEmpty else { throw .badRequest("forRecord must be {recordName}") }
             request.forRecord = name
         }
-        if let p = try JSON.object(o).string("publicPermission") { request.publicPermission = try SharePermission(parsing: p, "publicPermission") }
+        // UNKNOWN (CloudKit's, and what CloudKit JS sends for "not set") changes nothing.
+        if let p = try JSON.object(o).string("publicPermission"), p != "UNKNOWN" { request.publicPermission = try SharePermission(parsing: p, "publicPermission") }
         if let list = o["participants"], !list.isNull {
             guard let items = list.array else { throw .badRequest("participants must be an array") }
             guard items.count <= 1000 else { throw .badRequest("participants: at most \(Share.maximumParticipants) per share") }
@@ -223,7 +224,11 @@ package enum WireDecoding {
                     throw .badRequest("each participant needs userIdentity.lookupInfo with an emailAddress or a userRecordName")
                 }
                 var permission = SharePermission.readOnly
-                if let p = try item.string("permission") { permission = try SharePermission(parsing: p, "permission") }
+                if let p = try item.string("permission"), p != "UNKNOWN" { permission = try SharePermission(parsing: p, "permission") }
+                // A participant's `type` and `acceptanceStatus` are the server's to set; CloudKit JS's spellings of them
+                // (PRIVATE_USER, PENDING) and UNKNOWN are taken with the wire's (USER, INVITED) and change nothing.
+                _ = try item.string("type")
+                _ = try item.string("acceptanceStatus")
                 invitees.append(ShareRequest.Invitee(lookup: lookup, permission: permission))
             }
             request.participants = invitees

@@ -50,14 +50,12 @@ extension CKDatabase {
     }
 
     /// Mirrors `CKDatabase.modifySubscriptions(saving:deleting:)` (`subscriptions/modify`). A saved subscription
-    /// replaces one with the same ID.
+    /// is made, or replaces the one with its ID, on the server in one step (`create`), so that devices saving the
+    /// same subscription at once all succeed.
     public func modifySubscriptions(saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID]) async throws
         -> (saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>], deleteResults: [CKSubscription.ID: Result<Void, any Error>]) {
-        let existing = Set(subscriptionsToSave.isEmpty ? [] : try await allSubscriptions().map(\.subscriptionID))
         var ops: [WireObject] = []
-        for s in subscriptionsToSave {
-            ops.append(["operationType": existing.contains(s.subscriptionID) ? "update" : "create", "subscription": try JSON(s.wire())])
-        }
+        for s in subscriptionsToSave { ops.append(["operationType": "create", "subscription": try JSON(s.wire())]) }
         for id in subscriptionIDsToDelete { ops.append(["operationType": "delete", "subscription": ["subscriptionID": JSON(id)]]) }
         let j = try await call("subscriptions/modify", ["operations": JSON(ops)])
         let items = j["subscriptions"]?.objects ?? []

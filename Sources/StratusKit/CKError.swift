@@ -68,6 +68,9 @@ public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked
         case limitExceeded = 27, userDeletedZone = 28, tooManyParticipants = 29, alreadyShared = 30
         case referenceViolation = 31, managedAccountRestricted = 32, participantMayNeedVerification = 33
         case serverResponseLost = 34, assetNotAvailable = 35, accountTemporarilyUnavailable = 36
+        /// Apple's (26.0 and later): the user is already invited to the share. No Web Services error code maps to it,
+        /// and Stratus answers inviting an invited participant again by keeping the invitation, so it never comes.
+        case participantAlreadyInvited = 37
 
         /// A short form for logs.
         public var description: String { String(describing: Self.names[self] ?? "code\(rawValue)") }
@@ -75,13 +78,20 @@ public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked
         private static let names: [Code: String] = [
             .internalError: "internalError", .partialFailure: "partialFailure", .networkUnavailable: "networkUnavailable",
             .networkFailure: "networkFailure", .badContainer: "badContainer", .serviceUnavailable: "serviceUnavailable",
-            .requestRateLimited: "requestRateLimited", .notAuthenticated: "notAuthenticated", .permissionFailure: "permissionFailure",
-            .unknownItem: "unknownItem", .invalidArguments: "invalidArguments", .serverRecordChanged: "serverRecordChanged",
-            .serverRejectedRequest: "serverRejectedRequest", .constraintViolation: "constraintViolation",
-            .operationCancelled: "operationCancelled", .changeTokenExpired: "changeTokenExpired", .batchRequestFailed: "batchRequestFailed",
-            .zoneBusy: "zoneBusy", .quotaExceeded: "quotaExceeded", .zoneNotFound: "zoneNotFound", .limitExceeded: "limitExceeded",
-            .userDeletedZone: "userDeletedZone", .referenceViolation: "referenceViolation", .serverResponseLost: "serverResponseLost",
-            .assetFileNotFound: "assetFileNotFound", .alreadyShared: "alreadyShared", .tooManyParticipants: "tooManyParticipants",
+            .requestRateLimited: "requestRateLimited", .missingEntitlement: "missingEntitlement",
+            .notAuthenticated: "notAuthenticated", .permissionFailure: "permissionFailure", .unknownItem: "unknownItem",
+            .invalidArguments: "invalidArguments", .resultsTruncated: "resultsTruncated",
+            .serverRecordChanged: "serverRecordChanged", .serverRejectedRequest: "serverRejectedRequest",
+            .assetFileNotFound: "assetFileNotFound", .assetFileModified: "assetFileModified",
+            .incompatibleVersion: "incompatibleVersion", .constraintViolation: "constraintViolation",
+            .operationCancelled: "operationCancelled", .changeTokenExpired: "changeTokenExpired",
+            .batchRequestFailed: "batchRequestFailed", .zoneBusy: "zoneBusy", .badDatabase: "badDatabase",
+            .quotaExceeded: "quotaExceeded", .zoneNotFound: "zoneNotFound", .limitExceeded: "limitExceeded",
+            .userDeletedZone: "userDeletedZone", .tooManyParticipants: "tooManyParticipants", .alreadyShared: "alreadyShared",
+            .referenceViolation: "referenceViolation", .managedAccountRestricted: "managedAccountRestricted",
+            .participantMayNeedVerification: "participantMayNeedVerification", .serverResponseLost: "serverResponseLost",
+            .assetNotAvailable: "assetNotAvailable", .accountTemporarilyUnavailable: "accountTemporarilyUnavailable",
+            .participantAlreadyInvited: "participantAlreadyInvited",
         ]
 
         /// The CloudKit code for a CloudKit Web Services `serverErrorCode` (and the framework's finer codes Stratus

@@ -3,10 +3,10 @@ import Foundation
 /// Mirrors `CKLocationSortDescriptor`: sorts by distance from a location.
 public final class CKLocationSortDescriptor: NSSortDescriptor, @unchecked Sendable {
     /// Mirrors `CKLocationSortDescriptor.relativeLocation`.
-    public let relativeLocation: CKLocation
+    public let relativeLocation: CLLocation
 
     /// Mirrors `CKLocationSortDescriptor(key:relativeLocation:)`.
-    public init(key: String, relativeLocation: CKLocation) {
+    public init(key: String, relativeLocation: CLLocation) {
         self.relativeLocation = relativeLocation
         #if canImport(Darwin)
         super.init(key: key, ascending: true, selector: nil)

@@ -120,6 +120,20 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
     /// Key-value coding's `value(forKey:)`: the field's value, as the subscript reads it.
     public func value(forKey key: String) -> Any? { object(forKey: key) }
 
+    /// Key-value coding's `dictionaryWithValues(forKeys:)`, which Foundation on Linux lacks: each key's value as
+    /// `value(forKey:)` reads it, `NSNull` where the record holds none.
+    #if canImport(Darwin)
+    public override func dictionaryWithValues(forKeys keys: [String]) -> [String: Any] { fieldDictionary(keys) }
+    #else
+    public func dictionaryWithValues(forKeys keys: [String]) -> [String: Any] { fieldDictionary(keys) }
+    #endif
+
+    private func fieldDictionary(_ keys: [String]) -> [String: Any] {
+        var out: [String: Any] = [:]
+        for key in keys { out[key] = object(forKey: key) ?? NSNull() }
+        return out
+    }
+
     /// Mirrors `CKRecord.allTokens()`: the lowercased words of every plain string field, as CloudKit's
     /// tokenized full-text search sees them.
     public func allTokens() -> [String] {
@@ -201,7 +215,11 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
         case let d as Double: return NSNumber(value: d)
         case let f as Float: return NSNumber(value: Double(f))
         case let s as NSString: return s as String
+        // NSDate and NSData (which CloudKit takes as it takes Date and Data) read back as the Swift values.
+        case let d as Date: return d
+        case let d as Data: return d
         case let list as [any CKRecordValueProtocol]: return list.map(normalized)
+        case let list as NSArray: return list.compactMap { $0 as? any CKRecordValueProtocol }.map(normalized)
         default: return v
         }
     }

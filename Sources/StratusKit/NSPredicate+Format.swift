@@ -79,7 +79,7 @@ extension ObjectArgument {
 extension NSNumber: @retroactive CVarArg, ObjectArgument {}
 extension NSDate: @retroactive CVarArg, ObjectArgument {}
 extension NSArray: @retroactive CVarArg, ObjectArgument {}
-extension CKLocation: CVarArg, ObjectArgument {}
+extension CLLocation: CVarArg, ObjectArgument {}
 extension CKRecord.Reference: CVarArg, ObjectArgument {}
 extension CKRecord.ID: CVarArg, ObjectArgument {}
 extension CKRecord: CVarArg, ObjectArgument {}

@@ -120,15 +120,9 @@ enum RecordCoder {
             guard let o = raw.object, let lat = o["latitude"]?.number, let lon = o["longitude"]?.number else { return nil }
             func d(_ k: String, _ dflt: Double) -> Double { o[k]?.number ?? dflt }
             let timestamp = Date(timeIntervalSince1970: d("timestamp", 0) / 1000)
-            #if canImport(CoreLocation)
-            // CloudKit apps read locations as CLLocation where CoreLocation exists.
             return CLLocation(coordinate: CLLocationCoordinate2D(latitude: lat, longitude: lon), altitude: d("altitude", 0),
                               horizontalAccuracy: d("horizontalAccuracy", 0), verticalAccuracy: d("verticalAccuracy", -1),
                               course: d("course", -1), speed: d("speed", -1), timestamp: timestamp)
-            #else
-            return CKLocation(latitude: lat, longitude: lon, altitude: d("altitude", 0), horizontalAccuracy: d("horizontalAccuracy", 0),
-                              verticalAccuracy: d("verticalAccuracy", -1), speed: d("speed", -1), course: d("course", -1), timestamp: timestamp)
-            #endif
         case "ASSETID", "ASSET":
             guard let o = raw.object else { return nil }
             let local = assets?.localFile(for: o)
@@ -186,8 +180,8 @@ enum RecordCoder {
         case let r as CKRecord.Reference:
             return (["recordName": .string(r.recordID.recordName), "zoneID": .object(zoneJSON(r.recordID.zoneID)),
                      "action": r.action == .deleteSelf ? "DELETE_SELF" : "NONE"], "REFERENCE")
-        case let l as CKLocation:
-            return (["latitude": .double(l.latitude), "longitude": .double(l.longitude), "altitude": .double(l.altitude),
+        case let l as CLLocation:
+            return (["latitude": .double(l.coordinate.latitude), "longitude": .double(l.coordinate.longitude), "altitude": .double(l.altitude),
                      "horizontalAccuracy": .double(l.horizontalAccuracy), "verticalAccuracy": .double(l.verticalAccuracy),
                      "speed": .double(l.speed), "course": .double(l.course),
                      "timestamp": .int(Int64(l.timestamp.timeIntervalSince1970 * 1000))], "LOCATION")
@@ -205,13 +199,6 @@ enum RecordCoder {
             }
             return (.array(items), type.isEmpty ? "" : type + "_LIST")
         default:
-            #if canImport(CoreLocation)
-            if let l = v as? CLLocation {
-                return wire(CKLocation(latitude: l.coordinate.latitude, longitude: l.coordinate.longitude, altitude: l.altitude,
-                                       horizontalAccuracy: l.horizontalAccuracy, verticalAccuracy: l.verticalAccuracy, speed: l.speed,
-                                       course: l.course, timestamp: l.timestamp))
-            }
-            #endif
             return nil
         }
     }

@@ -19,6 +19,8 @@ public enum CloudKitOperation: String, Sendable, CaseIterable, Codable {
     case usersDiscover = "users/discover"
     case usersLookupEmail = "users/lookup/email"
     case usersLookupID = "users/lookup/id"
+    /// CloudKit JS 1.x's `discoverAllContactUserInfos` (deprecated by Apple): answered with no one.
+    case usersLookupContacts = "users/lookup/contacts"
     case assetsUpload = "assets/upload"
     case subscriptionsList = "subscriptions/list"
     case subscriptionsLookup = "subscriptions/lookup"
@@ -28,7 +30,7 @@ public enum CloudKitOperation: String, Sendable, CaseIterable, Codable {
     /// no identity to look up or discover with).
     public var isAboutUsers: Bool {
         switch self {
-        case .usersCaller, .usersCurrent, .usersDiscover, .usersLookupEmail, .usersLookupID: true
+        case .usersCaller, .usersCurrent, .usersDiscover, .usersLookupEmail, .usersLookupID, .usersLookupContacts: true
         default: false
         }
     }
@@ -37,7 +39,7 @@ public enum CloudKitOperation: String, Sendable, CaseIterable, Codable {
     public var telemetry: TelemetryOperation {
         switch self {
         case .recordsQuery: .query
-        case .recordsLookup, .zonesLookup, .subscriptionsLookup, .usersLookupEmail, .usersLookupID: .lookup
+        case .recordsLookup, .zonesLookup, .subscriptionsLookup, .usersLookupEmail, .usersLookupID, .usersLookupContacts: .lookup
         case .recordsModify, .zonesModify, .subscriptionsModify: .modify
         case .recordsChanges, .zonesChanges, .changesDatabase, .changesZone: .changes
         case .assetsUpload: .assets

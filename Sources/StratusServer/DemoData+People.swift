@@ -85,20 +85,20 @@ extension DemoData {
             "firesOn":["create","update"],"notificationInfo":{"alertBody":"A trip changed","shouldSendContentAvailable":true}}
             """, spec: Subscription(subscriptionID: "trip-changes", kind: .query(recordType: "Trip", filters: [], firesOn: [.create, .update], firesOnce: false, zoneID: trips),
                                     notificationInfo: NotificationInfo(alertBody: "A trip changed", shouldSendContentAvailable: true)),
-            in: .private, owner: alice.userRecordName, replace: false)
+            in: .private, owner: alice.userRecordName)
         try env.subscriptions.saveSubscription("private-changes", document: #"{"subscriptionID":"private-changes","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
                                  spec: Subscription(subscriptionID: "private-changes", kind: .database, notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
-                                 in: .private, owner: alice.userRecordName, replace: false)
+                                 in: .private, owner: alice.userRecordName)
         try env.subscriptions.saveSubscription("shared-with-me", document: #"{"subscriptionID":"shared-with-me","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
                                  spec: Subscription(subscriptionID: "shared-with-me", kind: .database, notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
-                                 in: .shared, owner: bob.userRecordName, replace: false)
+                                 in: .shared, owner: bob.userRecordName)
         try env.subscriptions.saveSubscription("urgent-notes", document: """
             {"subscriptionID":"urgent-notes","subscriptionType":"query","query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"priority",\
             "fieldValue":{"value":4,"type":"INT64"}}]},"firesOn":["create"],"notificationInfo":{"alertBody":"An urgent note"}}
             """, spec: Subscription(subscriptionID: "urgent-notes", kind: .query(recordType: "Note", filters: [QueryFilter(.field("priority"), .equals, .int64(4))],
                                                                               firesOn: [.create], firesOnce: false, zoneID: nil),
                                     notificationInfo: NotificationInfo(alertBody: "An urgent note")),
-            in: .public, owner: chloe.userRecordName, replace: false)
+            in: .public, owner: chloe.userRecordName)
 
     }
 

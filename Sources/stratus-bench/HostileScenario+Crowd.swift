@@ -32,7 +32,7 @@ extension HostileScenario {
             let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: filters, firesOn: [.create, .update], firesOnce: false, zoneID: nil),
                                     notificationInfo: NotificationInfo(alertBody: "a new item", shouldSendContentAvailable: true, desiredKeys: ["title"]))
             let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Item"},"firesOn":["create","update"]}"#
-            try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: owner, replace: false)
+            try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: owner)
         }
         for u in 0..<crowdUsers {
             let owner = "_c" + String(format: "%030d", u)

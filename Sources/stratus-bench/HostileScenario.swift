@@ -61,7 +61,7 @@ struct HostileScenario: AsyncParsableCommand {
                 let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Post", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil),
                                         notificationInfo: info)
                 let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Post"},"firesOn":["create"],"notificationInfo":{"alertBody":"\#(alert)","shouldSendContentAvailable":true,"desiredKeys":["title","body"]}}"#
-                try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.attacker, replace: false)
+                try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.attacker)
             }
         }
 

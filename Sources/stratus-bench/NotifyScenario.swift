@@ -54,7 +54,7 @@ struct NotifyScenario: AsyncParsableCommand {
                     let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: [QueryFilter(.field("list"), .equals, .string("L-\(u)-\(j)"))],
                                                                              firesOn: Set(Subscription.FiresOn.allCases), firesOnce: false, zoneID: nil),
                                             notificationInfo: NotificationInfo(shouldSendContentAvailable: true, desiredKeys: ["sentAt"]))
-                    try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.user(u), replace: false)
+                    try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.user(u))
                 }
             }
             // Webhook deliveries queued while no server runs: the drain below measures the deliverer alone.

@@ -24,8 +24,11 @@ import StratusStore
         #expect(subs[0]["zoneWide"] == .bool(true) && subs[0]["firesOnce"] == .bool(false))
         #expect(subs[1]["subscriptionID"]?.string == "inbox")
         #expect(subs[2].code == "BAD_REQUEST")
-        let dup = try await f.call("subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"inbox","subscriptionType":"zone","zoneID":{"zoneName":"Inbox"}}}]}"#, db: "private", user: f.aliceToken)
-        #expect(dup.json["subscriptions"]?.array?.first?.code == "EXISTS")
+        // Saving an ID that is taken replaces that subscription (CloudKit's save), as a second device of Alice's would.
+        let again = try await f.call("subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":{"subscriptionID":"inbox","subscriptionType":"zone","zoneID":{"zoneName":"Inbox"},"notificationInfo":{"shouldBadge":true}}}]}"#, db: "private", user: f.aliceToken)
+        #expect(again.json["subscriptions"]?.array?.first?.code == nil && again.json["subscriptions"]?.array?.first?["notificationInfo"]?["shouldBadge"] == .bool(true))
+        let missing = try await f.call("subscriptions/modify", #"{"operations":[{"operationType":"update","subscription":{"subscriptionID":"nowhere","subscriptionType":"zone","zoneID":{"zoneName":"Inbox"}}}]}"#, db: "private", user: f.aliceToken)
+        #expect(missing.json["subscriptions"]?.array?.first?.code == "NOT_FOUND")
         let listed = try await f.call("subscriptions/list", db: "private", user: f.aliceToken)
         #expect(Set(listed.json["subscriptions"]?.array?.compactMap { $0["subscriptionID"]?.string } ?? []) == ["new-notes", "inbox"])
         // Bob has his own (empty) list.
@@ -52,6 +55,15 @@ import StratusStore
         // GET users/discover discovers all: the discoverable users who share with Alice, and nobody shares with her.
         let all = try await f.call("users/discover", user: f.aliceToken)
         #expect(all.status == 200 && all.json["users"]?.array?.isEmpty == true, "\(all.text)")
+        // A lookup by phone number finds no one (Stratus keeps none) without failing the others beside it.
+        let byPhone = try await f.call("users/discover", #"{"lookupInfos":[{"phoneNumber":"+15555550100"},{"emailAddress":"dana@example.com"}]}"#, user: f.aliceToken)
+        #expect(byPhone.status == 200 && byPhone.json["users"]?.array?.map { $0["userRecordName"]?.string } == [dana.userRecordName], "\(byPhone.text)")
+        let empty = try await f.call("users/discover", #"{"lookupInfos":[{}]}"#, user: f.aliceToken)
+        #expect(empty.status == 400 && empty.json.code == "BAD_REQUEST")
+        // CloudKit JS 1.x's discoverAllContactUserInfos: deprecated, answered with no one rather than a 404.
+        let contacts = try await f.call("users/lookup/contacts", #"{"contacts":[]}"#, user: f.aliceToken)
+        #expect(contacts.status == 200 && contacts.json["users"] == .array([]), "\(contacts.text)")
+        #expect(try await f.call("users/lookup/contacts", #"{"contacts":[]}"#).status == 421, "a signed-in caller only")
     }
 
     @Test func noOneLearnsAnotherUsersEmailOrNameWithoutTheirConsent() async throws {

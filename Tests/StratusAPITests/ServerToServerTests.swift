@@ -50,6 +50,23 @@ import StratusStore
         #expect(try await Self.send(f, Self.signed(f, key: key, keyID: registered.keyID, path: "zones/list", body: nil)).0 == 200)
     }
 
+    /// CloudKit JS's `setUpAuth()` with a key sends a signed `users/caller` (1.x: `users/current`) before anything
+    /// else and stops on its error: both answer the developer the key acts as, with no name.
+    @Test func aKeyIsAnsweredWhoItActsAs() async throws {
+        let f = try await APIFixture()
+        let key = P256.Signing.PrivateKey()
+        let registered = try f.app.store.credentials.addServerKey(container: f.container, environment: .development, publicKeyPEM: key.publicKey.pemRepresentation)
+        let (status, caller) = try await Self.send(f, Self.signed(f, key: key, keyID: registered.keyID, path: "users/caller", body: nil))
+        #expect(status == 200)
+        #expect(caller["userRecordName"]?.string == registered.userRecordName && caller["lookupInfo"]?["userRecordName"]?.string == registered.userRecordName)
+        #expect(caller["nameComponents"] == .object([:]))
+        let (legacyStatus, current) = try await Self.send(f, Self.signed(f, key: key, keyID: registered.keyID, path: "users/current", body: nil))
+        #expect(legacyStatus == 200 && current["userRecordName"]?.string == registered.userRecordName)
+        #expect(current["firstName"]?.string == "" && current["lastName"]?.string == "")
+        // Still the public database only.
+        #expect(try await Self.send(f, Self.signed(f, key: key, keyID: registered.keyID, path: "users/caller", body: nil, db: "private")).0 == 401)
+    }
+
     @Test func badStaleReplayedOrForeignSignaturesAreRefused() async throws {
         let f = try await APIFixture()
         let key = P256.Signing.PrivateKey()
@@ -75,10 +92,13 @@ import StratusStore
 
         let privateDB = Self.signed(f, key: key, keyID: id, path: "zones/list", body: nil, db: "private")
         #expect(try await Self.send(f, privateDB).0 == 401)
-        let users = Self.signed(f, key: key, keyID: id, path: "users/caller", body: nil)
-        let refusedUsers = try await Self.send(f, users)
-        #expect(refusedUsers.0 == 401 && refusedUsers.1["reason"]?.string?.contains("users/*") == true)
-        #expect(refusedUsers.1["reason"]?.string?.contains("public database only") == false)
+        // A key may ask who it acts as, nothing of other users: the refusal says the key itself was good.
+        for (path, body) in [("users/discover", #"{"lookupInfos":[{"emailAddress":"alice@example.com"}]}"#),
+                             ("users/lookup/email", #"{"users":[{"emailAddress":"alice@example.com"}]}"#), ("users/lookup/contacts", nil)] {
+            let refusedUsers = try await Self.send(f, Self.signed(f, key: key, keyID: id, path: path, body: body))
+            #expect(refusedUsers.0 == 401 && refusedUsers.1.code == "AUTHENTICATION_FAILED", "\(path)")
+            #expect(refusedUsers.1["reason"]?.string?.contains("key verified") == true && refusedUsers.1["reason"]?.string?.contains("signed-in user") == true, "\(path)")
+        }
 
         try f.app.store.credentials.revokeServerKey(id: id, container: f.container)
         #expect(try await Self.send(f, Self.signed(f, key: key, keyID: id, path: "records/query", body: body)).0 == 401)

@@ -38,6 +38,27 @@ import Testing
         return #"{"operationType":"create","record":{"recordName":"\#(name)","recordType":"\#(type)","fields":{"title":{"value":"\#(name)"}}\#(p)}}"#
     }
 
+    /// CloudKit JS exports its own spellings of a participant's constants (`PRIVATE_USER`, `PENDING`) and sends
+    /// UNKNOWN for what is not set: a share that carries them is taken as one with the wire's (USER, INVITED), and
+    /// what is answered stays the wire's.
+    @Test func cloudKitJSParticipantSpellingsAreTaken() async throws {
+        let f = try await APIFixture()
+        let p = try await Self.people(f)
+        _ = try await f.call("zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Lists"}}}]}"#, db: "private", user: p.ownerToken)
+        let member = #"{"userIdentity":{"lookupInfo":{"emailAddress":"member@example.com"}},"type":"PRIVATE_USER","acceptanceStatus":"PENDING","permission":"READ_WRITE"}"#
+        let friend = #"{"userIdentity":{"lookupInfo":{"emailAddress":"outsider@example.com"}},"type":"UNKNOWN","acceptanceStatus":"UNKNOWN","permission":"UNKNOWN"}"#
+        let made = try await modify(f, #"{"operationType":"create","record":{"recordName":"cloudkit.zoneshare","recordType":"cloudkit.share","publicPermission":"UNKNOWN","participants":[\#(member),\#(friend)]}}"#, user: p.ownerToken)
+        let share = try #require(made.json.records.first, "\(made.text)")
+        #expect(share.code == nil, "\(made.text)")
+        #expect(share["publicPermission"]?.string == "NONE")
+        let people = share["participants"]?.array ?? []
+        let invited = people.filter { $0["type"]?.string == "USER" }
+        #expect(invited.count == 2 && invited.allSatisfy { $0["acceptanceStatus"]?.string == "INVITED" }, "\(made.text)")
+        #expect(Set(invited.compactMap { $0["permission"]?.string }) == ["READ_WRITE", "READ_ONLY"], "UNKNOWN is the default, read only")
+        let bad = try await modify(f, #"{"operationType":"create","record":{"recordName":"s2","recordType":"cloudkit.share","participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"member@example.com"}},"permission":"ALL_OF_IT"}]}}"#, zone: #"{"zoneName":"Other"}"#, user: p.ownerToken)
+        #expect(bad.json.records.first?.code == "BAD_REQUEST" || bad.status == 400, "\(bad.text)")
+    }
+
     /// A share record's fields are kept and returned (they were answered `"fields": {}`), and a zone-wide share
     /// comes with its zone in `zones/list` and `zones/lookup`, for the owner and for a participant.
     @Test(arguments: Backend.allCases) func shareFieldsAreKeptAndAZoneNamesItsShare(_ backend: Backend) async throws {

@@ -37,7 +37,7 @@ import StratusTestSupport
                 let id = "s\(i)"
                 let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Note", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil),
                                         notificationInfo: NotificationInfo(alertBody: "a note", desiredKeys: ["title"]))
-                try env.subscriptions.saveSubscription(id, document: #"{"subscriptionID":"\#(id)"}"#, spec: spec, in: .private, owner: user, replace: false)
+                try env.subscriptions.saveSubscription(id, document: #"{"subscriptionID":"\#(id)"}"#, spec: spec, in: .private, owner: user)
             }
             for d in 0..<32 { try env.apns.registerAPNsDevice(token: String(format: "%064x", d + 1), user: user, apnsEnvironment: .development) }
             for batch in 0..<5 {

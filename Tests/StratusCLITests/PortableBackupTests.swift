@@ -35,7 +35,7 @@ extension PostgresEndToEnd {
                                            in: .publicDatabase, actor: RequestActor(userRecordName: owner))
                 try env.zones.createZone(ZoneID(zoneName: "Inbox"), in: .privateDatabase(of: owner))
                 try env.subscriptions.saveSubscription("inbox-changes", document: #"{"subscriptionID":"inbox-changes","subscriptionType":"zone"}"#,
-                                                       in: .private, owner: owner, replace: false)
+                                                       in: .private, owner: owner)
                 return (token, asset, bytes)
             }
 

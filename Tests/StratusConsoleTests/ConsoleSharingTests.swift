@@ -86,7 +86,7 @@ import StratusStore
             try env.zones.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
             let spec = Subscription(subscriptionID: "olgas-trips", kind: .zone(ZoneID(zoneName: "Trips")))
             try env.subscriptions.saveSubscription("olgas-trips", document: #"{"subscriptionID":"olgas-trips","subscriptionType":"zone"}"#, spec: spec, in: .private,
-                                     owner: owner.userRecordName, replace: false)
+                                     owner: owner.userRecordName)
             var share = RecordOperation(.create, StoredRecord(recordName: "secret-trip-share", recordType: Share.recordType))
             share.share = ShareRequest(forRecord: "secret-trip", participants: [ShareRequest.Invitee(lookup: .userRecordName(member.userRecordName), permission: .readWrite)])
             _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "secret-trip", recordType: "Trip")), share], in: ownerDB, zoneID: ZoneID(zoneName: "Trips"),

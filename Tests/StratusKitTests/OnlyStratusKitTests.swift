@@ -19,7 +19,7 @@ import Testing
             r["name"] = "dish \(i)"
             r["at"] = when
             r["photo"] = Data([1, 2, 3])
-            r["place"] = CKLocation(latitude: 48.85 + Double(i), longitude: 2.35)
+            r["place"] = CLLocation(latitude: 48.85 + Double(i), longitude: 2.35)
             saved.append(try await db.save(r))
         }
         func names(_ predicate: NSPredicate) async throws -> [String] {
@@ -36,7 +36,7 @@ import Testing
         #expect(try await names(NSPredicate(format: "name == %s", "dish 1")) == ["dish 1"])
         #expect(try await names(NSPredicate(format: "%K == %@", "servings", NSNumber(value: 4))) == ["dish 1"])
         #expect(try await names(NSPredicate(format: "name IN %@", argumentArray: [["dish 0", "dish 2"]])) == ["dish 0", "dish 2"])
-        #expect(try await names(NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) < %f", CKLocation(latitude: 48.85, longitude: 2.35), 50.0)) == ["dish 0"])
+        #expect(try await names(NSPredicate(format: "distanceToLocation:fromLocation:(place, %@) < %f", CLLocation(latitude: 48.85, longitude: 2.35), 50.0)) == ["dish 0"])
         #expect(try await names(NSPredicate(value: true)).count == 3)
         // A predicate CloudKit does not take fails the query as CloudKit fails it.
         await #expect(throws: CKError.self) { _ = try await names(NSPredicate(format: "servings > %d OR servings < %d", 1, 2)) }

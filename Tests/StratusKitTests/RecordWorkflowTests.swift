@@ -303,7 +303,7 @@ import Testing
         let db = f.aliceContainer().privateCloudDatabase
         let r = CKRecord(recordType: "Place", recordID: CKRecord.ID(recordName: "cafe"))
         r["name"] = "Café"
-        r["where"] = CKLocation(latitude: 38.7, longitude: -9.14)
+        r["where"] = CLLocation(latitude: 38.7, longitude: -9.14)
         let saved: CKRecord = try await withCheckedThrowingContinuation { c in
             db.save(r) { record, error in
                 if let record { c.resume(returning: record) } else { c.resume(throwing: error!) }
@@ -315,8 +315,8 @@ import Testing
                 if let record { c.resume(returning: record) } else { c.resume(throwing: error!) }
             }
         }
-        let place = try #require(fetched["where"] as? CKLocation)
-        #expect(abs(place.latitude - 38.7) < 1e-9)
+        let place = try #require(fetched["where"] as? CLLocation)
+        #expect(abs(place.coordinate.latitude - 38.7) < 1e-9)
         let page = try await withCheckedThrowingContinuation { c in
             db.fetch(withQuery: CKQuery(recordType: "Place", predicateFormat: "name == %@", "Café")) { c.resume(with: $0) }
         }

@@ -37,11 +37,12 @@ public final class SubscriptionStore: EnvironmentPart {
         }
     }
 
-    /// Creates (EXISTS if the ID is taken) or, with `replace`, updates (NOT_FOUND if missing) a subscription. A new
+    /// Creates or replaces (`mode`, see `SubscriptionSave`) a subscription; `.update` of a missing one is NOT_FOUND. A new
     /// one past the owner's or the environment's cap is LIMIT_EXCEEDED; a `notificationInfo` whose `aps` is over
     /// `NotificationPolicy.maximumAPSBytes` is BAD_REQUEST; one past `SubscriptionLimits` is refused. A subscription
     /// is stored data: it counts toward the environment's quota and its owner's (QUOTA_EXCEEDED past either).
-    public func saveSubscription(_ id: String, document: String, spec: Subscription? = nil, in scope: DatabaseScope, owner: String, replace: Bool) throws(StratusError) {
+    public func saveSubscription(_ id: String, document: String, spec: Subscription? = nil, in scope: DatabaseScope, owner: String,
+                                 as mode: SubscriptionSave = .createOrReplace) throws(StratusError) {
         let specJSON = spec.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         guard !id.isEmpty, id.utf8.count <= 255 else { throw .badRequest("subscriptionID must be 1 to 255 bytes") }
         guard document.utf8.count <= 64 * 1024 else { throw .badRequest("a subscription is at most 64 KB") }
@@ -60,8 +61,7 @@ public final class SubscriptionStore: EnvironmentPart {
                 UserUsage.charge(subscriptionDocument: $0.string(0) ?? "", spec: $0.string(1))
             }
             let exists = old != nil
-            if replace && !exists { throw StratusError(.notFound, "subscription '\(id)' does not exist") }
-            if !replace && exists { throw StratusError(.exists, "subscription '\(id)' already exists") }
+            if mode == .update && !exists { throw StratusError(.notFound, "subscription '\(id)' does not exist") }
             let charge = UserUsage.charge(subscriptionDocument: document, spec: specJSON) - (old ?? 0)
             if let userQuota, charge > 0 {
                 let using = try UserUsage.bytes(owner, s)
