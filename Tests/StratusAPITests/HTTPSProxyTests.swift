@@ -95,26 +95,9 @@ import StratusTestSupport
         FileManager.default.temporaryDirectory.appendingPathComponent("stratus-nginx-\(UUID().uuidString)")
     }
 
-    /// A port free now, chosen below Linux's ephemeral range (32768 and up), so that no server the other tests
-    /// start on port 0 is given it before nginx binds it.
-    static func freePort() throws -> UInt16 {
-        let r = try run("python3", ["-c", """
-            import random, socket
-            for _ in range(200):
-                p = random.randint(20000, 32000)
-                s = socket.socket()
-                try:
-                    s.bind(('127.0.0.1', p)); s.close(); print(p); break
-                except OSError:
-                    s.close()
-            """])
-        guard let p = UInt16(r.output.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw StratusError(.internalError, "no free port") }
-        return p
-    }
-
     @Test(.enabled(if: available, "nginx, openssl, curl or python3's requests and cryptography are not installed: apt-get install nginx-light openssl curl"))
     func everythingWorksThroughATLSProxy() async throws {
-        let port = try await offPool { try Self.freePort() }
+        let port = try FreePort.belowEphemeralRange()
         let publicURL = "https://localhost:\(port)"
         let f = try await APIFixture { c in
             c.http.publicURL = publicURL

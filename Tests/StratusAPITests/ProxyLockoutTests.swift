@@ -83,7 +83,7 @@ import StratusTestSupport
     @Test(.enabled(if: available, "nginx is not installed: apt-get install nginx-light"),
           arguments: ["proxy_set_header Host $host:$server_port;", "proxy_set_header Host $host:$server_port; proxy_set_header X-Real-IP $remote_addr;"])
     func anAttackerBehindTheProxyDoesNotLockTheAdminOut(_ headers: String) async throws {
-        let port = try await offPool { try HTTPSProxyTests.freePort() }
+        let port = try FreePort.belowEphemeralRange()
         let f = try await APIFixture { c in
             c.http.publicURL = "http://127.0.0.1:\(port)"
             // A low ceiling, so that a few failures stand for the hundred of a real attack (each costs a password hash).
@@ -120,7 +120,7 @@ import StratusTestSupport
     /// reach the address's ceiling.
     @Test(.enabled(if: available, "nginx is not installed: apt-get install nginx-light"))
     func aSpoofedForwardedForDoesNotBuyFreshAttempts() async throws {
-        let port = try await offPool { try HTTPSProxyTests.freePort() }
+        let port = try FreePort.belowEphemeralRange()
         let f = try await APIFixture { c in
             c.http.trustedProxies = [CIDR("127.0.0.1")!]
             c.http.proxyAddressHeader = .xRealIP

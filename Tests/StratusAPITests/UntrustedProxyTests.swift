@@ -26,7 +26,7 @@ import StratusTestSupport
 
     @Test(.enabled(if: HTTPSProxyTests.available, "nginx, openssl and curl are not installed: apt-get install nginx-light openssl curl"))
     func aProxyThatIsNotTrustedOpensNothingAndLocksNoOneOut() async throws {
-        let port = try await offPool { try HTTPSProxyTests.freePort() }
+        let port = try FreePort.belowEphemeralRange()
         // The sign-in ceiling per address is lowered so that the test's spray reaches it quickly.
         let f = try await APIFixture { $0.signInThrottle.addressCeiling = 10 }
         _ = try await offPool { try f.app.store.admins.createAdmin(email: "admin@example.com", password: "a long admin password") }

@@ -38,27 +38,10 @@ import StratusTestSupport
             guard case .savedShare(let saved) = results[1] else { throw StratusError(.internalError, "no share: \(results)") }
             return "/share/\(saved.shortGUID)"
         }
-        let output: (Int32, String) = try await BlockingWork.shared.run {
-            let p = ChildProcess()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["python3", script.path]
-            var env = ProcessInfo.processInfo.environment
-            env["STRATUS_URL"] = f.app.url
-            env["STRATUS_SETUP"] = setup
-            env["STRATUS_SCREENSHOTS"] = shots.path
-            env["CHROMEDRIVER"] = BrowserTests.driver
-            env["STRATUS_SHARE_PATH"] = sharePath
-            env["STRATUS_SHARE_EMAIL"] = "mel@example.com"
-            env["STRATUS_SHARE_PASSWORD"] = "a long password"
-            p.environment = env
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = pipe
-            try p.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        let output = try await Self.run(script, [
+            "STRATUS_URL": f.app.url, "STRATUS_SETUP": setup, "STRATUS_SCREENSHOTS": shots.path, "STRATUS_SHARE_PATH": sharePath,
+            "STRATUS_SHARE_EMAIL": "mel@example.com", "STRATUS_SHARE_PASSWORD": "a long password",
+        ])
         #expect(output.0 == 0 && output.1.contains("browser flows: passed"), "\(output.1)")
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("10-reset.png").path))
         #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent("12-share-accepted.png").path))
@@ -78,17 +61,48 @@ import StratusTestSupport
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let setup = try #require(f.app.console.setupPath)
         let alice = try #require(try f.app.store.accounts.user(container: DemoData.container, email: "alice@example.com"))
-        let output: (Int32, String) = try await BlockingWork.shared.run {
+        let output = try await Self.run(root.appendingPathComponent("Tests/e2e/console_walk.py"), [
+            "STRATUS_URL": f.app.url, "STRATUS_SETUP": setup, "STRATUS_SCREENSHOTS": root.appendingPathComponent("test-artifacts/screenshots").path,
+            "STRATUS_DEMO_ALICE": alice.userRecordName,
+        ])
+        #expect(output.0 == 0 && output.1.contains("console walk: passed"), "\(output.1)")
+        print(output.1.split(separator: "\n").filter { $0.hasPrefix("slowest") || $0.hasPrefix("console walk") }.joined(separator: "\n"))
+    }
+
+    /// CloudKit JS's sign-in window (`Tests/e2e/signin_window.py`): an app page on another origin, listening as
+    /// CloudKit JS does and checking the sender's origin, opens the `redirectURL` it was answered; the user signs in
+    /// and the app hears `{ckSession, ckWebAuthToken}`, a session that is that user's; cancelled, it hears
+    /// `{errorMessage}`; an opener no API token lists is refused.
+    @Test(.enabled(if: available, "chromium, chromium-driver (apt-get install chromium chromium-driver) or python3's requests are not installed"))
+    func cloudKitJSSignsInThroughTheSignInWindow() async throws {
+        let f = try await ConsoleFixture()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let appPort = try FreePort.belowEphemeralRange()
+        var untrustedPort = try FreePort.belowEphemeralRange()
+        while untrustedPort == appPort { untrustedPort = try FreePort.belowEphemeralRange() }
+        let store = f.app.store
+        let container = try ContainerID("iCloud.com.example.WebApp")
+        let (token, user) = try await offPool { () -> (String, ContainerUser) in
+            try store.createContainer(container)
+            let token = try store.credentials.createAPIToken(container: container, environment: .development, name: "web app", allowedOrigins: ["http://127.0.0.1:\(appPort)"]).secret
+            return (token, try store.accounts.createUser(container: container, email: "wendy@example.com", password: "a long password"))
+        }
+        let output = try await Self.run(root.appendingPathComponent("Tests/e2e/signin_window.py"), [
+            "STRATUS_URL": f.app.url, "STRATUS_CONTAINER": container.rawValue, "STRATUS_API_TOKEN": token, "STRATUS_APP_PORT": "\(appPort)",
+            "STRATUS_USER_EMAIL": "wendy@example.com", "STRATUS_USER_PASSWORD": "a long password", "STRATUS_USER_RECORD_NAME": user.userRecordName,
+            "STRATUS_UNTRUSTED_PORT": "\(untrustedPort)", "STRATUS_SCREENSHOTS": root.appendingPathComponent("test-artifacts/screenshots").path,
+        ])
+        #expect(output.0 == 0 && output.1.contains("sign-in window: passed"), "\(output.1)")
+    }
+
+    /// Runs a Python browser script with `environment` added to this process's (and CHROMEDRIVER), on a thread of
+    /// its own; its exit status and output.
+    static func run(_ script: URL, _ environment: [String: String]) async throws -> (Int32, String) {
+        try await BlockingWork.shared.run {
             let p = ChildProcess()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["python3", root.appendingPathComponent("Tests/e2e/console_walk.py").path]
-            var env = ProcessInfo.processInfo.environment
-            env["STRATUS_URL"] = f.app.url
-            env["STRATUS_SETUP"] = setup
-            env["STRATUS_SCREENSHOTS"] = root.appendingPathComponent("test-artifacts/screenshots").path
-            env["CHROMEDRIVER"] = BrowserTests.driver
-            env["STRATUS_DEMO_ALICE"] = alice.userRecordName
-            p.environment = env
+            p.arguments = ["python3", script.path]
+            p.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["CHROMEDRIVER": BrowserTests.driver]) { a, _ in a }) { _, b in b }
             let pipe = Pipe()
             p.standardOutput = pipe
             p.standardError = pipe
@@ -97,7 +111,5 @@ import StratusTestSupport
             p.waitUntilExit()
             return (p.terminationStatus, String(decoding: data, as: UTF8.self))
         }
-        #expect(output.0 == 0 && output.1.contains("console walk: passed"), "\(output.1)")
-        print(output.1.split(separator: "\n").filter { $0.hasPrefix("slowest") || $0.hasPrefix("console walk") }.joined(separator: "\n"))
     }
 }
