@@ -26,6 +26,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// StratusKit's initialiser: the named container on the configured server, environment and credentials.
     public init(identifier: String, configuration: Configuration) {
+        // An app makes its container first: from then on Apple's archived records read through any unarchiver.
+        AppleArchive.register()
         var c = configuration
         if identifier.isEmpty, c.problem == nil { c.problem = "no container identifier (STRATUS_CONTAINER) is set" }
         containerIdentifier = identifier

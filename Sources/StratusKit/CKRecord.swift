@@ -253,8 +253,18 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
         coder.encode(RecordCoder.datesHeader.1 as NSString, forKey: "fieldDates")
     }
 
-    /// Mirrors `CKRecord(coder:)`, reading what `encodeSystemFields(with:)` or `encode(with:)` wrote.
+    /// Mirrors `CKRecord(coder:)`, reading what `encodeSystemFields(with:)` or `encode(with:)` wrote — StratusKit's,
+    /// or Apple's CloudKit's (`AppleArchivedRecord`), whether its keys are the coder's own or its root object's.
     public required init?(coder: NSCoder) {
+        AppleArchive.register()
+        if let apple = AppleArchivedRecord(coder: coder) ?? Self.rootRecord(coder).map(AppleArchivedRecord.init(record:)) {
+            recordType = apple.recordType
+            recordID = apple.recordID
+            super.init()
+            apple.apply(to: self)
+            markSaved()
+            return
+        }
         guard let type = coder.optionalObject(of: NSString.self, forKey: "recordType"),
               let id = coder.optionalObject(of: CKRecord.ID.self, forKey: "recordID") else { return nil }
         recordType = type as String
@@ -273,6 +283,13 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
             RecordCoder.readFields(fields, into: self, zoneID: recordID.zoneID, assets: nil, dates: dates ? .referenceSeconds : .milliseconds)
         }
         markSaved()
+    }
+
+    /// The record an unarchiver's root object is (`archivedData(withRootObject:)`), for `CKRecord(coder:)` given the
+    /// unarchiver itself rather than its root.
+    private static func rootRecord(_ coder: NSCoder) -> CKRecord? {
+        guard !coder.containsValue(forKey: "recordType"), coder.containsValue(forKey: NSKeyedArchiveRootObjectKey) else { return nil }
+        return coder.decodeObject(of: CKRecord.self, forKey: NSKeyedArchiveRootObjectKey)
     }
 
     /// Mirrors `CKRecord.copy()` (NSCopying): the same record, its fields and system fields, with no unsaved changes.

@@ -43,10 +43,13 @@ public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
             coder.encode(zoneID, forKey: "zoneID")
         }
 
-        /// Reads what `encode(with:)` wrote; nil for a damaged archive.
+        /// Reads what `encode(with:)` wrote, or what Apple's CloudKit did (`RecordName`, `ZoneID`); nil for a
+        /// damaged archive.
         public init?(coder: NSCoder) {
-            guard let n = coder.optionalObject(of: NSString.self, forKey: "recordName"),
-                  let z = coder.optionalObject(of: CKRecordZone.ID.self, forKey: "zoneID") else { return nil }
+            AppleArchive.register()
+            guard let n = coder.optionalObject(of: NSString.self, forKey: "recordName") ?? coder.optionalObject(of: NSString.self, forKey: "RecordName"),
+                  let z = coder.optionalObject(of: CKRecordZone.ID.self, forKey: "zoneID") ?? coder.optionalObject(of: CKRecordZone.ID.self, forKey: "ZoneID")
+            else { return nil }
             recordName = n as String
             zoneID = z
         }

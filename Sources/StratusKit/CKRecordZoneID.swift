@@ -37,9 +37,10 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable
             coder.encode(ownerName as NSString, forKey: "ownerName")
         }
 
-        /// Reads what `encode(with:)` wrote; nil for a damaged archive.
+        /// Reads what `encode(with:)` wrote, or what Apple's CloudKit did (`ZoneName`, `ownerName`); nil for a
+        /// damaged archive.
         public init?(coder: NSCoder) {
-            guard let z = coder.optionalObject(of: NSString.self, forKey: "zoneName"),
+            guard let z = coder.optionalObject(of: NSString.self, forKey: "zoneName") ?? coder.optionalObject(of: NSString.self, forKey: "ZoneName"),
                   let o = coder.optionalObject(of: NSString.self, forKey: "ownerName") else { return nil }
             zoneName = z as String
             ownerName = o as String

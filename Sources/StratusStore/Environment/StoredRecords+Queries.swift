@@ -53,6 +53,7 @@ extension StoredRecords {
             let (zoneNames, zoneCondition, zoneArgs, links, _) = zones
             var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys, dialect: db.dialect)
             compiler.links = links
+            compiler.zoneIDs = Array(zoneNames.keys)
             // SQLite reads an automatic index's table by name; PostgreSQL's planner finds the index by itself.
             let autoIndexes = catalog.autoIndexes(of: type.name)
             if db.dialect == .sqlite { compiler.autoIndexes = autoIndexes }

@@ -15,6 +15,9 @@ struct QueryCompiler {
 
     /// Select each record's `parent` and `share` after the sort keys (zones where some record has either).
     var links = false
+    /// The ids of the zones the query reads: a filter on `parent` or `share` looks its records up in those zones'
+    /// links first (`record_links_parent`, `shares_name`), not once per row.
+    var zoneIDs: [Int64] = []
     /// The type's automatic composite indexes; a complete one that serves the query's shape drives the statement.
     var autoIndexes: [AutoIndex] = []
     /// The automatic index the compiled statement uses, if any.
@@ -212,6 +215,7 @@ struct QueryCompiler {
            filter.comparator == .containsAllTokens || filter.comparator == .containsAnyTokens {
             return try addAllFieldsSearch(filter)
         }
+        if case .system(let s) = filter.field, s == .parent || s == .share { return try addLinkFilter(s, filter) }
         let t = try target(filter.field)
         var comparator = filter.comparator
         if t.type.isList && comparator == .equals { comparator = .listContains }
@@ -257,6 +261,36 @@ struct QueryCompiler {
         }
     }
 
+
+    /// `parent` or `share` EQUALS, NOT_EQUALS, IN or NOT_IN a record (a reference or a record name), as libraries
+    /// find a parent's children to delete them: the records are read from the links kept beside the type's table —
+    /// `record_links` for a parent, `shares` for the share of a shared root — within the query's zones. In
+    /// Production the schema must declare the field QUERYABLE (`___parent`, `___share`).
+    private mutating func addLinkFilter(_ system: SystemField, _ filter: QueryFilter) throws(StratusError) {
+        let t = Target(column: system.rawValue, type: FieldType(.reference), indexes: type.indexes(of: system), field: nil, name: system.rawValue)
+        try require(.queryable, on: t, for: filter.comparator.rawValue)
+        let names: [SQLValue]
+        switch filter.comparator {
+        case .equals, .notEquals: names = [try sqlValue(filter.value, for: t)]
+        case .in, .notIn: names = try listItems(filter.value, for: t)
+        default: throw .badRequest("\(filter.comparator.rawValue) does not apply to '\(system.rawValue)': it takes EQUALS, NOT_EQUALS, IN or NOT_IN a record")
+        }
+        let zones = zoneIDs.isEmpty ? "NULL" : zoneIDs.sorted().map(String.init).joined(separator: ",")
+        // In one zone a record name names one record: the names the links give are looked up in the type's
+        // (zone_id, record_name) index. Across zones, the zone goes with each name.
+        let oneZone = zoneIDs.count == 1
+        let (zone, name, table, match) = system == .parent
+            ? ("l2.zone_id", "l2.record_name", "record_links l2", "l2.parent")
+            : ("s2.zone_id", "s2.root_name", "shares s2", "s2.record_name")
+        let linked = "SELECT \(oneZone ? name : zone + ", " + name) FROM \(table) WHERE \(zone) IN (\(zones)) AND \(name) IS NOT NULL AND \(match) IN (\(placeholders(names.count)))"
+        let negated = filter.comparator == .notEquals || filter.comparator == .notIn
+        conditions.append("\(oneZone ? "t.record_name" : "(t.zone_id, t.record_name)") \(negated ? "NOT IN" : "IN") (\(linked))")
+        arguments += names
+        if !negated && oneZone {
+            hasColumnIndexFilter = true
+            equalityColumns.insert("t.record_name")
+        }
+    }
 
     /// BEGINS_WITH on a STRING: a range the column's index serves, checked exactly (the range alone would let a
     /// longer scalar through); the negation needs no index.
