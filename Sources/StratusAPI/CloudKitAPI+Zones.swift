@@ -38,7 +38,10 @@ extension CloudKitAPI {
         var results: [(ZoneID, Result<RecordZone?, StratusError>)] = []
         for op in ops {
             let zoneJSON = op["zone"]?["zoneID"] ?? op["zone"]
-            let zone = (try? WireDecoding.zoneID(zoneJSON)) ?? ZoneID(zoneName: zoneJSON?["zoneName"]?.string ?? "")
+            var zone = (try? WireDecoding.zoneID(zoneJSON)) ?? ZoneID(zoneName: zoneJSON?["zoneName"]?.string ?? "")
+            // A private zone named without its owner is the caller's: answered with their user record name, as
+            // creates and lists answer it.
+            if zone.ownerRecordName == nil && ctx.database == .private { zone = ZoneID(zoneName: zone.zoneName, ownerRecordName: ctx.databaseID.ownerRecordName) }
             do {
                 switch op["operationType"]?.string {
                 case "create": results.append((zone, .success(try store.zones.createZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID))))

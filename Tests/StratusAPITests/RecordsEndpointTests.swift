@@ -141,6 +141,9 @@ import StratusStore
         #expect(listed.json["zones"]?.array?.compactMap { $0["zoneID"]?["zoneName"]?.string } == ["_defaultZone", "Inbox"])
         let deleted = try await f.call("zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"Inbox"}}}]}"#, db: "private", user: f.aliceToken)
         #expect(deleted.json["zones"]?.array?.first?["deleted"] == .bool(true))
+        // The zone is named with its owner as creates and lists name it, not the public database's placeholder.
+        let listedOwner = listed.json["zones"]?.array?.last?["zoneID"]?["ownerRecordName"]?.string
+        #expect(listedOwner == f.alice.userRecordName && deleted.json["zones"]?.array?.first?["zoneID"]?["ownerRecordName"]?.string == listedOwner)
         let missing = try await f.call("zones/lookup", #"{"zones":[{"zoneName":"Inbox"}]}"#, db: "private", user: f.aliceToken)
         #expect(missing.json["zones"]?.array?.first?.code == "ZONE_NOT_FOUND")
     }
