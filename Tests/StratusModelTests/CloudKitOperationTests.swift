@@ -4,7 +4,7 @@ import Testing
 /// Operation names are spelled once, in `CloudKitOperation`: faults, telemetry and the users/* rule read them there.
 @Suite struct CloudKitOperationTests {
     @Test func everyOperationKeepsCloudKitsNameAndItsTelemetryGroup() {
-        #expect(CloudKitOperation.allCases.count == 21)
+        #expect(CloudKitOperation.allCases.count == 22)
         #expect(Fault.operations == CloudKitOperation.allCases.map(\.rawValue))
         #expect(Fault.operations.contains("records/modify") && Fault.operations.contains("users/lookup/email"))
         let groups: [String: TelemetryOperation] = [
