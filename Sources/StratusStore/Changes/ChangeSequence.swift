@@ -61,12 +61,9 @@ enum ChangeSequence {
     /// Moves every zone's change token on (a schema reset: every client refetches), each from its own database's
     /// counter. Only an exclusive write may, since it locks every counter.
     static func bumpEveryZone(_ s: any SQLSession) throws {
-        let databases = try s.all("SELECT DISTINCT scope, owner FROM zones", []) { r in
-            DatabaseScope(rawValue: r.string(0) ?? "").map { DatabaseID(scope: $0, ownerRecordName: r.string(1) ?? "") }
-        }
-        for case let database? in databases {
+        for database in try ZoneRow.databases(s) {
             var counter = try SequenceAllocator(s, database)
-            try s.execute("UPDATE zones SET change_seq = ? WHERE scope = ? AND owner = ?", counter.next(), database.scope.rawValue, database.ownerRecordName)
+            try ZoneRow.setChangeSeq(s, database, counter.next())
             try counter.save(s)
         }
     }

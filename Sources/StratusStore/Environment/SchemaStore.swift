@@ -64,10 +64,11 @@ public final class SchemaStore: EnvironmentPart {
             }
             try s.script("""
                 DELETE FROM record_types; DELETE FROM fields; DELETE FROM roles; DELETE FROM record_log; DELETE FROM cascade_refs;
-                DELETE FROM assets; DELETE FROM record_counts; DELETE FROM role_members; UPDATE zones SET deleted = 1;
+                DELETE FROM assets; DELETE FROM record_counts; DELETE FROM role_members;
                 DELETE FROM shares; DELETE FROM share_participants; DELETE FROM record_links; DELETE FROM shared_zone_log;
                 DELETE FROM auto_indexes; DELETE FROM query_shapes;
                 """)
+            try ZoneRow.markEveryDeleted(s)
             try ChangeSequence.bumpEveryZone(s)
             catalog = Catalog(generation: try SchemaStorage.bumpGeneration(s), roles: [], types: [])
             let diff = SchemaDiff.between(catalog.schema, schema)

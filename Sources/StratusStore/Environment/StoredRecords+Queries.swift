@@ -106,13 +106,7 @@ extension StoredRecords {
             throw StratusError.badRequest("a query in the shared database needs the zoneID of a zone shared with you")
         }
         guard let zoneID = query.zoneID else {
-            var names: [Int64: ZoneID] = [:]
-            var generation: Int64?
-            try db.each("SELECT id, name, \(SchemaStorage.generationColumn) FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
-                        [.text(database.scope.rawValue), .text(database.ownerRecordName)]) { r in
-                names[r.int64(0) ?? 0] = ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName)
-                generation = r.int64(2)
-            }
+            let (names, generation) = try ZoneRow.liveNames(db, database)
             return (names, "t.zone_id IN (\(names.keys.map(String.init).joined(separator: ",").nonEmpty ?? "NULL"))", [], false, generation)
         }
         let (zoneRow, access) = try SharedZones.resolve(db, database, zoneID)

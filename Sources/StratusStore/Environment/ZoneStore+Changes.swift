@@ -70,7 +70,7 @@ extension ZoneStore {
         return try core.readCheckingCatalog { db, catalogOf in
             let (zoneRow, access) = try SharedZones.resolve(db, database, zoneID)
             let isLiveZone = { (id: Int64) -> Bool in
-                ((try? db.one("SELECT 1 FROM zones WHERE id = ? AND deleted = 0", [id]) { _ in true }) ?? nil) ?? false
+                (try? ZoneRow.isLive(db, id: id)) ?? false
             }
             guard let zone = zoneRow else {
                 if let t = syncToken { _ = try SyncToken.readZone(signer, t, zoneRowID: 0, retention: core.notificationPolicy.changeTokenRetention, isLiveZone: isLiveZone) }
@@ -144,13 +144,7 @@ extension ZoneStore {
             // The counter first: every zone change it counts has committed, so the zones read next include them
             // (a change committed between the two is read too, and the token then stands at it).
             let counter = try ChangeSequence.current(db, database)
-            let rows = try db.all("""
-                SELECT id, name, atomic, change_seq, deleted FROM zones WHERE scope = ? AND owner = ? AND change_seq > ? AND name <> ?
-                ORDER BY change_seq LIMIT ?
-                """, [database.scope.rawValue, database.ownerRecordName, since, ZoneID.defaultZoneName, limit + 1]) { r in
-                (zone: ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
-                               atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0), deleted: Int(r.int64(4) ?? 0))
-            }
+            let rows = try ZoneRow.changed(db, database, since: since, limit: limit + 1)
             let page = rows.prefix(limit)
             var changed: [RecordZone] = []
             var deleted: [ZoneID] = []

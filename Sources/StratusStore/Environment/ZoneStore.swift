@@ -21,17 +21,8 @@ public struct ZoneStore: EnvironmentPart {
             }
         }
         return try read { s, _ in
-            // Names compare byte-wise on both backends (COLLATE "C" on PostgreSQL, whose default collation is the locale's).
-            // A zone-wide share comes with its zone (`CKRecordZone.share`).
-            var zones = try s.all("""
-                SELECT z.id, z.name, z.atomic, z.change_seq, sh.record_name FROM zones z
-                LEFT JOIN shares sh ON sh.zone_id = z.id AND sh.root_name IS NULL
-                WHERE z.scope = ? AND z.owner = ? AND z.deleted = 0
-                ORDER BY CASE WHEN z.name = '_defaultZone' THEN 0 ELSE 1 END, z.name\(s.dialect == .postgres ? " COLLATE \"C\"" : "")
-                """, [database.scope.rawValue, database.ownerRecordName]) { r -> RecordZone in
-                let z = ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
-                                atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0)
-                return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic, share: r.string(4))
+            var zones = try ZoneRow.listed(s, database).map { z, share in
+                RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic, share: share)
             }
             if !zones.contains(where: { $0.zoneID.isDefault }) {
                 let z = ZoneRow(id: 0, zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: database.ownerRecordName), atomic: false, changeSeq: 0)
@@ -70,12 +61,7 @@ public struct ZoneStore: EnvironmentPart {
             if let z = try ZoneRow.find(s, database, zoneID.zoneName) {
                 return RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic)
             }
-            let next = seq.next()
-            try s.execute("DELETE FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted <> 0",
-                          database.scope.rawValue, database.ownerRecordName, zoneID.zoneName)
-            try s.execute("INSERT INTO zones(scope, owner, name, atomic, change_seq, created_at) VALUES (?, ?, ?, 1, ?, ?)",
-                          database.scope.rawValue, database.ownerRecordName, zoneID.zoneName, next, WallClock.nowMillis())
-            let z = try ZoneRow.find(s, database, zoneID.zoneName)!
+            let z = try ZoneRow.create(s, database, zoneID.zoneName, changeSeq: seq.next())
             var handOff = try notifications.handOff(s)
             try handOff?.zoneChanged(z.zoneID, database: database, deleted: false, s)
             try handOff?.finish(s)
@@ -104,7 +90,7 @@ public struct ZoneStore: EnvironmentPart {
         let released: [String] = try core.write(in: database) { s, catalog, seq in
             guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else { throw try ZoneRow.missing(s, database, zoneID) }
             let released = try clearZone(s, catalog, zone)
-            try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(reason.rawValue), seq.next(), zone.id)
+            try ZoneRow.markDeleted(s, id: zone.id, reason, changeSeq: seq.next())
             var handOff = try notifications.handOff(s)
             try handOff?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
             try handOff?.finish(s)
@@ -122,19 +108,15 @@ public struct ZoneStore: EnvironmentPart {
     public func purgeUserData(_ userRecordName: String, reason: ZoneDeletionReason = .purged) throws(StratusError) -> Int {
         let database = DatabaseID.privateDatabase(of: userRecordName)
         let (count, released): (Int, [String]) = try core.write(in: database) { s, catalog, seq in
-            let zones = try s.all("SELECT id, name, atomic, change_seq FROM zones WHERE scope = ? AND owner = ? AND deleted = 0",
-                                  [database.scope.rawValue, database.ownerRecordName]) { r in
-                ZoneRow(id: r.int64(0) ?? 0, zoneID: ZoneID(zoneName: r.string(1) ?? "", ownerRecordName: database.ownerRecordName),
-                        atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0)
-            }
+            let zones = try ZoneRow.live(s, database)
             var released: [String] = []
             var handOff = try notifications.handOff(s)
             for zone in zones {
                 released += try clearZone(s, catalog, zone)
                 if zone.zoneID.isDefault {
-                    try s.execute("DELETE FROM zones WHERE id = ?", zone.id)
+                    try ZoneRow.remove(s, id: zone.id)
                 } else {
-                    try s.execute("UPDATE zones SET deleted = ?, change_seq = ? WHERE id = ?", Int64(reason.rawValue), seq.next(), zone.id)
+                    try ZoneRow.markDeleted(s, id: zone.id, reason, changeSeq: seq.next())
                     try handOff?.zoneChanged(zone.zoneID, database: database, deleted: true, s)
                 }
             }

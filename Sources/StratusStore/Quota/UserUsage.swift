@@ -82,18 +82,14 @@ enum UserUsage {
     /// Counts every user's usage anew from what the environment holds.
     static func recount(_ s: any SQLSession, catalog: Catalog) throws {
         var totals: [String: Int64] = [:]
-        var zones: [Int64: (DatabaseScope, String, String)] = [:]
-        try s.each("SELECT id, scope, owner, name FROM zones WHERE deleted = 0", []) { r in
-            if let scope = DatabaseScope(rawValue: r.string(1) ?? "") { zones[r.int64(0) ?? 0] = (scope, r.string(2) ?? "", r.string(3) ?? "") }
-        }
+        let zones = try ZoneRow.everyLive(s)
         for type in catalog.types {
             let streamer = RowStreamer(type: type, fields: type.fields)
             var sink = StoredRecordSink()
             try s.each("SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t", []) { row in
-                guard let (scope, owner, name) = zones[row.int64(1) ?? 0] else { return }
-                try streamer.stream(row, zoneID: ZoneID(zoneName: name, ownerRecordName: owner), into: &sink)
+                guard let (database, name) = zones[row.int64(1) ?? 0] else { return }
+                try streamer.stream(row, zoneID: ZoneID(zoneName: name, ownerRecordName: database.ownerRecordName), into: &sink)
                 let record = sink.takeLast()
-                let database: DatabaseID = scope == .public ? .publicDatabase : .privateDatabase(of: owner)
                 if let user = chargedUser(database, creator: record.created?.userRecordName) { totals[user, default: 0] += charge(record) }
             }
         }

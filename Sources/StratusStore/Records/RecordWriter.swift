@@ -667,14 +667,8 @@ struct RecordWriter {
                   let (zoneID, depName) = try db.one("SELECT zone_id, record_name FROM \(st.table) WHERE id = ?", [sourceID], { r in (r.int64(0) ?? 0, r.string(1) ?? "") })
             else { continue }
             guard !visited.contains("\(zoneID)/\(depName)") else { continue }
-            let depZone = try zoneRow(id: zoneID) ?? zone
+            let depZone = try ZoneRow.find(db, id: zoneID, live: false) ?? zone
             try delete(Existing(typeID: sourceType, recordID: sourceID), name: depName, zone: depZone, visited: visited)
-        }
-    }
-
-    private func zoneRow(id: Int64) throws -> ZoneRow? {
-        try db.one("SELECT name, atomic, change_seq FROM zones WHERE id = ?", [id]) { r in
-            ZoneRow(id: id, zoneID: ZoneID(zoneName: r.string(0) ?? "", ownerRecordName: database.ownerRecordName), atomic: r.bool(1) ?? false, changeSeq: r.int64(2) ?? 0)
         }
     }
 
@@ -683,7 +677,7 @@ struct RecordWriter {
         try flushInserts()
         try UserUsage.add(usageDeltas, db)
         for (zoneID, s) in touchedZones {
-            try db.enqueue("UPDATE zones SET change_seq = ? WHERE id = ?", s, zoneID)
+            try ZoneRow.setChangeSeq(db, id: zoneID, s)
         }
         for (key, delta) in countChanges where delta != 0 {
             try db.enqueue("""

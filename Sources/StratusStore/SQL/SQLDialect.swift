@@ -44,6 +44,9 @@ enum SQLDialect: Sendable {
         self == .sqlite ? column : nullable ? "\(column) NULLS FIRST, id" : "\(column), id"
     }
 
+    /// `column` ordered byte-wise, as SQLite orders text: PostgreSQL's default collation is the locale's.
+    func byteOrder(_ column: String) -> String { self == .sqlite ? column : column + #" COLLATE "C""# }
+
     /// A text argument where the statement needs its collation to be the columns' (a recursive query's first
     /// term): PostgreSQL's columns are `COLLATE "C"`, an argument is not.
     var textArgument: String { self == .sqlite ? "?" : #"? COLLATE "C""# }

@@ -195,7 +195,7 @@ enum SchemaStorage {
                 INSERT INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, 0, 1)
                 ON CONFLICT(zone_id, record_name) DO UPDATE SET seq = excluded.seq, type_id = excluded.type_id, record_id = 0, deleted = 1
                 """, zone, seq, name, type.id)
-            try s.execute("UPDATE zones SET change_seq = ? WHERE id = ?", seq, zone)
+            try ZoneRow.setChangeSeq(s, id: zone, seq)
         }
         for key in counters.keys { try counters[key]!.save(s) }
         try s.execute("DELETE FROM cascade_refs WHERE source_type = ?", type.id)

@@ -46,22 +46,16 @@ enum ShareRows {
 
     /// A share by its row id, in the zone (an owner's private zone) it lives in.
     static func find(_ s: any SQLSession, id: Int64) throws -> (id: Int64, share: Share, zone: ZoneRow)? {
-        guard var row = try one(s, "id = ?", [id], zone: nil), let zone = try zoneRow(s, id: row.zoneRowID) else { return nil }
+        guard var row = try one(s, "id = ?", [id], zone: nil), let zone = try ZoneRow.find(s, id: row.zoneRowID, live: true) else { return nil }
         row.share.zoneID = zone.zoneID
         return (row.id, row.share, zone)
     }
 
     /// The share with this short GUID and the zone (an owner's private zone) it lives in.
     static func find(_ s: any SQLSession, shortGUID: String) throws -> (id: Int64, share: Share, zone: ZoneRow)? {
-        guard var row = try one(s, "short_guid = ?", [shortGUID], zone: nil), let zone = try zoneRow(s, id: row.zoneRowID) else { return nil }
+        guard var row = try one(s, "short_guid = ?", [shortGUID], zone: nil), let zone = try ZoneRow.find(s, id: row.zoneRowID, live: true) else { return nil }
         row.share.zoneID = zone.zoneID
         return (row.id, row.share, zone)
-    }
-
-    static func zoneRow(_ s: any SQLSession, id: Int64) throws -> ZoneRow? {
-        try s.one("SELECT name, owner, atomic, change_seq FROM zones WHERE id = ? AND deleted = 0", [id]) { r in
-            ZoneRow(id: id, zoneID: ZoneID(zoneName: r.string(0) ?? "", ownerRecordName: r.string(1)), atomic: r.bool(2) ?? false, changeSeq: r.int64(3) ?? 0)
-        }
     }
 
     /// Writes a record's link row (its parent and covering share).

@@ -1,0 +1,23 @@
+/// The columns one statement selects, in order: it writes the select list and tells a `NamedRow` where each
+/// column is. `alias` qualifies the names when the statement joins tables (`z.id`).
+struct Selection<Column: TableColumn>: Sendable {
+    let columns: [Column]
+    let alias: String?
+
+    init(_ columns: [Column], as alias: String? = nil) {
+        self.columns = columns
+        self.alias = alias
+    }
+
+    /// The select list: `id, name` or, with an alias, `z.id, z.name`.
+    var sql: String {
+        let prefix = alias.map { $0 + "." } ?? ""
+        return columns.map { prefix + $0.rawValue }.joined(separator: ", ")
+    }
+
+    /// Where `column` is in the list. Reading a column a statement did not select is the table's own bug.
+    func position(of column: Column) -> Int {
+        guard let i = columns.firstIndex(of: column) else { preconditionFailure("\(column.rawValue) is not selected") }
+        return i
+    }
+}
