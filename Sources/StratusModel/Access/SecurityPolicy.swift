@@ -11,6 +11,15 @@ public enum SecurityPolicy {
         return caller.roles.contains { grants[$0]?.contains(permission) == true }
     }
 
+    /// Throws ACCESS_DENIED unless `caller` may do `permission` on a record of `recordType`, whose grants are
+    /// `grants` (CloudKit's defaults for a type not created yet).
+    public static func require(_ permission: Permission, recordType: String, grants: [String: Permission]?, caller: Caller, creator: String?,
+                               recordName: String?) throws(StratusError) {
+        guard allows(permission, grants: grants ?? SecurityRole.defaultGrants, caller: caller, creator: creator) else {
+            throw denial(permission, recordType: recordType, recordName: recordName)
+        }
+    }
+
     public static func denial(_ permission: Permission, recordType: String, recordName: String?) -> StratusError {
         StratusError(.accessDenied, "not allowed to \(permission.names.joined().lowercased()) records of type \(recordType)", recordName: recordName)
     }

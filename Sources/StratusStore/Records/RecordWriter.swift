@@ -252,11 +252,12 @@ struct RecordWriter {
     /// A delete: the record must exist and the caller may write it; `.delete` (not `.forceDelete`) checks its tag.
     private mutating func applyDelete(_ op: RecordOperation, _ incoming: StoredRecord, found: Existing?, zone: ZoneRow) throws -> ModifyResult {
         let name = incoming.recordName
-        guard let found else { throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name) }
-        if let caller, let old = try load(found, zone: zone) {
+        guard let found else { throw RecordTypeRule.missing(name) }
+        let old = caller != nil || op.operationType.needsChangeTag ? try load(found, zone: zone) : nil
+        if let caller, let old {
             try authorize(.write, type: old.recordType, caller: caller, creator: old.created?.userRecordName, recordName: name)
         }
-        if op.operationType == .delete { try checkTag(incoming, found, zone) }
+        if op.operationType == .delete { try ChangeTagRule.check(incoming, server: old) }
         do { try delete(found, name: name, zone: zone, visited: []) } catch { throw WriteFailure(underlying: error) }
         return .deleted(recordName: name, zoneID: zone.zoneID)
     }
@@ -265,10 +266,8 @@ struct RecordWriter {
     /// record, an update meets one the caller may write, of the same type, with the change tag it was read at.
     private mutating func checkReplace(_ op: RecordOperation, _ incoming: StoredRecord, found: Existing?, zone: ZoneRow) throws -> StoredRecord? {
         let name = incoming.recordName
-        guard let found else {
-            if !op.operationType.createsWhenMissing { throw StratusError(.notFound, "record '\(name)' does not exist", recordName: name) }
-            return nil
-        }
+        try RecordTypeRule.mayApply(op.operationType, exists: found != nil, recordName: name)
+        guard let found else { return nil }
         if op.operationType == .create {
             throw StratusError(.exists, "record '\(name)' already exists", recordName: name, serverRecord: try load(found, zone: zone))
         }
@@ -276,22 +275,16 @@ struct RecordWriter {
         if let caller, let old {
             try authorize(.write, type: old.recordType, caller: caller, creator: old.created?.userRecordName, recordName: name)
         }
-        if op.operationType.needsChangeTag { try checkTag(incoming, found, zone, old: old) }
-        if !incoming.recordType.isEmpty, let old, old.recordType != incoming.recordType {
-            throw StratusError(.badRequest, "record '\(name)' is a \(old.recordType), not a \(incoming.recordType)", recordName: name)
-        }
+        if op.operationType.needsChangeTag { try ChangeTagRule.check(incoming, server: old) }
         return old
     }
 
-    /// The saved record's type (a replaced record keeps its own), which the caller may create records of; a
-    /// `Users` record is made only by the server, for its user.
+    /// The saved record's type (see `RecordTypeRule`), which the caller may create records of.
     private func checkType(_ op: RecordOperation, _ incoming: StoredRecord, old: StoredRecord?) throws -> String {
-        let name = incoming.recordName, typeName = old?.recordType ?? incoming.recordType
-        guard !typeName.isEmpty else { throw StratusError(.badRequest, "record '\(name)' needs a recordType", recordName: name) }
-        if typeName == UserRecord.recordType && old == nil && !op.makesUserRecord {
-            throw StratusError(.badRequest, "a Users record is the server's, made for its user: fetch yours by the ID fetchUserRecordID gives, then save it", recordName: name)
+        let typeName = try RecordTypeRule.type(of: incoming, replacing: old, makesUserRecord: op.makesUserRecord)
+        if let caller, old == nil, !op.makesUserRecord {
+            try authorize(.create, type: typeName, caller: caller, creator: nil, recordName: incoming.recordName)
         }
-        if let caller, old == nil, !op.makesUserRecord { try authorize(.create, type: typeName, caller: caller, creator: nil, recordName: name) }
         return typeName
     }
 
@@ -365,22 +358,7 @@ struct RecordWriter {
 
     /// Security roles on the public database; a type not created yet gets CloudKit's default grants.
     private func authorize(_ p: Permission, type: String, caller: Caller, creator: String?, recordName: String) throws {
-        let grants = catalog.type(named: type)?.grants ?? SecurityRole.defaultGrants
-        guard SecurityPolicy.allows(p, grants: grants, caller: caller, creator: creator) else {
-            throw SecurityPolicy.denial(p, recordType: type, recordName: recordName)
-        }
-    }
-
-    private mutating func checkTag(_ incoming: StoredRecord, _ found: Existing, _ zone: ZoneRow, old: StoredRecord? = nil) throws {
-        let server = try old ?? load(found, zone: zone)
-        guard let tag = incoming.recordChangeTag, !tag.isEmpty else {
-            throw StratusError(.conflict, "record '\(incoming.recordName)' exists; send its recordChangeTag to change it",
-                               recordName: incoming.recordName, serverRecord: server)
-        }
-        guard tag == server?.recordChangeTag else {
-            throw StratusError(.conflict, "record '\(incoming.recordName)' was changed since tag \(tag.prefix(20)); server has \(server?.recordChangeTag ?? "none")",
-                               recordName: incoming.recordName, serverRecord: server)
-        }
+        try SecurityPolicy.require(p, recordType: type, grants: catalog.type(named: type)?.grants, caller: caller, creator: creator, recordName: recordName)
     }
 
     /// Moves the zone's change token with this batch (a change that wrote no record row, such as a share's).
@@ -400,104 +378,11 @@ struct RecordWriter {
 
     // MARK: schema on write
 
-    /// Checks the record's type and fields against the schema without changing anything, and returns the
-    /// just-in-time schema change Development needs (nil when none). In Production anything unknown is refused.
-    /// Values are checked (and widened where CloudKit would, INT64 → DOUBLE) against their fields.
-    /// `encrypted`: the fields the client sent as encrypted values. CloudKit encrypts only new fields, never in the
-    /// public database, and indexes none of them ("CloudKit doesn't allow encryption on fields that already exist in
-    /// your app's schema, or on records that you store in the public database", `CKRecord.encryptedValues`).
-    private func planSchema(_ typeName: String, fields: inout [String: FieldValue], encrypted: Set<String> = [], makesUserRecord: Bool = false,
+    /// The schema change the save needs, with its values widened (see `SchemaGrowth`).
+    private func planSchema(_ typeName: String, fields: inout [String: FieldValue], encrypted: Set<String>, makesUserRecord: Bool,
                             recordName: String) throws -> SchemaDiff? {
-        if !encrypted.isEmpty && database.scope == .public {
-            throw StratusError(.badRequest, "encrypted values are for private and shared databases, not the public one", recordName: recordName)
-        }
-        let type = catalog.type(named: typeName)
-        // The Users type is the server's, in every environment, Production's included.
-        if type == nil && makesUserRecord { return SchemaDiff(changes: [.addRecordType(UserRecord.schema)]) }
-        if type == nil {
-            guard environment == .development else {
-                throw StratusError(.badRequest, "record type '\(typeName)' does not exist in the Production schema; deploy it from Development first", recordName: recordName)
-            }
-            try Names.validate(recordType: typeName)
-        }
-        var newFields: [FieldSchema] = []
-        // Values the schema widens, written back after the loop (writing while iterating copied the dictionary).
-        var coerced: [(String, FieldValue)] = []
-        for (name, value) in fields {
-            // The field's type by position: a CatalogField copied per value was a tenth of a bulk load's writing.
-            if let type, let i = type.fieldIndex[name] {
-                if encrypted.contains(name) && !type.fields[i].schema.type.encrypted {
-                    throw StratusError(.badRequest, "field '\(name)' exists unencrypted in record type '\(typeName)': CloudKit encrypts only new fields", recordName: recordName)
-                }
-                if let changed = try coercion(value, to: type.fields[i].schema.type, field: name, recordName: recordName) { coerced.append((name, changed)) }
-                continue
-            }
-            guard environment == .development else {
-                throw StratusError(.badRequest, "field '\(name)' does not exist on record type '\(typeName)' in the Production schema", recordName: recordName)
-            }
-            try Names.validate(fieldName: name)
-            guard let ft = value.fieldType else {
-                throw StratusError(.badRequest, "field '\(name)' is new and its empty list says no element type; send a typed list", recordName: recordName)
-            }
-            try value.validate(as: ft, field: name)
-            if encrypted.contains(name) {
-                guard ft.scalar != .reference, ft.scalar != .asset else {
-                    throw StratusError(.badRequest, "field '\(name)': references and assets are not encrypted values (assets are encrypted already)", recordName: recordName)
-                }
-                var sealed = ft
-                sealed.encrypted = true
-                newFields.append(FieldSchema(name: name, type: sealed, indexes: []))
-            } else {
-                newFields.append(FieldSchema(name: name, type: ft, indexes: FieldIndexes.justInTime(for: ft)))
-            }
-        }
-        for (name, value) in coerced { fields[name] = value }
-        newFields.sort { $0.name < $1.name }
-        if type == nil { return SchemaDiff(changes: [.addRecordType(RecordTypeSchema(name: typeName, fields: newFields))]) }
-        if newFields.isEmpty { return nil }
-        return SchemaDiff(changes: newFields.map { .addField(recordType: typeName, $0) })
-    }
-
-    private func coerce(_ value: FieldValue, to type: FieldType, field: String, recordName: String) throws -> FieldValue {
-        try coercion(value, to: type, field: field, recordName: recordName) ?? value
-    }
-
-    /// What `coerce` makes of a value, nil when the value is stored as sent (most are): the caller then leaves
-    /// the record's fields as they are, where writing each value back copied the whole dictionary per record.
-    private func coercion(_ value: FieldValue, to type: FieldType, field: String, recordName: String) throws -> FieldValue? {
-        // Most values already are of their field's type (a list's elements included): only checked.
-        if value.isList == type.isList, value.scalarType == type.scalar {
-            do { try value.validate(as: type, field: field) } catch {
-                var e = error
-                e.recordName = recordName
-                throw e
-            }
-            return nil
-        }
-        var v: FieldValue? = nil
-        switch (value, type.isList, type.scalar) {
-        case (.int64(let i), false, .double): v = .double(Double(i))
-        case (.int64(let i), false, .timestamp): v = .timestamp(Timestamp(millisSince1970: i))
-        // Clients that send no type send a TIMESTAMP as a JavaScript number, fraction and all: whole milliseconds.
-        case (.double(let d), false, .timestamp) where d.isFinite && abs(d) < 9.2e18:
-            v = .timestamp(Timestamp(millisSince1970: Int64(d.rounded(.towardZero))))
-        // … and BYTES as their base64 text.
-        case (.string(let text), false, .bytes):
-            guard let data = Data(base64Encoded: text) else {
-                throw StratusError(.badRequest, "field '\(field)' is BYTES and needs base64 text", recordName: recordName)
-            }
-            v = .bytes(data)
-        case (.list(let et, let items), true, _) where et != type.scalar:
-            v = .list(type.scalar, try items.map { try coerce($0, to: FieldType(type.scalar), field: field, recordName: recordName) })
-        case (.list(nil, let items), true, _): v = .list(type.scalar, items)
-        default: break
-        }
-        do { try (v ?? value).validate(as: type, field: field) } catch {
-            var e = error
-            e.recordName = recordName
-            throw e
-        }
-        return v
+        try SchemaGrowth.plan(typeName, known: catalog.type(named: typeName), fields: &fields, encrypted: encrypted, makesUserRecord: makesUserRecord,
+                              recordName: recordName, in: SchemaGrowth.Context(environment: environment, scope: database.scope))
     }
 
     /// A `Users` record's `roles` are the server's: never stored (they are read from the role memberships each time),

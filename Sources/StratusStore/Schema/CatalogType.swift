@@ -1,7 +1,7 @@
 import StratusModel
 
 /// A record type as stored: its table and fields, and the SQL the hot paths reuse.
-struct CatalogType: Sendable {
+struct CatalogType: Sendable, KnownFields {
     var id: Int64
     var name: String
     var fields: [CatalogField] {
@@ -37,6 +37,7 @@ struct CatalogType: Sendable {
     }
 
     func field(named name: String) -> CatalogField? { fieldIndex[name].map { fields[$0] } }
+    func fieldType(named name: String) -> FieldType? { fieldIndex[name].map { fields[$0].schema.type } }
 
     /// Field name → position in `fields`; kept in step by `didSet`, so lookups on the write path are hashed.
     private(set) var fieldIndex: [String: Int] = [:]
