@@ -20,7 +20,7 @@ enum ChangeSequence {
 
     /// Where every counter starts: the environment-wide counter's last value, frozen since counters became per database.
     static func floor(_ s: any SQLSession) throws -> Int64 {
-        (try s.int64("SELECT value FROM meta WHERE key = 'next_seq'") ?? 1) - 1
+        (try Meta.value(s, .nextSeq) ?? 1) - 1
     }
 
     /// Locks `database`'s counter for the rest of the transaction and returns its last value (made at the floor
@@ -42,7 +42,7 @@ enum ChangeSequence {
         if let value = try s.one(locking, args, { $0.int64(0) }) { return value }
         // The write lock is held already: the InitPlan ran before the read found no row.
         try s.enqueue("""
-            INSERT INTO change_counters(scope, owner, value) VALUES (?, ?, (SELECT value - 1 FROM meta WHERE key = 'next_seq'))
+            INSERT INTO change_counters(scope, owner, value) VALUES (?, ?, \(Meta.column(.nextSeq)) - 1)
             ON CONFLICT(scope, owner) DO NOTHING
             """, args)
         return try s.one(read, args) { $0.int64(0) } ?? 0

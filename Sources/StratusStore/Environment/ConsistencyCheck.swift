@@ -23,7 +23,7 @@ public struct ConsistencyCheck: EnvironmentPart {
                 try changeLog(type, s, &report)
             }
             let known = Set(catalog.types.map(\.id))
-            let orphans = try s.all("SELECT DISTINCT type_id FROM record_log WHERE deleted = 0") { $0.int64(0) }.filter { !known.contains($0) }
+            let orphans = try RecordLog.liveTypeIDs(s).filter { !known.contains($0) }
             for id in orphans { report.problems.append("the change log lists live records of a record type that no longer exists (type id \(id))") }
             try assets(catalog, s, &report)
             try counters(s, &report)

@@ -104,7 +104,7 @@ final class EnvironmentDatabase: Sendable {
         files = AssetFiles(root: assetsDirectory)
         if sqlite != nil {
             let (hasStatistics, count) = try database.read { s in
-                (try s.tableExists("sqlite_stat1"), Int(try s.int64("SELECT COALESCE(SUM(count), 0) FROM record_counts") ?? 0))
+                (try s.tableExists("sqlite_stat1"), Int(try RecordCounts.total(s)))
             }
             statistics.withLock { $0 = (hasStatistics ? 0 : count, count) }
             noteWrites(0)

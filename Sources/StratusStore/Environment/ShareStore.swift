@@ -133,7 +133,7 @@ extension ShareStore {
         guard let root = share.rootRecordName else { return nil }
         return try read { db, catalog in
             guard let zone = try ZoneRow.find(db, .privateDatabase(of: share.zoneID.ownerRecordName ?? ""), share.zoneID.zoneName),
-                  let typeID = try db.int64("SELECT type_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", [zone.id, root])
+                  let typeID = try RecordLog.live(db, zone: zone.id, name: root)?.typeID
             else { return nil }
             return catalog.type(id: typeID)?.name
         }

@@ -13,7 +13,7 @@ extension StoredRecords {
     public func typeIsEmpty(_ typeName: String) throws(StratusError) -> Bool {
         try read { db, catalog in
             guard let t = catalog.type(named: typeName) else { return true }
-            return try db.int64("SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM record_counts WHERE type_id = ?", [t.id]) == 0
+            return try RecordCounts.total(db, type: t.id) == 0
         }
     }
 
@@ -21,7 +21,7 @@ extension StoredRecords {
     public func deferIndexes(of typeName: String) throws(StratusError) -> Bool {
         try write { db, catalog in
             guard let t = catalog.type(named: typeName) else { return false }
-            try db.execute("INSERT INTO meta(key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = excluded.value", Self.deferredPrefix + String(t.id))
+            try Meta.set(db, Self.deferredPrefix + String(t.id), 1)
             for f in t.fields where f.hasBTree { try db.script("DROP INDEX IF EXISTS \(f.btreeIndex)") }
             deferredTypes.withLock { _ = $0.insert(t.id) }
             return true
@@ -32,7 +32,7 @@ extension StoredRecords {
     /// during the load included), then refreshes the planner's statistics.
     public func buildDeferredIndexes() throws(StratusError) {
         let built: [Int64] = try write { db, catalog in
-            let keys = try db.all("SELECT key FROM meta WHERE key LIKE ?", [Self.deferredPrefix + "%"]) { $0.string(0) }
+            let keys = try Meta.keys(db, prefix: Self.deferredPrefix)
             for key in keys {
                 if let id = Int64(key.dropFirst(Self.deferredPrefix.count)), let t = catalog.type(id: id) {
                     // Every index structure of the type, made again from its rows (whatever the load left in them).
@@ -41,7 +41,7 @@ extension StoredRecords {
                         try SchemaStorage.createStructures(f, except: nil, table: t.table, db)
                     }
                 }
-                try db.execute("DELETE FROM meta WHERE key = ?", key)
+                try Meta.remove(db, key)
             }
             return keys.compactMap { Int64($0.dropFirst(Self.deferredPrefix.count)) }
         }

@@ -269,9 +269,7 @@ public final class StoredRecords: EnvironmentPart {
     func fetch(_ names: [String], zone: ZoneRow, catalog: Catalog, desiredKeys: [String]?, _ db: any SQLSession) throws -> [String: StoredRecord] {
         guard !names.isEmpty else { return [:] }
         var idsByType: [Int64: [Int64]] = [:]
-        try db.eachOfPage("""
-            SELECT type_id, record_id FROM record_log\(db.dialect == .sqlite ? " INDEXED BY record_log_name" : "") WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))
-            """, [.int64(zone.id)] + names.map { .text($0) }) { r in idsByType[r.int64(0) ?? 0, default: []].append(r.int64(1) ?? 0) }
+        try RecordLog.eachLive(db, zone: zone.id, names: names) { _, entry in idsByType[entry.typeID, default: []].append(entry.recordID) }
         var out = try loadRecords(idsByType, catalog: catalog, desiredKeys: desiredKeys, zones: { _ in zone.zoneID }, db)
             .reduce(into: [:]) { $0[$1.value.recordName] = $1.value }
         try addLinks(&out, zone: zone, db)

@@ -45,19 +45,12 @@ extension ZoneStore {
         for typeID in types {
             guard let type = catalog.type(id: typeID) else { continue }
             let fields = RecordRowCodec.wantedFields(type, desiredKeys)
-            let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
-            let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
             let streamer = RowStreamer(type: type, fields: fields)
             let linkColumn = links ? CatalogType.systemColumns.count + fields.count : nil
-            // Row by row, though a page bounds it: PostgreSQL sends the next rows while these are encoded, and a
-            // client reading a zone page after page waits for both (read in one piece, the page was 10-40 % slower).
-            try db.each("""
-                SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM record_log l JOIN \(type.table) t ON t.id = l.record_id\(linkJoin)
-                WHERE l.zone_id = ? AND l.seq BETWEEN ? AND ? AND l.type_id = ? AND l.deleted = 0 ORDER BY l.seq
-                """, [.int64(zone.id), .int64(first), .int64(last), .int64(typeID)]) { row in
-                if let visible, !visible.contains(row.string(2) ?? "") { return }
+            try RecordLog.eachChanged(db, type, fields: fields, zone: zone.id, from: first, to: last, links: links) { row in
+                if let visible, !visible.contains(RowStreamer.recordName(row) ?? "") { return }
                 try streamer.stream(row, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
-                try streamed(typeID, row.int64(0) ?? 0, &sink)
+                try streamed(typeID, row.int64(RecordColumn.id.position) ?? 0, &sink)
             }
         }
     }
@@ -83,27 +76,10 @@ extension ZoneStore {
                     guard zone.zoneID.isDefault, (try? SyncToken.readZone(signer, t, zoneRowID: 0, retention: core.notificationPolicy.changeTokenRetention)) != nil else { throw error }
                 }
             }
-            // Numbers only, except a deleted record's name: no row copies for a page of 200.
-            var page: [LogEntry] = []
-            page.reserveCapacity(limit)
-            var more = false
             let restricted = access != nil && access!.zonePermission == nil
-            var names: [String] = []
-            // The schema's generation and whether the zone has links come with the page: two round trips fewer.
-            var generation: Int64?
-            var links = false
-            try db.eachOfPage("""
-                SELECT seq, type_id, record_id, deleted, record_name, \(SchemaStorage.generationColumn),
-                    CASE WHEN EXISTS (SELECT 1 FROM record_links WHERE zone_id = ?) THEN 1 ELSE 0 END
-                FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
-                """, [.int64(zone.id), .int64(zone.id), .int64(since), .int64(Int64(limit) + 1)]) { row in
-                generation = row.int64(5)
-                links = row.int64(6) == 1
-                guard page.count < limit else { more = true; return }
-                let deleted = row.bool(3) ?? false
-                page.append(LogEntry(seq: row.int64(0) ?? 0, typeID: row.int64(1) ?? 0, recordID: row.int64(2) ?? 0, deletedName: deleted ? row.string(4) : nil))
-                if restricted { names.append(row.string(4) ?? "") }
-            }
+            let read = try RecordLog.page(db, zone: zone.id, since: since, limit: limit, names: restricted)
+            var page = read.entries
+            let more = read.more, names = read.names, generation = read.generation, links = read.zoneHasLinks
             // A participant of hierarchy shares hears only of the records those shares cover; the token still moves on.
             let lastInPage = page.last?.seq
             var visible: Set<String>? = nil

@@ -159,12 +159,12 @@ public struct ZoneStore: EnvironmentPart {
                     }
                 }
             }
-            try s.execute("DELETE FROM cascade_refs WHERE source_type = ? AND source_id IN (SELECT id FROM \(type.table) WHERE zone_id = ?)", type.id, zone.id)
+            try CascadeRefs.clear(s, zone: zone.id, sourceTable: type.table, sourceType: type.id)
             try s.execute("DELETE FROM \(type.table) WHERE zone_id = ?", zone.id)
         }
-        try s.execute("DELETE FROM cascade_refs WHERE target_zone = ?", zone.id)
-        try s.execute("DELETE FROM record_log WHERE zone_id = ?", zone.id)
-        try s.execute("DELETE FROM record_counts WHERE zone_id = ?", zone.id)
+        try CascadeRefs.clearTargets(s, zone: zone.id)
+        try RecordLog.clear(s, zone: zone.id)
+        try RecordCounts.clear(s, zone: zone.id)
         return released
     }
 }

@@ -139,8 +139,8 @@ enum NotificationLog {
     /// The newest batch of the one order the log had before each recipient had their own (frozen since): every
     /// recipient's numbers start after it, so a position handed out before still reads on correctly.
     static func legacyLastBatch(_ dialect: SQLDialect) -> String {
-        "SELECT " + dialect.greatest("COALESCE((SELECT value FROM meta WHERE key = 'notification_last_batch'), 0)",
-            "COALESCE((SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'notifications_expired_through'), 0) >> \(NotificationBatch.indexBits)")
+        "SELECT " + dialect.greatest("COALESCE(\(Meta.column(.notificationLastBatch)), 0)",
+            "COALESCE(CAST(\(Meta.column(.notificationsExpiredThrough)) AS BIGINT), 0) >> \(NotificationBatch.indexBits)")
     }
 
     /// `user`'s newest batch (`legacyLastBatch` when they have none): everything up to it has committed.
@@ -166,7 +166,7 @@ enum NotificationLog {
     /// Where `user`'s log starts: positions before it were dropped (by age or from this user's backlog; or, before
     /// each recipient had their own order, by age for everyone).
     static func expiredThrough(_ user: String, _ s: any SQLSession) throws -> Int64 {
-        let everyone = try s.int64("SELECT value FROM meta WHERE key = 'notifications_expired_through'") ?? 0
+        let everyone = try Meta.value(s, .notificationsExpiredThrough) ?? 0
         let theirs = try s.int64(#"SELECT expired_through FROM notification_recipients WHERE "user" = ?"#, [user]) ?? 0
         return max(everyone, theirs)
     }

@@ -10,7 +10,7 @@ enum SubscriptionRows {
         guard mine < policy.subscriptionsPerUser else {
             throw StratusError(.limitExceeded, "a user holds at most \(policy.subscriptionsPerUser) subscriptions in a container environment: delete some first")
         }
-        let all = try s.int64("SELECT value FROM meta WHERE key = 'subscription_count'") ?? 0
+        let all = try Meta.value(s, .subscriptionCount) ?? 0
         guard all < policy.subscriptionsPerEnvironment else {
             throw StratusError(.limitExceeded, "this container environment holds its most subscriptions (\(policy.subscriptionsPerEnvironment)): try again later")
         }
@@ -20,7 +20,7 @@ enum SubscriptionRows {
     static func insert(_ scope: DatabaseScope, owner: String, id: String, document: String, spec: String?, _ s: any SQLSession) throws {
         try s.execute("INSERT INTO subscriptions(scope, owner, subscription_id, document, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                       scope.rawValue, owner, id, document, spec, WallClock.nowMillis())
-        try s.execute("UPDATE meta SET value = value + 1 WHERE key = 'subscription_count'")
+        try Meta.add(s, .subscriptionCount, 1)
     }
 
     /// Deletes one subscription, uncounting it; what it was charged to its owner (`UserUsage`), nil when it did not exist.
@@ -30,7 +30,7 @@ enum SubscriptionRows {
             UserUsage.charge(subscriptionDocument: $0.string(0) ?? "", spec: $0.string(1))
         }) else { return nil }
         let n = try s.execute("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", scope.rawValue, owner, id)
-        if n > 0 { try s.execute("UPDATE meta SET value = value - ? WHERE key = 'subscription_count'", n) }
+        if n > 0 { try Meta.add(s, .subscriptionCount, -Int64(n)) }
         return n > 0 ? charge : nil
     }
 }

@@ -118,7 +118,7 @@ enum AutoIndexes {
     /// What an index over `columns` for `rows` records will take on disk, from the widths of a sample of rows: each
     /// entry is held twice (the index table's row and its index's entry), with SQLite's per-cell overhead.
     static func estimatedBytes(type: CatalogType, columns: [String], _ s: any SQLSession) throws -> Int64 {
-        let rows = try s.int64("SELECT coalesce(sum(count), 0) FROM record_counts WHERE type_id = ?", [type.id]) ?? 0
+        let rows = try RecordCounts.total(s, type: type.id)
         let widths = columns.map { s.dialect == .sqlite ? "coalesce(length(CAST(\($0) AS BLOB)), 0)" : "coalesce(pg_column_size(\($0)), 0)" }
             .joined(separator: " + ")
         let average = try s.one("SELECT avg(\(widths)) FROM (SELECT \(columns.joined(separator: ", ")) FROM \(type.table) LIMIT 1000) AS sample") { $0.double(0) } ?? 0

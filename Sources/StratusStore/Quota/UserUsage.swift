@@ -74,9 +74,9 @@ enum UserUsage {
 
     /// Counts every user's usage from what the environment holds, once (stores made before usage was kept).
     static func backfillIfNeeded(_ s: any SQLSession, catalog: Catalog) throws {
-        guard try s.one("SELECT value FROM meta WHERE key = 'user_usage_counted'", [], { $0.int64(0) }) == nil else { return }
+        guard try Meta.value(s, .userUsageCounted) == nil else { return }
         try recount(s, catalog: catalog)
-        try s.execute("INSERT INTO meta(key, value) VALUES ('user_usage_counted', 1)")
+        try Meta.set(s, .userUsageCounted, 1)
     }
 
     /// Counts every user's usage anew from what the environment holds.

@@ -64,9 +64,7 @@ struct RecordWriter {
 
     // MARK: directory
 
-    struct Existing {
-        var typeID, recordID: Int64
-    }
+    typealias Existing = RecordLog.Entry
 
     // MARK: round trips
 
@@ -120,13 +118,9 @@ struct RecordWriter {
         guard names.count > 1 else { return }
         var entries: [String: Existing?] = Dictionary(minimumCapacity: names.count)
         for n in names { entries[n] = .some(nil) }
-        for start in stride(from: 0, to: names.count, by: Self.prefetchChunk) {
-            let chunk = names[start..<min(start + Self.prefetchChunk, names.count)]
-            var arguments: [SQLValue] = [.int64(zone.id)]
-            arguments.reserveCapacity(chunk.count + 1)
-            for n in chunk { arguments.append(.text(n)) }
-            try db.eachOfPage(Self.prefetchSQL(chunk.count, db.dialect), arguments) { r in
-                entries[r.string(0) ?? ""] = Existing(typeID: r.int64(1) ?? 0, recordID: r.int64(2) ?? 0)
+        for start in stride(from: 0, to: names.count, by: RecordLog.namesPerStatement) {
+            try RecordLog.eachLive(db, zone: zone.id, names: names[start..<min(start + RecordLog.namesPerStatement, names.count)]) { name, entry in
+                entries[name] = entry
             }
         }
         known = (zone.id, entries)
@@ -136,19 +130,6 @@ struct RecordWriter {
     mutating func know(_ prefetched: ZonePrefetch, zone: ZoneRow) {
         createsAhead = max(1, prefetched.entries.count)
         known = (zone.id, prefetched.entries)
-    }
-
-    static let prefetchChunk = 1_000
-    private static let fullPrefetchSQLite = makePrefetchSQL(prefetchChunk, .sqlite)
-    private static let fullPrefetchPostgres = makePrefetchSQL(prefetchChunk, .postgres)
-    /// The statement for a full chunk is made once per dialect (the last, shorter chunk of a batch makes its own).
-    private static func prefetchSQL(_ count: Int, _ dialect: SQLDialect) -> String {
-        guard count == prefetchChunk else { return makePrefetchSQL(count, dialect) }
-        return dialect == .sqlite ? fullPrefetchSQLite : fullPrefetchPostgres
-    }
-    /// SQLite is told the index: for a list of names its planner chose to scan the zone's whole log by sequence.
-    private static func makePrefetchSQL(_ count: Int, _ dialect: SQLDialect) -> String {
-        "SELECT record_name, type_id, record_id FROM record_log\(dialect == .sqlite ? " INDEXED BY record_log_name" : "") WHERE zone_id = ? AND deleted = 0 AND record_name IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
     }
 
     /// A new record's id: SQLite's rowid as it inserts; on PostgreSQL one of the ids reserved from the table's
@@ -168,9 +149,7 @@ struct RecordWriter {
 
     func existing(_ zone: ZoneRow, _ name: String) throws -> Existing? {
         if let known, known.zone == zone.id, let hit = known.entries[name] { return hit }
-        return try db.one("SELECT type_id, record_id FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", [zone.id, name]) { r in
-            Existing(typeID: r.int64(0) ?? 0, recordID: r.int64(1) ?? 0)
-        }
+        return try RecordLog.live(db, zone: zone.id, name: name)
     }
 
     private mutating func sql(_ type: CatalogType) -> TypeStatements {
@@ -369,10 +348,7 @@ struct RecordWriter {
             known?.entries[name] = .some(deleted ? nil : Existing(typeID: typeID, recordID: recordID))
         }
         // The name's one row moves to the new sequence number (the directory and the change feed are one table).
-        try db.enqueue("""
-            INSERT INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT(zone_id, record_name) DO UPDATE SET seq = excluded.seq, type_id = excluded.type_id, record_id = excluded.record_id, deleted = excluded.deleted
-            """, [.int64(zone.id), .int64(s), .text(name), .int64(typeID), .int64(recordID), .int64(deleted ? 1 : 0)])
+        try RecordLog.write(db, zone: zone.id, seq: s, name: name, typeID: typeID, recordID: recordID, deleted: deleted)
         touchedZones[zone.id] = s
     }
 
@@ -504,7 +480,7 @@ struct RecordWriter {
         }
         for r in references(in: fields, deleteSelfOnly: true) {
             guard let tz = try targetZone(r, from: zone) else { continue }
-            try db.enqueue("INSERT INTO cascade_refs(target_zone, target_name, source_type, source_id) VALUES (?, ?, ?, ?)", tz.id, r.recordName, type.id, recordID)
+            try CascadeRefs.add(db, targetZone: tz.id, targetName: r.recordName, sourceType: type.id, sourceID: recordID)
         }
     }
 
@@ -519,7 +495,7 @@ struct RecordWriter {
                 for item in items { if let key = CatalogField.listKey(item) { try db.enqueue(sql.listDelete, [key, .int64(recordID)]) } }
             }
         }
-        try db.enqueue("DELETE FROM cascade_refs WHERE source_type = ? AND source_id = ?", type.id, recordID)
+        try CascadeRefs.removeSource(db, type: type.id, id: recordID)
     }
 
     // MARK: delete
@@ -544,10 +520,7 @@ struct RecordWriter {
         try handOff?.recordChanged(before: old, after: nil, zone: zone.zoneID, database: database, catalog: catalog, zoneRow: zone.id, session)
         countChanges[CountKey(zone: zone.id, type: type.id), default: 0] -= 1
 
-        let dependents = try db.all("SELECT source_type, source_id FROM cascade_refs WHERE target_zone = ? AND target_name = ?", [zone.id, name]) { d in
-            (d.int64(0) ?? 0, d.int64(1) ?? 0)
-        }
-        for (sourceType, sourceID) in dependents {
+        for (sourceType, sourceID) in try CascadeRefs.dependents(db, zone: zone.id, name: name) {
             guard let st = catalog.type(id: sourceType),
                   let (zoneID, depName) = try db.one("SELECT zone_id, record_name FROM \(st.table) WHERE id = ?", [sourceID], { r in (r.int64(0) ?? 0, r.string(1) ?? "") })
             else { continue }
@@ -565,10 +538,7 @@ struct RecordWriter {
             try ZoneRow.setChangeSeq(db, id: zoneID, s)
         }
         for (key, delta) in countChanges where delta != 0 {
-            try db.enqueue("""
-                INSERT INTO record_counts(zone_id, type_id, count) VALUES (?, ?, ?)
-                ON CONFLICT(zone_id, type_id) DO UPDATE SET count = record_counts.count + excluded.count
-                """, key.zone, key.type, delta)
+            try RecordCounts.add(db, zone: key.zone, type: key.type, delta)
         }
         try seq.save(db)
     }

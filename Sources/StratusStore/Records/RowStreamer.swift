@@ -27,6 +27,9 @@ struct RowStreamer {
         }
     }
 
+    /// The record name of a record's row.
+    static func recordName(_ row: any SQLRow) -> String? { row.string(RecordColumn.recordName.position) }
+
     /// Streams a row of either backend. The engine's row type is resolved once here, so the column reads below
     /// are specialised for it rather than dispatched per value.
     /// `linkColumn`: where the statement's `parent` and `share` columns start (see `QueryCompiler.links`), if it has them.
@@ -44,11 +47,13 @@ struct RowStreamer {
     }
 
     func stream<R: SQLRow>(row r: R, zoneID: ZoneID, linkColumn: Int? = nil, into sink: inout some RecordSink) throws(StratusError) {
+        typealias C = RecordColumn
         sink.beginRecord(borrowing: BorrowedRecordHeader(
-            recordName: r.utf8(2), recordType: recordType, zoneID: zoneID, recordChangeTag: r.utf8(3),
-            createdTimestamp: r.int64(4) ?? 0, createdBy: r.utf8(5), createdDevice: r.utf8(6),
-            modifiedTimestamp: r.int64(7) ?? 0, modifiedBy: r.utf8(8), modifiedDevice: r.utf8(9)))
-        var column = CatalogType.systemColumns.count
+            recordName: r.utf8(C.recordName.position), recordType: recordType, zoneID: zoneID, recordChangeTag: r.utf8(C.changeTag.position),
+            createdTimestamp: r.int64(C.createdAt.position) ?? 0, createdBy: r.utf8(C.createdBy.position), createdDevice: r.utf8(C.createdDevice.position),
+            modifiedTimestamp: r.int64(C.modifiedAt.position) ?? 0, modifiedBy: r.utf8(C.modifiedBy.position),
+            modifiedDevice: r.utf8(C.modifiedDevice.position)))
+        var column = RecordColumn.firstField
         for i in kinds.indices {
             defer { column += 1 }
             guard !r.isNull(column) else { continue }

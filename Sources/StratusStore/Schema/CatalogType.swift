@@ -49,8 +49,7 @@ struct CatalogType: Sendable, KnownFields {
     }
 
     /// The system columns, in the order `RecordRowDecoder` reads them.
-    static let systemColumns = ["id", "zone_id", "record_name", "change_tag", "created_ts", "created_by", "created_device",
-                                "modified_ts", "modified_by", "modified_device"]
+    static let systemColumns = RecordColumn.allCases.map(\.name)
 
     /// The physical column of a system field, and the index that serves it.
     static func column(of system: SystemField) -> String? {

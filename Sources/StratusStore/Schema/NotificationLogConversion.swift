@@ -56,9 +56,7 @@ enum NotificationLogConversion {
         for (user, bytes) in users {
             try s.execute(#"INSERT INTO notification_recipients("user", bytes, expired_through) VALUES (?, ?, 0)"#, user, bytes)
         }
-        try s.execute("DELETE FROM meta WHERE key = 'notification_log_bytes'")
-        try s.execute("INSERT INTO meta(key, value) VALUES ('notification_log_bytes', ?)", total)
-        try s.execute("DELETE FROM meta WHERE key = 'notification_last_batch'")
-        try s.execute("INSERT INTO meta(key, value) VALUES ('notification_last_batch', ?)", last)
+        try Meta.set(s, .notificationLogBytes, total)
+        try Meta.set(s, .notificationLastBatch, last)
     }
 }

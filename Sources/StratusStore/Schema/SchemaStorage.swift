@@ -8,10 +8,10 @@ enum SchemaStorage {
     }
 
     /// The generation as a column of another statement (see `EnvironmentStore.readCheckingCatalog`).
-    static let generationColumn = "(SELECT value FROM meta WHERE key = 'schema_generation')"
+    static let generationColumn = Meta.column(.schemaGeneration)
 
     static func bumpGeneration(_ s: any SQLSession) throws -> Int64 {
-        try s.int64("UPDATE meta SET value = value + 1 WHERE key = 'schema_generation' RETURNING value") ?? 0
+        try Meta.add(s, .schemaGeneration, 1) ?? 0
     }
 
     /// One `fields` row, as `load` reads it.
@@ -182,7 +182,7 @@ enum SchemaStorage {
         for f in type.fields where f.type.scalar == .asset { try releaseAssets(of: f, table: type.table, s) }
         for f in type.fields { try dropStructures(f, except: nil, table: type.table, s) }
         // Deleted records stay visible to sync as deletions.
-        let rows = try s.all("SELECT zone_id, record_name FROM record_log WHERE type_id = ? AND deleted = 0", [type.id]) { r in (r.int64(0) ?? 0, r.string(1) ?? "") }
+        let rows = try RecordLog.liveOfType(s, type.id)
         // Each zone's deletions draw from its database's counter (an exclusive write: every counter may be locked).
         var counters: [DatabaseID: SequenceAllocator] = [:]
         var databases: [Int64: DatabaseID] = [:]
@@ -191,15 +191,12 @@ enum SchemaStorage {
             guard let database = databases[zone] else { continue }
             if counters[database] == nil { counters[database] = try SequenceAllocator(s, database) }
             let seq = counters[database]!.next()
-            try s.execute("""
-                INSERT INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, 0, 1)
-                ON CONFLICT(zone_id, record_name) DO UPDATE SET seq = excluded.seq, type_id = excluded.type_id, record_id = 0, deleted = 1
-                """, zone, seq, name, type.id)
+            try RecordLog.write(s, zone: zone, seq: seq, name: name, typeID: type.id, recordID: 0, deleted: true)
             try ZoneRow.setChangeSeq(s, id: zone, seq)
         }
         for key in counters.keys { try counters[key]!.save(s) }
-        try s.execute("DELETE FROM cascade_refs WHERE source_type = ?", type.id)
-        try s.execute("DELETE FROM record_counts WHERE type_id = ?", type.id)
+        try CascadeRefs.clear(s, sourceType: type.id)
+        try RecordCounts.clear(s, type: type.id)
         try s.script("DROP TABLE \(type.table)")
         try AutoIndexes.forget(typeID: type.id, s)
         try s.execute("DELETE FROM record_types WHERE id = ?", type.id)
