@@ -51,19 +51,16 @@ extension ShareStore {
                 return share
             case let p? where p.acceptanceStatus == .invited || share.publicPermission != .none:
                 let type = p.acceptanceStatus == .invited ? p.type : .publicUser
-                try db.execute(#"UPDATE share_participants SET status = 'ACCEPTED', type = ? WHERE share_id = ? AND "user" = ?"#, type.rawValue, id, user)
+                try ShareRows.accept(db, share: id, user: user, as: type)
             case nil where share.publicPermission != .none:
                 guard share.participants.filter({ $0.acceptanceStatus != .removed }).count < Share.maximumParticipants else {
                     throw StratusError(.limitExceeded, "this share has \(Share.maximumParticipants) participants, CloudKit's limit")
                 }
-                try db.execute("""
-                    INSERT INTO share_participants(share_id, "user", email, permission, type, status, position)
-                    VALUES (?, ?, NULL, ?, 'PUBLIC_USER', 'ACCEPTED', (SELECT COALESCE(MAX(position), 0) + 1 FROM share_participants WHERE share_id = ?))
-                    """, id, user, share.publicPermission.rawValue, id)
+                try ShareRows.joinPublicly(db, share: id, user: user, permission: share.publicPermission)
             default:
                 throw Self.notForYou(shortGUID)
             }
-            try ShareRows.noteSharedZone(db, zone, users: [user], removed: false, seq: &seq)
+            try SharedZoneLog.note(db, zone, users: [user], removed: false, seq: &seq)
             try seq.save(db)
             return try ShareRows.find(db, zone: zone, name: share.recordName)!.share
         }
@@ -72,26 +69,14 @@ extension ShareStore {
     /// A new account takes over the invitations its address had while it had none (see `resolveInvitees`).
     func claimInvitations(email: String, user: String) throws(StratusError) {
         let pending = ShareParticipant.pendingName(email: email)
-        try write { db, _ in
-            guard try db.exists(#"SELECT 1 FROM share_participants WHERE "user" = ?"#, [pending]) else { return }
-            try db.execute(#"""
-                UPDATE share_participants SET "user" = ? WHERE "user" = ?
-                    AND share_id NOT IN (SELECT share_id FROM share_participants WHERE "user" = ?)
-                """#, user, pending, user)
-            try db.execute(#"DELETE FROM share_participants WHERE "user" = ?"#, pending)
-        }
+        try write { db, _ in try ShareRows.claim(db, pending: pending, by: user) }
     }
 
     /// Every share of this environment, for the console: newest first.
     /// The users who have accepted a share that `user` has accepted too (owners included): the people an app's
     /// user knows here, as the address book is on iCloud (`users/discover` without lookups).
     public func sharingPartners(of user: String) throws(StratusError) -> [String] {
-        try read { db, _ in
-            try db.all("""
-                SELECT DISTINCT other."user" FROM share_participants mine JOIN share_participants other ON other.share_id = mine.share_id
-                WHERE mine."user" = ? AND mine.status = 'ACCEPTED' AND other.status = 'ACCEPTED' AND other."user" <> ? ORDER BY other."user"
-                """, [user, user]) { $0.string(0) }
-        }
+        try read { db, _ in try ShareRows.partners(db, of: user) }
     }
 
     public func allShares(limit: Int = 500) throws(StratusError) -> [Share] { try allSharesByID(limit: limit).map(\.share) }
@@ -100,8 +85,7 @@ extension ShareStore {
     /// users' data).
     public func allSharesByID(limit: Int = 500) throws(StratusError) -> [(id: Int64, share: Share)] {
         try read { db, _ in
-            try db.all("SELECT id FROM shares ORDER BY id DESC LIMIT ?", [limit]) { $0.int64(0) }
-                .compactMap { id in try ShareRows.find(db, id: id).map { (id, $0.share) } }
+            try ShareRows.newestIDs(db, limit: limit).compactMap { id in try ShareRows.find(db, id: id).map { (id, $0.share) } }
         }
     }
 
@@ -125,7 +109,7 @@ extension ShareStore {
     /// Whether a share with this short GUID lives here (the share page's search across environments).
     public func holdsShare(_ shortGUID: String) -> Bool {
         guard ShortGUID.isWellFormed(shortGUID) else { return false }
-        return (try? read { db, _ in try db.exists("SELECT 1 FROM shares WHERE short_guid = ?", [shortGUID]) }) ?? false
+        return (try? read { db, _ in try ShareRows.exists(db, shortGUID: shortGUID) }) ?? false
     }
 
     /// The record type of a share's root (nil for a zone share), for the share page.

@@ -63,15 +63,12 @@ enum SharedZones {
             if z.changeSeq > since.position(of: owner) { latest[z.id] = z.changeSeq }
         }
         var events: [SharedDatabaseChanges.Event] = []
-        let rows = try db.all("""
-            SELECT g.zone_id, g.seq, g.removed, z.name, z.owner FROM shared_zone_log g JOIN zones z ON z.id = g.zone_id
-            WHERE g."user" = ? ORDER BY g.seq
-            """, [user]) { r in (r.int64(0) ?? 0, r.int64(1) ?? 0, r.bool(2) ?? false, r.string(3) ?? "", r.string(4) ?? "") }
-        for (id, seq, removed, name, owner) in rows {
+        for (id, seq, removed, zoneID) in try SharedZoneLog.feed(db, user: user) {
+            let owner = zoneID.ownerRecordName ?? ""
             owners.insert(owner)
             guard seq > since.position(of: owner) else { continue }
             if removed {
-                events.append(SharedDatabaseChanges.Event(seq: seq, owner: owner, zone: nil, deleted: ZoneID(zoneName: name, ownerRecordName: owner)))
+                events.append(SharedDatabaseChanges.Event(seq: seq, owner: owner, zone: nil, deleted: zoneID))
             } else if zones[id] != nil {
                 latest[id] = max(latest[id] ?? 0, seq)
             }

@@ -12,7 +12,7 @@ extension StoredRecords {
         guard database.scope != .shared else { throw .badRequest("the shared database is exported through its owners' zones") }
         return try read { db, catalog in
             guard let zone = try SharedZones.resolve(db, database, zoneID).0 else { return 0 }
-            let links = try ShareRows.zoneHasLinks(db, zone: zone.id)
+            let links = try RecordLinks.zoneHasLinks(db, zone: zone.id)
             var count = 0
             for type in catalog.types.sorted(by: { $0.name < $1.name }) where typeName == nil || type.name == typeName {
                 let fields = type.fields.filter { includeEncrypted || !$0.type.encrypted }.sorted { $0.name < $1.name }

@@ -114,12 +114,10 @@ extension StoredRecords {
         var condition = "t.zone_id = ?"
         var arguments: [SQLValue] = [.int64(zone.id)]
         if let access, access.zonePermission == nil {
-            condition += " AND t.record_name IN (SELECT record_name FROM record_links WHERE zone_id = ? AND share_id IN (\(access.shares.keys.sorted().map(String.init).joined(separator: ","))))"
+            condition += " AND " + RecordLinks.coveredCondition(shares: Array(access.shares.keys))
             arguments.append(.int64(zone.id))
         }
-        let (generation, links) = try db.one("""
-            SELECT \(SchemaStorage.generationColumn), CASE WHEN EXISTS (SELECT 1 FROM record_links WHERE zone_id = ?) THEN 1 ELSE 0 END
-            """, [zone.id]) { ($0.int64(0), $0.int64(1) == 1) } ?? (nil, false)
+        let (generation, links) = try RecordLinks.generationAndLinks(db, zone: zone.id)
         return ([zone.id: zone.zoneID], condition, arguments, links, generation)
     }
 }

@@ -245,7 +245,7 @@ public final class StoredRecords: EnvironmentPart {
                          _ db: any SQLSession) throws -> [Result<StoredRecord, StratusError>] {
         var found = read.found
         if let access = read.access, access.zonePermission == nil {
-            let visible = try ShareRows.covered(db, zone: read.zone.id, shares: Array(access.shares.keys), names: Array(found.keys))
+            let visible = try RecordLinks.covered(db, zone: read.zone.id, shares: Array(access.shares.keys), names: Array(found.keys))
             found = found.filter { visible.contains($0.key) }
         }
         var results: [Result<StoredRecord, StratusError>] = []
@@ -319,9 +319,9 @@ public final class StoredRecords: EnvironmentPart {
     /// Fills in the `parent` and `share` system fields of records of one zone (nothing to do in most zones).
     func addLinks(_ records: inout [String: StoredRecord], zone: ZoneRow, knownToHaveLinks: Bool = false, _ db: any SQLSession) throws {
         guard !records.isEmpty else { return }
-        if !knownToHaveLinks { guard try ShareRows.zoneHasLinks(db, zone: zone.id) else { return } }
+        if !knownToHaveLinks { guard try RecordLinks.zoneHasLinks(db, zone: zone.id) else { return } }
         for name in Array(records.keys) {
-            guard let link = try ShareRows.link(db, zone: zone.id, name: name) else { continue }
+            guard let link = try RecordLinks.link(db, zone: zone.id, name: name) else { continue }
             records[name]?.parent = link.parent
             if link.shareID != nil { records[name]?.share = try ShareRows.find(db, zone: zone, root: name)?.share.recordName }
         }

@@ -84,7 +84,7 @@ extension ZoneStore {
             let lastInPage = page.last?.seq
             var visible: Set<String>? = nil
             if restricted {
-                let covered = try ShareRows.covered(db, zone: zone.id, shares: Array(access!.shares.keys), names: names)
+                let covered = try RecordLinks.covered(db, zone: zone.id, shares: Array(access!.shares.keys), names: names)
                 visible = covered
                 page = zip(page, names).filter { covered.contains($0.1) }.map(\.0)
             }

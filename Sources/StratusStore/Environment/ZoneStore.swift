@@ -14,7 +14,7 @@ public struct ZoneStore: EnvironmentPart {
         // The shared database lists the zones others share with this user, under their owners' names.
         if database.scope == .shared {
             return try read { db, _ in
-                let zoneShared = Set(try db.all("SELECT zone_id FROM shares WHERE root_name IS NULL") { $0.int64(0) })
+                let zoneShared = try ShareRows.zonesSharedWhole(db)
                 return try SharedZones.accepted(db, user: database.ownerRecordName).map {
                     RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic, share: zoneShared.contains($0.id) ? Share.zoneShareName : nil)
                 }
@@ -36,7 +36,7 @@ public struct ZoneStore: EnvironmentPart {
         if database.scope == .shared {
             return try read { db, _ in
                 let (zone, _) = try SharedZones.zone(db, user: database.ownerRecordName, zoneID: zoneID)
-                let share = try db.one("SELECT record_name FROM shares WHERE zone_id = ? AND root_name IS NULL", [zone.id]) { $0.string(0) }
+                let share = try ShareRows.zoneShareName(db, zone: zone.id)
                 return RecordZone(zoneID: zone.zoneID, syncToken: zoneSyncToken(zone), atomic: zone.atomic, share: share)
             }
         }

@@ -185,7 +185,7 @@ struct NotificationOutbox {
         }
         let all = zoneParticipants[zoneRow]!
         guard !all.isEmpty else { return [] }
-        let covering = all.contains { $0.shareID != nil } ? try ShareRows.link(db, zone: zoneRow, name: name)?.shareID : nil
+        let covering = all.contains { $0.shareID != nil } ? try RecordLinks.link(db, zone: zoneRow, name: name)?.shareID : nil
         var users: [String] = []
         for p in all where (p.shareID == nil || p.shareID == covering) && !users.contains(p.user) { users.append(p.user) }
         return users

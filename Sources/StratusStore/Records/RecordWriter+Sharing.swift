@@ -18,7 +18,7 @@ extension RecordWriter {
         // A save that makes a record, or one that moves it to another parent, needs a parent in the share.
         let creates = op.operationType.createsWhenMissing, moves = parent != nil && parent != "" && !op.operationType.isDelete
         if found != nil {
-            let covering = try ShareRows.link(db, zone: zone.id, name: name)?.shareID
+            let covering = try RecordLinks.link(db, zone: zone.id, name: name)?.shareID
             guard let covering, let p = access.shares[covering] else {
                 // A record not shared with the caller is answered as one that does not exist: it meets the rules a
                 // missing one meets, and only a save those let through, which would make a missing record, learns
@@ -44,7 +44,7 @@ extension RecordWriter {
         guard let parent, !parent.isEmpty else {
             throw denied(name, "records you create in a shared hierarchy need a parent inside it")
         }
-        guard let covering = try ShareRows.link(db, zone: zone.id, name: parent)?.shareID ?? ShareRows.find(db, zone: zone, root: parent)?.id,
+        guard let covering = try RecordLinks.link(db, zone: zone.id, name: parent)?.shareID ?? ShareRows.find(db, zone: zone, root: parent)?.id,
               let p = access.shares[covering] else {
             throw denied(name, "parent '\(parent.prefix(100))' is not in a hierarchy shared with you")
         }
@@ -55,7 +55,7 @@ extension RecordWriter {
     /// it (its root included). A record they do not see is, to them, one that does not exist.
     func participantSees(_ access: SharedZoneAccess, _ name: String, in zone: ZoneRow) throws -> Bool {
         if access.zonePermission != nil { return true }
-        if let covering = try ShareRows.link(db, zone: zone.id, name: name)?.shareID, access.shares[covering] != nil { return true }
+        if let covering = try RecordLinks.link(db, zone: zone.id, name: name)?.shareID, access.shares[covering] != nil { return true }
         if let root = try ShareRows.find(db, zone: zone, root: name), access.shares[root.id] != nil { return true }
         return false
     }
@@ -78,7 +78,7 @@ extension RecordWriter {
     /// Refused: a parent in another zone, a missing parent, a cycle, and a record that would belong to two shares.
     func planLink(_ incoming: StoredRecord, zone: ZoneRow, isNew: Bool) throws -> LinkPlan? {
         let name = incoming.recordName
-        let old = isNew ? nil : try ShareRows.link(db, zone: zone.id, name: name)
+        let old = isNew ? nil : try RecordLinks.link(db, zone: zone.id, name: name)
         guard incoming.parent != nil || old != nil else { return nil }
         let parent: String? = incoming.parent.map { $0.isEmpty ? nil : $0 } ?? old?.parent
         var shareID: Int64? = nil
@@ -91,7 +91,7 @@ extension RecordWriter {
             if try isAncestor(name, of: parent, zone: zone) {
                 throw StratusError(.badRequest, "parent '\(parent.prefix(100))' would make a cycle: it hangs under record '\(name)'", recordName: name)
             }
-            let parentLink = try ShareRows.link(db, zone: zone.id, name: parent)
+            let parentLink = try RecordLinks.link(db, zone: zone.id, name: parent)
             shareID = parentLink?.shareID
         }
         if let ownShare {
@@ -110,41 +110,20 @@ extension RecordWriter {
 
     func writeLink(_ plan: LinkPlan, name: String, zone: ZoneRow) throws {
         guard plan.changed else { return }
-        try ShareRows.setLink(db, zone: zone.id, name: name, parent: plan.parent, shareID: plan.shareID)
+        try RecordLinks.set(db, zone: zone.id, name: name, parent: plan.parent, shareID: plan.shareID)
         if plan.coverageMoved { try cover(below: name, with: plan.shareID, zone: zone) }
     }
 
-    /// Whether `ancestor` is `name` or above it in its parent chain.
     func isAncestor(_ ancestor: String, of name: String, zone: ZoneRow) throws -> Bool {
-        try db.exists("""
-            WITH RECURSIVE up(name, depth) AS (
-                SELECT \(db.dialect.textArgument), 0
-                UNION SELECT l.parent, up.depth + 1 FROM record_links l JOIN up ON l.zone_id = ? AND l.record_name = up.name
-                WHERE l.parent IS NOT NULL AND up.depth < 100000)
-            SELECT 1 FROM up WHERE name = ? LIMIT 1
-            """, [name, zone.id, ancestor])
+        try RecordLinks.isAncestor(db, ancestor, of: name, zone: zone.id)
     }
 
-    /// Whether some record below `name` is the root of a share.
     func subtreeHoldsShareRoot(_ name: String, zone: ZoneRow) throws -> Bool {
-        try db.exists("""
-            WITH RECURSIVE sub(name) AS (
-                SELECT record_name FROM record_links WHERE zone_id = ?1 AND parent = ?2
-                UNION SELECT l.record_name FROM record_links l JOIN sub ON l.zone_id = ?1 AND l.parent = sub.name)
-            SELECT 1 FROM shares WHERE zone_id = ?1 AND root_name IN (SELECT name FROM sub) LIMIT 1
-            """, [zone.id, name])
+        try RecordLinks.subtreeHoldsShareRoot(db, name, zone: zone.id)
     }
 
-    /// Sets the covering share of every record below `name`, stopping at records that root shares of their own.
     func cover(below name: String, with shareID: Int64?, zone: ZoneRow) throws {
-        try db.execute("""
-            WITH RECURSIVE sub(name) AS (
-                SELECT record_name FROM record_links WHERE zone_id = ?1 AND parent = ?2
-                    AND record_name NOT IN (SELECT root_name FROM shares WHERE zone_id = ?1 AND root_name IS NOT NULL)
-                UNION SELECT l.record_name FROM record_links l JOIN sub ON l.zone_id = ?1 AND l.parent = sub.name
-                    WHERE l.record_name NOT IN (SELECT root_name FROM shares WHERE zone_id = ?1 AND root_name IS NOT NULL))
-            UPDATE record_links SET share_id = ?3 WHERE zone_id = ?1 AND record_name IN (SELECT name FROM sub)
-            """, [.int64(zone.id), .text(name), shareID.sqlValue])
+        try RecordLinks.cover(db, below: name, with: shareID, zone: zone.id)
     }
 
     // MARK: share records
@@ -161,8 +140,8 @@ extension RecordWriter {
             guard op.operationType.isDelete else {
                 throw StratusError(.accessDenied, "only the share's owner may change share '\(name)'; a participant may only leave it (delete)", recordName: name)
             }
-            try db.execute("UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND \"user\" = ?", found.id, actor.userRecordName)
-            try ShareRows.noteSharedZone(db, zone, users: [actor.userRecordName], removed: true, seq: &seq)
+            try ShareRows.remove(db, share: found.id, user: actor.userRecordName)
+            try SharedZoneLog.note(db, zone, users: [actor.userRecordName], removed: true, seq: &seq)
             return .deleted(recordName: name, zoneID: access.zoneID)
         }
         guard database.scope == .private, !zone.zoneID.isDefault else {
@@ -215,12 +194,12 @@ extension RecordWriter {
 
     private mutating func createShare(_ name: String, _ request: ShareRequest, fields: [String: FieldValue], zone: ZoneRow) throws -> Share {
         let isZoneShare = name == Share.zoneShareName
-        let zoneShared = try db.exists("SELECT 1 FROM shares WHERE zone_id = ? AND root_name IS NULL", [zone.id])
+        let zoneShared = try ShareRows.zoneHasShares(db, zone: zone.id, zoneWide: true)
         if isZoneShare {
             guard request.forRecord == nil else {
                 throw StratusError(.badRequest, "a zone share (\(Share.zoneShareName)) shares the whole zone and takes no forRecord", recordName: name)
             }
-            guard try !db.exists("SELECT 1 FROM shares WHERE zone_id = ?", [zone.id]) else {
+            guard try !ShareRows.zoneHasShares(db, zone: zone.id) else {
                 throw StratusError(.badRequest, "zone '\(zone.zoneID.zoneName)' already has shares; a zone share cannot join them", recordName: name)
             }
         } else {
@@ -231,8 +210,8 @@ extension RecordWriter {
             guard try existing(zone, root) != nil else {
                 throw StratusError(.badRequest, "forRecord '\(root.prefix(100))' does not exist in zone '\(zone.zoneID.zoneName)'", recordName: name)
             }
-            if let covering = try ShareRows.link(db, zone: zone.id, name: root)?.shareID {
-                let other = try db.one("SELECT record_name FROM shares WHERE id = ?", [covering]) { $0.string(0) } ?? "another share"
+            if let covering = try RecordLinks.link(db, zone: zone.id, name: root)?.shareID {
+                let other = try ShareRows.recordName(db, id: covering) ?? "another share"
                 throw StratusError(.badRequest, "record '\(root.prefix(100))' already belongs to share '\(other)'; a record can belong to one share only", recordName: name)
             }
             if try subtreeHoldsShareRoot(root, zone: zone) {
@@ -242,17 +221,13 @@ extension RecordWriter {
         let invitees = try resolveInvitees(request.participants, name: name)
         let s = seq.next()
         let tag = ChangeSequence.changeTag(s)
-        let id = try db.insert("""
-            INSERT INTO shares(zone_id, record_name, root_name, short_guid, public_permission, change_tag, created_ts, created_by, modified_ts, modified_by, fields)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.int64(zone.id), .text(name), (isZoneShare ? nil : request.forRecord).sqlValue, .text(ShortGUID.make()),
-                  .text((request.publicPermission ?? .none).rawValue), .text(tag), .int64(now), .text(actor.userRecordName), .int64(now), .text(actor.userRecordName),
-                  ShareFields.encode(fields).map { .blob($0) } ?? .null])
-        try db.execute("INSERT INTO share_participants(share_id, \"user\", email, permission, type, status, position) VALUES (?, ?, NULL, 'READ_WRITE', 'OWNER', 'ACCEPTED', 0)", id, zone.zoneID.ownerRecordName ?? actor.userRecordName)
+        let id = try ShareRows.insert(db, zone: zone.id, name: name, root: isZoneShare ? nil : request.forRecord, publicPermission: request.publicPermission ?? .none,
+                                      changeTag: tag, at: now, by: actor.userRecordName, fields: ShareFields.encode(fields))
+        try ShareRows.addOwner(db, share: id, user: zone.zoneID.ownerRecordName ?? actor.userRecordName)
         try setInvitees(id, invitees ?? [], owner: zone.zoneID.ownerRecordName ?? actor.userRecordName)
         if let root = request.forRecord, !isZoneShare {
-            let parent = try ShareRows.link(db, zone: zone.id, name: root)?.parent
-            try ShareRows.setLink(db, zone: zone.id, name: root, parent: parent, shareID: id)
+            let parent = try RecordLinks.link(db, zone: zone.id, name: root)?.parent
+            try RecordLinks.set(db, zone: zone.id, name: root, parent: parent, shareID: id)
             try cover(below: root, with: id, zone: zone)
         }
         touch(zone, s)
@@ -262,22 +237,21 @@ extension RecordWriter {
     private mutating func updateShare(_ id: Int64, _ old: Share, _ request: ShareRequest, fields: [String: FieldValue], zone: ZoneRow) throws -> Share {
         let resolved = try resolveInvitees(request.participants, name: old.recordName)
         let s = seq.next()
-        try db.execute("UPDATE shares SET public_permission = ?, change_tag = ?, modified_ts = ?, modified_by = ?, fields = ? WHERE id = ?",
-                       [.text((request.publicPermission ?? old.publicPermission).rawValue), .text(ChangeSequence.changeTag(s)), .int64(now), .text(actor.userRecordName),
-                        ShareFields.encode(fields).map { .blob($0) } ?? .null, .int64(id)])
+        try ShareRows.update(db, id: id, publicPermission: request.publicPermission ?? old.publicPermission, changeTag: ChangeSequence.changeTag(s), at: now,
+                             by: actor.userRecordName, fields: ShareFields.encode(fields))
         if let invitees = resolved {
             // Participants the owner left out are removed (their access ends now); the others keep their status.
             let keep = Set(invitees.map(\.userRecordName))
             let gone = old.participants.filter { $0.type != .owner && !keep.contains($0.userRecordName) && $0.acceptanceStatus != .removed }
             for p in gone {
-                try db.execute("UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND \"user\" = ?", id, p.userRecordName)
+                try ShareRows.remove(db, share: id, user: p.userRecordName)
             }
-            try ShareRows.noteSharedZone(db, zone, users: gone.filter { $0.acceptanceStatus == .accepted }.map(\.userRecordName), removed: true, seq: &seq)
+            try SharedZoneLog.note(db, zone, users: gone.filter { $0.acceptanceStatus == .accepted }.map(\.userRecordName), removed: true, seq: &seq)
             try setInvitees(id, invitees, owner: old.owner?.userRecordName ?? actor.userRecordName)
         }
         if (request.publicPermission ?? old.publicPermission) == .none, old.publicPermission != .none {
             let publicUsers = old.participants.filter { $0.type == .publicUser && $0.acceptanceStatus == .accepted }.map(\.userRecordName)
-            try ShareRows.noteSharedZone(db, zone, users: publicUsers, removed: true, seq: &seq)
+            try SharedZoneLog.note(db, zone, users: publicUsers, removed: true, seq: &seq)
         }
         touch(zone, s)
         return try ShareRows.find(db, zone: zone, name: old.recordName)!.share
@@ -285,13 +259,9 @@ extension RecordWriter {
 
     /// Adds or updates invited users; someone who had left or was removed is invited again.
     private func setInvitees(_ id: Int64, _ invitees: [ResolvedInvitee], owner: String) throws {
-        var position = (try db.int64("SELECT MAX(position) FROM share_participants WHERE share_id = ?", [id]) ?? 0) + 1
+        var position = try ShareRows.nextPosition(db, share: id)
         for i in invitees where i.userRecordName != owner {
-            try db.execute("""
-                INSERT INTO share_participants(share_id, "user", email, permission, type, status, position) VALUES (?, ?, ?, ?, 'USER', 'INVITED', ?)
-                ON CONFLICT(share_id, "user") DO UPDATE SET permission = excluded.permission, email = COALESCE(excluded.email, share_participants.email), type = 'USER',
-                    status = CASE share_participants.status WHEN 'REMOVED' THEN 'INVITED' ELSE share_participants.status END
-                """, id, i.userRecordName, i.emailAddress, i.permission.rawValue, position)
+            try ShareRows.invite(db, share: id, user: i.userRecordName, email: i.emailAddress, permission: i.permission, position: position)
             position += 1
         }
     }
@@ -338,10 +308,9 @@ extension RecordWriter {
     mutating func deleteShare(_ id: Int64, _ share: Share, zone: ZoneRow) throws {
         try chargeOwner(zone, bytes: -ShareFields.size(share.fields), recordName: share.recordName)
         let members = share.participants.filter { $0.type != .owner && $0.acceptanceStatus == .accepted }.map(\.userRecordName)
-        try db.execute("UPDATE record_links SET share_id = NULL WHERE share_id = ?", id)
-        try db.execute("DELETE FROM share_participants WHERE share_id = ?", id)
-        try db.execute("DELETE FROM shares WHERE id = ?", id)
-        try ShareRows.noteSharedZone(db, zone, users: members, removed: true, seq: &seq)
+        try RecordLinks.uncover(db, share: id)
+        try ShareRows.delete(db, id: id)
+        try SharedZoneLog.note(db, zone, users: members, removed: true, seq: &seq)
         touch(zone, seq.next())
     }
 }
