@@ -6,7 +6,7 @@ import StratusStore
 extension CloudKitAPI {
     /// `assets/upload`: one upload URL per requested field. POSTing the bytes there answers the `singleFile`
     /// dictionary that becomes the field's ASSETID value in `records/modify`.
-    func assetsUpload(_ ctx: Context) throws -> HTTPResponse {
+    func assetsUpload(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         guard let tokens = try ctx.body.array("tokens"), !tokens.isEmpty else { throw StratusError.badRequest("assets/upload needs tokens: [{recordType, fieldName}]") }
         guard tokens.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 tokens per assets/upload") }
         guard let user = ctx.auth.userRecordName else {

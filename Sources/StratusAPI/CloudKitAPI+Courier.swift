@@ -15,9 +15,8 @@ extension CloudKitAPI {
     }
 
     func courierPoll(_ req: HTTPRequest) async throws -> HTTPResponse {
-        try limits.admit(address: req.clientAddress)
-        let container = try ContainerID(req.parameters["container"] ?? "")
-        let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
+        // The courier URL is its own credential (it carries no API token): only the route and the budgets are shared.
+        let (container, environment) = try target(req)
         let token = req.parameters["token"] ?? ""
         let api = self
         let deadline = ContinuousClock.now + courierHold

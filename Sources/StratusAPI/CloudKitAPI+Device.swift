@@ -9,14 +9,12 @@ extension CloudKitAPI {
     /// the courier URL long-polls that user's notifications (see CloudKitAPI+Courier). An app on an Apple device
     /// registers the device token Apple gave it instead, and is pushed to through APNs (see APNsDeliverer).
     func deviceTokens(_ req: HTTPRequest) async throws -> HTTPResponse {
-        let container = try ContainerID(req.parameters["container"] ?? "")
-        let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
+        let (container, environment) = try target(req)
         let body = try JSON.parse(req.body)
         let api = self
         return try await blocking.run {
-            guard try api.store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
-            let auth = try api.authenticate(req, container: container, environment: environment)
-            let user = try api.requireUser(auth, req, container: container, environment: environment)
+            let ctx = try api.authorize(req, container, environment, body: body, audience: .signedInUser)
+            let (auth, user) = (ctx.auth, ctx.user)
             switch req.parameters["action"] {
             case "create":
                 guard let env = body["apnsEnvironment"]?.string, ["DEVELOPMENT", "PRODUCTION"].contains(env.uppercased()) else {
@@ -24,7 +22,7 @@ extension CloudKitAPI {
                 }
                 let token = Secrets.hex(Secrets.randomBytes(32))
                 // The courier URL is a credential: it lasts as long as the session that asked for it.
-                try api.store.environment(container, environment).notifications.createCourierToken(
+                try ctx.store.notifications.createCourierToken(
                     token, user: user, expiresAt: auth.expiresAt ?? WallClock.nowMillis() + AccountStore.shortSession, madeWith: auth.session)
                 return api.json { w in
                     w.beginObject()
@@ -35,7 +33,7 @@ extension CloudKitAPI {
                 }
             case "register":
                 guard let token = try body.string("apnsToken"), !token.isEmpty else { throw StratusError.badRequest("tokens/register needs an apnsToken") }
-                let env = try api.store.environment(container, environment)
+                let env = ctx.store
                 // A token tokens/create made (CloudKit JS's web courier) is registered already; any other is the
                 // device token Apple gave an app, pushed to through APNs from now on.
                 if let courier = try env.notifications.courierToken(token) {

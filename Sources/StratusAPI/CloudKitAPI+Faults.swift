@@ -8,7 +8,7 @@ import StratusStore
 extension CloudKitAPI {
     /// A request while some fault might match it: the caller is known first, so a fault can be scoped to a user,
     /// zone, record type or record name.
-    func handleWithFaults(_ operation: Operation, _ authorize: @escaping @Sendable () throws -> Context) async throws -> HTTPResponse {
+    func handleWithFaults(_ operation: Operation, _ authorize: @escaping @Sendable () throws -> CloudKitRequest) async throws -> HTTPResponse {
         let api = self, action = operation.operation
         let ctx = try await blocking.run { try authorize() }
         let target = Self.faultTarget(ctx)
@@ -22,7 +22,7 @@ extension CloudKitAPI {
     /// The fault of `stage` that fires for this request, applied: its latency, then its error in CloudKit's envelope
     /// (with `retryAfter`), a dropped connection, or (USER_DELETED_ZONE) the zone purged; nil when none fires or
     /// the request should go on.
-    func inject(_ action: CloudKitOperation, _ ctx: Context, stage: Fault.Stage, target: Fault.Target) async throws -> HTTPResponse? {
+    func inject(_ action: CloudKitOperation, _ ctx: CloudKitRequest, stage: Fault.Stage, target: Fault.Target) async throws -> HTTPResponse? {
         let store = self.store
         let (container, environment) = (ctx.container, ctx.environment)
         guard let fault = try await blocking.run({ store.faults.claimFault(container, environment, action, stage: stage, target: target) }) else { return nil }
@@ -47,7 +47,7 @@ extension CloudKitAPI {
     }
 
     /// What a request is about: its user, the zones, record types and record names its body names.
-    static func faultTarget(_ ctx: Context) -> Fault.Target {
+    static func faultTarget(_ ctx: CloudKitRequest) -> Fault.Target {
         var t = Fault.Target(user: ctx.auth.userRecordName)
         let b = ctx.body
         if let z = b["zoneID"]?["zoneName"]?.string { t.zones.append(z) } else { t.zones.append(ZoneID.defaultZoneName) }
@@ -70,7 +70,7 @@ extension CloudKitAPI {
     /// The records of a batch that a per-record fault hits, with the error each meets. The conflict lab's fault
     /// writes its server fields to the record first (as a concurrent save from another device, with a new change
     /// tag) and lets the client's operation go on, so that it meets CONFLICT with that server record.
-    func perRecordFaults(_ operations: [RecordOperation], zone: ZoneID, _ ctx: Context) throws -> [Int: StratusError] {
+    func perRecordFaults(_ operations: [RecordOperation], zone: ZoneID, _ ctx: CloudKitRequest) throws -> [Int: StratusError] {
         var failed: [Int: StratusError] = [:]
         for (i, op) in operations.enumerated() {
             let target = Fault.Target(user: ctx.auth.userRecordName, zones: [zone.zoneName], recordTypes: [op.record.recordType], recordNames: [op.record.recordName])

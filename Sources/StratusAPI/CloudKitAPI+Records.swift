@@ -4,12 +4,12 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
-    func env(_ ctx: Context) throws -> EnvironmentStore { ctx.store }
+    func env(_ ctx: CloudKitRequest) throws -> EnvironmentStore { ctx.store }
 
     /// The actor stamped on records: the signed-in user (or the token's anonymous caller, which may not write).
-    func actor(_ ctx: Context) -> RequestActor { RequestActor(userRecordName: ctx.auth.userRecordName ?? "_anonymous", deviceID: "iCloud") }
+    func actor(_ ctx: CloudKitRequest) -> RequestActor { RequestActor(userRecordName: ctx.auth.userRecordName ?? "_anonymous", deviceID: "iCloud") }
 
-    func recordsQuery(_ ctx: Context) throws -> HTTPResponse {
+    func recordsQuery(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let b = ctx.body
         let zoneWide = try b.bool("zoneWide") ?? false
         let zone: ZoneID? = (zoneWide && b["zoneID"] == nil) ? nil : try WireDecoding.zoneID(b["zoneID"])
@@ -42,7 +42,7 @@ extension CloudKitAPI {
         return (items, try WireDecoding.zoneID(b["zoneID"]), try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
     }
 
-    func recordsLookup(_ ctx: Context) throws -> HTTPResponse {
+    func recordsLookup(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let (items, zone, desired) = try Self.batch(ctx.body, "records", "records/lookup needs records: [{recordName}]")
         var names: [String] = []
         var perItemKeys: [[String]?] = []
@@ -75,7 +75,7 @@ extension CloudKitAPI {
         }
     }
 
-    func recordsModify(_ ctx: Context) throws -> HTTPResponse {
+    func recordsModify(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let b = ctx.body
         let (ops, zone, desired) = try Self.batch(b, "operations", "records/modify needs operations: [{operationType, record}]")
         guard ctx.auth.userRecordName != nil else {
@@ -101,7 +101,7 @@ extension CloudKitAPI {
     }
 
     /// The batch's operations as the store takes them (a create without a name gets one).
-    private func decodeOperations(_ ops: [JSON], zone: ZoneID, desiredKeys desired: [String]?, _ ctx: Context) throws -> [RecordOperation] {
+    private func decodeOperations(_ ops: [JSON], zone: ZoneID, desiredKeys desired: [String]?, _ ctx: CloudKitRequest) throws -> [RecordOperation] {
         var operations: [RecordOperation] = []
         operations.reserveCapacity(ops.count)
         for op in ops {
@@ -123,7 +123,7 @@ extension CloudKitAPI {
     /// Applies the batch: per-record faults (see `Fault.Stage.perRecord`) fail the records they hit alone and the
     /// rest go on (an atomic batch fails whole); returns each operation's result, in order, and the faults' note
     /// for the request log.
-    private func applyModify(_ operations: [RecordOperation], zone: ZoneID, atomic: Bool, _ ctx: Context) throws -> ([ModifyResult], String?) {
+    private func applyModify(_ operations: [RecordOperation], zone: ZoneID, atomic: Bool, _ ctx: CloudKitRequest) throws -> ([ModifyResult], String?) {
         let (store, container) = (store, ctx.container)
         let injected = store.faults.mightFault(ctx.container, ctx.environment, .recordsModify) ? try perRecordFaults(operations, zone: zone, ctx) : [:]
         let injectedNote = injected.isEmpty ? nil : Set(injected.values.map(\.code.rawValue)).sorted().joined(separator: ",") + " per-record"
@@ -156,7 +156,7 @@ extension CloudKitAPI {
     }
 
     /// `records/changes`: one zone's changes since a sync token (private and shared databases only, as CloudKit).
-    func recordsChanges(_ ctx: Context) throws -> HTTPResponse {
+    func recordsChanges(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         guard ctx.database != .public else { throw StratusError.badRequest("records/changes is for private and shared databases") }
         let b = ctx.body
         guard b["zoneID"] != nil else { throw StratusError.badRequest("records/changes needs a zoneID") }
@@ -185,7 +185,7 @@ extension CloudKitAPI {
         return try answer.response()
     }
 
-    func usersCaller(_ ctx: Context, legacy: Bool) throws -> HTTPResponse {
+    func usersCaller(_ ctx: CloudKitRequest, legacy: Bool) throws -> HTTPResponse {
         let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         // A server-to-server key's user is the developer who made it: no account, no name (as Apple answers a key).
         let profile = ctx.auth.serverToServer ? nil : try store.accounts.user(container: ctx.container, userRecordName: user)

@@ -6,7 +6,7 @@ import StratusStore
 /// `records/resolve` and `records/accept`: share URLs (short GUIDs) turned into share metadata, and accepted.
 extension CloudKitAPI {
     /// The short GUIDs a request names: `[{value, shouldFetchRootRecord, rootRecordDesiredKeys}]` or plain strings.
-    func shortGUIDs(_ ctx: Context) throws -> [(value: String, fetchRoot: Bool, desiredKeys: [String]?)] {
+    func shortGUIDs(_ ctx: CloudKitRequest) throws -> [(value: String, fetchRoot: Bool, desiredKeys: [String]?)] {
         guard let items = try ctx.body.array("shortGUIDs") else { throw StratusError.badRequest("this request needs shortGUIDs: [{value}]") }
         guard items.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 shortGUIDs per request") }
         return try items.map { item in
@@ -16,7 +16,7 @@ extension CloudKitAPI {
         }
     }
 
-    func recordsResolve(_ ctx: Context) throws -> HTTPResponse {
+    func recordsResolve(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let env = try env(ctx)
         let user = ctx.auth.userRecordName
         let results = try shortGUIDs(ctx).map { g -> Result<(Share, StoredRecord?), StratusError> in
@@ -27,7 +27,7 @@ extension CloudKitAPI {
         return shortGUIDResults(results, ctx)
     }
 
-    func recordsAccept(_ ctx: Context) throws -> HTTPResponse {
+    func recordsAccept(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         let env = try env(ctx)
         let results = try shortGUIDs(ctx).map { g -> Result<(Share, StoredRecord?), StratusError> in
@@ -37,7 +37,7 @@ extension CloudKitAPI {
     }
 
     /// CloudKit's ShortGUID result per item: where the share lives, who owns it, the caller's part in it.
-    private func shortGUIDResults(_ results: [Result<(Share, StoredRecord?), StratusError>], _ ctx: Context) -> HTTPResponse {
+    private func shortGUIDResults(_ results: [Result<(Share, StoredRecord?), StratusError>], _ ctx: CloudKitRequest) -> HTTPResponse {
         let enc = encoding(ctx)
         let viewer = ctx.auth.userRecordName
         let base = baseURL(ctx.request)

@@ -15,9 +15,7 @@ extension CloudKitAPI {
     }
 
     func signOut(_ req: HTTPRequest) async throws -> HTTPResponse {
-        try limits.admit(address: req.clientAddress)
-        let container = try ContainerID(req.parameters["container"] ?? "")
-        _ = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
+        let (container, _) = try target(req)
         let body = req.body.isEmpty ? JSON.object([:]) : try JSON.parse(req.body).requestObject()
         let given = try body.string("ckWebAuthToken") ?? req.query("ckWebAuthToken") ?? req.query("ckSession")
         guard let token = given.map(Self.plusRestored), !token.isEmpty else {

@@ -23,18 +23,14 @@ extension CloudKitAPI {
     }
 
     func notificationStream(_ req: HTTPRequest) async throws -> HTTPResponse {
-        try limits.admit(address: req.clientAddress)
-        let container = try ContainerID(req.parameters["container"] ?? "")
-        let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
+        let (container, environment) = try target(req)
         let lastEventID = req.headers["last-event-id"] ?? req.query("lastEventID")
         let api = self
         let (store, auth, start): (EnvironmentStore, APIAuth, Int64) = try await blocking.run {
-            let env = try api.store.environment(container, environment)
-            let auth = try api.authenticate(req, container: container, environment: environment)
-            let user = try api.requireUser(auth, req, container: container, environment: environment)
-            try api.limits.admit(user: "\(container.rawValue)/\(user)")
-            let start = try lastEventID.map { try env.notifications.notificationPosition(nid: $0, user: user) } ?? env.notifications.lastNotificationID(for: user)
-            return (env, auth, start)
+            let ctx = try api.authorize(req, container, environment, audience: .signedInUser)
+            let notifications = ctx.store.notifications
+            let start = try lastEventID.map { try notifications.notificationPosition(nid: $0, user: ctx.user) } ?? notifications.lastNotificationID(for: ctx.user)
+            return (ctx.store, ctx.auth, start)
         }
         let user = auth.userRecordName ?? ""
         let key = store.notifications.bellKey(user)

@@ -5,16 +5,16 @@ import StratusStore
 
 extension CloudKitAPI {
     /// Subscriptions belong to a signed-in user, in every database: the one who saved it alone is notified.
-    func subscriber(_ ctx: Context) throws -> String {
+    func subscriber(_ ctx: CloudKitRequest) throws -> String {
         try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
     }
 
-    func subscriptionsList(_ ctx: Context) throws -> HTTPResponse {
+    func subscriptionsList(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let all = try env(ctx).subscriptions.all(in: ctx.database, owner: try subscriber(ctx))
         return jsonList("subscriptions", all) { s, w in w.value((try? JSON.parse(Data(s.document.utf8))) ?? .null) }
     }
 
-    func subscriptionsLookup(_ ctx: Context) throws -> HTTPResponse {
+    func subscriptionsLookup(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         guard let items = try ctx.body.array("subscriptions") else { throw StratusError.badRequest("subscriptions/lookup needs subscriptions: [{subscriptionID}]") }
         try RequestLimits.check(items.count, "subscriptions")
         let store = try env(ctx)
@@ -39,7 +39,7 @@ extension CloudKitAPI {
     /// more. `create` makes or replaces the subscription with its ID (CloudKit's save: every new device of a user
     /// saves the same database subscription, and none of them is refused); `update` replaces one that exists.
     /// Stored as sent (normalized) for list and lookup, and parsed (`Subscription`) for matching writes.
-    func subscriptionsModify(_ ctx: Context) throws -> HTTPResponse {
+    func subscriptionsModify(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("subscriptions/modify needs operations: [{operationType, subscription}]") }
         try RequestLimits.check(ops.count, "operations")
         let store = try env(ctx)

@@ -11,7 +11,7 @@ extension CloudKitAPI {
     /// Without `lookupInfos` it discovers all the identities the caller knows, as `discoverAllIdentities` asks: on
     /// iCloud those are the address book's people; here, the users who share with the caller, under the same rule
     /// (discoverable ones only), and without their email addresses.
-    func usersDiscover(_ ctx: Context) throws -> HTTPResponse {
+    func usersDiscover(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let me = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         let finder = try UserFinder(self, ctx)
         let infos: [JSON]
@@ -43,14 +43,14 @@ extension CloudKitAPI {
 
     /// `users/lookup/contacts` (CloudKit JS 1.x's `discoverAllContactUserInfos`, deprecated): a server has no address
     /// book of the caller's to look people up in, so a signed-in caller is answered with no one, not a 404.
-    func usersLookupContacts(_ ctx: Context) throws -> HTTPResponse {
+    func usersLookupContacts(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         return .json(Data(#"{"users":[]}"#.utf8))
     }
 
     /// `users/lookup/email` and `users/lookup/id` (CloudKit JS 1.x): User dictionaries or NOT_FOUND per item, under
     /// the same rule as `users/discover`. `emailAddress` is the address the caller searched by, never another's.
-    func usersLookup(_ ctx: Context) throws -> HTTPResponse {
+    func usersLookup(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         _ = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         guard let items = try ctx.body.array("users") else { throw StratusError.badRequest("users/lookup needs users: [{emailAddress}] or [{userRecordName}]") }
         guard items.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 users per request") }
@@ -83,7 +83,7 @@ struct UserFinder {
     let caller: String?
     let callerIsTestUser: Bool
 
-    init(_ api: CloudKitAPI, _ ctx: CloudKitAPI.Context) throws(StratusError) {
+    init(_ api: CloudKitAPI, _ ctx: CloudKitRequest) throws(StratusError) {
         store = api.store
         container = ctx.container
         caller = ctx.auth.userRecordName

@@ -4,13 +4,13 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
-    func zonesList(_ ctx: Context) throws -> HTTPResponse {
+    func zonesList(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let zones = try env(ctx).zones.all(in: ctx.databaseID)
         let enc = encoding(ctx)
         return jsonList("zones", zones) { z, w in enc.zone(z, &w) }
     }
 
-    func zonesLookup(_ ctx: Context) throws -> HTTPResponse {
+    func zonesLookup(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         guard let items = try ctx.body.array("zones") else { throw StratusError.badRequest("zones/lookup needs zones: [zoneID]") }
         try RequestLimits.check(items.count, "zones")
         let store = try env(ctx)
@@ -30,7 +30,7 @@ extension CloudKitAPI {
     }
 
     /// Create and delete zones, in order, one result per operation.
-    func zonesModify(_ ctx: Context) throws -> HTTPResponse {
+    func zonesModify(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("zones/modify needs operations: [{operationType, zone}]") }
         try RequestLimits.check(ops.count, "operations")
         let store = try env(ctx)
@@ -66,15 +66,15 @@ extension CloudKitAPI {
     }
 
     /// `zones/changes`: the live server honours only `metaSyncToken`.
-    func zonesChanges(_ ctx: Context) throws -> HTTPResponse {
+    func zonesChanges(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         try databaseChangesResponse(ctx, tokenKey: "metaSyncToken", zonesKey: "zones")
     }
 
-    func changesDatabase(_ ctx: Context) throws -> HTTPResponse {
+    func changesDatabase(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         try databaseChangesResponse(ctx, tokenKey: "syncToken", zonesKey: "zones")
     }
 
-    private func databaseChangesResponse(_ ctx: Context, tokenKey: String, zonesKey: String) throws -> HTTPResponse {
+    private func databaseChangesResponse(_ ctx: CloudKitRequest, tokenKey: String, zonesKey: String) throws -> HTTPResponse {
         guard ctx.database != .public else { throw StratusError.badRequest("database changes are for private and shared databases") }
         let changes = try env(ctx).zones.databaseChanges(in: ctx.databaseID, since: try ctx.body.string(tokenKey),
                                                    resultsLimit: try WireDecoding.int(ctx.body["resultsLimit"], "resultsLimit") ?? 200)
@@ -112,7 +112,7 @@ extension CloudKitAPI {
     }
 
     /// `changes/zone`: several zones' record changes, each since its own token.
-    func changesZone(_ ctx: Context) throws -> HTTPResponse {
+    func changesZone(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         guard ctx.database != .public else { throw StratusError.badRequest("zone changes are for private and shared databases") }
         guard let zones = try ctx.body.array("zones"), !zones.isEmpty else { throw StratusError.badRequest("changes/zone needs zones: [{zoneID, syncToken?}]") }
         guard zones.count <= 200 else { throw StratusError(.limitExceeded, "at most 200 zones per request") }

@@ -78,37 +78,12 @@ public struct CloudKitAPI: Sendable {
         SharePages(store: store, blocking: blocking, throttle: throttle).register(&router)
     }
 
-    /// One parsed request: where it goes and who sends it.
-    struct Context: Sendable {
-        var container: ContainerID
-        var environment: ContainerEnvironment
-        var database: DatabaseScope
-        var auth: APIAuth
-        var body: JSON
-        var request: HTTPRequest
-        /// The environment the request names, opened once while authorizing: each handler's store calls, the
-        /// caller's roles and the answer's asset URLs took it from the store's table of open environments again.
-        var store: EnvironmentStore
-
-        /// How record field values and query filter values spell TIMESTAMPs (see `TimestampWire`; subscriptions
-        /// always use milliseconds).
-        var timestamps: TimestampWire { TimestampWire(request) }
-
-        /// The database the caller may touch: the public one, or their own private/shared one.
-        var databaseID: DatabaseID {
-            switch database {
-            case .public: .publicDatabase
-            case .private: .privateDatabase(of: auth.userRecordName ?? "")
-            case .shared: .sharedDatabase(of: auth.userRecordName ?? "")
-            }
-        }
-    }
 
     /// One CloudKit Web Services operation: its name (the path after the database) and what carries it out.
     struct Operation: Sendable {
         let operation: CloudKitOperation
-        let run: @Sendable (CloudKitAPI, Context) throws -> HTTPResponse
-        init(_ operation: CloudKitOperation, run: @escaping @Sendable (CloudKitAPI, Context) throws -> HTTPResponse) {
+        let run: @Sendable (CloudKitAPI, CloudKitRequest) throws -> HTTPResponse
+        init(_ operation: CloudKitOperation, run: @escaping @Sendable (CloudKitAPI, CloudKitRequest) throws -> HTTPResponse) {
             self.operation = operation
             self.run = run
         }
@@ -153,31 +128,14 @@ public struct CloudKitAPI: Sendable {
     ]
 
     func handle(_ req: HTTPRequest, _ operation: Operation) async throws -> HTTPResponse {
-        try limits.admit(address: req.clientAddress)
-        let container = try ContainerID(req.parameters["container"] ?? "")
-        let environment = try ContainerEnvironment(parsing: req.parameters["environment"] ?? "")
+        let (container, environment) = try target(req)
         let database = try DatabaseScope(parsing: req.parameters["database"] ?? "")
         // A GET carries no body (CloudKit's `GET users/discover`): it asks with no members.
         let body = req.method == .get && req.body.isEmpty ? JSON.object([:]) : try JSON.parse(req.body).requestObject()
         _ = try body.bool("numbersAsStrings")
         let api = self
-        // Who asks for what, checked on a blocking thread: opening the environment answers NOT_FOUND for an
-        // unknown container (from a cache after the first time), then the credentials.
-        let authorize = { @Sendable () throws -> Context in
-            let opened = try api.store.environment(container, environment)
-            let a = try api.authenticate(req, container: container, environment: environment, in: opened)
-            if let user = a.userRecordName { try api.limits.admit(user: "\(container.rawValue)/\(user)") }
-            // A key acts as the developer who created it: it may ask who that is (CloudKit JS's `setUpAuth()` does,
-            // before anything else), and nothing of other users.
-            if a.serverToServer && operation.operation.isAboutUsers && operation.operation != .usersCaller && operation.operation != .usersCurrent {
-                throw StratusError.authenticationFailed("the server-to-server key verified, but \(operation.name) needs a signed-in user (ckWebAuthToken): a key may ask users/caller and users/current only")
-            }
-            if a.serverToServer && database != .public {
-                throw StratusError.authenticationFailed("server-to-server keys act on the public database only")
-            }
-            // Private and shared databases belong to a signed-in user; without one there is nothing to name.
-            if database != .public { _ = try api.requireUser(a, req, container: container, environment: environment) }
-            return Context(container: container, environment: environment, database: database, auth: a, body: body, request: req, store: opened)
+        let authorize = { @Sendable () throws -> CloudKitRequest in
+            try api.authorize(req, container, environment, database: database, body: body, operation: operation.operation, audience: .anyCaller)
         }
         // The common case, no fault on (known from memory, no I/O): authorize and run in one `BlockingWork.run`,
         // which runs in place on a connection's own thread.
@@ -207,7 +165,7 @@ public struct CloudKitAPI: Sendable {
 
     /// `{"<key>": [ … ]}` for answers that can be large (records): past a few hundred kilobytes the items go to the
     /// request's spool (see `AnswerWriter`).
-    func spooledList<S: Sequence>(_ ctx: Context, _ key: StaticString, _ items: S, _ each: (S.Element, inout JSONWriter) -> Void) throws -> HTTPResponse {
+    func spooledList<S: Sequence>(_ ctx: CloudKitRequest, _ key: StaticString, _ items: S, _ each: (S.Element, inout JSONWriter) -> Void) throws -> HTTPResponse {
         var answer = AnswerWriter(spool: answerSpool(ctx))
         answer.json.beginObject()
         answer.json.key(key)
@@ -222,7 +180,7 @@ public struct CloudKitAPI: Sendable {
     }
 
     /// The spool a request's large answer may go to, charged to its user (or its API token).
-    func answerSpool(_ ctx: Context) -> AnswerSpool {
+    func answerSpool(_ ctx: CloudKitRequest) -> AnswerSpool {
         AnswerSpool(budget: ctx.request.answers, credential: ctx.auth.userRecordName.map { "user \(ctx.container.rawValue)/\($0)" } ?? "token \(ctx.auth.token.id)")
     }
 
@@ -232,7 +190,7 @@ public struct CloudKitAPI: Sendable {
         return .json(w.data)
     }
 
-    func encoding(_ ctx: Context) -> WireEncoding {
+    func encoding(_ ctx: CloudKitRequest) -> WireEncoding {
         let base = baseURL(ctx.request), now = WallClock.nowMillis()
         let env = try? env(ctx)
         return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false, timestamps: ctx.timestamps, encryptedFields: ctx.store.schema.encryptedFields,
@@ -285,7 +243,7 @@ public struct CloudKitAPI: Sendable {
     }
 
     /// Adds the web auth token header CloudKit JS reads after every authenticated response.
-    func withSession(_ response: HTTPResponse, _ ctx: Context) -> HTTPResponse {
+    func withSession(_ response: HTTPResponse, _ ctx: CloudKitRequest) -> HTTPResponse {
         var r = response
         if let t = ctx.auth.rotatedToken ?? ctx.auth.webAuthToken { r.headers["x-apple-cloudkit-web-auth-token"] = t }
         if let user = ctx.auth.userRecordName { r.annotations["user"] = user }
