@@ -7,7 +7,8 @@ import StratusStore
 extension AccessPages {
     /// Signs a container user out everywhere (both environments): their web auth tokens and web courier tokens stop
     /// working, and their open notification streams end. Audited.
-    func signUserOut(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func signUserOut(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let name = req.parameters["user"] ?? ""
         guard let user = try store.accounts.user(container: scope.container, userRecordName: name) else {
             throw StratusError(.notFound, "There is no such user in this container.")
@@ -19,7 +20,8 @@ extension AccessPages {
 
     /// Deletes a user's private data in this environment as CloudKit's "delete this app's data" does (see
     /// `EnvironmentStore.purgeUserData`): their apps then meet USER_DELETED_ZONE. Audited.
-    func purgeUserData(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func purgeUserData(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let name = req.parameters["user"] ?? ""
         guard let user = try store.accounts.user(container: scope.container, userRecordName: name) else {
             throw StratusError(.notFound, "There is no such user in this container.")

@@ -8,7 +8,8 @@ import StratusStore
 /// the store's own permission checks, as CloudKit Console's "Act as iCloud account" does. In Production it needs the
 /// server's `--allow-production-user-data`, and every page read while acting there is audited.
 extension AccessPages {
-    func usersPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func usersPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let activity = try store.accounts.userActivity(container: scope.container)
         let data = try scope.env.records.privateDataByOwner()
         // Outside what an admin may browse (Production without the server's consent) an email is shown masked.
@@ -27,7 +28,7 @@ extension AccessPages {
                 purgeAction: scope.isProduction ? nil : scope.paths.purgeUser(u.userRecordName))
         }
         let json = users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }
-        return page(req, s, scope, tab: .users, "users", title: "Users",
+        return page(r, tab: .users, "users", title: "Users",
                     UsersView(users: users, hasUsers: !users.isEmpty, browsable: scope.userDataBrowsable, message: req.query("done")),
                     json: ["users": json])
     }
@@ -46,16 +47,18 @@ extension AccessPages {
     }
 
     /// The "Act as" chooser: the environment's users whose email or name holds `q`, each with a button.
-    func actAsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        try actAsChooser(req, s, scope, tab: .actAs, database: nil)
+    func actAsPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        try actAsChooser(r, tab: .actAs, database: nil)
     }
 
     /// Private and shared pages without a user to read as: the same chooser, above the database switch.
-    func chooseUserPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: ConsoleTab) throws -> HTTPResponse {
-        try actAsChooser(req, s, scope, tab: tab, database: scope.database?.rawValue)
+    func chooseUserPage(_ r: ConsoleRequest, tab: ConsoleTab) throws -> HTTPResponse {
+        let scope = r.scope
+        return try actAsChooser(r, tab: tab, database: scope.database?.rawValue)
     }
 
-    private func actAsChooser(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: ConsoleTab, database: String?) throws -> HTTPResponse {
+    private func actAsChooser(_ r: ConsoleRequest, tab: ConsoleTab, database: String?) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         if !scope.userDataBrowsable {
             throw StratusError(.accessDenied, "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
         }
@@ -71,7 +74,7 @@ extension AccessPages {
         let offerTestUser = !scope.isProduction && !users.contains { $0.isTestUser } && (q.isEmpty || "test user".localizedCaseInsensitiveContains(q) || testEmail.contains(q))
         let view = ActAsView(users: users, hasUsers: !users.isEmpty || offerTestUser, offerTestUser: offerTestUser, testUser: Self.testUserChoice, q: q, searchAction: scope.paths.actAs(), actAction: scope.paths.actAs(),
                              back: database.map { _ in req.rawPath } ?? "", database: database, isProduction: scope.isProduction)
-        return page(req, s, scope, tab: tab, "act-as", title: "Act as a user", view,
+        return page(r, tab: tab, "act-as", title: "Act as a user", view,
                     json: ["users": users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }])
     }
 
@@ -88,7 +91,8 @@ extension AccessPages {
 
     /// Starts acting as a user of this container environment. The user must exist here (a forged or stale name is
     /// refused); Production needs the server's consent and an explicit confirmation, and is audited.
-    func actAs(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func actAs(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let f = form(req)
         let name = f["user"] ?? ""
         let found = name == Self.testUserChoice && !scope.isProduction
@@ -113,7 +117,8 @@ extension AccessPages {
         return .redirect(to: scope.paths.database(.private).records())
     }
 
-    func stopActing(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func stopActing(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (s, scope) = (r.session, r.scope)
         try store.admins.setActingAs(nil, session: s.token)
         if let acting = scope.actingAs { try audit(s, scope, "stop acting as user", acting.userRecordName) }
         return .redirect(to: scope.paths.users(done: "Stopped acting as \(scope.actingAs?.email ?? "a user")."))

@@ -189,7 +189,7 @@ public final class Console: Sendable {
                 guard try store.accounts.user(container: container, userRecordName: user) != nil else {
                     throw StratusError(.notFound, "This container has no user \(user.prefix(40)).")
                 }
-                try auditUserDataRead(req, session, scope, "\(database.rawValue) database of \(user)")
+                try auditUserDataRead(ConsoleRequest(request: req, session: session, scope: scope), "\(database.rawValue) database of \(user)")
                 scope.user = user
             }
         }
@@ -197,7 +197,8 @@ public final class Console: Sendable {
     }
 
     /// Reading a user's data in Production: refused unless the server allows it, and then every read is audited.
-    func auditUserDataRead(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope, _ what: String) throws {
+    func auditUserDataRead(_ r: ConsoleRequest, _ what: String) throws {
+        let (req, session, scope) = (r.request, r.session, r.scope)
         guard scope.environment == .production else { return }
         guard allowProductionUserData else {
             throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
@@ -221,7 +222,7 @@ public final class Console: Sendable {
         var view = ErrorView(title: heading, heading: heading, reason: e.reason)
         view.back = formPage(req)
         guard let scope else { return render("error", view, session: session, status: status) }
-        return page(req, session, scope, tab: .none, "error", title: heading, view, status: status)
+        return page(ConsoleRequest(request: req, session: session, scope: scope), tab: .none, "error", title: heading, view, status: status)
     }
 
     /// In the demo container, when its generated telemetry and logs end (its creation), and the note that says so.
@@ -332,8 +333,9 @@ public final class Console: Sendable {
 
     /// A page in a container: the scope's header and tabs, breadcrumbs, and the JSON variant (`json`, encoded with
     /// sorted keys) when asked for.
-    func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: ConsoleTab, _ template: String, title: String,
+    func page(_ r: ConsoleRequest, tab: ConsoleTab, _ template: String, title: String,
               _ view: some Encodable, crumbs: [Crumb] = [], json: (any Encodable)? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         if let json, Console.wantsJSON(req) { return Console.jsonAnswer(json, status: status) }
         let frame = Frame(title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user,
                           acting: scope.actingAs.map { ActingBanner($0, paths: scope.paths) }, containers: containerPicker(scope))

@@ -44,9 +44,9 @@ extension ConsolePageGroup {
     }
 
     /// A page in a container (see `Console.page`).
-    func page(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, tab: ConsoleTab, _ template: String, title: String,
+    func page(_ r: ConsoleRequest, tab: ConsoleTab, _ template: String, title: String,
               _ view: some Encodable, crumbs: [Crumb] = [], json: (any Encodable)? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
-        console.page(req, s, scope, tab: tab, template, title: title, view, crumbs: crumbs, json: json, status: status)
+        console.page(r, tab: tab, template, title: title, view, crumbs: crumbs, json: json, status: status)
     }
 
     func errorPage(_ session: Session?, status: HTTPStatus, heading: String, reason: String) -> HTTPResponse {

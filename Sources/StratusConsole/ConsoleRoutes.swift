@@ -11,110 +11,110 @@ extension LoginPages {
         router.add(.post, "/console/logout", bodyLimit: 16 * 1024) { req in await g.logout(req) }
         router.add(.get, "/console/setup") { req in await g.setupPage(req) }
         router.add(.post, "/console/setup", bodyLimit: 16 * 1024) { req in await g.setup(req) }
-        router.add(.post, "/console/theme", bodyLimit: 16 * 1024, admit: c.admitSession) { req in try await c.authenticated(req, form: true) { s in try g.setTheme(req, s) } }
+        addSignedIn(to: &router, console: c) { routes in
+            routes.post("/console/theme") { g, req, s in try g.setTheme(req, s) }
+        }
     }
 }
 
 extension ContainerPages {
     static func register(_ router: inout Router, console c: Console) {
-        let g = ContainerPages(console: c)
-        let form = 16 * 1024
-        router.add(.get, "/console/") { req in try await c.authenticated(req) { s in try g.containersPage(req, s) } }
-        router.add(.post, "/console/containers", bodyLimit: form, admit: c.admitSession) { req in try await c.authenticated(req, form: true) { s in try g.createContainer(req, s) } }
-        router.add(.get, "/console/audit") { req in try await c.authenticated(req) { s in try g.auditPage(req, s) } }
-        router.add(.get, "/console/{container}/deploy") { req in try await g.containerWide(req) { s, scope in try g.deployPage(req, s, scope) } }
-        router.add(.post, "/console/{container}/deploy", bodyLimit: 4 * form, admit: c.admitSession) { req in try await g.containerWide(req) { s, scope in try g.deploy(req, s, scope) } }
-        router.add(.get, "/console/{container}/delete") { req in try await g.containerWide(req) { s, scope in try g.deleteContainerPage(req, s, scope) } }
-        router.add(.post, "/console/{container}/delete", bodyLimit: 4 * form, admit: c.admitSession) { req in
-            try await g.containerWide(req) { s, scope in try g.deleteContainer(req, s, scope) }
+        addSignedIn(to: &router, console: c) { routes in
+            routes.get("/console/") { g, req, s in try g.containersPage(req, s) }
+            routes.post("/console/containers") { g, req, s in try g.createContainer(req, s) }
+            routes.get("/console/audit") { g, req, s in try g.auditPage(req, s) }
+            routes.containerGet("/console/{container}/deploy") { g, r in try g.deployPage(r) }
+            routes.containerPost("/console/{container}/deploy", limit: 4 * routes.formLimit) { g, r in try g.deploy(r) }
+            routes.containerGet("/console/{container}/delete") { g, r in try g.deleteContainerPage(r) }
+            routes.containerPost("/console/{container}/delete", limit: 4 * routes.formLimit) { g, r in try g.deleteContainer(r) }
         }
     }
 }
 
 extension MonitorPages {
     static func register(_ r: inout ScopedRoutes<MonitorPages>) {
-        r.get("/console/{container}/{environment}") { g, req, s, scope in try g.homePage(req, s, scope) }
-        r.get("/console/{container}/{environment}/subscriptions") { g, req, s, scope in try g.subscriptionsPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/subscriptions/delete") { g, req, s, scope in try g.deleteSubscription(req, s, scope) }
-        r.get("/console/{container}/{environment}/notifications") { g, req, s, scope in try g.notificationsPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/notifications/test") { g, req, s, scope in try g.sendTestNotification(req, s, scope) }
-        r.post("/console/{container}/{environment}/notifications/apns") { g, req, s, scope in try g.setAPNsKey(req, s, scope) }
-        r.post("/console/{container}/{environment}/notifications/apns/remove") { g, req, s, scope in try g.removeAPNsKey(req, s, scope) }
-        r.get("/console/{container}/{environment}/webhooks") { g, req, s, scope in try g.webhooksPage(req, s, scope) }
-        r.get("/console/{container}/{environment}/sharing") { g, req, s, scope in try g.sharingPage(req, s, scope) }
-        r.get("/console/{container}/{environment}/query-shapes") { g, req, s, scope in try g.queryShapesPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/query-shapes/build") { g, req, s, scope in try g.buildShapeIndex(req, s, scope) }
-        r.post("/console/{container}/{environment}/query-shapes/indexes/{name}/{action}") { g, req, s, scope in try g.changeShapeIndex(req, s, scope) }
-        r.post("/console/{container}/{environment}/sharing/{id}/revoke") { g, req, s, scope in try g.revokeShare(req, s, scope) }
-        r.post("/console/{container}/{environment}/webhooks") { g, req, s, scope in try g.addWebhook(req, s, scope) }
-        r.post("/console/{container}/{environment}/webhooks/{id}/{action}") { g, req, s, scope in try g.changeWebhook(req, s, scope) }
-        r.get("/console/{container}/{environment}/logs") { g, req, s, scope in try g.logsPage(req, s, scope) }
-        r.get("/console/{container}/{environment}/telemetry") { g, req, s, scope in try g.telemetryPage(req, s, scope) }
-        r.get("/console/{container}/{environment}/faults") { g, req, s, scope in try g.faultsPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/faults") { g, req, s, scope in try g.addFault(req, s, scope) }
-        r.post("/console/{container}/{environment}/faults/{id}/clear") { g, req, s, scope in try g.clearFault(req, s, scope) }
+        r.get("/console/{container}/{environment}") { g, r in try g.homePage(r) }
+        r.get("/console/{container}/{environment}/subscriptions") { g, r in try g.subscriptionsPage(r) }
+        r.post("/console/{container}/{environment}/subscriptions/delete") { g, r in try g.deleteSubscription(r) }
+        r.get("/console/{container}/{environment}/notifications") { g, r in try g.notificationsPage(r) }
+        r.post("/console/{container}/{environment}/notifications/test") { g, r in try g.sendTestNotification(r) }
+        r.post("/console/{container}/{environment}/notifications/apns") { g, r in try g.setAPNsKey(r) }
+        r.post("/console/{container}/{environment}/notifications/apns/remove") { g, r in try g.removeAPNsKey(r) }
+        r.get("/console/{container}/{environment}/webhooks") { g, r in try g.webhooksPage(r) }
+        r.get("/console/{container}/{environment}/sharing") { g, r in try g.sharingPage(r) }
+        r.get("/console/{container}/{environment}/query-shapes") { g, r in try g.queryShapesPage(r) }
+        r.post("/console/{container}/{environment}/query-shapes/build") { g, r in try g.buildShapeIndex(r) }
+        r.post("/console/{container}/{environment}/query-shapes/indexes/{name}/{action}") { g, r in try g.changeShapeIndex(r) }
+        r.post("/console/{container}/{environment}/sharing/{id}/revoke") { g, r in try g.revokeShare(r) }
+        r.post("/console/{container}/{environment}/webhooks") { g, r in try g.addWebhook(r) }
+        r.post("/console/{container}/{environment}/webhooks/{id}/{action}") { g, r in try g.changeWebhook(r) }
+        r.get("/console/{container}/{environment}/logs") { g, r in try g.logsPage(r) }
+        r.get("/console/{container}/{environment}/telemetry") { g, r in try g.telemetryPage(r) }
+        r.get("/console/{container}/{environment}/faults") { g, r in try g.faultsPage(r) }
+        r.post("/console/{container}/{environment}/faults") { g, r in try g.addFault(r) }
+        r.post("/console/{container}/{environment}/faults/{id}/clear") { g, r in try g.clearFault(r) }
     }
 }
 
 extension AccessPages {
     static func register(_ r: inout ScopedRoutes<AccessPages>) {
-        r.get("/console/{container}/{environment}/users") { g, req, s, scope in try g.usersPage(req, s, scope) }
-        r.get("/console/{container}/{environment}/act-as") { g, req, s, scope in try g.actAsPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/act-as") { g, req, s, scope in try g.actAs(req, s, scope) }
-        r.post("/console/{container}/{environment}/act-as/stop") { g, req, s, scope in try g.stopActing(req, s, scope) }
-        r.post("/console/{container}/{environment}/users/{user}/signout") { g, req, s, scope in try g.signUserOut(req, s, scope) }
-        r.post("/console/{container}/{environment}/users/{user}/purge") { g, req, s, scope in try g.purgeUserData(req, s, scope) }
+        r.get("/console/{container}/{environment}/users") { g, r in try g.usersPage(r) }
+        r.get("/console/{container}/{environment}/act-as") { g, r in try g.actAsPage(r) }
+        r.post("/console/{container}/{environment}/act-as") { g, r in try g.actAs(r) }
+        r.post("/console/{container}/{environment}/act-as/stop") { g, r in try g.stopActing(r) }
+        r.post("/console/{container}/{environment}/users/{user}/signout") { g, r in try g.signUserOut(r) }
+        r.post("/console/{container}/{environment}/users/{user}/purge") { g, r in try g.purgeUserData(r) }
     }
 }
 
 extension SchemaPages {
     static func register(_ r: inout ScopedRoutes<SchemaPages>) {
-        r.get("/console/{container}/{environment}/reset") { g, req, s, scope in try g.resetPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/reset") { g, req, s, scope in try g.reset(req, s, scope) }
-        r.get("/console/{container}/{environment}/schema") { g, req, s, scope in try g.schemaPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/schema/types") { g, req, s, scope in try g.addRecordType(req, s, scope) }
-        r.post("/console/{container}/{environment}/schema/import", limit: 4 << 20) { g, req, s, scope in try g.importSchema(req, s, scope) }
-        r.get("/console/{container}/{environment}/schema/{recordType}") { g, req, s, scope in try g.recordTypePage(req, s, scope) }
-        r.post("/console/{container}/{environment}/schema/{recordType}/fields") { g, req, s, scope in try g.addField(req, s, scope) }
-        r.post("/console/{container}/{environment}/schema/{recordType}/indexes") { g, req, s, scope in try g.saveIndexes(req, s, scope) }
-        r.post("/console/{container}/{environment}/schema/{recordType}/delete") { g, req, s, scope in try g.deleteRecordType(req, s, scope) }
-        r.post("/console/{container}/{environment}/schema/{recordType}/fields/{field}/delete") { g, req, s, scope in try g.deleteField(req, s, scope) }
-        r.get("/console/{container}/{environment}/roles") { g, req, s, scope in try g.rolesPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/roles") { g, req, s, scope in try g.saveGrants(req, s, scope) }
-        r.post("/console/{container}/{environment}/roles/create") { g, req, s, scope in try g.createRole(req, s, scope) }
-        r.post("/console/{container}/{environment}/roles/{role}/delete") { g, req, s, scope in try g.deleteRole(req, s, scope) }
-        r.post("/console/{container}/{environment}/roles/{role}/members") { g, req, s, scope in try g.changeMembers(req, s, scope) }
+        r.get("/console/{container}/{environment}/reset") { g, r in try g.resetPage(r) }
+        r.post("/console/{container}/{environment}/reset") { g, r in try g.reset(r) }
+        r.get("/console/{container}/{environment}/schema") { g, r in try g.schemaPage(r) }
+        r.post("/console/{container}/{environment}/schema/types") { g, r in try g.addRecordType(r) }
+        r.post("/console/{container}/{environment}/schema/import", limit: 4 << 20) { g, r in try g.importSchema(r) }
+        r.get("/console/{container}/{environment}/schema/{recordType}") { g, r in try g.recordTypePage(r) }
+        r.post("/console/{container}/{environment}/schema/{recordType}/fields") { g, r in try g.addField(r) }
+        r.post("/console/{container}/{environment}/schema/{recordType}/indexes") { g, r in try g.saveIndexes(r) }
+        r.post("/console/{container}/{environment}/schema/{recordType}/delete") { g, r in try g.deleteRecordType(r) }
+        r.post("/console/{container}/{environment}/schema/{recordType}/fields/{field}/delete") { g, r in try g.deleteField(r) }
+        r.get("/console/{container}/{environment}/roles") { g, r in try g.rolesPage(r) }
+        r.post("/console/{container}/{environment}/roles") { g, r in try g.saveGrants(r) }
+        r.post("/console/{container}/{environment}/roles/create") { g, r in try g.createRole(r) }
+        r.post("/console/{container}/{environment}/roles/{role}/delete") { g, r in try g.deleteRole(r) }
+        r.post("/console/{container}/{environment}/roles/{role}/members") { g, r in try g.changeMembers(r) }
     }
 }
 
 extension SettingsPages {
     static func register(_ r: inout ScopedRoutes<SettingsPages>) {
-        r.get("/console/{container}/{environment}/tokens") { g, req, s, scope in try g.tokensPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/tokens") { g, req, s, scope in try g.createToken(req, s, scope) }
-        r.post("/console/{container}/{environment}/tokens/{id}/revoke") { g, req, s, scope in try g.revokeToken(req, s, scope) }
-        r.post("/console/{container}/{environment}/keys") { g, req, s, scope in try g.addKey(req, s, scope) }
-        r.post("/console/{container}/{environment}/keys/{id}/revoke") { g, req, s, scope in try g.revokeKey(req, s, scope) }
+        r.get("/console/{container}/{environment}/tokens") { g, r in try g.tokensPage(r) }
+        r.post("/console/{container}/{environment}/tokens") { g, r in try g.createToken(r) }
+        r.post("/console/{container}/{environment}/tokens/{id}/revoke") { g, r in try g.revokeToken(r) }
+        r.post("/console/{container}/{environment}/keys") { g, r in try g.addKey(r) }
+        r.post("/console/{container}/{environment}/keys/{id}/revoke") { g, r in try g.revokeKey(r) }
     }
 }
 
 extension DataPages {
     static func register(_ r: inout ScopedRoutes<DataPages>) {
-        r.get("/console/{container}/{environment}/import") { g, req, s, scope in try g.importPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/import", limit: DataPages.importUploadLimit) { g, req, s, scope in try g.importRecords(req, s, scope) }
-        r.get("/console/{container}/{environment}/import/{job}") { g, req, s, scope in try g.importJobPage(req, s, scope, id: req.parameters["job"] ?? "") }
-        r.get("/console/{container}/{environment}/assets/{checksum}") { g, req, s, scope in try g.assetDownload(req, s, scope) }
-        r.get("/console/{container}/{environment}/{database}/zones") { g, req, s, scope in try g.zonesPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/{database}/zones") { g, req, s, scope in try g.createZone(req, s, scope) }
-        r.get("/console/{container}/{environment}/{database}/zones/{zone}/delete") { g, req, s, scope in try g.deleteZonePage(req, s, scope) }
-        r.post("/console/{container}/{environment}/{database}/zones/{zone}/delete") { g, req, s, scope in try g.deleteZone(req, s, scope) }
-        r.get("/console/{container}/{environment}/{database}/records") { g, req, s, scope in try g.recordsPage(req, s, scope) }
-        r.get("/console/{container}/{environment}/{database}/new-record") { g, req, s, scope in try g.newRecordPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/{database}/new-record", limit: 2 << 20) { g, req, s, scope in try g.createRecord(req, s, scope) }
-        r.get("/console/{container}/{environment}/{database}/records/{zone}/{recordName}") { g, req, s, scope in try g.recordPage(req, s, scope) }
-        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}", limit: 2 << 20) { g, req, s, scope in try g.saveRecord(req, s, scope) }
-        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/delete") { g, req, s, scope in try g.deleteRecord(req, s, scope) }
-        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/asset", limit: DataPages.assetUploadLimit) { g, req, s, scope in
-            try g.uploadAssetField(req, s, scope)
+        r.get("/console/{container}/{environment}/import") { g, r in try g.importPage(r) }
+        r.post("/console/{container}/{environment}/import", limit: DataPages.importUploadLimit) { g, r in try g.importRecords(r) }
+        r.get("/console/{container}/{environment}/import/{job}") { g, r in try g.importJobPage(r, id: r.request.parameters["job"] ?? "") }
+        r.get("/console/{container}/{environment}/assets/{checksum}") { g, r in try g.assetDownload(r) }
+        r.get("/console/{container}/{environment}/{database}/zones") { g, r in try g.zonesPage(r) }
+        r.post("/console/{container}/{environment}/{database}/zones") { g, r in try g.createZone(r) }
+        r.get("/console/{container}/{environment}/{database}/zones/{zone}/delete") { g, r in try g.deleteZonePage(r) }
+        r.post("/console/{container}/{environment}/{database}/zones/{zone}/delete") { g, r in try g.deleteZone(r) }
+        r.get("/console/{container}/{environment}/{database}/records") { g, r in try g.recordsPage(r) }
+        r.get("/console/{container}/{environment}/{database}/new-record") { g, r in try g.newRecordPage(r) }
+        r.post("/console/{container}/{environment}/{database}/new-record", limit: 2 << 20) { g, r in try g.createRecord(r) }
+        r.get("/console/{container}/{environment}/{database}/records/{zone}/{recordName}") { g, r in try g.recordPage(r) }
+        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}", limit: 2 << 20) { g, r in try g.saveRecord(r) }
+        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/delete") { g, r in try g.deleteRecord(r) }
+        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/asset", limit: DataPages.assetUploadLimit) { g, r in
+            try g.uploadAssetField(r)
         }
     }
 }

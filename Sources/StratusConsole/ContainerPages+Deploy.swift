@@ -6,7 +6,8 @@ import StratusStore
 /// Deploying Development's schema to Production, resetting Development, deleting a container: each shows what
 /// it will do and asks for a deliberate confirmation.
 extension ContainerPages {
-    func deployPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+    func deployPage(_ r: ConsoleRequest, error: String? = nil) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let plan = try store.lifecycle.deployPlan(scope.container)
         let history = try store.environment(scope.container, .production).schema.deployments().map { d in
             DeployView.Deployment(when: ValueDisplay.utcString(d.deployedAt), by: d.deployedBy, changes: d.changes)
@@ -19,7 +20,7 @@ extension ContainerPages {
                               planFingerprint: ContainerPages.fingerprint(plan), checkProblems: problems, hasCheckProblems: !problems.isEmpty,
                               error: error, message: req.query("done"))
         let json = DeployView.JSON(changes: view.changes, refusals: plan.refusals, check: problems, history: history)
-        return page(req, s, scope, tab: .deploy, "deploy", title: "Deploy to Production", view, json: json, status: error == nil ? .ok : .conflict)
+        return page(r, tab: .deploy, "deploy", title: "Deploy to Production", view, json: json, status: error == nil ? .ok : .conflict)
     }
 
     /// `deploy.mustache`: the plan, what Production would refuse, and the history.
@@ -36,13 +37,14 @@ extension ContainerPages {
         let error, message: String?
     }
 
-    func deploy(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func deploy(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let plan = try store.lifecycle.deployPlan(scope.container)
         // The admin confirmed the plan they saw; if Development changed since, show the new plan instead.
         guard formValue(req, "plan") == ContainerPages.fingerprint(plan) else {
-            return try deployPage(req, s, scope, error: "Development's schema changed since you opened this page. Review the changes again.")
+            return try deployPage(r, error: "Development's schema changed since you opened this page. Review the changes again.")
         }
-        guard plan.refusals.isEmpty else { return try deployPage(req, s, scope, error: "This deploy is refused; see why below.") }
+        guard plan.refusals.isEmpty else { return try deployPage(r, error: "This deploy is refused; see why below.") }
         let diff = try store.lifecycle.deploy(scope.container, by: s.admin.email)
         try audit(s, nil, "deploy", diff.changes.map(\.description).joined(separator: "; "), container: scope.container)
         return .redirect(to: ConsolePaths.deploy(scope.container, done: "Deployed \(diff.changes.count) changes to Production."))
@@ -55,16 +57,18 @@ extension ContainerPages {
         return String(UInt64(bitPattern: Int64(h.finalize())), radix: 16)
     }
 
-    func deleteContainerPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func deleteContainerPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let scope = r.scope
         let dev = try scope.env.records.recordCount(), prod = try store.environment(scope.container, .production).records.recordCount()
-        return page(req, s, scope, tab: .none, "confirm", title: "Delete container", ConfirmView(
+        return page(r, tab: .none, "confirm", title: "Delete container", ConfirmView(
             heading: "Delete \(scope.container.rawValue)?",
             warning: "This deletes the container with both environments: \(dev) Development and \(prod) Production records, its schema, tokens, keys and users. It cannot be undone.",
             action: ConsolePaths.deleteContainer(scope.container), confirmLabel: "Type the container's identifier to confirm",
             expected: scope.container.rawValue, button: "Delete container", cancelHref: ConsolePaths.home))
     }
 
-    func deleteContainer(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func deleteContainer(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         guard formValue(req, "confirm") == scope.container.rawValue else {
             throw StratusError.badRequest("The identifier you typed does not match the container's; nothing was deleted.")
         }

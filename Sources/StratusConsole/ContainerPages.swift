@@ -5,11 +5,4 @@ import StratusHTTP
 /// drawn as Development's.
 struct ContainerPages: ConsolePageGroup {
     let console: Console
-
-    /// A container-wide page, scoped as Development.
-    func containerWide(_ req: HTTPRequest, _ page: @escaping @Sendable (Console.Session, ConsoleScope) throws -> HTTPResponse) async throws -> HTTPResponse {
-        var r = req
-        r.parameters["environment"] = "development"
-        return try await console.scoped(r, page)
-    }
 }

@@ -14,9 +14,10 @@ extension DataPages {
     /// Batches of the API's size: an upload runs inside the serving process, and a smaller batch lets API writes in sooner.
     static let importBatchSize = 200
 
-    func importPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+    func importPage(_ r: ConsoleRequest, error: String? = nil) throws -> HTTPResponse {
+        let scope = r.scope
         let view = ImportView(action: scope.paths.importPage(), limitMB: DataPages.importUploadLimit >> 20, error: error)
-        return page(req, s, scope, tab: .importRecords, "import", title: "Import records", view, json: [String: String](), status: error == nil ? .ok : .badRequest)
+        return page(r, tab: .importRecords, "import", title: "Import records", view, json: [String: String](), status: error == nil ? .ok : .badRequest)
     }
 
     /// `import.mustache`: the upload form.
@@ -43,21 +44,22 @@ extension DataPages {
         var code, reason: String?
     }
 
-    func importRecords(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func importRecords(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         guard let form = MultipartForm(req.body, contentType: req.headers["content-type"]) else {
-            return try importPage(req, s, scope, error: "The file did not arrive as a form upload (multipart/form-data).")
+            return try importPage(r, error: "The file did not arrive as a form upload (multipart/form-data).")
         }
         let fields = Dictionary(form.fields, uniquingKeysWith: { a, _ in a })
-        guard let file = form.file(named: "file"), !file.data.isEmpty else { return try importPage(req, s, scope, error: "Choose an NDJSON file to import.") }
-        guard let mode = RecordImporter.Mode(rawValue: fields["mode"] ?? "create") else { return try importPage(req, s, scope, error: "Choose create or upsert.") }
+        guard let file = form.file(named: "file"), !file.data.isEmpty else { return try importPage(r, error: "Choose an NDJSON file to import.") }
+        guard let mode = RecordImporter.Mode(rawValue: fields["mode"] ?? "create") else { return try importPage(r, error: "Choose create or upsert.") }
         let database: DatabaseID
         switch fields["database"] ?? "public" {
         case "public": database = .publicDatabase
         case "private":
             let user = (fields["user"] ?? "").trimmingCharacters(in: .whitespaces)
-            guard !user.isEmpty else { return try importPage(req, s, scope, error: "A private database is a user's: give their user record name.") }
+            guard !user.isEmpty else { return try importPage(r, error: "A private database is a user's: give their user record name.") }
             database = .privateDatabase(of: user)
-        default: return try importPage(req, s, scope, error: "Choose the public or a private database.")
+        default: return try importPage(r, error: "Choose the public or a private database.")
         }
         let zone = (fields["zone"] ?? "").trimmingCharacters(in: .whitespaces)
         // The import runs on a thread of its own; the job's page follows it.
@@ -88,7 +90,8 @@ extension DataPages {
     }
 
     /// An import's page: its progress (reloading itself every second while it runs), then its outcome.
-    func importJobPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, id: String) throws -> HTTPResponse {
+    func importJobPage(_ r: ConsoleRequest, id: String) throws -> HTTPResponse {
+        let scope = r.scope
         guard let job = console.importJobs.job(id), job.container == scope.container, job.environment == scope.environment else {
             throw StratusError(.notFound, "No import \(id.prefix(40)) here (the console keeps its last \(ImportJobs.kept) imports until it restarts).")
         }
@@ -116,6 +119,6 @@ extension DataPages {
             json.code = code
             json.reason = reason
         }
-        return page(req, s, scope, tab: .importRecords, "import-job", title: "Import of \(job.filename)", values, json: json)
+        return page(r, tab: .importRecords, "import-job", title: "Import of \(job.filename)", values, json: json)
     }
 }

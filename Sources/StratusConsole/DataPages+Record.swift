@@ -23,7 +23,8 @@ extension DataPages {
 
     func actor(_ scope: ConsoleScope) -> RequestActor { RequestActor(userRecordName: scope.user ?? RequestActor.system.userRecordName, deviceID: "console") }
 
-    func recordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func recordPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let loc = try recordLocation(req, scope)
         let record = try fetch(loc, scope.env)
         // The lookup just read the schema's generation: no second transaction for the type.
@@ -31,7 +32,7 @@ extension DataPages {
         if Console.wantsJSON(req) { return Console.jsonAnswer(RecordJSON(EncryptedFields.hidden(record, type))) }
         var values = recordValues(record, type, loc, scope)
         values.message = req.query("done")
-        return page(req, s, scope, tab: .records, "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))
+        return page(r, tab: .records, "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))
     }
 
     func recordCrumbs(_ scope: ConsoleScope, _ type: String, _ loc: RecordLocation) -> [Crumb] {
@@ -93,7 +94,8 @@ extension DataPages {
             readOnlyTypes: type.userFields.isEmpty)
     }
 
-    func saveRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func saveRecord(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let loc = try recordLocation(req, scope)
         let current = try fetch(loc, scope.env)
         let type = try scope.env.schema.current().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
@@ -104,12 +106,12 @@ extension DataPages {
         let result = try scope.env.records.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0]
         switch result {
         case .failed(let e) where e.code == .conflict:
-            return conflictPage(req, s, scope, loc, type, mine: edited, server: e.serverRecord ?? current)
+            return conflictPage(r, loc, type, mine: edited, server: e.serverRecord ?? current)
         case .failed(let e):
             var values = recordValues(current, type, loc, scope, form: edited)
             values.error = e.reason
             values.tag = tag
-            return page(req, s, scope, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc),
+            return page(r, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc),
                         status: .code(e.code.httpStatus))
         default:
             try audit(s, scope, "edit record", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name)")
@@ -122,7 +124,8 @@ extension DataPages {
 
     /// A file from the record page's upload form becomes the value of an ASSET field (or one more item of an
     /// ASSET list), saved with the change tag the page was drawn with.
-    func uploadAssetField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func uploadAssetField(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let loc = try recordLocation(req, scope)
         let current = try fetch(loc, scope.env)
         let type = scope.env.schema.lastKnownSchema.recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
@@ -145,7 +148,7 @@ extension DataPages {
         let edited = StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: fields["tag"] ?? "", fields: values)
         switch try scope.env.records.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0] {
         case .failed(let e) where e.code == .conflict:
-            return conflictPage(req, s, scope, loc, type, mine: edited, server: e.serverRecord ?? current)
+            return conflictPage(r, loc, type, mine: edited, server: e.serverRecord ?? current)
         case .failed(let e):
             throw e
         default:
@@ -156,17 +159,19 @@ extension DataPages {
 
     /// Both versions side by side; the form re-submits the admin's values over the server's change tag, so
     /// overwriting is a deliberate second choice.
-    func conflictPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, _ loc: RecordLocation, _ type: RecordTypeSchema,
+    func conflictPage(_ r: ConsoleRequest, _ loc: RecordLocation, _ type: RecordTypeSchema,
                       mine: StoredRecord, server: StoredRecord) -> HTTPResponse {
+        let scope = r.scope
         var values = recordValues(server, type, loc, scope, form: mine)
         values.conflict = true
         values.mine = recordValues(mine, type, loc, scope).fields
         values.error = "This record was changed by someone else after you opened it. Nothing was saved."
-        return page(req, s, scope, tab: .records, "conflict", title: "Conflict: \(server.recordName)", values,
+        return page(r, tab: .records, "conflict", title: "Conflict: \(server.recordName)", values,
                     crumbs: recordCrumbs(scope, server.recordType, loc), status: .conflict)
     }
 
-    func deleteRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func deleteRecord(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let loc = try recordLocation(req, scope)
         let current = try fetch(loc, scope.env)
         let tag = formValue(req, "tag") ?? ""
@@ -177,7 +182,7 @@ extension DataPages {
                 let type = try scope.env.schema.current().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
                 var values = recordValues(current, type, loc, scope)
                 values.error = "This record was changed by someone else after you opened it, so it was not deleted. Here is its current version."
-                return page(req, s, scope, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc), status: .conflict)
+                return page(r, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc), status: .conflict)
             }
             throw e
         }
@@ -185,15 +190,16 @@ extension DataPages {
         return .redirect(to: scope.db.records([("type", current.recordType), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]))
     }
 
-    func newRecordPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil, form: StoredRecord? = nil) throws -> HTTPResponse {
-        guard scope.databaseID != nil else { return try AccessPages(console: console).chooseUserPage(req, s, scope, tab: .records) }
+    func newRecordPage(_ r: ConsoleRequest, error: String? = nil, form: StoredRecord? = nil) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
+        guard scope.databaseID != nil else { return try AccessPages(console: console).chooseUserPage(r, tab: .records) }
         let schema = try scope.env.schema.current()
         let typeName = req.query("type") ?? formValue(req, "type") ?? schema.recordTypes.first?.name ?? ""
         guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
         let zone = req.query("zone") ?? formValue(req, "zone") ?? ZoneID.defaultZoneName
         let view = NewRecordView(recordType: type.name, zone: zone, recordName: form?.recordName ?? "", inputs: RecordForm.inputs(for: type, record: form),
                                  action: scope.db.newRecord([("type", type.name), ("zone", zone)]), error: error)
-        return page(req, s, scope, tab: .records, "new-record", title: "New \(type.name)", view,
+        return page(r, tab: .records, "new-record", title: "New \(type.name)", view,
                     crumbs: [Crumb(href: scope.db.records([("type", type.name)]), label: "\(type.name) records")],
                     status: error == nil ? .ok : .badRequest)
     }
@@ -206,7 +212,8 @@ extension DataPages {
         let error: String?
     }
 
-    func createRecord(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func createRecord(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         guard let db = scope.databaseID else { throw StratusError.badRequest("Choose whose database first.") }
         let schema = try scope.env.schema.current()
         let typeName = req.query("type") ?? ""
@@ -220,13 +227,14 @@ extension DataPages {
             let result = try scope.env.records.modify([RecordOperation(.create, record)], in: db, zoneID: zone, actor: actor(scope))[0]
             if case .failed(let e) = result { throw e }
         } catch let error as StratusError {
-            return try newRecordPage(req, s, scope, error: Console.explain(error, path: req.rawPath).error.reason, form: record)
+            return try newRecordPage(r, error: Console.explain(error, path: req.rawPath).error.reason, form: record)
         }
         try audit(s, scope, "create record", "\(db.scope.rawValue)/\(zone.zoneName)/\(record.recordName)")
         return .redirect(to: scope.db.record(zone: zone.zoneName, name: record.recordName, [("done", "Created.")]))
     }
 
-    func assetDownload(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func assetDownload(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let checksum = req.parameters["checksum"] ?? ""
         guard let data = scope.env.assets.assetContent(checksum: checksum) else { throw StratusError(.notFound, "There is no such asset.") }
         var h = HTTPHeaders()

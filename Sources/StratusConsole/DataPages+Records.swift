@@ -9,8 +9,9 @@ import StratusStore
 extension DataPages {
     static let defaultColumns = 8
 
-    func recordsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
-        guard let db = scope.databaseID else { return try AccessPages(console: console).chooseUserPage(req, s, scope, tab: .records) }
+    func recordsPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
+        guard let db = scope.databaseID else { return try AccessPages(console: console).chooseUserPage(r, tab: .records) }
         let items = req.queryItems
         var q = ConsoleQuery(items)
         if ConsoleQuery.hasFormRows(items) {
@@ -23,7 +24,7 @@ extension DataPages {
         let format = req.query("format")
         guard let typeName = q.recordType, let type = schema.recordType(named: typeName) else {
             if let t = q.recordType { throw StratusError(.notFound, "There is no record type \(t.prefix(60)) in \(scope.environment.rawValue).") }
-            return page(req, s, scope, tab: .records, "records", title: "Records", NoTypesView(noTypes: true, schemaHref: scope.paths.schema()),
+            return page(r, tab: .records, "records", title: "Records", NoTypesView(noTypes: true, schemaHref: scope.paths.schema()),
                         json: ["records": [RecordJSON]()])
         }
         if format == "csv" || (format == "json" && req.query("all") == "1") { return try export(q, type, db, scope, csv: format == "csv") }
@@ -62,7 +63,7 @@ extension DataPages {
             csvHref: scope.db.records(q.queryItems() + [("format", "csv")]),
             newHref: scope.db.newRecord([("type", type.name), ("zone", q.zone)]),
             defaultColumns: DataPages.defaultColumns)
-        return page(req, s, scope, tab: .records, "records", title: "\(type.name) records", view,
+        return page(r, tab: .records, "records", title: "\(type.name) records", view,
                     crumbs: [Crumb(href: scope.db.records(), label: "\(scope.database?.rawValue ?? "public") records")], status: status)
     }
 

@@ -7,7 +7,8 @@ import StratusStore
 /// in tests (see `Fault`). Listed with what is left and how often each fired; switched on and cleared here, by
 /// `stratus faults` or over `/-/admin/faults`. Every change is audited.
 extension MonitorPages {
-    func faultsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+    func faultsPage(_ r: ConsoleRequest, error: String? = nil) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let now = WallClock.nowMillis()
         let faults = try store.faults.all(container: scope.container).filter { $0.environment == scope.environment }.map { f in
             FaultsView.Fault(id: String(f.id), operation: f.operation, error: f.kind.rawValue, where: f.stage.rawValue,
@@ -21,7 +22,7 @@ extension MonitorPages {
         let view = FaultsView(faults: faults, hasFaults: !faults.isEmpty, addAction: scope.paths.faults(), operations: ["*"] + Fault.operations,
                               errors: Fault.Kind.allCases.map(\.rawValue), stages: Fault.Stage.allCases.map(\.rawValue), error: error, message: req.query("done"))
         let json = ["faults": faults.map { FaultsView.FaultJSON(id: $0.id, operation: $0.operation, error: $0.error, injected: $0.injected, state: $0.state) }]
-        return page(req, s, scope, tab: .faults, "faults", title: "Faults", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(r, tab: .faults, "faults", title: "Faults", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `faults.mustache`.
@@ -39,7 +40,8 @@ extension MonitorPages {
         let error, message: String?
     }
 
-    func addFault(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func addFault(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let f = form(req)
         func number(_ k: String) -> String? { f[k].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 } }
         do {
@@ -71,11 +73,12 @@ extension MonitorPages {
             try audit(s, scope, "inject fault", "#\(fault.id) \(fault.kind.rawValue) \(fault.stage.rawValue) on \(fault.operation)")
             return .redirect(to: scope.paths.faults(done: "Fault #\(fault.id) is on: \(fault.kind.rawValue) on \(fault.operation)."))
         } catch let e as StratusError where e.code == .badRequest || e.code == .accessDenied {
-            return try faultsPage(req, s, scope, error: e.reason)
+            return try faultsPage(r, error: e.reason)
         }
     }
 
-    func clearFault(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func clearFault(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         guard let id = Int64(req.parameters["id"] ?? ""), try store.faults.all(container: scope.container).contains(where: { $0.id == id && $0.environment == scope.environment }) else {
             throw StratusError(.notFound, "There is no such fault in this environment.")
         }

@@ -5,7 +5,8 @@ import StratusStore
 
 /// A container environment's overview: databases, the public zones, storage, and how many users it has.
 extension MonitorPages {
-    func homePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func homePage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let env = scope.env
         let schema = try env.schema.current()
         let counts = try env.records.recordCountsByZone(in: .publicDatabase)
@@ -23,7 +24,7 @@ extension MonitorPages {
         let json = HomeView.JSON(container: scope.container.rawValue, environment: scope.environment.rawValue, recordCount: recordCount,
                                  recordTypes: schema.recordTypes.map(\.name), users: users.map { UserJSON(userRecordName: $0.userRecordName, email: UserDataMask(scope).email($0.email)) },
                                  storage: .init(recordBytes: usage.recordBytes, assetBytes: usage.assetBytes, quotaBytes: usage.quotaBytes))
-        return page(req, s, scope, tab: .home, "home", title: "Home", view, json: json)
+        return page(r, tab: .home, "home", title: "Home", view, json: json)
     }
 
     /// `home.mustache`.

@@ -7,7 +7,8 @@ import StratusStore
 /// CloudKit error code, duration, the uuid of an error answer), filtered by operation, status, user or uuid: the
 /// uuid a client got with an error finds its line. Kept 7 days, at most a million lines.
 extension MonitorPages {
-    func logsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func logsPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         guard let log = console.requestLog else { throw StratusError(.notFound, "This server keeps no request log.") }
         func filter(_ k: String) -> String? { req.query(k).map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : String($0.prefix(200)) } }
         let status = try filter("status").map { (v: String) throws(StratusError) -> Int in
@@ -36,7 +37,7 @@ extension MonitorPages {
             LogsView.Request(at: e.at, operation: e.operation, database: e.database, status: e.status, durationMicroseconds: e.durationMicroseconds,
                              user: e.user, serverErrorCode: e.errorCode, uuid: e.uuid, injected: e.injected ? true : nil)
         }]
-        return page(req, s, scope, tab: .logs, "logs", title: "Logs", view, json: json)
+        return page(r, tab: .logs, "logs", title: "Logs", view, json: json)
     }
 
     /// `logs.mustache`: the latest requests, filtered.

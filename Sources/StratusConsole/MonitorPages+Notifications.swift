@@ -7,7 +7,8 @@ import StratusStore
 /// webhook deliveries with their last error, and a form that sends a test notification to a user's courier
 /// tokens and SSE streams.
 extension MonitorPages {
-    func notificationsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, sent: String? = nil, error: String? = nil) throws -> HTTPResponse {
+    func notificationsPage(_ r: ConsoleRequest, sent: String? = nil, error: String? = nil) throws -> HTTPResponse {
+        let scope = r.scope
         let users = try store.accounts.users(container: scope.container)
         let mask = UserDataMask(scope)
         let emails = Dictionary(users.map { ($0.userRecordName, mask.email($0.email)) }, uniquingKeysWith: { a, _ in a })
@@ -54,7 +55,7 @@ extension MonitorPages {
             apnsDevices: devices,
             apnsDeliveries: pushes.map { .init(notificationID: $0.nid, user: $0.user, device: $0.token, state: $0.state, status: $0.status, reason: $0.reason, attempts: $0.attempts) },
             apns: credentials.map { .init(keyID: $0.keyID, teamID: $0.teamID, topic: $0.topic, updated: nil) })
-        return page(req, s, scope, tab: .notifications, "notifications", title: "Notifications", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(r, tab: .notifications, "notifications", title: "Notifications", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `notifications.mustache`: notifications, webhook deliveries, and push to Apple devices.
@@ -100,24 +101,26 @@ extension MonitorPages {
         let apns: Key?
     }
 
-    func sendTestNotification(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func sendTestNotification(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let f = form(req)
         let user = f["user"] ?? ""
         guard let target = try store.accounts.users(container: scope.container).first(where: { $0.userRecordName == user }) else {
-            return try notificationsPage(req, s, scope, error: "Choose a user of this container to notify.")
+            return try notificationsPage(r, error: "Choose a user of this container to notify.")
         }
         do {
             let nid = try scope.env.notifications.sendTestNotification(to: target.userRecordName, message: f["message"] ?? "")
             try audit(s, scope, "send test notification", "to \(target.email): \(nid)")
             if Console.wantsJSON(req) { return Console.jsonAnswer(["notificationID": nid]) }
-            return try notificationsPage(req, s, scope, sent: "Sent a test notification to \(target.email).")
+            return try notificationsPage(r, sent: "Sent a test notification to \(target.email).")
         } catch let e as StratusError where e.code == .badRequest {
-            return try notificationsPage(req, s, scope, error: e.reason)
+            return try notificationsPage(r, error: e.reason)
         }
     }
 
     /// Stores the APNs key pasted into the form (the .p8 file's text), replacing the one before; audited.
-    func setAPNsKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func setAPNsKey(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let f = form(req)
         do {
             let c = try store.credentials.setAPNsCredentials(container: scope.container, environment: scope.environment, privateKeyPEM: f["privateKey"] ?? "",
@@ -125,19 +128,20 @@ extension MonitorPages {
                                                  teamID: (f["teamID"] ?? "").trimmingCharacters(in: .whitespaces),
                                                  topic: (f["topic"] ?? "").trimmingCharacters(in: .whitespaces))
             try audit(s, scope, "set APNs key", "key \(c.keyID), team \(c.teamID), topic \(c.topic)")
-            return try notificationsPage(req, s, scope, sent: "Pushes to \(c.topic) now go out with key \(c.keyID).")
+            return try notificationsPage(r, sent: "Pushes to \(c.topic) now go out with key \(c.keyID).")
         } catch let e as StratusError where e.code == .badRequest {
-            return try notificationsPage(req, s, scope, error: e.reason)
+            return try notificationsPage(r, error: e.reason)
         }
     }
 
-    func removeAPNsKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func removeAPNsKey(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (s, scope) = (r.session, r.scope)
         do {
             try store.credentials.removeAPNsCredentials(container: scope.container, environment: scope.environment)
             try audit(s, scope, "remove APNs key", "")
-            return try notificationsPage(req, s, scope, sent: "Removed the APNs key: nothing more is pushed to Apple devices.")
+            return try notificationsPage(r, sent: "Removed the APNs key: nothing more is pushed to Apple devices.")
         } catch let e as StratusError where e.code == .notFound {
-            return try notificationsPage(req, s, scope, error: e.reason)
+            return try notificationsPage(r, error: e.reason)
         }
     }
 }

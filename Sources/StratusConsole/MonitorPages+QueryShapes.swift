@@ -7,7 +7,8 @@ import StratusStore
 /// calls, p50/p99 time, work per row returned and the index SQLite serves each with (declared, automatic, or
 /// none: it sorts every match). An admin pins, drops or asks for an automatic index; every change is audited.
 extension MonitorPages {
-    func queryShapesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+    func queryShapesPage(_ r: ConsoleRequest, error: String? = nil) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let automatic = Dictionary(try scope.env.queryShapes.autoIndexes().map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let shapes = try scope.env.queryShapes.all().map { r in
             let auto = r.index.flatMap { automatic[$0] }
@@ -30,7 +31,7 @@ extension MonitorPages {
         let view = QueryShapesView(shapes: shapes, hasShapes: !shapes.isEmpty, indexes: indexes, hasIndexes: !indexes.isEmpty, error: error, message: req.query("done"))
         let json = QueryShapesView.JSON(shapes: shapes.map { .init(shape: $0.shape, calls: $0.calls, index: $0.index, kind: $0.kind, p50Milliseconds: $0.p50) },
                                         automaticIndexes: indexes.map { .init(name: $0.name, pinned: $0.pinned, state: $0.state) })
-        return page(req, s, scope, tab: .shapes, "query-shapes", title: "Query shapes", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(r, tab: .shapes, "query-shapes", title: "Query shapes", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `query-shapes.mustache`: each shape's counts, cost and plan; the automatic indexes.
@@ -64,7 +65,8 @@ extension MonitorPages {
 
     /// "Build an index now" for a listed shape: pinned, since an admin asked for it. The build goes on in the
     /// background; the page shows how far it has come.
-    func buildShapeIndex(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func buildShapeIndex(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let shape = form(req)["shape"] ?? ""
         do {
             let shapes = scope.env.queryShapes
@@ -74,11 +76,12 @@ extension MonitorPages {
             let done = ai.isReady ? "\(ai.name) serves \(shape)." : "Building \(ai.name) for \(shape): queries use it once it is complete."
             return .redirect(to: scope.paths.queryShapes(done: done))
         } catch let e as StratusError where e.code == .badRequest {
-            return try queryShapesPage(req, s, scope, error: e.reason)
+            return try queryShapesPage(r, error: e.reason)
         }
     }
 
-    func changeShapeIndex(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func changeShapeIndex(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let name = req.parameters["name"] ?? ""
         let done: String
         switch req.parameters["action"] {

@@ -7,7 +7,8 @@ import StratusStore
 /// to its URL; an admin can revoke a share, which is audited. Acting as a user, the page lists the shares that
 /// user owns or takes part in, and the shared database shows what they see through them.
 extension MonitorPages {
-    func sharingPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func sharingPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let users = Dictionary(((try? store.accounts.users(container: scope.container)) ?? []).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
         let mask = UserDataMask(scope)
         func who(_ user: String) -> String {
@@ -16,7 +17,7 @@ extension MonitorPages {
         }
         // Acting as a user: the shares they own or take part in.
         let acting = scope.actingAs?.userRecordName
-        if let acting { try console.auditUserDataRead(req, s, scope, "shares of \(acting)") }
+        if let acting { try console.auditUserDataRead(r, "shares of \(acting)") }
         let shares = try scope.env.sharing.allSharesByID().filter { (_, share) in
             acting == nil || share.owner?.userRecordName == acting || share.participants.contains { $0.userRecordName == acting && $0.acceptanceStatus != .removed }
         }.map { (id, share) in
@@ -32,7 +33,7 @@ extension MonitorPages {
                 sharedViewHref: scope.userDataBrowsable ? scope.paths.database(.shared, as: members.first?.userRecordName ?? "").zones() : nil)
         }
         let json = ["shares": shares.map { SharingView.ShareJSON(name: $0.name, zone: $0.zone, publicPermission: $0.publicPermission, participants: $0.participantCount) }]
-        return page(req, s, scope, tab: .sharing, "sharing", title: "Sharing", SharingView(shares: shares, hasShares: !shares.isEmpty, message: req.query("done")), json: json)
+        return page(r, tab: .sharing, "sharing", title: "Sharing", SharingView(shares: shares, hasShares: !shares.isEmpty, message: req.query("done")), json: json)
     }
 
     /// `sharing.mustache`: every share of the environment, with its participants.
@@ -57,7 +58,8 @@ extension MonitorPages {
         let message: String?
     }
 
-    func revokeShare(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func revokeShare(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError(.notFound, "There is no such share.") }
         let share = try scope.env.sharing.revokeShare(id: id)
         try audit(s, scope, "revoke share", "\(share.recordName) in zone \(share.zoneID.zoneName) of \(share.owner?.userRecordName ?? "")")

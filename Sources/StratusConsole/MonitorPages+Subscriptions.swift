@@ -7,11 +7,12 @@ import StratusStore
 /// Subscriptions of a container environment, of every user and database: what each one listens for, whose it is,
 /// since when; an admin can delete one (audited).
 extension MonitorPages {
-    func subscriptionsPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func subscriptionsPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let emails = Dictionary(try store.accounts.users(container: scope.container).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
         // Acting as a user: theirs only, as their devices would list them.
         let acting = scope.actingAs?.userRecordName
-        if let acting { try console.auditUserDataRead(req, s, scope, "subscriptions of \(acting)") }
+        if let acting { try console.auditUserDataRead(r, "subscriptions of \(acting)") }
         let mask = UserDataMask(scope)
         let rows = try scope.env.subscriptions.allSubscriptions().filter { acting == nil || $0.owner == acting }.map { sub in
             let doc = (try? JSON.parse(Data(sub.document.utf8))) ?? .object([:])
@@ -32,7 +33,7 @@ extension MonitorPages {
                 scope: sub.scope.rawValue, ownerRecordName: sub.owner, deleteAction: scope.paths.deleteSubscription())
         }
         let json = rows.map { SubscriptionsView.SubscriptionJSON(subscriptionID: $0.id, subscriptionType: $0.kind, database: $0.database, owner: $0.ownerRecordName) }
-        return page(req, s, scope, tab: .subscriptions, "subscriptions", title: "Subscriptions",
+        return page(r, tab: .subscriptions, "subscriptions", title: "Subscriptions",
                     SubscriptionsView(subscriptions: rows, hasSubscriptions: !rows.isEmpty, message: req.query("done")), json: ["subscriptions": json])
     }
 
@@ -49,7 +50,8 @@ extension MonitorPages {
         let message: String?
     }
 
-    func deleteSubscription(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func deleteSubscription(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let f = form(req)
         guard let db = f["scope"].flatMap(DatabaseScope.init(rawValue:)), let owner = f["owner"], let id = f["id"] else {
             throw StratusError.badRequest("Say which subscription to delete.")

@@ -7,7 +7,8 @@ import StratusStore
 /// apart), p50/p95/p99 latency per operation kind, and records and storage, over the last hour, day or week:
 /// SVG drawn on the server from the telemetry time series, so the page needs no JavaScript.
 extension MonitorPages {
-    func telemetryPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func telemetryPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         guard let telemetry = console.telemetry else { throw StratusError(.notFound, "This server keeps no telemetry.") }
         let rangeName = req.query("range") ?? TelemetryRange.hour.rawValue
         guard let range = TelemetryRange(rawValue: rangeName) else { throw StratusError.badRequest("range must be hour, day or week") }
@@ -33,7 +34,7 @@ extension MonitorPages {
                   }, uniquingKeysWith: { a, _ in a }),
                   records: p.records, bytes: p.bytes)
         })
-        return self.page(req, s, scope, tab: .telemetry, "telemetry", title: "Telemetry", page, json: json)
+        return self.page(r, tab: .telemetry, "telemetry", title: "Telemetry", page, json: json)
     }
 
     /// `telemetry.mustache`: the range switch, the charts (SVG drawn here), totals and the faults on now.

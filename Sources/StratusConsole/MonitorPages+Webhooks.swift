@@ -7,7 +7,8 @@ import StratusStore
 /// signing secret shown once; listed with their last delivery and failures; disabled ones can be re-enabled.
 /// Every change is audited.
 extension MonitorPages {
-    func webhooksPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: (Webhook, String)? = nil, error: String? = nil) throws -> HTTPResponse {
+    func webhooksPage(_ r: ConsoleRequest, created: (Webhook, String)? = nil, error: String? = nil) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let hooks = try scope.env.webhooks.all().map { w in
             WebhooksView.Hook(id: String(w.id), url: w.url, types: w.recordTypes.isEmpty ? "every record type" : w.recordTypes.joined(separator: ", "),
                               enabled: w.enabled, failures: w.failures, lastStatus: w.lastStatus ?? "no delivery yet",
@@ -18,7 +19,7 @@ extension MonitorPages {
         let view = WebhooksView(webhooks: hooks, hasWebhooks: !hooks.isEmpty, addAction: scope.paths.webhooks(),
                                 created: created.map { .init(url: $0.0.url, secret: $0.1) }, error: error, message: req.query("done"))
         let json = ["webhooks": hooks.map { WebhooksView.HookJSON(id: $0.id, url: $0.url, enabled: $0.enabled, failures: $0.failures, lastStatus: $0.lastStatus) }]
-        return page(req, s, scope, tab: .webhooks, "webhooks", title: "Webhooks", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(r, tab: .webhooks, "webhooks", title: "Webhooks", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `webhooks.mustache`: the environment's webhooks (a new one's signing secret shown once).
@@ -45,7 +46,8 @@ extension MonitorPages {
         let error, message: String?
     }
 
-    func addWebhook(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func addWebhook(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let f = form(req)
         let url = (f["url"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let types = (f["recordTypes"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" || $0 == "\r" }).map(String.init)
@@ -53,13 +55,14 @@ extension MonitorPages {
             let (hook, secret) = try scope.env.webhooks.addWebhook(url: url, recordTypes: types)
             try audit(s, scope, "add webhook", "#\(hook.id) \(hook.url)")
             if Console.wantsJSON(req) { return Console.jsonAnswer(WebhooksView.Added(id: hook.id, url: hook.url, secret: secret)) }
-            return try webhooksPage(req, s, scope, created: (hook, secret))
+            return try webhooksPage(r, created: (hook, secret))
         } catch let e as StratusError where e.code == .badRequest {
-            return try webhooksPage(req, s, scope, error: e.reason)
+            return try webhooksPage(r, error: e.reason)
         }
     }
 
-    func changeWebhook(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func changeWebhook(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         guard let id = Int64(req.parameters["id"] ?? ""), let hook = try scope.env.webhooks.all().first(where: { $0.id == id }) else {
             throw StratusError(.notFound, "There is no such webhook in this environment.")
         }

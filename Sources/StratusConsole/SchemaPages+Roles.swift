@@ -8,7 +8,8 @@ import StratusStore
 extension SchemaPages {
     static let permissions: [(Permission, String)] = [(.create, "CREATE"), (.read, "READ"), (.write, "WRITE")]
 
-    func rolesPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func rolesPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let schema = try scope.env.schema.current()
         let roles = SecurityRole.builtIn + schema.roles
         let label = [SecurityRole.world: "World", SecurityRole.authenticated: "Authenticated", SecurityRole.creator: "Creator"]
@@ -35,7 +36,7 @@ extension SchemaPages {
         let json = RolesView.JSON(roles: roles,
                                   grants: Dictionary(schema.recordTypes.map { t in (t.name, t.grants.mapValues(\.names)) }, uniquingKeysWith: { a, _ in a }),
                                   members: Dictionary(custom.map { ($0.name, $0.members.map(\.user)) }, uniquingKeysWith: { a, _ in a }))
-        return page(req, s, scope, tab: .roles, "roles", title: "Security roles", view, json: json)
+        return page(r, tab: .roles, "roles", title: "Security roles", view, json: json)
     }
 
     /// `roles.mustache`: the permission matrix (record types × roles) and the custom roles' members.
@@ -69,7 +70,8 @@ extension SchemaPages {
     }
 
     /// The whole matrix as submitted: an unticked box is a permission taken away.
-    func saveGrants(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func saveGrants(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         var granted: [String: [String: Permission]] = [:]
         for i in HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)) where i.name.hasPrefix("grant:") {
             let parts = i.name.split(separator: ":", maxSplits: 2).map(String.init)
@@ -90,7 +92,8 @@ extension SchemaPages {
         return .redirect(to: scope.paths.roles(done: changed.isEmpty ? "Nothing changed." : "Saved roles for \(changed.joined(separator: ", ")). Deploy to take them to Production."))
     }
 
-    func createRole(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func createRole(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let name = (formValue(req, "name") ?? "").trimmingCharacters(in: .whitespaces)
         try editSchema(s, scope, "create role \(name)") { (schema: inout Schema) throws(StratusError) in
             try Names.validate(roleName: name)
@@ -100,7 +103,8 @@ extension SchemaPages {
         return .redirect(to: scope.paths.roles(done: "Created role \(name)."))
     }
 
-    func deleteRole(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func deleteRole(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let name = req.parameters["role"] ?? ""
         try editSchema(s, scope, "delete role \(name)") { (schema: inout Schema) throws(StratusError) in
             guard schema.roles.contains(name) else { throw StratusError(.notFound, "There is no custom role \(name).") }
@@ -111,7 +115,8 @@ extension SchemaPages {
     }
 
     /// Adds a user (by email or user record name) to a role, or removes one (`remove=USER`).
-    func changeMembers(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func changeMembers(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let role = req.parameters["role"] ?? ""
         let f = form(req)
         if let remove = f["remove"], !remove.isEmpty {

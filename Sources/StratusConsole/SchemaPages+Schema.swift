@@ -6,7 +6,8 @@ import StratusStore
 /// Schema pages: record types with fields and indexes. Development is edited here (every change goes through
 /// the same schema import that refuses to lose anything Production has); Production is read-only.
 extension SchemaPages {
-    func schemaPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func schemaPage(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let schema = try scope.env.schema.current()
         if req.query("format") == "ckdb" {
             var r = HTTPResponse.text(SchemaPrinter.print(schema))
@@ -18,7 +19,7 @@ extension SchemaPages {
             SchemaView.RecordType(name: t.name, fieldCount: t.userFields.count, href: scope.paths.recordType(t.name), deployed: deployed.recordType(named: t.name) != nil)
         }
         let view = SchemaView(types: types, roles: schema.roles, editable: !scope.isProduction, exportHref: scope.paths.schemaExport(), message: req.query("done"))
-        return page(req, s, scope, tab: .schema, "schema", title: "Schema", view,
+        return page(r, tab: .schema, "schema", title: "Schema", view,
                     json: SchemaView.JSON(recordTypes: schema.recordTypes.map(SchemaView.TypeJSON.init), roles: schema.roles))
     }
 
@@ -82,7 +83,8 @@ extension SchemaPages {
         var action: String?
     }
 
-    func recordTypePage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, error: String? = nil) throws -> HTTPResponse {
+    func recordTypePage(_ r: ConsoleRequest, error: String? = nil) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let schema = try scope.env.schema.current()
         let name = req.parameters["recordType"] ?? ""
         guard let type = schema.recordType(named: name) else { throw StratusError(.notFound, "There is no record type \(name.prefix(60)) in \(scope.environment.rawValue).") }
@@ -106,7 +108,7 @@ extension SchemaPages {
                                   fieldTypes: types, addFieldAction: scope.paths.fields(type.name), indexesAction: scope.paths.indexes(type.name),
                                   deleteAction: (editable && deployed == nil) ? scope.paths.deleteRecordType(type.name) : nil,
                                   recordsHref: scope.paths.database(.public).records([("type", type.name)]), error: error, message: req.query("done"))
-        return page(req, s, scope, tab: .schema, "record-type", title: type.name, view,
+        return page(r, tab: .schema, "record-type", title: type.name, view,
                     crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")], status: error == nil ? .ok : .badRequest)
     }
 
@@ -120,7 +122,8 @@ extension SchemaPages {
         try audit(s, scope, "schema", what)
     }
 
-    func addRecordType(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func addRecordType(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let name = (formValue(req, "name") ?? "").trimmingCharacters(in: .whitespaces)
         try editSchema(s, scope, "add record type \(name)") { (schema: inout Schema) throws(StratusError) in
             guard schema.recordType(named: name) == nil else { throw StratusError(.exists, "There is already a record type \(name).") }
@@ -130,7 +133,8 @@ extension SchemaPages {
         return .redirect(to: scope.paths.recordType(name, done: "Created."))
     }
 
-    func addField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func addField(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let typeName = req.parameters["recordType"] ?? ""
         let f = form(req)
         let name = (f["name"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -155,7 +159,8 @@ extension SchemaPages {
     }
 
     /// The index checkboxes of every field at once (`index:FIELD=QUERYABLE`, repeated).
-    func saveIndexes(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func saveIndexes(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let typeName = req.parameters["recordType"] ?? ""
         let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
         var wanted: [String: FieldIndexes] = [:]
@@ -185,7 +190,8 @@ extension SchemaPages {
         return .redirect(to: scope.paths.recordType(typeName, done: "Indexes saved."))
     }
 
-    func deleteRecordType(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func deleteRecordType(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let typeName = req.parameters["recordType"] ?? ""
         try editSchema(s, scope, "delete record type \(typeName)") { (schema: inout Schema) throws(StratusError) in
             guard schema.recordType(named: typeName) != nil else { throw StratusError(.notFound, "There is no record type \(typeName).") }
@@ -194,7 +200,8 @@ extension SchemaPages {
         return .redirect(to: scope.paths.schema(done: "Deleted \(typeName)."))
     }
 
-    func deleteField(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func deleteField(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let typeName = req.parameters["recordType"] ?? "", field = req.parameters["field"] ?? ""
         try editSchema(s, scope, "delete field \(typeName).\(field)") { (schema: inout Schema) throws(StratusError) in
             guard let t = schema.recordTypes.firstIndex(where: { $0.name == typeName }),
@@ -205,13 +212,14 @@ extension SchemaPages {
     }
 
     /// A pasted `.ckdb`: first a preview of what would change (with refusals), then, confirmed, the import.
-    func importSchema(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func importSchema(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         guard !scope.isProduction else { throw StratusError(.accessDenied, "Import into Development, then deploy.") }
         let f = form(req)
         let text = f["ckdb"] ?? ""
         let schema: Schema
         do { schema = try SchemaParser.parse(text) } catch {
-            return page(req, s, scope, tab: .schema, "schema-import", title: "Import schema",
+            return page(r, tab: .schema, "schema-import", title: "Import schema",
                         SchemaImportView(ckdb: text, error: "The schema has an error at \(error.description)."),
                         crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")], status: .badRequest)
         }
@@ -222,7 +230,7 @@ extension SchemaPages {
             try audit(s, scope, "import schema", plan.changes.map(\.description).joined(separator: "; "))
             return .redirect(to: scope.paths.schema(done: "Imported: \(plan.changes.count) changes."))
         }
-        return page(req, s, scope, tab: .schema, "schema-import", title: "Import schema",
+        return page(r, tab: .schema, "schema-import", title: "Import schema",
                     SchemaImportView(ckdb: text, changes: plan.changes.map(\.description), refusals: plan.refusals, hasRefusals: !plan.refusals.isEmpty,
                                      hasChanges: !plan.changes.isEmpty, canApply: plan.refusals.isEmpty && !plan.changes.isEmpty, action: scope.paths.schemaImport()),
                     crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")])

@@ -5,8 +5,9 @@ import StratusStore
 
 /// Settings → Tokens & Keys: API tokens (the secret shown once, at creation) and server-to-server keys.
 extension SettingsPages {
-    func tokensPage(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope, created: String? = nil, createdName: String? = nil,
+    func tokensPage(_ r: ConsoleRequest, created: String? = nil, createdName: String? = nil,
                     error: String? = nil, newKey: ServerKey? = nil) throws -> HTTPResponse {
+        let (req, scope) = (r.request, r.scope)
         let tokens = try store.credentials.apiTokens(container: scope.container, environment: scope.environment).map { t in
             TokensView.Token(id: String(t.id), name: t.name, origins: t.allowedOrigins.isEmpty ? "none (servers only)" : t.allowedOrigins.joined(separator: ", "),
                              created: ValueDisplay.utcString(t.createdAt), revoked: t.revoked, revokeAction: scope.paths.revokeToken(t.id))
@@ -20,7 +21,7 @@ extension SettingsPages {
                               error: error, message: req.query("done"))
         let json = TokensView.JSON(tokens: tokens.map { .init(id: $0.id, name: $0.name, revoked: $0.revoked) },
                                    keys: keys.map { .init(keyID: $0.keyID, revoked: $0.revoked) })
-        return page(req, s, scope, tab: .tokens, "tokens", title: "Tokens & keys", view, json: json, status: error == nil ? .ok : .badRequest)
+        return page(r, tab: .tokens, "tokens", title: "Tokens & keys", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `tokens.mustache`: API tokens and server-to-server keys (a new token's secret shown once).
@@ -45,7 +46,8 @@ extension SettingsPages {
         let error, message: String?
     }
 
-    func createToken(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func createToken(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let f = form(req)
         let name = f["name"] ?? ""
         let origins = (f["origins"] ?? "").split(whereSeparator: { $0 == "\n" || $0 == "," || $0 == " " || $0 == "\r" })
@@ -54,13 +56,14 @@ extension SettingsPages {
             let (token, secret) = try store.credentials.createAPIToken(container: scope.container, environment: scope.environment, name: name, allowedOrigins: origins)
             try audit(s, scope, "create API token", "\(token.name) (#\(token.id))")
             if Console.wantsJSON(req) { return Console.jsonAnswer(TokensView.Created(id: token.id, name: token.name, ckAPIToken: secret)) }
-            return try tokensPage(req, s, scope, created: secret, createdName: token.name)
+            return try tokensPage(r, created: secret, createdName: token.name)
         } catch let error as StratusError where error.code == .badRequest {
-            return try tokensPage(req, s, scope, error: error.reason)
+            return try tokensPage(r, error: error.reason)
         }
     }
 
-    func revokeToken(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func revokeToken(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError(.notFound, "There is no such token.") }
         guard try store.credentials.apiTokens(container: scope.container, environment: scope.environment).contains(where: { $0.id == id }) else {
             throw StratusError(.notFound, "There is no such token in this environment.")
@@ -70,19 +73,21 @@ extension SettingsPages {
         return .redirect(to: scope.paths.tokens(done: "Revoked token #\(id)."))
     }
 
-    func addKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func addKey(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let f = form(req)
         do {
             let key = try store.credentials.addServerKey(container: scope.container, environment: scope.environment, publicKeyPEM: f["pem"] ?? "", notes: f["notes"] ?? "")
             try audit(s, scope, "add server key", key.keyID)
             if Console.wantsJSON(req) { return Console.jsonAnswer(["keyID": key.keyID]) }
-            return try tokensPage(req, s, scope, newKey: key)
+            return try tokensPage(r, newKey: key)
         } catch let error as StratusError where error.code == .badRequest || error.code == .exists {
-            return try tokensPage(req, s, scope, error: error.reason)
+            return try tokensPage(r, error: error.reason)
         }
     }
 
-    func revokeKey(_ req: HTTPRequest, _ s: Session, _ scope: ConsoleScope) throws -> HTTPResponse {
+    func revokeKey(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
         let id = req.parameters["id"] ?? ""
         guard try store.credentials.serverKeys(container: scope.container, environment: scope.environment).contains(where: { $0.keyID == id.lowercased() }) else {
             throw StratusError(.notFound, "There is no such key in this environment.")
