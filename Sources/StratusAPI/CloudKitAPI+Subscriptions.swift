@@ -48,9 +48,9 @@ extension CloudKitAPI {
             let sub = op["subscription"]
             let id = sub?["subscriptionID"]?.string ?? ""
             do {
-                let type = op["operationType"]?.string
+                let type = op["operationType"]?.string.flatMap(SubscriptionOperation.init)
                 switch type {
-                case "create", "update":
+                case .create?, .update?:
                     let doc = try Self.normalizedSubscription(sub, id: id)
                     let spec = try Self.subscription(doc, id: id, database: ctx.database)
                     if ctx.environment == .production, case .query(let t, let filters, _, _, let zone) = spec.kind {
@@ -58,12 +58,12 @@ extension CloudKitAPI {
                         _ = try store.records.query(Query(recordType: t, filters: filters, sorts: [], zoneID: zone, resultsLimit: 1), in: ctx.databaseID)
                     }
                     try store.subscriptions.saveSubscription(id, document: doc.serialized, spec: spec, in: ctx.database, owner: try subscriber(ctx),
-                                                             as: type == "update" ? .update : .createOrReplace)
+                                                             as: type == .update ? .update : .createOrReplace)
                     results.append((id, .success(doc)))
-                case "delete":
+                case .delete?:
                     try store.subscriptions.deleteSubscription(id, in: ctx.database, owner: try subscriber(ctx))
                     results.append((id, .success(nil)))
-                default: throw StratusError.badRequest("subscription operationType must be create, update or delete")
+                case nil: throw StratusError.badRequest("subscription operationType must be create, update or delete")
                 }
             } catch {
                 results.append((id, .failure(StratusError.wrapping(error))))
@@ -83,8 +83,8 @@ extension CloudKitAPI {
     package static func normalizedSubscription(_ j: JSON?, id: String) throws -> JSON {
         guard var o = j?.object else { throw StratusError.badRequest("each operation needs a subscription object") }
         guard !id.isEmpty else { throw StratusError.badRequest("a subscription needs a subscriptionID") }
-        switch o["subscriptionType"]?.string {
-        case "query":
+        switch o["subscriptionType"]?.string.flatMap(SubscriptionType.init) {
+        case .query?:
             guard let q = o["query"] else { throw StratusError.badRequest("a query subscription needs a query") }
             _ = try WireDecoding.query(q, zone: nil, limit: 1, marker: nil, desiredKeys: nil)
             let fires = try WireDecoding.stringList(o["firesOn"], "firesOn") ?? []
@@ -93,18 +93,18 @@ extension CloudKitAPI {
             }
             if o["zoneWide"] == nil { o["zoneWide"] = .bool(true) }
             if o["firesOnce"] == nil { o["firesOnce"] = .bool(false) }
-        case "zone":
+        case .zone?:
             guard o["zoneID"] != nil else { throw StratusError.badRequest("a zone subscription needs a zoneID") }
             _ = try WireDecoding.zoneID(o["zoneID"])
             o["query"] = nil
             o["firesOn"] = nil
             o["firesOnce"] = nil
-        case "database":
+        case .database?:
             o["query"] = nil
             o["firesOn"] = nil
             o["firesOnce"] = nil
             o["zoneID"] = nil
-        default:
+        case nil:
             throw StratusError.badRequest("subscriptionType must be query, zone or database")
         }
         return .object(o)
@@ -130,8 +130,8 @@ extension CloudKitAPI {
         notificationInfo.category = try info.string("category")
         notificationInfo.collapseIDKey = try info.string("collapseIDKey")
         notificationInfo.shouldSendMutableContent = try info.bool("shouldSendMutableContent")
-        switch doc["subscriptionType"]?.string {
-        case "query":
+        switch doc["subscriptionType"]?.string.flatMap(SubscriptionType.init) {
+        case .query?:
             let q = try WireDecoding.query(doc["query"], zone: nil, limit: 1, marker: nil, desiredKeys: nil)
             let fires = Set((try WireDecoding.stringList(doc["firesOn"], "firesOn") ?? []).compactMap(Subscription.FiresOn.init))
             let zoneWide = try doc.bool("zoneWide") ?? true
@@ -139,12 +139,12 @@ extension CloudKitAPI {
             return Subscription(subscriptionID: id, kind: .query(recordType: q.recordType, filters: q.filters, firesOn: fires,
                                                                  firesOnce: try doc.bool("firesOnce") ?? false, zoneID: zoneWide ? nil : zone),
                                 notificationInfo: notificationInfo)
-        case "zone":
+        case .zone?:
             guard database != .public else { throw StratusError.badRequest("zone subscriptions are for private and shared databases; the public database has only the default zone") }
             let zone = try WireDecoding.zoneID(doc["zoneID"])
             guard !zone.isDefault else { throw StratusError.badRequest("a zone subscription needs a custom zone") }
             return Subscription(subscriptionID: id, kind: .zone(zone), notificationInfo: notificationInfo)
-        default:
+        case .database?, nil:
             guard database != .public else { throw StratusError.badRequest("database subscriptions are for private and shared databases") }
             return Subscription(subscriptionID: id, kind: .database, notificationInfo: notificationInfo)
         }

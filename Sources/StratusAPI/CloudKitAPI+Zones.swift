@@ -43,12 +43,12 @@ extension CloudKitAPI {
             // creates and lists answer it.
             if zone.ownerRecordName == nil && ctx.database == .private { zone = ZoneID(zoneName: zone.zoneName, ownerRecordName: ctx.databaseID.ownerRecordName) }
             do {
-                switch op["operationType"]?.string {
-                case "create": results.append((zone, .success(try store.zones.createZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID))))
-                case "delete":
+                switch op["operationType"]?.string.flatMap(ZoneOperation.init) {
+                case .create?: results.append((zone, .success(try store.zones.createZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID))))
+                case .delete?:
                     try store.zones.deleteZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID)
                     results.append((zone, .success(nil)))
-                default: throw StratusError.badRequest("zone operationType must be create or delete")
+                case nil: throw StratusError.badRequest("zone operationType must be create or delete")
                 }
             } catch {
                 results.append((zone, .failure(StratusError.wrapping(error).concerning(zone: zone))))

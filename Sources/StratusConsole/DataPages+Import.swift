@@ -79,8 +79,9 @@ extension DataPages {
                 jobs.update(job.id) { $0.state = .done(records: n); $0.seconds = Date().timeIntervalSince(started) }
                 try? console.audit(s, scope, "import records", "\(n) records into \(label) from \(job.filename)")
             } catch {
-                let e = (error as? RecordImporter.LineError) ?? RecordImporter.LineError(line: 0, error: (error as? StratusError) ?? StratusError(.internalError, "the import failed"))
-                let reason = e.error.code == .internalError ? "internal error" : e.error.reason
+                let e = (error as? RecordImporter.LineError) ?? RecordImporter.LineError(line: 0, error: (error as? StratusError) ?? StratusError(.internalError, "the import failed: \(error)"))
+                // What the job's page may show: an internal error's detail goes to the log, under the id the page quotes.
+                let reason = ErrorEnvelope.publicReason(e.error, uuid: UUID().uuidString.lowercased(), path: scope.paths.importJob(job.id))
                 jobs.update(job.id) { $0.state = .failed(line: e.line, code: e.error.code.rawValue, reason: reason); $0.seconds = Date().timeIntervalSince(started) }
                 let committed = jobs.job(job.id)?.committed ?? 0
                 try? console.audit(s, scope, "import records", "stopped at line \(e.line) (\(e.error.code.rawValue)); lines up to \(committed) imported")

@@ -16,7 +16,7 @@ enum ValueDisplay {
         return String(out)
     }
 
-    /// `2026-11-21 10:30:15.250 UTC`, computed (DateFormatter was a tenth of a records page's time).
+    /// `2026-11-21 10:30:15.250 UTC`, computed: a DateFormatter per value would cost more than the rest of the page.
     static func utcString(_ millis: Int64) -> String { CivilTime(millis).text(separator: " ") + " UTC" }
     static func localString(_ millis: Int64) -> String {
         let offset = TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double(millis) / 1000))

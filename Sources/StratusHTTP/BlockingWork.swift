@@ -17,8 +17,8 @@ import Synchronization
 /// thread whose caches and malloc arena are warm, instead of going round all of them (a semaphore's order,
 /// which made a sequential change feed's page half again as slow).
 public final class BlockingWork: Sendable {
-    /// Two threads per core: on a 2-core machine, 8 or 16 made a one-record lookup 40% dearer (every connection
-    /// woke a thread of its own; with four, a thread that finishes a request finds the next one waiting).
+    /// Two threads per core: more make every connection wake a thread of its own, where with two per core a thread
+    /// that finishes a request finds the next one waiting.
     public static let shared = BlockingWork(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
 
     /// How long the oldest job may wait while no thread starts one before the pool adds a thread: every thread is

@@ -82,8 +82,8 @@ public final class HTTPServer: Sendable {
         let listener = try AsyncSocket(socket: socket, pool: pool)
         // The threads this server's connections run on (see `BlockingWork`), ended by `stop()`. A pool per server:
         // one server's blocked work (a write waiting for SQLite's lock, a PostgreSQL round trip) never queues another
-        // server's requests in the same process (a test run holds dozens). Four threads on two cores: 8 made a lookup
-        // 40% dearer; threads are added only while all of them are blocked.
+        // server's requests in the same process (a test run holds dozens). Two threads per core, as the shared pool has
+        // (see `BlockingWork.shared`); threads are added only while all of them are blocked.
         let threads = BlockingWork(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), extra: 32, name: "stratus-http")
         let task = Task { [self] in await self.acceptLoop(listener, threads) }
         let sweeper = Task { [connections] in

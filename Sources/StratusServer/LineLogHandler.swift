@@ -4,7 +4,7 @@ import Synchronization
 
 /// One line per event on standard error: `2026-11-21T22:04:05.123Z info stratus: request method=GET path=/ status=200`.
 /// swift-log's `StreamLogHandler` formats a local timestamp with strftime and sorts metadata on every call; at
-/// tens of thousands of requests a second that was a tenth of the server's time. Keys come out in the order
+/// tens of thousands of requests a second that is work the server cannot spare. Here the timestamp is UTC, keys
 /// are sorted so lines compare alike, and values with spaces or quotes are quoted.
 public struct LineLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info

@@ -4,7 +4,7 @@ import GRDBSQLite
 
 extension Statement {
     /// Runs the statement with `values` bound through SQLite's C API. Building `StatementArguments` for each
-    /// write goes through GRDB's unspecialised generic initialisers (a tenth of a bulk import's CPU), and a
+    /// write goes through GRDB's unspecialised generic initialisers, and a
     /// `DatabaseValue` array per statement costs a copy of every value: the storage layer's values are bound
     /// directly. Strings and blobs are copied by SQLite.
     func execute(values: [SQLValue]) throws {

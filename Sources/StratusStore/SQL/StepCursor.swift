@@ -3,8 +3,8 @@ import GRDBSQLite
 
 /// Steps a statement whose arguments `bind(values:)` set, for `SQLiteSession.each`, whose callers read each row's
 /// columns in place through `SQLiteRow` (SQLite's C API). GRDB's `Row.fetchCursor` made a `Row` first, and every
-/// `Row` indexes its statement's column names, lowercased, in a new dictionary — a tenth of a one-record lookup's
-/// reading, spent on names nothing here asks for. Stepping still goes through GRDB (`DatabaseCursor`), so its
+/// `Row` indexes its statement's column names, lowercased, in a new dictionary, spent on names nothing here asks
+/// for. Stepping still goes through GRDB (`DatabaseCursor`), so its
 /// transaction and error bookkeeping sees every statement.
 final class StepCursor: DatabaseCursor {
     typealias Element = Void
