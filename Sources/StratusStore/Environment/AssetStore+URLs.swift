@@ -29,16 +29,13 @@ extension AssetStore {
     /// Whether a ticket would be taken now: checked before an upload's body is read.
     public func uploadTicketIsLive(_ ticket: String, now: Int64 = WallClock.nowMillis()) -> Bool {
         guard let t = openTicket(ticket, now: now) else { return false }
-        return (try? read { s, _ in try !s.exists("SELECT 1 FROM used_upload_tickets WHERE nonce = ?", [t.nonce]) }) ?? false
+        return (try? read { s, _ in try !UsedUploadTickets.isUsed(t.nonce, s) }) ?? false
     }
 
     /// Takes a ticket (once): the user the upload is for, or nil for a ticket that is forged, expired or used.
     public func redeemUploadTicket(_ ticket: String, now: Int64 = WallClock.nowMillis()) throws(StratusError) -> String? {
         guard let t = openTicket(ticket, now: now) else { return nil }
-        let taken = try write { s, _ in
-            try s.execute("DELETE FROM used_upload_tickets WHERE expires_at < ?", now)
-            return try s.execute("INSERT INTO used_upload_tickets(nonce, expires_at) VALUES (?, ?) ON CONFLICT(nonce) DO NOTHING", t.nonce, t.expires) == 1
-        }
+        let taken = try write { s, _ in try UsedUploadTickets.take(t.nonce, expiresAt: t.expires, now: now, s) }
         return taken ? t.user : nil
     }
 

@@ -29,11 +29,8 @@ public struct AssetStore: EnvironmentPart {
         let (now, limit) = (WallClock.nowMillis(), core.userQuotaBytes)
         // The rows first (they may refuse: the uploader's cap), the content only once they are in.
         let register = { (db: any SQLSession) throws -> Bool in
-            let fresh = try db.int64("SELECT 1 FROM assets WHERE checksum = ?", [base64]) == nil
-            try db.execute("""
-                INSERT INTO assets(checksum, size, refs, created_at) VALUES (?, ?, 0, ?)
-                ON CONFLICT(checksum) DO UPDATE SET created_at = excluded.created_at
-                """, base64, data.count, now)
+            let fresh = try !AssetRows.exists(base64, db)
+            try AssetRows.upsert(base64, size: data.count, at: now, db)
             if let uploader {
                 let charged = try AssetUploads.hold(base64, size: size, uploader: uploader, expiresAt: now + AssetUploads.lifetime, db)
                 try UserUsage.charge(uploader, charged, limit: limit, db)
@@ -76,11 +73,11 @@ public struct AssetStore: EnvironmentPart {
 
     /// Writes content as `asset_chunks` rows unless they are there already (PostgreSQL).
     private static func storeChunks(_ data: Data, checksum: String, _ db: any SQLSession) throws {
-        guard try !db.exists("SELECT 1 FROM asset_chunks WHERE checksum = ? AND n = 0", [checksum]) else { return }
+        guard try !AssetChunks.exists(checksum, db) else { return }
         var n = 0
         for start in stride(from: 0, to: max(data.count, 1), by: Self.assetChunkSize) {
             let chunk = data.isEmpty ? Data() : data.subdata(in: data.startIndex + start..<data.startIndex + min(start + Self.assetChunkSize, data.count))
-            try db.execute("INSERT INTO asset_chunks(checksum, n, bytes) VALUES (?, ?, ?)", checksum, n, chunk)
+            try AssetChunks.insert(checksum, n: n, chunk, db)
             n += 1
         }
     }
@@ -102,7 +99,7 @@ public struct AssetStore: EnvironmentPart {
 
     public func assetContent(checksum: String) -> Data? {
         guard sqlite == nil else { return files.contents(checksum: checksum) }
-        let chunks = try? read { db, _ in try db.all("SELECT bytes FROM asset_chunks WHERE checksum = ? ORDER BY n", [checksum]) { $0.data(0) } }
+        let chunks = try? read { db, _ in try AssetChunks.chunks(checksum, db) }
         guard let chunks, !chunks.isEmpty else { return nil }
         return chunks.reduce(into: Data()) { $0.append($1) }
     }
@@ -110,7 +107,7 @@ public struct AssetStore: EnvironmentPart {
     public func assetPrefix(checksum: String, count: Int = 16) -> Data? {
         guard sqlite == nil else { return files.prefix(checksum: checksum, count: count) }
         return try? read { db, _ in
-            try db.one("SELECT substring(bytes FROM 1 FOR CAST(? AS INTEGER)) FROM asset_chunks WHERE checksum = ? AND n = 0", [count, checksum]) { $0.data(0) }
+            try AssetChunks.prefix(checksum, count: count, db)
         }
     }
 
@@ -119,10 +116,7 @@ public struct AssetStore: EnvironmentPart {
     @discardableResult
     public func collectUnreferencedAssets(olderThan millis: Int64 = WallClock.nowMillis()) throws(StratusError) -> Int {
         let gone: [String] = try write { db, _ in
-            let gone = try db.all("""
-                DELETE FROM assets WHERE refs = 0 AND created_at <= ?
-                    AND NOT EXISTS (SELECT 1 FROM asset_uploads u WHERE u.checksum = assets.checksum) RETURNING checksum
-                """, [millis]) { $0.string(0) }
+            let gone = try AssetRows.removeUnreferenced(before: millis, db)
             for c in gone { try self.removeContent(c, db) }
             return gone
         }
@@ -134,10 +128,7 @@ public struct AssetStore: EnvironmentPart {
         let cutoff = WallClock.nowMillis()
         _ = try? write { db, _ in
             for c in Set(released) {
-                if try db.one("""
-                    DELETE FROM assets WHERE checksum = ? AND refs = 0 AND created_at <= ?
-                        AND NOT EXISTS (SELECT 1 FROM asset_uploads u WHERE u.checksum = assets.checksum) RETURNING checksum
-                    """, [c, cutoff], { $0.string(0) }) != nil {
+                if try !AssetRows.removeUnreferenced(before: cutoff, checksum: c, db).isEmpty {
                     try self.removeContent(c, db)
                 }
             }
@@ -145,6 +136,6 @@ public struct AssetStore: EnvironmentPart {
     }
 
     private func removeContent(_ checksum: String, _ db: any SQLSession) throws {
-        if sqlite == nil { try db.execute("DELETE FROM asset_chunks WHERE checksum = ?", checksum) } else { files.remove(checksum: checksum) }
+        if sqlite == nil { try AssetChunks.remove(checksum, db) } else { files.remove(checksum: checksum) }
     }
 }

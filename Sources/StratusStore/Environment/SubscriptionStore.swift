@@ -16,25 +16,16 @@ public final class SubscriptionStore: EnvironmentPart {
     }
 
     public func all(in scope: DatabaseScope, owner: String) throws(StratusError) -> [(id: String, document: String)] {
-        try read { s, _ in
-            try s.all("SELECT subscription_id, document FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created_at, subscription_id",
-                      [scope.rawValue, owner]) { r in (r.string(0) ?? "", r.string(1) ?? "") }
-        }
+        try read { s, _ in try SubscriptionRows.documents(scope, owner: owner, s) }
     }
 
     /// Every subscription of the environment, of every user and database, newest first (for the console).
     public func allSubscriptions(limit: Int = 1000) throws(StratusError) -> [(scope: DatabaseScope, owner: String, id: String, document: String, createdAt: Int64)] {
-        try read { s, _ in
-            try s.all("SELECT scope, owner, subscription_id, document, created_at FROM subscriptions ORDER BY created_at DESC LIMIT ?", [limit]) { r in
-                DatabaseScope(rawValue: r.string(0) ?? "").map { ($0, r.string(1) ?? "", r.string(2) ?? "", r.string(3) ?? "", r.int64(4) ?? 0) }
-            }
-        }
+        try read { s, _ in try SubscriptionRows.newest(limit: limit, s) }
     }
 
     public func subscription(_ id: String, in scope: DatabaseScope, owner: String) throws(StratusError) -> String? {
-        try read { s, _ in
-            try s.one("SELECT document FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", [scope.rawValue, owner, id]) { $0.string(0) }
-        }
+        try read { s, _ in try SubscriptionRows.document(scope, owner: owner, id: id, s) }
     }
 
     /// Creates or replaces (`mode`, see `SubscriptionSave`) a subscription; `.update` of a missing one is NOT_FOUND. A new
@@ -57,9 +48,7 @@ public final class SubscriptionStore: EnvironmentPart {
                 try SubscriptionLimits.check(spec, fields: { catalog.type(named: $0).map { Set($0.fields.map(\.name)) } },
                                              anyField: { name in catalog.types.contains { $0.field(named: name) != nil } })
             }
-            let old = try s.one("SELECT document, spec FROM subscriptions WHERE scope = ? AND owner = ? AND subscription_id = ?", [scope.rawValue, owner, id]) {
-                UserUsage.charge(subscriptionDocument: $0.string(0) ?? "", spec: $0.string(1))
-            }
+            let old = try SubscriptionRows.charge(scope, owner: owner, id: id, s)
             let exists = old != nil
             if mode == .update && !exists { throw StratusError(.notFound, "subscription '\(id)' does not exist") }
             let charge = UserUsage.charge(subscriptionDocument: document, spec: specJSON) - (old ?? 0)
@@ -70,8 +59,7 @@ public final class SubscriptionStore: EnvironmentPart {
             try UserUsage.add([owner: charge], s)
             if let aps { try NotificationInfos.keep(aps, s) }
             if exists {
-                try s.execute("UPDATE subscriptions SET document = ?, spec = ?, created_at = ? WHERE scope = ? AND owner = ? AND subscription_id = ?",
-                              document, specJSON, WallClock.nowMillis(), scope.rawValue, owner, id)
+                try SubscriptionRows.replace(scope, owner: owner, id: id, document: document, spec: specJSON, s)
             } else {
                 try SubscriptionRows.checkCaps(owner: owner, policy: policy, s)
                 try SubscriptionRows.insert(scope, owner: owner, id: id, document: document, spec: specJSON, s)
@@ -94,10 +82,9 @@ public final class SubscriptionStore: EnvironmentPart {
     func index(_ db: any SQLSession) throws -> SubscriptionIndex {
         if let cached = subscriptionIndex.withLock({ $0 }) { return cached }
         let decoder = JSONDecoder()
-        let entries = try db.all("SELECT scope, owner, spec FROM subscriptions WHERE spec IS NOT NULL") { row -> (owner: String, scope: DatabaseScope, subscription: Subscription)? in
-            guard let scope = DatabaseScope(rawValue: row.string(0) ?? ""), let spec = row.string(2),
-                  let s = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { return nil }
-            return (row.string(1) ?? "", scope, s)
+        let entries = try SubscriptionRows.specs(db).compactMap { row -> (owner: String, scope: DatabaseScope, subscription: Subscription)? in
+            guard let s = try? decoder.decode(Subscription.self, from: Data(row.spec.utf8)) else { return nil }
+            return (row.owner, row.scope, s)
         }
         let index = SubscriptionIndex(entries)
         subscriptionIndex.withLock { $0 = index }

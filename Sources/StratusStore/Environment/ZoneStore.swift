@@ -154,7 +154,7 @@ public struct ZoneStore: EnvironmentPart {
                         }
                         if f.hasListTable { try s.execute("DELETE FROM \(f.listTable) WHERE record_id = ?", id) }
                         if f.type.scalar == .asset, let data = values[i] {
-                            for c in try FieldValueCodec.decode(data).assetChecksums { try AssetReferences.release(c, s); released.append(c) }
+                            for c in try FieldValueCodec.decode(data).assetChecksums { try AssetRows.release(c, s); released.append(c) }
                         }
                     }
                 }

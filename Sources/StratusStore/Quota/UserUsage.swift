@@ -93,10 +93,8 @@ enum UserUsage {
                 if let user = chargedUser(database, creator: record.created?.userRecordName) { totals[user, default: 0] += charge(record) }
             }
         }
-        try s.each("SELECT owner, document, spec FROM subscriptions", []) { r in
-            totals[r.string(0) ?? "", default: 0] += charge(subscriptionDocument: r.string(1) ?? "", spec: r.string(2))
-        }
-        try s.each("SELECT uploader, size FROM asset_uploads", []) { r in totals[r.string(0) ?? "", default: 0] += r.int64(1) ?? 0 }
+        try SubscriptionRows.eachCharge(s) { owner, charge in totals[owner, default: 0] += charge }
+        try AssetUploads.eachHeld(s) { uploader, size in totals[uploader, default: 0] += size }
         try s.execute("DELETE FROM user_usage")
         try add(totals, s)
     }

@@ -320,11 +320,11 @@ struct RecordWriter {
         }
         try addIndexEntries(type, recordID: recordID, fields: fields, zone: zone)
         for v in fields.values where v.mayHoldAssets {
-            for checksum in v.assetChecksums { try AssetReferences.retain(checksum, db) }
+            for checksum in v.assetChecksums { try AssetRows.retain(checksum, db) }
         }
         if let old {
             for checksum in old.fields.values.flatMap(\.assetChecksums) {
-                try AssetReferences.release(checksum, db)
+                try AssetRows.release(checksum, db)
                 releasedAssets.insert(checksum)
             }
         }
@@ -390,7 +390,7 @@ struct RecordWriter {
     private func checkAssets(_ incoming: [String: FieldValue], _ fields: inout [String: FieldValue], old: StoredRecord?, recordName: String) throws {
         try checkAssetReceipts(incoming, old: old, recordName: recordName)
         for v in fields.values where v.mayHoldAssets {
-            for checksum in v.assetChecksums { try AssetReferences.check(checksum, db) }
+            for checksum in v.assetChecksums { try AssetRows.check(checksum, db) }
         }
         for (k, v) in fields where v.mayHoldAssets { fields[k] = v.withoutReceipts }
     }
@@ -509,7 +509,7 @@ struct RecordWriter {
         try db.execute("DELETE FROM \(type.table) WHERE id = ?", e.recordID)
         if let user = UserUsage.chargedUser(database, creator: old.created?.userRecordName) { usageDeltas[user, default: 0] -= UserUsage.charge(old) }
         for checksum in old.fields.values.flatMap(\.assetChecksums) {
-            try AssetReferences.release(checksum, db)
+            try AssetRows.release(checksum, db)
             releasedAssets.insert(checksum)
         }
         try log(zone: zone, seq: seq.next(), name: name, typeID: type.id, recordID: e.recordID, deleted: true)

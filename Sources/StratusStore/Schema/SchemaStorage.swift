@@ -327,7 +327,7 @@ enum SchemaStorage {
         let values = try s.all("SELECT \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL") { $0.data(0) }
         for value in values {
             for checksum in try FieldValueCodec.decode(value).assetChecksums {
-                try AssetReferences.release(checksum, s)
+                try AssetRows.release(checksum, s)
             }
         }
     }

@@ -8,6 +8,8 @@ import StratusModel
 /// theirs that attaches it takes the charge over (the record's charge includes its assets), and an upload still
 /// unattached after `lifetime` is dropped and its content collected (`AssetStore.tendUploads`).
 enum AssetUploads {
+    enum Column: String, TableColumn { case checksum, uploader, size, expiresAt = "expires_at" }
+
     /// How long an upload waits for a record: CloudKit's upload URLs live 15 minutes, and a client uploads right
     /// before the save that uses the asset.
     static let lifetime: Int64 = 15 * 60 * 1000
@@ -26,7 +28,7 @@ enum AssetUploads {
     static func held(_ checksums: Set<String>, by uploader: String, _ s: any SQLSession) throws -> Int64 {
         var total: Int64 = 0
         for c in checksums {
-            total += try s.one("SELECT size FROM asset_uploads WHERE checksum = ? AND uploader = ?", [c, uploader]) { $0.int64(0) } ?? 0
+            total += try s.one("SELECT size FROM asset_uploads WHERE checksum = ? AND uploader = ?", [c, uploader]) { NamedRow($0, size).int64(.size) } ?? 0
         }
         return total
     }
@@ -35,7 +37,7 @@ enum AssetUploads {
     static func attach(_ checksums: Set<String>, by uploader: String, _ s: any SQLSession) throws -> Int64 {
         var freed: Int64 = 0
         for c in checksums {
-            freed += try s.one("DELETE FROM asset_uploads WHERE checksum = ? AND uploader = ? RETURNING size", [c, uploader]) { $0.int64(0) } ?? 0
+            freed += try s.one("DELETE FROM asset_uploads WHERE checksum = ? AND uploader = ? RETURNING size", [c, uploader]) { NamedRow($0, size).int64(.size) } ?? 0
         }
         return freed
     }
@@ -43,9 +45,22 @@ enum AssetUploads {
     /// Drops the uploads that waited too long; each uploader's bytes, to give back.
     static func expire(before now: Int64, _ s: any SQLSession) throws -> [String: Int64] {
         var refunds: [String: Int64] = [:]
-        try s.each("DELETE FROM asset_uploads WHERE expires_at <= ? RETURNING uploader, size", [.int64(now)]) { r in
-            refunds[r.string(0) ?? "", default: 0] += r.int64(1) ?? 0
+        let columns = Selection<Column>([.uploader, .size])
+        try s.each("DELETE FROM asset_uploads WHERE expires_at <= ? RETURNING \(columns.sql)", [.int64(now)]) { r in
+            let row = NamedRow(r, columns)
+            refunds[row.string(.uploader) ?? "", default: 0] += row.int64(.size) ?? 0
         }
         return refunds
     }
+
+    /// Each uploader's held bytes, upload by upload (for counting every user's storage anew).
+    static func eachHeld(_ s: any SQLSession, _ body: (String, Int64) -> Void) throws {
+        let columns = Selection<Column>([.uploader, .size])
+        try s.each("SELECT \(columns.sql) FROM asset_uploads", []) { r in
+            let row = NamedRow(r, columns)
+            body(row.string(.uploader) ?? "", row.int64(.size) ?? 0)
+        }
+    }
+
+    private static let size = Selection<Column>([.size])
 }
