@@ -51,13 +51,12 @@ extension MonitorPages {
     }
 
     func deleteSubscription(_ r: ConsoleRequest) throws -> HTTPResponse {
-        let (req, s, scope) = (r.request, r.session, r.scope)
-        let f = form(req)
+        let f = form(r.request)
         guard let db = f["scope"].flatMap(DatabaseScope.init(rawValue:)), let owner = f["owner"], let id = f["id"] else {
             throw StratusError.badRequest("Say which subscription to delete.")
         }
-        try scope.env.subscriptions.deleteSubscription(id, in: db, owner: owner)
-        try audit(s, scope, "delete subscription", "\(db.rawValue) database of \(owner): \(id)")
-        return .redirect(to: scope.paths.subscriptions(done: "Deleted subscription \(id)."))
+        try r.scope.env.subscriptions.deleteSubscription(id, in: db, owner: owner)
+        try audit(r.session, r.scope, "delete subscription", "\(db.rawValue) database of \(owner): \(id)")
+        return .redirect(to: r.scope.paths.subscriptions(done: "Deleted subscription \(id)."))
     }
 }
