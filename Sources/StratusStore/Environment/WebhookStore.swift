@@ -23,36 +23,26 @@ public final class WebhookStore: EnvironmentPart {
         let now = WallClock.nowMillis()
         let types = String(decoding: (try? JSONEncoder().encode(recordTypes)) ?? Data("[]".utf8), as: UTF8.self)
         let id: Int64 = try write { s, _ in
-            try s.int64("INSERT INTO webhooks(url, record_types, secret, created_at) VALUES (?, ?, ?, ?) RETURNING id", [url, types, secret, now]) ?? 0
+            try WebhookRows.insert(url: url, recordTypes: types, secret: secret, at: now, s)
         }
         webhooksChanged()
         return (Webhook(id: id, url: url, recordTypes: recordTypes, enabled: true, failures: 0, lastStatus: nil, lastDeliveryAt: nil, createdAt: now), secret)
     }
 
     public func all() throws(StratusError) -> [Webhook] {
-        try read { s, _ in try s.all("SELECT \(Self.webhookColumns) FROM webhooks ORDER BY id", [], Self.webhook) }
-    }
-
-    /// The columns `webhook(_:)` reads, in its order.
-    static let webhookColumns = "id, url, record_types, enabled, failures, last_status, last_delivery_at, created_at"
-
-    static func webhook(_ r: any SQLRow) -> Webhook {
-        let types = (try? JSONDecoder().decode([String].self, from: Data((r.string(2) ?? "[]").utf8))) ?? []
-        return Webhook(id: r.int64(0) ?? 0, url: r.string(1) ?? "", recordTypes: types, enabled: r.bool(3) ?? false, failures: Int(r.int64(4) ?? 0),
-                       lastStatus: r.string(5), lastDeliveryAt: r.int64(6), createdAt: r.int64(7) ?? 0)
+        try read { s, _ in try WebhookRows.all(s) }
     }
 
     public func removeWebhook(id: Int64) throws(StratusError) {
         try write { s, _ in
-            guard try s.execute("DELETE FROM webhooks WHERE id = ?", id) == 1 else { throw StratusError(.notFound, "no webhook #\(id)") }
-            try s.execute("DELETE FROM webhook_deliveries WHERE webhook_id = ? AND state = 'pending'", id)
+            guard try WebhookRows.delete(id: id, s) else { throw StratusError(.notFound, "no webhook #\(id)") }
         }
         webhooksChanged()
     }
 
     public func setWebhookEnabled(id: Int64, _ enabled: Bool) throws(StratusError) {
         try write { s, _ in
-            guard try s.execute("UPDATE webhooks SET enabled = ?, failures = CASE WHEN ? = 1 THEN 0 ELSE failures END WHERE id = ?", enabled, enabled, id) == 1 else {
+            guard try WebhookRows.setEnabled(id: id, enabled, s) else {
                 throw StratusError(.notFound, "no webhook #\(id)")
             }
         }
@@ -64,7 +54,7 @@ public final class WebhookStore: EnvironmentPart {
     func liveWebhooks(_ s: any SQLSession) throws -> [Webhook] {
         let now = ContinuousClock.now
         if let (at, hooks) = webhookCache.withLock({ $0 }), now - at < .seconds(1) { return hooks }
-        let hooks = try s.all("SELECT \(Self.webhookColumns) FROM webhooks WHERE enabled = 1", [], Self.webhook)
+        let hooks = try WebhookRows.all(enabledOnly: true, s)
         webhookCache.withLock { $0 = (now, hooks) }
         return hooks
     }
@@ -87,7 +77,7 @@ public final class WebhookStore: EnvironmentPart {
 
     public func hasWebhooks() throws(StratusError) -> Bool {
         if let known = knownWebhookPresence { return known }
-        let any = try read { s, _ in try s.exists("SELECT 1 FROM webhooks LIMIT 1") }
+        let any = try read { s, _ in try WebhookRows.any(s) }
         webhookPresence.withLock { $0 = (ContinuousClock.now, any) }
         return any
     }
@@ -107,30 +97,11 @@ public final class WebhookStore: EnvironmentPart {
     /// that moment are skipped, not waited for). An attempt's outcome then sets the next attempt as ever; a server
     /// that dies holding a claim only delays those deliveries by the lease. One SQLite process needs no claim.
     public func dueWebhookDeliveries(limit: Int = 256) throws(StratusError) -> [WebhookDelivery] {
-        let delivery = { (r: any SQLRow) in
-            WebhookDelivery(id: r.int64(0) ?? 0, webhookID: r.int64(1) ?? 0, url: r.string(2) ?? "", secret: r.string(3) ?? "", notificationID: r.string(4) ?? "",
-                            payload: r.string(5) ?? "", attempts: Int(r.int64(6) ?? 0), createdAt: r.int64(7) ?? 0)
-        }
         let now = WallClock.nowMillis()
         if sqlite == nil {
-            return try write { s, _ in
-                try s.all("""
-                    UPDATE webhook_deliveries d SET next_attempt_at = ? FROM webhooks w
-                    WHERE w.id = d.webhook_id AND d.id IN (
-                        SELECT d2.id FROM webhook_deliveries d2 JOIN webhooks w2 ON w2.id = d2.webhook_id
-                        WHERE d2.state = 'pending' AND d2.next_attempt_at <= ? AND w2.enabled = 1
-                        ORDER BY d2.next_attempt_at, d2.id LIMIT ? FOR UPDATE OF d2 SKIP LOCKED)
-                    RETURNING d.id, d.webhook_id, w.url, w.secret, d.nid, d.payload, d.attempts, d.created_at
-                    """, [now + Self.webhookLease, now, Int64(limit)], delivery)
-            }
+            return try write { s, _ in try WebhookDeliveries.claimDue(now: now, until: now + Self.webhookLease, limit: limit, s) }
         }
-        return try read { s, _ in
-            try s.all("""
-                SELECT d.id, d.webhook_id, w.url, w.secret, d.nid, d.payload, d.attempts, d.created_at FROM webhook_deliveries d
-                JOIN webhooks w ON w.id = d.webhook_id
-                WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND w.enabled = 1 ORDER BY d.next_attempt_at, d.id LIMIT ?
-                """, [now, limit], delivery)
-        }
+        return try read { s, _ in try WebhookDeliveries.due(now: now, limit: limit, s) }
     }
 
     /// How long a server's claim on a webhook delivery lasts (milliseconds; see `dueWebhookDeliveries`).
@@ -145,20 +116,18 @@ public final class WebhookStore: EnvironmentPart {
         try write { s, _ in
             for (d, status, succeeded) in outcomes {
                 if succeeded {
-                    try s.execute("UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_error = NULL WHERE id = ?", d.id)
-                    try s.execute("UPDATE webhooks SET failures = 0, last_status = ?, last_delivery_at = ? WHERE id = ?", status, now, d.webhookID)
+                    try WebhookDeliveries.delivered(id: d.id, s)
+                    try WebhookRows.delivered(id: d.webhookID, status: status, at: now, s)
                     continue
                 }
                 let attempts = d.attempts + 1
                 let delay = min(Int64(3_600_000), Int64(1000) << Int64(min(attempts - 1, 22)))
                 if now + delay - d.createdAt > Self.webhookRetryWindow {
-                    try s.execute("UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?", attempts, status, d.id)
-                    try s.execute("""
-                        UPDATE webhooks SET failures = failures + 1, last_status = ?, enabled = CASE WHEN failures + 1 >= 5 THEN 0 ELSE enabled END WHERE id = ?
-                        """, status, d.webhookID)
+                    try WebhookDeliveries.failed(id: d.id, attempts: attempts, error: status, s)
+                    try WebhookRows.failed(id: d.webhookID, status: status, s)
                 } else {
-                    try s.execute("UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?", attempts, now + delay, status, d.id)
-                    try s.execute("UPDATE webhooks SET last_status = ? WHERE id = ?", status, d.webhookID)
+                    try WebhookDeliveries.retry(id: d.id, attempts: attempts, at: now + delay, error: status, s)
+                    try WebhookRows.attempted(id: d.webhookID, status: status, s)
                 }
             }
         }
@@ -170,26 +139,11 @@ public final class WebhookStore: EnvironmentPart {
 
     /// Every delivery of one notification to a webhook, newest first (for the console and tests).
     public func webhookDeliveries(webhookID: Int64) throws(StratusError) -> [(nid: String, state: String, attempts: Int, lastError: String?)] {
-        try read { s, _ in
-            try s.all("SELECT nid, state, attempts, last_error FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT 200", [webhookID]) { r in
-                (r.string(0) ?? "", r.string(1) ?? "", Int(r.int64(2) ?? 0), r.string(3))
-            }
-        }
+        try read { s, _ in try WebhookDeliveries.of(webhook: webhookID, s) }
     }
 
     /// The newest webhook deliveries, newest first.
     public func recentWebhookDeliveries(limit: Int = 200) throws(StratusError) -> [WebhookDeliveryLogEntry] {
-        try read { db, _ in
-            try db.all("""
-                SELECT d.webhook_id, w.url, d.nid, d.payload, d.state, d.attempts, d.last_error, d.created_at FROM webhook_deliveries d
-                JOIN webhooks w ON w.id = d.webhook_id ORDER BY d.id DESC LIMIT ?
-                """, [limit]) { row in
-                let body = (try? JSON.parse(Data((row.string(3) ?? "").utf8))) ?? .object([:])
-                return WebhookDeliveryLogEntry(webhookID: row.int64(0) ?? 0, url: row.string(1) ?? "", notificationID: row.string(2) ?? "",
-                                               recordType: body["recordType"]?.string ?? "",
-                                               recordName: body["recordName"]?.string ?? "", reason: body["reason"]?.string ?? "",
-                                               state: row.string(4) ?? "", attempts: Int(row.int64(5) ?? 0), lastError: row.string(6), createdAt: row.int64(7) ?? 0)
-            }
-        }
+        try read { s, _ in try WebhookDeliveries.recent(limit: limit, s) }
     }
 }

@@ -88,8 +88,7 @@ struct NotificationHandOff {
             let nid = nids.next()
             let json = Self.webhookBody(nid: nid, container: container, environment: environment, zone: zone, type: type, record: record,
                                         after: after, reason: reason, now: now)
-            try db.execute("INSERT INTO webhook_deliveries(webhook_id, nid, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)",
-                           hook.id, nid, json, now, now)
+            try WebhookDeliveries.enqueue(webhook: hook.id, nid: nid, payload: json, at: now, db)
         }
     }
 

@@ -38,12 +38,14 @@ enum RecordLinks {
     /// The schema's generation (`Meta`) and whether the zone has links, in one statement: what a query of one zone
     /// needs before it is compiled.
     static func generationAndLinks(_ s: any SQLSession, zone: Int64) throws -> (generation: Int64?, links: Bool) {
-        let columns = Selection<Computed>([.generation, .links])
-        return try s.one("SELECT \(Meta.column(.schemaGeneration)) AS generation, \(zoneHasLinksColumn()) AS links", [zone]) { r in
-            let row = NamedRow(r, columns)
+        try s.one(generationAndLinksSQL, [zone]) { r in
+            let row = NamedRow(r, computed)
             return (row.int64(.generation), row.int64(.links) == 1)
         } ?? (nil, false)
     }
+
+    private static let computed = Selection<Computed>([.generation, .links])
+    private static let generationAndLinksSQL = "SELECT \(Meta.column(.schemaGeneration)) AS generation, \(zoneHasLinksColumn()) AS links"
 
     /// The names `generationAndLinks` gives its two expressions.
     private enum Computed: String, TableColumn { case generation, links }

@@ -90,15 +90,10 @@ enum RecordLog {
     /// the zone has links (parents, shares). Numbers only, except a deleted record's name, and every entry's name
     /// when `names` (a participant's page, filtered by what their shares cover).
     static func page(_ s: any SQLSession, zone: Int64, since: Int64, limit: Int, names: Bool) throws -> ChangePage {
-        let columns = Selection<Column>([.seq, .typeID, .recordID, .deleted, .recordName])
         var page = ChangePage()
         page.entries.reserveCapacity(limit)
-        try s.eachOfPage("""
-            SELECT \(columns.sql), \(SchemaStorage.generationColumn),
-                CASE WHEN EXISTS (SELECT 1 FROM record_links WHERE zone_id = ?) THEN 1 ELSE 0 END
-            FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
-            """, [.int64(zone), .int64(zone), .int64(since), .int64(Int64(limit) + 1)]) { r in
-            let row = NamedRow(r, columns)
+        try s.eachOfPage(pageSQL, [.int64(zone), .int64(zone), .int64(since), .int64(Int64(limit) + 1)]) { r in
+            let row = NamedRow(r, pageColumns)
             page.generation = r.int64(row.end)
             page.zoneHasLinks = r.int64(row.end + 1) == 1
             guard page.entries.count < limit else { page.more = true; return }
@@ -109,6 +104,12 @@ enum RecordLog {
         }
         return page
     }
+
+    private static let pageColumns = Selection<Column>([.seq, .typeID, .recordID, .deleted, .recordName])
+    private static let pageSQL = """
+        SELECT \(pageColumns.sql), \(Meta.column(.schemaGeneration)), \(RecordLinks.zoneHasLinksColumn())
+        FROM record_log WHERE zone_id = ? AND seq > ? ORDER BY seq LIMIT ?
+        """
 
     /// A page of `page`.
     struct ChangePage {

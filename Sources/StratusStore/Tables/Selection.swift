@@ -3,16 +3,15 @@
 struct Selection<Column: TableColumn>: Sendable {
     let columns: [Column]
     let alias: String?
+    /// The select list: `id, name` or, with an alias, `z.id, z.name` (made once; the hot statements' selections
+    /// are their tables' static constants).
+    let sql: String
 
     init(_ columns: [Column], as alias: String? = nil) {
         self.columns = columns
         self.alias = alias
-    }
-
-    /// The select list: `id, name` or, with an alias, `z.id, z.name`.
-    var sql: String {
         let prefix = alias.map { $0 + "." } ?? ""
-        return columns.map { prefix + $0.rawValue }.joined(separator: ", ")
+        sql = columns.map { prefix + $0.rawValue }.joined(separator: ", ")
     }
 
     /// Where `column` is in the list. Reading a column a statement did not select is the table's own bug.

@@ -7,9 +7,10 @@ extension ZoneRow {
 
     /// The live zone of this name in `database`.
     static func find(_ s: any SQLSession, _ database: DatabaseID, _ name: String) throws -> ZoneRow? {
-        try s.one("SELECT \(identity.sql) FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 0",
-                  key(database) + [name]) { ZoneRow(NamedRow($0, identity)) }
+        try s.one(findSQL, key(database) + [name]) { ZoneRow(NamedRow($0, identity)) }
     }
+
+    private static let findSQL = "SELECT \(identity.sql) FROM zones WHERE scope = ? AND owner = ? AND name = ? AND deleted = 0"
 
     /// The zone with this row id; with `live`, only while it is not deleted.
     static func find(_ s: any SQLSession, id: Int64, live: Bool) throws -> ZoneRow? {
