@@ -37,11 +37,6 @@ public final class FaultStore: Sendable {
             """)
     }
 
-    /// The columns `fault(_:)` reads, in its order.
-    static let faultColumns = "id, container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at, injected, "
-        + "stage, user_name, zone, record_type, record_name, server_fields"
-
-
     /// The longest a fault may stay switched on (it can always be cleared sooner).
     public static let maximumFaultLifetime: Int64 = 24 * 3600 * 1000
 
@@ -84,15 +79,7 @@ public final class FaultStore: Sendable {
         if f.kind == .userDeletedZone, f.zone == nil { throw .badRequest("a USER_DELETED_ZONE fault names the zone it purges (--zone)") }
         guard try registry.containerExists(f.container) else { throw StratusError(.notFound, "container \(f.container) does not exist") }
         let id: Int64 = try guarded {
-            try control.write { s in
-                try s.int64("""
-                    INSERT INTO faults(container, environment, operation, kind, remaining, probability, seed, retry_after, latency_ms, created_at, expires_at,
-                                       stage, user_name, zone, record_type, record_name, server_fields)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-                    """, [f.container.rawValue, f.environment.rawValue, f.operation, f.kind.rawValue, f.remaining, f.probability,
-                          Int64(bitPattern: f.seed), f.retryAfter, f.latencyMilliseconds, f.createdAt, f.expiresAt,
-                          f.stage.rawValue, f.user, f.zone, f.recordType, f.recordName, f.serverFields]) ?? 0
-            }
+            try control.write { s in try FaultRows.insert(f, s) }
         }
         faultsChanged()
         var out = f
@@ -103,21 +90,14 @@ public final class FaultStore: Sendable {
     /// Faults of a container (or every container), newest first, expired and spent ones included.
     public func all(container: ContainerID? = nil) throws(StratusError) -> [Fault] {
         try guarded {
-            try control.read { s in
-                try s.all("SELECT \(Self.faultColumns) FROM faults WHERE CAST(?1 AS TEXT) IS NULL OR container = ?1 ORDER BY id DESC", [container?.rawValue], Self.fault)
-            }
+            try control.read { s in try FaultRows.all(container: container, s) }
         }
     }
 
     /// Clears one fault (by id), or every fault of a container environment.
     public func clearFaults(id: Int64? = nil, container: ContainerID? = nil, environment: ContainerEnvironment? = nil) throws(StratusError) {
         try guarded {
-            try control.write { s in
-                try s.execute("""
-                    DELETE FROM faults WHERE (CAST(?1 AS BIGINT) IS NULL OR id = ?1) AND (CAST(?2 AS TEXT) IS NULL OR container = ?2)
-                        AND (CAST(?3 AS TEXT) IS NULL OR environment = ?3)
-                    """, id, container?.rawValue, environment?.rawValue)
-            }
+            try control.write { s in try FaultRows.delete(id: id, container: container, environment: environment, s) }
         }
         faultsChanged()
     }
@@ -157,7 +137,7 @@ public final class FaultStore: Sendable {
         let active: [Fault]
         if let cached { active = cached } else {
             active = (try? guarded {
-                try control.read { s in try s.all("SELECT \(Self.faultColumns) FROM faults WHERE expires_at > ?", [now], Self.fault) }
+                try control.read { s in try FaultRows.live(at: now, s) }
             }) ?? []
             let read = DispatchTime.now().uptimeNanoseconds
             faultCache.withLock { $0 = (ContinuousClock.now, active) }
@@ -167,32 +147,13 @@ public final class FaultStore: Sendable {
         guard let candidate = active.first(where: { $0.stage == stage && $0.matches(container, environment, operation, now: now) && $0.covers(target) }) else { return nil }
         let fired: Fault? = try? guarded {
             try control.write { s -> Fault? in
-                guard let n = try s.int64("""
-                    UPDATE faults SET matched = matched + 1 WHERE id = ? AND expires_at > ? AND (remaining IS NULL OR remaining > 0) RETURNING matched
-                    """, [candidate.id, now]) else { return nil }
+                guard let n = try FaultRows.match(id: candidate.id, at: now, s) else { return nil }
                 guard candidate.fires(at: Int(n) - 1) else { return nil }
-                try s.execute("UPDATE faults SET injected = injected + 1, remaining = CASE WHEN remaining IS NULL THEN NULL ELSE remaining - 1 END WHERE id = ?",
-                              candidate.id)
+                try FaultRows.fired(id: candidate.id, s)
                 return candidate
             }
         }
         if fired != nil { faultsChanged() }
         return fired ?? nil
-    }
-
-    static func fault(_ r: any SQLRow) -> Fault? {
-        guard let container = try? ContainerID(r.string(1) ?? ""), let environment = ContainerEnvironment(rawValue: r.string(2) ?? ""),
-              let kind = Fault.Kind(rawValue: r.string(4) ?? "") else { return nil }
-        var f = Fault(id: r.int64(0) ?? 0, container: container, environment: environment, operation: r.string(3) ?? "", kind: kind,
-                      remaining: r.int64(5).map(Int.init), probability: r.double(6), seed: UInt64(bitPattern: r.int64(7) ?? 0),
-                      retryAfter: r.int64(8).map(Int.init), latencyMilliseconds: Int(r.int64(9) ?? 0), createdAt: r.int64(10) ?? 0,
-                      expiresAt: r.int64(11) ?? 0, injected: Int(r.int64(12) ?? 0))
-        f.stage = Fault.Stage(rawValue: r.string(13) ?? "") ?? .before
-        f.user = r.string(14)
-        f.zone = r.string(15)
-        f.recordType = r.string(16)
-        f.recordName = r.string(17)
-        f.serverFields = r.string(18)
-        return f
     }
 }

@@ -33,49 +33,31 @@ public final class APNsDeviceStore: EnvironmentPart {
         let start = try notifications.lastNotificationID(for: user)
         let now = WallClock.nowMillis()
         let holder: (user: String, session: String?)? = try read { s, _ in
-            try s.one(#"SELECT "user", web_token FROM apns_devices WHERE token = ?"#, [token]) { ($0.string(0) ?? "", $0.string(1)) }
+            try APNsDeviceRows.holder(token, s).map { ($0.user, $0.session) }
         }
         if let holder, holder.user != user, let theirs = holder.session, try sessionIsLive(theirs) {
             throw StratusError(.accessDenied, "this device token is registered to another user who is still signed in on it: they sign out first")
         }
         try write { s, _ in
-            let known = try s.one(#"SELECT "user", apns_environment, web_token FROM apns_devices WHERE token = ?"#, [token]) {
-                ($0.string(0) ?? "", $0.string(1) ?? "", $0.string(2))
-            }
-            if let known, known.0 == user, known.1 == apnsEnvironment.rawValue {
-                if let session, known.2 != session { try s.execute("UPDATE apns_devices SET web_token = ? WHERE token = ?", session, token) }
+            if let known = try APNsDeviceRows.holder(token, s), known.user == user, known.apnsEnvironment == apnsEnvironment.rawValue {
+                if let session, known.session != session { try APNsDeviceRows.setSession(token, session, s) }
                 return
             }
-            try s.execute("DELETE FROM apns_devices WHERE token = ?", token)
-            try s.execute(#"INSERT INTO apns_devices(token, "user", apns_environment, created_at, delivered_through, web_token) VALUES (?, ?, ?, ?, ?, ?)"#,
-                          token, user, apnsEnvironment.rawValue, now, start, session)
-            let tokens = try s.all(#"SELECT token FROM apns_devices WHERE "user" = ? ORDER BY created_at DESC, token"#, [user]) { $0.string(0) }
-            for old in tokens.dropFirst(Self.maximumAPNsDevicesPerUser) { try s.execute("DELETE FROM apns_devices WHERE token = ?", old) }
+            try APNsDeviceRows.register(token, user: user, apnsEnvironment: apnsEnvironment, at: now, from: start, session: session,
+                                        keep: Self.maximumAPNsDevicesPerUser, s)
         }
         apnsDevicePresence.withLock { $0 = nil }
     }
 
-    private static let apnsDeviceColumns = #"token, "user", apns_environment, created_at, delivered_through"#
-
-    private static func apnsDevice(_ r: any SQLRow) -> APNsDevice {
-        APNsDevice(token: r.string(0) ?? "", userRecordName: r.string(1) ?? "", apnsEnvironment: APNsEnvironment(rawValue: r.string(2) ?? "") ?? .development,
-                   createdAt: r.int64(3) ?? 0, deliveredThrough: r.int64(4) ?? 0)
-    }
-
     /// Every registered device, oldest first; with `user`, that user's.
     public func apnsDevices(user: String? = nil) throws(StratusError) -> [APNsDevice] {
-        try read { s, _ in
-            if let user {
-                return try s.all(#"SELECT \#(Self.apnsDeviceColumns) FROM apns_devices WHERE "user" = ? ORDER BY created_at, token"#, [user], Self.apnsDevice)
-            }
-            return try s.all("SELECT \(Self.apnsDeviceColumns) FROM apns_devices ORDER BY created_at, token", [], Self.apnsDevice)
-        }
+        try read { s, _ in try APNsDeviceRows.all(user: user, s) }
     }
 
     /// Whether any device is registered, from memory when asked in the last 5 seconds or since a registration here.
     public func hasAPNsDevices() throws(StratusError) -> Bool {
         if let known = apnsDevicePresence.withLock({ p in p.flatMap { ContinuousClock.now - $0.at < .seconds(5) ? $0.any : nil } }) { return known }
-        let any = try read { s, _ in try s.exists("SELECT 1 FROM apns_devices LIMIT 1") }
+        let any = try read { s, _ in try APNsDeviceRows.any(s) }
         apnsDevicePresence.withLock { $0 = (ContinuousClock.now, any) }
         return any
     }
@@ -87,7 +69,7 @@ public final class APNsDeviceStore: EnvironmentPart {
         guard !tokens.isEmpty else { return [] }
         let now = WallClock.nowMillis()
         return try write { s, _ in
-            try tokens.filter { try s.execute("UPDATE apns_devices SET claimed_until = ? WHERE token = ? AND claimed_until < ?", now + lease, $0, now) == 1 }
+            try tokens.filter { try APNsDeviceRows.claim($0, until: now + lease, now: now, s) }
         }
     }
 
@@ -96,14 +78,7 @@ public final class APNsDeviceStore: EnvironmentPart {
     public func finishAPNsDevices(_ tokens: [String], delivered positions: [String: Int64]) throws(StratusError) {
         guard !tokens.isEmpty else { return }
         try write { s, _ in
-            for token in tokens {
-                if let through = positions[token] {
-                    try s.execute("UPDATE apns_devices SET claimed_until = 0, delivered_through = \(s.dialect.greatest("delivered_through", "?")) WHERE token = ?",
-                                  through, token)
-                } else {
-                    try s.execute("UPDATE apns_devices SET claimed_until = 0 WHERE token = ?", token)
-                }
-            }
+            for token in tokens { try APNsDeviceRows.release(token, deliveredThrough: positions[token], s) }
         }
     }
 
@@ -114,7 +89,7 @@ public final class APNsDeviceStore: EnvironmentPart {
     }
 
     public func removeAPNsDevice(token: String) throws(StratusError) {
-        _ = try write { s, _ in try s.execute("DELETE FROM apns_devices WHERE token = ?", token.lowercased()) }
+        try write { s, _ in try APNsDeviceRows.remove(token.lowercased(), s) } as Void
         apnsDevicePresence.withLock { $0 = nil }
     }
 
@@ -123,30 +98,13 @@ public final class APNsDeviceStore: EnvironmentPart {
     public func recordAPNsDeliveries(_ deliveries: [APNsDelivery]) throws(StratusError) {
         guard !deliveries.isEmpty else { return }
         try write { s, _ in
-            for d in deliveries {
-                let updated = try s.execute("""
-                    UPDATE apns_deliveries SET state = ?, status = ?, reason = ?, apns_id = ?, attempts = ?, at = ? WHERE token = ? AND nid = ?
-                    """, d.state.rawValue, Int64(d.status), d.reason, d.apnsID, Int64(d.attempts), d.at, d.token, d.notificationID)
-                if updated == 0 {
-                    try s.execute("""
-                        INSERT INTO apns_deliveries(token, "user", nid, state, status, reason, apns_id, attempts, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, d.token, d.userRecordName, d.notificationID, d.state.rawValue, Int64(d.status), d.reason, d.apnsID, Int64(d.attempts), d.at)
-                }
-            }
-            if let newest = try s.int64("SELECT MAX(id) FROM apns_deliveries"), newest > Int64(Self.keptAPNsDeliveries) {
-                try s.execute("DELETE FROM apns_deliveries WHERE id <= ?", newest - Int64(Self.keptAPNsDeliveries))
-            }
+            for d in deliveries { try APNsDeliveryRows.record(d, s) }
+            try APNsDeliveryRows.trim(keep: Int64(Self.keptAPNsDeliveries), s)
         }
     }
 
     /// The newest pushes first.
     public func apnsDeliveries(limit: Int = 200) throws(StratusError) -> [APNsDelivery] {
-        try read { s, _ in
-            try s.all(#"SELECT id, token, "user", nid, state, status, reason, apns_id, attempts, at FROM apns_deliveries ORDER BY id DESC LIMIT ?"#, [Int64(limit)]) { r in
-                APNsDelivery(id: r.int64(0) ?? 0, token: r.string(1) ?? "", userRecordName: r.string(2) ?? "", notificationID: r.string(3) ?? "",
-                             state: APNsDelivery.State(rawValue: r.string(4) ?? "") ?? .failed, status: Int(r.int64(5) ?? 0), reason: r.string(6),
-                             apnsID: r.string(7), attempts: Int(r.int64(8) ?? 0), at: r.int64(9) ?? 0)
-            }
-        }
+        try read { s, _ in try APNsDeliveryRows.newest(limit: limit, s) }
     }
 }

@@ -11,8 +11,11 @@ struct Selection<Column: TableColumn>: Sendable {
         self.columns = columns
         self.alias = alias
         let prefix = alias.map { $0 + "." } ?? ""
-        sql = columns.map { prefix + $0.rawValue }.joined(separator: ", ")
+        sql = columns.map { prefix + Self.quoted($0.rawValue) }.joined(separator: ", ")
     }
+
+    /// A column's name as a statement writes it: `user` is a keyword on PostgreSQL, written quoted.
+    static func quoted(_ name: String) -> String { name == "user" ? #""user""# : name }
 
     /// Where `column` is in the list. Reading a column a statement did not select is the table's own bug.
     func position(of column: Column) -> Int {

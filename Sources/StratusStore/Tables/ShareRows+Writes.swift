@@ -79,7 +79,7 @@ extension ShareRows {
     static func partners(_ s: any SQLSession, of user: String) throws -> [String] {
         let columns = Selection<ParticipantColumn>([.user], as: "other")
         return try s.all("""
-            SELECT DISTINCT \(#"other."user""#) FROM share_participants mine JOIN share_participants other ON other.share_id = mine.share_id
+            SELECT DISTINCT \(columns.sql) FROM share_participants mine JOIN share_participants other ON other.share_id = mine.share_id
             WHERE mine."user" = ? AND mine.status = 'ACCEPTED' AND other.status = 'ACCEPTED' AND other."user" <> ? ORDER BY other."user"
             """, [user, user]) { NamedRow($0, columns).string(.user) }
     }

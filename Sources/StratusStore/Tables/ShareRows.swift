@@ -21,8 +21,6 @@ enum ShareRows {
     enum ParticipantColumn: String, TableColumn {
         case user, email, permission, type, status, position
         case shareID = "share_id"
-        /// `user` is a keyword on PostgreSQL: selected quoted.
-        var selected: String { self == .user ? #""user""# : rawValue }
     }
 
     private static let share = Selection<Column>([.id, .zoneID, .recordName, .rootName, .shortGUID, .publicPermission, .changeTag,
@@ -54,8 +52,7 @@ enum ShareRows {
 
     static func participants(_ shareID: Int64, _ s: any SQLSession) throws -> [ShareParticipant] {
         let columns = Selection<ParticipantColumn>([.user, .email, .permission, .type, .status])
-        let list = columns.columns.map(\.selected).joined(separator: ", ")
-        return try s.all("SELECT \(list) FROM share_participants WHERE share_id = ? ORDER BY position", [shareID]) { r in
+        return try s.all("SELECT \(columns.sql) FROM share_participants WHERE share_id = ? ORDER BY position", [shareID]) { r in
             let row = NamedRow(r, columns)
             return ShareParticipant(userRecordName: row.string(.user) ?? "", emailAddress: row.string(.email),
                                     permission: SharePermission(rawValue: row.string(.permission) ?? "") ?? .readOnly,
