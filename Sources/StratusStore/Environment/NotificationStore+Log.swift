@@ -7,15 +7,11 @@ extension NotificationStore {
     public func recentNotifications(limit: Int = 200) throws(StratusError) -> [NotificationLogEntry] {
         try saveCourierProgress()
         return try read { db, _ in
-            let tokens = try db.all(#"SELECT "user", created_at, delivered_through FROM courier_tokens"#) { r in
-                (user: r.string(0) ?? "", createdAt: r.int64(1) ?? 0, through: r.int64(2) ?? 0)
-            }
+            let tokens = try CourierTokens.progress(db)
             var out: [NotificationLogEntry] = []
             // A row holds at least one notification, so `limit` rows are always enough.
             // Each recipient numbers their own rows: across users, the newest are the last written.
-            let rows = try db.all(#"SELECT batch, created_at, entries, "user" FROM notification_log ORDER BY created_at DESC, batch DESC LIMIT ?"#, [limit]) { r in
-                (batch: r.int64(0) ?? 0, createdAt: r.int64(1) ?? 0, entries: r.string(2) ?? "", user: r.string(3) ?? "")
-            }
+            let rows = try NotificationLog.newest(limit: limit, db)
             for row in rows where out.count < limit {
                 let batch = row.batch
                 let createdAt = row.createdAt

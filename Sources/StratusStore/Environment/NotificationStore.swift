@@ -234,16 +234,8 @@ public final class NotificationStore: EnvironmentPart {
     public func createCourierToken(_ token: String, user: String, expiresAt: Int64, madeWith webToken: String? = nil) throws(StratusError) {
         let start = try lastNotificationID(for: user)
         try write { db, _ in
-            try db.execute("DELETE FROM courier_tokens WHERE expires_at < ?", WallClock.nowMillis())
-            try db.execute("""
-                DELETE FROM courier_tokens WHERE token IN (SELECT token FROM courier_tokens WHERE "user" = ?
-                    ORDER BY created_at DESC, token LIMIT 1000000 OFFSET ?)
-                """, user, Self.maximumCourierTokensPerUser - 1)
-            try db.execute("""
-                INSERT INTO courier_tokens(token, "user", created_at, delivered_through, expires_at, web_token) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT(token) DO UPDATE SET "user" = excluded."user", created_at = excluded.created_at, delivered_through = excluded.delivered_through,
-                    expires_at = excluded.expires_at, web_token = excluded.web_token
-                """, Secrets.tokenHash(token), user, WallClock.nowMillis(), start, expiresAt, webToken)
+            try CourierTokens.keep(Secrets.tokenHash(token), user: user, from: start, expiresAt: expiresAt, webToken: webToken,
+                                   keep: Self.maximumCourierTokensPerUser, now: WallClock.nowMillis(), db)
         }
     }
 
@@ -251,13 +243,8 @@ public final class NotificationStore: EnvironmentPart {
     public func courierToken(_ token: String) throws(StratusError) -> (user: String, deliveredThrough: Int64)? {
         guard token.utf8.count <= 128 else { return nil }
         let hash = Secrets.tokenHash(token)
-        let row: (String, Int64)? = try read { db, _ in
-            try db.one(#"SELECT "user", delivered_through FROM courier_tokens WHERE token = ? AND expires_at > ?"#, [hash, WallClock.nowMillis()]) {
-                ($0.string(0) ?? "", $0.int64(1) ?? 0)
-            }
-        }
-        guard let row else { return nil }
-        return (row.0, max(row.1, courierProgress.withLock { $0.answered[hash] ?? 0 }))
+        guard let row = try read({ db, _ in try CourierTokens.find(hash, now: WallClock.nowMillis(), db) }) else { return nil }
+        return (row.user, max(row.deliveredThrough, courierProgress.withLock { $0.answered[hash] ?? 0 }))
     }
 
     /// Ends a user's web courier tokens: those made with one web auth token (by its hash), or all of them.
@@ -292,7 +279,7 @@ public final class NotificationStore: EnvironmentPart {
         guard !due.isEmpty else { return }
         try write { db, _ in
             for (t, through) in due {
-                try db.execute("UPDATE courier_tokens SET delivered_through = \(db.dialect.greatest("delivered_through", "?")) WHERE token = ?", through, t)
+                try CourierTokens.answered(t, through: through, db)
             }
         }
         courierProgress.withLock { p in

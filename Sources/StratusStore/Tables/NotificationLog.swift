@@ -21,6 +21,19 @@ import StratusModel
 /// A recipient whose rows were dropped, by a budget or by age, has them marked expired (`expired_through`): a
 /// listener behind that is told to start afresh (CHANGE_TOKEN_EXPIRED).
 enum NotificationLog {
+    /// The columns of `notification_log`.
+    enum Column: String, TableColumn {
+        case user, batch, entries, notifications, bytes
+        case createdAt = "created_at"
+    }
+
+    /// The columns of `notification_recipients`.
+    enum RecipientColumn: String, TableColumn {
+        case user, bytes
+        case lastBatch = "last_batch"
+        case expiredThrough = "expired_through"
+    }
+
     /// One recipient's notifications of one transaction.
     struct Row {
         var user, text: String
@@ -39,6 +52,18 @@ enum NotificationLog {
 
     /// Appends a transaction's rows, each under the next number of its recipient, and keeps each recipient to
     /// their own budget.
+    /// The newest rows of every recipient (across users, the newest are the last written).
+    static func newest(limit: Int, _ s: any SQLSession) throws -> [(batch: Int64, createdAt: Int64, entries: String, user: String)] {
+        let columns = Selection<Column>([.batch, .createdAt, .entries, .user])
+        return try s.all("SELECT \(columns.sql) FROM notification_log ORDER BY created_at DESC, batch DESC LIMIT ?", [limit]) { r in
+            let row = NamedRow(r, columns)
+            return (row.int64(.batch) ?? 0, row.int64(.createdAt) ?? 0, row.string(.entries) ?? "", row.string(.user) ?? "")
+        }
+    }
+
+    /// What appending a recipient's row answers: their new number and what they are charged now.
+    private static let appended = Selection<RecipientColumn>([.lastBatch, .bytes])
+
     static func append(createdAt: Int64, rows: [Row], policy: NotificationPolicy, _ s: any SQLSession) throws -> Appended {
         var done = Appended()
         // In the order of the recipients' names: the locks of two writes never cross (see above).
@@ -51,8 +76,11 @@ enum NotificationLog {
                 INSERT INTO notification_recipients("user", bytes, expired_through, last_batch) VALUES (?, ?, 0, \(legacy) + 1)
                 ON CONFLICT("user") DO UPDATE SET last_batch = \(s.dialect.greatest("notification_recipients.last_batch", legacy)) + 1,
                     bytes = notification_recipients.bytes + excluded.bytes
-                RETURNING last_batch, bytes
-                """, [r.user, bytes], { ($0.int64(0) ?? 0, $0.int64(1) ?? bytes) }) else { continue }
+                RETURNING \(appended.sql)
+                """, [r.user, bytes], { row in
+                    let row = NamedRow(row, appended)
+                    return (row.int64(.lastBatch) ?? 0, row.int64(.bytes) ?? bytes)
+                }) else { continue }
             try s.execute(#"INSERT INTO notification_log("user", batch, created_at, entries, notifications, bytes) VALUES (?, ?, ?, ?, ?, ?)"#,
                           r.user, batch, createdAt, r.text, r.count, bytes)
             done.batches[r.user] = batch
@@ -75,8 +103,10 @@ enum NotificationLog {
             rounds += 1
             let excess = total - policy.logBudgetBytes / 10 * 9
             let dropped = try write { s in
-                let top = try s.all(#"SELECT "user", bytes FROM notification_recipients WHERE bytes > 0 ORDER BY bytes DESC LIMIT 2"#, []) {
-                    ($0.string(0) ?? "", $0.int64(1) ?? 0)
+                let columns = Selection<RecipientColumn>([.user, .bytes])
+                let top = try s.all("SELECT \(columns.sql) FROM notification_recipients WHERE bytes > 0 ORDER BY bytes DESC LIMIT 2", []) { r in
+                    let row = NamedRow(r, columns)
+                    return (row.string(.user) ?? "", row.int64(.bytes) ?? 0)
                 }
                 guard let (heaviest, theirs) = top.first else { return -1 }
                 let toNext = theirs - (top.count > 1 ? top[1].1 : 0)
@@ -98,12 +128,14 @@ enum NotificationLog {
         var through: Int64?
         var freed: Int64 = 0
         var notifications = 0
-        try s.each(#"SELECT batch, bytes, notifications FROM notification_log WHERE "user" = ? AND batch < ? ORDER BY batch LIMIT 100000"#,
+        let columns = Selection<Column>([.batch, .bytes, .notifications])
+        try s.each(#"SELECT \#(columns.sql) FROM notification_log WHERE "user" = ? AND batch < ? ORDER BY batch LIMIT 100000"#,
                    [.text(user), .int64(batch)]) { r in
             guard freed < bytes else { return }
-            through = r.int64(0)
-            freed += r.int64(1) ?? 0
-            notifications += Int(r.int64(2) ?? 0)
+            let row = NamedRow(r, columns)
+            through = row.int64(.batch)
+            freed += row.int64(.bytes) ?? 0
+            notifications += Int(row.int64(.notifications) ?? 0)
         }
         guard let through else { return 0 }
         try dropRows(of: user, through: through, freed: freed, s)
@@ -112,8 +144,10 @@ enum NotificationLog {
 
     /// Drops each recipient's rows written before `cutoff` (milliseconds), recipients in the order of their names.
     static func expire(before cutoff: Int64, _ s: any SQLSession) throws {
-        let old = try s.all(#"SELECT "user", MAX(batch) FROM notification_log WHERE created_at < ? GROUP BY "user""#, [cutoff]) {
-            ($0.string(0) ?? "", $0.int64(1) ?? 0)
+        let columns = Selection<Column>([.user, .batch])
+        let old = try s.all(#"SELECT "user", MAX(batch) AS batch FROM notification_log WHERE created_at < ? GROUP BY "user""#, [cutoff]) { r in
+            let row = NamedRow(r, columns)
+            return (row.string(.user) ?? "", row.int64(.batch) ?? 0)
         }
         for (user, through) in old.sorted(by: { $0.0 < $1.0 }) {
             try s.execute(#"UPDATE notification_recipients SET bytes = bytes WHERE "user" = ?"#, user)
@@ -156,8 +190,10 @@ enum NotificationLog {
         var out = Dictionary(users.map { ($0, legacy) }, uniquingKeysWith: { a, _ in a })
         for chunk in stride(from: 0, to: users.count, by: 500).map({ Array(users[$0..<min($0 + 500, users.count)]) }) {
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            try s.each(#"SELECT "user", last_batch FROM notification_recipients WHERE "user" IN (\#(marks))"#, chunk.map { .text($0) }) { r in
-                if let user = r.string(0), let last = r.int64(1) { out[user] = max(last, legacy) }
+            let columns = Selection<RecipientColumn>([.user, .lastBatch])
+            try s.each(#"SELECT \#(columns.sql) FROM notification_recipients WHERE "user" IN (\#(marks))"#, chunk.map { .text($0) }) { r in
+                let row = NamedRow(r, columns)
+                if let user = row.string(.user), let last = row.int64(.lastBatch) { out[user] = max(last, legacy) }
             }
         }
         return out

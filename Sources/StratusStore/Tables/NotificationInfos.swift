@@ -10,6 +10,12 @@ import StratusModel
 /// A text no subscription uses any more is marked released the first time a sweep notices, and dropped one
 /// retention later: every notification that could reference it is older than the mark, so gone by then.
 enum NotificationInfos {
+    /// The columns of `notification_infos`.
+    enum Column: String, TableColumn {
+        case ref, aps
+        case releasedAt = "released_at"
+    }
+
     /// The `aps` of one notification info: its JSON, and what a log line holds for it.
     struct APS: Sendable, Hashable {
         let text: String
@@ -42,7 +48,11 @@ enum NotificationInfos {
 
     /// Marks texts no live subscription uses, and drops those marked at least `retention` ago.
     static func sweep(live: Set<String>, now: Int64, retention: Int64, _ s: any SQLSession) throws {
-        let kept = try s.all("SELECT ref, released_at FROM notification_infos") { r in (r.string(0) ?? "", r.int64(1)) }
+        let columns = Selection<Column>([.ref, .releasedAt])
+        let kept = try s.all("SELECT \(columns.sql) FROM notification_infos") { r in
+            let row = NamedRow(r, columns)
+            return (row.string(.ref) ?? "", row.int64(.releasedAt))
+        }
         for (ref, released) in kept where !live.contains(ref) {
             if let released {
                 if released < now - retention { try s.execute("DELETE FROM notification_infos WHERE ref = ?", ref) }
@@ -58,7 +68,7 @@ enum NotificationInfos {
         let ref = String(field.dropFirst())
         if let hit = cache?.value(for: ref) { return hit }
         // A text dropped by a sweep can only belong to a notification past the retention: show it without alert.
-        let text = try s.one("SELECT aps FROM notification_infos WHERE ref = ?", [ref]) { $0.string(0) } ?? "{}"
+        let text = try s.one("SELECT aps FROM notification_infos WHERE ref = ?", [ref]) { NamedRow($0, Selection<Column>([.aps])).string(.aps) } ?? "{}"
         cache?.set(text, for: ref)
         return text
     }
