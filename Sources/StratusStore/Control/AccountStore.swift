@@ -23,9 +23,6 @@ public final class AccountStore: Sendable {
         self.registry = registry
     }
 
-    /// The columns `user(_:)` reads, in its order (and the password hash last).
-    private static let userColumns = "user_record_name, email, first_name, last_name, discoverable, discoverability_changed_at, password_hash"
-
     // MARK: users
 
     public func createUser(container: ContainerID, email: String, password: String, firstName: String = "", lastName: String = "",
@@ -40,13 +37,8 @@ public final class AccountStore: Sendable {
         let hash = try guarded { try Secrets.hashPassword(password) }
         try guarded {
             try control.write { s in
-                if try s.exists("SELECT 1 FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))", [container.rawValue, email]) {
-                    throw StratusError(.exists, "a user with this email already exists")
-                }
-                try s.execute("""
-                    INSERT INTO users(container, user_record_name, email, password_hash, first_name, last_name, created_at,
-                                      discoverable, discoverability_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, container.rawValue, user.userRecordName, email, hash, firstName, lastName, now, discoverable, user.discoverabilityChangedAt)
+                if try UserRows.emailTaken(email, container: container, s) { throw StratusError(.exists, "a user with this email already exists") }
+                try UserRows.insert(user, container: container, passwordHash: hash, at: now, s)
             }
         }
         // Shares that invited this address before it had an account are now its own to accept.
@@ -67,17 +59,11 @@ public final class AccountStore: Sendable {
         }
     }
 
-    private static func user(_ r: any SQLRow) -> ContainerUser {
-        ContainerUser(userRecordName: r.string(0) ?? "", email: r.string(1) ?? "", firstName: r.string(2) ?? "", lastName: r.string(3) ?? "",
-                      discoverable: r.bool(4) ?? false, discoverabilityChangedAt: r.int64(5))
-    }
-
     /// The user's answer to "may others who know my email find me?", recorded with its time.
     public func setDiscoverable(container: ContainerID, userRecordName: String, _ discoverable: Bool) throws(StratusError) {
         try guarded {
             try control.write { s in
-                guard try s.execute("UPDATE users SET discoverable = ?, discoverability_changed_at = ? WHERE container = ? AND user_record_name = ?",
-                                    discoverable, WallClock.nowMillis(), container.rawValue, userRecordName) == 1 else {
+                guard try UserRows.setDiscoverable(discoverable, user: userRecordName, container: container, at: WallClock.nowMillis(), s) else {
                     throw StratusError(.notFound, "no such user")
                 }
             }
@@ -104,9 +90,7 @@ public final class AccountStore: Sendable {
 
     public func users(container: ContainerID) throws(StratusError) -> [ContainerUser] {
         try guarded {
-            try control.read { s in
-                try s.all("SELECT \(Self.userColumns) FROM users WHERE container = ? ORDER BY email", [container.rawValue], AccountStore.user)
-            }
+            try control.read { s in try UserRows.all(container: container, s) }
         }
     }
 
@@ -115,11 +99,7 @@ public final class AccountStore: Sendable {
     public func userActivity(container: ContainerID) throws(StratusError) -> [String: (created: Int64, lastSignIn: Int64?)] {
         try guarded {
             try control.read { s in
-                let rows = try s.all("""
-                    SELECT u.user_record_name, u.created_at, MAX(w.created_at) FROM users u
-                    LEFT JOIN web_tokens w ON w.container = u.container AND w.user_record_name = u.user_record_name
-                    WHERE u.container = ? GROUP BY u.user_record_name, u.created_at
-                    """, [container.rawValue]) { r in (r.string(0) ?? "", (created: r.int64(1) ?? 0, lastSignIn: r.int64(2))) }
+                let rows = try UserRows.activity(container: container, s).map { ($0.user, (created: $0.created, lastSignIn: $0.lastSignIn)) }
                 return Dictionary(rows, uniquingKeysWith: { a, _ in a })
             }
         }
@@ -127,9 +107,7 @@ public final class AccountStore: Sendable {
 
     public func user(container: ContainerID, userRecordName: String) throws(StratusError) -> ContainerUser? {
         try guarded {
-            try control.read { s in
-                try s.one("SELECT \(Self.userColumns) FROM users WHERE container = ? AND user_record_name = ?", [container.rawValue, userRecordName], AccountStore.user)
-            }
+            try control.read { s in try UserRows.find(userRecordName, container: container, s) }
         }
     }
 
@@ -140,20 +118,14 @@ public final class AccountStore: Sendable {
 
     public func user(container: ContainerID, email: String) throws(StratusError) -> ContainerUser? {
         try guarded {
-            try control.read { s in
-                try s.one("SELECT \(Self.userColumns) FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))", [container.rawValue, email], AccountStore.user)
-            }
+            try control.read { s in try UserRows.find(email: email, container: container, s)?.user }
         }
     }
 
     /// The user whose email and password these are, or nil. Unknown emails cost a hash too, so timing does not tell.
     public func authenticateUser(container: ContainerID, email: String, password: String) throws(StratusError) -> ContainerUser? {
         let found: (ContainerUser, String)? = try guarded {
-            try control.read { s in
-                try s.one("SELECT \(Self.userColumns) FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))", [container.rawValue, email]) { r in
-                    (AccountStore.user(r), r.string(6) ?? "")
-                }
-            }
+            try control.read { s in try UserRows.find(email: email, container: container, s) }
         }
         guard let (user, hash) = found else {
             _ = Secrets.verifyPassword(password, hash: AccountStore.decoyHash)
@@ -187,15 +159,8 @@ public final class AccountStore: Sendable {
         let hash = Secrets.tokenHash(token)
         try guarded {
             try control.write { s in
-                try s.execute("DELETE FROM web_tokens WHERE expires_at < ?", now)
-                try s.execute("""
-                    DELETE FROM web_tokens WHERE token_hash IN (SELECT token_hash FROM web_tokens WHERE container = ? AND user_record_name = ?
-                        ORDER BY created_at DESC, token_hash LIMIT 1000000 OFFSET ?)
-                    """, container.rawValue, userRecordName, Self.maximumWebTokensPerUser - 1)
-                try s.execute("""
-                    INSERT INTO web_tokens(token_hash, container, environment, user_record_name, expires_at, created_at, family)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, hash, container.rawValue, environment.rawValue, userRecordName, now + lifetime, now, hash)
+                try WebTokens.insertFirst(hash, container: container, environment: environment, user: userRecordName, expiresAt: now + lifetime,
+                                          keep: Self.maximumWebTokensPerUser, now: now, s)
             }
         }
         return token
@@ -210,12 +175,7 @@ public final class AccountStore: Sendable {
         if let hit = webTokenCache.value(for: key) { session = hit } else {
             let hash = Secrets.hex(digest)
             session = try guarded {
-                try control.read { s in
-                    try s.one("SELECT user_record_name, expires_at, family FROM web_tokens WHERE token_hash = ? AND container = ? AND environment = ?",
-                              [hash, container.rawValue, environment.rawValue]) {
-                        WebAuthSession(user: $0.string(0) ?? "", expiresAt: $0.int64(1) ?? 0, family: $0.string(2) ?? hash)
-                    }
-                }
+                try control.read { s in try WebTokens.session(hash, container: container, environment: environment, s) }
             }
             if let session { webTokenCache.set(session, for: key) }
         }
@@ -234,12 +194,7 @@ public final class AccountStore: Sendable {
         let made: Bool = try guarded {
             try control.write { s in
                 // Made from the row of the token it succeeds, in one statement: if that row is gone (signed out), so is this.
-                try s.execute("""
-                    INSERT INTO web_tokens(token_hash, container, environment, user_record_name, expires_at, created_at, family)
-                    SELECT ?, container, environment, user_record_name, ?, ?, family FROM web_tokens WHERE token_hash = ? AND expires_at > ?
-                    ON CONFLICT(token_hash) DO NOTHING
-                    """, Secrets.tokenHash(successor), now + lifetime, now, Secrets.tokenHash(token), now)
-                return try s.exists("SELECT 1 FROM web_tokens WHERE token_hash = ?", [Secrets.tokenHash(successor)])
+                try WebTokens.insertSuccessor(Secrets.tokenHash(successor), of: Secrets.tokenHash(token), expiresAt: now + lifetime, now: now, s)
             }
         }
         return made ? successor : nil
@@ -252,14 +207,9 @@ public final class AccountStore: Sendable {
         let hash = Secrets.tokenHash(token)
         let owner: (ContainerID, ContainerEnvironment, String, String)? = try guarded {
             try control.write { s in
-                let row = try s.one("SELECT container, environment, user_record_name, family FROM web_tokens WHERE token_hash = ?", [hash]) { r in
-                    (try? ContainerID(r.string(0) ?? "")).flatMap { c in
-                        ContainerEnvironment(rawValue: r.string(1) ?? "").map { (c, $0, r.string(2) ?? "", r.string(3) ?? hash) }
-                    }
-                }
-                guard let row, only == nil || row.0 == only else { return nil }
-                try s.execute("DELETE FROM web_tokens WHERE family = ?", row.3)
-                return row
+                guard let row = try WebTokens.owner(hash, s), only == nil || row.container == only else { return nil }
+                try WebTokens.deleteFamily(row.family, s)
+                return (row.container, row.environment, row.user, row.family)
             }
         }
         sessionsChanged()
@@ -273,7 +223,7 @@ public final class AccountStore: Sendable {
 
     /// Whether the session (token family) `family` is still signed in: any of its tokens is live.
     public func webSessionIsLive(family: String) throws(StratusError) -> Bool {
-        try guarded { try control.read { s in try s.exists("SELECT 1 FROM web_tokens WHERE family = ? AND expires_at > ?", [family, WallClock.nowMillis()]) } }
+        try guarded { try control.read { s in try WebTokens.familyIsLive(family, now: WallClock.nowMillis(), s) } }
     }
 
     /// Signs a user out everywhere: every web auth token and web courier token of theirs in the container, in
@@ -281,7 +231,7 @@ public final class AccountStore: Sendable {
     @discardableResult
     public func signOutEverywhere(container: ContainerID, userRecordName: String) throws(StratusError) -> Int {
         let n = try guarded {
-            try control.write { s in try s.execute("DELETE FROM web_tokens WHERE container = ? AND user_record_name = ?", container.rawValue, userRecordName) }
+            try control.write { s in try WebTokens.deleteAll(user: userRecordName, container: container, s) }
         }
         sessionsChanged()
         for e in ContainerEnvironment.allCases {
