@@ -15,43 +15,7 @@ public final class CredentialStore: Sendable {
         self.registry = registry
     }
 
-    static func registerMigrations(_ m: inout SQLMigrations) {
-        m.add("v2-credentials") { s in
-            try s.script(s.dialect.ddl("""
-                CREATE TABLE api_tokens(id INTEGER PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, name TEXT NOT NULL,
-                    token_hash TEXT NOT NULL UNIQUE, allowed_origins TEXT NOT NULL, created_at INTEGER NOT NULL, revoked INTEGER NOT NULL DEFAULT 0);
-                CREATE INDEX api_tokens_container ON api_tokens(container, environment);
-                CREATE TABLE users(container TEXT NOT NULL, user_record_name TEXT NOT NULL, email TEXT NOT NULL COLLATE NOCASE,
-                    password_hash TEXT NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL, created_at INTEGER NOT NULL,
-                    PRIMARY KEY(container, user_record_name), UNIQUE(container, email)) WITHOUT ROWID;
-                CREATE TABLE web_tokens(token_hash TEXT PRIMARY KEY, container TEXT NOT NULL, user_record_name TEXT NOT NULL,
-                    expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID;
-                CREATE INDEX web_tokens_expiry ON web_tokens(expires_at);
-                """))
-            // PostgreSQL has no NOCASE columns: one user per email whatever its case, through an index on lower(email).
-            if s.dialect == .postgres { try s.script("CREATE UNIQUE INDEX users_email_lower ON users(container, lower(email))") }
-        }
-        m.add("v5-discoverability", ddl: """
-            ALTER TABLE users ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 0;
-            ALTER TABLE users ADD COLUMN discoverability_changed_at INTEGER;
-            """)
-        // A web auth token signs its user in to one environment. Tokens made before could have come from either:
-        // they keep working in Development only, and a Production user signs in again.
-        m.add("v7-web-token-environment", ddl: """
-            ALTER TABLE web_tokens ADD COLUMN environment TEXT NOT NULL DEFAULT 'development';
-            CREATE INDEX web_tokens_user ON web_tokens(container, user_record_name);
-            """)
-        // Token families (see `WebAuthSession`): a token made before is the first of its own family, so the courier
-        // tokens and devices bound to its hash stay bound to its family.
-        m.add("v26-web-token-families", ddl: """
-            ALTER TABLE web_tokens ADD COLUMN family TEXT;
-            UPDATE web_tokens SET family = token_hash;
-            CREATE INDEX web_tokens_family ON web_tokens(family);
-            """)
-    }
-
-    /// The columns `apiToken(_:)` reads, in its order.
-    private static let apiTokenColumns = "id, container, environment, name, allowed_origins, created_at, revoked"
+    static func registerMigrations(_ m: inout SQLMigrations) { APITokenRows.registerMigrations(&m) }
 
     // MARK: API tokens
 
@@ -72,34 +36,23 @@ public final class CredentialStore: Sendable {
         let originsJSON = String(decoding: (try? JSONEncoder().encode(origins)) ?? Data("[]".utf8), as: UTF8.self)
         let id: Int64 = try guarded {
             try control.write { s in
-                try s.int64("INSERT INTO api_tokens(container, environment, name, token_hash, allowed_origins, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                            [container.rawValue, environment.rawValue, trimmed, Secrets.tokenHash(secret), originsJSON, now]) ?? 0
+                try APITokenRows.insert(container: container, environment: environment, name: trimmed, hash: Secrets.tokenHash(secret), origins: originsJSON,
+                                        at: now, s)
             }
         }
         return (APIToken(id: id, container: container, environment: environment, name: trimmed, allowedOrigins: origins, createdAt: now, revoked: false), secret)
     }
 
-    private static func apiToken(_ r: any SQLRow) -> APIToken? {
-        guard let c = try? ContainerID(r.string(1) ?? ""), let e = ContainerEnvironment(rawValue: r.string(2) ?? "") else { return nil }
-        // Canonical spellings, so that tokens saved before origins were canonicalised compare exactly too.
-        let origins = ((try? JSONDecoder().decode([String].self, from: Data((r.string(4) ?? "[]").utf8))) ?? []).compactMap { WebOrigin($0)?.description }
-        return APIToken(id: r.int64(0) ?? 0, container: c, environment: e, name: r.string(3) ?? "", allowedOrigins: origins, createdAt: r.int64(5) ?? 0,
-                        revoked: r.bool(6) ?? false)
-    }
-
     public func apiTokens(container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> [APIToken] {
         try guarded {
-            try control.read { s in
-                try s.all("SELECT \(Self.apiTokenColumns) FROM api_tokens WHERE container = ? AND environment = ? ORDER BY id",
-                          [container.rawValue, environment.rawValue], CredentialStore.apiToken)
-            }
+            try control.read { s in try APITokenRows.all(container: container, environment: environment, s) }
         }
     }
 
     public func revokeAPIToken(id: Int64, container: ContainerID) throws(StratusError) {
         try guarded {
             try control.write { s in
-                guard try s.execute("UPDATE api_tokens SET revoked = 1 WHERE id = ? AND container = ?", id, container.rawValue) == 1 else {
+                guard try APITokenRows.revoke(id: id, container: container, s) else {
                     throw StratusError(.notFound, "no such token")
                 }
             }
@@ -114,9 +67,7 @@ public final class CredentialStore: Sendable {
         if let hit = apiTokenCache.value(for: digest) { return hit }
         let hash = Secrets.hex(digest)
         let token = try guarded {
-            try control.read { s in
-                try s.one("SELECT \(Self.apiTokenColumns) FROM api_tokens WHERE token_hash = ? AND revoked = 0", [hash], CredentialStore.apiToken)
-            }
+            try control.read { s in try APITokenRows.live(hash: hash, s) }
         }
         // Only live tokens are kept: one created a moment ago (here or by the CLI) works at once.
         if let token { apiTokenCache.set(token, for: digest) }
