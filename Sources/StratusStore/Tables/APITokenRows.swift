@@ -5,10 +5,8 @@ import StratusModel
 /// origins a browser may use them from. Every statement on it is here.
 enum APITokenRows {
     enum Column: String, TableColumn {
-        case id, container, environment, name, revoked
-        case tokenHash = "token_hash"
-        case allowedOrigins = "allowed_origins"
-        case createdAt = "created_at"
+        case id, container, environment, name, revoked, tokenHash = "token_hash"
+        case allowedOrigins = "allowed_origins", createdAt = "created_at"
     }
 
     /// The control database's first steps for credentials and accounts: `api_tokens`, and `users` and `web_tokens`

@@ -4,8 +4,7 @@ import StratusModel
 /// the newest few thousand kept for the console. Every statement on it is here.
 enum APNsDeliveryRows {
     enum Column: String, TableColumn {
-        case id, token, user, nid, state, status, reason, attempts, at
-        case apnsID = "apns_id"
+        case id, token, user, nid, state, status, reason, attempts, at, apnsID = "apns_id"
     }
 
     /// Records a push's outcome: its row updated, or made.

@@ -5,12 +5,8 @@ import StratusModel
 /// it is here.
 enum APNsDeviceRows {
     enum Column: String, TableColumn {
-        case token, user
-        case apnsEnvironment = "apns_environment"
-        case createdAt = "created_at"
-        case deliveredThrough = "delivered_through"
-        case webToken = "web_token"
-        case claimedUntil = "claimed_until"
+        case token, user, apnsEnvironment = "apns_environment", createdAt = "created_at"
+        case deliveredThrough = "delivered_through", webToken = "web_token", claimedUntil = "claimed_until"
     }
 
     private static let device = Selection<Column>([.token, .user, .apnsEnvironment, .createdAt, .deliveredThrough])

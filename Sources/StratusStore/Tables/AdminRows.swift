@@ -5,9 +5,7 @@ import StratusModel
 /// statement on `admins` is here.
 enum AdminRows {
     enum Column: String, TableColumn {
-        case id, email, theme
-        case passwordHash = "password_hash"
-        case createdAt = "created_at"
+        case id, email, theme, passwordHash = "password_hash", createdAt = "created_at"
     }
 
     static func registerMigrations(_ m: inout SQLMigrations) {

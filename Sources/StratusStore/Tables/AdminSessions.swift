@@ -4,14 +4,9 @@ import StratusModel
 /// forms carry, their clocks and the user they act as. Every statement on it is here.
 enum AdminSessions {
     enum Column: String, TableColumn {
-        case csrf
-        case tokenHash = "token_hash"
-        case adminID = "admin_id"
-        case createdAt = "created_at"
-        case lastSeen = "last_seen"
-        case actingContainer = "acting_container"
-        case actingEnvironment = "acting_environment"
-        case actingUser = "acting_user"
+        case csrf, tokenHash = "token_hash", adminID = "admin_id", createdAt = "created_at"
+        case lastSeen = "last_seen", actingContainer = "acting_container"
+        case actingEnvironment = "acting_environment", actingUser = "acting_user"
     }
 
     /// Starts a session, after forgetting those idle for `idle` or older than `absolute`.

@@ -2,9 +2,7 @@
 /// go with it without reading every record. Every statement on it is here.
 enum CascadeRefs {
     enum Column: String, TableColumn {
-        case targetZone = "target_zone"
-        case targetName = "target_name"
-        case sourceType = "source_type"
+        case targetZone = "target_zone", targetName = "target_name", sourceType = "source_type"
         case sourceID = "source_id"
     }
 

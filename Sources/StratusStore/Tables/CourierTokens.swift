@@ -3,11 +3,8 @@
 /// sign-in's rows of this table and others alike).
 enum CourierTokens {
     enum Column: String, TableColumn {
-        case token, user
-        case createdAt = "created_at"
-        case deliveredThrough = "delivered_through"
-        case expiresAt = "expires_at"
-        case webToken = "web_token"
+        case token, user, createdAt = "created_at", deliveredThrough = "delivered_through"
+        case expiresAt = "expires_at", webToken = "web_token"
     }
 
     /// Keeps a token (by hash) for `user`, answered from `start` on, after dropping the expired ones and the user's

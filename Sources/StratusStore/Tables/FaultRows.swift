@@ -5,13 +5,8 @@ import StratusModel
 enum FaultRows {
     enum Column: String, TableColumn {
         case id, container, environment, operation, kind, remaining, probability, seed, injected, stage, zone
-        case retryAfter = "retry_after"
-        case latency = "latency_ms"
-        case createdAt = "created_at"
-        case expiresAt = "expires_at"
-        case user = "user_name"
-        case recordType = "record_type"
-        case recordName = "record_name"
+        case retryAfter = "retry_after", latency = "latency_ms", createdAt = "created_at"
+        case expiresAt = "expires_at", user = "user_name", recordType = "record_type", recordName = "record_name"
         case serverFields = "server_fields"
     }
 

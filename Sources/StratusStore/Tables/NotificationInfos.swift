@@ -12,8 +12,7 @@ import StratusModel
 enum NotificationInfos {
     /// The columns of `notification_infos`.
     enum Column: String, TableColumn {
-        case ref, aps
-        case releasedAt = "released_at"
+        case ref, aps, releasedAt = "released_at"
     }
 
     /// The `aps` of one notification info: its JSON, and what a log line holds for it.

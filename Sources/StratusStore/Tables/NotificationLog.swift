@@ -23,15 +23,12 @@ import StratusModel
 enum NotificationLog {
     /// The columns of `notification_log`.
     enum Column: String, TableColumn {
-        case user, batch, entries, notifications, bytes
-        case createdAt = "created_at"
+        case user, batch, entries, notifications, bytes, createdAt = "created_at"
     }
 
     /// The columns of `notification_recipients`.
     enum RecipientColumn: String, TableColumn {
-        case user, bytes
-        case lastBatch = "last_batch"
-        case expiredThrough = "expired_through"
+        case user, bytes, lastBatch = "last_batch", expiredThrough = "expired_through"
     }
 
     /// One recipient's notifications of one transaction.

@@ -4,9 +4,7 @@ import StratusModel
 /// no page or plan counts records. Every statement on it is here.
 enum RecordCounts {
     enum Column: String, TableColumn {
-        case count
-        case zoneID = "zone_id"
-        case typeID = "type_id"
+        case count, zoneID = "zone_id", typeID = "type_id"
     }
 
     /// Adds `delta` (negative: removes) to a zone's count of a type.

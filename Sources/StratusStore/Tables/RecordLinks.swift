@@ -2,10 +2,7 @@
 /// records that have either. Every statement on it is here.
 enum RecordLinks {
     enum Column: String, TableColumn {
-        case parent
-        case zoneID = "zone_id"
-        case recordName = "record_name"
-        case shareID = "share_id"
+        case parent, zoneID = "zone_id", recordName = "record_name", shareID = "share_id"
     }
 
     /// Writes a record's link row (its parent and covering share).

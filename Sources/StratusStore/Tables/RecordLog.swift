@@ -6,10 +6,7 @@ import StratusModel
 /// are here; the change feed's page and its join with a type's table too.
 enum RecordLog {
     enum Column: String, TableColumn {
-        case seq, deleted
-        case zoneID = "zone_id"
-        case recordName = "record_name"
-        case typeID = "type_id"
+        case seq, deleted, zoneID = "zone_id", recordName = "record_name", typeID = "type_id"
         case recordID = "record_id"
     }
 

@@ -5,22 +5,14 @@ import StratusModel
 /// here and in `ShareRows+Writes.swift`; the records a share covers are `RecordLinks`'.
 enum ShareRows {
     enum Column: String, TableColumn {
-        case id, fields
-        case zoneID = "zone_id"
-        case recordName = "record_name"
-        case rootName = "root_name"
-        case shortGUID = "short_guid"
-        case publicPermission = "public_permission"
-        case changeTag = "change_tag"
-        case createdAt = "created_ts"
-        case createdBy = "created_by"
-        case modifiedAt = "modified_ts"
+        case id, fields, zoneID = "zone_id", recordName = "record_name", rootName = "root_name"
+        case shortGUID = "short_guid", publicPermission = "public_permission", changeTag = "change_tag"
+        case createdAt = "created_ts", createdBy = "created_by", modifiedAt = "modified_ts"
         case modifiedBy = "modified_by"
     }
 
     enum ParticipantColumn: String, TableColumn {
-        case user, email, permission, type, status, position
-        case shareID = "share_id"
+        case user, email, permission, type, status, position, shareID = "share_id"
     }
 
     private static let share = Selection<Column>([.id, .zoneID, .recordName, .rootName, .shortGUID, .publicPermission, .changeTag,

@@ -4,8 +4,7 @@ import StratusModel
 /// sequence number of the owner's database when it did. Every statement on it is here.
 enum SharedZoneLog {
     enum Column: String, TableColumn {
-        case user, seq, removed
-        case zoneID = "zone_id"
+        case user, seq, removed, zoneID = "zone_id"
     }
 
     /// Records in each participant's feed that a zone joined or left it. A zone leaves only when no other accepted

@@ -6,9 +6,7 @@ import StratusModel
 /// so the caps of `NotificationPolicy` are checked without counting a million rows. Every statement on it is here.
 enum SubscriptionRows {
     enum Column: String, TableColumn {
-        case scope, owner, document, spec
-        case subscriptionID = "subscription_id"
-        case createdAt = "created_at"
+        case scope, owner, document, spec, subscriptionID = "subscription_id", createdAt = "created_at"
     }
 
     private static let key = "scope = ? AND owner = ? AND subscription_id = ?"

@@ -4,13 +4,8 @@ import StratusModel
 /// may discover them. Every statement on it is here.
 enum UserRows {
     enum Column: String, TableColumn {
-        case container, email
-        case userRecordName = "user_record_name"
-        case passwordHash = "password_hash"
-        case firstName = "first_name"
-        case lastName = "last_name"
-        case createdAt = "created_at"
-        case discoverable
+        case container, email, userRecordName = "user_record_name", passwordHash = "password_hash"
+        case firstName = "first_name", lastName = "last_name", createdAt = "created_at", discoverable
         case discoverabilityChangedAt = "discoverability_changed_at"
     }
 

@@ -4,11 +4,8 @@ import StratusModel
 /// family (the sign-in it descends from, by rotation). Every statement on it is here.
 enum WebTokens {
     enum Column: String, TableColumn {
-        case container, environment, family
-        case tokenHash = "token_hash"
-        case userRecordName = "user_record_name"
-        case expiresAt = "expires_at"
-        case createdAt = "created_at"
+        case container, environment, family, tokenHash = "token_hash", userRecordName = "user_record_name"
+        case expiresAt = "expires_at", createdAt = "created_at"
     }
 
     /// A new family's first token, after dropping the expired ones and the user's oldest past `keep - 1`.

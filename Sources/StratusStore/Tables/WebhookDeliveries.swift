@@ -5,11 +5,8 @@ import StratusModel
 /// statement on it is here.
 enum WebhookDeliveries {
     enum Column: String, TableColumn {
-        case id, nid, payload, attempts, state
-        case webhookID = "webhook_id"
-        case nextAttemptAt = "next_attempt_at"
-        case lastError = "last_error"
-        case createdAt = "created_at"
+        case id, nid, payload, attempts, state, webhookID = "webhook_id", nextAttemptAt = "next_attempt_at"
+        case lastError = "last_error", createdAt = "created_at"
     }
 
     /// Queues a delivery, due now.

@@ -5,11 +5,8 @@ import StratusModel
 /// outcome of its last deliveries. Every statement on it is here; its queue is `WebhookDeliveries`.
 enum WebhookRows {
     enum Column: String, TableColumn {
-        case id, url, enabled, failures, secret
-        case recordTypes = "record_types"
-        case lastStatus = "last_status"
-        case lastDeliveryAt = "last_delivery_at"
-        case createdAt = "created_at"
+        case id, url, enabled, failures, secret, recordTypes = "record_types", lastStatus = "last_status"
+        case lastDeliveryAt = "last_delivery_at", createdAt = "created_at"
     }
 
     private static let webhook = Selection<Column>([.id, .url, .recordTypes, .enabled, .failures, .lastStatus, .lastDeliveryAt, .createdAt])

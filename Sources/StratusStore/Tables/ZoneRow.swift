@@ -10,9 +10,7 @@ struct ZoneRow: Sendable, Hashable {
 
     /// The columns of `zones`.
     enum Column: String, TableColumn {
-        case id, scope, owner, name, atomic, deleted
-        case changeSeq = "change_seq"
-        case createdAt = "created_at"
+        case id, scope, owner, name, atomic, deleted, changeSeq = "change_seq", createdAt = "created_at"
     }
 
     /// What a zone's row is read from.
