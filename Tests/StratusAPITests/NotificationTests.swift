@@ -97,6 +97,23 @@ import StratusTestSupport
         #expect(listed.json["subscriptions"]?.array?.compactMap { $0["subscriptionID"]?.string } == ["diaries"])
     }
 
+    /// A subscription that fires once fires once even when fan-out turns overlap (PostgreSQL's may, on one server or
+    /// several): each write is a change of its own, and four deliverers take them at once.
+    @Test(arguments: Backend.allCases) func firesOnceHoldsWhenTurnsOverlap(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
+        _ = try await Self.subscribe(f, #"{"subscriptionID":"once","subscriptionType":"query","query":{"recordType":"Memo"},"firesOn":["create"],"firesOnce":true}"#, db: "public", user: f.aliceToken)
+        let notifications = try f.app.store.environment(f.container, .development).notifications
+        for i in 0..<24 {
+            _ = try await Self.modify(f, #"{"operationType":"create","record":{"recordName":"m\#(i)","recordType":"Memo"}}"#, user: f.bobToken)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try? await offPool { notifications.deliverHandedOff() } } }
+        }
+        #expect(try Self.notes(f, f.alice.userRecordName).count == 1)
+        let listed = try await f.call("subscriptions/list", db: "public", user: f.aliceToken)
+        #expect(listed.json["subscriptions"]?.array?.isEmpty == true, "spent, the subscription is gone")
+    }
+
     /// Subscriptions grouped by an equality filter's value still hear exactly what matches: a record that moves from
     /// one list to another leaves the first list's query and enters the second's; numbers match across kinds.
     @Test(arguments: Backend.allCases) func equalityGroupedSubscriptionsHearTheirValueOnly(_ backend: Backend) async throws {

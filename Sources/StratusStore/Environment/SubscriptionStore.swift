@@ -7,8 +7,9 @@ import Synchronization
 public final class SubscriptionStore: EnvironmentPart {
     let core: EnvironmentDatabase
     let quota: QuotaStore
-    /// Subscriptions grouped for matching; nil until first needed after a change to them.
-    let subscriptionIndex = Mutex<SubscriptionIndex?>(nil)
+    /// Subscriptions grouped for matching (nil until first needed after a change to them), and how many times it was
+    /// dropped: an index read before a drop is not kept after it, so it never outlives the change that dropped it.
+    private let subscriptionIndex = Mutex<(index: SubscriptionIndex?, drops: Int)>((nil, 0))
 
     init(core: EnvironmentDatabase, quota: QuotaStore) {
         self.core = core
@@ -80,14 +81,15 @@ public final class SubscriptionStore: EnvironmentPart {
 
     /// Every subscription, grouped for matching: read once after each change to them.
     func index(_ db: any SQLSession) throws -> SubscriptionIndex {
-        if let cached = subscriptionIndex.withLock({ $0 }) { return cached }
+        let (cached, drops) = subscriptionIndex.withLock { ($0.index, $0.drops) }
+        if let cached { return cached }
         let decoder = JSONDecoder()
         let entries = try SubscriptionRows.specs(db).compactMap { row -> (owner: String, scope: DatabaseScope, subscription: Subscription)? in
             guard let s = try? decoder.decode(Subscription.self, from: Data(row.spec.utf8)) else { return nil }
             return (row.owner, row.scope, s)
         }
         let index = SubscriptionIndex(entries)
-        subscriptionIndex.withLock { $0 = index }
+        subscriptionIndex.withLock { if $0.drops == drops { $0.index = index } }
         return index
     }
 
@@ -98,5 +100,10 @@ public final class SubscriptionStore: EnvironmentPart {
     }
 
     /// Forgets the grouped subscriptions on this server only (another server changed them).
-    func dropSubscriptionIndex() { subscriptionIndex.withLock { $0 = nil } }
+    func dropSubscriptionIndex() {
+        subscriptionIndex.withLock {
+            $0.index = nil
+            $0.drops += 1
+        }
+    }
 }

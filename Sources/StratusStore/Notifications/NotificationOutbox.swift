@@ -197,14 +197,14 @@ struct NotificationOutbox {
         let key = once ? entry.key : ""
         if once && spent.contains(key) { return }
         guard let reason = try reason(entry, before: before, after: after, zone: zone, database: database, catalog: catalog, db) else { return }
-        let record = after ?? before!
-        try append(entry, reason: reason, record: record, zone: zone, db)
         if once {
+            // The subscription is claimed by deleting its row before it fires: a turn that ran on an index read before
+            // another turn spent it (PostgreSQL's turns may overlap) finds no row to delete, and stays silent.
             spent.insert(key)
-            if let freed = try SubscriptionRows.delete(entry.scope, owner: entry.owner, id: entry.subscription.subscriptionID, db) {
-                try UserUsage.add([entry.owner: -freed], db)
-            }
+            guard let freed = try SubscriptionRows.delete(entry.scope, owner: entry.owner, id: entry.subscription.subscriptionID, db) else { return }
+            try UserUsage.add([entry.owner: -freed], db)
         }
+        try append(entry, reason: reason, record: after ?? before!, zone: zone, db)
     }
 
     /// A zone created or deleted: the owner's database subscriptions hear it (what `changes/database` then lists).
