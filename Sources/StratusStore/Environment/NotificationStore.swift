@@ -47,7 +47,7 @@ public final class NotificationStore: EnvironmentPart {
 
     /// Whether writes handed off changes not fanned out yet.
     public func hasHandedOffChanges() -> Bool {
-        (try? read { db, _ in try db.exists("SELECT 1 FROM notification_outbox", []) }) ?? false
+        (try? read { db, _ in try !NotificationOutboxRows.isEmpty(db) }) ?? false
     }
 
     /// What one turn of the fan-out does at most: changes taken, subscriptions looked at (a change that concerns
@@ -63,10 +63,7 @@ public final class NotificationStore: EnvironmentPart {
     func fanOutTurn() -> Bool {
         do {
             let (more, spent) = try core.fanOutWrite { db, catalog -> (Bool, Bool) in
-                let lock = db.dialect == .postgres ? " FOR UPDATE" : ""
-                let rows = try db.all("SELECT id, change, resume_after FROM notification_outbox ORDER BY id LIMIT ?\(lock)", [Self.changesPerTurn]) {
-                    r -> (id: Int64, change: Data, resume: String?)? in r.int64(0).map { ($0, r.data(1) ?? Data(), r.string(2)) }
-                }
+                let rows = try NotificationOutboxRows.oldest(Self.changesPerTurn, db)
                 guard !rows.isEmpty else { return (false, false) }
                 var outbox = NotificationOutbox(index: try subscriptions.index(db), store: self)
                 let start = ContinuousClock.now
@@ -74,17 +71,15 @@ public final class NotificationStore: EnvironmentPart {
                 var unfinished = false
                 for row in rows {
                     // A change this version cannot read (never written by it) is dropped rather than stop every one after it.
-                    if let change = NotificationChange(row.change), let stopped = try apply(change, row: row.id, to: &outbox, resumeAfter: row.resume, catalog: catalog, db) {
-                        try db.execute("UPDATE notification_outbox SET resume_after = ? WHERE id = ?", stopped, row.id)
+                    if let change = NotificationChange(row.change), let stopped = try apply(change, row: row.id, to: &outbox, resumeAfter: row.resumeAfter, catalog: catalog, db) {
+                        try NotificationOutboxRows.resume(row.id, after: stopped, db)
                         unfinished = true
                         break
                     }
                     done.append(row.id)
                     if ContinuousClock.now - start >= Self.turnBudget || outbox.looked >= Self.subscriptionsPerTurn { break }
                 }
-                if !done.isEmpty {
-                    try db.execute("DELETE FROM notification_outbox WHERE id IN (\(done.map { _ in "?" }.joined(separator: ",")))", done.map { SQLValue.int64($0) })
-                }
+                try NotificationOutboxRows.remove(done, db)
                 try outbox.finish(db)
                 return (unfinished || done.count < rows.count || rows.count == Self.changesPerTurn, !outbox.spent.isEmpty)
             }
@@ -182,12 +177,7 @@ public final class NotificationStore: EnvironmentPart {
             var from = NotificationBatch.batch(of: afterID)
             var more = true
             while more && out.count < limit {
-                var rows: [(batch: Int64, createdAt: Int64, entries: String)] = []
-                try db.each(#"""
-                    SELECT batch, created_at, entries FROM notification_log WHERE "user" = ? AND batch >= ? AND batch <= ? ORDER BY batch LIMIT 4
-                    """#, [.text(user), .int64(from), .int64(newest)]) { row in
-                    rows.append((row.int64(0) ?? 0, row.int64(1) ?? 0, row.string(2) ?? ""))
-                }
+                let rows = try NotificationLog.rows(of: user, from: from, through: newest, limit: 4, db)
                 more = rows.count == 4
                 from = (rows.last?.batch ?? from) + 1
                 for row in rows where out.count < limit {
@@ -294,8 +284,7 @@ extension NotificationStore {
     public func notificationPosition(nid: String, user: String) throws(StratusError) -> Int64 {
         let position: Int64? = try NotificationBatch.position(nid: nid, salt: nidSalt, user: user).flatMap { position throws(StratusError) -> Int64? in
             try read { db, _ -> Int64? in
-                guard let count = try db.one(#"SELECT notifications FROM notification_log WHERE "user" = ? AND batch = ?"#,
-                                             [user, NotificationBatch.batch(of: position)], { $0.int64(0) }) else { return nil }
+                guard let count = try NotificationLog.count(of: user, batch: NotificationBatch.batch(of: position), db) else { return nil }
                 let index = position & Int64(NotificationBatch.maximumPerBatch - 1)
                 return index < count ? position : nil
             }

@@ -35,21 +35,14 @@ public final class SchemaStore: EnvironmentPart {
             try diff.validate()
             if !diff.isEmpty { catalog = try SchemaStorage.apply(diff, to: catalog, s) }
             if let deployedBy {
-                try s.execute("INSERT INTO deployments(deployed_at, deployed_by, changes) VALUES (?, ?, ?)",
-                              WallClock.nowMillis(), deployedBy, diff.changes.map(\.description).joined(separator: "\n"))
+                try DeploymentRows.insert(by: deployedBy, changes: diff.changes.map(\.description), at: WallClock.nowMillis(), s)
             }
             return diff
         }
     }
 
     public func deployments() throws(StratusError) -> [Deployment] {
-        try read { s, _ in
-            try s.all("SELECT id, deployed_at, deployed_by, changes FROM deployments ORDER BY id DESC") { r in
-                let text = r.string(3) ?? ""
-                return Deployment(id: r.int64(0) ?? 0, deployedAt: r.int64(1) ?? 0, deployedBy: r.string(2) ?? "",
-                                  changes: text.isEmpty ? [] : text.components(separatedBy: "\n"))
-            }
-        }
+        try read { s, _ in try DeploymentRows.all(s) }
     }
 
 
@@ -58,16 +51,11 @@ public final class SchemaStore: EnvironmentPart {
         try write { s, catalog in
             for type in catalog.types {
                 for f in type.fields { try SchemaStorage.dropStructures(f, except: nil, table: type.table, s) }
-                try s.script("DROP TABLE \(type.table)")
+                try TypeStatements.drop(type.table, s)
                 // Automatic indexes' tables (SQLite) go with their type.
                 try AutoIndexes.forget(typeID: type.id, s)
             }
-            try s.script("""
-                DELETE FROM record_types; DELETE FROM fields; DELETE FROM roles; DELETE FROM record_log; DELETE FROM cascade_refs;
-                DELETE FROM assets; DELETE FROM record_counts; DELETE FROM role_members;
-                DELETE FROM shares; DELETE FROM share_participants; DELETE FROM record_links; DELETE FROM shared_zone_log;
-                DELETE FROM auto_indexes; DELETE FROM query_shapes;
-                """)
+            try EnvironmentData.empty(s)
             try ZoneRow.markEveryDeleted(s)
             try ChangeSequence.bumpEveryZone(s)
             catalog = Catalog(generation: try SchemaStorage.bumpGeneration(s), roles: [], types: [])
@@ -86,13 +74,13 @@ extension SchemaStore {
     public func assignRole(_ role: String, to user: String) throws(StratusError) {
         try write { s, catalog in
             guard catalog.roles.contains(role) else { throw StratusError.badRequest("role '\(role)' does not exist in the \(environment.rawValue) schema") }
-            try s.execute("INSERT INTO role_members(role, \"user\") VALUES (?, ?) ON CONFLICT DO NOTHING", role, user)
+            try RoleMembers.grant(role, to: user, s)
         }
         roleCache.removeAll()
     }
 
     public func removeRole(_ role: String, from user: String) throws(StratusError) {
-        try write { s, _ in try s.execute("DELETE FROM role_members WHERE role = ? AND \"user\" = ?", role, user) }
+        try write { s, _ in try RoleMembers.revoke(role, from: user, s) }
         roleCache.removeAll()
     }
 
@@ -102,13 +90,13 @@ extension SchemaStore {
         let generation = core.cachedCatalog.read { $0.generation }
         if let hit = roleCache.value(for: user), hit.generation == generation { return hit.roles }
         let (roles, readWith) = try read { s, catalog in
-            (Set(try s.all("SELECT role FROM role_members WHERE \"user\" = ?", [user]) { $0.string(0) }).intersection(catalog.roles), catalog.generation)
+            (try RoleMembers.roles(of: user, s).intersection(catalog.roles), catalog.generation)
         }
         roleCache.set(RoleMembership(roles: roles, generation: readWith), for: user)
         return roles
     }
 
     public func members(of role: String) throws(StratusError) -> [String] {
-        try read { s, _ in try s.all("SELECT \"user\" FROM role_members WHERE role = ? ORDER BY \"user\"", [role]) { $0.string(0) } }
+        try read { s, _ in try RoleMembers.users(holding: role, s) }
     }
 }

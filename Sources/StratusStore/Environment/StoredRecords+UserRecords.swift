@@ -24,7 +24,7 @@ extension StoredRecords {
     func withRoles(_ record: StoredRecord, catalog: Catalog, _ db: any SQLSession) throws -> StoredRecord {
         guard record.recordType == UserRecord.recordType else { return record }
         var r = record
-        let held = Set(try db.all(#"SELECT role FROM role_members WHERE "user" = ?"#, [record.recordName]) { $0.string(0) }).intersection(catalog.roles)
+        let held = try RoleMembers.roles(of: record.recordName, db).intersection(catalog.roles)
         r.fields[UserRecord.rolesField] = held.isEmpty ? nil : UserRecord.roles(held)
         return r
     }

@@ -53,7 +53,7 @@ struct NotificationHandOff {
     }
 
     private mutating func put(_ change: NotificationChange, _ db: any SQLSession) throws {
-        try db.execute("INSERT INTO notification_outbox(created_at, change) VALUES (?, ?)", WallClock.nowMillis(), change.encoded)
+        try NotificationOutboxRows.add(change.encoded, at: WallClock.nowMillis(), db)
         handedOff += 1
     }
 

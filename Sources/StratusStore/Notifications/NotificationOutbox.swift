@@ -175,13 +175,7 @@ struct NotificationOutbox {
 
     private mutating func participants(seeing name: String, zoneRow: Int64, _ db: any SQLSession) throws -> [String] {
         if zoneParticipants[zoneRow] == nil {
-            zoneParticipants[zoneRow] = try db.all("""
-                SELECT p."user", s.id, s.root_name IS NULL, p.type, s.public_permission FROM shares s JOIN share_participants p ON p.share_id = s.id
-                WHERE s.zone_id = ? AND p.status = 'ACCEPTED' AND p.type != 'OWNER'
-                """, [zoneRow]) { r -> (user: String, shareID: Int64?)? in
-                    if r.string(3) == "PUBLIC_USER" && r.string(4) == "NONE" { return nil }
-                    return (r.string(0) ?? "", (r.bool(2) ?? false) ? nil : r.int64(1))
-                }
+            zoneParticipants[zoneRow] = try ShareRows.acceptedParticipants(zone: zoneRow, db)
         }
         let all = zoneParticipants[zoneRow]!
         guard !all.isEmpty else { return [] }
@@ -264,7 +258,7 @@ struct NotificationOutbox {
 
     private mutating func roles(of user: String, catalog: Catalog, _ db: any SQLSession) throws -> Set<String> {
         if let r = roles[user] { return r }
-        let r = Set(try db.all("SELECT role FROM role_members WHERE \"user\" = ?", [user]) { $0.string(0) }).intersection(catalog.roles)
+        let r = try RoleMembers.roles(of: user, db).intersection(catalog.roles)
         roles[user] = r
         return r
     }

@@ -366,7 +366,7 @@ struct RecordWriter {
     private func keepRoles(_ fields: inout [String: FieldValue], sent: FieldValue?, user: String) throws {
         fields.removeValue(forKey: UserRecord.rolesField)
         guard let sent else { return }
-        let held = Set(try db.all(#"SELECT role FROM role_members WHERE "user" = ?"#, [user]) { $0.string(0) }).intersection(catalog.roles)
+        let held = try RoleMembers.roles(of: user, db).intersection(catalog.roles)
         guard case .list(_, let items) = sent, case .list(_, let current) = UserRecord.roles(held), Set(items) == Set(current) else {
             throw StratusError(.badRequest, "a Users record's roles are the server's (the console assigns roles); they cannot be saved", recordName: user)
         }

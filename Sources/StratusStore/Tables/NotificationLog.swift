@@ -174,6 +174,23 @@ enum NotificationLog {
             "COALESCE(CAST(\(Meta.column(.notificationsExpiredThrough)) AS BIGINT), 0) >> \(NotificationBatch.indexBits)")
     }
 
+    /// Up to `limit` of `user`'s rows, from batch `from` through `through`, in order.
+    static func rows(of user: String, from: Int64, through: Int64, limit: Int, _ s: any SQLSession) throws -> [(batch: Int64, createdAt: Int64, entries: String)] {
+        let columns = Selection<Column>([.batch, .createdAt, .entries])
+        return try s.all(#"SELECT \#(columns.sql) FROM notification_log WHERE "user" = ? AND batch >= ? AND batch <= ? ORDER BY batch LIMIT ?"#,
+                         [user, from, through, limit]) { r in
+            let row = NamedRow(r, columns)
+            return (row.int64(.batch) ?? 0, row.int64(.createdAt) ?? 0, row.string(.entries) ?? "")
+        }
+    }
+
+    /// How many notifications `user`'s row of `batch` holds; nil when there is no such row.
+    static func count(of user: String, batch: Int64, _ s: any SQLSession) throws -> Int64? {
+        try s.one(#"SELECT notifications FROM notification_log WHERE "user" = ? AND batch = ?"#, [user, batch]) {
+            NamedRow($0, Selection<Column>([.notifications])).int64(.notifications)
+        }
+    }
+
     /// `user`'s newest batch (`legacyLastBatch` when they have none): everything up to it has committed.
     static func lastBatch(of user: String, _ s: any SQLSession) throws -> Int64 {
         let mine = try s.int64(#"SELECT last_batch FROM notification_recipients WHERE "user" = ?"#, [user]) ?? 0

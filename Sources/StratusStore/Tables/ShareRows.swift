@@ -53,6 +53,21 @@ enum ShareRows {
         }
     }
 
+    /// The accepted participants (owner excepted) of a private zone's shares, and the share of each that covers only
+    /// a hierarchy (nil for the zone's share, which covers every record). A public share's public user who was given
+    /// no permission is no participant.
+    static func acceptedParticipants(zone zoneRow: Int64, _ s: any SQLSession) throws -> [(user: String, shareID: Int64?)] {
+        let participant = Selection<ParticipantColumn>([.user, .type], as: "p"), of = Selection<Column>([.id, .rootName, .publicPermission], as: "s")
+        return try s.all("""
+            SELECT \(participant.sql), \(of.sql) FROM shares s JOIN share_participants p ON p.share_id = s.id
+            WHERE s.zone_id = ? AND p.status = 'ACCEPTED' AND p.type != 'OWNER'
+            """, [zoneRow]) { r -> (user: String, shareID: Int64?)? in
+            let p = NamedRow(r, participant), share = NamedRow(r, of, offset: p.end)
+            if p.string(.type) == "PUBLIC_USER" && share.string(.publicPermission) == "NONE" { return nil }
+            return (p.string(.user) ?? "", share.isNull(.rootName) ? nil : share.int64(.id))
+        }
+    }
+
     static func find(_ s: any SQLSession, zone: ZoneRow, name: String) throws -> (id: Int64, share: Share)? {
         try one(s, "zone_id = ? AND record_name = ?", [zone.id, name], zone: zone.zoneID).map { ($0.id, $0.share) }
     }

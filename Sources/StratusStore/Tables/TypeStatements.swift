@@ -86,4 +86,9 @@ struct TypeStatements {
         for f in indexedFields { fieldIndexes[f.id] = FieldIndexStatements(f, dialect) }
         selectByID = "SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t WHERE t.id = ?"
     }
+
+    /// Drops a record type's table (its index tables are dropped field by field, `SchemaStorage.dropStructures`).
+    static func drop(_ table: String, _ s: any SQLSession) throws {
+        try s.script("DROP TABLE \(table)")
+    }
 }
