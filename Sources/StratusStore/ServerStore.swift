@@ -116,13 +116,13 @@ public final class ServerStore: Sendable {
 
     static let controlMigrations: SQLMigrations = {
         var m = SQLMigrations()
-        m.add("v1", ddl: "CREATE TABLE containers(id TEXT PRIMARY KEY, created_at INTEGER NOT NULL) WITHOUT ROWID")
+        ContainerRows.registerMigrations(&m)
         CredentialStore.registerMigrations(&m)
-        CredentialStore.registerServerKeyMigrations(&m)
+        ServerKeyRows.registerMigrations(&m)
         AdminStore.registerMigrations(&m)
-        FaultStore.registerMigrations(&m)
-        CredentialStore.registerAPNsMigrations(&m)
-        AdminStore.registerDeviceCookieMigrations(&m)
+        FaultRows.registerMigrations(&m)
+        APNsCredentialRows.registerMigrations(&m)
+        DeviceCookies.registerMigrations(&m)
         return m
     }()
 
@@ -131,7 +131,7 @@ public final class ServerStore: Sendable {
     public func createContainer(_ id: ContainerID) throws(StratusError) {
         try guarded {
             try control.write { s in
-                guard try s.execute("INSERT INTO containers(id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", id.rawValue, WallClock.nowMillis()) == 1 else {
+                guard try ContainerRows.insert(id, at: WallClock.nowMillis(), s) else {
                     throw StratusError(.exists, "container \(id) already exists")
                 }
             }
@@ -141,11 +141,7 @@ public final class ServerStore: Sendable {
 
     public func containers() throws(StratusError) -> [ContainerInfo] {
         try guarded {
-            try control.read { s in
-                try s.all("SELECT id, created_at FROM containers ORDER BY id") { r in
-                    (try? ContainerID(r.string(0) ?? "")).map { ContainerInfo(id: $0, createdAt: r.int64(1) ?? 0) }
-                }
-            }
+            try control.read { s in try ContainerRows.all(s) }
         }
     }
 
@@ -155,10 +151,7 @@ public final class ServerStore: Sendable {
     public func deleteContainer(_ id: ContainerID) throws(StratusError) {
         try guarded {
             try control.write { s in
-                guard try s.execute("DELETE FROM containers WHERE id = ?", id.rawValue) == 1 else { throw StratusError(.notFound, "container \(id) does not exist") }
-                for table in ["api_tokens", "users", "web_tokens", "server_keys"] {
-                    try s.execute("DELETE FROM \(table) WHERE container = ?", id.rawValue)
-                }
+                guard try ContainerRows.delete(id, s) else { throw StratusError(.notFound, "container \(id) does not exist") }
             }
         }
         registry.close(id)

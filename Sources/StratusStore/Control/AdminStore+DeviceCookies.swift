@@ -6,13 +6,6 @@ import StratusModel
 /// once, however many failures strangers caused from the same address; failures with it count against that
 /// device alone (see `SignInThrottle`).
 extension AdminStore {
-    static func registerDeviceCookieMigrations(_ m: inout SQLMigrations) {
-        m.add("v11-device-cookies", ddl: """
-            CREATE TABLE device_cookies(hash TEXT PRIMARY KEY, account TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
-            CREATE INDEX device_cookies_account ON device_cookies(account, created_at);
-            """)
-    }
-
     /// How long a device cookie stays good: half a year.
     public static let deviceCookieLifetime: Int64 = 180 * 24 * 3600 * 1000
     /// Devices one account keeps (the newest).
@@ -24,11 +17,8 @@ extension AdminStore {
         let now = WallClock.nowMillis()
         try guarded {
             try control.write { s in
-                try s.execute("DELETE FROM device_cookies WHERE expires_at < ?", now)
-                try s.execute("INSERT INTO device_cookies(hash, account, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                              Secrets.tokenHash(token), account, now, now + Self.deviceCookieLifetime)
-                let old = try s.all("SELECT hash FROM device_cookies WHERE account = ? ORDER BY created_at DESC", [account]) { $0.string(0) }
-                for h in old.dropFirst(Self.deviceCookiesPerAccount) { try s.execute("DELETE FROM device_cookies WHERE hash = ?", h) }
+                try DeviceCookies.issue(Secrets.tokenHash(token), account: account, at: now, lifetime: Self.deviceCookieLifetime,
+                                        keep: Self.deviceCookiesPerAccount, s)
             }
         }
         return token
@@ -39,9 +29,7 @@ extension AdminStore {
         guard token.utf8.count == 64 else { return false }
         let hash = Secrets.tokenHash(token)
         return try guarded {
-            try control.read { s in
-                try s.exists("SELECT 1 FROM device_cookies WHERE hash = ? AND account = ? AND expires_at > ?", [hash, account, WallClock.nowMillis()])
-            }
+            try control.read { s in try DeviceCookies.isLive(hash, account: account, at: WallClock.nowMillis(), s) }
         }
     }
 }

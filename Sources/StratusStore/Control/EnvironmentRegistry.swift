@@ -47,7 +47,7 @@ final class EnvironmentRegistry: Sendable {
     }
 
     func containerExists(_ id: ContainerID) throws(StratusError) -> Bool {
-        try guarded { try control.read { s in try s.exists("SELECT 1 FROM containers WHERE id = ?", [id.rawValue]) } }
+        try guarded { try control.read { s in try ContainerRows.exists(id, s) } }
     }
 
     func directory(of id: ContainerID) -> URL {

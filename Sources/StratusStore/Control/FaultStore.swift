@@ -19,24 +19,6 @@ public final class FaultStore: Sendable {
         self.registry = registry
     }
 
-    static func registerMigrations(_ m: inout SQLMigrations) {
-        m.add("v6-faults", ddl: """
-            CREATE TABLE faults(id INTEGER PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, operation TEXT NOT NULL,
-                kind TEXT NOT NULL, remaining INTEGER, probability REAL, seed INTEGER NOT NULL, retry_after INTEGER,
-                latency_ms INTEGER NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
-                matched INTEGER NOT NULL DEFAULT 0, injected INTEGER NOT NULL DEFAULT 0);
-            """)
-        // Where a fault hits (before, after-commit, per-record), its scope, and the conflict lab's server fields.
-        m.add("v8-fault-scope", ddl: """
-            ALTER TABLE faults ADD COLUMN stage TEXT NOT NULL DEFAULT 'before';
-            ALTER TABLE faults ADD COLUMN user_name TEXT;
-            ALTER TABLE faults ADD COLUMN zone TEXT;
-            ALTER TABLE faults ADD COLUMN record_type TEXT;
-            ALTER TABLE faults ADD COLUMN record_name TEXT;
-            ALTER TABLE faults ADD COLUMN server_fields TEXT;
-            """)
-    }
-
     /// The longest a fault may stay switched on (it can always be cleared sooner).
     public static let maximumFaultLifetime: Int64 = 24 * 3600 * 1000
 

@@ -56,7 +56,7 @@ public struct ConsistencyCheck: EnvironmentPart {
             return
         }
         guard let schema = postgresSchema else { return }
-        try read { s, _ in try Amcheck.run(s, schema: schema, into: &report) }
+        try read { s, _ in try EngineCheck.postgres(s, schema: schema, into: &report) }
     }
 
     /// The writer's per-zone counters (`record_counts`, which the console and quotas read) against the rows.

@@ -9,6 +9,11 @@ enum AdminSessions {
         case actingEnvironment = "acting_environment", actingUser = "acting_user"
     }
 
+    /// Sessions whose administrator does not exist (what `stratus check` reports).
+    static func orphans(_ s: any SQLSession) throws -> Int64 {
+        try s.int64("SELECT count(*) FROM admin_sessions WHERE admin_id NOT IN (SELECT id FROM admins)") ?? 0
+    }
+
     /// Starts a session, after forgetting those idle for `idle` or older than `absolute`.
     static func start(_ hash: String, admin: Int64, csrf: String, now: Int64, idle: Int64, absolute: Int64, _ s: any SQLSession) throws {
         try s.execute("DELETE FROM admin_sessions WHERE last_seen < ? OR created_at < ?", now - idle, now - absolute)

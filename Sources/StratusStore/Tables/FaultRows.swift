@@ -1,13 +1,31 @@
 import StratusModel
 
 /// `faults` (control database): the injected faults switched on, with how often each matched and fired. Every
-/// statement on it is here; its migrations are `FaultStore.registerMigrations`.
+/// statement on it is here, and its migrations.
 enum FaultRows {
     enum Column: String, TableColumn {
         case id, container, environment, operation, kind, remaining, probability, seed, injected, stage, zone
         case retryAfter = "retry_after", latency = "latency_ms", createdAt = "created_at"
         case expiresAt = "expires_at", user = "user_name", recordType = "record_type", recordName = "record_name"
         case serverFields = "server_fields"
+    }
+
+    static func registerMigrations(_ m: inout SQLMigrations) {
+        m.add("v6-faults", ddl: """
+            CREATE TABLE faults(id INTEGER PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL, operation TEXT NOT NULL,
+                kind TEXT NOT NULL, remaining INTEGER, probability REAL, seed INTEGER NOT NULL, retry_after INTEGER,
+                latency_ms INTEGER NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+                matched INTEGER NOT NULL DEFAULT 0, injected INTEGER NOT NULL DEFAULT 0);
+            """)
+        // Where a fault hits (before, after-commit, per-record), its scope, and the conflict lab's server fields.
+        m.add("v8-fault-scope", ddl: """
+            ALTER TABLE faults ADD COLUMN stage TEXT NOT NULL DEFAULT 'before';
+            ALTER TABLE faults ADD COLUMN user_name TEXT;
+            ALTER TABLE faults ADD COLUMN zone TEXT;
+            ALTER TABLE faults ADD COLUMN record_type TEXT;
+            ALTER TABLE faults ADD COLUMN record_name TEXT;
+            ALTER TABLE faults ADD COLUMN server_fields TEXT;
+            """)
     }
 
     private static let fault = Selection<Column>([.id, .container, .environment, .operation, .kind, .remaining, .probability, .seed, .retryAfter, .latency,

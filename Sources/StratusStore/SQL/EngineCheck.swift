@@ -1,9 +1,17 @@
 import StratusPostgres
 
-/// PostgreSQL's `amcheck` on every B-tree index of one schema, where the extension is installed (installing it is
-/// the operator's choice): what `stratus check` runs for an environment's schema and for the control data's.
-enum Amcheck {
-    static func run(_ s: any SQLSession, schema: String, into report: inout ConsistencyCheck.Report) throws {
+/// The engine's own check of its pages, which `stratus check` runs before its own: SQLite's integrity check, and
+/// PostgreSQL's `amcheck` on every B-tree index of one schema where the extension is installed (installing it is the
+/// operator's choice).
+enum EngineCheck {
+    /// SQLite's `integrity_check` of the session's database.
+    static func sqlite(_ s: any SQLSession, into report: inout ConsistencyCheck.Report) throws {
+        let result = try s.all("PRAGMA integrity_check", []) { $0.string(0) ?? "" }.joined(separator: "\n")
+        if result != "ok" { report.problems.append("SQLite's integrity check: \(result.prefix(2_000))") }
+    }
+
+    /// `amcheck` on the B-tree indexes of `schema`.
+    static func postgres(_ s: any SQLSession, schema: String, into report: inout ConsistencyCheck.Report) throws {
         // The extension's functions live in the schema it was created in, which is not on a store's path.
         guard let home = try s.one("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'amcheck'", [], { $0.string(0) }) else {
             report.notes.append("PostgreSQL's indexes were not checked: amcheck is not installed (CREATE EXTENSION amcheck, as a superuser)")
