@@ -24,7 +24,7 @@ struct SequenceAllocator {
     /// Stores the counter, once for the values handed out since it was last stored.
     mutating func save(_ s: any SQLSession) throws {
         guard nextValue != start else { return }
-        try s.enqueue("UPDATE change_counters SET value = ? WHERE scope = ? AND owner = ?", nextValue - 1, database.scope.rawValue, database.ownerRecordName)
+        try ChangeSequence.store(nextValue - 1, database, s)
         start = nextValue
     }
 }

@@ -89,13 +89,12 @@ final class EnvironmentDatabase: Sendable {
             database = db
         }
         let (secret, catalog) = try database.write { s -> (Data, Catalog) in
-            if let secret = try s.one("SELECT value FROM secrets WHERE name = 'environment'", [], { $0.data(0) }) { return (secret, try SchemaStorage.load(s)) }
+            if let secret = try SecretRows.environment(s) { return (secret, try SchemaStorage.load(s)) }
             var bytes = [UInt8](repeating: 0, count: 32)
             var rng = SystemRandomNumberGenerator()
             for i in bytes.indices { bytes[i] = rng.next() }
             // Another server opening the environment at the same moment may win: its secret is the one kept.
-            try s.execute("INSERT INTO secrets(name, value) VALUES ('environment', ?) ON CONFLICT(name) DO NOTHING", Data(bytes))
-            let kept = try s.one("SELECT value FROM secrets WHERE name = 'environment'", [], { $0.data(0) }) ?? Data(bytes)
+            let kept = try SecretRows.keepEnvironment(Data(bytes), s)
             return (kept, try SchemaStorage.load(s))
         }
         signer = TokenSigner(secret: secret)

@@ -29,12 +29,6 @@ extension EnvironmentPart {
     /// Deletes a user's rows of a table keyed by user and the web token (by its hash) they were made with: those
     /// made with `webToken`, or all of the user's when it is nil (sign-out ends every session's).
     func deleteUserRows(of table: StaticString, user: String, madeWith webToken: String?) throws(StratusError) {
-        try write { s, _ in
-            if let webToken {
-                try s.execute("DELETE FROM \(table) WHERE \"user\" = ? AND web_token = ?", user, webToken)
-            } else {
-                try s.execute("DELETE FROM \(table) WHERE \"user\" = ?", user)
-            }
-        }
+        try write { s, _ in try SignInBoundRows.end(in: table, user: user, madeWith: webToken, s) }
     }
 }

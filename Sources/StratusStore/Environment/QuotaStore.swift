@@ -21,23 +21,10 @@ public final class QuotaStore: EnvironmentPart {
         let now = ContinuousClock.now
         if let (at, usage) = usageCache.withLock({ $0 }), now - at < .seconds(1) { return usage }
         let usage = try read { db, _ in
-            let assets = try db.int64("SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM assets") ?? 0
-            let recordBytes: Int64
-            switch db.dialect {
-            case .sqlite:
-                let pages = try db.int64("PRAGMA page_count") ?? 0
-                let free = try db.int64("PRAGMA freelist_count") ?? 0
-                let size = try db.int64("PRAGMA page_size") ?? 4096
-                // The notification log shares the file but is held to its own budget, charged to no quota.
-                recordBytes = max(0, (pages - free) * size - (try NotificationLog.bytes(db)))
-            case .postgres:
-                // Every table and index of the environment's schema, except the asset content counted above and the
-                // notification log, which has a budget of its own.
-                recordBytes = try db.int64("""
-                    SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname NOT IN ('asset_chunks', 'notification_log')
-                    """) ?? 0
-            }
+            let assets = try AssetRows.totalSize(db)
+            // Not the asset content counted above (PostgreSQL keeps it in `asset_chunks`), nor the notification log,
+            // which is held to a budget of its own and charged to no quota.
+            let recordBytes = try StorageSize.bytes(db, excluding: ["asset_chunks", "notification_log"], excludedBytes: { try NotificationLog.bytes(db) })
             return StorageUsage(recordBytes: recordBytes, assetBytes: assets, quotaBytes: core.quotaBytes)
         }
         usageCache.withLock { $0 = (now, usage) }

@@ -22,7 +22,7 @@ extension StoredRecords {
         try write { db, catalog in
             guard let t = catalog.type(named: typeName) else { return false }
             try Meta.set(db, Self.deferredPrefix + String(t.id), 1)
-            for f in t.fields where f.hasBTree { try db.script("DROP INDEX IF EXISTS \(f.btreeIndex)") }
+            for f in t.fields where f.hasBTree { try TypeStatements.dropBTree(f, db) }
             deferredTypes.withLock { _ = $0.insert(t.id) }
             return true
         }

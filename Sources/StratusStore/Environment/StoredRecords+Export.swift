@@ -16,15 +16,9 @@ extension StoredRecords {
             var count = 0
             for type in catalog.types.sorted(by: { $0.name < $1.name }) where typeName == nil || type.name == typeName {
                 let fields = type.fields.filter { includeEncrypted || !$0.type.encrypted }.sorted { $0.name < $1.name }
-                let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
-                let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
-                let indexed = db.dialect == .sqlite ? " INDEXED BY \(type.table)_name" : ""
                 let streamer = RowStreamer(type: type, fields: fields)
                 let linkColumn = links ? CatalogType.systemColumns.count + fields.count : nil
-                try db.each("""
-                    SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM \(type.table) t\(indexed)\(linkJoin)
-                    WHERE t.zone_id = ? ORDER BY t.record_name
-                    """, [.int64(zone.id)]) { row in
+                try TypeStatements.eachInZone(type, fields: fields, withLinks: links, zone: zone.id, db) { row in
                     try streamer.stream(row, zoneID: zone.zoneID, linkColumn: linkColumn, into: &sink)
                     count += 1
                 }

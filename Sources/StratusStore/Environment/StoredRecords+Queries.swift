@@ -22,7 +22,7 @@ extension StoredRecords {
         var streamer: RowStreamer?
         return try scan(query, in: database, caller: caller, explain: explain) { row, type, fields, zones, linkColumn in
             if streamer == nil { streamer = RowStreamer(type: type, fields: fields) }
-            try streamer!.stream(row, zoneID: zones(row.int64(1) ?? 0), linkColumn: linkColumn, into: &sink)
+            try streamer!.stream(row, zoneID: zones(row.int64(RecordColumn.zoneID.position) ?? 0), linkColumn: linkColumn, into: &sink)
         }
     }
 
@@ -70,7 +70,7 @@ extension StoredRecords {
                 if scanned == limit { more = true; return }
                 scanned += 1
                 // READ on the public database, judged against the record's creator (its created_by column).
-                if filter == nil || SecurityPolicy.allows(.read, grants: type.grants, caller: filter!, creator: row.string(5)) {
+                if filter == nil || SecurityPolicy.allows(.read, grants: type.grants, caller: filter!, creator: row.string(RecordColumn.createdBy.position)) {
                     try emit(row, type, compiler.fields, zoneLookup, links ? base + compiled.sortKeyCount : nil)
                 }
                 if scanned == limit { lastKeys = (0..<compiled.sortKeyCount).map { row.sqlValue(base + $0) } }

@@ -212,16 +212,16 @@ public final class StoredRecords: EnvironmentPart {
         var guessed: [String: StoredRecord] = [:]
         var dir: (ZoneRow, [Int64: [Int64]], Bool, Int64)?
         do {
-            dir = try directory(names, zoneName: zoneID.zoneName, in: database, guess: guess, db) { r, zoneID in
+            dir = try RecordLog.directory(names, zoneName: zoneID.zoneName, in: database, guess: guess, db) { r, zoneID in
                 var sink = StoredRecordSink()
-                try guess!.streamer.stream(r, from: Self.directoryColumns, zoneID: zoneID, into: &sink)
+                try guess!.streamer.stream(r, from: RecordLog.directoryColumns, zoneID: zoneID, into: &sink)
                 let record = sink.takeLast()
                 guessed[record.recordName] = record
             }
         } catch where guess != nil {
             // Made from a catalog older than the database's (a type or column gone): asked again without the guess.
             guessed = [:]
-            dir = try directory(names, zoneName: zoneID.zoneName, in: database, guess: nil, db) { _, _ in }
+            dir = try RecordLog.directory(names, zoneName: zoneID.zoneName, in: database, guess: nil, db) { _, _ in }
         }
         guard let (row, idsByType, hasLinks, generation) = dir else {
             if zoneID.isDefault { return nil }
@@ -276,46 +276,6 @@ public final class StoredRecords: EnvironmentPart {
         return out
     }
 
-    /// The directory statement's own columns; a guessed type's row follows them.
-    static let directoryColumns = 7
-
-    /// A zone of a private or public database (nil when it does not exist), whether any record of it has links
-    /// (parents, shares), the directory entries of `names` in it, grouped by type, and the schema's generation:
-    /// one statement. With a `guess`, the rows of the names that are records of its type come in the same
-    /// statement and go to `guessed` (from column `directoryColumns` on) instead of into the entries, when the
-    /// guess was made from the catalog of the generation the statement read.
-    func directory(_ names: [String], zoneName: String, in database: DatabaseID, guess: LookupGuess.Guess?, _ db: any SQLSession,
-                   guessed: (any SQLRow, ZoneID) throws -> Void) throws -> (ZoneRow, [Int64: [Int64]], Bool, Int64)? {
-        var zone: ZoneRow?
-        var hasLinks = false
-        var generation: Int64 = 0
-        var idsByType: [Int64: [Int64]] = [:]
-        let indexed = db.dialect == .sqlite ? " INDEXED BY record_log_name" : ""
-        var sql = """
-            SELECT z.id, z.atomic, z.change_seq, CASE WHEN EXISTS (SELECT 1 FROM record_links k WHERE k.zone_id = z.id) THEN 1 ELSE 0 END, l.type_id, l.record_id,
-                \(SchemaStorage.generationColumn)
-            """
-        if let guess { sql += ", " + guess.selectList }
-        sql += " FROM zones z LEFT JOIN record_log l\(indexed) ON l.zone_id = z.id AND l.deleted = 0 AND l.record_name IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))"
-        if let guess { sql += guess.join }
-        sql += " WHERE z.scope = ? AND z.owner = ? AND z.name = ? AND z.deleted = 0"
-        let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.ownerRecordName)
-        try db.eachOfPage(sql, names.map { .text($0) } + [.text(database.scope.rawValue), .text(database.ownerRecordName), .text(zoneName)]) { r in
-            if zone == nil {
-                zone = ZoneRow(id: r.int64(0) ?? 0, zoneID: zoneID, atomic: r.bool(1) ?? false, changeSeq: r.int64(2) ?? 0)
-                hasLinks = r.bool(3) ?? false
-                generation = r.int64(6) ?? 0
-            }
-            guard let type = r.int64(4), let id = r.int64(5) else { return }
-            if let guess, type == guess.type.id, generation == guess.generation, !r.isNull(Self.directoryColumns) {
-                try guessed(r, zoneID)
-            } else {
-                idsByType[type, default: []].append(id)
-            }
-        }
-        return zone.map { ($0, idsByType, hasLinks, generation) }
-    }
-
     /// Fills in the `parent` and `share` system fields of records of one zone (nothing to do in most zones).
     func addLinks(_ records: inout [String: StoredRecord], zone: ZoneRow, knownToHaveLinks: Bool = false, _ db: any SQLSession) throws {
         guard !records.isEmpty else { return }
@@ -337,10 +297,9 @@ public final class StoredRecords: EnvironmentPart {
             let streamer = RowStreamer(type: type, fields: fields)
             var sink = StoredRecordSink()
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
-                let sql = "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                try db.eachOfPage(sql, chunk.map { .int64($0) }) { row in
-                    let id = row.int64(0) ?? 0
-                    try streamer.stream(row, zoneID: zones(row.int64(1) ?? 0), into: &sink)
+                try db.eachOfPage(TypeStatements.select(type, fields: fields, ids: chunk.count), chunk.map { .int64($0) }) { row in
+                    let id = row.int64(RecordColumn.id.position) ?? 0
+                    try streamer.stream(row, zoneID: zones(row.int64(RecordColumn.zoneID.position) ?? 0), into: &sink)
                     out["\(typeID)/\(id)"] = sink.takeLast()
                 }
             }

@@ -135,24 +135,16 @@ public struct ZoneStore: EnvironmentPart {
         if let owner = zone.zoneID.ownerRecordName, !owner.isEmpty, owner != DatabaseID.publicOwner {
             try UserUsage.add([owner: -(try UserUsage.zoneCharge(zone, scope: .private, catalog, s))], s)
         }
-        let ftsID = s.dialect == .sqlite ? "rowid" : "id"
         for type in catalog.types {
             let fields = type.fields.filter { $0.type.scalar == .asset || $0.hasListTable || $0.hasFTS || $0.hasGeo }
             if !fields.isEmpty {
-                // Read first, then delete: PostgreSQL streams a result over the connection the deletes need.
-                let rows = try s.all("SELECT id, \(fields.map(\.column).joined(separator: ", ")) FROM \(type.table) WHERE zone_id = ?", [zone.id]) { r in
-                    (r.int64(0) ?? 0, fields.indices.map { r.data($0 + 1) })
-                }
-                for (id, values) in rows {
+                let statements = fields.map { TypeStatements.FieldIndexStatements($0, s.dialect) }
+                for (id, values) in try TypeStatements.zoneValues(type, fields: fields, zone: zone.id, s) {
                     for (i, f) in fields.enumerated() {
-                        if f.hasFTS { try s.execute("DELETE FROM \(f.ftsTable) WHERE \(ftsID) = ?", id) }
-                        if f.hasGeo {
-                            if s.dialect == .postgres { try s.execute("DELETE FROM \(f.geoTable) WHERE id = ?", id) } else if let data = values[i],
-                               case .location(let l) = try FieldValueCodec.decode(data) {
-                                try s.execute(GeoCellTable.delete(f.geoTable), GeoCellTable.deleteArguments(id, l))
-                            }
-                        }
-                        if f.hasListTable { try s.execute("DELETE FROM \(f.listTable) WHERE record_id = ?", id) }
+                        let index = statements[i]
+                        if f.hasFTS { try s.execute(index.ftsDelete, id) }
+                        if f.hasGeo, let arguments = try index.geoDeleteArguments(id, stored: values[i]) { try s.execute(index.geoDelete, arguments) }
+                        if f.hasListTable { try s.execute(index.listClear, id) }
                         if f.type.scalar == .asset, let data = values[i] {
                             for c in try FieldValueCodec.decode(data).assetChecksums { try AssetRows.release(c, s); released.append(c) }
                         }
@@ -160,7 +152,7 @@ public struct ZoneStore: EnvironmentPart {
                 }
             }
             try CascadeRefs.clear(s, zone: zone.id, sourceTable: type.table, sourceType: type.id)
-            try s.execute("DELETE FROM \(type.table) WHERE zone_id = ?", zone.id)
+            try TypeStatements.deleteZone(type, zone: zone.id, s)
         }
         try CascadeRefs.clearTargets(s, zone: zone.id)
         try RecordLog.clear(s, zone: zone.id)

@@ -6,6 +6,11 @@ enum AssetRows {
     enum Column: String, TableColumn { case checksum, size, refs, createdAt = "created_at" }
 
     /// Whether the content is stored.
+    /// The bytes of every asset kept.
+    static func totalSize(_ s: any SQLSession) throws -> Int64 {
+        try s.int64("SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM assets") ?? 0
+    }
+
     static func exists(_ checksum: String, _ s: any SQLSession) throws -> Bool {
         try s.exists("SELECT 1 FROM assets WHERE checksum = ?", [checksum])
     }

@@ -1,5 +1,5 @@
 /// `courier_tokens`: CloudKit JS's web courier tokens, by hash, each with its user, how far it has been answered,
-/// when it expires and the sign-in it was made with. Every statement on it is here (`deleteUserRows` ends a
+/// when it expires and the sign-in it was made with. Every statement on it is here (`SignInBoundRows` ends a
 /// sign-in's rows of this table and others alike).
 enum CourierTokens {
     enum Column: String, TableColumn {

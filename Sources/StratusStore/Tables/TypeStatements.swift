@@ -1,3 +1,4 @@
+import Foundation
 import StratusModel
 
 /// The SQL text a record type's writes reuse, built once per schema version rather than once per record.
@@ -15,7 +16,7 @@ struct TypeStatements {
     var indexedFields: [CatalogField] = []
 
     struct FieldIndexStatements {
-        var ftsInsert, ftsDelete, geoInsert, geoDelete, listDelete, listTable: String
+        var ftsInsert, ftsDelete, geoInsert, geoDelete, listDelete, listClear, listTable: String
         /// The same inserts as a statement's head and one row's tuple, for many rows in one statement (PostgreSQL).
         var ftsRows, geoRows: (head: String, tuple: String)
         let dialect: SQLDialect
@@ -33,6 +34,17 @@ struct TypeStatements {
             switch dialect {
             case .sqlite: GeoCellTable.deleteArguments(id, l)
             case .postgres: [.int64(id)]
+            }
+        }
+
+        /// `geoDelete`'s arguments for a record whose stored value of the field is `stored`; nil when SQLite's table
+        /// holds no row for it (no location stored).
+        func geoDeleteArguments(_ id: Int64, stored: Data?) throws -> [SQLValue]? {
+            switch dialect {
+            case .postgres: return [.int64(id)]
+            case .sqlite:
+                guard let stored, case .location(let l) = try FieldValueCodec.decode(stored) else { return nil }
+                return GeoCellTable.deleteArguments(id, l)
             }
         }
 
@@ -70,6 +82,7 @@ struct TypeStatements {
             }
             listTable = f.listTable
             listDelete = "DELETE FROM \(f.listTable) WHERE value = ? AND record_id = ?"
+            listClear = "DELETE FROM \(f.listTable) WHERE record_id = ?"
             if f.hasListTable { listInserts = (0...16).map { Self.listInsert(f.listTable, $0) } }
         }
     }
@@ -85,6 +98,50 @@ struct TypeStatements {
         indexedFields = type.fields.filter { $0.hasFTS || $0.hasGeo || $0.hasListTable }
         for f in indexedFields { fieldIndexes[f.id] = FieldIndexStatements(f, dialect) }
         selectByID = "SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t WHERE t.id = ?"
+    }
+
+    /// The rows of `ids` records of `type` by id, with `fields` (the system columns first, `RecordColumn`).
+    static func select(_ type: CatalogType, fields: [CatalogField], ids: Int) -> String {
+        "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: ids).joined(separator: ",")))"
+    }
+
+    /// A zone's records of `type` in the order of their names, with `fields` (the system columns first), and with
+    /// `withLinks` each one's parent and the share rooted at it after them (an export).
+    static func eachInZone(_ type: CatalogType, fields: [CatalogField], withLinks links: Bool, zone: Int64, _ s: any SQLSession,
+                           _ body: (any SQLRow) throws -> Void) throws {
+        let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
+        let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
+        let indexed = s.dialect == .sqlite ? " INDEXED BY \(type.table)_name" : ""
+        try s.each("""
+            SELECT \(RecordRowCodec.selectList(type, fields: fields))\(linkSelect) FROM \(type.table) t\(indexed)\(linkJoin)
+            WHERE t.zone_id = ? ORDER BY t.record_name
+            """, [.int64(zone)], body)
+    }
+
+    /// Drops a field's B-tree index (a bulk load builds it again after).
+    static func dropBTree(_ f: CatalogField, _ s: any SQLSession) throws {
+        try s.script("DROP INDEX IF EXISTS \(f.btreeIndex)")
+    }
+
+    /// A record's id, named as a record type's table names it (its fields' columns are the schema's, `CatalogField.column`).
+    enum IDColumn: String, TableColumn {
+        case id
+    }
+
+    private static let id = Selection<IDColumn>([.id])
+
+    /// A zone's records of `type`: each one's id and the stored values of `fields` (read whole before the caller
+    /// deletes: PostgreSQL streams a result over the connection the deletes need).
+    static func zoneValues(_ type: CatalogType, fields: [CatalogField], zone: Int64, _ s: any SQLSession) throws -> [(id: Int64, values: [Data?])] {
+        try s.all("SELECT id, \(fields.map(\.column).joined(separator: ", ")) FROM \(type.table) WHERE zone_id = ?", [zone]) { r in
+            let row = NamedRow(r, Self.id)
+            return (row.int64(.id) ?? 0, fields.indices.map { r.data(row.end + $0) })
+        }
+    }
+
+    /// Deletes a zone's records of `type` (their index rows are the caller's to delete first).
+    static func deleteZone(_ type: CatalogType, zone: Int64, _ s: any SQLSession) throws {
+        try s.execute("DELETE FROM \(type.table) WHERE zone_id = ?", zone)
     }
 
     /// Drops a record type's table (its index tables are dropped field by field, `SchemaStorage.dropStructures`).

@@ -12,9 +12,15 @@ import StratusModel
 /// Counters were one per environment (`meta.next_seq`) before; that value is the floor every counter starts from,
 /// so a token issued then orders below every change made since.
 enum ChangeSequence {
+    enum Column: String, TableColumn {
+        case scope, owner, value
+    }
+
+    private static func counter(_ r: any SQLRow) -> Int64? { NamedRow(r, Selection<Column>([.value])).int64(.value) }
+
     /// The last value `database` handed out, as this transaction sees it (the floor if it never wrote).
     static func current(_ s: any SQLSession, _ database: DatabaseID) throws -> Int64 {
-        if let v = try s.int64("SELECT value FROM change_counters WHERE scope = ? AND owner = ?", [database.scope.rawValue, database.ownerRecordName]) { return v }
+        if let v = try s.one("SELECT value FROM change_counters WHERE scope = ? AND owner = ?", [database.scope.rawValue, database.ownerRecordName], counter) { return v }
         return try floor(s)
     }
 
@@ -39,13 +45,13 @@ enum ChangeSequence {
         let locking = writeLock.map {
             "WITH l AS (SELECT \($0)) SELECT value FROM change_counters WHERE scope = ? AND owner = ? AND EXISTS (SELECT 1 FROM l)\(forUpdate)"
         } ?? read
-        if let value = try s.one(locking, args, { $0.int64(0) }) { return value }
+        if let value = try s.one(locking, args, counter) { return value }
         // The write lock is held already: the InitPlan ran before the read found no row.
         try s.enqueue("""
             INSERT INTO change_counters(scope, owner, value) VALUES (?, ?, \(Meta.column(.nextSeq)) - 1)
             ON CONFLICT(scope, owner) DO NOTHING
             """, args)
-        return try s.one(read, args) { $0.int64(0) } ?? 0
+        return try s.one(read, args, counter) ?? 0
     }
 
     /// The counters of `owners`' private databases: where each owner's changes stand in a shared-database feed.
@@ -53,9 +59,14 @@ enum ChangeSequence {
         let floor = try floor(s)
         var out: [String: Int64] = [:]
         for owner in Set(owners) {
-            out[owner] = try s.int64("SELECT value FROM change_counters WHERE scope = ? AND owner = ?", [DatabaseScope.private.rawValue, owner]) ?? floor
+            out[owner] = try s.one("SELECT value FROM change_counters WHERE scope = ? AND owner = ?", [DatabaseScope.private.rawValue, owner], counter) ?? floor
         }
         return out
+    }
+
+    /// Stores `database`'s counter's last value handed out (queued: the write's next statement sends it).
+    static func store(_ last: Int64, _ database: DatabaseID, _ s: any SQLSession) throws {
+        try s.enqueue("UPDATE change_counters SET value = ? WHERE scope = ? AND owner = ?", last, database.scope.rawValue, database.ownerRecordName)
     }
 
     /// Moves every zone's change token on (a schema reset: every client refetches), each from its own database's
