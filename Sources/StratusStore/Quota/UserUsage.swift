@@ -40,16 +40,13 @@ enum UserUsage {
     }
 
     static func bytes(_ user: String, _ s: any SQLSession) throws -> Int64 {
-        try s.one(#"SELECT bytes FROM user_usage WHERE "user" = ?"#, [user]) { $0.int64(0) } ?? 0
+        try UserUsageRows.bytes(user, s)
     }
 
     /// Adds each user's change (negative for what was freed) in the caller's transaction.
     static func add(_ deltas: [String: Int64], _ s: any SQLSession) throws {
         for (user, delta) in deltas.sorted(by: { $0.key < $1.key }) where delta != 0 && !user.isEmpty {
-            try s.execute("""
-                INSERT INTO user_usage("user", bytes) VALUES (?, ?)
-                ON CONFLICT("user") DO UPDATE SET bytes = CASE WHEN user_usage.bytes + excluded.bytes > 0 THEN user_usage.bytes + excluded.bytes ELSE 0 END
-                """, user, delta)
+            try UserUsageRows.add(delta, to: user, s)
         }
     }
 
@@ -58,11 +55,7 @@ enum UserUsage {
     /// (PostgreSQL holds the row to the commit, SQLite has one writer).
     static func charge(_ user: String, _ bytes: Int64, limit: Int64?, _ s: any SQLSession) throws {
         guard bytes != 0, !user.isEmpty else { return }
-        let now = try s.int64("""
-            INSERT INTO user_usage("user", bytes) VALUES (?, ?)
-            ON CONFLICT("user") DO UPDATE SET bytes = CASE WHEN user_usage.bytes + excluded.bytes > 0 THEN user_usage.bytes + excluded.bytes ELSE 0 END
-            RETURNING bytes
-            """, [user, bytes]) ?? 0
+        let now = try UserUsageRows.adding(bytes, to: user, s)
         if let limit, bytes > 0, now > limit { throw refusal(user, using: now - bytes, adding: bytes, limit: limit) }
     }
 
@@ -86,8 +79,8 @@ enum UserUsage {
         for type in catalog.types {
             let streamer = RowStreamer(type: type, fields: type.fields)
             var sink = StoredRecordSink()
-            try s.each("SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t", []) { row in
-                guard let (database, name) = zones[row.int64(1) ?? 0] else { return }
+            try TypeStatements.each(type, s) { row in
+                guard let (database, name) = zones[row.int64(RecordColumn.zoneID.position) ?? 0] else { return }
                 try streamer.stream(row, zoneID: ZoneID(zoneName: name, ownerRecordName: database.ownerRecordName), into: &sink)
                 let record = sink.takeLast()
                 if let user = chargedUser(database, creator: record.created?.userRecordName) { totals[user, default: 0] += charge(record) }
@@ -95,7 +88,7 @@ enum UserUsage {
         }
         try SubscriptionRows.eachCharge(s) { owner, charge in totals[owner, default: 0] += charge }
         try AssetUploads.eachHeld(s) { uploader, size in totals[uploader, default: 0] += size }
-        try s.execute("DELETE FROM user_usage")
+        try UserUsageRows.removeAll(s)
         try add(totals, s)
     }
 
@@ -106,7 +99,7 @@ enum UserUsage {
         for type in catalog.types {
             let streamer = RowStreamer(type: type, fields: type.fields)
             var sink = StoredRecordSink()
-            try s.each("SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t WHERE t.zone_id = ?", [.int64(zone.id)]) { row in
+            try TypeStatements.each(type, inZone: zone.id, s) { row in
                 try streamer.stream(row, zoneID: zone.zoneID, into: &sink)
                 total += charge(sink.takeLast())
             }

@@ -137,9 +137,7 @@ struct RecordWriter {
     private mutating func insertRecord(_ type: CatalogType, _ args: [SQLValue]) throws -> Int64 {
         guard db.dialect == .postgres else { return try db.insert(sql(type).insert, args) }
         if reservedIDs[type.id, default: []].isEmpty {
-            let ids = try db.all("SELECT nextval('\(type.idSequence)') FROM generate_series(1, CAST(? AS BIGINT))",
-                                 [Int64(createsAhead)]) { $0.int64(0) }
-            reservedIDs[type.id] = ids.reversed()
+            reservedIDs[type.id] = try TypeStatements.reserveIDs(type, createsAhead, db).reversed()
         }
         let id = reservedIDs[type.id]!.removeLast()
         let rows = sql(type).insertRows
@@ -506,7 +504,7 @@ struct RecordWriter {
         var visited = visited
         visited.insert("\(zone.id)/\(name)")
         try removeIndexEntries(type, recordID: e.recordID, fields: old.fields)
-        try db.execute("DELETE FROM \(type.table) WHERE id = ?", e.recordID)
+        try TypeStatements.delete(type, id: e.recordID, db)
         if let user = UserUsage.chargedUser(database, creator: old.created?.userRecordName) { usageDeltas[user, default: 0] -= UserUsage.charge(old) }
         for checksum in old.fields.values.flatMap(\.assetChecksums) {
             try AssetRows.release(checksum, db)
@@ -522,7 +520,7 @@ struct RecordWriter {
 
         for (sourceType, sourceID) in try CascadeRefs.dependents(db, zone: zone.id, name: name) {
             guard let st = catalog.type(id: sourceType),
-                  let (zoneID, depName) = try db.one("SELECT zone_id, record_name FROM \(st.table) WHERE id = ?", [sourceID], { r in (r.int64(0) ?? 0, r.string(1) ?? "") })
+                  let (zoneID, depName) = try TypeStatements.place(st, id: sourceID, db)
             else { continue }
             guard !visited.contains("\(zoneID)/\(depName)") else { continue }
             let depZone = try ZoneRow.find(db, id: zoneID, live: false) ?? zone

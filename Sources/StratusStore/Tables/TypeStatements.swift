@@ -105,6 +105,29 @@ struct TypeStatements {
         "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: ids).joined(separator: ",")))"
     }
 
+    /// `count` ids for new records of `type`, from its table's sequence (PostgreSQL reserves them ahead of the inserts).
+    static func reserveIDs(_ type: CatalogType, _ count: Int, _ s: any SQLSession) throws -> [Int64] {
+        try s.all("SELECT nextval('\(type.idSequence)') AS id FROM generate_series(1, CAST(? AS BIGINT))", [Int64(count)]) { NamedRow($0, Self.id).int64(.id) }
+    }
+
+    static func delete(_ type: CatalogType, id: Int64, _ s: any SQLSession) throws {
+        try s.execute("DELETE FROM \(type.table) WHERE id = ?", id)
+    }
+
+    /// The zone row id and name of the record of `type` with this id.
+    static func place(_ type: CatalogType, id: Int64, _ s: any SQLSession) throws -> (zone: Int64, name: String)? {
+        try s.one("SELECT \(Self.place.sql) FROM \(type.table) WHERE id = ?", [id]) { r in
+            let row = NamedRow(r, Self.place)
+            return (row.int64(.zoneID) ?? 0, row.string(.recordName) ?? "")
+        }
+    }
+
+    /// Every record of `type` (or of one zone), with all its fields, in no order.
+    static func each(_ type: CatalogType, inZone zone: Int64? = nil, _ s: any SQLSession, _ body: (any SQLRow) throws -> Void) throws {
+        let sql = "SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t"
+        if let zone { try s.each(sql + " WHERE t.zone_id = ?", [.int64(zone)], body) } else { try s.each(sql, [], body) }
+    }
+
     /// A zone's records of `type` in the order of their names, with `fields` (the system columns first), and with
     /// `withLinks` each one's parent and the share rooted at it after them (an export).
     static func eachInZone(_ type: CatalogType, fields: [CatalogField], withLinks links: Bool, zone: Int64, _ s: any SQLSession,
@@ -125,10 +148,11 @@ struct TypeStatements {
 
     /// A record's id, named as a record type's table names it (its fields' columns are the schema's, `CatalogField.column`).
     enum IDColumn: String, TableColumn {
-        case id
+        case id, zoneID = "zone_id", recordName = "record_name"
     }
 
     private static let id = Selection<IDColumn>([.id])
+    private static let place = Selection<IDColumn>([.zoneID, .recordName])
 
     /// A zone's records of `type`: each one's id and the stored values of `fields` (read whole before the caller
     /// deletes: PostgreSQL streams a result over the connection the deletes need).

@@ -4,6 +4,13 @@ import StratusModel
 /// `GeoCell`), with the coordinates beside the key so a box is checked without reading the record's row.
 /// PostgreSQL keeps its `point` table with a GiST index.
 enum GeoCellTable {
+    enum Column: String, TableColumn {
+        case cell, id, lat, lon
+    }
+
+    /// A record's point as `fill` reads it from the record's table (its coordinate columns named `lat` and `lon`).
+    private static let point = Selection<Column>([.id, .lat, .lon])
+
     static func create(_ table: String, _ s: any SQLSession) throws {
         try s.script("CREATE TABLE \(table)(cell INTEGER NOT NULL, id INTEGER NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, PRIMARY KEY(cell, id)) WITHOUT ROWID")
     }
@@ -41,8 +48,9 @@ enum GeoCellTable {
             }
             rows.removeAll(keepingCapacity: true)
         }
-        try s.each("SELECT id, \(latitude), \(longitude) FROM \(recordTable) WHERE \(latitude) IS NOT NULL", []) { r in
-            let id = r.int64(0) ?? 0, lat = r.double(1) ?? 0, lon = r.double(2) ?? 0
+        try s.each("SELECT id, \(latitude) AS lat, \(longitude) AS lon FROM \(recordTable) WHERE \(latitude) IS NOT NULL", []) { r in
+            let row = NamedRow(r, Self.point)
+            let id = row.int64(.id) ?? 0, lat = row.double(.lat) ?? 0, lon = row.double(.lon) ?? 0
             rows.append((GeoCell.cell(latitude: lat, longitude: lon), id, lat, lon))
             if rows.count >= chunkCapacity { try flush() }
         }
