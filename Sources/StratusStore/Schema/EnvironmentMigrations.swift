@@ -6,6 +6,11 @@ import StratusModel
 /// (see `SchemaStorage`); these hold zones, the schema catalog, the change log and asset references.
 /// A shipped migration is never modified: add a new one.
 enum EnvironmentMigrations {
+    /// Columns the migrations read from tables as they were then.
+    enum LegacyColumn: String, TableColumn {
+        case spec, token, name
+    }
+
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1") { db in
@@ -85,14 +90,14 @@ enum EnvironmentMigrations {
                 """)
             for row in try Row.fetchAll(db, sql: "SELECT id, user, subscription_id, scope, record_name, reason, created_at, payload FROM notifications ORDER BY id") {
                 // The log keeps `aps` and the kind's member; the rest is put back when a notification is read.
-                let object = (try? JSON.parse(Data((row[7] as String).utf8)))?.object ?? [:]
+                let object = (try? JSON.parse(Data((row["payload"] as String).utf8)))?.object ?? [:]
                 let ck = object["ck"]?.object ?? [:]
                 let member = ["fet", "met", "qry"].first { ck[$0] != nil }.map { "\"\($0)\":" + ck[$0]!.serialized } ?? ""
-                let heading = NotificationBatch.Heading(user: row[1], scope: row[3], recordName: row[4], reason: row[5],
+                let heading = NotificationBatch.Heading(user: row["user"], scope: row["scope"], recordName: row["record_name"], reason: row["reason"],
                                                         aps: (object["aps"] ?? .object([:])).serialized)
-                let entry = NotificationBatch.Entry(heading: heading, subscriptionID: row[2], member: member)
+                let entry = NotificationBatch.Entry(heading: heading, subscriptionID: row["subscription_id"], member: member)
                 try db.execute(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
-                               arguments: [row[0] as Int64, row[6] as Int64, "\u{1}" + entry.user + "\u{1}", NotificationBatch.encode([entry])])
+                               arguments: [row["id"] as Int64, row["created_at"] as Int64, "\u{1}" + entry.user + "\u{1}", NotificationBatch.encode([entry])])
             }
             try db.execute(sql: """
                 UPDATE courier_tokens SET delivered_through = delivered_through << 20;
@@ -180,7 +185,7 @@ extension EnvironmentMigrations {
             try s.execute("INSERT INTO meta(key, value) SELECT 'notification_log_bytes', COALESCE(SUM(bytes), 0) FROM notification_batches")
             // Subscriptions saved before: the texts their notifications will reference.
             let decoder = JSONDecoder()
-            for spec in try s.all("SELECT spec FROM subscriptions WHERE spec IS NOT NULL", [], { $0.string(0) }) {
+            for spec in try s.all("SELECT spec FROM subscriptions WHERE spec IS NOT NULL", [], { NamedRow($0, Selection<LegacyColumn>([.spec])).string(.spec) }) {
                 guard let sub = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { continue }
                 try NotificationInfos.keep(NotificationInfos.APS(sub.notificationInfo), s)
             }
@@ -192,7 +197,7 @@ extension EnvironmentMigrations {
                 ALTER TABLE courier_tokens ADD COLUMN web_token TEXT;
                 """))
             let expires = WallClock.nowMillis() + 14 * 24 * 3600 * 1000
-            for token in try s.all("SELECT token FROM courier_tokens", [], { $0.string(0) }) {
+            for token in try s.all("SELECT token FROM courier_tokens", [], { NamedRow($0, Selection<LegacyColumn>([.token])).string(.token) }) {
                 try s.execute("UPDATE courier_tokens SET token = ?, expires_at = ? WHERE token = ?", Secrets.tokenHash(token), expires, token)
             }
             try s.script(#"CREATE INDEX courier_tokens_user ON courier_tokens("user")"#)
@@ -214,7 +219,7 @@ extension EnvironmentMigrations {
         // SQLite's location index moves from R*Tree tables to cell tables (see `GeoCell`), built again from the rows.
         m.add("v17-geo-cells") { s in
             guard s.dialect == .sqlite else { return }
-            let rtrees = try s.all("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING rtree%'", []) { $0.string(0) }
+            let rtrees = try s.all("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING rtree%'", []) { NamedRow($0, Selection<LegacyColumn>([.name])).string(.name) }
             for name in rtrees {
                 guard let m = name.wholeMatch(of: /t([0-9]+)_f([0-9]+)_geo/) else { continue }
                 try s.script("DROP TABLE \(name)")

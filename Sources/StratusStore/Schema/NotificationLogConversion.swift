@@ -7,16 +7,25 @@ import StratusModel
 /// becomes its place among its own user's, so the positions courier tokens and devices were delivered through are
 /// renumbered the same way.
 enum NotificationLogConversion {
+    /// The columns it reads: of the tables delivered through the log, and of the old log.
+    private enum Column: String, TableColumn {
+        case token, user, id, entries, deliveredThrough = "delivered_through", createdAt = "created_at"
+    }
+
+    private static let mark = Selection<Column>([.token, .user, .deliveredThrough])
+    private static let batch = Selection<Column>([.id, .createdAt, .entries])
+
     static func run(_ s: any SQLSession) throws {
         // Positions inside a batch that courier tokens and devices were delivered through (at a batch's end or
         // before any batch, a position means the same after).
         var marks: [Int64: [(table: String, key: String, user: String, index: Int64)]] = [:]
         for table in ["courier_tokens", "apns_devices"] {
-            try s.each(#"SELECT token, "user", delivered_through FROM \#(table)"#, []) { r in
-                let p = r.int64(2) ?? 0
+            try s.each("SELECT \(mark.sql) FROM \(table)", []) { r in
+                let row = NamedRow(r, mark)
+                let p = row.int64(.deliveredThrough) ?? 0
                 let index = p & Int64(NotificationBatch.maximumPerBatch - 1)
                 guard p > 0, index != Int64(NotificationBatch.maximumPerBatch - 1) else { return }
-                marks[NotificationBatch.batch(of: p), default: []].append((table, r.string(0) ?? "", r.string(1) ?? "", index))
+                marks[NotificationBatch.batch(of: p), default: []].append((table, row.string(.token) ?? "", row.string(.user) ?? "", index))
             }
         }
         var after: Int64 = 0
@@ -24,8 +33,9 @@ enum NotificationLogConversion {
         var users: [String: Int64] = [:]
         var last: Int64 = 0
         while true {
-            let rows = try s.all("SELECT id, created_at, entries FROM notification_batches WHERE id > ? ORDER BY id LIMIT 500", [after]) {
-                ($0.int64(0) ?? 0, $0.int64(1) ?? 0, $0.string(2) ?? "")
+            let rows = try s.all("SELECT \(batch.sql) FROM notification_batches WHERE id > ? ORDER BY id LIMIT 500", [after]) { r in
+                let row = NamedRow(r, batch)
+                return (row.int64(.id) ?? 0, row.int64(.createdAt) ?? 0, row.string(.entries) ?? "")
             }
             guard let newest = rows.last?.0 else { break }
             after = newest

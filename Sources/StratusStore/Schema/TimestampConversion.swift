@@ -12,8 +12,10 @@ import StratusModel
 /// rebuilt with it.
 enum TimestampConversion {
     static func run(_ s: any SQLSession) throws {
-        let fields = try s.all("SELECT id, type_id, is_list FROM fields WHERE scalar = 'TIMESTAMP'") { r in
-            (id: r.int64(0) ?? 0, type: r.int64(1) ?? 0, isList: (r.int64(2) ?? 0) != 0)
+        let columns = Selection<SchemaStorage.FieldColumn>([.id, .typeID, .isList])
+        let fields = try s.all("SELECT \(columns.sql) FROM fields WHERE scalar = 'TIMESTAMP'") { r in
+            let row = NamedRow(r, columns)
+            return (id: row.int64(.id) ?? 0, type: row.int64(.typeID) ?? 0, isList: (row.int64(.isList) ?? 0) != 0)
         }
         for f in fields {
             if f.isList {

@@ -1,8 +1,30 @@
 import Foundation
 import StratusModel
 
-/// Reads the catalog from its tables and turns schema changes into DDL, inside the caller's transaction.
+/// The catalog's tables (`record_types`, `fields`, `roles`) and the DDL of each record type's table and index
+/// tables: reads the catalog and turns schema changes into statements, inside the caller's transaction.
 enum SchemaStorage {
+    enum TypeColumn: String, TableColumn {
+        case id, name, grants
+    }
+
+    enum FieldColumn: String, TableColumn {
+        case id, name, scalar, encrypted, indexes, position, typeID = "type_id", isList = "is_list", numberPreferred = "number_preferred"
+    }
+
+    enum RoleColumn: String, TableColumn {
+        case name, position
+    }
+
+    /// A record's id and one field's stored value, as a field's own structures are filled from its type's table.
+    enum ValueColumn: String, TableColumn {
+        case id, value
+    }
+
+    private static let typeRow = Selection<TypeColumn>([.id, .name, .grants])
+    private static let fieldRow = Selection<FieldColumn>([.id, .typeID, .name, .scalar, .isList, .encrypted, .numberPreferred, .indexes])
+    private static let storedValue = Selection<ValueColumn>([.id, .value])
+
     static func generation(_ s: any SQLSession) throws -> Int64 {
         try s.int64("SELECT \(generationColumn)") ?? 0
     }
@@ -21,12 +43,17 @@ enum SchemaStorage {
 
     static func load(_ s: any SQLSession) throws -> Catalog {
         let generation = try generation(s)
-        let roles = try s.all("SELECT name FROM roles ORDER BY position, name") { $0.string(0) }
+        let roles = try s.all("SELECT name FROM roles ORDER BY position, name") { NamedRow($0, Selection<RoleColumn>([.name])).string(.name) }
         var types: [CatalogType] = []
-        let typeRows = try s.all("SELECT id, name, grants FROM record_types ORDER BY id") { r in (r.int64(0) ?? 0, r.string(1) ?? "", r.string(2) ?? "{}") }
-        let fieldRows = try s.all("SELECT id, type_id, name, scalar, is_list, encrypted, number_preferred, indexes FROM fields ORDER BY type_id, position, id") { r in
-            FieldRow(id: r.int64(0) ?? 0, typeID: r.int64(1) ?? 0, name: r.string(2) ?? "", scalar: r.string(3) ?? "", isList: r.bool(4) ?? false,
-                     encrypted: r.bool(5) ?? false, numberPreferred: r.bool(6) ?? false, indexes: Int(r.int64(7) ?? 0))
+        let typeRows = try s.all("SELECT \(typeRow.sql) FROM record_types ORDER BY id") { r in
+            let row = NamedRow(r, typeRow)
+            return (row.int64(.id) ?? 0, row.string(.name) ?? "", row.string(.grants) ?? "{}")
+        }
+        let fieldRows = try s.all("SELECT \(fieldRow.sql) FROM fields ORDER BY type_id, position, id") { r in
+            let row = NamedRow(r, fieldRow)
+            return FieldRow(id: row.int64(.id) ?? 0, typeID: row.int64(.typeID) ?? 0, name: row.string(.name) ?? "", scalar: row.string(.scalar) ?? "",
+                            isList: row.bool(.isList) ?? false, encrypted: row.bool(.encrypted) ?? false, numberPreferred: row.bool(.numberPreferred) ?? false,
+                            indexes: Int(row.int64(.indexes) ?? 0))
         }
         var fieldsByType: [Int64: [FieldRow]] = [:]
         for r in fieldRows { fieldsByType[r.typeID, default: []].append(r) }
@@ -278,30 +305,39 @@ enum SchemaStorage {
                     """)
             }
         }
-        if f.hasListTable && !(old?.hasListTable ?? false) {
-            let keyType = s.dialect == .sqlite ? "" : " " + listKeyType(f)
-            try s.script(s.dialect.ddl("CREATE TABLE \(f.listTable)(value\(keyType), record_id INTEGER NOT NULL, PRIMARY KEY(value, record_id)) WITHOUT ROWID"))
-            // Keys come in record order, which is random order for the side table's (value, record_id) B-tree:
-            // past the page cache every insert was a page read (26 s of a million-record import for two lists).
-            // They are gathered a bounded chunk at a time (a million records' lists held at once were a bulk
-            // import's peak memory), sorted, and inserted in key order, many per statement (one round trip per
-            // key made filling 200,000 keys take 20 s on PostgreSQL).
-            var chunk = ListKeyChunk(table: f.listTable, copies: true)
-            func add(_ id: Int64, _ data: Data) throws {
-                guard case .list(_, let items) = try FieldValueCodec.decode(data) else { return }
-                for item in items { if let key = CatalogField.listKey(item) { chunk.keys.append((key, id)) } }
-                if chunk.isFull { try chunk.flush(s) }
-            }
-            let select = "SELECT id, \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL"
-            switch s.dialect {
-            case .sqlite:
-                try s.each(select, []) { r in try add(r.int64(0) ?? 0, r.data(1) ?? Data()) }
-            case .postgres:
-                // Read first, then write: PostgreSQL streams a result over the connection the inserts need.
-                for (id, data) in try s.all(select, [], { r in (r.int64(0) ?? 0, r.data(1) ?? Data()) }) { try add(id, data) }
-            }
-            try chunk.flush(s)
+        if f.hasListTable && !(old?.hasListTable ?? false) { try createListTable(f, table: table, s) }
+    }
+
+    /// A list field's side table of its keys, filled from the type's rows.
+    private static func createListTable(_ f: CatalogField, table: String, _ s: any SQLSession) throws {
+        let keyType = s.dialect == .sqlite ? "" : " " + listKeyType(f)
+        try s.script(s.dialect.ddl("CREATE TABLE \(f.listTable)(value\(keyType), record_id INTEGER NOT NULL, PRIMARY KEY(value, record_id)) WITHOUT ROWID"))
+        // Keys come in record order, a random order for the side table's (value, record_id) B-tree, where past the
+        // page cache every insert would read a page. They are gathered a bounded chunk at a time (memory stays
+        // flat however many records there are), sorted, and inserted in key order, many per statement (one round
+        // trip per key on PostgreSQL).
+        var chunk = ListKeyChunk(table: f.listTable, copies: true)
+        func add(_ id: Int64, _ data: Data) throws {
+            guard case .list(_, let items) = try FieldValueCodec.decode(data) else { return }
+            for item in items { if let key = CatalogField.listKey(item) { chunk.keys.append((key, id)) } }
+            if chunk.isFull { try chunk.flush(s) }
         }
+        let select = "SELECT id, \(f.column) AS value FROM \(table) WHERE \(f.column) IS NOT NULL"
+        let read = { (r: any SQLRow) -> (Int64, Data) in
+            let row = NamedRow(r, storedValue)
+            return (row.int64(.id) ?? 0, row.data(.value) ?? Data())
+        }
+        switch s.dialect {
+        case .sqlite:
+            try s.each(select, []) { r in
+                let (id, data) = read(r)
+                try add(id, data)
+            }
+        case .postgres:
+            // Read first, then write: PostgreSQL streams a result over the connection the inserts need.
+            for (id, data) in try s.all(select, [], read) { try add(id, data) }
+        }
+        try chunk.flush(s)
     }
 
     /// The PostgreSQL type of a list field's keys (SQLite's side table leaves it untyped).
@@ -324,7 +360,7 @@ enum SchemaStorage {
 
     /// Lowers the reference counts of every asset a field's column points at, before the column goes away.
     static func releaseAssets(of f: CatalogField, table: String, _ s: any SQLSession) throws {
-        let values = try s.all("SELECT \(f.column) FROM \(table) WHERE \(f.column) IS NOT NULL") { $0.data(0) }
+        let values = try s.all("SELECT \(f.column) AS value FROM \(table) WHERE \(f.column) IS NOT NULL") { NamedRow($0, Selection<ValueColumn>([.value])).data(.value) }
         for value in values {
             for checksum in try FieldValueCodec.decode(value).assetChecksums {
                 try AssetRows.release(checksum, s)
