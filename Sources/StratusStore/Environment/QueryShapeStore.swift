@@ -33,14 +33,7 @@ public final class QueryShapeStore: EnvironmentPart {
         try? write { s, _ in
             for (shape, st) in gathered {
                 let spec = String(decoding: (try? JSONEncoder().encode(shape)) ?? Data(), as: UTF8.self)
-                guard let (calls, steps, rows) = try s.one("""
-                    INSERT INTO query_shapes(shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(shape) DO UPDATE SET calls = query_shapes.calls + excluded.calls, micros = query_shapes.micros + excluded.micros,
-                        steps = query_shapes.steps + excluded.steps, rows = query_shapes.rows + excluded.rows, p50_us = excluded.p50_us,
-                        p99_us = excluded.p99_us, last_at = excluded.last_at, sql = excluded.sql
-                    RETURNING calls, steps, rows
-                    """, [shape.description, shape.recordType, st.calls, st.micros, st.steps, st.rows, st.percentile(0.5), st.percentile(0.99), now, st.sql, spec],
-                    { r in (Int(r.int64(0) ?? 0), Int(r.int64(1) ?? 0), Int(r.int64(2) ?? 0)) }) else { continue }
+                guard let (calls, steps, rows) = try QueryShapeRows.record(shape, st, spec: spec, at: now, s) else { continue }
                 // SQLite says what a shape costs (its machine's steps per row returned); PostgreSQL does not.
                 totals.append(QueryShapeTotals(shape: shape, calls: calls, stepsPerRow: s.dialect == .sqlite ? Double(steps) / Double(max(rows, 1)) : nil))
             }
@@ -56,19 +49,16 @@ public final class QueryShapeStore: EnvironmentPart {
         let now = WallClock.nowMillis()
         return try read { s, _ in
             var seen: Set<String> = []
-            var reports = try s.all("SELECT shape, record_type, calls, micros, steps, rows, p50_us, p99_us, last_at, sql FROM query_shapes") { r -> QueryShapeReport in
-                    func int(_ i: Int) -> Int { Int(r.int64(i) ?? 0) }
-                    var calls = int(2), micros = int(3), steps = int(4), rows = int(5), p50 = int(6), p99 = int(7), lastAt = r.int64(8) ?? 0
-                    var sql = r.string(9) ?? ""
-                    let shape = r.string(0) ?? ""
-                    seen.insert(shape)
-                    if let (_, st) = byName[shape] {
-                        (calls, micros, steps, rows) = (calls + st.calls, micros + st.micros, steps + st.steps, rows + st.rows)
-                        (p50, p99, lastAt, sql) = (st.percentile(0.5), st.percentile(0.99), now, st.sql)
-                    }
-                    return Self.report(shape: shape, recordType: r.string(1) ?? "", calls: calls, micros: micros, steps: steps, rows: rows, p50: p50, p99: p99,
-                                       lastAt: lastAt, sql: sql, s)
+            var reports = try QueryShapeRows.all(s).map { row -> QueryShapeReport in
+                var row = row
+                seen.insert(row.shape)
+                if let (_, st) = byName[row.shape] {
+                    (row.calls, row.micros, row.steps, row.rows) = (row.calls + st.calls, row.micros + st.micros, row.steps + st.steps, row.rows + st.rows)
+                    (row.p50, row.p99, row.lastAt, row.sql) = (st.percentile(0.5), st.percentile(0.99), now, st.sql)
                 }
+                return Self.report(shape: row.shape, recordType: row.recordType, calls: row.calls, micros: row.micros, steps: row.steps, rows: row.rows,
+                                   p50: row.p50, p99: row.p99, lastAt: row.lastAt, sql: row.sql, s)
+            }
             for (name, (shape, st)) in byName where !seen.contains(name) {
                 reports.append(Self.report(shape: name, recordType: shape.recordType, calls: st.calls, micros: st.micros, steps: st.steps, rows: st.rows,
                                            p50: st.percentile(0.5), p99: st.percentile(0.99), lastAt: now, sql: st.sql, s))
@@ -79,18 +69,10 @@ public final class QueryShapeStore: EnvironmentPart {
 
     private static func report(shape: String, recordType: String, calls: Int, micros: Int, steps: Int, rows: Int, p50: Int, p99: Int,
                                lastAt: Int64, sql: String, _ s: any SQLSession) -> QueryShapeReport {
-        let plan = (try? Self.explain(sql, s)) ?? ["(no longer valid for the schema)"]
+        let plan = (try? QueryPlan.explain(sql, s)) ?? ["(no longer valid for the schema)"]
         return QueryShapeReport(shape: shape, recordType: recordType, calls: calls, p50Milliseconds: Double(p50) / 1000,
                                 p99Milliseconds: Double(p99) / 1000, meanMilliseconds: calls == 0 ? 0 : Double(micros) / Double(calls) / 1000,
                                 stepsPerRow: Double(steps) / Double(max(rows, 1)), lastAt: lastAt, plan: plan)
-    }
-
-    /// The engine's plan for a statement. SQLite's leaves the parameters NULL (the plan a prepared statement gets
-    /// before its values); PostgreSQL's needs the `arguments` the statement runs with, and has none without them.
-    static func explain(_ sql: String, _ s: any SQLSession, arguments: [SQLValue]? = nil) throws -> [String] {
-        if let sqlite = s as? SQLiteSession { return try sqlite.queryPlan(sql) }
-        guard let arguments else { return [] }
-        return try s.all("EXPLAIN (COSTS OFF) " + sql, arguments) { $0.string(0) }
     }
 
     // MARK: automatic indexes
@@ -103,7 +85,7 @@ public final class QueryShapeStore: EnvironmentPart {
         let stale = { (ai: AutoIndex) in ai.isReady && !ai.pinned && now - ai.lastUsedAt > unusedFor && !used.contains(ai.name) }
         guard !used.isEmpty || core.cachedCatalog.read({ $0.autoIndexes.contains(where: stale) }) else { return }
         try write { s, catalog in
-            for name in used { try s.execute("UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", now, name) }
+            for name in used { try AutoIndexes.used(name, at: now, s) }
             var dropped = false
             for ai in try AutoIndexes.load(s) where stale(ai) {
                 try AutoIndexes.drop(ai.name, s)
@@ -186,8 +168,7 @@ public final class QueryShapeStore: EnvironmentPart {
                     ai.builtThrough = nil
                     ai.buildMilliseconds = (ContinuousClock.now - started).milliseconds
                     ai.longestStepMilliseconds = max(longest, (ContinuousClock.now - stepStarted).milliseconds)
-                    let spec = String(decoding: try JSONEncoder().encode(ai), as: UTF8.self)
-                    try s.execute("UPDATE auto_indexes SET spec = ? WHERE name = ?", spec, name)
+                    try AutoIndexes.setSpec(ai, s)
                     catalog = try SchemaStorage.load(s)
                     return true
                 }
@@ -217,7 +198,7 @@ public final class QueryShapeStore: EnvironmentPart {
     /// the rows (the console runs it on a thread of its own). The returned index says how far the build has come.
     public func startAutoIndex(forShape description: String) throws(StratusError) -> AutoIndex {
         let pending = upkeep.shapes.peek().keys.first { $0.description == description }
-        let spec: String? = pending != nil ? nil : try read { s, _ in try s.one("SELECT spec FROM query_shapes WHERE shape = ?", [description]) { $0.string(0) } }
+        let spec: String? = pending != nil ? nil : try read { s, _ in try QueryShapeRows.spec(of: description, s) }
         guard let shape = pending ?? spec.flatMap({ try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }) else {
             throw StratusError(.notFound, "no query shape '\(description.prefix(200))' has run in this environment")
         }
@@ -230,7 +211,7 @@ public final class QueryShapeStore: EnvironmentPart {
         guard sqlite != nil else { return 0 }  // PostgreSQL builds in one statement: not started, or done
         let bounds: (Int64, Int64)? = try? sqliteRead { s, catalog in
             guard let type = catalog.type(named: ai.recordType) else { return nil }
-            return try s.one("SELECT min(id), max(id) FROM \(type.table)") { r in (r.int64(0) ?? 0, r.int64(1) ?? 0) }
+            return try AutoIndexes.idRange(of: type, s)
         }
         guard let (low, high) = bounds, high > low else { return 0 }
         return min(1, max(0, Double(through - low) / Double(high - low)))
@@ -240,7 +221,7 @@ public final class QueryShapeStore: EnvironmentPart {
     /// reuses its data measures learning again; an administrator's fresh start).
     public func resetQueryShapes() throws(StratusError) {
         _ = upkeep.shapes.take(force: true)
-        try write { s, _ in try s.execute("DELETE FROM query_shapes", []) }
+        try write { s, _ in try QueryShapeRows.removeAll(s) }
     }
 
     /// The automatic indexes of this environment.
@@ -249,8 +230,7 @@ public final class QueryShapeStore: EnvironmentPart {
     public func setAutoIndexPinned(_ name: String, _ pinned: Bool) throws(StratusError) {
         try write { s, catalog in
             guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
-            try s.execute("UPDATE auto_indexes SET pinned = ? WHERE name = ?", pinned, name)
-            _ = try SchemaStorage.bumpGeneration(s)
+            try AutoIndexes.setPinned(name, pinned, s)
             catalog = try SchemaStorage.load(s)
         }
     }
@@ -270,7 +250,7 @@ extension QueryShapeStore {
     public func queriedShapes() throws(StratusError) -> [QueryShape] {
         let pending = upkeep.shapes.peek().keys
         let logged = try read { s, _ in
-            try s.all("SELECT spec FROM query_shapes ORDER BY shape") { r in r.string(0).flatMap { try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) } }
+            try QueryShapeRows.specs(s).compactMap { try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }
         }
         return logged + pending.filter { !logged.contains($0) }.sorted { $0.description < $1.description }
     }
@@ -295,8 +275,7 @@ extension QueryShapeStore {
             built = try core.postgresAutocommit { s in try PostgresAutoIndexes.build(ai, type, columns: cols, s) }
         } catch {
             try? write { s, catalog in
-                try s.execute("DELETE FROM auto_indexes WHERE name = ?", name)
-                _ = try SchemaStorage.bumpGeneration(s)
+                try AutoIndexes.forgetRow(name, s)
                 catalog = try SchemaStorage.load(s)
             }
             upkeep.failures.withLock { $0[ai.shape] = WallClock.nowMillis() }
@@ -309,9 +288,7 @@ extension QueryShapeStore {
             done.builtThrough = nil
             done.buildMilliseconds = took
             done.longestStepMilliseconds = 0  // no step held a writer: the build ran beside them
-            let spec = String(decoding: try JSONEncoder().encode(done), as: UTF8.self)
-            try s.execute("UPDATE auto_indexes SET spec = ?, built_through = NULL WHERE name = ?", spec, name)
-            _ = try SchemaStorage.bumpGeneration(s)
+            try AutoIndexes.complete(done, s)
             catalog = try SchemaStorage.load(s)
             return catalog.autoIndexes.first { $0.name == name } ?? done
         }

@@ -81,7 +81,7 @@ extension StoredRecords {
             let served = db.dialect == .sqlite ? compiler.usedAutoIndex
                 : autoIndexes.first { $0.isReady && $0.serves(QueryShape(query)) }?.name
             if let used = served { queryShapes.upkeep.used.withLock { _ = $0.insert(used) } }
-            let plan = explain ? ((try? QueryShapeStore.explain(compiled.sql, db, arguments: compiled.arguments)) ?? []) : []
+            let plan = explain ? ((try? QueryPlan.explain(compiled.sql, db, arguments: compiled.arguments)) ?? []) : []
             guard more else { return (nil, plan) }
             return (ContinuationMarker.make(signer, fingerprint: ContinuationMarker.fingerprint(query, database: database), values: lastKeys), plan)
         }

@@ -8,10 +8,17 @@ import StratusModel
 /// generation, as of every catalog change. A build that fails leaves an INVALID index behind: it is dropped, and
 /// the shape is tried again after `retryFailedAfter`.
 enum PostgresAutoIndexes {
+    /// What the catalog's and the lock functions' answers are read as.
+    private enum AnswerColumn: String, TableColumn {
+        case answer
+    }
+
+    private static func answer(_ r: any SQLRow) -> Bool? { NamedRow(r, Selection<AnswerColumn>([.answer])).bool(.answer) }
+
     /// Builds the index in autocommit statements on one connection. False when another node holds the build.
     static func build(_ ai: AutoIndex, _ type: CatalogType, columns: [String], _ s: any SQLSession) throws -> Bool {
-        guard try s.one("SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || ?))::int", [ai.name], { $0.bool(0) }) == true else { return false }
-        defer { _ = try? s.all("SELECT pg_advisory_unlock(hashtext(current_schema() || '.' || ?))::int", [ai.name]) { $0.bool(0) } }
+        guard try s.one("SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || ?))::int AS answer", [ai.name], answer) == true else { return false }
+        defer { _ = try? s.all("SELECT pg_advisory_unlock(hashtext(current_schema() || '.' || ?))::int AS answer", [ai.name], answer) }
         // An earlier attempt that died (this node or another) left an INVALID index of this name: start again.
         if try valid(ai.name, s) == false { try s.script("DROP INDEX CONCURRENTLY IF EXISTS \(ai.name)") }
         do {
@@ -30,8 +37,8 @@ enum PostgresAutoIndexes {
     /// Whether the index exists and is valid in the current schema (nil: it does not exist).
     static func valid(_ name: String, _ s: any SQLSession) throws -> Bool? {
         try s.one("""
-            SELECT i.indisvalid::int FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            SELECT i.indisvalid::int AS answer FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND c.relname = ?
-            """, [name]) { $0.bool(0) }
+            """, [name], answer)
     }
 }

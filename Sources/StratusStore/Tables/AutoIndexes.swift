@@ -11,15 +11,64 @@ import StratusModel
 /// triggers exist from the first step of a build, so a row written while the build is under way is in `n` whether or
 /// not the build's copy has passed it yet.
 enum AutoIndexes {
+    enum Column: String, TableColumn {
+        case name, spec, pinned, bytes, typeID = "type_id", createdAt = "created_at", lastUsedAt = "last_used_at", builtThrough = "built_through"
+    }
+
+    /// What the engine's own answers are read as: a sample's average width, a table's bounds.
+    enum AnswerColumn: String, TableColumn {
+        case answer, low, high
+    }
+
+    private static let index = Selection<Column>([.spec, .pinned, .lastUsedAt, .builtThrough, .bytes])
+
     static func load(_ s: any SQLSession) throws -> [AutoIndex] {
         guard try s.tableExists("auto_indexes") else { return [] }
-        return try s.all("SELECT spec, pinned, last_used_at, built_through, bytes FROM auto_indexes ORDER BY name") { r in
-            guard var ai = try? JSONDecoder().decode(AutoIndex.self, from: Data((r.string(0) ?? "").utf8)) else { return nil }
-            ai.pinned = r.bool(1) ?? false
-            ai.lastUsedAt = r.int64(2) ?? 0
-            ai.builtThrough = r.int64(3)
-            ai.estimatedBytes = r.int64(4) ?? 0
+        return try s.all("SELECT \(index.sql) FROM auto_indexes ORDER BY name") { r in
+            let row = NamedRow(r, index)
+            guard var ai = try? JSONDecoder().decode(AutoIndex.self, from: Data((row.string(.spec) ?? "").utf8)) else { return nil }
+            ai.pinned = row.bool(.pinned) ?? false
+            ai.lastUsedAt = row.int64(.lastUsedAt) ?? 0
+            ai.builtThrough = row.int64(.builtThrough)
+            ai.estimatedBytes = row.int64(.bytes) ?? 0
             return ai
+        }
+    }
+
+    /// Moves an index's `last_used_at` (queries used it).
+    static func used(_ name: String, at now: Int64, _ s: any SQLSession) throws {
+        try s.execute("UPDATE auto_indexes SET last_used_at = ? WHERE name = ?", now, name)
+    }
+
+    /// Keeps an index's description (`AutoIndex`, as JSON) as a build leaves it.
+    static func setSpec(_ ai: AutoIndex, _ s: any SQLSession) throws {
+        try s.execute("UPDATE auto_indexes SET spec = ? WHERE name = ?", String(decoding: try JSONEncoder().encode(ai), as: UTF8.self), ai.name)
+    }
+
+    /// Marks a build complete with its description as the build leaves it; the schema generation moves.
+    static func complete(_ ai: AutoIndex, _ s: any SQLSession) throws {
+        try s.execute("UPDATE auto_indexes SET spec = ?, built_through = NULL WHERE name = ?", String(decoding: try JSONEncoder().encode(ai), as: UTF8.self), ai.name)
+        _ = try SchemaStorage.bumpGeneration(s)
+    }
+
+    /// Forgets an index's row (its build failed: there is no index to drop); the schema generation moves.
+    static func forgetRow(_ name: String, _ s: any SQLSession) throws {
+        try s.execute("DELETE FROM auto_indexes WHERE name = ?", name)
+        _ = try SchemaStorage.bumpGeneration(s)
+    }
+
+    /// Pins an index (never dropped for want of use) or unpins it; the schema generation moves.
+    static func setPinned(_ name: String, _ pinned: Bool, _ s: any SQLSession) throws {
+        try s.execute("UPDATE auto_indexes SET pinned = ? WHERE name = ?", pinned, name)
+        _ = try SchemaStorage.bumpGeneration(s)
+    }
+
+    /// The lowest and highest id of a type's table (how far a build has come is its place between them).
+    static func idRange(of type: CatalogType, _ s: any SQLSession) throws -> (low: Int64, high: Int64)? {
+        let bounds = Selection<AnswerColumn>([.low, .high])
+        return try s.one("SELECT min(id) AS low, max(id) AS high FROM \(type.table)") { r in
+            let row = NamedRow(r, bounds)
+            return (row.int64(.low) ?? 0, row.int64(.high) ?? 0)
         }
     }
 
@@ -68,7 +117,7 @@ enum AutoIndexes {
     /// One step of a build: copies up to `limit` rows after the last one copied. Returns how many it copied and
     /// whether the index is complete (then queries may use it).
     static func fill(_ ai: AutoIndex, _ type: CatalogType, columns: [String], limit: Int, _ s: any SQLSession) throws -> (copied: Int, done: Bool) {
-        guard let from = try s.int64("SELECT built_through FROM auto_indexes WHERE name = ?", [ai.name]) else {
+        guard let from = try s.one("SELECT built_through FROM auto_indexes WHERE name = ?", [ai.name], { NamedRow($0, Selection<Column>([.builtThrough])).int64(.builtThrough) }) else {
             return (0, true)  // dropped meanwhile, or complete
         }
         let cols = columns.joined(separator: ", ")
@@ -109,7 +158,7 @@ enum AutoIndexes {
     /// A type's table is gone, and its triggers (SQLite) or indexes (PostgreSQL) with it: its index tables go too.
     static func forget(typeID: Int64, _ s: any SQLSession) throws {
         guard try s.tableExists("auto_indexes") else { return }
-        for name in try s.all("SELECT name FROM auto_indexes WHERE type_id = ?", [typeID], { $0.string(0) }) where s.dialect == .sqlite {
+        for name in try s.all("SELECT name FROM auto_indexes WHERE type_id = ?", [typeID], { NamedRow($0, Selection<Column>([.name])).string(.name) }) where s.dialect == .sqlite {
             try s.script("DROP TABLE IF EXISTS \(name)")
         }
         try s.execute("DELETE FROM auto_indexes WHERE type_id = ?", typeID)
@@ -121,7 +170,9 @@ enum AutoIndexes {
         let rows = try RecordCounts.total(s, type: type.id)
         let widths = columns.map { s.dialect == .sqlite ? "coalesce(length(CAST(\($0) AS BLOB)), 0)" : "coalesce(pg_column_size(\($0)), 0)" }
             .joined(separator: " + ")
-        let average = try s.one("SELECT avg(\(widths)) FROM (SELECT \(columns.joined(separator: ", ")) FROM \(type.table) LIMIT 1000) AS sample") { $0.double(0) } ?? 0
+        let average = try s.one("SELECT avg(\(widths)) AS answer FROM (SELECT \(columns.joined(separator: ", ")) FROM \(type.table) LIMIT 1000) AS sample") {
+            NamedRow($0, Selection<AnswerColumn>([.answer])).double(.answer)
+        } ?? 0
         return Int64((average + 8 + 12) * 2 * Double(rows))
     }
 }
