@@ -44,34 +44,15 @@ public final class Telemetry: Sendable {
     private let flusher = BackgroundWork("telemetry flusher")
     private let lastPrune = Mutex<Int64>(0)
 
-    static let buckets = LatencyHistogram.bounds.indices.map { "l\($0)" }
-
-    static var migrations: SQLMigrations {
-        var m = SQLMigrations()
-        let columns = Self.buckets.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ")
-        m.add("v1", ddl: """
-                    CREATE TABLE requests(container TEXT NOT NULL, environment TEXT NOT NULL, minute INTEGER NOT NULL, operation TEXT NOT NULL,
-                        count INTEGER NOT NULL, errors INTEGER NOT NULL, \(columns), PRIMARY KEY(container, environment, minute, operation)) WITHOUT ROWID;
-                    CREATE INDEX requests_by_minute ON requests(minute);
-                    CREATE TABLE errors(container TEXT NOT NULL, environment TEXT NOT NULL, minute INTEGER NOT NULL, code TEXT NOT NULL,
-                        injected INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(container, environment, minute, code, injected)) WITHOUT ROWID;
-                    CREATE INDEX errors_by_minute ON errors(minute);
-                    CREATE TABLE sizes(container TEXT NOT NULL, environment TEXT NOT NULL, minute INTEGER NOT NULL, records INTEGER NOT NULL,
-                        bytes INTEGER NOT NULL, PRIMARY KEY(container, environment, minute)) WITHOUT ROWID;
-                    CREATE INDEX sizes_by_minute ON sizes(minute);
-                    """)
-        return m
-    }
-
     /// Telemetry in its own SQLite file.
     public convenience init(file: URL, flushing: Bool = true) throws(StratusError) {
-        self.init(database: try guarded { try SQLiteDatabase.logFile(file, migrations: Self.migrations) }, flushing: flushing)
+        self.init(database: try guarded { try SQLiteDatabase.logFile(file, migrations: TelemetryRows.migrations) }, flushing: flushing)
     }
 
     /// Telemetry in a PostgreSQL database's schema `stratus_telemetry`, which every node adds to.
     convenience init(postgres pool: PostgresPool, flushing: Bool = true) throws(StratusError) {
         let db = PostgresDatabase(pool: pool, schema: "stratus_telemetry")
-        try guarded { try Self.migrations.migrate(db) }
+        try guarded { try TelemetryRows.migrations.migrate(db) }
         self.init(database: db, flushing: flushing)
     }
 
@@ -117,44 +98,23 @@ public final class Telemetry: Sendable {
         }
         guard !counts.isEmpty || !samples.isEmpty || prune else { return }
         try? database.write { db in
-            let names = Self.buckets.joined(separator: ", ")
-            let insert = """
-                INSERT INTO requests(container, environment, minute, operation, count, errors, \(names))
-                VALUES (?,?,?,?,?,?,\(Self.buckets.map { _ in "?" }.joined(separator: ",")))
-                ON CONFLICT(container, environment, minute, operation) DO UPDATE SET count = requests.count + excluded.count, errors = requests.errors + excluded.errors,
-                    \(Self.buckets.map { "\($0) = requests.\($0) + excluded.\($0)" }.joined(separator: ", "))
-                """
-            let insertError = """
-                INSERT INTO errors(container, environment, minute, code, injected, count) VALUES (?,?,?,?,?,?)
-                ON CONFLICT(container, environment, minute, code, injected) DO UPDATE SET count = errors.count + excluded.count
-                """
             for (k, c) in counts {
-                var args: [SQLValue] = [.text(k.container), .text(k.environment), .int64(k.minute), .text(k.operation.rawValue), .int64(Int64(c.requests)), .int64(Int64(c.errors))]
-                args += c.latency.counts.map { .int64(Int64($0)) }
-                try db.execute(insert, args)
+                try TelemetryRows.add(container: k.container, environment: k.environment, minute: k.minute, operation: k.operation.rawValue,
+                                      requests: c.requests, errors: c.errors, latency: c.latency.counts, db)
                 for (e, n) in c.codes {
-                    try db.execute(insertError, k.container, k.environment, k.minute, e.code, e.injected, n)
+                    try TelemetryRows.addErrors(container: k.container, environment: k.environment, minute: k.minute, code: e.code, injected: e.injected,
+                                                count: n, db)
                 }
             }
             for s in samples {
-                try db.execute("""
-                    INSERT INTO sizes(container, environment, minute, records, bytes) VALUES (?,?,?,?,?)
-                    ON CONFLICT(container, environment, minute) DO UPDATE SET records = excluded.records, bytes = excluded.bytes
-                    """, s.container, s.environment, s.minute, s.records, s.bytes)
+                try TelemetryRows.setSize(container: s.container, environment: s.environment, minute: s.minute, records: s.records, bytes: s.bytes, db)
             }
             if prune { try Self.prune(db, now: now) }
         }
     }
 
     static func prune(_ db: any SQLSession, now: Int64) throws {
-        for table in ["requests", "errors", "sizes"] {
-            try db.execute("DELETE FROM \(table) WHERE minute < ?", now - retention)
-        }
-        // Past the row bound, whole minutes go, oldest first.
-        let rows = try db.int64("SELECT COUNT(*) FROM requests") ?? 0
-        if rows > maximumRows, let cut = try db.int64("SELECT minute FROM requests ORDER BY minute LIMIT 1 OFFSET ?", [rows - Int64(maximumRows)]) {
-            for table in ["requests", "errors", "sizes"] { try db.execute("DELETE FROM \(table) WHERE minute < ?", cut) }
-        }
+        try TelemetryRows.prune(before: now - retention, maximumRows: maximumRows, db)
     }
 
     /// Writes what is pending and closes the file (later entries are dropped).
@@ -177,29 +137,24 @@ public final class Telemetry: Sendable {
         }
         try guarded {
             try database.read { db in
-                let args: [SQLValue] = [.text(container), .text(environment), .int64(first)]
-                try db.each("""
-                    SELECT minute, operation, count, errors, \(Self.buckets.joined(separator: ", ")) FROM requests
-                    WHERE container = ? AND environment = ? AND minute >= ?
-                    """, args) { r in
-                    guard let i = index(r.int64(0) ?? 0) else { return }
-                    points[i].requests += r.int64(2) ?? 0
-                    points[i].errors += r.int64(3) ?? 0
-                    let op = TelemetryOperation(rawValue: r.string(1) ?? "") ?? .other
+                try TelemetryRows.eachRequests(container: container, environment: environment, from: first, db) { minute, operation, count, errors, latency in
+                    guard let i = index(minute) else { return }
+                    points[i].requests += count
+                    points[i].errors += errors
+                    let op = TelemetryOperation(rawValue: operation) ?? .other
                     var h = points[i].latency[op] ?? LatencyHistogram()
-                    h.add(LatencyHistogram(counts: Self.buckets.indices.map { r.int64(4 + $0) ?? 0 }))
+                    h.add(LatencyHistogram(counts: latency))
                     points[i].latency[op] = h
                 }
-                try db.each("SELECT minute, code, injected, count FROM errors WHERE container = ? AND environment = ? AND minute >= ?", args) { r in
-                    guard let i = index(r.int64(0) ?? 0) else { return }
-                    let n = r.int64(3) ?? 0
-                    points[i].errorsByCode[r.string(1) ?? "", default: 0] += n
-                    if r.bool(2) ?? false { points[i].injected += n }
+                try TelemetryRows.eachErrors(container: container, environment: environment, from: first, db) { minute, code, injected, n in
+                    guard let i = index(minute) else { return }
+                    points[i].errorsByCode[code, default: 0] += n
+                    if injected { points[i].injected += n }
                 }
-                try db.each("SELECT minute, records, bytes FROM sizes WHERE container = ? AND environment = ? AND minute >= ? ORDER BY minute", args) { r in
-                    guard let i = index(r.int64(0) ?? 0) else { return }
-                    points[i].records = r.int64(1) ?? 0
-                    points[i].bytes = r.int64(2) ?? 0
+                try TelemetryRows.eachSize(container: container, environment: environment, from: first, db) { minute, records, bytes in
+                    guard let i = index(minute) else { return }
+                    points[i].records = records
+                    points[i].bytes = bytes
                 }
             }
         }
