@@ -39,8 +39,8 @@ public enum Backup {
                     files.append(file)
                     let copy = try SQLiteQueueFile.existing(destination.appendingPathComponent(relative))
                     let (count, assets) = try copy.read { s -> (Int64, [String]) in
-                        let count = try s.tableExists("record_counts") ? (try s.int64("SELECT coalesce(sum(count), 0) FROM record_counts") ?? 0) : 0
-                        let assets = try s.tableExists("assets") ? try s.all("SELECT checksum FROM assets WHERE refs > 0") { $0.string(0) } : []
+                        let count = try s.tableExists("record_counts") ? try RecordCounts.total(s) : 0
+                        let assets = try s.tableExists("assets") ? try AssetRows.checksums(referencedOnly: true, s) : []
                         return (count, assets)
                     }
                     copy.close()

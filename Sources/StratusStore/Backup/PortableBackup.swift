@@ -35,7 +35,7 @@ public enum PortableBackup {
             let exported = try store.control.exportingSnapshot { s, snapshot -> String? in
                 for table in StoreMigration.controlTables { try dump(table, owner: "control", from: s, into: destination, &manifest) }
                 progress("control data: \(StoreMigration.controlTables.count) tables")
-                containers = try s.all("SELECT id FROM containers ORDER BY id", []) { try? ContainerID($0.string(0) ?? "") }
+                containers = try ContainerRows.all(s).map(\.id)
                 if let snapshot { try environments(snapshot) }
                 return snapshot
             }
@@ -57,7 +57,7 @@ public enum PortableBackup {
             let catalog = try SchemaStorage.load(s)
             for table in StoreMigration.environmentTables { try dump(table, owner: owner, from: s, into: destination, &manifest) }
             for type in catalog.types { records += try dump(type.table, owner: owner, from: s, into: destination, &manifest) }
-            checksums = try s.all("SELECT checksum FROM assets", []) { $0.string(0) }
+            checksums = try AssetRows.checksums(s)
         }
         manifest.recordCounts[owner] = records
         for checksum in checksums {
@@ -75,11 +75,11 @@ public enum PortableBackup {
     /// One table into its rows file; returns its row count.
     @discardableResult
     private static func dump(_ table: String, owner: String, from s: any SQLSession, into destination: URL, _ manifest: inout BackupManifest) throws -> Int64 {
-        let columns = try StoreMigration.columns(table, s)
+        let columns = try TableCopy.columns(table, s)
         guard !columns.isEmpty else { throw StratusError(.internalError, "the source has no table \(table)") }
         let path = owner == "control" ? "control/\(table).rows" : "containers/\(owner)/\(table).rows"
         var writer = try PortableRows.Writer(destination.appendingPathComponent(path))
-        try StoreMigration.eachRow(of: table, columns, in: s) { try writer.add($0) }
+        try TableCopy.eachRow(of: table, columns, in: s) { try writer.add($0) }
         let (bytes, sha) = try writer.finish()
         manifest.files.append(BackupManifest.File(path: path, bytes: bytes, sha256: sha))
         manifest.tables?.append(BackupManifest.Table(owner: owner, name: table, columns: columns, rows: writer.rows, path: path))
@@ -102,7 +102,7 @@ public enum PortableBackup {
             let control = tables.filter { $0.owner == "control" }
             try store.control.write { t in
                 for table in control { try load(table, from: backup, into: t) }
-                try StoreMigration.resetIdentities(t)
+                try TableCopy.resetIdentities(t)
             }
             progress("control data: \(control.count) tables")
             var owners: [String] = []
@@ -119,7 +119,7 @@ public enum PortableBackup {
                         if let table = own.first(where: { $0.name == type.table }) { try load(table, from: backup, into: t) }
                         try SchemaStorage.createIndexes(of: type, t)
                     }
-                    try StoreMigration.resetIdentities(t)
+                    try TableCopy.resetIdentities(t)
                 }
                 for file in manifest.files where file.path.hasPrefix("containers/\(owner)-assets/") {
                     try Backup.requireRegularFile(file.path, in: backup)
@@ -160,15 +160,15 @@ public enum PortableBackup {
     private static func load(_ table: BackupManifest.Table, from backup: URL, into t: any SQLSession) throws {
         // Checked again as it is read: a file swapped for a link after the manifest was verified is refused too.
         try Backup.requireRegularFile(table.path, in: backup)
-        let missing = Set(table.columns).subtracting(try StoreMigration.columns(table.name, t))
+        let missing = Set(table.columns).subtracting(try TableCopy.columns(table.name, t))
         guard missing.isEmpty else { throw StratusError.badRequest("the target's \(table.name) table lacks \(missing.sorted().joined(separator: ", "))") }
-        try t.execute("DELETE FROM \(table.name)", [])
+        try TableCopy.clear(table.name, t)
         var read: Int64 = 0
-        try StoreMigration.writeRows(table.name, table.columns, into: t) { add in
+        try TableCopy.writeRows(table.name, table.columns, into: t) { add in
             read = try PortableRows.read(backup.appendingPathComponent(table.path), columns: table.columns.count, add)
         }
         guard read == table.rows else { throw StratusError.badRequest("\(table.path) holds \(read) rows, the manifest says \(table.rows)") }
-        let count = try t.one("SELECT count(*) FROM \(table.name)", []) { $0.int64(0) } ?? -1
+        let count = try TableCopy.count(table.name, t)
         guard count == table.rows else { throw StratusError(.internalError, "\(table.name) holds \(count) rows after the restore, the backup \(table.rows)") }
     }
 

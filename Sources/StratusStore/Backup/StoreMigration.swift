@@ -51,11 +51,11 @@ public enum StoreMigration {
                 var sums: [String: Checksum] = [:]
                 try target.control.write { t in
                     for table in controlTables { sums[table] = try copyTable(table, from: s, to: t, report: &report) }
-                    try resetIdentities(t)
+                    try TableCopy.resetIdentities(t)
                 }
                 try verify(sums, in: target.control)
                 progress("control data: \(controlTables.count) tables, \(report.rows) rows")
-                containers = try s.all("SELECT id FROM containers ORDER BY id", []) { try? ContainerID($0.string(0) ?? "") }
+                containers = try ContainerRows.all(s).map(\.id)
                 // PostgreSQL: inside the exporting transaction, so every environment is read at its moment.
                 if let snapshot { try environments(snapshot) }
                 return snapshot
@@ -70,7 +70,7 @@ public enum StoreMigration {
     /// Refuses a target that holds anything: a copy goes into a new database or directory.
     static func requireEmpty(_ target: ServerStore) throws {
         try target.control.read { t in
-            for table in controlTables where try t.exists("SELECT 1 FROM \(table) LIMIT 1") {
+            for table in controlTables where try TableCopy.hasRows(table, t) {
                 throw StratusError(.badRequest, "the target is not empty (its \(table) table has rows): migrate into a new database or directory")
             }
         }
@@ -90,9 +90,9 @@ public enum StoreMigration {
                     sums[type.table] = sum
                     try SchemaStorage.createIndexes(of: type, t)
                 }
-                try resetIdentities(t)
+                try TableCopy.resetIdentities(t)
             }
-            checksums = try s.all("SELECT checksum FROM assets") { $0.string(0) }
+            checksums = try AssetRows.checksums(s)
         }
         try verify(sums, in: target.core.database)
         for checksum in checksums {
@@ -133,64 +133,21 @@ public enum StoreMigration {
         }
     }
 
-    /// The columns of `table` in the session's database, in their order.
-    static func columns(_ table: String, _ s: any SQLSession) throws -> [String] {
-        switch s.dialect {
-        case .sqlite: try s.all("SELECT name FROM pragma_table_info(?)", [table]) { $0.string(0) }
-        case .postgres:
-            try s.all("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
-                      [table]) { $0.string(0) }
-        }
-    }
-
     /// Replaces the target table's rows (migrations may have seeded some) with the source's, many rows per
     /// statement; returns the source's checksum.
     static func copyTable(_ table: String, from s: any SQLSession, to t: any SQLSession, report: inout Report) throws -> Checksum {
-        let names = try columns(table, s)
+        let names = try TableCopy.columns(table, s)
         guard !names.isEmpty else { throw StratusError(.internalError, "the source has no table \(table)") }
-        let missing = Set(names).subtracting(try columns(table, t))
+        let missing = Set(names).subtracting(try TableCopy.columns(table, t))
         guard missing.isEmpty else { throw StratusError(.internalError, "the target's \(table) table lacks \(missing.sorted().joined(separator: ", "))") }
-        try t.execute("DELETE FROM \(table)", [])
+        try TableCopy.clear(table, t)
         var sum = Checksum(columns: names)
         // Rows are read as the source streams and written as they come: the target is another database. PostgreSQL
         // moves them with COPY on either side (see `PostgresCopy`); SQLite reads a cursor and takes multi-row INSERTs.
-        try writeRows(table, names, into: t) { add in try eachRow(of: table, names, in: s) { row in sum.add(row); try add(row) } }
+        try TableCopy.writeRows(table, names, into: t) { add in try TableCopy.eachRow(of: table, names, in: s) { row in sum.add(row); try add(row) } }
         report.tables += 1
         report.rows += sum.count
         return sum
-    }
-
-    /// Writes into `table` (its `names` columns) the rows `rows` hands to the function it is given: with COPY on
-    /// PostgreSQL, multi-row INSERTs on SQLite.
-    static func writeRows(_ table: String, _ names: [String], into t: any SQLSession, _ rows: (_ add: ([SQLValue]) throws -> Void) throws -> Void) throws {
-        if let pg = t as? PostgresSession, let kinds = try PostgresCopy.kinds(table, names, pg) {
-            try PostgresCopy.write(table, names, kinds, pg, rows)
-            return
-        }
-        let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
-        let rowsPerStatement = max(1, min(500, 20_000 / names.count))
-        var pending: [SQLValue] = []
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            let count = pending.count / names.count
-            let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-            try t.execute("INSERT INTO \(table)(\(list)) VALUES " + Array(repeating: tuple, count: count).joined(separator: ", "), pending)
-            pending.removeAll(keepingCapacity: true)
-        }
-        try rows { row in
-            pending += row
-            if pending.count >= rowsPerStatement * names.count { try flush() }
-        }
-        try flush()
-    }
-
-    /// Every row of `table` (its `columns`), as the session's engine streams it: COPY on PostgreSQL, a cursor on SQLite.
-    static func eachRow(of table: String, _ columns: [String], in s: any SQLSession, _ body: ([SQLValue]) throws -> Void) throws {
-        if let pg = s as? PostgresSession, let kinds = try PostgresCopy.kinds(table, columns, pg) {
-            try PostgresCopy.read(table, columns, kinds, pg, body)
-        } else {
-            try s.each("SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(table)", []) { r in try body(columns.indices.map { r.sqlValue($0) }) }
-        }
     }
 
     /// Checks each copied table against the source's checksum, reading the target afresh.
@@ -199,7 +156,7 @@ public enum StoreMigration {
             for (table, expected) in sums.sorted(by: { $0.key < $1.key }) {
                 let names = expected.columns
                 var got = Checksum(columns: names)
-                try eachRow(of: table, names, in: t) { got.add($0) }
+                try TableCopy.eachRow(of: table, names, in: t) { got.add($0) }
                 guard got == expected else {
                     throw StratusError(.internalError, "table \(table) differs after the copy: \(got.count) rows on the target, \(expected.count) in the source")
                 }
@@ -207,14 +164,4 @@ public enum StoreMigration {
         }
     }
 
-    /// PostgreSQL identity columns continue after the copied ids (SQLite's keys need nothing).
-    static func resetIdentities(_ t: any SQLSession) throws {
-        guard t.dialect == .postgres else { return }
-        let identities = try t.all("""
-            SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'
-            """) { r in (r.string(0) ?? "", r.string(1) ?? "") }
-        for (table, column) in identities {
-            try t.execute("SELECT setval(pg_get_serial_sequence(?, ?), COALESCE((SELECT MAX(\"\(column)\") FROM \"\(table)\"), 0) + 1, false)", [.text(table), .text(column)])
-        }
-    }
 }

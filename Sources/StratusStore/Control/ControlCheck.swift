@@ -15,11 +15,7 @@ public struct ControlCheck: Sendable {
         var report = ConsistencyCheck.Report()
         try guarded {
             try store.control.read { s in
-                if s.dialect == .sqlite {
-                    try EngineCheck.sqlite(s, into: &report)
-                } else {
-                    try EngineCheck.postgres(s, schema: ServerStore.controlSchema, into: &report)
-                }
+                try EngineCheck.run(s, schema: ServerStore.controlSchema, into: &report)
                 for (table, what) in Self.containerReferences {
                     for (container, n) in try ContainerRows.orphans(in: table, s).prefix(100) {
                         report.problems.append("\(n) \(what)\(n == 1 ? "" : "s") of container \(container.prefix(100)), which does not exist")

@@ -36,13 +36,7 @@ public struct ConsistencyCheck: EnvironmentPart {
     /// would hand out a number twice, and a token could then skip a change. One statement, so one moment.
     private func counters(_ s: any SQLSession, _ report: inout Report) throws {
         let floor = try ChangeSequence.floor(s)
-        let rows = try s.all("""
-            SELECT z.scope, z.owner, MAX(z.change_seq), MAX(l.seq), MAX(c.value) FROM zones z
-            LEFT JOIN (SELECT zone_id, MAX(seq) AS seq FROM record_log GROUP BY zone_id) l ON l.zone_id = z.id
-            LEFT JOIN change_counters c ON c.scope = z.scope AND c.owner = z.owner
-            GROUP BY z.scope, z.owner
-            """, []) { r in (r.string(0) ?? "", r.string(1) ?? "", max(r.int64(2) ?? 0, r.int64(3) ?? 0), r.int64(4)) }
-        for (scope, owner, highest, counter) in rows where highest > (counter ?? floor) {
+        for (scope, owner, highest, counter) in try ChangeSequence.standing(s) where highest > (counter ?? floor) {
             report.problems.append("the \(scope) database of \(owner.prefix(64)) holds change \(highest), past its change counter (\(counter ?? floor))")
         }
     }
@@ -61,9 +55,8 @@ public struct ConsistencyCheck: EnvironmentPart {
 
     /// The writer's per-zone counters (`record_counts`, which the console and quotas read) against the rows.
     private func counts(_ type: CatalogType, _ s: any SQLSession, _ report: inout Report) throws {
-        let rows = try s.all("SELECT zone_id, count(*) FROM \(type.table) GROUP BY zone_id") { r in (r.int64(0) ?? 0, r.int64(1) ?? 0) }
-        let counted = try s.all("SELECT zone_id, count FROM record_counts WHERE type_id = ?", [type.id]) { r in (r.int64(0) ?? 0, r.int64(1) ?? 0) }
-        let held = Dictionary(rows, uniquingKeysWith: +), kept = Dictionary(counted, uniquingKeysWith: +)
+        let held = Dictionary(try TypeStatements.countsByZone(type, s), uniquingKeysWith: +)
+        let kept = Dictionary(try RecordCounts.byZone(s, type: type.id), uniquingKeysWith: +)
         for zone in Set(held.keys).union(kept.keys).sorted() where held[zone, default: 0] != kept[zone, default: 0] {
             report.problems.append("record type \(type.name), zone id \(zone): counted \(kept[zone, default: 0]) records, holds \(held[zone, default: 0])")
         }
@@ -72,14 +65,9 @@ public struct ConsistencyCheck: EnvironmentPart {
     /// Every record has its live entry in the change log (sync would never hand it out), and every live entry its
     /// record (sync would hand out one that is not there).
     private func changeLog(_ type: CatalogType, _ s: any SQLSession, _ report: inout Report) throws {
-        let unlogged = try s.int64("""
-            SELECT count(*) FROM \(type.table) r WHERE NOT EXISTS (SELECT 1 FROM record_log l
-                WHERE l.zone_id = r.zone_id AND l.record_name = r.record_name AND l.deleted = 0 AND l.record_id = r.id AND l.type_id = ?)
-            """, [type.id]) ?? 0
+        let unlogged = try RecordLog.unlogged(type, s)
         if unlogged > 0 { report.problems.append("record type \(type.name): \(unlogged) records have no live entry in the change log") }
-        let missing = try s.int64("""
-            SELECT count(*) FROM record_log l WHERE l.type_id = ? AND l.deleted = 0 AND NOT EXISTS (SELECT 1 FROM \(type.table) r WHERE r.id = l.record_id)
-            """, [type.id]) ?? 0
+        let missing = try RecordLog.dangling(type, s)
         if missing > 0 { report.problems.append("record type \(type.name): the change log lists \(missing) live records that are not there") }
     }
 
@@ -89,13 +77,12 @@ public struct ConsistencyCheck: EnvironmentPart {
         var named: [String: Int64] = [:]
         for type in catalog.types {
             for f in type.fields where f.type.scalar == .asset {
-                let values = try s.all("SELECT \(f.column) FROM \(type.table) WHERE \(f.column) IS NOT NULL") { $0.data(0) }
-                for value in values {
+                for value in try TypeStatements.storedValues(of: f, table: type.table, s) {
                     for checksum in try FieldValueCodec.decode(value).assetChecksums { named[checksum, default: 0] += 1 }
                 }
             }
         }
-        let stored = Dictionary(try s.all("SELECT checksum, refs FROM assets") { r in r.string(0).map { ($0, r.int64(1) ?? 0) } }, uniquingKeysWith: { a, _ in a })
+        let stored = try AssetRows.references(s)
         for (checksum, refs) in stored.sorted(by: { $0.key < $1.key }) where refs != named[checksum, default: 0] {
             report.problems.append("asset \(checksum): reference count \(refs), named by \(named[checksum, default: 0]) record values")
         }
@@ -105,16 +92,11 @@ public struct ConsistencyCheck: EnvironmentPart {
         // Content no record uses and no upload waits to attach, past an upload's life: the server's next collection
         // removes it (a server that is not running leaves it, and it counts against the quota meanwhile).
         let cutoff = WallClock.nowMillis() - AssetUploads.lifetime
-        let orphans = try s.one("""
-            SELECT COUNT(*), CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM assets WHERE refs = 0 AND created_at <= ?
-                AND NOT EXISTS (SELECT 1 FROM asset_uploads u WHERE u.checksum = assets.checksum)
-            """, [cutoff]) { ($0.int64(0) ?? 0, $0.int64(1) ?? 0) } ?? (0, 0)
+        let orphans = try AssetRows.orphans(before: cutoff, s)
         if orphans.0 > 0 {
             report.problems.append("\(orphans.0) assets (\(orphans.1) bytes) are used by no record and waited for by no upload: collected by a running server within a minute")
         }
-        let expired = try s.one("SELECT COUNT(*), CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM asset_uploads WHERE expires_at <= ?", [WallClock.nowMillis()]) {
-            ($0.int64(0) ?? 0, $0.int64(1) ?? 0)
-        } ?? (0, 0)
+        let expired = try AssetUploads.expired(at: WallClock.nowMillis(), s)
         if expired.0 > 0 {
             report.problems.append("\(expired.0) uploads (\(expired.1) bytes) were never attached to a record and have expired: still charged to their uploaders until a running server drops them")
         }

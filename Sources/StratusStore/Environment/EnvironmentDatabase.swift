@@ -215,7 +215,7 @@ final class EnvironmentDatabase: Sendable {
         let (result, catalog) = try guarded {
             try inTurn(Self.serverPrincipal) {
                 try database.write { s -> (T, Catalog) in
-                    if s.dialect == .postgres { try s.execute("SELECT pg_advisory_xact_lock(\(Self.writeLockClass), hashtext(current_schema()))", []) }
+                    try WriteLock.take(exclusive: true, s)
                     var c = try self.catalog(s)
                     let r = try body(s, &c)
                     return (r, c)
@@ -245,10 +245,8 @@ final class EnvironmentDatabase: Sendable {
         try guarded {
             try withoutActuallyEscaping(body) { body in
                 let turn = { (s: any SQLSession) throws -> T in
-                    if s.dialect == .postgres {
-                        try s.execute("SELECT pg_advisory_xact_lock_shared(\(Self.writeLockClass), hashtext(current_schema()))", [])
-                        try s.execute("SET LOCAL synchronous_commit = off", [])
-                    }
+                    try WriteLock.take(exclusive: false, s)
+                    try WriteLock.unsyncedCommit(s)
                     return try body(s, try self.catalog(s))
                 }
                 if let sqlite { return try turns.run(Self.fanOutPrincipal) { try sqlite.unsyncedWrite(restoring: durability, turn) } }
@@ -280,9 +278,8 @@ final class EnvironmentDatabase: Sendable {
             let outcome: (T, Catalog)? = try guarded {
                 do {
                     return try inTurn(principal) { try database.write { s -> (T, Catalog) in
-                        let lock = "\(whole ? "pg_advisory_xact_lock" : "pg_advisory_xact_lock_shared")(\(Self.writeLockClass), hashtext(current_schema()))"
-                        var seq = try SequenceAllocator(s, target, writeLock: s.dialect == .postgres ? lock : nil)
-                        seq.wholeEnvironment = whole || s.dialect == .sqlite
+                        var seq = try SequenceAllocator(s, target, writeLock: WriteLock.call(exclusive: whole, s.dialect))
+                        seq.wholeEnvironment = whole || s.dialect.hasOneWriter
                         let (generation, read) = try first(s)
                         var c = try self.catalog(s, generation: generation)
                         let r = try body(s, &c, &seq, read)
@@ -298,9 +295,6 @@ final class EnvironmentDatabase: Sendable {
             return result
         }
     }
-
-    /// The advisory lock class of environments' write locks (the other key is the hash of the schema's name).
-    static let writeLockClass: Int32 = 7_173_002
 
     /// Frees what every connection of this environment holds in its page cache.
     func releaseMemory() { sqlite?.releaseMemory() }

@@ -35,7 +35,7 @@ public final class QueryShapeStore: EnvironmentPart {
                 let spec = String(decoding: (try? JSONEncoder().encode(shape)) ?? Data(), as: UTF8.self)
                 guard let (calls, steps, rows) = try QueryShapeRows.record(shape, st, spec: spec, at: now, s) else { continue }
                 // SQLite says what a shape costs (its machine's steps per row returned); PostgreSQL does not.
-                totals.append(QueryShapeTotals(shape: shape, calls: calls, stepsPerRow: s.dialect == .sqlite ? Double(steps) / Double(max(rows, 1)) : nil))
+                totals.append(QueryShapeTotals(shape: shape, calls: calls, stepsPerRow: s.dialect.countsSteps ? Double(steps) / Double(max(rows, 1)) : nil))
             }
         }
         return totals

@@ -54,9 +54,8 @@ extension StoredRecords {
             var compiler = QueryCompiler(type: type, environment: environment, desiredKeys: query.desiredKeys, dialect: db.dialect)
             compiler.links = links
             compiler.zoneIDs = Array(zoneNames.keys)
-            // SQLite reads an automatic index's table by name; PostgreSQL's planner finds the index by itself.
             let autoIndexes = catalog.autoIndexes(of: type.name)
-            if db.dialect == .sqlite { compiler.autoIndexes = autoIndexes }
+            if db.dialect.readsAutoIndexTables { compiler.autoIndexes = autoIndexes }
             let compiled = try compiler.compile(query, zoneCondition: zoneCondition, zoneArguments: zoneArgs, after: marker)
             let limit = max(1, min(query.resultsLimit == 0 ? Query.maximumResults : query.resultsLimit, Query.maximumResults))
             let zoneLookup: (Int64) -> ZoneID = { zoneNames[$0] ?? .defaultZone }
@@ -78,7 +77,7 @@ extension StoredRecords {
             // SQLite counts the steps its machine took (the console's cost column); PostgreSQL does not say.
             let steps = (db as? SQLiteSession)?.virtualMachineSteps(compiled.sql) ?? 0
             cost = (steps, scanned, compiled.sql)
-            let served = db.dialect == .sqlite ? compiler.usedAutoIndex
+            let served = db.dialect.readsAutoIndexTables ? compiler.usedAutoIndex
                 : autoIndexes.first { $0.isReady && $0.serves(QueryShape(query)) }?.name
             if let used = served { queryShapes.upkeep.used.withLock { _ = $0.insert(used) } }
             let plan = explain ? ((try? QueryPlan.explain(compiled.sql, db, arguments: compiled.arguments)) ?? []) : []

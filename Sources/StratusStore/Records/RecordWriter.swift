@@ -135,7 +135,7 @@ struct RecordWriter {
     /// A new record's id: SQLite's rowid as it inserts; on PostgreSQL one of the ids reserved from the table's
     /// sequence, so the insert itself need not wait for an answer.
     private mutating func insertRecord(_ type: CatalogType, _ args: [SQLValue]) throws -> Int64 {
-        guard db.dialect == .postgres else { return try db.insert(sql(type).insert, args) }
+        guard db.dialect.gathersInserts else { return try db.insert(sql(type).insert, args) }
         if reservedIDs[type.id, default: []].isEmpty {
             reservedIDs[type.id] = try TypeStatements.reserveIDs(type, createsAhead, db).reversed()
         }
@@ -454,26 +454,25 @@ struct RecordWriter {
 
     // MARK: index tables
 
+    /// One row of an index table (a list's keys: its rows): gathered into multi-row statements where each statement
+    /// is a round trip, queued as a statement of its own where it is not.
+    private mutating func insertIndexRow(_ single: String, _ rows: (head: String, tuple: String), tail: String = "", _ args: [SQLValue]) throws {
+        if db.dialect.gathersInserts { insertLater(rows.head, rows.tuple, tail: tail, args) } else { try db.enqueue(single, args) }
+    }
+
     private mutating func addIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue], zone: ZoneRow) throws {
         let plan = sql(type)
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
-            if f.hasFTS, case .string(let s) = v {
-                if db.dialect == .postgres { insertLater(sql.ftsRows.head, sql.ftsRows.tuple, [.int64(recordID), .text(s)]) }
-                else { try db.enqueue(sql.ftsInsert, [.int64(recordID), .text(s)]) }
-            }
-            if f.hasGeo, case .location(let l) = v {
-                if db.dialect == .postgres { insertLater(sql.geoRows.head, sql.geoRows.tuple, sql.geoArguments(recordID, l)) }
-                else { try db.enqueue(sql.geoInsert, sql.geoArguments(recordID, l)) }
-            }
+            if f.hasFTS, case .string(let s) = v { try insertIndexRow(sql.ftsInsert, sql.ftsRows, [.int64(recordID), .text(s)]) }
+            if f.hasGeo, case .location(let l) = v { try insertIndexRow(sql.geoInsert, sql.geoRows, sql.geoArguments(recordID, l)) }
             if f.hasListTable, case .list(_, let items) = v, !items.isEmpty {
                 // One statement per list, not per item (on PostgreSQL, per batch).
                 var args: [SQLValue] = []
                 args.reserveCapacity(items.count * 2)
                 for item in items { if let key = CatalogField.listKey(item) { args.append(key); args.append(.int64(recordID)) } }
                 guard !args.isEmpty else { continue }
-                if db.dialect == .postgres { insertLater(sql.listRows.head, sql.listRows.tuple, tail: sql.listRows.tail, args) }
-                else { try db.enqueue(sql.listInsert(count: args.count / 2), args) }
+                try insertIndexRow(sql.listInsert(count: args.count / 2), (sql.listRows.head, sql.listRows.tuple), tail: sql.listRows.tail, args)
             }
         }
         for r in references(in: fields, deleteSelfOnly: true) {

@@ -4,6 +4,14 @@ import StratusPostgres
 /// PostgreSQL's `amcheck` on every B-tree index of one schema where the extension is installed (installing it is the
 /// operator's choice).
 enum EngineCheck {
+    /// The session's engine's check: SQLite's of its database, PostgreSQL's of `schema`'s indexes.
+    static func run(_ s: any SQLSession, schema: String, into report: inout ConsistencyCheck.Report) throws {
+        switch s.dialect {
+        case .sqlite: try sqlite(s, into: &report)
+        case .postgres: try postgres(s, schema: schema, into: &report)
+        }
+    }
+
     /// SQLite's `integrity_check` of the session's database.
     static func sqlite(_ s: any SQLSession, into report: inout ConsistencyCheck.Report) throws {
         let result = try s.all("PRAGMA integrity_check", []) { $0.string(0) ?? "" }.joined(separator: "\n")

@@ -4,6 +4,21 @@
 enum SQLDialect: Sendable {
     case sqlite, postgres
 
+    /// Whether the engine runs one write at a time (SQLite): a write to one database then holds the whole
+    /// environment anyway.
+    var hasOneWriter: Bool { self == .sqlite }
+
+    /// Whether each statement is a round trip to a server (PostgreSQL): a write then gathers its inserts into
+    /// multi-row statements sent at its end, and reserves new records' ids ahead rather than wait for each one.
+    var gathersInserts: Bool { self == .postgres }
+
+    /// Whether the engine counts the steps a statement took (SQLite's virtual machine; the console's cost column).
+    var countsSteps: Bool { self == .sqlite }
+
+    /// Whether a query reads an automatic index's own table by name (SQLite's index tables); PostgreSQL's planner
+    /// finds a composite index by itself.
+    var readsAutoIndexTables: Bool { self == .sqlite }
+
     /// A `CREATE`/`ALTER` script in SQLite's spelling, rewritten for this dialect. PostgreSQL gets 64-bit
     /// integers everywhere (timestamps are milliseconds), `BYTEA` for blobs, identity columns for SQLite's
     /// integer primary keys, no `WITHOUT ROWID`, and text that compares byte by byte (`COLLATE "C"`) as SQLite's does,

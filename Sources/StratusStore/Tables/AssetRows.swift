@@ -5,6 +5,36 @@ import StratusModel
 enum AssetRows {
     enum Column: String, TableColumn { case checksum, size, refs, createdAt = "created_at" }
 
+    /// How many rows a total counts and the bytes they hold.
+    enum TotalColumn: String, TableColumn { case count, bytes }
+
+    static func total(_ r: any SQLRow) -> (count: Int64, bytes: Int64) {
+        let row = NamedRow(r, Selection<TotalColumn>([.count, .bytes]))
+        return (row.int64(.count) ?? 0, row.int64(.bytes) ?? 0)
+    }
+
+    /// Every stored content's checksum (only those records still name, with `referencedOnly`).
+    static func checksums(referencedOnly: Bool = false, _ s: any SQLSession) throws -> [String] {
+        try s.all("SELECT checksum FROM assets\(referencedOnly ? " WHERE refs > 0" : "")", []) { NamedRow($0, Selection<Column>([.checksum])).string(.checksum) }
+    }
+
+    /// Every stored content's reference count, by checksum.
+    static func references(_ s: any SQLSession) throws -> [String: Int64] {
+        let columns = Selection<Column>([.checksum, .refs])
+        return Dictionary(try s.all("SELECT \(columns.sql) FROM assets") { r in
+            let row = NamedRow(r, columns)
+            return row.string(.checksum).map { ($0, row.int64(.refs) ?? 0) }
+        }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Content no record uses and no upload waits to attach, stored before `cutoff`: how much, and its bytes.
+    static func orphans(before cutoff: Int64, _ s: any SQLSession) throws -> (count: Int64, bytes: Int64) {
+        try s.one("""
+            SELECT COUNT(*) AS count, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM assets WHERE refs = 0 AND created_at <= ?
+                AND NOT EXISTS (SELECT 1 FROM asset_uploads u WHERE u.checksum = assets.checksum)
+            """, [cutoff], total) ?? (0, 0)
+    }
+
     /// Whether the content is stored.
     /// The bytes of every asset kept.
     static func totalSize(_ s: any SQLSession) throws -> Int64 {

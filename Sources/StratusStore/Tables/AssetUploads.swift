@@ -54,6 +54,12 @@ enum AssetUploads {
     }
 
     /// Each uploader's held bytes, upload by upload (for counting every user's storage anew).
+    /// Uploads past their life at `now` that no record attached: how many, and their bytes.
+    static func expired(at now: Int64, _ s: any SQLSession) throws -> (count: Int64, bytes: Int64) {
+        try s.one("SELECT COUNT(*) AS count, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM asset_uploads WHERE expires_at <= ?", [now], AssetRows.total)
+            ?? (0, 0)
+    }
+
     static func eachHeld(_ s: any SQLSession, _ body: (String, Int64) -> Void) throws {
         let columns = Selection<Column>([.uploader, .size])
         try s.each("SELECT \(columns.sql) FROM asset_uploads", []) { r in

@@ -64,6 +64,26 @@ enum ChangeSequence {
         return out
     }
 
+    /// Each database with zones: the highest change its zones and change log hold, and its counter (nil when it
+    /// never wrote since counters became per database). One statement, so one moment (`stratus check`).
+    static func standing(_ s: any SQLSession) throws -> [(scope: String, owner: String, highest: Int64, counter: Int64?)] {
+        let database = Selection<ZoneRow.Column>([.scope, .owner], as: "z")
+        return try s.all("""
+            SELECT \(database.sql), MAX(z.change_seq) AS zone_seq, MAX(l.seq) AS log_seq, MAX(c.value) AS counter FROM zones z
+            LEFT JOIN (SELECT zone_id, MAX(seq) AS seq FROM record_log GROUP BY zone_id) l ON l.zone_id = z.id
+            LEFT JOIN change_counters c ON c.scope = z.scope AND c.owner = z.owner
+            GROUP BY z.scope, z.owner
+            """, []) { r in
+            let row = NamedRow(r, database), seqs = NamedRow(r, Selection<StandingColumn>([.zoneSeq, .logSeq, .counter]), offset: row.end)
+            return (row.string(.scope) ?? "", row.string(.owner) ?? "", max(seqs.int64(.zoneSeq) ?? 0, seqs.int64(.logSeq) ?? 0), seqs.int64(.counter))
+        }
+    }
+
+    /// What `standing` reads past the database's columns.
+    enum StandingColumn: String, TableColumn {
+        case zoneSeq = "zone_seq", logSeq = "log_seq", counter
+    }
+
     /// Stores `database`'s counter's last value handed out (queued: the write's next statement sends it).
     static func store(_ last: Int64, _ database: DatabaseID, _ s: any SQLSession) throws {
         try s.enqueue("UPDATE change_counters SET value = ? WHERE scope = ? AND owner = ?", last, database.scope.rawValue, database.ownerRecordName)

@@ -66,6 +66,15 @@ enum RecordCounts {
     }
 
     /// Forgets a zone's counts (its records are gone).
+    /// A type's counts by zone row id (`stratus check` holds them against the rows).
+    static func byZone(_ s: any SQLSession, type: Int64) throws -> [(zone: Int64, count: Int64)] {
+        let columns = Selection<Column>([.zoneID, .count])
+        return try s.all("SELECT \(columns.sql) FROM record_counts WHERE type_id = ?", [type]) { r in
+            let row = NamedRow(r, columns)
+            return (row.int64(.zoneID) ?? 0, row.int64(.count) ?? 0)
+        }
+    }
+
     static func clear(_ s: any SQLSession, zone: Int64) throws {
         try s.execute("DELETE FROM record_counts WHERE zone_id = ?", zone)
     }

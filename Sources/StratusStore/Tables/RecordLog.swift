@@ -72,6 +72,21 @@ enum RecordLog {
     }
 
     /// The types that have live records.
+    /// Records of `type` with no live entry here (sync would never hand them out).
+    static func unlogged(_ type: CatalogType, _ s: any SQLSession) throws -> Int64 {
+        try s.int64("""
+            SELECT count(*) FROM \(type.table) r WHERE NOT EXISTS (SELECT 1 FROM record_log l
+                WHERE l.zone_id = r.zone_id AND l.record_name = r.record_name AND l.deleted = 0 AND l.record_id = r.id AND l.type_id = ?)
+            """, [type.id]) ?? 0
+    }
+
+    /// Live entries of `type` whose record is not there (sync would hand out what does not exist).
+    static func dangling(_ type: CatalogType, _ s: any SQLSession) throws -> Int64 {
+        try s.int64("""
+            SELECT count(*) FROM record_log l WHERE l.type_id = ? AND l.deleted = 0 AND NOT EXISTS (SELECT 1 FROM \(type.table) r WHERE r.id = l.record_id)
+            """, [type.id]) ?? 0
+    }
+
     static func liveTypeIDs(_ s: any SQLSession) throws -> [Int64] {
         let columns = Selection<Column>([.typeID])
         return try s.all("SELECT DISTINCT \(columns.sql) FROM record_log WHERE deleted = 0") { NamedRow($0, columns).int64(.typeID) }

@@ -360,7 +360,7 @@ enum SchemaStorage {
 
     /// Lowers the reference counts of every asset a field's column points at, before the column goes away.
     static func releaseAssets(of f: CatalogField, table: String, _ s: any SQLSession) throws {
-        let values = try s.all("SELECT \(f.column) AS value FROM \(table) WHERE \(f.column) IS NOT NULL") { NamedRow($0, Selection<ValueColumn>([.value])).data(.value) }
+        let values = try TypeStatements.storedValues(of: f, table: table, s)
         for value in values {
             for checksum in try FieldValueCodec.decode(value).assetChecksums {
                 try AssetRows.release(checksum, s)

@@ -146,10 +146,26 @@ struct TypeStatements {
         try s.script("DROP INDEX IF EXISTS \(f.btreeIndex)")
     }
 
+    /// A type's records counted by zone row id.
+    static func countsByZone(_ type: CatalogType, _ s: any SQLSession) throws -> [(zone: Int64, count: Int64)] {
+        try s.all("SELECT zone_id, count(*) FROM \(type.table) GROUP BY zone_id") { r in
+            let row = NamedRow(r, Self.zone)
+            return (row.int64(.zoneID) ?? 0, r.int64(row.end) ?? 0)
+        }
+    }
+
+    /// Every stored value of one field of a type's table (NULLs left out).
+    static func storedValues(of f: CatalogField, table: String, _ s: any SQLSession) throws -> [Data] {
+        try s.all("SELECT \(f.column) AS value FROM \(table) WHERE \(f.column) IS NOT NULL") { NamedRow($0, Self.value).data(.value) }
+    }
+
     /// A record's id, named as a record type's table names it (its fields' columns are the schema's, `CatalogField.column`).
     enum IDColumn: String, TableColumn {
-        case id, zoneID = "zone_id", recordName = "record_name"
+        case id, value, zoneID = "zone_id", recordName = "record_name"
     }
+
+    private static let zone = Selection<IDColumn>([.zoneID])
+    private static let value = Selection<IDColumn>([.value])
 
     private static let id = Selection<IDColumn>([.id])
     private static let place = Selection<IDColumn>([.zoneID, .recordName])

@@ -1,7 +1,8 @@
 import Foundation
 import StratusModel
 
-/// Turns a `Query` into one SQL statement over a record type's table and its index tables.
+/// Turns a `Query` into one SQL statement over a record type's table and its index tables: the one place, beside
+/// `TypeStatements`, where the statements on those tables are written (the table layer).
 ///
 /// Paging is keyset-based: results are ordered by the sort keys and then by the record's id, and the
 /// continuation marker carries the last row's key values, so pages stay correct while records change
