@@ -4,6 +4,9 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
+    /// The assets resource: `assets/upload` (the upload and download URLs it hands out are `registerAssetRoutes`').
+    static let assetOperations = [Operation(.assetsUpload) { try $0.assetsUpload($1) }]
+
     /// `assets/upload`: one upload URL per requested field. POSTing the bytes there answers the `singleFile`
     /// dictionary that becomes the field's ASSETID value in `records/modify`.
     func assetsUpload(_ ctx: CloudKitRequest) throws -> HTTPResponse {

@@ -4,6 +4,14 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
+    /// The records resource: `records/query`, `lookup`, `modify` and `changes`.
+    static let recordOperations = [
+        Operation(.recordsQuery) { try $0.recordsQuery($1) },
+        Operation(.recordsLookup) { try $0.recordsLookup($1) },
+        Operation(.recordsModify) { try $0.recordsModify($1) },
+        Operation(.recordsChanges) { try $0.recordsChanges($1) },
+    ]
+
     func env(_ ctx: CloudKitRequest) throws -> EnvironmentStore { ctx.store }
 
     /// The actor stamped on records: the signed-in user (or the token's anonymous caller, which may not write).
@@ -183,35 +191,5 @@ extension CloudKitAPI {
         answer.json.field("reverse", false)
         answer.json.endObject()
         return try answer.response()
-    }
-
-    func usersCaller(_ ctx: CloudKitRequest, legacy: Bool) throws -> HTTPResponse {
-        let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
-        // A server-to-server key's user is the developer who made it: no account, no name (as Apple answers a key).
-        let profile = ctx.auth.serverToServer ? nil : try store.accounts.user(container: ctx.container, userRecordName: user)
-        // Asking who one is makes one's public user record, as CloudKit has one for each user of the app (a full
-        // store or a refused write does not stop the answer: the record is made on the next fetch instead).
-        _ = try? env(ctx).records.userRecord(of: user, in: .publicDatabase)
-        return json { w in
-            w.beginObject()
-            w.field("userRecordName", user)
-            if legacy {
-                w.field("firstName", profile?.firstName ?? "")
-                w.field("lastName", profile?.lastName ?? "")
-            } else {
-                w.key("nameComponents")
-                w.beginObject()
-                if !ctx.auth.serverToServer {
-                    w.field("givenName", profile?.firstName ?? "")
-                    w.field("familyName", profile?.lastName ?? "")
-                }
-                w.endObject()
-                w.key("lookupInfo")
-                w.beginObject()
-                w.field("userRecordName", user)
-                w.endObject()
-            }
-            w.endObject()
-        }
     }
 }

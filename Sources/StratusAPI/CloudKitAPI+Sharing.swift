@@ -5,6 +5,12 @@ import StratusStore
 
 /// `records/resolve` and `records/accept`: share URLs (short GUIDs) turned into share metadata, and accepted.
 extension CloudKitAPI {
+    /// The sharing resource: `records/resolve` and `records/accept` (the share pages are `SharePages`').
+    static let sharingOperations = [
+        Operation(.recordsResolve) { try $0.recordsResolve($1) },
+        Operation(.recordsAccept) { try $0.recordsAccept($1) },
+    ]
+
     /// The short GUIDs a request names: `[{value, shouldFetchRootRecord, rootRecordDesiredKeys}]` or plain strings.
     func shortGUIDs(_ ctx: CloudKitRequest) throws -> [(value: String, fetchRoot: Bool, desiredKeys: [String]?)] {
         guard let items = try ctx.body.array("shortGUIDs") else { throw StratusError.badRequest("this request needs shortGUIDs: [{value}]") }

@@ -4,6 +4,13 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
+    /// The subscriptions resource: `subscriptions/list`, `lookup` and `modify`.
+    static let subscriptionOperations = [
+        Operation(.subscriptionsList) { try $0.subscriptionsList($1) },
+        Operation(.subscriptionsLookup) { try $0.subscriptionsLookup($1) },
+        Operation(.subscriptionsModify) { try $0.subscriptionsModify($1) },
+    ]
+
     /// Subscriptions belong to a signed-in user, in every database: the one who saved it alone is notified.
     func subscriber(_ ctx: CloudKitRequest) throws -> String {
         try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)

@@ -4,6 +4,16 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
+    /// The users resource: who the caller is, and the identities it may discover.
+    static let userOperations = [
+        Operation(.usersCaller) { try $0.usersCaller($1, legacy: false) },
+        Operation(.usersCurrent) { try $0.usersCaller($1, legacy: true) },
+        Operation(.usersDiscover) { try $0.usersDiscover($1) },
+        Operation(.usersLookupEmail) { try $0.usersLookup($1) },
+        Operation(.usersLookupID) { try $0.usersLookup($1) },
+        Operation(.usersLookupContacts) { try $0.usersLookupContacts($1) },
+    ]
+
     /// `users/discover`: identities by email or user record name, for signed-in callers of the container. Only
     /// users who opted in to discoverability are found (the caller always finds itself), and only their names come
     /// back: the lookup info echoes what the caller sent, so an email appears only to whoever searched by it.
@@ -70,6 +80,36 @@ extension CloudKitAPI {
             w.field("firstName", user.firstName)
             w.field("lastName", user.lastName)
             if let e = item["emailAddress"]?.string { w.field("emailAddress", e) }
+            w.endObject()
+        }
+    }
+    /// `users/caller` (`users/current` for CloudKit JS 1.x, `legacy`): who the request is from.
+    func usersCaller(_ ctx: CloudKitRequest, legacy: Bool) throws -> HTTPResponse {
+        let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
+        // A server-to-server key's user is the developer who made it: no account, no name (as Apple answers a key).
+        let profile = ctx.auth.serverToServer ? nil : try store.accounts.user(container: ctx.container, userRecordName: user)
+        // Asking who one is makes one's public user record, as CloudKit has one for each user of the app (a full
+        // store or a refused write does not stop the answer: the record is made on the next fetch instead).
+        _ = try? env(ctx).records.userRecord(of: user, in: .publicDatabase)
+        return json { w in
+            w.beginObject()
+            w.field("userRecordName", user)
+            if legacy {
+                w.field("firstName", profile?.firstName ?? "")
+                w.field("lastName", profile?.lastName ?? "")
+            } else {
+                w.key("nameComponents")
+                w.beginObject()
+                if !ctx.auth.serverToServer {
+                    w.field("givenName", profile?.firstName ?? "")
+                    w.field("familyName", profile?.lastName ?? "")
+                }
+                w.endObject()
+                w.key("lookupInfo")
+                w.beginObject()
+                w.field("userRecordName", user)
+                w.endObject()
+            }
             w.endObject()
         }
     }

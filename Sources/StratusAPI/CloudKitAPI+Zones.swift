@@ -4,6 +4,17 @@ import StratusModel
 import StratusStore
 
 extension CloudKitAPI {
+    /// The zones resource, with the database's and a zone's changes: `zones/list`, `lookup`, `modify`, `changes`,
+    /// `changes/database` and `changes/zone`.
+    static let zoneOperations = [
+        Operation(.zonesList) { try $0.zonesList($1) },
+        Operation(.zonesLookup) { try $0.zonesLookup($1) },
+        Operation(.zonesModify) { try $0.zonesModify($1) },
+        Operation(.zonesChanges) { try $0.zonesChanges($1) },
+        Operation(.changesDatabase) { try $0.changesDatabase($1) },
+        Operation(.changesZone) { try $0.changesZone($1) },
+    ]
+
     func zonesList(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let zones = try env(ctx).zones.all(in: ctx.databaseID)
         let enc = encoding(ctx)

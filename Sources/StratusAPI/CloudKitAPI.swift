@@ -101,31 +101,9 @@ public struct CloudKitAPI: Sendable {
         return name == "*" ? parameters["*"].map { String($0.prefix(60)) } : name
     }
 
-    /// Every operation under `/database/1/{container}/{environment}/{database}/`, as CloudKit names them.
-    static let operations: [Operation] = [
-        Operation(.recordsQuery) { try $0.recordsQuery($1) },
-        Operation(.recordsLookup) { try $0.recordsLookup($1) },
-        Operation(.recordsModify) { try $0.recordsModify($1) },
-        Operation(.recordsChanges) { try $0.recordsChanges($1) },
-        Operation(.recordsResolve) { try $0.recordsResolve($1) },
-        Operation(.recordsAccept) { try $0.recordsAccept($1) },
-        Operation(.zonesList) { try $0.zonesList($1) },
-        Operation(.zonesLookup) { try $0.zonesLookup($1) },
-        Operation(.zonesModify) { try $0.zonesModify($1) },
-        Operation(.zonesChanges) { try $0.zonesChanges($1) },
-        Operation(.changesDatabase) { try $0.changesDatabase($1) },
-        Operation(.changesZone) { try $0.changesZone($1) },
-        Operation(.usersCaller) { try $0.usersCaller($1, legacy: false) },
-        Operation(.usersCurrent) { try $0.usersCaller($1, legacy: true) },
-        Operation(.assetsUpload) { try $0.assetsUpload($1) },
-        Operation(.subscriptionsList) { try $0.subscriptionsList($1) },
-        Operation(.subscriptionsLookup) { try $0.subscriptionsLookup($1) },
-        Operation(.subscriptionsModify) { try $0.subscriptionsModify($1) },
-        Operation(.usersDiscover) { try $0.usersDiscover($1) },
-        Operation(.usersLookupEmail) { try $0.usersLookup($1) },
-        Operation(.usersLookupID) { try $0.usersLookup($1) },
-        Operation(.usersLookupContacts) { try $0.usersLookupContacts($1) },
-    ]
+    /// Every operation under `/database/1/{container}/{environment}/{database}/`, as CloudKit names them: each
+    /// resource's file lists its own.
+    static let operations = recordOperations + sharingOperations + zoneOperations + userOperations + assetOperations + subscriptionOperations
 
     func handle(_ req: HTTPRequest, _ operation: Operation) async throws -> HTTPResponse {
         let (container, environment) = try target(req)
