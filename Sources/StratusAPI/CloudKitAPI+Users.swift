@@ -83,6 +83,7 @@ extension CloudKitAPI {
             w.endObject()
         }
     }
+
     /// `users/caller` (`users/current` for CloudKit JS 1.x, `legacy`): who the request is from.
     func usersCaller(_ ctx: CloudKitRequest, legacy: Bool) throws -> HTTPResponse {
         let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
