@@ -4,8 +4,7 @@
 ///
 /// It is an index table (`name`: the record's id and those columns, with a B-tree index over them) that triggers on
 /// the type's table keep current, rather than a CREATE INDEX on that table: SQLite builds an index in one statement
-/// that holds the writer until it is done (9 s at 1M records, cold), while an index table fills in short steps that
-/// writers interleave with (see `EnvironmentStore.buildAutoIndex`).
+/// that holds the writer until it is done, while an index table fills in short steps that writers interleave with (see `EnvironmentStore.buildAutoIndex`).
 public struct AutoIndex: Sendable, Hashable, Codable {
     public var name, recordType: String
     /// Field names, in index order.

@@ -108,8 +108,8 @@ public final class QueryShapeStore: EnvironmentPart {
     /// The build never holds the writer for long: one short transaction creates the empty index table and the
     /// triggers that keep it current from then on, then steps of a few thousand rows, each its own transaction of
     /// about `stepMilliseconds`, copy the existing rows in id order; writers run between steps. The worst a write
-    /// waits is one step (the longest is kept with the index), where CREATE INDEX held the writer for the whole
-    /// table (9 s at 1M records). Queries use the index only once the last step has marked it complete. A step
+    /// waits is one step (the longest is kept with the index), where CREATE INDEX would hold the writer for the
+    /// whole table. Queries use the index only once the last step has marked it complete. A step
     /// that fails (disk full) drops what was built, so the index is absent rather than half there, and the shape
     /// is tried again after `retryFailedAfter`; a build cut short by a crash is finished after the restart.
     @discardableResult

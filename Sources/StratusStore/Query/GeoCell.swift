@@ -2,8 +2,7 @@ import StratusModel
 
 /// Where a location lies on a Z-order (Morton) curve over latitude and longitude, for SQLite's location index: a
 /// plain B-tree of (cell, record id) in place of an R*Tree. SQLite's R*Tree inserts through SQL statements of its
-/// own and runs the R* split for every point (10 s of processor for a million points, the largest single step of a
-/// bulk import), while a B-tree of integers fills in key order in a fraction of a second and writes one page a
+/// own and runs the R* split for every point, while a B-tree of integers fills in key order and writes one page a
 /// record. A bounding box becomes a handful of cell ranges (`cover`), each one seek; the side table keeps the exact
 /// coordinates beside the cell, so the box is checked in the index, and the distance on the row as before.
 enum GeoCell {
