@@ -61,19 +61,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The small mustache renderer the server's pages are drawn with (Templates/): the console's, and the API's
+        // sign-in and share pages.
+        .target(name: "StratusTemplates", dependencies: ["StratusHTTP"]),
         // CloudKit Web Services: endpoints, wire JSON, authentication.
-        .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusTemplates", .product(name: "Crypto", package: "swift-crypto"),
                                                    .product(name: "Logging", package: "swift-log")]),
-        // The web console: pages, sessions, CSRF, login, and its own small mustache renderer (Templates/).
+        // The web console: pages, sessions, CSRF, login, drawn from Templates/.
         // The console imports and exports records with the API's record lines (StratusAPI's RecordLines and RecordImporter).
-        .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "StratusConsole", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", "StratusTemplates", .product(name: "Logging", package: "swift-log")]),
         // CloudKit's Swift API (CKContainer, CKDatabase, CKRecord, the operations, CKError) talking to Stratus over
         // CloudKit Web Services. It imports no server module, so an app that uses it pulls in no GRDB and no server.
         .target(name: "StratusKit", dependencies: ["StratusJSON", .product(name: "Crypto", package: "swift-crypto")]),
         // Composition root: configuration, routes, wiring. A library, so tests start the real server.
         .target(
             name: "StratusServer",
-            dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", "StratusConsole", "StratusPush", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusAPI", "StratusConsole", "StratusTemplates", "StratusPush", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "stratus",
@@ -113,7 +116,7 @@ let package = Package(
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP", "StratusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
+        .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusTemplates", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusServer", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),

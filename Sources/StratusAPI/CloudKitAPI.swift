@@ -2,6 +2,7 @@ import Foundation
 import StratusHTTP
 import StratusModel
 import StratusStore
+import StratusTemplates
 
 /// CloudKit Web Services: `/database/1/{container}/{environment}/{database}/{entity}/{action}`.
 /// Bodies are JSON whatever their Content-Type (CloudKit JS sends text/plain); every answer is JSON,
@@ -19,9 +20,14 @@ public struct CloudKitAPI: Sendable {
     let courierHold: Duration
     /// SSE streams and courier polls open now, within their caps.
     let listeners: NotificationListeners
+    /// The sign-in and share pages' HTML (`Templates/auth-*`, `share-*`).
+    let html: AuthPages
 
-    public init(store: ServerStore, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024, throttle: SignInThrottle = SignInThrottle(),
-                limits: APILimits = APILimits(), courierHold: Duration = .seconds(30), listeners: NotificationListeners = NotificationListeners()) {
+    /// `templates`: the server's templates (the console's directory), where the sign-in and share pages are.
+    public init(store: ServerStore, templates: TemplateLibrary, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024,
+                throttle: SignInThrottle = SignInThrottle(), limits: APILimits = APILimits(), courierHold: Duration = .seconds(30),
+                listeners: NotificationListeners = NotificationListeners()) {
+        html = AuthPages(library: templates)
         self.listeners = listeners
         self.courierHold = courierHold
         self.store = store
@@ -57,7 +63,7 @@ public struct CloudKitAPI: Sendable {
         registerSignOutRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in try await api.deviceTokens(req) }
-        SignInPages(store: store, blocking: blocking, throttle: throttle).register(&router)
+        SignInPages(store: store, blocking: blocking, throttle: throttle, html: html).register(&router)
     }
 
     /// The CloudKit group's error owner: CloudKit's envelope (`ErrorEnvelope.errors`), except for a sign-in page's
@@ -75,7 +81,7 @@ public struct CloudKitAPI: Sendable {
 
     /// The pages a share's URL opens (HTML).
     public func registerSharePages(_ router: inout Router) {
-        SharePages(store: store, blocking: blocking, throttle: throttle).register(&router)
+        SharePages(store: store, blocking: blocking, throttle: throttle, html: html).register(&router)
     }
 
 

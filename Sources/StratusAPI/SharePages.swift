@@ -12,6 +12,7 @@ struct SharePages: Sendable {
     let store: ServerStore
     let blocking: BlockingWork
     let throttle: SignInThrottle
+    let html: AuthPages
 
     func register(_ router: inout Router) {
         let pages = self
@@ -19,10 +20,8 @@ struct SharePages: Sendable {
         router.add(.post, HandedOutPaths.shareRoute, bodyLimit: 16 * 1024) { req in try await pages.handle(req) }
     }
 
-    static let notShared = SignInPages.layout("Not shared with you", """
-        <h1>Not shared with you</h1><p>Either this link is not shared with you, or that email and password do not match an account.
-        Ask its owner to invite you, or try again.</p>
-        """)
+    /// The one refusal every link gets after a sign-in, shared with this visitor or not.
+    static let notShared = "Either this link is not shared with you, or that email and password do not match an account. Ask its owner to invite you, or try again."
 
     func handle(_ req: HTTPRequest) async throws -> HTTPResponse {
         let guid = req.parameters["guid"] ?? ""
@@ -34,9 +33,9 @@ struct SharePages: Sendable {
             let (share, _) = try env.sharing.resolveShare(guid, user: nil)
             return (try Self.ownerName(share, store, env.container), try env.sharing.rootRecordType(of: share) ?? "zone", env.container)
         }) ?? nil
-        if req.method == .get { return HTML.page(form(guid, preview, message: nil)) }
+        if req.method == .get { return form(guid, preview, message: nil) }
 
-        guard SameOrigin.allows(req) else { return HTML.page(SignInPages.layout("Refused", "<p>This form can only be sent from its own page.</p>"), status: .forbidden) }
+        guard SameOrigin.allows(req) else { return html.message("Refused", "This form can only be sent from its own page.", status: .forbidden) }
         let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
@@ -58,24 +57,20 @@ struct SharePages: Sendable {
         switch outcome {
         case .succeeded(let (share, owner, type)):
             let container = env?.container.rawValue ?? ""
-            return HTML.page(SignInPages.layout("Share accepted", """
-                <h1 id="accepted">You joined \(HTML.escape(owner))'s \(HTML.escape(type))</h1>
-                <p>It is in your shared database in <code>\(HTML.escape(container))</code> (\(env?.environment.rawValue ?? "")), zone
-                <code>\(HTML.escape(share.zoneID.zoneName))</code>. Your apps see it the next time they sync.</p>
-                """))
+            return html.shareAccepted(owner: owner, type: type, container: container, environment: env?.environment.rawValue ?? "", zone: share.zoneID.zoneName)
         case .wait(let seconds):
-            var r = HTML.page(self.form(guid, preview, message: "Too many failed attempts. Wait \(seconds) seconds and try again."), status: .tooManyRequests)
+            var r = self.form(guid, preview, message: "Too many failed attempts. Wait \(seconds) seconds and try again.", status: .tooManyRequests)
             r.headers["retry-after"] = String(seconds)
             return r
         case .busy:
-            var r = HTML.page(self.form(guid, preview, message: "The server is busy signing people in. Try again in a few seconds."), status: .serviceUnavailable)
+            var r = self.form(guid, preview, message: "The server is busy signing people in. Try again in a few seconds.", status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r
         case .refused(let error):
             // Not shared, or not this account: one page for both. Anything else is the share group's owner's to answer.
             let e = StratusError.wrapping(error)
             guard e.code == .authenticationFailed || e.code == .accessDenied else { throw error }
-            return HTML.page(Self.notShared, status: .notFound)
+            return html.message("Not shared with you", heading: "Not shared with you", Self.notShared, status: .notFound)
         }
     }
 
@@ -86,27 +81,17 @@ struct SharePages: Sendable {
         return name.isEmpty ? "someone" : name
     }
 
-    private func form(_ guid: String, _ preview: (owner: String, type: String, container: ContainerID)?, message: String?) -> String {
-        let what = preview.map {
-            "<p id=\"preview\">\(HTML.escape($0.owner)) shares a \(HTML.escape($0.type)) of \(HTML.escape($0.container.rawValue)) with anyone who has this link.</p>"
-        } ?? ""
-        let note = message.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? ""
-        return SignInPages.layout("Open a share", """
-            <h1>Open a shared item</h1>\(what)
-            <p>Sign in with the account you use in the app that shared it.</p>\(note)
-            <form method="post" action="\(HTML.escape(HandedOutPaths.share(guid)))">
-            <label>Email <input name="email" type="email" autocomplete="username" required></label>
-            <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-            <button type="submit" id="accept">Sign in and accept</button>
-            </form>
-            """)
+    private func form(_ guid: String, _ preview: (owner: String, type: String, container: ContainerID)?, message: String?, status: HTTPStatus = .ok) -> HTTPResponse {
+        html.shareForm(action: HandedOutPaths.share(guid), preview: preview.map { ($0.owner, $0.type, $0.container.rawValue) }, message: message, status: status)
     }
 }
 
 extension CloudKitAPI {
     /// The share and sign-in pages' error owner: a page in their look, never a stack trace (an internal error's
     /// detail goes to the log under the uuid the page quotes).
-    public static let pageErrors: RouteGroup.Errors = { error, path in
+    public var pageErrors: RouteGroup.Errors {
+        let html = self.html
+        return { error, path in
         let status: HTTPStatus, reason: String
         switch error {
         case let e as HTTPError: (status, reason) = (e.status, e.message)
@@ -114,6 +99,7 @@ extension CloudKitAPI {
             let e = error as? StratusError ?? StratusError(.internalError, "\(error)")
             (status, reason) = (.code(e.code.httpStatus), ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: path))
         }
-        return HTML.page(SignInPages.layout("Not done", "<h1>Not done</h1><p>\(HTML.escape(reason))</p>"), status: status)
+        return html.message("Not done", heading: "Not done", reason, status: status)
+        }
     }
 }

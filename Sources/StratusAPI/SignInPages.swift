@@ -16,10 +16,12 @@ final class SignInPages: Sendable {
     let store: ServerStore
     let blocking: BlockingWork
     let throttle: SignInThrottle
-    init(store: ServerStore, blocking: BlockingWork, throttle: SignInThrottle) {
+    let html: AuthPages
+    init(store: ServerStore, blocking: BlockingWork, throttle: SignInThrottle, html: AuthPages) {
         self.store = store
         self.blocking = blocking
         self.throttle = throttle
+        self.html = html
     }
 
     func register(_ router: inout Router) {
@@ -41,14 +43,14 @@ final class SignInPages: Sendable {
         let store = self.store
         guard let container = try? ContainerID(req.parameters["container"] ?? ""), let environment = ContainerEnvironment(rawValue: req.parameters["environment"] ?? ""),
               (try? await blocking.run { try store.containerExists(container) }) == true else {
-            return HTML.page(Self.layout("Not found", "<p>There is no such container.</p>"), status: .notFound)
+            return html.message("Not found", "There is no such container.", status: .notFound)
         }
         let callback = req.query("callback"), openerOrigin = req.query("origin")
         if let refusal = await untrustedDestination(req, container, environment) { return refusal }
         let page = PageContext(container: container, environment: environment, callback: callback, openerOrigin: openerOrigin, mode: mode)
         // The user gave up in the window an app opened: the app hears so (CloudKit JS's SIGN_IN_FAILED).
         if req.method == .get, req.query("cancel") != nil { return ended("You cancelled signing in.", callback: callback, openerOrigin: openerOrigin) }
-        if req.method == .get { return HTML.page(form(page, message: nil)) }
+        if req.method == .get { return form(page, message: nil) }
         // A program (StratusKit's sign-in helper, a CLI) asks for JSON, naming a live API token of this environment:
         // the token comes back in the answer instead of through a page, and failures in CloudKit's envelope.
         let wantsJSON = req.method == .post && (req.headers["accept"] ?? "").contains("application/json")
@@ -61,7 +63,7 @@ final class SignInPages: Sendable {
         }
         // A form posted from another site is refused: sign-in must happen on this page.
         guard SameOrigin.allows(req) else {
-            return HTML.page(Self.layout("Refused", "<p>This form can only be sent from its own page.</p>"), status: .forbidden)
+            return html.message("Refused", "This form can only be sent from its own page.", status: .forbidden)
         }
         let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
         let reply = Reply(pages: self, page: page, wantsJSON: wantsJSON, path: req.rawPath)
@@ -73,7 +75,7 @@ final class SignInPages: Sendable {
         case .busy: return reply.busy()
         case .refused(let error): return reply.refused(error)
         }
-        if mode == .account { return HTML.page(accountSaved(page, user)) }
+        if mode == .account { return accountSaved(page, user) }
         let lifetime = form["remember"] == "on" ? AccountStore.longSession : AccountStore.shortSession
         let token = try await SignInFailure.within(reply) {
             try await blocking.run { try store.accounts.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
@@ -100,12 +102,7 @@ final class SignInPages: Sendable {
         for (what, target) in targets {
             guard let origin = WebOrigin(target, allowingPath: what == "callback"), what == "origin" || Self.safeCallback(target) != nil,
                   tokens.contains(where: { $0.allowsBrowser(origin: origin.description) }) else {
-                return HTML.page(Self.layout("Refused", """
-                    <h1>This sign-in link is not trusted</h1>
-                    <p>It asks to send your session to <code>\(HTML.escape(String(target.prefix(200))))</code>, which is not an allowed
-                    origin of any API token of \(HTML.escape(container.rawValue)) (\(environment.rawValue)). Nothing was sent.</p>
-                    <p>If you develop this app, add the page's origin to an API token's allowed origins.</p>
-                    """), status: .forbidden)
+                return html.untrusted(target: String(target.prefix(200)), container: container.rawValue, environment: environment.rawValue)
             }
         }
         return nil
@@ -124,7 +121,7 @@ final class SignInPages: Sendable {
             }
         }
         if reply.wantsJSON { return .json(Data(#"{"signedUp":true}"#.utf8)) }
-        return HTML.page(signedUp(reply.page, email: email))
+        return signedUp(reply.page, email: email)
     }
 
     /// A sign-in (or an account page's save) through the throttle: the account, or in Development the test user.
@@ -161,14 +158,14 @@ final class SignInPages: Sendable {
         func wait(_ seconds: Int) -> HTTPResponse {
             if wantsJSON { return ErrorEnvelope.response(StratusError(.throttled, "too many attempts: wait \(seconds) s", retryAfter: seconds)) }
             let what = page.mode == .signup ? "Too many accounts were created from here or on this server just now." : "Too many failed attempts."
-            var r = HTML.page(pages.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."), status: .tooManyRequests)
+            var r = pages.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again.", status: .tooManyRequests)
             r.headers["retry-after"] = String(seconds)
             return r
         }
 
         func busy() -> HTTPResponse {
             if wantsJSON { return ErrorEnvelope.response(StratusError(.tryAgainLater, "the server is busy signing people in", retryAfter: 5)) }
-            var r = HTML.page(pages.form(page, message: "The server is busy signing people in. Try again in a few seconds."), status: .serviceUnavailable)
+            var r = pages.form(page, message: "The server is busy signing people in. Try again in a few seconds.", status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r
         }
@@ -179,7 +176,7 @@ final class SignInPages: Sendable {
             if wantsJSON { return ErrorEnvelope.response(e, path: path) }
             // An internal error's detail goes to the log under the uuid the page shows, never onto the page.
             if e.code == .internalError { e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: path) }
-            return HTML.page(pages.form(page, message: e.reason), status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
+            return pages.form(page, message: e.reason, status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
         }
     }
 
@@ -210,13 +207,10 @@ final class SignInPages: Sendable {
             return .redirect(to: callback + sep + "ckWebAuthToken=" + encoded)
         }
         guard let openerOrigin = openerOrigin.flatMap({ WebOrigin($0)?.description }) else {
-            return HTML.page(Self.layout("Signed in", "<p>You are signed in, but this page was not opened by an application this container trusts, so it keeps the session to itself.</p>"))
+            return html.message("Signed in", "You are signed in, but this page was not opened by an application this container trusts, so it keeps the session to itself.")
         }
         // postMessage to the opener's origin only, by a script file (no inline script under the CSP).
-        return HTML.page(Self.layout("Signed in", """
-            <p id="signed-in" data-ck-web-auth-token="\(HTML.escape(token))" data-origin="\(HTML.escape(openerOrigin))">You are signed in. You can close this window.</p>
-            <script src="/-/static/signin.js"></script>
-            """))
+        return html.handoff(token: token, origin: openerOrigin)
     }
 
     /// A sign-in that ends without a session: the app that opened the window is told why (`{errorMessage}`), the
@@ -227,12 +221,9 @@ final class SignInPages: Sendable {
             return .redirect(to: callback + sep + "ckError=" + (reason.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
         }
         guard let openerOrigin = openerOrigin.flatMap({ WebOrigin($0)?.description }) else {
-            return HTML.page(Self.layout("Not signed in", "<p>\(HTML.escape(reason))</p>"))
+            return html.message("Not signed in", reason)
         }
-        return HTML.page(Self.layout("Not signed in", """
-            <p id="sign-in-ended" data-error-message="\(HTML.escape(reason))" data-origin="\(HTML.escape(openerOrigin))">\(HTML.escape(reason)) You can close this window.</p>
-            <script src="/-/static/signin.js"></script>
-            """))
+        return html.handoff(errorMessage: reason, origin: openerOrigin)
     }
 
     static func query(callback: String?, origin: String?) -> String {
@@ -242,78 +233,46 @@ final class SignInPages: Sendable {
         return parts.isEmpty ? "" : "?" + parts.joined(separator: "&")
     }
 
-    private func form(_ page: PageContext, message: String?, notice: String? = nil, email: String = "") -> String {
-        let (container, env, mode) = (page.container, page.environment, page.mode)
+    func form(_ page: PageContext, message: String?, notice: String? = nil, email: String = "", status: HTTPStatus = .ok) -> HTTPResponse {
+        let mode = page.mode
         let heading = switch mode {
         case .signin: "Sign in"
         case .signup: "Create an account"
         case .account: "Account settings"
         }
-        var body = "<h1>\(heading) to \(HTML.escape(container.rawValue))</h1>"
-        body += "<p class=\"env\">\(env == .production ? "Production" : "Development")</p>"
-        if let message { body += "<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>" }
-        if let notice { body += "<p id=\"signed-up\" role=\"status\">\(HTML.escape(notice))</p>" }
-        if mode == .account { body += "<p>Sign in to change how others can find you in this app.</p>" }
-        body += "<form method=\"post\" action=\"\(HTML.escape(page.path(mode)))\">"
-        if mode == .signup {
-            body += "<label>First name <input name=\"firstName\" autocomplete=\"given-name\"></label><label>Last name <input name=\"lastName\" autocomplete=\"family-name\"></label>"
+        let links: [AuthPages.Link] = switch mode {
+        case .signin: [AuthPages.Link(href: page.path(.signup), label: "Create an account", first: true),
+                       AuthPages.Link(href: page.path(.account), label: "Account settings", first: false)]
+        case .signup, .account: [AuthPages.Link(href: page.path(.signin), label: "Sign in", first: true)]
         }
-        body += """
-            <label>Email <input name="email" type="email" required autocomplete="email" value="\(HTML.escape(email))"></label>
-            <label>Password <input name="password" type="password" required minlength="\(mode == .signup ? 8 : 1)" autocomplete="\(mode == .signup ? "new-password" : "current-password")"></label>
-            """
-        if mode != .signin {
-            body += """
-                <label class="check"><input name="discoverable" type="checkbox"> Let people who know my email address find me and see my name
-                in this app</label>
-                """
-        }
-        if mode != .account { body += "<label class=\"check\"><input name=\"remember\" type=\"checkbox\"> Keep me signed in for two weeks</label>" }
-        body += "<button type=\"submit\">\(mode == .account ? "Save" : heading)</button></form><p>"
-        let links = switch mode {
-        case .signin: "<a href=\"\(HTML.escape(page.path(.signup)))\">Create an account</a> · <a href=\"\(HTML.escape(page.path(.account)))\">Account settings</a>"
-        case .signup, .account: "<a href=\"\(HTML.escape(page.path(.signin)))\">Sign in</a>"
-        }
-        body += links + "</p>"
         // Opened by an app's sign-in button (CloudKit JS's popup): a way to give up that the app hears.
-        if page.callback != nil || page.openerOrigin != nil {
-            let cancel = page.path(.signin) + (page.path(.signin).contains("?") ? "&" : "?") + "cancel=1"
-            body += "<p><a id=\"cancel-sign-in\" href=\"\(HTML.escape(cancel))\">Cancel</a></p>"
-        }
-        if env == .development && mode == .signin {
-            body += "<form method=\"post\" action=\"\(HTML.escape(page.path(mode)))\"><input type=\"hidden\" name=\"testUser\" value=\"1\"><button type=\"submit\">Continue as a test user</button></form>"
-        }
-        return Self.layout(heading, body)
+        let cancel = page.callback != nil || page.openerOrigin != nil
+            ? page.path(.signin) + (page.path(.signin).contains("?") ? "&" : "?") + "cancel=1" : nil
+        return html.form(AuthPages.Form(title: heading, heading: heading, container: page.container.rawValue,
+                                        environmentName: page.environment == .production ? "Production" : "Development", action: page.path(mode), email: email,
+                                        button: mode == .account ? "Save" : heading, minimumLength: mode == .signup ? "8" : "1",
+                                        passwordAutocomplete: mode == .signup ? "new-password" : "current-password", message: message, notice: notice, cancel: cancel,
+                                        signup: mode == .signup, account: mode == .account, asksDiscoverable: mode != .signin, offersRemember: mode != .account,
+                                        testUser: page.environment == .development && mode == .signin, links: links), status: status)
     }
 
     /// After a sign-up, whether or not the address already had an account: the sign-in form, its email filled in.
-    private func signedUp(_ page: PageContext, email: String) -> String {
+    private func signedUp(_ page: PageContext, email: String) -> HTTPResponse {
         let signin = PageContext(container: page.container, environment: page.environment, callback: page.callback, openerOrigin: page.openerOrigin, mode: .signin)
         return form(signin, message: nil, notice: "Now sign in with the email and password you chose. If this address already had an account here, sign in with that account's password.",
                     email: email)
     }
 
-    private func accountSaved(_ page: PageContext, _ user: ContainerUser) -> String {
+    private func accountSaved(_ page: PageContext, _ user: ContainerUser) -> HTTPResponse {
         let since = user.discoverabilityChangedAt.map { " (since \(Self.utc($0)))" } ?? ""
         let state = user.discoverable
             ? "People who know your email address can find you and see your name\(since)."
             : "Nobody can find you by your email address or see your name\(since)."
-        return Self.layout("Account settings", """
-            <h1>Saved</h1><p id="discoverability">\(HTML.escape(state))</p>
-            <p><a href="\(HTML.escape(page.path(.account)))">Change it again</a> · <a href="\(HTML.escape(page.path(.signin)))">Sign in</a></p>
-            """)
+        return html.saved(state: state, accountPath: page.path(.account), signInPath: page.path(.signin))
     }
 
     static func utc(_ millis: Int64) -> String {
         let f = ISO8601DateFormatter()
         return f.string(from: Date(timeIntervalSince1970: TimeInterval(millis) / 1000))
-    }
-
-    static func layout(_ title: String, _ body: String) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(HTML.escape(title)) · Stratus</title><link rel="stylesheet" href="/-/static/console.css"></head>
-        <body><main class="signin">\(body)</main></body></html>
-        """
     }
 }

@@ -3,6 +3,7 @@ import StratusAPI
 import StratusHTTP
 import StratusModel
 import StratusStore
+import StratusTemplates
 import Synchronization
 import Logging
 
@@ -10,7 +11,8 @@ import Logging
 public final class Console: Sendable {
     let logger = Logger(label: "stratus")
     let store: ServerStore
-    let library: TemplateLibrary
+    /// The server's templates (the console's, and the API's sign-in and share pages).
+    public let library: TemplateLibrary
     let blocking: BlockingWork
     /// The one-time secret of the first-admin setup link (useless once an admin exists).
     public let setupToken: String
@@ -50,12 +52,7 @@ public final class Console: Sendable {
         self.blocking = blocking
         self.secureCookies = secureCookies
         setupToken = Secrets.hex(Secrets.randomBytes(16))
-        var sources: [String: String] = [:]
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: templatesDirectory.path)) ?? []
-        for file in files where file.hasSuffix(".mustache") {
-            sources[String(file.dropLast(".mustache".count))] = try String(contentsOf: templatesDirectory.appendingPathComponent(file), encoding: .utf8)
-        }
-        let library = try TemplateLibrary(sources)
+        let library = try TemplateLibrary(directory: templatesDirectory)
         guard library.has("containers") else {
             throw StratusError(.internalError, "console templates not found in \(templatesDirectory.path)")
         }

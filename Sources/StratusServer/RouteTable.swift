@@ -28,7 +28,7 @@ enum RouteTable {
         router.group(RouteGroup("handout", prefixes: ["/-/assets", "/-/webcourier"], errors: ErrorEnvelope.errors)) {
             api.registerHandedOutRoutes(&$0)
         }
-        router.group(RouteGroup("share", prefixes: ["/share"], errors: CloudKitAPI.pageErrors)) {
+        router.group(RouteGroup("share", prefixes: ["/share"], errors: api.pageErrors)) {
             api.registerSharePages(&$0)
         }
         router.group(RouteGroup("console", prefixes: ["/console"], errors: console.errors)) {

@@ -7,6 +7,7 @@ import StratusHTTP
 import StratusModel
 import StratusPush
 import StratusStore
+import StratusTemplates
 
 /// The composition root: opens the store, builds the one route table, and runs the HTTP server.
 /// `stratus serve` and the end-to-end tests build it the same way.
@@ -76,7 +77,7 @@ public final class StratusApplication: Sendable {
         self.metrics = metrics
         let listeners = NotificationListeners(limits: config.listeners)
         self.listeners = listeners
-        let api = CloudKitAPI(store: store, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
+        let api = CloudKitAPI(store: store, templates: console.library, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
                               listeners: listeners)
         let router = RouteTable.build(config: config, api: api, console: console, admin: AdminEndpoints(store: store, token: config.adminToken, allowProduction: config.allowProductionAdmin), metrics: metrics)
         server = HTTPServer(config: http, router: router, logger: logger, observe: { record in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StratusConsole
+@testable import StratusTemplates
 
 /// The console's mustache subset: escaping, sections over lists/flags/objects, inverted sections, partials,
 /// lookups that climb the context stack, and errors for malformed templates.

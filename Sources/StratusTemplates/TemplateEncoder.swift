@@ -2,8 +2,8 @@
 /// members are its template's names, and a member left out is a compile error, not an empty spot on a page.
 /// Strings, flags and numbers become text; arrays lists; structs objects; nil members are left out (a section
 /// over them does not render). A member that already is a `TemplateValue` (a cached header) is kept as it is.
-enum TemplateEncoder {
-    static func encode<T: Encodable>(_ value: T) -> TemplateValue {
+public enum TemplateEncoder {
+    public static func encode<T: Encodable>(_ value: T) -> TemplateValue {
         // Encoding into this encoder cannot fail: no container refuses a value.
         child(value) ?? .object(TemplateObject([:] as [String: String]))
     }

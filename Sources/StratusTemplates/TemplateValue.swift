@@ -1,14 +1,14 @@
 /// What a template sees: strings, flags, lists and objects. Pages build typed views that `TemplateEncoder` turns
 /// into this once per render, so lookups during rendering need no dynamic casts (those dominated page time with a
 /// generic mustache renderer).
-indirect enum TemplateValue: Sendable {
+public indirect enum TemplateValue: Sendable {
     case string(String)
     case bool(Bool)
     case list([TemplateValue])
     case object(TemplateObject)
 
     /// Sections render for true, a non-empty string or list, and any object.
-    var isTruthy: Bool {
+    public var isTruthy: Bool {
         switch self {
         case .string(let s): !s.isEmpty
         case .bool(let b): b
@@ -17,7 +17,7 @@ indirect enum TemplateValue: Sendable {
         }
     }
 
-    var text: String {
+    public var text: String {
         switch self {
         case .string(let s): s
         case .bool(let b): b ? "true" : ""
@@ -26,7 +26,7 @@ indirect enum TemplateValue: Sendable {
         }
     }
 
-    subscript(key: String) -> TemplateValue? {
+    public subscript(key: String) -> TemplateValue? {
         if case .object(let d) = self { return d[key] }
         return nil
     }
@@ -35,7 +35,7 @@ indirect enum TemplateValue: Sendable {
 /// A value already in template form kept as it is in a view (TemplateEncoder takes it whole); encoded by any
 /// other encoder as the JSON it stands for.
 extension TemplateValue: Encodable {
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         switch self {
         case .string(let s): var c = encoder.singleValueContainer(); try c.encode(s)
         case .bool(let b): var c = encoder.singleValueContainer(); try c.encode(b)

@@ -1,31 +1,31 @@
 /// A template object's names and values side by side. Objects here hold a handful to a few dozen names, most
 /// of them short enough for Swift's inline small strings; comparing those in a scan is cheaper than hashing
 /// every name a template looks up (hashing was a visible share of rendering).
-struct TemplateObject: Sendable {
+public struct TemplateObject: Sendable {
     private var names: [String] = []
     private var values: [TemplateValue] = []
 
-    init(_ d: [String: String]) {
+    public init(_ d: [String: String]) {
         names.reserveCapacity(d.count)
         values.reserveCapacity(d.count)
         for (k, v) in d { names.append(k); values.append(.string(v)) }
     }
 
-    init(names: [String], values: [TemplateValue]) {
+    public init(names: [String], values: [TemplateValue]) {
         self.names = names
         self.values = values
     }
 
     /// The object with `name` set to `value` (replaced when it is there).
-    func setting(_ name: String, _ value: TemplateValue) -> TemplateObject {
+    public func setting(_ name: String, _ value: TemplateValue) -> TemplateObject {
         var o = self
         if let i = o.names.firstIndex(of: name) { o.values[i] = value } else { o.names.append(name); o.values.append(value) }
         return o
     }
 
-    var members: Zip2Sequence<[String], [TemplateValue]> { zip(names, values) }
+    public var members: Zip2Sequence<[String], [TemplateValue]> { zip(names, values) }
 
-    subscript(name: String) -> TemplateValue? {
+    public subscript(name: String) -> TemplateValue? {
         var i = 0
         while i < names.count {
             if names[i] == name { return values[i] }

@@ -1,11 +1,12 @@
+import Foundation
 import StratusHTTP
 
 /// The console's templates, parsed once at start-up and rendered against a stack of contexts (a name is looked
 /// up from the innermost section outwards, as mustache does).
-struct TemplateLibrary: Sendable {
+public struct TemplateLibrary: Sendable {
     private let templates: [String: Template]
 
-    init(_ sources: [String: String]) throws {
+    public init(_ sources: [String: String]) throws {
         var t: [String: Template] = [:]
         for (name, text) in sources {
             do { t[name] = try Template(text) } catch { throw Template.SyntaxError(description: "template \(name): \(error)") }
@@ -13,9 +14,19 @@ struct TemplateLibrary: Sendable {
         templates = t
     }
 
-    func has(_ name: String) -> Bool { templates[name] != nil }
+    /// Every `*.mustache` file of `directory`, named without its extension.
+    public init(directory: URL) throws {
+        var sources: [String: String] = [:]
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for file in files where file.hasSuffix(".mustache") {
+            sources[String(file.dropLast(".mustache".count))] = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+        }
+        try self.init(sources)
+    }
 
-    func render(_ name: String, _ root: TemplateValue) -> String? {
+    public func has(_ name: String) -> Bool { templates[name] != nil }
+
+    public func render(_ name: String, _ root: TemplateValue) -> String? {
         guard let t = templates[name] else { return nil }
         var out = ""
         out.reserveCapacity(16_384)
