@@ -36,12 +36,13 @@ struct RecordWriter {
     /// Per type id; emptied whenever the catalog changes.
     private var statements: [Int64: TypeStatements] = [:]
 
+    /// What the batch charges each user, written by `finish`.
+    private var usage = UsageLedger()
     /// The most one user's data may take (see `UserUsage`); nil: charged, never refused (the server's own writes).
-    var userQuota: Int64?
-    /// Each user's change in storage in this batch, written by `finish`.
-    private var usageDeltas: [String: Int64] = [:]
-    /// Users' usage as the batch found it, read once per user.
-    private var usageBefore: [String: Int64] = [:]
+    var userQuota: Int64? {
+        get { usage.limit }
+        set { usage.limit = newValue }
+    }
 
     /// Types under a bulk load (`EnvironmentStore.deferIndexes`): their full-text, location and list entries are
     /// written by the rebuild at the end of the load, not record by record.
@@ -76,40 +77,16 @@ struct RecordWriter {
     /// How many records the batch may still create: how many ids to reserve at once.
     private var createsAhead = 1
 
-    /// Rows of inserts that only this batch reads, gathered per statement head and written many rows per
-    /// statement (PostgreSQL, where each statement has a fixed cost on the server): new records and their
-    /// full-text, location and list entries. Written before anything reads those tables again (`flushInserts`).
-    private var gathered: [String: GatheredInsert] = [:]
+    /// Rows of inserts that only this batch reads (PostgreSQL's writes gather them; SQLite's run each insert as it
+    /// comes, a statement costing it nothing to send), written before anything reads those tables again.
+    private var gathered = GatheredInserts()
 
-    struct GatheredInsert {
-        var tuple, tail: String
-        var columns: Int
-        var arguments: [SQLValue] = []
-    }
-
-    /// Gathers rows (one or more tuples' worth of `arguments`) for the batch's statement that starts with `head`.
-    /// PostgreSQL's writes use it; SQLite's run each insert as it comes, with statement text made once per type
-    /// (a statement costs SQLite nothing to send).
     private mutating func insertLater(_ head: String, _ tuple: String, tail: String = "", _ arguments: [SQLValue]) {
-        let columns = tuple.utf8.reduce(0) { $1 == UInt8(ascii: "?") ? $0 + 1 : $0 }
-        gathered[head, default: GatheredInsert(tuple: tuple, tail: tail, columns: columns)].arguments += arguments
+        gathered.add(head, tuple, tail: tail, arguments)
     }
 
-    /// Writes the gathered rows (at most 500, and 30,000 arguments, per statement).
-    mutating func flushInserts() throws {
-        guard !gathered.isEmpty else { return }
-        for (head, g) in gathered.sorted(by: { $0.key < $1.key }) {
-            let perStatement = max(1, min(500, 30_000 / max(1, g.columns))) * g.columns
-            var start = 0
-            while start < g.arguments.count {
-                let end = min(start + perStatement, g.arguments.count)
-                let rows = (end - start) / g.columns
-                try db.enqueue(head + Array(repeating: g.tuple, count: rows).joined(separator: ", ") + g.tail, Array(g.arguments[start..<end]))
-                start = end
-            }
-        }
-        gathered.removeAll()
-    }
+    /// Writes the gathered rows.
+    mutating func flushInserts() throws { try gathered.send(db) }
 
     /// Reads the directory entries of a batch's names at once, a thousand names per statement: on PostgreSQL
     /// each lookup would be a round trip, and on SQLite a statement per record costs more than the index probe.
@@ -213,11 +190,11 @@ struct RecordWriter {
         let (chargedTo, charge) = try checkCharge(record, old: old, credit: held)
         // Everything a client can get wrong was checked above, before anything was written. From here on a
         // failure is the server's, and it fails the whole batch (WriteFailure) rather than leave half a record.
-        defer { if let chargedTo { usageDeltas[chargedTo, default: 0] += charge } }
+        defer { if let chargedTo { usage.add(charge, to: chargedTo) } }
         do {
             if let link { try writeLink(link, name: name, zone: zone) }
             var result = try write(op, record: &record, fields: fields, schemaChange: schemaChange, found: found, old: old, zone: zone)
-            if held > 0 { usageDeltas[actor.userRecordName, default: 0] -= try AssetUploads.attach(attaching, by: actor.userRecordName, db) }
+            if held > 0 { usage.add(-(try AssetUploads.attach(attaching, by: actor.userRecordName, db)), to: actor.userRecordName) }
             if case .saved(var r) = result, link?.shareID != nil {
                 r.share = try ShareRows.find(db, zone: zone, root: name)?.share.recordName
                 result = .saved(r)
@@ -271,11 +248,8 @@ struct RecordWriter {
     private mutating func checkCharge(_ record: StoredRecord, old: StoredRecord?, credit: Int64 = 0) throws -> (user: String?, bytes: Int64) {
         let chargedTo = UserUsage.chargedUser(database, creator: old?.created?.userRecordName ?? actor.userRecordName)
         let charge = UserUsage.charge(record) - (old.map(UserUsage.charge) ?? 0)
-        if let chargedTo, let limit = userQuota, charge > 0 {
-            let before = try usageBefore[chargedTo] ?? UserUsage.bytes(chargedTo, db)
-            usageBefore[chargedTo] = before
-            let using = before + usageDeltas[chargedTo, default: 0] - (chargedTo == actor.userRecordName ? credit : 0)
-            if using + charge > limit { throw UserUsage.refusal(chargedTo, using: using, adding: charge, limit: limit, recordName: record.recordName) }
+        if let chargedTo {
+            try usage.check(chargedTo, adding: charge, credit: chargedTo == actor.userRecordName ? credit : 0, recordName: record.recordName, db)
         }
         return (chargedTo, charge)
     }
@@ -374,13 +348,8 @@ struct RecordWriter {
     /// their cap: the record rule above, for what is not a record (a share's fields).
     mutating func chargeOwner(_ zone: ZoneRow, bytes: Int64, recordName: String) throws {
         guard bytes != 0, let user = UserUsage.chargedUser(database, creator: zone.zoneID.ownerRecordName ?? actor.userRecordName) else { return }
-        if let limit = userQuota, bytes > 0 {
-            let before = try usageBefore[user] ?? UserUsage.bytes(user, db)
-            usageBefore[user] = before
-            let using = before + usageDeltas[user, default: 0]
-            if using + bytes > limit { throw UserUsage.refusal(user, using: using, adding: bytes, limit: limit, recordName: recordName) }
-        }
-        usageDeltas[user, default: 0] += bytes
+        try usage.check(user, adding: bytes, recordName: recordName, db)
+        usage.add(bytes, to: user)
     }
 
     /// The record's assets: a new reference has the caller's receipt and its content exists; the receipts, which
@@ -504,7 +473,7 @@ struct RecordWriter {
         visited.insert("\(zone.id)/\(name)")
         try removeIndexEntries(type, recordID: e.recordID, fields: old.fields)
         try TypeStatements.delete(type, id: e.recordID, db)
-        if let user = UserUsage.chargedUser(database, creator: old.created?.userRecordName) { usageDeltas[user, default: 0] -= UserUsage.charge(old) }
+        if let user = UserUsage.chargedUser(database, creator: old.created?.userRecordName) { usage.add(-UserUsage.charge(old), to: user) }
         for checksum in old.fields.values.flatMap(\.assetChecksums) {
             try AssetRows.release(checksum, db)
             releasedAssets.insert(checksum)
@@ -530,7 +499,7 @@ struct RecordWriter {
     /// Writes what is gathered, moves the change tokens of every zone this batch touched, and stores the sequence counter.
     mutating func finish() throws {
         try flushInserts()
-        try UserUsage.add(usageDeltas, db)
+        try usage.write(db)
         for (zoneID, s) in touchedZones {
             try ZoneRow.setChangeSeq(db, id: zoneID, s)
         }
