@@ -66,6 +66,8 @@ let package = Package(
         .target(name: "StratusTemplates", dependencies: ["StratusHTTP"]),
         // CloudKit Web Services: endpoints, wire JSON, authentication.
         .target(name: "StratusAPI", dependencies: ["StratusModel", "StratusStore", "StratusHTTP", "StratusTemplates", .product(name: "Crypto", package: "swift-crypto"),
+                                                   // RSA, for OpenID providers' RS256 identity tokens.
+                                                   .product(name: "CryptoExtras", package: "swift-crypto"),
                                                    .product(name: "Logging", package: "swift-log")]),
         // The web console: pages, sessions, CSRF, login, drawn from Templates/.
         // The console imports and exports records with the API's record lines (StratusAPI's RecordLines and RecordImporter).
@@ -115,6 +117,7 @@ let package = Package(
         .target(name: "StratusTestSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP", "StratusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
+                                                            .product(name: "CryptoExtras", package: "swift-crypto"),
                                                             .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusTemplates", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
