@@ -35,8 +35,10 @@ extension CloudKitAPI {
         if req.headers["x-apple-cloudkit-request-keyid"] != nil {
             let key = try serverToServer.verify(req, store: store, container: container, environment: environment)
             let roles = try env().schema.roles(of: key.userRecordName)
-            let token = APIToken(id: 0, container: container, environment: environment, name: "server-to-server key", allowedOrigins: [], createdAt: key.createdAt, revoked: false)
-            return APIAuth(token: token, caller: Caller(userRecordName: key.userRecordName, roles: roles), serverToServer: true)
+            let token = APIToken(id: 0, container: container, environment: environment, name: "server-to-server key",
+                                 allowedOrigins: [], createdAt: key.createdAt, revoked: false)
+            return APIAuth(token: token, caller: Caller(userRecordName: key.userRecordName, roles: roles),
+                           serverToServer: true)
         }
         guard let secret = param("ckAPIToken"), !secret.isEmpty else {
             throw .authenticationFailed("ckAPIToken is missing: create an API token for this container environment")
@@ -49,7 +51,8 @@ extension CloudKitAPI {
         var auth = APIAuth(token: token, caller: .anonymous, webAuthToken: nil, rotatedToken: nil)
         // Clients encode + / = in the token; one that did not had its + read as a space.
         if let web = (param("ckWebAuthToken") ?? param("ckSession")).map(Self.plusRestored), !web.isEmpty {
-            guard let signedIn = try store.accounts.authenticateWebAuthToken(web, container: container, environment: environment) else {
+            guard let signedIn = try store.accounts.authenticateWebAuthToken(web, container: container,
+                    environment: environment) else {
                 var e = StratusError.authenticationRequired("the web auth token is unknown or expired: sign in again")
                 e.redirectURL = signInURL(req, container: container, environment: environment)
                 throw e
@@ -65,7 +68,8 @@ extension CloudKitAPI {
             let remaining = signedIn.expiresAt - WallClock.nowMillis()
             let lifetime = remaining > AccountStore.shortSession ? AccountStore.longSession : AccountStore.shortSession
             if remaining < lifetime / 2 {
-                auth.rotatedToken = try store.accounts.rotateWebAuthToken(web, container: container, environment: environment, lifetime: lifetime)
+                auth.rotatedToken = try store.accounts.rotateWebAuthToken(web, container: container,
+                        environment: environment, lifetime: lifetime)
             }
         }
         return auth
@@ -77,7 +81,8 @@ extension CloudKitAPI {
         token.utf8.contains(UInt8(ascii: " ")) ? String(decoding: token.utf8.map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "+") : $0 }, as: UTF8.self) : token
     }
 
-    func requireUser(_ auth: APIAuth, _ req: HTTPRequest, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> String {
+    func requireUser(_ auth: APIAuth, _ req: HTTPRequest, container: ContainerID,
+                     environment: ContainerEnvironment) throws(StratusError) -> String {
         if let u = auth.userRecordName { return u }
         var e = StratusError.authenticationRequired("this request needs a signed-in user")
         e.redirectURL = signInURL(req, container: container, environment: environment)

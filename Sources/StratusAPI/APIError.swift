@@ -4,7 +4,8 @@ import StratusModel
 public typealias APIError = StratusError
 
 extension StratusError {
-    static func authenticationRequired(_ reason: String) -> StratusError { StratusError(.authenticationRequired, reason) }
+    static func authenticationRequired(_ reason: String) -> StratusError { StratusError(.authenticationRequired,
+            reason) }
     static func authenticationFailed(_ reason: String) -> StratusError { StratusError(.authenticationFailed, reason) }
 }
 

@@ -15,7 +15,8 @@ public struct APILimits: Sendable {
 
     func admit(address: String) throws(StratusError) {
         if let wait = perAddress.take(address) {
-            throw StratusError(.throttled, "too many requests from this address: retry after \(wait) s", retryAfter: wait)
+            throw StratusError(.throttled, "too many requests from this address: retry after \(wait) s",
+                               retryAfter: wait)
         }
     }
 

@@ -28,13 +28,15 @@ struct AuthPages: Sendable {
     /// A sign-in link that names a destination no API token allows.
     func untrusted(target: String, container: String, environment: String) -> HTTPResponse {
         struct View: Encodable { var title, target, container, environment: String }
-        return page("auth-untrusted", View(title: "Refused", target: target, container: container, environment: environment), status: .forbidden)
+        return page("auth-untrusted", View(title: "Refused", target: target, container: container,
+                                           environment: environment), status: .forbidden)
     }
 
     /// What `signin.js` posts to the window that opened the page: the session, or why there is none.
     func handoff(token: String? = nil, errorMessage: String? = nil, origin: String) -> HTTPResponse {
         struct View: Encodable { var title: String; var token, errorMessage: String?; var origin: String }
-        return page("auth-handoff", View(title: token != nil ? "Signed in" : "Not signed in", token: token, errorMessage: errorMessage, origin: origin))
+        return page("auth-handoff", View(title: token != nil ? "Signed in" : "Not signed in", token: token,
+                                         errorMessage: errorMessage, origin: origin))
     }
 
     func form(_ view: Form, status: HTTPStatus = .ok) -> HTTPResponse { page("auth-form", view, status: status) }
@@ -42,24 +44,31 @@ struct AuthPages: Sendable {
     /// An account page's save: whether others can find the user now.
     func saved(state: String, accountPath: String, signInPath: String) -> HTTPResponse {
         struct View: Encodable { var title, state, accountPath, signInPath: String }
-        return page("auth-saved", View(title: "Account settings", state: state, accountPath: accountPath, signInPath: signInPath))
+        return page("auth-saved", View(title: "Account settings", state: state, accountPath: accountPath,
+                                       signInPath: signInPath))
     }
 
     /// The page a share's URL opens, with who shares what when anyone with the link may see it.
-    func shareForm(action: String, preview: (owner: String, type: String, container: String)?, message: String?, status: HTTPStatus = .ok) -> HTTPResponse {
+    func shareForm(action: String, preview: (owner: String, type: String, container: String)?, message: String?,
+                   status: HTTPStatus = .ok) -> HTTPResponse {
         struct Preview: Encodable { var owner, type, container: String }
         struct View: Encodable { var title, action: String; var preview: Preview?; var message: String? }
-        return page("share-form", View(title: "Open a share", action: action, preview: preview.map { Preview(owner: $0.owner, type: $0.type, container: $0.container) },
+        return page("share-form", View(title: "Open a share", action: action,
+                                       preview: preview.map { Preview(owner: $0.owner, type: $0.type,
+                                                                      container: $0.container) },
                                        message: message), status: status)
     }
 
-    func shareAccepted(owner: String, type: String, container: String, environment: String, zone: String) -> HTTPResponse {
+    func shareAccepted(owner: String, type: String, container: String, environment: String,
+                       zone: String) -> HTTPResponse {
         struct View: Encodable { var title, owner, type, container, environment, zone: String }
-        return page("share-accepted", View(title: "Share accepted", owner: owner, type: type, container: container, environment: environment, zone: zone))
+        return page("share-accepted", View(title: "Share accepted", owner: owner, type: type, container: container,
+                                           environment: environment, zone: zone))
     }
 
     private func page(_ name: String, _ view: some Encodable, status: HTTPStatus = .ok) -> HTTPResponse {
-        let html = library.render(name, TemplateEncoder.encode(view)) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
+        let html = library.render(name,
+                                  TemplateEncoder.encode(view)) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
         return HTML.page(html, status: status)
     }
 }

@@ -38,7 +38,8 @@ extension CloudKitAPI {
                 throw StratusError.authenticationFailed("ckAPIToken is missing, unknown or revoked, or belongs to another container environment")
             }
             let web = (req.query("ckWebAuthToken") ?? req.query("ckSession")).map(Self.plusRestored)
-            if let web, let user = try api.store.accounts.authenticateWebAuthToken(web, container: container, environment: environment)?.user {
+            if let web, let user = try api.store.accounts.authenticateWebAuthToken(web, container: container,
+                    environment: environment)?.user {
                 return "user \(container.rawValue)/\(environment.rawValue)/\(user)"
             }
             guard !large else {

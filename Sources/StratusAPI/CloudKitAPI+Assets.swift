@@ -23,7 +23,8 @@ extension CloudKitAPI {
             w.beginObject()
             w.field("recordName", t["recordName"]?.string ?? "")
             w.field("fieldName", t["fieldName"]?.string ?? "")
-            w.field("url", base + HandedOutPaths.assetUpload(ctx.container, ctx.environment, ticket: env.assets.uploadTicket(user: user)))
+            w.field("url", base + HandedOutPaths.assetUpload(ctx.container, ctx.environment,
+                                                             ticket: env.assets.uploadTicket(user: user)))
             w.endObject()
         }
     }
@@ -34,7 +35,8 @@ extension CloudKitAPI {
     /// records hand out. An upload's ticket is checked before its body (up to 50 MB) is read.
     func registerAssetRoutes(_ router: inout Router) {
         let api = self
-        router.add(.post, HandedOutPaths.assetUploadRoute, bodyLimit: 50 * 1024 * 1024, admit: { req in await api.admitUpload(req) }) { req in
+        router.add(.post, HandedOutPaths.assetUploadRoute, bodyLimit: 50 * 1024 * 1024,
+                   admit: { req in await api.admitUpload(req) }) { req in
             try await api.receiveUpload(req)
         }
         router.add(.get, HandedOutPaths.assetDownloadRoute) { req in await api.serveAsset(req) }
@@ -42,10 +44,12 @@ extension CloudKitAPI {
 
     /// The environment an upload URL names, if it exists.
     private func uploadTarget(_ req: HTTPRequest) throws -> EnvironmentStore {
-        try store.environment(try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
+        try store.environment(try ContainerID(req.parameters["container"] ?? ""),
+                              try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
     }
 
-    static let unusableTicket = StratusError(.authenticationFailed, "this upload URL is unknown, used or expired: ask assets/upload for a new one")
+    static let unusableTicket = StratusError(.authenticationFailed,
+                                             "this upload URL is unknown, used or expired: ask assets/upload for a new one")
 
     func admitUpload(_ req: HTTPRequest) async -> BodyAdmission {
         let api = self
@@ -54,7 +58,8 @@ extension CloudKitAPI {
         return live ? .admitted(credential: "upload ticket \(ticket.prefix(16))") : .refused(envelope(Self.unusableTicket))
     }
 
-    /// An upload to a ticket `assets/upload` handed out; what goes wrong is the handout group's to answer (CloudKit's envelope).
+    /// An upload to a ticket `assets/upload` handed out; what goes wrong is the handout group's to answer (CloudKit's
+    /// envelope).
     func receiveUpload(_ req: HTTPRequest) async throws -> HTTPResponse {
         let api = self
         return try await blocking.run {

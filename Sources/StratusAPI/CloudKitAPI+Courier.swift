@@ -32,7 +32,8 @@ extension CloudKitAPI {
             let found: (user: String, rung: UInt64, next: StoredNotification?)? = try await blocking.run {
                 guard let t = try env.notifications.courierToken(token) else { return nil }
                 let rung = env.notifications.bell.rings(env.notifications.bellKey(t.user))
-                let page = try env.notifications.notificationPage(for: t.user, after: t.deliveredThrough, limit: 1, skippingExpired: true)
+                let page = try env.notifications.notificationPage(for: t.user, after: t.deliveredThrough, limit: 1,
+                                                                  skippingExpired: true)
                 // Answered, or read past other users' batches: either way the token goes on from there.
                 try env.notifications.courierDelivered(token, through: page.through)
                 return (t.user, rung, page.notifications.first)
@@ -61,13 +62,16 @@ extension CloudKitAPI {
         return r
     }
 
-    /// CORS on the courier follows the container environment's API-token origins (the courier URL carries no API token).
-    func courierCORS(_ response: HTTPResponse, _ req: HTTPRequest, _ container: ContainerID, _ environment: ContainerEnvironment) async -> HTTPResponse {
+    /// CORS on the courier follows the container environment's API-token origins (the courier URL carries no API
+    /// token).
+    func courierCORS(_ response: HTTPResponse, _ req: HTTPRequest, _ container: ContainerID,
+                     _ environment: ContainerEnvironment) async -> HTTPResponse {
         var r = response
         guard let origin = req.headers["origin"] else { return r }
         r.headers["vary"] = "Origin"
         let store = self.store
-        let tokens = (try? await blocking.run { try store.credentials.apiTokens(container: container, environment: environment) }) ?? []
+        let tokens = (try? await blocking.run { try store.credentials.apiTokens(container: container,
+                environment: environment) }) ?? []
         if tokens.contains(where: { $0.allowsBrowser(origin: origin) }) { r.headers["access-control-allow-origin"] = origin }
         return r
     }

@@ -17,7 +17,8 @@ extension CloudKitAPI {
             let (auth, user) = (ctx.auth, ctx.user)
             switch req.parameters["action"] {
             case "create":
-                guard let env = body["apnsEnvironment"]?.string, ["DEVELOPMENT", "PRODUCTION"].contains(env.uppercased()) else {
+                guard let env = body["apnsEnvironment"]?.string, ["DEVELOPMENT",
+                                                                  "PRODUCTION"].contains(env.uppercased()) else {
                     throw StratusError.badRequest("tokens/create needs apnsEnvironment DEVELOPMENT or PRODUCTION")
                 }
                 let token = Secrets.hex(Secrets.randomBytes(32))
@@ -28,7 +29,8 @@ extension CloudKitAPI {
                     w.beginObject()
                     w.field("apnsEnvironment", env.uppercased())
                     w.field("apnsToken", token)
-                    w.field("webcourierURL", api.baseURL(req) + HandedOutPaths.webCourier(container, environment, token: token))
+                    w.field("webcourierURL", api.baseURL(req) + HandedOutPaths.webCourier(container, environment,
+                            token: token))
                     w.endObject()
                 }
             case "register":
@@ -37,14 +39,16 @@ extension CloudKitAPI {
                 // A token tokens/create made (CloudKit JS's web courier) is registered already; any other is the
                 // device token Apple gave an app, pushed to through APNs from now on.
                 if let courier = try env.notifications.courierToken(token) {
-                    guard courier.user == user else { throw StratusError(.notFound, "unknown apnsToken: ask tokens/create for one") }
+                    guard courier.user == user else { throw StratusError(.notFound,
+                            "unknown apnsToken: ask tokens/create for one") }
                 } else {
                     let apnsEnvironment = try body.string("apnsEnvironment").map { e throws(StratusError) -> APNsEnvironment in
                         guard let parsed = APNsEnvironment(parsing: e) else { throw .badRequest("apnsEnvironment is DEVELOPMENT or PRODUCTION") }
                         return parsed
                     } ?? (environment == .production ? .production : .development)
                     let store = api.store
-                    try env.apns.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment, session: auth.session,
+                    try env.apns.registerAPNsDevice(token: token, user: user, apnsEnvironment: apnsEnvironment,
+                                                    session: auth.session,
                                                sessionIsLive: { family throws(StratusError) in try store.accounts.webSessionIsLive(family: family) })
                 }
                 return api.json { w in w.beginObject(); w.endObject() }

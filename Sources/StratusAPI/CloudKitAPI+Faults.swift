@@ -8,24 +8,28 @@ import StratusStore
 extension CloudKitAPI {
     /// A request while some fault might match it: the caller is known first, so a fault can be scoped to a user,
     /// zone, record type or record name.
-    func handleWithFaults(_ operation: Operation, _ authorize: @escaping @Sendable () throws -> CloudKitRequest) async throws -> HTTPResponse {
+    func handleWithFaults(_ operation: Operation,
+                          _ authorize: @escaping @Sendable () throws -> CloudKitRequest) async throws -> HTTPResponse {
         let api = self, action = operation.operation
         let ctx = try await blocking.run { try authorize() }
         let target = Self.faultTarget(ctx)
         if let injected = try await inject(action, ctx, stage: .before, target: target) { return injected }
         let response = try await blocking.run { api.withSession(try operation.run(api, ctx), ctx) }
         // After a failed request nothing was committed, so there is no answer to lose.
-        guard response.status.code < 300, let replaced = try await inject(action, ctx, stage: .afterCommit, target: target) else { return response }
+        guard response.status.code < 300, let replaced = try await inject(action, ctx, stage: .afterCommit,
+                target: target) else { return response }
         return replaced
     }
 
     /// The fault of `stage` that fires for this request, applied: its latency, then its error in CloudKit's envelope
     /// (with `retryAfter`), a dropped connection, or (USER_DELETED_ZONE) the zone purged; nil when none fires or
     /// the request should go on.
-    func inject(_ action: CloudKitOperation, _ ctx: CloudKitRequest, stage: Fault.Stage, target: Fault.Target) async throws -> HTTPResponse? {
+    func inject(_ action: CloudKitOperation, _ ctx: CloudKitRequest, stage: Fault.Stage,
+                target: Fault.Target) async throws -> HTTPResponse? {
         let store = self.store
         let (container, environment) = (ctx.container, ctx.environment)
-        guard let fault = try await blocking.run({ store.faults.claimFault(container, environment, action, stage: stage, target: target) }) else { return nil }
+        guard let fault = try await blocking.run({ store.faults.claimFault(container, environment, action, stage: stage,
+                target: target) }) else { return nil }
         if fault.latencyMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(fault.latencyMilliseconds)) }
         // The annotation tells the request log and telemetry that this error was asked for.
         let note = stage == .before ? fault.kind.rawValue : "\(fault.kind.rawValue) \(stage.rawValue)"
@@ -37,11 +41,14 @@ extension CloudKitAPI {
         if fault.kind == .userDeletedZone, let zone = fault.zone, ctx.database == .private {
             // As if the user deleted the app's data: the zone is purged, and the request meets that.
             let database = ctx.databaseID
-            try? await blocking.run { try store.environment(container, environment).zones.purgeZone(ZoneID(zoneName: zone, ownerRecordName: database.ownerRecordName), in: database) }
+            try? await blocking.run { try store.environment(container,
+                                                            environment).zones.purgeZone(ZoneID(zoneName: zone,
+                    ownerRecordName: database.ownerRecordName), in: database) }
             if stage == .before { return nil }
         }
         guard let code = fault.kind.errorCode else { return nil }
-        var r = envelope(StratusError(code, "injected fault \(fault.id) (\(fault.kind.rawValue) on \(fault.operation), \(stage.rawValue))", retryAfter: fault.retryAfter))
+        var r = envelope(StratusError(code,
+                                      "injected fault \(fault.id) (\(fault.kind.rawValue) on \(fault.operation), \(stage.rawValue))", retryAfter: fault.retryAfter))
         r.annotations["fault"] = note
         return r
     }
@@ -70,21 +77,27 @@ extension CloudKitAPI {
     /// The records of a batch that a per-record fault hits, with the error each meets. The conflict lab's fault
     /// writes its server fields to the record first (as a concurrent save from another device, with a new change
     /// tag) and lets the client's operation go on, so that it meets CONFLICT with that server record.
-    func perRecordFaults(_ operations: [RecordOperation], zone: ZoneID, _ ctx: CloudKitRequest) throws -> [Int: StratusError] {
+    func perRecordFaults(_ operations: [RecordOperation], zone: ZoneID,
+                         _ ctx: CloudKitRequest) throws -> [Int: StratusError] {
         var failed: [Int: StratusError] = [:]
         for (i, op) in operations.enumerated() {
-            let target = Fault.Target(user: ctx.auth.userRecordName, zones: [zone.zoneName], recordTypes: [op.record.recordType], recordNames: [op.record.recordName])
-            guard let fault = store.faults.claimFault(ctx.container, ctx.environment, .recordsModify, stage: .perRecord, target: target) else { continue }
+            let target = Fault.Target(user: ctx.auth.userRecordName, zones: [zone.zoneName],
+                                      recordTypes: [op.record.recordType], recordNames: [op.record.recordName])
+            guard let fault = store.faults.claimFault(ctx.container, ctx.environment, .recordsModify, stage: .perRecord,
+                                                      target: target) else { continue }
             if fault.kind == .conflict {
-                var doc: [String: JSON] = ["recordName": .string(op.record.recordName), "recordType": .string(op.record.recordType)]
+                var doc: [String: JSON] = ["recordName": .string(op.record.recordName),
+                                           "recordType": .string(op.record.recordType)]
                 if let text = fault.serverFields, let fields = try? JSON.parse(Data(text.utf8)) { doc["fields"] = fields }
                 let server = try WireDecoding.record(.object(doc), defaultZone: zone)
-                _ = try env(ctx).records.modify([RecordOperation(.forceUpdate, server)], in: ctx.databaseID, zoneID: zone,
+                _ = try env(ctx).records.modify([RecordOperation(.forceUpdate, server)], in: ctx.databaseID,
+                                                zoneID: zone,
                                         actor: RequestActor(userRecordName: ctx.auth.userRecordName ?? RequestActor.system.userRecordName, deviceID: "conflict-lab"))
                 continue
             }
             guard let code = fault.kind.errorCode else { continue }
-            failed[i] = StratusError(code, "injected fault \(fault.id) (\(fault.kind.rawValue) on record \(op.record.recordName))",
+            failed[i] = StratusError(code,
+                                     "injected fault \(fault.id) (\(fault.kind.rawValue) on record \(op.record.recordName))",
                                      recordName: op.record.recordName, retryAfter: fault.retryAfter)
         }
         return failed

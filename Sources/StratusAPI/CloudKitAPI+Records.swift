@@ -44,10 +44,12 @@ extension CloudKitAPI {
     }
 
     /// A batch request's items (at most the request limit), its zone and its `desiredKeys`.
-    static func batch(_ b: JSON, _ key: String, _ needs: String) throws -> (items: [JSON], zone: ZoneID, desired: [String]?) {
+    static func batch(_ b: JSON, _ key: String, _ needs: String) throws -> (items: [JSON], zone: ZoneID,
+            desired: [String]?) {
         guard let items = try b.array(key) else { throw StratusError.badRequest(needs) }
         try RequestLimits.check(items.count, key)
-        return (items, try WireDecoding.zoneID(b["zoneID"]), try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
+        return (items, try WireDecoding.zoneID(b["zoneID"]), try WireDecoding.stringList(b["desiredKeys"],
+                "desiredKeys"))
     }
 
     func recordsLookup(_ ctx: CloudKitRequest) throws -> HTTPResponse {
@@ -59,7 +61,8 @@ extension CloudKitAPI {
             names.append(n)
             perItemKeys.append(try WireDecoding.stringList(item["desiredKeys"], "desiredKeys"))
         }
-        var results = try env(ctx).records.lookup(names, in: ctx.databaseID, zoneID: zone, desiredKeys: nil, caller: ctx.auth.caller)
+        var results = try env(ctx).records.lookup(names, in: ctx.databaseID, zoneID: zone, desiredKeys: nil,
+                                                  caller: ctx.auth.caller)
         // The caller's own user record exists from the first time they ask for it (see `UserRecord`).
         if let me = ctx.auth.userRecordName, zone.isDefault, ctx.database != .shared {
             for (i, r) in results.enumerated() where names[i] == me {
@@ -78,14 +81,16 @@ extension CloudKitAPI {
             switch r {
             case .success(let rec): enc.record(rec.keeping(perItemKeys[i] ?? desired), &w)
             case .failure(let e):
-                if let share = shares[names[i]] { enc.share(share, viewer: ctx.auth.userRecordName, &w) } else { enc.error(e, &w) }
+                if let share = shares[names[i]] { enc.share(share, viewer: ctx.auth.userRecordName,
+                                                            &w) } else { enc.error(e, &w) }
             }
         }
     }
 
     func recordsModify(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         let b = ctx.body
-        let (ops, zone, desired) = try Self.batch(b, "operations", "records/modify needs operations: [{operationType, record}]")
+        let (ops, zone, desired) = try Self.batch(b, "operations",
+                                                  "records/modify needs operations: [{operationType, record}]")
         guard ctx.auth.userRecordName != nil else {
             var e = StratusError.authenticationRequired("writing records needs a signed-in user")
             e.redirectURL = signInURL(ctx.request, container: ctx.container, environment: ctx.environment)
@@ -109,7 +114,8 @@ extension CloudKitAPI {
     }
 
     /// The batch's operations as the store takes them (a create without a name gets one).
-    private func decodeOperations(_ ops: [JSON], zone: ZoneID, desiredKeys desired: [String]?, _ ctx: CloudKitRequest) throws -> [RecordOperation] {
+    private func decodeOperations(_ ops: [JSON], zone: ZoneID, desiredKeys desired: [String]?,
+                                  _ ctx: CloudKitRequest) throws -> [RecordOperation] {
         var operations: [RecordOperation] = []
         operations.reserveCapacity(ops.count)
         for op in ops {
@@ -118,7 +124,8 @@ extension CloudKitAPI {
             }
             var record = try WireDecoding.record(op["record"], defaultZone: zone, timestamps: ctx.timestamps)
             if record.recordName.isEmpty && type.createsWhenMissing { record.recordName = UUID().uuidString }
-            var operation = RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"], "desiredKeys") ?? desired)
+            var operation = RecordOperation(type, record, desiredKeys: try WireDecoding.stringList(op["desiredKeys"],
+                    "desiredKeys") ?? desired)
             operation.share = try WireDecoding.shareRequest(op["record"])
             operation.parentZone = try WireDecoding.parentZone(op["record"])
             operation.removedFields = WireDecoding.removedFields(op["record"])
@@ -131,15 +138,18 @@ extension CloudKitAPI {
     /// Applies the batch: per-record faults (see `Fault.Stage.perRecord`) fail the records they hit alone and the
     /// rest go on (an atomic batch fails whole); returns each operation's result, in order, and the faults' note
     /// for the request log.
-    private func applyModify(_ operations: [RecordOperation], zone: ZoneID, atomic: Bool, _ ctx: CloudKitRequest) throws -> ([ModifyResult], String?) {
+    private func applyModify(_ operations: [RecordOperation], zone: ZoneID, atomic: Bool,
+                             _ ctx: CloudKitRequest) throws -> ([ModifyResult], String?) {
         let (store, container) = (store, ctx.container)
-        let injected = store.faults.mightFault(ctx.container, ctx.environment, .recordsModify) ? try perRecordFaults(operations, zone: zone, ctx) : [:]
+        let injected = store.faults.mightFault(ctx.container, ctx.environment,
+                                               .recordsModify) ? try perRecordFaults(operations, zone: zone, ctx) : [:]
         let injectedNote = injected.isEmpty ? nil : Set(injected.values.map(\.code.rawValue)).sorted().joined(separator: ",") + " per-record"
         var remaining = operations.indices.filter { injected[$0] == nil }
         if atomic && !injected.isEmpty { remaining = [] }
         var applied: [ModifyResult] = []
         do {
-            applied = remaining.isEmpty ? [] : try env(ctx).records.modify(remaining.map { operations[$0] }, in: ctx.databaseID, zoneID: zone, atomic: atomic,
+            applied = remaining.isEmpty ? [] : try env(ctx).records.modify(remaining.map { operations[$0] },
+                    in: ctx.databaseID, zoneID: zone, atomic: atomic,
                                                                    actor: actor(ctx), caller: ctx.auth.caller, requireAssetReceipts: true, users: { lookup in
                 switch lookup {
                 case .emailAddress(let e): (try? store.accounts.user(container: container, email: e)) ?? nil
@@ -157,7 +167,9 @@ extension CloudKitAPI {
         }
         var results: [ModifyResult] = operations.indices.map { i in
             injected[i].map { .failed($0) }
-                ?? .failed(StratusError(.atomicError, "the atomic batch failed: an injected fault refused one of its records", recordName: operations[i].record.recordName))
+                ?? .failed(StratusError(.atomicError,
+                                        "the atomic batch failed: an injected fault refused one of its records",
+                        recordName: operations[i].record.recordName))
         }
         for (k, i) in remaining.enumerated() where k < applied.count { results[i] = applied[k] }
         return (results, injectedNote)
@@ -171,8 +183,10 @@ extension CloudKitAPI {
         let zone = try WireDecoding.zoneID(b["zoneID"])
         try Self.refuseDefaultZoneChanges(zone)
         let changes = try env(ctx).zones.zoneChanges(in: ctx.databaseID, zoneID: zone, since: try b.string("syncToken"),
-                                               resultsLimit: try WireDecoding.int(b["resultsLimit"], "resultsLimit") ?? Query.maximumResults,
-                                               desiredKeys: try WireDecoding.stringList(b["desiredKeys"], "desiredKeys"))
+                                               resultsLimit: try WireDecoding.int(b["resultsLimit"],
+                                                       "resultsLimit") ?? Query.maximumResults,
+                                               desiredKeys: try WireDecoding.stringList(b["desiredKeys"],
+                                                       "desiredKeys"))
         let enc = encoding(ctx)
         var answer = AnswerWriter(spool: answerSpool(ctx))
         answer.json.beginObject()
@@ -183,7 +197,9 @@ extension CloudKitAPI {
             try answer.checkpoint()
         }
         for (i, name) in changes.deleted.enumerated() {
-            enc.deletedRecord(name, zone: changes.zoneID, recordType: i < changes.deletedRecordTypes.count ? changes.deletedRecordTypes[i] : nil, &answer.json)
+            enc.deletedRecord(name, zone: changes.zoneID,
+                              recordType: i < changes.deletedRecordTypes.count ? changes.deletedRecordTypes[i] : nil,
+                    &answer.json)
         }
         answer.json.endArray()
         answer.json.field("syncToken", changes.syncToken)

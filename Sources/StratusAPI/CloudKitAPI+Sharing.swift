@@ -18,7 +18,8 @@ extension CloudKitAPI {
         return try items.map { item in
             if let s = item.string { return (s, false, nil) }
             guard let v = try item.string("value") else { throw StratusError.badRequest("each shortGUID needs a value") }
-            return (v, try item.bool("shouldFetchRootRecord") ?? false, try WireDecoding.stringList(item["rootRecordDesiredKeys"], "rootRecordDesiredKeys"))
+            return (v, try item.bool("shouldFetchRootRecord") ?? false,
+                    try WireDecoding.stringList(item["rootRecordDesiredKeys"], "rootRecordDesiredKeys"))
         }
     }
 
@@ -26,7 +27,8 @@ extension CloudKitAPI {
         let env = try env(ctx)
         let user = ctx.auth.userRecordName
         let results = try shortGUIDs(ctx).map { g -> Result<(Share, StoredRecord?), StratusError> in
-            do { return .success(try env.sharing.resolveShare(g.value, user: user, fetchRoot: g.fetchRoot, desiredKeys: g.desiredKeys)) } catch {
+            do { return .success(try env.sharing.resolveShare(g.value, user: user, fetchRoot: g.fetchRoot,
+                                                              desiredKeys: g.desiredKeys)) } catch {
                 return .failure(StratusError.wrapping(error))
             }
         }
@@ -37,13 +39,15 @@ extension CloudKitAPI {
         let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         let env = try env(ctx)
         let results = try shortGUIDs(ctx).map { g -> Result<(Share, StoredRecord?), StratusError> in
-            do { return .success((try env.sharing.acceptShare(g.value, user: user), nil)) } catch { return .failure(StratusError.wrapping(error)) }
+            do { return .success((try env.sharing.acceptShare(g.value, user: user),
+                                  nil)) } catch { return .failure(StratusError.wrapping(error)) }
         }
         return shortGUIDResults(results, ctx)
     }
 
     /// CloudKit's ShortGUID result per item: where the share lives, who owns it, the caller's part in it.
-    private func shortGUIDResults(_ results: [Result<(Share, StoredRecord?), StratusError>], _ ctx: CloudKitRequest) -> HTTPResponse {
+    private func shortGUIDResults(_ results: [Result<(Share, StoredRecord?), StratusError>],
+                                  _ ctx: CloudKitRequest) -> HTTPResponse {
         let enc = encoding(ctx)
         let viewer = ctx.auth.userRecordName
         let base = baseURL(ctx.request)

@@ -10,7 +10,8 @@ import StratusStore
 extension CloudKitAPI {
     func registerSignOutRoutes(_ router: inout Router) {
         let api = self
-        router.add(.post, "/auth/1/{container}/{environment}/signout", bodyLimit: 16 * 1024) { req in try await api.signOut(req) }
+        router.add(.post, "/auth/1/{container}/{environment}/signout",
+                   bodyLimit: 16 * 1024) { req in try await api.signOut(req) }
         router.add(.options, "/auth/1/{container}/{environment}/signout") { req in await api.preflight(req) }
     }
 
@@ -23,7 +24,8 @@ extension CloudKitAPI {
         }
         let store = self.store
         try await blocking.run {
-            guard try store.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+            guard try store.containerExists(container) else { throw StratusError(.notFound,
+                    "container \(container) does not exist") }
             try store.accounts.revokeWebAuthToken(token, container: container)
         }
         return json { w in w.beginObject(); w.endObject() }

@@ -19,7 +19,8 @@ extension CloudKitAPI {
 
     func registerStreamRoutes(_ router: inout Router) {
         let api = self
-        router.add(.get, "/database/1/{container}/{environment}/notifications/stream") { req in try await api.notificationStream(req) }
+        router.add(.get,
+                   "/database/1/{container}/{environment}/notifications/stream") { req in try await api.notificationStream(req) }
     }
 
     func notificationStream(_ req: HTTPRequest) async throws -> HTTPResponse {
@@ -29,7 +30,8 @@ extension CloudKitAPI {
         let (store, auth, start): (EnvironmentStore, APIAuth, Int64) = try await blocking.run {
             let ctx = try api.authorize(req, container, environment, audience: .signedInUser)
             let notifications = ctx.store.notifications
-            let start = try lastEventID.map { try notifications.notificationPosition(nid: $0, user: ctx.user) } ?? notifications.lastNotificationID(for: ctx.user)
+            let start = try lastEventID.map { try notifications.notificationPosition(nid: $0,
+                    user: ctx.user) } ?? notifications.lastNotificationID(for: ctx.user)
             return (ctx.store, ctx.auth, start)
         }
         let user = auth.userRecordName ?? ""
@@ -50,7 +52,8 @@ extension CloudKitAPI {
     /// Sends `auth`'s user their notifications after `start` as server-sent events, then each new one as its
     /// commit rings the bell, until the client leaves, the server drains or the session ends; a keep-alive comment
     /// every `streamKeepAlive` of quiet, each time after checking the session still signs the user in.
-    private func streamNotifications(to out: ResponseStream, _ req: HTTPRequest, env store: EnvironmentStore, auth: APIAuth, from start: Int64) async {
+    private func streamNotifications(to out: ResponseStream, _ req: HTTPRequest, env store: EnvironmentStore,
+                                     auth: APIAuth, from start: Int64) async {
         let api = self, blocking = self.blocking
         let (container, environment) = (store.container, store.environment)
         let user = auth.userRecordName ?? ""
@@ -59,14 +62,16 @@ extension CloudKitAPI {
         var rung = store.notifications.bell.rings(key)
         var quietSince = ContinuousClock.now
         func authorized() async -> Bool {
-            let again = try? await blocking.run { try api.authenticate(req, container: container, environment: environment) }
+            let again = try? await blocking.run { try api.authenticate(req, container: container,
+                                                                       environment: environment) }
             return again?.userRecordName == user
         }
         /// Reads on from `position` and sends what is there; false once the stream should end.
         func deliver() async -> Bool {
             while true {
                 let after = position
-                guard let page = try? await blocking.run({ try store.notifications.notificationPage(for: user, after: after, limit: 100) }) else { return false }
+                guard let page = try? await blocking.run({ try store.notifications.notificationPage(for: user,
+                        after: after, limit: 100) }) else { return false }
                 if !page.notifications.isEmpty {
                     guard await authorized() else { return false }
                     for n in page.notifications {
@@ -83,7 +88,8 @@ extension CloudKitAPI {
         guard await out.write(Data(": stream of notifications\n\n".utf8)), await deliver() else { return }
         while !out.isDraining() && !store.notifications.bell.isClosed && out.isOpen() {
             var timeout = Self.streamKeepAlive - (ContinuousClock.now - quietSince)
-            if let expires = auth.expiresAt { timeout = min(timeout, .milliseconds(max(0, expires - WallClock.nowMillis()))) }
+            if let expires = auth.expiresAt { timeout = min(timeout, .milliseconds(max(0,
+                    expires - WallClock.nowMillis()))) }
             await store.notifications.bell.wait(key, since: rung, timeout: max(timeout, .milliseconds(10)))
             if let expires = auth.expiresAt, expires <= WallClock.nowMillis() { return }
             guard out.isOpen() else { return }

@@ -28,7 +28,8 @@ extension CloudKitAPI {
         var out: [Result<JSON, StratusError>] = []
         for item in items {
             let id = item["subscriptionID"]?.string ?? ""
-            if let doc = try store.subscriptions.subscription(id, in: ctx.database, owner: try subscriber(ctx)), let j = try? JSON.parse(Data(doc.utf8)) { out.append(.success(j)) } else {
+            if let doc = try store.subscriptions.subscription(id, in: ctx.database,
+                                                              owner: try subscriber(ctx)), let j = try? JSON.parse(Data(doc.utf8)) { out.append(.success(j)) } else {
                 out.append(.failure(StratusError(.notFound, "subscription '\(id.prefix(100))' does not exist")))
             }
         }
@@ -61,10 +62,13 @@ extension CloudKitAPI {
                     let doc = try Self.normalizedSubscription(sub, id: id)
                     let spec = try Self.subscription(doc, id: id, database: ctx.database)
                     if ctx.environment == .production, case .query(let t, let filters, _, _, let zone) = spec.kind {
-                        // Production has no just-in-time schema: a subscription's query must be one the indexes can serve.
-                        _ = try store.records.query(Query(recordType: t, filters: filters, sorts: [], zoneID: zone, resultsLimit: 1), in: ctx.databaseID)
+                        // Production has no just-in-time schema: a subscription's query must be one the indexes can
+                        // serve.
+                        _ = try store.records.query(Query(recordType: t, filters: filters, sorts: [], zoneID: zone,
+                                                          resultsLimit: 1), in: ctx.databaseID)
                     }
-                    try store.subscriptions.saveSubscription(id, document: doc.serialized, spec: spec, in: ctx.database, owner: try subscriber(ctx),
+                    try store.subscriptions.saveSubscription(id, document: doc.serialized, spec: spec, in: ctx.database,
+                                                             owner: try subscriber(ctx),
                                                              as: type == .update ? .update : .createOrReplace)
                     results.append((id, .success(doc)))
                 case .delete?:
@@ -127,23 +131,29 @@ extension CloudKitAPI {
             alertActionLocalizationKey: try info.string("alertActionLocalizationKey"), alertLaunchImage: try info.string("alertLaunchImage"),
             soundName: try info.string("soundName"), shouldBadge: try info.bool("shouldBadge") ?? false,
             shouldSendContentAvailable: try info.bool("shouldSendContentAvailable") ?? false,
-            desiredKeys: try WireDecoding.stringList(info["desiredKeys"], "desiredKeys") ?? WireDecoding.stringList(doc["desiredKeys"], "desiredKeys"))
+            desiredKeys: try WireDecoding.stringList(info["desiredKeys"],
+                                                     "desiredKeys") ?? WireDecoding.stringList(doc["desiredKeys"],
+                    "desiredKeys"))
         notificationInfo.title = try info.string("title")
         notificationInfo.titleLocalizationKey = try info.string("titleLocalizationKey")
-        notificationInfo.titleLocalizationArgs = try WireDecoding.stringList(info["titleLocalizationArgs"], "titleLocalizationArgs")
+        notificationInfo.titleLocalizationArgs = try WireDecoding.stringList(info["titleLocalizationArgs"],
+                "titleLocalizationArgs")
         notificationInfo.subtitle = try info.string("subtitle")
         notificationInfo.subtitleLocalizationKey = try info.string("subtitleLocalizationKey")
-        notificationInfo.subtitleLocalizationArgs = try WireDecoding.stringList(info["subtitleLocalizationArgs"], "subtitleLocalizationArgs")
+        notificationInfo.subtitleLocalizationArgs = try WireDecoding.stringList(info["subtitleLocalizationArgs"],
+                "subtitleLocalizationArgs")
         notificationInfo.category = try info.string("category")
         notificationInfo.collapseIDKey = try info.string("collapseIDKey")
         notificationInfo.shouldSendMutableContent = try info.bool("shouldSendMutableContent")
         switch doc["subscriptionType"]?.string.flatMap(SubscriptionType.init) {
         case .query?:
             let q = try WireDecoding.query(doc["query"], zone: nil, limit: 1, marker: nil, desiredKeys: nil)
-            let fires = Set((try WireDecoding.stringList(doc["firesOn"], "firesOn") ?? []).compactMap(Subscription.FiresOn.init))
+            let fires = Set((try WireDecoding.stringList(doc["firesOn"],
+                                                         "firesOn") ?? []).compactMap(Subscription.FiresOn.init))
             let zoneWide = try doc.bool("zoneWide") ?? true
             let zone = doc["zoneID"].flatMap { $0.isNull ? nil : $0 }.map { try? WireDecoding.zoneID($0) } ?? nil
-            return Subscription(subscriptionID: id, kind: .query(recordType: q.recordType, filters: q.filters, firesOn: fires,
+            return Subscription(subscriptionID: id, kind: .query(recordType: q.recordType, filters: q.filters,
+                                                                 firesOn: fires,
                                                                  firesOnce: try doc.bool("firesOnce") ?? false, zoneID: zoneWide ? nil : zone),
                                 notificationInfo: notificationInfo)
         case .zone?:

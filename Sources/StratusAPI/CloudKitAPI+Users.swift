@@ -30,7 +30,8 @@ extension CloudKitAPI {
         } else {
             infos = try env(ctx).sharing.sharingPartners(of: me).map { JSON.object(["userRecordName": .string($0)]) }
         }
-        guard infos.count <= 200 || ctx.body["lookupInfos"] == nil else { throw StratusError(.limitExceeded, "at most 200 lookupInfos per request") }
+        guard infos.count <= 200 || ctx.body["lookupInfos"] == nil else { throw StratusError(.limitExceeded,
+                "at most 200 lookupInfos per request") }
         let found = try infos.map { try finder.find($0) }
         return jsonList("users", zip(infos, found)) { item, w in
             let (info, user) = item
@@ -88,7 +89,8 @@ extension CloudKitAPI {
     func usersCaller(_ ctx: CloudKitRequest, legacy: Bool) throws -> HTTPResponse {
         let user = try requireUser(ctx.auth, ctx.request, container: ctx.container, environment: ctx.environment)
         // A server-to-server key's user is the developer who made it: no account, no name (as Apple answers a key).
-        let profile = ctx.auth.serverToServer ? nil : try store.accounts.user(container: ctx.container, userRecordName: user)
+        let profile = ctx.auth.serverToServer ? nil : try store.accounts.user(container: ctx.container,
+                userRecordName: user)
         // Asking who one is makes one's public user record, as CloudKit has one for each user of the app (a full
         // store or a refused write does not stop the answer: the record is made on the next fetch instead).
         _ = try? env(ctx).records.userRecord(of: user, in: .publicDatabase)
@@ -143,7 +145,8 @@ struct UserFinder {
         } else if let n = try info.string("userRecordName") {
             found = try store.accounts.user(container: container, userRecordName: n)
         } else if try info.string("phoneNumber") != nil {
-            // Apple's lookup info may carry a phone number; Stratus keeps none, so it finds no one (as an unknown email).
+            // Apple's lookup info may carry a phone number; Stratus keeps none, so it finds no one (as an unknown
+            // email).
             return nil
         } else {
             throw .badRequest("each lookup needs an emailAddress, a phoneNumber or a userRecordName")

@@ -28,7 +28,8 @@ extension CloudKitAPI {
         let enc = encoding(ctx)
         var results: [Result<RecordZone, StratusError>] = []
         for item in items {
-            do { results.append(.success(try store.zones.lookupZone(try WireDecoding.zoneID(item["zoneID"] ?? item), in: ctx.databaseID))) } catch {
+            do { results.append(.success(try store.zones.lookupZone(try WireDecoding.zoneID(item["zoneID"] ?? item),
+                                                                    in: ctx.databaseID))) } catch {
                 results.append(.failure(StratusError.wrapping(error)))
             }
         }
@@ -52,10 +53,13 @@ extension CloudKitAPI {
             var zone = (try? WireDecoding.zoneID(zoneJSON)) ?? ZoneID(zoneName: zoneJSON?["zoneName"]?.string ?? "")
             // A private zone named without its owner is the caller's: answered with their user record name, as
             // creates and lists answer it.
-            if zone.ownerRecordName == nil && ctx.database == .private { zone = ZoneID(zoneName: zone.zoneName, ownerRecordName: ctx.databaseID.ownerRecordName) }
+            if zone.ownerRecordName == nil && ctx.database == .private { zone = ZoneID(zoneName: zone.zoneName,
+                    ownerRecordName: ctx.databaseID.ownerRecordName) }
             do {
                 switch op["operationType"]?.string.flatMap(ZoneOperation.init) {
-                case .create?: results.append((zone, .success(try store.zones.createZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID))))
+                case .create?: results.append((zone,
+                                               .success(try store.zones.createZone(try WireDecoding.zoneID(zoneJSON),
+                        in: ctx.databaseID))))
                 case .delete?:
                     try store.zones.deleteZone(try WireDecoding.zoneID(zoneJSON), in: ctx.databaseID)
                     results.append((zone, .success(nil)))
@@ -85,10 +89,12 @@ extension CloudKitAPI {
         try databaseChangesResponse(ctx, tokenKey: "syncToken", zonesKey: "zones")
     }
 
-    private func databaseChangesResponse(_ ctx: CloudKitRequest, tokenKey: String, zonesKey: String) throws -> HTTPResponse {
+    private func databaseChangesResponse(_ ctx: CloudKitRequest, tokenKey: String,
+                                         zonesKey: String) throws -> HTTPResponse {
         guard ctx.database != .public else { throw StratusError.badRequest("database changes are for private and shared databases") }
         let changes = try env(ctx).zones.databaseChanges(in: ctx.databaseID, since: try ctx.body.string(tokenKey),
-                                                   resultsLimit: try WireDecoding.int(ctx.body["resultsLimit"], "resultsLimit") ?? 200)
+                                                   resultsLimit: try WireDecoding.int(ctx.body["resultsLimit"],
+                                                           "resultsLimit") ?? 200)
         let enc = encoding(ctx)
         return json { w in
             w.beginObject()
@@ -118,7 +124,8 @@ extension CloudKitAPI {
     /// a client's mistake, and `changes/database` never lists it.
     static func refuseDefaultZoneChanges(_ zone: ZoneID) throws(StratusError) {
         guard zone.zoneName == ZoneID.defaultZoneName else { return }
-        throw StratusError(.badRequest, "the default zone does not support fetching changes: CloudKit syncs custom zones (save records in a CKRecordZone of your own)",
+        throw StratusError(.badRequest,
+                           "the default zone does not support fetching changes: CloudKit syncs custom zones (save records in a CKRecordZone of your own)",
                            zoneID: zone)
     }
 
@@ -152,12 +159,17 @@ extension CloudKitAPI {
                 // Once part of the zone went to the spool it cannot be taken back: a failure then fails the answer.
                 defer { spilledHere = sink.spilled }
                 sink.writer.beginArray()
-                let c = try store.zones.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]), since: try z.string("syncToken") ?? ctx.body.string("syncToken"),
-                                              resultsLimit: try WireDecoding.int(z["resultsLimit"], "resultsLimit") ?? defaultLimit,
-                                              desiredKeys: try WireDecoding.stringList(z["desiredKeys"], "desiredKeys") ?? defaultKeys, into: &sink)
+                let c = try store.zones.zoneChanges(in: ctx.databaseID, zoneID: try WireDecoding.zoneID(z["zoneID"]),
+                                                    since: try z.string("syncToken") ?? ctx.body.string("syncToken"),
+                                              resultsLimit: try WireDecoding.int(z["resultsLimit"],
+                                                      "resultsLimit") ?? defaultLimit,
+                                              desiredKeys: try WireDecoding.stringList(z["desiredKeys"],
+                                                      "desiredKeys") ?? defaultKeys, into: &sink)
                 try sink.checkSpool()
                 for (i, name) in c.deleted.enumerated() {
-                    enc.deletedRecord(name, zone: c.zoneID, recordType: i < c.deletedRecordTypes.count ? c.deletedRecordTypes[i] : nil, &sink.writer)
+                    enc.deletedRecord(name, zone: c.zoneID,
+                                      recordType: i < c.deletedRecordTypes.count ? c.deletedRecordTypes[i] : nil,
+                            &sink.writer)
                 }
                 sink.writer.endArray()
                 w = sink.writer

@@ -24,7 +24,8 @@ public struct CloudKitAPI: Sendable {
     let html: AuthPages
 
     /// `templates`: the server's templates (the console's directory), where the sign-in and share pages are.
-    public init(store: ServerStore, templates: TemplateLibrary, blocking: BlockingWork = .shared, bodyLimit: Int = 16 * 1024 * 1024,
+    public init(store: ServerStore, templates: TemplateLibrary, blocking: BlockingWork = .shared,
+                bodyLimit: Int = 16 * 1024 * 1024,
                 throttle: SignInThrottle = SignInThrottle(), limits: APILimits = APILimits(), courierHold: Duration = .seconds(30),
                 listeners: NotificationListeners = NotificationListeners()) {
         html = AuthPages(library: templates)
@@ -62,7 +63,8 @@ public struct CloudKitAPI: Sendable {
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in await api.preflight(req) }
         registerSignOutRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
-        router.add(.post, "/device/1/{container}/{environment}/tokens/{action}", bodyLimit: 64 * 1024) { req in try await api.deviceTokens(req) }
+        router.add(.post, "/device/1/{container}/{environment}/tokens/{action}",
+                   bodyLimit: 64 * 1024) { req in try await api.deviceTokens(req) }
         SignInPages(store: store, blocking: blocking, throttle: throttle, html: html).register(&router)
     }
 
@@ -89,7 +91,8 @@ public struct CloudKitAPI: Sendable {
     struct Operation: Sendable {
         let operation: CloudKitOperation
         let run: @Sendable (CloudKitAPI, CloudKitRequest) throws -> HTTPResponse
-        init(_ operation: CloudKitOperation, run: @escaping @Sendable (CloudKitAPI, CloudKitRequest) throws -> HTTPResponse) {
+        init(_ operation: CloudKitOperation, run: @escaping @Sendable (CloudKitAPI,
+                                                                       CloudKitRequest) throws -> HTTPResponse) {
             self.operation = operation
             self.run = run
         }
@@ -119,7 +122,8 @@ public struct CloudKitAPI: Sendable {
         _ = try body.bool("numbersAsStrings")
         let api = self
         let authorize = { @Sendable () throws -> CloudKitRequest in
-            try api.authorize(req, container, environment, database: database, body: body, operation: operation.operation, audience: .anyCaller)
+            try api.authorize(req, container, environment, database: database, body: body,
+                              operation: operation.operation, audience: .anyCaller)
         }
         // The common case, no fault on (known from memory, no I/O): authorize and run in one `BlockingWork.run`,
         // which runs in place on a connection's own thread.
@@ -136,7 +140,8 @@ public struct CloudKitAPI: Sendable {
     func envelope(_ e: StratusError) -> HTTPResponse { ErrorEnvelope.response(e) }
 
     /// `{"<key>": [ … ]}`, each item written by `each`: the shape of most operations' answers.
-    func jsonList<S: Sequence>(_ key: StaticString, _ items: S, _ each: (S.Element, inout JSONWriter) -> Void) -> HTTPResponse {
+    func jsonList<S: Sequence>(_ key: StaticString, _ items: S, _ each: (S.Element,
+            inout JSONWriter) -> Void) -> HTTPResponse {
         json { w in
             w.beginObject()
             w.key(key)
@@ -149,7 +154,8 @@ public struct CloudKitAPI: Sendable {
 
     /// `{"<key>": [ … ]}` for answers that can be large (records): past a few hundred kilobytes the items go to the
     /// request's spool (see `AnswerWriter`).
-    func spooledList<S: Sequence>(_ ctx: CloudKitRequest, _ key: StaticString, _ items: S, _ each: (S.Element, inout JSONWriter) -> Void) throws -> HTTPResponse {
+    func spooledList<S: Sequence>(_ ctx: CloudKitRequest, _ key: StaticString, _ items: S, _ each: (S.Element,
+            inout JSONWriter) -> Void) throws -> HTTPResponse {
         var answer = AnswerWriter(spool: answerSpool(ctx))
         answer.json.beginObject()
         answer.json.key(key)
@@ -165,7 +171,8 @@ public struct CloudKitAPI: Sendable {
 
     /// The spool a request's large answer may go to, charged to its user (or its API token).
     func answerSpool(_ ctx: CloudKitRequest) -> AnswerSpool {
-        AnswerSpool(budget: ctx.request.answers, credential: ctx.auth.userRecordName.map { "user \(ctx.container.rawValue)/\($0)" } ?? "token \(ctx.auth.token.id)")
+        AnswerSpool(budget: ctx.request.answers,
+                    credential: ctx.auth.userRecordName.map { "user \(ctx.container.rawValue)/\($0)" } ?? "token \(ctx.auth.token.id)")
     }
 
     func json(_ build: (inout JSONWriter) -> Void) -> HTTPResponse {
@@ -177,8 +184,10 @@ public struct CloudKitAPI: Sendable {
     func encoding(_ ctx: CloudKitRequest) -> WireEncoding {
         let base = baseURL(ctx.request), now = WallClock.nowMillis()
         let env = try? env(ctx)
-        return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false, timestamps: ctx.timestamps, encryptedFields: ctx.store.schema.encryptedFields,
-                            assetURL: { checksum in env?.assets.assetDownloadPath(checksum: checksum, now: now).map { base + $0 } })
+        return WireEncoding(numbersAsStrings: (try? ctx.body.bool("numbersAsStrings")) ?? false,
+                            timestamps: ctx.timestamps, encryptedFields: ctx.store.schema.encryptedFields,
+                            assetURL: { checksum in env?.assets.assetDownloadPath(checksum: checksum,
+                                    now: now).map { base + $0 } })
     }
 
     /// CORS, the CloudKit group's middleware: a browser page may read an answer (errors included) only when its
@@ -197,7 +206,8 @@ public struct CloudKitAPI: Sendable {
         guard let origin = req.headers["origin"] else { return r }
         r.headers["vary"] = "Origin"
         let api = self
-        if req.query("ckAPIToken") != nil, (try? await blocking.run { api.allowsBrowser(req, origin: origin) }) == true {
+        if req.query("ckAPIToken") != nil, (try? await blocking.run { api.allowsBrowser(req,
+                origin: origin) }) == true {
             r.headers["access-control-allow-origin"] = origin
             r.headers["access-control-expose-headers"] = "X-Apple-CloudKit-Web-Auth-Token"
         }
@@ -218,7 +228,8 @@ public struct CloudKitAPI: Sendable {
         guard let origin = req.headers["origin"] else { return r }
         r.headers["vary"] = "Origin"
         let api = self
-        guard (try? await blocking.run { api.allowsBrowser(req, origin: origin) }) == true else { r.status = .forbidden; return r }
+        guard (try? await blocking.run { api.allowsBrowser(req,
+                                                           origin: origin) }) == true else { r.status = .forbidden; return r }
         r.headers["access-control-allow-origin"] = origin
         r.headers["access-control-allow-methods"] = "GET, POST, OPTIONS"
         r.headers["access-control-allow-headers"] = req.headers["access-control-request-headers"] ?? "content-type"
@@ -250,7 +261,8 @@ extension CloudKitAPI {
     /// The container and environment the route names, after the client address's request budget.
     func target(_ req: HTTPRequest) throws -> (ContainerID, ContainerEnvironment) {
         try limits.admit(address: req.clientAddress)
-        return (try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
+        return (try ContainerID(req.parameters["container"] ?? ""),
+                try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
     }
 
     /// The request's context: opening the environment answers NOT_FOUND for an unknown container (from a cache
@@ -258,7 +270,8 @@ extension CloudKitAPI {
     /// the developer who created it, on the public database only: it may ask who that is (`users/caller`,
     /// `users/current`; CloudKit JS's `setUpAuth()` does, before anything else) and nothing of other users.
     /// Private and shared databases belong to a signed-in user.
-    func authorize(_ req: HTTPRequest, _ container: ContainerID, _ environment: ContainerEnvironment, database: DatabaseScope = .public,
+    func authorize(_ req: HTTPRequest, _ container: ContainerID, _ environment: ContainerEnvironment,
+                   database: DatabaseScope = .public,
                    body: JSON = .object([:]), operation: CloudKitOperation? = nil, audience: Audience) throws -> CloudKitRequest {
         let opened = try store.environment(container, environment)
         let a = try authenticate(req, container: container, environment: environment, in: opened)
@@ -269,7 +282,9 @@ extension CloudKitAPI {
         if a.serverToServer && database != .public {
             throw StratusError.authenticationFailed("server-to-server keys act on the public database only")
         }
-        if database != .public || audience == .signedInUser { _ = try requireUser(a, req, container: container, environment: environment) }
-        return CloudKitRequest(container: container, environment: environment, database: database, auth: a, body: body, request: req, store: opened)
+        if database != .public || audience == .signedInUser { _ = try requireUser(a, req, container: container,
+                environment: environment) }
+        return CloudKitRequest(container: container, environment: environment, database: database, auth: a, body: body,
+                               request: req, store: opened)
     }
 }

@@ -22,7 +22,8 @@ public enum EncodingProbe {
 extension EncodingProbe {
     /// Pages through a zone's whole change feed as `changes/zone` does (minus HTTP), writing JSON when
     /// `json` is set and handing rows to a sink that drops them otherwise. Returns records per second.
-    public static func changes(_ store: EnvironmentStore, in database: DatabaseID, zone: ZoneID, json: Bool) throws -> (rate: Double, records: Int) {
+    public static func changes(_ store: EnvironmentStore, in database: DatabaseID, zone: ZoneID,
+                               json: Bool) throws -> (rate: Double, records: Int) {
         var token: String? = nil
         var seen = 0
         let start = DispatchTime.now().uptimeNanoseconds
@@ -30,12 +31,14 @@ extension EncodingProbe {
             let c: ZoneChanges
             if json {
                 var sink = WireRecordSink(encoding: WireEncoding(), writer: JSONWriter(capacity: 64 * 1024))
-                c = try store.zones.zoneChanges(in: database, zoneID: zone, since: token, resultsLimit: 200, into: &sink)
+                c = try store.zones.zoneChanges(in: database, zoneID: zone, since: token, resultsLimit: 200,
+                                                into: &sink)
                 seen += sink.records
                 _ = sink.writer.data
             } else {
                 var sink = CountingSink()
-                c = try store.zones.zoneChanges(in: database, zoneID: zone, since: token, resultsLimit: 200, into: &sink)
+                c = try store.zones.zoneChanges(in: database, zoneID: zone, since: token, resultsLimit: 200,
+                                                into: &sink)
                 seen += sink.records
             }
             token = c.syncToken

@@ -49,7 +49,8 @@ public enum ErrorEnvelope {
         return r
     }
 
-    /// A protocol error from the HTTP layer (400, 404, 405, 408, 413, 431, 501, 503, 505) as CloudKit's envelope, keeping
+    /// A protocol error from the HTTP layer (400, 404, 405, 408, 413, 431, 501, 503, 505) as CloudKit's envelope,
+    /// keeping
     /// its HTTP status. A body over a limit is LIMIT_EXCEEDED (QUOTA_EXCEEDED would tell the app the user's storage
     /// is full); a server too busy to take a body now is THROTTLED with its time to retry.
     public static func response(_ e: HTTPError) -> HTTPResponse {

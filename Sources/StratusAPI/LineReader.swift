@@ -16,7 +16,8 @@ struct LineReader {
         while true {
             let from = start
             let nl: Int? = buffer.withUnsafeBufferPointer { b in
-                guard from < b.count, let base = b.baseAddress, let p = memchr(base + from, 0x0A, b.count - from) else { return nil }
+                guard from < b.count, let base = b.baseAddress, let p = memchr(base + from, 0x0A,
+                        b.count - from) else { return nil }
                 return base.distance(to: p.assumingMemoryBound(to: UInt8.self))
             }
             if let nl {

@@ -41,7 +41,8 @@ public final class NotificationListeners: Sendable {
             return true
         }
         guard admitted else {
-            throw StratusError(.throttled, "too many notification listeners are open (at most \(limits.perUser) per user): close one, or retry later", retryAfter: 5)
+            throw StratusError(.throttled,
+                               "too many notification listeners are open (at most \(limits.perUser) per user): close one, or retry later", retryAfter: 5)
         }
         return Slot { [self] in
             open.withLock { o in

@@ -31,7 +31,8 @@ struct RecordBatches {
     private var pending: Batch?
     private var finished = false
 
-    init(handle: FileHandle, skipLines: Int, zone: String?, mode: RecordImporter.Mode, size: Int, csvType: RecordTypeSchema?) {
+    init(handle: FileHandle, skipLines: Int, zone: String?, mode: RecordImporter.Mode, size: Int,
+         csvType: RecordTypeSchema?) {
         reader = LineReader(handle: handle)
         self.skipLines = skipLines
         self.zone = zone
@@ -52,7 +53,8 @@ struct RecordBatches {
             var record = read
             let zoneID = ZoneID(zoneName: zone ?? record.zoneID.zoneName)
             record.zoneID = zoneID
-            let entry = Entry(line: line, end: lineNumber, op: RecordOperation(mode == .create ? .create : .forceReplace, record))
+            let entry = Entry(line: line, end: lineNumber,
+                              op: RecordOperation(mode == .create ? .create : .forceReplace, record))
             // Appended in place: a copy of the batch would copy its entries on every record.
             if pending?.zoneID == zoneID, let n = pending?.entries.count, n < size {
                 pending!.entries.append(entry)
@@ -73,7 +75,8 @@ struct RecordBatches {
         var row: [UInt8] = [], rowLine = 0
         while true {
             let read: Data?
-            do { read = try reader.next() } catch { throw RecordImporter.LineError(line: lineNumber + 1, error: (error as? StratusError) ?? .badRequest("the file cannot be read")) }
+            do { read = try reader.next() } catch { throw RecordImporter.LineError(line: lineNumber + 1,
+                    error: (error as? StratusError) ?? .badRequest("the file cannot be read")) }
             guard let line = read else { break }
             lineNumber += 1
             if let csvType {
@@ -81,13 +84,15 @@ struct RecordBatches {
                 if row.isEmpty { rowLine = lineNumber } else { row.append(0x0A) }
                 row.append(contentsOf: line)
                 guard row.count <= RecordImporter.maximumLineBytes else {
-                    throw .init(line: rowLine, error: .badRequest("the row is longer than \(RecordImporter.maximumLineBytes >> 20) MB"))
+                    throw .init(line: rowLine,
+                                error: .badRequest("the row is longer than \(RecordImporter.maximumLineBytes >> 20) MB"))
                 }
                 guard let cells = RecordCSV.cells(row) else { continue }
                 row.removeAll(keepingCapacity: true)
                 if cells == [""] { continue }
                 guard let csv else {
-                    do { csv = try RecordCSV(header: cells, type: csvType) } catch { throw .init(line: rowLine, error: error) }
+                    do { csv = try RecordCSV(header: cells, type: csvType) } catch { throw .init(line: rowLine,
+                            error: error) }
                     continue
                 }
                 if lineNumber <= skipLines { continue }
@@ -96,9 +101,11 @@ struct RecordBatches {
             if lineNumber <= skipLines { continue }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }   // blank lines (and CRLF ends)
             guard line.count <= RecordImporter.maximumLineBytes else {
-                throw .init(line: lineNumber, error: .badRequest("the line is longer than \(RecordImporter.maximumLineBytes >> 20) MB"))
+                throw .init(line: lineNumber,
+                            error: .badRequest("the line is longer than \(RecordImporter.maximumLineBytes >> 20) MB"))
             }
-            do { return (try RecordLines.decode(line), lineNumber) } catch { throw .init(line: lineNumber, error: error) }
+            do { return (try RecordLines.decode(line), lineNumber) } catch { throw .init(line: lineNumber,
+                    error: error) }
         }
         if !row.isEmpty { throw .init(line: rowLine, error: .badRequest("the file ends inside a quoted cell")) }
         if csvType != nil && csv == nil { throw .init(line: 1, error: .badRequest("the file has no header line")) }

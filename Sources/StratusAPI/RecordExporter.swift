@@ -16,7 +16,8 @@ public struct RecordExporter {
     /// Whether ENCRYPTED fields' values are written (off unless asked: they are the app's secret).
     let includeEncrypted: Bool
 
-    public init(env: EnvironmentStore, database: DatabaseID, zone: String? = nil, type: String? = nil, format: Format = .ndjson, includeEncrypted: Bool = false) {
+    public init(env: EnvironmentStore, database: DatabaseID, zone: String? = nil, type: String? = nil,
+                format: Format = .ndjson, includeEncrypted: Bool = false) {
         self.includeEncrypted = includeEncrypted
         self.env = env
         self.database = database
@@ -38,10 +39,12 @@ public struct RecordExporter {
         }
         var out = Data()
         out.reserveCapacity(1 << 20)
-        if format == .csv { out.append(contentsOf: Array((["recordName", "zoneName"] + columns).map(CSVCell.escape).joined(separator: ",").utf8) + [0x0A]) }
+        if format == .csv { out.append(contentsOf: Array((["recordName",
+                                                           "zoneName"] + columns).map(CSVCell.escape).joined(separator: ",").utf8) + [0x0A]) }
         let zones: [ZoneID]
         if let zone {
-            zones = [ZoneID(zoneName: zone, ownerRecordName: database.scope == .public ? nil : database.ownerRecordName)]
+            zones = [ZoneID(zoneName: zone,
+                            ownerRecordName: database.scope == .public ? nil : database.ownerRecordName)]
         } else {
             zones = try env.zones.all(in: database).map(\.zoneID)
         }
@@ -50,7 +53,8 @@ public struct RecordExporter {
         if format == .ndjson && database.scope != .shared {
             try withoutActuallyEscaping(write) { write in
                 var sink = RecordLineSink(write: write)
-                for zoneID in zones { count += try env.records.streamRecords(in: database, zoneID: zoneID, type: type, includeEncrypted: includeEncrypted, into: &sink) }
+                for zoneID in zones { count += try env.records.streamRecords(in: database, zoneID: zoneID, type: type,
+                        includeEncrypted: includeEncrypted, into: &sink) }
                 try sink.finish()
             }
             return count
@@ -67,7 +71,8 @@ public struct RecordExporter {
                     if format == .ndjson {
                         out.append(contentsOf: RecordLines.encode(r))
                     } else {
-                        let cells = [r.recordName, r.zoneID.zoneName] + columns.map { r.fields[$0].map(Self.csvText) ?? "" }
+                        let cells = [r.recordName,
+                                     r.zoneID.zoneName] + columns.map { r.fields[$0].map(Self.csvText) ?? "" }
                         out.append(contentsOf: Array(cells.map(CSVCell.escape).joined(separator: ",").utf8))
                     }
                     out.append(0x0A)

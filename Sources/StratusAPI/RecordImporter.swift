@@ -49,7 +49,8 @@ public struct RecordImporter: Sendable {
     /// Read CSV rows of this type (a header line, then a record per row) instead of NDJSON lines.
     let csvType: RecordTypeSchema?
 
-    public init(env: EnvironmentStore, database: DatabaseID, zone: String? = nil, mode: Mode = .create, batchSize: Int = 2_000, csvType: RecordTypeSchema? = nil) {
+    public init(env: EnvironmentStore, database: DatabaseID, zone: String? = nil, mode: Mode = .create,
+                batchSize: Int = 2_000, csvType: RecordTypeSchema? = nil) {
         self.env = env
         self.csvType = csvType
         self.database = database
@@ -76,7 +77,8 @@ public struct RecordImporter: Sendable {
         let channel = BatchChannel()
         let producer = Thread { [batchSize, zone, mode, csvType] in
             defer { channel.finished() }
-            var batches = RecordBatches(handle: handle, skipLines: skipLines, zone: zone, mode: mode, size: batchSize, csvType: csvType)
+            var batches = RecordBatches(handle: handle, skipLines: skipLines, zone: zone, mode: mode, size: batchSize,
+                                        csvType: csvType)
             do {
                 while let b = try batches.next() { guard channel.put(.batch(b)) else { return } }
                 _ = channel.put(.end(lines: batches.lines))
@@ -112,12 +114,14 @@ public struct RecordImporter: Sendable {
                 }
                 try deferIndexes()
                 if !knownZones.contains(zoneID.zoneName) && database.scope == .private {
-                    if (try? env.zones.lookupZone(zoneID, in: database)) == nil { _ = try env.zones.createZone(zoneID, in: database) }
+                    if (try? env.zones.lookupZone(zoneID, in: database)) == nil { _ = try env.zones.createZone(zoneID,
+                            in: database) }
                     knownZones.insert(zoneID.zoneName)
                 }
                 let results: [ModifyResult]
                 // A refusal of the whole batch (a zone the database cannot have, say) is reported at its first line.
-                do { results = try env.records.modify(batch.entries.map { $0.op }, in: database, zoneID: zoneID, allOrNothing: true, actor: actor) } catch {
+                do { results = try env.records.modify(batch.entries.map { $0.op }, in: database, zoneID: zoneID,
+                                                      allOrNothing: true, actor: actor) } catch {
                     throw LineError(line: batch.entries[0].line, error: error)
                 }
                 if let i = results.firstIndex(where: { $0.error != nil && $0.error?.code != .atomicError }) ?? results.firstIndex(where: { $0.error != nil }) {
@@ -128,7 +132,8 @@ public struct RecordImporter: Sendable {
                 try committed(batch.entries.last!.end)
                 if ContinuousClock.now - lastReport > .milliseconds(200) {
                     lastReport = ContinuousClock.now
-                    progress(Progress(lines: batch.lines, records: written, bytesRead: batch.bytesRead, totalBytes: total, seconds: (ContinuousClock.now - started).seconds))
+                    progress(Progress(lines: batch.lines, records: written, bytesRead: batch.bytesRead,
+                                      totalBytes: total, seconds: (ContinuousClock.now - started).seconds))
                 }
             }
         }
@@ -136,7 +141,8 @@ public struct RecordImporter: Sendable {
             deferral.active = false
             try env.records.buildDeferredIndexes()
         }
-        progress(Progress(lines: lines, records: written, bytesRead: total, totalBytes: total, seconds: (ContinuousClock.now - started).seconds))
+        progress(Progress(lines: lines, records: written, bytesRead: total, totalBytes: total,
+                          seconds: (ContinuousClock.now - started).seconds))
         // An import churns through its records on two threads; what they freed goes back (a server that imported
         // a million records held some 70 MB more for good).
         FreedMemory.release()

@@ -74,13 +74,15 @@ private extension JSONParser {
             if let fieldsProblem { throw fieldsProblem }
             guard fields.count + fieldErrors.count <= 1000 else { throw .badRequest("a record holds at most 1000 fields") }
             if let e = fieldErrors.first?.value { throw e }
-            return try WireDecoding.record(members: .object(members), fields: fields, defaultZone: ZoneID(zoneName: zone.zoneName))
+            return try WireDecoding.record(members: .object(members), fields: fields,
+                                           defaultZone: ZoneID(zoneName: zone.zoneName))
         }
     }
 
     /// Reads a record's `fields` object into `fields` (each good field) and `errors` (each bad one, by name);
     /// returns the problem when `fields` is not an object at all.
-    mutating func fieldsObject(_ fields: inout [String: FieldValue], errors fieldErrors: inout [String: StratusError]) throws(Failure) -> StratusError? {
+    mutating func fieldsObject(_ fields: inout [String: FieldValue],
+                               errors fieldErrors: inout [String: StratusError]) throws(Failure) -> StratusError? {
         guard openObject() else {
             try skip(depth: 1)
             return .badRequest("fields must be an object")

@@ -15,7 +15,8 @@ final class ServerToServerAuth: Sendable {
     /// Signatures already used, with when they may be forgotten (after their date leaves the window).
     private let seen = Mutex<[String: Int64]>([:])
 
-    func verify(_ req: HTTPRequest, store: ServerStore, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> ServerKey {
+    func verify(_ req: HTTPRequest, store: ServerStore, container: ContainerID,
+                environment: ContainerEnvironment) throws(StratusError) -> ServerKey {
         guard let keyID = req.headers["x-apple-cloudkit-request-keyid"], let dateText = req.headers["x-apple-cloudkit-request-iso8601date"],
               let signatureText = req.headers["x-apple-cloudkit-request-signaturev1"] else {
             throw .authenticationFailed("a server-to-server request needs KeyID, ISO8601Date and SignatureV1 headers")

@@ -27,8 +27,10 @@ final class SignInPages: Sendable {
     func register(_ router: inout Router) {
         let pages = self
         for mode in [Mode.signin, .signup, .account] {
-            router.add(.get, "/auth/1/{container}/{environment}/\(mode.rawValue)") { req in try await pages.handle(req, mode) }
-            router.add(.post, "/auth/1/{container}/{environment}/\(mode.rawValue)", bodyLimit: 16 * 1024) { req in try await pages.handle(req, mode) }
+            router.add(.get, "/auth/1/{container}/{environment}/\(mode.rawValue)") { req in try await pages.handle(req,
+                    mode) }
+            router.add(.post, "/auth/1/{container}/{environment}/\(mode.rawValue)",
+                       bodyLimit: 16 * 1024) { req in try await pages.handle(req, mode) }
         }
     }
 
@@ -47,9 +49,11 @@ final class SignInPages: Sendable {
         }
         let callback = req.query("callback"), openerOrigin = req.query("origin")
         if let refusal = await untrustedDestination(req, container, environment) { return refusal }
-        let page = PageContext(container: container, environment: environment, callback: callback, openerOrigin: openerOrigin, mode: mode)
+        let page = PageContext(container: container, environment: environment, callback: callback,
+                               openerOrigin: openerOrigin, mode: mode)
         // The user gave up in the window an app opened: the app hears so (CloudKit JS's SIGN_IN_FAILED).
-        if req.method == .get, req.query("cancel") != nil { return ended("You cancelled signing in.", callback: callback, openerOrigin: openerOrigin) }
+        if req.method == .get, req.query("cancel") != nil { return ended("You cancelled signing in.",
+                callback: callback, openerOrigin: openerOrigin) }
         if req.method == .get { return form(page, message: nil) }
         // A program (StratusKit's sign-in helper, a CLI) asks for JSON, naming a live API token of this environment:
         // the token comes back in the answer instead of through a page, and failures in CloudKit's envelope.
@@ -65,7 +69,8 @@ final class SignInPages: Sendable {
         guard SameOrigin.allows(req) else {
             return html.message("Refused", "This form can only be sent from its own page.", status: .forbidden)
         }
-        let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name,
+                $0.value) }, uniquingKeysWith: { a, _ in a })
         let reply = Reply(pages: self, page: page, wantsJSON: wantsJSON, path: req.rawPath)
         if mode == .signup { return try await signUp(form, req.clientAddress, reply) }
         let user: ContainerUser
@@ -78,7 +83,8 @@ final class SignInPages: Sendable {
         if mode == .account { return accountSaved(page, user) }
         let lifetime = form["remember"] == "on" ? AccountStore.longSession : AccountStore.shortSession
         let token = try await SignInFailure.within(reply) {
-            try await blocking.run { try store.accounts.createWebAuthToken(container: container, environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
+            try await blocking.run { try store.accounts.createWebAuthToken(container: container,
+                    environment: environment, userRecordName: user.userRecordName, lifetime: lifetime) }
         }
         if wantsJSON {
             var w = JSONWriter()
@@ -94,15 +100,21 @@ final class SignInPages: Sendable {
     /// The refusal of a link whose destination is not trusted: the token goes only where a live API token of this
     /// environment lists the destination's origin exactly, so a link that names any other destination is refused
     /// before anything is asked or sent. Nil when the link names none, or only trusted ones.
-    private func untrustedDestination(_ req: HTTPRequest, _ container: ContainerID, _ environment: ContainerEnvironment) async -> HTTPResponse? {
+    private func untrustedDestination(_ req: HTTPRequest, _ container: ContainerID,
+                                      _ environment: ContainerEnvironment) async -> HTTPResponse? {
         let store = self.store
-        let targets = [("callback", req.query("callback")), ("origin", req.query("origin"))].compactMap { w, t in t.map { (w, $0) } }
+        let targets = [("callback", req.query("callback")), ("origin",
+                                                             req.query("origin"))].compactMap { w, t in t.map { (w,
+                $0) } }
         guard !targets.isEmpty else { return nil }
-        let tokens = (try? await blocking.run { try store.credentials.apiTokens(container: container, environment: environment) }) ?? []
+        let tokens = (try? await blocking.run { try store.credentials.apiTokens(container: container,
+                environment: environment) }) ?? []
         for (what, target) in targets {
-            guard let origin = WebOrigin(target, allowingPath: what == "callback"), what == "origin" || Self.safeCallback(target) != nil,
+            guard let origin = WebOrigin(target,
+                                         allowingPath: what == "callback"), what == "origin" || Self.safeCallback(target) != nil,
                   tokens.contains(where: { $0.allowsBrowser(origin: origin.description) }) else {
-                return html.untrusted(target: String(target.prefix(200)), container: container.rawValue, environment: environment.rawValue)
+                return html.untrusted(target: String(target.prefix(200)), container: container.rawValue,
+                                      environment: environment.rawValue)
             }
         }
         return nil
@@ -116,7 +128,8 @@ final class SignInPages: Sendable {
         if case .wait(let seconds) = throttle.checkSignUp(address: address) { return reply.wait(seconds) }
         try await SignInFailure.within(reply) {
             _ = try await throttle.passwords.run {
-                try store.accounts.signUp(container: container, email: email, password: form["password"] ?? "", firstName: form["firstName"] ?? "",
+                try store.accounts.signUp(container: container, email: email, password: form["password"] ?? "",
+                                          firstName: form["firstName"] ?? "",
                                           lastName: form["lastName"] ?? "", discoverable: form["discoverable"] == "on")
             }
         }
@@ -125,7 +138,8 @@ final class SignInPages: Sendable {
     }
 
     /// A sign-in (or an account page's save) through the throttle: the account, or in Development the test user.
-    private func signIn(_ form: [String: String], _ address: String, _ page: PageContext) async -> SignInAttempt<ContainerUser> {
+    private func signIn(_ form: [String: String], _ address: String,
+                        _ page: PageContext) async -> SignInAttempt<ContainerUser> {
         let store = self.store, container = page.container, mode = page.mode, environment = page.environment
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let testUser = form["testUser"] == "1"
@@ -133,14 +147,17 @@ final class SignInPages: Sendable {
         return await throttle.attempt(account: testUser ? nil : account, address: address,
                                       countsAsFailure: { ($0 as? StratusError)?.code == .authenticationFailed }) { () throws -> ContainerUser in
             if testUser {
-                guard environment == .development, mode == .signin else { throw StratusError(.accessDenied, "test users exist in Development only") }
+                guard environment == .development, mode == .signin else { throw StratusError(.accessDenied,
+                        "test users exist in Development only") }
                 return try store.accounts.testUser(container: container)
             }
-            guard var u = try store.accounts.authenticateUser(container: container, email: email, password: form["password"] ?? "") else {
+            guard var u = try store.accounts.authenticateUser(container: container, email: email,
+                                                              password: form["password"] ?? "") else {
                 throw StratusError(.authenticationFailed, "That email and password do not match an account.")
             }
             if mode == .account {
-                try store.accounts.setDiscoverable(container: container, userRecordName: u.userRecordName, form["discoverable"] == "on")
+                try store.accounts.setDiscoverable(container: container, userRecordName: u.userRecordName,
+                                                   form["discoverable"] == "on")
                 u = try store.accounts.user(container: container, userRecordName: u.userRecordName) ?? u
             }
             return u
@@ -156,16 +173,22 @@ final class SignInPages: Sendable {
         let path: String
 
         func wait(_ seconds: Int) -> HTTPResponse {
-            if wantsJSON { return ErrorEnvelope.response(StratusError(.throttled, "too many attempts: wait \(seconds) s", retryAfter: seconds)) }
+            if wantsJSON { return ErrorEnvelope.response(StratusError(.throttled,
+                                                                      "too many attempts: wait \(seconds) s",
+                    retryAfter: seconds)) }
             let what = page.mode == .signup ? "Too many accounts were created from here or on this server just now." : "Too many failed attempts."
-            var r = pages.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again.", status: .tooManyRequests)
+            var r = pages.form(page, message: "\(what) Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again.",
+                               status: .tooManyRequests)
             r.headers["retry-after"] = String(seconds)
             return r
         }
 
         func busy() -> HTTPResponse {
-            if wantsJSON { return ErrorEnvelope.response(StratusError(.tryAgainLater, "the server is busy signing people in", retryAfter: 5)) }
-            var r = pages.form(page, message: "The server is busy signing people in. Try again in a few seconds.", status: .serviceUnavailable)
+            if wantsJSON { return ErrorEnvelope.response(StratusError(.tryAgainLater,
+                                                                      "the server is busy signing people in",
+                    retryAfter: 5)) }
+            var r = pages.form(page, message: "The server is busy signing people in. Try again in a few seconds.",
+                               status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r
         }
@@ -175,8 +198,10 @@ final class SignInPages: Sendable {
             // The envelope redacts for itself, under the uuid it answers with: one redaction, one uuid in the log.
             if wantsJSON { return ErrorEnvelope.response(e, path: path) }
             // An internal error's detail goes to the log under the uuid the page shows, never onto the page.
-            if e.code == .internalError { e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(), path: path) }
-            return pages.form(page, message: e.reason, status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
+            if e.code == .internalError { e.reason = ErrorEnvelope.publicReason(e, uuid: UUID().uuidString.lowercased(),
+                    path: path) }
+            return pages.form(page, message: e.reason,
+                              status: .code(e.code == .authenticationFailed ? 401 : e.code.httpStatus))
         }
     }
 
@@ -207,7 +232,8 @@ final class SignInPages: Sendable {
             return .redirect(to: callback + sep + "ckWebAuthToken=" + encoded)
         }
         guard let openerOrigin = openerOrigin.flatMap({ WebOrigin($0)?.description }) else {
-            return html.message("Signed in", "You are signed in, but this page was not opened by an application this container trusts, so it keeps the session to itself.")
+            return html.message("Signed in",
+                                "You are signed in, but this page was not opened by an application this container trusts, so it keeps the session to itself.")
         }
         // postMessage to the opener's origin only, by a script file (no inline script under the CSP).
         return html.handoff(token: token, origin: openerOrigin)
@@ -233,7 +259,8 @@ final class SignInPages: Sendable {
         return parts.isEmpty ? "" : "?" + parts.joined(separator: "&")
     }
 
-    func form(_ page: PageContext, message: String?, notice: String? = nil, email: String = "", status: HTTPStatus = .ok) -> HTTPResponse {
+    func form(_ page: PageContext, message: String?, notice: String? = nil, email: String = "",
+              status: HTTPStatus = .ok) -> HTTPResponse {
         let mode = page.mode
         let heading = switch mode {
         case .signin: "Sign in"
@@ -258,8 +285,10 @@ final class SignInPages: Sendable {
 
     /// After a sign-up, whether or not the address already had an account: the sign-in form, its email filled in.
     private func signedUp(_ page: PageContext, email: String) -> HTTPResponse {
-        let signin = PageContext(container: page.container, environment: page.environment, callback: page.callback, openerOrigin: page.openerOrigin, mode: .signin)
-        return form(signin, message: nil, notice: "Now sign in with the email and password you chose. If this address already had an account here, sign in with that account's password.",
+        let signin = PageContext(container: page.container, environment: page.environment, callback: page.callback,
+                                 openerOrigin: page.openerOrigin, mode: .signin)
+        return form(signin, message: nil,
+                    notice: "Now sign in with the email and password you chose. If this address already had an account here, sign in with that account's password.",
                     email: email)
     }
 

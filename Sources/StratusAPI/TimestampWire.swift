@@ -27,7 +27,8 @@ package enum TimestampWire: Sendable {
         self = trimmed.elementsEqual(Self.referenceSecondsName.utf8.reversed()) ? .referenceSeconds : .milliseconds
     }
 
-    /// A TIMESTAMP value from the request; nil when it is not one (a fraction of a millisecond, a string, out of range).
+    /// A TIMESTAMP value from the request; nil when it is not one (a fraction of a millisecond, a string, out of
+    /// range).
     func timestamp(_ v: JSON) -> Timestamp? {
         let t: Timestamp
         switch self {

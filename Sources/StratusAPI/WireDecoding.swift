@@ -34,13 +34,15 @@ package enum WireDecoding {
     /// A field value `{"value": …, "type": …}`. Without a type (as many clients send), the type is inferred
     /// from the JSON: text → STRING, integer → INT64, fraction → DOUBLE, an object with latitude/longitude →
     /// LOCATION, with recordName → REFERENCE, with fileChecksum → ASSETID; arrays likewise as lists.
-    static func fieldValue(_ j: JSON, field: String, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
+    static func fieldValue(_ j: JSON, field: String,
+                           timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         guard let o = j.object else { throw .badRequest("field '\(field)' must be an object with a value") }
         return try fieldValue(value: o["value"], type: o["type"], field: field, timestamps: timestamps)
     }
 
     /// A field value from its `value` and `type` members (a type that is not a string is no type).
-    static func fieldValue(value: JSON?, type: JSON?, field: String, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
+    static func fieldValue(value: JSON?, type: JSON?, field: String,
+                           timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         guard let value else { throw .badRequest("field '\(field)' has no value") }
         if let t = type?.string {
             guard let type = t == "UNKNOWN_LIST" ? FieldType.list(.string) : FieldType(wireName: t) else {
@@ -55,7 +57,8 @@ package enum WireDecoding {
         return try inferred(value, field: field)
     }
 
-    static func typed(_ v: JSON, _ type: FieldType, field: String, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
+    static func typed(_ v: JSON, _ type: FieldType, field: String,
+                      timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         if type.isList {
             guard let a = v.array else { throw .badRequest("field '\(field)' is \(type.wireName) and needs an array") }
             var items: [FieldValue] = []
@@ -66,7 +69,8 @@ package enum WireDecoding {
         return try scalar(v, type.scalar, field: field, timestamps: timestamps)
     }
 
-    static func scalar(_ v: JSON, _ t: ScalarType, field: String, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
+    static func scalar(_ v: JSON, _ t: ScalarType, field: String,
+                       timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         func bad(_ expected: String) -> StratusError { .badRequest("field '\(field)' is \(t.wireName) and needs \(expected)") }
         switch t {
         case .string:
@@ -90,7 +94,8 @@ package enum WireDecoding {
             return .location(try location(v, field: field))
         case .asset:
             guard let o = v.object, let checksum = o["fileChecksum"]?.string else { throw bad("an asset dictionary with fileChecksum (from assets/upload)") }
-            return .asset(AssetValue(fileChecksum: checksum, size: o["size"]?.int64 ?? 0, referenceChecksum: o["referenceChecksum"]?.string,
+            return .asset(AssetValue(fileChecksum: checksum, size: o["size"]?.int64 ?? 0,
+                                     referenceChecksum: o["referenceChecksum"]?.string,
                                      wrappingKey: o["wrappingKey"]?.string, receipt: o["receipt"]?.string))
         }
     }
@@ -110,7 +115,8 @@ package enum WireDecoding {
         guard let o = v.object, let lat = o["latitude"]?.double, let lon = o["longitude"]?.double else {
             throw .badRequest("field '\(field)' needs a location with latitude and longitude")
         }
-        return Location(latitude: lat, longitude: lon, horizontalAccuracy: o["horizontalAccuracy"]?.double, verticalAccuracy: o["verticalAccuracy"]?.double,
+        return Location(latitude: lat, longitude: lon, horizontalAccuracy: o["horizontalAccuracy"]?.double,
+                        verticalAccuracy: o["verticalAccuracy"]?.double,
                         altitude: o["altitude"]?.double, speed: o["speed"]?.double, course: o["course"]?.double, timestamp: o["timestamp"]?.int64)
     }
 
@@ -147,13 +153,15 @@ package enum WireDecoding {
 
     // MARK: records
 
-    package static func record(_ j: JSON?, defaultZone: ZoneID, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> StoredRecord {
+    package static func record(_ j: JSON?, defaultZone: ZoneID,
+                               timestamps: TimestampWire = .milliseconds) throws(StratusError) -> StoredRecord {
         guard let o = j?.object else { throw .badRequest("each operation needs a record object") }
         var fields: [String: FieldValue] = [:]
         if let f = o["fields"], !f.isNull {
             guard let fo = f.object else { throw .badRequest("fields must be an object") }
             guard fo.count <= 1000 else { throw .badRequest("a record holds at most 1000 fields") }
-            for (name, value) in fo where !Self.isRemoval(value) { fields[name] = try fieldValue(value, field: name, timestamps: timestamps) }
+            for (name, value) in fo where !Self.isRemoval(value) { fields[name] = try fieldValue(value, field: name,
+                    timestamps: timestamps) }
         }
         return try record(members: JSON.object(o), fields: fields, defaultZone: defaultZone)
     }
@@ -176,8 +184,10 @@ package enum WireDecoding {
 
     /// A record from its members besides `fields` (`recordName`, `recordType`, `recordChangeTag`, `parent`) and
     /// its fields, decoded already.
-    static func record(members r: JSON, fields: [String: FieldValue], defaultZone: ZoneID) throws(StratusError) -> StoredRecord {
-        var record = StoredRecord(recordName: try r.string("recordName") ?? "", recordType: try r.string("recordType") ?? "", zoneID: defaultZone,
+    static func record(members r: JSON, fields: [String: FieldValue],
+                       defaultZone: ZoneID) throws(StratusError) -> StoredRecord {
+        var record = StoredRecord(recordName: try r.string("recordName") ?? "",
+                                  recordType: try r.string("recordType") ?? "", zoneID: defaultZone,
                                   recordChangeTag: try r.string("recordChangeTag"), fields: fields)
         // `parent`: a reference to a record of the same zone; null removes it ("" below means "clear").
         if let p = r["parent"] {
@@ -224,8 +234,10 @@ package enum WireDecoding {
                     throw .badRequest("each participant needs userIdentity.lookupInfo with an emailAddress or a userRecordName")
                 }
                 var permission = SharePermission.readOnly
-                if let p = try item.string("permission"), p != "UNKNOWN" { permission = try SharePermission(parsing: p, "permission") }
-                // A participant's `type` and `acceptanceStatus` are the server's to set; CloudKit JS's spellings of them
+                if let p = try item.string("permission"), p != "UNKNOWN" { permission = try SharePermission(parsing: p,
+                        "permission") }
+                // A participant's `type` and `acceptanceStatus` are the server's to set; CloudKit JS's spellings of
+                // them
                 // (PRIVATE_USER, PENDING) and UNKNOWN are taken with the wire's (USER, INVITED) and change nothing.
                 _ = try item.string("type")
                 _ = try item.string("acceptanceStatus")
@@ -248,7 +260,8 @@ package enum WireDecoding {
         var sorts: [QuerySort] = []
         for s in try j.array("sortBy") ?? [] { sorts.append(try sort(s)) }
         guard filters.count <= 50, sorts.count <= 10 else { throw .badRequest("a query holds at most 50 filters and 10 sort keys") }
-        return Query(recordType: type, filters: filters, sorts: sorts, zoneID: zone, resultsLimit: limit, continuationMarker: marker, desiredKeys: desiredKeys)
+        return Query(recordType: type, filters: filters, sorts: sorts, zoneID: zone, resultsLimit: limit,
+                     continuationMarker: marker, desiredKeys: desiredKeys)
     }
 
     static func fieldRef(_ o: [String: JSON]) throws(StratusError) -> FieldRef {

@@ -20,7 +20,8 @@ extension WireEncoding {
         w.field("deleted", false)
         w.key("zoneID"); zoneID(s.zoneID, &w)
         if let root = s.rootRecordName {
-            w.key("forRecord"); w.beginObject(); w.field("recordName", root); w.key("zoneID"); zoneID(s.zoneID, &w); w.endObject()
+            w.key("forRecord"); w.beginObject(); w.field("recordName", root); w.key("zoneID"); zoneID(s.zoneID,
+                    &w); w.endObject()
         }
         w.field("shortGUID", s.shortGUID)
         w.field("publicPermission", s.publicPermission.rawValue)
@@ -68,5 +69,6 @@ extension WireEncoding {
         w.endObject()
     }
 
-    static func digest(_ s: String) -> String { SHA256.hash(data: Data(s.utf8)).map { String(format: "%02x", $0) }.joined() }
+    static func digest(_ s: String) -> String { SHA256.hash(data: Data(s.utf8)).map { String(format: "%02x",
+            $0) }.joined() }
 }

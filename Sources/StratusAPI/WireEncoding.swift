@@ -58,7 +58,8 @@ struct WireEncoding {
         w.beginObject()
     }
 
-    private func stamp(_ timestamp: Int64, _ user: UnsafeBufferPointer<UInt8>, _ device: UnsafeBufferPointer<UInt8>, _ w: inout JSONWriter) {
+    private func stamp(_ timestamp: Int64, _ user: UnsafeBufferPointer<UInt8>, _ device: UnsafeBufferPointer<UInt8>,
+                       _ w: inout JSONWriter) {
         w.beginObject()
         w.field("timestamp", timestamp)
         w.field("userRecordName", utf8: user)
@@ -77,14 +78,16 @@ struct WireEncoding {
     }
 
     /// Closes the fields and writes the rest of the record.
-    func recordEnd(_ created: RecordStamp?, _ modified: RecordStamp?, _ zone: ZoneID, parent: String? = nil, share: String? = nil, _ w: inout JSONWriter) {
+    func recordEnd(_ created: RecordStamp?, _ modified: RecordStamp?, _ zone: ZoneID, parent: String? = nil,
+                   share: String? = nil, _ w: inout JSONWriter) {
         w.endObject()
         if let c = created { w.key("created"); stamp(c, &w) }
         if let m = modified { w.key("modified"); stamp(m, &w) }
         // The sharing system fields, as references (`parent` within the zone, `share` to the share record).
         if let parent { w.key("parent"); w.beginObject(); w.field("recordName", parent); w.endObject() }
         if let share {
-            w.key("share"); w.beginObject(); w.field("recordName", share); w.key("zoneID"); zoneID(zone, &w); w.endObject()
+            w.key("share"); w.beginObject(); w.field("recordName", share); w.key("zoneID"); zoneID(zone,
+                    &w); w.endObject()
         }
         w.field("deleted", false)
         w.key("zoneID")
@@ -189,7 +192,8 @@ struct WireEncoding {
         w.field("syncToken", z.syncToken)
         w.field("atomic", z.atomic)
         if let share = z.share {
-            w.key("share"); w.beginObject(); w.field("recordName", share); w.key("zoneID"); zoneID(z.zoneID, &w); w.endObject()
+            w.key("share"); w.beginObject(); w.field("recordName", share); w.key("zoneID"); zoneID(z.zoneID,
+                    &w); w.endObject()
         }
         w.endObject()
     }

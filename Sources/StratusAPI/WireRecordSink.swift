@@ -45,7 +45,8 @@ struct WireRecordSink: RecordSink {
         encoding.recordStart(borrowing: h, &writer)
     }
 
-    mutating func field(_ name: String, _ value: FieldValue) { encoding.field(name, value, encrypted: encrypted?.contains(name) == true, &writer) }
+    mutating func field(_ name: String, _ value: FieldValue) { encoding.field(name, value,
+            encrypted: encrypted?.contains(name) == true, &writer) }
 
     mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>) {
         writer.key(name)

@@ -13,8 +13,10 @@ extension AccessPages {
         guard let user = try store.accounts.user(container: scope.container, userRecordName: name) else {
             throw StratusError(.notFound, "There is no such user in this container.")
         }
-        let sessions = try store.accounts.signOutEverywhere(container: scope.container, userRecordName: user.userRecordName)
-        try audit(s, scope, "sign user out everywhere", "\(user.userRecordName) (\(sessions) session\(sessions == 1 ? "" : "s"))")
+        let sessions = try store.accounts.signOutEverywhere(container: scope.container,
+                                                            userRecordName: user.userRecordName)
+        try audit(s, scope, "sign user out everywhere",
+                  "\(user.userRecordName) (\(sessions) session\(sessions == 1 ? "" : "s"))")
         return .redirect(to: scope.paths.users(done: "Signed \(user.email) out everywhere: \(sessions) session\(sessions == 1 ? "" : "s") ended."))
     }
 
@@ -27,7 +29,8 @@ extension AccessPages {
             throw StratusError(.notFound, "There is no such user in this container.")
         }
         guard !scope.isProduction else {
-            throw StratusError(.accessDenied, "A user's data is deleted by the console in Development only; in Production the user deletes it from their device.")
+            throw StratusError(.accessDenied,
+                               "A user's data is deleted by the console in Development only; in Production the user deletes it from their device.")
         }
         let zones = try scope.env.zones.purgeUserData(user.userRecordName)
         try audit(s, scope, "delete user's data", "\(user.userRecordName) (\(zones) zone\(zones == 1 ? "" : "s"))")

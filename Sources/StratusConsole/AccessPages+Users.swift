@@ -29,7 +29,8 @@ extension AccessPages {
         }
         let json = users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }
         return page(r, tab: .users, "users", title: "Users",
-                    UsersView(users: users, hasUsers: !users.isEmpty, browsable: scope.userDataBrowsable, message: req.query("done")),
+                    UsersView(users: users, hasUsers: !users.isEmpty, browsable: scope.userDataBrowsable,
+                              message: req.query("done")),
                     json: ["users": json])
     }
 
@@ -60,7 +61,8 @@ extension AccessPages {
     private func actAsChooser(_ r: ConsoleRequest, tab: ConsoleTab, database: String?) throws -> HTTPResponse {
         let (req, scope) = (r.request, r.scope)
         if !scope.userDataBrowsable {
-            throw StratusError(.accessDenied, "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
+            throw StratusError(.accessDenied,
+                               "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
         }
         let q = (req.query("q") ?? "").trimmingCharacters(in: .whitespaces)
         let users = try store.accounts.users(container: scope.container).filter { u in
@@ -72,7 +74,9 @@ extension AccessPages {
         // In Development the test user is offered even before anyone became it (it is made when chosen).
         let testEmail = AccountStore.testUserEmail(scope.container)
         let offerTestUser = !scope.isProduction && !users.contains { $0.isTestUser } && (q.isEmpty || "test user".localizedCaseInsensitiveContains(q) || testEmail.contains(q))
-        let view = ActAsView(users: users, hasUsers: !users.isEmpty || offerTestUser, offerTestUser: offerTestUser, testUser: Self.testUserChoice, q: q, searchAction: scope.paths.actAs(), actAction: scope.paths.actAs(),
+        let view = ActAsView(users: users, hasUsers: !users.isEmpty || offerTestUser, offerTestUser: offerTestUser,
+                             testUser: Self.testUserChoice, q: q, searchAction: scope.paths.actAs(),
+                actAction: scope.paths.actAs(),
                              back: database.map { _ in req.rawPath } ?? "", database: database, isProduction: scope.isProduction)
         return page(r, tab: tab, "act-as", title: "Act as a user", view,
                     json: ["users": users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }])
@@ -103,13 +107,17 @@ extension AccessPages {
         }
         if scope.isProduction {
             guard console.allowProductionUserData else {
-                throw StratusError(.accessDenied, "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
+                throw StratusError(.accessDenied,
+                                   "Acting as a user in Production needs the server to be started with --allow-production-user-data.")
             }
             guard f["confirm"] == "yes" else {
-                throw StratusError(.badRequest, "Acting as a user in Production shows their real data: tick the confirmation to go on.")
+                throw StratusError(.badRequest,
+                                   "Acting as a user in Production shows their real data: tick the confirmation to go on.")
             }
         }
-        try store.admins.setActingAs(ActingAs(container: scope.container.rawValue, environment: scope.environment.rawValue, userRecordName: user.userRecordName),
+        try store.admins.setActingAs(ActingAs(container: scope.container.rawValue,
+                                              environment: scope.environment.rawValue,
+                userRecordName: user.userRecordName),
                               session: s.token)
         try audit(s, scope, "act as user", user.userRecordName)
         // Back to the private or shared page that asked for a user, else the user's private records.

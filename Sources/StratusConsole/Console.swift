@@ -17,7 +17,8 @@ public final class Console: Sendable {
     /// The one-time secret of the first-admin setup link (useless once an admin exists).
     public let setupToken: String
     let secureCookies: Bool
-    /// Whether admins may browse users' private and shared databases in Production (`serve --allow-production-user-data`).
+    /// Whether admins may browse users' private and shared databases in Production (`serve
+    /// --allow-production-user-data`).
     let allowProductionUserData: Bool
     /// `serve --allow-production-admin`: faults (and snapshots) of Production.
     let allowProductionAdmin: Bool
@@ -36,10 +37,13 @@ public final class Console: Sendable {
     /// built and converted for the template once, not on every request.
     private let headers = Mutex<[String: TemplateValue]>([:])
     /// The sidebar's container picker, converted for the template, per container and environment: kept for a second
-    /// (containers come and go rarely, possibly on another node), dropped at once when this console adds or deletes one.
-    private let pickers = Mutex<(at: ContinuousClock.Instant, ids: [ContainerID], encoded: [String: TemplateValue])>((.now - .seconds(60), [], [:]))
+    /// (containers come and go rarely, possibly on another node), dropped at once when this console adds or deletes
+    /// one.
+    private let pickers = Mutex<(at: ContinuousClock.Instant, ids: [ContainerID],
+                                 encoded: [String: TemplateValue])>((.now - .seconds(60), [], [:]))
 
-    public init(store: ServerStore, templatesDirectory: URL, blocking: BlockingWork = .shared, secureCookies: Bool = false,
+    public init(store: ServerStore, templatesDirectory: URL, blocking: BlockingWork = .shared,
+                secureCookies: Bool = false,
                 allowProductionUserData: Bool = false, allowProductionAdmin: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
                 demo: ContainerID? = nil) throws {
         self.store = store
@@ -78,7 +82,8 @@ public final class Console: Sendable {
         // The rest of the console's URL space: signed-in visitors get a page saying it is not there (yet).
         for method in [HTTPMethod.get, .post] {
             router.add(method, "/console/*", bodyLimit: 16 * 1024) { req in
-                try await c.authenticated(req) { s in c.errorPage(s, status: .notFound, heading: "Not found", reason: "There is no console page at this address.") }
+                try await c.authenticated(req) { s in c.errorPage(s, status: .notFound, heading: "Not found",
+                                                                  reason: "There is no console page at this address.") }
             }
         }
     }
@@ -127,13 +132,15 @@ public final class Console: Sendable {
 
     /// Runs a page with the visitor's session, or sends them to sign in. A form post must carry the session's
     /// CSRF token and come from this site (Origin check).
-    func authenticated(_ req: HTTPRequest, form: Bool = false, _ page: @escaping @Sendable (Session) throws -> HTTPResponse) async throws -> HTTPResponse {
+    func authenticated(_ req: HTTPRequest, form: Bool = false,
+                       _ page: @escaping @Sendable (Session) throws -> HTTPResponse) async throws -> HTTPResponse {
         try await authenticated(req, form: form, scoped: false) { s, _ in try page(s) }
     }
 
     /// A page inside a container: the container and environment (and database, when the route has one) come
     /// from the URL; an unknown one is a 404 page.
-    func scoped(_ req: HTTPRequest, _ page: @escaping @Sendable (Session, ConsoleScope) throws -> HTTPResponse) async throws -> HTTPResponse {
+    func scoped(_ req: HTTPRequest, _ page: @escaping @Sendable (Session,
+                                                                 ConsoleScope) throws -> HTTPResponse) async throws -> HTTPResponse {
         try await authenticated(req, form: req.method == .post, scoped: true) { s, scope in try page(s, scope!) }
     }
 
@@ -141,18 +148,23 @@ public final class Console: Sendable {
     /// console group's one error owner (`errors`) with the session and scope it happened in (`PageFailure`), so the
     /// error page keeps the console's header; a failure before there is a session goes there bare.
     private func authenticated(_ req: HTTPRequest, form: Bool, scoped: Bool,
-                               _ page: @escaping @Sendable (Session, ConsoleScope?) throws -> HTTPResponse) async throws -> HTTPResponse {
+                               _ page: @escaping @Sendable (Session,
+                                                            ConsoleScope?) throws -> HTTPResponse) async throws -> HTTPResponse {
         let token = cookie(req, Console.cookieName)
-        // One `BlockingWork.run` per request (in place on a connection's own thread): the session, the scope and the page together.
+        // One `BlockingWork.run` per request (in place on a connection's own thread): the session, the scope and the
+        // page together.
         return try await blocking.run {
             guard let token, let found = try self.store.admins.adminSession(token) else {
-                if (try? self.store.admins.hasAdmins()) == false { return self.errorPage(nil, status: .forbidden, heading: "No administrator yet", reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
+                if (try? self.store.admins.hasAdmins()) == false { return self.errorPage(nil, status: .forbidden,
+                        heading: "No administrator yet",
+                        reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
                 return .redirect(to: ConsolePaths.login)
             }
             let session = Session(admin: found.admin, csrf: found.csrf, token: token, acting: found.acting)
             if req.method == .post {
                 guard self.sameOrigin(req), self.formValue(req, "csrf") == session.csrf else {
-                    return self.errorPage(session, status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page (missing or stale security token). Reload the page and try again.")
+                    return self.errorPage(session, status: .forbidden, heading: "Refused",
+                                          reason: "This form was not sent from this console's own page (missing or stale security token). Reload the page and try again.")
                 }
             }
             let scope = try PageFailure.within(req, session, nil) { scoped ? try self.scope(req, session) : nil }
@@ -162,7 +174,8 @@ public final class Console: Sendable {
 
     func scope(_ req: HTTPRequest, _ session: Session) throws -> ConsoleScope {
         let p = req.parameters
-        guard let c = p["container"], let container = try? ContainerID(c) else { throw StratusError(.notFound, "There is no container by that name.") }
+        guard let c = p["container"], let container = try? ContainerID(c) else { throw StratusError(.notFound,
+                "There is no container by that name.") }
         let environment = try ContainerEnvironment(rawValue: p["environment"] ?? "") ?? { () throws(StratusError) -> ContainerEnvironment in
             throw StratusError(.notFound, "Environments are development and production.")
         }()
@@ -174,19 +187,22 @@ public final class Console: Sendable {
         if let acting = session.acting, acting.container == container.rawValue, acting.environment == environment.rawValue {
             guard let user = try store.accounts.user(container: container, userRecordName: acting.userRecordName) else {
                 try store.admins.setActingAs(nil, session: session.token)
-                throw StratusError(.notFound, "The user this console was acting as is no longer in this container. Choose another with Act as.")
+                throw StratusError(.notFound,
+                                   "The user this console was acting as is no longer in this container. Choose another with Act as.")
             }
             scope.actingAs = user
         }
         if let d = p["database"] {
-            guard let database = DatabaseScope(rawValue: d) else { throw StratusError(.notFound, "Databases are public, private and shared.") }
+            guard let database = DatabaseScope(rawValue: d) else { throw StratusError(.notFound,
+                    "Databases are public, private and shared.") }
             scope.database = database
             // A link to one user's data names them (`as=`); otherwise the page reads as the user acted as.
             if database != .public, let user = req.query("as").flatMap({ $0.isEmpty ? nil : $0 }) ?? scope.actingAs?.userRecordName {
                 guard try store.accounts.user(container: container, userRecordName: user) != nil else {
                     throw StratusError(.notFound, "This container has no user \(user.prefix(40)).")
                 }
-                try auditUserDataRead(ConsoleRequest(request: req, session: session, scope: scope), "\(database.rawValue) database of \(user)")
+                try auditUserDataRead(ConsoleRequest(request: req, session: session, scope: scope),
+                                      "\(database.rawValue) database of \(user)")
                 scope.user = user
             }
         }
@@ -198,34 +214,42 @@ public final class Console: Sendable {
         let (req, session, scope) = (r.request, r.session, r.scope)
         guard scope.environment == .production else { return }
         guard allowProductionUserData else {
-            throw StratusError(.accessDenied, "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
+            throw StratusError(.accessDenied,
+                               "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
         }
         if req.method == .get {
-            try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: session.admin.email, action: "view user data", container: scope.container.rawValue,
+            try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: session.admin.email,
+                                              action: "view user data", container: scope.container.rawValue,
                                        environment: scope.environment.rawValue, detail: "\(what): \(req.rawPath)"))
         }
     }
 
-    func audit(_ s: Session, _ scope: ConsoleScope?, _ action: String, _ detail: String, container: ContainerID? = nil) throws {
-        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: action, container: (scope?.container ?? container)?.rawValue,
+    func audit(_ s: Session, _ scope: ConsoleScope?, _ action: String, _ detail: String,
+               container: ContainerID? = nil) throws {
+        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: action,
+                                          container: (scope?.container ?? container)?.rawValue,
                                    environment: scope?.environment.rawValue, detail: detail))
     }
 
     /// A page's error in the console's look (inside its container when it has one), with a way back to the
     /// form it came from; never a stack trace. Only the group's owner (`errors`) calls it.
-    private func failure(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope?, _ error: any Error) -> HTTPResponse {
+    private func failure(_ req: HTTPRequest, _ session: Session, _ scope: ConsoleScope?,
+                         _ error: any Error) -> HTTPResponse {
         let (e, heading, status) = Self.explain(error, path: req.rawPath)
-        if Console.wantsJSON(req) { return Console.jsonAnswer(["serverErrorCode": e.code.rawValue, "reason": e.reason], status: status) }
+        if Console.wantsJSON(req) { return Console.jsonAnswer(["serverErrorCode": e.code.rawValue, "reason": e.reason],
+                                                              status: status) }
         var view = ErrorView(title: heading, heading: heading, reason: e.reason)
         view.back = formPage(req)
         guard let scope else { return render("error", view, session: session, status: status) }
-        return page(ConsoleRequest(request: req, session: session, scope: scope), tab: .none, "error", title: heading, view, status: status)
+        return page(ConsoleRequest(request: req, session: session, scope: scope), tab: .none, "error", title: heading,
+                    view, status: status)
     }
 
     /// In the demo container, when its generated telemetry and logs end (its creation), and the note that says so.
     func demoData(_ scope: ConsoleScope) -> (before: Int64, note: String)? {
         guard scope.container == demo, let created = (try? store.containers())?.first(where: { $0.id == scope.container })?.createdAt else { return nil }
-        return (created, "Demo data: the requests before \(ValueDisplay.utcString(created)) were generated by stratus serve --demo so that this page has something to show; later ones are real.")
+        return (created,
+                "Demo data: the requests before \(ValueDisplay.utcString(created)) were generated by stratus serve --demo so that this page has something to show; later ones are real.")
     }
 
     /// The console page a form was sent from (same site only: the Referer is sent only to this origin), to go back to.
@@ -241,7 +265,8 @@ public final class Console: Sendable {
 
     /// What the console says of an error: the reason an administrator may read (an internal error's detail goes to
     /// the log under a uuid the page quotes; ErrorEnvelope redacts for every face of the server), a heading, a status.
-    static func explain(_ error: any Error, path: String) -> (error: StratusError, heading: String, status: HTTPStatus) {
+    static func explain(_ error: any Error, path: String) -> (error: StratusError, heading: String,
+                                                              status: HTTPStatus) {
         if let h = error as? HTTPError {
             return (StratusError(.badRequest, h.message), h.status.code == 404 ? "Not found" : "Not done", h.status)
         }
@@ -282,18 +307,22 @@ public final class Console: Sendable {
     // MARK: rendering
 
     /// The console's paths outside any container, as every template may need them (header, error page, sign-in).
-    static let globalPaths: [String: String] = ["home": ConsolePaths.home, "audit": ConsolePaths.audit, "logout": ConsolePaths.logout,
+    static let globalPaths: [String: String] = ["home": ConsolePaths.home, "audit": ConsolePaths.audit,
+                                                "logout": ConsolePaths.logout,
                                                 "login": ConsolePaths.login, "setup": ConsolePaths.setupForm, "theme": ConsolePaths.theme]
 
     /// The header's colour scheme buttons, converted once per choice an admin can have made.
     static let themeChoices: [ConsoleTheme: TemplateValue] = Dictionary(uniqueKeysWithValues: ConsoleTheme.allCases.map { chosen in
-        (chosen, TemplateEncoder.encode(ConsoleTheme.allCases.map { ThemeChoice(value: $0.rawValue, label: $0.rawValue.capitalized, current: $0 == chosen) }))
+        (chosen, TemplateEncoder.encode(ConsoleTheme.allCases.map { ThemeChoice(value: $0.rawValue,
+                label: $0.rawValue.capitalized, current: $0 == chosen) }))
     })
 
     /// Draws a page outside any container from its view (see `TemplateEncoder`), with what every page has: the
     /// signed-in administrator and the form token, breadcrumbs, the console's global paths.
-    func render(_ template: String, _ view: some Encodable, session: Session?, status: HTTPStatus = .ok) -> HTTPResponse {
-        guard case .object(var o) = TemplateEncoder.encode(view) else { return HTML.page("", status: .internalServerError) }
+    func render(_ template: String, _ view: some Encodable, session: Session?,
+                status: HTTPStatus = .ok) -> HTTPResponse {
+        guard case .object(var o) = TemplateEncoder.encode(view) else { return HTML.page("",
+                status: .internalServerError) }
         if let session {
             o = o.setting("admin", .object(TemplateObject(["email": session.admin.email, "csrf": session.csrf])))
             if session.admin.theme != .system { o = o.setting("theme", .string(session.admin.theme.rawValue)) }
@@ -302,7 +331,8 @@ public final class Console: Sendable {
         }
         if case .list(let crumbs)? = o["crumbs"] { o = o.setting("hasCrumbs", .bool(!crumbs.isEmpty)) }
         o = o.setting("consolePaths", .object(TemplateObject(Console.globalPaths)))
-        let html = library.render(template, .object(o)) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
+        let html = library.render(template,
+                                  .object(o)) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
         return HTML.page(html, status: status)
     }
 
@@ -334,8 +364,10 @@ public final class Console: Sendable {
               _ view: some Encodable, crumbs: [Crumb] = [], json: (any Encodable)? = nil, status: HTTPStatus = .ok) -> HTTPResponse {
         let (req, s, scope) = (r.request, r.session, r.scope)
         if let json, Console.wantsJSON(req) { return Console.jsonAnswer(json, status: status) }
-        let frame = Frame(title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs, user: scope.user,
-                          acting: scope.actingAs.map { ActingBanner($0, paths: scope.paths) }, containers: containerPicker(scope))
+        let frame = Frame(title: title, scope: scopeHeader(scope, tab: tab), crumbs: scope.crumbs + crumbs,
+                          user: scope.user,
+                          acting: scope.actingAs.map { ActingBanner($0,
+                                                                    paths: scope.paths) }, containers: containerPicker(scope))
         return render(template, Framed(view: view, frame: frame), session: s, status: status)
     }
 
@@ -347,7 +379,8 @@ public final class Console: Sendable {
         let fresh = pickers.withLock { p in now - p.at < .seconds(1) }
         let ids = fresh ? pickers.withLock { $0.ids } : ((try? store.containers()) ?? []).map(\.id)
         let value = TemplateEncoder.encode(ids.map { id in
-            ConsoleHeader.Link(label: id.rawValue, href: ConsolePaths.environment(id, scope.environment), current: id == scope.container)
+            ConsoleHeader.Link(label: id.rawValue, href: ConsolePaths.environment(id, scope.environment),
+                               current: id == scope.container)
         })
         pickers.withLock { p in
             if !fresh { p = (now, ids, [:]) }

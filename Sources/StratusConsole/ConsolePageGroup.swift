@@ -35,11 +35,13 @@ extension ConsolePageGroup {
     var blocking: BlockingWork { console.blocking }
     var logger: Logger { console.logger }
 
-    func render(_ template: String, _ view: some Encodable, session: Session?, status: HTTPStatus = .ok) -> HTTPResponse {
+    func render(_ template: String, _ view: some Encodable, session: Session?,
+                status: HTTPStatus = .ok) -> HTTPResponse {
         console.render(template, view, session: session, status: status)
     }
 
-    func audit(_ s: Session, _ scope: ConsoleScope?, _ action: String, _ detail: String, container: ContainerID? = nil) throws {
+    func audit(_ s: Session, _ scope: ConsoleScope?, _ action: String, _ detail: String,
+               container: ContainerID? = nil) throws {
         try console.audit(s, scope, action, detail, container: container)
     }
 

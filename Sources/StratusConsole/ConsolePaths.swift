@@ -18,8 +18,10 @@ struct ConsolePaths {
     static func setup(token: String) -> String { url(setupForm, [("token", token)]) }
     static func home(created: ContainerID) -> String { url(home, [("created", created.rawValue)]) }
     static func home(deleted: ContainerID) -> String { url(home, [("deleted", deleted.rawValue)]) }
-    static func environment(_ c: ContainerID, _ e: ContainerEnvironment) -> String { "/console/\(segment(c.rawValue))/\(e.rawValue)/" }
-    static func deploy(_ c: ContainerID, done: String? = nil) -> String { url("/console/\(segment(c.rawValue))/deploy", [("done", done)]) }
+    static func environment(_ c: ContainerID,
+                            _ e: ContainerEnvironment) -> String { "/console/\(segment(c.rawValue))/\(e.rawValue)/" }
+    static func deploy(_ c: ContainerID, done: String? = nil) -> String { url("/console/\(segment(c.rawValue))/deploy",
+            [("done", done)]) }
     /// The deploy page's history of deployments.
     static func deployHistory(_ c: ContainerID) -> String { deploy(c) + "#history" }
     static func deleteContainer(_ c: ContainerID) -> String { "/console/\(segment(c.rawValue))/delete" }
@@ -51,7 +53,8 @@ struct ConsolePaths {
             }
         }
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        return !path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().dropLast().contains { $0.isEmpty || $0 == "." || $0 == ".." }
+        return !path.split(separator: "/",
+                           omittingEmptySubsequences: false).dropFirst().dropLast().contains { $0.isEmpty || $0 == "." || $0 == ".." }
             && !path.hasSuffix("/.") && !path.hasSuffix("/..")
     }
 
@@ -71,10 +74,12 @@ struct ConsolePaths {
     func schemaExport() -> String { Self.url(base + "/schema", [("format", "ckdb")]) }
     func schemaImport() -> String { base + "/schema/import" }
     func recordTypes() -> String { base + "/schema/types" }
-    func recordType(_ name: String, done: String? = nil) -> String { Self.url("\(base)/schema/\(Self.segment(name))", [("done", done)]) }
+    func recordType(_ name: String, done: String? = nil) -> String { Self.url("\(base)/schema/\(Self.segment(name))",
+            [("done", done)]) }
     func deleteRecordType(_ name: String) -> String { "\(base)/schema/\(Self.segment(name))/delete" }
     func fields(_ type: String) -> String { "\(base)/schema/\(Self.segment(type))/fields" }
-    func deleteField(_ type: String, _ field: String) -> String { "\(base)/schema/\(Self.segment(type))/fields/\(Self.segment(field))/delete" }
+    func deleteField(_ type: String,
+                     _ field: String) -> String { "\(base)/schema/\(Self.segment(type))/fields/\(Self.segment(field))/delete" }
     func indexes(_ type: String) -> String { "\(base)/schema/\(Self.segment(type))/indexes" }
 
     func roles(done: String? = nil) -> String { Self.url(base + "/roles", [("done", done)]) }
@@ -111,7 +116,8 @@ struct ConsolePaths {
     func queryShapes(done: String? = nil) -> String { Self.url(base + "/query-shapes", [("done", done)]) }
     func buildIndexes() -> String { base + "/query-shapes/build" }
     /// `action`: pin, unpin or drop.
-    func automaticIndex(_ name: String, _ action: String) -> String { "\(base)/query-shapes/indexes/\(Self.segment(name))/\(action)" }
+    func automaticIndex(_ name: String,
+                        _ action: String) -> String { "\(base)/query-shapes/indexes/\(Self.segment(name))/\(action)" }
 
     func reset() -> String { base + "/reset" }
     func users(done: String? = nil) -> String { Self.url(base + "/users", [("done", done)]) }
@@ -131,7 +137,8 @@ struct ConsolePaths {
         let base: String
         let user: String?
 
-        private func url(_ path: String, _ query: [(String, String?)]) -> String { ConsolePaths.url(path, query + [("as", user)]) }
+        private func url(_ path: String, _ query: [(String, String?)]) -> String { ConsolePaths.url(path,
+                query + [("as", user)]) }
 
         func records(_ query: [(String, String?)] = []) -> String { url(base + "/records", query) }
         /// The records page's query form: a GET form replaces its action's query, so the form carries `as` itself.
@@ -140,8 +147,10 @@ struct ConsolePaths {
         func record(zone: String, name: String, _ query: [(String, String?)] = []) -> String {
             url("\(base)/records/\(ConsolePaths.segment(zone))/\(ConsolePaths.segment(name))", query)
         }
-        func recordAsset(zone: String, name: String) -> String { url("\(base)/records/\(ConsolePaths.segment(zone))/\(ConsolePaths.segment(name))/asset", []) }
-        func deleteRecord(zone: String, name: String) -> String { url("\(base)/records/\(ConsolePaths.segment(zone))/\(ConsolePaths.segment(name))/delete", []) }
+        func recordAsset(zone: String,
+                         name: String) -> String { url("\(base)/records/\(ConsolePaths.segment(zone))/\(ConsolePaths.segment(name))/asset", []) }
+        func deleteRecord(zone: String,
+                          name: String) -> String { url("\(base)/records/\(ConsolePaths.segment(zone))/\(ConsolePaths.segment(name))/delete", []) }
         func zones(_ query: [(String, String?)] = []) -> String { url(base + "/zones", query) }
         func deleteZone(_ zone: String) -> String { url("\(base)/zones/\(ConsolePaths.segment(zone))/delete", []) }
     }

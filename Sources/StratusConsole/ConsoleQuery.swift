@@ -59,7 +59,8 @@ package struct ConsoleQuery {
 
     /// The store's query; the record type must exist.
     package func query(_ type: RecordTypeSchema, limit: Int = Query.maximumResults) throws(StratusError) -> Query {
-        var q = Query(recordType: type.name, zoneID: ZoneID(zoneName: zone), resultsLimit: limit, continuationMarker: continuation,
+        var q = Query(recordType: type.name, zoneID: ZoneID(zoneName: zone), resultsLimit: limit,
+                      continuationMarker: continuation,
                       desiredKeys: fields.isEmpty ? nil : fields)
         for f in filters { q.filters.append(try ConsoleQuery.filter(f, type)) }
         for s in sorts {
@@ -116,14 +117,17 @@ package struct ConsoleQuery {
     /// The comparators offered for a field's type.
     static func comparators(for t: FieldType) -> [FilterComparator] {
         if t.isList {
-            var c: [FilterComparator] = [.listContains, .notListContains, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll]
+            var c: [FilterComparator] = [.listContains, .notListContains, .listContainsAny, .notListContainsAny,
+                                         .listContainsAll, .notListContainsAll]
             if t.scalar == .string { c += [.listMemberBeginsWith, .notListMemberBeginsWith] }
             return c
         }
         switch t.scalar {
-        case .string: return [.equals, .notEquals, .beginsWith, .notBeginsWith, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals,
+        case .string: return [.equals, .notEquals, .beginsWith, .notBeginsWith, .lessThan, .lessThanOrEquals,
+                              .greaterThan, .greaterThanOrEquals,
                               .in, .notIn, .containsAllTokens, .containsAnyTokens]
-        case .int64, .double, .timestamp: return [.equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn]
+        case .int64, .double, .timestamp: return [.equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan,
+                                                  .greaterThanOrEquals, .in, .notIn]
         case .reference: return [.equals, .notEquals, .in, .notIn]
         case .location: return [.near]
         case .bytes, .asset: return []

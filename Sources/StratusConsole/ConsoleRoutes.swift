@@ -26,7 +26,8 @@ extension ContainerPages {
             routes.containerGet("/console/{container}/deploy") { g, r in try g.deployPage(r) }
             routes.containerPost("/console/{container}/deploy", limit: 4 * routes.formLimit) { g, r in try g.deploy(r) }
             routes.containerGet("/console/{container}/delete") { g, r in try g.deleteContainerPage(r) }
-            routes.containerPost("/console/{container}/delete", limit: 4 * routes.formLimit) { g, r in try g.deleteContainer(r) }
+            routes.containerPost("/console/{container}/delete",
+                                 limit: 4 * routes.formLimit) { g, r in try g.deleteContainer(r) }
         }
     }
 }
@@ -100,8 +101,10 @@ extension SettingsPages {
 extension DataPages {
     static func register(_ r: inout ScopedRoutes<DataPages>) {
         r.get("/console/{container}/{environment}/import") { g, r in try g.importPage(r) }
-        r.post("/console/{container}/{environment}/import", limit: DataPages.importUploadLimit) { g, r in try g.importRecords(r) }
-        r.get("/console/{container}/{environment}/import/{job}") { g, r in try g.importJobPage(r, id: r.request.parameters["job"] ?? "") }
+        r.post("/console/{container}/{environment}/import",
+               limit: DataPages.importUploadLimit) { g, r in try g.importRecords(r) }
+        r.get("/console/{container}/{environment}/import/{job}") { g, r in try g.importJobPage(r,
+                id: r.request.parameters["job"] ?? "") }
         r.get("/console/{container}/{environment}/assets/{checksum}") { g, r in try g.assetDownload(r) }
         r.get("/console/{container}/{environment}/{database}/zones") { g, r in try g.zonesPage(r) }
         r.post("/console/{container}/{environment}/{database}/zones") { g, r in try g.createZone(r) }
@@ -109,11 +112,14 @@ extension DataPages {
         r.post("/console/{container}/{environment}/{database}/zones/{zone}/delete") { g, r in try g.deleteZone(r) }
         r.get("/console/{container}/{environment}/{database}/records") { g, r in try g.recordsPage(r) }
         r.get("/console/{container}/{environment}/{database}/new-record") { g, r in try g.newRecordPage(r) }
-        r.post("/console/{container}/{environment}/{database}/new-record", limit: 2 << 20) { g, r in try g.createRecord(r) }
+        r.post("/console/{container}/{environment}/{database}/new-record",
+               limit: 2 << 20) { g, r in try g.createRecord(r) }
         r.get("/console/{container}/{environment}/{database}/records/{zone}/{recordName}") { g, r in try g.recordPage(r) }
-        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}", limit: 2 << 20) { g, r in try g.saveRecord(r) }
+        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}",
+               limit: 2 << 20) { g, r in try g.saveRecord(r) }
         r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/delete") { g, r in try g.deleteRecord(r) }
-        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/asset", limit: DataPages.assetUploadLimit) { g, r in
+        r.post("/console/{container}/{environment}/{database}/records/{zone}/{recordName}/asset",
+               limit: DataPages.assetUploadLimit) { g, r in
             try g.uploadAssetField(r)
         }
     }

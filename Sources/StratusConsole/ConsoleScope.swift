@@ -38,17 +38,21 @@ struct ConsoleScope {
     func header(tab: ConsoleTab) -> ConsoleHeader {
         let p = paths
         typealias Link = ConsoleHeader.Link
-        func link(_ label: String, _ href: String, _ id: ConsoleTab, key: String = "") -> Link { Link(label: label, href: href, current: tab == id, key: key) }
+        func link(_ label: String, _ href: String, _ id: ConsoleTab, key: String = "") -> Link { Link(label: label,
+                href: href, current: tab == id, key: key) }
         var settings = [link("Tokens & keys", p.tokens(), .tokens), link("Faults", p.faults(), .faults)]
         if !isProduction { settings.append(link("Reset", p.reset(), .reset)) }
         let sections = [
             ConsoleHeader.Section(id: "data", label: "Data", links: [
-                link("Records", db.records(), .records, key: "r"), link("Zones", db.zones(), .zones, key: "z"), link("Users", p.users(), .users, key: "u"),
+                link("Records", db.records(), .records, key: "r"), link("Zones", db.zones(), .zones,
+                        key: "z"), link("Users", p.users(), .users, key: "u"),
             ] + (userDataBrowsable ? [link("Act as a user", p.actAs(), .actAs, key: "a")] : []) + [
-                link("Subscriptions", p.subscriptions(), .subscriptions), link("Sharing", p.sharing(), .sharing), link("Import", p.importPage(), .importRecords),
+                link("Subscriptions", p.subscriptions(), .subscriptions), link("Sharing", p.sharing(),
+                        .sharing), link("Import", p.importPage(), .importRecords),
             ]),
             ConsoleHeader.Section(id: "schema", label: "Schema", links: [
-                link("Record types", p.schema(), .schema, key: "s"), link("Indexes & query shapes", p.queryShapes(), .shapes),
+                link("Record types", p.schema(), .schema, key: "s"), link("Indexes & query shapes", p.queryShapes(),
+                        .shapes),
                 link("Security roles", p.roles(), .roles), link("Deploy", ConsolePaths.deploy(container), .deploy),
                 link("History", ConsolePaths.deployHistory(container), .history),
             ]),
@@ -59,7 +63,8 @@ struct ConsoleScope {
             ConsoleHeader.Section(id: "settings", label: "Settings", links: settings),
         ]
         let environments = ContainerEnvironment.allCases.map { e in
-            Link(label: e == .production ? "Production" : "Development", href: ConsolePaths.environment(container, e), current: e == environment)
+            Link(label: e == .production ? "Production" : "Development", href: ConsolePaths.environment(container, e),
+                 current: e == environment)
         }
         let databases = DatabaseScope.allCases.map { d in
             Link(label: d.rawValue.capitalized, href: tab == .zones ? p.database(d).zones() : p.database(d).records(),
@@ -68,7 +73,8 @@ struct ConsoleScope {
         return ConsoleHeader(
             container: container.rawValue, environment: environment.rawValue,
             environmentLabel: isProduction ? "Production" : "Development", isProduction: isProduction,
-            database: database?.rawValue ?? "public", overview: link("Overview", p.home(), .home, key: "h"), sections: sections,
+            database: database?.rawValue ?? "public", overview: link("Overview", p.home(), .home,
+                                                                     key: "h"), sections: sections,
             environments: environments, databases: databases, showDatabases: tab == .records || tab == .zones,
             publicRecordsPath: p.database(.public).records(), publicZonesPath: p.database(.public).zones(),
             privateRecordsPath: p.database(.private).records(), sharedRecordsPath: p.database(.shared).records(),
@@ -78,6 +84,7 @@ struct ConsoleScope {
     }
 
     var crumbs: [Crumb] {
-        [Crumb(href: ConsolePaths.home, label: "Containers"), Crumb(href: paths.home(), label: "\(container.rawValue) · \(isProduction ? "Production" : "Development")")]
+        [Crumb(href: ConsolePaths.home, label: "Containers"), Crumb(href: paths.home(),
+                                                                    label: "\(container.rawValue) · \(isProduction ? "Production" : "Development")")]
     }
 }

@@ -14,13 +14,15 @@ extension ContainerPages {
         }
         // What the app does in Development that Production would refuse (`stratus schema check`).
         let problems = try store.lifecycle.schemaCheck(container: scope.container).map(\.message)
-        let view = DeployView(changes: plan.changes.map(\.description), refusals: plan.refusals, hasChanges: !plan.changes.isEmpty,
+        let view = DeployView(changes: plan.changes.map(\.description), refusals: plan.refusals,
+                              hasChanges: !plan.changes.isEmpty,
                               hasRefusals: !plan.refusals.isEmpty, canDeploy: !plan.changes.isEmpty && plan.refusals.isEmpty,
                               history: history, hasHistory: !history.isEmpty, action: ConsolePaths.deploy(scope.container),
                               planFingerprint: ContainerPages.fingerprint(plan), checkProblems: problems, hasCheckProblems: !problems.isEmpty,
                               error: error, message: req.query("done"))
         let json = DeployView.JSON(changes: view.changes, refusals: plan.refusals, check: problems, history: history)
-        return page(r, tab: .deploy, "deploy", title: "Deploy to Production", view, json: json, status: error == nil ? .ok : .conflict)
+        return page(r, tab: .deploy, "deploy", title: "Deploy to Production", view, json: json,
+                    status: error == nil ? .ok : .conflict)
     }
 
     /// `deploy.mustache`: the plan, what Production would refuse, and the history.
@@ -42,12 +44,14 @@ extension ContainerPages {
         let plan = try store.lifecycle.deployPlan(scope.container)
         // The admin confirmed the plan they saw; if Development changed since, show the new plan instead.
         guard formValue(req, "plan") == ContainerPages.fingerprint(plan) else {
-            return try deployPage(r, error: "Development's schema changed since you opened this page. Review the changes again.")
+            return try deployPage(r,
+                                  error: "Development's schema changed since you opened this page. Review the changes again.")
         }
         guard plan.refusals.isEmpty else { return try deployPage(r, error: "This deploy is refused; see why below.") }
         let diff = try store.lifecycle.deploy(scope.container, by: s.admin.email)
         try audit(s, nil, "deploy", diff.changes.map(\.description).joined(separator: "; "), container: scope.container)
-        return .redirect(to: ConsolePaths.deploy(scope.container, done: "Deployed \(diff.changes.count) changes to Production."))
+        return .redirect(to: ConsolePaths.deploy(scope.container,
+                                                 done: "Deployed \(diff.changes.count) changes to Production."))
     }
 
     static func fingerprint(_ plan: SchemaDiff) -> String {
@@ -59,7 +63,8 @@ extension ContainerPages {
 
     func deleteContainerPage(_ r: ConsoleRequest) throws -> HTTPResponse {
         let scope = r.scope
-        let dev = try scope.env.records.recordCount(), prod = try store.environment(scope.container, .production).records.recordCount()
+        let dev = try scope.env.records.recordCount(), prod = try store.environment(scope.container,
+                .production).records.recordCount()
         return page(r, tab: .none, "confirm", title: "Delete container", ConfirmView(
             heading: "Delete \(scope.container.rawValue)?",
             warning: "This deletes the container with both environments: \(dev) Development and \(prod) Production records, its schema, tokens, keys and users. It cannot be undone.",

@@ -8,18 +8,22 @@ extension ContainerPages {
     func containersPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
         let containers = try store.containers().map { c in
             let dev = try? store.environment(c.id, .development), prod = try? store.environment(c.id, .production)
-            return ContainersView.Container(id: c.id.rawValue, createdISO: Console.iso(c.createdAt), developmentPath: ConsolePaths.environment(c.id, .development),
-                                            productionPath: ConsolePaths.environment(c.id, .production), deletePath: ConsolePaths.deleteContainer(c.id),
+            return ContainersView.Container(id: c.id.rawValue, createdISO: Console.iso(c.createdAt),
+                                            developmentPath: ConsolePaths.environment(c.id, .development),
+                                            productionPath: ConsolePaths.environment(c.id,
+                                                    .production), deletePath: ConsolePaths.deleteContainer(c.id),
                                             developmentRecords: (try? dev?.records.recordCount()) ?? 0, productionRecords: (try? prod?.records.recordCount()) ?? 0,
                                             developmentTypes: (try? dev?.schema.current().recordTypes.count) ?? 0, productionTypes: (try? prod?.schema.current().recordTypes.count) ?? 0)
         }
         if Console.wantsJSON(req) {
             return Console.jsonAnswer(["containers": containers.map {
-                ContainersView.ContainerJSON(id: $0.id, developmentRecords: $0.developmentRecords, productionRecords: $0.productionRecords, created: $0.createdISO)
+                ContainersView.ContainerJSON(id: $0.id, developmentRecords: $0.developmentRecords,
+                                             productionRecords: $0.productionRecords, created: $0.createdISO)
             }])
         }
         let message = req.query("deleted").map { "Deleted \($0)." } ?? req.query("created").map { "Created \($0)." }
-        return render("containers", ContainersView(title: "Containers", containers: containers, hasContainers: !containers.isEmpty,
+        return render("containers", ContainersView(title: "Containers", containers: containers,
+                                                   hasContainers: !containers.isEmpty,
                                                    createAction: ConsolePaths.containers, message: message), session: s)
     }
 
@@ -41,16 +45,19 @@ extension ContainerPages {
         let raw = (formValue(req, "id") ?? "").trimmingCharacters(in: .whitespaces)
         let id = try ContainerID(raw)
         try store.createContainer(id)
-        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: "create container", container: id.rawValue, environment: nil, detail: ""))
+        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: s.admin.email, action: "create container",
+                                          container: id.rawValue, environment: nil, detail: ""))
         console.containersChanged()
         return .redirect(to: ConsolePaths.home(created: id))
     }
 
     func auditPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
         let entries = try store.admins.auditLog().map { e in
-            AuditView.Entry(when: Console.iso(e.at), admin: e.admin, action: e.action, container: e.container ?? "", environment: e.environment ?? "", detail: e.detail)
+            AuditView.Entry(when: Console.iso(e.at), admin: e.admin, action: e.action, container: e.container ?? "",
+                            environment: e.environment ?? "", detail: e.detail)
         }
-        return render("audit", AuditView(title: "Audit log", entries: entries, crumbs: [Crumb(href: ConsolePaths.home, label: "Containers")]), session: s)
+        return render("audit", AuditView(title: "Audit log", entries: entries, crumbs: [Crumb(href: ConsolePaths.home,
+                label: "Containers")]), session: s)
     }
 
     /// `audit.mustache`.

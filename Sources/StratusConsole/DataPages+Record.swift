@@ -14,7 +14,9 @@ extension DataPages {
         let zone = req.parameters["zone"] ?? ZoneID.defaultZoneName
         let name = req.parameters["recordName"] ?? ""
         // A zone of the shared database belongs to whoever shares it: the store finds its owner.
-        return RecordLocation(db: db, zone: ZoneID(zoneName: zone, ownerRecordName: db.scope == .shared ? nil : db.ownerRecordName), name: name)
+        return RecordLocation(db: db, zone: ZoneID(zoneName: zone,
+                                                   ownerRecordName: db.scope == .shared ? nil : db.ownerRecordName),
+                name: name)
     }
 
     func fetch(_ loc: RecordLocation, _ env: EnvironmentStore) throws -> StoredRecord {
@@ -32,11 +34,13 @@ extension DataPages {
         if Console.wantsJSON(req) { return Console.jsonAnswer(RecordJSON(EncryptedFields.hidden(record, type))) }
         var values = recordValues(record, type, loc, scope)
         values.message = req.query("done")
-        return page(r, tab: .records, "record", title: record.recordName, values, crumbs: recordCrumbs(scope, record.recordType, loc))
+        return page(r, tab: .records, "record", title: record.recordName, values, crumbs: recordCrumbs(scope,
+                record.recordType, loc))
     }
 
     func recordCrumbs(_ scope: ConsoleScope, _ type: String, _ loc: RecordLocation) -> [Crumb] {
-        [Crumb(href: scope.db.records([("type", type), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]), label: "\(type) records")]
+        [Crumb(href: scope.db.records([("type", type), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]),
+               label: "\(type) records")]
     }
 
     /// `record.mustache` (and `conflict.mustache`, with the administrator's version beside the server's).
@@ -61,8 +65,10 @@ extension DataPages {
         var mine: [Field]?
     }
 
-    func recordValues(_ r: StoredRecord, _ type: RecordTypeSchema, _ loc: RecordLocation, _ scope: ConsoleScope, form: StoredRecord? = nil) -> RecordView {
-        let link = { (ref: Reference) -> String in scope.db.record(zone: ref.zoneID?.zoneName ?? loc.zone.zoneName, name: ref.recordName) }
+    func recordValues(_ r: StoredRecord, _ type: RecordTypeSchema, _ loc: RecordLocation, _ scope: ConsoleScope,
+                      form: StoredRecord? = nil) -> RecordView {
+        let link = { (ref: Reference) -> String in scope.db.record(zone: ref.zoneID?.zoneName ?? loc.zone.zoneName,
+                                                                   name: ref.recordName) }
         let assetLink = { (a: AssetValue) -> String in scope.paths.asset(a.fileChecksum) }
         let assetType = { (a: AssetValue) -> String in scope.env.assets.assetPrefix(checksum: a.fileChecksum).map(DataPages.sniff) ?? "missing file" }
         let names = type.userFields.map(\.name) + r.fields.keys.filter { type.field(named: $0) == nil }.sorted()
@@ -79,7 +85,9 @@ extension DataPages {
         }
         func stamp(_ st: RecordStamp?) -> RecordView.Stamp? {
             st.map { st in
-                RecordView.Stamp(utc: ValueDisplay.utcString(st.timestamp), iso: RecordForm.inputTimestamp(st.timestamp) + "Z", local: ValueDisplay.localString(st.timestamp),
+                RecordView.Stamp(utc: ValueDisplay.utcString(st.timestamp),
+                                 iso: RecordForm.inputTimestamp(st.timestamp) + "Z",
+                        local: ValueDisplay.localString(st.timestamp),
                                  millis: String(st.timestamp), user: st.userRecordName, device: ValueDisplay.visible(st.deviceID))
             }
         }
@@ -87,7 +95,9 @@ extension DataPages {
             recordName: ValueDisplay.visible(r.recordName), recordType: r.recordType, zone: loc.zone.zoneName,
             tag: r.recordChangeTag ?? "", created: stamp(r.created), modified: stamp(r.modified),
             fields: fields, inputs: RecordForm.inputs(for: type, record: form ?? r),
-            action: scope.db.record(zone: loc.zone.zoneName, name: loc.name), deleteAction: scope.db.deleteRecord(zone: loc.zone.zoneName, name: loc.name),
+            action: scope.db.record(zone: loc.zone.zoneName,
+                                    name: loc.name), deleteAction: scope.db.deleteRecord(zone: loc.zone.zoneName,
+                    name: loc.name),
             assetAction: scope.db.recordAsset(zone: loc.zone.zoneName, name: loc.name),
             assetFields: type.userFields.filter { $0.type.scalar == .asset }.map(\.name),
             hasAssetFields: type.userFields.contains { $0.type.scalar == .asset },
@@ -102,8 +112,10 @@ extension DataPages {
         let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
         let tag = items.first { $0.name == "tag" }?.value ?? ""
         let fields = try RecordForm.fields(from: items, type: type, existing: current)
-        let edited = StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: tag, fields: fields)
-        let result = try scope.env.records.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0]
+        let edited = StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone,
+                                  recordChangeTag: tag, fields: fields)
+        let result = try scope.env.records.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone,
+                                                  actor: actor(scope))[0]
         switch result {
         case .failed(let e) where e.code == .conflict:
             return conflictPage(r, loc, type, mine: edited, server: e.serverRecord ?? current)
@@ -111,7 +123,8 @@ extension DataPages {
             var values = recordValues(current, type, loc, scope, form: edited)
             values.error = e.reason
             values.tag = tag
-            return page(r, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc),
+            return page(r, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope,
+                    current.recordType, loc),
                         status: .code(e.code.httpStatus))
         default:
             try audit(s, scope, "edit record", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name)")
@@ -145,14 +158,17 @@ extension DataPages {
         } else {
             values[name] = field.type.isList ? .list(.asset, [.asset(asset)]) : .asset(asset)
         }
-        let edited = StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: fields["tag"] ?? "", fields: values)
-        switch try scope.env.records.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0] {
+        let edited = StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone,
+                                  recordChangeTag: fields["tag"] ?? "", fields: values)
+        switch try scope.env.records.modify([RecordOperation(.replace, edited)], in: loc.db, zoneID: loc.zone,
+                                            actor: actor(scope))[0] {
         case .failed(let e) where e.code == .conflict:
             return conflictPage(r, loc, type, mine: edited, server: e.serverRecord ?? current)
         case .failed(let e):
             throw e
         default:
-            try audit(s, scope, "upload asset", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name) field \(name), \(file.data.count) bytes")
+            try audit(s, scope, "upload asset",
+                      "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name) field \(name), \(file.data.count) bytes")
             return .redirect(to: scope.db.record(zone: loc.zone.zoneName, name: loc.name, [("done", "Uploaded.")]))
         }
     }
@@ -175,19 +191,22 @@ extension DataPages {
         let loc = try recordLocation(req, scope)
         let current = try fetch(loc, scope.env)
         let tag = formValue(req, "tag") ?? ""
-        let op = RecordOperation(.delete, StoredRecord(recordName: loc.name, recordType: current.recordType, zoneID: loc.zone, recordChangeTag: tag))
+        let op = RecordOperation(.delete, StoredRecord(recordName: loc.name, recordType: current.recordType,
+                                                       zoneID: loc.zone, recordChangeTag: tag))
         let result = try scope.env.records.modify([op], in: loc.db, zoneID: loc.zone, actor: actor(scope))[0]
         if case .failed(let e) = result {
             if e.code == .conflict {
                 let type = try scope.env.schema.current().recordType(named: current.recordType) ?? RecordTypeSchema(name: current.recordType)
                 var values = recordValues(current, type, loc, scope)
                 values.error = "This record was changed by someone else after you opened it, so it was not deleted. Here is its current version."
-                return page(r, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope, current.recordType, loc), status: .conflict)
+                return page(r, tab: .records, "record", title: current.recordName, values, crumbs: recordCrumbs(scope,
+                        current.recordType, loc), status: .conflict)
             }
             throw e
         }
         try audit(s, scope, "delete record", "\(loc.db.scope.rawValue)/\(loc.zone.zoneName)/\(loc.name)")
-        return .redirect(to: scope.db.records([("type", current.recordType), ("zone", loc.zone.isDefault ? nil : loc.zone.zoneName)]))
+        return .redirect(to: scope.db.records([("type", current.recordType), ("zone",
+                loc.zone.isDefault ? nil : loc.zone.zoneName)]))
     }
 
     func newRecordPage(_ r: ConsoleRequest, error: String? = nil, form: StoredRecord? = nil) throws -> HTTPResponse {
@@ -195,9 +214,11 @@ extension DataPages {
         guard scope.databaseID != nil else { return try AccessPages(console: console).chooseUserPage(r, tab: .records) }
         let schema = try scope.env.schema.current()
         let typeName = req.query("type") ?? formValue(req, "type") ?? schema.recordTypes.first?.name ?? ""
-        guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
+        guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound,
+                "There is no record type \(typeName.prefix(60)).") }
         let zone = req.query("zone") ?? formValue(req, "zone") ?? ZoneID.defaultZoneName
-        let view = NewRecordView(recordType: type.name, zone: zone, recordName: form?.recordName ?? "", inputs: RecordForm.inputs(for: type, record: form),
+        let view = NewRecordView(recordType: type.name, zone: zone, recordName: form?.recordName ?? "",
+                                 inputs: RecordForm.inputs(for: type, record: form),
                                  action: scope.db.newRecord([("type", type.name), ("zone", zone)]), error: error)
         return page(r, tab: .records, "new-record", title: "New \(type.name)", view,
                     crumbs: [Crumb(href: scope.db.records([("type", type.name)]), label: "\(type.name) records")],
@@ -217,14 +238,18 @@ extension DataPages {
         guard let db = scope.databaseID else { throw StratusError.badRequest("Choose whose database first.") }
         let schema = try scope.env.schema.current()
         let typeName = req.query("type") ?? ""
-        guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound, "There is no record type \(typeName.prefix(60)).") }
-        let zone = ZoneID(zoneName: req.query("zone") ?? ZoneID.defaultZoneName, ownerRecordName: db.scope == .shared ? nil : db.ownerRecordName)
+        guard let type = schema.recordType(named: typeName) else { throw StratusError(.notFound,
+                "There is no record type \(typeName.prefix(60)).") }
+        let zone = ZoneID(zoneName: req.query("zone") ?? ZoneID.defaultZoneName,
+                          ownerRecordName: db.scope == .shared ? nil : db.ownerRecordName)
         let items = HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self))
         let name = (items.first { $0.name == "recordName" }?.value ?? "").trimmingCharacters(in: .whitespaces)
-        var record = StoredRecord(recordName: name.isEmpty ? UUID().uuidString : name, recordType: type.name, zoneID: zone)
+        var record = StoredRecord(recordName: name.isEmpty ? UUID().uuidString : name, recordType: type.name,
+                                  zoneID: zone)
         do {
             record.fields = try RecordForm.fields(from: items, type: type, existing: nil)
-            let result = try scope.env.records.modify([RecordOperation(.create, record)], in: db, zoneID: zone, actor: actor(scope))[0]
+            let result = try scope.env.records.modify([RecordOperation(.create, record)], in: db, zoneID: zone,
+                                                      actor: actor(scope))[0]
             if case .failed(let e) = result { throw e }
         } catch let error as StratusError {
             return try newRecordPage(r, error: Console.explain(error, path: req.rawPath).error.reason, form: record)
@@ -236,7 +261,8 @@ extension DataPages {
     func assetDownload(_ r: ConsoleRequest) throws -> HTTPResponse {
         let (req, scope) = (r.request, r.scope)
         let checksum = req.parameters["checksum"] ?? ""
-        guard let data = scope.env.assets.assetContent(checksum: checksum) else { throw StratusError(.notFound, "There is no such asset.") }
+        guard let data = scope.env.assets.assetContent(checksum: checksum) else { throw StratusError(.notFound,
+                "There is no such asset.") }
         var h = HTTPHeaders()
         h["content-type"] = DataPages.sniff(data)
         h["content-disposition"] = "attachment"

@@ -16,10 +16,13 @@ extension DataPages {
                                   recordsHref: scope.db.records([("zone", name)]),
                                   deleteHref: (custom && !z.zoneID.isDefault) ? scope.db.deleteZone(name) : nil)
         }
-        let view = ZonesView(zones: zones, canCreate: custom, createAction: scope.db.zones(), message: req.query("done"))
-        let json = ["zones": zones.map { ZonesView.ZoneJSON(zoneName: $0.name, syncToken: $0.syncToken, recordCount: $0.count, atomic: $0.atomic) }]
+        let view = ZonesView(zones: zones, canCreate: custom, createAction: scope.db.zones(),
+                             message: req.query("done"))
+        let json = ["zones": zones.map { ZonesView.ZoneJSON(zoneName: $0.name, syncToken: $0.syncToken,
+                                                            recordCount: $0.count, atomic: $0.atomic) }]
         return page(r, tab: .zones, "zones", title: "Zones", view,
-                    crumbs: [Crumb(href: scope.db.zones(), label: "\(scope.database?.rawValue ?? "public") zones")], json: json)
+                    crumbs: [Crumb(href: scope.db.zones(),
+                                   label: "\(scope.database?.rawValue ?? "public") zones")], json: json)
     }
 
     /// `zones.mustache`.
@@ -65,7 +68,8 @@ extension DataPages {
         let (req, s, scope) = (r.request, r.session, r.scope)
         guard let db = scope.databaseID else { throw StratusError.badRequest("Choose a user first.") }
         let name = req.parameters["zone"] ?? ""
-        guard formValue(req, "confirm") == name else { throw StratusError.badRequest("The name you typed does not match the zone's; nothing was deleted.") }
+        guard formValue(req,
+                        "confirm") == name else { throw StratusError.badRequest("The name you typed does not match the zone's; nothing was deleted.") }
         try scope.env.zones.deleteZone(ZoneID(zoneName: name, ownerRecordName: db.ownerRecordName), in: db)
         try audit(s, scope, "delete zone", "\(db.scope.rawValue) database of \(db.ownerRecordName): \(name)")
         return .redirect(to: scope.db.zones([("done", "Deleted zone \(name).")]))

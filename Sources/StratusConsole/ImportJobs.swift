@@ -36,7 +36,8 @@ final class ImportJobs: Sendable {
         try jobs.withLock { (j: inout [Job]) throws(StratusError) in
             let busy = j.filter { if case .running = $0.state { true } else { false } }.count
             guard busy < Self.running else {
-                throw StratusError(.tryAgainLater, "\(busy) imports are running on this server: start this one when one of them has finished", retryAfter: 30)
+                throw StratusError(.tryAgainLater,
+                                   "\(busy) imports are running on this server: start this one when one of them has finished", retryAfter: 30)
             }
             j.append(job)
             if j.count > Self.kept, let i = j.firstIndex(where: { if case .running = $0.state { false } else { true } }) { j.remove(at: i) }

@@ -7,46 +7,57 @@ import StratusStore
 extension LoginPages {
     func loginPage(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        if let t = console.cookie(req, Console.cookieName), (try? await blocking.run { try store.admins.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
+        if let t = console.cookie(req,
+                                  Console.cookieName), (try? await blocking.run { try store.admins.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
         return render("login", ["title": "Sign in"], session: nil)
     }
 
     func login(_ req: HTTPRequest) async -> HTTPResponse {
-        guard console.sameOrigin(req) else { return errorPage(nil, status: .forbidden, heading: "Refused", reason: "Sign in from this console's own page.") }
+        guard console.sameOrigin(req) else { return errorPage(nil, status: .forbidden, heading: "Refused",
+                                                              reason: "Sign in from this console's own page.") }
         let f = form(req)
         let email = (f["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let account = "admin:\(email.lowercased())", address = req.clientAddress
         let store = self.store
         let password = f["password"] ?? ""
-        // A device cookie of this account: this browser signed in to it before, and strangers' failures do not hold it back.
+        // A device cookie of this account: this browser signed in to it before, and strangers' failures do not hold it
+        // back.
         let presented = console.cookie(req, Console.deviceCookieName)
         let device = try? await blocking.run { () throws -> String? in
             guard let presented, try store.admins.isDeviceCookie(presented, of: account) else { return nil }
             return presented
         }
         let result: (token: String, csrf: String)
-        switch await console.throttle.attempt(account: account, address: address, device: device ?? nil, { () throws -> (token: String, csrf: String) in
-            guard let admin = try store.admins.authenticateAdmin(email: email, password: password) else { throw StratusError(.authenticationFailed, "no match") }
+        switch await console.throttle.attempt(account: account, address: address, device: device ?? nil,
+                                              { () throws -> (token: String, csrf: String) in
+            guard let admin = try store.admins.authenticateAdmin(email: email,
+                                                                 password: password) else { throw StratusError(.authenticationFailed, "no match") }
             return try store.admins.createAdminSession(admin)
         }) {
         case .succeeded(let made): result = made
         case .wait(let seconds):
-            var r = render("login", ["title": "Sign in", "email": email, "error": "Too many failed attempts. Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."],
+            var r = render("login", ["title": "Sign in", "email": email,
+                                     "error": "Too many failed attempts. Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."],
                            session: nil, status: .tooManyRequests)
             r.headers["retry-after"] = String(seconds)
             return r
         case .busy:
-            var r = render("login", ["title": "Sign in", "email": email, "error": "The server is busy signing people in. Try again in a few seconds."],
+            var r = render("login", ["title": "Sign in", "email": email,
+                                     "error": "The server is busy signing people in. Try again in a few seconds."],
                            session: nil, status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r
         case .refused:
-            return render("login", ["title": "Sign in", "email": email, "error": "That email and password do not match an administrator."], session: nil, status: .unauthorized)
+            return render("login", ["title": "Sign in", "email": email,
+                                    "error": "That email and password do not match an administrator."], session: nil,
+                    status: .unauthorized)
         }
         var r = HTTPResponse.redirect(to: ConsolePaths.home)
-        r.headers.add("set-cookie", console.sessionCookie(result.token, maxAge: Int(AdminStore.sessionAbsolute / 1000), req))
+        r.headers.add("set-cookie", console.sessionCookie(result.token, maxAge: Int(AdminStore.sessionAbsolute / 1000),
+                                                          req))
         if (device ?? nil) == nil, let issued = try? await blocking.run({ try store.admins.issueDeviceCookie(account: account) }) {
-            r.headers.add("set-cookie", "\(Console.deviceCookieName)=\(issued); Path=/console; HttpOnly; SameSite=Strict; Max-Age=\(AdminStore.deviceCookieLifetime / 1000)"
+            r.headers.add("set-cookie",
+                          "\(Console.deviceCookieName)=\(issued); Path=/console; HttpOnly; SameSite=Strict; Max-Age=\(AdminStore.deviceCookieLifetime / 1000)"
                           + (console.secureCookies || req.scheme == "https" ? "; Secure" : ""))
         }
         return r
@@ -54,11 +65,13 @@ extension LoginPages {
 
     func logout(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        guard let token = console.cookie(req, Console.cookieName), let s = try? await blocking.run({ try store.admins.adminSession(token) }) else {
+        guard let token = console.cookie(req,
+                                         Console.cookieName), let s = try? await blocking.run({ try store.admins.adminSession(token) }) else {
             return .redirect(to: ConsolePaths.login)
         }
         guard console.sameOrigin(req), formValue(req, "csrf") == s.csrf else {
-            return errorPage(Session(admin: s.admin, csrf: s.csrf), status: .forbidden, heading: "Refused", reason: "This form was not sent from this console's own page.")
+            return errorPage(Session(admin: s.admin, csrf: s.csrf), status: .forbidden, heading: "Refused",
+                             reason: "This form was not sent from this console's own page.")
         }
         _ = try? await blocking.run { try store.admins.endAdminSession(token) }
         var r = HTTPResponse.redirect(to: ConsolePaths.login)
@@ -69,7 +82,8 @@ extension LoginPages {
     func setupPage(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
         guard (try? await blocking.run { try store.admins.hasAdmins() }) == false, req.query("token") == console.setupToken else {
-            return errorPage(nil, status: .notFound, heading: "Not found", reason: "This setup link is not valid (an administrator may already exist).")
+            return errorPage(nil, status: .notFound, heading: "Not found",
+                             reason: "This setup link is not valid (an administrator may already exist).")
         }
         return render("setup", ["title": "Set up Stratus", "token": console.setupToken], session: nil)
     }
@@ -83,18 +97,23 @@ extension LoginPages {
         do {
             let session = try await blocking.run { () throws -> (String, String) in
                 // Only while there is no admin: the first one to finish wins, a second post is refused.
-                guard try !store.admins.hasAdmins() else { throw StratusError(.exists, "An administrator already exists: sign in instead.") }
+                guard try !store.admins.hasAdmins() else { throw StratusError(.exists,
+                        "An administrator already exists: sign in instead.") }
                 let admin = try store.admins.createAdmin(email: f["email"] ?? "", password: f["password"] ?? "")
-                try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: admin.email, action: "create first administrator", container: nil, environment: nil, detail: admin.email))
+                try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: admin.email,
+                                                  action: "create first administrator", container: nil,
+                        environment: nil, detail: admin.email))
                 let s = try store.admins.createAdminSession(admin)
                 return (s.token, s.csrf)
             }
             var r = HTTPResponse.redirect(to: ConsolePaths.home)
-            r.headers["set-cookie"] = console.sessionCookie(session.0, maxAge: Int(AdminStore.sessionAbsolute / 1000), req)
+            r.headers["set-cookie"] = console.sessionCookie(session.0, maxAge: Int(AdminStore.sessionAbsolute / 1000),
+                                                            req)
             return r
         } catch {
             let (e, _, status) = Console.explain(error, path: req.rawPath)
-            var page = render("setup", ["title": "Set up Stratus", "token": console.setupToken, "error": e.reason], session: nil, status: status)
+            var page = render("setup", ["title": "Set up Stratus", "token": console.setupToken, "error": e.reason],
+                              session: nil, status: status)
             page.headers["cache-control"] = "no-store"
             return page
         }

@@ -19,11 +19,15 @@ extension MonitorPages {
         let storage = "\(ValueDisplay.byteCount(usage.totalBytes)) (records \(ValueDisplay.byteCount(usage.recordBytes)), assets \(ValueDisplay.byteCount(usage.assetBytes)))"
             + (usage.quotaBytes.map { " of a \(ValueDisplay.byteCount($0)) quota" } ?? ", no quota")
         let recordCount = try env.records.recordCount()
-        let view = HomeView(recordCount: recordCount, typeCount: schema.recordTypes.count, zones: zones, usersSigned: users.count == 1 ? "1 user has" : "\(users.count) users have", usersHref: scope.paths.users(),
+        let view = HomeView(recordCount: recordCount, typeCount: schema.recordTypes.count, zones: zones,
+                            usersSigned: users.count == 1 ? "1 user has" : "\(users.count) users have",
+                usersHref: scope.paths.users(),
                             actAsHref: scope.userDataBrowsable ? scope.paths.actAs() : nil, storage: storage, overQuota: usage.exceeds(), message: req.query("done"))
-        let json = HomeView.JSON(container: scope.container.rawValue, environment: scope.environment.rawValue, recordCount: recordCount,
+        let json = HomeView.JSON(container: scope.container.rawValue, environment: scope.environment.rawValue,
+                                 recordCount: recordCount,
                                  recordTypes: schema.recordTypes.map(\.name), users: users.map { UserJSON(userRecordName: $0.userRecordName, email: UserDataMask(scope).email($0.email)) },
-                                 storage: .init(recordBytes: usage.recordBytes, assetBytes: usage.assetBytes, quotaBytes: usage.quotaBytes))
+                                 storage: .init(recordBytes: usage.recordBytes, assetBytes: usage.assetBytes,
+                                                quotaBytes: usage.quotaBytes))
         return page(r, tab: .home, "home", title: "Home", view, json: json)
     }
 

@@ -16,11 +16,13 @@ extension MonitorPages {
             return n
         }
         let before = filter("before").flatMap { Int64($0) }
-        let entries = try log.entries(container: scope.container.rawValue, environment: scope.environment.rawValue, operation: filter("operation"),
+        let entries = try log.entries(container: scope.container.rawValue, environment: scope.environment.rawValue,
+                                      operation: filter("operation"),
                                       status: status, user: filter("user"), uuid: filter("uuid"), before: before, limit: 200)
         let demo = console.demoData(scope)
         let rows = entries.map { e in
-            LogsView.Entry(time: ValueDisplay.utcString(e.at), generated: demo.map { e.at < $0.before } ?? false, operation: e.operation, database: e.database, user: e.user ?? "—", status: e.status,
+            LogsView.Entry(time: ValueDisplay.utcString(e.at), generated: demo.map { e.at < $0.before } ?? false,
+                           operation: e.operation, database: e.database, user: e.user ?? "—", status: e.status,
                            bad: e.status >= 400, errorCode: e.errorCode ?? "", injected: e.injected,
                            duration: String(format: "%.1f", Double(e.durationMicroseconds) / 1000), uuid: e.uuid ?? "")
         }
@@ -30,11 +32,13 @@ extension MonitorPages {
             for k in ["operation", "status", "user", "uuid"] { if let v = filter(k) { items.append((k, v)) } }
             older = scope.paths.logs(items)
         }
-        let view = LogsView(entries: rows, hasEntries: !rows.isEmpty, action: scope.paths.logs(), operation: filter("operation") ?? "",
+        let view = LogsView(entries: rows, hasEntries: !rows.isEmpty, action: scope.paths.logs(),
+                            operation: filter("operation") ?? "",
                             status: status.map(String.init) ?? "", user: filter("user") ?? "", uuid: filter("uuid") ?? "", olderHref: older,
                             demoNote: demo?.note)
         let json = ["requests": entries.map { e in
-            LogsView.Request(at: e.at, operation: e.operation, database: e.database, status: e.status, durationMicroseconds: e.durationMicroseconds,
+            LogsView.Request(at: e.at, operation: e.operation, database: e.database, status: e.status,
+                             durationMicroseconds: e.durationMicroseconds,
                              user: e.user, serverErrorCode: e.errorCode, uuid: e.uuid, injected: e.injected ? true : nil)
         }]
         return page(r, tab: .logs, "logs", title: "Logs", view, json: json)

@@ -9,12 +9,16 @@ import StratusStore
 extension MonitorPages {
     func queryShapesPage(_ r: ConsoleRequest, error: String? = nil) throws -> HTTPResponse {
         let (req, scope) = (r.request, r.scope)
-        let automatic = Dictionary(try scope.env.queryShapes.autoIndexes().map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let automatic = Dictionary(try scope.env.queryShapes.autoIndexes().map { ($0.name, $0) }, uniquingKeysWith: { a,
+                                   _ in a })
         let shapes = try scope.env.queryShapes.all().map { r in
             let auto = r.index.flatMap { automatic[$0] }
             return QueryShapesView.Shape(
-                shape: r.shape, calls: r.calls, p50: String(format: "%.2f", r.p50Milliseconds), p99: String(format: "%.2f", r.p99Milliseconds),
-                stepsPerRow: String(format: "%.0f", r.stepsPerRow), index: r.index ?? "none", kind: r.index == nil ? "none" : auto != nil ? "automatic" : "declared",
+                shape: r.shape, calls: r.calls, p50: String(format: "%.2f",
+                                                            r.p50Milliseconds), p99: String(format: "%.2f",
+                        r.p99Milliseconds),
+                stepsPerRow: String(format: "%.0f",
+                                    r.stepsPerRow), index: r.index ?? "none", kind: r.index == nil ? "none" : auto != nil ? "automatic" : "declared",
                 sorts: r.sorts, plan: r.plan.joined(separator: "\n"), last: ValueDisplay.utcString(r.lastAt),
                 canBuild: auto == nil, buildAction: scope.paths.buildIndexes())
         }
@@ -26,12 +30,17 @@ extension MonitorPages {
                 size: ValueDisplay.byteCount(ai.estimatedBytes),
                 built: ai.isReady ? String(format: "%.0f", ai.buildMilliseconds) : "–",
                 longestStep: ai.isReady ? String(format: "%.1f", ai.longestStepMilliseconds) : "–",
-                pinAction: scope.paths.automaticIndex(ai.name, ai.pinned ? "unpin" : "pin"), dropAction: scope.paths.automaticIndex(ai.name, "drop"))
+                pinAction: scope.paths.automaticIndex(ai.name,
+                                                      ai.pinned ? "unpin" : "pin"), dropAction: scope.paths.automaticIndex(ai.name, "drop"))
         }
-        let view = QueryShapesView(shapes: shapes, hasShapes: !shapes.isEmpty, indexes: indexes, hasIndexes: !indexes.isEmpty, error: error, message: req.query("done"))
-        let json = QueryShapesView.JSON(shapes: shapes.map { .init(shape: $0.shape, calls: $0.calls, index: $0.index, kind: $0.kind, p50Milliseconds: $0.p50) },
-                                        automaticIndexes: indexes.map { .init(name: $0.name, pinned: $0.pinned, state: $0.state) })
-        return page(r, tab: .shapes, "query-shapes", title: "Query shapes", view, json: json, status: error == nil ? .ok : .badRequest)
+        let view = QueryShapesView(shapes: shapes, hasShapes: !shapes.isEmpty, indexes: indexes,
+                                   hasIndexes: !indexes.isEmpty, error: error, message: req.query("done"))
+        let json = QueryShapesView.JSON(shapes: shapes.map { .init(shape: $0.shape, calls: $0.calls, index: $0.index,
+                                                                   kind: $0.kind, p50Milliseconds: $0.p50) },
+                                        automaticIndexes: indexes.map { .init(name: $0.name, pinned: $0.pinned,
+                                                state: $0.state) })
+        return page(r, tab: .shapes, "query-shapes", title: "Query shapes", view, json: json,
+                    status: error == nil ? .ok : .badRequest)
     }
 
     /// `query-shapes.mustache`: each shape's counts, cost and plan; the automatic indexes.
@@ -85,7 +94,8 @@ extension MonitorPages {
         let name = req.parameters["name"] ?? ""
         let done: String
         switch req.parameters["action"] {
-        case "pin": try scope.env.queryShapes.setAutoIndexPinned(name, true); done = "Pinned \(name): it stays even when unused."
+        case "pin": try scope.env.queryShapes.setAutoIndexPinned(name,
+                                                                 true); done = "Pinned \(name): it stays even when unused."
         case "unpin": try scope.env.queryShapes.setAutoIndexPinned(name, false); done = "Unpinned \(name)."
         case "drop": try scope.env.queryShapes.dropAutoIndex(name); done = "Dropped \(name)."
         default: throw StratusError(.notFound, "There is no such page.")

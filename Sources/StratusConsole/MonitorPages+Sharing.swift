@@ -9,7 +9,8 @@ import StratusStore
 extension MonitorPages {
     func sharingPage(_ r: ConsoleRequest) throws -> HTTPResponse {
         let (req, scope) = (r.request, r.scope)
-        let users = Dictionary(((try? store.accounts.users(container: scope.container)) ?? []).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        let users = Dictionary(((try? store.accounts.users(container: scope.container)) ?? []).map { ($0.userRecordName,
+                $0.email) }, uniquingKeysWith: { a, _ in a })
         let mask = UserDataMask(scope)
         func who(_ user: String) -> String {
             if user.hasPrefix("@") { return "\(mask.email(String(user.dropFirst()))) (invited; no account yet)" }
@@ -28,12 +29,17 @@ extension MonitorPages {
                 publicPermission: share.publicPermission.rawValue, participantCount: members.filter { $0.acceptanceStatus != .removed }.count,
                 created: ValueDisplay.utcString(share.created.timestamp), url: mask.shareURL(HandedOutPaths.share(share.shortGUID)),
                 revokeAction: scope.paths.revokeShare(id),
-                participants: members.map { p in .init(who: who(p.userRecordName), permission: p.permission.rawValue, type: p.type.rawValue, status: p.acceptanceStatus.rawValue) },
+                participants: members.map { p in .init(who: who(p.userRecordName), permission: p.permission.rawValue,
+                                                       type: p.type.rawValue, status: p.acceptanceStatus.rawValue) },
                 hasParticipants: !members.isEmpty,
-                sharedViewHref: scope.userDataBrowsable ? scope.paths.database(.shared, as: members.first?.userRecordName ?? "").zones() : nil)
+                sharedViewHref: scope.userDataBrowsable ? scope.paths.database(.shared,
+                        as: members.first?.userRecordName ?? "").zones() : nil)
         }
-        let json = ["shares": shares.map { SharingView.ShareJSON(name: $0.name, zone: $0.zone, publicPermission: $0.publicPermission, participants: $0.participantCount) }]
-        return page(r, tab: .sharing, "sharing", title: "Sharing", SharingView(shares: shares, hasShares: !shares.isEmpty, message: req.query("done")), json: json)
+        let json = ["shares": shares.map { SharingView.ShareJSON(name: $0.name, zone: $0.zone,
+                                                                 publicPermission: $0.publicPermission,
+                participants: $0.participantCount) }]
+        return page(r, tab: .sharing, "sharing", title: "Sharing", SharingView(shares: shares,
+                hasShares: !shares.isEmpty, message: req.query("done")), json: json)
     }
 
     /// `sharing.mustache`: every share of the environment, with its participants.
@@ -60,9 +66,11 @@ extension MonitorPages {
 
     func revokeShare(_ r: ConsoleRequest) throws -> HTTPResponse {
         let (req, s, scope) = (r.request, r.session, r.scope)
-        guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError(.notFound, "There is no such share.") }
+        guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError(.notFound,
+                "There is no such share.") }
         let share = try scope.env.sharing.revokeShare(id: id)
-        try audit(s, scope, "revoke share", "\(share.recordName) in zone \(share.zoneID.zoneName) of \(share.owner?.userRecordName ?? "")")
+        try audit(s, scope, "revoke share",
+                  "\(share.recordName) in zone \(share.zoneID.zoneName) of \(share.owner?.userRecordName ?? "")")
         return .redirect(to: scope.paths.sharing(done: "Revoked share \(share.recordName); its participants lost access."))
     }
 }

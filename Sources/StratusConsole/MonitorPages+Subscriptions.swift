@@ -9,7 +9,8 @@ import StratusStore
 extension MonitorPages {
     func subscriptionsPage(_ r: ConsoleRequest) throws -> HTTPResponse {
         let (req, scope) = (r.request, r.scope)
-        let emails = Dictionary(try store.accounts.users(container: scope.container).map { ($0.userRecordName, $0.email) }, uniquingKeysWith: { a, _ in a })
+        let emails = Dictionary(try store.accounts.users(container: scope.container).map { ($0.userRecordName,
+                $0.email) }, uniquingKeysWith: { a, _ in a })
         // Acting as a user: theirs only, as their devices would list them.
         let acting = scope.actingAs?.userRecordName
         if let acting { try console.auditUserDataRead(r, "subscriptions of \(acting)") }
@@ -32,9 +33,11 @@ extension MonitorPages {
                 firesOnce: doc["firesOnce"]?.bool ?? false, created: ValueDisplay.utcString(sub.createdAt),
                 scope: sub.scope.rawValue, ownerRecordName: sub.owner, deleteAction: scope.paths.deleteSubscription())
         }
-        let json = rows.map { SubscriptionsView.SubscriptionJSON(subscriptionID: $0.id, subscriptionType: $0.kind, database: $0.database, owner: $0.ownerRecordName) }
+        let json = rows.map { SubscriptionsView.SubscriptionJSON(subscriptionID: $0.id, subscriptionType: $0.kind,
+                                                                 database: $0.database, owner: $0.ownerRecordName) }
         return page(r, tab: .subscriptions, "subscriptions", title: "Subscriptions",
-                    SubscriptionsView(subscriptions: rows, hasSubscriptions: !rows.isEmpty, message: req.query("done")), json: ["subscriptions": json])
+                    SubscriptionsView(subscriptions: rows, hasSubscriptions: !rows.isEmpty,
+                                      message: req.query("done")), json: ["subscriptions": json])
     }
 
     /// `subscriptions.mustache`: every subscription of the environment, by database and owner.

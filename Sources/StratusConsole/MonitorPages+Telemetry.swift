@@ -9,28 +9,35 @@ import StratusStore
 extension MonitorPages {
     func telemetryPage(_ r: ConsoleRequest) throws -> HTTPResponse {
         let (req, scope) = (r.request, r.scope)
-        guard let telemetry = console.telemetry else { throw StratusError(.notFound, "This server keeps no telemetry.") }
+        guard let telemetry = console.telemetry else { throw StratusError(.notFound,
+                "This server keeps no telemetry.") }
         let rangeName = req.query("range") ?? TelemetryRange.hour.rawValue
         guard let range = TelemetryRange(rawValue: rangeName) else { throw StratusError.badRequest("range must be hour, day or week") }
         let now = WallClock.nowMillis()
-        let report = try telemetry.report(container: scope.container.rawValue, environment: scope.environment.rawValue, range: range, now: now)
+        let report = try telemetry.report(container: scope.container.rawValue, environment: scope.environment.rawValue,
+                                          range: range, now: now)
         let view = TelemetryView(report: report)
         let live = try store.faults.all(container: scope.container).filter { f in
             f.environment == scope.environment && now < f.expiresAt && (f.remaining.map { $0 > 0 } ?? true)
         }
         let page = TelemetryPage(
-            ranges: TelemetryRange.allCases.map { r in .init(label: r.label, href: scope.paths.telemetry(range: r.rawValue), current: r == range) },
+            ranges: TelemetryRange.allCases.map { r in .init(label: r.label,
+                                                             href: scope.paths.telemetry(range: r.rawValue),
+                    current: r == range) },
             rangeLabel: range.label.lowercased(),
             charts: view.charts.map { c in .init(heading: c.title, svg: c.svg, legend: c.legend) },
             totals: view.totals, hasRequests: view.requests > 0,
             requests: SVGChart.format(Double(view.requests)), errors: SVGChart.format(Double(view.errors)),
             injected: SVGChart.format(Double(view.injected)), hasInjected: view.injected > 0,
-            faults: live.map { f in .init(id: f.id, kind: f.kind.rawValue, operation: f.operation, injected: f.injected) },
+            faults: live.map { f in .init(id: f.id, kind: f.kind.rawValue, operation: f.operation,
+                                          injected: f.injected) },
             hasFaults: !live.isEmpty, faultsHref: scope.paths.faults(), demoNote: console.demoData(scope)?.note)
         let json = TelemetryPage.JSON(range: range.rawValue, stepMinutes: range.step, points: report.points.map { p in
-            .init(minute: p.minute, requests: p.requests, errors: p.errors, injected: p.injected, errorsByCode: p.errorsByCode,
+            .init(minute: p.minute, requests: p.requests, errors: p.errors, injected: p.injected,
+                  errorsByCode: p.errorsByCode,
                   latencyMilliseconds: Dictionary(p.latency.map { op, h in
-                      (op.rawValue, .init(count: h.total, p50: h.quantile(0.5) ?? 0, p95: h.quantile(0.95) ?? 0, p99: h.quantile(0.99) ?? 0))
+                      (op.rawValue, .init(count: h.total, p50: h.quantile(0.5) ?? 0, p95: h.quantile(0.95) ?? 0,
+                                          p99: h.quantile(0.99) ?? 0))
                   }, uniquingKeysWith: { a, _ in a }),
                   records: p.records, bytes: p.bytes)
         })

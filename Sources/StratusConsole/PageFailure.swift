@@ -10,7 +10,9 @@ struct PageFailure: Error {
     let scope: ConsoleScope?
 
     /// Runs `body`; what it throws comes out as a `PageFailure` with this context.
-    static func within<T>(_ request: HTTPRequest, _ session: Console.Session, _ scope: ConsoleScope?, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw PageFailure(error: error, request: request, session: session, scope: scope) }
+    static func within<T>(_ request: HTTPRequest, _ session: Console.Session, _ scope: ConsoleScope?,
+                          _ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw PageFailure(error: error, request: request, session: session,
+                                                           scope: scope) }
     }
 }

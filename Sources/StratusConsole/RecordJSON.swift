@@ -45,7 +45,8 @@ struct WireValue: Encodable {
         case .timestamp(let t): try c.encode(t.millisSince1970)
         case .bytes(let d): try c.encode(d.base64EncodedString())
         case .reference(let r):
-            try c.encode(Reference(recordName: r.recordName, action: r.action == .deleteSelf ? "DELETE_SELF" : "NONE", zoneID: r.zoneID.map { ZoneName(zoneName: $0.zoneName) }))
+            try c.encode(Reference(recordName: r.recordName, action: r.action == .deleteSelf ? "DELETE_SELF" : "NONE",
+                                   zoneID: r.zoneID.map { ZoneName(zoneName: $0.zoneName) }))
         case .asset(let a): try c.encode(Asset(fileChecksum: a.fileChecksum, size: a.size))
         case .location(let l): try c.encode(Location(latitude: l.latitude, longitude: l.longitude))
         case .list(_, let items): try c.encode(items.map(WireValue.init))

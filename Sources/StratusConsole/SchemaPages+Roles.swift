@@ -12,12 +12,14 @@ extension SchemaPages {
         let (req, scope) = (r.request, r.scope)
         let schema = try scope.env.schema.current()
         let roles = SecurityRole.builtIn + schema.roles
-        let label = [SecurityRole.world: "World", SecurityRole.authenticated: "Authenticated", SecurityRole.creator: "Creator"]
+        let label = [SecurityRole.world: "World", SecurityRole.authenticated: "Authenticated",
+                     SecurityRole.creator: "Creator"]
         let editable = !scope.isProduction
         let rows = schema.recordTypes.map { t in
             RolesView.Row(type: t.name, cells: roles.map { r in
                 let g = t.grants[r] ?? []
-                return RolesView.Cell(role: r, legend: "\(label[r] ?? r) on \(t.name)", perms: Self.permissions.map { p, name in
+                return RolesView.Cell(role: r, legend: "\(label[r] ?? r) on \(t.name)", perms: Self.permissions.map { p,
+                                      name in
                     RolesView.Permission(name: name, checked: g.contains(p), field: "grant:\(t.name):\(r)")
                 }, summary: g.names.joined(separator: ", "))
             })
@@ -26,16 +28,22 @@ extension SchemaPages {
         let mask = UserDataMask(scope)
         let email = Dictionary(users.map { ($0.userRecordName, mask.email($0.email)) }, uniquingKeysWith: { a, _ in a })
         let custom = try schema.roles.map { r in
-            let members = try scope.env.schema.members(of: r).map { u in RolesView.Member(user: u, email: email[u] ?? "", role: r) }
-            return RolesView.CustomRole(name: r, members: members, hasMembers: !members.isEmpty, action: scope.paths.roleMembers(r),
+            let members = try scope.env.schema.members(of: r).map { u in RolesView.Member(user: u,
+                    email: email[u] ?? "", role: r) }
+            return RolesView.CustomRole(name: r, members: members, hasMembers: !members.isEmpty,
+                                        action: scope.paths.roleMembers(r),
                                         deleteAction: editable ? scope.paths.deleteRole(r) : nil,
-                                        users: users.map { UserJSON(userRecordName: $0.userRecordName, email: mask.email($0.email)) })
+                                        users: users.map { UserJSON(userRecordName: $0.userRecordName,
+                                                                    email: mask.email($0.email)) })
         }
-        let view = RolesView(roles: roles.map { .init(name: $0, label: label[$0] ?? $0) }, rows: rows, editable: editable,
+        let view = RolesView(roles: roles.map { .init(name: $0, label: label[$0] ?? $0) }, rows: rows,
+                             editable: editable,
                              custom: custom, hasUsers: !users.isEmpty, hasTypes: !rows.isEmpty, message: req.query("done"))
         let json = RolesView.JSON(roles: roles,
-                                  grants: Dictionary(schema.recordTypes.map { t in (t.name, t.grants.mapValues(\.names)) }, uniquingKeysWith: { a, _ in a }),
-                                  members: Dictionary(custom.map { ($0.name, $0.members.map(\.user)) }, uniquingKeysWith: { a, _ in a }))
+                                  grants: Dictionary(schema.recordTypes.map { t in (t.name,
+                                          t.grants.mapValues(\.names)) }, uniquingKeysWith: { a, _ in a }),
+                                  members: Dictionary(custom.map { ($0.name, $0.members.map(\.user)) },
+                                                      uniquingKeysWith: { a, _ in a }))
         return page(r, tab: .roles, "roles", title: "Security roles", view, json: json)
     }
 
@@ -97,7 +105,8 @@ extension SchemaPages {
         let name = (formValue(req, "name") ?? "").trimmingCharacters(in: .whitespaces)
         try editSchema(s, scope, "create role \(name)") { (schema: inout Schema) throws(StratusError) in
             try Names.validate(roleName: name)
-            guard !SecurityRole.isBuiltIn(name), !schema.roles.contains(name) else { throw StratusError(.exists, "There is already a role \(name).") }
+            guard !SecurityRole.isBuiltIn(name), !schema.roles.contains(name) else { throw StratusError(.exists,
+                    "There is already a role \(name).") }
             schema.roles.append(name)
         }
         return .redirect(to: scope.paths.roles(done: "Created role \(name)."))
@@ -125,7 +134,9 @@ extension SchemaPages {
             return .redirect(to: scope.paths.roles(done: "Removed \(remove) from \(role)."))
         }
         let who = (f["user"] ?? "").trimmingCharacters(in: .whitespaces)
-        let user = try store.accounts.user(container: scope.container, userRecordName: who) ?? store.accounts.user(container: scope.container, email: who)
+        let user = try store.accounts.user(container: scope.container,
+                                           userRecordName: who) ?? store.accounts.user(container: scope.container,
+                email: who)
         guard let user else { throw StratusError(.notFound, "This container has no user \(who.prefix(80)).") }
         try scope.env.schema.assignRole(role, to: user.userRecordName)
         try audit(s, scope, "add role member", "\(role): \(user.userRecordName)")

@@ -14,13 +14,17 @@ extension SchemaPages {
             r.headers["content-disposition"] = "attachment; filename=\"\(scope.container.rawValue.filter { $0.isLetter || $0.isNumber || $0 == "." })-\(scope.environment.rawValue).ckdb\""
             return r
         }
-        let deployed = scope.isProduction ? schema : try store.environment(scope.container, .production).schema.current()
+        let deployed = scope.isProduction ? schema : try store.environment(scope.container,
+                .production).schema.current()
         let types = schema.recordTypes.map { t in
-            SchemaView.RecordType(name: t.name, fieldCount: t.userFields.count, href: scope.paths.recordType(t.name), deployed: deployed.recordType(named: t.name) != nil)
+            SchemaView.RecordType(name: t.name, fieldCount: t.userFields.count, href: scope.paths.recordType(t.name),
+                                  deployed: deployed.recordType(named: t.name) != nil)
         }
-        let view = SchemaView(types: types, roles: schema.roles, editable: !scope.isProduction, exportHref: scope.paths.schemaExport(), message: req.query("done"))
+        let view = SchemaView(types: types, roles: schema.roles, editable: !scope.isProduction,
+                              exportHref: scope.paths.schemaExport(), message: req.query("done"))
         return page(r, tab: .schema, "schema", title: "Schema", view,
-                    json: SchemaView.JSON(recordTypes: schema.recordTypes.map(SchemaView.TypeJSON.init), roles: schema.roles))
+                    json: SchemaView.JSON(recordTypes: schema.recordTypes.map(SchemaView.TypeJSON.init),
+                                          roles: schema.roles))
     }
 
     /// `schema.mustache`: the record types and roles.
@@ -87,34 +91,45 @@ extension SchemaPages {
         let (req, scope) = (r.request, r.scope)
         let schema = try scope.env.schema.current()
         let name = req.parameters["recordType"] ?? ""
-        guard let type = schema.recordType(named: name) else { throw StratusError(.notFound, "There is no record type \(name.prefix(60)) in \(scope.environment.rawValue).") }
+        guard let type = schema.recordType(named: name) else { throw StratusError(.notFound,
+                "There is no record type \(name.prefix(60)) in \(scope.environment.rawValue).") }
         if Console.wantsJSON(req) { return Console.jsonAnswer(SchemaView.TypeJSON(type)) }
         let deployed = try store.environment(scope.container, .production).schema.current().recordType(named: name)
         let editable = !scope.isProduction
-        let system = [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName]
-        let all = type.userFields + system.map { sf in FieldSchema(name: sf.schemaName, type: sf.fieldType, indexes: type.indexes(of: sf)) }
+        let system = [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName,
+                      .modifiedUserRecordName]
+        let all = type.userFields + system.map { sf in FieldSchema(name: sf.schemaName, type: sf.fieldType,
+                                                                   indexes: type.indexes(of: sf)) }
         let fields = all.map { f in
             let allowed = FieldIndexes.allowed(for: f.type)
             let isDeployed = f.isSystem || deployed?.field(named: f.name) != nil
-            return RecordTypeView.Field(name: f.name, type: f.type.description, system: f.isSystem, deployed: isDeployed,
+            return RecordTypeView.Field(name: f.name, type: f.type.description, system: f.isSystem,
+                                        deployed: isDeployed,
                                         indexes: f.indexes.names.joined(separator: ", "),
-                                        choices: [FieldIndexes.queryable, .sortable, .searchable].filter { allowed.contains($0) }.map { i in
+                                        choices: [FieldIndexes.queryable, .sortable,
+                                                  .searchable].filter { allowed.contains($0) }.map { i in
                                             RecordTypeView.Choice(index: i.names[0], checked: f.indexes.contains(i))
                                         },
-                                        deleteAction: (editable && !isDeployed) ? scope.paths.deleteField(type.name, f.name) : nil)
+                                        deleteAction: (editable && !isDeployed) ? scope.paths.deleteField(type.name,
+                                                f.name) : nil)
         }
-        let types = ScalarType.allCases.flatMap { s in [FieldType(s), FieldType(s, isList: true)] }.map { RecordTypeView.TypeChoice(value: $0.wireName, label: $0.description) }
+        let types = ScalarType.allCases.flatMap { s in [FieldType(s), FieldType(s,
+                isList: true)] }.map { RecordTypeView.TypeChoice(value: $0.wireName, label: $0.description) }
         let view = RecordTypeView(recordType: type.name, fields: fields, editable: editable, deployed: deployed != nil,
                                   fieldTypes: types, addFieldAction: scope.paths.fields(type.name), indexesAction: scope.paths.indexes(type.name),
                                   deleteAction: (editable && deployed == nil) ? scope.paths.deleteRecordType(type.name) : nil,
-                                  recordsHref: scope.paths.database(.public).records([("type", type.name)]), error: error, message: req.query("done"))
+                                  recordsHref: scope.paths.database(.public).records([("type",
+                                          type.name)]), error: error, message: req.query("done"))
         return page(r, tab: .schema, "record-type", title: type.name, view,
-                    crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")], status: error == nil ? .ok : .badRequest)
+                    crumbs: [Crumb(href: scope.paths.schema(),
+                                   label: "Schema")], status: error == nil ? .ok : .badRequest)
     }
 
     /// Applies an edited copy of the Development schema; refusals (Production would lose something) are errors.
-    func editSchema(_ s: Session, _ scope: ConsoleScope, _ what: String, _ edit: (inout Schema) throws(StratusError) -> Void) throws {
-        guard !scope.isProduction else { throw StratusError(.accessDenied, "Production's schema changes only by deploying Development.") }
+    func editSchema(_ s: Session, _ scope: ConsoleScope, _ what: String,
+                    _ edit: (inout Schema) throws(StratusError) -> Void) throws {
+        guard !scope.isProduction else { throw StratusError(.accessDenied,
+                                                            "Production's schema changes only by deploying Development.") }
         var schema = try scope.env.schema.current()
         try edit(&schema)
         try schema.validate()
@@ -126,7 +141,8 @@ extension SchemaPages {
         let (req, s, scope) = (r.request, r.session, r.scope)
         let name = (formValue(req, "name") ?? "").trimmingCharacters(in: .whitespaces)
         try editSchema(s, scope, "add record type \(name)") { (schema: inout Schema) throws(StratusError) in
-            guard schema.recordType(named: name) == nil else { throw StratusError(.exists, "There is already a record type \(name).") }
+            guard schema.recordType(named: name) == nil else { throw StratusError(.exists,
+                    "There is already a record type \(name).") }
             try Names.validate(recordType: name)
             schema.recordTypes.append(RecordTypeSchema(name: name))
         }
@@ -148,12 +164,15 @@ extension SchemaPages {
                 throw StratusError.badRequest("An encrypted field cannot be \(indexes.names.joined(separator: ", ")): its values are opaque to the server, so nothing can be queried, sorted or searched by them. Untick the indexes or the Encrypted box.")
             }
         }
-        try editSchema(s, scope, "add field \(typeName).\(name) \(type)") { (schema: inout Schema) throws(StratusError) in
+        try editSchema(s, scope,
+                       "add field \(typeName).\(name) \(type)") { (schema: inout Schema) throws(StratusError) in
             guard let t = schema.recordTypes.firstIndex(where: { $0.name == typeName }) else { throw StratusError(.notFound, "There is no record type \(typeName).") }
-            guard schema.recordTypes[t].field(named: name) == nil else { throw StratusError(.exists, "\(typeName) already has a field \(name).") }
+            guard schema.recordTypes[t].field(named: name) == nil else { throw StratusError(.exists,
+                    "\(typeName) already has a field \(name).") }
             try Names.validate(fieldName: name)
             // Boxes that do not apply to the type (SEARCHABLE on a number) are left out, as CloudKit's console does.
-            schema.recordTypes[t].fields.append(FieldSchema(name: name, type: type, indexes: indexes.intersection(FieldIndexes.allowed(for: type))))
+            schema.recordTypes[t].fields.append(FieldSchema(name: name, type: type,
+                                                            indexes: indexes.intersection(FieldIndexes.allowed(for: type))))
         }
         return .redirect(to: scope.paths.recordType(typeName, done: "Added \(name)."))
     }
@@ -177,7 +196,8 @@ extension SchemaPages {
                 }
                 type.fields[i].indexes = (wanted[f.name] ?? []).intersection(FieldIndexes.allowed(for: f.type))
             }
-            for sf in [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName, .modifiedUserRecordName] {
+            for sf in [SystemField.recordName, .createdTimestamp, .modifiedTimestamp, .createdUserRecordName,
+                       .modifiedUserRecordName] {
                 let want = (wanted[sf.schemaName] ?? []).intersection(FieldIndexes.allowed(for: sf.fieldType))
                 if let i = type.fields.firstIndex(where: { $0.name == sf.schemaName }) {
                     if want.isEmpty { type.fields.remove(at: i) } else { type.fields[i].indexes = want }
@@ -194,7 +214,8 @@ extension SchemaPages {
         let (req, s, scope) = (r.request, r.session, r.scope)
         let typeName = req.parameters["recordType"] ?? ""
         try editSchema(s, scope, "delete record type \(typeName)") { (schema: inout Schema) throws(StratusError) in
-            guard schema.recordType(named: typeName) != nil else { throw StratusError(.notFound, "There is no record type \(typeName).") }
+            guard schema.recordType(named: typeName) != nil else { throw StratusError(.notFound,
+                    "There is no record type \(typeName).") }
             schema.recordTypes.removeAll { $0.name == typeName }
         }
         return .redirect(to: scope.paths.schema(done: "Deleted \(typeName)."))
@@ -205,7 +226,8 @@ extension SchemaPages {
         let typeName = req.parameters["recordType"] ?? "", field = req.parameters["field"] ?? ""
         try editSchema(s, scope, "delete field \(typeName).\(field)") { (schema: inout Schema) throws(StratusError) in
             guard let t = schema.recordTypes.firstIndex(where: { $0.name == typeName }),
-                  schema.recordTypes[t].field(named: field) != nil else { throw StratusError(.notFound, "There is no field \(typeName).\(field).") }
+                  schema.recordTypes[t].field(named: field) != nil else { throw StratusError(.notFound,
+                          "There is no field \(typeName).\(field).") }
             schema.recordTypes[t].fields.removeAll { $0.name == field }
         }
         return .redirect(to: scope.paths.recordType(typeName, done: "Deleted \(field)."))
@@ -231,7 +253,8 @@ extension SchemaPages {
             return .redirect(to: scope.paths.schema(done: "Imported: \(plan.changes.count) changes."))
         }
         return page(r, tab: .schema, "schema-import", title: "Import schema",
-                    SchemaImportView(ckdb: text, changes: plan.changes.map(\.description), refusals: plan.refusals, hasRefusals: !plan.refusals.isEmpty,
+                    SchemaImportView(ckdb: text, changes: plan.changes.map(\.description), refusals: plan.refusals,
+                                     hasRefusals: !plan.refusals.isEmpty,
                                      hasChanges: !plan.changes.isEmpty, canApply: plan.refusals.isEmpty && !plan.changes.isEmpty, action: scope.paths.schemaImport()),
                     crumbs: [Crumb(href: scope.paths.schema(), label: "Schema")])
     }

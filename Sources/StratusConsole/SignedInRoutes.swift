@@ -32,21 +32,25 @@ struct SignedInRoutes<Group: ConsolePageGroup> {
 
     mutating func containerPost(_ path: String, limit: Int, _ handler: @escaping ContainerHandler) {
         let c = console
-        router.add(.post, path, bodyLimit: limit, admit: c.admitSession) { req in try await Self.containerWide(c, req, handler) }
+        router.add(.post, path, bodyLimit: limit, admit: c.admitSession) { req in try await Self.containerWide(c, req,
+                handler) }
     }
 
     /// A page about a whole container: scoped to its Development environment, whose header it shows.
-    private static func containerWide(_ c: Console, _ req: HTTPRequest, _ handler: @escaping ContainerHandler) async throws -> HTTPResponse {
+    private static func containerWide(_ c: Console, _ req: HTTPRequest,
+                                      _ handler: @escaping ContainerHandler) async throws -> HTTPResponse {
         var wide = req
         wide.parameters["environment"] = "development"
         let request = wide
-        return try await c.scoped(request) { s, scope in try handler(Group(console: c), ConsoleRequest(request: request, session: s, scope: scope)) }
+        return try await c.scoped(request) { s, scope in try handler(Group(console: c), ConsoleRequest(request: request,
+                session: s, scope: scope)) }
     }
 }
 
 extension ConsolePageGroup {
     /// The group's signed-in routes outside a container environment, added to the router by `register`.
-    static func addSignedIn(to router: inout Router, console: Console, _ register: (inout SignedInRoutes<Self>) -> Void) {
+    static func addSignedIn(to router: inout Router, console: Console,
+                            _ register: (inout SignedInRoutes<Self>) -> Void) {
         var routes = SignedInRoutes<Self>(console: console, router: router)
         register(&routes)
         router = routes.router

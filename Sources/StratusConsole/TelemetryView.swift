@@ -28,24 +28,31 @@ struct TelemetryView {
         let points = report.points
         var charts: [SVGChart] = [
             SVGChart(title: "Requests per second", unit: "requests/s",
-                     series: [.init(name: "requests/s", values: points.map { Double($0.requests) / seconds })], labels: labels),
+                     series: [.init(name: "requests/s",
+                                    values: points.map { Double($0.requests) / seconds })], labels: labels),
         ]
-        // Error rate: the share of requests answered with each code (the six most frequent), injected faults as a line of their own.
+        // Error rate: the share of requests answered with each code (the six most frequent), injected faults as a line
+        // of their own.
         var errorSeries = report.errorCodes.prefix(6).map { code in
-            SVGChart.Series(name: code, values: points.map { p in p.requests > 0 ? 100 * Double(p.errorsByCode[code] ?? 0) / Double(p.requests) : nil })
+            SVGChart.Series(name: code,
+                            values: points.map { p in p.requests > 0 ? 100 * Double(p.errorsByCode[code] ?? 0) / Double(p.requests) : nil })
         }
         if injected > 0 {
-            errorSeries.append(.init(name: "injected faults (all codes)", values: points.map { p in p.requests > 0 ? 100 * Double(p.injected) / Double(p.requests) : nil }))
+            errorSeries.append(.init(name: "injected faults (all codes)",
+                                     values: points.map { p in p.requests > 0 ? 100 * Double(p.injected) / Double(p.requests) : nil }))
         }
-        charts.append(SVGChart(title: "Error rate by CloudKit error code", unit: "% of requests", series: errorSeries, labels: labels))
+        charts.append(SVGChart(title: "Error rate by CloudKit error code", unit: "% of requests", series: errorSeries,
+                               labels: labels))
         for op in operations {
             let series = [(0.5, "p50"), (0.95, "p95"), (0.99, "p99")].map { q, name in
                 SVGChart.Series(name: name, values: points.map { $0.latency[op]?.quantile(q) })
             }
             charts.append(SVGChart(title: "Latency of \(op.rawValue) (ms)", unit: "ms", series: series, labels: labels))
         }
-        charts.append(SVGChart(title: "Records", unit: "records", series: [.init(name: "records", values: points.map { $0.records.map(Double.init) })], labels: labels))
-        charts.append(SVGChart(title: "Storage (MB)", unit: "MB", series: [.init(name: "records and assets", values: points.map { $0.bytes.map { Double($0) / 1_048_576 } })], labels: labels))
+        charts.append(SVGChart(title: "Records", unit: "records", series: [.init(name: "records",
+                values: points.map { $0.records.map(Double.init) })], labels: labels))
+        charts.append(SVGChart(title: "Storage (MB)", unit: "MB", series: [.init(name: "records and assets",
+                values: points.map { $0.bytes.map { Double($0) / 1_048_576 } })], labels: labels))
         return charts
     }
 

@@ -37,7 +37,8 @@ enum ValueDisplay {
         case .reference(let r): visible(r.recordName)
         case .asset(let a): "asset, \(byteCount(a.size))"
         case .location(let l): "\(l.latitude), \(l.longitude)"
-        case .list(_, let items): "[" + items.prefix(10).map(summary).joined(separator: ", ") + (items.count > 10 ? ", … \(items.count) items" : "") + "]"
+        case .list(_,
+                   let items): "[" + items.prefix(10).map(summary).joined(separator: ", ") + (items.count > 10 ? ", … \(items.count) items" : "") + "]"
         }
     }
 
@@ -66,7 +67,8 @@ enum ValueDisplay {
         var count: Int?
     }
 
-    static func detail(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String, assetType: (AssetValue) -> String = { _ in "" }) -> Detail {
+    static func detail(_ v: FieldValue, link: (Reference) -> String, assetLink: (AssetValue) -> String,
+                       assetType: (AssetValue) -> String = { _ in "" }) -> Detail {
         var d = Detail()
         switch v {
         case .string(let s): d.text = .init(visible(s))
@@ -74,17 +76,21 @@ enum ValueDisplay {
         case .double(let x): d.text = .init(String(x))
         case .timestamp(let t):
             let ms = t.millisSince1970
-            d.timestamp = .init(.init(utc: utcString(ms), local: localString(ms), millis: String(ms), iso: RecordForm.inputTimestamp(ms) + "Z"))
+            d.timestamp = .init(.init(utc: utcString(ms), local: localString(ms), millis: String(ms),
+                                      iso: RecordForm.inputTimestamp(ms) + "Z"))
         case .bytes(let b):
             let hex = spacedHex(b.prefix(512))
-            d.bytes = .init(.init(size: byteCount(Int64(b.count)), hex: hex + (b.count > 512 ? " …" : ""), base64: b.base64EncodedString()))
+            d.bytes = .init(.init(size: byteCount(Int64(b.count)), hex: hex + (b.count > 512 ? " …" : ""),
+                                  base64: b.base64EncodedString()))
         case .reference(let r):
             d.reference = .init(.init(recordName: visible(r.recordName), zone: .init(r.zoneID?.zoneName), href: link(r),
                                       action: .init(r.action == .deleteSelf ? "DELETE_SELF" : nil)))
         case .asset(let a):
-            d.asset = .init(.init(size: byteCount(a.size), checksum: a.fileChecksum, href: assetLink(a), type: assetType(a)))
+            d.asset = .init(.init(size: byteCount(a.size), checksum: a.fileChecksum, href: assetLink(a),
+                                  type: assetType(a)))
         case .location(let l):
-            d.location = .init(.init(latitude: String(l.latitude), longitude: String(l.longitude), accuracy: l.horizontalAccuracy.map { String($0) },
+            d.location = .init(.init(latitude: String(l.latitude), longitude: String(l.longitude),
+                                     accuracy: l.horizontalAccuracy.map { String($0) },
                                      altitude: l.altitude.map { String($0) }))
         case .list(_, let items):
             d.isList = true
@@ -108,7 +114,8 @@ enum ValueDisplay {
     }
 
     static func byteCount(_ n: Int64) -> String {
-        n < 1024 ? "\(n) bytes" : n < 1 << 20 ? String(format: "%.1f KB", Double(n) / 1024) : String(format: "%.1f MB", Double(n) / 1048576)
+        n < 1024 ? "\(n) bytes" : n < 1 << 20 ? String(format: "%.1f KB", Double(n) / 1024) : String(format: "%.1f MB",
+                Double(n) / 1048576)
     }
 
     static func typeName(_ v: FieldValue) -> String { v.fieldType?.wireName ?? "LIST" }

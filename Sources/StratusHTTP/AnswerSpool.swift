@@ -43,14 +43,17 @@ public final class AnswerSpool: @unchecked Sendable {
             try openFile()
         }
         guard budget.takeSpool(rest.count, for: credential) else {
-            throw HTTPError(.serviceUnavailable, "the server holds too many large answers waiting to be read: retry shortly", retryAfter: 5)
+            throw HTTPError(.serviceUnavailable,
+                            "the server holds too many large answers waiting to be read: retry shortly", retryAfter: 5)
         }
         fileBytes += rest.count
         var offset = 0
         while offset < rest.count {
             let n = Glibc.write(file, rest.baseAddress! + offset, rest.count - offset)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw HTTPError(.serviceUnavailable, "the server could not hold this answer (its disk is full): retry later", retryAfter: 30) }
+            guard n > 0 else { throw HTTPError(.serviceUnavailable,
+                                               "the server could not hold this answer (its disk is full): retry later",
+                    retryAfter: 30) }
             offset += n
         }
     }
@@ -63,7 +66,8 @@ public final class AnswerSpool: @unchecked Sendable {
         var template = Array((budget.directory.hasSuffix("/") ? budget.directory : budget.directory + "/").utf8CString.dropLast())
         template += Array("stratus-answer-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw HTTPError(.serviceUnavailable, "the server could not hold this answer: retry later", retryAfter: 30) }
+        guard fd >= 0 else { throw HTTPError(.serviceUnavailable, "the server could not hold this answer: retry later",
+                                             retryAfter: 30) }
         // Unlinked at once: the bytes live as long as the descriptor, and no other process finds them.
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -38,7 +38,8 @@ package struct ChunkedDecoder {
             switch state {
             case .sizeLine:
                 guard let end = Self.crlf(in: buffer) else {
-                    if buffer.count > Self.maxSizeLineBytes { throw HTTPError(.badRequest, "malformed chunk size line") }
+                    if buffer.count > Self.maxSizeLineBytes { throw HTTPError(.badRequest,
+                            "malformed chunk size line") }
                     return .needMore
                 }
                 guard end <= Self.maxSizeLineBytes else { throw HTTPError(.badRequest, "malformed chunk size line") }
@@ -53,13 +54,15 @@ package struct ChunkedDecoder {
                 return .announced(size)
             case .data(let size):
                 guard buffer.count >= size + 2 else { return .needMore }
-                guard buffer[size] == 13, buffer[size + 1] == 10 else { throw HTTPError(.badRequest, "chunk not followed by CRLF") }
+                guard buffer[size] == 13, buffer[size + 1] == 10 else { throw HTTPError(.badRequest,
+                        "chunk not followed by CRLF") }
                 body.append(contentsOf: buffer[0..<size])
                 buffer.removeSubrange(0..<(size + 2))
                 state = .sizeLine
             case .trailer:
                 guard let end = Self.crlf(in: buffer) else {
-                    if trailerBytes + buffer.count > maxTrailerBytes { throw HTTPError(.headersTooLarge, "trailer too large") }
+                    if trailerBytes + buffer.count > maxTrailerBytes { throw HTTPError(.headersTooLarge,
+                            "trailer too large") }
                     return .needMore
                 }
                 trailerBytes += end + 2
@@ -77,10 +80,13 @@ package struct ChunkedDecoder {
     /// idea of a hex digit takes fullwidth ones.
     static func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPError) -> Int {
         let digits = line.prefix { ASCIIHex.value($0) != nil }
-        guard let size = ASCIIHex.integer(digits, maxDigits: maxSizeDigits) else { throw HTTPError(.badRequest, "malformed chunk size") }
+        guard let size = ASCIIHex.integer(digits, maxDigits: maxSizeDigits) else { throw HTTPError(.badRequest,
+                "malformed chunk size") }
         let i = digits.endIndex
-        guard i == line.endIndex || line[i] == UInt8(ascii: ";") else { throw HTTPError(.badRequest, "malformed chunk size") }
-        guard line[i...].allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else { throw HTTPError(.badRequest, "malformed chunk extension") }
+        guard i == line.endIndex || line[i] == UInt8(ascii: ";") else { throw HTTPError(.badRequest,
+                "malformed chunk size") }
+        guard line[i...].allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else { throw HTTPError(.badRequest,
+                "malformed chunk extension") }
         return size
     }
 

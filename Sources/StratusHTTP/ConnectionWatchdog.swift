@@ -7,7 +7,8 @@ import Glibc
 /// Enforces a connection's deadline without a timer per read: the server's one sweep (`ConnectionBudget.sweep`)
 /// looks at every connection's deadline a few times a second and, when it has passed, half-closes the socket's read
 /// side so the pending read returns and the connection answers 408 (or closes). While a response is being sent, the
-/// write side is shut too, so that a client that stopped reading is let go. Moving the deadline is a store under a lock.
+/// write side is shut too, so that a client that stopped reading is let go. Moving the deadline is a store under a
+/// lock.
 final class ConnectionWatchdog: Sendable {
     private struct State {
         var deadline: ContinuousClock.Instant

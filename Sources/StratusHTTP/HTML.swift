@@ -35,7 +35,8 @@ public enum HTML {
     }
 
     /// Headers every HTML page carries: no inline script, no framing, no sniffing, no referrer to other sites.
-    /// (Not `no-referrer`: with it, browsers send `Origin: null` on same-site form posts, which the CSRF check refuses.)
+    /// (Not `no-referrer`: with it, browsers send `Origin: null` on same-site form posts, which the CSRF check
+    /// refuses.)
     public static func securityHeaders(_ h: inout HTTPHeaders) {
         h["content-security-policy"] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self' http: https:"
         h["x-frame-options"] = "DENY"

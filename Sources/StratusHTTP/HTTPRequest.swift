@@ -36,7 +36,8 @@ public struct HTTPRequest: Sendable {
     /// (nginx's `proxy_pass` adds none by default): its loopback peer is that proxy, not this machine's own user.
     public var loopbackMayBeProxy = false
     /// Whether the client is this machine itself, reaching the server directly (not through a proxy).
-    public var isLoopback: Bool { !viaUntrustedProxy && !loopbackMayBeProxy && ["127.0.0.1", "::1"].contains(clientAddress) }
+    public var isLoopback: Bool { !viaUntrustedProxy && !loopbackMayBeProxy && ["127.0.0.1",
+            "::1"].contains(clientAddress) }
 
     public init(method: HTTPMethod, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders = HTTPHeaders(),
                 body: Data = Data(), remoteAddress: String = "") throws(HTTPError) {
@@ -56,10 +57,12 @@ public struct HTTPRequest: Sendable {
             rawPath = target
             rawQuery = nil
         }
-        guard rawPath.utf8.first == UInt8(ascii: "/") else { throw HTTPError(.badRequest, "the request target must start with /") }
+        guard rawPath.utf8.first == UInt8(ascii: "/") else { throw HTTPError(.badRequest,
+                "the request target must start with /") }
         var segments: [String] = []
         for s in rawPath.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            guard let d = PercentDecoding.decode(Substring(s)) else { throw HTTPError(.badRequest, "malformed percent-encoding in the path") }
+            guard let d = PercentDecoding.decode(Substring(s)) else { throw HTTPError(.badRequest,
+                    "malformed percent-encoding in the path") }
             segments.append(d)
         }
         if segments.last == "" && segments.count > 1 { segments.removeLast() }
@@ -69,7 +72,8 @@ public struct HTTPRequest: Sendable {
     /// Fills in the client's address, scheme and URL base from the connection, the public URL and, when the
     /// peer is a trusted proxy, the one header that proxy puts the client's address in (`ForwardedHeader`) and
     /// `X-Forwarded-Proto`.
-    public mutating func resolveClient(publicURL: String?, trustedProxies: [CIDR], addressHeader: ForwardedHeader = .xForwardedFor) {
+    public mutating func resolveClient(publicURL: String?, trustedProxies: [CIDR],
+                                       addressHeader: ForwardedHeader = .xForwardedFor) {
         if !trustedProxies.isEmpty, trustedProxies.contains(where: { $0.contains(clientAddress) }) {
             if let client = addressHeader.address(in: headers, trusted: trustedProxies) { clientAddress = client }
             if let proto = headers["x-forwarded-proto"]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased(),
@@ -160,7 +164,8 @@ public struct HTTPRequest: Sendable {
             let eq = pair.firstIndex(of: UInt8(ascii: "="))
             let rawName = pair[..<(eq ?? pair.endIndex)]
             let encoded = rawName.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
-            guard encoded ? PercentDecoding.decode(Substring(rawName), plusAsSpace: true) == name : rawName.elementsEqual(name.utf8) else { continue }
+            guard encoded ? PercentDecoding.decode(Substring(rawName),
+                                                   plusAsSpace: true) == name : rawName.elementsEqual(name.utf8) else { continue }
             guard let eq else { return "" }
             return PercentDecoding.decode(Substring(pair[utf8.index(after: eq)...]), plusAsSpace: true) ?? ""
         }

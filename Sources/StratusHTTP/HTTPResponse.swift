@@ -23,9 +23,11 @@ public struct HTTPResponse: Sendable {
     }
 
     /// No answer at all: the connection is closed.
-    public static var dropConnection: HTTPResponse { var r = HTTPResponse(status: HTTPStatus(499, "Dropped")); r.dropsConnection = true; return r }
+    public static var dropConnection: HTTPResponse { var r = HTTPResponse(status: HTTPStatus(499,
+            "Dropped")); r.dropsConnection = true; return r }
 
-    public static func text(_ s: String, status: HTTPStatus = .ok, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+    public static func text(_ s: String, status: HTTPStatus = .ok,
+                            contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
         var h = HTTPHeaders()
         h["content-type"] = contentType
         return HTTPResponse(status: status, headers: h, body: Data(s.utf8))

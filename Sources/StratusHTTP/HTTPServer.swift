@@ -44,11 +44,13 @@ public final class HTTPServer: Sendable {
         self.config = config
         self.router = router
         self.logger = logger
-        budget = BodyBudget(limit: config.maxBufferedBodyBytes, perCredentialLimit: config.maxBufferedBodyBytesPerCredential)
+        budget = BodyBudget(limit: config.maxBufferedBodyBytes,
+                            perCredentialLimit: config.maxBufferedBodyBytesPerCredential)
         answers = AnswerBudget(memoryLimit: config.maxAnswerMemoryBytes, spoolLimit: config.maxSpooledAnswerBytes,
                                directory: config.spoolDirectory ?? NSTemporaryDirectory())
         let descriptors = DescriptorLimit.raiseToHard()
-        connections = ConnectionBudget(limit: min(config.maxConnections, descriptors - DescriptorLimit.reserve(under: descriptors)),
+        connections = ConnectionBudget(limit: min(config.maxConnections,
+                                                  descriptors - DescriptorLimit.reserve(under: descriptors)),
                                        perAddress: config.maxConnectionsPerAddress)
     }
 
@@ -84,7 +86,8 @@ public final class HTTPServer: Sendable {
         // one server's blocked work (a write waiting for SQLite's lock, a PostgreSQL round trip) never queues another
         // server's requests in the same process (a test run holds dozens). Two threads per core, as the shared pool has
         // (see `BlockingWork.shared`); threads are added only while all of them are blocked.
-        let threads = BlockingWork(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), extra: 32, name: "stratus-http")
+        let threads = BlockingWork(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), extra: 32,
+                                   name: "stratus-http")
         let task = Task { [self] in await self.acceptLoop(listener, threads) }
         let sweeper = Task { [connections] in
             while !Task.isCancelled {
@@ -126,7 +129,8 @@ public final class HTTPServer: Sendable {
                 let host = HTTPRequest.host(ofAddress: remote)
                 // The first byte's deadline varies a little from connection to connection: a crowd that connected
                 // at once is then not closed, and does not come back, all in the same instant.
-                let watchdog = ConnectionWatchdog(fd: fd, address: host, deadline: .now + config.firstByteTimeout * Double.random(in: 0.8...1.2))
+                let watchdog = ConnectionWatchdog(fd: fd, address: host,
+                                                  deadline: .now + config.firstByteTimeout * Double.random(in: 0.8...1.2))
                 let exempt = config.trustedProxies.contains { $0.contains(host) }
                 switch connections.admit(watchdog, exempt: exempt) {
                 case .admitted: break
@@ -145,7 +149,8 @@ public final class HTTPServer: Sendable {
                 // The connection runs on the server's threads: a request is read, handled (its storage calls made in
                 // place, see `BlockingWork.run`) and answered on one thread, with no hand-off to another and back.
                 group.addTask(executorPreference: threads) { [self] in
-                    var connection = HTTPConnection(socket: client, remoteAddress: remote, config: config, router: router,
+                    var connection = HTTPConnection(socket: client, remoteAddress: remote, config: config,
+                                                    router: router,
                                                     logger: logger, budget: budget, answers: answers, watchdog: watchdog,
                                                     isDraining: { [self] in state.withLock { $0.draining } }, observe: observe,
                                                     warnUntrustedProxy: { [self] headers in warnOnce(headers) })
@@ -178,7 +183,8 @@ public final class HTTPServer: Sendable {
     private func warnOnce(_ headers: HTTPHeaders) {
         guard state.withLock({ s in defer { s.warnedAboutProxy = true }; return !s.warnedAboutProxy }) else { return }
         logger.warning("requests arrive through a proxy on this machine that is not trusted: start the server with --trust-proxy 127.0.0.1 (see docs/running-on-the-internet.md). Until then such requests count as the forwarded client's for throttling and logs and are never loopback's for /-/metrics",
-                       metadata: ["x-forwarded-for": "\(headers["x-forwarded-for"] ?? "")", "forwarded": "\(headers["forwarded"] ?? "")",
+                       metadata: ["x-forwarded-for": "\(headers["x-forwarded-for"] ?? "")",
+                                  "forwarded": "\(headers["forwarded"] ?? "")",
                                   "x-real-ip": "\(headers["x-real-ip"] ?? "")"])
     }
 
@@ -194,7 +200,8 @@ public final class HTTPServer: Sendable {
     public func stop() async {
         // The listener is taken out once: a second stop (a teardown after a test stopped the server itself) must
         // not shut down or close its descriptor number again, which by then may be another file's of the process.
-        let (listener, task, threads, sweeper) = state.withLock { s -> (Socket?, Task<Void, Never>?, BlockingWork?, Task<Void, Never>?) in
+        let (listener, task, threads, sweeper) = state.withLock { s -> (Socket?, Task<Void, Never>?, BlockingWork?,
+                Task<Void, Never>?) in
             s.draining = true
             defer { (s.listener, s.task, s.threads, s.sweeper) = (nil, nil, nil, nil) }
             return (s.listener, s.task, s.threads, s.sweeper)

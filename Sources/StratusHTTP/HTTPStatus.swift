@@ -29,7 +29,8 @@ public struct HTTPStatus: Hashable, Sendable {
 
     /// A status by code, with the standard reason phrase where known.
     public static func code(_ c: Int) -> HTTPStatus {
-        let known: [HTTPStatus] = [.ok, .created, .noContent, .movedPermanently, .found, .seeOther, .notModified, .badRequest,
+        let known: [HTTPStatus] = [.ok, .created, .noContent, .movedPermanently, .found, .seeOther, .notModified,
+                                   .badRequest,
                                    .unauthorized, .forbidden, .notFound, .methodNotAllowed, .requestTimeout, .conflict,
                                    .preconditionFailed, .contentTooLarge, .misdirected, .tooManyRequests, .headersTooLarge,
                                    .internalServerError, .notImplemented, .serviceUnavailable]

@@ -10,7 +10,8 @@ import Synchronization
 /// `BlockingWork`), and a tenth of a second of hashing there would hold one of the few threads every request needs.
 public final class PasswordWork: Sendable {
     /// Where every server's hashing runs: a thread per core (each server still hashes one at a time).
-    public static let threads = BlockingWork(threads: max(2, ProcessInfo.processInfo.activeProcessorCount), extra: 0, name: "stratus-passwords", runsInPlace: false)
+    public static let threads = BlockingWork(threads: max(2, ProcessInfo.processInfo.activeProcessorCount), extra: 0,
+                                             name: "stratus-passwords", runsInPlace: false)
 
     public struct Busy: Error {}
 

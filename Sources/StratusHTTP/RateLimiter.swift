@@ -23,11 +23,13 @@ public final class RateLimiter: Sendable {
             if b.count > 50_000 { b = b.filter { now - $0.value.at < .seconds(burst / perSecond) } }
             // The bucket changed in place: one hash of the key under the lock, not one to read and one to write back
             // (every request takes this lock twice, and one user's connections all want the same bucket).
-            return Self.take(from: &b[key, default: Bucket(tokens: burst, at: now)], now: now, burst: burst, perSecond: perSecond)
+            return Self.take(from: &b[key, default: Bucket(tokens: burst, at: now)], now: now, burst: burst,
+                             perSecond: perSecond)
         }
     }
 
-    private static func take(from bucket: inout Bucket, now: ContinuousClock.Instant, burst: Double, perSecond: Double) -> Int? {
+    private static func take(from bucket: inout Bucket, now: ContinuousClock.Instant, burst: Double,
+                             perSecond: Double) -> Int? {
         let elapsed = now - bucket.at
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         bucket.tokens = min(burst, bucket.tokens + seconds * perSecond)

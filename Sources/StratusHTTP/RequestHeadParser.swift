@@ -8,7 +8,8 @@ package enum RequestHeadParser {
         var i = max(0, from - 3)
         while i < buffer.count {
             if buffer[i] == 10 {
-                guard i > 0, buffer[i - 1] == 13 else { throw HTTPError(.badRequest, "a line of the request head ends in a bare LF, not CRLF") }
+                guard i > 0, buffer[i - 1] == 13 else { throw HTTPError(.badRequest,
+                        "a line of the request head ends in a bare LF, not CRLF") }
                 if i >= 3, buffer[i - 2] == 10, buffer[i - 3] == 13 { return i + 1 }
             }
             i += 1
@@ -35,7 +36,8 @@ package enum RequestHeadParser {
     }
 
     /// The method, target and version of a request line.
-    private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (method: ArraySlice<UInt8>, target: ArraySlice<UInt8>, version: String) {
+    private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (method: ArraySlice<UInt8>,
+            target: ArraySlice<UInt8>, version: String) {
         let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte), !parts[1].isEmpty,
               parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
@@ -43,7 +45,8 @@ package enum RequestHeadParser {
         }
         let version = String(decoding: parts[2], as: UTF8.self)
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-            throw HTTPError(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest, "unsupported protocol version")
+            throw HTTPError(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest,
+                            "unsupported protocol version")
         }
         return (parts[0], parts[1], version)
     }
@@ -65,7 +68,8 @@ package enum RequestHeadParser {
                 i += 2
                 start = i
             } else {
-                guard head[i] != 0 && head[i] != 10 else { throw HTTPError(.badRequest, "bare LF or NUL in the request head") }
+                guard head[i] != 0 && head[i] != 10 else { throw HTTPError(.badRequest,
+                        "bare LF or NUL in the request head") }
                 i += 1
             }
         }
@@ -74,7 +78,8 @@ package enum RequestHeadParser {
         let (method, target, version) = try Self.requestLine(requestLine)
         var headers = HTTPHeaders()
         for line in lines.dropFirst() {
-            guard let first = line.first, first != 32 && first != 9 else { throw HTTPError(.badRequest, "folded header lines are not accepted") }
+            guard let first = line.first, first != 32 && first != 9 else { throw HTTPError(.badRequest,
+                    "folded header lines are not accepted") }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
                   line[line.startIndex..<colon].allSatisfy(isTokenByte) else {
                 throw HTTPError(.badRequest, "malformed header field")
@@ -82,15 +87,19 @@ package enum RequestHeadParser {
             var value = line[(colon + 1)...]
             while let f = value.first, f == 32 || f == 9 { value = value.dropFirst() }
             while let l = value.last, l == 32 || l == 9 { value = value.dropLast() }
-            guard value.allSatisfy({ $0 >= 32 || $0 == 9 }), !value.contains(127) else { throw HTTPError(.badRequest, "control characters in a header value") }
-            headers.add(String(decoding: line[line.startIndex..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self))
+            guard value.allSatisfy({ $0 >= 32 || $0 == 9 }), !value.contains(127) else { throw HTTPError(.badRequest,
+                    "control characters in a header value") }
+            headers.add(String(decoding: line[line.startIndex..<colon], as: UTF8.self), String(decoding: value,
+                    as: UTF8.self))
         }
         // HTTP/1.1 requires exactly one Host (RFC 9112 § 3.2); two that differ are how requests reach the wrong site.
         let hosts = headers.count(of: "host")
         guard hosts <= 1, hosts == 1 || version == "HTTP/1.0" else {
-            throw HTTPError(.badRequest, hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "more than one Host header")
+            throw HTTPError(.badRequest,
+                            hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "more than one Host header")
         }
-        return try HTTPRequest(method: HTTPMethod(String(decoding: method, as: UTF8.self)), target: String(decoding: target, as: UTF8.self),
+        return try HTTPRequest(method: HTTPMethod(String(decoding: method, as: UTF8.self)),
+                               target: String(decoding: target, as: UTF8.self),
                                version: version, headers: headers, remoteAddress: remoteAddress)
     }
 
@@ -102,7 +111,8 @@ package enum RequestHeadParser {
         let te = headers.values("transfer-encoding"), cl = headers.values("content-length")
         if !te.isEmpty {
             guard cl.isEmpty else { throw HTTPError(.badRequest, "both Transfer-Encoding and Content-Length") }
-            guard te.count == 1, te[0].lowercased() == "chunked" else { throw HTTPError(.notImplemented, "only chunked transfer coding is supported") }
+            guard te.count == 1, te[0].lowercased() == "chunked" else { throw HTTPError(.notImplemented,
+                    "only chunked transfer coding is supported") }
             return .chunked
         }
         guard !cl.isEmpty else { return .none }

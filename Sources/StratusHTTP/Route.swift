@@ -24,7 +24,8 @@ public struct Route: Sendable {
     /// The name of the `RouteGroup` the route was added in (nil for none); the router sets it.
     public internal(set) var group: String?
 
-    public init(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 64 * 1024, admit: Admission? = nil, handler: @escaping Handler) {
+    public init(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 64 * 1024, admit: Admission? = nil,
+                handler: @escaping Handler) {
         self.method = method
         let pattern = path.split(separator: "/").map(String.init)
         self.pattern = pattern

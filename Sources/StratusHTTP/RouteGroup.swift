@@ -26,7 +26,8 @@ public struct RouteGroup: Sendable {
     /// read only to be refused after.
     public let admit: Route.Admission?
 
-    public init(_ name: String, prefixes: [String], errors: @escaping Errors, middleware: [Middleware] = [], admit: Route.Admission? = nil) {
+    public init(_ name: String, prefixes: [String], errors: @escaping Errors, middleware: [Middleware] = [],
+                admit: Route.Admission? = nil) {
         self.admit = admit
         self.name = name
         self.prefixes = prefixes.map { $0.split(separator: "/").map(String.init) }

@@ -31,7 +31,8 @@ public struct Router: Sendable {
         routes.append(r)
     }
 
-    public mutating func add(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 64 * 1024, admit: Route.Admission? = nil, _ handler: @escaping Route.Handler) {
+    public mutating func add(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 64 * 1024,
+                             admit: Route.Admission? = nil, _ handler: @escaping Route.Handler) {
         add(Route(method, path, bodyLimit: bodyLimit, admit: admit, handler: handler))
     }
 
@@ -62,7 +63,8 @@ public struct Router: Sendable {
 
     /// An error as the group of `path` answers it (plain text under no group).
     public func respond(to error: any Error, path: String) -> HTTPResponse {
-        let segments = path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
+        let segments = path.split(separator: "?",
+                                  maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
         return (group(for: segments)?.errors ?? fallback)(error, path)
     }
 

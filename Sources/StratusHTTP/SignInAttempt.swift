@@ -19,7 +19,8 @@ extension SignInThrottle {
     public func attempt<Value: Sendable>(account: String?, address: String, device: String? = nil,
                                          countsAsFailure: @Sendable (any Error) -> Bool = { _ in true },
                                          _ verify: @escaping @Sendable () throws -> Value) async -> SignInAttempt<Value> {
-        if let account, case .wait(let seconds) = check(account: account, address: address, device: device) { return .wait(seconds: seconds) }
+        if let account, case .wait(let seconds) = check(account: account, address: address,
+                                                        device: device) { return .wait(seconds: seconds) }
         do {
             let value = try await passwords.run(verify)
             if let account { succeeded(account: account, device: device) }

@@ -62,7 +62,8 @@ public final class SignInThrottle: Sendable {
 
     public init(policy: Policy = Policy()) {
         self.policy = policy
-        signUpsByAddress = RateLimiter(perSecond: policy.signUpsPerAddressPerHour / 3600, burst: max(1, policy.signUpsPerAddressPerHour))
+        signUpsByAddress = RateLimiter(perSecond: policy.signUpsPerAddressPerHour / 3600, burst: max(1,
+                policy.signUpsPerAddressPerHour))
         signUps = RateLimiter(perSecond: policy.signUpsPerSecond, burst: max(1, policy.signUpsPerSecond * 4))
     }
 
@@ -125,5 +126,6 @@ public final class SignInThrottle: Sendable {
         }
     }
 
-    private static func seconds(_ d: Duration) -> Int { max(1, Int((Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18).rounded(.up))) }
+    private static func seconds(_ d: Duration) -> Int { max(1,
+                                                            Int((Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18).rounded(.up))) }
 }

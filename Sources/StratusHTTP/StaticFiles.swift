@@ -30,7 +30,8 @@ public struct StaticFiles: Sendable {
         let resolved = String(cString: buf)
         guard resolved.hasPrefix(root + "/") else { return notFound }
         var st = stat()
-        guard stat(resolved, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let data = FileManager.default.contents(atPath: resolved) else {
+        guard stat(resolved,
+                   &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let data = FileManager.default.contents(atPath: resolved) else {
             return notFound
         }
         let mtime = Int(st.st_mtim.tv_sec)

@@ -130,7 +130,8 @@ public struct JSONWriter {
     /// The one escaping rule for every JSON the server writes (responses, notification payloads, webhook bodies):
     /// runs of bytes that need no escaping go to `run` whole, escapes byte by byte to `byte`. U+2028/U+2029 are
     /// escaped too, so the text is safe inside a script; any other character is its UTF-8.
-    @inline(__always) static func escape(_ buf: UnsafeBufferPointer<UInt8>, run: (UnsafeBufferPointer<UInt8>) -> Void, byte: (UInt8) -> Void) {
+    @inline(__always) static func escape(_ buf: UnsafeBufferPointer<UInt8>, run: (UnsafeBufferPointer<UInt8>) -> Void,
+                                         byte: (UInt8) -> Void) {
         var runStart = 0
         var i = 0
         let n = buf.count

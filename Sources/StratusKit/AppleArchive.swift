@@ -8,7 +8,8 @@ enum AppleArchive {
     private static let registration: Void = {
         let classes: [(String, AnyClass)] = [
             ("CKRecord", CKRecord.self), ("CKRecordID", CKRecordID.self), ("CKRecordZoneID", CKRecordZoneID.self),
-            ("CKRecordValueStore", AppleRecordValueStore.self), ("CKEncryptedRecordValueStore", AppleRecordValueStore.self),
+            ("CKRecordValueStore", AppleRecordValueStore.self), ("CKEncryptedRecordValueStore",
+                                                                 AppleRecordValueStore.self),
             ("CKAsset", AppleArchivedAsset.self),
             // Kept in Apple archives under keys no public material describes: read as nothing rather than refused.
             ("CKReference", AppleUnreadValue.self), ("CLLocation", AppleUnreadValue.self),

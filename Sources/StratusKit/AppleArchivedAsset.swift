@@ -7,7 +7,8 @@ final class AppleArchivedAsset: NSObject, NSSecureCoding, @unchecked Sendable {
     let fileURL: URL?
 
     init?(coder: NSCoder) {
-        fileURL = coder.containsValue(forKey: "AssetFileURL") ? (coder.decodeObject(of: NSURL.self, forKey: "AssetFileURL") as URL?) : nil
+        fileURL = coder.containsValue(forKey: "AssetFileURL") ? (coder.decodeObject(of: NSURL.self,
+                forKey: "AssetFileURL") as URL?) : nil
     }
 
     func encode(with coder: NSCoder) {}

@@ -27,7 +27,8 @@ struct AppleArchivedRecord {
         creator = coder.optionalObject(of: CKRecord.ID.self, forKey: "CreatorUserRecordID")
         modifier = coder.optionalObject(of: CKRecord.ID.self, forKey: "LastModifiedUserRecordID")
         values = coder.optionalObject(of: AppleRecordValueStore.self, forKey: "ValueStore")?.values ?? [:]
-        encryptedValues = coder.optionalObject(of: AppleRecordValueStore.self, forKey: "EncryptedValueStore")?.values ?? [:]
+        encryptedValues = coder.optionalObject(of: AppleRecordValueStore.self,
+                                               forKey: "EncryptedValueStore")?.values ?? [:]
     }
 
     /// A record already read (an archive's root object), to copy from.

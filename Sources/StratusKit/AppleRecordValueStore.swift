@@ -7,7 +7,8 @@ final class AppleRecordValueStore: NSObject, NSSecureCoding, @unchecked Sendable
     let values: [String: any CKRecordValueProtocol]
 
     init?(coder: NSCoder) {
-        let raw = coder.containsValue(forKey: "RecordValues") ? coder.decodeObject(of: AppleArchive.valueClasses, forKey: "RecordValues") as? NSDictionary : nil
+        let raw = coder.containsValue(forKey: "RecordValues") ? coder.decodeObject(of: AppleArchive.valueClasses,
+                forKey: "RecordValues") as? NSDictionary : nil
         var values: [String: any CKRecordValueProtocol] = [:]
         for (key, value) in raw ?? [:] {
             guard let key = key as? String, let v = Self.recordValue(value) else { continue }

@@ -9,8 +9,10 @@ final class AssetCache: @unchecked Sendable {
     let directory: URL
 
     init() {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("StratusKit-assets-\(getuid())", isDirectory: true)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("StratusKit-assets-\(getuid())",
+                isDirectory: true)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
     }
 
     /// The local file for an asset with this checksum.

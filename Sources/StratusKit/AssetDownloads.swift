@@ -27,11 +27,13 @@ final class AssetDownloads {
             var req = URLRequest(url: url)
             req.timeoutInterval = services.configuration.timeoutIntervalForRequest
             let (data, http) = try await services.perform(req)
-            guard http.statusCode == 200 else { throw CKError.make(.assetNotAvailable, "the asset could not be downloaded (HTTP \(http.statusCode))") }
+            guard http.statusCode == 200 else { throw CKError.make(.assetNotAvailable,
+                                                                   "the asset could not be downloaded (HTTP \(http.statusCode))") }
             let tmp = file.appendingPathExtension("part-\(UUID().uuidString)")
             try data.write(to: tmp)
             _ = try? FileManager.default.replaceItemAt(file, withItemAt: tmp)
-            if !FileManager.default.fileExists(atPath: file.path) { try? FileManager.default.moveItem(at: tmp, to: file) }
+            if !FileManager.default.fileExists(atPath: file.path) { try? FileManager.default.moveItem(at: tmp,
+                    to: file) }
         }
         pending.removeAll()
     }

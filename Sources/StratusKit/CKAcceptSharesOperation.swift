@@ -21,7 +21,8 @@ open class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
 
     override func execute() async {
         let c = container
-        let result = await eachInTurn(shareMetadatas ?? [], key: { $0.share.recordID }, what: "shares", { try await c.accept($0) }) { perShareResultBlock?($0, $1) }
+        let result = await eachInTurn(shareMetadatas ?? [], key: { $0.share.recordID }, what: "shares",
+                                      { try await c.accept($0) }) { perShareResultBlock?($0, $1) }
         acceptSharesResultBlock?(result)
     }
 }

@@ -20,7 +20,8 @@ extension CKContainer {
     /// Signs in as the container's Development test user (no password), as the sign-in page's "continue as a test
     /// user" does. Not in CloudKit.
     public static func signInAsTestUser(identifier: String, configuration: Configuration) async throws -> CKContainer {
-        try await authenticate(identifier: identifier, configuration: configuration, mode: "signin", form: ["testUser": "1"])
+        try await authenticate(identifier: identifier, configuration: configuration, mode: "signin",
+                               form: ["testUser": "1"])
     }
 
     /// Creates an account (the answer is the same whether or not the address already had one, so sign in next).
@@ -33,10 +34,12 @@ extension CKContainer {
         _ = try await post(services, mode: "signup", form: form)
     }
 
-    private static func authenticate(identifier: String, configuration: Configuration, mode: String, form: [String: String]) async throws -> CKContainer {
+    private static func authenticate(identifier: String, configuration: Configuration, mode: String,
+                                     form: [String: String]) async throws -> CKContainer {
         let services = WebServices(containerIdentifier: identifier, configuration: configuration.withoutUser)
         let j = try await post(services, mode: mode, form: form)
-        guard let token = j["ckWebAuthToken"]?.string else { throw CKError.make(.serverResponseLost, "the sign-in answer held no token") }
+        guard let token = j["ckWebAuthToken"]?.string else { throw CKError.make(.serverResponseLost,
+                "the sign-in answer held no token") }
         var signedIn = configuration
         signedIn.credentials = .webAuthToken(token)
         NotificationCenter.default.post(name: .CKAccountChanged, object: nil)
@@ -52,7 +55,8 @@ extension CKContainer {
         req.setValue("application/json", forHTTPHeaderField: "Accept")
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        req.httpBody = Data(form.map { k, v in "\(k)=\(v.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&").utf8)
+        req.httpBody = Data(form.map { k,
+                            v in "\(k)=\(v.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&").utf8)
         let (data, http) = try await services.perform(req)
         return try services.read(data, http)
     }

@@ -62,13 +62,15 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// Mirrors `CKContainer.fetchAllLongLivedOperationIDs(completionHandler:)`: the long-lived operations of this
     /// container running in this process.
-    public func fetchAllLongLivedOperationIDs(completionHandler: @escaping @Sendable ([CKOperation.ID]?, (any Error)?) -> Void) {
+    public func fetchAllLongLivedOperationIDs(completionHandler: @escaping @Sendable ([CKOperation.ID]?,
+            (any Error)?) -> Void) {
         completionHandler(longLivedOperations.ids, nil)
     }
 
     /// Mirrors `CKContainer.fetchLongLivedOperation(withID:completionHandler:)`; `.unknownItem` for an operation
     /// that is not running (anymore).
-    public func fetchLongLivedOperation(withID operationID: CKOperation.ID, completionHandler: @escaping @Sendable (CKOperation?, (any Error)?) -> Void) {
+    public func fetchLongLivedOperation(withID operationID: CKOperation.ID,
+                                        completionHandler: @escaping @Sendable (CKOperation?, (any Error)?) -> Void) {
         if let operation = longLivedOperations.operation(operationID) {
             completionHandler(operation, nil)
         } else {
@@ -100,7 +102,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
 
     /// Mirrors `CKContainer.accountStatus(completionHandler:)`.
     public func accountStatus(completionHandler: @escaping @Sendable (CKAccountStatus, (any Error)?) -> Void) {
-        Task { do { completionHandler(try await accountStatus(), nil) } catch { completionHandler(.couldNotDetermine, error) } }
+        Task { do { completionHandler(try await accountStatus(), nil) } catch { completionHandler(.couldNotDetermine,
+                error) } }
     }
 
     /// Mirrors `CKContainer.userRecordID()`: the signed-in user's record ID (`users/caller`).
@@ -111,7 +114,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// The signed-in user's record ID over a connection (a sync engine holds its database's, not the container).
     static func userRecordID(_ services: WebServices) async throws -> CKRecord.ID {
         let j = try await services.database(.public, "users/caller", nil)
-        guard let name = j["userRecordName"]?.string else { throw CKError.make(.serverResponseLost, "users/caller named no user") }
+        guard let name = j["userRecordName"]?.string else { throw CKError.make(.serverResponseLost,
+                "users/caller named no user") }
         return CKRecord.ID(recordName: name)
     }
 
@@ -120,7 +124,8 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         Task { do { completionHandler(try await userRecordID(), nil) } catch { completionHandler(nil, error) } }
     }
 
-    /// Mirrors `CKContainer.userIdentity(forEmailAddress:)` (iOS 17's name for `discoverUserIdentity(withEmailAddress:)`):
+    /// Mirrors `CKContainer.userIdentity(forEmailAddress:)` (iOS 17's name for
+    /// `discoverUserIdentity(withEmailAddress:)`):
     /// the identity of a user who made themselves discoverable, or nil.
     public func userIdentity(forEmailAddress email: String) async throws -> CKUserIdentity? {
         let j = try await services.database(.public, "users/discover", ["lookupInfos": [["emailAddress": JSON(email)]]])
@@ -128,12 +133,15 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     }
 
     /// Mirrors `CKContainer.discoverUserIdentity(withEmailAddress:completionHandler:)`.
-    public func discoverUserIdentity(withEmailAddress email: String, completionHandler: @escaping @Sendable (CKUserIdentity?, (any Error)?) -> Void) {
-        Task { do { completionHandler(try await userIdentity(forEmailAddress: email), nil) } catch { completionHandler(nil, error) } }
+    public func discoverUserIdentity(withEmailAddress email: String,
+                                     completionHandler: @escaping @Sendable (CKUserIdentity?, (any Error)?) -> Void) {
+        Task { do { completionHandler(try await userIdentity(forEmailAddress: email),
+                                      nil) } catch { completionHandler(nil, error) } }
     }
 
     /// Mirrors `CKContainer.discoverAllIdentities(completionHandler:)`: the discoverable users (`users/discover`).
-    public func discoverAllIdentities(completionHandler: @escaping @Sendable ([CKUserIdentity]?, (any Error)?) -> Void) {
+    public func discoverAllIdentities(completionHandler: @escaping @Sendable ([CKUserIdentity]?,
+            (any Error)?) -> Void) {
         Task {
             do {
                 let j = try await services.database(.public, "users/discover", [:])

@@ -34,7 +34,8 @@ extension CKContainer {
         public var problem: String?
 
         /// A configuration given in code (StratusKit's; see `fromEnvironment` for the `STRATUS_*` variables).
-        public init(serverURL: URL, environment: Environment = .development, apiToken: String?, credentials: Credentials = .none,
+        public init(serverURL: URL, environment: Environment = .development, apiToken: String?,
+                    credentials: Credentials = .none,
                     timeoutIntervalForRequest: TimeInterval = 60) {
             self.serverURL = serverURL
             self.environment = environment
@@ -56,7 +57,8 @@ extension CKContainer {
             if let web = env["STRATUS_WEB_AUTH_TOKEN"], !web.isEmpty {
                 credentials = .webAuthToken(web)
             } else if let key = env["STRATUS_KEY_ID"], !key.isEmpty {
-                if let file = env["STRATUS_PRIVATE_KEY_FILE"], let pem = try? String(contentsOfFile: file, encoding: .utf8) {
+                if let file = env["STRATUS_PRIVATE_KEY_FILE"], let pem = try? String(contentsOfFile: file,
+                        encoding: .utf8) {
                     credentials = .serverToServerKey(keyID: key, privateKeyPEM: pem)
                 } else {
                     problems.append("STRATUS_KEY_ID is set but STRATUS_PRIVATE_KEY_FILE does not name a readable PEM file")
@@ -64,7 +66,8 @@ extension CKContainer {
             }
             let apiToken = env["STRATUS_API_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             if apiToken == nil, case .serverToServerKey = credentials {} else if apiToken == nil { problems.append("STRATUS_API_TOKEN is not set") }
-            var c = Configuration(serverURL: url ?? URL(string: "http://invalid.invalid")!, environment: environment ?? .development,
+            var c = Configuration(serverURL: url ?? URL(string: "http://invalid.invalid")!,
+                                  environment: environment ?? .development,
                                   apiToken: apiToken, credentials: credentials)
             c.problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
             return c

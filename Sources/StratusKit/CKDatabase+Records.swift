@@ -12,15 +12,19 @@ extension CKDatabase {
 
     /// Mirrors `CKDatabase.record(for:)`.
     public func record(for recordID: CKRecord.ID) async throws -> CKRecord {
-        guard let result = try await records(for: [recordID])[recordID] else { throw CKError.make(.unknownItem, "record \(recordID.recordName) not found") }
+        guard let result = try await records(for: [recordID])[recordID] else { throw CKError.make(.unknownItem,
+                "record \(recordID.recordName) not found") }
         return try result.get()
     }
 
     /// Mirrors `CKDatabase.records(for:desiredKeys:)`.
-    public func records(for ids: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
+    public func records(for ids: [CKRecord.ID],
+                        desiredKeys: [CKRecord.FieldKey]? = nil) async throws -> [CKRecord.ID: Result<CKRecord,
+            any Error>] {
         var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
         for (zone, group) in grouped(ids, by: \.zoneID) {
-            var body: WireObject = ["records": .array(group.map { ["recordName": JSON($0.recordName)] }), "zoneID": JSON(RecordCoder.zoneJSON(zone))]
+            var body: WireObject = ["records": .array(group.map { ["recordName": JSON($0.recordName)] }),
+                                    "zoneID": JSON(RecordCoder.zoneJSON(zone))]
             if let desiredKeys { body["desiredKeys"] = JSON(desiredKeys) }
             let j = try await call("records/lookup", body)
             let items = j["records"]?.objects ?? []
@@ -58,7 +62,8 @@ extension CKDatabase {
     /// part all-or-nothing, as CloudKit's atomic zones do.
     public func modifyRecords(saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
                               savePolicy: RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true) async throws
-        -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
+        -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void,
+                any Error>]) {
         var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
         var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
         let zones = orderedUnique(recordsToSave.map(\.recordID.zoneID) + recordIDsToDelete.map(\.zoneID))
@@ -67,11 +72,14 @@ extension CKDatabase {
             let deletes = recordIDsToDelete.filter { $0.zoneID == zone }
             var operations: [WireObject] = []
             for r in saves { operations.append(try await saveOperation(r, policy: savePolicy)) }
-            for id in deletes { operations.append(["operationType": "forceDelete", "record": ["recordName": JSON(id.recordName)]]) }
-            let body: WireObject = ["operations": JSON(operations), "zoneID": JSON(RecordCoder.zoneJSON(zone)), "atomic": JSON(atomically && zone.zoneName != CKRecordZone.ID.defaultZoneName)]
+            for id in deletes { operations.append(["operationType": "forceDelete",
+                                                   "record": ["recordName": JSON(id.recordName)]]) }
+            let body: WireObject = ["operations": JSON(operations), "zoneID": JSON(RecordCoder.zoneJSON(zone)),
+                                    "atomic": JSON(atomically && zone.zoneName != CKRecordZone.ID.defaultZoneName)]
             let j = try await call("records/modify", body)
             let items = j["records"]?.objects ?? []
-            guard items.count == operations.count else { throw CKError.make(.serverResponseLost, "records/modify answered \(items.count) of \(operations.count) operations") }
+            guard items.count == operations.count else { throw CKError.make(.serverResponseLost,
+                    "records/modify answered \(items.count) of \(operations.count) operations") }
             let decoded = try await decode(Array(items.prefix(saves.count)), zoneID: zone)
             for (i, r) in saves.enumerated() {
                 if case .record(let saved) = decoded[i] {
@@ -115,7 +123,8 @@ extension CKDatabase {
         let keys = policy == .allKeys ? orderedUnique(r.storedKeys + r.changedStoredKeys) : r.changedStoredKeys
         var uploaded: [String: WireObject] = [:]
         for key in keys {
-            if let asset = r.values[key] as? CKAsset, asset.receipt == nil { uploaded[key] = try await upload(asset, record: r, field: key) }
+            if let asset = r.values[key] as? CKAsset, asset.receipt == nil { uploaded[key] = try await upload(asset,
+                    record: r, field: key) }
         }
         var record: WireObject = ["recordName": JSON(r.recordID.recordName), "recordType": JSON(r.recordType),
                                      "fields": JSON(RecordCoder.fieldsJSON(r, keys: keys, uploaded: uploaded))]
@@ -141,7 +150,9 @@ extension CKDatabase {
             throw CKError.make(.assetFileNotFound, "the asset file \(asset.fileURL?.path ?? "(none)") cannot be read")
         }
         let j = try await call("assets/upload", ["zoneID": JSON(RecordCoder.zoneJSON(record.recordID.zoneID)),
-                                                  "tokens": [["recordName": JSON(record.recordID.recordName), "recordType": JSON(record.recordType), "fieldName": JSON(field)]]])
+                                                  "tokens": [["recordName": JSON(record.recordID.recordName),
+                                                              "recordType": JSON(record.recordType),
+                                                          "fieldName": JSON(field)]]])
         guard let token = (j["tokens"]?.objects)?.first, let s = token["url"]?.string, let url = URL(string: s) else {
             throw CKError.make(.serverResponseLost, "assets/upload gave no upload URL")
         }
@@ -152,7 +163,8 @@ extension CKDatabase {
         req.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         let (answer, http) = try await services.perform(req)
         let body = try services.read(answer, http)
-        guard let single = body["singleFile"]?.object else { throw CKError.make(.serverResponseLost, "the asset upload gave no receipt") }
+        guard let single = body["singleFile"]?.object else { throw CKError.make(.serverResponseLost,
+                "the asset upload gave no receipt") }
         // The uploaded file is the cached copy too, so a fetch of this record finds it locally.
         if let checksum = single["fileChecksum"]?.string {
             let cached = services.assets.file(checksum: checksum)
@@ -164,20 +176,24 @@ extension CKDatabase {
     // MARK: Query
 
     /// Mirrors `CKDatabase.records(matching:inZoneWith:desiredKeys:resultsLimit:)`.
-    public func records(matching query: CKQuery, inZoneWith zoneID: CKRecordZone.ID? = nil, desiredKeys: [CKRecord.FieldKey]? = nil,
+    public func records(matching query: CKQuery, inZoneWith zoneID: CKRecordZone.ID? = nil,
+                        desiredKeys: [CKRecord.FieldKey]? = nil,
                         resultsLimit: Int = CKQueryOperation.maximumResults) async throws
         -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
         try await runQuery(query, zoneID: zoneID, marker: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
     }
 
     /// Mirrors `CKDatabase.records(continuingMatchFrom:desiredKeys:resultsLimit:)`.
-    public func records(continuingMatchFrom queryCursor: CKQueryOperation.Cursor, desiredKeys: [CKRecord.FieldKey]? = nil,
+    public func records(continuingMatchFrom queryCursor: CKQueryOperation.Cursor,
+                        desiredKeys: [CKRecord.FieldKey]? = nil,
                         resultsLimit: Int = CKQueryOperation.maximumResults) async throws
         -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
-        try await runQuery(queryCursor.query, zoneID: queryCursor.zoneID, marker: queryCursor.marker, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+        try await runQuery(queryCursor.query, zoneID: queryCursor.zoneID, marker: queryCursor.marker,
+                           desiredKeys: desiredKeys, resultsLimit: resultsLimit)
     }
 
-    func runQuery(_ query: CKQuery, zoneID: CKRecordZone.ID?, marker: String?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int) async throws
+    func runQuery(_ query: CKQuery, zoneID: CKRecordZone.ID?, marker: String?, desiredKeys: [CKRecord.FieldKey]?,
+                  resultsLimit: Int) async throws
         -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
         let zone = zoneID ?? .default
         var body: WireObject = ["query": try JSON(query.wireQuery()), "zoneID": JSON(RecordCoder.zoneJSON(zone))]
@@ -196,7 +212,8 @@ extension CKDatabase {
                 results.append((id, .failure(CKError.from(server: item, scope: databaseScope, zoneID: zone))))
             }
         }
-        let cursor = (j["continuationMarker"]?.string).map { CKQueryOperation.Cursor(marker: $0, query: query, zoneID: zoneID) }
+        let cursor = (j["continuationMarker"]?.string).map { CKQueryOperation.Cursor(marker: $0, query: query,
+                zoneID: zoneID) }
         return (results, cursor)
     }
 }

@@ -69,10 +69,12 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
     }
 
     /// A modify operation of one kind of item (records, zones, subscriptions): its saves' and deletes' results.
-    typealias Modify<Item, ID: Hashable> = ([Item], [ID]) async throws -> ([ID: Result<Item, any Error>], [ID: Result<Void, any Error>])
+    typealias Modify<Item, ID: Hashable> = ([Item], [ID]) async throws -> ([ID: Result<Item, any Error>],
+            [ID: Result<Void, any Error>])
 
     /// `save(_:)` of one item: a modify of that item alone, its result or its error.
-    func saveOne<Item, ID: Hashable>(_ item: Item, _ id: ID, _ what: String, _ modify: Modify<Item, ID>) async throws -> Item {
+    func saveOne<Item, ID: Hashable>(_ item: Item, _ id: ID, _ what: String, _ modify: Modify<Item,
+                                     ID>) async throws -> Item {
         try answer(try await modify([item], []).0, id, what)
     }
 
@@ -90,7 +92,8 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
 
     /// A modify's per-item answers, in the order of its operations (saves first), as the results of its saves and of
     /// its deletes. `zoneOf` names the zone an item's error is about; `saved` reads a saved item back.
-    func modifyResults<Item, ID: Hashable>(_ items: [WireObject], saving saves: [Item], id: (Item) -> ID, deleting deletes: [ID],
+    func modifyResults<Item, ID: Hashable>(_ items: [WireObject], saving saves: [Item], id: (Item) -> ID,
+                                           deleting deletes: [ID],
                                            zoneOf: (ID) -> CKRecordZone.ID, saved: (WireObject, Item) -> Item)
         -> (saveResults: [ID: Result<Item, any Error>], deleteResults: [ID: Result<Void, any Error>]) {
         func refusal(_ item: WireObject, _ key: ID) -> (any Error)? {
@@ -101,7 +104,8 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
             let key = id(value)
             saveResults[key] = refusal(item, key).map { .failure($0) } ?? .success(saved(item, value))
         }
-        for (item, key) in zip(items.dropFirst(saves.count), deletes) { deleteResults[key] = refusal(item, key).map { .failure($0) } ?? .success(()) }
+        for (item, key) in zip(items.dropFirst(saves.count), deletes) { deleteResults[key] = refusal(item,
+                key).map { .failure($0) } ?? .success(()) }
         return (saveResults, deleteResults)
     }
 

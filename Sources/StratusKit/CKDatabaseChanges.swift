@@ -47,9 +47,11 @@ extension CKDatabase {
     /// changes (`records/changes`); call again with the returned token while `moreComing`.
     public func recordZoneChanges(inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?,
                                   desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int? = nil) async throws
-        -> (modificationResultsByID: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>], deletions: [RecordZoneChange.Deletion],
+        -> (modificationResultsByID: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>],
+            deletions: [RecordZoneChange.Deletion],
             changeToken: CKServerChangeToken, moreComing: Bool) {
-        let page = try await zoneChangesPage(zoneID, since: changeToken, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+        let page = try await zoneChangesPage(zoneID, since: changeToken, desiredKeys: desiredKeys,
+                                             resultsLimit: resultsLimit)
         var mods: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>] = [:]
         mods.reserveCapacity(page.changed.count)
         for r in page.changed { mods[r.recordID] = .success(RecordZoneChange.Modification(record: r)) }
@@ -64,20 +66,23 @@ extension CKDatabase {
         var moreComing: Bool
     }
 
-    func zoneChangesPage(_ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int?) async throws -> ZoneChangesPage {
+    func zoneChangesPage(_ zoneID: CKRecordZone.ID, since token: CKServerChangeToken?,
+                         desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int?) async throws -> ZoneChangesPage {
         var body: WireObject = ["zoneID": JSON(RecordCoder.zoneJSON(zoneID))]
         if let token { body["syncToken"] = JSON(token.value) }
         if let desiredKeys { body["desiredKeys"] = JSON(desiredKeys) }
         if let resultsLimit, resultsLimit > 0 { body["resultsLimit"] = JSON(resultsLimit) }
         let j = try await call("records/changes", body)
-        guard let next = j["syncToken"]?.string else { throw CKError.make(.serverResponseLost, "records/changes gave no syncToken") }
+        guard let next = j["syncToken"]?.string else { throw CKError.make(.serverResponseLost,
+                "records/changes gave no syncToken") }
         var page = ZoneChangesPage(token: CKServerChangeToken(value: next), moreComing: j["moreComing"]?.bool ?? false)
         let items = j["records"]?.objects ?? []
         var live: [WireObject] = []
         live.reserveCapacity(items.count)
         for item in items {
             if item["deleted"]?.bool == true, let id = recordID(item, zoneID: zoneID) {
-                page.deleted.append(RecordZoneChange.Deletion(recordID: id, recordType: item["recordType"]?.string ?? ""))
+                page.deleted.append(RecordZoneChange.Deletion(recordID: id,
+                                                              recordType: item["recordType"]?.string ?? ""))
             } else {
                 live.append(item)
             }
@@ -93,12 +98,14 @@ extension CKDatabase {
 
     /// Mirrors `CKDatabase.databaseChanges(since:resultsLimit:)`: which zones changed or went (`changes/database`).
     public func databaseChanges(since changeToken: CKServerChangeToken?, resultsLimit: Int? = nil) async throws
-        -> (modifications: [DatabaseChange.Modification], deletions: [DatabaseChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool) {
+        -> (modifications: [DatabaseChange.Modification], deletions: [DatabaseChange.Deletion],
+            changeToken: CKServerChangeToken, moreComing: Bool) {
         var body: WireObject = [:]
         if let changeToken { body["syncToken"] = JSON(changeToken.value) }
         if let resultsLimit, resultsLimit > 0 { body["resultsLimit"] = JSON(resultsLimit) }
         let j = try await call("changes/database", body)
-        guard let next = j["syncToken"]?.string else { throw CKError.make(.serverResponseLost, "changes/database gave no syncToken") }
+        guard let next = j["syncToken"]?.string else { throw CKError.make(.serverResponseLost,
+                "changes/database gave no syncToken") }
         var mods: [DatabaseChange.Modification] = [], dels: [DatabaseChange.Deletion] = []
         for z in j["zones"]?.objects ?? [] {
             let id = RecordCoder.zoneID(z["zoneID"], scope: databaseScope)

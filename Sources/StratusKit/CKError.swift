@@ -182,14 +182,17 @@ public struct CKError: Error, CustomNSError, CustomStringConvertible, @unchecked
     }
 
     /// A per-item or top-level error dictionary from the server.
-    static func from(server j: WireObject, scope: CKDatabase.Scope, zoneID: CKRecordZone.ID, clientRecord: CKRecord? = nil) -> CKError {
+    static func from(server j: WireObject, scope: CKDatabase.Scope, zoneID: CKRecordZone.ID,
+                     clientRecord: CKRecord? = nil) -> CKError {
         let server = j["serverErrorCode"]?.string ?? "INTERNAL_ERROR"
-        var info: [String: Any] = [NSLocalizedDescriptionKey: j["reason"]?.string ?? server, CKErrorServerErrorCodeKey: server]
+        var info: [String: Any] = [NSLocalizedDescriptionKey: j["reason"]?.string ?? server,
+                                   CKErrorServerErrorCodeKey: server]
         if let r = j["retryAfter"]?.number { info[CKErrorRetryAfterKey] = NSNumber(value: r) }
         let code = Code(serverErrorCode: server)
         if code == .zoneNotFound, j["userDidResetEncryptedData"]?.bool == true { info[CKErrorUserDidResetEncryptedDataKey] = NSNumber(value: true) }
         if code == .serverRecordChanged {
-            if let s = j["serverRecord"]?.object, let rec = RecordCoder.record(s, scope: scope, zoneID: zoneID, assets: nil) {
+            if let s = j["serverRecord"]?.object, let rec = RecordCoder.record(s, scope: scope, zoneID: zoneID,
+                    assets: nil) {
                 info[CKRecordChangedErrorServerRecordKey] = rec
             }
             if let c = clientRecord {

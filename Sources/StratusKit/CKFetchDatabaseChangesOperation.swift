@@ -20,7 +20,8 @@ open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Send
     /// Mirrors `changeTokenUpdatedBlock`: a page's token, before the next page is fetched.
     public var changeTokenUpdatedBlock: ((CKServerChangeToken) -> Void)?
     /// Mirrors `fetchDatabaseChangesResultBlock`.
-    public var fetchDatabaseChangesResultBlock: ((Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool), any Error>) -> Void)?
+    public var fetchDatabaseChangesResultBlock: ((Result<(serverChangeToken: CKServerChangeToken, moreComing: Bool),
+                                                  any Error>) -> Void)?
     /// Mirrors the deprecated `fetchDatabaseChangesCompletionBlock`.
     public var fetchDatabaseChangesCompletionBlock: ((CKServerChangeToken?, Bool, (any Error)?) -> Void)?
 

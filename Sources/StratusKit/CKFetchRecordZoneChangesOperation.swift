@@ -15,8 +15,10 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
         /// Mirrors `CKFetchRecordZoneChangesOperation.ZoneConfiguration()`.
         public override init() { super.init() }
 
-        /// Mirrors `CKFetchRecordZoneChangesOperation.ZoneConfiguration(previousServerChangeToken:resultsLimit:desiredKeys:)`.
-        public convenience init(previousServerChangeToken: CKServerChangeToken? = nil, resultsLimit: Int? = nil, desiredKeys: [CKRecord.FieldKey]? = nil) {
+        /// Mirrors
+        /// `CKFetchRecordZoneChangesOperation.ZoneConfiguration(previousServerChangeToken:resultsLimit:desiredKeys:)`.
+        public convenience init(previousServerChangeToken: CKServerChangeToken? = nil, resultsLimit: Int? = nil,
+                                desiredKeys: [CKRecord.FieldKey]? = nil) {
             self.init()
             self.previousServerChangeToken = previousServerChangeToken
             self.resultsLimit = resultsLimit ?? 0
@@ -39,9 +41,12 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     /// Mirrors `recordZoneChangeTokensUpdatedBlock`: a page's token, before the next page is fetched.
     public var recordZoneChangeTokensUpdatedBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?) -> Void)?
     /// Mirrors `recordZoneFetchResultBlock`.
-    public var recordZoneFetchResultBlock: ((CKRecordZone.ID, Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>) -> Void)?
+    public var recordZoneFetchResultBlock: ((CKRecordZone.ID, Result<(serverChangeToken: CKServerChangeToken,
+                                                                      clientChangeTokenData: Data?, moreComing: Bool),
+            any Error>) -> Void)?
     /// Mirrors the deprecated `recordZoneFetchCompletionBlock`.
-    public var recordZoneFetchCompletionBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?, Bool, (any Error)?) -> Void)?
+    public var recordZoneFetchCompletionBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?, Bool,
+                                                 (any Error)?) -> Void)?
     /// Mirrors `fetchRecordZoneChangesResultBlock`.
     public var fetchRecordZoneChangesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Mirrors the deprecated `fetchRecordZoneChangesCompletionBlock`.
@@ -51,7 +56,8 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     public override init() { super.init() }
 
     /// Mirrors `CKFetchRecordZoneChangesOperation(recordZoneIDs:configurationsByRecordZoneID:)`.
-    public convenience init(recordZoneIDs: [CKRecordZone.ID], configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]? = nil) {
+    public convenience init(recordZoneIDs: [CKRecordZone.ID],
+                            configurationsByRecordZoneID: [CKRecordZone.ID: ZoneConfiguration]? = nil) {
         self.init()
         self.recordZoneIDs = recordZoneIDs
         self.configurationsByRecordZoneID = configurationsByRecordZoneID
@@ -67,7 +73,8 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
             do {
                 while true {
                     try checkCancelled()
-                    let page = try await db.zoneChangesPage(zone, since: token, desiredKeys: config?.desiredKeys, resultsLimit: config?.resultsLimit)
+                    let page = try await db.zoneChangesPage(zone, since: token, desiredKeys: config?.desiredKeys,
+                                                            resultsLimit: config?.resultsLimit)
                     for r in page.changed {
                         recordWasChangedBlock?(r.recordID, .success(r))
                         recordChangedBlock?(r)

@@ -24,7 +24,8 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
     public static func fetchAllRecordZonesOperation() -> CKFetchRecordZonesOperation { CKFetchRecordZonesOperation() }
 
     override func execute() async {
-        await finishing(result: { fetchRecordZonesResultBlock?($0) }, completion: { fetchRecordZonesCompletionBlock?($0, $1) }) {
+        await finishing(result: { fetchRecordZonesResultBlock?($0) }, completion: { fetchRecordZonesCompletionBlock?($0,
+                $1) }) {
             let db = targetDatabase
             var results: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
             var order: [CKRecordZone.ID] = []
@@ -34,7 +35,8 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
             } else {
                 for z in try await db.allRecordZones() { results[z.zoneID] = .success(z); order.append(z.zoneID) }
             }
-            let zones = ItemResults(order, results, missing: { CKError.make(.zoneNotFound, "zone \($0.zoneName) not found") }) { perRecordZoneResultBlock?($0, $1) }
+            let zones = ItemResults(order, results, missing: { CKError.make(.zoneNotFound,
+                    "zone \($0.zoneName) not found") }) { perRecordZoneResultBlock?($0, $1) }
             return (zones.byID, zones.failure("zones"))
         }
     }

@@ -37,13 +37,15 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
 
     override func execute() async {
         var ids = recordIDs ?? []
-        await finishing(result: { fetchRecordsResultBlock?($0) }, completion: { fetchRecordsCompletionBlock?($0, $1) }) {
+        await finishing(result: { fetchRecordsResultBlock?($0) }, completion: { fetchRecordsCompletionBlock?($0,
+                $1) }) {
             if ids.contains(where: { $0.recordName == CKCurrentUserDefaultName }) {
                 let me = try await container.userRecordID()
                 ids = ids.map { $0.recordName == CKCurrentUserDefaultName ? me : $0 }
             }
             let results = ids.isEmpty ? [:] : try await targetDatabase.records(for: ids, desiredKeys: desiredKeys)
-            let fetched = ItemResults(ids, results, missing: { CKError.make(.unknownItem, "record \($0.recordName) not found") }) { id, r in
+            let fetched = ItemResults(ids, results, missing: { CKError.make(.unknownItem,
+                    "record \($0.recordName) not found") }) { id, r in
                 if case .success = r { perRecordProgressBlock?(id, 1) }
                 perRecordResultBlock?(id, r)
                 switch r {

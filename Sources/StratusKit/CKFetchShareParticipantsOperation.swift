@@ -6,7 +6,8 @@ open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
     /// Mirrors `CKFetchShareParticipantsOperation.userIdentityLookupInfos`.
     public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]?
     /// Mirrors `CKFetchShareParticipantsOperation.perShareParticipantResultBlock`.
-    public var perShareParticipantResultBlock: ((CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>) -> Void)?
+    public var perShareParticipantResultBlock: ((CKUserIdentity.LookupInfo, Result<CKShare.Participant,
+                                                 any Error>) -> Void)?
     /// Mirrors `CKFetchShareParticipantsOperation.fetchShareParticipantsResultBlock`.
     public var fetchShareParticipantsResultBlock: ((Result<Void, any Error>) -> Void)?
 
@@ -21,7 +22,8 @@ open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
 
     override func execute() async {
         let c = container
-        let result = await eachInTurn(userIdentityLookupInfos ?? [], key: { $0 }, what: "participants", { try await c.shareParticipant(for: $0) }) {
+        let result = await eachInTurn(userIdentityLookupInfos ?? [], key: { $0 }, what: "participants",
+                                      { try await c.shareParticipant(for: $0) }) {
             perShareParticipantResultBlock?($0, $1)
         }
         fetchShareParticipantsResultBlock?(result)

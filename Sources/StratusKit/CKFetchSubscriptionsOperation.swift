@@ -24,11 +24,14 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
     public static func fetchAllSubscriptionsOperation() -> CKFetchSubscriptionsOperation { CKFetchSubscriptionsOperation() }
 
     override func execute() async {
-        await finishing(result: { fetchSubscriptionsResultBlock?($0) }, completion: { fetchSubscriptionCompletionBlock?($0, $1) }) {
+        await finishing(result: { fetchSubscriptionsResultBlock?($0) },
+                        completion: { fetchSubscriptionCompletionBlock?($0, $1) }) {
             let all = try await targetDatabase.allSubscriptions()
-            let results = Dictionary(all.map { ($0.subscriptionID, Result<CKSubscription, any Error>.success($0)) }, uniquingKeysWith: { a, _ in a })
+            let results = Dictionary(all.map { ($0.subscriptionID, Result<CKSubscription, any Error>.success($0)) },
+                                     uniquingKeysWith: { a, _ in a })
             let found = ItemResults(subscriptionIDs ?? all.map(\.subscriptionID), results,
-                                    missing: { CKError.make(.unknownItem, "subscription \($0) not found") }) { perSubscriptionResultBlock?($0, $1) }
+                                    missing: { CKError.make(.unknownItem,
+                                                            "subscription \($0) not found") }) { perSubscriptionResultBlock?($0, $1) }
             return (found.byID, found.failure("subscriptions"))
         }
     }

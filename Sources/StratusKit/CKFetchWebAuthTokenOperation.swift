@@ -21,10 +21,12 @@ open class CKFetchWebAuthTokenOperation: CKDatabaseOperation, @unchecked Sendabl
     override func execute() async {
         do {
             try checkCancelled()
-            guard let apiToken, !apiToken.isEmpty else { throw CKError.make(.invalidArguments, "an API token is required") }
+            guard let apiToken, !apiToken.isEmpty else { throw CKError.make(.invalidArguments,
+                    "an API token is required") }
             // Asking who the user is proves the token is still accepted (and renews it when it is old).
             _ = try await container.userRecordID()
-            guard let token = container.webAuthToken else { throw CKError.make(.notAuthenticated, "no user is signed in with a web auth token") }
+            guard let token = container.webAuthToken else { throw CKError.make(.notAuthenticated,
+                    "no user is signed in with a web auth token") }
             fetchWebAuthTokenResultBlock?(.success(token))
         } catch {
             fetchWebAuthTokenResultBlock?(.failure(error))

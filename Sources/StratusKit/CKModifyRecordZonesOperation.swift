@@ -27,9 +27,11 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
 
     override func execute() async {
         let saves = recordZonesToSave ?? [], deletes = recordZoneIDsToDelete ?? []
-        await finishing(result: { modifyRecordZonesResultBlock?($0) }, completion: { v, e in modifyRecordZonesCompletionBlock?(v?.0, v?.1, e) }) {
+        await finishing(result: { modifyRecordZonesResultBlock?($0) }, completion: { v,
+                        e in modifyRecordZonesCompletionBlock?(v?.0, v?.1, e) }) {
             let (s, d) = try await targetDatabase.modifyRecordZones(saving: saves, deleting: deletes)
-            let missing = { (id: CKRecordZone.ID) in CKError.make(.serverResponseLost, "no answer for zone \(id.zoneName)") }
+            let missing = { (id: CKRecordZone.ID) in CKError.make(.serverResponseLost,
+                                                                  "no answer for zone \(id.zoneName)") }
             let saved = ItemResults(saves.map(\.zoneID), s, missing: missing) { perRecordZoneSaveBlock?($0, $1) }
             let deleted = ItemResults(deletes, d, missing: missing) { perRecordZoneDeleteBlock?($0, $1) }
             return ((saved.values, deleted.ids), saved.failure("zones", with: deleted.errors))

@@ -48,8 +48,10 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
 
     override func execute() async {
         let saves = recordsToSave ?? [], deletes = recordIDsToDelete ?? []
-        await finishing(result: { modifyRecordsResultBlock?($0) }, completion: { v, e in modifyRecordsCompletionBlock?(v?.0, v?.1, e) }) {
-            let (saveResults, deleteResults) = try await targetDatabase.modifyRecords(saving: saves, deleting: deletes, savePolicy: savePolicy, atomically: isAtomic)
+        await finishing(result: { modifyRecordsResultBlock?($0) }, completion: { v,
+                        e in modifyRecordsCompletionBlock?(v?.0, v?.1, e) }) {
+            let (saveResults, deleteResults) = try await targetDatabase.modifyRecords(saving: saves, deleting: deletes,
+                    savePolicy: savePolicy, atomically: isAtomic)
             let byID = Dictionary(saves.map { ($0.recordID, $0) }, uniquingKeysWith: { a, _ in a })
             let missing = { (id: CKRecord.ID) in CKError.make(.serverResponseLost, "no answer for \(id.recordName)") }
             let saved = ItemResults(saves.map(\.recordID), saveResults, missing: missing) { id, result in

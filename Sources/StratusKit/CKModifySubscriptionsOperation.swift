@@ -27,10 +27,12 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
 
     override func execute() async {
         let saves = subscriptionsToSave ?? [], deletes = subscriptionIDsToDelete ?? []
-        await finishing(result: { modifySubscriptionsResultBlock?($0) }, completion: { v, e in modifySubscriptionsCompletionBlock?(v?.0, v?.1, e) }) {
+        await finishing(result: { modifySubscriptionsResultBlock?($0) }, completion: { v,
+                        e in modifySubscriptionsCompletionBlock?(v?.0, v?.1, e) }) {
             let (s, d) = try await targetDatabase.modifySubscriptions(saving: saves, deleting: deletes)
             let missing = { (id: CKSubscription.ID) in CKError.make(.serverResponseLost, "no answer for \(id)") }
-            let saved = ItemResults(saves.map(\.subscriptionID), s, missing: missing) { perSubscriptionSaveBlock?($0, $1) }
+            let saved = ItemResults(saves.map(\.subscriptionID), s, missing: missing) { perSubscriptionSaveBlock?($0,
+                    $1) }
             let deleted = ItemResults(deletes, d, missing: missing) { perSubscriptionDeleteBlock?($0, $1) }
             return ((saved.values, deleted.ids), saved.failure("subscriptions", with: deleted.errors))
         }

@@ -102,7 +102,8 @@ open class CKNotification: NSObject, @unchecked Sendable {
     static func zone(_ o: WireObject) -> CKRecordZone.ID? {
         guard let name = o["zid"]?.string else { return nil }
         let scope = scope(o["dbs"])
-        return CKRecordZone.ID(zoneName: name, ownerName: scope == .shared ? (o["zoid"]?.string ?? CKCurrentUserDefaultName) : CKCurrentUserDefaultName)
+        return CKRecordZone.ID(zoneName: name,
+                               ownerName: scope == .shared ? (o["zoid"]?.string ?? CKCurrentUserDefaultName) : CKCurrentUserDefaultName)
     }
 }
 

@@ -45,13 +45,15 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
     static func filters(of predicate: NSPredicate) -> (String, Result<[WireObject], CKError>) {
         if let (format, arguments) = PredicateFormats.shared.format(of: predicate) {
             guard let values = PredicateFormats.values(arguments) else {
-                return (format, .failure(CKError.make(.invalidArguments, "a predicate argument is not a record value (a string, number, date, reference, location or list)")))
+                return (format, .failure(CKError.make(.invalidArguments,
+                                                      "a predicate argument is not a record value (a string, number, date, reference, location or list)")))
             }
             return (format, PredicateParser.filters(format, values))
         }
         let matchesAll = predicate.evaluate(with: nil)
         return (matchesAll ? "TRUEPREDICATE" : "FALSEPREDICATE",
-                matchesAll ? .success([]) : .failure(CKError.make(.invalidArguments, "FALSEPREDICATE matches nothing and is not supported")))
+                matchesAll ? .success([]) : .failure(CKError.make(.invalidArguments,
+                                                                  "FALSEPREDICATE matches nothing and is not supported")))
     }
 
     /// A query rebuilt from its wire form (a saved cursor).
@@ -97,7 +99,8 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
            let f = JSON(parsing: data)?.objects {
             filters = .success(f)
         } else {
-            let reason = coder.optionalObject(of: NSString.self, forKey: "predicateError") as String? ?? "the archived query has no readable predicate"
+            let reason = coder.optionalObject(of: NSString.self,
+                                              forKey: "predicateError") as String? ?? "the archived query has no readable predicate"
             filters = .failure(CKError.make(.invalidArguments, reason))
         }
         super.init()
@@ -121,10 +124,12 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         if let sorts = savedSorts { q["sortBy"] = JSON(sorts); return q }
         if let sorts = sortDescriptors, !sorts.isEmpty {
             q["sortBy"] = try JSON(sorts.map { d -> WireObject in
-                guard let key = d.stratusKey else { throw CKError.make(.invalidArguments, "a sort descriptor needs a key") }
+                guard let key = d.stratusKey else { throw CKError.make(.invalidArguments,
+                                                                       "a sort descriptor needs a key") }
                 var s: WireObject = PredicateParser.systemFields[key].map { ["systemFieldName": JSON($0)] } ?? ["fieldName": JSON(key)]
                 s["ascending"] = JSON(d.ascending)
-                if let loc = d as? CKLocationSortDescriptor, let (j, _) = RecordCoder.wire(loc.relativeLocation) { s["relativeLocation"] = j }
+                if let loc = d as? CKLocationSortDescriptor, let (j,
+                                                                  _) = RecordCoder.wire(loc.relativeLocation) { s["relativeLocation"] = j }
                 return s
             })
         }

@@ -21,7 +21,8 @@ public final class CKQueryNotification: CKNotification, @unchecked Sendable {
         queryNotificationReason = Reason(rawValue: qry["fo"]?.int ?? 1) ?? .recordCreated
         recordFields = qry["af"]?.object?.mapValues(\.foundation)
         databaseScope = CKNotification.scope(qry["dbs"])
-        recordID = (qry["rid"]?.string).map { CKRecord.ID(recordName: $0, zoneID: CKNotification.zone(qry) ?? .default) }
+        recordID = (qry["rid"]?.string).map { CKRecord.ID(recordName: $0,
+                                                          zoneID: CKNotification.zone(qry) ?? .default) }
         super.init(type: .query, d, ck: ck, subscriptionID: qry["sid"]?.string)
     }
 }

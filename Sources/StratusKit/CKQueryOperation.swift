@@ -45,9 +45,11 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
             let db = targetDatabase
             let page: (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: Cursor?)
             if let cursor {
-                page = try await db.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+                page = try await db.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys,
+                                            resultsLimit: resultsLimit)
             } else if let query {
-                page = try await db.records(matching: query, inZoneWith: zoneID, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+                page = try await db.records(matching: query, inZoneWith: zoneID, desiredKeys: desiredKeys,
+                                            resultsLimit: resultsLimit)
             } else {
                 throw CKError.make(.invalidArguments, "a CKQueryOperation needs a query or a cursor")
             }

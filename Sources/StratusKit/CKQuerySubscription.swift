@@ -31,18 +31,22 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
 
     /// Mirrors `CKQuerySubscription(recordType:predicate:subscriptionID:options:)`.
     public convenience init(recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID,
-                            options querySubscriptionOptions: Options = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]) {
+                            options querySubscriptionOptions: Options = [.firesOnRecordCreation, .firesOnRecordUpdate,
+                                    .firesOnRecordDeletion]) {
         self.init(recordType: recordType, predicate: predicate, id: subscriptionID, options: querySubscriptionOptions)
     }
 
     /// Mirrors the deprecated `CKQuerySubscription(recordType:predicate:options:)`: the subscription ID is a UUID.
     @available(*, deprecated, renamed: "init(recordType:predicate:subscriptionID:options:)")
     public convenience init(recordType: CKRecord.RecordType, predicate: NSPredicate,
-                            options querySubscriptionOptions: Options = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]) {
-        self.init(recordType: recordType, predicate: predicate, id: UUID().uuidString, options: querySubscriptionOptions)
+                            options querySubscriptionOptions: Options = [.firesOnRecordCreation, .firesOnRecordUpdate,
+                                    .firesOnRecordDeletion]) {
+        self.init(recordType: recordType, predicate: predicate, id: UUID().uuidString,
+                  options: querySubscriptionOptions)
     }
 
-    private init(recordType: CKRecord.RecordType, predicate: NSPredicate, id subscriptionID: CKSubscription.ID, options: Options) {
+    private init(recordType: CKRecord.RecordType, predicate: NSPredicate, id subscriptionID: CKSubscription.ID,
+                 options: Options) {
         self.recordType = recordType
         self.predicate = predicate
         filters = CKQuery(recordType: recordType, predicate: predicate).filters.map(RecordCoder.inMilliseconds)
@@ -88,7 +92,8 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
            let f = JSON(parsing: data)?.objects {
             filters = .success(f)
         } else {
-            filters = .failure(CKError.make(.invalidArguments, "the archived subscription's predicate was not one CloudKit accepts"))
+            filters = .failure(CKError.make(.invalidArguments,
+                                            "the archived subscription's predicate was not one CloudKit accepts"))
         }
         super.init(coder: coder)
     }

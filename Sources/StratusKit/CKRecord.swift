@@ -279,8 +279,10 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
         share = coder.optionalObject(of: CKRecord.Reference.self, forKey: "share")
         if let data = coder.optionalObject(of: NSData.self, forKey: "fields"),
            let fields = JSON(parsing: data as Data)?.object {
-            let dates = coder.optionalObject(of: NSString.self, forKey: "fieldDates") as String? == RecordCoder.datesHeader.1
-            RecordCoder.readFields(fields, into: self, zoneID: recordID.zoneID, assets: nil, dates: dates ? .referenceSeconds : .milliseconds)
+            let dates = coder.optionalObject(of: NSString.self,
+                                             forKey: "fieldDates") as String? == RecordCoder.datesHeader.1
+            RecordCoder.readFields(fields, into: self, zoneID: recordID.zoneID, assets: nil,
+                                   dates: dates ? .referenceSeconds : .milliseconds)
         }
         markSaved()
     }

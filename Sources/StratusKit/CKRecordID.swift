@@ -47,8 +47,12 @@ public final class CKRecordID: NSObject, NSSecureCoding, @unchecked Sendable {
         /// damaged archive.
         public init?(coder: NSCoder) {
             AppleArchive.register()
-            guard let n = coder.optionalObject(of: NSString.self, forKey: "recordName") ?? coder.optionalObject(of: NSString.self, forKey: "RecordName"),
-                  let z = coder.optionalObject(of: CKRecordZone.ID.self, forKey: "zoneID") ?? coder.optionalObject(of: CKRecordZone.ID.self, forKey: "ZoneID")
+            guard let n = coder.optionalObject(of: NSString.self,
+                                               forKey: "recordName") ?? coder.optionalObject(of: NSString.self,
+                    forKey: "RecordName"),
+                  let z = coder.optionalObject(of: CKRecordZone.ID.self,
+                                               forKey: "zoneID") ?? coder.optionalObject(of: CKRecordZone.ID.self,
+                          forKey: "ZoneID")
             else { return nil }
             recordName = n as String
             zoneID = z

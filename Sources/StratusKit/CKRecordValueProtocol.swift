@@ -2,7 +2,8 @@ import Foundation
 
 /// Mirrors CloudKit's `CKRecordValueProtocol`: the types a record field holds — `String`, `Int`/`Int64` and the
 /// other integers, `Double`, `Bool`, `Date`, `Data`, `CKRecord.Reference`, `CKAsset`, `CLLocation` and arrays of
-/// them, and the Foundation classes Apple names (`NSString`, `NSNumber`, `NSArray`, `NSDate`, `NSData`). Numbers read back from the server are `NSNumber`s, so `as? Int`, `as? Int64`,
+/// them, and the Foundation classes Apple names (`NSString`, `NSNumber`, `NSArray`, `NSDate`, `NSData`). Numbers read
+/// back from the server are `NSNumber`s, so `as? Int`, `as? Int64`,
 /// `as? Double` and (for 0 and 1) `as? Bool` all work, as they do with CloudKit.
 public protocol CKRecordValueProtocol {}
 

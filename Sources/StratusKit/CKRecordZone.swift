@@ -34,7 +34,8 @@ public final class CKRecordZone: NSObject, @unchecked Sendable {
     /// Mirrors `CKRecordZone(zoneID:)`.
     public init(zoneID: ID) {
         self.zoneID = zoneID
-        self.capabilities = zoneID.zoneName == ID.defaultZoneName ? [] : [.fetchChanges, .atomic, .sharing, .zoneWideSharing]
+        self.capabilities = zoneID.zoneName == ID.defaultZoneName ? [] : [.fetchChanges, .atomic, .sharing,
+                .zoneWideSharing]
     }
 
     /// Mirrors `CKRecordZone.default()`.

@@ -40,7 +40,9 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, @unchecked Sendable
         /// Reads what `encode(with:)` wrote, or what Apple's CloudKit did (`ZoneName`, `ownerName`); nil for a
         /// damaged archive.
         public init?(coder: NSCoder) {
-            guard let z = coder.optionalObject(of: NSString.self, forKey: "zoneName") ?? coder.optionalObject(of: NSString.self, forKey: "ZoneName"),
+            guard let z = coder.optionalObject(of: NSString.self,
+                                               forKey: "zoneName") ?? coder.optionalObject(of: NSString.self,
+                    forKey: "ZoneName"),
                   let o = coder.optionalObject(of: NSString.self, forKey: "ownerName") else { return nil }
             zoneName = z as String
             ownerName = o as String

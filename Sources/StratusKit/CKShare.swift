@@ -29,7 +29,9 @@ open class CKShare: CKRecord, @unchecked Sendable {
         case unknown = 0, owner = 1, privateUser = 3, publicUser = 4, administrator = 2
 
         /// The wire's names for the roles it sends (`USER` is a private user, as CloudKit Web Services spells it).
-        private static let byWire: [String: ParticipantRole] = ["OWNER": .owner, "USER": .privateUser, "PUBLIC_USER": .publicUser, "ADMINISTRATOR": .administrator]
+        private static let byWire: [String: ParticipantRole] = ["OWNER": .owner, "USER": .privateUser,
+                                                                "PUBLIC_USER": .publicUser,
+                "ADMINISTRATOR": .administrator]
 
         init(wire: String?) { self = wire.flatMap { Self.byWire[$0] } ?? .unknown }
     }
@@ -38,7 +40,8 @@ open class CKShare: CKRecord, @unchecked Sendable {
     public enum ParticipantAcceptanceStatus: Int, Sendable {
         case unknown = 0, pending = 1, accepted = 2, removed = 3
 
-        private static let byWire: [String: ParticipantAcceptanceStatus] = ["INVITED": .pending, "ACCEPTED": .accepted, "REMOVED": .removed]
+        private static let byWire: [String: ParticipantAcceptanceStatus] = ["INVITED": .pending, "ACCEPTED": .accepted,
+                "REMOVED": .removed]
 
         init(wire: String?) { self = wire.flatMap { Self.byWire[$0] } ?? .unknown }
     }
@@ -56,7 +59,8 @@ open class CKShare: CKRecord, @unchecked Sendable {
         /// Mirrors `CKShare.Participant.participantID`.
         public let participantID: String
 
-        init(identity: CKUserIdentity, permission: ParticipantPermission, role: ParticipantRole, status: ParticipantAcceptanceStatus, id: String) {
+        init(identity: CKUserIdentity, permission: ParticipantPermission, role: ParticipantRole,
+             status: ParticipantAcceptanceStatus, id: String) {
             userIdentity = identity
             self.permission = permission
             self.role = role
@@ -66,7 +70,8 @@ open class CKShare: CKRecord, @unchecked Sendable {
 
         convenience init?(wire j: WireObject) {
             guard let identity = (j["userIdentity"]?.object).flatMap(CKUserIdentity.init(wire:)) else { return nil }
-            self.init(identity: identity, permission: ParticipantPermission(wire: j["permission"]?.string), role: ParticipantRole(wire: j["type"]?.string),
+            self.init(identity: identity, permission: ParticipantPermission(wire: j["permission"]?.string),
+                      role: ParticipantRole(wire: j["type"]?.string),
                       status: ParticipantAcceptanceStatus(wire: j["acceptanceStatus"]?.string),
                       id: j["participantId"]?.string ?? identity.userRecordID?.recordName ?? UUID().uuidString)
         }
@@ -112,7 +117,8 @@ open class CKShare: CKRecord, @unchecked Sendable {
 
     /// Mirrors `CKShare(recordZoneID:)`: a share of a whole zone.
     public init(recordZoneID: CKRecordZone.ID) {
-        super.init(recordType: CKRecord.SystemType.share, recordID: CKRecord.ID(recordName: CKRecordNameZoneWideShare, zoneID: recordZoneID))
+        super.init(recordType: CKRecord.SystemType.share, recordID: CKRecord.ID(recordName: CKRecordNameZoneWideShare,
+                zoneID: recordZoneID))
     }
 
     init(decodedID: CKRecord.ID) {

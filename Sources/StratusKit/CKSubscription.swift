@@ -55,7 +55,8 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
         public override init() { super.init() }
 
         /// Mirrors `CKSubscription.NotificationInfo(alertBody:shouldSendContentAvailable:desiredKeys:)`.
-        public convenience init(alertBody: String? = nil, shouldSendContentAvailable: Bool = false, desiredKeys: [CKRecord.FieldKey]? = nil) {
+        public convenience init(alertBody: String? = nil, shouldSendContentAvailable: Bool = false,
+                                desiredKeys: [CKRecord.FieldKey]? = nil) {
             self.init()
             self.alertBody = alertBody
             self.shouldSendContentAvailable = shouldSendContentAvailable
@@ -64,20 +65,28 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
 
         /// Each member of the wire's `notificationInfo` and the property it is, by kind: one list for both ways.
         private static let texts: [(String, any ReferenceWritableKeyPath<NotificationInfo, String?> & Sendable)] = [
-            ("alertBody", \.alertBody), ("alertLocalizationKey", \.alertLocalizationKey), ("alertActionLocalizationKey", \.alertActionLocalizationKey),
-            ("alertLaunchImage", \.alertLaunchImage), ("soundName", \.soundName), ("title", \.title), ("titleLocalizationKey", \.titleLocalizationKey),
-            ("subtitle", \.subtitle), ("subtitleLocalizationKey", \.subtitleLocalizationKey), ("category", \.category), ("collapseIDKey", \.collapseIDKey),
+            ("alertBody", \.alertBody), ("alertLocalizationKey", \.alertLocalizationKey), ("alertActionLocalizationKey",
+                    \.alertActionLocalizationKey),
+            ("alertLaunchImage", \.alertLaunchImage), ("soundName", \.soundName), ("title",
+                    \.title), ("titleLocalizationKey", \.titleLocalizationKey),
+            ("subtitle", \.subtitle), ("subtitleLocalizationKey", \.subtitleLocalizationKey), ("category",
+                    \.category), ("collapseIDKey", \.collapseIDKey),
         ]
         private static let lists: [(String, any ReferenceWritableKeyPath<NotificationInfo, [String]?> & Sendable)] = [
-            ("alertLocalizationArgs", \.alertLocalizationArgs), ("desiredKeys", \.desiredKeys), ("titleLocalizationArgs", \.titleLocalizationArgs),
+            ("alertLocalizationArgs", \.alertLocalizationArgs), ("desiredKeys",
+                                                                 \.desiredKeys), ("titleLocalizationArgs",
+                    \.titleLocalizationArgs),
             ("subtitleLocalizationArgs", \.subtitleLocalizationArgs),
         ]
         private static let flags: [(String, any ReferenceWritableKeyPath<NotificationInfo, Bool> & Sendable)] = [
-            ("shouldBadge", \.shouldBadge), ("shouldSendContentAvailable", \.shouldSendContentAvailable), ("shouldSendMutableContent", \.shouldSendMutableContent),
+            ("shouldBadge", \.shouldBadge), ("shouldSendContentAvailable",
+                                             \.shouldSendContentAvailable), ("shouldSendMutableContent",
+                    \.shouldSendMutableContent),
         ]
 
         var wire: WireObject {
-            var o: WireObject = ["shouldBadge": JSON(shouldBadge), "shouldSendContentAvailable": JSON(shouldSendContentAvailable)]
+            var o: WireObject = ["shouldBadge": JSON(shouldBadge),
+                                 "shouldSendContentAvailable": JSON(shouldSendContentAvailable)]
             for (key, path) in Self.texts { if let v = self[keyPath: path] { o[key] = JSON(v) } }
             for (key, path) in Self.lists { if let v = self[keyPath: path] { o[key] = JSON(v) } }
             if shouldSendMutableContent { o["shouldSendMutableContent"] = true }
@@ -149,9 +158,11 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
             if fires.contains("update") { options.insert(.firesOnRecordUpdate) }
             if fires.contains("delete") { options.insert(.firesOnRecordDeletion) }
             if o["firesOnce"]?.bool == true { options.insert(.firesOnce) }
-            let sub = CKQuerySubscription(recordType: q["recordType"]?.string ?? "", filters: q["filterBy"]?.objects ?? [],
+            let sub = CKQuerySubscription(recordType: q["recordType"]?.string ?? "",
+                                          filters: q["filterBy"]?.objects ?? [],
                                           subscriptionID: id, options: options)
-            if o["zoneWide"]?.bool == false, o["zoneID"] != nil { sub.zoneID = RecordCoder.zoneID(o["zoneID"], scope: scope) }
+            if o["zoneWide"]?.bool == false, o["zoneID"] != nil { sub.zoneID = RecordCoder.zoneID(o["zoneID"],
+                    scope: scope) }
             s = sub
         case "zone":
             s = CKRecordZoneSubscription(zoneID: RecordCoder.zoneID(o["zoneID"], scope: scope), subscriptionID: id)

@@ -18,7 +18,8 @@ public final class CKUserIdentity: NSObject, @unchecked Sendable {
         public init(phoneNumber: String) { self.phoneNumber = phoneNumber; emailAddress = nil; userRecordID = nil }
         /// Mirrors `CKUserIdentity.LookupInfo(userRecordID:)`.
         public init(userRecordID: CKRecord.ID) { self.userRecordID = userRecordID; emailAddress = nil; phoneNumber = nil }
-        init(email: String?, phone: String?, user: CKRecord.ID?) { emailAddress = email; phoneNumber = phone; userRecordID = user }
+        init(email: String?, phone: String?,
+             user: CKRecord.ID?) { emailAddress = email; phoneNumber = phone; userRecordID = user }
 
         /// Mirrors `CKUserIdentity.LookupInfo.lookupInfos(withEmails:)`.
         public static func lookupInfos(withEmails emails: [String]) -> [LookupInfo] { emails.map(LookupInfo.init(emailAddress:)) }

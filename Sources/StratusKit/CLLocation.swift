@@ -45,19 +45,23 @@ public final class CLLocation: NSObject, CKRecordValueProtocol, @unchecked Senda
 
     /// Mirrors `CLLocation(latitude:longitude:)`.
     public convenience init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
-        self.init(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0, horizontalAccuracy: 0,
+        self.init(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0,
+                  horizontalAccuracy: 0,
                   verticalAccuracy: -1, course: -1, speed: -1, timestamp: Date())
     }
 
     /// Mirrors `CLLocation(coordinate:altitude:horizontalAccuracy:verticalAccuracy:timestamp:)`.
-    public convenience init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
+    public convenience init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+                            horizontalAccuracy hAccuracy: CLLocationAccuracy,
                             verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date) {
-        self.init(coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy, course: -1, speed: -1,
+        self.init(coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy,
+                  verticalAccuracy: vAccuracy, course: -1, speed: -1,
                   timestamp: timestamp)
     }
 
     /// Mirrors `CLLocation(coordinate:altitude:horizontalAccuracy:verticalAccuracy:course:speed:timestamp:)`.
-    public init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
+    public init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+                horizontalAccuracy hAccuracy: CLLocationAccuracy,
                 verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection, speed: CLLocationSpeed, timestamp: Date) {
         self.coordinate = coordinate
         self.altitude = altitude

@@ -57,7 +57,8 @@ final class EventSource: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if let error, status == nil || status == 200 {
-            continuation?.finish(throwing: CKError.make(.networkFailure, "the notification stream ended: \(error.localizedDescription)"))
+            continuation?.finish(throwing: CKError.make(.networkFailure,
+                                                        "the notification stream ended: \(error.localizedDescription)"))
         } else {
             continuation?.finish()
         }

@@ -5,7 +5,8 @@ struct ItemResults<ID: Hashable, Value> {
     private(set) var succeeded: [(id: ID, value: Value)] = []
     private(set) var errors: [AnyHashable: any Error] = [:]
 
-    init(_ ids: [ID], _ results: [ID: Result<Value, any Error>], missing: (ID) -> CKError, each: (ID, Result<Value, any Error>) -> Void) {
+    init(_ ids: [ID], _ results: [ID: Result<Value, any Error>], missing: (ID) -> CKError, each: (ID, Result<Value,
+            any Error>) -> Void) {
         for id in ids {
             let r = results[id] ?? .failure(missing(id))
             each(id, r)
@@ -50,7 +51,8 @@ extension CKOperation {
 
     /// Asks for each item in turn (one request each), every answer through `each`, until the operation is cancelled.
     /// The whole: success, the partial failure of the items that failed (keyed by `key`), or cancelled.
-    func eachInTurn<Item, Value>(_ items: [Item], key: (Item) -> AnyHashable, what: String, _ work: (Item) async throws -> Value,
+    func eachInTurn<Item, Value>(_ items: [Item], key: (Item) -> AnyHashable, what: String,
+                                 _ work: (Item) async throws -> Value,
                                  each: (Item, Result<Value, any Error>) -> Void) async -> Result<Void, any Error> {
         var errors: [AnyHashable: any Error] = [:]
         for item in items {

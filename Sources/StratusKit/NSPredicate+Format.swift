@@ -52,7 +52,8 @@ final class PredicateFormats: Sendable {
         var out: [any CKRecordValueProtocol] = []
         for a in arguments {
             if let id = a as? CKRecord.ID { out.append(CKRecord.Reference(recordID: id, action: .none)); continue }
-            if let record = a as? CKRecord { out.append(CKRecord.Reference(recordID: record.recordID, action: .none)); continue }
+            if let record = a as? CKRecord { out.append(CKRecord.Reference(recordID: record.recordID,
+                    action: .none)); continue }
             // Foundation's reference types, as Objective-C code and `as NSDate` casts pass them.
             if let d = a as? NSDate { out.append(Date(timeIntervalSinceReferenceDate: d.timeIntervalSinceReferenceDate)); continue }
             if let s = a as? NSString { out.append(String(describing: s)); continue }

@@ -66,7 +66,8 @@ struct NotificationListener {
     func courier() async throws {
         let c = services.configuration
         let j = try await services.send(path: "/device/1/\(services.containerIdentifier)/\(c.environment.rawValue)/tokens/create",
-                                        body: ["apnsEnvironment": JSON(c.environment.rawValue), "clientId": JSON(UUID().uuidString)])
+                                        body: ["apnsEnvironment": JSON(c.environment.rawValue),
+                                               "clientId": JSON(UUID().uuidString)])
         guard let s = j["webcourierURL"]?.string, let url = URL(string: s) else { throw CKError.make(.serverResponseLost, "tokens/create gave no webcourierURL") }
         while !Task.isCancelled {
             var req = URLRequest(url: url)

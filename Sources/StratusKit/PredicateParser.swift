@@ -4,7 +4,8 @@ import StratusJSON
 /// Reads the predicate format strings CloudKit accepts and turns them into CloudKit Web Services filters
 /// (`filterBy`). Foundation on Linux cannot parse `NSPredicate(format:)`, so this is StratusKit's own reader of
 /// CloudKit's subset: comparisons (`==`, `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`), `BEGINSWITH`, `IN` and `NOT … IN`,
-/// `CONTAINS` on list fields, `ANY list IN %@`, `self CONTAINS 'tokens'`, `distanceToLocation:fromLocation:(key, %@) < km`,
+/// `CONTAINS` on list fields, `ANY list IN %@`, `self CONTAINS 'tokens'`, `distanceToLocation:fromLocation:(key, %@) <
+/// km`,
 /// `AND`/`&&`, `NOT`, parentheses, `TRUEPREDICATE`, and arguments (`%@`, `%K`, and printf's `%d %i %ld %lld %u %lu %f
 /// %lf %g %s`). Anything else (OR, key-to-key
 /// comparisons, unsupported operators) is refused with `.invalidArguments`, as CloudKit refuses it.
@@ -52,7 +53,8 @@ struct PredicateParser {
 
     private var peek: Token { index < tokens.count ? tokens[index] : .end }
     private mutating func next() -> Token { defer { index += 1 }; return peek }
-    private func isWord(_ t: Token, _ w: String) -> Bool { if case .word(let s) = t { return s.uppercased() == w }; return false }
+    private func isWord(_ t: Token,
+                        _ w: String) -> Bool { if case .word(let s) = t { return s.uppercased() == w }; return false }
 
     private mutating func conjunction() throws -> [WireObject] {
         var filters = try term()
@@ -60,7 +62,8 @@ struct PredicateParser {
             _ = next()
             filters += try term()
         }
-        if isWord(peek, "OR") || peek == .op("||") { throw refuse("OR is not supported by CloudKit queries: run one query per alternative") }
+        if isWord(peek,
+                  "OR") || peek == .op("||") { throw refuse("OR is not supported by CloudKit queries: run one query per alternative") }
         return filters
     }
 
@@ -119,7 +122,8 @@ struct PredicateParser {
             guard isWord(next(), "CONTAINS") else { throw refuse("self is only used as 'self CONTAINS \"words\"'") }
             let (v, t) = try value()
             guard t == "STRING" else { throw refuse("self CONTAINS takes a string of words") }
-            return ["comparator": "CONTAINS_ALL_TOKENS", "fieldName": "self", "fieldValue": ["value": v, "type": "STRING"]]
+            return ["comparator": "CONTAINS_ALL_TOKENS", "fieldName": "self", "fieldValue": ["value": v,
+                    "type": "STRING"]]
         }
         let key = try keyName()
         let opToken = next()
@@ -187,7 +191,8 @@ struct PredicateParser {
                 guard let (j, t) = RecordCoder.wire(id) else { throw refuse("argument cannot be sent") }
                 return (j, t)
             }
-            guard let (j, t) = RecordCoder.wire(CKRecord.normalized(a)) else { throw refuse("an argument of type \(type(of: a)) cannot be compared") }
+            guard let (j,
+                       t) = RecordCoder.wire(CKRecord.normalized(a)) else { throw refuse("an argument of type \(type(of: a)) cannot be compared") }
             return (j, t)
         case .op("{"):
             var items: [JSON] = []
@@ -241,7 +246,8 @@ struct PredicateParser {
                 case "@": out.append(.argument)
                 case "K": out.append(.keyArgument)
                 case "d", "i", "u", "f", "g", "e", "F", "G", "E", "s", "S", "c", "x", "X", "o": out.append(.argument)
-                default: throw CKError.make(.invalidArguments, "unsupported predicate: the placeholder %\(c[j]) is not one NSPredicate takes")
+                default: throw CKError.make(.invalidArguments,
+                                            "unsupported predicate: the placeholder %\(c[j]) is not one NSPredicate takes")
                 }
                 i = j + 1
                 continue
@@ -253,7 +259,8 @@ struct PredicateParser {
                     text.append(c[j])
                     j += 1
                 }
-                guard j < c.count else { throw CKError.make(.invalidArguments, "unsupported predicate: a string is not closed") }
+                guard j < c.count else { throw CKError.make(.invalidArguments,
+                                                            "unsupported predicate: a string is not closed") }
                 out.append(.string(String(text)))
                 i = j + 1
                 continue
@@ -273,7 +280,8 @@ struct PredicateParser {
                 continue
             }
             let two = i + 1 < c.count ? String(String.UnicodeScalarView([u, c[i + 1]])) : ""
-            if ["==", "!=", "<>", "<=", ">=", "=<", "=>", "&&", "||"].contains(two) { out.append(.op(two)); i += 2; continue }
+            if ["==", "!=", "<>", "<=", ">=", "=<", "=>", "&&",
+                "||"].contains(two) { out.append(.op(two)); i += 2; continue }
             if "=<>(),{}!".unicodeScalars.contains(u) { out.append(.op(String(u))); i += 1; continue }
             throw CKError.make(.invalidArguments, "unsupported predicate: unexpected '\(u)'")
         }

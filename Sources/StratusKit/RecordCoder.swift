@@ -28,7 +28,8 @@ enum RecordCoder {
     static func inMilliseconds(_ filters: [WireObject]) -> [WireObject] {
         filters.map { f in
             guard var v = f["fieldValue"]?.object, let type = v["type"]?.string, type.hasPrefix("TIMESTAMP") else { return f }
-            func ms(_ x: JSON) -> JSON { x.number.map { .int(Int64((date($0, .referenceSeconds).timeIntervalSince1970 * 1000).rounded())) } ?? x }
+            func ms(_ x: JSON) -> JSON { x.number.map { .int(Int64((date($0,
+                    .referenceSeconds).timeIntervalSince1970 * 1000).rounded())) } ?? x }
             if let items = v["value"]?.array { v["value"] = .array(items.map(ms)) } else if let x = v["value"] { v["value"] = ms(x) }
             var out = f
             out["fieldValue"] = .object(v)
@@ -56,11 +57,13 @@ enum RecordCoder {
     }
 
     /// A record dictionary from the server; nil for anything that is not one (an error, a deletion).
-    static func record(_ j: WireObject, scope: CKDatabase.Scope, zoneID defaultZone: CKRecordZone.ID, assets: AssetDownloads?) -> CKRecord? {
+    static func record(_ j: WireObject, scope: CKDatabase.Scope, zoneID defaultZone: CKRecordZone.ID,
+                       assets: AssetDownloads?) -> CKRecord? {
         guard let name = j["recordName"]?.string, let type = j["recordType"]?.string else { return nil }
         let zone = j["zoneID"] != nil ? zoneID(j["zoneID"], scope: scope) : defaultZone
         let id = CKRecord.ID(recordName: name, zoneID: zone)
-        let r: CKRecord = type == CKRecord.SystemType.share ? CKShare(decodedID: id) : CKRecord(recordType: type, recordID: id)
+        let r: CKRecord = type == CKRecord.SystemType.share ? CKShare(decodedID: id) : CKRecord(recordType: type,
+                recordID: id)
         r.recordChangeTag = j["recordChangeTag"]?.string
         r.creationDate = date(j["created"])
         r.modificationDate = date(j["modified"])
@@ -70,7 +73,9 @@ enum RecordCoder {
             r.parent = CKRecord.Reference(recordID: CKRecord.ID(recordName: pn, zoneID: zone), action: .none)
         }
         if let s = j["share"]?.object, let sn = s["recordName"]?.string {
-            r.share = CKRecord.Reference(recordID: CKRecord.ID(recordName: sn, zoneID: s["zoneID"] != nil ? zoneID(s["zoneID"], scope: scope) : zone), action: .none)
+            r.share = CKRecord.Reference(recordID: CKRecord.ID(recordName: sn,
+                                                               zoneID: s["zoneID"] != nil ? zoneID(s["zoneID"],
+                    scope: scope) : zone), action: .none)
         }
         if let fields = j["fields"]?.object { readFields(fields, into: r, zoneID: zone, scope: scope, assets: assets) }
         if let share = r as? CKShare { share.readShare(j, scope: scope) }
@@ -78,7 +83,8 @@ enum RecordCoder {
         return r
     }
 
-    static func readFields(_ fields: WireObject, into r: CKRecord, zoneID: CKRecordZone.ID, scope: CKDatabase.Scope = .private, assets: AssetDownloads?,
+    static func readFields(_ fields: WireObject, into r: CKRecord, zoneID: CKRecordZone.ID,
+                           scope: CKDatabase.Scope = .private, assets: AssetDownloads?,
                            dates: Dates = .referenceSeconds) {
         r.values.reserveCapacity(fields.count)
         for (key, f) in fields {
@@ -91,12 +97,14 @@ enum RecordCoder {
         }
     }
 
-    static func value(_ raw: JSON, type: String?, zoneID: CKRecordZone.ID, scope: CKDatabase.Scope, assets: AssetDownloads?,
+    static func value(_ raw: JSON, type: String?, zoneID: CKRecordZone.ID, scope: CKDatabase.Scope,
+                      assets: AssetDownloads?,
                       dates: Dates = .referenceSeconds) -> (any CKRecordValueProtocol)? {
         if let type, type.hasSuffix("_LIST") {
             guard let items = raw.array else { return nil }
             let element = String(type.dropLast(5))
-            return items.compactMap { value($0, type: element == "UNKNOWN" ? nil : element, zoneID: zoneID, scope: scope, assets: assets, dates: dates) }
+            return items.compactMap { value($0, type: element == "UNKNOWN" ? nil : element, zoneID: zoneID,
+                                            scope: scope, assets: assets, dates: dates) }
         }
         switch type {
         case "STRING": return raw.string
@@ -115,13 +123,16 @@ enum RecordCoder {
         case "REFERENCE":
             guard let o = raw.object, let name = o["recordName"]?.string else { return nil }
             let z = o["zoneID"] != nil ? RecordCoder.zoneID(o["zoneID"], scope: scope) : zoneID
-            return CKRecord.Reference(recordID: CKRecord.ID(recordName: name, zoneID: z), action: (o["action"]?.string) == "DELETE_SELF" ? .deleteSelf : .none)
+            return CKRecord.Reference(recordID: CKRecord.ID(recordName: name, zoneID: z),
+                                      action: (o["action"]?.string) == "DELETE_SELF" ? .deleteSelf : .none)
         case "LOCATION":
             guard let o = raw.object, let lat = o["latitude"]?.number, let lon = o["longitude"]?.number else { return nil }
             func d(_ k: String, _ dflt: Double) -> Double { o[k]?.number ?? dflt }
             let timestamp = Date(timeIntervalSince1970: d("timestamp", 0) / 1000)
-            return CLLocation(coordinate: CLLocationCoordinate2D(latitude: lat, longitude: lon), altitude: d("altitude", 0),
-                              horizontalAccuracy: d("horizontalAccuracy", 0), verticalAccuracy: d("verticalAccuracy", -1),
+            return CLLocation(coordinate: CLLocationCoordinate2D(latitude: lat, longitude: lon), altitude: d("altitude",
+                    0),
+                              horizontalAccuracy: d("horizontalAccuracy", 0), verticalAccuracy: d("verticalAccuracy",
+                                      -1),
                               course: d("course", -1), speed: d("speed", -1), timestamp: timestamp)
         case "ASSETID", "ASSET":
             guard let o = raw.object else { return nil }
@@ -133,7 +144,8 @@ enum RecordCoder {
             case .string(let s): return s
             case .int(let i): return NSNumber(value: i)
             case .double(let d): return NSNumber(value: d)
-            case .array(let items): return items.compactMap { value($0, type: nil, zoneID: zoneID, scope: scope, assets: assets, dates: dates) }
+            case .array(let items): return items.compactMap { value($0, type: nil, zoneID: zoneID, scope: scope,
+                                                                    assets: assets, dates: dates) }
             default: return nil
             }
         }
@@ -148,7 +160,8 @@ enum RecordCoder {
     }
 
     /// `{value, type}` for each key; an asset not yet uploaded is written by the save path, which uploads it first.
-    static func fieldsJSON(_ r: CKRecord, keys: [CKRecord.FieldKey], uploaded: [String: WireObject] = [:]) -> WireObject {
+    static func fieldsJSON(_ r: CKRecord, keys: [CKRecord.FieldKey],
+                           uploaded: [String: WireObject] = [:]) -> WireObject {
         var fields: WireObject = [:]
         for key in keys {
             guard let v = r.values[key] else {
@@ -181,7 +194,8 @@ enum RecordCoder {
             return (["recordName": .string(r.recordID.recordName), "zoneID": .object(zoneJSON(r.recordID.zoneID)),
                      "action": r.action == .deleteSelf ? "DELETE_SELF" : "NONE"], "REFERENCE")
         case let l as CLLocation:
-            return (["latitude": .double(l.coordinate.latitude), "longitude": .double(l.coordinate.longitude), "altitude": .double(l.altitude),
+            return (["latitude": .double(l.coordinate.latitude), "longitude": .double(l.coordinate.longitude),
+                     "altitude": .double(l.altitude),
                      "horizontalAccuracy": .double(l.horizontalAccuracy), "verticalAccuracy": .double(l.verticalAccuracy),
                      "speed": .double(l.speed), "course": .double(l.course),
                      "timestamp": .int(Int64(l.timestamp.timeIntervalSince1970 * 1000))], "LOCATION")

@@ -98,7 +98,8 @@ final class WebServices: @unchecked Sendable {
             switch e.code {
             case .cancelled: throw CKError.make(.operationCancelled, "the request was cancelled")
             case .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed:
-                throw CKError.make(.networkUnavailable, "cannot reach \(configuration.serverURL.host ?? "the server"): \(e.localizedDescription)")
+                throw CKError.make(.networkUnavailable,
+                                   "cannot reach \(configuration.serverURL.host ?? "the server"): \(e.localizedDescription)")
             default:
                 throw CKError.make(.networkFailure, "the connection failed: \(e.localizedDescription)")
             }
@@ -116,7 +117,8 @@ final class WebServices: @unchecked Sendable {
         }
         let object = JSON(parsing: data)?.object
         if (200..<300).contains(http.statusCode) {
-            guard let object else { throw CKError.make(.serverResponseLost, "the server's answer is not a JSON object") }
+            guard let object else { throw CKError.make(.serverResponseLost,
+                                                       "the server's answer is not a JSON object") }
             return object
         }
         var retry: [String: Any] = [:]
@@ -124,21 +126,24 @@ final class WebServices: @unchecked Sendable {
         if let object, object["serverErrorCode"]?.string != nil {
             var e = CKError.from(server: object, scope: .private, zoneID: .default)
             if e.code == .notAuthenticated { signedOut() }
-            if e.retryAfterSeconds == nil, !retry.isEmpty { e = CKError(e.code, userInfo: e.userInfo.merging(retry) { a, _ in a }) }
+            if e.retryAfterSeconds == nil, !retry.isEmpty { e = CKError(e.code, userInfo: e.userInfo.merging(retry) { a,
+                    _ in a }) }
             throw e
         }
         switch http.statusCode {
         case 429: throw CKError.make(.requestRateLimited, "the server is rate-limiting requests (HTTP 429)", retry)
         // libcurl (URLSession on Linux) resends a request whose kept-alive connection was dropped unanswered, without
         // its body; the server then times it out. The request may or may not have been carried out: a network failure.
-        case 408: throw CKError.make(.networkFailure, "the request timed out at the server (HTTP 408): it may or may not have been carried out")
+        case 408: throw CKError.make(.networkFailure,
+                                     "the request timed out at the server (HTTP 408): it may or may not have been carried out")
         case 401, 421:
             signedOut()
             throw CKError.make(.notAuthenticated, "not authenticated (HTTP \(http.statusCode))")
         case 403: throw CKError.make(.permissionFailure, "permission denied (HTTP 403)")
         case 404: throw CKError.make(.unknownItem, "not found (HTTP 404)")
         case 413: throw CKError.make(.limitExceeded, "the request is too large (HTTP 413)")
-        case 500..<600: throw CKError.make(.serviceUnavailable, "the server is unavailable (HTTP \(http.statusCode))", retry)
+        case 500..<600: throw CKError.make(.serviceUnavailable, "the server is unavailable (HTTP \(http.statusCode))",
+                                           retry)
         default: throw CKError.make(.serverRejectedRequest, "the server refused the request (HTTP \(http.statusCode))")
         }
     }
@@ -155,7 +160,8 @@ final class WebServices: @unchecked Sendable {
 
     /// The CloudKit error a non-2xx answer describes.
     func readError(_ data: Data, status: Int) throws -> CKError {
-        guard let url = URL(string: "http://error.invalid"), let http = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: nil) else {
+        guard let url = URL(string: "http://error.invalid"), let http = HTTPURLResponse(url: url, statusCode: status,
+                httpVersion: nil, headerFields: nil) else {
             return CKError.make(.serverRejectedRequest, "HTTP \(status)")
         }
         do {
@@ -175,12 +181,14 @@ final class WebServices: @unchecked Sendable {
         f.formatOptions = [.withInternetDateTime]
         let date = f.string(from: Date())
         let hash = Data(SHA256.hash(data: body)).base64EncodedString()
-        let signed = req.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.percentEncodedPath } ?? path
+        let signed = req.url.flatMap { URLComponents(url: $0,
+                                                     resolvingAgainstBaseURL: false)?.percentEncodedPath } ?? path
         guard let signature = try? key.signature(for: Data("\(date):\(hash):\(signed)".utf8)) else {
             throw CKError.make(.internalError, "could not sign the request")
         }
         req.setValue(keyID, forHTTPHeaderField: "X-Apple-CloudKit-Request-KeyID")
         req.setValue(date, forHTTPHeaderField: "X-Apple-CloudKit-Request-ISO8601Date")
-        req.setValue(signature.derRepresentation.base64EncodedString(), forHTTPHeaderField: "X-Apple-CloudKit-Request-SignatureV1")
+        req.setValue(signature.derRepresentation.base64EncodedString(),
+                     forHTTPHeaderField: "X-Apple-CloudKit-Request-SignatureV1")
     }
 }

@@ -25,7 +25,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// No statement runs longer than this (a request must never hang on a lock or a runaway query).
     public static let statementTimeoutMilliseconds = 30_000
 
-    public init(url: String, connectTimeoutSeconds: Int = 5, statementTimeoutMilliseconds: Int = PostgresConnection.statementTimeoutMilliseconds) throws(PostgresError) {
+    public init(url: String, connectTimeoutSeconds: Int = 5,
+                statementTimeoutMilliseconds: Int = PostgresConnection.statementTimeoutMilliseconds) throws(PostgresError) {
         self.url = url
         try PostgresLibrary.load()
         // libpq takes URLs and key=value strings; the timeout keeps a start from hanging on an unreachable host.
@@ -58,7 +59,8 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Runs a query and hands each row to `body` as it arrives. `rowByRow: false` reads the result in one piece: for
     /// a result the statement bounds (a page), where a result per row costs more than it saves.
-    public func query(_ sql: String, _ parameters: [PostgresValue] = [], rowByRow: Bool = true, _ body: (PostgresRow) throws -> Void) throws {
+    public func query(_ sql: String, _ parameters: [PostgresValue] = [], rowByRow: Bool = true,
+                      _ body: (PostgresRow) throws -> Void) throws {
         var affected = 0
         try run(sql, parameters, rowByRow: rowByRow, affected: &affected, body)
     }
@@ -83,7 +85,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs `body` in a transaction; on a serialization failure or deadlock the whole transaction runs again
     /// (up to `attempts`, after a random pause that grows with each try, so contenders fall out of step), so callers
     /// never see one.
-    public func transaction<T>(isolation: String = "READ COMMITTED", attempts: Int = 40, _ body: (PostgresConnection) throws -> T) throws -> T {
+    public func transaction<T>(isolation: String = "READ COMMITTED", attempts: Int = 40,
+                               _ body: (PostgresConnection) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
@@ -116,10 +119,13 @@ public final class PostgresConnection: @unchecked Sendable {
 
     // MARK: running
 
-    private func run(_ sql: String, _ parameters: [PostgresValue], rowByRow: Bool = true, affected: inout Int, _ body: (PostgresRow) throws -> Void) throws {
-        guard let conn, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable, "the connection to PostgreSQL was lost") }
+    private func run(_ sql: String, _ parameters: [PostgresValue], rowByRow: Bool = true, affected: inout Int,
+                     _ body: (PostgresRow) throws -> Void) throws {
+        guard let conn, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable,
+                "the connection to PostgreSQL was lost") }
         // A result read in one piece goes after what waits in the pipeline (a BEGIN, writes), in one round trip.
-        if !rowByRow, pipelined > 0, prepared[sql] != nil { return try runPipelined(sql, parameters, affected: &affected, body) }
+        if !rowByRow, pipelined > 0, prepared[sql] != nil { return try runPipelined(sql, parameters,
+                affected: &affected, body) }
         try drain()
         let name = try statementName(sql, parameters)
         try send(name, parameters, conn)
@@ -167,7 +173,8 @@ public final class PostgresConnection: @unchecked Sendable {
             return values.withUnsafeMutableBufferPointer { v in
                 lengths.withUnsafeBufferPointer { l in
                     formats.withUnsafeBufferPointer { f in
-                        PQsendQueryPrepared(conn, name, Int32(parameters.count), v.baseAddress, l.baseAddress, f.baseAddress, 1)
+                        PQsendQueryPrepared(conn, name, Int32(parameters.count), v.baseAddress, l.baseAddress,
+                                            f.baseAddress, 1)
                     }
                 }
             }
@@ -187,7 +194,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// many statements costs one round trip per `pipelineLimit`, not one each. Its failure is thrown by the next
     /// statement that waits (every other call does), which in a transaction fails the transaction, as it would have.
     public func enqueue(_ sql: String, _ parameters: [PostgresValue] = []) throws {
-        guard let conn, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable, "the connection to PostgreSQL was lost") }
+        guard let conn, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable,
+                "the connection to PostgreSQL was lost") }
         // Preparing is a round trip of its own, outside the pipeline.
         if prepared[sql] == nil { try drain() }
         let name = try statementName(sql, parameters)
@@ -199,7 +207,8 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Sends `sql` after the statements waiting in the pipeline and reads every result in one round trip: theirs
     /// (the first failure among them is thrown, and aborts the rest, `sql` included) and then its rows, whole.
-    private func runPipelined(_ sql: String, _ parameters: [PostgresValue], affected: inout Int, _ body: (PostgresRow) throws -> Void) throws {
+    private func runPipelined(_ sql: String, _ parameters: [PostgresValue], affected: inout Int,
+                              _ body: (PostgresRow) throws -> Void) throws {
         guard let conn else { throw lost() }
         let name = try statementName(sql, parameters)
         try send(name, parameters, conn)
@@ -282,7 +291,8 @@ public final class PostgresConnection: @unchecked Sendable {
         let name = "s\(prepared.count + 1)"
         // Parameter types left to the server (0) where the value is NULL; otherwise the value's own type.
         let types = parameters.map { $0.typeOID }
-        guard let r = types.withUnsafeBufferPointer({ PQprepare(conn, name, sql, Int32(types.count), $0.baseAddress) }) else { throw lost() }
+        guard let r = types.withUnsafeBufferPointer({ PQprepare(conn, name, sql, Int32(types.count),
+                                                                $0.baseAddress) }) else { throw lost() }
         defer { PQclear(r) }
         guard PQresultStatus(r) == PGRES_COMMAND_OK else { throw error(r) }
         prepared[sql] = name
@@ -291,8 +301,10 @@ public final class PostgresConnection: @unchecked Sendable {
 
     func error(_ r: OpaquePointer) -> PostgresError {
         let state = PQresultErrorField(r, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-        let message = PQresultErrorField(r, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? String(cString: PQresultErrorMessage(r))
-        if !isHealthy { return PostgresError(.unavailable, sqlState: state, "the connection to PostgreSQL was lost: \(message)") }
+        let message = PQresultErrorField(r,
+                                         Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? String(cString: PQresultErrorMessage(r))
+        if !isHealthy { return PostgresError(.unavailable, sqlState: state,
+                                             "the connection to PostgreSQL was lost: \(message)") }
         return PostgresError(PostgresError.kind(ofSQLState: state), sqlState: state, message)
     }
 

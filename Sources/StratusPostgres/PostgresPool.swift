@@ -27,7 +27,8 @@ public final class PostgresPool: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction, retried whole on serialization failures and deadlocks.
-    public func transaction<T>(isolation: String = "READ COMMITTED", _ body: (PostgresConnection) throws -> T) throws -> T {
+    public func transaction<T>(isolation: String = "READ COMMITTED",
+                               _ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnection { try $0.transaction(isolation: isolation, body) }
     }
 

@@ -14,7 +14,8 @@ public struct PostgresRow {
     /// The column's bytes as sent (binary format).
     public func raw(_ column: Int) -> UnsafeRawBufferPointer {
         let n = Int(PQgetlength(result, row, Int32(column)))
-        guard let p = PQgetvalue(result, row, Int32(column)) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        guard let p = PQgetvalue(result, row, Int32(column)) else { return UnsafeRawBufferPointer(start: nil,
+                count: 0) }
         return UnsafeRawBufferPointer(start: p, count: n)
     }
 

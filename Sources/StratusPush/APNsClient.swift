@@ -19,7 +19,8 @@ public final class APNsClient: Sendable {
     /// - Parameters:
     ///   - endpoint: where to send instead of Apple's hosts (`https://127.0.0.1:PORT`), or nil.
     ///   - caFile: roots to trust instead of the system's (the stand-in's certificate), or nil.
-    public init(endpoint: String? = nil, caFile: String? = nil, timeout: Duration = .seconds(10), maximumConnections: Int = 4) {
+    public init(endpoint: String? = nil, caFile: String? = nil, timeout: Duration = .seconds(10),
+                maximumConnections: Int = 4) {
         self.endpoint = endpoint.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.caFile = caFile
         timeoutMilliseconds = Int(timeout.components.seconds) * 1000 + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
@@ -43,15 +44,18 @@ public final class APNsClient: Sendable {
     }
 
     private func post(_ url: String, headers: [String], body: Data) -> APNsResult {
-        if let missing = stratus_http2_load_failure() { return APNsResult(status: 0, reason: String(cString: missing), apnsID: nil, http2: false) }
-        guard let connection = checkOut() else { return APNsResult(status: 0, reason: "out of memory", apnsID: nil, http2: false) }
+        if let missing = stratus_http2_load_failure() { return APNsResult(status: 0, reason: String(cString: missing),
+                apnsID: nil, http2: false) }
+        guard let connection = checkOut() else { return APNsResult(status: 0, reason: "out of memory", apnsID: nil,
+                                                                   http2: false) }
         defer { checkIn(connection) }
         var result = stratus_http2_result()
         let cHeaders = headers.map { strdup($0) }
         defer { cHeaders.forEach { free($0) } }
         let rc = cHeaders.map { UnsafePointer($0) }.withUnsafeBufferPointer { hs in
             body.withUnsafeBytes { b in
-                stratus_http2_post(connection.handle, url, hs.baseAddress, Int32(hs.count), b.baseAddress, b.count, caFile, timeoutMilliseconds, &result)
+                stratus_http2_post(connection.handle, url, hs.baseAddress, Int32(hs.count), b.baseAddress, b.count,
+                                   caFile, timeoutMilliseconds, &result)
             }
         }
         defer { stratus_http2_result_free(&result) }
@@ -65,7 +69,8 @@ public final class APNsClient: Sendable {
             let data = Data(bytes: body, count: result.body_length)
             reason = (try? JSON.parse(data))?["reason"]?.string
         }
-        return APNsResult(status: result.status, reason: reason, apnsID: apnsID.isEmpty ? nil : apnsID, http2: result.http2 != 0)
+        return APNsResult(status: result.status, reason: reason, apnsID: apnsID.isEmpty ? nil : apnsID,
+                          http2: result.http2 != 0)
     }
 
     private struct Connection: @unchecked Sendable {

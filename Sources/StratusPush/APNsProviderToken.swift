@@ -43,6 +43,7 @@ public final class APNsProviderToken: Sendable {
     }
 
     static func base64URL(_ d: Data) -> String {
-        d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/",
+                with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

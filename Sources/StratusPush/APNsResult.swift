@@ -19,7 +19,8 @@ public struct APNsResult: Sendable, Hashable {
     public enum Action: Sendable, Hashable {
         /// Delivered to APNs.
         case delivered
-        /// The token will never work again (410 Unregistered, BadDeviceToken, DeviceTokenNotForTopic): forget the device.
+        /// The token will never work again (410 Unregistered, BadDeviceToken, DeviceTokenNotForTopic): forget the
+        /// device.
         case dropDevice
         /// Try again later: APNs is busy (429), failing (5xx) or unreachable.
         case retry

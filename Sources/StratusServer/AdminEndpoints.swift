@@ -14,15 +14,18 @@ struct AdminEndpoints {
 
     /// Every change made here goes to the audit log, as the console's and the command line's do.
     func audit(_ action: String, container: String?, environment: String?, detail: String = "") throws {
-        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: "admin endpoint (bearer token)", action: action, container: container,
+        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: "admin endpoint (bearer token)",
+                                          action: action, container: container,
                                    environment: environment, detail: detail))
     }
 
     func register(_ router: inout Router) {
         let admin = self
         router.add(.get, "/-/admin/faults") { req in try await BlockingWork.shared.run { try admin.list(req) } }
-        router.add(.post, "/-/admin/faults", bodyLimit: 16 * 1024) { req in try await BlockingWork.shared.run { try admin.add(req) } }
-        router.add(.delete, "/-/admin/faults") { req in try await BlockingWork.shared.run { try admin.clear(req, id: nil) } }
+        router.add(.post, "/-/admin/faults",
+                   bodyLimit: 16 * 1024) { req in try await BlockingWork.shared.run { try admin.add(req) } }
+        router.add(.delete, "/-/admin/faults") { req in try await BlockingWork.shared.run { try admin.clear(req,
+                id: nil) } }
         router.add(.delete, "/-/admin/faults/{id}") { req in
             try await BlockingWork.shared.run {
                 guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError.badRequest("a fault id is a number") }
@@ -30,12 +33,16 @@ struct AdminEndpoints {
             }
         }
         // Throw-away test data for CI: a container from a schema and a seed in one call, and snapshots to reset to.
-        router.add(.post, "/-/admin/containers", bodyLimit: 64 << 20) { req in try await BlockingWork.shared.run { try admin.createContainer(req) } }
+        router.add(.post, "/-/admin/containers",
+                   bodyLimit: 64 << 20) { req in try await BlockingWork.shared.run { try admin.createContainer(req) } }
         router.add(.post, "/-/admin/containers/{container}/{environment}/snapshot", bodyLimit: 4096) { req in
             try await BlockingWork.shared.run {
-                let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
-                let id = try admin.store.lifecycle.snapshot(container, environment, allowProduction: admin.allowProduction)
-                try admin.audit("snapshot", container: container.rawValue, environment: environment.rawValue, detail: id)
+                let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""),
+                                                try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
+                let id = try admin.store.lifecycle.snapshot(container, environment,
+                                                            allowProduction: admin.allowProduction)
+                try admin.audit("snapshot", container: container.rawValue, environment: environment.rawValue,
+                                detail: id)
                 return Self.json(["snapshot": .string(id)])
             }
         }
@@ -43,7 +50,8 @@ struct AdminEndpoints {
         router.add(.get, "/-/admin/containers/{container}/schema-check") { req in
             try await BlockingWork.shared.run {
                 let problems = try admin.store.lifecycle.schemaCheck(container: try ContainerID(req.parameters["container"] ?? ""))
-                return Self.json(["ok": .bool(problems.isEmpty), "problems": .array(problems.map { .string($0.message) })])
+                return Self.json(["ok": .bool(problems.isEmpty),
+                                  "problems": .array(problems.map { .string($0.message) })])
             }
         }
         router.add(.post, "/-/admin/containers/{container}/{environment}/restore", bodyLimit: 4096) { req in
@@ -51,9 +59,12 @@ struct AdminEndpoints {
                 guard let id = (try? JSON.parse(req.body))?["snapshot"]?.string else {
                     throw StratusError.badRequest("the body is {\"snapshot\": \"<the id snapshot answered>\"}")
                 }
-                let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""), try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
-                try admin.store.lifecycle.restore(container, environment, snapshot: id, allowProduction: admin.allowProduction)
-                try admin.audit("restore snapshot", container: container.rawValue, environment: environment.rawValue, detail: id)
+                let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""),
+                                                try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
+                try admin.store.lifecycle.restore(container, environment, snapshot: id,
+                                                  allowProduction: admin.allowProduction)
+                try admin.audit("restore snapshot", container: container.rawValue, environment: environment.rawValue,
+                                detail: id)
                 return Self.json(["restored": .string(id)])
             }
         }
@@ -77,18 +88,23 @@ struct AdminEndpoints {
         try store.createContainer(container)
         if let schema {
             _ = try store.lifecycle.importSchema(schema, into: container)
-            if environment == .production || o["deploy"]?.bool == true { _ = try store.lifecycle.deploy(container, by: "admin endpoint") }
+            if environment == .production || o["deploy"]?.bool == true { _ = try store.lifecycle.deploy(container,
+                    by: "admin endpoint") }
         }
         var loaded = 0
         if let lines = o["records"]?.string, !lines.isEmpty {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-seed-\(UUID().uuidString).ndjson")
             defer { try? FileManager.default.removeItem(at: file) }
             try Data(lines.utf8).write(to: file)
-            loaded = try RecordImporter(env: try store.environment(container, environment), database: .publicDatabase).run(file)
+            loaded = try RecordImporter(env: try store.environment(container, environment),
+                                        database: .publicDatabase).run(file)
         }
-        let token = try store.credentials.createAPIToken(container: container, environment: environment, name: "admin endpoint").secret
-        try audit("create container", container: container.rawValue, environment: environment.rawValue, detail: "\(loaded) records, an API token")
-        var r = Self.json(["container": .string(container.rawValue), "environment": .string(environment.rawValue), "records": .int(Int64(loaded)), "apiToken": .string(token)])
+        let token = try store.credentials.createAPIToken(container: container, environment: environment,
+                                                         name: "admin endpoint").secret
+        try audit("create container", container: container.rawValue, environment: environment.rawValue,
+                  detail: "\(loaded) records, an API token")
+        var r = Self.json(["container": .string(container.rawValue), "environment": .string(environment.rawValue),
+                           "records": .int(Int64(loaded)), "apiToken": .string(token)])
         r.status = .created
         return r
     }
@@ -100,10 +116,12 @@ struct AdminEndpoints {
         let token = self.token
         return { req, next in
             guard let token else {
-                return Self.error("the admin endpoints are off: start the server with --admin-token-file", status: .forbidden)
+                return Self.error("the admin endpoints are off: start the server with --admin-token-file",
+                                  status: .forbidden)
             }
             guard Secrets.constantTimeEquals(req.bearerToken, token) else {
-                var r = Self.error("the admin endpoints need Authorization: Bearer <the token of --admin-token-file>", status: .unauthorized)
+                var r = Self.error("the admin endpoints need Authorization: Bearer <the token of --admin-token-file>",
+                                   status: .unauthorized)
                 r.headers["www-authenticate"] = "Bearer"
                 return r
             }
@@ -117,7 +135,8 @@ struct AdminEndpoints {
         let bearer = self.bearer
         return { req in
             let answer = try? await bearer(req) { _ in HTTPResponse(status: .ok) }
-            guard let answer, answer.status == .ok else { return .refused(answer ?? Self.error("refused", status: .unauthorized)) }
+            guard let answer, answer.status == .ok else { return .refused(answer ?? Self.error("refused",
+                    status: .unauthorized)) }
             return .admitted(credential: "admin token")
         }
     }
@@ -127,9 +146,11 @@ struct AdminEndpoints {
     static let errors: RouteGroup.Errors = { error, path in
         switch error {
         case let e as HTTPError: return Self.error(e.message, status: e.status)
-        case let e as StratusError where e.code != .internalError: return Self.error(e.reason, status: HTTPStatus(e.code.httpStatus, e.code.rawValue))
+        case let e as StratusError where e.code != .internalError: return Self.error(e.reason,
+                status: HTTPStatus(e.code.httpStatus, e.code.rawValue))
         default:
-            let reason = ErrorEnvelope.publicReason(StratusError(.internalError, "\(error)"), uuid: UUID().uuidString.lowercased(), path: path)
+            let reason = ErrorEnvelope.publicReason(StratusError(.internalError, "\(error)"),
+                                                    uuid: UUID().uuidString.lowercased(), path: path)
             return Self.error(reason, status: .internalServerError)
         }
     }
@@ -165,7 +186,8 @@ struct AdminEndpoints {
             return s
         }
         let now = WallClock.nowMillis()
-        var f = Fault(container: try ContainerID(try string("container")), environment: try ContainerEnvironment(parsing: try string("environment")),
+        var f = Fault(container: try ContainerID(try string("container")),
+                      environment: try ContainerEnvironment(parsing: try string("environment")),
                       operation: try string("operation"), kind: kind, remaining: try int("count"), probability: probability,
                       seed: UInt64(max(0, try int("seed") ?? 1)), retryAfter: try int("retryAfter"),
                       latencyMilliseconds: try int("latencyMs") ?? 0, createdAt: now,
@@ -193,19 +215,22 @@ struct AdminEndpoints {
         guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (/-/admin/faults/{id}) or a container (?container=C)") }
         let environment = try req.query("environment").map { try ContainerEnvironment(parsing: $0) }
         try store.faults.clearFaults(id: id, container: container, environment: environment)
-        try audit("clear faults", container: container?.rawValue, environment: environment?.rawValue, detail: id.map { "fault \($0)" } ?? "all")
+        try audit("clear faults", container: container?.rawValue, environment: environment?.rawValue,
+                  detail: id.map { "fault \($0)" } ?? "all")
         return Self.json(["cleared": .bool(true)])
     }
 
     static func object(_ f: Fault) -> JSON {
-        var o: [String: JSON] = ["id": .int(f.id), "container": .string(f.container.rawValue), "environment": .string(f.environment.rawValue),
+        var o: [String: JSON] = ["id": .int(f.id), "container": .string(f.container.rawValue),
+                                 "environment": .string(f.environment.rawValue),
                                  "operation": .string(f.operation), "error": .string(f.kind.rawValue), "seed": .int(Int64(bitPattern: f.seed)),
                                  "latencyMs": .int(Int64(f.latencyMilliseconds)), "injected": .int(Int64(f.injected)),
                                  "createdAt": .int(f.createdAt), "expiresAt": .int(f.expiresAt), "where": .string(f.stage.rawValue)]
         if let n = f.remaining { o["count"] = .int(Int64(n)) }
         if let p = f.probability { o["probability"] = .double(p) }
         if let r = f.retryAfter { o["retryAfter"] = .int(Int64(r)) }
-        for (k, v) in [("user", f.user), ("zone", f.zone), ("recordType", f.recordType), ("recordName", f.recordName), ("serverFields", f.serverFields)] {
+        for (k, v) in [("user", f.user), ("zone", f.zone), ("recordType", f.recordType), ("recordName", f.recordName),
+                       ("serverFields", f.serverFields)] {
             if let v { o[k] = .string(v) }
         }
         return .object(o)

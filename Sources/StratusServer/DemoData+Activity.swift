@@ -7,7 +7,8 @@ import StratusStore
 /// console marks everything before the demo's creation as generated (see `Console.demo`).
 extension DemoData {
     /// Operations an app calls, with how often and how long (µs) each takes, and the error it sometimes meets.
-    static let traffic: [(operation: CloudKitOperation, database: String, weight: Int, micros: ClosedRange<Int>, error: (code: String, status: Int)?)] = [
+    static let traffic: [(operation: CloudKitOperation, database: String, weight: Int, micros: ClosedRange<Int>,
+                          error: (code: String, status: Int)?)] = [
         (.recordsQuery, "public", 30, 900...6_000, nil),
         (.recordsLookup, "private", 18, 300...2_000, ("NOT_FOUND", 404)),
         (.recordsModify, "private", 14, 1_500...9_000, ("CONFLICT", 409)),
@@ -20,7 +21,8 @@ extension DemoData {
     ]
 
     /// Writes the generated day (ending a minute before `now`) into the request log and telemetry.
-    public static func generateActivity(requestLog: RequestLog, telemetry: Telemetry, users: [DemoUser], store: ServerStore,
+    public static func generateActivity(requestLog: RequestLog, telemetry: Telemetry, users: [DemoUser],
+                                        store: ServerStore,
                                         now: Int64 = WallClock.nowMillis()) {
         var rng = SplitMix(seed: 29)
         let weights = traffic.reduce(0) { $0 + $1.weight }
@@ -39,17 +41,20 @@ extension DemoData {
                     let failed = op.error != nil && rng.next() % 100 < 3
                     let user = users[Int(rng.next() % UInt64(users.count))]
                     let micros = op.micros.lowerBound + Int(rng.next() % UInt64(op.micros.count))
-                    let entry = RequestLogEntry(at: minute * 60_000 + Int64(rng.next() % 60_000), container: container.rawValue, environment: env.rawValue,
+                    let entry = RequestLogEntry(at: minute * 60_000 + Int64(rng.next() % 60_000),
+                                                container: container.rawValue, environment: env.rawValue,
                                                 operation: op.operation.rawValue, database: op.database, user: user.userRecordName,
                                                 status: failed ? op.error!.status : 200, errorCode: failed ? op.error!.code : nil,
                                                 durationMicroseconds: failed ? micros / 3 : micros, uuid: failed ? UUID().uuidString.lowercased() : nil)
                     requestLog.append(entry)
                     telemetry.record(entry)
                 }
-                if m % 10 == 0, let e = try? store.environment(container, env), let records = try? e.records.recordCount(), let usage = try? e.quota.storageUsage() {
+                if m % 10 == 0, let e = try? store.environment(container,
+                                                               env), let records = try? e.records.recordCount(), let usage = try? e.quota.storageUsage() {
                     // The store as it is now, grown into over the day.
                     let share = 0.6 + 0.4 * Double(m) / 1_440
-                    telemetry.sample(container: container.rawValue, environment: env.rawValue, records: Int64(Double(records) * share),
+                    telemetry.sample(container: container.rawValue, environment: env.rawValue,
+                                     records: Int64(Double(records) * share),
                                      bytes: Int64(Double(usage.totalBytes) * share), at: minute * 60_000)
                 }
             }

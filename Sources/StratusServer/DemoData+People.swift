@@ -8,7 +8,8 @@ import StratusStore
 /// demo runs — in both environments.
 extension DemoData {
     static let people: [(first: String, last: String, email: String)] = [
-        ("Alice", "Martin", "alice@example.com"), ("Bob", "Chen", "bob@example.com"), ("Chloé", "Dubois", "chloe@example.com"),
+        ("Alice", "Martin", "alice@example.com"), ("Bob", "Chen", "bob@example.com"), ("Chloé", "Dubois",
+                "chloe@example.com"),
     ]
     /// Nothing listens here (the discard port), so the webhook's deliveries fail and the console shows why.
     static let downReceiver = "http://127.0.0.1:9/stratus-demo-receiver"
@@ -16,9 +17,11 @@ extension DemoData {
     static func installPeople(into store: ServerStore) throws -> [DemoUser] {
         let users = try people.map { p in
             let password = Secrets.hex(Secrets.randomBytes(9))
-            let u = try store.accounts.createUser(container: container, email: p.email, password: password, firstName: p.first, lastName: p.last,
+            let u = try store.accounts.createUser(container: container, email: p.email, password: password,
+                                                  firstName: p.first, lastName: p.last,
                                          discoverable: p.first != "Chloé")
-            return DemoUser(name: "\(p.first) \(p.last)", email: p.email, password: password, userRecordName: u.userRecordName)
+            return DemoUser(name: "\(p.first) \(p.last)", email: p.email, password: password,
+                            userRecordName: u.userRecordName)
         }
         let lookup: @Sendable (ShareRequest.Lookup) -> ContainerUser? = { l in
             switch l {
@@ -37,11 +40,13 @@ extension DemoData {
         return users
     }
 
-    static func fillPrivateData(_ env: EnvironmentStore, users: [DemoUser], lookup: @escaping @Sendable (ShareRequest.Lookup) -> ContainerUser?) throws {
+    static func fillPrivateData(_ env: EnvironmentStore, users: [DemoUser],
+                                lookup: @escaping @Sendable (ShareRequest.Lookup) -> ContainerUser?) throws {
         let (alice, bob, chloe) = (users[0], users[1], users[2])
         let trips = ZoneID(zoneName: "Trips"), journal = ZoneID(zoneName: "Journal"), recipes = ZoneID(zoneName: "Recipes")
         let aliceDB = DatabaseID.privateDatabase(of: alice.userRecordName), chloeDB = DatabaseID.privateDatabase(of: chloe.userRecordName)
-        for (zone, db) in [(trips, aliceDB), (journal, aliceDB), (recipes, chloeDB)] { try env.zones.createZone(zone, in: db) }
+        for (zone, db) in [(trips, aliceDB), (journal, aliceDB), (recipes, chloeDB)] { try env.zones.createZone(zone,
+                in: db) }
 
         // Subscriptions first, so the writes below notify.
         try addSubscriptions(env, users: users, trips: trips)
@@ -49,30 +54,44 @@ extension DemoData {
         let asAlice = RequestActor(userRecordName: alice.userRecordName, deviceID: "demo")
 
         // Alice shares her Lisbon trip (and its stops) with Bob, who accepts.
-        var tripShare = RecordOperation(.create, StoredRecord(recordName: "lisbon-share", recordType: Share.recordType, zoneID: trips))
-        tripShare.share = ShareRequest(forRecord: "trip-lisbon", participants: [.init(lookup: .emailAddress(bob.email), permission: .readWrite)])
-        let shared = try checked(env.records.modify([tripShare], in: aliceDB, zoneID: trips, actor: asAlice, users: lookup))
-        if case .savedShare(let s) = shared[0] { _ = try env.sharing.acceptShare(s.shortGUID, user: bob.userRecordName) }
+        var tripShare = RecordOperation(.create, StoredRecord(recordName: "lisbon-share", recordType: Share.recordType,
+                                                              zoneID: trips))
+        tripShare.share = ShareRequest(forRecord: "trip-lisbon", participants: [.init(lookup: .emailAddress(bob.email),
+                permission: .readWrite)])
+        let shared = try checked(env.records.modify([tripShare], in: aliceDB, zoneID: trips, actor: asAlice,
+                                                    users: lookup))
+        if case .savedShare(let s) = shared[0] { _ = try env.sharing.acceptShare(s.shortGUID,
+                user: bob.userRecordName) }
 
         // Chloé keeps recipes in a zone she shares whole with Alice, who accepts.
         let asChloe = RequestActor(userRecordName: chloe.userRecordName, deviceID: "demo")
-        _ = try checked(env.records.modify(["Pastéis de nata", "Ramen", "Tarte Tatin", "Empanadas"].enumerated().map { i, t in
-            RecordOperation(.create, StoredRecord(recordName: "recipe-\(i)", recordType: "Note", zoneID: recipes, fields: [
-                "title": .string(t), "body": .string("Chloé's recipe for \(t)."), "tags": .list(.string, [.string("recipe")]), "priority": .int64(1),
+        _ = try checked(env.records.modify(["Pastéis de nata", "Ramen", "Tarte Tatin",
+                                            "Empanadas"].enumerated().map { i, t in
+            RecordOperation(.create, StoredRecord(recordName: "recipe-\(i)", recordType: "Note", zoneID: recipes,
+                                                  fields: [
+                "title": .string(t), "body": .string("Chloé's recipe for \(t)."), "tags": .list(.string,
+                        [.string("recipe")]), "priority": .int64(1),
             ]))
         }, in: chloeDB, zoneID: recipes, actor: asChloe))
-        var zoneShare = RecordOperation(.create, StoredRecord(recordName: Share.zoneShareName, recordType: Share.recordType, zoneID: recipes))
+        var zoneShare = RecordOperation(.create, StoredRecord(recordName: Share.zoneShareName,
+                                                              recordType: Share.recordType, zoneID: recipes))
         zoneShare.share = ShareRequest(participants: [.init(lookup: .emailAddress(alice.email), permission: .readOnly)])
-        let zoneShared = try checked(env.records.modify([zoneShare], in: chloeDB, zoneID: recipes, actor: asChloe, users: lookup))
-        if case .savedShare(let s) = zoneShared[0] { _ = try env.sharing.acceptShare(s.shortGUID, user: alice.userRecordName) }
+        let zoneShared = try checked(env.records.modify([zoneShare], in: chloeDB, zoneID: recipes, actor: asChloe,
+                                                        users: lookup))
+        if case .savedShare(let s) = zoneShared[0] { _ = try env.sharing.acceptShare(s.shortGUID,
+                user: alice.userRecordName) }
 
         // Bob, through the share, adds a stop to the Lisbon trip; Alice moves a trip: both notify.
-        var bobsStop = StoredRecord(recordName: "trip-lisbon-stop-bob", recordType: "Stop", zoneID: ZoneID(zoneName: "Trips", ownerRecordName: alice.userRecordName),
+        var bobsStop = StoredRecord(recordName: "trip-lisbon-stop-bob", recordType: "Stop",
+                                    zoneID: ZoneID(zoneName: "Trips", ownerRecordName: alice.userRecordName),
                                     fields: ["name": .string("Bob's favourite café"), "day": .int64(2)])
         bobsStop.parent = "trip-lisbon"
-        _ = try checked(env.records.modify([RecordOperation(.create, bobsStop)], in: .sharedDatabase(of: bob.userRecordName),
-                                   zoneID: ZoneID(zoneName: "Trips", ownerRecordName: alice.userRecordName), actor: RequestActor(userRecordName: bob.userRecordName, deviceID: "demo")))
-        _ = try checked(env.records.modify([RecordOperation(.create, StoredRecord(recordName: "urgent-0", recordType: "Note", fields: [
+        _ = try checked(env.records.modify([RecordOperation(.create, bobsStop)],
+                                           in: .sharedDatabase(of: bob.userRecordName),
+                                   zoneID: ZoneID(zoneName: "Trips",
+                                                  ownerRecordName: alice.userRecordName), actor: RequestActor(userRecordName: bob.userRecordName, deviceID: "demo")))
+        _ = try checked(env.records.modify([RecordOperation(.create, StoredRecord(recordName: "urgent-0",
+                recordType: "Note", fields: [
             "title": .string("Renew the passport"), "priority": .int64(4), "tags": .list(.string, [.string("urgent")]),
         ]))], in: .publicDatabase, actor: asAlice))
     }
@@ -84,13 +103,18 @@ extension DemoData {
             {"subscriptionID":"trip-changes","subscriptionType":"query","query":{"recordType":"Trip","filterBy":[]},"zoneID":{"zoneName":"Trips"},\
             "firesOn":["create","update"],"notificationInfo":{"alertBody":"A trip changed","shouldSendContentAvailable":true}}
             """, spec: Subscription(subscriptionID: "trip-changes", kind: .query(recordType: "Trip", filters: [], firesOn: [.create, .update], firesOnce: false, zoneID: trips),
-                                    notificationInfo: NotificationInfo(alertBody: "A trip changed", shouldSendContentAvailable: true)),
+                                    notificationInfo: NotificationInfo(alertBody: "A trip changed",
+                                                                       shouldSendContentAvailable: true)),
             in: .private, owner: alice.userRecordName)
-        try env.subscriptions.saveSubscription("private-changes", document: #"{"subscriptionID":"private-changes","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
-                                 spec: Subscription(subscriptionID: "private-changes", kind: .database, notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
+        try env.subscriptions.saveSubscription("private-changes",
+                                               document: #"{"subscriptionID":"private-changes","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
+                                 spec: Subscription(subscriptionID: "private-changes", kind: .database,
+                                                    notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
                                  in: .private, owner: alice.userRecordName)
-        try env.subscriptions.saveSubscription("shared-with-me", document: #"{"subscriptionID":"shared-with-me","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
-                                 spec: Subscription(subscriptionID: "shared-with-me", kind: .database, notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
+        try env.subscriptions.saveSubscription("shared-with-me",
+                                               document: #"{"subscriptionID":"shared-with-me","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
+                                 spec: Subscription(subscriptionID: "shared-with-me", kind: .database,
+                                                    notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
                                  in: .shared, owner: bob.userRecordName)
         try env.subscriptions.saveSubscription("urgent-notes", document: """
             {"subscriptionID":"urgent-notes","subscriptionType":"query","query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"priority",\
@@ -107,19 +131,23 @@ extension DemoData {
         let aliceDB = DatabaseID.privateDatabase(of: alice.userRecordName)
         let now = WallClock.nowMillis(), day: Int64 = 86_400_000
         let asAlice = RequestActor(userRecordName: alice.userRecordName, deviceID: "demo")
-        let destinations: [(String, Double, Double, Int64)] = [("Lisbon", 38.7223, -9.1393, 4), ("Kyoto", 35.0116, 135.7681, 7), ("Patagonia", -50.9423, -73.4068, 12)]
+        let destinations: [(String, Double, Double, Int64)] = [("Lisbon", 38.7223, -9.1393, 4), ("Kyoto", 35.0116,
+                135.7681, 7), ("Patagonia", -50.9423, -73.4068, 12)]
         var ops: [RecordOperation] = []
         for (i, d) in destinations.enumerated() {
             let cover = try env.assets.uploadAsset(Data(coverSVG(d.0).utf8))
             let name = "trip-\(d.0.lowercased())"
-            ops.append(RecordOperation(.create, StoredRecord(recordName: name, recordType: "Trip", zoneID: trips, fields: [
+            ops.append(RecordOperation(.create, StoredRecord(recordName: name, recordType: "Trip", zoneID: trips,
+                                                             fields: [
                 "title": .string("\(d.0) in \(["spring", "autumn", "winter"][i])"), "starts": .timestamp(Timestamp(millisSince1970: now + Int64(30 * (i + 1)) * day)),
                 "nights": .int64(d.3), "budget": .double(Double(d.3) * 145.5), "destination": .location(Location(latitude: d.1, longitude: d.2)),
                 "cover": .asset(cover), "ticket": .bytes(Data("BOARDING PASS \(d.0.uppercased()) SEAT \(12 + i)A".utf8)),
                 "place": .reference(Reference(recordName: "place-\(i)", zoneID: .defaultZone)),
-                "packing": .list(.string, ["passport", "charger", i == 2 ? "crampons" : "sunglasses"].map(FieldValue.string)),
+                "packing": .list(.string, ["passport", "charger",
+                                           i == 2 ? "crampons" : "sunglasses"].map(FieldValue.string)),
                 "nightlyRates": .list(.double, (0..<3).map { .double(120 + Double($0 * 15 + i * 10)) }),
-                "waypoints": .list(.location, [Location(latitude: d.1 + 0.05, longitude: d.2), Location(latitude: d.1, longitude: d.2 + 0.05)].map(FieldValue.location)),
+                "waypoints": .list(.location, [Location(latitude: d.1 + 0.05, longitude: d.2), Location(latitude: d.1,
+                        longitude: d.2 + 0.05)].map(FieldValue.location)),
             ])))
             for s in 0..<3 {
                 var stop = StoredRecord(recordName: "\(name)-stop-\(s)", recordType: "Stop", zoneID: trips, fields: [
@@ -131,9 +159,11 @@ extension DemoData {
         }
         _ = try checked(env.records.modify(ops, in: aliceDB, zoneID: trips, actor: asAlice))
         _ = try checked(env.records.modify((0..<12).map { i in
-            RecordOperation(.create, StoredRecord(recordName: "entry-\(i)", recordType: "Note", zoneID: journal, fields: [
+            RecordOperation(.create, StoredRecord(recordName: "entry-\(i)", recordType: "Note", zoneID: journal,
+                                                  fields: [
                 "title": .string("Journal, day \(i + 1)"), "body": .string("What happened on day \(i + 1) of the demo."),
-                "priority": .int64(Int64(i % 5)), "tags": .list(.string, [.string("journal")]), "due": .timestamp(Timestamp(millisSince1970: now - Int64(i) * day)),
+                "priority": .int64(Int64(i % 5)), "tags": .list(.string,
+                                                                [.string("journal")]), "due": .timestamp(Timestamp(millisSince1970: now - Int64(i) * day)),
             ]))
         }, in: aliceDB, zoneID: journal, actor: asAlice))
 
@@ -142,14 +172,16 @@ extension DemoData {
     /// A webhook for public Notes whose receiver is down, and one Note written after it: its delivery fails.
     static func addDownWebhook(_ env: EnvironmentStore, writer: DemoUser) throws {
         _ = try env.webhooks.addWebhook(url: downReceiver, recordTypes: ["Note"])
-        _ = try checked(env.records.modify([RecordOperation(.create, StoredRecord(recordName: "webhook-note", recordType: "Note", fields: [
+        _ = try checked(env.records.modify([RecordOperation(.create, StoredRecord(recordName: "webhook-note",
+                recordType: "Note", fields: [
             "title": .string("Sent to a webhook that is down"), "priority": .int64(2),
         ]))], in: .publicDatabase, actor: RequestActor(userRecordName: writer.userRecordName, deviceID: "demo")))
     }
 
     /// A query the demo runs (urgent-ish notes by due date), its shape logged, and the automatic index built for it.
     static func buildShapeIndex(_ env: EnvironmentStore, reader: DemoUser) throws {
-        let query = Query(recordType: "Note", filters: [QueryFilter(.field("priority"), .equals, .int64(3))], sorts: [QuerySort(.field("due"), ascending: false)],
+        let query = Query(recordType: "Note", filters: [QueryFilter(.field("priority"), .equals, .int64(3))],
+                          sorts: [QuerySort(.field("due"), ascending: false)],
                           resultsLimit: 50)
         for _ in 0..<3 { _ = try env.records.query(query, in: .publicDatabase) }
         env.queryShapes.recordQueryShapes(force: true)

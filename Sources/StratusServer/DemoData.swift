@@ -72,10 +72,13 @@ public enum DemoData {
         """
 
     static let cities: [(String, Double, Double)] = [
-        ("Paris", 48.8566, 2.3522), ("Lisbon", 38.7223, -9.1393), ("Berlin", 52.52, 13.405), ("Tokyo", 35.6762, 139.6503),
-        ("Cupertino", 37.3230, -122.0322), ("Nairobi", -1.2921, 36.8219), ("Lima", -12.0464, -77.0428), ("Oslo", 59.9139, 10.7522),
+        ("Paris", 48.8566, 2.3522), ("Lisbon", 38.7223, -9.1393), ("Berlin", 52.52, 13.405), ("Tokyo", 35.6762,
+                139.6503),
+        ("Cupertino", 37.3230, -122.0322), ("Nairobi", -1.2921, 36.8219), ("Lima", -12.0464, -77.0428), ("Oslo",
+                59.9139, 10.7522),
     ]
-    static let words = ["groceries", "meeting", "draft", "ideas", "travel", "garden", "invoice", "birthday", "review", "music",
+    static let words = ["groceries", "meeting", "draft", "ideas", "travel", "garden", "invoice", "birthday", "review",
+                        "music",
                         "books", "repair", "call", "plan", "sketch", "recipe"]
 
     /// Installs the demo when the data directory has none, and returns the secrets to print once; nil when it was
@@ -123,19 +126,26 @@ public enum DemoData {
                 ])
             }
             for chunk in stride(from: 0, to: notes.count, by: 200) {
-                _ = try store.records.modify(notes[chunk..<min(chunk + 200, notes.count)].map { RecordOperation(.create, $0) },
+                _ = try store.records.modify(notes[chunk..<min(chunk + 200, notes.count)].map { RecordOperation(.create,
+                        $0) },
                                      in: .publicDatabase, actor: actor)
             }
         }
         let users = try installPeople(into: store)
         let origin = "http://localhost:3000"
-        let (_, secret) = try store.credentials.createAPIToken(container: container, environment: .development, name: "Demo web app", allowedOrigins: [origin])
-        _ = try store.credentials.createAPIToken(container: container, environment: .production, name: "Demo web app (Production)", allowedOrigins: ["https://app.example.com"])
-        // A fault scoped to one record no one has: saving a Trip named "fault-demo" is throttled, three times, so an app
+        let (_, secret) = try store.credentials.createAPIToken(container: container, environment: .development,
+                                                               name: "Demo web app", allowedOrigins: [origin])
+        _ = try store.credentials.createAPIToken(container: container, environment: .production,
+                                                 name: "Demo web app (Production)",
+                allowedOrigins: ["https://app.example.com"])
+        // A fault scoped to one record no one has: saving a Trip named "fault-demo" is throttled, three times, so an
+        // app
         // can try its retry logic; nothing else in the demo meets it.
         let now = WallClock.nowMillis()
         for env in [ContainerEnvironment.development, .production] {
-            var fault = Fault(container: container, environment: env, operation: CloudKitOperation.recordsModify.rawValue, kind: .throttled, remaining: 3, probability: nil,
+            var fault = Fault(container: container, environment: env,
+                              operation: CloudKitOperation.recordsModify.rawValue, kind: .throttled, remaining: 3,
+                    probability: nil,
                               retryAfter: 5, createdAt: now, expiresAt: now + 86_400_000)
             fault.recordType = "Trip"
             fault.recordName = "fault-demo"

@@ -30,7 +30,8 @@ public struct LineLogHandler: LogHandler {
                 var t = tm()
                 var seconds = time_t(second)
                 gmtime_r(&seconds, &t)
-                s = (second, String(format: "%04d-%02d-%02dT%02d:%02d:%02d", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec))
+                s = (second, String(format: "%04d-%02d-%02dT%02d:%02d:%02d", t.tm_year + 1900, t.tm_mon + 1, t.tm_mday,
+                                    t.tm_hour, t.tm_min, t.tm_sec))
             }
             return s.text
         }
@@ -58,7 +59,8 @@ public struct LineLogHandler: LogHandler {
         line += "="
         if v.isEmpty || v.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0.isNewline }) {
             line += "\""
-            line += v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+            line += v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"",
+                    with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
             line += "\""
         } else {
             line += v

@@ -33,7 +33,8 @@ final class PlainHTTPPoster: Sendable {
         for (k, v) in headers { head += "\(k): \(v)\r\n" }
         let request = Array((head + "\r\n").utf8) + Array(body)
         let poster = self
-        return (try? await work.run { poster.exchange(host: host, port: port, request: request) }) ?? .failure(PosterError("cancelled"))
+        return (try? await work.run { poster.exchange(host: host, port: port,
+                                                      request: request) }) ?? .failure(PosterError("cancelled"))
     }
 
     private func exchange(host: String, port: Int, request: [UInt8]) -> Result<Int, PosterError> {
@@ -70,7 +71,8 @@ final class PlainHTTPPoster: Sendable {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return .failure(PosterError("cannot resolve \(host)")) }
+        guard getaddrinfo(host, String(port), &hints,
+                          &list) == 0, let first = list else { return .failure(PosterError("cannot resolve \(host)")) }
         defer { freeaddrinfo(list) }
         var last = PosterError("cannot connect")
         var ai: UnsafeMutablePointer<addrinfo>? = first
@@ -86,7 +88,8 @@ final class PlainHTTPPoster: Sendable {
                 var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 var err: Int32 = 0
                 var len = socklen_t(MemoryLayout<Int32>.size)
-                r = poll(&p, 1, Int32(timeout * 1000)) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0 ? 0 : -1
+                r = poll(&p, 1, Int32(timeout * 1000)) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err,
+                        &len) == 0 && err == 0 ? 0 : -1
             }
             guard r == 0 else {
                 close(fd)
@@ -125,7 +128,8 @@ final class PlainHTTPPoster: Sendable {
 
     private func roundTrip(_ fd: Int32, _ request: [UInt8]) -> Answer {
         let deadline = Date().addingTimeInterval(timeout)
-        guard Self.sendAll(fd, request) else { return Answer(problem: "no answer: the connection failed while sending") }
+        guard Self.sendAll(fd,
+                           request) else { return Answer(problem: "no answer: the connection failed while sending") }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         func fill() -> Bool {
@@ -168,7 +172,8 @@ final class PlainHTTPPoster: Sendable {
             var at = bodyStart
             while true {
                 var lineEnd = find([13, 10], from: at)
-                while lineEnd == nil { guard fill() else { return Answer(status: status) }; lineEnd = find([13, 10], from: at) }
+                while lineEnd == nil { guard fill() else { return Answer(status: status) }; lineEnd = find([13, 10],
+                        from: at) }
                 let sizeText = buffer[at..<lineEnd!].prefix { $0 != UInt8(ascii: ";") }
                 guard let size = ASCIIHex.integer(sizeText, maxDigits: 5) else { return Answer(status: status) }
                 at = lineEnd! + 2 + size + 2

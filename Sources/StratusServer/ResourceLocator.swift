@@ -8,7 +8,8 @@ public enum ResourceLocator {
     /// The directory named `name` holding `marker`, or `name` in the working directory if none is found.
     public static func locate(_ name: String, marker: String) -> URL {
         for base in searchRoots() {
-            for candidate in [base.appendingPathComponent(name), base.appendingPathComponent("share/stratus").appendingPathComponent(name)] {
+            for candidate in [base.appendingPathComponent(name),
+                              base.appendingPathComponent("share/stratus").appendingPathComponent(name)] {
                 if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(marker).path) { return candidate }
             }
         }

@@ -20,9 +20,11 @@ import StratusStore
 /// | metrics   | /-/metrics                              | plain text                | Bearer or loopback    |
 /// | site      | everything else (/, /-/health, static)  | plain text                |                       |
 enum RouteTable {
-    static func build(config: ServerConfig, api: CloudKitAPI, console: Console, admin: AdminEndpoints, metrics: ServerMetrics) -> Router {
+    static func build(config: ServerConfig, api: CloudKitAPI, console: Console, admin: AdminEndpoints,
+                      metrics: ServerMetrics) -> Router {
         var router = Router()
-        router.group(RouteGroup("cloudkit", prefixes: ["/database/1", "/device/1", "/auth/1"], errors: CloudKitAPI.errors, middleware: [api.cors])) {
+        router.group(RouteGroup("cloudkit", prefixes: ["/database/1", "/device/1", "/auth/1"],
+                                errors: CloudKitAPI.errors, middleware: [api.cors])) {
             api.register(&$0)
         }
         router.group(RouteGroup("handout", prefixes: ["/-/assets", "/-/webcourier"], errors: ErrorEnvelope.errors)) {
@@ -34,11 +36,13 @@ enum RouteTable {
         router.group(RouteGroup("console", prefixes: ["/console"], errors: console.errors)) {
             console.register(&$0)
         }
-        router.group(RouteGroup("admin", prefixes: ["/-/admin"], errors: AdminEndpoints.errors, middleware: [admin.bearer],
+        router.group(RouteGroup("admin", prefixes: ["/-/admin"], errors: AdminEndpoints.errors,
+                                middleware: [admin.bearer],
                                     admit: admin.admitBody)) {
             admin.register(&$0)
         }
-        router.group(RouteGroup("metrics", prefixes: ["/-/metrics"], errors: Router.plainErrors, middleware: [metricsGuard(token: config.metricsToken)])) {
+        router.group(RouteGroup("metrics", prefixes: ["/-/metrics"], errors: Router.plainErrors,
+                                middleware: [metricsGuard(token: config.metricsToken)])) {
             $0.add(.get, "/-/metrics") { _ in
                 let text = try await BlockingWork.shared.run { metrics.render() }
                 var r = HTTPResponse.text(text)
@@ -49,7 +53,8 @@ enum RouteTable {
         let files = StaticFiles(root: config.publicDirectory.path)
         router.group(RouteGroup("site", prefixes: [""], errors: Router.plainErrors)) {
             $0.add(.get, "/-/health") { _ in .json(Data("{\"status\":\"ok\"}".utf8)) }
-            $0.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)), request: req) }
+            $0.add(.get, "/-/static/*") { req in files.response(for: Array(req.pathSegments.dropFirst(2)),
+                                                                request: req) }
             $0.add(.get, "/") { _ in .redirect(to: "/console/", status: .found) }
         }
         return router

@@ -33,15 +33,18 @@ public struct ServerConfig: Sendable {
     /// `serve --allow-production-admin`, since they reach real users' data.
     public var allowProductionAdmin = false
     /// Notification retention, subscription caps and the notification log's budget per environment
-    /// (`serve --notification-retention-days`, `--max-subscriptions-per-user`, `--max-subscriptions`, `--notification-log-mb`).
+    /// (`serve --notification-retention-days`, `--max-subscriptions-per-user`, `--max-subscriptions`,
+    /// `--notification-log-mb`).
     public var notifications = NotificationPolicy()
     /// The memory budget of all SQLite page caches, in MB (`--cache-mb`); nil: `CacheBudget.defaultMegabytes`.
     public var cacheMegabytes: Int? = nil
-    /// When environments build composite indexes for the query shapes they see (thresholds and caps: `AutoIndexPolicy`).
+    /// When environments build composite indexes for the query shapes they see (thresholds and caps:
+    /// `AutoIndexPolicy`).
     public var autoIndexes = AutoIndexPolicy()
     /// CloudKit API request rates (`serve --api-rate-per-user`, `--api-rate-per-address`).
     public var apiLimits = APILimits()
-    /// SSE streams and web courier polls open at once, per user and in all (`serve --max-listeners-per-user`, `--max-listeners`).
+    /// SSE streams and web courier polls open at once, per user and in all (`serve --max-listeners-per-user`,
+    /// `--max-listeners`).
     public var listeners = NotificationListeners.Limits()
     /// How long a web courier poll waits for a notification before answering empty.
     public var courierHold: Duration = .seconds(30)

@@ -37,7 +37,8 @@ public final class ServerMetrics: Sendable {
     private let connections = Mutex<@Sendable () -> ConnectionFigures?>({ nil })
     private let answers = Mutex<@Sendable () -> (memory: Int, spooled: Int, refused: Int)>({ (0, 0, 0) })
     private let held = Mutex<(@Sendable () -> Int, @Sendable () -> Int)>(({ 0 }, { 0 }))
-    private let webhookAttempts = Mutex<@Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]>({ [:] })
+    private let webhookAttempts = Mutex<@Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int,
+            failed: Int)]>({ [:] })
     private let apnsPushes = Mutex<@Sendable () -> [String: Int]>({ [:] })
     let store: ServerStore
 
@@ -55,7 +56,8 @@ public final class ServerMetrics: Sendable {
         held.withLock { $0 = (listeners, bodyBytes) }
     }
 
-    func countWebhookAttempts(_ count: @escaping @Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int, failed: Int)]) {
+    func countWebhookAttempts(_ count: @escaping @Sendable () -> [WebhookDeliverer.EnvironmentKey: (succeeded: Int,
+            failed: Int)]) {
         webhookAttempts.withLock { $0 = count }
     }
 
@@ -71,9 +73,11 @@ public final class ServerMetrics: Sendable {
             if !container.isEmpty && !s.containers.contains(container) {
                 if s.containers.count < Self.maximumContainers { s.containers.insert(container) } else { container = "other" }
             }
-            s.requests[RequestKey(route: route, method: r.method.rawValue, status: r.status, container: container), default: 0] += 1
+            s.requests[RequestKey(route: route, method: r.method.rawValue, status: r.status, container: container),
+                       default: 0] += 1
             // Changed in place: a copy taken out and written back copied its bucket array on every request.
-            s.latency[route, default: Histogram(counts: Array(repeating: 0, count: Self.buckets.count))].add(r.seconds, buckets: Self.buckets)
+            s.latency[route, default: Histogram(counts: Array(repeating: 0, count: Self.buckets.count))].add(r.seconds,
+                    buckets: Self.buckets)
         }
     }
 
@@ -88,7 +92,8 @@ public final class ServerMetrics: Sendable {
         var out = ""
         out += "# HELP stratus_http_requests_total Requests answered, by route pattern, method, status and container.\n"
         out += "# TYPE stratus_http_requests_total counter\n"
-        for (k, n) in s.requests.sorted(by: { ($0.key.route, $0.key.status, $0.key.container) < ($1.key.route, $1.key.status, $1.key.container) }) {
+        for (k, n) in s.requests.sorted(by: { ($0.key.route, $0.key.status, $0.key.container) < ($1.key.route,
+                $1.key.status, $1.key.container) }) {
             out += "stratus_http_requests_total{route=\"\(Self.label(k.route))\",method=\"\(k.method)\",status=\"\(k.status)\",container=\"\(Self.label(k.container))\"} \(n)\n"
         }
         out += "# HELP stratus_http_request_duration_seconds Time from a request's first byte to its response sent, by route pattern.\n"
@@ -113,7 +118,9 @@ public final class ServerMetrics: Sendable {
         var bytes = "", notifications = "", queued = "", evicted = ""
         // The environments open now: a scrape opens none (an idle one is closed after a while, see
         // `ServerConfig.environmentIdleRelease`, and its series come back when it is used again).
-        let open = store.openEnvironments().sorted { ($0.container.rawValue, $0.environment.rawValue) < ($1.container.rawValue, $1.environment.rawValue) }
+        let open = store.openEnvironments().sorted { ($0.container.rawValue,
+                                                      $0.environment.rawValue) < ($1.container.rawValue,
+                $1.environment.rawValue) }
         for e in open {
             let labels = "container=\"\(Self.label(e.container.rawValue))\",environment=\"\(e.environment.rawValue)\""
             if let n = try? e.records.recordCount() { out += "stratus_records{\(labels)} \(n)\n" }
@@ -142,7 +149,9 @@ public final class ServerMetrics: Sendable {
         var out = ""
         out += "# HELP stratus_webhook_delivery_attempts_total Webhook delivery attempts since the start, by container, environment and outcome.\n"
         out += "# TYPE stratus_webhook_delivery_attempts_total counter\n"
-        for (k, c) in webhookAttempts.withLock({ $0 })().sorted(by: { ($0.key.container, $0.key.environment) < ($1.key.container, $1.key.environment) }) {
+        for (k, c) in webhookAttempts.withLock({ $0 })().sorted(by: { ($0.key.container,
+                                                                       $0.key.environment) < ($1.key.container,
+                $1.key.environment) }) {
             let labels = "container=\"\(Self.label(k.container))\",environment=\"\(k.environment)\""
             out += "stratus_webhook_delivery_attempts_total{\(labels),outcome=\"delivered\"} \(c.succeeded)\n"
             out += "stratus_webhook_delivery_attempts_total{\(labels),outcome=\"failed\"} \(c.failed)\n"
@@ -191,7 +200,8 @@ public final class ServerMetrics: Sendable {
 
     /// A label value escaped as the format asks (backslash, quote, newline).
     static func label(_ s: String) -> String {
-        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"",
+                with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
     }
 
     static func residentBytes() -> Int {

@@ -40,20 +40,24 @@ public final class StratusApplication: Sendable {
     /// Opens the application on a blocking thread: opening the store, installing the demo and reading templates wait
     /// on the disk, and a cooperative thread doing that is one of the few (two on a 2-core machine) that every server's
     /// accept loop in the process needs. Async callers — `serve`, the benchmarks, the tests — open it this way.
-    public static func open(config: ServerConfig, logger: Logger = Logger(label: "stratus")) async throws -> StratusApplication {
+    public static func open(config: ServerConfig,
+                            logger: Logger = Logger(label: "stratus")) async throws -> StratusApplication {
         try await BlockingWork.shared.run { try StratusApplication(config: config, logger: logger) }
     }
 
-    /// Builds the application synchronously, blocking the calling thread; prefer `open(config:logger:)` from async code.
+    /// Builds the application synchronously, blocking the calling thread; prefer `open(config:logger:)` from async
+    /// code.
     public init(config: ServerConfig, logger: Logger = Logger(label: "stratus")) throws {
         self.config = config
         self.logger = logger
         if let mb = config.cacheMegabytes { CacheBudget.apply(megabytes: mb) }
         if let url = config.databaseURL {
-            store = try ServerStore(databaseURL: url, quotaBytes: config.storageQuotaBytes, userQuotaBytes: config.userStorageQuotaBytes, notifications: config.notifications,
+            store = try ServerStore(databaseURL: url, quotaBytes: config.storageQuotaBytes,
+                                    userQuotaBytes: config.userStorageQuotaBytes, notifications: config.notifications,
                                     autoIndexPolicy: config.autoIndexes, poolSize: config.databasePoolSize)
         } else {
-            store = try ServerStore(dataDirectory: config.dataDirectory, durability: config.durability, quotaBytes: config.storageQuotaBytes,
+            store = try ServerStore(dataDirectory: config.dataDirectory, durability: config.durability,
+                                    quotaBytes: config.storageQuotaBytes,
                                     userQuotaBytes: config.userStorageQuotaBytes,
                                     notifications: config.notifications, autoIndexPolicy: config.autoIndexes)
         }
@@ -66,10 +70,12 @@ public final class StratusApplication: Sendable {
         self.requestLog = requestLog
         let telemetry = try store.openTelemetry()
         self.telemetry = telemetry
-        if let demoInstall { DemoData.generateActivity(requestLog: requestLog, telemetry: telemetry, users: demoInstall.users, store: store) }
+        if let demoInstall { DemoData.generateActivity(requestLog: requestLog, telemetry: telemetry,
+                                                       users: demoInstall.users, store: store) }
         sampler = TelemetrySampler(store: store, telemetry: telemetry)
         shapes = QueryShapeKeeper(store: store)
-        console = try Console(store: store, templatesDirectory: config.templatesDirectory, allowProductionUserData: config.allowProductionUserData,
+        console = try Console(store: store, templatesDirectory: config.templatesDirectory,
+                              allowProductionUserData: config.allowProductionUserData,
                               allowProductionAdmin: config.allowProductionAdmin,
                               throttle: throttle, requestLog: requestLog, telemetry: telemetry,
                               demo: config.demo ? DemoData.container : nil)
@@ -77,9 +83,11 @@ public final class StratusApplication: Sendable {
         self.metrics = metrics
         let listeners = NotificationListeners(limits: config.listeners)
         self.listeners = listeners
-        let api = CloudKitAPI(store: store, templates: console.library, bodyLimit: config.apiBodyLimit, throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
+        let api = CloudKitAPI(store: store, templates: console.library, bodyLimit: config.apiBodyLimit,
+                              throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
                               listeners: listeners)
-        let router = RouteTable.build(config: config, api: api, console: console, admin: AdminEndpoints(store: store, token: config.adminToken, allowProduction: config.allowProductionAdmin), metrics: metrics)
+        let router = RouteTable.build(config: config, api: api, console: console, admin: AdminEndpoints(store: store,
+                token: config.adminToken, allowProduction: config.allowProductionAdmin), metrics: metrics)
         server = HTTPServer(config: http, router: router, logger: logger, observe: { record in
             metrics.observe(record)
             if let entry = StratusApplication.logEntry(record) {
@@ -87,18 +95,22 @@ public final class StratusApplication: Sendable {
                 telemetry.record(entry)
             }
         })
-        metrics.countConnections({ [server] in server.connectionFigures }, answers: { [server] in server.answers.figures })
-        metrics.countListenersAndBodies(listeners: { listeners.count }, bodyBytes: { [server] in server.bufferedBodyBytes })
+        metrics.countConnections({ [server] in server.connectionFigures },
+                                 answers: { [server] in server.answers.figures })
+        metrics.countListenersAndBodies(listeners: { listeners.count },
+                                        bodyBytes: { [server] in server.bufferedBodyBytes })
         webhooks = WebhookDeliverer(store: store, logger: logger, timeout: config.webhookTimeout)
         metrics.countWebhookAttempts { [webhooks] in webhooks.attemptCounts() }
-        apns = APNsDeliverer(store: store, logger: logger, client: APNsClient(endpoint: config.apnsEndpoint, caFile: config.apnsCAFile))
+        apns = APNsDeliverer(store: store, logger: logger, client: APNsClient(endpoint: config.apnsEndpoint,
+                caFile: config.apnsCAFile))
         metrics.countAPNsPushes { [apns] in apns.pushCounts() }
     }
 
     /// A CloudKit API request as the request log keeps it (nil for every other route).
     static func logEntry(_ r: RequestRecord) -> RequestLogEntry? {
         guard r.route.hasPrefix("/database/1/"), let container = r.parameters["container"], let environment = r.parameters["environment"] else { return nil }
-        return RequestLogEntry(at: WallClock.nowMillis(), container: container, environment: environment, operation: CloudKitAPI.operationName(route: r.route, parameters: r.parameters) ?? "",
+        return RequestLogEntry(at: WallClock.nowMillis(), container: container, environment: environment,
+                               operation: CloudKitAPI.operationName(route: r.route, parameters: r.parameters) ?? "",
                                database: r.parameters["database"] ?? "", user: r.response.annotations["user"], status: r.status,
                                errorCode: r.response.annotations["errorCode"] ?? r.response.annotations["fault"].flatMap { $0 == Fault.Kind.networkDrop.rawValue ? $0 : nil },
                                durationMicroseconds: Int(r.seconds * 1_000_000), uuid: r.response.annotations["uuid"], injected: r.response.annotations["fault"] != nil)

@@ -17,7 +17,8 @@ final class TelemetrySampler: Sendable {
 
     func start() {
         let store = store, telemetry = telemetry
-        loop.repeating(every: .seconds(60), immediately: true) { _ = try? await BlockingWork.shared.run { Self.sample(store, telemetry) } }
+        loop.repeating(every: .seconds(60),
+                       immediately: true) { _ = try? await BlockingWork.shared.run { Self.sample(store, telemetry) } }
     }
 
     func stop() async { await loop.stop() }
@@ -25,7 +26,8 @@ final class TelemetrySampler: Sendable {
     static func sample(_ store: ServerStore, _ telemetry: Telemetry) {
         for env in store.openEnvironments() {
             guard let records = try? env.records.recordCount(), let usage = try? env.quota.storageUsage() else { continue }
-            telemetry.sample(container: env.container.rawValue, environment: env.environment.rawValue, records: Int64(records),
+            telemetry.sample(container: env.container.rawValue, environment: env.environment.rawValue,
+                             records: Int64(records),
                              bytes: usage.recordBytes + usage.assetBytes)
         }
     }

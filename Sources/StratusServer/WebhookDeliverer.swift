@@ -55,7 +55,8 @@ final class WebhookDeliverer: Sendable {
         let store = self.store
         // After a restart, deliveries queued before it sit in environments nothing has opened yet.
         _ = try? await BlockingWork.shared.run {
-            for c in try store.containers() { for e in ContainerEnvironment.allCases { _ = try store.environment(c.id, e) } }
+            for c in try store.containers() { for e in ContainerEnvironment.allCases { _ = try store.environment(c.id,
+                    e) } }
         }
         // Deliveries run on their own; each pass records the outcomes that came in (one write per environment)
         // and starts what is newly due. A receiver that never answers holds only its own deliveries, for the timeout.
@@ -79,7 +80,8 @@ final class WebhookDeliverer: Sendable {
                 Task {
                     let outcome = await self.deliver(d)
                     self.attempts.withLock { a in
-                        let key = EnvironmentKey(container: env.container.rawValue, environment: env.environment.rawValue)
+                        let key = EnvironmentKey(container: env.container.rawValue,
+                                                 environment: env.environment.rawValue)
                         var c = a[key] ?? (0, 0)
                         if outcome.succeeded { c.succeeded += 1 } else { c.failed += 1 }
                         a[key] = c
@@ -111,7 +113,8 @@ final class WebhookDeliverer: Sendable {
     private func deliver(_ d: WebhookStore.WebhookDelivery) async -> Outcome {
         guard let url = URL(string: d.url) else { return (d, "invalid URL", false) }
         let body = Data(d.payload.utf8)
-        let headers = [("Content-Type", "application/json"), ("X-Stratus-Signature", Secrets.webhookSignature(body, secret: d.secret)),
+        let headers = [("Content-Type", "application/json"), ("X-Stratus-Signature", Secrets.webhookSignature(body,
+                secret: d.secret)),
                        ("X-Stratus-Delivery", d.notificationID), ("User-Agent", "Stratus-Webhook/1")]
         let status: String
         let ok: Bool
@@ -139,7 +142,9 @@ final class WebhookDeliverer: Sendable {
                 ok = false
             }
         }
-        if !ok { logger.warning("webhook delivery failed", metadata: ["webhook": "\(d.webhookID)", "delivery": "\(d.notificationID)", "status": "\(status)"]) }
+        if !ok { logger.warning("webhook delivery failed", metadata: ["webhook": "\(d.webhookID)",
+                                                                      "delivery": "\(d.notificationID)",
+                "status": "\(status)"]) }
         return (d, status, ok)
     }
 }

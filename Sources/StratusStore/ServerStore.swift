@@ -48,7 +48,8 @@ public final class ServerStore: Sendable {
     /// On PostgreSQL: what one server changes, the others stop caching (see `CacheInvalidation`).
     var invalidation: CacheInvalidation { registry.invalidation }
 
-    public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil, userQuotaBytes: Int64? = nil,
+    public init(dataDirectory: URL, durability: Durability = .full, quotaBytes: Int64? = nil,
+                userQuotaBytes: Int64? = nil,
                 notifications: NotificationPolicy = NotificationPolicy(),
                 autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws(StratusError) {
         CacheBudget.applyDefaultOnce()
@@ -62,17 +63,20 @@ public final class ServerStore: Sendable {
         try guarded { try PrivateFiles.directory(dataDirectory) }
         loosened = PrivateFiles.secure(dataDirectory)
         let control: any SQLDatabase = try guarded {
-            try SQLiteDatabase.controlFile(dataDirectory.appendingPathComponent("stratus.sqlite"), durability: durability, migrations: ServerStore.controlMigrations)
+            try SQLiteDatabase.controlFile(dataDirectory.appendingPathComponent("stratus.sqlite"),
+                                           durability: durability, migrations: ServerStore.controlMigrations)
         }
         self.control = control
-        registry = EnvironmentRegistry(dataDirectory: dataDirectory, postgres: nil, control: control, durability: durability, quotaBytes: quotaBytes,
+        registry = EnvironmentRegistry(dataDirectory: dataDirectory, postgres: nil, control: control,
+                                       durability: durability, quotaBytes: quotaBytes,
                                        userQuotaBytes: self.userQuotaBytes, bell: bell, notificationPolicy: notifications, autoIndexPolicy: autoIndexPolicy)
         (admins, accounts, credentials, faults) = Self.parts(control, registry)
     }
 
     /// A store on PostgreSQL (`postgres://…`): the control data in the schema `stratus`. Several servers may
     /// share one database; migrations run once, under an advisory lock.
-    public init(databaseURL: String, quotaBytes: Int64? = nil, userQuotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
+    public init(databaseURL: String, quotaBytes: Int64? = nil, userQuotaBytes: Int64? = nil,
+                notifications: NotificationPolicy = NotificationPolicy(),
                 autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), poolSize: Int = 16) throws(StratusError) {
         self.userQuotaBytes = userQuotaBytes ?? quotaBytes.map { $0 / 10 }
         self.autoIndexPolicy = autoIndexPolicy
@@ -87,14 +91,17 @@ public final class ServerStore: Sendable {
         try guarded { try ServerStore.controlMigrations.migrate(db) }
         postgres = pool
         control = db
-        registry = EnvironmentRegistry(dataDirectory: nil, postgres: pool, control: db, durability: .full, quotaBytes: quotaBytes,
+        registry = EnvironmentRegistry(dataDirectory: nil, postgres: pool, control: db, durability: .full,
+                                       quotaBytes: quotaBytes,
                                        userQuotaBytes: self.userQuotaBytes, bell: bell, notificationPolicy: notifications, autoIndexPolicy: autoIndexPolicy)
         (admins, accounts, credentials, faults) = Self.parts(db, registry)
         registry.invalidation.start(pool: pool) { [weak self] what in self?.heard(what) }
     }
 
-    private static func parts(_ control: any SQLDatabase, _ registry: EnvironmentRegistry) -> (AdminStore, AccountStore, CredentialStore, FaultStore) {
-        (AdminStore(control: control), AccountStore(control: control, registry: registry), CredentialStore(control: control, registry: registry),
+    private static func parts(_ control: any SQLDatabase, _ registry: EnvironmentRegistry) -> (AdminStore, AccountStore,
+            CredentialStore, FaultStore) {
+        (AdminStore(control: control), AccountStore(control: control, registry: registry),
+         CredentialStore(control: control, registry: registry),
          FaultStore(control: control, registry: registry))
     }
 
@@ -151,7 +158,8 @@ public final class ServerStore: Sendable {
     public func deleteContainer(_ id: ContainerID) throws(StratusError) {
         try guarded {
             try control.write { s in
-                guard try ContainerRows.delete(id, s) else { throw StratusError(.notFound, "container \(id) does not exist") }
+                guard try ContainerRows.delete(id, s) else { throw StratusError(.notFound,
+                        "container \(id) does not exist") }
             }
         }
         registry.close(id)
@@ -206,11 +214,13 @@ public final class ServerStore: Sendable {
     }
 
     /// The PostgreSQL schema of a container environment (see `EnvironmentRegistry.schemaName`).
-    static func schemaName(_ id: ContainerID, _ env: ContainerEnvironment) -> String { EnvironmentRegistry.schemaName(id, env) }
+    static func schemaName(_ id: ContainerID,
+                           _ env: ContainerEnvironment) -> String { EnvironmentRegistry.schemaName(id, env) }
 
     /// What faults, snapshots and restores of Production answer without the operator's explicit opt-in.
     public static func productionAdminRefusal(_ what: String) -> StratusError {
-        StratusError(.accessDenied, "\(what) on Production reach real users' data: start the server with --allow-production-admin (on the command line, add --allow-production-admin) to allow them")
+        StratusError(.accessDenied,
+                     "\(what) on Production reach real users' data: start the server with --allow-production-admin (on the command line, add --allow-production-admin) to allow them")
     }
 }
 

@@ -70,7 +70,8 @@ public enum TemplateEncoder {
         mutating func encode(_ value: Int64, forKey key: Key) { put(.string(String(value)), key) }
         mutating func encode(_ value: Double, forKey key: Key) { put(.string(String(value)), key) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { put(TemplateEncoder.child(value), key) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
+                                                            forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             fatalError("views nest structs, not containers")
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { fatalError("views nest arrays, not containers") }

@@ -13,7 +13,8 @@ import StratusStore
 extension APIScenario {
     static let writerCount = 64
 
-    func concurrentPrivateWrites(store: ServerStore, container: ContainerID, apiToken: String, ports: [UInt16], run: String) throws {
+    func concurrentPrivateWrites(store: ServerStore, container: ContainerID, apiToken: String, ports: [UInt16],
+                                 run: String) throws {
         guard let url = postgresURL else { return }
         let env = try store.environment(container, .production)
         var tokens: [String] = []
@@ -21,7 +22,8 @@ extension APIScenario {
             let user = "_" + String(format: "%032x", 0xc0ffee_0000 + u)
             let db = DatabaseID.privateDatabase(of: user)
             if try !env.zones.all(in: db).contains(where: { $0.zoneID.zoneName == "Inbox" }) { try env.zones.createZone(ZoneID(zoneName: "Inbox"), in: db) }
-            let token = try store.accounts.createWebAuthToken(container: container, environment: .production, userRecordName: user, lifetime: AccountStore.longSession)
+            let token = try store.accounts.createWebAuthToken(container: container, environment: .production,
+                                                              userRecordName: user, lifetime: AccountStore.longSession)
             tokens.append(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
         }
         let path = "/database/1/\(container.rawValue)/production/private/records/modify"
@@ -30,23 +32,35 @@ extension APIScenario {
         func writes(_ side: String, _ writer: @escaping @Sendable (Int) -> Int) -> @Sendable (Int, Int) -> [UInt8] {
             { c, i in
                 let body = #"{"zoneID":{"zoneName":"Inbox"},"operations":[{"operationType":"create","record":{"recordName":"w-\#(run)-\#(side)-\#(c)-\#(i)","recordType":"Bench","fields":{"title":{"value":"note \#(i)"},"count":{"value":\#(i)}}}}]}"#
-                return LoadClient.request("POST", "\(path)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(tokensByConnection[writer(c)])", body: Data(body.utf8))
+                return LoadClient.request("POST",
+                                          "\(path)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(tokensByConnection[writer(c)])", body: Data(body.utf8))
             }
         }
-        let check: @Sendable (Int, [UInt8]) -> Bool = { status, body in status == 200 && APIScenario.find(APIScenario.serverErrorCode, in: body, from: 0) == nil }
+        let check: @Sendable (Int,
+                              [UInt8]) -> Bool = { status, body in status == 200 && APIScenario.find(APIScenario.serverErrorCode, in: body, from: 0) == nil }
         let counters = try PostgresCounters(url: url)
         let perConnection = max(1, privateWrites / Self.writerCount)
-        _ = try LoadClient.run(ports: ports, connections: Self.writerCount, perConnection: 2, make: writes("warm", { $0 }), check: check)
-        let (oneZone, oneUsage) = try counters.measure { try LoadClient.run(ports: ports, connections: Self.writerCount, perConnection: perConnection, make: writes("one", { _ in 0 }), check: check) }
-        let (ownZones, ownUsage) = try counters.measure { try LoadClient.run(ports: ports, connections: Self.writerCount, perConnection: perConnection, make: writes("own", { $0 }), check: check) }
+        _ = try LoadClient.run(ports: ports, connections: Self.writerCount, perConnection: 2, make: writes("warm",
+                { $0 }), check: check)
+        let (oneZone, oneUsage) = try counters.measure { try LoadClient.run(ports: ports, connections: Self.writerCount,
+                perConnection: perConnection, make: writes("one", { _ in 0 }), check: check) }
+        let (ownZones, ownUsage) = try counters.measure { try LoadClient.run(ports: ports,
+                connections: Self.writerCount, perConnection: perConnection, make: writes("own", { $0 }),
+                check: check) }
         let total = Double(perConnection * Self.writerCount)
-        Figure(scenario: "api", metric: "concurrent_private_writes_per_s", value: total / ownZones.seconds, unit: "records/s", baseline: total / oneZone.seconds).print()
-        Figure(scenario: "api", metric: "concurrent_private_writes_p99_ms", value: percentile(ownZones.latencies, 0.99), unit: "ms",
+        Figure(scenario: "api", metric: "concurrent_private_writes_per_s", value: total / ownZones.seconds,
+               unit: "records/s", baseline: total / oneZone.seconds).print()
+        Figure(scenario: "api", metric: "concurrent_private_writes_p99_ms", value: percentile(ownZones.latencies, 0.99),
+               unit: "ms",
                baseline: percentile(oneZone.latencies, 0.99)).print()
-        Figure(scenario: "api", metric: "concurrent_private_writes_stratus_cpu_percent", value: ownUsage.stratusCPU, unit: "% of one core", baseline: oneUsage.stratusCPU).print()
-        Figure(scenario: "api", metric: "concurrent_private_writes_postgres_cpu_percent", value: ownUsage.postgresCPU, unit: "% of one core", baseline: oneUsage.postgresCPU).print()
-        Figure(scenario: "api", metric: "concurrent_private_writes_wal_syncs_per_s", value: ownUsage.walSyncs, unit: "syncs/s", baseline: oneUsage.walSyncs).print()
-        Figure(scenario: "api", metric: "concurrent_private_writes_wal_sync_ms_per_s", value: ownUsage.walSyncMilliseconds, unit: "ms/s", baseline: oneUsage.walSyncMilliseconds).print()
+        Figure(scenario: "api", metric: "concurrent_private_writes_stratus_cpu_percent", value: ownUsage.stratusCPU,
+               unit: "% of one core", baseline: oneUsage.stratusCPU).print()
+        Figure(scenario: "api", metric: "concurrent_private_writes_postgres_cpu_percent", value: ownUsage.postgresCPU,
+               unit: "% of one core", baseline: oneUsage.postgresCPU).print()
+        Figure(scenario: "api", metric: "concurrent_private_writes_wal_syncs_per_s", value: ownUsage.walSyncs,
+               unit: "syncs/s", baseline: oneUsage.walSyncs).print()
+        Figure(scenario: "api", metric: "concurrent_private_writes_wal_sync_ms_per_s",
+               value: ownUsage.walSyncMilliseconds, unit: "ms/s", baseline: oneUsage.walSyncMilliseconds).print()
     }
 }
 
@@ -89,7 +103,8 @@ struct PostgresCounters {
     static func postgresCPUSeconds() -> Double {
         let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init)
         return pids.reduce(0) { sum, pid in
-            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm",
+                                    encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             return comm == "postgres" ? sum + processCPUSeconds(pid: pid) : sum
         }
     }

@@ -69,7 +69,8 @@ struct APIScenario: AsyncParsableCommand {
             let store = try openStore(stratusData)
             defer { store.close() }
             if postgresURL != nil {
-                reused = try store.containerExists(container) && (try store.environment(container, .production).records.recordCount()) >= records
+                reused = try store.containerExists(container) && (try store.environment(container,
+                        .production).records.recordCount()) >= records
                     && FileManager.default.fileExists(atPath: root.appendingPathComponent("pocketbase/loaded-\(records)").path)
             } else {
                 reused = try store.containerExists(container) && FileManager.default.fileExists(atPath: root.appendingPathComponent("loaded-\(records)").path)
@@ -87,8 +88,10 @@ struct APIScenario: AsyncParsableCommand {
         // A run's own record names, so a reused data directory takes the modify figure's creates again.
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         let store = try openStore(stratusData)
-        let apiToken = try store.credentials.createAPIToken(container: container, environment: .production, name: "bench").secret
-        let webToken = try store.accounts.createWebAuthToken(container: container, environment: .production, userRecordName: user, lifetime: AccountStore.longSession)
+        let apiToken = try store.credentials.createAPIToken(container: container, environment: .production,
+                                                            name: "bench").secret
+        let webToken = try store.accounts.createWebAuthToken(container: container, environment: .production,
+                                                             userRecordName: user, lifetime: AccountStore.longSession)
         var rng = SplitMix(seed: 4242)
         var logger = Logger(label: "stratus")
         logger.logLevel = ProcessInfo.processInfo.environment["STRATUS_BENCH_LOG"] == nil ? .warning : .info
@@ -98,7 +101,8 @@ struct APIScenario: AsyncParsableCommand {
         let q = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         let base = "/database/1/\(container.rawValue)/production/private"
 
-        let pb = noBaseline ? nil : try await PocketBaseSide.start(root: root.appendingPathComponent("pocketbase"), records: records, reuse: reused)
+        let pb = noBaseline ? nil : try await PocketBaseSide.start(root: root.appendingPathComponent("pocketbase"),
+                                                                   records: records, reuse: reused)
 
         // query_rps: 200 records filtered and sorted on indexed fields.
         let lows = (0..<64).map { _ in Int64(rng.next() % 800_000) }
@@ -111,13 +115,17 @@ struct APIScenario: AsyncParsableCommand {
         let pbQueryMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
             let low = lows[(c * 31 + i) % lows.count]
             let filter = "(count>=\(low)&&count<\(low + 150_000))".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            return LoadClient.request("GET", "/api/collections/bench/records?filter=\(filter)&sort=count&perPage=200&skipTotal=1")
+            return LoadClient.request("GET",
+                                      "/api/collections/bench/records?filter=\(filter)&sort=count&perPage=200&skipTotal=1")
         }
         if !lookupsOnly {
-            let (stratusQuery, pbQuery) = try Self.sideBySide(port, pb?.port, requests: queries, connections: 4, stratusQueryMake, pbQueryMake, check: queryCheck)
+            let (stratusQuery, pbQuery) = try Self.sideBySide(port, pb?.port, requests: queries, connections: 4,
+                                                              stratusQueryMake, pbQueryMake, check: queryCheck)
             let queryRPS = Double(queries) / stratusQuery.seconds
-            Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s", baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
-            Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms", baseline: pbQuery.map { median($0.latencies) }).print()
+            Figure(scenario: "api", metric: "query_rps", value: queryRPS, unit: "requests/s",
+                   baseline: pbQuery.map { Double(queries) / $0.seconds }).print()
+            Figure(scenario: "api", metric: "query_p50_ms", value: median(stratusQuery.latencies), unit: "ms",
+                   baseline: pbQuery.map { median($0.latencies) }).print()
         }
 
         // lookup_one_rps: one record by its name through records/lookup, 8 connections, the names spread over the
@@ -130,13 +138,19 @@ struct APIScenario: AsyncParsableCommand {
         }
         let lookupCheck: @Sendable (Int, [UInt8]) -> Bool = { status, body in status == 200 && body.count > 200 }
         let pbLookupMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
-            LoadClient.request("GET", "/api/collections/bench/records/" + String(format: "r%014x", picks[(c * 977 + i) % picks.count]))
+            LoadClient.request("GET", "/api/collections/bench/records/" + String(format: "r%014x",
+                    picks[(c * 977 + i) % picks.count]))
         }
-        let (stratusLookup, pbLookup) = try Self.sideBySide(port, pb?.port, baselinePID: pb?.process.processIdentifier, requests: lookups, connections: 8, lookupMake, pbLookupMake, check: lookupCheck)
-        Figure(scenario: "api", metric: "lookup_one_rps", value: Double(lookups) / stratusLookup.seconds, unit: "requests/s",
+        let (stratusLookup, pbLookup) = try Self.sideBySide(port, pb?.port, baselinePID: pb?.process.processIdentifier,
+                                                            requests: lookups, connections: 8, lookupMake, pbLookupMake,
+                check: lookupCheck)
+        Figure(scenario: "api", metric: "lookup_one_rps", value: Double(lookups) / stratusLookup.seconds,
+               unit: "requests/s",
                baseline: pbLookup.map { Double(lookups) / $0.seconds }).print()
-        Figure(scenario: "api", metric: "lookup_one_p50_ms", value: median(stratusLookup.latencies), unit: "ms", baseline: pbLookup.map { median($0.latencies) }).print()
-        Figure(scenario: "api", metric: "lookup_one_cpu_us", value: stratusLookup.cpu, unit: "us/request", baseline: pbLookup?.cpu).print()
+        Figure(scenario: "api", metric: "lookup_one_p50_ms", value: median(stratusLookup.latencies), unit: "ms",
+               baseline: pbLookup.map { median($0.latencies) }).print()
+        Figure(scenario: "api", metric: "lookup_one_cpu_us", value: stratusLookup.cpu, unit: "us/request",
+               baseline: pbLookup?.cpu).print()
         if lookupsOnly {
             Figure(scenario: "api", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
             await app.stop()
@@ -149,11 +163,16 @@ struct APIScenario: AsyncParsableCommand {
         if postgresURL != nil {
             let second = try await StratusApplication.open(config: serverConfig(stratusData), logger: logger)
             try await second.start()
-            _ = try LoadClient.run(ports: [port, second.port], connections: 4, perConnection: max(1, queries / 40), make: stratusQueryMake, check: queryCheck)
-            let one = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
-            let two = try LoadClient.run(ports: [port, second.port], connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
-            Figure(scenario: "api", metric: "two_node_query_rps", value: Double(queries) / two.seconds, unit: "requests/s", baseline: Double(queries) / one.seconds).print()
-            try concurrentPrivateWrites(store: store, container: container, apiToken: apiToken, ports: [port, second.port], run: run)
+            _ = try LoadClient.run(ports: [port, second.port], connections: 4, perConnection: max(1, queries / 40),
+                                   make: stratusQueryMake, check: queryCheck)
+            let one = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: stratusQueryMake,
+                                         check: queryCheck)
+            let two = try LoadClient.run(ports: [port, second.port], connections: 4, perConnection: queries / 4,
+                                         make: stratusQueryMake, check: queryCheck)
+            Figure(scenario: "api", metric: "two_node_query_rps", value: Double(queries) / two.seconds,
+                   unit: "requests/s", baseline: Double(queries) / one.seconds).print()
+            try concurrentPrivateWrites(store: store, container: container, apiToken: apiToken, ports: [port,
+                    second.port], run: run)
             await second.stop()
         }
 
@@ -164,14 +183,20 @@ struct APIScenario: AsyncParsableCommand {
         let env = try store.environment(container, .production)
         let owned = DatabaseID.privateDatabase(of: user)
         if try !env.sharing.allShares().contains(where: { $0.recordName == Share.zoneShareName && $0.zoneID.zoneName == "Bench" }) {
-            var op = RecordOperation(.create, StoredRecord(recordName: Share.zoneShareName, recordType: Share.recordType))
-            op.share = ShareRequest(participants: [ShareRequest.Invitee(lookup: .userRecordName(member), permission: .readOnly)])
-            let made = try env.records.modify([op], in: owned, zoneID: ZoneID(zoneName: "Bench"), actor: RequestActor(userRecordName: user),
-                                      users: { _ in ContainerUser(userRecordName: member, email: "member@bench.example") })
+            var op = RecordOperation(.create, StoredRecord(recordName: Share.zoneShareName,
+                                                           recordType: Share.recordType))
+            op.share = ShareRequest(participants: [ShareRequest.Invitee(lookup: .userRecordName(member),
+                    permission: .readOnly)])
+            let made = try env.records.modify([op], in: owned, zoneID: ZoneID(zoneName: "Bench"),
+                                              actor: RequestActor(userRecordName: user),
+                                      users: { _ in ContainerUser(userRecordName: member,
+                                                                  email: "member@bench.example") })
             guard case .savedShare(let share) = made.first else { throw BenchFailure("sharing the zone failed: \(made)") }
             _ = try env.sharing.acceptShare(share.shortGUID, user: member)
         }
-        let memberToken = try store.accounts.createWebAuthToken(container: container, environment: .production, userRecordName: member, lifetime: AccountStore.longSession)
+        let memberToken = try store.accounts.createWebAuthToken(container: container, environment: .production,
+                                                                userRecordName: member,
+                lifetime: AccountStore.longSession)
         let mq = "ckAPIToken=\(apiToken)&ckWebAuthToken=\(memberToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         let sharedBase = "/database/1/\(container.rawValue)/production/shared"
         let sharedQueryMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
@@ -179,28 +204,38 @@ struct APIScenario: AsyncParsableCommand {
             let body = #"{"zoneID":{"zoneName":"Bench","ownerRecordName":"\#(user)"},"resultsLimit":200,"query":{"recordType":"Bench","filterBy":[{"comparator":"GREATER_THAN_OR_EQUALS","fieldName":"count","fieldValue":{"value":\#(low)}},{"comparator":"LESS_THAN","fieldName":"count","fieldValue":{"value":\#(low + 150_000)}}],"sortBy":[{"fieldName":"count","ascending":true}]}}"#
             return LoadClient.request("POST", "\(sharedBase)/records/query?\(mq)", body: Data(body.utf8))
         }
-        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, queries / 40), make: sharedQueryMake, check: queryCheck)
-        let ownerAgain = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: stratusQueryMake, check: queryCheck)
-        let sharedQuery = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: sharedQueryMake, check: queryCheck)
-        Figure(scenario: "api", metric: "shared_query_rps", value: Double(queries) / sharedQuery.seconds, unit: "requests/s",
+        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, queries / 40), make: sharedQueryMake,
+                               check: queryCheck)
+        let ownerAgain = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4,
+                                            make: stratusQueryMake, check: queryCheck)
+        let sharedQuery = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4,
+                                             make: sharedQueryMake, check: queryCheck)
+        Figure(scenario: "api", metric: "shared_query_rps", value: Double(queries) / sharedQuery.seconds,
+               unit: "requests/s",
                baseline: Double(queries) / ownerAgain.seconds).print()
 
         let modifies = self.modifies
-        let stratusModifyRun: @Sendable (UInt16, String) throws -> (seconds: Double, latencies: [Double]) = { port, run in
+        let stratusModifyRun: @Sendable (UInt16, String) throws -> (seconds: Double,
+                                                                    latencies: [Double]) = { port, run in
             try LoadClient.run(port: port, connections: 4, perConnection: modifies / 4, make: { c, i in
                 var r = SplitMix(seed: UInt64(c * 1_000_003 + i))
                 let ops = (0..<200).map { k -> String in
                     let row = BenchRow.make(k, &r)
                     return #"{"operationType":"create","record":{"recordName":"m-\#(run)-\#(c)-\#(i)-\#(k)","recordType":"Bench","fields":{"title":{"value":"\#(row.title)"},"body":{"value":"\#(row.body)"},"count":{"value":\#(row.count)},"score":{"value":\#(row.score)},"at":{"value":\#(row.at),"type":"TIMESTAMP"},"owner":{"value":{"recordName":"\#(row.owner)"}},"place":{"value":{"latitude":\#(row.lat),"longitude":\#(row.lon)}},"tags":{"value":["\#(row.tags.joined(separator: "\",\""))"]},"nums":{"value":[\#(row.nums.map(String.init).joined(separator: ","))]},"blob":{"value":"\#(row.blob.base64EncodedString())","type":"BYTES"},"category":{"value":"\#(row.category)"}}}}"#
                 }
-                return LoadClient.request("POST", "\(base)/records/modify?\(q)", body: Data(#"{"zoneID":{"zoneName":"Bench"},"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
-            }, check: { status, body in status == 200 && APIScenario.find(APIScenario.serverErrorCode, in: body, from: 0) == nil })
+                return LoadClient.request("POST", "\(base)/records/modify?\(q)",
+                                          body: Data(#"{"zoneID":{"zoneName":"Bench"},"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
+            }, check: { status, body in status == 200 && APIScenario.find(APIScenario.serverErrorCode, in: body,
+                    from: 0) == nil })
         }
         // shape_query_rps: the everyday list query, `category EQUALS x` (5% of the records) sorted by count descending,
         // 200 records, with only single-field indexes declared (category QUERYABLE, count SORTABLE). Measured once
-        // before Stratus has learned the shape, then after: a warm-up runs the shape past the automatic-index threshold,
-        // the shape log is flushed (what a minute of serving does by itself) and the build is awaited. PocketBase, with the
-        // same single-field indexes, is the baseline. Around it, modify_records_per_s without and with the automatic index.
+        // before Stratus has learned the shape, then after: a warm-up runs the shape past the automatic-index
+        // threshold,
+        // the shape log is flushed (what a minute of serving does by itself) and the build is awaited. PocketBase, with
+        // the
+        // same single-field indexes, is the baseline. Around it, modify_records_per_s without and with the automatic
+        // index.
         let shapeMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
             let body = #"{"zoneID":{"zoneName":"Bench"},"resultsLimit":200,"query":{"recordType":"Bench","filterBy":[{"comparator":"EQUALS","fieldName":"category","fieldValue":{"value":"cat-\#((c * 31 + i) % BenchRow.categories)"}}],"sortBy":[{"fieldName":"count","ascending":false}]}}"#
             return LoadClient.request("POST", "\(base)/records/query?\(q)", body: Data(body.utf8))
@@ -211,9 +246,12 @@ struct APIScenario: AsyncParsableCommand {
         // shape from qualifying again.
         try served.queryShapes.resetQueryShapes()
         let shapeQueries = max(40, queries / 4)
-        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake, check: queryCheck)
-        let unlearned = try LoadClient.run(port: port, connections: 4, perConnection: shapeQueries / 4, make: shapeMake, check: queryCheck)
-        Figure(scenario: "api", metric: "shape_query_rps_unlearned", value: Double(shapeQueries / 4 * 4) / unlearned.seconds, unit: "requests/s").print()
+        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake,
+                               check: queryCheck)
+        let unlearned = try LoadClient.run(port: port, connections: 4, perConnection: shapeQueries / 4, make: shapeMake,
+                                           check: queryCheck)
+        Figure(scenario: "api", metric: "shape_query_rps_unlearned",
+               value: Double(shapeQueries / 4 * 4) / unlearned.seconds, unit: "requests/s").print()
         // Both modify figures start from an empty write-ahead log (the index build leaves a big one behind).
         try served.checkpoint()
         let withoutAuto = try stratusModifyRun(port, run + "w")
@@ -229,27 +267,36 @@ struct APIScenario: AsyncParsableCommand {
             }
             let built = try served.queryShapes.autoIndexes()[0]
             Figure(scenario: "api", metric: "auto_index_build_ms", value: built.buildMilliseconds, unit: "ms").print()
-            Figure(scenario: "api", metric: "auto_index_longest_step_ms", value: built.longestStepMilliseconds, unit: "ms").print()
+            Figure(scenario: "api", metric: "auto_index_longest_step_ms", value: built.longestStepMilliseconds,
+                   unit: "ms").print()
         }
-        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake, check: queryCheck)
-        let learned = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: shapeMake, check: queryCheck)
+        _ = try LoadClient.run(port: port, connections: 4, perConnection: max(1, shapeQueries / 40), make: shapeMake,
+                               check: queryCheck)
+        let learned = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: shapeMake,
+                                         check: queryCheck)
         var pbShape: (seconds: Double, latencies: [Double])?
         if let pb {
             let pbShapeMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
                 let filter = "(category='cat-\((c * 31 + i) % BenchRow.categories)')".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-                return LoadClient.request("GET", "/api/collections/bench/records?filter=\(filter)&sort=-count&perPage=200&skipTotal=1")
+                return LoadClient.request("GET",
+                                          "/api/collections/bench/records?filter=\(filter)&sort=-count&perPage=200&skipTotal=1")
             }
-            _ = try LoadClient.run(port: pb.port, connections: 4, perConnection: max(1, queries / 40), make: pbShapeMake, check: queryCheck)
-            pbShape = try LoadClient.run(port: pb.port, connections: 4, perConnection: queries / 4, make: pbShapeMake, check: queryCheck)
+            _ = try LoadClient.run(port: pb.port, connections: 4, perConnection: max(1, queries / 40),
+                                   make: pbShapeMake, check: queryCheck)
+            pbShape = try LoadClient.run(port: pb.port, connections: 4, perConnection: queries / 4, make: pbShapeMake,
+                                         check: queryCheck)
         }
-        Figure(scenario: "api", metric: "shape_query_rps", value: Double(queries / 4 * 4) / learned.seconds, unit: "requests/s",
+        Figure(scenario: "api", metric: "shape_query_rps", value: Double(queries / 4 * 4) / learned.seconds,
+               unit: "requests/s",
                baseline: pbShape.map { Double(queries / 4 * 4) / $0.seconds }).print()
-        Figure(scenario: "api", metric: "shape_query_p50_ms", value: median(learned.latencies), unit: "ms", baseline: pbShape.map { median($0.latencies) }).print()
+        Figure(scenario: "api", metric: "shape_query_p50_ms", value: median(learned.latencies), unit: "ms",
+               baseline: pbShape.map { median($0.latencies) }).print()
         do {
             try served.checkpoint()
             let withAuto = try stratusModifyRun(port, run + "a")
             let perRun = Double(modifies / 4 * 4 * 200)
-            Figure(scenario: "api", metric: "modify_records_per_s_with_auto_index", value: perRun / withAuto.seconds, unit: "records/s",
+            Figure(scenario: "api", metric: "modify_records_per_s_with_auto_index", value: perRun / withAuto.seconds,
+                   unit: "records/s",
                    baseline: perRun / withoutAuto.seconds).print()
         }
 
@@ -264,18 +311,22 @@ struct APIScenario: AsyncParsableCommand {
                     let row = BenchRow.make(k, &r)
                     return #"{"method":"POST","url":"/api/collections/bench/records","body":{"rname":"m-\#(run)-\#(c)-\#(i)-\#(k)","title":"\#(row.title)","body":"\#(row.body)","count":\#(row.count),"score":\#(row.score),"at":\#(row.at),"owner":"\#(row.owner)","lat":\#(row.lat),"lon":\#(row.lon),"tags":["\#(row.tags.joined(separator: "\",\""))"],"nums":[\#(row.nums.map(String.init).joined(separator: ","))],"blob":"\#(row.blob.base64EncodedString())","category":"\#(row.category)"}}"#
                 }
-                return LoadClient.request("POST", "/api/batch", body: Data(#"{"requests":[\#(reqs.joined(separator: ","))]}"#.utf8))
+                return LoadClient.request("POST", "/api/batch",
+                                          body: Data(#"{"requests":[\#(reqs.joined(separator: ","))]}"#.utf8))
             }, check: { status, _ in status == 200 })
         }
         let created = Double(modifies / 4 * 4 * 200)
-        Figure(scenario: "api", metric: "modify_records_per_s", value: created / stratusModify.seconds, unit: "records/s",
+        Figure(scenario: "api", metric: "modify_records_per_s", value: created / stratusModify.seconds,
+               unit: "records/s",
                baseline: pbModify.map { created / $0.seconds }).print()
         // concurrent_batch_creates_per_s (PostgreSQL): the same measurement under the name the PostgreSQL figures use —
         // 4 clients, each sending 200-record creates one after another, against PocketBase's batch API — with its p99.
         if postgresURL != nil {
-            Figure(scenario: "api", metric: "concurrent_batch_creates_per_s", value: created / stratusModify.seconds, unit: "records/s",
+            Figure(scenario: "api", metric: "concurrent_batch_creates_per_s", value: created / stratusModify.seconds,
+                   unit: "records/s",
                    baseline: pbModify.map { created / $0.seconds }).print()
-            Figure(scenario: "api", metric: "concurrent_batch_creates_p99_ms", value: percentile(stratusModify.latencies, 0.99), unit: "ms",
+            Figure(scenario: "api", metric: "concurrent_batch_creates_p99_ms",
+                   value: percentile(stratusModify.latencies, 0.99), unit: "ms",
                    baseline: pbModify.map { percentile($0.latencies, 0.99) }).print()
         }
 
@@ -284,9 +335,11 @@ struct APIScenario: AsyncParsableCommand {
         if postgresURL == nil {
             let file = root.appendingPathComponent("modify-baseline-\(run).sqlite").path
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
-            let sqlRate = try ModifyBaselineCommand.measure(path: file, records: records, modifies: modifies, label: run)
+            let sqlRate = try ModifyBaselineCommand.measure(path: file, records: records, modifies: modifies,
+                                                            label: run)
             Figure(scenario: "api", metric: "modify_sql_records_per_s", value: sqlRate, unit: "records/s").print()
-            Figure(scenario: "api", metric: "modify_vs_sql_ratio", value: (created / stratusModify.seconds) / sqlRate, unit: "ratio").print()
+            Figure(scenario: "api", metric: "modify_vs_sql_ratio", value: (created / stratusModify.seconds) / sqlRate,
+                   unit: "ratio").print()
         }
 
         // zone_changes_rate: changes/zone from the start to the end of the zone.
@@ -296,10 +349,12 @@ struct APIScenario: AsyncParsableCommand {
         let start = DispatchTime.now().uptimeNanoseconds
         while true {
             let zoneJSON = token.map { #"{"zoneID":{"zoneName":"Bench"},"syncToken":"\#($0)"}"# } ?? #"{"zoneID":{"zoneName":"Bench"}}"#
-            let (status, body) = try client.send(LoadClient.request("POST", "\(base)/changes/zone?\(q)", body: Data(#"{"zones":[\#(zoneJSON)],"resultsLimit":200}"#.utf8)))
+            let (status, body) = try client.send(LoadClient.request("POST", "\(base)/changes/zone?\(q)",
+                                                                    body: Data(#"{"zones":[\#(zoneJSON)],"resultsLimit":200}"#.utf8)))
             // A client reads the token and moreComing; pulling them out of the bytes keeps the client's own
             // parsing (Foundation's is slow) from being what this figure measures.
-            guard status == 200, let t = APIScenario.stringValue(of: "syncToken", in: body) else { throw BenchFailure("changes/zone failed: \(status)") }
+            guard status == 200, let t = APIScenario.stringValue(of: "syncToken",
+                                                                 in: body) else { throw BenchFailure("changes/zone failed: \(status)") }
             seen += APIScenario.count(Array("\"recordType\":".utf8), in: body)
             token = t
             if APIScenario.count(Array("\"moreComing\":true".utf8), in: body) == 0 { break }
@@ -315,7 +370,8 @@ struct APIScenario: AsyncParsableCommand {
         let relaxedApp = try await StratusApplication.open(config: relaxedConfig, logger: logger)
         try await relaxedApp.start()
         let relaxedModify = try stratusModifyRun(relaxedApp.port, run + "r")
-        Figure(scenario: "api", metric: "modify_records_per_s_relaxed", value: created / relaxedModify.seconds, unit: "records/s",
+        Figure(scenario: "api", metric: "modify_records_per_s_relaxed", value: created / relaxedModify.seconds,
+               unit: "records/s",
                baseline: pbModify.map { created / $0.seconds }).print()
 
         pb?.stop()
@@ -346,19 +402,26 @@ extension APIScenario {
     /// the side cost per request, in microseconds: this process's (the server and the load client) for Stratus; for
     /// the baseline this process's (the same client) plus the baseline server process's, when its pid is given.
     /// Processor time per request moves far less with the machine's neighbours than requests per second do.
-    static func sideBySide(_ port: UInt16, _ baselinePort: UInt16?, baselinePID: Int32? = nil, requests: Int, connections: Int,
-                           _ make: @escaping @Sendable (Int, Int) -> [UInt8], _ baselineMake: @escaping @Sendable (Int, Int) -> [UInt8],
+    static func sideBySide(_ port: UInt16, _ baselinePort: UInt16?, baselinePID: Int32? = nil, requests: Int,
+                           connections: Int,
+                           _ make: @escaping @Sendable (Int, Int) -> [UInt8], _ baselineMake: @escaping @Sendable (Int,
+                                   Int) -> [UInt8],
                            check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws
-        -> (stratus: (seconds: Double, latencies: [Double], cpu: Double), baseline: (seconds: Double, latencies: [Double], cpu: Double)?) {
-        func measure(_ port: UInt16, _ make: @escaping @Sendable (Int, Int) -> [UInt8], other: Int32?) throws -> (seconds: Double, latencies: [Double], cpu: Double) {
-            _ = try LoadClient.run(port: port, connections: connections, perConnection: max(1, requests / connections / 10), make: make, check: check)
+        -> (stratus: (seconds: Double, latencies: [Double], cpu: Double), baseline: (seconds: Double,
+                latencies: [Double], cpu: Double)?) {
+        func measure(_ port: UInt16, _ make: @escaping @Sendable (Int, Int) -> [UInt8],
+                     other: Int32?) throws -> (seconds: Double, latencies: [Double], cpu: Double) {
+            _ = try LoadClient.run(port: port, connections: connections, perConnection: max(1,
+                    requests / connections / 10), make: make, check: check)
             let cpu0 = processCPUSeconds() + (other.map { processCPUSeconds(pid: $0) } ?? 0)
-            let run = try LoadClient.run(port: port, connections: connections, perConnection: requests / connections, make: make, check: check)
+            let run = try LoadClient.run(port: port, connections: connections, perConnection: requests / connections,
+                                         make: make, check: check)
             let cpu1 = processCPUSeconds() + (other.map { processCPUSeconds(pid: $0) } ?? 0)
             let done = max(1, requests / connections * connections)
             return (run.seconds, run.latencies, (cpu1 - cpu0) * 1e6 / Double(done))
         }
-        return (try measure(port, make, other: nil), try baselinePort.map { try measure($0, baselineMake, other: baselinePID) })
+        return (try measure(port, make, other: nil), try baselinePort.map { try measure($0, baselineMake,
+                other: baselinePID) })
     }
 
     /// Where `pattern` next occurs in `bytes` at or after `from` (glibc's memmem: the client's scanning must not
@@ -367,7 +430,8 @@ extension APIScenario {
         guard !pattern.isEmpty, from < bytes.count else { return nil }
         return bytes.withUnsafeBytes { hay -> Int? in
             pattern.withUnsafeBytes { needle -> Int? in
-                guard let p = glibcMemmem(hay.baseAddress! + from, hay.count - from, needle.baseAddress!, needle.count) else { return nil }
+                guard let p = glibcMemmem(hay.baseAddress! + from, hay.count - from, needle.baseAddress!,
+                                          needle.count) else { return nil }
                 return hay.baseAddress!.distance(to: UnsafeRawPointer(p))
             }
         }
@@ -413,14 +477,20 @@ struct PocketBaseSide {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try runQuietly(binary, ["superuser", "upsert", "bench@example.com", "bench-password-123", "--dir", dir])
         var side = try launch(binary, dir: dir, port: port)
-        let auth = try json(port, "POST", "/api/collections/_superusers/auth-with-password", #"{"identity":"bench@example.com","password":"bench-password-123"}"#, token: nil)
+        let auth = try json(port, "POST", "/api/collections/_superusers/auth-with-password",
+                            #"{"identity":"bench@example.com","password":"bench-password-123"}"#, token: nil)
         guard let token = auth["token"] as? String else { throw BenchFailure("PocketBase sign-in failed") }
-        let fields = [("rname", "text"), ("title", "text"), ("body", "text"), ("count", "number"), ("score", "number"), ("at", "number"),
-                      ("owner", "text"), ("lat", "number"), ("lon", "number"), ("tags", "json"), ("nums", "json"), ("blob", "text"), ("category", "text")]
+        let fields = [("rname", "text"), ("title", "text"), ("body", "text"), ("count", "number"), ("score", "number"),
+                      ("at", "number"),
+                      ("owner", "text"), ("lat", "number"), ("lon", "number"), ("tags", "json"), ("nums",
+                              "json"), ("blob", "text"), ("category", "text")]
             .map { #"{"name":"\#($0.0)","type":"\#($0.1)"}"# }.joined(separator: ",")
-        let indexes = ["title", "count", "score", "at", "owner", "lat", "category"].map { #""CREATE INDEX idx_bench_\#($0) ON bench (\#($0))""# }.joined(separator: ",")
-        _ = try json(port, "POST", "/api/collections", #"{"name":"bench","type":"base","listRule":"","viewRule":"","createRule":"","fields":[\#(fields)],"indexes":[\#(indexes)]}"#, token: token)
-        _ = try json(port, "PATCH", "/api/settings", #"{"batch":{"enabled":true,"maxRequests":200,"timeout":60,"maxBodySize":0}}"#, token: token)
+        let indexes = ["title", "count", "score", "at", "owner", "lat",
+                       "category"].map { #""CREATE INDEX idx_bench_\#($0) ON bench (\#($0))""# }.joined(separator: ",")
+        _ = try json(port, "POST", "/api/collections",
+                     #"{"name":"bench","type":"base","listRule":"","viewRule":"","createRule":"","fields":[\#(fields)],"indexes":[\#(indexes)]}"#, token: token)
+        _ = try json(port, "PATCH", "/api/settings",
+                     #"{"batch":{"enabled":true,"maxRequests":200,"timeout":60,"maxBodySize":0}}"#, token: token)
         side.stop()
         stderr("loading \(records) records into PocketBase…")
         let dbq = try DatabaseQueue(path: dir + "/data.db")
@@ -431,7 +501,8 @@ struct PocketBaseSide {
                 let r = BenchRow.make(i, &rng)
                 let tags = "[" + r.tags.map { "\"\($0)\"" }.joined(separator: ",") + "]"
                 let nums = "[" + r.nums.map(String.init).joined(separator: ",") + "]"
-                try st.execute(arguments: [String(format: "r%014x", i), r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon, tags, nums, r.blob.base64EncodedString(), r.category])
+                try st.execute(arguments: [String(format: "r%014x", i), r.name, r.title, r.body, r.count, r.score, r.at,
+                                           r.owner, r.lat, r.lon, tags, nums, r.blob.base64EncodedString(), r.category])
             }
         }
         _ = FileManager.default.createFile(atPath: marker, contents: nil)
@@ -465,15 +536,18 @@ struct PocketBaseSide {
         p.standardError = FileHandle.nullDevice
         try p.run()
         for _ in 0..<100 {
-            if let c = try? LoadClient(port: port), let (s, _) = try? c.send(LoadClient.request("GET", "/api/health")), s == 200 { return PocketBaseSide(process: p, port: port) }
+            if let c = try? LoadClient(port: port), let (s, _) = try? c.send(LoadClient.request("GET",
+                    "/api/health")), s == 200 { return PocketBaseSide(process: p, port: port) }
             usleep(100_000)
         }
         throw BenchFailure("PocketBase did not start")
     }
 
-    static func json(_ port: UInt16, _ method: String, _ path: String, _ body: String, token: String?) throws -> [String: Any] {
+    static func json(_ port: UInt16, _ method: String, _ path: String, _ body: String,
+                     token: String?) throws -> [String: Any] {
         let c = try LoadClient(port: port)
-        let (status, data) = try c.send(LoadClient.request(method, path, body: Data(body.utf8), headers: token.map { ["Authorization": $0] } ?? [:]))
+        let (status, data) = try c.send(LoadClient.request(method, path, body: Data(body.utf8),
+                                                           headers: token.map { ["Authorization": $0] } ?? [:]))
         guard status == 200 else { throw BenchFailure("PocketBase \(method) \(path): \(status) \(String(decoding: data.prefix(300), as: UTF8.self))") }
         return (try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any]) ?? [:]
     }
@@ -481,4 +555,5 @@ struct PocketBaseSide {
 
 /// glibc's memmem (a GNU extension the Glibc module does not import).
 @_silgen_name("memmem")
-private func glibcMemmem(_ haystack: UnsafeRawPointer, _ haystackLength: Int, _ needle: UnsafeRawPointer, _ needleLength: Int) -> UnsafeMutableRawPointer?
+private func glibcMemmem(_ haystack: UnsafeRawPointer, _ haystackLength: Int, _ needle: UnsafeRawPointer,
+                         _ needleLength: Int) -> UnsafeMutableRawPointer?

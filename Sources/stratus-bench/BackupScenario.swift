@@ -11,7 +11,8 @@ import StratusStore
 ///   the dump into an empty database). Asked: ratios ≥ 0.5.
 /// - `backup_writer_p99_ms`: the writer's requests during the backup (baseline: the same writer before it).
 struct BackupScenario: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "backup", abstract: "The portable backup and restore against pg_dump and a bulk load.")
+    static let configuration = CommandConfiguration(commandName: "backup",
+                                                    abstract: "The portable backup and restore against pg_dump and a bulk load.")
     @Option(help: "postgres (the portable format is PostgreSQL's backup).") var backend: String = "postgres"
     @Option(help: "How many records.") var records: Int = 1_000_000
     @Option(help: ArgumentHelp("The PostgreSQL database (default: $STRATUS_DATABASE_URL); its cluster also gets two scratch databases.", valueName: "url"))
@@ -74,9 +75,12 @@ struct BackupScenario: AsyncParsableCommand {
         let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - t3) / 1e9
 
         let n = Double(try env.records.recordCount())
-        Figure(scenario: "backup", metric: "portable_backup_records_per_s", value: n / backupSeconds, unit: "records/s", baseline: n / dumpSeconds).print()
-        Figure(scenario: "backup", metric: "portable_restore_records_per_s", value: n / restoreSeconds, unit: "records/s", baseline: n / loadSeconds).print()
-        Figure(scenario: "backup", metric: "backup_writer_p99_ms", value: percentile(during, 0.99), unit: "ms", baseline: percentile(quiet, 0.99)).print()
+        Figure(scenario: "backup", metric: "portable_backup_records_per_s", value: n / backupSeconds, unit: "records/s",
+               baseline: n / dumpSeconds).print()
+        Figure(scenario: "backup", metric: "portable_restore_records_per_s", value: n / restoreSeconds,
+               unit: "records/s", baseline: n / loadSeconds).print()
+        Figure(scenario: "backup", metric: "backup_writer_p99_ms", value: percentile(during, 0.99), unit: "ms",
+               baseline: percentile(quiet, 0.99)).print()
         Figure(scenario: "backup", metric: "backup_peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
     }
 
@@ -115,7 +119,9 @@ struct BackupScenario: AsyncParsableCommand {
         private func writeOne() {
             n += 1
             let t0 = DispatchTime.now().uptimeNanoseconds
-            _ = try? env.records.modify([RecordOperation(.create, StoredRecord(recordName: "writer-\(UUID().uuidString)", recordType: "Bench",
+            _ = try? env.records.modify([RecordOperation(.create,
+                                                         StoredRecord(recordName: "writer-\(UUID().uuidString)",
+                                                                      recordType: "Bench",
                                                                                 fields: ["title": .string("w\(n)")]))],
                                         in: .publicDatabase, actor: RequestActor(userRecordName: "_bench"))
             let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
@@ -138,6 +144,7 @@ struct BackupScenario: AsyncParsableCommand {
         guard let slash = url.lastIndex(of: "/") else { throw BenchFailure("cannot read the database URL") }
         let name = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
         try tool("psql", [url, "-X", "-q", "-c", "CREATE DATABASE \(name)"])
-        return (String(url[...slash]) + name, { try? tool("psql", [url, "-X", "-q", "-c", "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"]) })
+        return (String(url[...slash]) + name, { try? tool("psql", [url, "-X", "-q", "-c",
+                                                                   "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"]) })
     }
 }

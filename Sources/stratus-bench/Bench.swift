@@ -6,7 +6,10 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus-bench",
         abstract: "Benchmarks for Stratus. Each scenario prints one JSON object per line.",
-        subcommands: [StoreScenario.self, APIScenario.self, ConsoleScenario.self, NotifyScenario.self, HostileScenario.self, KitScenario.self, SyncScenario.self, ImportScenario.self, EncodeProbe.self, ChangesProbe.self, WriterCommand.self, ModifyBaselineCommand.self, BackupScenario.self, FloodClient.self]
+        subcommands: [StoreScenario.self, APIScenario.self, ConsoleScenario.self, NotifyScenario.self,
+                      HostileScenario.self, KitScenario.self, SyncScenario.self, ImportScenario.self, EncodeProbe.self,
+                ChangesProbe.self, WriterCommand.self, ModifyBaselineCommand.self, BackupScenario.self,
+                FloodClient.self]
     )
 }
 
@@ -21,7 +24,8 @@ struct Figure {
     var ratio: Double? { baseline.map { $0 == 0 ? 0 : value / $0 } }
 
     func print() {
-        var parts = ["\"scenario\":\"\(scenario)\"", "\"metric\":\"\(metric)\"", "\"value\":\(round3(value))", "\"unit\":\"\(unit)\""]
+        var parts = ["\"scenario\":\"\(scenario)\"", "\"metric\":\"\(metric)\"", "\"value\":\(round3(value))",
+                     "\"unit\":\"\(unit)\""]
         if let baseline { parts.append("\"baseline\":\(round3(baseline))") }
         if let ratio { parts.append("\"ratio\":\(round3(ratio))") }
         emit("{" + parts.joined(separator: ",") + "}")

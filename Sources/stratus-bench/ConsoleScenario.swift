@@ -8,7 +8,8 @@ import StratusStore
 /// wrk on loopback beside Datasette (`pip install datasette`, suggest_facets off) serving the same rows from an
 /// equivalent SQLite table, in the same run.
 struct ConsoleScenario: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "console", abstract: "Console page figures against Datasette.")
+    static let configuration = CommandConfiguration(commandName: "console",
+                                                    abstract: "Console page figures against Datasette.")
     @Option(help: "How many records to load.") var records: Int = 1_000_000
     @Option(help: "Seconds of load per figure.") var seconds: Int = 10
     @Option(help: "Connections (wrk -c).") var connections: Int = 8
@@ -29,7 +30,8 @@ struct ConsoleScenario: AsyncParsableCommand {
         do {
             let store = try ServerStore(dataDirectory: stratusData)
             let container = try ContainerID(Self.container)
-            if try !store.containerExists(container) || store.environment(container, .development).records.recordCount() != records {
+            if try !store.containerExists(container) || store.environment(container,
+                    .development).records.recordCount() != records {
                 try? FileManager.default.removeItem(at: root)
                 try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
                 try load(into: stratusData, sqlite: sqlitePath)
@@ -38,7 +40,8 @@ struct ConsoleScenario: AsyncParsableCommand {
                 try loadDatasette(sqlitePath)
             }
             let fresh = try ServerStore(dataDirectory: stratusData)
-            let admin = try fresh.admins.all().first ?? fresh.admins.createAdmin(email: "bench@example.com", password: "bench password 123")
+            let admin = try fresh.admins.all().first ?? fresh.admins.createAdmin(email: "bench@example.com",
+                    password: "bench password 123")
             cookie = "stratus_session=" + (try fresh.admins.createAdminSession(admin).token)
         }
 
@@ -59,8 +62,10 @@ struct ConsoleScenario: AsyncParsableCommand {
             let dsPages = titles.map { "/bench/bench?title=\($0)&_sort=count&_size=200" }
             baseline = try wrkRun(wrk, port: ds.port, paths: dsPages, cookie: nil, check: "rec-")
         }
-        Figure(scenario: "console", metric: "records_page_rps", value: page.rps, unit: "requests/s", baseline: baseline?.rps).print()
-        Figure(scenario: "console", metric: "records_page_p99_ms", value: page.p99, unit: "ms", baseline: baseline?.p99).print()
+        Figure(scenario: "console", metric: "records_page_rps", value: page.rps, unit: "requests/s",
+               baseline: baseline?.rps).print()
+        Figure(scenario: "console", metric: "records_page_p99_ms", value: page.p99, unit: "ms",
+               baseline: baseline?.p99).print()
 
         // The everyday list query on the records page: category = x (5% of the records), count descending, 200 rows,
         // with only single-field indexes declared on both sides. Stratus learns the shape from the page's own
@@ -74,18 +79,23 @@ struct ConsoleScenario: AsyncParsableCommand {
         var shapeBaseline: WrkResult?
         if let ds = try startDatasette(sqlitePath) {
             defer { kill(ds.process.processIdentifier, SIGKILL); ds.process.waitUntilExit() }
-            shapeBaseline = try wrkRun(wrk, port: ds.port, paths: categories.map { "/bench/bench?category=\($0)&_sort_desc=count&_size=200" }, cookie: nil, check: "rec-")
+            shapeBaseline = try wrkRun(wrk, port: ds.port,
+                                       paths: categories.map { "/bench/bench?category=\($0)&_sort_desc=count&_size=200" }, cookie: nil, check: "rec-")
         }
-        Figure(scenario: "console", metric: "shape_records_page_rps", value: shapePage.rps, unit: "requests/s", baseline: shapeBaseline?.rps).print()
-        Figure(scenario: "console", metric: "shape_records_page_p99_ms", value: shapePage.p99, unit: "ms", baseline: shapeBaseline?.p99).print()
+        Figure(scenario: "console", metric: "shape_records_page_rps", value: shapePage.rps, unit: "requests/s",
+               baseline: shapeBaseline?.rps).print()
+        Figure(scenario: "console", metric: "shape_records_page_p99_ms", value: shapePage.p99, unit: "ms",
+               baseline: shapeBaseline?.p99).print()
 
         var rng = SplitMix(seed: 7)
-        let recordPages = (0..<256).map { _ in "\(base)/records/_defaultZone/" + String(format: "rec-%08d", Int(rng.next() % UInt64(records))) }
+        let recordPages = (0..<256).map { _ in "\(base)/records/_defaultZone/" + String(format: "rec-%08d",
+                Int(rng.next() % UInt64(records))) }
         let record = try wrkRun(wrk, port: port, paths: recordPages, cookie: cookie, check: "Change tag")
         Figure(scenario: "console", metric: "record_page_rps", value: record.rps, unit: "requests/s").print()
         let health = try wrkRun(wrk, port: port, paths: ["/-/health"], cookie: nil, check: "ok")
         Figure(scenario: "console", metric: "health_rps", value: health.rps, unit: "requests/s").print()
-        Figure(scenario: "console", metric: "serve_rss_mb", value: Self.peakRSS(of: server.processIdentifier), unit: "MB").print()
+        Figure(scenario: "console", metric: "serve_rss_mb", value: Self.peakRSS(of: server.processIdentifier),
+               unit: "MB").print()
     }
 
     /// Both sides get the same rows: Stratus through its store, Datasette's table by plain inserts.
@@ -116,7 +126,8 @@ struct ConsoleScenario: AsyncParsableCommand {
                                            "[" + r.tags.map { "\"\($0)\"" }.joined(separator: ",") + "]",
                                            "[" + r.nums.map(String.init).joined(separator: ",") + "]", r.at, r.category])
             }
-            for c in ["title", "count", "score", "at", "owner", "category"] { try db.execute(sql: "CREATE INDEX bench_\(c) ON bench(\(c))") }
+            for c in ["title", "count", "score", "at", "owner",
+                      "category"] { try db.execute(sql: "CREATE INDEX bench_\(c) ON bench(\(c))") }
         }
     }
 
@@ -131,7 +142,8 @@ struct ConsoleScenario: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: cwd + "/Templates/records.mustache") else { throw BenchFailure("run from the repository root (Templates/ is needed)") }
         let p = Process()
         p.executableURL = bin
-        p.arguments = ["serve", "--port", String(port), "--data", data.path, "--templates", cwd + "/Templates", "--public", cwd + "/Public"]
+        p.arguments = ["serve", "--port", String(port), "--data", data.path, "--templates", cwd + "/Templates",
+                       "--public", cwd + "/Public"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -148,7 +160,8 @@ struct ConsoleScenario: AsyncParsableCommand {
         find.standardOutput = found
         find.standardError = FileHandle.nullDevice
         try find.run()
-        let python = String(decoding: found.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let python = String(decoding: found.fileHandleForReading.readDataToEndOfFile(),
+                            as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         find.waitUntilExit()
         guard find.terminationStatus == 0, !python.isEmpty else {
             stderr("datasette not found (pip install datasette): printing Stratus figures without a baseline")
@@ -157,7 +170,8 @@ struct ConsoleScenario: AsyncParsableCommand {
         let port = UInt16(22_000 + Int.random(in: 0..<2_000))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-m", "datasette", "serve", path, "--port", String(port), "--setting", "suggest_facets", "off", "--setting", "sql_time_limit_ms", "10000"]
+        p.arguments = ["-m", "datasette", "serve", path, "--port", String(port), "--setting", "suggest_facets", "off",
+                       "--setting", "sql_time_limit_ms", "10000"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -167,7 +181,8 @@ struct ConsoleScenario: AsyncParsableCommand {
 
     static func waitForHealth(port: UInt16, path: String) throws {
         for _ in 0..<300 {
-            if let c = try? LoadClient(port: port), let (s, _) = try? c.send(LoadClient.request("GET", path)), s == 200 { return }
+            if let c = try? LoadClient(port: port), let (s, _) = try? c.send(LoadClient.request("GET",
+                    path)), s == 200 { return }
             usleep(100_000)
         }
         throw BenchFailure("server on port \(port) did not start")
@@ -195,7 +210,8 @@ struct ConsoleScenario: AsyncParsableCommand {
         // curl, not LoadClient: Datasette answers chunked, which the load client does not read.
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        curl.arguments = ["curl", "-s", "-w", "\n%{http_code}"] + (cookie.map { ["-H", "Cookie: \($0)"] } ?? []) + ["http://127.0.0.1:\(port)\(paths[0])"]
+        curl.arguments = ["curl", "-s", "-w", "\n%{http_code}"] + (cookie.map { ["-H",
+                "Cookie: \($0)"] } ?? []) + ["http://127.0.0.1:\(port)\(paths[0])"]
         let curlOut = Pipe()
         curl.standardOutput = curlOut
         try curl.run()
@@ -216,14 +232,16 @@ struct ConsoleScenario: AsyncParsableCommand {
         // not of its first reads from disk.
         let warm = Process()
         warm.executableURL = URL(fileURLWithPath: wrk)
-        warm.arguments = ["-t2", "-c\(connections)", "-d\(max(1, seconds / 3))s", "--timeout", "30s", "-s", script.path, "http://127.0.0.1:\(port)"]
+        warm.arguments = ["-t2", "-c\(connections)", "-d\(max(1, seconds / 3))s", "--timeout", "30s", "-s", script.path,
+                          "http://127.0.0.1:\(port)"]
         warm.standardOutput = FileHandle.nullDevice
         try warm.run()
         warm.waitUntilExit()
         stderr("wrk on \(paths[0]) …")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: wrk)
-        p.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "30s", "--latency", "-s", script.path, "http://127.0.0.1:\(port)"]
+        p.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "30s", "--latency", "-s", script.path,
+                       "http://127.0.0.1:\(port)"]
         let pipe = Pipe()
         p.standardOutput = pipe
         try p.run()

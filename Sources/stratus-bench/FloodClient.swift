@@ -10,7 +10,8 @@ import Glibc
 /// closes one (its refusal, its first-byte timeout, its making room), until `--seconds` pass. Prints how many are
 /// open, and how many were opened in all, every second.
 struct FloodClient: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "flood-client", abstract: "Hold idle connections to a server (the hostile scenario's flood).",
+    static let configuration = CommandConfiguration(commandName: "flood-client",
+                                                    abstract: "Hold idle connections to a server (the hostile scenario's flood).",
                                                     shouldDisplay: false)
     @Option var port: UInt16
     @Option var connections: Int
@@ -72,8 +73,10 @@ struct FloodClient: ParsableCommand {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
-            && withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+        let ok = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0,
+                socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+            && withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd,
+                    $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
         if !ok { close(fd); return -1 }
         return fd
     }

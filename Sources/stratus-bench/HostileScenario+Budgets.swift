@@ -25,7 +25,8 @@ extension HostileScenario {
             // processors (the flood's polling and reconnecting would otherwise take a core from the server it floods).
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-            p.arguments = ["-n", "\(floodNiceness)", URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
+            p.arguments = ["-n", "\(floodNiceness)",
+                           URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
                            "flood-client", "--port", "\(port)", "--connections", "\(min(perChild, floodConnections - c * perChild))",
                            "--first-address", "\(2 + c * 32)", "--addresses", "32", "--seconds", "25"]
             p.standardOutput = FileHandle.nullDevice
@@ -39,10 +40,13 @@ extension HostileScenario {
         let during = Self.healthTimes(port: port, count: 200) { peak = max(peak, app.openConnections) }
         let figures = app.connectionFigures
         stderr("flood: \(peak) connections open at most (limit \(figures.limit)), \(figures.refusedForTotal + figures.refusedForAddress) refused, \(figures.evicted) made room")
-        Figure(scenario: "hostile", metric: "flood_connections", value: Double(floodConnections), unit: "connections").print()
-        Figure(scenario: "hostile", metric: "flood_open_connections_peak", value: Double(peak), unit: "connections").print()
+        Figure(scenario: "hostile", metric: "flood_connections", value: Double(floodConnections),
+               unit: "connections").print()
+        Figure(scenario: "hostile", metric: "flood_open_connections_peak", value: Double(peak),
+               unit: "connections").print()
         Figure(scenario: "hostile", metric: "quiet_health_p99_ms", value: percentile(quiet, 0.99), unit: "ms").print()
-        Figure(scenario: "hostile", metric: "flood_health_p99_ms", value: percentile(during, 0.99), unit: "ms", baseline: percentile(quiet, 0.99)).print()
+        Figure(scenario: "hostile", metric: "flood_health_p99_ms", value: percentile(during, 0.99), unit: "ms",
+               baseline: percentile(quiet, 0.99)).print()
         Figure(scenario: "hostile", metric: "flood_health_max_ms", value: during.max() ?? 0, unit: "ms").print()
         for p in children where p.isRunning { p.terminate() }
         for p in children { p.waitUntilExit() }
@@ -75,7 +79,8 @@ extension HostileScenario {
         let env = try app.store.environment(readers, .development)
         let text = String(repeating: "r", count: 950_000)
         for b in 0..<20 {
-            let ops = (0..<10).map { RecordOperation(.create, StoredRecord(recordName: "big-\(b)-\($0)", recordType: "Big", fields: ["text": .string(text)])) }
+            let ops = (0..<10).map { RecordOperation(.create, StoredRecord(recordName: "big-\(b)-\($0)",
+                    recordType: "Big", fields: ["text": .string(text)])) }
             _ = try env.records.modify(ops, in: .publicDatabase, actor: RequestActor(userRecordName: Self.writer))
         }
         let q = try query(readers, Self.writer)
@@ -128,13 +133,15 @@ extension HostileScenario {
             let blob = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 3 &+ i) })
             do {
                 let asset = try env.assets.uploadAsset(blob, uploader: victim)
-                let results = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "photo-\(i)", recordType: "Photo", fields: ["image": .asset(asset)]))],
+                let results = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "photo-\(i)",
+                        recordType: "Photo", fields: ["image": .asset(asset)]))],
                                                      in: .privateDatabase(of: victim), actor: RequestActor(userRecordName: victim), caller: Caller(userRecordName: victim, roles: []),
                                                      requireAssetReceipts: true)
                 if case .failed = results.first { failed += 1 }
             } catch { failed += 1 }
         }
-        Figure(scenario: "hostile", metric: "orphan_upload_mb_accepted", value: Double(accepted >> 20), unit: "MB").print()
+        Figure(scenario: "hostile", metric: "orphan_upload_mb_accepted", value: Double(accepted >> 20),
+               unit: "MB").print()
         Figure(scenario: "hostile", metric: "victim_writes_failed", value: Double(failed), unit: "writes").print()
     }
 

@@ -24,13 +24,18 @@ extension HostileScenario {
     /// on the "victim" category.
     static func subscribeCrowd(_ env: EnvironmentStore) throws {
         var rng = SystemRandomNumberGenerator()
-        func save(_ owner: String, _ id: String, category: String?, over price: Int64?, titled prefix: String? = nil) throws {
+        func save(_ owner: String, _ id: String, category: String?, over price: Int64?,
+                  titled prefix: String? = nil) throws {
             var filters: [QueryFilter] = []
             if let category { filters.append(QueryFilter(.field("category"), .equals, .string(category))) }
             if let prefix { filters.append(QueryFilter(.field("title"), .beginsWith, .string(prefix))) }
             if let price { filters.append(QueryFilter(.field("price"), .greaterThan, .int64(price))) }
-            let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: filters, firesOn: [.create, .update], firesOnce: false, zoneID: nil),
-                                    notificationInfo: NotificationInfo(alertBody: "a new item", shouldSendContentAvailable: true, desiredKeys: ["title"]))
+            let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: filters,
+                                                                     firesOn: [.create, .update], firesOnce: false,
+                    zoneID: nil),
+                                    notificationInfo: NotificationInfo(alertBody: "a new item",
+                                                                       shouldSendContentAvailable: true,
+                                            desiredKeys: ["title"]))
             let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Item"},"firesOn":["create","update"]}"#
             try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: owner)
         }
@@ -39,15 +44,18 @@ extension HostileScenario {
             for i in 0..<crowdSubscriptions {
                 // A quarter have no equality term (a title prefix and a price): they are tested against every write.
                 if i % 4 == 3 {
-                    try save(owner, "c\(i)", category: nil, over: Int64.random(in: 0..<50, using: &rng), titled: "z\(Int.random(in: 0..<categories, using: &rng))")
+                    try save(owner, "c\(i)", category: nil, over: Int64.random(in: 0..<50, using: &rng),
+                             titled: "z\(Int.random(in: 0..<categories, using: &rng))")
                 } else {
-                    try save(owner, "c\(i)", category: "c\(Int.random(in: 0..<categories, using: &rng))", over: Int64.random(in: 0..<50, using: &rng))
+                    try save(owner, "c\(i)", category: "c\(Int.random(in: 0..<categories, using: &rng))",
+                             over: Int64.random(in: 0..<50, using: &rng))
                 }
             }
         }
         // Ten users' thousand subscriptions each on the "flood" category: each flood record fires ten thousand.
         for u in 0..<floodSubscribers {
-            for i in 0..<crowdSubscriptions { try save(u == 0 ? flooder : "_f" + String(format: "%030d", u), "f\(i)", category: "flood", over: nil) }
+            for i in 0..<crowdSubscriptions { try save(u == 0 ? flooder : "_f" + String(format: "%030d", u), "f\(i)",
+                                                       category: "flood", over: nil) }
         }
         try save(victim, "mine", category: "victim", over: nil)
     }
@@ -56,10 +64,12 @@ extension HostileScenario {
         #"{"operationType":"create","record":{"recordName":"\#(name)","recordType":"Item","fields":{"title":{"value":"item \#(name)"},"category":{"value":"\#(category)"},"price":{"value":\#(price)}}}}"#
     }
 
-    func crowdAndFlood(app: StratusApplication, crowd: ContainerID, quiet: ContainerID, writeCrowd: String, writeQuiet: String,
+    func crowdAndFlood(app: StratusApplication, crowd: ContainerID, quiet: ContainerID, writeCrowd: String,
+                       writeQuiet: String,
                        query: (ContainerID, String) throws -> String) async throws {
         let port = app.port
-        func writes(_ c: ContainerID, _ q: String, _ tag: String, count: Int, category: (Int) -> String) throws -> [Double] {
+        func writes(_ c: ContainerID, _ q: String, _ tag: String, count: Int,
+                    category: (Int) -> String) throws -> [Double] {
             try Self.timedModifies(port: port, c, q, count: count) { i in
                 let one = Self.item("\(tag)-\(i)", category: category(i), price: i % 100)
                 return #"{"operations":[\#(one)]}"#
@@ -74,11 +84,16 @@ extension HostileScenario {
             crowdTimes += try writes(crowd, writeCrowd, "c\(round)", count: self.writes, category: random)
             stderr("crowd round \(round): quiet p99 \(String(format: "%.2f", percentile(quietTimes, 0.99))) ms, crowd p99 \(String(format: "%.2f", percentile(crowdTimes, 0.99))) ms")
         }
-        Figure(scenario: "hostile", metric: "crowd_subscriptions", value: Double(Self.crowdUsers * Self.crowdSubscriptions), unit: "subscriptions").print()
-        Figure(scenario: "hostile", metric: "crowd_quiet_modify_p50_ms", value: percentile(quietTimes, 0.5), unit: "ms").print()
-        Figure(scenario: "hostile", metric: "crowd_modify_p50_ms", value: percentile(crowdTimes, 0.5), unit: "ms", baseline: percentile(quietTimes, 0.5)).print()
-        Figure(scenario: "hostile", metric: "crowd_quiet_modify_p99_ms", value: percentile(quietTimes, 0.99), unit: "ms").print()
-        Figure(scenario: "hostile", metric: "crowd_modify_p99_ms", value: percentile(crowdTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
+        Figure(scenario: "hostile", metric: "crowd_subscriptions",
+               value: Double(Self.crowdUsers * Self.crowdSubscriptions), unit: "subscriptions").print()
+        Figure(scenario: "hostile", metric: "crowd_quiet_modify_p50_ms", value: percentile(quietTimes, 0.5),
+               unit: "ms").print()
+        Figure(scenario: "hostile", metric: "crowd_modify_p50_ms", value: percentile(crowdTimes, 0.5), unit: "ms",
+               baseline: percentile(quietTimes, 0.5)).print()
+        Figure(scenario: "hostile", metric: "crowd_quiet_modify_p99_ms", value: percentile(quietTimes, 0.99),
+               unit: "ms").print()
+        Figure(scenario: "hostile", metric: "crowd_modify_p99_ms", value: percentile(crowdTimes, 0.99), unit: "ms",
+               baseline: percentile(quietTimes, 0.99)).print()
 
         // The flood: the flooder writes 50-item batches on three connections at once, each item firing ten thousand
         // subscriptions, while another user writes items for the victim one at a time.
@@ -88,7 +103,8 @@ extension HostileScenario {
         let evictedBefore = env.notifications.notificationCounter.evicted
         // On a thread of its own: its socket blocks, and Swift's two cooperative threads (on two cores) are the
         // server's and this loop's.
-        let floods = (0..<Self.floodWriters).map { w in FloodThread(port: port, container: crowd, query: flooding, writer: w) }
+        let floods = (0..<Self.floodWriters).map { w in FloodThread(port: port, container: crowd, query: flooding,
+                                                                    writer: w) }
         for flood in floods { flood.start() }
         var victimWrites = 0
         var floodTimes: [Double] = []
@@ -103,18 +119,26 @@ extension HostileScenario {
         let lag = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
         if let failure = floods.compactMap(\.failure).first { throw failure }
         let flooded = floods.reduce(0) { $0 + $1.written }
-        for _ in 0..<600 where try env.notifications.entries(for: Self.victim, after: start, limit: 10_000).count < victimWrites {
+        for _ in 0..<600 where try env.notifications.entries(for: Self.victim, after: start,
+                                                             limit: 10_000).count < victimWrites {
             try await Task.sleep(for: .milliseconds(100))
         }
         let received = try env.notifications.entries(for: Self.victim, after: start, limit: 10_000).count
         Figure(scenario: "hostile", metric: "flood_fan_out_s", value: lag, unit: "s").print()
         Figure(scenario: "hostile", metric: "flood_records_written", value: Double(flooded), unit: "records").print()
-        Figure(scenario: "hostile", metric: "flood_notifications_evicted", value: Double(env.notifications.notificationCounter.evicted - evictedBefore), unit: "notifications").print()
-        Figure(scenario: "hostile", metric: "victim_notifications_written", value: Double(victimWrites), unit: "notifications").print()
-        Figure(scenario: "hostile", metric: "victim_notifications_lost", value: Double(victimWrites - received), unit: "notifications").print()
-        Figure(scenario: "hostile", metric: "during_flood_modify_p50_ms", value: percentile(floodTimes, 0.5), unit: "ms", baseline: percentile(quietTimes, 0.5)).print()
-        Figure(scenario: "hostile", metric: "during_flood_modify_p90_ms", value: percentile(floodTimes, 0.9), unit: "ms", baseline: percentile(quietTimes, 0.9)).print()
-        Figure(scenario: "hostile", metric: "during_flood_modify_p99_ms", value: percentile(floodTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
+        Figure(scenario: "hostile", metric: "flood_notifications_evicted",
+               value: Double(env.notifications.notificationCounter.evicted - evictedBefore),
+                unit: "notifications").print()
+        Figure(scenario: "hostile", metric: "victim_notifications_written", value: Double(victimWrites),
+               unit: "notifications").print()
+        Figure(scenario: "hostile", metric: "victim_notifications_lost", value: Double(victimWrites - received),
+               unit: "notifications").print()
+        Figure(scenario: "hostile", metric: "during_flood_modify_p50_ms", value: percentile(floodTimes, 0.5),
+               unit: "ms", baseline: percentile(quietTimes, 0.5)).print()
+        Figure(scenario: "hostile", metric: "during_flood_modify_p90_ms", value: percentile(floodTimes, 0.9),
+               unit: "ms", baseline: percentile(quietTimes, 0.9)).print()
+        Figure(scenario: "hostile", metric: "during_flood_modify_p99_ms", value: percentile(floodTimes, 0.99),
+               unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
     }
 }
 
@@ -137,8 +161,10 @@ final class FloodThread: @unchecked Sendable {
             do {
                 let client = try LoadClient(port: port)
                 for b in 0..<HostileScenario.floodBatches {
-                    let ops = (0..<HostileScenario.floodBatch).map { HostileScenario.item("flood-\(writer)-\(b)-\($0)", category: "flood", price: $0) }.joined(separator: ",")
-                    let (status, _) = try client.send(LoadClient.request("POST", "/database/1/\(container.rawValue)/development/public/records/modify?\(query)",
+                    let ops = (0..<HostileScenario.floodBatch).map { HostileScenario.item("flood-\(writer)-\(b)-\($0)",
+                            category: "flood", price: $0) }.joined(separator: ",")
+                    let (status, _) = try client.send(LoadClient.request("POST",
+                            "/database/1/\(container.rawValue)/development/public/records/modify?\(query)",
                                                                           body: Data(#"{"operations":[\#(ops)]}"#.utf8)))
                     guard status == 200 else { throw BenchFailure("the flood's write answered \(status)") }
                     state.withLock { written += HostileScenario.floodBatch }

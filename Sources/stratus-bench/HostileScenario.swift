@@ -25,7 +25,8 @@ import Glibc
 /// - `victim_notifications_lost`: while a user floods the log with notifications for themselves far past their share,
 ///   another user's notifications, written before and during the flood, read back whole. Asked: 0.
 struct HostileScenario: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "hostile", abstract: "A hostile subscriber and idle listeners against another user's writes.")
+    static let configuration = CommandConfiguration(commandName: "hostile",
+                                                    abstract: "A hostile subscriber and idle listeners against another user's writes.")
     @Option(help: "Idle SSE listeners (ten per user).") var listeners = 1_000
     @Option(help: "Writes per round and side.") var writes = 300
     @Option(help: "Rounds (each side once per round).") var rounds = 3
@@ -45,10 +46,12 @@ struct HostileScenario: AsyncParsableCommand {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-hostile-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let data = root.appendingPathComponent("stratus")
-        let (hostile, quiet, crowd) = (try ContainerID(Self.hostile), try ContainerID(Self.quiet), try ContainerID(Self.crowd))
+        let (hostile, quiet, crowd) = (try ContainerID(Self.hostile), try ContainerID(Self.quiet),
+                                       try ContainerID(Self.crowd))
         let cap = NotificationPolicy().subscriptionsPerUser
 
-        // The attacker at its cap, each subscription firing on every Post with a 1 KB alert and a field that does not fit.
+        // The attacker at its cap, each subscription firing on every Post with a 1 KB alert and a field that does not
+        // fit.
         do {
             let store = try ServerStore(dataDirectory: data, durability: .relaxed)
             for c in [hostile, quiet, crowd] { try store.createContainer(c) }
@@ -57,8 +60,10 @@ struct HostileScenario: AsyncParsableCommand {
             let alert = String(repeating: "a", count: 970)
             for i in 0..<cap {
                 let id = "s\(i)"
-                let info = NotificationInfo(alertBody: alert, shouldSendContentAvailable: true, desiredKeys: ["title", "body"])
-                let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Post", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil),
+                let info = NotificationInfo(alertBody: alert, shouldSendContentAvailable: true, desiredKeys: ["title",
+                        "body"])
+                let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Post", filters: [],
+                        firesOn: [.create], firesOnce: false, zoneID: nil),
                                         notificationInfo: info)
                 let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Post"},"firesOn":["create"],"notificationInfo":{"alertBody":"\#(alert)","shouldSendContentAvailable":true,"desiredKeys":["title","body"]}}"#
                 try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.attacker)
@@ -79,8 +84,10 @@ struct HostileScenario: AsyncParsableCommand {
         let port = app.port
         let store = app.store
         func query(_ c: ContainerID, _ user: String) throws -> String {
-            let api = try store.credentials.createAPIToken(container: c, environment: .development, name: "bench").secret
-            let web = try store.accounts.createWebAuthToken(container: c, environment: .development, userRecordName: user, lifetime: AccountStore.longSession)
+            let api = try store.credentials.createAPIToken(container: c, environment: .development,
+                                                           name: "bench").secret
+            let web = try store.accounts.createWebAuthToken(container: c, environment: .development,
+                                                            userRecordName: user, lifetime: AccountStore.longSession)
             return "ckAPIToken=\(api)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         }
         let writeHostile = try query(hostile, Self.writer), writeQuiet = try query(quiet, Self.writer)
@@ -121,17 +128,24 @@ struct HostileScenario: AsyncParsableCommand {
                 stderr("round \(round): quiet p99 \(String(format: "%.2f", percentile(quietTimes, 0.99))) ms, hostile p99 \(String(format: "%.2f", percentile(hostileTimes, 0.99))) ms")
             }
             let notes = try store.environment(hostile, .development).notifications.notificationCounter.notifications
-            Figure(scenario: "hostile", metric: "attacker_subscriptions", value: Double(cap), unit: "subscriptions").print()
-            Figure(scenario: "hostile", metric: "notifications_written", value: Double(notes), unit: "notifications").print()
-            Figure(scenario: "hostile", metric: "quiet_modify_p50_ms", value: percentile(quietTimes, 0.5), unit: "ms").print()
-            Figure(scenario: "hostile", metric: "hostile_modify_p50_ms", value: percentile(hostileTimes, 0.5), unit: "ms", baseline: percentile(quietTimes, 0.5)).print()
-            Figure(scenario: "hostile", metric: "quiet_modify_p99_ms", value: percentile(quietTimes, 0.99), unit: "ms").print()
-            Figure(scenario: "hostile", metric: "hostile_modify_p99_ms", value: percentile(hostileTimes, 0.99), unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
+            Figure(scenario: "hostile", metric: "attacker_subscriptions", value: Double(cap),
+                   unit: "subscriptions").print()
+            Figure(scenario: "hostile", metric: "notifications_written", value: Double(notes),
+                   unit: "notifications").print()
+            Figure(scenario: "hostile", metric: "quiet_modify_p50_ms", value: percentile(quietTimes, 0.5),
+                   unit: "ms").print()
+            Figure(scenario: "hostile", metric: "hostile_modify_p50_ms", value: percentile(hostileTimes, 0.5),
+                   unit: "ms", baseline: percentile(quietTimes, 0.5)).print()
+            Figure(scenario: "hostile", metric: "quiet_modify_p99_ms", value: percentile(quietTimes, 0.99),
+                   unit: "ms").print()
+            Figure(scenario: "hostile", metric: "hostile_modify_p99_ms", value: percentile(hostileTimes, 0.99),
+                   unit: "ms", baseline: percentile(quietTimes, 0.99)).print()
             Figure(scenario: "hostile", metric: "idle_listener_cpu_percent", value: cpu, unit: "% of a core").print()
         }
         if phases.contains("crowd") {
             let writeCrowd = try query(crowd, Self.writer)
-            try await crowdAndFlood(app: app, crowd: crowd, quiet: quiet, writeCrowd: writeCrowd, writeQuiet: writeQuiet, query: query)
+            try await crowdAndFlood(app: app, crowd: crowd, quiet: quiet, writeCrowd: writeCrowd,
+                                    writeQuiet: writeQuiet, query: query)
         }
         if phases.contains("connections") { try await connectionFlood(app) }
         if phases.contains("readers") { try await slowReadersPhase(app, query: query) }
@@ -154,7 +168,8 @@ struct HostileScenario: AsyncParsableCommand {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd,
+                $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         guard r == 0 else { close(fd); throw BenchFailure("could not connect a listener") }
         let request = Array("GET /database/1/\(container.rawValue)/development/notifications/stream?\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -171,12 +186,15 @@ struct HostileScenario: AsyncParsableCommand {
 extension HostileScenario {
     /// Sends `count` one-request writes to the public database of `c` on one connection, in turn, and returns each
     /// request's time in milliseconds; a refused write stops the benchmark.
-    static func timedModifies(port: UInt16, _ c: ContainerID, _ query: String, count: Int, body: (Int) -> String) throws -> [Double] {
+    static func timedModifies(port: UInt16, _ c: ContainerID, _ query: String, count: Int,
+                              body: (Int) -> String) throws -> [Double] {
         let client = try LoadClient(port: port)
         var times: [Double] = []
         for i in 0..<count {
             let start = DispatchTime.now().uptimeNanoseconds
-            let request = LoadClient.request("POST", "/database/1/\(c.rawValue)/development/public/records/modify?\(query)", body: Data(body(i).utf8))
+            let request = LoadClient.request("POST",
+                                             "/database/1/\(c.rawValue)/development/public/records/modify?\(query)",
+                    body: Data(body(i).utf8))
             let (status, reply) = try client.send(request)
             guard status == 200, APIScenario.find(APIScenario.serverErrorCode, in: reply, from: 0) == nil else {
                 throw BenchFailure("records/modify answered \(status): \(String(decoding: reply.prefix(300), as: UTF8.self))")

@@ -36,7 +36,8 @@ struct ImportScenario: ParsableCommand {
         Figure(scenario: "import", metric: "file_mb", value: Double(bytes) / 1_048_576, unit: "MB").print()
 
         // Stratus: an empty type in Production (deployed schema), through the importer `stratus records import` runs.
-        let store = try ServerStore(dataDirectory: root.appendingPathComponent("stratus"), durability: Durability(rawValue: durability) ?? .full)
+        let store = try ServerStore(dataDirectory: root.appendingPathComponent("stratus"),
+                                    durability: Durability(rawValue: durability) ?? .full)
         let container = try ContainerID("iCloud.com.example.Import")
         try store.createContainer(container)
         try store.lifecycle.importSchema(try SchemaParser.parse(StoreScenario.schema), into: container)
@@ -74,7 +75,8 @@ struct ImportScenario: ParsableCommand {
                     try baseline.write { db in
                         let st = try db.cachedStatement(sql: "INSERT INTO bench(record_name, title, body, count, score, at, owner, lat, lon, tags, nums, blob, category) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
                         for r in rows {
-                            try st.execute(arguments: [r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon,
+                            try st.execute(arguments: [r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat,
+                                                       r.lon,
                                                        "[" + r.tags.map { "\"\($0)\"" }.joined(separator: ",") + "]", "[" + r.nums.map(String.init).joined(separator: ",") + "]", r.blob, r.category])
                         }
                     }
@@ -82,20 +84,24 @@ struct ImportScenario: ParsableCommand {
                 }
             }
             try baseline.write { db in
-                for c in ["record_name", "title", "count", "score", "at", "owner", "lat", "category"] { try db.execute(sql: "CREATE INDEX bench_\(c) ON bench(\(c))") }
+                for c in ["record_name", "title", "count", "score", "at", "owner", "lat",
+                          "category"] { try db.execute(sql: "CREATE INDEX bench_\(c) ON bench(\(c))") }
                 try db.execute(sql: "CREATE VIRTUAL TABLE bench_fts USING fts5(body); INSERT INTO bench_fts(rowid, body) SELECT id, body FROM bench")
-                // The lists' element indexes (see Baseline.listTables), built from the rows in key order as an index is.
+                // The lists' element indexes (see Baseline.listTables), built from the rows in key order as an index
+                // is.
                 try db.execute(sql: Baseline.listTables + """
                     INSERT OR IGNORE INTO bench_tags(value, id) SELECT j.value, bench.id FROM bench, json_each(bench.tags) j ORDER BY 1, 2;
                     INSERT OR IGNORE INTO bench_nums(value, id) SELECT j.value, bench.id FROM bench, json_each(bench.nums) j ORDER BY 1, 2;
                     """)
             }
         }
-        Figure(scenario: "import", metric: "import_rate", value: Double(records) / importMillis * 1000, unit: "records/s",
+        Figure(scenario: "import", metric: "import_rate", value: Double(records) / importMillis * 1000,
+               unit: "records/s",
                baseline: Double(records) / baseMillis * 1000).print()
         // Processor time per record, both threads of the import against the baseline's (which makes its rows in
         // memory instead of reading a file): steadier than the rate on a shared machine.
-        Figure(scenario: "import", metric: "import_cpu_us", value: importCPUSeconds * 1e6 / Double(records), unit: "us/record",
+        Figure(scenario: "import", metric: "import_cpu_us", value: importCPUSeconds * 1e6 / Double(records),
+               unit: "us/record",
                baseline: (processCPUSeconds() - baseCPU) * 1e6 / Double(records)).print()
         Figure(scenario: "import", metric: "import_peak_rss_mb", value: importRSS, unit: "MB").print()
 
@@ -106,7 +112,8 @@ struct ImportScenario: ParsableCommand {
             exported = try RecordExporter(env: env, database: .publicDatabase).run { written += $0.count }
         }
         precondition(exported == records, "exported \(exported) of \(records)")
-        Figure(scenario: "import", metric: "export_rate", value: Double(records) / exportMillis * 1000, unit: "records/s").print()
+        Figure(scenario: "import", metric: "export_rate", value: Double(records) / exportMillis * 1000,
+               unit: "records/s").print()
         Figure(scenario: "import", metric: "export_mb", value: Double(written) / 1_048_576, unit: "MB").print()
         Figure(scenario: "import", metric: "export_peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
     }

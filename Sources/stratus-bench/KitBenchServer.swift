@@ -18,15 +18,18 @@ final class KitBenchServer {
             let store = try ServerStore(dataDirectory: data)
             let c = try ContainerID(container)
             try store.createContainer(c)
-            apiToken = try store.credentials.createAPIToken(container: c, environment: .development, name: "bench").secret
-            webToken = try store.accounts.createWebAuthToken(container: c, environment: .development, userRecordName: user, lifetime: AccountStore.longSession)
+            apiToken = try store.credentials.createAPIToken(container: c, environment: .development,
+                                                            name: "bench").secret
+            webToken = try store.accounts.createWebAuthToken(container: c, environment: .development,
+                                                             userRecordName: user, lifetime: AccountStore.longSession)
         }
         self.container = container
         let port = UInt16(22_000 + Int.random(in: 0..<4_000))
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("stratus")
         process = Process()
         process.executableURL = bin
-        process.arguments = ["serve", "--port", String(port), "--data", data.path, "--api-rate-per-user", "0", "--api-rate-per-address", "0"] + extraArguments
+        process.arguments = ["serve", "--port", String(port), "--data", data.path, "--api-rate-per-user", "0",
+                             "--api-rate-per-address", "0"] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -36,13 +39,15 @@ final class KitBenchServer {
 
     /// A device of the signed-in user.
     func device() -> CKContainer {
-        CKContainer(identifier: container, configuration: CKContainer.Configuration(serverURL: base, environment: .development, apiToken: apiToken,
+        CKContainer(identifier: container, configuration: CKContainer.Configuration(serverURL: base,
+                environment: .development, apiToken: apiToken,
                                                                                       credentials: .webAuthToken(webToken)))
     }
 
     /// The same requests without StratusKit.
     var plain: PlainClient {
-        PlainClient(base: base, query: "ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)", container: container)
+        PlainClient(base: base,
+                    query: "ckAPIToken=\(apiToken)&ckWebAuthToken=\(webToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)", container: container)
     }
 
     func stop() {

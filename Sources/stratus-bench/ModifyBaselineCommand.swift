@@ -14,7 +14,8 @@ import StratusStore
 /// page cache (the same budget as the server's) and the 100,000 rows it loads counted as the server's, and pushed
 /// the peak from about 250 MB to 300–325 MB in half the runs. Prints the rate (records/s) on a line of its own.
 struct ModifyBaselineCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "modify-baseline", abstract: "api's plain-SQL modify baseline (run by api).",
+    static let configuration = CommandConfiguration(commandName: "modify-baseline",
+                                                    abstract: "api's plain-SQL modify baseline (run by api).",
                                                     shouldDisplay: false)
     @Option var path: String
     @Option var records: Int
@@ -35,7 +36,8 @@ struct ModifyBaselineCommand: ParsableCommand {
                 loaded.removeAll(keepingCapacity: true)
             }
         }
-        try plain.queue.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try plain.queue.writeWithoutTransaction { db in _ = try Row.fetchOne(db,
+                sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         var batches: [[BenchRow]] = []
         for c in 0..<4 {
             for i in 0..<(modifies / 4) {
@@ -57,14 +59,16 @@ struct ModifyBaselineCommand: ParsableCommand {
     static func measure(path: String, records: Int, modifies: Int, label: String) throws -> Double {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        p.arguments = ["modify-baseline", "--path", path, "--records", "\(records)", "--modifies", "\(modifies)", "--label", label,
+        p.arguments = ["modify-baseline", "--path", path, "--records", "\(records)", "--modifies", "\(modifies)",
+                       "--label", label,
                        "--cache-megabytes", "\(CacheBudget.megabytes)"]
         let out = Pipe()
         p.standardOutput = out
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        guard p.terminationStatus == 0, let rate = Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard p.terminationStatus == 0, let rate = Double(String(decoding: data,
+                                                                 as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw BenchFailure("modify-baseline failed (exit \(p.terminationStatus))")
         }
         return rate

@@ -9,9 +9,11 @@ enum OSCache {
     /// Returns how many bytes of files it asked about.
     static func evict(under root: URL) -> Int {
         var total = 0
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey])
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey,
+                .fileSizeKey])
         while let url = files?.nextObject() as? URL {
-            guard let v = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]), v.isRegularFile == true else { continue }
+            guard let v = try? url.resourceValues(forKeys: [.isRegularFileKey,
+                                                            .fileSizeKey]), v.isRegularFile == true else { continue }
             let fd = open(url.path, O_RDONLY)
             guard fd >= 0 else { continue }
             fdatasync(fd)

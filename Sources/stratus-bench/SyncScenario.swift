@@ -13,7 +13,8 @@ import StratusStore
 /// - `change_propagation_p99_ms`: an edit on one device applied on the others through notification → fetch, with
 ///   `--devices` engines of one user syncing one zone. Asked: p99 ≤ 250 ms with 20 devices.
 struct SyncScenario: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "sync", abstract: "The sync engine's initial sync, sends and change propagation.")
+    static let configuration = CommandConfiguration(commandName: "sync",
+                                                    abstract: "The sync engine's initial sync, sends and change propagation.")
     @Option(help: "Records in the zone a fresh engine fetches.") var records = 100_000
     @Option(help: "Pending saves the engine sends.") var sends = 10_000
     @Option(help: "Devices (engines of one user) for the propagation figure.") var devices = 20
@@ -23,7 +24,8 @@ struct SyncScenario: AsyncParsableCommand {
     static let user = "_" + String(repeating: "5b", count: 16)
 
     func run() async throws {
-        let server = try KitBenchServer(container: Self.container, user: Self.user, extraArguments: ["--max-listeners-per-user", String(max(16, devices + 4))])
+        let server = try KitBenchServer(container: Self.container, user: Self.user,
+                                        extraArguments: ["--max-listeners-per-user", String(max(16, devices + 4))])
         defer { server.stop() }
         func device() -> CKContainer { server.device() }
         let plain = server.plain
@@ -49,10 +51,12 @@ struct SyncScenario: AsyncParsableCommand {
         try await fresh.fetchChanges()
         let engineRate = Double(cache.count) / Date().timeIntervalSince(t0)
         guard cache.count == records, plainCount == records else { throw BenchFailure("fetched \(cache.count) and \(plainCount) of \(records)") }
-        Figure(scenario: "sync", metric: "initial_sync_records_per_s", value: engineRate, unit: "records/s", baseline: plainRate).print()
+        Figure(scenario: "sync", metric: "initial_sync_records_per_s", value: engineRate, unit: "records/s",
+               baseline: plainRate).print()
 
         // Sends: plain batches into one zone, the engine's into another.
-        _ = try await device().privateCloudDatabase.modifyRecordZones(saving: [CKRecordZone(zoneName: "PlainSends"), CKRecordZone(zoneName: "EngineSends")], deleting: [])
+        _ = try await device().privateCloudDatabase.modifyRecordZones(saving: [CKRecordZone(zoneName: "PlainSends"),
+                CKRecordZone(zoneName: "EngineSends")], deleting: [])
         t0 = Date()
         var i = 0
         while i < sends {
@@ -65,14 +69,16 @@ struct SyncScenario: AsyncParsableCommand {
         sender.fullFields = true
         let sendEngine = CKSyncEngine(sender.configuration(device().privateCloudDatabase))
         for k in 0..<sends { sender.put("e\(k)", "title-\(k % 1000)") }
-        sendEngine.state.add(pendingRecordZoneChanges: (0..<sends).map { .saveRecord(CKRecord.ID(recordName: "e\($0)", zoneID: sender.zone)) })
+        sendEngine.state.add(pendingRecordZoneChanges: (0..<sends).map { .saveRecord(CKRecord.ID(recordName: "e\($0)",
+                zoneID: sender.zone)) })
         t0 = Date()
         try await sendEngine.sendChanges()
         let engineSendRate = Double(sends) / Date().timeIntervalSince(t0)
         guard sendEngine.state.pendingRecordZoneChanges.isEmpty else { throw BenchFailure("\(sendEngine.state.pendingRecordZoneChanges.count) saves still pending") }
         // The engine holds its delegate weakly, as CloudKit's does: the cache must live until the send is over.
         withExtendedLifetime(sender) {}
-        Figure(scenario: "sync", metric: "send_records_per_s", value: engineSendRate, unit: "records/s", baseline: plainSendRate).print()
+        Figure(scenario: "sync", metric: "send_records_per_s", value: engineSendRate, unit: "records/s",
+               baseline: plainSendRate).print()
 
         // Propagation: devices of one user syncing one small zone by notification.
         let live = CKRecordZone.ID(zoneName: "Live")
@@ -97,8 +103,10 @@ struct SyncScenario: AsyncParsableCommand {
         guard !latencies.isEmpty else { throw BenchFailure("no edit propagated") }
         let p99 = latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
         Figure(scenario: "sync", metric: "change_propagation_p99_ms", value: p99, unit: "ms").print()
-        Figure(scenario: "sync", metric: "change_propagation_p50_ms", value: latencies[latencies.count / 2], unit: "ms").print()
-        Figure(scenario: "sync", metric: "edits_seen_per_device", value: Double(latencies.count) / Double(devices - 1), unit: "edits").print()
+        Figure(scenario: "sync", metric: "change_propagation_p50_ms", value: latencies[latencies.count / 2],
+               unit: "ms").print()
+        Figure(scenario: "sync", metric: "edits_seen_per_device", value: Double(latencies.count) / Double(devices - 1),
+               unit: "edits").print()
         Figure(scenario: "sync", metric: "client_peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
         for e in engines { await e.cancelOperations() }
         withExtendedLifetime(caches) {}
@@ -155,7 +163,8 @@ final class BenchCache: CKSyncEngineDelegate, @unchecked Sendable {
     }
 
     /// Only its own zone: the others in the database are other figures'.
-    func nextFetchChangesOptions(_ context: CKSyncEngine.FetchChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.FetchChangesOptions {
+    func nextFetchChangesOptions(_ context: CKSyncEngine.FetchChangesContext,
+                                 syncEngine: CKSyncEngine) async -> CKSyncEngine.FetchChangesOptions {
         CKSyncEngine.FetchChangesOptions(scope: .zoneIDs([zone]))
     }
 
@@ -179,7 +188,8 @@ final class BenchCache: CKSyncEngineDelegate, @unchecked Sendable {
         return titles[name]
     }
 
-    func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
+    func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext,
+                                   syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
         await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: syncEngine.state.pendingRecordZoneChanges) { id in
             guard let title = self.title(id.recordName) else { return nil }
             let r = self.copy(id.recordName) ?? CKRecord(recordType: "Bench", recordID: id)

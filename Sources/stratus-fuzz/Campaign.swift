@@ -56,7 +56,8 @@ struct Campaign {
         while Date().timeIntervalSince(start) < seconds {
             let base = corpus[mutator.below(corpus.count)]
             let other = corpus[mutator.below(corpus.count)]
-            try execute(mutator.mutate(base, dictionary: target.dictionary, other: other, maxLength: target.maxLength), &stats)
+            try execute(mutator.mutate(base, dictionary: target.dictionary, other: other, maxLength: target.maxLength),
+                        &stats)
         }
         stats.seconds = Date().timeIntervalSince(start)
         stats.outcomes = outcomes.count

@@ -60,7 +60,8 @@ enum CrashReport {
         guard fd >= 0 else { return }
         _ = write(fd, header, headerLength)
         _ = write(fd, kind.utf8Start, kind.utf8CodeUnitCount)
-        var digits: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "0") + UInt8(signal / 10 % 10), UInt8(ascii: "0") + UInt8(signal % 10), 10]
+        var digits: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "0") + UInt8(signal / 10 % 10),
+                               UInt8(ascii: "0") + UInt8(signal % 10), 10]
         _ = write(fd, &digits, 4)
         _ = write(fd, input, length)
         fsync(fd)

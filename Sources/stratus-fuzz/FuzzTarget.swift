@@ -8,7 +8,8 @@ struct FuzzTarget: Sendable {
     /// Runs one input; returns a short description of what happened (an error's kind, a parse's shape).
     let run: @Sendable ([UInt8]) -> String
 
-    init(_ name: String, maxLength: Int = 16 * 1024, dictionary: [String], run: @escaping @Sendable ([UInt8]) -> String) {
+    init(_ name: String, maxLength: Int = 16 * 1024, dictionary: [String],
+         run: @escaping @Sendable ([UInt8]) -> String) {
         self.name = name
         self.maxLength = maxLength
         self.dictionary = dictionary.map { Array($0.utf8) }

@@ -12,7 +12,8 @@ struct Mutator {
 
     mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
 
-    static let interestingBytes: [UInt8] = [0, 1, 9, 10, 13, 32, 34, 37, 39, 43, 44, 45, 46, 47, 48, 57, 58, 59, 61, 63, 64, 91, 92, 93, 123, 125,
+    static let interestingBytes: [UInt8] = [0, 1, 9, 10, 13, 32, 34, 37, 39, 43, 44, 45, 46, 47, 48, 57, 58, 59, 61, 63,
+                                            64, 91, 92, 93, 123, 125,
                                             0x7f, 0x80, 0xbf, 0xc0, 0xef, 0xff]
     static let interestingTokens: [[UInt8]] = [
         "-1", "+1", "0", "-0", " -1 ", "00000000000000000001", "99999999999999999999", "9223372036854775807", "-9223372036854775808",
@@ -71,7 +72,9 @@ struct Mutator {
             // A token of the target's language, swapped for another one where it occurs.
             guard !dictionary.isEmpty else { b.insert(UInt8(truncatingIfNeeded: next()), at: at); return }
             let t = dictionary[below(dictionary.count)]
-            if let r = Self.find(t, in: b) { b.replaceSubrange(r, with: token(dictionary)) } else { b.insert(contentsOf: t, at: at) }
+            if let r = Self.find(t, in: b) { b.replaceSubrange(r,
+                                                               with: token(dictionary)) } else { b.insert(contentsOf: t,
+                    at: at) }
         }
     }
 

@@ -34,7 +34,8 @@ enum ParserTargets {
         }
     }
 
-    static let all: [FuzzTarget] = [head, chunked, multipart, percent, dates, json, wire, ckdb, consoleQuery, ndjson, csv]
+    static let all: [FuzzTarget] = [head, chunked, multipart, percent, dates, json, wire, ckdb, consoleQuery, ndjson,
+                                    csv]
 
     static let head = FuzzTarget("head", maxLength: 20 * 1024, dictionary: [
         "GET ", "POST ", "HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "\r\n", "\r\n\r\n", "Host: ", "Content-Length: ", "Transfer-Encoding: ",
@@ -50,13 +51,15 @@ enum ParserTargets {
             req.resolveClient(publicURL: nil, trustedProxies: [CIDR("127.0.0.0/8")!])
             var other = req
             other.resolveClient(publicURL: "https://ck.example.com", trustedProxies: [])
-            _ = (req.queryItems, req.query("ckAPIToken"), req.keepAlive, req.acceptsGzip(), req.bearerToken, req.isLoopback, other.isLoopback)
+            _ = (req.queryItems, req.query("ckAPIToken"), req.keepAlive, req.acceptsGzip(), req.bearerToken,
+                 req.isLoopback, other.isLoopback)
             if let router = ServerTarget.router { _ = router.match(req.method, req.pathSegments) }
             return "ok \(framing)".filter { !$0.isNumber }
         } catch { return describe(error) }
     }
 
-    static let chunked = FuzzTarget("chunked", dictionary: ["\r\n", "0\r\n\r\n", ";ext=1", "ffffffff", "-1", "5\r\nhello\r\n", "Trailer: x\r\n"]) { bytes in
+    static let chunked = FuzzTarget("chunked", dictionary: ["\r\n", "0\r\n\r\n", ";ext=1", "ffffffff", "-1",
+                                                            "5\r\nhello\r\n", "Trailer: x\r\n"]) { bytes in
         var decoder = ChunkedDecoder(limit: 1 << 20, maxTrailerBytes: 16 * 1024)
         var buffer = bytes
         do {
@@ -84,26 +87,30 @@ enum ParserTargets {
         return "parts \(min(form.parts.count, 5))"
     }
 
-    static let percent = FuzzTarget("percent", dictionary: ["%", "+", "&", "=", "%2B", "%ZZ", "%C3%A9", "%FF"]) { bytes in
+    static let percent = FuzzTarget("percent", dictionary: ["%", "+", "&", "=", "%2B", "%ZZ", "%C3%A9",
+                                                            "%FF"]) { bytes in
         let s = String(decoding: bytes, as: UTF8.self)
         let decoded = PercentDecoding.decode(s, plusAsSpace: true)
         let items = HTTPRequest.formItems(s)
         if let decoded {
             // Encoding a decoded segment and decoding it again gives it back.
-            precondition(PercentDecoding.decode(PercentDecoding.encodeSegment(decoded)) == decoded, "percent round trip")
+            precondition(PercentDecoding.decode(PercentDecoding.encodeSegment(decoded)) == decoded,
+                         "percent round trip")
         }
         return "\(decoded == nil ? "refused" : "decoded") \(min(items.count, 3))"
     }
 
     /// Dates as clients send them: ISO 8601 (server-to-server headers, console forms and filters) and HTTP dates.
-    static let dates = FuzzTarget("dates", dictionary: ["-", ":", "T", "Z", "+", ".", " ", "GMT", "Sun, ", " Nov ", "\u{030A}", "29", "02", "9999"]) { bytes in
+    static let dates = FuzzTarget("dates", dictionary: ["-", ":", "T", "Z", "+", ".", " ", "GMT", "Sun, ", " Nov ",
+                                                        "\u{030A}", "29", "02", "9999"]) { bytes in
         let s = String(decoding: bytes, as: UTF8.self)
         let iso = ISO8601Time.millis(s)
         let http = StaticFiles.parseHTTPDate(s)
         return "\(iso == nil ? "-" : "iso") \(http == nil ? "-" : "http")"
     }
 
-    static let json = FuzzTarget("json", dictionary: ["{", "}", "[", "]", ":", ",", "\"", "\\u", "\\ud83d\\ude00", "true", "null", "1e5", "-0.0", "1.5E-3"]) { bytes in
+    static let json = FuzzTarget("json", dictionary: ["{", "}", "[", "]", ":", ",", "\"", "\\u", "\\ud83d\\ude00",
+                                                      "true", "null", "1e5", "-0.0", "1.5E-3"]) { bytes in
         do {
             let value = try JSON.parse(Data(bytes))
             // What the server writes of a value it read parses back to the same value.
@@ -125,14 +132,17 @@ enum ParserTargets {
         do {
             let body = try JSON.parse(Data(bytes))
             var outcome: [String] = []
-            do { _ = try WireDecoding.record(body["record"], defaultZone: ZoneID(zoneName: ZoneID.defaultZoneName)) } catch { outcome.append(describe(error)) }
-            do { _ = try WireDecoding.query(body["query"], zone: nil, limit: 200, marker: nil, desiredKeys: nil) } catch { outcome.append(describe(error)) }
+            do { _ = try WireDecoding.record(body["record"],
+                                             defaultZone: ZoneID(zoneName: ZoneID.defaultZoneName)) } catch { outcome.append(describe(error)) }
+            do { _ = try WireDecoding.query(body["query"], zone: nil, limit: 200, marker: nil,
+                                            desiredKeys: nil) } catch { outcome.append(describe(error)) }
             do {
                 let doc = try CloudKitAPI.normalizedSubscription(body["subscription"], id: "s")
                 for scope in DatabaseScope.allCases { _ = try? CloudKitAPI.subscription(doc, id: "s", database: scope) }
             } catch { outcome.append(describe(error)) }
             do { _ = try WireDecoding.shareRequest(body["record"]) } catch { outcome.append(describe(error)) }
-            // The first refusal and how many: every combination of four decoders' messages would be a corpus of its own.
+            // The first refusal and how many: every combination of four decoders' messages would be a corpus of its
+            // own.
             return "\(outcome.first ?? "ok") +\(outcome.count)"
         } catch { return describe(error) }
     }
@@ -141,7 +151,8 @@ enum ParserTargets {
     static func same(_ a: JSON, _ b: JSON) -> Bool {
         switch (a, b) {
         case (.array(let x), .array(let y)): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        case (.object(let x), .object(let y)): x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
+        case (.object(let x), .object(let y)): x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v,
+                $0) } ?? false }
         case (.int, .int), (.int, .double), (.double, .int), (.double, .double): a.double == b.double
         default: a == b
         }

@@ -12,7 +12,8 @@ import Glibc
 ///     swift run stratus-fuzz replay --target http FILE         # one input again, e.g. a report's
 @main
 struct StratusFuzz: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "stratus-fuzz", abstract: "Fuzz Stratus's parsers and server.",
+    static let configuration = CommandConfiguration(commandName: "stratus-fuzz",
+                                                    abstract: "Fuzz Stratus's parsers and server.",
                                                     subcommands: [Run.self, Replay.self])
 
     static func targets(_ names: String?) throws -> [FuzzTarget] {
@@ -50,7 +51,8 @@ struct StratusFuzz: AsyncParsableCommand {
                 // On a thread of its own: the server target blocks on its socket, and Swift's few cooperative threads
                 // are the server's.
                 let (corpus, grow) = (self.corpus, self.grow)
-                let stats = try await withCheckedThrowingContinuation { (done: CheckedContinuation<Campaign.Stats, any Error>) in
+                let stats = try await withCheckedThrowingContinuation { (done: CheckedContinuation<Campaign.Stats,
+                        any Error>) in
                     Thread {
                         done.resume(with: Result {
                             var campaign = try Campaign(target: target, corpus: corpus, grow: grow, seed: seed)

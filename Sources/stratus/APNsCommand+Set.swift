@@ -7,7 +7,8 @@ extension APNsCommand {
     struct Set: EnvironmentCommand {
         static let configuration = CommandConfiguration(abstract: "Store the APNs key (AuthKey_KEYID.p8) of a container environment; a running server uses it within seconds.")
         @OptionGroup var target: EnvironmentOptions
-        @Option(help: ArgumentHelp("The .p8 file Apple issued for the key.", valueName: "AuthKey.p8")) var keyFile: String
+        @Option(help: ArgumentHelp("The .p8 file Apple issued for the key.",
+                                   valueName: "AuthKey.p8")) var keyFile: String
         @Option(help: "The key's ten-character Key ID.") var keyId: String
         @Option(help: "Your developer team's ten-character Team ID.") var teamId: String
         @Option(help: ArgumentHelp("The app's bundle ID (apns-topic).", valueName: "bundle-id")) var topic: String

@@ -5,7 +5,8 @@ import StratusStore
 
 extension AdminCommand {
     struct ResetPassword: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "reset-password", abstract: "Set a new password (from standard input) and end the administrator's sessions.")
+        static let configuration = CommandConfiguration(commandName: "reset-password",
+                                                        abstract: "Set a new password (from standard input) and end the administrator's sessions.")
         @OptionGroup var options: DataOptions
         @Option var email: String
         @Flag(help: "Read the password from standard input.") var passwordStdin = false

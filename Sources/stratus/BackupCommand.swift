@@ -17,7 +17,8 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let chosen = format ?? (options.postgresURL == nil ? "directory" : "portable")
-            guard ["directory", "portable"].contains(chosen) else { throw StratusError.badRequest("--format is directory or portable") }
+            guard ["directory",
+                   "portable"].contains(chosen) else { throw StratusError.badRequest("--format is directory or portable") }
             guard chosen == "portable" || options.postgresURL == nil else { throw StratusError.badRequest("a PostgreSQL store is backed up with --format portable") }
             let portable = chosen == "portable"
             let started = Date()
@@ -29,7 +30,8 @@ struct BackupCommand: ParsableCommand {
                 defer { store.close() }
                 manifest = try PortableBackup.create(from: store, to: destination, progress: note)
             } else {
-                manifest = try Backup.create(data: URL(fileURLWithPath: options.data, isDirectory: true), to: destination) { note("copied \($0)") }
+                manifest = try Backup.create(data: URL(fileURLWithPath: options.data, isDirectory: true),
+                                             to: destination) { note("copied \($0)") }
             }
             let bytes = manifest.files.reduce(Int64(0)) { $0 + $1.bytes }
             let records = manifest.recordCounts.values.reduce(0, +)

@@ -4,7 +4,8 @@ import StratusModel
 import StratusStore
 
 struct ContainerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "container", abstract: "Create, list and delete containers.",
+    static let configuration = CommandConfiguration(commandName: "container",
+                                                    abstract: "Create, list and delete containers.",
                                                     subcommands: [Create.self, List.self, Delete.self])
 }
 

@@ -17,7 +17,8 @@ extension FaultsCommand {
                 let store = try options.open()
                 try store.faults.clearFaults(id: id, container: try container.map { try ContainerID($0) },
                                       environment: try environment.map { try ContainerEnvironment(parsing: $0) })
-                try audited(store, "clear faults", container: container, environment: environment, detail: id.map { "fault \($0)" } ?? "all")
+                try audited(store, "clear faults", container: container, environment: environment,
+                            detail: id.map { "fault \($0)" } ?? "all")
                 print("cleared")
             }
         }

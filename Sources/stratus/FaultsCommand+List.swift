@@ -17,7 +17,8 @@ extension FaultsCommand {
                 for f in faults {
                     let left = f.remaining.map { "\($0) left" } ?? "p=\(f.probability ?? 0) seed=\(f.seed)"
                     let state = now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on")
-                    let scope = [f.user.map { "user=\($0)" }, f.zone.map { "zone=\($0)" }, f.recordType.map { "type=\($0)" }, f.recordName.map { "record=\($0)" }]
+                    let scope = [f.user.map { "user=\($0)" }, f.zone.map { "zone=\($0)" },
+                                 f.recordType.map { "type=\($0)" }, f.recordName.map { "record=\($0)" }]
                         .compactMap { $0 }.joined(separator: ",")
                     print("\(f.id)\t\(f.container)/\(f.environment.rawValue)\t\(f.operation)\t\(f.kind.rawValue)\t\(left)\tinjected \(f.injected)\t\(state)\t\(f.stage.rawValue)\t\(scope.isEmpty ? "all" : scope)")
                 }

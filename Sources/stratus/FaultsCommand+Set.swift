@@ -10,7 +10,8 @@ extension FaultsCommand {
         @Option(help: "The CloudKit operation (records/modify, zones/list, …) or * for all.") var operation: String?
         @Option(help: "ZONE_BUSY, THROTTLED, SERVICE_UNAVAILABLE, INTERNAL_ERROR, QUOTA_EXCEEDED, LIMIT_EXCEEDED, CHANGE_TOKEN_EXPIRED, USER_DELETED_ZONE, ZONE_NOT_FOUND, NETWORK_DROP, or NONE (latency only).")
         var error: String?
-        @Option(name: .customLong("where"), help: "before (the request fails), after-commit (the write lands, its answer is lost or replaced), or per-record (records of a records/modify batch fail alone).")
+        @Option(name: .customLong("where"),
+                help: "before (the request fails), after-commit (the write lands, its answer is lost or replaced), or per-record (records of a records/modify batch fail alone).")
         var stage: String = "before"
         @Option(help: "Only this user's requests (user record name).") var user: String?
         @Option(help: "Only requests into this zone.") var zone: String?
@@ -46,7 +47,8 @@ extension FaultsCommand {
             fault.recordName = conflictOn ?? recordName
             fault.serverFields = serverFields
             let f = try t.store.faults.addFault(fault, allowProduction: allowProductionAdmin)
-            try audited(t.store, "add fault", container: f.container.rawValue, environment: f.environment.rawValue, detail: "\(f.kind.rawValue) on \(f.operation) (fault \(f.id))")
+            try audited(t.store, "add fault", container: f.container.rawValue, environment: f.environment.rawValue,
+                        detail: "\(f.kind.rawValue) on \(f.operation) (fault \(f.id))")
             print("fault \(f.id): \(f.kind.rawValue) on \(f.operation) of \(f.container)/\(f.environment.rawValue)" + (f.stage == .before ? "" : " (\(f.stage.rawValue))"))
         }
     }

@@ -11,7 +11,8 @@ extension KeyCommand {
         @Option var notes: String = ""
 
         func run(_ t: EnvironmentTarget) throws {
-            guard let pem = try? String(contentsOfFile: publicKeyFile, encoding: .utf8) else { throw StratusError.badRequest("cannot read \(publicKeyFile)") }
+            guard let pem = try? String(contentsOfFile: publicKeyFile,
+                                        encoding: .utf8) else { throw StratusError.badRequest("cannot read \(publicKeyFile)") }
             let key = try t.store.credentials.addServerKey(container: t.container, environment: t.environment,
                                              publicKeyPEM: pem, notes: notes)
             try t.audit("add server-to-server key", key.keyID)

@@ -5,5 +5,6 @@ import StratusStore
 
 struct KeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "key", abstract: "Manage server-to-server keys.",
-                                                    subcommands: [Add.self, ListCredentials<ServerKey>.self, RevokeCredential<ServerKey>.self])
+                                                    subcommands: [Add.self, ListCredentials<ServerKey>.self,
+                                                                  RevokeCredential<ServerKey>.self])
 }

@@ -10,7 +10,8 @@ struct MigrateCommand: ParsableCommand {
         abstract: "Copy a data directory into an empty PostgreSQL database, or a PostgreSQL database into an empty data directory, verifying counts and checksums.")
     @Option(help: "The data directory to copy from.") var fromData: String?
     @Option(help: ArgumentHelp("The PostgreSQL database to copy from.", valueName: "url")) var from: String?
-    @Option(help: ArgumentHelp("The PostgreSQL database to copy into (it must hold no Stratus data).", valueName: "url")) var to: String?
+    @Option(help: ArgumentHelp("The PostgreSQL database to copy into (it must hold no Stratus data).",
+                               valueName: "url")) var to: String?
     @Option(help: "The data directory to copy into (it must not exist or be empty).") var toData: String?
 
     func validate() throws {
@@ -40,7 +41,8 @@ struct MigrateCommand: ParsableCommand {
                 throw StratusError.badRequest("name a source and a target")
             }
             defer { source.close(); target.close() }
-            let report = try StoreMigration.copy(from: source, to: target) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            let report = try StoreMigration.copy(from: source,
+                                                 to: target) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
             print("migrated \(report.containers) containers: \(report.records) records, \(report.assets) assets, \(report.rows) rows in \(report.tables) tables; counts and checksums match; \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         }
     }

@@ -17,7 +17,8 @@ extension RecordsCommand {
                 guard let f = RecordExporter.Format(rawValue: format) else { throw StratusError.badRequest("--format must be ndjson or csv") }
                 let (env, db) = try target.open(existing: true)
                 let out = FileHandle.standardOutput
-                let n = try RecordExporter(env: env, database: db, zone: target.zone, type: type, format: f, includeEncrypted: includeEncrypted).run { try out.write(contentsOf: $0) }
+                let n = try RecordExporter(env: env, database: db, zone: target.zone, type: type, format: f,
+                                           includeEncrypted: includeEncrypted).run { try out.write(contentsOf: $0) }
                 FileHandle.standardError.write(Data("exported \(n) records\n".utf8))
             }
         }

@@ -31,15 +31,19 @@ extension RecordsCommand {
                     csvType = t
                 }
                 // Where a run records its last committed line: beside the file, named for this target.
-                let state = ImportState(file: url, target: "\(target.container)/\(target.environment)/\(target.database)/\(target.user ?? "")/\(target.zone ?? "")")
+                let state = ImportState(file: url,
+                                        target: "\(target.container)/\(target.environment)/\(target.database)/\(target.user ?? "")/\(target.zone ?? "")")
                 let skip = resume ? state.committedLines() : 0
                 if resume { FileHandle.standardError.write(Data("resuming after line \(skip)\n".utf8)) }
                 let bar = ProgressBar()
                 do {
-                    let n = try RecordImporter(env: env, database: db, zone: target.zone, mode: m, batchSize: batchSize, csvType: csvType).run(url, skipLines: skip, committed: state.save, progress: bar.show)
+                    let n = try RecordImporter(env: env, database: db, zone: target.zone, mode: m, batchSize: batchSize,
+                                               csvType: csvType).run(url, skipLines: skip, committed: state.save,
+                                                                     progress: bar.show)
                     bar.finish()
                     state.clear()
-                    try audited(try target.options.open(), "import records", container: target.container, environment: target.environment,
+                    try audited(try target.options.open(), "import records", container: target.container,
+                                environment: target.environment,
                                 detail: "\(n) records into \(target.database)\(target.zone.map { " zone \($0)" } ?? "")")
                     print("imported \(n) records")
                 } catch let e as RecordImporter.LineError {

@@ -25,9 +25,12 @@ extension RecordsCommand {
             // As `users purge` names users: an account by email or record name. A record name without an account
             // (a user signed in by token only) is taken when its database holds data; anything else is an error
             // naming the user, never an export of nothing.
-            if let account = try store.accounts.user(container: c, named: user) { return (env, DatabaseID(scope: scope, ownerRecordName: account.userRecordName)) }
-            if !user.contains("@"), try !existing || env.records.privateDataByOwner()[user] != nil { return (env, DatabaseID(scope: scope, ownerRecordName: user)) }
-            throw StratusError(.notFound, "there is no user '\(user)' in \(c): give an email address or a user record name (stratus users list)")
+            if let account = try store.accounts.user(container: c, named: user) { return (env, DatabaseID(scope: scope,
+                    ownerRecordName: account.userRecordName)) }
+            if !user.contains("@"), try !existing || env.records.privateDataByOwner()[user] != nil { return (env,
+                    DatabaseID(scope: scope, ownerRecordName: user)) }
+            throw StratusError(.notFound,
+                               "there is no user '\(user)' in \(c): give an email address or a user record name (stratus users list)")
         }
     }
 }

@@ -23,7 +23,8 @@ struct RestoreCommand: ParsableCommand {
             if let snapshot {
                 guard let container, let environment else { throw StratusError.badRequest("a snapshot restore names --container and --environment") }
                 let store = try ServerStore(dataDirectory: URL(fileURLWithPath: data ?? "./data"))
-                try store.lifecycle.restore(try ContainerID(container), try ContainerEnvironment(parsing: environment), snapshot: snapshot, allowProduction: allowProductionAdmin)
+                try store.lifecycle.restore(try ContainerID(container), try ContainerEnvironment(parsing: environment),
+                                            snapshot: snapshot, allowProduction: allowProductionAdmin)
                 try audited(store, "restore snapshot", container: container, environment: environment, detail: snapshot)
                 print("restored \(container) (\(environment)) to snapshot \(snapshot)")
                 return
@@ -31,13 +32,15 @@ struct RestoreCommand: ParsableCommand {
             if let from, let databaseURL {
                 let store = try ServerStore(databaseURL: databaseURL)
                 defer { store.close() }
-                let manifest = try PortableBackup.restore(from: URL(fileURLWithPath: from, isDirectory: true), into: store) { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+                let manifest = try PortableBackup.restore(from: URL(fileURLWithPath: from, isDirectory: true),
+                                                          into: store) { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
                 let records = manifest.recordCounts.values.reduce(0, +)
                 print("restored \(records) records (backup of \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(manifest.takenAt) / 1000)))) into PostgreSQL")
                 return
             }
             guard let from, let data else { throw StratusError.badRequest("a backup restore names --from BACKUP_DIR and --data NEW_DIR (or --database-url URL)") }
-            let manifest = try DataDirectoryRestore.restore(from: URL(fileURLWithPath: from, isDirectory: true), to: URL(fileURLWithPath: data, isDirectory: true)) {
+            let manifest = try DataDirectoryRestore.restore(from: URL(fileURLWithPath: from, isDirectory: true),
+                                                            to: URL(fileURLWithPath: data, isDirectory: true)) {
                 FileHandle.standardError.write(Data("\($0)\n".utf8))
             }
             let records = manifest.recordCounts.values.reduce(0, +)

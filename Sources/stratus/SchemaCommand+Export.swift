@@ -10,7 +10,8 @@ extension SchemaCommand {
         @Option(help: "development or production.") var environment: String = "development"
 
         func run(_ t: ContainerTarget) throws {
-            let schema = try t.store.environment(t.container, try ContainerEnvironment(parsing: environment)).schema.current()
+            let schema = try t.store.environment(t.container,
+                                                 try ContainerEnvironment(parsing: environment)).schema.current()
             print(SchemaPrinter.print(schema), terminator: "")
         }
     }

@@ -4,7 +4,8 @@ import StratusModel
 import StratusStore
 
 struct SchemaCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "schema", abstract: "Import, export and deploy schema (.ckdb).",
+    static let configuration = CommandConfiguration(commandName: "schema",
+                                                    abstract: "Import, export and deploy schema (.ckdb).",
                                                     subcommands: [Import.self, Export.self, Deploy.self, Check.self])
 }
 

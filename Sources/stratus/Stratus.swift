@@ -9,7 +9,10 @@ struct Stratus: AsyncParsableCommand {
         commandName: "stratus",
         abstract: "A self-hosted, CloudKit-compatible record store.",
         version: StratusVersion.current,
-        subcommands: [ServeCommand.self, ContainerCommand.self, SchemaCommand.self, ResetCommand.self, TokenCommand.self, KeyCommand.self, WebhookCommand.self, APNsCommand.self, IndexesCommand.self, AdminCommand.self, BackupCommand.self, RestoreCommand.self, MigrateCommand.self, RecordsCommand.self, FaultsCommand.self, UsersCommand.self, SnapshotCommand.self, CheckCommand.self]
+        subcommands: [ServeCommand.self, ContainerCommand.self, SchemaCommand.self, ResetCommand.self,
+                      TokenCommand.self, KeyCommand.self, WebhookCommand.self, APNsCommand.self, IndexesCommand.self,
+                AdminCommand.self, BackupCommand.self, RestoreCommand.self, MigrateCommand.self, RecordsCommand.self,
+                FaultsCommand.self, UsersCommand.self, SnapshotCommand.self, CheckCommand.self]
     )
 
     /// Whatever `stratus` writes (databases, assets, backups, import state) is the running user's alone.
@@ -24,7 +27,8 @@ struct DataOptions: ParsableArguments {
     @Option(name: .long, help: "The data directory.")
     var data: String = "./data"
 
-    @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to keep everything in instead of --data (postgres://user@host:port/db; default: $STRATUS_DATABASE_URL).",
+    @Option(name: .long,
+            help: ArgumentHelp("A PostgreSQL database to keep everything in instead of --data (postgres://user@host:port/db; default: $STRATUS_DATABASE_URL).",
                                             valueName: "url"))
     var databaseURL: String?
 
@@ -40,9 +44,11 @@ struct DataOptions: ParsableArguments {
 }
 
 /// Every change a command makes goes to the audit log, as the console's and the admin endpoints' do.
-func audited(_ store: ServerStore, _ action: String, container: String? = nil, environment: String? = nil, detail: String = "") throws {
+func audited(_ store: ServerStore, _ action: String, container: String? = nil, environment: String? = nil,
+             detail: String = "") throws {
     let who = ProcessInfo.processInfo.environment["USER"].map { "command line (\($0))" } ?? "command line"
-    try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: who, action: action, container: container, environment: environment, detail: detail))
+    try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: who, action: action, container: container,
+                                      environment: environment, detail: detail))
 }
 
 /// Runs a command body, printing a readable message and exiting non-zero on failure instead of a stack dump.

@@ -19,7 +19,8 @@ extension UsersCommand {
 
         func run(_ t: EnvironmentTarget) throws {
             let c = t.container
-            guard let u = try t.store.accounts.user(container: c, named: user) else { throw StratusError(.notFound, "there is no user '\(user)' in \(t.container)") }
+            guard let u = try t.store.accounts.user(container: c, named: user) else { throw StratusError(.notFound,
+                    "there is no user '\(user)' in \(t.container)") }
             let why: ZoneDeletionReason
             switch reason {
             case "purged": why = .purged

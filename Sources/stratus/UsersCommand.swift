@@ -4,5 +4,6 @@ import StratusModel
 import StratusStore
 
 struct UsersCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "users", abstract: "Container users.", subcommands: [List.self, Purge.self])
+    static let configuration = CommandConfiguration(commandName: "users", abstract: "Container users.",
+                                                    subcommands: [List.self, Purge.self])
 }

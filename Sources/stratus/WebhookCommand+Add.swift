@@ -8,7 +8,8 @@ extension WebhookCommand {
         static let configuration = CommandConfiguration(abstract: "Register a webhook and print its signing secret (shown once).")
         @OptionGroup var target: EnvironmentOptions
         @Option(help: "Where to POST each notification (http or https).") var url: String
-        @Option(name: .customLong("record-type"), help: "A record type to hear (repeatable; none: every type).") var recordTypes: [String] = []
+        @Option(name: .customLong("record-type"),
+                help: "A record type to hear (repeatable; none: every type).") var recordTypes: [String] = []
 
         func run(_ t: EnvironmentTarget) throws {
             let env = try t.env

@@ -53,7 +53,8 @@ struct IdentityKey: Sendable {
     func verifies(_ signature: Data, of input: Data) -> Bool {
         switch material {
         case .rsa(let key):
-            return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
+            return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature),
+                                        for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
         case .p256(let key):
             guard let s = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
             return key.isValidSignature(s, for: SHA256.hash(data: input))

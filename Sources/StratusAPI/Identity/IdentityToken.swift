@@ -72,7 +72,8 @@ struct IdentityToken: Sendable {
             throw Self.refusal("the identity token names no subject")
         }
         let email = claims["email"]?.string.flatMap { $0.isEmpty || $0.utf8.count > 320 ? nil : $0 }
-        return IdentityClaims(issuer: expected.issuer, subject: subject, email: email, emailVerified: Self.flag(claims["email_verified"]),
+        return IdentityClaims(issuer: expected.issuer, subject: subject, email: email,
+                              emailVerified: Self.flag(claims["email_verified"]),
                               isPrivateEmail: Self.flag(claims["is_private_email"]), givenName: claims["given_name"]?.string,
                               familyName: claims["family_name"]?.string)
     }

@@ -67,5 +67,6 @@ public final class AnswerBudget: Sendable {
     }
 
     /// Answer bytes held in memory and on disk now, and answers refused for want of spool since the start.
-    public var figures: (memory: Int, spooled: Int, refused: Int) { state.withLock { ($0.memory, $0.spooled, $0.refused) } }
+    public var figures: (memory: Int, spooled: Int, refused: Int) { state.withLock { ($0.memory, $0.spooled,
+            $0.refused) } }
 }

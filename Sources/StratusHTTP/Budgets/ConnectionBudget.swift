@@ -45,7 +45,8 @@ final class ConnectionBudget: Sendable {
                 // is refused; another takes the place of an idle connection of the address that holds the most.
                 let mine = s.byAddress[address, default: 0]
                 let share = limit / max(1, s.byAddress.count + (mine == 0 ? 1 : 0))
-                guard exempt || mine < share, s.slots.count < limit + slack, Self.evictOne(&s, now: now, share: share) else {
+                guard exempt || mine < share, s.slots.count < limit + slack, Self.evictOne(&s, now: now,
+                        share: share) else {
                     s.refusedForTotal += 1
                     return .overTotal
                 }
@@ -67,7 +68,8 @@ final class ConnectionBudget: Sendable {
         for _ in 0..<32 {
             let w = s.slots[Int.random(in: 0..<s.slots.count)]
             let held = s.byAddress[w.address, default: 0]
-            guard held > share || share == 0, held > (best?.held ?? 0), w.isIdle(for: evictableAfter, now: now) else { continue }
+            guard held > share || share == 0, held > (best?.held ?? 0), w.isIdle(for: evictableAfter,
+                    now: now) else { continue }
             best = (w, held)
         }
         guard let best else { return false }
@@ -99,7 +101,8 @@ final class ConnectionBudget: Sendable {
 
     var figures: ConnectionFigures {
         state.withLock { s in
-            ConnectionFigures(open: s.slots.count, limit: limit, perAddress: perAddress, refusedForAddress: s.refusedForAddress,
+            ConnectionFigures(open: s.slots.count, limit: limit, perAddress: perAddress,
+                              refusedForAddress: s.refusedForAddress,
                               refusedForTotal: s.refusedForTotal, evicted: s.evicted)
         }
     }

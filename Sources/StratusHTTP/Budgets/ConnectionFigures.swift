@@ -8,5 +8,6 @@ public struct ConnectionFigures: Sendable {
 
 extension ConnectionFigures {
     /// Nothing open, no limits known (a server not built yet).
-    public static let none = ConnectionFigures(open: 0, limit: 0, perAddress: 0, refusedForAddress: 0, refusedForTotal: 0, evicted: 0)
+    public static let none = ConnectionFigures(open: 0, limit: 0, perAddress: 0, refusedForAddress: 0,
+                                               refusedForTotal: 0, evicted: 0)
 }

@@ -13,7 +13,8 @@ extension CKSyncEngine {
         var zones: [CKRecordZone.ID] = []
         var token = state.databaseChangeToken
         while true {
-            let page: (modifications: [CKDatabase.DatabaseChange.Modification], deletions: [CKDatabase.DatabaseChange.Deletion],
+            let page: (modifications: [CKDatabase.DatabaseChange.Modification],
+                       deletions: [CKDatabase.DatabaseChange.Deletion],
                        changeToken: CKServerChangeToken, moreComing: Bool)
             do {
                 page = try await withRetry(persistent: persistent) { [token] in try await database.databaseChanges(since: token) }
@@ -56,7 +57,8 @@ extension CKSyncEngine {
     private func fetchZone(_ zone: CKRecordZone.ID, persistent: Bool) async throws {
         var token = state.token(for: zone)
         while true {
-            let page: (modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>],
+            let page: (modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification,
+                                                 any Error>],
                        deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
             do {
                 page = try await withRetry(persistent: persistent) { [token] in try await database.recordZoneChanges(inZoneWith: zone, since: token) }

@@ -27,7 +27,8 @@ extension CKSyncEngine {
     }
 
     /// Sends zone saves and deletes; returns the errors of those the server refused, by zone ID.
-    private func sendZones(_ changes: [PendingDatabaseChange], persistent: Bool) async throws -> [AnyHashable: any Error] {
+    private func sendZones(_ changes: [PendingDatabaseChange],
+                           persistent: Bool) async throws -> [AnyHashable: any Error] {
         var saves: [CKRecordZone] = [], deletes: [CKRecordZone.ID] = []
         for c in changes {
             switch c {
@@ -35,13 +36,15 @@ extension CKSyncEngine {
             case .deleteZone(let id): deletes.append(id)
             }
         }
-        let (s, d) = try await withRetry(persistent: persistent) { try await database.modifyRecordZones(saving: saves, deleting: deletes) }
+        let (s, d) = try await withRetry(persistent: persistent) { try await database.modifyRecordZones(saving: saves,
+                deleting: deletes) }
         var saved: [CKRecordZone] = [], failed: [Event.SentDatabaseChanges.FailedZoneSave] = []
         var deleted: [CKRecordZone.ID] = [], failedDeletes: [CKRecordZone.ID: CKError] = [:]
         for z in saves {
             switch s[z.zoneID] {
             case .success(let zone)?: saved.append(zone)
-            case .failure(let e)?: failed.append(.init(zone: z, error: e as? CKError ?? CKError.make(.internalError, "\(e)")))
+            case .failure(let e)?: failed.append(.init(zone: z, error: e as? CKError ?? CKError.make(.internalError,
+                    "\(e)")))
             case nil: break
             }
         }
@@ -55,7 +58,8 @@ extension CKSyncEngine {
         state.remove(pendingDatabaseChanges: saved.map { .saveZone($0) } + failed.map { .saveZone($0.zone) } + deleted.map { .deleteZone($0) }
                         + failedDeletes.keys.map { .deleteZone($0) })
         for id in deleted { state.setToken(nil, for: id) }
-        await emit(.sentDatabaseChanges(.init(savedZones: saved, failedZoneSaves: failed, deletedZoneIDs: deleted, failedZoneDeletes: failedDeletes)))
+        await emit(.sentDatabaseChanges(.init(savedZones: saved, failedZoneSaves: failed, deletedZoneIDs: deleted,
+                                              failedZoneDeletes: failedDeletes)))
         var failures: [AnyHashable: any Error] = [:]
         for f in failed { failures[f.zone.zoneID] = f.error }
         for (id, e) in failedDeletes { failures[id] = e }
@@ -72,26 +76,34 @@ extension CKSyncEngine {
         var saves = batch.recordsToSave, deletes = batch.recordIDsToDelete
         var attempt = 0
         while !saves.isEmpty || !deletes.isEmpty {
-            let result: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
+            let result: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>],
+                         deleteResults: [CKRecord.ID: Result<Void, any Error>])
             do {
                 result = try await withRetry(persistent: persistent) { [saves, deletes] in
-                    try await database.modifyRecords(saving: saves, deleting: deletes, savePolicy: .ifServerRecordUnchanged, atomically: batch.atomicByZone)
+                    try await database.modifyRecords(saving: saves, deleting: deletes,
+                                                     savePolicy: .ifServerRecordUnchanged,
+                            atomically: batch.atomicByZone)
                 }
             } catch let e as CKError where e.code == .limitExceeded && saves.count + deletes.count > 1 {
                 let half = (saves.count + deletes.count) / 2
-                let firstSaves = Array(saves.prefix(half)), firstDeletes = Array(deletes.prefix(max(0, half - saves.count)))
-                failures.merge(try await send(RecordZoneChangeBatch(recordsToSave: firstSaves, recordIDsToDelete: firstDeletes, atomicByZone: batch.atomicByZone),
+                let firstSaves = Array(saves.prefix(half)), firstDeletes = Array(deletes.prefix(max(0,
+                        half - saves.count)))
+                failures.merge(try await send(RecordZoneChangeBatch(recordsToSave: firstSaves,
+                                                                    recordIDsToDelete: firstDeletes,
+                        atomicByZone: batch.atomicByZone),
                                               persistent: persistent)) { a, _ in a }
                 failures.merge(try await send(RecordZoneChangeBatch(recordsToSave: Array(saves.dropFirst(firstSaves.count)), recordIDsToDelete: Array(deletes.dropFirst(firstDeletes.count)),
                                                                     atomicByZone: batch.atomicByZone), persistent: persistent)) { a, _ in a }
                 return failures
-            } catch let e as CKError where [.zoneNotFound, .userDeletedZone, .permissionFailure, .invalidArguments, .quotaExceeded].contains(e.code) {
+            } catch let e as CKError where [.zoneNotFound, .userDeletedZone, .permissionFailure, .invalidArguments,
+                                            .quotaExceeded].contains(e.code) {
                 // The whole request was refused for a reason the app must act on (recreate the zone, free space):
                 // every record of it is a failed save or delete carrying that error, as CloudKit reports it.
                 state.remove(pendingRecordZoneChanges: saves.map { .saveRecord($0.recordID) } + deletes.map { .deleteRecord($0) })
                 var failedDeletes: [CKRecord.ID: CKError] = [:]
                 for id in deletes { failedDeletes[id] = e }
-                await emit(.sentRecordZoneChanges(.init(savedRecords: [], failedRecordSaves: saves.map { .init(record: $0, error: e) },
+                await emit(.sentRecordZoneChanges(.init(savedRecords: [],
+                                                        failedRecordSaves: saves.map { .init(record: $0, error: e) },
                                                         deletedRecordIDs: [], failedRecordDeletes: failedDeletes)))
                 for r in saves { failures[r.recordID] = e }
                 for id in deletes { failures[id] = e }
@@ -106,7 +118,8 @@ extension CKSyncEngine {
                 case .success(let s)?: saved.append(s)
                 case .failure(let e)?:
                     let ck = e as? CKError ?? CKError.make(.internalError, "\(e)")
-                    if Self.retryable(ck) { retrySaves.append(r); wait = max(wait, ck.retryAfterSeconds ?? 0) } else { failedSaves.append(.init(record: r, error: ck)) }
+                    if Self.retryable(ck) { retrySaves.append(r); wait = max(wait,
+                            ck.retryAfterSeconds ?? 0) } else { failedSaves.append(.init(record: r, error: ck)) }
                 case nil: retrySaves.append(r)
                 }
             }
@@ -115,14 +128,16 @@ extension CKSyncEngine {
                 case .success?: deleted.append(id)
                 case .failure(let e)?:
                     let ck = e as? CKError ?? CKError.make(.internalError, "\(e)")
-                    if Self.retryable(ck) { retryDeletes.append(id); wait = max(wait, ck.retryAfterSeconds ?? 0) } else { failedDeletes[id] = ck }
+                    if Self.retryable(ck) { retryDeletes.append(id); wait = max(wait,
+                            ck.retryAfterSeconds ?? 0) } else { failedDeletes[id] = ck }
                 case nil: retryDeletes.append(id)
                 }
             }
             state.remove(pendingRecordZoneChanges: saved.map { .saveRecord($0.recordID) } + failedSaves.map { .saveRecord($0.record.recordID) }
                             + deleted.map { .deleteRecord($0) } + failedDeletes.keys.map { .deleteRecord($0) })
             if !saved.isEmpty || !failedSaves.isEmpty || !deleted.isEmpty || !failedDeletes.isEmpty {
-                await emit(.sentRecordZoneChanges(.init(savedRecords: saved, failedRecordSaves: failedSaves, deletedRecordIDs: deleted, failedRecordDeletes: failedDeletes)))
+                await emit(.sentRecordZoneChanges(.init(savedRecords: saved, failedRecordSaves: failedSaves,
+                                                        deletedRecordIDs: deleted, failedRecordDeletes: failedDeletes)))
             }
             for f in failedSaves { failures[f.record.recordID] = f.error }
             for (id, e) in failedDeletes { failures[id] = e }

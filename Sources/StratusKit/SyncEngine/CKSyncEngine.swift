@@ -24,7 +24,8 @@ public final class CKSyncEngine: @unchecked Sendable {
         public var subscriptionID: CKSubscription.ID?
 
         /// Mirrors `CKSyncEngine.Configuration(database:stateSerialization:delegate:)`.
-        public init(database: CKDatabase, stateSerialization: State.Serialization?, delegate: any CKSyncEngineDelegate) {
+        public init(database: CKDatabase, stateSerialization: State.Serialization?,
+                    delegate: any CKSyncEngineDelegate) {
             self.database = database
             self.stateSerialization = stateSerialization
             self.delegate = delegate
@@ -131,11 +132,13 @@ public final class CKSyncEngine: @unchecked Sendable {
     /// Notifications of the engine's database subscription call `fetch` (as does each (re)connection, since the
     /// stream starts at "now" and a fetch catches up); a lost stream is listened to again. Ends when `fetch`
     /// answers false (the engine is gone) or the task is cancelled.
-    private static func listen(to database: CKDatabase, subscriptionID: CKSubscription.ID, fetch: @escaping @Sendable () -> Bool) async {
+    private static func listen(to database: CKDatabase, subscriptionID: CKSubscription.ID,
+                               fetch: @escaping @Sendable () -> Bool) async {
         while !Task.isCancelled {
             do {
                 let gone = Mutex(false)
-                let stream = CKNotificationStream(services: database.services, onConnect: { if !fetch() { gone.withLock { $0 = true } } })
+                let stream = CKNotificationStream(services: database.services,
+                                                  onConnect: { if !fetch() { gone.withLock { $0 = true } } })
                 for try await n in stream {
                     if gone.withLock({ $0 }) { return }
                     if n.subscriptionID == subscriptionID || (n as? CKDatabaseNotification)?.databaseScope == database.databaseScope {
@@ -162,18 +165,21 @@ public final class CKSyncEngine: @unchecked Sendable {
 
     /// A fetch soon, unless one is already waiting to start.
     func scheduleFetch() {
-        schedule(.fetch) { try? await $0.performFetch(reason: .scheduled, options: FetchChangesOptions(), persistent: true) }
+        schedule(.fetch) { try? await $0.performFetch(reason: .scheduled, options: FetchChangesOptions(),
+                                                      persistent: true) }
     }
 
     /// A send shortly (changes added together go together), unless one is already waiting to start.
     func scheduleSend() {
-        schedule(.send, after: .milliseconds(50)) { try? await $0.performSend(reason: .scheduled, options: SendChangesOptions(), persistent: true) }
+        schedule(.send, after: .milliseconds(50)) { try? await $0.performSend(reason: .scheduled,
+                options: SendChangesOptions(), persistent: true) }
     }
 
     /// Work the engine starts by itself, at most one of each kind waiting at a time.
     enum ScheduledWork { case fetch, send }
 
-    private func schedule(_ kind: ScheduledWork, after delay: Duration? = nil, _ work: @escaping @Sendable (CKSyncEngine) async -> Void) {
+    private func schedule(_ kind: ScheduledWork, after delay: Duration? = nil,
+                          _ work: @escaping @Sendable (CKSyncEngine) async -> Void) {
         guard lock.withLock({ () -> Bool in
             if queued.contains(kind) || cancelled { return false }
             queued.insert(kind)
@@ -199,7 +205,8 @@ public final class CKSyncEngine: @unchecked Sendable {
     // MARK: Retries
 
     static func isTransient(_ code: CKError.Code) -> Bool {
-        [.zoneBusy, .requestRateLimited, .serviceUnavailable, .networkFailure, .networkUnavailable, .serverResponseLost].contains(code)
+        [.zoneBusy, .requestRateLimited, .serviceUnavailable, .networkFailure, .networkUnavailable,
+         .serverResponseLost].contains(code)
     }
 
     /// Runs `body`, waiting out transient failures: the error's `retryAfterSeconds`, else exponential backoff with

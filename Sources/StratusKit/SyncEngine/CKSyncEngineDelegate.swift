@@ -7,14 +7,17 @@ public protocol CKSyncEngineDelegate: AnyObject, Sendable {
     /// operation that delivers this event).
     func handleEvent(_ event: CKSyncEngine.Event, syncEngine: CKSyncEngine) async
     /// Mirrors `nextRecordZoneChangeBatch(_:syncEngine:)`: the next records to send, or nil when there are none.
-    func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch?
+    func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext,
+                                   syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch?
     /// Mirrors `nextFetchChangesOptions(_:syncEngine:)`.
-    func nextFetchChangesOptions(_ context: CKSyncEngine.FetchChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.FetchChangesOptions
+    func nextFetchChangesOptions(_ context: CKSyncEngine.FetchChangesContext,
+                                 syncEngine: CKSyncEngine) async -> CKSyncEngine.FetchChangesOptions
 }
 
 extension CKSyncEngineDelegate {
     /// The options the fetch was asked with (CloudKit's default).
-    public func nextFetchChangesOptions(_ context: CKSyncEngine.FetchChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.FetchChangesOptions {
+    public func nextFetchChangesOptions(_ context: CKSyncEngine.FetchChangesContext,
+                                        syncEngine: CKSyncEngine) async -> CKSyncEngine.FetchChangesOptions {
         context.options
     }
 }

@@ -46,7 +46,8 @@ extension CKSyncEngine {
             case allExcluding([CKRecordZone.ID])
             case recordIDs([CKRecord.ID])
 
-            /// Mirrors `CKSyncEngine.SendChangesOptions.Scope.contains(_:)` for a record: whether its change is within the scope.
+            /// Mirrors `CKSyncEngine.SendChangesOptions.Scope.contains(_:)` for a record: whether its change is within
+            /// the scope.
             public func contains(_ recordID: CKRecord.ID) -> Bool {
                 switch self {
                 case .all: true
@@ -56,7 +57,8 @@ extension CKSyncEngine {
                 }
             }
 
-            /// Mirrors `CKSyncEngine.SendChangesOptions.Scope.contains(_:)` for a zone: whether changes in it may be sent.
+            /// Mirrors `CKSyncEngine.SendChangesOptions.Scope.contains(_:)` for a zone: whether changes in it may be
+            /// sent.
             public func contains(_ zoneID: CKRecordZone.ID) -> Bool {
                 switch self {
                 case .all: true

@@ -20,7 +20,8 @@ extension CKSyncEngine {
 
         /// Mirrors `RecordZoneChangeBatch(pendingChanges:recordProvider:)`: up to the server's batch limit of the given
         /// changes; a save whose record the provider no longer has is left out (and stays pending for the app).
-        public init?(pendingChanges: [PendingRecordZoneChange], recordProvider: (CKRecord.ID) async -> CKRecord?) async {
+        public init?(pendingChanges: [PendingRecordZoneChange],
+                     recordProvider: (CKRecord.ID) async -> CKRecord?) async {
             var saves: [CKRecord] = [], deletes: [CKRecord.ID] = []
             var seen = Set<CKRecord.ID>()
             for change in pendingChanges where saves.count + deletes.count < CKSyncEngine.maximumBatchSize {

@@ -62,7 +62,8 @@ extension CKSyncEngine {
         }
 
         /// Appends changes to a pending list, each replacing an earlier change of the same item (`key`).
-        private static func add<Change, Key: Equatable>(_ changes: [Change], to list: inout [Change], by key: (Change) -> Key) {
+        private static func add<Change, Key: Equatable>(_ changes: [Change], to list: inout [Change],
+                                                        by key: (Change) -> Key) {
             for c in changes {
                 list.removeAll { key($0) == key(c) }
                 list.append(c)
@@ -85,7 +86,8 @@ extension CKSyncEngine {
         /// What the app persists (see `.stateUpdate`).
         var serialization: Serialization {
             locked {
-                Serialization(version: Serialization.currentVersion, databaseToken: databaseToken, zoneTokens: zoneTokens,
+                Serialization(version: Serialization.currentVersion, databaseToken: databaseToken,
+                              zoneTokens: zoneTokens,
                               pendingRecordZoneChanges: pendingRecords.map(Serialization.Pending.init),
                               pendingDatabaseChanges: pendingZones.map(Serialization.Pending.init), hasPendingUntrackedChanges: untracked)
             }
@@ -125,11 +127,13 @@ extension CKSyncEngine {
                 }
 
                 init(_ c: PendingRecordZoneChange) {
-                    self.init(saves: { if case .saveRecord = c { true } else { false } }(), recordName: c.recordID.recordName, zone: c.recordID.zoneID)
+                    self.init(saves: { if case .saveRecord = c { true } else { false } }(),
+                              recordName: c.recordID.recordName, zone: c.recordID.zoneID)
                 }
 
                 init(_ c: PendingDatabaseChange) {
-                    self.init(saves: { if case .saveZone = c { true } else { false } }(), recordName: nil, zone: c.zoneID)
+                    self.init(saves: { if case .saveZone = c { true } else { false } }(), recordName: nil,
+                              zone: c.zoneID)
                 }
 
                 private var zoneID: CKRecordZone.ID { CKRecordZone.ID(zoneName: zoneName, ownerName: ownerName) }

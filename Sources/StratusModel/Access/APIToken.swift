@@ -11,7 +11,8 @@ public struct APIToken: Sendable, Hashable {
     public var createdAt: Int64
     public var revoked: Bool
 
-    public init(id: Int64, container: ContainerID, environment: ContainerEnvironment, name: String, allowedOrigins: [String], createdAt: Int64, revoked: Bool) {
+    public init(id: Int64, container: ContainerID, environment: ContainerEnvironment, name: String,
+                allowedOrigins: [String], createdAt: Int64, revoked: Bool) {
         self.id = id
         self.container = container
         self.environment = environment

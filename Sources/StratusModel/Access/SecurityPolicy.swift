@@ -3,7 +3,8 @@
 public enum SecurityPolicy {
     /// Whether `caller` may do `permission` on a record of a type with `grants`, created by `creator`
     /// (nil for a record that does not exist yet).
-    public static func allows(_ permission: Permission, grants: [String: Permission], caller: Caller, creator: String?) -> Bool {
+    public static func allows(_ permission: Permission, grants: [String: Permission], caller: Caller,
+                              creator: String?) -> Bool {
         if grants[SecurityRole.world]?.contains(permission) == true { return true }
         guard let user = caller.userRecordName else { return false }
         if grants[SecurityRole.authenticated]?.contains(permission) == true { return true }
@@ -13,7 +14,8 @@ public enum SecurityPolicy {
 
     /// Throws ACCESS_DENIED unless `caller` may do `permission` on a record of `recordType`, whose grants are
     /// `grants` (CloudKit's defaults for a type not created yet).
-    public static func require(_ permission: Permission, recordType: String, grants: [String: Permission]?, caller: Caller, creator: String?,
+    public static func require(_ permission: Permission, recordType: String, grants: [String: Permission]?,
+                               caller: Caller, creator: String?,
                                recordName: String?) throws(StratusError) {
         guard allows(permission, grants: grants ?? SecurityRole.defaultGrants, caller: caller, creator: creator) else {
             throw denial(permission, recordType: recordType, recordName: recordName)
@@ -21,6 +23,8 @@ public enum SecurityPolicy {
     }
 
     public static func denial(_ permission: Permission, recordType: String, recordName: String?) -> StratusError {
-        StratusError(.accessDenied, "not allowed to \(permission.names.joined().lowercased()) records of type \(recordType)", recordName: recordName)
+        StratusError(.accessDenied,
+                     "not allowed to \(permission.names.joined().lowercased()) records of type \(recordType)",
+                recordName: recordName)
     }
 }

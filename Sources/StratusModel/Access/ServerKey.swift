@@ -11,7 +11,8 @@ public struct ServerKey: Sendable, Hashable {
     public var createdAt: Int64
     public var revoked: Bool
 
-    public init(keyID: String, container: ContainerID, environment: ContainerEnvironment, publicKeyPEM: String, notes: String,
+    public init(keyID: String, container: ContainerID, environment: ContainerEnvironment, publicKeyPEM: String,
+                notes: String,
                 userRecordName: String, createdAt: Int64, revoked: Bool) {
         self.keyID = keyID
         self.container = container

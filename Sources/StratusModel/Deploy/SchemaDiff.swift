@@ -32,7 +32,8 @@ public struct SchemaDiff: Hashable, Sendable {
                         refusals.append("field \(t.name).\(f.name) is \(of.type) and cannot become \(f.type): a field's type never changes")
                     }
                     if of.indexes != f.indexes {
-                        changes.append(.changeIndexes(recordType: t.name, field: f.name, from: of.indexes, to: f.indexes))
+                        changes.append(.changeIndexes(recordType: t.name, field: f.name, from: of.indexes,
+                                                      to: f.indexes))
                     }
                 } else {
                     changes.append(.addField(recordType: t.name, f))
@@ -40,7 +41,8 @@ public struct SchemaDiff: Hashable, Sendable {
             }
             for of in old.fields where t.field(named: of.name) == nil {
                 if of.isSystem {
-                    if !of.indexes.isEmpty { changes.append(.changeIndexes(recordType: t.name, field: of.name, from: of.indexes, to: [])) }
+                    if !of.indexes.isEmpty { changes.append(.changeIndexes(recordType: t.name, field: of.name,
+                            from: of.indexes, to: [])) }
                     continue
                 }
                 changes.append(.removeField(recordType: t.name, field: of.name))

@@ -11,7 +11,8 @@ public struct StratusError: Error, Sendable, Equatable, CustomStringConvertible 
     public var retryAfter: Int?
     /// For AUTHENTICATION_REQUIRED: where the user signs in.
     public var redirectURL: String?
-    /// ZONE_NOT_FOUND for a zone the user's encrypted-data reset deleted (CloudKit's `CKErrorUserDidResetEncryptedDataKey`).
+    /// ZONE_NOT_FOUND for a zone the user's encrypted-data reset deleted (CloudKit's
+    /// `CKErrorUserDidResetEncryptedDataKey`).
     public var userDidResetEncryptedData = false
 
     public init(_ code: ErrorCode, _ reason: String, recordName: String? = nil, zoneID: ZoneID? = nil,

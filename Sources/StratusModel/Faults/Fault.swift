@@ -88,7 +88,8 @@ public struct Fault: Sendable, Hashable, Codable {
     /// The conflict lab's concurrent write: CloudKit's field JSON (`{"title":{"value":"x","type":"STRING"}}`).
     public var serverFields: String?
 
-    public init(id: Int64 = 0, container: ContainerID, environment: ContainerEnvironment, operation: String, kind: Kind, remaining: Int?, probability: Double?,
+    public init(id: Int64 = 0, container: ContainerID, environment: ContainerEnvironment, operation: String, kind: Kind,
+                remaining: Int?, probability: Double?,
                 seed: UInt64 = 0, retryAfter: Int? = nil, latencyMilliseconds: Int = 0, createdAt: Int64, expiresAt: Int64, injected: Int = 0) {
         self.id = id
         self.container = container
@@ -106,7 +107,8 @@ public struct Fault: Sendable, Hashable, Codable {
     }
 
     /// Whether it applies to a request for `operation` (before its count or probability is consulted).
-    public func matches(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: String, now: Int64) -> Bool {
+    public func matches(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: String,
+                        now: Int64) -> Bool {
         self.container == container && self.environment == environment && (self.operation == "*" || self.operation == operation)
             && now < expiresAt && (remaining.map { $0 > 0 } ?? true)
     }

@@ -24,7 +24,8 @@ public struct ContainerID: Hashable, Sendable, Comparable, CustomStringConvertib
     public static func < (a: ContainerID, b: ContainerID) -> Bool { a.rawValue < b.rawValue }
     public init(from decoder: any Decoder) throws {
         let s = try decoder.singleValueContainer().decode(String.self)
-        do { try self.init(s) } catch { throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.reason)) }
+        do { try self.init(s) } catch { throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: error.reason)) }
     }
     public func encode(to encoder: any Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(rawValue) }
 }

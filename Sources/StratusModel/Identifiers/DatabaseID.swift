@@ -14,6 +14,8 @@ public struct DatabaseID: Hashable, Sendable, Codable {
         self.ownerRecordName = scope == .public ? DatabaseID.publicOwner : ownerRecordName
     }
 
-    public static func privateDatabase(of user: String) -> DatabaseID { DatabaseID(scope: .private, ownerRecordName: user) }
-    public static func sharedDatabase(of user: String) -> DatabaseID { DatabaseID(scope: .shared, ownerRecordName: user) }
+    public static func privateDatabase(of user: String) -> DatabaseID { DatabaseID(scope: .private,
+            ownerRecordName: user) }
+    public static func sharedDatabase(of user: String) -> DatabaseID { DatabaseID(scope: .shared,
+            ownerRecordName: user) }
 }

@@ -15,7 +15,8 @@ public struct RequestLogEntry: Sendable, Hashable {
     /// The answer was a fault an admin injected (Faults page), not a failure of the server.
     public var injected: Bool
 
-    public init(id: Int64 = 0, at: Int64, container: String, environment: String, operation: String, database: String, user: String?, status: Int,
+    public init(id: Int64 = 0, at: Int64, container: String, environment: String, operation: String, database: String,
+                user: String?, status: Int,
                 errorCode: String?, durationMicroseconds: Int, uuid: String?, injected: Bool = false) {
         self.id = id
         self.at = at

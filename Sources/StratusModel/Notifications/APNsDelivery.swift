@@ -21,7 +21,8 @@ public struct APNsDelivery: Sendable, Hashable {
     public var attempts: Int
     public var at: Int64
 
-    public init(id: Int64, token: String, userRecordName: String, notificationID: String, state: State, status: Int, reason: String?,
+    public init(id: Int64, token: String, userRecordName: String, notificationID: String, state: State, status: Int,
+                reason: String?,
                 apnsID: String?, attempts: Int, at: Int64) {
         self.id = id
         self.token = token

@@ -11,7 +11,8 @@ public struct NotificationLogEntry: Sendable {
     /// The user's courier tokens, and how many of them have answered this notification.
     public var courierTokens, courierDelivered: Int
 
-    public init(id: Int64, notificationID: String, user: String, subscriptionID: String, scope: DatabaseScope, recordName: String?,
+    public init(id: Int64, notificationID: String, user: String, subscriptionID: String, scope: DatabaseScope,
+                recordName: String?,
                 reason: Int?, createdAt: Int64, courierTokens: Int, courierDelivered: Int) {
         self.id = id
         self.notificationID = notificationID

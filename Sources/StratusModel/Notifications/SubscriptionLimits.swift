@@ -13,16 +13,19 @@ public enum SubscriptionLimits {
 
     /// Checks `subscription`; `fields(type)` gives a record type's field names (nil when the schema has no such
     /// type), `anyField(name)` whether some type of the schema has the field.
-    public static func check(_ subscription: Subscription, fields: (String) -> Set<String>?, anyField: (String) -> Bool) throws(StratusError) {
+    public static func check(_ subscription: Subscription, fields: (String) -> Set<String>?,
+                             anyField: (String) -> Bool) throws(StratusError) {
         let encoder = JSONEncoder()
         let info = (try? encoder.encode(subscription.notificationInfo).count) ?? Int.max
         guard info <= notificationInfoBytes else {
-            throw StratusError(.limitExceeded, "notificationInfo is \(info) bytes; at most \(notificationInfoBytes) are allowed, APNs' payload limit")
+            throw StratusError(.limitExceeded,
+                               "notificationInfo is \(info) bytes; at most \(notificationInfoBytes) are allowed, APNs' payload limit")
         }
         if case .query(let type, let filters, _, _, _) = subscription.kind {
             let predicate = (try? encoder.encode(filters).count) ?? Int.max
             guard predicate <= predicateBytes else {
-                throw StratusError(.limitExceeded, "the subscription's predicate is \(predicate) bytes; at most \(predicateBytes) are allowed")
+                throw StratusError(.limitExceeded,
+                                   "the subscription's predicate is \(predicate) bytes; at most \(predicateBytes) are allowed")
             }
         }
         let known = subscription.recordType.flatMap(fields)

@@ -12,7 +12,8 @@ public struct Webhook: Hashable, Sendable {
     public var lastDeliveryAt: Int64?
     public var createdAt: Int64
 
-    public init(id: Int64, url: String, recordTypes: [String], enabled: Bool, failures: Int, lastStatus: String?, lastDeliveryAt: Int64?, createdAt: Int64) {
+    public init(id: Int64, url: String, recordTypes: [String], enabled: Bool, failures: Int, lastStatus: String?,
+                lastDeliveryAt: Int64?, createdAt: Int64) {
         self.id = id
         self.url = url
         self.recordTypes = recordTypes

@@ -10,7 +10,8 @@ public struct WebhookDeliveryLogEntry: Sendable {
     public var lastError: String?
     public var createdAt: Int64
 
-    public init(webhookID: Int64, url: String, notificationID: String, recordType: String, recordName: String, reason: String,
+    public init(webhookID: Int64, url: String, notificationID: String, recordType: String, recordName: String,
+                reason: String,
                 state: String, attempts: Int, lastError: String?, createdAt: Int64) {
         self.webhookID = webhookID
         self.url = url

@@ -9,17 +9,20 @@ public enum HandedOutPaths {
     public static let shareRoute = "/share/{guid}"
 
     /// Where `assets/upload` tells a client to POST a file's bytes.
-    public static func assetUpload(_ container: ContainerID, _ environment: ContainerEnvironment, ticket: String) -> String {
+    public static func assetUpload(_ container: ContainerID, _ environment: ContainerEnvironment,
+                                   ticket: String) -> String {
         "/-/assets/upload/\(container.rawValue)/\(environment.rawValue)/\(ticket)"
     }
 
     /// An asset's content for whoever has the URL until `expires` (signed: `signature`).
-    public static func assetDownload(_ container: ContainerID, _ environment: ContainerEnvironment, hex: String, expires: Int64, signature: String) -> String {
+    public static func assetDownload(_ container: ContainerID, _ environment: ContainerEnvironment, hex: String,
+                                     expires: Int64, signature: String) -> String {
         "/-/assets/\(container.rawValue)/\(environment.rawValue)/\(hex)?e=\(expires)&s=\(signature)"
     }
 
     /// The web courier poll `tokens/create` hands CloudKit JS.
-    public static func webCourier(_ container: ContainerID, _ environment: ContainerEnvironment, token: String) -> String {
+    public static func webCourier(_ container: ContainerID, _ environment: ContainerEnvironment,
+                                  token: String) -> String {
         "/-/webcourier/\(container.rawValue)/\(environment.rawValue)/\(token)"
     }
 

@@ -4,7 +4,8 @@
 ///
 /// It is an index table (`name`: the record's id and those columns, with a B-tree index over them) that triggers on
 /// the type's table keep current, rather than a CREATE INDEX on that table: SQLite builds an index in one statement
-/// that holds the writer until it is done, while an index table fills in short steps that writers interleave with (see `EnvironmentStore.buildAutoIndex`).
+/// that holds the writer until it is done, while an index table fills in short steps that writers interleave with (see
+/// `EnvironmentStore.buildAutoIndex`).
 public struct AutoIndex: Sendable, Hashable, Codable {
     public var name, recordType: String
     /// Field names, in index order.
@@ -26,7 +27,8 @@ public struct AutoIndex: Sendable, Hashable, Codable {
 
     public var isReady: Bool { builtThrough == nil }
 
-    public init(name: String, recordType: String, equalityFields: [String], orderField: String?, shape: String, pinned: Bool = false,
+    public init(name: String, recordType: String, equalityFields: [String], orderField: String?, shape: String,
+                pinned: Bool = false,
                 createdAt: Int64, lastUsedAt: Int64, buildMilliseconds: Double = 0) {
         self.name = name
         self.recordType = recordType

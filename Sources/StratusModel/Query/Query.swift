@@ -11,7 +11,8 @@ public struct Query: Hashable, Sendable {
 
     public static let maximumResults = 200
 
-    public init(recordType: String, filters: [QueryFilter] = [], sorts: [QuerySort] = [], zoneID: ZoneID? = .defaultZone,
+    public init(recordType: String, filters: [QueryFilter] = [], sorts: [QuerySort] = [],
+                zoneID: ZoneID? = .defaultZone,
                 resultsLimit: Int = Query.maximumResults, continuationMarker: String? = nil, desiredKeys: [String]? = nil) {
         self.recordType = recordType
         self.filters = filters

@@ -28,9 +28,11 @@ extension QueryFilter {
         case .equals: return actual.map { Self.compare($0, value) == .orderedSame } ?? false
         case .notEquals: return actual.map { Self.compare($0, value) != .orderedSame } ?? false
         case .lessThan: return actual.map { Self.compare($0, value) == .orderedAscending } ?? false
-        case .lessThanOrEquals: return actual.map { Self.compare($0, value) != .orderedDescending && Self.compare($0, value) != nil } ?? false
+        case .lessThanOrEquals: return actual.map { Self.compare($0, value) != .orderedDescending && Self.compare($0,
+                value) != nil } ?? false
         case .greaterThan: return actual.map { Self.compare($0, value) == .orderedDescending } ?? false
-        case .greaterThanOrEquals: return actual.map { Self.compare($0, value) != .orderedAscending && Self.compare($0, value) != nil } ?? false
+        case .greaterThanOrEquals: return actual.map { Self.compare($0, value) != .orderedAscending && Self.compare($0,
+                value) != nil } ?? false
         case .in: return actual.map { a in wanted.contains { Self.compare(a, $0) == .orderedSame } } ?? false
         case .notIn: return actual.map { a in !wanted.contains { Self.compare(a, $0) == .orderedSame } } ?? false
         case .beginsWith: return Self.text(actual).map { $0.hasPrefix(Self.text(value) ?? "\u{0}") } ?? false
@@ -54,7 +56,8 @@ extension QueryFilter {
             return comparator == .containsAllTokens ? want.allSatisfy(have.contains) : want.contains(where: have.contains)
         case .near:
             guard case .location(let here)? = actual, case .location(let there) = value else { return false }
-            return Location.distance(here.latitude, here.longitude, there.latitude, there.longitude) <= (distance ?? .infinity)
+            return Location.distance(here.latitude, here.longitude, there.latitude,
+                                     there.longitude) <= (distance ?? .infinity)
         }
     }
 
@@ -82,7 +85,8 @@ extension QueryFilter {
             default: nil
             }
         }
-        func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult { x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame }
+        func order<T: Comparable>(_ x: T,
+                                  _ y: T) -> ComparisonResult { x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame }
         switch (a, b) {
         case (.int64(let x), .int64(let y)):
             return order(x, y)

@@ -11,7 +11,8 @@ public struct QueryShapeReport: Sendable, Hashable {
     /// SQLite's `EXPLAIN QUERY PLAN` of the shape's statement, one line per step.
     public var plan: [String]
 
-    public init(shape: String, recordType: String, calls: Int, p50Milliseconds: Double, p99Milliseconds: Double, meanMilliseconds: Double,
+    public init(shape: String, recordType: String, calls: Int, p50Milliseconds: Double, p99Milliseconds: Double,
+                meanMilliseconds: Double,
                 stepsPerRow: Double, lastAt: Int64, plan: [String]) {
         self.shape = shape
         self.recordType = recordType

@@ -8,7 +8,8 @@ public enum ChangeTagRule {
                                recordName: sent.recordName, serverRecord: server)
         }
         guard tag == server?.recordChangeTag else {
-            throw StratusError(.conflict, "record '\(sent.recordName)' was changed since tag \(tag.prefix(20)); server has \(server?.recordChangeTag ?? "none")",
+            throw StratusError(.conflict,
+                               "record '\(sent.recordName)' was changed since tag \(tag.prefix(20)); server has \(server?.recordChangeTag ?? "none")",
                                recordName: sent.recordName, serverRecord: server)
         }
     }

@@ -3,15 +3,19 @@
 public enum RecordTypeRule {
     /// The saved record's type: the replaced record's (`old`), which a save naming another type may not change, or
     /// the one `incoming` names. `makesUserRecord`: the server making a user's `Users` record.
-    public static func type(of incoming: StoredRecord, replacing old: StoredRecord?, makesUserRecord: Bool) throws(StratusError) -> String {
+    public static func type(of incoming: StoredRecord, replacing old: StoredRecord?,
+                            makesUserRecord: Bool) throws(StratusError) -> String {
         let name = incoming.recordName
         if let old, !incoming.recordType.isEmpty, old.recordType != incoming.recordType {
-            throw StratusError(.badRequest, "record '\(name)' is a \(old.recordType), not a \(incoming.recordType)", recordName: name)
+            throw StratusError(.badRequest, "record '\(name)' is a \(old.recordType), not a \(incoming.recordType)",
+                               recordName: name)
         }
         let typeName = old?.recordType ?? incoming.recordType
-        guard !typeName.isEmpty else { throw StratusError(.badRequest, "record '\(name)' needs a recordType", recordName: name) }
+        guard !typeName.isEmpty else { throw StratusError(.badRequest, "record '\(name)' needs a recordType",
+                                                          recordName: name) }
         if typeName == UserRecord.recordType && old == nil && !makesUserRecord {
-            throw StratusError(.badRequest, "a Users record is the server's, made for its user: fetch yours by the ID fetchUserRecordID gives, then save it", recordName: name)
+            throw StratusError(.badRequest,
+                               "a Users record is the server's, made for its user: fetch yours by the ID fetchUserRecordID gives, then save it", recordName: name)
         }
         return typeName
     }

@@ -7,7 +7,8 @@ public enum ValueCoercion {
     /// The value as its field stores it, or nil when it is stored as sent (most are): the caller then leaves the
     /// record's fields as they are, where writing each value back copied the whole dictionary per record. Throws
     /// BAD_REQUEST, naming `recordName`, for a value the field cannot hold.
-    public static func coercion(_ value: FieldValue, to type: FieldType, field: String, recordName: String) throws(StratusError) -> FieldValue? {
+    public static func coercion(_ value: FieldValue, to type: FieldType, field: String,
+                                recordName: String) throws(StratusError) -> FieldValue? {
         // Most values already are of their field's type (a list's elements included): only checked.
         if value.isList == type.isList, value.scalarType == type.scalar {
             try validate(value, as: type, field: field, recordName: recordName)
@@ -23,13 +24,15 @@ public enum ValueCoercion {
         // … and BYTES as their base64 text.
         case (.string(let text), false, .bytes):
             guard let data = Data(base64Encoded: text) else {
-                throw StratusError(.badRequest, "field '\(field)' is BYTES and needs base64 text", recordName: recordName)
+                throw StratusError(.badRequest, "field '\(field)' is BYTES and needs base64 text",
+                                   recordName: recordName)
             }
             v = .bytes(data)
         case (.list(let et, let items), true, _) where et != type.scalar:
             var converted: [FieldValue] = []
             converted.reserveCapacity(items.count)
-            for item in items { converted.append(try coercion(item, to: FieldType(type.scalar), field: field, recordName: recordName) ?? item) }
+            for item in items { converted.append(try coercion(item, to: FieldType(type.scalar), field: field,
+                                                              recordName: recordName) ?? item) }
             v = .list(type.scalar, converted)
         case (.list(nil, let items), true, _): v = .list(type.scalar, items)
         default: break
@@ -38,7 +41,8 @@ public enum ValueCoercion {
         return v
     }
 
-    private static func validate(_ value: FieldValue, as type: FieldType, field: String, recordName: String) throws(StratusError) {
+    private static func validate(_ value: FieldValue, as type: FieldType, field: String,
+                                 recordName: String) throws(StratusError) {
         do { try value.validate(as: type, field: field) } catch {
             var e = error
             e.recordName = recordName

@@ -11,7 +11,8 @@ public struct BorrowedRecordHeader {
     public var modifiedTimestamp: Int64
     public var modifiedBy, modifiedDevice: UnsafeBufferPointer<UInt8>
 
-    public init(recordName: UnsafeBufferPointer<UInt8>, recordType: String, zoneID: ZoneID, recordChangeTag: UnsafeBufferPointer<UInt8>,
+    public init(recordName: UnsafeBufferPointer<UInt8>, recordType: String, zoneID: ZoneID,
+                recordChangeTag: UnsafeBufferPointer<UInt8>,
                 createdTimestamp: Int64, createdBy: UnsafeBufferPointer<UInt8>, createdDevice: UnsafeBufferPointer<UInt8>,
                 modifiedTimestamp: Int64, modifiedBy: UnsafeBufferPointer<UInt8>, modifiedDevice: UnsafeBufferPointer<UInt8>) {
         self.recordName = recordName
@@ -29,8 +30,11 @@ public struct BorrowedRecordHeader {
     /// The same header with its own Strings.
     public var owned: RecordHeader {
         func s(_ b: UnsafeBufferPointer<UInt8>) -> String { String(decoding: b, as: UTF8.self) }
-        return RecordHeader(recordName: s(recordName), recordType: recordType, zoneID: zoneID, recordChangeTag: s(recordChangeTag),
-                            created: RecordStamp(timestamp: createdTimestamp, userRecordName: s(createdBy), deviceID: s(createdDevice)),
-                            modified: RecordStamp(timestamp: modifiedTimestamp, userRecordName: s(modifiedBy), deviceID: s(modifiedDevice)))
+        return RecordHeader(recordName: s(recordName), recordType: recordType, zoneID: zoneID,
+                            recordChangeTag: s(recordChangeTag),
+                            created: RecordStamp(timestamp: createdTimestamp, userRecordName: s(createdBy),
+                                                 deviceID: s(createdDevice)),
+                            modified: RecordStamp(timestamp: modifiedTimestamp, userRecordName: s(modifiedBy),
+                                                  deviceID: s(modifiedDevice)))
     }
 }

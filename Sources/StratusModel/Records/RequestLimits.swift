@@ -8,6 +8,7 @@ public enum RequestLimits {
     /// The LIMIT_EXCEEDED a request with `count` items gets above `itemsPerOperation`.
     public static func check(_ count: Int, _ what: String) throws(StratusError) {
         guard count > itemsPerOperation else { return }
-        throw StratusError(.limitExceeded, "a request holds at most \(itemsPerOperation) \(what); this one has \(count): split it")
+        throw StratusError(.limitExceeded,
+                           "a request holds at most \(itemsPerOperation) \(what); this one has \(count): split it")
     }
 }

@@ -9,7 +9,8 @@ public enum UserRecord {
 
     /// The type as every environment has it once a user record exists.
     public static var schema: RecordTypeSchema {
-        RecordTypeSchema(name: recordType, fields: [FieldSchema(name: rolesField, type: FieldType(.int64, isList: true))],
+        RecordTypeSchema(name: recordType, fields: [FieldSchema(name: rolesField, type: FieldType(.int64,
+                isList: true))],
                          grants: [SecurityRole.creator: .write, SecurityRole.world: .read])
     }
 

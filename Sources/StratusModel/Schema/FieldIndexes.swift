@@ -6,7 +6,8 @@ public struct FieldIndexes: NamedOptions, Hashable, Sendable, Codable {
     public static let sortable = FieldIndexes(rawValue: 2)
     public static let searchable = FieldIndexes(rawValue: 4)
 
-    public static let named: [(option: FieldIndexes, name: String)] = [(.queryable, "QUERYABLE"), (.sortable, "SORTABLE"), (.searchable, "SEARCHABLE")]
+    public static let named: [(option: FieldIndexes, name: String)] = [(.queryable, "QUERYABLE"), (.sortable,
+            "SORTABLE"), (.searchable, "SEARCHABLE")]
 
     /// What just-in-time schema gives a new field so a developer can query it at once.
     public static func justInTime(for type: FieldType) -> FieldIndexes {

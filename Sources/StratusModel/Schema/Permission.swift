@@ -8,5 +8,6 @@ public struct Permission: NamedOptions, Hashable, Sendable, Codable {
     public static let all: Permission = [.create, .read, .write]
 
     /// In the order the schema language prints grants.
-    public static let named: [(option: Permission, name: String)] = [(.write, "WRITE"), (.create, "CREATE"), (.read, "READ")]
+    public static let named: [(option: Permission, name: String)] = [(.write, "WRITE"), (.create, "CREATE"), (.read,
+            "READ")]
 }

@@ -16,7 +16,8 @@ struct SchemaLexer {
                 let (l0, c0) = (line, col)
                 advance(); advance()
                 while i < s.count && !(s[i] == "*" && i + 1 < s.count && s[i + 1] == "/") { advance() }
-                guard i < s.count else { throw SchemaSyntaxError(line: l0, column: c0, message: "unterminated comment") }
+                guard i < s.count else { throw SchemaSyntaxError(line: l0, column: c0,
+                                                                 message: "unterminated comment") }
                 advance(); advance()
                 continue
             }
@@ -25,7 +26,8 @@ struct SchemaLexer {
                 advance()
                 var name = ""
                 while i < s.count && s[i] != "\"" && s[i] != "\n" { name.unicodeScalars.append(s[i]); advance() }
-                guard i < s.count, s[i] == "\"" else { throw SchemaSyntaxError(line: l0, column: c0, message: "unterminated quoted name") }
+                guard i < s.count, s[i] == "\"" else { throw SchemaSyntaxError(line: l0, column: c0,
+                        message: "unterminated quoted name") }
                 advance()
                 out.append(SchemaToken(kind: .quoted(name), line: l0, column: c0))
                 continue

@@ -146,7 +146,8 @@ public struct SchemaParser {
         if current.isKeyword("ENCRYPTED") {
             pos += 1
             var t = try dataType()
-            guard !t.isList, ![.reference, .asset].contains(t.scalar) else { throw fail("ENCRYPTED applies to BYTES, STRING, DOUBLE, INT64, LOCATION or TIMESTAMP") }
+            guard !t.isList, ![.reference,
+                               .asset].contains(t.scalar) else { throw fail("ENCRYPTED applies to BYTES, STRING, DOUBLE, INT64, LOCATION or TIMESTAMP") }
             t.encrypted = true
             return t
         }

@@ -22,7 +22,8 @@ public struct Share: Sendable, Hashable {
     /// (`CKShare.SystemFieldKey`), and any others the app sets.
     public var fields: [String: FieldValue] = [:]
 
-    public init(recordName: String, zoneID: ZoneID, rootRecordName: String?, shortGUID: String, publicPermission: SharePermission,
+    public init(recordName: String, zoneID: ZoneID, rootRecordName: String?, shortGUID: String,
+                publicPermission: SharePermission,
                 recordChangeTag: String, created: RecordStamp, modified: RecordStamp, participants: [ShareParticipant]) {
         self.recordName = recordName
         self.zoneID = zoneID

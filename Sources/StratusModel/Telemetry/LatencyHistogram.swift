@@ -3,7 +3,8 @@
 /// interpolated within the bucket.
 public struct LatencyHistogram: Sendable, Hashable {
     /// Upper bounds in microseconds; the last bucket holds everything slower.
-    public static let bounds: [Int64] = [250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000,
+    public static let bounds: [Int64] = [250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000,
+                                         500_000,
                                           1_000_000, 2_000_000, 5_000_000, 10_000_000, 30_000_000]
     public var counts: [Int64]
 

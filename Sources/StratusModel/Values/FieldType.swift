@@ -41,7 +41,9 @@ public struct FieldType: Hashable, Sendable, Codable, CustomStringConvertible {
         var names: [String: FieldType] = [:]
         for s in ScalarType.allCases {
             for list in [false, true] {
-                for spelling in Set([s.rawValue, s.wireName]) { names[list ? spelling + "_LIST" : spelling] = FieldType(s, isList: list) }
+                for spelling in Set([s.rawValue,
+                                     s.wireName]) { names[list ? spelling + "_LIST" : spelling] = FieldType(s,
+                        isList: list) }
             }
         }
         return names

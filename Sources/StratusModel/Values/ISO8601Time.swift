@@ -24,7 +24,8 @@ public enum ISO8601Time {
             return true
         }
         guard let year = number(4), take(UInt8(ascii: "-")), let month = number(2), take(UInt8(ascii: "-")), let day = number(2),
-              (1...9999).contains(year), (1...12).contains(month), (1...daysIn(month, year)).contains(day) else { return nil }
+              (1...9999).contains(year), (1...12).contains(month), (1...daysIn(month,
+                      year)).contains(day) else { return nil }
         var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, nanos: Int64 = 0, offset: Int64 = 0
         if i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") {
             i += 1

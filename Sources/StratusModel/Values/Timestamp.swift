@@ -49,7 +49,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable {
         return Timestamp(millisSince1970: millisSince1970) == self
     }
 
-    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.secondsSinceReferenceDate < b.secondsSinceReferenceDate }
+    public static func < (a: Timestamp,
+                          b: Timestamp) -> Bool { a.secondsSinceReferenceDate < b.secondsSinceReferenceDate }
 
     /// A timestamp, or a number read as milliseconds since 1970 (how Web Services clients compare with one); nil
     /// for other values.

@@ -14,9 +14,11 @@ enum AssetReceipt {
 
     static func isValid(_ receipt: String?, user: String, checksum: String, _ signer: TokenSigner) -> Bool {
         guard let receipt, receipt.hasPrefix("r1."),
-              let body = try? signer.verify(kind: kind, String(receipt.dropFirst(3)), what: "receipt") else { return false }
+              let body = try? signer.verify(kind: kind, String(receipt.dropFirst(3)),
+                                            what: "receipt") else { return false }
         return body == payload(user, checksum)
     }
 
-    private static func payload(_ user: String, _ checksum: String) -> [UInt8] { Array(user.utf8) + [0] + Array(checksum.utf8) }
+    private static func payload(_ user: String,
+                                _ checksum: String) -> [UInt8] { Array(user.utf8) + [0] + Array(checksum.utf8) }
 }

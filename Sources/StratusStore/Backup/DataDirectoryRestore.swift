@@ -8,7 +8,8 @@ import StratusModel
 /// operator named, not through a link to somewhere else).
 public enum DataDirectoryRestore {
     @discardableResult
-    public static func restore(from backup: URL, to data: URL, progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
+    public static func restore(from backup: URL, to data: URL,
+                               progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
         try guarded {
             var st = stat()
             if lstat(data.path, &st) == 0 {

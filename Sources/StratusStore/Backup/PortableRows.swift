@@ -17,7 +17,9 @@ enum PortableRows {
 
         init(_ url: URL) throws {
             try PrivateFiles.directory(url.deletingLastPathComponent())
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw StratusError(.internalError, "cannot create \(url.path)") }
+            guard FileManager.default.createFile(atPath: url.path,
+                                                 contents: nil) else { throw StratusError(.internalError,
+                    "cannot create \(url.path)") }
             handle = try FileHandle(forWritingTo: url)
             buffer.reserveCapacity(Self.chunk + 65_536)
         }

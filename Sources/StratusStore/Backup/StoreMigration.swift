@@ -22,15 +22,18 @@ public enum StoreMigration {
     }
 
     /// The control database's tables, copied in this order.
-    static let controlTables = ["containers", "api_tokens", "users", "web_tokens", "server_keys", "admins", "admin_sessions", "audit", "faults", "apns_credentials"]
+    static let controlTables = ["containers", "api_tokens", "users", "web_tokens", "server_keys", "admins",
+                                "admin_sessions", "audit", "faults", "apns_credentials"]
     /// An environment's tables besides its record types' (index tables are rebuilt, not copied).
-    static let environmentTables = ["meta", "secrets", "zones", "record_types", "fields", "roles", "role_members", "record_log", "cascade_refs",
+    static let environmentTables = ["meta", "secrets", "zones", "record_types", "fields", "roles", "role_members",
+                                    "record_log", "cascade_refs",
                                     "assets", "deployments", "subscriptions", "record_counts", "courier_tokens", "webhooks", "webhook_deliveries",
                                     "notification_log", "notification_recipients", "user_usage", "shares", "share_participants", "record_links", "shared_zone_log", "query_shapes",
                                     "apns_devices", "apns_deliveries", "change_counters", "asset_uploads", "notification_outbox"]
 
     /// Copies `source` into `target`, which must hold nothing yet; `progress` hears a line per step.
-    public static func copy(from source: ServerStore, to target: ServerStore, progress: (String) -> Void = { _ in }) throws(StratusError) -> Report {
+    public static func copy(from source: ServerStore, to target: ServerStore,
+                            progress: (String) -> Void = { _ in }) throws(StratusError) -> Report {
         var report = Report()
         try guarded {
             try requireEmpty(target)
@@ -42,7 +45,9 @@ public enum StoreMigration {
                 for container in containers {
                     report.containers += 1
                     for env in ContainerEnvironment.allCases {
-                        try copyEnvironment(try source.environment(container, env), to: try target.environment(container, env), snapshot: snapshot, report: &report)
+                        try copyEnvironment(try source.environment(container, env),
+                                            to: try target.environment(container, env), snapshot: snapshot,
+                                report: &report)
                         progress("\(container.rawValue) \(env.rawValue): copied and verified")
                     }
                 }
@@ -71,12 +76,14 @@ public enum StoreMigration {
     static func requireEmpty(_ target: ServerStore) throws {
         try target.control.read { t in
             for table in controlTables where try TableCopy.hasRows(table, t) {
-                throw StratusError(.badRequest, "the target is not empty (its \(table) table has rows): migrate into a new database or directory")
+                throw StratusError(.badRequest,
+                                   "the target is not empty (its \(table) table has rows): migrate into a new database or directory")
             }
         }
     }
 
-    private static func copyEnvironment(_ source: EnvironmentStore, to target: EnvironmentStore, snapshot: String?, report: inout Report) throws {
+    private static func copyEnvironment(_ source: EnvironmentStore, to target: EnvironmentStore, snapshot: String?,
+                                        report: inout Report) throws {
         var sums: [String: Checksum] = [:]
         var checksums: [String] = []
         try source.core.database.snapshotRead(snapshot) { s in
@@ -97,10 +104,12 @@ public enum StoreMigration {
         try verify(sums, in: target.core.database)
         for checksum in checksums {
             guard let data = source.assets.assetContent(checksum: checksum) else {
-                throw StratusError(.internalError, "asset \(checksum.prefix(64)) of \(source.container.rawValue) \(source.environment.rawValue) has no content in the source")
+                throw StratusError(.internalError,
+                                   "asset \(checksum.prefix(64)) of \(source.container.rawValue) \(source.environment.rawValue) has no content in the source")
             }
             try target.assets.storeAssetContent(data, checksum: checksum)
-            guard target.assets.assetContent(checksum: checksum) == data else { throw StratusError(.internalError, "asset \(checksum.prefix(64)) did not read back whole") }
+            guard target.assets.assetContent(checksum: checksum) == data else { throw StratusError(.internalError,
+                    "asset \(checksum.prefix(64)) did not read back whole") }
             report.assets += 1
         }
     }
@@ -135,16 +144,19 @@ public enum StoreMigration {
 
     /// Replaces the target table's rows (migrations may have seeded some) with the source's, many rows per
     /// statement; returns the source's checksum.
-    static func copyTable(_ table: String, from s: any SQLSession, to t: any SQLSession, report: inout Report) throws -> Checksum {
+    static func copyTable(_ table: String, from s: any SQLSession, to t: any SQLSession,
+                          report: inout Report) throws -> Checksum {
         let names = try TableCopy.columns(table, s)
         guard !names.isEmpty else { throw StratusError(.internalError, "the source has no table \(table)") }
         let missing = Set(names).subtracting(try TableCopy.columns(table, t))
-        guard missing.isEmpty else { throw StratusError(.internalError, "the target's \(table) table lacks \(missing.sorted().joined(separator: ", "))") }
+        guard missing.isEmpty else { throw StratusError(.internalError,
+                                                        "the target's \(table) table lacks \(missing.sorted().joined(separator: ", "))") }
         try TableCopy.clear(table, t)
         var sum = Checksum(columns: names)
         // Rows are read as the source streams and written as they come: the target is another database. PostgreSQL
         // moves them with COPY on either side (see `PostgresCopy`); SQLite reads a cursor and takes multi-row INSERTs.
-        try TableCopy.writeRows(table, names, into: t) { add in try TableCopy.eachRow(of: table, names, in: s) { row in sum.add(row); try add(row) } }
+        try TableCopy.writeRows(table, names, into: t) { add in try TableCopy.eachRow(of: table, names,
+                in: s) { row in sum.add(row); try add(row) } }
         report.tables += 1
         report.rows += sum.count
         return sum
@@ -158,7 +170,8 @@ public enum StoreMigration {
                 var got = Checksum(columns: names)
                 try TableCopy.eachRow(of: table, names, in: t) { got.add($0) }
                 guard got == expected else {
-                    throw StratusError(.internalError, "table \(table) differs after the copy: \(got.count) rows on the target, \(expected.count) in the source")
+                    throw StratusError(.internalError,
+                                       "table \(table) differs after the copy: \(got.count) rows on the target, \(expected.count) in the source")
                 }
             }
         }

@@ -23,7 +23,8 @@ enum SyncToken {
         guard !p.atEnd else { return }
         guard let issued = p.int(), p.atEnd else { throw .badRequest("syncToken is not valid") }
         if retention > 0, WallClock.nowMillis() / 1000 - issued > retention / 1000 {
-            throw StratusError(.changeTokenExpired, "this syncToken is older than the \(retention / 86_400_000) days changes are kept for it: fetch from scratch")
+            throw StratusError(.changeTokenExpired,
+                               "this syncToken is older than the \(retention / 86_400_000) days changes are kept for it: fetch from scratch")
         }
     }
 
@@ -39,7 +40,8 @@ enum SyncToken {
         try checkAge(&p, retention: retention)
         guard z == zoneRowID else {
             if z != 0 && isLiveZone(z) { throw .badRequest("this syncToken belongs to another zone") }
-            throw StratusError(.changeTokenExpired, "this syncToken is of a zone that was deleted since (or of another zone): fetch the zone's changes from scratch")
+            throw StratusError(.changeTokenExpired,
+                               "this syncToken is of a zone that was deleted since (or of another zone): fetch the zone's changes from scratch")
         }
         return seq
     }
@@ -51,12 +53,14 @@ enum SyncToken {
             return try signer.verify(kind: kind, token, what: "syncToken")
         } catch {
             if kind == sharedKind, let bytes = Base64URL.decode(token), bytes.count > 13, bytes[0] == kind {
-                throw StratusError(.changeTokenExpired, "this syncToken was issued by another environment or server: fetch from scratch")
+                throw StratusError(.changeTokenExpired,
+                                   "this syncToken was issued by another environment or server: fetch from scratch")
             }
             if let bytes = Base64URL.decode(token), bytes.count > 13, bytes[0] == kind {
                 var p = TokenPayload(Array(bytes[1..<(bytes.count - 12)]))
                 if p.int() != nil, let seq = p.int(), seq >= 0, p.atEnd || (p.int() != nil && p.atEnd) {
-                    throw StratusError(.changeTokenExpired, "this syncToken was issued by another environment or server: fetch from scratch")
+                    throw StratusError(.changeTokenExpired,
+                                       "this syncToken was issued by another environment or server: fetch from scratch")
                 }
             }
             throw error
@@ -76,7 +80,8 @@ enum SyncToken {
         return signer.sign(kind: databaseKind, p.bytes)
     }
 
-    static func readDatabase(_ signer: TokenSigner, _ token: String, _ database: DatabaseID, retention: Int64 = 0) throws(StratusError) -> Int64 {
+    static func readDatabase(_ signer: TokenSigner, _ token: String, _ database: DatabaseID,
+                             retention: Int64 = 0) throws(StratusError) -> Int64 {
         var p = TokenPayload(try verify(signer, databaseKind, token))
         guard let tag = p.int(), let seq = p.int(), seq >= 0 else { throw .badRequest("syncToken is not valid") }
         try checkAge(&p, retention: retention)
@@ -100,7 +105,8 @@ enum SyncToken {
 
     /// The positions a shared-database token holds. A database token of the shared database made before positions
     /// were per owner still resumes: its one number orders below every owner's changes since.
-    static func readShared(_ signer: TokenSigner, _ token: String, _ database: DatabaseID, retention: Int64 = 0) throws(StratusError) -> SharedPositions {
+    static func readShared(_ signer: TokenSigner, _ token: String, _ database: DatabaseID,
+                           retention: Int64 = 0) throws(StratusError) -> SharedPositions {
         if let bytes = Base64URL.decode(token), bytes.first == databaseKind {
             return SharedPositions(rest: try readDatabase(signer, token, database, retention: retention))
         }

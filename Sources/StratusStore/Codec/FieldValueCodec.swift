@@ -116,13 +116,15 @@ enum FieldValueCodec {
                 return .reference(Reference(recordName: name, zoneID: zoneID, action: ReferenceAction.allCases[Int(a)]))
             case .asset:
                 guard let c = string(), let s = int(), let rc = optString(), let wk = optString(), let rcpt = optString() else { return nil }
-                return .asset(AssetValue(fileChecksum: c, size: s, referenceChecksum: rc, wrappingKey: wk, receipt: rcpt))
+                return .asset(AssetValue(fileChecksum: c, size: s, referenceChecksum: rc, wrappingKey: wk,
+                                         receipt: rcpt))
             case .location:
                 guard let lat = double(), let lon = double(), let h = optDouble(), let v = optDouble(), let alt = optDouble(),
                       let sp = optDouble(), let co = optDouble(), let hasT = byte() else { return nil }
                 var ts: Int64? = nil
                 if hasT == 1 { guard let t = int() else { return nil }; ts = t }
-                return .location(Location(latitude: lat, longitude: lon, horizontalAccuracy: h, verticalAccuracy: v, altitude: alt, speed: sp, course: co, timestamp: ts))
+                return .location(Location(latitude: lat, longitude: lon, horizontalAccuracy: h, verticalAccuracy: v,
+                                          altitude: alt, speed: sp, course: co, timestamp: ts))
             case .list:
                 guard let et = byte(), Int(et) <= ScalarType.allCases.count, let n = varint(), n <= UInt64(bytes.count) else { return nil }
                 var items: [FieldValue] = []

@@ -25,34 +25,41 @@ public final class AccountStore: Sendable {
 
     // MARK: users
 
-    public func createUser(container: ContainerID, email: String, password: String, firstName: String = "", lastName: String = "",
+    public func createUser(container: ContainerID, email: String, password: String, firstName: String = "",
+                           lastName: String = "",
                            discoverable: Bool = false) throws(StratusError) -> ContainerUser {
-        guard try registry.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+        guard try registry.containerExists(container) else { throw StratusError(.notFound,
+                "container \(container) does not exist") }
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isValid(email) else { throw .badRequest("'\(email.prefix(100))' is not an email address") }
         guard password.count >= 8, password.utf8.count <= 1024 else { throw .badRequest("a password needs 8 to 1024 characters") }
         let now = WallClock.nowMillis()
-        let user = ContainerUser(userRecordName: "_" + Secrets.hex(Secrets.randomBytes(16)), email: email, firstName: firstName, lastName: lastName,
+        let user = ContainerUser(userRecordName: "_" + Secrets.hex(Secrets.randomBytes(16)), email: email,
+                                 firstName: firstName, lastName: lastName,
                                  discoverable: discoverable, discoverabilityChangedAt: discoverable ? now : nil)
         let hash = try guarded { try Secrets.hashPassword(password) }
         try guarded {
             try control.write { s in
-                if try UserRows.emailTaken(email, container: container, s) { throw StratusError(.exists, "a user with this email already exists") }
+                if try UserRows.emailTaken(email, container: container, s) { throw StratusError(.exists,
+                        "a user with this email already exists") }
                 try UserRows.insert(user, container: container, passwordHash: hash, at: now, s)
             }
         }
         // Shares that invited this address before it had an account are now its own to accept.
-        for e in ContainerEnvironment.allCases { try registry.environment(container, e).sharing.claimInvitations(email: email, user: user.userRecordName) }
+        for e in ContainerEnvironment.allCases { try registry.environment(container,
+                e).sharing.claimInvitations(email: email, user: user.userRecordName) }
         return user
     }
 
     /// Creates an account unless the address already has one, costing a password hash either way, so that neither
     /// the answer nor its time tells whether the address was known. Whether an account was created.
     @discardableResult
-    public func signUp(container: ContainerID, email: String, password: String, firstName: String = "", lastName: String = "",
+    public func signUp(container: ContainerID, email: String, password: String, firstName: String = "",
+                       lastName: String = "",
                        discoverable: Bool = false) throws(StratusError) -> Bool {
         do {
-            _ = try createUser(container: container, email: email, password: password, firstName: firstName, lastName: lastName, discoverable: discoverable)
+            _ = try createUser(container: container, email: email, password: password, firstName: firstName,
+                               lastName: lastName, discoverable: discoverable)
             return true
         } catch where error.code == .exists {
             return false
@@ -60,10 +67,12 @@ public final class AccountStore: Sendable {
     }
 
     /// The user's answer to "may others who know my email find me?", recorded with its time.
-    public func setDiscoverable(container: ContainerID, userRecordName: String, _ discoverable: Bool) throws(StratusError) {
+    public func setDiscoverable(container: ContainerID, userRecordName: String,
+                                _ discoverable: Bool) throws(StratusError) {
         try guarded {
             try control.write { s in
-                guard try UserRows.setDiscoverable(discoverable, user: userRecordName, container: container, at: WallClock.nowMillis(), s) else {
+                guard try UserRows.setDiscoverable(discoverable, user: userRecordName, container: container,
+                                                   at: WallClock.nowMillis(), s) else {
                     throw StratusError(.notFound, "no such user")
                 }
             }
@@ -80,7 +89,8 @@ public final class AccountStore: Sendable {
         let email = Self.testUserEmail(container)
         if let u = try user(container: container, email: email) { return u }
         do {
-            return try createUser(container: container, email: email, password: Secrets.randomPassword(), firstName: "Test", lastName: "User")
+            return try createUser(container: container, email: email, password: Secrets.randomPassword(),
+                                  firstName: "Test", lastName: "User")
         } catch where error.code == .exists {
             // Made meanwhile by another request.
             guard let u = try user(container: container, email: email) else { throw error }
@@ -96,10 +106,12 @@ public final class AccountStore: Sendable {
 
     /// When each user of the container was created and last signed in (the newest web auth token they hold; nil when
     /// none is left), by user record name: the console's Users page.
-    public func userActivity(container: ContainerID) throws(StratusError) -> [String: (created: Int64, lastSignIn: Int64?)] {
+    public func userActivity(container: ContainerID) throws(StratusError) -> [String: (created: Int64,
+            lastSignIn: Int64?)] {
         try guarded {
             try control.read { s in
-                let rows = try UserRows.activity(container: container, s).map { ($0.user, (created: $0.created, lastSignIn: $0.lastSignIn)) }
+                let rows = try UserRows.activity(container: container, s).map { ($0.user, (created: $0.created,
+                        lastSignIn: $0.lastSignIn)) }
                 return Dictionary(rows, uniquingKeysWith: { a, _ in a })
             }
         }
@@ -113,7 +125,8 @@ public final class AccountStore: Sendable {
 
     /// The user an operator names: by email address (anything with an `@`) or by user record name.
     public func user(container: ContainerID, named name: String) throws(StratusError) -> ContainerUser? {
-        name.contains("@") ? try user(container: container, email: name) : try user(container: container, userRecordName: name)
+        name.contains("@") ? try user(container: container, email: name) : try user(container: container,
+                userRecordName: name)
     }
 
     public func user(container: ContainerID, email: String) throws(StratusError) -> ContainerUser? {
@@ -123,7 +136,8 @@ public final class AccountStore: Sendable {
     }
 
     /// The user whose email and password these are, or nil. Unknown emails cost a hash too, so timing does not tell.
-    public func authenticateUser(container: ContainerID, email: String, password: String) throws(StratusError) -> ContainerUser? {
+    public func authenticateUser(container: ContainerID, email: String,
+                                 password: String) throws(StratusError) -> ContainerUser? {
         let found: (ContainerUser, String)? = try guarded {
             try control.read { s in try UserRows.find(email: email, container: container, s) }
         }
@@ -159,7 +173,8 @@ public final class AccountStore: Sendable {
         let hash = Secrets.tokenHash(token)
         try guarded {
             try control.write { s in
-                try WebTokens.insertFirst(hash, container: container, environment: environment, user: userRecordName, expiresAt: now + lifetime,
+                try WebTokens.insertFirst(hash, container: container, environment: environment, user: userRecordName,
+                                          expiresAt: now + lifetime,
                                           keep: Self.maximumWebTokensPerUser, now: now, s)
             }
         }
@@ -167,7 +182,8 @@ public final class AccountStore: Sendable {
     }
 
     /// The session a web auth token signs in; nil if unknown, expired, or another container's or environment's.
-    public func authenticateWebAuthToken(_ token: String, container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> WebAuthSession? {
+    public func authenticateWebAuthToken(_ token: String, container: ContainerID,
+                                         environment: ContainerEnvironment) throws(StratusError) -> WebAuthSession? {
         guard token.utf8.count <= 512 else { return nil }
         let digest = SHA256.hash(data: Data(token.utf8))
         let key = WebTokenKey(digest: digest, container: container, environment: environment)
@@ -193,8 +209,10 @@ public final class AccountStore: Sendable {
         let now = WallClock.nowMillis()
         let made: Bool = try guarded {
             try control.write { s in
-                // Made from the row of the token it succeeds, in one statement: if that row is gone (signed out), so is this.
-                try WebTokens.insertSuccessor(Secrets.tokenHash(successor), of: Secrets.tokenHash(token), expiresAt: now + lifetime, now: now, s)
+                // Made from the row of the token it succeeds, in one statement: if that row is gone (signed out), so is
+                // this.
+                try WebTokens.insertSuccessor(Secrets.tokenHash(successor), of: Secrets.tokenHash(token),
+                                              expiresAt: now + lifetime, now: now, s)
             }
         }
         return made ? successor : nil

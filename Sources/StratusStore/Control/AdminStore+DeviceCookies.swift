@@ -17,7 +17,8 @@ extension AdminStore {
         let now = WallClock.nowMillis()
         try guarded {
             try control.write { s in
-                try DeviceCookies.issue(Secrets.tokenHash(token), account: account, at: now, lifetime: Self.deviceCookieLifetime,
+                try DeviceCookies.issue(Secrets.tokenHash(token), account: account, at: now,
+                                        lifetime: Self.deviceCookieLifetime,
                                         keep: Self.deviceCookiesPerAccount, s)
             }
         }

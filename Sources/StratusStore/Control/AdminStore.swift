@@ -25,8 +25,10 @@ public final class AdminStore: Sendable {
         let hash = try guarded { try Secrets.hashPassword(password) }
         return try guarded {
             try control.write { s in
-                if try AdminRows.find(email: email, s) != nil { throw StratusError(.exists, "an admin with this email already exists") }
-                return Admin(id: try AdminRows.insert(email: email, passwordHash: hash, at: WallClock.nowMillis(), s), email: email)
+                if try AdminRows.find(email: email, s) != nil { throw StratusError(.exists,
+                        "an admin with this email already exists") }
+                return Admin(id: try AdminRows.insert(email: email, passwordHash: hash, at: WallClock.nowMillis(), s),
+                             email: email)
             }
         }
     }
@@ -69,7 +71,8 @@ public final class AdminStore: Sendable {
         let found: (Admin, String)? = try guarded {
             try control.read { s in try AdminRows.find(email: email, s) }
         }
-        guard let (admin, hash) = found else { _ = Secrets.verifyPassword(password, hash: AccountStore.decoyHash); return nil }
+        guard let (admin, hash) = found else { _ = Secrets.verifyPassword(password,
+                hash: AccountStore.decoyHash); return nil }
         return Secrets.verifyPassword(password, hash: hash) ? admin : nil
     }
 
@@ -79,7 +82,8 @@ public final class AdminStore: Sendable {
         let now = WallClock.nowMillis()
         try guarded {
             try control.write { s in
-                try AdminSessions.start(Secrets.tokenHash(token), admin: admin.id, csrf: csrf, now: now, idle: AdminStore.sessionIdle,
+                try AdminSessions.start(Secrets.tokenHash(token), admin: admin.id, csrf: csrf, now: now,
+                                        idle: AdminStore.sessionIdle,
                                         absolute: AdminStore.sessionAbsolute, s)
             }
         }

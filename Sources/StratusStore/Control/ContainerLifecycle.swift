@@ -47,29 +47,35 @@ public struct ContainerLifecycle: Sendable {
     // MARK: snapshots
 
     /// Saves an environment's whole state; returns the snapshot's id.
-    public func snapshot(_ container: ContainerID, _ environment: ContainerEnvironment, allowProduction: Bool = false) throws(StratusError) -> String {
+    public func snapshot(_ container: ContainerID, _ environment: ContainerEnvironment,
+                         allowProduction: Bool = false) throws(StratusError) -> String {
         if environment == .production && !allowProduction { throw ServerStore.productionAdminRefusal("snapshots") }
         let env = try self.environment(container, environment)
         let id = Secrets.hex(Secrets.randomBytes(12))
         let (file, assets) = try snapshotPaths(container, environment, id)
-        try guarded { try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
+        try guarded { try FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
+                                                              withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]) }
         try env.snapshot(to: file, assetsCopy: assets)
         PrivateFiles.file(file)
         return id
     }
 
     /// Brings an environment back to a snapshot of it.
-    public func restore(_ container: ContainerID, _ environment: ContainerEnvironment, snapshot id: String, allowProduction: Bool = false) throws(StratusError) {
+    public func restore(_ container: ContainerID, _ environment: ContainerEnvironment, snapshot id: String,
+                        allowProduction: Bool = false) throws(StratusError) {
         if environment == .production && !allowProduction { throw ServerStore.productionAdminRefusal("restores") }
         let env = try self.environment(container, environment)
         let (file, assets) = try snapshotPaths(container, environment, id)
         guard FileManager.default.fileExists(atPath: file.path) else {
-            throw StratusError(.notFound, "there is no snapshot '\(id)' of \(container.rawValue) (\(environment.rawValue))")
+            throw StratusError(.notFound,
+                               "there is no snapshot '\(id)' of \(container.rawValue) (\(environment.rawValue))")
         }
         try env.restore(from: file, assetsCopy: assets)
     }
 
-    private func snapshotPaths(_ container: ContainerID, _ environment: ContainerEnvironment, _ id: String) throws(StratusError) -> (URL, URL) {
+    private func snapshotPaths(_ container: ContainerID, _ environment: ContainerEnvironment,
+                               _ id: String) throws(StratusError) -> (URL, URL) {
         guard let dataDirectory = registry.dataDirectory else {
             throw StratusError.badRequest("snapshots are of SQLite environments (--data); on PostgreSQL use its own tools (pg_dump, a template database)")
         }
@@ -90,25 +96,29 @@ public struct ContainerLifecycle: Sendable {
         var problems: [SchemaCheckProblem] = []
         for t in development.recordTypes {
             guard let p = prod.recordType(named: t.name) else {
-                problems.append(SchemaCheckProblem(recordType: t.name, message: "record type \(t.name) is not in Production's schema: saving one there fails (deploy it)"))
+                problems.append(SchemaCheckProblem(recordType: t.name,
+                                                   message: "record type \(t.name) is not in Production's schema: saving one there fails (deploy it)"))
                 continue
             }
             for f in t.userFields where p.field(named: f.name) == nil {
-                problems.append(SchemaCheckProblem(recordType: t.name, field: f.name, message: "field \(t.name).\(f.name) is not in Production's schema: saving it there fails (deploy it)"))
+                problems.append(SchemaCheckProblem(recordType: t.name, field: f.name,
+                                                   message: "field \(t.name).\(f.name) is not in Production's schema: saving it there fails (deploy it)"))
             }
         }
         var seen = Set<String>()
         for shape in try dev.queryShapes.queriedShapes() {
             let type = prod.recordType(named: shape.recordType) ?? development.recordType(named: shape.recordType)
             guard let type else { continue }
-            var needs: [(String, FieldIndexes, String)] = shape.equalities.map { ($0, .queryable, "an equality filter") }
+            var needs: [(String, FieldIndexes, String)] = shape.equalities.map { ($0, .queryable,
+                    "an equality filter") }
             if let r = shape.range { needs.append((r, .sortable, "a range filter")) }
             for o in shape.others {
                 let parts = o.split(separator: " ", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let c = FilterComparator(rawValue: parts[1]) else { continue }
                 needs.append((parts[0], c.requiredIndex, "a \(c.rawValue) filter"))
             }
-            for s in shape.sorts { needs.append((String(s.drop { $0 == "-" }).replacingOccurrences(of: "@", with: ""), .sortable, "sorting")) }
+            for s in shape.sorts { needs.append((String(s.drop { $0 == "-" }).replacingOccurrences(of: "@", with: ""),
+                                                 .sortable, "sorting")) }
             if shape.equalities.isEmpty && shape.range == nil && shape.others.isEmpty {
                 needs.append((SystemField.recordName.rawValue, .queryable, "a query without filters"))
             }

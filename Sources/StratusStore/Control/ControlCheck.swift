@@ -9,7 +9,8 @@ public struct ControlCheck: Sendable {
     public init(_ store: ServerStore) { self.store = store }
 
     /// What a row of each table that names a container (`ContainerRows.dependents`) is called in a problem.
-    static let containerReferences = [("users", "user"), ("api_tokens", "API token"), ("web_tokens", "web auth token"), ("server_keys", "server-to-server key")]
+    static let containerReferences = [("users", "user"), ("api_tokens", "API token"), ("web_tokens", "web auth token"),
+                                      ("server_keys", "server-to-server key")]
 
     public func run() throws(StratusError) -> ConsistencyCheck.Report {
         var report = ConsistencyCheck.Report()

@@ -21,8 +21,10 @@ public final class CredentialStore: Sendable {
 
     /// Creates a token for one container environment. The secret (64 lowercase hex, the form CloudKit clients
     /// check) is returned once and only its hash is kept.
-    public func createAPIToken(container: ContainerID, environment: ContainerEnvironment, name: String, allowedOrigins: [String] = []) throws(StratusError) -> (APIToken, secret: String) {
-        guard try registry.containerExists(container) else { throw StratusError(.notFound, "container \(container) does not exist") }
+    public func createAPIToken(container: ContainerID, environment: ContainerEnvironment, name: String,
+                               allowedOrigins: [String] = []) throws(StratusError) -> (APIToken, secret: String) {
+        guard try registry.containerExists(container) else { throw StratusError(.notFound,
+                "container \(container) does not exist") }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 100 else { throw .badRequest("a token needs a name of 1 to 100 characters") }
         var origins: [String] = []
@@ -36,14 +38,17 @@ public final class CredentialStore: Sendable {
         let originsJSON = String(decoding: (try? JSONEncoder().encode(origins)) ?? Data("[]".utf8), as: UTF8.self)
         let id: Int64 = try guarded {
             try control.write { s in
-                try APITokenRows.insert(container: container, environment: environment, name: trimmed, hash: Secrets.tokenHash(secret), origins: originsJSON,
+                try APITokenRows.insert(container: container, environment: environment, name: trimmed,
+                                        hash: Secrets.tokenHash(secret), origins: originsJSON,
                                         at: now, s)
             }
         }
-        return (APIToken(id: id, container: container, environment: environment, name: trimmed, allowedOrigins: origins, createdAt: now, revoked: false), secret)
+        return (APIToken(id: id, container: container, environment: environment, name: trimmed, allowedOrigins: origins,
+                         createdAt: now, revoked: false), secret)
     }
 
-    public func apiTokens(container: ContainerID, environment: ContainerEnvironment) throws(StratusError) -> [APIToken] {
+    public func apiTokens(container: ContainerID,
+                          environment: ContainerEnvironment) throws(StratusError) -> [APIToken] {
         try guarded {
             try control.read { s in try APITokenRows.all(container: container, environment: environment, s) }
         }

@@ -32,7 +32,8 @@ final class EnvironmentRegistry: Sendable {
         let environment: ContainerEnvironment
     }
 
-    init(dataDirectory: URL?, postgres: PostgresPool?, control: any SQLDatabase, durability: Durability, quotaBytes: Int64?, userQuotaBytes: Int64?,
+    init(dataDirectory: URL?, postgres: PostgresPool?, control: any SQLDatabase, durability: Durability,
+         quotaBytes: Int64?, userQuotaBytes: Int64?,
          bell: NotificationBell, notificationPolicy: NotificationPolicy, autoIndexPolicy: AutoIndexPolicy) {
         self.dataDirectory = dataDirectory
         self.postgres = postgres
@@ -83,7 +84,8 @@ final class EnvironmentRegistry: Sendable {
                 var out: [EnvironmentStore] = []
                 for key in Array(o.keys) {
                     guard var env = o.removeValue(forKey: key) else { continue }
-                    // Held only here: no request, stream or delivery is using it, and none can take it while the lock is held.
+                    // Held only here: no request, stream or delivery is using it, and none can take it while the lock
+                    // is held.
                     if env.idle(for: nanos) && isKnownUniquelyReferenced(&env) { out.append(env) } else { o[key] = env }
                 }
                 return out
@@ -111,7 +113,8 @@ final class EnvironmentRegistry: Sendable {
             if let s = open.withLock({ $0[key] }) { return s }
             guard try containerExists(id) else { throw StratusError(.notFound, "container \(id) does not exist") }
             let dir = directory(of: id)
-            let backend: EnvironmentStore.Backend = postgres.map { .postgres(pool: $0, schema: Self.schemaName(id, env)) }
+            let backend: EnvironmentStore.Backend = postgres.map { .postgres(pool: $0, schema: Self.schemaName(id,
+                    env)) }
                 ?? .sqlite(file: dir.appendingPathComponent("\(env.rawValue).sqlite"), durability: durability)
             let store = try guarded {
                 try EnvironmentStore(container: id, environment: env, backend: backend,

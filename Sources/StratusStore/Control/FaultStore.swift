@@ -38,7 +38,8 @@ public final class FaultStore: Sendable {
         guard (0...60_000).contains(f.latencyMilliseconds) else { throw .badRequest("latency must be 0 to 60000 ms") }
         guard f.kind != .none || f.latencyMilliseconds > 0 else { throw .badRequest("a fault with error NONE needs latency") }
         guard f.expiresAt > f.createdAt, f.expiresAt - f.createdAt <= Self.maximumFaultLifetime else { throw .badRequest("a fault lasts at most a day") }
-        for (what, v) in [("user", f.user), ("zone", f.zone), ("record type", f.recordType), ("record name", f.recordName)] {
+        for (what, v) in [("user", f.user), ("zone", f.zone), ("record type", f.recordType), ("record name",
+                f.recordName)] {
             if let v, v.isEmpty || v.utf8.count > 255 { throw .badRequest("the \(what) a fault names must be 1 to 255 bytes") }
         }
         if f.stage == .perRecord && f.operation != CloudKitOperation.recordsModify.rawValue {
@@ -59,7 +60,8 @@ public final class FaultStore: Sendable {
             }
         }
         if f.kind == .userDeletedZone, f.zone == nil { throw .badRequest("a USER_DELETED_ZONE fault names the zone it purges (--zone)") }
-        guard try registry.containerExists(f.container) else { throw StratusError(.notFound, "container \(f.container) does not exist") }
+        guard try registry.containerExists(f.container) else { throw StratusError(.notFound,
+                "container \(f.container) does not exist") }
         let id: Int64 = try guarded {
             try control.write { s in try FaultRows.insert(f, s) }
         }
@@ -77,7 +79,8 @@ public final class FaultStore: Sendable {
     }
 
     /// Clears one fault (by id), or every fault of a container environment.
-    public func clearFaults(id: Int64? = nil, container: ContainerID? = nil, environment: ContainerEnvironment? = nil) throws(StratusError) {
+    public func clearFaults(id: Int64? = nil, container: ContainerID? = nil,
+                            environment: ContainerEnvironment? = nil) throws(StratusError) {
         try guarded {
             try control.write { s in try FaultRows.delete(id: id, container: container, environment: environment, s) }
         }
@@ -98,7 +101,8 @@ public final class FaultStore: Sendable {
 
     /// Whether a request for `operation` may meet a fault: false (from memory alone, no I/O) when the cache is fresh
     /// and holds none that matches, which is every request of a server with no fault on but 4 a second.
-    public func mightFault(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: CloudKitOperation) -> Bool {
+    public func mightFault(_ container: ContainerID, _ environment: ContainerEnvironment,
+                           _ operation: CloudKitOperation) -> Bool {
         if DispatchTime.now().uptimeNanoseconds < quietUntil.load(ordering: .acquiring) { return false }
         let now = WallClock.nowMillis(), operation = operation.rawValue
         return faultCache.withLock { c in
@@ -109,7 +113,8 @@ public final class FaultStore: Sendable {
 
     /// The fault a request for `operation` meets, if one fires for it (counting it as matched, and as injected
     /// when it fires). The common case, no fault on, reads the cache only.
-    public func claimFault(_ container: ContainerID, _ environment: ContainerEnvironment, _ operation: CloudKitOperation, stage: Fault.Stage = .before,
+    public func claimFault(_ container: ContainerID, _ environment: ContainerEnvironment,
+                           _ operation: CloudKitOperation, stage: Fault.Stage = .before,
                            target: Fault.Target = Fault.Target()) -> Fault? {
         let now = WallClock.nowMillis(), operation = operation.rawValue
         let cached = faultCache.withLock { c -> [Fault]? in
@@ -126,7 +131,8 @@ public final class FaultStore: Sendable {
             // As with the cache, a fault switched on while this read ran is seen within a quarter of a second.
             if active.isEmpty { quietUntil.store(read + 250_000_000, ordering: .releasing) }
         }
-        guard let candidate = active.first(where: { $0.stage == stage && $0.matches(container, environment, operation, now: now) && $0.covers(target) }) else { return nil }
+        guard let candidate = active.first(where: { $0.stage == stage && $0.matches(container, environment, operation,
+                now: now) && $0.covers(target) }) else { return nil }
         let fired: Fault? = try? guarded {
             try control.write { s -> Fault? in
                 guard let n = try FaultRows.match(id: candidate.id, at: now, s) else { return nil }

@@ -26,7 +26,8 @@ public final class APNsDeviceStore: EnvironmentPart {
     /// (`sessionIsLive` says whether a session hash is still signed in): a device token is not secret enough to be
     /// proof of holding the device, while being signed in on it is. Otherwise ACCESS_DENIED, and the device stays
     /// its user's. A device that moves hears only what comes next.
-    public func registerAPNsDevice(token: String, user: String, apnsEnvironment: APNsEnvironment, session: String? = nil,
+    public func registerAPNsDevice(token: String, user: String, apnsEnvironment: APNsEnvironment,
+                                   session: String? = nil,
                                    sessionIsLive: (String) throws(StratusError) -> Bool = { _ in false }) throws(StratusError) {
         guard APNsDevice.validToken(token) else { throw .badRequest("apnsToken is not an APNs device token (hex) nor a token tokens/create made") }
         let token = token.lowercased()
@@ -36,14 +37,17 @@ public final class APNsDeviceStore: EnvironmentPart {
             try APNsDeviceRows.holder(token, s).map { ($0.user, $0.session) }
         }
         if let holder, holder.user != user, let theirs = holder.session, try sessionIsLive(theirs) {
-            throw StratusError(.accessDenied, "this device token is registered to another user who is still signed in on it: they sign out first")
+            throw StratusError(.accessDenied,
+                               "this device token is registered to another user who is still signed in on it: they sign out first")
         }
         try write { s, _ in
-            if let known = try APNsDeviceRows.holder(token, s), known.user == user, known.apnsEnvironment == apnsEnvironment.rawValue {
+            if let known = try APNsDeviceRows.holder(token,
+                                                     s), known.user == user, known.apnsEnvironment == apnsEnvironment.rawValue {
                 if let session, known.session != session { try APNsDeviceRows.setSession(token, session, s) }
                 return
             }
-            try APNsDeviceRows.register(token, user: user, apnsEnvironment: apnsEnvironment, at: now, from: start, session: session,
+            try APNsDeviceRows.register(token, user: user, apnsEnvironment: apnsEnvironment, at: now, from: start,
+                                        session: session,
                                         keep: Self.maximumAPNsDevicesPerUser, s)
         }
         apnsDevicePresence.withLock { $0 = nil }

@@ -20,7 +20,8 @@ extension AssetStore {
 
     /// Who a ticket is for and its nonce, if it is this environment's and has not expired (used or not).
     func openTicket(_ ticket: String, now: Int64) -> (user: String, nonce: String, expires: Int64)? {
-        guard let payload = try? signer.verify(kind: Self.uploadTicketKind, ticket, what: "upload ticket"), payload.count >= 24 else { return nil }
+        guard let payload = try? signer.verify(kind: Self.uploadTicketKind, ticket,
+                                               what: "upload ticket"), payload.count >= 24 else { return nil }
         let expires = payload.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         guard expires > now else { return nil }
         return (String(decoding: payload.dropFirst(24), as: UTF8.self), Secrets.hex(payload[8..<24]), expires)
@@ -33,7 +34,8 @@ extension AssetStore {
     }
 
     /// Takes a ticket (once): the user the upload is for, or nil for a ticket that is forged, expired or used.
-    public func redeemUploadTicket(_ ticket: String, now: Int64 = WallClock.nowMillis()) throws(StratusError) -> String? {
+    public func redeemUploadTicket(_ ticket: String,
+                                   now: Int64 = WallClock.nowMillis()) throws(StratusError) -> String? {
         guard let t = openTicket(ticket, now: now) else { return nil }
         let taken = try write { s, _ in try UsedUploadTickets.take(t.nonce, expiresAt: t.expires, now: now, s) }
         return taken ? t.user : nil
@@ -44,11 +46,13 @@ extension AssetStore {
         guard let d = Data(base64Encoded: checksum), d.count == 32 else { return nil }
         let hex = Secrets.hex(d)
         let expires = now + Self.downloadLifetime
-        return HandedOutPaths.assetDownload(container, environment, hex: hex, expires: expires, signature: downloadSignature(hex, expires))
+        return HandedOutPaths.assetDownload(container, environment, hex: hex, expires: expires,
+                                            signature: downloadSignature(hex, expires))
     }
 
     /// Whether a download URL's signature and expiry hold.
-    public func downloadIsSigned(hex: String, expires: Int64, signature: String, now: Int64 = WallClock.nowMillis()) -> Bool {
+    public func downloadIsSigned(hex: String, expires: Int64, signature: String,
+                                 now: Int64 = WallClock.nowMillis()) -> Bool {
         guard expires > now else { return false }
         return Secrets.constantTimeEquals(signature, downloadSignature(hex, expires))
     }

@@ -32,7 +32,8 @@ public struct AssetStore: EnvironmentPart {
             let fresh = try !AssetRows.exists(base64, db)
             try AssetRows.upsert(base64, size: data.count, at: now, db)
             if let uploader {
-                let charged = try AssetUploads.hold(base64, size: size, uploader: uploader, expiresAt: now + AssetUploads.lifetime, db)
+                let charged = try AssetUploads.hold(base64, size: size, uploader: uploader,
+                                                    expiresAt: now + AssetUploads.lifetime, db)
                 try UserUsage.charge(uploader, charged, limit: limit, db)
             }
             return fresh
@@ -47,7 +48,8 @@ public struct AssetStore: EnvironmentPart {
         } else {
             let staged = try guarded { try files.stage(data) }
             defer { try? FileManager.default.removeItem(at: staged.temp) }
-            // The rename happens inside the write transaction so it cannot interleave with a collection of the same content.
+            // The rename happens inside the write transaction so it cannot interleave with a collection of the same
+            // content.
             fresh = try write { db, _ in
                 let fresh = try register(db)
                 try self.files.commit(temp: staged.temp, final: staged.final)

@@ -78,7 +78,8 @@ public struct ConsistencyCheck: EnvironmentPart {
         for type in catalog.types {
             for f in type.fields where f.type.scalar == .asset {
                 for value in try TypeStatements.storedValues(of: f, table: type.table, s) {
-                    for checksum in try FieldValueCodec.decode(value).assetChecksums { named[checksum, default: 0] += 1 }
+                    for checksum in try FieldValueCodec.decode(value).assetChecksums { named[checksum,
+                            default: 0] += 1 }
                 }
             }
         }

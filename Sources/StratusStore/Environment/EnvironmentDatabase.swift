@@ -18,7 +18,8 @@ final class EnvironmentDatabase: Sendable {
     let durability: Durability
     /// Who writes next on SQLite's one writer (see `WriterTurns`); unused on PostgreSQL, whose writes run at once.
     let turns = WriterTurns()
-    /// The SQLite file, for what only SQLite has (statistics, checkpoints, backups); nil on PostgreSQL (see `database`).
+    /// The SQLite file, for what only SQLite has (statistics, checkpoints, backups); nil on PostgreSQL (see
+    /// `database`).
     let sqlite: SQLiteFile?
     /// The environment's database on either backend, for the code written once for both (`read`, `write`).
     let database: any SQLDatabase
@@ -202,8 +203,10 @@ final class EnvironmentDatabase: Sendable {
     /// A read whose first statement selects the schema's generation among what it reads anyway
     /// (`SchemaStorage.generationColumn`) and then asks `catalog(generation)` for the catalog: on PostgreSQL the
     /// statement of its own that `read` runs for it is a round trip, a third of a one-record lookup's.
-    func readCheckingCatalog<T>(_ body: (any SQLSession, (Int64) throws -> Catalog) throws -> T) throws(StratusError) -> T {
-        try guarded { try database.read { s in try body(s) { generation in try self.catalog(s, generation: generation) } } }
+    func readCheckingCatalog<T>(_ body: (any SQLSession,
+                                         (Int64) throws -> Catalog) throws -> T) throws(StratusError) -> T {
+        try guarded { try database.read { s in try body(s) { generation in try self.catalog(s,
+                generation: generation) } } }
     }
 
     /// A write transaction with the catalog, on either backend, that may change anything in the environment (its
@@ -263,22 +266,27 @@ final class EnvironmentDatabase: Sendable {
     /// commit in the order of their sequence values, which is what keeps a sync token from passing over a change
     /// committed later (docs/change-ordering.md). What would change the whole environment — a schema change a
     /// Development write makes on the way — throws `NeedsExclusiveWrite`, and the write runs again as `write`.
-    func write<T>(in target: DatabaseID, _ body: (any SQLSession, inout Catalog, inout SequenceAllocator) throws -> T) throws(StratusError) -> T {
-        try write(in: target, for: target.ownerRecordName, first: { s in (try SchemaStorage.generation(s), ()) }) { s, catalog, seq, _ in try body(s, &catalog, &seq) }
+    func write<T>(in target: DatabaseID, _ body: (any SQLSession, inout Catalog,
+                                                  inout SequenceAllocator) throws -> T) throws(StratusError) -> T {
+        try write(in: target, for: target.ownerRecordName, first: { s in (try SchemaStorage.generation(s),
+                ()) }) { s, catalog, seq, _ in try body(s, &catalog, &seq) }
     }
 
     /// `write(in:)` whose first statement after the locks (`first`) selects the schema's generation among what the
     /// write reads anyway (`SchemaStorage.generationColumn`), and hands the rest to `body`: a statement fewer per
     /// write, as `readCheckingCatalog` saves one per read.
     /// `principal`: whose turn the write takes on SQLite's writer (the user it is for; see `WriterTurns`).
-    func write<First, T>(in target: DatabaseID, for principal: String, first: (any SQLSession) throws -> (generation: Int64, First),
-                         _ body: (any SQLSession, inout Catalog, inout SequenceAllocator, First) throws -> T) throws(StratusError) -> T {
+    func write<First, T>(in target: DatabaseID, for principal: String,
+                         first: (any SQLSession) throws -> (generation: Int64, First),
+                         _ body: (any SQLSession, inout Catalog, inout SequenceAllocator,
+                                  First) throws -> T) throws(StratusError) -> T {
         var whole = false
         while true {
             let outcome: (T, Catalog)? = try guarded {
                 do {
                     return try inTurn(principal) { try database.write { s -> (T, Catalog) in
-                        var seq = try SequenceAllocator(s, target, writeLock: WriteLock.call(exclusive: whole, s.dialect))
+                        var seq = try SequenceAllocator(s, target, writeLock: WriteLock.call(exclusive: whole,
+                                s.dialect))
                         seq.wholeEnvironment = whole || s.dialect.hasOneWriter
                         let (generation, read) = try first(s)
                         var c = try self.catalog(s, generation: generation)

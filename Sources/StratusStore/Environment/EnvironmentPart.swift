@@ -18,12 +18,16 @@ extension EnvironmentPart {
     var files: AssetFiles { core.files }
 
     func read<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T { try core.read(body) }
-    func write<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T { try core.write(body) }
-    func readCheckingCatalog<T>(_ body: (any SQLSession, (Int64) throws -> Catalog) throws -> T) throws(StratusError) -> T {
+    func write<T>(_ body: (any SQLSession,
+                           inout Catalog) throws -> T) throws(StratusError) -> T { try core.write(body) }
+    func readCheckingCatalog<T>(_ body: (any SQLSession,
+                                         (Int64) throws -> Catalog) throws -> T) throws(StratusError) -> T {
         try core.readCheckingCatalog(body)
     }
-    func sqliteRead<T>(_ body: (any SQLSession, Catalog) throws -> T) throws(StratusError) -> T { try core.sqliteRead(body) }
-    func sqliteWrite<T>(_ body: (any SQLSession, inout Catalog) throws -> T) throws(StratusError) -> T { try core.sqliteWrite(body) }
+    func sqliteRead<T>(_ body: (any SQLSession,
+                                Catalog) throws -> T) throws(StratusError) -> T { try core.sqliteRead(body) }
+    func sqliteWrite<T>(_ body: (any SQLSession,
+                                 inout Catalog) throws -> T) throws(StratusError) -> T { try core.sqliteWrite(body) }
     func catalog(_ s: any SQLSession) throws -> Catalog { try core.catalog(s) }
 
     /// Deletes a user's rows of a table keyed by user and the web token (by its hash) they were made with: those

@@ -38,15 +38,18 @@ extension EnvironmentStore {
     /// `destination`, leaving files already there alone: asset files are named by their content.
     static func linkTree(_ source: URL, into destination: URL) throws {
         let fm = FileManager.default
-        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey]) else { return }
-        try fm.createDirectory(at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey,
+                .isSymbolicLinkKey]) else { return }
+        try fm.createDirectory(at: destination, withIntermediateDirectories: true,
+                               attributes: [.posixPermissions: 0o700])
         for case let url as URL in walker {
             let values = try url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
             guard values.isRegularFile == true, values.isSymbolicLink != true, !url.lastPathComponent.hasPrefix(".tmp-") else { continue }
             let relative = String(url.path.dropFirst(source.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             let target = destination.appendingPathComponent(relative)
             if fm.fileExists(atPath: target.path) { continue }
-            try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                   attributes: [.posixPermissions: 0o700])
             do { try fm.linkItem(at: url, to: target) } catch { try fm.copyItem(at: url, to: target) }
         }
     }

@@ -52,7 +52,8 @@ public final class EnvironmentStore: Sendable {
          quotaBytes: Int64? = nil, userQuotaBytes: Int64? = nil, notifications policy: NotificationPolicy = NotificationPolicy(),
          bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy(), peers: CacheInvalidation? = nil,
          fanOut: NotificationFanOut? = nil) throws {
-        let core = try EnvironmentDatabase(container: container, environment: environment, backend: backend, assetsDirectory: assetsDirectory,
+        let core = try EnvironmentDatabase(container: container, environment: environment, backend: backend,
+                                           assetsDirectory: assetsDirectory,
                                            quotaBytes: quotaBytes, userQuotaBytes: userQuotaBytes, notifications: policy, bell: bell,
                                            autoIndexPolicy: autoIndexPolicy, peers: peers, fanOut: fanOut)
         self.core = core
@@ -64,7 +65,8 @@ public final class EnvironmentStore: Sendable {
         apns = APNsDeviceStore(core: core, notifications: notifications)
         schema = SchemaStore(core: core)
         queryShapes = QueryShapeStore(core: core)
-        records = StoredRecords(core: core, quota: quota, assets: assets, subscriptions: subscriptions, notifications: notifications, queryShapes: queryShapes)
+        records = StoredRecords(core: core, quota: quota, assets: assets, subscriptions: subscriptions,
+                                notifications: notifications, queryShapes: queryShapes)
         sharing = ShareStore(core: core, records: records)
         zones = ZoneStore(core: core, records: records, assets: assets, notifications: notifications)
         consistency = ConsistencyCheck(core: core)
@@ -75,10 +77,12 @@ public final class EnvironmentStore: Sendable {
     }
 
     /// An environment in one SQLite file.
-    convenience init(container: ContainerID, environment: ContainerEnvironment, file: URL, assetsDirectory: URL, durability: Durability = .full,
+    convenience init(container: ContainerID, environment: ContainerEnvironment, file: URL, assetsDirectory: URL,
+                     durability: Durability = .full,
                      quotaBytes: Int64? = nil, notifications: NotificationPolicy = NotificationPolicy(),
                      bell: NotificationBell = NotificationBell(), autoIndexPolicy: AutoIndexPolicy = AutoIndexPolicy()) throws {
-        try self.init(container: container, environment: environment, backend: .sqlite(file: file, durability: durability), assetsDirectory: assetsDirectory,
+        try self.init(container: container, environment: environment, backend: .sqlite(file: file,
+                durability: durability), assetsDirectory: assetsDirectory,
                       quotaBytes: quotaBytes, notifications: notifications, bell: bell, autoIndexPolicy: autoIndexPolicy)
     }
 

@@ -18,7 +18,8 @@ extension NotificationStore {
                 for (i, e) in NotificationBatch.decode(row.entries).enumerated().reversed() where out.count < limit {
                     let position = NotificationBatch.position(batch: batch, index: i)
                     let mine = tokens.filter { $0.user == row.user && $0.createdAt <= createdAt }
-                    out.append(NotificationLogEntry(id: position, notificationID: NotificationBatch.nid(salt: nidSalt, user: row.user, position: position), user: row.user,
+                    out.append(NotificationLogEntry(id: position, notificationID: NotificationBatch.nid(salt: nidSalt,
+                            user: row.user, position: position), user: row.user,
                                                     subscriptionID: e.subscriptionID, scope: DatabaseScope(rawValue: e.scope) ?? .private,
                                                     recordName: e.recordName, reason: e.reason, createdAt: createdAt, courierTokens: mine.count,
                                                     courierDelivered: mine.filter { $0.through >= position }.count))
@@ -46,17 +47,22 @@ extension NotificationStore {
         let nid = try write { db, _ in
             // `ck.test` marks it (after `nid` in key order, as `render` places a member that is not fet/met).
             let aps = NotificationPayload.aps(NotificationInfo(alertBody: text))
-            let heading = NotificationBatch.Heading(user: user, scope: "private", recordName: nil, reason: nil, aps: aps)
-            let entry = NotificationBatch.Entry(heading: heading, subscriptionID: Self.testSubscriptionID, member: #""test":true"#)
+            let heading = NotificationBatch.Heading(user: user, scope: "private", recordName: nil, reason: nil,
+                                                    aps: aps)
+            let entry = NotificationBatch.Entry(heading: heading, subscriptionID: Self.testSubscriptionID,
+                                                member: #""test":true"#)
             let appended = try NotificationLog.append(createdAt: WallClock.nowMillis(),
-                                                      rows: [NotificationLog.Row(user: user, text: NotificationBatch.encode([entry]), count: 1)], policy: policy, db)
+                                                      rows: [NotificationLog.Row(user: user,
+                                                              text: NotificationBatch.encode([entry]),
+                                                              count: 1)], policy: policy, db)
             let batch = appended.batches[user] ?? 0
             db.afterCommit {
                 counter.add(notifications: 0, webhooks: 0, evicted: appended.evicted)
                 upkeep.appended(appended.bytes)
                 bell.ring([key])
             }
-            return NotificationBatch.nid(salt: salt, user: user, position: NotificationBatch.position(batch: batch, index: 0))
+            return NotificationBatch.nid(salt: salt, user: user, position: NotificationBatch.position(batch: batch,
+                    index: 0))
         }
         tendLog()
         return nid

@@ -14,7 +14,8 @@ public final class NotificationStore: EnvironmentPart {
     /// `aps` texts the log references, by reference (they never change under one).
     let apsCache = ExpiringCache<String, String>(lifetime: .seconds(600), capacity: 10_000)
     /// How far each web courier token has been answered, ahead of what is saved (see `courierDelivered`).
-    let courierProgress = Mutex<(answered: [String: Int64], dirty: Set<String>, savedAt: ContinuousClock.Instant)>(([:], [], .now))
+    let courierProgress = Mutex<(answered: [String: Int64], dirty: Set<String>, savedAt: ContinuousClock.Instant)>(([:],
+            [], .now))
 
     /// Rung when a commit appends notifications: SSE streams, courier polls and the webhook deliverer wait on it.
     /// The server's one bell, shared by every environment.
@@ -70,8 +71,10 @@ public final class NotificationStore: EnvironmentPart {
                 var done: [Int64] = []
                 var unfinished = false
                 for row in rows {
-                    // A change this version cannot read (never written by it) is dropped rather than stop every one after it.
-                    if let change = NotificationChange(row.change), let stopped = try apply(change, row: row.id, to: &outbox, resumeAfter: row.resumeAfter, catalog: catalog, db) {
+                    // A change this version cannot read (never written by it) is dropped rather than stop every one
+                    // after it.
+                    if let change = NotificationChange(row.change), let stopped = try apply(change, row: row.id,
+                            to: &outbox, resumeAfter: row.resumeAfter, catalog: catalog, db) {
                         try NotificationOutboxRows.resume(row.id, after: stopped, db)
                         unfinished = true
                         break
@@ -81,7 +84,8 @@ public final class NotificationStore: EnvironmentPart {
                 }
                 try NotificationOutboxRows.remove(done, db)
                 try outbox.finish(db)
-                return (unfinished || done.count < rows.count || rows.count == Self.changesPerTurn, !outbox.spent.isEmpty)
+                return (unfinished || done.count < rows.count || rows.count == Self.changesPerTurn,
+                        !outbox.spent.isEmpty)
             }
             if spent { subscriptions.subscriptionsChanged() }
             tendLog()
@@ -95,14 +99,17 @@ public final class NotificationStore: EnvironmentPart {
     private let plan = Mutex<(row: Int64, plan: NotificationOutbox.Plan)?>(nil)
 
     /// A change's notifications, within what is left of the turn's subscriptions; where it stopped, if it did.
-    private func apply(_ change: NotificationChange, row: Int64, to outbox: inout NotificationOutbox, resumeAfter: String?, catalog: Catalog,
+    private func apply(_ change: NotificationChange, row: Int64, to outbox: inout NotificationOutbox,
+                       resumeAfter: String?, catalog: Catalog,
                        _ db: any SQLSession) throws -> String? {
         switch change.kind {
         case .record(let before, let after, let zoneRow):
             var kept = plan.withLock { $0?.row == row ? $0?.plan : nil }
-            let stopped = try outbox.recordChanged(before: before.map { Self.placed($0, change.zone) }, after: after.map { Self.placed($0, change.zone) },
+            let stopped = try outbox.recordChanged(before: before.map { Self.placed($0, change.zone) },
+                                                   after: after.map { Self.placed($0, change.zone) },
                                                    zone: change.zone, database: change.database, catalog: catalog, zoneRow: zoneRow, resumeAfter: resumeAfter,
-                                                   limit: max(1, Self.subscriptionsPerTurn - outbox.looked), plan: &kept, db)
+                                                   limit: max(1,
+                                                              Self.subscriptionsPerTurn - outbox.looked), plan: &kept, db)
             plan.withLock { $0 = stopped != nil ? kept.map { (row, $0) } : nil }
             return stopped
         case .zone(let deleted):
@@ -130,14 +137,16 @@ public final class NotificationStore: EnvironmentPart {
     func tendLog() {
         let now = WallClock.nowMillis()
         let policy = notificationPolicy
-        guard let due = upkeep.claim(now: now, retention: policy.retention, budget: policy.logBudgetBytes) else { return }
+        guard let due = upkeep.claim(now: now, retention: policy.retention,
+                                     budget: policy.logBudgetBytes) else { return }
         var measured: Int64?
         defer { upkeep.finish(measured: measured) }
         do {
             if due.expire {
                 try write { db, _ in
                     try NotificationLog.expire(before: now - policy.retention, db)
-                    try NotificationInfos.sweep(live: try subscriptions.index(db).references, now: now, retention: policy.retention, db)
+                    try NotificationInfos.sweep(live: try subscriptions.index(db).references, now: now,
+                                                retention: policy.retention, db)
                 }
             }
             let kept = try NotificationLog.keepToBudget(policy, write: { body in try write { db, _ in try body(db) } },
@@ -151,7 +160,8 @@ public final class NotificationStore: EnvironmentPart {
     /// than the retention — the notifications after it are gone — is CloudKit's expired-token answer.
     /// With `skippingExpired` (the web courier, whose token must not stay stuck), a position past the retention
     /// reads on from the oldest notification kept instead.
-    public func entries(for user: String, after afterID: Int64, limit: Int = 200, skippingExpired: Bool = false) throws(StratusError) -> [StoredNotification] {
+    public func entries(for user: String, after afterID: Int64, limit: Int = 200,
+                        skippingExpired: Bool = false) throws(StratusError) -> [StoredNotification] {
         try notificationPage(for: user, after: afterID, limit: limit, skippingExpired: skippingExpired).notifications
     }
 
@@ -166,13 +176,16 @@ public final class NotificationStore: EnvironmentPart {
             let expiredBefore = NotificationBatch.batch(of: expiredThrough) << NotificationBatch.indexBits
             if afterID < expiredBefore && skippingExpired { afterID = expiredThrough }
             if afterID < expiredBefore {
-                throw StratusError(.changeTokenExpired, "notifications after this position are no longer kept (older than \(notificationRetention / 86_400_000) days, or past the log's budget for this user): start from now")
+                throw StratusError(.changeTokenExpired,
+                                   "notifications after this position are no longer kept (older than \(notificationRetention / 86_400_000) days, or past the log's budget for this user): start from now")
             }
             // The user's newest batch first: their batches commit in order, so everything up to it is in this read.
             let newest = try NotificationLog.lastBatch(of: user, db)
             var out: [StoredNotification] = []
-            // A few rows at a time, until the page is full: a row may hold hundreds of thousands of notifications, and a
-            // page of 50 reads what it needs, not 51 rows. Rows are read whole and decoded after: a PostgreSQL result is
+            // A few rows at a time, until the page is full: a row may hold hundreds of thousands of notifications, and
+            // a
+            // page of 50 reads what it needs, not 51 rows. Rows are read whole and decoded after: a PostgreSQL result
+            // is
             // not left open while other work runs.
             var from = NotificationBatch.batch(of: afterID)
             var more = true
@@ -183,18 +196,23 @@ public final class NotificationStore: EnvironmentPart {
                 for row in rows where out.count < limit {
                     // Only what the page takes is built: a row may hold a 200,000-notification group.
                     let skip = row.batch == NotificationBatch.batch(of: afterID) ? Int(afterID & Int64(NotificationBatch.maximumPerBatch - 1)) : -1
-                    for (i, e) in NotificationBatch.entries(row.entries, of: nil, after: skip, limit: limit - out.count) {
+                    for (i, e) in NotificationBatch.entries(row.entries, of: nil, after: skip,
+                                                            limit: limit - out.count) {
                         let position = NotificationBatch.position(batch: row.batch, index: i)
                         guard position > afterID, out.count < limit else { continue }
                         let nid = NotificationBatch.nid(salt: nidSalt, user: user, position: position)
-                        out.append(StoredNotification(id: position, notificationID: nid, subscriptionID: e.subscriptionID,
+                        out.append(StoredNotification(id: position, notificationID: nid,
+                                                      subscriptionID: e.subscriptionID,
                                                       scope: DatabaseScope(rawValue: e.scope) ?? .private, recordName: e.recordName, reason: e.reason,
                                                       createdAt: row.createdAt,
-                                                      payload: e.payload(nid: nid, aps: try NotificationInfos.resolve(e.aps, cache: apsCache, db), container: container, environment: environment)))
+                                                      payload: e.payload(nid: nid,
+                                                              aps: try NotificationInfos.resolve(e.aps, cache: apsCache,
+                                                              db), container: container, environment: environment)))
                     }
                 }
             }
-            let through = out.count == limit ? out.last?.id ?? afterID : max(afterID, newest == 0 ? afterID : NotificationBatch.end(of: newest))
+            let through = out.count == limit ? out.last?.id ?? afterID : max(afterID,
+                    newest == 0 ? afterID : NotificationBatch.end(of: newest))
             return (out, through)
         }
     }
@@ -210,7 +228,8 @@ public final class NotificationStore: EnvironmentPart {
 
     /// The same for each of `users`, in one read (the APNs deliverer's pass over an environment's devices).
     public func lastNotificationIDs(for users: [String]) throws(StratusError) -> [String: Int64] {
-        try read { db, _ in try NotificationLog.lastBatches(of: users, db).mapValues { $0 == 0 ? 0 : NotificationBatch.end(of: $0) } }
+        try read { db, _ in try NotificationLog.lastBatches(of: users,
+                                                            db).mapValues { $0 == 0 ? 0 : NotificationBatch.end(of: $0) } }
     }
 
     // MARK: web courier tokens
@@ -221,10 +240,12 @@ public final class NotificationStore: EnvironmentPart {
 
     /// Keeps a web courier token for `user`, as its hash: it works until `expiresAt`, or until the sign-in it was
     /// made with (its family, `madeWith`) signs out. It hears what happens from now on.
-    public func createCourierToken(_ token: String, user: String, expiresAt: Int64, madeWith webToken: String? = nil) throws(StratusError) {
+    public func createCourierToken(_ token: String, user: String, expiresAt: Int64,
+                                   madeWith webToken: String? = nil) throws(StratusError) {
         let start = try lastNotificationID(for: user)
         try write { db, _ in
-            try CourierTokens.keep(Secrets.tokenHash(token), user: user, from: start, expiresAt: expiresAt, webToken: webToken,
+            try CourierTokens.keep(Secrets.tokenHash(token), user: user, from: start, expiresAt: expiresAt,
+                                   webToken: webToken,
                                    keep: Self.maximumCourierTokensPerUser, now: WallClock.nowMillis(), db)
         }
     }
@@ -233,7 +254,8 @@ public final class NotificationStore: EnvironmentPart {
     public func courierToken(_ token: String) throws(StratusError) -> (user: String, deliveredThrough: Int64)? {
         guard token.utf8.count <= 128 else { return nil }
         let hash = Secrets.tokenHash(token)
-        guard let row = try read({ db, _ in try CourierTokens.find(hash, now: WallClock.nowMillis(), db) }) else { return nil }
+        guard let row = try read({ db, _ in try CourierTokens.find(hash, now: WallClock.nowMillis(),
+                                                                   db) }) else { return nil }
         return (row.user, max(row.deliveredThrough, courierProgress.withLock { $0.answered[hash] ?? 0 }))
     }
 
@@ -282,15 +304,18 @@ extension NotificationStore {
     /// Where a user's notification sits in the log, by its `nid` (SSE's `Last-Event-ID`). An unknown id is one
     /// dropped by the retention, or never the user's: CloudKit's expired-token answer, so the client starts afresh.
     public func notificationPosition(nid: String, user: String) throws(StratusError) -> Int64 {
-        let position: Int64? = try NotificationBatch.position(nid: nid, salt: nidSalt, user: user).flatMap { position throws(StratusError) -> Int64? in
+        let position: Int64? = try NotificationBatch.position(nid: nid, salt: nidSalt,
+                                                              user: user).flatMap { position throws(StratusError) -> Int64? in
             try read { db, _ -> Int64? in
-                guard let count = try NotificationLog.count(of: user, batch: NotificationBatch.batch(of: position), db) else { return nil }
+                guard let count = try NotificationLog.count(of: user, batch: NotificationBatch.batch(of: position),
+                                                            db) else { return nil }
                 let index = position & Int64(NotificationBatch.maximumPerBatch - 1)
                 return index < count ? position : nil
             }
         }
         guard let position else {
-            throw StratusError(.changeTokenExpired, "no notification '\(nid.prefix(64))' is kept for this user (expired after \(notificationRetention / 86_400_000) days, or never yours): reconnect without Last-Event-ID")
+            throw StratusError(.changeTokenExpired,
+                               "no notification '\(nid.prefix(64))' is kept for this user (expired after \(notificationRetention / 86_400_000) days, or never yours): reconnect without Last-Event-ID")
         }
         return position
     }

@@ -33,9 +33,12 @@ public final class QueryShapeStore: EnvironmentPart {
         try? write { s, _ in
             for (shape, st) in gathered {
                 let spec = String(decoding: (try? JSONEncoder().encode(shape)) ?? Data(), as: UTF8.self)
-                guard let (calls, steps, rows) = try QueryShapeRows.record(shape, st, spec: spec, at: now, s) else { continue }
+                guard let (calls, steps, rows) = try QueryShapeRows.record(shape, st, spec: spec, at: now,
+                        s) else { continue }
                 // SQLite says what a shape costs (its machine's steps per row returned); PostgreSQL does not.
-                totals.append(QueryShapeTotals(shape: shape, calls: calls, stepsPerRow: s.dialect.countsSteps ? Double(steps) / Double(max(rows, 1)) : nil))
+                totals.append(QueryShapeTotals(shape: shape, calls: calls,
+                                               stepsPerRow: s.dialect.countsSteps ? Double(steps) / Double(max(rows,
+                        1)) : nil))
             }
         }
         return totals
@@ -45,7 +48,8 @@ public final class QueryShapeStore: EnvironmentPart {
     /// plus what the shape log gathered since (merged here, not written: a read never writes).
     public func all() throws(StratusError) -> [QueryShapeReport] {
         let pending = upkeep.shapes.peek()
-        let byName = Dictionary(pending.map { ($0.key.description, ($0.key, $0.value)) }, uniquingKeysWith: { a, _ in a })
+        let byName = Dictionary(pending.map { ($0.key.description, ($0.key, $0.value)) }, uniquingKeysWith: { a,
+                                _ in a })
         let now = WallClock.nowMillis()
         return try read { s, _ in
             var seen: Set<String> = []
@@ -53,21 +57,25 @@ public final class QueryShapeStore: EnvironmentPart {
                 var row = row
                 seen.insert(row.shape)
                 if let (_, st) = byName[row.shape] {
-                    (row.calls, row.micros, row.steps, row.rows) = (row.calls + st.calls, row.micros + st.micros, row.steps + st.steps, row.rows + st.rows)
+                    (row.calls, row.micros, row.steps, row.rows) = (row.calls + st.calls, row.micros + st.micros,
+                                                                    row.steps + st.steps, row.rows + st.rows)
                     (row.p50, row.p99, row.lastAt, row.sql) = (st.percentile(0.5), st.percentile(0.99), now, st.sql)
                 }
-                return Self.report(shape: row.shape, recordType: row.recordType, calls: row.calls, micros: row.micros, steps: row.steps, rows: row.rows,
+                return Self.report(shape: row.shape, recordType: row.recordType, calls: row.calls, micros: row.micros,
+                                   steps: row.steps, rows: row.rows,
                                    p50: row.p50, p99: row.p99, lastAt: row.lastAt, sql: row.sql, s)
             }
             for (name, (shape, st)) in byName where !seen.contains(name) {
-                reports.append(Self.report(shape: name, recordType: shape.recordType, calls: st.calls, micros: st.micros, steps: st.steps, rows: st.rows,
+                reports.append(Self.report(shape: name, recordType: shape.recordType, calls: st.calls,
+                                           micros: st.micros, steps: st.steps, rows: st.rows,
                                            p50: st.percentile(0.5), p99: st.percentile(0.99), lastAt: now, sql: st.sql, s))
             }
             return reports.sorted { ($0.calls, $1.shape) > ($1.calls, $0.shape) }
         }
     }
 
-    private static func report(shape: String, recordType: String, calls: Int, micros: Int, steps: Int, rows: Int, p50: Int, p99: Int,
+    private static func report(shape: String, recordType: String, calls: Int, micros: Int, steps: Int, rows: Int,
+                               p50: Int, p99: Int,
                                lastAt: Int64, sql: String, _ s: any SQLSession) -> QueryShapeReport {
         let plan = (try? QueryPlan.explain(sql, s)) ?? ["(no longer valid for the schema)"]
         return QueryShapeReport(shape: shape, recordType: recordType, calls: calls, p50Milliseconds: Double(p50) / 1000,
@@ -128,7 +136,8 @@ public final class QueryShapeStore: EnvironmentPart {
             guard let type = catalog.type(named: shape.recordType) else { throw StratusError.badRequest("record type '\(shape.recordType.prefix(100))' does not exist") }
             if let existing = catalog.autoIndexes.first(where: { $0.serves(shape) }) { return existing }
             let now = WallClock.nowMillis()
-            var ai = AutoIndex(name: "", recordType: type.name, equalityFields: shape.equalities, orderField: order, shape: shape.description,
+            var ai = AutoIndex(name: "", recordType: type.name, equalityFields: shape.equalities, orderField: order,
+                               shape: shape.description,
                                pinned: pinned, createdAt: now, lastUsedAt: now)
             guard let cols = AutoIndexes.columns(ai, type) else {
                 throw StratusError.badRequest("the fields of shape '\(shape.description.prefix(200))' cannot share a B-tree index (lists, locations, assets and bytes cannot)")
@@ -163,7 +172,8 @@ public final class QueryShapeStore: EnvironmentPart {
             do {
                 done = try sqliteWrite { s, catalog in
                     guard var ai = catalog.autoIndexes.first(where: { $0.name == name }), !ai.isReady else { return true }
-                    guard let type = catalog.type(named: ai.recordType), let cols = AutoIndexes.columns(ai, type) else { return true }
+                    guard let type = catalog.type(named: ai.recordType), let cols = AutoIndexes.columns(ai,
+                            type) else { return true }
                     guard try AutoIndexes.fill(ai, type, columns: cols, limit: rows, s).done else { return false }
                     ai.builtThrough = nil
                     ai.buildMilliseconds = (ContinuousClock.now - started).milliseconds
@@ -185,7 +195,8 @@ public final class QueryShapeStore: EnvironmentPart {
             let took = (ContinuousClock.now - stepStarted).milliseconds
             longest = max(longest, took)
             if done { break }
-            if took < policy.stepMilliseconds / 2 { rows = min(rows * 2, 200_000) } else if took > policy.stepMilliseconds * 2 { rows = max(rows / 2, 100) }
+            if took < policy.stepMilliseconds / 2 { rows = min(rows * 2,
+                                                               200_000) } else if took > policy.stepMilliseconds * 2 { rows = max(rows / 2, 100) }
             usleep(200)  // let a waiting writer in first
         }
         guard let ai = try autoIndexes().first(where: { $0.name == name }) else {
@@ -199,7 +210,8 @@ public final class QueryShapeStore: EnvironmentPart {
     public func startAutoIndex(forShape description: String) throws(StratusError) -> AutoIndex {
         let pending = upkeep.shapes.peek().keys.first { $0.description == description }
         let spec: String? = pending != nil ? nil : try read { s, _ in try QueryShapeRows.spec(of: description, s) }
-        guard let shape = pending ?? spec.flatMap({ try? JSONDecoder().decode(QueryShape.self, from: Data($0.utf8)) }) else {
+        guard let shape = pending ?? spec.flatMap({ try? JSONDecoder().decode(QueryShape.self,
+                from: Data($0.utf8)) }) else {
             throw StratusError(.notFound, "no query shape '\(description.prefix(200))' has run in this environment")
         }
         return try startAutoIndex(for: shape, pinned: true)
@@ -229,7 +241,8 @@ public final class QueryShapeStore: EnvironmentPart {
 
     public func setAutoIndexPinned(_ name: String, _ pinned: Bool) throws(StratusError) {
         try write { s, catalog in
-            guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
+            guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound,
+                    "no automatic index '\(name.prefix(100))'") }
             try AutoIndexes.setPinned(name, pinned, s)
             catalog = try SchemaStorage.load(s)
         }
@@ -237,7 +250,8 @@ public final class QueryShapeStore: EnvironmentPart {
 
     public func dropAutoIndex(_ name: String) throws(StratusError) {
         try write { s, catalog in
-            guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound, "no automatic index '\(name.prefix(100))'") }
+            guard catalog.autoIndexes.contains(where: { $0.name == name }) else { throw StratusError(.notFound,
+                    "no automatic index '\(name.prefix(100))'") }
             try AutoIndexes.drop(name, s)
             catalog = try SchemaStorage.load(s)
         }

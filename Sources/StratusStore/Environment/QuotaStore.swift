@@ -24,7 +24,8 @@ public final class QuotaStore: EnvironmentPart {
             let assets = try AssetRows.totalSize(db)
             // Not the asset content counted above (PostgreSQL keeps it in `asset_chunks`), nor the notification log,
             // which is held to a budget of its own and charged to no quota.
-            let recordBytes = try StorageSize.bytes(db, excluding: ["asset_chunks", "notification_log"], excludedBytes: { try NotificationLog.bytes(db) })
+            let recordBytes = try StorageSize.bytes(db, excluding: ["asset_chunks", "notification_log"],
+                                                    excludedBytes: { try NotificationLog.bytes(db) })
             return StorageUsage(recordBytes: recordBytes, assetBytes: assets, quotaBytes: core.quotaBytes)
         }
         usageCache.withLock { $0 = (now, usage) }
@@ -50,7 +51,8 @@ public final class QuotaStore: EnvironmentPart {
     }
 
     private static func overQuota(_ usage: StorageUsage) -> StratusError {
-        StratusError(.quotaExceeded, "this container environment is over its storage quota (\(usage.totalBytes / 1_048_576) MB of \((usage.quotaBytes ?? 0) / 1_048_576) MB): delete data or raise the quota")
+        StratusError(.quotaExceeded,
+                     "this container environment is over its storage quota (\(usage.totalBytes / 1_048_576) MB of \((usage.quotaBytes ?? 0) / 1_048_576) MB): delete data or raise the quota")
     }
 
     /// Promises `bytes` to a write about to happen, or refuses (QUOTA_EXCEEDED) what would take the environment past

@@ -28,14 +28,16 @@ public final class SchemaStore: EnvironmentPart {
 
     /// Makes the schema equal to `target` in one transaction, or changes nothing if any change is refused.
     @discardableResult
-    public func applySchema(_ target: Schema, protecting protected: Schema?, deployedBy: String? = nil) throws(StratusError) -> SchemaDiff {
+    public func applySchema(_ target: Schema, protecting protected: Schema?,
+                            deployedBy: String? = nil) throws(StratusError) -> SchemaDiff {
         try target.validate()
         return try write { s, catalog in
             let diff = SchemaDiff.between(catalog.schema, target, protecting: protected)
             try diff.validate()
             if !diff.isEmpty { catalog = try SchemaStorage.apply(diff, to: catalog, s) }
             if let deployedBy {
-                try DeploymentRows.insert(by: deployedBy, changes: diff.changes.map(\.description), at: WallClock.nowMillis(), s)
+                try DeploymentRows.insert(by: deployedBy, changes: diff.changes.map(\.description),
+                                          at: WallClock.nowMillis(), s)
             }
             return diff
         }

@@ -11,7 +11,8 @@ public struct ShareStore: EnvironmentPart {
 extension ShareStore {
     /// What `records/resolve` and the share page show: the share, seen by `user` (nil: not signed in), and its root
     /// record when asked for. Someone the share is not for gets ACCESS_DENIED and learns nothing else.
-    public func resolveShare(_ shortGUID: String, user: String?, fetchRoot: Bool = false, desiredKeys: [String]? = nil) throws(StratusError) -> (share: Share, root: StoredRecord?) {
+    public func resolveShare(_ shortGUID: String, user: String?, fetchRoot: Bool = false,
+                             desiredKeys: [String]? = nil) throws(StratusError) -> (share: Share, root: StoredRecord?) {
         try read { db, catalog in
             let (_, share, zone) = try findShare(db, shortGUID)
             guard Self.mayOpen(share, user: user) else { throw Self.notForYou(shortGUID) }
@@ -35,7 +36,8 @@ extension ShareStore {
     }
 
     private func findShare(_ db: any SQLSession, _ shortGUID: String) throws -> (Int64, Share, ZoneRow) {
-        guard ShortGUID.isWellFormed(shortGUID), let found = try ShareRows.find(db, shortGUID: shortGUID) else { throw Self.notForYou(shortGUID) }
+        guard ShortGUID.isWellFormed(shortGUID), let found = try ShareRows.find(db,
+                shortGUID: shortGUID) else { throw Self.notForYou(shortGUID) }
         return (found.id, found.share, found.zone)
     }
 
@@ -54,7 +56,8 @@ extension ShareStore {
                 try ShareRows.accept(db, share: id, user: user, as: type)
             case nil where share.publicPermission != .none:
                 guard share.participants.filter({ $0.acceptanceStatus != .removed }).count < Share.maximumParticipants else {
-                    throw StratusError(.limitExceeded, "this share has \(Share.maximumParticipants) participants, CloudKit's limit")
+                    throw StratusError(.limitExceeded,
+                                       "this share has \(Share.maximumParticipants) participants, CloudKit's limit")
                 }
                 try ShareRows.joinPublicly(db, share: id, user: user, permission: share.publicPermission)
             default:
@@ -85,7 +88,8 @@ extension ShareStore {
     /// users' data).
     public func allSharesByID(limit: Int = 500) throws(StratusError) -> [(id: Int64, share: Share)] {
         try read { db, _ in
-            try ShareRows.newestIDs(db, limit: limit).compactMap { id in try ShareRows.find(db, id: id).map { (id, $0.share) } }
+            try ShareRows.newestIDs(db, limit: limit).compactMap { id in try ShareRows.find(db, id: id).map { (id,
+                    $0.share) } }
         }
     }
 
@@ -96,8 +100,10 @@ extension ShareStore {
             guard let (share, zone) = try ShareRows.find(db, id: id).map({ ($0.share, $0.zone) }) else {
                 throw StratusError(.notFound, "There is no such share.")
             }
-            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment, database: .privateDatabase(of: zone.zoneID.ownerRecordName ?? ""),
-                                          actor: RequestActor(userRecordName: zone.zoneID.ownerRecordName ?? "", deviceID: "console"))
+            var writer = try RecordWriter(db: db, catalog: catalog, environment: environment,
+                                          database: .privateDatabase(of: zone.zoneID.ownerRecordName ?? ""),
+                                          actor: RequestActor(userRecordName: zone.zoneID.ownerRecordName ?? "",
+                                                              deviceID: "console"))
             try writer.deleteShare(id, share, zone: zone)
             try writer.finish()
             return share
@@ -116,7 +122,8 @@ extension ShareStore {
     public func rootRecordType(of share: Share) throws(StratusError) -> String? {
         guard let root = share.rootRecordName else { return nil }
         return try read { db, catalog in
-            guard let zone = try ZoneRow.find(db, .privateDatabase(of: share.zoneID.ownerRecordName ?? ""), share.zoneID.zoneName),
+            guard let zone = try ZoneRow.find(db, .privateDatabase(of: share.zoneID.ownerRecordName ?? ""),
+                                              share.zoneID.zoneName),
                   let typeID = try RecordLog.live(db, zone: zone.id, name: root)?.typeID
             else { return nil }
             return catalog.type(id: typeID)?.name
@@ -127,7 +134,8 @@ extension ShareStore {
 extension ShareStore {
     /// Share records by name in a zone, as `records/lookup` serves them: the owner's, or in the shared database those
     /// the participant has accepted there.
-    public func shares(named names: [String], in database: DatabaseID, zoneID: ZoneID) throws(StratusError) -> [String: Share] {
+    public func shares(named names: [String], in database: DatabaseID,
+                       zoneID: ZoneID) throws(StratusError) -> [String: Share] {
         guard !names.isEmpty, database.scope != .public else { return [:] }
         return try read { db, _ in
             let (zoneRow, access) = try SharedZones.resolve(db, database, zoneID)

@@ -7,7 +7,8 @@ extension StoredRecords {
     /// each in record-name order (so an export of an import of an export gives the same lines), fields in name
     /// order, in one read transaction: a consistent snapshot in constant memory. Returns how many were streamed.
     /// ENCRYPTED fields are left out unless `includeEncrypted` (their values are the app's secret).
-    public func streamRecords(in database: DatabaseID, zoneID: ZoneID, type typeName: String? = nil, includeEncrypted: Bool = false,
+    public func streamRecords(in database: DatabaseID, zoneID: ZoneID, type typeName: String? = nil,
+                              includeEncrypted: Bool = false,
                               into sink: inout some RecordSink) throws(StratusError) -> Int {
         guard database.scope != .shared else { throw .badRequest("the shared database is exported through its owners' zones") }
         return try read { db, catalog in

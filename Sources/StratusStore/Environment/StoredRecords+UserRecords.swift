@@ -13,7 +13,8 @@ extension StoredRecords {
         var op = RecordOperation(.create, StoredRecord(recordName: user, recordType: UserRecord.recordType))
         op.makesUserRecord = true
         // Two first requests at once: one makes it, the other finds it made.
-        if case .failed(let e)? = try modify([op], in: database, actor: RequestActor(userRecordName: user)).first, e.code != .exists { throw e }
+        if case .failed(let e)? = try modify([op], in: database,
+                                             actor: RequestActor(userRecordName: user)).first, e.code != .exists { throw e }
         guard case .success(let r)? = try lookup([user], in: database).first else {
             throw StratusError(.internalError, "the user record of \(user) was not made")
         }

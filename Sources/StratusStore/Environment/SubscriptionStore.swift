@@ -21,7 +21,8 @@ public final class SubscriptionStore: EnvironmentPart {
     }
 
     /// Every subscription of the environment, of every user and database, newest first (for the console).
-    public func allSubscriptions(limit: Int = 1000) throws(StratusError) -> [(scope: DatabaseScope, owner: String, id: String, document: String, createdAt: Int64)] {
+    public func allSubscriptions(limit: Int = 1000) throws(StratusError) -> [(scope: DatabaseScope, owner: String,
+            id: String, document: String, createdAt: Int64)] {
         try read { s, _ in try SubscriptionRows.newest(limit: limit, s) }
     }
 
@@ -29,11 +30,13 @@ public final class SubscriptionStore: EnvironmentPart {
         try read { s, _ in try SubscriptionRows.document(scope, owner: owner, id: id, s) }
     }
 
-    /// Creates or replaces (`mode`, see `SubscriptionSave`) a subscription; `.update` of a missing one is NOT_FOUND. A new
+    /// Creates or replaces (`mode`, see `SubscriptionSave`) a subscription; `.update` of a missing one is NOT_FOUND. A
+    /// new
     /// one past the owner's or the environment's cap is LIMIT_EXCEEDED; a `notificationInfo` whose `aps` is over
     /// `NotificationPolicy.maximumAPSBytes` is BAD_REQUEST; one past `SubscriptionLimits` is refused. A subscription
     /// is stored data: it counts toward the environment's quota and its owner's (QUOTA_EXCEEDED past either).
-    public func saveSubscription(_ id: String, document: String, spec: Subscription? = nil, in scope: DatabaseScope, owner: String,
+    public func saveSubscription(_ id: String, document: String, spec: Subscription? = nil, in scope: DatabaseScope,
+                                 owner: String,
                                  as mode: SubscriptionSave = .createOrReplace) throws(StratusError) {
         let specJSON = spec.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         guard !id.isEmpty, id.utf8.count <= 255 else { throw .badRequest("subscriptionID must be 1 to 255 bytes") }
@@ -46,7 +49,8 @@ public final class SubscriptionStore: EnvironmentPart {
         try quota.checkQuota()
         try write { s, catalog in
             if let spec {
-                try SubscriptionLimits.check(spec, fields: { catalog.type(named: $0).map { Set($0.fields.map(\.name)) } },
+                try SubscriptionLimits.check(spec,
+                                             fields: { catalog.type(named: $0).map { Set($0.fields.map(\.name)) } },
                                              anyField: { name in catalog.types.contains { $0.field(named: name) != nil } })
             }
             let old = try SubscriptionRows.charge(scope, owner: owner, id: id, s)
@@ -55,7 +59,8 @@ public final class SubscriptionStore: EnvironmentPart {
             let charge = UserUsage.charge(subscriptionDocument: document, spec: specJSON) - (old ?? 0)
             if let userQuota, charge > 0 {
                 let using = try UserUsage.bytes(owner, s)
-                if using + charge > userQuota { throw UserUsage.refusal(owner, using: using, adding: charge, limit: userQuota) }
+                if using + charge > userQuota { throw UserUsage.refusal(owner, using: using, adding: charge,
+                        limit: userQuota) }
             }
             try UserUsage.add([owner: charge], s)
             if let aps { try NotificationInfos.keep(aps, s) }
@@ -84,7 +89,8 @@ public final class SubscriptionStore: EnvironmentPart {
         let (cached, drops) = subscriptionIndex.withLock { ($0.index, $0.drops) }
         if let cached { return cached }
         let decoder = JSONDecoder()
-        let entries = try SubscriptionRows.specs(db).compactMap { row -> (owner: String, scope: DatabaseScope, subscription: Subscription)? in
+        let entries = try SubscriptionRows.specs(db).compactMap { row -> (owner: String, scope: DatabaseScope,
+                subscription: Subscription)? in
             guard let s = try? decoder.decode(Subscription.self, from: Data(row.spec.utf8)) else { return nil }
             return (row.owner, row.scope, s)
         }

@@ -26,7 +26,8 @@ public final class WebhookStore: EnvironmentPart {
             try WebhookRows.insert(url: url, recordTypes: types, secret: secret, at: now, s)
         }
         webhooksChanged()
-        return (Webhook(id: id, url: url, recordTypes: recordTypes, enabled: true, failures: 0, lastStatus: nil, lastDeliveryAt: nil, createdAt: now), secret)
+        return (Webhook(id: id, url: url, recordTypes: recordTypes, enabled: true, failures: 0, lastStatus: nil,
+                        lastDeliveryAt: nil, createdAt: now), secret)
     }
 
     public func all() throws(StratusError) -> [Webhook] {
@@ -70,7 +71,8 @@ public final class WebhookStore: EnvironmentPart {
         webhookPresence.withLock { $0 = nil }
     }
 
-    /// Whether this environment has any webhook, from memory when checked in the last 5 seconds (nil: ask `hasWebhooks`).
+    /// Whether this environment has any webhook, from memory when checked in the last 5 seconds (nil: ask
+    /// `hasWebhooks`).
     public var knownWebhookPresence: Bool? {
         webhookPresence.withLock { p in p.flatMap { ContinuousClock.now - $0.at < .seconds(5) ? $0.any : nil } }
     }
@@ -99,7 +101,8 @@ public final class WebhookStore: EnvironmentPart {
     public func dueWebhookDeliveries(limit: Int = 256) throws(StratusError) -> [WebhookDelivery] {
         let now = WallClock.nowMillis()
         if sqlite == nil {
-            return try write { s, _ in try WebhookDeliveries.claimDue(now: now, until: now + Self.webhookLease, limit: limit, s) }
+            return try write { s, _ in try WebhookDeliveries.claimDue(now: now, until: now + Self.webhookLease,
+                                                                      limit: limit, s) }
         }
         return try read { s, _ in try WebhookDeliveries.due(now: now, limit: limit, s) }
     }
@@ -110,7 +113,8 @@ public final class WebhookStore: EnvironmentPart {
     /// Records attempts' outcomes, in one transaction however many there are. A failure is retried with
     /// exponential backoff (1 s, 2 s, 4 s … capped at an hour) for 24 hours; then the delivery fails for good, and a
     /// webhook with 5 such failures in a row is disabled.
-    public func recordWebhookAttempts(_ outcomes: [(delivery: WebhookDelivery, status: String, succeeded: Bool)]) throws(StratusError) {
+    public func recordWebhookAttempts(_ outcomes: [(delivery: WebhookDelivery, status: String,
+                                                    succeeded: Bool)]) throws(StratusError) {
         guard !outcomes.isEmpty else { return }
         let now = WallClock.nowMillis()
         try write { s, _ in
@@ -138,7 +142,8 @@ public final class WebhookStore: EnvironmentPart {
     public static let webhookRetryWindow: Int64 = 24 * 3600 * 1000
 
     /// Every delivery of one notification to a webhook, newest first (for the console and tests).
-    public func webhookDeliveries(webhookID: Int64) throws(StratusError) -> [(nid: String, state: String, attempts: Int, lastError: String?)] {
+    public func webhookDeliveries(webhookID: Int64) throws(StratusError) -> [(nid: String, state: String, attempts: Int,
+            lastError: String?)] {
         try read { s, _ in try WebhookDeliveries.of(webhook: webhookID, s) }
     }
 

@@ -16,7 +16,8 @@ public struct ZoneStore: EnvironmentPart {
             return try read { db, _ in
                 let zoneShared = try ShareRows.zonesSharedWhole(db)
                 return try SharedZones.accepted(db, user: database.ownerRecordName).map {
-                    RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic, share: zoneShared.contains($0.id) ? Share.zoneShareName : nil)
+                    RecordZone(zoneID: $0.zoneID, syncToken: zoneSyncToken($0), atomic: $0.atomic,
+                               share: zoneShared.contains($0.id) ? Share.zoneShareName : nil)
                 }
             }
         }
@@ -25,7 +26,9 @@ public struct ZoneStore: EnvironmentPart {
                 RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: z.atomic, share: share)
             }
             if !zones.contains(where: { $0.zoneID.isDefault }) {
-                let z = ZoneRow(id: 0, zoneID: ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: database.ownerRecordName), atomic: false, changeSeq: 0)
+                let z = ZoneRow(id: 0, zoneID: ZoneID(zoneName: ZoneID.defaultZoneName,
+                                                      ownerRecordName: database.ownerRecordName), atomic: false,
+                        changeSeq: 0)
                 zones.insert(RecordZone(zoneID: z.zoneID, syncToken: zoneSyncToken(z), atomic: false), at: 0)
             }
             return zones
@@ -37,7 +40,8 @@ public struct ZoneStore: EnvironmentPart {
             return try read { db, _ in
                 let (zone, _) = try SharedZones.zone(db, user: database.ownerRecordName, zoneID: zoneID)
                 let share = try ShareRows.zoneShareName(db, zone: zone.id)
-                return RecordZone(zoneID: zone.zoneID, syncToken: zoneSyncToken(zone), atomic: zone.atomic, share: share)
+                return RecordZone(zoneID: zone.zoneID, syncToken: zoneSyncToken(zone), atomic: zone.atomic,
+                                  share: share)
             }
         }
         guard let z = try all(in: database).first(where: { $0.zoneID.zoneName == zoneID.zoneName }) else {
@@ -55,7 +59,8 @@ public struct ZoneStore: EnvironmentPart {
             throw StratusError(.badRequest, "the public database has only the default zone", zoneID: zoneID)
         }
         guard database.scope != .shared else {
-            throw StratusError(.badRequest, "zones cannot be created in the shared database: it holds the zones others share with you", zoneID: zoneID)
+            throw StratusError(.badRequest,
+                               "zones cannot be created in the shared database: it holds the zones others share with you", zoneID: zoneID)
         }
         let created = try core.write(in: database) { s, _, seq in
             if let z = try ZoneRow.find(s, database, zoneID.zoneName) {
@@ -82,13 +87,18 @@ public struct ZoneStore: EnvironmentPart {
         try removeZone(zoneID, in: database, reason: .purged)
     }
 
-    private func removeZone(_ zoneID: ZoneID, in database: DatabaseID, reason: ZoneDeletionReason) throws(StratusError) {
-        guard !zoneID.isDefault else { throw StratusError(.badRequest, "the default zone cannot be deleted", zoneID: zoneID) }
+    private func removeZone(_ zoneID: ZoneID, in database: DatabaseID,
+                            reason: ZoneDeletionReason) throws(StratusError) {
+        guard !zoneID.isDefault else { throw StratusError(.badRequest, "the default zone cannot be deleted",
+                                                          zoneID: zoneID) }
         guard database.scope != .shared else {
-            throw StratusError(.badRequest, "a shared zone belongs to its owner; leave the share (delete its share record) instead", zoneID: zoneID)
+            throw StratusError(.badRequest,
+                               "a shared zone belongs to its owner; leave the share (delete its share record) instead",
+                    zoneID: zoneID)
         }
         let released: [String] = try core.write(in: database) { s, catalog, seq in
-            guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else { throw try ZoneRow.missing(s, database, zoneID) }
+            guard let zone = try ZoneRow.find(s, database, zoneID.zoneName) else { throw try ZoneRow.missing(s,
+                    database, zoneID) }
             let released = try clearZone(s, catalog, zone)
             try ZoneRow.markDeleted(s, id: zone.id, reason, changeSeq: seq.next())
             var handOff = try notifications.handOff(s)
@@ -105,7 +115,8 @@ public struct ZoneStore: EnvironmentPart {
     /// until the app creates it again), and the default zone is emptied and started anew, so that sync tokens taken
     /// before answer CHANGE_TOKEN_EXPIRED. Returns how many zones were purged (the default zone included).
     @discardableResult
-    public func purgeUserData(_ userRecordName: String, reason: ZoneDeletionReason = .purged) throws(StratusError) -> Int {
+    public func purgeUserData(_ userRecordName: String,
+                              reason: ZoneDeletionReason = .purged) throws(StratusError) -> Int {
         let database = DatabaseID.privateDatabase(of: userRecordName)
         let (count, released): (Int, [String]) = try core.write(in: database) { s, catalog, seq in
             let zones = try ZoneRow.live(s, database)
@@ -143,10 +154,12 @@ public struct ZoneStore: EnvironmentPart {
                     for (i, f) in fields.enumerated() {
                         let index = statements[i]
                         if f.hasFTS { try s.execute(index.ftsDelete, id) }
-                        if f.hasGeo, let arguments = try index.geoDeleteArguments(id, stored: values[i]) { try s.execute(index.geoDelete, arguments) }
+                        if f.hasGeo, let arguments = try index.geoDeleteArguments(id,
+                                stored: values[i]) { try s.execute(index.geoDelete, arguments) }
                         if f.hasListTable { try s.execute(index.listClear, id) }
                         if f.type.scalar == .asset, let data = values[i] {
-                            for c in try FieldValueCodec.decode(data).assetChecksums { try AssetRows.release(c, s); released.append(c) }
+                            for c in try FieldValueCodec.decode(data).assetChecksums { try AssetRows.release(c,
+                                    s); released.append(c) }
                         }
                     }
                 }

@@ -68,7 +68,8 @@ public final class RequestLog: Sendable {
             }
             // Each flush looks at the oldest `expiryWindow` (more than a second's worth of requests at any rate this
             // server serves).
-            try RequestRows.trim(through: last - Int64(Self.maximumEntries), window: Self.expiryWindow, olderThan: WallClock.nowMillis() - Self.retention, s)
+            try RequestRows.trim(through: last - Int64(Self.maximumEntries), window: Self.expiryWindow,
+                                 olderThan: WallClock.nowMillis() - Self.retention, s)
         }
     }
 
@@ -82,12 +83,14 @@ public final class RequestLog: Sendable {
 
     /// Entries of a container environment, newest first: at most `limit`, older than `before` (an id) when given,
     /// matching each filter given (operation, status, user, uuid).
-    public func entries(container: String, environment: String, operation: String? = nil, status: Int? = nil, user: String? = nil,
+    public func entries(container: String, environment: String, operation: String? = nil, status: Int? = nil,
+                        user: String? = nil,
                         uuid: String? = nil, before: Int64? = nil, limit: Int = 200) throws(StratusError) -> [RequestLogEntry] {
         flush()
         return try guarded {
             try database.read { s in
-                try RequestRows.find(container: container, environment: environment, operation: operation, status: status, user: user,
+                try RequestRows.find(container: container, environment: environment, operation: operation,
+                                     status: status, user: user,
                                      uuid: uuid?.lowercased(), before: before, limit: max(1, min(limit, 1000)), s)
             }
         }

@@ -46,7 +46,8 @@ public final class Telemetry: Sendable {
 
     /// Telemetry in its own SQLite file.
     public convenience init(file: URL, flushing: Bool = true) throws(StratusError) {
-        self.init(database: try guarded { try SQLiteDatabase.logFile(file, migrations: TelemetryRows.migrations) }, flushing: flushing)
+        self.init(database: try guarded { try SQLiteDatabase.logFile(file, migrations: TelemetryRows.migrations) },
+                  flushing: flushing)
     }
 
     /// Telemetry in a PostgreSQL database's schema `stratus_telemetry`, which every node adds to.
@@ -66,7 +67,8 @@ public final class Telemetry: Sendable {
 
     /// Counts a CloudKit API request (memory only; written within seconds).
     public func record(_ e: RequestLogEntry) {
-        let key = Key(container: e.container, environment: e.environment, minute: e.at / 60_000, operation: TelemetryOperation(path: e.operation))
+        let key = Key(container: e.container, environment: e.environment, minute: e.at / 60_000,
+                      operation: TelemetryOperation(path: e.operation))
         pending.withLock { p in
             var c = p.counts[key] ?? Counts()
             c.requests += 1
@@ -80,8 +82,10 @@ public final class Telemetry: Sendable {
     }
 
     /// Records how many records and bytes an environment holds now.
-    public func sample(container: String, environment: String, records: Int64, bytes: Int64, at: Int64 = WallClock.nowMillis()) {
-        pending.withLock { $0.samples.append(Sample(container: container, environment: environment, minute: at / 60_000, records: records, bytes: bytes)) }
+    public func sample(container: String, environment: String, records: Int64, bytes: Int64,
+                       at: Int64 = WallClock.nowMillis()) {
+        pending.withLock { $0.samples.append(Sample(container: container, environment: environment, minute: at / 60_000,
+                                                    records: records, bytes: bytes)) }
     }
 
     /// Writes what has added up (the flusher does it every few seconds; tests and shutdown call it).
@@ -99,15 +103,18 @@ public final class Telemetry: Sendable {
         guard !counts.isEmpty || !samples.isEmpty || prune else { return }
         try? database.write { db in
             for (k, c) in counts {
-                try TelemetryRows.add(container: k.container, environment: k.environment, minute: k.minute, operation: k.operation.rawValue,
+                try TelemetryRows.add(container: k.container, environment: k.environment, minute: k.minute,
+                                      operation: k.operation.rawValue,
                                       requests: c.requests, errors: c.errors, latency: c.latency.counts, db)
                 for (e, n) in c.codes {
-                    try TelemetryRows.addErrors(container: k.container, environment: k.environment, minute: k.minute, code: e.code, injected: e.injected,
+                    try TelemetryRows.addErrors(container: k.container, environment: k.environment, minute: k.minute,
+                                                code: e.code, injected: e.injected,
                                                 count: n, db)
                 }
             }
             for s in samples {
-                try TelemetryRows.setSize(container: s.container, environment: s.environment, minute: s.minute, records: s.records, bytes: s.bytes, db)
+                try TelemetryRows.setSize(container: s.container, environment: s.environment, minute: s.minute,
+                                          records: s.records, bytes: s.bytes, db)
             }
             if prune { try Self.prune(db, now: now) }
         }
@@ -126,7 +133,8 @@ public final class Telemetry: Sendable {
 
 
     /// The points of `range` up to the minute of `now`, oldest first.
-    public func report(container: String, environment: String, range: TelemetryRange, now: Int64 = WallClock.nowMillis()) throws(StratusError) -> TelemetryReport {
+    public func report(container: String, environment: String, range: TelemetryRange,
+                       now: Int64 = WallClock.nowMillis()) throws(StratusError) -> TelemetryReport {
         flush()
         let count = Int(range.minutes / range.step)
         let first = (now / 60_000 / range.step) * range.step - Int64(count - 1) * range.step
@@ -137,7 +145,8 @@ public final class Telemetry: Sendable {
         }
         try guarded {
             try database.read { db in
-                try TelemetryRows.eachRequests(container: container, environment: environment, from: first, db) { minute, operation, count, errors, latency in
+                try TelemetryRows.eachRequests(container: container, environment: environment, from: first,
+                                               db) { minute, operation, count, errors, latency in
                     guard let i = index(minute) else { return }
                     points[i].requests += count
                     points[i].errors += errors
@@ -146,12 +155,14 @@ public final class Telemetry: Sendable {
                     h.add(LatencyHistogram(counts: latency))
                     points[i].latency[op] = h
                 }
-                try TelemetryRows.eachErrors(container: container, environment: environment, from: first, db) { minute, code, injected, n in
+                try TelemetryRows.eachErrors(container: container, environment: environment, from: first,
+                                             db) { minute, code, injected, n in
                     guard let i = index(minute) else { return }
                     points[i].errorsByCode[code, default: 0] += n
                     if injected { points[i].injected += n }
                 }
-                try TelemetryRows.eachSize(container: container, environment: environment, from: first, db) { minute, records, bytes in
+                try TelemetryRows.eachSize(container: container, environment: environment, from: first,
+                                           db) { minute, records, bytes in
                     guard let i = index(minute) else { return }
                     points[i].records = records
                     points[i].bytes = bytes

@@ -33,7 +33,8 @@ enum NotificationBatch {
 
         /// The notification as clients get it, given its `aps` JSON (resolved from the reference the log keeps).
         func payload(nid: String, aps: String, container: ContainerID, environment: ContainerEnvironment) -> String {
-            NotificationPayload.render(aps: aps, member: member, nid: nid, container: container, environment: environment, user: heading.user)
+            NotificationPayload.render(aps: aps, member: member, nid: nid, container: container,
+                                       environment: environment, user: heading.user)
         }
     }
 
@@ -104,7 +105,9 @@ enum NotificationBatch {
         text.withUTF8 { bytes in
             var index = 0
             var start = 0
-            func field(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self) }
+            func field(_ from: Int,
+                       _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]),
+                                                     as: UTF8.self) }
             while start < bytes.count {
                 var end = start
                 while end < bytes.count && bytes[end] != 10 { end += 1 }
@@ -143,7 +146,8 @@ enum NotificationBatch {
                     guard fields.count == 7 else { continue }
                     let heading = Heading(user: unescape(fields[0][...]), scope: unescape(fields[2][...]),
                                           recordName: fields[3].isEmpty ? nil : unescape(fields[3].dropFirst()), reason: Int(fields[4]), aps: fields[5])
-                    out.append((index, Entry(heading: heading, subscriptionID: unescape(fields[1][...]), member: fields[6])))
+                    out.append((index, Entry(heading: heading, subscriptionID: unescape(fields[1][...]),
+                                             member: fields[6])))
                 }
             }
         }
@@ -152,7 +156,8 @@ enum NotificationBatch {
 
     /// A group line's entries past index `after`, up to `limit` in `out`: each member is the group's template with
     /// the subscription ID in its placeholder.
-    private static func expand(group fields: [String], count: Int, at index: Int, after: Int, limit: Int, into out: inout [(Int, Entry)]) {
+    private static func expand(group fields: [String], count: Int, at index: Int, after: Int, limit: Int,
+                               into out: inout [(Int, Entry)]) {
         let heading = Heading(user: unescape(fields[0][...]), scope: unescape(fields[1][...]),
                               recordName: fields[2].isEmpty ? nil : unescape(fields[2].dropFirst()), reason: Int(fields[3]), aps: fields[4])
         let template = fields[5]
@@ -170,13 +175,15 @@ enum NotificationBatch {
 
     private static func escape(_ s: String) -> String {
         guard s.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == 9 || $0 == 10 }) else { return s }
-        return s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\t", with: "%09").replacingOccurrences(of: "\n", with: "%0A")
+        return s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\t",
+                with: "%09").replacingOccurrences(of: "\n", with: "%0A")
             .replacingOccurrences(of: "\r\n", with: "%0D%0A")
     }
 
     private static func unescape(_ s: Substring) -> String {
         guard s.contains("%") else { return String(s) }
-        return s.replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0A", with: "\n").replacingOccurrences(of: "%09", with: "\t")
+        return s.replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0A",
+                with: "\n").replacingOccurrences(of: "%09", with: "\t")
             .replacingOccurrences(of: "%25", with: "%")
     }
 
@@ -190,7 +197,8 @@ enum NotificationBatch {
     /// The notification ID of a user's position: `ssssssss-ssss-ssss-pppp-pppppppppppp` (salt and the user's tag,
     /// then position).
     static func nid(salt: UInt64, user: String, position: Int64) -> String {
-        let hex = String(salt ^ tag(user), radix: 16).leftPadded(16) + String(UInt64(bitPattern: position), radix: 16).leftPadded(16)
+        let hex = String(salt ^ tag(user), radix: 16).leftPadded(16) + String(UInt64(bitPattern: position),
+                radix: 16).leftPadded(16)
         let c = Array(hex)
         return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
     }

@@ -120,7 +120,8 @@ struct NotificationChange: Sendable, Equatable {
             guard let field = p.text(), let bytes = p.data(), let value = try? FieldValueCodec.decode(Data(bytes)) else { return nil }
             fields[field] = value
         }
-        return .some(StoredRecord(recordName: name, recordType: type, recordChangeTag: tag, fields: fields, created: created, modified: modified))
+        return .some(StoredRecord(recordName: name, recordType: type, recordChangeTag: tag, fields: fields,
+                                  created: created, modified: modified))
     }
 }
 

@@ -34,7 +34,8 @@ final class NotificationFanOut: Sendable {
     /// The fan-out thread's niceness.
     static let niceness: Int32 = 10
     /// glibc's `gettid` (outside the module Swift imports; looked up by name): Linux sets a niceness per thread.
-    private static let threadID: (@convention(c) () -> Int32)? = dlsym(nil, "gettid").map { unsafeBitCast($0, to: (@convention(c) () -> Int32).self) }
+    private static let threadID: (@convention(c) () -> Int32)? = dlsym(nil, "gettid").map { unsafeBitCast($0,
+            to: (@convention(c) () -> Int32).self) }
 
     /// Where the sweep finds the environments to look at (a store's open ones).
     func sweeping(_ environments: @escaping @Sendable () -> [NotificationStore]) { open.withLock { $0 = environments } }
@@ -56,7 +57,8 @@ final class NotificationFanOut: Sendable {
     private func run() {
         // Below the requests' threads: a flood of notifications to make yields the processors to everyone's requests,
         // and takes what they leave (its turns with the writer stay short, so a waiting write is not held long).
-        if let tid = Self.threadID?() { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), Self.niceness) }
+        if let tid = Self.threadID?() { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid),
+                                                        Self.niceness) }
         while true {
             let next = state.withLock { s -> (store: NotificationStore?, stopped: Bool) in
                 guard !s.stopped else { return (nil, true) }

@@ -28,7 +28,8 @@ struct NotificationHandOff {
 
     /// A record changed: its webhook deliveries are queued, and the change is kept for the fan-out when a
     /// subscription could hear it. ENCRYPTED values are the app's secret: no webhook body or notification carries them.
-    mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog,
+    mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID,
+                                catalog: Catalog,
                                 zoneRow: Int64? = nil, _ db: any SQLSession) throws {
         guard let type = (after ?? before)?.recordType else { return }
         var before = before, after = after
@@ -41,9 +42,11 @@ struct NotificationHandOff {
         if database.scope == .public, !webhooks.isEmpty {
             try queueWebhooks(type: type, before: before, after: after, zone: zone, db)
         }
-        let concerns = index.mayConcern(before: before, after: after, in: database) || (database.scope == .private && index.hasShared && zoneRow != nil)
+        let concerns = index.mayConcern(before: before, after: after,
+                                        in: database) || (database.scope == .private && index.hasShared && zoneRow != nil)
         guard concerns else { return }
-        try put(NotificationChange(kind: .record(before: before, after: after, zoneRow: zoneRow), database: database, zone: zone), db)
+        try put(NotificationChange(kind: .record(before: before, after: after, zoneRow: zoneRow), database: database,
+                                   zone: zone), db)
     }
 
     /// A zone created or deleted: kept for the fan-out when its database has a database subscription.
@@ -77,7 +80,8 @@ struct NotificationHandOff {
 
     /// One delivery per webhook that hears this type, in this transaction. The body says what changed and, unless
     /// deleted, the record's fields as plain JSON.
-    private mutating func queueWebhooks(type: String, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, _ db: any SQLSession) throws {
+    private mutating func queueWebhooks(type: String, before: StoredRecord?, after: StoredRecord?, zone: ZoneID,
+                                        _ db: any SQLSession) throws {
         let hearing = webhooks.filter { $0.hears(type) }
         guard !hearing.isEmpty, let record = after ?? before else { return }
         let reason = after == nil ? "deleted" : before == nil ? "created" : "updated"
@@ -86,7 +90,8 @@ struct NotificationHandOff {
         for hook in hearing {
             webhooksQueued += 1
             let nid = nids.next()
-            let json = Self.webhookBody(nid: nid, container: container, environment: environment, zone: zone, type: type, record: record,
+            let json = Self.webhookBody(nid: nid, container: container, environment: environment, zone: zone,
+                                        type: type, record: record,
                                         after: after, reason: reason, now: now)
             try WebhookDeliveries.enqueue(webhook: hook.id, nid: nid, payload: json, at: now, db)
         }
@@ -94,7 +99,8 @@ struct NotificationHandOff {
 
     /// A webhook delivery's body: what changed, where, and the record's fields after it (plain JSON), members in
     /// key order so that equal changes make equal bytes.
-    static func webhookBody(nid: String, container: ContainerID, environment: ContainerEnvironment, zone: ZoneID, type: String, record: StoredRecord,
+    static func webhookBody(nid: String, container: ContainerID, environment: ContainerEnvironment, zone: ZoneID,
+                            type: String, record: StoredRecord,
                             after: StoredRecord?, reason: String, now: Int64) -> String {
         var w = JSONWriter(capacity: 512)
         w.beginObject()

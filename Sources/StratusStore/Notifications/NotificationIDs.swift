@@ -1,5 +1,6 @@
 import StratusModel
-/// Webhook delivery IDs (`X-Stratus-Delivery`, the body's `notificationID`), spelled as lowercase UUIDs: 64 random bits drawn once per
+/// Webhook delivery IDs (`X-Stratus-Delivery`, the body's `notificationID`), spelled as lowercase UUIDs: 64 random bits
+/// drawn once per
 /// transaction, then a counter with the time in milliseconds. Unique (the random half differs per transaction,
 /// the rest per notification) and cheap: Foundation's `UUID()` reads the system's random source every time.
 /// Not secret: reading a notification needs its user's credentials, not its ID.

@@ -61,10 +61,12 @@ struct NotificationOutbox {
         }
         let rows = order.map { user in
             let groups = byUser[user] ?? []
-            return NotificationLog.Row(user: user, text: NotificationBatch.encode(groups), count: groups.reduce(0) { $0 + $1.subscriptionIDs.count })
+            return NotificationLog.Row(user: user, text: NotificationBatch.encode(groups),
+                                       count: groups.reduce(0) { $0 + $1.subscriptionIDs.count })
         }
         // Each recipient's row takes the next number of their own order (see `NotificationLog`).
-        let appended = try NotificationLog.append(createdAt: WallClock.nowMillis(), rows: rows, policy: store.notificationPolicy, s)
+        let appended = try NotificationLog.append(createdAt: WallClock.nowMillis(), rows: rows,
+                                                  policy: store.notificationPolicy, s)
         evicted += appended.evicted
         appendedBytes += appended.bytes
         pending.removeAll()
@@ -128,7 +130,8 @@ struct NotificationOutbox {
     /// at most `limit` of the subscriptions it concerns. A change that concerns more is taken in the order of the
     /// subscriptions' keys (`SubscriptionEntry.key`, the order of its `plan`), after `resumeAfter`: the key of the
     /// last one looked at is returned, to go on after it in the next turn; nil when the change is done.
-    mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog,
+    mutating func recordChanged(before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID,
+                                catalog: Catalog,
                                 zoneRow: Int64? = nil, resumeAfter: String? = nil, limit: Int = .max, plan: inout Plan?,
                                 _ db: any SQLSession) throws -> String? {
         guard (after ?? before)?.recordType != nil else { return nil }
@@ -143,11 +146,13 @@ struct NotificationOutbox {
                 }
             }
             if work.count <= limit && resumeAfter == nil {
-                for (entry, into) in work { try notify(entry, before: before, after: after, zone: zone, database: into, catalog: catalog, db) }
+                for (entry, into) in work { try notify(entry, before: before, after: after, zone: zone, database: into,
+                                                       catalog: catalog, db) }
                 looked += work.count
                 return nil
             }
-            plan = Plan(build: index.build, work: work.map { (key: $0.0.key, entry: $0.0, database: $0.1) }.sorted { $0.key < $1.key })
+            plan = Plan(build: index.build, work: work.map { (key: $0.0.key, entry: $0.0,
+                                                              database: $0.1) }.sorted { $0.key < $1.key })
         }
         let work = plan!.work
         // The first subscription after the one the last turn stopped at.
@@ -160,7 +165,8 @@ struct NotificationOutbox {
         }
         let end = min(work.count, low + limit)
         for item in work[low..<end] {
-            try notify(item.entry, before: before, after: after, zone: zone, database: item.database, catalog: catalog, db)
+            try notify(item.entry, before: before, after: after, zone: zone, database: item.database, catalog: catalog,
+                       db)
         }
         looked += end - low
         return end < work.count ? work[end - 1].key : nil
@@ -179,23 +185,27 @@ struct NotificationOutbox {
         }
         let all = zoneParticipants[zoneRow]!
         guard !all.isEmpty else { return [] }
-        let covering = all.contains { $0.shareID != nil } ? try RecordLinks.link(db, zone: zoneRow, name: name)?.shareID : nil
+        let covering = all.contains { $0.shareID != nil } ? try RecordLinks.link(db, zone: zoneRow,
+                name: name)?.shareID : nil
         var users: [String] = []
         for p in all where (p.shareID == nil || p.shareID == covering) && !users.contains(p.user) { users.append(p.user) }
         return users
     }
 
-    private mutating func notify(_ entry: Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID, catalog: Catalog, _ db: any SQLSession) throws {
+    private mutating func notify(_ entry: Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID,
+                                 database: DatabaseID, catalog: Catalog, _ db: any SQLSession) throws {
         // Only a subscription that fires once can be spent: the others need no key.
         let once = entry.firesOnce
         let key = once ? entry.key : ""
         if once && spent.contains(key) { return }
-        guard let reason = try reason(entry, before: before, after: after, zone: zone, database: database, catalog: catalog, db) else { return }
+        guard let reason = try reason(entry, before: before, after: after, zone: zone, database: database,
+                                      catalog: catalog, db) else { return }
         if once {
             // The subscription is claimed by deleting its row before it fires: a turn that ran on an index read before
             // another turn spent it (PostgreSQL's turns may overlap) finds no row to delete, and stays silent.
             spent.insert(key)
-            guard let freed = try SubscriptionRows.delete(entry.scope, owner: entry.owner, id: entry.subscription.subscriptionID, db) else { return }
+            guard let freed = try SubscriptionRows.delete(entry.scope, owner: entry.owner,
+                                                          id: entry.subscription.subscriptionID, db) else { return }
             try UserUsage.add([entry.owner: -freed], db)
         }
         try append(entry, reason: reason, record: after ?? before!, zone: zone, db)
@@ -211,7 +221,8 @@ struct NotificationOutbox {
     }
 
     /// 1 created, 2 updated, 3 deleted (CloudKit's `fo`); nil when the subscription does not fire.
-    private mutating func reason(_ entry: Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID, database: DatabaseID,
+    private mutating func reason(_ entry: Entry, before: StoredRecord?, after: StoredRecord?, zone: ZoneID,
+                                 database: DatabaseID,
                                  catalog: Catalog, _ db: any SQLSession) throws -> Int? {
         switch entry.kind {
         case .database:
@@ -244,9 +255,12 @@ struct NotificationOutbox {
                     let grants = publicReads!.grants
                     let creator = r.created?.userRecordName
                     // Roles are looked up only when the grants to any signed-in user and to the creator fall short.
-                    if !SecurityPolicy.allows(.read, grants: grants, caller: Caller(userRecordName: entry.owner, roles: []), creator: creator) {
-                        let caller = Caller(userRecordName: entry.owner, roles: try roles(of: entry.owner, catalog: catalog, db))
-                        guard SecurityPolicy.allows(.read, grants: grants, caller: caller, creator: creator) else { return nil }
+                    if !SecurityPolicy.allows(.read, grants: grants, caller: Caller(userRecordName: entry.owner,
+                            roles: []), creator: creator) {
+                        let caller = Caller(userRecordName: entry.owner, roles: try roles(of: entry.owner,
+                                catalog: catalog, db))
+                        guard SecurityPolicy.allows(.read, grants: grants, caller: caller,
+                                                    creator: creator) else { return nil }
                     }
                 }
             }
@@ -263,7 +277,8 @@ struct NotificationOutbox {
         return r
     }
 
-    private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID, _ db: any SQLSession) throws {
+    private mutating func append(_ entry: Entry, reason: Int, record: StoredRecord?, zone: ZoneID,
+                                 _ db: any SQLSession) throws {
         if pendingCount == NotificationBatch.maximumPerBatch - 1 { try flush(db) }
         // The zone's owner goes into the member when the zone names none (a private zone of the subscriber's).
         let key = TemplateKey(kind: entry.kind, templateClass: entry.templateClass, scope: entry.scope,
@@ -274,7 +289,9 @@ struct NotificationOutbox {
             template = t
             lastTemplate = (key, t)
         } else {
-            templates.append(NotificationPayload.member(owner: entry.owner, scope: entry.scope, subscription: entry.subscription, reason: reason, record: record,
+            templates.append(NotificationPayload.member(owner: entry.owner, scope: entry.scope,
+                                                        subscription: entry.subscription, reason: reason,
+                    record: record,
                                                         zone: zone, fieldsMemo: &fieldsMemo, idPlaceholder: true))
             template = templates.count - 1
             templateIDs[key] = template
@@ -289,9 +306,11 @@ struct NotificationOutbox {
         } else {
             groupOf[group] = pending.count
             lastGroup = (group, pending.count)
-            let heading = NotificationBatch.Heading(user: entry.owner, scope: entry.scope.rawValue, recordName: record?.recordName, reason: reason,
+            let heading = NotificationBatch.Heading(user: entry.owner, scope: entry.scope.rawValue,
+                                                    recordName: record?.recordName, reason: reason,
                                                     aps: entry.aps.field)
-            pending.append(NotificationBatch.Group(heading: heading, template: templates[template], subscriptionIDs: [entry.subscription.subscriptionID]))
+            pending.append(NotificationBatch.Group(heading: heading, template: templates[template],
+                                                   subscriptionIDs: [entry.subscription.subscriptionID]))
             notified.insert(entry.owner)
         }
         pendingCount += 1

@@ -5,10 +5,13 @@ import StratusModel
 /// courier returns it. `ck.qry` for query subscriptions, `ck.fet` for zone and `ck.met` for database ones; `dbs`
 /// is CKDatabase.Scope's number (1 public, 2 private, 3 shared); `fo` 1 created, 2 updated, 3 deleted.
 enum NotificationPayload {
-    static func make(nid: String, container: ContainerID, environment: ContainerEnvironment, owner: String, scope: DatabaseScope,
+    static func make(nid: String, container: ContainerID, environment: ContainerEnvironment, owner: String,
+                     scope: DatabaseScope,
                      subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> String {
-        let m = member(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record, zone: zone)
-        return render(aps: aps(subscription.notificationInfo), member: m, nid: nid, container: container, environment: environment, user: owner)
+        let m = member(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record,
+                       zone: zone)
+        return render(aps: aps(subscription.notificationInfo), member: m, nid: nid, container: container,
+                      environment: environment, user: owner)
     }
 
     /// What a notification says beyond who and where it is and its `aps`: the `ck` member of its kind (`"qry":{…}`,
@@ -16,20 +19,25 @@ enum NotificationPayload {
     /// `NotificationPolicy.maximumFieldBytes` (CloudKit's pruned notification). The log keeps this; `render` adds
     /// the rest when the notification is read. Written byte by byte, members in key order: this runs inside the
     /// write's transaction, once per notification.
-    static func member(owner: String, scope: DatabaseScope, subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID) -> String {
+    static func member(owner: String, scope: DatabaseScope, subscription: Subscription, reason: Int,
+                       record: StoredRecord?, zone: ZoneID) -> String {
         var fieldsMemo: [[String]: (json: [UInt8], pruned: Bool)] = [:]
-        return member(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record, zone: zone, fieldsMemo: &fieldsMemo)
+        return member(owner: owner, scope: scope, subscription: subscription, reason: reason, record: record,
+                      zone: zone, fieldsMemo: &fieldsMemo)
     }
 
     /// The same, with the `af` of this record kept in `fieldsMemo` by `desiredKeys`: a change that fires a thousand
     /// subscriptions asking for the same fields writes them once, not a thousand times.
     /// With `idPlaceholder`, `NotificationBatch.Group.placeholder` stands where the subscription ID goes: the
     /// template the log keeps for a group of subscriptions that one change fires alike.
-    static func member(owner: String, scope: DatabaseScope, subscription: Subscription, reason: Int, record: StoredRecord?, zone: ZoneID,
-                       fieldsMemo: inout [[String]: (json: [UInt8], pruned: Bool)], idPlaceholder: Bool = false) -> String {
+    static func member(owner: String, scope: DatabaseScope, subscription: Subscription, reason: Int,
+                       record: StoredRecord?, zone: ZoneID,
+                       fieldsMemo: inout [[String]: (json: [UInt8],
+                                                     pruned: Bool)], idPlaceholder: Bool = false) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(192)
-        func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
+        func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start,
+                count: s.utf8CodeUnitCount)) }
         func str(_ s: String) { JSONWriter.quote(s, into: &out) }
         func int(_ i: Int) { out.append(contentsOf: String(i).utf8) }
         func sid() { if idPlaceholder { out.append(3) } else { str(subscription.subscriptionID) } }
@@ -100,10 +108,12 @@ enum NotificationPayload {
 
     /// The whole `{"aps", "ck"}` JSON, members in key order: `ck` is `ce`, `cid`, `ckuserid`, then the kind's
     /// member and `nid` in their sorted places (`fet`/`met` before `nid`, `qry` and `test` after).
-    static func render(aps: String, member: String, nid: String, container: ContainerID, environment: ContainerEnvironment, user: String) -> String {
+    static func render(aps: String, member: String, nid: String, container: ContainerID,
+                       environment: ContainerEnvironment, user: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(aps.utf8.count + member.utf8.count + 160)
-        func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
+        func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start,
+                count: s.utf8CodeUnitCount)) }
         raw(#"{"aps":"#); out += aps.utf8
         raw(#","ck":{"ce":"#); out += (environment == .production ? "2" : "1").utf8
         raw(#","cid":"#); JSONWriter.quote(container.rawValue, into: &out)
@@ -122,7 +132,8 @@ enum NotificationPayload {
     static func aps(_ info: NotificationInfo) -> String {
         var w = JSONWriter(capacity: 128)
         w.beginObject()
-        let texts: [(StaticString, String?)] = [("action-loc-key", info.alertActionLocalizationKey), ("body", info.alertBody),
+        let texts: [(StaticString, String?)] = [("action-loc-key", info.alertActionLocalizationKey), ("body",
+                info.alertBody),
                                                 ("launch-image", info.alertLaunchImage)]
         let rest: [(StaticString, String?)] = [("loc-key", info.alertLocalizationKey), ("subtitle", info.subtitle)]
         let hasAlert = (texts + rest).contains { $0.1 != nil } || info.alertLocalizationArgs != nil || info.subtitleLocalizationArgs != nil

@@ -33,7 +33,8 @@ final class SubscriptionEntry: Sendable {
     /// change's subscriptions when the fan-out takes them in several turns.
     let key: String
 
-    init(owner: String, scope: DatabaseScope, subscription: Subscription, templateClass: Int = 0, groupClass: Int = 0, matchClass: Int = -1) {
+    init(owner: String, scope: DatabaseScope, subscription: Subscription, templateClass: Int = 0, groupClass: Int = 0,
+         matchClass: Int = -1) {
         self.owner = owner
         self.scope = scope
         self.subscription = subscription

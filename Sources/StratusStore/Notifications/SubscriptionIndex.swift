@@ -42,8 +42,10 @@ struct SubscriptionIndex: Sendable {
         func mayMatch(before: StoredRecord?, after: StoredRecord?) -> Bool {
             if !rest.isEmpty { return true }
             for (field, buckets) in byEquality {
-                if let a = before.flatMap({ SubscriptionIndex.equalityKey(field, $0) }), buckets[a] != nil { return true }
-                if let b = after.flatMap({ SubscriptionIndex.equalityKey(field, $0) }), buckets[b] != nil { return true }
+                if let a = before.flatMap({ SubscriptionIndex.equalityKey(field,
+                        $0) }), buckets[a] != nil { return true }
+                if let b = after.flatMap({ SubscriptionIndex.equalityKey(field,
+                        $0) }), buckets[b] != nil { return true }
             }
             return false
         }
@@ -85,10 +87,12 @@ struct SubscriptionIndex: Sendable {
             let group = groupClasses[groupKey] ?? { groupClasses[groupKey] = groupClasses.count; return groupClasses.count - 1 }()
             var match = -1
             if case .query(let type, let filters, let fires, _, let zone) = s.subscription.kind {
-                let key = MatchKey(recordType: type, filters: filters, firesOn: fires.map(\.rawValue).sorted(), zone: zone?.zoneName)
+                let key = MatchKey(recordType: type, filters: filters, firesOn: fires.map(\.rawValue).sorted(),
+                                   zone: zone?.zoneName)
                 match = matchClasses[key] ?? { matchClasses[key] = matchClasses.count; return matchClasses.count - 1 }()
             }
-            return Entry(owner: s.owner, scope: s.scope, subscription: s.subscription, templateClass: template, groupClass: group, matchClass: match)
+            return Entry(owner: s.owner, scope: s.scope, subscription: s.subscription, templateClass: template,
+                         groupClass: group, matchClass: match)
         }
         for e in entries {
             if e.scope == .public {
@@ -104,7 +108,8 @@ struct SubscriptionIndex: Sendable {
     /// The subscriptions a change of a record (as it was and as it is) in `database` can concern.
     func candidates(before: StoredRecord?, after: StoredRecord?, in database: DatabaseID) -> [Entry] {
         guard let type = (after ?? before)?.recordType else { return [] }
-        let group = database.scope == .public ? publicByType[type] : byDatabase[Self.key(database.scope, database.ownerRecordName)]
+        let group = database.scope == .public ? publicByType[type] : byDatabase[Self.key(database.scope,
+                database.ownerRecordName)]
         return group?.candidates(before: before, after: after) ?? []
     }
 
@@ -112,12 +117,14 @@ struct SubscriptionIndex: Sendable {
     /// works out which; see `NotificationHandOff`).
     func mayConcern(before: StoredRecord?, after: StoredRecord?, in database: DatabaseID) -> Bool {
         guard let type = (after ?? before)?.recordType else { return false }
-        let group = database.scope == .public ? publicByType[type] : byDatabase[Self.key(database.scope, database.ownerRecordName)]
+        let group = database.scope == .public ? publicByType[type] : byDatabase[Self.key(database.scope,
+                database.ownerRecordName)]
         return group?.mayMatch(before: before, after: after) ?? false
     }
 
     /// Every subscription of one user's private or shared database.
-    func entries(of database: DatabaseID) -> [Entry] { byDatabase[Self.key(database.scope, database.ownerRecordName)]?.all ?? [] }
+    func entries(of database: DatabaseID) -> [Entry] { byDatabase[Self.key(database.scope,
+            database.ownerRecordName)]?.all ?? [] }
 
     /// The value's equality key: equal under `QueryFilter.compare` means equal keys (numbers as numbers, text and
     /// references as text); nil for kinds kept out of the index (lists, bytes, locations, fractional numbers).

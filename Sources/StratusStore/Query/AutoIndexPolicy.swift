@@ -1,4 +1,5 @@
-/// When Stratus builds a composite index for a query shape by itself, and how many it keeps (`ServerConfig.autoIndexes`).
+/// When Stratus builds a composite index for a query shape by itself, and how many it keeps
+/// (`ServerConfig.autoIndexes`).
 public struct AutoIndexPolicy: Sendable, Hashable {
     /// Off: shapes are still counted, no index is built.
     public var enabled: Bool

@@ -18,7 +18,8 @@ enum GeoCell {
 
     /// Inclusive ranges of cells that hold every point of the box, at most `maxCells` of them before adjacent
     /// ones merge: the finest level at which the box spans no more cells than that.
-    static func cover(minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double, maxCells: Int) -> [ClosedRange<Int64>] {
+    static func cover(minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double,
+                      maxCells: Int) -> [ClosedRange<Int64>] {
         let u0 = quantize(minLatitude, from: -90, span: 180), u1 = quantize(maxLatitude, from: -90, span: 180)
         let v0 = quantize(minLongitude, from: -180, span: 360), v1 = quantize(maxLongitude, from: -180, span: 360)
         guard u0 <= u1, v0 <= v1 else { return [] }
@@ -52,7 +53,8 @@ enum GeoCell {
     }
 
     /// x's bits at the even positions, y's at the odd ones.
-    private static func interleave(_ x: Int64, _ y: Int64) -> Int64 { Int64(bitPattern: spread(UInt64(x)) | spread(UInt64(y)) << 1) }
+    private static func interleave(_ x: Int64,
+                                   _ y: Int64) -> Int64 { Int64(bitPattern: spread(UInt64(x)) | spread(UInt64(y)) << 1) }
 
     private static func spread(_ value: UInt64) -> UInt64 {
         var v = value & 0xFFFF_FFFF

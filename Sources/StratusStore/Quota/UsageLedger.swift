@@ -10,12 +10,14 @@ struct UsageLedger {
 
     /// Refuses `bytes` more for `user` when that would take them past the cap (what shrinks always fits).
     /// `credit`: what `user` is charged now that this charge replaces (uploads a record attaches).
-    mutating func check(_ user: String, adding bytes: Int64, credit: Int64 = 0, recordName: String, _ s: any SQLSession) throws {
+    mutating func check(_ user: String, adding bytes: Int64, credit: Int64 = 0, recordName: String,
+                        _ s: any SQLSession) throws {
         guard let limit, bytes > 0 else { return }
         let found = try before[user] ?? UserUsage.bytes(user, s)
         before[user] = found
         let using = found + deltas[user, default: 0] - credit
-        if using + bytes > limit { throw UserUsage.refusal(user, using: using, adding: bytes, limit: limit, recordName: recordName) }
+        if using + bytes > limit { throw UserUsage.refusal(user, using: using, adding: bytes, limit: limit,
+                                                           recordName: recordName) }
     }
 
     mutating func add(_ bytes: Int64, to user: String) { deltas[user, default: 0] += bytes }

@@ -60,8 +60,10 @@ enum UserUsage {
     }
 
     /// The refusal for a write that would take `user` past `limit`.
-    static func refusal(_ user: String, using: Int64, adding: Int64, limit: Int64, recordName: String? = nil) -> StratusError {
-        StratusError(.quotaExceeded, "this user's data would take \((using + adding) / 1024) KB of the \(limit / 1024) KB one user may use here: delete some of it",
+    static func refusal(_ user: String, using: Int64, adding: Int64, limit: Int64,
+                        recordName: String? = nil) -> StratusError {
+        StratusError(.quotaExceeded,
+                     "this user's data would take \((using + adding) / 1024) KB of the \(limit / 1024) KB one user may use here: delete some of it",
                      recordName: recordName)
     }
 
@@ -81,9 +83,11 @@ enum UserUsage {
             var sink = StoredRecordSink()
             try TypeStatements.each(type, s) { row in
                 guard let (database, name) = zones[row.int64(RecordColumn.zoneID.position) ?? 0] else { return }
-                try streamer.stream(row, zoneID: ZoneID(zoneName: name, ownerRecordName: database.ownerRecordName), into: &sink)
+                try streamer.stream(row, zoneID: ZoneID(zoneName: name, ownerRecordName: database.ownerRecordName),
+                                    into: &sink)
                 let record = sink.takeLast()
-                if let user = chargedUser(database, creator: record.created?.userRecordName) { totals[user, default: 0] += charge(record) }
+                if let user = chargedUser(database, creator: record.created?.userRecordName) { totals[user,
+                        default: 0] += charge(record) }
             }
         }
         try SubscriptionRows.eachCharge(s) { owner, charge in totals[owner, default: 0] += charge }
@@ -94,7 +98,8 @@ enum UserUsage {
 
     /// What the records of one zone are charged, for a zone about to be emptied (zero for the public zone, whose
     /// records are charged to their creators: those are counted anew).
-    static func zoneCharge(_ zone: ZoneRow, scope: DatabaseScope, _ catalog: Catalog, _ s: any SQLSession) throws -> Int64 {
+    static func zoneCharge(_ zone: ZoneRow, scope: DatabaseScope, _ catalog: Catalog,
+                           _ s: any SQLSession) throws -> Int64 {
         var total: Int64 = 0
         for type in catalog.types {
             let streamer = RowStreamer(type: type, fields: type.fields)

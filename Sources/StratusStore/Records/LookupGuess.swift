@@ -23,7 +23,8 @@ final class LookupGuess: Sendable {
             guard let typeID = s.typeID else { return nil }
             if let g = s.guess, g.generation == catalog.generation, g.type.id == typeID { return g }
             guard let type = catalog.type(id: typeID) else { return nil }
-            let g = Guess(generation: catalog.generation, type: type, streamer: RowStreamer(type: type, fields: type.fields),
+            let g = Guess(generation: catalog.generation, type: type, streamer: RowStreamer(type: type,
+                    fields: type.fields),
                           selectList: RecordRowCodec.selectList(type, fields: type.fields),
                           join: " LEFT JOIN \(type.table) t ON l.type_id = \(type.id) AND t.id = l.record_id")
             s.guess = g

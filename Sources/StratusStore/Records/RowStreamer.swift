@@ -32,21 +32,27 @@ struct RowStreamer {
 
     /// Streams a row of either backend. The engine's row type is resolved once here, so the column reads below
     /// are specialised for it rather than dispatched per value.
-    /// `linkColumn`: where the statement's `parent` and `share` columns start (see `QueryCompiler.links`), if it has them.
-    func stream(_ row: any SQLRow, zoneID: ZoneID, linkColumn: Int? = nil, into sink: inout some RecordSink) throws(StratusError) {
+    /// `linkColumn`: where the statement's `parent` and `share` columns start (see `QueryCompiler.links`), if it has
+    /// them.
+    func stream(_ row: any SQLRow, zoneID: ZoneID, linkColumn: Int? = nil,
+                into sink: inout some RecordSink) throws(StratusError) {
         if let r = row as? SQLiteRow { try stream(row: r, zoneID: zoneID, linkColumn: linkColumn, into: &sink) }
         else if let r = row as? PostgresRow { try stream(row: r, zoneID: zoneID, linkColumn: linkColumn, into: &sink) }
         else { throw StratusError(.internalError, "unknown row type") }
     }
 
     /// Streams the record that starts at column `offset` of a row of either backend (see `OffsetRow`).
-    func stream(_ row: any SQLRow, from offset: Int, zoneID: ZoneID, into sink: inout some RecordSink) throws(StratusError) {
-        if let r = row as? SQLiteRow { try stream(row: OffsetRow(base: r, offset: offset), zoneID: zoneID, into: &sink) }
-        else if let r = row as? PostgresRow { try stream(row: OffsetRow(base: r, offset: offset), zoneID: zoneID, into: &sink) }
+    func stream(_ row: any SQLRow, from offset: Int, zoneID: ZoneID,
+                into sink: inout some RecordSink) throws(StratusError) {
+        if let r = row as? SQLiteRow { try stream(row: OffsetRow(base: r, offset: offset), zoneID: zoneID,
+                                                  into: &sink) }
+        else if let r = row as? PostgresRow { try stream(row: OffsetRow(base: r, offset: offset), zoneID: zoneID,
+                                                         into: &sink) }
         else { throw StratusError(.internalError, "unknown row type") }
     }
 
-    func stream<R: SQLRow>(row r: R, zoneID: ZoneID, linkColumn: Int? = nil, into sink: inout some RecordSink) throws(StratusError) {
+    func stream<R: SQLRow>(row r: R, zoneID: ZoneID, linkColumn: Int? = nil,
+                           into sink: inout some RecordSink) throws(StratusError) {
         typealias C = RecordColumn
         sink.beginRecord(borrowing: BorrowedRecordHeader(
             recordName: r.utf8(C.recordName.position), recordType: recordType, zoneID: zoneID, recordChangeTag: r.utf8(C.changeTag.position),

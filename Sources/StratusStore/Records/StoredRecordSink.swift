@@ -19,10 +19,15 @@ struct StoredRecordSink: RecordSink {
     }
 
     mutating func beginRecord(borrowing h: BorrowedRecordHeader) {
-        record = StoredRecord(recordName: String(decoding: h.recordName, as: UTF8.self), recordType: h.recordType, zoneID: h.zoneID,
+        record = StoredRecord(recordName: String(decoding: h.recordName, as: UTF8.self), recordType: h.recordType,
+                              zoneID: h.zoneID,
                               recordChangeTag: String(decoding: h.recordChangeTag, as: UTF8.self),
-                              created: RecordStamp(timestamp: h.createdTimestamp, userRecordName: names.string(h.createdBy), deviceID: names.string(h.createdDevice)),
-                              modified: RecordStamp(timestamp: h.modifiedTimestamp, userRecordName: names.string(h.modifiedBy), deviceID: names.string(h.modifiedDevice)))
+                              created: RecordStamp(timestamp: h.createdTimestamp,
+                                                   userRecordName: names.string(h.createdBy),
+                                      deviceID: names.string(h.createdDevice)),
+                              modified: RecordStamp(timestamp: h.modifiedTimestamp,
+                                                    userRecordName: names.string(h.modifiedBy),
+                                      deviceID: names.string(h.modifiedDevice)))
         fields = Dictionary(minimumCapacity: fields.capacity)
     }
 
@@ -48,7 +53,8 @@ struct StoredRecordSink: RecordSink {
         mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
             for entry in seen where entry.bytes.count == utf8.count {
                 // memcmp: the generic elementsEqual walked the bytes one by one.
-                let same = utf8.isEmpty || entry.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0 }
+                let same = utf8.isEmpty || entry.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!,
+                        utf8.baseAddress!, utf8.count) == 0 }
                 if same { return entry.string }
             }
             let s = String(decoding: utf8, as: UTF8.self)

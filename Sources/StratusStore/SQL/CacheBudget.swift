@@ -14,7 +14,8 @@ import Synchronization
 /// keep the database files cached itself. Memory SQLite's sorter takes (CREATE INDEX, ORDER BY without an index) is
 /// not bounded by it.
 public enum CacheBudget {
-    public static let defaultMegabytes: Int = Swift.min(128, Swift.max(32, Int(ProcessInfo.processInfo.physicalMemory / 1_048_576 / 128)))
+    public static let defaultMegabytes: Int = Swift.min(128, Swift.max(32,
+                                                                       Int(ProcessInfo.processInfo.physicalMemory / 1_048_576 / 128)))
     private static let current = Mutex<Int>(defaultMegabytes)
     private static let applied = Mutex(false)
 

@@ -26,7 +26,8 @@ struct GatheredInserts {
             while start < g.arguments.count {
                 let end = min(start + perStatement, g.arguments.count)
                 let rows = (end - start) / g.columns
-                try s.enqueue(head + Array(repeating: g.tuple, count: rows).joined(separator: ", ") + g.tail, Array(g.arguments[start..<end]))
+                try s.enqueue(head + Array(repeating: g.tuple, count: rows).joined(separator: ", ") + g.tail,
+                              Array(g.arguments[start..<end]))
                 start = end
             }
         }

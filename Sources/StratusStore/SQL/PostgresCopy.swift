@@ -32,7 +32,8 @@ enum PostgresCopy {
     static let signature: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00]
 
     /// Streams every row of `table` (its `columns`, of `kinds`) to `row`.
-    static func read(_ table: String, _ columns: [String], _ kinds: [Kind], _ s: PostgresSession, _ row: ([SQLValue]) throws -> Void) throws {
+    static func read(_ table: String, _ columns: [String], _ kinds: [Kind], _ s: PostgresSession,
+                     _ row: ([SQLValue]) throws -> Void) throws {
         let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
         var parser = BinaryRows(kinds: kinds)
         try s.connection.copyOut("COPY (SELECT \(list) FROM \(table)) TO STDOUT (FORMAT binary)") { chunk in
@@ -49,7 +50,8 @@ enum PostgresCopy {
             w.bytes += signature + [0, 0, 0, 0, 0, 0, 0, 0]
             try rows { values in
                 append(UInt16(values.count), to: &w.bytes)
-                for (i, v) in values.enumerated() { try encode(v, as: kinds[i], column: columns[i], of: table, into: &w.bytes) }
+                for (i, v) in values.enumerated() { try encode(v, as: kinds[i], column: columns[i], of: table,
+                                                               into: &w.bytes) }
                 try w.sendIfFull()
             }
             w.bytes += [0xFF, 0xFF]
@@ -62,7 +64,8 @@ enum PostgresCopy {
 
     /// One value in its column's binary form, converted where the column's type asks (a whole number into a DOUBLE
     /// PRECISION column, as an INSERT would cast it); anything else is refused, naming the column.
-    private static func encode(_ v: SQLValue, as kind: Kind, column: String, of table: String, into out: inout [UInt8]) throws {
+    private static func encode(_ v: SQLValue, as kind: Kind, column: String, of table: String,
+                               into out: inout [UInt8]) throws {
         func refuse() -> StratusError { StratusError(.internalError, "\(table).\(column) cannot hold \(v)") }
         func bytes(_ b: some Collection<UInt8>) { append(Int32(b.count), to: &out); out.append(contentsOf: b) }
         switch (v, kind) {
@@ -118,7 +121,8 @@ enum PostgresCopy {
             }
             if !headerRead {
                 guard b.count >= 19 else { return 0 }
-                guard signature.indices.allSatisfy({ b[$0] == signature[$0] }) else { throw StratusError(.internalError, "not a binary copy") }
+                guard signature.indices.allSatisfy({ b[$0] == signature[$0] }) else { throw StratusError(.internalError,
+                        "not a binary copy") }
                 let extensionLength = Int(int(UInt32.self, 15))
                 guard b.count >= 19 + extensionLength else { return 0 }
                 at = 19 + extensionLength
@@ -129,7 +133,8 @@ enum PostgresCopy {
             rows: while at + 2 <= b.count, !ended {
                 let fields = Int16(bitPattern: int(UInt16.self, at))
                 if fields == -1 { ended = true; at += 2; break }
-                guard Int(fields) == kinds.count else { throw StratusError(.internalError, "a copied row has \(fields) fields, not \(kinds.count)") }
+                guard Int(fields) == kinds.count else { throw StratusError(.internalError,
+                        "a copied row has \(fields) fields, not \(kinds.count)") }
                 var p = at + 2
                 values.removeAll(keepingCapacity: true)
                 for kind in kinds {

@@ -46,7 +46,8 @@ final class PostgresDatabase: SQLDatabase {
         try pool.withConnection { c in
             try c.use(schema: schema)
             return try c.transaction(isolation: "REPEATABLE READ, READ ONLY", attempts: 1) { c in
-                // Must come before any other statement of the transaction. The id is PostgreSQL's own (no quotes in it).
+                // Must come before any other statement of the transaction. The id is PostgreSQL's own (no quotes in
+                // it).
                 if let snapshot { try c.executeScript("SET TRANSACTION SNAPSHOT '\(snapshot.filter { $0.isHexDigit || $0 == "-" })'") }
                 return try body(PostgresSession(connection: c))
             }
@@ -95,14 +96,16 @@ struct PostgresSession: SQLSession {
     }
 
     func eachOfPage(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
-        try connection.query(dialect.placeholders(sql), arguments.map { $0.postgresValue }, rowByRow: false) { row in try body(row) }
+        try connection.query(dialect.placeholders(sql), arguments.map { $0.postgresValue },
+                             rowByRow: false) { row in try body(row) }
     }
 
     func script(_ sql: String) throws { try connection.executeScript(sql) }
 
     func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
         var id: Int64 = 0
-        try connection.query(dialect.placeholders(sql) + " RETURNING id", arguments.map { $0.postgresValue }) { row in id = max(id, row.int64(0) ?? 0) }
+        try connection.query(dialect.placeholders(sql) + " RETURNING id",
+                             arguments.map { $0.postgresValue }) { row in id = max(id, row.int64(0) ?? 0) }
         return id
     }
 

@@ -15,5 +15,6 @@ protocol SQLDatabase: Sendable {
 
 extension SQLDatabase {
     func snapshotRead<T>(_ snapshot: String?, _ body: (any SQLSession) throws -> T) throws -> T { try read(body) }
-    func exportingSnapshot<T>(_ body: (any SQLSession, String?) throws -> T) throws -> T { try read { try body($0, nil) } }
+    func exportingSnapshot<T>(_ body: (any SQLSession, String?) throws -> T) throws -> T { try read { try body($0,
+            nil) } }
 }

@@ -9,7 +9,8 @@ import StratusPostgres
 struct SQLMigrations {
     private(set) var steps: [(name: String, apply: @Sendable (any SQLSession) throws -> Void)] = []
 
-    mutating func add(_ name: String, _ apply: @escaping @Sendable (any SQLSession) throws -> Void) { steps.append((name, apply)) }
+    mutating func add(_ name: String,
+                      _ apply: @escaping @Sendable (any SQLSession) throws -> Void) { steps.append((name, apply)) }
 
     /// A step that runs a DDL script written in SQLite's spelling (see `SQLDialect.ddl`).
     mutating func add(_ name: String, ddl: String) { add(name) { s in try s.script(s.dialect.ddl(ddl)) } }
@@ -31,7 +32,8 @@ struct SQLMigrations {
             let done = Set(try s.all("SELECT name FROM schema_migrations") { $0.string(0) })
             for step in steps where !done.contains(step.name) {
                 try step.apply(s)
-                try s.execute("INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)", step.name, WallClock.nowMillis())
+                try s.execute("INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)", step.name,
+                              WallClock.nowMillis())
             }
         }
     }

@@ -19,14 +19,16 @@ protocol SQLSession {
     func script(_ sql: String) throws
     /// Runs `action` once the transaction commits (never if it rolls back): waking listeners, counting.
     func afterCommit(_ action: @escaping @Sendable () -> Void)
-    /// Runs an `INSERT` into a table with an `id` key and returns the new row's id (of several rows, the last and largest).
+    /// Runs an `INSERT` into a table with an `id` key and returns the new row's id (of several rows, the last and
+    /// largest).
     func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
     /// Runs `body` in a savepoint: if it throws, what it wrote is undone and the error goes on.
     func savepoint(_ body: () throws -> Void) throws
 }
 
 extension SQLSession {
-    func eachOfPage(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws { try each(sql, arguments, body) }
+    func eachOfPage(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRow) throws -> Void) throws { try each(sql,
+            arguments, body) }
 
     @discardableResult func execute(_ sql: String, _ arguments: SQLBindable...) throws -> Int {
         try execute(sql, arguments.map { $0.sqlValue })

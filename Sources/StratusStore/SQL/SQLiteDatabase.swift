@@ -31,7 +31,8 @@ extension SQLiteDatabase where Base == DatabaseQueue {
     }
 
     /// The store's control database (`stratus.sqlite`), committing as the store's durability says, migrated.
-    static func controlFile(_ file: URL, durability: Durability, migrations: SQLMigrations) throws -> SQLiteDatabase<DatabaseQueue> {
+    static func controlFile(_ file: URL, durability: Durability,
+                            migrations: SQLMigrations) throws -> SQLiteDatabase<DatabaseQueue> {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)") }
@@ -68,7 +69,8 @@ struct SQLiteSession: SQLSession {
     func queryPlan(_ sql: String) throws -> [String] {
         let st = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
         let count = Int(sqlite3_bind_parameter_count(st.sqliteStatement))
-        return try Row.fetchAll(st, arguments: StatementArguments.values(Array(repeating: DatabaseValue.null, count: count))).map { $0["detail"] as String? ?? "" }
+        return try Row.fetchAll(st, arguments: StatementArguments.values(Array(repeating: DatabaseValue.null,
+                count: count))).map { $0["detail"] as String? ?? "" }
     }
 
     let db: Database
@@ -117,7 +119,8 @@ struct SQLiteRow: SQLRow {
     let statement: SQLiteStatement
     init(_ statement: SQLiteStatement) { self.statement = statement }
 
-    @inline(__always) func isNull(_ column: Int) -> Bool { sqlite3_column_type(statement, Int32(column)) == SQLITE_NULL }
+    @inline(__always) func isNull(_ column: Int) -> Bool { sqlite3_column_type(statement,
+            Int32(column)) == SQLITE_NULL }
     func int64(_ column: Int) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(statement, Int32(column)) }
     func double(_ column: Int) -> Double? { isNull(column) ? nil : sqlite3_column_double(statement, Int32(column)) }
     func string(_ column: Int) -> String? { isNull(column) ? nil : String(decoding: utf8(column), as: UTF8.self) }
@@ -130,7 +133,8 @@ struct SQLiteRow: SQLRow {
 
     @inline(__always) func blob(_ column: Int) -> UnsafeRawBufferPointer {
         let p = sqlite3_column_blob(statement, Int32(column))
-        return UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(statement, Int32(column))))
+        return UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(statement,
+                Int32(column))))
     }
 
     func sqlValue(_ column: Int) -> SQLValue {

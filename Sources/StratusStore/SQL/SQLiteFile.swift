@@ -28,7 +28,8 @@ extension SQLiteDatabase where Base == DatabasePool {
         // open, which it then opens only when all of ours are busy.
         let readerConfig = { var c = config; c.readonly = true; return c }()
         let path = file.path
-        let pool = GatedDatabase(try DatabasePool(path: path, configuration: config), readers: config.maximumReaderCount,
+        let pool = GatedDatabase(try DatabasePool(path: path, configuration: config),
+                                 readers: config.maximumReaderCount,
                                  openReader: { try DatabaseQueue(path: path, configuration: readerConfig) })
         PrivateFiles.file(file)
         // GRDB sets the writer to synchronous = NORMAL when it turns WAL on, after `prepareDatabase`: set it again.
@@ -59,7 +60,8 @@ extension SQLiteDatabase where Base == DatabasePool {
     func analyze() throws { try gated.write { db in try db.execute(sql: "PRAGMA analysis_limit = 400; ANALYZE") } }
 
     /// Copies the write-ahead log into the database file and empties it.
-    func checkpoint() throws { try gated.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
+    func checkpoint() throws { try gated.writeWithoutTransaction { db in _ = try Row.fetchOne(db,
+            sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
 
     /// SQLite's own consistency check: "ok" when intact.
     func integrityCheck() throws -> String {

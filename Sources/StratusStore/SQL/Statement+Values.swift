@@ -37,7 +37,8 @@ extension Statement {
         var text = text
         text.withUTF8 { b in
             if let base = b.baseAddress, b.count > 0 {
-                _ = base.withMemoryRebound(to: CChar.self, capacity: b.count) { sqlite3_bind_text(s, index, $0, CInt(b.count), transient) }
+                _ = base.withMemoryRebound(to: CChar.self, capacity: b.count) { sqlite3_bind_text(s, index, $0,
+                        CInt(b.count), transient) }
             } else {
                 _ = sqlite3_bind_text(s, index, "", 0, transient)
             }

@@ -2,7 +2,8 @@
 enum StorageSize {
     /// SQLite: the file's pages in use, less what `excludedBytes` says the `excluded` tables hold (they share the
     /// file). PostgreSQL: every table and index of the current schema but the `excluded` tables.
-    static func bytes(_ s: any SQLSession, excluding excluded: [String], excludedBytes: () throws -> Int64) throws -> Int64 {
+    static func bytes(_ s: any SQLSession, excluding excluded: [String],
+                      excludedBytes: () throws -> Int64) throws -> Int64 {
         switch s.dialect {
         case .sqlite:
             let pages = try s.int64("PRAGMA page_count") ?? 0

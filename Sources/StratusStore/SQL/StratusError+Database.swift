@@ -12,17 +12,21 @@ extension StratusError {
             switch e.resultCode {
             case .SQLITE_CONSTRAINT: return StratusError(.exists, "the item already exists")
             case .SQLITE_FULL: return StratusError(.quotaExceeded, "the server's storage is full")
-            case .SQLITE_BUSY, .SQLITE_LOCKED: return StratusError(.tryAgainLater, "the database is busy; try again", retryAfter: 1)
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return StratusError(.tryAgainLater, "the database is busy; try again",
+                                                                   retryAfter: 1)
             // SQLite's message and statement go to the server's log with the request's uuid (an internal error's
             // reason never reaches a client), so that an operator can tell what failed.
-            default: return StratusError(.internalError, "storage error: \(e.extendedResultCode): \(e.message ?? "") [\(e.sql.map { String($0.prefix(400)) } ?? "")]")
+            default: return StratusError(.internalError,
+                                         "storage error: \(e.extendedResultCode): \(e.message ?? "") [\(e.sql.map { String($0.prefix(400)) } ?? "")]")
             }
         }
         if let e = error as? PostgresError {
             switch e.kind {
             // A lost or restarting PostgreSQL: the client retries after a second, as CloudKit asks.
-            case .unavailable: return StratusError(.serviceUnavailable, "the database is unavailable; try again", retryAfter: 1)
-            case .poolTimeout, .retryable, .timeout: return StratusError(.tryAgainLater, "the database is busy; try again", retryAfter: 1)
+            case .unavailable: return StratusError(.serviceUnavailable, "the database is unavailable; try again",
+                                                   retryAfter: 1)
+            case .poolTimeout, .retryable, .timeout: return StratusError(.tryAgainLater,
+                    "the database is busy; try again", retryAfter: 1)
             case .constraint: return StratusError(.exists, "the item already exists")
             case .other: return StratusError(.internalError, "storage error: \(e)")
             case .missingLibrary: return StratusError(.serviceUnavailable, e.message)

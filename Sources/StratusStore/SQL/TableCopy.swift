@@ -16,7 +16,8 @@ enum TableCopy {
     /// The columns of `table` in the session's database, in their order.
     static func columns(_ table: String, _ s: any SQLSession) throws -> [String] {
         switch s.dialect {
-        case .sqlite: try s.all("SELECT name FROM pragma_table_info(?)", [table]) { NamedRow($0, Selection<CatalogColumn>([.name])).string(.name) }
+        case .sqlite: try s.all("SELECT name FROM pragma_table_info(?)", [table]) { NamedRow($0,
+                Selection<CatalogColumn>([.name])).string(.name) }
         case .postgres:
             try s.all("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
                       [table]) { NamedRow($0, Selection<CatalogColumn>([.columnName])).string(.columnName) }
@@ -25,7 +26,8 @@ enum TableCopy {
 
     /// Writes into `table` (its `names` columns) the rows `rows` hands to the function it is given: with COPY on
     /// PostgreSQL, multi-row INSERTs on SQLite.
-    static func writeRows(_ table: String, _ names: [String], into t: any SQLSession, _ rows: (_ add: ([SQLValue]) throws -> Void) throws -> Void) throws {
+    static func writeRows(_ table: String, _ names: [String], into t: any SQLSession,
+                          _ rows: (_ add: ([SQLValue]) throws -> Void) throws -> Void) throws {
         if let pg = t as? PostgresSession, let kinds = try PostgresCopy.kinds(table, names, pg) {
             try PostgresCopy.write(table, names, kinds, pg, rows)
             return
@@ -37,7 +39,8 @@ enum TableCopy {
             guard !pending.isEmpty else { return }
             let count = pending.count / names.count
             let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-            try t.execute("INSERT INTO \(table)(\(list)) VALUES " + Array(repeating: tuple, count: count).joined(separator: ", "), pending)
+            try t.execute("INSERT INTO \(table)(\(list)) VALUES " + Array(repeating: tuple,
+                    count: count).joined(separator: ", "), pending)
             pending.removeAll(keepingCapacity: true)
         }
         try rows { row in
@@ -47,12 +50,15 @@ enum TableCopy {
         try flush()
     }
 
-    /// Every row of `table` (its `columns`), as the session's engine streams it: COPY on PostgreSQL, a cursor on SQLite.
-    static func eachRow(of table: String, _ columns: [String], in s: any SQLSession, _ body: ([SQLValue]) throws -> Void) throws {
+    /// Every row of `table` (its `columns`), as the session's engine streams it: COPY on PostgreSQL, a cursor on
+    /// SQLite.
+    static func eachRow(of table: String, _ columns: [String], in s: any SQLSession,
+                        _ body: ([SQLValue]) throws -> Void) throws {
         if let pg = s as? PostgresSession, let kinds = try PostgresCopy.kinds(table, columns, pg) {
             try PostgresCopy.read(table, columns, kinds, pg, body)
         } else {
-            try s.each("SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(table)", []) { r in try body(columns.indices.map { r.sqlValue($0) }) }
+            try s.each("SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(table)",
+                       []) { r in try body(columns.indices.map { r.sqlValue($0) }) }
         }
     }
 

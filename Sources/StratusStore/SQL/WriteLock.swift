@@ -17,7 +17,8 @@ enum WriteLock {
         try s.execute("SELECT \(call)", [])
     }
 
-    /// Leaves the transaction's commit unsynced on PostgreSQL (SQLite's is set per connection, `SQLiteFile.unsyncedWrite`).
+    /// Leaves the transaction's commit unsynced on PostgreSQL (SQLite's is set per connection,
+    /// `SQLiteFile.unsyncedWrite`).
     static func unsyncedCommit(_ s: any SQLSession) throws {
         guard s.dialect == .postgres else { return }
         try s.execute("SET LOCAL synchronous_commit = off", [])

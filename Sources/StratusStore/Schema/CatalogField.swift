@@ -62,9 +62,11 @@ struct CatalogField: Sendable {
         guard !type.isList, !schema.indexes.isDisjoint(with: [.queryable, .sortable]) else { return false }
         return ![.location, .asset, .bytes].contains(type.scalar)
     }
-    var hasListTable: Bool { type.isList && schema.indexes.contains(.queryable) && ![.location, .asset].contains(type.scalar) }
+    var hasListTable: Bool { type.isList && schema.indexes.contains(.queryable) && ![.location,
+            .asset].contains(type.scalar) }
     var hasFTS: Bool { !type.isList && type.scalar == .string && schema.indexes.contains(.searchable) }
-    var hasGeo: Bool { !type.isList && type.scalar == .location && !schema.indexes.isDisjoint(with: [.queryable, .sortable]) }
+    var hasGeo: Bool { !type.isList && type.scalar == .location && !schema.indexes.isDisjoint(with: [.queryable,
+            .sortable]) }
 
     /// The comparable value a list item contributes to the list's side table.
     static func listKey(_ item: FieldValue) -> SQLValue? {

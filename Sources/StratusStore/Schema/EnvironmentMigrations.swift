@@ -88,16 +88,21 @@ enum EnvironmentMigrations {
                 CREATE TABLE notification_batches(id INTEGER PRIMARY KEY, created_at INTEGER NOT NULL, users TEXT NOT NULL, entries TEXT NOT NULL);
                 CREATE INDEX notification_batches_age ON notification_batches(created_at);
                 """)
-            for row in try Row.fetchAll(db, sql: "SELECT id, user, subscription_id, scope, record_name, reason, created_at, payload FROM notifications ORDER BY id") {
+            for row in try Row.fetchAll(db,
+                                        sql: "SELECT id, user, subscription_id, scope, record_name, reason, created_at, payload FROM notifications ORDER BY id") {
                 // The log keeps `aps` and the kind's member; the rest is put back when a notification is read.
                 let object = (try? JSON.parse(Data((row["payload"] as String).utf8)))?.object ?? [:]
                 let ck = object["ck"]?.object ?? [:]
-                let member = ["fet", "met", "qry"].first { ck[$0] != nil }.map { "\"\($0)\":" + ck[$0]!.serialized } ?? ""
-                let heading = NotificationBatch.Heading(user: row["user"], scope: row["scope"], recordName: row["record_name"], reason: row["reason"],
+                let member = ["fet", "met",
+                              "qry"].first { ck[$0] != nil }.map { "\"\($0)\":" + ck[$0]!.serialized } ?? ""
+                let heading = NotificationBatch.Heading(user: row["user"], scope: row["scope"],
+                                                        recordName: row["record_name"], reason: row["reason"],
                                                         aps: (object["aps"] ?? .object([:])).serialized)
-                let entry = NotificationBatch.Entry(heading: heading, subscriptionID: row["subscription_id"], member: member)
+                let entry = NotificationBatch.Entry(heading: heading, subscriptionID: row["subscription_id"],
+                                                    member: member)
                 try db.execute(sql: "INSERT INTO notification_batches(id, created_at, users, entries) VALUES (?, ?, ?, ?)",
-                               arguments: [row["id"] as Int64, row["created_at"] as Int64, "\u{1}" + entry.user + "\u{1}", NotificationBatch.encode([entry])])
+                               arguments: [row["id"] as Int64, row["created_at"] as Int64,
+                                           "\u{1}" + entry.user + "\u{1}", NotificationBatch.encode([entry])])
             }
             try db.execute(sql: """
                 UPDATE courier_tokens SET delivered_through = delivered_through << 20;
@@ -139,7 +144,8 @@ enum EnvironmentMigrations {
                 """)
         }
         m.registerMigration("v10-auto-indexes") { db in
-            // Composite indexes Stratus built for query shapes (see AutoIndex); the index itself is `name` on the type's table.
+            // Composite indexes Stratus built for query shapes (see AutoIndex); the index itself is `name` on the
+            // type's table.
             try db.execute(sql: """
                 CREATE TABLE auto_indexes(name TEXT PRIMARY KEY, type_id INTEGER NOT NULL, spec TEXT NOT NULL, pinned INTEGER NOT NULL DEFAULT 0,
                     created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL) WITHOUT ROWID;
@@ -148,7 +154,8 @@ enum EnvironmentMigrations {
         m.registerMigration("v11-auto-index-tables") { db in
             // Automatic indexes became index tables filled in steps (see AutoIndex). The CREATE INDEX ones built before
             // are dropped; the shapes that wanted them are still counted and get their index again.
-            for name in try String.fetchAll(db, sql: "SELECT name FROM auto_indexes") { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
+            for name in try String.fetchAll(db,
+                                            sql: "SELECT name FROM auto_indexes") { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
             try db.execute(sql: """
                 DELETE FROM auto_indexes;
                 ALTER TABLE auto_indexes ADD COLUMN built_through INTEGER;
@@ -185,7 +192,8 @@ extension EnvironmentMigrations {
             try s.execute("INSERT INTO meta(key, value) SELECT 'notification_log_bytes', COALESCE(SUM(bytes), 0) FROM notification_batches")
             // Subscriptions saved before: the texts their notifications will reference.
             let decoder = JSONDecoder()
-            for spec in try s.all("SELECT spec FROM subscriptions WHERE spec IS NOT NULL", [], { NamedRow($0, Selection<LegacyColumn>([.spec])).string(.spec) }) {
+            for spec in try s.all("SELECT spec FROM subscriptions WHERE spec IS NOT NULL", [], { NamedRow($0,
+                    Selection<LegacyColumn>([.spec])).string(.spec) }) {
                 guard let sub = try? decoder.decode(Subscription.self, from: Data(spec.utf8)) else { continue }
                 try NotificationInfos.keep(NotificationInfos.APS(sub.notificationInfo), s)
             }
@@ -197,16 +205,20 @@ extension EnvironmentMigrations {
                 ALTER TABLE courier_tokens ADD COLUMN web_token TEXT;
                 """))
             let expires = WallClock.nowMillis() + 14 * 24 * 3600 * 1000
-            for token in try s.all("SELECT token FROM courier_tokens", [], { NamedRow($0, Selection<LegacyColumn>([.token])).string(.token) }) {
-                try s.execute("UPDATE courier_tokens SET token = ?, expires_at = ? WHERE token = ?", Secrets.tokenHash(token), expires, token)
+            for token in try s.all("SELECT token FROM courier_tokens", [], { NamedRow($0,
+                    Selection<LegacyColumn>([.token])).string(.token) }) {
+                try s.execute("UPDATE courier_tokens SET token = ?, expires_at = ? WHERE token = ?",
+                              Secrets.tokenHash(token), expires, token)
             }
             try s.script(#"CREATE INDEX courier_tokens_user ON courier_tokens("user")"#)
         }
         // Upload tickets are signed with the environment's secret, so any server takes them; each is used once,
         // which this table remembers until it would have expired anyway.
-        m.add("v15-used-upload-tickets", ddl: "CREATE TABLE used_upload_tickets(nonce TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID")
+        m.add("v15-used-upload-tickets",
+              ddl: "CREATE TABLE used_upload_tickets(nonce TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID")
         // Push to Apple devices: each registered device reads its user's notification log from its own position,
-        // like a courier token, claimed by one server at a time (`claimed_until`); `apns_deliveries` is what the console shows of each push (one row per device and
+        // like a courier token, claimed by one server at a time (`claimed_until`); `apns_deliveries` is what the
+        // console shows of each push (one row per device and
         // notification, updated by retries).
         m.add("v16-apns", ddl: """
             CREATE TABLE apns_devices(token TEXT PRIMARY KEY, "user" TEXT NOT NULL, apns_environment TEXT NOT NULL, created_at INTEGER NOT NULL,
@@ -219,7 +231,8 @@ extension EnvironmentMigrations {
         // SQLite's location index moves from R*Tree tables to cell tables (see `GeoCell`), built again from the rows.
         m.add("v17-geo-cells") { s in
             guard s.dialect == .sqlite else { return }
-            let rtrees = try s.all("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING rtree%'", []) { NamedRow($0, Selection<LegacyColumn>([.name])).string(.name) }
+            let rtrees = try s.all("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%USING rtree%'",
+                                   []) { NamedRow($0, Selection<LegacyColumn>([.name])).string(.name) }
             for name in rtrees {
                 guard let m = name.wholeMatch(of: /t([0-9]+)_f([0-9]+)_geo/) else { continue }
                 try s.script("DROP TABLE \(name)")
@@ -229,7 +242,8 @@ extension EnvironmentMigrations {
         }
         // Each user's storage, kept by every write so that one user's cap is checked without measuring (see
         // `UserUsage`); counted from the data once, when an environment first opens after this step.
-        m.add("v18-user-usage", ddl: #"CREATE TABLE user_usage("user" TEXT PRIMARY KEY, bytes INTEGER NOT NULL) WITHOUT ROWID"#)
+        m.add("v18-user-usage",
+              ddl: #"CREATE TABLE user_usage("user" TEXT PRIMARY KEY, bytes INTEGER NOT NULL) WITHOUT ROWID"#)
         // The notification log moves to one row per transaction and recipient (see `NotificationLog`), so that each
         // recipient is charged their own notifications and a flood drops only its recipient's backlog. Each user's
         // notifications keep their order; positions are renumbered per user, and the positions courier tokens and
@@ -255,7 +269,8 @@ extension EnvironmentMigrations {
         m.add("v22-share-fields", ddl: "ALTER TABLE shares ADD COLUMN fields BLOB")
         // Change sequence values come from a counter per database (see `ChangeSequence`), so that writes to different
         // databases do not wait for one another; each starts from `meta.next_seq`, the one counter before.
-        m.add("v23-change-counters", ddl: "CREATE TABLE change_counters(scope TEXT NOT NULL, owner TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY(scope, owner)) WITHOUT ROWID")
+        m.add("v23-change-counters",
+              ddl: "CREATE TABLE change_counters(scope TEXT NOT NULL, owner TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY(scope, owner)) WITHOUT ROWID")
         // Each recipient's notifications are numbered in an order of their own (see `NotificationLog`), so that writes
         // notifying different users do not wait for one another. Every recipient's counter starts where the one order
         // was (`NotificationLog.legacyLastBatch`, which no longer moves), so positions handed out before read on.
@@ -363,7 +378,8 @@ extension EnvironmentMigrations {
             """
 
     /// The names of the history's steps that `baseline` stands for (a new SQLite file records them as applied).
-    static let baselineSteps = ["v1", "v2-role-members", "v3-subscriptions", "v4-record-counts", "v5-notifications", "v6-webhooks",
+    static let baselineSteps = ["v1", "v2-role-members", "v3-subscriptions", "v4-record-counts", "v5-notifications",
+                                "v6-webhooks",
                                 "v7-notification-batches", "v8-sharing", "v9-query-shapes", "v10-auto-indexes", "v11-auto-index-tables"]
 
     /// Brings an SQLite environment file up to date: a new (empty) file gets `baseline` and the history's names in
@@ -373,7 +389,8 @@ extension EnvironmentMigrations {
             guard try !db.tableExists("grdb_migrations"), try !db.tableExists("meta") else { return }
             try db.execute(sql: baseline)
             try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            for name in baselineSteps { try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES (?)", arguments: [name]) }
+            for name in baselineSteps { try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES (?)",
+                                                       arguments: [name]) }
         }
         try migrator.migrate(writer)
     }
@@ -395,7 +412,8 @@ extension EnvironmentMigrations {
                 $$
                 """)
         }
-        m.add("pg-asset-chunks", ddl: "CREATE TABLE asset_chunks(checksum TEXT NOT NULL, n INTEGER NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY(checksum, n))")
+        m.add("pg-asset-chunks",
+              ddl: "CREATE TABLE asset_chunks(checksum TEXT NOT NULL, n INTEGER NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY(checksum, n))")
         return m
     }
 }

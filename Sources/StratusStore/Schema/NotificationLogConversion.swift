@@ -25,7 +25,8 @@ enum NotificationLogConversion {
                 let p = row.int64(.deliveredThrough) ?? 0
                 let index = p & Int64(NotificationBatch.maximumPerBatch - 1)
                 guard p > 0, index != Int64(NotificationBatch.maximumPerBatch - 1) else { return }
-                marks[NotificationBatch.batch(of: p), default: []].append((table, row.string(.token) ?? "", row.string(.user) ?? "", index))
+                marks[NotificationBatch.batch(of: p), default: []].append((table, row.string(.token) ?? "",
+                        row.string(.user) ?? "", index))
             }
         }
         var after: Int64 = 0
@@ -33,7 +34,8 @@ enum NotificationLogConversion {
         var users: [String: Int64] = [:]
         var last: Int64 = 0
         while true {
-            let rows = try s.all("SELECT \(batch.sql) FROM notification_batches WHERE id > ? ORDER BY id LIMIT 500", [after]) { r in
+            let rows = try s.all("SELECT \(batch.sql) FROM notification_batches WHERE id > ? ORDER BY id LIMIT 500",
+                                 [after]) { r in
                 let row = NamedRow(r, batch)
                 return (row.int64(.id) ?? 0, row.int64(.createdAt) ?? 0, row.string(.entries) ?? "")
             }
@@ -64,7 +66,8 @@ enum NotificationLogConversion {
             }
         }
         for (user, bytes) in users {
-            try s.execute(#"INSERT INTO notification_recipients("user", bytes, expired_through) VALUES (?, ?, 0)"#, user, bytes)
+            try s.execute(#"INSERT INTO notification_recipients("user", bytes, expired_through) VALUES (?, ?, 0)"#,
+                          user, bytes)
         }
         try Meta.set(s, .notificationLogBytes, total)
         try Meta.set(s, .notificationLastBatch, last)

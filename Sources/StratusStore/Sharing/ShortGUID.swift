@@ -5,7 +5,8 @@ enum ShortGUID {
 
     static func make() -> String {
         var rng = SystemRandomNumberGenerator()
-        return String(decoding: (0..<24).map { _ in alphabet[Int(rng.next(upperBound: UInt64(alphabet.count)))] }, as: UTF8.self)
+        return String(decoding: (0..<24).map { _ in alphabet[Int(rng.next(upperBound: UInt64(alphabet.count)))] },
+                      as: UTF8.self)
     }
 
     /// Whether `s` could be one (a cheap refusal of forged or oversized input before any lookup).

@@ -36,7 +36,8 @@ public final class BackgroundWork: Sendable {
 
     /// Runs `body` as an async loop every `interval` until `stop`: first at once when `immediately`, else after one
     /// interval.
-    public func repeating(every interval: Duration, immediately: Bool = false, _ body: @escaping @Sendable () async -> Void) {
+    public func repeating(every interval: Duration, immediately: Bool = false,
+                          _ body: @escaping @Sendable () async -> Void) {
         start {
             if immediately { await body() }
             while !Task.isCancelled {

@@ -15,7 +15,8 @@ final class CacheInvalidation: Sendable {
 
     /// Starts listening; `drop` gets what to drop ("credentials", "faults"), or "all" after a reconnect.
     func start(pool: PostgresPool, drop: @escaping @Sendable (String) -> Void) {
-        let listener = PostgresListener(url: pool.url, channels: [Self.channel], onReconnect: { drop("all") }) { _, what in drop(what) }
+        let listener = PostgresListener(url: pool.url, channels: [Self.channel],
+                                        onReconnect: { drop("all") }) { _, what in drop(what) }
         state.withLock { $0 = (pool, listener) }
         work.once { listener.run() }
         listener.waitUntilListening()
@@ -48,7 +49,8 @@ final class CacheInvalidation: Sendable {
     /// The bell keys of a message `ringEverywhere` sent; nil for any other message.
     static func bellKeys(_ message: String) -> [String]? {
         guard message.hasPrefix(bellPrefix) else { return nil }
-        return message.dropFirst(bellPrefix.count).split(separator: "\n").map { $0.replacingOccurrences(of: "\u{1}", with: "\u{0}") }
+        return message.dropFirst(bellPrefix.count).split(separator: "\n").map { $0.replacingOccurrences(of: "\u{1}",
+                with: "\u{0}") }
     }
 
     func stop() {

@@ -9,7 +9,8 @@ import Glibc
 public enum FreedMemory {
     #if canImport(Glibc)
     // `malloc_trim` is glibc's, outside the module Swift imports; looked up once, by name.
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0,
+            to: (@convention(c) (Int) -> Int32).self) }
     #endif
 
     public static func release() {

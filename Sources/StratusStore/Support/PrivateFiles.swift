@@ -12,7 +12,8 @@ public enum PrivateFiles {
 
     /// Creates `url` (and its parents) as a private directory, or makes an existing one private.
     public static func directory(_ url: URL) throws {
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(directoryMode)])
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: Int(directoryMode)])
         chmod(url.path, directoryMode)
     }
 

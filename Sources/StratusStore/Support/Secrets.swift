@@ -28,7 +28,8 @@ public enum Secrets {
 
     static func hashPassword(_ password: String) throws -> String {
         let salt = randomBytes(16)
-        let key = try KDF.Insecure.PBKDF2.deriveKey(from: Data(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, rounds: passwordRounds)
+        let key = try KDF.Insecure.PBKDF2.deriveKey(from: Data(password.utf8), salt: salt, using: .sha256,
+                                                    outputByteCount: 32, rounds: passwordRounds)
         return "pbkdf2-sha256$\(passwordRounds)$\(Data(salt).base64EncodedString())$\(key.withUnsafeBytes { Data($0).base64EncodedString() })"
     }
 

@@ -23,7 +23,8 @@ struct TokenSigner: Sendable {
 
     /// A number derived from the secret for `purpose` (it reveals nothing of the secret).
     func derived(_ purpose: String) -> UInt64 {
-        HMAC<SHA256>.authenticationCode(for: Data(purpose.utf8), using: key).withUnsafeBytes { b in b.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
+        HMAC<SHA256>.authenticationCode(for: Data(purpose.utf8),
+                                        using: key).withUnsafeBytes { b in b.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
     }
 
     /// The web auth token `token` rotates to: 32 bytes derived from it under the secret (base64, as tokens are).

@@ -46,27 +46,33 @@ enum APITokenRows {
             """)
     }
 
-    private static let token = Selection<Column>([.id, .container, .environment, .name, .allowedOrigins, .createdAt, .revoked])
+    private static let token = Selection<Column>([.id, .container, .environment, .name, .allowedOrigins, .createdAt,
+                                                  .revoked])
 
     private static func token(_ r: any SQLRow) -> APIToken? {
         let row = NamedRow(r, token)
         guard let c = try? ContainerID(row.string(.container) ?? ""), let e = ContainerEnvironment(rawValue: row.string(.environment) ?? "") else { return nil }
         // Canonical spellings, so that tokens saved before origins were canonicalised compare exactly too.
-        let origins = ((try? JSONDecoder().decode([String].self, from: Data((row.string(.allowedOrigins) ?? "[]").utf8))) ?? []).compactMap { WebOrigin($0)?.description }
-        return APIToken(id: row.int64(.id) ?? 0, container: c, environment: e, name: row.string(.name) ?? "", allowedOrigins: origins,
+        let origins = ((try? JSONDecoder().decode([String].self,
+                                                  from: Data((row.string(.allowedOrigins) ?? "[]").utf8))) ?? []).compactMap { WebOrigin($0)?.description }
+        return APIToken(id: row.int64(.id) ?? 0, container: c, environment: e, name: row.string(.name) ?? "",
+                        allowedOrigins: origins,
                         createdAt: row.int64(.createdAt) ?? 0, revoked: row.bool(.revoked) ?? false)
     }
 
     /// A new token's row; returns its id.
-    static func insert(container: ContainerID, environment: ContainerEnvironment, name: String, hash: String, origins: String, at now: Int64,
+    static func insert(container: ContainerID, environment: ContainerEnvironment, name: String, hash: String,
+                       origins: String, at now: Int64,
                        _ s: any SQLSession) throws -> Int64 {
         try s.int64("INSERT INTO api_tokens(container, environment, name, token_hash, allowed_origins, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                     [container.rawValue, environment.rawValue, name, hash, origins, now]) ?? 0
     }
 
     /// A container environment's tokens, revoked ones included, oldest first.
-    static func all(container: ContainerID, environment: ContainerEnvironment, _ s: any SQLSession) throws -> [APIToken] {
-        try s.all("SELECT \(token.sql) FROM api_tokens WHERE container = ? AND environment = ? ORDER BY id", [container.rawValue, environment.rawValue], token)
+    static func all(container: ContainerID, environment: ContainerEnvironment,
+                    _ s: any SQLSession) throws -> [APIToken] {
+        try s.all("SELECT \(token.sql) FROM api_tokens WHERE container = ? AND environment = ? ORDER BY id",
+                  [container.rawValue, environment.rawValue], token)
     }
 
     /// Revokes a token of the container; false when it has none of that id.

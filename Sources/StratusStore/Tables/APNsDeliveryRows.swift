@@ -30,7 +30,8 @@ enum APNsDeliveryRows {
         let columns = Selection<Column>([.id, .token, .user, .nid, .state, .status, .reason, .apnsID, .attempts, .at])
         return try s.all("SELECT \(columns.sql) FROM apns_deliveries ORDER BY id DESC LIMIT ?", [Int64(limit)]) { r in
             let row = NamedRow(r, columns)
-            return APNsDelivery(id: row.int64(.id) ?? 0, token: row.string(.token) ?? "", userRecordName: row.string(.user) ?? "",
+            return APNsDelivery(id: row.int64(.id) ?? 0, token: row.string(.token) ?? "",
+                                userRecordName: row.string(.user) ?? "",
                                 notificationID: row.string(.nid) ?? "", state: APNsDelivery.State(rawValue: row.string(.state) ?? "") ?? .failed,
                                 status: Int(row.int64(.status) ?? 0), reason: row.string(.reason), apnsID: row.string(.apnsID),
                                 attempts: Int(row.int64(.attempts) ?? 0), at: row.int64(.at) ?? 0)

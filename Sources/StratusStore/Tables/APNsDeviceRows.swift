@@ -19,7 +19,8 @@ enum APNsDeviceRows {
     }
 
     /// Who holds a token, in which APNs environment, registered by which session.
-    static func holder(_ token: String, _ s: any SQLSession) throws -> (user: String, apnsEnvironment: String, session: String?)? {
+    static func holder(_ token: String, _ s: any SQLSession) throws -> (user: String, apnsEnvironment: String,
+            session: String?)? {
         let columns = Selection<Column>([.user, .apnsEnvironment, .webToken])
         return try s.one("SELECT \(columns.sql) FROM apns_devices WHERE token = ?", [token]) { r in
             let row = NamedRow(r, columns)
@@ -33,7 +34,8 @@ enum APNsDeviceRows {
 
     /// Registers a token anew for `user` (whoever held it before), pushed from `start` on; a user's devices past
     /// `keep` go, oldest first.
-    static func register(_ token: String, user: String, apnsEnvironment: APNsEnvironment, at now: Int64, from start: Int64, session: String?,
+    static func register(_ token: String, user: String, apnsEnvironment: APNsEnvironment, at now: Int64,
+                         from start: Int64, session: String?,
                          keep: Int, _ s: any SQLSession) throws {
         try remove(token, s)
         try s.execute(#"INSERT INTO apns_devices(token, "user", apns_environment, created_at, delivered_through, web_token) VALUES (?, ?, ?, ?, ?, ?)"#,
@@ -59,7 +61,8 @@ enum APNsDeviceRows {
 
     /// Claims a device until `until` unless another server holds it; whether it was claimed.
     static func claim(_ token: String, until: Int64, now: Int64, _ s: any SQLSession) throws -> Bool {
-        try s.execute("UPDATE apns_devices SET claimed_until = ? WHERE token = ? AND claimed_until < ?", until, token, now) == 1
+        try s.execute("UPDATE apns_devices SET claimed_until = ? WHERE token = ? AND claimed_until < ?", until, token,
+                      now) == 1
     }
 
     /// Lets go of a claim, moving the device's position forward (never back) to `through` when given.

@@ -17,7 +17,8 @@ enum AdminRows {
                 CREATE TABLE audit(id INTEGER PRIMARY KEY, at INTEGER NOT NULL, admin TEXT NOT NULL, action TEXT NOT NULL,
                     container TEXT, environment TEXT, detail TEXT NOT NULL);
                 """))
-            // PostgreSQL has no NOCASE columns: one admin per email whatever its case, through an index on lower(email).
+            // PostgreSQL has no NOCASE columns: one admin per email whatever its case, through an index on
+            // lower(email).
             if s.dialect == .postgres { try s.script("CREATE UNIQUE INDEX admins_email_lower ON admins(lower(email))") }
         }
         // The colour scheme each admin chose, and the user a session acts as (one container environment at a time).
@@ -34,7 +35,8 @@ enum AdminRows {
     /// The administrator of this email (in any case), with their password hash.
     static func find(email: String, _ s: any SQLSession) throws -> (admin: Admin, passwordHash: String)? {
         let columns = Selection<Column>([.id, .email, .passwordHash])
-        return try s.one("SELECT \(columns.sql) FROM admins WHERE \(s.dialect.caseInsensitive("email"))", [email]) { r in
+        return try s.one("SELECT \(columns.sql) FROM admins WHERE \(s.dialect.caseInsensitive("email"))",
+                         [email]) { r in
             let row = NamedRow(r, columns)
             return (Admin(id: row.int64(.id) ?? 0, email: row.string(.email) ?? ""), row.string(.passwordHash) ?? "")
         }
@@ -42,7 +44,8 @@ enum AdminRows {
 
     /// A new administrator's row; returns its id.
     static func insert(email: String, passwordHash: String, at now: Int64, _ s: any SQLSession) throws -> Int64 {
-        try s.int64("INSERT INTO admins(email, password_hash, created_at) VALUES (?, ?, ?) RETURNING id", [email, passwordHash, now]) ?? 0
+        try s.int64("INSERT INTO admins(email, password_hash, created_at) VALUES (?, ?, ?) RETURNING id", [email,
+                passwordHash, now]) ?? 0
     }
 
     /// Every administrator, by email.

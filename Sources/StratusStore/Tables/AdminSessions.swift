@@ -15,24 +15,29 @@ enum AdminSessions {
     }
 
     /// Starts a session, after forgetting those idle for `idle` or older than `absolute`.
-    static func start(_ hash: String, admin: Int64, csrf: String, now: Int64, idle: Int64, absolute: Int64, _ s: any SQLSession) throws {
+    static func start(_ hash: String, admin: Int64, csrf: String, now: Int64, idle: Int64, absolute: Int64,
+                      _ s: any SQLSession) throws {
         try s.execute("DELETE FROM admin_sessions WHERE last_seen < ? OR created_at < ?", now - idle, now - absolute)
         try s.execute("INSERT INTO admin_sessions(token_hash, admin_id, csrf, created_at, last_seen) VALUES (?, ?, ?, ?, ?)", hash, admin, csrf, now, now)
     }
 
-    private static let session = Selection<Column>([.csrf, .createdAt, .lastSeen, .actingContainer, .actingEnvironment, .actingUser], as: "s")
+    private static let session = Selection<Column>([.csrf, .createdAt, .lastSeen, .actingContainer, .actingEnvironment,
+                                                    .actingUser], as: "s")
     private static let admin = Selection<AdminRows.Column>([.id, .email, .theme], as: "a")
 
     /// A session with its administrator: the CSRF token, its clocks and whom it acts as.
-    static func find(_ hash: String, _ s: any SQLSession) throws -> (admin: Admin, csrf: String, created: Int64, seen: Int64, acting: ActingAs?)? {
+    static func find(_ hash: String, _ s: any SQLSession) throws -> (admin: Admin, csrf: String, created: Int64,
+                                                                     seen: Int64, acting: ActingAs?)? {
         try s.one("""
             SELECT \(admin.sql), \(session.sql) FROM admin_sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?
             """, [hash]) { r in
             let a = NamedRow(r, admin), row = NamedRow(r, session, offset: a.end)
             let acting = row.string(.actingContainer).flatMap { c in
-                row.string(.actingEnvironment).flatMap { e in row.string(.actingUser).map { ActingAs(container: c, environment: e, userRecordName: $0) } }
+                row.string(.actingEnvironment).flatMap { e in row.string(.actingUser).map { ActingAs(container: c,
+                        environment: e, userRecordName: $0) } }
             }
-            return (Admin(id: a.int64(.id) ?? 0, email: a.string(.email) ?? "", theme: ConsoleTheme(rawValue: a.string(.theme) ?? "") ?? .system),
+            return (Admin(id: a.int64(.id) ?? 0, email: a.string(.email) ?? "",
+                          theme: ConsoleTheme(rawValue: a.string(.theme) ?? "") ?? .system),
                     row.string(.csrf) ?? "", row.int64(.createdAt) ?? 0, row.int64(.lastSeen) ?? 0, acting)
         }
     }

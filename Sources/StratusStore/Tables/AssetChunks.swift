@@ -16,7 +16,8 @@ enum AssetChunks {
     /// The content's chunks, in order.
     static func chunks(_ checksum: String, _ s: any SQLSession) throws -> [Data] {
         let columns = Selection<Column>([.bytes])
-        return try s.all("SELECT \(columns.sql) FROM asset_chunks WHERE checksum = ? ORDER BY n", [checksum]) { NamedRow($0, columns).data(.bytes) }
+        return try s.all("SELECT \(columns.sql) FROM asset_chunks WHERE checksum = ? ORDER BY n",
+                         [checksum]) { NamedRow($0, columns).data(.bytes) }
     }
 
     /// The content's first `count` bytes.

@@ -15,7 +15,8 @@ enum AssetRows {
 
     /// Every stored content's checksum (only those records still name, with `referencedOnly`).
     static func checksums(referencedOnly: Bool = false, _ s: any SQLSession) throws -> [String] {
-        try s.all("SELECT checksum FROM assets\(referencedOnly ? " WHERE refs > 0" : "")", []) { NamedRow($0, Selection<Column>([.checksum])).string(.checksum) }
+        try s.all("SELECT checksum FROM assets\(referencedOnly ? " WHERE refs > 0" : "")", []) { NamedRow($0,
+                Selection<Column>([.checksum])).string(.checksum) }
     }
 
     /// Every stored content's reference count, by checksum.
@@ -67,12 +68,14 @@ enum AssetRows {
     }
 
     static func release(_ checksum: String, _ s: any SQLSession) throws {
-        try s.execute("UPDATE assets SET refs = CASE WHEN refs > 0 THEN refs - 1 ELSE 0 END WHERE checksum = ?", checksum)
+        try s.execute("UPDATE assets SET refs = CASE WHEN refs > 0 THEN refs - 1 ELSE 0 END WHERE checksum = ?",
+                      checksum)
     }
 
     /// Forgets the assets no record refers to and no upload holds, stored before `cutoff`; of `checksum` only when
     /// given. Returns their checksums, whose content goes next.
-    static func removeUnreferenced(before cutoff: Int64, checksum: String? = nil, _ s: any SQLSession) throws -> [String] {
+    static func removeUnreferenced(before cutoff: Int64, checksum: String? = nil,
+                                   _ s: any SQLSession) throws -> [String] {
         let columns = Selection<Column>([.checksum])
         return try s.all("""
             DELETE FROM assets WHERE \(checksum == nil ? "" : "checksum = ? AND ")refs = 0 AND created_at <= ?

@@ -14,7 +14,8 @@ enum AuditRows {
         let columns = Selection<Column>([.at, .admin, .action, .container, .environment, .detail])
         return try s.all("SELECT \(columns.sql) FROM audit ORDER BY id DESC LIMIT ?", [limit]) { r in
             let row = NamedRow(r, columns)
-            return AuditEntry(at: row.int64(.at) ?? 0, admin: row.string(.admin) ?? "", action: row.string(.action) ?? "", container: row.string(.container),
+            return AuditEntry(at: row.int64(.at) ?? 0, admin: row.string(.admin) ?? "",
+                              action: row.string(.action) ?? "", container: row.string(.container),
                               environment: row.string(.environment), detail: row.string(.detail) ?? "")
         }
     }

@@ -26,7 +26,8 @@ enum AutoIndexes {
         guard try s.tableExists("auto_indexes") else { return [] }
         return try s.all("SELECT \(index.sql) FROM auto_indexes ORDER BY name") { r in
             let row = NamedRow(r, index)
-            guard var ai = try? JSONDecoder().decode(AutoIndex.self, from: Data((row.string(.spec) ?? "").utf8)) else { return nil }
+            guard var ai = try? JSONDecoder().decode(AutoIndex.self,
+                                                     from: Data((row.string(.spec) ?? "").utf8)) else { return nil }
             ai.pinned = row.bool(.pinned) ?? false
             ai.lastUsedAt = row.int64(.lastUsedAt) ?? 0
             ai.builtThrough = row.int64(.builtThrough)
@@ -42,12 +43,14 @@ enum AutoIndexes {
 
     /// Keeps an index's description (`AutoIndex`, as JSON) as a build leaves it.
     static func setSpec(_ ai: AutoIndex, _ s: any SQLSession) throws {
-        try s.execute("UPDATE auto_indexes SET spec = ? WHERE name = ?", String(decoding: try JSONEncoder().encode(ai), as: UTF8.self), ai.name)
+        try s.execute("UPDATE auto_indexes SET spec = ? WHERE name = ?", String(decoding: try JSONEncoder().encode(ai),
+                as: UTF8.self), ai.name)
     }
 
     /// Marks a build complete with its description as the build leaves it; the schema generation moves.
     static func complete(_ ai: AutoIndex, _ s: any SQLSession) throws {
-        try s.execute("UPDATE auto_indexes SET spec = ?, built_through = NULL WHERE name = ?", String(decoding: try JSONEncoder().encode(ai), as: UTF8.self), ai.name)
+        try s.execute("UPDATE auto_indexes SET spec = ?, built_through = NULL WHERE name = ?",
+                      String(decoding: try JSONEncoder().encode(ai), as: UTF8.self), ai.name)
         _ = try SchemaStorage.bumpGeneration(s)
     }
 
@@ -116,12 +119,15 @@ enum AutoIndexes {
 
     /// One step of a build: copies up to `limit` rows after the last one copied. Returns how many it copied and
     /// whether the index is complete (then queries may use it).
-    static func fill(_ ai: AutoIndex, _ type: CatalogType, columns: [String], limit: Int, _ s: any SQLSession) throws -> (copied: Int, done: Bool) {
-        guard let from = try s.one("SELECT built_through FROM auto_indexes WHERE name = ?", [ai.name], { NamedRow($0, Selection<Column>([.builtThrough])).int64(.builtThrough) }) else {
+    static func fill(_ ai: AutoIndex, _ type: CatalogType, columns: [String], limit: Int,
+                     _ s: any SQLSession) throws -> (copied: Int, done: Bool) {
+        guard let from = try s.one("SELECT built_through FROM auto_indexes WHERE name = ?", [ai.name], { NamedRow($0,
+                Selection<Column>([.builtThrough])).int64(.builtThrough) }) else {
             return (0, true)  // dropped meanwhile, or complete
         }
         let cols = columns.joined(separator: ", ")
-        let through = try s.int64("SELECT id FROM \(type.table) WHERE id > ? ORDER BY id LIMIT 1 OFFSET ?", [from, limit - 1])
+        let through = try s.int64("SELECT id FROM \(type.table) WHERE id > ? ORDER BY id LIMIT 1 OFFSET ?", [from,
+                limit - 1])
         let copied = try s.execute("INSERT OR IGNORE INTO \(ai.name)(id, \(cols)) SELECT id, \(cols) FROM \(type.table) WHERE id > ? AND id <= ?",
                                    from, through ?? Int64.max)
         if let through {
@@ -158,7 +164,8 @@ enum AutoIndexes {
     /// A type's table is gone, and its triggers (SQLite) or indexes (PostgreSQL) with it: its index tables go too.
     static func forget(typeID: Int64, _ s: any SQLSession) throws {
         guard try s.tableExists("auto_indexes") else { return }
-        for name in try s.all("SELECT name FROM auto_indexes WHERE type_id = ?", [typeID], { NamedRow($0, Selection<Column>([.name])).string(.name) }) where s.dialect == .sqlite {
+        for name in try s.all("SELECT name FROM auto_indexes WHERE type_id = ?", [typeID], { NamedRow($0,
+                Selection<Column>([.name])).string(.name) }) where s.dialect == .sqlite {
             try s.script("DROP TABLE IF EXISTS \(name)")
         }
         try s.execute("DELETE FROM auto_indexes WHERE type_id = ?", typeID)

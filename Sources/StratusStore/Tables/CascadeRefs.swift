@@ -7,8 +7,10 @@ enum CascadeRefs {
     }
 
     /// The record `source` (of type `sourceType`) goes when the record `targetName` in `targetZone` does.
-    static func add(_ s: any SQLSession, targetZone: Int64, targetName: String, sourceType: Int64, sourceID: Int64) throws {
-        try s.enqueue("INSERT INTO cascade_refs(target_zone, target_name, source_type, source_id) VALUES (?, ?, ?, ?)", targetZone, targetName, sourceType, sourceID)
+    static func add(_ s: any SQLSession, targetZone: Int64, targetName: String, sourceType: Int64,
+                    sourceID: Int64) throws {
+        try s.enqueue("INSERT INTO cascade_refs(target_zone, target_name, source_type, source_id) VALUES (?, ?, ?, ?)",
+                      targetZone, targetName, sourceType, sourceID)
     }
 
     /// Forgets a record's own references (it changed or went).
@@ -19,7 +21,8 @@ enum CascadeRefs {
     /// The records that go with the record `name` in `zone`: (type id, record id).
     static func dependents(_ s: any SQLSession, zone: Int64, name: String) throws -> [(type: Int64, id: Int64)] {
         let columns = Selection<Column>([.sourceType, .sourceID])
-        return try s.all("SELECT \(columns.sql) FROM cascade_refs WHERE target_zone = ? AND target_name = ?", [zone, name]) { r in
+        return try s.all("SELECT \(columns.sql) FROM cascade_refs WHERE target_zone = ? AND target_name = ?", [zone,
+                name]) { r in
             let row = NamedRow(r, columns)
             return (row.int64(.sourceType) ?? 0, row.int64(.sourceID) ?? 0)
         }

@@ -20,11 +20,13 @@ enum ChangeSequence {
 
     /// The last value `database` handed out, as this transaction sees it (the floor if it never wrote).
     static func current(_ s: any SQLSession, _ database: DatabaseID) throws -> Int64 {
-        if let v = try s.one("SELECT value FROM change_counters WHERE scope = ? AND owner = ?", [database.scope.rawValue, database.ownerRecordName], counter) { return v }
+        if let v = try s.one("SELECT value FROM change_counters WHERE scope = ? AND owner = ?",
+                             [database.scope.rawValue, database.ownerRecordName], counter) { return v }
         return try floor(s)
     }
 
-    /// Where every counter starts: the environment-wide counter's last value, frozen since counters became per database.
+    /// Where every counter starts: the environment-wide counter's last value, frozen since counters became per
+    /// database.
     static func floor(_ s: any SQLSession) throws -> Int64 {
         (try Meta.value(s, .nextSeq) ?? 1) - 1
     }
@@ -59,14 +61,16 @@ enum ChangeSequence {
         let floor = try floor(s)
         var out: [String: Int64] = [:]
         for owner in Set(owners) {
-            out[owner] = try s.one("SELECT value FROM change_counters WHERE scope = ? AND owner = ?", [DatabaseScope.private.rawValue, owner], counter) ?? floor
+            out[owner] = try s.one("SELECT value FROM change_counters WHERE scope = ? AND owner = ?",
+                                   [DatabaseScope.private.rawValue, owner], counter) ?? floor
         }
         return out
     }
 
     /// Each database with zones: the highest change its zones and change log hold, and its counter (nil when it
     /// never wrote since counters became per database). One statement, so one moment (`stratus check`).
-    static func standing(_ s: any SQLSession) throws -> [(scope: String, owner: String, highest: Int64, counter: Int64?)] {
+    static func standing(_ s: any SQLSession) throws -> [(scope: String, owner: String, highest: Int64,
+                                                          counter: Int64?)] {
         let database = Selection<ZoneRow.Column>([.scope, .owner], as: "z")
         return try s.all("""
             SELECT \(database.sql), MAX(z.change_seq) AS zone_seq, MAX(l.seq) AS log_seq, MAX(c.value) AS counter FROM zones z
@@ -74,8 +78,10 @@ enum ChangeSequence {
             LEFT JOIN change_counters c ON c.scope = z.scope AND c.owner = z.owner
             GROUP BY z.scope, z.owner
             """, []) { r in
-            let row = NamedRow(r, database), seqs = NamedRow(r, Selection<StandingColumn>([.zoneSeq, .logSeq, .counter]), offset: row.end)
-            return (row.string(.scope) ?? "", row.string(.owner) ?? "", max(seqs.int64(.zoneSeq) ?? 0, seqs.int64(.logSeq) ?? 0), seqs.int64(.counter))
+            let row = NamedRow(r, database), seqs = NamedRow(r, Selection<StandingColumn>([.zoneSeq, .logSeq,
+                    .counter]), offset: row.end)
+            return (row.string(.scope) ?? "", row.string(.owner) ?? "", max(seqs.int64(.zoneSeq) ?? 0,
+                    seqs.int64(.logSeq) ?? 0), seqs.int64(.counter))
         }
     }
 
@@ -86,7 +92,8 @@ enum ChangeSequence {
 
     /// Stores `database`'s counter's last value handed out (queued: the write's next statement sends it).
     static func store(_ last: Int64, _ database: DatabaseID, _ s: any SQLSession) throws {
-        try s.enqueue("UPDATE change_counters SET value = ? WHERE scope = ? AND owner = ?", last, database.scope.rawValue, database.ownerRecordName)
+        try s.enqueue("UPDATE change_counters SET value = ? WHERE scope = ? AND owner = ?", last,
+                      database.scope.rawValue, database.ownerRecordName)
     }
 
     /// Moves every zone's change token on (a schema reset: every client refetches), each from its own database's

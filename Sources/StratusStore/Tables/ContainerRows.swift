@@ -21,14 +21,16 @@ enum ContainerRows {
 
     /// A new container's row; false when it exists already.
     static func insert(_ id: ContainerID, at now: Int64, _ s: any SQLSession) throws -> Bool {
-        try s.execute("INSERT INTO containers(id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", id.rawValue, now) == 1
+        try s.execute("INSERT INTO containers(id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", id.rawValue,
+                      now) == 1
     }
 
     static func all(_ s: any SQLSession) throws -> [ContainerInfo] {
         let columns = Selection<Column>([.id, .createdAt])
         return try s.all("SELECT \(columns.sql) FROM containers ORDER BY id") { r in
             let row = NamedRow(r, columns)
-            return (try? ContainerID(row.string(.id) ?? "")).map { ContainerInfo(id: $0, createdAt: row.int64(.createdAt) ?? 0) }
+            return (try? ContainerID(row.string(.id) ?? "")).map { ContainerInfo(id: $0,
+                    createdAt: row.int64(.createdAt) ?? 0) }
         }
     }
 

@@ -9,7 +9,8 @@ enum CourierTokens {
 
     /// Keeps a token (by hash) for `user`, answered from `start` on, after dropping the expired ones and the user's
     /// oldest past `keep - 1`.
-    static func keep(_ hash: String, user: String, from start: Int64, expiresAt: Int64, webToken: String?, keep: Int, now: Int64, _ s: any SQLSession) throws {
+    static func keep(_ hash: String, user: String, from start: Int64, expiresAt: Int64, webToken: String?, keep: Int,
+                     now: Int64, _ s: any SQLSession) throws {
         try s.execute("DELETE FROM courier_tokens WHERE expires_at < ?", now)
         try s.execute("""
             DELETE FROM courier_tokens WHERE token IN (SELECT token FROM courier_tokens WHERE "user" = ?
@@ -25,7 +26,8 @@ enum CourierTokens {
     private static let live = Selection<Column>([.user, .deliveredThrough])
 
     /// A live token's user and how far it has been answered.
-    static func find(_ hash: String, now: Int64, _ s: any SQLSession) throws -> (user: String, deliveredThrough: Int64)? {
+    static func find(_ hash: String, now: Int64, _ s: any SQLSession) throws -> (user: String,
+            deliveredThrough: Int64)? {
         try s.one("SELECT \(live.sql) FROM courier_tokens WHERE token = ? AND expires_at > ?", [hash, now]) { r in
             let row = NamedRow(r, live)
             return (row.string(.user) ?? "", row.int64(.deliveredThrough) ?? 0)

@@ -8,7 +8,8 @@ enum DeploymentRows {
     private static let deployment = Selection<Column>([.id, .deployedAt, .deployedBy, .changes])
 
     static func insert(by user: String, changes: [String], at now: Int64, _ s: any SQLSession) throws {
-        try s.execute("INSERT INTO deployments(deployed_at, deployed_by, changes) VALUES (?, ?, ?)", now, user, changes.joined(separator: "\n"))
+        try s.execute("INSERT INTO deployments(deployed_at, deployed_by, changes) VALUES (?, ?, ?)", now, user,
+                      changes.joined(separator: "\n"))
     }
 
     /// Every deploy, newest first.
@@ -16,7 +17,8 @@ enum DeploymentRows {
         try s.all("SELECT \(deployment.sql) FROM deployments ORDER BY id DESC") { r in
             let row = NamedRow(r, deployment)
             let text = row.string(.changes) ?? ""
-            return Deployment(id: row.int64(.id) ?? 0, deployedAt: row.int64(.deployedAt) ?? 0, deployedBy: row.string(.deployedBy) ?? "",
+            return Deployment(id: row.int64(.id) ?? 0, deployedAt: row.int64(.deployedAt) ?? 0,
+                              deployedBy: row.string(.deployedBy) ?? "",
                               changes: text.isEmpty ? [] : text.components(separatedBy: "\n"))
         }
     }

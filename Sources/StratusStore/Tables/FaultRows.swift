@@ -28,14 +28,16 @@ enum FaultRows {
             """)
     }
 
-    private static let fault = Selection<Column>([.id, .container, .environment, .operation, .kind, .remaining, .probability, .seed, .retryAfter, .latency,
+    private static let fault = Selection<Column>([.id, .container, .environment, .operation, .kind, .remaining,
+                                                  .probability, .seed, .retryAfter, .latency,
                                                   .createdAt, .expiresAt, .injected, .stage, .user, .zone, .recordType, .recordName, .serverFields])
 
     private static func fault(_ r: any SQLRow) -> Fault? {
         let row = NamedRow(r, fault)
         guard let container = try? ContainerID(row.string(.container) ?? ""), let environment = ContainerEnvironment(rawValue: row.string(.environment) ?? ""),
               let kind = Fault.Kind(rawValue: row.string(.kind) ?? "") else { return nil }
-        var f = Fault(id: row.int64(.id) ?? 0, container: container, environment: environment, operation: row.string(.operation) ?? "", kind: kind,
+        var f = Fault(id: row.int64(.id) ?? 0, container: container, environment: environment,
+                      operation: row.string(.operation) ?? "", kind: kind,
                       remaining: row.int64(.remaining).map(Int.init), probability: row.double(.probability), seed: UInt64(bitPattern: row.int64(.seed) ?? 0),
                       retryAfter: row.int64(.retryAfter).map(Int.init), latencyMilliseconds: Int(row.int64(.latency) ?? 0), createdAt: row.int64(.createdAt) ?? 0,
                       expiresAt: row.int64(.expiresAt) ?? 0, injected: Int(row.int64(.injected) ?? 0))
@@ -61,7 +63,8 @@ enum FaultRows {
 
     /// Faults of a container (or every container), newest first, expired and spent ones included.
     static func all(container: ContainerID?, _ s: any SQLSession) throws -> [Fault] {
-        try s.all("SELECT \(fault.sql) FROM faults WHERE CAST(?1 AS TEXT) IS NULL OR container = ?1 ORDER BY id DESC", [container?.rawValue], fault)
+        try s.all("SELECT \(fault.sql) FROM faults WHERE CAST(?1 AS TEXT) IS NULL OR container = ?1 ORDER BY id DESC",
+                  [container?.rawValue], fault)
     }
 
     /// The faults that have not expired at `now`.
@@ -70,7 +73,8 @@ enum FaultRows {
     }
 
     /// Deletes one fault (by id), or every fault of a container and environment; nil matches all.
-    static func delete(id: Int64?, container: ContainerID?, environment: ContainerEnvironment?, _ s: any SQLSession) throws {
+    static func delete(id: Int64?, container: ContainerID?, environment: ContainerEnvironment?,
+                       _ s: any SQLSession) throws {
         try s.execute("""
             DELETE FROM faults WHERE (CAST(?1 AS BIGINT) IS NULL OR id = ?1) AND (CAST(?2 AS TEXT) IS NULL OR container = ?2)
                 AND (CAST(?3 AS TEXT) IS NULL OR environment = ?3)

@@ -19,7 +19,8 @@ enum GeoCellTable {
     static func delete(_ table: String) -> String { "DELETE FROM \(table) WHERE cell = ? AND id = ?" }
 
     static func insertArguments(_ id: Int64, _ l: Location) -> [SQLValue] {
-        [.int64(GeoCell.cell(latitude: l.latitude, longitude: l.longitude)), .int64(id), .double(l.latitude), .double(l.longitude)]
+        [.int64(GeoCell.cell(latitude: l.latitude, longitude: l.longitude)), .int64(id), .double(l.latitude),
+         .double(l.longitude)]
     }
 
     static func deleteArguments(_ id: Int64, _ l: Location) -> [SQLValue] {
@@ -32,7 +33,8 @@ enum GeoCellTable {
 
     /// Fills the table from the record table's coordinate columns, a bounded chunk at a time, each chunk written
     /// in key order (as `ListKeyChunk` does for lists): in record order each insert would be a random page.
-    static func fill(_ table: String, from recordTable: String, latitude: String, longitude: String, _ s: any SQLSession) throws {
+    static func fill(_ table: String, from recordTable: String, latitude: String, longitude: String,
+                     _ s: any SQLSession) throws {
         var rows: [(cell: Int64, id: Int64, lat: Double, lon: Double)] = []
         rows.reserveCapacity(chunkCapacity)
         let full = insertRows(table, rowsPerStatement)
@@ -43,7 +45,8 @@ enum GeoCellTable {
             for start in stride(from: 0, to: rows.count, by: rowsPerStatement) {
                 let end = min(start + rowsPerStatement, rows.count)
                 arguments.removeAll(keepingCapacity: true)
-                for r in rows[start..<end] { arguments += [.int64(r.cell), .int64(r.id), .double(r.lat), .double(r.lon)] }
+                for r in rows[start..<end] { arguments += [.int64(r.cell), .int64(r.id), .double(r.lat),
+                                                           .double(r.lon)] }
                 try s.execute(end - start == rowsPerStatement ? full : insertRows(table, end - start), arguments)
             }
             rows.removeAll(keepingCapacity: true)
@@ -58,7 +61,8 @@ enum GeoCellTable {
     }
 
     private static func insertRows(_ table: String, _ count: Int) -> String {
-        "INSERT INTO \(table)(cell, id, lat, lon) VALUES " + Array(repeating: "(?, ?, ?, ?)", count: count).joined(separator: ", ")
+        "INSERT INTO \(table)(cell, id, lat, lon) VALUES " + Array(repeating: "(?, ?, ?, ?)",
+                                                                   count: count).joined(separator: ", ")
     }
 
     /// Cell ranges a near query looks up, whatever its box: the statement's text stays the same for every query.
@@ -67,19 +71,23 @@ enum GeoCellTable {
     static let slots = 16
 
     /// The ids inside the boxes (each `(minLat, maxLat, minLon, maxLon)`), as a subquery and its arguments.
-    static func within(_ table: String, boxes: [(Double, Double, Double, Double)]) -> (sql: String, arguments: [SQLValue]) {
+    static func within(_ table: String, boxes: [(Double, Double, Double, Double)]) -> (sql: String,
+            arguments: [SQLValue]) {
         var slotted: [(ClosedRange<Int64>, (Double, Double, Double, Double))] = []
         for box in boxes {
-            for r in GeoCell.cover(minLatitude: box.0, maxLatitude: box.1, minLongitude: box.2, maxLongitude: box.3, maxCells: slots / max(1, boxes.count)) {
+            for r in GeoCell.cover(minLatitude: box.0, maxLatitude: box.1, minLongitude: box.2, maxLongitude: box.3,
+                                   maxCells: slots / max(1, boxes.count)) {
                 slotted.append((r, box))
             }
         }
         var arguments: [SQLValue] = []
         arguments.reserveCapacity(slots * 6)
         for (r, b) in slotted.prefix(slots) {
-            arguments += [.int64(r.lowerBound), .int64(r.upperBound), .double(b.0), .double(b.1), .double(b.2), .double(b.3)]
+            arguments += [.int64(r.lowerBound), .int64(r.upperBound), .double(b.0), .double(b.1), .double(b.2),
+                          .double(b.3)]
         }
-        while arguments.count < slots * 6 { arguments += [.int64(1), .int64(0), .double(0), .double(0), .double(0), .double(0)] }
+        while arguments.count < slots * 6 { arguments += [.int64(1), .int64(0), .double(0), .double(0), .double(0),
+                                                          .double(0)] }
         return (withinSQL(table), arguments)
     }
 

@@ -33,7 +33,8 @@ struct ListKeyChunk {
         defer { keys.removeAll(keepingCapacity: true) }
         // PostgreSQL: one COPY (see `copies`: the only duplicates are a record's own repeated values, which sorting has
         // put side by side); thousands of INSERTs were most of a restore's time.
-        if copies, let pg = s as? PostgresSession, let kinds = try PostgresCopy.kinds(table, ["value", "record_id"], pg) {
+        if copies, let pg = s as? PostgresSession, let kinds = try PostgresCopy.kinds(table, ["value", "record_id"],
+                pg) {
             try PostgresCopy.write(table, ["value", "record_id"], kinds, pg) { add in
                 var last: (SQLValue, Int64)?
                 for key in keys where last.map({ $0.0 != key.0 || $0.1 != key.1 }) ?? true {
@@ -50,12 +51,14 @@ struct ListKeyChunk {
             let end = min(start + Self.rowsPerStatement, keys.count)
             arguments.removeAll(keepingCapacity: true)
             for (value, id) in keys[start..<end] { arguments.append(value); arguments.append(.int64(id)) }
-            try s.execute(end - start == Self.rowsPerStatement ? full : Self.insert(table, rows: end - start), arguments)
+            try s.execute(end - start == Self.rowsPerStatement ? full : Self.insert(table, rows: end - start),
+                          arguments)
         }
     }
 
     static func insert(_ table: String, rows: Int) -> String {
-        "INSERT INTO \(table)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: rows).joined(separator: ", ") + " ON CONFLICT DO NOTHING"
+        "INSERT INTO \(table)(value, record_id) VALUES " + Array(repeating: "(?, ?)",
+                                                                 count: rows).joined(separator: ", ") + " ON CONFLICT DO NOTHING"
     }
 
     /// The side table's order for one field's keys (all of one kind): numbers by value, text and bytes by their

@@ -46,7 +46,8 @@ enum Meta {
 
     /// The keys that start with `prefix`.
     static func keys(_ s: any SQLSession, prefix: String) throws -> [String] {
-        try s.all("SELECT key FROM meta WHERE key LIKE ?", [prefix + "%"]) { r in NamedRow(r, Selection<Column>([.key])).string(.key) }
+        try s.all("SELECT key FROM meta WHERE key LIKE ?", [prefix + "%"]) { r in NamedRow(r,
+                Selection<Column>([.key])).string(.key) }
     }
 
     enum Column: String, TableColumn { case key, value }

@@ -67,7 +67,8 @@ enum NotificationInfos {
         let ref = String(field.dropFirst())
         if let hit = cache?.value(for: ref) { return hit }
         // A text dropped by a sweep can only belong to a notification past the retention: show it without alert.
-        let text = try s.one("SELECT aps FROM notification_infos WHERE ref = ?", [ref]) { NamedRow($0, Selection<Column>([.aps])).string(.aps) } ?? "{}"
+        let text = try s.one("SELECT aps FROM notification_infos WHERE ref = ?", [ref]) { NamedRow($0,
+                Selection<Column>([.aps])).string(.aps) } ?? "{}"
         cache?.set(text, for: ref)
         return text
     }

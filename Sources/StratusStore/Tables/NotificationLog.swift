@@ -50,18 +50,22 @@ enum NotificationLog {
     /// Appends a transaction's rows, each under the next number of its recipient, and keeps each recipient to
     /// their own budget.
     /// The newest rows of every recipient (across users, the newest are the last written).
-    static func newest(limit: Int, _ s: any SQLSession) throws -> [(batch: Int64, createdAt: Int64, entries: String, user: String)] {
+    static func newest(limit: Int, _ s: any SQLSession) throws -> [(batch: Int64, createdAt: Int64, entries: String,
+                                                                    user: String)] {
         let columns = Selection<Column>([.batch, .createdAt, .entries, .user])
-        return try s.all("SELECT \(columns.sql) FROM notification_log ORDER BY created_at DESC, batch DESC LIMIT ?", [limit]) { r in
+        return try s.all("SELECT \(columns.sql) FROM notification_log ORDER BY created_at DESC, batch DESC LIMIT ?",
+                         [limit]) { r in
             let row = NamedRow(r, columns)
-            return (row.int64(.batch) ?? 0, row.int64(.createdAt) ?? 0, row.string(.entries) ?? "", row.string(.user) ?? "")
+            return (row.int64(.batch) ?? 0, row.int64(.createdAt) ?? 0, row.string(.entries) ?? "",
+                    row.string(.user) ?? "")
         }
     }
 
     /// What appending a recipient's row answers: their new number and what they are charged now.
     private static let appended = Selection<RecipientColumn>([.lastBatch, .bytes])
 
-    static func append(createdAt: Int64, rows: [Row], policy: NotificationPolicy, _ s: any SQLSession) throws -> Appended {
+    static func append(createdAt: Int64, rows: [Row], policy: NotificationPolicy,
+                       _ s: any SQLSession) throws -> Appended {
         var done = Appended()
         // In the order of the recipients' names: the locks of two writes never cross (see above).
         for r in rows.sorted(by: { $0.user < $1.user }) where r.count > 0 {
@@ -175,7 +179,8 @@ enum NotificationLog {
     }
 
     /// Up to `limit` of `user`'s rows, from batch `from` through `through`, in order.
-    static func rows(of user: String, from: Int64, through: Int64, limit: Int, _ s: any SQLSession) throws -> [(batch: Int64, createdAt: Int64, entries: String)] {
+    static func rows(of user: String, from: Int64, through: Int64, limit: Int,
+                     _ s: any SQLSession) throws -> [(batch: Int64, createdAt: Int64, entries: String)] {
         let columns = Selection<Column>([.batch, .createdAt, .entries])
         return try s.all(#"SELECT \#(columns.sql) FROM notification_log WHERE "user" = ? AND batch >= ? AND batch <= ? ORDER BY batch LIMIT ?"#,
                          [user, from, through, limit]) { r in
@@ -205,7 +210,8 @@ enum NotificationLog {
         for chunk in stride(from: 0, to: users.count, by: 500).map({ Array(users[$0..<min($0 + 500, users.count)]) }) {
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             let columns = Selection<RecipientColumn>([.user, .lastBatch])
-            try s.each(#"SELECT \#(columns.sql) FROM notification_recipients WHERE "user" IN (\#(marks))"#, chunk.map { .text($0) }) { r in
+            try s.each(#"SELECT \#(columns.sql) FROM notification_recipients WHERE "user" IN (\#(marks))"#,
+                       chunk.map { .text($0) }) { r in
                 let row = NamedRow(r, columns)
                 if let user = row.string(.user), let last = row.int64(.lastBatch) { out[user] = max(last, legacy) }
             }

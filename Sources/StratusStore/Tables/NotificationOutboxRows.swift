@@ -36,6 +36,7 @@ enum NotificationOutboxRows {
     /// Takes fanned-out changes out.
     static func remove(_ ids: [Int64], _ s: any SQLSession) throws {
         guard !ids.isEmpty else { return }
-        try s.execute("DELETE FROM notification_outbox WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))", ids.map { SQLValue.int64($0) })
+        try s.execute("DELETE FROM notification_outbox WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                      ids.map { SQLValue.int64($0) })
     }
 }

@@ -13,20 +13,25 @@ enum PostgresAutoIndexes {
         case answer
     }
 
-    private static func answer(_ r: any SQLRow) -> Bool? { NamedRow(r, Selection<AnswerColumn>([.answer])).bool(.answer) }
+    private static func answer(_ r: any SQLRow) -> Bool? { NamedRow(r,
+                                                                    Selection<AnswerColumn>([.answer])).bool(.answer) }
 
     /// Builds the index in autocommit statements on one connection. False when another node holds the build.
     static func build(_ ai: AutoIndex, _ type: CatalogType, columns: [String], _ s: any SQLSession) throws -> Bool {
-        guard try s.one("SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || ?))::int AS answer", [ai.name], answer) == true else { return false }
-        defer { _ = try? s.all("SELECT pg_advisory_unlock(hashtext(current_schema() || '.' || ?))::int AS answer", [ai.name], answer) }
+        guard try s.one("SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || ?))::int AS answer", [ai.name],
+                        answer) == true else { return false }
+        defer { _ = try? s.all("SELECT pg_advisory_unlock(hashtext(current_schema() || '.' || ?))::int AS answer",
+                               [ai.name], answer) }
         // An earlier attempt that died (this node or another) left an INVALID index of this name: start again.
         if try valid(ai.name, s) == false { try s.script("DROP INDEX CONCURRENTLY IF EXISTS \(ai.name)") }
         do {
-            // The order field NULLS FIRST, as the query compiler orders (ascending NULLS FIRST, descending NULLS LAST: the
+            // The order field NULLS FIRST, as the query compiler orders (ascending NULLS FIRST, descending NULLS LAST:
+            // the
             // same index read backwards), so one index serves both directions without a sort.
             let keys = columns.dropLast() + [columns.last.map { $0 + " NULLS FIRST" } ?? "", "id"]
             try s.script("CREATE INDEX CONCURRENTLY IF NOT EXISTS \(ai.name) ON \(type.table) (\(keys.filter { !$0.isEmpty }.joined(separator: ", ")))")
-            guard try valid(ai.name, s) == true else { throw StratusError(.internalError, "index \(ai.name) was left invalid") }
+            guard try valid(ai.name, s) == true else { throw StratusError(.internalError,
+                    "index \(ai.name) was left invalid") }
         } catch {
             try? s.script("DROP INDEX CONCURRENTLY IF EXISTS \(ai.name)")
             throw error

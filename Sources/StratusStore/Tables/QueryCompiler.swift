@@ -53,7 +53,8 @@ struct QueryCompiler {
         var nullable = true
     }
 
-    mutating func compile(_ query: Query, zoneCondition: String, zoneArguments: [SQLValue], after marker: [SQLValue]?) throws(StratusError) -> CompiledQuery {
+    mutating func compile(_ query: Query, zoneCondition: String, zoneArguments: [SQLValue],
+                          after marker: [SQLValue]?) throws(StratusError) -> CompiledQuery {
         // A complete automatic index built for this shape serves the equality and the order at once: SQLite walks
         // `limit` of its entries instead of reading and sorting every match.
         let shape = QueryShape(query)
@@ -104,7 +105,8 @@ struct QueryCompiler {
         // Sort expressions with arguments (distances) appear in the select list and again in ORDER BY.
         var orderArgs: [SQLValue] = []
         for k in keys { orderArgs += k.arguments }
-        return CompiledQuery(sql: sql, arguments: sortArgs + arguments + orderArgs, sortKeyCount: keys.count, fieldCount: fields.count)
+        return CompiledQuery(sql: sql, arguments: sortArgs + arguments + orderArgs, sortKeyCount: keys.count,
+                             fieldCount: fields.count)
     }
 
     // MARK: fields
@@ -124,7 +126,8 @@ struct QueryCompiler {
             guard let f = type.field(named: name) else {
                 throw .badRequest("record type '\(type.name)' has no field '\(name)'")
             }
-            return Target(column: qualified(f.comparableColumn), type: f.type, indexes: f.schema.indexes, field: f, name: name)
+            return Target(column: qualified(f.comparableColumn), type: f.type, indexes: f.schema.indexes, field: f,
+                          name: name)
         case .system(let s):
             guard let column = CatalogType.column(of: s) else { throw .badRequest("system field '\(s.rawValue)' cannot be queried") }
             var indexes = type.indexes(of: s)
@@ -169,7 +172,8 @@ struct QueryCompiler {
     }
 
     private func listItems(_ v: FieldValue, for t: Target) throws(StratusError) -> [SQLValue] {
-        guard case .list(_, let items) = v else { throw .badRequest("filter on '\(t.name)' needs a list value (a *_LIST type)") }
+        guard case .list(_,
+                         let items) = v else { throw .badRequest("filter on '\(t.name)' needs a list value (a *_LIST type)") }
         guard !items.isEmpty else { throw .badRequest("filter on '\(t.name)' needs a non-empty list value") }
         guard items.count <= 1000 else { throw .badRequest("filter on '\(t.name)' lists more than 1000 values") }
         var out: [SQLValue] = []
@@ -227,11 +231,13 @@ struct QueryCompiler {
         }
         let c = t.column
         let indexedColumn = t.field.map { $0.hasBTree } ?? true
-        if indexedColumn && [.equals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .beginsWith].contains(comparator) {
+        if indexedColumn && [.equals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in,
+                             .beginsWith].contains(comparator) {
             hasColumnIndexFilter = true
             if comparator == .equals || comparator == .in { equalityColumns.insert(c) }
         }
-        if [.near, .containsAllTokens, .containsAnyTokens, .listContains, .listContainsAny, .listContainsAll, .listMemberBeginsWith].contains(comparator) {
+        if [.near, .containsAllTokens, .containsAnyTokens, .listContains, .listContainsAny, .listContainsAll,
+            .listMemberBeginsWith].contains(comparator) {
             hasIDSetFilter = true
         }
         switch comparator {
@@ -239,7 +245,8 @@ struct QueryCompiler {
             guard t.type.scalar != .location && t.type.scalar != .asset else {
                 throw .badRequest("\(comparator.rawValue) does not apply to field '\(t.name)' of type \(t.type.wireName)")
             }
-            let op = [FilterComparator.equals: "=", .notEquals: "!=", .lessThan: "<", .lessThanOrEquals: "<=", .greaterThan: ">", .greaterThanOrEquals: ">="][comparator]!
+            let op = [FilterComparator.equals: "=", .notEquals: "!=", .lessThan: "<", .lessThanOrEquals: "<=",
+                      .greaterThan: ">", .greaterThanOrEquals: ">="][comparator]!
             conditions.append("\(c) \(op) ?")
             arguments.append(try sqlValue(filter.value, for: t))
         case .in, .notIn:
@@ -268,7 +275,8 @@ struct QueryCompiler {
     /// `record_links` for a parent, `shares` for the share of a shared root — within the query's zones. In
     /// Production the schema must declare the field QUERYABLE (`___parent`, `___share`).
     private mutating func addLinkFilter(_ system: SystemField, _ filter: QueryFilter) throws(StratusError) {
-        let t = Target(column: system.rawValue, type: FieldType(.reference), indexes: type.indexes(of: system), field: nil, name: system.rawValue)
+        let t = Target(column: system.rawValue, type: FieldType(.reference), indexes: type.indexes(of: system),
+                       field: nil, name: system.rawValue)
         try require(.queryable, on: t, for: filter.comparator.rawValue)
         let names: [SQLValue]
         switch filter.comparator {
@@ -295,14 +303,16 @@ struct QueryCompiler {
 
     /// BEGINS_WITH on a STRING: a range the column's index serves, checked exactly (the range alone would let a
     /// longer scalar through); the negation needs no index.
-    private mutating func addBeginsWith(_ comparator: FilterComparator, _ t: Target, _ value: FieldValue) throws(StratusError) {
+    private mutating func addBeginsWith(_ comparator: FilterComparator, _ t: Target,
+                                        _ value: FieldValue) throws(StratusError) {
         let c = t.column
         guard t.type.scalar == .string || t.field == nil, case .string(let prefix) = value else {
             throw .badRequest("\(comparator.rawValue) needs a STRING field and a STRING value")
         }
         if comparator == .beginsWith {
             conditions.append("(\(c) >= ? AND \(c) < ? AND substr(\(c), 1, CAST(? AS INTEGER)) = ?)")
-            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
+            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)),
+                          .text(prefix)]
         } else {
             conditions.append("(\(c) IS NOT NULL AND substr(\(c), 1, CAST(? AS INTEGER)) != ?)")
             arguments += [.int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
@@ -311,7 +321,8 @@ struct QueryCompiler {
 
     /// CONTAINS_ALL_TOKENS / CONTAINS_ANY_TOKENS on a STRING: the field's full-text index (PostgreSQL's tsvector or
     /// SQLite's FTS5), or without a SEARCHABLE index in Development, a slower scan with the same meaning.
-    private mutating func addTokenSearch(_ comparator: FilterComparator, _ t: Target, _ value: FieldValue) throws(StratusError) {
+    private mutating func addTokenSearch(_ comparator: FilterComparator, _ t: Target,
+                                         _ value: FieldValue) throws(StratusError) {
         let c = t.column
         guard t.type.scalar == .string, !t.type.isList, case .string(let text) = value else {
             throw .badRequest("\(comparator.rawValue) needs a STRING field and a STRING value")
@@ -336,12 +347,14 @@ struct QueryCompiler {
     }
 
     /// The list comparators, through the list field's side table of (record, element) rows.
-    private mutating func addListFilter(_ comparator: FilterComparator, _ t: Target, _ value: FieldValue) throws(StratusError) {
+    private mutating func addListFilter(_ comparator: FilterComparator, _ t: Target,
+                                        _ value: FieldValue) throws(StratusError) {
         guard let f = t.field, f.hasListTable else {
             throw .badRequest("\(comparator.rawValue) on '\(t.name)' needs a QUERYABLE index on that list field")
         }
         let elem = Target(column: "value", type: FieldType(t.type.scalar), indexes: t.indexes, field: f, name: t.name)
-        let negate = [.notListContains, .notListContainsAny, .notListContainsAll, .notListMemberBeginsWith].contains(comparator)
+        let negate = [.notListContains, .notListContainsAny, .notListContainsAll,
+                      .notListMemberBeginsWith].contains(comparator)
         var sub: String
         switch comparator {
         case .listContains, .notListContains:
@@ -358,7 +371,8 @@ struct QueryCompiler {
         default:
             guard case .string(let prefix) = value else { throw .badRequest("\(comparator.rawValue) needs a STRING value") }
             sub = "SELECT record_id FROM \(f.listTable) WHERE value >= ? AND value < ? AND substr(value, 1, CAST(? AS INTEGER)) = ?"
-            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)), .text(prefix)]
+            arguments += [.text(prefix), .text(prefix + "\u{10FFFF}"), .int64(Int64(prefix.unicodeScalars.count)),
+                          .text(prefix)]
         }
         conditions.append("t.id \(negate ? "NOT IN" : "IN") (\(sub))")
     }
@@ -370,7 +384,8 @@ struct QueryCompiler {
         let minLat = center.latitude - dLat, maxLat = center.latitude + dLat
         var lonRanges: [(Double, Double)] = []
         let lo = center.longitude - dLon, hi = center.longitude + dLon
-        if dLon >= 180 { lonRanges = [(-180, 180)] } else if lo < -180 { lonRanges = [(lo + 360, 180), (-180, hi)] } else if hi > 180 {
+        if dLon >= 180 { lonRanges = [(-180, 180)] } else if lo < -180 { lonRanges = [(lo + 360, 180), (-180,
+                hi)] } else if hi > 180 {
             lonRanges = [(lo, 180), (-180, hi - 360)]
         } else { lonRanges = [(lo, hi)] }
         if f.hasGeo && dialect == .postgres {
@@ -416,8 +431,10 @@ struct QueryCompiler {
         }
         // Without sort keys: by name when unfiltered (the name index gives that order), by id when filtered
         // (every filter index gives rows in id order, so no sort is needed).
-        if keys.isEmpty && query.filters.isEmpty { keys.append(SortKey(expression: "t.record_name", arguments: [], ascending: true, nullable: false)) }
-        keys.append(SortKey(expression: qualified("id"), arguments: [], ascending: keys.last?.ascending ?? true, nullable: false))
+        if keys.isEmpty && query.filters.isEmpty { keys.append(SortKey(expression: "t.record_name", arguments: [],
+                                                                       ascending: true, nullable: false)) }
+        keys.append(SortKey(expression: qualified("id"), arguments: [], ascending: keys.last?.ascending ?? true,
+                            nullable: false))
         return keys
     }
 
@@ -463,6 +480,7 @@ struct QueryCompiler {
     }
 
     static func likeEscaped(_ s: String) -> String {
-        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%",
+                with: "\\%").replacingOccurrences(of: "_", with: "\\_")
     }
 }

@@ -18,7 +18,8 @@ enum RecordCounts {
     /// Live records of the environment; of one type when `type` is given.
     static func total(_ s: any SQLSession, type: Int64? = nil) throws -> Int64 {
         guard let type else { return try s.int64("SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM record_counts") ?? 0 }
-        return try s.int64("SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM record_counts WHERE type_id = ?", [type]) ?? 0
+        return try s.int64("SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM record_counts WHERE type_id = ?",
+                           [type]) ?? 0
     }
 
     /// A zone's counts, by type id.

@@ -16,7 +16,8 @@ enum RecordLinks {
     /// A record's `parent` and the share that covers it (nil when it has no link row).
     static func link(_ s: any SQLSession, zone: Int64, name: String) throws -> (parent: String?, shareID: Int64?)? {
         let columns = Selection<Column>([.parent, .shareID])
-        return try s.one("SELECT \(columns.sql) FROM record_links WHERE zone_id = ? AND record_name = ?", [zone, name]) { r in
+        return try s.one("SELECT \(columns.sql) FROM record_links WHERE zone_id = ? AND record_name = ?", [zone,
+                name]) { r in
             let row = NamedRow(r, columns)
             return (row.string(.parent), row.int64(.shareID))
         }
@@ -55,7 +56,8 @@ enum RecordLinks {
         for chunk in stride(from: 0, to: names.count, by: 400).map({ Array(names[$0..<min($0 + 400, names.count)]) }) {
             let sql = "SELECT \(columns.sql) FROM record_links WHERE zone_id = ? AND share_id IN (\(shares.map(String.init).joined(separator: ","))) "
                 + "AND record_name IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-            try s.each(sql, [.int64(zone)] + chunk.map { .text($0) }) { r in out.insert(NamedRow(r, columns).string(.recordName) ?? "") }
+            try s.each(sql, [.int64(zone)] + chunk.map { .text($0) }) { r in out.insert(NamedRow(r,
+                    columns).string(.recordName) ?? "") }
         }
         return out
     }

@@ -15,8 +15,10 @@ extension RecordLog {
     /// (parents, shares), the entries of `names` in it grouped by type, and the schema's generation. With a
     /// `guess`, the rows of the names that are records of its type go to `guessed` (from `directoryColumns` on)
     /// instead of into the entries, when the guess was made from the catalog of the generation the statement read.
-    static func directory(_ names: [String], zoneName: String, in database: DatabaseID, guess: LookupGuess.Guess?, _ db: any SQLSession,
-                          guessed: (any SQLRow, ZoneID) throws -> Void) throws -> (ZoneRow, [Int64: [Int64]], Bool, Int64)? {
+    static func directory(_ names: [String], zoneName: String, in database: DatabaseID, guess: LookupGuess.Guess?,
+                          _ db: any SQLSession,
+                          guessed: (any SQLRow, ZoneID) throws -> Void) throws -> (ZoneRow, [Int64: [Int64]], Bool,
+                                  Int64)? {
         var zone: ZoneRow?
         var hasLinks = false
         var generation: Int64 = 0
@@ -31,10 +33,12 @@ extension RecordLog {
         if let guess { sql += guess.join }
         sql += " WHERE z.scope = ? AND z.owner = ? AND z.name = ? AND z.deleted = 0"
         let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.ownerRecordName)
-        try db.eachOfPage(sql, names.map { .text($0) } + [.text(database.scope.rawValue), .text(database.ownerRecordName), .text(zoneName)]) { r in
+        try db.eachOfPage(sql, names.map { .text($0) } + [.text(database.scope.rawValue),
+                                                          .text(database.ownerRecordName), .text(zoneName)]) { r in
             let z = NamedRow(r, directoryZone), entry = NamedRow(r, directoryEntry, offset: z.end + 1)
             if zone == nil {
-                zone = ZoneRow(id: z.int64(.id) ?? 0, zoneID: zoneID, atomic: z.bool(.atomic) ?? false, changeSeq: z.int64(.changeSeq) ?? 0)
+                zone = ZoneRow(id: z.int64(.id) ?? 0, zoneID: zoneID, atomic: z.bool(.atomic) ?? false,
+                               changeSeq: z.int64(.changeSeq) ?? 0)
                 hasLinks = r.bool(z.end) ?? false
                 generation = r.int64(entry.end) ?? 0
             }

@@ -19,7 +19,8 @@ enum RecordLog {
 
     /// The live record of this name in the zone.
     static func live(_ s: any SQLSession, zone: Int64, name: String) throws -> Entry? {
-        try s.one("SELECT \(entry.sql) FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", [zone, name]) { r in
+        try s.one("SELECT \(entry.sql) FROM record_log WHERE zone_id = ? AND record_name = ? AND deleted = 0", [zone,
+                name]) { r in
             let row = NamedRow(r, entry)
             return Entry(typeID: row.int64(.typeID) ?? 0, recordID: row.int64(.recordID) ?? 0)
         }
@@ -27,13 +28,15 @@ enum RecordLog {
 
     /// Hands `body` the live records among `names` in the zone, in one statement. SQLite is told the name index:
     /// for a list of names its planner chose to scan the zone's whole log by sequence.
-    static func eachLive(_ s: any SQLSession, zone: Int64, names: some Collection<String>, _ body: (String, Entry) throws -> Void) throws {
+    static func eachLive(_ s: any SQLSession, zone: Int64, names: some Collection<String>, _ body: (String,
+            Entry) throws -> Void) throws {
         var arguments: [SQLValue] = [.int64(zone)]
         arguments.reserveCapacity(names.count + 1)
         for n in names { arguments.append(.text(n)) }
         try s.eachOfPage(liveSQL(names.count, s.dialect), arguments) { r in
             let row = NamedRow(r, entry)
-            try body(row.string(.recordName) ?? "", Entry(typeID: row.int64(.typeID) ?? 0, recordID: row.int64(.recordID) ?? 0))
+            try body(row.string(.recordName) ?? "", Entry(typeID: row.int64(.typeID) ?? 0,
+                                                          recordID: row.int64(.recordID) ?? 0))
         }
     }
 
@@ -55,7 +58,8 @@ enum RecordLog {
     static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
 
     /// The name's row moves to `seq`: a change (where the record now is) or a deletion.
-    static func write(_ s: any SQLSession, zone: Int64, seq: Int64, name: String, typeID: Int64, recordID: Int64, deleted: Bool) throws {
+    static func write(_ s: any SQLSession, zone: Int64, seq: Int64, name: String, typeID: Int64, recordID: Int64,
+                      deleted: Bool) throws {
         try s.enqueue("""
             INSERT INTO record_log(zone_id, seq, record_name, type_id, record_id, deleted) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT(zone_id, record_name) DO UPDATE SET seq = excluded.seq, type_id = excluded.type_id, record_id = excluded.record_id, deleted = excluded.deleted
@@ -89,7 +93,8 @@ enum RecordLog {
 
     static func liveTypeIDs(_ s: any SQLSession) throws -> [Int64] {
         let columns = Selection<Column>([.typeID])
-        return try s.all("SELECT DISTINCT \(columns.sql) FROM record_log WHERE deleted = 0") { NamedRow($0, columns).int64(.typeID) }
+        return try s.all("SELECT DISTINCT \(columns.sql) FROM record_log WHERE deleted = 0") { NamedRow($0,
+                columns).int64(.typeID) }
     }
 
     /// Forgets a zone's records and their deletions (the zone goes, and its sync tokens with it).
@@ -110,7 +115,8 @@ enum RecordLog {
             page.zoneHasLinks = r.int64(row.end + 1) == 1
             guard page.entries.count < limit else { page.more = true; return }
             let deleted = row.bool(.deleted) ?? false
-            page.entries.append(LogEntry(seq: row.int64(.seq) ?? 0, typeID: row.int64(.typeID) ?? 0, recordID: row.int64(.recordID) ?? 0,
+            page.entries.append(LogEntry(seq: row.int64(.seq) ?? 0, typeID: row.int64(.typeID) ?? 0,
+                                         recordID: row.int64(.recordID) ?? 0,
                                          deletedName: deleted ? row.string(.recordName) : nil))
             if names { page.names.append(row.string(.recordName) ?? "") }
         }
@@ -137,7 +143,8 @@ enum RecordLog {
     /// each row `RecordRowCodec`'s select list of `fields`, then (with `links`) the record's parent and the name
     /// of the share whose root it is. Row by row, though a page bounds it: PostgreSQL sends the next rows while
     /// these are encoded, and a client reading a zone page after page waits for both.
-    static func eachChanged(_ s: any SQLSession, _ type: CatalogType, fields: [CatalogField], zone: Int64, from first: Int64, to last: Int64, links: Bool,
+    static func eachChanged(_ s: any SQLSession, _ type: CatalogType, fields: [CatalogField], zone: Int64,
+                            from first: Int64, to last: Int64, links: Bool,
                             _ body: (any SQLRow) throws -> Void) throws {
         let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
         let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""

@@ -21,7 +21,8 @@ enum RequestRows {
         return m
     }
 
-    private static let written = Selection<Column>([.at, .container, .environment, .operation, .database, .user, .status, .errorCode, .duration, .uuid, .injected])
+    private static let written = Selection<Column>([.at, .container, .environment, .operation, .database, .user,
+                                                    .status, .errorCode, .duration, .uuid, .injected])
     private static let entry = Selection<Column>([.id] + written.columns)
 
     /// Appends entries in one statement; returns the id of the last.
@@ -29,12 +30,14 @@ enum RequestRows {
         var arguments: [SQLValue] = []
         arguments.reserveCapacity(entries.count * written.columns.count)
         for e in entries {
-            arguments += ([e.at, e.container, e.environment, e.operation, e.database, e.user, e.status, e.errorCode, e.durationMicroseconds, e.uuid, e.injected]
+            arguments += ([e.at, e.container, e.environment, e.operation, e.database, e.user, e.status, e.errorCode,
+                           e.durationMicroseconds, e.uuid, e.injected]
                           as [SQLBindable]).map { $0.sqlValue }
         }
         // The id of the last row (SQLite's last rowid; PostgreSQL's last RETURNING row).
         let tuple = "(" + Array(repeating: "?", count: written.columns.count).joined(separator: ",") + ")"
-        return try s.insert("INSERT INTO requests(\(written.sql)) VALUES " + Array(repeating: tuple, count: entries.count).joined(separator: ","), arguments)
+        return try s.insert("INSERT INTO requests(\(written.sql)) VALUES " + Array(repeating: tuple,
+                count: entries.count).joined(separator: ","), arguments)
     }
 
     /// Deletes the entries up to `id`, and those among the `window` oldest that are older than `cutoff`. Both go by
@@ -48,7 +51,8 @@ enum RequestRows {
     }
 
     /// A container environment's entries, newest first, matching each filter given; at most `limit`.
-    static func find(container: String, environment: String, operation: String?, status: Int?, user: String?, uuid: String?, before: Int64?,
+    static func find(container: String, environment: String, operation: String?, status: Int?, user: String?,
+                     uuid: String?, before: Int64?,
                      limit: Int, _ s: any SQLSession) throws -> [RequestLogEntry] {
         // Each filter is a term only when given, so that no parameter's type is left for the engine to guess.
         var sql = "SELECT \(entry.sql) FROM requests WHERE container = ? AND environment = ?"
@@ -61,7 +65,8 @@ enum RequestRows {
         args.append(.int64(Int64(limit)))
         return try s.all(sql + " ORDER BY id DESC LIMIT ?", args) { r in
             let row = NamedRow(r, entry)
-            return RequestLogEntry(id: row.int64(.id) ?? 0, at: row.int64(.at) ?? 0, container: row.string(.container) ?? "",
+            return RequestLogEntry(id: row.int64(.id) ?? 0, at: row.int64(.at) ?? 0,
+                                   container: row.string(.container) ?? "",
                                    environment: row.string(.environment) ?? "", operation: row.string(.operation) ?? "", database: row.string(.database) ?? "",
                                    user: row.string(.user), status: Int(row.int64(.status) ?? 0), errorCode: row.string(.errorCode),
                                    durationMicroseconds: Int(row.int64(.duration) ?? 0), uuid: row.string(.uuid), injected: row.bool(.injected) ?? false)

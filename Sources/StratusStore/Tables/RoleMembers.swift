@@ -7,12 +7,14 @@ enum RoleMembers {
 
     /// The roles `user` holds (those the schema no longer defines included: callers intersect with the catalog's).
     static func roles(of user: String, _ s: any SQLSession) throws -> Set<String> {
-        Set(try s.all(#"SELECT role FROM role_members WHERE "user" = ?"#, [user]) { NamedRow($0, Selection<Column>([.role])).string(.role) })
+        Set(try s.all(#"SELECT role FROM role_members WHERE "user" = ?"#, [user]) { NamedRow($0,
+                Selection<Column>([.role])).string(.role) })
     }
 
     /// The users holding `role`, by name.
     static func users(holding role: String, _ s: any SQLSession) throws -> [String] {
-        try s.all(#"SELECT "user" FROM role_members WHERE role = ? ORDER BY "user""#, [role]) { NamedRow($0, Selection<Column>([.user])).string(.user) }
+        try s.all(#"SELECT "user" FROM role_members WHERE role = ? ORDER BY "user""#, [role]) { NamedRow($0,
+                Selection<Column>([.user])).string(.user) }
     }
 
     static func grant(_ role: String, to user: String, _ s: any SQLSession) throws {

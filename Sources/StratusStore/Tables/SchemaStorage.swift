@@ -22,7 +22,8 @@ enum SchemaStorage {
     }
 
     private static let typeRow = Selection<TypeColumn>([.id, .name, .grants])
-    private static let fieldRow = Selection<FieldColumn>([.id, .typeID, .name, .scalar, .isList, .encrypted, .numberPreferred, .indexes])
+    private static let fieldRow = Selection<FieldColumn>([.id, .typeID, .name, .scalar, .isList, .encrypted,
+                                                          .numberPreferred, .indexes])
     private static let storedValue = Selection<ValueColumn>([.id, .value])
 
     static func generation(_ s: any SQLSession) throws -> Int64 {
@@ -43,7 +44,8 @@ enum SchemaStorage {
 
     static func load(_ s: any SQLSession) throws -> Catalog {
         let generation = try generation(s)
-        let roles = try s.all("SELECT name FROM roles ORDER BY position, name") { NamedRow($0, Selection<RoleColumn>([.name])).string(.name) }
+        let roles = try s.all("SELECT name FROM roles ORDER BY position, name") { NamedRow($0,
+                Selection<RoleColumn>([.name])).string(.name) }
         var types: [CatalogType] = []
         let typeRows = try s.all("SELECT \(typeRow.sql) FROM record_types ORDER BY id") { r in
             let row = NamedRow(r, typeRow)
@@ -51,7 +53,8 @@ enum SchemaStorage {
         }
         let fieldRows = try s.all("SELECT \(fieldRow.sql) FROM fields ORDER BY type_id, position, id") { r in
             let row = NamedRow(r, fieldRow)
-            return FieldRow(id: row.int64(.id) ?? 0, typeID: row.int64(.typeID) ?? 0, name: row.string(.name) ?? "", scalar: row.string(.scalar) ?? "",
+            return FieldRow(id: row.int64(.id) ?? 0, typeID: row.int64(.typeID) ?? 0, name: row.string(.name) ?? "",
+                            scalar: row.string(.scalar) ?? "",
                             isList: row.bool(.isList) ?? false, encrypted: row.bool(.encrypted) ?? false, numberPreferred: row.bool(.numberPreferred) ?? false,
                             indexes: Int(row.int64(.indexes) ?? 0))
         }
@@ -63,7 +66,8 @@ enum SchemaStorage {
                 guard let scalar = ScalarType(rawValue: f.scalar) else { continue }
                 let ft = FieldType(scalar, isList: f.isList, encrypted: f.encrypted, numberPreferred: f.numberPreferred)
                 let schema = FieldSchema(name: f.name, type: ft, indexes: FieldIndexes(rawValue: f.indexes))
-                if schema.isSystem { type.systemFields.append(schema) } else { type.fields.append(CatalogField(id: f.id, typeID: id, schema: schema)) }
+                if schema.isSystem { type.systemFields.append(schema) } else { type.fields.append(CatalogField(id: f.id,
+                        typeID: id, schema: schema)) }
             }
             types.append(type)
         }
@@ -129,7 +133,8 @@ enum SchemaStorage {
             case .changeGrants(let typeName, let role, _, let to):
                 guard let i = catalog.index[typeName] else { continue }
                 catalog.types[i].grants[role] = to.isEmpty ? nil : to
-                try s.execute("UPDATE record_types SET grants = ? WHERE id = ?", encodeGrants(catalog.types[i].grants), catalog.types[i].id)
+                try s.execute("UPDATE record_types SET grants = ? WHERE id = ?", encodeGrants(catalog.types[i].grants),
+                              catalog.types[i].id)
             }
         }
         catalog.generation = try bumpGeneration(s)
@@ -141,13 +146,15 @@ enum SchemaStorage {
 
     /// A field's indexes changed: a system field's are its row (and the type's system indexes), a user field's its
     /// structures (B-tree, full-text table, list table), dropped and made as the change asks.
-    private static func changeIndexes(of fieldName: String, to: FieldIndexes, in type: inout CatalogType, _ s: any SQLSession) throws {
+    private static func changeIndexes(of fieldName: String, to: FieldIndexes, in type: inout CatalogType,
+                                      _ s: any SQLSession) throws {
         if fieldName.hasPrefix("___") {
             if let j = type.systemFields.firstIndex(where: { $0.name == fieldName }) {
                 type.systemFields[j].indexes = to
                 if to.isEmpty { type.systemFields.remove(at: j) }
             } else {
-                type.systemFields.append(FieldSchema(name: fieldName, type: SystemField(schemaName: fieldName)?.fieldType ?? FieldType(.reference), indexes: to))
+                type.systemFields.append(FieldSchema(name: fieldName,
+                                                     type: SystemField(schemaName: fieldName)?.fieldType ?? FieldType(.reference), indexes: to))
             }
             try s.execute("DELETE FROM fields WHERE type_id = ? AND name = ?", type.id, fieldName)
             if let f = type.systemFields.first(where: { $0.name == fieldName }) { try saveSystemField(f, of: type, s) }
@@ -164,7 +171,8 @@ enum SchemaStorage {
     }
 
     static func createType(_ t: RecordTypeSchema, _ s: any SQLSession) throws -> CatalogType {
-        let id = try s.int64("INSERT INTO record_types(name, grants) VALUES (?, ?) RETURNING id", [t.name, encodeGrants(t.grants)]) ?? 0
+        let id = try s.int64("INSERT INTO record_types(name, grants) VALUES (?, ?) RETURNING id", [t.name,
+                encodeGrants(t.grants)]) ?? 0
         var type = CatalogType(id: id, name: t.name, fields: [], grants: t.grants, systemFields: [])
         try createTable(type, s)
         for f in t.fields {
@@ -272,9 +280,11 @@ enum SchemaStorage {
     }
 
     /// Creates the index structures `f` needs that `old` did not have, filling them from existing rows.
-    /// SQLite: FTS5 tables and location cell tables (`GeoCellTable`). PostgreSQL: a `tsvector` table with a GIN index, a `point` table with
+    /// SQLite: FTS5 tables and location cell tables (`GeoCellTable`). PostgreSQL: a `tsvector` table with a GIN index,
+    /// a `point` table with
     /// a GiST index. Lists get a side table of their keys on both.
-    static func createStructures(_ f: CatalogField, except old: CatalogField?, table: String, _ s: any SQLSession) throws {
+    static func createStructures(_ f: CatalogField, except old: CatalogField?, table: String,
+                                 _ s: any SQLSession) throws {
         if f.hasBTree && !(old?.hasBTree ?? false) {
             try s.script("CREATE INDEX \(f.btreeIndex) ON \(table)(zone_id, \(s.dialect.sortedIndexKey(f.comparableColumn)))")
         }
@@ -295,7 +305,8 @@ enum SchemaStorage {
             switch s.dialect {
             case .sqlite:
                 try GeoCellTable.create(f.geoTable, s)
-                try GeoCellTable.fill(f.geoTable, from: table, latitude: f.latitudeColumn, longitude: f.longitudeColumn, s)
+                try GeoCellTable.fill(f.geoTable, from: table, latitude: f.latitudeColumn, longitude: f.longitudeColumn,
+                                      s)
             case .postgres:
                 // (longitude, latitude): x east, y north.
                 try s.script("""
@@ -351,7 +362,8 @@ enum SchemaStorage {
     }
 
     /// Drops the index structures `f` has that `new` no longer needs.
-    static func dropStructures(_ f: CatalogField, except new: CatalogField?, table: String, _ s: any SQLSession) throws {
+    static func dropStructures(_ f: CatalogField, except new: CatalogField?, table: String,
+                               _ s: any SQLSession) throws {
         if f.hasBTree && !(new?.hasBTree ?? false) { try s.script("DROP INDEX IF EXISTS \(f.btreeIndex)") }
         if f.hasFTS && !(new?.hasFTS ?? false) { try s.script("DROP TABLE IF EXISTS \(f.ftsTable)") }
         if f.hasGeo && !(new?.hasGeo ?? false) { try s.script("DROP TABLE IF EXISTS \(f.geoTable)") }

@@ -15,17 +15,20 @@ enum ServerKeyRows {
             """)
     }
 
-    private static let key = Selection<Column>([.keyID, .container, .environment, .publicKeyPEM, .notes, .userRecordName, .createdAt, .revoked])
+    private static let key = Selection<Column>([.keyID, .container, .environment, .publicKeyPEM, .notes,
+                                                .userRecordName, .createdAt, .revoked])
 
     private static func key(_ r: any SQLRow) -> ServerKey? {
         let row = NamedRow(r, key)
         guard let c = try? ContainerID(row.string(.container) ?? ""), let e = ContainerEnvironment(rawValue: row.string(.environment) ?? "") else { return nil }
-        return ServerKey(keyID: row.string(.keyID) ?? "", container: c, environment: e, publicKeyPEM: row.string(.publicKeyPEM) ?? "",
+        return ServerKey(keyID: row.string(.keyID) ?? "", container: c, environment: e,
+                         publicKeyPEM: row.string(.publicKeyPEM) ?? "",
                          notes: row.string(.notes) ?? "", userRecordName: row.string(.userRecordName) ?? "", createdAt: row.int64(.createdAt) ?? 0,
                          revoked: row.bool(.revoked) ?? false)
     }
 
-    static func isLive(_ keyID: String, container: ContainerID, environment: ContainerEnvironment, _ s: any SQLSession) throws -> Bool {
+    static func isLive(_ keyID: String, container: ContainerID, environment: ContainerEnvironment,
+                       _ s: any SQLSession) throws -> Bool {
         try s.exists("SELECT 1 FROM server_keys WHERE key_id = ? AND container = ? AND environment = ? AND revoked = 0",
                      [keyID, container.rawValue, environment.rawValue])
     }
@@ -38,8 +41,10 @@ enum ServerKeyRows {
     }
 
     /// A container environment's keys, revoked ones included, oldest first.
-    static func all(container: ContainerID, environment: ContainerEnvironment, _ s: any SQLSession) throws -> [ServerKey] {
-        try s.all("SELECT \(key.sql) FROM server_keys WHERE container = ? AND environment = ? ORDER BY created_at", [container.rawValue, environment.rawValue], key)
+    static func all(container: ContainerID, environment: ContainerEnvironment,
+                    _ s: any SQLSession) throws -> [ServerKey] {
+        try s.all("SELECT \(key.sql) FROM server_keys WHERE container = ? AND environment = ? ORDER BY created_at",
+                  [container.rawValue, environment.rawValue], key)
     }
 
     /// The live key of this ID.
@@ -49,6 +54,7 @@ enum ServerKeyRows {
 
     /// Revokes a container's key; false when it has none of this ID.
     static func revoke(_ keyID: String, container: ContainerID, _ s: any SQLSession) throws -> Bool {
-        try s.execute("UPDATE server_keys SET revoked = 1 WHERE key_id = ? AND container = ?", keyID, container.rawValue) == 1
+        try s.execute("UPDATE server_keys SET revoked = 1 WHERE key_id = ? AND container = ?", keyID,
+                      container.rawValue) == 1
     }
 }

@@ -4,7 +4,8 @@ import StratusModel
 /// The statements that change shares and their participants, and the few that ask about them without reading one.
 extension ShareRows {
     /// A new share record's row; returns its id. `root`: the record it shares (nil: the whole zone).
-    static func insert(_ s: any SQLSession, zone: Int64, name: String, root: String?, publicPermission: SharePermission, changeTag: String,
+    static func insert(_ s: any SQLSession, zone: Int64, name: String, root: String?, publicPermission: SharePermission,
+                       changeTag: String,
                        at now: Int64, by user: String, fields: Data?) throws -> Int64 {
         try s.insert("""
             INSERT INTO shares(zone_id, record_name, root_name, short_guid, public_permission, change_tag, created_ts, created_by, modified_ts, modified_by, fields)
@@ -14,9 +15,11 @@ extension ShareRows {
     }
 
     /// A share's changed row.
-    static func update(_ s: any SQLSession, id: Int64, publicPermission: SharePermission, changeTag: String, at now: Int64, by user: String, fields: Data?) throws {
+    static func update(_ s: any SQLSession, id: Int64, publicPermission: SharePermission, changeTag: String,
+                       at now: Int64, by user: String, fields: Data?) throws {
         try s.execute("UPDATE shares SET public_permission = ?, change_tag = ?, modified_ts = ?, modified_by = ?, fields = ? WHERE id = ?",
-                      [.text(publicPermission.rawValue), .text(changeTag), .int64(now), .text(user), fields.map { .blob($0) } ?? .null, .int64(id)])
+                      [.text(publicPermission.rawValue), .text(changeTag), .int64(now), .text(user),
+                       fields.map { .blob($0) } ?? .null, .int64(id)])
     }
 
     /// Deletes a share and its participants.
@@ -33,7 +36,8 @@ extension ShareRows {
 
     /// Invites a user (their place after `position`); someone who had left or was removed is invited again, and
     /// someone invited or taking part keeps their status with the permission given now.
-    static func invite(_ s: any SQLSession, share: Int64, user: String, email: String?, permission: SharePermission, position: Int64) throws {
+    static func invite(_ s: any SQLSession, share: Int64, user: String, email: String?, permission: SharePermission,
+                       position: Int64) throws {
         try s.execute("""
             INSERT INTO share_participants(share_id, "user", email, permission, type, status, position) VALUES (?, ?, ?, ?, 'USER', 'INVITED', ?)
             ON CONFLICT(share_id, "user") DO UPDATE SET permission = excluded.permission, email = COALESCE(excluded.email, share_participants.email), type = 'USER',
@@ -48,7 +52,8 @@ extension ShareRows {
 
     /// An invited participant accepts, as `type` (a PUBLIC_USER when they join through the share's public permission).
     static func accept(_ s: any SQLSession, share: Int64, user: String, as type: ShareParticipant.Kind) throws {
-        try s.execute(#"UPDATE share_participants SET status = 'ACCEPTED', type = ? WHERE share_id = ? AND "user" = ?"#, type.rawValue, share, user)
+        try s.execute(#"UPDATE share_participants SET status = 'ACCEPTED', type = ? WHERE share_id = ? AND "user" = ?"#,
+                      type.rawValue, share, user)
     }
 
     /// Someone joins through the share's public permission, accepted, after its last participant.
@@ -61,7 +66,8 @@ extension ShareRows {
 
     /// A participant leaves or is removed: their access ends, their row stays (an invitation again brings them back).
     static func remove(_ s: any SQLSession, share: Int64, user: String) throws {
-        try s.execute(#"UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND "user" = ?"#, share, user)
+        try s.execute(#"UPDATE share_participants SET status = 'REMOVED' WHERE share_id = ? AND "user" = ?"#, share,
+                      user)
     }
 
     /// A new account takes over the invitations its address had while it had none, except in shares it already
@@ -87,7 +93,8 @@ extension ShareRows {
     /// The newest shares' row ids, at most `limit`.
     static func newestIDs(_ s: any SQLSession, limit: Int) throws -> [Int64] {
         let columns = Selection<Column>([.id])
-        return try s.all("SELECT \(columns.sql) FROM shares ORDER BY id DESC LIMIT ?", [limit]) { NamedRow($0, columns).int64(.id) }
+        return try s.all("SELECT \(columns.sql) FROM shares ORDER BY id DESC LIMIT ?", [limit]) { NamedRow($0,
+                columns).int64(.id) }
     }
 
     /// Whether a share has this short GUID.
@@ -103,18 +110,21 @@ extension ShareRows {
     /// The name of the share whose root is the whole zone (`CKRecordZone.share`), if it has one.
     static func zoneShareName(_ s: any SQLSession, zone: Int64) throws -> String? {
         let columns = Selection<Column>([.recordName])
-        return try s.one("SELECT \(columns.sql) FROM shares WHERE zone_id = ? AND root_name IS NULL", [zone]) { NamedRow($0, columns).string(.recordName) }
+        return try s.one("SELECT \(columns.sql) FROM shares WHERE zone_id = ? AND root_name IS NULL",
+                         [zone]) { NamedRow($0, columns).string(.recordName) }
     }
 
     /// The zones shared whole, by row id.
     static func zonesSharedWhole(_ s: any SQLSession) throws -> Set<Int64> {
         let columns = Selection<Column>([.zoneID])
-        return Set(try s.all("SELECT \(columns.sql) FROM shares WHERE root_name IS NULL") { NamedRow($0, columns).int64(.zoneID) })
+        return Set(try s.all("SELECT \(columns.sql) FROM shares WHERE root_name IS NULL") { NamedRow($0,
+                columns).int64(.zoneID) })
     }
 
     /// The record name of the share with this row id.
     static func recordName(_ s: any SQLSession, id: Int64) throws -> String? {
         let columns = Selection<Column>([.recordName])
-        return try s.one("SELECT \(columns.sql) FROM shares WHERE id = ?", [id]) { NamedRow($0, columns).string(.recordName) }
+        return try s.one("SELECT \(columns.sql) FROM shares WHERE id = ?", [id]) { NamedRow($0,
+                columns).string(.recordName) }
     }
 }

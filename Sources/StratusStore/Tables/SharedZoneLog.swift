@@ -9,9 +9,11 @@ enum SharedZoneLog {
 
     /// Records in each participant's feed that a zone joined or left it. A zone leaves only when no other accepted
     /// share of the participant remains in it.
-    static func note(_ s: any SQLSession, _ zone: ZoneRow, users: [String], removed: Bool, seq: inout SequenceAllocator) throws {
+    static func note(_ s: any SQLSession, _ zone: ZoneRow, users: [String], removed: Bool,
+                     seq: inout SequenceAllocator) throws {
         for user in users where user != zone.zoneID.ownerRecordName {
-            if removed, try ShareRows.accepted(s, user: user, zoneName: zone.zoneID.zoneName).contains(where: { $0.zone.id == zone.id }) { continue }
+            if removed, try ShareRows.accepted(s, user: user,
+                                               zoneName: zone.zoneID.zoneName).contains(where: { $0.zone.id == zone.id }) { continue }
             try s.execute("""
                 INSERT INTO shared_zone_log("user", zone_id, seq, removed) VALUES (?, ?, ?, ?)
                 ON CONFLICT("user", zone_id) DO UPDATE SET seq = excluded.seq, removed = excluded.removed
@@ -20,7 +22,8 @@ enum SharedZoneLog {
     }
 
     /// A participant's feed, in order: each zone's row id, the change's number, whether the zone left, and the zone.
-    static func feed(_ s: any SQLSession, user: String) throws -> [(zoneRowID: Int64, seq: Int64, removed: Bool, zoneID: ZoneID)] {
+    static func feed(_ s: any SQLSession, user: String) throws -> [(zoneRowID: Int64, seq: Int64, removed: Bool,
+                                                                    zoneID: ZoneID)] {
         let columns = Selection<Column>([.zoneID, .seq, .removed], as: "g")
         let zone = Selection<ZoneRow.Column>([.name, .owner], as: "z")
         return try s.all("""

@@ -2,7 +2,8 @@ import Foundation
 import StratusModel
 
 /// `subscriptions`: each subscription's row, keyed by database scope, owner and id, as the wire `document` the
-/// API normalized and its parsed `spec`. The environment's count is kept beside the rows (`Meta.Key.subscriptionCount`),
+/// API normalized and its parsed `spec`. The environment's count is kept beside the rows
+/// (`Meta.Key.subscriptionCount`),
 /// so the caps of `NotificationPolicy` are checked without counting a million rows. Every statement on it is here.
 enum SubscriptionRows {
     enum Column: String, TableColumn {
@@ -15,24 +16,29 @@ enum SubscriptionRows {
     static func checkCaps(owner: String, policy: NotificationPolicy, _ s: any SQLSession) throws {
         let mine = try s.int64("SELECT COUNT(*) FROM subscriptions WHERE owner = ?", [owner]) ?? 0
         guard mine < policy.subscriptionsPerUser else {
-            throw StratusError(.limitExceeded, "a user holds at most \(policy.subscriptionsPerUser) subscriptions in a container environment: delete some first")
+            throw StratusError(.limitExceeded,
+                               "a user holds at most \(policy.subscriptionsPerUser) subscriptions in a container environment: delete some first")
         }
         let all = try Meta.value(s, .subscriptionCount) ?? 0
         guard all < policy.subscriptionsPerEnvironment else {
-            throw StratusError(.limitExceeded, "this container environment holds its most subscriptions (\(policy.subscriptionsPerEnvironment)): try again later")
+            throw StratusError(.limitExceeded,
+                               "this container environment holds its most subscriptions (\(policy.subscriptionsPerEnvironment)): try again later")
         }
     }
 
     /// Inserts a subscription that does not exist yet, counting it.
-    static func insert(_ scope: DatabaseScope, owner: String, id: String, document: String, spec: String?, _ s: any SQLSession) throws {
+    static func insert(_ scope: DatabaseScope, owner: String, id: String, document: String, spec: String?,
+                       _ s: any SQLSession) throws {
         try s.execute("INSERT INTO subscriptions(scope, owner, subscription_id, document, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                       scope.rawValue, owner, id, document, spec, WallClock.nowMillis())
         try Meta.add(s, .subscriptionCount, 1)
     }
 
     /// Replaces a subscription that exists.
-    static func replace(_ scope: DatabaseScope, owner: String, id: String, document: String, spec: String?, _ s: any SQLSession) throws {
-        try s.execute("UPDATE subscriptions SET document = ?, spec = ?, created_at = ? WHERE \(key)", document, spec, WallClock.nowMillis(), scope.rawValue, owner, id)
+    static func replace(_ scope: DatabaseScope, owner: String, id: String, document: String, spec: String?,
+                        _ s: any SQLSession) throws {
+        try s.execute("UPDATE subscriptions SET document = ?, spec = ?, created_at = ? WHERE \(key)", document, spec,
+                      WallClock.nowMillis(), scope.rawValue, owner, id)
     }
 
     /// What a subscription is charged to its owner (`UserUsage`); nil when it does not exist.
@@ -54,7 +60,8 @@ enum SubscriptionRows {
     }
 
     /// An owner's subscriptions in one scope, oldest first: id and document.
-    static func documents(_ scope: DatabaseScope, owner: String, _ s: any SQLSession) throws -> [(id: String, document: String)] {
+    static func documents(_ scope: DatabaseScope, owner: String, _ s: any SQLSession) throws -> [(id: String,
+            document: String)] {
         let columns = Selection<Column>([.subscriptionID, .document])
         return try s.all("SELECT \(columns.sql) FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created_at, subscription_id", [scope.rawValue, owner]) { r in
             let row = NamedRow(r, columns)
@@ -65,16 +72,19 @@ enum SubscriptionRows {
     /// One subscription's document.
     static func document(_ scope: DatabaseScope, owner: String, id: String, _ s: any SQLSession) throws -> String? {
         let columns = Selection<Column>([.document])
-        return try s.one("SELECT \(columns.sql) FROM subscriptions WHERE \(key)", [scope.rawValue, owner, id]) { NamedRow($0, columns).string(.document) }
+        return try s.one("SELECT \(columns.sql) FROM subscriptions WHERE \(key)", [scope.rawValue, owner,
+                id]) { NamedRow($0, columns).string(.document) }
     }
 
     /// The newest subscriptions of every user and database, at most `limit`.
-    static func newest(limit: Int, _ s: any SQLSession) throws -> [(scope: DatabaseScope, owner: String, id: String, document: String, createdAt: Int64)] {
+    static func newest(limit: Int, _ s: any SQLSession) throws -> [(scope: DatabaseScope, owner: String, id: String,
+                                                                    document: String, createdAt: Int64)] {
         let columns = Selection<Column>([.scope, .owner, .subscriptionID, .document, .createdAt])
         return try s.all("SELECT \(columns.sql) FROM subscriptions ORDER BY created_at DESC LIMIT ?", [limit]) { r in
             let row = NamedRow(r, columns)
             return DatabaseScope(rawValue: row.string(.scope) ?? "").map {
-                ($0, row.string(.owner) ?? "", row.string(.subscriptionID) ?? "", row.string(.document) ?? "", row.int64(.createdAt) ?? 0)
+                ($0, row.string(.owner) ?? "", row.string(.subscriptionID) ?? "", row.string(.document) ?? "",
+                 row.int64(.createdAt) ?? 0)
             }
         }
     }
@@ -94,7 +104,8 @@ enum SubscriptionRows {
         let columns = Selection<Column>([.owner, .document, .spec])
         try s.each("SELECT \(columns.sql) FROM subscriptions", []) { r in
             let row = NamedRow(r, columns)
-            body(row.string(.owner) ?? "", UserUsage.charge(subscriptionDocument: row.string(.document) ?? "", spec: row.string(.spec)))
+            body(row.string(.owner) ?? "", UserUsage.charge(subscriptionDocument: row.string(.document) ?? "",
+                                                            spec: row.string(.spec)))
         }
     }
 }

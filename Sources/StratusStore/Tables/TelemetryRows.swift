@@ -37,15 +37,18 @@ enum TelemetryRows {
         """
 
     /// Adds a minute's requests of one operation kind: how many, how many failed, and their latency histogram.
-    static func add(container: String, environment: String, minute: Int64, operation: String, requests: Int64, errors: Int64, latency: [Int64],
+    static func add(container: String, environment: String, minute: Int64, operation: String, requests: Int64,
+                    errors: Int64, latency: [Int64],
                     _ s: any SQLSession) throws {
-        var args: [SQLValue] = [.text(container), .text(environment), .int64(minute), .text(operation), .int64(requests), .int64(errors)]
+        var args: [SQLValue] = [.text(container), .text(environment), .int64(minute), .text(operation),
+                                .int64(requests), .int64(errors)]
         args += latency.map { .int64($0) }
         try s.execute(addRequests, args)
     }
 
     /// Adds a minute's error answers of one code.
-    static func addErrors(container: String, environment: String, minute: Int64, code: String, injected: Bool, count: Int64, _ s: any SQLSession) throws {
+    static func addErrors(container: String, environment: String, minute: Int64, code: String, injected: Bool,
+                          count: Int64, _ s: any SQLSession) throws {
         try s.execute("""
             INSERT INTO errors(container, environment, minute, code, injected, count) VALUES (?,?,?,?,?,?)
             ON CONFLICT(container, environment, minute, code, injected) DO UPDATE SET count = errors.count + excluded.count
@@ -53,7 +56,8 @@ enum TelemetryRows {
     }
 
     /// Keeps a minute's sample of an environment's records and bytes (the latest of the minute wins).
-    static func setSize(container: String, environment: String, minute: Int64, records: Int64, bytes: Int64, _ s: any SQLSession) throws {
+    static func setSize(container: String, environment: String, minute: Int64, records: Int64, bytes: Int64,
+                        _ s: any SQLSession) throws {
         try s.execute("""
             INSERT INTO sizes(container, environment, minute, records, bytes) VALUES (?,?,?,?,?)
             ON CONFLICT(container, environment, minute) DO UPDATE SET records = excluded.records, bytes = excluded.bytes
@@ -64,7 +68,8 @@ enum TelemetryRows {
     static func prune(before cutoff: Int64, maximumRows: Int, _ s: any SQLSession) throws {
         for table in tables { try s.execute("DELETE FROM \(table) WHERE minute < ?", cutoff) }
         let rows = try s.int64("SELECT COUNT(*) FROM requests") ?? 0
-        if rows > maximumRows, let cut = try s.int64("SELECT minute FROM requests ORDER BY minute LIMIT 1 OFFSET ?", [rows - Int64(maximumRows)]) {
+        if rows > maximumRows, let cut = try s.int64("SELECT minute FROM requests ORDER BY minute LIMIT 1 OFFSET ?",
+                                                     [rows - Int64(maximumRows)]) {
             for table in tables { try s.execute("DELETE FROM \(table) WHERE minute < ?", cut) }
         }
     }
@@ -75,23 +80,27 @@ enum TelemetryRows {
 
     /// An environment's request rows from minute `first` on: minute, operation kind, count, errors, histogram.
     static func eachRequests(container: String, environment: String, from first: Int64, _ s: any SQLSession,
-                             _ body: (_ minute: Int64, _ operation: String, _ count: Int64, _ errors: Int64, _ latency: [Int64]) throws -> Void) throws {
+                             _ body: (_ minute: Int64, _ operation: String, _ count: Int64, _ errors: Int64,
+                                      _ latency: [Int64]) throws -> Void) throws {
         try s.each("""
             SELECT \(requestRow.sql), \(buckets.joined(separator: ", ")) FROM requests WHERE container = ? AND environment = ? AND minute >= ?
             """, [.text(container), .text(environment), .int64(first)]) { r in
             let row = NamedRow(r, requestRow)
-            try body(row.int64(.minute) ?? 0, row.string(.operation) ?? "", row.int64(.count) ?? 0, row.int64(.errors) ?? 0,
+            try body(row.int64(.minute) ?? 0, row.string(.operation) ?? "", row.int64(.count) ?? 0,
+                     row.int64(.errors) ?? 0,
                      buckets.indices.map { r.int64(row.end + $0) ?? 0 })
         }
     }
 
     /// An environment's error rows from minute `first` on.
     static func eachErrors(container: String, environment: String, from first: Int64, _ s: any SQLSession,
-                           _ body: (_ minute: Int64, _ code: String, _ injected: Bool, _ count: Int64) throws -> Void) throws {
+                           _ body: (_ minute: Int64, _ code: String, _ injected: Bool,
+                                    _ count: Int64) throws -> Void) throws {
         try s.each("SELECT \(errorRow.sql) FROM errors WHERE container = ? AND environment = ? AND minute >= ?",
                    [.text(container), .text(environment), .int64(first)]) { r in
             let row = NamedRow(r, errorRow)
-            try body(row.int64(.minute) ?? 0, row.string(.code) ?? "", row.bool(.injected) ?? false, row.int64(.count) ?? 0)
+            try body(row.int64(.minute) ?? 0, row.string(.code) ?? "", row.bool(.injected) ?? false,
+                     row.int64(.count) ?? 0)
         }
     }
 

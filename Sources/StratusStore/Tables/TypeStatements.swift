@@ -56,10 +56,13 @@ struct TypeStatements {
         }
 
         /// The list insert as a head, one row's tuple and a tail, for many rows in one statement.
-        var listRows: (head: String, tuple: String, tail: String) { ("INSERT INTO \(listTable)(value, record_id) VALUES ", "(?, ?)", " ON CONFLICT DO NOTHING") }
+        var listRows: (head: String, tuple: String,
+                       tail: String) { ("INSERT INTO \(listTable)(value, record_id) VALUES ", "(?, ?)",
+                                        " ON CONFLICT DO NOTHING") }
 
         private static func listInsert(_ table: String, _ count: Int) -> String {
-            "INSERT INTO \(table)(value, record_id) VALUES " + Array(repeating: "(?, ?)", count: count).joined(separator: ", ") + " ON CONFLICT DO NOTHING"
+            "INSERT INTO \(table)(value, record_id) VALUES " + Array(repeating: "(?, ?)",
+                                                                     count: count).joined(separator: ", ") + " ON CONFLICT DO NOTHING"
         }
 
         init(_ f: CatalogField, _ dialect: SQLDialect) {
@@ -92,8 +95,10 @@ struct TypeStatements {
         let insertColumns = Array(CatalogType.systemColumns.dropFirst()) + fieldColumns
         insert = "INSERT INTO \(type.table)(\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         insertWithID = "INSERT INTO \(type.table)(id, \(insertColumns.joined(separator: ", "))) VALUES (?, \(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
-        insertRows = ("INSERT INTO \(type.table)(id, \(insertColumns.joined(separator: ", "))) VALUES ", "(?, \(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))")
-        let sets = (["change_tag", "modified_ts", "modified_by", "modified_device"] + fieldColumns).map { "\($0) = ?" }.joined(separator: ", ")
+        insertRows = ("INSERT INTO \(type.table)(id, \(insertColumns.joined(separator: ", "))) VALUES ",
+                      "(?, \(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))")
+        let sets = (["change_tag", "modified_ts", "modified_by",
+                     "modified_device"] + fieldColumns).map { "\($0) = ?" }.joined(separator: ", ")
         update = "UPDATE \(type.table) SET \(sets) WHERE id = ?"
         indexedFields = type.fields.filter { $0.hasFTS || $0.hasGeo || $0.hasListTable }
         for f in indexedFields { fieldIndexes[f.id] = FieldIndexStatements(f, dialect) }
@@ -105,9 +110,11 @@ struct TypeStatements {
         "SELECT \(RecordRowCodec.selectList(type, fields: fields)) FROM \(type.table) t WHERE t.id IN (\(Array(repeating: "?", count: ids).joined(separator: ",")))"
     }
 
-    /// `count` ids for new records of `type`, from its table's sequence (PostgreSQL reserves them ahead of the inserts).
+    /// `count` ids for new records of `type`, from its table's sequence (PostgreSQL reserves them ahead of the
+    /// inserts).
     static func reserveIDs(_ type: CatalogType, _ count: Int, _ s: any SQLSession) throws -> [Int64] {
-        try s.all("SELECT nextval('\(type.idSequence)') AS id FROM generate_series(1, CAST(? AS BIGINT))", [Int64(count)]) { NamedRow($0, Self.id).int64(.id) }
+        try s.all("SELECT nextval('\(type.idSequence)') AS id FROM generate_series(1, CAST(? AS BIGINT))",
+                  [Int64(count)]) { NamedRow($0, Self.id).int64(.id) }
     }
 
     static func delete(_ type: CatalogType, id: Int64, _ s: any SQLSession) throws {
@@ -123,14 +130,17 @@ struct TypeStatements {
     }
 
     /// Every record of `type` (or of one zone), with all its fields, in no order.
-    static func each(_ type: CatalogType, inZone zone: Int64? = nil, _ s: any SQLSession, _ body: (any SQLRow) throws -> Void) throws {
+    static func each(_ type: CatalogType, inZone zone: Int64? = nil, _ s: any SQLSession,
+                     _ body: (any SQLRow) throws -> Void) throws {
         let sql = "SELECT \(RecordRowCodec.selectList(type, fields: type.fields)) FROM \(type.table) t"
-        if let zone { try s.each(sql + " WHERE t.zone_id = ?", [.int64(zone)], body) } else { try s.each(sql, [], body) }
+        if let zone { try s.each(sql + " WHERE t.zone_id = ?", [.int64(zone)], body) } else { try s.each(sql, [],
+                body) }
     }
 
     /// A zone's records of `type` in the order of their names, with `fields` (the system columns first), and with
     /// `withLinks` each one's parent and the share rooted at it after them (an export).
-    static func eachInZone(_ type: CatalogType, fields: [CatalogField], withLinks links: Bool, zone: Int64, _ s: any SQLSession,
+    static func eachInZone(_ type: CatalogType, fields: [CatalogField], withLinks links: Bool, zone: Int64,
+                           _ s: any SQLSession,
                            _ body: (any SQLRow) throws -> Void) throws {
         let linkSelect = links ? ", k.parent, (SELECT s.record_name FROM shares s WHERE s.zone_id = t.zone_id AND s.root_name = t.record_name)" : ""
         let linkJoin = links ? " LEFT JOIN record_links k ON k.zone_id = t.zone_id AND k.record_name = t.record_name" : ""
@@ -156,10 +166,12 @@ struct TypeStatements {
 
     /// Every stored value of one field of a type's table (NULLs left out).
     static func storedValues(of f: CatalogField, table: String, _ s: any SQLSession) throws -> [Data] {
-        try s.all("SELECT \(f.column) AS value FROM \(table) WHERE \(f.column) IS NOT NULL") { NamedRow($0, Self.value).data(.value) }
+        try s.all("SELECT \(f.column) AS value FROM \(table) WHERE \(f.column) IS NOT NULL") { NamedRow($0,
+                Self.value).data(.value) }
     }
 
-    /// A record's id, named as a record type's table names it (its fields' columns are the schema's, `CatalogField.column`).
+    /// A record's id, named as a record type's table names it (its fields' columns are the schema's,
+    /// `CatalogField.column`).
     enum IDColumn: String, TableColumn {
         case id, value, zoneID = "zone_id", recordName = "record_name"
     }
@@ -172,8 +184,10 @@ struct TypeStatements {
 
     /// A zone's records of `type`: each one's id and the stored values of `fields` (read whole before the caller
     /// deletes: PostgreSQL streams a result over the connection the deletes need).
-    static func zoneValues(_ type: CatalogType, fields: [CatalogField], zone: Int64, _ s: any SQLSession) throws -> [(id: Int64, values: [Data?])] {
-        try s.all("SELECT id, \(fields.map(\.column).joined(separator: ", ")) FROM \(type.table) WHERE zone_id = ?", [zone]) { r in
+    static func zoneValues(_ type: CatalogType, fields: [CatalogField], zone: Int64,
+                           _ s: any SQLSession) throws -> [(id: Int64, values: [Data?])] {
+        try s.all("SELECT id, \(fields.map(\.column).joined(separator: ", ")) FROM \(type.table) WHERE zone_id = ?",
+                  [zone]) { r in
             let row = NamedRow(r, Self.id)
             return (row.int64(.id) ?? 0, fields.indices.map { r.data(row.end + $0) })
         }

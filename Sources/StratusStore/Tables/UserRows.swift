@@ -9,11 +9,13 @@ enum UserRows {
         case discoverabilityChangedAt = "discoverability_changed_at"
     }
 
-    private static let user = Selection<Column>([.userRecordName, .email, .firstName, .lastName, .discoverable, .discoverabilityChangedAt, .passwordHash])
+    private static let user = Selection<Column>([.userRecordName, .email, .firstName, .lastName, .discoverable,
+                                                 .discoverabilityChangedAt, .passwordHash])
 
     private static func user(_ r: any SQLRow) -> (user: ContainerUser, passwordHash: String) {
         let row = NamedRow(r, user)
-        return (ContainerUser(userRecordName: row.string(.userRecordName) ?? "", email: row.string(.email) ?? "", firstName: row.string(.firstName) ?? "",
+        return (ContainerUser(userRecordName: row.string(.userRecordName) ?? "", email: row.string(.email) ?? "",
+                              firstName: row.string(.firstName) ?? "",
                               lastName: row.string(.lastName) ?? "", discoverable: row.bool(.discoverable) ?? false,
                               discoverabilityChangedAt: row.int64(.discoverabilityChangedAt)),
                 row.string(.passwordHash) ?? "")
@@ -21,10 +23,12 @@ enum UserRows {
 
     /// Whether the container has a user of this email (in any case).
     static func emailTaken(_ email: String, container: ContainerID, _ s: any SQLSession) throws -> Bool {
-        try s.exists("SELECT 1 FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))", [container.rawValue, email])
+        try s.exists("SELECT 1 FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))",
+                     [container.rawValue, email])
     }
 
-    static func insert(_ u: ContainerUser, container: ContainerID, passwordHash: String, at now: Int64, _ s: any SQLSession) throws {
+    static func insert(_ u: ContainerUser, container: ContainerID, passwordHash: String, at now: Int64,
+                       _ s: any SQLSession) throws {
         try s.execute("""
             INSERT INTO users(container, user_record_name, email, password_hash, first_name, last_name, created_at,
                               discoverable, discoverability_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -32,27 +36,33 @@ enum UserRows {
     }
 
     /// Records a user's answer to "may others find me?"; false when there is no such user.
-    static func setDiscoverable(_ discoverable: Bool, user: String, container: ContainerID, at now: Int64, _ s: any SQLSession) throws -> Bool {
+    static func setDiscoverable(_ discoverable: Bool, user: String, container: ContainerID, at now: Int64,
+                                _ s: any SQLSession) throws -> Bool {
         try s.execute("UPDATE users SET discoverable = ?, discoverability_changed_at = ? WHERE container = ? AND user_record_name = ?",
                       discoverable, now, container.rawValue, user) == 1
     }
 
     /// The container's users, by email.
     static func all(container: ContainerID, _ s: any SQLSession) throws -> [ContainerUser] {
-        try s.all("SELECT \(user.sql) FROM users WHERE container = ? ORDER BY email", [container.rawValue]) { user($0).user }
+        try s.all("SELECT \(user.sql) FROM users WHERE container = ? ORDER BY email",
+                  [container.rawValue]) { user($0).user }
     }
 
     static func find(_ userRecordName: String, container: ContainerID, _ s: any SQLSession) throws -> ContainerUser? {
-        try s.one("SELECT \(user.sql) FROM users WHERE container = ? AND user_record_name = ?", [container.rawValue, userRecordName]) { user($0).user }
+        try s.one("SELECT \(user.sql) FROM users WHERE container = ? AND user_record_name = ?", [container.rawValue,
+                userRecordName]) { user($0).user }
     }
 
     /// The user of this email (in any case), with their password hash.
-    static func find(email: String, container: ContainerID, _ s: any SQLSession) throws -> (user: ContainerUser, passwordHash: String)? {
-        try s.one("SELECT \(user.sql) FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))", [container.rawValue, email], user)
+    static func find(email: String, container: ContainerID, _ s: any SQLSession) throws -> (user: ContainerUser,
+            passwordHash: String)? {
+        try s.one("SELECT \(user.sql) FROM users WHERE container = ? AND \(s.dialect.caseInsensitive("email"))",
+                  [container.rawValue, email], user)
     }
 
     /// When each user was created and last signed in (their newest web auth token; nil when none is left).
-    static func activity(container: ContainerID, _ s: any SQLSession) throws -> [(user: String, created: Int64, lastSignIn: Int64?)] {
+    static func activity(container: ContainerID, _ s: any SQLSession) throws -> [(user: String, created: Int64,
+            lastSignIn: Int64?)] {
         try s.all("""
             SELECT u.user_record_name, u.created_at, MAX(w.created_at) AS last_sign_in FROM users u
             LEFT JOIN web_tokens w ON w.container = u.container AND w.user_record_name = u.user_record_name

@@ -12,7 +12,8 @@ enum UserUsageRows {
         """
 
     static func bytes(_ user: String, _ s: any SQLSession) throws -> Int64 {
-        try s.one(#"SELECT bytes FROM user_usage WHERE "user" = ?"#, [user]) { NamedRow($0, Selection<Column>([.bytes])).int64(.bytes) } ?? 0
+        try s.one(#"SELECT bytes FROM user_usage WHERE "user" = ?"#, [user]) { NamedRow($0,
+                Selection<Column>([.bytes])).int64(.bytes) } ?? 0
     }
 
     static func add(_ delta: Int64, to user: String, _ s: any SQLSession) throws {
@@ -21,7 +22,8 @@ enum UserUsageRows {
 
     /// `add`, returning the user's total after it.
     static func adding(_ delta: Int64, to user: String, _ s: any SQLSession) throws -> Int64 {
-        try s.one(addSQL + " RETURNING bytes", [user, delta]) { NamedRow($0, Selection<Column>([.bytes])).int64(.bytes) } ?? 0
+        try s.one(addSQL + " RETURNING bytes", [user, delta]) { NamedRow($0,
+                Selection<Column>([.bytes])).int64(.bytes) } ?? 0
     }
 
     static func removeAll(_ s: any SQLSession) throws {

@@ -21,7 +21,8 @@ enum WebhookDeliveries {
 
     private static func delivery(_ r: any SQLRow) -> WebhookStore.WebhookDelivery {
         let d = NamedRow(r, due), w = NamedRow(r, dueHook, offset: d.end), rest = NamedRow(r, dueRest, offset: w.end)
-        return WebhookStore.WebhookDelivery(id: d.int64(.id) ?? 0, webhookID: d.int64(.webhookID) ?? 0, url: w.string(.url) ?? "", secret: w.string(.secret) ?? "",
+        return WebhookStore.WebhookDelivery(id: d.int64(.id) ?? 0, webhookID: d.int64(.webhookID) ?? 0,
+                                            url: w.string(.url) ?? "", secret: w.string(.secret) ?? "",
                                             notificationID: rest.string(.nid) ?? "", payload: rest.string(.payload) ?? "",
                                             attempts: Int(rest.int64(.attempts) ?? 0), createdAt: rest.int64(.createdAt) ?? 0)
     }
@@ -38,7 +39,8 @@ enum WebhookDeliveries {
 
     /// The same, claimed until `until` (PostgreSQL, where several servers deliver): their next attempt moves past it,
     /// and rows another server is claiming at that moment are skipped, not waited for.
-    static func claimDue(now: Int64, until: Int64, limit: Int, _ s: any SQLSession) throws -> [WebhookStore.WebhookDelivery] {
+    static func claimDue(now: Int64, until: Int64, limit: Int,
+                         _ s: any SQLSession) throws -> [WebhookStore.WebhookDelivery] {
         try s.all("""
             UPDATE webhook_deliveries d SET next_attempt_at = ? FROM webhooks w
             WHERE w.id = d.webhook_id AND d.id IN (
@@ -54,19 +56,23 @@ enum WebhookDeliveries {
     }
 
     static func failed(id: Int64, attempts: Int, error: String, _ s: any SQLSession) throws {
-        try s.execute("UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?", attempts, error, id)
+        try s.execute("UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?",
+                      attempts, error, id)
     }
 
     static func retry(id: Int64, attempts: Int, at next: Int64, error: String, _ s: any SQLSession) throws {
-        try s.execute("UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?", attempts, next, error, id)
+        try s.execute("UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                      attempts, next, error, id)
     }
 
     /// A webhook's newest deliveries (at most 200).
-    static func of(webhook: Int64, _ s: any SQLSession) throws -> [(nid: String, state: String, attempts: Int, lastError: String?)] {
+    static func of(webhook: Int64, _ s: any SQLSession) throws -> [(nid: String, state: String, attempts: Int,
+                                                                    lastError: String?)] {
         let columns = Selection<Column>([.nid, .state, .attempts, .lastError])
         return try s.all("SELECT \(columns.sql) FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT 200", [webhook]) { r in
             let row = NamedRow(r, columns)
-            return (row.string(.nid) ?? "", row.string(.state) ?? "", Int(row.int64(.attempts) ?? 0), row.string(.lastError))
+            return (row.string(.nid) ?? "", row.string(.state) ?? "", Int(row.int64(.attempts) ?? 0),
+                    row.string(.lastError))
         }
     }
 
@@ -79,7 +85,8 @@ enum WebhookDeliveries {
             """, [limit]) { r in
             let row = NamedRow(r, d), hook = NamedRow(r, w, offset: row.end)
             let body = (try? JSON.parse(Data((row.string(.payload) ?? "").utf8))) ?? .object([:])
-            return WebhookDeliveryLogEntry(webhookID: row.int64(.webhookID) ?? 0, url: hook.string(.url) ?? "", notificationID: row.string(.nid) ?? "",
+            return WebhookDeliveryLogEntry(webhookID: row.int64(.webhookID) ?? 0, url: hook.string(.url) ?? "",
+                                           notificationID: row.string(.nid) ?? "",
                                            recordType: body["recordType"]?.string ?? "", recordName: body["recordName"]?.string ?? "",
                                            reason: body["reason"]?.string ?? "", state: row.string(.state) ?? "", attempts: Int(row.int64(.attempts) ?? 0),
                                            lastError: row.string(.lastError), createdAt: row.int64(.createdAt) ?? 0)

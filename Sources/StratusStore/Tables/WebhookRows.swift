@@ -9,24 +9,30 @@ enum WebhookRows {
         case lastDeliveryAt = "last_delivery_at", createdAt = "created_at"
     }
 
-    private static let webhook = Selection<Column>([.id, .url, .recordTypes, .enabled, .failures, .lastStatus, .lastDeliveryAt, .createdAt])
+    private static let webhook = Selection<Column>([.id, .url, .recordTypes, .enabled, .failures, .lastStatus,
+                                                    .lastDeliveryAt, .createdAt])
 
     private static func webhook(_ r: any SQLRow) -> Webhook {
         let row = NamedRow(r, webhook)
-        let types = (try? JSONDecoder().decode([String].self, from: Data((row.string(.recordTypes) ?? "[]").utf8))) ?? []
-        return Webhook(id: row.int64(.id) ?? 0, url: row.string(.url) ?? "", recordTypes: types, enabled: row.bool(.enabled) ?? false,
+        let types = (try? JSONDecoder().decode([String].self,
+                                               from: Data((row.string(.recordTypes) ?? "[]").utf8))) ?? []
+        return Webhook(id: row.int64(.id) ?? 0, url: row.string(.url) ?? "", recordTypes: types,
+                       enabled: row.bool(.enabled) ?? false,
                        failures: Int(row.int64(.failures) ?? 0), lastStatus: row.string(.lastStatus), lastDeliveryAt: row.int64(.lastDeliveryAt),
                        createdAt: row.int64(.createdAt) ?? 0)
     }
 
     /// A new webhook's row; returns its id.
-    static func insert(url: String, recordTypes: String, secret: String, at now: Int64, _ s: any SQLSession) throws -> Int64 {
-        try s.int64("INSERT INTO webhooks(url, record_types, secret, created_at) VALUES (?, ?, ?, ?) RETURNING id", [url, recordTypes, secret, now]) ?? 0
+    static func insert(url: String, recordTypes: String, secret: String, at now: Int64,
+                       _ s: any SQLSession) throws -> Int64 {
+        try s.int64("INSERT INTO webhooks(url, record_types, secret, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+                    [url, recordTypes, secret, now]) ?? 0
     }
 
     /// Every webhook; with `enabledOnly`, those that deliver.
     static func all(enabledOnly: Bool = false, _ s: any SQLSession) throws -> [Webhook] {
-        try s.all("SELECT \(webhook.sql) FROM webhooks\(enabledOnly ? " WHERE enabled = 1" : " ORDER BY id")", [], webhook)
+        try s.all("SELECT \(webhook.sql) FROM webhooks\(enabledOnly ? " WHERE enabled = 1" : " ORDER BY id")", [],
+                  webhook)
     }
 
     static func any(_ s: any SQLSession) throws -> Bool { try s.exists("SELECT 1 FROM webhooks LIMIT 1") }
@@ -45,7 +51,8 @@ enum WebhookRows {
 
     /// A delivery succeeded: the webhook's failures in a row start again.
     static func delivered(id: Int64, status: String, at now: Int64, _ s: any SQLSession) throws {
-        try s.execute("UPDATE webhooks SET failures = 0, last_status = ?, last_delivery_at = ? WHERE id = ?", status, now, id)
+        try s.execute("UPDATE webhooks SET failures = 0, last_status = ?, last_delivery_at = ? WHERE id = ?", status,
+                      now, id)
     }
 
     /// A delivery failed for good: one more failure in a row, and the webhook is disabled at five.

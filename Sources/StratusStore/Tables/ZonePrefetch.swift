@@ -1,6 +1,7 @@
 import StratusModel
 
-/// What a modify batch reads first, in one statement over `zones` and `record_log`: the schema's generation, the zone it writes to and the
+/// What a modify batch reads first, in one statement over `zones` and `record_log`: the schema's generation, the zone
+/// it writes to and the
 /// change-log entries of the batch's record names there. On PostgreSQL each statement is a round trip and work on
 /// the server: a one-record write read these in three.
 struct ZonePrefetch {
@@ -16,7 +17,8 @@ struct ZonePrefetch {
     private static let zone = Selection<ZoneRow.Column>([.id, .atomic, .changeSeq], as: "z")
     private static let entry = Selection<RecordLog.Column>([.recordName, .typeID, .recordID], as: "l")
 
-    static func read(_ s: any SQLSession, _ database: DatabaseID, zoneName: String, names: [String]) throws -> (generation: Int64, ZonePrefetch) {
+    static func read(_ s: any SQLSession, _ database: DatabaseID, zoneName: String,
+                     names: [String]) throws -> (generation: Int64, ZonePrefetch) {
         var sql = "SELECT \(zone.sql), \(SchemaStorage.generationColumn)"
         sql += names.isEmpty ? " FROM (SELECT 1 AS one) o" : ", \(entry.sql) FROM (SELECT 1 AS one) o"
         sql += " LEFT JOIN zones z ON z.scope = ? AND z.owner = ? AND z.name = ? AND z.deleted = 0"
@@ -33,7 +35,8 @@ struct ZonePrefetch {
             let z = NamedRow(r, zone), e = NamedRow(r, entry, offset: z.end + 1)
             generation = r.int64(z.end) ?? 0
             if prefetch.zone == nil, let id = z.int64(.id) {
-                prefetch.zone = ZoneRow(id: id, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: database.ownerRecordName),
+                prefetch.zone = ZoneRow(id: id, zoneID: ZoneID(zoneName: zoneName,
+                                                               ownerRecordName: database.ownerRecordName),
                                         atomic: z.bool(.atomic) ?? false, changeSeq: z.int64(.changeSeq) ?? 0)
             }
             if !names.isEmpty, let name = e.string(.recordName), let type = e.int64(.typeID), let id = e.int64(.recordID) {

@@ -25,7 +25,8 @@ struct ZoneRow: Sendable, Hashable {
 
     /// A zone read through `identity` (or a selection with its columns).
     init(_ r: NamedRow<Column>) {
-        self.init(id: r.int64(.id) ?? 0, zoneID: ZoneID(zoneName: r.string(.name) ?? "", ownerRecordName: r.string(.owner)),
+        self.init(id: r.int64(.id) ?? 0, zoneID: ZoneID(zoneName: r.string(.name) ?? "",
+                                                        ownerRecordName: r.string(.owner)),
                   atomic: r.bool(.atomic) ?? false, changeSeq: r.int64(.changeSeq) ?? 0)
     }
 
@@ -37,7 +38,8 @@ struct ZoneRow: Sendable, Hashable {
     }
 
     /// The zone a request names: ZONE_NOT_FOUND unless it exists (the default zone always does).
-    static func resolve(_ s: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID, seq: inout SequenceAllocator) throws -> ZoneRow {
+    static func resolve(_ s: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID,
+                        seq: inout SequenceAllocator) throws -> ZoneRow {
         if zoneID.isDefault { return try findOrCreateDefault(s, database, seq: &seq) }
         guard let z = try find(s, database, zoneID.zoneName) else { throw try missing(s, database, zoneID) }
         return z
@@ -49,9 +51,12 @@ struct ZoneRow: Sendable, Hashable {
     static func missing(_ s: any SQLSession, _ database: DatabaseID, _ zoneID: ZoneID) throws -> StratusError {
         switch try deletionReason(s, database, zoneID.zoneName) {
         case .purged?:
-            return StratusError(.userDeletedZone, "zone '\(zoneID.zoneName)' was purged by its owner: create it again to use it", zoneID: zoneID)
+            return StratusError(.userDeletedZone,
+                                "zone '\(zoneID.zoneName)' was purged by its owner: create it again to use it",
+                    zoneID: zoneID)
         case .encryptedDataReset?:
-            var e = StratusError(.zoneNotFound, "zone '\(zoneID.zoneName)' was deleted when its owner reset their encrypted data: create it again and upload what you kept", zoneID: zoneID)
+            var e = StratusError(.zoneNotFound,
+                                 "zone '\(zoneID.zoneName)' was deleted when its owner reset their encrypted data: create it again and upload what you kept", zoneID: zoneID)
             e.userDidResetEncryptedData = true
             return e
         default:
