@@ -12,21 +12,17 @@ extension MonitorPages {
         let now = WallClock.nowMillis()
         let faults = try store.faults.all(container: scope.container).filter { $0.environment == scope.environment }.map { f in
             FaultsView.Fault(id: String(f.id), operation: f.operation, error: f.kind.rawValue, where: f.stage.rawValue,
-                             scope: [f.user.map { "user \($0)" }, f.zone.map { "zone \($0)" },
-                                     f.recordType.map { "type \($0)" }, f.recordName.map { "record \($0)" }]
+                             scope: [f.user.map { "user \($0)" }, f.zone.map { "zone \($0)" }, f.recordType.map { "type \($0)" }, f.recordName.map { "record \($0)" }]
                                 .compactMap { $0 }.joined(separator: ", "),
                              rule: f.remaining.map { "next \($0) requests" } ?? "each with probability \(f.probability ?? 0), seed \(f.seed)",
                              retryAfter: f.retryAfter.map { "\($0) s" } ?? "—", latency: f.latencyMilliseconds > 0 ? "\(f.latencyMilliseconds) ms" : "—",
                              injected: f.injected, state: now >= f.expiresAt ? "expired" : (f.remaining == 0 ? "spent" : "on"),
                              expires: ValueDisplay.utcString(f.expiresAt), clearAction: scope.paths.clearFault(f.id))
         }
-        let view = FaultsView(faults: faults, hasFaults: !faults.isEmpty, addAction: scope.paths.faults(),
-                              operations: ["*"] + Fault.operations,
+        let view = FaultsView(faults: faults, hasFaults: !faults.isEmpty, addAction: scope.paths.faults(), operations: ["*"] + Fault.operations,
                               errors: Fault.Kind.allCases.map(\.rawValue), stages: Fault.Stage.allCases.map(\.rawValue), error: error, message: req.query("done"))
-        let json = ["faults": faults.map { FaultsView.FaultJSON(id: $0.id, operation: $0.operation, error: $0.error,
-                                                                injected: $0.injected, state: $0.state) }]
-        return page(r, tab: .faults, "faults", title: "Faults", view, json: json,
-                    status: error == nil ? .ok : .badRequest)
+        let json = ["faults": faults.map { FaultsView.FaultJSON(id: $0.id, operation: $0.operation, error: $0.error, injected: $0.injected, state: $0.state) }]
+        return page(r, tab: .faults, "faults", title: "Faults", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `faults.mustache`.
@@ -59,12 +55,10 @@ extension MonitorPages {
                 return p
             }
             let now = WallClock.nowMillis()
-            var fault = Fault(container: scope.container, environment: scope.environment,
-                              operation: f["operation"] ?? "", kind: kind,
+            var fault = Fault(container: scope.container, environment: scope.environment, operation: f["operation"] ?? "", kind: kind,
                               remaining: count, probability: probability, seed: UInt64(number("seed") ?? "1") ?? 1,
                               retryAfter: number("retryAfter").flatMap { Int($0) }, latencyMilliseconds: number("latencyMs").flatMap { Int($0) } ?? 0,
-                              createdAt: now, expiresAt: try Fault.expiry(createdAt: now,
-                                      afterSeconds: try number("expiresIn").map { (v: String) throws(StratusError) -> Int in
+                              createdAt: now, expiresAt: try Fault.expiry(createdAt: now, afterSeconds: try number("expiresIn").map { (v: String) throws(StratusError) -> Int in
                                   guard let n = Int(v) else { throw .badRequest("expires in must be a whole number of seconds") }
                                   return n
                               } ?? 3600))
@@ -76,8 +70,7 @@ extension MonitorPages {
             fault.recordName = number("recordName")
             fault.serverFields = number("serverFields")
             fault = try store.faults.addFault(fault, allowProduction: console.allowProductionAdmin)
-            try audit(s, scope, "inject fault",
-                      "#\(fault.id) \(fault.kind.rawValue) \(fault.stage.rawValue) on \(fault.operation)")
+            try audit(s, scope, "inject fault", "#\(fault.id) \(fault.kind.rawValue) \(fault.stage.rawValue) on \(fault.operation)")
             return .redirect(to: scope.paths.faults(done: "Fault #\(fault.id) is on: \(fault.kind.rawValue) on \(fault.operation)."))
         } catch let e as StratusError where e.code == .badRequest || e.code == .accessDenied {
             return try faultsPage(r, error: e.reason)

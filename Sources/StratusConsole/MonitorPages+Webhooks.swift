@@ -7,26 +7,19 @@ import StratusStore
 /// signing secret shown once; listed with their last delivery and failures; disabled ones can be re-enabled.
 /// Every change is audited.
 extension MonitorPages {
-    func webhooksPage(_ r: ConsoleRequest, created: (Webhook, String)? = nil,
-                      error: String? = nil) throws -> HTTPResponse {
+    func webhooksPage(_ r: ConsoleRequest, created: (Webhook, String)? = nil, error: String? = nil) throws -> HTTPResponse {
         let (req, scope) = (r.request, r.scope)
         let hooks = try scope.env.webhooks.all().map { w in
-            WebhooksView.Hook(id: String(w.id), url: w.url,
-                              types: w.recordTypes.isEmpty ? "every record type" : w.recordTypes.joined(separator: ", "),
+            WebhooksView.Hook(id: String(w.id), url: w.url, types: w.recordTypes.isEmpty ? "every record type" : w.recordTypes.joined(separator: ", "),
                               enabled: w.enabled, failures: w.failures, lastStatus: w.lastStatus ?? "no delivery yet",
                               lastDelivery: w.lastDeliveryAt.map(ValueDisplay.utcString) ?? "—", created: ValueDisplay.utcString(w.createdAt),
-                              enableAction: scope.paths.webhook(w.id,
-                                                                "enable"), disableAction: scope.paths.webhook(w.id,
-                                      "disable"),
+                              enableAction: scope.paths.webhook(w.id, "enable"), disableAction: scope.paths.webhook(w.id, "disable"),
                               removeAction: scope.paths.webhook(w.id, "remove"))
         }
         let view = WebhooksView(webhooks: hooks, hasWebhooks: !hooks.isEmpty, addAction: scope.paths.webhooks(),
-                                created: created.map { .init(url: $0.0.url,
-                                                             secret: $0.1) }, error: error, message: req.query("done"))
-        let json = ["webhooks": hooks.map { WebhooksView.HookJSON(id: $0.id, url: $0.url, enabled: $0.enabled,
-                                                                  failures: $0.failures, lastStatus: $0.lastStatus) }]
-        return page(r, tab: .webhooks, "webhooks", title: "Webhooks", view, json: json,
-                    status: error == nil ? .ok : .badRequest)
+                                created: created.map { .init(url: $0.0.url, secret: $0.1) }, error: error, message: req.query("done"))
+        let json = ["webhooks": hooks.map { WebhooksView.HookJSON(id: $0.id, url: $0.url, enabled: $0.enabled, failures: $0.failures, lastStatus: $0.lastStatus) }]
+        return page(r, tab: .webhooks, "webhooks", title: "Webhooks", view, json: json, status: error == nil ? .ok : .badRequest)
     }
 
     /// `webhooks.mustache`: the environment's webhooks (a new one's signing secret shown once).
@@ -61,8 +54,7 @@ extension MonitorPages {
         do {
             let (hook, secret) = try scope.env.webhooks.addWebhook(url: url, recordTypes: types)
             try audit(s, scope, "add webhook", "#\(hook.id) \(hook.url)")
-            if Console.wantsJSON(req) { return Console.jsonAnswer(WebhooksView.Added(id: hook.id, url: hook.url,
-                    secret: secret)) }
+            if Console.wantsJSON(req) { return Console.jsonAnswer(WebhooksView.Added(id: hook.id, url: hook.url, secret: secret)) }
             return try webhooksPage(r, created: (hook, secret))
         } catch let e as StratusError where e.code == .badRequest {
             return try webhooksPage(r, error: e.reason)

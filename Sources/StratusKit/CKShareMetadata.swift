@@ -25,14 +25,12 @@ extension CKShare {
         init?(wire j: WireObject, scope: CKDatabase.Scope) {
             guard let guid = j["shortGUID"]?.string, let s = j["share"]?.object else { return nil }
             let zone = RecordCoder.zoneID(j["zoneID"], scope: .shared)
-            guard let share = RecordCoder.record(s, scope: .shared, zoneID: zone,
-                                                 assets: nil) as? CKShare else { return nil }
+            guard let share = RecordCoder.record(s, scope: .shared, zoneID: zone, assets: nil) as? CKShare else { return nil }
             shortGUID = guid
             containerIdentifier = j["containerIdentifier"]?.string ?? ""
             self.share = share
             hierarchicalRootRecordID = (j["rootRecordName"]?.string).map { CKRecord.ID(recordName: $0, zoneID: zone) }
-            rootRecord = (j["rootRecord"]?.object).flatMap { RecordCoder.record($0, scope: .shared, zoneID: zone,
-                    assets: nil) }
+            rootRecord = (j["rootRecord"]?.object).flatMap { RecordCoder.record($0, scope: .shared, zoneID: zone, assets: nil) }
             ownerIdentity = (j["ownerIdentity"]?.object).flatMap(CKUserIdentity.init(wire:)) ?? share.owner.userIdentity
             participantRole = ParticipantRole(wire: j["participantType"]?.string)
             participantStatus = ParticipantAcceptanceStatus(wire: j["participantStatus"]?.string)
@@ -44,16 +42,12 @@ extension CKShare {
 extension CKContainer {
     /// Mirrors `CKContainer.shareMetadata(for:shouldFetchRootRecord:rootRecordDesiredKeys:)`: what a share link
     /// (`CKShare.url`) leads to (`records/resolve`). `rootRecordDesiredKeys` limits the root record's fields.
-    public func shareMetadata(for url: URL, shouldFetchRootRecord: Bool = false,
-                              rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil) async throws -> CKShare.Metadata {
+    public func shareMetadata(for url: URL, shouldFetchRootRecord: Bool = false, rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil) async throws -> CKShare.Metadata {
         let guid = url.lastPathComponent
-        let j = try await services.database(.public, "records/resolve", ["shortGUIDs": [["value": JSON(guid),
-                "shouldFetchRootRecord": JSON(shouldFetchRootRecord)]]])
-        guard let item = (j["results"]?.objects)?.first else { throw CKError.make(.serverResponseLost,
-                "records/resolve answered nothing") }
+        let j = try await services.database(.public, "records/resolve", ["shortGUIDs": [["value": JSON(guid), "shouldFetchRootRecord": JSON(shouldFetchRootRecord)]]])
+        guard let item = (j["results"]?.objects)?.first else { throw CKError.make(.serverResponseLost, "records/resolve answered nothing") }
         if item["serverErrorCode"] != nil { throw CKError.from(server: item, scope: .shared, zoneID: .default) }
-        guard let m = CKShare.Metadata(wire: item, scope: .shared) else { throw CKError.make(.serverResponseLost,
-                "unreadable share metadata") }
+        guard let m = CKShare.Metadata(wire: item, scope: .shared) else { throw CKError.make(.serverResponseLost, "unreadable share metadata") }
         m.share.resolveURL(base: services.configuration.serverURL)
         if let keys = rootRecordDesiredKeys, let root = m.rootRecord { root.keepOnly(Set(keys)) }
         return m
@@ -62,13 +56,10 @@ extension CKContainer {
     /// Mirrors `CKContainer.accept(_:)`: joins the share; its zone then shows in this user's shared database.
     @discardableResult
     public func accept(_ metadata: CKShare.Metadata) async throws -> CKShare {
-        let j = try await services.database(.public, "records/accept",
-                                            ["shortGUIDs": [["value": JSON(metadata.shortGUID)]]])
-        guard let item = (j["results"]?.objects)?.first else { throw CKError.make(.serverResponseLost,
-                "records/accept answered nothing") }
+        let j = try await services.database(.public, "records/accept", ["shortGUIDs": [["value": JSON(metadata.shortGUID)]]])
+        guard let item = (j["results"]?.objects)?.first else { throw CKError.make(.serverResponseLost, "records/accept answered nothing") }
         if item["serverErrorCode"] != nil { throw CKError.from(server: item, scope: .shared, zoneID: .default) }
-        guard let m = CKShare.Metadata(wire: item, scope: .shared) else { throw CKError.make(.serverResponseLost,
-                "unreadable share") }
+        guard let m = CKShare.Metadata(wire: item, scope: .shared) else { throw CKError.make(.serverResponseLost, "unreadable share") }
         m.share.resolveURL(base: services.configuration.serverURL)
         return m.share
     }
@@ -77,15 +68,13 @@ extension CKContainer {
     /// address (someone without an account yet joins when they sign up with it).
     public func shareParticipant(forEmailAddress email: String) async throws -> CKShare.Participant {
         let identity = CKUserIdentity(lookupEmail: email)
-        return CKShare.Participant(identity: identity, permission: .readOnly, role: .privateUser, status: .pending,
-                                   id: "invited:" + email.lowercased())
+        return CKShare.Participant(identity: identity, permission: .readOnly, role: .privateUser, status: .pending, id: "invited:" + email.lowercased())
     }
 
     /// Mirrors `CKContainer.shareParticipant(forUserRecordID:)`.
     public func shareParticipant(forUserRecordID id: CKRecord.ID) async throws -> CKShare.Participant {
         let identity = CKUserIdentity(lookupUser: id)
-        return CKShare.Participant(identity: identity, permission: .readOnly, role: .privateUser, status: .pending,
-                                   id: id.recordName)
+        return CKShare.Participant(identity: identity, permission: .readOnly, role: .privateUser, status: .pending, id: id.recordName)
     }
 
     /// Mirrors `CKContainer.shareParticipant(forPhoneNumber:)`. Stratus accounts have no phone numbers, so no user is
@@ -102,8 +91,7 @@ extension CKContainer {
     }
 
     /// Mirrors `CKContainer.fetchShareMetadata(with:completionHandler:)`.
-    public func fetchShareMetadata(with url: URL, completionHandler: @escaping @Sendable (CKShare.Metadata?,
-            (any Error)?) -> Void) {
+    public func fetchShareMetadata(with url: URL, completionHandler: @escaping @Sendable (CKShare.Metadata?, (any Error)?) -> Void) {
         Task {
             do { completionHandler(try await shareMetadata(for: url), nil) } catch { completionHandler(nil, error) }
         }
@@ -111,14 +99,12 @@ extension CKContainer {
 
     /// Mirrors `CKContainer.shareMetadatas(for:shouldFetchRootRecord:rootRecordDesiredKeys:)`: each link's metadata,
     /// by its URL.
-    public func shareMetadatas(for urls: [URL], shouldFetchRootRecord: Bool = false,
-                               rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil) async throws
+    public func shareMetadatas(for urls: [URL], shouldFetchRootRecord: Bool = false, rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil) async throws
         -> [URL: Result<CKShare.Metadata, any Error>] {
         var out: [URL: Result<CKShare.Metadata, any Error>] = [:]
         for url in urls {
             do {
-                out[url] = .success(try await shareMetadata(for: url, shouldFetchRootRecord: shouldFetchRootRecord,
-                                                            rootRecordDesiredKeys: rootRecordDesiredKeys))
+                out[url] = .success(try await shareMetadata(for: url, shouldFetchRootRecord: shouldFetchRootRecord, rootRecordDesiredKeys: rootRecordDesiredKeys))
             } catch {
                 out[url] = .failure(error)
             }
@@ -127,8 +113,7 @@ extension CKContainer {
     }
 
     /// Mirrors `CKContainer.accept(_:completionHandler:)`.
-    public func accept(_ metadata: CKShare.Metadata, completionHandler: @escaping @Sendable (CKShare?,
-            (any Error)?) -> Void) {
+    public func accept(_ metadata: CKShare.Metadata, completionHandler: @escaping @Sendable (CKShare?, (any Error)?) -> Void) {
         Task {
             do { completionHandler(try await accept(metadata), nil) } catch { completionHandler(nil, error) }
         }
@@ -153,26 +138,17 @@ extension CKContainer {
     }
 
     /// Mirrors `CKContainer.fetchShareParticipant(withEmailAddress:completionHandler:)`.
-    public func fetchShareParticipant(withEmailAddress email: String,
-                                      completionHandler: @escaping @Sendable (CKShare.Participant?,
-            (any Error)?) -> Void) {
-        Task { do { completionHandler(try await shareParticipant(forEmailAddress: email),
-                                      nil) } catch { completionHandler(nil, error) } }
+    public func fetchShareParticipant(withEmailAddress email: String, completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
+        Task { do { completionHandler(try await shareParticipant(forEmailAddress: email), nil) } catch { completionHandler(nil, error) } }
     }
 
     /// Mirrors `CKContainer.fetchShareParticipant(withPhoneNumber:completionHandler:)`.
-    public func fetchShareParticipant(withPhoneNumber phoneNumber: String,
-                                      completionHandler: @escaping @Sendable (CKShare.Participant?,
-            (any Error)?) -> Void) {
-        Task { do { completionHandler(try await shareParticipant(forPhoneNumber: phoneNumber),
-                                      nil) } catch { completionHandler(nil, error) } }
+    public func fetchShareParticipant(withPhoneNumber phoneNumber: String, completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
+        Task { do { completionHandler(try await shareParticipant(forPhoneNumber: phoneNumber), nil) } catch { completionHandler(nil, error) } }
     }
 
     /// Mirrors `CKContainer.fetchShareParticipant(withUserRecordID:completionHandler:)`.
-    public func fetchShareParticipant(withUserRecordID id: CKRecord.ID,
-                                      completionHandler: @escaping @Sendable (CKShare.Participant?,
-            (any Error)?) -> Void) {
-        Task { do { completionHandler(try await shareParticipant(forUserRecordID: id),
-                                      nil) } catch { completionHandler(nil, error) } }
+    public func fetchShareParticipant(withUserRecordID id: CKRecord.ID, completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
+        Task { do { completionHandler(try await shareParticipant(forUserRecordID: id), nil) } catch { completionHandler(nil, error) } }
     }
 }

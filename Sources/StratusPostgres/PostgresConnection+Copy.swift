@@ -7,8 +7,7 @@ extension PostgresConnection {
     /// table, one row each; a binary copy's first also holds the header and its last the trailer). After a failure in
     /// `body` the rest is read and dropped (the connection must finish the copy) and the failure thrown.
     public func copyOut(_ sql: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let conn = handle, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable,
-                "the connection to PostgreSQL was lost") }
+        guard let conn = handle, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable, "the connection to PostgreSQL was lost") }
         try drain()
         guard let started = PQexec(conn, sql) else { throw lost() }
         guard PQresultStatus(started) == PGRES_COPY_OUT else { defer { PQclear(started) }; throw error(started) }
@@ -30,8 +29,7 @@ extension PostgresConnection {
     /// Runs `COPY … FROM STDIN` with what `body` writes into the `CopyIn` it is given (sent in pieces as it fills).
     /// A failure in `body` ends the copy with an error, so nothing of it is kept, and is thrown.
     public func copyIn(_ sql: String, _ body: (inout CopyIn) throws -> Void) throws {
-        guard let conn = handle, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable,
-                "the connection to PostgreSQL was lost") }
+        guard let conn = handle, PQstatus(conn) == CONNECTION_OK else { throw PostgresError(.unavailable, "the connection to PostgreSQL was lost") }
         try drain()
         guard let started = PQexec(conn, sql) else { throw lost() }
         guard PQresultStatus(started) == PGRES_COPY_IN else { defer { PQclear(started) }; throw error(started) }
@@ -79,8 +77,7 @@ extension PostgresConnection {
             guard !bytes.isEmpty else { return }
             guard let conn = connection.handle else { throw connection.lost() }
             let ok = bytes.withUnsafeBufferPointer { b in
-                b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { PQputCopyData(conn, $0,
-                        Int32(b.count)) }
+                b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { PQputCopyData(conn, $0, Int32(b.count)) }
             }
             guard ok == 1 else { throw connection.lost() }
             bytes.removeAll(keepingCapacity: true)

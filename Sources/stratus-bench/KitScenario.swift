@@ -16,8 +16,7 @@ import FoundationNetworking
 ///   same batches sent as plain `records/modify` requests (JSON built by hand) over URLSession. Asked: ≥ 0.8.
 /// Rounds alternate the two sides; the figure is each side's best round.
 struct KitScenario: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "kit",
-                                                    abstract: "StratusKit's fetch and save throughput against plain HTTP + JSON.")
+    static let configuration = CommandConfiguration(commandName: "kit", abstract: "StratusKit's fetch and save throughput against plain HTTP + JSON.")
     @Option(help: "Records in the fetched zone.") var records = 100_000
     @Option(help: "Records saved per side and round.") var saves = 20_000
     @Option(help: "Rounds (each side once per round).") var rounds = 2
@@ -54,13 +53,11 @@ struct KitScenario: AsyncParsableCommand {
             kitFetch.append(Double(kitCount) / Date().timeIntervalSince(t0))
             guard kitCount == records, plainCount == records else { throw BenchFailure("fetched \(kitCount) and \(plainCount) of \(records)") }
         }
-        Figure(scenario: "kit", metric: "kit_fetch_records_per_s", value: kitFetch.max() ?? 0, unit: "records/s",
-               baseline: plainFetch.max()).print()
+        Figure(scenario: "kit", metric: "kit_fetch_records_per_s", value: kitFetch.max() ?? 0, unit: "records/s", baseline: plainFetch.max()).print()
 
         // Save: batches of 200 new records, each side into its own zone.
         var kitSave: [Double] = [], plainSave: [Double] = []
-        _ = try await db.modifyRecordZones(saving: [CKRecordZone(zoneName: "KitSaves"),
-                                                    CKRecordZone(zoneName: "PlainSaves")], deleting: [])
+        _ = try await db.modifyRecordZones(saving: [CKRecordZone(zoneName: "KitSaves"), CKRecordZone(zoneName: "PlainSaves")], deleting: [])
         let kitZone = CKRecordZone.ID(zoneName: "KitSaves")
         for round in 0..<rounds {
             stderr("save round \(round + 1) …")
@@ -77,8 +74,7 @@ struct KitScenario: AsyncParsableCommand {
             while i < saves {
                 let n = min(200, saves - i)
                 let batch = (i..<(i + n)).map { k -> CKRecord in
-                    let r = CKRecord(recordType: "Bench", recordID: CKRecord.ID(recordName: "k\(round)-\(k)",
-                            zoneID: kitZone))
+                    let r = CKRecord(recordType: "Bench", recordID: CKRecord.ID(recordName: "k\(round)-\(k)", zoneID: kitZone))
                     r["title"] = "title-\(k % 1000)"
                     r["count"] = k
                     r["score"] = Double(k) / 7
@@ -92,8 +88,7 @@ struct KitScenario: AsyncParsableCommand {
             }
             kitSave.append(Double(saves) / Date().timeIntervalSince(t0))
         }
-        Figure(scenario: "kit", metric: "kit_save_records_per_s", value: kitSave.max() ?? 0, unit: "records/s",
-               baseline: plainSave.max()).print()
+        Figure(scenario: "kit", metric: "kit_save_records_per_s", value: kitSave.max() ?? 0, unit: "records/s", baseline: plainSave.max()).print()
         Figure(scenario: "kit", metric: "kit_client_peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
     }
 
@@ -101,8 +96,7 @@ struct KitScenario: AsyncParsableCommand {
     static func fetchAll(_ db: CKDatabase, _ zone: CKRecordZone.ID) async throws -> Int {
         final class Count: @unchecked Sendable { var n = 0; var error: (any Error)? }
         let count = Count()
-        let op = CKFetchRecordZoneChangesOperation(recordZoneIDs: [zone],
-                                                   configurationsByRecordZoneID: [zone: .init(previousServerChangeToken: nil)])
+        let op = CKFetchRecordZoneChangesOperation(recordZoneIDs: [zone], configurationsByRecordZoneID: [zone: .init(previousServerChangeToken: nil)])
         op.recordWasChangedBlock = { _, result in if case .success(let r) = result, r["title"] != nil { count.n += 1 } }
         op.fetchRecordZoneChangesResultBlock = { if case .failure(let e) = $0 { count.error = e } }
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
@@ -124,8 +118,7 @@ struct KitScenario: AsyncParsableCommand {
                 "recordName": "\(prefix)\(k)", "recordType": "Bench",
                 "fields": [
                     "title": ["value": "title-\(k % 1000)", "type": "STRING"], "count": ["value": k, "type": "INT64"],
-                    "score": ["value": Double(k) / 7, "type": "DOUBLE"], "tags": ["value": ["t\(k % 10)", "all"],
-                            "type": "STRING_LIST"],
+                    "score": ["value": Double(k) / 7, "type": "DOUBLE"], "tags": ["value": ["t\(k % 10)", "all"], "type": "STRING_LIST"],
                     "note": ["value": "a note of some length for record \(k)", "type": "STRING"],
                 ] as [String: Any],
             ] as [String: Any]]
@@ -151,8 +144,7 @@ struct PlainClient: Sendable {
     }
 
     func modify(zone: String, _ operations: [[String: Any]]) async throws -> [String: Any] {
-        let j = try await post("records/modify", ["operations": operations, "zoneID": ["zoneName": zone],
-                                                  "atomic": false])
+        let j = try await post("records/modify", ["operations": operations, "zoneID": ["zoneName": zone], "atomic": false])
         for r in j["records"] as? [[String: Any]] ?? [] where r["serverErrorCode"] != nil { throw BenchFailure("records/modify: \(r)") }
         return j
     }

@@ -23,15 +23,13 @@ final class LoadClient {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0,
-                socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         guard r == 0 else { throw POSIXError(.ECONNREFUSED) }
     }
 
     deinit { close(fd) }
 
-    static func request(_ method: String, _ target: String, body: Data? = nil,
-                        headers: [String: String] = [:]) -> [UInt8] {
+    static func request(_ method: String, _ target: String, body: Data? = nil, headers: [String: String] = [:]) -> [UInt8] {
         var s = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (k, v) in headers { s += "\(k): \(v)\r\n" }
         if let body { s += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
@@ -44,8 +42,7 @@ final class LoadClient {
         if buffer.count - end < 64 * 1024 {
             // Little room left: the unread bytes move to the front, and the buffer doubles when they fill half of it.
             let unread = end - start
-            if start > 0 { buffer.withUnsafeMutableBytes { b in _ = memmove(b.baseAddress!, b.baseAddress! + start,
-                    unread) } }
+            if start > 0 { buffer.withUnsafeMutableBytes { b in _ = memmove(b.baseAddress!, b.baseAddress! + start, unread) } }
             start = 0
             end = unread
             if unread > buffer.count / 2 { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
@@ -85,8 +82,7 @@ final class LoadClient {
         while true {
             var lineEnd = find(crlfcrlf: false)
             while lineEnd == nil { try fill(); lineEnd = find(crlfcrlf: false) }
-            let size = Int(String(decoding: take(lineEnd! - start), as: UTF8.self).split(separator: ";")[0],
-                           radix: 16) ?? 0
+            let size = Int(String(decoding: take(lineEnd! - start), as: UTF8.self).split(separator: ";")[0], radix: 16) ?? 0
             start += 2
             while available < size + 2 { try fill() }
             body += take(size)
@@ -152,20 +148,15 @@ final class LoadClient {
         return nil
     }
 
-    /// Runs `perConnection` requests on each of `connections` threads; returns wall seconds and per-request latencies
-    /// (ms).
+    /// Runs `perConnection` requests on each of `connections` threads; returns wall seconds and per-request latencies (ms).
     static func run(port: UInt16, connections: Int, perConnection: Int, make: @escaping @Sendable (Int, Int) -> [UInt8],
-                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (seconds: Double,
-                            latencies: [Double]) {
+                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (seconds: Double, latencies: [Double]) {
         try run(ports: [port], connections: connections, perConnection: perConnection, make: make, check: check)
     }
 
-    /// `run` over several servers: connection `c` goes to `ports[c % ports.count]` (round robin, as a load balancer
-    /// would).
-    static func run(ports: [UInt16], connections: Int, perConnection: Int, make: @escaping @Sendable (Int,
-            Int) -> [UInt8],
-                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (seconds: Double,
-                            latencies: [Double]) {
+    /// `run` over several servers: connection `c` goes to `ports[c % ports.count]` (round robin, as a load balancer would).
+    static func run(ports: [UInt16], connections: Int, perConnection: Int, make: @escaping @Sendable (Int, Int) -> [UInt8],
+                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (seconds: Double, latencies: [Double]) {
         let group = DispatchGroup()
         let results = Results()
         let start = DispatchTime.now().uptimeNanoseconds

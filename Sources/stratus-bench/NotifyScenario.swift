@@ -18,8 +18,7 @@ import Synchronization
 ///   without, alternated round by round in the same run (each record fires one notification).
 /// - `webhook_deliveries_per_s`: deliveries queued while the server was down, drained to a local receiver.
 struct NotifyScenario: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "notify",
-                                                    abstract: "Notification latency, write overhead and webhook throughput.")
+    static let configuration = CommandConfiguration(commandName: "notify", abstract: "Notification latency, write overhead and webhook throughput.")
     @Option(help: "Users with subscriptions.") var users = 1_000
     @Option(help: "Query subscriptions per user.") var perUser = 10
     @Option(help: "Listening users (half SSE, half courier).") var listeners = 200
@@ -39,8 +38,7 @@ struct NotifyScenario: AsyncParsableCommand {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-notify-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let data = root.appendingPathComponent("stratus")
-        let (subscribed, plain, hooked) = (try ContainerID(Self.subscribed), try ContainerID(Self.plain),
-                                           try ContainerID(Self.hooked))
+        let (subscribed, plain, hooked) = (try ContainerID(Self.subscribed), try ContainerID(Self.plain), try ContainerID(Self.hooked))
 
         // Setup beside the server, without syncing every commit (it is not what is measured).
         var courierTokens: [Int: String] = [:]
@@ -53,13 +51,10 @@ struct NotifyScenario: AsyncParsableCommand {
                 for j in 0..<perUser {
                     let id = "list-\(j)"
                     let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Item","filterBy":[{"comparator":"EQUALS","fieldName":"list","fieldValue":{"value":"L-\#(u)-\#(j)"}}]},"firesOn":["create","update","delete"],"notificationInfo":{"shouldSendContentAvailable":true,"desiredKeys":["sentAt"]}}"#
-                    let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item",
-                            filters: [QueryFilter(.field("list"), .equals, .string("L-\(u)-\(j)"))],
+                    let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: [QueryFilter(.field("list"), .equals, .string("L-\(u)-\(j)"))],
                                                                              firesOn: Set(Subscription.FiresOn.allCases), firesOnce: false, zoneID: nil),
-                                            notificationInfo: NotificationInfo(shouldSendContentAvailable: true,
-                                                    desiredKeys: ["sentAt"]))
-                    try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public,
-                                                           owner: Self.user(u))
+                                            notificationInfo: NotificationInfo(shouldSendContentAvailable: true, desiredKeys: ["sentAt"]))
+                    try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.user(u))
                 }
             }
             // Webhook deliveries queued while no server runs: the drain below measures the deliverer alone.
@@ -68,12 +63,9 @@ struct NotifyScenario: AsyncParsableCommand {
             _ = try hooks.webhooks.addWebhook(url: "http://127.0.0.1:\(receiver.port)/hook", recordTypes: ["Item"])
             var batch: [RecordOperation] = []
             for i in 0..<deliveries {
-                batch.append(RecordOperation(.create, StoredRecord(recordName: "h\(i)", recordType: "Item",
-                                                                   fields: ["list": .string("L-\(i % 97)"),
-                        "n": .int64(Int64(i))])))
+                batch.append(RecordOperation(.create, StoredRecord(recordName: "h\(i)", recordType: "Item", fields: ["list": .string("L-\(i % 97)"), "n": .int64(Int64(i))])))
                 if batch.count == 200 || i == deliveries - 1 {
-                    _ = try hooks.records.modify(batch, in: .publicDatabase,
-                                                 actor: RequestActor(userRecordName: Self.writer))
+                    _ = try hooks.records.modify(batch, in: .publicDatabase, actor: RequestActor(userRecordName: Self.writer))
                     batch.removeAll(keepingCapacity: true)
                 }
             }
@@ -94,19 +86,14 @@ struct NotifyScenario: AsyncParsableCommand {
             if Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 > 300 { throw BenchFailure("webhook deliveries stalled at \(receiver.count)") }
         }
         let drain = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        Figure(scenario: "notify", metric: "webhook_deliveries_per_s", value: Double(deliveries) / drain,
-               unit: "deliveries/s").print()
+        Figure(scenario: "notify", metric: "webhook_deliveries_per_s", value: Double(deliveries) / drain, unit: "deliveries/s").print()
         await receiver.stop()
 
         let store = app.store
-        let apiToken = try store.credentials.createAPIToken(container: subscribed, environment: .development,
-                                                            name: "bench").secret
-        let plainToken = try store.credentials.createAPIToken(container: plain, environment: .development,
-                                                              name: "bench").secret
+        let apiToken = try store.credentials.createAPIToken(container: subscribed, environment: .development, name: "bench").secret
+        let plainToken = try store.credentials.createAPIToken(container: plain, environment: .development, name: "bench").secret
         func auth(_ api: String, _ user: String) throws -> String {
-            let web = try store.accounts.createWebAuthToken(container: api == plainToken ? plain : subscribed,
-                                                            environment: .development, userRecordName: user,
-                    lifetime: AccountStore.longSession)
+            let web = try store.accounts.createWebAuthToken(container: api == plainToken ? plain : subscribed, environment: .development, userRecordName: user, lifetime: AccountStore.longSession)
             return "ckAPIToken=\(api)&ckWebAuthToken=\(web.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         }
 
@@ -121,10 +108,8 @@ struct NotifyScenario: AsyncParsableCommand {
                     let list = "L-\(Int(rng.next() % UInt64(users)))-\(Int(rng.next() % UInt64(perUser)))"
                     return #"{"operationType":"create","record":{"recordName":"m\#(round)-\#(c)-\#(i)-\#(k)","recordType":"Item","fields":{"list":{"value":"\#(list)"},"sentAt":{"value":0},"title":{"value":"An item of \#(list)"}}}}"#
                 }
-                return LoadClient.request("POST", base,
-                                          body: Data(#"{"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
-            }, check: { status, body in status == 200 && APIScenario.find(APIScenario.serverErrorCode, in: body,
-                    from: 0) == nil })
+                return LoadClient.request("POST", base, body: Data(#"{"operations":[\#(ops.joined(separator: ","))]}"#.utf8))
+            }, check: { status, body in status == 200 && APIScenario.find(APIScenario.serverErrorCode, in: body, from: 0) == nil })
             return Double(modifies / 4 * 4 * 200) / r.seconds
         }
         _ = try modifyRun(plain, writerWithout, 0)
@@ -140,18 +125,14 @@ struct NotifyScenario: AsyncParsableCommand {
             }
             stderr("round \(round): with \(Int(with.last!)) without \(Int(without.last!))")
         }
-        Figure(scenario: "notify", metric: "modify_records_per_s", value: median(with), unit: "records/s",
-               baseline: median(without)).print()
-        Figure(scenario: "notify", metric: "modify_overhead_ratio", value: median(with) / median(without),
-               unit: "ratio").print()
+        Figure(scenario: "notify", metric: "modify_records_per_s", value: median(with), unit: "records/s", baseline: median(without)).print()
+        Figure(scenario: "notify", metric: "modify_overhead_ratio", value: median(with) / median(without), unit: "ratio").print()
 
-        // Latency: listeners connect (courier tokens made now hear what happens next), then the writer writes at a
-        // steady rate.
+        // Latency: listeners connect (courier tokens made now hear what happens next), then the writer writes at a steady rate.
         let env = try store.environment(subscribed, .development)
         for u in stride(from: 1, to: listeners, by: 2) {
             let token = "bench-courier-\(u)"
-            try env.notifications.createCourierToken(token, user: Self.user(u),
-                                                     expiresAt: WallClock.nowMillis() + AccountStore.longSession)
+            try env.notifications.createCourierToken(token, user: Self.user(u), expiresAt: WallClock.nowMillis() + AccountStore.longSession)
             courierTokens[u] = token
         }
         let latencies = Latencies()
@@ -185,8 +166,7 @@ struct NotifyScenario: AsyncParsableCommand {
                 let list = "L-\(Int(rng.next() % UInt64(users)))-\(Int(rng.next() % UInt64(perUser)))"
                 return #"{"operationType":"create","record":{"recordName":"w\#(written + k)","recordType":"Item","fields":{"list":{"value":"\#(list)"},"sentAt":{"value":\#(sentAt)}}}}"#
             }
-            let (status, _) = try writer.send(LoadClient.request("POST", base,
-                                                                 body: Data(#"{"operations":[\#(ops.joined(separator: ","))]}"#.utf8)))
+            let (status, _) = try writer.send(LoadClient.request("POST", base, body: Data(#"{"operations":[\#(ops.joined(separator: ","))]}"#.utf8)))
             guard status == 200 else { throw BenchFailure("records/modify answered \(status)") }
             written += perRequest
             next += interval
@@ -200,14 +180,11 @@ struct NotifyScenario: AsyncParsableCommand {
         let all = sse + courier
         guard !sse.isEmpty, !courier.isEmpty else { throw BenchFailure("no notification reached a listener (sse \(sse.count), courier \(courier.count))") }
         Figure(scenario: "notify", metric: "write_rate", value: achieved, unit: "records/s").print()
-        Figure(scenario: "notify", metric: "notifications_received", value: Double(all.count),
-               unit: "notifications").print()
+        Figure(scenario: "notify", metric: "notifications_received", value: Double(all.count), unit: "notifications").print()
         Figure(scenario: "notify", metric: "notify_latency_p50_ms", value: percentile(all, 0.5), unit: "ms").print()
         Figure(scenario: "notify", metric: "notify_latency_p99_ms", value: percentile(all, 0.99), unit: "ms").print()
-        Figure(scenario: "notify", metric: "notify_latency_sse_p99_ms", value: percentile(sse, 0.99),
-               unit: "ms").print()
-        Figure(scenario: "notify", metric: "notify_latency_courier_p99_ms", value: percentile(courier, 0.99),
-               unit: "ms").print()
+        Figure(scenario: "notify", metric: "notify_latency_sse_p99_ms", value: percentile(sse, 0.99), unit: "ms").print()
+        Figure(scenario: "notify", metric: "notify_latency_courier_p99_ms", value: percentile(courier, 0.99), unit: "ms").print()
         Figure(scenario: "notify", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
         // Listener threads end with their next read (the server stops below and closes their connections).
         await app.stop()

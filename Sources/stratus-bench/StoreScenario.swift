@@ -8,8 +8,7 @@ import StratusStore
 /// `stratus-bench store --records N`: the store's modify, query and change paths on one record type of ten
 /// fields, beside the same work done with plain SQL through GRDB on an equivalent hand-made table.
 struct StoreScenario: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "store",
-                                                    abstract: "Store insert, query and change-feed figures.")
+    static let configuration = CommandConfiguration(commandName: "store", abstract: "Store insert, query and change-feed figures.")
     @Option(help: "How many records to insert.") var records: Int = 1_000_000
     @Option(help: "Where to build the stores (a fresh temporary directory by default; removed afterwards).") var data: String?
     @Option(help: "Timed repetitions per query figure.") var repetitions: Int = 200
@@ -70,8 +69,7 @@ struct StoreScenario: ParsableCommand {
                 if batch.count == 200 || i == records - 1 {
                     let ops = batch
                     storeMillis += try millis {
-                        let results = try env.records.modify(ops, in: db, zoneID: .defaultZone, atomic: false,
-                                                             actor: .system)
+                        let results = try env.records.modify(ops, in: db, zoneID: .defaultZone, atomic: false, actor: .system)
                         if let e = results.first(where: { $0.error != nil })?.error { throw e }
                     }
                     batch.removeAll(keepingCapacity: true)
@@ -91,8 +89,7 @@ struct StoreScenario: ParsableCommand {
                 }
             }
             let storeRate = Double(records) / storeMillis * 1000, baseRate = Double(records) / baselineMillis * 1000
-            Figure(scenario: "store", metric: "insert_rate", value: storeRate, unit: "records/s",
-                   baseline: baseRate).print()
+            Figure(scenario: "store", metric: "insert_rate", value: storeRate, unit: "records/s", baseline: baseRate).print()
             _ = FileManager.default.createFile(atPath: loaded.path, contents: nil)
         }
 
@@ -109,32 +106,25 @@ struct StoreScenario: ParsableCommand {
         // it are a server in service whose working set fits the budget (the figure docs/benchmarks.md gives).
         let titles = (0..<40).map { _ in "title-\(q.next() % UInt64(titleCount))" }
         let (cold, warm) = try Self.interleaved(titles, repetitions: repetitions, store: { title in
-            try env.records.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals,
-                    .string(title))]), in: db).records.count
+            try env.records.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals, .string(title))]), in: db).records.count
         }, baseline: { title in try baseline.equals(title) })
-        Figure(scenario: "store", metric: "equals_cold_p50_ms", value: cold.store, unit: "ms",
-               baseline: cold.baseline).print()
-        Figure(scenario: "store", metric: "equals_p50_ms", value: warm.store, unit: "ms",
-               baseline: warm.baseline).print()
+        Figure(scenario: "store", metric: "equals_cold_p50_ms", value: cold.store, unit: "ms", baseline: cold.baseline).print()
+        Figure(scenario: "store", metric: "equals_p50_ms", value: warm.store, unit: "ms", baseline: warm.baseline).print()
         // The same page as records/query reads it: rows streamed to a sink that takes every value, no record built.
         let (_, streamed) = try Self.interleaved(titles, repetitions: repetitions, store: { title in
             var sink = ReadingSink()
-            _ = try env.records.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals,
-                    .string(title))]), in: db, into: &sink)
+            _ = try env.records.query(Query(recordType: "Bench", filters: [QueryFilter(.field("title"), .equals, .string(title))]), in: db, into: &sink)
             return sink.records
         }, baseline: { title in try baseline.equals(title) })
-        Figure(scenario: "store", metric: "equals_streamed_p50_ms", value: streamed.store, unit: "ms",
-               baseline: streamed.baseline).print()
+        Figure(scenario: "store", metric: "equals_streamed_p50_ms", value: streamed.store, unit: "ms", baseline: streamed.baseline).print()
 
         // Sorted range, five continuation pages of 200, over a working set of 10 ranges: a first pass over them reads
         // from disk (the cold figure), the passes after it are a server in service.
         let lows = (0..<10).map { _ in Int64(q.next() % 800_000) }
         var coldPages: [Double] = [], pageTimes: [Double] = []
         for r in 0..<(lows.count + max(1, repetitions / 5)) {
-            var query = Query(recordType: "Bench", filters: [QueryFilter(.field("count"), .greaterThanOrEquals,
-                    .int64(lows[r % lows.count])),
-                                                               QueryFilter(.field("count"), .lessThan,
-                                                                       .int64(lows[r % lows.count] + 150_000))],
+            var query = Query(recordType: "Bench", filters: [QueryFilter(.field("count"), .greaterThanOrEquals, .int64(lows[r % lows.count])),
+                                                               QueryFilter(.field("count"), .lessThan, .int64(lows[r % lows.count] + 150_000))],
                               sorts: [QuerySort(.field("count"))])
             for _ in 0..<5 {
                 var marker: String?
@@ -153,19 +143,15 @@ struct StoreScenario: ParsableCommand {
         // first query reads from disk (the cold figure), the repetitions are a server in service.
         let tagCount = UInt64(BenchRow.tagVocabulary)
         try timeQueries("list_contains", env, db, &q) {
-            Query(recordType: "Bench", filters: [QueryFilter(.field("tags"), .listContains,
-                                                             .string("tag-\($0.next() % tagCount)"))])
+            Query(recordType: "Bench", filters: [QueryFilter(.field("tags"), .listContains, .string("tag-\($0.next() % tagCount)"))])
         }
         try timeQueries("tokens", env, db, &q) {
             let words = "\(BenchRow.word(Int($0.next() % UInt64(BenchRow.words)))) \(BenchRow.word(Int($0.next() % UInt64(BenchRow.words))))"
-            return Query(recordType: "Bench", filters: [QueryFilter(.field("body"), .containsAllTokens,
-                                                                    .string(words))])
+            return Query(recordType: "Bench", filters: [QueryFilter(.field("body"), .containsAllTokens, .string(words))])
         }
         try timeQueries("near", env, db, &q) {
-            let p = Location(latitude: 41 + Double($0.next() % 8000) / 1000,
-                             longitude: 1 + Double($0.next() % 8000) / 1000)
-            return Query(recordType: "Bench", filters: [QueryFilter(.field("place"), .near, .location(p),
-                                                                    distance: 10_000)],
+            let p = Location(latitude: 41 + Double($0.next() % 8000) / 1000, longitude: 1 + Double($0.next() % 8000) / 1000)
+            return Query(recordType: "Bench", filters: [QueryFilter(.field("place"), .near, .location(p), distance: 10_000)],
                          sorts: [QuerySort(.field("place"), relativeLocation: p)])
         }
 
@@ -181,15 +167,13 @@ struct StoreScenario: ParsableCommand {
             }
         }
         precondition(seen >= records, "change feed returned \(seen) of \(records)")
-        Figure(scenario: "store", metric: "zone_changes_rate", value: Double(seen) / changeMillis * 1000,
-               unit: "records/s").print()
+        Figure(scenario: "store", metric: "zone_changes_rate", value: Double(seen) / changeMillis * 1000, unit: "records/s").print()
         Figure(scenario: "store", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
     }
 
     /// Each key's first query on both sides (cold), then `repetitions` queries over the keys in turn (warm); the
     /// two sides alternate so that neither has the machine to itself. Returns the p50s, store and baseline.
-    static func interleaved(_ keys: [String], repetitions: Int, store: (String) throws -> Int,
-                            baseline: (String) throws -> Int) throws
+    static func interleaved(_ keys: [String], repetitions: Int, store: (String) throws -> Int, baseline: (String) throws -> Int) throws
         -> (cold: (store: Double, baseline: Double), warm: (store: Double, baseline: Double)) {
         var coldStore: [Double] = [], coldBase: [Double] = [], warmStore: [Double] = [], warmBase: [Double] = []
         for r in 0..<(keys.count + repetitions) {
@@ -206,8 +190,7 @@ struct StoreScenario: ParsableCommand {
     /// The everyday list query (`category = x`, 5% of the records, newest count first, 200): its automatic index
     /// built while a writer keeps writing (how long writes waited, beside how long the baseline's CREATE INDEX held
     /// its writer), then its page beside the same page from a hand-made composite index in plain SQL.
-    private func shapeFigures(_ env: EnvironmentStore, _ db: DatabaseID, _ baseline: Baseline,
-                              _ q: inout SplitMix) throws {
+    private func shapeFigures(_ env: EnvironmentStore, _ db: DatabaseID, _ baseline: Baseline, _ q: inout SplitMix) throws {
         let shapeQuery = { (category: String) in
             Query(recordType: "Bench", filters: [QueryFilter(.field("category"), .equals, .string(category))],
                   sorts: [QuerySort(.field("count"), ascending: false)], resultsLimit: 200)
@@ -223,14 +206,12 @@ struct StoreScenario: ParsableCommand {
                 var r = SplitMix(seed: UInt64(i))
                 var row = BenchRow.make(i, &r)
                 row.name = "during-build-\(i)"
-                let ms = (try? millis { _ = try env.records.modify([RecordOperation(.create,
-                        StoreScenario.record(row))], in: db, zoneID: .defaultZone, actor: .system) }) ?? 0
+                let ms = (try? millis { _ = try env.records.modify([RecordOperation(.create, StoreScenario.record(row))], in: db, zoneID: .defaultZone, actor: .system) }) ?? 0
                 waits.withLock { $0.append(ms) }
             }
             // The records it wrote go again, so that a kept data directory still matches the baseline.
             for chunk in stride(from: 1, through: i, by: 200) {
-                let ops = (chunk..<min(chunk + 200, i + 1)).map { RecordOperation(.forceDelete,
-                        StoredRecord(recordName: "during-build-\($0)", recordType: "Bench")) }
+                let ops = (chunk..<min(chunk + 200, i + 1)).map { RecordOperation(.forceDelete, StoredRecord(recordName: "during-build-\($0)", recordType: "Bench")) }
                 _ = try? env.records.modify(ops, in: db, zoneID: .defaultZone, atomic: false, actor: .system)
             }
         }
@@ -241,12 +222,9 @@ struct StoreScenario: ParsableCommand {
         while !writer.isFinished { usleep(1_000) }
         let createIndexMillis = try millis { try baseline.queue.write { db in try db.execute(sql: "CREATE INDEX bench_category_count ON bench(category, count)") } }
         let during = waits.withLock { $0 }
-        Figure(scenario: "store", metric: "auto_index_build_ms", value: built.buildMilliseconds, unit: "ms",
-               baseline: createIndexMillis).print()
-        Figure(scenario: "store", metric: "auto_index_longest_step_ms", value: built.longestStepMilliseconds,
-               unit: "ms", baseline: createIndexMillis).print()
-        Figure(scenario: "store", metric: "write_max_ms_during_build", value: during.max() ?? 0, unit: "ms",
-               baseline: createIndexMillis).print()
+        Figure(scenario: "store", metric: "auto_index_build_ms", value: built.buildMilliseconds, unit: "ms", baseline: createIndexMillis).print()
+        Figure(scenario: "store", metric: "auto_index_longest_step_ms", value: built.longestStepMilliseconds, unit: "ms", baseline: createIndexMillis).print()
+        Figure(scenario: "store", metric: "write_max_ms_during_build", value: during.max() ?? 0, unit: "ms", baseline: createIndexMillis).print()
         Figure(scenario: "store", metric: "write_p50_ms_during_build", value: median(during), unit: "ms").print()
 
         baseline.queue.releaseMemory()
@@ -259,22 +237,17 @@ struct StoreScenario: ParsableCommand {
             _ = try env.records.query(shapeQuery(c), in: db, into: &sink)
             return sink.records
         }, baseline: { c in try baseline.shapePage(c) })
-        Figure(scenario: "store", metric: "shape_page_cold_p50_ms", value: cold.store, unit: "ms",
-               baseline: cold.baseline).print()
-        Figure(scenario: "store", metric: "shape_page_p50_ms", value: warm.store, unit: "ms",
-               baseline: warm.baseline).print()
+        Figure(scenario: "store", metric: "shape_page_cold_p50_ms", value: cold.store, unit: "ms", baseline: cold.baseline).print()
+        Figure(scenario: "store", metric: "shape_page_p50_ms", value: warm.store, unit: "ms", baseline: warm.baseline).print()
         // … and as the console reads it (200 StoredRecords built).
         let (_, asRecords) = try Self.interleaved(categories, repetitions: repetitions, store: { c in
             try env.records.query(shapeQuery(c), in: db).records.count
         }, baseline: { c in try baseline.shapePage(c) })
-        Figure(scenario: "store", metric: "shape_page_records_p50_ms", value: asRecords.store, unit: "ms",
-               baseline: asRecords.baseline).print()
+        Figure(scenario: "store", metric: "shape_page_records_p50_ms", value: asRecords.store, unit: "ms", baseline: asRecords.baseline).print()
     }
 
-    /// `{name}_cold_p50_ms` over each of 40 queries' first run, then `{name}_p50_ms` over `repetitions` runs of them in
-    /// turn.
-    private func timeQueries(_ name: String, _ env: EnvironmentStore, _ db: DatabaseID, _ rng: inout SplitMix,
-                             _ make: (inout SplitMix) -> Query) throws {
+    /// `{name}_cold_p50_ms` over each of 40 queries' first run, then `{name}_p50_ms` over `repetitions` runs of them in turn.
+    private func timeQueries(_ name: String, _ env: EnvironmentStore, _ db: DatabaseID, _ rng: inout SplitMix, _ make: (inout SplitMix) -> Query) throws {
         let queries = (0..<40).map { _ in make(&rng) }
         var cold: [Double] = [], warm: [Double] = []
         for r in 0..<(queries.count + repetitions) {
@@ -290,8 +263,7 @@ struct StoreScenario: ParsableCommand {
             "title": .string(r.title), "body": .string(r.body), "count": .int64(r.count), "score": .double(r.score),
             "at": .timestamp(Timestamp(millisSince1970: r.at)), "owner": .reference(Reference(recordName: r.owner)),
             "place": .location(Location(latitude: r.lat, longitude: r.lon)),
-            "tags": .list(.string, r.tags.map { .string($0) }), "nums": .list(.int64,
-                    r.nums.map { .int64($0) }), "blob": .bytes(r.blob),
+            "tags": .list(.string, r.tags.map { .string($0) }), "nums": .list(.int64, r.nums.map { .int64($0) }), "blob": .bytes(r.blob),
             "category": .string(r.category),
         ])
     }
@@ -347,8 +319,7 @@ struct Baseline {
             for r in rows {
                 let tags = "[" + r.tags.map { "\"\($0)\"" }.joined(separator: ",") + "]"
                 let nums = "[" + r.nums.map(String.init).joined(separator: ",") + "]"
-                try st.execute(arguments: [r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon, tags,
-                                           nums, r.blob, r.category])
+                try st.execute(arguments: [r.name, r.title, r.body, r.count, r.score, r.at, r.owner, r.lat, r.lon, tags, nums, r.blob, r.category])
                 let id = db.lastInsertedRowID
                 try fts.execute(arguments: [id, r.body])
                 for t in r.tags { try tag.execute(arguments: [t, id]) }
@@ -376,8 +347,7 @@ struct Baseline {
     static func readAll(_ rows: RowCursor) throws -> Int {
         var n = 0
         while let row = try rows.next() {
-            let r = BenchRow(name: row[1], title: row[2], body: row[3], count: row[4], score: row[5], at: row[6],
-                             owner: row[7],
+            let r = BenchRow(name: row[1], title: row[2], body: row[3], count: row[4], score: row[5], at: row[6], owner: row[7],
                              lat: row[8], lon: row[9], tags: [row[10]], nums: [], blob: row[12])
             if !r.name.isEmpty { n += 1 }
         }

@@ -40,10 +40,8 @@ enum ServerTarget {
         let store = app.store
         let values = try await BlockingWork.shared.run { () throws -> [(String, String)] in
             let container = DemoData.container
-            let token = try store.credentials.createAPIToken(container: container, environment: .development,
-                                                             name: "fuzz").secret
-            let web = try store.accounts.createWebAuthToken(container: container, environment: .development,
-                                                            userRecordName: DemoData.demoUser)
+            let token = try store.credentials.createAPIToken(container: container, environment: .development, name: "fuzz").secret
+            let web = try store.accounts.createWebAuthToken(container: container, environment: .development, userRecordName: DemoData.demoUser)
             let admin = try store.admins.createAdmin(email: "fuzz@example.com", password: "a long fuzzing password")
             let session = try store.admins.createAdminSession(admin)
             return [("{{C}}", container.rawValue), ("{{T}}", token), ("{{W}}", PercentDecoding.encodeSegment(web)),
@@ -97,8 +95,7 @@ enum ServerTarget {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0,
-                socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         guard ok == 0 else { return "no connection" }
         var tv = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -122,8 +119,7 @@ enum ServerTarget {
         let status = String(decoding: answer[9..<12], as: UTF8.self)
         var code = ""
         if let r = Mutator.find(Array("\"serverErrorCode\":\"".utf8), in: answer) {
-            code = String(decoding: answer[r.upperBound...].prefix { $0 != UInt8(ascii: "\"") }.prefix(40),
-                          as: UTF8.self)
+            code = String(decoding: answer[r.upperBound...].prefix { $0 != UInt8(ascii: "\"") }.prefix(40), as: UTF8.self)
         }
         return "\(status) \(code)"
     }

@@ -23,8 +23,7 @@ extension APIToken: ManagedCredential {
     static func all(_ t: EnvironmentTarget) throws -> [APIToken] {
         try t.store.credentials.apiTokens(container: t.container, environment: t.environment)
     }
-    static func revoke(_ id: Int64, _ t: ContainerTarget) throws { try t.store.credentials.revokeAPIToken(id: id,
-            container: t.container) }
+    static func revoke(_ id: Int64, _ t: ContainerTarget) throws { try t.store.credentials.revokeAPIToken(id: id, container: t.container) }
     static func auditName(_ id: Int64) -> String { "#\(id)" }
     var listLine: String {
         "\(id)\t\(name)\t\(revoked ? "revoked" : "active")\t\(allowedOrigins.isEmpty ? "no browser origins" : allowedOrigins.joined(separator: ","))"
@@ -36,8 +35,7 @@ extension ServerKey: ManagedCredential {
     static func all(_ t: EnvironmentTarget) throws -> [ServerKey] {
         try t.store.credentials.serverKeys(container: t.container, environment: t.environment)
     }
-    static func revoke(_ id: String, _ t: ContainerTarget) throws { try t.store.credentials.revokeServerKey(id: id,
-            container: t.container) }
+    static func revoke(_ id: String, _ t: ContainerTarget) throws { try t.store.credentials.revokeServerKey(id: id, container: t.container) }
     static func auditName(_ id: String) -> String { id }
     var listLine: String { "\(keyID)\t\(revoked ? "revoked" : "active")\t\(notes)" }
 }

@@ -11,8 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.") var host: String = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port: UInt16 = 8080
     @Option(help: "The data directory.") var data: String = "./data"
-    @Option(name: .long,
-            help: ArgumentHelp("A PostgreSQL database to keep everything in instead of --data; several servers on one database behave as one (default: $STRATUS_DATABASE_URL).",
+    @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to keep everything in instead of --data; several servers on one database behave as one (default: $STRATUS_DATABASE_URL).",
                                             valueName: "url"))
     var databaseURL: String?
     @Option(help: "Connections to PostgreSQL this server keeps open at most (with --database-url).") var databasePoolSize: Int = 16
@@ -176,8 +175,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.storageQuotaBytes = storageQuotaMb > 0 ? Int64(storageQuotaMb) * 1_048_576 : nil
         config.userStorageQuotaBytes = userStorageQuotaMb.map { Int64($0) * 1_048_576 }
         config.allowProductionAdmin = allowProductionAdmin
-        config.notifications = NotificationPolicy(retention: Int64(notificationRetentionDays * 86_400_000),
-                                                  subscriptionsPerUser: maxSubscriptionsPerUser,
+        config.notifications = NotificationPolicy(retention: Int64(notificationRetentionDays * 86_400_000), subscriptionsPerUser: maxSubscriptionsPerUser,
                                                   subscriptionsPerEnvironment: maxSubscriptions, logBudgetBytes: Int64(notificationLogMb) << 20)
         config.notifications.changeTokenRetention = Int64(changeTokenRetentionDays * 86_400_000)
         config.listeners = NotificationListeners.Limits(perUser: maxListenersPerUser, total: maxListeners)
@@ -190,20 +188,17 @@ struct ServeCommand: AsyncParsableCommand {
         return config
     }
 
-    /// The settings that name files (tokens, the APNs endpoint and CA): each checked, with one line saying what is
-    /// wrong.
+    /// The settings that name files (tokens, the APNs endpoint and CA): each checked, with one line saying what is wrong.
     private func readFiles(into config: inout ServerConfig) throws {
         if let metricsTokenFile {
-            guard let token = try? String(contentsOfFile: metricsTokenFile,
-                                          encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 16 else {
+            guard let token = try? String(contentsOfFile: metricsTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 16 else {
                 FileHandle.standardError.write(Data("error: --metrics-token-file must name a readable file holding a token of at least 16 characters\n".utf8))
                 throw ExitCode(1)
             }
             config.metricsToken = token
         }
         if let adminTokenFile {
-            guard let token = try? String(contentsOfFile: adminTokenFile,
-                                          encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 16 else {
+            guard let token = try? String(contentsOfFile: adminTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 16 else {
                 FileHandle.standardError.write(Data("error: --admin-token-file must name a readable file holding a token of at least 16 characters\n".utf8))
                 throw ExitCode(1)
             }

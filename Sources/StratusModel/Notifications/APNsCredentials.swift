@@ -7,8 +7,7 @@ public struct APNsCredentials: Sendable, Hashable, CustomStringConvertible {
     public var keyID, teamID, topic, privateKeyPEM: String
     public var updatedAt: Int64
 
-    public init(container: ContainerID, environment: ContainerEnvironment, keyID: String, teamID: String, topic: String,
-                privateKeyPEM: String, updatedAt: Int64) {
+    public init(container: ContainerID, environment: ContainerEnvironment, keyID: String, teamID: String, topic: String, privateKeyPEM: String, updatedAt: Int64) {
         self.container = container
         self.environment = environment
         self.keyID = keyID

@@ -9,8 +9,7 @@ public struct APNsDevice: Sendable, Hashable {
     /// The notification log position delivered through.
     public var deliveredThrough: Int64
 
-    public init(token: String, userRecordName: String, apnsEnvironment: APNsEnvironment, createdAt: Int64,
-                deliveredThrough: Int64) {
+    public init(token: String, userRecordName: String, apnsEnvironment: APNsEnvironment, createdAt: Int64, deliveredThrough: Int64) {
         self.token = token
         self.userRecordName = userRecordName
         self.apnsEnvironment = apnsEnvironment

@@ -12,8 +12,7 @@ public struct StoredNotification: Hashable, Sendable {
     /// The `{"aps": …, "ck": …}` JSON.
     public var payload: String
 
-    public init(id: Int64, notificationID: String, subscriptionID: String, scope: DatabaseScope, recordName: String?,
-                reason: Int?,
+    public init(id: Int64, notificationID: String, subscriptionID: String, scope: DatabaseScope, recordName: String?, reason: Int?,
                 createdAt: Int64, payload: String) {
         self.id = id
         self.notificationID = notificationID

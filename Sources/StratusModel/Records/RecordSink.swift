@@ -16,8 +16,7 @@ public protocol RecordSink {
 /// Sinks that keep what they receive get Strings made for them.
 extension RecordSink {
     public mutating func beginRecord(borrowing header: BorrowedRecordHeader) { beginRecord(header.owned) }
-    public mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>) { field(name,
-            .string(String(decoding: utf8, as: UTF8.self))) }
+    public mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>) { field(name, .string(String(decoding: utf8, as: UTF8.self))) }
     public mutating func links(parent: String?, share: String?) {}
 }
 
@@ -28,8 +27,7 @@ public struct RecordHeader: Sendable {
     public var recordChangeTag: String
     public var created, modified: RecordStamp
 
-    public init(recordName: String, recordType: String, zoneID: ZoneID, recordChangeTag: String, created: RecordStamp,
-                modified: RecordStamp) {
+    public init(recordName: String, recordType: String, zoneID: ZoneID, recordChangeTag: String, created: RecordStamp, modified: RecordStamp) {
         self.recordName = recordName
         self.recordType = recordType
         self.zoneID = zoneID

@@ -19,8 +19,7 @@ public struct ShareParticipant: Sendable, Hashable {
     /// share's answers are the same whether or not the address has an account.
     public var isUnconfirmed: Bool { emailAddress != nil && acceptanceStatus != .accepted && type == .user }
 
-    public init(userRecordName: String, emailAddress: String? = nil, permission: SharePermission, type: Kind,
-                acceptanceStatus: Status) {
+    public init(userRecordName: String, emailAddress: String? = nil, permission: SharePermission, type: Kind, acceptanceStatus: Status) {
         self.userRecordName = userRecordName
         self.emailAddress = emailAddress
         self.permission = permission

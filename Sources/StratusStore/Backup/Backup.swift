@@ -17,8 +17,7 @@ public enum Backup {
     /// Backs up `data` into `destination` (created; must not exist or be empty) and writes its manifest last, so a
     /// directory without `manifest.json` is an unfinished backup.
     @discardableResult
-    public static func create(data: URL, to destination: URL,
-                              progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
+    public static func create(data: URL, to destination: URL, progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
         try guarded {
             let fm = FileManager.default
             guard fm.fileExists(atPath: data.appendingPathComponent("stratus.sqlite").path) else {
@@ -51,18 +50,15 @@ public enum Backup {
                     files += copied
                     let present = Set(copied.map { String($0.path.dropFirst(assetDirectory.count + 1)) })
                     if let missing = assets.first(where: { c in AssetFiles.hex(fromChecksum: c).map { !present.contains("\($0.prefix(2))/\($0.dropFirst(2))") } ?? false }) {
-                        throw StratusError(.internalError,
-                                           "asset \(missing) of \(container)/\(environment.rawValue) vanished while the backup ran; run it again")
+                        throw StratusError(.internalError, "asset \(missing) of \(container)/\(environment.rawValue) vanished while the backup ran; run it again")
                     }
                     progress(relative)
                 }
             }
-            let manifest = BackupManifest(format: BackupManifest.currentFormat, takenAt: takenAt,
-                                          stratusVersion: StratusVersion.current, files: files, recordCounts: counts)
+            let manifest = BackupManifest(format: BackupManifest.currentFormat, takenAt: takenAt, stratusVersion: StratusVersion.current, files: files, recordCounts: counts)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(manifest).write(to: destination.appendingPathComponent("manifest.json"),
-                                               options: .atomic)
+            try encoder.encode(manifest).write(to: destination.appendingPathComponent("manifest.json"), options: .atomic)
             // A backup holds what the data directory holds: the running user's alone, as it is.
             PrivateFiles.secure(destination)
             return manifest
@@ -162,8 +158,7 @@ public enum Backup {
     }
 
     /// One database file through SQLite's backup API (a consistent snapshot even while another process writes).
-    private static func copyDatabase(_ relative: String, from data: URL,
-                                     to destination: URL) throws -> BackupManifest.File {
+    private static func copyDatabase(_ relative: String, from data: URL, to destination: URL) throws -> BackupManifest.File {
         let target = destination.appendingPathComponent(relative)
         try PrivateFiles.directory(target.deletingLastPathComponent())
         try SQLiteQueueFile.copy(data.appendingPathComponent(relative), to: target)
@@ -171,8 +166,7 @@ public enum Backup {
     }
 
     /// Every regular file under `relative` (none when it does not exist), copied.
-    private static func copyTree(_ relative: String, from data: URL,
-                                 to destination: URL) throws -> [BackupManifest.File] {
+    private static func copyTree(_ relative: String, from data: URL, to destination: URL) throws -> [BackupManifest.File] {
         let fm = FileManager.default
         let root = data.appendingPathComponent(relative)
         guard let walker = fm.enumerator(atPath: root.path) else { return [] }
@@ -181,8 +175,7 @@ public enum Backup {
             if (sub as NSString).lastPathComponent.hasPrefix(".tmp-") { continue }  // an upload not yet committed
             // Regular files only: a link in the data directory is not copied (nor followed).
             var st = stat()
-            guard lstat(root.appendingPathComponent(sub).path,
-                        &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+            guard lstat(root.appendingPathComponent(sub).path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
             let path = relative + "/" + sub
             let target = destination.appendingPathComponent(path)
             try PrivateFiles.directory(target.deletingLastPathComponent())

@@ -16,28 +16,24 @@ import StratusModel
 public enum PortableBackup {
     /// Writes the portable backup of `store` into `destination` (created; must not exist or be empty).
     @discardableResult
-    public static func create(from store: ServerStore, to destination: URL,
-                              progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
+    public static func create(from store: ServerStore, to destination: URL, progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
         try guarded {
             try Backup.requireEmpty(destination)
             try PrivateFiles.directory(destination)
-            var manifest = BackupManifest(format: BackupManifest.portableFormat, takenAt: WallClock.nowMillis(),
-                                          stratusVersion: StratusVersion.current,
+            var manifest = BackupManifest(format: BackupManifest.portableFormat, takenAt: WallClock.nowMillis(), stratusVersion: StratusVersion.current,
                                           files: [], recordCounts: [:], tables: [])
             var containers: [ContainerID] = []
             func environments(_ snapshot: String?) throws {
                 for container in containers {
                     for env in ContainerEnvironment.allCases {
-                        try backUp(try store.environment(container, env), snapshot: snapshot, into: destination,
-                                   &manifest)
+                        try backUp(try store.environment(container, env), snapshot: snapshot, into: destination, &manifest)
                         progress("\(container.rawValue) \(env.rawValue): \(manifest.recordCounts["\(container.rawValue)/\(env.rawValue)"] ?? 0) records")
                     }
                 }
             }
             // The control tables, then (on PostgreSQL, inside the same exported snapshot) every environment.
             let exported = try store.control.exportingSnapshot { s, snapshot -> String? in
-                for table in StoreMigration.controlTables { try dump(table, owner: "control", from: s,
-                                                                     into: destination, &manifest) }
+                for table in StoreMigration.controlTables { try dump(table, owner: "control", from: s, into: destination, &manifest) }
                 progress("control data: \(StoreMigration.controlTables.count) tables")
                 containers = try ContainerRows.all(s).map(\.id)
                 if let snapshot { try environments(snapshot) }
@@ -46,46 +42,39 @@ public enum PortableBackup {
             if exported == nil { try environments(nil) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(manifest).write(to: destination.appendingPathComponent("manifest.json"),
-                                               options: .atomic)
+            try encoder.encode(manifest).write(to: destination.appendingPathComponent("manifest.json"), options: .atomic)
             PrivateFiles.secure(destination)
             return manifest
         }
     }
 
     /// An environment's tables (its record types' too) and then its assets.
-    private static func backUp(_ env: EnvironmentStore, snapshot: String?, into destination: URL,
-                               _ manifest: inout BackupManifest) throws {
+    private static func backUp(_ env: EnvironmentStore, snapshot: String?, into destination: URL, _ manifest: inout BackupManifest) throws {
         let owner = "\(env.container.rawValue)/\(env.environment.rawValue)"
         var checksums: [String] = []
         var records: Int64 = 0
         try env.core.database.snapshotRead(snapshot) { s in
             let catalog = try SchemaStorage.load(s)
-            for table in StoreMigration.environmentTables { try dump(table, owner: owner, from: s, into: destination,
-                                                                     &manifest) }
-            for type in catalog.types { records += try dump(type.table, owner: owner, from: s, into: destination,
-                                                            &manifest) }
+            for table in StoreMigration.environmentTables { try dump(table, owner: owner, from: s, into: destination, &manifest) }
+            for type in catalog.types { records += try dump(type.table, owner: owner, from: s, into: destination, &manifest) }
             checksums = try AssetRows.checksums(s)
         }
         manifest.recordCounts[owner] = records
         for checksum in checksums {
             guard let data = env.assets.assetContent(checksum: checksum), let name = AssetFiles.hex(fromChecksum: checksum) else {
-                throw StratusError(.internalError,
-                                   "asset \(checksum.prefix(64)) of \(owner) has no content in the source")
+                throw StratusError(.internalError, "asset \(checksum.prefix(64)) of \(owner) has no content in the source")
             }
             let path = "containers/\(owner)-assets/\(name)"
             let url = destination.appendingPathComponent(path)
             try PrivateFiles.directory(url.deletingLastPathComponent())
             try data.write(to: url)
-            manifest.files.append(BackupManifest.File(path: path, bytes: Int64(data.count),
-                                                      sha256: Backup.sha256(of: data)))
+            manifest.files.append(BackupManifest.File(path: path, bytes: Int64(data.count), sha256: Backup.sha256(of: data)))
         }
     }
 
     /// One table into its rows file; returns its row count.
     @discardableResult
-    private static func dump(_ table: String, owner: String, from s: any SQLSession, into destination: URL,
-                             _ manifest: inout BackupManifest) throws -> Int64 {
+    private static func dump(_ table: String, owner: String, from s: any SQLSession, into destination: URL, _ manifest: inout BackupManifest) throws -> Int64 {
         let columns = try TableCopy.columns(table, s)
         guard !columns.isEmpty else { throw StratusError(.internalError, "the source has no table \(table)") }
         let path = owner == "control" ? "control/\(table).rows" : "containers/\(owner)/\(table).rows"
@@ -93,8 +82,7 @@ public enum PortableBackup {
         try TableCopy.eachRow(of: table, columns, in: s) { try writer.add($0) }
         let (bytes, sha) = try writer.finish()
         manifest.files.append(BackupManifest.File(path: path, bytes: bytes, sha256: sha))
-        manifest.tables?.append(BackupManifest.Table(owner: owner, name: table, columns: columns, rows: writer.rows,
-                                                     path: path))
+        manifest.tables?.append(BackupManifest.Table(owner: owner, name: table, columns: columns, rows: writer.rows, path: path))
         return writer.rows
     }
 
@@ -102,8 +90,7 @@ public enum PortableBackup {
     /// store or a new data directory. Takes both formats: a rows file per table, and the staged data directory the
     /// portable backup was before (copied as `stratus migrate` copies a store).
     @discardableResult
-    public static func restore(from backup: URL, into store: ServerStore,
-                               progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
+    public static func restore(from backup: URL, into store: ServerStore, progress: (String) -> Void = { _ in }) throws(StratusError) -> BackupManifest {
         let manifest = try Backup.verify(backup)
         guard manifest.format == BackupManifest.portableFormat, let tables = manifest.tables else {
             return try restoreStaged(from: backup, into: store, progress: progress)
@@ -126,12 +113,10 @@ public enum PortableBackup {
                 let env = try store.environment(try ContainerID(parts[0]), environment)
                 let own = tables.filter { $0.owner == owner }
                 try env.core.database.write { t in
-                    for table in own where StoreMigration.environmentTables.contains(table.name) { try load(table,
-                            from: backup, into: t) }
+                    for table in own where StoreMigration.environmentTables.contains(table.name) { try load(table, from: backup, into: t) }
                     for type in try SchemaStorage.load(t).types {
                         try SchemaStorage.createTables(of: type, t)
-                        if let table = own.first(where: { $0.name == type.table }) { try load(table, from: backup,
-                                into: t) }
+                        if let table = own.first(where: { $0.name == type.table }) { try load(table, from: backup, into: t) }
                         try SchemaStorage.createIndexes(of: type, t)
                     }
                     try TableCopy.resetIdentities(t)
@@ -184,13 +169,11 @@ public enum PortableBackup {
         }
         guard read == table.rows else { throw StratusError.badRequest("\(table.path) holds \(read) rows, the manifest says \(table.rows)") }
         let count = try TableCopy.count(table.name, t)
-        guard count == table.rows else { throw StratusError(.internalError,
-                                                            "\(table.name) holds \(count) rows after the restore, the backup \(table.rows)") }
+        guard count == table.rows else { throw StratusError(.internalError, "\(table.name) holds \(count) rows after the restore, the backup \(table.rows)") }
     }
 
     /// A backup of format 1 (a staged data directory) into `store`, as a migration from it.
-    private static func restoreStaged(from backup: URL, into store: ServerStore,
-                                      progress: (String) -> Void) throws(StratusError) -> BackupManifest {
+    private static func restoreStaged(from backup: URL, into store: ServerStore, progress: (String) -> Void) throws(StratusError) -> BackupManifest {
         let staging = try stagingDirectory(beside: backup)
         defer { try? FileManager.default.removeItem(at: staging) }
         let manifest = try Backup.restore(from: backup, to: staging)

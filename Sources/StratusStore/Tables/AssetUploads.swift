@@ -14,16 +14,13 @@ enum AssetUploads {
     /// before the save that uses the asset.
     static let lifetime: Int64 = 15 * 60 * 1000
 
-    /// Holds `checksum` for `uploader` until `expiresAt`; the bytes newly charged to them (0 when they held it
-    /// already).
-    static func hold(_ checksum: String, size: Int64, uploader: String, expiresAt: Int64,
-                     _ s: any SQLSession) throws -> Int64 {
+    /// Holds `checksum` for `uploader` until `expiresAt`; the bytes newly charged to them (0 when they held it already).
+    static func hold(_ checksum: String, size: Int64, uploader: String, expiresAt: Int64, _ s: any SQLSession) throws -> Int64 {
         let fresh = try s.execute("""
             INSERT INTO asset_uploads(checksum, uploader, size, expires_at) VALUES (?, ?, ?, ?)
             ON CONFLICT(checksum, uploader) DO NOTHING
             """, checksum, uploader, size, expiresAt)
-        if fresh == 0 { try s.execute("UPDATE asset_uploads SET expires_at = ? WHERE checksum = ? AND uploader = ?",
-                                      expiresAt, checksum, uploader) }
+        if fresh == 0 { try s.execute("UPDATE asset_uploads SET expires_at = ? WHERE checksum = ? AND uploader = ?", expiresAt, checksum, uploader) }
         return fresh == 0 ? 0 : size
     }
 
@@ -31,8 +28,7 @@ enum AssetUploads {
     static func held(_ checksums: Set<String>, by uploader: String, _ s: any SQLSession) throws -> Int64 {
         var total: Int64 = 0
         for c in checksums {
-            total += try s.one("SELECT size FROM asset_uploads WHERE checksum = ? AND uploader = ?", [c,
-                    uploader]) { NamedRow($0, size).int64(.size) } ?? 0
+            total += try s.one("SELECT size FROM asset_uploads WHERE checksum = ? AND uploader = ?", [c, uploader]) { NamedRow($0, size).int64(.size) } ?? 0
         }
         return total
     }
@@ -41,8 +37,7 @@ enum AssetUploads {
     static func attach(_ checksums: Set<String>, by uploader: String, _ s: any SQLSession) throws -> Int64 {
         var freed: Int64 = 0
         for c in checksums {
-            freed += try s.one("DELETE FROM asset_uploads WHERE checksum = ? AND uploader = ? RETURNING size", [c,
-                    uploader]) { NamedRow($0, size).int64(.size) } ?? 0
+            freed += try s.one("DELETE FROM asset_uploads WHERE checksum = ? AND uploader = ? RETURNING size", [c, uploader]) { NamedRow($0, size).int64(.size) } ?? 0
         }
         return freed
     }
