@@ -46,7 +46,7 @@ extension CloudKitAPI {
     /// Query subscriptions carry a query and `firesOn`; zone subscriptions a zoneID; database subscriptions nothing
     /// more. `create` makes or replaces the subscription with its ID (CloudKit's save: every new device of a user
     /// saves the same database subscription, and none of them is refused); `update` replaces one that exists.
-    /// Stored as sent (normalized) for list and lookup, and parsed (`Subscription`) for matching writes.
+    /// Stored as sent, normalized (`Subscription.normalized`), and answered so.
     func subscriptionsModify(_ ctx: CloudKitRequest) throws -> HTTPResponse {
         guard let ops = try ctx.body.array("operations") else { throw StratusError.badRequest("subscriptions/modify needs operations: [{operationType, subscription}]") }
         try RequestLimits.check(ops.count, "operations")
@@ -59,17 +59,17 @@ extension CloudKitAPI {
                 let type = op["operationType"]?.string.flatMap(SubscriptionOperation.init)
                 switch type {
                 case .create?, .update?:
-                    let doc = try Self.normalizedSubscription(sub, id: id)
-                    let spec = try Self.subscription(doc, id: id, database: ctx.database)
-                    if ctx.environment == .production, case .query(let t, let filters, _, _, let zone) = spec.kind {
+                    if ctx.environment == .production, let sub,
+                       case .query(let t, let filters, _, _, let zone) = try Subscription(
+                           wire: try Subscription.normalized(sub, id: id), id: id, database: ctx.database).kind {
                         // Production has no just-in-time schema: a subscription's query must be one the indexes can
                         // serve.
                         _ = try store.records.query(Query(recordType: t, filters: filters, sorts: [], zoneID: zone,
                                                           resultsLimit: 1), in: ctx.databaseID)
                     }
-                    try store.subscriptions.saveSubscription(id, document: doc.serialized, spec: spec, in: ctx.database,
-                                                             owner: try subscriber(ctx),
-                                                             as: type == .update ? .update : .createOrReplace)
+                    let doc = try store.subscriptions.saveSubscription(id, wire: sub, in: ctx.database,
+                                                                       owner: try subscriber(ctx),
+                                                                       as: type == .update ? .update : .createOrReplace)
                     results.append((id, .success(doc)))
                 case .delete?:
                     try store.subscriptions.deleteSubscription(id, in: ctx.database, owner: try subscriber(ctx))
@@ -88,82 +88,6 @@ extension CloudKitAPI {
             case .failure(let e):
                 WireEncoding().error(e, &w) { $0.field("subscriptionID", id) }
             }
-        }
-    }
-
-    package static func normalizedSubscription(_ j: JSON?, id: String) throws -> JSON {
-        guard var o = j?.object else { throw StratusError.badRequest("each operation needs a subscription object") }
-        guard !id.isEmpty else { throw StratusError.badRequest("a subscription needs a subscriptionID") }
-        switch o["subscriptionType"]?.string.flatMap(SubscriptionType.init) {
-        case .query?:
-            guard let q = o["query"] else { throw StratusError.badRequest("a query subscription needs a query") }
-            _ = try WireDecoding.query(q, zone: nil, limit: 1, marker: nil, desiredKeys: nil)
-            let fires = try WireDecoding.stringList(o["firesOn"], "firesOn") ?? []
-            guard !fires.isEmpty, fires.allSatisfy({ ["create", "update", "delete"].contains($0) }) else {
-                throw StratusError.badRequest("firesOn must list create, update and/or delete")
-            }
-            if o["zoneWide"] == nil { o["zoneWide"] = .bool(true) }
-            if o["firesOnce"] == nil { o["firesOnce"] = .bool(false) }
-        case .zone?:
-            guard o["zoneID"] != nil else { throw StratusError.badRequest("a zone subscription needs a zoneID") }
-            _ = try WireDecoding.zoneID(o["zoneID"])
-            o["query"] = nil
-            o["firesOn"] = nil
-            o["firesOnce"] = nil
-        case .database?:
-            o["query"] = nil
-            o["firesOn"] = nil
-            o["firesOnce"] = nil
-            o["zoneID"] = nil
-        case nil:
-            throw StratusError.badRequest("subscriptionType must be query, zone or database")
-        }
-        return .object(o)
-    }
-
-    /// The parsed subscription the store matches writes against. Zone and database subscriptions exist only in
-    /// private and shared databases, and a zone subscription names a custom zone.
-    package static func subscription(_ doc: JSON, id: String, database: DatabaseScope) throws -> Subscription {
-        let info = doc["notificationInfo"] ?? .object([:])
-        var notificationInfo = NotificationInfo(
-            alertBody: try info.string("alertBody"), alertLocalizationKey: try info.string("alertLocalizationKey"),
-            alertLocalizationArgs: try WireDecoding.stringList(info["alertLocalizationArgs"], "alertLocalizationArgs"),
-            alertActionLocalizationKey: try info.string("alertActionLocalizationKey"), alertLaunchImage: try info.string("alertLaunchImage"),
-            soundName: try info.string("soundName"), shouldBadge: try info.bool("shouldBadge") ?? false,
-            shouldSendContentAvailable: try info.bool("shouldSendContentAvailable") ?? false,
-            desiredKeys: try WireDecoding.stringList(info["desiredKeys"],
-                                                     "desiredKeys") ?? WireDecoding.stringList(doc["desiredKeys"],
-                    "desiredKeys"))
-        notificationInfo.title = try info.string("title")
-        notificationInfo.titleLocalizationKey = try info.string("titleLocalizationKey")
-        notificationInfo.titleLocalizationArgs = try WireDecoding.stringList(info["titleLocalizationArgs"],
-                "titleLocalizationArgs")
-        notificationInfo.subtitle = try info.string("subtitle")
-        notificationInfo.subtitleLocalizationKey = try info.string("subtitleLocalizationKey")
-        notificationInfo.subtitleLocalizationArgs = try WireDecoding.stringList(info["subtitleLocalizationArgs"],
-                "subtitleLocalizationArgs")
-        notificationInfo.category = try info.string("category")
-        notificationInfo.collapseIDKey = try info.string("collapseIDKey")
-        notificationInfo.shouldSendMutableContent = try info.bool("shouldSendMutableContent")
-        switch doc["subscriptionType"]?.string.flatMap(SubscriptionType.init) {
-        case .query?:
-            let q = try WireDecoding.query(doc["query"], zone: nil, limit: 1, marker: nil, desiredKeys: nil)
-            let fires = Set((try WireDecoding.stringList(doc["firesOn"],
-                                                         "firesOn") ?? []).compactMap(Subscription.FiresOn.init))
-            let zoneWide = try doc.bool("zoneWide") ?? true
-            let zone = doc["zoneID"].flatMap { $0.isNull ? nil : $0 }.map { try? WireDecoding.zoneID($0) } ?? nil
-            return Subscription(subscriptionID: id, kind: .query(recordType: q.recordType, filters: q.filters,
-                                                                 firesOn: fires,
-                                                                 firesOnce: try doc.bool("firesOnce") ?? false, zoneID: zoneWide ? nil : zone),
-                                notificationInfo: notificationInfo)
-        case .zone?:
-            guard database != .public else { throw StratusError.badRequest("zone subscriptions are for private and shared databases; the public database has only the default zone") }
-            let zone = try WireDecoding.zoneID(doc["zoneID"])
-            guard !zone.isDefault else { throw StratusError.badRequest("a zone subscription needs a custom zone") }
-            return Subscription(subscriptionID: id, kind: .zone(zone), notificationInfo: notificationInfo)
-        case .database?, nil:
-            guard database != .public else { throw StratusError.badRequest("database subscriptions are for private and shared databases") }
-            return Subscription(subscriptionID: id, kind: .database, notificationInfo: notificationInfo)
         }
     }
 }

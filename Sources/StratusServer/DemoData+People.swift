@@ -99,30 +99,25 @@ extension DemoData {
     /// Alice's, Bob's and Chloé's subscriptions: a query, a private and a shared database, and a public query.
     static func addSubscriptions(_ env: EnvironmentStore, users: [DemoUser], trips: ZoneID) throws {
         let (alice, bob, chloe) = (users[0], users[1], users[2])
-        try env.subscriptions.saveSubscription("trip-changes", document: """
-            {"subscriptionID":"trip-changes","subscriptionType":"query","query":{"recordType":"Trip","filterBy":[]},"zoneID":{"zoneName":"Trips"},\
-            "firesOn":["create","update"],"notificationInfo":{"alertBody":"A trip changed","shouldSendContentAvailable":true}}
-            """, spec: Subscription(subscriptionID: "trip-changes", kind: .query(recordType: "Trip", filters: [], firesOn: [.create, .update], firesOnce: false, zoneID: trips),
-                                    notificationInfo: NotificationInfo(alertBody: "A trip changed",
-                                                                       shouldSendContentAvailable: true)),
-            in: .private, owner: alice.userRecordName)
-        try env.subscriptions.saveSubscription("private-changes",
-                                               document: #"{"subscriptionID":"private-changes","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
-                                 spec: Subscription(subscriptionID: "private-changes", kind: .database,
-                                                    notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
-                                 in: .private, owner: alice.userRecordName)
-        try env.subscriptions.saveSubscription("shared-with-me",
-                                               document: #"{"subscriptionID":"shared-with-me","subscriptionType":"database","notificationInfo":{"shouldSendContentAvailable":true}}"#,
-                                 spec: Subscription(subscriptionID: "shared-with-me", kind: .database,
-                                                    notificationInfo: NotificationInfo(shouldSendContentAvailable: true)),
-                                 in: .shared, owner: bob.userRecordName)
-        try env.subscriptions.saveSubscription("urgent-notes", document: """
-            {"subscriptionID":"urgent-notes","subscriptionType":"query","query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"priority",\
-            "fieldValue":{"value":4,"type":"INT64"}}]},"firesOn":["create"],"notificationInfo":{"alertBody":"An urgent note"}}
-            """, spec: Subscription(subscriptionID: "urgent-notes", kind: .query(recordType: "Note", filters: [QueryFilter(.field("priority"), .equals, .int64(4))],
-                                                                              firesOn: [.create], firesOnce: false, zoneID: nil),
-                                    notificationInfo: NotificationInfo(alertBody: "An urgent note")),
-            in: .public, owner: chloe.userRecordName)
+        func save(_ id: String, _ document: String, in scope: DatabaseScope, owner: DemoUser) throws {
+            try env.subscriptions.saveSubscription(id, wire: try JSON.parse(Data(document.utf8)), in: scope,
+                                                   owner: owner.userRecordName)
+        }
+        try save("trip-changes", """
+            {"subscriptionID":"trip-changes","subscriptionType":"query","query":{"recordType":"Trip","filterBy":[]},\
+            "zoneID":{"zoneName":"\(trips.zoneName)"},"zoneWide":false,"firesOn":["create","update"],\
+            "notificationInfo":{"alertBody":"A trip changed","shouldSendContentAvailable":true}}
+            """, in: .private, owner: alice)
+        let everyChange = #"{"shouldSendContentAvailable":true}"#
+        try save("private-changes", #"{"subscriptionType":"database","notificationInfo":\#(everyChange)}"#,
+                 in: .private, owner: alice)
+        try save("shared-with-me", #"{"subscriptionType":"database","notificationInfo":\#(everyChange)}"#,
+                 in: .shared, owner: bob)
+        try save("urgent-notes", """
+            {"subscriptionID":"urgent-notes","subscriptionType":"query","query":{"recordType":"Note","filterBy":[\
+            {"comparator":"EQUALS","fieldName":"priority","fieldValue":{"value":4,"type":"INT64"}}]},"firesOn":["create"],\
+            "notificationInfo":{"alertBody":"An urgent note"}}
+            """, in: .public, owner: chloe)
 
     }
 

@@ -26,18 +26,18 @@ extension HostileScenario {
         var rng = SystemRandomNumberGenerator()
         func save(_ owner: String, _ id: String, category: String?, over price: Int64?,
                   titled prefix: String? = nil) throws {
-            var filters: [QueryFilter] = []
-            if let category { filters.append(QueryFilter(.field("category"), .equals, .string(category))) }
-            if let prefix { filters.append(QueryFilter(.field("title"), .beginsWith, .string(prefix))) }
-            if let price { filters.append(QueryFilter(.field("price"), .greaterThan, .int64(price))) }
-            let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: filters,
-                                                                     firesOn: [.create, .update], firesOnce: false,
-                    zoneID: nil),
-                                    notificationInfo: NotificationInfo(alertBody: "a new item",
-                                                                       shouldSendContentAvailable: true,
-                                            desiredKeys: ["title"]))
-            let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Item"},"firesOn":["create","update"]}"#
-            try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: owner)
+            var filters: [String] = []
+            if let category {
+                filters.append(#"{"comparator":"EQUALS","fieldName":"category","fieldValue":{"value":"\#(category)"}}"#)
+            }
+            if let prefix {
+                filters.append(#"{"comparator":"BEGINS_WITH","fieldName":"title","fieldValue":{"value":"\#(prefix)"}}"#)
+            }
+            if let price {
+                filters.append(#"{"comparator":"GREATER_THAN","fieldName":"price","fieldValue":{"value":\#(price),"type":"INT64"}}"#)
+            }
+            let doc = #"{"subscriptionType":"query","query":{"recordType":"Item","filterBy":[\#(filters.joined(separator: ","))]},"firesOn":["create","update"],"notificationInfo":{"alertBody":"a new item","shouldSendContentAvailable":true,"desiredKeys":["title"]}}"#
+            try env.subscriptions.saveSubscription(id, wire: try JSON.parse(Data(doc.utf8)), in: .public, owner: owner)
         }
         for u in 0..<crowdUsers {
             let owner = "_c" + String(format: "%030d", u)

@@ -60,13 +60,9 @@ struct HostileScenario: AsyncParsableCommand {
             let alert = String(repeating: "a", count: 970)
             for i in 0..<cap {
                 let id = "s\(i)"
-                let info = NotificationInfo(alertBody: alert, shouldSendContentAvailable: true, desiredKeys: ["title",
-                        "body"])
-                let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Post", filters: [],
-                        firesOn: [.create], firesOnce: false, zoneID: nil),
-                                        notificationInfo: info)
                 let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Post"},"firesOn":["create"],"notificationInfo":{"alertBody":"\#(alert)","shouldSendContentAvailable":true,"desiredKeys":["title","body"]}}"#
-                try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.attacker)
+                try env.subscriptions.saveSubscription(id, wire: try JSON.parse(Data(doc.utf8)), in: .public,
+                                                       owner: Self.attacker)
             }
         }
 

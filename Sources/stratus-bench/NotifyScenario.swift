@@ -51,10 +51,8 @@ struct NotifyScenario: AsyncParsableCommand {
                 for j in 0..<perUser {
                     let id = "list-\(j)"
                     let doc = #"{"subscriptionID":"\#(id)","subscriptionType":"query","query":{"recordType":"Item","filterBy":[{"comparator":"EQUALS","fieldName":"list","fieldValue":{"value":"L-\#(u)-\#(j)"}}]},"firesOn":["create","update","delete"],"notificationInfo":{"shouldSendContentAvailable":true,"desiredKeys":["sentAt"]}}"#
-                    let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Item", filters: [QueryFilter(.field("list"), .equals, .string("L-\(u)-\(j)"))],
-                                                                             firesOn: Set(Subscription.FiresOn.allCases), firesOnce: false, zoneID: nil),
-                                            notificationInfo: NotificationInfo(shouldSendContentAvailable: true, desiredKeys: ["sentAt"]))
-                    try env.subscriptions.saveSubscription(id, document: doc, spec: spec, in: .public, owner: Self.user(u))
+                    try env.subscriptions.saveSubscription(id, wire: try JSON.parse(Data(doc.utf8)), in: .public,
+                                                           owner: Self.user(u))
                 }
             }
             // Webhook deliveries queued while no server runs: the drain below measures the deliverer alone.

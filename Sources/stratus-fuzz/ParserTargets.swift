@@ -137,8 +137,8 @@ enum ParserTargets {
             do { _ = try WireDecoding.query(body["query"], zone: nil, limit: 200, marker: nil,
                                             desiredKeys: nil) } catch { outcome.append(describe(error)) }
             do {
-                let doc = try CloudKitAPI.normalizedSubscription(body["subscription"], id: "s")
-                for scope in DatabaseScope.allCases { _ = try? CloudKitAPI.subscription(doc, id: "s", database: scope) }
+                let doc = try Subscription.normalized(body["subscription"], id: "s")
+                for scope in DatabaseScope.allCases { _ = try? Subscription(wire: doc, id: "s", database: scope) }
             } catch { outcome.append(describe(error)) }
             do { _ = try WireDecoding.shareRequest(body["record"]) } catch { outcome.append(describe(error)) }
             // The first refusal and how many: every combination of four decoders' messages would be a corpus of its

@@ -51,9 +51,9 @@ import StratusStore
         let db = DatabaseID.privateDatabase(of: Self.alice)
         let zone = ZoneID(zoneName: "Imported", ownerRecordName: Self.alice)
         // Alice's device follows her whole database, and new Items in it.
-        let query = Subscription(subscriptionID: "new-items", kind: .query(recordType: "Item", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil))
-        try env.subscriptions.saveSubscription("new-items", document: "{}", spec: query, in: .private, owner: Self.alice)
-        try env.subscriptions.saveSubscription("everything", document: "{}", spec: Subscription(subscriptionID: "everything", kind: .database), in: .private, owner: Self.alice)
+        try env.subscriptions.saveSubscription("new-items", document: #"{"subscriptionType":"query","query":{"recordType":"Item"},"firesOn":["create"]}"#,
+                                               in: .private, owner: Self.alice)
+        try env.subscriptions.saveSubscription("everything", document: #"{"subscriptionType":"database"}"#, in: .private, owner: Self.alice)
         let before = try env.zones.databaseChanges(in: db, since: nil).syncToken
 
         let written = try RecordImporter(env: env, database: db, zone: "Imported", batchSize: 100).run(try s.file((0..<250).map { Self.line($0) }))

@@ -35,9 +35,8 @@ import StratusTestSupport
             let user = try store.accounts.createUser(container: container, email: "many@example.com", password: "a long password").userRecordName
             for i in 0..<1_000 {
                 let id = "s\(i)"
-                let spec = Subscription(subscriptionID: id, kind: .query(recordType: "Note", filters: [], firesOn: [.create], firesOnce: false, zoneID: nil),
-                                        notificationInfo: NotificationInfo(alertBody: "a note", desiredKeys: ["title"]))
-                try env.subscriptions.saveSubscription(id, document: #"{"subscriptionID":"\#(id)"}"#, spec: spec, in: .private, owner: user)
+                try env.subscriptions.saveSubscription(id, document: #"{"subscriptionType":"query","query":{"recordType":"Note"},"firesOn":["create"],"notificationInfo":{"alertBody":"a note","desiredKeys":["title"]}}"#,
+                                                       in: .private, owner: user)
             }
             for d in 0..<32 { try env.apns.registerAPNsDevice(token: String(format: "%064x", d + 1), user: user, apnsEnvironment: .development) }
             for batch in 0..<5 {

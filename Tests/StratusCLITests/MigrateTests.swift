@@ -85,7 +85,7 @@ extension PostgresEndToEnd {
             #expect(made[0].error == nil)
             let shared = try env.records.modify([share], in: mine, zoneID: zone, actor: actor, users: users)
             #expect(shared[0].error == nil, "\(String(describing: shared[0].error))")
-            try env.subscriptions.saveSubscription("trips", document: #"{"subscriptionID":"trips"}"#, in: .private, owner: owner)
+            try env.subscriptions.saveSubscription("trips", document: #"{"subscriptionID":"trips","subscriptionType":"database"}"#, in: .private, owner: owner)
             let token = try env.zones.zoneChanges(in: mine, zoneID: zone, since: nil).syncToken
             _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "later", recordType: "Item", fields: ["title": .string("after the token")]))],
                                in: mine, zoneID: zone, actor: actor)

@@ -34,7 +34,7 @@ extension PostgresEndToEnd {
                                            + [RecordOperation(.create, StoredRecord(recordName: "photo", recordType: "Photo", fields: ["image": .asset(asset)]))],
                                            in: .publicDatabase, actor: RequestActor(userRecordName: owner))
                 try env.zones.createZone(ZoneID(zoneName: "Inbox"), in: .privateDatabase(of: owner))
-                try env.subscriptions.saveSubscription("inbox-changes", document: #"{"subscriptionID":"inbox-changes","subscriptionType":"zone"}"#,
+                try env.subscriptions.saveSubscription("inbox-changes", document: #"{"subscriptionID":"inbox-changes","subscriptionType":"zone","zoneID":{"zoneName":"Inbox"}}"#,
                                                        in: .private, owner: owner)
                 return (token, asset, bytes)
             }

@@ -79,7 +79,7 @@ import StratusStore
         let user = try await offPool { try f.app.store.accounts.createUser(container: container, email: "erin@example.com", password: "a long password") }
         let env = try f.app.store.environment(container, .development)
         try env.subscriptions.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
-                                 spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName)
+                                 in: .private, owner: user.userRecordName)
         try env.notifications.createCourierToken("tok-erin", user: user.userRecordName, expiresAt: WallClock.nowMillis() + 60_000)
         _ = try env.records.modify([RecordOperation(.create, StoredRecord(recordName: "note<1>", recordType: "Note"))], in: .privateDatabase(of: user.userRecordName),
                            actor: RequestActor(userRecordName: user.userRecordName))

@@ -84,8 +84,7 @@ import StratusStore
             _ = try f.app.store.lifecycle.deploy(container, by: "test")
             try env.schema.assignRole("Editors", to: member.userRecordName)
             try env.zones.createZone(ZoneID(zoneName: "Trips"), in: ownerDB)
-            let spec = Subscription(subscriptionID: "olgas-trips", kind: .zone(ZoneID(zoneName: "Trips")))
-            try env.subscriptions.saveSubscription("olgas-trips", document: #"{"subscriptionID":"olgas-trips","subscriptionType":"zone"}"#, spec: spec, in: .private,
+            try env.subscriptions.saveSubscription("olgas-trips", document: #"{"subscriptionID":"olgas-trips","subscriptionType":"zone","zoneID":{"zoneName":"Trips"}}"#, in: .private,
                                      owner: owner.userRecordName)
             var share = RecordOperation(.create, StoredRecord(recordName: "secret-trip-share", recordType: Share.recordType))
             share.share = ShareRequest(forRecord: "secret-trip", participants: [ShareRequest.Invitee(lookup: .userRecordName(member.userRecordName), permission: .readWrite)])

@@ -13,12 +13,10 @@ import StratusStore
         try f.app.store.createContainer(container)
         let user = try await offPool { try f.app.store.accounts.createUser(container: container, email: "dana@example.com", password: "a long password") }
         let env = try f.app.store.environment(container, .development)
-        let query = Subscription(subscriptionID: "urgent<b>", kind: .query(recordType: "Task", filters: [QueryFilter(.field("urgent"), .equals, .int64(1))],
-                                                                         firesOn: [.create], firesOnce: false, zoneID: nil))
-        try env.subscriptions.saveSubscription("urgent<b>", document: #"{"subscriptionID":"urgent<b>","subscriptionType":"query","query":{"recordType":"Task","filterBy":[{"fieldName":"urgent","comparator":"EQUALS"}]},"firesOn":["create"]}"#,
-                                 spec: query, in: .public, owner: user.userRecordName)
+        try env.subscriptions.saveSubscription("urgent<b>", document: #"{"subscriptionID":"urgent<b>","subscriptionType":"query","query":{"recordType":"Task","filterBy":[{"fieldName":"urgent","comparator":"EQUALS","fieldValue":{"value":1,"type":"INT64"}}]},"firesOn":["create"]}"#,
+                                 in: .public, owner: user.userRecordName)
         try env.subscriptions.saveSubscription("all", document: #"{"subscriptionID":"all","subscriptionType":"database"}"#,
-                                 spec: Subscription(subscriptionID: "all", kind: .database), in: .private, owner: user.userRecordName)
+                                 in: .private, owner: user.userRecordName)
         let base = "/console/\(container.rawValue)/development"
         let page = try await s.get("\(base)/subscriptions")
         #expect(page.status == 200 && page.html.contains("Task where urgent EQUALS") && page.html.contains("the whole private database"))

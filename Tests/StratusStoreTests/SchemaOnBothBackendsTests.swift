@@ -117,12 +117,16 @@ import StratusTestSupport
             let c = try ContainerID("iCloud.com.example.Subs")
             try store.createContainer(c)
             let env = try store.environment(c, .development)
-            try env.subscriptions.saveSubscription("s1", document: "{\"a\":1}", in: .private, owner: "_alice")
-            try env.subscriptions.saveSubscription("s1", document: "{\"a\":3}", in: .private, owner: "_alice")
-            #expect(try env.subscriptions.subscription("s1", in: .private, owner: "_alice") == "{\"a\":3}", "saving a taken ID replaces it")
-            expectError(.notFound) { try env.subscriptions.saveSubscription("nope", document: "{}", in: .private, owner: "_alice", as: .update) }
-            try env.subscriptions.saveSubscription("s1", document: "{\"a\":2}", in: .private, owner: "_alice", as: .update)
-            #expect(try env.subscriptions.subscription("s1", in: .private, owner: "_alice") == "{\"a\":2}")
+            func saying(_ text: String) -> String { #"{"subscriptionType":"database","notificationInfo":{"alertBody":"\#(text)"}}"# }
+            func said(_ id: String, owner: String) throws -> String? {
+                try env.subscriptions.subscription(id, in: .private, owner: owner).map { try JSON.parse(Data($0.utf8)) }?["notificationInfo"]?["alertBody"]?.string
+            }
+            try env.subscriptions.saveSubscription("s1", document: saying("1"), in: .private, owner: "_alice")
+            try env.subscriptions.saveSubscription("s1", document: saying("3"), in: .private, owner: "_alice")
+            #expect(try said("s1", owner: "_alice") == "3", "saving a taken ID replaces it")
+            expectError(.notFound) { try env.subscriptions.saveSubscription("nope", document: saying("0"), in: .private, owner: "_alice", as: .update) }
+            try env.subscriptions.saveSubscription("s1", document: saying("2"), in: .private, owner: "_alice", as: .update)
+            #expect(try said("s1", owner: "_alice") == "2")
             #expect(try env.subscriptions.subscription("s1", in: .private, owner: "_bob") == nil, "another user's subscription is not Bob's")
             #expect(try env.subscriptions.all(in: .private, owner: "_alice").map(\.id) == ["s1"] && env.subscriptions.allSubscriptions().count == 1)
             try env.subscriptions.deleteSubscription("s1", in: .private, owner: "_alice")

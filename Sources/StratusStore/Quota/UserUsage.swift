@@ -30,8 +30,8 @@ enum UserUsage {
         }
     }
 
-    static func charge(subscriptionDocument document: String, spec: String?) -> Int64 {
-        Int64(document.utf8.count + (spec?.utf8.count ?? 0)) + recordOverhead
+    static func charge(subscriptionDocument document: String) -> Int64 {
+        Int64(document.utf8.count) + recordOverhead
     }
 
     /// Who a record is charged to: the private database's owner, or the public record's creator.

@@ -8,7 +8,7 @@ import StratusModel
 enum EnvironmentMigrations {
     /// Columns the migrations read from tables as they were then.
     enum LegacyColumn: String, TableColumn {
-        case spec, token, name
+        case spec, token, name, owner, bytes
     }
 
     static var migrator: DatabaseMigrator {
@@ -299,6 +299,17 @@ extension EnvironmentMigrations {
             try s.script(s.dialect.ddl("""
                 CREATE TABLE notification_outbox(id INTEGER PRIMARY KEY AUTOINCREMENT, created_at INTEGER NOT NULL, change BLOB NOT NULL, resume_after TEXT)
                 """))
+        }
+        // A subscription is kept once, as its wire document (`Subscription(wire:)` parses it for matching): the parsed
+        // copy goes, and so does what it was charged to its owner.
+        m.add("v28-subscriptions-once") { s in
+            let freed = try s.all("SELECT owner, SUM(\(s.dialect.byteLength("spec"))) AS bytes FROM subscriptions WHERE spec IS NOT NULL GROUP BY owner",
+                                  []) { r in
+                let row = NamedRow(r, Selection<LegacyColumn>([.owner, .bytes]))
+                return (row.string(.owner) ?? "", -(row.int64(.bytes) ?? 0))
+            }
+            try UserUsage.add(Dictionary(freed, uniquingKeysWith: +), s)
+            try s.script("ALTER TABLE subscriptions DROP COLUMN spec")
         }
         return m
     }

@@ -1,13 +1,12 @@
 import Foundation
 import StratusModel
 
-/// `subscriptions`: each subscription's row, keyed by database scope, owner and id, as the wire `document` the
-/// API normalized and its parsed `spec`. The environment's count is kept beside the rows
-/// (`Meta.Key.subscriptionCount`),
-/// so the caps of `NotificationPolicy` are checked without counting a million rows. Every statement on it is here.
+/// `subscriptions`: each subscription's row, keyed by database scope, owner and id, as its one wire `document`
+/// (`Subscription.normalized`). The environment's count is kept beside the rows (`Meta.Key.subscriptionCount`), so
+/// the caps of `NotificationPolicy` are checked without counting a million rows. Every statement on it is here.
 enum SubscriptionRows {
     enum Column: String, TableColumn {
-        case scope, owner, document, spec, subscriptionID = "subscription_id", createdAt = "created_at"
+        case scope, owner, document, subscriptionID = "subscription_id", createdAt = "created_at"
     }
 
     private static let key = "scope = ? AND owner = ? AND subscription_id = ?"
@@ -27,27 +26,23 @@ enum SubscriptionRows {
     }
 
     /// Inserts a subscription that does not exist yet, counting it.
-    static func insert(_ scope: DatabaseScope, owner: String, id: String, document: String, spec: String?,
+    static func insert(_ scope: DatabaseScope, owner: String, id: String, document: String,
                        _ s: any SQLSession) throws {
-        try s.execute("INSERT INTO subscriptions(scope, owner, subscription_id, document, spec, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                      scope.rawValue, owner, id, document, spec, WallClock.nowMillis())
+        try s.execute("INSERT INTO subscriptions(scope, owner, subscription_id, document, created_at) VALUES (?, ?, ?, ?, ?)",
+                      scope.rawValue, owner, id, document, WallClock.nowMillis())
         try Meta.add(s, .subscriptionCount, 1)
     }
 
     /// Replaces a subscription that exists.
-    static func replace(_ scope: DatabaseScope, owner: String, id: String, document: String, spec: String?,
+    static func replace(_ scope: DatabaseScope, owner: String, id: String, document: String,
                         _ s: any SQLSession) throws {
-        try s.execute("UPDATE subscriptions SET document = ?, spec = ?, created_at = ? WHERE \(key)", document, spec,
+        try s.execute("UPDATE subscriptions SET document = ?, created_at = ? WHERE \(key)", document,
                       WallClock.nowMillis(), scope.rawValue, owner, id)
     }
 
     /// What a subscription is charged to its owner (`UserUsage`); nil when it does not exist.
     static func charge(_ scope: DatabaseScope, owner: String, id: String, _ s: any SQLSession) throws -> Int64? {
-        let columns = Selection<Column>([.document, .spec])
-        return try s.one("SELECT \(columns.sql) FROM subscriptions WHERE \(key)", [scope.rawValue, owner, id]) { r in
-            let row = NamedRow(r, columns)
-            return UserUsage.charge(subscriptionDocument: row.string(.document) ?? "", spec: row.string(.spec))
-        }
+        try document(scope, owner: owner, id: id, s).map { UserUsage.charge(subscriptionDocument: $0) }
     }
 
     /// Deletes one subscription, uncounting it; what it was charged to its owner, nil when it did not exist.
@@ -89,23 +84,23 @@ enum SubscriptionRows {
         }
     }
 
-    /// Every parsed subscription (those with a spec), with its owner and scope: what writes are matched against.
-    static func specs(_ s: any SQLSession) throws -> [(owner: String, scope: DatabaseScope, spec: String)] {
-        let columns = Selection<Column>([.scope, .owner, .spec])
-        return try s.all("SELECT \(columns.sql) FROM subscriptions WHERE spec IS NOT NULL") { r in
+    /// Every subscription with its owner and scope: what writes are matched against.
+    static func everyDocument(_ s: any SQLSession) throws -> [(owner: String, scope: DatabaseScope, id: String,
+                                                               document: String)] {
+        let columns = Selection<Column>([.scope, .owner, .subscriptionID, .document])
+        return try s.all("SELECT \(columns.sql) FROM subscriptions") { r in
             let row = NamedRow(r, columns)
-            guard let scope = DatabaseScope(rawValue: row.string(.scope) ?? ""), let spec = row.string(.spec) else { return nil }
-            return (row.string(.owner) ?? "", scope, spec)
+            guard let scope = DatabaseScope(rawValue: row.string(.scope) ?? "") else { return nil }
+            return (row.string(.owner) ?? "", scope, row.string(.subscriptionID) ?? "", row.string(.document) ?? "")
         }
     }
 
     /// Each subscription's owner and its charge (for counting every user's storage anew).
     static func eachCharge(_ s: any SQLSession, _ body: (String, Int64) -> Void) throws {
-        let columns = Selection<Column>([.owner, .document, .spec])
+        let columns = Selection<Column>([.owner, .document])
         try s.each("SELECT \(columns.sql) FROM subscriptions", []) { r in
             let row = NamedRow(r, columns)
-            body(row.string(.owner) ?? "", UserUsage.charge(subscriptionDocument: row.string(.document) ?? "",
-                                                            spec: row.string(.spec)))
+            body(row.string(.owner) ?? "", UserUsage.charge(subscriptionDocument: row.string(.document) ?? ""))
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import StratusModel
+import StratusJSON
 
 /// Reads CloudKit Web Services request dictionaries into the model, refusing malformed shapes with
 /// BAD_REQUEST that names the field at fault.
@@ -13,7 +13,7 @@ package enum WireDecoding {
         return ZoneID(zoneName: name, ownerRecordName: owner != nil ? owner : try j.string("ownerName"))
     }
 
-    static func stringList(_ j: JSON?, _ what: String) throws(StratusError) -> [String]? {
+    package static func stringList(_ j: JSON?, _ what: String) throws(StratusError) -> [String]? {
         guard let j, !j.isNull else { return nil }
         guard let a = j.array else { throw .badRequest("\(what) must be an array of strings") }
         var out: [String] = []
@@ -21,7 +21,7 @@ package enum WireDecoding {
         return out
     }
 
-    static func int(_ j: JSON?, _ what: String) throws(StratusError) -> Int? {
+    package static func int(_ j: JSON?, _ what: String) throws(StratusError) -> Int? {
         guard let j, !j.isNull else { return nil }
         // A number, not a numeric string: request members are typed (field values may be strings, limits not).
         if case .string = j { throw .badRequest("'\(what)' must be an integer, not a string") }
@@ -34,14 +34,14 @@ package enum WireDecoding {
     /// A field value `{"value": …, "type": …}`. Without a type (as many clients send), the type is inferred
     /// from the JSON: text → STRING, integer → INT64, fraction → DOUBLE, an object with latitude/longitude →
     /// LOCATION, with recordName → REFERENCE, with fileChecksum → ASSETID; arrays likewise as lists.
-    static func fieldValue(_ j: JSON, field: String,
+    package static func fieldValue(_ j: JSON, field: String,
                            timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         guard let o = j.object else { throw .badRequest("field '\(field)' must be an object with a value") }
         return try fieldValue(value: o["value"], type: o["type"], field: field, timestamps: timestamps)
     }
 
     /// A field value from its `value` and `type` members (a type that is not a string is no type).
-    static func fieldValue(value: JSON?, type: JSON?, field: String,
+    package static func fieldValue(value: JSON?, type: JSON?, field: String,
                            timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         guard let value else { throw .badRequest("field '\(field)' has no value") }
         if let t = type?.string {
@@ -57,7 +57,7 @@ package enum WireDecoding {
         return try inferred(value, field: field)
     }
 
-    static func typed(_ v: JSON, _ type: FieldType, field: String,
+    package static func typed(_ v: JSON, _ type: FieldType, field: String,
                       timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         if type.isList {
             guard let a = v.array else { throw .badRequest("field '\(field)' is \(type.wireName) and needs an array") }
@@ -69,7 +69,7 @@ package enum WireDecoding {
         return try scalar(v, type.scalar, field: field, timestamps: timestamps)
     }
 
-    static func scalar(_ v: JSON, _ t: ScalarType, field: String,
+    package static func scalar(_ v: JSON, _ t: ScalarType, field: String,
                        timestamps: TimestampWire = .milliseconds) throws(StratusError) -> FieldValue {
         func bad(_ expected: String) -> StratusError { .badRequest("field '\(field)' is \(t.wireName) and needs \(expected)") }
         switch t {
@@ -100,7 +100,7 @@ package enum WireDecoding {
         }
     }
 
-    static func reference(_ v: JSON, field: String) throws(StratusError) -> Reference {
+    package static func reference(_ v: JSON, field: String) throws(StratusError) -> Reference {
         guard let o = v.object, let name = o["recordName"]?.string else { throw .badRequest("field '\(field)' needs a reference with a recordName") }
         var action = ReferenceAction.none
         if let a = o["action"]?.string {
@@ -111,7 +111,7 @@ package enum WireDecoding {
         return Reference(recordName: name, zoneID: zone, action: action)
     }
 
-    static func location(_ v: JSON, field: String) throws(StratusError) -> Location {
+    package static func location(_ v: JSON, field: String) throws(StratusError) -> Location {
         guard let o = v.object, let lat = o["latitude"]?.double, let lon = o["longitude"]?.double else {
             throw .badRequest("field '\(field)' needs a location with latitude and longitude")
         }
@@ -120,7 +120,7 @@ package enum WireDecoding {
                         altitude: o["altitude"]?.double, speed: o["speed"]?.double, course: o["course"]?.double, timestamp: o["timestamp"]?.int64)
     }
 
-    static func inferred(_ v: JSON, field: String) throws(StratusError) -> FieldValue {
+    package static func inferred(_ v: JSON, field: String) throws(StratusError) -> FieldValue {
         switch v {
         case .string(let s): return .string(s)
         case .int(let i): return .int64(i)
@@ -168,7 +168,7 @@ package enum WireDecoding {
 
     /// A field sent as `{"value": null}` (or `null`): the client removed it. An update removes it from the record;
     /// elsewhere it is simply absent.
-    static func isRemoval(_ field: JSON) -> Bool { field.isNull || field["value"]?.isNull == true }
+    package static func isRemoval(_ field: JSON) -> Bool { field.isNull || field["value"]?.isNull == true }
 
     /// The names of the fields a record sends marked `"isEncrypted": true` (StratusKit's `encryptedValues`).
     package static func encryptedFields(_ j: JSON?) -> Set<String> {
@@ -184,7 +184,7 @@ package enum WireDecoding {
 
     /// A record from its members besides `fields` (`recordName`, `recordType`, `recordChangeTag`, `parent`) and
     /// its fields, decoded already.
-    static func record(members r: JSON, fields: [String: FieldValue],
+    package static func record(members r: JSON, fields: [String: FieldValue],
                        defaultZone: ZoneID) throws(StratusError) -> StoredRecord {
         var record = StoredRecord(recordName: try r.string("recordName") ?? "",
                                   recordType: try r.string("recordType") ?? "", zoneID: defaultZone,
@@ -200,7 +200,7 @@ package enum WireDecoding {
     }
 
     /// The zone a request's `parent` names, if it names one (the writer refuses one other than the record's).
-    static func parentZone(_ j: JSON?) throws(StratusError) -> String? {
+    package static func parentZone(_ j: JSON?) throws(StratusError) -> String? {
         guard let z = j?["parent"]?["zoneID"], !z.isNull else { return nil }
         return try zoneID(z).zoneName
     }
@@ -264,7 +264,7 @@ package enum WireDecoding {
                      continuationMarker: marker, desiredKeys: desiredKeys)
     }
 
-    static func fieldRef(_ o: [String: JSON]) throws(StratusError) -> FieldRef {
+    package static func fieldRef(_ o: [String: JSON]) throws(StratusError) -> FieldRef {
         if let s = try JSON.object(o).string("systemFieldName") {
             guard let sys = SystemField(rawValue: s) ?? SystemField(schemaName: s) else { throw .badRequest("unknown systemFieldName '\(s.prefix(40))'") }
             return .system(sys)
@@ -274,7 +274,7 @@ package enum WireDecoding {
         return .field(name)
     }
 
-    static func filter(_ j: JSON, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> QueryFilter {
+    package static func filter(_ j: JSON, timestamps: TimestampWire = .milliseconds) throws(StratusError) -> QueryFilter {
         guard let o = j.object else { throw .badRequest("filterBy must hold objects") }
         guard let c = o["comparator"]?.string, let comparator = FilterComparator(rawValue: c) else {
             throw .badRequest("unknown comparator '\((o["comparator"]?.string ?? "").prefix(40))'")
@@ -288,7 +288,7 @@ package enum WireDecoding {
         return QueryFilter(ref, comparator, value, distance: try j.double("distance"))
     }
 
-    static func sort(_ j: JSON) throws(StratusError) -> QuerySort {
+    package static func sort(_ j: JSON) throws(StratusError) -> QuerySort {
         guard let o = j.object else { throw .badRequest("sortBy must hold objects") }
         var relative: Location? = nil
         if let r = o["relativeLocation"], !r.isNull {

@@ -1,5 +1,4 @@
-import StratusHTTP
-import StratusModel
+import StratusJSON
 
 /// How a request spells TIMESTAMP field values, both ways.
 ///
@@ -16,20 +15,9 @@ package enum TimestampWire: Sendable {
     package static let header = "X-Stratus-Timestamps"
     package static let referenceSecondsName = "reference-seconds"
 
-    /// The header's name as the header table keys it.
-    private static let lowercasedHeader = header.lowercased()
-
-    /// What the request asked for (milliseconds unless it named `reference-seconds`). Read for every record of a
-    /// request, so it allocates nothing: the value is compared without its surrounding spaces in place.
-    package init(_ request: HTTPRequest) {
-        guard let value = request.headers[Self.lowercasedHeader] else { self = .milliseconds; return }
-        let trimmed = value.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
-        self = trimmed.elementsEqual(Self.referenceSecondsName.utf8.reversed()) ? .referenceSeconds : .milliseconds
-    }
-
     /// A TIMESTAMP value from the request; nil when it is not one (a fraction of a millisecond, a string, out of
     /// range).
-    func timestamp(_ v: JSON) -> Timestamp? {
+    package func timestamp(_ v: JSON) -> Timestamp? {
         let t: Timestamp
         switch self {
         case .milliseconds:
@@ -43,14 +31,14 @@ package enum TimestampWire: Sendable {
     }
 
     /// What a request is told when its TIMESTAMP is not one.
-    var expected: String {
+    package var expected: String {
         switch self {
         case .milliseconds: "whole milliseconds since 1970"
         case .referenceSeconds: "seconds since 2001 (\(Self.header): \(Self.referenceSecondsName))"
         }
     }
 
-    func write(_ t: Timestamp, _ w: inout JSONWriter) {
+    package func write(_ t: Timestamp, _ w: inout JSONWriter) {
         switch self {
         case .milliseconds: w.int(t.millisSince1970)
         case .referenceSeconds: w.double(t.secondsSinceReferenceDate)
