@@ -114,7 +114,11 @@ let package = Package(
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusPostgresTests", dependencies: ["StratusPostgres", "StratusTestSupport"]),
         // A plain POSIX-socket HTTP client that sends exactly the bytes a test wants (malformed, oversized, slow).
-        .target(name: "StratusTestSupport", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], path: "Tests/StratusTestSupport"),
+        // The stand-in OpenID provider serves over StratusHTTP and signs with swift-crypto's keys.
+        .target(name: "StratusTestSupport", dependencies: ["StratusHTTP", "StratusJSON", .product(name: "GRDB", package: "GRDB.swift"),
+                                                           .product(name: "Crypto", package: "swift-crypto"),
+                                                           .product(name: "CryptoExtras", package: "swift-crypto")],
+                path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusHTTPTests", dependencies: ["StratusHTTP", "StratusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "StratusAPITests", dependencies: ["StratusAPI", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
                                                             .product(name: "CryptoExtras", package: "swift-crypto"),

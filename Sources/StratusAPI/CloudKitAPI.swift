@@ -22,6 +22,8 @@ public struct CloudKitAPI: Sendable {
     let listeners: NotificationListeners
     /// The sign-in and share pages' HTML (`Templates/auth-*`, `share-*`).
     let html: AuthPages
+    /// The OpenID providers' published keys, for the token exchange.
+    let identityKeys = IdentityKeySets()
 
     /// `templates`: the server's templates (the console's directory), where the sign-in and share pages are.
     public init(store: ServerStore, templates: TemplateLibrary, blocking: BlockingWork = .shared,
@@ -62,6 +64,7 @@ public struct CloudKitAPI: Sendable {
         }
         router.add(.options, "/database/1/{container}/{environment}/{database}/*") { req in await api.preflight(req) }
         registerSignOutRoutes(&router)
+        registerTokenExchangeRoutes(&router)
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}",
                    bodyLimit: 64 * 1024) { req in try await api.deviceTokens(req) }

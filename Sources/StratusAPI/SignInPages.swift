@@ -120,11 +120,18 @@ final class SignInPages: Sendable {
         return nil
     }
 
-    /// Sign-up, checked before any password is hashed: sign-ups per address and per server. The same answer
+    /// Sign-up, where the container allows it, checked before any password is hashed: sign-ups per address and per
+    /// server. The same answer
     /// whether or not the address already has an account: sign-up tells no one who is here.
     private func signUp(_ form: [String: String], _ address: String, _ reply: Reply) async throws -> HTTPResponse {
         let store = self.store, container = reply.page.container
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        // The operator may make accounts other ways only (`stratus auth sign-up`).
+        let ways = try await blocking.run { try store.accounts.signUpWays(container: container) }
+        guard ways.contains(.password) else {
+            return reply.refused(StratusError(.accessDenied,
+                                              "This app does not make new accounts with an email and a password."))
+        }
         if case .wait(let seconds) = throttle.checkSignUp(address: address) { return reply.wait(seconds) }
         try await SignInFailure.within(reply) {
             _ = try await throttle.passwords.run {

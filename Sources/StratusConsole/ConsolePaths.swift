@@ -90,6 +90,10 @@ struct ConsolePaths {
     func tokens(done: String? = nil) -> String { Self.url(base + "/tokens", [("done", done)]) }
     func revokeToken(_ id: Int64) -> String { "\(base)/tokens/\(id)/revoke" }
     func keys() -> String { base + "/keys" }
+    func signIn(done: String? = nil) -> String { Self.url(base + "/sign-in", [("done", done)]) }
+    func providers() -> String { base + "/sign-in/providers" }
+    func removeProvider(_ name: String) -> String { "\(base)/sign-in/providers/\(Self.segment(name))/remove" }
+    func signUpWays() -> String { base + "/sign-in/sign-up" }
     func revokeKey(_ id: String) -> String { "\(base)/keys/\(Self.segment(id))/revoke" }
 
     func faults(done: String? = nil) -> String { Self.url(base + "/faults", [("done", done)]) }

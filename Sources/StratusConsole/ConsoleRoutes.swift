@@ -95,6 +95,10 @@ extension SettingsPages {
         r.post("/console/{container}/{environment}/tokens/{id}/revoke") { g, r in try g.revokeToken(r) }
         r.post("/console/{container}/{environment}/keys") { g, r in try g.addKey(r) }
         r.post("/console/{container}/{environment}/keys/{id}/revoke") { g, r in try g.revokeKey(r) }
+        r.get("/console/{container}/{environment}/sign-in") { g, r in try g.signInPage(r) }
+        r.post("/console/{container}/{environment}/sign-in/providers") { g, r in try g.addProvider(r) }
+        r.post("/console/{container}/{environment}/sign-in/providers/{name}/remove") { g, r in try g.removeProvider(r) }
+        r.post("/console/{container}/{environment}/sign-in/sign-up") { g, r in try g.saveSignUpWays(r) }
     }
 }
 

@@ -40,7 +40,8 @@ struct ConsoleScope {
         typealias Link = ConsoleHeader.Link
         func link(_ label: String, _ href: String, _ id: ConsoleTab, key: String = "") -> Link { Link(label: label,
                 href: href, current: tab == id, key: key) }
-        var settings = [link("Tokens & keys", p.tokens(), .tokens), link("Faults", p.faults(), .faults)]
+        var settings = [link("Tokens & keys", p.tokens(), .tokens), link("Sign-in", p.signIn(), .signIn),
+                        link("Faults", p.faults(), .faults)]
         if !isProduction { settings.append(link("Reset", p.reset(), .reset)) }
         let sections = [
             ConsoleHeader.Section(id: "data", label: "Data", links: [

@@ -4,6 +4,7 @@ enum ConsoleTab: String, Sendable {
     case none = ""
     case home, records, zones, users, subscriptions, sharing, schema, shapes, roles, deploy, history
     case telemetry, logs, notifications, webhooks, tokens, faults, reset
+    case signIn = "sign-in"
     case actAs = "act-as"
     case importRecords = "import"
 }

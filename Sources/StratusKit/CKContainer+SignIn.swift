@@ -34,16 +34,74 @@ extension CKContainer {
         _ = try await post(services, mode: "signup", form: form)
     }
 
-    private static func authenticate(identifier: String, configuration: Configuration, mode: String,
-                                     form: [String: String]) async throws -> CKContainer {
+    /// Signs in with an identity token from Sign in with Apple (or another OpenID provider the container trusts:
+    /// `stratus auth provider add`) and returns the container acting for that user, as CloudKit's container acts for
+    /// the device's iCloud account: no sign-up, no password. `nonce` is the raw nonce whose lowercase hex SHA-256 the
+    /// app gave the provider (`ASAuthorizationAppleIDRequest.nonce`); a nonce signs in once. On a first Sign in with
+    /// Apple, pass the name Apple gave the app (it sends it once): it becomes the user's `nameComponents`. The same
+    /// provider account is always the same user. Posts `CKAccountChanged`. A refused token is `.notAuthenticated`,
+    /// too many refusals `.requestRateLimited`. Keep `webAuthToken` where the platform keeps secrets (the Keychain on
+    /// Apple platforms). Not in CloudKit.
+    public static func signIn(identifier: String, configuration: Configuration, identityToken: String,
+                              provider: String, nonce: String, givenName: String? = nil,
+                              familyName: String? = nil) async throws -> CKContainer {
         let services = WebServices(containerIdentifier: identifier, configuration: configuration.withoutUser)
-        let j = try await post(services, mode: mode, form: form)
+        if let problem = services.configuration.problem { throw CKError.make(.badContainer, problem) }
+        var body: [String: JSON] = ["provider": .string(provider), "idToken": .string(identityToken),
+                                    "nonce": .string(nonce)]
+        if let givenName { body["givenName"] = .string(givenName) }
+        if let familyName { body["familyName"] = .string(familyName) }
+        let path = "/auth/1/\(identifier)/\(configuration.environment.rawValue)/token"
+        var req = URLRequest(url: try services.url(path: path))
+        req.httpMethod = "POST"
+        req.timeoutInterval = services.configuration.timeoutIntervalForRequest
+        req.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        req.httpBody = Data(JSON.object(body).serialized.utf8)
+        let (data, http) = try await services.perform(req)
+        return try signedIn(identifier: identifier, configuration: configuration, answer: try services.read(data, http))
+    }
+
+    /// `signIn(identifier:configuration:identityToken:provider:nonce:)` with the token as Apple's credential holds
+    /// it (`ASAuthorizationAppleIDCredential.identityToken`, UTF-8 bytes). Not in CloudKit.
+    public static func signIn(identifier: String, configuration: Configuration, identityToken: Data,
+                              provider: String, nonce: String, givenName: String? = nil,
+                              familyName: String? = nil) async throws -> CKContainer {
+        try await signIn(identifier: identifier, configuration: configuration,
+                         identityToken: String(decoding: identityToken, as: UTF8.self), provider: provider,
+                         nonce: nonce, givenName: givenName, familyName: familyName)
+    }
+
+    /// Signs the container's user out: its web auth token, and every token it rotated to, stop working on the
+    /// server at once, and `CKAccountChanged` is posted (a sync engine on it hears `.signOut`). What the app keeps
+    /// of the user is the app's to delete. Not in CloudKit, where the device's account signs out.
+    public func signOut() async throws {
+        guard let token = services.currentWebAuthToken else { return }
+        let environment = services.configuration.environment.rawValue
+        var req = URLRequest(url: try services.url(path: "/auth/1/\(services.containerIdentifier)/\(environment)/signout"))
+        req.httpMethod = "POST"
+        req.timeoutInterval = services.configuration.timeoutIntervalForRequest
+        req.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        req.httpBody = Data(JSON.object(["ckWebAuthToken": .string(token)]).serialized.utf8)
+        let (data, http) = try await services.perform(req)
+        _ = try services.read(data, http)
+        services.signedOut()
+    }
+
+    private static func signedIn(identifier: String, configuration: Configuration,
+                                 answer j: WireObject) throws -> CKContainer {
         guard let token = j["ckWebAuthToken"]?.string else { throw CKError.make(.serverResponseLost,
                 "the sign-in answer held no token") }
         var signedIn = configuration
         signedIn.credentials = .webAuthToken(token)
         NotificationCenter.default.post(name: .CKAccountChanged, object: nil)
         return CKContainer(identifier: identifier, configuration: signedIn)
+    }
+
+    private static func authenticate(identifier: String, configuration: Configuration, mode: String,
+                                     form: [String: String]) async throws -> CKContainer {
+        let services = WebServices(containerIdentifier: identifier, configuration: configuration.withoutUser)
+        return try signedIn(identifier: identifier, configuration: configuration,
+                            answer: try await post(services, mode: mode, form: form))
     }
 
     private static func post(_ services: WebServices, mode: String, form: [String: String]) async throws -> WireObject {

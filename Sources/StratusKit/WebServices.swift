@@ -148,9 +148,9 @@ final class WebServices: @unchecked Sendable {
         }
     }
 
-    /// The user this container acted for is no longer signed in (the token expired or was revoked): the account
-    /// changed, as `CKAccountChanged` tells apps, once.
-    private func signedOut() {
+    /// The user this container acted for is no longer signed in (the token expired, was revoked, or the app signed
+    /// out): the account changed, as `CKAccountChanged` tells apps, once.
+    func signedOut() {
         lock.lock()
         let post = webAuthToken != nil && !signedOutPosted
         signedOutPosted = true

@@ -43,6 +43,8 @@ public final class ServerStore: Sendable {
     public let credentials: CredentialStore
     /// Injected faults.
     public let faults: FaultStore
+    /// OpenID providers each container's users sign in with, and which user each provider's subject is.
+    public var identities: IdentityStore { IdentityStore(control: control, registry: registry) }
     /// Deploys, schema imports, resets and snapshots of a container's environments.
     public var lifecycle: ContainerLifecycle { ContainerLifecycle(registry: registry) }
     /// On PostgreSQL: what one server changes, the others stop caching (see `CacheInvalidation`).
@@ -130,6 +132,7 @@ public final class ServerStore: Sendable {
         FaultRows.registerMigrations(&m)
         APNsCredentialRows.registerMigrations(&m)
         DeviceCookies.registerMigrations(&m)
+        UserIdentities.registerMigrations(&m)
         return m
     }()
 

@@ -125,6 +125,19 @@ final class APIFixture: @unchecked Sendable {
     }
 }
 
+extension APIFixture {
+    /// POSTs a form to `/auth/1/<container>/development/<mode>` asking for JSON, as a program's sign-in does.
+    func authForm(_ mode: String, _ form: String) async throws -> (status: Int, body: Data) {
+        var req = URLRequest(url: URL(string: "\(app.url)auth/1/\(container.rawValue)/development/\(mode)?ckAPIToken=\(devToken)")!)
+        req.httpMethod = "POST"
+        req.setValue("application/json", forHTTPHeaderField: "Accept")
+        req.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        req.httpBody = Data(form.utf8)
+        let (data, response) = try await session.data(for: req)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+}
+
 extension JSON {
     var records: [JSON] { self["records"]?.array ?? [] }
     var code: String? { self["serverErrorCode"]?.string }

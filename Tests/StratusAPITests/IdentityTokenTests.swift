@@ -5,6 +5,7 @@ import Testing
 @testable import StratusAPI
 import StratusJSON
 import StratusModel
+import StratusTestSupport
 
 /// Identity tokens from OpenID providers (Sign in with Apple, Google, an operator's own): every check a token must
 /// pass, each tried with a token that fails only it. Keys are made per run, as a provider publishes them (JWKS).
@@ -12,23 +13,12 @@ import StratusModel
     static let issuer = "https://id.example.test"
     static let now: Int64 = 1_800_000_000_000
 
-    /// A provider's keys: an RSA key (RS256) and a P-256 key (ES256), with their JWK set.
+    /// A provider's keys (`IdentityKeyPair`) and tokens of this suite's issuer at its fixed time.
     struct Provider {
-        let rsa = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let ec = P256.Signing.PrivateKey()
+        let keys = IdentityKeyPair()
+        var jwks: JSON { keys.jwks }
 
-        var jwks: JSON {
-            let p = try! rsa.publicKey.getKeyPrimitives()
-            let raw = ec.publicKey.rawRepresentation
-            return ["keys": .array([
-                ["kty": "RSA", "kid": "r1", "use": "sig", "n": .string(Self.b64(p.modulus)), "e": .string(Self.b64(p.publicExponent))],
-                ["kty": "EC", "kid": "e1", "crv": "P-256", "x": .string(Self.b64(raw.prefix(32))), "y": .string(Self.b64(raw.suffix(32)))],
-            ])]
-        }
-
-        static func b64(_ d: some DataProtocol) -> String {
-            Data(d).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        }
+        static func b64(_ d: some DataProtocol) -> String { IdentityKeyPair.b64(d) }
 
         /// A token with `claims` over the defaults (nil removes one), signed by `alg`'s key (`kid` by default its own).
         func token(alg: String = "RS256", kid: String? = nil, _ changes: [String: JSON?] = [:], sign: Bool = true) -> String {
@@ -36,14 +26,7 @@ import StratusModel
                                           "exp": .int(IdentityTokenTests.now / 1000 + 600), "iat": .int(IdentityTokenTests.now / 1000 - 10),
                                           "email": "someone@privaterelay.appleid.com", "email_verified": "true", "is_private_email": true]
             for (k, v) in changes { claims[k] = v }
-            let header: JSON = ["alg": .string(alg), "kid": .string(kid ?? (alg == "ES256" ? "e1" : "r1")), "typ": "JWT"]
-            let input = Self.b64(Data(header.serialized.utf8)) + "." + Self.b64(Data(JSON.object(claims).serialized.utf8))
-            let signature: Data = switch alg {
-            case "ES256": try! ec.signature(for: Data(input.utf8)).rawRepresentation
-            case "RS256": try! rsa.signature(for: SHA256.hash(data: Data(input.utf8)), padding: .insecurePKCS1v1_5).rawRepresentation
-            default: Data("x".utf8)
-            }
-            return input + "." + (sign ? Self.b64(signature) : "")
+            return keys.sign(claims, alg: alg, kid: kid, sign: sign)
         }
     }
 
@@ -84,7 +67,7 @@ import StratusModel
         case "alg none": p.token(alg: "none")
         case "alg HS256": p.token(alg: "HS256")
         case "unknown kid": p.token(kid: "r9")
-        case "ES256 header on the RSA key": p.token(alg: "ES256", kid: "r1")
+        case "ES256 header on the RSA key": p.token(alg: "ES256", kid: p.keys.rsaKID)
         case "tampered claims": {
             let parts = p.token().split(separator: ".").map(String.init)
             let forged = Provider.b64(Data(#"{"iss":"\#(Self.issuer)","aud":"com.example.app","sub":"someone-else","exp":9999999999}"#.utf8))
@@ -108,6 +91,18 @@ import StratusModel
             #expect(error.reason.contains(bad.1), "\(bad.0): \(error.reason)")
             #expect(!error.reason.contains(token.prefix(20)), "a refusal never quotes the token")
         }
+    }
+
+    /// A provider's numbers are compared without arithmetic that could overflow: the largest and smallest times
+    /// neither trap nor pass a check they should fail, and a nonce is kept at most a day.
+    @Test func extremeTimesNeitherTrapNorPass() throws {
+        let p = Provider()
+        let far = p.token(["exp": .int(Int64.max), "iat": .int(Int64.min), "nbf": .int(Int64.min)])
+        #expect(try Self.verify(far, p).subject == "001234.abcd")
+        #expect(try IdentityToken(far).nonceKeptUntil(Self.expected) <= Self.now + (86_400 + 60) * 1000)
+        #expect(throws: StratusError.self) { try Self.verify(p.token(["exp": .int(Int64.min)]), p) }
+        #expect(throws: StratusError.self) { try Self.verify(p.token(["iat": .int(Int64.max)]), p) }
+        #expect(throws: StratusError.self) { try Self.verify(p.token(["nbf": .int(Int64.max)]), p) }
     }
 
     /// The web flow compares the nonce Stratus sent as it is; a native app gives the provider the SHA-256 of its raw

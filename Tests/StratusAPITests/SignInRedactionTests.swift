@@ -15,13 +15,8 @@ import StratusModel
         let f = try await APIFixture()
         // The accounts table goes from under the running server, as a damaged database would leave it.
         try DamagedTables.rename(in: f.data.appendingPathComponent("stratus.sqlite")) { $0 == "users" }
-        var req = URLRequest(url: URL(string: "\(f.app.url)auth/1/\(f.container.rawValue)/development/signin?ckAPIToken=\(f.devToken)")!)
-        req.httpMethod = "POST"
-        req.setValue("application/json", forHTTPHeaderField: "Accept")
-        req.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        req.httpBody = Data("email=carol%40example.com&password=a%20long%20passphrase".utf8)
-        let (data, response) = try await f.session.data(for: req)
-        #expect((response as? HTTPURLResponse)?.statusCode == 500)
+        let (status, data) = try await f.authForm("signin", "email=carol%40example.com&password=a%20long%20passphrase")
+        #expect(status == 500)
         let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let uuid = try #require(body["uuid"] as? String)
         let reason = try #require(body["reason"] as? String)

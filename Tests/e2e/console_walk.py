@@ -49,6 +49,7 @@ PAGES = [
     ("notifications", D + "/notifications", "main table tbody tr"),
     ("webhooks", D + "/webhooks", "main table tbody tr"),
     ("tokens", D + "/tokens", "main table tbody tr"),
+    ("sign-in", D + "/sign-in", "main textarea[name=clientIDs]"),
     ("faults", D + "/faults", "main table tbody tr"),
     ("reset", D + "/reset", "main form input[name=confirm]"),
     ("audit", "/console/audit", "main table tbody tr"),

@@ -78,11 +78,25 @@ struct IdentityToken: Sendable {
                               familyName: claims["family_name"]?.string)
     }
 
+    /// Compared so that no claim's number can overflow (each side stays near now).
     private func checkTimes(_ expected: Expectations) throws(StratusError) {
         let now = expected.now / 1000
-        guard let exp = claims["exp"]?.int64, exp + expected.skew > now else { throw Self.refusal("the identity token has expired") }
-        if let iat = claims["iat"]?.int64, iat - expected.skew > now { throw Self.refusal("the identity token is issued in the future") }
-        if let nbf = claims["nbf"]?.int64, nbf - expected.skew > now { throw Self.refusal("the identity token is not valid yet") }
+        guard let exp = claims["exp"]?.int64, exp > now - expected.skew else {
+            throw Self.refusal("the identity token has expired")
+        }
+        if let iat = claims["iat"]?.int64, iat > now + expected.skew {
+            throw Self.refusal("the identity token is issued in the future")
+        }
+        if let nbf = claims["nbf"]?.int64, nbf > now + expected.skew {
+            throw Self.refusal("the identity token is not valid yet")
+        }
+    }
+
+    /// Until when the token's nonce must be remembered, in milliseconds: its expiry with the skew, at most a day
+    /// ahead (a provider's tokens live minutes).
+    func nonceKeptUntil(_ expected: Expectations) -> Int64 {
+        let now = expected.now / 1000, exp = claims["exp"]?.int64 ?? now
+        return (min(exp, now + 86_400) + expected.skew) * 1000
     }
 
     private func checkNonce(_ nonce: Nonce?) throws(StratusError) {

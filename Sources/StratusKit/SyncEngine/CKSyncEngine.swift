@@ -53,9 +53,14 @@ public final class CKSyncEngine: @unchecked Sendable {
     /// What is scheduled and not yet started (`schedule`).
     private var queued: Set<ScheduledWork> = []
     private var cancelled = false
-    /// Delivers `.accountChange(.signIn)` to an engine started without saved state (CloudKit's engine does, and apps
-    /// create their zones when they hear it); every sync waits for it, so the app has heard it before anything else.
+    /// Learns who the engine syncs for, and delivers `.accountChange(.signIn)` to an engine started without saved
+    /// state (CloudKit's engine does, and apps create their zones when they hear it); every sync waits for it, so
+    /// the app has heard it before anything else.
     private var accountCheck: Task<Void, Never>?
+    /// The user the engine syncs for, as last learned (nil: nobody is signed in, or not yet known).
+    private var knownUser: CKRecord.ID?
+    /// Its `CKAccountChanged` observer.
+    private var accountObserver: (any NSObjectProtocol)?
 
     /// Mirrors `CKSyncEngine(_:)`.
     public init(_ configuration: Configuration) {
@@ -65,14 +70,46 @@ public final class CKSyncEngine: @unchecked Sendable {
         automaticallySync = configuration.automaticallySync
         subscriptionID = configuration.subscriptionID ?? "StratusKit.CKSyncEngine.\(configuration.database.databaseScope.pathName)"
         state.onChange = { [weak self] added in self?.stateChanged(added: added) }
-        if configuration.stateSerialization == nil {
-            let services = database.services
-            accountCheck = Task { [weak self] in
-                guard let user = try? await CKContainer.userRecordID(services) else { return }
-                await self?.emit(.accountChange(.init(changeType: .signIn(currentUser: user))))
-            }
+        let services = database.services, fresh = configuration.stateSerialization == nil
+        accountCheck = Task { [weak self] in
+            guard let user = try? await CKContainer.userRecordID(services), let self else { return }
+            self.lock.withLock { self.knownUser = user }
+            if fresh { await self.emit(.accountChange(.init(changeType: .signIn(currentUser: user)))) }
+        }
+        accountObserver = NotificationCenter.default.addObserver(forName: .CKAccountChanged, object: nil,
+                                                                 queue: nil) { [weak self] _ in
+            Task { [weak self] in await self?.accountMayHaveChanged() }
         }
         if automaticallySync { start() }
+    }
+
+    /// After `CKAccountChanged`: asks who is signed in now and, if that is not who the engine synced for, resets its
+    /// state (change tokens and pending changes: they were another account's) and tells the delegate
+    /// `.signIn`, `.signOut` or `.switchAccounts`, as CloudKit's engine does. What to delete is the app's choice.
+    func accountMayHaveChanged() async {
+        await accountKnown()
+        let current: CKRecord.ID?
+        do {
+            current = try await CKContainer.userRecordID(database.services)
+        } catch let e as CKError where e.code == .notAuthenticated {
+            current = nil
+        } catch {
+            return
+        }
+        let previous = lock.withLock { () -> CKRecord.ID? in
+            defer { knownUser = current }
+            return knownUser
+        }
+        let change: Event.AccountChange.ChangeType
+        switch (previous, current) {
+        case (nil, let now?): change = .signIn(currentUser: now)
+        case (let before?, nil): change = .signOut(previousUser: before)
+        case (let before?, let now?) where before != now:
+            change = .switchAccounts(previousUser: before, currentUser: now)
+        default: return
+        }
+        if previous != nil { state.reset() }
+        await emit(.accountChange(.init(changeType: change)))
     }
 
     /// Waits until a fresh engine's account event was handled (see `accountCheck`).
@@ -80,6 +117,7 @@ public final class CKSyncEngine: @unchecked Sendable {
 
     deinit {
         for t in tasks { t.cancel() }
+        if let accountObserver { NotificationCenter.default.removeObserver(accountObserver) }
     }
 
     // MARK: Explicit syncs

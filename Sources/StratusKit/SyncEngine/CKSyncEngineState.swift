@@ -22,6 +22,19 @@ extension CKSyncEngine {
             untracked = s.hasPendingUntrackedChanges
         }
 
+        /// Forgets everything: the change tokens and the pending changes (the account changed; they were the other
+        /// account's).
+        func reset() {
+            locked {
+                pendingRecords = []
+                pendingZones = []
+                untracked = false
+                databaseToken = nil
+                zoneTokens = [:]
+            }
+            onChange?(false)
+        }
+
         /// Mirrors `pendingRecordZoneChanges`, in the order they were added.
         public var pendingRecordZoneChanges: [PendingRecordZoneChange] { locked { pendingRecords } }
         /// Mirrors `pendingDatabaseChanges`.

@@ -66,6 +66,24 @@ public final class AccountStore: Sendable {
         }
     }
 
+    /// The ways new accounts may be made in the container (`SignUpWay.defaults` until the operator chooses).
+    public func signUpWays(container: ContainerID) throws(StratusError) -> Set<SignUpWay> {
+        let stored = try guarded { try control.read { s in try ContainerRows.signUp(container, s) } }
+        guard let stored else { return SignUpWay.defaults }
+        return try SignUpWay.parse(stored)
+    }
+
+    public func setSignUpWays(_ ways: Set<SignUpWay>, container: ContainerID) throws(StratusError) {
+        try guarded {
+            try control.write { s in
+                let list = ways.sorted().map(\.rawValue).joined(separator: ",")
+                guard try ContainerRows.setSignUp(list, container, s) else {
+                    throw StratusError(.notFound, "container \(container) does not exist")
+                }
+            }
+        }
+    }
+
     /// The user's answer to "may others who know my email find me?", recorded with its time.
     public func setDiscoverable(container: ContainerID, userRecordName: String,
                                 _ discoverable: Bool) throws(StratusError) {

@@ -4,7 +4,7 @@ import StratusModel
 /// is here, and the rows of the control tables that name a container go with it.
 enum ContainerRows {
     enum Column: String, TableColumn {
-        case id, createdAt = "created_at"
+        case id, createdAt = "created_at", signUp = "sign_up"
     }
 
     /// The column by which a dependent table's rows name their container.
@@ -13,7 +13,8 @@ enum ContainerRows {
     }
 
     /// The control tables whose rows belong to a container (by their `container` column).
-    static let dependents = ["api_tokens", "users", "web_tokens", "server_keys"]
+    static let dependents = ["api_tokens", "users", "web_tokens", "server_keys", "identity_providers",
+                             "user_identities"]
 
     static func registerMigrations(_ m: inout SQLMigrations) {
         m.add("v1", ddl: "CREATE TABLE containers(id TEXT PRIMARY KEY, created_at INTEGER NOT NULL) WITHOUT ROWID")
@@ -32,6 +33,17 @@ enum ContainerRows {
             return (try? ContainerID(row.string(.id) ?? "")).map { ContainerInfo(id: $0,
                     createdAt: row.int64(.createdAt) ?? 0) }
         }
+    }
+
+    /// The ways new accounts may be made in a container (`SignUpWay`, comma-separated); nil: the defaults.
+    static func signUp(_ id: ContainerID, _ s: any SQLSession) throws -> String? {
+        try s.one("SELECT sign_up FROM containers WHERE id = ?", [id.rawValue]) { NamedRow($0,
+                Selection<Column>([.signUp])).string(.signUp) }
+    }
+
+    /// False when there is no such container.
+    static func setSignUp(_ ways: String, _ id: ContainerID, _ s: any SQLSession) throws -> Bool {
+        try s.execute("UPDATE containers SET sign_up = ? WHERE id = ?", ways, id.rawValue) == 1
     }
 
     static func exists(_ id: ContainerID, _ s: any SQLSession) throws -> Bool {

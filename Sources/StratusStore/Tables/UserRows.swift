@@ -1,7 +1,8 @@
 import StratusModel
 
-/// `users` (control database): a container's users, each with their email, password hash, name and whether others
-/// may discover them. Every statement on it is here.
+/// `users` (control database): a container's users, each with their email (none for some who sign in with a
+/// provider: read as ""), password hash (empty, never matching, for those who have no password), name and whether
+/// others may discover them. Every statement on it is here.
 enum UserRows {
     enum Column: String, TableColumn {
         case container, email, userRecordName = "user_record_name", passwordHash = "password_hash"
@@ -32,7 +33,7 @@ enum UserRows {
         try s.execute("""
             INSERT INTO users(container, user_record_name, email, password_hash, first_name, last_name, created_at,
                               discoverable, discoverability_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, container.rawValue, u.userRecordName, u.email, passwordHash, u.firstName, u.lastName, now, u.discoverable, u.discoverabilityChangedAt)
+            """, container.rawValue, u.userRecordName, u.email.isEmpty ? nil : u.email, passwordHash, u.firstName, u.lastName, now, u.discoverable, u.discoverabilityChangedAt)
     }
 
     /// Records a user's answer to "may others find me?"; false when there is no such user.

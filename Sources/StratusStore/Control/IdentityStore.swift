@@ -1,0 +1,142 @@
+import Crypto
+import Foundation
+import StratusModel
+
+/// Signing in with an OpenID provider, in the control database: each container's providers, which user each
+/// provider's subject is, and the nonces already accepted. A subject is always the same user, made at its first
+/// sign-in; a verified email that is another account's never signs in to that account (its owner links the ways
+/// once, proving the account), and an unverified one is never an account's email.
+public final class IdentityStore: Sendable {
+    let control: any SQLDatabase
+    let registry: EnvironmentRegistry
+
+    init(control: any SQLDatabase, registry: EnvironmentRegistry) {
+        self.control = control
+        self.registry = registry
+    }
+
+    // MARK: providers
+
+    /// Adds a provider to a container, or replaces the one of its name.
+    public func saveProvider(_ provider: IdentityProvider, container: ContainerID) throws(StratusError) {
+        guard try registry.containerExists(container) else { throw StratusError(.notFound,
+                "container \(container) does not exist") }
+        try guarded {
+            try control.write { s in try IdentityProviderRows.save(provider, container: container,
+                                                                   at: WallClock.nowMillis(), s) }
+        }
+    }
+
+    public func providers(container: ContainerID) throws(StratusError) -> [IdentityProvider] {
+        try guarded { try control.read { s in try IdentityProviderRows.all(container: container, s) } }
+    }
+
+    public func provider(_ name: String, container: ContainerID) throws(StratusError) -> IdentityProvider? {
+        try guarded { try control.read { s in try IdentityProviderRows.find(name, container: container, s) } }
+    }
+
+    /// Removes a provider (NOT_FOUND when there is none of that name). Its users keep their accounts: they sign in
+    /// again once a provider of the same issuer is added, under any name.
+    public func removeProvider(_ name: String, container: ContainerID) throws(StratusError) {
+        try guarded {
+            try control.write { s in
+                guard try IdentityProviderRows.delete(name, container: container, s) else {
+                    throw StratusError(.notFound, "container \(container) has no provider '\(name.prefix(64))'")
+                }
+            }
+        }
+    }
+
+    // MARK: signing in
+
+    /// Takes an identity token's nonce, once: false when a token of this issuer and nonce signed in before.
+    /// Kept until `expiresAt` (the token's own expiry and its skew), after which the token is refused anyway.
+    public func takeNonce(issuer: String, nonce: String, expiresAt: Int64) throws(StratusError) -> Bool {
+        let digest = SHA256.hash(data: Data("\(issuer)\u{0}\(nonce)".utf8)).map { String(format: "%02x", $0) }.joined()
+        return try guarded {
+            try control.write { s in try UsedNonces.take(digest, expiresAt: expiresAt, now: WallClock.nowMillis(), s) }
+        }
+    }
+
+    /// The user a verified identity is: the one its `(issuer, subject)` signed in as before, or a new one. A new
+    /// user takes the token's email only when the provider verified it and no account has it; a verified email
+    /// that is another account's is refused (AUTHENTICATION_FAILED), since signing in must never take over an
+    /// account. Names given (Apple sends them once, outside the token) or claimed are kept on first sign-in. A new
+    /// user is made only where the container's sign-up ways include `.provider`.
+    public func signIn(_ identity: IdentityClaims, container: ContainerID, givenName: String? = nil,
+                       familyName: String? = nil) throws(StratusError) -> ContainerUser {
+        guard try registry.containerExists(container) else { throw StratusError(.notFound,
+                "container \(container) does not exist") }
+        // Two first sign-ins of one subject at once (PostgreSQL): the second finds the first's user.
+        for _ in 0..<2 {
+            if let user = try existing(identity, container: container) { return user }
+            guard try AccountStore(control: control, registry: registry).signUpWays(container: container)
+                .contains(.provider) else {
+                throw StratusError(.authenticationFailed,
+                                   "this app makes no new accounts by signing in with a provider")
+            }
+            if let user = try create(identity, container: container, givenName: givenName, familyName: familyName) {
+                if !user.email.isEmpty {
+                    for e in ContainerEnvironment.allCases {
+                        try registry.environment(container, e).sharing.claimInvitations(email: user.email,
+                                                                                        user: user.userRecordName)
+                    }
+                }
+                return user
+            }
+        }
+        throw StratusError(.tryAgainLater, "signing in met another sign-in of the same account: try again")
+    }
+
+    /// The issuers a user signs in with (for the console's Users page).
+    public func issuers(of user: String, container: ContainerID) throws(StratusError) -> [String] {
+        try guarded { try control.read { s in try UserIdentities.issuers(of: user, container: container, s) } }
+    }
+
+    private func existing(_ identity: IdentityClaims, container: ContainerID) throws(StratusError) -> ContainerUser? {
+        try guarded {
+            try control.write { s in
+                guard let name = try UserIdentities.user(issuer: identity.issuer, subject: identity.subject,
+                                                         container: container, s) else { return nil }
+                try UserIdentities.used(issuer: identity.issuer, subject: identity.subject, container: container,
+                                        at: WallClock.nowMillis(), s)
+                return try UserRows.find(name, container: container, s)
+            }
+        }
+    }
+
+    /// Nil when another sign-in linked the subject meanwhile.
+    private func create(_ identity: IdentityClaims, container: ContainerID, givenName: String?,
+                        familyName: String?) throws(StratusError) -> ContainerUser? {
+        let verified = identity.emailVerified ? identity.email.flatMap { EmailAddress.isValid($0) ? $0 : nil } : nil
+        do {
+            return try control.write { s -> ContainerUser? in
+                if let verified, try UserRows.emailTaken(verified, container: container, s) {
+                    throw StratusError(.authenticationFailed, "an account already has this email: "
+                                       + "sign in to it once with its own way to link this one")
+                }
+                let user = ContainerUser(userRecordName: "_" + Secrets.hex(Secrets.randomBytes(16)),
+                                         email: verified ?? "",
+                                         firstName: Self.name(givenName ?? identity.givenName),
+                                         lastName: Self.name(familyName ?? identity.familyName))
+                let now = WallClock.nowMillis()
+                try UserRows.insert(user, container: container, passwordHash: "", at: now, s)
+                guard try UserIdentities.link(issuer: identity.issuer, subject: identity.subject,
+                                              user: user.userRecordName, email: identity.email, container: container,
+                                              at: now, s) else { throw Raced() }
+                return user
+            }
+        } catch is Raced {
+            return nil
+        } catch {
+            throw StratusError.from(error)
+        }
+    }
+
+    private struct Raced: Error {}
+
+    /// A name as kept: trimmed, at most 100 characters.
+    private static func name(_ s: String?) -> String {
+        String((s ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
+    }
+}

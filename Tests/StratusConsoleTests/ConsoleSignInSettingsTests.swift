@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import StratusTestSupport
+import StratusModel
+import StratusStore
+
+/// Settings → Sign-in, as an administrator uses it: providers added (Apple's issuer by default), refused with the
+/// reason when they are not providers, removed; and the ways new accounts are made.
+@Suite struct ConsoleSignInSettingsTests {
+    @Test func providersAndSignUpWaysAreManagedFromTheConsole() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = "iCloud.com.example.SignInSettings"
+        #expect(try await s.post("/console/containers", [("id", container)]).status == 303)
+        let base = "/console/\(container)/development/sign-in"
+        let empty = try await s.get(base)
+        #expect(empty.status == 200 && empty.html.contains("No provider yet"))
+        #expect(empty.html.contains(#"value="password" checked"#) && empty.html.contains(#"value="provider" checked"#))
+
+        let added = try await s.post("\(base)/providers", [("name", "apple"), ("issuer", ""), ("clientIDs", "com.example.app\ncom.example.web")])
+        #expect(added.status == 303)
+        let listed = try await s.get(base)
+        #expect(listed.html.contains(IdentityProvider.appleIssuer) && listed.html.contains("com.example.app, com.example.web"))
+        let id = try ContainerID(container)
+        #expect(try f.app.store.identities.provider("apple", container: id)?.clientIDs == ["com.example.app", "com.example.web"])
+
+        let plain = try await s.post("\(base)/providers", [("name", "google"), ("issuer", "http://accounts.google.com"), ("clientIDs", "x")])
+        #expect(plain.status == 400 && plain.html.contains("https"), "plain http is refused off loopback")
+        #expect(try f.app.store.identities.provider("google", container: id) == nil)
+        #expect(try await s.post("\(base)/providers", [("name", "x"), ("issuer", "https://id.example.com"), ("clientIDs", "a")], csrf: false).status == 403)
+
+        #expect(try await s.post("\(base)/sign-up", [("way", "provider")]).status == 303)
+        #expect(try f.app.store.accounts.signUpWays(container: id) == [.provider])
+        let chosen = try await s.get(base)
+        #expect(!chosen.html.contains(#"value="password" checked"#) && chosen.html.contains(#"value="provider" checked"#))
+
+        #expect(try await s.post("\(base)/providers/apple/remove").status == 303)
+        #expect(try f.app.store.identities.providers(container: id).isEmpty)
+        #expect(try await s.get("/console/audit").html.contains("remove identity provider"))
+    }
+}
