@@ -12,11 +12,24 @@ struct AuthPages: Sendable {
         var message, notice, cancel: String?
         var signup, account, asksDiscoverable, offersRemember, testUser: Bool
         var links: [Link]
+        /// A button per provider that signs in on the web.
+        var providers: [Link] = []
     }
 
     struct Link: Encodable {
         var href, label: String
         var first: Bool
+    }
+
+    /// A provider's cross-site POST back to the callback, sent on once from this origin (where the browser's sign-in
+    /// cookie goes with it) by a script file, or by the button without one.
+    func resend(action: String, fields: [String: String]) -> HTTPResponse {
+        struct Field: Encodable { var name, value: String }
+        struct View: Encodable { var title, action: String; var fields: [Field] }
+        return page("auth-resend", View(title: "Signing in", action: action,
+                                        fields: fields.sorted { $0.key < $1.key }
+                                            .map { Field(name: $0.key, value: $0.value) }
+                                            + [Field(name: "resent", value: "1")]))
     }
 
     /// A page of one sentence, with a heading when it has one.

@@ -68,7 +68,8 @@ public struct CloudKitAPI: Sendable {
         // APNs tokens use the `device` module with no database segment.
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}",
                    bodyLimit: 64 * 1024) { req in try await api.deviceTokens(req) }
-        SignInPages(store: store, blocking: blocking, throttle: throttle, html: html).register(&router)
+        SignInPages(store: store, blocking: blocking, throttle: throttle, html: html,
+                    identityKeys: identityKeys).register(&router)
     }
 
     /// The CloudKit group's error owner: CloudKit's envelope (`ErrorEnvelope.errors`), except for a sign-in page's

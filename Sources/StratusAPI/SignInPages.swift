@@ -17,11 +17,15 @@ final class SignInPages: Sendable {
     let blocking: BlockingWork
     let throttle: SignInThrottle
     let html: AuthPages
-    init(store: ServerStore, blocking: BlockingWork, throttle: SignInThrottle, html: AuthPages) {
+    /// The OpenID providers' keys and endpoints, for signing in with them on the web.
+    let identityKeys: IdentityKeySets
+    init(store: ServerStore, blocking: BlockingWork, throttle: SignInThrottle, html: AuthPages,
+         identityKeys: IdentityKeySets) {
         self.store = store
         self.blocking = blocking
         self.throttle = throttle
         self.html = html
+        self.identityKeys = identityKeys
     }
 
     func register(_ router: inout Router) {
@@ -32,6 +36,7 @@ final class SignInPages: Sendable {
             router.add(.post, "/auth/1/{container}/{environment}/\(mode.rawValue)",
                        bodyLimit: 16 * 1024) { req in try await pages.handle(req, mode) }
         }
+        registerProviderRoutes(&router)
     }
 
     /// What the CloudKit group's owner answers for a sign-in page: a refused attempt is its form again
@@ -49,8 +54,11 @@ final class SignInPages: Sendable {
         }
         let callback = req.query("callback"), openerOrigin = req.query("origin")
         if let refusal = await untrustedDestination(req, container, environment) { return refusal }
-        let page = PageContext(container: container, environment: environment, callback: callback,
+        var page = PageContext(container: container, environment: environment, callback: callback,
                                openerOrigin: openerOrigin, mode: mode)
+        if mode == .signin {
+            page.providers = (try? await blocking.run { try store.identities.webProviders(container: container) }) ?? []
+        }
         // The user gave up in the window an app opened: the app hears so (CloudKit JS's SIGN_IN_FAILED).
         if req.method == .get, req.query("cancel") != nil { return ended("You cancelled signing in.",
                 callback: callback, openerOrigin: openerOrigin) }
@@ -100,7 +108,7 @@ final class SignInPages: Sendable {
     /// The refusal of a link whose destination is not trusted: the token goes only where a live API token of this
     /// environment lists the destination's origin exactly, so a link that names any other destination is refused
     /// before anything is asked or sent. Nil when the link names none, or only trusted ones.
-    private func untrustedDestination(_ req: HTTPRequest, _ container: ContainerID,
+    func untrustedDestination(_ req: HTTPRequest, _ container: ContainerID,
                                       _ environment: ContainerEnvironment) async -> HTTPResponse? {
         let store = self.store
         let targets = [("callback", req.query("callback")), ("origin",
@@ -218,6 +226,15 @@ final class SignInPages: Sendable {
         var environment: ContainerEnvironment
         var callback, openerOrigin: String?
         var mode: Mode
+        /// The providers the sign-in page offers a button for.
+        var providers: [String] = []
+
+        /// The sign-in page's button for a provider, keeping where the session goes.
+        func providerLink(_ name: String) -> AuthPages.Link {
+            let path = "/auth/1/\(container.rawValue)/\(environment.rawValue)/provider/\(name)"
+            return AuthPages.Link(href: path + SignInPages.query(callback: callback, origin: openerOrigin),
+                                  label: name == "apple" ? "Apple" : name, first: false)
+        }
 
         func path(_ mode: Mode) -> String {
             "/auth/1/\(container.rawValue)/\(environment.rawValue)/\(mode.rawValue)" + SignInPages.query(callback: callback, origin: openerOrigin)
@@ -232,7 +249,7 @@ final class SignInPages: Sendable {
         return s
     }
 
-    private func deliver(_ token: String, callback: String?, openerOrigin: String?) -> HTTPResponse {
+    func deliver(_ token: String, callback: String?, openerOrigin: String?) -> HTTPResponse {
         let encoded = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token
         if let callback {
             let sep = callback.contains("?") ? "&" : "?"
@@ -248,7 +265,7 @@ final class SignInPages: Sendable {
 
     /// A sign-in that ends without a session: the app that opened the window is told why (`{errorMessage}`), the
     /// callback is sent `ckError`, and a page opened by nobody says so.
-    private func ended(_ reason: String, callback: String?, openerOrigin: String?) -> HTTPResponse {
+    func ended(_ reason: String, callback: String?, openerOrigin: String?) -> HTTPResponse {
         if let callback {
             let sep = callback.contains("?") ? "&" : "?"
             return .redirect(to: callback + sep + "ckError=" + (reason.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
@@ -287,7 +304,8 @@ final class SignInPages: Sendable {
                                         button: mode == .account ? "Save" : heading, minimumLength: mode == .signup ? "8" : "1",
                                         passwordAutocomplete: mode == .signup ? "new-password" : "current-password", message: message, notice: notice, cancel: cancel,
                                         signup: mode == .signup, account: mode == .account, asksDiscoverable: mode != .signin, offersRemember: mode != .account,
-                                        testUser: page.environment == .development && mode == .signin, links: links), status: status)
+                                        testUser: page.environment == .development && mode == .signin, links: links,
+                                        providers: page.providers.map(page.providerLink)), status: status)
     }
 
     /// After a sign-up, whether or not the address already had an account: the sign-in form, its email filled in.

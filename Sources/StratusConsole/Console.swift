@@ -103,16 +103,6 @@ public final class Console: Sendable {
     /// The device cookie a browser gets when it signs in (see `ServerStore.issueDeviceCookie`).
     static let deviceCookieName = "stratus_device"
 
-    func cookie(_ req: HTTPRequest, _ name: String) -> String? {
-        for header in req.headers.values("cookie") {
-            for part in header.split(separator: ";") {
-                let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if kv.count == 2 && kv[0] == name { return kv[1] }
-            }
-        }
-        return nil
-    }
-
     /// `Secure` whenever the browser reached the console over https (directly, or through a trusted proxy or the
     /// public URL), so the session never travels in clear text.
     func sessionCookie(_ value: String, maxAge: Int, _ req: HTTPRequest) -> String {
@@ -123,7 +113,7 @@ public final class Console: Sendable {
     /// one the answer is the sign-in redirect, and the body is never read. (The CSRF token travels in the body and
     /// is checked with it.)
     @Sendable func admitSession(_ req: HTTPRequest) async -> BodyAdmission {
-        let token = cookie(req, Console.cookieName)
+        let token = req.cookie(Console.cookieName)
         let store = self.store
         let admin = (try? await blocking.run { try token.flatMap { try store.admins.adminSession($0) } }) ?? nil
         guard let admin else { return .refused(.redirect(to: ConsolePaths.login)) }
@@ -150,7 +140,7 @@ public final class Console: Sendable {
     private func authenticated(_ req: HTTPRequest, form: Bool, scoped: Bool,
                                _ page: @escaping @Sendable (Session,
                                                             ConsoleScope?) throws -> HTTPResponse) async throws -> HTTPResponse {
-        let token = cookie(req, Console.cookieName)
+        let token = req.cookie(Console.cookieName)
         // One `BlockingWork.run` per request (in place on a connection's own thread): the session, the scope and the
         // page together.
         return try await blocking.run {

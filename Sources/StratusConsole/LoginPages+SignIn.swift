@@ -7,8 +7,8 @@ import StratusStore
 extension LoginPages {
     func loginPage(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        if let t = console.cookie(req,
-                                  Console.cookieName), (try? await blocking.run { try store.admins.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
+        if let t = req.cookie(Console.cookieName),
+           (try? await blocking.run { try store.admins.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
         return render("login", ["title": "Sign in"], session: nil)
     }
 
@@ -22,7 +22,7 @@ extension LoginPages {
         let password = f["password"] ?? ""
         // A device cookie of this account: this browser signed in to it before, and strangers' failures do not hold it
         // back.
-        let presented = console.cookie(req, Console.deviceCookieName)
+        let presented = req.cookie(Console.deviceCookieName)
         let device = try? await blocking.run { () throws -> String? in
             guard let presented, try store.admins.isDeviceCookie(presented, of: account) else { return nil }
             return presented
@@ -65,8 +65,8 @@ extension LoginPages {
 
     func logout(_ req: HTTPRequest) async -> HTTPResponse {
         let store = self.store
-        guard let token = console.cookie(req,
-                                         Console.cookieName), let s = try? await blocking.run({ try store.admins.adminSession(token) }) else {
+        guard let token = req.cookie(Console.cookieName),
+              let s = try? await blocking.run({ try store.admins.adminSession(token) }) else {
             return .redirect(to: ConsolePaths.login)
         }
         guard console.sameOrigin(req), formValue(req, "csrf") == s.csrf else {

@@ -9,9 +9,10 @@ import StratusStore
 extension SettingsPages {
     func signInPage(_ r: ConsoleRequest, error: String? = nil) throws -> HTTPResponse {
         let scope = r.scope
+        let web = Set(try store.identities.webProviders(container: scope.container))
         let providers = try store.identities.providers(container: scope.container).map { p in
             SignInView.Provider(name: p.name, issuer: p.issuer, clientIDs: p.clientIDs.joined(separator: ", "),
-                                removeAction: scope.paths.removeProvider(p.name))
+                                removeAction: scope.paths.removeProvider(p.name), web: web.contains(p.name))
         }
         let ways = try store.accounts.signUpWays(container: scope.container)
         let view = SignInView(providers: providers, hasProviders: !providers.isEmpty,
@@ -26,7 +27,7 @@ extension SettingsPages {
 
     /// `sign-in.mustache`.
     struct SignInView: Encodable {
-        struct Provider: Encodable { let name, issuer, clientIDs, removeAction: String }
+        struct Provider: Encodable { let name, issuer, clientIDs, removeAction: String; let web: Bool }
         struct JSON: Encodable {
             struct Provider: Encodable { let name, issuer: String }
             let providers: [Provider]
@@ -47,7 +48,9 @@ extension SettingsPages {
             .map(String.init)
         do {
             let provider = try IdentityProvider(name: name, issuer: issuer, clientIDs: ids)
-            try store.identities.saveProvider(provider, container: r.scope.container)
+            let secret = (f["clientSecret"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            try store.identities.saveProvider(provider, container: r.scope.container,
+                                              clientSecret: secret.isEmpty ? nil : secret)
             try audit(r.session, r.scope, "add identity provider", "\(provider.name) \(provider.issuer)")
             return .redirect(to: r.scope.paths.signIn(done: "Users can sign in with \(provider.name)."))
         } catch let error as StratusError where error.code == .badRequest {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StratusHTTP
+import StratusJSON
 import StratusModel
 import StratusServer
 import StratusStore
@@ -93,6 +94,44 @@ import StratusTestSupport
             "STRATUS_UNTRUSTED_PORT": "\(untrustedPort)", "STRATUS_SCREENSHOTS": root.appendingPathComponent("test-artifacts/screenshots").path,
         ])
         #expect(output.0 == 0 && output.1.contains("sign-in window: passed"), "\(output.1)")
+    }
+
+    /// Signing in with a provider through the sign-in page's button (`Tests/e2e/provider_signin.py`), against two
+    /// stand-in providers on another site (localhost): one answering by redirect, to the app's callback URL; one by
+    /// a cross-site form POST, as Apple does, from CloudKit JS's sign-in window. Both sign the same kind of user in:
+    /// the provider's subject, the same user every time.
+    @Test(.enabled(if: available, "chromium, chromium-driver (apt-get install chromium chromium-driver) or python3's requests are not installed"))
+    func providersSignInThroughTheSignInPageInChromium() async throws {
+        let f = try await ConsoleFixture()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let appPort = try FreePort.belowEphemeralRange()
+        let redirecting = try await StandInOpenIDProvider(host: "localhost"), posting = try await StandInOpenIDProvider(host: "localhost")
+        defer { Task { await redirecting.stop(); await posting.stop() } }
+        redirecting.webUser(subject: "browser.redirect", email: "redirect@example.com", clientSecret: "r-secret")
+        posting.webUser(subject: "browser.post", clientSecret: "p-secret", formPost: true)
+        let store = f.app.store
+        let container = try ContainerID("iCloud.com.example.ProviderWeb")
+        let token = try await offPool { () -> String in
+            try store.createContainer(container)
+            try store.identities.saveProvider(try IdentityProvider(name: "keycloak", issuer: redirecting.issuer, clientIDs: ["web"]),
+                                              container: container, clientSecret: "r-secret")
+            try store.identities.saveProvider(try IdentityProvider(name: "siwa", issuer: posting.issuer, clientIDs: ["com.example.services"]),
+                                              container: container, clientSecret: "p-secret")
+            return try store.credentials.createAPIToken(container: container, environment: .development, name: "web app",
+                                                        allowedOrigins: ["http://127.0.0.1:\(appPort)"]).secret
+        }
+        let output = try await Self.run(root.appendingPathComponent("Tests/e2e/provider_signin.py"), [
+            "STRATUS_URL": f.app.url, "STRATUS_CONTAINER": container.rawValue, "STRATUS_API_TOKEN": token, "STRATUS_APP_PORT": "\(appPort)",
+            "STRATUS_REDIRECT_PROVIDER": "keycloak", "STRATUS_POST_PROVIDER": "siwa",
+            "STRATUS_SCREENSHOTS": root.appendingPathComponent("test-artifacts/screenshots").path,
+        ])
+        #expect(output.0 == 0 && output.1.contains("provider sign-in: passed"), "\(output.1)")
+        let users = try store.accounts.users(container: container)
+        #expect(users.count == 2 && users.contains { $0.email == "redirect@example.com" })
+        for line in output.1.split(separator: "\n") where line.hasPrefix("{") {
+            let name = try JSON.parse(Data(line.utf8))["userRecordName"]?.string
+            #expect(users.contains { $0.userRecordName == name }, "\(line)")
+        }
     }
 
     /// Runs a Python browser script with `environment` added to this process's (and CHROMEDRIVER), on a thread of

@@ -6,9 +6,9 @@ without a session, opens the `redirectURL` it is answered in a window when its b
 in there (then, a second time, cancels). Environment: STRATUS_URL, STRATUS_CONTAINER, STRATUS_API_TOKEN (one whose
 allowed origins list the app's), STRATUS_APP_PORT, STRATUS_USER_EMAIL, STRATUS_USER_PASSWORD, STRATUS_USER_RECORD_NAME,
 STRATUS_UNTRUSTED_PORT (an origin no token lists), STRATUS_SCREENSHOTS, CHROMEDRIVER."""
-import http.server, json, os, sys, threading, time, traceback
+import json, os, sys, time, traceback
 import requests
-from webdriver import BASE, WebDriver, expect
+from webdriver import BASE, WebDriver, expect, serve, wait
 
 CONTAINER = os.environ["STRATUS_CONTAINER"]
 API_TOKEN = os.environ["STRATUS_API_TOKEN"]
@@ -34,27 +34,6 @@ document.getElementById("sign-in").addEventListener("click", function () {
 });
 </script></body></html>
 """ % {"stratus": json.dumps(BASE), "container": json.dumps(CONTAINER), "token": json.dumps(API_TOKEN)}
-
-
-class AppPage(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        body = APP_PAGE.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args): pass
-
-
-def wait(b, script, what, seconds=20):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = b.script(script)
-        if value: return value
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def open_window(b, main):
@@ -120,8 +99,7 @@ def flows(b):
 
 
 def main():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", int(os.environ["STRATUS_APP_PORT"])), AppPage)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve(int(os.environ["STRATUS_APP_PORT"]), lambda path: APP_PAGE)
     b = WebDriver()
     try:
         flows(b)

@@ -1,7 +1,7 @@
 """A W3C WebDriver client over plain HTTP (chromedriver and headless Chromium), the few commands the console's
 browser tests need. Environment: STRATUS_URL (server root), STRATUS_SCREENSHOTS (directory), CHROMEDRIVER (path,
 default /usr/bin/chromedriver), CHROME_ARGS (more browser arguments)."""
-import base64, os, socket, subprocess, time
+import base64, http.server, os, socket, subprocess, threading, time
 import requests
 
 BASE = os.environ["STRATUS_URL"].rstrip("/")
@@ -85,3 +85,31 @@ class WebDriver:
 
 def expect(cond, what):
     if not cond: raise AssertionError(what)
+
+
+def wait(b, script, what, seconds=20):
+    """Runs `script` in the page until it answers something truthy, which it returns."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = b.script(script)
+        if value: return value
+        time.sleep(0.1)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def serve(port, page_for):
+    """An app's pages on 127.0.0.1:`port`, on a thread: `page_for(path)` is each GET's HTML. Answers the server."""
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = page_for(self.path).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args): pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server

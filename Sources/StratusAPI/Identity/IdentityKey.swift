@@ -62,6 +62,12 @@ struct IdentityKey: Sendable {
     }
 
     /// Base64url without padding (JWS, JWK), refusing anything else.
+    /// `d` in base64url without padding (a JWT's, PKCE's).
+    static func base64URLEncoded(_ d: Data) -> String {
+        d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
     static func base64URL(_ s: String) -> Data? {
         guard s.utf8.count <= 16_384, s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F })
         else { return nil }

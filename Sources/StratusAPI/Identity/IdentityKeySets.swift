@@ -13,8 +13,13 @@ import Synchronization
 /// before stay in use and none is tried for a minute; with no keys, the sign-in is TRY_AGAIN_LATER (the provider,
 /// not the client, is at fault).
 final class IdentityKeySets: Sendable {
-    /// Fetches a URL's body; the default asks with URLSession.
-    typealias Fetch = @Sendable (URL) async throws -> Data
+    /// Sends a request and answers its body; the default asks with URLSession.
+    typealias Fetch = @Sendable (URLRequest) async throws -> Data
+
+    /// Where a provider's web sign-in goes, from its discovery document.
+    struct Endpoints: Sendable {
+        let authorization, token: URL
+    }
 
     static let refetchInterval: Int64 = 60_000
     static let maximumAge: Int64 = 3_600_000
@@ -23,12 +28,18 @@ final class IdentityKeySets: Sendable {
 
     private struct Entry {
         var keys: [IdentityKey] = []
+        var endpoints: Endpoints?
         var fetchedAt: Int64?
         /// When a token's unknown key ID last made us fetch: at most once a minute.
         var unknownKeyFetchAt: Int64?
         /// When a fetch last failed: none again for a minute.
         var failedAt: Int64?
-        var fetching: Task<[IdentityKey], any Error>?
+        var fetching: Task<Loaded, any Error>?
+    }
+
+    private struct Loaded: Sendable {
+        let keys: [IdentityKey]
+        let endpoints: Endpoints?
     }
 
     private let fetch: Fetch
@@ -41,7 +52,7 @@ final class IdentityKeySets: Sendable {
     /// The issuer's keys that may verify a token naming `keyID`.
     func keys(issuer: String, keyID: String?,
               now: Int64 = WallClock.nowMillis()) async throws(StratusError) -> [IdentityKey] {
-        enum Next { case use([IdentityKey]), wait(Task<[IdentityKey], any Error>) }
+        enum Next { case use([IdentityKey]), wait(Task<Loaded, any Error>) }
         let next = entries.withLock { all -> Next in
             var e = all[issuer] ?? Entry()
             if let task = e.fetching { return .wait(task) }
@@ -70,11 +81,12 @@ final class IdentityKeySets: Sendable {
                 e.fetching = nil
                 defer { all[issuer] = e }
                 switch result {
-                case .success(let keys):
-                    e.keys = keys
+                case .success(let loaded):
+                    e.keys = loaded.keys
+                    e.endpoints = loaded.endpoints
                     e.fetchedAt = now
                     e.failedAt = nil
-                    return keys
+                    return loaded.keys
                 case .failure:
                     e.failedAt = now
                     guard !e.keys.isEmpty else { throw Self.unavailable }
@@ -87,16 +99,33 @@ final class IdentityKeySets: Sendable {
     private static let unavailable = StratusError(.tryAgainLater, "the identity provider's keys could not be fetched",
                                                   retryAfter: 60)
 
+    /// The provider's web sign-in endpoints (its keys fetched as `keys` fetches them); TRY_AGAIN_LATER when its
+    /// discovery document cannot be read, BAD_REQUEST-free: a provider without them cannot sign in on the web.
+    func endpoints(issuer: String) async throws(StratusError) -> Endpoints {
+        _ = try await keys(issuer: issuer, keyID: nil)
+        guard let endpoints = entries.withLock({ $0[issuer]?.endpoints }) else {
+            throw StratusError(.serviceUnavailable,
+                               "the identity provider publishes no authorization and token endpoints")
+        }
+        return endpoints
+    }
+
     /// The discovery document (`{issuer}/.well-known/openid-configuration`), which must name this issuer exactly, then
     /// the key set at its `jwks_uri`.
-    private static func load(_ issuer: String, _ fetch: Fetch) async throws -> [IdentityKey] {
+    private static func load(_ issuer: String, _ fetch: Fetch) async throws -> Loaded {
         guard let discovery = URL(string: issuer + "/.well-known/openid-configuration") else { throw LoadFailure() }
-        let document = try JSON.parse(try await fetch(discovery))
+        let document = try JSON.parse(try await fetch(URLRequest(url: discovery)))
         guard document["issuer"]?.string == issuer, let uri = document["jwks_uri"]?.string, let jwks = URL(string: uri),
               IdentityProvider.isFetchable(jwks) else { throw LoadFailure() }
-        let keys = IdentityKey.set(try JSON.parse(try await fetch(jwks)))
+        let keys = IdentityKey.set(try JSON.parse(try await fetch(URLRequest(url: jwks))))
         guard !keys.isEmpty else { throw LoadFailure() }
-        return keys
+        let endpoint = { (name: String) in
+            document[name]?.string.flatMap(URL.init(string:)).flatMap { IdentityProvider.isFetchable($0) ? $0 : nil }
+        }
+        let endpoints = endpoint("authorization_endpoint").flatMap { a in
+            endpoint("token_endpoint").map { Endpoints(authorization: a, token: $0) }
+        }
+        return Loaded(keys: keys, endpoints: endpoints)
     }
 
     private struct LoadFailure: Error {}
@@ -110,12 +139,15 @@ final class IdentityKeySets: Sendable {
         return URLSession(configuration: config)
     }()
 
-    static let urlSessionFetch: Fetch = { url in
-        guard IdentityProvider.isFetchable(url) else { throw LoadFailure() }
-        var request = URLRequest(url: url)
+    static let urlSessionFetch: Fetch = { original in
+        guard let url = original.url, IdentityProvider.isFetchable(url) else { throw LoadFailure() }
+        var request = original
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let (data, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200, data.count <= maximumBytes else { throw LoadFailure() }
         return data
     }
+
+    /// Sends a request to a provider (its token endpoint) as the keys are fetched: bounded in time and size.
+    func send(_ request: URLRequest) async throws -> Data { try await fetch(request) }
 }

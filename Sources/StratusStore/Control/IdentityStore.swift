@@ -17,13 +17,54 @@ public final class IdentityStore: Sendable {
 
     // MARK: providers
 
-    /// Adds a provider to a container, or replaces the one of its name.
-    public func saveProvider(_ provider: IdentityProvider, container: ContainerID) throws(StratusError) {
+    /// Adds a provider to a container, or replaces the one of its name. `clientSecret`: the web sign-in's (nil:
+    /// apps sign in natively only).
+    public func saveProvider(_ provider: IdentityProvider, container: ContainerID,
+                             clientSecret: String? = nil) throws(StratusError) {
         guard try registry.containerExists(container) else { throw StratusError(.notFound,
                 "container \(container) does not exist") }
+        if let clientSecret, !(1...4096).contains(clientSecret.utf8.count) {
+            throw .badRequest("a client secret is 1 to 4096 bytes")
+        }
         try guarded {
-            try control.write { s in try IdentityProviderRows.save(provider, container: container,
-                                                                   at: WallClock.nowMillis(), s) }
+            try control.write { s in try IdentityProviderRows.save(provider, clientSecret: clientSecret,
+                                                                   container: container, at: WallClock.nowMillis(), s) }
+        }
+    }
+
+    /// The client secret of a provider's web sign-in; nil when it has none.
+    public func clientSecret(_ provider: String, container: ContainerID) throws(StratusError) -> String? {
+        try guarded {
+            try control.read { s in try IdentityProviderRows.clientSecret(provider, container: container, s) }
+        }
+    }
+
+    /// The providers whose buttons the sign-in page shows: those with a client secret.
+    public func webProviders(container: ContainerID) throws(StratusError) -> [String] {
+        try guarded { try control.read { s in try IdentityProviderRows.web(container: container, s) } }
+    }
+
+    /// Web sign-ins one client address may have under way, and the server.
+    public static let webSignInsPerAddress = 20, webSignInsInAll = 100_000
+
+    /// Keeps a web sign-in that begins; THROTTLED when its address, or the server, has too many under way.
+    public func beginWebSignIn(_ flow: WebSignIn) throws(StratusError) {
+        let begun = try guarded {
+            try control.write { s in
+                try SignInFlows.begin(flow, perAddress: Self.webSignInsPerAddress, total: Self.webSignInsInAll,
+                                      now: WallClock.nowMillis(), s)
+            }
+        }
+        guard begun else { throw StratusError(.throttled, "too many sign-ins are under way: try again in a few minutes",
+                                              retryAfter: 60) }
+    }
+
+    /// The web sign-in of `state`, taken once, if `binding` is the browser's that began it and it has not expired.
+    public func takeWebSignIn(state: String, binding: String) throws(StratusError) -> WebSignIn? {
+        try guarded {
+            try control.write { s in
+                try SignInFlows.take(state: state, binding: binding, now: WallClock.nowMillis(), s)
+            }
         }
     }
 

@@ -9,20 +9,26 @@ enum UserIdentities {
         case lastUsedAt = "last_used_at"
     }
 
-    /// Each container's ways of making accounts (`containers.sign_up`) come with them. A user signed in by a
+    /// Each container's ways of making accounts (`containers.sign_up`) and the web sign-ins under way
+    /// (`sign_in_flows`) come with them. A user signed in by a
     /// provider may have no email (managed Apple Accounts, or one that is another account's
     /// until they are linked), so `users.email` becomes optional: SQLite makes the table anew to drop NOT NULL.
     static func registerMigrations(_ m: inout SQLMigrations) {
         m.add("v27-identities") { s in
             try s.script(s.dialect.ddl("""
                 CREATE TABLE identity_providers(container TEXT NOT NULL, name TEXT NOT NULL, issuer TEXT NOT NULL, client_ids TEXT NOT NULL,
-                    created_at INTEGER NOT NULL, PRIMARY KEY(container, name)) WITHOUT ROWID;
+                    client_secret TEXT, created_at INTEGER NOT NULL, PRIMARY KEY(container, name)) WITHOUT ROWID;
                 CREATE TABLE user_identities(container TEXT NOT NULL, issuer TEXT NOT NULL, subject TEXT NOT NULL, user_record_name TEXT NOT NULL,
                     email TEXT, created_at INTEGER NOT NULL, last_used_at INTEGER NOT NULL, PRIMARY KEY(container, issuer, subject)) WITHOUT ROWID;
                 CREATE INDEX user_identities_user ON user_identities(container, user_record_name);
                 CREATE TABLE used_nonces(digest TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE INDEX used_nonces_expiry ON used_nonces(expires_at);
                 ALTER TABLE containers ADD COLUMN sign_up TEXT;
+                CREATE TABLE sign_in_flows(state TEXT PRIMARY KEY, container TEXT NOT NULL, environment TEXT NOT NULL,
+                    provider TEXT NOT NULL, nonce TEXT NOT NULL, verifier TEXT NOT NULL, callback TEXT, origin TEXT,
+                    binding TEXT NOT NULL, address TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX sign_in_flows_expiry ON sign_in_flows(expires_at);
+                CREATE INDEX sign_in_flows_address ON sign_in_flows(address);
                 """))
             if s.dialect == .postgres {
                 try s.script("ALTER TABLE users ALTER COLUMN email DROP NOT NULL")

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import StratusAPI
+import StratusHTTP
+import StratusJSON
+import StratusModel
+import StratusStore
+import StratusTestSupport
+
+/// Signing in with a provider on the web, hop by hop as a browser makes it (each redirect followed by hand, the
+/// sign-in cookie kept), against the stand-in provider: the authorization-code flow with PKCE, by redirect and by
+/// a cross-site form POST; each `state` once and only from the browser that began it.
+@Suite struct ProviderWebSignInTests {
+    static let app = "http://127.0.0.1:9"
+
+    /// One request over a fresh connection: its status, headers (lowercased) and body.
+    static func hop(_ url: String, method: String = "GET", form: String? = nil, cookie: String? = nil) async throws -> RawClient.Response {
+        let u = try #require(URL(string: url))
+        let c = try RawClient(port: UInt16(u.port ?? 80))
+        defer { c.close() }
+        var head = "\(method) \(u.path)\(u.query.map { "?" + $0 } ?? "") HTTP/1.1\r\nHost: \(u.host ?? ""):\(u.port ?? 80)\r\nConnection: close\r\n"
+        if let cookie { head += "Cookie: \(cookie)\r\n" }
+        if let form { head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n" }
+        c.send(head + "\r\n" + (form ?? ""))
+        return try #require(await c.response())
+    }
+
+    /// The fixture with the stand-in trusted as `name` for web sign-in, and an API token whose origins list the app.
+    static func setUp(_ name: String, host: String = "127.0.0.1") async throws -> (APIFixture, StandInOpenIDProvider) {
+        let f = try await APIFixture()
+        let idp = try await StandInOpenIDProvider(host: host)
+        idp.webUser(subject: "web.001", email: "web@example.com", clientSecret: "s3cret")
+        try f.app.store.identities.saveProvider(try IdentityProvider(name: name, issuer: idp.issuer, clientIDs: ["com.example.web"]),
+                                                container: f.container, clientSecret: "s3cret")
+        _ = try f.app.store.credentials.createAPIToken(container: f.container, environment: .development, name: "web app",
+                                                       allowedOrigins: [app])
+        return (f, idp)
+    }
+
+    var begin: (APIFixture, String) -> String {
+        { f, name in "\(f.app.url)auth/1/\(f.container.rawValue)/development/provider/\(name)?callback=\(APIFixture.encode(Self.app + "/done"))" }
+    }
+
+    static func binding(_ r: RawClient.Response) -> String? {
+        r.headers["set-cookie"]?.split(separator: ";").first.map(String.init)
+    }
+
+    @Test func theCodeFlowSignsInByRedirectAndEachStateOnce() async throws {
+        let (f, idp) = try await Self.setUp("keycloak")
+        defer { Task { await idp.stop() } }
+        let page = try await Self.hop("\(f.app.url)auth/1/\(f.container.rawValue)/development/signin?callback=\(APIFixture.encode(Self.app + "/done"))")
+        #expect(String(decoding: page.body, as: UTF8.self).contains("Sign in with keycloak"))
+
+        let start = try await Self.hop(begin(f, "keycloak"))
+        #expect(start.status == 302)
+        let authorize = try #require(start.headers["location"])
+        #expect(authorize.hasPrefix(idp.issuer + "/authorize?") && authorize.contains("code_challenge_method=S256") && authorize.contains("nonce="))
+        let cookie = try #require(Self.binding(start))
+        #expect(start.headers["set-cookie"]?.contains("HttpOnly") == true && start.headers["set-cookie"]?.contains("SameSite=Lax") == true)
+
+        let back = try await Self.hop(authorize)
+        let callback = try #require(back.headers["location"])
+        #expect(callback.hasPrefix("\(f.app.url)auth/1/\(f.container.rawValue)/callback?code="))
+        // Another browser (no cookie, or another's) cannot end it: and the state is spent.
+        let stranger = try await Self.hop(callback, cookie: "\(SignInPages.bindingCookie)=someone-else")
+        #expect(stranger.status == 400 && String(decoding: stranger.body, as: UTF8.self).contains("another browser"))
+        #expect(try f.app.store.accounts.users(container: f.container).isEmpty)
+
+        // Again, from the right browser, to the end.
+        let start2 = try await Self.hop(begin(f, "keycloak"))
+        let back2 = try await Self.hop(try #require(start2.headers["location"]))
+        let callback2 = try #require(back2.headers["location"])
+        let done = try await Self.hop(callback2, cookie: try #require(Self.binding(start2)))
+        #expect(done.status == 303 || done.status == 302, "\(String(decoding: done.body, as: UTF8.self))")
+        let landed = try #require(done.headers["location"])
+        #expect(landed.hasPrefix(Self.app + "/done?ckWebAuthToken="))
+        let token = try #require(URLComponents(string: landed)?.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
+        let caller = try await f.call("users/caller", user: token)
+        let me = try #require(caller.json["userRecordName"]?.string)
+        #expect(try f.app.store.accounts.user(container: f.container, userRecordName: me)?.email == "web@example.com")
+
+        // The same callback once more (a replay from the history): refused, nobody else signed in.
+        let replay = try await Self.hop(callback2, cookie: try #require(Self.binding(start2)))
+        #expect(replay.status == 400)
+        #expect(try f.app.store.accounts.users(container: f.container).count == 1)
+        _ = cookie
+    }
+
+    /// Apple answers with a cross-site POST (`response_mode=form_post`), which carries no Lax cookie: the page sends
+    /// it on once from Stratus's own origin, where the cookie goes with it; the name Apple sends once is kept.
+    @Test func aCrossSiteFormPostIsSentOnOnceAndSignsIn() async throws {
+        let (f, idp) = try await Self.setUp("apple-web")
+        defer { Task { await idp.stop() } }
+        // The stand-in behaves as Apple for a provider whose authorize request asks form_post; here asked by hand.
+        let start = try await Self.hop(begin(f, "apple-web"))
+        let authorize = try #require(start.headers["location"]) + "&response_mode=form_post"
+        let posted = String(decoding: try await Self.hop(authorize).body, as: UTF8.self)
+        func field(_ name: String) -> String? {
+            posted.firstMatch(of: try! Regex(#"name="\#(name)" value='?"?([^"']*)"#)).map { String($0.output[1].substring ?? "") }
+        }
+        let form = SignInPages.form([("code", try #require(field("code"))), ("state", try #require(field("state"))),
+                                     ("user", #"{"name":{"firstName":"Web","lastName":"User"}}"#)])
+        let callback = "\(f.app.url)auth/1/\(f.container.rawValue)/callback"
+        let resend = try await Self.hop(callback, method: "POST", form: form)
+        let page = String(decoding: resend.body, as: UTF8.self)
+        #expect(resend.status == 200 && page.contains(#"name="resent""#) && page.contains("/-/static/resend.js"), "\(page)")
+        let done = try await Self.hop(callback, method: "POST", form: form + "&resent=1", cookie: try #require(Self.binding(start)))
+        let landed = try #require(done.headers["location"], "\(String(decoding: done.body, as: UTF8.self))")
+        let token = try #require(URLComponents(string: landed)?.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
+        let caller = try await f.call("users/caller", user: token)
+        #expect(caller.json["nameComponents"]?["givenName"]?.string == "Web", "\(caller.text)")
+    }
+
+    /// What the provider refuses, or the user declines, signs no one in and says so.
+    @Test func aRefusedCodeOrADeclineSignsNoOneIn() async throws {
+        let (f, idp) = try await Self.setUp("keycloak")
+        defer { Task { await idp.stop() } }
+        idp.webUser(subject: "web.002", clientSecret: "another secret")
+        let start = try await Self.hop(begin(f, "keycloak"))
+        let authorize = try #require(start.headers["location"])
+        let callback = try #require(try await Self.hop(authorize).headers["location"])
+        let refused = try await Self.hop(callback, cookie: try #require(Self.binding(start)))
+        #expect(refused.headers["location"]?.contains("ckError=") == true, "the app hears why")
+        #expect(idp.tokenRequests == 1)
+
+        let start2 = try await Self.hop(begin(f, "keycloak"))
+        let authorize2 = try #require(start2.headers["location"])
+        let state = try #require(URLComponents(string: authorize2)?.queryItems?.first { $0.name == "state" }?.value)
+        let declined = try await Self.hop("\(f.app.url)auth/1/\(f.container.rawValue)/callback?error=access_denied&state=\(APIFixture.encode(state))",
+                                          cookie: try #require(Self.binding(start2)))
+        #expect(declined.headers["location"]?.contains("ckError=") == true)
+        #expect(try f.app.store.accounts.users(container: f.container).isEmpty)
+        // A provider the container does not sign in with on the web has no button and no flow.
+        let unknown = try await Self.hop(begin(f, "nobody"))
+        #expect(unknown.status == 404)
+    }
+}
