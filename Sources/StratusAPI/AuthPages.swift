@@ -14,6 +14,8 @@ struct AuthPages: Sendable {
         var links: [Link]
         /// A button per provider that signs in on the web.
         var providers: [Link] = []
+        /// The passkey button of this page (sign in, create an account, use one on the account page).
+        var passkey: PasskeyButton?
     }
 
     struct Link: Encodable {
@@ -55,10 +57,19 @@ struct AuthPages: Sendable {
     func form(_ view: Form, status: HTTPStatus = .ok) -> HTTPResponse { page("auth-form", view, status: status) }
 
     /// An account page's save: whether others can find the user now.
-    func saved(state: String, accountPath: String, signInPath: String) -> HTTPResponse {
-        struct View: Encodable { var title, state, accountPath, signInPath: String }
+    func saved(state: String, accountPath: String, signInPath: String,
+               addPasskey: PasskeyButton? = nil) -> HTTPResponse {
+        struct View: Encodable { var title, state, accountPath, signInPath: String; var addPasskey: PasskeyButton? }
         return page("auth-saved", View(title: "Account settings", state: state, accountPath: accountPath,
-                                       signInPath: signInPath))
+                                       signInPath: signInPath, addPasskey: addPasskey))
+    }
+
+    /// A passkey button (`Public/passkey.js`): what it does, where it asks for the ceremony's options (or the
+    /// options themselves, begun already), and where the browser's answer goes.
+    struct PasskeyButton: Encodable {
+        var kind, label: String
+        var optionsURL, optionsJSON: String?
+        var finishURL: String
     }
 
     /// The page a share's URL opens, with who shares what when anyone with the link may see it.

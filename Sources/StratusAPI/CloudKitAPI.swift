@@ -24,13 +24,17 @@ public struct CloudKitAPI: Sendable {
     let html: AuthPages
     /// The OpenID providers' published keys, for the token exchange.
     let identityKeys = IdentityKeySets()
+    /// Who passkeys are for: the host of `--public-url` and its origin; nil (no passkeys) without one.
+    let relyingParty: PasskeyCeremony.RelyingParty?
 
     /// `templates`: the server's templates (the console's directory), where the sign-in and share pages are.
     public init(store: ServerStore, templates: TemplateLibrary, blocking: BlockingWork = .shared,
                 bodyLimit: Int = 16 * 1024 * 1024,
                 throttle: SignInThrottle = SignInThrottle(), limits: APILimits = APILimits(), courierHold: Duration = .seconds(30),
-                listeners: NotificationListeners = NotificationListeners()) {
+                listeners: NotificationListeners = NotificationListeners(), publicURL: String? = nil) {
         html = AuthPages(library: templates)
+        relyingParty = publicURL.flatMap { url in URL(string: url)?.host.map { PasskeyCeremony.RelyingParty(id: $0,
+                origin: url) } }
         self.listeners = listeners
         self.courierHold = courierHold
         self.store = store
@@ -69,7 +73,7 @@ public struct CloudKitAPI: Sendable {
         router.add(.post, "/device/1/{container}/{environment}/tokens/{action}",
                    bodyLimit: 64 * 1024) { req in try await api.deviceTokens(req) }
         SignInPages(store: store, blocking: blocking, throttle: throttle, html: html,
-                    identityKeys: identityKeys).register(&router)
+                    identityKeys: identityKeys, relyingParty: relyingParty).register(&router)
     }
 
     /// The CloudKit group's error owner: CloudKit's envelope (`ErrorEnvelope.errors`), except for a sign-in page's

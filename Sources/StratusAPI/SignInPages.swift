@@ -19,8 +19,11 @@ final class SignInPages: Sendable {
     let html: AuthPages
     /// The OpenID providers' keys and endpoints, for signing in with them on the web.
     let identityKeys: IdentityKeySets
+    /// Who passkeys are for; nil: the server has no `--public-url`, and the pages offer no passkeys.
+    let relyingParty: PasskeyCeremony.RelyingParty?
     init(store: ServerStore, blocking: BlockingWork, throttle: SignInThrottle, html: AuthPages,
-         identityKeys: IdentityKeySets) {
+         identityKeys: IdentityKeySets, relyingParty: PasskeyCeremony.RelyingParty?) {
+        self.relyingParty = relyingParty
         self.store = store
         self.blocking = blocking
         self.throttle = throttle
@@ -37,6 +40,7 @@ final class SignInPages: Sendable {
                        bodyLimit: 16 * 1024) { req in try await pages.handle(req, mode) }
         }
         registerProviderRoutes(&router)
+        registerPasskeyRoutes(&router)
     }
 
     /// What the CloudKit group's owner answers for a sign-in page: a refused attempt is its form again
@@ -54,11 +58,8 @@ final class SignInPages: Sendable {
         }
         let callback = req.query("callback"), openerOrigin = req.query("origin")
         if let refusal = await untrustedDestination(req, container, environment) { return refusal }
-        var page = PageContext(container: container, environment: environment, callback: callback,
-                               openerOrigin: openerOrigin, mode: mode)
-        if mode == .signin {
-            page.providers = (try? await blocking.run { try store.identities.webProviders(container: container) }) ?? []
-        }
+        let page = await offers(PageContext(container: container, environment: environment, callback: callback,
+                                            openerOrigin: openerOrigin, mode: mode))
         // The user gave up in the window an app opened: the app hears so (CloudKit JS's SIGN_IN_FAILED).
         if req.method == .get, req.query("cancel") != nil { return ended("You cancelled signing in.",
                 callback: callback, openerOrigin: openerOrigin) }
@@ -88,7 +89,7 @@ final class SignInPages: Sendable {
         case .busy: return reply.busy()
         case .refused(let error): return reply.refused(error)
         }
-        if mode == .account { return accountSaved(page, user) }
+        if mode == .account { return await accountSaved(page, user, req) }
         let lifetime = form["remember"] == "on" ? AccountStore.longSession : AccountStore.shortSession
         let token = try await SignInFailure.within(reply) {
             try await blocking.run { try store.accounts.createWebAuthToken(container: container,
@@ -103,6 +104,21 @@ final class SignInPages: Sendable {
             return .json(w.data)
         }
         return deliver(token, callback: callback, openerOrigin: openerOrigin)
+    }
+
+    /// The page with the other ways it offers: a button per provider on the sign-in page, and whether the sign-up
+    /// page makes accounts with a passkey alone.
+    private func offers(_ page: PageContext) async -> PageContext {
+        var page = page
+        let store = self.store, container = page.container
+        if page.mode == .signin {
+            page.providers = (try? await blocking.run { try store.identities.webProviders(container: container) }) ?? []
+        }
+        if page.mode == .signup, relyingParty != nil {
+            page.passkeySignUp = (try? await blocking.run { try store.accounts.signUpWays(container: container) })?
+                .contains(.passkey) ?? false
+        }
+        return page
     }
 
     /// The refusal of a link whose destination is not trusted: the token goes only where a live API token of this
@@ -228,6 +244,8 @@ final class SignInPages: Sendable {
         var mode: Mode
         /// The providers the sign-in page offers a button for.
         var providers: [String] = []
+        /// Whether the sign-up page offers an account with a passkey alone.
+        var passkeySignUp = false
 
         /// The sign-in page's button for a provider, keeping where the session goes.
         func providerLink(_ name: String) -> AuthPages.Link {
@@ -305,7 +323,8 @@ final class SignInPages: Sendable {
                                         passwordAutocomplete: mode == .signup ? "new-password" : "current-password", message: message, notice: notice, cancel: cancel,
                                         signup: mode == .signup, account: mode == .account, asksDiscoverable: mode != .signin, offersRemember: mode != .account,
                                         testUser: page.environment == .development && mode == .signin, links: links,
-                                        providers: page.providers.map(page.providerLink)), status: status)
+                                        providers: page.providers.map(page.providerLink),
+                                        passkey: passkeyButton(page)), status: status)
     }
 
     /// After a sign-up, whether or not the address already had an account: the sign-in form, its email filled in.
@@ -317,12 +336,18 @@ final class SignInPages: Sendable {
                     email: email)
     }
 
-    private func accountSaved(_ page: PageContext, _ user: ContainerUser) -> HTTPResponse {
+    /// The account page once its user proved who they are: how others can find them, and (with passkeys) a
+    /// button that adds one to the account, its ceremony begun for this user and this browser.
+    func accountSaved(_ page: PageContext, _ user: ContainerUser, _ req: HTTPRequest) async -> HTTPResponse {
         let since = user.discoverabilityChangedAt.map { " (since \(Self.utc($0)))" } ?? ""
         let state = user.discoverable
             ? "People who know your email address can find you and see your name\(since)."
             : "Nobody can find you by your email address or see your name\(since)."
-        return html.saved(state: state, accountPath: page.path(.account), signInPath: page.path(.signin))
+        let add = await passkeyAddition(page, user, req)
+        var r = html.saved(state: state, accountPath: page.path(.account), signInPath: page.path(.signin),
+                           addPasskey: add?.button)
+        if let cookie = add?.cookie { r.headers["set-cookie"] = cookie }
+        return r
     }
 
     static func utc(_ millis: Int64) -> String {

@@ -85,7 +85,7 @@ public final class StratusApplication: Sendable {
         self.listeners = listeners
         let api = CloudKitAPI(store: store, templates: console.library, bodyLimit: config.apiBodyLimit,
                               throttle: throttle, limits: config.apiLimits, courierHold: config.courierHold,
-                              listeners: listeners)
+                              listeners: listeners, publicURL: config.http.publicURL)
         let router = RouteTable.build(config: config, api: api, console: console, admin: AdminEndpoints(store: store,
                 token: config.adminToken, allowProduction: config.allowProductionAdmin), metrics: metrics)
         server = HTTPServer(config: http, router: router, logger: logger, observe: { record in

@@ -43,6 +43,8 @@ public final class ServerStore: Sendable {
     public let credentials: CredentialStore
     /// Injected faults.
     public let faults: FaultStore
+    /// Each container's passkeys and the passkey ceremonies under way.
+    public var passkeys: PasskeyStore { PasskeyStore(control: control) }
     /// OpenID providers each container's users sign in with, and which user each provider's subject is.
     public var identities: IdentityStore { IdentityStore(control: control, registry: registry) }
     /// Deploys, schema imports, resets and snapshots of a container's environments.

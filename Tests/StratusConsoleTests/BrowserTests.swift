@@ -134,6 +134,38 @@ import StratusTestSupport
         }
     }
 
+    /// Passkeys in real Chromium (`Tests/e2e/passkeys.py`, WebDriver's virtual authenticator): an account made with
+    /// a passkey alone, signed out and in again with it, a second passkey added on the account page, and a copied
+    /// authenticator's stale counter refused. The server's public URL is http://localhost:…, the relying party.
+    @Test(.enabled(if: available, "chromium, chromium-driver (apt-get install chromium chromium-driver) or python3's requests are not installed"))
+    func passkeysSignUpSignInAndRefuseACopyInChromium() async throws {
+        let port = try FreePort.belowEphemeralRange()
+        var free = try FreePort.belowEphemeralRange()
+        while free == port { free = try FreePort.belowEphemeralRange() }
+        let appPort = free
+        let f = try await ConsoleFixture(configure: { c in
+            c.port = port
+            c.http.publicURL = "http://localhost:\(port)"
+        })
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let store = f.app.store
+        let container = try ContainerID("iCloud.com.example.Passkeys")
+        let token = try await offPool { () -> String in
+            try store.createContainer(container)
+            try store.accounts.setSignUpWays([.password, .passkey], container: container)
+            return try store.credentials.createAPIToken(container: container, environment: .development, name: "web app",
+                                                        allowedOrigins: ["http://127.0.0.1:\(appPort)"]).secret
+        }
+        let output = try await Self.run(root.appendingPathComponent("Tests/e2e/passkeys.py"), [
+            "STRATUS_URL": "http://localhost:\(port)/", "STRATUS_CONTAINER": container.rawValue, "STRATUS_API_TOKEN": token,
+            "STRATUS_APP_PORT": "\(appPort)", "STRATUS_SCREENSHOTS": root.appendingPathComponent("test-artifacts/screenshots").path,
+        ])
+        #expect(output.0 == 0 && output.1.contains("passkeys: passed"), "\(output.1)")
+        let users = try store.accounts.users(container: container)
+        #expect(users.count == 1 && users.first?.email == "", "one account, with no email")
+        if let user = users.first { #expect(try store.passkeys.count(of: user.userRecordName, container: container) == 2) }
+    }
+
     /// Runs a Python browser script with `environment` added to this process's (and CHROMEDRIVER), on a thread of
     /// its own; its exit status and output.
     static func run(_ script: URL, _ environment: [String: String]) async throws -> (Int32, String) {

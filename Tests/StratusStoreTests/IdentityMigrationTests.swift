@@ -15,7 +15,8 @@ import StratusTestSupport
                                                          firstName: "Kept", discoverable: true)
             // The control database as the release before left it: no v27.
             try f.store.control.write { s in
-                for table in ["identity_providers", "user_identities", "used_nonces", "sign_in_flows"] { try s.script("DROP TABLE \(table)") }
+                for table in ["identity_providers", "user_identities", "used_nonces", "sign_in_flows", "passkeys",
+                              "passkey_challenges"] { try s.script("DROP TABLE \(table)") }
                 try s.script("ALTER TABLE containers DROP COLUMN sign_up")
                 try Fixture.forgetMigration("v27-identities", s)
             }

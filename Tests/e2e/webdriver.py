@@ -1,7 +1,7 @@
 """A W3C WebDriver client over plain HTTP (chromedriver and headless Chromium), the few commands the console's
 browser tests need. Environment: STRATUS_URL (server root), STRATUS_SCREENSHOTS (directory), CHROMEDRIVER (path,
 default /usr/bin/chromedriver), CHROME_ARGS (more browser arguments)."""
-import base64, http.server, os, socket, subprocess, threading, time
+import base64, http.server, os, socket, subprocess, sys, threading, time, traceback
 import requests
 
 BASE = os.environ["STRATUS_URL"].rstrip("/")
@@ -113,3 +113,19 @@ def serve(port, page_for):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Page)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+def run(name, steps, server=None):
+    """Runs `steps(b)` in a fresh browser; a failure prints its traceback, saves the screenshot `name`-failure and
+    exits 1. The browser, and `server`, stop either way."""
+    b = WebDriver()
+    try:
+        steps(b)
+    except Exception:
+        traceback.print_exc()
+        try: b.shot(name + "-failure")
+        except Exception: pass
+        sys.exit(1)
+    finally:
+        b.quit()
+        if server: server.shutdown()

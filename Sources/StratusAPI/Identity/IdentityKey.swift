@@ -43,6 +43,34 @@ struct IdentityKey: Sendable {
         }
     }
 
+    /// A passkey's public key from its COSE key (RFC 9053): EC2 on P-256 for ES256 (`alg` -7), or RSA of at least
+    /// 2048 bits for RS256 (`alg` -257); nil for any other.
+    init?(cose key: CBOR) {
+        keyID = nil
+        switch (key[1]?.int, key[3]?.int) {
+        case (2, -7):
+            guard key[-1]?.int == 1, let x = key[-2]?.data, let y = key[-3]?.data, x.count == 32, y.count == 32,
+                  let k = try? P256.Signing.PublicKey(rawRepresentation: x + y) else { return nil }
+            material = .p256(k)
+        case (3, -257):
+            guard let n = key[-1]?.data, let e = key[-2]?.data, let k = try? _RSA.Signing.PublicKey(n: n, e: e),
+                  k.keySizeInBits >= 2048 else { return nil }
+            material = .rsa(k)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `signature` signs `input` as WebAuthn signs: ES256 signatures DER-encoded, RS256 PKCS #1 v1.5.
+    func verifiesAssertion(_ signature: Data, of input: Data) -> Bool {
+        switch material {
+        case .rsa: return verifies(signature, of: input)
+        case .p256(let key):
+            guard let s = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            return key.isValidSignature(s, for: SHA256.hash(data: input))
+        }
+    }
+
     /// The keys of a JWK set document (`{"keys": [...]}`), those this server verifies with.
     static func set(_ document: JSON) -> [IdentityKey] {
         (document["keys"]?.array ?? []).prefix(64).compactMap(IdentityKey.init(jwk:))

@@ -1,12 +1,14 @@
 import Foundation
 
 /// A way a new account may be made in a container, as the operator chooses (`stratus auth sign-up --allow`): with
-/// an email and a password on the sign-in page, or by a first sign-in with an OpenID provider the container trusts.
+/// an email and a password on the sign-in page, with a passkey alone there (with `--public-url`), or by a first
+/// sign-in with an OpenID provider the container trusts.
 /// Accounts that exist keep signing in whichever ways are allowed; operators still make accounts themselves.
 public enum SignUpWay: String, Sendable, CaseIterable, Comparable {
-    case password, provider
+    case password, passkey, provider
 
-    /// Today's: both (a container signs in with a provider only once one is added).
+    /// Today's: a password, or a provider (a container signs in with a provider only once one is added). Passkey
+    /// accounts are the operator's to allow.
     public static let defaults: Set<SignUpWay> = [.password, .provider]
 
     /// `password,provider` read back; BAD_REQUEST names what is not a way. Empty (or `none`) is none: only the

@@ -49,23 +49,14 @@ public final class IdentityStore: Sendable {
 
     /// Keeps a web sign-in that begins; THROTTLED when its address, or the server, has too many under way.
     public func beginWebSignIn(_ flow: WebSignIn) throws(StratusError) {
-        let begun = try guarded {
-            try control.write { s in
-                try SignInFlows.begin(flow, perAddress: Self.webSignInsPerAddress, total: Self.webSignInsInAll,
-                                      now: WallClock.nowMillis(), s)
-            }
+        try control.beginCeremony("sign-ins") { s, now in
+            try SignInFlows.begin(flow, perAddress: Self.webSignInsPerAddress, total: Self.webSignInsInAll, now: now, s)
         }
-        guard begun else { throw StratusError(.throttled, "too many sign-ins are under way: try again in a few minutes",
-                                              retryAfter: 60) }
     }
 
     /// The web sign-in of `state`, taken once, if `binding` is the browser's that began it and it has not expired.
     public func takeWebSignIn(state: String, binding: String) throws(StratusError) -> WebSignIn? {
-        try guarded {
-            try control.write { s in
-                try SignInFlows.take(state: state, binding: binding, now: WallClock.nowMillis(), s)
-            }
-        }
+        try control.takeCeremony { s, now in try SignInFlows.take(state: state, binding: binding, now: now, s) }
     }
 
     public func providers(container: ContainerID) throws(StratusError) -> [IdentityProvider] {
@@ -128,6 +119,49 @@ public final class IdentityStore: Sendable {
         }
         throw StratusError(.tryAgainLater, "signing in met another sign-in of the same account: try again")
     }
+
+    /// How each of the container's users signs in (for the console's Users page).
+    public func signInWays(container: ContainerID) throws(StratusError) -> [String: SignInWays] {
+        try guarded {
+            try control.read { s in
+                var ways: [String: SignInWays] = [:]
+                for user in try UserRows.withPassword(container: container, s) { ways[user, default: SignInWays()].password = true }
+                for (user, n) in try PasskeyRows.counts(container: container, s) { ways[user, default: SignInWays()].passkeys = Int(n) }
+                for (user, issuer) in try UserIdentities.all(container: container, s) {
+                    ways[user, default: SignInWays()].issuers.append(issuer)
+                }
+                return ways
+            }
+        }
+    }
+
+    /// Takes one way of signing in from a user (an issuer's subject, or all their passkeys); refused (BAD_REQUEST)
+    /// when it is the account's last way in, or NOT_FOUND when the user has no such way.
+    public func unlink(_ way: Unlinked, user: String, container: ContainerID) throws(StratusError) {
+        try guarded {
+            try control.write { s in
+                let passkeys = Int(try PasskeyRows.count(of: user, container: container, s))
+                let issuers = try UserIdentities.issuers(of: user, container: container, s)
+                let password = try UserRows.withPassword(container: container, s).contains(user)
+                let ways = SignInWays(password: password, passkeys: passkeys, issuers: issuers)
+                let taken = switch way {
+                case .issuer(let i): issuers.filter { $0 == i }.count
+                case .passkeys: passkeys
+                }
+                guard taken > 0 else { throw StratusError(.notFound, "the user does not sign in that way") }
+                guard ways.count > taken else {
+                    throw StratusError.badRequest("that is the account's last way to sign in: it would be locked out")
+                }
+                switch way {
+                case .issuer(let i): _ = try UserIdentities.unlink(issuer: i, user: user, container: container, s)
+                case .passkeys: _ = try PasskeyRows.deleteAll(of: user, container: container, s)
+                }
+            }
+        }
+    }
+
+    /// A way an admin takes from a user.
+    public enum Unlinked: Sendable { case issuer(String), passkeys }
 
     /// The issuers a user signs in with (for the console's Users page).
     public func issuers(of user: String, container: ContainerID) throws(StratusError) -> [String] {

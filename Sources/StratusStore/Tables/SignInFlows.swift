@@ -18,10 +18,8 @@ enum SignInFlows {
     /// Keeps a sign-in that begins, after forgetting expired ones; false when its address has `perAddress` under
     /// way or the server `total`.
     static func begin(_ f: WebSignIn, perAddress: Int, total: Int, now: Int64, _ s: any SQLSession) throws -> Bool {
-        try s.execute("DELETE FROM sign_in_flows WHERE expires_at < ?", now)
-        let mine = try s.int64("SELECT COUNT(*) FROM sign_in_flows WHERE address = ?", [f.address]) ?? 0
-        let all = try s.int64("SELECT COUNT(*) FROM sign_in_flows") ?? 0
-        guard mine < perAddress, all < total else { return false }
+        guard try CeremonyBudget.admits("sign_in_flows", address: f.address, perAddress: perAddress, total: total,
+                                        now: now, s) else { return false }
         try s.execute("""
             INSERT INTO sign_in_flows(state, container, environment, provider, nonce, verifier, callback, origin, binding,
                                       address, expires_at)

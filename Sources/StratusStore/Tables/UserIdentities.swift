@@ -9,8 +9,8 @@ enum UserIdentities {
         case lastUsedAt = "last_used_at"
     }
 
-    /// Each container's ways of making accounts (`containers.sign_up`) and the web sign-ins under way
-    /// (`sign_in_flows`) come with them. A user signed in by a
+    /// Each container's ways of making accounts (`containers.sign_up`), the web sign-ins under way
+    /// (`sign_in_flows`), and passkeys with their ceremonies come with them. A user signed in by a
     /// provider may have no email (managed Apple Accounts, or one that is another account's
     /// until they are linked), so `users.email` becomes optional: SQLite makes the table anew to drop NOT NULL.
     static func registerMigrations(_ m: inout SQLMigrations) {
@@ -29,6 +29,18 @@ enum UserIdentities {
                     binding TEXT NOT NULL, address TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE INDEX sign_in_flows_expiry ON sign_in_flows(expires_at);
                 CREATE INDEX sign_in_flows_address ON sign_in_flows(address);
+                CREATE TABLE passkeys(container TEXT NOT NULL, credential_id TEXT NOT NULL,
+                    user_record_name TEXT NOT NULL,
+                    public_key BLOB NOT NULL, sign_count INTEGER NOT NULL, created_at INTEGER NOT NULL,
+                        last_used_at INTEGER NOT NULL,
+                    PRIMARY KEY(container, credential_id)) WITHOUT ROWID;
+                CREATE INDEX passkeys_user ON passkeys(container, user_record_name);
+                CREATE TABLE passkey_challenges(challenge TEXT PRIMARY KEY, container TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    purpose TEXT NOT NULL, user_record_name TEXT, callback TEXT, origin TEXT, binding TEXT NOT NULL,
+                    address TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX passkey_challenges_expiry ON passkey_challenges(expires_at);
+                CREATE INDEX passkey_challenges_address ON passkey_challenges(address);
                 """))
             if s.dialect == .postgres {
                 try s.script("ALTER TABLE users ALTER COLUMN email DROP NOT NULL")
@@ -65,6 +77,22 @@ enum UserIdentities {
                      _ s: any SQLSession) throws {
         try s.execute("UPDATE user_identities SET last_used_at = ? WHERE container = ? AND issuer = ? AND subject = ?",
                       now, container.rawValue, issuer, subject)
+    }
+
+    /// Every user's issuers, oldest link first.
+    static func all(container: ContainerID, _ s: any SQLSession) throws -> [(user: String, issuer: String)] {
+        let columns = Selection<Column>([.userRecordName, .issuer])
+        return try s.all("SELECT \(columns.sql) FROM user_identities WHERE container = ? ORDER BY created_at",
+                         [container.rawValue]) { r in
+            let row = NamedRow(r, columns)
+            return (row.string(.userRecordName) ?? "", row.string(.issuer) ?? "")
+        }
+    }
+
+    /// Unlinks a user's subject of `issuer`; false when there was none.
+    static func unlink(issuer: String, user: String, container: ContainerID, _ s: any SQLSession) throws -> Bool {
+        try s.execute("DELETE FROM user_identities WHERE container = ? AND user_record_name = ? AND issuer = ?",
+                      container.rawValue, user, issuer) > 0
     }
 
     /// The issuers a user signs in with, oldest link first.
