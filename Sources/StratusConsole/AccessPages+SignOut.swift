@@ -3,8 +3,30 @@ import StratusHTTP
 import StratusModel
 import StratusStore
 
-/// Signing a user out everywhere, and deleting their data in Development.
+/// Signing a user out everywhere, unlinking a way they sign in, and deleting their data in Development.
 extension AccessPages {
+    /// Takes one way of signing in from a user (`way`: `issuer:<iss>`, or `passkeys`), never the last. Audited.
+    func unlinkWay(_ r: ConsoleRequest) throws -> HTTPResponse {
+        let (req, s, scope) = (r.request, r.session, r.scope)
+        let name = req.parameters["user"] ?? "", way = form(req)["way"] ?? ""
+        guard try store.accounts.user(container: scope.container, userRecordName: name) != nil else {
+            throw StratusError(.notFound, "There is no such user in this container.")
+        }
+        let unlinked: IdentityStore.Unlinked = way.hasPrefix("issuer:") ? .issuer(String(way.dropFirst(7))) : .passkeys
+        let refusal: StratusError?
+        do {
+            try store.identities.unlink(unlinked, user: name, container: scope.container)
+            refusal = nil
+        } catch {
+            guard error.code == .badRequest || error.code == .notFound else { throw error }
+            refusal = error
+        }
+        if let refusal { return .redirect(to: scope.paths.users(done: "Not unlinked: \(refusal.reason).")) }
+        try audit(s, scope, "unlink a way to sign in", "\(name) \(way.prefix(200))")
+        let what = way.hasPrefix("issuer:") ? "the provider" : "the passkeys"
+        return .redirect(to: scope.paths.users(done: "Unlinked \(what) from \(name)."))
+    }
+
     /// Signs a container user out everywhere (both environments): their web auth tokens and web courier tokens stop
     /// working, and their open notification streams end. Audited.
     func signUserOut(_ r: ConsoleRequest) throws -> HTTPResponse {

@@ -14,9 +14,14 @@ extension AccessPages {
         let data = try scope.env.records.privateDataByOwner()
         // Outside what an admin may browse (Production without the server's consent) an email is shown masked.
         let emailsShown = scope.userDataBrowsable
+        let ways = try store.identities.signInWays(container: scope.container)
+        let names = Dictionary(try store.identities.providers(container: scope.container).map { ($0.issuer, $0.name) },
+                               uniquingKeysWith: { a, _ in a })
         let users = try store.accounts.users(container: scope.container).map { u in
             let a = activity[u.userRecordName]
             let d = data[u.userRecordName]
+            let (signsInWith, unlinks) = Self.ways(ways[u.userRecordName] ?? SignInWays(), names: names,
+                                                   action: scope.paths.unlinkUser(u.userRecordName))
             return UsersView.User(
                 name: UserDataMask.displayName(u), email: emailsShown ? u.email : UserDataMask.maskedEmail(u.email), userRecordName: u.userRecordName,
                 discoverable: u.discoverable ? "Discoverable" : "Not discoverable",
@@ -25,7 +30,8 @@ extension AccessPages {
                 privateData: d.map { "\($0.records) record\($0.records == 1 ? "" : "s") in \($0.zones) zone\($0.zones == 1 ? "" : "s")" } ?? "None",
                 actAction: scope.paths.actAs(), acting: scope.actingAs?.userRecordName == u.userRecordName,
                 signOutAction: scope.paths.signOutUser(u.userRecordName),
-                purgeAction: scope.isProduction ? nil : scope.paths.purgeUser(u.userRecordName))
+                purgeAction: scope.isProduction ? nil : scope.paths.purgeUser(u.userRecordName),
+                signsInWith: signsInWith, unlinks: unlinks)
         }
         let json = users.map { UserJSON(userRecordName: $0.userRecordName, email: $0.email) }
         return page(r, tab: .users, "users", title: "Users",
@@ -41,7 +47,11 @@ extension AccessPages {
             let acting: Bool
             let signOutAction: String
             let purgeAction: String?
+            /// "password · 2 passkeys · apple", and a button per way an admin may take (never the last).
+            let signsInWith: String
+            let unlinks: [Unlink]
         }
+        struct Unlink: Encodable { let label, way, action: String }
         let users: [User]
         let hasUsers, browsable: Bool
         let message: String?
@@ -134,4 +144,25 @@ extension AccessPages {
 
     /// Not a user record name (those start with `_`): the Development test user, made when chosen.
     static let testUserChoice = "test-user"
+}
+
+extension AccessPages {
+    /// How a user signs in, as the Users page says it, and the ways it offers to unlink (none when only one is left).
+    static func ways(_ w: SignInWays, names: [String: String],
+                     action: String) -> (String, [UsersView.Unlink]) {
+        let provider = { (issuer: String) in names[issuer] ?? URL(string: issuer)?.host ?? issuer }
+        var said: [String] = []
+        if w.password { said.append("password") }
+        if w.passkeys > 0 { said.append(w.passkeys == 1 ? "a passkey" : "\(w.passkeys) passkeys") }
+        said += w.issuers.map(provider)
+        guard w.count > 1 else { return (said.joined(separator: " · "), []) }
+        var unlinks = w.issuers.map {
+            UsersView.Unlink(label: "Unlink \(provider($0))", way: "issuer:" + $0, action: action)
+        }
+        if w.passkeys > 0 && w.count > w.passkeys {
+            unlinks.append(UsersView.Unlink(label: w.passkeys == 1 ? "Remove the passkey" : "Remove the passkeys",
+                                            way: "passkeys", action: action))
+        }
+        return (said.joined(separator: " · "), unlinks)
+    }
 }

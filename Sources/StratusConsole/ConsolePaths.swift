@@ -130,6 +130,7 @@ struct ConsolePaths {
     func stopActing() -> String { base + "/act-as/stop" }
     func signOutUser(_ userRecordName: String) -> String { "\(base)/users/\(Self.segment(userRecordName))/signout" }
     func purgeUser(_ userRecordName: String) -> String { "\(base)/users/\(Self.segment(userRecordName))/purge" }
+    func unlinkUser(_ userRecordName: String) -> String { "\(base)/users/\(Self.segment(userRecordName))/unlink" }
     func asset(_ checksum: String) -> String { "\(base)/assets/\(Self.segment(checksum))" }
 
     /// The pages of one database: a private or shared one is a user's, named by `as=`.

@@ -65,6 +65,7 @@ extension AccessPages {
         r.post("/console/{container}/{environment}/act-as/stop") { g, r in try g.stopActing(r) }
         r.post("/console/{container}/{environment}/users/{user}/signout") { g, r in try g.signUserOut(r) }
         r.post("/console/{container}/{environment}/users/{user}/purge") { g, r in try g.purgeUserData(r) }
+        r.post("/console/{container}/{environment}/users/{user}/unlink") { g, r in try g.unlinkWay(r) }
     }
 }
 

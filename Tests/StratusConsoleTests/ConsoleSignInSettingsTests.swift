@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import StratusTestSupport
 import StratusModel
-import StratusStore
+@testable import StratusStore
 
 /// Settings → Sign-in, as an administrator uses it: providers added (Apple's issuer by default), refused with the
 /// reason when they are not providers, removed; and the ways new accounts are made.
@@ -37,5 +37,41 @@ import StratusStore
         #expect(try await s.post("\(base)/providers/apple/remove").status == 303)
         #expect(try f.app.store.identities.providers(container: id).isEmpty)
         #expect(try await s.get("/console/audit").html.contains("remove identity provider"))
+    }
+}
+
+/// The Users page says how each user signs in, and lets an admin unlink a way, never the last.
+@Suite struct ConsoleSignInWaysTests {
+    @Test func theUsersPageShowsAndUnlinksWaysToSignIn() async throws {
+        let f = try await ConsoleFixture()
+        let s = try await ConsoleSession.signIn(f)
+        let container = "iCloud.com.example.Ways"
+        #expect(try await s.post("/console/containers", [("id", container)]).status == 303)
+        let id = try ContainerID(container)
+        let store = f.app.store
+        try store.identities.saveProvider(try IdentityProvider(name: "apple", issuer: IdentityProvider.appleIssuer, clientIDs: ["a"]),
+                                          container: id)
+        let both = try await offPool {
+            try store.accounts.createUser(container: id, email: "both@example.com", password: "a long password")
+        }
+        let onlyApple = try store.identities.signIn(IdentityClaims(issuer: IdentityProvider.appleIssuer, subject: "only"), container: id)
+        // Both's Apple account, linked as a sign-in would have linked it.
+        try store.control.write { s in
+            _ = try UserIdentities.link(issuer: IdentityProvider.appleIssuer, subject: "both", user: both.userRecordName, email: nil,
+                                        container: id, at: WallClock.nowMillis(), s)
+        }
+        let base = "/console/\(container)/development/users"
+        let page = try await s.get(base)
+        #expect(page.html.contains("password · apple") && page.html.contains("Unlink apple"), "\(page.html)")
+        #expect(page.html.components(separatedBy: ">Unlink apple</button>").count == 2, "only the user with two ways offers it")
+
+        // The last way is never taken, even asked by hand.
+        let last = try await s.post("\(base)/\(onlyApple.userRecordName)/unlink", [("way", "issuer:" + IdentityProvider.appleIssuer)])
+        #expect(last.status == 303 && (last.headers["location"] ?? "").contains("last"))
+        #expect(try store.identities.issuers(of: onlyApple.userRecordName, container: id) == [IdentityProvider.appleIssuer])
+
+        #expect(try await s.post("\(base)/\(both.userRecordName)/unlink", [("way", "issuer:" + IdentityProvider.appleIssuer)]).status == 303)
+        #expect(try store.identities.issuers(of: both.userRecordName, container: id).isEmpty)
+        #expect(try await s.get("/console/audit").html.contains("unlink a way to sign in"))
     }
 }

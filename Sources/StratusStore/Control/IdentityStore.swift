@@ -125,8 +125,12 @@ public final class IdentityStore: Sendable {
         try guarded {
             try control.read { s in
                 var ways: [String: SignInWays] = [:]
-                for user in try UserRows.withPassword(container: container, s) { ways[user, default: SignInWays()].password = true }
-                for (user, n) in try PasskeyRows.counts(container: container, s) { ways[user, default: SignInWays()].passkeys = Int(n) }
+                for user in try UserRows.withPassword(container: container, s) {
+                    ways[user, default: SignInWays()].password = true
+                }
+                for (user, n) in try PasskeyRows.counts(container: container, s) {
+                    ways[user, default: SignInWays()].passkeys = Int(n)
+                }
                 for (user, issuer) in try UserIdentities.all(container: container, s) {
                     ways[user, default: SignInWays()].issuers.append(issuer)
                 }

@@ -63,9 +63,8 @@ enum UserRows {
 
     /// The container's users who have a password.
     static func withPassword(container: ContainerID, _ s: any SQLSession) throws -> [String] {
-        try s.all("SELECT user_record_name FROM users WHERE container = ? AND password_hash <> ''", [container.rawValue]) {
-            NamedRow($0, Selection<Column>([.userRecordName])).string(.userRecordName)
-        }
+        try s.all("SELECT user_record_name FROM users WHERE container = ? AND password_hash <> ''",
+                  [container.rawValue]) { NamedRow($0, Selection<Column>([.userRecordName])).string(.userRecordName) }
     }
 
     /// When each user was created and last signed in (their newest web auth token; nil when none is left).
