@@ -10,8 +10,14 @@ struct AuthPages: Sendable {
     struct Form: Encodable {
         var title, heading, container, environmentName, action, email, button, minimumLength, passwordAutocomplete: String
         var message, notice, cancel: String?
-        var signup, account, asksDiscoverable, offersRemember, testUser: Bool
+        var signup, account, asksDiscoverable, offersRemember: Bool
+        /// Whether the page has its email and password form (a sign-up page where the operator made no accounts
+        /// with a password has none).
+        var passwordForm = true
+        var testUser: Bool
         var links: [Link]
+        /// The provider identity that signing in links to the account (`PendingLink`'s token), sent with the form.
+        var link: String?
         /// A button per provider that signs in on the web.
         var providers: [Link] = []
         /// The passkey button of this page (sign in, create an account, use one on the account page).

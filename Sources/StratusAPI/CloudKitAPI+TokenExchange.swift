@@ -11,6 +11,11 @@ import StratusStore
 /// (`IdentityToken`) against the issuer's published keys (`IdentityKeySets`). Refusals are CloudKit's envelope:
 /// AUTHENTICATION_FAILED (401), counted in the sign-in throttle with the client's address, or BAD_REQUEST (400) for
 /// a body that is not one; neither creates nor links an account, and no token is logged.
+///
+/// Linking: an identity whose verified email is an existing account's leads nowhere until that account is proven.
+/// An app proves it by sending the exchange with the account's live session (`&ckWebAuthToken=…`, as CloudKit
+/// requests carry it): an identity that is no one's yet is then linked to the session's user, and both ways lead to
+/// that account from then on; an identity that is another user's is refused.
 extension CloudKitAPI {
     func registerTokenExchangeRoutes(_ router: inout Router) {
         let api = self
@@ -55,7 +60,16 @@ extension CloudKitAPI {
         }
         let ask = try ExchangeRequest(req.body)
         do {
-            let user = try await signInWithIdentity(ask, container: container)
+            var proven: String?
+            if let session = req.query("ckWebAuthToken") {
+                guard let user = try await blocking.run({
+                    try store.accounts.authenticateWebAuthToken(session, container: container, environment: environment)
+                })?.user else {
+                    throw StratusError.authenticationFailed("the ckWebAuthToken to link with is not signed in")
+                }
+                proven = user
+            }
+            let user = try await signInWithIdentity(ask, container: container, proven: proven)
             let token = try await blocking.run {
                 try store.accounts.createWebAuthToken(container: container, environment: environment,
                                                       userRecordName: user.userRecordName,
@@ -75,7 +89,8 @@ extension CloudKitAPI {
     }
 
     /// The user the exchange's identity token is, once the token is verified and its nonce taken.
-    private func signInWithIdentity(_ ask: ExchangeRequest, container: ContainerID) async throws -> ContainerUser {
+    private func signInWithIdentity(_ ask: ExchangeRequest, container: ContainerID,
+                                    proven: String?) async throws -> ContainerUser {
         let store = self.store
         let provider = try await blocking.run { try store.identities.provider(ask.provider, container: container) }
         guard let provider else {
@@ -94,7 +109,7 @@ extension CloudKitAPI {
                 throw StratusError.authenticationFailed("this identity token's nonce has signed in already")
             }
             return try store.identities.signIn(claims, container: container, givenName: ask.givenName,
-                                               familyName: ask.familyName)
+                                               familyName: ask.familyName, proven: proven)
         }
     }
 }

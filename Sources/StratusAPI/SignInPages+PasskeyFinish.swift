@@ -112,6 +112,8 @@ extension SignInPages {
                                    openerOrigin: ceremony.origin, mode: .account)
             return await accountSaved(page, user, req)
         }
+        // Proving the account that a provider's identity waits to be linked to.
+        if let link = req.query("link") { try await completeLink(link, user: stored.user, req) }
         return try await session(for: stored.user, ceremony)
     }
 

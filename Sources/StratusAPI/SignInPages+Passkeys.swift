@@ -26,6 +26,7 @@ extension SignInPages {
     func passkeyPath(_ page: PageContext, _ action: String, purpose: PasskeyChallenge.Purpose? = nil) -> String {
         var query = SignInPages.query(callback: page.callback, origin: page.openerOrigin)
         if let purpose { query += (query.isEmpty ? "?" : "&") + "purpose=" + purpose.rawValue }
+        if action == "finish", let link = page.link { query += (query.isEmpty ? "?" : "&") + "link=" + link }
         return "/auth/1/\(page.container.rawValue)/\(page.environment.rawValue)/passkey/\(action)" + query
     }
 

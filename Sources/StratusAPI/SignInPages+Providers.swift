@@ -132,7 +132,13 @@ extension SignInPages {
                          openerOrigin: flow.origin)
         }
         do {
-            let user = try await signIn(flow, code: fields["code"] ?? "", user: fields["user"], req)
+            let user: ContainerUser
+            switch try await signIn(flow, code: fields["code"] ?? "", user: fields["user"], req) {
+            case .user(let u): user = u
+            case .prove(let holder, let identity):
+                throttle.succeeded(account: account)
+                return try await proofAsked(flow, account: holder, identity: identity, req)
+            }
             let token = try await blocking.run {
                 try store.accounts.createWebAuthToken(container: flow.container, environment: flow.environment,
                                                       userRecordName: user.userRecordName,
@@ -150,10 +156,58 @@ extension SignInPages {
         }
     }
 
+    /// What a verified sign-in with a provider leads to: its user, or the account its user must prove first.
+    private enum Outcome {
+        case user(ContainerUser)
+        case prove(ContainerUser, IdentityClaims)
+    }
+
+    /// The sign-in page, asking its user to prove the account that has the identity's verified email: the identity
+    /// waits, bound to this browser, and the proof (the password, or a passkey) links them.
+    private func proofAsked(_ flow: WebSignIn, account: ContainerUser, identity: IdentityClaims,
+                            _ req: HTTPRequest) async throws -> HTTPResponse {
+        let link = PendingLink(token: Self.randomText(), binding: Self.randomText(), container: flow.container,
+                               environment: flow.environment, provider: flow.provider, identity: identity,
+                               user: account.userRecordName, callback: flow.callback, origin: flow.origin,
+                               address: req.clientAddress, expiresAt: WallClock.nowMillis() + PendingLink.lifetime)
+        let store = self.store
+        try await blocking.run { try store.identities.beginLink(link) }
+        var page = PageContext(container: flow.container, environment: flow.environment, callback: flow.callback,
+                               openerOrigin: flow.origin, mode: .signin)
+        page.link = link.token
+        let name = flow.provider == "apple" ? "Apple" : flow.provider
+        var r = form(page, message: nil, notice: "An account here already has the email \(name) gave. Sign in to it "
+                     + "once to link them: from then on, \(name) signs you in to it too.", email: account.email)
+        r.headers["set-cookie"] = "\(Self.linkCookie)=\(link.binding); Path=/auth/1/\(flow.container.rawValue)/; "
+            + "HttpOnly; SameSite=Strict; Max-Age=\(PendingLink.lifetime / 1000)" + (req.scheme == "https" ? "; Secure" : "")
+        return r
+    }
+
+    static let linkCookie = "stratus_link"
+
+    /// Links the waiting identity of `token` to `user`, who just proved their account in this browser; refused
+    /// (AUTHENTICATION_FAILED, and nothing linked) when the link is used, expired, another browser's, or waits for
+    /// another account.
+    func completeLink(_ token: String, user: String, _ req: HTTPRequest) async throws {
+        let store = self.store, binding = req.cookie(Self.linkCookie) ?? ""
+        try await blocking.run {
+            guard let link = try store.identities.takeLink(token, binding: binding),
+                  link.container.rawValue == req.parameters["container"] else {
+                throw StratusError.authenticationFailed("linking was used already, has expired, or was begun in "
+                                                        + "another browser: sign in with the provider again")
+            }
+            guard link.user == user else {
+                throw StratusError.authenticationFailed("that is not the account with the provider's email: "
+                                                        + "nothing was linked")
+            }
+            _ = try store.identities.signIn(link.identity, container: link.container, proven: user)
+        }
+    }
+
     /// The code traded at the provider's token endpoint, its identity token verified with the sign-in's nonce, and
     /// the user it is. Apple sends the name once, in the callback's `user` (`{"name": {"firstName", "lastName"}}`).
     private func signIn(_ flow: WebSignIn, code: String, user: String?,
-                        _ req: HTTPRequest) async throws -> ContainerUser {
+                        _ req: HTTPRequest) async throws -> Outcome {
         let store = self.store
         let (found, secret) = try await blocking.run {
             (try store.identities.provider(flow.provider, container: flow.container),
@@ -185,8 +239,12 @@ extension SignInPages {
             guard try store.identities.takeNonce(issuer: provider.issuer, nonce: flow.nonce, expiresAt: until) else {
                 throw StratusError.authenticationFailed("this identity token has signed in already")
             }
-            return try store.identities.signIn(claims, container: flow.container, givenName: name?["firstName"]?.string,
-                                               familyName: name?["lastName"]?.string)
+            if let account = try store.identities.accountToProve(claims, container: flow.container) {
+                return .prove(account, claims)
+            }
+            return .user(try store.identities.signIn(claims, container: flow.container,
+                                                     givenName: name?["firstName"]?.string,
+                                                     familyName: name?["lastName"]?.string))
         }
     }
 

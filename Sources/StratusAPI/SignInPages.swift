@@ -58,7 +58,7 @@ final class SignInPages: Sendable {
         }
         let callback = req.query("callback"), openerOrigin = req.query("origin")
         if let refusal = await untrustedDestination(req, container, environment) { return refusal }
-        let page = await offers(PageContext(container: container, environment: environment, callback: callback,
+        var page = await offers(PageContext(container: container, environment: environment, callback: callback,
                                             openerOrigin: openerOrigin, mode: mode))
         // The user gave up in the window an app opened: the app hears so (CloudKit JS's SIGN_IN_FAILED).
         if req.method == .get, req.query("cancel") != nil { return ended("You cancelled signing in.",
@@ -80,6 +80,7 @@ final class SignInPages: Sendable {
         }
         let form = Dictionary(HTTPRequest.formItems(String(decoding: req.body, as: UTF8.self)).map { ($0.name,
                 $0.value) }, uniquingKeysWith: { a, _ in a })
+        if mode == .signin, let link = form["link"], !link.isEmpty { (page.link, page.providers) = (link, []) }
         let reply = Reply(pages: self, page: page, wantsJSON: wantsJSON, path: req.rawPath)
         if mode == .signup { return try await signUp(form, req.clientAddress, reply) }
         let user: ContainerUser
@@ -90,6 +91,15 @@ final class SignInPages: Sendable {
         case .refused(let error): return reply.refused(error)
         }
         if mode == .account { return await accountSaved(page, user, req) }
+        if let link = page.link {
+            do {
+                try await completeLink(link, user: user.userRecordName, req)
+            } catch let e as StratusError {
+                throttle.failed(account: "link:\(req.clientAddress)", address: req.clientAddress)
+                page.link = nil
+                return self.form(page, message: e.reason, status: .code(401))
+            }
+        }
         let lifetime = form["remember"] == "on" ? AccountStore.longSession : AccountStore.shortSession
         let token = try await SignInFailure.within(reply) {
             try await blocking.run { try store.accounts.createWebAuthToken(container: container,
@@ -111,12 +121,12 @@ final class SignInPages: Sendable {
     private func offers(_ page: PageContext) async -> PageContext {
         var page = page
         let store = self.store, container = page.container
+        let ways = (try? await blocking.run { try store.accounts.signUpWays(container: container) }) ?? []
+        page.passkeySignUp = relyingParty != nil && ways.contains(.passkey)
+        page.passwordSignUp = ways.contains(.password)
+        page.signUpOffered = page.passwordSignUp || page.passkeySignUp
         if page.mode == .signin {
             page.providers = (try? await blocking.run { try store.identities.webProviders(container: container) }) ?? []
-        }
-        if page.mode == .signup, relyingParty != nil {
-            page.passkeySignUp = (try? await blocking.run { try store.accounts.signUpWays(container: container) })?
-                .contains(.passkey) ?? false
         }
         return page
     }
@@ -246,6 +256,13 @@ final class SignInPages: Sendable {
         var providers: [String] = []
         /// Whether the sign-up page offers an account with a passkey alone.
         var passkeySignUp = false
+        /// Whether the sign-up page makes accounts with an email and a password.
+        var passwordSignUp = true
+        /// Whether the sign-up page makes accounts at all (with a password, or a passkey alone): the sign-in page
+        /// links to it only then.
+        var signUpOffered = true
+        /// The provider identity that this sign-in links to the account, once proven (`PendingLink`'s token).
+        var link: String?
 
         /// The sign-in page's button for a provider, keeping where the session goes.
         func providerLink(_ name: String) -> AuthPages.Link {
@@ -310,8 +327,10 @@ final class SignInPages: Sendable {
         case .account: "Account settings"
         }
         let links: [AuthPages.Link] = switch mode {
-        case .signin: [AuthPages.Link(href: page.path(.signup), label: "Create an account", first: true),
-                       AuthPages.Link(href: page.path(.account), label: "Account settings", first: false)]
+        case .signin where page.link != nil: []
+        case .signin: (page.signUpOffered ? [AuthPages.Link(href: page.path(.signup), label: "Create an account",
+                                                              first: true)] : [])
+            + [AuthPages.Link(href: page.path(.account), label: "Account settings", first: !page.signUpOffered)]
         case .signup, .account: [AuthPages.Link(href: page.path(.signin), label: "Sign in", first: true)]
         }
         // Opened by an app's sign-in button (CloudKit JS's popup): a way to give up that the app hears.
@@ -322,7 +341,9 @@ final class SignInPages: Sendable {
                                         button: mode == .account ? "Save" : heading, minimumLength: mode == .signup ? "8" : "1",
                                         passwordAutocomplete: mode == .signup ? "new-password" : "current-password", message: message, notice: notice, cancel: cancel,
                                         signup: mode == .signup, account: mode == .account, asksDiscoverable: mode != .signin, offersRemember: mode != .account,
-                                        testUser: page.environment == .development && mode == .signin, links: links,
+                                        passwordForm: mode != .signup || page.passwordSignUp,
+                                        testUser: page.environment == .development && mode == .signin
+                                            && page.link == nil, links: links, link: page.link,
                                         providers: page.providers.map(page.providerLink),
                                         passkey: passkeyButton(page)), status: status)
     }

@@ -135,6 +135,7 @@ public final class ServerStore: Sendable {
         APNsCredentialRows.registerMigrations(&m)
         DeviceCookies.registerMigrations(&m)
         UserIdentities.registerMigrations(&m)
+        PendingLinks.registerMigrations(&m)
         return m
     }()
 

@@ -178,6 +178,39 @@ import StratusTestSupport
         #expect(try f.app.store.accounts.user(container: f.container, email: "owner@example.com")?.userRecordName == owner.userRecordName)
     }
 
+    /// An app links a provider to the account its user is signed in to by sending the account's session with the
+    /// exchange: from then on the provider's token alone signs in to it. A session that is not live, or an identity
+    /// that is another user's, links nothing.
+    @Test func aSignedInAccountLinksAProviderWithItsSession() async throws {
+        guard let (f, idp) = try await Self.setUp() else { return }
+        defer { Task { await idp.stop() } }
+        let (owner, session) = try await BlockingWork.shared.run {
+            let u = try f.app.store.accounts.createUser(container: f.container, email: "owner@example.com", password: "a long password")
+            return (u, try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development,
+                                                                    userRecordName: u.userRecordName, lifetime: 60_000))
+        }
+        let token = { (n: String) in idp.token(subject: "006.l", nonce: n, email: "owner@example.com") }
+        let stale = try await Self.exchange(f, Self.body(token: token("a"), nonce: "a"),
+                                            query: "ckAPIToken=\(APIFixture.encode(f.devToken))&ckWebAuthToken=not-a-session")
+        #expect(stale.status == 401 && stale.json.code == "AUTHENTICATION_FAILED", "\(stale.text)")
+        let linked = try await Self.exchange(f, Self.body(token: token("b"), nonce: "b"),
+                                             query: "ckAPIToken=\(APIFixture.encode(f.devToken))&ckWebAuthToken=\(APIFixture.encode(session))")
+        #expect(linked.status == 200 && linked.json["userRecordName"]?.string == owner.userRecordName, "\(linked.text)")
+        let alone = try await Self.exchange(f, Self.body(token: token("c"), nonce: "c"))
+        #expect(alone.json["userRecordName"]?.string == owner.userRecordName, "\(alone.text)")
+        // Another signed-in user cannot take the identity over.
+        let (_, otherSession) = try await BlockingWork.shared.run {
+            let u = try f.app.store.accounts.createUser(container: f.container, email: "other@example.com", password: "a long password")
+            return (u, try f.app.store.accounts.createWebAuthToken(container: f.container, environment: .development,
+                                                                    userRecordName: u.userRecordName, lifetime: 60_000))
+        }
+        let taken = try await Self.exchange(f, Self.body(token: token("d"), nonce: "d"),
+                                            query: "ckAPIToken=\(APIFixture.encode(f.devToken))&ckWebAuthToken=\(APIFixture.encode(otherSession))")
+        #expect(taken.status == 401 && taken.text.contains("another account"), "\(taken.text)")
+        #expect(try f.app.store.identities.issuers(of: owner.userRecordName, container: f.container) == [idp.issuer])
+        #expect(try Self.userCount(f) == 2)
+    }
+
     /// Bad tokens count in the sign-in throttle: after a few, the address waits, even with a good token.
     @Test func badTokensAreThrottled() async throws {
         guard let (f, idp) = try await Self.setUp(throttle: SignInThrottle.Policy(freeFailures: 3, baseDelay: .seconds(30))) else { return }

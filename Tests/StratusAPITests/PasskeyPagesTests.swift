@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StratusAPI
+import StratusHTTP
 import StratusJSON
 import StratusModel
 import StratusStore
@@ -85,5 +86,56 @@ import StratusTestSupport
         #expect(refused.status == 403 && refused.options["serverErrorCode"]?.string == "ACCESS_DENIED")
         #expect(try await Self.begin(f, "sign-in").status == 200, "signing in with a passkey stays open")
         #expect(try await Self.begin(f, "add").status == 404, "adding one needs the account proven first")
+        let signin = String(decoding: try await ProviderWebSignInTests.hop(Self.url(f, "signin")).body, as: UTF8.self)
+        #expect(signin.contains("Create an account"))
+
+        // Accounts made by providers alone: no page offers to make one any other way.
+        let closed = try await Self.setUp(allow: [.provider])
+        let closedSignIn = String(decoding: try await ProviderWebSignInTests.hop(Self.url(closed, "signin")).body, as: UTF8.self)
+        #expect(!closedSignIn.contains("Create an account") && closedSignIn.contains(#"name="password""#), "existing accounts still sign in")
+        let closedSignUp = String(decoding: try await ProviderWebSignInTests.hop(Self.url(closed, "signup")).body, as: UTF8.self)
+        #expect(!closedSignUp.contains(#"name="password""#) && !closedSignUp.contains("data-passkey")
+                && closedSignUp.contains("does not make new accounts"), "\(closedSignUp)")
+    }
+    /// A provider's identity whose verified email is an account's that signs in with a passkey is linked once that
+    /// passkey proves the account, from the link page's own passkey button.
+    @Test func aPasskeyProvesTheAccountAProviderLinksTo() async throws {
+        let f = try await Self.setUp()
+        let idp = try await StandInOpenIDProvider()
+        defer { Task { await idp.stop() } }
+        idp.webUser(subject: "web.pk", email: "keys@example.com", clientSecret: "s3cret")
+        try f.app.store.identities.saveProvider(try IdentityProvider(name: "keycloak", issuer: idp.issuer, clientIDs: ["com.example.web"]),
+                                                container: f.container, clientSecret: "s3cret")
+        let a = PasskeyCeremonyTests.Authenticator()
+        let credential = try PasskeyCeremony.register(attestationObject: a.attestation(a.authData(count: 0, attested: true)),
+                                                      PasskeyCeremonyTests.rp)
+        let owner = try await BlockingWork.shared.run {
+            let u = try f.app.store.accounts.createUser(container: f.container, email: "keys@example.com", password: "a long password")
+            try f.app.store.passkeys.add(credentialID: IdentityKey.base64URLEncoded(credential.id), publicKey: credential.publicKey,
+                                         signCount: 0, user: u.userRecordName, container: f.container)
+            return u
+        }
+        let start = try await ProviderWebSignInTests.hop(Self.url(f, "provider/keycloak?callback=\(APIFixture.encode(ProviderWebSignInTests.app + "/done"))"))
+        let authorize = try #require(start.headers["location"])
+        // The provider sends the browser to the public URL's callback: here, to the server's own socket.
+        let back = try #require(try await ProviderWebSignInTests.hop(authorize).headers["location"])
+        let callback = back.replacingOccurrences(of: Self.publicURL + "/", with: f.app.url)
+        let asked = try await ProviderWebSignInTests.hop(callback, cookie: ProviderWebSignInTests.binding(start))
+        let page = String(decoding: asked.body, as: UTF8.self)
+        let finish = try #require(page.firstMatch(of: #/data-finish="([^"]+)"/#).map { String($0.output.1).replacingOccurrences(of: "&amp;", with: "&") })
+        #expect(finish.contains("link="), "\(page)")
+        let linkCookie = try #require(ProviderWebSignInTests.binding(asked))
+
+        let (options, passkeyCookie, _) = try await Self.begin(f, "sign-in")
+        let data = a.authData(count: 0), client = PasskeyCeremonyTests.Authenticator.clientData("webauthn.get", challenge: options["challenge"]?.string ?? "",
+                                                                                             origin: Self.publicURL)
+        let form = SignInPages.form([("kind", "get"), ("id", IdentityKey.base64URLEncoded(a.credentialID)),
+                                     ("clientDataJSON", IdentityKey.base64URLEncoded(client)),
+                                     ("authenticatorData", IdentityKey.base64URLEncoded(data)),
+                                     ("signature", IdentityKey.base64URLEncoded(a.signature(data, client))), ("userHandle", "")])
+        let done = try await ProviderWebSignInTests.hop("\(f.app.url)\(finish.dropFirst())", method: "POST", form: form,
+                                                        cookie: [passkeyCookie ?? "", linkCookie].joined(separator: "; "))
+        #expect(done.headers["location"]?.contains("ckWebAuthToken=") == true, "\(String(decoding: done.body, as: UTF8.self))")
+        #expect(try f.app.store.identities.issuers(of: owner.userRecordName, container: f.container) == [idp.issuer])
     }
 }

@@ -134,4 +134,67 @@ import StratusTestSupport
         let unknown = try await Self.hop(begin(f, "nobody"))
         #expect(unknown.status == 404)
     }
+    /// The browser's way through the provider back to the callback: the callback's answer and the sign-in cookie.
+    func providerRoundTrip(_ f: APIFixture, _ name: String) async throws -> RawClient.Response {
+        let start = try await Self.hop(begin(f, name))
+        let authorize = try #require(start.headers["location"])
+        let callback = try #require(try await Self.hop(authorize).headers["location"])
+        return try await Self.hop(callback, cookie: Self.binding(start))
+    }
+
+    /// A provider's verified email that is an existing account's signs in to nothing until that account is proven
+    /// once, in the same browser: a wrong password, another browser, another account's password or a used link
+    /// links nothing; the right password links them, and from then on the provider signs in to that account.
+    @Test func aProviderLinksToAnExistingAccountOnlyOnceItIsProven() async throws {
+        let (f, idp) = try await Self.setUp("keycloak")
+        defer { Task { await idp.stop() } }
+        let owner = try await BlockingWork.shared.run {
+            try f.app.store.accounts.createUser(container: f.container, email: "WEB@example.com", password: "the owner's password")
+        }
+        _ = try await BlockingWork.shared.run {
+            try f.app.store.accounts.createUser(container: f.container, email: "other@example.com", password: "another password")
+        }
+        let asked = try await providerRoundTrip(f, "keycloak")
+        let page = String(decoding: asked.body, as: UTF8.self)
+        #expect(asked.status == 200 && page.contains("already has the email keycloak gave"), "\(page)")
+        #expect(!page.contains("ckWebAuthToken") && asked.headers["location"] == nil, "no session before the proof")
+        let link = try #require(page.firstMatch(of: #/name="link" value="([^"]+)"/#).map { String($0.output.1) })
+        let cookie = try #require(Self.binding(asked))
+        #expect(cookie.hasPrefix(SignInPages.linkCookie + "=") && asked.headers["set-cookie"]?.contains("SameSite=Strict") == true)
+        #expect(try f.app.store.identities.issuers(of: owner.userRecordName, container: f.container).isEmpty)
+
+        let signin = "\(f.app.url)auth/1/\(f.container.rawValue)/development/signin?callback=\(APIFixture.encode(Self.app + "/done"))"
+        func prove(_ email: String, _ password: String, link: String, cookie: String?) async throws -> RawClient.Response {
+            try await Self.hop(signin, method: "POST", form: SignInPages.form([("email", email), ("password", password), ("link", link)]),
+                               cookie: cookie)
+        }
+        let wrong = try await prove("web@example.com", "not the password", link: link, cookie: cookie)
+        #expect(wrong.status == 401 && String(decoding: wrong.body, as: UTF8.self).contains(#"name="link""#), "the page asks again")
+        let elsewhere = try await prove("web@example.com", "the owner's password", link: link, cookie: "\(SignInPages.linkCookie)=another")
+        #expect(elsewhere.status == 401 && String(decoding: elsewhere.body, as: UTF8.self).contains("another browser"))
+        #expect(try f.app.store.identities.issuers(of: owner.userRecordName, container: f.container).isEmpty)
+
+        // The link is spent by that attempt: a new round trip, proven with another account's password, links nothing.
+        let asked2 = try await providerRoundTrip(f, "keycloak")
+        let link2 = try #require(String(decoding: asked2.body, as: UTF8.self).firstMatch(of: #/name="link" value="([^"]+)"/#).map { String($0.output.1) })
+        let other = try await prove("other@example.com", "another password", link: link2, cookie: Self.binding(asked2))
+        #expect(other.status == 401 && String(decoding: other.body, as: UTF8.self).contains("not the account"))
+        #expect(try f.app.store.identities.signInWays(container: f.container).values.allSatisfy { $0.issuers.isEmpty })
+
+        let asked3 = try await providerRoundTrip(f, "keycloak")
+        let link3 = try #require(String(decoding: asked3.body, as: UTF8.self).firstMatch(of: #/name="link" value="([^"]+)"/#).map { String($0.output.1) })
+        let proven = try await prove("web@example.com", "the owner's password", link: link3, cookie: Self.binding(asked3))
+        let landed = try #require(proven.headers["location"], "\(String(decoding: proven.body, as: UTF8.self))")
+        #expect(landed.hasPrefix(Self.app + "/done?ckWebAuthToken="))
+        #expect(try f.app.store.identities.issuers(of: owner.userRecordName, container: f.container) == [idp.issuer])
+        let again = try await prove("web@example.com", "the owner's password", link: link3, cookie: Self.binding(asked3))
+        #expect(again.status == 401, "a link is used once")
+
+        // From now on the provider alone signs in to the owner's account.
+        let direct = try await providerRoundTrip(f, "keycloak")
+        let back = try #require(direct.headers["location"])
+        let token = try #require(URLComponents(string: back)?.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
+        #expect(try await f.call("users/caller", user: token).json["userRecordName"]?.string == owner.userRecordName)
+        #expect(try f.app.store.accounts.users(container: f.container).count == 2, "no account was made")
+    }
 }

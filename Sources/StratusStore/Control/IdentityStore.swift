@@ -95,10 +95,14 @@ public final class IdentityStore: Sendable {
     /// that is another account's is refused (AUTHENTICATION_FAILED), since signing in must never take over an
     /// account. Names given (Apple sends them once, outside the token) or claimed are kept on first sign-in. A new
     /// user is made only where the container's sign-up ways include `.provider`.
+    ///
+    /// `proven`: the user whose account the caller has just proven (a live session, a password, a passkey). An
+    /// identity that leads nowhere yet is linked to them; one that is another user's is refused.
     public func signIn(_ identity: IdentityClaims, container: ContainerID, givenName: String? = nil,
-                       familyName: String? = nil) throws(StratusError) -> ContainerUser {
+                       familyName: String? = nil, proven: String? = nil) throws(StratusError) -> ContainerUser {
         guard try registry.containerExists(container) else { throw StratusError(.notFound,
                 "container \(container) does not exist") }
+        if let proven { return try link(identity, to: proven, container: container) }
         // Two first sign-ins of one subject at once (PostgreSQL): the second finds the first's user.
         for _ in 0..<2 {
             if let user = try existing(identity, container: container) { return user }
@@ -118,6 +122,60 @@ public final class IdentityStore: Sendable {
             }
         }
         throw StratusError(.tryAgainLater, "signing in met another sign-in of the same account: try again")
+    }
+
+    /// The account a sign-in with `identity` must prove before it leads anywhere: the one that has the identity's
+    /// verified email, when the identity is no one's yet. Nil when the identity signs in (or makes an account) as
+    /// it is.
+    public func accountToProve(_ identity: IdentityClaims, container: ContainerID) throws(StratusError)
+        -> ContainerUser? {
+        guard identity.emailVerified, let email = identity.email, EmailAddress.isValid(email) else { return nil }
+        return try guarded {
+            try control.read { s in
+                guard try UserIdentities.user(issuer: identity.issuer, subject: identity.subject, container: container,
+                                              s) == nil else { return nil }
+                return try UserRows.find(email: email, container: container, s)?.user
+            }
+        }
+    }
+
+    /// Links waiting for a proof that one client address may hold, and the server.
+    public static let linksPerAddress = 20, linksInAll = 100_000
+
+    /// Keeps an identity that waits for its user to prove `link.user`; THROTTLED past the budget.
+    public func beginLink(_ link: PendingLink) throws(StratusError) {
+        try control.beginCeremony("links") { s, now in
+            try PendingLinks.begin(link, perAddress: Self.linksPerAddress, total: Self.linksInAll, now: now, s)
+        }
+    }
+
+    /// The link of `token`, taken once, if `binding` is the browser's it was made for and it has not expired.
+    public func takeLink(_ token: String, binding: String) throws(StratusError) -> PendingLink? {
+        try control.takeCeremony { s, now in try PendingLinks.take(token, binding: binding, now: now, s) }
+    }
+
+    /// Links `identity` to `user`, who proved their account; AUTHENTICATION_FAILED when it is another user's.
+    private func link(_ identity: IdentityClaims, to user: String,
+                      container: ContainerID) throws(StratusError) -> ContainerUser {
+        try guarded {
+            try control.write { s in
+                guard let account = try UserRows.find(user, container: container, s) else {
+                    throw StratusError(.authenticationFailed, "the account signed in to is gone")
+                }
+                let now = WallClock.nowMillis()
+                if try UserIdentities.link(issuer: identity.issuer, subject: identity.subject, user: user,
+                                           email: identity.email, container: container, at: now, s) {
+                    return account
+                }
+                guard try UserIdentities.user(issuer: identity.issuer, subject: identity.subject,
+                                              container: container, s) == user else {
+                    throw StratusError(.authenticationFailed, "this identity signs in to another account")
+                }
+                try UserIdentities.used(issuer: identity.issuer, subject: identity.subject, container: container,
+                                        at: now, s)
+                return account
+            }
+        }
     }
 
     /// How each of the container's users signs in (for the console's Users page).
@@ -192,7 +250,7 @@ public final class IdentityStore: Sendable {
             return try control.write { s -> ContainerUser? in
                 if let verified, try UserRows.emailTaken(verified, container: container, s) {
                     throw StratusError(.authenticationFailed, "an account already has this email: "
-                                       + "sign in to it once with its own way to link this one")
+                                       + "prove that account (sign in to it) once to link this way to it")
                 }
                 let user = ContainerUser(userRecordName: "_" + Secrets.hex(Secrets.randomBytes(16)),
                                          email: verified ?? "",

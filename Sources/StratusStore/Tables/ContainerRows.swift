@@ -14,7 +14,7 @@ enum ContainerRows {
 
     /// The control tables whose rows belong to a container (by their `container` column).
     static let dependents = ["api_tokens", "users", "web_tokens", "server_keys", "identity_providers",
-                             "user_identities", "sign_in_flows", "passkeys", "passkey_challenges"]
+                             "user_identities", "sign_in_flows", "passkeys", "passkey_challenges", "pending_links"]
 
     static func registerMigrations(_ m: inout SQLMigrations) {
         m.add("v1", ddl: "CREATE TABLE containers(id TEXT PRIMARY KEY, created_at INTEGER NOT NULL) WITHOUT ROWID")
