@@ -124,11 +124,12 @@ let package = Package(
                                                             .product(name: "CryptoExtras", package: "swift-crypto"),
                                                             .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StratusConsoleTests", dependencies: ["StratusConsole", "StratusTemplates", "StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport",
-                                                                .product(name: "GRDB", package: "GRDB.swift")]),
+                                                                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "StratusServerTests", dependencies: ["StratusServer", "StratusHTTP", "StratusStore", "StratusModel", "StratusTestSupport"]),
         .testTarget(name: "StratusStoreTests", dependencies: ["StratusModel", "StratusStore", "StratusServer", "StratusTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                                                               .product(name: "Crypto", package: "swift-crypto")]),
         // The command-line and crash tests run the built executables, so they depend on them to get them built.
-        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "stratus-fuzz", "StratusStore", "StratusModel", "StratusServer", "StratusTestSupport"]),
+        .testTarget(name: "StratusCLITests", dependencies: ["stratus", "stratus-bench", "stratus-fuzz", "StratusStore", "StratusModel", "StratusServer", "StratusTestSupport",
+                                                           .product(name: "Crypto", package: "swift-crypto")]),
     ]
 )

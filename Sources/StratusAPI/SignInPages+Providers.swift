@@ -49,7 +49,7 @@ extension SignInPages {
         if let refusal = await untrustedDestination(req, container, environment) { return refusal }
         let found = try await blocking.run {
             (try store.identities.provider(name, container: container),
-             try store.identities.clientSecret(name, container: container))
+             try store.identities.webSecret(name, container: container))
         }
         guard let provider = found.0, found.1 != nil, let clientID = provider.clientIDs.first else {
             return html.message("Not available", "This app does not sign in with \(name.prefix(64)) on the web.",
@@ -209,13 +209,14 @@ extension SignInPages {
     private func signIn(_ flow: WebSignIn, code: String, user: String?,
                         _ req: HTTPRequest) async throws -> Outcome {
         let store = self.store
-        let (found, secret) = try await blocking.run {
+        let (found, kept) = try await blocking.run {
             (try store.identities.provider(flow.provider, container: flow.container),
-             try store.identities.clientSecret(flow.provider, container: flow.container))
+             try store.identities.webSecret(flow.provider, container: flow.container))
         }
-        guard let provider = found, let secret, let clientID = provider.clientIDs.first, !code.isEmpty else {
+        guard let provider = found, let made = kept, let clientID = provider.clientIDs.first, !code.isEmpty else {
             throw StratusError.authenticationFailed("the provider sent no code, or is no longer trusted")
         }
+        let secret = try clientSecrets.value(made, client: clientID)
         let endpoints = try await identityKeys.endpoints(issuer: provider.issuer)
         var request = URLRequest(url: endpoints.token)
         request.httpMethod = "POST"

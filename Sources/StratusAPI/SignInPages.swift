@@ -19,6 +19,8 @@ final class SignInPages: Sendable {
     let html: AuthPages
     /// The OpenID providers' keys and endpoints, for signing in with them on the web.
     let identityKeys: IdentityKeySets
+    /// The client secrets web sign-ins send, Apple's made and kept here.
+    let clientSecrets = ClientSecrets()
     /// Who passkeys are for; nil: the server has no `--public-url`, and the pages offer no passkeys.
     let relyingParty: PasskeyCeremony.RelyingParty?
     init(store: ServerStore, blocking: BlockingWork, throttle: SignInThrottle, html: AuthPages,

@@ -16,7 +16,8 @@ extension SettingsPages {
         }
         let ways = try store.accounts.signUpWays(container: scope.container)
         let view = SignInView(providers: providers, hasProviders: !providers.isEmpty,
-                              password: ways.contains(.password), provider: ways.contains(.provider),
+                              password: ways.contains(.password), passkey: ways.contains(.passkey),
+                              provider: ways.contains(.provider),
                               providersAction: scope.paths.providers(), signUpAction: scope.paths.signUpWays(),
                               appleIssuer: IdentityProvider.appleIssuer, error: error, message: r.request.query("done"))
         let json = SignInView.JSON(providers: providers.map { .init(name: $0.name, issuer: $0.issuer) },
@@ -34,7 +35,7 @@ extension SettingsPages {
             let signUp: [String]
         }
         let providers: [Provider]
-        let hasProviders, password, provider: Bool
+        let hasProviders, password, passkey, provider: Bool
         let providersAction, signUpAction, appleIssuer: String
         let error, message: String?
     }
@@ -48,14 +49,21 @@ extension SettingsPages {
             .map(String.init)
         do {
             let provider = try IdentityProvider(name: name, issuer: issuer, clientIDs: ids)
-            let secret = (f["clientSecret"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            try store.identities.saveProvider(provider, container: r.scope.container,
-                                              clientSecret: secret.isEmpty ? nil : secret)
+            try store.identities.saveProvider(provider, container: r.scope.container, secret: try Self.webSecret(f))
             try audit(r.session, r.scope, "add identity provider", "\(provider.name) \(provider.issuer)")
             return .redirect(to: r.scope.paths.signIn(done: "Users can sign in with \(provider.name)."))
         } catch let error as StratusError where error.code == .badRequest {
             return try signInPage(r, error: error.reason)
         }
+    }
+
+    /// The web sign-in's secret the form gives: a fixed one, Apple's key (all three fields), or none.
+    private static func webSecret(_ f: [String: String]) throws(StratusError) -> WebClientSecret? {
+        let field = { (name: String) in (f[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+        let fixed = field("clientSecret"), apple = [field("appleTeamID"), field("appleKeyID"), field("applePrivateKey")]
+        guard apple.contains(where: { !$0.isEmpty }) else { return fixed.isEmpty ? nil : .fixed(fixed) }
+        guard fixed.isEmpty else { throw .badRequest("give a client secret or Apple's key, not both") }
+        return .apple(try AppleSigningKey(teamID: apple[0], keyID: apple[1], privateKeyPEM: apple[2]))
     }
 
     func removeProvider(_ r: ConsoleRequest) throws -> HTTPResponse {

@@ -136,6 +136,7 @@ public final class ServerStore: Sendable {
         DeviceCookies.registerMigrations(&m)
         UserIdentities.registerMigrations(&m)
         PendingLinks.registerMigrations(&m)
+        IdentityProviderRows.registerMigrations(&m)
         return m
     }()
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 @testable import StratusAPI
@@ -196,5 +197,28 @@ import StratusTestSupport
         let token = try #require(URLComponents(string: back)?.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
         #expect(try await f.call("users/caller", user: token).json["userRecordName"]?.string == owner.userRecordName)
         #expect(try f.app.store.accounts.users(container: f.container).count == 2, "no account was made")
+    }
+    /// Sign in with Apple on the web with the operator's key: the client secret the token endpoint gets is one
+    /// Stratus made, which Apple (the stand-in, checking as Apple does) takes; a key that is not Apple's is refused.
+    @Test func appleOnTheWebSendsAClientSecretMadeWithTheKey() async throws {
+        let f = try await APIFixture()
+        let idp = try await StandInOpenIDProvider()
+        defer { Task { await idp.stop() } }
+        idp.webUser(subject: "apple.001", email: "a@privaterelay.appleid.com", clientSecret: "unused")
+        idp.expectAppleClientSecrets(ClientSecretsTests.client)
+        _ = try f.app.store.credentials.createAPIToken(container: f.container, environment: .development, name: "web app",
+                                                       allowedOrigins: [Self.app])
+        let provider = try IdentityProvider(name: "apple", issuer: idp.issuer, clientIDs: ["com.example.web"])
+        try f.app.store.identities.saveProvider(provider, container: f.container, secret: .apple(try ClientSecretsTests.apple()))
+        let page = String(decoding: try await Self.hop("\(f.app.url)auth/1/\(f.container.rawValue)/development/signin").body, as: UTF8.self)
+        #expect(page.contains("Sign in with Apple"))
+        let done = try await providerRoundTrip(f, "apple")
+        #expect(done.headers["location"]?.contains("ckWebAuthToken=") == true, "\(String(decoding: done.body, as: UTF8.self))")
+
+        try f.app.store.identities.saveProvider(provider, container: f.container,
+                                                secret: .apple(try ClientSecretsTests.apple(P256.Signing.PrivateKey())))
+        let refused = try await providerRoundTrip(f, "apple")
+        #expect(refused.headers["location"]?.contains("ckError=") == true)
+        #expect(try f.app.store.accounts.users(container: f.container).count == 1)
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import StratusModel
@@ -45,6 +46,36 @@ import StratusStore
         #expect(again.status != 0 && again.stderr.contains("no provider"))
         listed = try await Executables.run("stratus", ["auth", "provider", "list"] + scope)
         #expect(listed.stdout == "apple\t\(IdentityProvider.appleIssuer)\tcom.example.app\ndev\thttp://127.0.0.1:8081\tlocal\n")
+    }
+
+    /// Apple's web sign-in from the operator's key: the three options together, the key a P-256 `.p8`; the
+    /// provider then has a button on the sign-in page. A key that is not one, or half the options, is refused.
+    @Test func applesKeyMakesItsWebSignIn() async throws {
+        let (scope, cleanUp) = try await Self.container("iCloud.com.example.AppleKey")
+        defer { cleanUp() }
+        let dir = Executables.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p8 = dir.appendingPathComponent("AuthKey.p8"), junk = dir.appendingPathComponent("junk.p8")
+        try P256.Signing.PrivateKey().pemRepresentation.write(to: p8, atomically: true, encoding: .utf8)
+        try "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n".write(to: junk, atomically: true, encoding: .utf8)
+        let add = ["auth", "provider", "add", "--name", "apple", "--client-id", "com.example.web"]
+        for bad in [["--apple-team-id", "TEAM123456", "--apple-key-id", "KEY9876543"],
+                    ["--apple-team-id", "TEAM123456", "--apple-key-id", "KEY9876543", "--apple-private-key-file", junk.path],
+                    ["--apple-team-id", "team", "--apple-key-id", "KEY9876543", "--apple-private-key-file", p8.path]] {
+            let r = try await Executables.run("stratus", add + bad + scope)
+            #expect(r.status != 0 && !r.stderr.isEmpty, "\(bad) was accepted")
+        }
+        let made = try await Executables.run("stratus", add + ["--apple-team-id", "TEAM123456", "--apple-key-id", "KEY9876543",
+                                                              "--apple-private-key-file", p8.path] + scope)
+        #expect(made.status == 0 && made.stdout.contains("signs in on the web as com.example.web"), "\(made.stderr)")
+        #expect(!made.stdout.contains("PRIVATE KEY") && !made.stderr.contains("PRIVATE KEY"), "the key is never printed")
+        let data = URL(fileURLWithPath: scope[1])
+        let web = try await Executables.offPool {
+            let store = try ServerStore(dataDirectory: data)
+            defer { store.close() }
+            return try store.identities.webProviders(container: try ContainerID("iCloud.com.example.AppleKey"))
+        }
+        #expect(web == ["apple"])
     }
 
     /// `stratus auth sign-up`: prints the ways new accounts are made, or chooses them.

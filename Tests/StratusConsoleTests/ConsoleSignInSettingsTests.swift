@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import StratusTestSupport
@@ -29,12 +30,29 @@ import StratusModel
         #expect(try f.app.store.identities.provider("google", container: id) == nil)
         #expect(try await s.post("\(base)/providers", [("name", "x"), ("issuer", "https://id.example.com"), ("clientIDs", "a")], csrf: false).status == 403)
 
+        // Apple on the web, from the operator's key: Stratus makes the client secret, so the page has a button.
+        let pem = P256.Signing.PrivateKey().pemRepresentation
+        let keyed = try await s.post("\(base)/providers", [("name", "apple-web"), ("issuer", IdentityProvider.appleIssuer), ("clientIDs", "com.example.web"),
+                                                           ("appleTeamID", "TEAM123456"), ("appleKeyID", "KEY9876543"), ("applePrivateKey", pem)])
+        #expect(keyed.status == 303, "\(keyed.html)")
+        #expect(try f.app.store.identities.webProviders(container: id) == ["apple-web"])
+        let keyedPage = try await s.get(base)
+        #expect(!keyedPage.html.contains("PRIVATE KEY"), "the key is never shown")
+        let halfKey = try await s.post("\(base)/providers", [("name", "apple-half"), ("issuer", IdentityProvider.appleIssuer), ("clientIDs", "x"),
+                                                             ("appleTeamID", "TEAM123456"), ("applePrivateKey", pem)])
+        #expect(halfKey.status == 400)
+        #expect(try f.app.store.identities.provider("apple-half", container: id) == nil)
+
+        #expect(try await s.post("\(base)/sign-up", [("way", "passkey"), ("way", "password")]).status == 303)
+        #expect(try f.app.store.accounts.signUpWays(container: id) == [.passkey, .password])
+        #expect(try await s.get(base).html.contains(#"value="passkey" checked"#))
         #expect(try await s.post("\(base)/sign-up", [("way", "provider")]).status == 303)
         #expect(try f.app.store.accounts.signUpWays(container: id) == [.provider])
         let chosen = try await s.get(base)
         #expect(!chosen.html.contains(#"value="password" checked"#) && chosen.html.contains(#"value="provider" checked"#))
 
         #expect(try await s.post("\(base)/providers/apple/remove").status == 303)
+        #expect(try await s.post("\(base)/providers/apple-web/remove").status == 303)
         #expect(try f.app.store.identities.providers(container: id).isEmpty)
         #expect(try await s.get("/console/audit").html.contains("remove identity provider"))
     }

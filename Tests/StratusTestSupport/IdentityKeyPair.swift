@@ -22,6 +22,13 @@ public struct IdentityKeyPair: Sendable {
         ])]
     }
 
+    /// base64url without padding, read back; nil when it is not.
+    public static func unb64(_ s: String) -> Data? {
+        var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        t += String(repeating: "=", count: (4 - t.count % 4) % 4)
+        return Data(base64Encoded: t)
+    }
+
     public static func b64(_ d: some DataProtocol) -> String {
         Data(d).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }

@@ -24,7 +24,35 @@ public final class StandInOpenIDProvider: Sendable {
         let state = Mutex<(keys: IdentityKeyPair, keyFetches: Int)>((IdentityKeyPair(), 0))
         let grants = Mutex<[String: Grant]>([:])
         let web = Mutex<(subject: String, email: String?, clientSecret: String, tokenRequests: Int, formPost: Bool)>(("web.user", nil, "", 0, false))
+        /// As Apple: the key that client secrets must be signed with, instead of a fixed one.
+        let apple = Mutex<AppleClient?>(nil)
     }
+
+    /// What Apple checks of a client secret: an ES256 JWT of this key, team and key ID.
+    public struct AppleClient: Sendable {
+        public let key: P256.Signing.PublicKey
+        public let teamID, keyID: String
+        public init(key: P256.Signing.PublicKey, teamID: String, keyID: String) {
+            (self.key, self.teamID, self.keyID) = (key, teamID, keyID)
+        }
+
+        /// Whether `jwt` is a client secret Apple would take for `client` at `now`.
+        public func accepts(_ jwt: String, client: String, now: Int64) -> Bool {
+            let parts = jwt.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, let h = IdentityKeyPair.unb64(parts[0]), let c = IdentityKeyPair.unb64(parts[1]),
+                  let sig = IdentityKeyPair.unb64(parts[2]), let header = try? JSONParser.parse(h), let claims = try? JSONParser.parse(c),
+                  let signature = try? P256.Signing.ECDSASignature(rawRepresentation: sig),
+                  key.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)),
+                  header["alg"]?.string == "ES256", header["kid"]?.string == keyID,
+                  claims["iss"]?.string == teamID, claims["sub"]?.string == client,
+                  claims["aud"]?.string == "https://appleid.apple.com",
+                  let iat = claims["iat"]?.int64, let exp = claims["exp"]?.int64 else { return false }
+            return iat <= now + 60 && exp > now && exp - iat <= 15_777_000
+        }
+    }
+
+    /// Client secrets are Apple's kind from now on: JWTs that `client` must sign.
+    public func expectAppleClientSecrets(_ client: AppleClient) { published.apple.withLock { $0 = client } }
     private let published: Published
     /// The host its issuer names (`localhost` makes it another site than a server on 127.0.0.1).
     public let host: String
@@ -84,12 +112,15 @@ public final class StandInOpenIDProvider: Sendable {
             let secret = published.web.withLock { w -> String in w.tokenRequests += 1; return w.clientSecret }
             let grant = published.grants.withLock { $0.removeValue(forKey: form["code"] ?? "") }
             let challenge = IdentityKeyPair.b64(Data(SHA256.hash(data: Data((form["code_verifier"] ?? "").utf8))))
+            let now = Int64(Date().timeIntervalSince1970)
+            let sent = form["client_secret"] ?? ""
+            let proven = published.apple.withLock { $0 }.map { $0.accepts(sent, client: form["client_id"] ?? "", now: now) }
+                ?? (sent == secret)
             guard form["grant_type"] == "authorization_code", let grant, form["client_id"] == grant.clientID,
-                  form["client_secret"] == secret, form["redirect_uri"] == grant.redirectURI, challenge == grant.challenge else {
+                  proven, form["redirect_uri"] == grant.redirectURI, challenge == grant.challenge else {
                 return HTTPResponse(status: .badRequest, body: Data(#"{"error":"invalid_grant"}"#.utf8))
             }
             let issuer = "http://\(req.headers["host"] ?? "")"
-            let now = Int64(Date().timeIntervalSince1970)
             var claims: [String: JSON] = ["iss": .string(issuer), "aud": .string(grant.clientID), "sub": .string(grant.subject),
                                           "exp": .int(now + 600), "iat": .int(now), "nonce": .string(grant.nonce)]
             if let email = grant.email {

@@ -17,26 +17,34 @@ public final class IdentityStore: Sendable {
 
     // MARK: providers
 
-    /// Adds a provider to a container, or replaces the one of its name. `clientSecret`: the web sign-in's (nil:
-    /// apps sign in natively only).
+    /// Adds a provider to a container, or replaces the one of its name. `secret`: how its web sign-in proves
+    /// itself (nil: apps sign in natively only); Apple's key must be a P-256 private key.
     public func saveProvider(_ provider: IdentityProvider, container: ContainerID,
-                             clientSecret: String? = nil) throws(StratusError) {
+                             secret: WebClientSecret? = nil) throws(StratusError) {
         guard try registry.containerExists(container) else { throw StratusError(.notFound,
                 "container \(container) does not exist") }
-        if let clientSecret, !(1...4096).contains(clientSecret.utf8.count) {
+        switch secret {
+        case .fixed(let fixed) where !(1...4096).contains(fixed.utf8.count):
             throw .badRequest("a client secret is 1 to 4096 bytes")
+        case .apple(let key) where (try? P256.Signing.PrivateKey(pemRepresentation: key.privateKeyPEM)) == nil:
+            throw .badRequest("Apple's private key is not a P-256 key in PEM (the .p8 file Apple gave)")
+        default: break
         }
         try guarded {
-            try control.write { s in try IdentityProviderRows.save(provider, clientSecret: clientSecret,
-                                                                   container: container, at: WallClock.nowMillis(), s) }
+            try control.write { s in try IdentityProviderRows.save(provider, secret: secret, container: container,
+                                                                   at: WallClock.nowMillis(), s) }
         }
     }
 
-    /// The client secret of a provider's web sign-in; nil when it has none.
-    public func clientSecret(_ provider: String, container: ContainerID) throws(StratusError) -> String? {
-        try guarded {
-            try control.read { s in try IdentityProviderRows.clientSecret(provider, container: container, s) }
-        }
+    /// Adds a provider with a fixed client secret for its web sign-in (nil: native sign-in only).
+    public func saveProvider(_ provider: IdentityProvider, container: ContainerID,
+                             clientSecret: String?) throws(StratusError) {
+        try saveProvider(provider, container: container, secret: clientSecret.map(WebClientSecret.fixed))
+    }
+
+    /// How a provider's web sign-in proves itself; nil when it has no web sign-in.
+    public func webSecret(_ provider: String, container: ContainerID) throws(StratusError) -> WebClientSecret? {
+        try guarded { try control.read { s in try IdentityProviderRows.secret(provider, container: container, s) } }
     }
 
     /// The providers whose buttons the sign-in page shows: those with a client secret.
