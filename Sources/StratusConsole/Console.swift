@@ -74,6 +74,7 @@ public final class Console: Sendable {
         let c = self
         LoginPages.register(&router, console: c)
         ContainerPages.register(&router, console: c)
+        AdministratorPages.register(&router, console: c)
         MonitorPages.add(to: &router, console: c)
         AccessPages.add(to: &router, console: c)
         SchemaPages.add(to: &router, console: c)
@@ -82,7 +83,7 @@ public final class Console: Sendable {
         // The rest of the console's URL space: signed-in visitors get a page saying it is not there (yet).
         for method in [HTTPMethod.get, .post] {
             router.add(method, "/console/*", bodyLimit: 16 * 1024) { req in
-                try await c.authenticated(req) { s in c.errorPage(s, status: .notFound, heading: "Not found",
+                try await c.authenticated(req, need: .personal) { s in c.errorPage(s, status: .notFound, heading: "Not found",
                                                                   reason: "There is no console page at this address.") }
             }
         }
@@ -97,6 +98,8 @@ public final class Console: Sendable {
         var token = ""
         /// Whom this session acts as, in which container environment (see `ConsoleScope.actingAs`).
         var acting: ActingAs?
+        /// What the administrator may do, per container.
+        var roles = AdminRoles()
     }
 
     static let cookieName = "stratus_session"
@@ -122,22 +125,25 @@ public final class Console: Sendable {
 
     /// Runs a page with the visitor's session, or sends them to sign in. A form post must carry the session's
     /// CSRF token and come from this site (Origin check).
-    func authenticated(_ req: HTTPRequest, form: Bool = false,
+    func authenticated(_ req: HTTPRequest, form: Bool = false, need: ConsoleNeed = .read,
                        _ page: @escaping @Sendable (Session) throws -> HTTPResponse) async throws -> HTTPResponse {
-        try await authenticated(req, form: form, scoped: false) { s, _ in try page(s) }
+        try await authenticated(req, form: form, scoped: false, need: need) { s, _ in try page(s) }
     }
 
     /// A page inside a container: the container and environment (and database, when the route has one) come
     /// from the URL; an unknown one is a 404 page.
-    func scoped(_ req: HTTPRequest, _ page: @escaping @Sendable (Session,
-                                                                 ConsoleScope) throws -> HTTPResponse) async throws -> HTTPResponse {
-        try await authenticated(req, form: req.method == .post, scoped: true) { s, scope in try page(s, scope!) }
+    func scoped(_ req: HTTPRequest, need: ConsoleNeed,
+                _ page: @escaping @Sendable (Session, ConsoleScope) throws -> HTTPResponse) async throws
+        -> HTTPResponse {
+        try await authenticated(req, form: req.method == .post, scoped: true, need: need) { s, scope in
+            try page(s, scope!)
+        }
     }
 
     /// The session, CSRF and scope checks every signed-in page passes, then the page. What a page throws goes to the
     /// console group's one error owner (`errors`) with the session and scope it happened in (`PageFailure`), so the
     /// error page keeps the console's header; a failure before there is a session goes there bare.
-    private func authenticated(_ req: HTTPRequest, form: Bool, scoped: Bool,
+    private func authenticated(_ req: HTTPRequest, form: Bool, scoped: Bool, need: ConsoleNeed,
                                _ page: @escaping @Sendable (Session,
                                                             ConsoleScope?) throws -> HTTPResponse) async throws -> HTTPResponse {
         let token = req.cookie(Console.cookieName)
@@ -150,7 +156,8 @@ public final class Console: Sendable {
                         reason: "Use the setup link that `stratus serve` printed, or run `stratus admin create`.") }
                 return .redirect(to: ConsolePaths.login)
             }
-            let session = Session(admin: found.admin, csrf: found.csrf, token: token, acting: found.acting)
+            let session = Session(admin: found.admin, csrf: found.csrf, token: token, acting: found.acting,
+                                  roles: try self.store.admins.roles(of: found.admin))
             if req.method == .post {
                 guard self.sameOrigin(req), self.formValue(req, "csrf") == session.csrf else {
                     return self.errorPage(session, status: .forbidden, heading: "Refused",
@@ -158,6 +165,7 @@ public final class Console: Sendable {
                 }
             }
             let scope = try PageFailure.within(req, session, nil) { scoped ? try self.scope(req, session) : nil }
+            guard need.allowed(session.roles, in: scope) else { return self.refusedByRole(session, need, scope) }
             return try PageFailure.within(req, session, scope) { try page(session, scope) }
         }
     }
@@ -171,7 +179,8 @@ public final class Console: Sendable {
         }()
         let env = try store.environment(container, environment)
         var scope = ConsoleScope(container: container, environment: environment, env: env)
-        scope.userDataBrowsable = environment != .production || allowProductionUserData
+        scope.userDataBrowsable = (environment != .production || allowProductionUserData)
+            && session.roles.allows(.readUserData(environment), in: container)
         // The session's "Act as" choice, when it was made in this container environment. A user since deleted is
         // refused (and forgotten), never silently replaced by nobody.
         if let acting = session.acting, acting.container == container.rawValue, acting.environment == environment.rawValue {
@@ -206,6 +215,9 @@ public final class Console: Sendable {
         guard allowProductionUserData else {
             throw StratusError(.accessDenied,
                                "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
+        }
+        guard session.roles.allows(.readUserData(.production), in: scope.container) else {
+            throw StratusError(.accessDenied, "Browsing users' data in Production needs the admin role in this container.")
         }
         if req.method == .get {
             try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: session.admin.email,
@@ -314,7 +326,9 @@ public final class Console: Sendable {
         guard case .object(var o) = TemplateEncoder.encode(view) else { return HTML.page("",
                 status: .internalServerError) }
         if let session {
-            o = o.setting("admin", .object(TemplateObject(["email": session.admin.email, "csrf": session.csrf])))
+            var admin = ["email": session.admin.email, "csrf": session.csrf]
+            if session.roles.allows(.manageAdministrators, in: nil) { admin["administrators"] = ConsolePaths.administrators }
+            o = o.setting("admin", .object(TemplateObject(admin)))
             if session.admin.theme != .system { o = o.setting("theme", .string(session.admin.theme.rawValue)) }
             o = o.setting("themes", Console.themeChoices[session.admin.theme] ?? .list([]))
             o = o.setting("csrf", .string(session.csrf))

@@ -12,6 +12,8 @@ struct ConsolePaths {
     static let login = "/console/login"
     static let logout = "/console/logout"
     static let audit = "/console/audit"
+    static let administrators = "/console/administrators"
+    static func administrators(done: String) -> String { url(administrators, [("done", done)]) }
     static let theme = "/console/theme"
     static let containers = "/console/containers"
     static let setupForm = "/console/setup"

@@ -12,7 +12,7 @@ extension LoginPages {
         router.add(.get, "/console/setup") { req in await g.setupPage(req) }
         router.add(.post, "/console/setup", bodyLimit: 16 * 1024) { req in await g.setup(req) }
         addSignedIn(to: &router, console: c) { routes in
-            routes.post("/console/theme") { g, req, s in try g.setTheme(req, s) }
+            routes.post("/console/theme", need: .personal) { g, req, s in try g.setTheme(req, s) }
         }
     }
 }
@@ -61,8 +61,8 @@ extension AccessPages {
     static func register(_ r: inout ScopedRoutes<AccessPages>) {
         r.get("/console/{container}/{environment}/users") { g, r in try g.usersPage(r) }
         r.get("/console/{container}/{environment}/act-as") { g, r in try g.actAsPage(r) }
-        r.post("/console/{container}/{environment}/act-as") { g, r in try g.actAs(r) }
-        r.post("/console/{container}/{environment}/act-as/stop") { g, r in try g.stopActing(r) }
+        r.post("/console/{container}/{environment}/act-as", need: .readUserData) { g, r in try g.actAs(r) }
+        r.post("/console/{container}/{environment}/act-as/stop", need: .personal) { g, r in try g.stopActing(r) }
         r.post("/console/{container}/{environment}/users/{user}/signout") { g, r in try g.signUserOut(r) }
         r.post("/console/{container}/{environment}/users/{user}/purge") { g, r in try g.purgeUserData(r) }
         r.post("/console/{container}/{environment}/users/{user}/unlink") { g, r in try g.unlinkWay(r) }
@@ -97,9 +97,9 @@ extension SettingsPages {
         r.post("/console/{container}/{environment}/keys") { g, r in try g.addKey(r) }
         r.post("/console/{container}/{environment}/keys/{id}/revoke") { g, r in try g.revokeKey(r) }
         r.get("/console/{container}/{environment}/sign-in") { g, r in try g.signInPage(r) }
-        r.post("/console/{container}/{environment}/sign-in/providers") { g, r in try g.addProvider(r) }
-        r.post("/console/{container}/{environment}/sign-in/providers/{name}/remove") { g, r in try g.removeProvider(r) }
-        r.post("/console/{container}/{environment}/sign-in/sign-up") { g, r in try g.saveSignUpWays(r) }
+        r.post("/console/{container}/{environment}/sign-in/providers", need: .changeContainer) { g, r in try g.addProvider(r) }
+        r.post("/console/{container}/{environment}/sign-in/providers/{name}/remove", need: .changeContainer) { g, r in try g.removeProvider(r) }
+        r.post("/console/{container}/{environment}/sign-in/sign-up", need: .changeContainer) { g, r in try g.saveSignUpWays(r) }
     }
 }
 

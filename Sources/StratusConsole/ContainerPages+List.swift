@@ -6,7 +6,8 @@ import StratusStore
 /// The containers page: the list (record counts from the writer's counters, never COUNT(*)) and creation.
 extension ContainerPages {
     func containersPage(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
-        let containers = try store.containers().map { c in
+        // Only the containers the administrator holds a role in; making one needs a role over every container.
+        let containers = try store.containers().filter { s.roles.role(in: $0.id) != nil }.map { c in
             let dev = try? store.environment(c.id, .development), prod = try? store.environment(c.id, .production)
             return ContainersView.Container(id: c.id.rawValue, createdISO: Console.iso(c.createdAt),
                                             developmentPath: ConsolePaths.environment(c.id, .development),
@@ -24,7 +25,8 @@ extension ContainerPages {
         let message = req.query("deleted").map { "Deleted \($0)." } ?? req.query("created").map { "Created \($0)." }
         return render("containers", ContainersView(title: "Containers", containers: containers,
                                                    hasContainers: !containers.isEmpty,
-                                                   createAction: ConsolePaths.containers, message: message), session: s)
+                                                   createAction: s.roles.allows(.serverWide, in: nil)
+                                                    ? ConsolePaths.containers : nil, message: message), session: s)
     }
 
     /// `containers.mustache`.
@@ -37,7 +39,7 @@ extension ContainerPages {
         let title: String
         let containers: [Container]
         let hasContainers: Bool
-        let createAction: String
+        let createAction: String?
         let message: String?
     }
 

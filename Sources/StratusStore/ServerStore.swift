@@ -137,6 +137,7 @@ public final class ServerStore: Sendable {
         UserIdentities.registerMigrations(&m)
         PendingLinks.registerMigrations(&m)
         IdentityProviderRows.registerMigrations(&m)
+        AdminStore.registerLaterMigrations(&m)
         return m
     }()
 

@@ -91,10 +91,25 @@ import StratusStore
         let d = ["--data", data.path]
         let created = try await Executables.run("stratus", ["admin", "create", "--email", "ops@example.com", "--password-stdin"] + d, stdin: "a long admin password\n")
         #expect(created.status == 0, "\(created.stderr)")
-        #expect(try await Executables.run("stratus", ["admin", "list"] + d).stdout == "ops@example.com\n")
+        #expect(try await Executables.run("stratus", ["admin", "list"] + d).stdout == "ops@example.com\towner (all containers)\n",
+                "the first administrator owns the server")
         let short = try await Executables.run("stratus", ["admin", "create", "--email", "b@example.com", "--password-stdin"] + d, stdin: "short\n")
         #expect(short.status != 0 && short.stderr.contains("10 to 1024"))
         #expect(try await Executables.run("stratus", ["admin", "reset-password", "--email", "ops@example.com", "--password-stdin"] + d, stdin: "another long password\n").status == 0)
+        // One made later holds no role until granted one; the last owner stays one.
+        #expect(try await Executables.run("stratus", ["admin", "create", "--email", "dev@example.com", "--password-stdin"] + d,
+                                          stdin: "a long admin password\n").status == 0)
+        #expect(try await Executables.run("stratus", ["admin", "list"] + d).stdout.contains("dev@example.com\tno role"))
+        let granted = try await Executables.run("stratus", ["admin", "grant", "--email", "dev@example.com", "--role", "developer",
+                                                            "--container", "iCloud.com.example.A"] + d)
+        #expect(granted.status == 0 && granted.stdout.contains("developer in iCloud.com.example.A"), "\(granted.stderr)")
+        #expect(try await Executables.run("stratus", ["admin", "grant", "--email", "dev@example.com", "--role", "boss"] + d).status != 0)
+        let demoted = try await Executables.run("stratus", ["admin", "grant", "--email", "ops@example.com", "--role", "admin"] + d)
+        #expect(demoted.status != 0 && demoted.stderr.contains("last owner"))
+        #expect(try await Executables.run("stratus", ["admin", "delete", "--email", "ops@example.com"] + d).status != 0)
+        #expect(try await Executables.run("stratus", ["admin", "revoke", "--email", "dev@example.com", "--container", "iCloud.com.example.A"] + d).status == 0)
+        #expect(try await Executables.run("stratus", ["admin", "revoke", "--email", "dev@example.com", "--container", "iCloud.com.example.A"] + d).status != 0)
+        #expect(try await Executables.run("stratus", ["admin", "delete", "--email", "dev@example.com"] + d).status == 0)
         #expect(try await Executables.run("stratus", ["admin", "delete", "--email", "ops@example.com"] + d).status == 0)
         #expect(try await Executables.run("stratus", ["admin", "list"] + d).stdout.isEmpty)
     }

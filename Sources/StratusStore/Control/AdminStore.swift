@@ -8,6 +8,11 @@ public final class AdminStore: Sendable {
     init(control: any SQLDatabase) { self.control = control }
 
     static func registerMigrations(_ m: inout SQLMigrations) { AdminRows.registerMigrations(&m) }
+    /// The steps made after the others of the control database.
+    static func registerLaterMigrations(_ m: inout SQLMigrations) {
+        AdminRoleRows.registerMigrations(&m)
+        AdminTokenRows.registerMigrations(&m)
+    }
 
     /// Sessions end after 2 hours without use, and 12 hours after sign-in whatever happens.
     public static let sessionIdle: Int64 = 2 * 3600 * 1000
@@ -27,8 +32,11 @@ public final class AdminStore: Sendable {
             try control.write { s in
                 if try AdminRows.find(email: email, s) != nil { throw StratusError(.exists,
                         "an admin with this email already exists") }
-                return Admin(id: try AdminRows.insert(email: email, passwordHash: hash, at: WallClock.nowMillis(), s),
-                             email: email)
+                // The first administrator owns the server; those after hold no role until an owner grants one.
+                let first = !(try AdminRows.any(s))
+                let id = try AdminRows.insert(email: email, passwordHash: hash, at: WallClock.nowMillis(), s)
+                if first { try AdminRoleRows.grant(.owner, to: id, in: nil, s) }
+                return Admin(id: id, email: email)
             }
         }
     }
@@ -38,7 +46,7 @@ public final class AdminStore: Sendable {
     }
 
     /// The admin's id, for the statements that change it.
-    private func adminID(_ s: any SQLSession, email: String) throws -> Int64 {
+    func adminID(_ s: any SQLSession, email: String) throws -> Int64 {
         guard let id = try AdminRows.find(email: email, s)?.admin.id else {
             throw StratusError(.notFound, "no admin with this email")
         }
@@ -49,6 +57,8 @@ public final class AdminStore: Sendable {
         try guarded {
             try control.write { s in
                 let id = try adminID(s, email: email)
+                try AdminRoleRows.keepsAnOwner(without: id, deleting: true, s)
+                try AdminRoleRows.revokeAll(from: id, s)
                 try AdminRows.delete(id: id, s)
             }
         }

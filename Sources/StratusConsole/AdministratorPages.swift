@@ -1,0 +1,94 @@
+import StratusHTTP
+import StratusModel
+
+/// Administrators (owners only): each administrator with the roles they hold, granting a role in a container or
+/// over every container, and revoking one, as `stratus admin grant|revoke` do. Every change is audited; the last
+/// owner of every container stays one.
+struct AdministratorPages: ConsolePageGroup {
+    let console: Console
+
+    static func register(_ router: inout Router, console c: Console) {
+        addSignedIn(to: &router, console: c) { routes in
+            routes.get(ConsolePaths.administrators, need: .administrators) { g, req, s in try g.administratorsPage(req, s) }
+            routes.post(ConsolePaths.administrators + "/grant", need: .administrators) { g, req, s in try g.grant(req, s) }
+            routes.post(ConsolePaths.administrators + "/revoke", need: .administrators) { g, req, s in try g.revoke(req, s) }
+        }
+    }
+
+    func administratorsPage(_ req: HTTPRequest, _ s: Session, error: String? = nil) throws -> HTTPResponse {
+        let admins = try store.admins.allWithRoles()
+        let rows = admins.map { a in
+            AdministratorsView.Admin(email: a.admin.email, roles: a.roles.spelled,
+                                     grants: ([a.roles.everywhere.map { ("", "all containers", $0) }].compactMap { $0 }
+                                              + a.roles.containers.sorted { $0.key < $1.key }
+                                                .map { ($0.key.rawValue, $0.key.rawValue, $0.value) })
+                                        .map { AdministratorsView.Grant(container: $0.0, label: $0.1,
+                                                                        role: $0.2.rawValue) })
+        }
+        if Console.wantsJSON(req) {
+            return Console.jsonAnswer(["administrators": admins.map {
+                AdministratorsView.AdminJSON(email: $0.admin.email, everywhere: $0.roles.everywhere?.rawValue,
+                                             containers: Dictionary(uniqueKeysWithValues: $0.roles.containers
+                                                .map { ($0.key.rawValue, $0.value.rawValue) }))
+            }])
+        }
+        let view = AdministratorsView(title: "Administrators", admins: rows, roles: AdminRole.allCases.reversed()
+                                        .map(\.rawValue),
+                                      containers: try store.containers().map(\.id.rawValue),
+                                      grantAction: ConsolePaths.administrators + "/grant",
+                                      revokeAction: ConsolePaths.administrators + "/revoke", error: error,
+                                      message: req.query("done"),
+                                      crumbs: [Crumb(href: ConsolePaths.home, label: "Containers")])
+        return render("administrators", view, session: s, status: error == nil ? .ok : .badRequest)
+    }
+
+    /// `administrators.mustache`.
+    struct AdministratorsView: Encodable {
+        struct Grant: Encodable { let container, label, role: String }
+        struct Admin: Encodable { let email, roles: String; let grants: [Grant] }
+        struct AdminJSON: Encodable { let email: String; let everywhere: String?; let containers: [String: String] }
+        let title: String
+        let admins: [Admin]
+        let roles, containers: [String]
+        let grantAction, revokeAction: String
+        let error, message: String?
+        let crumbs: [Crumb]
+    }
+
+    func grant(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        let f = form(req)
+        let email = f["email"] ?? ""
+        do {
+            let role = try AdminRole(parsing: f["role"] ?? "")
+            let container = try Self.container(f["container"])
+            try store.admins.grant(role, email: email, container: container)
+            try audit(s, nil, "grant role", "\(email): \(role.rawValue) " + (container.map { "in \($0)" } ?? "everywhere"),
+                      container: container)
+            return .redirect(to: ConsolePaths.administrators(done: "\(email) is now \(role.rawValue) "
+                                                             + (container.map { "in \($0)." } ?? "in every container.")))
+        } catch let e as StratusError where e.code == .badRequest || e.code == .notFound {
+            return try administratorsPage(req, s, error: e.reason)
+        }
+    }
+
+    func revoke(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        let f = form(req)
+        let email = f["email"] ?? ""
+        do {
+            let container = try Self.container(f["container"])
+            try store.admins.revoke(email: email, container: container)
+            try audit(s, nil, "revoke role", "\(email) " + (container.map { "in \($0)" } ?? "everywhere"),
+                      container: container)
+            return .redirect(to: ConsolePaths.administrators(done: "Revoked \(email)'s role."))
+        } catch let e as StratusError where e.code == .badRequest || e.code == .notFound {
+            return try administratorsPage(req, s, error: e.reason)
+        }
+    }
+
+    /// The form's container: empty for every container.
+    private static func container(_ text: String?) throws(StratusError) -> ContainerID? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let id = try? ContainerID(text) else { throw .badRequest("'\(text.prefix(100))' is not a container") }
+        return id
+    }
+}
