@@ -12,10 +12,17 @@ struct AdministratorPages: ConsolePageGroup {
             routes.get(ConsolePaths.administrators, need: .administrators) { g, req, s in try g.administratorsPage(req, s) }
             routes.post(ConsolePaths.administrators + "/grant", need: .administrators) { g, req, s in try g.grant(req, s) }
             routes.post(ConsolePaths.administrators + "/revoke", need: .administrators) { g, req, s in try g.revoke(req, s) }
+            routes.post(ConsolePaths.administrators + "/tokens", need: .administrators) { g, req, s in
+                try g.createToken(req, s)
+            }
+            routes.post(ConsolePaths.administrators + "/tokens/{id}/revoke", need: .administrators) { g, req, s in
+                try g.revokeToken(req, s)
+            }
         }
     }
 
-    func administratorsPage(_ req: HTTPRequest, _ s: Session, error: String? = nil) throws -> HTTPResponse {
+    func administratorsPage(_ req: HTTPRequest, _ s: Session, error: String? = nil,
+                            madeToken: String? = nil) throws -> HTTPResponse {
         let admins = try store.admins.allWithRoles()
         let rows = admins.map { a in
             AdministratorsView.Admin(email: a.admin.email, roles: a.roles.spelled,
@@ -36,8 +43,16 @@ struct AdministratorPages: ConsolePageGroup {
                                         .map(\.rawValue),
                                       containers: try store.containers().map(\.id.rawValue),
                                       grantAction: ConsolePaths.administrators + "/grant",
-                                      revokeAction: ConsolePaths.administrators + "/revoke", error: error,
-                                      message: req.query("done"),
+                                      revokeAction: ConsolePaths.administrators + "/revoke",
+                                      tokens: try store.admins.tokens().map { t in
+                                          AdministratorsView.Token(name: t.name, roles: t.roles.spelled,
+                                                                   expires: t.expiresAt.map(Console.iso) ?? "never",
+                                                                   createdBy: t.createdBy,
+                                                                   revokeAction: ConsolePaths.administrators
+                                                                    + "/tokens/\(t.id)/revoke")
+                                      },
+                                      tokenAction: ConsolePaths.administrators + "/tokens", madeToken: madeToken,
+                                      error: error, message: req.query("done"),
                                       crumbs: [Crumb(href: ConsolePaths.home, label: "Containers")])
         return render("administrators", view, session: s, status: error == nil ? .ok : .badRequest)
     }
@@ -51,6 +66,11 @@ struct AdministratorPages: ConsolePageGroup {
         let admins: [Admin]
         let roles, containers: [String]
         let grantAction, revokeAction: String
+        struct Token: Encodable { let name, roles, expires, createdBy, revokeAction: String }
+        let tokens: [Token]
+        let tokenAction: String
+        /// A token just made: its secret, shown this once.
+        let madeToken: String?
         let error, message: String?
         let crumbs: [Crumb]
     }
@@ -83,6 +103,31 @@ struct AdministratorPages: ConsolePageGroup {
         } catch let e as StratusError where e.code == .badRequest || e.code == .notFound {
             return try administratorsPage(req, s, error: e.reason)
         }
+    }
+
+    func createToken(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        let f = form(req)
+        do {
+            let role = try AdminRole(parsing: f["role"] ?? "")
+            let container = try Self.container(f["container"])
+            let days = Int64(f["days"] ?? "") ?? 0
+            guard (0...3650).contains(days) else { throw StratusError.badRequest("a token lives 1 to 3650 days, or always") }
+            let (token, secret) = try store.admins.createToken(name: f["name"] ?? "", container: container, role: role,
+                                                               expiresAt: days == 0 ? nil
+                                                                : WallClock.nowMillis() + days * 86_400_000,
+                                                               by: s.admin.email)
+            try audit(s, nil, "create admin token", "\(token.name): \(token.roles.spelled)", container: container)
+            return try administratorsPage(req, s, madeToken: secret)
+        } catch let e as StratusError where [.badRequest, .notFound, .limitExceeded].contains(e.code) {
+            return try administratorsPage(req, s, error: e.reason)
+        }
+    }
+
+    func revokeToken(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        guard let id = Int64(req.parameters["id"] ?? "") else { throw StratusError(.notFound, "No such token.") }
+        try store.admins.revokeToken(id)
+        try audit(s, nil, "revoke admin token", "\(id)")
+        return .redirect(to: ConsolePaths.administrators(done: "Revoked the admin token."))
     }
 
     /// The form's container: empty for every container.

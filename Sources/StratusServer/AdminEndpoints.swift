@@ -4,8 +4,9 @@ import StratusHTTP
 import StratusModel
 import StratusStore
 
-/// `/-/admin/…`: what a CI script switches between test steps, for the bearer of `serve --admin-token-file`'s token.
-/// Today: faults (`GET|POST /-/admin/faults`, `DELETE /-/admin/faults/{id}`, `DELETE /-/admin/faults?container=C`).
+/// `/-/admin/…`: what a CI script does to a server without a person — faults between test steps, throw-away
+/// containers, snapshots, schema imports and deploys — for the bearer of `serve --admin-token-file`'s token (an
+/// owner) or of a scoped admin token (one role, in one container or every container; see `authorize`).
 struct AdminEndpoints {
     let store: ServerStore
     let token: String?
@@ -13,8 +14,9 @@ struct AdminEndpoints {
     var allowProduction = false
 
     /// Every change made here goes to the audit log, as the console's and the command line's do.
-    func audit(_ action: String, container: String?, environment: String?, detail: String = "") throws {
-        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: "admin endpoint (bearer token)",
+    func audit(_ action: String, container: String?, environment: String?, detail: String = "",
+               by who: String = "admin endpoint (bearer token)") throws {
+        try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: who,
                                           action: action, container: container,
                                    environment: environment, detail: detail))
     }
@@ -39,17 +41,20 @@ struct AdminEndpoints {
             try await BlockingWork.shared.run {
                 let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""),
                                                 try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
+                let caller = try admin.authorize(req, .change(environment), in: container)
                 let id = try admin.store.lifecycle.snapshot(container, environment,
                                                             allowProduction: admin.allowProduction)
                 try admin.audit("snapshot", container: container.rawValue, environment: environment.rawValue,
-                                detail: id)
+                                detail: id, by: caller.who)
                 return Self.json(["snapshot": .string(id)])
             }
         }
         // `stratus schema check` for a server whose data a CI script cannot open (--ephemeral, or another machine).
         router.add(.get, "/-/admin/containers/{container}/schema-check") { req in
             try await BlockingWork.shared.run {
-                let problems = try admin.store.lifecycle.schemaCheck(container: try ContainerID(req.parameters["container"] ?? ""))
+                let container = try ContainerID(req.parameters["container"] ?? "")
+                try admin.authorize(req, .read, in: container)
+                let problems = try admin.store.lifecycle.schemaCheck(container: container)
                 return Self.json(["ok": .bool(problems.isEmpty),
                                   "problems": .array(problems.map { .string($0.message) })])
             }
@@ -61,12 +66,20 @@ struct AdminEndpoints {
                 }
                 let (container, environment) = (try ContainerID(req.parameters["container"] ?? ""),
                                                 try ContainerEnvironment(parsing: req.parameters["environment"] ?? ""))
+                let caller = try admin.authorize(req, .change(environment), in: container)
                 try admin.store.lifecycle.restore(container, environment, snapshot: id,
                                                   allowProduction: admin.allowProduction)
                 try admin.audit("restore snapshot", container: container.rawValue, environment: environment.rawValue,
-                                detail: id)
+                                detail: id, by: caller.who)
                 return Self.json(["restored": .string(id)])
             }
+        }
+        // What CI changes on a remote server: Development's schema, and the deploy to Production.
+        router.add(.post, "/-/admin/containers/{container}/development/schema", bodyLimit: 4 << 20) { req in
+            try await BlockingWork.shared.run { try admin.importSchema(req) }
+        }
+        router.add(.post, "/-/admin/containers/{container}/deploy", bodyLimit: 4096) { req in
+            try await BlockingWork.shared.run { try admin.deploy(req) }
         }
     }
 
@@ -80,6 +93,7 @@ struct AdminEndpoints {
         guard let o = try? JSON.parse(req.body), let name = o["container"]?.string else {
             throw StratusError.badRequest("the body is {\"container\", \"schema\": \".ckdb text\", \"records\": \"NDJSON lines\", \"environment\"}")
         }
+        let caller = try authorize(req, .serverWide, in: nil)
         let container = try ContainerID(name)
         let environment = try ContainerEnvironment(parsing: o["environment"]?.string ?? "development")
         let schema = try o["schema"]?.string.map { text throws -> Schema in
@@ -89,7 +103,7 @@ struct AdminEndpoints {
         if let schema {
             _ = try store.lifecycle.importSchema(schema, into: container)
             if environment == .production || o["deploy"]?.bool == true { _ = try store.lifecycle.deploy(container,
-                    by: "admin endpoint") }
+                    by: caller.who) }
         }
         var loaded = 0
         if let lines = o["records"]?.string, !lines.isEmpty {
@@ -102,25 +116,26 @@ struct AdminEndpoints {
         let token = try store.credentials.createAPIToken(container: container, environment: environment,
                                                          name: "admin endpoint").secret
         try audit("create container", container: container.rawValue, environment: environment.rawValue,
-                  detail: "\(loaded) records, an API token")
+                  detail: "\(loaded) records, an API token", by: caller.who)
         var r = Self.json(["container": .string(container.rawValue), "environment": .string(environment.rawValue),
                            "records": .int(Int64(loaded)), "apiToken": .string(token)])
         r.status = .created
         return r
     }
 
-    /// The token check, then the work off the server's threads; a client's mistake is a 400 with its reason.
-    /// The admin group's middleware: only the bearer of the configured token gets past it (none configured: the
-    /// endpoints are off).
+    /// The admin group's middleware: only the bearer of a live token (`--admin-token-file`'s, or a scoped one)
+    /// gets past it; each endpoint then asks for what it does (`authorize`). Without `--admin-token-file` and with
+    /// no scoped token presented, the endpoints are off.
     var bearer: RouteGroup.Middleware {
-        let token = self.token
+        let admin = self
         return { req, next in
-            guard let token else {
-                return Self.error("the admin endpoints are off: start the server with --admin-token-file",
-                                  status: .forbidden)
+            let caller = try? await BlockingWork.shared.run { admin.caller(req) }
+            guard caller != nil || admin.token != nil || !req.bearerToken.isEmpty else {
+                return Self.error("the admin endpoints are off: start the server with --admin-token-file, "
+                                  + "or make a token with stratus admin token create", status: .forbidden)
             }
-            guard Secrets.constantTimeEquals(req.bearerToken, token) else {
-                var r = Self.error("the admin endpoints need Authorization: Bearer <the token of --admin-token-file>",
+            guard caller != nil else {
+                var r = Self.error("the admin endpoints need Authorization: Bearer <an admin token>",
                                    status: .unauthorized)
                 r.headers["www-authenticate"] = "Bearer"
                 return r
@@ -156,7 +171,9 @@ struct AdminEndpoints {
     }
 
     private func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        let faults = try store.faults.all(container: try req.query("container").map { try ContainerID($0) })
+        let container = try req.query("container").map { try ContainerID($0) }
+        try authorize(req, .read, in: container)
+        let faults = try store.faults.all(container: container)
         return Self.json(["faults": .array(faults.map(Self.object))])
     }
 
@@ -202,9 +219,10 @@ struct AdminEndpoints {
         f.recordName = try optional("recordName")
         // Server fields as CloudKit's field JSON: an object, or its text.
         if let sf = o["serverFields"], !sf.isNull { f.serverFields = sf.string ?? sf.serialized }
+        let caller = try authorize(req, .change(f.environment), in: f.container)
         let fault = try store.faults.addFault(f, allowProduction: allowProduction)
         try audit("add fault", container: fault.container.rawValue, environment: fault.environment.rawValue,
-                  detail: "\(fault.kind.rawValue) on \(fault.operation) (fault \(fault.id))")
+                  detail: "\(fault.kind.rawValue) on \(fault.operation) (fault \(fault.id))", by: caller.who)
         var r = Self.json(Self.object(fault))
         r.status = .created
         return r
@@ -214,9 +232,11 @@ struct AdminEndpoints {
         let container = try req.query("container").map { try ContainerID($0) }
         guard id != nil || container != nil else { throw StratusError.badRequest("name a fault (/-/admin/faults/{id}) or a container (?container=C)") }
         let environment = try req.query("environment").map { try ContainerEnvironment(parsing: $0) }
+        // Clearing a fault by id alone, or both environments', is a change where Production may be.
+        let caller = try authorize(req, .change(environment ?? .production), in: container)
         try store.faults.clearFaults(id: id, container: container, environment: environment)
         try audit("clear faults", container: container?.rawValue, environment: environment?.rawValue,
-                  detail: id.map { "fault \($0)" } ?? "all")
+                  detail: id.map { "fault \($0)" } ?? "all", by: caller.who)
         return Self.json(["cleared": .bool(true)])
     }
 

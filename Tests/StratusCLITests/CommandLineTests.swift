@@ -109,6 +109,17 @@ import StratusStore
         #expect(try await Executables.run("stratus", ["admin", "delete", "--email", "ops@example.com"] + d).status != 0)
         #expect(try await Executables.run("stratus", ["admin", "revoke", "--email", "dev@example.com", "--container", "iCloud.com.example.A"] + d).status == 0)
         #expect(try await Executables.run("stratus", ["admin", "revoke", "--email", "dev@example.com", "--container", "iCloud.com.example.A"] + d).status != 0)
+        // A scoped token for CI: its secret the last line, shown once; listed without it; revoked.
+        let made = try await Executables.run("stratus", ["admin", "token", "create", "--name", "ci", "--container", "iCloud.com.example.A",
+                                                         "--role", "developer", "--expires", "90d"] + d)
+        let secret = made.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(made.status == 0 && secret.count == 64 && secret.allSatisfy(\.isHexDigit), "\(made.stdout)\(made.stderr)")
+        let tokens = try await Executables.run("stratus", ["admin", "token", "list"] + d).stdout
+        #expect(tokens.contains("ci\tdeveloper in iCloud.com.example.A") && !tokens.contains(secret))
+        #expect(try await Executables.run("stratus", ["admin", "token", "create", "--name", "x", "--role", "viewer", "--expires", "soon"] + d).status != 0)
+        let id = String(tokens.prefix { $0 != "\t" })
+        #expect(try await Executables.run("stratus", ["admin", "token", "revoke", "--id", id] + d).status == 0)
+        #expect(try await Executables.run("stratus", ["admin", "token", "list"] + d).stdout.isEmpty)
         #expect(try await Executables.run("stratus", ["admin", "delete", "--email", "dev@example.com"] + d).status == 0)
         #expect(try await Executables.run("stratus", ["admin", "delete", "--email", "ops@example.com"] + d).status == 0)
         #expect(try await Executables.run("stratus", ["admin", "list"] + d).stdout.isEmpty)

@@ -91,6 +91,16 @@ import StratusModel
                 "making a container needs a role over every container")
         #expect(try await viewer.post("/console/theme", [("theme", "dark")]).status == 303, "anyone sets their own theme")
 
+        // Admin API tokens are made, shown once and revoked on the same page.
+        let made = try await owner.post("/console/administrators/tokens", [("name", "ci"), ("role", "developer"), ("container", Self.a), ("days", "90")])
+        let secret = try #require(made.html.firstMatch(of: #/readonly value="([0-9a-f]{64})"/#).map { String($0.output.1) })
+        #expect(try f.app.store.admins.authenticateToken(secret)?.roles == AdminRoles(containers: [try ContainerID(Self.a): .developer]))
+        #expect(!(try await owner.get("/console/administrators").html.contains(secret)), "shown once")
+        let tokenID = try #require(try f.app.store.admins.tokens().first?.id)
+        #expect(try await admin.post("/console/administrators/tokens/\(tokenID)/revoke").status == 403)
+        #expect(try await owner.post("/console/administrators/tokens/\(tokenID)/revoke").status == 303)
+        #expect(try f.app.store.admins.authenticateToken(secret) == nil)
+
         // The owner's revocation takes effect at once; the last owner stays one; each change is audited.
         #expect(try await owner.post("/console/administrators/revoke", [("email", "developer-role@example.com"), ("container", Self.a)]).status == 303)
         #expect(try await developer.get("\(dev)/schema").status == 403)
