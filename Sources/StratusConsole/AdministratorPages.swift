@@ -12,6 +12,9 @@ struct AdministratorPages: ConsolePageGroup {
             routes.get(ConsolePaths.administrators, need: .administrators) { g, req, s in try g.administratorsPage(req, s) }
             routes.post(ConsolePaths.administrators + "/grant", need: .administrators) { g, req, s in try g.grant(req, s) }
             routes.post(ConsolePaths.administrators + "/revoke", need: .administrators) { g, req, s in try g.revoke(req, s) }
+            routes.post(ConsolePaths.administrators + "/reset-two-factor", need: .administrators) { g, req, s in
+                try g.resetTwoFactor(req, s)
+            }
             routes.post(ConsolePaths.administrators + "/tokens", need: .administrators) { g, req, s in
                 try g.createToken(req, s)
             }
@@ -26,6 +29,7 @@ struct AdministratorPages: ConsolePageGroup {
         let admins = try store.admins.allWithRoles()
         let rows = admins.map { a in
             AdministratorsView.Admin(email: a.admin.email, roles: a.roles.spelled,
+                                     twoFactor: (try? store.admins.hasSecondFactor(a.admin)) ?? false,
                                      grants: ([a.roles.everywhere.map { ("", "all containers", $0) }].compactMap { $0 }
                                               + a.roles.containers.sorted { $0.key < $1.key }
                                                 .map { ($0.key.rawValue, $0.key.rawValue, $0.value) })
@@ -44,6 +48,7 @@ struct AdministratorPages: ConsolePageGroup {
                                       containers: try store.containers().map(\.id.rawValue),
                                       grantAction: ConsolePaths.administrators + "/grant",
                                       revokeAction: ConsolePaths.administrators + "/revoke",
+                                      resetAction: ConsolePaths.administrators + "/reset-two-factor",
                                       tokens: try store.admins.tokens().map { t in
                                           AdministratorsView.Token(name: t.name, roles: t.roles.spelled,
                                                                    expires: t.expiresAt.map(Console.iso) ?? "never",
@@ -60,12 +65,12 @@ struct AdministratorPages: ConsolePageGroup {
     /// `administrators.mustache`.
     struct AdministratorsView: Encodable {
         struct Grant: Encodable { let container, label, role: String }
-        struct Admin: Encodable { let email, roles: String; let grants: [Grant] }
+        struct Admin: Encodable { let email, roles: String; let twoFactor: Bool; let grants: [Grant] }
         struct AdminJSON: Encodable { let email: String; let everywhere: String?; let containers: [String: String] }
         let title: String
         let admins: [Admin]
         let roles, containers: [String]
-        let grantAction, revokeAction: String
+        let grantAction, revokeAction, resetAction: String
         struct Token: Encodable { let name, roles, expires, createdBy, revokeAction: String }
         let tokens: [Token]
         let tokenAction: String
@@ -121,6 +126,21 @@ struct AdministratorPages: ConsolePageGroup {
         } catch let e as StratusError where [.badRequest, .notFound, .limitExceeded].contains(e.code) {
             return try administratorsPage(req, s, error: e.reason)
         }
+    }
+
+    /// An owner resets another administrator's second factor (lost device): their sessions end, and they sign in
+    /// with the password alone until they enrol again.
+    func resetTwoFactor(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        let email = form(req)["email"] ?? ""
+        do {
+            try store.admins.resetTwoFactor(email: email)
+        } catch {
+            // The one refusal (no such administrator) is said on the page.
+            guard error.code == .notFound else { throw error }
+            return try administratorsPage(req, s, error: error.reason)
+        }
+        try audit(s, nil, "reset second factor", email)
+        return .redirect(to: ConsolePaths.administrators(done: "Reset \(email)'s second factor."))
     }
 
     func revokeToken(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {

@@ -20,6 +20,8 @@ public final class Console: Sendable {
     /// Whether admins may browse users' private and shared databases in Production (`serve
     /// --allow-production-user-data`).
     let allowProductionUserData: Bool
+    /// `serve --require-two-factor`: an administrator without a second factor reaches only its enrolment.
+    let requireTwoFactor: Bool
     /// `serve --allow-production-admin`: faults (and snapshots) of Production.
     let allowProductionAdmin: Bool
     /// Shared with the CloudKit sign-in pages, so one address's failures count once across both.
@@ -44,7 +46,8 @@ public final class Console: Sendable {
 
     public init(store: ServerStore, templatesDirectory: URL, blocking: BlockingWork = .shared,
                 secureCookies: Bool = false,
-                allowProductionUserData: Bool = false, allowProductionAdmin: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
+                allowProductionUserData: Bool = false, allowProductionAdmin: Bool = false,
+                requireTwoFactor: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
                 demo: ContainerID? = nil) throws {
         self.store = store
         self.demo = demo
@@ -53,6 +56,7 @@ public final class Console: Sendable {
         self.throttle = throttle
         self.allowProductionUserData = allowProductionUserData
         self.allowProductionAdmin = allowProductionAdmin
+        self.requireTwoFactor = requireTwoFactor
         self.blocking = blocking
         self.secureCookies = secureCookies
         setupToken = Secrets.hex(Secrets.randomBytes(16))
@@ -75,6 +79,7 @@ public final class Console: Sendable {
         LoginPages.register(&router, console: c)
         ContainerPages.register(&router, console: c)
         AdministratorPages.register(&router, console: c)
+        TwoFactorPages.register(&router, console: c)
         MonitorPages.add(to: &router, console: c)
         AccessPages.add(to: &router, console: c)
         SchemaPages.add(to: &router, console: c)
@@ -100,6 +105,8 @@ public final class Console: Sendable {
         var acting: ActingAs?
         /// What the administrator may do, per container.
         var roles = AdminRoles()
+        /// Signed in with a password, still waiting for the second factor: only its page is reached.
+        var secondStepPending = false
     }
 
     static let cookieName = "stratus_session"
@@ -157,7 +164,9 @@ public final class Console: Sendable {
                 return .redirect(to: ConsolePaths.login)
             }
             let session = Session(admin: found.admin, csrf: found.csrf, token: token, acting: found.acting,
-                                  roles: try self.store.admins.roles(of: found.admin))
+                                  roles: try self.store.admins.roles(of: found.admin),
+                                  secondStepPending: found.secondStepPending)
+            if let detour = try self.twoFactorDetour(session, need) { return detour }
             if req.method == .post {
                 guard self.sameOrigin(req), self.formValue(req, "csrf") == session.csrf else {
                     return self.errorPage(session, status: .forbidden, heading: "Refused",

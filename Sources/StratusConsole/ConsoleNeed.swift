@@ -18,6 +18,10 @@ enum ConsoleNeed: Sendable {
     case administrators
     /// The administrator's own preferences (the colour scheme): every signed-in administrator.
     case personal
+    /// The second step of a sign-in: the one page a session that waits for it reaches.
+    case secondStep
+    /// Enrolling a second factor: reached before any page where the server requires one.
+    case enrolment
 
     /// The action roles judge, in `scope`; nil for what every administrator may do.
     func action(in scope: ConsoleScope?) -> AdminAction? {
@@ -29,7 +33,7 @@ enum ConsoleNeed: Sendable {
         case .changeContainer: .changeContainer
         case .serverWide: .serverWide
         case .administrators: .manageAdministrators
-        case .personal: nil
+        case .personal, .secondStep, .enrolment: nil
         }
     }
 

@@ -13,6 +13,7 @@ struct ConsolePaths {
     static let logout = "/console/logout"
     static let audit = "/console/audit"
     static let administrators = "/console/administrators"
+    static let twoFactor = "/console/two-factor"
     static func administrators(done: String) -> String { url(administrators, [("done", done)]) }
     static let theme = "/console/theme"
     static let containers = "/console/containers"

@@ -32,7 +32,8 @@ extension LoginPages {
                                               { () throws -> (token: String, csrf: String) in
             guard let admin = try store.admins.authenticateAdmin(email: email,
                                                                  password: password) else { throw StratusError(.authenticationFailed, "no match") }
-            return try store.admins.createAdminSession(admin)
+            // With a second factor, the session reaches only the second step until it passes.
+            return try store.admins.createAdminSession(admin, secondStep: try store.admins.hasSecondFactor(admin))
         }) {
         case .succeeded(let made): result = made
         case .wait(let seconds):

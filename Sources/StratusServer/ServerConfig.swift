@@ -32,6 +32,8 @@ public struct ServerConfig: Sendable {
     /// Faults, snapshots and restores of Production environments (admin endpoints and the console); off unless
     /// `serve --allow-production-admin`, since they reach real users' data.
     public var allowProductionAdmin = false
+    /// `serve --require-two-factor`: every console administrator enrols a second factor before reaching any page.
+    public var requireTwoFactor = false
     /// Notification retention, subscription caps and the notification log's budget per environment
     /// (`serve --notification-retention-days`, `--max-subscriptions-per-user`, `--max-subscriptions`,
     /// `--notification-log-mb`).

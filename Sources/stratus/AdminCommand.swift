@@ -6,7 +6,8 @@ import StratusStore
 struct AdminCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "admin", abstract: "Manage console administrators.",
                                                     subcommands: [Create.self, List.self, Delete.self,
-                                                                  ResetPassword.self, Grant.self, Revoke.self, Token.self])
+                                                                  ResetPassword.self, Grant.self, Revoke.self, Token.self,
+                                                                  ResetTwoFactor.self])
 
     /// The first line of standard input, so passwords never appear in a process list or shell history; asked for
     /// with `--password-stdin`, without which a command that sets a password refuses.

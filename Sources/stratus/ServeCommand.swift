@@ -117,6 +117,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Let console admins browse users' private and shared data in Production (each view is audited).")
     var allowProductionUserData = false
 
+    @Flag(help: "Make every console administrator enrol a second factor (TOTP) before reaching any page.")
+    var requireTwoFactor = false
+
     @Flag(help: "Keep everything in a temporary directory removed at exit (for CI): a fresh server each run, relaxed durability.")
     var ephemeral = false
 
@@ -164,6 +167,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.durability = ephemeral ? .relaxed : Durability(rawValue: durability) ?? .full
         config.databaseURL = ephemeral ? nil : databaseURL ?? ProcessInfo.processInfo.environment["STRATUS_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         config.databasePoolSize = databasePoolSize
+        config.requireTwoFactor = requireTwoFactor
         config.http.publicURL = publicURL.flatMap(ServerConfig.publicOrigin)
         config.http.trustedProxies = trustProxy.compactMap(CIDR.init)
         config.http.maxBufferedBodyBytes = maxBufferedBodyMb << 20

@@ -12,6 +12,7 @@ public final class AdminStore: Sendable {
     static func registerLaterMigrations(_ m: inout SQLMigrations) {
         AdminRoleRows.registerMigrations(&m)
         AdminTokenRows.registerMigrations(&m)
+        AdminTwoFactorRows.registerMigrations(&m)
     }
 
     /// Sessions end after 2 hours without use, and 12 hours after sign-in whatever happens.
@@ -86,13 +87,16 @@ public final class AdminStore: Sendable {
         return Secrets.verifyPassword(password, hash: hash) ? admin : nil
     }
 
-    /// Starts a session: a random cookie token (kept hashed) and the CSRF token its forms must carry.
-    public func createAdminSession(_ admin: Admin) throws(StratusError) -> (token: String, csrf: String) {
+    /// Starts a session: a random cookie token (kept hashed) and the CSRF token its forms must carry. An
+    /// administrator with a second factor gets a session that waits for it (`secondStepPending`).
+    public func createAdminSession(_ admin: Admin, secondStep: Bool = false) throws(StratusError)
+        -> (token: String, csrf: String) {
         let token = Secrets.hex(Secrets.randomBytes(32)), csrf = Secrets.hex(Secrets.randomBytes(16))
         let now = WallClock.nowMillis()
         try guarded {
             try control.write { s in
-                try AdminSessions.start(Secrets.tokenHash(token), admin: admin.id, csrf: csrf, now: now,
+                try AdminSessions.start(Secrets.tokenHash(token), admin: admin.id, csrf: csrf, secondStep: secondStep,
+                                        now: now,
                                         idle: AdminStore.sessionIdle,
                                         absolute: AdminStore.sessionAbsolute, s)
             }
@@ -101,11 +105,12 @@ public final class AdminStore: Sendable {
     }
 
     /// The admin, CSRF token and "act as" choice of a live session, refreshing its idle clock (at most once a minute).
-    public func adminSession(_ token: String) throws(StratusError) -> (admin: Admin, csrf: String, acting: ActingAs?)? {
+    public func adminSession(_ token: String) throws(StratusError)
+        -> (admin: Admin, csrf: String, acting: ActingAs?, secondStepPending: Bool)? {
         guard token.utf8.count == 64 else { return nil }
         let now = WallClock.nowMillis()
         let hash = Secrets.tokenHash(token)
-        let found: (admin: Admin, csrf: String, created: Int64, seen: Int64, acting: ActingAs?)? = try guarded {
+        let found: (admin: Admin, csrf: String, created: Int64, seen: Int64, acting: ActingAs?, secondStep: Bool)? = try guarded {
             try control.read { s in try AdminSessions.find(hash, s) }
         }
         guard let found else { return nil }
@@ -113,7 +118,7 @@ public final class AdminStore: Sendable {
         if now - found.seen > 60_000 {
             try guarded { try control.write { s in try AdminSessions.seen(hash, at: now, s) } }
         }
-        return (found.admin, found.csrf, found.acting)
+        return (found.admin, found.csrf, found.acting, found.secondStep)
     }
 
     /// Sets the console colour scheme an admin sees on every device.

@@ -6,7 +6,7 @@ enum AdminSessions {
     enum Column: String, TableColumn {
         case csrf, tokenHash = "token_hash", adminID = "admin_id", createdAt = "created_at"
         case lastSeen = "last_seen", actingContainer = "acting_container"
-        case actingEnvironment = "acting_environment", actingUser = "acting_user"
+        case actingEnvironment = "acting_environment", actingUser = "acting_user", secondStep = "second_step"
     }
 
     /// Sessions whose administrator does not exist (what `stratus check` reports).
@@ -15,19 +15,23 @@ enum AdminSessions {
     }
 
     /// Starts a session, after forgetting those idle for `idle` or older than `absolute`.
-    static func start(_ hash: String, admin: Int64, csrf: String, now: Int64, idle: Int64, absolute: Int64,
-                      _ s: any SQLSession) throws {
+    /// `secondStep`: the session waits for the administrator's second factor before it reaches any page.
+    static func start(_ hash: String, admin: Int64, csrf: String, secondStep: Bool = false, now: Int64, idle: Int64,
+                      absolute: Int64, _ s: any SQLSession) throws {
         try s.execute("DELETE FROM admin_sessions WHERE last_seen < ? OR created_at < ?", now - idle, now - absolute)
-        try s.execute("INSERT INTO admin_sessions(token_hash, admin_id, csrf, created_at, last_seen) VALUES (?, ?, ?, ?, ?)", hash, admin, csrf, now, now)
+        try s.execute("""
+            INSERT INTO admin_sessions(token_hash, admin_id, csrf, created_at, last_seen, second_step)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, hash, admin, csrf, now, now, secondStep ? 1 : 0)
     }
 
     private static let session = Selection<Column>([.csrf, .createdAt, .lastSeen, .actingContainer, .actingEnvironment,
-                                                    .actingUser], as: "s")
+                                                    .actingUser, .secondStep], as: "s")
     private static let admin = Selection<AdminRows.Column>([.id, .email, .theme], as: "a")
 
     /// A session with its administrator: the CSRF token, its clocks and whom it acts as.
     static func find(_ hash: String, _ s: any SQLSession) throws -> (admin: Admin, csrf: String, created: Int64,
-                                                                     seen: Int64, acting: ActingAs?)? {
+                                                                     seen: Int64, acting: ActingAs?, secondStep: Bool)? {
         try s.one("""
             SELECT \(admin.sql), \(session.sql) FROM admin_sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?
             """, [hash]) { r in
@@ -38,7 +42,8 @@ enum AdminSessions {
             }
             return (Admin(id: a.int64(.id) ?? 0, email: a.string(.email) ?? "",
                           theme: ConsoleTheme(rawValue: a.string(.theme) ?? "") ?? .system),
-                    row.string(.csrf) ?? "", row.int64(.createdAt) ?? 0, row.int64(.lastSeen) ?? 0, acting)
+                    row.string(.csrf) ?? "", row.int64(.createdAt) ?? 0, row.int64(.lastSeen) ?? 0, acting,
+                    (row.int64(.secondStep) ?? 0) != 0)
         }
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+import StratusHTTP
+import StratusModel
+import StratusStore
+
+/// The administrator's second factor, under `/console/two-factor`: the second step of a password sign-in (a TOTP
+/// code, or a recovery code once), and enrolling an authenticator app — its secret shown once, as a QR code, an
+/// `otpauth://` URI and text, confirmed by a code of it, which gives ten single-use recovery codes.
+struct TwoFactorPages: ConsolePageGroup {
+    let console: Console
+
+    static func register(_ router: inout Router, console c: Console) {
+        addSignedIn(to: &router, console: c) { routes in
+            routes.get(ConsolePaths.twoFactor, need: .secondStep) { g, req, s in try g.twoFactorPage(req, s) }
+            routes.post(ConsolePaths.twoFactor, need: .secondStep) { g, req, s in try g.secondStep(req, s) }
+            routes.post(ConsolePaths.twoFactor + "/totp", need: .enrolment) { g, req, s in try g.beginTOTP(req, s) }
+            routes.post(ConsolePaths.twoFactor + "/totp/confirm", need: .enrolment) { g, req, s in
+                try g.confirmTOTP(req, s)
+            }
+        }
+    }
+
+    /// The second step while a sign-in waits for it; otherwise what the administrator has enrolled.
+    func twoFactorPage(_ req: HTTPRequest, _ s: Session, error: String? = nil,
+                       status: HTTPStatus = .ok) throws -> HTTPResponse {
+        if s.secondStepPending {
+            return render("two-factor-step", SecondStepView(title: "Second step", action: ConsolePaths.twoFactor,
+                                                            error: error), session: s, status: status)
+        }
+        let enrolled = try store.admins.hasSecondFactor(s.admin)
+        return render("two-factor", StatusView(title: "Two-factor authentication", enrolled: enrolled,
+                                               recoveryCodesLeft: enrolled ? try store.admins.recoveryCodesLeft(s.admin) : 0,
+                                               required: console.requireTwoFactor,
+                                               beginAction: ConsolePaths.twoFactor + "/totp"), session: s)
+    }
+
+    struct SecondStepView: Encodable { let title, action: String; let error: String? }
+    struct StatusView: Encodable {
+        let title: String
+        let enrolled: Bool
+        let recoveryCodesLeft: Int
+        let required: Bool
+        let beginAction: String
+    }
+
+    func secondStep(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        guard s.secondStepPending else { return .redirect(to: ConsolePaths.home) }
+        let account = "admin-second-step:\(s.admin.id)", address = req.clientAddress
+        if case .wait(let seconds) = console.throttle.check(account: account, address: address) {
+            return try twoFactorPage(req, s, error: "Too many wrong codes. Wait \(seconds) seconds and try again.",
+                                     status: .tooManyRequests)
+        }
+        guard try store.admins.passSecondStep(s.admin, code: formValue(req, "code") ?? "", session: s.token) else {
+            console.throttle.failed(account: account, address: address)
+            return try twoFactorPage(req, s, error: "That code is not right, or was used already.",
+                                     status: .unauthorized)
+        }
+        console.throttle.succeeded(account: account)
+        return .redirect(to: ConsolePaths.home)
+    }
+
+    func beginTOTP(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        let secret = try store.admins.beginTOTP(s.admin)
+        return enrolmentPage(s, secret: secret)
+    }
+
+    private func enrolmentPage(_ s: Session, secret: String, error: String? = nil,
+                               status: HTTPStatus = .ok) -> HTTPResponse {
+        let uri = Self.otpauthURI(secret: secret, account: s.admin.email)
+        let qr = (try? QRCode(Array(uri.utf8)))?.svg(label: "QR code of the authenticator app's secret") ?? ""
+        return render("two-factor-enrol", EnrolView(title: "Set up an authenticator app", secret: Self.grouped(secret),
+                                                    uri: uri, qr: qr,
+                                                    action: ConsolePaths.twoFactor + "/totp/confirm", error: error),
+                      session: s, status: status)
+    }
+
+    struct EnrolView: Encodable { let title, secret, uri, qr, action: String; let error: String? }
+
+    func confirmTOTP(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
+        guard let secret = try store.admins.pendingTOTP(s.admin) else { return .redirect(to: ConsolePaths.twoFactor) }
+        guard let codes = try store.admins.confirmTOTP(s.admin, code: formValue(req, "code") ?? "") else {
+            return enrolmentPage(s, secret: secret, error: "That code is not the app's for this secret. "
+                                 + "Check the device's clock, and give the code it shows now.", status: .badRequest)
+        }
+        try audit(s, nil, "enrol second factor", "TOTP")
+        return render("two-factor-codes", CodesView(title: "Recovery codes", codes: codes), session: s)
+    }
+
+    struct CodesView: Encodable { let title: String; let codes: [String] }
+
+    /// The URI authenticator apps read (Key Uri Format): issuer Stratus, the administrator's email as the account.
+    static func otpauthURI(secret: String, account: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~@")
+        let label = "Stratus:" + (account.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        return "otpauth://totp/\(label)?secret=\(secret)&issuer=Stratus&algorithm=SHA1&digits=6&period=30"
+    }
+
+    /// `ABCD EFGH …`, for typing it in.
+    static func grouped(_ secret: String) -> String {
+        stride(from: 0, to: secret.count, by: 4).map { i in
+            String(secret.dropFirst(i).prefix(4))
+        }.joined(separator: " ")
+    }
+}
