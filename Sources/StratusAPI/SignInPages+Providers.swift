@@ -179,7 +179,8 @@ extension SignInPages {
         var r = form(page, message: nil, notice: "An account here already has the email \(name) gave. Sign in to it "
                      + "once to link them: from then on, \(name) signs you in to it too.", email: account.email)
         r.headers["set-cookie"] = "\(Self.linkCookie)=\(link.binding); Path=/auth/1/\(flow.container.rawValue)/; "
-            + "HttpOnly; SameSite=Strict; Max-Age=\(PendingLink.lifetime / 1000)" + (req.scheme == "https" ? "; Secure" : "")
+            + "HttpOnly; SameSite=Strict; Max-Age=\(PendingLink.lifetime / 1000)"
+            + (req.scheme == "https" ? "; Secure" : "")
         return r
     }
 

@@ -93,15 +93,7 @@ final class SignInPages: Sendable {
         case .refused(let error): return reply.refused(error)
         }
         if mode == .account { return await accountSaved(page, user, req) }
-        if let link = page.link {
-            do {
-                try await completeLink(link, user: user.userRecordName, req)
-            } catch let e as StratusError {
-                throttle.failed(account: "link:\(req.clientAddress)", address: req.clientAddress)
-                page.link = nil
-                return self.form(page, message: e.reason, status: .code(401))
-            }
-        }
+        if let refused = await linked(page, user, req) { return refused }
         let lifetime = form["remember"] == "on" ? AccountStore.longSession : AccountStore.shortSession
         let token = try await SignInFailure.within(reply) {
             try await blocking.run { try store.accounts.createWebAuthToken(container: container,
@@ -116,6 +108,20 @@ final class SignInPages: Sendable {
             return .json(w.data)
         }
         return deliver(token, callback: callback, openerOrigin: openerOrigin)
+    }
+
+    /// A sign-in that proved an account a provider's identity waits for: the two linked, or the refusal's page.
+    private func linked(_ page: PageContext, _ user: ContainerUser, _ req: HTTPRequest) async -> HTTPResponse? {
+        guard let link = page.link else { return nil }
+        do {
+            try await completeLink(link, user: user.userRecordName, req)
+            return nil
+        } catch {
+            throttle.failed(account: "link:\(req.clientAddress)", address: req.clientAddress)
+            var page = page
+            page.link = nil
+            return form(page, message: (error as? StratusError)?.reason ?? "Linking did not work.", status: .code(401))
+        }
     }
 
     /// The page with the other ways it offers: a button per provider on the sign-in page, and whether the sign-up

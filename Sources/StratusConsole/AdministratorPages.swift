@@ -9,9 +9,10 @@ struct AdministratorPages: ConsolePageGroup {
 
     static func register(_ router: inout Router, console c: Console) {
         addSignedIn(to: &router, console: c) { routes in
-            routes.get(ConsolePaths.administrators, need: .administrators) { g, req, s in try g.administratorsPage(req, s) }
-            routes.post(ConsolePaths.administrators + "/grant", need: .administrators) { g, req, s in try g.grant(req, s) }
-            routes.post(ConsolePaths.administrators + "/revoke", need: .administrators) { g, req, s in try g.revoke(req, s) }
+            let base = ConsolePaths.administrators
+            routes.get(base, need: .administrators) { g, req, s in try g.administratorsPage(req, s) }
+            routes.post(base + "/grant", need: .administrators) { g, req, s in try g.grant(req, s) }
+            routes.post(base + "/revoke", need: .administrators) { g, req, s in try g.revoke(req, s) }
             routes.post(ConsolePaths.administrators + "/reset-two-factor", need: .administrators) { g, req, s in
                 try g.resetTwoFactor(req, s)
             }
@@ -29,7 +30,7 @@ struct AdministratorPages: ConsolePageGroup {
         let admins = try store.admins.allWithRoles()
         let rows = admins.map { a in
             AdministratorsView.Admin(email: a.admin.email, roles: a.roles.spelled,
-                                     twoFactor: (try? store.admins.hasSecondFactor(a.admin)) ?? false,
+                                     twoFactor: (try? store.admins.twoFactor.hasSecondFactor(a.admin)) ?? false,
                                      grants: ([a.roles.everywhere.map { ("", "all containers", $0) }].compactMap { $0 }
                                               + a.roles.containers.sorted { $0.key < $1.key }
                                                 .map { ($0.key.rawValue, $0.key.rawValue, $0.value) })
@@ -87,10 +88,9 @@ struct AdministratorPages: ConsolePageGroup {
             let role = try AdminRole(parsing: f["role"] ?? "")
             let container = try Self.container(f["container"])
             try store.admins.grant(role, email: email, container: container)
-            try audit(s, nil, "grant role", "\(email): \(role.rawValue) " + (container.map { "in \($0)" } ?? "everywhere"),
-                      container: container)
-            return .redirect(to: ConsolePaths.administrators(done: "\(email) is now \(role.rawValue) "
-                                                             + (container.map { "in \($0)." } ?? "in every container.")))
+            let place = container.map { "in \($0)" } ?? "in every container"
+            try audit(s, nil, "grant role", "\(email): \(role.rawValue) \(place)", container: container)
+            return .redirect(to: ConsolePaths.administrators(done: "\(email) is now \(role.rawValue) \(place)."))
         } catch let e as StratusError where e.code == .badRequest || e.code == .notFound {
             return try administratorsPage(req, s, error: e.reason)
         }
@@ -116,7 +116,9 @@ struct AdministratorPages: ConsolePageGroup {
             let role = try AdminRole(parsing: f["role"] ?? "")
             let container = try Self.container(f["container"])
             let days = Int64(f["days"] ?? "") ?? 0
-            guard (0...3650).contains(days) else { throw StratusError.badRequest("a token lives 1 to 3650 days, or always") }
+            guard (0...3650).contains(days) else {
+                throw StratusError.badRequest("a token lives 1 to 3650 days, or always")
+            }
             let (token, secret) = try store.admins.createToken(name: f["name"] ?? "", container: container, role: role,
                                                                expiresAt: days == 0 ? nil
                                                                 : WallClock.nowMillis() + days * 86_400_000,
@@ -133,7 +135,7 @@ struct AdministratorPages: ConsolePageGroup {
     func resetTwoFactor(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
         let email = form(req)["email"] ?? ""
         do {
-            try store.admins.resetTwoFactor(email: email)
+            try store.admins.twoFactor.resetTwoFactor(email: email)
         } catch {
             // The one refusal (no such administrator) is said on the page.
             guard error.code == .notFound else { throw error }

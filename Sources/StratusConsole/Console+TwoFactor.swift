@@ -10,7 +10,7 @@ extension Console {
             return need == .secondStep ? nil : .redirect(to: ConsolePaths.twoFactor)
         }
         guard requireTwoFactor, need != .secondStep, need != .enrolment,
-              try !store.admins.hasSecondFactor(session.admin) else { return nil }
+              try !store.admins.twoFactor.hasSecondFactor(session.admin) else { return nil }
         return .redirect(to: ConsolePaths.twoFactor)
     }
 }

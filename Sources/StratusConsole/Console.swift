@@ -47,7 +47,8 @@ public final class Console: Sendable {
     public init(store: ServerStore, templatesDirectory: URL, blocking: BlockingWork = .shared,
                 secureCookies: Bool = false,
                 allowProductionUserData: Bool = false, allowProductionAdmin: Bool = false,
-                requireTwoFactor: Bool = false, throttle: SignInThrottle = SignInThrottle(), requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
+                requireTwoFactor: Bool = false, throttle: SignInThrottle = SignInThrottle(),
+                requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
                 demo: ContainerID? = nil) throws {
         self.store = store
         self.demo = demo
@@ -88,8 +89,10 @@ public final class Console: Sendable {
         // The rest of the console's URL space: signed-in visitors get a page saying it is not there (yet).
         for method in [HTTPMethod.get, .post] {
             router.add(method, "/console/*", bodyLimit: 16 * 1024) { req in
-                try await c.authenticated(req, need: .personal) { s in c.errorPage(s, status: .notFound, heading: "Not found",
-                                                                  reason: "There is no console page at this address.") }
+                try await c.authenticated(req, need: .personal) { s in
+                    c.errorPage(s, status: .notFound, heading: "Not found",
+                                reason: "There is no console page at this address.")
+                }
             }
         }
     }
@@ -226,7 +229,8 @@ public final class Console: Sendable {
                                "Browsing users' data in Production needs the server to be started with --allow-production-user-data.")
         }
         guard session.roles.allows(.readUserData(.production), in: scope.container) else {
-            throw StratusError(.accessDenied, "Browsing users' data in Production needs the admin role in this container.")
+            throw StratusError(.accessDenied,
+                               "Browsing users' data in Production needs the admin role in this container.")
         }
         if req.method == .get {
             try store.admins.audit(AuditEntry(at: WallClock.nowMillis(), admin: session.admin.email,
@@ -336,7 +340,9 @@ public final class Console: Sendable {
                 status: .internalServerError) }
         if let session {
             var admin = ["email": session.admin.email, "csrf": session.csrf]
-            if session.roles.allows(.manageAdministrators, in: nil) { admin["administrators"] = ConsolePaths.administrators }
+            if session.roles.allows(.manageAdministrators, in: nil) {
+                admin["administrators"] = ConsolePaths.administrators
+            }
             o = o.setting("admin", .object(TemplateObject(admin)))
             if session.admin.theme != .system { o = o.setting("theme", .string(session.admin.theme.rawValue)) }
             o = o.setting("themes", Console.themeChoices[session.admin.theme] ?? .list([]))

@@ -97,9 +97,11 @@ extension SettingsPages {
         r.post("/console/{container}/{environment}/keys") { g, r in try g.addKey(r) }
         r.post("/console/{container}/{environment}/keys/{id}/revoke") { g, r in try g.revokeKey(r) }
         r.get("/console/{container}/{environment}/sign-in") { g, r in try g.signInPage(r) }
-        r.post("/console/{container}/{environment}/sign-in/providers", need: .changeContainer) { g, r in try g.addProvider(r) }
-        r.post("/console/{container}/{environment}/sign-in/providers/{name}/remove", need: .changeContainer) { g, r in try g.removeProvider(r) }
-        r.post("/console/{container}/{environment}/sign-in/sign-up", need: .changeContainer) { g, r in try g.saveSignUpWays(r) }
+        // How the container's users sign in: the same in both environments, so a change to the whole container.
+        let signIn = "/console/{container}/{environment}/sign-in"
+        r.post(signIn + "/providers", need: .changeContainer) { g, r in try g.addProvider(r) }
+        r.post(signIn + "/providers/{name}/remove", need: .changeContainer) { g, r in try g.removeProvider(r) }
+        r.post(signIn + "/sign-up", need: .changeContainer) { g, r in try g.saveSignUpWays(r) }
     }
 }
 

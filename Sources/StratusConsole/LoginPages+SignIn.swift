@@ -33,7 +33,8 @@ extension LoginPages {
             guard let admin = try store.admins.authenticateAdmin(email: email,
                                                                  password: password) else { throw StratusError(.authenticationFailed, "no match") }
             // With a second factor, the session reaches only the second step until it passes.
-            return try store.admins.createAdminSession(admin, secondStep: try store.admins.hasSecondFactor(admin))
+            let secondStep = try store.admins.twoFactor.hasSecondFactor(admin)
+            return try store.admins.createAdminSession(admin, secondStep: secondStep)
         }) {
         case .succeeded(let made): result = made
         case .wait(let seconds):

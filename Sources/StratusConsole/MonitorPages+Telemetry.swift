@@ -25,7 +25,9 @@ extension MonitorPages {
                                                              href: scope.paths.telemetry(range: r.rawValue),
                     current: r == range) },
             rangeLabel: range.label.lowercased(),
-            charts: view.charts.map { c in .init(heading: c.title, svg: c.svg, legend: c.legend) },
+            charts: view.charts.map { c in
+                .init(heading: c.title, svg: c.svg, legend: c.legend, columns: c.series.map(\.name), rows: c.rows)
+            },
             totals: view.totals, hasRequests: view.requests > 0,
             requests: SVGChart.format(Double(view.requests)), errors: SVGChart.format(Double(view.errors)),
             injected: SVGChart.format(Double(view.injected)), hasInjected: view.injected > 0,
@@ -47,7 +49,13 @@ extension MonitorPages {
     /// `telemetry.mustache`: the range switch, the charts (SVG drawn here), totals and the faults on now.
     struct TelemetryPage: Encodable {
         struct Range: Encodable { let label, href: String; let current: Bool }
-        struct Chart: Encodable { let heading, svg: String; let legend: [SVGChart.LegendEntry] }
+        struct Chart: Encodable {
+            let heading, svg: String
+            let legend: [SVGChart.LegendEntry]
+            /// The values as a table: a column per series, a row per interval.
+            let columns: [String]
+            let rows: [SVGChart.Row]
+        }
         struct LiveFault: Encodable { let id: Int64; let kind, operation: String; let injected: Int }
         struct JSON: Encodable {
             struct Latency: Encodable { let count: Int64; let p50, p95, p99: Double }

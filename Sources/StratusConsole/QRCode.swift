@@ -37,7 +37,9 @@ struct QRCode {
 
     private static func dataCodewords(_ bytes: [UInt8], version: Int) -> [UInt8] {
         var bits: [Bool] = []
-        func append(_ value: Int, _ count: Int) { for i in (0..<count).reversed() { bits.append((value >> i) & 1 == 1) } }
+        func append(_ value: Int, _ count: Int) {
+            for i in (0..<count).reversed() { bits.append((value >> i) & 1 == 1) }
+        }
         append(0b0100, 4)
         append(bytes.count, version < 10 ? 8 : 16)
         for b in bytes { append(Int(b), 8) }
@@ -123,7 +125,8 @@ struct QRCode {
         }
         let centres = Self.alignments[version], last = centres.count - 1
         for (i, cy) in centres.enumerated() {
-            for (j, cx) in centres.enumerated() where !((i == 0 && j == 0) || (i == 0 && j == last) || (i == last && j == 0)) {
+            // Not where a finder pattern is (three corners).
+            for (j, cx) in centres.enumerated() where !((i == 0 && (j == 0 || j == last)) || (i == last && j == 0)) {
                 for dy in -2...2 { for dx in -2...2 { set(cx + dx, cy + dy, max(abs(dx), abs(dy)) != 1) } }
             }
         }

@@ -2,7 +2,8 @@ import StratusHTTP
 
 /// The console's pages inside a container environment, added to the router: each behind the session, the scope
 /// (container, environment, database), the role its `ConsoleNeed` asks and, for a form, the session's admission
-/// and CSRF check (see `Console.scoped`), so a page's handler receives its page group and the request with its session and scope
+/// and CSRF check (see `Console.scoped`), so a page's handler receives its page group and the request with its
+/// session and scope
 /// (`ConsoleRequest`).
 struct ScopedRoutes<Group: ScopedPageGroup> {
     let console: Console

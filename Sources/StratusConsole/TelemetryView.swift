@@ -24,25 +24,30 @@ struct TelemetryView {
     }
 
     var charts: [SVGChart] {
-        let seconds = Double(report.range.step * 60)
         let points = report.points
+        let interval = report.range.step == 1 ? "minute" : "\(report.range.step) minutes"
         var charts: [SVGChart] = [
-            SVGChart(title: "Requests per second", unit: "requests/s",
-                     series: [.init(name: "requests/s",
-                                    values: points.map { Double($0.requests) / seconds })], labels: labels),
+            SVGChart(title: "Requests per \(interval)", unit: "requests",
+                     series: [.init(name: "requests", values: points.map { Double($0.requests) })], labels: labels,
+                     style: .bars),
         ]
-        // Error rate: the share of requests answered with each code (the six most frequent), injected faults as a line
-        // of their own.
-        var errorSeries = report.errorCodes.prefix(6).map { code in
-            SVGChart.Series(name: code,
-                            values: points.map { p in p.requests > 0 ? 100 * Double(p.errorsByCode[code] ?? 0) / Double(p.requests) : nil })
+        // Errors per interval, stacked by CloudKit error code (the six most frequent, the rest as one).
+        let shown = Array(report.errorCodes.prefix(6))
+        var errorSeries = shown.map { code in
+            SVGChart.Series(name: code, values: points.map { Double($0.errorsByCode[code] ?? 0) })
         }
+        if report.errorCodes.count > shown.count {
+            errorSeries.append(.init(name: "other codes", values: points.map { p in
+                Double(p.errors - shown.reduce(0) { $0 + (p.errorsByCode[$1] ?? 0) })
+            }))
+        }
+        charts.append(SVGChart(title: "Errors per \(interval), by CloudKit error code", unit: "errors",
+                               series: errorSeries, labels: labels, style: .bars))
         if injected > 0 {
-            errorSeries.append(.init(name: "injected faults (all codes)",
-                                     values: points.map { p in p.requests > 0 ? 100 * Double(p.injected) / Double(p.requests) : nil }))
+            charts.append(SVGChart(title: "Injected faults per \(interval)", unit: "errors",
+                                   series: [.init(name: "injected faults", values: points.map { Double($0.injected) })],
+                                   labels: labels, style: .bars))
         }
-        charts.append(SVGChart(title: "Error rate by CloudKit error code", unit: "% of requests", series: errorSeries,
-                               labels: labels))
         for op in operations {
             let series = [(0.5, "p50"), (0.95, "p95"), (0.99, "p99")].map { q, name in
                 SVGChart.Series(name: name, values: points.map { $0.latency[op]?.quantile(q) })

@@ -27,9 +27,10 @@ struct TwoFactorPages: ConsolePageGroup {
             return render("two-factor-step", SecondStepView(title: "Second step", action: ConsolePaths.twoFactor,
                                                             error: error), session: s, status: status)
         }
-        let enrolled = try store.admins.hasSecondFactor(s.admin)
+        let enrolled = try store.admins.twoFactor.hasSecondFactor(s.admin)
         return render("two-factor", StatusView(title: "Two-factor authentication", enrolled: enrolled,
-                                               recoveryCodesLeft: enrolled ? try store.admins.recoveryCodesLeft(s.admin) : 0,
+                                               recoveryCodesLeft: enrolled
+                                                ? try store.admins.twoFactor.recoveryCodesLeft(s.admin) : 0,
                                                required: console.requireTwoFactor,
                                                beginAction: ConsolePaths.twoFactor + "/totp"), session: s)
     }
@@ -50,7 +51,8 @@ struct TwoFactorPages: ConsolePageGroup {
             return try twoFactorPage(req, s, error: "Too many wrong codes. Wait \(seconds) seconds and try again.",
                                      status: .tooManyRequests)
         }
-        guard try store.admins.passSecondStep(s.admin, code: formValue(req, "code") ?? "", session: s.token) else {
+        let code = formValue(req, "code") ?? ""
+        guard try store.admins.twoFactor.passSecondStep(s.admin, code: code, session: s.token) else {
             console.throttle.failed(account: account, address: address)
             return try twoFactorPage(req, s, error: "That code is not right, or was used already.",
                                      status: .unauthorized)
@@ -60,7 +62,7 @@ struct TwoFactorPages: ConsolePageGroup {
     }
 
     func beginTOTP(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
-        let secret = try store.admins.beginTOTP(s.admin)
+        let secret = try store.admins.twoFactor.beginTOTP(s.admin)
         return enrolmentPage(s, secret: secret)
     }
 
@@ -77,8 +79,10 @@ struct TwoFactorPages: ConsolePageGroup {
     struct EnrolView: Encodable { let title, secret, uri, qr, action: String; let error: String? }
 
     func confirmTOTP(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {
-        guard let secret = try store.admins.pendingTOTP(s.admin) else { return .redirect(to: ConsolePaths.twoFactor) }
-        guard let codes = try store.admins.confirmTOTP(s.admin, code: formValue(req, "code") ?? "") else {
+        guard let secret = try store.admins.twoFactor.pendingTOTP(s.admin) else {
+            return .redirect(to: ConsolePaths.twoFactor)
+        }
+        guard let codes = try store.admins.twoFactor.confirmTOTP(s.admin, code: formValue(req, "code") ?? "") else {
             return enrolmentPage(s, secret: secret, error: "That code is not the app's for this secret. "
                                  + "Check the device's clock, and give the code it shows now.", status: .badRequest)
         }

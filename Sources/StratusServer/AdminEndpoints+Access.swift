@@ -37,6 +37,17 @@ extension AdminEndpoints {
         return caller
     }
 
+    /// What CI changes on a remote server: Development's schema, and the deploy to Production.
+    func registerSchemaRoutes(_ router: inout Router) {
+        let admin = self
+        router.add(.post, "/-/admin/containers/{container}/development/schema", bodyLimit: 4 << 20) { req in
+            try await BlockingWork.shared.run { try admin.importSchema(req) }
+        }
+        router.add(.post, "/-/admin/containers/{container}/deploy", bodyLimit: 4096) { req in
+            try await BlockingWork.shared.run { try admin.deploy(req) }
+        }
+    }
+
     /// `POST /-/admin/containers/{c}/development/schema` with a `.ckdb` body: imported into Development as the
     /// console's import does (refused, changing nothing, when the change is one Development cannot make), answering
     /// the changes made.

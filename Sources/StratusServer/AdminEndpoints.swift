@@ -74,13 +74,7 @@ struct AdminEndpoints {
                 return Self.json(["restored": .string(id)])
             }
         }
-        // What CI changes on a remote server: Development's schema, and the deploy to Production.
-        router.add(.post, "/-/admin/containers/{container}/development/schema", bodyLimit: 4 << 20) { req in
-            try await BlockingWork.shared.run { try admin.importSchema(req) }
-        }
-        router.add(.post, "/-/admin/containers/{container}/deploy", bodyLimit: 4096) { req in
-            try await BlockingWork.shared.run { try admin.deploy(req) }
-        }
+        registerSchemaRoutes(&router)
     }
 
     /// `POST /-/admin/containers` with `{"container", "schema": "<.ckdb text>", "deploy": true, "records": "<NDJSON

@@ -9,7 +9,9 @@ extension AdminCommand {
         @OptionGroup var options: DataOptions
         func run() throws {
             try reportingErrors {
-                for (admin, roles) in try options.open().admins.allWithRoles() { print("\(admin.email)\t\(roles.spelled)") }
+                for (admin, roles) in try options.open().admins.allWithRoles() {
+                    print("\(admin.email)\t\(roles.spelled)")
+                }
             }
         }
     }

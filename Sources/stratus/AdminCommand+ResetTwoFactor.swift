@@ -14,7 +14,7 @@ extension AdminCommand {
         func run() throws {
             try reportingErrors {
                 let store = try options.open()
-                try store.admins.resetTwoFactor(email: email)
+                try store.admins.twoFactor.resetTwoFactor(email: email)
                 try audited(store, "reset second factor", detail: email)
                 print("reset \(email)'s second factor: they sign in with their password, then enrol again")
             }

@@ -24,7 +24,8 @@ extension AdminCommand {
                     let container = try container.map { try ContainerID($0) }
                     let expiresAt = try expires.map { WallClock.nowMillis() + (try Self.milliseconds($0)) }
                     let store = try options.open()
-                    let who = ProcessInfo.processInfo.environment["USER"].map { "command line (\($0))" } ?? "command line"
+                    let user = ProcessInfo.processInfo.environment["USER"]
+                    let who = user.map { "command line (\($0))" } ?? "command line"
                     let (token, secret) = try store.admins.createToken(name: name, container: container, role: role,
                                                                        expiresAt: expiresAt, by: who)
                     try audited(store, "create admin token", detail: "\(token.name): \(token.roles.spelled)")

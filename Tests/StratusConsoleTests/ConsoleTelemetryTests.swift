@@ -7,8 +7,9 @@ import StratusTestSupport
 import StratusModel
 import StratusStore
 
-/// The Telemetry page charts the CloudKit API requests of its environment as SVG: requests per second, error rate
-/// by CloudKit error code with injected faults told apart, latency per operation, and records and storage.
+/// The Telemetry page charts the CloudKit API requests of its environment as SVG: requests and errors (by CloudKit
+/// error code, injected faults apart) as bars per interval, latency percentiles per operation as lines told apart
+/// with their gaps shaded, and records and storage.
 @Suite struct ConsoleTelemetryTests {
     @Test func requestsErrorsAndInjectedFaultsAreCharted() async throws {
         let f = try await ConsoleFixture()
@@ -38,12 +39,20 @@ import StratusStore
         let base = "/console/\(container.rawValue)/development/telemetry"
         let page = try await s.get(base)
         #expect(page.status == 200)
-        for text in ["Requests per second", "Error rate by CloudKit error code", "ZONE_BUSY", "BAD_REQUEST", "injected faults (all codes)",
-                     "Latency of query (ms)", "Latency of modify (ms)", "Records", "Storage (MB)", "<svg", "Faults are on"] {
+        for text in ["Requests per minute", "Errors per minute, by CloudKit error code", "ZONE_BUSY", "BAD_REQUEST",
+                     "Injected faults per minute", "Latency of query (ms)", "Latency of modify (ms)", "Records", "Storage (MB)",
+                     "<svg", "Faults are on", "time (UTC)"] {
             #expect(page.html.contains(text), "missing \(text)")
         }
         #expect(page.html.contains("5 requests, 3 errors, of which 2 injected faults"), "\(page.html.prefix(4000))")
-        #expect(page.html.contains("<polyline") || page.html.contains("<circle"))
+        // Counts are bars; the minutes without requests are gaps, shaded as such, never stray dots; each interval's
+        // exact values show on hover, and all of them in a table.
+        #expect(page.html.contains(#"class="bar series-0""#) && page.html.contains(#"class="gap""#))
+        #expect(page.html.contains("— 5 requests") || page.html.contains("— 4 requests"), "a hover title with the count")
+        #expect(page.html.contains("— 0 requests"), "zero where there were none")
+        #expect(page.html.contains(#"stroke-dasharray="6 3""#) && page.html.contains(#"class="mark series-1""#), "p95 dashed, with its own marker")
+        #expect(page.html.contains("intervals had no requests"))
+        #expect(page.html.contains("<summary>Values</summary>"))
 
         let json = try await s.get("\(base)?range=day", accept: "application/json")
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(json.html.utf8)) as? [String: Any])

@@ -73,7 +73,7 @@ import StratusModel
         #expect(try await again.post("/console/two-factor", [("code", codes[0])]).status == 303)
         let third = try await ConsoleSession.signInAgainPending(f)
         #expect(try await third.post("/console/two-factor", [("code", codes[0])]).status == 401, "a recovery code is used once")
-        #expect(try f.app.store.admins.recoveryCodesLeft(try #require(try f.app.store.admins.all().first)) == 9)
+        #expect(try f.app.store.admins.twoFactor.recoveryCodesLeft(try #require(try f.app.store.admins.all().first)) == 9)
 
         // An owner resets it (audited): the admin signs in with the password alone again.
         let admins = try await third.get("/console/administrators")

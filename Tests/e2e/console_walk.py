@@ -53,6 +53,8 @@ PAGES = [
     ("faults", D + "/faults", "main table tbody tr"),
     ("reset", D + "/reset", "main form input[name=confirm]"),
     ("audit", "/console/audit", "main table tbody tr"),
+    ("administrators", "/console/administrators", "main table tbody tr"),
+    ("two-factor", "/console/two-factor", "main form button"),
     # Production: the same pages but the users' own data, which needs --allow-production-user-data.
     ("production-overview", P + "/", "main table tbody tr"),
     ("production-records", P + "/public/records?type=Note", "table.records tbody tr"),
@@ -116,6 +118,10 @@ def walk(b, colour, problems, timings):
         for v in axe(b): problems.append(f"{colour} {name}: {v}")
         b.script("window.scrollTo(0, 0);")
         b.shot(f"walk-{colour}-{i:02d}-{name}")
+        if name.endswith("telemetry"):
+            # The charts, below the totals: a second shot of them.
+            b.script("document.querySelector('.charts').scrollIntoView();")
+            b.shot(f"walk-{colour}-{i:02d}-{name}-charts")
 
 
 def keyboard_and_layout(b, problems):

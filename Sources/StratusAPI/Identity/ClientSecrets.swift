@@ -24,8 +24,8 @@ final class ClientSecrets: Sendable {
         switch secret {
         case .fixed(let fixed): return fixed
         case .apple(let key):
-            let id = Data(SHA256.hash(data: Data("\(key.teamID)\u{0}\(key.keyID)\u{0}\(client)\u{0}\(key.privateKeyPEM)".utf8)))
-                .base64EncodedString()
+            let named = "\(key.teamID)\u{0}\(key.keyID)\u{0}\(client)\u{0}\(key.privateKeyPEM)"
+            let id = Data(SHA256.hash(data: Data(named.utf8))).base64EncodedString()
             if let kept = made.withLock({ $0[id] }), kept.expiresAt - now > Self.renewal { return kept.jwt }
             let jwt = try Self.appleJWT(key, client: client, now: now)
             made.withLock { $0[id] = Made(jwt: jwt, expiresAt: now + Self.lifetime) }

@@ -30,7 +30,7 @@ public struct AdminRoles: Sendable, Equatable {
     /// `owner (all containers), developer in iCloud.com.example.A`, for lists.
     public var spelled: String {
         let each = (everywhere.map { ["\($0.rawValue) (all containers)"] } ?? [])
-            + containers.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value.rawValue) in \($0.key.rawValue)" }
+            + containers.sorted { $0.key < $1.key }.map { "\($0.value.rawValue) in \($0.key.rawValue)" }
         return each.isEmpty ? "no role" : each.joined(separator: ", ")
     }
 }

@@ -19,7 +19,7 @@ extension AdminStore {
                                expiresAt: expiresAt, createdBy: String(who.prefix(200)))
         token.id = try guarded {
             try control.write { s in
-                guard try s.int64("SELECT COUNT(*) FROM admin_tokens") ?? 0 < Self.tokensInAll else {
+                guard try AdminTokenRows.count(s) < Self.tokensInAll else {
                     throw StratusError(.limitExceeded, "the server keeps \(Self.tokensInAll) admin tokens at most")
                 }
                 return try AdminTokenRows.insert(token, hash: Secrets.tokenHash(secret), s)
@@ -35,7 +35,8 @@ extension AdminStore {
     /// The live token of this secret; nil when unknown, revoked or expired.
     public func authenticateToken(_ secret: String) throws(StratusError) -> AdminToken? {
         guard secret.utf8.count == 64 else { return nil }
-        let found = try guarded { try control.read { s in try AdminTokenRows.find(hash: Secrets.tokenHash(secret), s) } }
+        let hash = Secrets.tokenHash(secret)
+        let found = try guarded { try control.read { s in try AdminTokenRows.find(hash: hash, s) } }
         guard let found, found.expiresAt.map({ $0 > WallClock.nowMillis() }) ?? true else { return nil }
         return found
     }

@@ -19,6 +19,9 @@ public final class AdminStore: Sendable {
     public static let sessionIdle: Int64 = 2 * 3600 * 1000
     public static let sessionAbsolute: Int64 = 12 * 3600 * 1000
 
+    /// The administrators' second factors.
+    public var twoFactor: AdminTwoFactor { AdminTwoFactor(control: control) }
+
     public func hasAdmins() throws(StratusError) -> Bool {
         try guarded { try control.read { s in try AdminRows.any(s) } }
     }

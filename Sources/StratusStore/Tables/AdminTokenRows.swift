@@ -45,6 +45,8 @@ enum AdminTokenRows {
         try s.one("SELECT \(token.sql) FROM admin_tokens WHERE token_hash = ?", [hash], token)
     }
 
+    static func count(_ s: any SQLSession) throws -> Int64 { try s.int64("SELECT COUNT(*) FROM admin_tokens") ?? 0 }
+
     /// False when there was none of that id.
     static func delete(_ id: Int64, _ s: any SQLSession) throws -> Bool {
         try s.execute("DELETE FROM admin_tokens WHERE id = ?", id) == 1

@@ -23,7 +23,8 @@ enum AdminTwoFactorRows {
     }
 
     /// The TOTP secret (base32) and whether it is confirmed, with the last step accepted.
-    static func totp(_ admin: Int64, _ s: any SQLSession) throws -> (secret: String, confirmed: Bool, lastStep: Int64)? {
+    static func totp(_ admin: Int64,
+                     _ s: any SQLSession) throws -> (secret: String, confirmed: Bool, lastStep: Int64)? {
         let columns = Selection<Column>([.secret, .confirmed, .lastStep])
         return try s.one("SELECT \(columns.sql) FROM admin_totp WHERE admin_id = ?", [admin]) { r in
             let row = NamedRow(r, columns)

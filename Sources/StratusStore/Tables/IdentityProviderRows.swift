@@ -46,7 +46,8 @@ enum IdentityProviderRows {
             ON CONFLICT(container, name) DO UPDATE SET issuer = excluded.issuer, client_ids = excluded.client_ids,
                 client_secret = excluded.client_secret, apple_team_id = excluded.apple_team_id,
                 apple_key_id = excluded.apple_key_id, apple_private_key = excluded.apple_private_key
-            """, container.rawValue, p.name, p.issuer, ids, fixed, apple?.teamID, apple?.keyID, apple?.privateKeyPEM, now)
+            """, container.rawValue, p.name, p.issuer, ids, fixed, apple?.teamID, apple?.keyID, apple?.privateKeyPEM,
+                      now)
     }
 
     private static let secret = Selection<Column>([.clientSecret, .appleTeamID, .appleKeyID, .applePrivateKey])

@@ -2,9 +2,11 @@ import Crypto
 import Foundation
 import StratusModel
 
-/// Administrators' second factor: TOTP (RFC 6238: 30 s, six digits, a step either way, each step's code used once)
-/// with ten single-use recovery codes made when it is enrolled, and a session's second step.
-extension AdminStore {
+/// Administrators' second factor (`admins.twoFactor`): TOTP (RFC 6238: 30 s, six digits, a step either way, each
+/// step's code used once) with ten single-use recovery codes made when it is enrolled, and a session's second step.
+public struct AdminTwoFactor: Sendable {
+    let control: any SQLDatabase
+
     /// How many recovery codes an enrolment gives.
     public static let recoveryCodeCount = 10
 
@@ -83,7 +85,9 @@ extension AdminStore {
     public func resetTwoFactor(email: String) throws(StratusError) {
         try guarded {
             try control.write { s in
-                let id = try adminID(s, email: email)
+                guard let id = try AdminRows.find(email: email, s)?.admin.id else {
+                    throw StratusError(.notFound, "no admin with this email")
+                }
                 try AdminTwoFactorRows.reset(id, s)
                 try AdminSessions.endAll(admin: id, s)
             }
