@@ -37,6 +37,9 @@
   }
   function ceremony(button, options) {
     var finish = button.getAttribute("data-finish");
+    // A console form carries its session's CSRF token.
+    var csrf = button.getAttribute("data-csrf");
+    function send(action, fields) { if (csrf) fields.csrf = csrf; post(action, fields); }
     if (options.user) {
       return navigator.credentials.create({ publicKey: {
         challenge: bytes(options.challenge), rp: { id: options.rpId, name: options.rpName },
@@ -45,14 +48,14 @@
         authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: "required" },
         attestation: "none", timeout: 120000
       } }).then(function (c) {
-        post(finish, { kind: "create", id: b64u(c.rawId), clientDataJSON: b64u(c.response.clientDataJSON),
+        send(finish, { kind: "create", id: b64u(c.rawId), clientDataJSON: b64u(c.response.clientDataJSON),
                        attestationObject: b64u(c.response.attestationObject) });
       });
     }
     return navigator.credentials.get({ publicKey: {
       challenge: bytes(options.challenge), rpId: options.rpId, userVerification: "required", timeout: 120000
     } }).then(function (c) {
-      post(finish, { kind: "get", id: b64u(c.rawId), clientDataJSON: b64u(c.response.clientDataJSON),
+      send(finish, { kind: "get", id: b64u(c.rawId), clientDataJSON: b64u(c.response.clientDataJSON),
                      authenticatorData: b64u(c.response.authenticatorData), signature: b64u(c.response.signature),
                      userHandle: c.response.userHandle ? b64u(c.response.userHandle) : "" });
     });

@@ -33,8 +33,7 @@ public struct CloudKitAPI: Sendable {
                 throttle: SignInThrottle = SignInThrottle(), limits: APILimits = APILimits(), courierHold: Duration = .seconds(30),
                 listeners: NotificationListeners = NotificationListeners(), publicURL: String? = nil) {
         html = AuthPages(library: templates)
-        relyingParty = publicURL.flatMap { url in URL(string: url)?.host.map { PasskeyCeremony.RelyingParty(id: $0,
-                origin: url) } }
+        relyingParty = PasskeyCeremony.RelyingParty(publicURL: publicURL)
         self.listeners = listeners
         self.courierHold = courierHold
         self.store = store

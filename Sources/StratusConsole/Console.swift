@@ -22,6 +22,8 @@ public final class Console: Sendable {
     let allowProductionUserData: Bool
     /// `serve --require-two-factor`: an administrator without a second factor reaches only its enrolment.
     let requireTwoFactor: Bool
+    /// Who administrators' passkeys are for (the host of `--public-url`); nil: the console offers none.
+    let relyingParty: PasskeyCeremony.RelyingParty?
     /// `serve --allow-production-admin`: faults (and snapshots) of Production.
     let allowProductionAdmin: Bool
     /// Shared with the CloudKit sign-in pages, so one address's failures count once across both.
@@ -47,7 +49,7 @@ public final class Console: Sendable {
     public init(store: ServerStore, templatesDirectory: URL, blocking: BlockingWork = .shared,
                 secureCookies: Bool = false,
                 allowProductionUserData: Bool = false, allowProductionAdmin: Bool = false,
-                requireTwoFactor: Bool = false, throttle: SignInThrottle = SignInThrottle(),
+                requireTwoFactor: Bool = false, publicURL: String? = nil, throttle: SignInThrottle = SignInThrottle(),
                 requestLog: RequestLog? = nil, telemetry: Telemetry? = nil,
                 demo: ContainerID? = nil) throws {
         self.store = store
@@ -58,6 +60,7 @@ public final class Console: Sendable {
         self.allowProductionUserData = allowProductionUserData
         self.allowProductionAdmin = allowProductionAdmin
         self.requireTwoFactor = requireTwoFactor
+        relyingParty = PasskeyCeremony.RelyingParty(publicURL: publicURL)
         self.blocking = blocking
         self.secureCookies = secureCookies
         setupToken = Secrets.hex(Secrets.randomBytes(16))

@@ -8,6 +8,7 @@ extension LoginPages {
         let g = LoginPages(console: c)
         router.add(.get, "/console/login") { req in await g.loginPage(req) }
         router.add(.post, "/console/login", bodyLimit: 16 * 1024) { req in await g.login(req) }
+        router.add(.post, "/console/login/passkey", bodyLimit: 64 * 1024) { req in await g.passkeyLogin(req) }
         router.add(.post, "/console/logout", bodyLimit: 16 * 1024) { req in await g.logout(req) }
         router.add(.get, "/console/setup") { req in await g.setupPage(req) }
         router.add(.post, "/console/setup", bodyLimit: 16 * 1024) { req in await g.setup(req) }

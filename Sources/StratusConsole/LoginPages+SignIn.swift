@@ -9,7 +9,53 @@ extension LoginPages {
         let store = self.store
         if let t = req.cookie(Console.cookieName),
            (try? await blocking.run { try store.admins.adminSession(t) }) != nil { return .redirect(to: ConsolePaths.home) }
-        return render("login", ["title": "Sign in"], session: nil)
+        return await page(req)
+    }
+
+    /// The sign-in form, with a passkey button (its ceremony begun for this browser) where the server has a public
+    /// URL.
+    func page(_ req: HTTPRequest, email: String = "", error: String? = nil, status: HTTPStatus = .ok) async -> HTTPResponse {
+        let console = self.console
+        let passkey = try? await blocking.run { TwoFactorPages.passkeyButton(console, .signIn, admin: nil, csrf: nil, req) }
+        var r = render("login", LoginView(title: "Sign in", email: email, error: error, passkey: passkey?.button),
+                       session: nil, status: status)
+        if let cookie = passkey?.cookie { r.headers.add("set-cookie", cookie) }
+        return r
+    }
+
+    struct LoginView: Encodable {
+        let title, email: String
+        let error: String?
+        let passkey: TwoFactorPages.PasskeyButtonView?
+    }
+
+    /// `POST /console/login/passkey`: a passkey alone signs an administrator in (it verified its user: two factors
+    /// in one), counted in the sign-in throttle by address when refused.
+    func passkeyLogin(_ req: HTTPRequest) async -> HTTPResponse {
+        guard console.sameOrigin(req) else { return errorPage(nil, status: .forbidden, heading: "Refused",
+                                                              reason: "Sign in from this console's own page.") }
+        let account = "admin-passkey:\(req.clientAddress)", address = req.clientAddress
+        if case .wait(let seconds) = console.throttle.check(account: account, address: address) {
+            return await page(req, error: "Too many failed attempts. Wait \(seconds) seconds and try again.",
+                              status: .tooManyRequests)
+        }
+        let console = self.console, fields = form(req)
+        do {
+            let made = try await blocking.run { () throws -> (String, String) in
+                let (_, clientData) = try TwoFactorPages.ceremony(console, fields, req, [.signIn])
+                let admin = try TwoFactorPages.verify(console, fields, clientData: clientData)
+                let s = try console.store.admins.createAdminSession(admin)
+                return (s.token, s.csrf)
+            }
+            console.throttle.succeeded(account: account)
+            var r = HTTPResponse.redirect(to: ConsolePaths.home)
+            r.headers.add("set-cookie", console.sessionCookie(made.0, maxAge: Int(AdminStore.sessionAbsolute / 1000), req))
+            return r
+        } catch {
+            console.throttle.failed(account: account, address: address)
+            let reason = (error as? StratusError)?.reason ?? "the passkey could not be checked"
+            return await page(req, error: "Signing in with a passkey did not work: \(reason).", status: .unauthorized)
+        }
     }
 
     func login(_ req: HTTPRequest) async -> HTTPResponse {
@@ -38,21 +84,18 @@ extension LoginPages {
         }) {
         case .succeeded(let made): result = made
         case .wait(let seconds):
-            var r = render("login", ["title": "Sign in", "email": email,
-                                     "error": "Too many failed attempts. Wait \(seconds) second\(seconds == 1 ? "" : "s") and try again."],
-                           session: nil, status: .tooManyRequests)
+            var r = await page(req, email: email, error: "Too many failed attempts. Wait \(seconds) second"
+                               + "\(seconds == 1 ? "" : "s") and try again.", status: .tooManyRequests)
             r.headers["retry-after"] = String(seconds)
             return r
         case .busy:
-            var r = render("login", ["title": "Sign in", "email": email,
-                                     "error": "The server is busy signing people in. Try again in a few seconds."],
-                           session: nil, status: .serviceUnavailable)
+            var r = await page(req, email: email, error: "The server is busy signing people in. Try again in a few seconds.",
+                               status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r
         case .refused:
-            return render("login", ["title": "Sign in", "email": email,
-                                    "error": "That email and password do not match an administrator."], session: nil,
-                    status: .unauthorized)
+            return await page(req, email: email, error: "That email and password do not match an administrator.",
+                              status: .unauthorized)
         }
         var r = HTTPResponse.redirect(to: ConsolePaths.home)
         r.headers.add("set-cookie", console.sessionCookie(result.token, maxAge: Int(AdminStore.sessionAbsolute / 1000),

@@ -17,31 +17,53 @@ struct TwoFactorPages: ConsolePageGroup {
             routes.post(ConsolePaths.twoFactor + "/totp/confirm", need: .enrolment) { g, req, s in
                 try g.confirmTOTP(req, s)
             }
+            routes.post(ConsolePaths.twoFactor + "/passkey", need: .secondStep) { g, req, s in
+                try g.finishPasskey(req, s)
+            }
         }
     }
 
     /// The second step while a sign-in waits for it; otherwise what the administrator has enrolled.
     func twoFactorPage(_ req: HTTPRequest, _ s: Session, error: String? = nil,
                        status: HTTPStatus = .ok) throws -> HTTPResponse {
+        let passkeys = try store.admins.passkeys.count(of: s.admin)
         if s.secondStepPending {
-            return render("two-factor-step", SecondStepView(title: "Second step", action: ConsolePaths.twoFactor,
-                                                            error: error), session: s, status: status)
+            let totp = try store.admins.twoFactor.hasTOTP(s.admin)
+            let passkey = passkeys > 0 ? Self.passkeyButton(console, .secondStep, admin: s.admin, csrf: s.csrf, req) : nil
+            var r = render("two-factor-step", SecondStepView(title: "Second step", action: ConsolePaths.twoFactor,
+                                                             totp: totp, passkey: passkey?.button, error: error),
+                           session: s, status: status)
+            if let cookie = passkey?.cookie { r.headers["set-cookie"] = cookie }
+            return r
         }
-        let enrolled = try store.admins.twoFactor.hasSecondFactor(s.admin)
-        return render("two-factor", StatusView(title: "Two-factor authentication", enrolled: enrolled,
-                                               recoveryCodesLeft: enrolled
-                                                ? try store.admins.twoFactor.recoveryCodesLeft(s.admin) : 0,
-                                               required: console.requireTwoFactor,
-                                               beginAction: ConsolePaths.twoFactor + "/totp"), session: s)
+        let totp = try store.admins.twoFactor.hasTOTP(s.admin)
+        let enrolled = totp || passkeys > 0
+        let add = Self.passkeyButton(console, .add, admin: s.admin, csrf: s.csrf, req)
+        var r = render("two-factor", StatusView(title: "Two-factor authentication", enrolled: enrolled, totp: totp,
+                                                passkeys: passkeys,
+                                                recoveryCodesLeft: enrolled
+                                                    ? try store.admins.twoFactor.recoveryCodesLeft(s.admin) : 0,
+                                                required: console.requireTwoFactor,
+                                                beginAction: ConsolePaths.twoFactor + "/totp", passkey: add?.button,
+                                                error: error), session: s, status: status)
+        if let cookie = add?.cookie { r.headers["set-cookie"] = cookie }
+        return r
     }
 
-    struct SecondStepView: Encodable { let title, action: String; let error: String? }
+    struct SecondStepView: Encodable {
+        let title, action: String
+        let totp: Bool
+        let passkey: PasskeyButtonView?
+        let error: String?
+    }
     struct StatusView: Encodable {
         let title: String
-        let enrolled: Bool
-        let recoveryCodesLeft: Int
+        let enrolled, totp: Bool
+        let passkeys, recoveryCodesLeft: Int
         let required: Bool
         let beginAction: String
+        let passkey: PasskeyButtonView?
+        let error: String?
     }
 
     func secondStep(_ req: HTTPRequest, _ s: Session) throws -> HTTPResponse {

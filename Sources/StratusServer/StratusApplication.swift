@@ -77,7 +77,8 @@ public final class StratusApplication: Sendable {
         console = try Console(store: store, templatesDirectory: config.templatesDirectory,
                               allowProductionUserData: config.allowProductionUserData,
                               allowProductionAdmin: config.allowProductionAdmin,
-                              requireTwoFactor: config.requireTwoFactor, throttle: throttle, requestLog: requestLog,
+                              requireTwoFactor: config.requireTwoFactor, publicURL: config.http.publicURL,
+                              throttle: throttle, requestLog: requestLog,
                               telemetry: telemetry,
                               demo: config.demo ? DemoData.container : nil)
         let metrics = ServerMetrics(store: store)

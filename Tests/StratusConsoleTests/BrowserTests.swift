@@ -166,6 +166,29 @@ import StratusTestSupport
         if let user = users.first { #expect(try store.passkeys.count(of: user.userRecordName, container: container) == 2) }
     }
 
+    /// An administrator's second factors in real Chromium (`Tests/e2e/admin_second_factor.py`): an authenticator
+    /// app enrolled from the page, its codes computed by the script, a reused code and a used recovery code refused;
+    /// a passkey (the virtual authenticator) added, then the second step and the whole sign-in.
+    @Test(.enabled(if: available, "chromium, chromium-driver (apt-get install chromium chromium-driver) or python3's requests are not installed"))
+    func administratorsSecondFactorsInChromium() async throws {
+        let port = try FreePort.belowEphemeralRange()
+        let f = try await ConsoleFixture(configure: { c in
+            c.port = port
+            c.http.publicURL = "http://localhost:\(port)"
+        })
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        _ = try f.app.store.admins.createAdmin(email: "ops@example.com", password: "a long admin password")
+        let output = try await Self.run(root.appendingPathComponent("Tests/e2e/admin_second_factor.py"), [
+            "STRATUS_URL": "http://localhost:\(port)/", "STRATUS_ADMIN": "ops@example.com",
+            "STRATUS_PASSWORD": "a long admin password",
+            "STRATUS_SCREENSHOTS": root.appendingPathComponent("test-artifacts/screenshots").path,
+        ])
+        #expect(output.0 == 0 && output.1.contains("admin second factor: passed"), "\(output.1)")
+        let admin = try #require(try f.app.store.admins.all().first)
+        #expect(try f.app.store.admins.passkeys.count(of: admin) == 1)
+        #expect(try f.app.store.admins.twoFactor.recoveryCodesLeft(admin) == 9)
+    }
+
     /// Runs a Python browser script with `environment` added to this process's (and CHROMEDRIVER), on a thread of
     /// its own; its exit status and output.
     static func run(_ script: URL, _ environment: [String: String]) async throws -> (Int32, String) {

@@ -6,7 +6,7 @@ import StratusJSON
 /// One key of an OpenID provider's published set (a JWK of its `jwks_uri`): an RSA key (`kty` RSA, `n`, `e`) for
 /// RS256 or a P-256 key (`kty` EC, `crv` P-256, `x`, `y`) for ES256. Other kinds are not kept: a token signed with
 /// one is refused for want of its key.
-struct IdentityKey: Sendable {
+package struct IdentityKey: Sendable {
     enum Material: Sendable {
         case rsa(_RSA.Signing.PublicKey)
         case p256(P256.Signing.PublicKey)
@@ -91,12 +91,12 @@ struct IdentityKey: Sendable {
 
     /// Base64url without padding (JWS, JWK), refusing anything else.
     /// `d` in base64url without padding (a JWT's, PKCE's).
-    static func base64URLEncoded(_ d: Data) -> String {
+    package static func base64URLEncoded(_ d: Data) -> String {
         d.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func base64URL(_ s: String) -> Data? {
+    package static func base64URL(_ s: String) -> Data? {
         guard s.utf8.count <= 16_384, s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F })
         else { return nil }
         var b = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

@@ -10,23 +10,31 @@ import StratusModel
 /// sign-in the signature under the stored key, and the counter: refused only when the stored or the received one is
 /// not zero and the received one is not greater (synced passkeys always say 0; a copied authenticator says a
 /// number already seen). Every refusal is AUTHENTICATION_FAILED, saying which check failed.
-enum PasskeyCeremony {
+package enum PasskeyCeremony {
     /// What the ceremonies are checked against.
-    struct RelyingParty: Sendable {
-        let id: String
-        let origin: String
+    package struct RelyingParty: Sendable {
+        package let id: String
+        package let origin: String
+
+        /// The relying party of a public URL: its host is the ID, its origin the one passkeys may answer.
+        package init?(publicURL: String?) {
+            guard let publicURL, let host = URL(string: publicURL)?.host else { return nil }
+            (id, origin) = (host, publicURL)
+        }
+
+        init(id: String, origin: String) { (self.id, self.origin) = (id, origin) }
     }
 
     /// A new passkey, as registered.
-    struct Credential: Sendable {
-        let id: Data
-        let publicKey: Data
-        let signCount: UInt32
+    package struct Credential: Sendable {
+        package let id: Data
+        package let publicKey: Data
+        package let signCount: UInt32
     }
 
     /// The challenge the client data answers (base64url, to find its ceremony by), once its type and origin are
     /// checked.
-    static func challenge(_ clientDataJSON: Data, type: String, _ rp: RelyingParty) throws(StratusError) -> String {
+    package static func challenge(_ clientDataJSON: Data, type: String, _ rp: RelyingParty) throws(StratusError) -> String {
         guard let data = try? JSON.parse(clientDataJSON), data["type"]?.string == type else {
             let what = type == "webauthn.create" ? "registration" : "sign-in"
             throw refusal("the browser's answer is not a passkey \(what)")
@@ -38,7 +46,7 @@ enum PasskeyCeremony {
     }
 
     /// A registration's new credential, from its attestation object.
-    static func register(attestationObject: Data, _ rp: RelyingParty) throws(StratusError) -> Credential {
+    package static func register(attestationObject: Data, _ rp: RelyingParty) throws(StratusError) -> Credential {
         guard let (object, _) = CBOR.decode(attestationObject), object["fmt"]?.string != nil,
               let raw = object["authData"]?.data, let auth = AuthenticatorData(raw) else {
             throw refusal("the passkey's attestation is not one")
@@ -51,7 +59,7 @@ enum PasskeyCeremony {
     }
 
     /// A sign-in's new counter, once its signature verifies under the stored key and its counter moved on.
-    static func signIn(clientDataJSON: Data, authenticatorData: Data, signature: Data, publicKey: Data,
+    package static func signIn(clientDataJSON: Data, authenticatorData: Data, signature: Data, publicKey: Data,
                        storedCount: UInt32, _ rp: RelyingParty) throws(StratusError) -> UInt32 {
         guard let auth = AuthenticatorData(authenticatorData) else { throw refusal("the passkey's answer is not one") }
         try check(auth, rp)

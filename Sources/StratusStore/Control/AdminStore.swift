@@ -13,14 +13,16 @@ public final class AdminStore: Sendable {
         AdminRoleRows.registerMigrations(&m)
         AdminTokenRows.registerMigrations(&m)
         AdminTwoFactorRows.registerMigrations(&m)
+        AdminPasskeyRows.registerMigrations(&m)
     }
 
     /// Sessions end after 2 hours without use, and 12 hours after sign-in whatever happens.
     public static let sessionIdle: Int64 = 2 * 3600 * 1000
     public static let sessionAbsolute: Int64 = 12 * 3600 * 1000
 
-    /// The administrators' second factors.
+    /// The administrators' second factors: TOTP with recovery codes, and passkeys.
     public var twoFactor: AdminTwoFactor { AdminTwoFactor(control: control) }
+    public var passkeys: AdminPasskeys { AdminPasskeys(control: control) }
 
     public func hasAdmins() throws(StratusError) -> Bool {
         try guarded { try control.read { s in try AdminRows.any(s) } }

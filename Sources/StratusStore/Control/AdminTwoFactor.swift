@@ -10,8 +10,18 @@ public struct AdminTwoFactor: Sendable {
     /// How many recovery codes an enrolment gives.
     public static let recoveryCodeCount = 10
 
-    /// Whether the admin has a confirmed second factor.
+    /// Whether the admin has a second factor: a confirmed TOTP secret, or a passkey.
     public func hasSecondFactor(_ admin: Admin) throws(StratusError) -> Bool {
+        try guarded {
+            try control.read { s in
+                try AdminTwoFactorRows.totp(admin.id, s)?.confirmed == true
+                    || AdminPasskeyRows.count(of: admin.id, s) > 0
+            }
+        }
+    }
+
+    /// Whether the admin's second factor is an authenticator app (TOTP).
+    public func hasTOTP(_ admin: Admin) throws(StratusError) -> Bool {
         try guarded { try control.read { s in try AdminTwoFactorRows.totp(admin.id, s)?.confirmed ?? false } }
     }
 
@@ -49,9 +59,7 @@ public struct AdminTwoFactor: Sendable {
                       let secret = TOTP.base32Decoded(totp.secret),
                       let step = TOTP.matchingStep(code, secret: secret, around: TOTP.step(at: now)),
                       try AdminTwoFactorRows.take(admin.id, step: step, confirming: true, s) else { return nil }
-                let codes = (0..<Self.recoveryCodeCount).map { _ in Self.recoveryCode() }
-                try AdminTwoFactorRows.replaceRecoveryCodes(admin.id, hashes: codes.map(Self.recoveryHash), s)
-                return codes
+                return try Self.newRecoveryCodes(admin.id, s)
             }
         }
     }
@@ -76,6 +84,17 @@ public struct AdminTwoFactor: Sendable {
         }
     }
 
+    /// New recovery codes, replacing any (shown once): when a passkey is the first second factor enrolled.
+    public func makeRecoveryCodes(_ admin: Admin) throws(StratusError) -> [String] {
+        try guarded { try control.write { s in try Self.newRecoveryCodes(admin.id, s) } }
+    }
+
+    private static func newRecoveryCodes(_ admin: Int64, _ s: any SQLSession) throws -> [String] {
+        let codes = (0..<recoveryCodeCount).map { _ in recoveryCode() }
+        try AdminTwoFactorRows.replaceRecoveryCodes(admin, hashes: codes.map(recoveryHash), s)
+        return codes
+    }
+
     public func recoveryCodesLeft(_ admin: Admin) throws(StratusError) -> Int {
         try guarded { try control.read { s in Int(try AdminTwoFactorRows.recoveryCodesLeft(admin.id, s)) } }
     }
@@ -89,6 +108,7 @@ public struct AdminTwoFactor: Sendable {
                     throw StratusError(.notFound, "no admin with this email")
                 }
                 try AdminTwoFactorRows.reset(id, s)
+                try AdminPasskeyRows.deleteAll(of: id, s)
                 try AdminSessions.endAll(admin: id, s)
             }
         }
