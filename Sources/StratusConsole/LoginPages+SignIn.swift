@@ -14,9 +14,12 @@ extension LoginPages {
 
     /// The sign-in form, with a passkey button (its ceremony begun for this browser) where the server has a public
     /// URL.
-    func page(_ req: HTTPRequest, email: String = "", error: String? = nil, status: HTTPStatus = .ok) async -> HTTPResponse {
+    func page(_ req: HTTPRequest, email: String = "", error: String? = nil,
+              status: HTTPStatus = .ok) async -> HTTPResponse {
         let console = self.console
-        let passkey = try? await blocking.run { TwoFactorPages.passkeyButton(console, .signIn, admin: nil, csrf: nil, req) }
+        let passkey = try? await blocking.run {
+            TwoFactorPages.passkeyButton(console, .signIn, admin: nil, csrf: nil, req)
+        }
         var r = render("login", LoginView(title: "Sign in", email: email, error: error, passkey: passkey?.button),
                        session: nil, status: status)
         if let cookie = passkey?.cookie { r.headers.add("set-cookie", cookie) }
@@ -49,7 +52,8 @@ extension LoginPages {
             }
             console.throttle.succeeded(account: account)
             var r = HTTPResponse.redirect(to: ConsolePaths.home)
-            r.headers.add("set-cookie", console.sessionCookie(made.0, maxAge: Int(AdminStore.sessionAbsolute / 1000), req))
+            let maxAge = Int(AdminStore.sessionAbsolute / 1000)
+            r.headers.add("set-cookie", console.sessionCookie(made.0, maxAge: maxAge, req))
             return r
         } catch {
             console.throttle.failed(account: account, address: address)
@@ -89,7 +93,8 @@ extension LoginPages {
             r.headers["retry-after"] = String(seconds)
             return r
         case .busy:
-            var r = await page(req, email: email, error: "The server is busy signing people in. Try again in a few seconds.",
+            var r = await page(req, email: email,
+                               error: "The server is busy signing people in. Try again in a few seconds.",
                                status: .serviceUnavailable)
             r.headers["retry-after"] = "5"
             return r

@@ -96,8 +96,11 @@ extension TwoFactorPages {
                                      status: .tooManyRequests)
         }
         do {
-            let (ceremony, clientData) = try Self.ceremony(console, fields, req, s.secondStepPending ? [.secondStep] : [.add])
-            guard ceremony.admin == s.admin.id else { throw StratusError(.authenticationFailed, "not this administrator's") }
+            let purposes: Set<AdminPasskeyChallenge.Purpose> = s.secondStepPending ? [.secondStep] : [.add]
+            let (ceremony, clientData) = try Self.ceremony(console, fields, req, purposes)
+            guard ceremony.admin == s.admin.id else {
+                throw StratusError(.authenticationFailed, "this ceremony is another administrator's")
+            }
             if ceremony.purpose == .secondStep {
                 guard try Self.verify(console, fields, clientData: clientData).id == s.admin.id else {
                     throw StratusError(.authenticationFailed, "that passkey is another administrator's")
@@ -107,10 +110,12 @@ extension TwoFactorPages {
                 return .redirect(to: ConsolePaths.home)
             }
             guard let rp = console.relyingParty else { throw StratusError(.notFound, "No passkeys here.") }
-            let credential = try PasskeyCeremony.register(attestationObject: try Self.field(fields, "attestationObject"), rp)
+            let attestation = try Self.field(fields, "attestationObject")
+            let credential = try PasskeyCeremony.register(attestationObject: attestation, rp)
             let first = try !store.admins.twoFactor.hasSecondFactor(s.admin)
             try store.admins.passkeys.add(credentialID: IdentityKey.base64URLEncoded(credential.id),
-                                          publicKey: credential.publicKey, signCount: credential.signCount, admin: s.admin)
+                                          publicKey: credential.publicKey, signCount: credential.signCount,
+                                          admin: s.admin)
             try audit(s, nil, "enrol second factor", "passkey")
             guard first else { return .redirect(to: ConsolePaths.twoFactor) }
             return render("two-factor-codes", CodesView(title: "Recovery codes",

@@ -29,7 +29,8 @@ struct TwoFactorPages: ConsolePageGroup {
         let passkeys = try store.admins.passkeys.count(of: s.admin)
         if s.secondStepPending {
             let totp = try store.admins.twoFactor.hasTOTP(s.admin)
-            let passkey = passkeys > 0 ? Self.passkeyButton(console, .secondStep, admin: s.admin, csrf: s.csrf, req) : nil
+            let passkey = passkeys > 0
+                ? Self.passkeyButton(console, .secondStep, admin: s.admin, csrf: s.csrf, req) : nil
             var r = render("two-factor-step", SecondStepView(title: "Second step", action: ConsolePaths.twoFactor,
                                                              totp: totp, passkey: passkey?.button, error: error),
                            session: s, status: status)

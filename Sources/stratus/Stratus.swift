@@ -12,7 +12,8 @@ struct Stratus: AsyncParsableCommand {
         subcommands: [ServeCommand.self, ContainerCommand.self, SchemaCommand.self, ResetCommand.self,
                       TokenCommand.self, KeyCommand.self, WebhookCommand.self, APNsCommand.self, IndexesCommand.self,
                 AdminCommand.self, BackupCommand.self, RestoreCommand.self, MigrateCommand.self, RecordsCommand.self,
-                FaultsCommand.self, UsersCommand.self, AuthCommand.self, SnapshotCommand.self, CheckCommand.self]
+                FaultsCommand.self, UsersCommand.self, AuthCommand.self, SnapshotCommand.self, CheckCommand.self,
+                RemoteCommand.self]
     )
 
     /// Whatever `stratus` writes (databases, assets, backups, import state) is the running user's alone.

@@ -34,7 +34,8 @@ package enum PasskeyCeremony {
 
     /// The challenge the client data answers (base64url, to find its ceremony by), once its type and origin are
     /// checked.
-    package static func challenge(_ clientDataJSON: Data, type: String, _ rp: RelyingParty) throws(StratusError) -> String {
+    package static func challenge(_ clientDataJSON: Data, type: String,
+                                  _ rp: RelyingParty) throws(StratusError) -> String {
         guard let data = try? JSON.parse(clientDataJSON), data["type"]?.string == type else {
             let what = type == "webauthn.create" ? "registration" : "sign-in"
             throw refusal("the browser's answer is not a passkey \(what)")

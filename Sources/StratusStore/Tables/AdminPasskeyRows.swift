@@ -18,7 +18,8 @@ enum AdminPasskeyRows {
                     public_key BLOB NOT NULL, sign_count INTEGER NOT NULL, created_at INTEGER NOT NULL,
                     last_used_at INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE INDEX admin_passkeys_admin ON admin_passkeys(admin_id);
-                CREATE TABLE admin_passkey_challenges(challenge TEXT PRIMARY KEY, admin_id INTEGER, purpose TEXT NOT NULL,
+                CREATE TABLE admin_passkey_challenges(challenge TEXT PRIMARY KEY, admin_id INTEGER,
+                    purpose TEXT NOT NULL,
                     binding TEXT NOT NULL, address TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
                 CREATE INDEX admin_passkey_challenges_expiry ON admin_passkey_challenges(expires_at);
                 CREATE INDEX admin_passkey_challenges_address ON admin_passkey_challenges(address);
@@ -41,7 +42,8 @@ enum AdminPasskeyRows {
     private static let ceremony = Selection<Column>([.adminID, .purpose, .binding, .address, .expiresAt])
 
     /// The ceremony of `challenge`, taken once, if `binding` is its browser's and it has not expired.
-    static func take(_ challenge: String, binding: String, now: Int64, _ s: any SQLSession) throws -> AdminPasskeyChallenge? {
+    static func take(_ challenge: String, binding: String, now: Int64,
+                     _ s: any SQLSession) throws -> AdminPasskeyChallenge? {
         let key = SignInFlows.digest(challenge)
         let found = try s.one("SELECT \(ceremony.sql) FROM admin_passkey_challenges WHERE challenge = ?",
                               [key]) { r -> AdminPasskeyChallenge? in
@@ -76,7 +78,8 @@ enum AdminPasskeyRows {
     }
 
     /// Moves the counter on, only from what was read: false when another sign-in moved it meanwhile.
-    static func used(_ id: String, from old: UInt32, to new: UInt32, at now: Int64, _ s: any SQLSession) throws -> Bool {
+    static func used(_ id: String, from old: UInt32, to new: UInt32, at now: Int64,
+                     _ s: any SQLSession) throws -> Bool {
         try s.execute("""
             UPDATE admin_passkeys SET sign_count = ?, last_used_at = ? WHERE credential_id = ? AND sign_count = ?
             """, Int64(new), now, id, Int64(old)) == 1
