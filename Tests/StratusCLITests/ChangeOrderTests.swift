@@ -104,15 +104,27 @@ extension PostgresEndToEnd {
             let out = Pipe()
             third.standardOutput = out
             try third.run()
+            // What the third node prints, read as it comes: it is killed only once it has acknowledged writes (a
+            // loaded machine may take longer than the usual two seconds to start it).
+            let printed = Mutex(""), reader = Thread {
+                while case let d = out.fileHandleForReading.availableData, !d.isEmpty {
+                    printed.withLock { $0 += String(decoding: d, as: UTF8.self) }
+                }
+            }
+            reader.start()
             for t in writers + readers { t.start() }
             try await Task.sleep(for: .seconds(2))
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !printed.withLock({ $0.contains("ack ") }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
             half.store(true, ordering: .relaxed)
             kill(third.processIdentifier, SIGKILL)
             third.waitUntilExit()
             try await Task.sleep(for: .seconds(2))
             stop.store(true, ordering: .relaxed)
-            while !(writers + readers).allSatisfy(\.isFinished) { try await Task.sleep(for: .milliseconds(20)) }
-            let thirdAcked = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            while !(writers + readers + [reader]).allSatisfy(\.isFinished) { try await Task.sleep(for: .milliseconds(20)) }
+            let thirdAcked = printed.withLock { $0 }
                 .split(separator: "\n").compactMap { $0.hasPrefix("ack ") ? Int($0.dropFirst(4)) : nil }
             #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0.prefix(5) })")
             #expect(!thirdAcked.isEmpty, "the killed node acknowledged writes before it died")

@@ -166,8 +166,9 @@ import StratusTestSupport
         if let user = users.first { #expect(try store.passkeys.count(of: user.userRecordName, container: container) == 2) }
     }
 
-    /// An administrator's second factors in real Chromium (`Tests/e2e/admin_second_factor.py`): an authenticator
-    /// app enrolled from the page, its codes computed by the script, a reused code and a used recovery code refused;
+    /// An administrator's second factors in real Chromium (`Tests/e2e/admin_second_factor.py`), on a server with
+    /// `--require-two-factor` that sends the new administrator to enrol first: an authenticator app enrolled from
+    /// the page, its codes computed by the script, a reused code and a used recovery code refused;
     /// a passkey (the virtual authenticator) added, then the second step and the whole sign-in.
     @Test(.enabled(if: available, "chromium, chromium-driver (apt-get install chromium chromium-driver) or python3's requests are not installed"))
     func administratorsSecondFactorsInChromium() async throws {
@@ -175,6 +176,7 @@ import StratusTestSupport
         let f = try await ConsoleFixture(configure: { c in
             c.port = port
             c.http.publicURL = "http://localhost:\(port)"
+            c.requireTwoFactor = true
         })
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         _ = try f.app.store.admins.createAdmin(email: "ops@example.com", password: "a long admin password")

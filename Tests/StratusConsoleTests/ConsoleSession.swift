@@ -17,10 +17,12 @@ struct ConsoleSession {
     }
 
     /// A second session of an admin that exists (another browser or device).
-    static func signInAgain(_ f: ConsoleFixture, email: String = "admin@example.com") async throws -> ConsoleSession {
+    /// `page`: where the form token is read (an administrator waiting for a second step reaches only its page).
+    static func signInAgain(_ f: ConsoleFixture, email: String = "admin@example.com",
+                            page: String = "/console/") async throws -> ConsoleSession {
         let login = try await f.request("/console/login", form: ["email": email, "password": "a long admin password"])
         guard let cookie = ConsoleFixture.sessionCookie(login) else { throw StratusError.badRequest("no session cookie") }
-        let home = try await f.request("/console/", cookie: cookie)
+        let home = try await f.request(page, cookie: cookie)
         guard let csrf = ConsoleFixture.csrf(home.html) else { throw StratusError.badRequest("no csrf token") }
         return ConsoleSession(f: f, cookie: cookie, csrf: csrf)
     }

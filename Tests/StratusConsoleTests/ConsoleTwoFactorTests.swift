@@ -105,10 +105,6 @@ extension ConsoleSession {
     /// A new password sign-in of an admin with a second factor (or one the server sends to enrol): the session,
     /// its form token read from the two-factor page.
     static func signInAgainPending(_ f: ConsoleFixture, email: String = "admin@example.com") async throws -> ConsoleSession {
-        let login = try await f.request("/console/login", form: ["email": email, "password": "a long admin password"])
-        guard let cookie = ConsoleFixture.sessionCookie(login) else { throw StratusError.badRequest("no session cookie") }
-        let page = try await f.request("/console/two-factor", cookie: cookie)
-        guard let csrf = ConsoleFixture.csrf(page.html) else { throw StratusError.badRequest("no csrf token") }
-        return ConsoleSession(f: f, cookie: cookie, csrf: csrf)
+        try await signInAgain(f, email: email, page: "/console/two-factor")
     }
 }

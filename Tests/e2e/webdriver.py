@@ -27,6 +27,8 @@ class WebDriver:
         r = requests.post(self.url + "/session", json=caps, timeout=60).json()
         if "sessionId" not in r.get("value", {}): raise RuntimeError(f"no browser session: {r}")
         self.session = f"{self.url}/session/{r['value']['sessionId']}"
+        # Scripts (axe-core's run over a long page) may take a while on a machine busy with the rest of the suite.
+        self.cmd("POST", "/timeouts", {"script": 120000})
 
     def cmd(self, method, path, body=None):
         r = requests.request(method, self.session + path, json=body, timeout=60).json()
