@@ -44,9 +44,8 @@ enum AdminPasskeyRows {
     /// The ceremony of `challenge`, taken once, if `binding` is its browser's and it has not expired.
     static func take(_ challenge: String, binding: String, now: Int64,
                      _ s: any SQLSession) throws -> AdminPasskeyChallenge? {
-        let key = SignInFlows.digest(challenge)
-        let found = try s.one("SELECT \(ceremony.sql) FROM admin_passkey_challenges WHERE challenge = ?",
-                              [key]) { r -> AdminPasskeyChallenge? in
+        try CeremonyBudget.take("admin_passkey_challenges", keyColumn: "challenge", key: SignInFlows.digest(challenge),
+                                columns: ceremony.sql, now: now, s, expiresAt: \.expiresAt) { r -> AdminPasskeyChallenge? in
             let row = NamedRow(r, ceremony)
             guard let purpose = AdminPasskeyChallenge.Purpose(rawValue: row.string(.purpose) ?? ""),
                   row.string(.binding) == SignInFlows.digest(binding) else { return nil }
@@ -54,8 +53,6 @@ enum AdminPasskeyRows {
                                          purpose: purpose, address: row.string(.address) ?? "",
                                          expiresAt: row.int64(.expiresAt) ?? 0)
         }
-        try s.execute("DELETE FROM admin_passkey_challenges WHERE challenge = ?", key)
-        return found.flatMap { $0.expiresAt >= now ? $0 : nil }
     }
 
     /// False when the credential is registered already.

@@ -30,9 +30,8 @@ enum PasskeyChallenges {
     /// browser's that began it.
     static func take(_ challenge: String, binding: String, now: Int64,
                      _ s: any SQLSession) throws -> PasskeyChallenge? {
-        let key = SignInFlows.digest(challenge)
-        let found = try s.one("SELECT \(ceremony.sql) FROM passkey_challenges WHERE challenge = ?",
-                              [key]) { r -> PasskeyChallenge? in
+        try CeremonyBudget.take("passkey_challenges", keyColumn: "challenge", key: SignInFlows.digest(challenge),
+                                columns: ceremony.sql, now: now, s, expiresAt: \.expiresAt) { r -> PasskeyChallenge? in
             let row = NamedRow(r, ceremony)
             guard let c = try? ContainerID(row.string(.container) ?? ""),
                   let e = ContainerEnvironment(rawValue: row.string(.environment) ?? ""),
@@ -44,7 +43,5 @@ enum PasskeyChallenges {
                                     origin: row.string(.origin), address: row.string(.address) ?? "",
                                     expiresAt: row.int64(.expiresAt) ?? 0)
         }
-        try s.execute("DELETE FROM passkey_challenges WHERE challenge = ?", key)
-        return found.flatMap { $0.expiresAt >= now ? $0 : nil }
     }
 }

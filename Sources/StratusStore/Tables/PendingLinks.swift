@@ -43,8 +43,8 @@ enum PendingLinks {
     /// The link of `token`, taken (it never ends twice), if it has not expired and `binding` is the browser's it
     /// was made for; nil otherwise.
     static func take(_ token: String, binding: String, now: Int64, _ s: any SQLSession) throws -> PendingLink? {
-        let key = SignInFlows.digest(token)
-        let found = try s.one("SELECT \(link.sql) FROM pending_links WHERE token = ?", [key]) { r -> PendingLink? in
+        try CeremonyBudget.take("pending_links", keyColumn: "token", key: SignInFlows.digest(token), columns: link.sql,
+                                now: now, s, expiresAt: \.expiresAt) { r -> PendingLink? in
             let row = NamedRow(r, link)
             guard let c = try? ContainerID(row.string(.container) ?? ""),
                   let e = ContainerEnvironment(rawValue: row.string(.environment) ?? ""),
@@ -57,7 +57,5 @@ enum PendingLinks {
                                origin: row.string(.origin), address: row.string(.address) ?? "",
                                expiresAt: row.int64(.expiresAt) ?? 0)
         }
-        try s.execute("DELETE FROM pending_links WHERE token = ?", key)
-        return found.flatMap { $0.expiresAt >= now ? $0 : nil }
     }
 }

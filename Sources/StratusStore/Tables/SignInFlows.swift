@@ -35,8 +35,8 @@ enum SignInFlows {
     /// The sign-in of this `state`, taken (it never ends twice), if it has not expired and `binding` is the
     /// browser's that began it; nil otherwise (an unknown or used state, another browser, too late).
     static func take(state: String, binding: String, now: Int64, _ s: any SQLSession) throws -> WebSignIn? {
-        let key = digest(state)
-        let found = try s.one("SELECT \(flow.sql) FROM sign_in_flows WHERE state = ?", [key]) { r -> WebSignIn? in
+        try CeremonyBudget.take("sign_in_flows", keyColumn: "state", key: digest(state), columns: flow.sql, now: now, s,
+                                expiresAt: \.expiresAt) { r -> WebSignIn? in
             let row = NamedRow(r, flow)
             guard let c = try? ContainerID(row.string(.container) ?? ""),
                   let e = ContainerEnvironment(rawValue: row.string(.environment) ?? ""),
@@ -47,7 +47,5 @@ enum SignInFlows {
                              origin: row.string(.origin), address: row.string(.address) ?? "",
                              expiresAt: row.int64(.expiresAt) ?? 0)
         }
-        try s.execute("DELETE FROM sign_in_flows WHERE state = ?", key)
-        return found.flatMap { $0.expiresAt >= now ? $0 : nil }
     }
 }
