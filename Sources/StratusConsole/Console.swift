@@ -170,7 +170,7 @@ public final class Console: Sendable {
                 return .redirect(to: ConsolePaths.login)
             }
             let session = Session(admin: found.admin, csrf: found.csrf, token: token, acting: found.acting,
-                                  roles: try self.store.admins.roles(of: found.admin),
+                                  roles: found.roles,
                                   secondStepPending: found.secondStepPending)
             if let detour = try self.twoFactorDetour(session, need) { return detour }
             if req.method == .post {

@@ -110,20 +110,23 @@ public final class AdminStore: Sendable {
     }
 
     /// The admin, CSRF token and "act as" choice of a live session, refreshing its idle clock (at most once a minute).
-    public func adminSession(_ token: String) throws(StratusError)
-        -> (admin: Admin, csrf: String, acting: ActingAs?, secondStepPending: Bool)? {
+    public func adminSession(_ token: String) throws(StratusError) -> AdminSessionState? {
         guard token.utf8.count == 64 else { return nil }
         let now = WallClock.nowMillis()
         let hash = Secrets.tokenHash(token)
-        let found: (admin: Admin, csrf: String, created: Int64, seen: Int64, acting: ActingAs?, secondStep: Bool)? = try guarded {
-            try control.read { s in try AdminSessions.find(hash, s) }
+        // The session and its administrator's roles in one read: every console request needs both.
+        let read = try guarded {
+            try control.read { s in
+                try AdminSessions.find(hash, s).map { ($0, try AdminRoleRows.of($0.admin.id, s)) }
+            }
         }
-        guard let found else { return nil }
+        guard let (found, roles) = read else { return nil }
         guard now - found.seen <= AdminStore.sessionIdle, now - found.created <= AdminStore.sessionAbsolute else { return nil }
         if now - found.seen > 60_000 {
             try guarded { try control.write { s in try AdminSessions.seen(hash, at: now, s) } }
         }
-        return (found.admin, found.csrf, found.acting, found.secondStep)
+        return AdminSessionState(admin: found.admin, csrf: found.csrf, acting: found.acting,
+                                 secondStepPending: found.secondStep, roles: roles)
     }
 
     /// Sets the console colour scheme an admin sees on every device.
