@@ -448,11 +448,31 @@ public final class Console: Sendable {
     }
 
     /// Percent-encodes a value for a URL path segment or query value (everything but unreserved characters).
+    /// On bytes: a page builds dozens of links, and Foundation's `addingPercentEncoding` was a visible share of it.
     static func queryEscape(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        let utf8 = s.utf8
+        if utf8.allSatisfy(isUnreserved) { return s }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count * 3)
+        for b in utf8 {
+            if isUnreserved(b) { out.append(b) } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(b >> 4)])
+                out.append(hex[Int(b & 0x0f)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    /// RFC 3986's unreserved characters: letters, digits and `-._~`.
+    static func isUnreserved(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
 
     /// The error page (`error.mustache`): what went wrong and, after a form, the way back to it.
     struct ErrorView: Encodable {

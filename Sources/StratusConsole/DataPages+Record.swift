@@ -2,6 +2,7 @@ import Foundation
 import StratusHTTP
 import StratusModel
 import StratusStore
+import StratusTemplates
 
 /// One record: every system field and typed value for people; edit, create and delete. The change tag rides
 /// in the form, so a record changed meanwhile gives a conflict page with the server's version, never a silent
@@ -46,11 +47,17 @@ extension DataPages {
     /// `record.mustache` (and `conflict.mustache`, with the administrator's version beside the server's).
     struct RecordView: Encodable {
         struct Stamp: Encodable { let utc, iso, local, millis, user, device: String }
-        struct Field: Encodable {
+        /// Drawn by hand (one per field, see `TemplateRepresentable`).
+        struct Field: Encodable, TemplateRepresentable {
             let name, type: String
             var encrypted: Bool?
             var value: ValueDisplay.Detail?
             var empty: Bool?
+
+            var templateValue: TemplateValue {
+                .named(["name": .string(name), "type": .string(type), "encrypted": encrypted.map(TemplateValue.bool),
+                        "value": value?.templateValue, "empty": empty.map(TemplateValue.bool)])
+            }
         }
         let recordName, recordType, zone: String
         var tag: String

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusTemplates
 
 /// Typed inputs for a record's fields, and the values read back from a submitted form. Every field of the type
 /// is on the form; a blank input leaves the field without a value, a cleared list item removes that item.
@@ -8,7 +9,7 @@ import StratusModel
 enum RecordForm {
     /// One field's inputs (`record-inputs.mustache`): its items (a blank one to add a value), and the `kind_…` flag
     /// of its scalar type that picks the input.
-    struct Input: Encodable {
+    struct Input: Encodable, TemplateRepresentable {
         let name, type: String
         let isList: Bool
         let items: [Item]
@@ -38,14 +39,32 @@ enum RecordForm {
                 try k.encode(true, forKey: KindKey(stringValue: "kind_" + RecordForm.kind(kind)))
             }
         }
+
+        /// Drawn by hand (a record page has one per field, see `TemplateRepresentable`), as `encode(to:)` does.
+        var templateValue: TemplateValue {
+            var names = ["name", "type", "isList", "items"]
+            var values: [TemplateValue] = [.string(name), .string(type), .bool(isList), .list(items.map(\.templateValue))]
+            for (n, v) in [("encrypted", encrypted.map(TemplateValue.bool)), ("hasValue", hasValue.map(TemplateValue.bool)),
+                           ("summary", summary.map(TemplateValue.string))] {
+                if let v { names.append(n); values.append(v) }
+            }
+            if let kind { names.append("kind_" + RecordForm.kind(kind)); values.append(.bool(true)) }
+            return .object(TemplateObject(names: names, values: values))
+        }
     }
 
     /// One value's input.
-    struct Item: Encodable {
+    struct Item: Encodable, TemplateRepresentable {
         var value: String?
         var deleteSelf: Bool?
         var lat, lon: String?
         var index = 0
+
+        var templateValue: TemplateValue {
+            .named(["value": value.map(TemplateValue.string), "deleteSelf": deleteSelf.map(TemplateValue.bool),
+                    "lat": lat.map(TemplateValue.string), "lon": lon.map(TemplateValue.string),
+                    "index": .string(String(index))])
+        }
     }
 
     static func inputs(for type: RecordTypeSchema, record: StoredRecord?) -> [Input] {

@@ -1,4 +1,5 @@
 import StratusModel
+import StratusTemplates
 
 /// A record in the console's JSON variants and exports, in CloudKit's wire shapes (`value` and `type` per field).
 struct RecordJSON: Encodable {
@@ -56,9 +57,11 @@ struct WireValue: Encodable {
 
 /// A value, or `false` when there is none: for template names that must not be looked up in an outer context
 /// when a value lacks them (a list item inside a record's page must not show the page's `zone`).
-struct OrFalse<Value: Encodable>: Encodable {
+struct OrFalse<Value: Encodable>: Encodable, TemplateRepresentable {
     let value: Value?
     init(_ value: Value?) { self.value = value }
+
+    var templateValue: TemplateValue { value.flatMap { TemplateValue.of($0) } ?? .bool(false) }
 
     func encode(to encoder: any Encoder) throws {
         if let value { try value.encode(to: encoder) } else { var c = encoder.singleValueContainer(); try c.encode(false) }

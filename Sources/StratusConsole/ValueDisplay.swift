@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusTemplates
 
 /// Record values rendered for people, as template values (mustache escapes them; control characters are made
 /// visible here so that they show as text rather than vanish or reflow the page).
@@ -119,4 +120,44 @@ enum ValueDisplay {
     }
 
     static func typeName(_ v: FieldValue) -> String { v.fieldType?.wireName ?? "LIST" }
+}
+
+/// Drawn by hand: a record page has one per value (see `TemplateRepresentable`); `ConsoleTemplateValueTests` holds
+/// each equal to its `Encodable` form.
+extension ValueDisplay.Detail: TemplateRepresentable {
+    var templateValue: TemplateValue {
+        .named(["text": text.templateValue, "timestamp": timestamp.templateValue, "bytes": bytes.templateValue,
+                "reference": reference.templateValue, "asset": asset.templateValue, "location": location.templateValue,
+                "isList": .bool(isList), "list": list.templateValue, "count": count.map { .string(String($0)) }])
+    }
+}
+
+extension ValueDisplay.Detail.Timestamp: TemplateRepresentable {
+    var templateValue: TemplateValue {
+        .named(["utc": .string(utc), "local": .string(local), "millis": .string(millis), "iso": .string(iso)])
+    }
+}
+
+extension ValueDisplay.Detail.Bytes: TemplateRepresentable {
+    var templateValue: TemplateValue { .named(["size": .string(size), "hex": .string(hex), "base64": .string(base64)]) }
+}
+
+extension ValueDisplay.Detail.Reference: TemplateRepresentable {
+    var templateValue: TemplateValue {
+        .named(["recordName": .string(recordName), "zone": zone.templateValue, "href": .string(href),
+                "action": action.templateValue])
+    }
+}
+
+extension ValueDisplay.Detail.Asset: TemplateRepresentable {
+    var templateValue: TemplateValue {
+        .named(["size": .string(size), "checksum": .string(checksum), "href": .string(href), "type": .string(type)])
+    }
+}
+
+extension ValueDisplay.Detail.Location: TemplateRepresentable {
+    var templateValue: TemplateValue {
+        .named(["latitude": .string(latitude), "longitude": .string(longitude), "accuracy": accuracy.map(TemplateValue.string),
+                "altitude": altitude.map(TemplateValue.string)])
+    }
 }

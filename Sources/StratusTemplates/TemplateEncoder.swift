@@ -5,11 +5,20 @@
 public enum TemplateEncoder {
     public static func encode<T: Encodable>(_ value: T) -> TemplateValue {
         // Encoding into this encoder cannot fail: no container refuses a value.
-        child(value) ?? .object(TemplateObject([:] as [String: String]))
+        child(value, coding: false) ?? .object(TemplateObject([:] as [String: String]))
+    }
+
+    /// `encode` through `Encodable` alone, with no `TemplateRepresentable` shortcut at any depth: what a type's
+    /// shortcut must equal (its tests compare the two).
+    public static func encodeByCoding<T: Encodable>(_ value: T) -> TemplateValue {
+        child(value, coding: true) ?? .object(TemplateObject([:] as [String: String]))
     }
 
     /// Where one value ends up once encoded (a container writes into its parent's box when it is done).
     final class Box {
+        /// Whether `TemplateRepresentable` shortcuts are passed by (`encodeByCoding`).
+        let coding: Bool
+        init(coding: Bool) { self.coding = coding }
         var value: TemplateValue?
         var names: [String] = []
         var values: [TemplateValue] = []
@@ -39,18 +48,21 @@ public enum TemplateEncoder {
         func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box) }
     }
 
-    static func child<T: Encodable>(_ value: T) -> TemplateValue? {
-        switch value {
-        case let s as String: return .string(s)
-        case let b as Bool: return .bool(b)
-        case let v as TemplateValue: return v
-        case let n as any BinaryInteger: return .string("\(n)")
-        case let d as Double: return .string(String(d))
-        default:
-            let box = Box()
-            try? value.encode(to: ValueEncoder(box: box))
-            return box.finish()
-        }
+    static func child<T: Encodable>(_ value: T, coding: Bool) -> TemplateValue? {
+        // By the static type first: comparing metadata costs nothing, where a dynamic cast to a protocol
+        // (`any BinaryInteger`) searched conformances for every struct and array of every view.
+        if T.self == String.self { return .string(value as! String) }
+        if T.self == Bool.self { return .bool(value as! Bool) }
+        if T.self == TemplateValue.self { return value as? TemplateValue }
+        if T.self == Int.self { return .string(String(value as! Int)) }
+        if T.self == Int64.self { return .string(String(value as! Int64)) }
+        if T.self == Double.self { return .string(String(value as! Double)) }
+        // A view drawn by the thousand (a record page's fields) builds its value by hand: through `Encodable`, each
+        // struct took a container box, an encoder and a generic call per member.
+        if !coding, let r = value as? any TemplateRepresentable { return r.templateValue }
+        let box = Box(coding: coding)
+        try? value.encode(to: ValueEncoder(box: box))
+        return box.finish()
     }
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -58,8 +70,7 @@ public enum TemplateEncoder {
         var codingPath: [any CodingKey] { [] }
         func put(_ v: TemplateValue?, _ key: Key) {
             guard let v else { return }
-            // A name set twice (a page's frame over its view) keeps the later value.
-            if let i = box.names.firstIndex(of: key.stringValue) { box.values[i] = v; return }
+            // A name set twice (a page's frame over its view) is kept twice: `TemplateObject` finds the later.
             box.names.append(key.stringValue)
             box.values.append(v)
         }
@@ -69,7 +80,7 @@ public enum TemplateEncoder {
         mutating func encode(_ value: Int, forKey key: Key) { put(.string(String(value)), key) }
         mutating func encode(_ value: Int64, forKey key: Key) { put(.string(String(value)), key) }
         mutating func encode(_ value: Double, forKey key: Key) { put(.string(String(value)), key) }
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { put(TemplateEncoder.child(value), key) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { put(TemplateEncoder.child(value, coding: box.coding), key) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                             forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             fatalError("views nest structs, not containers")
@@ -87,7 +98,7 @@ public enum TemplateEncoder {
         mutating func encode(_ value: String) { box.items.append(.string(value)) }
         mutating func encode(_ value: Bool) { box.items.append(.bool(value)) }
         mutating func encode(_ value: Int) { box.items.append(.string(String(value))) }
-        mutating func encode<T: Encodable>(_ value: T) { if let v = TemplateEncoder.child(value) { box.items.append(v) } }
+        mutating func encode<T: Encodable>(_ value: T) { if let v = TemplateEncoder.child(value, coding: box.coding) { box.items.append(v) } }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             fatalError("views nest structs, not containers")
         }
@@ -104,6 +115,11 @@ public enum TemplateEncoder {
         mutating func encode(_ value: Int) { box.value = .string(String(value)) }
         mutating func encode(_ value: Int64) { box.value = .string(String(value)) }
         mutating func encode(_ value: Double) { box.value = .string(String(value)) }
-        mutating func encode<T: Encodable>(_ value: T) { box.value = TemplateEncoder.child(value) }
+        mutating func encode<T: Encodable>(_ value: T) {
+            // Other numbers (an Int32, a UInt8) encode themselves here, as a single value: text, not a new box.
+            if let n = value as? any BinaryInteger { box.value = .string("\(n)"); return }
+            if let f = value as? Float { box.value = .string(String(f)); return }
+            box.value = TemplateEncoder.child(value, coding: box.coding)
+        }
     }
 }

@@ -1,7 +1,7 @@
 /// What a template sees: strings, flags, lists and objects. Pages build typed views that `TemplateEncoder` turns
 /// into this once per render, so lookups during rendering need no dynamic casts (those dominated page time with a
 /// generic mustache renderer).
-public indirect enum TemplateValue: Sendable {
+public indirect enum TemplateValue: Sendable, Equatable {
     case string(String)
     case bool(Bool)
     case list([TemplateValue])
@@ -42,7 +42,11 @@ extension TemplateValue: Encodable {
         case .list(let l): var c = encoder.unkeyedContainer(); for v in l { try c.encode(v) }
         case .object(let o):
             var c = encoder.container(keyedBy: AnyKey.self)
-            for (name, value) in o.members { try c.encode(value, forKey: AnyKey(stringValue: name)) }
+            // A name given twice is the later value, as a template sees it.
+            var seen = Set<String>()
+            for (name, value) in o.members.reversed() where seen.insert(name).inserted {
+                try c.encode(value, forKey: AnyKey(stringValue: name))
+            }
         }
     }
 

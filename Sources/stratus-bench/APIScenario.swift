@@ -151,6 +151,8 @@ struct APIScenario: AsyncParsableCommand {
                baseline: pbLookup.map { median($0.latencies) }).print()
         Figure(scenario: "api", metric: "lookup_one_cpu_us", value: stratusLookup.cpu, unit: "us/request",
                baseline: pbLookup?.cpu).print()
+        Figure(scenario: "api", metric: "lookup_one_client_cpu_us", value: stratusLookup.clientCPU, unit: "us/request",
+               baseline: pbLookup?.clientCPU).print()
         if lookupsOnly {
             Figure(scenario: "api", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
             await app.stop()
@@ -215,8 +217,7 @@ struct APIScenario: AsyncParsableCommand {
                baseline: Double(queries) / ownerAgain.seconds).print()
 
         let modifies = self.modifies
-        let stratusModifyRun: @Sendable (UInt16, String) throws -> (seconds: Double,
-                                                                    latencies: [Double]) = { port, run in
+        let stratusModifyRun: @Sendable (UInt16, String) throws -> LoadClient.Run = { port, run in
             try LoadClient.run(port: port, connections: 4, perConnection: modifies / 4, make: { c, i in
                 var r = SplitMix(seed: UInt64(c * 1_000_003 + i))
                 let ops = (0..<200).map { k -> String in
@@ -274,7 +275,7 @@ struct APIScenario: AsyncParsableCommand {
                                check: queryCheck)
         let learned = try LoadClient.run(port: port, connections: 4, perConnection: queries / 4, make: shapeMake,
                                          check: queryCheck)
-        var pbShape: (seconds: Double, latencies: [Double])?
+        var pbShape: LoadClient.Run?
         if let pb {
             let pbShapeMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
                 let filter = "(category='cat-\((c * 31 + i) % BenchRow.categories)')".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
@@ -303,7 +304,7 @@ struct APIScenario: AsyncParsableCommand {
         // modify_records_per_s: records/modify creating 200 records per request over 4 connections, with every
         // commit synced to disk (the default durability); then the same on a server run with --durability relaxed.
         let stratusModify = try stratusModifyRun(port, run)
-        var pbModify: (seconds: Double, latencies: [Double])?
+        var pbModify: LoadClient.Run?
         if let pb {
             pbModify = try LoadClient.run(port: pb.port, connections: 4, perConnection: modifies / 4, make: { c, i in
                 var r = SplitMix(seed: UInt64(c * 1_000_003 + i))
@@ -396,33 +397,35 @@ struct APIScenario: AsyncParsableCommand {
 }
 
 extension APIScenario {
-    /// The same requests against Stratus, then against PocketBase (when it runs): each side warms up unmeasured
-    /// with a tenth as many first, so the figures are of servers in service, not of first reads from disk.
-    /// Each side's timed run after an unmeasured warm-up of a tenth as many requests. `cpu` is the processor time
-    /// the side cost per request, in microseconds: this process's (the server and the load client) for Stratus; for
-    /// the baseline this process's (the same client) plus the baseline server process's, when its pid is given.
+    /// The same requests against Stratus, then against PocketBase (when it runs): each side's timed run after an
+    /// unmeasured warm-up of a tenth as many requests, so the figures are of servers in service, not of first reads
+    /// from disk. `cpu` is the serving process's processor time per request, in microseconds: for Stratus, which
+    /// serves from this process, this process's less what the load client's threads spent; for the baseline, its
+    /// server process's, when its pid is given. `clientCPU` is the load client's own per request, the same for both.
     /// Processor time per request moves far less with the machine's neighbours than requests per second do.
     static func sideBySide(_ port: UInt16, _ baselinePort: UInt16?, baselinePID: Int32? = nil, requests: Int,
                            connections: Int,
                            _ make: @escaping @Sendable (Int, Int) -> [UInt8], _ baselineMake: @escaping @Sendable (Int,
                                    Int) -> [UInt8],
-                           check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws
-        -> (stratus: (seconds: Double, latencies: [Double], cpu: Double), baseline: (seconds: Double,
-                latencies: [Double], cpu: Double)?) {
-        func measure(_ port: UInt16, _ make: @escaping @Sendable (Int, Int) -> [UInt8],
-                     other: Int32?) throws -> (seconds: Double, latencies: [Double], cpu: Double) {
+                           check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (stratus: SideRun, baseline: SideRun?) {
+        func measure(_ port: UInt16, _ make: @escaping @Sendable (Int, Int) -> [UInt8], other: Int32?) throws -> SideRun {
             _ = try LoadClient.run(port: port, connections: connections, perConnection: max(1,
                     requests / connections / 10), make: make, check: check)
-            let cpu0 = processCPUSeconds() + (other.map { processCPUSeconds(pid: $0) } ?? 0)
+            let cpu0 = other.map { processCPUSeconds(pid: $0) } ?? processCPUSeconds()
             let run = try LoadClient.run(port: port, connections: connections, perConnection: requests / connections,
                                          make: make, check: check)
-            let cpu1 = processCPUSeconds() + (other.map { processCPUSeconds(pid: $0) } ?? 0)
-            let done = max(1, requests / connections * connections)
-            return (run.seconds, run.latencies, (cpu1 - cpu0) * 1e6 / Double(done))
+            let cpu1 = other.map { processCPUSeconds(pid: $0) } ?? processCPUSeconds()
+            let done = Double(max(1, requests / connections * connections))
+            let server = cpu1 - cpu0 - (other == nil ? run.clientCPUSeconds : 0)
+            return SideRun(seconds: run.seconds, latencies: run.latencies, cpu: server * 1e6 / done,
+                           clientCPU: run.clientCPUSeconds * 1e6 / done)
         }
         return (try measure(port, make, other: nil), try baselinePort.map { try measure($0, baselineMake,
                 other: baselinePID) })
     }
+
+    /// One side of `sideBySide`.
+    struct SideRun { var seconds: Double; var latencies: [Double]; var cpu: Double; var clientCPU: Double }
 
     /// Where `pattern` next occurs in `bytes` at or after `from` (glibc's memmem: the client's scanning must not
     /// be what a sequential figure measures).

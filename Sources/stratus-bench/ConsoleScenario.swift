@@ -4,22 +4,23 @@ import GRDB
 import StratusModel
 import StratusStore
 
-/// `stratus-bench console --records N`: the console's pages served by the release `stratus serve`, measured with
-/// wrk on loopback beside Datasette (`pip install datasette`, suggest_facets off) serving the same rows from an
+/// `stratus-bench console --records N`: the console's pages served by the release `stratus serve`, measured by the
+/// bench's own keep-alive client on loopback beside Datasette (`pip install datasette`, suggest_facets off) serving the same rows from an
 /// equivalent SQLite table, in the same run.
 struct ConsoleScenario: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "console",
                                                     abstract: "Console page figures against Datasette.")
     @Option(help: "How many records to load.") var records: Int = 1_000_000
     @Option(help: "Seconds of load per figure.") var seconds: Int = 10
-    @Option(help: "Connections (wrk -c).") var connections: Int = 8
+    @Option(help: "Connections.") var connections: Int = 8
+    @Flag(help: "Measure only the one-record page and its JSON face (record_page_rps, record_page_cpu_us): quick iterations on the request path.")
+    var recordPagesOnly = false
     @Option(help: "Where to build the data (temporary by default; removed afterwards). An existing one with the same record count is reused.")
     var data: String?
 
     static let container = "iCloud.com.example.Bench"
 
     func run() async throws {
-        guard let wrk = PocketBaseSide.which("wrk") else { throw BenchFailure("wrk not found (apt-get install wrk)") }
         let root = data.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-console-bench-\(UUID().uuidString)")
         defer { if data == nil { try? FileManager.default.removeItem(at: root) } }
         let stratusData = root.appendingPathComponent("stratus")
@@ -51,49 +52,58 @@ struct ConsoleScenario: AsyncParsableCommand {
         defer { server.terminate(); server.waitUntilExit() }
         let base = "/console/\(Self.container)/development/public"
 
-        // The same 64 filters for both sides: one title (about 200 rows each at 1M), sorted by count.
-        let titles = (0..<64).map { "title-\(($0 * 7_919) % min(BenchRow.titles, max(records, 1)))" }
-        let stratusPages = titles.map { "\(base)/records?type=Bench&filter=title%20EQUALS%20\($0)&sort=count" }
-        let page = try wrkRun(wrk, port: port, paths: stratusPages, cookie: cookie, check: "rec-")
-        var baseline: WrkResult?
-        if let ds = try startDatasette(sqlitePath) {
-            // SIGKILL: Datasette's server waits out a graceful shutdown on SIGTERM indefinitely here.
-            defer { kill(ds.process.processIdentifier, SIGKILL); ds.process.waitUntilExit() }
-            let dsPages = titles.map { "/bench/bench?title=\($0)&_sort=count&_size=200" }
-            baseline = try wrkRun(wrk, port: ds.port, paths: dsPages, cookie: nil, check: "rec-")
-        }
-        Figure(scenario: "console", metric: "records_page_rps", value: page.rps, unit: "requests/s",
-               baseline: baseline?.rps).print()
-        Figure(scenario: "console", metric: "records_page_p99_ms", value: page.p99, unit: "ms",
-               baseline: baseline?.p99).print()
-
-        // The everyday list query on the records page: category = x (5% of the records), count descending, 200 rows,
-        // with only single-field indexes declared on both sides. Stratus learns the shape from the page's own
-        // queries (a warm-up, then until the page says an automatic index serves it); Datasette gets the same filter.
-        let categories = (0..<BenchRow.categories).map { "cat-\($0)" }
-        let shapePages = categories.map { "\(base)/records?type=Bench&filter=category%20EQUALS%20\($0)&sort=-count" }
-        _ = try wrkRun(wrk, port: port, paths: shapePages, cookie: cookie, check: "rec-")
-        let learnedIn = try waitUntilServedByAutomaticIndex(port: port, path: shapePages[0], cookie: cookie)
-        Figure(scenario: "console", metric: "shape_learned_s", value: learnedIn, unit: "s").print()
-        let shapePage = try wrkRun(wrk, port: port, paths: shapePages, cookie: cookie, check: "rec-")
-        var shapeBaseline: WrkResult?
-        if let ds = try startDatasette(sqlitePath) {
-            defer { kill(ds.process.processIdentifier, SIGKILL); ds.process.waitUntilExit() }
-            shapeBaseline = try wrkRun(wrk, port: ds.port,
-                                       paths: categories.map { "/bench/bench?category=\($0)&_sort_desc=count&_size=200" }, cookie: nil, check: "rec-")
-        }
-        Figure(scenario: "console", metric: "shape_records_page_rps", value: shapePage.rps, unit: "requests/s",
-               baseline: shapeBaseline?.rps).print()
-        Figure(scenario: "console", metric: "shape_records_page_p99_ms", value: shapePage.p99, unit: "ms",
-               baseline: shapeBaseline?.p99).print()
-
+        // One record as its page, against the same record's JSON face (`?format=json`: the same route, scope,
+        // session, lookup and access checks, without the rendering) as the baseline of its processor time.
         var rng = SplitMix(seed: 7)
         let recordPages = (0..<256).map { _ in "\(base)/records/_defaultZone/" + String(format: "rec-%08d",
                 Int(rng.next() % UInt64(records))) }
-        let record = try wrkRun(wrk, port: port, paths: recordPages, cookie: cookie, check: "Change tag")
-        Figure(scenario: "console", metric: "record_page_rps", value: record.rps, unit: "requests/s").print()
-        let health = try wrkRun(wrk, port: port, paths: ["/-/health"], cookie: nil, check: "ok")
-        Figure(scenario: "console", metric: "health_rps", value: health.rps, unit: "requests/s").print()
+        let pid = server.processIdentifier
+        let json = try pageRun(port: port, pid: pid, paths: recordPages.map { $0 + "?format=json" }, cookie: cookie,
+                               check: "recordChangeTag")
+        let record = try pageRun(port: port, pid: pid, paths: recordPages, cookie: cookie, check: "Change tag")
+        Figure(scenario: "console", metric: "record_page_rps", value: record.rps, unit: "requests/s",
+               baseline: json.rps).print()
+        Figure(scenario: "console", metric: "record_page_cpu_us", value: record.cpuMicros, unit: "us/request",
+               baseline: json.cpuMicros).print()
+        if !recordPagesOnly {
+            // The same 64 filters for both sides: one title (about 200 rows each at 1M), sorted by count.
+            let titles = (0..<64).map { "title-\(($0 * 7_919) % min(BenchRow.titles, max(records, 1)))" }
+            let stratusPages = titles.map { "\(base)/records?type=Bench&filter=title%20EQUALS%20\($0)&sort=count" }
+            let page = try pageRun(port: port, pid: pid, paths: stratusPages, cookie: cookie, check: "rec-")
+            var baseline: PageRun?
+            if let ds = try startDatasette(sqlitePath) {
+                // SIGKILL: Datasette's server waits out a graceful shutdown on SIGTERM indefinitely here.
+                defer { kill(ds.process.processIdentifier, SIGKILL); ds.process.waitUntilExit() }
+                let dsPages = titles.map { "/bench/bench?title=\($0)&_sort=count&_size=200" }
+                baseline = try pageRun(port: ds.port, pid: ds.process.processIdentifier, paths: dsPages, cookie: nil, check: "rec-")
+            }
+            Figure(scenario: "console", metric: "records_page_rps", value: page.rps, unit: "requests/s",
+                   baseline: baseline?.rps).print()
+            Figure(scenario: "console", metric: "records_page_p99_ms", value: page.p99, unit: "ms",
+                   baseline: baseline?.p99).print()
+
+            // The everyday list query on the records page: category = x (5% of the records), count descending, 200 rows,
+            // with only single-field indexes declared on both sides. Stratus learns the shape from the page's own
+            // queries (a warm-up, then until the page says an automatic index serves it); Datasette gets the same filter.
+            let categories = (0..<BenchRow.categories).map { "cat-\($0)" }
+            let shapePages = categories.map { "\(base)/records?type=Bench&filter=category%20EQUALS%20\($0)&sort=-count" }
+            _ = try pageRun(port: port, pid: pid, paths: shapePages, cookie: cookie, check: "rec-")
+            let learnedIn = try waitUntilServedByAutomaticIndex(port: port, path: shapePages[0], cookie: cookie)
+            Figure(scenario: "console", metric: "shape_learned_s", value: learnedIn, unit: "s").print()
+            let shapePage = try pageRun(port: port, pid: pid, paths: shapePages, cookie: cookie, check: "rec-")
+            var shapeBaseline: PageRun?
+            if let ds = try startDatasette(sqlitePath) {
+                defer { kill(ds.process.processIdentifier, SIGKILL); ds.process.waitUntilExit() }
+                shapeBaseline = try pageRun(port: ds.port, pid: ds.process.processIdentifier,
+                                            paths: categories.map { "/bench/bench?category=\($0)&_sort_desc=count&_size=200" }, cookie: nil, check: "rec-")
+            }
+            Figure(scenario: "console", metric: "shape_records_page_rps", value: shapePage.rps, unit: "requests/s",
+                   baseline: shapeBaseline?.rps).print()
+            Figure(scenario: "console", metric: "shape_records_page_p99_ms", value: shapePage.p99, unit: "ms",
+                   baseline: shapeBaseline?.p99).print()
+            let health = try pageRun(port: port, pid: pid, paths: ["/-/health"], cookie: nil, check: "ok")
+            Figure(scenario: "console", metric: "health_rps", value: health.rps, unit: "requests/s").print()
+        }
         Figure(scenario: "console", metric: "serve_rss_mb", value: Self.peakRSS(of: server.processIdentifier),
                unit: "MB").print()
     }
@@ -188,9 +198,7 @@ struct ConsoleScenario: AsyncParsableCommand {
         throw BenchFailure("server on port \(port) did not start")
     }
 
-    struct WrkResult { var rps: Double; var p99: Double }
-
-    /// Requests the page every two seconds until it says an automatic index served it (the server flushes its
+        /// Requests the page every two seconds until it says an automatic index served it (the server flushes its
     /// shape counts once a minute and then builds); returns the seconds it took.
     func waitUntilServedByAutomaticIndex(port: UInt16, path: String, cookie: String) throws -> Double {
         let started = DispatchTime.now().uptimeNanoseconds
@@ -205,54 +213,39 @@ struct ConsoleScenario: AsyncParsableCommand {
         throw BenchFailure("the records page's shape got no automatic index within 10 minutes")
     }
 
-    /// wrk over the paths in turn (a Lua script), after one checked request per path shape.
-    func wrkRun(_ wrk: String, port: UInt16, paths: [String], cookie: String?, check: String) throws -> WrkResult {
-        // curl, not LoadClient: Datasette answers chunked, which the load client does not read.
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        curl.arguments = ["curl", "-s", "-w", "\n%{http_code}"] + (cookie.map { ["-H",
-                "Cookie: \($0)"] } ?? []) + ["http://127.0.0.1:\(port)\(paths[0])"]
-        let curlOut = Pipe()
-        curl.standardOutput = curlOut
-        try curl.run()
-        let body = String(decoding: curlOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        curl.waitUntilExit()
-        guard body.hasSuffix("\n200"), body.contains(check) else {
-            throw BenchFailure("GET \(paths[0]) failed: \(body.suffix(300))")
+    /// What one figure's load measured: requests per second, the 99th percentile, and the serving process's
+    /// processor time per request (its /proc stat before and after; the load client runs in this process).
+    struct PageRun { var rps: Double; var p99: Double; var cpuMicros: Double }
+
+    /// The paths in turn on `connections` keep-alive connections: one checked request per path first, then an
+    /// unmeasured warm-up of a third of the time (the figures are of a server in service, not of its first reads
+    /// from disk), then `seconds` of load, sized from the warm-up's rate.
+    func pageRun(port: UInt16, pid: Int32, paths: [String], cookie: String?, check: String) throws -> PageRun {
+        let headers = cookie.map { ["Cookie": $0] } ?? [:]
+        let requests = paths.map { LoadClient.request("GET", $0, headers: headers) }
+        let needle = Array(check.utf8)
+        let (status, body) = try LoadClient(port: port).send(requests[0])
+        guard status == 200, APIScenario.find(needle, in: body, from: 0) != nil else {
+            throw BenchFailure("GET \(paths[0]) answered \(status): \(String(decoding: body.suffix(300), as: UTF8.self))")
         }
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-wrk-\(UUID().uuidString).lua")
-        defer { try? FileManager.default.removeItem(at: script) }
-        var lua = "local paths = {\n" + paths.map { "  \"\($0)\"," }.joined(separator: "\n") + "\n}\nlocal i = 0\n"
-        if let cookie { lua += "wrk.headers[\"Cookie\"] = \"\(cookie)\"\n" }
-        lua += "request = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[(i % #paths) + 1])\nend\n"
-        lua += "done = function(summary, latency, requests)\n  io.write(string.format(\"ERRORS %d %d\\n\", summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))\nend\n"
-        try lua.write(to: script, atomically: true, encoding: .utf8)
-        // wrk waits up to 30 s for an answer (its default of 2 s counted a slow baseline's answers as errors).
-        // A warm-up pass first, unmeasured, the same for every side: the figures are of a server in service,
-        // not of its first reads from disk.
-        let warm = Process()
-        warm.executableURL = URL(fileURLWithPath: wrk)
-        warm.arguments = ["-t2", "-c\(connections)", "-d\(max(1, seconds / 3))s", "--timeout", "30s", "-s", script.path,
-                          "http://127.0.0.1:\(port)"]
-        warm.standardOutput = FileHandle.nullDevice
-        try warm.run()
-        warm.waitUntilExit()
-        stderr("wrk on \(paths[0]) …")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: wrk)
-        p.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "30s", "--latency", "-s", script.path,
-                       "http://127.0.0.1:\(port)"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard let rps = out.firstMatch(of: /Requests\/sec:\s+([0-9.]+)/).flatMap({ Double($0.1) }),
-              let p99 = out.firstMatch(of: /99%\s+([0-9.]+)(us|ms|s)/) else { throw BenchFailure("unreadable wrk output:\n\(out)") }
-        if let e = out.firstMatch(of: /ERRORS (\d+) (\d+)/), e.1 != "0" || e.2 != "0" { throw BenchFailure("wrk saw errors:\n\(out)") }
-        let v = Double(p99.1) ?? 0
-        let ms = p99.2 == "us" ? v / 1000 : p99.2 == "s" ? v * 1000 : v
-        return WrkResult(rps: rps, p99: ms)
+        let make: @Sendable (Int, Int) -> [UInt8] = { c, i in requests[(c * 31 + i) % requests.count] }
+        let ok: @Sendable (Int, [UInt8]) -> Bool = { s, b in s == 200 && APIScenario.find(needle, in: b, from: 0) != nil }
+        let probe = try LoadClient.run(port: port, connections: connections, perConnection: 4, make: make, check: ok)
+        let probeRate = Double(connections * 4) / max(probe.seconds, 1e-6)
+        let warm = try LoadClient.run(port: port, connections: connections,
+                                      perConnection: max(4, Int(probeRate * Double(seconds) / 3) / connections),
+                                      make: make, check: ok)
+        let rate = Double(warm.latencies.count) / max(warm.seconds, 1e-6)
+        let perConnection = max(8, Int(rate * Double(seconds)) / connections)
+        stderr("\(perConnection * connections) requests on \(paths[0]) …")
+        let cpu0 = processCPUSeconds(pid: pid)
+        let run = try LoadClient.run(port: port, connections: connections, perConnection: perConnection, make: make,
+                                     check: ok)
+        let cpu1 = processCPUSeconds(pid: pid)
+        let sorted = run.latencies.sorted()
+        let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        return PageRun(rps: Double(run.latencies.count) / run.seconds, p99: p99,
+                       cpuMicros: (cpu1 - cpu0) * 1e6 / Double(max(1, run.latencies.count)))
     }
 
     /// The server's peak resident memory (VmHWM), from /proc.

@@ -150,13 +150,13 @@ final class LoadClient {
 
     /// Runs `perConnection` requests on each of `connections` threads; returns wall seconds and per-request latencies (ms).
     static func run(port: UInt16, connections: Int, perConnection: Int, make: @escaping @Sendable (Int, Int) -> [UInt8],
-                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (seconds: Double, latencies: [Double]) {
+                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> Run {
         try run(ports: [port], connections: connections, perConnection: perConnection, make: make, check: check)
     }
 
     /// `run` over several servers: connection `c` goes to `ports[c % ports.count]` (round robin, as a load balancer would).
     static func run(ports: [UInt16], connections: Int, perConnection: Int, make: @escaping @Sendable (Int, Int) -> [UInt8],
-                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (seconds: Double, latencies: [Double]) {
+                    check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> Run {
         let group = DispatchGroup()
         let results = Results()
         let start = DispatchTime.now().uptimeNanoseconds
@@ -164,6 +164,8 @@ final class LoadClient {
             group.enter()
             let t = Thread {
                 defer { group.leave() }
+                let cpu0 = threadCPUSeconds()
+                defer { results.addCPU(threadCPUSeconds() - cpu0) }
                 do {
                     let client = try LoadClient(port: ports[c % ports.count])
                     var local: [Double] = []
@@ -184,9 +186,25 @@ final class LoadClient {
             t.start()
         }
         group.wait()
-        let (latencies, failure) = results.snapshot()
+        let (latencies, failure, cpu) = results.snapshot()
         if let failure { throw BenchFailure(failure) }
-        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, latencies)
+        return Run(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, latencies: latencies,
+                   clientCPUSeconds: cpu)
+    }
+
+    /// One load's wall seconds, per-request latencies (ms), and the processor time the load threads themselves
+    /// spent (so a server in this process can be charged only its own).
+    struct Run {
+        var seconds: Double
+        var latencies: [Double]
+        var clientCPUSeconds: Double
+    }
+
+    /// The calling thread's processor time.
+    static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// What the load threads report, under a lock.
@@ -194,9 +212,11 @@ final class LoadClient {
         private let lock = NSLock()
         private var latencies: [Double] = []
         private var failure: String?
+        private var cpu = 0.0
         func add(_ l: [Double]) { lock.lock(); latencies += l; lock.unlock() }
+        func addCPU(_ c: Double) { lock.lock(); cpu += c; lock.unlock() }
         func fail(_ f: String) { lock.lock(); failure = f; lock.unlock() }
-        func snapshot() -> ([Double], String?) { lock.lock(); defer { lock.unlock() }; return (latencies, failure) }
+        func snapshot() -> ([Double], String?, Double) { lock.lock(); defer { lock.unlock() }; return (latencies, failure, cpu) }
     }
 }
 

@@ -35,7 +35,13 @@ final class GatedDatabase<Base: DatabaseWriter>: Sendable {
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try enter()
         defer { leave() }
-        guard let slot = slots.first(where: { $0.claim() }) else { return try base.read(body) }
+        guard let slot = slots.first(where: { $0.claim() }) else {
+            // A single connection (the control database, the logs) reads in place through the same prepared BEGIN
+            // and COMMIT: GRDB's `read` on a queue also turns `query_only` on and off around it, four statements
+            // more for a console request's session or an API token's one-row lookup.
+            if let queue = base as? DatabaseQueue { return try queue.inDatabase { db in try Self.readTransaction(db, body) } }
+            return try base.read(body)
+        }
         defer { slot.release() }
         if slot.connection == nil { slot.connection = try openReader!() }
         return try slot.connection!.inDatabase { db in try Self.readTransaction(db, body) }
