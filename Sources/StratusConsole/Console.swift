@@ -353,9 +353,10 @@ public final class Console: Sendable {
         }
         if case .list(let crumbs)? = o["crumbs"] { o = o.setting("hasCrumbs", .bool(!crumbs.isEmpty)) }
         o = o.setting("consolePaths", .object(TemplateObject(Console.globalPaths)))
-        let html = library.render(template,
-                                  .object(o)) ?? "<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>"
-        return HTML.page(html, status: status)
+        guard let html = library.renderBytes(template, .object(o)) else {
+            return HTML.page("<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>", status: status)
+        }
+        return HTML.page(bytes: Data(html), status: status)
     }
 
     /// A page's own view with what `page` adds to it, drawn as one object: the frame's keys beside the view's.

@@ -5,6 +5,36 @@ public enum HTML {
         if isClean(s) { out += s } else { out += escape(s) }
     }
 
+    /// Escapes onto the end of a page's bytes: clean runs are copied as they are (a page is built as bytes: a
+    /// String appended to piece by piece rechecked its storage and its ASCII-ness on every append).
+    public static func appendEscaped(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { bytes in
+            var run = 0
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                let replacement: StaticString
+                switch b {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&#39;"
+                case 0..<0x20 where b != UInt8(ascii: "\n") && b != UInt8(ascii: "\t"): replacement = ""
+                default: continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                run = i + 1
+                if replacement.utf8CodeUnitCount > 0 {
+                    out.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+                } else {
+                    out.append(contentsOf: "&#\(b);".utf8)
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+        }
+    }
+
     /// Whether text needs no escaping (most does not): its bytes checked before any string is built.
     static func isClean(_ s: String) -> Bool {
         for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
@@ -44,12 +74,14 @@ public enum HTML {
         h["referrer-policy"] = "same-origin"
     }
 
-    public static func page(_ body: String, status: HTTPStatus = .ok) -> HTTPResponse {
+    public static func page(_ body: String, status: HTTPStatus = .ok) -> HTTPResponse { page(bytes: Data(body.utf8), status: status) }
+
+    public static func page(bytes body: Data, status: HTTPStatus = .ok) -> HTTPResponse {
         var h = HTTPHeaders()
         h["content-type"] = "text/html; charset=utf-8"
         h["cache-control"] = "no-store"
         securityHeaders(&h)
-        return HTTPResponse(status: status, headers: h, body: Data(body.utf8))
+        return HTTPResponse(status: status, headers: h, body: body)
     }
 }
 

@@ -3,9 +3,10 @@
 /// dotted names. Templates stay logic-less; this is only the part of mustache the console uses, parsed once.
 struct Template: Sendable {
     indirect enum Node: Sendable {
-        case text(String)
-        case variable([String], escaped: Bool)
-        case section([String], inverted: Bool, [Node])
+        /// Text as the bytes it is sent as.
+        case text([UInt8])
+        case variable([Key], escaped: Bool)
+        case section([Key], inverted: Bool, [Node])
         case partial(String)
     }
 
@@ -20,7 +21,7 @@ struct Template: Sendable {
         var rest = Substring(source)
         func append(_ n: Node) { stack[stack.count - 1].nodes.append(n) }
         while let open = rest.range(of: "{{") {
-            if open.lowerBound > rest.startIndex { append(.text(String(rest[..<open.lowerBound]))) }
+            if open.lowerBound > rest.startIndex { append(.text(Array(rest[..<open.lowerBound].utf8))) }
             let triple = rest[open.upperBound...].hasPrefix("{")
             let closing = triple ? "}}}" : "}}"
             let bodyStart = triple ? rest.index(after: open.upperBound) : open.upperBound
@@ -42,10 +43,17 @@ struct Template: Sendable {
             default: append(.variable(Template.path(tag), escaped: true))
             }
         }
-        if !rest.isEmpty { append(.text(String(rest))) }
+        if !rest.isEmpty { append(.text(Array(rest.utf8))) }
         guard stack.count == 1 else { throw SyntaxError(description: "unclosed section {{#\(stack.last!.name)}}") }
         nodes = stack[0].nodes
     }
 
-    static func path(_ name: String) -> [String] { name == "." ? ["."] : name.split(separator: ".").map(String.init) }
+    /// One name of a dotted path, with its fingerprint for `TemplateObject`'s lookups.
+    struct Key: Sendable {
+        let name: String
+        let print: UInt64
+        init(_ name: String) { self.name = name; print = TemplateObject.fingerprint(name) }
+    }
+
+    static func path(_ name: String) -> [Key] { (name == "." ? ["."] : name.split(separator: ".").map(String.init)).map(Key.init) }
 }

@@ -27,24 +27,30 @@ public struct TemplateLibrary: Sendable {
     public func has(_ name: String) -> Bool { templates[name] != nil }
 
     public func render(_ name: String, _ root: TemplateValue) -> String? {
+        renderBytes(name, root).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The page as the bytes it is sent as (UTF-8): built as bytes, since a String appended to piece by piece
+    /// rechecked its storage and its ASCII-ness on every append.
+    public func renderBytes(_ name: String, _ root: TemplateValue) -> [UInt8]? {
         guard let t = templates[name] else { return nil }
-        var out = ""
-        out.reserveCapacity(16_384)
+        var out: [UInt8] = []
+        out.reserveCapacity(32_768)
         var stack: [TemplateValue] = [root]
         render(t.nodes, &stack, &out, depth: 0)
         return out
     }
 
-    private func lookup(_ path: [String], _ stack: [TemplateValue]) -> TemplateValue? {
+    private func lookup(_ path: [Template.Key], _ stack: [TemplateValue]) -> TemplateValue? {
         guard let first = path.first else { return nil }
-        if first == "." && path.count == 1 { return stack.last }
+        if path.count == 1 && first.name == "." { return stack.last }
         // By index, so each context is looked into in place rather than copied out of the stack.
         var level = stack.count - 1
         while level >= 0 {
             defer { level -= 1 }
-            guard case .object(let d) = stack[level], var v = d[first] else { continue }
+            guard case .object(let d) = stack[level], var v = d[first.name, first.print] else { continue }
             for key in path.dropFirst() {
-                guard let next = v[key] else { return nil }
+                guard case .object(let o) = v, let next = o[key.name, key.print] else { return nil }
                 v = next
             }
             return v
@@ -52,14 +58,14 @@ public struct TemplateLibrary: Sendable {
         return nil
     }
 
-    private func render(_ nodes: [Template.Node], _ stack: inout [TemplateValue], _ out: inout String, depth: Int) {
+    private func render(_ nodes: [Template.Node], _ stack: inout [TemplateValue], _ out: inout [UInt8], depth: Int) {
         guard depth < 64 else { return }
         for node in nodes {
             switch node {
-            case .text(let s): out += s
+            case .text(let s): out.append(contentsOf: s)
             case .variable(let path, let escaped):
                 guard let v = lookup(path, stack) else { continue }
-                if escaped { HTML.appendEscaped(v.text, to: &out) } else { out += v.text }
+                if escaped { HTML.appendEscaped(v.text, to: &out) } else { out.append(contentsOf: v.text.utf8) }
             case .section(let path, let inverted, let body):
                 let v = lookup(path, stack)
                 if inverted {

@@ -1,38 +1,73 @@
 /// A template object's names and values side by side. Objects here hold a handful to a few dozen names, most
 /// of them short enough for Swift's inline small strings; comparing those in a scan is cheaper than hashing
-/// every name a template looks up (hashing was a visible share of rendering).
+/// every name a template looks up (hashing was a visible share of rendering). Immutable, in one allocation of
+/// its own: a lookup takes an object out of its enum case at every level of a template's sections, which with
+/// three arrays held inline was three retains and releases each time.
 public struct TemplateObject: Sendable, Equatable {
-    private var names: [String] = []
-    private var values: [TemplateValue] = []
+    private final class Storage: Sendable {
+        let names: [String]
+        let values: [TemplateValue]
+        /// Each name's `fingerprint`, in step with `names`: a lookup compares integers, and strings only where those
+        /// agree (a template's section looks a name up in every enclosing object before it finds it, or does not).
+        let prints: [UInt64]
+
+        init(names: [String], values: [TemplateValue]) {
+            self.names = names
+            self.values = values
+            prints = names.map(TemplateObject.fingerprint)
+        }
+    }
+
+    private let storage: Storage
 
     public init(_ d: [String: String]) {
-        names.reserveCapacity(d.count)
-        values.reserveCapacity(d.count)
-        for (k, v) in d { names.append(k); values.append(.string(v)) }
+        storage = Storage(names: Array(d.keys), values: d.values.map { .string($0) })
     }
 
     public init(names: [String], values: [TemplateValue]) {
-        self.names = names
-        self.values = values
+        storage = Storage(names: names, values: values)
+    }
+
+    /// A name's length and first seven bytes: the whole name when it is that short (most are).
+    static func fingerprint(_ name: String) -> UInt64 {
+        var print = UInt64(truncatingIfNeeded: min(name.utf8.count, 255)) << 56
+        var shift: UInt64 = 0
+        for b in name.utf8.prefix(7) {
+            print |= UInt64(b) << shift
+            shift += 8
+        }
+        return print
     }
 
     /// The object with `name` set to `value` (replaced when it is there).
     public func setting(_ name: String, _ value: TemplateValue) -> TemplateObject {
-        var o = self
-        if let i = o.names.lastIndex(of: name) { o.values[i] = value } else { o.names.append(name); o.values.append(value) }
-        return o
+        var names = storage.names, values = storage.values
+        if let i = names.lastIndex(of: name) { values[i] = value } else {
+            names.append(name)
+            values.append(value)
+        }
+        return TemplateObject(names: names, values: values)
     }
 
     /// Names and values in the order they were given (a name given twice, twice).
-    public var members: Zip2Sequence<[String], [TemplateValue]> { zip(names, values) }
+    public var members: Zip2Sequence<[String], [TemplateValue]> { zip(storage.names, storage.values) }
 
     /// The value of `name`; of a name given twice, the later (a page's frame over its view).
-    public subscript(name: String) -> TemplateValue? {
-        var i = names.count - 1
+    public subscript(name: String) -> TemplateValue? { self[name, Self.fingerprint(name)] }
+
+    /// `self[name]` with the name's fingerprint already made (a template's names are, once, when it is parsed).
+    subscript(name: String, print: UInt64) -> TemplateValue? {
+        let exact = name.utf8.count <= 7
+        let s = storage
+        var i = s.prints.count - 1
         while i >= 0 {
-            if names[i] == name { return values[i] }
+            if s.prints[i] == print && (exact || s.names[i] == name) { return s.values[i] }
             i -= 1
         }
         return nil
+    }
+
+    public static func == (a: TemplateObject, b: TemplateObject) -> Bool {
+        a.storage === b.storage || (a.storage.names == b.storage.names && a.storage.values == b.storage.values)
     }
 }

@@ -1,7 +1,7 @@
 /// What a template sees: strings, flags, lists and objects. Pages build typed views that `TemplateEncoder` turns
 /// into this once per render, so lookups during rendering need no dynamic casts (those dominated page time with a
 /// generic mustache renderer).
-public indirect enum TemplateValue: Sendable, Equatable {
+public enum TemplateValue: Sendable, Equatable {
     case string(String)
     case bool(Bool)
     case list([TemplateValue])
