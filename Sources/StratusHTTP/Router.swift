@@ -44,10 +44,13 @@ public struct Router: Sendable {
 
     public func match(_ method: HTTPMethod, _ segments: [String]) -> Match {
         var allowed: [HTTPMethod] = []
-        for r in routes {
-            guard let params = r.match(segments) else { continue }
-            if r.method == method || (method == .head && r.method == .get) { return .found(r, params) }
-            allowed.append(r.method)
+        // By index: iterating `routes` copied every route it passed (its pattern, shape, handlers and group name
+        // retained and released), hundreds of them before a route registered late such as `/-/health`.
+        for i in routes.indices {
+            guard let params = routes[i].match(segments) else { continue }
+            let m = routes[i].method
+            if m == method || (method == .head && m == .get) { return .found(routes[i], params) }
+            allowed.append(m)
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
     }

@@ -28,15 +28,13 @@ public struct TemplateObject: Sendable, Equatable {
         storage = Storage(names: names, values: values)
     }
 
-    /// A name's length and first seven bytes: the whole name when it is that short (most are).
-    static func fingerprint(_ name: String) -> UInt64 {
-        var print = UInt64(truncatingIfNeeded: min(name.utf8.count, 255)) << 56
-        var shift: UInt64 = 0
-        for b in name.utf8.prefix(7) {
-            print |= UInt64(b) << shift
-            shift += 8
-        }
-        return print
+    /// A name's length, first two bytes and last byte: names that differ almost always differ here, and it costs
+    /// a few instructions to make for every name of every object.
+    @inline(__always) static func fingerprint(_ name: String) -> UInt64 {
+        let utf8 = name.utf8
+        var it = utf8.makeIterator()
+        let first = UInt64(it.next() ?? 0), second = UInt64(it.next() ?? 0), last = UInt64(utf8.last ?? 0)
+        return UInt64(truncatingIfNeeded: utf8.count) << 24 | first << 16 | second << 8 | last
     }
 
     /// The object with `name` set to `value` (replaced when it is there).
@@ -57,11 +55,10 @@ public struct TemplateObject: Sendable, Equatable {
 
     /// `self[name]` with the name's fingerprint already made (a template's names are, once, when it is parsed).
     subscript(name: String, print: UInt64) -> TemplateValue? {
-        let exact = name.utf8.count <= 7
         let s = storage
         var i = s.prints.count - 1
         while i >= 0 {
-            if s.prints[i] == print && (exact || s.names[i] == name) { return s.values[i] }
+            if s.prints[i] == print && s.names[i] == name { return s.values[i] }
             i -= 1
         }
         return nil

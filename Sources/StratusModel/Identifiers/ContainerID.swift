@@ -10,14 +10,22 @@ public struct ContainerID: Hashable, Sendable, Comparable, CustomStringConvertib
         self.rawValue = rawValue
     }
 
+    /// One pass over the bytes (every request names its container): `iCloud.`, then dot-separated segments, none
+    /// empty, of letters, digits, `-` and `_`.
     public static func isValid(_ s: String) -> Bool {
-        guard s.utf8.count <= 255, s.hasPrefix("iCloud.") else { return false }
-        let rest = s.dropFirst("iCloud.".count)
-        guard !rest.isEmpty else { return false }
-        for segment in rest.split(separator: ".", omittingEmptySubsequences: false) {
-            guard !segment.isEmpty, segment.utf8.allSatisfy({ $0.isIdentifierByte || $0 == UInt8(ascii: "-") }) else { return false }
+        let utf8 = s.utf8
+        guard utf8.count <= 255, utf8.starts(with: "iCloud.".utf8) else { return false }
+        var segmentLength = 0
+        for b in utf8.dropFirst(7) {
+            if b == UInt8(ascii: ".") {
+                guard segmentLength > 0 else { return false }
+                segmentLength = 0
+            } else {
+                guard b.isIdentifierByte || b == UInt8(ascii: "-") else { return false }
+                segmentLength += 1
+            }
         }
-        return true
+        return segmentLength > 0
     }
 
     public var description: String { rawValue }

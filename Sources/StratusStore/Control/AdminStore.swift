@@ -115,11 +115,7 @@ public final class AdminStore: Sendable {
         let now = WallClock.nowMillis()
         let hash = Secrets.tokenHash(token)
         // The session and its administrator's roles in one read: every console request needs both.
-        let read = try guarded {
-            try control.read { s in
-                try AdminSessions.find(hash, s).map { ($0, try AdminRoleRows.of($0.admin.id, s)) }
-            }
-        }
+        let read = try guarded { try control.readStatement { s in try AdminSessions.find(hash, s) } }
         guard let (found, roles) = read else { return nil }
         guard now - found.seen <= AdminStore.sessionIdle, now - found.created <= AdminStore.sessionAbsolute else { return nil }
         if now - found.seen > 60_000 {

@@ -47,6 +47,20 @@ final class GatedDatabase<Base: DatabaseWriter>: Sendable {
         return try slot.connection!.inDatabase { db in try Self.readTransaction(db, body) }
     }
 
+    /// `read` with no transaction around `body`, for a body of one statement (SQLite's autocommit gives one
+    /// statement one snapshot). On a pool's own readers when one is idle, else in place on the single connection.
+    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        try enter()
+        defer { leave() }
+        if let slot = slots.first(where: { $0.claim() }) {
+            defer { slot.release() }
+            if slot.connection == nil { slot.connection = try openReader!() }
+            return try slot.connection!.inDatabase(body)
+        }
+        if let queue = base as? DatabaseQueue { return try queue.inDatabase(body) }
+        return try base.read(body)
+    }
+
     /// `body` in a read transaction whose BEGIN and COMMIT are prepared once per connection (GRDB's `read` compiles
     /// both again for every read).
     private static func readTransaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {

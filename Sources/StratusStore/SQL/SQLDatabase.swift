@@ -4,6 +4,9 @@ protocol SQLDatabase: Sendable {
     var dialect: SQLDialect { get }
     func read<T>(_ body: (any SQLSession) throws -> T) throws -> T
     func write<T>(_ body: (any SQLSession) throws -> T) throws -> T
+    /// A read of one statement, with no transaction around it: one statement sees one moment on its own, on either
+    /// engine. For reads every request makes (a console session), where BEGIN and COMMIT cost as much as the read.
+    func readStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T
     func close()
     /// A read that sees one snapshot from its first statement to its last: on SQLite every read does; on PostgreSQL
     /// a REPEATABLE READ transaction, which takes `snapshot` (one `exportingSnapshot` exported) when given, so that
@@ -14,6 +17,7 @@ protocol SQLDatabase: Sendable {
 }
 
 extension SQLDatabase {
+    func readStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T { try read(body) }
     func snapshotRead<T>(_ snapshot: String?, _ body: (any SQLSession) throws -> T) throws -> T { try read(body) }
     func exportingSnapshot<T>(_ body: (any SQLSession, String?) throws -> T) throws -> T { try read { try body($0,
             nil) } }

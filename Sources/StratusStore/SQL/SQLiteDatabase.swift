@@ -11,6 +11,9 @@ final class SQLiteDatabase<Base: DatabaseWriter>: SQLDatabase {
 
     func read<T>(_ body: (any SQLSession) throws -> T) throws -> T { try gated.read { db in try body(SQLiteSession(db: db)) } }
     func write<T>(_ body: (any SQLSession) throws -> T) throws -> T { try gated.write { db in try body(SQLiteSession(db: db)) } }
+    func readStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try gated.readStatement { db in try body(SQLiteSession(db: db)) }
+    }
     func close() { try? gated.close() }
 }
 

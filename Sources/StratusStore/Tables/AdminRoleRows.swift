@@ -77,7 +77,8 @@ enum AdminRoleRows {
     }
 }
 
-private extension AdminRoles {
+extension AdminRoles {
+    /// One `admin_roles` row's role, its container as stored (`*`: every container).
     mutating func hold(_ role: AdminRole, in container: String) {
         if container == AdminRoleRows.everywhere { everywhere = role }
         else if let c = try? ContainerID(container) { containers[c] = role }

@@ -29,22 +29,35 @@ enum AdminSessions {
                                                     .actingUser, .secondStep], as: "s")
     private static let admin = Selection<AdminRows.Column>([.id, .email, .theme], as: "a")
 
-    /// A session with its administrator: the CSRF token, its clocks and whom it acts as.
-    static func find(_ hash: String, _ s: any SQLSession) throws -> (admin: Admin, csrf: String, created: Int64,
-                                                                     seen: Int64, acting: ActingAs?, secondStep: Bool)? {
-        try s.one("""
-            SELECT \(admin.sql), \(session.sql) FROM admin_sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?
-            """, [hash]) { r in
+    /// What a session row says, with its administrator.
+    typealias Found = (admin: Admin, csrf: String, created: Int64, seen: Int64, acting: ActingAs?, secondStep: Bool)
+
+    /// A session with its administrator (the CSRF token, its clocks and whom it acts as) and the administrator's
+    /// roles, in one statement: every console request needs all of it, so it is one read with no transaction
+    /// around it (see `SQLDatabase.readStatement`).
+    static func find(_ hash: String, _ s: any SQLSession) throws -> (Found, AdminRoles)? {
+        var found: Found?
+        var roles = AdminRoles()
+        try s.each("""
+            SELECT \(admin.sql), \(session.sql), r.container, r.role FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
+            LEFT JOIN admin_roles r ON r.admin_id = a.id WHERE s.token_hash = ?
+            """, [.text(hash)]) { r in
             let a = NamedRow(r, admin), row = NamedRow(r, session, offset: a.end)
-            let acting = row.string(.actingContainer).flatMap { c in
-                row.string(.actingEnvironment).flatMap { e in row.string(.actingUser).map { ActingAs(container: c,
-                        environment: e, userRecordName: $0) } }
+            if found == nil {
+                let acting = row.string(.actingContainer).flatMap { c in
+                    row.string(.actingEnvironment).flatMap { e in row.string(.actingUser).map { ActingAs(container: c,
+                            environment: e, userRecordName: $0) } }
+                }
+                found = (Admin(id: a.int64(.id) ?? 0, email: a.string(.email) ?? "",
+                               theme: ConsoleTheme(rawValue: a.string(.theme) ?? "") ?? .system),
+                         row.string(.csrf) ?? "", row.int64(.createdAt) ?? 0, row.int64(.lastSeen) ?? 0, acting,
+                         (row.int64(.secondStep) ?? 0) != 0)
             }
-            return (Admin(id: a.int64(.id) ?? 0, email: a.string(.email) ?? "",
-                          theme: ConsoleTheme(rawValue: a.string(.theme) ?? "") ?? .system),
-                    row.string(.csrf) ?? "", row.int64(.createdAt) ?? 0, row.int64(.lastSeen) ?? 0, acting,
-                    (row.int64(.secondStep) ?? 0) != 0)
+            if let container = r.string(row.end), let role = AdminRole(rawValue: r.string(row.end + 1) ?? "") {
+                roles.hold(role, in: container)
+            }
         }
+        return found.map { ($0, roles) }
     }
 
     static func seen(_ hash: String, at now: Int64, _ s: any SQLSession) throws {
