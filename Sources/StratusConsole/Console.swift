@@ -354,7 +354,8 @@ public final class Console: Sendable {
         if case .list(let crumbs)? = o["crumbs"] { o = o.setting("hasCrumbs", .bool(!crumbs.isEmpty)) }
         o = o.setting("consolePaths", .object(TemplateObject(Console.globalPaths)))
         guard let html = library.renderBytes(template, .object(o)) else {
-            return HTML.page("<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>", status: status)
+            return HTML.page("<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>",
+                             status: status)
         }
         return HTML.page(bytes: Data(html), status: status)
     }
@@ -469,8 +470,8 @@ public final class Console: Sendable {
     /// RFC 3986's unreserved characters: letters, digits and `-._~`.
     static func isUnreserved(_ b: UInt8) -> Bool {
         switch b {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
         default: false
         }
     }

@@ -43,9 +43,10 @@ enum RecordForm {
         /// Drawn by hand (a record page has one per field, see `TemplateRepresentable`), as `encode(to:)` does.
         var templateValue: TemplateValue {
             var names = ["name", "type", "isList", "items"]
-            var values: [TemplateValue] = [.string(name), .string(type), .bool(isList), .list(items.map(\.templateValue))]
-            for (n, v) in [("encrypted", encrypted.map(TemplateValue.bool)), ("hasValue", hasValue.map(TemplateValue.bool)),
-                           ("summary", summary.map(TemplateValue.string))] {
+            var values: [TemplateValue] = [.string(name), .string(type), .bool(isList),
+                                           .list(items.map(\.templateValue))]
+            for (n, v) in [("encrypted", encrypted.map(TemplateValue.bool)),
+                           ("hasValue", hasValue.map(TemplateValue.bool)), ("summary", summary.map(TemplateValue.string))] {
                 if let v { names.append(n); values.append(v) }
             }
             if let kind { names.append("kind_" + RecordForm.kind(kind)); values.append(.bool(true)) }

@@ -157,7 +157,7 @@ extension ValueDisplay.Detail.Asset: TemplateRepresentable {
 
 extension ValueDisplay.Detail.Location: TemplateRepresentable {
     var templateValue: TemplateValue {
-        .named(["latitude": .string(latitude), "longitude": .string(longitude), "accuracy": accuracy.map(TemplateValue.string),
-                "altitude": altitude.map(TemplateValue.string)])
+        .named(["latitude": .string(latitude), "longitude": .string(longitude),
+                "accuracy": accuracy.map(TemplateValue.string), "altitude": altitude.map(TemplateValue.string)])
     }
 }

@@ -26,7 +26,8 @@ public enum HTML {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 run = i + 1
                 if replacement.utf8CodeUnitCount > 0 {
-                    out.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+                    out.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start,
+                                                               count: replacement.utf8CodeUnitCount))
                 } else {
                     out.append(contentsOf: "&#\(b);".utf8)
                 }
@@ -74,7 +75,9 @@ public enum HTML {
         h["referrer-policy"] = "same-origin"
     }
 
-    public static func page(_ body: String, status: HTTPStatus = .ok) -> HTTPResponse { page(bytes: Data(body.utf8), status: status) }
+    public static func page(_ body: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        page(bytes: Data(body.utf8), status: status)
+    }
 
     public static func page(bytes body: Data, status: HTTPStatus = .ok) -> HTTPResponse {
         var h = HTTPHeaders()

@@ -55,5 +55,7 @@ struct Template: Sendable {
         init(_ name: String) { self.name = name; print = TemplateObject.fingerprint(name) }
     }
 
-    static func path(_ name: String) -> [Key] { (name == "." ? ["."] : name.split(separator: ".").map(String.init)).map(Key.init) }
+    static func path(_ name: String) -> [Key] {
+        (name == "." ? ["."] : name.split(separator: ".").map(String.init)).map(Key.init)
+    }
 }

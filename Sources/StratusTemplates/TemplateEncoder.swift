@@ -80,7 +80,9 @@ public enum TemplateEncoder {
         mutating func encode(_ value: Int, forKey key: Key) { put(.string(String(value)), key) }
         mutating func encode(_ value: Int64, forKey key: Key) { put(.string(String(value)), key) }
         mutating func encode(_ value: Double, forKey key: Key) { put(.string(String(value)), key) }
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { put(TemplateEncoder.child(value, coding: box.coding), key) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) {
+            put(TemplateEncoder.child(value, coding: box.coding), key)
+        }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                             forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             fatalError("views nest structs, not containers")
@@ -98,7 +100,9 @@ public enum TemplateEncoder {
         mutating func encode(_ value: String) { box.items.append(.string(value)) }
         mutating func encode(_ value: Bool) { box.items.append(.bool(value)) }
         mutating func encode(_ value: Int) { box.items.append(.string(String(value))) }
-        mutating func encode<T: Encodable>(_ value: T) { if let v = TemplateEncoder.child(value, coding: box.coding) { box.items.append(v) } }
+        mutating func encode<T: Encodable>(_ value: T) {
+            if let v = TemplateEncoder.child(value, coding: box.coding) { box.items.append(v) }
+        }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             fatalError("views nest structs, not containers")
         }

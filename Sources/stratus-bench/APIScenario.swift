@@ -135,12 +135,20 @@ struct APIScenario: AsyncParsableCommand {
         // The requests made before the clock starts: formatting them per request was the load client's largest cost,
         // on the same two processors as the servers it measures.
         let lookupRequests = picks.map { pick in
-            LoadClient.request("POST", "\(base)/records/lookup?\(q)", body: Data(#"{"zoneID":{"zoneName":"Bench"},"records":[{"recordName":"\#(String(format: "rec-%08d", pick))"}]}"#.utf8))
+            let name = String(format: "rec-%08d", pick)
+            return LoadClient.request("POST", "\(base)/records/lookup?\(q)",
+                                      body: Data(#"{"zoneID":{"zoneName":"Bench"},"records":[{"recordName":"\#(name)"}]}"#.utf8))
         }
-        let pbLookupRequests = picks.map { LoadClient.request("GET", "/api/collections/bench/records/" + String(format: "r%014x", $0)) }
-        let lookupMake: @Sendable (Int, Int) -> [UInt8] = { c, i in lookupRequests[(c * 977 + i) % lookupRequests.count] }
+        let pbLookupRequests = picks.map {
+            LoadClient.request("GET", "/api/collections/bench/records/" + String(format: "r%014x", $0))
+        }
+        let lookupMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
+            lookupRequests[(c * 977 + i) % lookupRequests.count]
+        }
         let lookupCheck: @Sendable (Int, [UInt8]) -> Bool = { status, body in status == 200 && body.count > 200 }
-        let pbLookupMake: @Sendable (Int, Int) -> [UInt8] = { c, i in pbLookupRequests[(c * 977 + i) % pbLookupRequests.count] }
+        let pbLookupMake: @Sendable (Int, Int) -> [UInt8] = { c, i in
+            pbLookupRequests[(c * 977 + i) % pbLookupRequests.count]
+        }
         let (stratusLookup, pbLookup) = try Self.sideBySide(port, pb?.port, baselinePID: pb?.process.processIdentifier,
                                                             requests: lookups, connections: 8, lookupMake, pbLookupMake,
                 check: lookupCheck)
@@ -156,8 +164,8 @@ struct APIScenario: AsyncParsableCommand {
         // The floor under every request: `/-/health` on the same connections (the HTTP layer, the route, the rate
         // limits, the metrics and request log; no authentication, no storage), the server's processor time alone.
         let health = LoadClient.request("GET", "/-/health")
-        let (floor, _) = try Self.sideBySide(port, nil, requests: lookups, connections: 8, { _, _ in health }, { _, _ in health },
-                                             check: { status, _ in status == 200 })
+        let (floor, _) = try Self.sideBySide(port, nil, requests: lookups, connections: 8, { _, _ in health },
+                                             { _, _ in health }, check: { status, _ in status == 200 })
         Figure(scenario: "api", metric: "health_cpu_us", value: floor.cpu, unit: "us/request").print()
         if lookupsOnly {
             Figure(scenario: "api", metric: "peak_rss_mb", value: peakRSSMegabytes(), unit: "MB").print()
@@ -413,8 +421,10 @@ extension APIScenario {
                            connections: Int,
                            _ make: @escaping @Sendable (Int, Int) -> [UInt8], _ baselineMake: @escaping @Sendable (Int,
                                    Int) -> [UInt8],
-                           check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws -> (stratus: SideRun, baseline: SideRun?) {
-        func measure(_ port: UInt16, _ make: @escaping @Sendable (Int, Int) -> [UInt8], other: Int32?) throws -> SideRun {
+                           check: @escaping @Sendable (Int, [UInt8]) -> Bool) throws
+        -> (stratus: SideRun, baseline: SideRun?) {
+        func measure(_ port: UInt16, _ make: @escaping @Sendable (Int, Int) -> [UInt8],
+                     other: Int32?) throws -> SideRun {
             _ = try LoadClient.run(port: port, connections: connections, perConnection: max(1,
                     requests / connections / 10), make: make, check: check)
             let cpu0 = other.map { processCPUSeconds(pid: $0) } ?? processCPUSeconds()

@@ -5,7 +5,8 @@ import StratusModel
 import StratusStore
 
 /// `stratus-bench console --records N`: the console's pages served by the release `stratus serve`, measured by the
-/// bench's own keep-alive client on loopback beside Datasette (`pip install datasette`, suggest_facets off) serving the same rows from an
+/// bench's own keep-alive client on loopback beside Datasette (`pip install datasette`, suggest_facets off) serving
+/// the same rows from an
 /// equivalent SQLite table, in the same run.
 struct ConsoleScenario: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "console",
@@ -13,7 +14,7 @@ struct ConsoleScenario: AsyncParsableCommand {
     @Option(help: "How many records to load.") var records: Int = 1_000_000
     @Option(help: "Seconds of load per figure.") var seconds: Int = 10
     @Option(help: "Connections.") var connections: Int = 8
-    @Flag(help: "Measure only the one-record page and its JSON face (record_page_rps, record_page_cpu_us): quick iterations on the request path.")
+    @Flag(help: "Measure only the one-record page and its JSON face (record_page_rps, record_page_cpu_us).")
     var recordPagesOnly = false
     @Option(help: "Where to build the data (temporary by default; removed afterwards). An existing one with the same record count is reused.")
     var data: String?
@@ -75,18 +76,22 @@ struct ConsoleScenario: AsyncParsableCommand {
                 // SIGKILL: Datasette's server waits out a graceful shutdown on SIGTERM indefinitely here.
                 defer { kill(ds.process.processIdentifier, SIGKILL); ds.process.waitUntilExit() }
                 let dsPages = titles.map { "/bench/bench?title=\($0)&_sort=count&_size=200" }
-                baseline = try pageRun(port: ds.port, pid: ds.process.processIdentifier, paths: dsPages, cookie: nil, check: "rec-")
+                baseline = try pageRun(port: ds.port, pid: ds.process.processIdentifier, paths: dsPages, cookie: nil,
+                                       check: "rec-")
             }
             Figure(scenario: "console", metric: "records_page_rps", value: page.rps, unit: "requests/s",
                    baseline: baseline?.rps).print()
             Figure(scenario: "console", metric: "records_page_p99_ms", value: page.p99, unit: "ms",
                    baseline: baseline?.p99).print()
 
-            // The everyday list query on the records page: category = x (5% of the records), count descending, 200 rows,
-            // with only single-field indexes declared on both sides. Stratus learns the shape from the page's own
-            // queries (a warm-up, then until the page says an automatic index serves it); Datasette gets the same filter.
+            // The everyday list query on the records page: category = x (5% of the records), count descending, 200
+            // rows, with only single-field indexes declared on both sides. Stratus learns the shape from the page's
+            // own queries (a warm-up, then until the page says an automatic index serves it); Datasette gets the same
+            // filter.
             let categories = (0..<BenchRow.categories).map { "cat-\($0)" }
-            let shapePages = categories.map { "\(base)/records?type=Bench&filter=category%20EQUALS%20\($0)&sort=-count" }
+            let shapePages = categories.map {
+                "\(base)/records?type=Bench&filter=category%20EQUALS%20\($0)&sort=-count"
+            }
             _ = try pageRun(port: port, pid: pid, paths: shapePages, cookie: cookie, check: "rec-")
             let learnedIn = try waitUntilServedByAutomaticIndex(port: port, path: shapePages[0], cookie: cookie)
             Figure(scenario: "console", metric: "shape_learned_s", value: learnedIn, unit: "s").print()
@@ -95,7 +100,8 @@ struct ConsoleScenario: AsyncParsableCommand {
             if let ds = try startDatasette(sqlitePath) {
                 defer { kill(ds.process.processIdentifier, SIGKILL); ds.process.waitUntilExit() }
                 shapeBaseline = try pageRun(port: ds.port, pid: ds.process.processIdentifier,
-                                            paths: categories.map { "/bench/bench?category=\($0)&_sort_desc=count&_size=200" }, cookie: nil, check: "rec-")
+                                            paths: categories.map { "/bench/bench?category=\($0)&_sort_desc=count&_size=200" },
+                                            cookie: nil, check: "rec-")
             }
             Figure(scenario: "console", metric: "shape_records_page_rps", value: shapePage.rps, unit: "requests/s",
                    baseline: shapeBaseline?.rps).print()
@@ -226,10 +232,13 @@ struct ConsoleScenario: AsyncParsableCommand {
         let needle = Array(check.utf8)
         let (status, body) = try LoadClient(port: port).send(requests[0])
         guard status == 200, APIScenario.find(needle, in: body, from: 0) != nil else {
-            throw BenchFailure("GET \(paths[0]) answered \(status): \(String(decoding: body.suffix(300), as: UTF8.self))")
+            let text = String(decoding: body.suffix(300), as: UTF8.self)
+            throw BenchFailure("GET \(paths[0]) answered \(status): \(text)")
         }
         let make: @Sendable (Int, Int) -> [UInt8] = { c, i in requests[(c * 31 + i) % requests.count] }
-        let ok: @Sendable (Int, [UInt8]) -> Bool = { s, b in s == 200 && APIScenario.find(needle, in: b, from: 0) != nil }
+        let ok: @Sendable (Int, [UInt8]) -> Bool = { s, b in
+            s == 200 && APIScenario.find(needle, in: b, from: 0) != nil
+        }
         let probe = try LoadClient.run(port: port, connections: connections, perConnection: 4, make: make, check: ok)
         let probeRate = Double(connections * 4) / max(probe.seconds, 1e-6)
         let warm = try LoadClient.run(port: port, connections: connections,

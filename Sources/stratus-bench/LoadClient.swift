@@ -216,7 +216,11 @@ final class LoadClient {
         func add(_ l: [Double]) { lock.lock(); latencies += l; lock.unlock() }
         func addCPU(_ c: Double) { lock.lock(); cpu += c; lock.unlock() }
         func fail(_ f: String) { lock.lock(); failure = f; lock.unlock() }
-        func snapshot() -> ([Double], String?, Double) { lock.lock(); defer { lock.unlock() }; return (latencies, failure, cpu) }
+        func snapshot() -> ([Double], String?, Double) {
+            lock.lock()
+            defer { lock.unlock() }
+            return (latencies, failure, cpu)
+        }
     }
 }
 

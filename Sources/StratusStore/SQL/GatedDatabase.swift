@@ -39,7 +39,9 @@ final class GatedDatabase<Base: DatabaseWriter>: Sendable {
             // A single connection (the control database, the logs) reads in place through the same prepared BEGIN
             // and COMMIT: GRDB's `read` on a queue also turns `query_only` on and off around it, four statements
             // more for a console request's session or an API token's one-row lookup.
-            if let queue = base as? DatabaseQueue { return try queue.inDatabase { db in try Self.readTransaction(db, body) } }
+            if let queue = base as? DatabaseQueue {
+                return try queue.inDatabase { db in try Self.readTransaction(db, body) }
+            }
             return try base.read(body)
         }
         defer { slot.release() }

@@ -39,8 +39,8 @@ enum AdminSessions {
         var found: Found?
         var roles = AdminRoles()
         try s.each("""
-            SELECT \(admin.sql), \(session.sql), r.container, r.role FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
-            LEFT JOIN admin_roles r ON r.admin_id = a.id WHERE s.token_hash = ?
+            SELECT \(admin.sql), \(session.sql), r.container, r.role
+            FROM admin_sessions s JOIN admins a ON a.id = s.admin_id LEFT JOIN admin_roles r ON r.admin_id = a.id WHERE s.token_hash = ?
             """, [.text(hash)]) { r in
             let a = NamedRow(r, admin), row = NamedRow(r, session, offset: a.end)
             if found == nil {
