@@ -48,22 +48,32 @@ public struct HTTPResponse: Sendable {
     /// The bytes on the wire: status line, headers (with Content-Length), blank line, body (omitted for HEAD).
     /// A large body comes back apart from the head (`separateBody`), to be written after it without being
     /// copied behind it: a page of records is a few hundred kilobytes.
+    /// The head built as bytes (a String appended to piece by piece rechecked its storage on every append).
     func serialized(includeBody: Bool, keepAlive: Bool) -> (head: Data, separateBody: Data?) {
-        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
+        let noBody = status.code == 204 || status.code == 304 || status.code < 200
+        let inline = includeBody && !noBody && !body.isEmpty && body.count <= 16 * 1024
+        var head: [UInt8] = []
+        head.reserveCapacity(512 + (inline ? body.count : 0))
+        head.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
         for (name, value) in headers where name != "content-length" && name != "connection" {
             // A header is never split by what went into it: a name that is not a token is left out, and CR, LF
             // or NUL in a value (a redirect to a path a client named) is percent-encoded.
             guard Self.isToken(name) else { continue }
-            head += "\(name): \(Self.lineSafe(value))\r\n"
+            head.append(contentsOf: name.utf8)
+            head.append(contentsOf: ": ".utf8)
+            head.append(contentsOf: Self.lineSafe(value).utf8)
+            head.append(contentsOf: "\r\n".utf8)
         }
-        let noBody = status.code == 204 || status.code == 304 || status.code < 200
-        if !noBody && stream == nil { head += "content-length: \(spool?.count ?? body.count)\r\n" }
-        head += keepAlive ? "connection: keep-alive\r\n\r\n" : "connection: close\r\n\r\n"
-        var out = Data(head.utf8)
+        if !noBody && stream == nil {
+            head.append(contentsOf: "content-length: ".utf8)
+            head.append(contentsOf: String(spool?.count ?? body.count).utf8)
+            head.append(contentsOf: "\r\n".utf8)
+        }
+        head.append(contentsOf: (keepAlive ? "connection: keep-alive\r\n\r\n" : "connection: close\r\n\r\n").utf8)
+        if inline { head.append(contentsOf: body) }
+        let out = Data(head)
         guard includeBody && !noBody && !body.isEmpty else { return (out, nil) }
-        if body.count > 16 * 1024 { return (out, body) }
-        out.append(body)
-        return (out, nil)
+        return inline ? (out, nil) : (out, body)
     }
 
     /// Whether `name` is an HTTP token (RFC 9110): visible ASCII but the separators.
