@@ -124,7 +124,7 @@ public final class StratusApplication: Sendable {
                            metadata: ["paths": "\(store.loosened.prefix(10).joined(separator: ", "))"])
         }
         try await server.start()
-        webhooks.start()
+        await webhooks.start()
         apns.start()
         sampler.start()
         shapes.start()

@@ -44,7 +44,14 @@ final class WebhookDeliverer: Sendable {
         poster = PlainHTTPPoster(timeout: timeout)
     }
 
-    func start() {
+    /// Opens every environment first (after a restart, deliveries queued before it sit in environments nothing has
+    /// opened yet), then starts the loop. It returns once they are open, so what the server does next (releasing the
+    /// idle ones among them) never races the opening.
+    func start() async {
+        let store = self.store
+        _ = try? await BlockingWork.shared.run {
+            for c in try store.containers() { for e in ContainerEnvironment.allCases { _ = try store.environment(c.id, e) } }
+        }
         let deliverer = self
         loop.start { await deliverer.run() }
     }
@@ -53,11 +60,6 @@ final class WebhookDeliverer: Sendable {
 
     private func run() async {
         let store = self.store
-        // After a restart, deliveries queued before it sit in environments nothing has opened yet.
-        _ = try? await BlockingWork.shared.run {
-            for c in try store.containers() { for e in ContainerEnvironment.allCases { _ = try store.environment(c.id,
-                    e) } }
-        }
         // Deliveries run on their own; each pass records the outcomes that came in (one write per environment)
         // and starts what is newly due. A receiver that never answers holds only its own deliveries, for the timeout.
         while !Task.isCancelled {
