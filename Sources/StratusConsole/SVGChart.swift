@@ -4,8 +4,8 @@ import StratusHTTP
 /// A chart drawn on the server as SVG (the Telemetry page needs no JavaScript). Counts are bars per interval,
 /// stacked by series, zero where there were none; measures (latency percentiles) are lines, each series with its
 /// own colour, dash and marker, so they read apart in either colour scheme and in grey; an interval without a
-/// value is a gap, shaded as one, never a stray dot. The y axis runs from 0 to a round maximum, labelled with the
-/// unit; hovering an interval shows its exact values (an SVG `<title>`), and `rows` gives them all as a table for
+/// value is a gap, shaded as one, never a stray dot. The y axis runs from 0 in round steps (whole ones for counts),
+/// labelled with the unit; hovering an interval shows its exact values (an SVG `<title>`), and `rows` gives them all as a table for
 /// the keyboard and screen readers.
 struct SVGChart {
     struct Series { var name: String; var values: [Double?] }
@@ -36,6 +36,13 @@ struct SVGChart {
         return 10 * p
     }
 
+    /// The y axis's step and how many steps reach `peak`: about five round steps, and never a fraction of one for
+    /// counts (a bar of 3 errors is read against 0, 1, 2, 3, not 1.25 and 2.5).
+    static func axis(peak: Double, whole: Bool) -> (step: Double, steps: Int) {
+        let step = whole ? max(1, roundUp(peak / 5)) : roundUp(peak / 5)
+        return (step, max(1, Int((peak / step - 1e-9).rounded(.up))))
+    }
+
     static func format(_ v: Double) -> String {
         if v >= 1_000_000_000 { return String(format: "%.3gG", v / 1e9) }
         if v >= 1_000_000 { return String(format: "%.3gM", v / 1e6) }
@@ -63,7 +70,8 @@ struct SVGChart {
     var svg: String {
         let left = 60.0, right = 8.0, top = 10.0, bottom = 34.0
         let plotW = width - left - right, plotH = height - top - bottom
-        let count = self.count, yMax = Self.roundUp(peak)
+        let count = self.count, axis = Self.axis(peak: peak, whole: style == .bars)
+        let yMax = axis.step * Double(axis.steps)
         let slot = count > 0 ? plotW / Double(count) : plotW
         func x(_ i: Int) -> Double { left + slot * (Double(i) + 0.5) }
         func y(_ v: Double) -> Double { top + plotH * (1 - v / yMax) }
@@ -75,8 +83,8 @@ struct SVGChart {
         if style == .lines {
             for i in 0..<count where isGap(i) { out += band(x(i) - slot / 2, top, slot, plotH, "gap", n) }
         }
-        for k in 0...4 {
-            let v = yMax * Double(k) / 4
+        for k in 0...axis.steps {
+            let v = axis.step * Double(k)
             out += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(v)))\" y2=\"\(n(y(v)))\" class=\"grid\"/>"
             out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(v) + 4))\" text-anchor=\"end\" class=\"axis\">\(e(Self.format(v)))</text>"
         }
