@@ -10,9 +10,9 @@ public struct Route: Sendable {
 
     public var method: HTTPMethod
     /// Segments: literals, `{name}` captures, or a final `*` capturing the rest.
-    public var pattern: [String] { didSet { shape = Shape(pattern) } }
-    /// What matching and logging need of the pattern, worked out once (see `Shape`).
-    private var shape: Shape
+    public var pattern: [String] { didSet { shape = RouteShape(pattern) } }
+    /// What matching and logging need of the pattern, worked out once (see `RouteShape`).
+    private(set) var shape: RouteShape
     /// The pattern as a path (`/database/1/{container}/…`): the route metrics and request logs name.
     public var path: String { shape.path }
     /// The largest body this route reads; a larger one is refused with 413 before it is read. The default is what a
@@ -29,7 +29,7 @@ public struct Route: Sendable {
         self.method = method
         let pattern = path.split(separator: "/").map(String.init)
         self.pattern = pattern
-        shape = Shape(pattern)
+        shape = RouteShape(pattern)
         self.bodyLimit = bodyLimit
         self.admit = admit
         self.handler = handler
@@ -50,49 +50,5 @@ public struct Route: Sendable {
             let name = String(p.dropFirst().dropLast())
             return Self.capabilityParameters.contains(name) ? p : PercentDecoding.encodeSegment(params[name] ?? "")
         }.joined(separator: "/")
-    }
-
-    /// A request is compared on the literal segments by position and the segment count before anything is captured,
-    /// so the many routes it does not take cost it no allocation (every CloudKit operation is its own route); the
-    /// one it takes fills its captures by position, with names read out of the pattern once.
-    private struct Shape: Sendable {
-        var literals: [(Int, String)] = []
-        var captures: [(Int, String)] = []
-        /// Whether the pattern ends with `*` (the rest of the path).
-        var rest: Bool
-        var count: Int
-        var capturesCapability = false
-        var path: String
-
-        init(_ pattern: [String]) {
-            rest = pattern.last == "*"
-            count = pattern.count
-            path = "/" + pattern.joined(separator: "/")
-            for (i, p) in pattern.enumerated() where p != "*" {
-                if p.hasPrefix("{") && p.hasSuffix("}") {
-                    let name = String(p.dropFirst().dropLast())
-                    captures.append((i, name))
-                    if Route.capabilityParameters.contains(name) { capturesCapability = true }
-                } else {
-                    literals.append((i, p))
-                }
-            }
-        }
-    }
-
-    func match(_ segments: [String]) -> [String: String]? {
-        if shape.rest ? segments.count < shape.count - 1 : segments.count != shape.count { return nil }
-        for (i, literal) in shape.literals where segments[i] != literal { return nil }
-        var params: [String: String] = Dictionary(minimumCapacity: shape.captures.count + (shape.rest ? 2 : 0))
-        for (i, name) in shape.captures {
-            guard i < segments.count, !segments[i].isEmpty else { return nil }
-            params[name] = segments[i]
-        }
-        if shape.rest {
-            let i = shape.count - 1
-            params["*"] = segments.dropFirst(i).joined(separator: "/")
-            params["*segments"] = String(segments.count - i)
-        }
-        return params
     }
 }

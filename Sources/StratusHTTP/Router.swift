@@ -2,6 +2,15 @@
 /// 405; a path no route takes answers 404 — both in the format of the group the path is under.
 public struct Router: Sendable {
     public private(set) var routes: [Route] = []
+    /// What matching reads of each route, apart from the routes themselves: reading `routes[i]` to match it copied
+    /// the whole route (its handlers, pattern and group name retained and released) for each of the hundreds a
+    /// request passed.
+    private var shapes: [RouteShape] = []
+    private var methods: [HTTPMethod] = []
+    /// The routes a path of n segments can match (n < `indexedSegments`), in the order they were added; longer
+    /// paths try every route.
+    private var bySegmentCount: [[Int]] = Array(repeating: [], count: Router.indexedSegments)
+    static let indexedSegments = 32
     public private(set) var groups: [RouteGroup] = []
     /// The group routes are added to now (set by `group(_:_:)`); nil outside any group.
     private var current: RouteGroup?
@@ -28,7 +37,10 @@ public struct Router: Sendable {
             if r.admit == nil { r.admit = g.admit }
             r.admit = r.admit.map(g.wrap(admission:))
         }
+        for n in 0..<Self.indexedSegments where r.shape.fits(segmentCount: n) { bySegmentCount[n].append(routes.count) }
         routes.append(r)
+        shapes.append(r.shape)
+        methods.append(r.method)
     }
 
     public mutating func add(_ method: HTTPMethod, _ path: String, bodyLimit: Int = 64 * 1024,
@@ -43,12 +55,17 @@ public struct Router: Sendable {
     }
 
     public func match(_ method: HTTPMethod, _ segments: [String]) -> Match {
+        if segments.count < Self.indexedSegments { return match(method, segments, among: bySegmentCount[segments.count]) }
+        return match(method, segments, among: routes.indices)
+    }
+
+    /// The first of `candidates` (indices in the order routes were added) whose pattern and method take the request;
+    /// only the route found is copied out of `routes`.
+    private func match(_ method: HTTPMethod, _ segments: [String], among candidates: some Sequence<Int>) -> Match {
         var allowed: [HTTPMethod] = []
-        // By index: iterating `routes` copied every route it passed (its pattern, shape, handlers and group name
-        // retained and released), hundreds of them before a route registered late such as `/-/health`.
-        for i in routes.indices {
-            guard let params = routes[i].match(segments) else { continue }
-            let m = routes[i].method
+        for i in candidates {
+            guard let params = shapes[i].match(segments) else { continue }
+            let m = methods[i]
             if m == method || (method == .head && m == .get) { return .found(routes[i], params) }
             allowed.append(m)
         }
