@@ -26,6 +26,15 @@ public final class Telemetry: Sendable {
         var latency = LatencyHistogram()
         /// (code, injected) → count
         var codes: [ErrorKey: Int64] = [:]
+
+        mutating func add(_ e: RequestLogEntry) {
+            requests += 1
+            latency.add(microseconds: Int64(e.durationMicroseconds))
+            if e.status >= 400 || e.injected {
+                errors += 1
+                codes[ErrorKey(code: e.errorCode ?? "HTTP_\(e.status)", injected: e.injected), default: 0] += 1
+            }
+        }
     }
 
     struct ErrorKey: Hashable {
@@ -69,16 +78,8 @@ public final class Telemetry: Sendable {
     public func record(_ e: RequestLogEntry) {
         let key = Key(container: e.container, environment: e.environment, minute: e.at / 60_000,
                       operation: TelemetryOperation(path: e.operation))
-        pending.withLock { p in
-            var c = p.counts[key] ?? Counts()
-            c.requests += 1
-            c.latency.add(microseconds: Int64(e.durationMicroseconds))
-            if e.status >= 400 || e.injected {
-                c.errors += 1
-                c.codes[ErrorKey(code: e.errorCode ?? "HTTP_\(e.status)", injected: e.injected), default: 0] += 1
-            }
-            p.counts[key] = c
-        }
+        // Counted in place: a copy taken out and written back copied its histogram on every request.
+        pending.withLock { p in p.counts[key, default: Counts()].add(e) }
     }
 
     /// Records how many records and bytes an environment holds now.
