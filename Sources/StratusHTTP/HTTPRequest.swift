@@ -102,6 +102,8 @@ public struct HTTPRequest: Sendable {
     /// header the server was told proxies use ("" when that header is there but names none), or, when that one is
     /// absent, in whichever of the others came (the request is from a proxy all the same); nil when none came.
     static func nearestForwarded(_ headers: HTTPHeaders, _ preferred: ForwardedHeader = .xForwardedFor) -> String? {
+        // Most requests carry none of them: one pass over the names says so without the order built below.
+        guard headers.contains(where: { f in ForwardedHeader.allCases.contains { $0.rawValue == f.name } }) else { return nil }
         for h in [preferred] + [ForwardedHeader.xForwardedFor, .forwarded, .xRealIP].filter({ $0 != preferred }) {
             guard let value = headers[h.rawValue] else { continue }
             switch h {
