@@ -209,6 +209,16 @@ final class EnvironmentDatabase: Sendable {
                 generation: generation) } } }
     }
 
+    /// One statement with no transaction around it (SQLite's autocommit gives it one snapshot; PostgreSQL's reads
+    /// have none), with the catalog cached here when it is of the generation the statement read, else nil: a body
+    /// that would need a statement more gives up, and is read again with `readCheckingCatalog`.
+    func readStatementCheckingCatalog<T>(_ body: (any SQLSession, (Int64) -> Catalog?) throws -> T) throws(StratusError) -> T {
+        try guarded { try database.readStatement { s in try body(s) { generation in
+            let cached = cachedCatalog.read { $0 }
+            return cached.generation == generation ? cached : nil
+        } } }
+    }
+
     /// A write transaction with the catalog, on either backend, that may change anything in the environment (its
     /// schema, every zone, the notification log's expiry); a changed catalog is published once it commits.
     ///

@@ -24,6 +24,10 @@ extension EnvironmentPart {
                                          (Int64) throws -> Catalog) throws -> T) throws(StratusError) -> T {
         try core.readCheckingCatalog(body)
     }
+    func readStatementCheckingCatalog<T>(_ body: (any SQLSession,
+                                                  (Int64) -> Catalog?) throws -> T) throws(StratusError) -> T {
+        try core.readStatementCheckingCatalog(body)
+    }
     func sqliteRead<T>(_ body: (any SQLSession,
                                 Catalog) throws -> T) throws(StratusError) -> T { try core.sqliteRead(body) }
     func sqliteWrite<T>(_ body: (any SQLSession,

@@ -178,6 +178,10 @@ public final class StoredRecords: EnvironmentPart {
     public func lookup(_ recordNames: [String], in database: DatabaseID, zoneID: ZoneID = .defaultZone,
                        desiredKeys: [String]? = nil, caller: Caller? = nil) throws(StratusError) -> [Result<StoredRecord, StratusError>] {
         try RequestLimits.check(recordNames.count, "records")
+        if database.scope != .shared, !recordNames.isEmpty, desiredKeys == nil,
+           let answered = try lookupInOneStatement(recordNames, in: database, zoneID: zoneID, caller: caller) {
+            return answered
+        }
         return try readCheckingCatalog { db, catalogOf in
             let read: LookupRead
             if database.scope != .shared, !recordNames.isEmpty {
@@ -210,14 +214,9 @@ public final class StoredRecords: EnvironmentPart {
                                _ catalogOf: (Int64) throws -> Catalog) throws -> LookupRead? {
         let guess = desiredKeys == nil ? lookupGuess.guess(core.cachedCatalog.read { $0 }) : nil
         var guessed: [String: StoredRecord] = [:]
-        var dir: (ZoneRow, [Int64: [Int64]], Bool, Int64)?
+        var dir: DirectoryRead?
         do {
-            dir = try RecordLog.directory(names, zoneName: zoneID.zoneName, in: database, guess: guess, db) { r, zoneID in
-                var sink = StoredRecordSink()
-                try guess!.streamer.stream(r, from: RecordLog.directoryColumns, zoneID: zoneID, into: &sink)
-                let record = sink.takeLast()
-                guessed[record.recordName] = record
-            }
+            (dir, guessed) = try directory(names, in: database, zoneID: zoneID, guess: guess, db)
         } catch where guess != nil {
             // Made from a catalog older than the database's (a type or column gone): asked again without the guess.
             guessed = [:]
@@ -237,6 +236,39 @@ public final class StoredRecords: EnvironmentPart {
         }
         if hasLinks { try addLinks(&found, zone: row, knownToHaveLinks: true, db) }
         return (row, nil, catalog, found)
+    }
+
+    /// What the directory's statement says of a zone: its row, the ids of the names it did not read whole (by
+    /// type), whether it has links, and the schema's generation.
+    private typealias DirectoryRead = (zone: ZoneRow, idsByType: [Int64: [Int64]], hasLinks: Bool, generation: Int64)
+
+    /// The directory's statement for `names`, with the records of the guessed type read whole by name.
+    private func directory(_ names: [String], in database: DatabaseID, zoneID: ZoneID, guess: LookupGuess.Guess?,
+                           _ db: any SQLSession) throws -> (DirectoryRead?, [String: StoredRecord]) {
+        var guessed: [String: StoredRecord] = [:]
+        let dir = try RecordLog.directory(names, zoneName: zoneID.zoneName, in: database, guess: guess, db) { r, zoneID in
+            var sink = StoredRecordSink()
+            try guess!.streamer.stream(r, from: RecordLog.directoryColumns, zoneID: zoneID, into: &sink)
+            let record = sink.takeLast()
+            guessed[record.recordName] = record
+        }
+        return (dir, guessed)
+    }
+
+    /// The usual lookup, of records of the type lookups found last in a zone without links, answered by the
+    /// directory's one statement with no transaction around it: SQLite's autocommit gives one statement one
+    /// snapshot, and a read transaction's BEGIN and COMMIT were two statements more. Nil when the answer needs more
+    /// than that statement (another type, links, a catalog not cached, a stale guess, a user record): the lookup is
+    /// then read again whole, in a transaction.
+    private func lookupInOneStatement(_ names: [String], in database: DatabaseID, zoneID: ZoneID,
+                                      caller: Caller?) throws(StratusError) -> [Result<StoredRecord, StratusError>]? {
+        guard let guess = lookupGuess.guess(core.cachedCatalog.read { $0 }) else { return nil }
+        return try readStatementCheckingCatalog { db, cachedCatalog -> [Result<StoredRecord, StratusError>]? in
+            guard let (dir, guessed) = try? directory(names, in: database, zoneID: zoneID, guess: guess, db),
+                  let dir, dir.idsByType.isEmpty, !dir.hasLinks, let catalog = cachedCatalog(dir.generation),
+                  !guessed.values.contains(where: { $0.recordType == UserRecord.recordType }) else { return nil }
+            return try answers(names, (dir.zone, nil, catalog, guessed), in: database, caller: caller, db)
+        }
     }
 
     /// Each name's answer, in the order asked: the record, NOT_FOUND, or a public record the caller may not read.
