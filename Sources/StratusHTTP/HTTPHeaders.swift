@@ -19,6 +19,9 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     public mutating func add(_ name: String, _ value: String) { fields.append((name.lowercased(), value)) }
 
+    /// Adds a field whose name is lower case already (the request parser makes it so).
+    mutating func add(lowercased name: String, _ value: String) { fields.append((name, value)) }
+
     /// The name as stored; callers almost always ask in lower case already, which costs no copy.
     @inline(__always) static func lowercased(_ name: String) -> String {
         name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? name.lowercased() : name

@@ -89,8 +89,8 @@ package enum RequestHeadParser {
             while let l = value.last, l == 32 || l == 9 { value = value.dropLast() }
             guard value.allSatisfy({ $0 >= 32 || $0 == 9 }), !value.contains(127) else { throw HTTPError(.badRequest,
                     "control characters in a header value") }
-            headers.add(String(decoding: line[line.startIndex..<colon], as: UTF8.self), String(decoding: value,
-                    as: UTF8.self))
+            headers.add(lowercased: Self.lowercasedName(line[line.startIndex..<colon]),
+                        String(decoding: value, as: UTF8.self))
         }
         // HTTP/1.1 requires exactly one Host (RFC 9112 § 3.2); two that differ are how requests reach the wrong site.
         let hosts = headers.count(of: "host")
@@ -101,6 +101,15 @@ package enum RequestHeadParser {
         return try HTTPRequest(method: HTTPMethod(String(decoding: method, as: UTF8.self)),
                                target: String(decoding: target, as: UTF8.self),
                                version: version, headers: headers, remoteAddress: remoteAddress)
+    }
+
+    /// A field name (token bytes, ASCII) in lower case, made once from the bytes: `String.lowercased()` made a
+    /// second String of every name.
+    static func lowercasedName(_ name: ArraySlice<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: name.count) { out in
+            for (i, b) in name.enumerated() { out[i] = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b }
+            return name.count
+        }
     }
 
     /// How the body is framed: nothing, a length, or chunks. Conflicting or malformed framing is refused,
