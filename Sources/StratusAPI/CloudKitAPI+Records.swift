@@ -61,6 +61,9 @@ extension CloudKitAPI {
             names.append(n)
             perItemKeys.append(try WireDecoding.stringList(item["desiredKeys"], "desiredKeys"))
         }
+        if desired == nil, perItemKeys.allSatisfy({ $0 == nil }), let answer = try streamedLookup(ctx, names, zone) {
+            return answer
+        }
         var results = try env(ctx).records.lookup(names, in: ctx.databaseID, zoneID: zone, desiredKeys: nil,
                                                   caller: ctx.auth.caller)
         // The caller's own user record exists from the first time they ask for it (see `UserRecord`).
@@ -85,6 +88,26 @@ extension CloudKitAPI {
                                                             &w) } else { enc.error(e, &w) }
             }
         }
+    }
+
+    /// The usual lookup (every record found and readable, all fields) written from the rows as they are read, as a
+    /// query page is; nil when the store could not answer it so (see `StoredRecords.lookup(_:in:zoneID:caller:
+    /// streamingInto:)`), and then the answer is built the long way.
+    private func streamedLookup(_ ctx: CloudKitRequest, _ names: [String], _ zone: ZoneID) throws -> HTTPResponse? {
+        let spool = answerSpool(ctx)
+        var sink = WireRecordSink(encoding: encoding(ctx), writer: JSONWriter(capacity: 4096), spool: spool)
+        sink.writer.beginObject()
+        sink.writer.key("records")
+        sink.writer.beginArray()
+        guard try env(ctx).records.lookup(names, in: ctx.databaseID, zoneID: zone, caller: ctx.auth.caller,
+                                          streamingInto: &sink) else {
+            spool.close()
+            return nil
+        }
+        try sink.checkSpool()
+        sink.writer.endArray()
+        sink.writer.endObject()
+        return try AnswerWriter.response(&sink.writer, spool: spool)
     }
 
     func recordsModify(_ ctx: CloudKitRequest) throws -> HTTPResponse {

@@ -41,6 +41,41 @@ import StratusStore
         #expect(lookup.json.records[1].code == "NOT_FOUND" && lookup.json.records[1]["recordName"]?.string == "missing")
     }
 
+    /// A lookup answers a record as its save and a query do, whichever way the server reads it: the first lookup of a
+    /// type teaches the server the type, the ones after read the record in the directory's statement and write it
+    /// from the row; names in another order, a missing one and `numbersAsStrings` all come back as asked.
+    @Test(arguments: Backend.allCases) func lookupsAnswerRecordsAsSavesAndQueriesDo(_ backend: Backend) async throws {
+        guard let f = try await APIFixture.make(backend) else { return }
+        let modify = """
+            {"operations":[
+              {"operationType":"create","record":{"recordName":"b","recordType":"Note","fields":{
+                "title":{"value":"Hello","type":"STRING"},"count":{"value":3},"ratio":{"value":0.5},
+                "when":{"value":1700000000000,"type":"TIMESTAMP"},"tags":{"value":["a","b"]},
+                "where":{"value":{"latitude":48.85,"longitude":2.35}},"data":{"value":"AAEC","type":"BYTES"},
+                "big":{"value":9007199254740993,"type":"INT64"}}}},
+              {"operationType":"create","record":{"recordName":"a","recordType":"Note","fields":{"title":{"value":"é"}}}}
+            ]}
+            """
+        let saved = try await f.call("records/modify", modify, user: f.aliceToken)
+        #expect(saved.status == 200, "\(saved.text)")
+        let query = try await f.call("records/query", #"{"query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"count","fieldValue":{"value":3}}]}}"#)
+        for _ in 0..<3 {
+            let one = try await f.call("records/lookup", #"{"records":[{"recordName":"b"}]}"#)
+            #expect(one.status == 200 && one.json.records.count == 1)
+            #expect(one.json.records.first == saved.json.records.first, "\(one.text)")
+            #expect(one.json.records.first == query.json.records.first)
+        }
+        let both = try await f.call("records/lookup", #"{"records":[{"recordName":"b"},{"recordName":"missing"},{"recordName":"a"}]}"#)
+        #expect(both.json.records.count == 3)
+        #expect(both.json.records[0] == saved.json.records[0])
+        #expect(both.json.records[1].code == "NOT_FOUND")
+        #expect(both.json.records[2] == saved.json.records[1])
+        let reversed = try await f.call("records/lookup", #"{"records":[{"recordName":"b"},{"recordName":"a"}]}"#)
+        #expect(reversed.json.names == ["b", "a"])
+        let strings = try await f.call("records/lookup", #"{"records":[{"recordName":"b"}],"numbersAsStrings":true}"#)
+        #expect(strings.json.records.first?["fields"]?["big"]?["value"] == .string("9007199254740993"))
+    }
+
     @Test(arguments: Backend.allCases) func conflictsComeBackPerRecordInside200(_ backend: Backend) async throws {
         guard let f = try await APIFixture.make(backend) else { return }
         let created = try await f.call("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"n","recordType":"Note","fields":{"v":{"value":1}}}}]}"#, user: f.aliceToken)

@@ -271,6 +271,35 @@ public final class StoredRecords: EnvironmentPart {
         }
     }
 
+    /// The usual lookup streamed to `sink` as its rows are read, in the order asked, with no record built: true when
+    /// the directory's one statement found every name, of the guessed type, readable by `caller`, in that order, in
+    /// a zone without links. False when anything else is to be answered (a name missing, another type or order,
+    /// links, a record the caller may not read, a user record): what `sink` got is then to be thrown away and the
+    /// names asked with `lookup`, which answers every case.
+    public func lookup(_ names: [String], in database: DatabaseID, zoneID: ZoneID = .defaultZone, caller: Caller? = nil,
+                       streamingInto sink: inout some RecordSink) throws(StratusError) -> Bool {
+        try RequestLimits.check(names.count, "records")
+        guard database.scope != .shared, !names.isEmpty, let guess = lookupGuess.guess(core.cachedCatalog.read { $0 }),
+              guess.type.name != UserRecord.recordType else { return false }
+        let filter = database.scope == .public ? caller : nil
+        let first = RecordLog.directoryColumns
+        return try readStatementCheckingCatalog { db, cachedCatalog -> Bool in
+            var next = 0
+            var answered = true
+            guard let dir = try? RecordLog.directory(names, zoneName: zoneID.zoneName, in: database, guess: guess, db, guessed: { r, zone in
+                guard answered, next < names.count, r.string(first + RecordColumn.recordName.position) == names[next],
+                      filter == nil || SecurityPolicy.allows(.read, grants: guess.type.grants, caller: filter!,
+                                                             creator: r.string(first + RecordColumn.createdBy.position)) else {
+                    answered = false
+                    return
+                }
+                next += 1
+                try guess.streamer.stream(r, from: first, zoneID: zone, into: &sink)
+            }) else { return false }
+            return answered && next == names.count && dir.1.isEmpty && !dir.2 && cachedCatalog(dir.3) != nil
+        }
+    }
+
     /// Each name's answer, in the order asked: the record, NOT_FOUND, or a public record the caller may not read.
     /// A participant of hierarchy shares sees only the records those shares cover.
     private func answers(_ names: [String], _ read: LookupRead, in database: DatabaseID, caller: Caller?,
