@@ -26,14 +26,32 @@ public final class ServerMetrics: Sendable {
             sum += seconds
             count += 1
         }
+
+        /// Adds another part's counts of the same route.
+        mutating func add(_ other: Histogram) {
+            for i in counts.indices { counts[i] += other.counts[i] }
+            sum += other.sum
+            count += other.count
+        }
     }
     struct State {
         var requests: [RequestKey: Int] = [:]
         var latency: [String: Histogram] = [:]
+        /// The container labels this part has seen admitted (see `admitted`).
         var containers: Set<String> = []
+
+        mutating func add(_ other: State) {
+            for (k, n) in other.requests { requests[k, default: 0] += n }
+            for (route, h) in other.latency {
+                latency[route, default: Histogram(counts: Array(repeating: 0, count: ServerMetrics.buckets.count))].add(h)
+            }
+        }
     }
 
-    private let state = Mutex(State())
+    /// What requests add up to, in parts by thread (see `ThreadShards`): every request counts itself here.
+    private let state = ThreadShards { State() }
+    /// The container labels given out, at most `maximumContainers` across every part.
+    private let admitted = Mutex<Set<String>>([])
     private let connections = Mutex<@Sendable () -> ConnectionFigures?>({ nil })
     private let answers = Mutex<@Sendable () -> (memory: Int, spooled: Int, refused: Int)>({ (0, 0, 0) })
     private let held = Mutex<(@Sendable () -> Int, @Sendable () -> Int)>(({ 0 }, { 0 }))
@@ -71,7 +89,13 @@ public final class ServerMetrics: Sendable {
         state.withLock { s in
             var container = r.parameters["container"] ?? ""
             if !container.isEmpty && !s.containers.contains(container) {
-                if s.containers.count < Self.maximumContainers { s.containers.insert(container) } else { container = "other" }
+                let admit = self.admitted.withLock { a in
+                    if a.contains(container) { return true }
+                    guard a.count < Self.maximumContainers else { return false }
+                    a.insert(container)
+                    return true
+                }
+                if admit { s.containers.insert(container) } else { container = "other" }
             }
             s.requests[RequestKey(route: route, method: r.method.rawValue, status: r.status, container: container),
                        default: 0] += 1
@@ -83,7 +107,8 @@ public final class ServerMetrics: Sendable {
 
     /// The exposition text.
     func render() -> String {
-        let s = state.withLock { $0 }
+        var s = State()
+        state.forEach { s.add($0) }
         return Self.http(s) + storeMetrics() + deliveryMetrics() + processMetrics()
     }
 

@@ -33,6 +33,31 @@ import StratusModel
         #expect(try log.entries(container: "iCloud.t", environment: "development", status: 400).first?.errorCode == "BAD_REQUEST")
     }
 
+    /// Requests served one after another on different threads are logged in the order they came, though each
+    /// thread queues its entries apart from the others' (and within one millisecond).
+    @Test func entriesFromManyThreadsKeepTheOrderTheyCameIn() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("requestlog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try RequestLog(file: dir.appendingPathComponent("requests.sqlite"))
+        defer { log.stop() }
+        let now = WallClock.nowMillis()
+        for i in 0..<40 {
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                log.append(RequestLogEntry(at: now, container: "iCloud.t", environment: "development", operation: "records/lookup",
+                                           database: "public", user: nil, status: 200, errorCode: nil,
+                                           durationMicroseconds: i, uuid: nil, injected: false))
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+        log.flush()
+        let logged = try log.entries(container: "iCloud.t", environment: "development", before: nil, limit: 100)
+        #expect(logged.map(\.durationMicroseconds) == Array((0..<40).reversed()))
+    }
+
     /// Entries past the retention go at the next flush, newer ones stay; the flush finds them by the primary key.
     @Test func expiredEntriesAreDeletedAtTheNextFlush() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("requestlog-\(UUID().uuidString)")

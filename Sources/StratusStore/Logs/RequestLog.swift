@@ -22,7 +22,9 @@ public final class RequestLog: Sendable {
     }
 
     let database: any SQLDatabase
-    private let pending = Mutex<[RequestLogEntry]>([])
+    /// Entries queued, each with its place in the order they came (the parts are put back in that order).
+    private let pending = ThreadShards<[(Int, RequestLogEntry)]> { [] }
+    private let arrivals = Atomic<Int>(0)
     /// Writes what is queued every second.
     private let flusher = BackgroundWork("request log flusher")
 
@@ -46,15 +48,22 @@ public final class RequestLog: Sendable {
 
     /// Queues an entry (memory only; written within a second).
     public func append(_ e: RequestLogEntry) {
+        let place = arrivals.wrappingAdd(1, ordering: .relaxed).oldValue
+        let cap = Self.maximumPending / pending.count
         pending.withLock { p in
-            if p.count >= Self.maximumPending { p.removeFirst(p.count / 10) }
-            p.append(e)
+            if p.count >= cap { p.removeFirst(p.count / 10) }
+            p.append((place, e))
         }
     }
 
     /// Writes what is queued now (the flusher does it every second; tests and shutdown call it).
     public func flush() {
-        let batch = pending.withLock { p in defer { p.removeAll(keepingCapacity: true) }; return p }
+        var queued: [(Int, RequestLogEntry)] = []
+        pending.forEach { p in
+            queued += p
+            p.removeAll(keepingCapacity: true)
+        }
+        let batch = queued.sorted { $0.0 < $1.0 }.map(\.1)
         guard !batch.isEmpty else { return }
         try? database.write { s in
             var last: Int64 = 0

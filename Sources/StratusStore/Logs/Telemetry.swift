@@ -27,6 +27,14 @@ public final class Telemetry: Sendable {
         /// (code, injected) → count
         var codes: [ErrorKey: Int64] = [:]
 
+        /// Adds what another part of the pending counts holds for the same key.
+        mutating func add(_ other: Counts) {
+            requests += other.requests
+            errors += other.errors
+            latency.add(other.latency)
+            for (k, n) in other.codes { codes[k, default: 0] += n }
+        }
+
         mutating func add(_ e: RequestLogEntry) {
             requests += 1
             latency.add(microseconds: Int64(e.durationMicroseconds))
@@ -48,7 +56,9 @@ public final class Telemetry: Sendable {
     }
 
     let database: any SQLDatabase
-    private let pending = Mutex<(counts: [Key: Counts], samples: [Sample])>(([:], []))
+    /// Requests counted since the last flush, in parts by thread (see `ThreadShards`).
+    private let pending = ThreadShards<[Key: Counts]> { [:] }
+    private let samples = Mutex<[Sample]>([])
     /// Writes what is counted every `flushInterval`.
     private let flusher = BackgroundWork("telemetry flusher")
     private let lastPrune = Mutex<Int64>(0)
@@ -79,22 +89,24 @@ public final class Telemetry: Sendable {
         let key = Key(container: e.container, environment: e.environment, minute: e.at / 60_000,
                       operation: TelemetryOperation(path: e.operation))
         // Counted in place: a copy taken out and written back copied its histogram on every request.
-        pending.withLock { p in p.counts[key, default: Counts()].add(e) }
+        pending.withLock { p in p[key, default: Counts()].add(e) }
     }
 
     /// Records how many records and bytes an environment holds now.
     public func sample(container: String, environment: String, records: Int64, bytes: Int64,
                        at: Int64 = WallClock.nowMillis()) {
-        pending.withLock { $0.samples.append(Sample(container: container, environment: environment, minute: at / 60_000,
+        samples.withLock { $0.append(Sample(container: container, environment: environment, minute: at / 60_000,
                                                     records: records, bytes: bytes)) }
     }
 
     /// Writes what has added up (the flusher does it every few seconds; tests and shutdown call it).
     public func flush() {
-        let (counts, samples) = pending.withLock { p in
-            defer { p.counts.removeAll(); p.samples.removeAll() }
-            return (p.counts, p.samples)
+        var counts: [Key: Counts] = [:]
+        pending.forEach { p in
+            for (k, c) in p { counts[k, default: Counts()].add(c) }
+            p.removeAll()
         }
+        let samples = self.samples.withLock { s in defer { s.removeAll() }; return s }
         let now = WallClock.nowMillis() / 60_000
         let prune = lastPrune.withLock { last in
             guard now - last >= 60 else { return false }
