@@ -34,8 +34,17 @@ import StratusTestSupport
         case .read:
             let r = try f.dev.records.lookup(["\(type)-a"], in: f.pub, caller: caller)[0]
             let viaQuery = try f.dev.records.query(Query(recordType: type), in: f.pub, caller: caller).records.contains { $0.recordName == "\(type)-a" }
-            if case .success = r { #expect(viaQuery); return true }
+            // The lookup the API writes from the row (the lookup above taught the store the type): never a record
+            // the caller may not read, and the record itself when it may.
+            var sink = StoredRecordSink()
+            let streamed = try f.dev.records.lookup(["\(type)-a"], in: f.pub, caller: caller, streamingInto: &sink)
+            if case .success = r {
+                #expect(viaQuery)
+                #expect(streamed && sink.records.map(\.recordName) == ["\(type)-a"])
+                return true
+            }
             #expect(!viaQuery)
+            #expect(!streamed)
             return false
         case .create:
             let r = try f.dev.records.modify([RecordOperation(.create, StoredRecord(recordName: "new-\(UUID())", recordType: type))], in: f.pub, actor: actor, caller: caller)[0]
