@@ -28,11 +28,8 @@ public final class BlockingWork: Sendable {
     static let stall: Duration = .milliseconds(10)
 
     private struct State {
-        /// Queued jobs from `head` on (taken ones are dropped in bulk: connections' jobs can queue by the hundred).
-        var jobs: [(@Sendable () -> Void)?] = []
-        /// When each queued job was queued (`DispatchTime` nanoseconds), in step with `jobs`.
-        var queuedAt: [UInt64] = []
-        var head = 0
+        /// Queued jobs, each with when it was queued (`DispatchTime` nanoseconds).
+        var jobs = JobQueue<(job: @Sendable () -> Void, queuedAt: UInt64)>()
         /// Threads waiting for work, the most recently idle last.
         var idle: [Int] = []
         /// Slots of threads that may still be added (ended extra threads give theirs back).
@@ -45,15 +42,9 @@ public final class BlockingWork: Sendable {
         var started = 0
 
         mutating func take() -> (@Sendable () -> Void)? {
-            guard head < jobs.count else { return nil }
-            defer {
-                started &+= 1
-                jobs[head] = nil
-                head += 1
-                if head == jobs.count { jobs.removeAll(keepingCapacity: true); queuedAt.removeAll(keepingCapacity: true); head = 0 }
-                else if head >= 1024 && head * 2 >= jobs.count { jobs.removeFirst(head); queuedAt.removeFirst(head); head = 0 }
-            }
-            return jobs[head]
+            guard let next = jobs.pop() else { return nil }
+            started &+= 1
+            return next.job
         }
     }
     private let state = Mutex(State())
@@ -90,8 +81,14 @@ public final class BlockingWork: Sendable {
         t.start()
     }
 
+    /// Marks the calling thread as one on which `run` runs its body in place (a connection worker's, see
+    /// `ConnectionWorker`, or one of a pool that `runsInPlace`).
+    static func runInPlace(onThisThreadFor owner: AnyObject) {
+        pthread_setspecific(poolKey, Unmanaged.passUnretained(owner).toOpaque())
+    }
+
     private func work(_ slot: Int, extra: Bool) {
-        if runsInPlace { pthread_setspecific(Self.poolKey, Unmanaged.passUnretained(self).toOpaque()) }
+        if runsInPlace { Self.runInPlace(onThisThreadFor: self) }
         while true {
             enum Next { case job(@Sendable () -> Void), sleep, end }
             let next = state.withLock { s -> Next in
@@ -124,9 +121,9 @@ public final class BlockingWork: Sendable {
                 enum Next { case stop, wait, add(Int) }
                 let now = DispatchTime.now().uptimeNanoseconds
                 let next = state.withLock { s -> Next in
-                    guard s.head < s.jobs.count else { s.watching = false; return .stop }
+                    guard let oldest = s.jobs.first else { s.watching = false; return .stop }
                     defer { seen = s.started }
-                    guard s.started == seen, now &- s.queuedAt[s.head] >= stall, let slot = s.free.popLast() else { return .wait }
+                    guard s.started == seen, now &- oldest.queuedAt >= stall, let slot = s.free.popLast() else { return .wait }
                     return .add(slot)
                 }
                 switch next {
@@ -169,8 +166,7 @@ public final class BlockingWork: Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         let (wake, watch, stopped) = state.withLock { s -> (Int?, Bool, Bool) in
             if s.stopping && s.idle.isEmpty { return (nil, false, true) }
-            s.jobs.append(job)
-            s.queuedAt.append(now)
+            s.jobs.push((job, now))
             if let idle = s.idle.popLast() { return (idle, false, false) }
             guard !s.watching, !s.free.isEmpty else { return (nil, false, false) }
             s.watching = true

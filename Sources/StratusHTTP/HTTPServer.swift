@@ -21,8 +21,8 @@ public final class HTTPServer: Sendable {
         /// Enforces every connection's deadline (see `ConnectionBudget.sweep`).
         var sweeper: Task<Void, Never>?
         var warnedAboutProxy = false
-        /// The threads this server's connections run on, from `start()` to `stop()` (see `BlockingWork`).
-        var threads: BlockingWork?
+        /// Where this server's connections run, from `start()` to `stop()` (see `ConnectionWorkers`).
+        var threads: ConnectionWorkers?
     }
     private let state = Mutex(State())
 
@@ -82,12 +82,10 @@ public final class HTTPServer: Sendable {
         let bound: UInt16
         if case .ip4(_, let p) = try socket.sockname() { bound = p } else { bound = config.port }
         let listener = try AsyncSocket(socket: socket, pool: pool)
-        // The threads this server's connections run on (see `BlockingWork`), ended by `stop()`. A pool per server:
-        // one server's blocked work (a write waiting for SQLite's lock, a PostgreSQL round trip) never queues another
-        // server's requests in the same process (a test run holds dozens). Two threads per core, as the shared pool has
-        // (see `BlockingWork.shared`); threads are added only while all of them are blocked.
-        let threads = BlockingWork(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), extra: 32,
-                                   name: "stratus-http")
+        // Where this server's connections run (see `ConnectionWorkers`), ended by `stop()`. Workers of its own: one
+        // server's blocked work (a write waiting for SQLite's lock, a PostgreSQL round trip) never holds up another
+        // server's connections in the same process (a test run holds dozens).
+        let threads = try ConnectionWorkers(extra: 32, name: "stratus-http")
         let task = Task { [self] in await self.acceptLoop(listener, threads) }
         let sweeper = Task { [connections] in
             while !Task.isCancelled {
@@ -111,7 +109,7 @@ public final class HTTPServer: Sendable {
     /// How often every connection's deadline is looked at.
     static let sweepInterval: Duration = .milliseconds(250)
 
-    private func acceptLoop(_ listener: AsyncSocket, _ threads: BlockingWork) async {
+    private func acceptLoop(_ listener: AsyncSocket, _ threads: ConnectionWorkers) async {
         let spare = SpareDescriptor()
         await withDiscardingTaskGroup { group in
             while !state.withLock({ $0.draining }) {
@@ -146,16 +144,22 @@ public final class HTTPServer: Sendable {
                 // Room for a whole page of records, so a response goes out in one write instead of waiting on the peer.
                 var sendBuffer: Int32 = 1 << 20
                 setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
-                // The connection runs on the server's threads: a request is read, handled (its storage calls made in
-                // place, see `BlockingWork.run`) and answered on one thread, with no hand-off to another and back.
-                group.addTask(executorPreference: threads) { [self] in
-                    var connection = HTTPConnection(socket: client, remoteAddress: remote, config: config,
+                // The connection runs on one of the server's workers: a request is read, handled (its storage calls
+                // made in place, see `BlockingWork.run`) and answered on the thread that woke for its bytes.
+                guard let placed = try? threads.place(client) else {
+                    connections.release(watchdog)
+                    try? client.close()
+                    continue
+                }
+                group.addTask(executorPreference: placed.executor) { [self] in
+                    var connection = HTTPConnection(socket: placed.socket, remoteAddress: remote, config: config,
                                                     router: router,
                                                     logger: logger, budget: budget, answers: answers, watchdog: watchdog,
                                                     isDraining: { [self] in state.withLock { $0.draining } }, observe: observe,
                                                     warnUntrustedProxy: { [self] headers in warnOnce(headers) })
                     await connection.run()
                     connections.release(watchdog)
+                    placed.release()
                 }
             }
         }
@@ -200,7 +204,7 @@ public final class HTTPServer: Sendable {
     public func stop() async {
         // The listener is taken out once: a second stop (a teardown after a test stopped the server itself) must
         // not shut down or close its descriptor number again, which by then may be another file's of the process.
-        let (listener, task, threads, sweeper) = state.withLock { s -> (Socket?, Task<Void, Never>?, BlockingWork?,
+        let (listener, task, threads, sweeper) = state.withLock { s -> (Socket?, Task<Void, Never>?, ConnectionWorkers?,
                 Task<Void, Never>?) in
             s.draining = true
             defer { (s.listener, s.task, s.threads, s.sweeper) = (nil, nil, nil, nil) }
