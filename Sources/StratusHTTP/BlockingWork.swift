@@ -2,16 +2,14 @@ import Foundation
 import Synchronization
 
 /// Runs blocking work (the store's synchronous SQLite calls) on threads of its own and suspends the caller; and,
-/// as a task executor, runs an HTTP server's connections (each server has a pool of its own, see `HTTPServer`).
+/// as a task executor, runs an HTTP server's connections where there are no `ConnectionWorker`s (off Linux).
 ///
 /// Swift's cooperative pool has one thread per core; a handler that blocks one in SQLite stalls every other
-/// connection, so storage work runs on threads like these instead. Connections run on them too: a request used to go
-/// from the event loop to a cooperative thread, from it to `shared` for its storage calls and back to send the
-/// answer — three wake-ups of another thread for a one-record lookup, which with their futex calls and switches
-/// were most of what the scheduler cost. Now its task runs on one of its server's threads from the read to the
-/// answer, and `run` called there (on any pool's thread that `runsInPlace`) runs its body in place. Work that only
-/// suspends (reading a socket, a stream waiting for events) holds no thread; what blocks holds one, as it did before,
-/// and while every thread is blocked the pool adds threads (see `stall`).
+/// connection, so storage work runs on threads like these instead. `run` called on a thread that runs in place (a
+/// connection worker's, or one of a pool that `runsInPlace`) runs its body there: a request is read, handled and
+/// answered on one thread, with no hand-off to another and back. Work that only suspends (reading a socket, a stream
+/// waiting for events) holds no thread; what blocks holds one, and while every thread is blocked the pool adds
+/// threads (see `stall`).
 ///
 /// Work goes to the thread that went idle last: one client's requests one after another then run on one
 /// thread whose caches and malloc arena are warm, instead of going round all of them (a semaphore's order,
@@ -136,7 +134,7 @@ public final class BlockingWork: Sendable {
         }
     }
 
-    /// Whether the calling thread belongs to a pool that runs in place (a connection's thread, see `HTTPServer`).
+    /// Whether the calling thread runs `run` in place (a connection worker's, or one of a pool that `runsInPlace`).
     static var onInPlaceThread: Bool { pthread_getspecific(poolKey) != nil }
     /// Jobs this pool's threads have started (for tests: a hand-off is a job).
     var jobsStarted: Int { state.withLock { $0.started } }
@@ -179,8 +177,8 @@ public final class BlockingWork: Sendable {
     }
 }
 
-/// The executor connections run on (`HTTPServer` gives each connection's task this preference), so that a request
-/// is read, handled and answered on one thread, its storage calls made where it is.
+/// The executor connections run on where there are no `ConnectionWorker`s (see `ConnectionWorkers`), so that a
+/// request is read, handled and answered on one thread, its storage calls made where it is.
 extension BlockingWork: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

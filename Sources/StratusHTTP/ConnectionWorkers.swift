@@ -6,9 +6,12 @@ import Synchronization
 /// watcher that gives a worker blocked in its jobs another thread while work waits; elsewhere a `BlockingWork` pool
 /// on the process's shared event loop.
 final class ConnectionWorkers: Sendable {
-    /// One worker per core: a worker that finishes a request finds its next connection's request waiting more often
-    /// than a thread among more of them, and more threads than cores only take turns (see `BlockingWork.shared`).
-    static let standardCount = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// `perCore` workers per core, at least two: with one per core, a worker that finishes a request finds its
+    /// next connection's request waiting more often than a thread among more of them, and threads that only take
+    /// turns on the cores cost switches (see `HTTPServerConfig.workersPerCore` for when two are better).
+    static func standardCount(perCore: Int = 1) -> Int {
+        max(2, max(1, perCore) * ProcessInfo.processInfo.activeProcessorCount)
+    }
 
     #if os(Linux)
     private let workers: [ConnectionWorker]
@@ -21,7 +24,7 @@ final class ConnectionWorkers: Sendable {
     #endif
 
     /// `count` workers, and up to `extra` more threads while they are blocked.
-    init(count: Int = standardCount, extra: Int, name: String) throws {
+    init(count: Int = standardCount(), extra: Int, name: String) throws {
         #if os(Linux)
         let watch = WorkerWatch()
         self.watch = watch

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The event loop the process's listening sockets and clients wait on: one thread of its own parked in
+/// The event loop the process's listening sockets wait on: one thread of its own parked in
 /// `epoll_wait`, which resumes the waiting task itself. (A server's connections wait on its workers instead, see
 /// `ConnectionWorker`.)
 ///

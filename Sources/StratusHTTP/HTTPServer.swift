@@ -85,7 +85,8 @@ public final class HTTPServer: Sendable {
         // Where this server's connections run (see `ConnectionWorkers`), ended by `stop()`. Workers of its own: one
         // server's blocked work (a write waiting for SQLite's lock, a PostgreSQL round trip) never holds up another
         // server's connections in the same process (a test run holds dozens).
-        let threads = try ConnectionWorkers(extra: 32, name: "stratus-http")
+        let threads = try ConnectionWorkers(count: ConnectionWorkers.standardCount(perCore: config.workersPerCore), extra: 32,
+                                            name: "stratus-http")
         let task = Task { [self] in await self.acceptLoop(listener, threads) }
         let sweeper = Task { [connections] in
             while !Task.isCancelled {

@@ -50,6 +50,10 @@ public struct HTTPServerConfig: Sendable {
     public var spoolDirectory: String? = nil
     /// Bodies larger than this are read only once their route admits the request (`Route.admit`).
     public var admissionThreshold: Int = 64 * 1024
+    /// How many threads wait for connections' requests and run them (`ConnectionWorkers`): one per core where a
+    /// request's storage calls seldom wait (SQLite), two where each waits for a round trip (PostgreSQL), so that
+    /// a core has another request to run meanwhile.
+    public var workersPerCore: Int = 1
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, maxHeaderBytes: Int = 16 * 1024,
                 requestTimeout: Duration = .seconds(15), idleTimeout: Duration = .seconds(30),

@@ -90,4 +90,15 @@ public struct ServerConfig: Sendable {
         self.demo = demo
         self.http = http
     }
+
+    /// The HTTP server's settings as served: `http` with the address to listen on, and a second connection worker
+    /// per core on PostgreSQL, where every storage call of a request waits for a round trip (see
+    /// `HTTPServerConfig.workersPerCore`).
+    var served: HTTPServerConfig {
+        var served = http
+        served.host = host
+        served.port = port
+        if databaseURL != nil { served.workersPerCore = 2 }
+        return served
+    }
 }

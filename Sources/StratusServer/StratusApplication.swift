@@ -62,9 +62,6 @@ public final class StratusApplication: Sendable {
                                     notifications: config.notifications, autoIndexPolicy: config.autoIndexes)
         }
         demoInstall = config.demo ? try DemoData.install(into: store) : nil
-        var http = config.http
-        http.host = config.host
-        http.port = config.port
         let throttle = SignInThrottle(policy: config.signInThrottle)
         let requestLog = try store.openRequestLog()
         self.requestLog = requestLog
@@ -90,7 +87,7 @@ public final class StratusApplication: Sendable {
                               listeners: listeners, publicURL: config.http.publicURL)
         let router = RouteTable.build(config: config, api: api, console: console, admin: AdminEndpoints(store: store,
                 token: config.adminToken, allowProduction: config.allowProductionAdmin), metrics: metrics)
-        server = HTTPServer(config: http, router: router, logger: logger, observe: { record in
+        server = HTTPServer(config: config.served, router: router, logger: logger, observe: { record in
             metrics.observe(record)
             if let entry = StratusApplication.logEntry(record) {
                 requestLog.append(entry)

@@ -30,7 +30,7 @@ import Testing
         for _ in 0..<2000 where !latch.entered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         #expect(latch.entered.withLock { $0 })
         // A connection goes to the worker with the fewest: one more per worker puts one beside the blocked one.
-        let others = try (0..<ConnectionWorkers.standardCount).map { _ in try s.client() }
+        let others = try (0..<ConnectionWorkers.standardCount()).map { _ in try s.client() }
         var answeredWhileBlocked = 0
         for (i, c) in others.enumerated() {
             c.send("GET /items/o\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
