@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StratusHTTP
 
 @main
 struct Bench: AsyncParsableCommand {
@@ -11,6 +12,12 @@ struct Bench: AsyncParsableCommand {
                 ChangesProbe.self, WriterCommand.self, ModifyBaselineCommand.self, BackupScenario.self,
                 FloodClient.self]
     )
+
+    /// The servers a scenario starts run in this process: it caps malloc's arenas as `stratus` does.
+    static func main() async {
+        MallocArenas.limitToCores()
+        await main(nil)
+    }
 }
 
 /// One printed figure: `{"scenario","metric","value","unit","baseline"?,"ratio"?}`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StratusHTTP
 import StratusModel
 import StratusStore
 
@@ -19,6 +20,7 @@ struct Stratus: AsyncParsableCommand {
     /// Whatever `stratus` writes (databases, assets, backups, import state) is the running user's alone.
     static func main() async {
         umask(0o077)
+        MallocArenas.limitToCores()
         await main(nil)
     }
 }
