@@ -3,6 +3,8 @@ public struct HTTPHeaders: Sendable, Sequence {
     public private(set) var fields: [(name: String, value: String)] = []
 
     public init() {}
+    /// Room for `capacity` fields (the parser counts a head's lines first).
+    init(capacity: Int) { fields.reserveCapacity(capacity) }
     public init(_ pairs: [(String, String)]) { for (n, v) in pairs { add(n, v) } }
 
     public subscript(_ name: String) -> String? {

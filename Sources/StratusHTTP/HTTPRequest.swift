@@ -48,23 +48,29 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.remoteAddress = remoteAddress
         clientAddress = HTTPRequest.host(ofAddress: remoteAddress)
-        // Split on bytes: '?' and '/' are ASCII, and walking Characters was a visible share of a small request.
-        let utf8 = target.utf8
-        if let q = utf8.firstIndex(of: UInt8(ascii: "?")) {
-            rawPath = String(target[..<q])
-            rawQuery = String(target[utf8.index(after: q)...])
-        } else {
-            rawPath = target
-            rawQuery = nil
-        }
-        guard rawPath.utf8.first == UInt8(ascii: "/") else { throw HTTPError(.badRequest,
-                "the request target must start with /") }
-        var segments: [String] = []
-        for s in rawPath.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            guard let d = PercentDecoding.decode(Substring(s)) else { throw HTTPError(.badRequest,
-                    "malformed percent-encoding in the path") }
-            segments.append(d)
-        }
+        var t = target
+        // On the target's bytes ('?' and '/' are ASCII): each piece is made a String once, from its bytes.
+        var (path, query, segments) = try t.withUTF8 { utf8 -> Result<(String?, String?, [String]), HTTPError> in
+            let q = utf8.firstIndex(of: UInt8(ascii: "?"))
+            let path = UnsafeBufferPointer(rebasing: utf8[..<(q ?? utf8.count)])
+            guard path.first == UInt8(ascii: "/") else { return .failure(HTTPError(.badRequest, "the request target must start with /")) }
+            var segments: [String] = []
+            var start = 1
+            while true {
+                let end = path[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.count
+                guard let d = PercentDecoding.decode(UnsafeBufferPointer(rebasing: path[start..<end])) else {
+                    return .failure(HTTPError(.badRequest, "malformed percent-encoding in the path"))
+                }
+                segments.append(d)
+                if end == path.count { break }
+                start = end + 1
+            }
+            guard let q else { return .success((nil, nil, segments)) }
+            return .success((String(decoding: path, as: UTF8.self),
+                             String(decoding: UnsafeBufferPointer(rebasing: utf8[(q + 1)...]), as: UTF8.self), segments))
+        }.get()
+        rawPath = path ?? target
+        rawQuery = query
         if segments.last == "" && segments.count > 1 { segments.removeLast() }
         pathSegments = segments == [""] ? [] : segments
     }
@@ -153,25 +159,29 @@ public struct HTTPRequest: Sendable {
     /// One query parameter's value, decoded; only the pair it names is decoded (the API reads two or three
     /// parameters of every request, and decoding every pair each time was a visible share of a small request).
     public func query(_ name: String) -> String? {
-        guard let raw = rawQuery, !raw.isEmpty else { return nil }
-        // Over the bytes ('&', '=', '%' and '+' are ASCII): splitting into Substrings of Characters cost more than
-        // the lookup it serves.
-        let utf8 = raw.utf8
-        var start = utf8.startIndex
-        while start < utf8.endIndex {
-            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
-            let pair = utf8[start..<end]
-            start = end < utf8.endIndex ? utf8.index(after: end) : end
-            guard !pair.isEmpty else { continue }
-            let eq = pair.firstIndex(of: UInt8(ascii: "="))
-            let rawName = pair[..<(eq ?? pair.endIndex)]
-            let encoded = rawName.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
-            guard encoded ? PercentDecoding.decode(Substring(rawName),
-                                                   plusAsSpace: true) == name : rawName.elementsEqual(name.utf8) else { continue }
-            guard let eq else { return "" }
-            return PercentDecoding.decode(Substring(pair[utf8.index(after: eq)...]), plusAsSpace: true) ?? ""
+        guard var raw = rawQuery, !raw.isEmpty else { return nil }
+        var wanted = name
+        // Over the bytes ('&', '=', '%' and '+' are ASCII): walking String indices cost more than the lookup it serves.
+        return raw.withUTF8 { utf8 in
+            wanted.withUTF8 { want -> String? in
+                var start = 0
+                while start < utf8.count {
+                    let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.count
+                    let pair = UnsafeBufferPointer(rebasing: utf8[start..<end])
+                    start = end + 1
+                    guard !pair.isEmpty else { continue }
+                    let eq = pair.firstIndex(of: UInt8(ascii: "="))
+                    let rawName = UnsafeBufferPointer(rebasing: pair[..<(eq ?? pair.count)])
+                    let encoded = rawName.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+                    let matches = encoded ? PercentDecoding.decode(rawName, plusAsSpace: true) == name
+                        : rawName.count == want.count && (want.isEmpty || memcmp(rawName.baseAddress!, want.baseAddress!, want.count) == 0)
+                    guard matches else { continue }
+                    guard let eq else { return "" }
+                    return PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[(eq + 1)...]), plusAsSpace: true) ?? ""
+                }
+                return nil
+            }
         }
-        return nil
     }
 
     /// `application/x-www-form-urlencoded` pairs.

@@ -31,24 +31,10 @@ package enum RequestHeadParser {
     /// answer, not for the request timeout.
     package static func requestLineError(in buffer: [UInt8]) -> HTTPError? {
         guard let end = ChunkedDecoder.crlf(in: buffer) else { return nil }
-        do { _ = try requestLine(buffer[0..<end]) } catch { return error }
-        return nil
-    }
-
-    /// The method, target and version of a request line.
-    private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (method: ArraySlice<UInt8>,
-            target: ArraySlice<UInt8>, version: String) {
-        let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte), !parts[1].isEmpty,
-              parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
-            throw HTTPError(.badRequest, "malformed request line")
+        return buffer.withUnsafeBufferPointer { bytes in
+            if case .failure(let error) = requestLine(UnsafeBufferPointer(rebasing: bytes[0..<end])) { return error }
+            return nil
         }
-        let version = String(decoding: parts[2], as: UTF8.self)
-        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-            throw HTTPError(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest,
-                            "unsupported protocol version")
-        }
-        return (parts[0], parts[1], version)
     }
 
     static func isTokenByte(_ b: UInt8) -> Bool {
@@ -59,53 +45,98 @@ package enum RequestHeadParser {
     }
 
     package static func parse(_ head: ArraySlice<UInt8>, remoteAddress: String) throws(HTTPError) -> HTTPRequest {
-        var lines: [ArraySlice<UInt8>] = []
-        var start = head.startIndex
-        var i = head.startIndex
-        while i + 1 < head.endIndex {
-            if head[i] == 13 && head[i + 1] == 10 {
-                lines.append(head[start..<i])
-                i += 2
-                start = i
-            } else {
-                guard head[i] != 0 && head[i] != 10 else { throw HTTPError(.badRequest,
-                        "bare LF or NUL in the request head") }
+        // On the head's bytes, line by line as they end: an array of lines and a slice per line were most of what
+        // parsing a small request cost.
+        let parsed = head.withUnsafeBufferPointer { bytes -> Result<(method: String, target: String, version: String,
+                                                                    headers: HTTPHeaders), HTTPError> in
+            var i = 0, lines = 0
+            while i + 1 < bytes.count {
+                if bytes[i] == 13 && bytes[i + 1] == 10 { i += 2; lines += 1; continue }
+                guard bytes[i] != 0 && bytes[i] != 10 else { return .failure(HTTPError(.badRequest,
+                        "bare LF or NUL in the request head")) }
                 i += 1
             }
-        }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let requestLine = lines.first else { throw HTTPError(.badRequest, "empty request") }
-        let (method, target, version) = try Self.requestLine(requestLine)
-        var headers = HTTPHeaders()
-        for line in lines.dropFirst() {
-            guard let first = line.first, first != 32 && first != 9 else { throw HTTPError(.badRequest,
-                    "folded header lines are not accepted") }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                  line[line.startIndex..<colon].allSatisfy(isTokenByte) else {
-                throw HTTPError(.badRequest, "malformed header field")
+            var requestLine: (method: String, target: String, version: String)?
+            var headers = HTTPHeaders(capacity: lines)
+            var pendingEmpty = 0
+            var start = 0
+            i = 0
+            while i + 1 < bytes.count {
+                guard bytes[i] == 13 && bytes[i + 1] == 10 else { i += 1; continue }
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<i])
+                i += 2
+                start = i
+                // Empty lines count only once something follows them (the head ends in one).
+                if line.isEmpty { pendingEmpty += 1; continue }
+                if requestLine == nil && pendingEmpty > 0 {
+                    return .failure(HTTPError(.badRequest, "malformed request line"))
+                }
+                if pendingEmpty > 0 { return .failure(HTTPError(.badRequest, "folded header lines are not accepted")) }
+                if requestLine == nil {
+                    switch Self.requestLine(line) {
+                    case .success(let parts): requestLine = parts
+                    case .failure(let error): return .failure(error)
+                    }
+                    continue
+                }
+                if let error = Self.addField(line, to: &headers) { return .failure(error) }
             }
-            var value = line[(colon + 1)...]
-            while let f = value.first, f == 32 || f == 9 { value = value.dropFirst() }
-            while let l = value.last, l == 32 || l == 9 { value = value.dropLast() }
-            guard value.allSatisfy({ $0 >= 32 || $0 == 9 }), !value.contains(127) else { throw HTTPError(.badRequest,
-                    "control characters in a header value") }
-            headers.add(lowercased: Self.lowercasedName(line[line.startIndex..<colon]),
-                        String(decoding: value, as: UTF8.self))
+            guard let requestLine else {
+                return .failure(HTTPError(.badRequest, "empty request"))
+            }
+            return .success((requestLine.method, requestLine.target, requestLine.version, headers))
         }
+        let (method, target, version, headers) = try parsed.get()
         // HTTP/1.1 requires exactly one Host (RFC 9112 § 3.2); two that differ are how requests reach the wrong site.
         let hosts = headers.count(of: "host")
         guard hosts <= 1, hosts == 1 || version == "HTTP/1.0" else {
             throw HTTPError(.badRequest,
                             hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "more than one Host header")
         }
-        return try HTTPRequest(method: HTTPMethod(String(decoding: method, as: UTF8.self)),
-                               target: String(decoding: target, as: UTF8.self),
-                               version: version, headers: headers, remoteAddress: remoteAddress)
+        return try HTTPRequest(method: HTTPMethod(method), target: target, version: version, headers: headers,
+                               remoteAddress: remoteAddress)
+    }
+
+    /// The method, target and version of a request line, on its bytes.
+    private static func requestLine(_ line: UnsafeBufferPointer<UInt8>) -> Result<(method: String, target: String,
+            version: String), HTTPError> {
+        guard let sp1 = line.firstIndex(of: 32), let sp2 = line[(sp1 + 1)...].firstIndex(of: 32),
+              !line[(sp2 + 1)...].contains(32), sp1 > 0, line[..<sp1].allSatisfy(isTokenByte), sp2 > sp1 + 1,
+              line[(sp1 + 1)..<sp2].allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            return .failure(HTTPError(.badRequest, "malformed request line"))
+        }
+        let version = String(decoding: UnsafeBufferPointer(rebasing: line[(sp2 + 1)...]), as: UTF8.self)
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+            return .failure(HTTPError(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest,
+                                      "unsupported protocol version"))
+        }
+        return .success((String(decoding: UnsafeBufferPointer(rebasing: line[..<sp1]), as: UTF8.self),
+                         String(decoding: UnsafeBufferPointer(rebasing: line[(sp1 + 1)..<sp2]), as: UTF8.self), version))
+    }
+
+    /// Adds one header line's field; the error when the line is not one.
+    private static func addField(_ line: UnsafeBufferPointer<UInt8>, to headers: inout HTTPHeaders) -> HTTPError? {
+        guard let first = line.first, first != 32 && first != 9 else {
+            return HTTPError(.badRequest, "folded header lines are not accepted")
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0, line[..<colon].allSatisfy(isTokenByte) else {
+            return HTTPError(.badRequest, "malformed header field")
+        }
+        var from = colon + 1, to = line.count
+        while from < to, line[from] == 32 || line[from] == 9 { from += 1 }
+        while to > from, line[to - 1] == 32 || line[to - 1] == 9 { to -= 1 }
+        let value = UnsafeBufferPointer(rebasing: line[from..<to])
+        guard value.allSatisfy({ ($0 >= 32 && $0 != 127) || $0 == 9 }) else {
+            return HTTPError(.badRequest, "control characters in a header value")
+        }
+        headers.add(lowercased: Self.lowercasedName(UnsafeBufferPointer(rebasing: line[..<colon])),
+                    String(decoding: value, as: UTF8.self))
+        return nil
     }
 
     /// A field name (token bytes, ASCII) in lower case, made once from the bytes: `String.lowercased()` made a
     /// second String of every name.
-    static func lowercasedName(_ name: ArraySlice<UInt8>) -> String {
+    static func lowercasedName(_ name: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: name.count) { out in
             for (i, b) in name.enumerated() { out[i] = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b }
             return name.count
