@@ -4,14 +4,13 @@ import Glibc
 #endif
 
 /// Caps glibc's malloc arenas at one per core. glibc gives a thread that finds the arenas busy one of its own, up to
-/// eight per core, and an arena keeps what was freed in it: the threads a watcher adds while a worker is blocked
-/// (see `ConnectionWorkers`) each left an arena holding a query's answer behind, 60–90 MB more at the API
-/// benchmark's peak. Only as many threads run at once as there are cores, and each keeps a cache of its own (glibc's
-/// tcache), so sharing arenas among them costs no measurable time. An operator's own `MALLOC_ARENA_MAX` or
-/// `glibc.malloc.arena_max` tunable wins.
+/// eight per core, and an arena keeps what was freed in it: each thread the watcher adds while a worker is blocked
+/// (see `ConnectionWorkers`) would leave an arena holding the answers it made. Only as many threads run at once as
+/// there are cores, and each keeps a cache of its own (glibc's tcache), so sharing arenas among them costs little.
+/// An operator's own `MALLOC_ARENA_MAX` or `glibc.malloc.arena_max` tunable wins.
 ///
 /// Called first thing in `main`: glibc settles its cap the first time a thread finds more than eight arenas in use,
-/// and a cap set after that is never read (set when the server started, it left the benchmark's peak unchanged).
+/// and never reads a cap set after that.
 public enum MallocArenas {
     #if canImport(Glibc)
     /// glibc's `mallopt`, outside the module Swift imports; looked up once, by name.
