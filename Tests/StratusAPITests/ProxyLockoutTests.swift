@@ -21,6 +21,9 @@ import StratusTestSupport
         let directory: URL
 
         init(port: UInt16, upstream: UInt16, headers: String) throws {
+            guard let nginx = ProxyLockoutTests.nginx else {
+                throw Tools.ToolFailure(message: "nginx is not installed: apt-get install nginx-light")
+            }
             directory = HTTPSProxyTests.nginxDirectory()
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("tmp"), withIntermediateDirectories: true)
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.appendingPathComponent("tmp").path)
@@ -45,7 +48,7 @@ import StratusTestSupport
                 """
             let file = directory.appendingPathComponent("nginx.conf")
             try conf.write(to: file, atomically: true, encoding: .utf8)
-            process.executableURL = URL(fileURLWithPath: ProxyLockoutTests.nginx!)
+            process.executableURL = URL(fileURLWithPath: nginx)
             process.arguments = ["-p", d, "-c", file.path, "-g", "daemon off;"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
