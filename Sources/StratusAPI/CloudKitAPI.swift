@@ -113,7 +113,8 @@ public struct CloudKitAPI: Sendable {
     /// `/database/1` that names no operation, what it named. Nil for every other route.
     public static func operationName(route: String, parameters: [String: String]) -> String? {
         guard route.hasPrefix(operationPrefix) else { return nil }
-        let name = String(route.dropFirst(operationPrefix.count))
+        // The prefix is ASCII: skipped by its bytes, not by walking its Characters (every request's log entry asks).
+        let name = String(route[route.utf8.index(route.utf8.startIndex, offsetBy: operationPrefix.utf8.count)...])
         return name == "*" ? parameters["*"].map { String($0.prefix(60)) } : name
     }
 

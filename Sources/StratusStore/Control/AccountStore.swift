@@ -203,7 +203,7 @@ public final class AccountStore: Sendable {
     public func authenticateWebAuthToken(_ token: String, container: ContainerID,
                                          environment: ContainerEnvironment) throws(StratusError) -> WebAuthSession? {
         guard token.utf8.count <= 512 else { return nil }
-        let digest = SHA256.hash(data: Data(token.utf8))
+        let digest = Secrets.digest(token)
         let key = WebTokenKey(digest: digest, container: container, environment: environment)
         let session: WebAuthSession?
         if let hit = webTokenCache.value(for: key) { session = hit } else {

@@ -68,7 +68,7 @@ public final class CredentialStore: Sendable {
     /// The live token a secret belongs to, or nil (unknown or revoked).
     public func authenticateAPIToken(_ secret: String) throws(StratusError) -> APIToken? {
         guard secret.utf8.count <= 256 else { return nil }
-        let digest = SHA256.hash(data: Data(secret.utf8))
+        let digest = Secrets.digest(secret)
         if let hit = apiTokenCache.value(for: digest) { return hit }
         let hash = Secrets.hex(digest)
         let token = try guarded {
