@@ -32,7 +32,11 @@ import Glibc
         let s = try await TestServer { $0.maxConnections = 40; $0.maxConnectionsPerAddress = 1_000 }
         var flood: [RawClient] = []
         for i in 0..<60 { flood.append(try s.client(from: "127.0.0.\(3 + i % 4)")) }
-        try await Task.sleep(for: .milliseconds(400))
+        // The crowd holds every place once the accept loop has taken it in (on a loaded machine, a while after the
+        // connects return), and may be displaced once it has sent nothing for `evictableAfter`.
+        let filled = ContinuousClock.now + .seconds(30)
+        while s.server.openConnections < 40 && ContinuousClock.now < filled { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: ConnectionBudget.evictableAfter + .milliseconds(150))
         let start = ContinuousClock.now
         let health = try await s.get("/-/health")
         #expect(health?.status == 200)
