@@ -1,15 +1,16 @@
 /// What matching and logging need of a route's pattern, worked out once. A request is compared on the literal
 /// segments by position and the segment count before anything is captured, so the many routes it does not take cost
 /// it no allocation (every CloudKit operation is its own route); the one it takes fills its captures by position,
-/// with names read out of the pattern once.
-struct RouteShape: Sendable {
-    private(set) var literals: [(Int, String)] = []
-    private(set) var captures: [(Int, String)] = []
+/// with names read out of the pattern once. A class: the router reads one per candidate route of every request, and
+/// a value of four arrays and strings was copied (retained and released) each time.
+final class RouteShape: Sendable {
+    let literals: [(Int, String)]
+    let captures: [(Int, String)]
     /// Whether the pattern ends with `*` (the rest of the path).
     let rest: Bool
     /// The pattern's segments, `*` included.
     let count: Int
-    private(set) var capturesCapability = false
+    let capturesCapability: Bool
     /// The pattern as a path (`/database/1/{container}/…`).
     let path: String
 
@@ -17,15 +18,19 @@ struct RouteShape: Sendable {
         rest = pattern.last == "*"
         count = pattern.count
         path = "/" + pattern.joined(separator: "/")
+        var literals: [(Int, String)] = [], captures: [(Int, String)] = [], capability = false
         for (i, p) in pattern.enumerated() where p != "*" {
             if p.hasPrefix("{") && p.hasSuffix("}") {
                 let name = String(p.dropFirst().dropLast())
                 captures.append((i, name))
-                if Route.capabilityParameters.contains(name) { capturesCapability = true }
+                if Route.capabilityParameters.contains(name) { capability = true }
             } else {
                 literals.append((i, p))
             }
         }
+        self.literals = literals
+        self.captures = captures
+        capturesCapability = capability
     }
 
     /// Whether a path of `segments` segments can be this pattern's.
