@@ -74,7 +74,7 @@ private extension JSONParser {
             if let fieldsProblem { throw fieldsProblem }
             guard fields.count + fieldErrors.count <= 1000 else { throw .badRequest("a record holds at most 1000 fields") }
             if let e = fieldErrors.first?.value { throw e }
-            return try WireDecoding.record(members: .object(members), fields: fields,
+            return try WireDecoding.record(members: .object(members), fields: RecordFields(fields),
                                            defaultZone: ZoneID(zoneName: zone.zoneName))
         }
     }

@@ -123,10 +123,10 @@ enum RecordForm {
     }
 
     /// The fields a submitted form describes. Client mistakes are BAD_REQUEST naming the field.
-    static func fields(from items: [(name: String, value: String)], type: RecordTypeSchema, existing: StoredRecord?) throws(StratusError) -> [String: FieldValue] {
+    static func fields(from items: [(name: String, value: String)], type: RecordTypeSchema, existing: StoredRecord?) throws(StratusError) -> RecordFields {
         var byName: [String: [String]] = [:]
         for (n, v) in items { byName[n, default: []].append(v) }
-        var out: [String: FieldValue] = [:]
+        var out = RecordFields()
         for f in type.userFields {
             if f.type.encrypted {
                 if let v = existing?.fields[f.name] { out[f.name] = v }

@@ -21,7 +21,7 @@ struct RecordJSON: Encodable {
         recordType = r.recordType
         zoneID = Zone(zoneName: r.zoneID.zoneName)
         recordChangeTag = r.recordChangeTag
-        fields = r.fields.mapValues { Field(value: WireValue($0), type: ValueDisplay.typeName($0)) }
+        fields = Dictionary(uniqueKeysWithValues: r.fields.map { ($0.key, Field(value: WireValue($0.value), type: ValueDisplay.typeName($0.value))) })
         created = r.created.map(Stamp.init)
         modified = r.modified.map(Stamp.init)
     }

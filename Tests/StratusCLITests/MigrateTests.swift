@@ -59,7 +59,7 @@ extension PostgresEndToEnd {
             for batch in 0..<500 {
                 let ops = (0..<200).map { i -> RecordOperation in
                     let k = batch * 200 + i
-                    var fields: [String: FieldValue] = [
+                    var fields: RecordFields = [
                         "title": .string("item \(k) ünïcödé \(["alpha", "beta", "gamma"][k % 3])"), "n": .int64(Int64(k)),
                         "score": .double(Double(Int.random(in: 0...1_000_000, using: &rng)) / 7), "tags": .list(.string, [.string("t\(k % 10)"), .string("all")]),
                         "spot": .location(Location(latitude: Double(k % 180) - 89.5, longitude: Double(k % 360) - 179.5)),

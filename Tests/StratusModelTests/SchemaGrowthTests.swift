@@ -14,7 +14,7 @@ import Testing
     enum Outcome: Equatable { case none, addsType, addsFields([String]), refused }
 
     /// (type, its schema, fields saved, encrypted fields, where, what the save does to the schema).
-    static let cases: [(String, RecordTypeSchema?, [String: FieldValue], Set<String>, SchemaGrowth.Context, Outcome)] = [
+    static let cases: [(String, RecordTypeSchema?, RecordFields, Set<String>, SchemaGrowth.Context, Outcome)] = [
         ("Note", note, ["title": .string("a")], [], development, .none),
         ("Note", note, ["title": .string("a")], [], production, .none),
         ("Note", note, ["body": .string("a")], [], development, .addsFields(["body"])),
@@ -33,7 +33,7 @@ import Testing
     ]
 
     @Test(arguments: cases)
-    func aSaveGrowsTheSchemaOnlyWhereCloudKitWould(_ type: String, _ known: RecordTypeSchema?, _ fields: [String: FieldValue], _ encrypted: Set<String>,
+    func aSaveGrowsTheSchemaOnlyWhereCloudKitWould(_ type: String, _ known: RecordTypeSchema?, _ fields: RecordFields, _ encrypted: Set<String>,
                                                   _ context: SchemaGrowth.Context, _ expected: Outcome) {
         var fields = fields
         let outcome: Outcome
@@ -54,7 +54,7 @@ import Testing
 
     /// A value the schema widens is saved widened; an encrypted new field is encrypted and unindexed.
     @Test func valuesAreWidenedAndEncryptedFieldsSealed() throws {
-        var fields: [String: FieldValue] = ["score": .int64(2), "secret": .string("s")]
+        var fields: RecordFields = ["score": .int64(2), "secret": .string("s")]
         let diff = try SchemaGrowth.plan("Note", known: Self.note, fields: &fields, encrypted: ["secret"], recordName: "r", in: Self.development)
         #expect(fields["score"] == .double(2))
         guard case .addField(_, let f)? = diff?.changes.first else { Issue.record("no field added"); return }
@@ -63,7 +63,7 @@ import Testing
 
     /// The server makes a user's Users record in any environment, Production's included.
     @Test func theUsersTypeIsTheServersEverywhere() throws {
-        var fields: [String: FieldValue] = [:]
+        var fields: RecordFields = [:]
         let diff = try SchemaGrowth.plan(UserRecord.recordType, known: RecordTypeSchema?.none, fields: &fields, makesUserRecord: true, recordName: "_u",
                                          in: Self.production)
         #expect(diff?.changes == [.addRecordType(UserRecord.schema)])

@@ -24,7 +24,7 @@ import Testing
         var records: [StoredRecord] = []
         for i in 0..<n {
             // Duplicated counts and scores, and missing values, so ties and NULLs are part of every order.
-            var fields: [String: FieldValue] = ["category": .string("c\(i % 20)"), "count": .int64(Int64(rng.next(upperBound: 500) as UInt64))]
+            var fields: RecordFields = ["category": .string("c\(i % 20)"), "count": .int64(Int64(rng.next(upperBound: 500) as UInt64))]
             if i % 7 != 0 { fields["score"] = .double(Double(rng.next(upperBound: 100) as UInt64) / 4) }
             records.append(StoredRecord(recordName: String(format: "r%06d", i), recordType: "Item", fields: fields))
         }
@@ -185,7 +185,7 @@ import Testing
                 for (name, fields) in [(String(format: "r%06d", Int(rng.next(upperBound: 3000) as UInt64)), ["category": FieldValue.string("c3")]),
                                        (String(format: "r%06d", 3 + 20 * Int(rng.next(upperBound: 150) as UInt64)), ["category": .string("c4")]),
                                        (String(format: "r%06d", 3 + 20 * Int(rng.next(upperBound: 150) as UInt64)), ["count": .int64(Int64(rng.next(upperBound: 900) as UInt64))])] {
-                    _ = try f.one(.forceUpdate, StoredRecord(recordName: name, recordType: "Item", fields: fields), in: f.dev)
+                    _ = try f.one(.forceUpdate, StoredRecord(recordName: name, recordType: "Item", fields: RecordFields(fields)), in: f.dev)
                 }
                 _ = try f.one(.forceDelete, StoredRecord(recordName: String(format: "r%06d", Int(rng.next(upperBound: 3000) as UInt64)), recordType: "Item"), in: f.dev)
             }

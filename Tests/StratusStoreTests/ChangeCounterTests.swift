@@ -62,7 +62,7 @@ import StratusTestSupport
                 Thread {
                     defer { done.leave() }
                     for i in 0..<20 {
-                        var fields: [String: FieldValue] = ["title": .string("t\(i)")]
+                        var fields: RecordFields = ["title": .string("t\(i)")]
                         if i % 7 == 3 { fields["added\(u)_\(i)"] = .int64(Int64(i)) }
                         do { try f.save([note("r\(i)", fields)], database: .privateDatabase(of: user.userRecordName), actor: user) } catch {
                             failures.withLock { $0.append("\(u)/\(i): \(error)") }

@@ -109,7 +109,7 @@ final class Fixture: @unchecked Sendable {
     }
 }
 
-func note(_ name: String, _ fields: [String: FieldValue] = [:], tag: String? = nil) -> StoredRecord {
+func note(_ name: String, _ fields: RecordFields = [:], tag: String? = nil) -> StoredRecord {
     StoredRecord(recordName: name, recordType: "Note", recordChangeTag: tag, fields: fields)
 }
 

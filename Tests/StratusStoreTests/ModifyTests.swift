@@ -195,7 +195,7 @@ import StratusTestSupport
     /// An export reads every field sorted by name; fields created in another order must still decode as themselves.
     @Test(arguments: Backend.allCases) func exportReadsFieldsCreatedOutOfNameOrder(_ backend: Backend) async throws {
         try await Fixture.with(backend) { f throws in
-            let fields: [String: FieldValue] = ["zeta": .list(.string, [.string("z")]), "alpha": .int64(1), "mid": .string("m")]
+            let fields: RecordFields = ["zeta": .list(.string, [.string("z")]), "alpha": .int64(1), "mid": .string("m")]
             _ = try f.one(.create, note("a", ["zeta": fields["zeta"]!]))
             _ = try f.one(.create, note("b", fields))
             var sink = StoredRecordSink()

@@ -42,7 +42,7 @@ import Testing
         let texts = ["plain", "tab\there", "line\nbreak", "é\u{301} 👩‍👩‍👧", ""]
         var operations: [RecordOperation] = []
         for i in 0..<120 {
-            var fields: [String: FieldValue] = [:]
+            var fields: RecordFields = [:]
             fields["title"] = .string(texts[i % texts.count] + " \(i)")
             fields["count"] = .int64(Int64(i) - 60)
             fields["tags"] = .list(.string, [.string("a\(i % 3)"), .string("b")])

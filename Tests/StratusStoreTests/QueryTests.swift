@@ -10,7 +10,7 @@ private let paris = Location(latitude: 48.8566, longitude: 2.3522)
 
 private func items() -> [StoredRecord] {
     names.enumerated().map { i, name in
-        var fields: [String: FieldValue] = [
+        var fields: RecordFields = [
             "name": .string(name),
             "n": .int64(Int64(i)),
             "x": .double(Double(i) * 1.5),

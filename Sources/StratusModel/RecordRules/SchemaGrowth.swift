@@ -18,7 +18,7 @@ public enum SchemaGrowth {
     /// never in the public database, and indexes none of them ("CloudKit doesn't allow encryption on fields that
     /// already exist in your app's schema, or on records that you store in the public database").
     /// `makesUserRecord`: the server making a user's `Users` record, whose type is the server's in every environment.
-    public static func plan<Known: KnownFields>(_ typeName: String, known: Known?, fields: inout [String: FieldValue],
+    public static func plan<Known: KnownFields>(_ typeName: String, known: Known?, fields: inout RecordFields,
                                                 encrypted: Set<String> = [],
                                                 makesUserRecord: Bool = false, recordName: String, in context: Context) throws(StratusError) -> SchemaDiff? {
         if !encrypted.isEmpty && context.scope == .public {

@@ -11,6 +11,9 @@ public protocol RecordSink {
     mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>)
     /// The record's `parent` and `share` system fields, before `endRecord`, for records that have either.
     mutating func links(parent: String?, share: String?)
+    /// Whether the sink would rather have a record's fields in name order than in the statement's: the order a
+    /// record's `RecordFields` keep, which they append to without a search.
+    var takesFieldsInNameOrder: Bool { get }
 }
 
 /// Sinks that keep what they receive get Strings made for them.
@@ -18,6 +21,7 @@ extension RecordSink {
     public mutating func beginRecord(borrowing header: BorrowedRecordHeader) { beginRecord(header.owned) }
     public mutating func field(_ name: String, utf8: UnsafeBufferPointer<UInt8>) { field(name, .string(String(decoding: utf8, as: UTF8.self))) }
     public mutating func links(parent: String?, share: String?) {}
+    public var takesFieldsInNameOrder: Bool { false }
 }
 
 /// A record's system fields, as a `RecordSink` receives them.

@@ -3,7 +3,7 @@ public struct StoredRecord: Hashable, Sendable {
     public var recordName, recordType: String
     public var zoneID: ZoneID
     public var recordChangeTag: String?
-    public var fields: [String: FieldValue]
+    public var fields: RecordFields
     public var created, modified: RecordStamp?
     public var deleted: Bool
     /// The `parent` system field: the record (in the same zone) this one hangs under in a share's hierarchy.
@@ -12,7 +12,7 @@ public struct StoredRecord: Hashable, Sendable {
     public var share: String?
 
     public init(recordName: String, recordType: String, zoneID: ZoneID = .defaultZone, recordChangeTag: String? = nil,
-                fields: [String: FieldValue] = [:], created: RecordStamp? = nil, modified: RecordStamp? = nil, deleted: Bool = false) {
+                fields: RecordFields = RecordFields(), created: RecordStamp? = nil, modified: RecordStamp? = nil, deleted: Bool = false) {
         self.recordName = recordName
         self.recordType = recordType
         self.zoneID = zoneID

@@ -20,7 +20,7 @@ public struct Share: Sendable, Hashable {
     public var participants: [ShareParticipant]
     /// The share record's own fields: CloudKit's `cloudkit.title`, `cloudkit.thumbnailImageData` and `cloudkit.type`
     /// (`CKShare.SystemFieldKey`), and any others the app sets.
-    public var fields: [String: FieldValue] = [:]
+    public var fields: RecordFields = [:]
 
     public init(recordName: String, zoneID: ZoneID, rootRecordName: String?, shortGUID: String,
                 publicPermission: SharePermission,

@@ -156,13 +156,15 @@ package enum WireDecoding {
     package static func record(_ j: JSON?, defaultZone: ZoneID,
                                timestamps: TimestampWire = .milliseconds) throws(StratusError) -> StoredRecord {
         guard let o = j?.object else { throw .badRequest("each operation needs a record object") }
-        var fields: [String: FieldValue] = [:]
+        var decoded: [(key: String, value: FieldValue)] = []
         if let f = o["fields"], !f.isNull {
             guard let fo = f.object else { throw .badRequest("fields must be an object") }
             guard fo.count <= 1000 else { throw .badRequest("a record holds at most 1000 fields") }
-            for (name, value) in fo where !Self.isRemoval(value) { fields[name] = try fieldValue(value, field: name,
-                    timestamps: timestamps) }
+            for (name, value) in fo where !Self.isRemoval(value) {
+                decoded.append((name, try fieldValue(value, field: name, timestamps: timestamps)))
+            }
         }
+        let fields = RecordFields(decoded)
         return try record(members: JSON.object(o), fields: fields, defaultZone: defaultZone)
     }
 
@@ -184,7 +186,7 @@ package enum WireDecoding {
 
     /// A record from its members besides `fields` (`recordName`, `recordType`, `recordChangeTag`, `parent`) and
     /// its fields, decoded already.
-    package static func record(members r: JSON, fields: [String: FieldValue],
+    package static func record(members r: JSON, fields: RecordFields,
                        defaultZone: ZoneID) throws(StratusError) -> StoredRecord {
         var record = StoredRecord(recordName: try r.string("recordName") ?? "",
                                   recordType: try r.string("recordType") ?? "", zoneID: defaultZone,

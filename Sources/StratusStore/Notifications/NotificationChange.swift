@@ -115,12 +115,13 @@ struct NotificationChange: Sendable, Equatable {
         }
         guard let name = p.text(), let type = p.text(), let tag = optionalText(&p), let created = stamp(&p), let modified = stamp(&p),
               let count = p.int(), count >= 0, count <= 100_000 else { return nil }
-        var fields: [String: FieldValue] = [:]
+        var fields: [(key: String, value: FieldValue)] = []
+        fields.reserveCapacity(Int(min(count, 64)))
         for _ in 0..<count {
             guard let field = p.text(), let bytes = p.data(), let value = try? FieldValueCodec.decode(Data(bytes)) else { return nil }
-            fields[field] = value
+            fields.append((field, value))
         }
-        return .some(StoredRecord(recordName: name, recordType: type, recordChangeTag: tag, fields: fields,
+        return .some(StoredRecord(recordName: name, recordType: type, recordChangeTag: tag, fields: RecordFields(fields),
                                   created: created, modified: modified))
     }
 }

@@ -195,7 +195,7 @@ extension RecordWriter {
 
     /// A share's fields are checked as a record's are (each value of its own type, 1 MB in all), and charged to the
     /// zone's owner like the rest of their private data.
-    private mutating func chargeShareFields(_ fields: [String: FieldValue], old: [String: FieldValue], name: String,
+    private mutating func chargeShareFields(_ fields: RecordFields, old: RecordFields, name: String,
                                             zone: ZoneRow) throws {
         for (key, value) in fields {
             guard let type = value.fieldType else { throw StratusError(.badRequest,
@@ -214,7 +214,7 @@ extension RecordWriter {
         try chargeOwner(zone, bytes: size - ShareFields.size(old), recordName: name)
     }
 
-    private mutating func createShare(_ name: String, _ request: ShareRequest, fields: [String: FieldValue],
+    private mutating func createShare(_ name: String, _ request: ShareRequest, fields: RecordFields,
                                       zone: ZoneRow) throws -> Share {
         let isZoneShare = name == Share.zoneShareName
         let zoneShared = try ShareRows.zoneHasShares(db, zone: zone.id, zoneWide: true)
@@ -268,7 +268,7 @@ extension RecordWriter {
         return try ShareRows.find(db, zone: zone, name: name)!.share
     }
 
-    private mutating func updateShare(_ id: Int64, _ old: Share, _ request: ShareRequest, fields: [String: FieldValue],
+    private mutating func updateShare(_ id: Int64, _ old: Share, _ request: ShareRequest, fields: RecordFields,
                                       zone: ZoneRow) throws -> Share {
         let resolved = try resolveInvitees(request.participants, name: old.recordName)
         let s = seq.next()

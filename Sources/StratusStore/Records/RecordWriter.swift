@@ -254,7 +254,7 @@ struct RecordWriter {
         return (chargedTo, charge)
     }
 
-    private mutating func write(_ op: RecordOperation, record: inout StoredRecord, fields: [String: FieldValue], schemaChange: SchemaDiff?,
+    private mutating func write(_ op: RecordOperation, record: inout StoredRecord, fields: RecordFields, schemaChange: SchemaDiff?,
                                 found: Existing?, old: StoredRecord?, zone: ZoneRow) throws -> ModifyResult {
         let name = record.recordName
         if let schemaChange {
@@ -327,7 +327,7 @@ struct RecordWriter {
     // MARK: schema on write
 
     /// The schema change the save needs, with its values widened (see `SchemaGrowth`).
-    private func planSchema(_ typeName: String, fields: inout [String: FieldValue], encrypted: Set<String>, makesUserRecord: Bool,
+    private func planSchema(_ typeName: String, fields: inout RecordFields, encrypted: Set<String>, makesUserRecord: Bool,
                             recordName: String) throws -> SchemaDiff? {
         try SchemaGrowth.plan(typeName, known: catalog.type(named: typeName), fields: &fields, encrypted: encrypted, makesUserRecord: makesUserRecord,
                               recordName: recordName, in: SchemaGrowth.Context(environment: environment, scope: database.scope))
@@ -335,7 +335,7 @@ struct RecordWriter {
 
     /// A `Users` record's `roles` are the server's: never stored (they are read from the role memberships each time),
     /// and a write that sends other roles than the user has is refused rather than acknowledged and ignored.
-    private func keepRoles(_ fields: inout [String: FieldValue], sent: FieldValue?, user: String) throws {
+    private func keepRoles(_ fields: inout RecordFields, sent: FieldValue?, user: String) throws {
         fields.removeValue(forKey: UserRecord.rolesField)
         guard let sent else { return }
         let held = try RoleMembers.roles(of: user, db).intersection(catalog.roles)
@@ -354,7 +354,7 @@ struct RecordWriter {
 
     /// The record's assets: a new reference has the caller's receipt and its content exists; the receipts, which
     /// prove an upload at write time, are then taken out (they are not kept, so no read ever hands one out).
-    private func checkAssets(_ incoming: [String: FieldValue], _ fields: inout [String: FieldValue], old: StoredRecord?, recordName: String) throws {
+    private func checkAssets(_ incoming: RecordFields, _ fields: inout RecordFields, old: StoredRecord?, recordName: String) throws {
         try checkAssetReceipts(incoming, old: old, recordName: recordName)
         for v in fields.values where v.mayHoldAssets {
             for checksum in v.assetChecksums { try AssetRows.check(checksum, db) }
@@ -363,7 +363,7 @@ struct RecordWriter {
     }
 
     /// The assets `fields` name that `old` did not.
-    static func newAssets(_ fields: [String: FieldValue], old: StoredRecord?) -> Set<String> {
+    static func newAssets(_ fields: RecordFields, old: StoredRecord?) -> Set<String> {
         var named = Set<String>()
         for v in fields.values where v.mayHoldAssets { named.formUnion(v.assetChecksums) }
         guard !named.isEmpty, let old else { return named }
@@ -372,7 +372,7 @@ struct RecordWriter {
 
     /// A new asset reference (one the record did not already hold) needs a receipt of the actor's own upload.
     /// Checked before the asset's existence, so a checksum alone tells a caller nothing.
-    private func checkAssetReceipts(_ incoming: [String: FieldValue], old: StoredRecord?, recordName: String) throws {
+    private func checkAssetReceipts(_ incoming: RecordFields, old: StoredRecord?, recordName: String) throws {
         guard let receipts else { return }
         var held: Set<String>?
         for v in incoming.values where v.mayHoldAssets {
@@ -389,7 +389,7 @@ struct RecordWriter {
 
     // MARK: references
 
-    private func references(in fields: [String: FieldValue], deleteSelfOnly: Bool = false) -> [Reference] {
+    private func references(in fields: RecordFields, deleteSelfOnly: Bool = false) -> [Reference] {
         var out: [Reference] = []
         for v in fields.values {
             switch v {
@@ -408,7 +408,7 @@ struct RecordWriter {
         return try ZoneRow.find(db, database, z.zoneName)
     }
 
-    private func validateReferences(_ fields: [String: FieldValue], zone: ZoneRow, recordName: String) throws {
+    private func validateReferences(_ fields: RecordFields, zone: ZoneRow, recordName: String) throws {
         for r in references(in: fields) where r.action == .validate {
             // A participant sees only what is shared with them: in the shared zone, covered by one of their shares.
             let visible = try access.map { a in
@@ -429,7 +429,7 @@ struct RecordWriter {
         if db.dialect.gathersInserts { insertLater(rows.head, rows.tuple, tail: tail, args) } else { try db.enqueue(single, args) }
     }
 
-    private mutating func addIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue], zone: ZoneRow) throws {
+    private mutating func addIndexEntries(_ type: CatalogType, recordID: Int64, fields: RecordFields, zone: ZoneRow) throws {
         let plan = sql(type)
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {
             guard let sql = plan.fieldIndexes[f.id], let v = fields[f.name] else { continue }
@@ -450,7 +450,7 @@ struct RecordWriter {
         }
     }
 
-    private mutating func removeIndexEntries(_ type: CatalogType, recordID: Int64, fields: [String: FieldValue]) throws {
+    private mutating func removeIndexEntries(_ type: CatalogType, recordID: Int64, fields: RecordFields) throws {
         try flushInserts()
         let plan = sql(type)
         for f in plan.indexedFields where !deferredTypes.contains(type.id) {

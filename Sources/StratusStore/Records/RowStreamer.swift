@@ -11,10 +11,14 @@ struct RowStreamer {
     private let names: [String]
     private let kinds: [Kind]
     private let recordType: String
+    /// The fields' positions in the statement's order, and sorted by name (see `RecordSink.takesFieldsInNameOrder`).
+    private let inStatementOrder, inNameOrder: [Int]
 
     init(type: CatalogType, fields: [CatalogField]) {
         recordType = type.name
         names = fields.map { $0.name }
+        inStatementOrder = Array(fields.indices)
+        inNameOrder = fields.indices.sorted { fields[$0].name < fields[$1].name }
         kinds = fields.map { f in
             if f.isEncoded { return .encoded }
             switch f.type.scalar {
@@ -59,9 +63,8 @@ struct RowStreamer {
             createdTimestamp: r.int64(C.createdAt.position) ?? 0, createdBy: r.utf8(C.createdBy.position), createdDevice: r.utf8(C.createdDevice.position),
             modifiedTimestamp: r.int64(C.modifiedAt.position) ?? 0, modifiedBy: r.utf8(C.modifiedBy.position),
             modifiedDevice: r.utf8(C.modifiedDevice.position)))
-        var column = RecordColumn.firstField
-        for i in kinds.indices {
-            defer { column += 1 }
+        for i in sink.takesFieldsInNameOrder ? inNameOrder : inStatementOrder {
+            let column = RecordColumn.firstField + i
             guard !r.isNull(column) else { continue }
             let value: FieldValue
             switch kinds[i] {

@@ -5,42 +5,49 @@ import StratusModel
 /// with the same `RowStreamer` as the API's streamed pages: one decoder, not two. A page's creator, modifier and
 /// device names repeat from row to row, so each distinct one is made a `String` once and shared.
 struct StoredRecordSink: RecordSink {
+    /// The records built, the last one still being built between `beginRecord` and `endRecord`: it is filled in
+    /// place, so no record is copied (each copy retained, and later released, every string it holds).
     private(set) var records: [StoredRecord] = []
-    private var record = StoredRecord(recordName: "", recordType: "")
-    private var fields: [String: FieldValue] = [:]
+    /// The fields of the record being built, moved into it when it ends.
+    private var fields = RecordFields()
+    /// The most fields a record of this page had so far: each next record's fields are sized for as many at once.
+    private var widest = 0
     private var names = RepeatedNames()
 
     init(capacity: Int = 0) { records.reserveCapacity(capacity) }
 
+    var takesFieldsInNameOrder: Bool { true }
+
     mutating func beginRecord(_ header: RecordHeader) {
-        record = StoredRecord(recordName: header.recordName, recordType: header.recordType, zoneID: header.zoneID,
-                              recordChangeTag: header.recordChangeTag, created: header.created, modified: header.modified)
-        fields = Dictionary(minimumCapacity: fields.capacity)
+        records.append(StoredRecord(recordName: header.recordName, recordType: header.recordType, zoneID: header.zoneID,
+                                    recordChangeTag: header.recordChangeTag, created: header.created,
+                                    modified: header.modified))
+        fields = RecordFields(minimumCapacity: widest)
     }
 
     mutating func beginRecord(borrowing h: BorrowedRecordHeader) {
-        record = StoredRecord(recordName: String(decoding: h.recordName, as: UTF8.self), recordType: h.recordType,
-                              zoneID: h.zoneID,
-                              recordChangeTag: String(decoding: h.recordChangeTag, as: UTF8.self),
-                              created: RecordStamp(timestamp: h.createdTimestamp,
-                                                   userRecordName: names.string(h.createdBy),
-                                      deviceID: names.string(h.createdDevice)),
-                              modified: RecordStamp(timestamp: h.modifiedTimestamp,
-                                                    userRecordName: names.string(h.modifiedBy),
-                                      deviceID: names.string(h.modifiedDevice)))
-        fields = Dictionary(minimumCapacity: fields.capacity)
+        records.append(StoredRecord(recordName: String(decoding: h.recordName, as: UTF8.self), recordType: h.recordType,
+                                    zoneID: h.zoneID,
+                                    recordChangeTag: String(decoding: h.recordChangeTag, as: UTF8.self),
+                                    created: RecordStamp(timestamp: h.createdTimestamp,
+                                                         userRecordName: names.string(h.createdBy),
+                                                         deviceID: names.string(h.createdDevice)),
+                                    modified: RecordStamp(timestamp: h.modifiedTimestamp,
+                                                          userRecordName: names.string(h.modifiedBy),
+                                                          deviceID: names.string(h.modifiedDevice))))
+        fields = RecordFields(minimumCapacity: widest)
     }
 
     mutating func field(_ name: String, _ value: FieldValue) { fields[name] = value }
 
     mutating func links(parent: String?, share: String?) {
-        record.parent = parent
-        record.share = share
+        records[records.count - 1].parent = parent
+        records[records.count - 1].share = share
     }
 
     mutating func endRecord() {
-        record.fields = fields
-        records.append(record)
+        widest = max(widest, fields.count)
+        swap(&records[records.count - 1].fields, &fields)
     }
 
     /// Removes and returns the record last built, for callers that file records as they come.

@@ -7,16 +7,16 @@ enum ShareFields {
     /// What a share's fields may hold in all: a record's limit.
     static let maximumBytes = StoredRecord.maximumSize
 
-    static func encode(_ fields: [String: FieldValue]) -> Data? {
+    static func encode(_ fields: RecordFields) -> Data? {
         guard !fields.isEmpty else { return nil }
         var items: [FieldValue] = []
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) { items += [.string(name), value] }
+        for (name, value) in fields { items += [.string(name), value] }
         return FieldValueCodec.encode(.list(nil, items))
     }
 
-    static func decode(_ data: Data?) -> [String: FieldValue] {
+    static func decode(_ data: Data?) -> RecordFields {
         guard let data, !data.isEmpty, case .list(_, let items)? = try? FieldValueCodec.decode(data) else { return [:] }
-        var out: [String: FieldValue] = [:]
+        var out = RecordFields(minimumCapacity: items.count / 2)
         var i = 0
         while i + 1 < items.count {
             if case .string(let name) = items[i] { out[name] = items[i + 1] }
@@ -26,7 +26,7 @@ enum ShareFields {
     }
 
     /// Bytes the fields count against their owner's storage.
-    static func size(_ fields: [String: FieldValue]) -> Int64 {
+    static func size(_ fields: RecordFields) -> Int64 {
         Int64(fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize })
     }
 }
