@@ -63,8 +63,9 @@ struct RowStreamer {
             createdTimestamp: r.int64(C.createdAt.position) ?? 0, createdBy: r.utf8(C.createdBy.position), createdDevice: r.utf8(C.createdDevice.position),
             modifiedTimestamp: r.int64(C.modifiedAt.position) ?? 0, modifiedBy: r.utf8(C.modifiedBy.position),
             modifiedDevice: r.utf8(C.modifiedDevice.position)))
+        let firstField = RecordColumn.firstField
         for i in sink.takesFieldsInNameOrder ? inNameOrder : inStatementOrder {
-            let column = RecordColumn.firstField + i
+            let column = firstField + i
             guard !r.isNull(column) else { continue }
             let value: FieldValue
             switch kinds[i] {
