@@ -123,9 +123,9 @@ enum RecordForm {
     }
 
     /// The fields a submitted form describes. Client mistakes are BAD_REQUEST naming the field.
-    static func fields(from items: [(name: String, value: String)], type: RecordTypeSchema, existing: StoredRecord?) throws(StratusError) -> RecordFields {
-        var byName: [String: [String]] = [:]
-        for (n, v) in items { byName[n, default: []].append(v) }
+    static func fields(from items: [(name: String, value: String)], type: RecordTypeSchema, existing: StoredRecord?)
+        throws(StratusError) -> RecordFields {
+        let byName = Dictionary(grouping: items, by: \.name).mapValues { $0.map(\.value) }
         var out = RecordFields()
         for f in type.userFields {
             if f.type.encrypted {

@@ -21,7 +21,9 @@ struct RecordJSON: Encodable {
         recordType = r.recordType
         zoneID = Zone(zoneName: r.zoneID.zoneName)
         recordChangeTag = r.recordChangeTag
-        fields = Dictionary(uniqueKeysWithValues: r.fields.map { ($0.key, Field(value: WireValue($0.value), type: ValueDisplay.typeName($0.value))) })
+        fields = Dictionary(uniqueKeysWithValues: r.fields.map { name, value in
+            (name, Field(value: WireValue(value), type: ValueDisplay.typeName(value)))
+        })
         created = r.created.map(Stamp.init)
         modified = r.modified.map(Stamp.init)
     }

@@ -32,7 +32,9 @@ public struct RecordFields: Hashable, Sendable, RandomAccessCollection, Expressi
     /// The later of two values for one name wins, as assigning them in turn would. Sorted once, not kept sorted
     /// per field: a client's record of a thousand fields in no order costs one sort.
     public init<S: Sequence>(_ fields: S) where S.Element == (key: String, value: FieldValue) {
-        var numbered = fields.enumerated().map { (order: $0.offset, entry: Entry(key: $0.element.key, value: $0.element.value)) }
+        var numbered = fields.enumerated().map { n in
+            (order: n.offset, entry: Entry(key: n.element.key, value: n.element.value))
+        }
         numbered.sort { $0.entry.key < $1.entry.key || ($0.entry.key == $1.entry.key && $0.order < $1.order) }
         entries = []
         entries.reserveCapacity(numbered.count)
@@ -100,7 +102,9 @@ public struct RecordFields: Hashable, Sendable, RandomAccessCollection, Expressi
         return entries.remove(at: i).value
     }
 
-    public mutating func removeAll(keepingCapacity: Bool = false) { entries.removeAll(keepingCapacity: keepingCapacity) }
+    public mutating func removeAll(keepingCapacity: Bool = false) {
+        entries.removeAll(keepingCapacity: keepingCapacity)
+    }
 
     public func index(forKey key: String) -> Int? {
         let (i, found) = position(of: key)
@@ -121,6 +125,9 @@ public struct RecordFields: Hashable, Sendable, RandomAccessCollection, Expressi
 
     // MARK: Dictionary's transforms, keeping the type
 
+    /// Which of two values for one name a merge keeps (the old one, then the new one).
+    public typealias Combine = (FieldValue, FieldValue) throws -> FieldValue
+
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> RecordFields {
         var out = self
         try out.entries.removeAll { try !isIncluded(($0.key, $0.value)) }
@@ -139,12 +146,12 @@ public struct RecordFields: Hashable, Sendable, RandomAccessCollection, Expressi
         return out
     }
 
-    public mutating func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: (FieldValue, FieldValue) throws -> FieldValue) rethrows
+    public mutating func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: Combine) rethrows
         where S.Element == (key: String, value: FieldValue) {
         for (key, value) in other { self[key] = try self[key].map { try combine($0, value) } ?? value }
     }
 
-    public func merging<S: Sequence>(_ other: S, uniquingKeysWith combine: (FieldValue, FieldValue) throws -> FieldValue) rethrows
+    public func merging<S: Sequence>(_ other: S, uniquingKeysWith combine: Combine) rethrows
         -> RecordFields where S.Element == (key: String, value: FieldValue) {
         var out = self
         try out.merge(other, uniquingKeysWith: combine)
@@ -152,7 +159,7 @@ public struct RecordFields: Hashable, Sendable, RandomAccessCollection, Expressi
     }
 
     /// Both sorted: one pass over the two, however many names are new.
-    public func merging(_ other: RecordFields, uniquingKeysWith combine: (FieldValue, FieldValue) throws -> FieldValue) rethrows
+    public func merging(_ other: RecordFields, uniquingKeysWith combine: Combine) rethrows
         -> RecordFields {
         var out = RecordFields(minimumCapacity: count + other.count)
         var i = entries.startIndex, j = other.entries.startIndex
@@ -162,14 +169,15 @@ public struct RecordFields: Hashable, Sendable, RandomAccessCollection, Expressi
             } else if i == entries.endIndex || other.entries[j].key < entries[i].key {
                 out.entries.append(other.entries[j]); j += 1
             } else {
-                out.entries.append(Entry(key: entries[i].key, value: try combine(entries[i].value, other.entries[j].value)))
+                let value = try combine(entries[i].value, other.entries[j].value)
+                out.entries.append(Entry(key: entries[i].key, value: value))
                 i += 1; j += 1
             }
         }
         return out
     }
 
-    public func merging(_ other: [String: FieldValue], uniquingKeysWith combine: (FieldValue, FieldValue) throws -> FieldValue) rethrows
+    public func merging(_ other: [String: FieldValue], uniquingKeysWith combine: Combine) rethrows
         -> RecordFields {
         var out = self
         try out.merge(other, uniquingKeysWith: combine)

@@ -12,7 +12,8 @@ public struct StoredRecord: Hashable, Sendable {
     public var share: String?
 
     public init(recordName: String, recordType: String, zoneID: ZoneID = .defaultZone, recordChangeTag: String? = nil,
-                fields: RecordFields = RecordFields(), created: RecordStamp? = nil, modified: RecordStamp? = nil, deleted: Bool = false) {
+                fields: RecordFields = RecordFields(), created: RecordStamp? = nil, modified: RecordStamp? = nil,
+                deleted: Bool = false) {
         self.recordName = recordName
         self.recordType = recordType
         self.zoneID = zoneID

@@ -121,7 +121,8 @@ struct NotificationChange: Sendable, Equatable {
             guard let field = p.text(), let bytes = p.data(), let value = try? FieldValueCodec.decode(Data(bytes)) else { return nil }
             fields.append((field, value))
         }
-        return .some(StoredRecord(recordName: name, recordType: type, recordChangeTag: tag, fields: RecordFields(fields),
+        return .some(StoredRecord(recordName: name, recordType: type, recordChangeTag: tag,
+                                  fields: RecordFields(fields),
                                   created: created, modified: modified))
     }
 }
