@@ -1,3 +1,5 @@
+import StratusHTTP
+
 /// What a template sees: strings, flags, lists and objects. Pages build typed views that `TemplateEncoder` turns
 /// into this once per render, so lookups during rendering need no dynamic casts (those dominated page time with a
 /// generic mustache renderer).
@@ -55,5 +57,23 @@ extension TemplateValue: Encodable {
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+extension TemplateValue {
+    /// The value of `key` when this is an object that has it; looked into where it is, not copied out first.
+    @inline(__always) func member(_ key: Template.Key) -> TemplateValue? {
+        guard case .object(let o) = self else { return nil }
+        return o[key.name, key.print]
+    }
+
+    /// Appends what `{{name}}` (`escaped`) or `{{{name}}}` shows of this value: `text`, without making it.
+    func appendText(to out: inout [UInt8], escaped: Bool) {
+        switch self {
+        case .string(let s): if escaped { HTML.appendEscaped(s, to: &out) } else { out.append(contentsOf: s.utf8) }
+        case .bool(let b): if b { out.append(contentsOf: "true".utf8) }
+        case .list(let l): out.append(contentsOf: String(l.count).utf8)
+        case .object: break
+        }
     }
 }

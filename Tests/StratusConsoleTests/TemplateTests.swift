@@ -48,6 +48,32 @@ import Testing
         #expect(shielded?.contains("<p>x:off </p>") == true, "\(shielded ?? "")")
     }
 
+    /// Sections end where their closing tag is at every depth (the body of each is the operations up to its end),
+    /// a partial that includes itself stops, a missing partial draws nothing, and a dotted name that breaks off
+    /// midway draws nothing.
+    @Test func nestedSectionsPartialsAndPathsDrawWhereTheyStand() throws {
+        let lib = try TemplateLibrary([
+            "page": "a{{#outer}}<{{#inner}}[{{#items}}{{.}}{{^last}},{{/last}}{{/items}}]{{/inner}}{{^inner}}-{{/inner}}>{{/outer}}z"
+                + "{{> missing}}|{{x.y.z}}|{{x.y}}|{{> again}}",
+            "again": "({{depth}}{{#more}}{{> again}}{{/more}})",
+        ])
+        let root = TemplateValue.named([
+            "outer": .list([
+                .named(["inner": .named(["items": .list([.string("1"), .string("2")]), "last": .bool(false)])]),
+                .named(["inner": .bool(false)]),
+            ]),
+            "x": .named(["y": .string("why")]),
+            "depth": .string("d"),
+            "more": .bool(true),
+        ])
+        let html = try #require(lib.render("page", root))
+        // Inside `items` the context is a string, so `last` is found in `inner`'s object: false, hence a comma after
+        // each item.
+        #expect(html.hasPrefix("a<[1,2,]><->z||why|(d(d"), "\(html)")
+        // 64 levels of the partial at most, then it stops.
+        #expect(html.components(separatedBy: "(d").count - 1 < 64 && html.hasSuffix("))"), "\(html)")
+    }
+
     @Test func malformedTemplatesAreRefusedAtStartUp() {
         #expect(throws: Template.SyntaxError.self) { try TemplateLibrary(["x": "{{#a}}no end"]) }
         #expect(throws: Template.SyntaxError.self) { try TemplateLibrary(["x": "{{#a}}{{/b}}"]) }
