@@ -328,6 +328,8 @@ public final class Console: Sendable {
     static let globalPaths: [String: String] = ["home": ConsolePaths.home, "audit": ConsolePaths.audit,
                                                 "logout": ConsolePaths.logout,
                                                 "login": ConsolePaths.login, "setup": ConsolePaths.setupForm, "theme": ConsolePaths.theme]
+    /// `globalPaths` as templates see them, made once.
+    static let globalPathsValue = TemplateValue.object(TemplateObject(globalPaths))
 
     /// The header's colour scheme buttons, converted once per choice an admin can have made.
     static let themeChoices: [ConsoleTheme: TemplateValue] = Dictionary(uniqueKeysWithValues: ConsoleTheme.allCases.map { chosen in
@@ -341,18 +343,23 @@ public final class Console: Sendable {
                 status: HTTPStatus = .ok) -> HTTPResponse {
         guard case .object(var o) = TemplateEncoder.encode(view) else { return HTML.page("",
                 status: .internalServerError) }
+        // What the frame adds, set in one copy of the view's names.
+        var frame: [(String, TemplateValue)] = []
+        frame.reserveCapacity(6)
         if let session {
-            var admin = ["email": session.admin.email, "csrf": session.csrf]
+            var admin: ContiguousArray<TemplateObject.Entry> = [.init("email", .string(session.admin.email)),
+                                                                .init("csrf", .string(session.csrf))]
             if session.roles.allows(.manageAdministrators, in: nil) {
-                admin["administrators"] = ConsolePaths.administrators
+                admin.append(.init("administrators", .string(ConsolePaths.administrators)))
             }
-            o = o.setting("admin", .object(TemplateObject(admin)))
-            if session.admin.theme != .system { o = o.setting("theme", .string(session.admin.theme.rawValue)) }
-            o = o.setting("themes", Console.themeChoices[session.admin.theme] ?? .list([]))
-            o = o.setting("csrf", .string(session.csrf))
+            frame.append(("admin", .object(TemplateObject(entries: admin))))
+            if session.admin.theme != .system { frame.append(("theme", .string(session.admin.theme.rawValue))) }
+            frame.append(("themes", Console.themeChoices[session.admin.theme] ?? .list([])))
+            frame.append(("csrf", .string(session.csrf)))
         }
-        if case .list(let crumbs)? = o["crumbs"] { o = o.setting("hasCrumbs", .bool(!crumbs.isEmpty)) }
-        o = o.setting("consolePaths", .object(TemplateObject(Console.globalPaths)))
+        if case .list(let crumbs)? = o["crumbs"] { frame.append(("hasCrumbs", .bool(!crumbs.isEmpty))) }
+        frame.append(("consolePaths", Console.globalPathsValue))
+        o = o.setting(frame)
         guard let html = library.renderBytes(template, .object(o)) else {
             return HTML.page("<!doctype html><title>Stratus</title><p>This page could not be drawn.</p>",
                              status: status)

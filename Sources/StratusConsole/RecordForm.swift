@@ -42,15 +42,16 @@ enum RecordForm {
 
         /// Drawn by hand (a record page has one per field, see `TemplateRepresentable`), as `encode(to:)` does.
         var templateValue: TemplateValue {
-            var names = ["name", "type", "isList", "items"]
-            var values: [TemplateValue] = [.string(name), .string(type), .bool(isList),
-                                           .list(items.map(\.templateValue))]
-            for (n, v) in [("encrypted", encrypted.map(TemplateValue.bool)),
-                           ("hasValue", hasValue.map(TemplateValue.bool)), ("summary", summary.map(TemplateValue.string))] {
-                if let v { names.append(n); values.append(v) }
-            }
-            if let kind { names.append("kind_" + RecordForm.kind(kind)); values.append(.bool(true)) }
-            return .object(TemplateObject(names: names, values: values))
+            var entries: ContiguousArray<TemplateObject.Entry> = [
+                .init("name", .string(name)), .init("type", .string(type)), .init("isList", .bool(isList)),
+                .init("items", .list(items.map(\.templateValue))),
+            ]
+            entries.reserveCapacity(8)
+            if let encrypted { entries.append(.init("encrypted", .bool(encrypted))) }
+            if let hasValue { entries.append(.init("hasValue", .bool(hasValue))) }
+            if let summary { entries.append(.init("summary", .string(summary))) }
+            if let kind { entries.append(.init("kind_" + RecordForm.kind(kind), .bool(true))) }
+            return .object(TemplateObject(entries: entries))
         }
     }
 

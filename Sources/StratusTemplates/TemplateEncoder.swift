@@ -20,15 +20,14 @@ public enum TemplateEncoder {
         let coding: Bool
         init(coding: Bool) { self.coding = coding }
         var value: TemplateValue?
-        var names: [String] = []
-        var values: [TemplateValue] = []
+        var entries: ContiguousArray<TemplateObject.Entry> = []
         var items: [TemplateValue] = []
         enum Kind { case none, object, list }
         var kind = Kind.none
 
         func finish() -> TemplateValue? {
             switch kind {
-            case .object: return .object(TemplateObject(names: names, values: values))
+            case .object: return .object(TemplateObject(entries: entries))
             case .list: return .list(items)
             case .none: return value
             }
@@ -71,8 +70,8 @@ public enum TemplateEncoder {
         func put(_ v: TemplateValue?, _ key: Key) {
             guard let v else { return }
             // A name set twice (a page's frame over its view) is kept twice: `TemplateObject` finds the later.
-            box.names.append(key.stringValue)
-            box.values.append(v)
+            if box.entries.isEmpty { box.entries.reserveCapacity(8) }
+            box.entries.append(TemplateObject.Entry(key.stringValue, v))
         }
         mutating func encodeNil(forKey key: Key) {}
         mutating func encode(_ value: Bool, forKey key: Key) { put(.bool(value), key) }

@@ -9,15 +9,13 @@ public protocol TemplateRepresentable: Encodable {
 extension TemplateValue {
     /// An object of `members` in order, the nil ones left out (as `TemplateEncoder` leaves out nil members).
     public static func named(_ members: KeyValuePairs<String, TemplateValue?>) -> TemplateValue {
-        var names: [String] = [], values: [TemplateValue] = []
-        names.reserveCapacity(members.count)
-        values.reserveCapacity(members.count)
+        var entries = ContiguousArray<TemplateObject.Entry>()
+        entries.reserveCapacity(members.count)
         for (name, value) in members {
             guard let value else { continue }
-            names.append(name)
-            values.append(value)
+            entries.append(TemplateObject.Entry(name, value))
         }
-        return .object(TemplateObject(names: names, values: values))
+        return .object(TemplateObject(entries: entries))
     }
 
     /// The value of any view member, as `TemplateEncoder` makes it.
