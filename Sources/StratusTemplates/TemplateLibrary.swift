@@ -116,6 +116,8 @@ public struct TemplateLibrary: Sendable {
         /// The value of the operation's name: its first key from the innermost context outwards, as mustache does,
         /// the rest of a dotted path inside what that found.
         private func lookup(_ op: Template.Op, _ stack: [TemplateValue]) -> TemplateValue? {
+            // An empty name (`{{{}}}`, `{{# }}`) has no keys and names nothing.
+            guard op.count > 0 else { return nil }
             let first = keys[Int(op.start)]
             if op.count == 1 && first.isDot { return stack.last }
             var level = stack.count - 1

@@ -70,6 +70,8 @@ import Testing
         // Inside `items` the context is a string, so `last` is found in `inner`'s object: false, hence a comma after
         // each item.
         #expect(html.hasPrefix("a<[1,2,]><->z||why|(d(d"), "\(html)")
+        // An empty name names nothing, wherever it stands.
+        #expect(try TemplateLibrary(["e": "[{{{}}}{{& }}{{# }}x{{/}}{{^ }}y{{/}}]"]).render("e", root) == "[y]")
         // 64 levels of the partial at most, then it stops.
         #expect(html.components(separatedBy: "(d").count - 1 < 64 && html.hasSuffix("))"), "\(html)")
     }
