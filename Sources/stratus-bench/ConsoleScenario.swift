@@ -59,9 +59,9 @@ struct ConsoleScenario: AsyncParsableCommand {
         let recordPages = (0..<256).map { _ in "\(base)/records/_defaultZone/" + String(format: "rec-%08d",
                 Int(rng.next() % UInt64(records))) }
         let pid = server.processIdentifier
-        let json = try pageRun(port: port, pid: pid, paths: recordPages.map { $0 + "?format=json" }, cookie: cookie,
-                               check: "recordChangeTag")
-        let record = try pageRun(port: port, pid: pid, paths: recordPages, cookie: cookie, check: "Change tag")
+        let (json, record) = try pagesInTurn(port: port, pid: pid, (recordPages.map { $0 + "?format=json" },
+                                                                    "recordChangeTag"),
+                                             (recordPages, "Change tag"), cookie: cookie)
         Figure(scenario: "console", metric: "record_page_rps", value: record.rps, unit: "requests/s",
                baseline: json.rps).print()
         Figure(scenario: "console", metric: "record_page_cpu_us", value: record.cpuMicros, unit: "us/request",
@@ -227,34 +227,27 @@ struct ConsoleScenario: AsyncParsableCommand {
     /// unmeasured warm-up of a third of the time (the figures are of a server in service, not of its first reads
     /// from disk), then `seconds` of load, sized from the warm-up's rate.
     func pageRun(port: UInt16, pid: Int32, paths: [String], cookie: String?, check: String) throws -> PageRun {
-        let headers = cookie.map { ["Cookie": $0] } ?? [:]
-        let requests = paths.map { LoadClient.request("GET", $0, headers: headers) }
-        let needle = Array(check.utf8)
-        let (status, body) = try LoadClient(port: port).send(requests[0])
-        guard status == 200, APIScenario.find(needle, in: body, from: 0) != nil else {
-            let text = String(decoding: body.suffix(300), as: UTF8.self)
-            throw BenchFailure("GET \(paths[0]) answered \(status): \(text)")
+        let load = try PageLoad(port: port, paths: paths, cookie: cookie, check: check, connections: connections,
+                                seconds: seconds)
+        return try load.measure(pid: pid, seconds: Double(seconds)).run
+    }
+
+    /// Two loads measured in turn, `rounds` times each for a share of `seconds` after both warm-ups: each figure is
+    /// the median of its rounds. On a machine whose speed drifts from one second to the next (another guest, a
+    /// background pass of the server's), a figure measured only after its baseline's ten seconds took that drift
+    /// for a difference; in turn, both see the same moments.
+    func pagesInTurn(port: UInt16, pid: Int32, _ a: (paths: [String], check: String), _ b: (paths: [String],
+                     check: String), cookie: String?, rounds: Int = 5) throws -> (PageRun, PageRun) {
+        let first = try PageLoad(port: port, paths: a.paths, cookie: cookie, check: a.check, connections: connections,
+                                 seconds: seconds)
+        let second = try PageLoad(port: port, paths: b.paths, cookie: cookie, check: b.check,
+                                  connections: connections, seconds: seconds)
+        var runs: ([PageLoad.Measured], [PageLoad.Measured]) = ([], [])
+        for _ in 0..<rounds {
+            runs.0.append(try first.measure(pid: pid, seconds: Double(seconds) / Double(rounds)))
+            runs.1.append(try second.measure(pid: pid, seconds: Double(seconds) / Double(rounds)))
         }
-        let make: @Sendable (Int, Int) -> [UInt8] = { c, i in requests[(c * 31 + i) % requests.count] }
-        let ok: @Sendable (Int, [UInt8]) -> Bool = { s, b in
-            s == 200 && APIScenario.find(needle, in: b, from: 0) != nil
-        }
-        let probe = try LoadClient.run(port: port, connections: connections, perConnection: 4, make: make, check: ok)
-        let probeRate = Double(connections * 4) / max(probe.seconds, 1e-6)
-        let warm = try LoadClient.run(port: port, connections: connections,
-                                      perConnection: max(4, Int(probeRate * Double(seconds) / 3) / connections),
-                                      make: make, check: ok)
-        let rate = Double(warm.latencies.count) / max(warm.seconds, 1e-6)
-        let perConnection = max(8, Int(rate * Double(seconds)) / connections)
-        stderr("\(perConnection * connections) requests on \(paths[0]) …")
-        let cpu0 = processCPUSeconds(pid: pid)
-        let run = try LoadClient.run(port: port, connections: connections, perConnection: perConnection, make: make,
-                                     check: ok)
-        let cpu1 = processCPUSeconds(pid: pid)
-        let sorted = run.latencies.sorted()
-        let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-        return PageRun(rps: Double(run.latencies.count) / run.seconds, p99: p99,
-                       cpuMicros: (cpu1 - cpu0) * 1e6 / Double(max(1, run.latencies.count)))
+        return (PageLoad.Measured.median(runs.0), PageLoad.Measured.median(runs.1))
     }
 
     /// The server's peak resident memory (VmHWM), from /proc.
